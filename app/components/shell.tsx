@@ -1,0 +1,172 @@
+import { Link, NavLink, useLocation, useNavigation } from "@remix-run/react";
+import { useCallback, useEffect, useId, useRef, useState, type ReactNode } from "react";
+import { APP_NAME, NAVIGATION, isCurrentSection, isNavGroup, type NavItem } from "../lib/route-table";
+import { AlertRegion, ResponseModal } from "./notifications";
+
+/** A thin bar at the top while a navigation or submission is in flight. */
+function NavigationProgress() {
+  const navigation = useNavigation();
+  const busy = navigation.state !== "idle";
+  return (
+    <div
+      className={busy ? "progress progress--busy" : "progress"}
+      role="progressbar"
+      aria-label="Loading"
+      aria-hidden={!busy}
+      aria-busy={busy}
+    />
+  );
+}
+
+function Brand() {
+  return (
+    <Link to="/" className="brand" aria-label={`${APP_NAME}, dashboard`}>
+      <svg className="brand__mark" viewBox="0 0 32 32" aria-hidden="true">
+        <rect width="32" height="32" rx="8" />
+        <path d="M9 22V10h7.5a4.5 4.5 0 0 1 0 9H13" />
+      </svg>
+      <span className="brand__name">{APP_NAME}</span>
+    </Link>
+  );
+}
+
+function NavLinkItem({ item, onNavigate }: { item: NavItem; onNavigate: () => void }) {
+  const { pathname } = useLocation();
+  const current = isCurrentSection(item.to, pathname);
+  return (
+    <li>
+      <NavLink
+        to={item.to}
+        prefetch="intent"
+        className={current ? "nav__link nav__link--current" : "nav__link"}
+        aria-current={current ? "page" : undefined}
+        onClick={onNavigate}
+      >
+        {item.label}
+      </NavLink>
+    </li>
+  );
+}
+
+function SideNavigation({ id, open, onClose }: { id: string; open: boolean; onClose: () => void }) {
+  const groupIds = useId();
+  return (
+    <nav id={id} className={open ? "nav nav--open" : "nav"} aria-label="Main">
+      <div className="nav__header">
+        <Brand />
+        <a href="#main" className="nav__close" aria-label="Close menu" onClick={(e) => (e.preventDefault(), onClose())}>
+          ×
+        </a>
+      </div>
+      <ul className="nav__list">
+        {NAVIGATION.map((item, index) =>
+          isNavGroup(item) ? (
+            <li key={item.label} className="nav__group">
+              <span className="nav__group-label" id={`${groupIds}-${index}`}>
+                {item.label}
+              </span>
+              <ul aria-labelledby={`${groupIds}-${index}`}>
+                {item.items.map((child) => (
+                  <NavLinkItem key={child.to} item={child} onNavigate={onClose} />
+                ))}
+              </ul>
+            </li>
+          ) : (
+            <NavLinkItem key={item.to} item={item} onNavigate={onClose} />
+          ),
+        )}
+      </ul>
+    </nav>
+  );
+}
+
+/**
+ * Side navigation and a top bar; at 980 px or less the navigation is a drawer.
+ * Before the script loads the menu button is a link to #main-nav, which the
+ * stylesheet opens with :target, so the menu works on a slow first load too.
+ */
+export function DefaultLayout({ children }: { children: ReactNode }) {
+  const navId = "main-nav";
+  const [open, setOpen] = useState(false);
+  const menuButton = useRef<HTMLAnchorElement>(null);
+  const location = useLocation();
+
+  const close = useCallback(() => {
+    setOpen(false);
+  }, []);
+
+  useEffect(() => close(), [location.pathname, close]);
+
+  useEffect(() => {
+    if (!open) return;
+    const nav = document.getElementById(navId);
+    nav?.querySelector<HTMLElement>("a.nav__link")?.focus();
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === "Escape") {
+        setOpen(false);
+        menuButton.current?.focus();
+      }
+    };
+    document.addEventListener("keydown", onKey);
+    return () => document.removeEventListener("keydown", onKey);
+  }, [open]);
+
+  return (
+    <div className={open ? "shell shell--nav-open" : "shell"}>
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
+      <NavigationProgress />
+      <SideNavigation id={navId} open={open} onClose={close} />
+      <button type="button" className="nav-backdrop" aria-label="Close menu" tabIndex={-1} onClick={close} />
+      <div className="shell__body">
+        <header className="topbar">
+          <a
+            ref={menuButton}
+            href={`#${navId}`}
+            role="button"
+            className="topbar__menu"
+            aria-controls={navId}
+            aria-expanded={open}
+            aria-label="Open menu"
+            onClick={(event) => {
+              event.preventDefault();
+              setOpen((was) => !was);
+            }}
+          >
+            <svg viewBox="0 0 24 24" aria-hidden="true">
+              <path d="M3 6h18M3 12h18M3 18h18" />
+            </svg>
+          </a>
+          <div className="topbar__brand">
+            <Brand />
+          </div>
+          {/* The business switcher and the signed-in user come with sign-in. */}
+          <div className="topbar__context" data-testid="topbar-context" />
+        </header>
+        <main id="main" className="main" tabIndex={-1}>
+          <AlertRegion />
+          {children}
+        </main>
+      </div>
+      <ResponseModal />
+    </div>
+  );
+}
+
+/** A centred card with no navigation: sign-in steps and the business choice. */
+export function StandardLayout({ children }: { children: ReactNode }) {
+  return (
+    <div className="standard">
+      <NavigationProgress />
+      <main id="main" className="standard__card" tabIndex={-1}>
+        <div className="standard__brand">
+          <Brand />
+        </div>
+        <AlertRegion />
+        {children}
+      </main>
+      <ResponseModal />
+    </div>
+  );
+}

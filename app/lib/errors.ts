@@ -1,0 +1,26 @@
+import { isEmpty } from "./validation";
+
+export const DEFAULT_ERROR_MESSAGE = "Action Failed. Please check connectivity and try again";
+
+function messageAt(value: unknown, path: readonly string[]): string | undefined {
+  let current: unknown = value;
+  for (const key of path) {
+    if (current === null || typeof current !== "object") return undefined;
+    current = (current as Record<string, unknown>)[key];
+  }
+  return typeof current === "string" && !isEmpty(current) ? current : undefined;
+}
+
+/**
+ * The message of the generic error handler (SPEC section 8): the error's
+ * data.message, then its response.data.message, then its own message, then
+ * the fallback. Undefined when none has one.
+ */
+export function errorMessage(error: unknown, fallback?: string): string | undefined {
+  return (
+    messageAt(error, ["data", "message"]) ??
+    messageAt(error, ["response", "data", "message"]) ??
+    messageAt(error, ["message"]) ??
+    (isEmpty(fallback) ? undefined : fallback)
+  );
+}

@@ -1,0 +1,91 @@
+// Display rules of SPEC.md sections 5 and 9. Money arrives as integer pesewas
+// and is only turned into text here, at the edge of the UI.
+import dayjs from "dayjs";
+import timezone from "dayjs/plugin/timezone.js";
+import utc from "dayjs/plugin/utc.js";
+import { isEmpty, parseLooseNumber } from "./validation";
+
+dayjs.extend(utc);
+dayjs.extend(timezone);
+
+export const TIME_ZONE = "Africa/Accra";
+export const NOT_AVAILABLE = "N/A";
+
+export const DATE_FORMATS = {
+  /** 21 Nov 2026, 4:05 PM */
+  default: "DD MMM YYYY, h:mm A",
+  /** 21/11/2026, 4:05 PM */
+  numeric: "DD/MM/YYYY, h:mm A",
+  /** 21 Nov 2026 */
+  day: "DD MMM YYYY",
+  /** 21 Nov, 2026 ▪ 4:05 PM */
+  stamp: "DD MMM, YYYY ▪ h:mm A",
+  /** Nov 21 */
+  monthDay: "MMM DD",
+} as const;
+export type DateFormat = keyof typeof DATE_FORMATS;
+
+/** A UTC instant (ISO string, epoch ms or Date) shown in Africa/Accra. */
+export function formatDate(value: string | number | Date | null | undefined, format: DateFormat = "default"): string {
+  if (isEmpty(value)) return NOT_AVAILABLE;
+  const instant = dayjs.utc(value);
+  if (!instant.isValid()) return NOT_AVAILABLE;
+  return instant.tz(TIME_ZONE).format(DATE_FORMATS[format]);
+}
+
+const GROUP = /\B(?=(\d{3})+(?!\d))/g;
+const group = (digits: string) => digits.replace(GROUP, ",");
+
+/**
+ * Integer pesewas as cedis with thousands separators and two decimals
+ * ("1,234.56"), computed on integers so no float rounding creeps in.
+ */
+export function formatAmount(pesewas: number | null | undefined, currency?: string): string {
+  if (typeof pesewas !== "number" || !Number.isSafeInteger(pesewas)) return NOT_AVAILABLE;
+  const sign = pesewas < 0 ? "-" : "";
+  const abs = Math.abs(pesewas);
+  const cedis = group(String(Math.trunc(abs / 100)));
+  const rest = String(abs % 100).padStart(2, "0");
+  const amount = `${sign}${cedis}.${rest}`;
+  return currency ? `${currency} ${amount}` : amount;
+}
+
+/** A count with thousands separators and no decimals. */
+export function formatCount(count: number | null | undefined): string {
+  if (typeof count !== "number" || !Number.isFinite(count)) return NOT_AVAILABLE;
+  const rounded = Math.round(count);
+  return (rounded < 0 ? "-" : "") + group(String(Math.abs(rounded)));
+}
+
+/**
+ * A percentage, or the fallback ('...' unless given) when the value is empty,
+ * not a number, or above 100.
+ */
+export function formatPercentage(value: string | number | null | undefined, fallback = "..."): string {
+  if (typeof value === "string" && value.trim() === "") return fallback;
+  const n = parseLooseNumber(value);
+  if (!Number.isFinite(n) || n > 100) return fallback;
+  const shown = Number.isInteger(n) ? String(n) : n.toFixed(2).replace(/0+$/, "").replace(/\.$/, "");
+  return `${shown}%`;
+}
+
+/**
+ * A path-like text such as a category 'Retail/Groceries' reads as
+ * 'Groceries Retail'; 'N/A' when empty or when it starts with '/ '.
+ */
+export function formatPathLike(text: string | null | undefined): string {
+  if (isEmpty(text) || text.startsWith("/ ")) return NOT_AVAILABLE;
+  const parts = text
+    .split("/")
+    .map((part) => part.trim())
+    .filter(Boolean);
+  return parts.length === 0 ? NOT_AVAILABLE : parts.reverse().join(" ");
+}
+
+/**
+ * The network once called Vodafone Cash trades as Telecel Cash: old names in
+ * data (network labels, merchant text) are shown with the current brand.
+ */
+export function replaceBrandWords(text: string): string {
+  return text.replace(/vodafone/gi, (word) => (word === word.toUpperCase() ? "TELECEL" : "Telecel"));
+}

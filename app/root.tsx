@@ -1,0 +1,124 @@
+import { data, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import {
+  Link,
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  isRouteErrorResponse,
+  useLocation,
+  useRouteError,
+} from "@remix-run/react";
+import { useState, type ReactNode } from "react";
+import { readFlash } from "../functions/flash";
+import { BuildUpdateCheck } from "./components/build-update";
+import { useDocumentInfo } from "./components/document-context";
+import { newClientErrorId, takeServerErrorId } from "./components/error-id";
+import { NotificationsProvider } from "./components/notifications";
+import { DefaultLayout, StandardLayout } from "./components/shell";
+import { NOT_FOUND_TITLE, SERVER_ERROR_TITLE, documentTitle, layoutFor } from "./lib/route-table";
+import stylesheet from "./styles/app.css?url";
+
+export const links: LinksFunction = () => [
+  { rel: "stylesheet", href: stylesheet },
+  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+];
+
+export const meta: MetaFunction = ({ location, error }) => {
+  if (error) return [{ title: isNotFound(error) ? NOT_FOUND_TITLE : SERVER_ERROR_TITLE }];
+  return [{ title: documentTitle(location.pathname) }];
+};
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const { notice, clearCookie } = await readFlash(request, context.config);
+  return data({ flash: notice }, clearCookie ? { headers: { "Set-Cookie": clearCookie } } : undefined);
+}
+
+function isNotFound(error: unknown): boolean {
+  return isRouteErrorResponse(error) && error.status === 404;
+}
+
+export function Layout({ children }: { children: ReactNode }) {
+  const { nonce, requestId } = useDocumentInfo();
+  const { pathname } = useLocation();
+  const Shell = layoutFor(pathname) === "standard" ? StandardLayout : DefaultLayout;
+  return (
+    <html lang="en">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="theme-color" content="#0b4f3f" />
+        {requestId ? <meta name="pp-request-id" content={requestId} /> : null}
+        <Meta />
+        <Links />
+      </head>
+      <body>
+        <NotificationsProvider>
+          <Shell>{children}</Shell>
+        </NotificationsProvider>
+        <BuildUpdateCheck />
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
+      </body>
+    </html>
+  );
+}
+
+export default function App() {
+  return <Outlet />;
+}
+
+/** The error id on the page: the failing request's, or one made in the browser. */
+function useErrorId(error: unknown): string {
+  const { requestId } = useDocumentInfo();
+  // Computed once per error: during hydration it must equal the server's.
+  const [id] = useState(() => {
+    if (typeof document === "undefined" || !document.documentElement.dataset.hydrated) return requestId ?? newClientErrorId();
+    const serverId = takeServerErrorId();
+    if (serverId) return serverId;
+    const clientId = newClientErrorId();
+    console.error(`[${clientId}]`, error);
+    return clientId;
+  });
+  return id;
+}
+
+export function ErrorBoundary() {
+  const error = useRouteError();
+  if (isNotFound(error)) {
+    const message = isRouteErrorResponse(error) && typeof error.data?.message === "string" ? error.data.message : "Page not found";
+    return (
+      <section className="error-page" aria-labelledby="error-title">
+        <p className="error-page__code">404</p>
+        <h1 id="error-title">{NOT_FOUND_TITLE}</h1>
+        <p className="error-page__message" data-testid="error-message">
+          {message}
+        </p>
+        <p>The page may have moved, or the link may be mistyped.</p>
+        <Link className="button button--primary" to="/">
+          Go to the dashboard
+        </Link>
+      </section>
+    );
+  }
+  return <ServerError error={error} />;
+}
+
+function ServerError({ error }: { error: unknown }) {
+  const errorId = useErrorId(error);
+  const { pathname, search } = useLocation();
+  return (
+    <section className="error-page" aria-labelledby="error-title">
+      <p className="error-page__code">500</p>
+      <h1 id="error-title">{SERVER_ERROR_TITLE}</h1>
+      <p>Something went wrong on our side. Please try again in a moment.</p>
+      <p>
+        If it keeps happening, quote this error id to support: <strong data-testid="error-id">{errorId}</strong>
+      </p>
+      <a className="button button--primary" href={pathname + search}>
+        Try again
+      </a>
+    </section>
+  );
+}

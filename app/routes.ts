@@ -1,0 +1,12 @@
+import { type RouteConfig, index, route } from "@remix-run/route-config";
+
+// Screens are added here as they are built (app/lib/route-table.ts holds the
+// SPEC route table: titles, layouts and navigation). Until a screen exists its
+// path is unknown and falls through to the 404 routes at the end.
+export default [
+  route("builds/latest.json", "routes/builds.latest.ts"),
+  route("__dev/ui", "routes/dev.ui.tsx"),
+  // The dashboard (/) is not built yet; "*" alone does not match "/".
+  index("routes/not-found.tsx", { id: "routes/index-not-found" }),
+  route("*", "routes/not-found.tsx"),
+] satisfies RouteConfig;

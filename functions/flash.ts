@@ -1,0 +1,81 @@
+// A one-shot notice carried across a redirect ("Merchant submitted for approval").
+// Signed so a cookie planted by anything but this Worker is ignored, short-lived,
+// and cleared by the first document or data request that reads it.
+import { redirect } from "@remix-run/cloudflare";
+import { SignJWT, jwtVerify } from "jose";
+import * as v from "valibot";
+import type { AppConfig } from "./env";
+
+const FLASH_MAX_AGE_SECONDS = 60;
+const FLASH_KEY_ID = "flash-1";
+
+const FlashNotice = v.object({
+  id: v.string(),
+  kind: v.picklist(["danger", "warning", "success", "info"]),
+  message: v.pipe(v.string(), v.minLength(1), v.maxLength(500)),
+  priority: v.optional(v.boolean()),
+});
+export type FlashNotice = v.InferOutput<typeof FlashNotice>;
+
+/** `__Host-` cookies need https; on http://localhost the plain name is used. */
+export function flashCookieName(request: Request): string {
+  return new URL(request.url).protocol === "https:" ? "__Host-pp_flash" : "pp_flash";
+}
+
+function cookieAttributes(request: Request, maxAge: number): string {
+  const secure = new URL(request.url).protocol === "https:" ? "; Secure" : "";
+  return `Path=/; HttpOnly; SameSite=Lax; Max-Age=${maxAge}${secure}`;
+}
+
+function key(config: AppConfig): Uint8Array {
+  return new TextEncoder().encode(`flash:${config.sessionSecret}`);
+}
+
+function readCookie(request: Request, name: string): string | undefined {
+  const header = request.headers.get("Cookie") ?? "";
+  for (const part of header.split(";")) {
+    const [k, ...rest] = part.trim().split("=");
+    if (k === name) return rest.join("=");
+  }
+  return undefined;
+}
+
+export async function flashCookie(request: Request, config: AppConfig, notice: Omit<FlashNotice, "id">): Promise<string> {
+  const token = await new SignJWT({ ...notice, id: crypto.randomUUID() })
+    .setProtectedHeader({ alg: "HS256", kid: FLASH_KEY_ID })
+    .setIssuedAt()
+    .setExpirationTime(`${FLASH_MAX_AGE_SECONDS}s`)
+    .sign(key(config));
+  return `${flashCookieName(request)}=${token}; ${cookieAttributes(request, FLASH_MAX_AGE_SECONDS)}`;
+}
+
+/** Redirect and show a notice on the page redirected to. */
+export async function redirectWithFlash(
+  request: Request,
+  config: AppConfig,
+  to: string,
+  notice: Omit<FlashNotice, "id">,
+): Promise<Response> {
+  return redirect(to, { headers: { "Set-Cookie": await flashCookie(request, config, notice) } });
+}
+
+/**
+ * The pending notice, if any, and the Set-Cookie that clears it. A forged,
+ * expired or malformed cookie reads as no notice (and is cleared all the same).
+ */
+export async function readFlash(
+  request: Request,
+  config: AppConfig,
+): Promise<{ notice: FlashNotice | null; clearCookie: string | null }> {
+  const name = flashCookieName(request);
+  const token = readCookie(request, name);
+  if (!token) return { notice: null, clearCookie: null };
+  const clearCookie = `${name}=; ${cookieAttributes(request, 0)}`;
+  try {
+    const { payload } = await jwtVerify(token, key(config), { algorithms: ["HS256"] });
+    const parsed = v.safeParse(FlashNotice, payload);
+    return { notice: parsed.success ? parsed.output : null, clearCookie };
+  } catch {
+    return { notice: null, clearCookie };
+  }
+}

@@ -1,0 +1,16 @@
+import type { AppConfig } from "./env";
+
+export interface PortalLoadContext {
+  cloudflare: { env: Env; ctx: ExecutionContext };
+  config: AppConfig;
+  /** Quoted to users on error pages and written with every server log line. */
+  requestId: string;
+  /** CSP nonce for this document's inline scripts. */
+  nonce: string;
+}
+
+declare module "@remix-run/cloudflare" {
+  // Loaders and actions reach bindings only through this context.
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
+  interface AppLoadContext extends PortalLoadContext {}
+}

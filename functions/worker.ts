@@ -1,0 +1,38 @@
+// The one Worker: static assets are served before this runs (wrangler [assets]);
+// every other request goes through Remix with a typed load context.
+import { type AppLoadContext, createRequestHandler } from "@remix-run/cloudflare";
+import * as build from "remix-server-build";
+import { parseConfig } from "./env";
+import "./load-context";
+import { logError } from "./log";
+import { newNonce, newRequestId } from "./request-id";
+import { withSecurityHeaders } from "./security-headers";
+
+const handleRemix = createRequestHandler(build);
+
+/** Shown only when Remix itself cannot run (bad configuration): no scripts, nothing internal. */
+function unavailablePage(requestId: string): Response {
+  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>Internal Server Error</title></head><body><main><h1>Internal Server Error</h1><p>Something went wrong on our side. If it keeps happening, quote this error id to support: <strong>${requestId}</strong></p></main></body></html>`;
+  return new Response(html, { status: 500, headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" } });
+}
+
+export default {
+  async fetch(request, env, ctx) {
+    const requestId = newRequestId();
+    const nonce = newNonce();
+    let response: Response;
+    try {
+      const context: AppLoadContext = {
+        cloudflare: { env, ctx },
+        config: parseConfig(env as unknown as Record<string, unknown>),
+        requestId,
+        nonce,
+      };
+      response = await handleRemix(request, context);
+    } catch (error) {
+      logError(requestId, request, error);
+      response = unavailablePage(requestId);
+    }
+    return withSecurityHeaders(response, request, nonce, requestId);
+  },
+} satisfies ExportedHandler<Env>;

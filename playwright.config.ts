@@ -1,0 +1,21 @@
+import { defineConfig } from "@playwright/test";
+import { CHROMIUM_ARGS, chromiumPath } from "./tests/support/chromium";
+
+export default defineConfig({
+  testDir: "tests/e2e",
+  // Each worker runs its own portal in workerd; two cores fit one worker well.
+  workers: 1,
+  fullyParallel: false,
+  forbidOnly: !!process.env.CI,
+  retries: 0,
+  timeout: 30_000,
+  expect: { timeout: 5_000 },
+  reporter: [["list"], ["json", { outputFile: "test-results/e2e.json" }]],
+  outputDir: "test-results/e2e",
+  use: {
+    browserName: "chromium",
+    launchOptions: { executablePath: chromiumPath(), args: CHROMIUM_ARGS },
+    viewport: { width: 1280, height: 800 },
+    trace: "retain-on-failure",
+  },
+});

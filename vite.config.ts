@@ -1,0 +1,34 @@
+import { vitePlugin as remix } from "@remix-run/dev";
+import { defineConfig } from "vite";
+import { resolveBuildId, writeBuildIdFile } from "./scripts/build-id";
+
+declare module "@remix-run/cloudflare" {
+  interface Future {
+    v3_singleFetch: true;
+  }
+}
+
+// One id per build, shared by the client and server bundles, so the client can
+// tell when the deployed build (KV) has moved on.
+const buildId = resolveBuildId();
+
+export default defineConfig({
+  define: { __BUILD_ID__: JSON.stringify(buildId) },
+  resolve: { alias: { "~": new URL("./app", import.meta.url).pathname } },
+  build: { target: "es2022" },
+  plugins: [
+    remix({
+      appDirectory: "app",
+      buildDirectory: "build",
+      future: {
+        v3_fetcherPersist: true,
+        v3_relativeSplatPath: true,
+        v3_throwAbortReason: true,
+        v3_singleFetch: true,
+        v3_lazyRouteDiscovery: true,
+        v3_routeConfig: true,
+      },
+      buildEnd: () => writeBuildIdFile(buildId),
+    }),
+  ],
+});

@@ -1,0 +1,28 @@
+// Kept apart from vite.config.ts so the Remix plugin never loads under vitest.
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: "unit",
+          include: ["tests/unit/**/*.test.ts"],
+          environment: "node",
+        },
+      },
+      {
+        test: {
+          name: "integration",
+          include: ["tests/integration/**/*.test.ts"],
+          environment: "node",
+          globalSetup: ["tests/integration/global-setup.ts"],
+          // Each file starts its own workerd; two cores run two at most.
+          maxWorkers: 2,
+          testTimeout: 30_000,
+          hookTimeout: 90_000,
+        },
+      },
+    ],
+  },
+});
