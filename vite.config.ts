@@ -9,8 +9,9 @@ declare module "@remix-run/cloudflare" {
 }
 
 // One id per build, shared by the client and server bundles, so the client can
-// tell when the deployed build (KV) has moved on.
-const buildId = resolveBuildId();
+// tell when the deployed build (KV) has moved on. Remix evaluates this file once
+// for the client build and again for the server build: keep the first id.
+const buildId = (process.env.BUILD_ID = resolveBuildId());
 
 export default defineConfig({
   define: { __BUILD_ID__: JSON.stringify(buildId) },

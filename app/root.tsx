@@ -15,7 +15,7 @@ import { readFlash } from "../functions/flash";
 import { BuildUpdateCheck } from "./components/build-update";
 import { useDocumentInfo } from "./components/document-context";
 import { newClientErrorId, takeServerErrorId } from "./components/error-id";
-import { NotificationsProvider } from "./components/notifications";
+import { NotificationRules } from "./components/notifications";
 import { DefaultLayout, StandardLayout } from "./components/shell";
 import { NOT_FOUND_TITLE, SERVER_ERROR_TITLE, documentTitle, layoutFor } from "./lib/route-table";
 import stylesheet from "./styles/app.css?url";
@@ -54,9 +54,8 @@ export function Layout({ children }: { children: ReactNode }) {
         <Links />
       </head>
       <body>
-        <NotificationsProvider>
-          <Shell>{children}</Shell>
-        </NotificationsProvider>
+        <Shell>{children}</Shell>
+        <NotificationRules />
         <BuildUpdateCheck />
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />

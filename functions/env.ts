@@ -21,7 +21,9 @@ export class ConfigError extends Error {
 
 /** The Worker's vars and secrets, checked once per request before anything uses them. */
 export function parseConfig(env: Record<string, unknown>): AppConfig {
-  const parsed = v.safeParse(RawConfig, { ENVIRONMENT: env.ENVIRONMENT, SESSION_SECRET: env.SESSION_SECRET });
+  // An empty value (SESSION_SECRET= in .dev.vars) means "not set".
+  const secret = env.SESSION_SECRET === "" ? undefined : env.SESSION_SECRET;
+  const parsed = v.safeParse(RawConfig, { ENVIRONMENT: env.ENVIRONMENT, SESSION_SECRET: secret });
   if (!parsed.success) {
     const issues = parsed.issues.map((issue) => `${v.getDotPath(issue) ?? "env"}: ${issue.message}`);
     throw new ConfigError(`Invalid Worker configuration: ${issues.join("; ")}`);

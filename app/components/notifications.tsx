@@ -1,11 +1,12 @@
 import { useLocation, useRouteLoaderData } from "@remix-run/react";
-import { createContext, useCallback, useContext, useEffect, useMemo, useReducer, useRef, type ReactNode } from "react";
+import { useEffect, useRef, useSyncExternalStore } from "react";
 import { DEFAULT_ERROR_MESSAGE, errorMessage } from "../lib/errors";
 import {
-  PRIORITY_ALERT_MS,
   initialNotifications,
   notificationsReducer,
+  stampNotice,
   type Notice,
+  type NotificationAction,
   type NotificationState,
 } from "../lib/notifications";
 import type { loader as rootLoader } from "../root";
@@ -17,83 +18,85 @@ export interface ErrorHandlerOptions {
   priority?: boolean;
 }
 
-interface NotificationsApi {
-  state: NotificationState;
-  showAlert: (notice: Notice) => void;
-  resetAlert: () => void;
-  showResponse: (notice: Notice) => void;
-  resetResponse: () => void;
+// The notification state lives outside React: Remix remounts the root layout
+// when it switches between a page and the error boundary, and an alert must
+// survive that (a priority alert through a navigation to a 404, say). Only the
+// browser ever changes it; the server always renders the initial state.
+let state: NotificationState = initialNotifications;
+const listeners = new Set<() => void>();
+/** The last location seen, and the last flash shown, across remounts too. */
+let lastLocationKey: string | null = null;
+let lastFlashId: string | null = null;
+
+function dispatch(action: NotificationAction): void {
+  const next = notificationsReducer(state, action);
+  if (next === state) return;
+  state = next;
+  for (const listener of listeners) listener();
+}
+
+function subscribe(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+const getState = () => state;
+const getServerState = () => initialNotifications;
+
+export const notifications = {
+  showAlert: (notice: Notice) => dispatch({ type: "setAlert", notice: stampNotice(notice, Date.now()) }),
+  resetAlert: () => dispatch({ type: "resetAlert" }),
+  showResponse: (notice: Notice) => dispatch({ type: "setResponse", notice: stampNotice(notice, Date.now()) }),
+  resetResponse: () => dispatch({ type: "resetResponse" }),
   /** The generic error handler of SPEC section 8. */
-  handleError: (error: unknown, options?: ErrorHandlerOptions) => void;
-}
-
-const NotificationsContext = createContext<NotificationsApi | null>(null);
-
-export function useNotifications(): NotificationsApi {
-  const api = useContext(NotificationsContext);
-  if (!api) throw new Error("useNotifications must be used inside NotificationsProvider");
-  return api;
-}
-
-export function NotificationsProvider({ children }: { children: ReactNode }) {
-  const [state, dispatch] = useReducer(notificationsReducer, initialNotifications);
-  const location = useLocation();
-  const rootData = useRouteLoaderData<typeof rootLoader>("root");
-  const shownFlash = useRef<string | null>(null);
-
-  // Plain notices belong to the page they were raised on.
-  const firstLocation = useRef(true);
-  useEffect(() => {
-    if (firstLocation.current) {
-      firstLocation.current = false;
-      return;
-    }
-    dispatch({ type: "navigated" });
-  }, [location.key]);
-
-  // A flash set by the server before a redirect is shown once.
-  const flash = rootData?.flash;
-  useEffect(() => {
-    if (!flash || shownFlash.current === flash.id) return;
-    shownFlash.current = flash.id;
-    dispatch({ type: "setAlert", notice: { kind: flash.kind, message: flash.message, priority: flash.priority } });
-  }, [flash]);
-
-  // Priority notices clear themselves after their time; the seq keeps an old
-  // timer from clearing a newer notice.
-  useEffect(() => {
-    const alert = state.alert;
-    if (!alert?.priority) return;
-    const timer = setTimeout(() => dispatch({ type: "resetAlert", seq: alert.seq }), PRIORITY_ALERT_MS);
-    return () => clearTimeout(timer);
-  }, [state.alert]);
-  useEffect(() => {
-    const response = state.response;
-    if (!response?.priority) return;
-    const timer = setTimeout(() => dispatch({ type: "resetResponse", seq: response.seq }), PRIORITY_ALERT_MS);
-    return () => clearTimeout(timer);
-  }, [state.response]);
-
-  const showAlert = useCallback((notice: Notice) => dispatch({ type: "setAlert", notice }), []);
-  const resetAlert = useCallback(() => dispatch({ type: "resetAlert" }), []);
-  const showResponse = useCallback((notice: Notice) => dispatch({ type: "setResponse", notice }), []);
-  const resetResponse = useCallback(() => dispatch({ type: "resetResponse" }), []);
-  const handleError = useCallback((error: unknown, options: ErrorHandlerOptions = {}) => {
+  handleError: (error: unknown, options: ErrorHandlerOptions = {}) => {
     const message = errorMessage(error, options.fallback);
     console.error(message ?? DEFAULT_ERROR_MESSAGE, error);
     if (options.display === false) return;
-    dispatch({
-      type: "setAlert",
-      notice: { kind: "danger", message: message ?? DEFAULT_ERROR_MESSAGE, priority: options.priority },
-    });
+    notifications.showAlert({ kind: "danger", message: message ?? DEFAULT_ERROR_MESSAGE, priority: options.priority });
     window.scrollTo({ top: 0, behavior: "smooth" });
-  }, []);
+  },
+};
 
-  const api = useMemo(
-    () => ({ state, showAlert, resetAlert, showResponse, resetResponse, handleError }),
-    [state, showAlert, resetAlert, showResponse, resetResponse, handleError],
-  );
-  return <NotificationsContext.Provider value={api}>{children}</NotificationsContext.Provider>;
+export function useNotifications(): typeof notifications & { state: NotificationState } {
+  const current = useSyncExternalStore(subscribe, getState, getServerState);
+  return { ...notifications, state: current };
+}
+
+/** Clears a priority notice when its time is up (measured from when it was shown). */
+function useExpiry(notice: { seq: number; expiresAt?: number } | null, reset: (seq: number) => void) {
+  useEffect(() => {
+    if (notice?.expiresAt === undefined) return;
+    const timer = setTimeout(() => reset(notice.seq), Math.max(0, notice.expiresAt - Date.now()));
+    return () => clearTimeout(timer);
+  }, [notice, reset]);
+}
+
+const resetAlertSeq = (seq: number) => dispatch({ type: "resetAlert", seq });
+const resetResponseSeq = (seq: number) => dispatch({ type: "resetResponse", seq });
+
+/** Rendered once by the layout: navigation, flash and expiry rules. */
+export function NotificationRules() {
+  const { state: current } = useNotifications();
+  const location = useLocation();
+  const flash = useRouteLoaderData<typeof rootLoader>("root")?.flash;
+
+  // Plain notices belong to the page they were raised on.
+  useEffect(() => {
+    if (lastLocationKey !== null && lastLocationKey !== location.key) dispatch({ type: "navigated" });
+    lastLocationKey = location.key;
+  }, [location.key]);
+
+  // A flash set by the server before a redirect is shown once.
+  useEffect(() => {
+    if (!flash || lastFlashId === flash.id) return;
+    lastFlashId = flash.id;
+    notifications.showAlert({ kind: flash.kind, message: flash.message, priority: flash.priority });
+  }, [flash]);
+
+  useExpiry(current.alert, resetAlertSeq);
+  useExpiry(current.response, resetResponseSeq);
+  return null;
 }
 
 const KIND_LABEL: Record<Notice["kind"], string> = {

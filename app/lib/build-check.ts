@@ -23,9 +23,14 @@ export function isNewerBuild(currentId: string, latestId: unknown): boolean {
 
 /** Whether a full reload is allowed now, given when the last one happened. */
 export function reloadAllowed(lastReloadAt: number | null, now: number): boolean {
-  return lastReloadAt === null || !Number.isFinite(lastReloadAt) || now - lastReloadAt >= RELOAD_GUARD_MS;
+  if (lastReloadAt === null || !Number.isFinite(lastReloadAt)) return true;
+  // A clock set back since the last reload must not block reloads until it catches up.
+  return now < lastReloadAt || now - lastReloadAt >= RELOAD_GUARD_MS;
 }
 
+/** The override when it is a number from 100 ms to the hourly interval; otherwise hourly. */
 export function pollInterval(override: unknown): number {
-  return typeof override === "number" && Number.isFinite(override) && override >= 100 ? override : BUILD_CHECK_INTERVAL_MS;
+  return typeof override === "number" && Number.isFinite(override) && override >= 100 && override <= BUILD_CHECK_INTERVAL_MS
+    ? override
+    : BUILD_CHECK_INTERVAL_MS;
 }

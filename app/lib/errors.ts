@@ -8,7 +8,8 @@ function messageAt(value: unknown, path: readonly string[]): string | undefined 
     if (current === null || typeof current !== "object") return undefined;
     current = (current as Record<string, unknown>)[key];
   }
-  return typeof current === "string" && !isEmpty(current) ? current : undefined;
+  // A blank message would show an empty alert: treat it as none.
+  return typeof current === "string" && current.trim() !== "" ? current : undefined;
 }
 
 /**
@@ -21,6 +22,6 @@ export function errorMessage(error: unknown, fallback?: string): string | undefi
     messageAt(error, ["data", "message"]) ??
     messageAt(error, ["response", "data", "message"]) ??
     messageAt(error, ["message"]) ??
-    (isEmpty(fallback) ? undefined : fallback)
+    (isEmpty(fallback) || fallback.trim() === "" ? undefined : fallback)
   );
 }

@@ -13,6 +13,13 @@ export interface Notice {
   title?: string;
   /** A priority notice stays for PRIORITY_ALERT_MS, through navigations, then clears itself. */
   priority?: boolean;
+  /** When a priority notice clears itself (epoch ms), fixed when it is shown. */
+  expiresAt?: number;
+}
+
+/** The notice as shown now: a priority one gets its expiry time. */
+export function stampNotice(notice: Notice, now: number): Notice {
+  return notice.priority ? { ...notice, expiresAt: now + PRIORITY_ALERT_MS } : notice;
 }
 
 export interface NotificationState {

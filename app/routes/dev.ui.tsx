@@ -2,8 +2,8 @@
 // response modal, the error handler, flash after redirect, error pages, the
 // display formats), for building screens against and for the end-to-end tests.
 // In production it is a 404 like any page that fails its page-level check.
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { Form, Link } from "@remix-run/react";
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { Form, Link, useActionData } from "@remix-run/react";
 import { useState } from "react";
 import * as v from "valibot";
 import { redirectWithFlash } from "../../functions/flash";
@@ -33,11 +33,13 @@ const FlashForm = v.object({
   message: v.pipe(v.string(), v.trim(), v.minLength(1, "Type a message"), v.maxLength(200, "At most 200 characters")),
 });
 
+type FlashFormErrors = v.FlatErrors<typeof FlashForm>["nested"];
+
 export async function action({ request, context }: ActionFunctionArgs) {
   requireDevelopment(request, context.config.environment);
   const parsed = v.safeParse(FlashForm, Object.fromEntries(await request.formData()));
   if (!parsed.success) {
-    return Response.json({ errors: v.flatten<typeof FlashForm>(parsed.issues).nested }, { status: 400 });
+    return data({ errors: v.flatten<typeof FlashForm>(parsed.issues).nested ?? {} }, { status: 400 });
   }
   const { kind, message } = parsed.output;
   return redirectWithFlash(request, context.config, "/__dev/ui", { kind, message });
@@ -52,6 +54,7 @@ function RenderFailure(): never {
 export default function UiKit() {
   const { showAlert, resetAlert, showResponse, handleError } = useNotifications();
   const [failRender, setFailRender] = useState(false);
+  const errors = useActionData<{ errors: FlashFormErrors }>()?.errors;
 
   return (
     <div className="page">
@@ -124,7 +127,18 @@ export default function UiKit() {
           </label>
           <label>
             Message
-            <input name="message" defaultValue="Saved and redirected." maxLength={200} required />
+            <input
+              name="message"
+              defaultValue="Saved and redirected."
+              maxLength={200}
+              aria-invalid={errors?.message ? true : undefined}
+              aria-describedby={errors?.message ? "flash-message-error" : undefined}
+            />
+            {errors?.message ? (
+              <span id="flash-message-error" className="field-error">
+                {errors.message[0]}
+              </span>
+            ) : null}
           </label>
           <button type="submit" className="button button--primary">
             Submit and redirect

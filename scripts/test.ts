@@ -1,0 +1,77 @@
+// npm test: everything a change must pass, in order — build, typecheck, lint,
+// unit, integration (the built Worker in workerd), end-to-end (Chromium).
+// A failed build stops the run; otherwise every step runs and the run fails if any did.
+import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+import { run } from "./lib/run";
+import { chromiumPath } from "../tests/support/chromium";
+
+interface Step {
+  name: string;
+  command: string[];
+  /** JSON report to count tests from. */
+  report?: { file: string; kind: "vitest" | "playwright" };
+  stopOnFailure?: boolean;
+}
+
+const steps: Step[] = [
+  { name: "build", command: ["npx", "tsx", "scripts/build.ts"], stopOnFailure: true },
+  { name: "typecheck", command: ["npx", "tsc", "-p", "tsconfig.json"] },
+  { name: "lint", command: ["npx", "eslint", "--max-warnings=0", "."] },
+  {
+    name: "unit",
+    command: ["npx", "vitest", "run", "--project", "unit", "--reporter=default", "--reporter=json", "--outputFile.json=test-results/unit.json"],
+    report: { file: "test-results/unit.json", kind: "vitest" },
+  },
+  {
+    name: "integration",
+    command: ["npx", "vitest", "run", "--project", "integration", "--reporter=default", "--reporter=json", "--outputFile.json=test-results/integration.json"],
+    report: { file: "test-results/integration.json", kind: "vitest" },
+  },
+  { name: "e2e", command: ["npx", "playwright", "test"], report: { file: "test-results/e2e.json", kind: "playwright" } },
+];
+
+function countTests(report: NonNullable<Step["report"]>): { passed: number; failed: number; skipped: number } {
+  if (!existsSync(report.file)) return { passed: 0, failed: 0, skipped: 0 };
+  const json = JSON.parse(readFileSync(report.file, "utf8"));
+  if (report.kind === "vitest") {
+    return { passed: json.numPassedTests ?? 0, failed: json.numFailedTests ?? 0, skipped: (json.numPendingTests ?? 0) + (json.numTodoTests ?? 0) };
+  }
+  const stats = json.stats ?? {};
+  return { passed: (stats.expected ?? 0) + (stats.flaky ?? 0), failed: stats.unexpected ?? 0, skipped: stats.skipped ?? 0 };
+}
+
+// Say early and plainly when the browser is missing, not after five minutes.
+chromiumPath();
+rmSync("test-results", { recursive: true, force: true });
+mkdirSync("test-results", { recursive: true });
+
+const results: { name: string; ok: boolean; seconds: number }[] = [];
+const totals = { passed: 0, failed: 0, skipped: 0 };
+for (const step of steps) {
+  console.log(`\n▶ ${step.name}: ${step.command.join(" ")}`);
+  const started = Date.now();
+  let ok = true;
+  try {
+    await run(step.command[0]!, step.command.slice(1));
+  } catch {
+    ok = false;
+  }
+  results.push({ name: step.name, ok, seconds: Math.round((Date.now() - started) / 1000) });
+  if (step.report) {
+    const counted = countTests(step.report);
+    totals.passed += counted.passed;
+    totals.failed += counted.failed;
+    totals.skipped += counted.skipped;
+    // A runner that failed before reporting still counts as a failure.
+    if (!ok && counted.failed === 0) totals.failed += 1;
+  } else if (!ok) {
+    totals.failed += 1;
+  }
+  if (!ok && step.stopOnFailure) break;
+}
+
+console.log("\nSummary");
+for (const r of results) console.log(`  ${r.ok ? "✓" : "✗"} ${r.name} (${r.seconds}s)`);
+const failed = results.some((r) => !r.ok);
+console.log(`\n${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ""}`);
+process.exit(failed ? 1 : 0);

@@ -1,0 +1,50 @@
+// Each Playwright worker runs its own portal (the built Worker in workerd) from
+// the seeded template, so tests can read and change its D1 and KV directly.
+import { test as base, expect, type Page } from "@playwright/test";
+import { startPortal, type Portal } from "../support/portal";
+import { prepareTemplateState } from "../support/state";
+
+export const test = base.extend<{ failOnCspViolation: void }, { portal: Portal }>({
+  portal: [
+    // Playwright reads the fixture's dependencies from this (empty) pattern.
+    // eslint-disable-next-line no-empty-pattern
+    async ({}, use) => {
+      const template = await prepareTemplateState();
+      const portal = await startPortal({ template });
+      await use(portal);
+      await portal.dispose();
+    },
+    { scope: "worker", timeout: 120_000 },
+  ],
+  baseURL: async ({ portal }, use) => {
+    await use(portal.url);
+  },
+  // A blocked script or style is a defect users would see as a broken page.
+  failOnCspViolation: [
+    async ({ page }, use) => {
+      const violations: string[] = [];
+      page.on("console", (message) => {
+        if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
+      });
+      await use();
+      expect(violations, "CSP violations").toEqual([]);
+    },
+    { auto: true },
+  ],
+});
+
+export { expect };
+
+/** Waits until React has hydrated the document (the shell marks <html>). */
+export async function hydrated(page: Page): Promise<void> {
+  await expect(page.locator("html[data-hydrated]")).toHaveCount(1);
+}
+
+/** Leaves a mark on the window that only a full page load removes. */
+export async function markWindow(page: Page): Promise<void> {
+  await page.evaluate(() => ((window as unknown as { __ppMark?: number }).__ppMark = 1));
+}
+
+export async function windowIsMarked(page: Page): Promise<boolean> {
+  return page.evaluate(() => (window as unknown as { __ppMark?: number }).__ppMark === 1);
+}

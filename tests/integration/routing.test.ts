@@ -1,0 +1,137 @@
+// SPEC section 2 routing rules, against the built Worker in workerd.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startPortal, type Portal } from "../support/portal";
+import { REQUEST_ID_PATTERN } from "../../functions/request-id";
+import { TEMPLATE_STATE } from "../support/state";
+import { textOf, titleOf } from "../support/html";
+
+let portal: Portal;
+beforeAll(async () => {
+  portal = await startPortal({ template: TEMPLATE_STATE });
+});
+afterAll(() => portal?.dispose());
+
+describe("unknown routes", () => {
+  it.each(["/no/such/page", "/merchants", "/login", "/"])("%s is a 404 page saying which path was not found", async (path) => {
+    const response = await portal.fetch(`${path}?tab=1`);
+    expect(response.status).toBe(404);
+    const html = await response.text();
+    expect(titleOf(html)).toBe("Page Not Found");
+    expect(textOf(html)).toContain(`Page not found: ${path}`);
+    // The unknown-route message names the path only, not the query.
+    expect(textOf(html)).not.toContain(`Page not found: ${path}?tab=1`);
+  });
+
+  it("a POST to an unknown route is a 404, not a 405 or 500", async () => {
+    const response = await portal.fetch("/no/such/page", { method: "POST", body: new URLSearchParams({ a: "1" }) });
+    expect(response.status).toBe(404);
+  });
+
+  it("an unknown asset path is the 404 page, not a stack trace", async () => {
+    const response = await portal.fetch("/assets/does-not-exist.js");
+    expect(response.status).toBe(404);
+    expect(titleOf(await response.text())).toBe("Page Not Found");
+  });
+});
+
+describe("route matching", () => {
+  it.each(["/builds/latest.json", "/BUILDS/Latest.JSON", "/builds/latest.json/", "/Builds/LATEST.json/"])(
+    "ignores case and a trailing slash: %s",
+    async (path) => {
+      const response = await portal.fetch(`${path}?t=1`);
+      expect(response.status).toBe(200);
+      expect(await response.json()).toHaveProperty("buildId");
+    },
+  );
+
+  it.each(["/__dev/ui", "/__DEV/UI", "/__dev/ui/"])("a page matches whatever the case and trailing slash: %s", async (path) => {
+    const response = await portal.fetch(path);
+    expect(response.status).toBe(200);
+    expect(titleOf(await response.text())).toBe("UI kit");
+  });
+});
+
+describe("layouts", () => {
+  it("the sign-in steps use the standard layout: a card, no navigation", async () => {
+    for (const path of ["/login", "/login-option", "/authenticate", "/authenticate/verify", "/select-business"]) {
+      const html = await (await portal.fetch(path)).text();
+      expect(html, path).toContain('class="standard"');
+      expect(html, path).not.toContain('aria-label="Main"');
+    }
+  });
+
+  it("every other page uses the default layout with every section in the navigation", async () => {
+    const html = await (await portal.fetch("/merchants/42")).text();
+    expect(html).toContain('aria-label="Main"');
+    for (const section of ["Dashboard", "Approvals", "Merchants", "POS Terminals", "Merchant Accounts", "Merchant Funds", "Settlement History", "Transactions", "Reports", "Settings"]) {
+      expect(textOf(html)).toContain(section);
+    }
+  });
+});
+
+describe("server errors", () => {
+  it("show Internal Server Error with the request id and nothing internal", async () => {
+    const response = await portal.fetch("/__dev/ui?fail=loader");
+    expect(response.status).toBe(500);
+    const html = await response.text();
+    const requestId = response.headers.get("X-Request-Id");
+    expect(requestId).toMatch(REQUEST_ID_PATTERN);
+    expect(titleOf(html)).toBe("Internal Server Error");
+    expect(textOf(html)).toContain(`quote this error id to support: ${requestId}`);
+    expect(html).not.toContain("internal detail");
+    expect(html).not.toMatch(/at loader|worker\.js:\d+/);
+  });
+
+  it("every response carries a fresh request id", async () => {
+    const [a, b] = await Promise.all([portal.fetch("/__dev/ui"), portal.fetch("/__dev/ui")]);
+    expect(a.headers.get("X-Request-Id")).toMatch(REQUEST_ID_PATTERN);
+    expect(a.headers.get("X-Request-Id")).not.toBe(b.headers.get("X-Request-Id"));
+  });
+});
+
+describe("in production", () => {
+  let production: Portal;
+  beforeAll(async () => {
+    production = await startPortal({
+      template: TEMPLATE_STATE,
+      vars: { ENVIRONMENT: "production", SESSION_SECRET: "a-production-secret-that-is-long-enough-000" },
+    });
+  });
+  afterAll(() => production?.dispose());
+
+  it("a page whose page-level check fails is the 404 page with the full path and query", async () => {
+    const response = await production.fetch("/__dev/ui?tab=alerts");
+    expect(response.status).toBe(404);
+    const html = await response.text();
+    expect(titleOf(html)).toBe("Page Not Found");
+    expect(textOf(html)).toContain("Page Not Found: /__dev/ui?tab=alerts");
+  });
+
+  it("the check holds for actions too", async () => {
+    const response = await production.fetch("/__dev/ui", {
+      method: "POST",
+      body: new URLSearchParams({ intent: "flash", kind: "info", message: "x" }),
+      headers: { Origin: production.url },
+    });
+    expect(response.status).toBe(404);
+    expect(response.headers.get("Set-Cookie")).toBeNull();
+  });
+});
+
+describe("misconfigured Worker", () => {
+  let broken: Portal;
+  beforeAll(async () => {
+    broken = await startPortal({ template: TEMPLATE_STATE, vars: { ENVIRONMENT: "production" } });
+  });
+  afterAll(() => broken?.dispose());
+
+  it("answers an Internal Server Error page with an error id and no detail", async () => {
+    const response = await broken.fetch("/anything");
+    expect(response.status).toBe(500);
+    const html = await response.text();
+    expect(titleOf(html)).toBe("Internal Server Error");
+    expect(html).toContain(response.headers.get("X-Request-Id") ?? "missing");
+    expect(html).not.toContain("SESSION_SECRET");
+    expect(response.headers.get("Content-Security-Policy")).toContain("frame-ancestors 'none'");
+  });
+});
