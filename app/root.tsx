@@ -32,7 +32,10 @@ export const meta: MetaFunction = ({ location, error }) => {
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { notice, clearCookie } = await readFlash(request, context.config);
-  return data({ flash: notice }, clearCookie ? { headers: { "Set-Cookie": clearCookie } } : undefined);
+  return data(
+    { flash: notice, environment: context.config.environment },
+    clearCookie ? { headers: { "Set-Cookie": clearCookie } } : undefined,
+  );
 }
 
 function isNotFound(error: unknown): boolean {
@@ -113,7 +116,10 @@ function ServerError({ error }: { error: unknown }) {
       <h1 id="error-title">{SERVER_ERROR_TITLE}</h1>
       <p>Something went wrong on our side. Please try again in a moment.</p>
       <p>
-        If it keeps happening, quote this error id to support: <strong data-testid="error-id">{errorId}</strong>
+        If it keeps happening, quote this error id to support:{" "}
+        <strong className="error-id" data-testid="error-id">
+          {errorId}
+        </strong>
       </p>
       <a className="button button--primary" href={pathname + search}>
         Try again

@@ -1,7 +1,22 @@
-import { Link, NavLink, useLocation, useNavigation } from "@remix-run/react";
+import { Link, NavLink, useLocation, useNavigation, useRouteLoaderData } from "@remix-run/react";
 import { useCallback, useEffect, useId, useRef, useState, type ReactNode } from "react";
 import { APP_NAME, NAVIGATION, isCurrentSection, isNavGroup, type NavItem } from "../lib/route-table";
+import type { loader as rootLoader } from "../root";
 import { AlertRegion, ResponseModal } from "./notifications";
+
+/**
+ * Outside production every page says so, so nobody mistakes a test portal for
+ * the live one (or the other way round).
+ */
+function EnvironmentBadge() {
+  const environment = useRouteLoaderData<typeof rootLoader>("root")?.environment;
+  if (!environment || environment === "production") return null;
+  return (
+    <span className="env-badge" data-testid="env-badge">
+      {environment === "test" ? "Test" : "Development"}
+    </span>
+  );
+}
 
 /** A thin bar at the top while a navigation or submission is in flight. */
 function NavigationProgress() {
@@ -142,7 +157,9 @@ export function DefaultLayout({ children }: { children: ReactNode }) {
             <Brand />
           </div>
           {/* The business switcher and the signed-in user come with sign-in. */}
-          <div className="topbar__context" data-testid="topbar-context" />
+          <div className="topbar__context" data-testid="topbar-context">
+            <EnvironmentBadge />
+          </div>
         </header>
         <main id="main" className="main" tabIndex={-1}>
           <AlertRegion />
@@ -162,6 +179,7 @@ export function StandardLayout({ children }: { children: ReactNode }) {
       <main id="main" className="standard__card" tabIndex={-1}>
         <div className="standard__brand">
           <Brand />
+          <EnvironmentBadge />
         </div>
         <AlertRegion />
         {children}

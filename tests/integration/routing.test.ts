@@ -60,6 +60,12 @@ describe("layouts", () => {
     }
   });
 
+  it("outside production every page wears an environment badge", async () => {
+    for (const path of ["/merchants", "/login"]) {
+      expect(textOf(await (await portal.fetch(path)).text()), path).toContain("Development");
+    }
+  });
+
   it("every other page uses the default layout with every section in the navigation", async () => {
     const html = await (await portal.fetch("/merchants/42")).text();
     expect(html).toContain('aria-label="Main"');
@@ -105,6 +111,12 @@ describe("in production", () => {
     const html = await response.text();
     expect(titleOf(html)).toBe("Page Not Found");
     expect(textOf(html)).toContain("Page Not Found: /__dev/ui?tab=alerts");
+  });
+
+  it("pages wear no environment badge", async () => {
+    const html = await (await production.fetch("/merchants")).text();
+    expect(html).not.toContain("env-badge");
+    expect(textOf(html)).not.toContain("Development");
   });
 
   it("the check holds for actions too", async () => {
