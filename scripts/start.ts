@@ -1,5 +1,8 @@
 // npm start: build, migrate and seed the local D1 (once), publish the build id
 // to local KV, then serve the Worker with `wrangler dev` at http://localhost:8787.
+//   PORT=8788            another port
+//   PP_STATE_DIR=DIR     keep local D1/KV state in DIR instead of .wrangler/state
+//   PP_SKIP_BUILD=1      serve the existing build (tests use this)
 import { spawn } from "node:child_process";
 import { readBuildIdFile } from "./build-id";
 import { publishBuildId } from "./build-id-kv";
@@ -8,27 +11,35 @@ import { wranglerEnv } from "./lib/wrangler";
 import { migrateLocal, seedLocal } from "./seed/local";
 
 const port = process.env.PORT ?? "8787";
+const stateDir = process.env.PP_STATE_DIR || undefined;
 
-console.log("Building…");
-await run("npx", ["tsx", "scripts/build.ts"]);
+if (process.env.PP_SKIP_BUILD !== "1") {
+  console.log("Building…");
+  await run("npx", ["tsx", "scripts/build.ts"]);
+}
 console.log("Applying local D1 migrations…");
-await migrateLocal();
-console.log((await seedLocal("demo")) ? "Seeded the demo data." : "Demo data already present; nothing added.");
-await publishBuildId(readBuildIdFile(), { remote: false });
+await migrateLocal(stateDir);
+console.log((await seedLocal("demo", stateDir)) ? "Seeded the demo data." : "Demo data already present; nothing added.");
+await publishBuildId(readBuildIdFile(), { remote: false, persistTo: stateDir });
 
-const dev = spawn("npx", ["wrangler", "dev", "--port", port, "--ip", "127.0.0.1", "--show-interactive-dev-session=false"], {
-  stdio: ["inherit", "pipe", "inherit"],
-  env: wranglerEnv({ WRANGLER_LOG: process.env.WRANGLER_LOG ?? "info" }),
-});
-let announced = false;
-dev.stdout.on("data", (chunk: Buffer) => {
-  process.stdout.write(chunk);
-  if (!announced && chunk.toString().includes("Ready on")) {
-    announced = true;
-    console.log(`\n  Partners Portal is running at http://localhost:${port}\n  The shared UI pieces are at http://localhost:${port}/__dev/ui\n  Stop with Ctrl+C.\n`);
-  }
-});
+const dev = spawn(
+  "npx",
+  ["wrangler", "dev", "--port", port, "--ip", "127.0.0.1", "--show-interactive-dev-session=false", ...(stateDir ? ["--persist-to", stateDir] : [])],
+  { stdio: "inherit", env: wranglerEnv() },
+);
 const stop = () => dev.kill("SIGINT");
 process.on("SIGINT", stop);
 process.on("SIGTERM", stop);
 dev.on("exit", (code) => process.exit(code ?? 0));
+
+// Announce when the portal answers, whatever wrangler's log level prints.
+const deadline = Date.now() + 120_000;
+while (Date.now() < deadline && dev.exitCode === null) {
+  try {
+    await fetch(`http://127.0.0.1:${port}/builds/latest.json?t=${Date.now()}`);
+    console.log(`\n  Partners Portal is running at http://localhost:${port}\n  The shared UI pieces are at http://localhost:${port}/__dev/ui\n  Stop with Ctrl+C.\n`);
+    break;
+  } catch {
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}

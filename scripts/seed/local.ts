@@ -14,7 +14,8 @@ function persistArgs(persistTo?: string): string[] {
 
 async function d1(args: string[], persistTo?: string): Promise<string> {
   return capture("npx", ["wrangler", "d1", "execute", "DB", "--local", ...persistArgs(persistTo), ...args], {
-    env: wranglerEnv(),
+    // Below "log", wrangler also drops the --json result we read.
+    env: wranglerEnv({ WRANGLER_LOG: "log" }),
   });
 }
 
