@@ -9,6 +9,7 @@ export default defineConfig({
           name: "unit",
           include: ["tests/unit/**/*.test.ts"],
           environment: "node",
+          sequence: { groupOrder: 0 },
         },
       },
       {
@@ -17,6 +18,7 @@ export default defineConfig({
           include: ["tests/integration/**/*.test.ts"],
           environment: "node",
           globalSetup: ["tests/integration/global-setup.ts"],
+          sequence: { groupOrder: 1 },
           // Each file starts its own workerd; two cores run two at most.
           maxWorkers: 2,
           testTimeout: 30_000,

@@ -1,5 +1,5 @@
 import { useNavigation } from "@remix-run/react";
-import { useEffect, useRef } from "react";
+import { useEffect } from "react";
 import {
   BUILD_CHECK_INTERVAL_OVERRIDE,
   isNewerBuild,
@@ -9,6 +9,10 @@ import {
 } from "../lib/build-check";
 
 const LAST_RELOAD_KEY = "pp:last-build-reload";
+
+// Module state, not a ref: Remix remounts the root layout when it switches to
+// the error boundary, and a newer build seen before that must not be forgotten.
+let newerBuildSeen = false;
 
 function lastReloadAt(): number | null {
   try {
@@ -24,7 +28,6 @@ function lastReloadAt(): number | null {
  * full page load of its destination so the browser runs the new code.
  */
 export function BuildUpdateCheck() {
-  const newerBuild = useRef(false);
   const navigation = useNavigation();
 
   useEffect(() => {
@@ -36,7 +39,7 @@ export function BuildUpdateCheck() {
         if (!response.ok) return;
         const body: unknown = await response.json();
         const latest = typeof body === "object" && body !== null ? (body as { buildId?: unknown }).buildId : undefined;
-        if (isNewerBuild(__BUILD_ID__, latest)) newerBuild.current = true;
+        if (isNewerBuild(__BUILD_ID__, latest)) newerBuildSeen = true;
       } catch {
         // Offline or mid-deploy: try again at the next tick.
       }
@@ -46,7 +49,7 @@ export function BuildUpdateCheck() {
   }, []);
 
   useEffect(() => {
-    if (!newerBuild.current || navigation.state !== "loading" || navigation.formMethod) return;
+    if (!newerBuildSeen || navigation.state !== "loading" || navigation.formMethod) return;
     const now = Date.now();
     if (!reloadAllowed(lastReloadAt(), now)) return;
     try {
@@ -54,7 +57,7 @@ export function BuildUpdateCheck() {
     } catch {
       // Private mode without storage: the guard cannot hold, reload anyway once.
     }
-    newerBuild.current = false;
+    newerBuildSeen = false;
     const { pathname, search, hash } = navigation.location;
     window.location.assign(pathname + search + hash);
   }, [navigation]);

@@ -4,12 +4,21 @@
 // browser alone gets an id made here (and logged with it).
 let lastServerErrorId: string | null = null;
 
+/** Remix's single-fetch data requests: "/merchants.data", "/_root.data". */
+function isDataRequest(url: string): boolean {
+  try {
+    return new URL(url, window.location.href).pathname.endsWith(".data");
+  } catch {
+    return false;
+  }
+}
+
 /** Wraps fetch once so data requests that fail on the server leave their id behind. */
 export function trackServerErrorIds(): void {
   const original = window.fetch.bind(window);
   window.fetch = async (...args: Parameters<typeof fetch>) => {
     const response = await original(...args);
-    if (response.status >= 500) lastServerErrorId = response.headers.get("X-Request-Id");
+    if (isDataRequest(response.url) && response.status >= 500) lastServerErrorId = response.headers.get("X-Request-Id");
     return response;
   };
 }

@@ -1,38 +1,34 @@
 // Build-update check, server side: the deployed id comes from KV, uncached.
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { LATEST_BUILD_KEY, ROOT, startPortal, type Portal } from "../support/portal";
-import { TEMPLATE_STATE } from "../support/state";
+import { describe, expect, it } from "vitest";
+import { LATEST_BUILD_KEY, ROOT } from "../support/portal";
+import { usePortal } from "../support/use-portal";
 
-let portal: Portal;
-beforeAll(async () => {
-  portal = await startPortal({ template: TEMPLATE_STATE });
-});
-afterAll(() => portal?.dispose());
+const portal = usePortal();
 
 describe("GET /builds/latest.json", () => {
   it("answers null before any build id is published", async () => {
-    const response = await portal.fetch(`/builds/latest.json?t=${Date.now()}`);
+    const response = await portal().fetch(`/builds/latest.json?t=${Date.now()}`);
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ buildId: null });
   });
 
   it("answers the id in KV, never cached", async () => {
-    const kv = await portal.kv();
+    const kv = await portal().kv();
     await kv.put(LATEST_BUILD_KEY, "build-one");
-    const first = await portal.fetch(`/builds/latest.json?t=${Date.now()}`);
+    const first = await portal().fetch(`/builds/latest.json?t=${Date.now()}`);
     expect(await first.json()).toEqual({ buildId: "build-one" });
     expect(first.headers.get("Cache-Control")).toContain("no-store");
     expect(first.headers.get("Content-Type")).toContain("application/json");
 
     await kv.put(LATEST_BUILD_KEY, "build-two");
-    const second = await portal.fetch(`/builds/latest.json?t=${Date.now()}`);
+    const second = await portal().fetch(`/builds/latest.json?t=${Date.now()}`);
     expect(await second.json()).toEqual({ buildId: "build-two" });
   });
 
   it("refuses a t that is not a timestamp, with a message", async () => {
-    const response = await portal.fetch("/builds/latest.json?t=<script>");
+    const response = await portal().fetch("/builds/latest.json?t=<script>");
     expect(response.status).toBe(400);
     expect(await response.json()).toEqual({ message: "t must be a timestamp in milliseconds" });
   });
@@ -44,6 +40,6 @@ describe("the client build", () => {
     const js = readdirSync(assets)
       .filter((name) => name.endsWith(".js"))
       .map((name) => readFileSync(join(assets, name), "utf8"));
-    expect(js.some((source) => source.includes(JSON.stringify(portal.buildId)))).toBe(true);
+    expect(js.some((source) => source.includes(JSON.stringify(portal().buildId)))).toBe(true);
   });
 });

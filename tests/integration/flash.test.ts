@@ -1,20 +1,15 @@
 // A notice set before a redirect is shown once on the page redirected to.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startPortal, type Portal } from "../support/portal";
-import { TEMPLATE_STATE } from "../support/state";
+import { describe, expect, it } from "vitest";
+import { usePortal } from "../support/use-portal";
 
-let portal: Portal;
-beforeAll(async () => {
-  portal = await startPortal({ template: TEMPLATE_STATE });
-});
-afterAll(() => portal?.dispose());
+const portal = usePortal();
 
 function cookiePair(setCookie: string | null): string {
   return (setCookie ?? "").split(";")[0] ?? "";
 }
 
 async function submitFlash(fields: Record<string, string>) {
-  return portal.fetch("/__dev/ui", { method: "POST", body: new URLSearchParams({ intent: "flash", ...fields }) });
+  return portal().fetch("/__dev/ui", { method: "POST", body: new URLSearchParams({ intent: "flash", ...fields }) });
 }
 
 describe("flash after a redirect", () => {
@@ -33,14 +28,14 @@ describe("flash after a redirect", () => {
 
   it("is shown once by the next page, which clears it", async () => {
     const redirect = await submitFlash({ kind: "success", message: "Merchant submitted for approval" });
-    const next = await portal.fetch("/__dev/ui", { headers: { Cookie: cookiePair(redirect.headers.get("Set-Cookie")) } });
+    const next = await portal().fetch("/__dev/ui", { headers: { Cookie: cookiePair(redirect.headers.get("Set-Cookie")) } });
     expect(next.status).toBe(200);
     expect(await next.text()).toContain("Merchant submitted for approval");
     expect(next.headers.get("Set-Cookie")).toMatch(/^pp_flash=;.*Max-Age=0/);
   });
 
   it("uses the __Host- name and Secure on https", async () => {
-    const response = await portal.fetch("/__dev/ui", {
+    const response = await portal().fetch("/__dev/ui", {
       host: "https://portal.example.com",
       method: "POST",
       body: new URLSearchParams({ intent: "flash", kind: "info", message: "Hello" }),
@@ -55,7 +50,7 @@ describe("flash after a redirect", () => {
     const header = btoa(JSON.stringify({ alg: "HS256", kid: "flash-1" })).replace(/=+$/, "");
     const body = btoa(JSON.stringify({ id: "x", kind: "danger", message: "Your account is locked, call 0244000000" })).replace(/=+$/, "");
     const forged = `pp_flash=${header}.${body}.c2lnbmF0dXJl`;
-    const response = await portal.fetch("/__dev/ui", { headers: { Cookie: forged } });
+    const response = await portal().fetch("/__dev/ui", { headers: { Cookie: forged } });
     expect(await response.text()).not.toContain("Your account is locked");
     expect(response.headers.get("Set-Cookie")).toMatch(/^pp_flash=;.*Max-Age=0/);
   });

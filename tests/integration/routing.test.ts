@@ -1,19 +1,14 @@
 // SPEC section 2 routing rules, against the built Worker in workerd.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startPortal, type Portal } from "../support/portal";
+import { describe, expect, it } from "vitest";
 import { REQUEST_ID_PATTERN } from "../../functions/request-id";
-import { TEMPLATE_STATE } from "../support/state";
+import { usePortal } from "../support/use-portal";
 import { textOf, titleOf } from "../support/html";
 
-let portal: Portal;
-beforeAll(async () => {
-  portal = await startPortal({ template: TEMPLATE_STATE });
-});
-afterAll(() => portal?.dispose());
+const portal = usePortal();
 
 describe("unknown routes", () => {
   it.each(["/no/such/page", "/merchants", "/login", "/"])("%s is a 404 page saying which path was not found", async (path) => {
-    const response = await portal.fetch(`${path}?tab=1`);
+    const response = await portal().fetch(`${path}?tab=1`);
     expect(response.status).toBe(404);
     const html = await response.text();
     expect(titleOf(html)).toBe("Page Not Found");
@@ -23,12 +18,12 @@ describe("unknown routes", () => {
   });
 
   it("a POST to an unknown route is a 404, not a 405 or 500", async () => {
-    const response = await portal.fetch("/no/such/page", { method: "POST", body: new URLSearchParams({ a: "1" }) });
+    const response = await portal().fetch("/no/such/page", { method: "POST", body: new URLSearchParams({ a: "1" }) });
     expect(response.status).toBe(404);
   });
 
   it("an unknown asset path is the 404 page, not a stack trace", async () => {
-    const response = await portal.fetch("/assets/does-not-exist.js");
+    const response = await portal().fetch("/assets/does-not-exist.js");
     expect(response.status).toBe(404);
     expect(titleOf(await response.text())).toBe("Page Not Found");
   });
@@ -38,14 +33,14 @@ describe("route matching", () => {
   it.each(["/builds/latest.json", "/BUILDS/Latest.JSON", "/builds/latest.json/", "/Builds/LATEST.json/"])(
     "ignores case and a trailing slash: %s",
     async (path) => {
-      const response = await portal.fetch(`${path}?t=1`);
+      const response = await portal().fetch(`${path}?t=1`);
       expect(response.status).toBe(200);
       expect(await response.json()).toHaveProperty("buildId");
     },
   );
 
   it.each(["/__dev/ui", "/__DEV/UI", "/__dev/ui/"])("a page matches whatever the case and trailing slash: %s", async (path) => {
-    const response = await portal.fetch(path);
+    const response = await portal().fetch(path);
     expect(response.status).toBe(200);
     expect(titleOf(await response.text())).toBe("UI kit");
   });
@@ -54,7 +49,7 @@ describe("route matching", () => {
 describe("layouts", () => {
   it("the sign-in steps use the standard layout: a card, no navigation", async () => {
     for (const path of ["/login", "/login-option", "/authenticate", "/authenticate/verify", "/select-business"]) {
-      const html = await (await portal.fetch(path)).text();
+      const html = await (await portal().fetch(path)).text();
       expect(html, path).toContain('class="standard"');
       expect(html, path).not.toContain('aria-label="Main"');
     }
@@ -62,12 +57,12 @@ describe("layouts", () => {
 
   it("outside production every page wears an environment badge", async () => {
     for (const path of ["/merchants", "/login"]) {
-      expect(textOf(await (await portal.fetch(path)).text()), path).toContain("Development");
+      expect(textOf(await (await portal().fetch(path)).text()), path).toContain("Development");
     }
   });
 
   it("every other page uses the default layout with every section in the navigation", async () => {
-    const html = await (await portal.fetch("/merchants/42")).text();
+    const html = await (await portal().fetch("/merchants/42")).text();
     expect(html).toContain('aria-label="Main"');
     for (const section of ["Dashboard", "Approvals", "Merchants", "POS Terminals", "Merchant Accounts", "Merchant Funds", "Settlement History", "Transactions", "Reports", "Settings"]) {
       expect(textOf(html)).toContain(section);
@@ -77,7 +72,7 @@ describe("layouts", () => {
 
 describe("server errors", () => {
   it("show Internal Server Error with the request id and nothing internal", async () => {
-    const response = await portal.fetch("/__dev/ui?fail=loader");
+    const response = await portal().fetch("/__dev/ui?fail=loader");
     expect(response.status).toBe(500);
     const html = await response.text();
     const requestId = response.headers.get("X-Request-Id");
@@ -89,24 +84,17 @@ describe("server errors", () => {
   });
 
   it("every response carries a fresh request id", async () => {
-    const [a, b] = await Promise.all([portal.fetch("/__dev/ui"), portal.fetch("/__dev/ui")]);
+    const [a, b] = await Promise.all([portal().fetch("/__dev/ui"), portal().fetch("/__dev/ui")]);
     expect(a.headers.get("X-Request-Id")).toMatch(REQUEST_ID_PATTERN);
     expect(a.headers.get("X-Request-Id")).not.toBe(b.headers.get("X-Request-Id"));
   });
 });
 
 describe("in production", () => {
-  let production: Portal;
-  beforeAll(async () => {
-    production = await startPortal({
-      template: TEMPLATE_STATE,
-      vars: { ENVIRONMENT: "production", SESSION_SECRET: "a-production-secret-that-is-long-enough-000" },
-    });
-  });
-  afterAll(() => production?.dispose());
+  const production = usePortal({ vars: { ENVIRONMENT: "production", SESSION_SECRET: "a-production-secret-that-is-long-enough-000" } });
 
   it("a page whose page-level check fails is the 404 page with the full path and query", async () => {
-    const response = await production.fetch("/__dev/ui?tab=alerts");
+    const response = await production().fetch("/__dev/ui?tab=alerts");
     expect(response.status).toBe(404);
     const html = await response.text();
     expect(titleOf(html)).toBe("Page Not Found");
@@ -114,16 +102,16 @@ describe("in production", () => {
   });
 
   it("pages wear no environment badge", async () => {
-    const html = await (await production.fetch("/merchants")).text();
+    const html = await (await production().fetch("/merchants")).text();
     expect(html).not.toContain("env-badge");
     expect(textOf(html)).not.toContain("Development");
   });
 
   it("the check holds for actions too", async () => {
-    const response = await production.fetch("/__dev/ui", {
+    const response = await production().fetch("/__dev/ui", {
       method: "POST",
       body: new URLSearchParams({ intent: "flash", kind: "info", message: "x" }),
-      headers: { Origin: production.url },
+      headers: { Origin: production().url },
     });
     expect(response.status).toBe(404);
     expect(response.headers.get("Set-Cookie")).toBeNull();
@@ -131,14 +119,10 @@ describe("in production", () => {
 });
 
 describe("misconfigured Worker", () => {
-  let broken: Portal;
-  beforeAll(async () => {
-    broken = await startPortal({ template: TEMPLATE_STATE, vars: { ENVIRONMENT: "production" } });
-  });
-  afterAll(() => broken?.dispose());
+  const broken = usePortal({ vars: { ENVIRONMENT: "production" } });
 
   it("answers an Internal Server Error page with an error id and no detail", async () => {
-    const response = await broken.fetch("/anything");
+    const response = await broken().fetch("/anything");
     expect(response.status).toBe(500);
     const html = await response.text();
     expect(titleOf(html)).toBe("Internal Server Error");

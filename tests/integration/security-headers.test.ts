@@ -1,13 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startPortal, type Portal } from "../support/portal";
-import { TEMPLATE_STATE } from "../support/state";
+import { describe, expect, it } from "vitest";
+import { usePortal } from "../support/use-portal";
 import { scriptTags } from "../support/html";
 
-let portal: Portal;
-beforeAll(async () => {
-  portal = await startPortal({ template: TEMPLATE_STATE });
-});
-afterAll(() => portal?.dispose());
+const portal = usePortal();
 
 function nonceOf(csp: string | null): string | undefined {
   return csp?.match(/'nonce-([^']+)'/)?.[1];
@@ -15,7 +10,7 @@ function nonceOf(csp: string | null): string | undefined {
 
 describe("HTML documents", () => {
   it("allow only scripts carrying this response's nonce", async () => {
-    const response = await portal.fetch("/__dev/ui");
+    const response = await portal().fetch("/__dev/ui");
     const csp = response.headers.get("Content-Security-Policy");
     const scriptSrc = csp?.split(";").find((d) => d.trim().startsWith("script-src")) ?? "";
     expect(scriptSrc).not.toContain("unsafe-inline");
@@ -28,14 +23,14 @@ describe("HTML documents", () => {
   });
 
   it("get a new nonce on every response", async () => {
-    const a = nonceOf((await portal.fetch("/__dev/ui")).headers.get("Content-Security-Policy"));
-    const b = nonceOf((await portal.fetch("/__dev/ui")).headers.get("Content-Security-Policy"));
+    const a = nonceOf((await portal().fetch("/__dev/ui")).headers.get("Content-Security-Policy"));
+    const b = nonceOf((await portal().fetch("/__dev/ui")).headers.get("Content-Security-Policy"));
     expect(a).not.toBe(b);
   });
 
   it("cannot be framed and are not sniffed", async () => {
     for (const path of ["/__dev/ui", "/no-such-page", "/__dev/ui?fail=loader"]) {
-      const response = await portal.fetch(path);
+      const response = await portal().fetch(path);
       expect(response.headers.get("Content-Security-Policy"), path).toContain("frame-ancestors 'none'");
       expect(response.headers.get("X-Content-Type-Options"), path).toBe("nosniff");
       expect(response.headers.get("Referrer-Policy"), path).toBe("strict-origin-when-cross-origin");
@@ -45,32 +40,32 @@ describe("HTML documents", () => {
 
 describe("Strict-Transport-Security", () => {
   it("is sent on a real host", async () => {
-    const response = await portal.fetch("/__dev/ui", { host: "https://portal.example.com" });
+    const response = await portal().fetch("/__dev/ui", { host: "https://portal.example.com" });
     expect(response.headers.get("Strict-Transport-Security")).toMatch(/max-age=\d{8,}/);
   });
 
   it.each(["http://localhost:8787", "http://127.0.0.1:8787"])("is not sent on %s", async (host) => {
-    const response = await portal.fetch("/__dev/ui", { host });
+    const response = await portal().fetch("/__dev/ui", { host });
     expect(response.headers.get("Strict-Transport-Security")).toBeNull();
   });
 });
 
 describe("other responses", () => {
   it("JSON is not sniffed and carries no document CSP", async () => {
-    const response = await portal.fetch("/builds/latest.json?t=1");
+    const response = await portal().fetch("/builds/latest.json?t=1");
     expect(response.headers.get("X-Content-Type-Options")).toBe("nosniff");
     expect(response.headers.get("Content-Security-Policy")).toBeNull();
   });
 
   it("static assets are not sniffed, and hashed ones are cached for good", async () => {
-    const html = await (await portal.fetch("/__dev/ui")).text();
+    const html = await (await portal().fetch("/__dev/ui")).text();
     const asset = html.match(/\/assets\/[\w-]+\.js/)?.[0];
     expect(asset).toBeDefined();
-    const response = await portal.fetch(asset!);
+    const response = await portal().fetch(asset!);
     expect(response.status).toBe(200);
     expect(response.headers.get("X-Content-Type-Options")).toBe("nosniff");
     expect(response.headers.get("Cache-Control")).toContain("immutable");
-    const favicon = await portal.fetch("/favicon.svg");
+    const favicon = await portal().fetch("/favicon.svg");
     expect(favicon.headers.get("X-Content-Type-Options")).toBe("nosniff");
     expect(favicon.headers.get("Cache-Control") ?? "").not.toContain("immutable");
   });

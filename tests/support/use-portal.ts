@@ -1,0 +1,16 @@
+import { afterAll, beforeAll } from "vitest";
+import { startPortal, type Portal, type PortalOptions } from "./portal";
+import { TEMPLATE_STATE } from "./state";
+
+/** A portal for the enclosing describe (or file), started from the seeded template. */
+export function usePortal(options: PortalOptions = {}): () => Portal {
+  let portal: Portal | undefined;
+  beforeAll(async () => {
+    portal = await startPortal({ template: TEMPLATE_STATE, ...options });
+  });
+  afterAll(() => portal?.dispose());
+  return () => {
+    if (!portal) throw new Error("The portal is not started yet (use it inside a test).");
+    return portal;
+  };
+}
