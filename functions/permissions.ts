@@ -1,0 +1,95 @@
+// Who may do what: `action:entity` strings for the five roles of DESIGN.md
+// section 5. Pure and shared: loaders and actions enforce it (functions/guards.ts),
+// the UI imports it only to hide or disable what a role cannot do.
+
+export const ROLES = ["Super Administrator", "Administrator", "Operations", "Finance", "Viewer"] as const;
+export type Role = (typeof ROLES)[number];
+
+export const PERMISSIONS = [
+  "view:dashboard",
+  "view:merchant",
+  "export:merchant",
+  "request:merchant",
+  "view:point_of_sale",
+  "request:point_of_sale",
+  "view:terminal",
+  "export:terminal",
+  "manage:terminal",
+  "view:settlement_account",
+  "request:settlement_account",
+  "view:employee",
+  "request:employee",
+  "view:approval",
+  "decide:approval",
+  "view:transaction",
+  "export:transaction",
+  "view:balance",
+  "view:transfer",
+  "request:transfer",
+  "view:settlement",
+  "run:settlement",
+  "view:report",
+  "export:report",
+  "view:audit",
+] as const;
+export type Permission = (typeof PERMISSIONS)[number];
+
+const EVERYTHING = new Set<Permission>(PERMISSIONS);
+
+/** Everyone who works in a business reads its operations, money and reports... */
+const READ: Permission[] = [
+  "view:dashboard",
+  "view:merchant",
+  "view:point_of_sale",
+  "view:terminal",
+  "view:settlement_account",
+  "view:approval",
+  "view:transaction",
+  "view:balance",
+  "view:transfer",
+  "view:settlement",
+  "view:report",
+];
+
+const ROLE_PERMISSIONS: Readonly<Record<Role, ReadonlySet<Permission>>> = {
+  // Both administrators hold user access and decide requests (SPEC section 6).
+  "Super Administrator": EVERYTHING,
+  Administrator: EVERYTHING,
+  // ...Operations asks for changes to the merchant estate and runs the terminal fleet...
+  Operations: new Set<Permission>([
+    ...READ,
+    "export:merchant",
+    "export:terminal",
+    "request:merchant",
+    "request:point_of_sale",
+    "request:settlement_account",
+    "manage:terminal",
+  ]),
+  // ...Finance works the money: exports, and transfers for a second person to approve...
+  Finance: new Set<Permission>([...READ, "export:transaction", "export:report", "request:transfer"]),
+  // ...and a Viewer only reads.
+  Viewer: new Set<Permission>(READ),
+};
+
+export function isRole(value: unknown): value is Role {
+  return typeof value === "string" && (ROLES as readonly string[]).includes(value);
+}
+
+export function can(role: Role, permission: Permission): boolean {
+  return ROLE_PERMISSIONS[role].has(permission);
+}
+
+export function permissionsOf(role: Role): Permission[] {
+  return PERMISSIONS.filter((permission) => can(role, permission));
+}
+
+/** Roles that grant user access (SPEC section 6). */
+export function hasUserAccess(role: Role): boolean {
+  return role === "Super Administrator" || role === "Administrator";
+}
+
+/** Whether someone with `granter`'s role may give `role` to a person: an Administrator cannot make a Super Administrator. */
+export function canGrantRole(granter: Role, role: Role): boolean {
+  if (!hasUserAccess(granter)) return false;
+  return granter === "Super Administrator" || role !== "Super Administrator";
+}
