@@ -16,7 +16,8 @@ CREATE TABLE merchants (
   name          TEXT NOT NULL CHECK (length(trim(name)) > 0),
   trading_name  TEXT NOT NULL CHECK (length(trim(trading_name)) > 0),
   -- Ghana TIN: a letter (P individual, C company, G government, Q other) and 10 digits.
-  tin           TEXT NOT NULL CHECK (tin GLOB '[PCGQ][0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9]'),
+  -- (D1 limits GLOB patterns to 50 characters, hence substr.)
+  tin           TEXT NOT NULL CHECK (length(tin) = 11 AND substr(tin, 1, 1) IN ('P', 'C', 'G', 'Q') AND substr(tin, 2) NOT GLOB '*[^0-9]*'),
   sector        TEXT NOT NULL,
   town          TEXT NOT NULL,
   region        TEXT NOT NULL,

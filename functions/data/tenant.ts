@@ -27,6 +27,11 @@ export class RuleError extends Error {
   override name = "RuleError";
 }
 
+/** The acting role may not do this, whatever the target. */
+export class ForbiddenError extends Error {
+  override name = "ForbiddenError";
+}
+
 export function nowIso(): string {
   return new Date().toISOString();
 }

@@ -1,0 +1,461 @@
+// Maker-checker. A request stores what should change (after), what it changes
+// from (before), the target's version, the maker and the time. Only a Super
+// Administrator or Administrator may decide, never on their own request.
+// Approving applies the change, marks the request and writes the audit log in
+// one D1 batch (one transaction): a failing statement leaves nothing behind. A
+// request whose target changed since it was made is marked stale, not applied.
+import { can, canGrantRole, isRole, type Permission, type Role } from "../permissions";
+import { auditStatement } from "./audit";
+import { MERCHANT_COLUMNS } from "./merchants";
+import { decodeCursor, pageSize, toPage, type Page, type PageQuery } from "./page";
+import { POINT_OF_SALE_COLUMNS } from "./points-of-sale";
+import { SETTLEMENT_ACCOUNT_COLUMNS } from "./settlement-accounts";
+import { ForbiddenError, NotFoundError, RuleError, nowIso, type RequestMeta, type Tenant } from "./tenant";
+
+export const APPROVAL_KINDS = ["employee", "merchant", "point_of_sale", "settlement_account"] as const;
+export type ApprovalKind = (typeof APPROVAL_KINDS)[number];
+export type ApprovalAction = "create" | "update" | "deactivate";
+export type ApprovalStatus = "pending" | "approved" | "rejected" | "stale";
+export type ChangeValues = Record<string, string | number | null>;
+
+export interface ApprovalRequest {
+  id: string;
+  kind: ApprovalKind;
+  action: ApprovalAction;
+  targetId: string;
+  targetVersion: number | null;
+  before: ChangeValues | null;
+  after: ChangeValues;
+  makerId: string;
+  makerName: string;
+  madeAt: string;
+  status: ApprovalStatus;
+  checkerId: string | null;
+  checkerName: string | null;
+  decidedAt: string | null;
+  reason: string | null;
+}
+
+/** The request was made against an older version of its target; it has been marked stale. */
+export class StaleRequestError extends RuleError {
+  override name = "StaleRequestError";
+  constructor() {
+    super("The record changed after this request was made. The request is now stale: make a new one from the current values.");
+  }
+}
+
+interface KindSpec {
+  table: string;
+  idColumn: "id" | "user_id";
+  /** Audit entity name, and the noun in messages. */
+  entity: string;
+  noun: string;
+  request: Permission;
+  /** Columns a create sets (all of them are required). */
+  createColumns: readonly string[];
+  /** Columns an update may change. */
+  updateColumns: readonly string[];
+  inactive: string;
+  idPrefix: string;
+  /** The merchant a new row belongs to must be this business's. */
+  underMerchant: boolean;
+}
+
+const SPECS: Record<ApprovalKind, KindSpec> = {
+  merchant: {
+    table: "merchants",
+    idColumn: "id",
+    entity: "merchant",
+    noun: "merchant",
+    request: "request:merchant",
+    createColumns: MERCHANT_COLUMNS,
+    updateColumns: MERCHANT_COLUMNS.filter((c) => c !== "code"),
+    inactive: "inactive",
+    idPrefix: "mer",
+    underMerchant: false,
+  },
+  point_of_sale: {
+    table: "points_of_sale",
+    idColumn: "id",
+    entity: "point_of_sale",
+    noun: "point of sale",
+    request: "request:point_of_sale",
+    createColumns: POINT_OF_SALE_COLUMNS,
+    updateColumns: POINT_OF_SALE_COLUMNS.filter((c) => c !== "merchant_id"),
+    inactive: "inactive",
+    idPrefix: "pos",
+    underMerchant: true,
+  },
+  settlement_account: {
+    table: "settlement_accounts",
+    idColumn: "id",
+    entity: "settlement_account",
+    noun: "settlement account",
+    request: "request:settlement_account",
+    createColumns: SETTLEMENT_ACCOUNT_COLUMNS,
+    updateColumns: SETTLEMENT_ACCOUNT_COLUMNS.filter((c) => c !== "merchant_id"),
+    inactive: "inactive",
+    idPrefix: "sa",
+    underMerchant: true,
+  },
+  employee: {
+    table: "memberships",
+    idColumn: "user_id",
+    entity: "employee",
+    noun: "employee",
+    request: "request:employee",
+    createColumns: ["email", "name", "gender", "phone", "role"],
+    updateColumns: ["role"],
+    inactive: "deactivated",
+    idPrefix: "usr",
+    underMerchant: false,
+  },
+};
+
+// ---------------------------------------------------------------- reading
+
+interface RequestRow {
+  id: string;
+  kind: ApprovalKind;
+  action: ApprovalAction;
+  target_id: string;
+  target_version: number | null;
+  before_json: string | null;
+  after_json: string;
+  maker_id: string;
+  maker_name: string;
+  made_at: string;
+  status: ApprovalStatus;
+  checker_id: string | null;
+  checker_name: string | null;
+  decided_at: string | null;
+  reason: string | null;
+}
+
+const SELECT_REQUEST = `SELECT r.id, r.kind, r.action, r.target_id, r.target_version, r.before_json, r.after_json, r.maker_id,
+  mk.name AS maker_name, r.made_at, r.status, r.checker_id, ck.name AS checker_name, r.decided_at, r.reason
+  FROM approval_requests r JOIN users mk ON mk.id = r.maker_id LEFT JOIN users ck ON ck.id = r.checker_id`;
+
+function toRequest(row: RequestRow): ApprovalRequest {
+  return {
+    id: row.id,
+    kind: row.kind,
+    action: row.action,
+    targetId: row.target_id,
+    targetVersion: row.target_version,
+    before: row.before_json === null ? null : (JSON.parse(row.before_json) as ChangeValues),
+    after: JSON.parse(row.after_json) as ChangeValues,
+    makerId: row.maker_id,
+    makerName: row.maker_name,
+    madeAt: row.made_at,
+    status: row.status,
+    checkerId: row.checker_id,
+    checkerName: row.checker_name,
+    decidedAt: row.decided_at,
+    reason: row.reason,
+  };
+}
+
+export async function getApprovalRequest(tenant: Tenant, db: D1Database, id: string): Promise<ApprovalRequest | null> {
+  const row = await db.prepare(`${SELECT_REQUEST} WHERE r.id = ? AND r.business_id = ?`).bind(id, tenant.businessId).first<RequestRow>();
+  return row ? toRequest(row) : null;
+}
+
+export interface ApprovalQuery extends PageQuery {
+  status?: ApprovalStatus;
+  kind?: ApprovalKind;
+  makerId?: string;
+}
+
+/** The queue, newest first. */
+export async function listApprovalRequests(tenant: Tenant, db: D1Database, query: ApprovalQuery = {}): Promise<Page<ApprovalRequest>> {
+  const size = pageSize(query.limit);
+  const where = ["r.business_id = ?"];
+  const binds: unknown[] = [tenant.businessId];
+  for (const [column, value] of [
+    ["r.status", query.status],
+    ["r.kind", query.kind],
+    ["r.maker_id", query.makerId],
+  ] as const) {
+    if (value) {
+      where.push(`${column} = ?`);
+      binds.push(value);
+    }
+  }
+  const filter = where.join(" AND ");
+  const filterBinds = [...binds];
+  const after = decodeCursor(query.after, 2);
+  if (after) {
+    where.push("(r.made_at < ? OR (r.made_at = ? AND r.id < ?))");
+    binds.push(after[0], after[0], after[1]);
+  }
+  const [{ results }, total] = await Promise.all([
+    db.prepare(`${SELECT_REQUEST} WHERE ${where.join(" AND ")} ORDER BY r.made_at DESC, r.id DESC LIMIT ?`).bind(...binds, size + 1).all<RequestRow>(),
+    query.withTotal ? db.prepare(`SELECT COUNT(*) AS n FROM approval_requests r WHERE ${filter}`).bind(...filterBinds).first<number>("n") : undefined,
+  ]);
+  const page = toPage(results.map(toRequest), size, (r) => [r.madeAt, r.id]);
+  return query.withTotal ? { ...page, total: total ?? 0 } : page;
+}
+
+/** Pending requests per kind, for the navigation's counts. */
+export async function countPendingRequests(tenant: Tenant, db: D1Database): Promise<Record<ApprovalKind, number>> {
+  const { results } = await db
+    .prepare("SELECT kind, COUNT(*) AS n FROM approval_requests WHERE business_id = ? AND status = 'pending' GROUP BY kind")
+    .bind(tenant.businessId)
+    .all<{ kind: ApprovalKind; n: number }>();
+  const counts = { employee: 0, merchant: 0, point_of_sale: 0, settlement_account: 0 };
+  for (const row of results) if (row.kind in counts) counts[row.kind] = row.n;
+  return counts;
+}
+
+// ---------------------------------------------------------------- making
+
+export interface ChangeInput {
+  kind: ApprovalKind;
+  action: ApprovalAction;
+  /** The row to change; omitted for a create (the engine picks the new id). */
+  targetId?: string;
+  /** For create: every create column; for update: the columns to change. Ignored for deactivate. */
+  after?: ChangeValues;
+}
+
+async function readTarget(tenant: Tenant, db: D1Database, spec: KindSpec, targetId: string, columns: readonly string[]) {
+  const list = [...new Set([...columns, "status", "version"])].join(", ");
+  return db.prepare(`SELECT ${list} FROM ${spec.table} WHERE ${spec.idColumn} = ? AND business_id = ?`).bind(targetId, tenant.businessId).first<ChangeValues>();
+}
+
+function pick(values: ChangeValues, columns: readonly string[]): ChangeValues {
+  return Object.fromEntries(columns.map((c) => [c, values[c] ?? null]));
+}
+
+function requireColumns(spec: KindSpec, after: ChangeValues, allowed: readonly string[], all: boolean): ChangeValues {
+  const unknown = Object.keys(after).filter((key) => !allowed.includes(key));
+  if (unknown.length) throw new RuleError(`These cannot be set on a ${spec.noun}: ${unknown.join(", ")}`);
+  if (all) {
+    const missing = allowed.filter((c) => after[c] === undefined || after[c] === null || after[c] === "");
+    if (missing.length) throw new RuleError(`A new ${spec.noun} needs: ${missing.join(", ")}`);
+  }
+  return pick(after, allowed.filter((c) => after[c] !== undefined));
+}
+
+function checkEmployeeRules(tenant: Tenant, targetId: string, after: ChangeValues, who: "maker" | "checker"): void {
+  if (targetId === tenant.userId) {
+    throw new RuleError(who === "maker" ? "You cannot change your own role or access." : "You cannot decide a change to your own role or access.");
+  }
+  const role = after.role;
+  if (role !== undefined && role !== null) {
+    if (!isRole(role)) throw new RuleError(`Unknown role: ${String(role)}`);
+    if (!canGrantRole(tenant.role, role as Role)) throw new RuleError(`Your role cannot grant ${role}.`);
+  }
+}
+
+function isUniqueViolation(error: unknown, index: string): boolean {
+  return error instanceof Error && error.message.includes("UNIQUE constraint failed") && error.message.includes(index);
+}
+
+/** Makes a request; returns its id. Nothing changes until a checker approves it. */
+export async function requestChange(tenant: Tenant, db: D1Database, meta: RequestMeta, input: ChangeInput): Promise<string> {
+  const spec = SPECS[input.kind];
+  if (!can(tenant.role, spec.request)) throw new ForbiddenError(`Your role cannot request ${spec.noun} changes.`);
+  const at = nowIso();
+  let targetId: string;
+  let targetVersion: number | null = null;
+  let before: ChangeValues | null = null;
+  let after: ChangeValues;
+
+  if (input.action === "create") {
+    after = requireColumns(spec, input.after ?? {}, spec.createColumns, true);
+    if (spec.underMerchant) {
+      const merchant = await db.prepare("SELECT id FROM merchants WHERE id = ? AND business_id = ?").bind(after.merchant_id, tenant.businessId).first();
+      if (!merchant) throw new NotFoundError("Merchant");
+    }
+    if (input.kind === "employee") {
+      after.email = String(after.email).trim().toLowerCase();
+      const existing = await db.prepare("SELECT id FROM users WHERE email = ?").bind(after.email).first<{ id: string }>();
+      targetId = existing?.id ?? `${spec.idPrefix}_${crypto.randomUUID()}`;
+      if (existing && (await db.prepare("SELECT 1 FROM memberships WHERE business_id = ? AND user_id = ?").bind(tenant.businessId, targetId).first())) {
+        throw new RuleError("This person is already an employee of the business.");
+      }
+      checkEmployeeRules(tenant, targetId, after, "maker");
+    } else {
+      targetId = `${spec.idPrefix}_${crypto.randomUUID()}`;
+    }
+  } else {
+    if (!input.targetId) throw new RuleError(`Say which ${spec.noun} to change.`);
+    targetId = input.targetId;
+    const columns = input.action === "update" ? spec.updateColumns : ["status"];
+    const current = await readTarget(tenant, db, spec, targetId, columns);
+    if (!current) throw new NotFoundError(spec.noun);
+    if (current.status === spec.inactive) throw new RuleError(`This ${spec.noun} is already deactivated.`);
+    if (input.action === "update") {
+      const wanted = requireColumns(spec, input.after ?? {}, spec.updateColumns, false);
+      after = Object.fromEntries(Object.entries(wanted).filter(([key, value]) => current[key] !== value));
+      if (Object.keys(after).length === 0) throw new RuleError("Nothing would change.");
+    } else {
+      after = { status: spec.inactive };
+    }
+    before = pick(current, Object.keys(after));
+    targetVersion = Number(current.version);
+    if (input.kind === "employee") checkEmployeeRules(tenant, targetId, after, "maker");
+  }
+
+  const id = `apr_${crypto.randomUUID()}`;
+  try {
+    await db.batch([
+      db
+        .prepare(
+          `INSERT INTO approval_requests (id, business_id, kind, action, target_id, target_version, before_json, after_json, maker_id, made_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        )
+        .bind(id, tenant.businessId, input.kind, input.action, targetId, targetVersion, before ? JSON.stringify(before) : null, JSON.stringify(after), tenant.userId, at),
+      auditStatement(tenant, db, meta, { action: "request.create", entity: "approval_request", entityId: id, after: { kind: input.kind, action: input.action, targetId, before, after } }, at),
+    ]);
+  } catch (error) {
+    if (isUniqueViolation(error, "approval_requests.kind")) throw new RuleError(`This ${spec.noun} already has a pending request.`);
+    throw error;
+  }
+  return id;
+}
+
+// ---------------------------------------------------------------- deciding
+
+async function loadPendingForDecision(tenant: Tenant, db: D1Database, id: string): Promise<ApprovalRequest> {
+  if (!can(tenant.role, "decide:approval")) throw new ForbiddenError("Only a Super Administrator or an Administrator can decide requests.");
+  const request = await getApprovalRequest(tenant, db, id);
+  if (!request) throw new NotFoundError("Request");
+  if (request.status !== "pending") throw new RuleError(`This request is already ${request.status}.`);
+  if (request.makerId === tenant.userId) throw new RuleError("You cannot decide your own request.");
+  return request;
+}
+
+/** Rolls the batch back (CHECK ok = 1) unless the condition holds. */
+function guard(db: D1Database, conditionSql: string, reason: string, ...binds: unknown[]): D1PreparedStatement {
+  return db.prepare(`INSERT INTO batch_guards (ok, reason) VALUES (coalesce((${conditionSql}), 0), ?)`).bind(...binds, reason);
+}
+
+function applyStatements(tenant: Tenant, db: D1Database, spec: KindSpec, request: ApprovalRequest, at: string): D1PreparedStatement[] {
+  const after = request.after;
+  const statements: D1PreparedStatement[] = [];
+  const makesPrimary = request.kind === "settlement_account" && Number(after.is_primary) === 1;
+  if (makesPrimary) {
+    const merchantId = request.action === "create" ? after.merchant_id : null;
+    statements.push(
+      db
+        .prepare(
+          `UPDATE settlement_accounts SET is_primary = 0, updated_at = ?, version = version + 1
+           WHERE business_id = ? AND is_primary = 1 AND id <> ?
+             AND merchant_id = coalesce(?, (SELECT merchant_id FROM settlement_accounts WHERE id = ? AND business_id = ?))`,
+        )
+        .bind(at, tenant.businessId, request.targetId, merchantId, request.targetId, tenant.businessId),
+    );
+  }
+
+  if (request.action === "create") {
+    if (spec.underMerchant) {
+      statements.push(guard(db, "SELECT 1 FROM merchants WHERE id = ? AND business_id = ? AND status = 'active'", "merchant missing or inactive", after.merchant_id, tenant.businessId));
+    }
+    if (request.kind === "employee") {
+      statements.push(
+        db.prepare("INSERT INTO users (id, email, name, gender, created_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (email) DO NOTHING").bind(request.targetId, after.email, after.name, after.gender, at),
+        db.prepare("INSERT OR IGNORE INTO user_phones (user_id, msisdn, created_at) VALUES (?, ?, ?)").bind(request.targetId, after.phone, at),
+        db
+          .prepare("INSERT INTO memberships (business_id, user_id, role, status, created_at, updated_at, version) VALUES (?, ?, ?, 'active', ?, ?, 1)")
+          .bind(tenant.businessId, request.targetId, after.role, at, at),
+      );
+    } else {
+      const columns = spec.createColumns;
+      statements.push(
+        db
+          .prepare(
+            `INSERT INTO ${spec.table} (id, business_id, ${columns.join(", ")}, status, created_at, updated_at, version)
+             VALUES (?, ?, ${columns.map(() => "?").join(", ")}, 'active', ?, ?, 1)`,
+          )
+          .bind(request.targetId, tenant.businessId, ...columns.map((c) => after[c] ?? null), at, at),
+      );
+    }
+  } else {
+    statements.push(
+      guard(db, `SELECT version = ? FROM ${spec.table} WHERE ${spec.idColumn} = ? AND business_id = ?`, "target changed", request.targetVersion, request.targetId, tenant.businessId),
+    );
+    const columns = Object.keys(after);
+    statements.push(
+      db
+        .prepare(
+          `UPDATE ${spec.table} SET ${columns.map((c) => `${c} = ?`).join(", ")}, updated_at = ?, version = version + 1
+           WHERE ${spec.idColumn} = ? AND business_id = ? AND version = ?`,
+        )
+        .bind(...columns.map((c) => after[c] ?? null), at, request.targetId, tenant.businessId, request.targetVersion),
+    );
+  }
+  return statements;
+}
+
+async function markStale(tenant: Tenant, db: D1Database, meta: RequestMeta, request: ApprovalRequest): Promise<never> {
+  const at = nowIso();
+  await db.batch([
+    db.prepare("UPDATE approval_requests SET status = 'stale' WHERE id = ? AND business_id = ? AND status = 'pending'").bind(request.id, tenant.businessId),
+    auditStatement(tenant, db, meta, { action: "request.stale", entity: "approval_request", entityId: request.id, before: { status: "pending" }, after: { status: "stale" } }, at),
+  ]);
+  throw new StaleRequestError();
+}
+
+async function targetVersion(tenant: Tenant, db: D1Database, spec: KindSpec, targetId: string): Promise<number | null> {
+  const row = await db.prepare(`SELECT version FROM ${spec.table} WHERE ${spec.idColumn} = ? AND business_id = ?`).bind(targetId, tenant.businessId).first<{ version: number }>();
+  return row?.version ?? null;
+}
+
+/** Approves and applies a request, all or nothing. */
+export async function approveRequest(tenant: Tenant, db: D1Database, meta: RequestMeta, id: string): Promise<ApprovalRequest> {
+  const request = await loadPendingForDecision(tenant, db, id);
+  const spec = SPECS[request.kind];
+  if (request.kind === "employee") checkEmployeeRules(tenant, request.targetId, request.after, "checker");
+  if (request.action !== "create" && (await targetVersion(tenant, db, spec, request.targetId)) !== request.targetVersion) {
+    return markStale(tenant, db, meta, request);
+  }
+
+  const at = nowIso();
+  const statements = [
+    guard(db, "SELECT status = 'pending' FROM approval_requests WHERE id = ? AND business_id = ?", "request decided meanwhile", request.id, tenant.businessId),
+    ...applyStatements(tenant, db, spec, request, at),
+    db
+      .prepare("UPDATE approval_requests SET status = 'approved', checker_id = ?, decided_at = ? WHERE id = ? AND business_id = ? AND status = 'pending'")
+      .bind(tenant.userId, at, request.id, tenant.businessId),
+    auditStatement(tenant, db, meta, { action: `${spec.entity}.${request.action}`, entity: spec.entity, entityId: request.targetId, before: request.before, after: request.after }, at),
+    auditStatement(tenant, db, meta, { action: "request.approve", entity: "approval_request", entityId: request.id, before: { status: "pending" }, after: { status: "approved" } }, at),
+    db.prepare("DELETE FROM batch_guards"),
+  ];
+  try {
+    await db.batch(statements);
+  } catch (error) {
+    // Lost a race with another change to the target: say so, as a stale request.
+    if (request.action !== "create" && (await targetVersion(tenant, db, spec, request.targetId)) !== request.targetVersion) {
+      return markStale(tenant, db, meta, request);
+    }
+    const fresh = await getApprovalRequest(tenant, db, id);
+    if (fresh && fresh.status !== "pending") throw new RuleError(`This request is already ${fresh.status}.`);
+    if (error instanceof Error && error.message.includes("merchant missing or inactive")) throw new RuleError("The merchant is no longer active.");
+    if (error instanceof Error && error.message.includes("UNIQUE constraint failed")) {
+      throw new RuleError(`The change clashes with an existing record (${error.message.replace(/^.*UNIQUE constraint failed: /, "").replace(/:.*$/, "")}).`);
+    }
+    throw error;
+  }
+  return (await getApprovalRequest(tenant, db, id))!;
+}
+
+/** Rejects a request with the reason the maker will read. */
+export async function rejectRequest(tenant: Tenant, db: D1Database, meta: RequestMeta, id: string, reason: string): Promise<ApprovalRequest> {
+  const trimmed = reason.trim();
+  if (!trimmed) throw new RuleError("Give a reason for rejecting the request.");
+  if (trimmed.length > 500) throw new RuleError("Keep the reason under 500 characters.");
+  const request = await loadPendingForDecision(tenant, db, id);
+  const at = nowIso();
+  await db.batch([
+    guard(db, "SELECT status = 'pending' FROM approval_requests WHERE id = ? AND business_id = ?", "request decided meanwhile", request.id, tenant.businessId),
+    db
+      .prepare("UPDATE approval_requests SET status = 'rejected', checker_id = ?, decided_at = ?, reason = ? WHERE id = ? AND business_id = ? AND status = 'pending'")
+      .bind(tenant.userId, at, trimmed, request.id, tenant.businessId),
+    auditStatement(tenant, db, meta, { action: "request.reject", entity: "approval_request", entityId: request.id, before: { status: "pending" }, after: { status: "rejected", reason: trimmed } }, at),
+    db.prepare("DELETE FROM batch_guards"),
+  ]);
+  return (await getApprovalRequest(tenant, db, id))!;
+}

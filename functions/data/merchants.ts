@@ -1,0 +1,80 @@
+import { decodeCursor, likePattern, pageSize, toPage, type Page, type PageQuery } from "./page";
+import type { Tenant } from "./tenant";
+
+export type MerchantStatus = "active" | "inactive";
+
+export interface Merchant {
+  id: string;
+  code: string;
+  name: string;
+  tradingName: string;
+  tin: string;
+  sector: string;
+  town: string;
+  region: string;
+  address: string;
+  contactName: string;
+  contactPhone: string;
+  contactEmail: string;
+  status: MerchantStatus;
+  createdAt: string;
+  updatedAt: string;
+  version: number;
+}
+
+/** Columns a request may set (approval payloads use these names). */
+export const MERCHANT_COLUMNS = ["code", "name", "trading_name", "tin", "sector", "town", "region", "address", "contact_name", "contact_phone", "contact_email"] as const;
+
+const SELECT = `SELECT id, code, name, trading_name AS tradingName, tin, sector, town, region, address, contact_name AS contactName,
+  contact_phone AS contactPhone, contact_email AS contactEmail, status, created_at AS createdAt, updated_at AS updatedAt, version FROM merchants`;
+
+export async function getMerchant(tenant: Tenant, db: D1Database, id: string): Promise<Merchant | null> {
+  return db.prepare(`${SELECT} WHERE id = ? AND business_id = ?`).bind(id, tenant.businessId).first<Merchant>();
+}
+
+export interface MerchantQuery extends PageQuery {
+  status?: MerchantStatus;
+  sector?: string;
+  region?: string;
+  town?: string;
+  /** Name, trading name, TIN or phone. */
+  search?: string;
+  sort?: "name" | "newest";
+}
+
+export async function listMerchants(tenant: Tenant, db: D1Database, query: MerchantQuery = {}): Promise<Page<Merchant>> {
+  const size = pageSize(query.limit);
+  const where = ["business_id = ?"];
+  const binds: unknown[] = [tenant.businessId];
+  for (const [column, value] of [
+    ["status", query.status],
+    ["sector", query.sector],
+    ["region", query.region],
+    ["town", query.town],
+  ] as const) {
+    if (value) {
+      where.push(`${column} = ?`);
+      binds.push(value);
+    }
+  }
+  if (query.search?.trim()) {
+    const pattern = likePattern(query.search.trim());
+    where.push("(name LIKE ? ESCAPE '\\' OR trading_name LIKE ? ESCAPE '\\' OR tin LIKE ? ESCAPE '\\' OR contact_phone LIKE ? ESCAPE '\\')");
+    binds.push(pattern, pattern, pattern, pattern);
+  }
+  const filterWhere = where.join(" AND ");
+  const filterBinds = [...binds];
+  const newest = query.sort === "newest";
+  const after = decodeCursor(query.after, 2);
+  if (after) {
+    where.push(newest ? "(created_at < ? OR (created_at = ? AND id < ?))" : "(name COLLATE NOCASE > ? OR (name COLLATE NOCASE = ? AND id > ?))");
+    binds.push(after[0], after[0], after[1]);
+  }
+  const order = newest ? "created_at DESC, id DESC" : "name COLLATE NOCASE, id";
+  const [{ results }, total] = await Promise.all([
+    db.prepare(`${SELECT} WHERE ${where.join(" AND ")} ORDER BY ${order} LIMIT ?`).bind(...binds, size + 1).all<Merchant>(),
+    query.withTotal ? db.prepare(`SELECT COUNT(*) AS n FROM merchants WHERE ${filterWhere}`).bind(...filterBinds).first<number>("n") : undefined,
+  ]);
+  const page = toPage(results, size, (m) => (newest ? [m.createdAt, m.id] : [m.name.toLowerCase(), m.id]));
+  return query.withTotal ? { ...page, total: total ?? 0 } : page;
+}

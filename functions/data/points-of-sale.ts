@@ -1,0 +1,37 @@
+import { decodeCursor, pageSize, toPage, type Page, type PageQuery } from "./page";
+import type { Tenant } from "./tenant";
+
+export interface PointOfSale {
+  id: string;
+  merchantId: string;
+  name: string;
+  town: string;
+  region: string;
+  address: string;
+  contactPhone: string;
+  status: "active" | "inactive";
+  createdAt: string;
+  updatedAt: string;
+  version: number;
+}
+
+export const POINT_OF_SALE_COLUMNS = ["merchant_id", "name", "town", "region", "address", "contact_phone"] as const;
+
+const SELECT = `SELECT id, merchant_id AS merchantId, name, town, region, address, contact_phone AS contactPhone, status,
+  created_at AS createdAt, updated_at AS updatedAt, version FROM points_of_sale`;
+
+export async function getPointOfSale(tenant: Tenant, db: D1Database, id: string): Promise<PointOfSale | null> {
+  return db.prepare(`${SELECT} WHERE id = ? AND business_id = ?`).bind(id, tenant.businessId).first<PointOfSale>();
+}
+
+/** A merchant's points of sale by name; a merchant of another business has none. */
+export async function listPointsOfSale(tenant: Tenant, db: D1Database, query: PageQuery & { merchantId: string }): Promise<Page<PointOfSale>> {
+  const size = pageSize(query.limit);
+  const after = decodeCursor(query.after, 2);
+  const keyset = after ? " AND (name COLLATE NOCASE > ? OR (name COLLATE NOCASE = ? AND id > ?))" : "";
+  const { results } = await db
+    .prepare(`${SELECT} WHERE business_id = ? AND merchant_id = ?${keyset} ORDER BY name COLLATE NOCASE, id LIMIT ?`)
+    .bind(tenant.businessId, query.merchantId, ...(after ? [after[0], after[0], after[1]] : []), size + 1)
+    .all<PointOfSale>();
+  return toPage(results, size, (p) => [p.name.toLowerCase(), p.id]);
+}
