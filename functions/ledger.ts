@@ -117,5 +117,5 @@ export function ledgerAccountId(businessId: string, account: AccountRef): string
 
 /** What the business owes a merchant on an account whose entries sum to `entrySum`. */
 export function merchantBalance(entrySum: number): number {
-  return -entrySum;
+  return 0 - entrySum; // not -entrySum: no "-0" for an empty account
 }

@@ -1,0 +1,79 @@
+// Reading and writing the ledger. Balances are always sums of entries; postings
+// are written as statements for the caller's batch, checked to balance first.
+import { assertBalanced, ledgerAccountId, merchantBalance, type PostingLine } from "../ledger";
+import type { Tenant } from "./tenant";
+
+export interface LedgerEntry {
+  id: number;
+  postingId: string;
+  accountId: string;
+  kind: string;
+  merchantId: string | null;
+  amount: number;
+  memo: string;
+  postedAt: number;
+}
+
+export interface MerchantBalances {
+  pending: number;
+  available: number;
+  total: number;
+}
+
+export async function getMerchantBalances(tenant: Tenant, db: D1Database, merchantId: string): Promise<MerchantBalances> {
+  const { results } = await db
+    .prepare(
+      `SELECT a.kind, coalesce((SELECT SUM(e.amount) FROM ledger_entries e WHERE e.business_id = a.business_id AND e.account_id = a.id), 0) AS sum
+       FROM ledger_accounts a WHERE a.business_id = ? AND a.merchant_id = ?`,
+    )
+    .bind(tenant.businessId, merchantId)
+    .all<{ kind: string; sum: number }>();
+  const of = (kind: string) => merchantBalance(results.find((r) => r.kind === kind)?.sum ?? 0);
+  const pending = of("merchant_pending");
+  const available = of("merchant_available");
+  return { pending, available, total: pending + available };
+}
+
+/** The lines posted for one transaction, in order. */
+export async function listTransactionEntries(tenant: Tenant, db: D1Database, transactionId: number): Promise<LedgerEntry[]> {
+  const { results } = await db
+    .prepare(
+      `SELECT e.id, e.posting_id AS postingId, e.account_id AS accountId, a.kind, a.merchant_id AS merchantId, e.amount, e.memo, e.posted_at AS postedAt
+       FROM ledger_entries e JOIN ledger_accounts a ON a.id = e.account_id
+       WHERE e.transaction_id = ? AND e.business_id = ? ORDER BY e.posted_at, e.id`,
+    )
+    .bind(transactionId, tenant.businessId)
+    .all<LedgerEntry>();
+  return results;
+}
+
+export interface PostingRefs {
+  postingId: string;
+  memo: string;
+  postedAt: number;
+  transactionId?: number;
+  transferId?: string;
+  settlementId?: string;
+}
+
+/**
+ * Statements that write one balanced posting (and create the accounts it needs),
+ * for the caller's batch. Throws before anything is written if it does not balance.
+ */
+export function postingStatements(tenant: Tenant, db: D1Database, lines: readonly PostingLine[], refs: PostingRefs): D1PreparedStatement[] {
+  assertBalanced(lines);
+  return lines.flatMap((line) => {
+    const accountId = ledgerAccountId(tenant.businessId, line.account);
+    return [
+      db
+        .prepare("INSERT OR IGNORE INTO ledger_accounts (id, business_id, merchant_id, kind) VALUES (?, ?, ?, ?)")
+        .bind(accountId, tenant.businessId, line.account.merchantId ?? null, line.account.kind),
+      db
+        .prepare(
+          `INSERT INTO ledger_entries (business_id, posting_id, account_id, amount, transaction_id, transfer_id, settlement_id, memo, posted_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        )
+        .bind(tenant.businessId, refs.postingId, accountId, line.amount, refs.transactionId ?? null, refs.transferId ?? null, refs.settlementId ?? null, refs.memo, refs.postedAt),
+    ];
+  });
+}
