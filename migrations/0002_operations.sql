@@ -142,7 +142,8 @@ CREATE TABLE approval_requests (
   CHECK ((status IN ('approved', 'rejected')) = (checker_id IS NOT NULL AND decided_at IS NOT NULL)),
   CHECK (status <> 'rejected' OR length(trim(coalesce(reason, ''))) > 0)
 ) STRICT;
-CREATE INDEX approval_requests_queue ON approval_requests (business_id, status, kind, made_at, id);
+CREATE INDEX approval_requests_queue ON approval_requests (business_id, status, made_at, id);
+CREATE INDEX approval_requests_by_kind ON approval_requests (business_id, kind, status, made_at, id);
 CREATE INDEX approval_requests_by_maker ON approval_requests (business_id, maker_id, status, made_at);
 CREATE INDEX approval_requests_by_target ON approval_requests (business_id, kind, target_id, status);
 -- One pending request per target at a time.

@@ -1,0 +1,163 @@
+// The list and report queries the screens use, each run through the data layer
+// exactly as a loader would. A recording wrapper captures the SQL and bindings
+// each one sends, so the plan test and the benchmark judge the real statements.
+import { countPendingRequests, listApprovalRequests } from "../../functions/data/approvals";
+import { listAudit } from "../../functions/data/audit";
+import { listEmployees } from "../../functions/data/employees";
+import { getMerchantBalances, listTransactionEntries } from "../../functions/data/ledger";
+import { listMerchants } from "../../functions/data/merchants";
+import { listPointsOfSale } from "../../functions/data/points-of-sale";
+import { reportBy } from "../../functions/data/reports";
+import { listSettlementAccounts } from "../../functions/data/settlement-accounts";
+import { listSettlements } from "../../functions/data/settlements";
+import type { Tenant } from "../../functions/data/tenant";
+import { countSilentTerminals, listTerminals } from "../../functions/data/terminals";
+import { listTransactions, transactionTotals } from "../../functions/data/transactions";
+import { listMerchantTransfers } from "../../functions/data/transfers";
+
+export interface Recorded {
+  sql: string;
+  binds: unknown[];
+}
+
+/** A D1Database that records every statement bound through it. */
+export function recordingDb(db: D1Database, log: Recorded[]): D1Database {
+  return new Proxy(db, {
+    get(target, property) {
+      if (property === "prepare") {
+        return (sql: string) => {
+          const statement = target.prepare(sql);
+          return new Proxy(statement, {
+            get(inner, name) {
+              if (name === "bind") {
+                return (...binds: unknown[]) => {
+                  log.push({ sql, binds });
+                  return inner.bind(...binds);
+                };
+              }
+              const value = Reflect.get(inner, name);
+              return typeof value === "function" ? value.bind(inner) : value;
+            },
+          });
+        };
+      }
+      const value = Reflect.get(target, property);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+}
+
+/** Real ids and times from the database, so every query has rows to find. */
+export interface Sample {
+  merchantId: string;
+  pointOfSaleId: string;
+  terminalId: string;
+  transactionId: number;
+  reference: string;
+  msisdn: string;
+  last4: string;
+  newest: number;
+}
+
+export async function sampleOf(tenant: Tenant, db: D1Database): Promise<Sample> {
+  const row = await db
+    .prepare(
+      `SELECT t.merchant_id AS merchantId, t.point_of_sale_id AS pointOfSaleId, coalesce(t.terminal_id, '') AS terminalId, t.id AS transactionId, t.reference,
+        (SELECT customer_msisdn FROM transactions WHERE business_id = ?1 AND customer_msisdn IS NOT NULL LIMIT 1) AS msisdn,
+        (SELECT card_last4 FROM transactions WHERE business_id = ?1 AND card_last4 IS NOT NULL LIMIT 1) AS last4,
+        (SELECT MAX(created_at) FROM transactions WHERE business_id = ?1) AS newest
+       FROM transactions t WHERE t.business_id = ?1 AND t.terminal_id IS NOT NULL LIMIT 1`,
+    )
+    .bind(tenant.businessId)
+    .first<Sample>();
+  if (!row) throw new Error(`No transactions for ${tenant.businessId}: seed the database first.`);
+  return row;
+}
+
+const DAY = 24 * 60 * 60 * 1000;
+const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+export type CatalogueEntry = [name: string, run: (tenant: Tenant, db: D1Database, sample: Sample) => Promise<unknown>];
+
+export const CATALOGUE: CatalogueEntry[] = [
+  ["merchants: first page by name", (t, db) => listMerchants(t, db, { withTotal: true })],
+  ["merchants: active, by name", (t, db) => listMerchants(t, db, { status: "active" })],
+  ["merchants: by sector", (t, db) => listMerchants(t, db, { sector: "Retail" })],
+  ["merchants: by region and town", (t, db) => listMerchants(t, db, { region: "Ashanti", town: "Kumasi" })],
+  ["merchants: newest first", (t, db) => listMerchants(t, db, { sort: "newest" })],
+  ["merchants: search", (t, db) => listMerchants(t, db, { search: "foods", withTotal: true })],
+  ["points of sale of a merchant", (t, db, s) => listPointsOfSale(t, db, { merchantId: s.merchantId })],
+  ["terminals: fleet with total", (t, db) => listTerminals(t, db, { withTotal: true })],
+  ["terminals: by status", (t, db) => listTerminals(t, db, { status: "active" })],
+  ["terminals: of a merchant", (t, db, s) => listTerminals(t, db, { merchantId: s.merchantId })],
+  ["terminals: serial search", (t, db) => listTerminals(t, db, { serial: "1" })],
+  ["terminals: silent for 24 h", (t, db, s) => countSilentTerminals(t, db, s.newest - DAY)],
+  ["settlement accounts of a merchant", (t, db, s) => listSettlementAccounts(t, db, s.merchantId)],
+  ["employees", (t, db) => listEmployees(t, db)],
+  ["approvals: pending queue with total", (t, db) => listApprovalRequests(t, db, { status: "pending", withTotal: true })],
+  ["approvals: pending counts per kind", (t, db) => countPendingRequests(t, db)],
+  ["approvals: by maker", (t, db) => listApprovalRequests(t, db, { makerId: "usr_esi_owusu" })],
+  ["audit: recent", (t, db) => listAudit(t, db)],
+  ["audit: one merchant's history", (t, db, s) => listAudit(t, db, { entity: "merchant", entityId: s.merchantId })],
+  ["transactions: first page", (t, db) => listTransactions(t, db)],
+  ["transactions: last 7 days", (t, db, s) => listTransactions(t, db, { from: s.newest - 7 * DAY })],
+  ["transactions: failed", (t, db) => listTransactions(t, db, { status: "failed" })],
+  ["transactions: mobile money on MTN", (t, db) => listTransactions(t, db, { channel: "mobile_money", network: "MTN" })],
+  ["transactions: of a merchant", (t, db, s) => listTransactions(t, db, { merchantId: s.merchantId })],
+  ["transactions: of a point of sale", (t, db, s) => listTransactions(t, db, { pointOfSaleId: s.pointOfSaleId })],
+  ["transactions: of a terminal", (t, db, s) => listTransactions(t, db, { terminalId: s.terminalId })],
+  ["transactions: by reference", (t, db, s) => listTransactions(t, db, { reference: s.reference })],
+  ["transactions: by phone", (t, db, s) => listTransactions(t, db, { customerMsisdn: s.msisdn })],
+  ["transactions: by last four", (t, db, s) => listTransactions(t, db, { cardLast4: s.last4 })],
+  [
+    "transactions: a deep page",
+    async (t, db) => {
+      let page = await listTransactions(t, db, { limit: 100 });
+      for (let i = 0; i < 5 && page.next; i += 1) page = await listTransactions(t, db, { limit: 100, after: page.next });
+      return page;
+    },
+  ],
+  ["transactions: totals, last 30 days", (t, db, s) => transactionTotals(t, db, { from: s.newest - 30 * DAY })],
+  ["transactions: totals of a merchant, 30 days", (t, db, s) => transactionTotals(t, db, { merchantId: s.merchantId, from: s.newest - 30 * DAY })],
+  ["ledger: a merchant's balances", (t, db, s) => getMerchantBalances(t, db, s.merchantId)],
+  ["ledger: a transaction's postings", (t, db, s) => listTransactionEntries(t, db, s.transactionId)],
+  ["transfers of a merchant", (t, db, s) => listMerchantTransfers(t, db, { merchantId: s.merchantId })],
+  ["settlements", (t, db) => listSettlements(t, db)],
+  ["report: a year by day", (t, db, s) => reportBy(t, db, { dimension: "day", fromDay: day(s.newest - 365 * DAY), toDay: day(s.newest) })],
+  ["report: a year by merchant", (t, db, s) => reportBy(t, db, { dimension: "merchant", fromDay: day(s.newest - 365 * DAY), toDay: day(s.newest) })],
+  ["report: a month by network", (t, db, s) => reportBy(t, db, { dimension: "network", fromDay: day(s.newest - 30 * DAY), toDay: day(s.newest) })],
+];
+
+/** Tables big enough that reading all of them is a defect. */
+export const LARGE_TABLES = ["transactions", "ledger_entries", "daily_rollups", "audit_log", "approval_requests", "merchants", "terminals", "points_of_sale", "settlements", "transfers"];
+
+export interface PlanVerdict {
+  plan: string[];
+  /** Plan lines that read a large table whole. */
+  scans: string[];
+}
+
+/** alias -> table for every `FROM table alias` / `JOIN table alias` in a statement. */
+function aliasesOf(sql: string): Map<string, string> {
+  const aliases = new Map<string, string>();
+  for (const match of sql.matchAll(/\b(?:FROM|JOIN)\s+(\w+)(?:\s+(?:AS\s+)?(\w+))?/gi)) {
+    const [, table, alias] = match;
+    if (alias && !/^(WHERE|JOIN|LEFT|INNER|ON|GROUP|ORDER|LIMIT)$/i.test(alias)) aliases.set(alias, table!);
+  }
+  return aliases;
+}
+
+/** SQLite's plan for a recorded statement, and any whole-table reads of a large table in it. */
+export async function planOf(db: D1Database, recorded: Recorded): Promise<PlanVerdict> {
+  const { results } = await db
+    .prepare(`EXPLAIN QUERY PLAN ${recorded.sql}`)
+    .bind(...recorded.binds)
+    .all<{ detail: string }>();
+  const plan = results.map((row) => row.detail);
+  const aliases = aliasesOf(recorded.sql);
+  const scans = plan.filter((detail) => {
+    const name = /^SCAN (\w+)/.exec(detail)?.[1];
+    return name !== undefined && LARGE_TABLES.includes(aliases.get(name) ?? name);
+  });
+  return { plan, scans };
+}
