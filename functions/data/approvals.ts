@@ -449,13 +449,20 @@ export async function rejectRequest(tenant: Tenant, db: D1Database, meta: Reques
   if (trimmed.length > 500) throw new RuleError("Keep the reason under 500 characters.");
   const request = await loadPendingForDecision(tenant, db, id);
   const at = nowIso();
-  await db.batch([
-    guard(db, "SELECT status = 'pending' FROM approval_requests WHERE id = ? AND business_id = ?", "request decided meanwhile", request.id, tenant.businessId),
-    db
-      .prepare("UPDATE approval_requests SET status = 'rejected', checker_id = ?, decided_at = ?, reason = ? WHERE id = ? AND business_id = ? AND status = 'pending'")
-      .bind(tenant.userId, at, trimmed, request.id, tenant.businessId),
-    auditStatement(tenant, db, meta, { action: "request.reject", entity: "approval_request", entityId: request.id, before: { status: "pending" }, after: { status: "rejected", reason: trimmed } }, at),
-    db.prepare("DELETE FROM batch_guards"),
-  ]);
+  try {
+    await db.batch([
+      guard(db, "SELECT status = 'pending' FROM approval_requests WHERE id = ? AND business_id = ?", "request decided meanwhile", request.id, tenant.businessId),
+      db
+        .prepare("UPDATE approval_requests SET status = 'rejected', checker_id = ?, decided_at = ?, reason = ? WHERE id = ? AND business_id = ? AND status = 'pending'")
+        .bind(tenant.userId, at, trimmed, request.id, tenant.businessId),
+      auditStatement(tenant, db, meta, { action: "request.reject", entity: "approval_request", entityId: request.id, before: { status: "pending" }, after: { status: "rejected", reason: trimmed } }, at),
+      db.prepare("DELETE FROM batch_guards"),
+    ]);
+  } catch (error) {
+    // Another checker decided it a moment ago.
+    const fresh = await getApprovalRequest(tenant, db, id);
+    if (fresh && fresh.status !== "pending") throw new RuleError(`This request is already ${fresh.status}.`);
+    throw error;
+  }
   return (await getApprovalRequest(tenant, db, id))!;
 }
