@@ -45,5 +45,5 @@ export async function listEmployees(tenant: Tenant, db: D1Database, query: PageQ
     .prepare(`${SELECT} WHERE ${where.join(" AND ")} ORDER BY u.name COLLATE NOCASE, u.id LIMIT ?`)
     .bind(...binds, size + 1)
     .all<Row>();
-  return toPage(results.map(toEmployee), size, (e) => [e.name.toLowerCase(), e.userId]);
+  return toPage(results.map(toEmployee), size, (e) => [e.name, e.userId]);
 }

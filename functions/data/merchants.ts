@@ -75,6 +75,6 @@ export async function listMerchants(tenant: Tenant, db: D1Database, query: Merch
     db.prepare(`${SELECT} WHERE ${where.join(" AND ")} ORDER BY ${order} LIMIT ?`).bind(...binds, size + 1).all<Merchant>(),
     query.withTotal ? db.prepare(`SELECT COUNT(*) AS n FROM merchants WHERE ${filterWhere}`).bind(...filterBinds).first<number>("n") : undefined,
   ]);
-  const page = toPage(results, size, (m) => (newest ? [m.createdAt, m.id] : [m.name.toLowerCase(), m.id]));
+  const page = toPage(results, size, (m) => (newest ? [m.createdAt, m.id] : [m.name, m.id]));
   return query.withTotal ? { ...page, total: total ?? 0 } : page;
 }

@@ -33,5 +33,5 @@ export async function listPointsOfSale(tenant: Tenant, db: D1Database, query: Pa
     .prepare(`${SELECT} WHERE business_id = ? AND merchant_id = ?${keyset} ORDER BY name COLLATE NOCASE, id LIMIT ?`)
     .bind(tenant.businessId, query.merchantId, ...(after ? [after[0], after[0], after[1]] : []), size + 1)
     .all<PointOfSale>();
-  return toPage(results, size, (p) => [p.name.toLowerCase(), p.id]);
+  return toPage(results, size, (p) => [p.name, p.id]);
 }
