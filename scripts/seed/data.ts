@@ -2,8 +2,8 @@
 // exactly; tests and people trying the product rely on them.
 
 export type Role = "Super Administrator" | "Administrator" | "Operations" | "Finance" | "Viewer";
-export type SeedSize = "tiny" | "demo";
-export const SEED_SIZES: readonly SeedSize[] = ["tiny", "demo"];
+export type SeedSize = "tiny" | "demo" | "large";
+export const SEED_SIZES: readonly SeedSize[] = ["tiny", "demo", "large"];
 
 export interface SeedBusiness {
   id: string;
@@ -27,8 +27,9 @@ export interface SeedUser {
   sizes: readonly SeedSize[];
 }
 
-const ALL: readonly SeedSize[] = ["tiny", "demo"];
-const DEMO: readonly SeedSize[] = ["demo"];
+const ALL: readonly SeedSize[] = ["tiny", "demo", "large"];
+// `large` is `demo` with more of everything: the same businesses and people.
+const DEMO: readonly SeedSize[] = ["demo", "large"];
 
 export const KUMASI_FRESH_FOODS = "bus_kumasi_fresh_foods";
 export const ACCRA_MOBILE_PAY = "bus_accra_mobile_pay";
@@ -132,6 +133,16 @@ export const USERS: readonly SeedUser[] = [
     gender: "female",
     phones: ["233506781234"],
     roles: { [ACCRA_MOBILE_PAY]: "Operations" },
+    sizes: DEMO,
+  },
+  {
+    // Not a DESIGN.md identity: the employee whose role change waits for approval.
+    id: "usr_kwabena_osei",
+    email: "kwabena.osei@example.com",
+    name: "Kwabena Osei",
+    gender: "male",
+    phones: ["233245550123"],
+    roles: { [KUMASI_FRESH_FOODS]: "Viewer" },
     sizes: DEMO,
   },
 ];

@@ -1,43 +1,31 @@
-import { BUSINESSES, USERS, type SeedSize } from "./data";
+// How rows reach D1: one INSERT … SELECT over json_each(?) per slice of rows,
+// the rows bound as a single JSON text. That stays inside D1's limits (100
+// bound parameters and 100 KB of SQL per statement, 2 MB per string) however
+// many rows a table has, and SQLite unpacks the JSON far faster than it would
+// parse the same rows as SQL literals.
+import { COLUMNS, rowValues, type Chunk, type TableName } from "./tables";
 
-// Fixed so every run of a size writes byte-identical data.
-const SEEDED_AT = "2026-08-01T08:00:00.000Z";
+/** Characters of JSON per statement: well under D1's 2 MB string limit. */
+export const MAX_JSON_CHARS = 900_000;
 
-function quote(value: string | null): string {
-  return value === null ? "NULL" : `'${value.replace(/'/g, "''")}'`;
+export function insertSql(table: TableName): string {
+  const columns = COLUMNS[table];
+  return `INSERT INTO ${table} (${columns.join(", ")}) SELECT ${columns.map((_, i) => `value->>${i}`).join(", ")} FROM json_each(?)`;
 }
 
-function insert(table: string, row: Record<string, string | null>): string {
-  const columns = Object.keys(row);
-  return `INSERT INTO ${table} (${columns.join(", ")}) VALUES (${columns.map((c) => quote(row[c] ?? null)).join(", ")});`;
-}
-
-/** The statements that seed an empty database with one size of demo data. */
-export function seedStatements(size: SeedSize): string[] {
-  const statements: string[] = [];
-  for (const b of BUSINESSES.filter((b) => b.sizes.includes(size))) {
-    statements.push(
-      insert("businesses", {
-        id: b.id,
-        name: b.name,
-        identifier: b.identifier,
-        contact_number: b.contactNumber,
-        contact_email: b.contactEmail,
-        town: b.town,
-        region: b.region,
-        sector: b.sector,
-        created_at: SEEDED_AT,
-      }),
-    );
-  }
-  for (const u of USERS.filter((u) => u.sizes.includes(size))) {
-    statements.push(insert("users", { id: u.id, email: u.email, name: u.name, gender: u.gender, created_at: SEEDED_AT }));
-    for (const msisdn of u.phones) {
-      statements.push(insert("user_phones", { user_id: u.id, msisdn, created_at: SEEDED_AT }));
+/** The rows of a chunk as JSON arrays of column values, each at most MAX_JSON_CHARS long (unless one row is longer). */
+export function* jsonSlices(chunk: Chunk, maxChars: number = MAX_JSON_CHARS): Generator<{ json: string; rows: number }> {
+  let parts: string[] = [];
+  let chars = 2;
+  for (const row of chunk.rows) {
+    const json = JSON.stringify(rowValues(chunk.table, row as never));
+    if (parts.length > 0 && chars + json.length + 1 > maxChars) {
+      yield { json: `[${parts.join(",")}]`, rows: parts.length };
+      parts = [];
+      chars = 2;
     }
-    for (const [businessId, role] of Object.entries(u.roles)) {
-      statements.push(insert("memberships", { business_id: businessId, user_id: u.id, role, created_at: SEEDED_AT }));
-    }
+    parts.push(json);
+    chars += json.length + 1;
   }
-  return statements;
+  if (parts.length > 0) yield { json: `[${parts.join(",")}]`, rows: parts.length };
 }

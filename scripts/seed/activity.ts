@@ -1,0 +1,390 @@
+// The money: payments over the window before the anchor, their ledger
+// postings (through functions/ledger.ts, never a copy of its rules), the daily
+// settlements of cleared money, and the daily rollups reports read. Streamed
+// day by day so a million payments never sit in memory at once.
+import {
+  assertBalanced,
+  clearingPosting,
+  clearsAt,
+  ledgerAccountId,
+  paymentPosting,
+  reversalPosting,
+  settlementPosting,
+  transactionFee,
+  type Channel,
+  type PaymentFacts,
+  type PostingLine,
+} from "../../functions/ledger";
+import { CARD_BINS, CARD_SHARE, type CardScheme } from "./ghana";
+import { Rng, WeightedTable } from "./prng";
+import { DAY_MS, HOUR_MS, HOUR_WEIGHTS, STATUS_SHARE, SUNDAY_HOUR_WEIGHTS, TERMINAL_SHARE, WEEKDAY_WEIGHTS, type SizeProfile } from "./profile";
+import { iso, mobileNumber, pad, networkOf, type BusinessModel, type MerchantModel, type PointOfSaleModel, type SeedContext, type TerminalModel } from "./structure";
+import type { Chunk, DailyRollupRow, LedgerEntryRow, SettlementItemRow, SettlementRow, TransactionRow } from "./tables";
+
+interface CardCustomer {
+  scheme: CardScheme;
+  bin: string;
+  last4: string;
+}
+
+interface BusinessState {
+  model: BusinessModel;
+  rng: Rng;
+  times: Rng;
+  settlementRng: Rng;
+  terminals: WeightedTable<TerminalModel>;
+  pointsOfSale: WeightedTable<PointOfSaleModel>;
+  cardPool: number;
+  walletPool: number;
+  cards: Map<number, CardCustomer>;
+  wallets: Map<number, string>;
+  settlementSeq: number;
+}
+
+interface Payment extends PaymentFacts {
+  id: number;
+  state: BusinessState;
+  reference: string;
+  channel: Channel;
+}
+
+interface Pending {
+  time: number;
+  payment: Payment;
+}
+
+interface Bucket {
+  ids: number[];
+  gross: number;
+  fees: number;
+}
+
+/** A first-in first-out queue; clearings come out in the order payments went in (a fixed delay per channel). */
+class Fifo<T> {
+  private items: T[] = [];
+  private head = 0;
+  push(item: T): void {
+    this.items.push(item);
+  }
+  peek(): T | undefined {
+    return this.items[this.head];
+  }
+  shift(): T | undefined {
+    const item = this.items[this.head++];
+    if (this.head > 4096 && this.head * 2 > this.items.length) {
+      this.items = this.items.slice(this.head);
+      this.head = 0;
+    }
+    return item;
+  }
+}
+
+/** Splits `total` over weighted cells: floors, then the remainder to the largest fractions (ties by index). */
+export function apportion(total: number, weights: readonly number[]): number[] {
+  const sum = weights.reduce((a, b) => a + b, 0);
+  const raw = weights.map((w) => (total * w) / sum);
+  const counts = raw.map(Math.floor);
+  let rest = total - counts.reduce((a, b) => a + b, 0);
+  const order = raw.map((r, i) => [r - Math.floor(r), i] as const).sort((a, b) => b[0] - a[0] || a[1] - b[1]);
+  for (const [, i] of order) {
+    if (rest-- <= 0) break;
+    counts[i] = (counts[i] as number) + 1;
+  }
+  return counts;
+}
+
+function ymd(ms: number): string {
+  return iso(ms).slice(0, 10);
+}
+
+export function* activity(ctx: SeedContext, size: SizeProfile, models: readonly BusinessModel[]): Generator<Chunk> {
+  const { anchor, days, windowStart } = ctx;
+  const active = models.filter((m) => m.terminals.some((t) => t.transacting));
+
+  // Transactions per business and day: weekday pattern, slow growth, a little noise.
+  const cellWeights: number[] = [];
+  for (const model of active) {
+    const noise = Rng.stream(`days:${model.business.id}`);
+    for (let d = 0; d < days; d++) {
+      const weekday = new Date(windowStart + d * DAY_MS).getUTCDay();
+      cellWeights.push(model.profile.transactionShare * (WEEKDAY_WEIGHTS[weekday] as number) * (1 + (0.2 * d) / days) * (0.92 + 0.16 * noise.next()));
+    }
+  }
+  const cells = apportion(size.transactions, cellWeights);
+  const perBusiness = active.map((_, b) => cells.slice(b * days, (b + 1) * days));
+
+  const states: BusinessState[] = active.map((model, b) => {
+    const terminals = new WeightedTable<TerminalModel>();
+    for (const t of model.terminals) if (t.transacting) terminals.add(t, t.weight);
+    const pointsOfSale = new WeightedTable<PointOfSaleModel>();
+    for (const m of model.merchants) for (const p of m.pointsOfSale) if (p.row.status === "active") pointsOfSale.add(p, m.weight * p.weight);
+    const payments = (perBusiness[b] as number[]).reduce((a, c) => a + c, 0);
+    return {
+      model,
+      rng: Rng.stream(`transactions:${model.business.id}`),
+      times: Rng.stream(`times:${model.business.id}`),
+      settlementRng: Rng.stream(`settlements:${model.business.id}`),
+      terminals,
+      pointsOfSale,
+      // Returning customers: about five payments per card or wallet.
+      cardPool: Math.max(40, Math.round(payments / 12)),
+      walletPool: Math.max(60, Math.round(payments / 7)),
+      cards: new Map(),
+      wallets: new Map(),
+      settlementSeq: 0,
+    };
+  });
+
+  let nextTransactionId = 1;
+  let nextEntryId = 1;
+  let transactions: TransactionRow[] = [];
+  let entries: LedgerEntryRow[] = [];
+  let settlements: SettlementRow[] = [];
+  let items: SettlementItemRow[] = [];
+
+  const post = (businessId: string, lines: PostingLine[], postingId: string, postedAt: number, memo: string, transactionId: number | null, settlementId: string | null) => {
+    assertBalanced(lines);
+    for (const line of lines) {
+      entries.push({
+        id: nextEntryId++,
+        business_id: businessId,
+        posting_id: postingId,
+        account_id: ledgerAccountId(businessId, line.account),
+        amount: line.amount,
+        transaction_id: transactionId,
+        transfer_id: null,
+        settlement_id: settlementId,
+        memo,
+        posted_at: postedAt,
+      });
+    }
+  };
+
+  // Events after a payment, in time order: clearings (a fixed delay per channel, so one queue each), reversals, settlement runs.
+  const clearings: Record<Channel, Fifo<Pending>> = { card: new Fifo(), mobile_money: new Fifo() };
+  const reversals: Pending[] = [];
+  const buckets = new Map<string, Map<number, Bucket>>();
+  let nextRunDay = 1;
+  const runTime = (d: number) => windowStart + d * DAY_MS + 6 * HOUR_MS;
+
+  const clear = ({ time, payment }: Pending) => {
+    post(payment.state.model.business.id, clearingPosting(payment), `txn_${payment.id}_clearing`, time, `Cleared ${payment.reference}`, payment.id, null);
+    let byDay = buckets.get(payment.merchantId);
+    if (!byDay) buckets.set(payment.merchantId, (byDay = new Map()));
+    const day = Math.floor((time - windowStart) / DAY_MS);
+    let bucket = byDay.get(day);
+    if (!bucket) byDay.set(day, (bucket = { ids: [], gross: 0, fees: 0 }));
+    bucket.ids.push(payment.id);
+    bucket.gross += payment.amount;
+    bucket.fees += payment.fee;
+  };
+
+  const reverse = ({ time, payment }: Pending) => {
+    post(payment.state.model.business.id, reversalPosting(payment, false), `txn_${payment.id}_reversal`, time, `Reversal ${payment.reference}`, payment.id, null);
+  };
+
+  // At 06:00 each day, each merchant is paid what cleared the day before, to its primary account.
+  const settle = (d: number) => {
+    const at = runTime(d);
+    const periodStart = windowStart + (d - 1) * DAY_MS;
+    for (const state of states) {
+      const { model, settlementRng: rng } = state;
+      for (const merchant of model.merchants) {
+        const bucket = buckets.get(merchant.row.id)?.get(d - 1);
+        if (!bucket) continue;
+        buckets.get(merchant.row.id)?.delete(d - 1);
+        const id = `stl_${model.profile.short}_${pad(++state.settlementSeq, 6)}`;
+        const net = bucket.gross - bucket.fees;
+        const last = d === days - 1;
+        const reference = `STL-${model.profile.prefix}-${merchant.row.code}-${ymd(periodStart).replace(/-/g, "")}`;
+        settlements.push({
+          id,
+          business_id: model.business.id,
+          merchant_id: merchant.row.id,
+          settlement_account_id: merchant.primaryAccount.id,
+          period_start: periodStart,
+          period_end: periodStart + DAY_MS,
+          gross: bucket.gross,
+          fees: bucket.fees,
+          net,
+          // The last run is still in flight; the earlier ones were paid.
+          status: last ? "pending" : "paid",
+          reference,
+          attempts: last ? 1 : rng.chance(0.05) ? 2 : 1,
+          created_at: iso(at),
+          paid_at: last ? null : iso(at + rng.int(1, 6) * HOUR_MS + rng.int(0, 3_599) * 1000),
+        });
+        for (const transactionId of bucket.ids) items.push({ settlement_id: id, transaction_id: transactionId });
+        post(model.business.id, settlementPosting(merchant.row.id, net), `${id}_payout`, at, `Settlement ${reference}`, null, id);
+      }
+    }
+  };
+
+  const flushUntil = (limit: number) => {
+    for (;;) {
+      let kind = 0;
+      let time = Number.POSITIVE_INFINITY;
+      const card = clearings.card.peek();
+      if (card && card.time < time) [kind, time] = [1, card.time];
+      const momo = clearings.mobile_money.peek();
+      if (momo && momo.time < time) [kind, time] = [2, momo.time];
+      const reversal = reversals[0];
+      if (reversal && reversal.time < time) [kind, time] = [3, reversal.time];
+      if (nextRunDay < days && runTime(nextRunDay) < time) [kind, time] = [4, runTime(nextRunDay)];
+      if (kind === 0 || time > limit) return;
+      if (kind === 1) clear(clearings.card.shift() as Pending);
+      else if (kind === 2) clear(clearings.mobile_money.shift() as Pending);
+      else if (kind === 3) reverse(reversals.shift() as Pending);
+      else settle(nextRunDay++);
+    }
+  };
+
+  const card = (state: BusinessState): CardCustomer => {
+    const k = Math.floor(state.cardPool * state.rng.next() ** 2);
+    let customer = state.cards.get(k);
+    if (!customer) {
+      const r = Rng.stream(`card:${state.model.business.id}:${k}`);
+      const scheme = r.weighted(CARD_SHARE);
+      customer = { scheme, bin: r.pick(CARD_BINS[scheme]), last4: r.digits(4) };
+      state.cards.set(k, customer);
+    }
+    return customer;
+  };
+
+  const wallet = (state: BusinessState): string => {
+    const k = Math.floor(state.walletPool * state.rng.next() ** 2);
+    let msisdn = state.wallets.get(k);
+    if (!msisdn) {
+      msisdn = mobileNumber(Rng.stream(`wallet:${state.model.business.id}:${k}`));
+      state.wallets.set(k, msisdn);
+    }
+    return msisdn;
+  };
+
+  const amountFor = (rng: Rng, merchant: MerchantModel): number => {
+    const { medianCedis, sigma, maxCedis } = merchant.sector;
+    let amount = Math.round(rng.logNormal(medianCedis, sigma) * 100);
+    const rounding = rng.next();
+    if (rounding < 0.55) amount = Math.round(amount / 100) * 100;
+    else if (rounding < 0.8) amount = Math.round(amount / 50) * 50;
+    return Math.min(maxCedis * 100, Math.max(100, amount));
+  };
+
+  for (let d = 0; d < days; d++) {
+    const dayStart = windowStart + d * DAY_MS;
+    const day = ymd(dayStart);
+    const hours = (new Date(dayStart).getUTCDay() === 0 ? SUNDAY_HOUR_WEIGHTS : HOUR_WEIGHTS).map((w, h) => [h, w] as const);
+    const slots: [number, number][] = [];
+    states.forEach((state, b) => {
+      const n = (perBusiness[b] as number[])[d] as number;
+      for (let k = 0; k < n; k++) slots.push([dayStart + state.times.weighted(hours) * HOUR_MS + Math.floor(state.times.next() * HOUR_MS), b]);
+    });
+    slots.sort((x, y) => x[0] - y[0] || x[1] - y[1]);
+
+    const rollups = new Map<string, DailyRollupRow>();
+    for (const [time, b] of slots) {
+      flushUntil(time);
+      const state = states[b] as BusinessState;
+      const { rng, model } = state;
+      const businessId = model.business.id;
+      const r = rng.next();
+      const status = r < STATUS_SHARE.successful ? "successful" : r < STATUS_SHARE.successful + STATUS_SHARE.failed ? "failed" : "reversed";
+
+      // At a terminal that was in service then, or (mobile money only) by the point of sale's QR or USSD code.
+      let terminal: TerminalModel | null = null;
+      if (state.terminals.size > 0 && rng.chance(TERMINAL_SHARE)) {
+        for (let tries = 0; tries < 8 && !terminal; tries++) {
+          const candidate = state.terminals.pick(rng);
+          if (candidate.lastSeen >= time) terminal = candidate;
+        }
+      }
+      const pointOfSale = terminal ? (terminal.pointOfSale as PointOfSaleModel) : state.pointsOfSale.pick(rng);
+      const merchant = pointOfSale.merchant;
+      const channel: Channel = terminal && rng.chance(Math.min(1, merchant.sector.cardShare / TERMINAL_SHARE)) ? "card" : "mobile_money";
+      const amount = amountFor(rng, merchant);
+      const fee = transactionFee(channel, amount);
+      const id = nextTransactionId++;
+      const reference = `${model.profile.prefix}-${day.slice(2).replace(/-/g, "")}-${pad(id, 7)}`;
+      let network: string;
+      let cardBin: string | null = null;
+      let cardLast4: string | null = null;
+      let msisdn: string | null = null;
+      if (channel === "card") {
+        const customer = card(state);
+        network = customer.scheme;
+        cardBin = customer.bin;
+        cardLast4 = customer.last4;
+      } else {
+        msisdn = wallet(state);
+        network = networkOf(msisdn);
+      }
+      const clearing = clearsAt(channel, time);
+      const cleared = status === "successful" && clearing < anchor;
+      transactions.push({
+        id,
+        business_id: businessId,
+        reference,
+        merchant_id: merchant.row.id,
+        point_of_sale_id: pointOfSale.row.id,
+        terminal_id: terminal ? terminal.row.id : null,
+        channel,
+        network,
+        amount,
+        fee,
+        status,
+        card_bin: cardBin,
+        card_last4: cardLast4,
+        customer_msisdn: msisdn,
+        created_at: time,
+        cleared_at: cleared ? clearing : null,
+      });
+
+      const key = `${businessId}|${merchant.row.id}|${pointOfSale.row.id}|${terminal?.row.id ?? ""}|${channel}|${network}|${status}`;
+      const rollup = rollups.get(key);
+      if (rollup) {
+        rollup.count += 1;
+        rollup.amount += amount;
+        rollup.fee += fee;
+      } else {
+        rollups.set(key, {
+          business_id: businessId,
+          day,
+          merchant_id: merchant.row.id,
+          point_of_sale_id: pointOfSale.row.id,
+          terminal_id: terminal?.row.id ?? "",
+          channel,
+          network,
+          status,
+          count: 1,
+          amount,
+          fee,
+        });
+      }
+
+      if (status === "failed") continue;
+      const payment: Payment = { id, state, reference, channel, merchantId: merchant.row.id, amount, fee };
+      const what = channel === "card" ? "Card payment" : "Mobile money payment";
+      post(businessId, paymentPosting(payment), `txn_${id}_payment`, time, `${what} ${reference}`, id, null);
+      if (cleared) clearings[channel].push({ time: clearing, payment });
+      if (status === "reversed") {
+        // Reversed within hours, before the money cleared (and before the anchor).
+        const at = Math.min(anchor - 1, time + rng.int(10, 480) * 60_000 + rng.int(0, 59) * 1000);
+        const pending = { time: at, payment };
+        let i = reversals.length;
+        while (i > 0 && (reversals[i - 1] as Pending).time > at) i--;
+        reversals.splice(i, 0, pending);
+      }
+    }
+    if (d === days - 1) flushUntil(anchor - 1);
+
+    if (transactions.length > 0) yield { table: "transactions", rows: transactions };
+    if (settlements.length > 0) yield { table: "settlements", rows: settlements };
+    if (items.length > 0) yield { table: "settlement_items", rows: items };
+    if (entries.length > 0) yield { table: "ledger_entries", rows: entries };
+    if (rollups.size > 0) yield { table: "daily_rollups", rows: [...rollups.values()] };
+    transactions = [];
+    settlements = [];
+    items = [];
+    entries = [];
+  }
+}
