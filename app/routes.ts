@@ -6,6 +6,9 @@ import { type RouteConfig, index, route } from "@remix-run/route-config";
 export default [
   route("builds/latest.json", "routes/builds.latest.ts"),
   route("__dev/ui", "routes/dev.ui.tsx"),
+  // Analytics: POST /api/events, and POST /api/events/replay for operators.
+  route("api/events/:op?", "routes/api.events.ts"),
+  route("__dev/events", "routes/dev.events.tsx"),
   // The dashboard (/) is not built yet; "*" alone does not match "/".
   index("routes/not-found.tsx", { id: "routes/index-not-found" }),
   route("*", "routes/not-found.tsx"),

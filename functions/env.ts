@@ -3,34 +3,122 @@ import * as v from "valibot";
 /** Used only outside production so `npm start` works with no secrets set. */
 export const DEV_SESSION_SECRET = "dev-only-session-secret-never-use-in-production-0000";
 
+/** Analytics relay retry defaults (seconds); see functions/events/retry.ts for the schedule they make. */
+export const EVENTS_RETRY_BASE_SECONDS_DEFAULT = 30;
+export const EVENTS_RETRY_MAX_SECONDS_DEFAULT = 900;
+/** Cloudflare Queues refuses a longer retry delay (12 hours). */
+const MAX_QUEUE_DELAY_SECONDS = 43_200;
+
+function protocolOf(url: string): string | null {
+  try {
+    return new URL(url).protocol;
+  } catch {
+    return null;
+  }
+}
+
 const Environment = v.picklist(["development", "test", "production"]);
+
+const seconds = (name: string, min: number, max: number, fallback: number) =>
+  v.optional(
+    v.pipe(
+      v.string(`${name} must be a whole number of seconds`),
+      v.regex(/^\d{1,6}$/, `${name} must be a whole number of seconds`),
+      v.transform(Number),
+      v.minValue(min, `${name} must be at least ${min}`),
+      v.maxValue(max, `${name} must be at most ${max}`),
+    ),
+    String(fallback),
+  );
 
 const RawConfig = v.object({
   ENVIRONMENT: v.optional(Environment, "development"),
   SESSION_SECRET: v.optional(v.pipe(v.string(), v.minLength(32, "SESSION_SECRET must be at least 32 characters"))),
+  // Analytics (functions/events). No endpoint: events are stored in D1 (the local default).
+  EVENTS_ENDPOINT: v.optional(
+    v.pipe(
+      v.string("EVENTS_ENDPOINT must be a URL"),
+      v.url("EVENTS_ENDPOINT must be a URL"),
+      v.check((value) => /^https?:$/.test(protocolOf(value) ?? ""), "EVENTS_ENDPOINT must be an http or https URL"),
+    ),
+  ),
+  EVENTS_API_KEY: v.optional(v.pipe(v.string("EVENTS_API_KEY must be a string"), v.maxLength(1000, "EVENTS_API_KEY must be at most 1000 characters"))),
+  EVENTS_RETRY_BASE_SECONDS: seconds("EVENTS_RETRY_BASE_SECONDS", 0, 3600, EVENTS_RETRY_BASE_SECONDS_DEFAULT),
+  EVENTS_RETRY_MAX_SECONDS: seconds("EVENTS_RETRY_MAX_SECONDS", 1, MAX_QUEUE_DELAY_SECONDS, EVENTS_RETRY_MAX_SECONDS_DEFAULT),
+  EVENTS_REPLAY_SECRET: v.optional(v.pipe(v.string(), v.minLength(32, "EVENTS_REPLAY_SECRET must be at least 32 characters"))),
 });
+
+const OPTIONAL_TEXT_VARS = ["SESSION_SECRET", "EVENTS_ENDPOINT", "EVENTS_API_KEY", "EVENTS_RETRY_BASE_SECONDS", "EVENTS_RETRY_MAX_SECONDS", "EVENTS_REPLAY_SECRET"] as const;
 
 export interface AppConfig {
   environment: v.InferOutput<typeof Environment>;
   sessionSecret: string;
 }
 
+/** The analytics pipeline's settings (POST /api/events, the queue consumer, the replay endpoint). */
+export interface EventsConfig {
+  /** Where the consumer relays events; null: store them in D1 (shown at /__dev/events outside production). */
+  endpoint: string | null;
+  /** Sent as X-Api-Key with every relayed event. Required when there is an endpoint. */
+  apiKey: string | null;
+  /** The first retry delay; each later one doubles, up to retryMaxSeconds. */
+  retryBaseSeconds: number;
+  retryMaxSeconds: number;
+  /** Bearer secret of POST /api/events/replay; null: that endpoint does not exist. */
+  replaySecret: string | null;
+}
+
 export class ConfigError extends Error {
   override name = "ConfigError";
 }
 
-/** The Worker's vars and secrets, checked once per request before anything uses them. */
-export function parseConfig(env: Record<string, unknown>): AppConfig {
-  // An empty value (SESSION_SECRET= in .dev.vars) means "not set".
-  const secret = env.SESSION_SECRET === "" ? undefined : env.SESSION_SECRET;
-  const parsed = v.safeParse(RawConfig, { ENVIRONMENT: env.ENVIRONMENT, SESSION_SECRET: secret });
+interface FullConfig {
+  app: AppConfig;
+  events: EventsConfig;
+}
+
+function parseAll(env: Record<string, unknown>): FullConfig {
+  const input: Record<string, unknown> = { ENVIRONMENT: env.ENVIRONMENT };
+  // An empty value (NAME= in .dev.vars) means "not set".
+  for (const name of OPTIONAL_TEXT_VARS) input[name] = env[name] === "" ? undefined : env[name];
+  const parsed = v.safeParse(RawConfig, input);
   if (!parsed.success) {
     const issues = parsed.issues.map((issue) => `${v.getDotPath(issue) ?? "env"}: ${issue.message}`);
     throw new ConfigError(`Invalid Worker configuration: ${issues.join("; ")}`);
   }
-  const { ENVIRONMENT, SESSION_SECRET } = parsed.output;
-  if (ENVIRONMENT === "production" && !SESSION_SECRET) {
-    throw new ConfigError("Invalid Worker configuration: SESSION_SECRET is required in production");
+  const raw = parsed.output;
+  const problems: string[] = [];
+  if (raw.ENVIRONMENT === "production" && !raw.SESSION_SECRET) problems.push("SESSION_SECRET is required in production");
+  if (raw.EVENTS_ENDPOINT && !raw.EVENTS_API_KEY) problems.push("EVENTS_API_KEY is required when EVENTS_ENDPOINT is set");
+  if (raw.ENVIRONMENT === "production" && raw.EVENTS_ENDPOINT && protocolOf(raw.EVENTS_ENDPOINT) !== "https:") {
+    problems.push("EVENTS_ENDPOINT must be an https URL in production");
   }
-  return { environment: ENVIRONMENT, sessionSecret: SESSION_SECRET ?? DEV_SESSION_SECRET };
+  if (raw.EVENTS_RETRY_BASE_SECONDS > raw.EVENTS_RETRY_MAX_SECONDS) {
+    problems.push("EVENTS_RETRY_BASE_SECONDS must not be more than EVENTS_RETRY_MAX_SECONDS");
+  }
+  if (problems.length > 0) throw new ConfigError(`Invalid Worker configuration: ${problems.join("; ")}`);
+  return {
+    app: { environment: raw.ENVIRONMENT, sessionSecret: raw.SESSION_SECRET ?? DEV_SESSION_SECRET },
+    events: {
+      endpoint: raw.EVENTS_ENDPOINT ?? null,
+      apiKey: raw.EVENTS_API_KEY ?? null,
+      retryBaseSeconds: raw.EVENTS_RETRY_BASE_SECONDS,
+      retryMaxSeconds: raw.EVENTS_RETRY_MAX_SECONDS,
+      replaySecret: raw.EVENTS_REPLAY_SECRET ?? null,
+    },
+  };
+}
+
+/**
+ * The Worker's vars and secrets, checked once per request before anything uses them.
+ * Every var is validated here (the analytics ones too), so a bad value fails every
+ * request loudly rather than only the code path that reads it.
+ */
+export function parseConfig(env: Record<string, unknown>): AppConfig {
+  return parseAll(env).app;
+}
+
+/** The analytics settings, from the same checks as parseConfig (it throws the same ConfigError). */
+export function parseEventsConfig(env: Record<string, unknown>): EventsConfig {
+  return parseAll(env).events;
 }

@@ -1,8 +1,10 @@
 // The one Worker: static assets are served before this runs (wrangler [assets]);
-// every other request goes through Remix with a typed load context.
+// every other request goes through Remix with a typed load context. The queue
+// handler relays analytics events (functions/events/consumer.ts).
 import { type AppLoadContext, createRequestHandler } from "@remix-run/cloudflare";
 import * as build from "remix-server-build";
 import { parseConfig } from "./env";
+import { handleEventsBatch } from "./events/consumer";
 import "./load-context";
 import { logError } from "./log";
 import { newNonce, newRequestId } from "./request-id";
@@ -34,5 +36,10 @@ export default {
       response = unavailablePage(requestId);
     }
     return withSecurityHeaders(response, request, nonce, requestId);
+  },
+
+  // partners-portal-events (relay) and partners-portal-events-dlq (park).
+  async queue(batch, env) {
+    await handleEventsBatch(batch, env);
   },
 } satisfies ExportedHandler<Env>;

@@ -1,5 +1,8 @@
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ConfigError, DEV_SESSION_SECRET, parseConfig } from "../../functions/env";
+import { ConfigError, DEV_SESSION_SECRET, parseConfig, parseEventsConfig } from "../../functions/env";
+import { retryDelaySeconds, totalRetryWindowSeconds } from "../../functions/events/retry";
 
 const SECRET_32 = "s".repeat(32);
 const SECRET_31 = "s".repeat(31);
@@ -74,5 +77,102 @@ describe("parseConfig", () => {
     const error = configError({ ENVIRONMENT: "staging", SESSION_SECRET: SECRET_31 });
     expect(error.message).toMatch(/ENVIRONMENT/);
     expect(error.message).toMatch(/SESSION_SECRET/);
+  });
+});
+
+describe("analytics settings (parseEventsConfig, also checked by parseConfig)", () => {
+  const ENDPOINT = "https://events.example.com/v1/events";
+
+  it("defaults to storing events in D1, retrying from 30 s up to 15 minutes, with no replay endpoint", () => {
+    expect(parseEventsConfig({})).toEqual({ endpoint: null, apiKey: null, retryBaseSeconds: 30, retryMaxSeconds: 900, replaySecret: null });
+  });
+
+  it("reads every analytics var", () => {
+    expect(
+      parseEventsConfig({
+        ENVIRONMENT: "production",
+        SESSION_SECRET: SECRET_32,
+        EVENTS_ENDPOINT: ENDPOINT,
+        EVENTS_API_KEY: "key-1",
+        EVENTS_RETRY_BASE_SECONDS: "5",
+        EVENTS_RETRY_MAX_SECONDS: "600",
+        EVENTS_REPLAY_SECRET: SECRET_32,
+      }),
+    ).toEqual({ endpoint: ENDPOINT, apiKey: "key-1", retryBaseSeconds: 5, retryMaxSeconds: 600, replaySecret: SECRET_32 });
+  });
+
+  it("treats empty values (as in a .dev.vars line) as unset", () => {
+    const env = { EVENTS_ENDPOINT: "", EVENTS_API_KEY: "", EVENTS_RETRY_BASE_SECONDS: "", EVENTS_RETRY_MAX_SECONDS: "", EVENTS_REPLAY_SECRET: "" };
+    expect(parseEventsConfig(env)).toEqual(parseEventsConfig({}));
+  });
+
+  it("allows an http endpoint outside production (a local fake service), never in production", () => {
+    const local = { EVENTS_ENDPOINT: "http://127.0.0.1:9999/events", EVENTS_API_KEY: "k" };
+    expect(parseEventsConfig(local).endpoint).toBe(local.EVENTS_ENDPOINT);
+    const error = configError({ ...local, ENVIRONMENT: "production", SESSION_SECRET: SECRET_32 });
+    expect(error.message).toMatch(/EVENTS_ENDPOINT must be an https URL in production/);
+  });
+
+  it.each([["not a url"], ["ftp://events.example.com/x"], ["/relative"]])("refuses the endpoint %j", (endpoint) => {
+    expect(configError({ EVENTS_ENDPOINT: endpoint, EVENTS_API_KEY: "k" }).message).toMatch(/EVENTS_ENDPOINT/);
+  });
+
+  it("requires EVENTS_API_KEY with an endpoint", () => {
+    expect(configError({ EVENTS_ENDPOINT: ENDPOINT }).message).toMatch(/EVENTS_API_KEY is required/);
+  });
+
+  it.each([
+    ["EVENTS_RETRY_BASE_SECONDS", "1.5"],
+    ["EVENTS_RETRY_BASE_SECONDS", "-1"],
+    ["EVENTS_RETRY_BASE_SECONDS", "thirty"],
+    ["EVENTS_RETRY_BASE_SECONDS", "3601"],
+    ["EVENTS_RETRY_MAX_SECONDS", "0"],
+    ["EVENTS_RETRY_MAX_SECONDS", "43201"],
+    ["EVENTS_RETRY_MAX_SECONDS", 60],
+  ])("refuses %s=%j", (name, value) => {
+    expect(configError({ [name]: value }).message).toMatch(new RegExp(name));
+  });
+
+  it("refuses a base delay above the cap", () => {
+    expect(configError({ EVENTS_RETRY_BASE_SECONDS: "60", EVENTS_RETRY_MAX_SECONDS: "30" }).message).toMatch(/EVENTS_RETRY_BASE_SECONDS must not be more/);
+  });
+
+  it("refuses a replay secret under 32 characters", () => {
+    expect(configError({ EVENTS_REPLAY_SECRET: SECRET_31 }).message).toMatch(/EVENTS_REPLAY_SECRET must be at least 32/);
+  });
+
+  it("parseConfig fails on a bad analytics var too, and still returns only the app settings", () => {
+    expect(() => parseConfig({ EVENTS_RETRY_BASE_SECONDS: "soon" })).toThrow(/EVENTS_RETRY_BASE_SECONDS/);
+    expect(parseConfig({ EVENTS_ENDPOINT: ENDPOINT, EVENTS_API_KEY: "k" })).toEqual({ environment: "development", sessionSecret: DEV_SESSION_SECRET });
+  });
+});
+
+describe("analytics retry schedule (wrangler.toml and the defaults)", () => {
+  const toml = readFileSync(resolve(import.meta.dirname, "../../wrangler.toml"), "utf8");
+  const consumers = toml.split("[[queues.consumers]]").slice(1);
+  const consumer = (queue: string) => consumers.find((block) => new RegExp(`^\\s*queue = "${queue}"`, "m").test(block));
+  const number = (block: string | undefined, key: string) => Number(new RegExp(`^${key} = (\\d+)`, "m").exec(block ?? "")?.[1]);
+  const defaults = parseEventsConfig({});
+
+  it("doubles from the base delay up to the cap, in whole seconds", () => {
+    expect([1, 2, 3, 4, 5, 6, 7, 20].map((attempt) => retryDelaySeconds(attempt, defaults))).toEqual([30, 60, 120, 240, 480, 900, 900, 900]);
+    expect(retryDelaySeconds(3, { retryBaseSeconds: 0, retryMaxSeconds: 1 })).toBe(0);
+  });
+
+  it("keeps an event retrying for more than an hour before it is dead-lettered", () => {
+    const events = consumer("partners-portal-events");
+    expect(events, "a consumer for partners-portal-events").toBeDefined();
+    expect(events).toMatch(/^dead_letter_queue = "partners-portal-events-dlq"$/m);
+    const maxRetries = number(events, "max_retries");
+    expect(maxRetries).toBe(12);
+    const window = totalRetryWindowSeconds(maxRetries, defaults);
+    expect(window).toBeGreaterThan(3600);
+    expect(window).toBe(7230);
+  });
+
+  it("has a consumer for the dead-letter queue that may retry parking", () => {
+    const dlq = consumer("partners-portal-events-dlq");
+    expect(dlq, "a consumer for partners-portal-events-dlq").toBeDefined();
+    expect(number(dlq, "max_retries")).toBeGreaterThanOrEqual(10);
   });
 });

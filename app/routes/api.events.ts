@@ -1,0 +1,29 @@
+// POST /api/events: one analytics event from the browser, onto the EVENTS queue
+// (functions/events/ingest.ts). POST /api/events/replay: the operator's replay of
+// parked events, with the replay secret (functions/events/replay.ts).
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
+import * as v from "valibot";
+import { parseEventsConfig } from "../../functions/env";
+import { methodNotAllowed, notFound } from "../../functions/events/http";
+import { acceptEvent } from "../../functions/events/ingest";
+import { replayRequest } from "../../functions/events/replay";
+
+// Route matching ignores case (SPEC section 2): /api/events/Replay is the replay too.
+const Params = v.object({ op: v.optional(v.pipe(v.string(), v.toLowerCase(), v.value("replay"))) });
+
+export function loader({ request, params }: LoaderFunctionArgs) {
+  if (!v.is(Params, params)) return notFound(request);
+  return methodNotAllowed();
+}
+
+export async function action({ request, params, context }: ActionFunctionArgs) {
+  const parsed = v.safeParse(Params, params);
+  if (!parsed.success) return notFound(request);
+  if (request.method !== "POST") return methodNotAllowed();
+  const { env, ctx } = context.cloudflare;
+  if (parsed.output.op === "replay") {
+    const config = parseEventsConfig(env as unknown as Record<string, unknown>);
+    return replayRequest(request, { db: env.DB, queue: env.EVENTS, config, requestId: context.requestId });
+  }
+  return acceptEvent(request, { db: env.DB, queue: env.EVENTS, waitUntil: (promise) => ctx.waitUntil(promise), requestId: context.requestId });
+}

@@ -1,0 +1,225 @@
+// The EVENTS queue consumer (and the dead-letter queue's), run by the Worker's
+// `queue` handler. Queues deliver at least once, possibly twice at the same time;
+// the events service must still see each event once. The protocol, per event hash
+// (table analytics_seen, migration 0003):
+//
+//   1. Claim: one upsert sets status 'claimed' with a fresh token and time, if the
+//      row is new, 'pending' (a relay failed), or claimed longer ago than
+//      CLAIM_TIMEOUT_MS (its consumer died). SQLite runs it atomically: of two
+//      concurrent deliveries exactly one gets its token back.
+//      Not claimed: 'relayed' -> ack (a duplicate); otherwise another consumer is
+//      relaying it right now -> retry later (never ack: if that consumer dies, this
+//      delivery may be the only copy left).
+//   2. Relay: POST the event to EVENTS_ENDPOINT with X-Api-Key and
+//      X-Idempotency-Key: <hash>, bounded by RELAY_TIMEOUT_MS (far below the claim
+//      timeout, so a claim is never taken over while its relay may still be sent).
+//   3. 2xx: mark 'relayed' (whoever holds the claim: the 2xx is the proof), then ack.
+//      Anything else: release the claim ('pending', keeping the error) and
+//      message.retry() with exponential backoff (retry.ts). After the last retry
+//      Queues moves the message to the dead-letter queue, whose consumer parks it
+//      in analytics_parked for `npm run events:replay`.
+//
+// A crash at any step: before the claim, the delivery comes again; after the
+// claim, the claim goes stale and a later delivery takes it over; after the relay
+// but before 'relayed' is written, the next relay carries the same
+// X-Idempotency-Key, which the events service uses to drop the repeat; after
+// 'relayed', later deliveries are acked unsent. A message is acked only when its
+// hash is 'relayed' (or it is invalid and can never be relayed).
+//
+// With no EVENTS_ENDPOINT the "relay" is one D1 batch that stores the event in
+// analytics_events and marks it 'relayed'; it is idempotent, so needs no claim.
+import { EVENTS_RETRY_BASE_SECONDS_DEFAULT, EVENTS_RETRY_MAX_SECONDS_DEFAULT, parseEventsConfig, type EventsConfig } from "../env";
+import { errorText, logEvent } from "./http";
+import { retryDelaySeconds } from "./retry";
+import { canonicalJson, parseQueueMessage, type EventsQueueMessage } from "./schema";
+
+export const CLAIM_TIMEOUT_MS = 120_000;
+export const RELAY_TIMEOUT_MS = 10_000;
+
+/** The dead-letter queue of partners-portal-events (wrangler.toml) ends so. */
+export function isDeadLetterQueue(queue: string): boolean {
+  return queue.endsWith("-dlq");
+}
+
+interface Valid {
+  message: Message<unknown>;
+  body: EventsQueueMessage;
+}
+
+/** Validates every message; invalid ones are acked (they can never succeed) and logged. */
+async function validMessages(batch: MessageBatch<unknown>): Promise<Valid[]> {
+  const valid: Valid[] = [];
+  for (const message of batch.messages) {
+    const parsed = await parseQueueMessage(message.body);
+    if (parsed.success) {
+      valid.push({ message, body: parsed.message });
+    } else {
+      logEvent("error", "analytics.invalid_message", { queue: batch.queue, messageId: message.id, reason: parsed.reason });
+      message.ack();
+    }
+  }
+  return valid;
+}
+
+export async function handleEventsBatch(batch: MessageBatch<unknown>, env: Env): Promise<void> {
+  const vars = env as unknown as Record<string, unknown>;
+  if (isDeadLetterQueue(batch.queue)) {
+    // Parking needs no settings but the retry delays: a broken configuration must
+    // not cost dead letters (the dead-letter queue has no dead-letter queue).
+    let config: EventsConfig;
+    try {
+      config = parseEventsConfig(vars);
+    } catch (error) {
+      logEvent("error", "analytics.config_invalid", { queue: batch.queue, error: errorText(error) });
+      config = { endpoint: null, apiKey: null, replaySecret: null, retryBaseSeconds: EVENTS_RETRY_BASE_SECONDS_DEFAULT, retryMaxSeconds: EVENTS_RETRY_MAX_SECONDS_DEFAULT };
+    }
+    const messages = await validMessages(batch);
+    return messages.length === 0 ? undefined : parkMessages(env.DB, messages, config);
+  }
+  // A bad configuration throws here: the whole batch is retried (wrangler.toml
+  // retry_delay) and, if it stays broken, dead-lettered and parked.
+  const config = parseEventsConfig(vars);
+  const messages = await validMessages(batch);
+  if (messages.length === 0) return;
+  if (!config.endpoint) return storeMessages(env.DB, messages, config);
+  return relayMessages(env.DB, messages, { ...config, endpoint: config.endpoint });
+}
+
+function retryLater(message: Message<unknown>, config: EventsConfig): void {
+  message.retry({ delaySeconds: retryDelaySeconds(message.attempts, config) });
+}
+
+// ---------------------------------------------------------------- no endpoint: D1
+
+async function storeMessages(db: D1Database, messages: Valid[], config: EventsConfig): Promise<void> {
+  const now = new Date().toISOString();
+  const statements = messages.flatMap(({ body }) => [
+    db
+      .prepare("INSERT INTO analytics_events (hash, event_json, received_at) VALUES (?, ?, ?) ON CONFLICT (hash) DO NOTHING")
+      .bind(body.hash, canonicalJson(body.event), body.receivedAt),
+    db
+      .prepare(
+        `INSERT INTO analytics_seen (hash, received_at, status, relayed_at, attempts) VALUES (?1, ?2, 'relayed', ?3, 1)
+         ON CONFLICT (hash) DO UPDATE SET status = 'relayed', relayed_at = coalesce(relayed_at, ?3), claim_token = NULL, claimed_at = NULL`,
+      )
+      .bind(body.hash, body.receivedAt, now),
+  ]);
+  try {
+    await db.batch(statements);
+  } catch (error) {
+    logEvent("error", "analytics.store_failed", { count: messages.length, error: errorText(error) });
+    for (const { message } of messages) retryLater(message, config);
+    return;
+  }
+  for (const { message } of messages) message.ack();
+}
+
+// ---------------------------------------------------------------- relay
+
+type RelayConfig = EventsConfig & { endpoint: string };
+
+const CLAIM_SQL = `INSERT INTO analytics_seen (hash, received_at, status, claim_token, claimed_at, attempts)
+VALUES (?1, ?2, 'claimed', ?3, ?4, 1)
+ON CONFLICT (hash) DO UPDATE SET status = 'claimed', claim_token = excluded.claim_token, claimed_at = excluded.claimed_at, attempts = attempts + 1
+  WHERE status = 'pending' OR (status = 'claimed' AND claimed_at <= ?5)
+RETURNING claim_token`;
+
+async function relayMessages(db: D1Database, messages: Valid[], config: RelayConfig): Promise<void> {
+  // Copies of one event in one batch go one after another (the second finds it
+  // relayed); different events go side by side.
+  const byHash = new Map<string, Valid[]>();
+  for (const item of messages) byHash.set(item.body.hash, [...(byHash.get(item.body.hash) ?? []), item]);
+  await Promise.all(
+    [...byHash.values()].map(async (copies) => {
+      for (const item of copies) {
+        const outcome = await relayOne(db, item.body, item.message.attempts, config).catch((error: unknown) => {
+          logEvent("error", "analytics.relay_crashed", { hash: item.body.hash, error: errorText(error) });
+          return "retry" as const;
+        });
+        if (outcome === "ack") item.message.ack();
+        else retryLater(item.message, config);
+      }
+    }),
+  );
+}
+
+async function relayOne(db: D1Database, body: EventsQueueMessage, attempt: number, config: RelayConfig): Promise<"ack" | "retry"> {
+  const { hash } = body;
+  const token = crypto.randomUUID();
+  const now = Date.now();
+  const claim = await db.prepare(CLAIM_SQL).bind(hash, body.receivedAt, token, now, now - CLAIM_TIMEOUT_MS).first<{ claim_token: string }>();
+  if (claim?.claim_token !== token) {
+    const row = await db.prepare("SELECT status FROM analytics_seen WHERE hash = ?").bind(hash).first<{ status: string }>();
+    if (row?.status === "relayed") return "ack";
+    logEvent("info", "analytics.claimed_elsewhere", { hash, attempt });
+    return "retry";
+  }
+
+  let failure: string;
+  try {
+    const response = await fetch(config.endpoint, {
+      method: "POST",
+      headers: {
+        "Content-Type": "application/json",
+        "X-Api-Key": config.apiKey ?? "",
+        "X-Idempotency-Key": hash,
+      },
+      body: canonicalJson(body.event),
+      redirect: "manual",
+      signal: AbortSignal.timeout(RELAY_TIMEOUT_MS),
+    });
+    await response.body?.cancel();
+    if (response.ok) {
+      try {
+        await db
+          .prepare("UPDATE analytics_seen SET status = 'relayed', relayed_at = ?, claim_token = NULL, claimed_at = NULL, last_error = NULL WHERE hash = ?")
+          .bind(new Date().toISOString(), hash)
+          .run();
+      } catch (error) {
+        // Delivered: ack anyway. The claim goes stale; a later copy would relay
+        // again with the same idempotency key, which the service drops.
+        logEvent("error", "analytics.mark_relayed_failed", { hash, error: errorText(error) });
+      }
+      return "ack";
+    }
+    failure = `HTTP ${response.status}`;
+  } catch (error) {
+    failure = error instanceof Error && error.name === "TimeoutError" ? `no answer in ${RELAY_TIMEOUT_MS / 1000} s` : errorText(error);
+  }
+
+  logEvent("warn", "analytics.relay_failed", { hash, attempt, failure });
+  try {
+    await db
+      .prepare("UPDATE analytics_seen SET status = 'pending', claim_token = NULL, claimed_at = NULL, last_error = ? WHERE hash = ? AND claim_token = ?")
+      .bind(failure.slice(0, 500), hash, token)
+      .run();
+  } catch (error) {
+    // The claim stays until it is stale; the retry takes it over then.
+    logEvent("error", "analytics.release_failed", { hash, error: errorText(error) });
+  }
+  return "retry";
+}
+
+// ---------------------------------------------------------------- dead letters
+
+const PARK_SQL = `INSERT INTO analytics_parked (hash, message_json, parked_at, generation, last_error)
+SELECT ?1, ?2, ?3, 1, (SELECT last_error FROM analytics_seen WHERE hash = ?1)
+WHERE NOT EXISTS (SELECT 1 FROM analytics_seen WHERE hash = ?1 AND status = 'relayed')
+ON CONFLICT (hash) DO UPDATE SET message_json = excluded.message_json, parked_at = excluded.parked_at,
+  generation = generation + 1, last_error = excluded.last_error`;
+
+/** The dead-letter queue's consumer: keep each event (unless it was relayed meanwhile) for the replay. */
+async function parkMessages(db: D1Database, messages: Valid[], config: EventsConfig): Promise<void> {
+  const now = new Date().toISOString();
+  try {
+    await db.batch(messages.map(({ body }) => db.prepare(PARK_SQL).bind(body.hash, JSON.stringify(body), now)));
+  } catch (error) {
+    logEvent("error", "analytics.park_failed", { count: messages.length, error: errorText(error) });
+    for (const { message } of messages) retryLater(message, config);
+    return;
+  }
+  for (const { message, body } of messages) {
+    logEvent("warn", "analytics.parked", { hash: body.hash });
+    message.ack();
+  }
+}

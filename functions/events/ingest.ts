@@ -1,0 +1,116 @@
+// POST /api/events: the browser's analytics queue sends one event at a time.
+// Checks, in order (cheapest first, and nothing is enqueued unless all pass):
+//   403  not from this site's own pages (Origin / Sec-Fetch-Site)
+//   413  a body over 16 KB (by Content-Length, then while reading)
+//   429  over 120 events per minute from this client (Retry-After)
+//   400  not JSON, or not a valid event: every problem, with its path
+//   202  {"accepted": true}: { hash, event, receivedAt } is on the EVENTS queue.
+// The same event posted twice is accepted twice; the consumer relays it once.
+import { errorText, jsonResponse, logEvent } from "./http";
+import { clientKey, countRequest, dropEndedWindows } from "./rate-limit";
+import { MAX_BODY_BYTES, eventHash, parseIncomingEvent, type EventsQueueMessage } from "./schema";
+
+export interface IngestDeps {
+  db: D1Database;
+  queue: Queue;
+  waitUntil(promise: Promise<unknown>): void;
+  requestId: string;
+  now?: number;
+}
+
+/** Same-origin only: a browser always sends Origin with a POST, and Sec-Fetch-Site when it knows it. */
+export function isSameOrigin(request: Request): boolean {
+  const site = request.headers.get("Sec-Fetch-Site");
+  const origin = request.headers.get("Origin");
+  if (site === null && origin === null) return false;
+  if (site !== null && site !== "same-origin") return false;
+  if (origin !== null && origin !== new URL(request.url).origin) return false;
+  return true;
+}
+
+class TooLarge extends Error {}
+
+/** The body as text, refusing more than `max` bytes whatever Content-Length said. */
+async function readBody(request: Request, max: number): Promise<string> {
+  if (!request.body) return "";
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > max) {
+      await reader.cancel();
+      throw new TooLarge();
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(total);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+}
+
+const tooLarge = () => jsonResponse({ message: `The event is larger than ${MAX_BODY_BYTES / 1024} KB` }, 413);
+
+function badRequest(message: string, issues: { path: string; message: string }[]): Response {
+  return jsonResponse({ message, issues }, 400);
+}
+
+export async function acceptEvent(request: Request, deps: IngestDeps): Promise<Response> {
+  const now = deps.now ?? Date.now();
+  if (!isSameOrigin(request)) {
+    return jsonResponse({ message: "Events are accepted only from this site's own pages" }, 403);
+  }
+  const declared = request.headers.get("Content-Length");
+  if (declared !== null && Number(declared) > MAX_BODY_BYTES) return tooLarge();
+
+  const client = clientKey(request.headers.get("CF-Connecting-IP"));
+  try {
+    const decision = await countRequest(deps.db, client, now);
+    if (!decision.allowed) {
+      return jsonResponse(
+        { message: `Too many events: at most 120 a minute. Try again in ${decision.retryAfterSeconds} s.` },
+        429,
+        { "Retry-After": String(decision.retryAfterSeconds) },
+      );
+    }
+    if (decision.newWindow) deps.waitUntil(dropEndedWindows(deps.db, now).catch(() => undefined));
+  } catch (error) {
+    // Counting failed (D1 unavailable): accept rather than lose the event.
+    logEvent("error", "analytics.rate_limit_failed", { requestId: deps.requestId, error: errorText(error) });
+  }
+
+  let text: string;
+  try {
+    text = await readBody(request, MAX_BODY_BYTES);
+  } catch (error) {
+    if (error instanceof TooLarge) return tooLarge();
+    return badRequest("The body is not valid UTF-8 JSON", [{ path: "body", message: "must be a JSON object in UTF-8" }]);
+  }
+  let input: unknown;
+  try {
+    input = JSON.parse(text);
+  } catch {
+    return badRequest("The body is not valid JSON", [{ path: "body", message: "must be a JSON object" }]);
+  }
+  const parsed = parseIncomingEvent(input, now);
+  if (!parsed.success) {
+    const list = parsed.problems.map((problem) => `${problem.path} ${problem.message}`).join("; ");
+    const count = parsed.problems.length;
+    return badRequest(`The event is not valid (${count} ${count === 1 ? "problem" : "problems"}): ${list}`, parsed.problems);
+  }
+
+  const message: EventsQueueMessage = { hash: await eventHash(parsed.event), event: parsed.event, receivedAt: new Date(now).toISOString() };
+  try {
+    await deps.queue.send(message, { contentType: "json" });
+  } catch (error) {
+    logEvent("error", "analytics.enqueue_failed", { requestId: deps.requestId, hash: message.hash, error: errorText(error) });
+    return jsonResponse({ message: "Events cannot be accepted right now. Try again later." }, 503, { "Retry-After": "60" });
+  }
+  return jsonResponse({ accepted: true }, 202);
+}

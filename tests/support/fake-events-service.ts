@@ -1,0 +1,219 @@
+// A stand-in for the events-analytics service: a node:http server on 127.0.0.1
+// that the portal's queue consumer relays to (EVENTS_ENDPOINT). It can fail on
+// purpose and records every request and the answer it gave.
+//
+// Like a real idempotent service it stores an event once per X-Idempotency-Key
+// (a repeat is answered as the first was, without storing again). `arrivals`
+// counts the stored events by the event's own clientEventId, so an event sent
+// under two different keys would show up twice.
+import { createHash, randomUUID } from "node:crypto";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+
+export type FakeMode =
+  /** 200 for everything. */
+  | "up"
+  /** Unreachable: alternately 503 and a dropped connection; stores nothing. */
+  | "down"
+  /**
+   * 500 half the time (seeded, so runs repeat): a quarter fail before storing, a
+   * quarter store the event and then answer 500 (the answer is "lost").
+   */
+  | "flaky";
+
+export interface FakeRequest {
+  key: string | null;
+  apiKey: string | null;
+  contentType: string | null;
+  body: unknown;
+  /** What the service answered; 0 for a dropped connection. */
+  status: number;
+  /** Whether the service stored the event on this request. */
+  stored: boolean;
+}
+
+export interface FakeEventsService {
+  /** The endpoint to set as EVENTS_ENDPOINT. */
+  url: string;
+  mode: FakeMode;
+  requests: FakeRequest[];
+  /** Stored events by clientEventId, with how many times each was stored (1 = exactly once). */
+  arrivals: Map<string, number>;
+  /** Requests per idempotency key. */
+  requestsFor(key: string): FakeRequest[];
+  close(): Promise<void>;
+}
+
+/** mulberry32: a small seeded PRNG. */
+function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function readBody(request: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let text = "";
+    request.setEncoding("utf8");
+    request.on("data", (chunk: string) => (text += chunk));
+    request.on("end", () => resolve(text));
+    request.on("error", reject);
+  });
+}
+
+export async function startFakeEventsService(options: { mode?: FakeMode; seed?: number } = {}): Promise<FakeEventsService> {
+  const random = prng(options.seed ?? 7);
+  const keys = new Set<string>();
+  let downCount = 0;
+  const service: FakeEventsService = {
+    url: "",
+    mode: options.mode ?? "up",
+    requests: [],
+    arrivals: new Map(),
+    requestsFor: (key) => service.requests.filter((request) => request.key === key),
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+
+  async function handle(request: IncomingMessage, response: ServerResponse) {
+    const text = await readBody(request);
+    let body: unknown = null;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      body = text;
+    }
+    const record: FakeRequest = {
+      key: request.headers["x-idempotency-key"]?.toString() ?? null,
+      apiKey: request.headers["x-api-key"]?.toString() ?? null,
+      contentType: request.headers["content-type"] ?? null,
+      body,
+      status: 0,
+      stored: false,
+    };
+    service.requests.push(record);
+    const store = () => {
+      if (record.key !== null && keys.has(record.key)) return;
+      if (record.key !== null) keys.add(record.key);
+      record.stored = true;
+      const id = String((body as { clientEventId?: unknown } | null)?.clientEventId);
+      service.arrivals.set(id, (service.arrivals.get(id) ?? 0) + 1);
+    };
+    const answer = (status: number) => {
+      record.status = status;
+      response.writeHead(status, { "Content-Type": "application/json" }).end(JSON.stringify({ ok: status < 300 }));
+    };
+
+    if (request.method !== "POST" || request.url !== "/v1/events") return answer(404);
+    switch (service.mode) {
+      case "up":
+        store();
+        return answer(200);
+      case "down":
+        downCount += 1;
+        if (downCount % 2 === 0) {
+          record.status = 0;
+          request.socket.destroy();
+          return;
+        }
+        return answer(503);
+      case "flaky": {
+        const roll = random();
+        if (roll < 0.25) return answer(500);
+        store();
+        return answer(roll < 0.5 ? 500 : 200);
+      }
+    }
+  }
+
+  const server = createServer((request, response) => {
+    handle(request, response).catch(() => response.destroy());
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  service.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/events`;
+  return service;
+}
+
+// ------------------------------------------------------------ helpers for the events tests
+
+/** A valid analytics event as the browser half sends it (user fields null: nobody is signed in). */
+export function sampleEvent(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    eventId: "MerchantsListViewed",
+    eventDescription: "The merchants list was shown",
+    eventType: "Regular",
+    eventValue: { type: "Int", value: 25 },
+    appOs: "Chromium 140",
+    appPlatform: "Web",
+    appBuildNumber: "0.2.0",
+    appId: "partners-portal",
+    appName: "Partners Portal",
+    appVersion: "0.2.0",
+    userCountry: "GH",
+    userEmail: null,
+    userName: null,
+    userId: null,
+    userGender: null,
+    sectionName: "Merchants",
+    extrasObject: { businessName: null, businessId: null },
+    occurredAt: Date.now() - 1000,
+    clientEventId: randomUUID(),
+    ...overrides,
+  };
+}
+
+/** SHA-256 hex of the event's JSON with keys sorted at every depth: what the Worker must compute. */
+export function expectedHash(event: unknown): string {
+  const canonical = (value: unknown): string => {
+    if (value === null || typeof value !== "object") return JSON.stringify(value);
+    if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
+    const record = value as Record<string, unknown>;
+    return `{${Object.keys(record)
+      .sort()
+      .map((key) => `${JSON.stringify(key)}:${canonical(record[key])}`)
+      .join(",")}}`;
+  };
+  return createHash("sha256").update(canonical(event)).digest("hex");
+}
+
+/** Waits (polling, bounded) until `check` returns something truthy; fails naming `what`. */
+export async function waitFor<T>(what: string, check: () => T | Promise<T>, timeoutMs = 20_000): Promise<NonNullable<T>> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const result = await check();
+    if (result) return result as NonNullable<T>;
+    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+let ipCounter = 0;
+/** A client address of its own, so rate-limit windows never meet across tests. */
+export function freshIp(): string {
+  ipCounter += 1;
+  return `10.${(ipCounter >> 16) & 255}.${(ipCounter >> 8) & 255}.${ipCounter & 255}`;
+}
+
+interface Fetcher {
+  url: string;
+  fetch(path: string, init?: RequestInit & { host?: string }): Promise<Response>;
+}
+
+/** POST /api/events from the portal's own page (same origin), from `ip`. */
+export function postEvent(portal: Fetcher, body: unknown, options: { ip?: string; headers?: Record<string, string> } = {}): Promise<Response> {
+  return portal.fetch("/api/events", {
+    method: "POST",
+    headers: {
+      "Content-Type": "application/json",
+      Origin: portal.url,
+      "Sec-Fetch-Site": "same-origin",
+      "CF-Connecting-IP": options.ip ?? freshIp(),
+      ...options.headers,
+    },
+    body: typeof body === "string" ? body : JSON.stringify(body),
+  });
+}
