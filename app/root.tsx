@@ -10,13 +10,15 @@ import {
   useLocation,
   useRouteError,
 } from "@remix-run/react";
-import { useState, type ReactNode } from "react";
+import { useEffect, useState, type ReactNode } from "react";
 import { readFlash } from "../functions/flash";
+import { Analytics, track } from "./components/analytics";
 import { BuildUpdateCheck } from "./components/build-update";
 import { useDocumentInfo } from "./components/document-context";
 import { newClientErrorId, takeServerErrorId } from "./components/error-id";
 import { NotificationRules } from "./components/notifications";
 import { DefaultLayout, StandardLayout } from "./components/shell";
+import { uncaughtExceptionInput } from "./lib/analytics";
 import { NOT_FOUND_TITLE, SERVER_ERROR_TITLE, documentTitle, layoutFor } from "./lib/route-table";
 import stylesheet from "./styles/app.css?url";
 
@@ -60,6 +62,7 @@ export function Layout({ children }: { children: ReactNode }) {
         <Shell>{children}</Shell>
         <NotificationRules />
         <BuildUpdateCheck />
+        <Analytics />
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />
       </body>
@@ -75,14 +78,19 @@ export default function App() {
 function useErrorId(error: unknown): string {
   const { requestId } = useDocumentInfo();
   // Computed once per error: during hydration it must equal the server's.
-  const [id] = useState(() => {
-    if (typeof document === "undefined" || !document.documentElement.dataset.hydrated) return requestId ?? newClientErrorId();
+  const [{ id, browserOnly }] = useState(() => {
+    if (typeof document === "undefined" || !document.documentElement.dataset.hydrated) {
+      return { id: requestId ?? newClientErrorId(), browserOnly: false };
+    }
     const serverId = takeServerErrorId();
-    if (serverId) return serverId;
-    const clientId = newClientErrorId();
-    console.error(`[${clientId}]`, error);
-    return clientId;
+    return serverId ? { id: serverId, browserOnly: false } : { id: newClientErrorId(), browserOnly: true };
   });
+  useEffect(() => {
+    if (!browserOnly) return;
+    console.error(`[${id}]`, error);
+    // Caught by the error boundary, so window.onerror never sees it: report it here.
+    void track(uncaughtExceptionInput(error));
+  }, [browserOnly, id, error]);
   return id;
 }
 

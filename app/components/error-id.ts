@@ -2,6 +2,8 @@
 // carries its request id in a meta tag; a client navigation whose data request
 // failed gets it from that response's X-Request-Id; an error raised in the
 // browser alone gets an id made here (and logged with it).
+import { installFetchObserver, onFetchResponse } from "./fetch-observer";
+
 let lastServerErrorId: string | null = null;
 
 /** Remix's single-fetch data requests: "/merchants.data", "/_root.data". */
@@ -13,14 +15,12 @@ function isDataRequest(url: string): boolean {
   }
 }
 
-/** Wraps fetch once so data requests that fail on the server leave their id behind. */
+/** Data requests that fail on the server leave their id behind. */
 export function trackServerErrorIds(): void {
-  const original = window.fetch.bind(window);
-  window.fetch = async (...args: Parameters<typeof fetch>) => {
-    const response = await original(...args);
-    if (isDataRequest(response.url) && response.status >= 500) lastServerErrorId = response.headers.get("X-Request-Id");
-    return response;
-  };
+  installFetchObserver();
+  onFetchResponse(({ url, response }) => {
+    if (isDataRequest(url) && response.status >= 500) lastServerErrorId = response.headers.get("X-Request-Id");
+  });
 }
 
 /** The id of the most recent server failure seen by this page, consumed on read. */

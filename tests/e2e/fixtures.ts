@@ -1,7 +1,7 @@
 // Each Playwright worker runs its own portal (the built Worker in workerd) from
 // the seeded template, so tests can read and change its D1 and KV directly.
 import { test as base, expect, type Page } from "@playwright/test";
-import { startPortal, type Portal } from "../support/portal";
+import { eventsConsumers, startPortal, type Portal } from "../support/portal";
 import { prepareTemplateState } from "../support/state";
 
 export const test = base.extend<{ failOnCspViolation: void }, { portal: Portal }>({
@@ -10,7 +10,8 @@ export const test = base.extend<{ failOnCspViolation: void }, { portal: Portal }
     // eslint-disable-next-line no-empty-pattern
     async ({}, use) => {
       const template = await prepareTemplateState();
-      const portal = await startPortal({ template });
+      // With the analytics consumer, so events the browser sends reach D1 (/__dev/events).
+      const portal = await startPortal({ template, queueConsumers: eventsConsumers({ maxRetries: 3 }) });
       await use(portal);
       await portal.dispose();
     },

@@ -1,0 +1,179 @@
+// Analytics events (SPEC sections 3, 7, 8), built in the browser. Pure: the
+// client queue (app/components/analytics.tsx) sends what these functions make,
+// and a unit test parses their output with the server's schema.
+import type { AnalyticsEventInput } from "../../functions/events/schema";
+
+export type AnalyticsEvent = AnalyticsEventInput;
+export type EventType = AnalyticsEvent["eventType"];
+export type EventValue = AnalyticsEvent["eventValue"];
+
+/** SPEC section 9: version and build number 0.2.0, country GH. */
+export const APP_VERSION = "0.2.0";
+export const UNCAUGHT_EXCEPTION_ID = "UncaughtException";
+
+export interface AnalyticsUser {
+  email: string | null;
+  name: string | null;
+  /** The phone number the user signed in with. */
+  phone: string | null;
+  gender: string | null;
+}
+
+export interface AnalyticsContext {
+  title: string;
+  userAgent: string;
+  user: AnalyticsUser | null;
+  business: { name: string; id: string } | null;
+}
+
+export interface EventInput {
+  eventId: string;
+  eventDescription: string;
+  eventType: EventType;
+  eventValue: EventValue;
+}
+
+/** The page title without spaces or hyphens: "Settlement History" -> "SettlementHistory". */
+export function sectionName(title: string): string {
+  return title.replace(/[\s-]+/g, "");
+}
+
+/** Event ids carry no spaces. */
+export function eventIdOf(text: string): string {
+  return text.replace(/\s+/g, "");
+}
+
+const BROWSERS: [name: string, pattern: RegExp][] = [
+  ["Edge", /Edg(?:e|A|iOS)?\/(\d+)/],
+  ["Opera", /(?:OPR|Opera)\/(\d+)/],
+  ["Samsung Internet", /SamsungBrowser\/(\d+)/],
+  ["Firefox", /(?:Firefox|FxiOS)\/(\d+)/],
+  ["Chrome", /(?:Chrome|CriOS)\/(\d+)/],
+  ["Safari", /Version\/(\d+)[\d.]* (?:Mobile\/\S+ )?Safari/],
+];
+
+/** The browser's name and major version, e.g. "Chrome 156"; "Unknown" when unrecognised. */
+export function browserOf(userAgent: string): string {
+  for (const [name, pattern] of BROWSERS) {
+    const version = pattern.exec(userAgent)?.[1];
+    if (version) return `${name} ${version}`;
+  }
+  return "Unknown";
+}
+
+export function buildEvent(input: EventInput, context: AnalyticsContext, occurredAt: number, clientEventId: string): AnalyticsEvent {
+  return {
+    eventId: eventIdOf(input.eventId),
+    eventDescription: input.eventDescription.slice(0, 500),
+    eventType: input.eventType,
+    eventValue: input.eventValue,
+    appOs: browserOf(context.userAgent),
+    appPlatform: "Web",
+    appBuildNumber: APP_VERSION,
+    appId: "partners-portal",
+    appName: "Partners Portal",
+    appVersion: APP_VERSION,
+    userCountry: "GH",
+    userEmail: context.user?.email ?? null,
+    userName: context.user?.name ?? null,
+    userId: context.user?.phone ?? null,
+    userGender: context.user?.gender ?? null,
+    sectionName: sectionName(context.title).slice(0, 100),
+    extrasObject: { businessName: context.business?.name ?? null, businessId: context.business?.id ?? null },
+    occurredAt,
+    clientEventId,
+  };
+}
+
+/** JSON with object keys sorted at every level, so equal events serialise equally. */
+export function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_key, item: unknown) => {
+    if (item === null || typeof item !== "object" || Array.isArray(item)) return item;
+    return Object.fromEntries(Object.entries(item as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  });
+}
+
+async function sha256(text: string): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
+  return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** The event's hash: the same event (a retry, a reload before it was sent) is never sent twice. */
+export function eventHash(event: AnalyticsEvent): Promise<string> {
+  return sha256(canonicalJson(event));
+}
+
+/** What an error is, whenever and however often it happens: Error and Exception events go once per page life. */
+export function errorKey(event: AnalyticsEvent): string {
+  const { occurredAt: _occurredAt, clientEventId: _clientEventId, ...content } = event;
+  return canonicalJson(content);
+}
+
+const STATUS_NAMES: Record<number, string> = {
+  400: "Bad Request",
+  401: "Unauthorized",
+  402: "Payment Required",
+  403: "Forbidden",
+  404: "Not Found",
+  405: "Method Not Allowed",
+  408: "Request Timeout",
+  409: "Conflict",
+  410: "Gone",
+  413: "Content Too Large",
+  415: "Unsupported Media Type",
+  422: "Unprocessable Content",
+  429: "Too Many Requests",
+  500: "Internal Server Error",
+  501: "Not Implemented",
+  502: "Bad Gateway",
+  503: "Service Unavailable",
+  504: "Gateway Timeout",
+};
+
+/** "404 Not Found", as the events service expects (SPEC section 8). */
+export function httpStatusName(status: number): string {
+  const name = STATUS_NAMES[status] ?? (status >= 500 ? "Server Error" : status >= 400 ? "Client Error" : "Unknown");
+  return `${status} ${name}`;
+}
+
+export interface FailedRequest {
+  url: string;
+  method: string;
+  status: number;
+  message: string | null;
+  errors: unknown;
+  stack: string | null;
+}
+
+/** An Error event for a request that failed (SPEC section 8). */
+export function failedRequestInput(request: FailedRequest): EventInput {
+  const statusName = httpStatusName(request.status);
+  return {
+    eventId: "RequestFailed",
+    eventDescription: `${statusName}: ${request.method} ${request.url}`,
+    eventType: "Error",
+    eventValue: {
+      type: "Object",
+      value: {
+        statusName,
+        status: request.status,
+        url: request.url,
+        method: request.method,
+        message: request.message,
+        errors: request.errors ?? null,
+        stack: request.stack,
+      },
+    },
+  };
+}
+
+/** An Exception event for an error nobody caught (SPEC section 8). */
+export function uncaughtExceptionInput(error: unknown, eventId = UNCAUGHT_EXCEPTION_ID): EventInput {
+  const err = error instanceof Error ? error : new Error(typeof error === "string" ? error : "Unknown error");
+  return {
+    eventId,
+    eventDescription: err.message.slice(0, 500) || "Unknown error",
+    eventType: "Exception",
+    eventValue: { type: "Object", value: { name: err.name, message: err.message, stack: (err.stack ?? "").slice(0, 4000) } },
+  };
+}

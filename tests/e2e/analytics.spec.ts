@@ -1,0 +1,136 @@
+// Analytics from the browser (SPEC sections 3, 7, 8): events are built with every
+// field, sent one at a time to POST /api/events, relayed by the queue consumer
+// and, with no events service configured, stored where /__dev/events shows them.
+import type { APIRequestContext, Page } from "@playwright/test";
+import type { AnalyticsEvent } from "../../app/lib/analytics";
+import { expect, hydrated, test } from "./fixtures";
+
+interface Stored {
+  hash: string;
+  receivedAt: string;
+  event: AnalyticsEvent;
+}
+
+async function storedSince(request: APIRequestContext, since: number): Promise<AnalyticsEvent[]> {
+  const response = await request.get("/__dev/events?limit=500", { headers: { Accept: "application/json" } });
+  expect(response.status()).toBe(200);
+  const body = (await response.json()) as { events: Stored[] };
+  return body.events.map((s) => s.event).filter((e) => e.occurredAt >= since);
+}
+
+async function eventually(request: APIRequestContext, since: number, match: (e: AnalyticsEvent) => boolean): Promise<AnalyticsEvent[]> {
+  await expect.poll(async () => (await storedSince(request, since)).filter(match).length, { timeout: 10_000 }).toBeGreaterThan(0);
+  return (await storedSince(request, since)).filter(match);
+}
+
+const queued = (page: Page) => page.evaluate(() => JSON.parse(localStorage.getItem("pp:analytics:queue") ?? "[]") as { hash: string; event: { clientEventId: string; eventId: string } }[]);
+
+test("a page view carries every field of SPEC section 3", async ({ page, request }) => {
+  const since = Date.now() - 1000;
+  await page.goto("/__dev/ui");
+  await hydrated(page);
+  const [view] = await eventually(request, since, (e) => e.eventId === "PageView" && e.sectionName === "UIkit");
+  expect(view).toMatchObject({
+    eventType: "Regular",
+    eventDescription: "Viewed UI kit",
+    eventValue: { type: "String", value: "/__dev/ui" },
+    appPlatform: "Web",
+    appBuildNumber: "0.2.0",
+    appVersion: "0.2.0",
+    appId: "partners-portal",
+    appName: "Partners Portal",
+    userCountry: "GH",
+    userEmail: null,
+    userId: null,
+    extrasObject: { businessName: null, businessId: null },
+  });
+  expect(view!.appOs).toMatch(/^Chrome \d+$/);
+  expect(view!.clientEventId).toMatch(/^[0-9a-f-]{36}$/);
+});
+
+test("navigations are page views and Duration events", async ({ page, request }) => {
+  const since = Date.now() - 1000;
+  await page.goto("/merchants");
+  await hydrated(page);
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Reports" }).click();
+  await expect(page).toHaveURL(/\/reports$/);
+  const views = await eventually(request, since, (e) => e.eventId === "PageView" && e.eventValue.type === "String" && e.eventValue.value === "/reports");
+  expect(views[0]!.sectionName).toBe("PageNotFound");
+  const [duration] = await eventually(request, since, (e) => e.eventId === "NavigationDuration");
+  expect(duration).toMatchObject({ eventType: "Duration", eventValue: { type: "Double" } });
+  expect((duration!.eventValue as { value: number }).value).toBeGreaterThanOrEqual(0);
+  await eventually(request, since, (e) => e.eventId === "PageLoadDuration" && e.eventType === "Duration");
+});
+
+test("an uncaught error is an Exception event, sent once per page life", async ({ page, request }) => {
+  const since = Date.now() - 1000;
+  await page.goto("/__dev/ui");
+  await hydrated(page);
+  await page.evaluate(() => {
+    for (let i = 0; i < 3; i += 1) setTimeout(() => Promise.reject(new Error("Ledger widget exploded")));
+  });
+  await eventually(request, since, (e) => e.eventId === "UncaughtException" && e.eventDescription === "Ledger widget exploded");
+  // Events go in order: once a later one has arrived, no copy of the error is still on its way.
+  await page.getByRole("link", { name: "Unknown page" }).click();
+  await eventually(request, since, (e) => e.eventId === "PageView" && e.eventValue.type === "String" && e.eventValue.value === "/no-such-page");
+  const copies = (await storedSince(request, since)).filter((e) => e.eventDescription === "Ledger widget exploded");
+  expect(copies).toHaveLength(1);
+  expect(copies[0]).toMatchObject({ eventType: "Exception", eventValue: { type: "Object", value: { name: "Error", message: "Ledger widget exploded" } } });
+});
+
+test("an error caught by the error page is reported too", async ({ page, request }) => {
+  const since = Date.now() - 1000;
+  await page.goto("/__dev/ui");
+  await hydrated(page);
+  await page.getByRole("button", { name: "Browser failure" }).click();
+  await expect(page.getByTestId("error-id")).toHaveText(/^C-/);
+  await eventually(request, since, (e) => e.eventId === "UncaughtException" && e.eventDescription === "Deliberate render failure from the UI kit");
+});
+
+test("a failed request is an Error event with its status name, URL, method and message, once", async ({ page, request }) => {
+  const since = Date.now() - 1000;
+  await page.goto("/__dev/ui");
+  await hydrated(page);
+  await page.evaluate(async () => {
+    await fetch("/builds/latest.json?t=soon");
+    await fetch("/builds/latest.json?t=soon");
+  });
+  const [failure] = await eventually(request, since, (e) => e.eventId === "RequestFailed" && e.eventDescription.includes("latest.json"));
+  expect(failure).toMatchObject({
+    eventType: "Error",
+    eventDescription: "400 Bad Request: GET /builds/latest.json?t=soon",
+    eventValue: { type: "Object", value: { statusName: "400 Bad Request", status: 400, method: "GET", url: "/builds/latest.json?t=soon", message: "t must be a timestamp in milliseconds" } },
+  });
+  await page.getByRole("link", { name: "Unknown page" }).click();
+  await eventually(request, since, (e) => e.eventId === "PageView" && e.eventValue.type === "String" && e.eventValue.value === "/no-such-page");
+  const sameFailure = (e: AnalyticsEvent) => e.eventId === "RequestFailed" && e.eventDescription === "400 Bad Request: GET /builds/latest.json?t=soon";
+  expect((await storedSince(request, since)).filter(sameFailure)).toHaveLength(1);
+  // The client navigation to an unknown page was itself a failed (404) data request.
+  await eventually(request, since, (e) => e.eventId === "RequestFailed" && e.eventDescription.startsWith("404 Not Found: GET /no-such-page.data"));
+});
+
+test("events survive a reload before they are sent, and go once the network returns, each exactly once", async ({ page, request, context }) => {
+  const since = Date.now() - 1000;
+  await page.route("**/api/events", (route) => route.abort("internetdisconnected"));
+  await page.goto("/__dev/ui");
+  await hydrated(page);
+  await expect.poll(async () => (await queued(page)).length).toBeGreaterThan(0);
+  const before = (await queued(page)).map((q) => q.event.clientEventId);
+
+  await page.reload();
+  await hydrated(page);
+  // The events made before the reload are still waiting, with the new page's own.
+  await expect.poll(async () => (await queued(page)).map((q) => q.event.clientEventId)).toEqual(expect.arrayContaining(before));
+  const waiting = (await queued(page)).map((q) => q.event.clientEventId);
+
+  await page.unroute("**/api/events");
+  await context.setOffline(true);
+  await context.setOffline(false); // the "online" event: the queue resumes
+  await expect.poll(async () => (await queued(page)).length, { timeout: 10_000 }).toBe(0);
+  await expect
+    .poll(async () => {
+      const ids = (await storedSince(request, since)).map((e) => e.clientEventId);
+      return waiting.every((id) => ids.filter((x) => x === id).length === 1);
+    }, { timeout: 10_000 })
+    .toBe(true);
+});
