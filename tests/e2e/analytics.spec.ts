@@ -78,6 +78,19 @@ test("an uncaught error is an Exception event, sent once per page life", async (
   expect(copies[0]).toMatchObject({ eventType: "Exception", eventValue: { type: "Object", value: { name: "Error", message: "Ledger widget exploded" } } });
 });
 
+test("a thrown error nobody catches is an UncaughtException too", async ({ page, request }) => {
+  const since = Date.now() - 1000;
+  await page.goto("/__dev/ui");
+  await hydrated(page);
+  await page.evaluate(() => {
+    setTimeout(() => {
+      throw new TypeError("Cannot read properties of undefined (reading 'amount')");
+    });
+  });
+  const [event] = await eventually(request, since, (e) => e.eventId === "UncaughtException" && e.eventDescription.includes("reading 'amount'"));
+  expect(event).toMatchObject({ eventType: "Exception", eventValue: { type: "Object", value: { name: "TypeError" } } });
+});
+
 test("an error caught by the error page is reported too", async ({ page, request }) => {
   const since = Date.now() - 1000;
   await page.goto("/__dev/ui");
