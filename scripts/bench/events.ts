@@ -17,6 +17,7 @@
 import { randomUUID } from "node:crypto";
 import { createServer } from "node:http";
 import { parseArgs } from "node:util";
+import { buildEvent } from "../../app/lib/analytics";
 
 const { values } = parseArgs({
   options: {
@@ -39,28 +40,13 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
 }
 
-function event(): Record<string, unknown> {
-  return {
-    eventId: "BenchEvent",
-    eventDescription: "scripts/bench/events.ts",
-    eventType: "Regular",
-    eventValue: { type: "Int", value: 1 },
-    appOs: "Node bench",
-    appPlatform: "Web",
-    appBuildNumber: "0.2.0",
-    appId: "partners-portal",
-    appName: "Partners Portal",
-    appVersion: "0.2.0",
-    userCountry: "GH",
-    userEmail: null,
-    userName: null,
-    userId: null,
-    userGender: null,
-    sectionName: "Bench",
-    extrasObject: { businessName: null, businessId: null },
-    occurredAt: Date.now(),
-    clientEventId: randomUUID(),
-  };
+function event() {
+  return buildEvent(
+    { eventId: "BenchEvent", eventDescription: "scripts/bench/events.ts", eventType: "Regular", eventValue: { type: "Int", value: 1 } },
+    { title: "Bench", userAgent: "Node bench", user: null, business: null },
+    Date.now(),
+    randomUUID(),
+  );
 }
 
 // --- the optional local events service

@@ -9,6 +9,7 @@
 import { createHash, randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { buildEvent } from "../../app/lib/analytics";
 
 export type FakeMode =
   /** 200 for everything. */
@@ -140,30 +141,15 @@ export async function startFakeEventsService(options: { mode?: FakeMode; seed?: 
 
 // ------------------------------------------------------------ helpers for the events tests
 
-/** A valid analytics event as the browser half sends it (user fields null: nobody is signed in). */
+/** A valid analytics event, made by the browser's own builder (user fields null: nobody is signed in). */
 export function sampleEvent(overrides: Record<string, unknown> = {}): Record<string, unknown> {
-  return {
-    eventId: "MerchantsListViewed",
-    eventDescription: "The merchants list was shown",
-    eventType: "Regular",
-    eventValue: { type: "Int", value: 25 },
-    appOs: "Chromium 140",
-    appPlatform: "Web",
-    appBuildNumber: "0.2.0",
-    appId: "partners-portal",
-    appName: "Partners Portal",
-    appVersion: "0.2.0",
-    userCountry: "GH",
-    userEmail: null,
-    userName: null,
-    userId: null,
-    userGender: null,
-    sectionName: "Merchants",
-    extrasObject: { businessName: null, businessId: null },
-    occurredAt: Date.now() - 1000,
-    clientEventId: randomUUID(),
-    ...overrides,
-  };
+  const event = buildEvent(
+    { eventId: "MerchantsListViewed", eventDescription: "The merchants list was shown", eventType: "Regular", eventValue: { type: "Int", value: 25 } },
+    { title: "Merchants", userAgent: "Mozilla/5.0 (X11; Linux x86_64) Chrome/140.0.0.0 Safari/537.36", user: null, business: null },
+    Date.now() - 1000,
+    randomUUID(),
+  );
+  return { ...event, ...overrides };
 }
 
 /** SHA-256 hex of the event's JSON with keys sorted at every depth: what the Worker must compute. */
