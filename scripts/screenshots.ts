@@ -3,19 +3,19 @@
 import { mkdirSync } from "node:fs";
 import { chromium, type Page } from "@playwright/test";
 import { CHROMIUM_ARGS, chromiumPath } from "../tests/support/chromium";
-import { startPortal } from "../tests/support/portal";
+import { eventsConsumers, startPortal } from "../tests/support/portal";
 import { prepareTemplateState } from "../tests/support/state";
 
 const OUT = "docs/screenshots";
 mkdirSync(OUT, { recursive: true });
 
-const portal = await startPortal({ template: await prepareTemplateState() });
+const portal = await startPortal({ template: await prepareTemplateState(), queueConsumers: eventsConsumers({ maxRetries: 3 }) });
 const browser = await chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS });
 
 async function shot(name: string, width: number, path: string, before?: (page: Page) => Promise<void>) {
   const page = await browser.newPage({ viewport: { width, height: width < 500 ? 844 : 800 }, deviceScaleFactor: 1 });
   await page.goto(portal.url + path);
-  await page.locator("html[data-hydrated]").waitFor();
+  if (!path.startsWith("/__dev/events")) await page.locator("html[data-hydrated]").waitFor();
   await before?.(page);
   await page.screenshot({ path: `${OUT}/${name}.png`, fullPage: false });
   await page.close();
@@ -39,6 +39,10 @@ try {
   await shot("standard-390", 390, "/select-business");
   await shot("server-error-desktop", 1280, "/__dev/ui?fail=loader");
   await shot("modal-390", 390, "/__dev/ui", (page) => page.getByRole("button", { name: "Show response" }).click());
+  // The visits above sent analytics events; give the queue a moment to store them.
+  await new Promise((resolve) => setTimeout(resolve, 1500));
+  await shot("events-desktop", 1280, "/__dev/events");
+  await shot("events-390", 390, "/__dev/events");
 } finally {
   await browser.close();
   await portal.dispose();

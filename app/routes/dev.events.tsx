@@ -10,6 +10,7 @@ import { renderToStaticMarkup } from "react-dom/server";
 import * as v from "valibot";
 import { listStoredEvents, type StoredEvent, type StoredEvents } from "../../functions/events/stored";
 import stylesheet from "../styles/app.css?url";
+import { formatDate } from "../lib/format";
 
 const Query = v.object({
   limit: v.optional(
@@ -86,11 +87,11 @@ function EventsPage({ total, events }: StoredEvents) {
                 </div>
                 <div>
                   <dt>Occurred</dt>
-                  <dd>{new Date(stored.event.occurredAt).toISOString()}</dd>
+                  <dd title={new Date(stored.event.occurredAt).toISOString()}>{formatDate(stored.event.occurredAt)}</dd>
                 </div>
                 <div>
                   <dt>Received</dt>
-                  <dd>{stored.receivedAt}</dd>
+                  <dd title={stored.receivedAt}>{formatDate(stored.receivedAt)}</dd>
                 </div>
                 <div>
                   <dt>User</dt>
