@@ -9,6 +9,8 @@ export default [
   // Analytics: POST /api/events, and POST /api/events/replay for operators.
   route("api/events/:op?", "routes/api.events.ts"),
   route("__dev/events", "routes/dev.events.tsx"),
+  // Sign-in: the dev outbox of one-time codes (a 404 in production).
+  route("__dev/outbox", "routes/dev.outbox.tsx"),
   // The dashboard (/) is not built yet; "*" alone does not match "/".
   index("routes/not-found.tsx", { id: "routes/index-not-found" }),
   route("*", "routes/not-found.tsx"),

@@ -46,9 +46,33 @@ const RawConfig = v.object({
   EVENTS_RETRY_BASE_SECONDS: seconds("EVENTS_RETRY_BASE_SECONDS", 0, 3600, EVENTS_RETRY_BASE_SECONDS_DEFAULT),
   EVENTS_RETRY_MAX_SECONDS: seconds("EVENTS_RETRY_MAX_SECONDS", 1, MAX_QUEUE_DELAY_SECONDS, EVENTS_RETRY_MAX_SECONDS_DEFAULT),
   EVENTS_REPLAY_SECRET: v.optional(v.pipe(v.string(), v.minLength(32, "EVENTS_REPLAY_SECRET must be at least 32 characters"))),
+  // Sign-in (functions/auth). The key the session cookie was signed with before the last rotation.
+  SESSION_SECRET_PREVIOUS: v.optional(v.pipe(v.string(), v.minLength(32, "SESSION_SECRET_PREVIOUS must be at least 32 characters"))),
+  // The one-time codes' HMAC key; derived from SESSION_SECRET when unset.
+  OTP_SECRET: v.optional(v.pipe(v.string(), v.minLength(32, "OTP_SECRET must be at least 32 characters"))),
+  // The SMS gateway; none: codes go to the dev outbox (/__dev/outbox), never in production.
+  SMS_GATEWAY_URL: v.optional(
+    v.pipe(
+      v.string("SMS_GATEWAY_URL must be a URL"),
+      v.url("SMS_GATEWAY_URL must be a URL"),
+      v.check((value) => /^https?:$/.test(protocolOf(value) ?? ""), "SMS_GATEWAY_URL must be an http or https URL"),
+    ),
+  ),
+  SMS_GATEWAY_TOKEN: v.optional(v.pipe(v.string("SMS_GATEWAY_TOKEN must be a string"), v.maxLength(1000, "SMS_GATEWAY_TOKEN must be at most 1000 characters"))),
 });
 
-const OPTIONAL_TEXT_VARS = ["SESSION_SECRET", "EVENTS_ENDPOINT", "EVENTS_API_KEY", "EVENTS_RETRY_BASE_SECONDS", "EVENTS_RETRY_MAX_SECONDS", "EVENTS_REPLAY_SECRET"] as const;
+const OPTIONAL_TEXT_VARS = [
+  "SESSION_SECRET",
+  "EVENTS_ENDPOINT",
+  "EVENTS_API_KEY",
+  "EVENTS_RETRY_BASE_SECONDS",
+  "EVENTS_RETRY_MAX_SECONDS",
+  "EVENTS_REPLAY_SECRET",
+  "SESSION_SECRET_PREVIOUS",
+  "OTP_SECRET",
+  "SMS_GATEWAY_URL",
+  "SMS_GATEWAY_TOKEN",
+] as const;
 
 export interface AppConfig {
   environment: v.InferOutput<typeof Environment>;
@@ -68,6 +92,21 @@ export interface EventsConfig {
   replaySecret: string | null;
 }
 
+/** Sign-in settings (functions/auth): session keys, the one-time-code key, SMS delivery. */
+export interface AuthConfig {
+  environment: v.InferOutput<typeof Environment>;
+  /** Signs every new session cookie, and verifies them. */
+  sessionSecret: string;
+  /** Verifies cookies signed before the last rotation; never signs. */
+  sessionSecretPrevious: string | null;
+  /** HMAC key of the stored one-time codes. */
+  otpSecret: string;
+  /** null: the dev outbox (outside production) or no SMS at all (production). */
+  smsGatewayUrl: string | null;
+  /** Sent as `Authorization: Bearer` to the gateway. Required when there is a gateway. */
+  smsGatewayToken: string | null;
+}
+
 export class ConfigError extends Error {
   override name = "ConfigError";
 }
@@ -75,6 +114,7 @@ export class ConfigError extends Error {
 interface FullConfig {
   app: AppConfig;
   events: EventsConfig;
+  auth: AuthConfig;
 }
 
 function parseAll(env: Record<string, unknown>): FullConfig {
@@ -93,12 +133,28 @@ function parseAll(env: Record<string, unknown>): FullConfig {
   if (raw.ENVIRONMENT === "production" && raw.EVENTS_ENDPOINT && protocolOf(raw.EVENTS_ENDPOINT) !== "https:") {
     problems.push("EVENTS_ENDPOINT must be an https URL in production");
   }
+  if (raw.SMS_GATEWAY_URL && !raw.SMS_GATEWAY_TOKEN) problems.push("SMS_GATEWAY_TOKEN is required when SMS_GATEWAY_URL is set");
+  if (raw.ENVIRONMENT === "production" && raw.SMS_GATEWAY_URL && protocolOf(raw.SMS_GATEWAY_URL) !== "https:") {
+    problems.push("SMS_GATEWAY_URL must be an https URL in production");
+  }
+  if (raw.SESSION_SECRET_PREVIOUS && raw.SESSION_SECRET_PREVIOUS === raw.SESSION_SECRET) {
+    problems.push("SESSION_SECRET_PREVIOUS must differ from SESSION_SECRET");
+  }
   if (raw.EVENTS_RETRY_BASE_SECONDS > raw.EVENTS_RETRY_MAX_SECONDS) {
     problems.push("EVENTS_RETRY_BASE_SECONDS must not be more than EVENTS_RETRY_MAX_SECONDS");
   }
   if (problems.length > 0) throw new ConfigError(`Invalid Worker configuration: ${problems.join("; ")}`);
+  const sessionSecret = raw.SESSION_SECRET ?? DEV_SESSION_SECRET;
   return {
-    app: { environment: raw.ENVIRONMENT, sessionSecret: raw.SESSION_SECRET ?? DEV_SESSION_SECRET },
+    app: { environment: raw.ENVIRONMENT, sessionSecret },
+    auth: {
+      environment: raw.ENVIRONMENT,
+      sessionSecret,
+      sessionSecretPrevious: raw.SESSION_SECRET_PREVIOUS ?? null,
+      otpSecret: raw.OTP_SECRET ?? `otp:${sessionSecret}`,
+      smsGatewayUrl: raw.SMS_GATEWAY_URL ?? null,
+      smsGatewayToken: raw.SMS_GATEWAY_TOKEN ?? null,
+    },
     events: {
       endpoint: raw.EVENTS_ENDPOINT ?? null,
       apiKey: raw.EVENTS_API_KEY ?? null,
@@ -121,4 +177,9 @@ export function parseConfig(env: Record<string, unknown>): AppConfig {
 /** The analytics settings, from the same checks as parseConfig (it throws the same ConfigError). */
 export function parseEventsConfig(env: Record<string, unknown>): EventsConfig {
   return parseAll(env).events;
+}
+
+/** The sign-in settings, from the same checks as parseConfig (it throws the same ConfigError). */
+export function parseAuthConfig(env: Record<string, unknown>): AuthConfig {
+  return parseAll(env).auth;
 }

@@ -40,6 +40,26 @@ export function auditStatement(tenant: Tenant, db: D1Database, meta: RequestMeta
     .bind(tenant.businessId, tenant.userId, facts.action, facts.entity, facts.entityId ?? null, json(facts.before), json(facts.after), meta.ip, meta.userAgent, meta.requestId, at);
 }
 
+/** Who a sign-in event concerns: the user when known, the business once one is chosen (null before). */
+export interface SignInActor {
+  userId: string | null;
+  businessId: string | null;
+}
+
+/**
+ * A statement that records one sign-in event (code sent, code failure, lockout,
+ * logout, revocation). Before a business is chosen there is no tenant, so the
+ * entry's business_id is null.
+ */
+export function signInAuditStatement(actor: SignInActor, db: D1Database, meta: RequestMeta, facts: AuditFacts, at = nowIso()): D1PreparedStatement {
+  return db
+    .prepare(
+      `INSERT INTO audit_log (business_id, actor_id, action, entity, entity_id, before_json, after_json, ip, user_agent, request_id, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    )
+    .bind(actor.businessId, actor.userId, facts.action, facts.entity, facts.entityId ?? null, json(facts.before), json(facts.after), meta.ip, meta.userAgent, meta.requestId, at);
+}
+
 interface AuditRow {
   id: number;
   actor_id: string | null;

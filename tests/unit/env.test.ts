@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ConfigError, DEV_SESSION_SECRET, parseConfig, parseEventsConfig } from "../../functions/env";
+import { ConfigError, DEV_SESSION_SECRET, parseAuthConfig, parseConfig, parseEventsConfig } from "../../functions/env";
 import { retryDelaySeconds, totalRetryWindowSeconds } from "../../functions/events/retry";
 
 const SECRET_32 = "s".repeat(32);
@@ -174,5 +174,51 @@ describe("analytics retry schedule (wrangler.toml and the defaults)", () => {
     const dlq = consumer("partners-portal-events-dlq");
     expect(dlq, "a consumer for partners-portal-events-dlq").toBeDefined();
     expect(number(dlq, "max_retries")).toBeGreaterThanOrEqual(10);
+  });
+});
+
+describe("parseAuthConfig (sign-in)", () => {
+  it("defaults: the session secret, an OTP key derived from it, no previous key, no gateway", () => {
+    expect(parseAuthConfig({})).toEqual({
+      environment: "development",
+      sessionSecret: DEV_SESSION_SECRET,
+      sessionSecretPrevious: null,
+      otpSecret: `otp:${DEV_SESSION_SECRET}`,
+      smsGatewayUrl: null,
+      smsGatewayToken: null,
+    });
+  });
+
+  it("takes the previous session key, the OTP key and the gateway", () => {
+    const auth = parseAuthConfig({
+      ENVIRONMENT: "production",
+      SESSION_SECRET: SECRET_32,
+      SESSION_SECRET_PREVIOUS: "p".repeat(32),
+      OTP_SECRET: "o".repeat(32),
+      SMS_GATEWAY_URL: "https://sms.example.com/send",
+      SMS_GATEWAY_TOKEN: "token",
+    });
+    expect(auth).toMatchObject({ sessionSecretPrevious: "p".repeat(32), otpSecret: "o".repeat(32), smsGatewayUrl: "https://sms.example.com/send", smsGatewayToken: "token" });
+  });
+
+  it("leaves parseConfig's answer as it was", () => {
+    expect(parseConfig({ SESSION_SECRET_PREVIOUS: "p".repeat(32), SMS_GATEWAY_URL: "http://127.0.0.1:9/x", SMS_GATEWAY_TOKEN: "t" })).toEqual({ environment: "development", sessionSecret: DEV_SESSION_SECRET });
+  });
+
+  it.each([
+    [{ SESSION_SECRET_PREVIOUS: "short" }, /SESSION_SECRET_PREVIOUS.*32/],
+    [{ OTP_SECRET: "short" }, /OTP_SECRET.*32/],
+    [{ SMS_GATEWAY_URL: "not a url", SMS_GATEWAY_TOKEN: "t" }, /SMS_GATEWAY_URL/],
+    [{ SMS_GATEWAY_URL: "ftp://sms.example.com", SMS_GATEWAY_TOKEN: "t" }, /SMS_GATEWAY_URL must be an http or https URL/],
+    [{ SMS_GATEWAY_URL: "https://sms.example.com" }, /SMS_GATEWAY_TOKEN is required/],
+    [{ ENVIRONMENT: "production", SESSION_SECRET: SECRET_32, SMS_GATEWAY_URL: "http://sms.example.com", SMS_GATEWAY_TOKEN: "t" }, /https URL in production/],
+    [{ SESSION_SECRET: SECRET_32, SESSION_SECRET_PREVIOUS: SECRET_32 }, /must differ/],
+  ])("refuses %j, in parseConfig as well", (env, message) => {
+    expect(() => parseAuthConfig(env)).toThrow(message);
+    expect(configError(env).message).toMatch(message);
+  });
+
+  it("treats empty sign-in vars as unset", () => {
+    expect(parseAuthConfig({ SESSION_SECRET_PREVIOUS: "", OTP_SECRET: "", SMS_GATEWAY_URL: "", SMS_GATEWAY_TOKEN: "" }).smsGatewayUrl).toBeNull();
   });
 });

@@ -1,0 +1,29 @@
+// What the sign-in functions need, built once per request from the load context.
+import type { AppLoadContext } from "@remix-run/cloudflare";
+import type { RequestMeta } from "../data/tenant";
+import { parseAuthConfig, type AuthConfig } from "../env";
+
+export interface AuthDeps {
+  db: D1Database;
+  config: AuthConfig;
+  meta: RequestMeta;
+  /** Epoch ms; tests pass their own clock. */
+  now: () => number;
+}
+
+/** Where the request came from, for the audit log (Cloudflare sets CF-Connecting-IP). */
+export function requestMeta(request: Request, requestId: string | null): RequestMeta {
+  return { ip: request.headers.get("CF-Connecting-IP"), userAgent: request.headers.get("User-Agent"), requestId };
+}
+
+export function authDeps(request: Request, context: AppLoadContext): AuthDeps {
+  const env = context.cloudflare.env;
+  return {
+    db: env.DB,
+    config: parseAuthConfig(env as unknown as Record<string, unknown>),
+    meta: requestMeta(request, context.requestId),
+    now: () => Date.now(),
+  };
+}
+
+export const iso = (ms: number) => new Date(ms).toISOString();

@@ -1,0 +1,71 @@
+// Loader and action guards. Each reads the session cookie, checks its signature,
+// key, expiration and its `sessions` row (so a revoked session is refused at its
+// very next request), and throws a redirect when the session does not do:
+// to the stored return URL (or /login), with the cookie cleared.
+import { redirect } from "@remix-run/cloudflare";
+import type { Tenant } from "../data/tenant";
+import type { AuthDeps } from "./deps";
+import { clearSessionCookie, isValidSession, readSessionCookie, type ReturnUrl, type SessionData } from "./session";
+import { membershipRole, rowAllows, sessionRow } from "./sign-in";
+
+export type SessionCheck = { ok: true; session: SessionData } | { ok: false; returnUrl: ReturnUrl; clear: boolean };
+
+/**
+ * The request's session as far as the cookie and the sessions row vouch for it
+ * (any stage). Forged, altered, unknown-key, expired and revoked all fail.
+ */
+export async function checkSession(request: Request, deps: AuthDeps): Promise<SessionCheck> {
+  const now = deps.now();
+  const read = await readSessionCookie(request, deps.config, now);
+  if (read.kind === "absent") return { ok: false, returnUrl: "/login", clear: false };
+  if (read.kind === "refused") return { ok: false, returnUrl: "/login", clear: true };
+  if (read.kind === "expired") return { ok: false, returnUrl: read.returnUrl, clear: true };
+  const row = await sessionRow(deps.db, read.session.sid);
+  if (!rowAllows(row, read.session, now)) return { ok: false, returnUrl: read.session.returnUrl, clear: true };
+  return { ok: true, session: read.session };
+}
+
+function leave(request: Request, to: string, clear: boolean): never {
+  throw redirect(to, clear ? { headers: { "Set-Cookie": clearSessionCookie(request) } } : undefined);
+}
+
+/** A login in progress (the /authenticate pages): an authentic, unrevoked session at any stage. */
+export async function requireIdentified(request: Request, deps: AuthDeps): Promise<SessionData> {
+  const check = await checkSession(request, deps);
+  if (!check.ok) leave(request, check.returnUrl, check.clear);
+  return check.session;
+}
+
+/**
+ * SPEC section 4: valid only with an otp token, an email and an unexpired token
+ * expiration; otherwise the whole session is cleared and the user goes to the
+ * stored return URL, or /login.
+ */
+export async function requireSession(request: Request, deps: AuthDeps): Promise<SessionData> {
+  const check = await checkSession(request, deps);
+  if (!check.ok) leave(request, check.returnUrl, check.clear);
+  if (!isValidSession(check.session, deps.now())) leave(request, check.session.returnUrl, true);
+  return check.session;
+}
+
+export type VerifiedSession = SessionData & { otpToken: string; stage: "verified" | "business_chosen" };
+
+/** A valid session whose one-time code was verified (/select-business). */
+export async function requireVerified(request: Request, deps: AuthDeps): Promise<VerifiedSession> {
+  const session = await requireSession(request, deps);
+  if (session.stage === "identified" || !session.otpToken) leave(request, session.returnUrl, true);
+  return session as VerifiedSession;
+}
+
+/**
+ * A verified session with a business chosen, whose user is still an active member
+ * of it: the tenant every data function takes. Without a business (or after losing
+ * access to it) the user goes to /select-business, still signed in.
+ */
+export async function requireBusiness(request: Request, deps: AuthDeps): Promise<{ session: VerifiedSession; tenant: Tenant }> {
+  const session = await requireVerified(request, deps);
+  if (session.stage !== "business_chosen" || !session.activeBusiness) leave(request, "/select-business", false);
+  const role = await membershipRole(deps.db, session.sub, session.activeBusiness);
+  if (!role) leave(request, "/select-business", false);
+  return { session, tenant: { businessId: session.activeBusiness, userId: session.sub, role } };
+}
