@@ -7,6 +7,7 @@
 //   202  {"accepted": true}: { hash, event, receivedAt } is on the EVENTS queue.
 // The same event posted twice is accepted twice; the consumer relays it once.
 import { errorText, jsonResponse, logEvent } from "./http";
+import { isSameOriginRequest } from "../auth/origin";
 import { clientKey, countRequest, dropEndedWindows } from "./rate-limit";
 import { MAX_BODY_BYTES, eventHash, parseIncomingEvent, type EventsQueueMessage } from "./schema";
 
@@ -16,16 +17,6 @@ export interface IngestDeps {
   waitUntil(promise: Promise<unknown>): void;
   requestId: string;
   now?: number;
-}
-
-/** Same-origin only: a browser always sends Origin with a POST, and Sec-Fetch-Site when it knows it. */
-export function isSameOrigin(request: Request): boolean {
-  const site = request.headers.get("Sec-Fetch-Site");
-  const origin = request.headers.get("Origin");
-  if (site === null && origin === null) return false;
-  if (site !== null && site !== "same-origin") return false;
-  if (origin !== null && origin !== new URL(request.url).origin) return false;
-  return true;
 }
 
 class TooLarge extends Error {}
@@ -63,7 +54,7 @@ function badRequest(message: string, issues: { path: string; message: string }[]
 
 export async function acceptEvent(request: Request, deps: IngestDeps): Promise<Response> {
   const now = deps.now ?? Date.now();
-  if (!isSameOrigin(request)) {
+  if (!isSameOriginRequest(request)) {
     return jsonResponse({ message: "Events are accepted only from this site's own pages" }, 403);
   }
   const declared = request.headers.get("Content-Length");
