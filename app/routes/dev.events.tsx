@@ -5,46 +5,9 @@
 // A resource route (no default export): a Remix page cannot also answer raw JSON
 // at the same URL, so the page is rendered here as a small static document.
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
-import type { ReactElement, ReactNode } from "react";
-import { renderToStaticMarkup } from "react-dom/server";
-import * as v from "valibot";
 import { listStoredEvents, type StoredEvent, type StoredEvents } from "../../functions/events/stored";
-import stylesheet from "../styles/app.css?url";
+import { DevDocument, devListResponse } from "../components/dev-list-page";
 import { formatDate } from "../lib/format";
-
-const Query = v.object({
-  limit: v.optional(
-    v.pipe(v.string(), v.regex(/^\d{1,4}$/, "limit must be a whole number"), v.transform(Number), v.minValue(1, "limit must be at least 1"), v.maxValue(500, "limit must be at most 500")),
-    "100",
-  ),
-});
-
-const HEADERS = { "Cache-Control": "no-store, max-age=0", Vary: "Accept" };
-
-function wantsJson(request: Request): boolean {
-  return (request.headers.get("Accept") ?? "").includes("application/json");
-}
-
-function htmlResponse(element: ReactElement, status = 200): Response {
-  return new Response(`<!doctype html>${renderToStaticMarkup(element)}`, { status, headers: { ...HEADERS, "Content-Type": "text/html; charset=utf-8" } });
-}
-
-function Document({ title, children }: { title: string; children: ReactNode }) {
-  return (
-    <html lang="en">
-      <head>
-        <meta charSet="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <title>{title}</title>
-        <link rel="stylesheet" href={stylesheet} />
-        <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
-      </head>
-      <body>
-        <main className="main">{children}</main>
-      </body>
-    </html>
-  );
-}
 
 function valueText({ event }: StoredEvent): string {
   const { type, value } = event.eventValue;
@@ -53,7 +16,7 @@ function valueText({ event }: StoredEvent): string {
 
 function EventsPage({ total, events }: StoredEvents) {
   return (
-    <Document title="Analytics events">
+    <DevDocument title="Analytics events">
       <div className="page">
         <header className="page__header">
           <h1>Analytics events</h1>
@@ -112,32 +75,10 @@ function EventsPage({ total, events }: StoredEvents) {
           ))
         )}
       </div>
-    </Document>
+    </DevDocument>
   );
 }
 
-function NotFoundPage({ message }: { message: string }) {
-  return (
-    <Document title="Page Not Found">
-      <div className="error-page">
-        <p className="error-page__code">404</p>
-        <h1>Page Not Found</h1>
-        <p className="error-page__message">{message}</p>
-      </div>
-    </Document>
-  );
-}
-
-export async function loader({ request, context }: LoaderFunctionArgs) {
-  const url = new URL(request.url);
-  if (context.config.environment === "production") {
-    const message = `Page Not Found: ${url.pathname}${url.search}`;
-    return wantsJson(request) ? Response.json({ message }, { status: 404, headers: HEADERS }) : htmlResponse(<NotFoundPage message={message} />, 404);
-  }
-  const query = v.safeParse(Query, { limit: url.searchParams.get("limit") ?? undefined });
-  if (!query.success) {
-    return Response.json({ message: query.issues.map((issue) => issue.message).join("; ") }, { status: 400, headers: HEADERS });
-  }
-  const stored = await listStoredEvents(context.cloudflare.env.DB, query.output.limit);
-  return wantsJson(request) ? Response.json(stored, { headers: HEADERS }) : htmlResponse(<EventsPage {...stored} />);
+export function loader(args: LoaderFunctionArgs) {
+  return devListResponse(args, listStoredEvents, (data) => <EventsPage {...data} />);
 }
