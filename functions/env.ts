@@ -31,6 +31,18 @@ const seconds = (name: string, min: number, max: number, fallback: number) =>
     String(fallback),
   );
 
+const httpUrl = (name: string) =>
+  v.optional(
+    v.pipe(
+      v.string(`${name} must be a URL`),
+      v.url(`${name} must be a URL`),
+      v.check((value) => /^https?:$/.test(protocolOf(value) ?? ""), `${name} must be an http or https URL`),
+    ),
+  );
+
+const oidcText = (name: string) =>
+  v.optional(v.pipe(v.string(`${name} must be a string`), v.minLength(1), v.maxLength(1000, `${name} must be at most 1000 characters`)));
+
 const RawConfig = v.object({
   ENVIRONMENT: v.optional(Environment, "development"),
   SESSION_SECRET: v.optional(v.pipe(v.string(), v.minLength(32, "SESSION_SECRET must be at least 32 characters"))),
@@ -59,6 +71,15 @@ const RawConfig = v.object({
     ),
   ),
   SMS_GATEWAY_TOKEN: v.optional(v.pipe(v.string("SMS_GATEWAY_TOKEN must be a string"), v.maxLength(1000, "SMS_GATEWAY_TOKEN must be at most 1000 characters"))),
+  // OpenID Connect sign-in (functions/auth/oidc.ts). A provider is configured when its three values are set.
+  MICROSOFT_ISSUER: httpUrl("MICROSOFT_ISSUER"),
+  MICROSOFT_CLIENT_ID: oidcText("MICROSOFT_CLIENT_ID"),
+  MICROSOFT_CLIENT_SECRET: oidcText("MICROSOFT_CLIENT_SECRET"),
+  GOOGLE_ISSUER: httpUrl("GOOGLE_ISSUER"),
+  GOOGLE_CLIENT_ID: oidcText("GOOGLE_CLIENT_ID"),
+  GOOGLE_CLIENT_SECRET: oidcText("GOOGLE_CLIENT_SECRET"),
+  // The portal's public origin for the redirect URIs; unset: the origin of the request.
+  OIDC_REDIRECT_BASE_URL: httpUrl("OIDC_REDIRECT_BASE_URL"),
 });
 
 const OPTIONAL_TEXT_VARS = [
@@ -72,6 +93,13 @@ const OPTIONAL_TEXT_VARS = [
   "OTP_SECRET",
   "SMS_GATEWAY_URL",
   "SMS_GATEWAY_TOKEN",
+  "MICROSOFT_ISSUER",
+  "MICROSOFT_CLIENT_ID",
+  "MICROSOFT_CLIENT_SECRET",
+  "GOOGLE_ISSUER",
+  "GOOGLE_CLIENT_ID",
+  "GOOGLE_CLIENT_SECRET",
+  "OIDC_REDIRECT_BASE_URL",
 ] as const;
 
 export interface AppConfig {
@@ -107,6 +135,23 @@ export interface AuthConfig {
   smsGatewayToken: string | null;
 }
 
+/** One OpenID provider's client registration. */
+export interface OidcClientConfig {
+  /** Discovery is read from `<issuer>/.well-known/openid-configuration`. */
+  issuer: string;
+  clientId: string;
+  clientSecret: string;
+}
+
+/** OpenID Connect sign-in settings (functions/auth/oidc.ts); null: that provider is not configured. */
+export interface OidcConfig {
+  environment: v.InferOutput<typeof Environment>;
+  microsoft: OidcClientConfig | null;
+  google: OidcClientConfig | null;
+  /** The portal origin the redirect URIs are built on; null: the request's origin. */
+  redirectBaseUrl: string | null;
+}
+
 export class ConfigError extends Error {
   override name = "ConfigError";
 }
@@ -115,6 +160,7 @@ interface FullConfig {
   app: AppConfig;
   events: EventsConfig;
   auth: AuthConfig;
+  oidc: OidcConfig;
 }
 
 function parseAll(env: Record<string, unknown>): FullConfig {
@@ -143,6 +189,23 @@ function parseAll(env: Record<string, unknown>): FullConfig {
   if (raw.EVENTS_RETRY_BASE_SECONDS > raw.EVENTS_RETRY_MAX_SECONDS) {
     problems.push("EVENTS_RETRY_BASE_SECONDS must not be more than EVENTS_RETRY_MAX_SECONDS");
   }
+  const oidcClient = (prefix: "MICROSOFT" | "GOOGLE"): OidcClientConfig | null => {
+    const issuer = raw[`${prefix}_ISSUER`];
+    const clientId = raw[`${prefix}_CLIENT_ID`];
+    const clientSecret = raw[`${prefix}_CLIENT_SECRET`];
+    if (!issuer && !clientId && !clientSecret) return null;
+    if (!issuer || !clientId || !clientSecret) {
+      problems.push(`${prefix}_ISSUER, ${prefix}_CLIENT_ID and ${prefix}_CLIENT_SECRET must be set together`);
+      return null;
+    }
+    if (raw.ENVIRONMENT === "production" && protocolOf(issuer) !== "https:") problems.push(`${prefix}_ISSUER must be an https URL in production`);
+    return { issuer: issuer.replace(/\/+$/, ""), clientId, clientSecret };
+  };
+  const microsoft = oidcClient("MICROSOFT");
+  const google = oidcClient("GOOGLE");
+  if (raw.ENVIRONMENT === "production" && raw.OIDC_REDIRECT_BASE_URL && protocolOf(raw.OIDC_REDIRECT_BASE_URL) !== "https:") {
+    problems.push("OIDC_REDIRECT_BASE_URL must be an https URL in production");
+  }
   if (problems.length > 0) throw new ConfigError(`Invalid Worker configuration: ${problems.join("; ")}`);
   const sessionSecret = raw.SESSION_SECRET ?? DEV_SESSION_SECRET;
   return {
@@ -154,6 +217,12 @@ function parseAll(env: Record<string, unknown>): FullConfig {
       otpSecret: raw.OTP_SECRET ?? `otp:${sessionSecret}`,
       smsGatewayUrl: raw.SMS_GATEWAY_URL ?? null,
       smsGatewayToken: raw.SMS_GATEWAY_TOKEN ?? null,
+    },
+    oidc: {
+      environment: raw.ENVIRONMENT,
+      microsoft,
+      google,
+      redirectBaseUrl: raw.OIDC_REDIRECT_BASE_URL ? new URL(raw.OIDC_REDIRECT_BASE_URL).origin : null,
     },
     events: {
       endpoint: raw.EVENTS_ENDPOINT ?? null,
@@ -182,4 +251,9 @@ export function parseEventsConfig(env: Record<string, unknown>): EventsConfig {
 /** The sign-in settings, from the same checks as parseConfig (it throws the same ConfigError). */
 export function parseAuthConfig(env: Record<string, unknown>): AuthConfig {
   return parseAll(env).auth;
+}
+
+/** The OpenID Connect settings, from the same checks as parseConfig (it throws the same ConfigError). */
+export function parseOidcConfig(env: Record<string, unknown>): OidcConfig {
+  return parseAll(env).oidc;
 }

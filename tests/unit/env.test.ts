@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ConfigError, DEV_SESSION_SECRET, parseAuthConfig, parseConfig, parseEventsConfig } from "../../functions/env";
+import { ConfigError, DEV_SESSION_SECRET, parseAuthConfig, parseConfig, parseEventsConfig, parseOidcConfig } from "../../functions/env";
 import { retryDelaySeconds, totalRetryWindowSeconds } from "../../functions/events/retry";
 
 const SECRET_32 = "s".repeat(32);
@@ -220,5 +220,42 @@ describe("parseAuthConfig (sign-in)", () => {
 
   it("treats empty sign-in vars as unset", () => {
     expect(parseAuthConfig({ SESSION_SECRET_PREVIOUS: "", OTP_SECRET: "", SMS_GATEWAY_URL: "", SMS_GATEWAY_TOKEN: "" }).smsGatewayUrl).toBeNull();
+  });
+});
+
+describe("parseOidcConfig (OpenID Connect sign-in)", () => {
+  const MICROSOFT = { MICROSOFT_ISSUER: "https://login.microsoftonline.com/common/v2.0/", MICROSOFT_CLIENT_ID: "ms-id", MICROSOFT_CLIENT_SECRET: "ms-secret" };
+  const GOOGLE = { GOOGLE_ISSUER: "https://accounts.google.com", GOOGLE_CLIENT_ID: "g-id", GOOGLE_CLIENT_SECRET: "g-secret" };
+
+  it("defaults: neither provider configured, redirects on the request's origin", () => {
+    expect(parseOidcConfig({})).toEqual({ environment: "development", microsoft: null, google: null, redirectBaseUrl: null });
+  });
+
+  it("takes both providers (issuer without a trailing slash) and the redirect base's origin", () => {
+    expect(parseOidcConfig({ ENVIRONMENT: "production", SESSION_SECRET: SECRET_32, ...MICROSOFT, ...GOOGLE, OIDC_REDIRECT_BASE_URL: "https://portal.example.com/ignored" })).toEqual({
+      environment: "production",
+      microsoft: { issuer: "https://login.microsoftonline.com/common/v2.0", clientId: "ms-id", clientSecret: "ms-secret" },
+      google: { issuer: "https://accounts.google.com", clientId: "g-id", clientSecret: "g-secret" },
+      redirectBaseUrl: "https://portal.example.com",
+    });
+  });
+
+  it("treats empty values as unset and leaves parseConfig and parseAuthConfig as they were", () => {
+    const env = { GOOGLE_ISSUER: "", GOOGLE_CLIENT_ID: "", GOOGLE_CLIENT_SECRET: "", ...MICROSOFT };
+    expect(parseOidcConfig(env).google).toBeNull();
+    expect(parseConfig(env)).toEqual({ environment: "development", sessionSecret: DEV_SESSION_SECRET });
+    expect(Object.keys(parseAuthConfig(env)).sort()).toEqual(["environment", "otpSecret", "sessionSecret", "sessionSecretPrevious", "smsGatewayToken", "smsGatewayUrl"]);
+  });
+
+  it.each([
+    [{ GOOGLE_ISSUER: "https://accounts.google.com", GOOGLE_CLIENT_ID: "g-id" }, /GOOGLE_ISSUER, GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET must be set together/],
+    [{ MICROSOFT_CLIENT_SECRET: "s" }, /MICROSOFT_ISSUER, MICROSOFT_CLIENT_ID and MICROSOFT_CLIENT_SECRET must be set together/],
+    [{ ...GOOGLE, GOOGLE_ISSUER: "not a url" }, /GOOGLE_ISSUER must be a URL/],
+    [{ ...GOOGLE, GOOGLE_ISSUER: "ftp://accounts.google.com" }, /GOOGLE_ISSUER must be an http or https URL/],
+    [{ ENVIRONMENT: "production", SESSION_SECRET: SECRET_32, ...GOOGLE, GOOGLE_ISSUER: "http://127.0.0.1:9" }, /GOOGLE_ISSUER must be an https URL in production/],
+    [{ ENVIRONMENT: "production", SESSION_SECRET: SECRET_32, OIDC_REDIRECT_BASE_URL: "http://portal.example.com" }, /OIDC_REDIRECT_BASE_URL must be an https URL in production/],
+  ])("refuses %j, in parseConfig as well", (env, message) => {
+    expect(() => parseOidcConfig(env)).toThrow(message);
+    expect(configError(env).message).toMatch(message);
   });
 });
