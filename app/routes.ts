@@ -11,6 +11,11 @@ export default [
   route("__dev/events", "routes/dev.events.tsx"),
   // Sign-in: the dev outbox of one-time codes (a 404 in production).
   route("__dev/outbox", "routes/dev.outbox.tsx"),
+  // Sign-in by unique email (the work-account and Google buttons of /login come next).
+  route("login-option", "routes/login-option.tsx"),
+  route("authenticate", "routes/authenticate.tsx"),
+  route("authenticate/verify", "routes/authenticate.verify.tsx"),
+  route("select-business", "routes/select-business.tsx"),
   // The dashboard (/) is not built yet; "*" alone does not match "/".
   index("routes/not-found.tsx", { id: "routes/index-not-found" }),
   route("*", "routes/not-found.tsx"),

@@ -42,6 +42,31 @@ try {
   // The visits above sent analytics events; give the queue a moment to store them.
   await new Promise((resolve) => setTimeout(resolve, 1500));
   await shot("events-desktop", 1280, "/__dev/events");
+  await shot("login-option-desktop", 1280, "/login-option");
+  // The unique-email sign-in at 390 px, step by step, with a refusal shown.
+  const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
+  await page.goto(`${portal.url}/login-option`);
+  await page.locator("html[data-hydrated]").waitFor();
+  await page.getByLabel("Email address").fill("not-an-email");
+  await page.getByRole("button", { name: "Continue" }).click();
+  await page.getByText("Enter a valid email address").waitFor();
+  await page.screenshot({ path: `${OUT}/login-option-390.png` });
+  await page.getByLabel("Email address").fill("ama.mensah@example.com");
+  await page.getByRole("button", { name: "Continue" }).click();
+  await page.getByRole("button", { name: "Send code" }).waitFor();
+  await page.screenshot({ path: `${OUT}/authenticate-390.png` });
+  await page.getByRole("button", { name: "Send code" }).click();
+  await page.getByLabel("One-time code").fill("000000");
+  await page.getByRole("button", { name: "Verify" }).click();
+  await page.getByText(/not right|tries left/).waitFor();
+  await page.screenshot({ path: `${OUT}/verify-390.png` });
+  const outbox = (await (await page.request.get(`${portal.url}/__dev/outbox`, { headers: { Accept: "application/json" } })).json()) as { messages: { body: string }[] };
+  await page.getByLabel("One-time code").fill(/\d{6}/.exec(outbox.messages[0]?.body ?? "")?.[0] ?? "");
+  await page.getByRole("button", { name: "Verify" }).click();
+  await page.getByRole("heading", { name: "Choose a business" }).waitFor();
+  await page.screenshot({ path: `${OUT}/select-business-390.png` });
+  await page.close();
+  console.log("sign-in screenshots written");
   await shot("events-390", 390, "/__dev/events");
 } finally {
   await browser.close();

@@ -48,15 +48,23 @@ describe("route matching", () => {
 
 describe("layouts", () => {
   it("the sign-in steps use the standard layout: a card, no navigation", async () => {
-    for (const path of ["/login", "/login-option", "/authenticate", "/authenticate/verify", "/select-business"]) {
+    for (const path of ["/login", "/login-option"]) {
       const html = await (await portal().fetch(path)).text();
       expect(html, path).toContain('class="standard"');
       expect(html, path).not.toContain('aria-label="Main"');
     }
   });
 
+  it("the later sign-in steps send a signed-out visitor to /login", async () => {
+    for (const path of ["/authenticate", "/authenticate/verify", "/select-business"]) {
+      const response = await portal().fetch(path);
+      expect(response.status, path).toBe(302);
+      expect(response.headers.get("Location"), path).toBe("/login");
+    }
+  });
+
   it("outside production every page wears an environment badge", async () => {
-    for (const path of ["/merchants", "/login"]) {
+    for (const path of ["/merchants", "/login", "/login-option"]) {
       expect(textOf(await (await portal().fetch(path)).text()), path).toContain("Development");
     }
   });

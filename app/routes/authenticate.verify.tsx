@@ -1,0 +1,71 @@
+// Enter the one-time code (or ask for a new one after the cooldown).
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import * as v from "valibot";
+import { authDeps } from "../../functions/auth/deps";
+import { requireIdentified } from "../../functions/auth/guards";
+import { requireSameOrigin } from "../../functions/auth/origin";
+import { maskPhone, requestOtp, verifyOtp } from "../../functions/auth/otp";
+import { smsPortFor } from "../../functions/auth/sms";
+import { describedBy, Field } from "../components/form";
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const session = await requireIdentified(request, authDeps(request, context));
+  if (!session.selectedPhoneNumber) throw redirect("/authenticate");
+  return { phone: maskPhone(session.selectedPhoneNumber) };
+}
+
+const VerifyForm = v.variant("intent", [
+  v.object({ intent: v.literal("verify"), code: v.pipe(v.string(), v.trim(), v.regex(/^\d{6}$/, "Enter the 6-digit code from the text message.")) }),
+  v.object({ intent: v.literal("resend") }),
+]);
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  requireSameOrigin(request);
+  const deps = authDeps(request, context);
+  const session = await requireIdentified(request, deps);
+  const parsed = v.safeParse(VerifyForm, Object.fromEntries(await request.formData()));
+  if (!parsed.success) return data({ error: parsed.issues[0].message, resent: false }, { status: 400 });
+  if (parsed.output.intent === "resend") {
+    if (!session.selectedPhoneNumber) throw redirect("/authenticate");
+    const sent = await requestOtp(request, deps, session, session.selectedPhoneNumber, smsPortFor(deps.config, deps.db));
+    if (!sent.ok) return data({ error: sent.message, resent: false }, { status: 400 });
+    return data({ error: null, resent: true }, { headers: { "Set-Cookie": sent.setCookie } });
+  }
+  const verified = await verifyOtp(request, deps, session, parsed.output.code);
+  if (!verified.ok) return data({ error: verified.message, resent: false }, { status: 400 });
+  return redirect("/select-business", { headers: { "Set-Cookie": verified.setCookie } });
+}
+
+export default function Verify() {
+  const { phone } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  const busy = useNavigation().state !== "idle";
+  const error = result?.error;
+  return (
+    <div className="sign-in">
+      <h1>Enter your code</h1>
+      <p className="page__lead">We sent a 6-digit code to {phone}. It is valid for 5 minutes.</p>
+      {result?.resent ? (
+        <p className="notice notice--success" role="status">
+          A new code is on its way.
+        </p>
+      ) : null}
+      <Form method="post" className="form" noValidate>
+        <input type="hidden" name="intent" value="verify" />
+        <Field id="code" label="One-time code" error={error}>
+          <input id="code" name="code" inputMode="numeric" autoComplete="one-time-code" pattern="[0-9]{6}" maxLength={6} required {...describedBy("code", error)} />
+        </Field>
+        <button type="submit" className="button button--primary button--block" disabled={busy}>
+          {busy ? "Checking…" : "Verify"}
+        </button>
+      </Form>
+      <Form method="post" className="form form--secondary">
+        <input type="hidden" name="intent" value="resend" />
+        <button type="submit" className="button button--ghost button--block" disabled={busy}>
+          Send a new code
+        </button>
+      </Form>
+    </div>
+  );
+}

@@ -1,0 +1,62 @@
+// Choose which business to work in (SPEC: verifiedBusinesses).
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import * as v from "valibot";
+import { listMemberBusinesses } from "../../functions/auth/businesses";
+import { authDeps } from "../../functions/auth/deps";
+import { requireVerified } from "../../functions/auth/guards";
+import { requireSameOrigin } from "../../functions/auth/origin";
+import { chooseBusiness } from "../../functions/auth/sign-in";
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const deps = authDeps(request, context);
+  const session = await requireVerified(request, deps);
+  return { businesses: await listMemberBusinesses(deps.db, session.sub) };
+}
+
+const BusinessForm = v.object({ businessId: v.pipe(v.string("Choose a business."), v.minLength(1, "Choose a business."), v.maxLength(100)) });
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  requireSameOrigin(request);
+  const deps = authDeps(request, context);
+  const session = await requireVerified(request, deps);
+  const parsed = v.safeParse(BusinessForm, Object.fromEntries(await request.formData()));
+  if (!parsed.success) return data({ error: parsed.issues[0].message }, { status: 400 });
+  const chosen = await chooseBusiness(request, deps, session, parsed.output.businessId);
+  if (!chosen.ok) return data({ error: chosen.message }, { status: 400 });
+  return redirect("/", { headers: { "Set-Cookie": chosen.setCookie } });
+}
+
+export default function SelectBusiness() {
+  const { businesses } = useLoaderData<typeof loader>();
+  const error = useActionData<typeof action>()?.error;
+  const busy = useNavigation().state !== "idle";
+  return (
+    <div className="sign-in">
+      <h1>Choose a business</h1>
+      {businesses.length === 0 ? (
+        <p>You are not an active employee of any business. Ask an administrator to invite you.</p>
+      ) : (
+        <Form method="post" className="form">
+          {error ? (
+            <p className="field-error" role="alert">
+              {error}
+            </p>
+          ) : null}
+          <ul className="business-list">
+            {businesses.map((business) => (
+              <li key={business.id}>
+                <button type="submit" name="businessId" value={business.id} className="business-choice" disabled={busy}>
+                  <strong>{business.name}</strong>
+                  <span>
+                    {business.role} · {business.town}
+                  </span>
+                </button>
+              </li>
+            ))}
+          </ul>
+        </Form>
+      )}
+    </div>
+  );
+}

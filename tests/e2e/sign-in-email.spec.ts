@@ -1,0 +1,85 @@
+// Unique-email sign-in as a person does it: email, phone, the code from the
+// text message (the development outbox), then the business.
+import type { APIRequestContext } from "@playwright/test";
+import { expect, hydrated, test } from "./fixtures";
+
+async function latestCodeFor(request: APIRequestContext, msisdn: string): Promise<string> {
+  let code = "";
+  await expect
+    .poll(async () => {
+      const outbox = (await (await request.get("/__dev/outbox", { headers: { Accept: "application/json" } })).json()) as { messages: { to: string; body: string }[] };
+      code = /\b(\d{6})\b/.exec(outbox.messages.find((m) => m.to === msisdn)?.body ?? "")?.[1] ?? "";
+      return code;
+    })
+    .toMatch(/^\d{6}$/);
+  return code;
+}
+
+test("email, phone, code and business take a person into the portal", async ({ page, request, context }) => {
+  await page.goto("/login-option");
+  await hydrated(page);
+  const email = page.getByLabel("Email address");
+  const go = page.getByRole("button", { name: "Continue" });
+
+  await go.click();
+  await expect(page.getByText("Enter your email address.")).toBeVisible();
+  await expect(email).toHaveAttribute("aria-invalid", "true");
+  await email.fill("ama.mensah@example");
+  await go.click();
+  await expect(page.getByText("Enter a valid email address, like name@company.com.")).toBeVisible();
+  await email.fill("nobody.here@example.com");
+  await go.click();
+  await expect(page.getByText(/No portal account uses this email address/)).toBeVisible();
+
+  await email.fill("  Ama.Mensah@Example.com ");
+  await go.click();
+  await expect(page).toHaveURL(/\/authenticate$/);
+  await expect(page.getByText("Signing in as ama.mensah@example.com.")).toBeVisible();
+  const phones = page.getByRole("radio");
+  await expect(phones).toHaveCount(2);
+  // Numbers are masked but for their last digits.
+  await expect(page.getByText("233*****3456")).toBeVisible();
+  await expect(page.locator("body")).not.toContainText("233244123456");
+  await page.getByText("233*****6543").click();
+  await page.getByRole("button", { name: "Send code" }).click();
+
+  await expect(page).toHaveURL(/\/authenticate\/verify$/);
+  await expect(page.getByText("We sent a 6-digit code to 233*****6543.")).toBeVisible();
+  const code = await latestCodeFor(request, "233209876543");
+  const codeField = page.getByLabel("One-time code");
+  const verify = page.getByRole("button", { name: "Verify" });
+  await codeField.fill("12345");
+  await verify.click();
+  await expect(page.getByText("Enter the 6-digit code from the text message.")).toBeVisible();
+  await codeField.fill(String((Number(code) + 1) % 1_000_000).padStart(6, "0"));
+  await verify.click();
+  await expect(page.getByText("That code is not right. 4 tries left.")).toBeVisible();
+  await page.getByRole("button", { name: "Send a new code" }).click();
+  await expect(page.getByText(/Please wait \d+ seconds before asking for a new code./)).toBeVisible();
+  await codeField.fill(code);
+  await verify.click();
+
+  await expect(page).toHaveURL(/\/select-business$/);
+  await expect(page).toHaveTitle("Select Business");
+  await expect(page.getByRole("button", { name: /Accra Mobile Pay\s*Administrator/ })).toBeVisible();
+  await page.getByRole("button", { name: /Kumasi Fresh Foods\s*Super Administrator/ }).click();
+  // The dashboard is the next issue's; the session now has its business.
+  await expect(page).toHaveURL(/\/$/);
+  const cookies = await context.cookies();
+  expect(cookies.find((c) => c.name === "pp_session")).toMatchObject({ httpOnly: true, sameSite: "Lax" });
+});
+
+test("the later steps send a signed-out person back to the start", async ({ page }) => {
+  for (const path of ["/authenticate", "/authenticate/verify", "/select-business"]) {
+    await page.goto(path);
+    await expect(page, path).toHaveURL(/\/login$/);
+  }
+});
+
+test("the sign-in steps work at 390 px wide", async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto("/login-option");
+  await expect(page.getByLabel("Email address")).toBeVisible();
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  expect(overflow).toBeLessThanOrEqual(0);
+});
