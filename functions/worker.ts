@@ -3,6 +3,7 @@
 // handler relays analytics events (functions/events/consumer.ts).
 import { type AppLoadContext, createRequestHandler } from "@remix-run/cloudflare";
 import * as build from "remix-server-build";
+import { CROSS_ORIGIN_MESSAGE, isSameOriginRequest } from "./auth/origin";
 import { parseConfig } from "./env";
 import { handleEventsBatch } from "./events/consumer";
 import "./load-context";
@@ -18,10 +19,27 @@ function unavailablePage(requestId: string): Response {
   return new Response(html, { status: 500, headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" } });
 }
 
+/**
+ * State-changing requests from another site are refused before anything runs.
+ * (Remix would throw on a cross-origin form post, which would read as a 500.)
+ * A request that authenticates itself (Authorization, e.g. the events replay
+ * command) carries no ambient cookie a forger could borrow, so it may pass.
+ */
+function crossOriginRefusal(request: Request): Response | null {
+  if (isSameOriginRequest(request) || request.headers.has("Authorization")) return null;
+  if ((request.headers.get("Accept") ?? "").includes("text/html")) {
+    const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>Forbidden</title></head><body><main><h1>Forbidden</h1><p>${CROSS_ORIGIN_MESSAGE}</p></main></body></html>`;
+    return new Response(html, { status: 403, headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" } });
+  }
+  return Response.json({ message: CROSS_ORIGIN_MESSAGE }, { status: 403, headers: { "Cache-Control": "no-store" } });
+}
+
 export default {
   async fetch(request, env, ctx) {
     const requestId = newRequestId();
     const nonce = newNonce();
+    const refused = crossOriginRefusal(request);
+    if (refused) return withSecurityHeaders(refused, request, nonce, requestId);
     let response: Response;
     try {
       const context: AppLoadContext = {

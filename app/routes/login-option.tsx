@@ -1,15 +1,26 @@
 // Unique-email sign-in: the email is trimmed and checked (SPEC section 5), then a
 // one-time code is sent to one of the person's linked phones (/authenticate).
-import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { data, redirect, type ActionFunctionArgs, type HeadersFunction, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Form, useActionData, useNavigation } from "@remix-run/react";
 import * as v from "valibot";
 import { authDeps } from "../../functions/auth/deps";
+import { checkSession } from "../../functions/auth/guards";
+import { EMAIL_LOOKUP_RATE_LIMIT, clientKey, countRequest } from "../../functions/rate-limit";
 import { requireSameOrigin } from "../../functions/auth/origin";
 import { startLogin } from "../../functions/auth/sign-in";
 import { describedBy, Field } from "../components/form";
 import { isValidEmail } from "../lib/validation";
 
-export function loader(_args: LoaderFunctionArgs) {
+// A refused look-up's Retry-After reaches the response (Remix passes on only cookies by itself).
+export const headers: HeadersFunction = ({ actionHeaders }) => {
+  const retryAfter = actionHeaders.get("Retry-After");
+  return retryAfter ? { "Retry-After": retryAfter } : new Headers();
+};
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  // Someone already signed in has nothing to do here.
+  const check = await checkSession(request, authDeps(request, context));
+  if (check.ok && check.session.stage === "business_chosen") throw redirect("/");
   return null;
 }
 
@@ -26,7 +37,17 @@ export async function action({ request, context }: ActionFunctionArgs) {
   requireSameOrigin(request);
   const parsed = v.safeParse(EmailForm, Object.fromEntries(await request.formData()));
   if (!parsed.success) return data({ error: parsed.issues[0].message }, { status: 400 });
-  const result = await startLogin(request, authDeps(request, context), { email: parsed.output.email, channel: "userUniqueEmail" });
+  const deps = authDeps(request, context);
+  // Each look-up says whether an address has an account: limit them per client.
+  const limit = await countRequest(deps.db, EMAIL_LOOKUP_RATE_LIMIT, clientKey(request.headers.get("CF-Connecting-IP")), deps.now());
+  if (!limit.allowed) {
+    const minutes = Math.ceil(limit.retryAfterSeconds / 60);
+    return data(
+      { error: `Too many sign-in attempts from this network. Try again in ${minutes} ${minutes === 1 ? "minute" : "minutes"}.` },
+      { status: 429, headers: { "Retry-After": String(limit.retryAfterSeconds) } },
+    );
+  }
+  const result = await startLogin(request, deps, { email: parsed.output.email, channel: "userUniqueEmail" });
   if (!result.ok) return data({ error: result.message }, { status: 400 });
   return redirect("/authenticate", { headers: { "Set-Cookie": result.setCookie } });
 }

@@ -8,7 +8,7 @@
 // The same event posted twice is accepted twice; the consumer relays it once.
 import { errorText, jsonResponse, logEvent } from "./http";
 import { isSameOriginRequest } from "../auth/origin";
-import { clientKey, countRequest, dropEndedWindows } from "./rate-limit";
+import { EVENTS_RATE_LIMIT, clientKey, countRequest, dropEndedWindows } from "../rate-limit";
 import { MAX_BODY_BYTES, eventHash, parseIncomingEvent, type EventsQueueMessage } from "./schema";
 
 export interface IngestDeps {
@@ -62,7 +62,7 @@ export async function acceptEvent(request: Request, deps: IngestDeps): Promise<R
 
   const client = clientKey(request.headers.get("CF-Connecting-IP"));
   try {
-    const decision = await countRequest(deps.db, client, now);
+    const decision = await countRequest(deps.db, EVENTS_RATE_LIMIT, client, now);
     if (!decision.allowed) {
       return jsonResponse(
         { message: `Too many events: at most 120 a minute. Try again in ${decision.retryAfterSeconds} s.` },
@@ -70,7 +70,7 @@ export async function acceptEvent(request: Request, deps: IngestDeps): Promise<R
         { "Retry-After": String(decision.retryAfterSeconds) },
       );
     }
-    if (decision.newWindow) deps.waitUntil(dropEndedWindows(deps.db, now).catch(() => undefined));
+    if (decision.newWindow) deps.waitUntil(dropEndedWindows(deps.db, EVENTS_RATE_LIMIT, now).catch(() => undefined));
   } catch (error) {
     // Counting failed (D1 unavailable): accept rather than lose the event.
     logEvent("error", "analytics.rate_limit_failed", { requestId: deps.requestId, error: errorText(error) });

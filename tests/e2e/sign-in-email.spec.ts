@@ -67,6 +67,9 @@ test("email, phone, code and business take a person into the portal", async ({ p
   await expect(page).toHaveURL(/\/$/);
   const cookies = await context.cookies();
   expect(cookies.find((c) => c.name === "pp_session")).toMatchObject({ httpOnly: true, sameSite: "Lax" });
+  // Signed in: the sign-in page sends the person on to the portal.
+  await page.goto("/login-option");
+  await expect(page).toHaveURL(/\/$/);
 });
 
 test("the later steps send a signed-out person back to the start", async ({ page }) => {

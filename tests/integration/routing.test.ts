@@ -18,8 +18,20 @@ describe("unknown routes", () => {
   });
 
   it("a POST to an unknown route is a 404, not a 405 or 500", async () => {
-    const response = await portal().fetch("/no/such/page", { method: "POST", body: new URLSearchParams({ a: "1" }) });
+    const response = await portal().fetch("/no/such/page", { method: "POST", body: new URLSearchParams({ a: "1" }), headers: { Origin: portal().url } });
     expect(response.status).toBe(404);
+  });
+
+  it("a state-changing request from another site is refused with 403 before anything runs", async () => {
+    for (const headers of [{ Origin: "https://evil.example" }, { "Sec-Fetch-Site": "cross-site" }, {}] as Record<string, string>[]) {
+      const response = await portal().fetch("/__dev/ui", { method: "POST", body: new URLSearchParams({ intent: "flash", kind: "info", message: "x" }), headers });
+      expect(response.status).toBe(403);
+      expect(response.headers.get("Set-Cookie")).toBeNull();
+      expect(await response.json()).toEqual({ message: "This request did not come from the portal's own pages." });
+    }
+    const page = await portal().fetch("/no/such/page", { method: "POST", headers: { Origin: "https://evil.example", Accept: "text/html" } });
+    expect(page.status).toBe(403);
+    expect(await page.text()).toContain("<title>Forbidden</title>");
   });
 
   it("an unknown asset path is the 404 page, not a stack trace", async () => {

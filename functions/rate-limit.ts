@@ -1,0 +1,61 @@
+// Exact per-client rate limits, counted in D1 (one atomic upsert per request; KV
+// would be eventually consistent). A client's window starts at its first request
+// and lasts the limit's windowMs. Each limit has a name, so limits with different
+// windows share the table without touching each other's rows.
+
+export interface RateLimit {
+  name: string;
+  max: number;
+  windowMs: number;
+}
+
+/** POST /api/events: 120 events a minute per client. */
+export const EVENTS_RATE_LIMIT: RateLimit = { name: "events", max: 120, windowMs: 60_000 };
+/** Email look-ups at sign-in: enough for typos, too few to harvest addresses. */
+export const EMAIL_LOOKUP_RATE_LIMIT: RateLimit = { name: "email-lookup", max: 10, windowMs: 10 * 60_000 };
+
+export type RateDecision = { allowed: true; newWindow: boolean } | { allowed: false; retryAfterSeconds: number };
+
+// In an upsert's SET every expression sees the row as it was, so both CASEs
+// agree on whether the window had expired.
+const COUNT_SQL = `INSERT INTO rate_windows (client, window_start, count) VALUES (?1, ?2, 1)
+ON CONFLICT (client) DO UPDATE SET
+  count = CASE WHEN window_start <= ?3 THEN 1 ELSE count + 1 END,
+  window_start = CASE WHEN window_start <= ?3 THEN ?2 ELSE window_start END
+RETURNING count, window_start`;
+
+/** Counts this request of `client` against `limit` and says whether it is within it. */
+export async function countRequest(db: D1Database, limit: RateLimit, client: string, now: number): Promise<RateDecision> {
+  const row = await db.prepare(COUNT_SQL).bind(`${limit.name}:${client}`, now, now - limit.windowMs).first<{ count: number; window_start: number }>();
+  if (!row) throw new Error("rate window upsert returned no row");
+  if (row.count <= limit.max) return { allowed: true, newWindow: row.count === 1 };
+  return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((row.window_start + limit.windowMs - now) / 1000)) };
+}
+
+/** Drops this limit's ended windows (now and then; an ended window counts from 1 again anyway). */
+export async function dropEndedWindows(db: D1Database, limit: RateLimit, now: number): Promise<void> {
+  await db.prepare("DELETE FROM rate_windows WHERE client >= ? AND client < ? AND window_start <= ?").bind(`${limit.name}:`, `${limit.name};`, now - limit.windowMs).run();
+}
+
+/**
+ * The rate-limit key of a client: its IPv4 address, or the /64 network of an IPv6
+ * address (one subscriber usually holds a whole /64). Cloudflare sets
+ * CF-Connecting-IP on every request and overwrites any value a client sends.
+ */
+export function clientKey(ip: string | null): string {
+  if (!ip) return "unknown";
+  const address = ip.trim().toLowerCase();
+  if (!address.includes(":")) return address;
+  // IPv4-mapped (::ffff:192.0.2.1): the IPv4 address.
+  const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/.exec(address);
+  if (mapped) return mapped[1]!;
+  const [head = "", tail] = address.split("::");
+  const left = head ? head.split(":") : [];
+  const right = tail ? tail.split(":") : [];
+  const zeros = tail === undefined ? 0 : Math.max(0, 8 - left.length - right.length);
+  const groups = [...left, ...Array<string>(zeros).fill("0"), ...right];
+  return `${groups
+    .slice(0, 4)
+    .map((group) => group.replace(/^0+(?=.)/, ""))
+    .join(":")}::/64`;
+}
