@@ -10,6 +10,8 @@ import { createHash, randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { buildEvent } from "../../app/lib/analytics";
+import { readBody } from "./read-body";
+import { Rng } from "../../scripts/seed/prng";
 
 export type FakeMode =
   /** 200 for everything. */
@@ -45,30 +47,9 @@ export interface FakeEventsService {
   close(): Promise<void>;
 }
 
-/** mulberry32: a small seeded PRNG. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-function readBody(request: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let text = "";
-    request.setEncoding("utf8");
-    request.on("data", (chunk: string) => (text += chunk));
-    request.on("end", () => resolve(text));
-    request.on("error", reject);
-  });
-}
 
 export async function startFakeEventsService(options: { mode?: FakeMode; seed?: number } = {}): Promise<FakeEventsService> {
-  const random = prng(options.seed ?? 7);
+  const rng = new Rng(options.seed ?? 7);
   const keys = new Set<string>();
   let downCount = 0;
   const service: FakeEventsService = {
@@ -123,7 +104,7 @@ export async function startFakeEventsService(options: { mode?: FakeMode; seed?: 
         }
         return answer(503);
       case "flaky": {
-        const roll = random();
+        const roll = rng.next();
         if (roll < 0.25) return answer(500);
         store();
         return answer(roll < 0.5 ? 500 : 200);

@@ -1,7 +1,8 @@
 // A stand-in for the SMS gateway: a node:http server on 127.0.0.1 that the HTTP
 // adapter (functions/auth/sms.ts) posts to. It records every request and can fail.
-import { createServer, type IncomingMessage } from "node:http";
+import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
+import { readBody } from "./read-body";
 
 export interface GatewayRequest {
   method: string;
@@ -16,16 +17,6 @@ export interface FakeSmsGateway {
   mode: "up" | "down" | "hang";
   requests: GatewayRequest[];
   close(): Promise<void>;
-}
-
-function readBody(request: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let text = "";
-    request.setEncoding("utf8");
-    request.on("data", (chunk: string) => (text += chunk));
-    request.on("end", () => resolve(text));
-    request.on("error", reject);
-  });
 }
 
 export async function startFakeSmsGateway(): Promise<FakeSmsGateway> {
