@@ -76,6 +76,17 @@ async function verify(clock: Clock, session: SessionData, code: string) {
 
 const wrongOf = (code: string) => String((Number(code) + 1) % 1_000_000).padStart(6, "0");
 
+/** A new person, signed in, with a code sent to their first phone. */
+async function codeSent() {
+  const clock = new Clock();
+  const user = await newUser();
+  const session = await login(clock, user.email);
+  const sms = capture();
+  const sent = await send(clock, session, user.phones[0]!, sms);
+  if (!sent.ok) throw new Error(sent.message);
+  return { clock, user, session, sms, sent };
+}
+
 async function audit(userId: string, action: string) {
   const db = await portal().db();
   const { results } = await db.prepare("SELECT business_id, entity, entity_id, after_json, ip, request_id FROM audit_log WHERE actor_id = ? AND action = ? ORDER BY id").bind(userId, action).all();
@@ -179,12 +190,7 @@ describe("sending a code", () => {
 
 describe("verifying a code", () => {
   it("the right code verifies the session once: a new token with the otp token, the row moves to verified", async () => {
-    const clock = new Clock();
-    const user = await newUser();
-    const session = await login(clock, user.email);
-    const sms = capture();
-    const sent = await send(clock, session, user.phones[0]!, sms);
-    if (!sent.ok) throw new Error(sent.message);
+    const { clock, user, session, sms, sent } = await codeSent();
     clock.advance(10_000);
     const verified = await verify(clock, sent.session, sms.lastCode());
     expect(verified).toMatchObject({ ok: true, session: { stage: "verified", otpToken: sent.challengeId, selectedPhoneNumber: user.phones[0], email: user.email } });
@@ -223,12 +229,7 @@ describe("verifying a code", () => {
   });
 
   it("allows 5 tries per code, then refuses even the right code, and audits each failure and the lockout", async () => {
-    const clock = new Clock();
-    const user = await newUser();
-    const session = await login(clock, user.email);
-    const sms = capture();
-    const sent = await send(clock, session, user.phones[0]!, sms);
-    if (!sent.ok) throw new Error(sent.message);
+    const { clock, user, session, sms, sent } = await codeSent();
     const wrong = wrongOf(sms.lastCode());
     for (let left = 4; left >= 1; left -= 1) expect(await verify(clock, session, wrong)).toMatchObject({ ok: false, reason: "wrong", message: OTP_MESSAGES.wrong(left) });
     expect(await verify(clock, session, wrong)).toMatchObject({ ok: false, reason: "noTriesLeft", message: OTP_MESSAGES.noTriesLeft });
@@ -256,12 +257,7 @@ describe("verifying a code", () => {
   });
 
   it("refuses a code that is not 6 digits without using a try", async () => {
-    const clock = new Clock();
-    const user = await newUser();
-    const session = await login(clock, user.email);
-    const sms = capture();
-    const sent = await send(clock, session, user.phones[0]!, sms);
-    if (!sent.ok) throw new Error(sent.message);
+    const { clock, session, sent } = await codeSent();
     for (const typed of ["12345", "1234567", "abcdef", ""]) expect(await verify(clock, session, typed)).toMatchObject({ ok: false, reason: "malformed" });
     const db = await portal().db();
     expect(await db.prepare("SELECT attempts FROM otp_challenges WHERE id = ?").bind(sent.challengeId).first("attempts")).toBe(0);
