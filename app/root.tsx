@@ -11,6 +11,8 @@ import {
   useRouteError,
 } from "@remix-run/react";
 import { useEffect, useState, type ReactNode } from "react";
+import { authDeps } from "../functions/auth/deps";
+import { signedInIdentity } from "../functions/auth/identity";
 import { readFlash } from "../functions/flash";
 import { Analytics, track } from "./components/analytics";
 import { BuildUpdateCheck } from "./components/build-update";
@@ -33,9 +35,9 @@ export const meta: MetaFunction = ({ location, error }) => {
 };
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const { notice, clearCookie } = await readFlash(request, context.config);
+  const [{ notice, clearCookie }, identity] = await Promise.all([readFlash(request, context.config), signedInIdentity(request, authDeps(request, context))]);
   return data(
-    { flash: notice, environment: context.config.environment },
+    { flash: notice, environment: context.config.environment, identity },
     clearCookie ? { headers: { "Set-Cookie": clearCookie } } : undefined,
   );
 }

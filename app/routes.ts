@@ -11,7 +11,10 @@ export default [
   route("__dev/events", "routes/dev.events.tsx"),
   // Sign-in: the dev outbox of one-time codes (a 404 in production).
   route("__dev/outbox", "routes/dev.outbox.tsx"),
-  // Sign-in by unique email (the work-account and Google buttons of /login come next).
+  // Sign-in: /login (work account, Google) and the unique-email steps.
+  route("login", "routes/login.tsx"),
+  route("auth/oidc/:provider/start", "routes/auth.oidc.start.ts"),
+  route("auth/oidc/:provider/callback", "routes/auth.oidc.callback.tsx"),
   route("login-option", "routes/login-option.tsx"),
   route("authenticate", "routes/authenticate.tsx"),
   route("authenticate/verify", "routes/authenticate.verify.tsx"),

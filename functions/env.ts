@@ -80,6 +80,8 @@ const RawConfig = v.object({
   GOOGLE_CLIENT_SECRET: oidcText("GOOGLE_CLIENT_SECRET"),
   // The portal's public origin for the redirect URIs; unset: the origin of the request.
   OIDC_REDIRECT_BASE_URL: httpUrl("OIDC_REDIRECT_BASE_URL"),
+  // The sign-in popup's size as WIDTHxHEIGHT; SPEC section 9: an invalid one gives the default 483x600.
+  SIGN_IN_POPUP_SIZE: v.optional(v.pipe(v.string(), v.maxLength(40, "SIGN_IN_POPUP_SIZE must be at most 40 characters"))),
 });
 
 const OPTIONAL_TEXT_VARS = [
@@ -100,11 +102,14 @@ const OPTIONAL_TEXT_VARS = [
   "GOOGLE_CLIENT_ID",
   "GOOGLE_CLIENT_SECRET",
   "OIDC_REDIRECT_BASE_URL",
+  "SIGN_IN_POPUP_SIZE",
 ] as const;
 
 export interface AppConfig {
   environment: v.InferOutput<typeof Environment>;
   sessionSecret: string;
+  /** Origins of the configured OpenID providers (CSP form-action). */
+  signInOrigins: string[];
 }
 
 /** The analytics pipeline's settings (POST /api/events, the queue consumer, the replay endpoint). */
@@ -150,6 +155,8 @@ export interface OidcConfig {
   google: OidcClientConfig | null;
   /** The portal origin the redirect URIs are built on; null: the request's origin. */
   redirectBaseUrl: string | null;
+  /** As configured ("WIDTHxHEIGHT"); the browser falls back to 483x600 when it is not a usable size. */
+  popupSize: string | null;
 }
 
 export class ConfigError extends Error {
@@ -209,7 +216,13 @@ function parseAll(env: Record<string, unknown>): FullConfig {
   if (problems.length > 0) throw new ConfigError(`Invalid Worker configuration: ${problems.join("; ")}`);
   const sessionSecret = raw.SESSION_SECRET ?? DEV_SESSION_SECRET;
   return {
-    app: { environment: raw.ENVIRONMENT, sessionSecret },
+    app: {
+      environment: raw.ENVIRONMENT,
+      sessionSecret,
+      // A sign-in form without JavaScript posts to the portal, which redirects to the provider:
+      // CSP's form-action covers that redirect too.
+      signInOrigins: [microsoft, google].flatMap((client) => (client ? [new URL(client.issuer).origin] : [])),
+    },
     auth: {
       environment: raw.ENVIRONMENT,
       sessionSecret,
@@ -223,6 +236,7 @@ function parseAll(env: Record<string, unknown>): FullConfig {
       microsoft,
       google,
       redirectBaseUrl: raw.OIDC_REDIRECT_BASE_URL ? new URL(raw.OIDC_REDIRECT_BASE_URL).origin : null,
+      popupSize: raw.SIGN_IN_POPUP_SIZE ?? null,
     },
     events: {
       endpoint: raw.EVENTS_ENDPOINT ?? null,

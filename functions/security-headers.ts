@@ -1,7 +1,7 @@
 // Headers every response carries, and the CSP every HTML document carries.
 // Remix's inline scripts run only with the per-request nonce.
 
-export function contentSecurityPolicy(nonce: string): string {
+export function contentSecurityPolicy(nonce: string, signInOrigins: readonly string[] = []): string {
   return [
     "default-src 'self'",
     `script-src 'self' 'nonce-${nonce}'`,
@@ -11,7 +11,7 @@ export function contentSecurityPolicy(nonce: string): string {
     "connect-src 'self'",
     "object-src 'none'",
     "base-uri 'none'",
-    "form-action 'self'",
+    ["form-action 'self'", ...signInOrigins].join(" "),
     "frame-ancestors 'none'",
   ].join("; ");
 }
@@ -21,20 +21,21 @@ function isLocalhost(hostname: string): boolean {
 }
 
 /** Returns a response with the security headers set (a copy when the original is immutable). */
-export function withSecurityHeaders(response: Response, request: Request, nonce: string, requestId: string): Response {
+export function withSecurityHeaders(response: Response, request: Request, nonce: string, requestId: string, signInOrigins: readonly string[] = []): Response {
   const secured = new Response(response.body, response);
   const headers = secured.headers;
   headers.set("X-Content-Type-Options", "nosniff");
   headers.set("Referrer-Policy", "strict-origin-when-cross-origin");
   headers.set("X-Frame-Options", "DENY");
   headers.set("Permissions-Policy", "camera=(), microphone=(), geolocation=(), payment=()");
-  headers.set("Cross-Origin-Opener-Policy", "same-origin-allow-popups");
+  // A page may lower this for itself (the sign-in popup's callback must keep its opener).
+  if (!headers.has("Cross-Origin-Opener-Policy")) headers.set("Cross-Origin-Opener-Policy", "same-origin-allow-popups");
   headers.set("X-Request-Id", requestId);
   if (!isLocalhost(new URL(request.url).hostname)) {
     headers.set("Strict-Transport-Security", "max-age=63072000; includeSubDomains");
   }
   if (headers.get("Content-Type")?.startsWith("text/html")) {
-    headers.set("Content-Security-Policy", contentSecurityPolicy(nonce));
+    headers.set("Content-Security-Policy", contentSecurityPolicy(nonce, signInOrigins));
   }
   return secured;
 }

@@ -41,19 +41,17 @@ export default {
     const refused = crossOriginRefusal(request);
     if (refused) return withSecurityHeaders(refused, request, nonce, requestId);
     let response: Response;
+    let signInOrigins: string[] = [];
     try {
-      const context: AppLoadContext = {
-        cloudflare: { env, ctx },
-        config: parseConfig(env as unknown as Record<string, unknown>),
-        requestId,
-        nonce,
-      };
+      const config = parseConfig(env as unknown as Record<string, unknown>);
+      signInOrigins = config.signInOrigins;
+      const context: AppLoadContext = { cloudflare: { env, ctx }, config, requestId, nonce };
       response = await handleRemix(request, context);
     } catch (error) {
       logError(requestId, request, error);
       response = unavailablePage(requestId);
     }
-    return withSecurityHeaders(response, request, nonce, requestId);
+    return withSecurityHeaders(response, request, nonce, requestId, signInOrigins);
   },
 
   // partners-portal-events (relay) and partners-portal-events-dlq (park).

@@ -44,6 +44,9 @@ export const ROUTE_TABLE: readonly RouteEntry[] = [
   { pattern: "/transactions", title: "Transactions", layout: "default" },
 ];
 
+/** Pages of ours that SPEC does not list: the sign-in popup's landing page (the OpenID redirect URI). */
+export const SUPPORTING_ROUTES: readonly RouteEntry[] = [{ pattern: "/auth/oidc/:provider/callback", title: "Login", layout: "standard" }];
+
 /** Path segments, ignoring case and any trailing slash, as route matching does. */
 function segments(pathname: string): string[] {
   return pathname.toLowerCase().split("/").filter(Boolean);
@@ -58,7 +61,7 @@ function matches(pattern: string, path: string[]): boolean {
 export function matchRouteEntry(pathname: string): RouteEntry | undefined {
   const path = segments(pathname);
   const found = ROUTE_TABLE.filter((entry) => matches(entry.pattern, path));
-  return found.find((entry) => !entry.pattern.includes(":")) ?? found[0];
+  return found.find((entry) => !entry.pattern.includes(":")) ?? found[0] ?? SUPPORTING_ROUTES.find((entry) => matches(entry.pattern, path));
 }
 
 export function layoutFor(pathname: string): Layout {

@@ -3,14 +3,16 @@ import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import * as v from "valibot";
 import { authDeps } from "../../functions/auth/deps";
-import { requireIdentified } from "../../functions/auth/guards";
+import { redirectSignedIn, requireIdentified } from "../../functions/auth/guards";
 import { requireSameOrigin } from "../../functions/auth/origin";
 import { maskPhone, requestOtp, verifyOtp } from "../../functions/auth/otp";
 import { smsPortFor } from "../../functions/auth/sms";
 import { describedBy, Field } from "../components/form";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const session = await requireIdentified(request, authDeps(request, context));
+  const deps = authDeps(request, context);
+  await redirectSignedIn(request, deps);
+  const session = await requireIdentified(request, deps);
   if (!session.selectedPhoneNumber) throw redirect("/authenticate");
   return { phone: maskPhone(session.selectedPhoneNumber) };
 }

@@ -4,7 +4,7 @@ import { data, redirect, type ActionFunctionArgs, type HeadersFunction, type Loa
 import { Form, useActionData, useNavigation } from "@remix-run/react";
 import * as v from "valibot";
 import { authDeps } from "../../functions/auth/deps";
-import { checkSession } from "../../functions/auth/guards";
+import { redirectSignedIn } from "../../functions/auth/guards";
 import { EMAIL_LOOKUP_RATE_LIMIT, clientKey, countRequest } from "../../functions/rate-limit";
 import { requireSameOrigin } from "../../functions/auth/origin";
 import { startLogin } from "../../functions/auth/sign-in";
@@ -18,9 +18,7 @@ export const headers: HeadersFunction = ({ actionHeaders }) => {
 };
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  // Someone already signed in has nothing to do here.
-  const check = await checkSession(request, authDeps(request, context));
-  if (check.ok && check.session.stage === "business_chosen") throw redirect("/");
+  await redirectSignedIn(request, authDeps(request, context));
   return null;
 }
 

@@ -1,7 +1,8 @@
 // What the sign-in functions need, built once per request from the load context.
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import type { RequestMeta } from "../data/tenant";
-import { parseAuthConfig, type AuthConfig } from "../env";
+import { parseAuthConfig, parseOidcConfig, type AuthConfig } from "../env";
+import type { OidcDeps } from "./oidc";
 
 export interface AuthDeps {
   db: D1Database;
@@ -27,3 +28,8 @@ export function authDeps(request: Request, context: AppLoadContext): AuthDeps {
 }
 
 export const iso = (ms: number) => new Date(ms).toISOString();
+
+/** What the OpenID Connect flow needs (functions/auth/oidc.ts). */
+export function oidcDeps(context: AppLoadContext, deps: AuthDeps): OidcDeps {
+  return { config: deps.config, oidc: parseOidcConfig(context.cloudflare.env as unknown as Record<string, unknown>), now: deps.now };
+}

@@ -14,7 +14,19 @@ export type SessionCheck = { ok: true; session: SessionData } | { ok: false; ret
  * The request's session as far as the cookie and the sessions row vouch for it
  * (any stage). Forged, altered, unknown-key, expired and revoked all fail.
  */
-export async function checkSession(request: Request, deps: AuthDeps): Promise<SessionCheck> {
+export function checkSession(request: Request, deps: AuthDeps): Promise<SessionCheck> {
+  // The root loader and the page's loader run side by side on one request: read once.
+  let check = checks.get(request);
+  if (!check) {
+    check = readSession(request, deps);
+    checks.set(request, check);
+  }
+  return check;
+}
+
+const checks = new WeakMap<Request, Promise<SessionCheck>>();
+
+async function readSession(request: Request, deps: AuthDeps): Promise<SessionCheck> {
   const now = deps.now();
   const read = await readSessionCookie(request, deps.config, now);
   if (read.kind === "absent") return { ok: false, returnUrl: "/login", clear: false };
@@ -62,10 +74,30 @@ export async function requireVerified(request: Request, deps: AuthDeps): Promise
  * of it: the tenant every data function takes. Without a business (or after losing
  * access to it) the user goes to /select-business, still signed in.
  */
-export async function requireBusiness(request: Request, deps: AuthDeps): Promise<{ session: VerifiedSession; tenant: Tenant }> {
+export function requireBusiness(request: Request, deps: AuthDeps): Promise<{ session: VerifiedSession; tenant: Tenant }> {
+  let entered = businesses.get(request);
+  if (!entered) {
+    entered = enterBusiness(request, deps);
+    businesses.set(request, entered);
+  }
+  return entered;
+}
+
+const businesses = new WeakMap<Request, Promise<{ session: VerifiedSession; tenant: Tenant }>>();
+
+async function enterBusiness(request: Request, deps: AuthDeps): Promise<{ session: VerifiedSession; tenant: Tenant }> {
   const session = await requireVerified(request, deps);
   if (session.stage !== "business_chosen" || !session.activeBusiness) leave(request, "/select-business", false);
   const role = await membershipRole(deps.db, session.sub, session.activeBusiness);
   if (!role) leave(request, "/select-business", false);
   return { session, tenant: { businessId: session.activeBusiness, userId: session.sub, role } };
+}
+
+/**
+ * The sign-in pages (SPEC section 2): reachable without a session, but a person
+ * who is fully signed in (a business chosen, the session valid) goes to `/`.
+ */
+export async function redirectSignedIn(request: Request, deps: AuthDeps): Promise<void> {
+  const check = await checkSession(request, deps);
+  if (check.ok && check.session.stage === "business_chosen" && isValidSession(check.session, deps.now())) throw redirect("/");
 }

@@ -22,6 +22,7 @@
 import { EncryptJWT, createRemoteJWKSet, errors, jwtDecrypt, jwtVerify, type JWTPayload, type JWTVerifyGetKey } from "jose";
 import * as v from "valibot";
 import type { AuthConfig, OidcClientConfig, OidcConfig } from "../env";
+import { SIGN_IN_FAILURES, type SignInFailure } from "./sign-in-messages";
 
 export const OIDC_PROVIDERS = ["microsoft", "google"] as const;
 export type OidcProviderId = (typeof OIDC_PROVIDERS)[number];
@@ -53,40 +54,21 @@ export type IdTokenProblem =
   | "tenant"
   | "email";
 
-export type OidcErrorCode =
-  /** The provider has no issuer / client id / secret in env. */
+/** The OIDC subset of the sign-in failures (see sign-in-messages.ts for each one's meaning). */
+export type OidcErrorCode = Extract<
+  SignInFailure,
   | "not_configured"
-  /** The user cancelled (access_denied from the provider). */
   | "cancelled"
-  /** The provider needs the user (prompt=none failed): fall back to a full-page redirect. */
   | "interaction_required"
-  /** Any other error the provider sent to the redirect URI. */
+  | "user_switch"
   | "provider_error"
-  /** The callback's query parameters are not a valid authorization response. */
   | "invalid_callback"
-  /** No flow cookie, an expired one, another provider's, or a different state. */
   | "state_mismatch"
-  /** Discovery, the token endpoint or the JWKS could not be reached. */
   | "unreachable"
-  /** The discovery document is unusable (wrong issuer, missing endpoints, no S256). */
   | "discovery_invalid"
-  /** The token endpoint refused the code or answered without an ID token. */
   | "token_exchange_failed"
-  /** The ID token failed a check; see `reason`. */
-  | "invalid_id_token";
-
-const MESSAGES: Record<OidcErrorCode, string> = {
-  not_configured: "This sign-in option is not available.",
-  cancelled: "Sign-in was cancelled.",
-  interaction_required: "Sign-in needs you to continue in the sign-in window.",
-  provider_error: "The sign-in provider reported an error. Please try again.",
-  invalid_callback: "The sign-in response was not valid. Please try again.",
-  state_mismatch: "This sign-in attempt expired or was started elsewhere. Please try again.",
-  unreachable: "Action Failed. Please check connectivity and try again",
-  discovery_invalid: "The sign-in provider is misconfigured.",
-  token_exchange_failed: "Sign-in could not be completed. Please try again.",
-  invalid_id_token: "Sign-in could not be verified. Please try again.",
-};
+  | "invalid_id_token"
+>;
 
 export class OidcError extends Error {
   override name = "OidcError";
@@ -94,7 +76,7 @@ export class OidcError extends Error {
     readonly code: OidcErrorCode,
     readonly detail: { reason?: IdTokenProblem; providerError?: string; cause?: unknown } = {},
   ) {
-    super(MESSAGES[code], detail.cause === undefined ? undefined : { cause: detail.cause });
+    super(SIGN_IN_FAILURES[code], detail.cause === undefined ? undefined : { cause: detail.cause });
   }
   get reason(): IdTokenProblem | undefined {
     return this.detail.reason;
@@ -195,6 +177,8 @@ const FlowClaims = v.object({
   nonce: v.string(),
   verifier: v.string(),
   redirectUri: v.string(),
+  /** How the flow was opened, so the callback knows whether to answer a popup's opener or redirect. */
+  mode: v.optional(v.picklist(["popup", "redirect"]), "redirect"),
 });
 type Flow = v.InferOutput<typeof FlowClaims>;
 
@@ -258,7 +242,11 @@ async function s256(verifier: string): Promise<string> {
 
 // --- start ----------------------------------------------------------------
 
+export type OidcMode = "popup" | "redirect";
+
 export interface StartOptions {
+  /** Popup (the callback hands the result to the opener) or full-page redirect (the default). */
+  mode?: OidcMode;
   /** prompt=none: try without showing the provider's pages (fails with interaction_required). */
   silent?: boolean;
 }
@@ -280,6 +268,7 @@ export async function startOidc(request: Request, deps: OidcDeps, provider: Oidc
     // RFC 7636: 32 random octets, base64url: a 43-character verifier.
     verifier: randomUrlSafe(32),
     redirectUri: oidcRedirectUri(request, deps.oidc, provider),
+    mode: options.mode ?? "redirect",
   };
   const url = new URL(metadata.authorization_endpoint);
   const params: Record<string, string> = {
@@ -342,8 +331,9 @@ export function parseCallback(url: URL): Callback | null {
 const INTERACTION_ERRORS = new Set(["interaction_required", "login_required", "consent_required", "account_selection_required"]);
 
 export type OidcResult =
-  | { ok: true; email: string; channel: OidcProviderId; setCookie: string }
-  | { ok: false; error: OidcError; setCookie: string };
+  | { ok: true; email: string; channel: OidcProviderId; mode: OidcMode; setCookie: string }
+  /** `mode` is null when the flow cookie was missing or unreadable. */
+  | { ok: false; error: OidcError; mode: OidcMode | null; setCookie: string };
 
 /**
  * Handles the redirect URI: validates the query, checks state against the flow
@@ -353,26 +343,29 @@ export type OidcResult =
  */
 export async function completeOidc(request: Request, deps: OidcDeps, provider: OidcProviderId): Promise<OidcResult> {
   const setCookie = clearOidcCookie(request);
+  const flow = await readFlow(request, deps);
+  const mode = flow?.mode ?? null;
   try {
-    const email = await complete(request, deps, provider);
-    return { ok: true, email, channel: provider, setCookie };
+    const email = await complete(request, deps, provider, flow);
+    return { ok: true, email, channel: provider, mode: mode ?? "redirect", setCookie };
   } catch (error) {
-    if (error instanceof OidcError) return { ok: false, error, setCookie };
+    if (error instanceof OidcError) return { ok: false, error, mode, setCookie };
     throw error;
   }
 }
 
-async function complete(request: Request, deps: OidcDeps, provider: OidcProviderId): Promise<string> {
+async function complete(request: Request, deps: OidcDeps, provider: OidcProviderId, flow: Flow | null): Promise<string> {
   const client = oidcClient(deps.oidc, provider);
   if (!client) throw new OidcError("not_configured");
   const callback = parseCallback(new URL(request.url));
   if (!callback) throw new OidcError("invalid_callback");
-  const flow = await readFlow(request, deps);
   if (!flow || flow.provider !== provider) throw new OidcError("state_mismatch");
   if (callback.kind === "error") {
     if (callback.state !== undefined && callback.state !== flow.state) throw new OidcError("state_mismatch");
     if (callback.error === "access_denied") throw new OidcError("cancelled", { providerError: callback.error });
     if (INTERACTION_ERRORS.has(callback.error)) throw new OidcError("interaction_required", { providerError: callback.error });
+    // MSAL's code for an account switch inside Entra's native broker: SPEC section 8's own message.
+    if (callback.error === "user_switch") throw new OidcError("user_switch", { providerError: callback.error });
     throw new OidcError("provider_error", { providerError: callback.error });
   }
   if (callback.state !== flow.state) throw new OidcError("state_mismatch");

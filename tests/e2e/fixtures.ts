@@ -2,9 +2,28 @@
 // the seeded template, so tests can read and change its D1 and KV directly.
 import { test as base, expect, type Page } from "@playwright/test";
 import { eventsConsumers, startPortal, type Portal } from "../support/portal";
+import { mintSession } from "../support/sign-in";
 import { prepareTemplateState } from "../support/state";
+import { KUMASI } from "../support/tenants";
 
-export const test = base.extend<{ failOnCspViolation: void }, { portal: Portal }>({
+/** Who the browser is signed in as; null: signed out (the sign-in pages' tests). */
+export interface SignedInAs {
+  email: string;
+  businessId: string | null;
+}
+
+export const KOFI_IN_KUMASI: SignedInAs = { email: "kofi.boateng@example.com", businessId: KUMASI };
+
+export const test = base.extend<{ failOnCspViolation: void; signedInAs: SignedInAs | null }, { portal: Portal }>({
+  // Screens behind sign-in are tested signed in, as an Administrator of Kumasi Fresh Foods by default.
+  signedInAs: [KOFI_IN_KUMASI, { option: true }],
+  context: async ({ context, signedInAs, portal }, use) => {
+    if (signedInAs) {
+      const session = await mintSession(await portal.db(), portal.url, signedInAs.email, signedInAs.businessId);
+      await context.addCookies([{ name: session.name, value: session.value, url: portal.url, httpOnly: true, sameSite: "Lax" }]);
+    }
+    await use(context);
+  },
   portal: [
     // Playwright reads the fixture's dependencies from this (empty) pattern.
     // eslint-disable-next-line no-empty-pattern

@@ -41,6 +41,8 @@ test.describe("default layout on a desktop", () => {
 });
 
 test.describe("standard layout", () => {
+  test.use({ signedInAs: null });
+
   test("the sign-in steps show a centred card without navigation", async ({ page }) => {
     for (const path of ["/login", "/login-option", "/authenticate", "/authenticate/verify", "/select-business"]) {
       await page.goto(path);

@@ -3,6 +3,8 @@
 import type { APIRequestContext } from "@playwright/test";
 import { expect, hydrated, test } from "./fixtures";
 
+test.use({ signedInAs: null });
+
 async function latestCodeFor(request: APIRequestContext, msisdn: string): Promise<string> {
   let code = "";
   await expect

@@ -19,15 +19,15 @@ function configError(env: Record<string, unknown>): ConfigError {
 
 describe("parseConfig", () => {
   it("defaults to development with the dev secret", () => {
-    expect(parseConfig({})).toEqual({ environment: "development", sessionSecret: DEV_SESSION_SECRET });
+    expect(parseConfig({})).toEqual({ environment: "development", sessionSecret: DEV_SESSION_SECRET, signInOrigins: [] });
   });
 
   it("ignores unrelated vars", () => {
-    expect(parseConfig({ OTHER: "x", DB: {} })).toEqual({ environment: "development", sessionSecret: DEV_SESSION_SECRET });
+    expect(parseConfig({ OTHER: "x", DB: {} })).toEqual({ environment: "development", sessionSecret: DEV_SESSION_SECRET, signInOrigins: [] });
   });
 
   it.each(["development", "test"] as const)("uses the dev secret in %s when none is set", (environment) => {
-    expect(parseConfig({ ENVIRONMENT: environment })).toEqual({ environment, sessionSecret: DEV_SESSION_SECRET });
+    expect(parseConfig({ ENVIRONMENT: environment })).toEqual({ environment, sessionSecret: DEV_SESSION_SECRET, signInOrigins: [] });
   });
 
   it("has a dev secret long enough to pass its own rule", () => {
@@ -35,7 +35,7 @@ describe("parseConfig", () => {
   });
 
   it.each(["development", "test", "production"] as const)("uses a given 32-character secret in %s", (environment) => {
-    expect(parseConfig({ ENVIRONMENT: environment, SESSION_SECRET: SECRET_32 })).toEqual({ environment, sessionSecret: SECRET_32 });
+    expect(parseConfig({ ENVIRONMENT: environment, SESSION_SECRET: SECRET_32 })).toEqual({ environment, sessionSecret: SECRET_32, signInOrigins: [] });
   });
 
   it("requires SESSION_SECRET in production", () => {
@@ -143,7 +143,7 @@ describe("analytics settings (parseEventsConfig, also checked by parseConfig)", 
 
   it("parseConfig fails on a bad analytics var too, and still returns only the app settings", () => {
     expect(() => parseConfig({ EVENTS_RETRY_BASE_SECONDS: "soon" })).toThrow(/EVENTS_RETRY_BASE_SECONDS/);
-    expect(parseConfig({ EVENTS_ENDPOINT: ENDPOINT, EVENTS_API_KEY: "k" })).toEqual({ environment: "development", sessionSecret: DEV_SESSION_SECRET });
+    expect(parseConfig({ EVENTS_ENDPOINT: ENDPOINT, EVENTS_API_KEY: "k" })).toEqual({ environment: "development", sessionSecret: DEV_SESSION_SECRET, signInOrigins: [] });
   });
 });
 
@@ -202,7 +202,7 @@ describe("parseAuthConfig (sign-in)", () => {
   });
 
   it("leaves parseConfig's answer as it was", () => {
-    expect(parseConfig({ SESSION_SECRET_PREVIOUS: "p".repeat(32), SMS_GATEWAY_URL: "http://127.0.0.1:9/x", SMS_GATEWAY_TOKEN: "t" })).toEqual({ environment: "development", sessionSecret: DEV_SESSION_SECRET });
+    expect(parseConfig({ SESSION_SECRET_PREVIOUS: "p".repeat(32), SMS_GATEWAY_URL: "http://127.0.0.1:9/x", SMS_GATEWAY_TOKEN: "t" })).toEqual({ environment: "development", sessionSecret: DEV_SESSION_SECRET, signInOrigins: [] });
   });
 
   it.each([
@@ -228,7 +228,7 @@ describe("parseOidcConfig (OpenID Connect sign-in)", () => {
   const GOOGLE = { GOOGLE_ISSUER: "https://accounts.google.com", GOOGLE_CLIENT_ID: "g-id", GOOGLE_CLIENT_SECRET: "g-secret" };
 
   it("defaults: neither provider configured, redirects on the request's origin", () => {
-    expect(parseOidcConfig({})).toEqual({ environment: "development", microsoft: null, google: null, redirectBaseUrl: null });
+    expect(parseOidcConfig({})).toEqual({ environment: "development", microsoft: null, google: null, redirectBaseUrl: null, popupSize: null });
   });
 
   it("takes both providers (issuer without a trailing slash) and the redirect base's origin", () => {
@@ -237,13 +237,22 @@ describe("parseOidcConfig (OpenID Connect sign-in)", () => {
       microsoft: { issuer: "https://login.microsoftonline.com/common/v2.0", clientId: "ms-id", clientSecret: "ms-secret" },
       google: { issuer: "https://accounts.google.com", clientId: "g-id", clientSecret: "g-secret" },
       redirectBaseUrl: "https://portal.example.com",
+      popupSize: null,
     });
+  });
+
+  it("names the configured providers' origins for CSP form-action, and passes the popup size on as given", () => {
+    expect(parseConfig({ ...MICROSOFT, ...GOOGLE }).signInOrigins).toEqual(["https://login.microsoftonline.com", "https://accounts.google.com"]);
+    expect(parseConfig({ ...GOOGLE }).signInOrigins).toEqual(["https://accounts.google.com"]);
+    // The browser decides what an invalid size means (483x600), so any text up to 40 characters is accepted here.
+    expect(parseOidcConfig({ SIGN_IN_POPUP_SIZE: "not a size" }).popupSize).toBe("not a size");
+    expect(() => parseConfig({ SIGN_IN_POPUP_SIZE: "9".repeat(41) })).toThrow(/SIGN_IN_POPUP_SIZE/);
   });
 
   it("treats empty values as unset and leaves parseConfig and parseAuthConfig as they were", () => {
     const env = { GOOGLE_ISSUER: "", GOOGLE_CLIENT_ID: "", GOOGLE_CLIENT_SECRET: "", ...MICROSOFT };
     expect(parseOidcConfig(env).google).toBeNull();
-    expect(parseConfig(env)).toEqual({ environment: "development", sessionSecret: DEV_SESSION_SECRET });
+    expect(parseConfig(env)).toEqual({ environment: "development", sessionSecret: DEV_SESSION_SECRET, signInOrigins: ["https://login.microsoftonline.com"] });
     expect(Object.keys(parseAuthConfig(env)).sort()).toEqual(["environment", "otpSecret", "sessionSecret", "sessionSecretPrevious", "smsGatewayToken", "smsGatewayUrl"]);
   });
 

@@ -1,0 +1,47 @@
+// A signed-in person for tests of the screens behind sign-in: a `sessions` row
+// and a cookie made by the portal's own session module with the portal's
+// (development) key, exactly what the sign-in steps would leave behind. The
+// steps themselves are tested in sign-in-*.spec.ts and the auth-* tests; going
+// through them for every test would also run into the hourly code limits.
+import { randomUUID } from "node:crypto";
+import { SESSION_TTL_MS, sessionCookie, type SessionData } from "../../functions/auth/session";
+import { parseAuthConfig } from "../../functions/env";
+
+export interface MintedSession {
+  sid: string;
+  userId: string;
+  /** The cookie's name and value, for a Cookie header or a browser context. */
+  name: string;
+  value: string;
+  cookieHeader: string;
+}
+
+/** Signs `email` in to `businessId` (or only as far as the business choice when null). */
+export async function mintSession(db: D1Database, portalUrl: string, email: string, businessId: string | null): Promise<MintedSession> {
+  const user = await db.prepare("SELECT id FROM users WHERE email = ?").bind(email).first<{ id: string }>();
+  if (!user) throw new Error(`No user ${email} in the seed`);
+  const { results } = await db.prepare("SELECT msisdn FROM user_phones WHERE user_id = ? ORDER BY created_at, msisdn").bind(user.id).all<{ msisdn: string }>();
+  const now = Date.now();
+  const session: SessionData = {
+    sid: randomUUID(),
+    sub: user.id,
+    email,
+    authenticationChannel: "userUniqueEmail",
+    stage: businessId ? "business_chosen" : "verified",
+    tokenExpiration: now + SESSION_TTL_MS,
+    returnUrl: "/login-option",
+    otpToken: `otp_${randomUUID()}`,
+    selectedPhoneNumber: results[0]?.msisdn ?? null,
+    linkedNumbers: results.map((row) => row.msisdn),
+    activeBusiness: businessId,
+  };
+  await db
+    .prepare("INSERT INTO sessions (id, user_id, channel, stage, business_id, ip, user_agent, created_at, expires_at) VALUES (?, ?, 'userUniqueEmail', ?, ?, NULL, 'test', ?, ?)")
+    .bind(session.sid, user.id, session.stage, businessId, new Date(now).toISOString(), new Date(session.tokenExpiration).toISOString())
+    .run();
+  const config = parseAuthConfig({ ENVIRONMENT: "development" });
+  const setCookie = await sessionCookie(new Request(portalUrl), config, session, now);
+  const [pair] = setCookie.split(";");
+  const [name, ...value] = pair!.split("=");
+  return { sid: session.sid, userId: user.id, name: name!, value: value.join("="), cookieHeader: pair! };
+}
