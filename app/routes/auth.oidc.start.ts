@@ -2,7 +2,7 @@
 // sign-in. The /login page's script asks for JSON ({ url } to open in the popup,
 // or to go to when the popup is blocked); without JavaScript the form post is
 // answered with a redirect to the provider (CSP form-action names its origin).
-import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import * as v from "valibot";
 import { authDeps, oidcDeps } from "../../functions/auth/deps";
 import { beginOidcSignIn, isOidcProvider } from "../../functions/auth/oidc-sign-in";
@@ -23,15 +23,16 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   requireSameOrigin(request);
   const wantsJson = (request.headers.get("Accept") ?? "").includes("application/json");
   const parsed = v.safeParse(StartForm, Object.fromEntries(await request.formData()));
-  if (!parsed.success) return data({ code: "invalid_request", message: parsed.issues[0].message }, { status: 400 });
+  if (!parsed.success) return Response.json({ code: "invalid_request", message: parsed.issues[0].message }, { status: 400, headers: { "Cache-Control": "no-store" } });
   const deps = authDeps(request, context);
   const begun = await beginOidcSignIn(request, deps, oidcDeps(context, deps), params.provider, parsed.output.mode);
   if (!begun.ok) {
     if (!wantsJson) throw redirect(`/login?error=${begun.code}`, { status: 303, headers: withCookies(begun.setCookies) });
-    return data({ code: begun.code, message: SIGN_IN_FAILURES[begun.code] }, { status: begun.status, headers: withCookies(begun.setCookies) });
+    return Response.json({ code: begun.code, message: SIGN_IN_FAILURES[begun.code] }, { status: begun.status, headers: withCookies(begun.setCookies) });
   }
   if (!wantsJson) throw redirect(begun.url, { status: 303, headers: withCookies(begun.setCookies) });
-  return data({ url: begun.url }, { headers: withCookies(begun.setCookies) });
+  // A resource route: a plain Response (Remix's data() would drop the cookies here).
+  return Response.json({ url: begun.url }, { headers: withCookies(begun.setCookies) });
 }
 
 // Only the form post starts a flow; a GET here is a mistyped address.

@@ -1,14 +1,15 @@
 // SPEC section 2 routing rules, against the built Worker in workerd.
 import { describe, expect, it } from "vitest";
 import { REQUEST_ID_PATTERN } from "../../functions/request-id";
+import { signedInCookie } from "../support/sign-in";
 import { usePortal } from "../support/use-portal";
 import { textOf, titleOf } from "../support/html";
 
 const portal = usePortal();
 
 describe("unknown routes", () => {
-  it.each(["/no/such/page", "/merchants", "/login", "/"])("%s is a 404 page saying which path was not found", async (path) => {
-    const response = await portal().fetch(`${path}?tab=1`);
+  it.each(["/no/such/page", "/merchants", "/reports", "/"])("%s is, signed in, a 404 page saying which path was not found", async (path) => {
+    const response = await portal().fetch(`${path}?tab=1`, { headers: await signedInCookie(portal()) });
     expect(response.status).toBe(404);
     const html = await response.text();
     expect(titleOf(html)).toBe("Page Not Found");
@@ -17,8 +18,20 @@ describe("unknown routes", () => {
     expect(textOf(html)).not.toContain(`Page not found: ${path}?tab=1`);
   });
 
+  it.each(["/no/such/page", "/merchants", "/", "/assets/does-not-exist.js"])("%s sends a signed-out visitor to /login: only signed-in people learn what exists", async (path) => {
+    const response = await portal().fetch(path);
+    expect(response.status).toBe(302);
+    expect(response.headers.get("Location")).toBe("/login");
+  });
+
+  it("a signed-in person who has not chosen a business yet is sent to choose one", async () => {
+    const response = await portal().fetch("/no/such/page", { headers: await signedInCookie(portal(), "ama.mensah@example.com", null) });
+    expect(response.status).toBe(302);
+    expect(response.headers.get("Location")).toBe("/select-business");
+  });
+
   it("a POST to an unknown route is a 404, not a 405 or 500", async () => {
-    const response = await portal().fetch("/no/such/page", { method: "POST", body: new URLSearchParams({ a: "1" }), headers: { Origin: portal().url } });
+    const response = await portal().fetch("/no/such/page", { method: "POST", body: new URLSearchParams({ a: "1" }), headers: { Origin: portal().url, ...(await signedInCookie(portal())) } });
     expect(response.status).toBe(404);
   });
 
@@ -35,7 +48,7 @@ describe("unknown routes", () => {
   });
 
   it("an unknown asset path is the 404 page, not a stack trace", async () => {
-    const response = await portal().fetch("/assets/does-not-exist.js");
+    const response = await portal().fetch("/assets/does-not-exist.js", { headers: await signedInCookie(portal()) });
     expect(response.status).toBe(404);
     expect(titleOf(await response.text())).toBe("Page Not Found");
   });
@@ -76,13 +89,15 @@ describe("layouts", () => {
   });
 
   it("outside production every page wears an environment badge", async () => {
+    const headers = await signedInCookie(portal());
     for (const path of ["/merchants", "/login", "/login-option"]) {
-      expect(textOf(await (await portal().fetch(path)).text()), path).toContain("Development");
+      const signedIn = path === "/merchants" ? { headers } : {};
+      expect(textOf(await (await portal().fetch(path, signedIn)).text()), path).toContain("Development");
     }
   });
 
   it("every other page uses the default layout with every section in the navigation", async () => {
-    const html = await (await portal().fetch("/merchants/42")).text();
+    const html = await (await portal().fetch("/merchants/42", { headers: await signedInCookie(portal()) })).text();
     expect(html).toContain('aria-label="Main"');
     for (const section of ["Dashboard", "Approvals", "Merchants", "POS Terminals", "Merchant Accounts", "Merchant Funds", "Settlement History", "Transactions", "Reports", "Settings"]) {
       expect(textOf(html)).toContain(section);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { signedInCookie } from "../support/sign-in";
 import { usePortal } from "../support/use-portal";
 import { scriptTags } from "../support/html";
 
@@ -29,8 +30,9 @@ describe("HTML documents", () => {
   });
 
   it("cannot be framed and are not sniffed", async () => {
-    for (const path of ["/__dev/ui", "/no-such-page", "/__dev/ui?fail=loader"]) {
-      const response = await portal().fetch(path);
+    const headers = await signedInCookie(portal());
+    for (const path of ["/__dev/ui", "/no-such-page", "/__dev/ui?fail=loader", "/login"]) {
+      const response = await portal().fetch(path, { headers: path === "/login" ? {} : headers });
       expect(response.headers.get("Content-Security-Policy"), path).toContain("frame-ancestors 'none'");
       expect(response.headers.get("X-Content-Type-Options"), path).toBe("nosniff");
       expect(response.headers.get("Referrer-Policy"), path).toBe("strict-origin-when-cross-origin");

@@ -85,7 +85,11 @@ describe("npm start", () => {
 
     const second = await startOnce();
     expect(second.output).toContain("Demo data already present; nothing added.");
-    expect((await fetch(`${second.url}/no-such-page`)).status).toBe(404);
+    // Signed out, every page but the sign-in ones leads to /login.
+    const away = await fetch(`${second.url}/no-such-page`, { redirect: "manual" });
+    expect(away.status).toBe(302);
+    expect(away.headers.get("Location")).toBe("/login");
+    expect((await fetch(`${second.url}/login`)).status).toBe(200);
     await stop(second.child);
   }, 180_000);
 });

@@ -26,6 +26,12 @@ export interface LocalProvider {
   /** What the portal's env names as issuer (Microsoft-like: the common authority). */
   configuredIssuer: string;
   origin: string;
+  /**
+   * The next sign-in page the browser reaches ends the interaction with this
+   * OAuth error instead (oidc-provider's own interactionFinished), as a provider
+   * does when it needs the user elsewhere (`interaction_required`) or refuses.
+   */
+  failNextInteraction(error: string): void;
   close(): Promise<void>;
 }
 
@@ -72,8 +78,19 @@ export async function startOidcProvider(options: LocalProviderOptions): Promise<
   });
   provider.on("server_error", (_ctx, error) => console.error("oidc-provider server_error", error));
   const callback = provider.callback();
+  let nextInteractionError: string | null = null;
   handler = (req, res) => {
     const url = req.url ?? "/";
+    if (nextInteractionError && req.method === "GET" && url.startsWith(`${tenantPath}/interaction/`)) {
+      const error = nextInteractionError;
+      nextInteractionError = null;
+      Object.assign(req, { originalUrl: url, url: url.slice(tenantPath.length) });
+      void provider.interactionFinished(req, res, { error, error_description: `test: ${error}` }, { mergeWithLastSubmission: false }).catch((failure: unknown) => {
+        console.error("oidc-provider interactionFinished", failure);
+        res.writeHead(500).end();
+      });
+      return;
+    }
     if (options.kind === "microsoft" && url === "/common/v2.0/.well-known/openid-configuration") {
       void commonDiscovery(issuer).then((body) => res.writeHead(200, { "Content-Type": "application/json" }).end(body));
       return;
@@ -98,6 +115,9 @@ export async function startOidcProvider(options: LocalProviderOptions): Promise<
     issuer,
     configuredIssuer: options.kind === "microsoft" ? `${origin}/common/v2.0` : issuer,
     origin,
+    failNextInteraction: (error) => {
+      nextInteractionError = error;
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -52,6 +52,8 @@ export interface PortalOptions {
   queueConsumers?: Record<string, QueueConsumerSettings>;
   /** A second Worker consumes this queue instead and keeps every message body, for `queued()`. */
   spyOnQueue?: string;
+  /** A fixed port (e.g. when an OpenID provider must know the redirect URI first); default: any free one. */
+  port?: number;
 }
 
 export interface Portal {
@@ -105,7 +107,7 @@ export async function startPortal(options: PortalOptions = {}): Promise<Portal> 
     // A fixed placeholder instead of fetching Request.cf from the network.
     cf: false,
     host: "127.0.0.1",
-    port: 0,
+    port: options.port ?? 0,
     log: new Log(process.env.PORTAL_LOG === "1" ? LogLevel.DEBUG : LogLevel.WARN),
   };
   const spy = options.spyOnQueue;

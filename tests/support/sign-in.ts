@@ -45,3 +45,9 @@ export async function mintSession(db: D1Database, portalUrl: string, email: stri
   const [name, ...value] = pair!.split("=");
   return { sid: session.sid, userId: user.id, name: name!, value: value.join("="), cookieHeader: pair! };
 }
+
+/** A Cookie header for Kofi Boateng (Administrator) in Kumasi Fresh Foods, unless told otherwise. */
+export async function signedInCookie(portal: { db(): Promise<D1Database>; url: string }, email = "kofi.boateng@example.com", businessId: string | null = "bus_kumasi_fresh_foods"): Promise<{ Cookie: string }> {
+  const session = await mintSession(await portal.db(), portal.url, email, businessId);
+  return { Cookie: session.cookieHeader };
+}
