@@ -3,6 +3,8 @@
 // parked events, with the replay secret (functions/events/replay.ts).
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
 import * as v from "valibot";
+import { authDeps } from "../../functions/auth/deps";
+import { signedInIdentity } from "../../functions/auth/identity";
 import { parseEventsConfig } from "../../functions/env";
 import { methodNotAllowed, notFound } from "../../functions/events/http";
 import { acceptEvent } from "../../functions/events/ingest";
@@ -25,5 +27,11 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     const config = parseEventsConfig(env as unknown as Record<string, unknown>);
     return replayRequest(request, { db: env.DB, queue: env.EVENTS, config, requestId: context.requestId });
   }
-  return acceptEvent(request, { db: env.DB, queue: env.EVENTS, waitUntil: (promise) => ctx.waitUntil(promise), requestId: context.requestId });
+  return acceptEvent(request, {
+    db: env.DB,
+    queue: env.EVENTS,
+    waitUntil: (promise) => ctx.waitUntil(promise),
+    requestId: context.requestId,
+    identity: () => signedInIdentity(request, authDeps(request, context)),
+  });
 }

@@ -6,16 +6,21 @@
 //   400  not JSON, or not a valid event: every problem, with its path
 //   202  {"accepted": true}: { hash, event, receivedAt } is on the EVENTS queue.
 // The same event posted twice is accepted twice; the consumer relays it once.
+// The user and business fields are the session's, never the browser's: anyone
+// can post an event, so a claimed identity would let one person speak for another.
 import { errorText, jsonResponse, logEvent } from "./http";
 import { isSameOriginRequest } from "../auth/origin";
 import { EVENTS_RATE_LIMIT, clientKey, countRequest, dropEndedWindows } from "../rate-limit";
-import { MAX_BODY_BYTES, eventHash, parseIncomingEvent, type EventsQueueMessage } from "./schema";
+import type { SignedInIdentity } from "../auth/identity";
+import { MAX_BODY_BYTES, eventHash, parseIncomingEvent, type AnalyticsEvent, type EventsQueueMessage } from "./schema";
 
 export interface IngestDeps {
   db: D1Database;
   queue: Queue;
   waitUntil(promise: Promise<unknown>): void;
   requestId: string;
+  /** Who is signed in, and in which business; null when not fully signed in (the login pages send events too). */
+  identity(): Promise<SignedInIdentity | null>;
   now?: number;
 }
 
@@ -47,6 +52,18 @@ async function readBody(request: Request, max: number): Promise<string> {
 }
 
 const tooLarge = () => jsonResponse({ message: `The event is larger than ${MAX_BODY_BYTES / 1024} KB` }, 413);
+
+/** The event with the server's user and business in place of whatever the browser claimed. */
+function withIdentity(event: AnalyticsEvent, identity: SignedInIdentity | null): AnalyticsEvent {
+  return {
+    ...event,
+    userEmail: identity?.user.employeeEmail ?? null,
+    userName: identity?.user.employeeName ?? null,
+    userId: identity?.user.msisdn ?? null,
+    userGender: identity?.user.employeeGender ?? null,
+    extrasObject: { businessName: identity?.business.businessName ?? null, businessId: identity?.business.businessId ?? null },
+  };
+}
 
 function badRequest(message: string, issues: { path: string; message: string }[]): Response {
   return jsonResponse({ message, issues }, 400);
@@ -96,7 +113,16 @@ export async function acceptEvent(request: Request, deps: IngestDeps): Promise<R
     return badRequest(`The event is not valid (${count} ${count === 1 ? "problem" : "problems"}): ${list}`, parsed.problems);
   }
 
-  const message: EventsQueueMessage = { hash: await eventHash(parsed.event), event: parsed.event, receivedAt: new Date(now).toISOString() };
+  // Looked up only for a valid event: a refused one costs no session read.
+  let identity: SignedInIdentity | null = null;
+  try {
+    identity = await deps.identity();
+  } catch (error) {
+    // Sign-in state unreadable (D1 unavailable): keep the event, as nobody's.
+    logEvent("error", "analytics.identity_failed", { requestId: deps.requestId, error: errorText(error) });
+  }
+  const event = withIdentity(parsed.event, identity);
+  const message: EventsQueueMessage = { hash: await eventHash(event), event, receivedAt: new Date(now).toISOString() };
   try {
     await deps.queue.send(message, { contentType: "json" });
   } catch (error) {

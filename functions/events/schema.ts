@@ -94,7 +94,8 @@ const entries = {
   appName: fixed(APP_FIELDS.appName),
   appVersion: fixed(APP_FIELDS.appVersion),
   userCountry: fixed(APP_FIELDS.userCountry),
-  // Sign-in does not exist yet: user fields are accepted as null.
+  // POST /api/events replaces the user fields and extrasObject with the session's
+  // (functions/events/ingest.ts); the browser's are checked here, then dropped.
   userEmail: nullableText(254),
   userName: nullableText(200),
   /** The phone number. */
