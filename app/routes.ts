@@ -19,6 +19,8 @@ export default [
   route("authenticate", "routes/authenticate.tsx"),
   route("authenticate/verify", "routes/authenticate.verify.tsx"),
   route("select-business", "routes/select-business.tsx"),
+  route("logout", "routes/logout.ts"),
+  route("settings", "routes/settings.tsx"),
   // The dashboard (/) is not built yet; "*" alone does not match "/".
   index("routes/not-found.tsx", { id: "routes/index-not-found" }),
   route("*", "routes/not-found.tsx"),

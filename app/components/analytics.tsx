@@ -15,6 +15,7 @@ import {
   type AnalyticsEvent,
   type EventInput,
 } from "../lib/analytics";
+import { useSignedInIdentity } from "./account-menu";
 import { installFetchObserver, onFetchResponse, unobservedFetch } from "./fetch-observer";
 
 const QUEUE_KEY = "pp:analytics:queue";
@@ -175,6 +176,19 @@ export function Analytics() {
   const location = useLocation();
   const navigation = useNavigation();
   const navigationStarted = useRef<number | null>(null);
+  const signedIn = useSignedInIdentity();
+
+  // First, so the events below already carry who and where (SPEC section 3's user fields).
+  useEffect(() => {
+    setAnalyticsIdentity(
+      signedIn
+        ? {
+            user: { email: signedIn.user.employeeEmail, name: signedIn.user.employeeName, phone: signedIn.user.msisdn, gender: signedIn.user.employeeGender },
+            business: { name: signedIn.business.businessName, id: signedIn.business.businessId },
+          }
+        : { user: null, business: null },
+    );
+  }, [signedIn]);
 
   useEffect(() => {
     load();

@@ -2,6 +2,7 @@ import { Link, NavLink, useLocation, useNavigation, useRouteLoaderData } from "@
 import { useCallback, useEffect, useId, useRef, useState, type ReactNode } from "react";
 import { APP_NAME, NAVIGATION, isCurrentSection, isNavGroup, type NavItem } from "../lib/route-table";
 import type { loader as rootLoader } from "../root";
+import { BusinessSwitcher, UserMenu } from "./account-menu";
 import { AlertRegion, ResponseModal } from "./notifications";
 
 /**
@@ -156,9 +157,10 @@ export function DefaultLayout({ children }: { children: ReactNode }) {
           <div className="topbar__brand">
             <Brand />
           </div>
-          {/* The business switcher and the signed-in user come with sign-in. */}
           <div className="topbar__context" data-testid="topbar-context">
             <EnvironmentBadge />
+            <BusinessSwitcher />
+            <UserMenu />
           </div>
         </header>
         <main id="main" className="main" tabIndex={-1}>

@@ -2,7 +2,7 @@
 // otp.ts) -> business chosen; logout and "sign out everywhere". Each step writes
 // the `sessions` row and returns a new cookie. The pages (/login, /authenticate,
 // /select-business) call these; they hold no state of their own.
-import { signInAuditStatement } from "../data/audit";
+import { ifChangedAuditStatement, signInAuditStatement } from "../data/audit";
 import type { Role } from "../permissions";
 import { iso, type AuthDeps } from "./deps";
 import {
@@ -138,4 +138,39 @@ export async function signOutEverywhere(request: Request, deps: AuthDeps, sessio
     signInAuditStatement({ userId: session.sub, businessId: session.activeBusiness }, deps.db, deps.meta, { action: "auth.sign_out_everywhere", entity: "session", entityId: session.sid }, iso(now)),
   ]);
   return { revoked: update?.meta.changes ?? 0, setCookie: clearSessionCookie(request) };
+}
+
+export interface ActiveSession {
+  id: string;
+  channel: Channel;
+  stage: string;
+  businessName: string | null;
+  ip: string | null;
+  userAgent: string | null;
+  createdAt: string;
+  expiresAt: string;
+}
+
+/** The person's sessions that still stand (not revoked, not expired), newest first. */
+export async function listActiveSessions(db: D1Database, userId: string, now: number): Promise<ActiveSession[]> {
+  const { results } = await db
+    .prepare(
+      `SELECT s.id, s.channel, s.stage, b.name AS businessName, s.ip, s.user_agent AS userAgent, s.created_at AS createdAt, s.expires_at AS expiresAt
+       FROM sessions s LEFT JOIN businesses b ON b.id = s.business_id
+       WHERE s.user_id = ? AND s.revoked_at IS NULL AND s.expires_at > ?
+       ORDER BY s.created_at DESC LIMIT 50`,
+    )
+    .bind(userId, iso(now))
+    .all<ActiveSession>();
+  return results;
+}
+
+/** Signs one of the person's own other sessions out; another person's session id is "not found". */
+export async function revokeOwnSession(deps: AuthDeps, session: SessionData, sessionId: string): Promise<boolean> {
+  const now = iso(deps.now());
+  const [update] = await deps.db.batch([
+    deps.db.prepare("UPDATE sessions SET revoked_at = ? WHERE id = ? AND user_id = ? AND revoked_at IS NULL").bind(now, sessionId, session.sub),
+    ifChangedAuditStatement({ userId: session.sub, businessId: session.activeBusiness }, deps.db, deps.meta, { action: "auth.session_revoked", entity: "session", entityId: sessionId }, now),
+  ]);
+  return (update?.meta.changes ?? 0) === 1;
 }

@@ -30,14 +30,15 @@ export interface AuditFacts {
 
 const json = (value: unknown) => (value === undefined || value === null ? null : JSON.stringify(value));
 
+const INSERT_AUDIT = `INSERT INTO audit_log (business_id, actor_id, action, entity, entity_id, before_json, after_json, ip, user_agent, request_id, created_at)`;
+
+function auditValues(actor: SignInActor, meta: RequestMeta, facts: AuditFacts, at: string): unknown[] {
+  return [actor.businessId, actor.userId, facts.action, facts.entity, facts.entityId ?? null, json(facts.before), json(facts.after), meta.ip, meta.userAgent, meta.requestId, at];
+}
+
 /** A statement that records one audited event for the tenant's business, for a batch. */
 export function auditStatement(tenant: Tenant, db: D1Database, meta: RequestMeta, facts: AuditFacts, at = nowIso()): D1PreparedStatement {
-  return db
-    .prepare(
-      `INSERT INTO audit_log (business_id, actor_id, action, entity, entity_id, before_json, after_json, ip, user_agent, request_id, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    )
-    .bind(tenant.businessId, tenant.userId, facts.action, facts.entity, facts.entityId ?? null, json(facts.before), json(facts.after), meta.ip, meta.userAgent, meta.requestId, at);
+  return signInAuditStatement(tenant, db, meta, facts, at);
 }
 
 /** Who a sign-in event concerns: the user when known, the business once one is chosen (null before). */
@@ -52,12 +53,15 @@ export interface SignInActor {
  * entry's business_id is null.
  */
 export function signInAuditStatement(actor: SignInActor, db: D1Database, meta: RequestMeta, facts: AuditFacts, at = nowIso()): D1PreparedStatement {
-  return db
-    .prepare(
-      `INSERT INTO audit_log (business_id, actor_id, action, entity, entity_id, before_json, after_json, ip, user_agent, request_id, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    )
-    .bind(actor.businessId, actor.userId, facts.action, facts.entity, facts.entityId ?? null, json(facts.before), json(facts.after), meta.ip, meta.userAgent, meta.requestId, at);
+  return db.prepare(`${INSERT_AUDIT} VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`).bind(...auditValues(actor, meta, facts, at));
+}
+
+/**
+ * The same entry, written only when the batch's previous statement changed a
+ * row (SQLite's changes()): "revoked it" and "audited it" are then one fact.
+ */
+export function ifChangedAuditStatement(actor: SignInActor, db: D1Database, meta: RequestMeta, facts: AuditFacts, at = nowIso()): D1PreparedStatement {
+  return db.prepare(`${INSERT_AUDIT} SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? WHERE changes() > 0`).bind(...auditValues(actor, meta, facts, at));
 }
 
 interface AuditRow {

@@ -40,9 +40,12 @@ test("a page view carries every field of SPEC section 3", async ({ page, request
     appId: "partners-portal",
     appName: "Partners Portal",
     userCountry: "GH",
-    userEmail: null,
-    userId: null,
-    extrasObject: { businessName: null, businessId: null },
+    // Who is signed in (the fixture: Kofi Boateng in Kumasi Fresh Foods), as the session says.
+    userEmail: "kofi.boateng@example.com",
+    userName: "Kofi Boateng",
+    userId: "233244556677",
+    userGender: "male",
+    extrasObject: { businessName: "Kumasi Fresh Foods", businessId: "bus_kumasi_fresh_foods" },
   });
   expect(view!.appOs).toMatch(/^Chrome \d+$/);
   expect(view!.clientEventId).toMatch(/^[0-9a-f-]{36}$/);

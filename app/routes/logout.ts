@@ -1,0 +1,22 @@
+// POST /logout: the session is revoked and its cookie cleared (every SPEC
+// section 4 field at once); the person lands on their channel's sign-in page.
+import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { authDeps } from "../../functions/auth/deps";
+import { checkSession, requireSession } from "../../functions/auth/guards";
+import { requireSameOrigin } from "../../functions/auth/origin";
+import { logout } from "../../functions/auth/sign-in";
+import { routeNotFound } from "../../functions/http";
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  requireSameOrigin(request);
+  const deps = authDeps(request, context);
+  const check = await checkSession(request, deps);
+  const { setCookie } = await logout(request, deps);
+  return redirect(check.ok ? check.session.returnUrl : "/login", { headers: { "Set-Cookie": setCookie } });
+}
+
+// Signing out changes state, so only the form's POST does it.
+export async function loader({ request, context }: LoaderFunctionArgs): Promise<never> {
+  await requireSession(request, authDeps(request, context));
+  routeNotFound(request);
+}

@@ -1,0 +1,127 @@
+// The signed-in person in the top bar: who they are, switching business
+// without signing in again, signing out; and /settings: profile, business
+// profile, sessions and "sign out everywhere".
+import { mintSession } from "../support/sign-in";
+import { ACCRA, KUMASI } from "../support/tenants";
+import { expect, hydrated, test } from "./fixtures";
+
+const AMA = { email: "ama.mensah@example.com", businessId: KUMASI };
+
+test.describe("as Ama Mensah, who works for two businesses", () => {
+  test.use({ signedInAs: AMA });
+
+  test("the top bar shows the business and the person, and switches business without a new sign-in", async ({ page }) => {
+    await page.goto("/settings");
+    await hydrated(page);
+    const topbar = page.getByRole("banner");
+    const switcher = topbar.getByLabel("Business: Kumasi Fresh Foods. Switch business");
+    await expect(switcher).toContainText("Kumasi Fresh Foods");
+    await expect(switcher).toContainText("Super Administrator");
+    await topbar.getByLabel("Signed in as Ama Mensah. Account menu").click();
+    await expect(topbar.getByText("ama.mensah@example.com")).toBeVisible();
+    await page.keyboard.press("Escape");
+    await expect(topbar.getByText("ama.mensah@example.com")).toBeHidden();
+
+    await switcher.click();
+    await topbar.getByRole("button", { name: /Accra Mobile Pay\s*Administrator/ }).click();
+    await page.goto("/settings");
+    await expect(topbar.getByText("Accra Mobile Pay")).toBeVisible();
+    await expect(page.getByRole("region", { name: "Business profile" })).toContainText("Accra Mobile Pay");
+    await expect(page.getByRole("region", { name: "Business profile" })).toContainText("Administrator");
+  });
+
+  test("settings shows the profile and the business profile of SPEC section 3", async ({ page }) => {
+    await page.goto("/settings");
+    await expect(page).toHaveTitle("Settings");
+    const profile = page.getByRole("region", { name: "Your profile" });
+    await expect(profile).toContainText("Ama Mensah");
+    await expect(profile).toContainText("ama.mensah@example.com");
+    // The phone is masked but for its last digits.
+    await expect(profile).toContainText(/233\*+\d{4}/);
+    await expect(profile).not.toContainText("233244123456");
+    const business = page.getByRole("region", { name: "Business profile" });
+    for (const label of ["Business name", "Business identifier", "Contact number", "Contact email", "Town", "Region", "Sector", "Your access level"]) {
+      await expect(business.getByText(label, { exact: true })).toBeVisible();
+    }
+  });
+
+  test("another session can be signed out from here, and it is refused at its next request", async ({ page, portal, browser }) => {
+    const other = await mintSession(await portal.db(), portal.url, AMA.email, ACCRA);
+    const elsewhere = await browser.newContext({ baseURL: portal.url });
+    await elsewhere.addCookies([{ name: other.name, value: other.value, url: portal.url }]);
+    const otherPage = await elsewhere.newPage();
+    await otherPage.goto("/settings");
+    await expect(otherPage).toHaveURL(/\/settings$/);
+
+    await page.goto("/settings");
+    await hydrated(page);
+    const sessions = page.getByTestId("session");
+    await expect(sessions.filter({ hasText: "This session" })).toHaveCount(1);
+    const theOther = sessions.filter({ hasText: "Accra Mobile Pay" }).filter({ hasNotText: "This session" }).first();
+    await theOther.getByRole("button", { name: "Sign out" }).click();
+    await expect(page.getByTestId("alert")).toContainText("That session is signed out.");
+
+    await otherPage.goto("/settings");
+    await expect(otherPage).toHaveURL(/\/login-option$/);
+    await elsewhere.close();
+  });
+
+  test("sign out everywhere ends this session and every other one", async ({ page, portal, browser }) => {
+    const other = await mintSession(await portal.db(), portal.url, AMA.email, KUMASI);
+    const elsewhere = await browser.newContext({ baseURL: portal.url });
+    await elsewhere.addCookies([{ name: other.name, value: other.value, url: portal.url }]);
+    const otherPage = await elsewhere.newPage();
+
+    await page.goto("/settings");
+    await hydrated(page);
+    await page.getByRole("button", { name: "Sign out everywhere" }).click();
+    await expect(page).toHaveURL(/\/login-option$/);
+    await expect(page.getByTestId("alert")).toContainText("You are signed out on every device, this one included.");
+    // This browser's cookie is gone; the other one's is refused and cleared (its return URL: the email channel).
+    await page.goto("/settings");
+    await expect(page).toHaveURL(/\/login$/);
+
+    await otherPage.goto("/settings");
+    await expect(otherPage).toHaveURL(/\/login-option$/);
+    const audit = await (await portal.db())
+      .prepare("SELECT COUNT(*) AS n FROM audit_log WHERE action = 'auth.sign_out_everywhere' AND actor_id = 'usr_ama_mensah'")
+      .first<{ n: number }>();
+    expect(audit?.n).toBe(1);
+    await elsewhere.close();
+  });
+});
+
+test("sign out from the account menu leaves nothing behind", async ({ page, context }) => {
+  await page.goto("/settings");
+  await hydrated(page);
+  const topbar = page.getByRole("banner");
+  await topbar.getByLabel("Signed in as Kofi Boateng. Account menu").click();
+  await topbar.getByRole("button", { name: "Sign out" }).click();
+  await expect(page).toHaveURL(/\/login-option$/);
+  expect((await context.cookies()).find((c) => c.name === "pp_session")).toBeUndefined();
+  await page.goto("/settings");
+  await expect(page).toHaveURL(/\/login$/);
+});
+
+test("one business only: the top bar names it without a switcher", async ({ page }) => {
+  await page.goto("/settings");
+  await hydrated(page);
+  const topbar = page.getByRole("banner");
+  await expect(topbar.getByText("Kumasi Fresh Foods")).toBeVisible();
+  await expect(topbar.getByLabel(/Switch business/)).toHaveCount(0);
+});
+
+test.describe("at 390 px wide", () => {
+  test.use({ viewport: { width: 390, height: 844 }, signedInAs: AMA });
+
+  test("the top bar and settings fit without sideways scrolling", async ({ page }) => {
+    await page.goto("/settings");
+    await hydrated(page);
+    const topbar = page.getByRole("banner");
+    await expect(topbar.getByLabel("Signed in as Ama Mensah. Account menu")).toBeVisible();
+    await topbar.getByLabel(/Switch business/).click();
+    await expect(topbar.getByRole("button", { name: /Accra Mobile Pay/ })).toBeInViewport();
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+  });
+});
