@@ -25,7 +25,8 @@ export function withSecurityHeaders(response: Response, request: Request, nonce:
   const secured = new Response(response.body, response);
   const headers = secured.headers;
   headers.set("X-Content-Type-Options", "nosniff");
-  headers.set("Referrer-Policy", "strict-origin-when-cross-origin");
+  // A page may only tighten this (the sign-in callback's URL carries the authorization code).
+  if (headers.get("Referrer-Policy") !== "no-referrer") headers.set("Referrer-Policy", "strict-origin-when-cross-origin");
   headers.set("X-Frame-Options", "DENY");
   headers.set("Permissions-Policy", "camera=(), microphone=(), geolocation=(), payment=()");
   // A page may lower this for itself (the sign-in popup's callback must keep its opener).
