@@ -17,3 +17,23 @@ export function pageNotFound(request: Request): never {
   const url = new URL(request.url);
   throw data<NotFoundData>({ message: `Page Not Found: ${url.pathname}${url.search}` }, { status: 404 });
 }
+
+// Resource routes (no page of their own) answer in JSON.
+
+const NO_STORE = "no-store, max-age=0";
+
+/** A JSON answer that no cache keeps. */
+export function jsonResponse(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
+  return Response.json(body, { status, headers: { "Cache-Control": NO_STORE, ...headers } });
+}
+
+/** 404 from a resource route (no page to render), in SPEC section 2's words. */
+export function notFound(request: Request): Response {
+  return jsonResponse({ message: `Page not found: ${new URL(request.url).pathname}` }, 404);
+}
+
+/** 405 for GET/HEAD on an endpoint that only takes POST. */
+export function methodNotAllowed(): Response {
+  return jsonResponse({ message: "Use POST" }, 405, { Allow: "POST" });
+}
+

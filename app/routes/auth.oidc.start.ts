@@ -8,7 +8,7 @@ import { authDeps, oidcDeps } from "../../functions/auth/deps";
 import { beginOidcSignIn, isOidcProvider } from "../../functions/auth/oidc-sign-in";
 import { requireSameOrigin } from "../../functions/auth/origin";
 import { SIGN_IN_FAILURES } from "../../functions/auth/sign-in-messages";
-import { routeNotFound } from "../../functions/http";
+import { notFound } from "../../functions/http";
 
 const StartForm = v.object({ mode: v.optional(v.picklist(["popup", "redirect"], "Choose popup or redirect."), "redirect") });
 
@@ -19,10 +19,11 @@ function withCookies(cookies: string[], extra: Record<string, string> = {}): Hea
 }
 
 export async function action({ request, context, params }: ActionFunctionArgs) {
-  if (!isOidcProvider(params.provider)) routeNotFound(request);
+  if (!isOidcProvider(params.provider)) return notFound(request);
   requireSameOrigin(request);
   const wantsJson = (request.headers.get("Accept") ?? "").includes("application/json");
-  const parsed = v.safeParse(StartForm, Object.fromEntries(await request.formData()));
+  const form = await request.formData().catch(() => null);
+  const parsed = v.safeParse(StartForm, form ? Object.fromEntries(form) : null);
   if (!parsed.success) return Response.json({ code: "invalid_request", message: parsed.issues[0].message }, { status: 400, headers: { "Cache-Control": "no-store" } });
   const deps = authDeps(request, context);
   const begun = await beginOidcSignIn(request, deps, oidcDeps(context, deps), params.provider, parsed.output.mode);
@@ -36,6 +37,6 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
 }
 
 // Only the form post starts a flow; a GET here is a mistyped address.
-export function loader({ request }: LoaderFunctionArgs): never {
-  routeNotFound(request);
+export function loader({ request }: LoaderFunctionArgs): Response {
+  return notFound(request);
 }

@@ -2,7 +2,7 @@
 // and Google run in a popup (a full-page redirect when the popup cannot open, or
 // when the provider needs the user on its own pages); the unique-email channel
 // is /login-option. One sign-in at a time: while one runs, the buttons wait.
-import { data, type LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { data, type HeadersFunction, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Link, useLoaderData, useNavigate } from "@remix-run/react";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { authDeps, oidcDeps } from "../../functions/auth/deps";
@@ -11,6 +11,9 @@ import { isOidcConfigured, type OidcMode, type OidcProviderId } from "../../func
 import { isSignInFailure, signInFailureMessage, SIGN_IN_FAILURES, type SignInFailure } from "../../functions/auth/sign-in-messages";
 import { popupFeatures, popupSize } from "../lib/popup";
 import { readSignInMessage } from "../lib/sign-in-popup";
+
+// Never cached: the page reflects who is signed in and the last failure.
+export const headers: HeadersFunction = ({ loaderHeaders }) => loaderHeaders;
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const deps = authDeps(request, context);

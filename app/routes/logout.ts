@@ -5,7 +5,7 @@ import { authDeps } from "../../functions/auth/deps";
 import { checkSession, requireSession } from "../../functions/auth/guards";
 import { requireSameOrigin } from "../../functions/auth/origin";
 import { logout } from "../../functions/auth/sign-in";
-import { routeNotFound } from "../../functions/http";
+import { notFound } from "../../functions/http";
 
 export async function action({ request, context }: ActionFunctionArgs) {
   requireSameOrigin(request);
@@ -16,7 +16,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 // Signing out changes state, so only the form's POST does it.
-export async function loader({ request, context }: LoaderFunctionArgs): Promise<never> {
+export async function loader({ request, context }: LoaderFunctionArgs): Promise<Response> {
   await requireSession(request, authDeps(request, context));
-  routeNotFound(request);
+  return notFound(request);
 }

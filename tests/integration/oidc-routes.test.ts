@@ -215,7 +215,18 @@ describe("POST /auth/oidc/{provider}/start", () => {
       const response = await portal().fetch(`/auth/oidc/${provider}/start`);
       expect(response.status, provider).toBe(404);
       expect(response.headers.getSetCookie(), provider).toEqual([]);
+      expect(await response.json()).toEqual({ message: `Page not found: /auth/oidc/${provider}/start` });
     }
+  });
+
+  it("a body that is not a form is a 400, not a server error", async () => {
+    const response = await portal().fetch("/auth/oidc/google/start", {
+      method: "POST",
+      headers: { Origin: portal().url, "Sec-Fetch-Site": "same-origin", Accept: "application/json", "Content-Type": "application/json" },
+      body: JSON.stringify({ mode: "popup" }),
+    });
+    expect(response.status).toBe(400);
+    expect(setCookies(response).pp_oidc).toBeUndefined();
   });
 
   it("an unknown provider is a 404", async () => {
