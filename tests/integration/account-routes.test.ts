@@ -86,7 +86,8 @@ describe("/settings", () => {
 
   it("refuses an unknown intent or a malformed session id with 400 and changes nothing", async () => {
     const session = await mintSession(await portal().db(), portal().url, KOFI, KUMASI);
-    for (const form of [{ intent: "delete-everything" }, { intent: "sign-out-session", sessionId: "not-a-uuid" }, {}]) {
+    const forms: Record<string, string>[] = [{ intent: "delete-everything" }, { intent: "sign-out-session", sessionId: "not-a-uuid" }, {}];
+    for (const form of forms) {
       const response = await post("/settings", form, { Cookie: session.cookieHeader });
       expect(response.status, JSON.stringify(form)).toBe(400);
     }
