@@ -1,9 +1,11 @@
-// npm run screenshots: the shell at desktop width and at 390 px, into
-// docs/screenshots/, from the built Worker (run `npm run build` first).
+// npm run screenshots: the shell, the sign-in pages and settings at desktop
+// width and at 390 px, into docs/screenshots/, from the built Worker (run
+// `npm run build` first). Pages behind sign-in are shot as Ama Mensah.
 import { mkdirSync } from "node:fs";
 import { chromium, type Page } from "@playwright/test";
 import { CHROMIUM_ARGS, chromiumPath } from "../tests/support/chromium";
 import { eventsConsumers, startPortal } from "../tests/support/portal";
+import { mintSession } from "../tests/support/sign-in";
 import { prepareTemplateState } from "../tests/support/state";
 
 const OUT = "docs/screenshots";
@@ -12,13 +14,20 @@ mkdirSync(OUT, { recursive: true });
 const portal = await startPortal({ template: await prepareTemplateState(), queueConsumers: eventsConsumers({ maxRetries: 3 }) });
 const browser = await chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS });
 
+const SIGNED_OUT = new Set(["/login", "/login-option", "/select-business"]);
+
 async function shot(name: string, width: number, path: string, before?: (page: Page) => Promise<void>) {
-  const page = await browser.newPage({ viewport: { width, height: width < 500 ? 844 : 800 }, deviceScaleFactor: 1 });
+  const context = await browser.newContext({ viewport: { width, height: width < 500 ? 844 : 800 }, deviceScaleFactor: 1 });
+  if (!SIGNED_OUT.has(path)) {
+    const session = await mintSession(await portal.db(), portal.url, "ama.mensah@example.com", "bus_kumasi_fresh_foods");
+    await context.addCookies([{ name: session.name, value: session.value, url: portal.url }]);
+  }
+  const page = await context.newPage();
   await page.goto(portal.url + path);
   if (!path.startsWith("/__dev/events")) await page.locator("html[data-hydrated]").waitFor();
   await before?.(page);
   await page.screenshot({ path: `${OUT}/${name}.png`, fullPage: false });
-  await page.close();
+  await context.close();
   console.log(`${OUT}/${name}.png`);
 }
 
@@ -36,6 +45,9 @@ try {
   await shot("not-found-desktop", 1280, "/merchants/42?tab=terminals");
   await shot("not-found-390", 390, "/merchants/42");
   await shot("standard-desktop", 1280, "/login");
+  await shot("login-390", 390, "/login");
+  await shot("settings-desktop", 1280, "/settings", (page) => page.getByLabel(/Switch business/).click());
+  await shot("settings-390", 390, "/settings", (page) => page.getByLabel(/Account menu/).click());
   await shot("standard-390", 390, "/select-business");
   await shot("server-error-desktop", 1280, "/__dev/ui?fail=loader");
   await shot("modal-390", 390, "/__dev/ui", (page) => page.getByRole("button", { name: "Show response" }).click());
