@@ -114,7 +114,23 @@ export function ErrorBoundary() {
       </section>
     );
   }
+  if (isRouteErrorResponse(error) && error.status === 403) return <AccessDenied message={typeof error.data?.message === "string" ? error.data.message : null} />;
   return <ServerError error={error} />;
+}
+
+/** A refusal (403): the person's role does not allow this. SPEC keeps the document title of "any other error". */
+function AccessDenied({ message }: { message: string | null }) {
+  return (
+    <section className="error-page" aria-labelledby="error-title">
+      <p className="error-page__code">403</p>
+      <h1 id="error-title">Access denied</h1>
+      <p data-testid="error-message">{message ?? "You do not have permission to do that."}</p>
+      <p>Your role in this business does not allow it. Ask an administrator if you need it.</p>
+      <Link className="button button--primary" to="/">
+        Go to the dashboard
+      </Link>
+    </section>
+  );
 }
 
 function ServerError({ error }: { error: unknown }) {

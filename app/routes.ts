@@ -21,6 +21,9 @@ export default [
   route("select-business", "routes/select-business.tsx"),
   route("logout", "routes/logout.ts"),
   route("settings", "routes/settings.tsx"),
+  // Operations screens (issue 5).
+  route("merchants", "routes/merchants._index.tsx", { id: "routes/merchants" }),
+  route("merchants/export", "routes/merchants.export.ts"),
   // The dashboard (/) is not built yet; "*" alone does not match "/".
   index("routes/not-found.tsx", { id: "routes/index-not-found" }),
   route("*", "routes/not-found.tsx"),

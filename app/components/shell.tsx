@@ -46,6 +46,17 @@ function Brand() {
   );
 }
 
+/** The navigation's count of requests waiting for a decision. */
+function PendingBadge({ to }: { to: string }) {
+  const pending = useRouteLoaderData<typeof rootLoader>("root")?.identity?.pendingApprovals;
+  if (to !== "/approvals" || !pending) return null;
+  return (
+    <span className="nav__badge" aria-label={`${pending} pending`} data-testid="pending-approvals">
+      {pending > 99 ? "99+" : pending}
+    </span>
+  );
+}
+
 function NavLinkItem({ item, onNavigate }: { item: NavItem; onNavigate: () => void }) {
   const { pathname } = useLocation();
   const current = isCurrentSection(item.to, pathname);
@@ -59,6 +70,7 @@ function NavLinkItem({ item, onNavigate }: { item: NavItem; onNavigate: () => vo
         onClick={onNavigate}
       >
         {item.label}
+        <PendingBadge to={item.to} />
       </NavLink>
     </li>
   );

@@ -2,7 +2,7 @@
 // analytics) and the settings page: SPEC section 3's user details and business
 // profile. Read from D1 on each document request rather than copied into the
 // cookie, so a role change or a renamed business shows at the next page.
-import type { Role } from "../permissions";
+import { can, type Role } from "../permissions";
 import { memberBusinessesStatement, type MemberBusiness } from "./businesses";
 import type { AuthDeps } from "./deps";
 import { checkSession } from "./guards";
@@ -36,6 +36,8 @@ export interface SignedInIdentity {
   business: BusinessProfile;
   /** Every business the person may switch to (the active one included). */
   businesses: MemberBusiness[];
+  /** Requests waiting for a decision, for the navigation; null when the role cannot see approvals. */
+  pendingApprovals: number | null;
 }
 
 interface ProfileRow {
@@ -58,7 +60,7 @@ export async function signedInIdentity(request: Request, deps: AuthDeps): Promis
   if (!check.ok) return null;
   const { session } = check;
   if (session.stage !== "business_chosen" || !session.activeBusiness || !isValidSession(session, deps.now())) return null;
-  const [profile, choices] = await deps.db.batch([
+  const [profile, choices, pending] = await deps.db.batch([
     deps.db
       .prepare(
         `SELECT u.name, u.gender, m.role, b.name AS business_name, b.logo_url, b.contact_number, b.contact_email, b.town, b.region, b.sector, b.identifier
@@ -67,6 +69,7 @@ export async function signedInIdentity(request: Request, deps: AuthDeps): Promis
       )
       .bind(session.sub, session.activeBusiness),
     memberBusinessesStatement(deps.db, session.sub),
+    deps.db.prepare("SELECT COUNT(*) AS n FROM approval_requests WHERE business_id = ? AND status = 'pending'").bind(session.activeBusiness),
   ]);
   const row = (profile?.results as ProfileRow[] | undefined)?.[0];
   if (!row) return null;
@@ -85,5 +88,6 @@ export async function signedInIdentity(request: Request, deps: AuthDeps): Promis
       accessLevel: row.role,
     },
     businesses: (choices?.results ?? []) as MemberBusiness[],
+    pendingApprovals: can(row.role, "view:approval") ? ((pending?.results[0] as { n: number } | undefined)?.n ?? 0) : null,
   };
 }

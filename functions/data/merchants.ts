@@ -78,3 +78,9 @@ export async function listMerchants(tenant: Tenant, db: D1Database, query: Merch
   const page = toPage(results, size, (m) => (newest ? [m.createdAt, m.id] : [m.name, m.id]));
   return query.withTotal ? { ...page, total: total ?? 0 } : page;
 }
+
+/** The sectors this business's merchants are in, for the list's filter. */
+export async function listMerchantSectors(tenant: Tenant, db: D1Database): Promise<string[]> {
+  const { results } = await db.prepare("SELECT DISTINCT sector FROM merchants WHERE business_id = ? ORDER BY sector").bind(tenant.businessId).all<{ sector: string }>();
+  return results.map((row) => row.sector);
+}

@@ -58,3 +58,33 @@ export function likePattern(text: string, mode: "prefix" | "contains" = "contain
   const escaped = text.replace(/[\\%_]/g, (c) => `\\${c}`);
   return mode === "prefix" ? `${escaped}%` : `%${escaped}%`;
 }
+
+/** At most this many pages are read ahead to reach a page whose cursor the URL lacks. */
+export const MAX_PAGES_WALKED = 3;
+
+export interface NumberedPage<T> extends Page<T> {
+  /** The page shown (1-based): the one asked for, or the last one that exists on the way. */
+  number: number;
+  /** trail[i] is the cursor that opens page i + 2, for pages 2 .. number (+1 when known). */
+  trail: string[];
+}
+
+/**
+ * Keyset pages addressed by number for the pagination control: the URL keeps
+ * the cursors of the pages passed (the trail), so page N is one query; a page a
+ * little ahead of the trail (the control's "next but one") reads the pages in
+ * between, at most MAX_PAGES_WALKED of them.
+ */
+export async function numberedPage<T>(load: (after: string | null) => Promise<Page<T>>, trail: readonly string[], wanted: number): Promise<NumberedPage<T>> {
+  const target = Math.max(1, Math.floor(wanted) || 1);
+  const known = trail.slice(0, target - 1);
+  let walks = 0;
+  while (known.length < target - 1 && walks < MAX_PAGES_WALKED) {
+    walks += 1;
+    const step = await load(known.at(-1) ?? null);
+    if (!step.next) break;
+    known.push(step.next);
+  }
+  const page = await load(known.at(-1) ?? null);
+  return { ...page, number: known.length + 1, trail: page.next ? [...known, page.next] : known };
+}

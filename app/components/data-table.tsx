@@ -1,0 +1,204 @@
+// One table for every list: columns are per-entity definitions, rows come from
+// the loader, and search, filters, sort and page live in the URL (GET forms and
+// links, so lists work before the script loads). At 980 px and below each row
+// is a card with its labels.
+import { Form, Link, useLocation, useNavigation, useSubmit } from "@remix-run/react";
+import type { ReactNode } from "react";
+import { formatCount } from "../lib/format";
+import { filterHref, pageHref } from "../lib/list-url";
+import { pageWindow } from "../lib/pagination";
+
+export interface Column<Row> {
+  id: string;
+  header: string;
+  cell: (row: Row) => ReactNode;
+  /** Numbers and amounts line up on the right. */
+  numeric?: boolean;
+}
+
+export function DataTable<Row>({
+  caption,
+  columns,
+  rows,
+  rowKey,
+  empty,
+}: {
+  caption: string;
+  columns: readonly Column<Row>[];
+  rows: readonly Row[];
+  rowKey: (row: Row) => string;
+  /** Shown instead of the table when there are no rows (say why and what to do). */
+  empty: ReactNode;
+}) {
+  const busy = useNavigation().state === "loading";
+  if (rows.length === 0) return <div className="empty-state">{empty}</div>;
+  return (
+    <div className="table-wrap" aria-busy={busy}>
+      <table className="data-table">
+        <caption className="visually-hidden">{caption}</caption>
+        <thead>
+          <tr>
+            {columns.map((column) => (
+              <th key={column.id} scope="col" className={column.numeric ? "num" : undefined}>
+                {column.header}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row) => (
+            <tr key={rowKey(row)}>
+              {columns.map((column) => (
+                <td key={column.id} data-label={column.header} className={column.numeric ? "num" : undefined}>
+                  {column.cell(row)}
+                </td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+export interface FilterOption {
+  value: string;
+  label: string;
+}
+
+export interface FilterDefinition {
+  name: string;
+  label: string;
+  options: readonly FilterOption[];
+  /** The choice that means "no filter". */
+  allLabel: string;
+}
+
+/**
+ * Search box, filter and sort selects in one GET form: a change submits at once
+ * (with the script), the Apply button does it without.
+ */
+export function ListToolbar({
+  searchLabel,
+  searchPlaceholder,
+  filters,
+  sort,
+  actions,
+}: {
+  searchLabel: string;
+  searchPlaceholder?: string;
+  filters: readonly FilterDefinition[];
+  sort?: { options: readonly FilterOption[] };
+  actions?: ReactNode;
+}) {
+  const { search } = useLocation();
+  const params = new URLSearchParams(search);
+  const submit = useSubmit();
+  const filtered = filters.some((filter) => params.get(filter.name)) || Boolean(params.get("q"));
+  return (
+    <div className="list-toolbar">
+      <Form method="get" className="list-toolbar__form" role="search" onChange={(event) => event.target instanceof HTMLSelectElement && submit(event.currentTarget, { replace: true })}>
+        <label className="list-toolbar__search">
+          <span className="visually-hidden">{searchLabel}</span>
+          <input type="search" name="q" defaultValue={params.get("q") ?? ""} placeholder={searchPlaceholder ?? searchLabel} maxLength={100} />
+        </label>
+        {filters.map((filter) => (
+          <label key={filter.name} className="list-toolbar__filter">
+            <span>{filter.label}</span>
+            <select name={filter.name} defaultValue={params.get(filter.name) ?? ""}>
+              <option value="">{filter.allLabel}</option>
+              {filter.options.map((option) => (
+                <option key={option.value} value={option.value}>
+                  {option.label}
+                </option>
+              ))}
+            </select>
+          </label>
+        ))}
+        {sort ? (
+          <label className="list-toolbar__filter">
+            <span>Sort</span>
+            <select name="sort" defaultValue={params.get("sort") ?? sort.options[0]?.value}>
+              {sort.options.map((option) => (
+                <option key={option.value} value={option.value}>
+                  {option.label}
+                </option>
+              ))}
+            </select>
+          </label>
+        ) : null}
+        <button type="submit" className="button">
+          Apply
+        </button>
+        {filtered ? (
+          <Link to={filterHref(new URLSearchParams(sort && params.get("sort") ? { sort: params.get("sort")! } : {}), {})} className="button button--ghost">
+            Clear
+          </Link>
+        ) : null}
+      </Form>
+      {actions ? <div className="list-toolbar__actions">{actions}</div> : null}
+    </div>
+  );
+}
+
+/** "Showing 26–50 of 1,204" for a page of a list. */
+export function ListCount({ page, pageSize, shown, total, noun }: { page: number; pageSize: number; shown: number; total: number | null; noun: string }) {
+  if (shown === 0) return null;
+  const from = (page - 1) * pageSize + 1;
+  const to = from + shown - 1;
+  return (
+    <p className="list-count" aria-live="polite">
+      Showing {formatCount(from)}–{formatCount(to)}
+      {total === null ? "" : ` of ${formatCount(total)}`} {noun}
+    </p>
+  );
+}
+
+/**
+ * SPEC section 9's control: previous, current and next page numbers, padded
+ * to three, with Previous and Next. Each link carries the trail of cursors.
+ */
+export function Pager({ page, totalPages, trail, hasNext }: { page: number; totalPages: number | null; trail: readonly string[]; hasNext: boolean }) {
+  const { search } = useLocation();
+  const params = new URLSearchParams(search);
+  const last = totalPages ?? (hasNext ? page + 1 : page);
+  if (last <= 1) return null;
+  const numbers = pageWindow(page, last);
+  return (
+    <nav className="pager" aria-label="Pages">
+      {page > 1 ? (
+        <Link to={pageHref(params, page - 1, trail)} className="pager__step" rel="prev" preventScrollReset={false}>
+          Previous
+        </Link>
+      ) : (
+        <span className="pager__step" aria-disabled="true">
+          Previous
+        </span>
+      )}
+      <ol className="pager__pages">
+        {numbers.map((number) => (
+          <li key={number}>
+            {number === page ? (
+              <span className="pager__page pager__page--current" aria-current="page">
+                {formatCount(number)}
+              </span>
+            ) : (
+              <Link to={pageHref(params, number, trail)} className="pager__page" aria-label={`Page ${number}`}>
+                {formatCount(number)}
+              </Link>
+            )}
+          </li>
+        ))}
+      </ol>
+      {hasNext ? (
+        <Link to={pageHref(params, page + 1, trail)} className="pager__step" rel="next">
+          Next
+        </Link>
+      ) : (
+        <span className="pager__step" aria-disabled="true">
+          Next
+        </span>
+      )}
+    </nav>
+  );
+}

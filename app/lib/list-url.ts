@@ -1,0 +1,43 @@
+// A list's state in its URL (search, filters, sort, page and the page trail),
+// so a list can be bookmarked, shared, reloaded and navigated back to.
+
+/** The URL parameters the list machinery owns; filters and search are the list's own. */
+export const PAGE_PARAM = "page";
+export const TRAIL_PARAM = "trail";
+
+/** Cursors are base64url: a dot never appears in one. */
+export function readTrail(params: URLSearchParams): string[] {
+  return (params.get(TRAIL_PARAM) ?? "").split(".").filter((part) => /^[\w-]{1,400}$/.test(part)).slice(0, 200);
+}
+
+export function readPage(params: URLSearchParams): number {
+  const page = Number(params.get(PAGE_PARAM));
+  return Number.isInteger(page) && page >= 1 && page <= 10_000 ? page : 1;
+}
+
+/** The same list at another page; the trail up to that page goes along so it is one query. */
+export function pageHref(current: URLSearchParams, page: number, trail: readonly string[]): string {
+  const next = new URLSearchParams(current);
+  next.delete(PAGE_PARAM);
+  next.delete(TRAIL_PARAM);
+  if (page > 1) {
+    next.set(PAGE_PARAM, String(page));
+    const kept = trail.slice(0, page - 1);
+    if (kept.length) next.set(TRAIL_PARAM, kept.join("."));
+  }
+  const query = next.toString();
+  return query ? `?${query}` : "?";
+}
+
+/** The list with one filter changed: back to page 1, since the old trail no longer applies. */
+export function filterHref(current: URLSearchParams, changes: Record<string, string | null>): string {
+  const next = new URLSearchParams(current);
+  next.delete(PAGE_PARAM);
+  next.delete(TRAIL_PARAM);
+  for (const [key, value] of Object.entries(changes)) {
+    if (value === null || value === "") next.delete(key);
+    else next.set(key, value);
+  }
+  const query = next.toString();
+  return query ? `?${query}` : "?";
+}
