@@ -1,5 +1,5 @@
 import type { AppLoadContext, EntryContext, HandleErrorFunction } from "@remix-run/cloudflare";
-import { RemixServer } from "@remix-run/react";
+import { RemixServer, isRouteErrorResponse } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToReadableStream } from "react-dom/server";
 import { logError } from "../functions/log";
@@ -33,7 +33,19 @@ export default async function handleRequest(
   return new Response(body, { headers: responseHeaders, status });
 }
 
+/** A deliberate answer (a 403 or 404 thrown by a guard), not a failure: nothing to log. */
+function isDeliberateAnswer(error: unknown): boolean {
+  if (error instanceof Response) return error.status < 500;
+  if (isRouteErrorResponse(error)) return error.status < 500;
+  // data() thrown from a resource route reaches here as it was thrown.
+  if (typeof error === "object" && error !== null && (error as { type?: unknown }).type === "DataWithResponseInit") {
+    const status = (error as { init?: { status?: number } | null }).init?.status ?? 200;
+    return status < 500;
+  }
+  return false;
+}
+
 export const handleError: HandleErrorFunction = (error, { request, context }) => {
-  if (request.signal.aborted) return;
+  if (request.signal.aborted || isDeliberateAnswer(error)) return;
   logError(context.requestId, request, error);
 };

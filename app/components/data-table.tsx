@@ -95,9 +95,27 @@ export function ListToolbar({
   const params = new URLSearchParams(search);
   const submit = useSubmit();
   const filtered = filters.some((filter) => params.get(filter.name)) || Boolean(params.get("q"));
+  const defaultSort = sort?.options[0]?.value;
+  // Only what narrows the list goes into the URL: no empty filters, no default sort.
+  const apply = (form: HTMLFormElement) => {
+    const chosen = new URLSearchParams();
+    for (const [key, value] of new FormData(form)) {
+      if (typeof value === "string" && value.trim() !== "" && !(key === "sort" && value === defaultSort)) chosen.set(key, value.trim());
+    }
+    submit(chosen, { method: "get", replace: true });
+  };
   return (
     <div className="list-toolbar">
-      <Form method="get" className="list-toolbar__form" role="search" onChange={(event) => event.target instanceof HTMLSelectElement && submit(event.currentTarget, { replace: true })}>
+      <Form
+        method="get"
+        className="list-toolbar__form"
+        role="search"
+        onSubmit={(event) => {
+          event.preventDefault();
+          apply(event.currentTarget);
+        }}
+        onChange={(event) => event.target instanceof HTMLSelectElement && apply(event.currentTarget)}
+      >
         <label className="list-toolbar__search">
           <span className="visually-hidden">{searchLabel}</span>
           <input type="search" name="q" defaultValue={params.get("q") ?? ""} placeholder={searchPlaceholder ?? searchLabel} maxLength={100} />
@@ -118,7 +136,7 @@ export function ListToolbar({
         {sort ? (
           <label className="list-toolbar__filter">
             <span>Sort</span>
-            <select name="sort" defaultValue={params.get("sort") ?? sort.options[0]?.value}>
+            <select name="sort" defaultValue={params.get("sort") ?? defaultSort}>
               {sort.options.map((option) => (
                 <option key={option.value} value={option.value}>
                   {option.label}
@@ -148,8 +166,7 @@ export function ListCount({ page, pageSize, shown, total, noun }: { page: number
   const to = from + shown - 1;
   return (
     <p className="list-count" aria-live="polite">
-      Showing {formatCount(from)}–{formatCount(to)}
-      {total === null ? "" : ` of ${formatCount(total)}`} {noun}
+      {`Showing ${formatCount(from)}–${formatCount(to)}${total === null ? "" : ` of ${formatCount(total)}`} ${noun}`}
     </p>
   );
 }
