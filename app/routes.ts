@@ -24,7 +24,6 @@ export default [
   // Operations screens (issue 5).
   route("merchants", "routes/merchants._index.tsx", { id: "routes/merchants" }),
   route("merchants/export", "routes/merchants.export.ts"),
-  // The dashboard (/) is not built yet; "*" alone does not match "/".
-  index("routes/not-found.tsx", { id: "routes/index-not-found" }),
+  index("routes/_index.tsx"),
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

@@ -65,8 +65,10 @@ test("email, phone, code and business take a person into the portal", async ({ p
   await expect(page).toHaveTitle("Select Business");
   await expect(page.getByRole("button", { name: /Accra Mobile Pay\s*Administrator/ })).toBeVisible();
   await page.getByRole("button", { name: /Kumasi Fresh Foods\s*Super Administrator/ }).click();
-  // The dashboard is the next issue's; the session now has its business.
+  // The business chosen, the dashboard opens.
   await expect(page).toHaveURL(/\/$/);
+  await expect(page.getByRole("heading", { name: "Dashboard" })).toBeVisible();
+  await expect(page.getByRole("banner").getByLabel(/Business: Kumasi Fresh Foods/)).toBeVisible();
   const cookies = await context.cookies();
   expect(cookies.find((c) => c.name === "pp_session")).toMatchObject({ httpOnly: true, sameSite: "Lax" });
   // Signed in: the sign-in page sends the person on to the portal.

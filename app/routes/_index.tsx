@@ -1,0 +1,179 @@
+// / (Dashboard): how the business is doing at a glance. Today against
+// yesterday, the last 30 days against the 30 before, the success rate, what
+// waits for people (approvals, silent terminals), a 30-day chart and the
+// latest payments. Figures come from the daily rollups; the list from the
+// transactions index.
+import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { Link, useLoaderData, useRouteLoaderData } from "@remix-run/react";
+import { authDeps } from "../../functions/auth/deps";
+import { requireBusiness } from "../../functions/auth/guards";
+import { maskPhone } from "../../functions/auth/otp";
+import { dashboardFigures, merchantNames, type DayFigures, type PeriodFigures } from "../../functions/data/dashboard";
+import { countSilentTerminals } from "../../functions/data/terminals";
+import { listTransactions } from "../../functions/data/transactions";
+import { requirePermission } from "../../functions/guards";
+import { can } from "../../functions/permissions";
+import { formatAmount, formatCount, formatDate, formatPercentage } from "../lib/format";
+import type { loader as rootLoader } from "../root";
+
+const DAY_MS = 86_400_000;
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const deps = authDeps(request, context);
+  const { tenant } = await requireBusiness(request, deps);
+  requirePermission(tenant, "view:dashboard");
+  const now = deps.now();
+  const showPayments = can(tenant.role, "view:transaction");
+  const [figures, silent, latest] = await Promise.all([
+    dashboardFigures(tenant, deps.db, now),
+    can(tenant.role, "view:terminal") ? countSilentTerminals(tenant, deps.db, now - DAY_MS) : Promise.resolve(null),
+    showPayments ? listTransactions(tenant, deps.db, { limit: 8 }) : Promise.resolve(null),
+  ]);
+  const names = latest ? await merchantNames(tenant, deps.db, latest.rows.map((t) => t.merchantId)) : {};
+  return {
+    figures,
+    silent,
+    latest: latest?.rows.map((t) => ({
+      id: t.id,
+      reference: t.reference,
+      merchant: names[t.merchantId] ?? "Unknown merchant",
+      channel: t.channel,
+      network: t.network,
+      // Card numbers only as BIN and last four; phone numbers masked.
+      payer: t.channel === "card" ? `${t.cardBin ?? "••••••"} •••• ${t.cardLast4 ?? "••••"}` : t.customerMsisdn ? maskPhone(t.customerMsisdn) : "N/A",
+      amount: t.amount,
+      status: t.status,
+      createdAt: t.createdAt,
+    })) ?? null,
+  };
+}
+
+/** "+12.5%" / "−3.0%" against the previous period; null when there was nothing to compare with. */
+function change(current: number, previous: number): { text: string; direction: "up" | "down" | "flat" } | null {
+  if (previous === 0) return null;
+  const percent = ((current - previous) / previous) * 100;
+  if (Math.abs(percent) < 0.05) return { text: "0.0%", direction: "flat" };
+  return { text: `${percent > 0 ? "+" : "−"}${Math.abs(percent).toFixed(1)}%`, direction: percent > 0 ? "up" : "down" };
+}
+
+function Figure({ label, value, previous, previousLabel, current, testId }: { label: string; value: string; current: number; previous: number; previousLabel: string; testId: string }) {
+  const delta = change(current, previous);
+  return (
+    <div className="figure" data-testid={testId}>
+      <span className="figure__label">{label}</span>
+      <strong className="figure__value">{value}</strong>
+      <span className={delta ? `figure__change figure__change--${delta.direction}` : "figure__change"}>
+        {delta ? `${delta.text} vs ${previousLabel}` : `Nothing ${previousLabel} to compare`}
+      </span>
+    </div>
+  );
+}
+
+function successRate(period: PeriodFigures): string {
+  return period.attempts === 0 ? "..." : formatPercentage(((period.count / period.attempts) * 100).toFixed(1));
+}
+
+/** Value per day as bars, drawn on the server (no chart library); the table under it says the same in words. */
+function DailyChart({ days }: { days: DayFigures[] }) {
+  const max = Math.max(1, ...days.map((d) => d.amount));
+  const width = 600;
+  const height = 160;
+  const gap = 4;
+  const bar = (width - gap * (days.length - 1)) / days.length;
+  return (
+    <figure className="chart">
+      <svg viewBox={`0 0 ${width} ${height}`} role="img" aria-labelledby="chart-title" preserveAspectRatio="none" className="chart__svg">
+        <title id="chart-title">Value of successful payments per day, last 30 days</title>
+        {days.map((day, index) => {
+          const h = Math.max(day.amount > 0 ? 2 : 0, (day.amount / max) * (height - 4));
+          return (
+            <rect key={day.day} x={index * (bar + gap)} y={height - h} width={bar} height={h} rx={2} className="chart__bar">
+              <title>{`${formatDate(`${day.day}T12:00:00Z`, "monthDay")}: GHS ${formatAmount(day.amount)} (${formatCount(day.count)} payments)`}</title>
+            </rect>
+          );
+        })}
+      </svg>
+      <figcaption className="chart__axis">
+        <span>{formatDate(`${days[0]?.day}T12:00:00Z`, "monthDay")}</span>
+        <span>{formatDate(`${days.at(-1)?.day}T12:00:00Z`, "monthDay")}</span>
+      </figcaption>
+    </figure>
+  );
+}
+
+const STATUS_CLASS = { successful: "status status--good", failed: "status status--bad", reversed: "status status--wait" } as const;
+
+export default function Dashboard() {
+  const { figures, silent, latest } = useLoaderData<typeof loader>();
+  const identity = useRouteLoaderData<typeof rootLoader>("root")?.identity;
+  const { today, yesterday, last30, previous30 } = figures;
+  return (
+    <div className="page">
+      <header className="page__header">
+        <h1>Dashboard</h1>
+        <p className="page__lead">{identity ? `${identity.business.businessName} at a glance.` : "At a glance."}</p>
+      </header>
+
+      <section className="figures" aria-label="Key figures">
+        <Figure testId="today-value" label="Today's value so far (GHS)" value={formatAmount(today.amount)} current={today.amount} previous={yesterday.amount} previousLabel="yesterday by now" />
+        <Figure testId="today-count" label="Today's payments so far" value={formatCount(today.count)} current={today.count} previous={yesterday.count} previousLabel="yesterday by now" />
+        <Figure testId="period-value" label="Last 30 days' value (GHS)" value={formatAmount(last30.amount)} current={last30.amount} previous={previous30.amount} previousLabel="the 30 days before" />
+        <Figure testId="period-count" label="Last 30 days' payments" value={formatCount(last30.count)} current={last30.count} previous={previous30.count} previousLabel="the 30 days before" />
+        <div className="figure" data-testid="success-rate">
+          <span className="figure__label">Success rate, last 30 days</span>
+          <strong className="figure__value">{successRate(last30)}</strong>
+          <span className="figure__change">{`${formatCount(last30.attempts)} attempts`}</span>
+        </div>
+      </section>
+
+      <section className="attention" aria-label="Waiting for you">
+        {identity?.pendingApprovals !== null && identity?.pendingApprovals !== undefined ? (
+          <Link to="/approvals" className="attention__item" data-testid="dashboard-pending">
+            <strong>{formatCount(identity.pendingApprovals)}</strong>
+            <span>{identity.pendingApprovals === 1 ? "request waits for a decision" : "requests wait for a decision"}</span>
+          </Link>
+        ) : null}
+        {silent !== null ? (
+          <Link to="/pos-terminals?silent=1" className={silent > 0 ? "attention__item attention__item--warn" : "attention__item"} data-testid="dashboard-silent">
+            <strong>{formatCount(silent)}</strong>
+            <span>{silent === 1 ? "terminal silent for 24 hours" : "terminals silent for 24 hours"}</span>
+          </Link>
+        ) : null}
+      </section>
+
+      <section className="card" aria-labelledby="chart-heading">
+        <h2 id="chart-heading">Last 30 days</h2>
+        {last30.count === 0 ? <p>No successful payments in the last 30 days.</p> : <DailyChart days={figures.days} />}
+      </section>
+
+      {latest ? (
+        <section className="card" aria-labelledby="latest-heading">
+          <h2 id="latest-heading">Latest payments</h2>
+          {latest.length === 0 ? (
+            <p>No payments yet.</p>
+          ) : (
+            <ul className="latest">
+              {latest.map((t) => (
+                <li key={t.id} className="latest__item">
+                  <div>
+                    <strong>{t.merchant}</strong>
+                    <span className="cell-sub">
+                      {t.channel === "card" ? "Card" : "Mobile money"} · {t.network} · {t.payer}
+                    </span>
+                    <span className="cell-sub">
+                      {t.reference} · {formatDate(t.createdAt)}
+                    </span>
+                  </div>
+                  <div className="latest__amount">
+                    <strong>GHS {formatAmount(t.amount)}</strong>
+                    <span className={STATUS_CLASS[t.status]}>{t.status[0]!.toUpperCase() + t.status.slice(1)}</span>
+                  </div>
+                </li>
+              ))}
+            </ul>
+          )}
+        </section>
+      ) : null}
+    </div>
+  );
+}

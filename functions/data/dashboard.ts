@@ -1,0 +1,105 @@
+// The dashboard's figures. The daily rollups answer the last 30 days vs the 30
+// before, the success rate and the chart in one query; today so far against
+// yesterday by the same time reads two short time ranges of the transactions index.
+import type { Tenant } from "./tenant";
+
+export interface PeriodFigures {
+  /** Successful payments. */
+  count: number;
+  /** Their value, pesewas. */
+  amount: number;
+  /** Every attempt (successful, failed, reversed), for the success rate. */
+  attempts: number;
+}
+
+export interface DayFigures {
+  day: string;
+  count: number;
+  amount: number;
+}
+
+export interface DashboardFigures {
+  /** From midnight (Africa/Accra) to now. */
+  today: PeriodFigures;
+  /** Yesterday from midnight to the same time of day. */
+  yesterday: PeriodFigures;
+  last30: PeriodFigures;
+  previous30: PeriodFigures;
+  /** The last 30 days, oldest first, days without payments included. */
+  days: DayFigures[];
+}
+
+const DAY_MS = 86_400_000;
+
+/** YYYY-MM-DD of an instant in Africa/Accra (UTC+0 all year, no daylight saving). */
+export function accraDay(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 10);
+}
+
+const empty = (): PeriodFigures => ({ count: 0, amount: 0, attempts: 0 });
+
+function between(db: D1Database, tenant: Tenant, from: number, to: number): D1PreparedStatement {
+  return db
+    .prepare(
+      `SELECT coalesce(SUM(status = 'successful'), 0) AS count, coalesce(SUM(CASE WHEN status = 'successful' THEN amount END), 0) AS amount, COUNT(*) AS attempts
+       FROM transactions WHERE business_id = ? AND created_at >= ? AND created_at < ?`,
+    )
+    .bind(tenant.businessId, from, to);
+}
+
+export async function dashboardFigures(tenant: Tenant, db: D1Database, now: number): Promise<DashboardFigures> {
+  const today = accraDay(now);
+  const dayAt = (back: number) => accraDay(now - back * DAY_MS);
+  const midnight = Date.parse(`${today}T00:00:00Z`);
+  const [rollups, sinceMidnight, yesterdayByNow] = await db.batch([
+    db
+      .prepare(
+        `SELECT day, status, SUM(count) AS count, SUM(amount) AS amount FROM daily_rollups
+         WHERE business_id = ? AND day BETWEEN ? AND ? GROUP BY day, status`,
+      )
+      .bind(tenant.businessId, dayAt(59), today),
+    between(db, tenant, midnight, now + 1),
+    between(db, tenant, midnight - DAY_MS, now - DAY_MS + 1),
+  ]);
+  const results = (rollups?.results ?? []) as { day: string; status: string; count: number; amount: number }[];
+  const figures: DashboardFigures = {
+    today: (sinceMidnight?.results[0] as PeriodFigures | undefined) ?? empty(),
+    yesterday: (yesterdayByNow?.results[0] as PeriodFigures | undefined) ?? empty(),
+    last30: empty(),
+    previous30: empty(),
+    days: [],
+  };
+  const byDay = new Map<string, DayFigures>();
+  for (let back = 29; back >= 0; back -= 1) {
+    const day = { day: dayAt(back), count: 0, amount: 0 };
+    byDay.set(day.day, day);
+    figures.days.push(day);
+  }
+  const firstOfLast30 = dayAt(29);
+  for (const row of results) {
+    for (const period of [row.day >= firstOfLast30 ? figures.last30 : figures.previous30]) {
+      period.attempts += row.count;
+      if (row.status === "successful") {
+        period.count += row.count;
+        period.amount += row.amount;
+      }
+    }
+    const day = byDay.get(row.day);
+    if (day && row.status === "successful") {
+      day.count += row.count;
+      day.amount += row.amount;
+    }
+  }
+  return figures;
+}
+
+/** Names of the given merchants (one query for a page of rows). */
+export async function merchantNames(tenant: Tenant, db: D1Database, ids: readonly string[]): Promise<Record<string, string>> {
+  const unique = [...new Set(ids)];
+  if (unique.length === 0) return {};
+  const { results } = await db
+    .prepare(`SELECT id, name FROM merchants WHERE business_id = ? AND id IN (${unique.map(() => "?").join(", ")})`)
+    .bind(tenant.businessId, ...unique)
+    .all<{ id: string; name: string }>();
+  return Object.fromEntries(results.map((row) => [row.id, row.name]));
+}
