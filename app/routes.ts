@@ -25,5 +25,8 @@ export default [
   route("merchants", "routes/merchants._index.tsx", { id: "routes/merchants" }),
   route("merchants/export", "routes/merchants.export.ts"),
   index("routes/_index.tsx"),
+  // Money and transactions (issue 6).
+  route("transactions", "routes/transactions._index.tsx", { id: "routes/transactions" }),
+  route("transactions/export", "routes/transactions.export.ts"),
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

@@ -50,3 +50,14 @@ export function exceedsLimit(value: string | number | null | undefined, limit: n
   const n = parseLooseNumber(value);
   return Number.isFinite(n) && n > limit;
 }
+
+/**
+ * A calendar day typed as YYYY-MM-DD that exists ("2026-02-30" does not; a
+ * lenient parser would roll it over into March).
+ */
+export function isCalendarDay(value: string | null | undefined): boolean {
+  if (!value || !/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
+  const [year, month, day] = value.split("-").map(Number) as [number, number, number];
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day && year >= 2000 && year <= 2100;
+}

@@ -1,0 +1,23 @@
+// How a payment is shown: the payer as BIN and last four or a masked phone,
+// the ledger accounts in words. Shared by the list, the detail and the CSV.
+import { maskPhone } from "../../functions/auth/otp";
+
+export const NETWORKS = ["MTN", "Telecel", "AirtelTigo", "VISA", "MASTERCARD", "GHLINK"] as const;
+export const TRANSACTION_STATUSES = ["successful", "failed", "reversed"] as const;
+
+export function payerOf(t: { channel: "card" | "mobile_money"; cardBin: string | null; cardLast4: string | null; customerMsisdn: string | null }): string {
+  if (t.channel === "card") return `${t.cardBin ?? "••••••"} •••• ${t.cardLast4 ?? "••••"}`;
+  return t.customerMsisdn ? maskPhone(t.customerMsisdn) : "N/A";
+}
+
+export const CHANNEL_LABEL = { card: "Card", mobile_money: "Mobile money" } as const;
+export const STATUS_LABEL = { successful: "Successful", failed: "Failed", reversed: "Reversed" } as const;
+export const STATUS_CLASS = { successful: "status status--good", failed: "status status--bad", reversed: "status status--wait" } as const;
+
+export const ACCOUNT_LABEL: Record<string, string> = {
+  merchant_pending: "Merchant, pending clearance",
+  merchant_available: "Merchant, available",
+  fee_revenue: "Fee revenue",
+  scheme_receivable: "Due from the scheme or network",
+  settlement_payable: "Settlement payable",
+};

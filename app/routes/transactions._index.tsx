@@ -1,0 +1,332 @@
+// /transactions: every payment of the business for a period, filtered by
+// status, channel, network, merchant, point of sale and terminal, searched by
+// reference, phone or card's last four; totals of the filtered set; a detail
+// panel with the ledger postings; CSV of the whole filtered set.
+import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { Form, Link, useLoaderData, useLocation, useNavigate } from "@remix-run/react";
+import { useEffect } from "react";
+import * as v from "valibot";
+import { authDeps } from "../../functions/auth/deps";
+import { requireBusiness } from "../../functions/auth/guards";
+import { merchantNames } from "../../functions/data/dashboard";
+import { listTransactionEntries } from "../../functions/data/ledger";
+import { DEFAULT_PAGE_SIZE, numberedPage } from "../../functions/data/page";
+import { getTransaction, listTransactions, transactionTotals, type Transaction, type TransactionFilter } from "../../functions/data/transactions";
+import { requirePermission } from "../../functions/guards";
+import { pageNotFound } from "../../functions/http";
+import { can } from "../../functions/permissions";
+import { DataTable, ListCount, ListToolbar, Pager, type Column } from "../components/data-table";
+import { QUICK_RANGES, resolveRange } from "../lib/date-range";
+import { formatAmount, formatCount, formatDate } from "../lib/format";
+import { filterHref } from "../lib/list-url";
+import { listParams, oneOf, searchParam } from "../lib/list-params";
+import { readTransactionSearch } from "../lib/transaction-search";
+import { ACCOUNT_LABEL, CHANNEL_LABEL, NETWORKS, STATUS_CLASS, STATUS_LABEL, TRANSACTION_STATUSES, payerOf } from "../lib/transactions-view";
+
+const id = v.optional(v.pipe(v.string(), v.regex(/^[\w-]{1,64}$/)));
+
+export const TRANSACTION_LIST_PARAMS = {
+  q: searchParam,
+  range: oneOf(QUICK_RANGES.map((r) => r.value)),
+  from: v.optional(v.pipe(v.string(), v.maxLength(10))),
+  to: v.optional(v.pipe(v.string(), v.maxLength(10))),
+  status: oneOf(TRANSACTION_STATUSES),
+  channel: oneOf(["card", "mobile_money"] as const),
+  network: oneOf(NETWORKS),
+  merchant: id,
+  pos: id,
+  terminal: id,
+};
+
+/** The filter the URL asks for, as the data layer takes it (shared with the CSV). */
+export function transactionFilter(url: URL, now: number) {
+  const { filters, page, trail } = listParams(url, TRANSACTION_LIST_PARAMS);
+  const period = resolveRange(filters, now);
+  const filter: TransactionFilter = {
+    from: period.from,
+    to: period.to,
+    status: filters.status,
+    channel: filters.channel,
+    network: filters.network,
+    merchantId: filters.merchant,
+    pointOfSaleId: filters.pos,
+    terminalId: filters.terminal,
+    ...readTransactionSearch(filters.q),
+  };
+  return { filter, filters, period, page, trail };
+}
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const deps = authDeps(request, context);
+  const { tenant } = await requireBusiness(request, deps);
+  requirePermission(tenant, "view:transaction");
+  const url = new URL(request.url);
+  const { filter, filters, period, page, trail } = transactionFilter(url, deps.now());
+  const selected = Number(url.searchParams.get("tx"));
+  const [result, totals, merchants, detail] = await Promise.all([
+    numberedPage((after) => listTransactions(tenant, deps.db, { ...filter, after }), trail, page),
+    transactionTotals(tenant, deps.db, filter),
+    deps.db.prepare("SELECT id, name FROM merchants WHERE business_id = ? ORDER BY name COLLATE NOCASE LIMIT 500").bind(tenant.businessId).all<{ id: string; name: string }>(),
+    Number.isSafeInteger(selected) && selected > 0
+      ? Promise.all([getTransaction(tenant, deps.db, selected), listTransactionEntries(tenant, deps.db, selected)])
+      : Promise.resolve(null),
+  ]);
+  const detailRow = detail?.[0] ?? null;
+  // A payment of another business (or none at all) behind ?tx= is the SPEC's page-level 404.
+  if (url.searchParams.has("tx") && !detailRow) pageNotFound(request);
+  const names = await merchantNames(tenant, deps.db, [...result.rows.map((t) => t.merchantId), ...(detailRow ? [detailRow.merchantId] : [])]);
+  const view = (t: Transaction) => ({
+    id: t.id,
+    reference: t.reference,
+    merchantId: t.merchantId,
+    merchant: names[t.merchantId] ?? "Unknown merchant",
+    pointOfSaleId: t.pointOfSaleId,
+    terminalId: t.terminalId,
+    channel: t.channel,
+    network: t.network,
+    payer: payerOf(t),
+    amount: t.amount,
+    fee: t.fee,
+    status: t.status,
+    createdAt: t.createdAt,
+    clearedAt: t.clearedAt,
+  });
+  return {
+    rows: result.rows.map(view),
+    page: result.number,
+    trail: result.trail,
+    hasNext: result.next !== null,
+    totals,
+    period: { range: period.range, fromDay: period.fromDay, toDay: period.toDay, error: period.error },
+    merchants: merchants.results,
+    filtered: Boolean(filters.q || filters.status || filters.channel || filters.network || filters.merchant || filters.pos || filters.terminal),
+    narrowedTo: { pos: filters.pos ?? null, terminal: filters.terminal ?? null },
+    detail: detailRow ? { ...view(detailRow), entries: detail![1].map((e) => ({ id: e.id, account: ACCOUNT_LABEL[e.kind] ?? e.kind, amount: e.amount, memo: e.memo, postedAt: e.postedAt })) } : null,
+    canExport: can(tenant.role, "export:transaction"),
+  };
+}
+
+type Row = ReturnType<typeof useLoaderData<typeof loader>>["rows"][number];
+
+function withParam(search: string, key: string, value: string | null): string {
+  const params = new URLSearchParams(search);
+  if (value === null) params.delete(key);
+  else params.set(key, value);
+  const query = params.toString();
+  return query ? `?${query}` : "?";
+}
+
+function columns(search: string): Column<Row>[] {
+  return [
+    {
+      id: "reference",
+      header: "Reference",
+      cell: (t) => (
+        <Link to={withParam(search, "tx", String(t.id))} preventScrollReset className="cell-title">
+          <strong>{t.reference}</strong>
+          <span className="cell-sub">{formatDate(t.createdAt)}</span>
+        </Link>
+      ),
+    },
+    { id: "merchant", header: "Merchant", cell: (t) => t.merchant },
+    { id: "channel", header: "Channel", cell: (t) => `${CHANNEL_LABEL[t.channel]} · ${t.network}` },
+    { id: "payer", header: "Payer", cell: (t) => <span className="mono">{t.payer}</span> },
+    { id: "amount", header: "Amount (GHS)", numeric: true, cell: (t) => formatAmount(t.amount) },
+    { id: "fee", header: "Fee (GHS)", numeric: true, cell: (t) => formatAmount(t.fee) },
+    { id: "status", header: "Status", cell: (t) => <span className={STATUS_CLASS[t.status]}>{STATUS_LABEL[t.status]}</span> },
+  ];
+}
+
+function Totals({ totals }: { totals: { count: number; gross: number; fees: number; net: number } }) {
+  return (
+    <dl className="totals" aria-label="Totals for these filters" data-testid="totals">
+      <div>
+        <dt>Payments</dt>
+        <dd>{formatCount(totals.count)}</dd>
+      </div>
+      <div>
+        <dt>Gross (GHS)</dt>
+        <dd>{formatAmount(totals.gross)}</dd>
+      </div>
+      <div>
+        <dt>Fees (GHS)</dt>
+        <dd>{formatAmount(totals.fees)}</dd>
+      </div>
+      <div>
+        <dt>Net (GHS)</dt>
+        <dd>{formatAmount(totals.net)}</dd>
+      </div>
+    </dl>
+  );
+}
+
+function Detail({ detail, closeHref }: { detail: NonNullable<ReturnType<typeof useLoaderData<typeof loader>>["detail"]>; closeHref: string }) {
+  const navigate = useNavigate();
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => event.key === "Escape" && navigate(closeHref, { preventScrollReset: true });
+    document.addEventListener("keydown", onKey);
+    document.getElementById("payment-detail-title")?.focus();
+    return () => document.removeEventListener("keydown", onKey);
+  }, [closeHref, navigate]);
+  return (
+    <aside className="detail-panel" role="dialog" aria-labelledby="payment-detail-title" data-testid="payment-detail">
+      <header className="detail-panel__header">
+        <h2 id="payment-detail-title" tabIndex={-1}>
+          {detail.reference}
+        </h2>
+        <Link to={closeHref} preventScrollReset className="detail-panel__close" aria-label="Close the payment">
+          ×
+        </Link>
+      </header>
+      <dl className="details">
+        {(
+          [
+            ["Merchant", detail.merchant],
+            ["Status", STATUS_LABEL[detail.status]],
+            ["Channel", `${CHANNEL_LABEL[detail.channel]} · ${detail.network}`],
+            ["Payer", detail.payer],
+            ["Amount (GHS)", formatAmount(detail.amount)],
+            ["Fee (GHS)", formatAmount(detail.fee)],
+            ["Net (GHS)", formatAmount(detail.amount - detail.fee)],
+            ["Paid", formatDate(detail.createdAt)],
+            ["Available to the merchant", detail.clearedAt ? formatDate(detail.clearedAt) : detail.status === "successful" ? "Not yet" : "Never"],
+          ] as const
+        ).map(([term, value]) => (
+          <div key={term} className="details__row">
+            <dt>{term}</dt>
+            <dd>{value}</dd>
+          </div>
+        ))}
+      </dl>
+      <h3>Ledger postings</h3>
+      {detail.entries.length === 0 ? (
+        <p>No postings: a failed payment moves no money.</p>
+      ) : (
+        <table className="data-table postings">
+          <thead>
+            <tr>
+              <th scope="col">Account</th>
+              <th scope="col" className="num">
+                Debit (GHS)
+              </th>
+              <th scope="col" className="num">
+                Credit (GHS)
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {detail.entries.map((entry) => (
+              <tr key={entry.id}>
+                <td data-label="Account">
+                  {entry.account}
+                  <span className="cell-sub">{`${entry.memo} · ${formatDate(entry.postedAt)}`}</span>
+                </td>
+                <td data-label="Debit (GHS)" className="num">
+                  {entry.amount > 0 ? formatAmount(entry.amount) : ""}
+                </td>
+                <td data-label="Credit (GHS)" className="num">
+                  {entry.amount < 0 ? formatAmount(-entry.amount) : ""}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </aside>
+  );
+}
+
+export default function Transactions() {
+  const data = useLoaderData<typeof loader>();
+  const { search } = useLocation();
+  const params = new URLSearchParams(search);
+  const exportSearch = withParam(withParam(withParam(search, "tx", null), "page", null), "trail", null);
+  return (
+    <div className="page">
+      <header className="page__header">
+        <h1>Transactions</h1>
+        <p className="page__lead">
+          {`Payments from ${formatDate(`${data.period.fromDay}T12:00:00Z`, "day")} to ${formatDate(`${data.period.toDay}T12:00:00Z`, "day")} (Africa/Accra).`}
+        </p>
+      </header>
+
+      <nav className="range-tabs" aria-label="Period">
+        {QUICK_RANGES.filter((r) => r.value !== "custom").map((r) => (
+          <Link key={r.value} to={filterHref(params, { range: r.value, from: null, to: null, tx: null })} className="range-tabs__tab" aria-current={data.period.range === r.value ? "true" : undefined}>
+            {r.label}
+          </Link>
+        ))}
+      </nav>
+      <Form method="get" className="inline-form range-form" aria-label="Custom period">
+        {[...params].filter(([key]) => !["range", "from", "to", "page", "trail", "tx"].includes(key)).map(([key, value]) => (
+          <input key={key} type="hidden" name={key} value={value} />
+        ))}
+        <input type="hidden" name="range" value="custom" />
+        <label>
+          From
+          <input type="date" name="from" defaultValue={data.period.fromDay} required aria-invalid={data.period.error ? true : undefined} aria-describedby={data.period.error ? "range-error" : undefined} />
+        </label>
+        <label>
+          To
+          <input type="date" name="to" defaultValue={data.period.toDay} required aria-invalid={data.period.error ? true : undefined} />
+        </label>
+        <button type="submit" className="button">
+          Show period
+        </button>
+        {data.period.error ? (
+          <p className="field-error" id="range-error" role="alert">
+            {`${data.period.error} Showing the last 7 days instead.`}
+          </p>
+        ) : null}
+      </Form>
+
+      <ListToolbar
+        searchLabel="Search transactions"
+        searchPlaceholder="Reference, phone or card's last 4"
+        filters={[
+          { name: "status", label: "Status", allLabel: "Any status", options: TRANSACTION_STATUSES.map((s) => ({ value: s, label: STATUS_LABEL[s] })) },
+          { name: "channel", label: "Channel", allLabel: "Any channel", options: [{ value: "card", label: "Card" }, { value: "mobile_money", label: "Mobile money" }] },
+          { name: "network", label: "Network or scheme", allLabel: "Any network", options: NETWORKS.map((n) => ({ value: n, label: n })) },
+          { name: "merchant", label: "Merchant", allLabel: "Any merchant", options: data.merchants.map((m) => ({ value: m.id, label: m.name })) },
+        ]}
+        actions={
+          data.canExport && data.totals.count > 0 ? (
+            <a href={`/transactions/export${exportSearch === "?" ? "" : exportSearch}`} className="button" download>
+              Export CSV
+            </a>
+          ) : null
+        }
+      />
+      {data.narrowedTo.pos || data.narrowedTo.terminal ? (
+        <p className="chips">
+          {data.narrowedTo.pos ? (
+            <Link to={filterHref(params, { pos: null })} className="chip" aria-label="Remove the point of sale filter">
+              One point of sale ×
+            </Link>
+          ) : null}
+          {data.narrowedTo.terminal ? (
+            <Link to={filterHref(params, { terminal: null })} className="chip" aria-label="Remove the terminal filter">
+              One terminal ×
+            </Link>
+          ) : null}
+        </p>
+      ) : null}
+      <Totals totals={data.totals} />
+      <ListCount page={data.page} pageSize={DEFAULT_PAGE_SIZE} shown={data.rows.length} total={data.totals.count} noun={data.totals.count === 1 ? "payment" : "payments"} />
+      <DataTable
+        caption="Transactions"
+        columns={columns(search)}
+        rows={data.rows}
+        rowKey={(t) => String(t.id)}
+        empty={
+          <>
+            <h2>No payments {data.filtered ? "match" : "in this period"}</h2>
+            <p>{data.filtered ? "Try another search, or clear the filters." : "Choose a longer period to see more."}</p>
+          </>
+        }
+      />
+      <Pager page={data.page} totalPages={Math.max(1, Math.ceil(data.totals.count / DEFAULT_PAGE_SIZE))} trail={data.trail} hasNext={data.hasNext} />
+      {data.detail ? <Detail detail={data.detail} closeHref={withParam(search, "tx", null)} /> : null}
+    </div>
+  );
+}

@@ -1,0 +1,40 @@
+// GET /transactions/export: every payment of the filtered set (the list's own
+// URL parameters) as CSV, streamed page by page. Cards as BIN and last four,
+// phones masked, as on screen.
+import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { authDeps } from "../../functions/auth/deps";
+import { requireBusiness } from "../../functions/auth/guards";
+import { csvResponse } from "../../functions/csv";
+import { MAX_PAGE_SIZE } from "../../functions/data/page";
+import { listTransactions, type Transaction } from "../../functions/data/transactions";
+import { requirePermission } from "../../functions/guards";
+import { CHANNEL_LABEL, payerOf } from "../lib/transactions-view";
+import { transactionFilter } from "./transactions._index";
+
+const cedis = (pesewas: number) => (pesewas / 100).toFixed(2);
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const deps = authDeps(request, context);
+  const { tenant } = await requireBusiness(request, deps);
+  requirePermission(tenant, "export:transaction");
+  const { filter, period } = transactionFilter(new URL(request.url), deps.now());
+  const merchants = new Map(
+    (await deps.db.prepare("SELECT id, name FROM merchants WHERE business_id = ?").bind(tenant.businessId).all<{ id: string; name: string }>()).results.map((m) => [m.id, m.name]),
+  );
+  const columns: { header: string; value: (t: Transaction) => string | number | null }[] = [
+    { header: "Reference", value: (t) => t.reference },
+    { header: "Paid (UTC)", value: (t) => new Date(t.createdAt).toISOString() },
+    { header: "Merchant", value: (t) => merchants.get(t.merchantId) ?? t.merchantId },
+    { header: "Point of sale id", value: (t) => t.pointOfSaleId },
+    { header: "Terminal id", value: (t) => t.terminalId },
+    { header: "Channel", value: (t) => CHANNEL_LABEL[t.channel] },
+    { header: "Network", value: (t) => t.network },
+    { header: "Payer", value: (t) => payerOf(t) },
+    { header: "Amount (GHS)", value: (t) => cedis(t.amount) },
+    { header: "Fee (GHS)", value: (t) => cedis(t.fee) },
+    { header: "Net (GHS)", value: (t) => cedis(t.amount - t.fee) },
+    { header: "Status", value: (t) => t.status },
+    { header: "Available (UTC)", value: (t) => (t.clearedAt ? new Date(t.clearedAt).toISOString() : null) },
+  ];
+  return csvResponse(`transactions-${period.fromDay}-to-${period.toDay}.csv`, columns, (after) => listTransactions(tenant, deps.db, { ...filter, after, limit: MAX_PAGE_SIZE }));
+}
