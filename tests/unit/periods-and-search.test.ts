@@ -1,0 +1,52 @@
+// The money lists' period and search rules, at their edges.
+import { describe, expect, it } from "vitest";
+import { MAX_RANGE_DAYS, resolveRange } from "../../app/lib/date-range";
+import { readTransactionSearch } from "../../app/lib/transaction-search";
+import { isCalendarDay } from "../../app/lib/validation";
+
+const NOW = Date.parse("2026-11-21T15:30:00Z");
+const day = (iso: string) => Date.parse(`${iso}T00:00:00Z`);
+
+describe("isCalendarDay", () => {
+  it.each(["2026-02-28", "2024-02-29", "2026-12-31", "2000-01-01"])("%s is a day", (value) => expect(isCalendarDay(value)).toBe(true));
+  it.each(["2026-02-29", "2026-02-30", "2026-13-01", "2026-00-10", "2026-1-1", "26-11-21", "", "2026-11-21T00:00", "1999-12-31", "2101-01-01"])("%j is not", (value) =>
+    expect(isCalendarDay(value)).toBe(false),
+  );
+});
+
+describe("resolveRange (Africa/Accra days)", () => {
+  it("quick ranges end tonight at midnight and start on whole days", () => {
+    expect(resolveRange({ range: "today" }, NOW)).toMatchObject({ from: day("2026-11-21"), to: day("2026-11-22"), error: null });
+    expect(resolveRange({ range: "7d" }, NOW)).toMatchObject({ fromDay: "2026-11-15", toDay: "2026-11-21" });
+    expect(resolveRange({ range: "30d" }, NOW)).toMatchObject({ fromDay: "2026-10-23", toDay: "2026-11-21" });
+    expect(resolveRange({ range: "month" }, NOW)).toMatchObject({ fromDay: "2026-11-01", toDay: "2026-11-21" });
+  });
+
+  it("no or an unknown range is the fallback", () => {
+    expect(resolveRange({}, NOW).range).toBe("7d");
+    expect(resolveRange({ range: "forever" }, NOW, "30d").range).toBe("30d");
+  });
+
+  it("typed days include the whole last day", () => {
+    expect(resolveRange({ range: "custom", from: "2026-03-01", to: "2026-03-31" }, NOW)).toMatchObject({ from: day("2026-03-01"), to: day("2026-04-01"), error: null });
+  });
+
+  it(`refuses impossible, reversed and longer-than-${MAX_RANGE_DAYS}-day periods, keeping 'custom' selected`, () => {
+    expect(resolveRange({ range: "custom", from: "2026-02-30", to: "2026-03-01" }, NOW)).toMatchObject({ range: "custom", fromDay: "2026-11-15", error: "Enter both days as real dates (YYYY-MM-DD)." });
+    expect(resolveRange({ range: "custom", from: "2026-03-02", to: "2026-03-01" }, NOW).error).toBe("The first day must not be after the last day.");
+    expect(resolveRange({ range: "custom", from: "2025-01-01", to: "2026-01-02" }, NOW).error).toBe(`Choose at most ${MAX_RANGE_DAYS} days.`);
+    expect(resolveRange({ range: "custom", from: "2025-01-01", to: "2026-01-01" }, NOW).error).toBeNull();
+  });
+});
+
+describe("readTransactionSearch", () => {
+  it("tells a card's last four, a phone and a reference apart", () => {
+    expect(readTransactionSearch("9801")).toEqual({ cardLast4: "9801" });
+    expect(readTransactionSearch("024 412 3456")).toEqual({ customerMsisdn: "233244123456" });
+    expect(readTransactionSearch("+233244123456")).toEqual({ customerMsisdn: "233244123456" });
+    expect(readTransactionSearch("233244123456")).toEqual({ customerMsisdn: "233244123456" });
+    expect(readTransactionSearch(" kff-261120-0000500 ")).toEqual({ reference: "KFF-261120-0000500" });
+    expect(readTransactionSearch("   ")).toBeNull();
+    expect(readTransactionSearch(undefined)).toBeNull();
+  });
+});
