@@ -28,5 +28,7 @@ export default [
   // Money and transactions (issue 6).
   route("transactions", "routes/transactions._index.tsx", { id: "routes/transactions" }),
   route("transactions/export", "routes/transactions.export.ts"),
+  route("money/merchant-accounts", "routes/money.merchant-accounts.tsx"),
+  route("money/merchant-accounts/transfer-history/:merchantId", "routes/money.transfer-history.tsx"),
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

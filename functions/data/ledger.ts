@@ -77,3 +77,28 @@ export function postingStatements(tenant: Tenant, db: D1Database, lines: readonl
     ];
   });
 }
+
+/** Pending, available and total balances of several merchants at once (a page of the accounts list). */
+export async function listMerchantBalances(tenant: Tenant, db: D1Database, merchantIds: readonly string[]): Promise<Record<string, MerchantBalances>> {
+  const ids = [...new Set(merchantIds)];
+  const balances: Record<string, MerchantBalances> = Object.fromEntries(ids.map((id) => [id, { pending: 0, available: 0, total: 0 }]));
+  if (ids.length === 0) return balances;
+  // Each sum walks one account's entries on ledger_entries_by_account; no table scan.
+  const { results } = await db
+    .prepare(
+      `SELECT a.merchant_id AS merchantId, a.kind,
+         coalesce((SELECT SUM(e.amount) FROM ledger_entries e WHERE e.business_id = a.business_id AND e.account_id = a.id), 0) AS sum
+       FROM ledger_accounts a
+       WHERE a.business_id = ? AND a.kind IN ('merchant_pending', 'merchant_available') AND a.merchant_id IN (${ids.map(() => "?").join(", ")})`,
+    )
+    .bind(tenant.businessId, ...ids)
+    .all<{ merchantId: string; kind: string; sum: number }>();
+  for (const row of results) {
+    const balance = balances[row.merchantId];
+    if (!balance) continue;
+    if (row.kind === "merchant_pending") balance.pending = merchantBalance(row.sum);
+    else balance.available = merchantBalance(row.sum);
+    balance.total = balance.pending + balance.available;
+  }
+  return balances;
+}
