@@ -29,6 +29,8 @@ export default [
   route("transactions", "routes/transactions._index.tsx", { id: "routes/transactions" }),
   route("transactions/export", "routes/transactions.export.ts"),
   route("money/merchant-accounts", "routes/money.merchant-accounts.tsx"),
+  route("reports", "routes/reports.tsx"),
+  route("reports/export", "routes/reports.export.ts"),
   route("money/merchant-accounts/transfer-history/:merchantId", "routes/money.transfer-history.tsx"),
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

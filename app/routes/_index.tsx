@@ -14,6 +14,7 @@ import { listTransactions } from "../../functions/data/transactions";
 import { requirePermission } from "../../functions/guards";
 import { can } from "../../functions/permissions";
 import { formatAmount, formatCount, formatDate, formatPercentage } from "../lib/format";
+import { ColumnChart } from "../components/charts";
 import type { loader as rootLoader } from "../root";
 
 const DAY_MS = 86_400_000;
@@ -73,31 +74,16 @@ function successRate(period: PeriodFigures): string {
   return period.attempts === 0 ? "..." : formatPercentage(((period.count / period.attempts) * 100).toFixed(1));
 }
 
-/** Value per day as bars, drawn on the server (no chart library); the table under it says the same in words. */
+/** Value per day as columns; each column's title says the day, the value and the count. */
 function DailyChart({ days }: { days: DayFigures[] }) {
-  const max = Math.max(1, ...days.map((d) => d.amount));
-  const width = 600;
-  const height = 160;
-  const gap = 4;
-  const bar = (width - gap * (days.length - 1)) / days.length;
+  const noon = (day: string | undefined) => `${day}T12:00:00Z`;
   return (
-    <figure className="chart">
-      <svg viewBox={`0 0 ${width} ${height}`} role="img" aria-labelledby="chart-title" preserveAspectRatio="none" className="chart__svg">
-        <title id="chart-title">Value of successful payments per day, last 30 days</title>
-        {days.map((day, index) => {
-          const h = Math.max(day.amount > 0 ? 2 : 0, (day.amount / max) * (height - 4));
-          return (
-            <rect key={day.day} x={index * (bar + gap)} y={height - h} width={bar} height={h} rx={2} className="chart__bar">
-              <title>{`${formatDate(`${day.day}T12:00:00Z`, "monthDay")}: GHS ${formatAmount(day.amount)} (${formatCount(day.count)} payments)`}</title>
-            </rect>
-          );
-        })}
-      </svg>
-      <figcaption className="chart__axis">
-        <span>{formatDate(`${days[0]?.day}T12:00:00Z`, "monthDay")}</span>
-        <span>{formatDate(`${days.at(-1)?.day}T12:00:00Z`, "monthDay")}</span>
-      </figcaption>
-    </figure>
+    <ColumnChart
+      label="Value of successful payments per day, last 30 days"
+      bars={days.map((day) => ({ key: day.day, value: day.amount, title: `${formatDate(noon(day.day), "monthDay")}: GHS ${formatAmount(day.amount)} (${formatCount(day.count)} payments)` }))}
+      firstLabel={formatDate(noon(days[0]?.day), "monthDay")}
+      lastLabel={formatDate(noon(days.at(-1)?.day), "monthDay")}
+    />
   );
 }
 

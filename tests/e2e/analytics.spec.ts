@@ -58,7 +58,7 @@ test("navigations are page views and Duration events", async ({ page, request })
   await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Reports" }).click();
   await expect(page).toHaveURL(/\/reports$/);
   const views = await eventually(request, since, (e) => e.eventId === "PageView" && e.eventValue.type === "String" && e.eventValue.value === "/reports");
-  expect(views[0]!.sectionName).toBe("PageNotFound");
+  expect(views[0]!.sectionName).toBe("Reports");
   const [duration] = await eventually(request, since, (e) => e.eventId === "NavigationDuration");
   expect(duration).toMatchObject({ eventType: "Duration", eventValue: { type: "Double" } });
   expect((duration!.eventValue as { value: number }).value).toBeGreaterThanOrEqual(0);

@@ -1,0 +1,211 @@
+// /reports: volume and value of successful payments for a period, by day,
+// merchant, point of sale, terminal, channel or network, from the daily
+// rollups (a year answers from a few thousand rows); a chart to read at a
+// glance, the exact numbers in a table, and the same as CSV.
+import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { Form, Link, useLoaderData, useLocation } from "@remix-run/react";
+import * as v from "valibot";
+import { authDeps } from "../../functions/auth/deps";
+import { requireBusiness } from "../../functions/auth/guards";
+import { reportBy, type ReportDimension } from "../../functions/data/reports";
+import type { Tenant } from "../../functions/data/tenant";
+import { requirePermission } from "../../functions/guards";
+import { can } from "../../functions/permissions";
+import { ColumnChart, ShareBar } from "../components/charts";
+import { DataTable, type Column } from "../components/data-table";
+import { QUICK_RANGES, resolveRange } from "../lib/date-range";
+import { formatAmount, formatCount, formatDate } from "../lib/format";
+import { filterHref } from "../lib/list-url";
+import { listParams, oneOf } from "../lib/list-params";
+
+export const DIMENSIONS: { value: ReportDimension; label: string; heading: string }[] = [
+  { value: "day", label: "By day", heading: "Day" },
+  { value: "merchant", label: "By merchant", heading: "Merchant" },
+  { value: "point_of_sale", label: "By point of sale", heading: "Point of sale" },
+  { value: "terminal", label: "By terminal", heading: "Terminal" },
+  { value: "channel", label: "By channel", heading: "Channel" },
+  { value: "network", label: "By network", heading: "Network or scheme" },
+];
+
+export const REPORT_PARAMS = {
+  by: oneOf(DIMENSIONS.map((d) => d.value)),
+  range: oneOf(QUICK_RANGES.map((r) => r.value)),
+  from: v.optional(v.pipe(v.string(), v.maxLength(10))),
+  to: v.optional(v.pipe(v.string(), v.maxLength(10))),
+};
+
+export interface ReportLine {
+  key: string;
+  label: string;
+  count: number;
+  amount: number;
+  fee: number;
+}
+
+const DAY_MS = 86_400_000;
+
+/** The report the URL asks for, with names for its keys and every day of a by-day report (shared with the CSV). */
+export async function buildReport(tenant: Tenant, db: D1Database, url: URL, now: number) {
+  const { filters } = listParams(url, REPORT_PARAMS);
+  const period = resolveRange(filters, now, "30d");
+  const dimension: ReportDimension = filters.by ?? "day";
+  const rows = await reportBy(tenant, db, { dimension, fromDay: period.fromDay, toDay: period.toDay });
+  const names = await namesFor(tenant, db, dimension, rows.map((r) => r.key));
+  let lines: ReportLine[] = rows.map((r) => ({ ...r, label: names.get(r.key) ?? labelOf(dimension, r.key) }));
+  if (dimension === "day") {
+    const byDay = new Map(lines.map((line) => [line.key, line]));
+    lines = [];
+    for (let at = Date.parse(`${period.fromDay}T00:00:00Z`); at <= Date.parse(`${period.toDay}T00:00:00Z`); at += DAY_MS) {
+      const day = new Date(at).toISOString().slice(0, 10);
+      lines.push(byDay.get(day) ?? { key: day, label: day, count: 0, amount: 0, fee: 0 });
+    }
+  }
+  return { dimension, period, lines };
+}
+
+function labelOf(dimension: ReportDimension, key: string): string {
+  if (dimension === "day") return formatDate(`${key}T12:00:00Z`, "day");
+  if (dimension === "channel") return key === "card" ? "Card" : key === "mobile_money" ? "Mobile money" : key;
+  if (dimension === "terminal" && key === "") return "No terminal (paid by phone)";
+  return key;
+}
+
+async function namesFor(tenant: Tenant, db: D1Database, dimension: ReportDimension, keys: string[]): Promise<Map<string, string>> {
+  const table = dimension === "merchant" ? "merchants" : dimension === "point_of_sale" ? "points_of_sale" : dimension === "terminal" ? "terminals" : null;
+  const ids = keys.filter(Boolean);
+  if (!table || ids.length === 0) return new Map();
+  const label = dimension === "terminal" ? "serial || ' · ' || model" : "name";
+  const found = new Map<string, string>();
+  // D1 binds at most 100 parameters a statement.
+  for (let i = 0; i < ids.length; i += 90) {
+    const chunk = ids.slice(i, i + 90);
+    const { results } = await db
+      .prepare(`SELECT id, ${label} AS name FROM ${table} WHERE business_id = ? AND id IN (${chunk.map(() => "?").join(", ")})`)
+      .bind(tenant.businessId, ...chunk)
+      .all<{ id: string; name: string }>();
+    for (const row of results) found.set(row.id, row.name);
+  }
+  return found;
+}
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const deps = authDeps(request, context);
+  const { tenant } = await requireBusiness(request, deps);
+  requirePermission(tenant, "view:report");
+  const report = await buildReport(tenant, deps.db, new URL(request.url), deps.now());
+  const totals = report.lines.reduce((sum, line) => ({ count: sum.count + line.count, amount: sum.amount + line.amount, fee: sum.fee + line.fee }), { count: 0, amount: 0, fee: 0 });
+  return {
+    dimension: report.dimension,
+    period: { range: report.period.range, fromDay: report.period.fromDay, toDay: report.period.toDay, error: report.period.error },
+    lines: report.lines,
+    totals,
+    canExport: can(tenant.role, "export:report"),
+  };
+}
+
+export default function Reports() {
+  const { dimension, period, lines, totals, canExport } = useLoaderData<typeof loader>();
+  const { search } = useLocation();
+  const params = new URLSearchParams(search);
+  const heading = DIMENSIONS.find((d) => d.value === dimension)?.heading ?? "Key";
+  const maxAmount = Math.max(0, ...lines.map((l) => l.amount));
+  const noon = (day: string) => `${day}T12:00:00Z`;
+  const columns: Column<ReportLine>[] = [
+    { id: "key", header: heading, cell: (l) => l.label },
+    { id: "count", header: "Payments", numeric: true, cell: (l) => formatCount(l.count) },
+    { id: "amount", header: "Value (GHS)", numeric: true, cell: (l) => formatAmount(l.amount) },
+    { id: "fee", header: "Fees (GHS)", numeric: true, cell: (l) => formatAmount(l.fee) },
+    ...(dimension === "day" ? [] : [{ id: "share", header: "Share of value", cell: (l: ReportLine) => <ShareBar value={l.amount} max={maxAmount} /> }]),
+  ];
+  const shown = dimension === "day" ? [...lines].reverse() : lines;
+  return (
+    <div className="page">
+      <header className="page__header page__header--actions">
+        <div>
+          <h1>Reports</h1>
+          <p className="page__lead">{`Successful payments from ${formatDate(noon(period.fromDay), "day")} to ${formatDate(noon(period.toDay), "day")}.`}</p>
+        </div>
+        {canExport && totals.count > 0 ? (
+          <a href={`/reports/export${search}`} className="button" download>
+            Download CSV
+          </a>
+        ) : null}
+      </header>
+
+      <nav className="range-tabs" aria-label="Period">
+        {QUICK_RANGES.filter((r) => r.value !== "custom").map((r) => (
+          <Link key={r.value} to={filterHref(params, { range: r.value, from: null, to: null })} className="range-tabs__tab" aria-current={period.range === r.value ? "true" : undefined}>
+            {r.label}
+          </Link>
+        ))}
+      </nav>
+      <Form method="get" className="inline-form range-form" aria-label="Custom period">
+        <input type="hidden" name="by" value={dimension} />
+        <input type="hidden" name="range" value="custom" />
+        <label>
+          From
+          <input type="date" name="from" defaultValue={period.fromDay} required aria-invalid={period.error ? true : undefined} aria-describedby={period.error ? "range-error" : undefined} />
+        </label>
+        <label>
+          To
+          <input type="date" name="to" defaultValue={period.toDay} required aria-invalid={period.error ? true : undefined} />
+        </label>
+        <button type="submit" className="button">
+          Show period
+        </button>
+        {period.error ? (
+          <p className="field-error" id="range-error" role="alert">
+            {`${period.error} Showing the last 30 days instead.`}
+          </p>
+        ) : null}
+      </Form>
+      <nav className="range-tabs" aria-label="Group by">
+        {DIMENSIONS.map((d) => (
+          <Link key={d.value} to={filterHref(params, { by: d.value === "day" ? null : d.value })} className="range-tabs__tab" aria-current={dimension === d.value ? "true" : undefined}>
+            {d.label}
+          </Link>
+        ))}
+      </nav>
+
+      <dl className="totals" aria-label="Totals for the period" data-testid="report-totals">
+        <div>
+          <dt>Payments</dt>
+          <dd>{formatCount(totals.count)}</dd>
+        </div>
+        <div>
+          <dt>Value (GHS)</dt>
+          <dd>{formatAmount(totals.amount)}</dd>
+        </div>
+        <div>
+          <dt>Fees (GHS)</dt>
+          <dd>{formatAmount(totals.fee)}</dd>
+        </div>
+      </dl>
+
+      {dimension === "day" && totals.count > 0 ? (
+        <section className="card" aria-labelledby="chart-heading">
+          <h2 id="chart-heading">Value per day</h2>
+          <ColumnChart
+            label={`Value of successful payments per day, ${formatDate(noon(period.fromDay), "day")} to ${formatDate(noon(period.toDay), "day")}`}
+            bars={lines.map((l) => ({ key: l.key, value: l.amount, title: `${l.label}: GHS ${formatAmount(l.amount)} (${formatCount(l.count)} payments)` }))}
+            firstLabel={formatDate(noon(period.fromDay), "monthDay")}
+            lastLabel={formatDate(noon(period.toDay), "monthDay")}
+          />
+        </section>
+      ) : null}
+
+      <DataTable
+        caption={`Payments ${DIMENSIONS.find((d) => d.value === dimension)?.label.toLowerCase() ?? ""}`}
+        columns={columns}
+        rows={totals.count === 0 ? [] : shown}
+        rowKey={(l) => l.key || "none"}
+        empty={
+          <>
+            <h2>No successful payments in this period</h2>
+            <p>Choose a longer period.</p>
+          </>
+        }
+      />
+    </div>
+  );
+}

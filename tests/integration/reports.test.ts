@@ -1,0 +1,76 @@
+// /reports and its CSV through the built Worker: every grouping adds up to the
+// rollups over the period, names replace ids, and the CSV says the same.
+import { describe, expect, it } from "vitest";
+import { formatAmount, formatCount } from "../../app/lib/format";
+import { textOf } from "../support/html";
+import { signedInCookie } from "../support/sign-in";
+import { ACCRA, KUMASI } from "../support/tenants";
+import { usePortal } from "../support/use-portal";
+
+const portal = usePortal();
+const DAY = 86_400_000;
+const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+async function rollupTotals(business: string, from: string, to: string) {
+  return (await (await portal().db())
+    .prepare("SELECT coalesce(SUM(count), 0) AS count, coalesce(SUM(amount), 0) AS amount, coalesce(SUM(fee), 0) AS fee FROM daily_rollups WHERE business_id = ? AND status = 'successful' AND day BETWEEN ? AND ?")
+    .bind(business, from, to)
+    .first<{ count: number; amount: number; fee: number }>())!;
+}
+
+async function page(path: string, email?: string, business?: string) {
+  const response = await portal().fetch(path, { headers: await signedInCookie(portal(), email, business) });
+  return { response, text: textOf(await response.text()) };
+}
+
+describe("/reports", () => {
+  it.each(["day", "merchant", "point_of_sale", "terminal", "channel", "network"])("by %s, the totals are the rollups' over the last 30 days", async (by) => {
+    const now = Date.now();
+    const want = await rollupTotals(KUMASI, day(now - 29 * DAY), day(now));
+    expect(want.count).toBeGreaterThan(0);
+    const { response, text } = await page(`/reports?by=${by}`);
+    expect(response.status).toBe(200);
+    expect(text).toContain(`Payments ${formatCount(want.count)} Value (GHS) ${formatAmount(want.amount)} Fees (GHS) ${formatAmount(want.fee)}`);
+  });
+
+  it("names merchants instead of showing their ids", async () => {
+    const merchant = await (await portal().db()).prepare("SELECT id, name FROM merchants WHERE business_id = ? LIMIT 1").bind(KUMASI).first<{ id: string; name: string }>();
+    const { text } = await page("/reports?by=merchant&range=month");
+    expect(text).toContain(merchant!.name);
+    expect(text).not.toContain(merchant!.id);
+  });
+
+  it("a typed period of up to a year is used; a wrong one is refused by the fields", async () => {
+    const now = Date.now();
+    const from = day(now - 365 * DAY);
+    const to = day(now);
+    const want = await rollupTotals(KUMASI, from, to);
+    expect((await page(`/reports?range=custom&from=${from}&to=${to}`)).text).toContain(`Payments ${formatCount(want.count)}`);
+    expect((await page("/reports?range=custom&from=2026-04-31&to=2026-05-02")).text).toContain("Enter both days as real dates (YYYY-MM-DD). Showing the last 30 days instead.");
+  });
+
+  it("another business sees its own report", async () => {
+    const now = Date.now();
+    const want = await rollupTotals(ACCRA, day(now - 29 * DAY), day(now));
+    const { text } = await page("/reports", "yaw.asante@example.com", ACCRA);
+    expect(text).toContain(`Payments ${formatCount(want.count)} Value (GHS) ${formatAmount(want.amount)}`);
+  });
+});
+
+describe("/reports/export", () => {
+  it("is the report as CSV, every day of the period included", async () => {
+    const now = Date.now();
+    const want = await rollupTotals(KUMASI, day(now - 29 * DAY), day(now));
+    const response = await portal().fetch("/reports/export?range=30d", { headers: await signedInCookie(portal(), "abena.darko@example.com", KUMASI) });
+    expect(response.status).toBe(200);
+    const lines = (await response.text()).replace(/^\uFEFF/, "").trimEnd().split("\r\n");
+    expect(lines[0]).toBe("Day,Payments,Value (GHS),Fees (GHS)");
+    expect(lines).toHaveLength(31);
+    const count = lines.slice(1).reduce((sum, line) => sum + Number(line.split(",")[1]), 0);
+    expect(count).toBe(want.count);
+  });
+
+  it("is refused to a Viewer (403)", async () => {
+    expect((await portal().fetch("/reports/export", { headers: await signedInCookie(portal(), "yaw.asante@example.com", ACCRA) })).status).toBe(403);
+  });
+});
