@@ -29,6 +29,8 @@ export default [
   route("transactions", "routes/transactions._index.tsx", { id: "routes/transactions" }),
   route("transactions/export", "routes/transactions.export.ts"),
   route("money/merchant-accounts", "routes/money.merchant-accounts.tsx"),
+  route("money/merchant-funds", "routes/money.merchant-funds.tsx"),
+  route("approvals/transfer/:id", "routes/approvals.transfer.tsx"),
   route("reports", "routes/reports.tsx"),
   route("reports/export", "routes/reports.export.ts"),
   route("money/merchant-accounts/transfer-history/:merchantId", "routes/money.transfer-history.tsx"),

@@ -45,7 +45,11 @@ export const ROUTE_TABLE: readonly RouteEntry[] = [
 ];
 
 /** Pages of ours that SPEC does not list: the sign-in popup's landing page (the OpenID redirect URI). */
-export const SUPPORTING_ROUTES: readonly RouteEntry[] = [{ pattern: "/auth/oidc/:provider/callback", title: "Login", layout: "standard" }];
+export const SUPPORTING_ROUTES: readonly RouteEntry[] = [
+  { pattern: "/auth/oidc/:provider/callback", title: "Login", layout: "standard" },
+  // The fifth approval kind (transfers, issue 6), beside SPEC's four.
+  { pattern: "/approvals/transfer/:id", title: "Transfer Request", layout: "default" },
+];
 
 /** Path segments, ignoring case and any trailing slash, as route matching does. */
 function segments(pathname: string): string[] {

@@ -61,3 +61,15 @@ export function isCalendarDay(value: string | null | undefined): boolean {
   const date = new Date(Date.UTC(year, month - 1, day));
   return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day && year >= 2000 && year <= 2100;
 }
+
+/**
+ * Cedis as people type them ("1,250", "1250.5", "0.75") to integer pesewas;
+ * null when it is not an amount (more than two decimals, letters, misplaced commas).
+ */
+export function parseCedis(text: string | null | undefined): number | null {
+  const typed = text?.trim().replace(/^GHS\s*/i, "") ?? "";
+  if (!/^(\d{1,3}(,\d{3})+|\d+)(\.\d{1,2})?$/.test(typed)) return null;
+  const [whole = "0", fraction = ""] = typed.replace(/,/g, "").split(".");
+  const pesewas = Number(whole) * 100 + Number(fraction.padEnd(2, "0"));
+  return Number.isSafeInteger(pesewas) ? pesewas : null;
+}

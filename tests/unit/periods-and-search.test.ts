@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { MAX_RANGE_DAYS, resolveRange } from "../../app/lib/date-range";
 import { readTransactionSearch } from "../../app/lib/transaction-search";
-import { isCalendarDay } from "../../app/lib/validation";
+import { isCalendarDay, parseCedis } from "../../app/lib/validation";
 
 const NOW = Date.parse("2026-11-21T15:30:00Z");
 const day = (iso: string) => Date.parse(`${iso}T00:00:00Z`);
@@ -49,4 +49,16 @@ describe("readTransactionSearch", () => {
     expect(readTransactionSearch("   ")).toBeNull();
     expect(readTransactionSearch(undefined)).toBeNull();
   });
+});
+
+describe("parseCedis", () => {
+  it.each([
+    ["1,250", 125_000],
+    ["1,250.5", 125_050],
+    ["1250.50", 125_050],
+    ["0.75", 75],
+    ["GHS 12", 1_200],
+    ["1,234,567.89", 123_456_789],
+  ])("%s is %d pesewas", (typed, pesewas) => expect(parseCedis(typed)).toBe(pesewas));
+  it.each(["", "12.345", "1,2,3", "12,34", "abc", "-5", "1e3", ".5", "1 000"])("%j is not an amount", (typed) => expect(parseCedis(typed)).toBeNull());
 });

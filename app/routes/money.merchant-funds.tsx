@@ -1,0 +1,250 @@
+// /money/merchant-funds: what each merchant collected in a period, the fees,
+// what waits for clearance, what is available and what was settled; and
+// "transfer funds": from a merchant account to its settlement account or to
+// another merchant account, as a request another person approves.
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
+import * as v from "valibot";
+import { authDeps } from "../../functions/auth/deps";
+import { requireBusiness } from "../../functions/auth/guards";
+import { requireSameOrigin } from "../../functions/auth/origin";
+import { listMerchantFunds } from "../../functions/data/funds";
+import { getMerchantBalances } from "../../functions/data/ledger";
+import { getMerchant, listMerchants } from "../../functions/data/merchants";
+import { DEFAULT_PAGE_SIZE, numberedPage } from "../../functions/data/page";
+import { ForbiddenError, RuleError } from "../../functions/data/tenant";
+import { requestTransfer } from "../../functions/data/transfer-requests";
+import { redirectWithFlash } from "../../functions/flash";
+import { requirePermission } from "../../functions/guards";
+import { pageNotFound } from "../../functions/http";
+import { can } from "../../functions/permissions";
+import { DataTable, ListCount, Pager, type Column } from "../components/data-table";
+import { describedBy, Field } from "../components/form";
+import { QUICK_RANGES, resolveRange } from "../lib/date-range";
+import { formatAmount, formatDate } from "../lib/format";
+import { filterHref } from "../lib/list-url";
+import { listParams, oneOf, searchParam } from "../lib/list-params";
+import { parseCedis } from "../lib/validation";
+
+const PARAMS = {
+  q: searchParam,
+  range: oneOf(QUICK_RANGES.map((r) => r.value)),
+  from: v.optional(v.pipe(v.string(), v.maxLength(10))),
+  to: v.optional(v.pipe(v.string(), v.maxLength(10))),
+  transfer: v.optional(v.pipe(v.string(), v.regex(/^[\w-]{1,64}$/))),
+};
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const deps = authDeps(request, context);
+  const { tenant } = await requireBusiness(request, deps);
+  requirePermission(tenant, "view:balance");
+  const { filters, page, trail } = listParams(new URL(request.url), PARAMS);
+  const period = resolveRange(filters, deps.now(), "30d");
+  const query = { search: filters.q };
+  const [result, total] = await Promise.all([
+    numberedPage((after) => listMerchants(tenant, deps.db, { ...query, after }), trail, page),
+    listMerchants(tenant, deps.db, { ...query, limit: 1, withTotal: true }).then((counted) => counted.total ?? 0),
+  ]);
+  const funds = await listMerchantFunds(tenant, deps.db, result.rows.map((m) => m.id), period);
+  const canTransfer = can(tenant.role, "request:transfer");
+  let transfer = null;
+  if (filters.transfer && canTransfer) {
+    const from = await getMerchant(tenant, deps.db, filters.transfer);
+    if (!from) pageNotFound(request);
+    const [balances, accounts, others] = await Promise.all([
+      getMerchantBalances(tenant, deps.db, from.id),
+      deps.db
+        .prepare("SELECT id, provider, account_number AS number, account_name AS name FROM settlement_accounts WHERE business_id = ? AND merchant_id = ? AND status = 'active' ORDER BY is_primary DESC, provider")
+        .bind(tenant.businessId, from.id)
+        .all<{ id: string; provider: string; number: string; name: string }>(),
+      deps.db
+        .prepare("SELECT id, name FROM merchants WHERE business_id = ? AND status = 'active' AND id <> ? ORDER BY name COLLATE NOCASE LIMIT 500")
+        .bind(tenant.businessId, from.id)
+        .all<{ id: string; name: string }>(),
+    ]);
+    transfer = {
+      from: { id: from.id, name: from.name },
+      available: balances.available,
+      destinations: [
+        ...accounts.results.map((a) => ({ value: `sa:${a.id}`, label: `Settlement account: ${a.provider} ${a.number} (${a.name})` })),
+        ...others.results.map((m) => ({ value: `mer:${m.id}`, label: `Merchant account: ${m.name}` })),
+      ],
+      // A new key for each form shown: submitting it twice asks once.
+      idempotencyKey: crypto.randomUUID(),
+    };
+  }
+  return {
+    rows: result.rows.map((m) => ({ id: m.id, name: m.name, code: m.code, ...funds[m.id]! })),
+    page: result.number,
+    trail: result.trail,
+    hasNext: result.next !== null,
+    total,
+    period: { range: period.range, fromDay: period.fromDay, toDay: period.toDay, error: period.error },
+    canTransfer,
+    transfer,
+  };
+}
+
+const TransferForm = v.object({
+  intent: v.literal("transfer"),
+  from: v.pipe(v.string(), v.regex(/^[\w-]{1,64}$/)),
+  to: v.pipe(v.string("Choose where the money goes."), v.regex(/^(sa|mer):[\w-]{1,64}$/, "Choose where the money goes.")),
+  amount: v.pipe(
+    v.string("Enter an amount."),
+    v.trim(),
+    v.nonEmpty("Enter an amount."),
+    v.check((typed) => parseCedis(typed) !== null, "Enter an amount in cedis, like 1,250.00."),
+    v.transform((typed) => parseCedis(typed) ?? 0),
+    v.minValue(1, "Enter an amount above zero."),
+  ),
+  idempotencyKey: v.pipe(v.string(), v.uuid()),
+});
+
+type FieldErrors = Partial<Record<"to" | "amount" | "form", string>>;
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  requireSameOrigin(request);
+  const deps = authDeps(request, context);
+  const { tenant } = await requireBusiness(request, deps);
+  requirePermission(tenant, "request:transfer");
+  const form = Object.fromEntries(await request.formData());
+  const values = { to: String(form.to ?? ""), amount: String(form.amount ?? "") };
+  const parsed = v.safeParse(TransferForm, form);
+  if (!parsed.success) {
+    const errors: FieldErrors = {};
+    for (const issue of parsed.issues) {
+      const key = v.getDotPath(issue);
+      if (key === "to" || key === "amount") errors[key] ??= issue.message;
+      else errors.form ??= "This form has expired. Open the transfer again.";
+    }
+    return data({ errors, values }, { status: 400 });
+  }
+  const { from, to, amount, idempotencyKey } = parsed.output;
+  const [kind, id] = to.split(":") as ["sa" | "mer", string];
+  try {
+    const made = await requestTransfer(tenant, deps.db, deps.meta, {
+      fromMerchantId: from,
+      to: kind === "sa" ? { kind: "settlement_account", id } : { kind: "merchant", id },
+      amount,
+      idempotencyKey,
+    });
+    throw await redirectWithFlash(request, context.config, "/money/merchant-funds", {
+      kind: "success",
+      message: `Transfer of GHS ${formatAmount(amount)} sent for approval: another person must approve it before money moves.${made.duplicate ? " (It was already sent; nothing was asked twice.)" : ""}`,
+    });
+  } catch (error) {
+    if (error instanceof ForbiddenError) throw data({ message: error.message }, { status: 403 });
+    if (!(error instanceof RuleError)) throw error;
+    const field = /amount|balance/i.test(error.message) ? "amount" : /settlement account|merchant account to transfer to/i.test(error.message) ? "to" : "form";
+    return data({ errors: { [field]: error.message } as FieldErrors, values }, { status: 400 });
+  }
+}
+
+type FundsRow = ReturnType<typeof useLoaderData<typeof loader>>["rows"][number];
+
+export default function MerchantFunds() {
+  const { rows, page, trail, hasNext, total, period, canTransfer, transfer } = useLoaderData<typeof loader>();
+  const answer = useActionData<typeof action>();
+  const { search } = useLocation();
+  const params = new URLSearchParams(search);
+  const busy = useNavigation().state === "submitting";
+  const noon = (day: string) => `${day}T12:00:00Z`;
+  const columns: Column<FundsRow>[] = [
+    {
+      id: "merchant",
+      header: "Merchant",
+      cell: (r) => (
+        <span className="cell-title">
+          <strong>{r.name}</strong>
+          <span className="cell-sub">{r.code}</span>
+        </span>
+      ),
+    },
+    { id: "collected", header: "Collected (GHS)", numeric: true, cell: (r) => formatAmount(r.collected) },
+    { id: "fees", header: "Fees (GHS)", numeric: true, cell: (r) => formatAmount(r.fees) },
+    { id: "pending", header: "Pending clearance (GHS)", numeric: true, cell: (r) => formatAmount(r.pending) },
+    { id: "available", header: "Available (GHS)", numeric: true, cell: (r) => formatAmount(r.available) },
+    { id: "settled", header: "Settled (GHS)", numeric: true, cell: (r) => formatAmount(r.settled) },
+    ...(canTransfer
+      ? [
+          {
+            id: "transfer",
+            header: "Transfer",
+            cell: (r: FundsRow) =>
+              r.available > 0 ? (
+                <Link to={filterHref(params, { transfer: r.id })} preventScrollReset aria-label={`Transfer funds from ${r.name}`}>
+                  Transfer funds
+                </Link>
+              ) : (
+                <span className="cell-sub">Nothing available</span>
+              ),
+          },
+        ]
+      : []),
+  ];
+  const errors: FieldErrors = answer?.errors ?? {};
+  return (
+    <div className="page">
+      <header className="page__header">
+        <h1>Merchant Funds</h1>
+        <p className="page__lead">{`Collected, fees and settled from ${formatDate(noon(period.fromDay), "day")} to ${formatDate(noon(period.toDay), "day")}; pending and available as of now.`}</p>
+      </header>
+      <nav className="range-tabs" aria-label="Period">
+        {QUICK_RANGES.filter((r) => r.value !== "custom").map((r) => (
+          <Link key={r.value} to={filterHref(params, { range: r.value, from: null, to: null })} className="range-tabs__tab" aria-current={period.range === r.value ? "true" : undefined}>
+            {r.label}
+          </Link>
+        ))}
+      </nav>
+      {period.error ? (
+        <p className="field-error" role="alert">
+          {`${period.error} Showing the last 30 days instead.`}
+        </p>
+      ) : null}
+
+      {transfer ? (
+        <section className="card" aria-labelledby="transfer-title" data-testid="transfer-form">
+          <h2 id="transfer-title">{`Transfer funds from ${transfer.from.name}`}</h2>
+          <p>{`Available now: GHS ${formatAmount(transfer.available)}. The transfer is a request: another person must approve it before any money moves.`}</p>
+          {errors.form ? (
+            <p className="notice notice--danger notice__message" role="alert">
+              {errors.form}
+            </p>
+          ) : null}
+          <Form method="post" className="form" noValidate>
+            <input type="hidden" name="intent" value="transfer" />
+            <input type="hidden" name="from" value={transfer.from.id} />
+            <input type="hidden" name="idempotencyKey" value={transfer.idempotencyKey} />
+            <Field id="to" label="To" error={errors.to}>
+              <select id="to" name="to" defaultValue={answer?.values.to ?? ""} required {...describedBy("to", errors.to)}>
+                <option value="" disabled>
+                  Choose a settlement account or a merchant account
+                </option>
+                {transfer.destinations.map((d) => (
+                  <option key={d.value} value={d.value}>
+                    {d.label}
+                  </option>
+                ))}
+              </select>
+            </Field>
+            <Field id="amount" label="Amount (GHS)" error={errors.amount} hint="Up to the available balance, e.g. 1,250.00">
+              <input id="amount" name="amount" inputMode="decimal" autoComplete="off" defaultValue={answer?.values.amount ?? ""} required {...describedBy("amount", errors.amount, true)} />
+            </Field>
+            <div className="form__actions">
+              <button type="submit" className="button button--primary" disabled={busy}>
+                {busy ? "Sending…" : "Send for approval"}
+              </button>
+              <Link to={filterHref(params, { transfer: null })} className="button button--ghost" preventScrollReset>
+                Cancel
+              </Link>
+            </div>
+          </Form>
+        </section>
+      ) : null}
+
+      <ListCount page={page} pageSize={DEFAULT_PAGE_SIZE} shown={rows.length} total={total} noun={total === 1 ? "merchant" : "merchants"} />
+      <DataTable caption="Merchant funds" columns={columns} rows={rows} rowKey={(r) => r.id} empty={<h2>No merchants yet</h2>} />
+      <Pager page={page} totalPages={Math.max(1, Math.ceil(total / DEFAULT_PAGE_SIZE))} trail={trail} hasNext={hasNext} />
+    </div>
+  );
+}

@@ -1,0 +1,42 @@
+// Merchant funds for a period, per merchant: collected and fees (daily
+// rollups), settled (paid settlements of periods that started in it), and
+// pending and available now (the ledger). One query each for a page of merchants.
+import { listMerchantBalances } from "./ledger";
+import type { Tenant } from "./tenant";
+
+export interface MerchantFunds {
+  collected: number;
+  fees: number;
+  pending: number;
+  available: number;
+  settled: number;
+}
+
+const slots = (n: number) => Array.from({ length: n }, () => "?").join(", ");
+
+export async function listMerchantFunds(tenant: Tenant, db: D1Database, merchantIds: readonly string[], period: { fromDay: string; toDay: string; from: number; to: number }): Promise<Record<string, MerchantFunds>> {
+  const ids = [...new Set(merchantIds)];
+  const funds: Record<string, MerchantFunds> = Object.fromEntries(ids.map((id) => [id, { collected: 0, fees: 0, pending: 0, available: 0, settled: 0 }]));
+  if (ids.length === 0) return funds;
+  const [collected, settled, balances] = await Promise.all([
+    db
+      .prepare(
+        `SELECT merchant_id AS id, SUM(amount) AS amount, SUM(fee) AS fee FROM daily_rollups
+         WHERE business_id = ? AND status = 'successful' AND merchant_id IN (${slots(ids.length)}) AND day BETWEEN ? AND ? GROUP BY merchant_id`,
+      )
+      .bind(tenant.businessId, ...ids, period.fromDay, period.toDay)
+      .all<{ id: string; amount: number; fee: number }>(),
+    db
+      .prepare(
+        `SELECT merchant_id AS id, SUM(net) AS net FROM settlements
+         WHERE business_id = ? AND status = 'paid' AND merchant_id IN (${slots(ids.length)}) AND period_start >= ? AND period_start < ? GROUP BY merchant_id`,
+      )
+      .bind(tenant.businessId, ...ids, period.from, period.to)
+      .all<{ id: string; net: number }>(),
+    listMerchantBalances(tenant, db, ids),
+  ]);
+  for (const row of collected.results) Object.assign(funds[row.id]!, { collected: row.amount, fees: row.fee });
+  for (const row of settled.results) funds[row.id]!.settled = row.net;
+  for (const [id, balance] of Object.entries(balances)) Object.assign(funds[id]!, { pending: balance.pending, available: balance.available });
+  return funds;
+}

@@ -1,0 +1,75 @@
+// A transfer as people make it: Abena Darko (Finance) asks to move money from
+// one merchant account to another; Kofi Boateng (Administrator) approves it;
+// both balances change by exactly the amount.
+import type { Page } from "@playwright/test";
+import { mintSession } from "../support/sign-in";
+import { KUMASI } from "../support/tenants";
+import { expect, hydrated, test } from "./fixtures";
+
+test.use({ signedInAs: { email: "abena.darko@example.com", businessId: KUMASI } });
+
+async function available(page: Page, merchant: string): Promise<string> {
+  await page.goto("/money/merchant-accounts");
+  const row = page.getByRole("row").filter({ hasText: merchant });
+  return (await row.getByRole("cell").nth(2).textContent()) ?? "";
+}
+
+const cedis = (text: string) => Math.round(Number(text.replace(/,/g, "")) * 100);
+
+test("Finance asks, an administrator approves, and the money moves by exactly the amount", async ({ page, browser, portal }) => {
+  await page.goto("/money/merchant-funds");
+  await hydrated(page);
+  const fromRow = page.getByRole("row").filter({ has: page.getByRole("link", { name: /^Transfer funds from / }) }).first();
+  const fromName = ((await fromRow.getByRole("cell").first().locator("strong").textContent()) ?? "").trim();
+  await fromRow.getByRole("link", { name: /^Transfer funds from / }).click();
+  const form = page.getByTestId("transfer-form");
+  await expect(form.getByRole("heading", { name: `Transfer funds from ${fromName}` })).toBeVisible();
+
+  // Too much is refused by the amount field.
+  const destination = form.getByLabel("To");
+  const toLabel = (await destination.locator("option").filter({ hasText: "Merchant account:" }).first().textContent()) ?? "";
+  const toName = toLabel.replace("Merchant account: ", "").trim();
+  await destination.selectOption({ label: toLabel });
+  await form.getByLabel("Amount (GHS)").fill("99,999,999.00");
+  await form.getByRole("button", { name: "Send for approval" }).click();
+  await expect(form.getByText(/This amount exceeds the available balance of GHS/)).toBeVisible();
+
+  const fromBefore = cedis(await available(page, fromName));
+  const toBefore = cedis(await available(page, toName));
+  await page.goto("/money/merchant-funds");
+  await page.getByRole("link", { name: `Transfer funds from ${fromName}` }).click();
+  await form.getByLabel("To").selectOption({ label: toLabel });
+  await form.getByLabel("Amount (GHS)").fill("0.50");
+  await form.getByRole("button", { name: "Send for approval" }).click();
+  await expect(page.getByTestId("alert")).toContainText("Transfer of GHS 0.50 sent for approval");
+  // Nothing moved yet.
+  expect(cedis(await available(page, fromName))).toBe(fromBefore);
+
+  const request = await (await portal.db())
+    .prepare("SELECT id FROM approval_requests WHERE kind = 'transfer' AND status = 'pending' ORDER BY made_at DESC LIMIT 1")
+    .first<{ id: string }>();
+  // Abena cannot decide her own request.
+  await page.goto(`/approvals/transfer/${request!.id}`);
+  await expect(page.getByText("You asked for this transfer: another person must decide it.")).toBeVisible();
+  await expect(page.getByRole("button", { name: "Approve and move the money" })).toHaveCount(0);
+
+  const kofi = await browser.newContext({ baseURL: portal.url });
+  const session = await mintSession(await portal.db(), portal.url, "kofi.boateng@example.com", KUMASI);
+  await kofi.addCookies([{ name: session.name, value: session.value, url: portal.url }]);
+  const kofiPage = await kofi.newPage();
+  await kofiPage.goto(`/approvals/transfer/${request!.id}`);
+  await hydrated(kofiPage);
+  await expect(kofiPage).toHaveTitle("Transfer Request");
+  await kofiPage.getByRole("button", { name: "Approve and move the money" }).click();
+  await expect(kofiPage.getByTestId("alert")).toContainText("Transfer of GHS 0.50 approved");
+  await kofi.close();
+
+  expect(cedis(await available(page, fromName))).toBe(fromBefore - 50);
+  expect(cedis(await available(page, toName))).toBe(toBefore + 50);
+  const history = page.getByRole("row").filter({ hasText: "Completed" });
+  await page.goto("/money/merchant-accounts");
+  await page.getByRole("link", { name: `Transfer history of ${fromName}` }).click();
+  await expect(history.first()).toContainText("0.50");
+  await expect(history.first()).toContainText("Abena Darko");
+  await expect(history.first()).toContainText("Kofi Boateng");
+});
