@@ -30,6 +30,7 @@ export default [
   route("transactions/export", "routes/transactions.export.ts"),
   route("money/merchant-accounts", "routes/money.merchant-accounts.tsx"),
   route("money/merchant-funds", "routes/money.merchant-funds.tsx"),
+  route("money/settlement-history", "routes/money.settlement-history.tsx"),
   route("approvals/transfer/:id", "routes/approvals.transfer.tsx"),
   route("reports", "routes/reports.tsx"),
   route("reports/export", "routes/reports.export.ts"),

@@ -6,6 +6,7 @@ import * as build from "remix-server-build";
 import { CROSS_ORIGIN_MESSAGE, isSameOriginRequest } from "./auth/origin";
 import { parseConfig } from "./env";
 import { handleEventsBatch } from "./events/consumer";
+import { payoutPortFor, settleAndPay } from "./settlement/daily";
 import "./load-context";
 import { logError } from "./log";
 import { newNonce, newRequestId } from "./request-id";
@@ -57,5 +58,16 @@ export default {
   // partners-portal-events (relay) and partners-portal-events-dlq (park).
   async queue(batch, env) {
     await handleEventsBatch(batch, env);
+  },
+
+  // The daily settlement run (wrangler.toml [triggers] crons).
+  async scheduled(controller, env, ctx) {
+    ctx.waitUntil(
+      settleAndPay(env.DB, payoutPortFor(env), {
+        now: controller.scheduledTime,
+        meta: { ip: null, userAgent: "cron", requestId: newRequestId() },
+        actor: null,
+      }).then(() => undefined),
+    );
   },
 } satisfies ExportedHandler<Env>;

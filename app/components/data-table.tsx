@@ -85,7 +85,8 @@ export function ListToolbar({
   sort,
   actions,
 }: {
-  searchLabel: string;
+  /** Omitted: the list has no search box. */
+  searchLabel?: string;
   searchPlaceholder?: string;
   filters: readonly FilterDefinition[];
   sort?: { options: readonly FilterOption[] };
@@ -116,10 +117,12 @@ export function ListToolbar({
         }}
         onChange={(event) => event.target instanceof HTMLSelectElement && apply(event.currentTarget)}
       >
-        <label className="list-toolbar__search">
-          <span className="visually-hidden">{searchLabel}</span>
-          <input type="search" name="q" defaultValue={params.get("q") ?? ""} placeholder={searchPlaceholder ?? searchLabel} maxLength={100} />
-        </label>
+        {searchLabel ? (
+          <label className="list-toolbar__search">
+            <span className="visually-hidden">{searchLabel}</span>
+            <input type="search" name="q" defaultValue={params.get("q") ?? ""} placeholder={searchPlaceholder ?? searchLabel} maxLength={100} />
+          </label>
+        ) : null}
         {filters.map((filter) => (
           <label key={filter.name} className="list-toolbar__filter">
             <span>{filter.label}</span>

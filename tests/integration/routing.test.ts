@@ -8,7 +8,7 @@ import { textOf, titleOf } from "../support/html";
 const portal = usePortal();
 
 describe("unknown routes", () => {
-  it.each(["/no/such/page", "/money/settlement-history", "/Merchants/x/y/z"])("%s is, signed in, a 404 page saying which path was not found", async (path) => {
+  it.each(["/no/such/page", "/money/no-such-page", "/Merchants/x/y/z"])("%s is, signed in, a 404 page saying which path was not found", async (path) => {
     const response = await portal().fetch(`${path}?tab=1`, { headers: await signedInCookie(portal()) });
     expect(response.status).toBe(404);
     const html = await response.text();

@@ -1,0 +1,94 @@
+// Daily settlement: each merchant is paid what cleared the day before, to its
+// primary settlement account. A run writes, per merchant and in one D1 batch,
+// the settlement, the transactions it covers (settlement_items: a transaction
+// can be in only one settlement, ever) and the posting available ->
+// settlement payable. Running it twice, even at once, pays nothing twice: the
+// second batch meets the UNIQUE rows of the first and writes nothing.
+import { ledgerAccountId, settlementPosting } from "../ledger";
+import { signInAuditStatement } from "../data/audit";
+import { postingStatements } from "../data/ledger";
+import type { RequestMeta, Tenant } from "../data/tenant";
+
+const DAY_MS = 86_400_000;
+/** Cards clear in 3 days, mobile money in 1: a payment cleared in a day was made at most this long before it. */
+const LONGEST_CLEARING_MS = 3 * DAY_MS;
+
+export interface SettlementRunResult {
+  periodStart: number;
+  settled: { merchantId: string; settlementId: string; net: number; transactions: number }[];
+  /** Merchants with cleared money that could not be settled, and why. */
+  skipped: { merchantId: string; reason: string }[];
+}
+
+const ymd = (ms: number) => new Date(ms).toISOString().slice(0, 10).replace(/-/g, "");
+
+/** The day whose cleared money a run at `now` pays: yesterday (Africa/Accra = UTC). */
+export function settlementPeriodFor(now: number): number {
+  return Math.floor(now / DAY_MS) * DAY_MS - DAY_MS;
+}
+
+/**
+ * Settles one business for the day starting at `periodStart` (UTC midnight).
+ * `actor` is the administrator who asked, or null for the daily Cron Trigger.
+ */
+export async function runSettlement(db: D1Database, businessId: string, periodStart: number, meta: RequestMeta, actor: Tenant | null): Promise<SettlementRunResult> {
+  const periodEnd = periodStart + DAY_MS;
+  // The ledger functions read only the business from it.
+  const tenant: Tenant = actor ?? { businessId, userId: "", role: "Administrator" };
+  const result: SettlementRunResult = { periodStart, settled: [], skipped: [] };
+  const { results: merchants } = await db
+    .prepare(
+      `SELECT m.id, m.code, a.id AS accountId FROM merchants m
+       LEFT JOIN settlement_accounts a ON a.merchant_id = m.id AND a.business_id = m.business_id AND a.is_primary = 1 AND a.status = 'active'
+       WHERE m.business_id = ? ORDER BY m.id`,
+    )
+    .bind(businessId)
+    .all<{ id: string; code: string; accountId: string | null }>();
+  for (const merchant of merchants) {
+    // Cleared in the period and in no settlement yet (transactions_by_merchant bounds the scan).
+    const { results: items } = await db
+      .prepare(
+        `SELECT t.id, t.amount, t.fee FROM transactions t
+         WHERE t.business_id = ? AND t.merchant_id = ? AND t.created_at >= ? AND t.created_at < ?
+           AND t.status = 'successful' AND t.cleared_at >= ? AND t.cleared_at < ?
+           AND NOT EXISTS (SELECT 1 FROM settlement_items s WHERE s.transaction_id = t.id)`,
+      )
+      .bind(businessId, merchant.id, periodStart - LONGEST_CLEARING_MS, periodEnd, periodStart, periodEnd)
+      .all<{ id: number; amount: number; fee: number }>();
+    if (items.length === 0) continue;
+    if (!merchant.accountId) {
+      result.skipped.push({ merchantId: merchant.id, reason: "no active primary settlement account" });
+      continue;
+    }
+    const gross = items.reduce((sum, t) => sum + t.amount, 0);
+    const fees = items.reduce((sum, t) => sum + t.fee, 0);
+    const net = gross - fees;
+    const settlementId = `stl_${merchant.id}_${ymd(periodStart)}`;
+    const reference = `STL-${merchant.code}-${ymd(periodStart)}`;
+    const at = new Date().toISOString();
+    const available = ledgerAccountId(businessId, { kind: "merchant_available", merchantId: merchant.id });
+    try {
+      await db.batch([
+        // What was cleared must still be there (a transfer may have moved it out).
+        db.prepare("INSERT INTO batch_guards (ok, reason) VALUES (coalesce((SELECT 0 - coalesce(SUM(amount), 0) >= ? FROM ledger_entries WHERE business_id = ? AND account_id = ?), 0), 'available')").bind(net, businessId, available),
+        db
+          .prepare(
+            `INSERT INTO settlements (id, business_id, merchant_id, settlement_account_id, period_start, period_end, gross, fees, net, status, reference, attempts, created_at)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, 0, ?)`,
+          )
+          .bind(settlementId, businessId, merchant.id, merchant.accountId, periodStart, periodEnd, gross, fees, net, reference, at),
+        db.prepare("INSERT INTO settlement_items (settlement_id, transaction_id) SELECT ?, value FROM json_each(?)").bind(settlementId, JSON.stringify(items.map((t) => t.id))),
+        ...(net > 0 ? postingStatements(tenant, db, settlementPosting(merchant.id, net), { postingId: `${settlementId}_payout`, memo: `Settlement ${reference}`, postedAt: Date.parse(at), settlementId }) : []),
+        // Written by the Cron Trigger (no person) or by the administrator who ran it.
+        signInAuditStatement({ userId: actor?.userId ?? null, businessId }, db, meta, { action: "settlement.create", entity: "settlement", entityId: settlementId, after: { gross, fees, net, transactions: items.length } }, at),
+        db.prepare("DELETE FROM batch_guards"),
+      ]);
+      result.settled.push({ merchantId: merchant.id, settlementId, net, transactions: items.length });
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      // Another run settled it first (UNIQUE), or the money is no longer available (the guard).
+      result.skipped.push({ merchantId: merchant.id, reason: /UNIQUE/.test(message) ? "already settled" : /CHECK/.test(message) ? "available balance below the cleared amount" : message.slice(0, 200) });
+    }
+  }
+  return result;
+}
