@@ -24,6 +24,9 @@ export default [
   // Operations screens (issue 5).
   route("merchants", "routes/merchants._index.tsx", { id: "routes/merchants" }),
   route("merchants/export", "routes/merchants.export.ts"),
+  // Approvals (issue 5): the maker-checker queue and one page per request kind.
+  route("approvals", "routes/approvals._index.tsx", { id: "routes/approvals" }),
+  route("approvals/:kind/:id", "routes/approvals.$kind.$id.tsx", { id: "routes/approvals.request" }),
   // The dashboard (/) is not built yet; "*" alone does not match "/".
   index("routes/not-found.tsx", { id: "routes/index-not-found" }),
   route("*", "routes/not-found.tsx"),
