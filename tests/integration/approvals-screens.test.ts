@@ -16,6 +16,8 @@ const ESI = "esi.owusu@example.com";
 const ABENA = "abena.darko@example.com";
 const YAW = "yaw.asante@example.com";
 
+const DECISIONS: Record<string, string>[] = [{ intent: "approve" }, { intent: "reject", reason: "No." }];
+
 let serial = 0;
 function newMerchant(): ChangeValues {
   serial += 1;
@@ -247,7 +249,7 @@ describe("deciding", () => {
   it("the maker cannot decide their own request: refused, and nothing changes", async () => {
     // Ama (Super Administrator) made the seeded employee invitation.
     const id = await seeded("employee", "create");
-    for (const form of [{ intent: "approve" }, { intent: "reject", reason: "Changed my mind." }]) {
+    for (const form of [{ intent: "approve" }, { intent: "reject", reason: "Changed my mind." }] as Record<string, string>[]) {
       const response = await post(`/approvals/employee/${id}`, form, await as(AMA));
       expect(response.status).toBe(403);
       expect(textOf(await response.text())).toContain("You made this request, so another person must decide it.");
@@ -283,13 +285,13 @@ describe("deciding", () => {
   it("Operations, Finance and a Viewer posting a decision get 403 and nothing changes", async () => {
     const kumasi = await seeded("employee", "create");
     for (const email of [ESI, ABENA]) {
-      for (const form of [{ intent: "approve" }, { intent: "reject", reason: "No." }]) {
+      for (const form of DECISIONS) {
         expect((await post(`/approvals/employee/${kumasi}`, form, await as(email))).status).toBe(403);
       }
     }
     expect(await statusOf(kumasi)).toBe("pending");
     const accra = await requestChange(AMA_ACCRA, await portal().db(), META, { kind: "merchant", action: "create", after: newMerchant() });
-    for (const form of [{ intent: "approve" }, { intent: "reject", reason: "No." }]) {
+    for (const form of DECISIONS) {
       const response = await post(`/approvals/merchant/${accra}`, form, await as(YAW, ACCRA));
       expect(response.status).toBe(403);
       expect(textOf(await response.text())).toContain("Access denied");
