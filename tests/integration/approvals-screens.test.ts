@@ -83,7 +83,7 @@ async function seeded(kind: string, action: string, businessId = KUMASI): Promis
 type QueueData = { requests: { id: string; kind: string; action: string; subject: string | null; status: string; makerName: string }[]; pending: Record<string, number>; total: number };
 
 async function queue(query: string, email = KOFI, businessId = KUMASI): Promise<{ html: string; data: QueueData }> {
-  const response = await get(`/approvals${query}`, await as(email, businessId));
+  const response = await get(query.startsWith("/") ? query : `/approvals${query}`, await as(email, businessId));
   expect(response.status).toBe(200);
   const html = await response.text();
   return { html, data: loaderDataOf(html)["routes/approvals"] as QueueData };
@@ -121,6 +121,20 @@ describe("/approvals", () => {
     expect(textOf(rejected.html)).toContain("Nothing waiting for a decision");
     // A value that does not fit is dropped: the default (pending) list shows.
     expect((await queue("?status=bogus")).data.requests.every((r) => r.status === "pending")).toBe(true);
+  });
+
+  it("pages by keyset: the pager's Next link opens the following requests, none repeated", async () => {
+    for (let i = 0; i < 26; i += 1) await esiAsks();
+    const first = await queue("?maker=usr_esi_owusu");
+    expect(first.data.requests).toHaveLength(25);
+    expect(first.data.total).toBeGreaterThan(25);
+    const next = /<a[^>]*href="([^"]*)"[^>]*rel="next"|<a[^>]*rel="next"[^>]*href="([^"]*)"/.exec(first.html);
+    const href = (next?.[1] ?? next?.[2])!.replace(/&amp;/g, "&");
+    expect(href).toMatch(/^\/approvals\?.*page=2/);
+    const second = await queue(href);
+    expect(second.data.requests.length).toBe(first.data.total - 25);
+    const seen = new Set(first.data.requests.map((r) => r.id));
+    expect(second.data.requests.some((r) => seen.has(r.id))).toBe(false);
   });
 
   it("a transfer request (its screens come later) shows under All without a link and does not break the queue", async () => {
