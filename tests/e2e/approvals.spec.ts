@@ -74,6 +74,24 @@ test("a checker approves one of Esi's merchant requests and rejects another with
   ]);
 });
 
+test("a request whose record changed meanwhile turns stale and can no longer be approved", async ({ page, portal }) => {
+  const db = await portal.db();
+  const request = await db
+    .prepare("SELECT id, target_id FROM approval_requests WHERE business_id = ? AND kind = 'settlement_account' AND action = 'deactivate' AND status = 'pending' LIMIT 1")
+    .bind(KUMASI)
+    .first<{ id: string; target_id: string }>();
+  await page.goto(`/approvals/settlement-account/${request!.id}`);
+  await hydrated(page);
+  await expect(page.getByRole("row", { name: /Status/ })).toContainText("Inactive");
+  // Another change lands on the account while the checker reads the request.
+  await db.prepare("UPDATE settlement_accounts SET version = version + 1 WHERE id = ?").bind(request!.target_id).run();
+  await page.getByRole("button", { name: "Approve" }).click();
+  await expect(page.getByRole("alert").filter({ hasText: "The request is now stale" })).toBeVisible();
+  await expect(page.getByTestId("request-status")).toHaveText("Stale");
+  await expect(page.getByTestId("stale-notice")).toBeVisible();
+  await expect(page.getByRole("button", { name: /Approve|Reject/ })).toHaveCount(0);
+});
+
 test.describe("as the maker", () => {
   test.use({ signedInAs: ESI });
 
