@@ -4,7 +4,7 @@
 // asked and when, and the decision: Approve, or Reject with a reason. The
 // engine (functions/data/approvals.ts) holds the rules; this page says them.
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData, useNavigation, type ShouldRevalidateFunction } from "@remix-run/react";
 import * as v from "valibot";
 import { authDeps } from "../../functions/auth/deps";
 import { requireBusiness } from "../../functions/auth/guards";
@@ -149,6 +149,11 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
       : `Rejected: ${found.makerName} can read your reason on the request.`;
   throw await redirectWithFlash(request, context.config, "/approvals", { kind: "success", message });
 }
+
+// A refused decision (400) may still have changed the request: the engine marks
+// it stale, or another checker decided it meanwhile. Read it again after every
+// post (Remix skips that after a 4xx) so the page shows where it stands.
+export const shouldRevalidate: ShouldRevalidateFunction = ({ formMethod, defaultShouldRevalidate }) => formMethod === "POST" || defaultShouldRevalidate;
 
 function Decision({ request }: { request: ReturnType<typeof useLoaderData<typeof loader>>["request"] }) {
   if (request.status === "pending") return null;
