@@ -6,7 +6,7 @@ import { getApprovalRequest, requestChange, type ChangeValues } from "../../func
 import { getMerchant } from "../../functions/data/merchants";
 import { loaderDataOf, textOf, titleOf } from "../support/html";
 import { signedInCookie } from "../support/sign-in";
-import { ACCRA, AMA_ACCRA, ESI_KUMASI, KUMASI, META } from "../support/tenants";
+import { ACCRA, AMA_ACCRA, AMA_KUMASI, ESI_KUMASI, KUMASI, META } from "../support/tenants";
 import { usePortal } from "../support/use-portal";
 
 const portal = usePortal();
@@ -183,6 +183,19 @@ describe("a request page", () => {
     const text = textOf(page);
     for (const label of ["Merchant", "Name", "Town", "Region", "Address", "Contact phone"]) expect(text).toContain(label);
     expect(text).toMatch(/Status\s*Changed\s*Active\s*Inactive/);
+  });
+
+  it("an employee's role change shows the person with the role marked and their phone masked", async () => {
+    const id = await requestChange(AMA_KUMASI, await portal().db(), META, { kind: "employee", action: "update", targetId: "usr_esi_owusu", after: { role: "Finance" } });
+    const response = await get(`/approvals/employee/${id}`, await as(KOFI));
+    expect(titleOf(await response.clone().text())).toContain("Employee Request");
+    const html = await response.text();
+    expect(html.match(/data-changed="true"/g)).toHaveLength(1);
+    const text = textOf(html);
+    expect(text).toMatch(/Role\s*Changed\s*Operations\s*Finance/);
+    expect(text).toContain("esi.owusu@example.com");
+    expect(text).toMatch(/Phone\s*233\*+\d{4}/);
+    expect((await queue("?kind=employee")).data.requests.find((r) => r.id === id)?.subject).toBe("Esi Owusu");
   });
 
   it("the maker sees no Approve or Reject on their own request", async () => {
