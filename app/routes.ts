@@ -35,5 +35,8 @@ export default [
   route("reports", "routes/reports.tsx"),
   route("reports/export", "routes/reports.export.ts"),
   route("money/merchant-accounts/transfer-history/:merchantId", "routes/money.transfer-history.tsx"),
+  // Approvals (issue 5): the maker-checker queue and one page per request kind.
+  route("approvals", "routes/approvals._index.tsx", { id: "routes/approvals" }),
+  route("approvals/:kind/:id", "routes/approvals.$kind.$id.tsx", { id: "routes/approvals.request" }),
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

@@ -51,6 +51,14 @@ try {
   await shot("standard-390", 390, "/select-business");
   await shot("server-error-desktop", 1280, "/__dev/ui?fail=loader");
   await shot("modal-390", 390, "/__dev/ui", (page) => page.getByRole("button", { name: "Show response" }).click());
+  // Approvals: the queue, and a request page with a changed field marked.
+  const request = await (await portal.db())
+    .prepare("SELECT id FROM approval_requests WHERE kind = 'settlement_account' AND action = 'update' AND status = 'pending' LIMIT 1")
+    .first<string>("id");
+  await shot("approvals-desktop", 1280, "/approvals");
+  await shot("approvals-390", 390, "/approvals");
+  await shot("approval-request-desktop", 1280, `/approvals/settlement-account/${request}`);
+  await shot("approval-request-390", 390, `/approvals/settlement-account/${request}`);
   // The visits above sent analytics events; give the queue a moment to store them.
   await new Promise((resolve) => setTimeout(resolve, 1500));
   await shot("events-desktop", 1280, "/__dev/events");

@@ -466,3 +466,97 @@ export async function rejectRequest(tenant: Tenant, db: D1Database, meta: Reques
   }
   return (await getApprovalRequest(tenant, db, id))!;
 }
+
+// ---------------------------------------------------------------- showing
+
+/** A request as the queue and the request page read it (transfers included: the queue shows them until their screens exist). */
+type Subject = Pick<ApprovalRequest, "id" | "action" | "targetId" | "after"> & { kind: string };
+
+function subjectName(kind: string, values: ChangeValues): string | null {
+  if (kind === "settlement_account") {
+    const name = values.account_name;
+    if (name === undefined || name === null) return null;
+    const where = [values.provider, values.account_number].filter((part) => part !== undefined && part !== null && part !== "").join(" ");
+    return where ? `${String(name)} (${where})` : String(name);
+  }
+  const name = values.name;
+  return name === undefined || name === null ? null : String(name);
+}
+
+/**
+ * The name of what each request concerns, by request id: a create names itself
+ * in its after values; the others read their targets, one query per kind for
+ * the whole page. A target that is gone has no name (the page says so).
+ */
+export async function requestSubjects(tenant: Tenant, db: D1Database, requests: readonly Subject[]): Promise<Record<string, string>> {
+  const names: Record<string, string> = {};
+  const wanted = new Map<ApprovalKind, Set<string>>();
+  for (const request of requests) {
+    if (!(APPROVAL_KINDS as readonly string[]).includes(request.kind)) continue;
+    if (request.action === "create") {
+      const name = subjectName(request.kind, request.after);
+      if (name) names[request.id] = name;
+    } else {
+      const ids = wanted.get(request.kind as ApprovalKind) ?? new Set<string>();
+      ids.add(request.targetId);
+      wanted.set(request.kind as ApprovalKind, ids);
+    }
+  }
+  const lookups = [...wanted].map(async ([kind, ids]) => {
+    const list = [...ids];
+    const marks = list.map(() => "?").join(", ");
+    const sql =
+      kind === "employee"
+        ? `SELECT u.id, u.name FROM memberships m JOIN users u ON u.id = m.user_id WHERE m.business_id = ? AND m.user_id IN (${marks})`
+        : kind === "settlement_account"
+          ? `SELECT id, account_name, provider, account_number FROM settlement_accounts WHERE business_id = ? AND id IN (${marks})`
+          : `SELECT id, name FROM ${SPECS[kind].table} WHERE business_id = ? AND id IN (${marks})`;
+    const { results } = await db.prepare(sql).bind(tenant.businessId, ...list).all<ChangeValues & { id: string }>();
+    return [kind, new Map(results.map((row) => [row.id, subjectName(kind, row)]))] as const;
+  });
+  const found = new Map(await Promise.all(lookups));
+  for (const request of requests) {
+    if (request.action === "create") continue;
+    const name = found.get(request.kind as ApprovalKind)?.get(request.targetId);
+    if (name) names[request.id] = name;
+  }
+  return names;
+}
+
+/** The columns a request of this kind can show, in the order a person reads them. */
+export function recordColumns(kind: ApprovalKind): readonly string[] {
+  return kind === "employee" ? ["name", "email", "gender", "phone", "role", "status"] : [...SPECS[kind].createColumns, "status"];
+}
+
+export interface RequestRecord {
+  /** The target as it stands now (null: a create not applied yet, or a target that is gone). */
+  current: ChangeValues | null;
+  /** The name of the merchant a point of sale or settlement account belongs to. */
+  merchantName: string | null;
+}
+
+/** The target's current values and its merchant's name, for the request page. */
+export async function getRequestRecord(tenant: Tenant, db: D1Database, request: ApprovalRequest): Promise<RequestRecord> {
+  let current: ChangeValues | null;
+  if (request.kind === "employee") {
+    current = await db
+      .prepare(
+        `SELECT u.name, u.email, u.gender, (SELECT min(p.msisdn) FROM user_phones p WHERE p.user_id = u.id) AS phone, m.role, m.status
+         FROM memberships m JOIN users u ON u.id = m.user_id WHERE m.business_id = ? AND m.user_id = ?`,
+      )
+      .bind(tenant.businessId, request.targetId)
+      .first<ChangeValues>();
+  } else {
+    const spec = SPECS[request.kind];
+    current = await db
+      .prepare(`SELECT ${recordColumns(request.kind).join(", ")} FROM ${spec.table} WHERE id = ? AND business_id = ?`)
+      .bind(request.targetId, tenant.businessId)
+      .first<ChangeValues>();
+  }
+  let merchantName: string | null = null;
+  const merchantId = current?.merchant_id ?? request.after.merchant_id;
+  if (SPECS[request.kind].underMerchant && merchantId) {
+    merchantName = (await db.prepare("SELECT name FROM merchants WHERE id = ? AND business_id = ?").bind(merchantId, tenant.businessId).first<string>("name")) ?? null;
+  }
+  return { current, merchantName };
+}

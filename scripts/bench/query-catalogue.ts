@@ -1,7 +1,7 @@
 // The list and report queries the screens use, each run through the data layer
 // exactly as a loader would. A recording wrapper captures the SQL and bindings
 // each one sends, so the plan test and the benchmark judge the real statements.
-import { countPendingRequests, listApprovalRequests } from "../../functions/data/approvals";
+import { countPendingRequests, listApprovalRequests, requestSubjects } from "../../functions/data/approvals";
 import { listAudit } from "../../functions/data/audit";
 import { listEmployees } from "../../functions/data/employees";
 import { getMerchantBalances, listTransactionEntries } from "../../functions/data/ledger";
@@ -97,6 +97,9 @@ export const CATALOGUE: CatalogueEntry[] = [
   ["approvals: pending queue with total", (t, db) => listApprovalRequests(t, db, { status: "pending", withTotal: true })],
   ["approvals: pending counts per kind", (t, db) => countPendingRequests(t, db)],
   ["approvals: by maker", (t, db) => listApprovalRequests(t, db, { makerId: "usr_esi_owusu" })],
+  ["approvals: every status with total", (t, db) => listApprovalRequests(t, db, { withTotal: true })],
+  ["approvals: one kind, pending", (t, db) => listApprovalRequests(t, db, { kind: "settlement_account", status: "pending" })],
+  ["approvals: names of a page's targets", async (t, db) => requestSubjects(t, db, (await listApprovalRequests(t, db, { status: "pending" })).rows)],
   ["audit: recent", (t, db) => listAudit(t, db)],
   ["audit: one merchant's history", (t, db, s) => listAudit(t, db, { entity: "merchant", entityId: s.merchantId })],
   ["transactions: first page", (t, db) => listTransactions(t, db)],

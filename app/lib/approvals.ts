@@ -1,0 +1,88 @@
+// How approval requests read to a person: the URL's kind words, the kinds'
+// names, column labels and values as the screens show them. Pure, so the
+// queue, the request page and their tests agree.
+import type { ApprovalAction, ApprovalKind, ApprovalStatus, ChangeValues } from "../../functions/data/approvals";
+
+/** The URL says point-of-sale where the engine says point_of_sale. */
+export const KIND_SLUGS = {
+  merchant: "merchant",
+  point_of_sale: "point-of-sale",
+  settlement_account: "settlement-account",
+  employee: "employee",
+} as const satisfies Record<ApprovalKind, string>;
+
+export type KindSlug = (typeof KIND_SLUGS)[ApprovalKind];
+
+export const KIND_BY_SLUG: Record<string, ApprovalKind | undefined> = Object.fromEntries(Object.entries(KIND_SLUGS).map(([kind, slug]) => [slug, kind as ApprovalKind]));
+
+/** The request page of a request; null for kinds that have no page here (transfers). */
+export function requestHref(kind: string, id: string): string | null {
+  const slug = (KIND_SLUGS as Record<string, string | undefined>)[kind];
+  return slug ? `/approvals/${slug}/${encodeURIComponent(id)}` : null;
+}
+
+const KIND_NAMES: Record<string, string> = {
+  merchant: "Merchant",
+  point_of_sale: "Point of sale",
+  settlement_account: "Settlement account",
+  employee: "Employee",
+  transfer: "Transfer",
+};
+
+export function kindName(kind: string): string {
+  return KIND_NAMES[kind] ?? kind;
+}
+
+export const ACTION_NAMES: Record<ApprovalAction, string> = { create: "Create", update: "Update", deactivate: "Deactivate" };
+
+export const STATUS_NAMES: Record<ApprovalStatus, string> = { pending: "Pending", approved: "Approved", rejected: "Rejected", stale: "Stale" };
+
+export function statusClass(status: ApprovalStatus): string {
+  if (status === "approved") return "status status--good";
+  if (status === "rejected") return "status status--bad";
+  if (status === "pending") return "status status--wait";
+  return "status";
+}
+
+const COLUMN_LABELS: Record<string, string> = {
+  code: "Merchant code",
+  name: "Name",
+  trading_name: "Trading name",
+  tin: "TIN",
+  sector: "Sector",
+  town: "Town",
+  region: "Region",
+  address: "Address",
+  contact_name: "Contact person",
+  contact_phone: "Contact phone",
+  contact_email: "Contact email",
+  merchant_id: "Merchant",
+  kind: "Account type",
+  provider: "Bank or network",
+  account_number: "Account number",
+  account_name: "Account name",
+  is_primary: "Primary account",
+  email: "Email",
+  gender: "Gender",
+  phone: "Phone",
+  role: "Role",
+  status: "Status",
+};
+
+export function columnLabel(column: string): string {
+  return COLUMN_LABELS[column] ?? column.replace(/_/g, " ").replace(/^./, (c) => c.toUpperCase());
+}
+
+const VALUE_NAMES: Record<string, Record<string, string>> = {
+  kind: { bank: "Bank", mobile_money: "Mobile money" },
+  is_primary: { "1": "Yes", "0": "No" },
+  gender: { female: "Female", male: "Male", unspecified: "Not given" },
+  status: { active: "Active", inactive: "Inactive", deactivated: "Deactivated", invited: "Invited" },
+};
+
+/** A stored value as a person reads it; merchant ids read as the merchant's name. */
+export function displayValue(column: string, value: ChangeValues[string] | undefined, merchantName: string | null): string {
+  if (value === undefined || value === null || value === "") return "N/A";
+  if (column === "merchant_id") return merchantName ?? String(value);
+  return VALUE_NAMES[column]?.[String(value)] ?? String(value);
+}
