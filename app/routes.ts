@@ -24,6 +24,10 @@ export default [
   // Operations screens (issue 5).
   route("merchants", "routes/merchants._index.tsx", { id: "routes/merchants" }),
   route("merchants/export", "routes/merchants.export.ts"),
+  // Merchants and their settlement accounts (issue 5): adding a merchant, and one
+  // merchant's page, where edits, deactivations and settlement accounts are requested.
+  route("merchants/add-merchant", "routes/merchants.add-merchant.tsx"),
+  route("merchants/:merchantId", "routes/merchants.$merchantId.tsx"),
   // The dashboard (/) is not built yet; "*" alone does not match "/".
   index("routes/not-found.tsx", { id: "routes/index-not-found" }),
   route("*", "routes/not-found.tsx"),
