@@ -20,6 +20,17 @@ export function fieldErrors(issues: readonly v.BaseIssue<unknown>[]): FieldError
   return errors;
 }
 
+/**
+ * The form as an object with every expected field present: a field left out of
+ * the post reads as empty, so its error is the field's own ("Enter the town.").
+ */
+export function formFields(form: Record<string, FormDataEntryValue>, keys: readonly string[]): Record<string, FormDataEntryValue> {
+  return { ...Object.fromEntries(keys.map((key) => [key, ""])), ...form };
+}
+
+export const MERCHANT_FIELDS = ["code", "name", "trading_name", "tin", "sector", "town", "region", "address", "contact_name", "contact_phone", "contact_email"] as const;
+export const ACCOUNT_FIELDS = ["provider", "account_number", "account_name"] as const;
+
 /** The typed values, kept so a refused form comes back as it was sent (strings only, and short). */
 export function typedValues(form: Record<string, FormDataEntryValue>): Record<string, string> {
   return Object.fromEntries(Object.entries(form).flatMap(([key, value]) => (typeof value === "string" ? [[key, value.slice(0, 300)]] : [])));
@@ -125,7 +136,7 @@ export const SettlementAccountForm = v.pipe(
       v.check((typed) => isAccountNumber(typed), "Use 9 to 12 characters: digits, optionally a hyphen and more digits (like 463-09378022)."),
     ),
     account_name: required("Enter the name on the account.", 120, "account name"),
-    is_primary: v.optional(v.picklist(["on", "1"], "Tick the box or leave it empty."), undefined),
+    is_primary: v.optional(v.picklist(["", "on", "1"], "Tick the box or leave it empty.")),
   }),
   v.transform(({ provider, account_number, account_name, is_primary }) => ({
     kind: (MOBILE_NETWORKS as readonly string[]).includes(provider) ? ("mobile_money" as const) : ("bank" as const),

@@ -26,7 +26,7 @@ import { can } from "../../functions/permissions";
 import { DataTable, type Column } from "../components/data-table";
 import { MerchantFields, SettlementAccountFields } from "../components/merchant-fields";
 import { formatAmount, formatDate } from "../lib/format";
-import { fieldErrors, MerchantUpdateForm, SENT_FOR_APPROVAL, SettlementAccountForm, typedValues, type FieldErrors } from "../lib/merchant-forms";
+import { ACCOUNT_FIELDS, fieldErrors, formFields, MERCHANT_FIELDS, MerchantUpdateForm, SENT_FOR_APPROVAL, SettlementAccountForm, typedValues, type FieldErrors } from "../lib/merchant-forms";
 
 const LIST_LIMIT = 50;
 const RECENT_TRANSACTIONS = 10;
@@ -157,7 +157,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   try {
     switch (intent.output) {
       case "update-merchant": {
-        const parsed = v.safeParse(MerchantUpdateForm, form);
+        const parsed = v.safeParse(MerchantUpdateForm, formFields(form, MERCHANT_FIELDS));
         if (!parsed.success) return refuse({ ...base, errors: fieldErrors(parsed.issues) });
         const after = changedOnly(parsed.output, merchantValues(merchant));
         if (Object.keys(after).length === 0) return refuse({ ...base, errors: { form: "Nothing would change: edit a field first." } });
@@ -173,7 +173,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
       }
       case "add-account": {
         if (merchant.status !== "active") return refuse({ ...base, errors: { form: "An inactive merchant cannot get a new settlement account." } });
-        const parsed = v.safeParse(SettlementAccountForm, form);
+        const parsed = v.safeParse(SettlementAccountForm, formFields(form, ACCOUNT_FIELDS));
         if (!parsed.success) return refuse({ ...base, errors: fieldErrors(parsed.issues) });
         const wanted = parsed.output;
         if (await settlementAccountClashes(tenant, deps.db, { merchantId: merchant.id, kind: wanted.kind, provider: wanted.provider, accountNumber: wanted.account_number })) {
@@ -183,7 +183,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
         throw await redirectWithFlash(request, context.config, here, { kind: "success", message: `The new settlement account: ${SENT_FOR_APPROVAL}` });
       }
       case "update-account": {
-        const parsed = v.safeParse(SettlementAccountForm, form);
+        const parsed = v.safeParse(SettlementAccountForm, formFields(form, ACCOUNT_FIELDS));
         if (!parsed.success) return refuse({ ...base, errors: fieldErrors(parsed.issues) });
         const wanted = parsed.output;
         const after = changedOnly(wanted, accountValues(account!));
@@ -303,6 +303,11 @@ export default function ManageMerchant() {
   const here = `/merchants/${merchant.id}`;
   const editedAccount = open?.accountId ? loaded.accounts.find((a) => a.id === open.accountId && a.status === "active" && !accountPending(a.id)) : undefined;
 
+  const merchantFormShown = Boolean(open && (open.intent === "update-merchant" || open.intent === "deactivate-merchant") && mayChangeMerchant);
+  const accountFormShown = Boolean(open && mayChangeAccounts && (open.intent === "add-account" || editedAccount));
+  // A refusal whose form is not on the page (the merchant got a pending request meanwhile, say) is said at the top.
+  const formShown = merchantFormShown || accountFormShown;
+
   const accountColumns: Column<SettlementAccount>[] = [
     {
       id: "provider",
@@ -373,6 +378,12 @@ export default function ManageMerchant() {
         ) : null}
       </header>
 
+      {refused && !formShown ? (
+        <p className="notice notice--danger notice__message" role="alert">
+          {errors.form ?? "That request could not be sent: reload the page and try again."}
+        </p>
+      ) : null}
+
       {merchantPending ? (
         <div className="notice notice--warning" role="status">
           <p className="notice__message">
@@ -382,7 +393,7 @@ export default function ManageMerchant() {
         </div>
       ) : null}
 
-      {open && (open.intent === "update-merchant" || open.intent === "deactivate-merchant") && mayChangeMerchant ? (
+      {open && merchantFormShown ? (
         <section className="card" aria-labelledby="merchant-form-title">
           <h2 id="merchant-form-title">{open.intent === "update-merchant" ? "Edit merchant" : "Deactivate merchant"}</h2>
           <FormNotice errors={errors} />
@@ -521,7 +532,7 @@ export default function ManageMerchant() {
             </ul>
           ) : null}
           <DataTable caption="Settlement accounts" rows={loaded.accounts} rowKey={(a) => a.id} columns={accountColumns} empty={<p>No settlement accounts yet.</p>} />
-          {open && mayChangeAccounts && (open.intent === "add-account" || editedAccount) ? (
+          {open && accountFormShown ? (
             <div className="subcard">
               <h3 id="account-form-title">
                 {open.intent === "add-account" ? "Add a settlement account" : open.intent === "update-account" ? "Edit settlement account" : "Deactivate settlement account"}

@@ -13,7 +13,7 @@ import { RuleError } from "../../functions/data/tenant";
 import { redirectWithFlash } from "../../functions/flash";
 import { requirePermission } from "../../functions/guards";
 import { MerchantFields } from "../components/merchant-fields";
-import { fieldErrors, MerchantCreateForm, SENT_FOR_APPROVAL, typedValues, type FieldErrors } from "../lib/merchant-forms";
+import { fieldErrors, formFields, MERCHANT_FIELDS, MerchantCreateForm, SENT_FOR_APPROVAL, typedValues, type FieldErrors } from "../lib/merchant-forms";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { tenant } = await requireBusiness(request, authDeps(request, context));
@@ -28,7 +28,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   requirePermission(tenant, "request:merchant");
   const form = Object.fromEntries(await request.formData());
   const values = typedValues(form);
-  const parsed = v.safeParse(MerchantCreateForm, form);
+  const parsed = v.safeParse(MerchantCreateForm, formFields(form, MERCHANT_FIELDS));
   if (!parsed.success) return data({ errors: fieldErrors(parsed.issues), values }, { status: 400 });
   const after = parsed.output;
   const clash = await merchantClashes(tenant, deps.db, { code: after.code, tin: after.tin });
