@@ -319,7 +319,7 @@ export default function ManageMerchant() {
         </span>
       ),
     },
-    { id: "number", header: "Number", cell: (a) => a.accountNumber },
+    { id: "number", header: "Number", cell: (a) => <span className="account-number">{a.accountNumber}</span> },
     { id: "name", header: "Name on the account", cell: (a) => a.accountName },
     { id: "primary", header: "Primary", cell: (a) => (a.isPrimary ? "Primary" : "No") },
     {
@@ -328,8 +328,8 @@ export default function ManageMerchant() {
       cell: (a) => {
         const request = accountPending(a.id);
         return request ? (
-          <Link to={`/approvals/settlement-account/${request.id}`} className="status status--wait">
-            {label(request.action)} waiting for approval
+          <Link to={`/approvals/settlement-account/${request.id}`} className="status status--wait status--wrap">
+            {request.action === "deactivate" ? "Deactivation" : "Change"} waiting for approval
           </Link>
         ) : (
           <Pill status={a.status} />
@@ -358,7 +358,7 @@ export default function ManageMerchant() {
   ];
 
   return (
-    <div className="page">
+    <div className="page merchant-page">
       <header className="page__header page__header--actions">
         <div>
           <h1>{merchant.name}</h1>

@@ -29,15 +29,14 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const form = Object.fromEntries(await request.formData());
   const values = typedValues(form);
   const parsed = v.safeParse(MerchantCreateForm, formFields(form, MERCHANT_FIELDS));
-  if (!parsed.success) return data({ errors: fieldErrors(parsed.issues), values }, { status: 400 });
+  // A taken code or TIN is said along with any other mistake, not one round later.
+  const typedKey = (key: "code" | "tin") => (typeof form[key] === "string" ? form[key].trim().toUpperCase() : "");
+  const clash = await merchantClashes(tenant, deps.db, parsed.success ? { code: parsed.output.code, tin: parsed.output.tin } : { code: typedKey("code"), tin: typedKey("tin") });
+  const errors: FieldErrors = parsed.success ? {} : fieldErrors(parsed.issues);
+  if (clash.code) errors.code ??= "Another merchant already has this code, or a pending request would give it one.";
+  if (clash.tin) errors.tin ??= "Another merchant already has this TIN, or a pending request would give it one.";
+  if (!parsed.success || Object.keys(errors).length > 0) return data({ errors, values }, { status: 400 });
   const after = parsed.output;
-  const clash = await merchantClashes(tenant, deps.db, { code: after.code, tin: after.tin });
-  if (clash.code || clash.tin) {
-    const errors: FieldErrors = {};
-    if (clash.code) errors.code = "Another merchant already has this code, or a pending request would give it one.";
-    if (clash.tin) errors.tin = "Another merchant already has this TIN, or a pending request would give it one.";
-    return data({ errors, values }, { status: 400 });
-  }
   try {
     await requestChange(tenant, deps.db, deps.meta, { kind: "merchant", action: "create", after });
   } catch (error) {
