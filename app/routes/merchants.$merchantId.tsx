@@ -351,7 +351,9 @@ export default function ManageMerchant() {
                     Deactivate
                   </Link>
                 </span>
-              ) : null,
+              ) : (
+                <span className="cell-sub">None</span>
+              ),
           },
         ]
       : []),
@@ -588,7 +590,7 @@ export default function ManageMerchant() {
             { id: "date", header: "Date", cell: (t) => formatDate(t.createdAt) },
             { id: "reference", header: "Reference", cell: (t) => t.reference },
             { id: "channel", header: "Channel", cell: (t) => `${t.channel === "card" ? "Card" : "Mobile money"} · ${t.network}` },
-            { id: "customer", header: "Customer", cell: (t) => t.customer },
+            { id: "customer", header: "Customer", cell: (t) => <span className="account-number">{t.customer}</span> },
             { id: "amount", header: "Amount (GHS)", numeric: true, cell: (t) => formatAmount(t.amount) },
             { id: "status", header: "Status", cell: (t) => <Pill status={t.status} /> },
           ]}

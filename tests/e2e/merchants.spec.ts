@@ -1,12 +1,13 @@
 // Adding a merchant and a settlement account as Operations (both go for
 // approval), a Viewer's read-only merchant page, and the merchant page at 390 px.
+import type { Page } from "@playwright/test";
 import { ACCRA, KUMASI } from "../support/tenants";
 import { expect, hydrated, test } from "./fixtures";
 
 const ESI = { email: "esi.owusu@example.com", businessId: KUMASI };
 const YAW = { email: "yaw.asante@example.com", businessId: ACCRA };
 
-async function noSidewaysScroll(page: import("@playwright/test").Page) {
+async function noSidewaysScroll(page: Page) {
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   expect(overflow).toBeLessThanOrEqual(0);
 }
