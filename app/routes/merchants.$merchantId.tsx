@@ -172,7 +172,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
         throw await redirectWithFlash(request, context.config, here, { kind: "success", message: `Deactivating ${merchant.name}: ${SENT_FOR_APPROVAL}` });
       }
       case "add-account": {
-        if (merchant.status !== "active") return refuse({ ...base, errors: { form: "An inactive merchant cannot get a new settlement account." } });
+        if (merchant.status !== "active") return refuse({ ...base, errors: { form: "An inactive merchant cannot get a new settlement account." } }, 409);
         const parsed = v.safeParse(SettlementAccountForm, formFields(form, ACCOUNT_FIELDS));
         if (!parsed.success) return refuse({ ...base, errors: fieldErrors(parsed.issues) });
         const wanted = parsed.output;
@@ -183,6 +183,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
         throw await redirectWithFlash(request, context.config, here, { kind: "success", message: `The new settlement account: ${SENT_FOR_APPROVAL}` });
       }
       case "update-account": {
+        if (merchant.status !== "active") return refuse({ ...base, errors: { form: "The settlement accounts of an inactive merchant cannot change." } }, 409);
         const parsed = v.safeParse(SettlementAccountForm, formFields(form, ACCOUNT_FIELDS));
         if (!parsed.success) return refuse({ ...base, errors: fieldErrors(parsed.issues) });
         const wanted = parsed.output;
