@@ -116,6 +116,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     pending,
     canRequestMerchant: can(tenant.role, "request:merchant"),
     canRequestAccount: can(tenant.role, "request:settlement_account"),
+    canRequestPointOfSale: can(tenant.role, "request:point_of_sale"),
     canViewAccounts: can(tenant.role, "view:settlement_account"),
   };
 }
@@ -136,13 +137,11 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const form = Object.fromEntries(await request.formData());
   const values = typedValues(form);
   const intent = v.safeParse(Intent, form.intent);
-  if (!intent.success) {
-    requirePermission(tenant, "view:merchant");
-    return refuse({ intent: "", accountId: null, errors: { form: intent.issues[0].message }, values });
-  }
-  const isAccountIntent = intent.output.endsWith("-account");
-  requirePermission(tenant, isAccountIntent ? "request:settlement_account" : "request:merchant");
+  // Who may not ask for anything here hears 403 whatever they post; then the merchant must be theirs.
+  if (!intent.success && !can(tenant.role, "request:merchant")) requirePermission(tenant, "request:settlement_account");
+  if (intent.success) requirePermission(tenant, intent.output.endsWith("-account") ? "request:settlement_account" : "request:merchant");
   const merchant = await loadMerchant(request, tenant, deps.db, params.merchantId);
+  if (!intent.success) return refuse({ intent: "", accountId: null, errors: { form: intent.issues[0].message }, values });
   const here = `/merchants/${merchant.id}`;
 
   let account: SettlementAccount | null = null;
@@ -458,7 +457,7 @@ export default function ManageMerchant() {
       <section className="card" aria-labelledby="pos-title">
         <div className="card__header">
           <h2 id="pos-title">Points of sale</h2>
-          {canRequestMerchant && active ? (
+          {loaded.canRequestPointOfSale && active ? (
             <Link to={`${here}/add-point-of-sale`} className="button">
               Add point of sale
             </Link>

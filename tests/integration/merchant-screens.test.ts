@@ -276,6 +276,9 @@ describe("/merchants/:merchantId", () => {
       for (const form of forms) {
         await refused("/merchants/mer_amp_0001", form, yaw, 403);
       }
+      await refused("/merchants/mer_amp_0001", { intent: "anything" }, yaw, 403);
+      // An intent nobody knows, on another business's merchant, is still that merchant's 404.
+      await refused("/merchants/mer_amp_0001", { intent: "anything" }, await as(KOFI), 404);
       await refused("/merchants/mer_kff_0001", { intent: "add-account", provider: "MTN", account_number: "0241234567", account_name: "Papa Kwaku" }, await as(ABENA), 403);
     });
   });
