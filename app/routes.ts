@@ -38,5 +38,9 @@ export default [
   // Approvals (issue 5): the maker-checker queue and one page per request kind.
   route("approvals", "routes/approvals._index.tsx", { id: "routes/approvals" }),
   route("approvals/:kind/:id", "routes/approvals.$kind.$id.tsx", { id: "routes/approvals.request" }),
+  // Merchants and their settlement accounts (issue 5): adding a merchant, and one
+  // merchant's page, where edits, deactivations and settlement accounts are requested.
+  route("merchants/add-merchant", "routes/merchants.add-merchant.tsx"),
+  route("merchants/:merchantId", "routes/merchants.$merchantId.tsx"),
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

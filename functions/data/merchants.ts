@@ -84,3 +84,56 @@ export async function listMerchantSectors(tenant: Tenant, db: D1Database): Promi
   const { results } = await db.prepare("SELECT DISTINCT sector FROM merchants WHERE business_id = ? ORDER BY sector").bind(tenant.businessId).all<{ sector: string }>();
   return results.map((row) => row.sector);
 }
+
+/**
+ * Which of a code and a TIN another merchant of the business already has, or a
+ * pending request would give one: the database refuses duplicates only when a
+ * request is approved, so the maker hears it now, next to the field.
+ */
+export async function merchantClashes(
+  tenant: Tenant,
+  db: D1Database,
+  wanted: { code?: string; tin?: string },
+  exceptId: string | null = null,
+): Promise<{ code: boolean; tin: boolean }> {
+  const check = async (column: "code" | "tin", value: string | undefined) => {
+    if (!value) return false;
+    const [row, pending] = await Promise.all([
+      db.prepare(`SELECT 1 AS hit FROM merchants WHERE business_id = ? AND ${column} = ? AND id IS NOT ?`).bind(tenant.businessId, value, exceptId).first<number>("hit"),
+      db
+        .prepare(
+          `SELECT 1 AS hit FROM approval_requests WHERE business_id = ? AND kind = 'merchant' AND status = 'pending'
+             AND json_extract(after_json, '$.${column}') = ? AND target_id IS NOT ?`,
+        )
+        .bind(tenant.businessId, value, exceptId)
+        .first<number>("hit"),
+    ]);
+    return Boolean(row || pending);
+  };
+  const [code, tin] = await Promise.all([check("code", wanted.code), check("tin", wanted.tin)]);
+  return { code, tin };
+}
+
+export interface PendingRequestRef {
+  id: string;
+  kind: "merchant" | "settlement_account";
+  action: "create" | "update" | "deactivate";
+  targetId: string;
+}
+
+/** Pending requests on a merchant and on its settlement accounts (new ones included), oldest first. */
+export async function pendingRequestsOfMerchant(tenant: Tenant, db: D1Database, merchantId: string): Promise<PendingRequestRef[]> {
+  const { results } = await db
+    .prepare(
+      `SELECT id, kind, action, target_id AS targetId FROM approval_requests
+       WHERE business_id = ?1 AND status = 'pending' AND (
+         (kind = 'merchant' AND target_id = ?2)
+         OR (kind = 'settlement_account' AND (
+           target_id IN (SELECT id FROM settlement_accounts WHERE business_id = ?1 AND merchant_id = ?2)
+           OR (action = 'create' AND json_extract(after_json, '$.merchant_id') = ?2))))
+       ORDER BY made_at, id`,
+    )
+    .bind(tenant.businessId, merchantId)
+    .all<PendingRequestRef>();
+  return results;
+}

@@ -35,3 +35,31 @@ export async function listSettlementAccounts(tenant: Tenant, db: D1Database, mer
     .all<Row>();
   return results.map(toAccount);
 }
+
+/**
+ * Whether the merchant already has this account (any status), or a pending
+ * request would add it: the database's UNIQUE would only refuse it at approval.
+ */
+export async function settlementAccountClashes(
+  tenant: Tenant,
+  db: D1Database,
+  wanted: { merchantId: string; kind: string; provider: string; accountNumber: string },
+  exceptId: string | null = null,
+): Promise<boolean> {
+  const [row, pending] = await Promise.all([
+    db
+      .prepare("SELECT 1 AS hit FROM settlement_accounts WHERE business_id = ? AND merchant_id = ? AND kind = ? AND provider = ? AND account_number = ? AND id IS NOT ?")
+      .bind(tenant.businessId, wanted.merchantId, wanted.kind, wanted.provider, wanted.accountNumber, exceptId)
+      .first<number>("hit"),
+    db
+      .prepare(
+        `SELECT 1 AS hit FROM approval_requests r WHERE r.business_id = ? AND r.kind = 'settlement_account' AND r.status = 'pending' AND r.target_id IS NOT ?
+           AND coalesce(json_extract(r.after_json, '$.merchant_id'), (SELECT merchant_id FROM settlement_accounts s WHERE s.id = r.target_id AND s.business_id = r.business_id)) = ?
+           AND json_extract(r.after_json, '$.account_number') = ?
+           AND coalesce(json_extract(r.after_json, '$.provider'), (SELECT provider FROM settlement_accounts s WHERE s.id = r.target_id AND s.business_id = r.business_id)) = ?`,
+      )
+      .bind(tenant.businessId, exceptId, wanted.merchantId, wanted.accountNumber, wanted.provider)
+      .first<number>("hit"),
+  ]);
+  return Boolean(row || pending);
+}

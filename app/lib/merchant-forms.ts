@@ -1,0 +1,149 @@
+// The merchant and settlement-account forms' rules (SPEC section 5 where it has
+// one, the database's CHECKs otherwise), as valibot schemas the actions parse
+// with. Field names are the approval engine's column names, so a parsed form is
+// the request's `after` as it stands.
+import * as v from "valibot";
+import { GHANA_REGIONS } from "./ghana";
+import { isAccountNumber, isValidEmail } from "./validation";
+
+export type FieldErrors = Record<string, string>;
+
+export const SENT_FOR_APPROVAL = "Sent for approval: another person must approve it before it takes effect.";
+
+/** The first message for each field, for showing next to it. */
+export function fieldErrors(issues: readonly v.BaseIssue<unknown>[]): FieldErrors {
+  const errors: FieldErrors = {};
+  for (const issue of issues) {
+    const key = issue.path?.map((item) => String(item.key)).join(".") ?? "form";
+    errors[key] ??= issue.message;
+  }
+  return errors;
+}
+
+/**
+ * The form as an object with every expected field present: a field left out of
+ * the post reads as empty, so its error is the field's own ("Enter the town.").
+ */
+export function formFields(form: Record<string, FormDataEntryValue>, keys: readonly string[]): Record<string, FormDataEntryValue> {
+  return { ...Object.fromEntries(keys.map((key) => [key, ""])), ...form };
+}
+
+export const MERCHANT_FIELDS = ["code", "name", "trading_name", "tin", "sector", "town", "region", "address", "contact_name", "contact_phone", "contact_email"] as const;
+export const ACCOUNT_FIELDS = ["provider", "account_number", "account_name"] as const;
+
+/** The typed values, kept so a refused form comes back as it was sent (strings only, and short). */
+export function typedValues(form: Record<string, FormDataEntryValue>): Record<string, string> {
+  return Object.fromEntries(Object.entries(form).flatMap(([key, value]) => (typeof value === "string" ? [[key, value.slice(0, 300)]] : [])));
+}
+
+/**
+ * A Ghana phone as the database keeps it (233XXXXXXXXX), or null. The typed
+ * number must first pass SPEC's number rule (spaces aside); 0XXXXXXXXX is the
+ * local way to write the same number.
+ */
+export function toMsisdn(typed: string): string | null {
+  const compact = typed.replace(/[\s]/g, "").replace(/^\+/, "");
+  if (!isAccountNumber(compact)) return null;
+  if (/^0\d{9}$/.test(compact)) return `233${compact.slice(1)}`;
+  if (/^233\d{9}$/.test(compact)) return compact;
+  return null;
+}
+
+const required = (message: string, max: number, label: string) =>
+  v.pipe(v.string(message), v.trim(), v.nonEmpty(message), v.maxLength(max, `Keep the ${label} to ${max} characters or fewer.`));
+
+const phone = v.pipe(
+  v.string("Enter the contact phone number."),
+  v.trim(),
+  v.nonEmpty("Enter the contact phone number."),
+  v.check((typed) => toMsisdn(typed) !== null, "Enter a Ghana phone number: 0244123456 or 233244123456."),
+  v.transform((typed) => toMsisdn(typed)!),
+);
+
+const email = v.pipe(
+  v.string("Enter the contact email address."),
+  v.trim(),
+  v.nonEmpty("Enter the contact email address."),
+  v.check((typed) => isValidEmail(typed), "Enter a valid email address, like name@company.com."),
+  v.maxLength(254, "Keep the email address to 254 characters or fewer."),
+  v.transform((typed) => typed.toLowerCase()),
+);
+
+/** Every field but the code, which is fixed once the merchant exists. */
+const MERCHANT_CHANGEABLE = {
+  name: required("Enter the merchant's registered name.", 120, "name"),
+  trading_name: required("Enter the name the merchant trades under.", 120, "trading name"),
+  tin: v.pipe(
+    v.string("Enter the TIN."),
+    v.trim(),
+    v.toUpperCase(),
+    v.nonEmpty("Enter the TIN."),
+    v.regex(/^[PCGQ]\d{10}$/, "Enter the Ghana TIN: P, C, G or Q and 10 digits, like C0008473783."),
+  ),
+  sector: required("Enter the sector, like Groceries.", 60, "sector"),
+  town: required("Enter the town.", 60, "town"),
+  region: v.picklist(GHANA_REGIONS, "Choose the region."),
+  address: required("Enter the address.", 200, "address"),
+  contact_name: required("Enter the contact person's name.", 120, "contact name"),
+  contact_phone: phone,
+  contact_email: email,
+};
+
+export const MerchantCreateForm = v.object({
+  code: v.pipe(
+    v.string("Enter the merchant code."),
+    v.trim(),
+    v.toUpperCase(),
+    v.nonEmpty("Enter the merchant code."),
+    v.regex(/^[A-Z0-9][A-Z0-9-]{2,19}$/, "Use 3 to 20 letters, digits or hyphens, like MRC-0042."),
+  ),
+  ...MERCHANT_CHANGEABLE,
+});
+export type MerchantCreate = v.InferOutput<typeof MerchantCreateForm>;
+
+export const MerchantUpdateForm = v.object(MERCHANT_CHANGEABLE);
+export type MerchantUpdate = v.InferOutput<typeof MerchantUpdateForm>;
+
+export const MOBILE_NETWORKS = ["MTN", "Telecel", "AirtelTigo"] as const;
+
+// The banks merchants are paid out to (the seed's list, which the form offers).
+export const BANKS = [
+  "Absa Bank Ghana",
+  "Access Bank Ghana",
+  "Agricultural Development Bank",
+  "CalBank",
+  "Consolidated Bank Ghana",
+  "Ecobank Ghana",
+  "Fidelity Bank Ghana",
+  "GCB Bank",
+  "Republic Bank Ghana",
+  "Stanbic Bank Ghana",
+  "Standard Chartered Bank Ghana",
+  "Zenith Bank Ghana",
+] as const;
+
+/**
+ * One choice says both what the account is and who holds it: a network means
+ * mobile money, a bank means a bank account.
+ */
+export const SettlementAccountForm = v.pipe(
+  v.object({
+    provider: v.picklist([...BANKS, ...MOBILE_NETWORKS], "Choose the bank or the mobile-money network."),
+    account_number: v.pipe(
+      v.string("Enter the account number."),
+      v.transform((typed) => typed.replace(/\s/g, "")),
+      v.nonEmpty("Enter the account number."),
+      v.check((typed) => isAccountNumber(typed), "Use 9 to 12 characters: digits, optionally a hyphen and more digits (like 463-09378022)."),
+    ),
+    account_name: required("Enter the name on the account.", 120, "account name"),
+    is_primary: v.optional(v.picklist(["", "on", "1"], "Tick the box or leave it empty.")),
+  }),
+  v.transform(({ provider, account_number, account_name, is_primary }) => ({
+    kind: (MOBILE_NETWORKS as readonly string[]).includes(provider) ? ("mobile_money" as const) : ("bank" as const),
+    provider,
+    account_number,
+    account_name,
+    is_primary: is_primary ? 1 : 0,
+  })),
+);
+export type SettlementAccountValues = v.InferOutput<typeof SettlementAccountForm>;

@@ -1,0 +1,87 @@
+// /merchants/add-merchant: a new merchant is a request (maker-checker); it
+// exists only once another person approves it. Code and TIN must be new to the
+// business, counting pending requests, so a duplicate is refused here, by field.
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { Form, Link, useActionData, useNavigation } from "@remix-run/react";
+import * as v from "valibot";
+import { authDeps } from "../../functions/auth/deps";
+import { requireBusiness } from "../../functions/auth/guards";
+import { requireSameOrigin } from "../../functions/auth/origin";
+import { requestChange } from "../../functions/data/approvals";
+import { merchantClashes } from "../../functions/data/merchants";
+import { RuleError } from "../../functions/data/tenant";
+import { redirectWithFlash } from "../../functions/flash";
+import { requirePermission } from "../../functions/guards";
+import { MerchantFields } from "../components/merchant-fields";
+import { fieldErrors, formFields, MERCHANT_FIELDS, MerchantCreateForm, SENT_FOR_APPROVAL, typedValues, type FieldErrors } from "../lib/merchant-forms";
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const { tenant } = await requireBusiness(request, authDeps(request, context));
+  requirePermission(tenant, "request:merchant");
+  return null;
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  requireSameOrigin(request);
+  const deps = authDeps(request, context);
+  const { tenant } = await requireBusiness(request, deps);
+  requirePermission(tenant, "request:merchant");
+  const form = Object.fromEntries(await request.formData());
+  const values = typedValues(form);
+  const parsed = v.safeParse(MerchantCreateForm, formFields(form, MERCHANT_FIELDS));
+  // A taken code or TIN is said along with any other mistake, not one round later.
+  const typedKey = (key: "code" | "tin") => (typeof form[key] === "string" ? form[key].trim().toUpperCase() : "");
+  const clash = await merchantClashes(tenant, deps.db, parsed.success ? { code: parsed.output.code, tin: parsed.output.tin } : { code: typedKey("code"), tin: typedKey("tin") });
+  const errors: FieldErrors = parsed.success ? {} : fieldErrors(parsed.issues);
+  if (clash.code) errors.code ??= "Another merchant already has this code, or a pending request would give it one.";
+  if (clash.tin) errors.tin ??= "Another merchant already has this TIN, or a pending request would give it one.";
+  if (!parsed.success || Object.keys(errors).length > 0) return data({ errors, values }, { status: 400 });
+  const after = parsed.output;
+  try {
+    await requestChange(tenant, deps.db, deps.meta, { kind: "merchant", action: "create", after });
+  } catch (error) {
+    if (error instanceof RuleError) return data({ errors: { form: error.message } as FieldErrors, values }, { status: 400 });
+    throw error;
+  }
+  throw await redirectWithFlash(request, context.config, "/merchants", { kind: "success", message: `${after.name}: ${SENT_FOR_APPROVAL}` });
+}
+
+export default function AddMerchant() {
+  const result = useActionData<typeof action>();
+  const busy = useNavigation().state !== "idle";
+  const errors = result?.errors ?? {};
+  return (
+    <div className="page">
+      <header className="page__header">
+        <h1>Add merchant</h1>
+        <p className="page__lead">
+          The merchant is sent for approval: another person must approve it before it takes effect. Its points of sale and settlement accounts are added on its page once it
+          exists.
+        </p>
+      </header>
+      <section className="card" aria-labelledby="merchant-form-title">
+        <h2 id="merchant-form-title">Merchant details</h2>
+        {errors.form ? (
+          <p className="notice notice--danger notice__message" role="alert">
+            {errors.form}
+          </p>
+        ) : Object.keys(errors).length > 0 ? (
+          <p className="notice notice--danger notice__message" role="alert">
+            Some fields need attention: see the messages under them.
+          </p>
+        ) : null}
+        <Form method="post" className="form" noValidate key={JSON.stringify(result?.values ?? {})}>
+          <MerchantFields values={result?.values ?? {}} errors={errors} prefix="merchant" withCode />
+          <div className="button-row">
+            <button type="submit" className="button button--primary" disabled={busy}>
+              {busy ? "Sending…" : "Send for approval"}
+            </button>
+            <Link to="/merchants" className="button">
+              Cancel
+            </Link>
+          </div>
+        </Form>
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,116 @@
+// Adding a merchant and a settlement account as Operations (both go for
+// approval), a Viewer's read-only merchant page, and the merchant page at 390 px.
+import type { Page } from "@playwright/test";
+import { ACCRA, KUMASI } from "../support/tenants";
+import { expect, hydrated, test } from "./fixtures";
+
+const ESI = { email: "esi.owusu@example.com", businessId: KUMASI };
+const YAW = { email: "yaw.asante@example.com", businessId: ACCRA };
+
+async function noSidewaysScroll(page: Page) {
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  expect(overflow).toBeLessThanOrEqual(0);
+}
+
+test.describe("as Esi Owusu (Operations, Kumasi Fresh Foods)", () => {
+  test.use({ signedInAs: ESI });
+
+  test("adds a merchant: errors sit under their fields, then it is sent for approval", async ({ page, portal }, testInfo) => {
+    await page.goto("/merchants");
+    await hydrated(page);
+    await page.getByRole("link", { name: "Add merchant" }).click();
+    await expect(page).toHaveURL(/\/merchants\/add-merchant$/);
+    await expect(page).toHaveTitle("Add Merchant");
+    await page.screenshot({ path: testInfo.outputPath("add-merchant-desktop.png"), fullPage: true });
+
+    await page.getByLabel("Merchant code").fill("MRC-0001");
+    await page.getByLabel("Contact email").fill("akua@bantama");
+    await page.getByRole("button", { name: "Send for approval" }).click();
+    const email = page.getByLabel("Contact email");
+    await expect(email).toHaveAttribute("aria-invalid", "true");
+    await expect(page.locator("#merchant-contact_email-error")).toHaveText("Enter a valid email address, like name@company.com.");
+    await expect(page.locator("#merchant-code-error")).toContainText("Another merchant already has this code");
+    await expect(page.getByLabel("Merchant code")).toHaveValue("MRC-0001");
+
+    await page.getByLabel("Merchant code").fill("MRC-0200");
+    await page.getByLabel("Registered name").fill("Bantama Cold Store Limited");
+    await page.getByLabel("Trading name").fill("Bantama Cold Store");
+    await page.getByLabel("TIN", { exact: true }).fill("C0012345678");
+    await page.getByLabel("Sector").fill("Groceries");
+    await page.getByLabel("Town").fill("Kumasi");
+    await page.getByLabel("Region").selectOption("Ashanti");
+    await page.getByLabel("Address").fill("Plot 4, Bantama High Street, Kumasi");
+    await page.getByLabel("Contact name").fill("Akua Frimpong");
+    await page.getByLabel("Contact phone").fill("0244123456");
+    await email.fill("akua@bantamacold.example.com");
+    await page.getByRole("button", { name: "Send for approval" }).click();
+
+    await expect(page).toHaveURL(/\/merchants$/);
+    await expect(page.getByText("Bantama Cold Store Limited: Sent for approval: another person must approve it before it takes effect.")).toBeVisible();
+    const row = await (await portal.db())
+      .prepare("SELECT after_json FROM approval_requests WHERE kind = 'merchant' AND action = 'create' AND json_extract(after_json, '$.code') = 'MRC-0200'")
+      .first<string>("after_json");
+    expect(JSON.parse(row!)).toMatchObject({ contact_phone: "233244123456", region: "Ashanti" });
+  });
+
+  test("adds a settlement account to a merchant, which is sent for approval", async ({ page, portal }, testInfo) => {
+    await page.goto("/merchants/mer_kff_0003");
+    await hydrated(page);
+    await expect(page).toHaveTitle("Manage Merchant");
+    await page.screenshot({ path: testInfo.outputPath("merchant-desktop.png"), fullPage: true });
+    const accounts = page.getByRole("region", { name: "Settlement accounts" });
+    await accounts.getByRole("link", { name: "Add settlement account" }).click();
+    await expect(page).toHaveURL(/\?account=new/);
+
+    await page.getByLabel("Bank or mobile-money network").selectOption("MTN");
+    await page.getByLabel("Account or wallet number").fill("024-1234");
+    await page.getByLabel("Name on the account").fill("Sika Mpo Fresh Mart");
+    await page.getByRole("button", { name: "Send for approval" }).click();
+    await expect(page.locator("#account-account_number-error")).toContainText("Use 9 to 12 characters");
+    await page.screenshot({ path: testInfo.outputPath("merchant-account-form-desktop.png"), fullPage: true });
+
+    await page.getByLabel("Account or wallet number").fill("0241234567");
+    await page.getByLabel("Primary payout account").check();
+    await page.getByRole("button", { name: "Send for approval" }).click();
+    await expect(page.getByText("The new settlement account: Sent for approval: another person must approve it before it takes effect.")).toBeVisible();
+    await expect(page).toHaveURL(/\/merchants\/mer_kff_0003$/);
+    const request = await (await portal.db())
+      .prepare("SELECT id, after_json FROM approval_requests WHERE kind = 'settlement_account' AND action = 'create' AND json_extract(after_json, '$.merchant_id') = 'mer_kff_0003' AND json_extract(after_json, '$.account_number') = '0241234567'")
+      .first<{ id: string; after_json: string }>();
+    expect(JSON.parse(request!.after_json)).toMatchObject({ kind: "mobile_money", provider: "MTN", account_number: "0241234567", is_primary: 1 });
+    await expect(accounts.locator(`a[href="/approvals/settlement-account/${request!.id}"]`)).toHaveText("See the request");
+  });
+
+  test("the merchant page at 390 px has no sideways scroll, with a form open too", async ({ page }, testInfo) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto("/merchants/mer_kff_0001");
+    await hydrated(page);
+    await expect(page.getByRole("heading", { name: "Recent transactions" })).toBeVisible();
+    await page.screenshot({ path: testInfo.outputPath("merchant-390.png"), fullPage: true });
+    await noSidewaysScroll(page);
+    await page.goto("/merchants/mer_kff_0001?edit=merchant");
+    await expect(page.getByRole("heading", { name: "Edit merchant" })).toBeVisible();
+    await noSidewaysScroll(page);
+    await page.goto("/merchants/add-merchant");
+    await hydrated(page);
+    await noSidewaysScroll(page);
+    await page.screenshot({ path: testInfo.outputPath("add-merchant-390.png"), fullPage: true });
+  });
+});
+
+test.describe("as Yaw Asante (Viewer, Accra Mobile Pay)", () => {
+  test.use({ signedInAs: YAW });
+
+  test("sees the merchant but no create or edit actions", async ({ page }) => {
+    await page.goto("/merchants/mer_amp_0001");
+    await hydrated(page);
+    await expect(page.getByRole("heading", { name: "Dansoman Mini Mart Limited" })).toBeVisible();
+    await expect(page.getByRole("region", { name: "Settlement accounts" })).toContainText("487-833329");
+    for (const name of ["Edit merchant", "Deactivate", "Add settlement account", "Add point of sale", "Edit"]) {
+      await expect(page.getByRole("link", { name, exact: true })).toHaveCount(0);
+    }
+    await expect(page.getByRole("button")).not.toContainText(["Send for approval"]);
+    await page.goto("/merchants/add-merchant");
+    await expect(page.getByRole("heading", { name: "Access denied" })).toBeVisible();
+  });
+});
