@@ -24,6 +24,12 @@ export default [
   // Operations screens (issue 5).
   route("merchants", "routes/merchants._index.tsx", { id: "routes/merchants" }),
   route("merchants/export", "routes/merchants.export.ts"),
+  // Points of sale and POS terminals (issue 5).
+  route("merchants/:merchantId/point-of-sale/:branchId", "routes/merchants.point-of-sale.tsx"),
+  route("merchants/:merchantId/add-point-of-sale", "routes/merchants.add-point-of-sale.tsx"),
+  route("pos-terminals", "routes/pos-terminals._index.tsx", { id: "routes/pos-terminals" }),
+  route("pos-terminals/export", "routes/pos-terminals.export.ts"),
+  route("pos-terminals/device-details/:deviceId", "routes/pos-terminals.device-details.tsx"),
   // The dashboard (/) is not built yet; "*" alone does not match "/".
   index("routes/not-found.tsx", { id: "routes/index-not-found" }),
   route("*", "routes/not-found.tsx"),
