@@ -102,7 +102,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   requirePermission(tenant, "manage:terminal");
   const terminalId = params.deviceId ?? "";
   // A field left out reads as empty, so its own "Give a reason." shows, not a missing-key message.
-  const values = { reason: "", merchantId: "", pointOfSaleId: "", ...Object.fromEntries(await request.formData()) };
+  const values: Record<string, unknown> = { reason: "", merchantId: "", pointOfSaleId: "", ...Object.fromEntries(await request.formData()) };
   const intent = typeof values.intent === "string" && (TERMINAL_ACTIONS as readonly string[]).includes(values.intent) ? (values.intent as TerminalAction) : null;
   const typed = { reason: typeof values.reason === "string" ? values.reason : "" };
   const parsed = v.safeParse(TerminalForm, values);
@@ -251,8 +251,8 @@ export default function DeviceDetails() {
           {!anyAction ? <p>This terminal is {TERMINAL_STATUS_LABEL[terminal.status].toLowerCase()}: there is nothing to do with it here.</p> : null}
           <div className="terminal-actions">
             {actions.assign ? (
-              <div className="terminal-action">
-                <h3 id="assign-title">Assign to a point of sale</h3>
+              <div className="terminal-action" role="group" aria-labelledby="assign-heading">
+                <h3 id="assign-heading">Assign to a point of sale</h3>
                 <Form method="get" className="assign-merchant" onChange={(event) => submitMerchant(event.currentTarget, { replace: true, preventScrollReset: true })}>
                   <Field id="assign-merchant" label="Merchant" error={assignErrors?.merchantId}>
                     <select id="assign-merchant" name="assignMerchant" defaultValue={merchant?.id ?? ""} {...describedBy("assign-merchant", assignErrors?.merchantId)}>

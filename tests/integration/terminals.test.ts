@@ -123,7 +123,7 @@ describe("terminal actions: validation", () => {
       [{ intent: "assign", version: "1", merchantId: "mer_kff_0001", reason: "New branch" }, "Choose a point of sale."],
       [{ intent: "assign", version: "1", merchantId: "mer_kff_0001", pointOfSaleId: "pos_kff_00001" }, "Give a reason."],
       [{ intent: "assign", version: "1", merchantId: "mer_kff_0002", pointOfSaleId: "pos_kff_00001", reason: "New branch" }, "Choose a point of sale of the chosen merchant."],
-    ] as const) {
+    ] as [Record<string, string>, string][]) {
       // The assign form posts with the chosen merchant in the URL, as the page does.
       const response = await post(`${DEVICE("t_val2")}?assignMerchant=${form.merchantId}`, form);
       expect(response.status).toBe(400);
@@ -138,7 +138,7 @@ describe("terminal actions: validation", () => {
     for (const form of [
       { intent: "unblock", version: "1", reason: "x" },
       { intent: "assign", version: "1", merchantId: "mer_kff_0002", pointOfSaleId: "pos_kff_00003", reason: "x" },
-    ]) {
+    ] as Record<string, string>[]) {
       const response = await post(DEVICE("t_val"), form);
       expect(response.status).toBe(400);
     }
