@@ -5,7 +5,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { signedInCookie } from "../support/sign-in";
 import { usePortal } from "../support/use-portal";
 import { loaderDataOf, textOf, titleOf } from "../support/html";
-import { ACCRA, KUMASI } from "../support/tenants";
+import { ACCRA, ESI_KUMASI, KOFI_KUMASI, KUMASI, META } from "../support/tenants";
+import { TerminalChangedError, changeTerminal } from "../../functions/data/terminals";
 
 const portal = usePortal();
 const NOW = "2026-11-01T08:00:00.000Z";
@@ -244,6 +245,30 @@ describe("terminal actions: two people at once", () => {
     expect(await openAssignments("t_race2")).toBe(1);
     expect((await terminal("t_race2")).version).toBe(2);
     expect(await audits("t_race2")).toHaveLength(1);
+  });
+
+  it("in the data layer, two changes that both read version 1 before either writes: the batch guard lets one through", async () => {
+    // Both calls read the terminal before either batch runs (the reads are issued together), so the
+    // version check before the batch passes for both; only the guard row inside the batch can stop the second.
+    const db = await portal().db();
+    await addTerminal("t_race4", "TRACE00004", "active");
+    await addTerminal("t_race5", "TRACE00005");
+    const blocks = await Promise.allSettled([
+      changeTerminal(KOFI_KUMASI, db, META, "block", { terminalId: "t_race4", version: 1, reason: "Kofi" }),
+      changeTerminal(ESI_KUMASI, db, META, "block", { terminalId: "t_race4", version: 1, reason: "Esi" }),
+    ]);
+    const assigns = await Promise.allSettled([
+      changeTerminal(KOFI_KUMASI, db, META, "assign", { terminalId: "t_race5", version: 1, reason: "Kofi", pointOfSaleId: "pos_kff_00003" }),
+      changeTerminal(ESI_KUMASI, db, META, "assign", { terminalId: "t_race5", version: 1, reason: "Esi", pointOfSaleId: "pos_kff_00005" }),
+    ]);
+    for (const [id, results] of [["t_race4", blocks], ["t_race5", assigns]] as const) {
+      expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
+      const lost = results.find((r) => r.status === "rejected");
+      expect(lost?.reason).toBeInstanceOf(TerminalChangedError);
+      expect((await terminal(id)).version).toBe(2);
+      expect(await audits(id)).toHaveLength(1);
+    }
+    expect(await openAssignments("t_race5")).toBe(1);
   });
 
   it("the database refuses a second open assignment even when the guard is bypassed", async () => {
