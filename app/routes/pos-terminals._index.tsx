@@ -142,7 +142,7 @@ export default function PosTerminals() {
       </section>
       <ListToolbar
         searchLabel="Search by serial number"
-        searchPlaceholder="Serial number starts with…"
+        searchPlaceholder="Serial starts with…"
         filters={[
           { name: "status", label: "Status", allLabel: "Any status", options: Object.entries(TERMINAL_STATUS_LABEL).map(([value, label]) => ({ value, label })) },
           { name: "merchant", label: "Merchant", allLabel: "Any merchant", options: merchants.map((m) => ({ value: m.id, label: m.name })) },

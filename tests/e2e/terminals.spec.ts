@@ -193,6 +193,19 @@ test.describe("as Esi Owusu (Operations)", () => {
     await expect(page).toHaveURL(/\/merchants\/mer_kff_0003$/);
   });
 
+  test("asks to change a point of sale: nothing changes until approved, and the page says a request waits", async ({ page }) => {
+    await page.goto("/merchants/mer_kff_0001/point-of-sale/pos_kff_00001");
+    await hydrated(page);
+    const branch = page.getByRole("region", { name: "Branch" });
+    await page.getByText("Edit details").click();
+    await page.getByLabel("Address").fill("Prempeh II Street, opposite the post office");
+    await page.getByRole("button", { name: "Send changes for approval" }).click();
+    await expect(page.getByText("Changes sent for approval: another person must approve them before they take effect.")).toBeVisible();
+    await expect(page.getByText(/A request to change this point of sale, made by Esi Owusu/)).toBeVisible();
+    await expect(branch).not.toContainText("opposite the post office");
+    await expect(page.getByText("Edit details")).toHaveCount(0);
+  });
+
   test("390 px: the add form has no sideways scroll", async ({ page }) => {
     await page.setViewportSize({ width: 390, height: 844 });
     await page.goto("/merchants/mer_kff_0003/add-point-of-sale");
