@@ -74,7 +74,8 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
       try {
         await requestChange(tenant, deps.db, deps.meta, { kind: "point_of_sale", action: "update", targetId: pointOfSale.id, after: pointOfSaleColumns(form.output) });
       } catch (error) {
-        if (error instanceof RuleError && !(error instanceof ForbiddenError)) return data({ intent: "update" as const, errors: {}, formError: error.message, values: form.typed }, { status: 400 });
+        // A rule refusal (nothing would change, a request already waits) keeps what was typed.
+        if (error instanceof RuleError) return data({ intent: "update" as const, errors: {}, formError: error.message, values: form.typed }, { status: 400 });
         throw error;
       }
       message = "Changes sent for approval: another person must approve them before they take effect.";
