@@ -387,6 +387,20 @@ describe("point of sale page", () => {
     expect(textOf(await again.text())).toContain("already has a pending request");
   });
 
+  it("a deactivation goes to approval; the branch stays active until then", async () => {
+    const db = await portal().db();
+    const path = "/merchants/mer_kff_0002/point-of-sale/pos_kff_00004";
+    const response = await post(path, { intent: "deactivate" }, ESI);
+    expect(response.status).toBe(302);
+    expect(response.headers.get("Location")).toBe(path);
+    const request = await db.prepare("SELECT action, maker_id, status FROM approval_requests WHERE target_id = 'pos_kff_00004'").first();
+    expect(request).toEqual({ action: "deactivate", maker_id: "usr_esi_owusu", status: "pending" });
+    expect(await db.prepare("SELECT status FROM points_of_sale WHERE id = 'pos_kff_00004'").first<string>("status")).toBe("active");
+    const page = textOf(await (await get(path, ESI)).text());
+    expect(page).toContain("A request to deactivate this point of sale, made by Esi Owusu");
+    expect(page).not.toContain("Request deactivation");
+  });
+
   it("edit validation: 400 with errors by field, nothing requested; a Viewer gets 403", async () => {
     const db = await portal().db();
     const path = "/merchants/mer_kff_0002/point-of-sale/pos_kff_00003";
