@@ -42,5 +42,11 @@ export default [
   // merchant's page, where edits, deactivations and settlement accounts are requested.
   route("merchants/add-merchant", "routes/merchants.add-merchant.tsx"),
   route("merchants/:merchantId", "routes/merchants.$merchantId.tsx"),
+  // Points of sale and POS terminals (issue 5).
+  route("merchants/:merchantId/point-of-sale/:branchId", "routes/merchants.point-of-sale.tsx"),
+  route("merchants/:merchantId/add-point-of-sale", "routes/merchants.add-point-of-sale.tsx"),
+  route("pos-terminals", "routes/pos-terminals._index.tsx", { id: "routes/pos-terminals" }),
+  route("pos-terminals/export", "routes/pos-terminals.export.ts"),
+  route("pos-terminals/device-details/:deviceId", "routes/pos-terminals.device-details.tsx"),
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

@@ -11,7 +11,15 @@ import { reportBy } from "../../functions/data/reports";
 import { listSettlementAccounts } from "../../functions/data/settlement-accounts";
 import { listSettlements } from "../../functions/data/settlements";
 import type { Tenant } from "../../functions/data/tenant";
-import { countSilentTerminals, listTerminals } from "../../functions/data/terminals";
+import {
+  countSilentTerminals,
+  listAssignableMerchants,
+  listAssignablePointsOfSale,
+  listTerminalAssignments,
+  listTerminalMerchants,
+  listTerminals,
+  terminalPlaces,
+} from "../../functions/data/terminals";
 import { listTransactions, transactionTotals } from "../../functions/data/transactions";
 import { listMerchantTransfers } from "../../functions/data/transfers";
 
@@ -92,6 +100,13 @@ export const CATALOGUE: CatalogueEntry[] = [
   ["terminals: of a merchant", (t, db, s) => listTerminals(t, db, { merchantId: s.merchantId })],
   ["terminals: serial search", (t, db) => listTerminals(t, db, { serial: "1" })],
   ["terminals: silent for 24 h", (t, db, s) => countSilentTerminals(t, db, s.newest - DAY)],
+  ["terminals: the silent ones, with total", (t, db, s) => listTerminals(t, db, { silentSince: s.newest - DAY, withTotal: true })],
+  ["terminals: by last seen, a later page", (t, db) => listTerminals(t, db, { sort: "last_seen", after: "WzE3OTUyMTg5ODcwMDAsInRybV9rZmZfMDAwMDEiXQ" })],
+  ["terminals: places of a page", (t, db, s) => terminalPlaces(t, db, [{ pointOfSaleId: s.pointOfSaleId }])],
+  ["terminals: merchants with terminals", (t, db) => listTerminalMerchants(t, db)],
+  ["terminals: a terminal's assignments", (t, db, s) => listTerminalAssignments(t, db, s.terminalId)],
+  ["terminals: merchants to assign to", (t, db) => listAssignableMerchants(t, db)],
+  ["terminals: points of sale to assign to", (t, db, s) => listAssignablePointsOfSale(t, db, s.merchantId)],
   ["settlement accounts of a merchant", (t, db, s) => listSettlementAccounts(t, db, s.merchantId)],
   ["employees", (t, db) => listEmployees(t, db)],
   ["approvals: pending queue with total", (t, db) => listApprovalRequests(t, db, { status: "pending", withTotal: true })],

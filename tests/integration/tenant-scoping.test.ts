@@ -7,12 +7,21 @@ import { listAudit } from "../../functions/data/audit";
 import { getEmployee, listEmployees } from "../../functions/data/employees";
 import { getMerchantBalances, listTransactionEntries, postingStatements } from "../../functions/data/ledger";
 import { getMerchant, listMerchants } from "../../functions/data/merchants";
-import { getPointOfSale, listPointsOfSale } from "../../functions/data/points-of-sale";
+import { getPointOfSale, listPointsOfSale, pendingPointOfSaleRequest } from "../../functions/data/points-of-sale";
 import { reportBy } from "../../functions/data/reports";
 import { getSettlementAccount, listSettlementAccounts } from "../../functions/data/settlement-accounts";
 import { getSettlement, listSettlements } from "../../functions/data/settlements";
 import { NotFoundError } from "../../functions/data/tenant";
-import { getTerminal, listTerminals } from "../../functions/data/terminals";
+import {
+  changeTerminal,
+  getTerminal,
+  listAssignableMerchants,
+  listAssignablePointsOfSale,
+  listTerminalAssignments,
+  listTerminalMerchants,
+  listTerminals,
+  terminalPlaces,
+} from "../../functions/data/terminals";
 import { getTransaction, listTransactions, transactionTotals } from "../../functions/data/transactions";
 import { getTransfer, listMerchantTransfers } from "../../functions/data/transfers";
 import { paymentPosting } from "../../functions/ledger";
@@ -158,5 +167,31 @@ describe("changing another business's ids", () => {
     await expect(rejectRequest(KOFI_KUMASI, db, META, requestId, "not yours")).rejects.toBeInstanceOf(NotFoundError);
     expect((await getApprovalRequest(AMA_ACCRA, db, requestId))!.status).toBe("pending");
     expect((await getMerchant(AMA_ACCRA, db, M))!.town).toBe("Accra");
+  });
+});
+
+describe("terminals of another business", () => {
+  it("names, assignment history and assignable places are empty from Kumasi", async () => {
+    const db = await portal().db();
+    expect((await terminalPlaces(AMA_ACCRA, db, [{ pointOfSaleId: POS }])).get(POS)?.merchantName).toBe("Osu Night Market");
+    expect((await terminalPlaces(AMA_KUMASI, db, [{ pointOfSaleId: POS }])).size).toBe(0);
+    expect(await listAssignablePointsOfSale(AMA_ACCRA, db, M)).toHaveLength(1);
+    expect(await listAssignablePointsOfSale(AMA_KUMASI, db, M)).toHaveLength(0);
+    expect((await listAssignableMerchants(AMA_KUMASI, db)).map((m) => m.id)).not.toContain(M);
+    expect((await listTerminalMerchants(AMA_KUMASI, db)).map((m) => m.id)).not.toContain(M);
+    expect(await listTerminalAssignments(AMA_KUMASI, db, T)).toEqual([]);
+    expect(await pendingPointOfSaleRequest(AMA_KUMASI, db, POS)).toBeNull();
+  });
+
+  it.each(["block", "unassign"] as const)("%s another business's terminal: not found, nothing written", async (action) => {
+    const db = await portal().db();
+    await expect(changeTerminal(KOFI_KUMASI, db, META, action, { terminalId: T, version: 1, reason: "Not ours" })).rejects.toBeInstanceOf(NotFoundError);
+    expect((await getTerminal(AMA_ACCRA, db, T))?.version).toBe(1);
+  });
+
+  it("assigning to another business's point of sale: not found, nothing written", async () => {
+    const db = await portal().db();
+    await expect(changeTerminal(ESI_KUMASI, db, META, "assign", { terminalId: "trm_kff_00009", version: 1, reason: "Not ours", pointOfSaleId: POS })).rejects.toBeInstanceOf(NotFoundError);
+    expect((await getTerminal(ESI_KUMASI, db, "trm_kff_00009"))?.status).toBe("in_stock");
   });
 });

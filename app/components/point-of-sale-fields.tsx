@@ -1,0 +1,56 @@
+// The fields of a point of sale, for the add form and the edit form.
+import { GHANA_REGIONS } from "../lib/ghana";
+import type { PointOfSaleField } from "../lib/point-of-sale-form";
+import { Field, describedBy } from "./form";
+
+export function PointOfSaleFieldset({
+  prefix,
+  values,
+  errors,
+}: {
+  prefix: string;
+  values: Partial<Record<PointOfSaleField, string>>;
+  errors?: Partial<Record<PointOfSaleField, string>>;
+}) {
+  const id = (field: PointOfSaleField) => `${prefix}-${field}`;
+  return (
+    <>
+      <Field id={id("name")} label="Name" error={errors?.name} hint="As customers know it, e.g. Adum Branch.">
+        <input id={id("name")} name="name" required maxLength={80} defaultValue={values.name ?? ""} {...describedBy(id("name"), errors?.name, true)} />
+      </Field>
+      <div className="form-pair">
+        <Field id={id("town")} label="Town" error={errors?.town}>
+          <input id={id("town")} name="town" required maxLength={60} defaultValue={values.town ?? ""} {...describedBy(id("town"), errors?.town)} />
+        </Field>
+        <Field id={id("region")} label="Region" error={errors?.region}>
+          <select id={id("region")} name="region" required defaultValue={values.region ?? ""} {...describedBy(id("region"), errors?.region)}>
+            <option value="" disabled>
+              Choose a region
+            </option>
+            {GHANA_REGIONS.map((region) => (
+              <option key={region} value={region}>
+                {region}
+              </option>
+            ))}
+          </select>
+        </Field>
+      </div>
+      <Field id={id("address")} label="Address" error={errors?.address} hint="Street, landmark or digital address (GhanaPostGPS).">
+        <input id={id("address")} name="address" required maxLength={200} defaultValue={values.address ?? ""} {...describedBy(id("address"), errors?.address, true)} />
+      </Field>
+      <Field id={id("contactPhone")} label="Contact phone" error={errors?.contactPhone} hint="A Ghana number, e.g. 024 412 3456.">
+        <input
+          id={id("contactPhone")}
+          name="contactPhone"
+          type="tel"
+          inputMode="tel"
+          autoComplete="tel"
+          required
+          maxLength={20}
+          defaultValue={values.contactPhone ?? ""}
+          {...describedBy(id("contactPhone"), errors?.contactPhone, true)}
+        />
+      </Field>
+    </>
+  );
+}

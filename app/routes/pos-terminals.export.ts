@@ -1,0 +1,33 @@
+// GET /pos-terminals/export: the whole filtered fleet as CSV (the list's own URL
+// parameters), streamed page by page with the names of where each terminal stands.
+import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { authDeps } from "../../functions/auth/deps";
+import { requireBusiness } from "../../functions/auth/guards";
+import { csvResponse } from "../../functions/csv";
+import { MAX_PAGE_SIZE } from "../../functions/data/page";
+import { listTerminals } from "../../functions/data/terminals";
+import { requirePermission } from "../../functions/guards";
+import { TERMINAL_STATUS_LABEL } from "../lib/terminals";
+import { terminalQuery, withPlaces } from "./pos-terminals._index";
+
+type Row = Awaited<ReturnType<typeof withPlaces>>[number];
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const deps = authDeps(request, context);
+  const { tenant } = await requireBusiness(request, deps);
+  requirePermission(tenant, "export:terminal");
+  const { query } = terminalQuery(new URL(request.url), deps.now());
+  const columns: { header: string; value: (t: Row) => string | number | null }[] = [
+    { header: "Serial", value: (t) => t.serial },
+    { header: "Model", value: (t) => t.model },
+    { header: "Status", value: (t) => TERMINAL_STATUS_LABEL[t.status] },
+    { header: "Merchant", value: (t) => t.merchantName },
+    { header: "Point of sale", value: (t) => t.pointOfSaleName },
+    { header: "Last seen (UTC)", value: (t) => (t.lastSeenAt === null ? "Never" : new Date(t.lastSeenAt).toISOString()) },
+    { header: "Software version", value: (t) => t.softwareVersion },
+  ];
+  return csvResponse(`pos-terminals-${new Date().toISOString().slice(0, 10)}.csv`, columns, async (after) => {
+    const page = await listTerminals(tenant, deps.db, { ...query, after, limit: MAX_PAGE_SIZE });
+    return { ...page, rows: await withPlaces(tenant, deps.db, page.rows) };
+  });
+}

@@ -1,0 +1,233 @@
+// POS terminals and points of sale in Chromium: the fleet list (filter, search,
+// pages, the silent link), a device's block/unblock and assign/unassign with
+// reasons, the point-of-sale page, adding a point of sale for approval, a
+// Viewer's read-only view, and 390 px without sideways scrolling.
+import type { Page } from "@playwright/test";
+import { ACCRA, KUMASI } from "../support/tenants";
+import { expect, hydrated, test } from "./fixtures";
+
+const SHOTS = "test-results/screens";
+
+async function noSidewaysScroll(page: Page): Promise<void> {
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  expect(overflow, "sideways scroll at this width").toBeLessThanOrEqual(0);
+}
+
+test.describe("the fleet", () => {
+  test.beforeAll(async ({ portal }) => {
+    // Enough terminals under one prefix for a second page, two of them silent in service.
+    const db = await portal.db();
+    const now = new Date().toISOString();
+    await db.batch(
+      Array.from({ length: 28 }, (_, i) =>
+        db
+          .prepare(
+            `INSERT OR IGNORE INTO terminals (id, business_id, serial, model, software_version, status, merchant_id, point_of_sale_id, last_seen_at, created_at, updated_at)
+             VALUES (?, ?, ?, 'PAX A80', 'Prolin 2.6.33', ?, ?, ?, ?, ?, ?)`,
+          )
+          .bind(
+            `e2e_t_${i}`,
+            KUMASI,
+            `E2E${String(i).padStart(7, "0")}`,
+            i < 2 ? "active" : "in_stock",
+            i < 2 ? "mer_kff_0002" : null,
+            i < 2 ? "pos_kff_00003" : null,
+            i < 2 ? Date.now() - 3 * 24 * 60 * 60 * 1000 : null,
+            now,
+            now,
+          ),
+      ),
+    );
+  });
+
+  test("filter by status, search by serial, page, and follow the silent link", async ({ page }) => {
+    await page.goto("/pos-terminals");
+    await hydrated(page);
+    await expect(page).toHaveTitle(/POS Terminals/);
+    await expect(page.getByRole("heading", { level: 1, name: "POS Terminals" })).toBeVisible();
+    await page.screenshot({ path: `${SHOTS}/pos-terminals-desktop.png` });
+
+    await page.getByLabel("Status").selectOption("faulty");
+    await expect(page).toHaveURL(/status=faulty/);
+    const rows = page.locator("tbody tr");
+    await expect(rows).toHaveCount(1);
+    await expect(rows.first()).toContainText("1240223976");
+    await expect(rows.first()).toContainText("Sika Mpo Fresh Mart Enterprise");
+
+    await page.goto("/pos-terminals");
+    await hydrated(page);
+    await page.getByLabel("Search by serial number").fill("e2e");
+    await page.getByLabel("Search by serial number").press("Enter");
+    await expect(page.getByText("Showing 1–25 of 28 terminals")).toBeVisible();
+    await page.getByRole("navigation", { name: "Pages" }).getByRole("link", { name: "Next" }).click();
+    await expect(page.getByText("Showing 26–28 of 28 terminals")).toBeVisible();
+    await expect(rows).toHaveCount(3);
+    await expect(rows.first()).toContainText("E2E0000025");
+
+    await page.goto("/pos-terminals");
+    await hydrated(page);
+    const summary = page.getByRole("region", { name: /silent terminal/ });
+    await expect(summary).toContainText(/\d+ silent terminals?/);
+    await summary.getByRole("link", { name: "Show silent terminals" }).click();
+    await expect(page).toHaveURL(/silent=1/);
+    await expect(page.locator("tbody tr").filter({ hasText: "E2E0000000" })).toHaveCount(1);
+    await expect(page.locator("tbody tr").filter({ hasText: "E2E0000005" })).toHaveCount(0);
+    await expect(page.getByRole("link", { name: "Show all terminals" })).toBeVisible();
+  });
+
+  test("an empty search says so", async ({ page }) => {
+    await page.goto("/pos-terminals?q=NOSUCHSERIAL");
+    await expect(page.getByRole("heading", { name: "No terminal matches" })).toBeVisible();
+  });
+
+  test("390 px: no sideways scroll", async ({ page }) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto("/pos-terminals");
+    await hydrated(page);
+    await noSidewaysScroll(page);
+    await page.screenshot({ path: `${SHOTS}/pos-terminals-390.png` });
+  });
+});
+
+test.describe("a device", () => {
+  test("block and unblock with a reason, written to the history of the page", async ({ page, portal }) => {
+    await page.goto("/pos-terminals/device-details/trm_kff_00004");
+    await hydrated(page);
+    await expect(page.getByRole("heading", { level: 1, name: "1850924510" })).toBeVisible();
+    await page.screenshot({ path: `${SHOTS}/device-details-desktop.png`, fullPage: true });
+
+    const block = page.getByRole("form", { name: "Block" });
+    await block.getByRole("button", { name: "Block terminal" }).click();
+    await expect(block.getByText("Give a reason.")).toBeVisible();
+    await block.getByLabel("Reason").fill("Reported stolen by the branch manager");
+    await block.getByRole("button", { name: "Block terminal" }).click();
+    await expect(page.getByText("Terminal blocked.")).toBeVisible();
+    await expect(page.getByRole("region", { name: "Details" })).toContainText("Blocked");
+
+    const unblock = page.getByRole("form", { name: "Unblock" });
+    await unblock.getByLabel("Reason").fill("Recovered");
+    await unblock.getByRole("button", { name: "Unblock terminal" }).click();
+    await expect(page.getByText("Terminal unblocked.")).toBeVisible();
+    await expect(page.getByRole("region", { name: "Details" })).toContainText("Active");
+
+    const db = await portal.db();
+    const { results } = await db.prepare("SELECT action FROM audit_log WHERE entity = 'terminal' AND entity_id = 'trm_kff_00004' ORDER BY id").all<{ action: string }>();
+    expect(results.map((r) => r.action)).toEqual(["terminal.block", "terminal.unblock"]);
+  });
+
+  test("assign a terminal in stock to a point of sale, then unassign it", async ({ page }) => {
+    await page.goto("/pos-terminals/device-details/trm_kff_00009");
+    await hydrated(page);
+    await page.getByLabel("Merchant").selectOption({ label: "Suame Bread & Pastries Enterprise" });
+    await expect(page).toHaveURL(/assignMerchant=mer_kff_0002/);
+    const assign = page.getByRole("form", { name: /Points of sale of/ });
+    await assign.getByLabel("Point of sale").selectOption({ label: "Bantama Branch (Kumasi)" });
+    await assign.getByRole("button", { name: "Assign terminal" }).click();
+    await expect(assign.getByText("Give a reason.")).toBeVisible();
+    await assign.getByLabel("Reason").fill("Second till at Bantama");
+    await assign.getByRole("button", { name: "Assign terminal" }).click();
+    await expect(page.getByText("Terminal assigned.")).toBeVisible();
+    const details = page.getByRole("region", { name: "Details" });
+    await expect(details).toContainText("Bantama Branch");
+    await expect(page.getByRole("region", { name: "Assignment history" })).toContainText("Current");
+
+    const unassign = page.getByRole("form", { name: "Unassign" });
+    await unassign.getByLabel("Reason").fill("Till removed");
+    await unassign.getByRole("button", { name: "Unassign terminal" }).click();
+    await expect(page.getByText("Terminal unassigned.")).toBeVisible();
+    await expect(details).toContainText("In stock");
+    await expect(page.getByRole("region", { name: "Assignment history" })).not.toContainText("Current");
+  });
+
+  test("390 px: no sideways scroll", async ({ page }) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto("/pos-terminals/device-details/trm_kff_00001");
+    await hydrated(page);
+    await noSidewaysScroll(page);
+    await page.screenshot({ path: `${SHOTS}/device-details-390.png`, fullPage: true });
+  });
+});
+
+test.describe("a point of sale", () => {
+  test("shows the branch, its terminals (linked) and recent activity with masked payers", async ({ page }) => {
+    await page.goto("/merchants/mer_kff_0001/point-of-sale/pos_kff_00002");
+    await hydrated(page);
+    await expect(page).toHaveTitle(/Point of Sale/);
+    await expect(page.getByRole("heading", { level: 1, name: "Adum Shop" })).toBeVisible();
+    await expect(page.getByRole("region", { name: "Branch" })).toContainText("Ashanti");
+    const activity = page.getByRole("region", { name: "Recent activity" });
+    await expect(activity.locator("tbody tr").first()).toBeVisible();
+    await expect(activity).not.toContainText(/233\d{9}/);
+    await page.screenshot({ path: `${SHOTS}/point-of-sale-desktop.png`, fullPage: true });
+    await page.getByRole("region", { name: "Terminals" }).getByRole("link", { name: /1240219648/ }).click();
+    await expect(page.getByRole("heading", { level: 1, name: "1240219648" })).toBeVisible();
+  });
+
+  test("390 px: no sideways scroll", async ({ page }) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto("/merchants/mer_kff_0001/point-of-sale/pos_kff_00002");
+    await hydrated(page);
+    await noSidewaysScroll(page);
+    await page.screenshot({ path: `${SHOTS}/point-of-sale-390.png`, fullPage: true });
+  });
+});
+
+test.describe("as Esi Owusu (Operations)", () => {
+  test.use({ signedInAs: { email: "esi.owusu@example.com", businessId: KUMASI } });
+
+  test("adds a point of sale: errors by field first, then it is sent for approval", async ({ page }) => {
+    await page.goto("/merchants/mer_kff_0003/add-point-of-sale");
+    await hydrated(page);
+    await expect(page.getByRole("heading", { level: 1, name: "Add point of sale" })).toBeVisible();
+    await page.screenshot({ path: `${SHOTS}/add-point-of-sale-desktop.png`, fullPage: true });
+    await page.getByLabel("Name").fill("Kejetia Stall");
+    await page.getByLabel("Contact phone").fill("12");
+    await page.getByRole("button", { name: "Send for approval" }).click();
+    await expect(page.getByText("Enter the address.")).toBeVisible();
+    await expect(page.getByText("Enter a Ghana phone number, like 024 412 3456 or 233244123456.")).toBeVisible();
+    await expect(page.getByLabel("Name")).toHaveValue("Kejetia Stall");
+    await page.getByLabel("Address").fill("Kejetia Market, Block C");
+    await page.getByLabel("Contact phone").fill("024 412 3456");
+    await page.getByRole("button", { name: "Send for approval" }).click();
+    await expect(page.getByText(/sent for approval/i).first()).toBeVisible();
+    await expect(page).toHaveURL(/\/merchants\/mer_kff_0003$/);
+  });
+
+  test("asks to change a point of sale: nothing changes until approved, and the page says a request waits", async ({ page }) => {
+    await page.goto("/merchants/mer_kff_0001/point-of-sale/pos_kff_00001");
+    await hydrated(page);
+    const branch = page.getByRole("region", { name: "Branch" });
+    await page.getByText("Edit details").click();
+    await page.getByLabel("Address").fill("Prempeh II Street, opposite the post office");
+    await page.getByRole("button", { name: "Send changes for approval" }).click();
+    await expect(page.getByText("Changes sent for approval: another person must approve them before they take effect.")).toBeVisible();
+    await expect(page.getByText(/A request to change this point of sale, made by Esi Owusu/)).toBeVisible();
+    await expect(branch).not.toContainText("opposite the post office");
+    await expect(page.getByText("Edit details")).toHaveCount(0);
+  });
+
+  test("390 px: the add form has no sideways scroll", async ({ page }) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto("/merchants/mer_kff_0003/add-point-of-sale");
+    await hydrated(page);
+    await noSidewaysScroll(page);
+    await page.screenshot({ path: `${SHOTS}/add-point-of-sale-390.png`, fullPage: true });
+  });
+});
+
+test.describe("as Yaw Asante (Viewer)", () => {
+  test.use({ signedInAs: { email: "yaw.asante@example.com", businessId: ACCRA } });
+
+  test("sees the fleet, a device and a point of sale but no actions", async ({ page }) => {
+    await page.goto("/pos-terminals");
+    await expect(page.getByRole("link", { name: "Export CSV" })).toHaveCount(0);
+    await page.goto("/pos-terminals/device-details/trm_amp_00001");
+    await expect(page.getByRole("heading", { level: 1, name: "671-773-278" })).toBeVisible();
+    await expect(page.getByRole("region", { name: "Actions", exact: true })).toHaveCount(0);
+    await expect(page.getByRole("button")).not.toContainText(["Block terminal"]);
+    await page.goto("/merchants/mer_amp_0001/point-of-sale/pos_amp_00001");
+    await expect(page.getByRole("heading", { level: 1, name: "Achimota Shop" })).toBeVisible();
+    await expect(page.getByText("Edit details")).toHaveCount(0);
+    await expect(page.getByRole("button", { name: "Request deactivation" })).toHaveCount(0);
+  });
+});
