@@ -15,8 +15,9 @@ export type KindSlug = (typeof KIND_SLUGS)[ApprovalKind];
 
 export const KIND_BY_SLUG: Record<string, ApprovalKind | undefined> = Object.fromEntries(Object.entries(KIND_SLUGS).map(([kind, slug]) => [slug, kind as ApprovalKind]));
 
-/** The request page of a request; null for kinds that have no page here (transfers). */
+/** The request page of a request (transfers, the fifth kind, have their own page); null for a kind with none. */
 export function requestHref(kind: string, id: string): string | null {
+  if (kind === "transfer") return `/approvals/transfer/${encodeURIComponent(id)}`;
   const slug = (KIND_SLUGS as Record<string, string | undefined>)[kind];
   return slug ? `/approvals/${slug}/${encodeURIComponent(id)}` : null;
 }

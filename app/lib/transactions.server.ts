@@ -1,10 +1,10 @@
 // What a page may carry of a payment: a card as BIN and last four, a phone masked.
 // Server-only, so full numbers never reach the browser.
-import { maskPhone } from "../../functions/auth/otp";
 import type { Transaction } from "../../functions/data/transactions";
 import type { ShownTransaction } from "../components/recent-transactions";
+import { payerOf } from "./transactions-view";
 
 export function shownTransaction(t: Transaction): ShownTransaction {
-  const payer = t.channel === "card" ? `${t.cardBin ?? "••••••"} •••• ${t.cardLast4 ?? "••••"}` : t.customerMsisdn ? maskPhone(t.customerMsisdn) : "N/A";
+  const payer = payerOf(t);
   return { id: t.id, reference: t.reference, channel: t.channel, network: t.network, amount: t.amount, status: t.status, payer, createdAt: t.createdAt };
 }

@@ -100,7 +100,7 @@ export default function Approvals() {
   const { search } = useLocation();
   const params = new URLSearchParams(search);
   const submit = useSubmit();
-  const allPending = pending.employee + pending.merchant + pending.point_of_sale + pending.settlement_account;
+  const allPending = pending.employee + pending.merchant + pending.point_of_sale + pending.settlement_account + pending.transfer;
   const filtered = status !== "pending" || makerId !== null;
   return (
     <div className="page">

@@ -10,7 +10,7 @@ import * as v from "valibot";
 import { authDeps } from "../../functions/auth/deps";
 import { requireBusiness } from "../../functions/auth/guards";
 import { requireSameOrigin } from "../../functions/auth/origin";
-import { maskPhone } from "../../functions/auth/otp";
+import { payerOf } from "../lib/transactions-view";
 import { requestChange, type ChangeValues } from "../../functions/data/approvals";
 import { listAudit } from "../../functions/data/audit";
 import { getMerchant, merchantClashes, pendingRequestsOfMerchant, type Merchant } from "../../functions/data/merchants";
@@ -18,7 +18,7 @@ import { listPointsOfSale } from "../../functions/data/points-of-sale";
 import { getSettlementAccount, listSettlementAccounts, settlementAccountClashes, type SettlementAccount } from "../../functions/data/settlement-accounts";
 import { RuleError, type Tenant } from "../../functions/data/tenant";
 import { listTerminals } from "../../functions/data/terminals";
-import { listTransactions, type Transaction } from "../../functions/data/transactions";
+import { listTransactions } from "../../functions/data/transactions";
 import { redirectWithFlash } from "../../functions/flash";
 import { requirePermission } from "../../functions/guards";
 import { pageNotFound } from "../../functions/http";
@@ -75,12 +75,6 @@ async function loadMerchant(request: Request, tenant: Tenant, db: D1Database, me
   return merchant ?? pageNotFound(request);
 }
 
-/** Card numbers never show more than the BIN and the last four; other people's phones are masked. */
-function customerOf(t: Pick<Transaction, "channel" | "cardBin" | "cardLast4" | "customerMsisdn">): string {
-  if (t.channel === "card") return t.cardBin && t.cardLast4 ? `${t.cardBin} •••• ${t.cardLast4}` : "Card";
-  return t.customerMsisdn ? maskPhone(t.customerMsisdn) : "N/A";
-}
-
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const deps = authDeps(request, context);
   const { tenant } = await requireBusiness(request, deps);
@@ -108,7 +102,8 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
       network: t.network,
       amount: t.amount,
       status: t.status,
-      customer: customerOf(t),
+      // Card numbers never show more than the BIN and the last four; other people's phones are masked.
+      customer: payerOf(t),
       createdAt: t.createdAt,
     })),
     // Who changed what and when; addresses and browsers stay in the audit log.

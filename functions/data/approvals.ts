@@ -197,13 +197,13 @@ export async function listApprovalRequests(tenant: Tenant, db: D1Database, query
   return query.withTotal ? { ...page, total: total ?? 0 } : page;
 }
 
-/** Pending requests per kind, for the navigation's counts. */
-export async function countPendingRequests(tenant: Tenant, db: D1Database): Promise<Record<ApprovalKind, number>> {
+/** Pending requests per kind (transfers too, the fifth kind), for the queue's tabs. */
+export async function countPendingRequests(tenant: Tenant, db: D1Database): Promise<Record<ApprovalKind | "transfer", number>> {
   const { results } = await db
     .prepare("SELECT kind, COUNT(*) AS n FROM approval_requests WHERE business_id = ? AND status = 'pending' GROUP BY kind")
     .bind(tenant.businessId)
-    .all<{ kind: ApprovalKind; n: number }>();
-  const counts = { employee: 0, merchant: 0, point_of_sale: 0, settlement_account: 0 };
+    .all<{ kind: ApprovalKind | "transfer"; n: number }>();
+  const counts = { employee: 0, merchant: 0, point_of_sale: 0, settlement_account: 0, transfer: 0 };
   for (const row of results) if (row.kind in counts) counts[row.kind] = row.n;
   return counts;
 }
