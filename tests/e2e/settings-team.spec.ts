@@ -2,9 +2,10 @@
 // of Kumasi Fresh Foods): inviting and changing a role go to approval, Super
 // Administrator is never offered, his own row has no actions; the tabs work by
 // keyboard and without JavaScript, and the Team tab fits 390 px.
+import type { Page } from "@playwright/test";
 import { expect, hydrated, test } from "./fixtures";
 
-const tabs = (page: import("@playwright/test").Page) => page.getByRole("navigation", { name: "Settings sections" });
+const tabs = (page: Page) => page.getByRole("navigation", { name: "Settings sections" });
 
 test("Kofi invites an employee; it is sent for approval and waits there", async ({ page, portal }) => {
   await page.goto("/settings?tab=team");
