@@ -128,7 +128,7 @@ test.describe("at 390 px wide", () => {
     await page.goto("/settings?tab=team");
     await hydrated(page);
     await expect(page.getByRole("table", { name: "Employees" })).toBeVisible();
-    await expect(tabs(page).getByRole("link", { name: "Security" })).toBeInViewport();
+    await expect(tabs(page).getByRole("link", { name: "Security" })).toBeInViewport({ ratio: 1 });
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect(overflow).toBeLessThanOrEqual(0);
     await page.getByRole("region", { name: "Invite an employee" }).scrollIntoViewIfNeeded();
