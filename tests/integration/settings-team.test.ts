@@ -239,3 +239,31 @@ describe("Team actions", () => {
     expect(textOf(await again.text())).toContain("already has a pending request");
   });
 });
+
+describe("Team tab pages", () => {
+  const many = usePortal();
+
+  it("pages the employees by name with the SPEC pager, the trail in the URL, the tab kept", async () => {
+    const db = await many().db();
+    const at = "2026-11-01T00:00:00.000Z";
+    const statements = Array.from({ length: 30 }, (_, i) => {
+      const n = String(i).padStart(2, "0");
+      return [
+        db.prepare("INSERT INTO users (id, email, name, gender, created_at) VALUES (?, ?, ?, 'unspecified', ?)").bind(`usr_page_${n}`, `page.${n}@example.com`, `Zz Paged ${n}`, at),
+        db.prepare("INSERT INTO memberships (business_id, user_id, role, status, created_at) VALUES (?, ?, 'Viewer', 'invited', ?)").bind(KUMASI, `usr_page_${n}`, at),
+      ];
+    }).flat();
+    await db.batch(statements);
+    const headers = await signedInCookie(many(), KOFI, KUMASI);
+    const first = await many().fetch("/settings?tab=team", { headers });
+    const html = await first.text();
+    expect(textOf(html)).toMatch(/Showing 1\s*–\s*25 of 34 employees/);
+    expect(textOf(html)).toContain("Invited");
+    const next = /href="(\/settings\?tab=team&amp;page=2&amp;trail=[\w-]+)"[^>]*rel="next"|rel="next"[^>]*href="(\/settings\?tab=team&amp;page=2&amp;trail=[\w-]+)"/.exec(html);
+    expect(next, "a Next link that keeps the tab").not.toBeNull();
+    const second = textOf(await (await many().fetch((next![1] ?? next![2]!).replace(/&amp;/g, "&"), { headers })).text());
+    expect(second).toMatch(/Showing 26\s*–\s*34 of 34 employees/);
+    expect(second).toContain("Zz Paged 29");
+    expect(second).not.toContain("Abena Darko");
+  });
+});
