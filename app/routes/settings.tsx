@@ -15,7 +15,7 @@ import { listActiveSessions, revokeOwnSession, signOutEverywhere } from "../../f
 import { requestChange } from "../../functions/data/approvals";
 import { countEmployees, emailTakenInBusiness, getEmployee, listEmployees, listPendingInvites, pendingChangesFor, type Employee, type PendingEmployeeChange } from "../../functions/data/employees";
 import { DEFAULT_PAGE_SIZE, numberedPage } from "../../functions/data/page";
-import { ForbiddenError, RuleError, type Tenant } from "../../functions/data/tenant";
+import { ForbiddenError, NotFoundError, RuleError, type Tenant } from "../../functions/data/tenant";
 import { flashCookie, redirectWithFlash } from "../../functions/flash";
 import { requirePermission } from "../../functions/guards";
 import { pageNotFound } from "../../functions/http";
@@ -193,6 +193,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
       return await teamAction(request, context, deps, tenant, form);
     } catch (error) {
       if (error instanceof ForbiddenError) throw data({ message: error.message }, { status: 403 });
+      // The employee left the business between our read and the engine's.
+      if (error instanceof NotFoundError) pageNotFound(request);
       if (error instanceof RuleError) return data({ error: error.message }, { status: 400 });
       throw error;
     }
