@@ -1,4 +1,4 @@
-// npm run screenshots: the shell, the sign-in pages and settings at desktop
+// npm run screenshots: the shell, the sign-in pages and settings (its Team tab too) at desktop
 // width and at 390 px, into docs/screenshots/, from the built Worker (run
 // `npm run build` first). Pages behind sign-in are shot as Ama Mensah.
 import { mkdirSync } from "node:fs";
@@ -16,7 +16,7 @@ const browser = await chromium.launch({ executablePath: chromiumPath(), args: CH
 
 const SIGNED_OUT = new Set(["/login", "/login-option", "/select-business"]);
 
-async function shot(name: string, width: number, path: string, before?: (page: Page) => Promise<void>) {
+async function shot(name: string, width: number, path: string, before?: (page: Page) => Promise<void>, fullPage = false) {
   const context = await browser.newContext({ viewport: { width, height: width < 500 ? 844 : 800 }, deviceScaleFactor: 1 });
   if (!SIGNED_OUT.has(path)) {
     const session = await mintSession(await portal.db(), portal.url, "ama.mensah@example.com", "bus_kumasi_fresh_foods");
@@ -26,7 +26,7 @@ async function shot(name: string, width: number, path: string, before?: (page: P
   await page.goto(portal.url + path);
   if (!path.startsWith("/__dev/events")) await page.locator("html[data-hydrated]").waitFor();
   await before?.(page);
-  await page.screenshot({ path: `${OUT}/${name}.png`, fullPage: false });
+  await page.screenshot({ path: `${OUT}/${name}.png`, fullPage });
   await context.close();
   console.log(`${OUT}/${name}.png`);
 }
@@ -48,6 +48,9 @@ try {
   await shot("login-390", 390, "/login");
   await shot("settings-desktop", 1280, "/settings", (page) => page.getByLabel(/Switch business/).click());
   await shot("settings-390", 390, "/settings", (page) => page.getByLabel(/Account menu/).click());
+  // The Team tab, whole page: the list, the invitations waiting and the invite form.
+  await shot("settings-team-desktop", 1280, "/settings?tab=team", undefined, true);
+  await shot("settings-team-390", 390, "/settings?tab=team", undefined, true);
   await shot("standard-390", 390, "/select-business");
   await shot("server-error-desktop", 1280, "/__dev/ui?fail=loader");
   await shot("modal-390", 390, "/__dev/ui", (page) => page.getByRole("button", { name: "Show response" }).click());

@@ -47,3 +47,83 @@ export async function listEmployees(tenant: Tenant, db: D1Database, query: PageQ
     .all<Row>();
   return toPage(results.map(toEmployee), size, (e) => [e.name, e.userId]);
 }
+
+/** How many people the business has (for the list's count and its last page). */
+export async function countEmployees(tenant: Tenant, db: D1Database): Promise<number> {
+  return (await db.prepare("SELECT COUNT(*) AS n FROM memberships WHERE business_id = ?").bind(tenant.businessId).first<number>("n")) ?? 0;
+}
+
+/** A change to an employee waiting for a checker. */
+export interface PendingEmployeeChange {
+  requestId: string;
+  targetId: string;
+  action: "create" | "update" | "deactivate";
+  after: Record<string, string | number | null>;
+  makerName: string;
+  madeAt: string;
+}
+
+interface PendingRow {
+  requestId: string;
+  targetId: string;
+  action: PendingEmployeeChange["action"];
+  afterJson: string;
+  makerName: string;
+  madeAt: string;
+}
+
+const toPending = (row: PendingRow): PendingEmployeeChange => ({
+  requestId: row.requestId,
+  targetId: row.targetId,
+  action: row.action,
+  after: JSON.parse(row.afterJson) as PendingEmployeeChange["after"],
+  makerName: row.makerName,
+  madeAt: row.madeAt,
+});
+
+const SELECT_PENDING = `SELECT r.id AS requestId, r.target_id AS targetId, r.action, r.after_json AS afterJson, mk.name AS makerName, r.made_at AS madeAt
+  FROM approval_requests r JOIN users mk ON mk.id = r.maker_id`;
+
+/** The pending request (at most one each) on these employees, by user id. */
+export async function pendingChangesFor(tenant: Tenant, db: D1Database, userIds: readonly string[]): Promise<Map<string, PendingEmployeeChange>> {
+  if (userIds.length === 0) return new Map();
+  const { results } = await db
+    .prepare(
+      `${SELECT_PENDING} WHERE r.business_id = ? AND r.kind = 'employee' AND r.status = 'pending'
+       AND r.target_id IN (${userIds.map(() => "?").join(", ")})`,
+    )
+    .bind(tenant.businessId, ...userIds)
+    .all<PendingRow>();
+  return new Map(results.map((row) => [row.targetId, toPending(row)]));
+}
+
+/** Invitations waiting for a checker, newest first: the people are not employees until one approves. */
+export async function listPendingInvites(tenant: Tenant, db: D1Database, limit = 50): Promise<PendingEmployeeChange[]> {
+  const { results } = await db
+    .prepare(`${SELECT_PENDING} WHERE r.business_id = ? AND r.kind = 'employee' AND r.status = 'pending' AND r.action = 'create' ORDER BY r.made_at DESC, r.id DESC LIMIT ?`)
+    .bind(tenant.businessId, pageSize(limit))
+    .all<PendingRow>();
+  return results.map(toPending);
+}
+
+/**
+ * Why this email cannot be invited to the business, or null: it belongs to an
+ * employee already, or an invitation for it waits for approval (the engine
+ * would accept a second one, with a new user id each time, and the later
+ * approval would fail).
+ */
+export async function emailTakenInBusiness(tenant: Tenant, db: D1Database, email: string): Promise<"employee" | "invited" | null> {
+  const normalized = email.trim().toLowerCase();
+  const [member, invited] = await db.batch<{ one: number }>([
+    db.prepare("SELECT 1 AS one FROM users u JOIN memberships m ON m.user_id = u.id AND m.business_id = ? WHERE u.email = ?").bind(tenant.businessId, normalized),
+    db
+      .prepare(
+        `SELECT 1 AS one FROM approval_requests WHERE business_id = ? AND kind = 'employee' AND status = 'pending' AND action = 'create'
+         AND json_extract(after_json, '$.email') = ? LIMIT 1`,
+      )
+      .bind(tenant.businessId, normalized),
+  ]);
+  if (member?.results.length) return "employee";
+  if (invited?.results.length) return "invited";
+  return null;
+}

@@ -3,7 +3,7 @@
 // each one sends, so the plan test and the benchmark judge the real statements.
 import { countPendingRequests, listApprovalRequests, requestSubjects } from "../../functions/data/approvals";
 import { listAudit } from "../../functions/data/audit";
-import { listEmployees } from "../../functions/data/employees";
+import { countEmployees, emailTakenInBusiness, listEmployees, listPendingInvites, pendingChangesFor } from "../../functions/data/employees";
 import { getMerchantBalances, listTransactionEntries } from "../../functions/data/ledger";
 import { listMerchants } from "../../functions/data/merchants";
 import { listPointsOfSale } from "../../functions/data/points-of-sale";
@@ -109,6 +109,10 @@ export const CATALOGUE: CatalogueEntry[] = [
   ["terminals: points of sale to assign to", (t, db, s) => listAssignablePointsOfSale(t, db, s.merchantId)],
   ["settlement accounts of a merchant", (t, db, s) => listSettlementAccounts(t, db, s.merchantId)],
   ["employees", (t, db) => listEmployees(t, db)],
+  ["employees: count", (t, db) => countEmployees(t, db)],
+  ["employees: pending changes on a page", (t, db) => pendingChangesFor(t, db, ["usr_esi_owusu", "usr_abena_darko"])],
+  ["employees: invitations waiting", (t, db) => listPendingInvites(t, db)],
+  ["employees: is an email taken", (t, db) => emailTakenInBusiness(t, db, "someone@example.com")],
   ["approvals: pending queue with total", (t, db) => listApprovalRequests(t, db, { status: "pending", withTotal: true })],
   ["approvals: pending counts per kind", (t, db) => countPendingRequests(t, db)],
   ["approvals: by maker", (t, db) => listApprovalRequests(t, db, { makerId: "usr_esi_owusu" })],

@@ -27,7 +27,7 @@ test.describe("as Ama Mensah, who works for two businesses", () => {
     // The switch lands on the dashboard of the other business.
     await expect(topbar.getByLabel("Business: Accra Mobile Pay. Switch business")).toBeVisible();
     await expect(page).toHaveURL(/\/$/);
-    await page.goto("/settings");
+    await page.goto("/settings?tab=business");
     await expect(page.getByRole("region", { name: "Business profile" })).toContainText("Accra Mobile Pay");
     await expect(page.getByRole("region", { name: "Business profile" })).toContainText("Administrator");
   });
@@ -41,6 +41,7 @@ test.describe("as Ama Mensah, who works for two businesses", () => {
     // The phone is masked but for its last digits.
     await expect(profile).toContainText(/233\*+\d{4}/);
     await expect(profile).not.toContainText("233244123456");
+    await page.getByRole("navigation", { name: "Settings sections" }).getByRole("link", { name: "Business" }).click();
     const business = page.getByRole("region", { name: "Business profile" });
     for (const label of ["Business name", "Business identifier", "Contact number", "Contact email", "Town", "Region", "Sector", "Your access level"]) {
       await expect(business.getByText(label, { exact: true })).toBeVisible();
@@ -55,7 +56,7 @@ test.describe("as Ama Mensah, who works for two businesses", () => {
     await otherPage.goto("/settings");
     await expect(otherPage).toHaveURL(/\/settings$/);
 
-    await page.goto("/settings");
+    await page.goto("/settings?tab=security");
     await hydrated(page);
     const sessions = page.getByTestId("session");
     await expect(sessions.filter({ hasText: "This session" })).toHaveCount(1);
@@ -74,7 +75,7 @@ test.describe("as Ama Mensah, who works for two businesses", () => {
     await elsewhere.addCookies([{ name: other.name, value: other.value, url: portal.url }]);
     const otherPage = await elsewhere.newPage();
 
-    await page.goto("/settings");
+    await page.goto("/settings?tab=security");
     await hydrated(page);
     await page.getByRole("button", { name: "Sign out everywhere" }).click();
     await expect(page).toHaveURL(/\/login-option$/);

@@ -75,13 +75,18 @@ describe("/settings", () => {
   it("shows the person, the business, and every session of theirs that stands, but nobody else's", async () => {
     const mine = await mintSession(await portal().db(), portal().url, AMA, ACCRA);
     await mintSession(await portal().db(), portal().url, KOFI, KUMASI);
-    const response = await portal().fetch("/settings", { headers: { Cookie: mine.cookieHeader } });
-    expect(response.status).toBe(200);
-    const text = textOf(await response.text());
-    expect(text).toContain("Ama Mensah");
-    expect(text).toContain("Accra Mobile Pay");
-    expect(text).toContain("This session");
-    expect(text).not.toContain("Kofi Boateng");
+    // Settings is in tabs, each loading only what it shows.
+    const tab = async (name: string) => {
+      const response = await portal().fetch(`/settings?tab=${name}`, { headers: { Cookie: mine.cookieHeader } });
+      expect(response.status).toBe(200);
+      return textOf(await response.text());
+    };
+    expect(await tab("profile")).toContain("Ama Mensah");
+    expect(await tab("business")).toContain("Business identifier");
+    const security = await tab("security");
+    expect(security).toContain("This session");
+    expect(security).toContain("Accra Mobile Pay");
+    expect(security).not.toContain("Kofi Boateng");
   });
 
   it("refuses an unknown intent or a malformed session id with 400 and changes nothing", async () => {
@@ -113,7 +118,7 @@ describe("/settings", () => {
 
     const response = await post("/settings", { intent: "sign-out-session", sessionId: there.sid }, { Cookie: here.cookieHeader });
     expect(response.status).toBe(302);
-    expect(response.headers.get("Location")).toBe("/settings");
+    expect(response.headers.get("Location")).toBe("/settings?tab=security");
     expect(await revokedAt(there.sid)).not.toBeNull();
     expect(await auditCount("auth.session_revoked", there.sid)).toBe(1);
     // A second time it has already ended, and nothing more is audited.

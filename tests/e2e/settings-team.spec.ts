@@ -1,0 +1,137 @@
+// /settings' tabs and the Team tab in the browser, as Kofi Boateng (Administrator
+// of Kumasi Fresh Foods): inviting and changing a role go to approval, Super
+// Administrator is never offered, his own row has no actions; the tabs work by
+// keyboard and without JavaScript, and the Team tab fits 390 px.
+import type { Page } from "@playwright/test";
+import { expect, hydrated, test } from "./fixtures";
+
+const tabs = (page: Page) => page.getByRole("navigation", { name: "Settings sections" });
+
+test("Kofi invites an employee; it is sent for approval and waits there", async ({ page, portal }) => {
+  await page.goto("/settings?tab=team");
+  await hydrated(page);
+  await expect(tabs(page).getByRole("link", { name: "Team" })).toHaveAttribute("aria-current", "page");
+  await expect(page.getByText("sent for approval: another person must approve each")).toBeVisible();
+
+  const invite = page.getByRole("region", { name: "Invite an employee" });
+  // An Administrator is offered only the roles he may grant.
+  const roles = await invite.getByLabel("Role").locator("option").allTextContents();
+  expect(roles).toEqual(["Choose a role", "Administrator", "Operations", "Finance", "Viewer"]);
+
+  // Errors sit by their fields, and what was typed stays.
+  await invite.getByLabel("Full name").fill("Kwame Nkrumah");
+  await invite.getByLabel("Work email").fill("kwame@example");
+  await invite.getByRole("button", { name: "Send for approval" }).click();
+  await expect(invite.getByLabel("Work email")).toHaveAccessibleDescription("Enter an email address like name@example.com.");
+  await expect(invite.getByText("Enter a mobile number.")).toBeVisible();
+  await expect(invite.getByText("Choose a role.")).toBeVisible();
+  await expect(invite.getByLabel("Full name")).toHaveValue("Kwame Nkrumah");
+
+  await invite.getByLabel("Work email").fill("kwame.nkrumah@example.com");
+  await invite.getByLabel("Mobile number").fill("0244 100 200");
+  await invite.getByLabel("Gender").selectOption("male");
+  await invite.getByLabel("Role").selectOption("Operations");
+  await invite.getByRole("button", { name: "Send for approval" }).click();
+  await expect(page.getByTestId("alert")).toContainText("The invitation for Kwame Nkrumah is sent for approval.");
+  await expect(page).toHaveURL(/\/settings\?tab=team$/);
+  const waiting = page.getByRole("region", { name: "Invitations waiting for approval" });
+  await expect(waiting).toContainText("Kwame Nkrumah");
+  await expect(waiting).toContainText("kwame.nkrumah@example.com · Operations");
+  // The form is empty again, and nobody became an employee yet.
+  await expect(invite.getByLabel("Full name")).toHaveValue("");
+  await expect(page.getByRole("row", { name: /Kwame Nkrumah/ })).toHaveCount(0);
+  const user = await (await portal.db()).prepare("SELECT 1 FROM users WHERE email = 'kwame.nkrumah@example.com'").first();
+  expect(user).toBeNull();
+});
+
+test("his own row has no actions; a role change goes to approval and shows on the row", async ({ page }) => {
+  await page.goto("/settings?tab=team");
+  await hydrated(page);
+  const own = page.getByRole("row", { name: /Kofi Boateng/ });
+  await expect(own).toContainText("You");
+  await expect(own.getByRole("button")).toHaveCount(0);
+  await expect(own.getByRole("combobox")).toHaveCount(0);
+  // Nor on a Super Administrator's row: he cannot take away what he cannot grant.
+  await expect(page.getByRole("row", { name: /Ama Mensah/ }).getByRole("button")).toHaveCount(0);
+  // Phones of others are masked.
+  await expect(page.getByRole("row", { name: /Abena Darko/ })).toContainText(/233\*+3332/);
+
+  const esi = page.getByRole("row", { name: /Esi Owusu/ });
+  await expect(esi.getByLabel("New role for Esi Owusu").locator("option")).toHaveText(["Administrator", "Operations", "Finance", "Viewer"]);
+  await esi.getByLabel("New role for Esi Owusu").selectOption("Viewer");
+  await esi.getByRole("button", { name: "Change role of Esi Owusu" }).click();
+  await expect(page.getByTestId("alert")).toContainText("sent for approval");
+  await expect(esi).toContainText("Role change to Viewer waiting for approval");
+  await expect(esi).toContainText("Operations");
+  await expect(esi.getByRole("button")).toHaveCount(0);
+});
+
+test("the tabs work by keyboard and mark the current one", async ({ page }) => {
+  await page.goto("/settings");
+  await hydrated(page);
+  const nav = tabs(page);
+  await expect(nav.getByRole("link")).toHaveText(["Profile", "Business", "Team", "Security"]);
+  await expect(nav.getByRole("link", { name: "Profile" })).toHaveAttribute("aria-current", "page");
+  await nav.getByRole("link", { name: "Profile" }).focus();
+  await page.keyboard.press("Tab");
+  await expect(nav.getByRole("link", { name: "Business" })).toBeFocused();
+  await page.keyboard.press("Tab");
+  await expect(nav.getByRole("link", { name: "Team" })).toBeFocused();
+  await page.keyboard.press("Enter");
+  await expect(page).toHaveURL(/\/settings\?tab=team$/);
+  await expect(nav.getByRole("link", { name: "Team" })).toHaveAttribute("aria-current", "page");
+  await expect(nav.getByRole("link", { name: "Profile" })).not.toHaveAttribute("aria-current", /.*/);
+  await expect(page.getByRole("table", { name: "Employees" })).toBeVisible();
+  await nav.getByRole("link", { name: "Team" }).focus();
+  await page.keyboard.press("Tab");
+  await expect(nav.getByRole("link", { name: "Security" })).toBeFocused();
+  await page.keyboard.press("Enter");
+  await expect(page.getByRole("region", { name: "Security" })).toBeVisible();
+  await expect(page.getByRole("table", { name: "Employees" })).toHaveCount(0);
+});
+
+test.describe("as Esi Owusu (Operations)", () => {
+  test.use({ signedInAs: { email: "esi.owusu@example.com", businessId: "bus_kumasi_fresh_foods" } });
+
+  test("there is no Team tab, and its URL is refused", async ({ page }) => {
+    await page.goto("/settings");
+    await expect(tabs(page).getByRole("link")).toHaveText(["Profile", "Business", "Security"]);
+    const response = await page.goto("/settings?tab=team");
+    expect(response?.status()).toBe(403);
+    await expect(page.getByRole("heading", { name: "Access denied" })).toBeVisible();
+  });
+});
+
+test.describe("without JavaScript", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("the tabs and the invitation form still work", async ({ page }) => {
+    await page.goto("/settings");
+    await tabs(page).getByRole("link", { name: "Team" }).click();
+    await expect(page).toHaveURL(/\/settings\?tab=team$/);
+    const invite = page.getByRole("region", { name: "Invite an employee" });
+    await invite.getByLabel("Full name").fill("Ekow Mensah");
+    await invite.getByLabel("Work email").fill("esi.owusu@example.com");
+    await invite.getByLabel("Mobile number").fill("0201234567");
+    await invite.getByLabel("Gender").selectOption("male");
+    await invite.getByLabel("Role").selectOption("Viewer");
+    await invite.getByRole("button", { name: "Send for approval" }).click();
+    await expect(page.getByRole("region", { name: "Invite an employee" }).getByText("This email already belongs to an employee of this business.")).toBeVisible();
+    await expect(page.getByRole("region", { name: "Invite an employee" }).getByLabel("Full name")).toHaveValue("Ekow Mensah");
+  });
+});
+
+test.describe("at 390 px wide", () => {
+  test.use({ viewport: { width: 390, height: 844 } });
+
+  test("the Team tab fits without sideways scrolling", async ({ page }) => {
+    await page.goto("/settings?tab=team");
+    await hydrated(page);
+    await expect(page.getByRole("table", { name: "Employees" })).toBeVisible();
+    await expect(tabs(page).getByRole("link", { name: "Security" })).toBeInViewport({ ratio: 1 });
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+    await page.getByRole("region", { name: "Invite an employee" }).scrollIntoViewIfNeeded();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+  });
+});
