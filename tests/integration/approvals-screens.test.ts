@@ -137,7 +137,7 @@ describe("/approvals", () => {
     expect(second.data.requests.some((r) => seen.has(r.id))).toBe(false);
   });
 
-  it("a transfer request (its screens come later) shows under All without a link and does not break the queue", async () => {
+  it("a transfer request shows under All, linked to the transfer request page, not to the other kinds' pages", async () => {
     const db = await portal().db();
     const id = "apr_test_transfer_0001";
     await db
@@ -146,7 +146,7 @@ describe("/approvals", () => {
       .run();
     const { html, data } = await queue("");
     expect(data.requests.find((r) => r.id === id)).toMatchObject({ kind: "transfer", subject: null });
-    expect(html).not.toContain(`/${id}"`);
+    expect(html).toContain(`href="/approvals/transfer/${id}"`);
     expect((await get(`/approvals/merchant/${id}`, await as(KOFI))).status).toBe(404);
     await db.prepare("UPDATE approval_requests SET status = 'stale' WHERE id = ?").bind(id).run();
   });

@@ -9,9 +9,10 @@ describe("request kinds in URLs", () => {
     expect(KIND_BY_SLUG.point_of_sale).toBeUndefined();
   });
 
-  it("links a request to its page; a transfer has none here", () => {
+  it("links a request to its page; a transfer to its own page; an unknown kind to none", () => {
     expect(requestHref("settlement_account", "apr_1")).toBe("/approvals/settlement-account/apr_1");
-    expect(requestHref("transfer", "apr_2")).toBeNull();
+    expect(requestHref("transfer", "apr_2")).toBe("/approvals/transfer/apr_2");
+    expect(requestHref("refund", "apr_3")).toBeNull();
     expect(kindName("transfer")).toBe("Transfer");
   });
 });
