@@ -119,6 +119,10 @@ export default function Dashboard() {
             <span>{identity.pendingApprovals === 1 ? "request waits for a decision" : "requests wait for a decision"}</span>
           </Link>
         ) : null}
+        <Link to="/money/settlement-history" className="attention__item" data-testid="dashboard-awaiting">
+          <strong>{`GHS ${formatAmount(figures.awaiting.clearedUnsettled)}`}</strong>
+          <span>{`cleared, awaiting settlement (GHS ${formatAmount(figures.awaiting.pendingClearance)} still clearing)`}</span>
+        </Link>
         {silent !== null ? (
           <Link to="/pos-terminals?silent=1" className={silent > 0 ? "attention__item attention__item--warn" : "attention__item"} data-testid="dashboard-silent">
             <strong>{formatCount(silent)}</strong>

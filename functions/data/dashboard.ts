@@ -27,7 +27,16 @@ export interface DashboardFigures {
   previous30: PeriodFigures;
   /** The last 30 days, oldest first, days without payments included. */
   days: DayFigures[];
+  /** Net of successful payments not cleared yet, and cleared but in no settlement yet (pesewas). */
+  awaiting: { pendingClearance: number; clearedUnsettled: number };
 }
+
+/**
+ * Payments older than this are settled or anomalies: clearing takes at most 3
+ * days and the run is daily, so the awaiting figures read only this window
+ * (an index range, not the whole history the ledger sum would need).
+ */
+export const AWAITING_WINDOW_DAYS = 10;
 
 const DAY_MS = 86_400_000;
 
@@ -51,7 +60,7 @@ export async function dashboardFigures(tenant: Tenant, db: D1Database, now: numb
   const today = accraDay(now);
   const dayAt = (back: number) => accraDay(now - back * DAY_MS);
   const midnight = Date.parse(`${today}T00:00:00Z`);
-  const [rollups, sinceMidnight, yesterdayByNow] = await db.batch([
+  const [rollups, sinceMidnight, yesterdayByNow, awaiting] = await db.batch([
     db
       .prepare(
         `SELECT day, status, SUM(count) AS count, SUM(amount) AS amount FROM daily_rollups
@@ -60,6 +69,13 @@ export async function dashboardFigures(tenant: Tenant, db: D1Database, now: numb
       .bind(tenant.businessId, dayAt(59), today),
     between(db, tenant, midnight, now + 1),
     between(db, tenant, midnight - DAY_MS, now - DAY_MS + 1),
+    db
+      .prepare(
+        `SELECT coalesce(SUM(CASE WHEN cleared_at IS NULL THEN amount - fee END), 0) AS pendingClearance,
+           coalesce(SUM(CASE WHEN cleared_at IS NOT NULL AND NOT EXISTS (SELECT 1 FROM settlement_items s WHERE s.transaction_id = t.id) THEN amount - fee END), 0) AS clearedUnsettled
+         FROM transactions t WHERE business_id = ? AND status = 'successful' AND created_at >= ?`,
+      )
+      .bind(tenant.businessId, midnight - AWAITING_WINDOW_DAYS * DAY_MS),
   ]);
   const results = (rollups?.results ?? []) as { day: string; status: string; count: number; amount: number }[];
   const figures: DashboardFigures = {
@@ -68,6 +84,7 @@ export async function dashboardFigures(tenant: Tenant, db: D1Database, now: numb
     last30: empty(),
     previous30: empty(),
     days: [],
+    awaiting: (awaiting?.results[0] as DashboardFigures["awaiting"] | undefined) ?? { pendingClearance: 0, clearedUnsettled: 0 },
   };
   const byDay = new Map<string, DayFigures>();
   for (let back = 29; back >= 0; back -= 1) {

@@ -1,7 +1,7 @@
 // The dashboard (/) through the built Worker: its figures equal what the
 // rollups and the transactions say, per business, and it needs a business.
 import { describe, expect, it } from "vitest";
-import { accraDay } from "../../functions/data/dashboard";
+import { AWAITING_WINDOW_DAYS, accraDay } from "../../functions/data/dashboard";
 import { formatAmount, formatCount } from "../../app/lib/format";
 import { textOf } from "../support/html";
 import { signedInCookie } from "../support/sign-in";
@@ -82,6 +82,22 @@ describe("/ (Dashboard)", () => {
       expect(text).toContain(row.reference);
       if (row.msisdn) expect(text).not.toContain(row.msisdn);
     }
+  });
+
+  it("shows what awaits settlement: cleared but unsettled, and still clearing, from the payments themselves", async () => {
+    const db = await portal().db();
+    const since = Date.parse(`${accraDay(Date.now())}T00:00:00Z`) - AWAITING_WINDOW_DAYS * DAY;
+    const want = await db
+      .prepare(
+        `SELECT coalesce(SUM(CASE WHEN cleared_at IS NULL THEN amount - fee END), 0) AS clearing,
+           coalesce(SUM(CASE WHEN cleared_at IS NOT NULL AND id NOT IN (SELECT transaction_id FROM settlement_items) THEN amount - fee END), 0) AS unsettled
+         FROM transactions WHERE business_id = ? AND status = 'successful' AND created_at >= ?`,
+      )
+      .bind(KUMASI, since)
+      .first<{ clearing: number; unsettled: number }>();
+    expect(want!.unsettled + want!.clearing).toBeGreaterThan(0);
+    const text = textOf(await (await portal().fetch("/", { headers: await signedInCookie(portal()) })).text());
+    expect(text).toContain(`GHS ${formatAmount(want!.unsettled)} cleared, awaiting settlement (GHS ${formatAmount(want!.clearing)} still clearing)`);
   });
 
   it("counts silent terminals and pending approvals, linking to them", async () => {
