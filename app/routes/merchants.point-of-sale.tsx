@@ -1,17 +1,35 @@
 // /merchants/:merchantId/point-of-sale/:branchId: one point of sale (branch) of
 // a merchant: its details, its terminals and its recent payments. Edits and
 // deactivation are requests another person approves (maker-checker).
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import {
+  data,
+  type ActionFunctionArgs,
+  type LoaderFunctionArgs,
+} from "@remix-run/cloudflare";
+import {
+  Form,
+  Link,
+  useActionData,
+  useLoaderData,
+  useNavigation,
+} from "@remix-run/react";
 import * as v from "valibot";
 import { authDeps } from "../../functions/auth/deps";
 import { requireBusiness } from "../../functions/auth/guards";
 import { requireSameOrigin } from "../../functions/auth/origin";
 import { requestChange } from "../../functions/data/approvals";
 import { getMerchant } from "../../functions/data/merchants";
-import { getPointOfSale, pendingPointOfSaleRequest } from "../../functions/data/points-of-sale";
+import {
+  getPointOfSale,
+  pendingPointOfSaleRequest,
+} from "../../functions/data/points-of-sale";
 import { listTerminals } from "../../functions/data/terminals";
-import { ForbiddenError, NotFoundError, RuleError, type Tenant } from "../../functions/data/tenant";
+import {
+  ForbiddenError,
+  NotFoundError,
+  RuleError,
+  type Tenant,
+} from "../../functions/data/tenant";
 import { listTransactions } from "../../functions/data/transactions";
 import { redirectWithFlash } from "../../functions/flash";
 import { requirePermission } from "../../functions/guards";
@@ -21,14 +39,25 @@ import { DataTable } from "../components/data-table";
 import { PointOfSaleFieldset } from "../components/point-of-sale-fields";
 import { RecentTransactions } from "../components/recent-transactions";
 import { formatDate } from "../lib/format";
-import { pointOfSaleColumns, readPointOfSaleForm } from "../lib/point-of-sale-form";
+import {
+  pointOfSaleColumns,
+  readPointOfSaleForm,
+} from "../lib/point-of-sale-form";
 import { TERMINAL_STATUS_LABEL, terminalStatusClass } from "../lib/terminals";
 import { shownTransaction } from "../lib/transactions.server";
+import { Details } from "../components/details";
 
 /** The point of sale, only under its own merchant and only of this business. */
-async function loadPointOfSale(request: Request, tenant: Tenant, db: D1Database, merchantId: string, branchId: string) {
+async function loadPointOfSale(
+  request: Request,
+  tenant: Tenant,
+  db: D1Database,
+  merchantId: string,
+  branchId: string
+) {
   const pointOfSale = await getPointOfSale(tenant, db, branchId);
-  if (!pointOfSale || pointOfSale.merchantId !== merchantId) pageNotFound(request);
+  if (!pointOfSale || pointOfSale.merchantId !== merchantId)
+    pageNotFound(request);
   return pointOfSale;
 }
 
@@ -36,11 +65,23 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const deps = authDeps(request, context);
   const { tenant } = await requireBusiness(request, deps);
   requirePermission(tenant, "view:point_of_sale");
-  const pointOfSale = await loadPointOfSale(request, tenant, deps.db, params.merchantId ?? "", params.branchId ?? "");
+  const pointOfSale = await loadPointOfSale(
+    request,
+    tenant,
+    deps.db,
+    params.merchantId ?? "",
+    params.branchId ?? ""
+  );
   const [merchant, terminals, transactions, pending] = await Promise.all([
     getMerchant(tenant, deps.db, pointOfSale.merchantId),
-    listTerminals(tenant, deps.db, { pointOfSaleId: pointOfSale.id, limit: 100 }),
-    listTransactions(tenant, deps.db, { pointOfSaleId: pointOfSale.id, limit: 10 }),
+    listTerminals(tenant, deps.db, {
+      pointOfSaleId: pointOfSale.id,
+      limit: 100,
+    }),
+    listTransactions(tenant, deps.db, {
+      pointOfSaleId: pointOfSale.id,
+      limit: 10,
+    }),
     pendingPointOfSaleRequest(tenant, deps.db, pointOfSale.id),
   ]);
   if (!merchant) pageNotFound(request);
@@ -62,51 +103,106 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   const deps = authDeps(request, context);
   const { tenant } = await requireBusiness(request, deps);
   requirePermission(tenant, "request:point_of_sale");
-  const pointOfSale = await loadPointOfSale(request, tenant, deps.db, params.merchantId ?? "", params.branchId ?? "");
+  const pointOfSale = await loadPointOfSale(
+    request,
+    tenant,
+    deps.db,
+    params.merchantId ?? "",
+    params.branchId ?? ""
+  );
   const values = Object.fromEntries(await request.formData());
   const intent = v.safeParse(Intent, values);
-  if (!intent.success) return data({ intent: null, errors: {}, formError: "That request was not understood. Reload the page and try again.", values: null }, { status: 400 });
+  if (!intent.success)
+    return data(
+      {
+        intent: null,
+        errors: {},
+        formError:
+          "That request was not understood. Reload the page and try again.",
+        values: null,
+      },
+      { status: 400 }
+    );
   let message: string;
   try {
     if (intent.output.intent === "update") {
       const form = readPointOfSaleForm(values);
-      if (!form.ok) return data({ intent: "update" as const, errors: form.errors, formError: null, values: form.typed }, { status: 400 });
+      if (!form.ok)
+        return data(
+          {
+            intent: "update" as const,
+            errors: form.errors,
+            formError: null,
+            values: form.typed,
+          },
+          { status: 400 }
+        );
       try {
-        await requestChange(tenant, deps.db, deps.meta, { kind: "point_of_sale", action: "update", targetId: pointOfSale.id, after: pointOfSaleColumns(form.output) });
+        await requestChange(tenant, deps.db, deps.meta, {
+          kind: "point_of_sale",
+          action: "update",
+          targetId: pointOfSale.id,
+          after: pointOfSaleColumns(form.output),
+        });
       } catch (error) {
         // A rule refusal (nothing would change, a request already waits) keeps what was typed.
-        if (error instanceof RuleError) return data({ intent: "update" as const, errors: {}, formError: error.message, values: form.typed }, { status: 400 });
+        if (error instanceof RuleError)
+          return data(
+            {
+              intent: "update" as const,
+              errors: {},
+              formError: error.message,
+              values: form.typed,
+            },
+            { status: 400 }
+          );
         throw error;
       }
-      message = "Changes sent for approval: another person must approve them before they take effect.";
+      message =
+        "Changes sent for approval: another person must approve them before they take effect.";
     } else {
-      await requestChange(tenant, deps.db, deps.meta, { kind: "point_of_sale", action: "deactivate", targetId: pointOfSale.id });
-      message = "Deactivation sent for approval: another person must approve it before it takes effect.";
+      await requestChange(tenant, deps.db, deps.meta, {
+        kind: "point_of_sale",
+        action: "deactivate",
+        targetId: pointOfSale.id,
+      });
+      message =
+        "Deactivation sent for approval: another person must approve it before it takes effect.";
     }
   } catch (error) {
     if (error instanceof NotFoundError) pageNotFound(request);
-    if (error instanceof ForbiddenError) throw data({ message: error.message }, { status: 403 });
-    if (error instanceof RuleError) return data({ intent: intent.output.intent, errors: {}, formError: error.message, values: null }, { status: 400 });
+    if (error instanceof ForbiddenError)
+      throw data({ message: error.message }, { status: 403 });
+    if (error instanceof RuleError)
+      return data(
+        {
+          intent: intent.output.intent,
+          errors: {},
+          formError: error.message,
+          values: null,
+        },
+        { status: 400 }
+      );
     throw error;
   }
-  throw await redirectWithFlash(request, context.config, new URL(request.url).pathname, { kind: "success", message });
-}
-
-function Details({ rows }: { rows: [string, React.ReactNode][] }) {
-  return (
-    <dl className="details">
-      {rows.map(([term, value]) => (
-        <div key={term} className="details__row">
-          <dt>{term}</dt>
-          <dd>{value || "N/A"}</dd>
-        </div>
-      ))}
-    </dl>
+  throw await redirectWithFlash(
+    request,
+    context.config,
+    new URL(request.url).pathname,
+    { kind: "success", message }
   );
 }
 
 export default function PointOfSalePage() {
-  const { pointOfSale: pos, merchant, terminals, moreTerminals, transactions, pending, canRequest } = useLoaderData<typeof loader>();
+  const {
+    pointOfSale: pos,
+    merchant,
+    terminals,
+    moreTerminals,
+    transactions,
+    pending,
+    canRequest,
+  } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const busy = useNavigation().state !== "idle";
   const active = pos.status === "active";
@@ -119,13 +215,23 @@ export default function PointOfSalePage() {
         </p>
         <h1>{pos.name}</h1>
         <p className="page__lead">
-          Point of sale in {pos.town}, {pos.region} · <span className={active ? "status status--good" : "status"}>{active ? "Active" : "Inactive"}</span>
+          Point of sale in {pos.town}, {pos.region} ·{" "}
+          <span className={active ? "status status--good" : "status"}>
+            {active ? "Active" : "Inactive"}
+          </span>
         </p>
       </header>
 
       {pending ? (
         <p className="notice notice--warning notice__message" role="status">
-          A request to {pending.action === "deactivate" ? "deactivate" : pending.action === "update" ? "change" : "create"} this point of sale, made by {pending.makerName} on {formatDate(pending.madeAt)}, is waiting for approval.
+          A request to{" "}
+          {pending.action === "deactivate"
+            ? "deactivate"
+            : pending.action === "update"
+            ? "change"
+            : "create"}{" "}
+          this point of sale, made by {pending.makerName} on{" "}
+          {formatDate(pending.madeAt)}, is waiting for approval.
         </p>
       ) : null}
       {result?.formError && result.intent !== "update" ? (
@@ -139,7 +245,12 @@ export default function PointOfSalePage() {
         <Details
           rows={[
             ["Name", pos.name],
-            ["Merchant", <Link key="m" to={`/merchants/${merchant.id}`}>{merchant.name}</Link>],
+            [
+              "Merchant",
+              <Link key="m" to={`/merchants/${merchant.id}`}>
+                {merchant.name}
+              </Link>,
+            ],
             ["Town", pos.town],
             ["Region", pos.region],
             ["Address", pos.address],
@@ -153,19 +264,39 @@ export default function PointOfSalePage() {
             <summary className="button">Edit details</summary>
             <Form method="post" className="form" noValidate>
               <input type="hidden" name="intent" value="update" />
-              <p className="field-hint">Sent for approval: another person must approve it before it takes effect.</p>
+              <p className="field-hint">
+                Sent for approval: another person must approve it before it
+                takes effect.
+              </p>
               {editing && result?.formError ? (
-                <p className="notice notice--danger notice__message" role="alert">
+                <p
+                  className="notice notice--danger notice__message"
+                  role="alert"
+                >
                   {result.formError}
                 </p>
               ) : null}
               <PointOfSaleFieldset
                 prefix="edit"
-                values={editing && result?.values ? result.values : { name: pos.name, town: pos.town, region: pos.region, address: pos.address, contactPhone: pos.contactPhone }}
+                values={
+                  editing && result?.values
+                    ? result.values
+                    : {
+                        name: pos.name,
+                        town: pos.town,
+                        region: pos.region,
+                        address: pos.address,
+                        contactPhone: pos.contactPhone,
+                      }
+                }
                 errors={editing ? result?.errors : undefined}
               />
               <div className="button-row">
-                <button type="submit" className="button button--primary" disabled={busy}>
+                <button
+                  type="submit"
+                  className="button button--primary"
+                  disabled={busy}
+                >
                   Send changes for approval
                 </button>
               </div>
@@ -185,37 +316,75 @@ export default function PointOfSalePage() {
               id: "serial",
               header: "Serial",
               cell: (t) => (
-                <Link to={`/pos-terminals/device-details/${t.id}`} className="cell-title">
+                <Link
+                  to={`/pos-terminals/device-details/${t.id}`}
+                  className="cell-title"
+                >
                   <strong>{t.serial}</strong>
                   <span className="cell-sub">{t.model}</span>
                 </Link>
               ),
             },
-            { id: "status", header: "Status", cell: (t) => <span className={terminalStatusClass(t.status)}>{TERMINAL_STATUS_LABEL[t.status]}</span> },
-            { id: "seen", header: "Last seen", cell: (t) => (t.lastSeenAt === null ? "Never" : formatDate(t.lastSeenAt)) },
-            { id: "software", header: "Software", cell: (t) => t.softwareVersion },
+            {
+              id: "status",
+              header: "Status",
+              cell: (t) => (
+                <span className={terminalStatusClass(t.status)}>
+                  {TERMINAL_STATUS_LABEL[t.status]}
+                </span>
+              ),
+            },
+            {
+              id: "seen",
+              header: "Last seen",
+              cell: (t) =>
+                t.lastSeenAt === null ? "Never" : formatDate(t.lastSeenAt),
+            },
+            {
+              id: "software",
+              header: "Software",
+              cell: (t) => t.softwareVersion,
+            },
           ]}
-          empty={<p>No terminal stands here. Assign one from its page under POS Terminals.</p>}
+          empty={
+            <p>
+              No terminal stands here. Assign one from its page under POS
+              Terminals.
+            </p>
+          }
         />
         {moreTerminals ? (
           <p>
-            <Link to={`/pos-terminals?merchant=${merchant.id}`}>All terminals of {merchant.name}</Link>
+            <Link to={`/pos-terminals?merchant=${merchant.id}`}>
+              All terminals of {merchant.name}
+            </Link>
           </p>
         ) : null}
       </section>
 
       <section className="card" aria-labelledby="activity-title">
         <h2 id="activity-title">Recent activity</h2>
-        <RecentTransactions rows={transactions} caption="Recent transactions at this point of sale" empty="No payments have been taken here yet." />
+        <RecentTransactions
+          rows={transactions}
+          caption="Recent transactions at this point of sale"
+          empty="No payments have been taken here yet."
+        />
       </section>
 
       {canRequest && active && !pending ? (
         <section className="card" aria-labelledby="deactivate-title">
           <h2 id="deactivate-title">Deactivate</h2>
-          <p>A deactivated point of sale takes no new payments. Sent for approval: another person must approve it before it takes effect.</p>
+          <p>
+            A deactivated point of sale takes no new payments. Sent for
+            approval: another person must approve it before it takes effect.
+          </p>
           <Form method="post">
             <input type="hidden" name="intent" value="deactivate" />
-            <button type="submit" className="button button--danger" disabled={busy}>
+            <button
+              type="submit"
+              className="button button--danger"
+              disabled={busy}
+            >
               Request deactivation
             </button>
           </Form>

@@ -1,8 +1,19 @@
 // /pos-terminals/device-details/:deviceId: one terminal: details, where it has
 // stood, its recent payments, and (manage:terminal) assign, unassign, block and
 // unblock, each with a reason, audited, refused if the terminal changed meanwhile.
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { Form, Link, useActionData, useLoaderData, useNavigation, useSubmit } from "@remix-run/react";
+import {
+  data,
+  type ActionFunctionArgs,
+  type LoaderFunctionArgs,
+} from "@remix-run/cloudflare";
+import {
+  Form,
+  Link,
+  useActionData,
+  useLoaderData,
+  useNavigation,
+  useSubmit,
+} from "@remix-run/react";
 import * as v from "valibot";
 import { authDeps } from "../../functions/auth/deps";
 import { requireBusiness } from "../../functions/auth/guards";
@@ -21,7 +32,11 @@ import {
   terminalPlaces,
   type TerminalAction,
 } from "../../functions/data/terminals";
-import { ForbiddenError, NotFoundError, RuleError } from "../../functions/data/tenant";
+import {
+  ForbiddenError,
+  NotFoundError,
+  RuleError,
+} from "../../functions/data/tenant";
 import { listTransactions } from "../../functions/data/transactions";
 import { redirectWithFlash } from "../../functions/flash";
 import { requirePermission } from "../../functions/guards";
@@ -33,6 +48,7 @@ import { RecentTransactions } from "../components/recent-transactions";
 import { formatDate } from "../lib/format";
 import { TERMINAL_STATUS_LABEL, terminalStatusClass } from "../lib/terminals";
 import { shownTransaction } from "../lib/transactions.server";
+import { Details } from "../components/details";
 
 const ID = /^[\w-]{1,64}$/;
 
@@ -43,7 +59,9 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const terminal = await getTerminal(tenant, deps.db, params.deviceId ?? "");
   if (!terminal) pageNotFound(request);
   const canManage = can(tenant.role, "manage:terminal");
-  const chosenMerchant = new URL(request.url).searchParams.get("assignMerchant");
+  const chosenMerchant = new URL(request.url).searchParams.get(
+    "assignMerchant"
+  );
   const assigning = canManage && canStart("assign", terminal);
   const [places, assignments, transactions, merchants] = await Promise.all([
     terminalPlaces(tenant, deps.db, [terminal]),
@@ -51,17 +69,29 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
     listTransactions(tenant, deps.db, { terminalId: terminal.id, limit: 10 }),
     assigning ? listAssignableMerchants(tenant, deps.db) : Promise.resolve([]),
   ]);
-  const merchant = assigning && chosenMerchant ? (merchants.find((m) => m.id === chosenMerchant) ?? null) : null;
+  const merchant =
+    assigning && chosenMerchant
+      ? merchants.find((m) => m.id === chosenMerchant) ?? null
+      : null;
   return {
     terminal,
-    place: terminal.pointOfSaleId ? (places.get(terminal.pointOfSaleId) ?? null) : null,
+    place: terminal.pointOfSaleId
+      ? places.get(terminal.pointOfSaleId) ?? null
+      : null,
     assignments,
     transactions: transactions.rows.map(shownTransaction),
     canManage,
-    actions: Object.fromEntries(TERMINAL_ACTIONS.map((action) => [action, canManage && canStart(action, terminal)])) as Record<TerminalAction, boolean>,
+    actions: Object.fromEntries(
+      TERMINAL_ACTIONS.map((action) => [
+        action,
+        canManage && canStart(action, terminal),
+      ])
+    ) as Record<TerminalAction, boolean>,
     merchants,
     merchant,
-    pointsOfSale: merchant ? await listAssignablePointsOfSale(tenant, deps.db, merchant.id) : [],
+    pointsOfSale: merchant
+      ? await listAssignablePointsOfSale(tenant, deps.db, merchant.id)
+      : [],
   };
 }
 
@@ -69,7 +99,10 @@ const Reason = v.pipe(
   v.string("Give a reason."),
   v.trim(),
   v.nonEmpty("Give a reason."),
-  v.maxLength(MAX_REASON_LENGTH, `Keep the reason under ${MAX_REASON_LENGTH} characters.`),
+  v.maxLength(
+    MAX_REASON_LENGTH,
+    `Keep the reason under ${MAX_REASON_LENGTH} characters.`
+  )
 );
 const Version = v.pipe(v.string(), v.regex(/^\d{1,9}$/), v.transform(Number));
 const Common = { version: Version, reason: Reason };
@@ -78,15 +111,23 @@ const TerminalForm = v.variant("intent", [
   v.object({
     intent: v.literal("assign"),
     ...Common,
-    merchantId: v.pipe(v.string("Choose a merchant."), v.regex(ID, "Choose a merchant.")),
-    pointOfSaleId: v.pipe(v.string("Choose a point of sale."), v.regex(ID, "Choose a point of sale.")),
+    merchantId: v.pipe(
+      v.string("Choose a merchant."),
+      v.regex(ID, "Choose a merchant.")
+    ),
+    pointOfSaleId: v.pipe(
+      v.string("Choose a point of sale."),
+      v.regex(ID, "Choose a point of sale.")
+    ),
   }),
   v.object({ intent: v.literal("unassign"), ...Common }),
   v.object({ intent: v.literal("block"), ...Common }),
   v.object({ intent: v.literal("unblock"), ...Common }),
 ]);
 
-type Errors = Partial<Record<"reason" | "merchantId" | "pointOfSaleId" | "form", string>>;
+type Errors = Partial<
+  Record<"reason" | "merchantId" | "pointOfSaleId" | "form", string>
+>;
 
 const DONE: Record<TerminalAction, string> = {
   assign: "Terminal assigned.",
@@ -102,26 +143,53 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   requirePermission(tenant, "manage:terminal");
   const terminalId = params.deviceId ?? "";
   // A field left out reads as empty, so its own "Give a reason." shows, not a missing-key message.
-  const values: Record<string, unknown> = { reason: "", merchantId: "", pointOfSaleId: "", ...Object.fromEntries(await request.formData()) };
-  const intent = typeof values.intent === "string" && (TERMINAL_ACTIONS as readonly string[]).includes(values.intent) ? (values.intent as TerminalAction) : null;
-  const typed = { reason: typeof values.reason === "string" ? values.reason : "" };
+  const values: Record<string, unknown> = {
+    reason: "",
+    merchantId: "",
+    pointOfSaleId: "",
+    ...Object.fromEntries(await request.formData()),
+  };
+  const intent =
+    typeof values.intent === "string" &&
+    (TERMINAL_ACTIONS as readonly string[]).includes(values.intent)
+      ? (values.intent as TerminalAction)
+      : null;
+  const typed = {
+    reason: typeof values.reason === "string" ? values.reason : "",
+  };
   const parsed = v.safeParse(TerminalForm, values);
   if (!parsed.success) {
     const errors: Errors = {};
     for (const issue of parsed.issues) {
       const key = v.getDotPath(issue);
-      if (key === "reason" || key === "merchantId" || key === "pointOfSaleId") errors[key] ??= issue.message;
-      else errors.form ??= "That request was not understood. Reload the page and try again.";
+      if (key === "reason" || key === "merchantId" || key === "pointOfSaleId")
+        errors[key] ??= issue.message;
+      else
+        errors.form ??=
+          "That request was not understood. Reload the page and try again.";
     }
     return data({ intent, errors, values: typed }, { status: 400 });
   }
   const form = parsed.output;
   if (form.intent === "assign") {
     // Another business's point of sale (or none) is a 404, like any foreign id.
-    const pointOfSale = await getPointOfSale(tenant, deps.db, form.pointOfSaleId);
+    const pointOfSale = await getPointOfSale(
+      tenant,
+      deps.db,
+      form.pointOfSaleId
+    );
     if (!pointOfSale) pageNotFound(request);
     if (pointOfSale.merchantId !== form.merchantId) {
-      return data({ intent, errors: { pointOfSaleId: "Choose a point of sale of the chosen merchant." } as Errors, values: typed }, { status: 400 });
+      return data(
+        {
+          intent,
+          errors: {
+            pointOfSaleId: "Choose a point of sale of the chosen merchant.",
+          } as Errors,
+          values: typed,
+        },
+        { status: 400 }
+      );
     }
   }
   try {
@@ -133,24 +201,25 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
     });
   } catch (error) {
     if (error instanceof NotFoundError) pageNotFound(request);
-    if (error instanceof ForbiddenError) throw data({ message: error.message }, { status: 403 });
-    if (error instanceof TerminalChangedError) return data({ intent, errors: { form: error.message } as Errors, values: typed }, { status: 409 });
-    if (error instanceof RuleError) return data({ intent, errors: { form: error.message } as Errors, values: typed }, { status: 400 });
+    if (error instanceof ForbiddenError)
+      throw data({ message: error.message }, { status: 403 });
+    if (error instanceof TerminalChangedError)
+      return data(
+        { intent, errors: { form: error.message } as Errors, values: typed },
+        { status: 409 }
+      );
+    if (error instanceof RuleError)
+      return data(
+        { intent, errors: { form: error.message } as Errors, values: typed },
+        { status: 400 }
+      );
     throw error;
   }
-  throw await redirectWithFlash(request, context.config, `/pos-terminals/device-details/${terminalId}`, { kind: "success", message: DONE[form.intent] });
-}
-
-function Details({ rows }: { rows: [string, React.ReactNode][] }) {
-  return (
-    <dl className="details">
-      {rows.map(([term, value]) => (
-        <div key={term} className="details__row">
-          <dt>{term}</dt>
-          <dd>{value || "N/A"}</dd>
-        </div>
-      ))}
-    </dl>
+  throw await redirectWithFlash(
+    request,
+    context.config,
+    `/pos-terminals/device-details/${terminalId}`,
+    { kind: "success", message: DONE[form.intent] }
   );
 }
 
@@ -180,7 +249,13 @@ function ActionForm({
   const mine = result?.intent === intent ? result : undefined;
   const id = `${intent}-reason`;
   return (
-    <Form method="post" action={to} className="terminal-action" aria-labelledby={`${intent}-title`} noValidate>
+    <Form
+      method="post"
+      action={to}
+      className="terminal-action"
+      aria-labelledby={`${intent}-title`}
+      noValidate
+    >
       <h3 id={`${intent}-title`}>{title}</h3>
       <p className="field-hint">{lead}</p>
       {mine?.errors.form ? (
@@ -191,11 +266,30 @@ function ActionForm({
       <input type="hidden" name="intent" value={intent} />
       <input type="hidden" name="version" value={version} />
       {children}
-      <Field id={id} label="Reason" error={mine?.errors.reason} hint="Required. It is kept in the audit log.">
-        <textarea id={id} name="reason" rows={2} maxLength={MAX_REASON_LENGTH} required defaultValue={mine?.values.reason ?? ""} {...describedBy(id, mine?.errors.reason, true)} />
+      <Field
+        id={id}
+        label="Reason"
+        error={mine?.errors.reason}
+        hint="Required. It is kept in the audit log."
+      >
+        <textarea
+          id={id}
+          name="reason"
+          rows={2}
+          maxLength={MAX_REASON_LENGTH}
+          required
+          defaultValue={mine?.values.reason ?? ""}
+          {...describedBy(id, mine?.errors.reason, true)}
+        />
       </Field>
       <div className="button-row">
-        <button type="submit" className={danger ? "button button--danger" : "button button--primary"} disabled={navigation.state !== "idle"}>
+        <button
+          type="submit"
+          className={
+            danger ? "button button--danger" : "button button--primary"
+          }
+          disabled={navigation.state !== "idle"}
+        >
           {submit}
         </button>
       </div>
@@ -204,7 +298,17 @@ function ActionForm({
 }
 
 export default function DeviceDetails() {
-  const { terminal, place, assignments, transactions, canManage, actions, merchants, merchant, pointsOfSale } = useLoaderData<typeof loader>();
+  const {
+    terminal,
+    place,
+    assignments,
+    transactions,
+    canManage,
+    actions,
+    merchants,
+    merchant,
+    pointsOfSale,
+  } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const submitMerchant = useSubmit();
   const assignErrors = result?.intent === "assign" ? result.errors : undefined;
@@ -218,7 +322,10 @@ export default function DeviceDetails() {
           </p>
           <h1>{terminal.serial}</h1>
           <p className="page__lead">
-            {terminal.model} · <span className={terminalStatusClass(terminal.status)}>{TERMINAL_STATUS_LABEL[terminal.status]}</span>
+            {terminal.model} ·{" "}
+            <span className={terminalStatusClass(terminal.status)}>
+              {TERMINAL_STATUS_LABEL[terminal.status]}
+            </span>
           </p>
         </div>
       </header>
@@ -231,9 +338,34 @@ export default function DeviceDetails() {
             ["Model", terminal.model],
             ["Software version", terminal.softwareVersion],
             ["Status", TERMINAL_STATUS_LABEL[terminal.status]],
-            ["Merchant", place ? <Link to={`/merchants/${place.merchantId}`}>{place.merchantName}</Link> : "Not assigned"],
-            ["Point of sale", place ? <Link to={`/merchants/${place.merchantId}/point-of-sale/${place.pointOfSaleId}`}>{place.pointOfSaleName}</Link> : "None"],
-            ["Last seen", terminal.lastSeenAt === null ? "Never" : formatDate(terminal.lastSeenAt)],
+            [
+              "Merchant",
+              place ? (
+                <Link to={`/merchants/${place.merchantId}`}>
+                  {place.merchantName}
+                </Link>
+              ) : (
+                "Not assigned"
+              ),
+            ],
+            [
+              "Point of sale",
+              place ? (
+                <Link
+                  to={`/merchants/${place.merchantId}/point-of-sale/${place.pointOfSaleId}`}
+                >
+                  {place.pointOfSaleName}
+                </Link>
+              ) : (
+                "None"
+              ),
+            ],
+            [
+              "Last seen",
+              terminal.lastSeenAt === null
+                ? "Never"
+                : formatDate(terminal.lastSeenAt),
+            ],
             ["In the fleet since", formatDate(terminal.createdAt, "day")],
           ]}
         />
@@ -248,14 +380,45 @@ export default function DeviceDetails() {
       {canManage ? (
         <section className="card" aria-labelledby="actions-title">
           <h2 id="actions-title">Actions</h2>
-          {!anyAction ? <p>This terminal is {TERMINAL_STATUS_LABEL[terminal.status].toLowerCase()}: there is nothing to do with it here.</p> : null}
+          {!anyAction ? (
+            <p>
+              This terminal is{" "}
+              {TERMINAL_STATUS_LABEL[terminal.status].toLowerCase()}: there is
+              nothing to do with it here.
+            </p>
+          ) : null}
           <div className="terminal-actions">
             {actions.assign ? (
-              <div className="terminal-action" role="group" aria-labelledby="assign-heading">
+              <div
+                className="terminal-action"
+                role="group"
+                aria-labelledby="assign-heading"
+              >
                 <h3 id="assign-heading">Assign to a point of sale</h3>
-                <Form method="get" className="assign-merchant" onChange={(event) => submitMerchant(event.currentTarget, { replace: true, preventScrollReset: true })}>
-                  <Field id="assign-merchant" label="Merchant" error={assignErrors?.merchantId}>
-                    <select id="assign-merchant" name="assignMerchant" defaultValue={merchant?.id ?? ""} {...describedBy("assign-merchant", assignErrors?.merchantId)}>
+                <Form
+                  method="get"
+                  className="assign-merchant"
+                  onChange={(event) =>
+                    submitMerchant(event.currentTarget, {
+                      replace: true,
+                      preventScrollReset: true,
+                    })
+                  }
+                >
+                  <Field
+                    id="assign-merchant"
+                    label="Merchant"
+                    error={assignErrors?.merchantId}
+                  >
+                    <select
+                      id="assign-merchant"
+                      name="assignMerchant"
+                      defaultValue={merchant?.id ?? ""}
+                      {...describedBy(
+                        "assign-merchant",
+                        assignErrors?.merchantId
+                      )}
+                    >
                       <option value="">Choose a merchant</option>
                       {merchants.map((m) => (
                         <option key={m.id} value={m.id}>
@@ -269,13 +432,37 @@ export default function DeviceDetails() {
                   </button>
                 </Form>
                 {merchant ? (
-                  <ActionForm intent="assign" version={terminal.version} to={`/pos-terminals/device-details/${terminal.id}?assignMerchant=${merchant.id}`} title={`Points of sale of ${merchant.name}`} lead="The terminal stands there once assigned." submit="Assign terminal">
-                    <input type="hidden" name="merchantId" value={merchant.id} />
+                  <ActionForm
+                    intent="assign"
+                    version={terminal.version}
+                    to={`/pos-terminals/device-details/${terminal.id}?assignMerchant=${merchant.id}`}
+                    title={`Points of sale of ${merchant.name}`}
+                    lead="The terminal stands there once assigned."
+                    submit="Assign terminal"
+                  >
+                    <input
+                      type="hidden"
+                      name="merchantId"
+                      value={merchant.id}
+                    />
                     {pointsOfSale.length === 0 ? (
                       <p>This merchant has no active point of sale.</p>
                     ) : (
-                      <Field id="assign-pos" label="Point of sale" error={assignErrors?.pointOfSaleId}>
-                        <select id="assign-pos" name="pointOfSaleId" required defaultValue="" {...describedBy("assign-pos", assignErrors?.pointOfSaleId)}>
+                      <Field
+                        id="assign-pos"
+                        label="Point of sale"
+                        error={assignErrors?.pointOfSaleId}
+                      >
+                        <select
+                          id="assign-pos"
+                          name="pointOfSaleId"
+                          required
+                          defaultValue=""
+                          {...describedBy(
+                            "assign-pos",
+                            assignErrors?.pointOfSaleId
+                          )}
+                        >
                           <option value="" disabled>
                             Choose a point of sale
                           </option>
@@ -292,13 +479,38 @@ export default function DeviceDetails() {
               </div>
             ) : null}
             {actions.unassign ? (
-              <ActionForm intent="unassign" version={terminal.version} title="Unassign" lead={`Take the terminal away from ${place?.pointOfSaleName ?? "its point of sale"}.`} submit="Unassign terminal" />
+              <ActionForm
+                intent="unassign"
+                version={terminal.version}
+                title="Unassign"
+                lead={`Take the terminal away from ${
+                  place?.pointOfSaleName ?? "its point of sale"
+                }.`}
+                submit="Unassign terminal"
+              />
             ) : null}
             {actions.block ? (
-              <ActionForm intent="block" version={terminal.version} title="Block" lead="A blocked terminal takes no payments until it is unblocked." submit="Block terminal" danger />
+              <ActionForm
+                intent="block"
+                version={terminal.version}
+                title="Block"
+                lead="A blocked terminal takes no payments until it is unblocked."
+                submit="Block terminal"
+                danger
+              />
             ) : null}
             {actions.unblock ? (
-              <ActionForm intent="unblock" version={terminal.version} title="Unblock" lead={place ? "The terminal takes payments again where it stands." : "The terminal goes back to stock."} submit="Unblock terminal" />
+              <ActionForm
+                intent="unblock"
+                version={terminal.version}
+                title="Unblock"
+                lead={
+                  place
+                    ? "The terminal takes payments again where it stands."
+                    : "The terminal goes back to stock."
+                }
+                submit="Unblock terminal"
+              />
             ) : null}
           </div>
         </section>
@@ -311,11 +523,44 @@ export default function DeviceDetails() {
           rows={assignments}
           rowKey={(a) => String(a.id)}
           columns={[
-            { id: "pos", header: "Point of sale", cell: (a) => <Link to={`/merchants/${a.merchantId}/point-of-sale/${a.pointOfSaleId}`}>{a.pointOfSaleName}</Link> },
-            { id: "merchant", header: "Merchant", cell: (a) => <Link to={`/merchants/${a.merchantId}`}>{a.merchantName}</Link> },
-            { id: "from", header: "Assigned", cell: (a) => formatDate(a.assignedAt) },
-            { id: "to", header: "Unassigned", cell: (a) => (a.unassignedAt ? formatDate(a.unassignedAt) : <span className="status status--good">Current</span>) },
-            { id: "by", header: "Assigned by", cell: (a) => a.assignedByName ?? "N/A" },
+            {
+              id: "pos",
+              header: "Point of sale",
+              cell: (a) => (
+                <Link
+                  to={`/merchants/${a.merchantId}/point-of-sale/${a.pointOfSaleId}`}
+                >
+                  {a.pointOfSaleName}
+                </Link>
+              ),
+            },
+            {
+              id: "merchant",
+              header: "Merchant",
+              cell: (a) => (
+                <Link to={`/merchants/${a.merchantId}`}>{a.merchantName}</Link>
+              ),
+            },
+            {
+              id: "from",
+              header: "Assigned",
+              cell: (a) => formatDate(a.assignedAt),
+            },
+            {
+              id: "to",
+              header: "Unassigned",
+              cell: (a) =>
+                a.unassignedAt ? (
+                  formatDate(a.unassignedAt)
+                ) : (
+                  <span className="status status--good">Current</span>
+                ),
+            },
+            {
+              id: "by",
+              header: "Assigned by",
+              cell: (a) => a.assignedByName ?? "N/A",
+            },
           ]}
           empty={<p>This terminal has never been assigned.</p>}
         />
@@ -323,7 +568,11 @@ export default function DeviceDetails() {
 
       <section className="card" aria-labelledby="transactions-title">
         <h2 id="transactions-title">Recent transactions</h2>
-        <RecentTransactions rows={transactions} caption="Recent transactions at this terminal" empty="No payments have been taken on this terminal." />
+        <RecentTransactions
+          rows={transactions}
+          caption="Recent transactions at this terminal"
+          empty="No payments have been taken on this terminal."
+        />
       </section>
     </div>
   );

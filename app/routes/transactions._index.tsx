@@ -3,7 +3,13 @@
 // reference, phone or card's last four; totals of the filtered set; a detail
 // panel with the ledger postings; CSV of the whole filtered set.
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { Form, Link, useLoaderData, useLocation, useNavigate } from "@remix-run/react";
+import {
+  Form,
+  Link,
+  useLoaderData,
+  useLocation,
+  useNavigate,
+} from "@remix-run/react";
 import { useEffect } from "react";
 import * as v from "valibot";
 import { authDeps } from "../../functions/auth/deps";
@@ -11,17 +17,38 @@ import { requireBusiness } from "../../functions/auth/guards";
 import { merchantNames } from "../../functions/data/dashboard";
 import { listTransactionEntries } from "../../functions/data/ledger";
 import { DEFAULT_PAGE_SIZE, numberedPage } from "../../functions/data/page";
-import { getTransaction, listTransactions, transactionTotals, type Transaction, type TransactionFilter } from "../../functions/data/transactions";
+import {
+  getTransaction,
+  listTransactions,
+  transactionTotals,
+  type Transaction,
+  type TransactionFilter,
+} from "../../functions/data/transactions";
 import { requirePermission } from "../../functions/guards";
 import { pageNotFound } from "../../functions/http";
 import { can } from "../../functions/permissions";
-import { DataTable, ListCount, ListToolbar, Pager, type Column } from "../components/data-table";
+import {
+  DataTable,
+  ListCount,
+  ListToolbar,
+  Pager,
+  type Column,
+} from "../components/data-table";
 import { QUICK_RANGES, resolveRange } from "../lib/date-range";
 import { formatAmount, formatCount, formatDate } from "../lib/format";
 import { filterHref } from "../lib/list-url";
 import { listParams, oneOf, searchParam } from "../lib/list-params";
 import { readTransactionSearch } from "../lib/transaction-search";
-import { ACCOUNT_LABEL, CHANNEL_LABEL, NETWORKS, STATUS_CLASS, STATUS_LABEL, TRANSACTION_STATUSES, payerOf } from "../lib/transactions-view";
+import {
+  ACCOUNT_LABEL,
+  CHANNEL_LABEL,
+  NETWORKS,
+  STATUS_CLASS,
+  STATUS_LABEL,
+  TRANSACTION_STATUSES,
+  payerOf,
+} from "../lib/transactions-view";
+import { Details } from "../components/details";
 
 const id = v.optional(v.pipe(v.string(), v.regex(/^[\w-]{1,64}$/)));
 
@@ -61,20 +88,38 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const { tenant } = await requireBusiness(request, deps);
   requirePermission(tenant, "view:transaction");
   const url = new URL(request.url);
-  const { filter, filters, period, page, trail } = transactionFilter(url, deps.now());
+  const { filter, filters, period, page, trail } = transactionFilter(
+    url,
+    deps.now()
+  );
   const selected = Number(url.searchParams.get("tx"));
   const [result, totals, merchants, detail] = await Promise.all([
-    numberedPage((after) => listTransactions(tenant, deps.db, { ...filter, after }), trail, page),
+    numberedPage(
+      (after) => listTransactions(tenant, deps.db, { ...filter, after }),
+      trail,
+      page
+    ),
     transactionTotals(tenant, deps.db, filter),
-    deps.db.prepare("SELECT id, name FROM merchants WHERE business_id = ? ORDER BY name COLLATE NOCASE LIMIT 500").bind(tenant.businessId).all<{ id: string; name: string }>(),
+    deps.db
+      .prepare(
+        "SELECT id, name FROM merchants WHERE business_id = ? ORDER BY name COLLATE NOCASE LIMIT 500"
+      )
+      .bind(tenant.businessId)
+      .all<{ id: string; name: string }>(),
     Number.isSafeInteger(selected) && selected > 0
-      ? Promise.all([getTransaction(tenant, deps.db, selected), listTransactionEntries(tenant, deps.db, selected)])
+      ? Promise.all([
+          getTransaction(tenant, deps.db, selected),
+          listTransactionEntries(tenant, deps.db, selected),
+        ])
       : Promise.resolve(null),
   ]);
   const detailRow = detail?.[0] ?? null;
   // A payment of another business (or none at all) behind ?tx= is the SPEC's page-level 404.
   if (url.searchParams.has("tx") && !detailRow) pageNotFound(request);
-  const names = await merchantNames(tenant, deps.db, [...result.rows.map((t) => t.merchantId), ...(detailRow ? [detailRow.merchantId] : [])]);
+  const names = await merchantNames(tenant, deps.db, [
+    ...result.rows.map((t) => t.merchantId),
+    ...(detailRow ? [detailRow.merchantId] : []),
+  ]);
   const view = (t: Transaction) => ({
     id: t.id,
     reference: t.reference,
@@ -97,11 +142,38 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     trail: result.trail,
     hasNext: result.next !== null,
     totals,
-    period: { range: period.range, fromDay: period.fromDay, toDay: period.toDay, error: period.error },
+    period: {
+      range: period.range,
+      fromDay: period.fromDay,
+      toDay: period.toDay,
+      error: period.error,
+    },
     merchants: merchants.results,
-    filtered: Boolean(filters.q || filters.status || filters.channel || filters.network || filters.merchant || filters.pos || filters.terminal),
-    narrowedTo: { pos: filters.pos ?? null, terminal: filters.terminal ?? null },
-    detail: detailRow ? { ...view(detailRow), entries: detail![1].map((e) => ({ id: e.id, account: ACCOUNT_LABEL[e.kind] ?? e.kind, amount: e.amount, memo: e.memo, postedAt: e.postedAt })) } : null,
+    filtered: Boolean(
+      filters.q ||
+        filters.status ||
+        filters.channel ||
+        filters.network ||
+        filters.merchant ||
+        filters.pos ||
+        filters.terminal
+    ),
+    narrowedTo: {
+      pos: filters.pos ?? null,
+      terminal: filters.terminal ?? null,
+    },
+    detail: detailRow
+      ? {
+          ...view(detailRow),
+          entries: detail![1].map((e) => ({
+            id: e.id,
+            account: ACCOUNT_LABEL[e.kind] ?? e.kind,
+            amount: e.amount,
+            memo: e.memo,
+            postedAt: e.postedAt,
+          })),
+        }
+      : null,
     canExport: can(tenant.role, "export:transaction"),
   };
 }
@@ -122,24 +194,60 @@ function columns(search: string): Column<Row>[] {
       id: "reference",
       header: "Reference",
       cell: (t) => (
-        <Link to={withParam(search, "tx", String(t.id))} preventScrollReset className="cell-title">
+        <Link
+          to={withParam(search, "tx", String(t.id))}
+          preventScrollReset
+          className="cell-title"
+        >
           <strong>{t.reference}</strong>
           <span className="cell-sub">{formatDate(t.createdAt)}</span>
         </Link>
       ),
     },
     { id: "merchant", header: "Merchant", cell: (t) => t.merchant },
-    { id: "channel", header: "Channel", cell: (t) => `${CHANNEL_LABEL[t.channel]} · ${t.network}` },
-    { id: "payer", header: "Payer", cell: (t) => <span className="mono">{t.payer}</span> },
-    { id: "amount", header: "Amount (GHS)", numeric: true, cell: (t) => formatAmount(t.amount) },
-    { id: "fee", header: "Fee (GHS)", numeric: true, cell: (t) => formatAmount(t.fee) },
-    { id: "status", header: "Status", cell: (t) => <span className={STATUS_CLASS[t.status]}>{STATUS_LABEL[t.status]}</span> },
+    {
+      id: "channel",
+      header: "Channel",
+      cell: (t) => `${CHANNEL_LABEL[t.channel]} · ${t.network}`,
+    },
+    {
+      id: "payer",
+      header: "Payer",
+      cell: (t) => <span className="mono">{t.payer}</span>,
+    },
+    {
+      id: "amount",
+      header: "Amount (GHS)",
+      numeric: true,
+      cell: (t) => formatAmount(t.amount),
+    },
+    {
+      id: "fee",
+      header: "Fee (GHS)",
+      numeric: true,
+      cell: (t) => formatAmount(t.fee),
+    },
+    {
+      id: "status",
+      header: "Status",
+      cell: (t) => (
+        <span className={STATUS_CLASS[t.status]}>{STATUS_LABEL[t.status]}</span>
+      ),
+    },
   ];
 }
 
-function Totals({ totals }: { totals: { count: number; gross: number; fees: number; net: number } }) {
+function Totals({
+  totals,
+}: {
+  totals: { count: number; gross: number; fees: number; net: number };
+}) {
   return (
-    <dl className="totals" aria-label="Totals for these filters" data-testid="totals">
+    <dl
+      className="totals"
+      aria-label="Totals for these filters"
+      data-testid="totals"
+    >
       <div>
         <dt>Payments</dt>
         <dd>{formatCount(totals.count)}</dd>
@@ -160,26 +268,46 @@ function Totals({ totals }: { totals: { count: number; gross: number; fees: numb
   );
 }
 
-function Detail({ detail, closeHref }: { detail: NonNullable<ReturnType<typeof useLoaderData<typeof loader>>["detail"]>; closeHref: string }) {
+function Detail({
+  detail,
+  closeHref,
+}: {
+  detail: NonNullable<
+    ReturnType<typeof useLoaderData<typeof loader>>["detail"]
+  >;
+  closeHref: string;
+}) {
   const navigate = useNavigate();
   useEffect(() => {
-    const onKey = (event: KeyboardEvent) => event.key === "Escape" && navigate(closeHref, { preventScrollReset: true });
+    const onKey = (event: KeyboardEvent) =>
+      event.key === "Escape" &&
+      navigate(closeHref, { preventScrollReset: true });
     document.addEventListener("keydown", onKey);
     document.getElementById("payment-detail-title")?.focus();
     return () => document.removeEventListener("keydown", onKey);
   }, [closeHref, navigate]);
   return (
-    <aside className="detail-panel" role="dialog" aria-labelledby="payment-detail-title" data-testid="payment-detail">
+    <aside
+      className="detail-panel"
+      role="dialog"
+      aria-labelledby="payment-detail-title"
+      data-testid="payment-detail"
+    >
       <header className="detail-panel__header">
         <h2 id="payment-detail-title" tabIndex={-1}>
           {detail.reference}
         </h2>
-        <Link to={closeHref} preventScrollReset className="detail-panel__close" aria-label="Close the payment">
+        <Link
+          to={closeHref}
+          preventScrollReset
+          className="detail-panel__close"
+          aria-label="Close the payment"
+        >
           ×
         </Link>
       </header>
-      <dl className="details">
-        {(
+      <Details
+        rows={
           [
             ["Merchant", detail.merchant],
             ["Status", STATUS_LABEL[detail.status]],
@@ -189,15 +317,17 @@ function Detail({ detail, closeHref }: { detail: NonNullable<ReturnType<typeof u
             ["Fee (GHS)", formatAmount(detail.fee)],
             ["Net (GHS)", formatAmount(detail.amount - detail.fee)],
             ["Paid", formatDate(detail.createdAt)],
-            ["Available to the merchant", detail.clearedAt ? formatDate(detail.clearedAt) : detail.status === "successful" ? "Not yet" : "Never"],
+            [
+              "Available to the merchant",
+              detail.clearedAt
+                ? formatDate(detail.clearedAt)
+                : detail.status === "successful"
+                ? "Not yet"
+                : "Never",
+            ],
           ] as const
-        ).map(([term, value]) => (
-          <div key={term} className="details__row">
-            <dt>{term}</dt>
-            <dd>{value}</dd>
-          </div>
-        ))}
-      </dl>
+        }
+      />
       <h3>Ledger postings</h3>
       {detail.entries.length === 0 ? (
         <p>No postings: a failed payment moves no money.</p>
@@ -219,7 +349,9 @@ function Detail({ detail, closeHref }: { detail: NonNullable<ReturnType<typeof u
               <tr key={entry.id}>
                 <td data-label="Account">
                   {entry.account}
-                  <span className="cell-sub">{`${entry.memo} · ${formatDate(entry.postedAt)}`}</span>
+                  <span className="cell-sub">{`${entry.memo} · ${formatDate(
+                    entry.postedAt
+                  )}`}</span>
                 </td>
                 <td data-label="Debit (GHS)" className="num">
                   {entry.amount > 0 ? formatAmount(entry.amount) : ""}
@@ -240,35 +372,77 @@ export default function Transactions() {
   const data = useLoaderData<typeof loader>();
   const { search } = useLocation();
   const params = new URLSearchParams(search);
-  const exportSearch = withParam(withParam(withParam(search, "tx", null), "page", null), "trail", null);
+  const exportSearch = withParam(
+    withParam(withParam(search, "tx", null), "page", null),
+    "trail",
+    null
+  );
   return (
     <div className="page">
       <header className="page__header">
         <h1>Transactions</h1>
         <p className="page__lead">
-          {`Payments from ${formatDate(`${data.period.fromDay}T12:00:00Z`, "day")} to ${formatDate(`${data.period.toDay}T12:00:00Z`, "day")} (Africa/Accra).`}
+          {`Payments from ${formatDate(
+            `${data.period.fromDay}T12:00:00Z`,
+            "day"
+          )} to ${formatDate(
+            `${data.period.toDay}T12:00:00Z`,
+            "day"
+          )} (Africa/Accra).`}
         </p>
       </header>
 
       <nav className="range-tabs" aria-label="Period">
         {QUICK_RANGES.filter((r) => r.value !== "custom").map((r) => (
-          <Link key={r.value} to={filterHref(params, { range: r.value, from: null, to: null, tx: null })} className="range-tabs__tab" aria-current={data.period.range === r.value ? "true" : undefined}>
+          <Link
+            key={r.value}
+            to={filterHref(params, {
+              range: r.value,
+              from: null,
+              to: null,
+              tx: null,
+            })}
+            className="range-tabs__tab"
+            aria-current={data.period.range === r.value ? "true" : undefined}
+          >
             {r.label}
           </Link>
         ))}
       </nav>
-      <Form method="get" className="inline-form range-form" aria-label="Custom period">
-        {[...params].filter(([key]) => !["range", "from", "to", "page", "trail", "tx"].includes(key)).map(([key, value]) => (
-          <input key={key} type="hidden" name={key} value={value} />
-        ))}
+      <Form
+        method="get"
+        className="inline-form range-form"
+        aria-label="Custom period"
+      >
+        {[...params]
+          .filter(
+            ([key]) =>
+              !["range", "from", "to", "page", "trail", "tx"].includes(key)
+          )
+          .map(([key, value]) => (
+            <input key={key} type="hidden" name={key} value={value} />
+          ))}
         <input type="hidden" name="range" value="custom" />
         <label>
           From
-          <input type="date" name="from" defaultValue={data.period.fromDay} required aria-invalid={data.period.error ? true : undefined} aria-describedby={data.period.error ? "range-error" : undefined} />
+          <input
+            type="date"
+            name="from"
+            defaultValue={data.period.fromDay}
+            required
+            aria-invalid={data.period.error ? true : undefined}
+            aria-describedby={data.period.error ? "range-error" : undefined}
+          />
         </label>
         <label>
           To
-          <input type="date" name="to" defaultValue={data.period.toDay} required aria-invalid={data.period.error ? true : undefined} />
+          <input
+            type="date"
+            name="to"
+            defaultValue={data.period.toDay}
+            required
+            aria-invalid={data.period.error ? true : undefined}
+          />
         </label>
         <button type="submit" className="button">
           Show period
@@ -284,14 +458,49 @@ export default function Transactions() {
         searchLabel="Search transactions"
         searchPlaceholder="Reference, phone or card's last 4"
         filters={[
-          { name: "status", label: "Status", allLabel: "Any status", options: TRANSACTION_STATUSES.map((s) => ({ value: s, label: STATUS_LABEL[s] })) },
-          { name: "channel", label: "Channel", allLabel: "Any channel", options: [{ value: "card", label: "Card" }, { value: "mobile_money", label: "Mobile money" }] },
-          { name: "network", label: "Network or scheme", allLabel: "Any network", options: NETWORKS.map((n) => ({ value: n, label: n })) },
-          { name: "merchant", label: "Merchant", allLabel: "Any merchant", options: data.merchants.map((m) => ({ value: m.id, label: m.name })) },
+          {
+            name: "status",
+            label: "Status",
+            allLabel: "Any status",
+            options: TRANSACTION_STATUSES.map((s) => ({
+              value: s,
+              label: STATUS_LABEL[s],
+            })),
+          },
+          {
+            name: "channel",
+            label: "Channel",
+            allLabel: "Any channel",
+            options: [
+              { value: "card", label: "Card" },
+              { value: "mobile_money", label: "Mobile money" },
+            ],
+          },
+          {
+            name: "network",
+            label: "Network or scheme",
+            allLabel: "Any network",
+            options: NETWORKS.map((n) => ({ value: n, label: n })),
+          },
+          {
+            name: "merchant",
+            label: "Merchant",
+            allLabel: "Any merchant",
+            options: data.merchants.map((m) => ({
+              value: m.id,
+              label: m.name,
+            })),
+          },
         ]}
         actions={
           data.canExport && data.totals.count > 0 ? (
-            <a href={`/transactions/export${exportSearch === "?" ? "" : exportSearch}`} className="button" download>
+            <a
+              href={`/transactions/export${
+                exportSearch === "?" ? "" : exportSearch
+              }`}
+              className="button"
+              download
+            >
               Export CSV
             </a>
           ) : null
@@ -300,19 +509,33 @@ export default function Transactions() {
       {data.narrowedTo.pos || data.narrowedTo.terminal ? (
         <p className="chips">
           {data.narrowedTo.pos ? (
-            <Link to={filterHref(params, { pos: null })} className="chip" aria-label="Remove the point of sale filter">
+            <Link
+              to={filterHref(params, { pos: null })}
+              className="chip"
+              aria-label="Remove the point of sale filter"
+            >
               One point of sale ×
             </Link>
           ) : null}
           {data.narrowedTo.terminal ? (
-            <Link to={filterHref(params, { terminal: null })} className="chip" aria-label="Remove the terminal filter">
+            <Link
+              to={filterHref(params, { terminal: null })}
+              className="chip"
+              aria-label="Remove the terminal filter"
+            >
               One terminal ×
             </Link>
           ) : null}
         </p>
       ) : null}
       <Totals totals={data.totals} />
-      <ListCount page={data.page} pageSize={DEFAULT_PAGE_SIZE} shown={data.rows.length} total={data.totals.count} noun={data.totals.count === 1 ? "payment" : "payments"} />
+      <ListCount
+        page={data.page}
+        pageSize={DEFAULT_PAGE_SIZE}
+        shown={data.rows.length}
+        total={data.totals.count}
+        noun={data.totals.count === 1 ? "payment" : "payments"}
+      />
       <DataTable
         caption="Transactions"
         columns={columns(search)}
@@ -321,12 +544,29 @@ export default function Transactions() {
         empty={
           <>
             <h2>No payments {data.filtered ? "match" : "in this period"}</h2>
-            <p>{data.filtered ? "Try another search, or clear the filters." : "Choose a longer period to see more."}</p>
+            <p>
+              {data.filtered
+                ? "Try another search, or clear the filters."
+                : "Choose a longer period to see more."}
+            </p>
           </>
         }
       />
-      <Pager page={data.page} totalPages={Math.max(1, Math.ceil(data.totals.count / DEFAULT_PAGE_SIZE))} trail={data.trail} hasNext={data.hasNext} />
-      {data.detail ? <Detail detail={data.detail} closeHref={withParam(search, "tx", null)} /> : null}
+      <Pager
+        page={data.page}
+        totalPages={Math.max(
+          1,
+          Math.ceil(data.totals.count / DEFAULT_PAGE_SIZE)
+        )}
+        trail={data.trail}
+        hasNext={data.hasNext}
+      />
+      {data.detail ? (
+        <Detail
+          detail={data.detail}
+          closeHref={withParam(search, "tx", null)}
+        />
+      ) : null}
     </div>
   );
 }
