@@ -1,0 +1,43 @@
+// Settlement history as people use it: Kofi Boateng (Administrator) runs the
+// day's settlement, sees the outcome, opens a settlement with the payments it
+// covers and its payout attempts; Abena Darko (Finance) reads it but cannot run it.
+import { mintSession } from "../support/sign-in";
+import { KUMASI } from "../support/tenants";
+import { expect, hydrated, test } from "./fixtures";
+
+test("an administrator runs the settlement and reads what each one covers", async ({ page }) => {
+  await page.goto("/money/settlement-history");
+  await hydrated(page);
+  await expect(page).toHaveTitle("Settlement History");
+  await page.getByRole("button", { name: "Run settlement now" }).click();
+  await expect(page.getByTestId("alert")).toContainText(/Settlement run for \d{2} \w{3} \d{4}: \d+ settlements? made/);
+  await expect(page.getByTestId("alert")).toContainText(/payouts: \d+ paid, \d+ failed/);
+
+  await page.getByRole("table").getByRole("link").first().click();
+  const detail = page.getByTestId("settlement-detail");
+  await expect(detail.getByRole("heading", { name: /Transactions covered \(\d+\)/ })).toBeVisible();
+  await expect(detail.getByTestId("covered").getByRole("listitem")).not.toHaveCount(0);
+  await expect(detail.getByRole("heading", { name: "Payout attempts" })).toBeVisible();
+  // Payers are masked in the covered list too.
+  await expect(detail.getByTestId("covered")).not.toContainText(/233\d{9}/);
+
+  await page.getByLabel("Status").selectOption("paid");
+  await expect(page).toHaveURL(/status=paid/);
+  await expect(page.getByRole("table").getByText("Paid", { exact: true }).first()).toBeVisible();
+});
+
+test("Finance reads the history but has no run button; the dashboard shows what awaits settlement", async ({ browser, portal }) => {
+  const context = await browser.newContext({ baseURL: portal.url });
+  const session = await mintSession(await portal.db(), portal.url, "abena.darko@example.com", KUMASI);
+  await context.addCookies([{ name: session.name, value: session.value, url: portal.url }]);
+  const page = await context.newPage();
+  await page.goto("/money/settlement-history");
+  await hydrated(page);
+  await expect(page.getByRole("heading", { level: 1, name: "Settlement History" })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Run settlement now" })).toHaveCount(0);
+  await page.goto("/");
+  await expect(page.getByTestId("dashboard-awaiting")).toContainText(/GHS [\d,]+\.\d{2}\s*cleared, awaiting settlement/);
+  await page.getByTestId("dashboard-awaiting").click();
+  await expect(page).toHaveURL(/\/money\/settlement-history$/);
+  await context.close();
+});
