@@ -23,8 +23,7 @@ export interface MerchantBalances {
 export async function getMerchantBalances(tenant: Tenant, db: D1Database, merchantId: string): Promise<MerchantBalances> {
   const { results } = await db
     .prepare(
-      `SELECT a.kind, coalesce((SELECT SUM(e.amount) FROM ledger_entries e WHERE e.business_id = a.business_id AND e.account_id = a.id), 0) AS sum
-       FROM ledger_accounts a WHERE a.business_id = ? AND a.merchant_id = ?`,
+      `SELECT a.kind, a.entry_sum AS sum FROM ledger_accounts a WHERE a.business_id = ? AND a.merchant_id = ?`,
     )
     .bind(tenant.businessId, merchantId)
     .all<{ kind: string; sum: number }>();
@@ -74,6 +73,8 @@ export function postingStatements(tenant: Tenant, db: D1Database, lines: readonl
            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         )
         .bind(tenant.businessId, refs.postingId, accountId, line.amount, refs.transactionId ?? null, refs.transferId ?? null, refs.settlementId ?? null, refs.memo, refs.postedAt),
+      // The account's running sum moves with its entry, in the same batch.
+      db.prepare("UPDATE ledger_accounts SET entry_sum = entry_sum + ? WHERE id = ? AND business_id = ?").bind(line.amount, accountId, tenant.businessId),
     ];
   });
 }
@@ -83,11 +84,10 @@ export async function listMerchantBalances(tenant: Tenant, db: D1Database, merch
   const ids = [...new Set(merchantIds)];
   const balances: Record<string, MerchantBalances> = Object.fromEntries(ids.map((id) => [id, { pending: 0, available: 0, total: 0 }]));
   if (ids.length === 0) return balances;
-  // Each sum walks one account's entries on ledger_entries_by_account; no table scan.
+  // The accounts' running sums (migration 0007): one row per account.
   const { results } = await db
     .prepare(
-      `SELECT a.merchant_id AS merchantId, a.kind,
-         coalesce((SELECT SUM(e.amount) FROM ledger_entries e WHERE e.business_id = a.business_id AND e.account_id = a.id), 0) AS sum
+      `SELECT a.merchant_id AS merchantId, a.kind, a.entry_sum AS sum
        FROM ledger_accounts a
        WHERE a.business_id = ? AND a.kind IN ('merchant_pending', 'merchant_available') AND a.merchant_id IN (${ids.map(() => "?").join(", ")})`,
     )

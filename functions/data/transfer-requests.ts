@@ -117,7 +117,7 @@ export async function approveTransfer(tenant: Tenant, db: D1Database, meta: Requ
   const availableAccount = ledgerAccountId(tenant.businessId, { kind: "merchant_available", merchantId: transfer.fromMerchantId });
   try {
     await db.batch([
-      guard(db, "SELECT 0 - coalesce(SUM(amount), 0) >= ? FROM ledger_entries WHERE business_id = ? AND account_id = ?", "available balance", transfer.amount, tenant.businessId, availableAccount),
+      guard(db, "SELECT 0 - coalesce((SELECT entry_sum FROM ledger_accounts WHERE business_id = ? AND id = ?), 0) >= ?", "available balance", tenant.businessId, availableAccount, transfer.amount),
       db
         .prepare("UPDATE transfers SET status = 'completed', approved_by = ?, decided_at = ? WHERE id = ? AND business_id = ? AND status = 'pending_approval'")
         .bind(tenant.userId, at, transfer.id, tenant.businessId),

@@ -70,7 +70,7 @@ export async function runSettlement(db: D1Database, businessId: string, periodSt
     try {
       await db.batch([
         // What was cleared must still be there (a transfer may have moved it out).
-        db.prepare("INSERT INTO batch_guards (ok, reason) VALUES (coalesce((SELECT 0 - coalesce(SUM(amount), 0) >= ? FROM ledger_entries WHERE business_id = ? AND account_id = ?), 0), 'available')").bind(net, businessId, available),
+        db.prepare("INSERT INTO batch_guards (ok, reason) VALUES (coalesce((SELECT 0 - coalesce((SELECT entry_sum FROM ledger_accounts WHERE business_id = ? AND id = ?), 0) >= ?), 0), 'available')").bind(businessId, available, net),
         db
           .prepare(
             `INSERT INTO settlements (id, business_id, merchant_id, settlement_account_id, period_start, period_end, gross, fees, net, status, reference, attempts, created_at)

@@ -141,6 +141,13 @@ export async function seedLocal(size: SeedSize, persistTo?: string, options: See
       await wipe(db).catch(() => {});
       throw error;
     }
+    // The accounts' running sums (migration 0007), from the entries just written.
+    await db
+      .prepare(
+        `UPDATE ledger_accounts SET entry_sum = coalesce(
+           (SELECT SUM(e.amount) FROM ledger_entries e WHERE e.business_id = ledger_accounts.business_id AND e.account_id = ledger_accounts.id), 0)`,
+      )
+      .run();
     if (progress) progress(`  ${transactions.toLocaleString("en-GB")} transactions with their ledger, settlements and rollups in ${seconds()} s`);
     return true;
   });

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CLEARING_DAYS, ledgerAccountId, merchantBalance } from "../../functions/ledger";
 import { migrateLocal, seedLocal } from "../../scripts/seed/local";
 import { startPortal, type Portal } from "../support/portal";
+import { expectAccountSumsMatchEntries } from "../support/ledger";
 import { TEMPLATE_STATE } from "../support/state";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -74,6 +75,10 @@ describe.each(CASES)("the seeded ledger: $name", ({ prepare }) => {
     expect(
       await db.prepare("SELECT COUNT(*) AS n FROM ledger_entries e JOIN ledger_accounts a ON a.id = e.account_id WHERE a.business_id <> e.business_id").first("n"),
     ).toBe(0);
+  });
+
+  it("each account's running sum, which balances are read from, is the sum of its entries", async () => {
+    await expectAccountSumsMatchEntries(db);
   });
 
   it("posts gross, fee and net for each payment, clears it after 1 day (mobile money) or 3 (card), reverses it before", async () => {

@@ -8,6 +8,7 @@ import { runSettlement, settlementPeriodFor } from "../../functions/settlement/r
 import { textOf } from "../support/html";
 import { signedInCookie } from "../support/sign-in";
 import { ACCRA, KOFI_KUMASI, KUMASI, META } from "../support/tenants";
+import { expectAccountSumsMatchEntries } from "../support/ledger";
 import { usePortal } from "../support/use-portal";
 
 const DAY = 86_400_000;
@@ -65,6 +66,7 @@ describe("the daily settlement run", () => {
       expect(await count(db, "SELECT COUNT(*) AS n FROM ledger_entries WHERE settlement_id = ?", s.settlementId)).toBe(2);
     }
     expect(await ledgerTotal(db)).toBe(0);
+    await expectAccountSumsMatchEntries(db);
   });
 
   it("pays out what is due, records a failure, retries it next time, and never pays twice", async () => {

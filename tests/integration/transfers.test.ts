@@ -6,6 +6,7 @@ import { getMerchantBalances } from "../../functions/data/ledger";
 import { ForbiddenError, RuleError } from "../../functions/data/tenant";
 import { approveTransfer, rejectTransfer, requestTransfer } from "../../functions/data/transfer-requests";
 import { ABENA_KUMASI, ACCRA, AMA_KUMASI, KOFI_KUMASI, KUMASI, META } from "../support/tenants";
+import { expectAccountSumsMatchEntries } from "../support/ledger";
 import { usePortal } from "../support/use-portal";
 
 const portal = usePortal();
@@ -89,6 +90,7 @@ describe("deciding a transfer", () => {
     expect((await getMerchantBalances(ABENA_KUMASI, db, to)).available).toBe(toBefore.available + 2_500);
     expect(await rows("SELECT COUNT(*) AS n FROM ledger_entries WHERE transfer_id = ?", id)).toBe(2);
     expect(await ledgerTotal()).toBe(0);
+    await expectAccountSumsMatchEntries(db);
     expect(await rows("SELECT COUNT(*) AS n FROM approval_requests WHERE target_id = ? AND status = 'approved'", id)).toBe(1);
     await expect(approveTransfer(KOFI_KUMASI, db, META, id)).rejects.toThrow("This transfer is already completed.");
   });
@@ -124,6 +126,7 @@ describe("deciding a transfer", () => {
     expect(await rows("SELECT COUNT(*) AS n FROM ledger_entries WHERE transfer_id = ?", second.id)).toBe(0);
     expect(await rows("SELECT COUNT(*) AS n FROM transfers WHERE id = ? AND status = 'pending_approval'", second.id)).toBe(1);
     expect(await ledgerTotal()).toBe(0);
+    await expectAccountSumsMatchEntries(db);
   });
 
   it("rejection needs a reason, moves nothing, and is final", async () => {

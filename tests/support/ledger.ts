@@ -1,0 +1,16 @@
+import { expect } from "vitest";
+
+/** Every ledger account's running sum equals the sum of its entries (migration 0007's promise). */
+export async function expectAccountSumsMatchEntries(db: D1Database): Promise<void> {
+  const drift = await db
+    .prepare(
+      `SELECT a.id, a.entry_sum, coalesce((SELECT SUM(e.amount) FROM ledger_entries e WHERE e.business_id = a.business_id AND e.account_id = a.id), 0) AS entries
+       FROM ledger_accounts a WHERE a.entry_sum <> coalesce((SELECT SUM(e.amount) FROM ledger_entries e WHERE e.business_id = a.business_id AND e.account_id = a.id), 0)`,
+    )
+    .all<{ id: string; entry_sum: number; entries: number }>();
+  expect(drift.results, "accounts whose running sum drifted from their entries").toEqual([]);
+  const accounts = await db.prepare("SELECT COUNT(*) AS n, coalesce(SUM(entry_sum), 0) AS total FROM ledger_accounts").first<{ n: number; total: number }>();
+  expect(accounts!.n).toBeGreaterThan(0);
+  // Double entry: the running sums balance as the entries do.
+  expect(accounts!.total).toBe(0);
+}
