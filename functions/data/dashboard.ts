@@ -63,7 +63,7 @@ export async function dashboardFigures(tenant: Tenant, db: D1Database, now: numb
   const [rollups, sinceMidnight, yesterdayByNow, awaiting] = await db.batch([
     db
       .prepare(
-        `SELECT day, status, SUM(count) AS count, SUM(amount) AS amount FROM daily_rollups
+        `SELECT day, status, SUM(count) AS count, SUM(amount) AS amount FROM daily_merchant_totals
          WHERE business_id = ? AND day BETWEEN ? AND ? GROUP BY day, status`,
       )
       .bind(tenant.businessId, dayAt(59), today),

@@ -21,7 +21,7 @@ export async function listMerchantFunds(tenant: Tenant, db: D1Database, merchant
   const [collected, settled, balances] = await Promise.all([
     db
       .prepare(
-        `SELECT merchant_id AS id, SUM(amount) AS amount, SUM(fee) AS fee FROM daily_rollups
+        `SELECT merchant_id AS id, SUM(amount) AS amount, SUM(fee) AS fee FROM daily_merchant_totals
          WHERE business_id = ? AND status = 'successful' AND merchant_id IN (${slots(ids.length)}) AND day BETWEEN ? AND ? GROUP BY merchant_id`,
       )
       .bind(tenant.businessId, ...ids, period.fromDay, period.toDay)

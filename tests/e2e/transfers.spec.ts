@@ -3,10 +3,26 @@
 // both balances change by exactly the amount.
 import type { Page } from "@playwright/test";
 import { mintSession } from "../support/sign-in";
-import { KUMASI } from "../support/tenants";
+import { clearingPosting, paymentPosting } from "../../functions/ledger";
+import { postingStatements } from "../../functions/data/ledger";
+import { KOFI_KUMASI, KUMASI } from "../support/tenants";
 import { expect, hydrated, test } from "./fixtures";
 
 test.use({ signedInAs: { email: "abena.darko@example.com", businessId: KUMASI } });
+
+// Other files in this worker may have settled every available cedi already: a
+// cleared payment of GHS 100 (posted by the portal's own ledger functions) makes
+// sure Papa Kwaku's account has something to transfer.
+test.beforeEach(async ({ portal }) => {
+  const db = await portal.db();
+  const payment = { merchantId: "mer_kff_0001", amount: 10_000, fee: 0 };
+  const postedAt = Date.now();
+  const postingId = `e2e_topup_${postedAt}`;
+  await db.batch([
+    ...postingStatements(KOFI_KUMASI, db, paymentPosting(payment), { postingId, memo: "E2E top-up", postedAt }),
+    ...postingStatements(KOFI_KUMASI, db, clearingPosting(payment), { postingId: `${postingId}_clearing`, memo: "E2E top-up cleared", postedAt }),
+  ]);
+});
 
 async function available(page: Page, merchant: string): Promise<string> {
   await page.goto("/money/merchant-accounts");

@@ -194,6 +194,14 @@ describe.each(CASES)("the seeded ledger: $name", ({ prepare }) => {
     expect(bad).toEqual([]);
   });
 
+  it("has per-merchant daily totals equal to a GROUP BY over the rollups", async () => {
+    const grouped = `SELECT business_id, day, merchant_id, status, SUM(count), SUM(amount), SUM(fee) FROM daily_rollups GROUP BY business_id, day, merchant_id, status`;
+    const totals = `SELECT business_id, day, merchant_id, status, count, amount, fee FROM daily_merchant_totals`;
+    expect(await rows(db, `${grouped} EXCEPT ${totals} LIMIT 5`)).toEqual([]);
+    expect(await rows(db, `${totals} EXCEPT ${grouped} LIMIT 5`)).toEqual([]);
+    expect(await db.prepare("SELECT COUNT(*) AS n FROM daily_merchant_totals").first("n")).toBeGreaterThan(0);
+  });
+
   it("has daily rollups equal to a GROUP BY over the transactions", async () => {
     const grouped = `SELECT business_id, strftime('%Y-%m-%d', created_at / 1000, 'unixepoch') AS day, merchant_id, point_of_sale_id,
         coalesce(terminal_id, '') AS terminal_id, channel, network, status, COUNT(*) AS count, SUM(amount) AS amount, SUM(fee) AS fee

@@ -76,6 +76,10 @@ beforeAll(async () => {
       `INSERT INTO daily_rollups (business_id, day, merchant_id, point_of_sale_id, terminal_id, channel, network, status, count, amount, fee)
        VALUES ('${ACCRA}', '2026-11-01', '${M}', '${POS}', '${T}', 'card', 'VISA', 'successful', 1, 10000, 175)`,
     ),
+    db.prepare(
+      `INSERT INTO daily_merchant_totals (business_id, day, merchant_id, status, count, amount, fee)
+       VALUES ('${ACCRA}', '2026-11-01', '${M}', 'successful', 1, 10000, 175)`,
+    ),
     ...postingStatements(AMA_ACCRA, db, paymentPosting({ merchantId: M, amount: 10_000, fee: 175 }), {
       postingId: "test_posting_1",
       memo: "payment TESTREF000001",
