@@ -1,18 +1,8 @@
 // /approvals/transfer/{requestId}: a transfer request (the fifth kind): from,
 // to, amount, the available balance now, who asked and when; approve, or
 // reject with a reason. The maker cannot decide; a decided request is read-only.
-import {
-  data,
-  type ActionFunctionArgs,
-  type LoaderFunctionArgs,
-} from "@remix-run/cloudflare";
-import {
-  Form,
-  Link,
-  useActionData,
-  useLoaderData,
-  useNavigation,
-} from "@remix-run/react";
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import * as v from "valibot";
 import { authDeps } from "../../functions/auth/deps";
 import { requireBusiness } from "../../functions/auth/guards";
@@ -20,10 +10,7 @@ import { requireSameOrigin } from "../../functions/auth/origin";
 import { getApprovalRequest } from "../../functions/data/approvals";
 import { getMerchantBalances } from "../../functions/data/ledger";
 import { ForbiddenError, RuleError } from "../../functions/data/tenant";
-import {
-  approveTransfer,
-  rejectTransfer,
-} from "../../functions/data/transfer-requests";
+import { approveTransfer, rejectTransfer } from "../../functions/data/transfer-requests";
 import { getTransfer } from "../../functions/data/transfers";
 import { redirectWithFlash } from "../../functions/flash";
 import { requirePermission } from "../../functions/guards";
@@ -33,33 +20,20 @@ import { describedBy, Field } from "../components/form";
 import { formatAmount, formatDate } from "../lib/format";
 import { Details } from "../components/details";
 
-async function transferRequest(
-  request: Request,
-  context: LoaderFunctionArgs["context"],
-  id: string | undefined
-) {
+async function transferRequest(request: Request, context: LoaderFunctionArgs["context"], id: string | undefined) {
   const deps = authDeps(request, context);
   const { tenant } = await requireBusiness(request, deps);
   requirePermission(tenant, "view:approval");
   const approval = id ? await getApprovalRequest(tenant, deps.db, id) : null;
-  if (!approval || (approval.kind as string) !== "transfer")
-    pageNotFound(request);
+  if (!approval || (approval.kind as string) !== "transfer") pageNotFound(request);
   const transfer = await getTransfer(tenant, deps.db, approval.targetId);
   if (!transfer) pageNotFound(request);
   return { deps, tenant, approval, transfer };
 }
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
-  const { deps, tenant, approval, transfer } = await transferRequest(
-    request,
-    context,
-    params.id
-  );
-  const balances = await getMerchantBalances(
-    tenant,
-    deps.db,
-    transfer.fromMerchantId
-  );
+  const { deps, tenant, approval, transfer } = await transferRequest(request, context, params.id);
+  const balances = await getMerchantBalances(tenant, deps.db, transfer.fromMerchantId);
   const after = approval.after as Record<string, string | number | null>;
   return {
     request: {
@@ -74,18 +48,12 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
     transfer: {
       from: String(after.from_merchant ?? ""),
       to: String(after.to ?? ""),
-      toKind:
-        after.to_kind === "settlement_account"
-          ? "Settlement account"
-          : "Merchant account",
+      toKind: after.to_kind === "settlement_account" ? "Settlement account" : "Merchant account",
       amount: transfer.amount,
       fromMerchantId: transfer.fromMerchantId,
     },
     available: balances.available,
-    canDecide:
-      approval.status === "pending" &&
-      can(tenant.role, "decide:approval") &&
-      approval.makerId !== tenant.userId,
+    canDecide: approval.status === "pending" && can(tenant.role, "decide:approval") && approval.makerId !== tenant.userId,
     ownRequest: approval.makerId === tenant.userId,
   };
 }
@@ -94,57 +62,29 @@ const Decision = v.variant("intent", [
   v.object({ intent: v.literal("approve") }),
   v.object({
     intent: v.literal("reject"),
-    reason: v.pipe(
-      v.string(),
-      v.trim(),
-      v.minLength(3, "Say why the transfer is rejected."),
-      v.maxLength(500)
-    ),
+    reason: v.pipe(v.string(), v.trim(), v.minLength(3, "Say why the transfer is rejected."), v.maxLength(500)),
   }),
 ]);
 
 export async function action({ request, context, params }: ActionFunctionArgs) {
   requireSameOrigin(request);
-  const { deps, tenant, transfer } = await transferRequest(
-    request,
-    context,
-    params.id
-  );
+  const { deps, tenant, transfer } = await transferRequest(request, context, params.id);
   requirePermission(tenant, "decide:approval");
-  const parsed = v.safeParse(
-    Decision,
-    Object.fromEntries(await request.formData())
-  );
-  if (!parsed.success)
-    return data(
-      { error: null, reasonError: parsed.issues[0].message },
-      { status: 400 }
-    );
+  const parsed = v.safeParse(Decision, Object.fromEntries(await request.formData()));
+  if (!parsed.success) return data({ error: null, reasonError: parsed.issues[0].message }, { status: 400 });
   try {
-    if (parsed.output.intent === "approve")
-      await approveTransfer(tenant, deps.db, deps.meta, transfer.id);
-    else
-      await rejectTransfer(
-        tenant,
-        deps.db,
-        deps.meta,
-        transfer.id,
-        parsed.output.reason
-      );
+    if (parsed.output.intent === "approve") await approveTransfer(tenant, deps.db, deps.meta, transfer.id);
+    else await rejectTransfer(tenant, deps.db, deps.meta, transfer.id, parsed.output.reason);
   } catch (error) {
-    if (error instanceof ForbiddenError)
-      throw data({ message: error.message }, { status: 403 });
-    if (error instanceof RuleError)
-      return data({ error: error.message, reasonError: null }, { status: 400 });
+    if (error instanceof ForbiddenError) throw data({ message: error.message }, { status: 403 });
+    if (error instanceof RuleError) return data({ error: error.message, reasonError: null }, { status: 400 });
     throw error;
   }
   throw await redirectWithFlash(request, context.config, "/approvals", {
     kind: "success",
     message:
       parsed.output.intent === "approve"
-        ? `Transfer of GHS ${formatAmount(
-            transfer.amount
-          )} approved; the money has moved.`
+        ? `Transfer of GHS ${formatAmount(transfer.amount)} approved; the money has moved.`
         : "Transfer rejected; no money moved.",
   });
 }
@@ -157,8 +97,7 @@ const STATUS = {
 } as const;
 
 export default function TransferRequest() {
-  const { request, transfer, available, canDecide, ownRequest } =
-    useLoaderData<typeof loader>();
+  const { request, transfer, available, canDecide, ownRequest } = useLoaderData<typeof loader>();
   const answer = useActionData<typeof action>();
   const busy = useNavigation().state === "submitting";
   const [label, pill] = STATUS[request.status];
@@ -195,17 +134,12 @@ export default function TransferRequest() {
                     ["Decided", formatDate(request.decidedAt)],
                   ] as const)
                 : []),
-              ...(request.reason
-                ? ([["Reason", request.reason]] as const)
-                : []),
+              ...(request.reason ? ([["Reason", request.reason]] as const) : []),
             ] as const
           }
         />
         {request.status === "pending" && transfer.amount > available ? (
-          <p className="notice notice--warning notice__message">
-            The amount is now above the available balance: approving it will be
-            refused.
-          </p>
+          <p className="notice notice--warning notice__message">The amount is now above the available balance: approving it will be refused.</p>
         ) : null}
       </section>
       {canDecide ? (
@@ -213,42 +147,23 @@ export default function TransferRequest() {
           <h2 id="decide-heading">Decide</h2>
           <Form method="post">
             <input type="hidden" name="intent" value="approve" />
-            <button
-              type="submit"
-              className="button button--primary"
-              disabled={busy}
-            >
+            <button type="submit" className="button button--primary" disabled={busy}>
               Approve and move the money
             </button>
           </Form>
           <Form method="post" className="form">
             <input type="hidden" name="intent" value="reject" />
-            <Field
-              id="reason"
-              label="Reason for rejecting"
-              error={answer?.reasonError}
-            >
-              <input
-                id="reason"
-                name="reason"
-                maxLength={500}
-                {...describedBy("reason", answer?.reasonError)}
-              />
+            <Field id="reason" label="Reason for rejecting" error={answer?.reasonError}>
+              <input id="reason" name="reason" maxLength={500} {...describedBy("reason", answer?.reasonError)} />
             </Field>
-            <button
-              type="submit"
-              className="button button--danger"
-              disabled={busy}
-            >
+            <button type="submit" className="button button--danger" disabled={busy}>
               Reject
             </button>
           </Form>
         </section>
       ) : request.status === "pending" ? (
         <p className="notice notice--info notice__message">
-          {ownRequest
-            ? "You asked for this transfer: another person must decide it."
-            : "Only an administrator can decide this request."}
+          {ownRequest ? "You asked for this transfer: another person must decide it." : "Only an administrator can decide this request."}
         </p>
       ) : null}
     </div>

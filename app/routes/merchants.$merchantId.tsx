@@ -4,42 +4,18 @@
 // person to approve. The forms open from the URL (?edit=merchant,
 // ?deactivate=merchant, ?account=new|<id>, ?deactivate-account=<id>) so they
 // work before the script loads and survive a refused submission.
-import {
-  data,
-  type ActionFunctionArgs,
-  type LoaderFunctionArgs,
-} from "@remix-run/cloudflare";
-import {
-  Form,
-  Link,
-  useActionData,
-  useLoaderData,
-  useLocation,
-  useNavigation,
-} from "@remix-run/react";
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
 import * as v from "valibot";
 import { authDeps } from "../../functions/auth/deps";
 import { requireBusiness } from "../../functions/auth/guards";
 import { requireSameOrigin } from "../../functions/auth/origin";
 import { payerOf } from "../lib/transactions-view";
-import {
-  requestChange,
-  type ChangeValues,
-} from "../../functions/data/approvals";
+import { requestChange, type ChangeValues } from "../../functions/data/approvals";
 import { listAudit } from "../../functions/data/audit";
-import {
-  getMerchant,
-  merchantClashes,
-  pendingRequestsOfMerchant,
-  type Merchant,
-} from "../../functions/data/merchants";
+import { getMerchant, merchantClashes, pendingRequestsOfMerchant, type Merchant } from "../../functions/data/merchants";
 import { listPointsOfSale } from "../../functions/data/points-of-sale";
-import {
-  getSettlementAccount,
-  listSettlementAccounts,
-  settlementAccountClashes,
-  type SettlementAccount,
-} from "../../functions/data/settlement-accounts";
+import { getSettlementAccount, listSettlementAccounts, settlementAccountClashes, type SettlementAccount } from "../../functions/data/settlement-accounts";
 import { RuleError, type Tenant } from "../../functions/data/tenant";
 import { listTerminals } from "../../functions/data/terminals";
 import { listTransactions } from "../../functions/data/transactions";
@@ -48,10 +24,7 @@ import { requirePermission } from "../../functions/guards";
 import { pageNotFound } from "../../functions/http";
 import { can } from "../../functions/permissions";
 import { DataTable, type Column } from "../components/data-table";
-import {
-  MerchantFields,
-  SettlementAccountFields,
-} from "../components/merchant-fields";
+import { MerchantFields, SettlementAccountFields } from "../components/merchant-fields";
 import { formatAmount, formatDate } from "../lib/format";
 import {
   ACCOUNT_FIELDS,
@@ -112,23 +85,11 @@ function accountValues(a: SettlementAccount): ChangeValues {
   };
 }
 
-const changedOnly = (
-  wanted: ChangeValues,
-  current: ChangeValues
-): ChangeValues =>
-  Object.fromEntries(
-    Object.entries(wanted).filter(([key, value]) => current[key] !== value)
-  );
+const changedOnly = (wanted: ChangeValues, current: ChangeValues): ChangeValues =>
+  Object.fromEntries(Object.entries(wanted).filter(([key, value]) => current[key] !== value));
 
-async function loadMerchant(
-  request: Request,
-  tenant: Tenant,
-  db: D1Database,
-  merchantId: string | undefined
-): Promise<Merchant> {
-  const merchant = merchantId
-    ? await getMerchant(tenant, db, merchantId)
-    : null;
+async function loadMerchant(request: Request, tenant: Tenant, db: D1Database, merchantId: string | undefined): Promise<Merchant> {
+  const merchant = merchantId ? await getMerchant(tenant, db, merchantId) : null;
   return merchant ?? pageNotFound(request);
 }
 
@@ -136,36 +97,28 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const deps = authDeps(request, context);
   const { tenant } = await requireBusiness(request, deps);
   requirePermission(tenant, "view:merchant");
-  const merchant = await loadMerchant(
-    request,
-    tenant,
-    deps.db,
-    params.merchantId
-  );
-  const [pointsOfSale, terminals, accounts, transactions, history, pending] =
-    await Promise.all([
-      listPointsOfSale(tenant, deps.db, {
-        merchantId: merchant.id,
-        limit: LIST_LIMIT,
-      }),
-      listTerminals(tenant, deps.db, {
-        merchantId: merchant.id,
-        limit: LIST_LIMIT,
-      }),
-      can(tenant.role, "view:settlement_account")
-        ? listSettlementAccounts(tenant, deps.db, merchant.id)
-        : Promise.resolve([]),
-      listTransactions(tenant, deps.db, {
-        merchantId: merchant.id,
-        limit: RECENT_TRANSACTIONS,
-      }),
-      listAudit(tenant, deps.db, {
-        entity: "merchant",
-        entityId: merchant.id,
-        limit: HISTORY_LIMIT,
-      }),
-      pendingRequestsOfMerchant(tenant, deps.db, merchant.id),
-    ]);
+  const merchant = await loadMerchant(request, tenant, deps.db, params.merchantId);
+  const [pointsOfSale, terminals, accounts, transactions, history, pending] = await Promise.all([
+    listPointsOfSale(tenant, deps.db, {
+      merchantId: merchant.id,
+      limit: LIST_LIMIT,
+    }),
+    listTerminals(tenant, deps.db, {
+      merchantId: merchant.id,
+      limit: LIST_LIMIT,
+    }),
+    can(tenant.role, "view:settlement_account") ? listSettlementAccounts(tenant, deps.db, merchant.id) : Promise.resolve([]),
+    listTransactions(tenant, deps.db, {
+      merchantId: merchant.id,
+      limit: RECENT_TRANSACTIONS,
+    }),
+    listAudit(tenant, deps.db, {
+      entity: "merchant",
+      entityId: merchant.id,
+      limit: HISTORY_LIMIT,
+    }),
+    pendingRequestsOfMerchant(tenant, deps.db, merchant.id),
+  ]);
   return {
     merchant,
     pointsOfSale: pointsOfSale.rows,
@@ -209,20 +162,10 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
 }
 
 const Intent = v.picklist(
-  [
-    "update-merchant",
-    "deactivate-merchant",
-    "add-account",
-    "update-account",
-    "deactivate-account",
-  ],
+  ["update-merchant", "deactivate-merchant", "add-account", "update-account", "deactivate-account"],
   "That request was not understood."
 );
-const AccountId = v.pipe(
-  v.string("Say which account."),
-  v.nonEmpty("Say which account."),
-  v.maxLength(80)
-);
+const AccountId = v.pipe(v.string("Say which account."), v.nonEmpty("Say which account."), v.maxLength(80));
 
 type Refusal = {
   intent: string;
@@ -243,21 +186,9 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const values = typedValues(form);
   const intent = v.safeParse(Intent, form.intent);
   // Who may not ask for anything here hears 403 whatever they post; then the merchant must be theirs.
-  if (!intent.success && !can(tenant.role, "request:merchant"))
-    requirePermission(tenant, "request:settlement_account");
-  if (intent.success)
-    requirePermission(
-      tenant,
-      intent.output.endsWith("-account")
-        ? "request:settlement_account"
-        : "request:merchant"
-    );
-  const merchant = await loadMerchant(
-    request,
-    tenant,
-    deps.db,
-    params.merchantId
-  );
+  if (!intent.success && !can(tenant.role, "request:merchant")) requirePermission(tenant, "request:settlement_account");
+  if (intent.success) requirePermission(tenant, intent.output.endsWith("-account") ? "request:settlement_account" : "request:merchant");
+  const merchant = await loadMerchant(request, tenant, deps.db, params.merchantId);
   if (!intent.success)
     return refuse({
       intent: "",
@@ -268,14 +199,9 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const here = `/merchants/${merchant.id}`;
 
   let account: SettlementAccount | null = null;
-  if (
-    intent.output === "update-account" ||
-    intent.output === "deactivate-account"
-  ) {
+  if (intent.output === "update-account" || intent.output === "deactivate-account") {
     const id = v.safeParse(AccountId, form.accountId);
-    account = id.success
-      ? await getSettlementAccount(tenant, deps.db, id.output)
-      : null;
+    account = id.success ? await getSettlementAccount(tenant, deps.db, id.output) : null;
     // Another merchant's account, or another business's, is not found from here.
     if (!account || account.merchantId !== merchant.id) pageNotFound(request);
   }
@@ -288,29 +214,15 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   try {
     switch (intent.output) {
       case "update-merchant": {
-        const parsed = v.safeParse(
-          MerchantUpdateForm,
-          formFields(form, MERCHANT_FIELDS)
-        );
-        if (!parsed.success)
-          return refuse({ ...base, errors: fieldErrors(parsed.issues) });
+        const parsed = v.safeParse(MerchantUpdateForm, formFields(form, MERCHANT_FIELDS));
+        if (!parsed.success) return refuse({ ...base, errors: fieldErrors(parsed.issues) });
         const after = changedOnly(parsed.output, merchantValues(merchant));
         if (Object.keys(after).length === 0)
           return refuse({
             ...base,
             errors: { form: "Nothing would change: edit a field first." },
           });
-        if (
-          typeof after.tin === "string" &&
-          (
-            await merchantClashes(
-              tenant,
-              deps.db,
-              { tin: after.tin },
-              merchant.id
-            )
-          ).tin
-        ) {
+        if (typeof after.tin === "string" && (await merchantClashes(tenant, deps.db, { tin: after.tin }, merchant.id)).tin) {
           return refuse({
             ...base,
             errors: {
@@ -351,12 +263,8 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
             },
             409
           );
-        const parsed = v.safeParse(
-          SettlementAccountForm,
-          formFields(form, ACCOUNT_FIELDS)
-        );
-        if (!parsed.success)
-          return refuse({ ...base, errors: fieldErrors(parsed.issues) });
+        const parsed = v.safeParse(SettlementAccountForm, formFields(form, ACCOUNT_FIELDS));
+        if (!parsed.success) return refuse({ ...base, errors: fieldErrors(parsed.issues) });
         const wanted = parsed.output;
         if (
           await settlementAccountClashes(tenant, deps.db, {
@@ -369,8 +277,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
           return refuse({
             ...base,
             errors: {
-              account_number:
-                "This merchant already has this account, or a pending request would add it.",
+              account_number: "This merchant already has this account, or a pending request would add it.",
             },
           });
         }
@@ -395,12 +302,8 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
             },
             409
           );
-        const parsed = v.safeParse(
-          SettlementAccountForm,
-          formFields(form, ACCOUNT_FIELDS)
-        );
-        if (!parsed.success)
-          return refuse({ ...base, errors: fieldErrors(parsed.issues) });
+        const parsed = v.safeParse(SettlementAccountForm, formFields(form, ACCOUNT_FIELDS));
+        if (!parsed.success) return refuse({ ...base, errors: fieldErrors(parsed.issues) });
         const wanted = parsed.output;
         const after = changedOnly(wanted, accountValues(account!));
         if (Object.keys(after).length === 0)
@@ -409,8 +312,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
             errors: { form: "Nothing would change: edit a field first." },
           });
         if (
-          (after.provider !== undefined ||
-            after.account_number !== undefined) &&
+          (after.provider !== undefined || after.account_number !== undefined) &&
           (await settlementAccountClashes(
             tenant,
             deps.db,
@@ -426,8 +328,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
           return refuse({
             ...base,
             errors: {
-              account_number:
-                "This merchant already has this account, or a pending request would add it.",
+              account_number: "This merchant already has this account, or a pending request would add it.",
             },
           });
         }
@@ -456,8 +357,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     }
   } catch (error) {
     // Already pending, already inactive, nothing to change: the engine's rules, in its words.
-    if (error instanceof RuleError)
-      return refuse({ ...base, errors: { form: error.message } }, 409);
+    if (error instanceof RuleError) return refuse({ ...base, errors: { form: error.message } }, 409);
     throw error;
   }
 }
@@ -475,13 +375,10 @@ const STATUS_PILL: Record<string, string> = {
   reversed: "status status--wait",
 };
 
-const label = (text: string) =>
-  text.charAt(0).toUpperCase() + text.slice(1).replace(/_/g, " ");
+const label = (text: string) => text.charAt(0).toUpperCase() + text.slice(1).replace(/_/g, " ");
 
 function Pill({ status }: { status: string }) {
-  return (
-    <span className={STATUS_PILL[status] ?? "status"}>{label(status)}</span>
-  );
+  return <span className={STATUS_PILL[status] ?? "status"}>{label(status)}</span>;
 }
 
 function FormNotice({ errors }: { errors: FieldErrors }) {
@@ -512,21 +409,13 @@ function historyChanges(entry: LoaderData["history"][number]): string[] {
   if (entry.action.endsWith(".create")) return ["Approved as a new merchant"];
   return Object.keys(after).map((key) => {
     const before = entry.before?.[key];
-    return `${MERCHANT_LABELS[key] ?? key}: ${before ?? "none"} → ${
-      after[key] ?? "none"
-    }`;
+    return `${MERCHANT_LABELS[key] ?? key}: ${before ?? "none"} → ${after[key] ?? "none"}`;
   });
 }
 
 export default function ManageMerchant() {
   const loaded = useLoaderData<typeof loader>();
-  const {
-    merchant,
-    pending,
-    canRequestMerchant,
-    canRequestAccount,
-    canViewAccounts,
-  } = loaded;
+  const { merchant, pending, canRequestMerchant, canRequestAccount, canViewAccounts } = loaded;
   const result = useActionData<typeof action>();
   const { search } = useLocation();
   const busy = useNavigation().state !== "idle";
@@ -537,11 +426,8 @@ export default function ManageMerchant() {
   const active = merchant.status === "active";
   const mayChangeMerchant = canRequestMerchant && active && !merchantPending;
   const mayChangeAccounts = canRequestAccount && active;
-  const accountPending = (id: string) =>
-    pending.find((p) => p.kind === "settlement_account" && p.targetId === id);
-  const pendingNewAccounts = pending.filter(
-    (p) => p.kind === "settlement_account" && p.action === "create"
-  );
+  const accountPending = (id: string) => pending.find((p) => p.kind === "settlement_account" && p.targetId === id);
+  const pendingNewAccounts = pending.filter((p) => p.kind === "settlement_account" && p.action === "create");
 
   // Which form is open: the one refused just now, else the one the URL asks for.
   const open = refused?.intent
@@ -562,26 +448,10 @@ export default function ManageMerchant() {
     : null;
   const errors = refused?.errors ?? {};
   const here = `/merchants/${merchant.id}`;
-  const editedAccount = open?.accountId
-    ? loaded.accounts.find(
-        (a) =>
-          a.id === open.accountId &&
-          a.status === "active" &&
-          !accountPending(a.id)
-      )
-    : undefined;
+  const editedAccount = open?.accountId ? loaded.accounts.find((a) => a.id === open.accountId && a.status === "active" && !accountPending(a.id)) : undefined;
 
-  const merchantFormShown = Boolean(
-    open &&
-      (open.intent === "update-merchant" ||
-        open.intent === "deactivate-merchant") &&
-      mayChangeMerchant
-  );
-  const accountFormShown = Boolean(
-    open &&
-      mayChangeAccounts &&
-      (open.intent === "add-account" || editedAccount)
-  );
+  const merchantFormShown = Boolean(open && (open.intent === "update-merchant" || open.intent === "deactivate-merchant") && mayChangeMerchant);
+  const accountFormShown = Boolean(open && mayChangeAccounts && (open.intent === "add-account" || editedAccount));
   // A refusal whose form is not on the page (the merchant got a pending request meanwhile, say) is said at the top.
   const formShown = merchantFormShown || accountFormShown;
 
@@ -592,9 +462,7 @@ export default function ManageMerchant() {
       cell: (a) => (
         <span className="cell-title">
           <strong>{a.provider}</strong>
-          <span className="cell-sub">
-            {a.kind === "bank" ? "Bank account" : "Mobile money"}
-          </span>
+          <span className="cell-sub">{a.kind === "bank" ? "Bank account" : "Mobile money"}</span>
         </span>
       ),
     },
@@ -615,12 +483,8 @@ export default function ManageMerchant() {
       cell: (a) => {
         const request = accountPending(a.id);
         return request ? (
-          <Link
-            to={`/approvals/settlement-account/${request.id}`}
-            className="status status--wait status--wrap"
-          >
-            {request.action === "deactivate" ? "Deactivation" : "Change"}{" "}
-            waiting for approval
+          <Link to={`/approvals/settlement-account/${request.id}`} className="status status--wait status--wrap">
+            {request.action === "deactivate" ? "Deactivation" : "Change"} waiting for approval
           </Link>
         ) : (
           <Pill status={a.status} />
@@ -635,16 +499,10 @@ export default function ManageMerchant() {
             cell: (a: SettlementAccount) =>
               a.status === "active" && !accountPending(a.id) ? (
                 <span className="button-row">
-                  <Link
-                    to={`?account=${a.id}#account-form-title`}
-                    className="button"
-                  >
+                  <Link to={`?account=${a.id}#account-form-title`} className="button">
                     Edit
                   </Link>
-                  <Link
-                    to={`?deactivate-account=${a.id}#account-form-title`}
-                    className="button"
-                  >
+                  <Link to={`?deactivate-account=${a.id}#account-form-title`} className="button">
                     Deactivate
                   </Link>
                 </span>
@@ -662,22 +520,15 @@ export default function ManageMerchant() {
         <div>
           <h1>{merchant.name}</h1>
           <p className="page__lead">
-            {merchant.tradingName} · {merchant.code} ·{" "}
-            <Pill status={merchant.status} />
+            {merchant.tradingName} · {merchant.code} · <Pill status={merchant.status} />
           </p>
         </div>
         {mayChangeMerchant ? (
           <div className="button-row">
-            <Link
-              to="?edit=merchant#merchant-form-title"
-              className="button button--primary"
-            >
+            <Link to="?edit=merchant#merchant-form-title" className="button button--primary">
               Edit merchant
             </Link>
-            <Link
-              to="?deactivate=merchant#merchant-form-title"
-              className="button"
-            >
+            <Link to="?deactivate=merchant#merchant-form-title" className="button">
               Deactivate
             </Link>
           </div>
@@ -686,58 +537,30 @@ export default function ManageMerchant() {
 
       {refused && !formShown ? (
         <p className="notice notice--danger notice__message" role="alert">
-          {errors.form ??
-            "That request could not be sent: reload the page and try again."}
+          {errors.form ?? "That request could not be sent: reload the page and try again."}
         </p>
       ) : null}
 
       {merchantPending ? (
         <div className="notice notice--warning" role="status">
           <p className="notice__message">
-            A request to{" "}
-            {merchantPending.action === "deactivate" ? "deactivate" : "change"}{" "}
-            this merchant is waiting for approval; it cannot change again until
-            it is decided.{" "}
-            <Link to={`/approvals/merchant/${merchantPending.id}`}>
-              See the request
-            </Link>
+            A request to {merchantPending.action === "deactivate" ? "deactivate" : "change"} this merchant is waiting for approval; it cannot change again until
+            it is decided. <Link to={`/approvals/merchant/${merchantPending.id}`}>See the request</Link>
           </p>
         </div>
       ) : null}
 
       {open && merchantFormShown ? (
         <section className="card" aria-labelledby="merchant-form-title">
-          <h2 id="merchant-form-title">
-            {open.intent === "update-merchant"
-              ? "Edit merchant"
-              : "Deactivate merchant"}
-          </h2>
+          <h2 id="merchant-form-title">{open.intent === "update-merchant" ? "Edit merchant" : "Deactivate merchant"}</h2>
           <FormNotice errors={errors} />
           {open.intent === "update-merchant" ? (
-            <Form
-              method="post"
-              action={here}
-              className="form"
-              noValidate
-              key={JSON.stringify(refused?.values ?? {})}
-            >
+            <Form method="post" action={here} className="form" noValidate key={JSON.stringify(refused?.values ?? {})}>
               <input type="hidden" name="intent" value="update-merchant" />
-              <p className="field-hint">
-                Only the fields you change go into the request.{" "}
-                {SENT_FOR_APPROVAL}
-              </p>
-              <MerchantFields
-                values={refused?.values ?? merchantValues(merchant)}
-                errors={errors}
-                prefix="edit"
-                withCode={false}
-              />
+              <p className="field-hint">Only the fields you change go into the request. {SENT_FOR_APPROVAL}</p>
+              <MerchantFields values={refused?.values ?? merchantValues(merchant)} errors={errors} prefix="edit" withCode={false} />
               <div className="button-row">
-                <button
-                  type="submit"
-                  className="button button--primary"
-                  disabled={busy}
-                >
+                <button type="submit" className="button button--primary" disabled={busy}>
                   {busy ? "Sending…" : "Send for approval"}
                 </button>
                 <Link to={here} className="button">
@@ -749,15 +572,10 @@ export default function ManageMerchant() {
             <Form method="post" action={here} className="form form--secondary">
               <input type="hidden" name="intent" value="deactivate-merchant" />
               <p>
-                Deactivate {merchant.name}? Once approved it stops accepting
-                payments and cannot be changed again. {SENT_FOR_APPROVAL}
+                Deactivate {merchant.name}? Once approved it stops accepting payments and cannot be changed again. {SENT_FOR_APPROVAL}
               </p>
               <div className="button-row">
-                <button
-                  type="submit"
-                  className="button button--danger"
-                  disabled={busy}
-                >
+                <button type="submit" className="button button--danger" disabled={busy}>
                   {busy ? "Sending…" : "Yes, request deactivation"}
                 </button>
                 <Link to={here} className="button">
@@ -809,10 +627,7 @@ export default function ManageMerchant() {
               id: "name",
               header: "Point of sale",
               cell: (p) => (
-                <Link
-                  to={`${here}/point-of-sale/${p.id}`}
-                  className="cell-title"
-                >
+                <Link to={`${here}/point-of-sale/${p.id}`} className="cell-title">
                   <strong>{p.name}</strong>
                   <span className="cell-sub">{p.address}</span>
                 </Link>
@@ -832,9 +647,7 @@ export default function ManageMerchant() {
           ]}
           empty={<p>No points of sale yet.</p>}
         />
-        {loaded.morePointsOfSale ? (
-          <p className="field-hint">Showing the first {LIST_LIMIT}.</p>
-        ) : null}
+        {loaded.morePointsOfSale ? <p className="field-hint">Showing the first {LIST_LIMIT}.</p> : null}
       </section>
 
       <section className="card" aria-labelledby="terminals-title">
@@ -848,10 +661,7 @@ export default function ManageMerchant() {
               id: "serial",
               header: "Serial number",
               cell: (t) => (
-                <Link
-                  to={`/pos-terminals/device-details/${t.id}`}
-                  className="cell-title"
-                >
+                <Link to={`/pos-terminals/device-details/${t.id}`} className="cell-title">
                   <strong>{t.serial}</strong>
                   <span className="cell-sub">{t.model}</span>
                 </Link>
@@ -860,9 +670,7 @@ export default function ManageMerchant() {
             {
               id: "pos",
               header: "Point of sale",
-              cell: (t) =>
-                loaded.pointsOfSale.find((p) => p.id === t.pointOfSaleId)
-                  ?.name ?? "N/A",
+              cell: (t) => loaded.pointsOfSale.find((p) => p.id === t.pointOfSaleId)?.name ?? "N/A",
             },
             {
               id: "status",
@@ -877,9 +685,7 @@ export default function ManageMerchant() {
           ]}
           empty={<p>No terminals at this merchant.</p>}
         />
-        {loaded.moreTerminals ? (
-          <p className="field-hint">Showing the first {LIST_LIMIT}.</p>
-        ) : null}
+        {loaded.moreTerminals ? <p className="field-hint">Showing the first {LIST_LIMIT}.</p> : null}
       </section>
 
       {canViewAccounts ? (
@@ -896,13 +702,8 @@ export default function ManageMerchant() {
             <ul className="pending-list">
               {pendingNewAccounts.map((p) => (
                 <li key={p.id}>
-                  <span className="status status--wait">
-                    Waiting for approval
-                  </span>{" "}
-                  A new settlement account.{" "}
-                  <Link to={`/approvals/settlement-account/${p.id}`}>
-                    See the request
-                  </Link>
+                  <span className="status status--wait">Waiting for approval</span> A new settlement account.{" "}
+                  <Link to={`/approvals/settlement-account/${p.id}`}>See the request</Link>
                 </li>
               ))}
             </ul>
@@ -925,32 +726,15 @@ export default function ManageMerchant() {
               </h3>
               <FormNotice errors={errors} />
               {open.intent === "deactivate-account" && editedAccount ? (
-                <Form
-                  method="post"
-                  action={here}
-                  className="form form--secondary"
-                >
-                  <input
-                    type="hidden"
-                    name="intent"
-                    value="deactivate-account"
-                  />
-                  <input
-                    type="hidden"
-                    name="accountId"
-                    value={editedAccount.id}
-                  />
+                <Form method="post" action={here} className="form form--secondary">
+                  <input type="hidden" name="intent" value="deactivate-account" />
+                  <input type="hidden" name="accountId" value={editedAccount.id} />
                   <p>
-                    Deactivate the {editedAccount.provider} account{" "}
-                    {editedAccount.accountNumber}? Once approved, no money is
-                    paid out to it. {SENT_FOR_APPROVAL}
+                    Deactivate the {editedAccount.provider} account {editedAccount.accountNumber}? Once approved, no money is paid out to it.{" "}
+                    {SENT_FOR_APPROVAL}
                   </p>
                   <div className="button-row">
-                    <button
-                      type="submit"
-                      className="button button--danger"
-                      disabled={busy}
-                    >
+                    <button type="submit" className="button button--danger" disabled={busy}>
                       {busy ? "Sending…" : "Yes, request deactivation"}
                     </button>
                     <Link to={here} className="button">
@@ -959,42 +743,16 @@ export default function ManageMerchant() {
                   </div>
                 </Form>
               ) : (
-                <Form
-                  method="post"
-                  action={here}
-                  className="form"
-                  noValidate
-                  key={JSON.stringify(refused?.values ?? open)}
-                >
+                <Form method="post" action={here} className="form" noValidate key={JSON.stringify(refused?.values ?? open)}>
                   <input type="hidden" name="intent" value={open.intent} />
-                  {editedAccount ? (
-                    <input
-                      type="hidden"
-                      name="accountId"
-                      value={editedAccount.id}
-                    />
-                  ) : null}
+                  {editedAccount ? <input type="hidden" name="accountId" value={editedAccount.id} /> : null}
                   <p className="field-hint">
-                    {editedAccount
-                      ? "Only the fields you change go into the request. "
-                      : ""}
-                    {SENT_FOR_APPROVAL} A new primary account replaces the
-                    current one when approved.
+                    {editedAccount ? "Only the fields you change go into the request. " : ""}
+                    {SENT_FOR_APPROVAL} A new primary account replaces the current one when approved.
                   </p>
-                  <SettlementAccountFields
-                    values={
-                      refused?.values ??
-                      (editedAccount ? accountValues(editedAccount) : {})
-                    }
-                    errors={errors}
-                    prefix="account"
-                  />
+                  <SettlementAccountFields values={refused?.values ?? (editedAccount ? accountValues(editedAccount) : {})} errors={errors} prefix="account" />
                   <div className="button-row">
-                    <button
-                      type="submit"
-                      className="button button--primary"
-                      disabled={busy}
-                    >
+                    <button type="submit" className="button button--primary" disabled={busy}>
                       {busy ? "Sending…" : "Send for approval"}
                     </button>
                     <Link to={here} className="button">
@@ -1024,10 +782,7 @@ export default function ManageMerchant() {
             {
               id: "channel",
               header: "Channel",
-              cell: (t) =>
-                `${t.channel === "card" ? "Card" : "Mobile money"} · ${
-                  t.network
-                }`,
+              cell: (t) => `${t.channel === "card" ? "Card" : "Mobile money"} · ${t.network}`,
             },
             {
               id: "customer",
@@ -1058,13 +813,9 @@ export default function ManageMerchant() {
           <ol className="history">
             {loaded.history.map((entry) => (
               <li key={entry.id} className="history__entry">
-                <strong>
-                  {ACTION_WORDS[entry.action.split(".")[1] ?? ""] ??
-                    entry.action}
-                </strong>
+                <strong>{ACTION_WORDS[entry.action.split(".")[1] ?? ""] ?? entry.action}</strong>
                 <span className="cell-sub">
-                  {formatDate(entry.createdAt)} · approved by{" "}
-                  {entry.actorName ?? "the system"}
+                  {formatDate(entry.createdAt)} · approved by {entry.actorName ?? "the system"}
                 </span>
                 <ul>
                   {historyChanges(entry).map((line) => (

@@ -1,35 +1,17 @@
 // /merchants/:merchantId/point-of-sale/:branchId: one point of sale (branch) of
 // a merchant: its details, its terminals and its recent payments. Edits and
 // deactivation are requests another person approves (maker-checker).
-import {
-  data,
-  type ActionFunctionArgs,
-  type LoaderFunctionArgs,
-} from "@remix-run/cloudflare";
-import {
-  Form,
-  Link,
-  useActionData,
-  useLoaderData,
-  useNavigation,
-} from "@remix-run/react";
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import * as v from "valibot";
 import { authDeps } from "../../functions/auth/deps";
 import { requireBusiness } from "../../functions/auth/guards";
 import { requireSameOrigin } from "../../functions/auth/origin";
 import { requestChange } from "../../functions/data/approvals";
 import { getMerchant } from "../../functions/data/merchants";
-import {
-  getPointOfSale,
-  pendingPointOfSaleRequest,
-} from "../../functions/data/points-of-sale";
+import { getPointOfSale, pendingPointOfSaleRequest } from "../../functions/data/points-of-sale";
 import { listTerminals } from "../../functions/data/terminals";
-import {
-  ForbiddenError,
-  NotFoundError,
-  RuleError,
-  type Tenant,
-} from "../../functions/data/tenant";
+import { ForbiddenError, NotFoundError, RuleError, type Tenant } from "../../functions/data/tenant";
 import { listTransactions } from "../../functions/data/transactions";
 import { redirectWithFlash } from "../../functions/flash";
 import { requirePermission } from "../../functions/guards";
@@ -39,25 +21,15 @@ import { DataTable } from "../components/data-table";
 import { PointOfSaleFieldset } from "../components/point-of-sale-fields";
 import { RecentTransactions } from "../components/recent-transactions";
 import { formatDate } from "../lib/format";
-import {
-  pointOfSaleColumns,
-  readPointOfSaleForm,
-} from "../lib/point-of-sale-form";
+import { pointOfSaleColumns, readPointOfSaleForm } from "../lib/point-of-sale-form";
 import { TERMINAL_STATUS_LABEL, terminalStatusClass } from "../lib/terminals";
 import { shownTransaction } from "../lib/transactions.server";
 import { Details } from "../components/details";
 
 /** The point of sale, only under its own merchant and only of this business. */
-async function loadPointOfSale(
-  request: Request,
-  tenant: Tenant,
-  db: D1Database,
-  merchantId: string,
-  branchId: string
-) {
+async function loadPointOfSale(request: Request, tenant: Tenant, db: D1Database, merchantId: string, branchId: string) {
   const pointOfSale = await getPointOfSale(tenant, db, branchId);
-  if (!pointOfSale || pointOfSale.merchantId !== merchantId)
-    pageNotFound(request);
+  if (!pointOfSale || pointOfSale.merchantId !== merchantId) pageNotFound(request);
   return pointOfSale;
 }
 
@@ -65,13 +37,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const deps = authDeps(request, context);
   const { tenant } = await requireBusiness(request, deps);
   requirePermission(tenant, "view:point_of_sale");
-  const pointOfSale = await loadPointOfSale(
-    request,
-    tenant,
-    deps.db,
-    params.merchantId ?? "",
-    params.branchId ?? ""
-  );
+  const pointOfSale = await loadPointOfSale(request, tenant, deps.db, params.merchantId ?? "", params.branchId ?? "");
   const [merchant, terminals, transactions, pending] = await Promise.all([
     getMerchant(tenant, deps.db, pointOfSale.merchantId),
     listTerminals(tenant, deps.db, {
@@ -103,13 +69,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   const deps = authDeps(request, context);
   const { tenant } = await requireBusiness(request, deps);
   requirePermission(tenant, "request:point_of_sale");
-  const pointOfSale = await loadPointOfSale(
-    request,
-    tenant,
-    deps.db,
-    params.merchantId ?? "",
-    params.branchId ?? ""
-  );
+  const pointOfSale = await loadPointOfSale(request, tenant, deps.db, params.merchantId ?? "", params.branchId ?? "");
   const values = Object.fromEntries(await request.formData());
   const intent = v.safeParse(Intent, values);
   if (!intent.success)
@@ -117,8 +77,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
       {
         intent: null,
         errors: {},
-        formError:
-          "That request was not understood. Reload the page and try again.",
+        formError: "That request was not understood. Reload the page and try again.",
         values: null,
       },
       { status: 400 }
@@ -158,21 +117,18 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
           );
         throw error;
       }
-      message =
-        "Changes sent for approval: another person must approve them before they take effect.";
+      message = "Changes sent for approval: another person must approve them before they take effect.";
     } else {
       await requestChange(tenant, deps.db, deps.meta, {
         kind: "point_of_sale",
         action: "deactivate",
         targetId: pointOfSale.id,
       });
-      message =
-        "Deactivation sent for approval: another person must approve it before it takes effect.";
+      message = "Deactivation sent for approval: another person must approve it before it takes effect.";
     }
   } catch (error) {
     if (error instanceof NotFoundError) pageNotFound(request);
-    if (error instanceof ForbiddenError)
-      throw data({ message: error.message }, { status: 403 });
+    if (error instanceof ForbiddenError) throw data({ message: error.message }, { status: 403 });
     if (error instanceof RuleError)
       return data(
         {
@@ -185,24 +141,11 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
       );
     throw error;
   }
-  throw await redirectWithFlash(
-    request,
-    context.config,
-    new URL(request.url).pathname,
-    { kind: "success", message }
-  );
+  throw await redirectWithFlash(request, context.config, new URL(request.url).pathname, { kind: "success", message });
 }
 
 export default function PointOfSalePage() {
-  const {
-    pointOfSale: pos,
-    merchant,
-    terminals,
-    moreTerminals,
-    transactions,
-    pending,
-    canRequest,
-  } = useLoaderData<typeof loader>();
+  const { pointOfSale: pos, merchant, terminals, moreTerminals, transactions, pending, canRequest } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const busy = useNavigation().state !== "idle";
   const active = pos.status === "active";
@@ -215,23 +158,14 @@ export default function PointOfSalePage() {
         </p>
         <h1>{pos.name}</h1>
         <p className="page__lead">
-          Point of sale in {pos.town}, {pos.region} ·{" "}
-          <span className={active ? "status status--good" : "status"}>
-            {active ? "Active" : "Inactive"}
-          </span>
+          Point of sale in {pos.town}, {pos.region} · <span className={active ? "status status--good" : "status"}>{active ? "Active" : "Inactive"}</span>
         </p>
       </header>
 
       {pending ? (
         <p className="notice notice--warning notice__message" role="status">
-          A request to{" "}
-          {pending.action === "deactivate"
-            ? "deactivate"
-            : pending.action === "update"
-            ? "change"
-            : "create"}{" "}
-          this point of sale, made by {pending.makerName} on{" "}
-          {formatDate(pending.madeAt)}, is waiting for approval.
+          A request to {pending.action === "deactivate" ? "deactivate" : pending.action === "update" ? "change" : "create"} this point of sale, made by{" "}
+          {pending.makerName} on {formatDate(pending.madeAt)}, is waiting for approval.
         </p>
       ) : null}
       {result?.formError && result.intent !== "update" ? (
@@ -264,15 +198,9 @@ export default function PointOfSalePage() {
             <summary className="button">Edit details</summary>
             <Form method="post" className="form" noValidate>
               <input type="hidden" name="intent" value="update" />
-              <p className="field-hint">
-                Sent for approval: another person must approve it before it
-                takes effect.
-              </p>
+              <p className="field-hint">Sent for approval: another person must approve it before it takes effect.</p>
               {editing && result?.formError ? (
-                <p
-                  className="notice notice--danger notice__message"
-                  role="alert"
-                >
+                <p className="notice notice--danger notice__message" role="alert">
                   {result.formError}
                 </p>
               ) : null}
@@ -292,11 +220,7 @@ export default function PointOfSalePage() {
                 errors={editing ? result?.errors : undefined}
               />
               <div className="button-row">
-                <button
-                  type="submit"
-                  className="button button--primary"
-                  disabled={busy}
-                >
+                <button type="submit" className="button button--primary" disabled={busy}>
                   Send changes for approval
                 </button>
               </div>
@@ -316,10 +240,7 @@ export default function PointOfSalePage() {
               id: "serial",
               header: "Serial",
               cell: (t) => (
-                <Link
-                  to={`/pos-terminals/device-details/${t.id}`}
-                  className="cell-title"
-                >
+                <Link to={`/pos-terminals/device-details/${t.id}`} className="cell-title">
                   <strong>{t.serial}</strong>
                   <span className="cell-sub">{t.model}</span>
                 </Link>
@@ -328,17 +249,12 @@ export default function PointOfSalePage() {
             {
               id: "status",
               header: "Status",
-              cell: (t) => (
-                <span className={terminalStatusClass(t.status)}>
-                  {TERMINAL_STATUS_LABEL[t.status]}
-                </span>
-              ),
+              cell: (t) => <span className={terminalStatusClass(t.status)}>{TERMINAL_STATUS_LABEL[t.status]}</span>,
             },
             {
               id: "seen",
               header: "Last seen",
-              cell: (t) =>
-                t.lastSeenAt === null ? "Never" : formatDate(t.lastSeenAt),
+              cell: (t) => (t.lastSeenAt === null ? "Never" : formatDate(t.lastSeenAt)),
             },
             {
               id: "software",
@@ -346,45 +262,27 @@ export default function PointOfSalePage() {
               cell: (t) => t.softwareVersion,
             },
           ]}
-          empty={
-            <p>
-              No terminal stands here. Assign one from its page under POS
-              Terminals.
-            </p>
-          }
+          empty={<p>No terminal stands here. Assign one from its page under POS Terminals.</p>}
         />
         {moreTerminals ? (
           <p>
-            <Link to={`/pos-terminals?merchant=${merchant.id}`}>
-              All terminals of {merchant.name}
-            </Link>
+            <Link to={`/pos-terminals?merchant=${merchant.id}`}>All terminals of {merchant.name}</Link>
           </p>
         ) : null}
       </section>
 
       <section className="card" aria-labelledby="activity-title">
         <h2 id="activity-title">Recent activity</h2>
-        <RecentTransactions
-          rows={transactions}
-          caption="Recent transactions at this point of sale"
-          empty="No payments have been taken here yet."
-        />
+        <RecentTransactions rows={transactions} caption="Recent transactions at this point of sale" empty="No payments have been taken here yet." />
       </section>
 
       {canRequest && active && !pending ? (
         <section className="card" aria-labelledby="deactivate-title">
           <h2 id="deactivate-title">Deactivate</h2>
-          <p>
-            A deactivated point of sale takes no new payments. Sent for
-            approval: another person must approve it before it takes effect.
-          </p>
+          <p>A deactivated point of sale takes no new payments. Sent for approval: another person must approve it before it takes effect.</p>
           <Form method="post">
             <input type="hidden" name="intent" value="deactivate" />
-            <button
-              type="submit"
-              className="button button--danger"
-              disabled={busy}
-            >
+            <button type="submit" className="button button--danger" disabled={busy}>
               Request deactivation
             </button>
           </Form>

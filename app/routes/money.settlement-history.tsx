@@ -2,38 +2,20 @@
 // period, merchant, settlement account, gross, fees, net, status and
 // reference, the transactions each settlement covers and its payout attempts.
 // An administrator can run the day's settlement now (it also runs daily at 06:00).
-import {
-  data,
-  type ActionFunctionArgs,
-  type LoaderFunctionArgs,
-} from "@remix-run/cloudflare";
-import {
-  Form,
-  Link,
-  useLoaderData,
-  useLocation,
-  useNavigation,
-} from "@remix-run/react";
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { Form, Link, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
 import * as v from "valibot";
 import { authDeps } from "../../functions/auth/deps";
 import { requireBusiness } from "../../functions/auth/guards";
 import { requireSameOrigin } from "../../functions/auth/origin";
 import { numberedPage } from "../../functions/data/page";
-import {
-  getSettlement,
-  listSettlements,
-} from "../../functions/data/settlements";
+import { getSettlement, listSettlements } from "../../functions/data/settlements";
 import { redirectWithFlash } from "../../functions/flash";
 import { requirePermission } from "../../functions/guards";
 import { pageNotFound } from "../../functions/http";
 import { can } from "../../functions/permissions";
 import { payoutPortFor, settleAndPay } from "../../functions/settlement/daily";
-import {
-  DataTable,
-  ListToolbar,
-  Pager,
-  type Column,
-} from "../components/data-table";
+import { DataTable, ListToolbar, Pager, type Column } from "../components/data-table";
 import { formatAmount, formatCount, formatDate } from "../lib/format";
 import { filterHref } from "../lib/list-url";
 import { listParams, oneOf } from "../lib/list-params";
@@ -65,22 +47,16 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       page
     ),
     deps.db
-      .prepare(
-        "SELECT id, name FROM merchants WHERE business_id = ? ORDER BY name COLLATE NOCASE LIMIT 500"
-      )
+      .prepare("SELECT id, name FROM merchants WHERE business_id = ? ORDER BY name COLLATE NOCASE LIMIT 500")
       .bind(tenant.businessId)
       .all<{ id: string; name: string }>(),
   ]);
-  const accountIds = [
-    ...new Set(result.rows.map((s) => s.settlementAccountId)),
-  ];
+  const accountIds = [...new Set(result.rows.map((s) => s.settlementAccountId))];
   const accounts = accountIds.length
     ? (
         await deps.db
           .prepare(
-            `SELECT id, provider || ' ' || account_number AS label FROM settlement_accounts WHERE business_id = ? AND id IN (${slots(
-              accountIds.length
-            )})`
+            `SELECT id, provider || ' ' || account_number AS label FROM settlement_accounts WHERE business_id = ? AND id IN (${slots(accountIds.length)})`
           )
           .bind(tenant.businessId, ...accountIds)
           .all<{ id: string; label: string }>()
@@ -111,16 +87,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
           customerMsisdn: string | null;
           createdAt: number;
         }>(),
+      deps.db.prepare("SELECT COUNT(*) AS n FROM settlement_items WHERE settlement_id = ?").bind(settlement.id).first<number>("n"),
       deps.db
-        .prepare(
-          "SELECT COUNT(*) AS n FROM settlement_items WHERE settlement_id = ?"
-        )
-        .bind(settlement.id)
-        .first<number>("n"),
-      deps.db
-        .prepare(
-          "SELECT attempt, outcome, error, at FROM payout_attempts WHERE business_id = ? AND settlement_id = ? ORDER BY attempt"
-        )
+        .prepare("SELECT attempt, outcome, error, at FROM payout_attempts WHERE business_id = ? AND settlement_id = ? ORDER BY attempt")
         .bind(tenant.businessId, settlement.id)
         .all<{
           attempt: number;
@@ -129,9 +98,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
           at: string;
         }>(),
       deps.db
-        .prepare(
-          "SELECT provider || ' ' || account_number AS label FROM settlement_accounts WHERE id = ?"
-        )
+        .prepare("SELECT provider || ' ' || account_number AS label FROM settlement_accounts WHERE id = ?")
         .bind(settlement.settlementAccountId)
         .first<string>("label"),
     ]);
@@ -173,47 +140,23 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const deps = authDeps(request, context);
   const { tenant } = await requireBusiness(request, deps);
   requirePermission(tenant, "run:settlement");
-  const parsed = v.safeParse(
-    v.object({ intent: v.literal("run") }),
-    Object.fromEntries(await request.formData())
-  );
-  if (!parsed.success)
-    return data({ error: "That request was not understood." }, { status: 400 });
-  const { runs, payouts } = await settleAndPay(
-    deps.db,
-    payoutPortFor(context.cloudflare.env),
-    {
-      businessId: tenant.businessId,
-      now: deps.now(),
-      meta: deps.meta,
-      actor: tenant,
-    }
-  );
+  const parsed = v.safeParse(v.object({ intent: v.literal("run") }), Object.fromEntries(await request.formData()));
+  if (!parsed.success) return data({ error: "That request was not understood." }, { status: 400 });
+  const { runs, payouts } = await settleAndPay(deps.db, payoutPortFor(context.cloudflare.env), {
+    businessId: tenant.businessId,
+    now: deps.now(),
+    meta: deps.meta,
+    actor: tenant,
+  });
   const run = runs[0]!;
   const settled = run.settled.length;
   const message =
-    `Settlement run for ${formatDate(
-      run.periodStart + 12 * 3_600_000,
-      "day"
-    )}: ${formatCount(settled)} ${
-      settled === 1 ? "settlement" : "settlements"
-    } made` +
-    (run.skipped.length
-      ? `, ${formatCount(run.skipped.length)} skipped (${[
-          ...new Set(run.skipped.map((s) => s.reason)),
-        ].join("; ")})`
-      : "") +
+    `Settlement run for ${formatDate(run.periodStart + 12 * 3_600_000, "day")}: ${formatCount(settled)} ${settled === 1 ? "settlement" : "settlements"} made` +
+    (run.skipped.length ? `, ${formatCount(run.skipped.length)} skipped (${[...new Set(run.skipped.map((s) => s.reason))].join("; ")})` : "") +
     (payouts
-      ? `; payouts: ${formatCount(payouts.paid.length)} paid, ${formatCount(
-          payouts.failed.length
-        )} failed (retried on the next run).`
+      ? `; payouts: ${formatCount(payouts.paid.length)} paid, ${formatCount(payouts.failed.length)} failed (retried on the next run).`
       : "; payouts wait for a provider.");
-  throw await redirectWithFlash(
-    request,
-    context.config,
-    "/money/settlement-history",
-    { kind: payouts?.failed.length ? "warning" : "success", message }
-  );
+  throw await redirectWithFlash(request, context.config, "/money/settlement-history", { kind: payouts?.failed.length ? "warning" : "success", message });
 }
 
 const STATUS = {
@@ -225,8 +168,7 @@ const STATUS = {
 type Row = ReturnType<typeof useLoaderData<typeof loader>>["rows"][number];
 
 export default function SettlementHistory() {
-  const { rows, page, trail, hasNext, merchants, detail, canRun } =
-    useLoaderData<typeof loader>();
+  const { rows, page, trail, hasNext, merchants, detail, canRun } = useLoaderData<typeof loader>();
   const { search } = useLocation();
   const params = new URLSearchParams(search);
   const busy = useNavigation().state === "submitting";
@@ -236,11 +178,7 @@ export default function SettlementHistory() {
       id: "period",
       header: "Period",
       cell: (s) => (
-        <Link
-          to={filterHref(params, { s: s.id })}
-          preventScrollReset
-          className="cell-title"
-        >
+        <Link to={filterHref(params, { s: s.id })} preventScrollReset className="cell-title">
           <strong>{day(s.periodStart)}</strong>
           <span className="cell-sub">{s.reference}</span>
         </Link>
@@ -269,9 +207,7 @@ export default function SettlementHistory() {
     {
       id: "status",
       header: "Status",
-      cell: (s) => (
-        <span className={STATUS[s.status][1]}>{STATUS[s.status][0]}</span>
-      ),
+      cell: (s) => <span className={STATUS[s.status][1]}>{STATUS[s.status][0]}</span>,
     },
   ];
   return (
@@ -279,19 +215,12 @@ export default function SettlementHistory() {
       <header className="page__header page__header--actions">
         <div>
           <h1>Settlement History</h1>
-          <p className="page__lead">
-            Each morning at 06:00 every merchant is paid what cleared the day
-            before, to its primary settlement account.
-          </p>
+          <p className="page__lead">Each morning at 06:00 every merchant is paid what cleared the day before, to its primary settlement account.</p>
         </div>
         {canRun ? (
           <Form method="post">
             <input type="hidden" name="intent" value="run" />
-            <button
-              type="submit"
-              className="button button--primary"
-              disabled={busy}
-            >
+            <button type="submit" className="button button--primary" disabled={busy}>
               {busy ? "Running…" : "Run settlement now"}
             </button>
           </Form>
@@ -317,29 +246,13 @@ export default function SettlementHistory() {
           },
         ]}
       />
-      <DataTable
-        caption="Settlements"
-        columns={columns}
-        rows={rows}
-        rowKey={(s) => s.id}
-        empty={<h2>No settlements yet</h2>}
-      />
+      <DataTable caption="Settlements" columns={columns} rows={rows} rowKey={(s) => s.id} empty={<h2>No settlements yet</h2>} />
       <Pager page={page} totalPages={null} trail={trail} hasNext={hasNext} />
       {detail ? (
-        <aside
-          className="detail-panel"
-          role="dialog"
-          aria-labelledby="settlement-title"
-          data-testid="settlement-detail"
-        >
+        <aside className="detail-panel" role="dialog" aria-labelledby="settlement-title" data-testid="settlement-detail">
           <header className="detail-panel__header">
             <h2 id="settlement-title">{detail.reference}</h2>
-            <Link
-              to={filterHref(params, { s: null })}
-              preventScrollReset
-              className="detail-panel__close"
-              aria-label="Close the settlement"
-            >
+            <Link to={filterHref(params, { s: null })} preventScrollReset className="detail-panel__close" aria-label="Close the settlement">
               ×
             </Link>
           </header>
@@ -365,43 +278,26 @@ export default function SettlementHistory() {
               {detail.attempts.map((a) => (
                 <li key={a.attempt} className="latest__item">
                   <span>{`Attempt ${a.attempt} · ${formatDate(a.at)}`}</span>
-                  <span
-                    className={
-                      a.outcome === "paid"
-                        ? "status status--good"
-                        : "status status--bad"
-                    }
-                    title={a.error ?? undefined}
-                  >
-                    {a.outcome === "paid"
-                      ? "Paid"
-                      : `Failed: ${a.error ?? "unknown"}`}
+                  <span className={a.outcome === "paid" ? "status status--good" : "status status--bad"} title={a.error ?? undefined}>
+                    {a.outcome === "paid" ? "Paid" : `Failed: ${a.error ?? "unknown"}`}
                   </span>
                 </li>
               ))}
             </ul>
           )}
-          <h3>{`Transactions covered (${formatCount(
-            detail.transactionCount
-          )})`}</h3>
+          <h3>{`Transactions covered (${formatCount(detail.transactionCount)})`}</h3>
           <ul className="latest" data-testid="covered">
             {detail.transactions.map((t) => (
               <li key={t.id} className="latest__item">
                 <div>
                   <strong>{t.reference}</strong>
-                  <span className="cell-sub">{`${CHANNEL_LABEL[t.channel]} · ${
-                    t.network
-                  } · ${t.payer} · ${formatDate(t.createdAt)}`}</span>
+                  <span className="cell-sub">{`${CHANNEL_LABEL[t.channel]} · ${t.network} · ${t.payer} · ${formatDate(t.createdAt)}`}</span>
                 </div>
-                <div className="latest__amount">{`GHS ${formatAmount(
-                  t.amount
-                )}`}</div>
+                <div className="latest__amount">{`GHS ${formatAmount(t.amount)}`}</div>
               </li>
             ))}
           </ul>
-          {detail.transactionCount > detail.transactions.length ? (
-            <p className="cell-sub">{`The first ${detail.transactions.length} are shown.`}</p>
-          ) : null}
+          {detail.transactionCount > detail.transactions.length ? <p className="cell-sub">{`The first ${detail.transactions.length} are shown.`}</p> : null}
         </aside>
       ) : null}
     </div>

@@ -1,19 +1,8 @@
 // /pos-terminals/device-details/:deviceId: one terminal: details, where it has
 // stood, its recent payments, and (manage:terminal) assign, unassign, block and
 // unblock, each with a reason, audited, refused if the terminal changed meanwhile.
-import {
-  data,
-  type ActionFunctionArgs,
-  type LoaderFunctionArgs,
-} from "@remix-run/cloudflare";
-import {
-  Form,
-  Link,
-  useActionData,
-  useLoaderData,
-  useNavigation,
-  useSubmit,
-} from "@remix-run/react";
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { Form, Link, useActionData, useLoaderData, useNavigation, useSubmit } from "@remix-run/react";
 import * as v from "valibot";
 import { authDeps } from "../../functions/auth/deps";
 import { requireBusiness } from "../../functions/auth/guards";
@@ -32,11 +21,7 @@ import {
   terminalPlaces,
   type TerminalAction,
 } from "../../functions/data/terminals";
-import {
-  ForbiddenError,
-  NotFoundError,
-  RuleError,
-} from "../../functions/data/tenant";
+import { ForbiddenError, NotFoundError, RuleError } from "../../functions/data/tenant";
 import { listTransactions } from "../../functions/data/transactions";
 import { redirectWithFlash } from "../../functions/flash";
 import { requirePermission } from "../../functions/guards";
@@ -59,9 +44,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const terminal = await getTerminal(tenant, deps.db, params.deviceId ?? "");
   if (!terminal) pageNotFound(request);
   const canManage = can(tenant.role, "manage:terminal");
-  const chosenMerchant = new URL(request.url).searchParams.get(
-    "assignMerchant"
-  );
+  const chosenMerchant = new URL(request.url).searchParams.get("assignMerchant");
   const assigning = canManage && canStart("assign", terminal);
   const [places, assignments, transactions, merchants] = await Promise.all([
     terminalPlaces(tenant, deps.db, [terminal]),
@@ -69,29 +52,17 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
     listTransactions(tenant, deps.db, { terminalId: terminal.id, limit: 10 }),
     assigning ? listAssignableMerchants(tenant, deps.db) : Promise.resolve([]),
   ]);
-  const merchant =
-    assigning && chosenMerchant
-      ? merchants.find((m) => m.id === chosenMerchant) ?? null
-      : null;
+  const merchant = assigning && chosenMerchant ? merchants.find((m) => m.id === chosenMerchant) ?? null : null;
   return {
     terminal,
-    place: terminal.pointOfSaleId
-      ? places.get(terminal.pointOfSaleId) ?? null
-      : null,
+    place: terminal.pointOfSaleId ? places.get(terminal.pointOfSaleId) ?? null : null,
     assignments,
     transactions: transactions.rows.map(shownTransaction),
     canManage,
-    actions: Object.fromEntries(
-      TERMINAL_ACTIONS.map((action) => [
-        action,
-        canManage && canStart(action, terminal),
-      ])
-    ) as Record<TerminalAction, boolean>,
+    actions: Object.fromEntries(TERMINAL_ACTIONS.map((action) => [action, canManage && canStart(action, terminal)])) as Record<TerminalAction, boolean>,
     merchants,
     merchant,
-    pointsOfSale: merchant
-      ? await listAssignablePointsOfSale(tenant, deps.db, merchant.id)
-      : [],
+    pointsOfSale: merchant ? await listAssignablePointsOfSale(tenant, deps.db, merchant.id) : [],
   };
 }
 
@@ -99,10 +70,7 @@ const Reason = v.pipe(
   v.string("Give a reason."),
   v.trim(),
   v.nonEmpty("Give a reason."),
-  v.maxLength(
-    MAX_REASON_LENGTH,
-    `Keep the reason under ${MAX_REASON_LENGTH} characters.`
-  )
+  v.maxLength(MAX_REASON_LENGTH, `Keep the reason under ${MAX_REASON_LENGTH} characters.`)
 );
 const Version = v.pipe(v.string(), v.regex(/^\d{1,9}$/), v.transform(Number));
 const Common = { version: Version, reason: Reason };
@@ -111,23 +79,15 @@ const TerminalForm = v.variant("intent", [
   v.object({
     intent: v.literal("assign"),
     ...Common,
-    merchantId: v.pipe(
-      v.string("Choose a merchant."),
-      v.regex(ID, "Choose a merchant.")
-    ),
-    pointOfSaleId: v.pipe(
-      v.string("Choose a point of sale."),
-      v.regex(ID, "Choose a point of sale.")
-    ),
+    merchantId: v.pipe(v.string("Choose a merchant."), v.regex(ID, "Choose a merchant.")),
+    pointOfSaleId: v.pipe(v.string("Choose a point of sale."), v.regex(ID, "Choose a point of sale.")),
   }),
   v.object({ intent: v.literal("unassign"), ...Common }),
   v.object({ intent: v.literal("block"), ...Common }),
   v.object({ intent: v.literal("unblock"), ...Common }),
 ]);
 
-type Errors = Partial<
-  Record<"reason" | "merchantId" | "pointOfSaleId" | "form", string>
->;
+type Errors = Partial<Record<"reason" | "merchantId" | "pointOfSaleId" | "form", string>>;
 
 const DONE: Record<TerminalAction, string> = {
   assign: "Terminal assigned.",
@@ -150,10 +110,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
     ...Object.fromEntries(await request.formData()),
   };
   const intent =
-    typeof values.intent === "string" &&
-    (TERMINAL_ACTIONS as readonly string[]).includes(values.intent)
-      ? (values.intent as TerminalAction)
-      : null;
+    typeof values.intent === "string" && (TERMINAL_ACTIONS as readonly string[]).includes(values.intent) ? (values.intent as TerminalAction) : null;
   const typed = {
     reason: typeof values.reason === "string" ? values.reason : "",
   };
@@ -162,22 +119,15 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
     const errors: Errors = {};
     for (const issue of parsed.issues) {
       const key = v.getDotPath(issue);
-      if (key === "reason" || key === "merchantId" || key === "pointOfSaleId")
-        errors[key] ??= issue.message;
-      else
-        errors.form ??=
-          "That request was not understood. Reload the page and try again.";
+      if (key === "reason" || key === "merchantId" || key === "pointOfSaleId") errors[key] ??= issue.message;
+      else errors.form ??= "That request was not understood. Reload the page and try again.";
     }
     return data({ intent, errors, values: typed }, { status: 400 });
   }
   const form = parsed.output;
   if (form.intent === "assign") {
     // Another business's point of sale (or none) is a 404, like any foreign id.
-    const pointOfSale = await getPointOfSale(
-      tenant,
-      deps.db,
-      form.pointOfSaleId
-    );
+    const pointOfSale = await getPointOfSale(tenant, deps.db, form.pointOfSaleId);
     if (!pointOfSale) pageNotFound(request);
     if (pointOfSale.merchantId !== form.merchantId) {
       return data(
@@ -201,26 +151,12 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
     });
   } catch (error) {
     if (error instanceof NotFoundError) pageNotFound(request);
-    if (error instanceof ForbiddenError)
-      throw data({ message: error.message }, { status: 403 });
-    if (error instanceof TerminalChangedError)
-      return data(
-        { intent, errors: { form: error.message } as Errors, values: typed },
-        { status: 409 }
-      );
-    if (error instanceof RuleError)
-      return data(
-        { intent, errors: { form: error.message } as Errors, values: typed },
-        { status: 400 }
-      );
+    if (error instanceof ForbiddenError) throw data({ message: error.message }, { status: 403 });
+    if (error instanceof TerminalChangedError) return data({ intent, errors: { form: error.message } as Errors, values: typed }, { status: 409 });
+    if (error instanceof RuleError) return data({ intent, errors: { form: error.message } as Errors, values: typed }, { status: 400 });
     throw error;
   }
-  throw await redirectWithFlash(
-    request,
-    context.config,
-    `/pos-terminals/device-details/${terminalId}`,
-    { kind: "success", message: DONE[form.intent] }
-  );
+  throw await redirectWithFlash(request, context.config, `/pos-terminals/device-details/${terminalId}`, { kind: "success", message: DONE[form.intent] });
 }
 
 /** One action's form: the reason, and what else the action needs. */
@@ -249,13 +185,7 @@ function ActionForm({
   const mine = result?.intent === intent ? result : undefined;
   const id = `${intent}-reason`;
   return (
-    <Form
-      method="post"
-      action={to}
-      className="terminal-action"
-      aria-labelledby={`${intent}-title`}
-      noValidate
-    >
+    <Form method="post" action={to} className="terminal-action" aria-labelledby={`${intent}-title`} noValidate>
       <h3 id={`${intent}-title`}>{title}</h3>
       <p className="field-hint">{lead}</p>
       {mine?.errors.form ? (
@@ -266,12 +196,7 @@ function ActionForm({
       <input type="hidden" name="intent" value={intent} />
       <input type="hidden" name="version" value={version} />
       {children}
-      <Field
-        id={id}
-        label="Reason"
-        error={mine?.errors.reason}
-        hint="Required. It is kept in the audit log."
-      >
+      <Field id={id} label="Reason" error={mine?.errors.reason} hint="Required. It is kept in the audit log.">
         <textarea
           id={id}
           name="reason"
@@ -283,13 +208,7 @@ function ActionForm({
         />
       </Field>
       <div className="button-row">
-        <button
-          type="submit"
-          className={
-            danger ? "button button--danger" : "button button--primary"
-          }
-          disabled={navigation.state !== "idle"}
-        >
+        <button type="submit" className={danger ? "button button--danger" : "button button--primary"} disabled={navigation.state !== "idle"}>
           {submit}
         </button>
       </div>
@@ -298,17 +217,7 @@ function ActionForm({
 }
 
 export default function DeviceDetails() {
-  const {
-    terminal,
-    place,
-    assignments,
-    transactions,
-    canManage,
-    actions,
-    merchants,
-    merchant,
-    pointsOfSale,
-  } = useLoaderData<typeof loader>();
+  const { terminal, place, assignments, transactions, canManage, actions, merchants, merchant, pointsOfSale } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const submitMerchant = useSubmit();
   const assignErrors = result?.intent === "assign" ? result.errors : undefined;
@@ -322,10 +231,7 @@ export default function DeviceDetails() {
           </p>
           <h1>{terminal.serial}</h1>
           <p className="page__lead">
-            {terminal.model} ·{" "}
-            <span className={terminalStatusClass(terminal.status)}>
-              {TERMINAL_STATUS_LABEL[terminal.status]}
-            </span>
+            {terminal.model} · <span className={terminalStatusClass(terminal.status)}>{TERMINAL_STATUS_LABEL[terminal.status]}</span>
           </p>
         </div>
       </header>
@@ -338,34 +244,9 @@ export default function DeviceDetails() {
             ["Model", terminal.model],
             ["Software version", terminal.softwareVersion],
             ["Status", TERMINAL_STATUS_LABEL[terminal.status]],
-            [
-              "Merchant",
-              place ? (
-                <Link to={`/merchants/${place.merchantId}`}>
-                  {place.merchantName}
-                </Link>
-              ) : (
-                "Not assigned"
-              ),
-            ],
-            [
-              "Point of sale",
-              place ? (
-                <Link
-                  to={`/merchants/${place.merchantId}/point-of-sale/${place.pointOfSaleId}`}
-                >
-                  {place.pointOfSaleName}
-                </Link>
-              ) : (
-                "None"
-              ),
-            ],
-            [
-              "Last seen",
-              terminal.lastSeenAt === null
-                ? "Never"
-                : formatDate(terminal.lastSeenAt),
-            ],
+            ["Merchant", place ? <Link to={`/merchants/${place.merchantId}`}>{place.merchantName}</Link> : "Not assigned"],
+            ["Point of sale", place ? <Link to={`/merchants/${place.merchantId}/point-of-sale/${place.pointOfSaleId}`}>{place.pointOfSaleName}</Link> : "None"],
+            ["Last seen", terminal.lastSeenAt === null ? "Never" : formatDate(terminal.lastSeenAt)],
             ["In the fleet since", formatDate(terminal.createdAt, "day")],
           ]}
         />
@@ -380,20 +261,10 @@ export default function DeviceDetails() {
       {canManage ? (
         <section className="card" aria-labelledby="actions-title">
           <h2 id="actions-title">Actions</h2>
-          {!anyAction ? (
-            <p>
-              This terminal is{" "}
-              {TERMINAL_STATUS_LABEL[terminal.status].toLowerCase()}: there is
-              nothing to do with it here.
-            </p>
-          ) : null}
+          {!anyAction ? <p>This terminal is {TERMINAL_STATUS_LABEL[terminal.status].toLowerCase()}: there is nothing to do with it here.</p> : null}
           <div className="terminal-actions">
             {actions.assign ? (
-              <div
-                className="terminal-action"
-                role="group"
-                aria-labelledby="assign-heading"
-              >
+              <div className="terminal-action" role="group" aria-labelledby="assign-heading">
                 <h3 id="assign-heading">Assign to a point of sale</h3>
                 <Form
                   method="get"
@@ -405,19 +276,12 @@ export default function DeviceDetails() {
                     })
                   }
                 >
-                  <Field
-                    id="assign-merchant"
-                    label="Merchant"
-                    error={assignErrors?.merchantId}
-                  >
+                  <Field id="assign-merchant" label="Merchant" error={assignErrors?.merchantId}>
                     <select
                       id="assign-merchant"
                       name="assignMerchant"
                       defaultValue={merchant?.id ?? ""}
-                      {...describedBy(
-                        "assign-merchant",
-                        assignErrors?.merchantId
-                      )}
+                      {...describedBy("assign-merchant", assignErrors?.merchantId)}
                     >
                       <option value="">Choose a merchant</option>
                       {merchants.map((m) => (
@@ -440,29 +304,12 @@ export default function DeviceDetails() {
                     lead="The terminal stands there once assigned."
                     submit="Assign terminal"
                   >
-                    <input
-                      type="hidden"
-                      name="merchantId"
-                      value={merchant.id}
-                    />
+                    <input type="hidden" name="merchantId" value={merchant.id} />
                     {pointsOfSale.length === 0 ? (
                       <p>This merchant has no active point of sale.</p>
                     ) : (
-                      <Field
-                        id="assign-pos"
-                        label="Point of sale"
-                        error={assignErrors?.pointOfSaleId}
-                      >
-                        <select
-                          id="assign-pos"
-                          name="pointOfSaleId"
-                          required
-                          defaultValue=""
-                          {...describedBy(
-                            "assign-pos",
-                            assignErrors?.pointOfSaleId
-                          )}
-                        >
+                      <Field id="assign-pos" label="Point of sale" error={assignErrors?.pointOfSaleId}>
+                        <select id="assign-pos" name="pointOfSaleId" required defaultValue="" {...describedBy("assign-pos", assignErrors?.pointOfSaleId)}>
                           <option value="" disabled>
                             Choose a point of sale
                           </option>
@@ -483,9 +330,7 @@ export default function DeviceDetails() {
                 intent="unassign"
                 version={terminal.version}
                 title="Unassign"
-                lead={`Take the terminal away from ${
-                  place?.pointOfSaleName ?? "its point of sale"
-                }.`}
+                lead={`Take the terminal away from ${place?.pointOfSaleName ?? "its point of sale"}.`}
                 submit="Unassign terminal"
               />
             ) : null}
@@ -504,11 +349,7 @@ export default function DeviceDetails() {
                 intent="unblock"
                 version={terminal.version}
                 title="Unblock"
-                lead={
-                  place
-                    ? "The terminal takes payments again where it stands."
-                    : "The terminal goes back to stock."
-                }
+                lead={place ? "The terminal takes payments again where it stands." : "The terminal goes back to stock."}
                 submit="Unblock terminal"
               />
             ) : null}
@@ -526,20 +367,12 @@ export default function DeviceDetails() {
             {
               id: "pos",
               header: "Point of sale",
-              cell: (a) => (
-                <Link
-                  to={`/merchants/${a.merchantId}/point-of-sale/${a.pointOfSaleId}`}
-                >
-                  {a.pointOfSaleName}
-                </Link>
-              ),
+              cell: (a) => <Link to={`/merchants/${a.merchantId}/point-of-sale/${a.pointOfSaleId}`}>{a.pointOfSaleName}</Link>,
             },
             {
               id: "merchant",
               header: "Merchant",
-              cell: (a) => (
-                <Link to={`/merchants/${a.merchantId}`}>{a.merchantName}</Link>
-              ),
+              cell: (a) => <Link to={`/merchants/${a.merchantId}`}>{a.merchantName}</Link>,
             },
             {
               id: "from",
@@ -549,12 +382,7 @@ export default function DeviceDetails() {
             {
               id: "to",
               header: "Unassigned",
-              cell: (a) =>
-                a.unassignedAt ? (
-                  formatDate(a.unassignedAt)
-                ) : (
-                  <span className="status status--good">Current</span>
-                ),
+              cell: (a) => (a.unassignedAt ? formatDate(a.unassignedAt) : <span className="status status--good">Current</span>),
             },
             {
               id: "by",
@@ -568,11 +396,7 @@ export default function DeviceDetails() {
 
       <section className="card" aria-labelledby="transactions-title">
         <h2 id="transactions-title">Recent transactions</h2>
-        <RecentTransactions
-          rows={transactions}
-          caption="Recent transactions at this terminal"
-          empty="No payments have been taken on this terminal."
-        />
+        <RecentTransactions rows={transactions} caption="Recent transactions at this terminal" empty="No payments have been taken on this terminal." />
       </section>
     </div>
   );

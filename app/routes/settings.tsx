@@ -3,31 +3,15 @@
 // and Security (the sessions that stand, signing one out, signing out
 // everywhere). The tabs are links, so the page works before the script loads,
 // and the loader reads only what the chosen tab shows.
-import {
-  data,
-  redirect,
-  type ActionFunctionArgs,
-  type LoaderFunctionArgs,
-} from "@remix-run/cloudflare";
-import {
-  Form,
-  Link,
-  useActionData,
-  useLoaderData,
-  useLocation,
-  useNavigation,
-} from "@remix-run/react";
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
 import * as v from "valibot";
 import { authDeps, type AuthDeps } from "../../functions/auth/deps";
 import { requireBusiness } from "../../functions/auth/guards";
 import { signedInIdentity } from "../../functions/auth/identity";
 import { requireSameOrigin } from "../../functions/auth/origin";
 import { maskPhone } from "../../functions/auth/otp";
-import {
-  listActiveSessions,
-  revokeOwnSession,
-  signOutEverywhere,
-} from "../../functions/auth/sign-in";
+import { listActiveSessions, revokeOwnSession, signOutEverywhere } from "../../functions/auth/sign-in";
 import { requestChange } from "../../functions/data/approvals";
 import {
   countEmployees,
@@ -40,27 +24,12 @@ import {
   type PendingEmployeeChange,
 } from "../../functions/data/employees";
 import { DEFAULT_PAGE_SIZE, numberedPage } from "../../functions/data/page";
-import {
-  ForbiddenError,
-  NotFoundError,
-  RuleError,
-  type Tenant,
-} from "../../functions/data/tenant";
+import { ForbiddenError, NotFoundError, RuleError, type Tenant } from "../../functions/data/tenant";
 import { flashCookie, redirectWithFlash } from "../../functions/flash";
 import { requirePermission } from "../../functions/guards";
 import { pageNotFound } from "../../functions/http";
-import {
-  ROLES,
-  can,
-  canGrantRole,
-  type Role,
-} from "../../functions/permissions";
-import {
-  DataTable,
-  ListCount,
-  Pager,
-  type Column,
-} from "../components/data-table";
+import { ROLES, can, canGrantRole, type Role } from "../../functions/permissions";
+import { DataTable, ListCount, Pager, type Column } from "../components/data-table";
 import { Field, describedBy } from "../components/form";
 import { browserOf } from "../lib/analytics";
 import { formatDate } from "../lib/format";
@@ -69,12 +38,7 @@ import { ghanaMsisdn } from "../lib/phone";
 import { isValidEmail } from "../lib/validation";
 import { Details } from "../components/details";
 
-export const SETTINGS_TABS = [
-  "profile",
-  "business",
-  "team",
-  "security",
-] as const;
+export const SETTINGS_TABS = ["profile", "business", "team", "security"] as const;
 export type SettingsTab = (typeof SETTINGS_TABS)[number];
 const TAB_LABEL: Record<SettingsTab, string> = {
   profile: "Profile",
@@ -88,9 +52,7 @@ const TEAM_URL = "/settings?tab=team";
 function readTab(request: Request): SettingsTab {
   const value = new URL(request.url).searchParams.get("tab");
   if (value === null || value === "") return "profile";
-  return (SETTINGS_TABS as readonly string[]).includes(value)
-    ? (value as SettingsTab)
-    : pageNotFound(request);
+  return (SETTINGS_TABS as readonly string[]).includes(value) ? (value as SettingsTab) : pageNotFound(request);
 }
 
 const GENDER_LABEL = {
@@ -121,11 +83,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
         business: (await requireIdentity(request, deps)).business,
       } as const;
     case "security": {
-      const sessions = await listActiveSessions(
-        deps.db,
-        session.sub,
-        deps.now()
-      );
+      const sessions = await listActiveSessions(deps.db, session.sub, deps.now());
       return {
         tab,
         canSeeTeam,
@@ -158,21 +116,15 @@ async function requireIdentity(request: Request, deps: AuthDeps) {
 }
 
 function pendingLabel(change: PendingEmployeeChange): string {
-  if (change.action === "deactivate")
-    return "Deactivation waiting for approval";
-  if (change.action === "update" && change.after.role)
-    return `Role change to ${String(change.after.role)} waiting for approval`;
+  if (change.action === "deactivate") return "Deactivation waiting for approval";
+  if (change.action === "update" && change.after.role) return `Role change to ${String(change.after.role)} waiting for approval`;
   return "Change waiting for approval";
 }
 
 async function loadTeam(request: Request, deps: AuthDeps, tenant: Tenant) {
   const { page, trail } = listParams(new URL(request.url), {});
   const [result, total, invites] = await Promise.all([
-    numberedPage(
-      (after) => listEmployees(tenant, deps.db, { after }),
-      trail,
-      page
-    ),
+    numberedPage((after) => listEmployees(tenant, deps.db, { after }), trail, page),
     countEmployees(tenant, deps.db),
     listPendingInvites(tenant, deps.db),
   ]);
@@ -202,15 +154,8 @@ async function loadTeam(request: Request, deps: AuthDeps, tenant: Tenant) {
         role: e.role,
         status: e.status,
         self,
-        pending: change
-          ? { label: pendingLabel(change), makerName: change.makerName }
-          : null,
-        actionable:
-          canRequest &&
-          !self &&
-          !change &&
-          e.status !== "deactivated" &&
-          canGrantRole(tenant.role, e.role),
+        pending: change ? { label: pendingLabel(change), makerName: change.makerName } : null,
+        actionable: canRequest && !self && !change && e.status !== "deactivated" && canGrantRole(tenant.role, e.role),
       };
     }),
     invites: invites.map((invite) => ({
@@ -236,29 +181,16 @@ const SecurityForm = v.variant("intent", [
 
 const TEAM_INTENTS = ["invite", "change-role", "deactivate"] as const;
 
-const text = (max: number, required: string, tooLong: string) =>
-  v.pipe(
-    v.string(required),
-    v.trim(),
-    v.nonEmpty(required),
-    v.maxLength(max, tooLong)
-  );
+const text = (max: number, required: string, tooLong: string) => v.pipe(v.string(required), v.trim(), v.nonEmpty(required), v.maxLength(max, tooLong));
 
 const InviteSchema = v.object({
-  name: text(
-    100,
-    "Enter the person's full name.",
-    "Keep the name under 100 characters."
-  ),
+  name: text(100, "Enter the person's full name.", "Keep the name under 100 characters."),
   email: v.pipe(
     v.string("Enter an email address."),
     v.trim(),
     v.nonEmpty("Enter an email address."),
     v.maxLength(254, "That email address is too long."),
-    v.check(
-      (value: string) => isValidEmail(value),
-      "Enter an email address like name@example.com."
-    ),
+    v.check((value: string) => isValidEmail(value), "Enter an email address like name@example.com."),
     v.toLowerCase()
   ),
   phone: v.pipe(
@@ -269,16 +201,12 @@ const InviteSchema = v.object({
       const msisdn = ghanaMsisdn(dataset.value);
       if (msisdn) return msisdn;
       addIssue({
-        message:
-          "Enter a Ghana mobile number: 10 digits starting with 0 (0244123456) or 233 and 9 digits.",
+        message: "Enter a Ghana mobile number: 10 digits starting with 0 (0244123456) or 233 and 9 digits.",
       });
       return NEVER;
     })
   ),
-  gender: v.picklist(
-    ["female", "male", "unspecified"],
-    "Choose a gender, or Not given."
-  ),
+  gender: v.picklist(["female", "male", "unspecified"], "Choose a gender, or Not given."),
   role: v.picklist(ROLES, "Choose a role."),
 });
 
@@ -293,8 +221,7 @@ const ChangeRoleForm = v.object({
 type InviteField = keyof v.InferInput<typeof InviteSchema>;
 export type InviteErrors = Partial<Record<InviteField | "form", string>>;
 
-const NOT_UNDERSTOOD =
-  "That request was not understood. Reload the page and try again.";
+const NOT_UNDERSTOOD = "That request was not understood. Reload the page and try again.";
 
 export async function action({ request, context }: ActionFunctionArgs) {
   requireSameOrigin(request);
@@ -306,12 +233,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
     try {
       return await teamAction(request, context, deps, tenant, form);
     } catch (error) {
-      if (error instanceof ForbiddenError)
-        throw data({ message: error.message }, { status: 403 });
+      if (error instanceof ForbiddenError) throw data({ message: error.message }, { status: 403 });
       // The employee left the business between our read and the engine's.
       if (error instanceof NotFoundError) pageNotFound(request);
-      if (error instanceof RuleError)
-        return data({ error: error.message }, { status: 400 });
+      if (error instanceof RuleError) return data({ error: error.message }, { status: 400 });
       throw error;
     }
   }
@@ -336,30 +261,14 @@ export async function action({ request, context }: ActionFunctionArgs) {
       },
       { status: 400 }
     );
-  const revoked = await revokeOwnSession(
-    deps,
-    session,
-    parsed.output.sessionId
-  );
-  if (!revoked)
-    return data({ error: "That session has already ended." }, { status: 404 });
-  throw await redirectWithFlash(
-    request,
-    context.config,
-    "/settings?tab=security",
-    { kind: "success", message: "That session is signed out." }
-  );
+  const revoked = await revokeOwnSession(deps, session, parsed.output.sessionId);
+  if (!revoked) return data({ error: "That session has already ended." }, { status: 404 });
+  throw await redirectWithFlash(request, context.config, "/settings?tab=security", { kind: "success", message: "That session is signed out." });
 }
 
 const APPROVAL_NOTE = "Another person must approve it before it takes effect.";
 
-async function teamAction(
-  request: Request,
-  context: ActionFunctionArgs["context"],
-  deps: AuthDeps,
-  tenant: Tenant,
-  form: Record<string, FormDataEntryValue>
-) {
+async function teamAction(request: Request, context: ActionFunctionArgs["context"], deps: AuthDeps, tenant: Tenant, form: Record<string, FormDataEntryValue>) {
   if (form.intent === "invite") {
     const values = {
       name: String(form.name ?? ""),
@@ -372,28 +281,16 @@ async function teamAction(
     const errors: InviteErrors = parsed.success
       ? {}
       : (Object.fromEntries(
-          Object.entries(
-            v.flatten<typeof InviteSchema>(parsed.issues).nested ?? {}
-          ).map(([key, messages]) => [key, messages?.[0]])
+          Object.entries(v.flatten<typeof InviteSchema>(parsed.issues).nested ?? {}).map(([key, messages]) => [key, messages?.[0]])
         ) as InviteErrors);
     // Checked here too, so the person reads it next to the field; the engine refuses it anyway.
-    if (parsed.success && !canGrantRole(tenant.role, parsed.output.role))
-      errors.role = `Your role cannot grant ${parsed.output.role}.`;
+    if (parsed.success && !canGrantRole(tenant.role, parsed.output.role)) errors.role = `Your role cannot grant ${parsed.output.role}.`;
     if (parsed.success && !errors.role) {
-      const taken = await emailTakenInBusiness(
-        tenant,
-        deps.db,
-        parsed.output.email
-      );
-      if (taken === "employee")
-        errors.email =
-          "This email already belongs to an employee of this business.";
-      if (taken === "invited")
-        errors.email =
-          "An invitation for this email is already waiting for approval.";
+      const taken = await emailTakenInBusiness(tenant, deps.db, parsed.output.email);
+      if (taken === "employee") errors.email = "This email already belongs to an employee of this business.";
+      if (taken === "invited") errors.email = "An invitation for this email is already waiting for approval.";
     }
-    if (!parsed.success || Object.keys(errors).length)
-      return data({ errors, values }, { status: 400 });
+    if (!parsed.success || Object.keys(errors).length) return data({ errors, values }, { status: 400 });
     const invite = parsed.output;
     try {
       await requestChange(tenant, deps.db, deps.meta, {
@@ -402,11 +299,7 @@ async function teamAction(
         after: { ...invite },
       });
     } catch (error) {
-      if (error instanceof RuleError)
-        return data(
-          { errors: { form: error.message } satisfies InviteErrors, values },
-          { status: 400 }
-        );
+      if (error instanceof RuleError) return data({ errors: { form: error.message } satisfies InviteErrors, values }, { status: 400 });
       throw error;
     }
     throw await redirectWithFlash(request, context.config, TEAM_URL, {
@@ -415,35 +308,23 @@ async function teamAction(
     });
   }
 
-  const parsed = v.safeParse(
-    form.intent === "change-role" ? ChangeRoleForm : RowForm,
-    form
-  );
+  const parsed = v.safeParse(form.intent === "change-role" ? ChangeRoleForm : RowForm, form);
   if (!parsed.success) return data({ error: NOT_UNDERSTOOD }, { status: 400 });
   const employee = await getEmployee(tenant, deps.db, parsed.output.userId);
   if (!employee) pageNotFound(request);
   if (employee.userId === tenant.userId)
     return data(
       {
-        error:
-          "You cannot change your own role or access. Ask another administrator.",
+        error: "You cannot change your own role or access. Ask another administrator.",
       },
       { status: 400 }
     );
   // Whoever cannot grant a role cannot take it away either.
-  if (!canGrantRole(tenant.role, employee.role))
-    return data(
-      { error: `Your role cannot change a ${employee.role}'s access.` },
-      { status: 400 }
-    );
+  if (!canGrantRole(tenant.role, employee.role)) return data({ error: `Your role cannot change a ${employee.role}'s access.` }, { status: 400 });
 
   if ("role" in parsed.output) {
     const role = parsed.output.role as Role;
-    if (!canGrantRole(tenant.role, role))
-      return data(
-        { error: `Your role cannot grant ${role}.` },
-        { status: 400 }
-      );
+    if (!canGrantRole(tenant.role, role)) return data({ error: `Your role cannot grant ${role}.` }, { status: 400 });
     await requestChange(tenant, deps.db, deps.meta, {
       kind: "employee",
       action: "update",
@@ -493,9 +374,7 @@ export default function Settings() {
   const loaded = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const error = actionData && "error" in actionData ? actionData.error : null;
-  const tabs = SETTINGS_TABS.filter(
-    (tab) => tab !== "team" || loaded.canSeeTeam
-  );
+  const tabs = SETTINGS_TABS.filter((tab) => tab !== "team" || loaded.canSeeTeam);
   return (
     <div className="page">
       <header className="page__header">
@@ -506,11 +385,7 @@ export default function Settings() {
         <ul className="tabs__list">
           {tabs.map((tab) => (
             <li key={tab}>
-              <Link
-                to={tab === "profile" ? "/settings" : `/settings?tab=${tab}`}
-                className="tabs__tab"
-                aria-current={tab === loaded.tab ? "page" : undefined}
-              >
+              <Link to={tab === "profile" ? "/settings" : `/settings?tab=${tab}`} className="tabs__tab" aria-current={tab === loaded.tab ? "page" : undefined}>
                 {TAB_LABEL[tab]}
               </Link>
             </li>
@@ -548,31 +423,17 @@ export default function Settings() {
           />
         </section>
       ) : null}
-      {loaded.tab === "security" ? (
-        <Security sessions={loaded.sessions} error={error} />
-      ) : null}
+      {loaded.tab === "security" ? <Security sessions={loaded.sessions} error={error} /> : null}
       {loaded.tab === "team" ? <Team team={loaded.team} error={error} /> : null}
     </div>
   );
 }
 
-type SessionRow = Extract<
-  ReturnType<typeof useLoaderData<typeof loader>>,
-  { tab: "security" }
->["sessions"][number];
+type SessionRow = Extract<ReturnType<typeof useLoaderData<typeof loader>>, { tab: "security" }>["sessions"][number];
 
-function Security({
-  sessions,
-  error,
-}: {
-  sessions: readonly SessionRow[];
-  error: string | null;
-}) {
+function Security({ sessions, error }: { sessions: readonly SessionRow[]; error: string | null }) {
   const navigation = useNavigation();
-  const submitting =
-    navigation.state === "submitting"
-      ? navigation.formData?.get("intent")
-      : null;
+  const submitting = navigation.state === "submitting" ? navigation.formData?.get("intent") : null;
   const others = sessions.filter((row) => !row.current).length;
   return (
     <section className="card" aria-labelledby="security-title">
@@ -585,29 +446,20 @@ function Security({
             <div>
               <strong>
                 {row.browser}
-                {row.current ? (
-                  <span className="badge">This session</span>
-                ) : null}
+                {row.current ? <span className="badge">This session</span> : null}
               </strong>
               <span className="menu__hint">
-                {CHANNEL_LABEL[row.channel]} ·{" "}
-                {row.businessName ?? "Signing in"} ·{" "}
-                {row.ip ?? "IP not recorded"}
+                {CHANNEL_LABEL[row.channel]} · {row.businessName ?? "Signing in"} · {row.ip ?? "IP not recorded"}
               </span>
               <span className="menu__hint">
-                Since {formatDate(row.createdAt)} · until{" "}
-                {formatDate(row.expiresAt)}
+                Since {formatDate(row.createdAt)} · until {formatDate(row.expiresAt)}
               </span>
             </div>
             {row.current ? null : (
               <Form method="post" action="/settings?tab=security">
                 <input type="hidden" name="intent" value="sign-out-session" />
                 <input type="hidden" name="sessionId" value={row.id} />
-                <button
-                  type="submit"
-                  className="button"
-                  disabled={navigation.state !== "idle"}
-                >
+                <button type="submit" className="button" disabled={navigation.state !== "idle"}>
                   Sign out
                 </button>
               </Form>
@@ -618,32 +470,20 @@ function Security({
       <h3>Sign out everywhere</h3>
       <p>
         Ends every session of yours on every device, this one included
-        {others > 0
-          ? ` (${others} other ${others === 1 ? "session" : "sessions"})`
-          : ""}
-        . Use it if a device was lost or someone else may have used your
+        {others > 0 ? ` (${others} other ${others === 1 ? "session" : "sessions"})` : ""}. Use it if a device was lost or someone else may have used your
         account.
       </p>
       <Form method="post" action="/settings?tab=security">
         <input type="hidden" name="intent" value="sign-out-everywhere" />
-        <button
-          type="submit"
-          className="button button--danger"
-          disabled={navigation.state !== "idle"}
-        >
-          {submitting === "sign-out-everywhere"
-            ? "Signing out…"
-            : "Sign out everywhere"}
+        <button type="submit" className="button button--danger" disabled={navigation.state !== "idle"}>
+          {submitting === "sign-out-everywhere" ? "Signing out…" : "Sign out everywhere"}
         </button>
       </Form>
     </section>
   );
 }
 
-type TeamData = Extract<
-  ReturnType<typeof useLoaderData<typeof loader>>,
-  { tab: "team" }
->["team"];
+type TeamData = Extract<ReturnType<typeof useLoaderData<typeof loader>>, { tab: "team" }>["team"];
 type TeamRow = TeamData["employees"][number];
 
 const STATUS_PILL: Record<Employee["status"], [string, string]> = {
@@ -652,10 +492,7 @@ const STATUS_PILL: Record<Employee["status"], [string, string]> = {
   deactivated: ["status status--bad", "Deactivated"],
 };
 
-function teamColumns(
-  grantable: readonly Role[],
-  busy: boolean
-): Column<TeamRow>[] {
+function teamColumns(grantable: readonly Role[], busy: boolean): Column<TeamRow>[] {
   return [
     {
       id: "name",
@@ -678,14 +515,9 @@ function teamColumns(
       header: "Status",
       cell: (e) => (
         <span className="team-status">
-          <span className={STATUS_PILL[e.status][0]}>
-            {STATUS_PILL[e.status][1]}
-          </span>
+          <span className={STATUS_PILL[e.status][0]}>{STATUS_PILL[e.status][1]}</span>
           {e.pending ? (
-            <span
-              className="status status--wait"
-              title={`Requested by ${e.pending.makerName}`}
-            >
+            <span className="status status--wait" title={`Requested by ${e.pending.makerName}`}>
               {e.pending.label}
             </span>
           ) : null}
@@ -698,11 +530,7 @@ function teamColumns(
       cell: (e) =>
         e.actionable ? (
           <div className="team-actions">
-            <Form
-              method="post"
-              action={TEAM_URL}
-              className="team-actions__role"
-            >
+            <Form method="post" action={TEAM_URL} className="team-actions__role">
               <input type="hidden" name="intent" value="change-role" />
               <input type="hidden" name="userId" value={e.userId} />
               <label>
@@ -715,36 +543,20 @@ function teamColumns(
                   ))}
                 </select>
               </label>
-              <button
-                type="submit"
-                className="button"
-                disabled={busy}
-                aria-label={`Change role of ${e.name}`}
-              >
+              <button type="submit" className="button" disabled={busy} aria-label={`Change role of ${e.name}`}>
                 Change role
               </button>
             </Form>
             <Form method="post" action={TEAM_URL}>
               <input type="hidden" name="intent" value="deactivate" />
               <input type="hidden" name="userId" value={e.userId} />
-              <button
-                type="submit"
-                className="button button--ghost"
-                disabled={busy}
-                aria-label={`Deactivate ${e.name}`}
-              >
+              <button type="submit" className="button button--ghost" disabled={busy} aria-label={`Deactivate ${e.name}`}>
                 Deactivate
               </button>
             </Form>
           </div>
         ) : (
-          <span className="cell-sub">
-            {e.self
-              ? "Another administrator manages your access"
-              : e.pending
-              ? "Waiting for approval"
-              : "None"}
-          </span>
+          <span className="cell-sub">{e.self ? "Another administrator manages your access" : e.pending ? "Waiting for approval" : "None"}</span>
         ),
     },
   ];
@@ -760,8 +572,7 @@ function Team({ team, error }: { team: TeamData; error: string | null }) {
         <div>
           <h2 id="team-title">Team</h2>
           <p className="page__lead">
-            Inviting someone, changing a role and deactivating are sent for
-            approval: another person must approve each before it takes effect.
+            Inviting someone, changing a role and deactivating are sent for approval: another person must approve each before it takes effect.
           </p>
         </div>
         {team.canRequest ? (
@@ -788,9 +599,7 @@ function Team({ team, error }: { team: TeamData; error: string | null }) {
                     Invited by {invite.makerName} on {formatDate(invite.madeAt)}
                   </span>
                 </div>
-                <span className="status status--wait">
-                  Waiting for approval
-                </span>
+                <span className="status status--wait">Waiting for approval</span>
               </li>
             ))}
           </ul>
@@ -815,12 +624,7 @@ function Team({ team, error }: { team: TeamData; error: string | null }) {
           </>
         }
       />
-      <Pager
-        page={team.page}
-        totalPages={Math.max(1, Math.ceil(team.total / DEFAULT_PAGE_SIZE))}
-        trail={team.trail}
-        hasNext={team.hasNext}
-      />
+      <Pager page={team.page} totalPages={Math.max(1, Math.ceil(team.total / DEFAULT_PAGE_SIZE))} trail={team.trail} hasNext={team.hasNext} />
       {team.canRequest ? <InviteForm grantable={team.grantable} /> : null}
     </section>
   );
@@ -833,9 +637,7 @@ function InviteForm({ grantable }: { grantable: readonly Role[] }) {
   const result = actionData && "errors" in actionData ? actionData : null;
   const errors: InviteErrors = result?.errors ?? {};
   const values = result?.values;
-  const submitting =
-    navigation.state === "submitting" &&
-    navigation.formData?.get("intent") === "invite";
+  const submitting = navigation.state === "submitting" && navigation.formData?.get("intent") === "invite";
   const field = (name: InviteField) => ({
     id: `invite-${name}`,
     name,
@@ -846,28 +648,13 @@ function InviteForm({ grantable }: { grantable: readonly Role[] }) {
       <h3 id="invite-title" className="card__title">
         Invite an employee
       </h3>
-      <p className="field-hint">
-        The invitation is sent for approval: another person must approve it
-        before the employee can sign in.
-      </p>
+      <p className="field-hint">The invitation is sent for approval: another person must approve it before the employee can sign in.</p>
       {/* A new key after each navigation empties the form once an invitation went through. */}
-      <Form
-        method="post"
-        action={TEAM_URL}
-        className="form invite-form"
-        noValidate
-        key={location.key}
-      >
+      <Form method="post" action={TEAM_URL} className="form invite-form" noValidate key={location.key}>
         <input type="hidden" name="intent" value="invite" />
         <ErrorNotice error={errors.form} />
         <Field id="invite-name" label="Full name" error={errors.name}>
-          <input
-            {...field("name")}
-            autoComplete="off"
-            maxLength={100}
-            required
-            defaultValue={values?.name}
-          />
+          <input {...field("name")} autoComplete="off" maxLength={100} required defaultValue={values?.name} />
         </Field>
         <Field id="invite-email" label="Work email" error={errors.email}>
           <input
@@ -881,28 +668,11 @@ function InviteForm({ grantable }: { grantable: readonly Role[] }) {
             defaultValue={values?.email}
           />
         </Field>
-        <Field
-          id="invite-phone"
-          label="Mobile number"
-          hint="A Ghana number for one-time codes, like 0244123456."
-          error={errors.phone}
-        >
-          <input
-            {...field("phone")}
-            type="tel"
-            inputMode="tel"
-            autoComplete="off"
-            maxLength={16}
-            required
-            defaultValue={values?.phone}
-          />
+        <Field id="invite-phone" label="Mobile number" hint="A Ghana number for one-time codes, like 0244123456." error={errors.phone}>
+          <input {...field("phone")} type="tel" inputMode="tel" autoComplete="off" maxLength={16} required defaultValue={values?.phone} />
         </Field>
         <Field id="invite-gender" label="Gender" error={errors.gender}>
-          <select
-            {...field("gender")}
-            required
-            defaultValue={values?.gender ?? ""}
-          >
+          <select {...field("gender")} required defaultValue={values?.gender ?? ""}>
             <option value="">Choose</option>
             <option value="female">Female</option>
             <option value="male">Male</option>
@@ -920,11 +690,7 @@ function InviteForm({ grantable }: { grantable: readonly Role[] }) {
           </select>
         </Field>
         <div className="button-row">
-          <button
-            type="submit"
-            className="button button--primary"
-            disabled={navigation.state !== "idle"}
-          >
+          <button type="submit" className="button button--primary" disabled={navigation.state !== "idle"}>
             {submitting ? "Sending…" : "Send for approval"}
           </button>
         </div>

@@ -3,13 +3,7 @@
 // reference, phone or card's last four; totals of the filtered set; a detail
 // panel with the ledger postings; CSV of the whole filtered set.
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
-import {
-  Form,
-  Link,
-  useLoaderData,
-  useLocation,
-  useNavigate,
-} from "@remix-run/react";
+import { Form, Link, useLoaderData, useLocation, useNavigate } from "@remix-run/react";
 import { useEffect } from "react";
 import * as v from "valibot";
 import { authDeps } from "../../functions/auth/deps";
@@ -17,37 +11,17 @@ import { requireBusiness } from "../../functions/auth/guards";
 import { merchantNames } from "../../functions/data/dashboard";
 import { listTransactionEntries } from "../../functions/data/ledger";
 import { DEFAULT_PAGE_SIZE, numberedPage } from "../../functions/data/page";
-import {
-  getTransaction,
-  listTransactions,
-  transactionTotals,
-  type Transaction,
-  type TransactionFilter,
-} from "../../functions/data/transactions";
+import { getTransaction, listTransactions, transactionTotals, type Transaction, type TransactionFilter } from "../../functions/data/transactions";
 import { requirePermission } from "../../functions/guards";
 import { pageNotFound } from "../../functions/http";
 import { can } from "../../functions/permissions";
-import {
-  DataTable,
-  ListCount,
-  ListToolbar,
-  Pager,
-  type Column,
-} from "../components/data-table";
+import { DataTable, ListCount, ListToolbar, Pager, type Column } from "../components/data-table";
 import { QUICK_RANGES, resolveRange } from "../lib/date-range";
 import { formatAmount, formatCount, formatDate } from "../lib/format";
 import { filterHref } from "../lib/list-url";
 import { listParams, oneOf, searchParam } from "../lib/list-params";
 import { readTransactionSearch } from "../lib/transaction-search";
-import {
-  ACCOUNT_LABEL,
-  CHANNEL_LABEL,
-  NETWORKS,
-  STATUS_CLASS,
-  STATUS_LABEL,
-  TRANSACTION_STATUSES,
-  payerOf,
-} from "../lib/transactions-view";
+import { ACCOUNT_LABEL, CHANNEL_LABEL, NETWORKS, STATUS_CLASS, STATUS_LABEL, TRANSACTION_STATUSES, payerOf } from "../lib/transactions-view";
 import { Details } from "../components/details";
 
 const id = v.optional(v.pipe(v.string(), v.regex(/^[\w-]{1,64}$/)));
@@ -88,38 +62,23 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const { tenant } = await requireBusiness(request, deps);
   requirePermission(tenant, "view:transaction");
   const url = new URL(request.url);
-  const { filter, filters, period, page, trail } = transactionFilter(
-    url,
-    deps.now()
-  );
+  const { filter, filters, period, page, trail } = transactionFilter(url, deps.now());
   const selected = Number(url.searchParams.get("tx"));
   const [result, totals, merchants, detail] = await Promise.all([
-    numberedPage(
-      (after) => listTransactions(tenant, deps.db, { ...filter, after }),
-      trail,
-      page
-    ),
+    numberedPage((after) => listTransactions(tenant, deps.db, { ...filter, after }), trail, page),
     transactionTotals(tenant, deps.db, filter),
     deps.db
-      .prepare(
-        "SELECT id, name FROM merchants WHERE business_id = ? ORDER BY name COLLATE NOCASE LIMIT 500"
-      )
+      .prepare("SELECT id, name FROM merchants WHERE business_id = ? ORDER BY name COLLATE NOCASE LIMIT 500")
       .bind(tenant.businessId)
       .all<{ id: string; name: string }>(),
     Number.isSafeInteger(selected) && selected > 0
-      ? Promise.all([
-          getTransaction(tenant, deps.db, selected),
-          listTransactionEntries(tenant, deps.db, selected),
-        ])
+      ? Promise.all([getTransaction(tenant, deps.db, selected), listTransactionEntries(tenant, deps.db, selected)])
       : Promise.resolve(null),
   ]);
   const detailRow = detail?.[0] ?? null;
   // A payment of another business (or none at all) behind ?tx= is the SPEC's page-level 404.
   if (url.searchParams.has("tx") && !detailRow) pageNotFound(request);
-  const names = await merchantNames(tenant, deps.db, [
-    ...result.rows.map((t) => t.merchantId),
-    ...(detailRow ? [detailRow.merchantId] : []),
-  ]);
+  const names = await merchantNames(tenant, deps.db, [...result.rows.map((t) => t.merchantId), ...(detailRow ? [detailRow.merchantId] : [])]);
   const view = (t: Transaction) => ({
     id: t.id,
     reference: t.reference,
@@ -149,15 +108,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       error: period.error,
     },
     merchants: merchants.results,
-    filtered: Boolean(
-      filters.q ||
-        filters.status ||
-        filters.channel ||
-        filters.network ||
-        filters.merchant ||
-        filters.pos ||
-        filters.terminal
-    ),
+    filtered: Boolean(filters.q || filters.status || filters.channel || filters.network || filters.merchant || filters.pos || filters.terminal),
     narrowedTo: {
       pos: filters.pos ?? null,
       terminal: filters.terminal ?? null,
@@ -194,11 +145,7 @@ function columns(search: string): Column<Row>[] {
       id: "reference",
       header: "Reference",
       cell: (t) => (
-        <Link
-          to={withParam(search, "tx", String(t.id))}
-          preventScrollReset
-          className="cell-title"
-        >
+        <Link to={withParam(search, "tx", String(t.id))} preventScrollReset className="cell-title">
           <strong>{t.reference}</strong>
           <span className="cell-sub">{formatDate(t.createdAt)}</span>
         </Link>
@@ -230,24 +177,14 @@ function columns(search: string): Column<Row>[] {
     {
       id: "status",
       header: "Status",
-      cell: (t) => (
-        <span className={STATUS_CLASS[t.status]}>{STATUS_LABEL[t.status]}</span>
-      ),
+      cell: (t) => <span className={STATUS_CLASS[t.status]}>{STATUS_LABEL[t.status]}</span>,
     },
   ];
 }
 
-function Totals({
-  totals,
-}: {
-  totals: { count: number; gross: number; fees: number; net: number };
-}) {
+function Totals({ totals }: { totals: { count: number; gross: number; fees: number; net: number } }) {
   return (
-    <dl
-      className="totals"
-      aria-label="Totals for these filters"
-      data-testid="totals"
-    >
+    <dl className="totals" aria-label="Totals for these filters" data-testid="totals">
       <div>
         <dt>Payments</dt>
         <dd>{formatCount(totals.count)}</dd>
@@ -268,41 +205,21 @@ function Totals({
   );
 }
 
-function Detail({
-  detail,
-  closeHref,
-}: {
-  detail: NonNullable<
-    ReturnType<typeof useLoaderData<typeof loader>>["detail"]
-  >;
-  closeHref: string;
-}) {
+function Detail({ detail, closeHref }: { detail: NonNullable<ReturnType<typeof useLoaderData<typeof loader>>["detail"]>; closeHref: string }) {
   const navigate = useNavigate();
   useEffect(() => {
-    const onKey = (event: KeyboardEvent) =>
-      event.key === "Escape" &&
-      navigate(closeHref, { preventScrollReset: true });
+    const onKey = (event: KeyboardEvent) => event.key === "Escape" && navigate(closeHref, { preventScrollReset: true });
     document.addEventListener("keydown", onKey);
     document.getElementById("payment-detail-title")?.focus();
     return () => document.removeEventListener("keydown", onKey);
   }, [closeHref, navigate]);
   return (
-    <aside
-      className="detail-panel"
-      role="dialog"
-      aria-labelledby="payment-detail-title"
-      data-testid="payment-detail"
-    >
+    <aside className="detail-panel" role="dialog" aria-labelledby="payment-detail-title" data-testid="payment-detail">
       <header className="detail-panel__header">
         <h2 id="payment-detail-title" tabIndex={-1}>
           {detail.reference}
         </h2>
-        <Link
-          to={closeHref}
-          preventScrollReset
-          className="detail-panel__close"
-          aria-label="Close the payment"
-        >
+        <Link to={closeHref} preventScrollReset className="detail-panel__close" aria-label="Close the payment">
           ×
         </Link>
       </header>
@@ -317,14 +234,7 @@ function Detail({
             ["Fee (GHS)", formatAmount(detail.fee)],
             ["Net (GHS)", formatAmount(detail.amount - detail.fee)],
             ["Paid", formatDate(detail.createdAt)],
-            [
-              "Available to the merchant",
-              detail.clearedAt
-                ? formatDate(detail.clearedAt)
-                : detail.status === "successful"
-                ? "Not yet"
-                : "Never",
-            ],
+            ["Available to the merchant", detail.clearedAt ? formatDate(detail.clearedAt) : detail.status === "successful" ? "Not yet" : "Never"],
           ] as const
         }
       />
@@ -349,9 +259,7 @@ function Detail({
               <tr key={entry.id}>
                 <td data-label="Account">
                   {entry.account}
-                  <span className="cell-sub">{`${entry.memo} · ${formatDate(
-                    entry.postedAt
-                  )}`}</span>
+                  <span className="cell-sub">{`${entry.memo} · ${formatDate(entry.postedAt)}`}</span>
                 </td>
                 <td data-label="Debit (GHS)" className="num">
                   {entry.amount > 0 ? formatAmount(entry.amount) : ""}
@@ -372,23 +280,13 @@ export default function Transactions() {
   const data = useLoaderData<typeof loader>();
   const { search } = useLocation();
   const params = new URLSearchParams(search);
-  const exportSearch = withParam(
-    withParam(withParam(search, "tx", null), "page", null),
-    "trail",
-    null
-  );
+  const exportSearch = withParam(withParam(withParam(search, "tx", null), "page", null), "trail", null);
   return (
     <div className="page">
       <header className="page__header">
         <h1>Transactions</h1>
         <p className="page__lead">
-          {`Payments from ${formatDate(
-            `${data.period.fromDay}T12:00:00Z`,
-            "day"
-          )} to ${formatDate(
-            `${data.period.toDay}T12:00:00Z`,
-            "day"
-          )} (Africa/Accra).`}
+          {`Payments from ${formatDate(`${data.period.fromDay}T12:00:00Z`, "day")} to ${formatDate(`${data.period.toDay}T12:00:00Z`, "day")} (Africa/Accra).`}
         </p>
       </header>
 
@@ -409,16 +307,9 @@ export default function Transactions() {
           </Link>
         ))}
       </nav>
-      <Form
-        method="get"
-        className="inline-form range-form"
-        aria-label="Custom period"
-      >
+      <Form method="get" className="inline-form range-form" aria-label="Custom period">
         {[...params]
-          .filter(
-            ([key]) =>
-              !["range", "from", "to", "page", "trail", "tx"].includes(key)
-          )
+          .filter(([key]) => !["range", "from", "to", "page", "trail", "tx"].includes(key))
           .map(([key, value]) => (
             <input key={key} type="hidden" name={key} value={value} />
           ))}
@@ -436,13 +327,7 @@ export default function Transactions() {
         </label>
         <label>
           To
-          <input
-            type="date"
-            name="to"
-            defaultValue={data.period.toDay}
-            required
-            aria-invalid={data.period.error ? true : undefined}
-          />
+          <input type="date" name="to" defaultValue={data.period.toDay} required aria-invalid={data.period.error ? true : undefined} />
         </label>
         <button type="submit" className="button">
           Show period
@@ -494,13 +379,7 @@ export default function Transactions() {
         ]}
         actions={
           data.canExport && data.totals.count > 0 ? (
-            <a
-              href={`/transactions/export${
-                exportSearch === "?" ? "" : exportSearch
-              }`}
-              className="button"
-              download
-            >
+            <a href={`/transactions/export${exportSearch === "?" ? "" : exportSearch}`} className="button" download>
               Export CSV
             </a>
           ) : null
@@ -509,20 +388,12 @@ export default function Transactions() {
       {data.narrowedTo.pos || data.narrowedTo.terminal ? (
         <p className="chips">
           {data.narrowedTo.pos ? (
-            <Link
-              to={filterHref(params, { pos: null })}
-              className="chip"
-              aria-label="Remove the point of sale filter"
-            >
+            <Link to={filterHref(params, { pos: null })} className="chip" aria-label="Remove the point of sale filter">
               One point of sale ×
             </Link>
           ) : null}
           {data.narrowedTo.terminal ? (
-            <Link
-              to={filterHref(params, { terminal: null })}
-              className="chip"
-              aria-label="Remove the terminal filter"
-            >
+            <Link to={filterHref(params, { terminal: null })} className="chip" aria-label="Remove the terminal filter">
               One terminal ×
             </Link>
           ) : null}
@@ -544,29 +415,12 @@ export default function Transactions() {
         empty={
           <>
             <h2>No payments {data.filtered ? "match" : "in this period"}</h2>
-            <p>
-              {data.filtered
-                ? "Try another search, or clear the filters."
-                : "Choose a longer period to see more."}
-            </p>
+            <p>{data.filtered ? "Try another search, or clear the filters." : "Choose a longer period to see more."}</p>
           </>
         }
       />
-      <Pager
-        page={data.page}
-        totalPages={Math.max(
-          1,
-          Math.ceil(data.totals.count / DEFAULT_PAGE_SIZE)
-        )}
-        trail={data.trail}
-        hasNext={data.hasNext}
-      />
-      {data.detail ? (
-        <Detail
-          detail={data.detail}
-          closeHref={withParam(search, "tx", null)}
-        />
-      ) : null}
+      <Pager page={data.page} totalPages={Math.max(1, Math.ceil(data.totals.count / DEFAULT_PAGE_SIZE))} trail={data.trail} hasNext={data.hasNext} />
+      {data.detail ? <Detail detail={data.detail} closeHref={withParam(search, "tx", null)} /> : null}
     </div>
   );
 }

@@ -25,21 +25,9 @@ function persistArgs(persistTo?: string): string[] {
 }
 
 export async function migrateLocal(persistTo?: string): Promise<void> {
-  await capture(
-    "npx",
-    [
-      "wrangler",
-      "d1",
-      "migrations",
-      "apply",
-      "DB",
-      "--local",
-      ...persistArgs(persistTo),
-    ],
-    {
-      env: wranglerEnv({ WRANGLER_LOG: "error", CI: "true" }),
-    }
-  );
+  await capture("npx", ["wrangler", "d1", "migrations", "apply", "DB", "--local", ...persistArgs(persistTo)], {
+    env: wranglerEnv({ WRANGLER_LOG: "error", CI: "true" }),
+  });
 }
 
 /** The database id of the DB binding in wrangler.toml: local state is keyed by it. */
@@ -51,15 +39,11 @@ function databaseId(): string {
 }
 
 /** Opens the local D1 of a state folder (wrangler's default: .wrangler/state) for the length of `use`. */
-export async function withLocalD1<T>(
-  persistTo: string | undefined,
-  use: (db: D1Database) => Promise<T>
-): Promise<T> {
+export async function withLocalD1<T>(persistTo: string | undefined, use: (db: D1Database) => Promise<T>): Promise<T> {
   const state = persistTo ? resolve(persistTo) : join(ROOT, ".wrangler/state");
   const mf = new Miniflare({
     modules: true,
-    script:
-      "export default { fetch() { return new Response(null, { status: 404 }); } };",
+    script: "export default { fetch() { return new Response(null, { status: 404 }); } };",
     compatibilityDate: "2026-04-01",
     d1Databases: { DB: databaseId() },
     d1Persist: join(state, "v3/d1"),
@@ -76,11 +60,7 @@ export async function withLocalD1<T>(
 }
 
 async function businessCount(db: D1Database): Promise<number> {
-  return (
-    (await db
-      .prepare("SELECT COUNT(*) AS n FROM businesses")
-      .first<number>("n")) ?? 0
-  );
+  return (await db.prepare("SELECT COUNT(*) AS n FROM businesses").first<number>("n")) ?? 0;
 }
 
 export async function countBusinesses(persistTo?: string): Promise<number> {
@@ -88,21 +68,13 @@ export async function countBusinesses(persistTo?: string): Promise<number> {
 }
 
 /** Rows per seeded table. */
-export async function tableCounts(
-  persistTo?: string
-): Promise<Record<TableName, number>> {
+export async function tableCounts(persistTo?: string): Promise<Record<TableName, number>> {
   return withLocalD1(persistTo, async (db) => {
-    const results = await db.batch(
-      TABLE_ORDER.map((table) =>
-        db.prepare(`SELECT COUNT(*) AS n FROM ${table}`)
-      )
-    );
-    return Object.fromEntries(
-      TABLE_ORDER.map((table, i) => [
-        table,
-        (results[i]?.results[0] as { n: number } | undefined)?.n ?? 0,
-      ])
-    ) as Record<TableName, number>;
+    const results = await db.batch(TABLE_ORDER.map((table) => db.prepare(`SELECT COUNT(*) AS n FROM ${table}`)));
+    return Object.fromEntries(TABLE_ORDER.map((table, i) => [table, (results[i]?.results[0] as { n: number } | undefined)?.n ?? 0])) as Record<
+      TableName,
+      number
+    >;
   });
 }
 
@@ -114,11 +86,7 @@ export interface SeedOptions {
 }
 
 /** Writes chunks in order, one D1 batch at a time, building the next batch while the previous one commits. */
-export async function writeChunks(
-  db: D1Database,
-  chunks: Iterable<Chunk>,
-  onRows?: (table: TableName, rows: number) => void
-): Promise<void> {
+export async function writeChunks(db: D1Database, chunks: Iterable<Chunk>, onRows?: (table: TableName, rows: number) => void): Promise<void> {
   const statements = new Map<TableName, string>();
   let batch: D1PreparedStatement[] = [];
   let chars = 0;
@@ -148,24 +116,13 @@ export async function writeChunks(
 
 /** Deletes every seeded row, children first: a failed seed leaves an empty database, not half of one. */
 async function wipe(db: D1Database): Promise<void> {
-  await db.batch([
-    db.prepare("DELETE FROM daily_merchant_totals"),
-    ...[...TABLE_ORDER]
-      .reverse()
-      .map((table) => db.prepare(`DELETE FROM ${table}`)),
-  ]);
+  await db.batch([db.prepare("DELETE FROM daily_merchant_totals"), ...[...TABLE_ORDER].reverse().map((table) => db.prepare(`DELETE FROM ${table}`))]);
 }
 
 /** Returns whether it seeded (false: the database already had data). */
-export async function seedLocal(
-  size: SeedSize,
-  persistTo?: string,
-  options: SeedOptions = {}
-): Promise<boolean> {
+export async function seedLocal(size: SeedSize, persistTo?: string, options: SeedOptions = {}): Promise<boolean> {
   const anchor = options.anchor ?? startOfUtcDay(Date.now());
-  const progress =
-    options.progress ??
-    (size === "large" ? (line: string) => console.log(line) : false);
+  const progress = options.progress ?? (size === "large" ? (line: string) => console.log(line) : false);
   return withLocalD1(persistTo, async (db) => {
     if ((await businessCount(db)) > 0) return false;
     const started = performance.now();
@@ -178,11 +135,7 @@ export async function seedLocal(
       const now = performance.now();
       if (now - lastReport >= 5_000) {
         lastReport = now;
-        progress(
-          `  ${transactions.toLocaleString(
-            "en-GB"
-          )} transactions written (${seconds()} s)`
-        );
+        progress(`  ${transactions.toLocaleString("en-GB")} transactions written (${seconds()} s)`);
       }
     };
     try {
@@ -205,12 +158,7 @@ export async function seedLocal(
       await wipe(db).catch(() => {});
       throw error;
     }
-    if (progress)
-      progress(
-        `  ${transactions.toLocaleString(
-          "en-GB"
-        )} transactions with their ledger, settlements and rollups in ${seconds()} s`
-      );
+    if (progress) progress(`  ${transactions.toLocaleString("en-GB")} transactions with their ledger, settlements and rollups in ${seconds()} s`);
     return true;
   });
 }
