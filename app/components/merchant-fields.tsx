@@ -1,6 +1,6 @@
 // The merchant's fields, shared by /merchants/add-merchant and the Edit form on
 // /merchants/:merchantId. Each error sits under its field (app/components/form.tsx).
-import { GHANA_REGIONS } from "../lib/ghana";
+import { RegionSelect } from "./region-select";
 import { BANKS, MOBILE_NETWORKS, type FieldErrors } from "../lib/merchant-forms";
 import { describedBy, Field } from "./form";
 
@@ -46,16 +46,7 @@ export function MerchantFields({ values, errors, prefix, withCode }: { values: V
       <TextField {...common} name="tin" label="TIN" hint="P, C, G or Q and 10 digits." maxLength={11} />
       <TextField {...common} name="sector" label="Sector" hint="Like Groceries, Pharmacy or Restaurants." maxLength={60} />
       <TextField {...common} name="town" label="Town" maxLength={60} />
-      <Field id={regionId} label="Region" error={errors.region}>
-        <select id={regionId} name="region" defaultValue={String(values.region ?? "")} required {...describedBy(regionId, errors.region)}>
-          <option value="">Choose a region</option>
-          {GHANA_REGIONS.map((region) => (
-            <option key={region} value={region}>
-              {region}
-            </option>
-          ))}
-        </select>
-      </Field>
+      <RegionSelect id={regionId} value={String(values.region ?? "")} error={errors.region} />
       <TextField {...common} name="address" label="Address" hint="Street or plot, area and GhanaPost GPS address." maxLength={200} />
       <TextField {...common} name="contact_name" label="Contact name" autoComplete="off" maxLength={120} />
       <TextField {...common} name="contact_phone" label="Contact phone" type="tel" inputMode="tel" hint="0244123456 or 233244123456." maxLength={16} />

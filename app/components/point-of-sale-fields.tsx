@@ -1,5 +1,5 @@
 // The fields of a point of sale, for the add form and the edit form.
-import { GHANA_REGIONS } from "../lib/ghana";
+import { RegionSelect } from "./region-select";
 import type { PointOfSaleField } from "../lib/point-of-sale-form";
 import { Field, describedBy } from "./form";
 
@@ -22,18 +22,7 @@ export function PointOfSaleFieldset({
         <Field id={id("town")} label="Town" error={errors?.town}>
           <input id={id("town")} name="town" required maxLength={60} defaultValue={values.town ?? ""} {...describedBy(id("town"), errors?.town)} />
         </Field>
-        <Field id={id("region")} label="Region" error={errors?.region}>
-          <select id={id("region")} name="region" required defaultValue={values.region ?? ""} {...describedBy(id("region"), errors?.region)}>
-            <option value="" disabled>
-              Choose a region
-            </option>
-            {GHANA_REGIONS.map((region) => (
-              <option key={region} value={region}>
-                {region}
-              </option>
-            ))}
-          </select>
-        </Field>
+        <RegionSelect id={id("region")} value={values.region ?? ""} error={errors?.region} placeholderDisabled />
       </div>
       <Field id={id("address")} label="Address" error={errors?.address} hint="Street, landmark or digital address (GhanaPostGPS).">
         <input id={id("address")} name="address" required maxLength={200} defaultValue={values.address ?? ""} {...describedBy(id("address"), errors?.address, true)} />
