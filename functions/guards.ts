@@ -1,10 +1,52 @@
-import { data } from "@remix-run/cloudflare";
-import type { Tenant } from "./data/tenant";
+// The one guard of every signed-in loader and action, and the one mapping from
+// the data layer's errors to answers (decision 004).
+import { data, type AppLoadContext } from "@remix-run/cloudflare";
+import { authDeps, type AuthDeps } from "./auth/deps";
+import { requireBusiness, type VerifiedSession } from "./auth/guards";
+import { requireSameOrigin } from "./auth/origin";
+import { ForbiddenError, NotFoundError, RuleError, type Tenant } from "./data/tenant";
+import { pageNotFound } from "./http";
 import { can, type Permission } from "./permissions";
 
 /** Throws a 403 unless the tenant's role holds the permission. */
 export function requirePermission(tenant: Pick<Tenant, "role">, permission: Permission): void {
-  if (!can(tenant.role, permission)) {
-    throw data({ message: "You do not have permission to do that." }, { status: 403 });
-  }
+  if (!can(tenant.role, permission)) forbidden("You do not have permission to do that.");
+}
+
+export function forbidden(message: string): never {
+  throw data({ message }, { status: 403 });
+}
+
+export interface TenantRequest {
+  deps: AuthDeps;
+  db: D1Database;
+  tenant: Tenant;
+  session: VerifiedSession;
+}
+
+/**
+ * A signed-in person acting for their chosen business, with the permission the
+ * loader or action needs: a state-changing request must also come from the
+ * portal's own pages. `null` only where the permission depends on what was
+ * posted (the route checks it with `requirePermission` once it knows).
+ */
+export async function requireTenant(request: Request, context: AppLoadContext, permission: Permission | null): Promise<TenantRequest> {
+  requireSameOrigin(request);
+  const deps = authDeps(request, context);
+  const { session, tenant } = await requireBusiness(request, deps);
+  if (permission) requirePermission(tenant, permission);
+  return { deps, db: deps.db, tenant, session };
+}
+
+/**
+ * What a refused change tells the person, or the answer that replaces the page:
+ * another business's or an unknown record is the SPEC 404, a role that may not
+ * is 403, a rule of the business (stale requests and changed terminals too) is
+ * a message by the form (400 through `refuse`); anything else is a fault.
+ */
+export function refusalMessage(request: Request, error: unknown): string {
+  if (error instanceof NotFoundError) pageNotFound(request);
+  if (error instanceof ForbiddenError) forbidden(error.message);
+  if (error instanceof RuleError) return error.message;
+  throw error;
 }

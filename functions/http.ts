@@ -37,3 +37,21 @@ export function methodNotAllowed(): Response {
   return jsonResponse({ message: "Use POST" }, 405, { Allow: "POST" });
 }
 
+
+/** Messages by input name; `form` for what concerns the whole form. */
+export type FieldErrors = Record<string, string>;
+
+/**
+ * The one answer of an action that refuses what was posted (status 400): the
+ * messages by field, what was typed (so the form keeps it) and, on a page with
+ * several forms, which one was sent.
+ */
+export interface Refusal<V = null> {
+  intent?: string;
+  errors: FieldErrors;
+  values: V;
+}
+
+export function refuse<V = null>(errors: FieldErrors, values: V = null as V, intent?: string) {
+  return data<Refusal<V>>(intent === undefined ? { errors, values } : { intent, errors, values }, { status: 400 });
+}

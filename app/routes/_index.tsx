@@ -5,14 +5,12 @@
 // transactions index.
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Link, useLoaderData, useRouteLoaderData } from "@remix-run/react";
-import { authDeps } from "../../functions/auth/deps";
-import { requireBusiness } from "../../functions/auth/guards";
 import { maskPhone } from "../../functions/auth/otp";
 import { dashboardFigures, merchantNames, type DayFigures, type PeriodFigures } from "../../functions/data/dashboard";
 import { countSilentTerminals } from "../../functions/data/terminals";
 import { listTransactions } from "../../functions/data/transactions";
-import { requirePermission } from "../../functions/guards";
 import { can } from "../../functions/permissions";
+import { requireTenant } from "../../functions/guards";
 import { formatAmount, formatCount, formatDate, formatPercentage } from "../lib/format";
 import { ColumnChart } from "../components/charts";
 import type { loader as rootLoader } from "../root";
@@ -20,9 +18,7 @@ import type { loader as rootLoader } from "../root";
 const DAY_MS = 86_400_000;
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const deps = authDeps(request, context);
-  const { tenant } = await requireBusiness(request, deps);
-  requirePermission(tenant, "view:dashboard");
+  const { deps, tenant } = await requireTenant(request, context, "view:dashboard");
   const now = deps.now();
   const showPayments = can(tenant.role, "view:transaction");
   const [figures, silent, latest] = await Promise.all([

@@ -3,13 +3,11 @@
 // the record's other fields; the whole record a deactivation closes), who
 // asked and when, and the decision: Approve, or Reject with a reason. The
 // engine (functions/data/approvals.ts) holds the rules; this page says them.
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData, useNavigation, type ShouldRevalidateFunction } from "@remix-run/react";
 import * as v from "valibot";
-import { authDeps } from "../../functions/auth/deps";
-import { requireBusiness } from "../../functions/auth/guards";
-import { requireSameOrigin } from "../../functions/auth/origin";
 import { maskPhone } from "../../functions/auth/otp";
+import { forbidden, refusalMessage, requireTenant } from "../../functions/guards";
 import {
   approveRequest,
   getApprovalRequest,
@@ -17,15 +15,13 @@ import {
   recordColumns,
   rejectRequest,
   requestSubjects,
-  StaleRequestError,
   type ApprovalKind,
   type ApprovalRequest,
   type ChangeValues,
 } from "../../functions/data/approvals";
-import { ForbiddenError, NotFoundError, RuleError, type Tenant } from "../../functions/data/tenant";
+import { type Tenant } from "../../functions/data/tenant";
 import { redirectWithFlash } from "../../functions/flash";
-import { requirePermission } from "../../functions/guards";
-import { pageNotFound } from "../../functions/http";
+import { pageNotFound, refuse } from "../../functions/http";
 import { can } from "../../functions/permissions";
 import { describedBy, Field } from "../components/form";
 import { ACTION_NAMES, KIND_BY_SLUG, STATUS_NAMES, columnLabel, displayValue, kindName, statusClass } from "../lib/approvals";
@@ -74,9 +70,7 @@ function changeRows(request: ApprovalRequest, current: ChangeValues | null, merc
 }
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
-  const deps = authDeps(request, context);
-  const { tenant } = await requireBusiness(request, deps);
-  requirePermission(tenant, "view:approval");
+  const { deps, tenant } = await requireTenant(request, context, "view:approval");
   const found = await requestOf(request, tenant, deps.db, params);
   const [record, subjects] = await Promise.all([getRequestRecord(tenant, deps.db, found), requestSubjects(tenant, deps.db, [found])]);
   const own = found.makerId === tenant.userId;
@@ -112,36 +106,25 @@ const DecisionForm = v.variant("intent", [
   }),
 ]);
 
-type ActionResult = { errors: { reason?: string; form?: string }; values: { reason: string } };
-
-function refused(message: string, status: 400 | 403, values: ActionResult["values"]) {
-  return data<ActionResult>({ errors: { form: message }, values }, { status });
-}
-
 export async function action({ request, context, params }: ActionFunctionArgs) {
-  requireSameOrigin(request);
-  const deps = authDeps(request, context);
-  const { tenant } = await requireBusiness(request, deps);
-  requirePermission(tenant, "decide:approval");
+  const { deps, tenant } = await requireTenant(request, context, "decide:approval");
   const found = await requestOf(request, tenant, deps.db, params);
   const form = Object.fromEntries(await request.formData());
   const values = { reason: typeof form.reason === "string" ? form.reason : "" };
   const parsed = v.safeParse(DecisionForm, form);
   if (!parsed.success) {
     const flat = v.flatten<typeof DecisionForm>(parsed.issues).nested;
-    if (form.intent === "reject" && flat?.reason) return data<ActionResult>({ errors: { reason: flat.reason[0] }, values }, { status: 400 });
-    return refused("Choose Approve or Reject.", 400, values);
+    if (form.intent === "reject" && flat?.reason) return refuse({ reason: flat.reason[0] }, values);
+    return refuse({ form: "Choose Approve or Reject." }, values);
   }
   // The engine refuses it too; saying so here keeps the answer a plain 403.
-  if (found.makerId === tenant.userId) return refused("You made this request, so another person must decide it.", 403, values);
+  if (found.makerId === tenant.userId) forbidden("You made this request, so another person must decide it.");
   try {
     if (parsed.output.intent === "approve") await approveRequest(tenant, deps.db, deps.meta, found.id);
     else await rejectRequest(tenant, deps.db, deps.meta, found.id, parsed.output.reason);
   } catch (error) {
-    if (error instanceof ForbiddenError) return refused(error.message, 403, values);
-    if (error instanceof StaleRequestError || error instanceof RuleError) return refused(error.message, 400, values);
-    if (error instanceof NotFoundError) pageNotFound(request);
-    throw error;
+    // A stale request is a rule refusal too: the page reads the request again and shows it stale.
+    return refuse({ form: refusalMessage(request, error) }, values);
   }
   const message =
     parsed.output.intent === "approve"

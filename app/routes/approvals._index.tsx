@@ -5,12 +5,10 @@
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Form, Link, useLoaderData, useLocation, useSubmit } from "@remix-run/react";
 import * as v from "valibot";
-import { authDeps } from "../../functions/auth/deps";
-import { requireBusiness } from "../../functions/auth/guards";
 import { countPendingRequests, listApprovalRequests, requestSubjects, type ApprovalKind, type ApprovalRequest, type ApprovalStatus } from "../../functions/data/approvals";
 import { listEmployees } from "../../functions/data/employees";
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, numberedPage } from "../../functions/data/page";
-import { requirePermission } from "../../functions/guards";
+import { requireTenant } from "../../functions/guards";
 import { DataTable, ListCount, Pager, type Column } from "../components/data-table";
 import { ACTION_NAMES, KIND_BY_SLUG, KIND_SLUGS, STATUS_NAMES, kindName, requestHref, statusClass } from "../lib/approvals";
 import { formatCount, formatDate } from "../lib/format";
@@ -34,9 +32,7 @@ const TABS: { slug: string | null; label: string; kind: ApprovalKind | null }[] 
 ];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const deps = authDeps(request, context);
-  const { tenant } = await requireBusiness(request, deps);
-  requirePermission(tenant, "view:approval");
+  const { deps, tenant } = await requireTenant(request, context, "view:approval");
   const { filters, page, trail } = listParams(new URL(request.url), APPROVAL_LIST_PARAMS);
   const status = filters.status ?? "pending";
   const kind = filters.kind ? KIND_BY_SLUG[filters.kind] : undefined;

@@ -1,29 +1,23 @@
 // /approvals/transfer/{requestId}: a transfer request (the fifth kind): from,
 // to, amount, the available balance now, who asked and when; approve, or
 // reject with a reason. The maker cannot decide; a decided request is read-only.
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import * as v from "valibot";
-import { authDeps } from "../../functions/auth/deps";
-import { requireBusiness } from "../../functions/auth/guards";
-import { requireSameOrigin } from "../../functions/auth/origin";
 import { getApprovalRequest } from "../../functions/data/approvals";
 import { getMerchantBalances } from "../../functions/data/ledger";
-import { ForbiddenError, RuleError } from "../../functions/data/tenant";
 import { approveTransfer, rejectTransfer } from "../../functions/data/transfer-requests";
 import { getTransfer } from "../../functions/data/transfers";
 import { redirectWithFlash } from "../../functions/flash";
-import { requirePermission } from "../../functions/guards";
-import { pageNotFound } from "../../functions/http";
+import { refusalMessage, requirePermission, requireTenant } from "../../functions/guards";
+import { pageNotFound, refuse } from "../../functions/http";
 import { can } from "../../functions/permissions";
 import { describedBy, Field } from "../components/form";
 import { formatAmount, formatDate } from "../lib/format";
 import { Details } from "../components/details";
 
 async function transferRequest(request: Request, context: LoaderFunctionArgs["context"], id: string | undefined) {
-  const deps = authDeps(request, context);
-  const { tenant } = await requireBusiness(request, deps);
-  requirePermission(tenant, "view:approval");
+  const { deps, tenant } = await requireTenant(request, context, "view:approval");
   const approval = id ? await getApprovalRequest(tenant, deps.db, id) : null;
   if (!approval || (approval.kind as string) !== "transfer") pageNotFound(request);
   const transfer = await getTransfer(tenant, deps.db, approval.targetId);
@@ -67,18 +61,15 @@ const Decision = v.variant("intent", [
 ]);
 
 export async function action({ request, context, params }: ActionFunctionArgs) {
-  requireSameOrigin(request);
   const { deps, tenant, transfer } = await transferRequest(request, context, params.id);
   requirePermission(tenant, "decide:approval");
   const parsed = v.safeParse(Decision, Object.fromEntries(await request.formData()));
-  if (!parsed.success) return data({ error: null, reasonError: parsed.issues[0].message }, { status: 400 });
+  if (!parsed.success) return refuse({ reason: parsed.issues[0].message });
   try {
     if (parsed.output.intent === "approve") await approveTransfer(tenant, deps.db, deps.meta, transfer.id);
     else await rejectTransfer(tenant, deps.db, deps.meta, transfer.id, parsed.output.reason);
   } catch (error) {
-    if (error instanceof ForbiddenError) throw data({ message: error.message }, { status: 403 });
-    if (error instanceof RuleError) return data({ error: error.message, reasonError: null }, { status: 400 });
-    throw error;
+    return refuse({ form: refusalMessage(request, error) });
   }
   throw await redirectWithFlash(request, context.config, "/approvals", {
     kind: "success",
@@ -112,9 +103,9 @@ export default function TransferRequest() {
           <span className={pill}>{label}</span>
         </p>
       </header>
-      {answer?.error ? (
+      {answer?.errors.form ? (
         <p className="notice notice--danger notice__message" role="alert">
-          {answer.error}
+          {answer.errors.form}
         </p>
       ) : null}
       <section className="card" aria-labelledby="transfer-heading">
@@ -153,8 +144,8 @@ export default function TransferRequest() {
           </Form>
           <Form method="post" className="form">
             <input type="hidden" name="intent" value="reject" />
-            <Field id="reason" label="Reason for rejecting" error={answer?.reasonError}>
-              <input id="reason" name="reason" maxLength={500} {...describedBy("reason", answer?.reasonError)} />
+            <Field id="reason" label="Reason for rejecting" error={answer?.errors.reason}>
+              <input id="reason" name="reason" maxLength={500} {...describedBy("reason", answer?.errors.reason)} />
             </Field>
             <button type="submit" className="button button--danger" disabled={busy}>
               Reject

@@ -1,5 +1,5 @@
 // Choose which linked phone gets the one-time code.
-import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import * as v from "valibot";
 import { authDeps } from "../../functions/auth/deps";
@@ -7,6 +7,7 @@ import { redirectSignedIn, requireIdentified } from "../../functions/auth/guards
 import { requireSameOrigin } from "../../functions/auth/origin";
 import { maskPhone, requestOtp } from "../../functions/auth/otp";
 import { smsPortFor } from "../../functions/auth/sms";
+import { refuse } from "../../functions/http";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const deps = authDeps(request, context);
@@ -24,15 +25,15 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const session = await requireIdentified(request, deps);
   const parsed = v.safeParse(PhoneForm, Object.fromEntries(await request.formData()));
   const msisdn = parsed.success ? session.linkedNumbers[parsed.output.phone] : undefined;
-  if (!msisdn) return data({ error: "Choose one of the phone numbers linked to your account." }, { status: 400 });
+  if (!msisdn) return refuse({ phone: "Choose one of the phone numbers linked to your account." });
   const sent = await requestOtp(request, deps, session, msisdn, smsPortFor(deps.config, deps.db));
-  if (!sent.ok) return data({ error: sent.message }, { status: 400 });
+  if (!sent.ok) return refuse({ phone: sent.message });
   return redirect("/authenticate/verify", { headers: { "Set-Cookie": sent.setCookie } });
 }
 
 export default function Authenticate() {
   const { phones, email } = useLoaderData<typeof loader>();
-  const error = useActionData<typeof action>()?.error;
+  const error = useActionData<typeof action>()?.errors.phone;
   const busy = useNavigation().state !== "idle";
   return (
     <div className="sign-in">

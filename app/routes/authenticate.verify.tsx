@@ -7,6 +7,7 @@ import { redirectSignedIn, requireIdentified } from "../../functions/auth/guards
 import { requireSameOrigin } from "../../functions/auth/origin";
 import { maskPhone, requestOtp, verifyOtp } from "../../functions/auth/otp";
 import { smsPortFor } from "../../functions/auth/sms";
+import { refuse } from "../../functions/http";
 import { describedBy, Field } from "../components/form";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
@@ -27,15 +28,15 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const deps = authDeps(request, context);
   const session = await requireIdentified(request, deps);
   const parsed = v.safeParse(VerifyForm, Object.fromEntries(await request.formData()));
-  if (!parsed.success) return data({ error: parsed.issues[0].message, resent: false }, { status: 400 });
+  if (!parsed.success) return refuse({ code: parsed.issues[0].message });
   if (parsed.output.intent === "resend") {
     if (!session.selectedPhoneNumber) throw redirect("/authenticate");
     const sent = await requestOtp(request, deps, session, session.selectedPhoneNumber, smsPortFor(deps.config, deps.db));
-    if (!sent.ok) return data({ error: sent.message, resent: false }, { status: 400 });
-    return data({ error: null, resent: true }, { headers: { "Set-Cookie": sent.setCookie } });
+    if (!sent.ok) return refuse({ code: sent.message });
+    return data({ resent: true }, { headers: { "Set-Cookie": sent.setCookie } });
   }
   const verified = await verifyOtp(request, deps, session, parsed.output.code);
-  if (!verified.ok) return data({ error: verified.message, resent: false }, { status: 400 });
+  if (!verified.ok) return refuse({ code: verified.message });
   return redirect("/select-business", { headers: { "Set-Cookie": verified.setCookie } });
 }
 
@@ -43,12 +44,12 @@ export default function Verify() {
   const { phone } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const busy = useNavigation().state !== "idle";
-  const error = result?.error;
+  const error = result && "errors" in result ? result.errors.code : undefined;
   return (
     <div className="sign-in">
       <h1>Enter your code</h1>
       <p className="page__lead">We sent a 6-digit code to {phone}. It is valid for 5 minutes.</p>
-      {result?.resent ? (
+      {result && "resent" in result ? (
         <p className="notice notice--success" role="status">
           A new code is on its way.
         </p>

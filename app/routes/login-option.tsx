@@ -8,6 +8,7 @@ import { redirectSignedIn } from "../../functions/auth/guards";
 import { EMAIL_LOOKUP_RATE_LIMIT, clientKey, countRequest } from "../../functions/rate-limit";
 import { requireSameOrigin } from "../../functions/auth/origin";
 import { startLogin } from "../../functions/auth/sign-in";
+import { refuse } from "../../functions/http";
 import { describedBy, Field } from "../components/form";
 import { isValidEmail } from "../lib/validation";
 
@@ -34,24 +35,24 @@ const EmailForm = v.object({
 export async function action({ request, context }: ActionFunctionArgs) {
   requireSameOrigin(request);
   const parsed = v.safeParse(EmailForm, Object.fromEntries(await request.formData()));
-  if (!parsed.success) return data({ error: parsed.issues[0].message }, { status: 400 });
+  if (!parsed.success) return refuse({ email: parsed.issues[0].message });
   const deps = authDeps(request, context);
   // Each look-up says whether an address has an account: limit them per client.
   const limit = await countRequest(deps.db, EMAIL_LOOKUP_RATE_LIMIT, clientKey(request.headers.get("CF-Connecting-IP")), deps.now());
   if (!limit.allowed) {
     const minutes = Math.ceil(limit.retryAfterSeconds / 60);
     return data(
-      { error: `Too many sign-in attempts from this network. Try again in ${minutes} ${minutes === 1 ? "minute" : "minutes"}.` },
+      { errors: { email: `Too many sign-in attempts from this network. Try again in ${minutes} ${minutes === 1 ? "minute" : "minutes"}.` }, values: null },
       { status: 429, headers: { "Retry-After": String(limit.retryAfterSeconds) } },
     );
   }
   const result = await startLogin(request, deps, { email: parsed.output.email, channel: "userUniqueEmail" });
-  if (!result.ok) return data({ error: result.message }, { status: 400 });
+  if (!result.ok) return refuse({ email: result.message });
   return redirect("/authenticate", { headers: { "Set-Cookie": result.setCookie } });
 }
 
 export default function LoginOption() {
-  const error = useActionData<typeof action>()?.error;
+  const error = useActionData<typeof action>()?.errors.email;
   const busy = useNavigation().state !== "idle";
   return (
     <div className="sign-in">

@@ -4,24 +4,21 @@
 // person to approve. The forms open from the URL (?edit=merchant,
 // ?deactivate=merchant, ?account=new|<id>, ?deactivate-account=<id>) so they
 // work before the script loads and survive a refused submission.
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
 import * as v from "valibot";
-import { authDeps } from "../../functions/auth/deps";
-import { requireBusiness } from "../../functions/auth/guards";
-import { requireSameOrigin } from "../../functions/auth/origin";
 import { payerOf } from "../lib/transactions-view";
 import { requestChange, type ChangeValues } from "../../functions/data/approvals";
 import { listAudit } from "../../functions/data/audit";
 import { getMerchant, merchantClashes, pendingRequestsOfMerchant, type Merchant } from "../../functions/data/merchants";
 import { listPointsOfSale } from "../../functions/data/points-of-sale";
 import { getSettlementAccount, listSettlementAccounts, settlementAccountClashes, type SettlementAccount } from "../../functions/data/settlement-accounts";
-import { RuleError, type Tenant } from "../../functions/data/tenant";
+import { type Tenant } from "../../functions/data/tenant";
 import { listTerminals } from "../../functions/data/terminals";
 import { listTransactions } from "../../functions/data/transactions";
 import { redirectWithFlash } from "../../functions/flash";
-import { requirePermission } from "../../functions/guards";
-import { pageNotFound } from "../../functions/http";
+import { refusalMessage, requirePermission, requireTenant } from "../../functions/guards";
+import { pageNotFound, refuse } from "../../functions/http";
 import { can } from "../../functions/permissions";
 import { DataTable, type Column } from "../components/data-table";
 import { MerchantFields, SettlementAccountFields } from "../components/merchant-fields";
@@ -94,9 +91,7 @@ async function loadMerchant(request: Request, tenant: Tenant, db: D1Database, me
 }
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
-  const deps = authDeps(request, context);
-  const { tenant } = await requireBusiness(request, deps);
-  requirePermission(tenant, "view:merchant");
+  const { deps, tenant } = await requireTenant(request, context, "view:merchant");
   const merchant = await loadMerchant(request, tenant, deps.db, params.merchantId);
   const [pointsOfSale, terminals, accounts, transactions, history, pending] = await Promise.all([
     listPointsOfSale(tenant, deps.db, {
@@ -167,21 +162,9 @@ const Intent = v.picklist(
 );
 const AccountId = v.pipe(v.string("Say which account."), v.nonEmpty("Say which account."), v.maxLength(80));
 
-type Refusal = {
-  intent: string;
-  accountId: string | null;
-  errors: FieldErrors;
-  values: Record<string, string>;
-};
-
-function refuse(refusal: Refusal, status = 400) {
-  return data(refusal, { status });
-}
-
 export async function action({ request, params, context }: ActionFunctionArgs) {
-  requireSameOrigin(request);
-  const deps = authDeps(request, context);
-  const { tenant } = await requireBusiness(request, deps);
+  // The permission depends on what was posted: checked below.
+  const { deps, tenant } = await requireTenant(request, context, null);
   const form = Object.fromEntries(await request.formData());
   const values = typedValues(form);
   const intent = v.safeParse(Intent, form.intent);
@@ -190,12 +173,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   if (intent.success) requirePermission(tenant, intent.output.endsWith("-account") ? "request:settlement_account" : "request:merchant");
   const merchant = await loadMerchant(request, tenant, deps.db, params.merchantId);
   if (!intent.success)
-    return refuse({
-      intent: "",
-      accountId: null,
-      errors: { form: intent.issues[0].message },
-      values,
-    });
+    return refuse({ form: intent.issues[0].message }, values, "");
   const here = `/merchants/${merchant.id}`;
 
   let account: SettlementAccount | null = null;
@@ -205,30 +183,16 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     // Another merchant's account, or another business's, is not found from here.
     if (!account || account.merchantId !== merchant.id) pageNotFound(request);
   }
-  const base = {
-    intent: intent.output,
-    accountId: account?.id ?? null,
-    values,
-  };
-
   try {
     switch (intent.output) {
       case "update-merchant": {
         const parsed = v.safeParse(MerchantUpdateForm, formFields(form, MERCHANT_FIELDS));
-        if (!parsed.success) return refuse({ ...base, errors: fieldErrors(parsed.issues) });
+        if (!parsed.success) return refuse(fieldErrors(parsed.issues), values, intent.output);
         const after = changedOnly(parsed.output, merchantValues(merchant));
         if (Object.keys(after).length === 0)
-          return refuse({
-            ...base,
-            errors: { form: "Nothing would change: edit a field first." },
-          });
+          return refuse({ form: "Nothing would change: edit a field first." }, values, intent.output);
         if (typeof after.tin === "string" && (await merchantClashes(tenant, deps.db, { tin: after.tin }, merchant.id)).tin) {
-          return refuse({
-            ...base,
-            errors: {
-              tin: "Another merchant already has this TIN, or a pending request would give it one.",
-            },
-          });
+          return refuse({ tin: "Another merchant already has this TIN, or a pending request would give it one." }, values, intent.output);
         }
         await requestChange(tenant, deps.db, deps.meta, {
           kind: "merchant",
@@ -254,17 +218,9 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
       }
       case "add-account": {
         if (merchant.status !== "active")
-          return refuse(
-            {
-              ...base,
-              errors: {
-                form: "An inactive merchant cannot get a new settlement account.",
-              },
-            },
-            409
-          );
+          return refuse({ form: "An inactive merchant cannot get a new settlement account." }, values, intent.output);
         const parsed = v.safeParse(SettlementAccountForm, formFields(form, ACCOUNT_FIELDS));
-        if (!parsed.success) return refuse({ ...base, errors: fieldErrors(parsed.issues) });
+        if (!parsed.success) return refuse(fieldErrors(parsed.issues), values, intent.output);
         const wanted = parsed.output;
         if (
           await settlementAccountClashes(tenant, deps.db, {
@@ -274,12 +230,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
             accountNumber: wanted.account_number,
           })
         ) {
-          return refuse({
-            ...base,
-            errors: {
-              account_number: "This merchant already has this account, or a pending request would add it.",
-            },
-          });
+          return refuse({ account_number: "This merchant already has this account, or a pending request would add it." }, values, intent.output);
         }
         await requestChange(tenant, deps.db, deps.meta, {
           kind: "settlement_account",
@@ -293,24 +244,13 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
       }
       case "update-account": {
         if (merchant.status !== "active")
-          return refuse(
-            {
-              ...base,
-              errors: {
-                form: "The settlement accounts of an inactive merchant cannot change.",
-              },
-            },
-            409
-          );
+          return refuse({ form: "The settlement accounts of an inactive merchant cannot change." }, values, intent.output);
         const parsed = v.safeParse(SettlementAccountForm, formFields(form, ACCOUNT_FIELDS));
-        if (!parsed.success) return refuse({ ...base, errors: fieldErrors(parsed.issues) });
+        if (!parsed.success) return refuse(fieldErrors(parsed.issues), values, intent.output);
         const wanted = parsed.output;
         const after = changedOnly(wanted, accountValues(account!));
         if (Object.keys(after).length === 0)
-          return refuse({
-            ...base,
-            errors: { form: "Nothing would change: edit a field first." },
-          });
+          return refuse({ form: "Nothing would change: edit a field first." }, values, intent.output);
         if (
           (after.provider !== undefined || after.account_number !== undefined) &&
           (await settlementAccountClashes(
@@ -325,12 +265,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
             account!.id
           ))
         ) {
-          return refuse({
-            ...base,
-            errors: {
-              account_number: "This merchant already has this account, or a pending request would add it.",
-            },
-          });
+          return refuse({ account_number: "This merchant already has this account, or a pending request would add it." }, values, intent.output);
         }
         await requestChange(tenant, deps.db, deps.meta, {
           kind: "settlement_account",
@@ -357,8 +292,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     }
   } catch (error) {
     // Already pending, already inactive, nothing to change: the engine's rules, in its words.
-    if (error instanceof RuleError) return refuse({ ...base, errors: { form: error.message } }, 409);
-    throw error;
+    return refuse({ form: refusalMessage(request, error) }, values, intent.output);
   }
 }
 
@@ -420,7 +354,7 @@ export default function ManageMerchant() {
   const { search } = useLocation();
   const busy = useNavigation().state !== "idle";
   const query = new URLSearchParams(search);
-  const refused = result && "intent" in result ? (result as Refusal) : null;
+  const refused = result ?? null;
 
   const merchantPending = pending.find((p) => p.kind === "merchant");
   const active = merchant.status === "active";
@@ -431,7 +365,7 @@ export default function ManageMerchant() {
 
   // Which form is open: the one refused just now, else the one the URL asks for.
   const open = refused?.intent
-    ? { intent: refused.intent, accountId: refused.accountId }
+    ? { intent: refused.intent, accountId: refused.values?.accountId ?? null }
     : query.get("edit") === "merchant"
     ? { intent: "update-merchant", accountId: null }
     : query.get("deactivate") === "merchant"

@@ -3,12 +3,10 @@
 // a CSV of the whole filtered set. The reference list for the other screens.
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Link, useLoaderData, useLocation } from "@remix-run/react";
-import { authDeps } from "../../functions/auth/deps";
-import { requireBusiness } from "../../functions/auth/guards";
 import { listMerchants, listMerchantSectors, type Merchant } from "../../functions/data/merchants";
 import { DEFAULT_PAGE_SIZE, numberedPage } from "../../functions/data/page";
-import { requirePermission } from "../../functions/guards";
 import { can } from "../../functions/permissions";
+import { requireTenant } from "../../functions/guards";
 import { DataTable, ListCount, ListToolbar, Pager, type Column } from "../components/data-table";
 import { formatDate } from "../lib/format";
 import { GHANA_REGIONS } from "../lib/ghana";
@@ -24,9 +22,7 @@ export const MERCHANT_LIST_PARAMS = {
 };
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const deps = authDeps(request, context);
-  const { tenant } = await requireBusiness(request, deps);
-  requirePermission(tenant, "view:merchant");
+  const { deps, tenant } = await requireTenant(request, context, "view:merchant");
   const { filters, page, trail } = listParams(new URL(request.url), MERCHANT_LIST_PARAMS);
   const query = { search: filters.q, status: filters.status, sector: filters.sector, region: filters.region, sort: filters.sort };
   const [result, total, sectors] = await Promise.all([

@@ -1,31 +1,24 @@
 // /merchants/add-merchant: a new merchant is a request (maker-checker); it
 // exists only once another person approves it. Code and TIN must be new to the
 // business, counting pending requests, so a duplicate is refused here, by field.
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useNavigation } from "@remix-run/react";
 import * as v from "valibot";
-import { authDeps } from "../../functions/auth/deps";
-import { requireBusiness } from "../../functions/auth/guards";
-import { requireSameOrigin } from "../../functions/auth/origin";
 import { requestChange } from "../../functions/data/approvals";
 import { merchantClashes } from "../../functions/data/merchants";
-import { RuleError } from "../../functions/data/tenant";
 import { redirectWithFlash } from "../../functions/flash";
-import { requirePermission } from "../../functions/guards";
+import { refusalMessage, requireTenant } from "../../functions/guards";
+import { refuse } from "../../functions/http";
 import { MerchantFields } from "../components/merchant-fields";
 import { fieldErrors, formFields, MERCHANT_FIELDS, MerchantCreateForm, SENT_FOR_APPROVAL, typedValues, type FieldErrors } from "../lib/merchant-forms";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const { tenant } = await requireBusiness(request, authDeps(request, context));
-  requirePermission(tenant, "request:merchant");
+  await requireTenant(request, context, "request:merchant");
   return null;
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  requireSameOrigin(request);
-  const deps = authDeps(request, context);
-  const { tenant } = await requireBusiness(request, deps);
-  requirePermission(tenant, "request:merchant");
+  const { deps, tenant } = await requireTenant(request, context, "request:merchant");
   const form = Object.fromEntries(await request.formData());
   const values = typedValues(form);
   const parsed = v.safeParse(MerchantCreateForm, formFields(form, MERCHANT_FIELDS));
@@ -35,13 +28,12 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const errors: FieldErrors = parsed.success ? {} : fieldErrors(parsed.issues);
   if (clash.code) errors.code ??= "Another merchant already has this code, or a pending request would give it one.";
   if (clash.tin) errors.tin ??= "Another merchant already has this TIN, or a pending request would give it one.";
-  if (!parsed.success || Object.keys(errors).length > 0) return data({ errors, values }, { status: 400 });
+  if (!parsed.success || Object.keys(errors).length > 0) return refuse(errors, values);
   const after = parsed.output;
   try {
     await requestChange(tenant, deps.db, deps.meta, { kind: "merchant", action: "create", after });
   } catch (error) {
-    if (error instanceof RuleError) return data({ errors: { form: error.message } as FieldErrors, values }, { status: 400 });
-    throw error;
+    return refuse({ form: refusalMessage(request, error) }, values);
   }
   throw await redirectWithFlash(request, context.config, "/merchants", { kind: "success", message: `${after.name}: ${SENT_FOR_APPROVAL}` });
 }

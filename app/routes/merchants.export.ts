@@ -1,19 +1,15 @@
 // GET /merchants/export: the whole filtered merchant list as CSV (the list's
 // own URL parameters), streamed page by page.
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { authDeps } from "../../functions/auth/deps";
-import { requireBusiness } from "../../functions/auth/guards";
 import { csvResponse } from "../../functions/csv";
 import { listMerchants, type Merchant } from "../../functions/data/merchants";
 import { MAX_PAGE_SIZE } from "../../functions/data/page";
-import { requirePermission } from "../../functions/guards";
+import { requireTenant } from "../../functions/guards";
 import { listParams } from "../lib/list-params";
 import { MERCHANT_LIST_PARAMS } from "./merchants._index";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const deps = authDeps(request, context);
-  const { tenant } = await requireBusiness(request, deps);
-  requirePermission(tenant, "export:merchant");
+  const { deps, tenant } = await requireTenant(request, context, "export:merchant");
   const { filters } = listParams(new URL(request.url), MERCHANT_LIST_PARAMS);
   const query = { search: filters.q, status: filters.status, sector: filters.sector, region: filters.region, sort: filters.sort, limit: MAX_PAGE_SIZE };
   const columns: { header: string; value: (m: Merchant) => string | number }[] = [

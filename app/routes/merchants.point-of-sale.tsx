@@ -1,22 +1,19 @@
 // /merchants/:merchantId/point-of-sale/:branchId: one point of sale (branch) of
 // a merchant: its details, its terminals and its recent payments. Edits and
 // deactivation are requests another person approves (maker-checker).
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import * as v from "valibot";
-import { authDeps } from "../../functions/auth/deps";
-import { requireBusiness } from "../../functions/auth/guards";
-import { requireSameOrigin } from "../../functions/auth/origin";
 import { requestChange } from "../../functions/data/approvals";
 import { getMerchant } from "../../functions/data/merchants";
 import { getPointOfSale, pendingPointOfSaleRequest } from "../../functions/data/points-of-sale";
 import { listTerminals } from "../../functions/data/terminals";
-import { ForbiddenError, NotFoundError, RuleError, type Tenant } from "../../functions/data/tenant";
+import { type Tenant } from "../../functions/data/tenant";
 import { listTransactions } from "../../functions/data/transactions";
 import { redirectWithFlash } from "../../functions/flash";
-import { requirePermission } from "../../functions/guards";
-import { pageNotFound } from "../../functions/http";
+import { pageNotFound, refuse } from "../../functions/http";
 import { can } from "../../functions/permissions";
+import { refusalMessage, requireTenant } from "../../functions/guards";
 import { DataTable } from "../components/data-table";
 import { PointOfSaleFieldset } from "../components/point-of-sale-fields";
 import { RecentTransactions } from "../components/recent-transactions";
@@ -34,9 +31,7 @@ async function loadPointOfSale(request: Request, tenant: Tenant, db: D1Database,
 }
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
-  const deps = authDeps(request, context);
-  const { tenant } = await requireBusiness(request, deps);
-  requirePermission(tenant, "view:point_of_sale");
+  const { deps, tenant } = await requireTenant(request, context, "view:point_of_sale");
   const pointOfSale = await loadPointOfSale(request, tenant, deps.db, params.merchantId ?? "", params.branchId ?? "");
   const [merchant, terminals, transactions, pending] = await Promise.all([
     getMerchant(tenant, deps.db, pointOfSale.merchantId),
@@ -65,81 +60,27 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
 const Intent = v.object({ intent: v.picklist(["update", "deactivate"]) });
 
 export async function action({ request, context, params }: ActionFunctionArgs) {
-  requireSameOrigin(request);
-  const deps = authDeps(request, context);
-  const { tenant } = await requireBusiness(request, deps);
-  requirePermission(tenant, "request:point_of_sale");
+  const { deps, tenant } = await requireTenant(request, context, "request:point_of_sale");
   const pointOfSale = await loadPointOfSale(request, tenant, deps.db, params.merchantId ?? "", params.branchId ?? "");
   const values = Object.fromEntries(await request.formData());
   const intent = v.safeParse(Intent, values);
-  if (!intent.success)
-    return data(
-      {
-        intent: null,
-        errors: {},
-        formError: "That request was not understood. Reload the page and try again.",
-        values: null,
-      },
-      { status: 400 }
-    );
+  if (!intent.success) return refuse({ form: "That request was not understood. Reload the page and try again." }, null, "");
   let message: string;
+  let typed: Record<string, string> | null = null;
   try {
     if (intent.output.intent === "update") {
       const form = readPointOfSaleForm(values);
-      if (!form.ok)
-        return data(
-          {
-            intent: "update" as const,
-            errors: form.errors,
-            formError: null,
-            values: form.typed,
-          },
-          { status: 400 }
-        );
-      try {
-        await requestChange(tenant, deps.db, deps.meta, {
-          kind: "point_of_sale",
-          action: "update",
-          targetId: pointOfSale.id,
-          after: pointOfSaleColumns(form.output),
-        });
-      } catch (error) {
-        // A rule refusal (nothing would change, a request already waits) keeps what was typed.
-        if (error instanceof RuleError)
-          return data(
-            {
-              intent: "update" as const,
-              errors: {},
-              formError: error.message,
-              values: form.typed,
-            },
-            { status: 400 }
-          );
-        throw error;
-      }
+      typed = form.typed;
+      if (!form.ok) return refuse(form.errors, form.typed, "update");
+      await requestChange(tenant, deps.db, deps.meta, { kind: "point_of_sale", action: "update", targetId: pointOfSale.id, after: pointOfSaleColumns(form.output) });
       message = "Changes sent for approval: another person must approve them before they take effect.";
     } else {
-      await requestChange(tenant, deps.db, deps.meta, {
-        kind: "point_of_sale",
-        action: "deactivate",
-        targetId: pointOfSale.id,
-      });
+      await requestChange(tenant, deps.db, deps.meta, { kind: "point_of_sale", action: "deactivate", targetId: pointOfSale.id });
       message = "Deactivation sent for approval: another person must approve it before it takes effect.";
     }
   } catch (error) {
-    if (error instanceof NotFoundError) pageNotFound(request);
-    if (error instanceof ForbiddenError) throw data({ message: error.message }, { status: 403 });
-    if (error instanceof RuleError)
-      return data(
-        {
-          intent: intent.output.intent,
-          errors: {},
-          formError: error.message,
-          values: null,
-        },
-        { status: 400 }
-      );
-    throw error;
+    // A rule refusal (nothing would change, a request already waits) keeps what was typed.
+    return refuse({ form: refusalMessage(request, error) }, typed, intent.output.intent);
   }
   throw await redirectWithFlash(request, context.config, new URL(request.url).pathname, { kind: "success", message });
 }
@@ -168,9 +109,9 @@ export default function PointOfSalePage() {
           {pending.makerName} on {formatDate(pending.madeAt)}, is waiting for approval.
         </p>
       ) : null}
-      {result?.formError && result.intent !== "update" ? (
+      {result?.errors.form && result.intent !== "update" ? (
         <p className="notice notice--danger notice__message" role="alert">
-          {result.formError}
+          {result.errors.form}
         </p>
       ) : null}
 
@@ -199,9 +140,9 @@ export default function PointOfSalePage() {
             <Form method="post" className="form" noValidate>
               <input type="hidden" name="intent" value="update" />
               <p className="field-hint">Sent for approval: another person must approve it before it takes effect.</p>
-              {editing && result?.formError ? (
+              {editing && result?.errors.form ? (
                 <p className="notice notice--danger notice__message" role="alert">
-                  {result.formError}
+                  {result.errors.form}
                 </p>
               ) : null}
               <PointOfSaleFieldset

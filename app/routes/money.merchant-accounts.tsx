@@ -3,12 +3,10 @@
 // link to the account's transfer history.
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
-import { authDeps } from "../../functions/auth/deps";
-import { requireBusiness } from "../../functions/auth/guards";
 import { listMerchantBalances } from "../../functions/data/ledger";
 import { listMerchants } from "../../functions/data/merchants";
 import { DEFAULT_PAGE_SIZE, numberedPage } from "../../functions/data/page";
-import { requirePermission } from "../../functions/guards";
+import { requireTenant } from "../../functions/guards";
 import { DataTable, ListCount, ListToolbar, Pager, type Column } from "../components/data-table";
 import { formatAmount } from "../lib/format";
 import { listParams, oneOf, searchParam } from "../lib/list-params";
@@ -16,9 +14,7 @@ import { listParams, oneOf, searchParam } from "../lib/list-params";
 const PARAMS = { q: searchParam, status: oneOf(["active", "inactive"] as const) };
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const deps = authDeps(request, context);
-  const { tenant } = await requireBusiness(request, deps);
-  requirePermission(tenant, "view:balance");
+  const { deps, tenant } = await requireTenant(request, context, "view:balance");
   const { filters, page, trail } = listParams(new URL(request.url), PARAMS);
   const query = { search: filters.q, status: filters.status };
   const [result, total] = await Promise.all([

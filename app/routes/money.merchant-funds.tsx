@@ -2,22 +2,18 @@
 // what waits for clearance, what is available and what was settled; and
 // "transfer funds": from a merchant account to its settlement account or to
 // another merchant account, as a request another person approves.
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
 import * as v from "valibot";
-import { authDeps } from "../../functions/auth/deps";
-import { requireBusiness } from "../../functions/auth/guards";
-import { requireSameOrigin } from "../../functions/auth/origin";
 import { listMerchantFunds } from "../../functions/data/funds";
 import { getMerchantBalances } from "../../functions/data/ledger";
 import { getMerchant, listMerchants } from "../../functions/data/merchants";
 import { DEFAULT_PAGE_SIZE, numberedPage } from "../../functions/data/page";
-import { ForbiddenError, RuleError } from "../../functions/data/tenant";
 import { requestTransfer } from "../../functions/data/transfer-requests";
 import { redirectWithFlash } from "../../functions/flash";
-import { requirePermission } from "../../functions/guards";
-import { pageNotFound } from "../../functions/http";
+import { pageNotFound, refuse } from "../../functions/http";
 import { can } from "../../functions/permissions";
+import { refusalMessage, requireTenant } from "../../functions/guards";
 import { DataTable, ListCount, Pager, type Column } from "../components/data-table";
 import { describedBy, Field } from "../components/form";
 import { QUICK_RANGES, resolveRange } from "../lib/date-range";
@@ -35,9 +31,7 @@ const PARAMS = {
 };
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const deps = authDeps(request, context);
-  const { tenant } = await requireBusiness(request, deps);
-  requirePermission(tenant, "view:balance");
+  const { deps, tenant } = await requireTenant(request, context, "view:balance");
   const { filters, page, trail } = listParams(new URL(request.url), PARAMS);
   const period = resolveRange(filters, deps.now(), "30d");
   const query = { search: filters.q };
@@ -103,10 +97,7 @@ const TransferForm = v.object({
 type FieldErrors = Partial<Record<"to" | "amount" | "form", string>>;
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  requireSameOrigin(request);
-  const deps = authDeps(request, context);
-  const { tenant } = await requireBusiness(request, deps);
-  requirePermission(tenant, "request:transfer");
+  const { deps, tenant } = await requireTenant(request, context, "request:transfer");
   const form = Object.fromEntries(await request.formData());
   const values = { to: String(form.to ?? ""), amount: String(form.amount ?? "") };
   const parsed = v.safeParse(TransferForm, form);
@@ -117,7 +108,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       if (key === "to" || key === "amount") errors[key] ??= issue.message;
       else errors.form ??= "This form has expired. Open the transfer again.";
     }
-    return data({ errors, values }, { status: 400 });
+    return refuse(errors, values);
   }
   const { from, to, amount, idempotencyKey } = parsed.output;
   const [kind, id] = to.split(":") as ["sa" | "mer", string];
@@ -133,10 +124,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
       message: `Transfer of GHS ${formatAmount(amount)} sent for approval: another person must approve it before money moves.${made.duplicate ? " (It was already sent; nothing was asked twice.)" : ""}`,
     });
   } catch (error) {
-    if (error instanceof ForbiddenError) throw data({ message: error.message }, { status: 403 });
-    if (!(error instanceof RuleError)) throw error;
-    const field = /amount|balance/i.test(error.message) ? "amount" : /settlement account|merchant account to transfer to/i.test(error.message) ? "to" : "form";
-    return data({ errors: { [field]: error.message } as FieldErrors, values }, { status: 400 });
+    const message = refusalMessage(request, error);
+    const field = /amount|balance/i.test(message) ? "amount" : /settlement account|merchant account to transfer to/i.test(message) ? "to" : "form";
+    return refuse({ [field]: message }, values);
   }
 }
 

@@ -2,19 +2,16 @@
 // period, merchant, settlement account, gross, fees, net, status and
 // reference, the transactions each settlement covers and its payout attempts.
 // An administrator can run the day's settlement now (it also runs daily at 06:00).
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Form, Link, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
 import * as v from "valibot";
-import { authDeps } from "../../functions/auth/deps";
-import { requireBusiness } from "../../functions/auth/guards";
-import { requireSameOrigin } from "../../functions/auth/origin";
 import { numberedPage } from "../../functions/data/page";
 import { getSettlement, listSettlements } from "../../functions/data/settlements";
 import { redirectWithFlash } from "../../functions/flash";
-import { requirePermission } from "../../functions/guards";
-import { pageNotFound } from "../../functions/http";
+import { pageNotFound, refuse } from "../../functions/http";
 import { can } from "../../functions/permissions";
 import { payoutPortFor, settleAndPay } from "../../functions/settlement/daily";
+import { requireTenant } from "../../functions/guards";
 import { DataTable, ListToolbar, Pager, type Column } from "../components/data-table";
 import { formatAmount, formatCount, formatDate } from "../lib/format";
 import { filterHref } from "../lib/list-url";
@@ -31,9 +28,7 @@ const PARAMS = {
 const slots = (n: number) => Array.from({ length: n }, () => "?").join(", ");
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const deps = authDeps(request, context);
-  const { tenant } = await requireBusiness(request, deps);
-  requirePermission(tenant, "view:settlement");
+  const { deps, tenant } = await requireTenant(request, context, "view:settlement");
   const { filters, page, trail } = listParams(new URL(request.url), PARAMS);
   const [result, merchants] = await Promise.all([
     numberedPage(
@@ -136,12 +131,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  requireSameOrigin(request);
-  const deps = authDeps(request, context);
-  const { tenant } = await requireBusiness(request, deps);
-  requirePermission(tenant, "run:settlement");
+  const { deps, tenant } = await requireTenant(request, context, "run:settlement");
   const parsed = v.safeParse(v.object({ intent: v.literal("run") }), Object.fromEntries(await request.formData()));
-  if (!parsed.success) return data({ error: "That request was not understood." }, { status: 400 });
+  if (!parsed.success) return refuse({ form: "That request was not understood." });
   const { runs, payouts } = await settleAndPay(deps.db, payoutPortFor(context.cloudflare.env), {
     businessId: tenant.businessId,
     now: deps.now(),

@@ -3,22 +3,18 @@
 // approved; the account's balances on top.
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
-import { authDeps } from "../../functions/auth/deps";
-import { requireBusiness } from "../../functions/auth/guards";
 import { getMerchantBalances } from "../../functions/data/ledger";
 import { getMerchant } from "../../functions/data/merchants";
 import { numberedPage } from "../../functions/data/page";
 import { listMerchantTransfers } from "../../functions/data/transfers";
-import { requirePermission } from "../../functions/guards";
 import { pageNotFound } from "../../functions/http";
+import { requireTenant } from "../../functions/guards";
 import { DataTable, Pager, type Column } from "../components/data-table";
 import { formatAmount, formatDate } from "../lib/format";
 import { readPage, readTrail } from "../lib/list-url";
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
-  const deps = authDeps(request, context);
-  const { tenant } = await requireBusiness(request, deps);
-  requirePermission(tenant, "view:transfer");
+  const { deps, tenant } = await requireTenant(request, context, "view:transfer");
   const merchant = await getMerchant(tenant, deps.db, params.merchantId ?? "");
   if (!merchant) pageNotFound(request);
   const url = new URL(request.url);

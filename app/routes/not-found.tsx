@@ -1,13 +1,12 @@
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { authDeps } from "../../functions/auth/deps";
-import { requireBusiness } from "../../functions/auth/guards";
 import { routeNotFound } from "../../functions/http";
+import { requireTenant } from "../../functions/guards";
 
 // Any path no screen claims. Throwing from the loader (rather than rendering)
 // gives the 404 status and the root error boundary's Page Not Found page.
 // Only signed-in people learn that a path does not exist; everyone else signs in first.
 export async function loader({ request, context }: LoaderFunctionArgs): Promise<never> {
-  await requireBusiness(request, authDeps(request, context));
+  await requireTenant(request, context, null);
   routeNotFound(request);
 }
 

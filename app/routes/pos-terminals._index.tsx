@@ -4,13 +4,11 @@
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Link, useLoaderData, useLocation } from "@remix-run/react";
 import * as v from "valibot";
-import { authDeps } from "../../functions/auth/deps";
-import { requireBusiness } from "../../functions/auth/guards";
 import { DEFAULT_PAGE_SIZE, numberedPage } from "../../functions/data/page";
 import { TERMINAL_STATUSES, countSilentTerminals, listTerminalMerchants, listTerminals, terminalPlaces, type Terminal, type TerminalQuery } from "../../functions/data/terminals";
 import type { Tenant } from "../../functions/data/tenant";
-import { requirePermission } from "../../functions/guards";
 import { can } from "../../functions/permissions";
+import { requireTenant } from "../../functions/guards";
 import { DataTable, ListCount, ListToolbar, Pager, type Column } from "../components/data-table";
 import { formatCount, formatDate } from "../lib/format";
 import { filterHref } from "../lib/list-url";
@@ -50,9 +48,7 @@ export async function withPlaces(tenant: Tenant, db: D1Database, rows: Terminal[
 }
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const deps = authDeps(request, context);
-  const { tenant } = await requireBusiness(request, deps);
-  requirePermission(tenant, "view:terminal");
+  const { deps, tenant } = await requireTenant(request, context, "view:terminal");
   const url = new URL(request.url);
   const now = deps.now();
   const { page, trail } = listParams(url, TERMINAL_LIST_PARAMS);

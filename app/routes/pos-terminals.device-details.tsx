@@ -1,17 +1,14 @@
 // /pos-terminals/device-details/:deviceId: one terminal: details, where it has
 // stood, its recent payments, and (manage:terminal) assign, unassign, block and
 // unblock, each with a reason, audited, refused if the terminal changed meanwhile.
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData, useNavigation, useSubmit } from "@remix-run/react";
 import * as v from "valibot";
-import { authDeps } from "../../functions/auth/deps";
-import { requireBusiness } from "../../functions/auth/guards";
-import { requireSameOrigin } from "../../functions/auth/origin";
 import { getPointOfSale } from "../../functions/data/points-of-sale";
+import { refusalMessage, requireTenant } from "../../functions/guards";
 import {
   MAX_REASON_LENGTH,
   TERMINAL_ACTIONS,
-  TerminalChangedError,
   canStart,
   changeTerminal,
   getTerminal,
@@ -21,11 +18,9 @@ import {
   terminalPlaces,
   type TerminalAction,
 } from "../../functions/data/terminals";
-import { ForbiddenError, NotFoundError, RuleError } from "../../functions/data/tenant";
 import { listTransactions } from "../../functions/data/transactions";
 import { redirectWithFlash } from "../../functions/flash";
-import { requirePermission } from "../../functions/guards";
-import { pageNotFound } from "../../functions/http";
+import { pageNotFound, refuse } from "../../functions/http";
 import { can } from "../../functions/permissions";
 import { DataTable } from "../components/data-table";
 import { Field, describedBy } from "../components/form";
@@ -38,9 +33,7 @@ import { Details } from "../components/details";
 const ID = /^[\w-]{1,64}$/;
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
-  const deps = authDeps(request, context);
-  const { tenant } = await requireBusiness(request, deps);
-  requirePermission(tenant, "view:terminal");
+  const { deps, tenant } = await requireTenant(request, context, "view:terminal");
   const terminal = await getTerminal(tenant, deps.db, params.deviceId ?? "");
   if (!terminal) pageNotFound(request);
   const canManage = can(tenant.role, "manage:terminal");
@@ -97,10 +90,7 @@ const DONE: Record<TerminalAction, string> = {
 };
 
 export async function action({ request, context, params }: ActionFunctionArgs) {
-  requireSameOrigin(request);
-  const deps = authDeps(request, context);
-  const { tenant } = await requireBusiness(request, deps);
-  requirePermission(tenant, "manage:terminal");
+  const { deps, tenant } = await requireTenant(request, context, "manage:terminal");
   const terminalId = params.deviceId ?? "";
   // A field left out reads as empty, so its own "Give a reason." shows, not a missing-key message.
   const values: Record<string, unknown> = {
@@ -122,7 +112,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
       if (key === "reason" || key === "merchantId" || key === "pointOfSaleId") errors[key] ??= issue.message;
       else errors.form ??= "That request was not understood. Reload the page and try again.";
     }
-    return data({ intent, errors, values: typed }, { status: 400 });
+    return refuse(errors, typed, intent ?? "");
   }
   const form = parsed.output;
   if (form.intent === "assign") {
@@ -130,16 +120,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
     const pointOfSale = await getPointOfSale(tenant, deps.db, form.pointOfSaleId);
     if (!pointOfSale) pageNotFound(request);
     if (pointOfSale.merchantId !== form.merchantId) {
-      return data(
-        {
-          intent,
-          errors: {
-            pointOfSaleId: "Choose a point of sale of the chosen merchant.",
-          } as Errors,
-          values: typed,
-        },
-        { status: 400 }
-      );
+      return refuse({ pointOfSaleId: "Choose a point of sale of the chosen merchant." }, typed, form.intent);
     }
   }
   try {
@@ -150,11 +131,8 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
       pointOfSaleId: form.intent === "assign" ? form.pointOfSaleId : undefined,
     });
   } catch (error) {
-    if (error instanceof NotFoundError) pageNotFound(request);
-    if (error instanceof ForbiddenError) throw data({ message: error.message }, { status: 403 });
-    if (error instanceof TerminalChangedError) return data({ intent, errors: { form: error.message } as Errors, values: typed }, { status: 409 });
-    if (error instanceof RuleError) return data({ intent, errors: { form: error.message } as Errors, values: typed }, { status: 400 });
-    throw error;
+    // A version someone else changed meanwhile is a rule refusal like the others (400, decision 004).
+    return refuse({ form: refusalMessage(request, error) }, typed, form.intent);
   }
   throw await redirectWithFlash(request, context.config, `/pos-terminals/device-details/${terminalId}`, { kind: "success", message: DONE[form.intent] });
 }

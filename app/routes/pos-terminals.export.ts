@@ -1,21 +1,17 @@
 // GET /pos-terminals/export: the whole filtered fleet as CSV (the list's own URL
 // parameters), streamed page by page with the names of where each terminal stands.
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { authDeps } from "../../functions/auth/deps";
-import { requireBusiness } from "../../functions/auth/guards";
 import { csvResponse } from "../../functions/csv";
 import { MAX_PAGE_SIZE } from "../../functions/data/page";
 import { listTerminals } from "../../functions/data/terminals";
-import { requirePermission } from "../../functions/guards";
+import { requireTenant } from "../../functions/guards";
 import { TERMINAL_STATUS_LABEL } from "../lib/terminals";
 import { terminalQuery, withPlaces } from "./pos-terminals._index";
 
 type Row = Awaited<ReturnType<typeof withPlaces>>[number];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const deps = authDeps(request, context);
-  const { tenant } = await requireBusiness(request, deps);
-  requirePermission(tenant, "export:terminal");
+  const { deps, tenant } = await requireTenant(request, context, "export:terminal");
   const { query } = terminalQuery(new URL(request.url), deps.now());
   const columns: { header: string; value: (t: Row) => string | number | null }[] = [
     { header: "Serial", value: (t) => t.serial },

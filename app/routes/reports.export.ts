@@ -1,17 +1,13 @@
 // GET /reports/export: the report on screen (same URL parameters) as CSV.
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { authDeps } from "../../functions/auth/deps";
-import { requireBusiness } from "../../functions/auth/guards";
 import { csvLine } from "../../functions/csv";
-import { requirePermission } from "../../functions/guards";
+import { requireTenant } from "../../functions/guards";
 import { DIMENSIONS, buildReport } from "./reports";
 
 const cedis = (pesewas: number) => (pesewas / 100).toFixed(2);
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const deps = authDeps(request, context);
-  const { tenant } = await requireBusiness(request, deps);
-  requirePermission(tenant, "export:report");
+  const { deps, tenant } = await requireTenant(request, context, "export:report");
   const { dimension, period, lines } = await buildReport(tenant, deps.db, new URL(request.url), deps.now());
   const heading = DIMENSIONS.find((d) => d.value === dimension)?.heading ?? "Key";
   const body = [csvLine([heading, "Payments", "Value (GHS)", "Fees (GHS)"]), ...lines.map((l) => csvLine([dimension === "day" ? l.key : l.label, l.count, cedis(l.amount), cedis(l.fee)]))].join("");

@@ -5,12 +5,10 @@
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Form, Link, useLoaderData, useLocation } from "@remix-run/react";
 import * as v from "valibot";
-import { authDeps } from "../../functions/auth/deps";
-import { requireBusiness } from "../../functions/auth/guards";
 import { reportBy, type ReportDimension } from "../../functions/data/reports";
 import type { Tenant } from "../../functions/data/tenant";
-import { requirePermission } from "../../functions/guards";
 import { can } from "../../functions/permissions";
+import { requireTenant } from "../../functions/guards";
 import { ColumnChart, ShareBar } from "../components/charts";
 import { DataTable, type Column } from "../components/data-table";
 import { QUICK_RANGES, resolveRange } from "../lib/date-range";
@@ -89,9 +87,7 @@ async function namesFor(tenant: Tenant, db: D1Database, dimension: ReportDimensi
 }
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const deps = authDeps(request, context);
-  const { tenant } = await requireBusiness(request, deps);
-  requirePermission(tenant, "view:report");
+  const { deps, tenant } = await requireTenant(request, context, "view:report");
   const report = await buildReport(tenant, deps.db, new URL(request.url), deps.now());
   const totals = report.lines.reduce((sum, line) => ({ count: sum.count + line.count, amount: sum.amount + line.amount, fee: sum.fee + line.fee }), { count: 0, amount: 0, fee: 0 });
   return {

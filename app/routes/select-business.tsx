@@ -1,5 +1,5 @@
 // Choose which business to work in (SPEC: verifiedBusinesses).
-import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import * as v from "valibot";
 import { listMemberBusinesses } from "../../functions/auth/businesses";
@@ -7,6 +7,7 @@ import { authDeps } from "../../functions/auth/deps";
 import { requireVerified } from "../../functions/auth/guards";
 import { requireSameOrigin } from "../../functions/auth/origin";
 import { chooseBusiness } from "../../functions/auth/sign-in";
+import { refuse } from "../../functions/http";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const deps = authDeps(request, context);
@@ -21,15 +22,15 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const deps = authDeps(request, context);
   const session = await requireVerified(request, deps);
   const parsed = v.safeParse(BusinessForm, Object.fromEntries(await request.formData()));
-  if (!parsed.success) return data({ error: parsed.issues[0].message }, { status: 400 });
+  if (!parsed.success) return refuse({ business: parsed.issues[0].message });
   const chosen = await chooseBusiness(request, deps, session, parsed.output.businessId);
-  if (!chosen.ok) return data({ error: chosen.message }, { status: 400 });
+  if (!chosen.ok) return refuse({ business: chosen.message });
   return redirect("/", { headers: { "Set-Cookie": chosen.setCookie } });
 }
 
 export default function SelectBusiness() {
   const { businesses } = useLoaderData<typeof loader>();
-  const error = useActionData<typeof action>()?.error;
+  const error = useActionData<typeof action>()?.errors.business;
   const busy = useNavigation().state !== "idle";
   return (
     <div className="sign-in">

@@ -6,10 +6,8 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
 import * as v from "valibot";
-import { authDeps, type AuthDeps } from "../../functions/auth/deps";
-import { requireBusiness } from "../../functions/auth/guards";
+import { type AuthDeps } from "../../functions/auth/deps";
 import { signedInIdentity } from "../../functions/auth/identity";
-import { requireSameOrigin } from "../../functions/auth/origin";
 import { maskPhone } from "../../functions/auth/otp";
 import { listActiveSessions, revokeOwnSession, signOutEverywhere } from "../../functions/auth/sign-in";
 import { requestChange } from "../../functions/data/approvals";
@@ -24,10 +22,10 @@ import {
   type PendingEmployeeChange,
 } from "../../functions/data/employees";
 import { DEFAULT_PAGE_SIZE, numberedPage } from "../../functions/data/page";
-import { ForbiddenError, NotFoundError, RuleError, type Tenant } from "../../functions/data/tenant";
+import { type Tenant } from "../../functions/data/tenant";
 import { flashCookie, redirectWithFlash } from "../../functions/flash";
-import { requirePermission } from "../../functions/guards";
-import { pageNotFound } from "../../functions/http";
+import { refusalMessage, requirePermission, requireTenant } from "../../functions/guards";
+import { pageNotFound, refuse, type Refusal } from "../../functions/http";
 import { ROLES, can, canGrantRole, type Role } from "../../functions/permissions";
 import { DataTable, ListCount, Pager, type Column } from "../components/data-table";
 import { Field, describedBy } from "../components/form";
@@ -62,8 +60,8 @@ const GENDER_LABEL = {
 } as const;
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const deps = authDeps(request, context);
-  const { session, tenant } = await requireBusiness(request, deps);
+  // Each tab checks its own permission.
+  const { deps, session, tenant } = await requireTenant(request, context, null);
   const tab = readTab(request);
   const canSeeTeam = can(tenant.role, "view:employee");
   switch (tab) {
@@ -224,24 +222,20 @@ export type InviteErrors = Partial<Record<InviteField | "form", string>>;
 const NOT_UNDERSTOOD = "That request was not understood. Reload the page and try again.";
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  requireSameOrigin(request);
-  const deps = authDeps(request, context);
-  const { session, tenant } = await requireBusiness(request, deps);
+  // The permission depends on what was posted: checked below.
+  const { deps, session, tenant } = await requireTenant(request, context, null);
   const form = Object.fromEntries(await request.formData());
   if ((TEAM_INTENTS as readonly unknown[]).includes(form.intent)) {
     requirePermission(tenant, "request:employee");
     try {
       return await teamAction(request, context, deps, tenant, form);
     } catch (error) {
-      if (error instanceof ForbiddenError) throw data({ message: error.message }, { status: 403 });
-      // The employee left the business between our read and the engine's.
-      if (error instanceof NotFoundError) pageNotFound(request);
-      if (error instanceof RuleError) return data({ error: error.message }, { status: 400 });
-      throw error;
+      // An employee who left the business between our read and the engine's is a 404.
+      return refuse({ form: refusalMessage(request, error) });
     }
   }
   const parsed = v.safeParse(SecurityForm, form);
-  if (!parsed.success) return data({ error: NOT_UNDERSTOOD }, { status: 400 });
+  if (!parsed.success) return refuse({ form: NOT_UNDERSTOOD });
   if (parsed.output.intent === "sign-out-everywhere") {
     const { setCookie } = await signOutEverywhere(request, deps, session);
     const headers = new Headers({ "Set-Cookie": setCookie });
@@ -255,14 +249,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
     throw redirect(session.returnUrl, { headers });
   }
   if (parsed.output.sessionId === session.sid)
-    return data(
-      {
-        error: "To sign out of this session, use Sign out in the account menu.",
-      },
-      { status: 400 }
-    );
+    return refuse({ form: "To sign out of this session, use Sign out in the account menu." });
   const revoked = await revokeOwnSession(deps, session, parsed.output.sessionId);
-  if (!revoked) return data({ error: "That session has already ended." }, { status: 404 });
+  // Not one of this person's sessions (or already ended): not found, said on the tab.
+  if (!revoked) return data<Refusal>({ errors: { form: "That session has already ended." }, values: null }, { status: 404 });
   throw await redirectWithFlash(request, context.config, "/settings?tab=security", { kind: "success", message: "That session is signed out." });
 }
 
@@ -290,7 +280,7 @@ async function teamAction(request: Request, context: ActionFunctionArgs["context
       if (taken === "employee") errors.email = "This email already belongs to an employee of this business.";
       if (taken === "invited") errors.email = "An invitation for this email is already waiting for approval.";
     }
-    if (!parsed.success || Object.keys(errors).length) return data({ errors, values }, { status: 400 });
+    if (!parsed.success || Object.keys(errors).length) return refuse(errors, values);
     const invite = parsed.output;
     try {
       await requestChange(tenant, deps.db, deps.meta, {
@@ -299,8 +289,7 @@ async function teamAction(request: Request, context: ActionFunctionArgs["context
         after: { ...invite },
       });
     } catch (error) {
-      if (error instanceof RuleError) return data({ errors: { form: error.message } satisfies InviteErrors, values }, { status: 400 });
-      throw error;
+      return refuse({ form: refusalMessage(request, error) }, values);
     }
     throw await redirectWithFlash(request, context.config, TEAM_URL, {
       kind: "success",
@@ -309,22 +298,17 @@ async function teamAction(request: Request, context: ActionFunctionArgs["context
   }
 
   const parsed = v.safeParse(form.intent === "change-role" ? ChangeRoleForm : RowForm, form);
-  if (!parsed.success) return data({ error: NOT_UNDERSTOOD }, { status: 400 });
+  if (!parsed.success) return refuse({ form: NOT_UNDERSTOOD });
   const employee = await getEmployee(tenant, deps.db, parsed.output.userId);
   if (!employee) pageNotFound(request);
   if (employee.userId === tenant.userId)
-    return data(
-      {
-        error: "You cannot change your own role or access. Ask another administrator.",
-      },
-      { status: 400 }
-    );
+    return refuse({ form: "You cannot change your own role or access. Ask another administrator." });
   // Whoever cannot grant a role cannot take it away either.
-  if (!canGrantRole(tenant.role, employee.role)) return data({ error: `Your role cannot change a ${employee.role}'s access.` }, { status: 400 });
+  if (!canGrantRole(tenant.role, employee.role)) return refuse({ form: `Your role cannot change a ${employee.role}'s access.` });
 
   if ("role" in parsed.output) {
     const role = parsed.output.role as Role;
-    if (!canGrantRole(tenant.role, role)) return data({ error: `Your role cannot grant ${role}.` }, { status: 400 });
+    if (!canGrantRole(tenant.role, role)) return refuse({ form: `Your role cannot grant ${role}.` });
     await requestChange(tenant, deps.db, deps.meta, {
       kind: "employee",
       action: "update",
@@ -373,7 +357,8 @@ const LEAD: Record<SettingsTab, string> = {
 export default function Settings() {
   const loaded = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
-  const error = actionData && "error" in actionData ? actionData.error : null;
+  // Refusals of the invitation form carry what was typed; the others speak to the whole tab.
+  const error = actionData && !actionData.values ? (actionData.errors.form ?? null) : null;
   const tabs = SETTINGS_TABS.filter((tab) => tab !== "team" || loaded.canSeeTeam);
   return (
     <div className="page">
@@ -634,7 +619,7 @@ function InviteForm({ grantable }: { grantable: readonly Role[] }) {
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
   const location = useLocation();
-  const result = actionData && "errors" in actionData ? actionData : null;
+  const result = actionData?.values ? actionData : null;
   const errors: InviteErrors = result?.errors ?? {};
   const values = result?.values;
   const submitting = navigation.state === "submitting" && navigation.formData?.get("intent") === "invite";

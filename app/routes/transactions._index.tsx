@@ -6,15 +6,13 @@ import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Form, Link, useLoaderData, useLocation, useNavigate } from "@remix-run/react";
 import { useEffect } from "react";
 import * as v from "valibot";
-import { authDeps } from "../../functions/auth/deps";
-import { requireBusiness } from "../../functions/auth/guards";
 import { merchantNames } from "../../functions/data/dashboard";
 import { listTransactionEntries } from "../../functions/data/ledger";
 import { DEFAULT_PAGE_SIZE, numberedPage } from "../../functions/data/page";
 import { getTransaction, listTransactions, transactionTotals, type Transaction, type TransactionFilter } from "../../functions/data/transactions";
-import { requirePermission } from "../../functions/guards";
 import { pageNotFound } from "../../functions/http";
 import { can } from "../../functions/permissions";
+import { requireTenant } from "../../functions/guards";
 import { DataTable, ListCount, ListToolbar, Pager, type Column } from "../components/data-table";
 import { QUICK_RANGES, resolveRange } from "../lib/date-range";
 import { formatAmount, formatCount, formatDate } from "../lib/format";
@@ -58,9 +56,7 @@ export function transactionFilter(url: URL, now: number) {
 }
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const deps = authDeps(request, context);
-  const { tenant } = await requireBusiness(request, deps);
-  requirePermission(tenant, "view:transaction");
+  const { deps, tenant } = await requireTenant(request, context, "view:transaction");
   const url = new URL(request.url);
   const { filter, filters, period, page, trail } = transactionFilter(url, deps.now());
   const selected = Number(url.searchParams.get("tx"));

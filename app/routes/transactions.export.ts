@@ -2,21 +2,17 @@
 // URL parameters) as CSV, streamed page by page. Cards as BIN and last four,
 // phones masked, as on screen.
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { authDeps } from "../../functions/auth/deps";
-import { requireBusiness } from "../../functions/auth/guards";
 import { csvResponse } from "../../functions/csv";
 import { MAX_PAGE_SIZE } from "../../functions/data/page";
 import { listTransactions, type Transaction } from "../../functions/data/transactions";
-import { requirePermission } from "../../functions/guards";
+import { requireTenant } from "../../functions/guards";
 import { CHANNEL_LABEL, payerOf } from "../lib/transactions-view";
 import { transactionFilter } from "./transactions._index";
 
 const cedis = (pesewas: number) => (pesewas / 100).toFixed(2);
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const deps = authDeps(request, context);
-  const { tenant } = await requireBusiness(request, deps);
-  requirePermission(tenant, "export:transaction");
+  const { deps, tenant } = await requireTenant(request, context, "export:transaction");
   const { filter, period } = transactionFilter(new URL(request.url), deps.now());
   const merchants = new Map(
     (await deps.db.prepare("SELECT id, name FROM merchants WHERE business_id = ?").bind(tenant.businessId).all<{ id: string; name: string }>()).results.map((m) => [m.id, m.name]),

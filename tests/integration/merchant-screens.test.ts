@@ -226,8 +226,8 @@ describe("/merchants/:merchantId", () => {
       const request = await latestRequest();
       expect(request).toMatchObject({ kind: "merchant", action: "update", target_id: "mer_kff_0001" });
       expect(request.after).toEqual({ contact_name: "Yaa Asantewaa" });
-      // A second request on the same merchant waits for the first: 409, nothing written.
-      const again = await refused("/merchants/mer_kff_0001", { ...form, intent: "update-merchant", contact_name: "Someone Else" }, await as(ESI), 409);
+      // A second request on the same merchant waits for the first: 400, nothing written.
+      const again = await refused("/merchants/mer_kff_0001", { ...form, intent: "update-merchant", contact_name: "Someone Else" }, await as(ESI), 400);
       expect(again).toContain("already has a pending request");
 
       await approveRequest(KOFI_KUMASI, db, META, request.id);

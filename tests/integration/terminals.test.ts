@@ -212,11 +212,11 @@ describe("terminal actions: changes and their audit rows", () => {
     expect(history).toContain("Bantama Branch");
   });
 
-  it("an action on a version the person no longer sees is refused with 409, nothing written", async () => {
+  it("an action on a version the person no longer sees is refused with 400, nothing written", async () => {
     await addTerminal("t_stale", "TSTALE0001", "active");
     expect((await post(DEVICE("t_stale"), { intent: "block", version: "1", reason: "First" })).status).toBe(302);
     const response = await post(DEVICE("t_stale"), { intent: "unblock", version: "1", reason: "Seen an old page" });
-    expect(response.status).toBe(409);
+    expect(response.status).toBe(400);
     expect(textOf(await response.text())).toContain("Someone else changed this terminal");
     expect(await terminal("t_stale")).toMatchObject({ status: "blocked", version: 2 });
     expect(await audits("t_stale")).toHaveLength(1);
@@ -230,7 +230,7 @@ describe("terminal actions: two people at once", () => {
       post(DEVICE("t_race1"), { intent: "block", version: "1", reason: "Kofi blocks" }, KOFI),
       post(DEVICE("t_race1"), { intent: "block", version: "1", reason: "Esi blocks" }, ESI),
     ]);
-    expect(results.map((r) => r.status).sort()).toEqual([302, 409]);
+    expect(results.map((r) => r.status).sort()).toEqual([302, 400]);
     expect(await terminal("t_race1")).toMatchObject({ status: "blocked", version: 2 });
     expect(await audits("t_race1")).toHaveLength(1);
   });
@@ -241,7 +241,7 @@ describe("terminal actions: two people at once", () => {
       post(DEVICE("t_race2"), { intent: "assign", version: "1", merchantId: "mer_kff_0002", pointOfSaleId: "pos_kff_00003", reason: "Kofi assigns" }, KOFI),
       post(DEVICE("t_race2"), { intent: "assign", version: "1", merchantId: "mer_kff_0003", pointOfSaleId: "pos_kff_00005", reason: "Esi assigns" }, ESI),
     ]);
-    expect(results.map((r) => r.status).sort()).toEqual([302, 409]);
+    expect(results.map((r) => r.status).sort()).toEqual([302, 400]);
     expect(await openAssignments("t_race2")).toBe(1);
     expect((await terminal("t_race2")).version).toBe(2);
     expect(await audits("t_race2")).toHaveLength(1);
