@@ -7,13 +7,13 @@ import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Link, useLoaderData, useRouteLoaderData } from "@remix-run/react";
 import { authDeps } from "../../functions/auth/deps";
 import { requireBusiness } from "../../functions/auth/guards";
-import { maskPhone } from "../../functions/auth/otp";
 import { dashboardFigures, merchantNames, type DayFigures, type PeriodFigures } from "../../functions/data/dashboard";
 import { countSilentTerminals } from "../../functions/data/terminals";
 import { listTransactions } from "../../functions/data/transactions";
 import { requirePermission } from "../../functions/guards";
 import { can } from "../../functions/permissions";
 import { formatAmount, formatCount, formatDate, formatPercentage } from "../lib/format";
+import { maskPhone } from "../lib/phone";
 import { ColumnChart } from "../components/charts";
 import type { loader as rootLoader } from "../root";
 

@@ -9,7 +9,6 @@ import * as v from "valibot";
 import { authDeps } from "../../functions/auth/deps";
 import { requireBusiness } from "../../functions/auth/guards";
 import { requireSameOrigin } from "../../functions/auth/origin";
-import { maskPhone } from "../../functions/auth/otp";
 import {
   approveRequest,
   getApprovalRequest,
@@ -30,6 +29,7 @@ import { can } from "../../functions/permissions";
 import { describedBy, Field } from "../components/form";
 import { ACTION_NAMES, KIND_BY_SLUG, STATUS_NAMES, columnLabel, displayValue, kindName, statusClass } from "../lib/approvals";
 import { formatDate } from "../lib/format";
+import { maskPhone } from "../lib/phone";
 
 /** The request the URL names, of the kind the URL says, in this business; anything else is the 404 page. */
 async function requestOf(request: Request, tenant: Tenant, db: D1Database, params: { kind?: string; id?: string }): Promise<ApprovalRequest> {

@@ -5,9 +5,10 @@ import * as v from "valibot";
 import { authDeps } from "../../functions/auth/deps";
 import { redirectSignedIn, requireIdentified } from "../../functions/auth/guards";
 import { requireSameOrigin } from "../../functions/auth/origin";
-import { maskPhone, requestOtp, verifyOtp } from "../../functions/auth/otp";
+import { requestOtp, verifyOtp } from "../../functions/auth/otp";
 import { smsPortFor } from "../../functions/auth/sms";
 import { describedBy, Field } from "../components/form";
+import { maskPhone } from "../lib/phone";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const deps = authDeps(request, context);
@@ -30,7 +31,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (!parsed.success) return data({ error: parsed.issues[0].message, resent: false }, { status: 400 });
   if (parsed.output.intent === "resend") {
     if (!session.selectedPhoneNumber) throw redirect("/authenticate");
-    const sent = await requestOtp(request, deps, session, session.selectedPhoneNumber, smsPortFor(deps.config, deps.db));
+    const msisdn = session.selectedPhoneNumber;
+    const sent = await requestOtp(request, deps, session, { msisdn, masked: maskPhone(msisdn) }, smsPortFor(deps.config, deps.db));
     if (!sent.ok) return data({ error: sent.message, resent: false }, { status: 400 });
     return data({ error: null, resent: true }, { headers: { "Set-Cookie": sent.setCookie } });
   }
