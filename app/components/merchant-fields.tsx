@@ -2,6 +2,7 @@
 // /merchants/:merchantId. Each error sits under its field (app/components/form.tsx).
 import { RegionSelect } from "./region-select";
 import { BANKS, MOBILE_NETWORKS, type FieldErrors } from "../lib/merchant-forms";
+import { PHONE_MAX_LENGTH } from "../lib/phone";
 import { describedBy, Field } from "./form";
 
 type Values = Record<string, string | number | null | undefined>;
@@ -49,7 +50,7 @@ export function MerchantFields({ values, errors, prefix, withCode }: { values: V
       <RegionSelect id={regionId} value={String(values.region ?? "")} error={errors.region} />
       <TextField {...common} name="address" label="Address" hint="Street or plot, area and GhanaPost GPS address." maxLength={200} />
       <TextField {...common} name="contact_name" label="Contact name" autoComplete="off" maxLength={120} />
-      <TextField {...common} name="contact_phone" label="Contact phone" type="tel" inputMode="tel" hint="0244123456 or 233244123456." maxLength={16} />
+      <TextField {...common} name="contact_phone" label="Contact phone" type="tel" inputMode="tel" hint="0244123456 or 233244123456." maxLength={PHONE_MAX_LENGTH} />
       <TextField {...common} name="contact_email" label="Contact email" type="email" inputMode="email" maxLength={254} />
     </div>
   );

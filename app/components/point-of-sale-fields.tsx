@@ -1,6 +1,7 @@
 // The fields of a point of sale, for the add form and the edit form.
 import { RegionSelect } from "./region-select";
 import type { PointOfSaleField } from "../lib/point-of-sale-form";
+import { PHONE_MAX_LENGTH } from "../lib/phone";
 import { Field, describedBy } from "./form";
 
 export function PointOfSaleFieldset({
@@ -35,7 +36,7 @@ export function PointOfSaleFieldset({
           inputMode="tel"
           autoComplete="tel"
           required
-          maxLength={20}
+          maxLength={PHONE_MAX_LENGTH}
           defaultValue={values.contactPhone ?? ""}
           {...describedBy(id("contactPhone"), errors?.contactPhone, true)}
         />

@@ -5,9 +5,13 @@
 export const PAGE_PARAM = "page";
 export const TRAIL_PARAM = "trail";
 
-/** Cursors are base64url: a dot never appears in one. */
+/**
+ * Cursors are base64url: a dot never appears in one. One holds a sort key as
+ * UTF-8: a 120-character name in a script of 3-byte letters makes about 540
+ * characters, so 1 024 keeps every cursor a list makes.
+ */
 export function readTrail(params: URLSearchParams): string[] {
-  return (params.get(TRAIL_PARAM) ?? "").split(".").filter((part) => /^[\w-]{1,400}$/.test(part)).slice(0, 200);
+  return (params.get(TRAIL_PARAM) ?? "").split(".").filter((part) => /^[\w-]{1,1024}$/.test(part)).slice(0, 200);
 }
 
 export function readPage(params: URLSearchParams): number {

@@ -4,6 +4,7 @@
 // the request's `after` as it stands.
 import * as v from "valibot";
 import { GHANA_REGIONS } from "./ghana";
+import { ghanaPhoneField } from "./phone";
 import { isAccountNumber, isValidEmail } from "./validation";
 
 export type FieldErrors = Record<string, string>;
@@ -36,29 +37,8 @@ export function typedValues(form: Record<string, FormDataEntryValue>): Record<st
   return Object.fromEntries(Object.entries(form).flatMap(([key, value]) => (typeof value === "string" ? [[key, value.slice(0, 300)]] : [])));
 }
 
-/**
- * A Ghana phone as the database keeps it (233XXXXXXXXX), or null. The typed
- * number must first pass SPEC's number rule (spaces aside); 0XXXXXXXXX is the
- * local way to write the same number.
- */
-export function toMsisdn(typed: string): string | null {
-  const compact = typed.replace(/[\s]/g, "").replace(/^\+/, "");
-  if (!isAccountNumber(compact)) return null;
-  if (/^0\d{9}$/.test(compact)) return `233${compact.slice(1)}`;
-  if (/^233\d{9}$/.test(compact)) return compact;
-  return null;
-}
-
 const required = (message: string, max: number, label: string) =>
   v.pipe(v.string(message), v.trim(), v.nonEmpty(message), v.maxLength(max, `Keep the ${label} to ${max} characters or fewer.`));
-
-const phone = v.pipe(
-  v.string("Enter the contact phone number."),
-  v.trim(),
-  v.nonEmpty("Enter the contact phone number."),
-  v.check((typed) => toMsisdn(typed) !== null, "Enter a Ghana phone number: 0244123456 or 233244123456."),
-  v.transform((typed) => toMsisdn(typed)!),
-);
 
 const email = v.pipe(
   v.string("Enter the contact email address."),
@@ -85,7 +65,7 @@ const MERCHANT_CHANGEABLE = {
   region: v.picklist(GHANA_REGIONS, "Choose the region."),
   address: required("Enter the address.", 200, "address"),
   contact_name: required("Enter the contact person's name.", 120, "contact name"),
-  contact_phone: phone,
+  contact_phone: ghanaPhoneField("Enter the contact phone number."),
   contact_email: email,
 };
 

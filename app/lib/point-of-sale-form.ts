@@ -1,20 +1,9 @@
 // The point-of-sale form (add, and edit through approval): one schema, so the
-// two screens accept and refuse the same things. The phone is stored as
-// 233XXXXXXXXX; people type it as 024 412 3456, +233 24 412 3456 or 233244123456.
+// two screens accept and refuse the same things. The phone follows the one
+// Ghana rule (app/lib/phone.ts) and is stored as 233XXXXXXXXX.
 import * as v from "valibot";
 import { GHANA_REGIONS } from "./ghana";
-import { isAccountNumber } from "./validation";
-
-/** 0244123456, +233 24 412 3456, 233-244-123456 -> 233244123456; null when it is not a Ghana mobile number. */
-export function normaliseGhanaPhone(text: string): string | null {
-  const compact = text.replace(/[\s()]/g, "").replace(/^\+/, "");
-  // The SPEC's phone-like rule first: digits, at most one hyphen, 9 to 12 characters.
-  if (!isAccountNumber(compact)) return null;
-  const digits = compact.replace("-", "");
-  if (/^0\d{9}$/.test(digits)) return `233${digits.slice(1)}`;
-  if (/^233\d{9}$/.test(digits)) return digits;
-  return null;
-}
+import { ghanaPhoneField } from "./phone";
 
 const text = (label: string, max: number) =>
   v.pipe(v.string(`Enter the ${label}.`), v.trim(), v.nonEmpty(`Enter the ${label}.`), v.maxLength(max, `Keep the ${label} under ${max} characters.`));
@@ -24,13 +13,7 @@ export const PointOfSaleFields = v.object({
   town: text("town", 60),
   region: v.picklist(GHANA_REGIONS, "Choose a region."),
   address: text("address", 200),
-  contactPhone: v.pipe(
-    v.string("Enter a phone number."),
-    v.trim(),
-    v.nonEmpty("Enter a phone number."),
-    v.transform((value) => normaliseGhanaPhone(value) ?? ""),
-    v.nonEmpty("Enter a Ghana phone number, like 024 412 3456 or 233244123456."),
-  ),
+  contactPhone: ghanaPhoneField("Enter a phone number."),
 });
 export type PointOfSaleInput = v.InferOutput<typeof PointOfSaleFields>;
 export type PointOfSaleField = keyof PointOfSaleInput;

@@ -1,6 +1,6 @@
 // How a payment is shown: the payer as BIN and last four or a masked phone,
 // the ledger accounts in words. Shared by the list, the detail and the CSV.
-import { maskPhone } from "../../functions/auth/otp";
+import { maskPhone } from "./phone";
 
 export const NETWORKS = ["MTN", "Telecel", "AirtelTigo", "VISA", "MASTERCARD", "GHLINK"] as const;
 export const TRANSACTION_STATUSES = ["successful", "failed", "reversed"] as const;

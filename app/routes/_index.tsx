@@ -5,13 +5,13 @@
 // transactions index.
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Link, useLoaderData, useRouteLoaderData } from "@remix-run/react";
-import { maskPhone } from "../../functions/auth/otp";
 import { dashboardFigures, merchantNames, type DayFigures, type PeriodFigures } from "../../functions/data/dashboard";
 import { countSilentTerminals } from "../../functions/data/terminals";
 import { listTransactions } from "../../functions/data/transactions";
 import { can } from "../../functions/permissions";
 import { requireTenant } from "../../functions/guards";
 import { formatAmount, formatCount, formatDate, formatPercentage } from "../lib/format";
+import { maskPhone } from "../lib/phone";
 import { ColumnChart } from "../components/charts";
 import type { loader as rootLoader } from "../root";
 

@@ -6,7 +6,6 @@
 import { type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData, useNavigation, type ShouldRevalidateFunction } from "@remix-run/react";
 import * as v from "valibot";
-import { maskPhone } from "../../functions/auth/otp";
 import { forbidden, refusalMessage, requireTenant } from "../../functions/guards";
 import {
   approveRequest,
@@ -26,6 +25,7 @@ import { can } from "../../functions/permissions";
 import { describedBy, Field } from "../components/form";
 import { ACTION_NAMES, KIND_BY_SLUG, STATUS_NAMES, columnLabel, displayValue, kindName, statusClass } from "../lib/approvals";
 import { formatDate } from "../lib/format";
+import { maskPhone } from "../lib/phone";
 
 /** The request the URL names, of the kind the URL says, in this business; anything else is the 404 page. */
 async function requestOf(request: Request, tenant: Tenant, db: D1Database, params: { kind?: string; id?: string }): Promise<ApprovalRequest> {

@@ -5,9 +5,10 @@ import * as v from "valibot";
 import { authDeps } from "../../functions/auth/deps";
 import { redirectSignedIn, requireIdentified } from "../../functions/auth/guards";
 import { requireSameOrigin } from "../../functions/auth/origin";
-import { maskPhone, requestOtp } from "../../functions/auth/otp";
+import { requestOtp } from "../../functions/auth/otp";
 import { smsPortFor } from "../../functions/auth/sms";
 import { refuse } from "../../functions/http";
+import { maskPhone } from "../lib/phone";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const deps = authDeps(request, context);
@@ -26,7 +27,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const parsed = v.safeParse(PhoneForm, Object.fromEntries(await request.formData()));
   const msisdn = parsed.success ? session.linkedNumbers[parsed.output.phone] : undefined;
   if (!msisdn) return refuse({ phone: "Choose one of the phone numbers linked to your account." });
-  const sent = await requestOtp(request, deps, session, msisdn, smsPortFor(deps.config, deps.db));
+  const sent = await requestOtp(request, deps, session, { msisdn, masked: maskPhone(msisdn) }, smsPortFor(deps.config, deps.db));
   if (!sent.ok) return refuse({ phone: sent.message });
   return redirect("/authenticate/verify", { headers: { "Set-Cookie": sent.setCookie } });
 }

@@ -5,10 +5,11 @@ import * as v from "valibot";
 import { authDeps } from "../../functions/auth/deps";
 import { redirectSignedIn, requireIdentified } from "../../functions/auth/guards";
 import { requireSameOrigin } from "../../functions/auth/origin";
-import { maskPhone, requestOtp, verifyOtp } from "../../functions/auth/otp";
+import { requestOtp, verifyOtp } from "../../functions/auth/otp";
 import { smsPortFor } from "../../functions/auth/sms";
 import { refuse } from "../../functions/http";
 import { describedBy, Field } from "../components/form";
+import { maskPhone } from "../lib/phone";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const deps = authDeps(request, context);
@@ -31,7 +32,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (!parsed.success) return refuse({ code: parsed.issues[0].message });
   if (parsed.output.intent === "resend") {
     if (!session.selectedPhoneNumber) throw redirect("/authenticate");
-    const sent = await requestOtp(request, deps, session, session.selectedPhoneNumber, smsPortFor(deps.config, deps.db));
+    const msisdn = session.selectedPhoneNumber;
+    const sent = await requestOtp(request, deps, session, { msisdn, masked: maskPhone(msisdn) }, smsPortFor(deps.config, deps.db));
     if (!sent.ok) return refuse({ code: sent.message });
     return data({ resent: true }, { headers: { "Set-Cookie": sent.setCookie } });
   }

@@ -8,7 +8,6 @@ import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation } 
 import * as v from "valibot";
 import { type AuthDeps } from "../../functions/auth/deps";
 import { signedInIdentity } from "../../functions/auth/identity";
-import { maskPhone } from "../../functions/auth/otp";
 import { listActiveSessions, revokeOwnSession, signOutEverywhere } from "../../functions/auth/sign-in";
 import { requestChange } from "../../functions/data/approvals";
 import {
@@ -32,7 +31,7 @@ import { Field, describedBy } from "../components/form";
 import { browserOf } from "../lib/analytics";
 import { formatDate } from "../lib/format";
 import { listParams } from "../lib/list-params";
-import { ghanaMsisdn } from "../lib/phone";
+import { PHONE_MAX_LENGTH, ghanaPhoneField, maskPhone } from "../lib/phone";
 import { isValidEmail } from "../lib/validation";
 import { Details } from "../components/details";
 
@@ -191,19 +190,7 @@ const InviteSchema = v.object({
     v.check((value: string) => isValidEmail(value), "Enter an email address like name@example.com."),
     v.toLowerCase()
   ),
-  phone: v.pipe(
-    v.string("Enter a mobile number."),
-    v.trim(),
-    v.nonEmpty("Enter a mobile number."),
-    v.rawTransform(({ dataset, addIssue, NEVER }) => {
-      const msisdn = ghanaMsisdn(dataset.value);
-      if (msisdn) return msisdn;
-      addIssue({
-        message: "Enter a Ghana mobile number: 10 digits starting with 0 (0244123456) or 233 and 9 digits.",
-      });
-      return NEVER;
-    })
-  ),
+  phone: ghanaPhoneField("Enter a mobile number."),
   gender: v.picklist(["female", "male", "unspecified"], "Choose a gender, or Not given."),
   role: v.picklist(ROLES, "Choose a role."),
 });
@@ -654,7 +641,7 @@ function InviteForm({ grantable }: { grantable: readonly Role[] }) {
           />
         </Field>
         <Field id="invite-phone" label="Mobile number" hint="A Ghana number for one-time codes, like 0244123456." error={errors.phone}>
-          <input {...field("phone")} type="tel" inputMode="tel" autoComplete="off" maxLength={16} required defaultValue={values?.phone} />
+          <input {...field("phone")} type="tel" inputMode="tel" autoComplete="off" maxLength={PHONE_MAX_LENGTH} required defaultValue={values?.phone} />
         </Field>
         <Field id="invite-gender" label="Gender" error={errors.gender}>
           <select {...field("gender")} required defaultValue={values?.gender ?? ""}>

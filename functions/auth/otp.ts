@@ -93,11 +93,6 @@ export function smsBody(code: string): string {
   return `Your Partners Portal code is ${code}. It expires in 5 minutes. Never share it.`;
 }
 
-/** 233244123456 -> 233*****3456, for the audit log. */
-export function maskPhone(msisdn: string): string {
-  return msisdn.length > 7 ? `${msisdn.slice(0, 3)}${"*".repeat(msisdn.length - 7)}${msisdn.slice(-4)}` : "****";
-}
-
 function refuse(reason: Exclude<OtpRefusal, "cooldown" | "phoneLimit" | "accountLimit" | "lockedOut" | "wrong">): Refused {
   return { ok: false, reason, message: OTP_MESSAGES[reason] };
 }
@@ -134,12 +129,23 @@ async function lockout(deps: AuthDeps, userId: string, now: number): Promise<Ref
 
 export type OtpSent = { ok: true; challengeId: string; session: SessionData; setCookie: string; resendAfterSeconds: number };
 
+/** The number a code goes to, and how the audit log may show it (maskPhone of app/lib/phone.ts). */
+export interface OtpPhone {
+  msisdn: string;
+  masked: string;
+}
+
 /**
  * Sends a new code to one of the session's linked numbers (the /authenticate
  * action). The code is counted, stored (as an HMAC) and audited in one D1 batch
  * that rolls back if any limit or the cooldown would be passed; then it is sent.
+ * The audit log names the number only as the caller masked it (functions/ does
+ * not import the UI's rules; the route does the masking).
  */
-export async function requestOtp(request: Request, deps: AuthDeps, session: SessionData, msisdn: string, sms: SmsPort | null): Promise<OtpSent | Refused> {
+export async function requestOtp(request: Request, deps: AuthDeps, session: SessionData, phone: OtpPhone, sms: SmsPort | null): Promise<OtpSent | Refused> {
+  const { msisdn, masked } = phone;
+  // A number shown in full would sit in the append-only audit log for good.
+  if (masked.includes(msisdn.slice(3))) throw new Error("requestOtp: the audit log takes the number masked");
   const now = deps.now();
   if (session.stage !== "identified") return refuse("notIdentified");
   if (!session.linkedNumbers.includes(msisdn)) return refuse("notLinked");
@@ -173,7 +179,7 @@ export async function requestOtp(request: Request, deps: AuthDeps, session: Sess
         .prepare("INSERT INTO otp_challenges (id, session_id, user_id, msisdn, code_hmac, attempts, created_at, expires_at) VALUES (?, ?, ?, ?, ?, 0, ?, ?)")
         .bind(challengeId, session.sid, session.sub, msisdn, hmac, iso(now), iso(now + OTP.ttlMs)),
       deps.db.prepare("DELETE FROM batch_guards"),
-      signInAuditStatement(actor, deps.db, deps.meta, { action: "auth.otp.sent", entity: "otp_challenge", entityId: challengeId, after: { to: maskPhone(msisdn), via: sms.kind } }, iso(now)),
+      signInAuditStatement(actor, deps.db, deps.meta, { action: "auth.otp.sent", entity: "otp_challenge", entityId: challengeId, after: { to: masked, via: sms.kind } }, iso(now)),
     ]);
   } catch (error) {
     if (!(error instanceof Error) || !error.message.includes("CHECK constraint failed")) throw error;
@@ -189,7 +195,7 @@ export async function requestOtp(request: Request, deps: AuthDeps, session: Sess
         action: "auth.otp.send_failed",
         entity: "otp_challenge",
         entityId: challengeId,
-        after: { to: maskPhone(msisdn), via: sms.kind, error: error instanceof Error ? error.message.slice(0, 200) : "unknown" },
+        after: { to: masked, via: sms.kind, error: error instanceof Error ? error.message.slice(0, 200) : "unknown" },
       }, iso(now)),
     ]);
     return refuse("deliveryFailed");
@@ -273,7 +279,8 @@ export async function verifyOtp(request: Request, deps: AuthDeps, session: Sessi
     deps.db
       .prepare("UPDATE sessions SET stage = 'verified', expires_at = ? WHERE id = ? AND stage = 'identified' AND revoked_at IS NULL AND changes() = 1")
       .bind(iso(expiresAt), session.sid),
-    signInAuditStatement(actor, deps.db, deps.meta, { action: "auth.otp.verified", entity: "otp_challenge", entityId: challenge.id, after: { to: maskPhone(challenge.msisdn) } }, iso(now)),
+    // The number is on the challenge's auth.otp.sent entry (the same entity id).
+    signInAuditStatement(actor, deps.db, deps.meta, { action: "auth.otp.verified", entity: "otp_challenge", entityId: challenge.id }, iso(now)),
   ]);
   if ((consumed?.meta.changes ?? 0) !== 1) return refuse("used");
   const row = await deps.db.prepare("SELECT stage, revoked_at FROM sessions WHERE id = ?").bind(session.sid).first<{ stage: string; revoked_at: string | null }>();

@@ -1,5 +1,6 @@
 // Keyset pagination: a page is the rows after a cursor (the sort key and id of
 // the last row seen), never an OFFSET, so page 1 000 costs what page 1 costs.
+import { base64url } from "jose";
 import * as v from "valibot";
 
 export const DEFAULT_PAGE_SIZE = 25;
@@ -27,17 +28,20 @@ export function pageSize(limit: number | undefined): number {
 
 type Key = string | number;
 
+// A cursor is the key's JSON as UTF-8, base64url: names in Akan, Ga and Ewe letters
+// (Ɔ, Ɛ, Ŋ), Arabic script or emoji are keys like any other (btoa takes Latin-1 only).
 export function encodeCursor(key: readonly Key[]): string {
-  return btoa(JSON.stringify(key)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  return base64url.encode(JSON.stringify(key));
 }
 
 const CursorSchema = v.array(v.union([v.string(), v.number()]));
+const utf8 = new TextDecoder("utf-8", { fatal: true });
 
 /** The key in a cursor; null when the cursor is not one this list made (the list starts again). */
 export function decodeCursor(cursor: string | null | undefined, length: number): Key[] | null {
   if (!cursor) return null;
   try {
-    const json: unknown = JSON.parse(atob(cursor.replace(/-/g, "+").replace(/_/g, "/")));
+    const json: unknown = JSON.parse(utf8.decode(base64url.decode(cursor)));
     const parsed = v.safeParse(CursorSchema, json);
     return parsed.success && parsed.output.length === length ? parsed.output : null;
   } catch {

@@ -145,4 +145,14 @@ export const USERS: readonly SeedUser[] = [
     roles: { [KUMASI_FRESH_FOODS]: "Viewer" },
     sizes: DEMO,
   },
+  {
+    // Not a DESIGN.md identity: a name written in Akan letters, on the Team tab.
+    id: "usr_nyamekye_opare",
+    email: "nyamekye.opare@example.com",
+    name: "Nyamekyɛ Ɔpare",
+    gender: "female",
+    phones: ["233244778120"],
+    roles: { [ACCRA_MOBILE_PAY]: "Finance" },
+    sizes: DEMO,
+  },
 ];

@@ -1,7 +1,7 @@
 // The standing data of one business: merchants, their points of sale, POS
 // terminals (with their assignment history) and settlement accounts, plus the
 // weights the transaction stream draws from.
-import { USERS, type SeedBusiness } from "./data";
+import { ACCRA_MOBILE_PAY, KUMASI_FRESH_FOODS, USERS, type SeedBusiness } from "./data";
 import {
   BANKS,
   FIRST_NAMES,
@@ -119,9 +119,35 @@ function lastWhere<T>(items: readonly T[], test: (item: T) => boolean): T | unde
   return undefined;
 }
 
+/**
+ * A few names as their owners write them, in Akan, Ga and Ewe letters (Ɔ, Ɛ, Ŋ)
+ * and one with an emoji, so the demo shows them and every list, cursor, form
+ * and CSV carries them. They replace the drawn name of merchants (by index in
+ * their business) and points of sale (merchant index, then point-of-sale index)
+ * whose drawn sector, town and people fit; the draws themselves are unchanged,
+ * so every other row is as before. The first three businesses' merchants 1 and 2
+ * are in every size.
+ */
+const SPELLED_TRADING_NAMES: Readonly<Record<string, Readonly<Record<number, string>>>> = {
+  // A pharmacy in Mankessim; a Ga supermarket in Madina ("thank you very much"); an Ewe transport company ("peace").
+  [ACCRA_MOBILE_PAY]: { 1: "Nyamekyɛ Chemists", 2: "Oyiwaladɔŋŋ Supermarket", 19: "Ŋutifafa Transport Services" },
+  // A chop bar ("queen mother") and Yaw Gyamfi's fruit stall.
+  [KUMASI_FRESH_FOODS]: { 7: "Ɔhemaa Chop Bar", 8: "Yaw's 🍍 Fruits & Vegetables" },
+};
+const SPELLED_POINT_OF_SALE_NAMES: Readonly<Record<string, Readonly<Record<string, string>>>> = {
+  // Mankessim as Fante writes it; James Town as Ga does.
+  [ACCRA_MOBILE_PAY]: { "1:1": "Mankɛsim Station Branch", "4:0": "Ŋleshi Branch" },
+  // Dormaa as Twi writes it.
+  [KUMASI_FRESH_FOODS]: { "7:0": "Dɔmaa Market Branch" },
+};
+
+/** An email-safe word: the Akan, Ga and Ewe letters as their Latin neighbours, the rest dropped. */
 function slug(text: string): string {
   return text
     .toLowerCase()
+    .replace(/ɔ/g, "o")
+    .replace(/ɛ/g, "e")
+    .replace(/ŋ/g, "ng")
     .replace(/&/g, "and")
     .replace(/[^a-z0-9]+/g, "");
 }
@@ -167,6 +193,9 @@ export function makeMerchant(ctx: SeedContext, model: BusinessModel, index: numb
   for (let attempt = 0; model.tradingNames.has(trading); attempt++) {
     trading = attempt < 5 ? tradingName(rng, group, sector, town, contact) : `${trading} ${town.town}`;
   }
+  // The drawn name stays taken too, so later merchants draw what they always drew.
+  model.tradingNames.add(trading);
+  trading = SPELLED_TRADING_NAMES[business.id]?.[index] ?? trading;
   model.tradingNames.add(trading);
 
   const company = rng.chance(0.55);
@@ -227,11 +256,13 @@ export function makePointOfSale(rng: Rng, ctx: SeedContext, merchant: MerchantMo
   const created = merchantCreated + rng.int(0, Math.max(0, Math.floor((ctx.windowStart - 5 * DAY_MS - merchantCreated) / DAY_MS))) * DAY_MS;
   const active = merchant.row.status === "active" && (forceActive || index === 0 || !rng.chance(0.05));
   const updated = active ? created : Math.max(created, ctx.windowStart - rng.int(1, 10) * DAY_MS);
+  // Drawn whatever name the point of sale ends up with, so the draws after it stay as they were.
+  const drawnName = pointOfSaleName(rng, merchant.town, town, taken);
   const row: PointOfSaleRow = {
     id,
     business_id: merchant.row.business_id,
     merchant_id: merchant.row.id,
-    name: pointOfSaleName(rng, merchant.town, town, taken),
+    name: SPELLED_POINT_OF_SALE_NAMES[merchant.row.business_id]?.[`${merchant.index}:${index}`] ?? drawnName,
     town: town.town,
     region: town.region,
     address: address(rng, town, rng.pick(areasOf(town))),

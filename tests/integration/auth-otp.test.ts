@@ -3,6 +3,7 @@
 // The functions run here in node against the portal's D1; clocks are injected.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AuthDeps } from "../../functions/auth/deps";
+import { maskPhone } from "../../app/lib/phone";
 import { OTP, OTP_MESSAGES, codeHmac, requestOtp, verifyOtp } from "../../functions/auth/otp";
 import type { SessionData } from "../../functions/auth/session";
 import { startLogin } from "../../functions/auth/sign-in";
@@ -67,7 +68,7 @@ async function login(clock: Clock, email: string): Promise<SessionData> {
 }
 
 async function send(clock: Clock, session: SessionData, msisdn: string, sms: SmsPort) {
-  return requestOtp(new Request(PAGE), await deps(clock), session, msisdn, sms);
+  return requestOtp(new Request(PAGE), await deps(clock), session, { msisdn, masked: maskPhone(msisdn) }, sms);
 }
 
 async function verify(clock: Clock, session: SessionData, code: string) {
@@ -117,6 +118,9 @@ describe("sending a code", () => {
     expect(sends[0]).toMatchObject({ business_id: null, entity: "otp_challenge", entity_id: sent.challengeId, ip: META.ip, request_id: META.requestId });
     expect(String(sends[0]!.after_json)).not.toContain(code);
     expect(String(sends[0]!.after_json)).not.toContain(user.phones[0]);
+    expect(JSON.parse(String(sends[0]!.after_json))).toMatchObject({ to: maskPhone(user.phones[0]!) });
+    // A caller that forgot to mask is stopped before anything is written.
+    await expect(requestOtp(new Request(PAGE), await deps(clock), session, { msisdn: user.phones[0]!, masked: user.phones[0]! }, sms)).rejects.toThrow(/masked/);
   });
 
   it("refuses a phone number that is not linked to the account", async () => {

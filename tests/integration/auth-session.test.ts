@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import type { AuthDeps } from "../../functions/auth/deps";
 import { requireBusiness, requireIdentified, requireSession, requireVerified } from "../../functions/auth/guards";
 import { requireSameOrigin } from "../../functions/auth/origin";
+import { maskPhone } from "../../app/lib/phone";
 import { requestOtp, verifyOtp } from "../../functions/auth/otp";
 import { SESSION_TTL_MS, sessionCookie, type Channel, type SessionData } from "../../functions/auth/session";
 import { NO_ACCOUNT, chooseBusiness, logout, signOutEverywhere, startLogin } from "../../functions/auth/sign-in";
@@ -57,7 +58,8 @@ async function verified(clock: Clock, email: string, channel: Channel = "userUni
   const start = await identified(clock, email, channel);
   const sent: SmsMessage[] = [];
   const sms: SmsPort = { kind: "dev-outbox", send: async (m) => void sent.push(m) };
-  const otp = await requestOtp(new Request(`${ORIGIN}/authenticate`), await deps(clock), start.session, start.session.linkedNumbers[0]!, sms);
+  const msisdn = start.session.linkedNumbers[0]!;
+  const otp = await requestOtp(new Request(`${ORIGIN}/authenticate`), await deps(clock), start.session, { msisdn, masked: maskPhone(msisdn) }, sms);
   if (!otp.ok) throw new Error(otp.message);
   const result = await verifyOtp(new Request(`${ORIGIN}/authenticate/verify`), await deps(clock), otp.session, /(\d{6})/.exec(sent[0]!.body)![1]!);
   if (!result.ok) throw new Error(result.message);

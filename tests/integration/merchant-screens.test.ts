@@ -3,6 +3,7 @@
 // with the message next to its field and no request, another business's ids are
 // 404, and a role that may not ask gets 403 whatever it posts.
 import { describe, expect, it } from "vitest";
+import { PHONE_MESSAGE } from "../../app/lib/phone";
 import { approveRequest } from "../../functions/data/approvals";
 import { textOf } from "../support/html";
 import { signedInCookie } from "../support/sign-in";
@@ -102,7 +103,7 @@ describe("/merchants/add-merchant", () => {
       400,
     );
     expect(text).toContain("Enter a valid email address, like name@company.com.");
-    expect(text).toContain("Enter a Ghana phone number: 0244123456 or 233244123456.");
+    expect(text).toContain(PHONE_MESSAGE);
     expect(text).toContain("Enter the Ghana TIN: P, C, G or Q and 10 digits");
     expect(text).toContain("Choose the region.");
     const html = await (await post("/merchants/add-merchant", { ...NEW_MERCHANT, contact_email: "akua@bantama" }, await as(ESI))).text();

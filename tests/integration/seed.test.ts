@@ -55,9 +55,9 @@ describe("the demo seed", () => {
     const db = await portal.db();
     expect(await counts(db)).toEqual({
       businesses: 3,
-      users: 8,
-      user_phones: 9,
-      memberships: 9,
+      users: 9,
+      user_phones: 10,
+      memberships: 10,
       merchants: 44,
       points_of_sale: 128,
       terminals: 257,
@@ -96,6 +96,23 @@ describe("the demo seed", () => {
       .bind("ama.mensah@example.com")
       .all<{ msisdn: string }>();
     expect(phones.results.map((r) => r.msisdn)).toEqual(["233209876543", "233244123456"]);
+  });
+
+  it("keeps names written in Akan, Ga and Ewe letters and emoji as they are", async () => {
+    const db = await portal.db();
+    const names = async (sql: string) => (await db.prepare(sql).all<{ name: string }>()).results.map((row) => row.name);
+    expect(await names("SELECT trading_name AS name FROM merchants WHERE business_id = 'bus_accra_mobile_pay' ORDER BY id LIMIT 3 OFFSET 1")).toEqual([
+      "Nyamekyɛ Chemists",
+      "Oyiwaladɔŋŋ Supermarket",
+      "Baatsona Supermarket",
+    ]);
+    expect(await names("SELECT name FROM merchants WHERE name LIKE '%🍍%'")).toEqual(["Yaw's 🍍 Fruits & Vegetables Limited"]);
+    expect(await names("SELECT name FROM points_of_sale WHERE name IN ('Ŋleshi Branch', 'Dɔmaa Market Branch', 'Mankɛsim Station Branch') ORDER BY name")).toEqual([
+      "Dɔmaa Market Branch",
+      "Mankɛsim Station Branch",
+      "Ŋleshi Branch",
+    ]);
+    expect(await names("SELECT name FROM users WHERE email = 'nyamekye.opare@example.com'")).toEqual(["Nyamekyɛ Ɔpare"]);
   });
 
   it("the database refuses rows the model forbids", async () => {

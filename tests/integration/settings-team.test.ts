@@ -4,6 +4,7 @@
 // written) when the form is bad, the email taken, the role not grantable, the
 // target oneself, another business's, or the poster's role cannot ask.
 import { describe, expect, it } from "vitest";
+import { PHONE_MESSAGE } from "../../app/lib/phone";
 import { loaderDataOf, textOf } from "../support/html";
 import { signedInCookie } from "../support/sign-in";
 import { ACCRA, KUMASI } from "../support/tenants";
@@ -128,7 +129,7 @@ describe("Team actions", () => {
     const text = textOf(html);
     expect(text).toContain("Enter the person's full name.");
     expect(text).toContain("Enter an email address like name@example.com.");
-    expect(text).toContain("Enter a Ghana mobile number");
+    expect(text).toContain(PHONE_MESSAGE);
     expect(text).toContain("Choose a gender, or Not given.");
     expect(text).toContain("Choose a role.");
     expect(html).toMatch(/id="invite-email"[^>]*aria-invalid="true"/);
@@ -140,7 +141,7 @@ describe("Team actions", () => {
     const before = await written();
     const response = await post({ ...GOOD_INVITE, phone: "123456789012" });
     expect(response.status).toBe(400);
-    expect(textOf(await response.text())).toContain("Enter a Ghana mobile number");
+    expect(textOf(await response.text())).toContain(PHONE_MESSAGE);
     expect(await written()).toBe(before);
   });
 

@@ -37,8 +37,8 @@ describe("the PRNG", () => {
 describe("determinism", () => {
   // The digests of the data written for this anchor, on any machine. A deliberate change to the
   // generator changes them: update them in the same change.
-  const TINY_DIGEST = "b75f6922d87d4567a9179a18bfd3f610a8a674da42e852f254a433378c3d5d7b";
-  const DEMO_DIGEST = "6d472d5a338bc615cafc483214af2b8fe6e72c9d939dabe56e9a26ceca9db3a4";
+  const TINY_DIGEST = "f2c5d59a0ec25ffe7f149efad83d7d2d29b77d6929e961e3669cdf4b0ea2a745";
+  const DEMO_DIGEST = "80aa25ed4049d86a2da611f431ce5a8706cf1efac866c0a3b404007cff4d4e7f";
 
   it("the same size and anchor give byte-identical data", () => {
     expect(seedDigest("tiny", ANCHOR)).toBe(TINY_DIGEST);
@@ -219,6 +219,21 @@ describe("the standing data", () => {
         expect(NETWORK_OF_PREFIX.get(a.account_number.slice(1, 3))).toBe(a.provider);
       }
     }
+  });
+
+  it("has names written in Akan, Ga and Ewe letters, and one with an emoji, in every list and size", () => {
+    const spelled = /[ƆɔƐɛŊŋ]/;
+    const emoji = /\p{Extended_Pictographic}/u;
+    for (const data of both) {
+      expect(data.merchants.filter((m) => spelled.test(m.name)).length).toBeGreaterThanOrEqual(2);
+      expect(data.points_of_sale.some((p) => spelled.test(p.name))).toBe(true);
+    }
+    expect(demo.merchants.map((m) => m.trading_name)).toEqual(expect.arrayContaining(["Ɔhemaa Chop Bar", "Ŋutifafa Transport Services", "Yaw's 🍍 Fruits & Vegetables"]));
+    expect(demo.merchants.some((m) => emoji.test(m.name))).toBe(true);
+    for (const letter of ["Ɔ", "Ɛ", "Ŋ"]) expect(demo.points_of_sale.some((p) => p.name.toUpperCase().includes(letter)), letter).toBe(true);
+    expect(demo.users.find((u) => spelled.test(u.name))).toMatchObject({ name: "Nyamekyɛ Ɔpare" });
+    // Their contacts' emails stay plain ASCII addresses.
+    expect(demo.merchants.find((m) => m.trading_name === "Ɔhemaa Chop Bar")?.contact_email).toMatch(/@ohemaachopbar\.example\.com$/);
   });
 
   it("gives merchants valid, unique TINs and codes, towns with their regions", () => {
