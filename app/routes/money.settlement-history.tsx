@@ -6,7 +6,8 @@ import { type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/clo
 import { Form, Link, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
 import * as v from "valibot";
 import { numberedPage } from "../../functions/data/page";
-import { getSettlement, listSettlements } from "../../functions/data/settlements";
+import { namesOf } from "../../functions/data/names";
+import { getSettlement, listPayoutAttempts, listSettlements, listSettlementTransactions } from "../../functions/data/settlements";
 import { redirectWithFlash } from "../../functions/flash";
 import { pageNotFound, refuse } from "../../functions/http";
 import { can } from "../../functions/permissions";
@@ -15,106 +16,52 @@ import { requireTenant } from "../../functions/guards";
 import { DataTable, ListToolbar, Pager, type Column } from "../components/data-table";
 import { formatAmount, formatCount, formatDate } from "../lib/format";
 import { filterHref } from "../lib/list-url";
-import { listParams, oneOf } from "../lib/list-params";
+import { listParams, oneOf, searchParam } from "../lib/list-params";
 import { CHANNEL_LABEL, payerOf } from "../lib/transactions-view";
 import { Details } from "../components/details";
 
 const PARAMS = {
   status: oneOf(["pending", "paid", "failed"] as const),
-  merchant: v.optional(v.pipe(v.string(), v.regex(/^[\w-]{1,64}$/))),
+  // A merchant's name or code as typed: a list of every merchant would not fit a large business.
+  q: searchParam,
   s: v.optional(v.pipe(v.string(), v.regex(/^[\w-]{1,100}$/))),
 };
-
-const slots = (n: number) => Array.from({ length: n }, () => "?").join(", ");
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { deps, tenant } = await requireTenant(request, context, "view:settlement");
   const { filters, page, trail } = listParams(new URL(request.url), PARAMS);
-  const [result, merchants] = await Promise.all([
-    numberedPage(
-      (after) =>
-        listSettlements(tenant, deps.db, {
-          status: filters.status,
-          merchantId: filters.merchant,
-          after,
-        }),
-      trail,
-      page
-    ),
-    deps.db
-      .prepare("SELECT id, name FROM merchants WHERE business_id = ? ORDER BY name COLLATE NOCASE LIMIT 500")
-      .bind(tenant.businessId)
-      .all<{ id: string; name: string }>(),
+  const [result, settlement] = await Promise.all([
+    numberedPage((after) => listSettlements(tenant, deps.db, { status: filters.status, merchantSearch: filters.q, after }), trail, page),
+    filters.s ? getSettlement(tenant, deps.db, filters.s) : Promise.resolve(null),
   ]);
-  const accountIds = [...new Set(result.rows.map((s) => s.settlementAccountId))];
-  const accounts = accountIds.length
-    ? (
-        await deps.db
-          .prepare(
-            `SELECT id, provider || ' ' || account_number AS label FROM settlement_accounts WHERE business_id = ? AND id IN (${slots(accountIds.length)})`
-          )
-          .bind(tenant.businessId, ...accountIds)
-          .all<{ id: string; label: string }>()
-      ).results
-    : [];
-  const merchantName = new Map(merchants.results.map((m) => [m.id, m.name]));
-  const accountLabel = new Map(accounts.map((a) => [a.id, a.label]));
-  let detail = null;
-  if (filters.s) {
-    const settlement = await getSettlement(tenant, deps.db, filters.s);
-    if (!settlement) pageNotFound(request);
-    const [covered, count, attempts, account] = await Promise.all([
-      deps.db
-        .prepare(
-          `SELECT t.id, t.reference, t.channel, t.network, t.amount, t.fee, t.card_bin AS cardBin, t.card_last4 AS cardLast4, t.customer_msisdn AS customerMsisdn, t.created_at AS createdAt
-           FROM settlement_items i JOIN transactions t ON t.id = i.transaction_id WHERE i.settlement_id = ? AND t.business_id = ? ORDER BY t.created_at LIMIT 100`
-        )
-        .bind(settlement.id, tenant.businessId)
-        .all<{
-          id: number;
-          reference: string;
-          channel: "card" | "mobile_money";
-          network: string;
-          amount: number;
-          fee: number;
-          cardBin: string | null;
-          cardLast4: string | null;
-          customerMsisdn: string | null;
-          createdAt: number;
-        }>(),
-      deps.db.prepare("SELECT COUNT(*) AS n FROM settlement_items WHERE settlement_id = ?").bind(settlement.id).first<number>("n"),
-      deps.db
-        .prepare("SELECT attempt, outcome, error, at FROM payout_attempts WHERE business_id = ? AND settlement_id = ? ORDER BY attempt")
-        .bind(tenant.businessId, settlement.id)
-        .all<{
-          attempt: number;
-          outcome: string;
-          error: string | null;
-          at: string;
-        }>(),
-      deps.db
-        .prepare("SELECT provider || ' ' || account_number AS label FROM settlement_accounts WHERE id = ?")
-        .bind(settlement.settlementAccountId)
-        .first<string>("label"),
-    ]);
-    detail = {
-      ...settlement,
-      merchant: merchantName.get(settlement.merchantId) ?? "Unknown merchant",
-      account: account ?? "Unknown account",
-      transactions: covered.results.map((t) => ({
-        id: t.id,
-        reference: t.reference,
-        channel: t.channel,
-        network: t.network,
-        amount: t.amount,
-        fee: t.fee,
-        payer: payerOf(t),
-        createdAt: t.createdAt,
-      })),
-      transactionCount: count ?? 0,
-      attempts: attempts.results,
-    };
-  }
+  if (filters.s && !settlement) pageNotFound(request);
+  const shown = settlement ? [...result.rows, settlement] : result.rows;
+  const [merchantName, accountLabel, covered, attempts] = await Promise.all([
+    namesOf(tenant, deps.db, "merchant", shown.map((s) => s.merchantId)),
+    namesOf(tenant, deps.db, "settlement_account", shown.map((s) => s.settlementAccountId)),
+    settlement ? listSettlementTransactions(tenant, deps.db, settlement.id, 100) : Promise.resolve(null),
+    settlement ? listPayoutAttempts(tenant, deps.db, settlement.id) : Promise.resolve([]),
+  ]);
+  const detail =
+    settlement && covered
+      ? {
+          ...settlement,
+          merchant: merchantName.get(settlement.merchantId) ?? "Unknown merchant",
+          account: accountLabel.get(settlement.settlementAccountId) ?? "Unknown account",
+          transactions: covered.rows.map((t) => ({
+            id: t.id,
+            reference: t.reference,
+            channel: t.channel,
+            network: t.network,
+            amount: t.amount,
+            fee: t.fee,
+            payer: payerOf(t),
+            createdAt: t.createdAt,
+          })),
+          transactionCount: covered.total,
+          attempts,
+        }
+      : null;
   return {
     rows: result.rows.map((s) => ({
       ...s,
@@ -124,7 +71,6 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     page: result.number,
     trail: result.trail,
     hasNext: result.next !== null,
-    merchants: merchants.results,
     detail,
     canRun: can(tenant.role, "run:settlement"),
   };
@@ -160,7 +106,7 @@ const STATUS = {
 type Row = ReturnType<typeof useLoaderData<typeof loader>>["rows"][number];
 
 export default function SettlementHistory() {
-  const { rows, page, trail, hasNext, merchants, detail, canRun } = useLoaderData<typeof loader>();
+  const { rows, page, trail, hasNext, detail, canRun } = useLoaderData<typeof loader>();
   const { search } = useLocation();
   const params = new URLSearchParams(search);
   const busy = useNavigation().state === "submitting";
@@ -219,6 +165,8 @@ export default function SettlementHistory() {
         ) : null}
       </header>
       <ListToolbar
+        searchLabel="Search by merchant"
+        searchPlaceholder="Merchant name or code"
         filters={[
           {
             name: "status",
@@ -230,15 +178,15 @@ export default function SettlementHistory() {
               { value: "failed", label: "Failed" },
             ],
           },
-          {
-            name: "merchant",
-            label: "Merchant",
-            allLabel: "Any merchant",
-            options: merchants.map((m) => ({ value: m.id, label: m.name })),
-          },
         ]}
       />
-      <DataTable caption="Settlements" columns={columns} rows={rows} rowKey={(s) => s.id} empty={<h2>No settlements yet</h2>} />
+      <DataTable
+        caption="Settlements"
+        columns={columns}
+        rows={rows}
+        rowKey={(s) => s.id}
+        empty={<h2>{params.get("q") || params.get("status") ? "No settlements match" : "No settlements yet"}</h2>}
+      />
       <Pager page={page} totalPages={null} trail={trail} hasNext={hasNext} />
       {detail ? (
         <aside className="detail-panel" role="dialog" aria-labelledby="settlement-title" data-testid="settlement-detail">

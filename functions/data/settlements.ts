@@ -1,5 +1,6 @@
-import { decodeCursor, pageSize, toPage, type Page, type PageQuery } from "./page";
+import { decodeCursor, likePattern, pageSize, toPage, type Page, type PageQuery } from "./page";
 import type { Tenant } from "./tenant";
+import type { Transaction } from "./transactions";
 
 export interface Settlement {
   id: string;
@@ -28,7 +29,7 @@ export async function getSettlement(tenant: Tenant, db: D1Database, id: string):
 export async function listSettlements(
   tenant: Tenant,
   db: D1Database,
-  query: PageQuery & { merchantId?: string; status?: Settlement["status"] } = {},
+  query: PageQuery & { merchantId?: string; status?: Settlement["status"]; merchantSearch?: string } = {},
 ): Promise<Page<Settlement>> {
   const size = pageSize(query.limit);
   const where = ["business_id = ?"];
@@ -36,6 +37,16 @@ export async function listSettlements(
   if (query.merchantId) {
     where.push("merchant_id = ?");
     binds.push(query.merchantId);
+  }
+  const typed = query.merchantSearch?.trim();
+  if (typed) {
+    // A typed name or code rather than a list of every merchant: a business may have thousands.
+    const pattern = likePattern(typed);
+    where.push(
+      `merchant_id IN (SELECT id FROM merchants WHERE business_id = ?
+         AND (name LIKE ? ESCAPE '\\' OR trading_name LIKE ? ESCAPE '\\' OR code = ? COLLATE NOCASE))`,
+    );
+    binds.push(tenant.businessId, pattern, pattern, typed);
   }
   if (query.status) {
     where.push("status = ?");
@@ -51,4 +62,53 @@ export async function listSettlements(
     .bind(...binds, size + 1)
     .all<Settlement>();
   return toPage(results, size, (s) => [s.periodStart, s.id]);
+}
+
+/** A payment a settlement covers, with what the detail panel shows of it. */
+export type CoveredTransaction = Pick<
+  Transaction,
+  "id" | "reference" | "channel" | "network" | "amount" | "fee" | "cardBin" | "cardLast4" | "customerMsisdn" | "createdAt"
+>;
+
+/**
+ * The payments a settlement covers, oldest first, at most `limit`, and how many
+ * there are in all. settlement_items has no business_id: it is reached through
+ * the business's settlement, and the payments through the same business.
+ */
+export async function listSettlementTransactions(
+  tenant: Tenant,
+  db: D1Database,
+  settlementId: string,
+  limit = 100,
+): Promise<{ rows: CoveredTransaction[]; total: number }> {
+  const [covered, count] = await db.batch([
+    db
+      .prepare(
+        `SELECT t.id, t.reference, t.channel, t.network, t.amount, t.fee, t.card_bin AS cardBin, t.card_last4 AS cardLast4,
+           t.customer_msisdn AS customerMsisdn, t.created_at AS createdAt
+         FROM settlements s JOIN settlement_items i ON i.settlement_id = s.id JOIN transactions t ON t.id = i.transaction_id AND t.business_id = s.business_id
+         WHERE s.id = ? AND s.business_id = ? ORDER BY t.created_at, t.id LIMIT ?`,
+      )
+      .bind(settlementId, tenant.businessId, pageSize(limit)),
+    db
+      .prepare("SELECT COUNT(*) AS n FROM settlements s JOIN settlement_items i ON i.settlement_id = s.id WHERE s.id = ? AND s.business_id = ?")
+      .bind(settlementId, tenant.businessId),
+  ]);
+  return { rows: (covered?.results ?? []) as CoveredTransaction[], total: (count?.results[0] as { n: number } | undefined)?.n ?? 0 };
+}
+
+export interface PayoutAttempt {
+  attempt: number;
+  outcome: "paid" | "failed";
+  error: string | null;
+  at: string;
+}
+
+/** Each attempt to pay a settlement out, first first. */
+export async function listPayoutAttempts(tenant: Tenant, db: D1Database, settlementId: string): Promise<PayoutAttempt[]> {
+  const { results } = await db
+    .prepare("SELECT attempt, outcome, error, at FROM payout_attempts WHERE business_id = ? AND settlement_id = ? ORDER BY attempt")
+    .bind(tenant.businessId, settlementId)
+    .all<PayoutAttempt>();
+  return results;
 }

@@ -2,7 +2,7 @@
 // what cleared the day before, never a transaction twice (even two runs at
 // once); payouts are claimed, retried after a failure, never paid twice; the
 // Cron Trigger runs it all; the page shows it and only an administrator runs it.
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { processPayouts, type Payout, type PayoutPort } from "../../functions/settlement/payouts";
 import { runSettlement, settlementPeriodFor } from "../../functions/settlement/run";
 import { textOf } from "../support/html";
@@ -149,5 +149,82 @@ describe("the Cron Trigger and the page", () => {
     const ran = await post(await signedInCookie(portal()));
     expect(ran.status).toBe(302);
     expect(ran.headers.get("Location")).toBe("/money/settlement-history");
+  });
+});
+
+describe("a business with more than 500 merchants", () => {
+  const portal = usePortal();
+  const MERCHANT = "mer_test_beyond_500";
+  const SETTLEMENT = "stl_test_beyond_500";
+  const REFERENCE = "STL-ZZT-0001-20990101";
+  const NAME = "Zongo Ɔkɔdeɛ Traders 🍍";
+  const NOW = "2026-11-01T09:00:00.000Z";
+  const history = async (query: string) => {
+    const response = await portal().fetch(`/money/settlement-history${query}`, { headers: await signedInCookie(portal()) });
+    expect(response.status).toBe(200);
+    return textOf(await response.text());
+  };
+
+  beforeAll(async () => {
+    const db = await portal().db();
+    // 520 merchants whose names sort before every other one, then one whose settlement is the newest.
+    await db
+      .prepare(
+        `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 520)
+         INSERT INTO merchants (id, business_id, code, name, trading_name, tin, sector, town, region, address, contact_name, contact_phone, contact_email,
+           created_at, updated_at)
+         SELECT 'mer_test_bulk_' || printf('%04d', i), ?1, 'BLK-' || printf('%04d', i), 'Aa Bulk Merchant ' || printf('%04d', i), 'Aa Bulk Merchant',
+           'Q77' || printf('%08d', i), 'Retail', 'Kumasi', 'Ashanti', 'Adum', 'Kwame Bulk', '233244000111', 'bulk@example.com', ?2, ?2 FROM n`,
+      )
+      .bind(KUMASI, NOW)
+      .run();
+    await db.batch([
+      db
+        .prepare(
+          `INSERT INTO merchants (id, business_id, code, name, trading_name, tin, sector, town, region, address, contact_name, contact_phone, contact_email,
+             created_at, updated_at)
+           VALUES (?, ?, 'ZZT-0001', ?, ?, 'Q7800000001', 'Retail', 'Kumasi', 'Ashanti', 'Zongo Junction', 'Ɛfua Ŋkansah', '233244000222', 'zongo@example.com',
+             ?, ?)`,
+        )
+        .bind(MERCHANT, KUMASI, NAME, NAME, NOW, NOW),
+      db
+        .prepare(
+          `INSERT INTO settlement_accounts (id, business_id, merchant_id, kind, provider, account_number, account_name, is_primary, created_at, updated_at)
+           VALUES ('sa_test_beyond_500', ?, ?, 'bank', 'GCB Bank', '1021300777', ?, 1, ?, ?)`,
+        )
+        .bind(KUMASI, MERCHANT, NAME, NOW, NOW),
+      db
+        .prepare(
+          `INSERT INTO settlements (id, business_id, merchant_id, settlement_account_id, period_start, period_end, gross, fees, net, status, reference,
+             created_at)
+           VALUES (?, ?, ?, 'sa_test_beyond_500', ?, ?, 10000, 175, 9825, 'pending', ?, ?)`,
+        )
+        .bind(SETTLEMENT, KUMASI, MERCHANT, Date.UTC(2099, 0, 1), Date.UTC(2099, 0, 2), REFERENCE, NOW),
+    ]);
+  });
+
+  it("names the merchant of a settlement beyond the first 500 by name, in the list and in the detail", async () => {
+    const list = await history("");
+    expect(list).toContain(`${REFERENCE} ${NAME} GCB Bank 1021300777`);
+    expect(list).not.toContain("Unknown merchant");
+    const detail = await history(`?s=${SETTLEMENT}`);
+    expect(detail).toContain(`Merchant ${NAME} Settlement account GCB Bank 1021300777`);
+  });
+
+  it("finds that merchant's settlements by typing part of its name or its code", async () => {
+    const other = await (await portal().db())
+      .prepare("SELECT reference FROM settlements WHERE business_id = ? AND merchant_id <> ? ORDER BY period_start DESC, id DESC LIMIT 1")
+      .bind(KUMASI, MERCHANT)
+      .first<string>("reference");
+    expect(other).toBeTruthy();
+    expect(await history("")).toContain(other!);
+    for (const typed of ["Ɔkɔdeɛ", "zongo", "ZZT-0001", "zzt-0001"]) {
+      const found = await history(`?q=${encodeURIComponent(typed)}`);
+      expect(found, typed).toContain(REFERENCE);
+      expect(found, typed).not.toContain(other!);
+    }
+    const none = await history(`?q=${encodeURIComponent("No such merchant")}`);
+    expect(none).not.toContain(REFERENCE);
+    expect(none).toContain("No settlements");
   });
 });
