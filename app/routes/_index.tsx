@@ -5,7 +5,8 @@
 // transactions index.
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Link, useLoaderData, useRouteLoaderData } from "@remix-run/react";
-import { dashboardFigures, merchantNames, type DayFigures, type PeriodFigures } from "../../functions/data/dashboard";
+import { dashboardFigures, type DayFigures, type PeriodFigures } from "../../functions/data/dashboard";
+import { namesOf } from "../../functions/data/names";
 import { countSilentTerminals } from "../../functions/data/terminals";
 import { listTransactions } from "../../functions/data/transactions";
 import { can } from "../../functions/permissions";
@@ -26,14 +27,14 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     can(tenant.role, "view:terminal") ? countSilentTerminals(tenant, deps.db, now - DAY_MS) : Promise.resolve(null),
     showPayments ? listTransactions(tenant, deps.db, { limit: 8 }) : Promise.resolve(null),
   ]);
-  const names = latest ? await merchantNames(tenant, deps.db, latest.rows.map((t) => t.merchantId)) : {};
+  const names = await namesOf(tenant, deps.db, "merchant", latest?.rows.map((t) => t.merchantId) ?? []);
   return {
     figures,
     silent,
     latest: latest?.rows.map((t) => ({
       id: t.id,
       reference: t.reference,
-      merchant: names[t.merchantId] ?? "Unknown merchant",
+      merchant: names.get(t.merchantId) ?? "Unknown merchant",
       channel: t.channel,
       network: t.network,
       // Card numbers only as BIN and last four; phone numbers masked.

@@ -7,8 +7,9 @@ import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation } 
 import * as v from "valibot";
 import { listMerchantFunds } from "../../functions/data/funds";
 import { getMerchantBalances } from "../../functions/data/ledger";
-import { getMerchant, listMerchants } from "../../functions/data/merchants";
+import { getMerchant, listMerchantChoices, listMerchants } from "../../functions/data/merchants";
 import { DEFAULT_PAGE_SIZE, numberedPage } from "../../functions/data/page";
+import { listSettlementAccounts } from "../../functions/data/settlement-accounts";
 import { requestTransfer } from "../../functions/data/transfer-requests";
 import { redirectWithFlash } from "../../functions/flash";
 import { pageNotFound, refuse } from "../../functions/http";
@@ -47,21 +48,19 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     if (!from) pageNotFound(request);
     const [balances, accounts, others] = await Promise.all([
       getMerchantBalances(tenant, deps.db, from.id),
-      deps.db
-        .prepare("SELECT id, provider, account_number AS number, account_name AS name FROM settlement_accounts WHERE business_id = ? AND merchant_id = ? AND status = 'active' ORDER BY is_primary DESC, provider")
-        .bind(tenant.businessId, from.id)
-        .all<{ id: string; provider: string; number: string; name: string }>(),
-      deps.db
-        .prepare("SELECT id, name FROM merchants WHERE business_id = ? AND status = 'active' AND id <> ? ORDER BY name COLLATE NOCASE LIMIT 500")
-        .bind(tenant.businessId, from.id)
-        .all<{ id: string; name: string }>(),
+      listSettlementAccounts(tenant, deps.db, from.id),
+      listMerchantChoices(tenant, deps.db, { status: "active", exceptId: from.id, limit: 500 }),
     ]);
+    // Active accounts only, the primary first, then by provider.
+    const active = accounts
+      .filter((a) => a.status === "active")
+      .sort((a, b) => Number(b.isPrimary) - Number(a.isPrimary) || (a.provider < b.provider ? -1 : a.provider > b.provider ? 1 : 0));
     transfer = {
       from: { id: from.id, name: from.name },
       available: balances.available,
       destinations: [
-        ...accounts.results.map((a) => ({ value: `sa:${a.id}`, label: `Settlement account: ${a.provider} ${a.number} (${a.name})` })),
-        ...others.results.map((m) => ({ value: `mer:${m.id}`, label: `Merchant account: ${m.name}` })),
+        ...active.map((a) => ({ value: `sa:${a.id}`, label: `Settlement account: ${a.provider} ${a.accountNumber} (${a.accountName})` })),
+        ...others.map((m) => ({ value: `mer:${m.id}`, label: `Merchant account: ${m.name}` })),
       ],
       // A new key for each form shown: submitting it twice asks once.
       idempotencyKey: crypto.randomUUID(),

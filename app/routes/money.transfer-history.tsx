@@ -5,6 +5,7 @@ import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
 import { getMerchantBalances } from "../../functions/data/ledger";
 import { getMerchant } from "../../functions/data/merchants";
+import { namesOf } from "../../functions/data/names";
 import { numberedPage } from "../../functions/data/page";
 import { listMerchantTransfers } from "../../functions/data/transfers";
 import { pageNotFound } from "../../functions/http";
@@ -22,38 +23,27 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
     getMerchantBalances(tenant, deps.db, merchant.id),
     numberedPage((after) => listMerchantTransfers(tenant, deps.db, { merchantId: merchant.id, after }), readTrail(url.searchParams), readPage(url.searchParams)),
   ]);
-  // Names of the people and counterparties on this page, one query each.
-  const people = [...new Set(result.rows.flatMap((t) => [t.requestedBy, t.approvedBy]).filter((id): id is string => Boolean(id)))];
-  const merchants = [...new Set(result.rows.flatMap((t) => [t.fromMerchantId, t.toMerchantId]).filter((id): id is string => Boolean(id)))];
-  const accounts = [...new Set(result.rows.map((t) => t.toSettlementAccountId).filter((id): id is string => Boolean(id)))];
-  const list = (n: number) => Array.from({ length: n }, () => "?").join(", ");
-  const [names, merchantNames, accountNames] = await Promise.all([
-    people.length ? deps.db.prepare(`SELECT id, name FROM users WHERE id IN (${list(people.length)})`).bind(...people).all<{ id: string; name: string }>() : { results: [] },
-    merchants.length
-      ? deps.db.prepare(`SELECT id, name FROM merchants WHERE business_id = ? AND id IN (${list(merchants.length)})`).bind(tenant.businessId, ...merchants).all<{ id: string; name: string }>()
-      : { results: [] },
-    accounts.length
-      ? deps.db
-          .prepare(`SELECT id, provider || ' ' || account_number AS name FROM settlement_accounts WHERE business_id = ? AND id IN (${list(accounts.length)})`)
-          .bind(tenant.businessId, ...accounts)
-          .all<{ id: string; name: string }>()
-      : { results: [] },
+  // Names of the people and counterparties on this page.
+  const [people, merchants, accounts] = await Promise.all([
+    namesOf(tenant, deps.db, "person", result.rows.flatMap((t) => [t.requestedBy, t.approvedBy])),
+    namesOf(tenant, deps.db, "merchant", result.rows.flatMap((t) => [t.fromMerchantId, t.toMerchantId])),
+    namesOf(tenant, deps.db, "settlement_account", result.rows.map((t) => t.toSettlementAccountId)),
   ]);
-  const nameOf = new Map([...names.results, ...merchantNames.results, ...accountNames.results].map((row) => [row.id, row.name]));
   return {
     merchant: { id: merchant.id, name: merchant.name, code: merchant.code },
     balances,
     transfers: result.rows.map((t) => {
       const outgoing = t.fromMerchantId === merchant.id;
+      const toAccount = outgoing && t.toSettlementAccountId !== null;
       const counterpartyId = outgoing ? (t.toMerchantId ?? t.toSettlementAccountId) : t.fromMerchantId;
       return {
         id: t.id,
         direction: outgoing ? ("out" as const) : ("in" as const),
-        counterparty: `${outgoing && t.toSettlementAccountId ? "Settlement account " : "Merchant account "}${nameOf.get(counterpartyId ?? "") ?? "unknown"}`,
+        counterparty: `${toAccount ? "Settlement account " : "Merchant account "}${(toAccount ? accounts : merchants).get(counterpartyId ?? "") ?? "unknown"}`,
         amount: t.amount,
         status: t.status,
-        requestedBy: nameOf.get(t.requestedBy) ?? "Unknown",
-        approvedBy: t.approvedBy ? (nameOf.get(t.approvedBy) ?? "Unknown") : null,
+        requestedBy: people.get(t.requestedBy) ?? "Unknown",
+        approvedBy: t.approvedBy ? (people.get(t.approvedBy) ?? "Unknown") : null,
         createdAt: t.createdAt,
         decidedAt: t.decidedAt,
       };

@@ -5,6 +5,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Form, Link, useLoaderData, useLocation } from "@remix-run/react";
 import * as v from "valibot";
+import { namesOf, type NameKind } from "../../functions/data/names";
 import { reportBy, type ReportDimension } from "../../functions/data/reports";
 import type { Tenant } from "../../functions/data/tenant";
 import { can } from "../../functions/permissions";
@@ -42,13 +43,17 @@ export interface ReportLine {
 
 const DAY_MS = 86_400_000;
 
+/** Dimensions whose keys are ids, named by what they are. */
+const NAMED: Partial<Record<ReportDimension, NameKind>> = { merchant: "merchant", point_of_sale: "point_of_sale", terminal: "terminal" };
+
 /** The report the URL asks for, with names for its keys and every day of a by-day report (shared with the CSV). */
 export async function buildReport(tenant: Tenant, db: D1Database, url: URL, now: number) {
   const { filters } = listParams(url, REPORT_PARAMS);
   const period = resolveRange(filters, now, "30d");
   const dimension: ReportDimension = filters.by ?? "day";
   const rows = await reportBy(tenant, db, { dimension, fromDay: period.fromDay, toDay: period.toDay });
-  const names = await namesFor(tenant, db, dimension, rows.map((r) => r.key));
+  const kind = NAMED[dimension];
+  const names = kind ? await namesOf(tenant, db, kind, rows.map((r) => r.key)) : new Map<string, string>();
   let lines: ReportLine[] = rows.map((r) => ({ ...r, label: names.get(r.key) ?? labelOf(dimension, r.key) }));
   if (dimension === "day") {
     const byDay = new Map(lines.map((line) => [line.key, line]));
@@ -66,24 +71,6 @@ function labelOf(dimension: ReportDimension, key: string): string {
   if (dimension === "channel") return key === "card" ? "Card" : key === "mobile_money" ? "Mobile money" : key;
   if (dimension === "terminal" && key === "") return "No terminal (paid by phone)";
   return key;
-}
-
-async function namesFor(tenant: Tenant, db: D1Database, dimension: ReportDimension, keys: string[]): Promise<Map<string, string>> {
-  const table = dimension === "merchant" ? "merchants" : dimension === "point_of_sale" ? "points_of_sale" : dimension === "terminal" ? "terminals" : null;
-  const ids = keys.filter(Boolean);
-  if (!table || ids.length === 0) return new Map();
-  const label = dimension === "terminal" ? "serial || ' · ' || model" : "name";
-  const found = new Map<string, string>();
-  // D1 binds at most 100 parameters a statement.
-  for (let i = 0; i < ids.length; i += 90) {
-    const chunk = ids.slice(i, i + 90);
-    const { results } = await db
-      .prepare(`SELECT id, ${label} AS name FROM ${table} WHERE business_id = ? AND id IN (${chunk.map(() => "?").join(", ")})`)
-      .bind(tenant.businessId, ...chunk)
-      .all<{ id: string; name: string }>();
-    for (const row of results) found.set(row.id, row.name);
-  }
-  return found;
 }
 
 export async function loader({ request, context }: LoaderFunctionArgs) {

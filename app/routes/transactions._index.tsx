@@ -6,8 +6,9 @@ import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Form, Link, useLoaderData, useLocation, useNavigate } from "@remix-run/react";
 import { useEffect } from "react";
 import * as v from "valibot";
-import { merchantNames } from "../../functions/data/dashboard";
 import { listTransactionEntries } from "../../functions/data/ledger";
+import { listMerchantChoices } from "../../functions/data/merchants";
+import { namesOf } from "../../functions/data/names";
 import { DEFAULT_PAGE_SIZE, numberedPage } from "../../functions/data/page";
 import { getTransaction, listTransactions, transactionTotals, type Transaction, type TransactionFilter } from "../../functions/data/transactions";
 import { pageNotFound } from "../../functions/http";
@@ -63,10 +64,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const [result, totals, merchants, detail] = await Promise.all([
     numberedPage((after) => listTransactions(tenant, deps.db, { ...filter, after }), trail, page),
     transactionTotals(tenant, deps.db, filter),
-    deps.db
-      .prepare("SELECT id, name FROM merchants WHERE business_id = ? ORDER BY name COLLATE NOCASE LIMIT 500")
-      .bind(tenant.businessId)
-      .all<{ id: string; name: string }>(),
+    listMerchantChoices(tenant, deps.db, { limit: 500 }),
     Number.isSafeInteger(selected) && selected > 0
       ? Promise.all([getTransaction(tenant, deps.db, selected), listTransactionEntries(tenant, deps.db, selected)])
       : Promise.resolve(null),
@@ -74,12 +72,12 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const detailRow = detail?.[0] ?? null;
   // A payment of another business (or none at all) behind ?tx= is the SPEC's page-level 404.
   if (url.searchParams.has("tx") && !detailRow) pageNotFound(request);
-  const names = await merchantNames(tenant, deps.db, [...result.rows.map((t) => t.merchantId), ...(detailRow ? [detailRow.merchantId] : [])]);
+  const names = await namesOf(tenant, deps.db, "merchant", [...result.rows.map((t) => t.merchantId), ...(detailRow ? [detailRow.merchantId] : [])]);
   const view = (t: Transaction) => ({
     id: t.id,
     reference: t.reference,
     merchantId: t.merchantId,
-    merchant: names[t.merchantId] ?? "Unknown merchant",
+    merchant: names.get(t.merchantId) ?? "Unknown merchant",
     pointOfSaleId: t.pointOfSaleId,
     terminalId: t.terminalId,
     channel: t.channel,
@@ -103,7 +101,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       toDay: period.toDay,
       error: period.error,
     },
-    merchants: merchants.results,
+    merchants,
     filtered: Boolean(filters.q || filters.status || filters.channel || filters.network || filters.merchant || filters.pos || filters.terminal),
     narrowedTo: {
       pos: filters.pos ?? null,

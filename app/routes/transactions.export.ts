@@ -3,6 +3,7 @@
 // phones masked, as on screen.
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { csvResponse } from "../../functions/csv";
+import { namesOf } from "../../functions/data/names";
 import { MAX_PAGE_SIZE } from "../../functions/data/page";
 import { listTransactions, type Transaction } from "../../functions/data/transactions";
 import { requireTenant } from "../../functions/guards";
@@ -14,13 +15,10 @@ const cedis = (pesewas: number) => (pesewas / 100).toFixed(2);
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { deps, tenant } = await requireTenant(request, context, "export:transaction");
   const { filter, period } = transactionFilter(new URL(request.url), deps.now());
-  const merchants = new Map(
-    (await deps.db.prepare("SELECT id, name FROM merchants WHERE business_id = ?").bind(tenant.businessId).all<{ id: string; name: string }>()).results.map((m) => [m.id, m.name]),
-  );
-  const columns: { header: string; value: (t: Transaction) => string | number | null }[] = [
+  const columns: { header: string; value: (t: Transaction & { merchant: string }) => string | number | null }[] = [
     { header: "Reference", value: (t) => t.reference },
     { header: "Paid (UTC)", value: (t) => new Date(t.createdAt).toISOString() },
-    { header: "Merchant", value: (t) => merchants.get(t.merchantId) ?? t.merchantId },
+    { header: "Merchant", value: (t) => t.merchant },
     { header: "Point of sale id", value: (t) => t.pointOfSaleId },
     { header: "Terminal id", value: (t) => t.terminalId },
     { header: "Channel", value: (t) => CHANNEL_LABEL[t.channel] },
@@ -32,5 +30,10 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     { header: "Status", value: (t) => t.status },
     { header: "Available (UTC)", value: (t) => (t.clearedAt ? new Date(t.clearedAt).toISOString() : null) },
   ];
-  return csvResponse(`transactions-${period.fromDay}-to-${period.toDay}.csv`, columns, (after) => listTransactions(tenant, deps.db, { ...filter, after, limit: MAX_PAGE_SIZE }));
+  // Each page names its own merchants: a business's every merchant never sits in memory.
+  return csvResponse(`transactions-${period.fromDay}-to-${period.toDay}.csv`, columns, async (after) => {
+    const page = await listTransactions(tenant, deps.db, { ...filter, after, limit: MAX_PAGE_SIZE });
+    const names = await namesOf(tenant, deps.db, "merchant", page.rows.map((t) => t.merchantId));
+    return { ...page, rows: page.rows.map((t) => ({ ...t, merchant: names.get(t.merchantId) ?? t.merchantId })) };
+  });
 }

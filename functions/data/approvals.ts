@@ -7,6 +7,7 @@
 import { can, canGrantRole, isRole, type Permission, type Role } from "../permissions";
 import { auditStatement } from "./audit";
 import { MERCHANT_COLUMNS } from "./merchants";
+import { namesOf, type NameKind } from "./names";
 import { decodeCursor, pageSize, toPage, type Page, type PageQuery } from "./page";
 import { POINT_OF_SALE_COLUMNS } from "./points-of-sale";
 import { SETTLEMENT_ACCOUNT_COLUMNS } from "./settlement-accounts";
@@ -483,6 +484,14 @@ function subjectName(kind: string, values: ChangeValues): string | null {
   return name === undefined || name === null ? null : String(name);
 }
 
+/** How namesOf names the target of each kind (a settlement account as its holder and number, as a create names it). */
+const SUBJECT_NAMES: Record<ApprovalKind, NameKind> = {
+  employee: "person",
+  merchant: "merchant",
+  point_of_sale: "point_of_sale",
+  settlement_account: "settlement_account_holder",
+};
+
 /**
  * The name of what each request concerns, by request id: a create names itself
  * in its after values; the others read their targets, one query per kind for
@@ -502,18 +511,7 @@ export async function requestSubjects(tenant: Tenant, db: D1Database, requests: 
       wanted.set(request.kind as ApprovalKind, ids);
     }
   }
-  const lookups = [...wanted].map(async ([kind, ids]) => {
-    const list = [...ids];
-    const marks = list.map(() => "?").join(", ");
-    const sql =
-      kind === "employee"
-        ? `SELECT u.id, u.name FROM memberships m JOIN users u ON u.id = m.user_id WHERE m.business_id = ? AND m.user_id IN (${marks})`
-        : kind === "settlement_account"
-          ? `SELECT id, account_name, provider, account_number FROM settlement_accounts WHERE business_id = ? AND id IN (${marks})`
-          : `SELECT id, name FROM ${SPECS[kind].table} WHERE business_id = ? AND id IN (${marks})`;
-    const { results } = await db.prepare(sql).bind(tenant.businessId, ...list).all<ChangeValues & { id: string }>();
-    return [kind, new Map(results.map((row) => [row.id, subjectName(kind, row)]))] as const;
-  });
+  const lookups = [...wanted].map(async ([kind, ids]) => [kind, await namesOf(tenant, db, SUBJECT_NAMES[kind], ids)] as const);
   const found = new Map(await Promise.all(lookups));
   for (const request of requests) {
     if (request.action === "create") continue;

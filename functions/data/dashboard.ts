@@ -109,14 +109,3 @@ export async function dashboardFigures(tenant: Tenant, db: D1Database, now: numb
   }
   return figures;
 }
-
-/** Names of the given merchants (one query for a page of rows). */
-export async function merchantNames(tenant: Tenant, db: D1Database, ids: readonly string[]): Promise<Record<string, string>> {
-  const unique = [...new Set(ids)];
-  if (unique.length === 0) return {};
-  const { results } = await db
-    .prepare(`SELECT id, name FROM merchants WHERE business_id = ? AND id IN (${unique.map(() => "?").join(", ")})`)
-    .bind(tenant.businessId, ...unique)
-    .all<{ id: string; name: string }>();
-  return Object.fromEntries(results.map((row) => [row.id, row.name]));
-}

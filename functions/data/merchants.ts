@@ -79,6 +79,32 @@ export async function listMerchants(tenant: Tenant, db: D1Database, query: Merch
   return query.withTotal ? { ...page, total: total ?? 0 } : page;
 }
 
+/**
+ * Merchants by name for a choice in a form or a filter, at most `limit` of them
+ * (a business with more needs a typed search there; names of rows come from namesOf).
+ */
+export async function listMerchantChoices(
+  tenant: Tenant,
+  db: D1Database,
+  query: { limit: number; status?: MerchantStatus; exceptId?: string },
+): Promise<{ id: string; name: string }[]> {
+  const where = ["business_id = ?"];
+  const binds: unknown[] = [tenant.businessId];
+  if (query.status) {
+    where.push("status = ?");
+    binds.push(query.status);
+  }
+  if (query.exceptId) {
+    where.push("id <> ?");
+    binds.push(query.exceptId);
+  }
+  const { results } = await db
+    .prepare(`SELECT id, name FROM merchants WHERE ${where.join(" AND ")} ORDER BY name COLLATE NOCASE, id LIMIT ?`)
+    .bind(...binds, Math.max(1, Math.floor(query.limit)))
+    .all<{ id: string; name: string }>();
+  return results;
+}
+
 /** The sectors this business's merchants are in, for the list's filter. */
 export async function listMerchantSectors(tenant: Tenant, db: D1Database): Promise<string[]> {
   const { results } = await db.prepare("SELECT DISTINCT sector FROM merchants WHERE business_id = ? ORDER BY sector").bind(tenant.businessId).all<{ sector: string }>();

@@ -5,11 +5,12 @@ import { countPendingRequests, listApprovalRequests, requestSubjects } from "../
 import { listAudit } from "../../functions/data/audit";
 import { countEmployees, emailTakenInBusiness, listEmployees, listPendingInvites, pendingChangesFor } from "../../functions/data/employees";
 import { getMerchantBalances, listTransactionEntries } from "../../functions/data/ledger";
-import { listMerchants } from "../../functions/data/merchants";
+import { listMerchantChoices, listMerchants } from "../../functions/data/merchants";
+import { namesOf } from "../../functions/data/names";
 import { listPointsOfSale } from "../../functions/data/points-of-sale";
 import { reportBy } from "../../functions/data/reports";
 import { listSettlementAccounts } from "../../functions/data/settlement-accounts";
-import { listSettlements } from "../../functions/data/settlements";
+import { listPayoutAttempts, listSettlements, listSettlementTransactions } from "../../functions/data/settlements";
 import type { Tenant } from "../../functions/data/tenant";
 import {
   countSilentTerminals,
@@ -94,6 +95,18 @@ export const CATALOGUE: CatalogueEntry[] = [
   ["merchants: by region and town", (t, db) => listMerchants(t, db, { region: "Ashanti", town: "Kumasi" })],
   ["merchants: newest first", (t, db) => listMerchants(t, db, { sort: "newest" })],
   ["merchants: search", (t, db) => listMerchants(t, db, { search: "foods", withTotal: true })],
+  ["merchants: choices for a filter", (t, db) => listMerchantChoices(t, db, { limit: 500 })],
+  ["merchants: active choices but one, to transfer to", (t, db, s) => listMerchantChoices(t, db, { status: "active", exceptId: s.merchantId, limit: 500 })],
+  ["names: merchants of a page", (t, db, s) => namesOf(t, db, "merchant", [s.merchantId, "mer_other"])],
+  [
+    "names: more merchants than one statement binds",
+    (t, db, s) => namesOf(t, db, "merchant", [s.merchantId, ...Array.from({ length: 150 }, (_, i) => `mer_${i}`)]),
+  ],
+  ["names: points of sale", (t, db, s) => namesOf(t, db, "point_of_sale", [s.pointOfSaleId])],
+  ["names: terminals", (t, db, s) => namesOf(t, db, "terminal", [s.terminalId])],
+  ["names: people", (t, db) => namesOf(t, db, "person", ["usr_esi_owusu", "usr_abena_darko"])],
+  ["names: settlement accounts", (t, db) => namesOf(t, db, "settlement_account", ["sa_sample"])],
+  ["names: settlement accounts with their holders", (t, db) => namesOf(t, db, "settlement_account_holder", ["sa_sample"])],
   ["points of sale of a merchant", (t, db, s) => listPointsOfSale(t, db, { merchantId: s.merchantId })],
   ["terminals: fleet with total", (t, db) => listTerminals(t, db, { withTotal: true })],
   ["terminals: by status", (t, db) => listTerminals(t, db, { status: "active" })],
@@ -145,13 +158,36 @@ export const CATALOGUE: CatalogueEntry[] = [
   ["ledger: a transaction's postings", (t, db, s) => listTransactionEntries(t, db, s.transactionId)],
   ["transfers of a merchant", (t, db, s) => listMerchantTransfers(t, db, { merchantId: s.merchantId })],
   ["settlements", (t, db) => listSettlements(t, db)],
+  ["settlements: by status", (t, db) => listSettlements(t, db, { status: "failed" })],
+  ["settlements: by a typed merchant name or code", (t, db) => listSettlements(t, db, { merchantSearch: "foods" })],
+  ["settlements: the payments one covers, and their count", (t, db) => listSettlementTransactions(t, db, "stl_sample")],
+  ["settlements: payout attempts of one", (t, db) => listPayoutAttempts(t, db, "stl_sample")],
   ["report: a year by day", (t, db, s) => reportBy(t, db, { dimension: "day", fromDay: day(s.newest - 365 * DAY), toDay: day(s.newest) })],
   ["report: a year by merchant", (t, db, s) => reportBy(t, db, { dimension: "merchant", fromDay: day(s.newest - 365 * DAY), toDay: day(s.newest) })],
   ["report: a month by network", (t, db, s) => reportBy(t, db, { dimension: "network", fromDay: day(s.newest - 30 * DAY), toDay: day(s.newest) })],
 ];
 
 /** Tables big enough that reading all of them is a defect. */
-export const LARGE_TABLES = ["transactions", "ledger_entries", "daily_rollups", "audit_log", "approval_requests", "merchants", "terminals", "points_of_sale", "settlements", "transfers"];
+export const LARGE_TABLES = [
+  "transactions",
+  "ledger_entries",
+  "ledger_accounts",
+  "daily_rollups",
+  "daily_merchant_totals",
+  "audit_log",
+  "approval_requests",
+  "merchants",
+  "terminals",
+  "terminal_assignments",
+  "points_of_sale",
+  "settlements",
+  "settlement_items",
+  "settlement_accounts",
+  "payout_attempts",
+  "transfers",
+  "users",
+  "memberships",
+];
 
 export interface PlanVerdict {
   plan: string[];

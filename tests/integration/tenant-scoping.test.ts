@@ -2,15 +2,16 @@
 // be changed. Each check has its positive control (the owner does see it), so a
 // missing fixture cannot make the test pass.
 import { beforeAll, describe, expect, it } from "vitest";
-import { approveRequest, getApprovalRequest, listApprovalRequests, rejectRequest, requestChange } from "../../functions/data/approvals";
+import { approveRequest, getApprovalRequest, listApprovalRequests, rejectRequest, requestChange, requestSubjects } from "../../functions/data/approvals";
 import { listAudit } from "../../functions/data/audit";
 import { getEmployee, listEmployees } from "../../functions/data/employees";
 import { getMerchantBalances, listTransactionEntries, postingStatements } from "../../functions/data/ledger";
-import { getMerchant, listMerchants } from "../../functions/data/merchants";
+import { getMerchant, listMerchantChoices, listMerchants } from "../../functions/data/merchants";
+import { namesOf, type NameKind } from "../../functions/data/names";
 import { getPointOfSale, listPointsOfSale, pendingPointOfSaleRequest } from "../../functions/data/points-of-sale";
 import { reportBy } from "../../functions/data/reports";
 import { getSettlementAccount, listSettlementAccounts } from "../../functions/data/settlement-accounts";
-import { getSettlement, listSettlements } from "../../functions/data/settlements";
+import { getSettlement, listPayoutAttempts, listSettlements, listSettlementTransactions } from "../../functions/data/settlements";
 import { NotFoundError } from "../../functions/data/tenant";
 import {
   changeTerminal,
@@ -72,6 +73,11 @@ beforeAll(async () => {
       `INSERT INTO settlements (id, business_id, merchant_id, settlement_account_id, period_start, period_end, gross, fees, net, status, reference, created_at)
        VALUES ('${ST}', '${ACCRA}', '${M}', '${SA}', 1, 2, 100, 1, 99, 'pending', 'TESTSETTLE1', '${NOW}')`,
     ),
+    db.prepare(`INSERT INTO settlement_items (settlement_id, transaction_id) VALUES ('${ST}', ${TX})`),
+    db.prepare(
+      `INSERT INTO payout_attempts (business_id, settlement_id, attempt, outcome, error, at)
+       VALUES ('${ACCRA}', '${ST}', 1, 'failed', 'Bank timeout', '${NOW}')`,
+    ),
     db.prepare(
       `INSERT INTO daily_rollups (business_id, day, merchant_id, point_of_sale_id, terminal_id, channel, network, status, count, amount, fee)
        VALUES ('${ACCRA}', '2026-11-01', '${M}', '${POS}', '${T}', 'card', 'VISA', 'successful', 1, 10000, 175)`,
@@ -121,6 +127,13 @@ describe("reading another business's ids", () => {
     expect((await listMerchantTransfers(AMA_ACCRA, db, { merchantId: M })).rows).toHaveLength(1);
     expect((await listMerchantTransfers(AMA_KUMASI, db, { merchantId: M })).rows).toHaveLength(0);
     expect((await listSettlements(AMA_KUMASI, db, { merchantId: M })).rows).toHaveLength(0);
+    expect((await listSettlements(AMA_ACCRA, db, { merchantSearch: "Osu Night" })).rows.map((s) => s.id)).toEqual([ST]);
+    expect((await listSettlements(AMA_KUMASI, db, { merchantSearch: "Osu Night" })).rows).toHaveLength(0);
+    expect((await listSettlements(AMA_KUMASI, db, { merchantSearch: "MER-X0001" })).rows).toHaveLength(0);
+    expect(await listSettlementTransactions(AMA_ACCRA, db, ST)).toEqual({ rows: [expect.objectContaining({ id: TX, reference: "TESTREF000001" })], total: 1 });
+    expect(await listSettlementTransactions(AMA_KUMASI, db, ST)).toEqual({ rows: [], total: 0 });
+    expect(await listPayoutAttempts(AMA_ACCRA, db, ST)).toHaveLength(1);
+    expect(await listPayoutAttempts(AMA_KUMASI, db, ST)).toEqual([]);
     expect(await listTransactionEntries(AMA_ACCRA, db, TX)).toHaveLength(3);
     expect(await listTransactionEntries(AMA_KUMASI, db, TX)).toHaveLength(0);
     expect((await getMerchantBalances(AMA_ACCRA, db, M)).pending).toBe(9_825);
@@ -134,11 +147,51 @@ describe("reading another business's ids", () => {
     const ids = async <T,>(page: Promise<{ rows: T[] }>, key: (row: T) => string | number) => (await page).rows.map(key);
     expect(await ids(listMerchants(AMA_KUMASI, db, { limit: 100 }), (m) => m.id)).not.toContain(M);
     expect(await ids(listMerchants(AMA_ACCRA, db, { limit: 100 }), (m) => m.id)).toContain(M);
+    expect((await listMerchantChoices(AMA_KUMASI, db, { limit: 500 })).map((m) => m.id)).not.toContain(M);
+    expect((await listMerchantChoices(AMA_ACCRA, db, { limit: 500 })).map((m) => m.id)).toContain(M);
+    expect((await listMerchantChoices(AMA_ACCRA, db, { limit: 500, status: "active", exceptId: M })).map((m) => m.id)).not.toContain(M);
     expect(await ids(listTerminals(AMA_KUMASI, db, { limit: 100, serial: "ZZTEST" }), (t) => t.id)).toEqual([]);
     expect(await ids(listEmployees(AMA_KUMASI, db, { limit: 100 }), (e) => e.userId)).not.toContain("usr_yaw_asante");
     expect(await ids(listApprovalRequests(AMA_KUMASI, db, { limit: 100 }), (r) => r.id)).not.toContain(requestId);
     expect(await ids(listAudit(AMA_KUMASI, db, { limit: 100 }), (a) => a.entityId ?? "")).not.toContain(requestId);
     expect(await ids(listAudit(AMA_ACCRA, db, { limit: 100 }), (a) => a.entityId ?? "")).toContain(requestId);
+  });
+});
+
+describe("naming another business's ids", () => {
+  it.each([
+    ["merchant", M, "Osu Night Market"],
+    ["point_of_sale", POS, "Osu Branch"],
+    ["terminal", T, "ZZTEST000001 · PAX A920"],
+    ["settlement_account", SA, "GCB Bank 1021300456"],
+    ["settlement_account_holder", SA, "Osu Night Market (GCB Bank 1021300456)"],
+    // yaw.asante works only for Accra; users have no business of their own.
+    ["person", "usr_yaw_asante", "Yaw Asante"],
+  ] as const)("%s: named for Accra, nameless for Kumasi", async (kind: NameKind, id, name) => {
+    const db = await portal().db();
+    expect(await namesOf(AMA_ACCRA, db, kind, [id])).toEqual(new Map([[id, name]]));
+    expect(await namesOf(AMA_KUMASI, db, kind, [id])).toEqual(new Map());
+  });
+
+  it("a person of both businesses is named for each", async () => {
+    const db = await portal().db();
+    const kumasi = await namesOf(AMA_KUMASI, db, "person", ["usr_ama_mensah"]);
+    expect(kumasi.get("usr_ama_mensah")).toBe("Ama Mensah");
+    expect(await namesOf(AMA_ACCRA, db, "person", ["usr_ama_mensah"])).toEqual(kumasi);
+  });
+
+  it("ids beyond the first statement's worth are named too, and only the business's", async () => {
+    const db = await portal().db();
+    const many = [...Array.from({ length: 250 }, (_, i) => `mer_none_${i}`), M, "", null];
+    expect(await namesOf(AMA_ACCRA, db, "merchant", many)).toEqual(new Map([[M, "Osu Night Market"]]));
+    expect(await namesOf(AMA_KUMASI, db, "merchant", many)).toEqual(new Map());
+  });
+
+  it("a request's target of another business has no name", async () => {
+    const db = await portal().db();
+    const request = { id: "req_x", kind: "merchant", action: "update" as const, targetId: M, after: {} };
+    expect(await requestSubjects(AMA_ACCRA, db, [request])).toEqual({ req_x: "Osu Night Market" });
+    expect(await requestSubjects(AMA_KUMASI, db, [request])).toEqual({});
   });
 });
 
