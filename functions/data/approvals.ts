@@ -133,9 +133,12 @@ interface RequestRow {
   reason: string | null;
 }
 
+// users belong to no business: the maker and the checker are reached through their memberships of this one.
 const SELECT_REQUEST = `SELECT r.id, r.kind, r.action, r.target_id, r.target_version, r.before_json, r.after_json, r.maker_id,
   mk.name AS maker_name, r.made_at, r.status, r.checker_id, ck.name AS checker_name, r.decided_at, r.reason
-  FROM approval_requests r JOIN users mk ON mk.id = r.maker_id LEFT JOIN users ck ON ck.id = r.checker_id`;
+  FROM approval_requests r
+  JOIN memberships mkm ON mkm.business_id = r.business_id AND mkm.user_id = r.maker_id JOIN users mk ON mk.id = mkm.user_id
+  LEFT JOIN memberships ckm ON ckm.business_id = r.business_id AND ckm.user_id = r.checker_id LEFT JOIN users ck ON ck.id = ckm.user_id`;
 
 function toRequest(row: RequestRow): ApprovalRequest {
   return {
@@ -272,11 +275,15 @@ export async function requestChange(tenant: Tenant, db: D1Database, meta: Reques
     }
     if (input.kind === "employee") {
       after.email = String(after.email).trim().toLowerCase();
-      const existing = await db.prepare("SELECT id FROM users WHERE email = ?").bind(after.email).first<{ id: string }>();
+      // A person may already have an account (with another business): the invitation is for that account.
+      const existing = await db
+        .prepare(
+          "SELECT u.id, m.user_id IS NOT NULL AS member FROM users u LEFT JOIN memberships m ON m.business_id = ? AND m.user_id = u.id WHERE u.email = ?",
+        )
+        .bind(tenant.businessId, after.email)
+        .first<{ id: string; member: number }>();
       targetId = existing?.id ?? `${spec.idPrefix}_${crypto.randomUUID()}`;
-      if (existing && (await db.prepare("SELECT 1 FROM memberships WHERE business_id = ? AND user_id = ?").bind(tenant.businessId, targetId).first())) {
-        throw new RuleError("This person is already an employee of the business.");
-      }
+      if (existing?.member) throw new RuleError("This person is already an employee of the business.");
       checkEmployeeRules(tenant, targetId, after, "maker");
     } else {
       targetId = `${spec.idPrefix}_${crypto.randomUUID()}`;
@@ -356,9 +363,15 @@ function applyStatements(tenant: Tenant, db: D1Database, spec: KindSpec, request
       statements.push(guard(db, "SELECT 1 FROM merchants WHERE id = ? AND business_id = ? AND status = 'active'", "merchant missing or inactive", after.merchant_id, tenant.businessId));
     }
     if (request.kind === "employee") {
+      // users and user_phones have no business: they are written only for this business's request, still pending.
+      const forThisRequest = "FROM approval_requests WHERE id = ? AND business_id = ? AND kind = 'employee' AND status = 'pending'";
       statements.push(
-        db.prepare("INSERT INTO users (id, email, name, gender, created_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (email) DO NOTHING").bind(request.targetId, after.email, after.name, after.gender, at),
-        db.prepare("INSERT OR IGNORE INTO user_phones (user_id, msisdn, created_at) VALUES (?, ?, ?)").bind(request.targetId, after.phone, at),
+        db
+          .prepare(`INSERT INTO users (id, email, name, gender, created_at) SELECT ?, ?, ?, ?, ? ${forThisRequest} ON CONFLICT (email) DO NOTHING`)
+          .bind(request.targetId, after.email, after.name, after.gender, at, request.id, tenant.businessId),
+        db
+          .prepare(`INSERT OR IGNORE INTO user_phones (user_id, msisdn, created_at) SELECT ?, ?, ? ${forThisRequest}`)
+          .bind(request.targetId, after.phone, at, request.id, tenant.businessId),
         db
           .prepare("INSERT INTO memberships (business_id, user_id, role, status, created_at, updated_at, version) VALUES (?, ?, ?, 'active', ?, ?, 1)")
           .bind(tenant.businessId, request.targetId, after.role, at, at),

@@ -121,7 +121,7 @@ export async function listAudit(
   const { results } = await db
     .prepare(
       `SELECT a.id, a.actor_id, u.name AS actor_name, a.action, a.entity, a.entity_id, a.before_json, a.after_json, a.ip, a.user_agent, a.request_id, a.created_at
-       FROM audit_log a LEFT JOIN users u ON u.id = a.actor_id
+       FROM audit_log a LEFT JOIN memberships am ON am.business_id = a.business_id AND am.user_id = a.actor_id LEFT JOIN users u ON u.id = am.user_id
        WHERE ${where.join(" AND ")} ORDER BY a.id DESC LIMIT ?`,
     )
     .bind(...binds, size + 1)

@@ -82,7 +82,7 @@ const toPending = (row: PendingRow): PendingEmployeeChange => ({
 });
 
 const SELECT_PENDING = `SELECT r.id AS requestId, r.target_id AS targetId, r.action, r.after_json AS afterJson, mk.name AS makerName, r.made_at AS madeAt
-  FROM approval_requests r JOIN users mk ON mk.id = r.maker_id`;
+  FROM approval_requests r JOIN memberships mkm ON mkm.business_id = r.business_id AND mkm.user_id = r.maker_id JOIN users mk ON mk.id = mkm.user_id`;
 
 /** The pending request (at most one each) on these employees, by user id. */
 export async function pendingChangesFor(tenant: Tenant, db: D1Database, userIds: readonly string[]): Promise<Map<string, PendingEmployeeChange>> {

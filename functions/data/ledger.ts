@@ -38,7 +38,7 @@ export async function listTransactionEntries(tenant: Tenant, db: D1Database, tra
   const { results } = await db
     .prepare(
       `SELECT e.id, e.posting_id AS postingId, e.account_id AS accountId, a.kind, a.merchant_id AS merchantId, e.amount, e.memo, e.posted_at AS postedAt
-       FROM ledger_entries e JOIN ledger_accounts a ON a.id = e.account_id
+       FROM ledger_entries e JOIN ledger_accounts a ON a.id = e.account_id AND a.business_id = e.business_id
        WHERE e.transaction_id = ? AND e.business_id = ? ORDER BY e.posted_at, e.id`,
     )
     .bind(transactionId, tenant.businessId)

@@ -40,7 +40,8 @@ export async function listPointsOfSale(tenant: Tenant, db: D1Database, query: Pa
 export async function pendingPointOfSaleRequest(tenant: Tenant, db: D1Database, id: string): Promise<{ id: string; action: string; madeAt: string; makerName: string } | null> {
   return db
     .prepare(
-      `SELECT r.id, r.action, r.made_at AS madeAt, u.name AS makerName FROM approval_requests r JOIN users u ON u.id = r.maker_id
+      `SELECT r.id, r.action, r.made_at AS madeAt, u.name AS makerName
+       FROM approval_requests r JOIN memberships m ON m.business_id = r.business_id AND m.user_id = r.maker_id JOIN users u ON u.id = m.user_id
        WHERE r.business_id = ? AND r.kind = 'point_of_sale' AND r.target_id = ? AND r.status = 'pending' LIMIT 1`,
     )
     .bind(tenant.businessId, id)

@@ -172,7 +172,7 @@ export async function listTerminalAssignments(tenant: Tenant, db: D1Database, te
        FROM terminal_assignments a
        JOIN points_of_sale p ON p.id = a.point_of_sale_id AND p.business_id = a.business_id
        JOIN merchants m ON m.id = p.merchant_id AND m.business_id = a.business_id
-       LEFT JOIN users u ON u.id = a.assigned_by
+       LEFT JOIN memberships am ON am.business_id = a.business_id AND am.user_id = a.assigned_by LEFT JOIN users u ON u.id = am.user_id
        WHERE a.business_id = ? AND a.terminal_id = ?
        ORDER BY a.assigned_at DESC, a.id DESC LIMIT ?`,
     )

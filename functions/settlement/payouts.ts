@@ -72,7 +72,7 @@ export async function processPayouts(db: D1Database, port: PayoutPort, options: 
   const { results } = await db
     .prepare(
       `SELECT s.id, s.business_id AS businessId, s.reference, s.net, s.attempts, a.provider, a.account_number AS accountNumber, a.account_name AS accountName
-       FROM settlements s JOIN settlement_accounts a ON a.id = s.settlement_account_id
+       FROM settlements s JOIN settlement_accounts a ON a.id = s.settlement_account_id AND a.business_id = s.business_id
        WHERE s.status IN ('pending', 'failed') AND s.attempts < ? AND (s.payout_lease_until IS NULL OR s.payout_lease_until < ?) ${scope} ORDER BY s.created_at LIMIT ?`,
     )
     .bind(MAX_PAYOUT_ATTEMPTS, new Date().toISOString(), ...(options.businessId ? [options.businessId] : []), options.limit ?? 50)
@@ -84,9 +84,10 @@ export async function processPayouts(db: D1Database, port: PayoutPort, options: 
     const claimed = await db
       .prepare(
         `UPDATE settlements SET attempts = attempts + 1, payout_lease_until = ?
-         WHERE id = ? AND status IN ('pending', 'failed') AND attempts = ? AND (payout_lease_until IS NULL OR payout_lease_until < ?) RETURNING attempts`,
+         WHERE id = ? AND business_id = ? AND status IN ('pending', 'failed') AND attempts = ?
+           AND (payout_lease_until IS NULL OR payout_lease_until < ?) RETURNING attempts`,
       )
-      .bind(new Date(now + PAYOUT_LEASE_MS).toISOString(), due.id, due.attempts, new Date(now).toISOString())
+      .bind(new Date(now + PAYOUT_LEASE_MS).toISOString(), due.id, due.businessId, due.attempts, new Date(now).toISOString())
       .first<{ attempts: number }>();
     if (!claimed) continue;
     const at = new Date().toISOString();
@@ -100,10 +101,20 @@ export async function processPayouts(db: D1Database, port: PayoutPort, options: 
       .prepare("INSERT INTO payout_attempts (business_id, settlement_id, attempt, outcome, error, at) VALUES (?, ?, ?, ?, ?, ?)")
       .bind(due.businessId, due.id, claimed.attempts, outcome.ok ? "paid" : "failed", outcome.ok ? null : outcome.error.slice(0, 300), at);
     if (outcome.ok) {
-      await db.batch([db.prepare("UPDATE settlements SET status = 'paid', paid_at = ?, payout_lease_until = NULL WHERE id = ? AND status <> 'paid'").bind(at, due.id), record]);
+      await db.batch([
+        db
+          .prepare("UPDATE settlements SET status = 'paid', paid_at = ?, payout_lease_until = NULL WHERE id = ? AND business_id = ? AND status <> 'paid'")
+          .bind(at, due.id, due.businessId),
+        record,
+      ]);
       result.paid.push(due.id);
     } else {
-      await db.batch([db.prepare("UPDATE settlements SET status = 'failed', payout_lease_until = NULL WHERE id = ? AND status <> 'paid'").bind(due.id), record]);
+      await db.batch([
+        db
+          .prepare("UPDATE settlements SET status = 'failed', payout_lease_until = NULL WHERE id = ? AND business_id = ? AND status <> 'paid'")
+          .bind(due.id, due.businessId),
+        record,
+      ]);
       result.failed.push({ id: due.id, error: outcome.error });
     }
   }

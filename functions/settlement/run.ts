@@ -77,7 +77,16 @@ export async function runSettlement(db: D1Database, businessId: string, periodSt
              VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, 0, ?)`,
           )
           .bind(settlementId, businessId, merchant.id, merchant.accountId, periodStart, periodEnd, gross, fees, net, reference, at),
-        db.prepare("INSERT INTO settlement_items (settlement_id, transaction_id) SELECT ?, value FROM json_each(?)").bind(settlementId, JSON.stringify(items.map((t) => t.id))),
+        // settlement_items has no business_id: its rows join this business's settlement to this business's payments, every one of them.
+        db
+          .prepare(
+            `INSERT INTO settlement_items (settlement_id, transaction_id)
+             SELECT s.id, t.id FROM settlements s JOIN transactions t ON t.business_id = s.business_id AND t.id IN (SELECT value FROM json_each(?))
+             WHERE s.id = ? AND s.business_id = ?`,
+          )
+          .bind(JSON.stringify(items.map((t) => t.id)), settlementId, businessId),
+        // Every payment became an item, or nothing is written (a NULL reason fails NOT NULL, told apart from the balance guard's CHECK).
+        db.prepare("INSERT INTO batch_guards (ok, reason) VALUES (1, CASE WHEN changes() = ? THEN 'items' END)").bind(items.length),
         ...(net > 0 ? postingStatements(tenant, db, settlementPosting(merchant.id, net), { postingId: `${settlementId}_payout`, memo: `Settlement ${reference}`, postedAt: Date.parse(at), settlementId }) : []),
         // Written by the Cron Trigger (no person) or by the administrator who ran it.
         signInAuditStatement({ userId: actor?.userId ?? null, businessId }, db, meta, { action: "settlement.create", entity: "settlement", entityId: settlementId, after: { gross, fees, net, transactions: items.length } }, at),

@@ -27,6 +27,8 @@ describe("query plans", () => {
     await run(AMA_KUMASI, recordingDb(db, recorded), SAMPLE);
     expect(recorded.length).toBeGreaterThan(0);
     for (const statement of recorded) {
+      // Tenancy: every statement binds the business, even when it reads rows reached through a scoped one.
+      expect(statement.binds, statement.sql).toContain(AMA_KUMASI.businessId);
       const verdict = await planOf(db, statement);
       expect(verdict.scans, `${statement.sql}\n  plan: ${verdict.plan.join(" / ")}`).toEqual([]);
     }

@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { approveRequest, getApprovalRequest, listApprovalRequests, rejectRequest, requestChange, requestSubjects } from "../../functions/data/approvals";
 import { listAudit } from "../../functions/data/audit";
 import { getEmployee, listEmployees } from "../../functions/data/employees";
-import { getMerchantBalances, listTransactionEntries, postingStatements } from "../../functions/data/ledger";
+import { getMerchantBalances, listMerchantBalances, listTransactionEntries, postingStatements } from "../../functions/data/ledger";
 import { getMerchant, listMerchantChoices, listMerchants } from "../../functions/data/merchants";
 import { namesOf, type NameKind } from "../../functions/data/names";
 import { getPointOfSale, listPointsOfSale, pendingPointOfSaleRequest } from "../../functions/data/points-of-sale";
@@ -24,10 +24,14 @@ import {
   terminalPlaces,
 } from "../../functions/data/terminals";
 import { getTransaction, listTransactions, transactionTotals } from "../../functions/data/transactions";
+import { approveTransfer, requestTransfer } from "../../functions/data/transfer-requests";
 import { getTransfer, listMerchantTransfers } from "../../functions/data/transfers";
 import { paymentPosting } from "../../functions/ledger";
+import { processPayouts } from "../../functions/settlement/payouts";
+import { runSettlement, settlementPeriodFor } from "../../functions/settlement/run";
+import { recordingDb, type Recorded } from "../../scripts/bench/query-catalogue";
 import { usePortal } from "../support/use-portal";
-import { ACCRA, AMA_ACCRA, AMA_KUMASI, KOFI_KUMASI, ESI_KUMASI, META } from "../support/tenants";
+import { ABENA_KUMASI, ACCRA, AMA_ACCRA, AMA_KUMASI, KOFI_KUMASI, KUMASI, ESI_KUMASI, META } from "../support/tenants";
 
 const portal = usePortal();
 
@@ -187,6 +191,25 @@ describe("naming another business's ids", () => {
     expect(await namesOf(AMA_KUMASI, db, "merchant", many)).toEqual(new Map());
   });
 
+  it("a person who is not an employee of the business is not named in its audit trail or terminal history", async () => {
+    const db = await portal().db();
+    // esi.owusu works only for Kumasi; these rows of Accra name her as the actor.
+    await db.batch([
+      db.prepare(
+        `INSERT INTO audit_log (business_id, actor_id, action, entity, entity_id, created_at)
+         VALUES ('${ACCRA}', 'usr_esi_owusu', 'test.outsider', 'terminal', '${T}', '${NOW}')`,
+      ),
+      db.prepare(
+        `INSERT INTO terminal_assignments (business_id, terminal_id, point_of_sale_id, assigned_by, assigned_at)
+         VALUES ('${ACCRA}', '${T}', '${POS}', 'usr_esi_owusu', '${NOW}')`,
+      ),
+    ]);
+    const entry = (await listAudit(AMA_ACCRA, db, { entity: "terminal", entityId: T })).rows.find((a) => a.action === "test.outsider");
+    expect(entry).toMatchObject({ actorId: "usr_esi_owusu", actorName: null });
+    expect((await listTerminalAssignments(AMA_ACCRA, db, T)).map((a) => a.assignedByName)).toEqual([null]);
+    expect((await namesOf(AMA_KUMASI, db, "person", ["usr_esi_owusu"])).size).toBe(1);
+  });
+
   it("a request's target of another business has no name", async () => {
     const db = await portal().db();
     const request = { id: "req_x", kind: "merchant", action: "update" as const, targetId: M, after: {} };
@@ -250,5 +273,48 @@ describe("terminals of another business", () => {
     const db = await portal().db();
     await expect(changeTerminal(ESI_KUMASI, db, META, "assign", { terminalId: "trm_kff_00009", version: 1, reason: "Not ours", pointOfSaleId: POS })).rejects.toBeInstanceOf(NotFoundError);
     expect((await getTerminal(ESI_KUMASI, db, "trm_kff_00009"))?.status).toBe("in_stock");
+  });
+});
+
+describe("every statement binds the business", () => {
+  /** Statements that touch no table but the batch's scratch guards (`SELECT changes() = 1`, `DELETE FROM batch_guards`). */
+  const scratchOnly = (sql: string) => [...sql.matchAll(/\b(?:FROM|JOIN|INTO|UPDATE)\s+(\w+)/gi)].every((m) => m[1] === "batch_guards" || m[1] === "json_each");
+  const unbound = (log: Recorded[], businessId: string) => log.filter((r) => !scratchOnly(r.sql) && !r.binds.includes(businessId)).map((r) => r.sql);
+
+  // Before the run below, which settles what is available.
+  it("in asking for a transfer and approving it", async () => {
+    const db = await portal().db();
+    const log: Recorded[] = [];
+    const active = (await listMerchants(AMA_KUMASI, db, { status: "active", limit: 100 })).rows.map((m) => m.id);
+    const balances = await listMerchantBalances(AMA_KUMASI, db, active);
+    const [from, to] = [...active].sort((a, b) => balances[b]!.available - balances[a]!.available).map((id) => ({ id }));
+    expect(balances[from!.id]!.available).toBeGreaterThan(0);
+    const input = { fromMerchantId: from!.id, to: { kind: "merchant" as const, id: to!.id }, amount: 1, idempotencyKey: "bind-check-1" };
+    const { id } = await requestTransfer(ABENA_KUMASI, recordingDb(db, log), META, input);
+    expect((await approveTransfer(KOFI_KUMASI, recordingDb(db, log), META, id)).status).toBe("completed");
+    expect(unbound(log, KUMASI)).toEqual([]);
+  });
+
+  it("in inviting an employee and approving it, users and phones included", async () => {
+    const db = await portal().db();
+    const log: Recorded[] = [];
+    const after = { email: "kwesi.invited@example.com", name: "Kwesi Ɛdusei", gender: "male", phone: "233244555666", role: "Viewer" };
+    const id = await requestChange(AMA_KUMASI, recordingDb(db, log), META, { kind: "employee", action: "create", after });
+    const approved = await approveRequest(KOFI_KUMASI, recordingDb(db, log), META, id);
+    expect(approved.status).toBe("approved");
+    expect((await getEmployee(AMA_KUMASI, db, approved.targetId))?.name).toBe("Kwesi Ɛdusei");
+    expect(log.some((r) => r.sql.includes("INTO users"))).toBe(true);
+    expect(unbound(log, KUMASI)).toEqual([]);
+  });
+
+  it("in a settlement run and its payouts, even where a row was reached through a scoped one", async () => {
+    const db = await portal().db();
+    const log: Recorded[] = [];
+    const run = await runSettlement(recordingDb(db, log), KUMASI, settlementPeriodFor(Date.now()), META, KOFI_KUMASI);
+    expect(run.settled.length).toBeGreaterThan(0);
+    const paid = await processPayouts(recordingDb(db, log), { kind: "test", pay: async () => ({ ok: true }) }, { businessId: KUMASI });
+    expect(paid.paid.length).toBeGreaterThan(0);
+    expect(log.some((r) => r.sql.includes("settlement_items"))).toBe(true);
+    expect(unbound(log, KUMASI)).toEqual([]);
   });
 });
