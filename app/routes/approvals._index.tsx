@@ -5,7 +5,14 @@
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Form, Link, useLoaderData, useLocation, useSubmit } from "@remix-run/react";
 import * as v from "valibot";
-import { countPendingRequests, listApprovalRequests, requestSubjects, type ApprovalKind, type ApprovalRequest, type ApprovalStatus } from "../../functions/data/approvals";
+import {
+  countPendingRequests,
+  listApprovalRequests,
+  requestSubjects,
+  type ApprovalKind,
+  type ApprovalRequest,
+  type ApprovalStatus,
+} from "../../functions/data/approvals";
 import { listEmployees } from "../../functions/data/employees";
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, numberedPage } from "../../functions/data/page";
 import { requireTenant } from "../../functions/guards";
@@ -47,7 +54,15 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   ]);
   const subjects = await requestSubjects(tenant, deps.db, result.rows);
   return {
-    requests: result.rows.map((r) => ({ id: r.id, kind: r.kind as string, action: r.action, makerName: r.makerName, madeAt: r.madeAt, status: r.status, subject: subjects[r.id] ?? null })),
+    requests: result.rows.map((r) => ({
+      id: r.id,
+      kind: r.kind as string,
+      action: r.action,
+      makerName: r.makerName,
+      madeAt: r.madeAt,
+      status: r.status,
+      subject: subjects[r.id] ?? null,
+    })),
     page: result.number,
     trail: result.trail,
     hasNext: result.next !== null,
@@ -111,7 +126,11 @@ export default function Approvals() {
             const current = tab.slug === kindSlug;
             return (
               <li key={tab.label}>
-                <Link to={filterHref(params, { kind: tab.slug })} className={current ? "tabs__tab tabs__tab--current" : "tabs__tab"} aria-current={current ? "page" : undefined}>
+                <Link
+                  to={filterHref(params, { kind: tab.slug })}
+                  className={current ? "tabs__tab tabs__tab--current" : "tabs__tab"}
+                  aria-current={current ? "page" : undefined}
+                >
                   {tab.label}
                   <span className="tabs__count" aria-label={`${count} pending`}>
                     {formatCount(count)}
@@ -123,7 +142,11 @@ export default function Approvals() {
         </ul>
       </nav>
       <div className="list-toolbar">
-        <Form method="get" className="list-toolbar__form" onChange={(event) => event.target instanceof HTMLSelectElement && submit(event.currentTarget, { replace: true })}>
+        <Form
+          method="get"
+          className="list-toolbar__form"
+          onChange={(event) => event.target instanceof HTMLSelectElement && submit(event.currentTarget, { replace: true })}
+        >
           {kindSlug ? <input type="hidden" name="kind" value={kindSlug} /> : null}
           <label className="list-toolbar__filter">
             <span>Status</span>
@@ -165,7 +188,11 @@ export default function Approvals() {
         empty={
           <>
             <h2>Nothing waiting for a decision</h2>
-            <p>{status === "pending" && makerId === null ? "New requests appear here as soon as someone asks for a change." : "No request matches these filters. Try another status or maker."}</p>
+            <p>
+              {status === "pending" && makerId === null
+                ? "New requests appear here as soon as someone asks for a change."
+                : "No request matches these filters. Try another status or maker."}
+            </p>
           </>
         }
       />

@@ -40,7 +40,12 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     numberedPage((after) => listMerchants(tenant, deps.db, { ...query, after }), trail, page),
     listMerchants(tenant, deps.db, { ...query, limit: 1, withTotal: true }).then((counted) => counted.total ?? 0),
   ]);
-  const funds = await listMerchantFunds(tenant, deps.db, result.rows.map((m) => m.id), period);
+  const funds = await listMerchantFunds(
+    tenant,
+    deps.db,
+    result.rows.map((m) => m.id),
+    period,
+  );
   const canTransfer = can(tenant.role, "request:transfer");
   let transfer = null;
   if (filters.transfer && canTransfer) {
@@ -180,7 +185,12 @@ export default function MerchantFunds() {
       </header>
       <nav className="range-tabs" aria-label="Period">
         {QUICK_RANGES.filter((r) => r.value !== "custom").map((r) => (
-          <Link key={r.value} to={filterHref(params, { range: r.value, from: null, to: null })} className="range-tabs__tab" aria-current={period.range === r.value ? "true" : undefined}>
+          <Link
+            key={r.value}
+            to={filterHref(params, { range: r.value, from: null, to: null })}
+            className="range-tabs__tab"
+            aria-current={period.range === r.value ? "true" : undefined}
+          >
             {r.label}
           </Link>
         ))}
@@ -217,7 +227,15 @@ export default function MerchantFunds() {
               </select>
             </Field>
             <Field id="amount" label="Amount (GHS)" error={errors.amount} hint="Up to the available balance, e.g. 1,250.00">
-              <input id="amount" name="amount" inputMode="decimal" autoComplete="off" defaultValue={answer?.values.amount ?? ""} required {...describedBy("amount", errors.amount, true)} />
+              <input
+                id="amount"
+                name="amount"
+                inputMode="decimal"
+                autoComplete="off"
+                defaultValue={answer?.values.amount ?? ""}
+                required
+                {...describedBy("amount", errors.amount, true)}
+              />
             </Field>
             <div className="form__actions">
               <button type="submit" className="button button--primary" disabled={busy}>

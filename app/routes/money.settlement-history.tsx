@@ -37,8 +37,18 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   if (filters.s && !settlement) pageNotFound(request);
   const shown = settlement ? [...result.rows, settlement] : result.rows;
   const [merchantName, accountLabel, covered, attempts] = await Promise.all([
-    namesOf(tenant, deps.db, "merchant", shown.map((s) => s.merchantId)),
-    namesOf(tenant, deps.db, "settlement_account", shown.map((s) => s.settlementAccountId)),
+    namesOf(
+      tenant,
+      deps.db,
+      "merchant",
+      shown.map((s) => s.merchantId),
+    ),
+    namesOf(
+      tenant,
+      deps.db,
+      "settlement_account",
+      shown.map((s) => s.settlementAccountId),
+    ),
     settlement ? listSettlementTransactions(tenant, deps.db, settlement.id, 100) : Promise.resolve(null),
     settlement ? listPayoutAttempts(tenant, deps.db, settlement.id) : Promise.resolve([]),
   ]);

@@ -21,13 +21,32 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const [balances, result] = await Promise.all([
     getMerchantBalances(tenant, deps.db, merchant.id),
-    numberedPage((after) => listMerchantTransfers(tenant, deps.db, { merchantId: merchant.id, after }), readTrail(url.searchParams), readPage(url.searchParams)),
+    numberedPage(
+      (after) => listMerchantTransfers(tenant, deps.db, { merchantId: merchant.id, after }),
+      readTrail(url.searchParams),
+      readPage(url.searchParams),
+    ),
   ]);
   // Names of the people and counterparties on this page.
   const [people, merchants, accounts] = await Promise.all([
-    namesOf(tenant, deps.db, "person", result.rows.flatMap((t) => [t.requestedBy, t.approvedBy])),
-    namesOf(tenant, deps.db, "merchant", result.rows.flatMap((t) => [t.fromMerchantId, t.toMerchantId])),
-    namesOf(tenant, deps.db, "settlement_account", result.rows.map((t) => t.toSettlementAccountId)),
+    namesOf(
+      tenant,
+      deps.db,
+      "person",
+      result.rows.flatMap((t) => [t.requestedBy, t.approvedBy]),
+    ),
+    namesOf(
+      tenant,
+      deps.db,
+      "merchant",
+      result.rows.flatMap((t) => [t.fromMerchantId, t.toMerchantId]),
+    ),
+    namesOf(
+      tenant,
+      deps.db,
+      "settlement_account",
+      result.rows.map((t) => t.toSettlementAccountId),
+    ),
   ]);
   return {
     merchant: { id: merchant.id, name: merchant.name, code: merchant.code },

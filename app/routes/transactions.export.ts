@@ -33,7 +33,12 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   // Each page names its own merchants: a business's every merchant never sits in memory.
   return csvResponse(`transactions-${period.fromDay}-to-${period.toDay}.csv`, columns, async (after) => {
     const page = await listTransactions(tenant, deps.db, { ...filter, after, limit: MAX_PAGE_SIZE });
-    const names = await namesOf(tenant, deps.db, "merchant", page.rows.map((t) => t.merchantId));
+    const names = await namesOf(
+      tenant,
+      deps.db,
+      "merchant",
+      page.rows.map((t) => t.merchantId),
+    );
     return { ...page, rows: page.rows.map((t) => ({ ...t, merchant: names.get(t.merchantId) ?? t.merchantId })) };
   });
 }

@@ -39,12 +39,7 @@ interface NameRow {
 export const ID_CHUNK = 99;
 
 /** The name of each id of this kind that the business has; ids it lacks (or empty ones) are absent from the map. */
-export async function namesOf(
-  tenant: Tenant,
-  db: D1Database,
-  kind: NameKind,
-  ids: Iterable<string | null | undefined>,
-): Promise<Map<string, string>> {
+export async function namesOf(tenant: Tenant, db: D1Database, kind: NameKind, ids: Iterable<string | null | undefined>): Promise<Map<string, string>> {
   const unique = [...new Set([...ids].filter((id): id is string => Boolean(id)))];
   const names = new Map<string, string>();
   if (unique.length === 0) return names;

@@ -93,7 +93,16 @@ export async function processPayouts(db: D1Database, port: PayoutPort, options: 
     const at = new Date().toISOString();
     let outcome: PayoutOutcome;
     try {
-      outcome = due.net === 0 ? { ok: true } : await port.pay({ reference: due.reference, amount: due.net, provider: due.provider, accountNumber: due.accountNumber, accountName: due.accountName });
+      outcome =
+        due.net === 0
+          ? { ok: true }
+          : await port.pay({
+              reference: due.reference,
+              amount: due.net,
+              provider: due.provider,
+              accountNumber: due.accountNumber,
+              accountName: due.accountName,
+            });
     } catch (error) {
       outcome = { ok: false, error: error instanceof Error ? error.message : String(error) };
     }
