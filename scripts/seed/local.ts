@@ -52,7 +52,7 @@ export async function withLocalD1<T>(persistTo: string | undefined, use: (db: D1
     port: 0,
   });
   try {
-    const db = (await mf.getD1Database("DB")) as unknown as D1Database;
+    const db = await mf.getD1Database("DB");
     return await use(db);
   } finally {
     await mf.dispose();

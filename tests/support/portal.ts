@@ -141,9 +141,9 @@ export async function startPortal(options: PortalOptions = {}): Promise<Portal> 
       const target = new URL(path, host ?? url).toString();
       return mf.dispatchFetch(target, { redirect: "manual", ...rest } as never) as unknown as Promise<Response>;
     },
-    kv: () => mf.getKVNamespace("KV") as unknown as Promise<KVNamespace>,
-    db: () => mf.getD1Database("DB") as unknown as Promise<D1Database>,
-    eventsQueue: () => mf.getQueueProducer("EVENTS") as unknown as Promise<Queue>,
+    kv: () => mf.getKVNamespace("KV"),
+    db: () => mf.getD1Database("DB"),
+    eventsQueue: () => mf.getQueueProducer("EVENTS"),
     queued: async () => {
       if (!spy) throw new Error("Start the portal with spyOnQueue to read what was queued.");
       const kv = (await mf.getKVNamespace("SPY", SPY_WORKER)) as unknown as KVNamespace;
