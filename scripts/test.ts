@@ -16,6 +16,8 @@ interface Step {
 const steps: Step[] = [
   { name: "build", command: ["npx", "tsx", "scripts/build.ts"], stopOnFailure: true },
   { name: "typecheck", command: ["npx", "tsc", "-p", "tsconfig.json"] },
+  // The Worker's code once more as workerd runs it: without DOM or Node types.
+  { name: "typecheck worker", command: ["npx", "tsc", "-p", "tsconfig.worker.json"] },
   { name: "lint", command: ["npx", "eslint", "--max-warnings=0", "."] },
   {
     name: "unit",
