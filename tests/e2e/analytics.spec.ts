@@ -5,6 +5,9 @@ import type { APIRequestContext, Page } from "@playwright/test";
 import type { AnalyticsEvent } from "../../app/lib/analytics";
 import { expect, hydrated, test } from "./fixtures";
 
+// The errors these tests throw, break and report on purpose.
+test.use({ allowConsoleErrors: /Ledger widget exploded|reading 'amount'|Deliberate render failure|ERR_INTERNET_DISCONNECTED/ });
+
 interface Stored {
   hash: string;
   receivedAt: string;
