@@ -59,6 +59,19 @@ export default tseslint.config(
       "@typescript-eslint/no-unsafe-argument": "off",
     },
   },
+  {
+    files: ["tests/**/*.ts", "scripts/seed/**/*.ts"],
+    rules: {
+      // Miniflare's binding proxies make synchronous requests that can fail under load (decision 003).
+      "no-restricted-syntax": [
+        "error",
+        {
+          selector: "MemberExpression[property.name=/^(getBindings|getD1Database|getKVNamespace|getQueueProducer|getR2Bucket|getDurableObjectNamespace|getWorker)$/]",
+          message: "Reach bindings through the node-bindings Worker (tests/support/bindings.ts, Portal#db/kv/eventsQueue/scheduled), not Miniflare's proxies.",
+        },
+      ],
+    },
+  },
   // This file itself is plain JavaScript outside the TypeScript projects.
-  { files: ["**/*.js"], ...tseslint.configs.disableTypeChecked },
+  { files: ["**/*.js", "**/*.cjs"], ...tseslint.configs.disableTypeChecked },
 );
