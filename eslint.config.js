@@ -66,7 +66,8 @@ export default tseslint.config(
       "no-restricted-syntax": [
         "error",
         {
-          selector: "MemberExpression[property.name=/^(getBindings|getD1Database|getKVNamespace|getQueueProducer|getR2Bucket|getDurableObjectNamespace|getWorker)$/]",
+          selector:
+            "MemberExpression[property.name=/^(getBindings|getD1Database|getKVNamespace|getQueueProducer|getR2Bucket|getDurableObjectNamespace|getWorker)$/]",
           message: "Reach bindings through the node-bindings Worker (tests/support/bindings.ts, Portal#db/kv/eventsQueue/scheduled), not Miniflare's proxies.",
         },
       ],

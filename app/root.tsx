@@ -1,15 +1,5 @@
 import { data, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
-import {
-  Link,
-  Links,
-  Meta,
-  Outlet,
-  Scripts,
-  ScrollRestoration,
-  isRouteErrorResponse,
-  useLocation,
-  useRouteError,
-} from "@remix-run/react";
+import { Link, Links, Meta, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse, useLocation, useRouteError } from "@remix-run/react";
 import { useEffect, useState, type ReactNode } from "react";
 import { authDeps } from "../functions/auth/deps";
 import { signedInIdentity } from "../functions/auth/identity";
@@ -37,10 +27,7 @@ export const meta: MetaFunction = ({ location, error }) => {
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const [{ notice, clearCookie }, identity] = await Promise.all([readFlash(request, context.config), signedInIdentity(request, authDeps(request, context))]);
-  return data(
-    { flash: notice, environment: context.config.environment, identity },
-    clearCookie ? { headers: { "Set-Cookie": clearCookie } } : undefined,
-  );
+  return data({ flash: notice, environment: context.config.environment, identity }, clearCookie ? { headers: { "Set-Cookie": clearCookie } } : undefined);
 }
 
 function isNotFound(error: unknown): boolean {

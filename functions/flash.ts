@@ -50,12 +50,7 @@ export async function flashCookie(request: Request, config: AppConfig, notice: O
 }
 
 /** Redirect and show a notice on the page redirected to. */
-export async function redirectWithFlash(
-  request: Request,
-  config: AppConfig,
-  to: string,
-  notice: Omit<FlashNotice, "id">,
-): Promise<Response> {
+export async function redirectWithFlash(request: Request, config: AppConfig, to: string, notice: Omit<FlashNotice, "id">): Promise<Response> {
   return redirect(to, { headers: { "Set-Cookie": await flashCookie(request, config, notice) } });
 }
 
@@ -63,10 +58,7 @@ export async function redirectWithFlash(
  * The pending notice, if any, and the Set-Cookie that clears it. A forged,
  * expired or malformed cookie reads as no notice (and is cleared all the same).
  */
-export async function readFlash(
-  request: Request,
-  config: AppConfig,
-): Promise<{ notice: FlashNotice | null; clearCookie: string | null }> {
+export async function readFlash(request: Request, config: AppConfig): Promise<{ notice: FlashNotice | null; clearCookie: string | null }> {
   const name = flashCookieName(request);
   const token = readCookie(request, name);
   if (!token) return { notice: null, clearCookie: null };

@@ -37,7 +37,6 @@ export function methodNotAllowed(): Response {
   return jsonResponse({ message: "Use POST" }, 405, { Allow: "POST" });
 }
 
-
 /** Messages by input name; `form` for what concerns the whole form. */
 export type FieldErrors = Record<string, string>;
 

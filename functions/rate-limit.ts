@@ -26,7 +26,10 @@ RETURNING count, window_start`;
 
 /** Counts this request of `client` against `limit` and says whether it is within it. */
 export async function countRequest(db: D1Database, limit: RateLimit, client: string, now: number): Promise<RateDecision> {
-  const row = await db.prepare(COUNT_SQL).bind(`${limit.name}:${client}`, now, now - limit.windowMs).first<{ count: number; window_start: number }>();
+  const row = await db
+    .prepare(COUNT_SQL)
+    .bind(`${limit.name}:${client}`, now, now - limit.windowMs)
+    .first<{ count: number; window_start: number }>();
   if (!row) throw new Error("rate window upsert returned no row");
   if (row.count <= limit.max) return { allowed: true, newWindow: row.count === 1 };
   return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((row.window_start + limit.windowMs - now) / 1000)) };
@@ -34,7 +37,10 @@ export async function countRequest(db: D1Database, limit: RateLimit, client: str
 
 /** Drops this limit's ended windows (now and then; an ended window counts from 1 again anyway). */
 export async function dropEndedWindows(db: D1Database, limit: RateLimit, now: number): Promise<void> {
-  await db.prepare("DELETE FROM rate_windows WHERE client >= ? AND client < ? AND window_start <= ?").bind(`${limit.name}:`, `${limit.name};`, now - limit.windowMs).run();
+  await db
+    .prepare("DELETE FROM rate_windows WHERE client >= ? AND client < ? AND window_start <= ?")
+    .bind(`${limit.name}:`, `${limit.name};`, now - limit.windowMs)
+    .run();
 }
 
 /**

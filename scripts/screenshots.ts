@@ -55,7 +55,9 @@ try {
   await shot("server-error-desktop", 1280, "/__dev/ui?fail=loader");
   await shot("modal-390", 390, "/__dev/ui", (page) => page.getByRole("button", { name: "Show response" }).click());
   // Approvals: the queue, and a request page with a changed field marked.
-  const request = await (await portal.db())
+  const request = await (
+    await portal.db()
+  )
     .prepare("SELECT id FROM approval_requests WHERE kind = 'settlement_account' AND action = 'update' AND status = 'pending' LIMIT 1")
     .first<string>("id");
   await shot("approvals-desktop", 1280, "/approvals");
@@ -83,7 +85,9 @@ try {
   await page.getByRole("button", { name: "Verify" }).click();
   await page.getByText(/not right|tries left/).waitFor();
   await page.screenshot({ path: `${OUT}/verify-390.png` });
-  const outbox = (await (await page.request.get(`${portal.url}/__dev/outbox`, { headers: { Accept: "application/json" } })).json()) as { messages: { body: string }[] };
+  const outbox = (await (await page.request.get(`${portal.url}/__dev/outbox`, { headers: { Accept: "application/json" } })).json()) as {
+    messages: { body: string }[];
+  };
   await page.getByLabel("One-time code").fill(/\d{6}/.exec(outbox.messages[0]?.body ?? "")?.[0] ?? "");
   await page.getByRole("button", { name: "Verify" }).click();
   await page.getByRole("heading", { name: "Choose a business" }).waitFor();

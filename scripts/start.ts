@@ -37,7 +37,9 @@ const deadline = Date.now() + 120_000;
 while (Date.now() < deadline && dev.exitCode === null) {
   try {
     await fetch(`http://127.0.0.1:${port}/builds/latest.json?t=${Date.now()}`);
-    console.log(`\n  Partners Portal is running at http://localhost:${port}\n  The shared UI pieces are at http://localhost:${port}/__dev/ui\n  Stop with Ctrl+C.\n`);
+    console.log(
+      `\n  Partners Portal is running at http://localhost:${port}\n  The shared UI pieces are at http://localhost:${port}/__dev/ui\n  Stop with Ctrl+C.\n`,
+    );
     break;
   } catch {
     await new Promise((resolve) => setTimeout(resolve, 250));

@@ -65,9 +65,7 @@ export function BusinessSwitcher() {
   if (others.length === 0) return <div className="business-switcher business-switcher--single">{current}</div>;
   return (
     <Menu className="business-switcher" label={`Business: ${business.businessName}. Switch business`} summary={current}>
-      <p className="menu__heading">
-        Switch business
-      </p>
+      <p className="menu__heading">Switch business</p>
       <Form method="post" action="/select-business">
         <ul className="menu__list">
           {others.map((choice) => (

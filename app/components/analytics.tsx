@@ -168,7 +168,9 @@ async function reportFailedRequest(url: string, method: string, response: Respon
     }
   }
   const path = sameOrigin(url);
-  await track(failedRequestInput({ url: path ? path.pathname + path.search : url, method, status: response.status, message, errors, stack: new Error().stack ?? null }));
+  await track(
+    failedRequestInput({ url: path ? path.pathname + path.search : url, method, status: response.status, message, errors, stack: new Error().stack ?? null }),
+  );
 }
 
 /** Page views, navigation timings, uncaught errors and failed requests, for the whole app. */
@@ -209,7 +211,13 @@ export function Analytics() {
     const [timing] = performance.getEntriesByType("navigation") as PerformanceNavigationTiming[];
     if (timing) {
       const ms = Math.round(timing.domContentLoadedEventEnd - timing.startTime);
-      if (ms > 0) void track({ eventId: "PageLoadDuration", eventDescription: "Document loaded and ready (ms)", eventType: "Duration", eventValue: { type: "Double", value: ms } });
+      if (ms > 0)
+        void track({
+          eventId: "PageLoadDuration",
+          eventDescription: "Document loaded and ready (ms)",
+          eventType: "Duration",
+          eventValue: { type: "Double", value: ms },
+        });
     }
     return () => {
       stopObserving();
@@ -221,7 +229,12 @@ export function Analytics() {
 
   // A page view for every location a person lands on.
   useEffect(() => {
-    void track({ eventId: "PageView", eventDescription: `Viewed ${document.title}`, eventType: "Regular", eventValue: { type: "String", value: location.pathname } });
+    void track({
+      eventId: "PageView",
+      eventDescription: `Viewed ${document.title}`,
+      eventType: "Regular",
+      eventValue: { type: "String", value: location.pathname },
+    });
   }, [location.key, location.pathname]);
 
   // How long each in-app navigation took, from click to rendered.
@@ -230,7 +243,12 @@ export function Analytics() {
     if (navigation.state === "idle" && navigationStarted.current !== null) {
       const ms = Math.round(performance.now() - navigationStarted.current);
       navigationStarted.current = null;
-      void track({ eventId: "NavigationDuration", eventDescription: "In-app navigation (ms)", eventType: "Duration", eventValue: { type: "Double", value: ms } });
+      void track({
+        eventId: "NavigationDuration",
+        eventDescription: "In-app navigation (ms)",
+        eventType: "Duration",
+        eventValue: { type: "Double", value: ms },
+      });
     }
   }, [navigation.state]);
 

@@ -10,7 +10,13 @@ import stylesheet from "../styles/app.css?url";
 
 const Query = v.object({
   limit: v.optional(
-    v.pipe(v.string(), v.regex(/^\d{1,4}$/, "limit must be a whole number"), v.transform(Number), v.minValue(1, "limit must be at least 1"), v.maxValue(500, "limit must be at most 500")),
+    v.pipe(
+      v.string(),
+      v.regex(/^\d{1,4}$/, "limit must be a whole number"),
+      v.transform(Number),
+      v.minValue(1, "limit must be at least 1"),
+      v.maxValue(500, "limit must be at most 500"),
+    ),
     "100",
   ),
 });

@@ -41,7 +41,9 @@ export function MerchantFields({ values, errors, prefix, withCode }: { values: V
   const regionId = `${prefix}-region`;
   return (
     <div className="form-grid">
-      {withCode ? <TextField {...common} name="code" label="Merchant code" hint="Your own reference, like MRC-0042. It cannot change later." maxLength={20} /> : null}
+      {withCode ? (
+        <TextField {...common} name="code" label="Merchant code" hint="Your own reference, like MRC-0042. It cannot change later." maxLength={20} />
+      ) : null}
       <TextField {...common} name="name" label="Registered name" maxLength={120} />
       <TextField {...common} name="trading_name" label="Trading name" maxLength={120} />
       <TextField {...common} name="tin" label="TIN" hint="P, C, G or Q and 10 digits." maxLength={11} />
@@ -50,7 +52,15 @@ export function MerchantFields({ values, errors, prefix, withCode }: { values: V
       <RegionSelect id={regionId} value={String(values.region ?? "")} error={errors.region} />
       <TextField {...common} name="address" label="Address" hint="Street or plot, area and GhanaPost GPS address." maxLength={200} />
       <TextField {...common} name="contact_name" label="Contact name" autoComplete="off" maxLength={120} />
-      <TextField {...common} name="contact_phone" label="Contact phone" type="tel" inputMode="tel" hint="0244123456 or 233244123456." maxLength={PHONE_MAX_LENGTH} />
+      <TextField
+        {...common}
+        name="contact_phone"
+        label="Contact phone"
+        type="tel"
+        inputMode="tel"
+        hint="0244123456 or 233244123456."
+        maxLength={PHONE_MAX_LENGTH}
+      />
       <TextField {...common} name="contact_email" label="Contact email" type="email" inputMode="email" maxLength={254} />
     </div>
   );
@@ -95,7 +105,8 @@ export function SettlementAccountFields({ values, errors, prefix }: { values: Va
       <TextField values={values} errors={errors} prefix={prefix} name="account_name" label="Name on the account" maxLength={120} />
       <div className="field field--check">
         <label htmlFor={primaryId}>
-          <input id={primaryId} name="is_primary" type="checkbox" value="on" defaultChecked={primary} {...describedBy(primaryId, errors.is_primary)} /> Primary payout account
+          <input id={primaryId} name="is_primary" type="checkbox" value="on" defaultChecked={primary} {...describedBy(primaryId, errors.is_primary)} /> Primary
+          payout account
         </label>
         {errors.is_primary ? (
           <p className="field-error" id={`${primaryId}-error`} role="alert">

@@ -1,14 +1,7 @@
 import { useLocation, useRouteLoaderData } from "@remix-run/react";
 import { useEffect, useRef, useSyncExternalStore } from "react";
 import { DEFAULT_ERROR_MESSAGE, errorMessage } from "../lib/errors";
-import {
-  initialNotifications,
-  notificationsReducer,
-  stampNotice,
-  type Notice,
-  type NotificationAction,
-  type NotificationState,
-} from "../lib/notifications";
+import { initialNotifications, notificationsReducer, stampNotice, type Notice, type NotificationAction, type NotificationState } from "../lib/notifications";
 import type { loader as rootLoader } from "../root";
 
 export interface ErrorHandlerOptions {
@@ -107,12 +100,7 @@ const KIND_LABEL: Record<Notice["kind"], string> = {
 };
 
 function NoticeIcon({ kind }: { kind: Notice["kind"] }) {
-  const path =
-    kind === "success"
-      ? "M5 12.5l4.5 4.5L19 7.5"
-      : kind === "info"
-        ? "M12 11v6M12 7.5v.01"
-        : "M12 7v6M12 16.5v.01";
+  const path = kind === "success" ? "M5 12.5l4.5 4.5L19 7.5" : kind === "info" ? "M12 11v6M12 7.5v.01" : "M12 7v6M12 16.5v.01";
   return (
     <svg className="notice__icon" viewBox="0 0 24 24" aria-hidden="true">
       <circle cx="12" cy="12" r="10" />

@@ -26,7 +26,14 @@ export function PointOfSaleFieldset({
         <RegionSelect id={id("region")} value={values.region ?? ""} error={errors?.region} placeholderDisabled />
       </div>
       <Field id={id("address")} label="Address" error={errors?.address} hint="Street, landmark or digital address (GhanaPostGPS).">
-        <input id={id("address")} name="address" required maxLength={200} defaultValue={values.address ?? ""} {...describedBy(id("address"), errors?.address, true)} />
+        <input
+          id={id("address")}
+          name="address"
+          required
+          maxLength={200}
+          defaultValue={values.address ?? ""}
+          {...describedBy(id("address"), errors?.address, true)}
+        />
       </Field>
       <Field id={id("contactPhone")} label="Contact phone" error={errors?.contactPhone} hint="A Ghana number, e.g. 024 412 3456.">
         <input

@@ -2,7 +2,17 @@ import { GHANA_REGIONS } from "../lib/ghana";
 import { describedBy, Field } from "./form";
 
 /** The Region field of an address: one of Ghana's sixteen regions, its error under it. */
-export function RegionSelect({ id, value, error, placeholderDisabled = false }: { id: string; value: string; error?: string | null; placeholderDisabled?: boolean }) {
+export function RegionSelect({
+  id,
+  value,
+  error,
+  placeholderDisabled = false,
+}: {
+  id: string;
+  value: string;
+  error?: string | null;
+  placeholderDisabled?: boolean;
+}) {
   return (
     <Field id={id} label="Region" error={error}>
       <select id={id} name="region" defaultValue={value} required {...describedBy(id, error)}>

@@ -23,15 +23,7 @@ function EnvironmentBadge() {
 function NavigationProgress() {
   const navigation = useNavigation();
   const busy = navigation.state !== "idle";
-  return (
-    <div
-      className={busy ? "progress progress--busy" : "progress"}
-      role="progressbar"
-      aria-label="Loading"
-      aria-hidden={!busy}
-      aria-busy={busy}
-    />
-  );
+  return <div className={busy ? "progress progress--busy" : "progress"} role="progressbar" aria-label="Loading" aria-hidden={!busy} aria-busy={busy} />;
 }
 
 function Brand() {

@@ -13,7 +13,9 @@ export const KIND_SLUGS = {
 
 export type KindSlug = (typeof KIND_SLUGS)[ApprovalKind];
 
-export const KIND_BY_SLUG: Record<string, ApprovalKind | undefined> = Object.fromEntries(Object.entries(KIND_SLUGS).map(([kind, slug]) => [slug, kind as ApprovalKind]));
+export const KIND_BY_SLUG: Record<string, ApprovalKind | undefined> = Object.fromEntries(
+  Object.entries(KIND_SLUGS).map(([kind, slug]) => [slug, kind as ApprovalKind]),
+);
 
 /** The request page of a request (transfers, the fifth kind, have their own page); null for a kind with none. */
 export function requestHref(kind: string, id: string): string | null {

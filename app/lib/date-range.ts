@@ -30,7 +30,11 @@ export const MAX_RANGE_DAYS = 366;
 const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 const startOf = (day: string) => Date.parse(`${day}T00:00:00Z`);
 
-export function resolveRange(params: { range?: string | null; from?: string | null; to?: string | null }, now: number, fallback: RangeChoice = "7d"): ResolvedRange {
+export function resolveRange(
+  params: { range?: string | null; from?: string | null; to?: string | null },
+  now: number,
+  fallback: RangeChoice = "7d",
+): ResolvedRange {
   const today = dayOf(now);
   const quick = (range: Exclude<RangeChoice, "custom">, error: string | null = null): ResolvedRange => {
     const firstDay =
@@ -44,6 +48,7 @@ export function resolveRange(params: { range?: string | null; from?: string | nu
   const fallbackRange = fallback === "custom" ? "7d" : fallback;
   if (!isCalendarDay(from) || !isCalendarDay(to)) return { ...quick(fallbackRange, "Enter both days as real dates (YYYY-MM-DD)."), range: "custom" };
   if (from > to) return { ...quick(fallbackRange, "The first day must not be after the last day."), range: "custom" };
-  if ((startOf(to) - startOf(from)) / DAY_MS + 1 > MAX_RANGE_DAYS) return { ...quick(fallbackRange, `Choose at most ${MAX_RANGE_DAYS} days.`), range: "custom" };
+  if ((startOf(to) - startOf(from)) / DAY_MS + 1 > MAX_RANGE_DAYS)
+    return { ...quick(fallbackRange, `Choose at most ${MAX_RANGE_DAYS} days.`), range: "custom" };
   return { range: "custom", from: startOf(from), to: startOf(to) + DAY_MS, fromDay: from, toDay: to, error: null };
 }

@@ -3,7 +3,14 @@
 import * as v from "valibot";
 import { readPage, readTrail } from "./list-url";
 
-export const searchParam = v.optional(v.pipe(v.string(), v.trim(), v.maxLength(100), v.transform((text) => text || undefined)));
+export const searchParam = v.optional(
+  v.pipe(
+    v.string(),
+    v.trim(),
+    v.maxLength(100),
+    v.transform((text) => text || undefined),
+  ),
+);
 
 export function oneOf<const T extends readonly string[]>(values: T) {
   return v.optional(v.picklist(values));

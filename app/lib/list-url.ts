@@ -11,7 +11,10 @@ export const TRAIL_PARAM = "trail";
  * characters, so 1 024 keeps every cursor a list makes.
  */
 export function readTrail(params: URLSearchParams): string[] {
-  return (params.get(TRAIL_PARAM) ?? "").split(".").filter((part) => /^[\w-]{1,1024}$/.test(part)).slice(0, 200);
+  return (params.get(TRAIL_PARAM) ?? "")
+    .split(".")
+    .filter((part) => /^[\w-]{1,1024}$/.test(part))
+    .slice(0, 200);
 }
 
 export function readPage(params: URLSearchParams): number {

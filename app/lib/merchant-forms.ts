@@ -29,7 +29,19 @@ export function formFields(form: Record<string, FormDataEntryValue>, keys: reado
   return { ...Object.fromEntries(keys.map((key) => [key, ""])), ...form };
 }
 
-export const MERCHANT_FIELDS = ["code", "name", "trading_name", "tin", "sector", "town", "region", "address", "contact_name", "contact_phone", "contact_email"] as const;
+export const MERCHANT_FIELDS = [
+  "code",
+  "name",
+  "trading_name",
+  "tin",
+  "sector",
+  "town",
+  "region",
+  "address",
+  "contact_name",
+  "contact_phone",
+  "contact_email",
+] as const;
 export const ACCOUNT_FIELDS = ["provider", "account_number", "account_name"] as const;
 
 /** The typed values, kept so a refused form comes back as it was sent (strings only, and short). */

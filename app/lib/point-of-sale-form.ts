@@ -21,7 +21,10 @@ export const POINT_OF_SALE_FIELDS: readonly PointOfSaleField[] = ["name", "town"
 
 /** The form's values as typed (kept on a 400), and its errors by field. */
 export function readPointOfSaleForm(values: Record<string, unknown>) {
-  const typed = Object.fromEntries(POINT_OF_SALE_FIELDS.map((field) => [field, typeof values[field] === "string" ? (values[field]) : ""])) as Record<PointOfSaleField, string>;
+  const typed = Object.fromEntries(POINT_OF_SALE_FIELDS.map((field) => [field, typeof values[field] === "string" ? values[field] : ""])) as Record<
+    PointOfSaleField,
+    string
+  >;
   const parsed = v.safeParse(PointOfSaleFields, typed);
   if (parsed.success) return { ok: true as const, output: parsed.output, typed };
   const errors: Partial<Record<PointOfSaleField, string>> = {};

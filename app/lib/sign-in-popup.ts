@@ -4,7 +4,8 @@ import { isSignInFailure, type SignInFailure } from "../../functions/auth/sign-i
 
 export const SIGN_IN_MESSAGE_TYPE = "partners-portal:sign-in";
 
-export type SignInMessage = { type: typeof SIGN_IN_MESSAGE_TYPE; ok: true; next: "/authenticate" } | { type: typeof SIGN_IN_MESSAGE_TYPE; ok: false; code: SignInFailure };
+export type SignInMessage =
+  { type: typeof SIGN_IN_MESSAGE_TYPE; ok: true; next: "/authenticate" } | { type: typeof SIGN_IN_MESSAGE_TYPE; ok: false; code: SignInFailure };
 
 /**
  * The sign-in outcome carried by a message event, or null when the event is not

@@ -26,22 +26,29 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     can(tenant.role, "view:terminal") ? countSilentTerminals(tenant, deps.db, now - DAY_MS) : Promise.resolve(null),
     showPayments ? listTransactions(tenant, deps.db, { limit: 8 }) : Promise.resolve(null),
   ]);
-  const names = latest ? await merchantNames(tenant, deps.db, latest.rows.map((t) => t.merchantId)) : {};
+  const names = latest
+    ? await merchantNames(
+        tenant,
+        deps.db,
+        latest.rows.map((t) => t.merchantId),
+      )
+    : {};
   return {
     figures,
     silent,
-    latest: latest?.rows.map((t) => ({
-      id: t.id,
-      reference: t.reference,
-      merchant: names[t.merchantId] ?? "Unknown merchant",
-      channel: t.channel,
-      network: t.network,
-      // Card numbers only as BIN and last four; phone numbers masked.
-      payer: t.channel === "card" ? `${t.cardBin ?? "••••••"} •••• ${t.cardLast4 ?? "••••"}` : t.customerMsisdn ? maskPhone(t.customerMsisdn) : "N/A",
-      amount: t.amount,
-      status: t.status,
-      createdAt: t.createdAt,
-    })) ?? null,
+    latest:
+      latest?.rows.map((t) => ({
+        id: t.id,
+        reference: t.reference,
+        merchant: names[t.merchantId] ?? "Unknown merchant",
+        channel: t.channel,
+        network: t.network,
+        // Card numbers only as BIN and last four; phone numbers masked.
+        payer: t.channel === "card" ? `${t.cardBin ?? "••••••"} •••• ${t.cardLast4 ?? "••••"}` : t.customerMsisdn ? maskPhone(t.customerMsisdn) : "N/A",
+        amount: t.amount,
+        status: t.status,
+        createdAt: t.createdAt,
+      })) ?? null,
   };
 }
 
@@ -53,7 +60,21 @@ function change(current: number, previous: number): { text: string; direction: "
   return { text: `${percent > 0 ? "+" : "−"}${Math.abs(percent).toFixed(1)}%`, direction: percent > 0 ? "up" : "down" };
 }
 
-function Figure({ label, value, previous, previousLabel, current, testId }: { label: string; value: string; current: number; previous: number; previousLabel: string; testId: string }) {
+function Figure({
+  label,
+  value,
+  previous,
+  previousLabel,
+  current,
+  testId,
+}: {
+  label: string;
+  value: string;
+  current: number;
+  previous: number;
+  previousLabel: string;
+  testId: string;
+}) {
   const delta = change(current, previous);
   return (
     <div className="figure" data-testid={testId}>
@@ -76,7 +97,11 @@ function DailyChart({ days }: { days: DayFigures[] }) {
   return (
     <ColumnChart
       label="Value of successful payments per day, last 30 days"
-      bars={days.map((day) => ({ key: day.day, value: day.amount, title: `${formatDate(noon(day.day), "monthDay")}: GHS ${formatAmount(day.amount)} (${formatCount(day.count)} payments)` }))}
+      bars={days.map((day) => ({
+        key: day.day,
+        value: day.amount,
+        title: `${formatDate(noon(day.day), "monthDay")}: GHS ${formatAmount(day.amount)} (${formatCount(day.count)} payments)`,
+      }))}
       firstLabel={formatDate(noon(days[0]?.day), "monthDay")}
       lastLabel={formatDate(noon(days.at(-1)?.day), "monthDay")}
     />
@@ -97,10 +122,38 @@ export default function Dashboard() {
       </header>
 
       <section className="figures" aria-label="Key figures">
-        <Figure testId="today-value" label="Today's value so far (GHS)" value={formatAmount(today.amount)} current={today.amount} previous={yesterday.amount} previousLabel="yesterday by now" />
-        <Figure testId="today-count" label="Today's payments so far" value={formatCount(today.count)} current={today.count} previous={yesterday.count} previousLabel="yesterday by now" />
-        <Figure testId="period-value" label="Last 30 days' value (GHS)" value={formatAmount(last30.amount)} current={last30.amount} previous={previous30.amount} previousLabel="the 30 days before" />
-        <Figure testId="period-count" label="Last 30 days' payments" value={formatCount(last30.count)} current={last30.count} previous={previous30.count} previousLabel="the 30 days before" />
+        <Figure
+          testId="today-value"
+          label="Today's value so far (GHS)"
+          value={formatAmount(today.amount)}
+          current={today.amount}
+          previous={yesterday.amount}
+          previousLabel="yesterday by now"
+        />
+        <Figure
+          testId="today-count"
+          label="Today's payments so far"
+          value={formatCount(today.count)}
+          current={today.count}
+          previous={yesterday.count}
+          previousLabel="yesterday by now"
+        />
+        <Figure
+          testId="period-value"
+          label="Last 30 days' value (GHS)"
+          value={formatAmount(last30.amount)}
+          current={last30.amount}
+          previous={previous30.amount}
+          previousLabel="the 30 days before"
+        />
+        <Figure
+          testId="period-count"
+          label="Last 30 days' payments"
+          value={formatCount(last30.count)}
+          current={last30.count}
+          previous={previous30.count}
+          previousLabel="the 30 days before"
+        />
         <div className="figure" data-testid="success-rate">
           <span className="figure__label">Success rate, last 30 days</span>
           <strong className="figure__value">{successRate(last30)}</strong>
@@ -120,7 +173,11 @@ export default function Dashboard() {
           <span>{`cleared, awaiting settlement (GHS ${formatAmount(figures.awaiting.pendingClearance)} still clearing)`}</span>
         </Link>
         {silent !== null ? (
-          <Link to="/pos-terminals?silent=1" className={silent > 0 ? "attention__item attention__item--warn" : "attention__item"} data-testid="dashboard-silent">
+          <Link
+            to="/pos-terminals?silent=1"
+            className={silent > 0 ? "attention__item attention__item--warn" : "attention__item"}
+            data-testid="dashboard-silent"
+          >
             <strong>{formatCount(silent)}</strong>
             <span>{silent === 1 ? "terminal silent for 24 hours" : "terminals silent for 24 hours"}</span>
           </Link>

@@ -52,7 +52,9 @@ function changeRows(request: ApprovalRequest, current: ChangeValues | null, merc
   };
   const columns = recordColumns(request.kind);
   if (request.action === "create") {
-    return columns.filter((c) => c in request.after).map((column) => ({ column, label: columnLabel(column), before: null, after: show(column, request.after[column], true), changed: true }));
+    return columns
+      .filter((c) => c in request.after)
+      .map((column) => ({ column, label: columnLabel(column), before: null, after: show(column, request.after[column], true), changed: true }));
   }
   const before = request.before ?? {};
   return columns
@@ -242,7 +244,11 @@ export default function ApprovalRequestPage() {
           </thead>
           <tbody>
             {rows.map((row) => (
-              <tr key={row.column} className={row.changed && !isCreate ? "change-table__row--changed" : undefined} data-changed={row.changed && !isCreate ? "true" : undefined}>
+              <tr
+                key={row.column}
+                className={row.changed && !isCreate ? "change-table__row--changed" : undefined}
+                data-changed={row.changed && !isCreate ? "true" : undefined}
+              >
                 <th scope="row">
                   {row.label}
                   {row.changed && !isCreate ? <span className="change-table__mark">Changed</span> : null}
@@ -284,7 +290,15 @@ export default function ApprovalRequestPage() {
             <Form method="post" className="decision__reject" noValidate>
               <input type="hidden" name="intent" value="reject" />
               <Field id="reason" label="Reason for rejecting" hint={`${request.makerName} reads this; nothing changes.`} error={reasonError}>
-                <textarea id="reason" name="reason" rows={3} maxLength={500} required defaultValue={result?.values.reason ?? ""} {...describedBy("reason", reasonError, true)} />
+                <textarea
+                  id="reason"
+                  name="reason"
+                  rows={3}
+                  maxLength={500}
+                  required
+                  defaultValue={result?.values.reason ?? ""}
+                  {...describedBy("reason", reasonError, true)}
+                />
               </Field>
               <button type="submit" className="button button--danger" disabled={busy}>
                 Reject

@@ -39,7 +39,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   // Makers are the business's people; a maker id that is not one of them filters nothing in.
   const employees = (await listEmployees(tenant, deps.db, { limit: MAX_PAGE_SIZE })).rows.map((e) => ({ id: e.userId, name: e.name }));
   const makerId = filters.maker && employees.some((e) => e.id === filters.maker) ? filters.maker : undefined;
-  const query = { status: status === "all" ? undefined : (status), kind, makerId };
+  const query = { status: status === "all" ? undefined : status, kind, makerId };
   const [result, total, pending] = await Promise.all([
     numberedPage((after) => listApprovalRequests(tenant, deps.db, { ...query, after }), trail, page),
     listApprovalRequests(tenant, deps.db, { ...query, limit: 1, withTotal: true }).then((counted) => counted.total ?? 0),
@@ -47,7 +47,15 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   ]);
   const subjects = await requestSubjects(tenant, deps.db, result.rows);
   return {
-    requests: result.rows.map((r) => ({ id: r.id, kind: r.kind, action: r.action, makerName: r.makerName, madeAt: r.madeAt, status: r.status, subject: subjects[r.id] ?? null })),
+    requests: result.rows.map((r) => ({
+      id: r.id,
+      kind: r.kind,
+      action: r.action,
+      makerName: r.makerName,
+      madeAt: r.madeAt,
+      status: r.status,
+      subject: subjects[r.id] ?? null,
+    })),
     page: result.number,
     trail: result.trail,
     hasNext: result.next !== null,
@@ -111,7 +119,11 @@ export default function Approvals() {
             const current = tab.slug === kindSlug;
             return (
               <li key={tab.label}>
-                <Link to={filterHref(params, { kind: tab.slug })} className={current ? "tabs__tab tabs__tab--current" : "tabs__tab"} aria-current={current ? "page" : undefined}>
+                <Link
+                  to={filterHref(params, { kind: tab.slug })}
+                  className={current ? "tabs__tab tabs__tab--current" : "tabs__tab"}
+                  aria-current={current ? "page" : undefined}
+                >
                   {tab.label}
                   <span className="tabs__count" aria-label={`${count} pending`}>
                     {formatCount(count)}
@@ -123,7 +135,11 @@ export default function Approvals() {
         </ul>
       </nav>
       <div className="list-toolbar">
-        <Form method="get" className="list-toolbar__form" onChange={(event) => event.target instanceof HTMLSelectElement && submit(event.currentTarget, { replace: true })}>
+        <Form
+          method="get"
+          className="list-toolbar__form"
+          onChange={(event) => event.target instanceof HTMLSelectElement && submit(event.currentTarget, { replace: true })}
+        >
           {kindSlug ? <input type="hidden" name="kind" value={kindSlug} /> : null}
           <label className="list-toolbar__filter">
             <span>Status</span>
@@ -165,7 +181,11 @@ export default function Approvals() {
         empty={
           <>
             <h2>Nothing waiting for a decision</h2>
-            <p>{status === "pending" && makerId === null ? "New requests appear here as soon as someone asks for a change." : "No request matches these filters. Try another status or maker."}</p>
+            <p>
+              {status === "pending" && makerId === null
+                ? "New requests appear here as soon as someone asks for a change."
+                : "No request matches these filters. Try another status or maker."}
+            </p>
           </>
         }
       />

@@ -26,7 +26,9 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const { outcome } = finished;
   if (finished.mode === "redirect") throw redirect(outcome.ok ? outcome.next : `/login?error=${outcome.code}`, { headers: cookies });
   // A popup, or a flow whose cookie was lost (the page decides by whether it has an opener).
-  const message: SignInMessage = outcome.ok ? { type: SIGN_IN_MESSAGE_TYPE, ok: true, next: outcome.next } : { type: SIGN_IN_MESSAGE_TYPE, ok: false, code: outcome.code };
+  const message: SignInMessage = outcome.ok
+    ? { type: SIGN_IN_MESSAGE_TYPE, ok: true, next: outcome.next }
+    : { type: SIGN_IN_MESSAGE_TYPE, ok: false, code: outcome.code };
   return data({ message }, { headers: cookies });
 }
 

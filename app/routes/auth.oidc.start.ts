@@ -24,7 +24,8 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   const wantsJson = (request.headers.get("Accept") ?? "").includes("application/json");
   const form = await request.formData().catch(() => null);
   const parsed = v.safeParse(StartForm, form ? Object.fromEntries(form) : null);
-  if (!parsed.success) return Response.json({ code: "invalid_request", message: parsed.issues[0].message }, { status: 400, headers: { "Cache-Control": "no-store" } });
+  if (!parsed.success)
+    return Response.json({ code: "invalid_request", message: parsed.issues[0].message }, { status: 400, headers: { "Cache-Control": "no-store" } });
   const deps = authDeps(request, context);
   const begun = await beginOidcSignIn(request, deps, oidcDeps(context, deps), params.provider, parsed.output.mode);
   if (!begun.ok) {

@@ -59,7 +59,16 @@ export default function Verify() {
       <Form method="post" className="form" noValidate>
         <input type="hidden" name="intent" value="verify" />
         <Field id="code" label="One-time code" error={error}>
-          <input id="code" name="code" inputMode="numeric" autoComplete="one-time-code" pattern="[0-9]{6}" maxLength={6} required {...describedBy("code", error)} />
+          <input
+            id="code"
+            name="code"
+            inputMode="numeric"
+            autoComplete="one-time-code"
+            pattern="[0-9]{6}"
+            maxLength={6}
+            required
+            {...describedBy("code", error)}
+          />
         </Field>
         <button type="submit" className="button button--primary button--block" disabled={busy}>
           {busy ? "Checking…" : "Verify"}

@@ -71,7 +71,11 @@ export default function UiKit() {
               Show {kind}
             </button>
           ))}
-          <button type="button" className="button" onClick={() => showAlert({ kind: "warning", message: "A priority alert stays 12 seconds.", priority: true })}>
+          <button
+            type="button"
+            className="button"
+            onClick={() => showAlert({ kind: "warning", message: "A priority alert stays 12 seconds.", priority: true })}
+          >
             Priority alert
           </button>
           <button type="button" className="button button--ghost" onClick={resetAlert}>
@@ -83,10 +87,18 @@ export default function UiKit() {
       <section className="card" aria-labelledby="response-title-kit">
         <h2 id="response-title-kit">Response modal</h2>
         <div className="button-row">
-          <button type="button" className="button" onClick={() => showResponse({ kind: "success", title: "Request submitted", message: "The change waits for a second person to approve it." })}>
+          <button
+            type="button"
+            className="button"
+            onClick={() => showResponse({ kind: "success", title: "Request submitted", message: "The change waits for a second person to approve it." })}
+          >
             Show response
           </button>
-          <button type="button" className="button" onClick={() => showResponse({ kind: "info", message: "A priority response closes itself after 12 seconds.", priority: true })}>
+          <button
+            type="button"
+            className="button"
+            onClick={() => showResponse({ kind: "info", message: "A priority response closes itself after 12 seconds.", priority: true })}
+          >
             Priority response
           </button>
         </div>

@@ -97,7 +97,11 @@ function useProviderSignIn(configuredSize: string | null, initialError: string |
       setError(null);
       // Opened in the click itself, before any await, or the browser blocks it.
       const size = popupSize(configuredSize);
-      const popup = window.open("", POPUP_NAME, popupFeatures(size, { left: window.screenX, top: window.screenY, width: window.outerWidth, height: window.outerHeight }));
+      const popup = window.open(
+        "",
+        POPUP_NAME,
+        popupFeatures(size, { left: window.screenX, top: window.screenY, width: window.outerWidth, height: window.outerHeight }),
+      );
       if (!popup) return redirectFlow(provider);
       const started = await startFlow(provider, "popup");
       if ("code" in started) {

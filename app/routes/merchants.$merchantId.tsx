@@ -158,7 +158,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
 
 const Intent = v.picklist(
   ["update-merchant", "deactivate-merchant", "add-account", "update-account", "deactivate-account"],
-  "That request was not understood."
+  "That request was not understood.",
 );
 const AccountId = v.pipe(v.string("Say which account."), v.nonEmpty("Say which account."), v.maxLength(80));
 
@@ -172,8 +172,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   if (!intent.success && !can(tenant.role, "request:merchant")) requirePermission(tenant, "request:settlement_account");
   if (intent.success) requirePermission(tenant, intent.output.endsWith("-account") ? "request:settlement_account" : "request:merchant");
   const merchant = await loadMerchant(request, tenant, deps.db, params.merchantId);
-  if (!intent.success)
-    return refuse({ form: intent.issues[0].message }, values, "");
+  if (!intent.success) return refuse({ form: intent.issues[0].message }, values, "");
   const here = `/merchants/${merchant.id}`;
 
   let account: SettlementAccount | null = null;
@@ -189,8 +188,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
         const parsed = v.safeParse(MerchantUpdateForm, formFields(form, MERCHANT_FIELDS));
         if (!parsed.success) return refuse(fieldErrors(parsed.issues), values, intent.output);
         const after = changedOnly(parsed.output, merchantValues(merchant));
-        if (Object.keys(after).length === 0)
-          return refuse({ form: "Nothing would change: edit a field first." }, values, intent.output);
+        if (Object.keys(after).length === 0) return refuse({ form: "Nothing would change: edit a field first." }, values, intent.output);
         if (typeof after.tin === "string" && (await merchantClashes(tenant, deps.db, { tin: after.tin }, merchant.id)).tin) {
           return refuse({ tin: "Another merchant already has this TIN, or a pending request would give it one." }, values, intent.output);
         }
@@ -217,8 +215,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
         });
       }
       case "add-account": {
-        if (merchant.status !== "active")
-          return refuse({ form: "An inactive merchant cannot get a new settlement account." }, values, intent.output);
+        if (merchant.status !== "active") return refuse({ form: "An inactive merchant cannot get a new settlement account." }, values, intent.output);
         const parsed = v.safeParse(SettlementAccountForm, formFields(form, ACCOUNT_FIELDS));
         if (!parsed.success) return refuse(fieldErrors(parsed.issues), values, intent.output);
         const wanted = parsed.output;
@@ -243,14 +240,12 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
         });
       }
       case "update-account": {
-        if (merchant.status !== "active")
-          return refuse({ form: "The settlement accounts of an inactive merchant cannot change." }, values, intent.output);
+        if (merchant.status !== "active") return refuse({ form: "The settlement accounts of an inactive merchant cannot change." }, values, intent.output);
         const parsed = v.safeParse(SettlementAccountForm, formFields(form, ACCOUNT_FIELDS));
         if (!parsed.success) return refuse(fieldErrors(parsed.issues), values, intent.output);
         const wanted = parsed.output;
         const after = changedOnly(wanted, accountValues(account!));
-        if (Object.keys(after).length === 0)
-          return refuse({ form: "Nothing would change: edit a field first." }, values, intent.output);
+        if (Object.keys(after).length === 0) return refuse({ form: "Nothing would change: edit a field first." }, values, intent.output);
         if (
           (after.provider !== undefined || after.account_number !== undefined) &&
           (await settlementAccountClashes(
@@ -262,7 +257,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
               provider: wanted.provider,
               accountNumber: wanted.account_number,
             },
-            account!.id
+            account!.id,
           ))
         ) {
           return refuse({ account_number: "This merchant already has this account, or a pending request would add it." }, values, intent.output);
@@ -367,19 +362,19 @@ export default function ManageMerchant() {
   const open = refused?.intent
     ? { intent: refused.intent, accountId: refused.values?.accountId ?? null }
     : query.get("edit") === "merchant"
-    ? { intent: "update-merchant", accountId: null }
-    : query.get("deactivate") === "merchant"
-    ? { intent: "deactivate-merchant", accountId: null }
-    : query.get("account") === "new"
-    ? { intent: "add-account", accountId: null }
-    : query.get("account")
-    ? { intent: "update-account", accountId: query.get("account") }
-    : query.get("deactivate-account")
-    ? {
-        intent: "deactivate-account",
-        accountId: query.get("deactivate-account"),
-      }
-    : null;
+      ? { intent: "update-merchant", accountId: null }
+      : query.get("deactivate") === "merchant"
+        ? { intent: "deactivate-merchant", accountId: null }
+        : query.get("account") === "new"
+          ? { intent: "add-account", accountId: null }
+          : query.get("account")
+            ? { intent: "update-account", accountId: query.get("account") }
+            : query.get("deactivate-account")
+              ? {
+                  intent: "deactivate-account",
+                  accountId: query.get("deactivate-account"),
+                }
+              : null;
   const errors = refused?.errors ?? {};
   const here = `/merchants/${merchant.id}`;
   const editedAccount = open?.accountId ? loaded.accounts.find((a) => a.id === open.accountId && a.status === "active" && !accountPending(a.id)) : undefined;
@@ -655,8 +650,8 @@ export default function ManageMerchant() {
                 {open.intent === "add-account"
                   ? "Add a settlement account"
                   : open.intent === "update-account"
-                  ? "Edit settlement account"
-                  : "Deactivate settlement account"}
+                    ? "Edit settlement account"
+                    : "Deactivate settlement account"}
               </h3>
               <FormNotice errors={errors} />
               {open.intent === "deactivate-account" && editedAccount ? (

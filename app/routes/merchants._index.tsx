@@ -61,7 +61,11 @@ export const MERCHANT_COLUMNS: Column<MerchantRow>[] = [
   { id: "sector", header: "Sector", cell: (m) => m.sector },
   { id: "place", header: "Town", cell: (m) => `${m.town}, ${m.region}` },
   { id: "phone", header: "Phone", cell: (m) => m.contactPhone },
-  { id: "status", header: "Status", cell: (m) => <span className={m.status === "active" ? "status status--good" : "status"}>{m.status === "active" ? "Active" : "Inactive"}</span> },
+  {
+    id: "status",
+    header: "Status",
+    cell: (m) => <span className={m.status === "active" ? "status status--good" : "status"}>{m.status === "active" ? "Active" : "Inactive"}</span>,
+  },
   { id: "created", header: "Added", cell: (m) => formatDate(m.createdAt, "day") },
 ];
 
@@ -85,11 +89,24 @@ export default function Merchants() {
         searchLabel="Search merchants"
         searchPlaceholder="Name, trading name, phone or TIN"
         filters={[
-          { name: "status", label: "Status", allLabel: "Any status", options: [{ value: "active", label: "Active" }, { value: "inactive", label: "Inactive" }] },
+          {
+            name: "status",
+            label: "Status",
+            allLabel: "Any status",
+            options: [
+              { value: "active", label: "Active" },
+              { value: "inactive", label: "Inactive" },
+            ],
+          },
           { name: "sector", label: "Sector", allLabel: "Any sector", options: sectors.map((s) => ({ value: s, label: s })) },
           { name: "region", label: "Region", allLabel: "Any region", options: GHANA_REGIONS.map((r) => ({ value: r, label: r })) },
         ]}
-        sort={{ options: [{ value: "name", label: "Name A–Z" }, { value: "newest", label: "Newest first" }] }}
+        sort={{
+          options: [
+            { value: "name", label: "Name A–Z" },
+            { value: "newest", label: "Newest first" },
+          ],
+        }}
         actions={
           canExport && total > 0 ? (
             <a href={`/merchants/export${search}`} className="button" download>
@@ -113,7 +130,11 @@ export default function Merchants() {
           ) : (
             <>
               <h2>No merchants yet</h2>
-              <p>{canRequest ? "Add the first merchant; it goes live when another person approves it." : "Merchants appear here once they are added and approved."}</p>
+              <p>
+                {canRequest
+                  ? "Add the first merchant; it goes live when another person approves it."
+                  : "Merchants appear here once they are added and approved."}
+              </p>
             </>
           )
         }

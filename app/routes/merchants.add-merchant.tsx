@@ -24,7 +24,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const parsed = v.safeParse(MerchantCreateForm, formFields(form, MERCHANT_FIELDS));
   // A taken code or TIN is said along with any other mistake, not one round later.
   const typedKey = (key: "code" | "tin") => (typeof form[key] === "string" ? form[key].trim().toUpperCase() : "");
-  const clash = await merchantClashes(tenant, deps.db, parsed.success ? { code: parsed.output.code, tin: parsed.output.tin } : { code: typedKey("code"), tin: typedKey("tin") });
+  const clash = await merchantClashes(
+    tenant,
+    deps.db,
+    parsed.success ? { code: parsed.output.code, tin: parsed.output.tin } : { code: typedKey("code"), tin: typedKey("tin") },
+  );
   const errors: FieldErrors = parsed.success ? {} : fieldErrors(parsed.issues);
   if (clash.code) errors.code ??= "Another merchant already has this code, or a pending request would give it one.";
   if (clash.tin) errors.tin ??= "Another merchant already has this TIN, or a pending request would give it one.";
@@ -47,8 +51,8 @@ export default function AddMerchant() {
       <header className="page__header">
         <h1>Add merchant</h1>
         <p className="page__lead">
-          The merchant is sent for approval: another person must approve it before it takes effect. Its points of sale and settlement accounts are added on its page once it
-          exists.
+          The merchant is sent for approval: another person must approve it before it takes effect. Its points of sale and settlement accounts are added on its
+          page once it exists.
         </p>
       </header>
       <section className="card" aria-labelledby="merchant-form-title">

@@ -27,7 +27,11 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   if (!form.ok) return refuse(form.errors, form.typed);
   if (merchant.status !== "active") return refuse({ form: "This merchant is inactive: it cannot get a new point of sale." }, form.typed);
   try {
-    await requestChange(tenant, deps.db, deps.meta, { kind: "point_of_sale", action: "create", after: { merchant_id: merchant.id, ...pointOfSaleColumns(form.output) } });
+    await requestChange(tenant, deps.db, deps.meta, {
+      kind: "point_of_sale",
+      action: "create",
+      after: { merchant_id: merchant.id, ...pointOfSaleColumns(form.output) },
+    });
   } catch (error) {
     return refuse({ form: refusalMessage(request, error) }, form.typed);
   }

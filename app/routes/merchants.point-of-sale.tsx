@@ -72,7 +72,12 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
       const form = readPointOfSaleForm(values);
       typed = form.typed;
       if (!form.ok) return refuse(form.errors, form.typed, "update");
-      await requestChange(tenant, deps.db, deps.meta, { kind: "point_of_sale", action: "update", targetId: pointOfSale.id, after: pointOfSaleColumns(form.output) });
+      await requestChange(tenant, deps.db, deps.meta, {
+        kind: "point_of_sale",
+        action: "update",
+        targetId: pointOfSale.id,
+        after: pointOfSaleColumns(form.output),
+      });
       message = "Changes sent for approval: another person must approve them before they take effect.";
     } else {
       await requestChange(tenant, deps.db, deps.meta, { kind: "point_of_sale", action: "deactivate", targetId: pointOfSale.id });

@@ -21,9 +21,19 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     numberedPage((after) => listMerchants(tenant, deps.db, { ...query, after }), trail, page),
     listMerchants(tenant, deps.db, { ...query, limit: 1, withTotal: true }).then((counted) => counted.total ?? 0),
   ]);
-  const balances = await listMerchantBalances(tenant, deps.db, result.rows.map((m) => m.id));
+  const balances = await listMerchantBalances(
+    tenant,
+    deps.db,
+    result.rows.map((m) => m.id),
+  );
   return {
-    accounts: result.rows.map((m) => ({ id: m.id, name: m.name, code: m.code, status: m.status, ...(balances[m.id] ?? { pending: 0, available: 0, total: 0 }) })),
+    accounts: result.rows.map((m) => ({
+      id: m.id,
+      name: m.name,
+      code: m.code,
+      status: m.status,
+      ...(balances[m.id] ?? { pending: 0, available: 0, total: 0 }),
+    })),
     page: result.number,
     trail: result.trail,
     hasNext: result.next !== null,
@@ -70,7 +80,17 @@ export default function MerchantAccounts() {
       <ListToolbar
         searchLabel="Search merchant accounts"
         searchPlaceholder="Merchant name, phone or TIN"
-        filters={[{ name: "status", label: "Status", allLabel: "Any status", options: [{ value: "active", label: "Active" }, { value: "inactive", label: "Inactive" }] }]}
+        filters={[
+          {
+            name: "status",
+            label: "Status",
+            allLabel: "Any status",
+            options: [
+              { value: "active", label: "Active" },
+              { value: "inactive", label: "Inactive" },
+            ],
+          },
+        ]}
       />
       <ListCount page={page} pageSize={DEFAULT_PAGE_SIZE} shown={accounts.length} total={total} noun={total === 1 ? "account" : "accounts"} />
       <DataTable

@@ -39,7 +39,12 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     numberedPage((after) => listMerchants(tenant, deps.db, { ...query, after }), trail, page),
     listMerchants(tenant, deps.db, { ...query, limit: 1, withTotal: true }).then((counted) => counted.total ?? 0),
   ]);
-  const funds = await listMerchantFunds(tenant, deps.db, result.rows.map((m) => m.id), period);
+  const funds = await listMerchantFunds(
+    tenant,
+    deps.db,
+    result.rows.map((m) => m.id),
+    period,
+  );
   const canTransfer = can(tenant.role, "request:transfer");
   let transfer = null;
   if (filters.transfer && canTransfer) {
@@ -48,7 +53,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     const [balances, accounts, others] = await Promise.all([
       getMerchantBalances(tenant, deps.db, from.id),
       deps.db
-        .prepare("SELECT id, provider, account_number AS number, account_name AS name FROM settlement_accounts WHERE business_id = ? AND merchant_id = ? AND status = 'active' ORDER BY is_primary DESC, provider")
+        .prepare(
+          "SELECT id, provider, account_number AS number, account_name AS name FROM settlement_accounts WHERE business_id = ? AND merchant_id = ? AND status = 'active' ORDER BY is_primary DESC, provider",
+        )
         .bind(tenant.businessId, from.id)
         .all<{ id: string; provider: string; number: string; name: string }>(),
       deps.db
@@ -182,7 +189,12 @@ export default function MerchantFunds() {
       </header>
       <nav className="range-tabs" aria-label="Period">
         {QUICK_RANGES.filter((r) => r.value !== "custom").map((r) => (
-          <Link key={r.value} to={filterHref(params, { range: r.value, from: null, to: null })} className="range-tabs__tab" aria-current={period.range === r.value ? "true" : undefined}>
+          <Link
+            key={r.value}
+            to={filterHref(params, { range: r.value, from: null, to: null })}
+            className="range-tabs__tab"
+            aria-current={period.range === r.value ? "true" : undefined}
+          >
             {r.label}
           </Link>
         ))}
@@ -219,7 +231,15 @@ export default function MerchantFunds() {
               </select>
             </Field>
             <Field id="amount" label="Amount (GHS)" error={errors.amount} hint="Up to the available balance, e.g. 1,250.00">
-              <input id="amount" name="amount" inputMode="decimal" autoComplete="off" defaultValue={answer?.values.amount ?? ""} required {...describedBy("amount", errors.amount, true)} />
+              <input
+                id="amount"
+                name="amount"
+                inputMode="decimal"
+                autoComplete="off"
+                defaultValue={answer?.values.amount ?? ""}
+                required
+                {...describedBy("amount", errors.amount, true)}
+              />
             </Field>
             <div className="form__actions">
               <button type="submit" className="button button--primary" disabled={busy}>

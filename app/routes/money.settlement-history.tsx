@@ -39,7 +39,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
           after,
         }),
       trail,
-      page
+      page,
     ),
     deps.db
       .prepare("SELECT id, name FROM merchants WHERE business_id = ? ORDER BY name COLLATE NOCASE LIMIT 500")
@@ -51,7 +51,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     ? (
         await deps.db
           .prepare(
-            `SELECT id, provider || ' ' || account_number AS label FROM settlement_accounts WHERE business_id = ? AND id IN (${slots(accountIds.length)})`
+            `SELECT id, provider || ' ' || account_number AS label FROM settlement_accounts WHERE business_id = ? AND id IN (${slots(accountIds.length)})`,
           )
           .bind(tenant.businessId, ...accountIds)
           .all<{ id: string; label: string }>()
@@ -67,7 +67,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       deps.db
         .prepare(
           `SELECT t.id, t.reference, t.channel, t.network, t.amount, t.fee, t.card_bin AS cardBin, t.card_last4 AS cardLast4, t.customer_msisdn AS customerMsisdn, t.created_at AS createdAt
-           FROM settlement_items i JOIN transactions t ON t.id = i.transaction_id WHERE i.settlement_id = ? AND t.business_id = ? ORDER BY t.created_at LIMIT 100`
+           FROM settlement_items i JOIN transactions t ON t.id = i.transaction_id WHERE i.settlement_id = ? AND t.business_id = ? ORDER BY t.created_at LIMIT 100`,
         )
         .bind(settlement.id, tenant.businessId)
         .all<{

@@ -20,7 +20,11 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const [balances, result] = await Promise.all([
     getMerchantBalances(tenant, deps.db, merchant.id),
-    numberedPage((after) => listMerchantTransfers(tenant, deps.db, { merchantId: merchant.id, after }), readTrail(url.searchParams), readPage(url.searchParams)),
+    numberedPage(
+      (after) => listMerchantTransfers(tenant, deps.db, { merchantId: merchant.id, after }),
+      readTrail(url.searchParams),
+      readPage(url.searchParams),
+    ),
   ]);
   // Names of the people and counterparties on this page, one query each.
   const people = [...new Set(result.rows.flatMap((t) => [t.requestedBy, t.approvedBy]).filter((id): id is string => Boolean(id)))];
@@ -28,9 +32,17 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const accounts = [...new Set(result.rows.map((t) => t.toSettlementAccountId).filter((id): id is string => Boolean(id)))];
   const list = (n: number) => Array.from({ length: n }, () => "?").join(", ");
   const [names, merchantNames, accountNames] = await Promise.all([
-    people.length ? deps.db.prepare(`SELECT id, name FROM users WHERE id IN (${list(people.length)})`).bind(...people).all<{ id: string; name: string }>() : { results: [] },
+    people.length
+      ? deps.db
+          .prepare(`SELECT id, name FROM users WHERE id IN (${list(people.length)})`)
+          .bind(...people)
+          .all<{ id: string; name: string }>()
+      : { results: [] },
     merchants.length
-      ? deps.db.prepare(`SELECT id, name FROM merchants WHERE business_id = ? AND id IN (${list(merchants.length)})`).bind(tenant.businessId, ...merchants).all<{ id: string; name: string }>()
+      ? deps.db
+          .prepare(`SELECT id, name FROM merchants WHERE business_id = ? AND id IN (${list(merchants.length)})`)
+          .bind(tenant.businessId, ...merchants)
+          .all<{ id: string; name: string }>()
       : { results: [] },
     accounts.length
       ? deps.db

@@ -5,7 +5,15 @@ import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Link, useLoaderData, useLocation } from "@remix-run/react";
 import * as v from "valibot";
 import { DEFAULT_PAGE_SIZE, numberedPage } from "../../functions/data/page";
-import { TERMINAL_STATUSES, countSilentTerminals, listTerminalMerchants, listTerminals, terminalPlaces, type Terminal, type TerminalQuery } from "../../functions/data/terminals";
+import {
+  TERMINAL_STATUSES,
+  countSilentTerminals,
+  listTerminalMerchants,
+  listTerminals,
+  terminalPlaces,
+  type Terminal,
+  type TerminalQuery,
+} from "../../functions/data/terminals";
 import type { Tenant } from "../../functions/data/tenant";
 import { can } from "../../functions/permissions";
 import { requireTenant } from "../../functions/guards";
@@ -93,13 +101,18 @@ const COLUMNS: Column<TerminalRow>[] = [
   {
     id: "merchant",
     header: "Merchant",
-    cell: (t) => (t.merchantId && t.merchantName ? <Link to={`/merchants/${t.merchantId}`}>{t.merchantName}</Link> : <span className="cell-sub">Not assigned</span>),
+    cell: (t) =>
+      t.merchantId && t.merchantName ? <Link to={`/merchants/${t.merchantId}`}>{t.merchantName}</Link> : <span className="cell-sub">Not assigned</span>,
   },
   {
     id: "pos",
     header: "Point of sale",
     cell: (t) =>
-      t.merchantId && t.pointOfSaleId && t.pointOfSaleName ? <Link to={`/merchants/${t.merchantId}/point-of-sale/${t.pointOfSaleId}`}>{t.pointOfSaleName}</Link> : <span className="cell-sub">None</span>,
+      t.merchantId && t.pointOfSaleId && t.pointOfSaleName ? (
+        <Link to={`/merchants/${t.merchantId}/point-of-sale/${t.pointOfSaleId}`}>{t.pointOfSaleName}</Link>
+      ) : (
+        <span className="cell-sub">None</span>
+      ),
   },
   { id: "seen", header: "Last seen", cell: (t) => (t.lastSeenAt === null ? "Never" : formatDate(t.lastSeenAt)) },
   { id: "software", header: "Software", cell: (t) => t.softwareVersion },
@@ -140,11 +153,21 @@ export default function PosTerminals() {
         searchLabel="Search by serial number"
         searchPlaceholder="Serial starts with…"
         filters={[
-          { name: "status", label: "Status", allLabel: "Any status", options: Object.entries(TERMINAL_STATUS_LABEL).map(([value, label]) => ({ value, label })) },
+          {
+            name: "status",
+            label: "Status",
+            allLabel: "Any status",
+            options: Object.entries(TERMINAL_STATUS_LABEL).map(([value, label]) => ({ value, label })),
+          },
           { name: "merchant", label: "Merchant", allLabel: "Any merchant", options: merchants.map((m) => ({ value: m.id, label: m.name })) },
           { name: "silent", label: "Reporting", allLabel: "Any", options: [{ value: "1", label: "Silent 24 h+" }] },
         ]}
-        sort={{ options: [{ value: "serial", label: "Serial number" }, { value: "last_seen", label: "Last seen, longest silent first" }] }}
+        sort={{
+          options: [
+            { value: "serial", label: "Serial number" },
+            { value: "last_seen", label: "Last seen, longest silent first" },
+          ],
+        }}
         actions={
           canExport && total > 0 ? (
             <a href={`/pos-terminals/export${search}`} className="button" download>

@@ -45,10 +45,10 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
     listTransactions(tenant, deps.db, { terminalId: terminal.id, limit: 10 }),
     assigning ? listAssignableMerchants(tenant, deps.db) : Promise.resolve([]),
   ]);
-  const merchant = assigning && chosenMerchant ? merchants.find((m) => m.id === chosenMerchant) ?? null : null;
+  const merchant = assigning && chosenMerchant ? (merchants.find((m) => m.id === chosenMerchant) ?? null) : null;
   return {
     terminal,
-    place: terminal.pointOfSaleId ? places.get(terminal.pointOfSaleId) ?? null : null,
+    place: terminal.pointOfSaleId ? (places.get(terminal.pointOfSaleId) ?? null) : null,
     assignments,
     transactions: transactions.rows.map(shownTransaction),
     canManage,
@@ -63,7 +63,7 @@ const Reason = v.pipe(
   v.string("Give a reason."),
   v.trim(),
   v.nonEmpty("Give a reason."),
-  v.maxLength(MAX_REASON_LENGTH, `Keep the reason under ${MAX_REASON_LENGTH} characters.`)
+  v.maxLength(MAX_REASON_LENGTH, `Keep the reason under ${MAX_REASON_LENGTH} characters.`),
 );
 const Version = v.pipe(v.string(), v.regex(/^\d{1,9}$/), v.transform(Number));
 const Common = { version: Version, reason: Reason };

@@ -10,7 +10,10 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const { deps, tenant } = await requireTenant(request, context, "export:report");
   const { dimension, period, lines } = await buildReport(tenant, deps.db, new URL(request.url), deps.now());
   const heading = DIMENSIONS.find((d) => d.value === dimension)?.heading ?? "Key";
-  const body = [csvLine([heading, "Payments", "Value (GHS)", "Fees (GHS)"]), ...lines.map((l) => csvLine([dimension === "day" ? l.key : l.label, l.count, cedis(l.amount), cedis(l.fee)]))].join("");
+  const body = [
+    csvLine([heading, "Payments", "Value (GHS)", "Fees (GHS)"]),
+    ...lines.map((l) => csvLine([dimension === "day" ? l.key : l.label, l.count, cedis(l.amount), cedis(l.fee)])),
+  ].join("");
   return new Response(`\uFEFF${body}`, {
     headers: {
       "Content-Type": "text/csv; charset=utf-8",

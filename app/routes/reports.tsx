@@ -48,7 +48,12 @@ export async function buildReport(tenant: Tenant, db: D1Database, url: URL, now:
   const period = resolveRange(filters, now, "30d");
   const dimension: ReportDimension = filters.by ?? "day";
   const rows = await reportBy(tenant, db, { dimension, fromDay: period.fromDay, toDay: period.toDay });
-  const names = await namesFor(tenant, db, dimension, rows.map((r) => r.key));
+  const names = await namesFor(
+    tenant,
+    db,
+    dimension,
+    rows.map((r) => r.key),
+  );
   let lines: ReportLine[] = rows.map((r) => ({ ...r, label: names.get(r.key) ?? labelOf(dimension, r.key) }));
   if (dimension === "day") {
     const byDay = new Map(lines.map((line) => [line.key, line]));
@@ -89,7 +94,11 @@ async function namesFor(tenant: Tenant, db: D1Database, dimension: ReportDimensi
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { deps, tenant } = await requireTenant(request, context, "view:report");
   const report = await buildReport(tenant, deps.db, new URL(request.url), deps.now());
-  const totals = report.lines.reduce((sum, line) => ({ count: sum.count + line.count, amount: sum.amount + line.amount, fee: sum.fee + line.fee }), { count: 0, amount: 0, fee: 0 });
+  const totals = report.lines.reduce((sum, line) => ({ count: sum.count + line.count, amount: sum.amount + line.amount, fee: sum.fee + line.fee }), {
+    count: 0,
+    amount: 0,
+    fee: 0,
+  });
   return {
     dimension: report.dimension,
     period: { range: report.period.range, fromDay: report.period.fromDay, toDay: report.period.toDay, error: report.period.error },
@@ -130,7 +139,12 @@ export default function Reports() {
 
       <nav className="range-tabs" aria-label="Period">
         {QUICK_RANGES.filter((r) => r.value !== "custom").map((r) => (
-          <Link key={r.value} to={filterHref(params, { range: r.value, from: null, to: null })} className="range-tabs__tab" aria-current={period.range === r.value ? "true" : undefined}>
+          <Link
+            key={r.value}
+            to={filterHref(params, { range: r.value, from: null, to: null })}
+            className="range-tabs__tab"
+            aria-current={period.range === r.value ? "true" : undefined}
+          >
             {r.label}
           </Link>
         ))}
@@ -140,7 +154,14 @@ export default function Reports() {
         <input type="hidden" name="range" value="custom" />
         <label>
           From
-          <input type="date" name="from" defaultValue={period.fromDay} required aria-invalid={period.error ? true : undefined} aria-describedby={period.error ? "range-error" : undefined} />
+          <input
+            type="date"
+            name="from"
+            defaultValue={period.fromDay}
+            required
+            aria-invalid={period.error ? true : undefined}
+            aria-describedby={period.error ? "range-error" : undefined}
+          />
         </label>
         <label>
           To
@@ -157,7 +178,12 @@ export default function Reports() {
       </Form>
       <nav className="range-tabs" aria-label="Group by">
         {DIMENSIONS.map((d) => (
-          <Link key={d.value} to={filterHref(params, { by: d.value === "day" ? null : d.value })} className="range-tabs__tab" aria-current={dimension === d.value ? "true" : undefined}>
+          <Link
+            key={d.value}
+            to={filterHref(params, { by: d.value === "day" ? null : d.value })}
+            className="range-tabs__tab"
+            aria-current={dimension === d.value ? "true" : undefined}
+          >
             {d.label}
           </Link>
         ))}

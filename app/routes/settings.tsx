@@ -128,7 +128,7 @@ async function loadTeam(request: Request, deps: AuthDeps, tenant: Tenant) {
   const pending = await pendingChangesFor(
     tenant,
     deps.db,
-    result.rows.map((e) => e.userId)
+    result.rows.map((e) => e.userId),
   );
   const canRequest = can(tenant.role, "request:employee");
   return {
@@ -188,7 +188,7 @@ const InviteSchema = v.object({
     v.nonEmpty("Enter an email address."),
     v.maxLength(254, "That email address is too long."),
     v.check((value: string) => isValidEmail(value), "Enter an email address like name@example.com."),
-    v.toLowerCase()
+    v.toLowerCase(),
   ),
   phone: ghanaPhoneField("Enter a mobile number."),
   gender: v.picklist(["female", "male", "unspecified"], "Choose a gender, or Not given."),
@@ -231,12 +231,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
       await flashCookie(request, context.config, {
         kind: "success",
         message: "You are signed out on every device, this one included.",
-      })
+      }),
     );
     throw redirect(session.returnUrl, { headers });
   }
-  if (parsed.output.sessionId === session.sid)
-    return refuse({ form: "To sign out of this session, use Sign out in the account menu." });
+  if (parsed.output.sessionId === session.sid) return refuse({ form: "To sign out of this session, use Sign out in the account menu." });
   const revoked = await revokeOwnSession(deps, session, parsed.output.sessionId);
   // Not one of this person's sessions (or already ended): not found, said on the tab.
   if (!revoked) return data<Refusal>({ errors: { form: "That session has already ended." }, values: null }, { status: 404 });
@@ -248,18 +247,16 @@ const APPROVAL_NOTE = "Another person must approve it before it takes effect.";
 async function teamAction(request: Request, context: ActionFunctionArgs["context"], deps: AuthDeps, tenant: Tenant, form: Record<string, FormDataEntryValue>) {
   if (form.intent === "invite") {
     const values = {
-      name: (typeof form.name === "string" ? form.name : ""),
-      email: (typeof form.email === "string" ? form.email : ""),
-      phone: (typeof form.phone === "string" ? form.phone : ""),
-      gender: (typeof form.gender === "string" ? form.gender : ""),
-      role: (typeof form.role === "string" ? form.role : ""),
+      name: typeof form.name === "string" ? form.name : "",
+      email: typeof form.email === "string" ? form.email : "",
+      phone: typeof form.phone === "string" ? form.phone : "",
+      gender: typeof form.gender === "string" ? form.gender : "",
+      role: typeof form.role === "string" ? form.role : "",
     };
     const parsed = v.safeParse(InviteSchema, values);
     const errors: InviteErrors = parsed.success
       ? {}
-      : (Object.fromEntries(
-          Object.entries(v.flatten<typeof InviteSchema>(parsed.issues).nested ?? {}).map(([key, messages]) => [key, messages?.[0]])
-        ));
+      : Object.fromEntries(Object.entries(v.flatten<typeof InviteSchema>(parsed.issues).nested ?? {}).map(([key, messages]) => [key, messages?.[0]]));
     // Checked here too, so the person reads it next to the field; the engine refuses it anyway.
     if (parsed.success && !canGrantRole(tenant.role, parsed.output.role)) errors.role = `Your role cannot grant ${parsed.output.role}.`;
     if (parsed.success && !errors.role) {
@@ -288,8 +285,7 @@ async function teamAction(request: Request, context: ActionFunctionArgs["context
   if (!parsed.success) return refuse({ form: NOT_UNDERSTOOD });
   const employee = await getEmployee(tenant, deps.db, parsed.output.userId);
   if (!employee) pageNotFound(request);
-  if (employee.userId === tenant.userId)
-    return refuse({ form: "You cannot change your own role or access. Ask another administrator." });
+  if (employee.userId === tenant.userId) return refuse({ form: "You cannot change your own role or access. Ask another administrator." });
   // Whoever cannot grant a role cannot take it away either.
   if (!canGrantRole(tenant.role, employee.role)) return refuse({ form: `Your role cannot change a ${employee.role}'s access.` });
 

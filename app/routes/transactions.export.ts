@@ -15,7 +15,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const { deps, tenant } = await requireTenant(request, context, "export:transaction");
   const { filter, period } = transactionFilter(new URL(request.url), deps.now());
   const merchants = new Map(
-    (await deps.db.prepare("SELECT id, name FROM merchants WHERE business_id = ?").bind(tenant.businessId).all<{ id: string; name: string }>()).results.map((m) => [m.id, m.name]),
+    (await deps.db.prepare("SELECT id, name FROM merchants WHERE business_id = ?").bind(tenant.businessId).all<{ id: string; name: string }>()).results.map(
+      (m) => [m.id, m.name],
+    ),
   );
   const columns: { header: string; value: (t: Transaction) => string | number | null }[] = [
     { header: "Reference", value: (t) => t.reference },
@@ -32,5 +34,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     { header: "Status", value: (t) => t.status },
     { header: "Available (UTC)", value: (t) => (t.clearedAt ? new Date(t.clearedAt).toISOString() : null) },
   ];
-  return csvResponse(`transactions-${period.fromDay}-to-${period.toDay}.csv`, columns, (after) => listTransactions(tenant, deps.db, { ...filter, after, limit: MAX_PAGE_SIZE }));
+  return csvResponse(`transactions-${period.fromDay}-to-${period.toDay}.csv`, columns, (after) =>
+    listTransactions(tenant, deps.db, { ...filter, after, limit: MAX_PAGE_SIZE }),
+  );
 }

@@ -15,9 +15,7 @@ export function isOidcProvider(value: unknown): value is OidcProviderId {
 /** Where a signed-in-by-provider person goes next: choosing the phone for the one-time code. */
 export const AFTER_IDENTIFIED = "/authenticate";
 
-export type Begun =
-  | { ok: true; url: string; setCookies: string[] }
-  | { ok: false; code: SignInFailure; status: number; setCookies: string[] };
+export type Begun = { ok: true; url: string; setCookies: string[] } | { ok: false; code: SignInFailure; status: number; setCookies: string[] };
 
 /** Starting a new login clears every session field (SPEC section 4), then opens the provider. */
 export async function beginOidcSignIn(request: Request, deps: AuthDeps, oidc: OidcDeps, provider: OidcProviderId, mode: OidcMode): Promise<Begun> {

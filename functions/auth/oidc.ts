@@ -43,16 +43,7 @@ const SCOPES: Record<OidcProviderId, string> = {
   google: "openid email profile",
 };
 
-export type IdTokenProblem =
-  | "malformed"
-  | "signature"
-  | "issuer"
-  | "audience"
-  | "expired"
-  | "not_yet_valid"
-  | "nonce"
-  | "tenant"
-  | "email";
+export type IdTokenProblem = "malformed" | "signature" | "issuer" | "audience" | "expired" | "not_yet_valid" | "nonce" | "tenant" | "email";
 
 /** The OIDC subset of the sign-in failures (see sign-in-messages.ts for each one's meaning). */
 export type OidcErrorCode = Extract<
@@ -216,7 +207,11 @@ async function readFlow(request: Request, deps: OidcDeps): Promise<Flow | null> 
   const secrets = [deps.config.sessionSecret, deps.config.sessionSecretPrevious].filter((s): s is string => Boolean(s));
   for (const secret of secrets) {
     try {
-      const { payload } = await jwtDecrypt(token, await flowKey(secret), { currentDate: new Date(deps.now()), keyManagementAlgorithms: ["dir"], contentEncryptionAlgorithms: ["A256GCM"] });
+      const { payload } = await jwtDecrypt(token, await flowKey(secret), {
+        currentDate: new Date(deps.now()),
+        keyManagementAlgorithms: ["dir"],
+        contentEncryptionAlgorithms: ["A256GCM"],
+      });
       const parsed = v.safeParse(FlowClaims, payload);
       return parsed.success ? parsed.output : null;
     } catch (error) {
@@ -256,7 +251,12 @@ export interface StartOptions {
  * flow cookie to set on the same response. Throws OidcError (not_configured,
  * unreachable, discovery_invalid).
  */
-export async function startOidc(request: Request, deps: OidcDeps, provider: OidcProviderId, options: StartOptions = {}): Promise<{ url: string; setCookie: string }> {
+export async function startOidc(
+  request: Request,
+  deps: OidcDeps,
+  provider: OidcProviderId,
+  options: StartOptions = {},
+): Promise<{ url: string; setCookie: string }> {
   const client = oidcClient(deps.oidc, provider);
   if (!client) throw new OidcError("not_configured");
   const now = deps.now();
@@ -381,7 +381,11 @@ const TokenResponse = v.looseObject({ id_token: v.pipe(v.string(), v.minLength(1
 const TokenError = v.looseObject({ error: v.string() });
 
 /** The token endpoint: the code, the PKCE verifier and the client secret (client_secret_post) for an ID token. */
-export async function exchangeCode(metadata: OidcMetadata, client: OidcClientConfig, input: { code: string; verifier: string; redirectUri: string }): Promise<string> {
+export async function exchangeCode(
+  metadata: OidcMetadata,
+  client: OidcClientConfig,
+  input: { code: string; verifier: string; redirectUri: string },
+): Promise<string> {
   const body = new URLSearchParams({
     grant_type: "authorization_code",
     code: input.code,
@@ -437,7 +441,8 @@ export async function verifyIdToken(idToken: string, expected: IdTokenExpectatio
     if (tid.toLowerCase() === MSA_CONSUMER_TENANT) throw new OidcError("invalid_id_token", { reason: "tenant" });
   }
   // Several audiences: the authorized party must be this client (OIDC Core 3.1.3.7).
-  if (Array.isArray(payload.aud) && payload.aud.length > 1 && payload.azp !== expected.clientId) throw new OidcError("invalid_id_token", { reason: "audience" });
+  if (Array.isArray(payload.aud) && payload.aud.length > 1 && payload.azp !== expected.clientId)
+    throw new OidcError("invalid_id_token", { reason: "audience" });
   if (typeof payload.nonce !== "string" || payload.nonce !== expected.nonce) throw new OidcError("invalid_id_token", { reason: "nonce" });
   return payload;
 }
@@ -451,7 +456,8 @@ function idTokenError(error: unknown): OidcError {
     if (error.claim === "nbf" || error.claim === "iat") return fail("not_yet_valid");
     return fail("malformed");
   }
-  if (error instanceof errors.JWSSignatureVerificationFailed || error instanceof errors.JWKSNoMatchingKey || error instanceof errors.JOSEAlgNotAllowed) return fail("signature");
+  if (error instanceof errors.JWSSignatureVerificationFailed || error instanceof errors.JWKSNoMatchingKey || error instanceof errors.JOSEAlgNotAllowed)
+    return fail("signature");
   if (error instanceof errors.JWKSTimeout) return new OidcError("unreachable", { cause: error });
   if (error instanceof errors.JOSEError) return fail("malformed");
   // createRemoteJWKSet lets fetch's own failure through.

@@ -174,12 +174,26 @@ export async function requestOtp(request: Request, deps: AuthDeps, session: Sess
              AND EXISTS (SELECT 1 FROM sessions WHERE id = ?6 AND user_id = ?3 AND revoked_at IS NULL AND stage = 'identified')
            ), 0), 'otp send limits')`,
         )
-        .bind(msisdn, OTP.phoneSendsPerWindow, session.sub, OTP.accountSendsPerWindow, OTP.accountFailuresPerWindow, session.sid, iso(now - OTP.resendCooldownMs)),
+        .bind(
+          msisdn,
+          OTP.phoneSendsPerWindow,
+          session.sub,
+          OTP.accountSendsPerWindow,
+          OTP.accountFailuresPerWindow,
+          session.sid,
+          iso(now - OTP.resendCooldownMs),
+        ),
       deps.db
         .prepare("INSERT INTO otp_challenges (id, session_id, user_id, msisdn, code_hmac, attempts, created_at, expires_at) VALUES (?, ?, ?, ?, ?, 0, ?, ?)")
         .bind(challengeId, session.sid, session.sub, msisdn, hmac, iso(now), iso(now + OTP.ttlMs)),
       deps.db.prepare("DELETE FROM batch_guards"),
-      signInAuditStatement(actor, deps.db, deps.meta, { action: "auth.otp.sent", entity: "otp_challenge", entityId: challengeId, after: { to: masked, via: sms.kind } }, iso(now)),
+      signInAuditStatement(
+        actor,
+        deps.db,
+        deps.meta,
+        { action: "auth.otp.sent", entity: "otp_challenge", entityId: challengeId, after: { to: masked, via: sms.kind } },
+        iso(now),
+      ),
     ]);
   } catch (error) {
     if (!(error instanceof Error) || !error.message.includes("CHECK constraint failed")) throw error;
@@ -191,17 +205,29 @@ export async function requestOtp(request: Request, deps: AuthDeps, session: Sess
     // The code never arrived: it cannot be used, and it does not hold up a resend.
     await deps.db.batch([
       deps.db.prepare("DELETE FROM otp_challenges WHERE id = ?").bind(challengeId),
-      signInAuditStatement(actor, deps.db, deps.meta, {
-        action: "auth.otp.send_failed",
-        entity: "otp_challenge",
-        entityId: challengeId,
-        after: { to: masked, via: sms.kind, error: error instanceof Error ? error.message.slice(0, 200) : "unknown" },
-      }, iso(now)),
+      signInAuditStatement(
+        actor,
+        deps.db,
+        deps.meta,
+        {
+          action: "auth.otp.send_failed",
+          entity: "otp_challenge",
+          entityId: challengeId,
+          after: { to: masked, via: sms.kind, error: error instanceof Error ? error.message.slice(0, 200) : "unknown" },
+        },
+        iso(now),
+      ),
     ]);
     return refuse("deliveryFailed");
   }
   const next: SessionData = { ...session, selectedPhoneNumber: msisdn };
-  return { ok: true, challengeId, session: next, setCookie: await sessionCookie(request, deps.config, next, now), resendAfterSeconds: OTP.resendCooldownMs / 1000 };
+  return {
+    ok: true,
+    challengeId,
+    session: next,
+    setCookie: await sessionCookie(request, deps.config, next, now),
+    resendAfterSeconds: OTP.resendCooldownMs / 1000,
+  };
 }
 
 /** After the send batch rolled back: which rule said no (read back, for the message). */
@@ -219,11 +245,21 @@ async function whySendRefused(deps: AuthDeps, session: SessionData, msisdn: stri
   if (locked) return locked;
   const phone = await readCounter(deps.db, "phone", msisdn, now);
   if (phone.sends >= OTP.phoneSendsPerWindow) {
-    return { ok: false, reason: "phoneLimit", message: OTP_MESSAGES.phoneLimit(minutesUntil(phone.endsAt - now)), retryAfterSeconds: Math.ceil((phone.endsAt - now) / 1000) };
+    return {
+      ok: false,
+      reason: "phoneLimit",
+      message: OTP_MESSAGES.phoneLimit(minutesUntil(phone.endsAt - now)),
+      retryAfterSeconds: Math.ceil((phone.endsAt - now) / 1000),
+    };
   }
   const account = await readCounter(deps.db, "account", session.sub, now);
   if (account.sends >= OTP.accountSendsPerWindow) {
-    return { ok: false, reason: "accountLimit", message: OTP_MESSAGES.accountLimit(minutesUntil(account.endsAt - now)), retryAfterSeconds: Math.ceil((account.endsAt - now) / 1000) };
+    return {
+      ok: false,
+      reason: "accountLimit",
+      message: OTP_MESSAGES.accountLimit(minutesUntil(account.endsAt - now)),
+      retryAfterSeconds: Math.ceil((account.endsAt - now) / 1000),
+    };
   }
   return refuse("notIdentified");
 }
@@ -252,7 +288,9 @@ export async function verifyOtp(request: Request, deps: AuthDeps, session: Sessi
   const locked = await lockout(deps, session.sub, now);
   if (locked) return locked;
   const challenge = await deps.db
-    .prepare("SELECT id, msisdn, code_hmac, attempts, expires_at, consumed_at FROM otp_challenges WHERE session_id = ? AND user_id = ? ORDER BY created_at DESC LIMIT 1")
+    .prepare(
+      "SELECT id, msisdn, code_hmac, attempts, expires_at, consumed_at FROM otp_challenges WHERE session_id = ? AND user_id = ? ORDER BY created_at DESC LIMIT 1",
+    )
     .bind(session.sid, session.sub)
     .first<ChallengeRow>();
   if (!challenge) return refuse("noCode");
@@ -283,7 +321,10 @@ export async function verifyOtp(request: Request, deps: AuthDeps, session: Sessi
     signInAuditStatement(actor, deps.db, deps.meta, { action: "auth.otp.verified", entity: "otp_challenge", entityId: challenge.id }, iso(now)),
   ]);
   if ((consumed?.meta.changes ?? 0) !== 1) return refuse("used");
-  const row = await deps.db.prepare("SELECT stage, revoked_at FROM sessions WHERE id = ?").bind(session.sid).first<{ stage: string; revoked_at: string | null }>();
+  const row = await deps.db
+    .prepare("SELECT stage, revoked_at FROM sessions WHERE id = ?")
+    .bind(session.sid)
+    .first<{ stage: string; revoked_at: string | null }>();
   if (!row || row.revoked_at !== null || row.stage !== "verified") return refuse("notIdentified");
   const next: SessionData = { ...session, stage: "verified", otpToken: challenge.id, selectedPhoneNumber: challenge.msisdn, tokenExpiration: expiresAt };
   return { ok: true, session: next, setCookie: await sessionCookie(request, deps.config, next, now) };
@@ -296,18 +337,41 @@ async function wrongCode(deps: AuthDeps, session: SessionData, challenge: Challe
     deps.db.prepare(COUNT_SQL("failures")).bind("account", session.sub, now, windowEdge),
     deps.db.prepare(COUNT_SQL("failures")).bind("phone", challenge.msisdn, now, windowEdge),
     deps.db.prepare("SELECT failures FROM otp_counters WHERE scope = 'account' AND key = ?").bind(session.sub),
-    signInAuditStatement(actor, deps.db, deps.meta, { action: "auth.otp.failure", entity: "otp_challenge", entityId: challenge.id, after: { attempt: attempts } }, iso(now)),
+    signInAuditStatement(
+      actor,
+      deps.db,
+      deps.meta,
+      { action: "auth.otp.failure", entity: "otp_challenge", entityId: challenge.id, after: { attempt: attempts } },
+      iso(now),
+    ),
   ]);
   const accountFailures = failures?.results[0]?.failures ?? 0;
   const left = OTP.maxTries - attempts;
   if (accountFailures === OTP.accountFailuresPerWindow) {
-    await signInAuditStatement(actor, deps.db, deps.meta, { action: "auth.otp.lockout", entity: "user", entityId: session.sub, after: { scope: "account", failures: accountFailures } }, iso(now)).run();
+    await signInAuditStatement(
+      actor,
+      deps.db,
+      deps.meta,
+      { action: "auth.otp.lockout", entity: "user", entityId: session.sub, after: { scope: "account", failures: accountFailures } },
+      iso(now),
+    ).run();
   } else if (left === 0) {
-    await signInAuditStatement(actor, deps.db, deps.meta, { action: "auth.otp.lockout", entity: "otp_challenge", entityId: challenge.id, after: { scope: "code", tries: attempts } }, iso(now)).run();
+    await signInAuditStatement(
+      actor,
+      deps.db,
+      deps.meta,
+      { action: "auth.otp.lockout", entity: "otp_challenge", entityId: challenge.id, after: { scope: "code", tries: attempts } },
+      iso(now),
+    ).run();
   }
   if (accountFailures >= OTP.accountFailuresPerWindow) {
     const account = await readCounter(deps.db, "account", session.sub, now);
-    return { ok: false, reason: "lockedOut", message: OTP_MESSAGES.lockedOut(minutesUntil(account.endsAt - now)), retryAfterSeconds: Math.ceil((account.endsAt - now) / 1000) };
+    return {
+      ok: false,
+      reason: "lockedOut",
+      message: OTP_MESSAGES.lockedOut(minutesUntil(account.endsAt - now)),
+      retryAfterSeconds: Math.ceil((account.endsAt - now) / 1000),
+    };
   }
   if (left === 0) return refuse("noTriesLeft");
   return { ok: false, reason: "wrong", message: OTP_MESSAGES.wrong(left) };

@@ -5,16 +5,7 @@
 import { ifChangedAuditStatement, signInAuditStatement } from "../data/audit";
 import type { Role } from "../permissions";
 import { iso, type AuthDeps } from "./deps";
-import {
-  IDENTIFIED_TTL_MS,
-  clearSessionCookie,
-  dedupe,
-  readSessionCookie,
-  returnUrlFor,
-  sessionCookie,
-  type Channel,
-  type SessionData,
-} from "./session";
+import { IDENTIFIED_TTL_MS, clearSessionCookie, dedupe, readSessionCookie, returnUrlFor, sessionCookie, type Channel, type SessionData } from "./session";
 
 export type StepResult<T = SessionData> = { ok: true; session: T; setCookie: string } | { ok: false; message: string };
 
@@ -53,16 +44,27 @@ export async function startLogin(request: Request, deps: AuthDeps, identity: { e
   const email = normaliseEmail(identity.email);
   const previous = await readSessionCookie(request, deps.config, now);
   const revokePrevious =
-    previous.kind === "authentic" ? [deps.db.prepare("UPDATE sessions SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL").bind(iso(now), previous.session.sid)] : [];
+    previous.kind === "authentic"
+      ? [deps.db.prepare("UPDATE sessions SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL").bind(iso(now), previous.session.sid)]
+      : [];
   const user = await deps.db.prepare("SELECT id FROM users WHERE email = ? AND status = 'active'").bind(email).first<{ id: string }>();
   if (!user) {
     await deps.db.batch([
       ...revokePrevious,
-      signInAuditStatement({ userId: null, businessId: null }, deps.db, deps.meta, { action: "auth.sign_in.unknown", entity: "session", after: { channel: identity.channel } }, iso(now)),
+      signInAuditStatement(
+        { userId: null, businessId: null },
+        deps.db,
+        deps.meta,
+        { action: "auth.sign_in.unknown", entity: "session", after: { channel: identity.channel } },
+        iso(now),
+      ),
     ]);
     return { ok: false, message: NO_ACCOUNT };
   }
-  const { results } = await deps.db.prepare("SELECT msisdn FROM user_phones WHERE user_id = ? ORDER BY created_at, msisdn").bind(user.id).all<{ msisdn: string }>();
+  const { results } = await deps.db
+    .prepare("SELECT msisdn FROM user_phones WHERE user_id = ? ORDER BY created_at, msisdn")
+    .bind(user.id)
+    .all<{ msisdn: string }>();
   const session: SessionData = {
     sid: crypto.randomUUID(),
     sub: user.id,
@@ -79,9 +81,17 @@ export async function startLogin(request: Request, deps: AuthDeps, identity: { e
   await deps.db.batch([
     ...revokePrevious,
     deps.db
-      .prepare("INSERT INTO sessions (id, user_id, channel, stage, business_id, ip, user_agent, created_at, expires_at) VALUES (?, ?, ?, 'identified', NULL, ?, ?, ?, ?)")
+      .prepare(
+        "INSERT INTO sessions (id, user_id, channel, stage, business_id, ip, user_agent, created_at, expires_at) VALUES (?, ?, ?, 'identified', NULL, ?, ?, ?, ?)",
+      )
       .bind(session.sid, user.id, identity.channel, deps.meta.ip, deps.meta.userAgent, iso(now), iso(session.tokenExpiration)),
-    signInAuditStatement({ userId: user.id, businessId: null }, deps.db, deps.meta, { action: "auth.sign_in", entity: "session", entityId: session.sid, after: { channel: identity.channel } }, iso(now)),
+    signInAuditStatement(
+      { userId: user.id, businessId: null },
+      deps.db,
+      deps.meta,
+      { action: "auth.sign_in", entity: "session", entityId: session.sid, after: { channel: identity.channel } },
+      iso(now),
+    ),
   ]);
   return { ok: true, session, setCookie: await sessionCookie(request, deps.config, session, now) };
 }
@@ -104,12 +114,20 @@ export async function chooseBusiness(request: Request, deps: AuthDeps, session: 
   if (session.stage === "identified" || !session.otpToken) return { ok: false, message: "Verify your phone number first." };
   if (!(await membershipRole(deps.db, session.sub, businessId))) return { ok: false, message: NOT_A_MEMBER };
   const moved = await deps.db
-    .prepare("UPDATE sessions SET stage = 'business_chosen', business_id = ? WHERE id = ? AND user_id = ? AND revoked_at IS NULL AND expires_at > ? RETURNING id")
+    .prepare(
+      "UPDATE sessions SET stage = 'business_chosen', business_id = ? WHERE id = ? AND user_id = ? AND revoked_at IS NULL AND expires_at > ? RETURNING id",
+    )
     .bind(businessId, session.sid, session.sub, iso(now))
     .first<{ id: string }>();
   if (!moved) return { ok: false, message: "Your session has ended. Sign in again." };
   const next: SessionData = { ...session, stage: "business_chosen", activeBusiness: businessId };
-  await signInAuditStatement({ userId: session.sub, businessId }, deps.db, deps.meta, { action: "auth.business_chosen", entity: "session", entityId: session.sid }, iso(now)).run();
+  await signInAuditStatement(
+    { userId: session.sub, businessId },
+    deps.db,
+    deps.meta,
+    { action: "auth.business_chosen", entity: "session", entityId: session.sid },
+    iso(now),
+  ).run();
   return { ok: true, session: next, setCookie: await sessionCookie(request, deps.config, next, now) };
 }
 
@@ -124,7 +142,13 @@ export async function logout(request: Request, deps: AuthDeps): Promise<{ setCoo
     const { session } = read;
     await deps.db.batch([
       deps.db.prepare("UPDATE sessions SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL").bind(iso(now), session.sid),
-      signInAuditStatement({ userId: session.sub, businessId: session.activeBusiness }, deps.db, deps.meta, { action: "auth.logout", entity: "session", entityId: session.sid }, iso(now)),
+      signInAuditStatement(
+        { userId: session.sub, businessId: session.activeBusiness },
+        deps.db,
+        deps.meta,
+        { action: "auth.logout", entity: "session", entityId: session.sid },
+        iso(now),
+      ),
     ]);
   }
   return { setCookie: clearSessionCookie(request) };
@@ -135,7 +159,13 @@ export async function signOutEverywhere(request: Request, deps: AuthDeps, sessio
   const now = deps.now();
   const [update] = await deps.db.batch([
     deps.db.prepare("UPDATE sessions SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL").bind(iso(now), session.sub),
-    signInAuditStatement({ userId: session.sub, businessId: session.activeBusiness }, deps.db, deps.meta, { action: "auth.sign_out_everywhere", entity: "session", entityId: session.sid }, iso(now)),
+    signInAuditStatement(
+      { userId: session.sub, businessId: session.activeBusiness },
+      deps.db,
+      deps.meta,
+      { action: "auth.sign_out_everywhere", entity: "session", entityId: session.sid },
+      iso(now),
+    ),
   ]);
   return { revoked: update?.meta.changes ?? 0, setCookie: clearSessionCookie(request) };
 }
@@ -170,7 +200,13 @@ export async function revokeOwnSession(deps: AuthDeps, session: SessionData, ses
   const now = iso(deps.now());
   const [update] = await deps.db.batch([
     deps.db.prepare("UPDATE sessions SET revoked_at = ? WHERE id = ? AND user_id = ? AND revoked_at IS NULL").bind(now, sessionId, session.sub),
-    ifChangedAuditStatement({ userId: session.sub, businessId: session.activeBusiness }, deps.db, deps.meta, { action: "auth.session_revoked", entity: "session", entityId: sessionId }, now),
+    ifChangedAuditStatement(
+      { userId: session.sub, businessId: session.activeBusiness },
+      deps.db,
+      deps.meta,
+      { action: "auth.session_revoked", entity: "session", entityId: sessionId },
+      now,
+    ),
   ]);
   return (update?.meta.changes ?? 0) === 1;
 }

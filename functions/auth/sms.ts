@@ -54,7 +54,10 @@ export function devOutbox(db: D1Database, now: () => number = Date.now): SmsPort
   return {
     kind: "dev-outbox",
     async send(message) {
-      await db.prepare("INSERT INTO dev_outbox (to_msisdn, body, created_at) VALUES (?, ?, ?)").bind(message.to, message.body, new Date(now()).toISOString()).run();
+      await db
+        .prepare("INSERT INTO dev_outbox (to_msisdn, body, created_at) VALUES (?, ?, ?)")
+        .bind(message.to, message.body, new Date(now()).toISOString())
+        .run();
     },
   };
 }
@@ -79,6 +82,10 @@ export async function listOutbox(db: D1Database, limit: number): Promise<{ total
     db.prepare("SELECT to_msisdn, body, created_at FROM dev_outbox ORDER BY id DESC LIMIT ?").bind(limit),
   ]);
   const total = (count?.results[0] as { n: number } | undefined)?.n ?? 0;
-  const messages = ((rows?.results ?? []) as { to_msisdn: string; body: string; created_at: string }[]).map((row) => ({ to: row.to_msisdn, body: row.body, createdAt: row.created_at }));
+  const messages = ((rows?.results ?? []) as { to_msisdn: string; body: string; created_at: string }[]).map((row) => ({
+    to: row.to_msisdn,
+    body: row.body,
+    createdAt: row.created_at,
+  }));
   return { total, messages };
 }

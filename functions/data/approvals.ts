@@ -190,8 +190,16 @@ export async function listApprovalRequests(tenant: Tenant, db: D1Database, query
     binds.push(after[0], after[0], after[1]);
   }
   const [{ results }, total] = await Promise.all([
-    db.prepare(`${SELECT_REQUEST} WHERE ${where.join(" AND ")} ORDER BY r.made_at DESC, r.id DESC LIMIT ?`).bind(...binds, size + 1).all<RequestRow>(),
-    query.withTotal ? db.prepare(`SELECT COUNT(*) AS n FROM approval_requests r WHERE ${filter}`).bind(...filterBinds).first<number>("n") : undefined,
+    db
+      .prepare(`${SELECT_REQUEST} WHERE ${where.join(" AND ")} ORDER BY r.made_at DESC, r.id DESC LIMIT ?`)
+      .bind(...binds, size + 1)
+      .all<RequestRow>(),
+    query.withTotal
+      ? db
+          .prepare(`SELECT COUNT(*) AS n FROM approval_requests r WHERE ${filter}`)
+          .bind(...filterBinds)
+          .first<number>("n")
+      : undefined,
   ]);
   const page = toPage(results.map(toRequest), size, (r) => [r.madeAt, r.id]);
   return query.withTotal ? { ...page, total: total ?? 0 } : page;
@@ -235,7 +243,10 @@ function requireColumns(spec: KindSpec, after: ChangeValues, allowed: readonly s
     const missing = allowed.filter((c) => after[c] === undefined || after[c] === null || after[c] === "");
     if (missing.length) throw new RuleError(`A new ${spec.noun} needs: ${missing.join(", ")}`);
   }
-  return pick(after, allowed.filter((c) => after[c] !== undefined));
+  return pick(
+    after,
+    allowed.filter((c) => after[c] !== undefined),
+  );
 }
 
 function checkEmployeeRules(tenant: Tenant, targetId: string, after: ChangeValues, who: "maker" | "checker"): void {
@@ -307,8 +318,25 @@ export async function requestChange(tenant: Tenant, db: D1Database, meta: Reques
           `INSERT INTO approval_requests (id, business_id, kind, action, target_id, target_version, before_json, after_json, maker_id, made_at)
            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         )
-        .bind(id, tenant.businessId, input.kind, input.action, targetId, targetVersion, before ? JSON.stringify(before) : null, JSON.stringify(after), tenant.userId, at),
-      auditStatement(tenant, db, meta, { action: "request.create", entity: "approval_request", entityId: id, after: { kind: input.kind, action: input.action, targetId, before, after } }, at),
+        .bind(
+          id,
+          tenant.businessId,
+          input.kind,
+          input.action,
+          targetId,
+          targetVersion,
+          before ? JSON.stringify(before) : null,
+          JSON.stringify(after),
+          tenant.userId,
+          at,
+        ),
+      auditStatement(
+        tenant,
+        db,
+        meta,
+        { action: "request.create", entity: "approval_request", entityId: id, after: { kind: input.kind, action: input.action, targetId, before, after } },
+        at,
+      ),
     ]);
   } catch (error) {
     if (isUniqueViolation(error, "approval_requests.kind")) throw new RuleError(`This ${spec.noun} already has a pending request.`);
@@ -352,11 +380,21 @@ function applyStatements(tenant: Tenant, db: D1Database, spec: KindSpec, request
 
   if (request.action === "create") {
     if (spec.underMerchant) {
-      statements.push(guard(db, "SELECT 1 FROM merchants WHERE id = ? AND business_id = ? AND status = 'active'", "merchant missing or inactive", after.merchant_id, tenant.businessId));
+      statements.push(
+        guard(
+          db,
+          "SELECT 1 FROM merchants WHERE id = ? AND business_id = ? AND status = 'active'",
+          "merchant missing or inactive",
+          after.merchant_id,
+          tenant.businessId,
+        ),
+      );
     }
     if (request.kind === "employee") {
       statements.push(
-        db.prepare("INSERT INTO users (id, email, name, gender, created_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (email) DO NOTHING").bind(request.targetId, after.email, after.name, after.gender, at),
+        db
+          .prepare("INSERT INTO users (id, email, name, gender, created_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (email) DO NOTHING")
+          .bind(request.targetId, after.email, after.name, after.gender, at),
         db.prepare("INSERT OR IGNORE INTO user_phones (user_id, msisdn, created_at) VALUES (?, ?, ?)").bind(request.targetId, after.phone, at),
         db
           .prepare("INSERT INTO memberships (business_id, user_id, role, status, created_at, updated_at, version) VALUES (?, ?, ?, 'active', ?, ?, 1)")
@@ -375,7 +413,14 @@ function applyStatements(tenant: Tenant, db: D1Database, spec: KindSpec, request
     }
   } else {
     statements.push(
-      guard(db, `SELECT version = ? FROM ${spec.table} WHERE ${spec.idColumn} = ? AND business_id = ?`, "target changed", request.targetVersion, request.targetId, tenant.businessId),
+      guard(
+        db,
+        `SELECT version = ? FROM ${spec.table} WHERE ${spec.idColumn} = ? AND business_id = ?`,
+        "target changed",
+        request.targetVersion,
+        request.targetId,
+        tenant.businessId,
+      ),
     );
     const columns = Object.keys(after);
     statements.push(
@@ -394,13 +439,22 @@ async function markStale(tenant: Tenant, db: D1Database, meta: RequestMeta, requ
   const at = nowIso();
   await db.batch([
     db.prepare("UPDATE approval_requests SET status = 'stale' WHERE id = ? AND business_id = ? AND status = 'pending'").bind(request.id, tenant.businessId),
-    auditStatement(tenant, db, meta, { action: "request.stale", entity: "approval_request", entityId: request.id, before: { status: "pending" }, after: { status: "stale" } }, at),
+    auditStatement(
+      tenant,
+      db,
+      meta,
+      { action: "request.stale", entity: "approval_request", entityId: request.id, before: { status: "pending" }, after: { status: "stale" } },
+      at,
+    ),
   ]);
   throw new StaleRequestError();
 }
 
 async function targetVersion(tenant: Tenant, db: D1Database, spec: KindSpec, targetId: string): Promise<number | null> {
-  const row = await db.prepare(`SELECT version FROM ${spec.table} WHERE ${spec.idColumn} = ? AND business_id = ?`).bind(targetId, tenant.businessId).first<{ version: number }>();
+  const row = await db
+    .prepare(`SELECT version FROM ${spec.table} WHERE ${spec.idColumn} = ? AND business_id = ?`)
+    .bind(targetId, tenant.businessId)
+    .first<{ version: number }>();
   return row?.version ?? null;
 }
 
@@ -420,8 +474,20 @@ export async function approveRequest(tenant: Tenant, db: D1Database, meta: Reque
     db
       .prepare("UPDATE approval_requests SET status = 'approved', checker_id = ?, decided_at = ? WHERE id = ? AND business_id = ? AND status = 'pending'")
       .bind(tenant.userId, at, request.id, tenant.businessId),
-    auditStatement(tenant, db, meta, { action: `${spec.entity}.${request.action}`, entity: spec.entity, entityId: request.targetId, before: request.before, after: request.after }, at),
-    auditStatement(tenant, db, meta, { action: "request.approve", entity: "approval_request", entityId: request.id, before: { status: "pending" }, after: { status: "approved" } }, at),
+    auditStatement(
+      tenant,
+      db,
+      meta,
+      { action: `${spec.entity}.${request.action}`, entity: spec.entity, entityId: request.targetId, before: request.before, after: request.after },
+      at,
+    ),
+    auditStatement(
+      tenant,
+      db,
+      meta,
+      { action: "request.approve", entity: "approval_request", entityId: request.id, before: { status: "pending" }, after: { status: "approved" } },
+      at,
+    ),
     db.prepare("DELETE FROM batch_guards"),
   ];
   try {
@@ -451,11 +517,31 @@ export async function rejectRequest(tenant: Tenant, db: D1Database, meta: Reques
   const at = nowIso();
   try {
     await db.batch([
-      guard(db, "SELECT status = 'pending' FROM approval_requests WHERE id = ? AND business_id = ?", "request decided meanwhile", request.id, tenant.businessId),
+      guard(
+        db,
+        "SELECT status = 'pending' FROM approval_requests WHERE id = ? AND business_id = ?",
+        "request decided meanwhile",
+        request.id,
+        tenant.businessId,
+      ),
       db
-        .prepare("UPDATE approval_requests SET status = 'rejected', checker_id = ?, decided_at = ?, reason = ? WHERE id = ? AND business_id = ? AND status = 'pending'")
+        .prepare(
+          "UPDATE approval_requests SET status = 'rejected', checker_id = ?, decided_at = ?, reason = ? WHERE id = ? AND business_id = ? AND status = 'pending'",
+        )
         .bind(tenant.userId, at, trimmed, request.id, tenant.businessId),
-      auditStatement(tenant, db, meta, { action: "request.reject", entity: "approval_request", entityId: request.id, before: { status: "pending" }, after: { status: "rejected", reason: trimmed } }, at),
+      auditStatement(
+        tenant,
+        db,
+        meta,
+        {
+          action: "request.reject",
+          entity: "approval_request",
+          entityId: request.id,
+          before: { status: "pending" },
+          after: { status: "rejected", reason: trimmed },
+        },
+        at,
+      ),
       db.prepare("DELETE FROM batch_guards"),
     ]);
   } catch (error) {
@@ -511,7 +597,10 @@ export async function requestSubjects(tenant: Tenant, db: D1Database, requests: 
         : kind === "settlement_account"
           ? `SELECT id, account_name, provider, account_number FROM settlement_accounts WHERE business_id = ? AND id IN (${marks})`
           : `SELECT id, name FROM ${SPECS[kind].table} WHERE business_id = ? AND id IN (${marks})`;
-    const { results } = await db.prepare(sql).bind(tenant.businessId, ...list).all<ChangeValues & { id: string }>();
+    const { results } = await db
+      .prepare(sql)
+      .bind(tenant.businessId, ...list)
+      .all<ChangeValues & { id: string }>();
     return [kind, new Map(results.map((row) => [row.id, subjectName(kind, row)]))] as const;
   });
   const found = new Map(await Promise.all(lookups));
@@ -556,7 +645,8 @@ export async function getRequestRecord(tenant: Tenant, db: D1Database, request: 
   let merchantName: string | null = null;
   const merchantId = current?.merchant_id ?? request.after.merchant_id;
   if (SPECS[request.kind].underMerchant && merchantId) {
-    merchantName = (await db.prepare("SELECT name FROM merchants WHERE id = ? AND business_id = ?").bind(merchantId, tenant.businessId).first<string>("name")) ?? null;
+    merchantName =
+      (await db.prepare("SELECT name FROM merchants WHERE id = ? AND business_id = ?").bind(merchantId, tenant.businessId).first<string>("name")) ?? null;
   }
   return { current, merchantName };
 }

@@ -33,7 +33,19 @@ const json = (value: unknown) => (value === undefined || value === null ? null :
 const INSERT_AUDIT = `INSERT INTO audit_log (business_id, actor_id, action, entity, entity_id, before_json, after_json, ip, user_agent, request_id, created_at)`;
 
 function auditValues(actor: SignInActor, meta: RequestMeta, facts: AuditFacts, at: string): unknown[] {
-  return [actor.businessId, actor.userId, facts.action, facts.entity, facts.entityId ?? null, json(facts.before), json(facts.after), meta.ip, meta.userAgent, meta.requestId, at];
+  return [
+    actor.businessId,
+    actor.userId,
+    facts.action,
+    facts.entity,
+    facts.entityId ?? null,
+    json(facts.before),
+    json(facts.after),
+    meta.ip,
+    meta.userAgent,
+    meta.requestId,
+    at,
+  ];
 }
 
 /** A statement that records one audited event for the tenant's business, for a batch. */
@@ -97,11 +109,7 @@ function toEntry(row: AuditRow): AuditEntry {
 }
 
 /** The business's audit trail, newest first; optionally of one entity or one row. */
-export async function listAudit(
-  tenant: Tenant,
-  db: D1Database,
-  query: PageQuery & { entity?: string; entityId?: string } = {},
-): Promise<Page<AuditEntry>> {
+export async function listAudit(tenant: Tenant, db: D1Database, query: PageQuery & { entity?: string; entityId?: string } = {}): Promise<Page<AuditEntry>> {
   const size = pageSize(query.limit);
   const after = decodeCursor(query.after, 1);
   const where = ["a.business_id = ?"];

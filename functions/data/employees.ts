@@ -100,7 +100,9 @@ export async function pendingChangesFor(tenant: Tenant, db: D1Database, userIds:
 /** Invitations waiting for a checker, newest first: the people are not employees until one approves. */
 export async function listPendingInvites(tenant: Tenant, db: D1Database, limit = 50): Promise<PendingEmployeeChange[]> {
   const { results } = await db
-    .prepare(`${SELECT_PENDING} WHERE r.business_id = ? AND r.kind = 'employee' AND r.status = 'pending' AND r.action = 'create' ORDER BY r.made_at DESC, r.id DESC LIMIT ?`)
+    .prepare(
+      `${SELECT_PENDING} WHERE r.business_id = ? AND r.kind = 'employee' AND r.status = 'pending' AND r.action = 'create' ORDER BY r.made_at DESC, r.id DESC LIMIT ?`,
+    )
     .bind(tenant.businessId, pageSize(limit))
     .all<PendingRow>();
   return results.map(toPending);
@@ -115,7 +117,9 @@ export async function listPendingInvites(tenant: Tenant, db: D1Database, limit =
 export async function emailTakenInBusiness(tenant: Tenant, db: D1Database, email: string): Promise<"employee" | "invited" | null> {
   const normalized = email.trim().toLowerCase();
   const [member, invited] = await db.batch<{ one: number }>([
-    db.prepare("SELECT 1 AS one FROM users u JOIN memberships m ON m.user_id = u.id AND m.business_id = ? WHERE u.email = ?").bind(tenant.businessId, normalized),
+    db
+      .prepare("SELECT 1 AS one FROM users u JOIN memberships m ON m.user_id = u.id AND m.business_id = ? WHERE u.email = ?")
+      .bind(tenant.businessId, normalized),
     db
       .prepare(
         `SELECT 1 AS one FROM approval_requests WHERE business_id = ? AND kind = 'employee' AND status = 'pending' AND action = 'create'

@@ -14,7 +14,12 @@ export interface MerchantFunds {
 
 const slots = (n: number) => Array.from({ length: n }, () => "?").join(", ");
 
-export async function listMerchantFunds(tenant: Tenant, db: D1Database, merchantIds: readonly string[], period: { fromDay: string; toDay: string; from: number; to: number }): Promise<Record<string, MerchantFunds>> {
+export async function listMerchantFunds(
+  tenant: Tenant,
+  db: D1Database,
+  merchantIds: readonly string[],
+  period: { fromDay: string; toDay: string; from: number; to: number },
+): Promise<Record<string, MerchantFunds>> {
   const ids = [...new Set(merchantIds)];
   const funds: Record<string, MerchantFunds> = Object.fromEntries(ids.map((id) => [id, { collected: 0, fees: 0, pending: 0, available: 0, settled: 0 }]));
   if (ids.length === 0) return funds;

@@ -22,9 +22,7 @@ export interface MerchantBalances {
 
 export async function getMerchantBalances(tenant: Tenant, db: D1Database, merchantId: string): Promise<MerchantBalances> {
   const { results } = await db
-    .prepare(
-      `SELECT a.kind, a.entry_sum AS sum FROM ledger_accounts a WHERE a.business_id = ? AND a.merchant_id = ?`,
-    )
+    .prepare(`SELECT a.kind, a.entry_sum AS sum FROM ledger_accounts a WHERE a.business_id = ? AND a.merchant_id = ?`)
     .bind(tenant.businessId, merchantId)
     .all<{ kind: string; sum: number }>();
   const of = (kind: string) => merchantBalance(results.find((r) => r.kind === kind)?.sum ?? 0);
@@ -72,7 +70,17 @@ export function postingStatements(tenant: Tenant, db: D1Database, lines: readonl
           `INSERT INTO ledger_entries (business_id, posting_id, account_id, amount, transaction_id, transfer_id, settlement_id, memo, posted_at)
            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         )
-        .bind(tenant.businessId, refs.postingId, accountId, line.amount, refs.transactionId ?? null, refs.transferId ?? null, refs.settlementId ?? null, refs.memo, refs.postedAt),
+        .bind(
+          tenant.businessId,
+          refs.postingId,
+          accountId,
+          line.amount,
+          refs.transactionId ?? null,
+          refs.transferId ?? null,
+          refs.settlementId ?? null,
+          refs.memo,
+          refs.postedAt,
+        ),
       // The account's running sum moves with its entry, in the same batch.
       db.prepare("UPDATE ledger_accounts SET entry_sum = entry_sum + ? WHERE id = ? AND business_id = ?").bind(line.amount, accountId, tenant.businessId),
     ];

@@ -23,7 +23,19 @@ export interface Merchant {
 }
 
 /** Columns a request may set (approval payloads use these names). */
-export const MERCHANT_COLUMNS = ["code", "name", "trading_name", "tin", "sector", "town", "region", "address", "contact_name", "contact_phone", "contact_email"] as const;
+export const MERCHANT_COLUMNS = [
+  "code",
+  "name",
+  "trading_name",
+  "tin",
+  "sector",
+  "town",
+  "region",
+  "address",
+  "contact_name",
+  "contact_phone",
+  "contact_email",
+] as const;
 
 const SELECT = `SELECT id, code, name, trading_name AS tradingName, tin, sector, town, region, address, contact_name AS contactName,
   contact_phone AS contactPhone, contact_email AS contactEmail, status, created_at AS createdAt, updated_at AS updatedAt, version FROM merchants`;
@@ -72,8 +84,16 @@ export async function listMerchants(tenant: Tenant, db: D1Database, query: Merch
   }
   const order = newest ? "created_at DESC, id DESC" : "name COLLATE NOCASE, id";
   const [{ results }, total] = await Promise.all([
-    db.prepare(`${SELECT} WHERE ${where.join(" AND ")} ORDER BY ${order} LIMIT ?`).bind(...binds, size + 1).all<Merchant>(),
-    query.withTotal ? db.prepare(`SELECT COUNT(*) AS n FROM merchants WHERE ${filterWhere}`).bind(...filterBinds).first<number>("n") : undefined,
+    db
+      .prepare(`${SELECT} WHERE ${where.join(" AND ")} ORDER BY ${order} LIMIT ?`)
+      .bind(...binds, size + 1)
+      .all<Merchant>(),
+    query.withTotal
+      ? db
+          .prepare(`SELECT COUNT(*) AS n FROM merchants WHERE ${filterWhere}`)
+          .bind(...filterBinds)
+          .first<number>("n")
+      : undefined,
   ]);
   const page = toPage(results, size, (m) => (newest ? [m.createdAt, m.id] : [m.name, m.id]));
   return query.withTotal ? { ...page, total: total ?? 0 } : page;
@@ -81,7 +101,10 @@ export async function listMerchants(tenant: Tenant, db: D1Database, query: Merch
 
 /** The sectors this business's merchants are in, for the list's filter. */
 export async function listMerchantSectors(tenant: Tenant, db: D1Database): Promise<string[]> {
-  const { results } = await db.prepare("SELECT DISTINCT sector FROM merchants WHERE business_id = ? ORDER BY sector").bind(tenant.businessId).all<{ sector: string }>();
+  const { results } = await db
+    .prepare("SELECT DISTINCT sector FROM merchants WHERE business_id = ? ORDER BY sector")
+    .bind(tenant.businessId)
+    .all<{ sector: string }>();
   return results.map((row) => row.sector);
 }
 
@@ -99,7 +122,10 @@ export async function merchantClashes(
   const check = async (column: "code" | "tin", value: string | undefined) => {
     if (!value) return false;
     const [row, pending] = await Promise.all([
-      db.prepare(`SELECT 1 AS hit FROM merchants WHERE business_id = ? AND ${column} = ? AND id IS NOT ?`).bind(tenant.businessId, value, exceptId).first<number>("hit"),
+      db
+        .prepare(`SELECT 1 AS hit FROM merchants WHERE business_id = ? AND ${column} = ? AND id IS NOT ?`)
+        .bind(tenant.businessId, value, exceptId)
+        .first<number>("hit"),
       db
         .prepare(
           `SELECT 1 AS hit FROM approval_requests WHERE business_id = ? AND kind = 'merchant' AND status = 'pending'

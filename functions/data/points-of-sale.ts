@@ -37,7 +37,11 @@ export async function listPointsOfSale(tenant: Tenant, db: D1Database, query: Pa
 }
 
 /** The pending change request on a point of sale, if any (one at a time). */
-export async function pendingPointOfSaleRequest(tenant: Tenant, db: D1Database, id: string): Promise<{ id: string; action: string; madeAt: string; makerName: string } | null> {
+export async function pendingPointOfSaleRequest(
+  tenant: Tenant,
+  db: D1Database,
+  id: string,
+): Promise<{ id: string; action: string; madeAt: string; makerName: string } | null> {
   return db
     .prepare(
       `SELECT r.id, r.action, r.made_at AS madeAt, u.name AS makerName FROM approval_requests r JOIN users u ON u.id = r.maker_id

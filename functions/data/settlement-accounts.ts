@@ -48,7 +48,9 @@ export async function settlementAccountClashes(
 ): Promise<boolean> {
   const [row, pending] = await Promise.all([
     db
-      .prepare("SELECT 1 AS hit FROM settlement_accounts WHERE business_id = ? AND merchant_id = ? AND kind = ? AND provider = ? AND account_number = ? AND id IS NOT ?")
+      .prepare(
+        "SELECT 1 AS hit FROM settlement_accounts WHERE business_id = ? AND merchant_id = ? AND kind = ? AND provider = ? AND account_number = ? AND id IS NOT ?",
+      )
       .bind(tenant.businessId, wanted.merchantId, wanted.kind, wanted.provider, wanted.accountNumber, exceptId)
       .first<number>("hit"),
     db

@@ -95,8 +95,16 @@ export async function listTerminals(tenant: Tenant, db: D1Database, query: Termi
     }
   }
   const [{ results }, total] = await Promise.all([
-    db.prepare(`${SELECT} WHERE ${where.join(" AND ")} ORDER BY ${order} LIMIT ?`).bind(...binds, size + 1).all<Terminal>(),
-    query.withTotal ? db.prepare(`SELECT COUNT(*) AS n FROM terminals WHERE ${filterWhere}`).bind(...filterBinds).first<number>("n") : undefined,
+    db
+      .prepare(`${SELECT} WHERE ${where.join(" AND ")} ORDER BY ${order} LIMIT ?`)
+      .bind(...binds, size + 1)
+      .all<Terminal>(),
+    query.withTotal
+      ? db
+          .prepare(`SELECT COUNT(*) AS n FROM terminals WHERE ${filterWhere}`)
+          .bind(...filterBinds)
+          .first<number>("n")
+      : undefined,
   ]);
   const page = toPage(results, size, keyOf);
   return query.withTotal ? { ...page, total: total ?? 0 } : page;
@@ -104,12 +112,7 @@ export async function listTerminals(tenant: Tenant, db: D1Database, query: Termi
 
 /** Terminals in service that have not been seen since `since` (epoch ms). */
 export async function countSilentTerminals(tenant: Tenant, db: D1Database, since: number): Promise<number> {
-  const n = await db
-    .prepare(
-      `SELECT COUNT(*) AS n FROM terminals WHERE business_id = ? AND ${SILENT_SQL}`,
-    )
-    .bind(tenant.businessId, since)
-    .first<number>("n");
+  const n = await db.prepare(`SELECT COUNT(*) AS n FROM terminals WHERE business_id = ? AND ${SILENT_SQL}`).bind(tenant.businessId, since).first<number>("n");
   return n ?? 0;
 }
 
@@ -125,7 +128,11 @@ export interface TerminalPlace {
  * Names of the points of sale (and their merchants) of a page of terminals, in
  * one query whatever the page size: a lookup per row would be a query per row.
  */
-export async function terminalPlaces(tenant: Tenant, db: D1Database, terminals: readonly Pick<Terminal, "pointOfSaleId">[]): Promise<Map<string, TerminalPlace>> {
+export async function terminalPlaces(
+  tenant: Tenant,
+  db: D1Database,
+  terminals: readonly Pick<Terminal, "pointOfSaleId">[],
+): Promise<Map<string, TerminalPlace>> {
   const ids = [...new Set(terminals.map((t) => t.pointOfSaleId).filter((id): id is string => id !== null))];
   if (ids.length === 0) return new Map();
   const { results } = await db
@@ -259,7 +266,12 @@ export async function changeTerminal(tenant: Tenant, db: D1Database, meta: Reque
       tenant.businessId,
     ),
   ];
-  const before: Record<string, unknown> = { status: terminal.status, merchantId: terminal.merchantId, pointOfSaleId: terminal.pointOfSaleId, version: terminal.version };
+  const before: Record<string, unknown> = {
+    status: terminal.status,
+    merchantId: terminal.merchantId,
+    pointOfSaleId: terminal.pointOfSaleId,
+    version: terminal.version,
+  };
   let after: Record<string, unknown>;
   const update = (set: string, ...binds: unknown[]) =>
     db
@@ -312,7 +324,10 @@ export async function changeTerminal(tenant: Tenant, db: D1Database, meta: Reque
     statements.push(update("status = ?", status));
     after = { status, reason };
   }
-  statements.push(auditStatement(tenant, db, meta, { action: `terminal.${action}`, entity: "terminal", entityId: terminal.id, before, after }, at), db.prepare("DELETE FROM batch_guards"));
+  statements.push(
+    auditStatement(tenant, db, meta, { action: `terminal.${action}`, entity: "terminal", entityId: terminal.id, before, after }, at),
+    db.prepare("DELETE FROM batch_guards"),
+  );
 
   try {
     await db.batch(statements);

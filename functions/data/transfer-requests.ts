@@ -36,7 +36,10 @@ export async function requestTransfer(tenant: Tenant, db: D1Database, meta: Requ
     .bind(tenant.businessId, input.idempotencyKey)
     .first<{ id: string }>();
   if (existing) return { id: existing.id, duplicate: true };
-  const from = await db.prepare("SELECT id, name FROM merchants WHERE id = ? AND business_id = ? AND status = 'active'").bind(input.fromMerchantId, tenant.businessId).first<{ id: string; name: string }>();
+  const from = await db
+    .prepare("SELECT id, name FROM merchants WHERE id = ? AND business_id = ? AND status = 'active'")
+    .bind(input.fromMerchantId, tenant.businessId)
+    .first<{ id: string; name: string }>();
   if (!from) throw new RuleError("Choose an active merchant account to transfer from.");
   let toLabel: string;
   if (input.to.kind === "settlement_account") {
@@ -48,7 +51,10 @@ export async function requestTransfer(tenant: Tenant, db: D1Database, meta: Requ
     toLabel = `${account.provider} ${account.account_number}`;
   } else {
     if (input.to.id === from.id) throw new RuleError("Choose another merchant account to transfer to.");
-    const merchant = await db.prepare("SELECT id, name FROM merchants WHERE id = ? AND business_id = ? AND status = 'active'").bind(input.to.id, tenant.businessId).first<{ id: string; name: string }>();
+    const merchant = await db
+      .prepare("SELECT id, name FROM merchants WHERE id = ? AND business_id = ? AND status = 'active'")
+      .bind(input.to.id, tenant.businessId)
+      .first<{ id: string; name: string }>();
     if (!merchant) throw new RuleError("Choose an active merchant account to transfer to.");
     toLabel = merchant.name;
   }
@@ -72,7 +78,17 @@ export async function requestTransfer(tenant: Tenant, db: D1Database, meta: Requ
           `INSERT INTO transfers (id, business_id, from_merchant_id, to_settlement_account_id, to_merchant_id, amount, status, idempotency_key, requested_by, created_at)
            VALUES (?, ?, ?, ?, ?, ?, 'pending_approval', ?, ?, ?)`,
         )
-        .bind(id, tenant.businessId, from.id, input.to.kind === "settlement_account" ? input.to.id : null, input.to.kind === "merchant" ? input.to.id : null, input.amount, input.idempotencyKey, tenant.userId, at),
+        .bind(
+          id,
+          tenant.businessId,
+          from.id,
+          input.to.kind === "settlement_account" ? input.to.id : null,
+          input.to.kind === "merchant" ? input.to.id : null,
+          input.amount,
+          input.idempotencyKey,
+          tenant.userId,
+          at,
+        ),
       db
         .prepare(
           `INSERT INTO approval_requests (id, business_id, kind, action, target_id, target_version, before_json, after_json, maker_id, made_at, status)
@@ -84,7 +100,10 @@ export async function requestTransfer(tenant: Tenant, db: D1Database, meta: Requ
   } catch (error) {
     // The same form submitted twice at once: the other submit made it.
     if (error instanceof Error && error.message.includes("UNIQUE constraint failed") && error.message.includes("idempotency_key")) {
-      const made = await db.prepare("SELECT id FROM transfers WHERE business_id = ? AND idempotency_key = ?").bind(tenant.businessId, input.idempotencyKey).first<{ id: string }>();
+      const made = await db
+        .prepare("SELECT id FROM transfers WHERE business_id = ? AND idempotency_key = ?")
+        .bind(tenant.businessId, input.idempotencyKey)
+        .first<{ id: string }>();
       if (made) return { id: made.id, duplicate: true };
     }
     throw error;
@@ -113,20 +132,48 @@ async function pendingTransfer(tenant: Tenant, db: D1Database, transferId: strin
 export async function approveTransfer(tenant: Tenant, db: D1Database, meta: RequestMeta, transferId: string): Promise<Transfer> {
   const transfer = await pendingTransfer(tenant, db, transferId);
   const at = nowIso();
-  const lines = transfer.toMerchantId ? merchantTransferPosting(transfer.fromMerchantId, transfer.toMerchantId, transfer.amount) : settlementPosting(transfer.fromMerchantId, transfer.amount);
+  const lines = transfer.toMerchantId
+    ? merchantTransferPosting(transfer.fromMerchantId, transfer.toMerchantId, transfer.amount)
+    : settlementPosting(transfer.fromMerchantId, transfer.amount);
   const availableAccount = ledgerAccountId(tenant.businessId, { kind: "merchant_available", merchantId: transfer.fromMerchantId });
   try {
     await db.batch([
-      guard(db, "SELECT 0 - coalesce((SELECT entry_sum FROM ledger_accounts WHERE business_id = ? AND id = ?), 0) >= ?", "available balance", tenant.businessId, availableAccount, transfer.amount),
+      guard(
+        db,
+        "SELECT 0 - coalesce((SELECT entry_sum FROM ledger_accounts WHERE business_id = ? AND id = ?), 0) >= ?",
+        "available balance",
+        tenant.businessId,
+        availableAccount,
+        transfer.amount,
+      ),
       db
         .prepare("UPDATE transfers SET status = 'completed', approved_by = ?, decided_at = ? WHERE id = ? AND business_id = ? AND status = 'pending_approval'")
         .bind(tenant.userId, at, transfer.id, tenant.businessId),
       guard(db, "SELECT changes() = 1", "still pending"),
       db
-        .prepare("UPDATE approval_requests SET status = 'approved', checker_id = ?, decided_at = ? WHERE business_id = ? AND kind = 'transfer' AND target_id = ? AND status = 'pending'")
+        .prepare(
+          "UPDATE approval_requests SET status = 'approved', checker_id = ?, decided_at = ? WHERE business_id = ? AND kind = 'transfer' AND target_id = ? AND status = 'pending'",
+        )
         .bind(tenant.userId, at, tenant.businessId, transfer.id),
-      ...postingStatements(tenant, db, lines, { postingId: `pst_${transfer.id}`, memo: `Transfer ${transfer.id}`, postedAt: Date.parse(at), transferId: transfer.id }),
-      auditStatement(tenant, db, meta, { action: "transfer.approve", entity: "transfer", entityId: transfer.id, before: { status: "pending_approval" }, after: { status: "completed", amount: transfer.amount } }, at),
+      ...postingStatements(tenant, db, lines, {
+        postingId: `pst_${transfer.id}`,
+        memo: `Transfer ${transfer.id}`,
+        postedAt: Date.parse(at),
+        transferId: transfer.id,
+      }),
+      auditStatement(
+        tenant,
+        db,
+        meta,
+        {
+          action: "transfer.approve",
+          entity: "transfer",
+          entityId: transfer.id,
+          before: { status: "pending_approval" },
+          after: { status: "completed", amount: transfer.amount },
+        },
+        at,
+      ),
       db.prepare("DELETE FROM batch_guards"),
     ]);
   } catch (error) {
@@ -151,9 +198,23 @@ export async function rejectTransfer(tenant: Tenant, db: D1Database, meta: Reque
         .bind(tenant.userId, at, transfer.id, tenant.businessId),
       guard(db, "SELECT changes() = 1", "still pending"),
       db
-        .prepare("UPDATE approval_requests SET status = 'rejected', checker_id = ?, decided_at = ?, reason = ? WHERE business_id = ? AND kind = 'transfer' AND target_id = ? AND status = 'pending'")
+        .prepare(
+          "UPDATE approval_requests SET status = 'rejected', checker_id = ?, decided_at = ?, reason = ? WHERE business_id = ? AND kind = 'transfer' AND target_id = ? AND status = 'pending'",
+        )
         .bind(tenant.userId, at, trimmed.slice(0, 500), tenant.businessId, transfer.id),
-      auditStatement(tenant, db, meta, { action: "transfer.reject", entity: "transfer", entityId: transfer.id, before: { status: "pending_approval" }, after: { status: "rejected", reason: trimmed } }, at),
+      auditStatement(
+        tenant,
+        db,
+        meta,
+        {
+          action: "transfer.reject",
+          entity: "transfer",
+          entityId: transfer.id,
+          before: { status: "pending_approval" },
+          after: { status: "rejected", reason: trimmed },
+        },
+        at,
+      ),
       db.prepare("DELETE FROM batch_guards"),
     ]);
   } catch (error) {

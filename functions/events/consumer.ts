@@ -71,7 +71,13 @@ export async function handleEventsBatch(batch: MessageBatch<unknown>, env: Env):
       config = parseEventsConfig(vars);
     } catch (error) {
       logEvent("error", "analytics.config_invalid", { queue: batch.queue, error: errorText(error) });
-      config = { endpoint: null, apiKey: null, replaySecret: null, retryBaseSeconds: EVENTS_RETRY_BASE_SECONDS_DEFAULT, retryMaxSeconds: EVENTS_RETRY_MAX_SECONDS_DEFAULT };
+      config = {
+        endpoint: null,
+        apiKey: null,
+        replaySecret: null,
+        retryBaseSeconds: EVENTS_RETRY_BASE_SECONDS_DEFAULT,
+        retryMaxSeconds: EVENTS_RETRY_MAX_SECONDS_DEFAULT,
+      };
     }
     const messages = await validMessages(batch);
     return messages.length === 0 ? undefined : parkMessages(env.DB, messages, config);
@@ -147,7 +153,10 @@ async function relayOne(db: D1Database, body: EventsQueueMessage, attempt: numbe
   const { hash } = body;
   const token = crypto.randomUUID();
   const now = Date.now();
-  const claim = await db.prepare(CLAIM_SQL).bind(hash, body.receivedAt, token, now, now - CLAIM_TIMEOUT_MS).first<{ claim_token: string }>();
+  const claim = await db
+    .prepare(CLAIM_SQL)
+    .bind(hash, body.receivedAt, token, now, now - CLAIM_TIMEOUT_MS)
+    .first<{ claim_token: string }>();
   if (claim?.claim_token !== token) {
     const row = await db.prepare("SELECT status FROM analytics_seen WHERE hash = ?").bind(hash).first<{ status: string }>();
     if (row?.status === "relayed") return "ack";

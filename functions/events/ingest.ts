@@ -81,11 +81,9 @@ export async function acceptEvent(request: Request, deps: IngestDeps): Promise<R
   try {
     const decision = await countRequest(deps.db, EVENTS_RATE_LIMIT, client, now);
     if (!decision.allowed) {
-      return jsonResponse(
-        { message: `Too many events: at most 120 a minute. Try again in ${decision.retryAfterSeconds} s.` },
-        429,
-        { "Retry-After": String(decision.retryAfterSeconds) },
-      );
+      return jsonResponse({ message: `Too many events: at most 120 a minute. Try again in ${decision.retryAfterSeconds} s.` }, 429, {
+        "Retry-After": String(decision.retryAfterSeconds),
+      });
     }
     if (decision.newWindow) deps.waitUntil(dropEndedWindows(deps.db, EVENTS_RATE_LIMIT, now).catch(() => undefined));
   } catch (error) {

@@ -18,7 +18,13 @@ const SEND_CHUNK = 10;
 
 const ReplayQuery = v.object({
   limit: v.optional(
-    v.pipe(v.string(), v.regex(/^\d{1,4}$/, "limit must be a whole number"), v.transform(Number), v.minValue(1, "limit must be at least 1"), v.maxValue(500, "limit must be at most 500")),
+    v.pipe(
+      v.string(),
+      v.regex(/^\d{1,4}$/, "limit must be a whole number"),
+      v.transform(Number),
+      v.minValue(1, "limit must be at least 1"),
+      v.maxValue(500, "limit must be at most 500"),
+    ),
     String(REPLAY_LIMIT_DEFAULT),
   ),
 });

@@ -51,8 +51,7 @@ function depthOf(value: unknown): number {
   return deepest;
 }
 
-const text = (max: number, what = `a string of at most ${max} characters`) =>
-  v.pipe(v.string(`must be ${what}`), v.maxLength(max, `must be ${what}`));
+const text = (max: number, what = `a string of at most ${max} characters`) => v.pipe(v.string(`must be ${what}`), v.maxLength(max, `must be ${what}`));
 const nullableText = (max: number) => v.nullable(text(max, `a string of at most ${max} characters, or null`));
 const fixed = <T extends string>(value: T) => v.literal(value, `must be "${value}"`);
 
@@ -102,10 +101,7 @@ const entries = {
   userId: nullableText(32),
   userGender: nullableText(50),
   sectionName: v.pipe(text(100), v.regex(/^[^\s-]*$/, "must not contain spaces or hyphens")),
-  extrasObject: v.strictObject(
-    { businessName: nullableText(200), businessId: nullableText(100) },
-    "must be an object with businessName and businessId",
-  ),
+  extrasObject: v.strictObject({ businessName: nullableText(200), businessId: nullableText(100) }, "must be an object with businessName and businessId"),
   occurredAt: v.pipe(
     v.number("must be a time in epoch milliseconds"),
     v.safeInteger("must be a time in epoch milliseconds"),
@@ -204,7 +200,12 @@ export type ParsedMessage = { success: true; message: EventsQueueMessage } | { s
 export async function parseQueueMessage(body: unknown): Promise<ParsedMessage> {
   const parsed = v.safeParse(EventsQueueMessageSchema, body);
   if (!parsed.success) {
-    return { success: false, reason: describeIssues(parsed.issues).map((p) => `${p.path}: ${p.message}`).join("; ") };
+    return {
+      success: false,
+      reason: describeIssues(parsed.issues)
+        .map((p) => `${p.path}: ${p.message}`)
+        .join("; "),
+    };
   }
   if ((await eventHash(parsed.output.event)) !== parsed.output.hash) {
     return { success: false, reason: "hash: is not the SHA-256 of the event" };

@@ -92,7 +92,16 @@ export async function processPayouts(db: D1Database, port: PayoutPort, options: 
     const at = new Date().toISOString();
     let outcome: PayoutOutcome;
     try {
-      outcome = due.net === 0 ? { ok: true } : await port.pay({ reference: due.reference, amount: due.net, provider: due.provider, accountNumber: due.accountNumber, accountName: due.accountName });
+      outcome =
+        due.net === 0
+          ? { ok: true }
+          : await port.pay({
+              reference: due.reference,
+              amount: due.net,
+              provider: due.provider,
+              accountNumber: due.accountNumber,
+              accountName: due.accountName,
+            });
     } catch (error) {
       outcome = { ok: false, error: error instanceof Error ? error.message : String(error) };
     }
@@ -100,10 +109,16 @@ export async function processPayouts(db: D1Database, port: PayoutPort, options: 
       .prepare("INSERT INTO payout_attempts (business_id, settlement_id, attempt, outcome, error, at) VALUES (?, ?, ?, ?, ?, ?)")
       .bind(due.businessId, due.id, claimed.attempts, outcome.ok ? "paid" : "failed", outcome.ok ? null : outcome.error.slice(0, 300), at);
     if (outcome.ok) {
-      await db.batch([db.prepare("UPDATE settlements SET status = 'paid', paid_at = ?, payout_lease_until = NULL WHERE id = ? AND status <> 'paid'").bind(at, due.id), record]);
+      await db.batch([
+        db.prepare("UPDATE settlements SET status = 'paid', paid_at = ?, payout_lease_until = NULL WHERE id = ? AND status <> 'paid'").bind(at, due.id),
+        record,
+      ]);
       result.paid.push(due.id);
     } else {
-      await db.batch([db.prepare("UPDATE settlements SET status = 'failed', payout_lease_until = NULL WHERE id = ? AND status <> 'paid'").bind(due.id), record]);
+      await db.batch([
+        db.prepare("UPDATE settlements SET status = 'failed', payout_lease_until = NULL WHERE id = ? AND status <> 'paid'").bind(due.id),
+        record,
+      ]);
       result.failed.push({ id: due.id, error: outcome.error });
     }
   }

@@ -31,7 +31,13 @@ export function settlementPeriodFor(now: number): number {
  * Settles one business for the day starting at `periodStart` (UTC midnight).
  * `actor` is the administrator who asked, or null for the daily Cron Trigger.
  */
-export async function runSettlement(db: D1Database, businessId: string, periodStart: number, meta: RequestMeta, actor: Tenant | null): Promise<SettlementRunResult> {
+export async function runSettlement(
+  db: D1Database,
+  businessId: string,
+  periodStart: number,
+  meta: RequestMeta,
+  actor: Tenant | null,
+): Promise<SettlementRunResult> {
   const periodEnd = periodStart + DAY_MS;
   // The ledger functions read only the business from it.
   const tenant: Tenant = actor ?? { businessId, userId: "", role: "Administrator" };
@@ -70,24 +76,46 @@ export async function runSettlement(db: D1Database, businessId: string, periodSt
     try {
       await db.batch([
         // What was cleared must still be there (a transfer may have moved it out).
-        db.prepare("INSERT INTO batch_guards (ok, reason) VALUES (coalesce((SELECT 0 - coalesce((SELECT entry_sum FROM ledger_accounts WHERE business_id = ? AND id = ?), 0) >= ?), 0), 'available')").bind(businessId, available, net),
+        db
+          .prepare(
+            "INSERT INTO batch_guards (ok, reason) VALUES (coalesce((SELECT 0 - coalesce((SELECT entry_sum FROM ledger_accounts WHERE business_id = ? AND id = ?), 0) >= ?), 0), 'available')",
+          )
+          .bind(businessId, available, net),
         db
           .prepare(
             `INSERT INTO settlements (id, business_id, merchant_id, settlement_account_id, period_start, period_end, gross, fees, net, status, reference, attempts, created_at)
              VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, 0, ?)`,
           )
           .bind(settlementId, businessId, merchant.id, merchant.accountId, periodStart, periodEnd, gross, fees, net, reference, at),
-        db.prepare("INSERT INTO settlement_items (settlement_id, transaction_id) SELECT ?, value FROM json_each(?)").bind(settlementId, JSON.stringify(items.map((t) => t.id))),
-        ...(net > 0 ? postingStatements(tenant, db, settlementPosting(merchant.id, net), { postingId: `${settlementId}_payout`, memo: `Settlement ${reference}`, postedAt: Date.parse(at), settlementId }) : []),
+        db
+          .prepare("INSERT INTO settlement_items (settlement_id, transaction_id) SELECT ?, value FROM json_each(?)")
+          .bind(settlementId, JSON.stringify(items.map((t) => t.id))),
+        ...(net > 0
+          ? postingStatements(tenant, db, settlementPosting(merchant.id, net), {
+              postingId: `${settlementId}_payout`,
+              memo: `Settlement ${reference}`,
+              postedAt: Date.parse(at),
+              settlementId,
+            })
+          : []),
         // Written by the Cron Trigger (no person) or by the administrator who ran it.
-        signInAuditStatement({ userId: actor?.userId ?? null, businessId }, db, meta, { action: "settlement.create", entity: "settlement", entityId: settlementId, after: { gross, fees, net, transactions: items.length } }, at),
+        signInAuditStatement(
+          { userId: actor?.userId ?? null, businessId },
+          db,
+          meta,
+          { action: "settlement.create", entity: "settlement", entityId: settlementId, after: { gross, fees, net, transactions: items.length } },
+          at,
+        ),
         db.prepare("DELETE FROM batch_guards"),
       ]);
       result.settled.push({ merchantId: merchant.id, settlementId, net, transactions: items.length });
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       // Another run settled it first (UNIQUE), or the money is no longer available (the guard).
-      result.skipped.push({ merchantId: merchant.id, reason: /UNIQUE/.test(message) ? "already settled" : /CHECK/.test(message) ? "available balance below the cleared amount" : message.slice(0, 200) });
+      result.skipped.push({
+        merchantId: merchant.id,
+        reason: /UNIQUE/.test(message) ? "already settled" : /CHECK/.test(message) ? "available balance below the cleared amount" : message.slice(0, 200),
+      });
     }
   }
   return result;

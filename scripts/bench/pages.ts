@@ -14,7 +14,9 @@ import { mintSession } from "../../tests/support/sign-in";
 import { SEED_SIZES } from "../seed/data";
 import { migrateLocal, seedLocal, withLocalD1 } from "../seed/local";
 
-const { values } = parseArgs({ options: { size: { type: "string", default: "large" }, runs: { type: "string", default: "15" }, port: { type: "string", default: "8799" } } });
+const { values } = parseArgs({
+  options: { size: { type: "string", default: "large" }, runs: { type: "string", default: "15" }, port: { type: "string", default: "8799" } },
+});
 const size = v.parse(v.picklist(SEED_SIZES), values.size);
 const runs = Math.min(200, Math.max(3, Number(values.runs) || 15));
 const port = Number(values.port) || 8799;

@@ -47,8 +47,12 @@ try {
   if (!busiest || !isRole(busiest.role)) throw new Error("No business with a Super Administrator in the seed.");
   const tenant: Tenant = { businessId: busiest.businessId, userId: busiest.userId, role: busiest.role };
   const sample = await sampleOf(tenant, db);
-  const rows = await db.prepare("SELECT (SELECT COUNT(*) FROM transactions) AS tx, (SELECT COUNT(*) FROM ledger_entries) AS le").first<{ tx: number; le: number }>();
-  console.log(`${size}: ${rows?.tx} transactions, ${rows?.le} ledger entries; measuring ${busiest.businessId} (${busiest.n} transactions), ${runs} runs each\n`);
+  const rows = await db
+    .prepare("SELECT (SELECT COUNT(*) FROM transactions) AS tx, (SELECT COUNT(*) FROM ledger_entries) AS le")
+    .first<{ tx: number; le: number }>();
+  console.log(
+    `${size}: ${rows?.tx} transactions, ${rows?.le} ledger entries; measuring ${busiest.businessId} (${busiest.n} transactions), ${runs} runs each\n`,
+  );
   console.log(`${"query".padEnd(48)} ${"median ms".padStart(10)} ${"p95 ms".padStart(8)}  plan`);
 
   let scans = 0;
@@ -67,7 +71,9 @@ try {
     scans += bad.length;
     const median = times[Math.floor(times.length / 2)]!;
     const p95 = times[Math.min(times.length - 1, Math.floor(times.length * 0.95))]!;
-    console.log(`${name.padEnd(48)} ${median.toFixed(1).padStart(10)} ${p95.toFixed(1).padStart(8)}  ${bad.length ? `WHOLE-TABLE: ${bad.join("; ")}` : "index"}`);
+    console.log(
+      `${name.padEnd(48)} ${median.toFixed(1).padStart(10)} ${p95.toFixed(1).padStart(8)}  ${bad.length ? `WHOLE-TABLE: ${bad.join("; ")}` : "index"}`,
+    );
   }
   console.log(scans ? `\n${scans} whole-table reads.` : "\nEvery query is served by an index.");
 } finally {

@@ -151,7 +151,18 @@ export const CATALOGUE: CatalogueEntry[] = [
 ];
 
 /** Tables big enough that reading all of them is a defect. */
-export const LARGE_TABLES = ["transactions", "ledger_entries", "daily_rollups", "audit_log", "approval_requests", "merchants", "terminals", "points_of_sale", "settlements", "transfers"];
+export const LARGE_TABLES = [
+  "transactions",
+  "ledger_entries",
+  "daily_rollups",
+  "audit_log",
+  "approval_requests",
+  "merchants",
+  "terminals",
+  "points_of_sale",
+  "settlements",
+  "transfers",
+];
 
 export interface PlanVerdict {
   plan: string[];

@@ -18,7 +18,17 @@ import {
 import { CARD_BINS, CARD_SHARE, type CardScheme } from "./ghana";
 import { Rng, WeightedTable } from "./prng";
 import { DAY_MS, HOUR_MS, HOUR_WEIGHTS, STATUS_SHARE, SUNDAY_HOUR_WEIGHTS, TERMINAL_SHARE, WEEKDAY_WEIGHTS, type SizeProfile } from "./profile";
-import { iso, mobileNumber, pad, networkOf, type BusinessModel, type MerchantModel, type PointOfSaleModel, type SeedContext, type TerminalModel } from "./structure";
+import {
+  iso,
+  mobileNumber,
+  pad,
+  networkOf,
+  type BusinessModel,
+  type MerchantModel,
+  type PointOfSaleModel,
+  type SeedContext,
+  type TerminalModel,
+} from "./structure";
 import type { Chunk, DailyRollupRow, LedgerEntryRow, SettlementItemRow, SettlementRow, TransactionRow } from "./tables";
 
 interface CardCustomer {
@@ -142,7 +152,15 @@ export function* activity(ctx: SeedContext, size: SizeProfile, models: readonly 
   let settlements: SettlementRow[] = [];
   let items: SettlementItemRow[] = [];
 
-  const post = (businessId: string, lines: PostingLine[], postingId: string, postedAt: number, memo: string, transactionId: number | null, settlementId: string | null) => {
+  const post = (
+    businessId: string,
+    lines: PostingLine[],
+    postingId: string,
+    postedAt: number,
+    memo: string,
+    transactionId: number | null,
+    settlementId: string | null,
+  ) => {
     assertBalanced(lines);
     for (const line of lines) {
       entries.push({
@@ -180,7 +198,15 @@ export function* activity(ctx: SeedContext, size: SizeProfile, models: readonly 
   };
 
   const reverse = ({ time, payment }: Pending) => {
-    post(payment.state.model.business.id, reversalPosting(payment, false), `txn_${payment.id}_reversal`, time, `Reversal ${payment.reference}`, payment.id, null);
+    post(
+      payment.state.model.business.id,
+      reversalPosting(payment, false),
+      `txn_${payment.id}_reversal`,
+      time,
+      `Reversal ${payment.reference}`,
+      payment.id,
+      null,
+    );
   };
 
   // At 06:00 each day, each merchant is paid what cleared the day before, to its primary account.

@@ -25,9 +25,28 @@ function pick<T extends object, K extends keyof T & string>(row: T, keys: readon
   return out;
 }
 
-const MERCHANT_CREATE_COLUMNS = ["code", "name", "trading_name", "tin", "sector", "town", "region", "address", "contact_name", "contact_phone", "contact_email"] as const satisfies readonly (keyof MerchantRow)[];
+const MERCHANT_CREATE_COLUMNS = [
+  "code",
+  "name",
+  "trading_name",
+  "tin",
+  "sector",
+  "town",
+  "region",
+  "address",
+  "contact_name",
+  "contact_phone",
+  "contact_email",
+] as const satisfies readonly (keyof MerchantRow)[];
 const POS_CREATE_COLUMNS = ["merchant_id", "name", "town", "region", "address", "contact_phone"] as const satisfies readonly (keyof PointOfSaleRow)[];
-const ACCOUNT_CREATE_COLUMNS = ["merchant_id", "kind", "provider", "account_number", "account_name", "is_primary"] as const satisfies readonly (keyof SettlementAccountRow)[];
+const ACCOUNT_CREATE_COLUMNS = [
+  "merchant_id",
+  "kind",
+  "provider",
+  "account_number",
+  "account_name",
+  "is_primary",
+] as const satisfies readonly (keyof SettlementAccountRow)[];
 
 export function pendingApprovals(ctx: SeedContext, models: readonly BusinessModel[], userIds: ReadonlySet<string>): ApprovalRequestRow[] {
   const model = models.find((m) => m.business.id === KUMASI_FRESH_FOODS);
@@ -37,7 +56,9 @@ export function pendingApprovals(ctx: SeedContext, models: readonly BusinessMode
   const [m0, m1, m2] = model.merchants as [MerchantModel, MerchantModel, MerchantModel];
   const requests: ApprovalRequestRow[] = [];
   let hoursAgo = 52;
-  const request = (fields: Pick<ApprovalRequestRow, "kind" | "action" | "target_id" | "target_version" | "maker_id"> & { before: Json | null; after: Json }) => {
+  const request = (
+    fields: Pick<ApprovalRequestRow, "kind" | "action" | "target_id" | "target_version" | "maker_id"> & { before: Json | null; after: Json },
+  ) => {
     hoursAgo -= rng.int(2, 6);
     requests.push({
       id: `apr_${short}_${pad(requests.length + 1, 4)}`,
@@ -60,7 +81,15 @@ export function pendingApprovals(ctx: SeedContext, models: readonly BusinessMode
   // A new merchant, drawn like the others, with the next id and code.
   const next = model.merchants.length;
   const { rng: _unused, ...fresh } = makeMerchant(ctx, model, next);
-  request({ kind: "merchant", action: "create", target_id: fresh.row.id, target_version: null, maker_id: MAKER, before: null, after: pick(fresh.row, MERCHANT_CREATE_COLUMNS) });
+  request({
+    kind: "merchant",
+    action: "create",
+    target_id: fresh.row.id,
+    target_version: null,
+    maker_id: MAKER,
+    before: null,
+    after: pick(fresh.row, MERCHANT_CREATE_COLUMNS),
+  });
 
   // A new contact person for the second merchant.
   const contact = makeMerchant(ctx, { ...model, tins: new Set(), tradingNames: new Set() }, next + 1).row;
@@ -79,22 +108,51 @@ export function pendingApprovals(ctx: SeedContext, models: readonly BusinessMode
   const posCount = model.merchants.reduce((n, m) => n + m.pointsOfSale.length, 0);
   const names = new Set(m0.pointsOfSale.map((p) => p.row.name));
   const branch = makePointOfSale(rng, ctx, m0, 1, `pos_${short}_${pad(posCount + 1, 5)}`, names, true);
-  request({ kind: "point_of_sale", action: "create", target_id: branch.row.id, target_version: null, maker_id: MAKER, before: null, after: pick(branch.row, POS_CREATE_COLUMNS) });
+  request({
+    kind: "point_of_sale",
+    action: "create",
+    target_id: branch.row.id,
+    target_version: null,
+    maker_id: MAKER,
+    before: null,
+    after: pick(branch.row, POS_CREATE_COLUMNS),
+  });
 
   // Closing the first merchant's second branch.
   const closing = m0.pointsOfSale.find((p, i) => i > 0 && p.row.status === "active");
   if (!closing) throw new Error("the first Kumasi merchant needs a second active point of sale");
-  request({ kind: "point_of_sale", action: "deactivate", target_id: closing.row.id, target_version: closing.row.version, maker_id: MAKER, before: { status: "active" }, after: { status: "inactive" } });
+  request({
+    kind: "point_of_sale",
+    action: "deactivate",
+    target_id: closing.row.id,
+    target_version: closing.row.version,
+    maker_id: MAKER,
+    before: { status: "active" },
+    after: { status: "inactive" },
+  });
 
   // A mobile-money payout account for the third merchant.
   const accountCount = model.merchants.reduce((n, m) => n + m.accounts.length, 0);
   const created = ctx.anchor - HOUR_MS;
   const taken = new Set(m2.accounts.map((a) => `${a.kind}|${a.provider}|${a.account_number}`));
-  let wallet = makeSettlementAccount(rng, m2, `sac_${short}_${pad(accountCount + 1, 5)}`, "mobile_money", { primary: false, active: true, created, updated: created });
+  let wallet = makeSettlementAccount(rng, m2, `sac_${short}_${pad(accountCount + 1, 5)}`, "mobile_money", {
+    primary: false,
+    active: true,
+    created,
+    updated: created,
+  });
   while (taken.has(`${wallet.kind}|${wallet.provider}|${wallet.account_number}`)) {
     wallet = makeSettlementAccount(rng, m2, wallet.id, "mobile_money", { primary: false, active: true, created, updated: created });
   }
-  request({ kind: "settlement_account", action: "create", target_id: wallet.id, target_version: null, maker_id: MAKER, before: null, after: pick(wallet, ACCOUNT_CREATE_COLUMNS) });
+  request({
+    kind: "settlement_account",
+    action: "create",
+    target_id: wallet.id,
+    target_version: null,
+    maker_id: MAKER,
+    before: null,
+    after: pick(wallet, ACCOUNT_CREATE_COLUMNS),
+  });
 
   // The account name of the second merchant's primary account, as the bank prints it.
   const primary = m1.primaryAccount;
@@ -111,7 +169,15 @@ export function pendingApprovals(ctx: SeedContext, models: readonly BusinessMode
   // Closing the first merchant's second (not primary) payout account.
   const spare = m0.accounts.find((a) => a.is_primary === 0 && a.status === "active");
   if (!spare) throw new Error("the first Kumasi merchant needs a second active settlement account");
-  request({ kind: "settlement_account", action: "deactivate", target_id: spare.id, target_version: spare.version, maker_id: MAKER, before: { status: "active" }, after: { status: "inactive" } });
+  request({
+    kind: "settlement_account",
+    action: "deactivate",
+    target_id: spare.id,
+    target_version: spare.version,
+    maker_id: MAKER,
+    before: { status: "active" },
+    after: { status: "inactive" },
+  });
 
   // Employees, requested by the Super Administrator: inviting a new person, and (when that person is seeded) a role change.
   request({

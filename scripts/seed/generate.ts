@@ -47,7 +47,10 @@ export function* generateSeed(size: SeedSize, anchor: number): Generator<Chunk> 
     })),
   };
   const userCreated = (i: number) => anchor - (1_300 - 11 * i) * DAY_MS + 10 * HOUR_MS;
-  yield { table: "users", rows: users.map((u, i) => ({ id: u.id, email: u.email, name: u.name, gender: u.gender, status: "active", created_at: iso(userCreated(i)) })) };
+  yield {
+    table: "users",
+    rows: users.map((u, i) => ({ id: u.id, email: u.email, name: u.name, gender: u.gender, status: "active", created_at: iso(userCreated(i)) })),
+  };
   yield { table: "user_phones", rows: users.flatMap((u, i) => u.phones.map((msisdn) => ({ user_id: u.id, msisdn, created_at: iso(userCreated(i)) }))) };
   yield {
     table: "memberships",

@@ -146,14 +146,14 @@ export async function seedLocal(size: SeedSize, persistTo?: string, options: See
       await db
         .prepare(
           `INSERT INTO daily_merchant_totals (business_id, day, merchant_id, status, count, amount, fee)
-           SELECT business_id, day, merchant_id, status, SUM(count), SUM(amount), SUM(fee) FROM daily_rollups GROUP BY business_id, day, merchant_id, status`
+           SELECT business_id, day, merchant_id, status, SUM(count), SUM(amount), SUM(fee) FROM daily_rollups GROUP BY business_id, day, merchant_id, status`,
         )
         .run();
       // The accounts' running sums (migration 0007), from the entries just written.
       await db
         .prepare(
           `UPDATE ledger_accounts SET entry_sum = coalesce(
-             (SELECT SUM(e.amount) FROM ledger_entries e WHERE e.business_id = ledger_accounts.business_id AND e.account_id = ledger_accounts.id), 0)`
+             (SELECT SUM(e.amount) FROM ledger_entries e WHERE e.business_id = ledger_accounts.business_id AND e.account_id = ledger_accounts.id), 0)`,
         )
         .run();
     } catch (error) {

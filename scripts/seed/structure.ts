@@ -180,7 +180,11 @@ function tradingName(rng: Rng, group: NameGroup, sector: SectorProfile, town: To
 }
 
 /** One merchant, from its own stream: merchant i of a business is the same whatever the size. */
-export function makeMerchant(ctx: SeedContext, model: BusinessModel, index: number): Omit<MerchantModel, "pointsOfSale" | "accounts" | "primaryAccount"> & { rng: Rng } {
+export function makeMerchant(
+  ctx: SeedContext,
+  model: BusinessModel,
+  index: number,
+): Omit<MerchantModel, "pointsOfSale" | "accounts" | "primaryAccount"> & { rng: Rng } {
   const { business, profile } = model;
   const rng = Rng.stream(`merchant:${business.id}:${index}`);
   const sectorName = index === 0 ? (profile.sectors[0] as readonly [string, number])[0] : rng.weighted(profile.sectors);
@@ -250,7 +254,15 @@ function pointOfSaleName(rng: Rng, merchantTown: Town, town: Town, taken: Set<st
 }
 
 /** A point of sale of a merchant (not yet attached to it). */
-export function makePointOfSale(rng: Rng, ctx: SeedContext, merchant: MerchantModel, index: number, id: string, taken: Set<string>, forceActive: boolean): PointOfSaleModel {
+export function makePointOfSale(
+  rng: Rng,
+  ctx: SeedContext,
+  merchant: MerchantModel,
+  index: number,
+  id: string,
+  taken: Set<string>,
+  forceActive: boolean,
+): PointOfSaleModel {
   const town = index === 0 || rng.chance(0.7) ? merchant.town : rng.pick(townsIn(merchant.town.region));
   const merchantCreated = Date.parse(merchant.row.created_at);
   const created = merchantCreated + rng.int(0, Math.max(0, Math.floor((ctx.windowStart - 5 * DAY_MS - merchantCreated) / DAY_MS))) * DAY_MS;
@@ -368,7 +380,14 @@ export function buildBusiness(ctx: SeedContext, business: SeedBusiness, size: Si
       for (let k = 0; k < terminals; k++) {
         // The first terminal of a point of sale is in service; the others mostly.
         const status: TerminalStatus =
-          k === 0 ? "active" : rng.weighted<TerminalStatus>([["active", 88], ["assigned", 3], ["blocked", 3], ["faulty", 6]]);
+          k === 0
+            ? "active"
+            : rng.weighted<TerminalStatus>([
+                ["active", 88],
+                ["assigned", 3],
+                ["blocked", 3],
+                ["faulty", 6],
+              ]);
         plans.push({ status, pointOfSale: pos, first: k === 0 });
       }
     }

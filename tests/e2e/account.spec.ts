@@ -86,7 +86,9 @@ test.describe("as Ama Mensah, who works for two businesses", () => {
 
     await otherPage.goto("/settings");
     await expect(otherPage).toHaveURL(/\/login-option$/);
-    const audit = await (await portal.db())
+    const audit = await (
+      await portal.db()
+    )
       .prepare("SELECT COUNT(*) AS n FROM audit_log WHERE action = 'auth.sign_out_everywhere' AND actor_id = 'usr_ama_mensah'")
       .first<{ n: number }>();
     expect(audit?.n).toBe(1);

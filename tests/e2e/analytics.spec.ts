@@ -26,7 +26,8 @@ async function eventually(request: APIRequestContext, since: number, match: (e: 
   return (await storedSince(request, since)).filter(match);
 }
 
-const queued = (page: Page) => page.evaluate(() => JSON.parse(localStorage.getItem("pp:analytics:queue") ?? "[]") as { hash: string; event: { clientEventId: string; eventId: string } }[]);
+const queued = (page: Page) =>
+  page.evaluate(() => JSON.parse(localStorage.getItem("pp:analytics:queue") ?? "[]") as { hash: string; event: { clientEventId: string; eventId: string } }[]);
 
 test("a page view carries every field of SPEC section 3", async ({ page, request }) => {
   const since = Date.now() - 1000;
@@ -118,7 +119,10 @@ test("a failed request is an Error event with its status name, URL, method and m
   expect(failure).toMatchObject({
     eventType: "Error",
     eventDescription: "400 Bad Request: GET /builds/latest.json?t=soon",
-    eventValue: { type: "Object", value: { statusName: "400 Bad Request", status: 400, method: "GET", url: "/builds/latest.json?t=soon", message: "t must be a timestamp in milliseconds" } },
+    eventValue: {
+      type: "Object",
+      value: { statusName: "400 Bad Request", status: 400, method: "GET", url: "/builds/latest.json?t=soon", message: "t must be a timestamp in milliseconds" },
+    },
   });
   await page.getByRole("link", { name: "Unknown page" }).click();
   await eventually(request, since, (e) => e.eventId === "PageView" && e.eventValue.type === "String" && e.eventValue.value === "/no-such-page");
@@ -147,9 +151,12 @@ test("events survive a reload before they are sent, and go once the network retu
   await context.setOffline(false); // the "online" event: the queue resumes
   await expect.poll(async () => (await queued(page)).length, { timeout: 10_000 }).toBe(0);
   await expect
-    .poll(async () => {
-      const ids = (await storedSince(request, since)).map((e) => e.clientEventId);
-      return waiting.every((id) => ids.filter((x) => x === id).length === 1);
-    }, { timeout: 10_000 })
+    .poll(
+      async () => {
+        const ids = (await storedSince(request, since)).map((e) => e.clientEventId);
+        return waiting.every((id) => ids.filter((x) => x === id).length === 1);
+      },
+      { timeout: 10_000 },
+    )
     .toBe(true);
 });

@@ -13,7 +13,9 @@ async function pendingInNavigation(page: Page): Promise<number> {
 
 async function seededMerchantRequest(db: D1Database, action: "create" | "update") {
   const row = await db
-    .prepare("SELECT id, target_id, after_json FROM approval_requests WHERE business_id = ? AND kind = 'merchant' AND action = ? AND maker_id = 'usr_esi_owusu' AND status = 'pending' LIMIT 1")
+    .prepare(
+      "SELECT id, target_id, after_json FROM approval_requests WHERE business_id = ? AND kind = 'merchant' AND action = ? AND maker_id = 'usr_esi_owusu' AND status = 'pending' LIMIT 1",
+    )
     .bind(KUMASI, action)
     .first<{ id: string; target_id: string; after_json: string }>();
   if (!row) throw new Error(`no pending merchant ${action} by Esi in the seed`);
@@ -28,7 +30,10 @@ test("a checker approves one of Esi's merchant requests and rejects another with
   await page.goto("/approvals");
   await hydrated(page);
   const before = await pendingInNavigation(page);
-  await page.getByRole("navigation", { name: "Kinds of request" }).getByRole("link", { name: /^Merchants/ }).click();
+  await page
+    .getByRole("navigation", { name: "Kinds of request" })
+    .getByRole("link", { name: /^Merchants/ })
+    .click();
   await expect(page).toHaveURL(/kind=merchant/);
   await page.getByRole("link", { name: new RegExp(create.after.name!) }).click();
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Create merchant");
@@ -77,7 +82,9 @@ test("a checker approves one of Esi's merchant requests and rejects another with
 test("a request whose record changed meanwhile turns stale and can no longer be approved", async ({ page, portal }) => {
   const db = await portal.db();
   const request = await db
-    .prepare("SELECT id, target_id FROM approval_requests WHERE business_id = ? AND kind = 'settlement_account' AND action = 'deactivate' AND status = 'pending' LIMIT 1")
+    .prepare(
+      "SELECT id, target_id FROM approval_requests WHERE business_id = ? AND kind = 'settlement_account' AND action = 'deactivate' AND status = 'pending' LIMIT 1",
+    )
     .bind(KUMASI)
     .first<{ id: string; target_id: string }>();
   await page.goto(`/approvals/settlement-account/${request!.id}`);
@@ -96,8 +103,12 @@ test.describe("as the maker", () => {
   test.use({ signedInAs: ESI });
 
   test("Esi (Operations) sees her own request without Approve or Reject", async ({ page, portal }) => {
-    const own = await (await portal.db())
-      .prepare("SELECT id FROM approval_requests WHERE business_id = ? AND kind = 'point_of_sale' AND maker_id = 'usr_esi_owusu' AND status = 'pending' LIMIT 1")
+    const own = await (
+      await portal.db()
+    )
+      .prepare(
+        "SELECT id FROM approval_requests WHERE business_id = ? AND kind = 'point_of_sale' AND maker_id = 'usr_esi_owusu' AND status = 'pending' LIMIT 1",
+      )
       .bind(KUMASI)
       .first<string>("id");
     await page.goto("/approvals?kind=point-of-sale");
@@ -117,7 +128,9 @@ test.describe("at 390 px wide", () => {
     await expect(page.getByRole("navigation", { name: "Kinds of request" })).toBeVisible();
     expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
     await page.screenshot({ path: test.info().outputPath("approvals-390.png"), fullPage: true });
-    const update = await (await portal.db())
+    const update = await (
+      await portal.db()
+    )
       .prepare("SELECT id FROM approval_requests WHERE business_id = ? AND kind = 'settlement_account' AND action = 'update' AND status = 'pending' LIMIT 1")
       .bind(KUMASI)
       .first<string>("id");

@@ -10,7 +10,10 @@ const POLL_MS = 1_000;
 
 test.beforeEach(async ({ page, portal }) => {
   await (await portal.kv()).put(LATEST_BUILD_KEY, portal.buildId);
-  await page.addInitScript(([key, ms]) => ((window as unknown as Record<string, number>)[key as string] = ms as number), [BUILD_CHECK_INTERVAL_OVERRIDE, POLL_MS] as const);
+  await page.addInitScript(([key, ms]) => ((window as unknown as Record<string, number>)[key as string] = ms as number), [
+    BUILD_CHECK_INTERVAL_OVERRIDE,
+    POLL_MS,
+  ] as const);
   await page.clock.install();
 });
 

@@ -20,7 +20,9 @@ async function pageAs(browser: Browser, portal: Portal, email: string, businessI
 }
 
 async function requestId(portal: Portal, kind: string, where: string): Promise<string> {
-  const row = await (await portal.db())
+  const row = await (
+    await portal.db()
+  )
     .prepare(`SELECT id FROM approval_requests WHERE kind = ? AND maker_id = 'usr_esi_owusu' AND status = 'pending' AND ${where} ORDER BY made_at DESC LIMIT 1`)
     .bind(kind)
     .first<{ id: string }>();
@@ -74,7 +76,11 @@ test("Operations asks, cannot approve; an Administrator approves one and rejects
   await page.goto(`/approvals/merchant/${merchantRequest}`);
   await hydrated(page);
   await expect(page.getByRole("button", { name: "Approve" })).toHaveCount(0);
-  const selfApproval = await page.request.post(`/approvals/merchant/${merchantRequest}`, { form: { intent: "approve" }, headers: { Origin: portal.url }, maxRedirects: 0 });
+  const selfApproval = await page.request.post(`/approvals/merchant/${merchantRequest}`, {
+    form: { intent: "approve" },
+    headers: { Origin: portal.url },
+    maxRedirects: 0,
+  });
   expect(selfApproval.status()).toBe(403);
 
   // Kofi approves the merchant and rejects the point of sale with a reason.
@@ -94,7 +100,9 @@ test("Operations asks, cannot approve; an Administrator approves one and rejects
   await expect(kofi.getByRole("link", { name: /Asafo Market Provisions Limited/ })).toBeVisible();
   await kofi.goto("/merchants/mer_kff_0002");
   await expect(kofi.getByText("Suame Roundabout Kiosk")).toHaveCount(0);
-  const audit = await (await portal.db())
+  const audit = await (
+    await portal.db()
+  )
     .prepare("SELECT action, entity_id FROM audit_log WHERE action IN ('request.approve', 'request.reject') AND entity_id IN (?, ?) ORDER BY id")
     .bind(merchantRequest, posRequest)
     .all<{ action: string; entity_id: string }>();
@@ -110,11 +118,25 @@ test("Operations asks, cannot approve; an Administrator approves one and rejects
   await hydrated(yaw);
   await expect(yaw.getByRole("link", { name: "Add merchant" })).toHaveCount(0);
   const refused = await yaw.request.post("/merchants/add-merchant", {
-    form: { code: "MRC-0999", name: "Not Allowed Ltd", trading_name: "Not Allowed", tin: "C0099900099", sector: "Groceries", town: "Accra", region: "Greater Accra", address: "1 Road", contact_name: "Yaw", contact_phone: "0244999999", contact_email: "yaw@example.com" },
+    form: {
+      code: "MRC-0999",
+      name: "Not Allowed Ltd",
+      trading_name: "Not Allowed",
+      tin: "C0099900099",
+      sector: "Groceries",
+      town: "Accra",
+      region: "Greater Accra",
+      address: "1 Road",
+      contact_name: "Yaw",
+      contact_phone: "0244999999",
+      contact_email: "yaw@example.com",
+    },
     headers: { Origin: portal.url },
     maxRedirects: 0,
   });
   expect(refused.status()).toBe(403);
-  expect(await (await portal.db()).prepare("SELECT COUNT(*) AS n FROM approval_requests WHERE json_extract(after_json, '$.code') = 'MRC-0999'").first<number>("n")).toBe(0);
+  expect(
+    await (await portal.db()).prepare("SELECT COUNT(*) AS n FROM approval_requests WHERE json_extract(after_json, '$.code') = 'MRC-0999'").first<number>("n"),
+  ).toBe(0);
   await yaw.context().close();
 });

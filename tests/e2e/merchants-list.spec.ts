@@ -19,7 +19,16 @@ test.beforeAll(async ({ portal }) => {
           `INSERT INTO merchants (id, business_id, code, name, trading_name, tin, sector, town, region, address, contact_name, contact_phone, contact_email, status, created_at, updated_at)
            VALUES (?, ?, ?, ?, ?, ?, 'Pharmacy', 'Ho', 'Volta', '2 Market Street', 'E2E Contact', ?, 'e2e@example.com', ?, '2026-02-01T00:00:00.000Z', '2026-02-01T00:00:00.000Z')`,
         )
-        .bind(`mer_e2e_${n}`, ACCRA, `E2E-${n}`, `Volta Chemist ${n}`, `Volta Chemist ${n}`, `Q10000000${n}`, `2335000000${n}`, i % 10 === 0 ? "inactive" : "active");
+        .bind(
+          `mer_e2e_${n}`,
+          ACCRA,
+          `E2E-${n}`,
+          `Volta Chemist ${n}`,
+          `Volta Chemist ${n}`,
+          `Q10000000${n}`,
+          `2335000000${n}`,
+          i % 10 === 0 ? "inactive" : "active",
+        );
     }),
   );
 });
@@ -75,7 +84,10 @@ test.describe("at 390 px wide", () => {
     await hydrated(page);
     const firstRow = page.getByRole("row").nth(1);
     await expect(firstRow.getByRole("cell").first()).toBeVisible();
-    const label = await firstRow.getByRole("cell").nth(1).evaluate((cell) => getComputedStyle(cell, "::before").content);
+    const label = await firstRow
+      .getByRole("cell")
+      .nth(1)
+      .evaluate((cell) => getComputedStyle(cell, "::before").content);
     expect(label).toBe('"Code"');
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect(overflow).toBeLessThanOrEqual(0);

@@ -47,7 +47,9 @@ test.describe("as Esi Owusu (Operations, Kumasi Fresh Foods)", () => {
 
     await expect(page).toHaveURL(/\/merchants$/);
     await expect(page.getByText("Bantama Cold Store Limited: Sent for approval: another person must approve it before it takes effect.")).toBeVisible();
-    const row = await (await portal.db())
+    const row = await (
+      await portal.db()
+    )
       .prepare("SELECT after_json FROM approval_requests WHERE kind = 'merchant' AND action = 'create' AND json_extract(after_json, '$.code') = 'MRC-0200'")
       .first<string>("after_json");
     expect(JSON.parse(row!)).toMatchObject({ contact_phone: "233244123456", region: "Ashanti" });
@@ -74,8 +76,12 @@ test.describe("as Esi Owusu (Operations, Kumasi Fresh Foods)", () => {
     await page.getByRole("button", { name: "Send for approval" }).click();
     await expect(page.getByText("The new settlement account: Sent for approval: another person must approve it before it takes effect.")).toBeVisible();
     await expect(page).toHaveURL(/\/merchants\/mer_kff_0003$/);
-    const request = await (await portal.db())
-      .prepare("SELECT id, after_json FROM approval_requests WHERE kind = 'settlement_account' AND action = 'create' AND json_extract(after_json, '$.merchant_id') = 'mer_kff_0003' AND json_extract(after_json, '$.account_number') = '0241234567'")
+    const request = await (
+      await portal.db()
+    )
+      .prepare(
+        "SELECT id, after_json FROM approval_requests WHERE kind = 'settlement_account' AND action = 'create' AND json_extract(after_json, '$.merchant_id') = 'mer_kff_0003' AND json_extract(after_json, '$.account_number') = '0241234567'",
+      )
       .first<{ id: string; after_json: string }>();
     expect(JSON.parse(request!.after_json)).toMatchObject({ kind: "mobile_money", provider: "MTN", account_number: "0241234567", is_primary: 1 });
     await expect(accounts.locator(`a[href="/approvals/settlement-account/${request!.id}"]`)).toHaveText("See the request");

@@ -27,7 +27,10 @@ test("merchant accounts lead to a transfer history", async ({ page }) => {
   await page.goto("/money/merchant-accounts");
   await hydrated(page);
   await expect(page.getByRole("columnheader", { name: "Available (GHS)" })).toBeVisible();
-  await page.getByRole("link", { name: /^Transfer history of / }).first().click();
+  await page
+    .getByRole("link", { name: /^Transfer history of / })
+    .first()
+    .click();
   await expect(page.getByRole("heading", { level: 1, name: "Transfer History" })).toBeVisible();
   await expect(page.getByTestId("balances")).toContainText("Available (GHS)");
 });

@@ -3,7 +3,10 @@
 import { expect, hydrated, test } from "./fixtures";
 
 // The generic error handler logs what it shows (SPEC section 8); these tests call it on purpose.
-test.use({ allowConsoleErrors: /^(Message from data|Message from response data|Message of the error|The fallback message|Action Failed\. Please check connectivity and try again) / });
+test.use({
+  allowConsoleErrors:
+    /^(Message from data|Message from response data|Message of the error|The fallback message|Action Failed\. Please check connectivity and try again) /,
+});
 
 test.beforeEach(async ({ page }) => {
   await page.goto("/__dev/ui");

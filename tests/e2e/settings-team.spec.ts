@@ -116,7 +116,9 @@ test.describe("without JavaScript", () => {
     await invite.getByLabel("Gender").selectOption("male");
     await invite.getByLabel("Role").selectOption("Viewer");
     await invite.getByRole("button", { name: "Send for approval" }).click();
-    await expect(page.getByRole("region", { name: "Invite an employee" }).getByText("This email already belongs to an employee of this business.")).toBeVisible();
+    await expect(
+      page.getByRole("region", { name: "Invite an employee" }).getByText("This email already belongs to an employee of this business."),
+    ).toBeVisible();
     await expect(page.getByRole("region", { name: "Invite an employee" }).getByLabel("Full name")).toHaveValue("Ekow Mensah");
   });
 });

@@ -1,6 +1,17 @@
 import { expect, hydrated, markWindow, test, windowIsMarked } from "./fixtures";
 
-const SECTIONS = ["Dashboard", "Approvals", "Merchants", "POS Terminals", "Merchant Accounts", "Merchant Funds", "Settlement History", "Transactions", "Reports", "Settings"];
+const SECTIONS = [
+  "Dashboard",
+  "Approvals",
+  "Merchants",
+  "POS Terminals",
+  "Merchant Accounts",
+  "Merchant Funds",
+  "Settlement History",
+  "Transactions",
+  "Reports",
+  "Settings",
+];
 
 test.describe("default layout on a desktop", () => {
   test("side navigation with every section, a top bar, and client-side navigation", async ({ page }) => {

@@ -9,7 +9,9 @@ async function latestCodeFor(request: APIRequestContext, msisdn: string): Promis
   let code = "";
   await expect
     .poll(async () => {
-      const outbox = (await (await request.get("/__dev/outbox", { headers: { Accept: "application/json" } })).json()) as { messages: { to: string; body: string }[] };
+      const outbox = (await (await request.get("/__dev/outbox", { headers: { Accept: "application/json" } })).json()) as {
+        messages: { to: string; body: string }[];
+      };
       code = /\b(\d{6})\b/.exec(outbox.messages.find((m) => m.to === msisdn)?.body ?? "")?.[1] ?? "";
       return code;
     })

@@ -111,7 +111,9 @@ test.describe("a device", () => {
     await expect(page.getByRole("region", { name: "Details" })).toContainText("Active");
 
     const db = await portal.db();
-    const { results } = await db.prepare("SELECT action FROM audit_log WHERE entity = 'terminal' AND entity_id = 'trm_kff_00004' ORDER BY id").all<{ action: string }>();
+    const { results } = await db
+      .prepare("SELECT action FROM audit_log WHERE entity = 'terminal' AND entity_id = 'trm_kff_00004' ORDER BY id")
+      .all<{ action: string }>();
     expect(results.map((r) => r.action)).toEqual(["terminal.block", "terminal.unblock"]);
   });
 
@@ -159,7 +161,10 @@ test.describe("a point of sale", () => {
     await expect(activity.locator("tbody tr").first()).toBeVisible();
     await expect(activity).not.toContainText(/233\d{9}/);
     await page.screenshot({ path: `${SHOTS}/point-of-sale-desktop.png`, fullPage: true });
-    await page.getByRole("region", { name: "Terminals" }).getByRole("link", { name: /1240219648/ }).click();
+    await page
+      .getByRole("region", { name: "Terminals" })
+      .getByRole("link", { name: /1240219648/ })
+      .click();
     await expect(page.getByRole("heading", { level: 1, name: "1240219648" })).toBeVisible();
   });
 

@@ -35,7 +35,10 @@ const cedis = (text: string) => Math.round(Number(text.replace(/,/g, "")) * 100)
 test("Finance asks, an administrator approves, and the money moves by exactly the amount", async ({ page, browser, portal }) => {
   await page.goto("/money/merchant-funds");
   await hydrated(page);
-  const fromRow = page.getByRole("row").filter({ has: page.getByRole("link", { name: /^Transfer funds from / }) }).first();
+  const fromRow = page
+    .getByRole("row")
+    .filter({ has: page.getByRole("link", { name: /^Transfer funds from / }) })
+    .first();
   const fromName = ((await fromRow.getByRole("cell").first().locator("strong").textContent()) ?? "").trim();
   await fromRow.getByRole("link", { name: /^Transfer funds from / }).click();
   const form = page.getByTestId("transfer-form");
@@ -61,7 +64,9 @@ test("Finance asks, an administrator approves, and the money moves by exactly th
   // Nothing moved yet.
   expect(cedis(await available(page, fromName))).toBe(fromBefore);
 
-  const request = await (await portal.db())
+  const request = await (
+    await portal.db()
+  )
     .prepare("SELECT id FROM approval_requests WHERE kind = 'transfer' AND status = 'pending' ORDER BY made_at DESC LIMIT 1")
     .first<{ id: string }>();
   // Abena cannot decide her own request.

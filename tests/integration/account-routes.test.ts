@@ -24,7 +24,12 @@ async function revokedAt(sid: string): Promise<string | null> {
 }
 
 async function auditCount(action: string, entityId: string): Promise<number> {
-  const row = await (await portal().db()).prepare("SELECT COUNT(*) AS n FROM audit_log WHERE action = ? AND entity_id = ?").bind(action, entityId).first<{ n: number }>();
+  const row = await (
+    await portal().db()
+  )
+    .prepare("SELECT COUNT(*) AS n FROM audit_log WHERE action = ? AND entity_id = ?")
+    .bind(action, entityId)
+    .first<{ n: number }>();
   return row?.n ?? 0;
 }
 

@@ -64,7 +64,9 @@ async function statusOf(id: string): Promise<string | undefined> {
 }
 
 async function auditOf(id: string): Promise<{ action: string; actor_id: string }[]> {
-  const { results } = await (await portal().db())
+  const { results } = await (
+    await portal().db()
+  )
     .prepare("SELECT action, actor_id FROM audit_log WHERE entity = 'approval_request' AND entity_id = ? ORDER BY id")
     .bind(id)
     .all<{ action: string; actor_id: string }>();
@@ -72,7 +74,9 @@ async function auditOf(id: string): Promise<{ action: string; actor_id: string }
 }
 
 async function seeded(kind: string, action: string, businessId = KUMASI): Promise<string> {
-  const row = await (await portal().db())
+  const row = await (
+    await portal().db()
+  )
     .prepare("SELECT id FROM approval_requests WHERE business_id = ? AND kind = ? AND action = ? AND status = 'pending' ORDER BY made_at LIMIT 1")
     .bind(businessId, kind, action)
     .first<{ id: string }>();
@@ -80,7 +84,11 @@ async function seeded(kind: string, action: string, businessId = KUMASI): Promis
   return row.id;
 }
 
-type QueueData = { requests: { id: string; kind: string; action: string; subject: string | null; status: string; makerName: string }[]; pending: Record<string, number>; total: number };
+type QueueData = {
+  requests: { id: string; kind: string; action: string; subject: string | null; status: string; makerName: string }[];
+  pending: Record<string, number>;
+  total: number;
+};
 
 async function queue(query: string, email = KOFI, businessId = KUMASI): Promise<{ html: string; data: QueueData }> {
   const response = await get(query.startsWith("/") ? query : `/approvals${query}`, await as(email, businessId));
@@ -97,7 +105,10 @@ describe("/approvals", () => {
     expect(new Set(data.requests.map((r) => r.kind))).toEqual(new Set(["merchant", "point_of_sale", "settlement_account", "employee"]));
     expect(data.requests.every((r) => r.status === "pending" && r.subject)).toBe(true);
     const db = await portal().db();
-    const counted = await db.prepare("SELECT COUNT(*) AS n FROM approval_requests WHERE business_id = ? AND status = 'pending'").bind(KUMASI).first<number>("n");
+    const counted = await db
+      .prepare("SELECT COUNT(*) AS n FROM approval_requests WHERE business_id = ? AND status = 'pending'")
+      .bind(KUMASI)
+      .first<number>("n");
     expect(data.total).toBe(counted);
     expect(Object.values(data.pending).reduce((a, b) => a + b, 0)).toBe(counted);
     // Updates are named from their targets: the seeded contact change names the merchant as it stands.
@@ -141,7 +152,9 @@ describe("/approvals", () => {
     const db = await portal().db();
     const id = "apr_test_transfer_0001";
     await db
-      .prepare("INSERT INTO approval_requests (id, business_id, kind, action, target_id, after_json, maker_id, made_at) VALUES (?, ?, 'transfer', 'create', 'trf_test_1', ?, 'usr_abena_darko', ?)")
+      .prepare(
+        "INSERT INTO approval_requests (id, business_id, kind, action, target_id, after_json, maker_id, made_at) VALUES (?, ?, 'transfer', 'create', 'trf_test_1', ?, 'usr_abena_darko', ?)",
+      )
       .bind(id, KUMASI, JSON.stringify({ amount: 125_000 }), new Date().toISOString())
       .run();
     const { html, data } = await queue("");
@@ -186,7 +199,12 @@ describe("a request page", () => {
   });
 
   it("an employee's role change shows the person with the role marked and their phone masked", async () => {
-    const id = await requestChange(AMA_KUMASI, await portal().db(), META, { kind: "employee", action: "update", targetId: "usr_esi_owusu", after: { role: "Finance" } });
+    const id = await requestChange(AMA_KUMASI, await portal().db(), META, {
+      kind: "employee",
+      action: "update",
+      targetId: "usr_esi_owusu",
+      after: { role: "Finance" },
+    });
     const response = await get(`/approvals/employee/${id}`, await as(KOFI));
     expect(titleOf(await response.clone().text())).toContain("Employee Request");
     const html = await response.text();
@@ -290,7 +308,9 @@ describe("deciding", () => {
   it("a stale request says so and cannot be approved", async () => {
     const db = await portal().db();
     const free = await db
-      .prepare("SELECT id FROM merchants WHERE business_id = ? AND status = 'active' AND id NOT IN (SELECT target_id FROM approval_requests WHERE status = 'pending') LIMIT 1")
+      .prepare(
+        "SELECT id FROM merchants WHERE business_id = ? AND status = 'active' AND id NOT IN (SELECT target_id FROM approval_requests WHERE status = 'pending') LIMIT 1",
+      )
       .bind(KUMASI)
       .first<{ id: string }>();
     const merchantId = free!.id;

@@ -1,6 +1,14 @@
 // The maker-checker engine against real D1 in workerd.
 import { describe, expect, it } from "vitest";
-import { approveRequest, getApprovalRequest, listApprovalRequests, rejectRequest, requestChange, StaleRequestError, type ChangeValues } from "../../functions/data/approvals";
+import {
+  approveRequest,
+  getApprovalRequest,
+  listApprovalRequests,
+  rejectRequest,
+  requestChange,
+  StaleRequestError,
+  type ChangeValues,
+} from "../../functions/data/approvals";
 import { listAudit } from "../../functions/data/audit";
 import { getEmployee } from "../../functions/data/employees";
 import { getMerchant } from "../../functions/data/merchants";
@@ -39,7 +47,12 @@ async function approvedMerchant(): Promise<string> {
 
 async function count(sql: string, ...binds: unknown[]): Promise<number> {
   const db = await portal().db();
-  return (await db.prepare(sql).bind(...binds).first<number>("n")) ?? -1;
+  return (
+    (await db
+      .prepare(sql)
+      .bind(...binds)
+      .first<number>("n")) ?? -1
+  );
 }
 
 describe("making a request", () => {
@@ -48,18 +61,37 @@ describe("making a request", () => {
     const after = newMerchant();
     const id = await requestChange(ESI_KUMASI, db, META, { kind: "merchant", action: "create", after });
     const request = await getApprovalRequest(ESI_KUMASI, db, id);
-    expect(request).toMatchObject({ kind: "merchant", action: "create", status: "pending", makerId: "usr_esi_owusu", makerName: "Esi Owusu", before: null, after });
+    expect(request).toMatchObject({
+      kind: "merchant",
+      action: "create",
+      status: "pending",
+      makerId: "usr_esi_owusu",
+      makerName: "Esi Owusu",
+      before: null,
+      after,
+    });
     expect(Date.parse(request!.madeAt)).toBeGreaterThan(Date.now() - 60_000);
     expect(await getMerchant(ESI_KUMASI, db, request!.targetId)).toBeNull();
     const audit = await listAudit(ESI_KUMASI, db, { entity: "approval_request", entityId: id });
     expect(audit.rows).toHaveLength(1);
-    expect(audit.rows[0]).toMatchObject({ action: "request.create", actorId: "usr_esi_owusu", ip: META.ip, userAgent: META.userAgent, requestId: META.requestId });
+    expect(audit.rows[0]).toMatchObject({
+      action: "request.create",
+      actorId: "usr_esi_owusu",
+      ip: META.ip,
+      userAgent: META.userAgent,
+      requestId: META.requestId,
+    });
   });
 
   it("an update stores before and after of the changed fields only", async () => {
     const db = await portal().db();
     const merchantId = await approvedMerchant();
-    const id = await requestChange(ESI_KUMASI, db, META, { kind: "merchant", action: "update", targetId: merchantId, after: { town: "Obuasi", sector: "Retail" } });
+    const id = await requestChange(ESI_KUMASI, db, META, {
+      kind: "merchant",
+      action: "update",
+      targetId: merchantId,
+      after: { town: "Obuasi", sector: "Retail" },
+    });
     const request = await getApprovalRequest(ESI_KUMASI, db, id);
     expect(request).toMatchObject({ before: { town: "Kumasi" }, after: { town: "Obuasi" }, targetVersion: 1 });
   });
@@ -67,18 +99,26 @@ describe("making a request", () => {
   it("refuses roles that may not ask, unknown fields, missing fields and no-op updates", async () => {
     const db = await portal().db();
     await expect(requestChange(ABENA_KUMASI, db, META, { kind: "merchant", action: "create", after: newMerchant() })).rejects.toBeInstanceOf(ForbiddenError);
-    await expect(requestChange(ESI_KUMASI, db, META, { kind: "merchant", action: "create", after: { ...newMerchant(), status: "active" } })).rejects.toThrow("cannot be set");
-    await expect(requestChange(ESI_KUMASI, db, META, { kind: "merchant", action: "create", after: { ...newMerchant(), tin: "" } })).rejects.toThrow("needs: tin");
+    await expect(requestChange(ESI_KUMASI, db, META, { kind: "merchant", action: "create", after: { ...newMerchant(), status: "active" } })).rejects.toThrow(
+      "cannot be set",
+    );
+    await expect(requestChange(ESI_KUMASI, db, META, { kind: "merchant", action: "create", after: { ...newMerchant(), tin: "" } })).rejects.toThrow(
+      "needs: tin",
+    );
     const merchantId = await approvedMerchant();
     const merchant = await getMerchant(ESI_KUMASI, db, merchantId);
-    await expect(requestChange(ESI_KUMASI, db, META, { kind: "merchant", action: "update", targetId: merchantId, after: { town: merchant!.town } })).rejects.toThrow("Nothing would change");
+    await expect(
+      requestChange(ESI_KUMASI, db, META, { kind: "merchant", action: "update", targetId: merchantId, after: { town: merchant!.town } }),
+    ).rejects.toThrow("Nothing would change");
   });
 
   it("allows one pending request per target", async () => {
     const db = await portal().db();
     const merchantId = await approvedMerchant();
     await requestChange(ESI_KUMASI, db, META, { kind: "merchant", action: "update", targetId: merchantId, after: { town: "Ejisu" } });
-    await expect(requestChange(ESI_KUMASI, db, META, { kind: "merchant", action: "deactivate", targetId: merchantId })).rejects.toThrow("already has a pending request");
+    await expect(requestChange(ESI_KUMASI, db, META, { kind: "merchant", action: "deactivate", targetId: merchantId })).rejects.toThrow(
+      "already has a pending request",
+    );
   });
 });
 
@@ -114,7 +154,12 @@ describe("deciding", () => {
   it("an update and a deactivate apply and bump the version", async () => {
     const db = await portal().db();
     const merchantId = await approvedMerchant();
-    await approveRequest(KOFI_KUMASI, db, META, await requestChange(ESI_KUMASI, db, META, { kind: "merchant", action: "update", targetId: merchantId, after: { town: "Bekwai" } }));
+    await approveRequest(
+      KOFI_KUMASI,
+      db,
+      META,
+      await requestChange(ESI_KUMASI, db, META, { kind: "merchant", action: "update", targetId: merchantId, after: { town: "Bekwai" } }),
+    );
     expect(await getMerchant(ESI_KUMASI, db, merchantId)).toMatchObject({ town: "Bekwai", version: 2 });
     await approveRequest(AMA_KUMASI, db, META, await requestChange(ESI_KUMASI, db, META, { kind: "merchant", action: "deactivate", targetId: merchantId }));
     expect(await getMerchant(ESI_KUMASI, db, merchantId)).toMatchObject({ status: "inactive", version: 3 });
@@ -178,9 +223,24 @@ describe("stale requests", () => {
       account_name: "Adwoa Sarpong",
       is_primary: primary,
     });
-    const first = await approveRequest(KOFI_KUMASI, db, META, await requestChange(ESI_KUMASI, db, META, { kind: "settlement_account", action: "create", after: account(1, "0244000111") }));
-    const rename = await requestChange(ESI_KUMASI, db, META, { kind: "settlement_account", action: "update", targetId: first.targetId, after: { account_name: "A. Sarpong" } });
-    const second = await approveRequest(KOFI_KUMASI, db, META, await requestChange(ESI_KUMASI, db, META, { kind: "settlement_account", action: "create", after: account(1, "0244000222") }));
+    const first = await approveRequest(
+      KOFI_KUMASI,
+      db,
+      META,
+      await requestChange(ESI_KUMASI, db, META, { kind: "settlement_account", action: "create", after: account(1, "0244000111") }),
+    );
+    const rename = await requestChange(ESI_KUMASI, db, META, {
+      kind: "settlement_account",
+      action: "update",
+      targetId: first.targetId,
+      after: { account_name: "A. Sarpong" },
+    });
+    const second = await approveRequest(
+      KOFI_KUMASI,
+      db,
+      META,
+      await requestChange(ESI_KUMASI, db, META, { kind: "settlement_account", action: "create", after: account(1, "0244000222") }),
+    );
     expect(await getSettlementAccount(KOFI_KUMASI, db, first.targetId)).toMatchObject({ isPrimary: false, version: 2 });
     expect(await getSettlementAccount(KOFI_KUMASI, db, second.targetId)).toMatchObject({ isPrimary: true });
     await expect(approveRequest(KOFI_KUMASI, db, META, rename)).rejects.toBeInstanceOf(StaleRequestError);
@@ -191,7 +251,9 @@ describe("employees", () => {
   it("an Administrator cannot grant Super Administrator, asking or approving", async () => {
     const db = await portal().db();
     const invite = { email: "Kwesi.Appiah@Example.com ", name: "Kwesi Appiah", gender: "male", phone: "233246000333", role: "Super Administrator" };
-    await expect(requestChange(KOFI_KUMASI, db, META, { kind: "employee", action: "create", after: invite })).rejects.toThrow("Your role cannot grant Super Administrator.");
+    await expect(requestChange(KOFI_KUMASI, db, META, { kind: "employee", action: "create", after: invite })).rejects.toThrow(
+      "Your role cannot grant Super Administrator.",
+    );
     const id = await requestChange(AMA_KUMASI, db, META, { kind: "employee", action: "create", after: invite });
     await expect(approveRequest(KOFI_KUMASI, db, META, id)).rejects.toThrow("Your role cannot grant Super Administrator.");
     expect((await getApprovalRequest(KOFI_KUMASI, db, id))!.after.email).toBe("kwesi.appiah@example.com");
@@ -205,15 +267,26 @@ describe("employees", () => {
       after: { email: "efua.quaye@example.com", name: "Efua Quaye", gender: "female", phone: "233506000444", role: "Finance" },
     });
     const approved = await approveRequest(KOFI_KUMASI, db, META, id);
-    expect(await getEmployee(KOFI_KUMASI, db, approved.targetId)).toMatchObject({ email: "efua.quaye@example.com", role: "Finance", status: "active", phones: ["233506000444"] });
+    expect(await getEmployee(KOFI_KUMASI, db, approved.targetId)).toMatchObject({
+      email: "efua.quaye@example.com",
+      role: "Finance",
+      status: "active",
+      phones: ["233506000444"],
+    });
     await expect(
-      requestChange(AMA_KUMASI, db, META, { kind: "employee", action: "create", after: { email: "efua.quaye@example.com", name: "E", gender: "female", phone: "233506000444", role: "Viewer" } }),
+      requestChange(AMA_KUMASI, db, META, {
+        kind: "employee",
+        action: "create",
+        after: { email: "efua.quaye@example.com", name: "E", gender: "female", phone: "233506000444", role: "Viewer" },
+      }),
     ).rejects.toThrow("already an employee");
   });
 
   it("nobody changes their own role, by asking or by approving", async () => {
     const db = await portal().db();
-    await expect(requestChange(KOFI_KUMASI, db, META, { kind: "employee", action: "update", targetId: "usr_kofi_boateng", after: { role: "Viewer" } })).rejects.toThrow("your own role");
+    await expect(
+      requestChange(KOFI_KUMASI, db, META, { kind: "employee", action: "update", targetId: "usr_kofi_boateng", after: { role: "Viewer" } }),
+    ).rejects.toThrow("your own role");
     const id = await requestChange(AMA_KUMASI, db, META, { kind: "employee", action: "update", targetId: "usr_kofi_boateng", after: { role: "Viewer" } });
     await expect(approveRequest(KOFI_KUMASI, db, META, id)).rejects.toThrow("your own role");
   });
@@ -236,7 +309,12 @@ describe("the queue", () => {
     const seen: string[] = [];
     let after: string | null = null;
     do {
-      const page: Awaited<ReturnType<typeof listApprovalRequests>> = await listApprovalRequests(KOFI_KUMASI, db, { status: "pending", makerId: "usr_esi_owusu", limit: 2, after });
+      const page: Awaited<ReturnType<typeof listApprovalRequests>> = await listApprovalRequests(KOFI_KUMASI, db, {
+        status: "pending",
+        makerId: "usr_esi_owusu",
+        limit: 2,
+        after,
+      });
       seen.push(...page.rows.map((r) => r.id));
       after = page.next;
     } while (after);

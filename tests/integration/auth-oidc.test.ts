@@ -168,7 +168,9 @@ describe("refusals", () => {
     const otherSecret = parseAuthConfig({ SESSION_SECRET: "another-secret-".padEnd(40, "a") });
     expect((await failure(completeOidc(callbackRequest(answer, start.setCookie), deps({ config: otherSecret }), "google"))).code).toBe("state_mismatch");
     // An expired flow (the cookie lives 10 minutes).
-    expect((await failure(completeOidc(callbackRequest(answer, start.setCookie), deps({ now: () => Date.now() + 11 * 60_000 }), "google"))).code).toBe("state_mismatch");
+    expect((await failure(completeOidc(callbackRequest(answer, start.setCookie), deps({ now: () => Date.now() + 11 * 60_000 }), "google"))).code).toBe(
+      "state_mismatch",
+    );
   });
 
   it("the code of another start is refused (PKCE binds it to that start's verifier)", async () => {
@@ -208,7 +210,10 @@ describe("refusals", () => {
   it("Google's email must be verified", async () => {
     const start = await startOidc(new Request(`${ORIGIN}/login`), deps(), "google");
     const answer = await authorize(start.url, { login: "unverified" });
-    expect(await failure(completeOidc(callbackRequest(answer, start.setCookie), deps(), "google"))).toMatchObject({ code: "invalid_id_token", reason: "email" });
+    expect(await failure(completeOidc(callbackRequest(answer, start.setCookie), deps(), "google"))).toMatchObject({
+      code: "invalid_id_token",
+      reason: "email",
+    });
   });
 
   it.each([
@@ -233,7 +238,16 @@ describe("ID token checks on real tokens", () => {
     const verifier = "v".repeat(43);
     const challenge = Buffer.from(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(verifier))).toString("base64url");
     const url = new URL(metadata.authorization_endpoint);
-    const params = { response_type: "code", client_id: clientId, redirect_uri: redirect(provider), scope: "openid email profile", state: "s", nonce: "the-nonce", code_challenge: challenge, code_challenge_method: "S256" };
+    const params = {
+      response_type: "code",
+      client_id: clientId,
+      redirect_uri: redirect(provider),
+      scope: "openid email profile",
+      state: "s",
+      nonce: "the-nonce",
+      code_challenge: challenge,
+      code_challenge_method: "S256",
+    };
     for (const [k, val] of Object.entries(params)) url.searchParams.set(k, val);
     const answer = await authorize(url.toString(), { login });
     const idToken = await exchangeCode(metadata, client, { code: answer.searchParams.get("code")!, verifier, redirectUri: redirect(provider) });
@@ -255,7 +269,9 @@ describe("ID token checks on real tokens", () => {
 
   it("refuses an expired token (a clock two hours on; the provider's tokens last one)", async () => {
     const { idToken, metadata } = await realIdToken("google", "portal-google", "google-secret", "ama");
-    const error = await thrown(verifyIdToken(idToken, { provider: "google", metadata, clientId: "portal-google", nonce: "the-nonce", now: Date.now() + 2 * 3_600_000 }));
+    const error = await thrown(
+      verifyIdToken(idToken, { provider: "google", metadata, clientId: "portal-google", nonce: "the-nonce", now: Date.now() + 2 * 3_600_000 }),
+    );
     expect(error).toMatchObject({ code: "invalid_id_token", reason: "expired" });
   });
 

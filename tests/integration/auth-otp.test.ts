@@ -28,8 +28,12 @@ async function newUser(phoneCount = 1): Promise<{ email: string; userId: string;
   const email = `otp.${serial}@example.com`;
   const phones = Array.from({ length: phoneCount }, (_, i) => `23324${String(serial).padStart(5, "0")}${i}${i}`.slice(0, 12));
   await db.batch([
-    db.prepare("INSERT INTO users (id, email, name, gender, created_at) VALUES (?, ?, ?, 'unspecified', ?)").bind(userId, email, `Otp User ${serial}`, new Date().toISOString()),
-    ...phones.map((msisdn) => db.prepare("INSERT INTO user_phones (user_id, msisdn, created_at) VALUES (?, ?, ?)").bind(userId, msisdn, new Date().toISOString())),
+    db
+      .prepare("INSERT INTO users (id, email, name, gender, created_at) VALUES (?, ?, ?, 'unspecified', ?)")
+      .bind(userId, email, `Otp User ${serial}`, new Date().toISOString()),
+    ...phones.map((msisdn) =>
+      db.prepare("INSERT INTO user_phones (user_id, msisdn, created_at) VALUES (?, ?, ?)").bind(userId, msisdn, new Date().toISOString()),
+    ),
   ]);
   return { email, userId, phones };
 }
@@ -90,7 +94,10 @@ async function codeSent() {
 
 async function audit(userId: string, action: string) {
   const db = await portal().db();
-  const { results } = await db.prepare("SELECT business_id, entity, entity_id, after_json, ip, request_id FROM audit_log WHERE actor_id = ? AND action = ? ORDER BY id").bind(userId, action).all();
+  const { results } = await db
+    .prepare("SELECT business_id, entity, entity_id, after_json, ip, request_id FROM audit_log WHERE actor_id = ? AND action = ? ORDER BY id")
+    .bind(userId, action)
+    .all();
   return results;
 }
 
@@ -120,7 +127,9 @@ describe("sending a code", () => {
     expect(String(sends[0]!.after_json)).not.toContain(user.phones[0]);
     expect(JSON.parse(String(sends[0]!.after_json))).toMatchObject({ to: maskPhone(user.phones[0]!) });
     // A caller that forgot to mask is stopped before anything is written.
-    await expect(requestOtp(new Request(PAGE), await deps(clock), session, { msisdn: user.phones[0]!, masked: user.phones[0]! }, sms)).rejects.toThrow(/masked/);
+    await expect(requestOtp(new Request(PAGE), await deps(clock), session, { msisdn: user.phones[0]!, masked: user.phones[0]! }, sms)).rejects.toThrow(
+      /masked/,
+    );
   });
 
   it("refuses a phone number that is not linked to the account", async () => {
@@ -140,7 +149,12 @@ describe("sending a code", () => {
     expect((await send(clock, session, user.phones[0]!, sms)).ok).toBe(true);
     const first = sms.lastCode();
     clock.advance(59_000);
-    expect(await send(clock, session, user.phones[0]!, sms)).toMatchObject({ ok: false, reason: "cooldown", message: OTP_MESSAGES.cooldown(1), retryAfterSeconds: 1 });
+    expect(await send(clock, session, user.phones[0]!, sms)).toMatchObject({
+      ok: false,
+      reason: "cooldown",
+      message: OTP_MESSAGES.cooldown(1),
+      retryAfterSeconds: 1,
+    });
     expect(sms.sent).toHaveLength(1);
     clock.advance(1_000);
     expect((await send(clock, session, user.phones[0]!, sms)).ok).toBe(true);
@@ -197,7 +211,10 @@ describe("verifying a code", () => {
     const { clock, user, session, sms, sent } = await codeSent();
     clock.advance(10_000);
     const verified = await verify(clock, sent.session, sms.lastCode());
-    expect(verified).toMatchObject({ ok: true, session: { stage: "verified", otpToken: sent.challengeId, selectedPhoneNumber: user.phones[0], email: user.email } });
+    expect(verified).toMatchObject({
+      ok: true,
+      session: { stage: "verified", otpToken: sent.challengeId, selectedPhoneNumber: user.phones[0], email: user.email },
+    });
     if (!verified.ok) return;
     expect(verified.setCookie).toMatch(/^__Host-pp_session=[^;]+; Path=\/; HttpOnly; SameSite=Lax; Max-Age=43200; Secure$/);
     const db = await portal().db();
@@ -235,7 +252,8 @@ describe("verifying a code", () => {
   it("allows 5 tries per code, then refuses even the right code, and audits each failure and the lockout", async () => {
     const { clock, user, session, sms, sent } = await codeSent();
     const wrong = wrongOf(sms.lastCode());
-    for (let left = 4; left >= 1; left -= 1) expect(await verify(clock, session, wrong)).toMatchObject({ ok: false, reason: "wrong", message: OTP_MESSAGES.wrong(left) });
+    for (let left = 4; left >= 1; left -= 1)
+      expect(await verify(clock, session, wrong)).toMatchObject({ ok: false, reason: "wrong", message: OTP_MESSAGES.wrong(left) });
     expect(await verify(clock, session, wrong)).toMatchObject({ ok: false, reason: "noTriesLeft", message: OTP_MESSAGES.noTriesLeft });
     expect(await verify(clock, session, sms.lastCode())).toMatchObject({ ok: false, reason: "noTriesLeft" });
     const db = await portal().db();
@@ -307,7 +325,12 @@ describe("the SMS gateway adapter against a local fake gateway", () => {
     const sent = await send(clock, session, user.phones[0]!, sms);
     expect(sent.ok).toBe(true);
     expect(gateway.requests.slice(before)).toEqual([
-      { method: "POST", authorization: "Bearer gateway-token-123", contentType: "application/json", body: { to: user.phones[0], body: expect.stringMatching(/\b\d{6}\b/) as string } },
+      {
+        method: "POST",
+        authorization: "Bearer gateway-token-123",
+        contentType: "application/json",
+        body: { to: user.phones[0], body: expect.stringMatching(/\b\d{6}\b/) as string },
+      },
     ]);
     const code = /\b(\d{6})\b/.exec((gateway.requests.at(-1)!.body as { body: string }).body)![1]!;
     const db = await portal().db();
@@ -337,7 +360,9 @@ describe("the SMS gateway adapter against a local fake gateway", () => {
     await closed.close();
     await expect(httpSmsGateway({ url, token: "t" }).send({ to: "233244000000", body: "x" })).rejects.toBeInstanceOf(SmsDeliveryError);
     gateway.mode = "hang";
-    await expect(httpSmsGateway({ url: gateway.url, token: "t", timeoutMs: 200 }).send({ to: "233244000000", body: "x" })).rejects.toBeInstanceOf(SmsDeliveryError);
+    await expect(httpSmsGateway({ url: gateway.url, token: "t", timeoutMs: 200 }).send({ to: "233244000000", body: "x" })).rejects.toBeInstanceOf(
+      SmsDeliveryError,
+    );
     gateway.mode = "up";
   });
 });
@@ -371,8 +396,19 @@ describe("/__dev/outbox", () => {
     const user = await newUser();
     const session = await login(clock, user.email);
     const db = await portal().db();
-    expect((await send(clock, session, user.phones[0]!, devOutbox(db, () => clock.ms))).ok).toBe(true);
-    const listing = await (await portal().fetch("/__dev/outbox?limit=1", { headers: { Accept: "application/json" } })).json<{ messages: { to: string; body: string }[] }>();
+    expect(
+      (
+        await send(
+          clock,
+          session,
+          user.phones[0]!,
+          devOutbox(db, () => clock.ms),
+        )
+      ).ok,
+    ).toBe(true);
+    const listing = await (
+      await portal().fetch("/__dev/outbox?limit=1", { headers: { Accept: "application/json" } })
+    ).json<{ messages: { to: string; body: string }[] }>();
     expect(listing.messages).toHaveLength(1);
     expect(listing.messages[0]).toMatchObject({ to: user.phones[0], body: expect.stringMatching(/\b\d{6}\b/) as string });
   });

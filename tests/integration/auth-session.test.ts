@@ -74,7 +74,15 @@ describe("starting a login", () => {
   ] as const)("%s stores the return URL %s and the linked numbers without duplicates", async (channel, returnUrl) => {
     const clock = new Clock();
     const { session, setCookie } = await identified(clock, "  Ama.Mensah@Example.com ", channel);
-    expect(session).toMatchObject({ email: AMA, authenticationChannel: channel, stage: "identified", returnUrl, otpToken: null, activeBusiness: null, selectedPhoneNumber: null });
+    expect(session).toMatchObject({
+      email: AMA,
+      authenticationChannel: channel,
+      stage: "identified",
+      returnUrl,
+      otpToken: null,
+      activeBusiness: null,
+      selectedPhoneNumber: null,
+    });
     expect([...session.linkedNumbers].sort()).toEqual(["233209876543", "233244123456"]);
     expect(setCookie).toMatch(/^__Host-pp_session=[\w-]+\.[\w-]+\.[\w-]+; Path=\/; HttpOnly; SameSite=Lax; Max-Age=900; Secure$/);
   });
@@ -88,8 +96,13 @@ describe("starting a login", () => {
   it("refuses an unknown email and audits the attempt", async () => {
     const db = await portal().db();
     const before = await db.prepare("SELECT count(*) AS n FROM audit_log WHERE action = 'auth.sign_in.unknown'").first<number>("n");
-    expect(await startLogin(new Request(`${ORIGIN}/login`), await deps(new Clock()), { email: "nobody@example.com", channel: "google" })).toEqual({ ok: false, message: NO_ACCOUNT });
-    expect(await db.prepare("SELECT count(*) AS n FROM audit_log WHERE action = 'auth.sign_in.unknown' AND business_id IS NULL").first<number>("n")).toBe(before! + 1);
+    expect(await startLogin(new Request(`${ORIGIN}/login`), await deps(new Clock()), { email: "nobody@example.com", channel: "google" })).toEqual({
+      ok: false,
+      message: NO_ACCOUNT,
+    });
+    expect(await db.prepare("SELECT count(*) AS n FROM audit_log WHERE action = 'auth.sign_in.unknown' AND business_id IS NULL").first<number>("n")).toBe(
+      before! + 1,
+    );
   });
 
   it("a new login revokes the session the request carried and starts from empty fields", async () => {
@@ -114,7 +127,10 @@ describe("the guards", () => {
 
   it("SPEC validity: without an otp token the session is cleared and the user goes to the return URL", async () => {
     const clock = new Clock();
-    for (const [channel, returnUrl] of [["userUniqueEmail", "/login-option"], ["microsoft", "/login"]] as const) {
+    for (const [channel, returnUrl] of [
+      ["userUniqueEmail", "/login-option"],
+      ["microsoft", "/login"],
+    ] as const) {
       const { setCookie } = await identified(clock, KOFI, channel);
       expect((await requireIdentified(withCookie(setCookie), await deps(clock))).email).toBe(KOFI);
       const away = await redirected(requireSession(withCookie(setCookie), await deps(clock)));
@@ -145,7 +161,10 @@ describe("the guards", () => {
     const claims = JSON.parse(Buffer.from(payload, "base64url").toString()) as SessionData;
     const forged = Buffer.from(JSON.stringify({ ...claims, sub: "usr_kofi_boateng" })).toString("base64url");
     for (const bad of [`${header}.${forged}.${signature}`, `${header}.${payload}.${signature.slice(0, -2)}AA`, "not-a-jwt"]) {
-      expect(await redirected(requireSession(new Request(ORIGIN, { headers: { Cookie: `__Host-pp_session=${bad}` } }), await deps(clock)))).toMatchObject({ location: "/login", setCookie: expect.stringMatching(/Max-Age=0/) as string });
+      expect(await redirected(requireSession(new Request(ORIGIN, { headers: { Cookie: `__Host-pp_session=${bad}` } }), await deps(clock)))).toMatchObject({
+        location: "/login",
+        setCookie: expect.stringMatching(/Max-Age=0/) as string,
+      });
     }
     const stranger = parseAuthConfig({ ENVIRONMENT: "development", SESSION_SECRET: "x".repeat(40) });
     const wrongKid = await sessionCookie(new Request(ORIGIN), stranger, session, clock.ms);
@@ -168,11 +187,18 @@ describe("the guards", () => {
   it("requireBusiness gives the tenant, and sends a user who lost access back to /select-business", async () => {
     const clock = new Clock();
     const { session } = await verified(clock, KOFI);
-    expect(await chooseBusiness(new Request(ORIGIN), await deps(clock), session, ACCRA)).toEqual({ ok: false, message: "You do not have access to this business." });
+    expect(await chooseBusiness(new Request(ORIGIN), await deps(clock), session, ACCRA)).toEqual({
+      ok: false,
+      message: "You do not have access to this business.",
+    });
     const chosen = await chooseBusiness(new Request(ORIGIN), await deps(clock), session, KUMASI);
     if (!chosen.ok) throw new Error(chosen.message);
     expect(chosen.session).toMatchObject({ stage: "business_chosen", activeBusiness: KUMASI });
-    expect((await requireBusiness(withCookie(chosen.setCookie), await deps(clock))).tenant).toEqual({ businessId: KUMASI, userId: "usr_kofi_boateng", role: "Administrator" });
+    expect((await requireBusiness(withCookie(chosen.setCookie), await deps(clock))).tenant).toEqual({
+      businessId: KUMASI,
+      userId: "usr_kofi_boateng",
+      role: "Administrator",
+    });
     const db = await portal().db();
     await db.prepare("UPDATE memberships SET status = 'deactivated' WHERE business_id = ? AND user_id = 'usr_kofi_boateng'").bind(KUMASI).run();
     try {
@@ -204,12 +230,17 @@ describe("logout and sign out everywhere", () => {
     const result = await signOutEverywhere(withCookie(phone.setCookie), await deps(clock), phone.session);
     expect(result.revoked).toBeGreaterThanOrEqual(2);
     for (const cookie of [phone.setCookie, laptop.setCookie, chosen.setCookie]) {
-      expect(await redirected(requireSession(withCookie(cookie), await deps(clock)))).toMatchObject({ location: "/login", setCookie: expect.stringMatching(/Max-Age=0/) as string });
+      expect(await redirected(requireSession(withCookie(cookie), await deps(clock)))).toMatchObject({
+        location: "/login",
+        setCookie: expect.stringMatching(/Max-Age=0/) as string,
+      });
     }
     expect((await requireSession(withCookie(someoneElse.setCookie), await deps(clock))).email).toBe(KOFI);
     const db = await portal().db();
     expect(await db.prepare("SELECT count(*) AS n FROM sessions WHERE user_id = 'usr_ama_mensah' AND revoked_at IS NULL").first("n")).toBe(0);
-    expect(await db.prepare("SELECT count(*) AS n FROM audit_log WHERE action = 'auth.sign_out_everywhere' AND actor_id = 'usr_ama_mensah'").first("n")).toBe(1);
+    expect(await db.prepare("SELECT count(*) AS n FROM audit_log WHERE action = 'auth.sign_out_everywhere' AND actor_id = 'usr_ama_mensah'").first("n")).toBe(
+      1,
+    );
   });
 });
 

@@ -10,7 +10,11 @@ import { ROOT } from "../support/portal";
 const fresh = join(ROOT, "functions/.typegen-check.d.ts");
 afterAll(() => rmSync(fresh, { force: true }));
 
-const body = (source: string) => source.split("\n").filter((line) => !line.startsWith("//")).join("\n");
+const body = (source: string) =>
+  source
+    .split("\n")
+    .filter((line) => !line.startsWith("//"))
+    .join("\n");
 
 describe("functions/worker-configuration.d.ts", () => {
   it("is what `npm run typegen` makes from wrangler.toml today", async () => {

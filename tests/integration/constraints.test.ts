@@ -84,16 +84,46 @@ describe("the estate", () => {
   it.each([
     ["a malformed TIN", `UPDATE merchants SET tin = 'X123' WHERE id = '${M}'`],
     ["an unknown merchant status", `UPDATE merchants SET status = 'closed' WHERE id = '${M}'`],
-    ["an active terminal with no point of sale", `INSERT INTO terminals (id, business_id, serial, model, software_version, status, created_at, updated_at) VALUES ('c_t1', '${KUMASI}', 'CSERIAL001', 'PAX A920', '1.0', 'active', '${NOW}', '${NOW}')`],
-    ["a terminal in stock at a point of sale", `INSERT INTO terminals (id, business_id, serial, model, software_version, status, merchant_id, point_of_sale_id, created_at, updated_at) VALUES ('c_t2', '${KUMASI}', 'CSERIAL002', 'PAX A920', '1.0', 'in_stock', '${M}', '${P}', '${NOW}', '${NOW}')`],
-    ["a mobile-money account on an unknown network", `INSERT INTO settlement_accounts (id, business_id, merchant_id, kind, provider, account_number, account_name, created_at, updated_at) VALUES ('c_sa1', '${KUMASI}', '${M}', 'mobile_money', 'Vodafone', '0244555666', 'Yaa', '${NOW}', '${NOW}')`],
-    ["an account number with letters", `INSERT INTO settlement_accounts (id, business_id, merchant_id, kind, provider, account_number, account_name, created_at, updated_at) VALUES ('c_sa2', '${KUMASI}', '${M}', 'bank', 'GCB Bank', '10213ABC456', 'Yaa', '${NOW}', '${NOW}')`],
-    ["an account number with two hyphens", `INSERT INTO settlement_accounts (id, business_id, merchant_id, kind, provider, account_number, account_name, created_at, updated_at) VALUES ('c_sa3', '${KUMASI}', '${M}', 'bank', 'GCB Bank', '102-130-456', 'Yaa', '${NOW}', '${NOW}')`],
-    ["a rejected request without a reason", `INSERT INTO approval_requests (id, business_id, kind, action, target_id, after_json, maker_id, made_at, status, checker_id, decided_at) VALUES ('c_r1', '${KUMASI}', 'merchant', 'create', 'x', '{}', 'usr_esi_owusu', '${NOW}', 'rejected', 'usr_kofi_boateng', '${NOW}')`],
-    ["a request decided by its maker", `INSERT INTO approval_requests (id, business_id, kind, action, target_id, after_json, maker_id, made_at, status, checker_id, decided_at) VALUES ('c_r2', '${KUMASI}', 'merchant', 'create', 'x', '{}', 'usr_esi_owusu', '${NOW}', 'approved', 'usr_esi_owusu', '${NOW}')`],
-    ["an approved request with no checker", `INSERT INTO approval_requests (id, business_id, kind, action, target_id, after_json, maker_id, made_at, status) VALUES ('c_r3', '${KUMASI}', 'merchant', 'create', 'x', '{}', 'usr_esi_owusu', '${NOW}', 'approved')`],
-    ["a ledger line of zero", `INSERT INTO ledger_entries (business_id, posting_id, account_id, amount, memo, posted_at) VALUES ('${KUMASI}', 'p', 'la_x', 0, 'm', 1)`],
-    ["a settlement whose net is not gross less fees", `INSERT INTO settlements (id, business_id, merchant_id, settlement_account_id, period_start, period_end, gross, fees, net, status, reference, created_at) VALUES ('c_s1', '${KUMASI}', '${M}', 'x', 1, 2, 100, 10, 95, 'pending', 'C-SET-1', '${NOW}')`],
+    [
+      "an active terminal with no point of sale",
+      `INSERT INTO terminals (id, business_id, serial, model, software_version, status, created_at, updated_at) VALUES ('c_t1', '${KUMASI}', 'CSERIAL001', 'PAX A920', '1.0', 'active', '${NOW}', '${NOW}')`,
+    ],
+    [
+      "a terminal in stock at a point of sale",
+      `INSERT INTO terminals (id, business_id, serial, model, software_version, status, merchant_id, point_of_sale_id, created_at, updated_at) VALUES ('c_t2', '${KUMASI}', 'CSERIAL002', 'PAX A920', '1.0', 'in_stock', '${M}', '${P}', '${NOW}', '${NOW}')`,
+    ],
+    [
+      "a mobile-money account on an unknown network",
+      `INSERT INTO settlement_accounts (id, business_id, merchant_id, kind, provider, account_number, account_name, created_at, updated_at) VALUES ('c_sa1', '${KUMASI}', '${M}', 'mobile_money', 'Vodafone', '0244555666', 'Yaa', '${NOW}', '${NOW}')`,
+    ],
+    [
+      "an account number with letters",
+      `INSERT INTO settlement_accounts (id, business_id, merchant_id, kind, provider, account_number, account_name, created_at, updated_at) VALUES ('c_sa2', '${KUMASI}', '${M}', 'bank', 'GCB Bank', '10213ABC456', 'Yaa', '${NOW}', '${NOW}')`,
+    ],
+    [
+      "an account number with two hyphens",
+      `INSERT INTO settlement_accounts (id, business_id, merchant_id, kind, provider, account_number, account_name, created_at, updated_at) VALUES ('c_sa3', '${KUMASI}', '${M}', 'bank', 'GCB Bank', '102-130-456', 'Yaa', '${NOW}', '${NOW}')`,
+    ],
+    [
+      "a rejected request without a reason",
+      `INSERT INTO approval_requests (id, business_id, kind, action, target_id, after_json, maker_id, made_at, status, checker_id, decided_at) VALUES ('c_r1', '${KUMASI}', 'merchant', 'create', 'x', '{}', 'usr_esi_owusu', '${NOW}', 'rejected', 'usr_kofi_boateng', '${NOW}')`,
+    ],
+    [
+      "a request decided by its maker",
+      `INSERT INTO approval_requests (id, business_id, kind, action, target_id, after_json, maker_id, made_at, status, checker_id, decided_at) VALUES ('c_r2', '${KUMASI}', 'merchant', 'create', 'x', '{}', 'usr_esi_owusu', '${NOW}', 'approved', 'usr_esi_owusu', '${NOW}')`,
+    ],
+    [
+      "an approved request with no checker",
+      `INSERT INTO approval_requests (id, business_id, kind, action, target_id, after_json, maker_id, made_at, status) VALUES ('c_r3', '${KUMASI}', 'merchant', 'create', 'x', '{}', 'usr_esi_owusu', '${NOW}', 'approved')`,
+    ],
+    [
+      "a ledger line of zero",
+      `INSERT INTO ledger_entries (business_id, posting_id, account_id, amount, memo, posted_at) VALUES ('${KUMASI}', 'p', 'la_x', 0, 'm', 1)`,
+    ],
+    [
+      "a settlement whose net is not gross less fees",
+      `INSERT INTO settlements (id, business_id, merchant_id, settlement_account_id, period_start, period_end, gross, fees, net, status, reference, created_at) VALUES ('c_s1', '${KUMASI}', '${M}', 'x', 1, 2, 100, 10, 95, 'pending', 'C-SET-1', '${NOW}')`,
+    ],
   ])("refuse %s", async (_name, sql) => {
     await rejects(sql, /CHECK constraint failed/);
   });

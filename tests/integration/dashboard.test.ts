@@ -12,7 +12,9 @@ const portal = usePortal();
 const DAY = 86_400_000;
 
 async function sum(business: string, fromDay: string, toDay: string) {
-  const row = await (await portal().db())
+  const row = await (
+    await portal().db()
+  )
     .prepare(
       `SELECT coalesce(SUM(CASE WHEN status = 'successful' THEN count END), 0) AS count, coalesce(SUM(CASE WHEN status = 'successful' THEN amount END), 0) AS amount, coalesce(SUM(count), 0) AS attempts
        FROM daily_rollups WHERE business_id = ? AND day BETWEEN ? AND ?`,
@@ -39,7 +41,10 @@ describe("/ (Dashboard)", () => {
 
   it("counts today so far from the payments themselves (the rollups are written overnight)", async () => {
     const db = await portal().db();
-    const pos = await db.prepare("SELECT id, merchant_id FROM points_of_sale WHERE business_id = ? LIMIT 1").bind(KUMASI).first<{ id: string; merchant_id: string }>();
+    const pos = await db
+      .prepare("SELECT id, merchant_id FROM points_of_sale WHERE business_id = ? LIMIT 1")
+      .bind(KUMASI)
+      .first<{ id: string; merchant_id: string }>();
     const now = Date.now();
     const insert = (reference: string, status: string, amount: number) =>
       db
@@ -52,7 +57,9 @@ describe("/ (Dashboard)", () => {
     const text = textOf(await (await portal().fetch("/", { headers: await signedInCookie(portal()) })).text());
     // Only today's own rows count; failed ones are not value.
     const before = await db
-      .prepare("SELECT coalesce(SUM(amount), 0) AS amount, COUNT(*) AS n FROM transactions WHERE business_id = ? AND status = 'successful' AND created_at >= ? AND reference NOT LIKE 'DASH-TODAY-%'")
+      .prepare(
+        "SELECT coalesce(SUM(amount), 0) AS amount, COUNT(*) AS n FROM transactions WHERE business_id = ? AND status = 'successful' AND created_at >= ? AND reference NOT LIKE 'DASH-TODAY-%'",
+      )
       .bind(KUMASI, Date.parse(`${accraDay(now)}T00:00:00Z`))
       .first<{ amount: number; n: number }>();
     expect(text).toContain(`Today's value so far (GHS) ${formatAmount(12_400 + (before?.amount ?? 0))}`);
@@ -108,6 +115,8 @@ describe("/ (Dashboard)", () => {
 
   it("needs a session and a business", async () => {
     expect((await portal().fetch("/")).headers.get("Location")).toBe("/login");
-    expect((await portal().fetch("/", { headers: await signedInCookie(portal(), "kofi.boateng@example.com", null) })).headers.get("Location")).toBe("/select-business");
+    expect((await portal().fetch("/", { headers: await signedInCookie(portal(), "kofi.boateng@example.com", null) })).headers.get("Location")).toBe(
+      "/select-business",
+    );
   });
 });

@@ -159,10 +159,21 @@ describe("POST /api/events", () => {
 
   it("202 for events with or without a claimed user, and for every value type", async () => {
     const events = [
-      sampleEvent({ userEmail: "ama.mensah@example.com", userName: "Ama Mensah", userId: "233244123456", userGender: "Female", extrasObject: { businessName: "Kumasi Fresh Foods", businessId: "biz_kumasi" } }),
+      sampleEvent({
+        userEmail: "ama.mensah@example.com",
+        userName: "Ama Mensah",
+        userId: "233244123456",
+        userGender: "Female",
+        extrasObject: { businessName: "Kumasi Fresh Foods", businessId: "biz_kumasi" },
+      }),
       sampleEvent({ eventType: "Duration", eventValue: { type: "Double", value: 1234.5 } }),
       sampleEvent({ eventType: "Error", eventValue: { type: "Decimal", value: 0.1 } }),
-      sampleEvent({ eventType: "Exception", eventId: "UncaughtException", eventValue: { type: "String", value: "TypeError: x is undefined" }, sectionName: "" }),
+      sampleEvent({
+        eventType: "Exception",
+        eventId: "UncaughtException",
+        eventValue: { type: "String", value: "TypeError: x is undefined" },
+        sectionName: "",
+      }),
     ];
     for (const event of events) {
       const response = await postEvent(portal(), event);

@@ -11,8 +11,12 @@ import { usePortal } from "../support/use-portal";
 const portal = usePortal();
 
 async function ledgerBalance(merchantId: string, kind: string): Promise<number> {
-  const sum = await (await portal().db())
-    .prepare("SELECT coalesce(SUM(e.amount), 0) AS s FROM ledger_entries e JOIN ledger_accounts a ON a.id = e.account_id WHERE a.merchant_id = ? AND a.kind = ?")
+  const sum = await (
+    await portal().db()
+  )
+    .prepare(
+      "SELECT coalesce(SUM(e.amount), 0) AS s FROM ledger_entries e JOIN ledger_accounts a ON a.id = e.account_id WHERE a.merchant_id = ? AND a.kind = ?",
+    )
     .bind(merchantId, kind)
     .first<number>("s");
   return 0 - (sum ?? 0);
@@ -25,7 +29,12 @@ async function page(path: string, email?: string, business?: string) {
 
 describe("/money/merchant-accounts", () => {
   it("shows each merchant's pending, available and total balance as the ledger sums them", async () => {
-    const { results } = await (await portal().db()).prepare("SELECT id, name FROM merchants WHERE business_id = ?").bind(KUMASI).all<{ id: string; name: string }>();
+    const { results } = await (
+      await portal().db()
+    )
+      .prepare("SELECT id, name FROM merchants WHERE business_id = ?")
+      .bind(KUMASI)
+      .all<{ id: string; name: string }>();
     const { response, text } = await page("/money/merchant-accounts");
     expect(response.status).toBe(200);
     let someMoney = false;
@@ -48,7 +57,9 @@ describe("/money/merchant-accounts", () => {
 describe("/money/merchant-accounts/transfer-history/{merchantId}", () => {
   it("lists the account's transfers with counterparty, who asked and who approved", async () => {
     const db = await portal().db();
-    const [from, to] = (await db.prepare("SELECT id, name FROM merchants WHERE business_id = ? ORDER BY name LIMIT 2").bind(KUMASI).all<{ id: string; name: string }>()).results;
+    const [from, to] = (
+      await db.prepare("SELECT id, name FROM merchants WHERE business_id = ? ORDER BY name LIMIT 2").bind(KUMASI).all<{ id: string; name: string }>()
+    ).results;
     await db
       .prepare(
         `INSERT INTO transfers (id, business_id, from_merchant_id, to_merchant_id, amount, status, idempotency_key, requested_by, approved_by, created_at, decided_at)
@@ -66,7 +77,9 @@ describe("/money/merchant-accounts/transfer-history/{merchantId}", () => {
   it("an account without transfers says so", async () => {
     const db = await portal().db();
     const quiet = await db
-      .prepare("SELECT id FROM merchants m WHERE business_id = ? AND NOT EXISTS (SELECT 1 FROM transfers t WHERE t.from_merchant_id = m.id OR t.to_merchant_id = m.id) LIMIT 1")
+      .prepare(
+        "SELECT id FROM merchants m WHERE business_id = ? AND NOT EXISTS (SELECT 1 FROM transfers t WHERE t.from_merchant_id = m.id OR t.to_merchant_id = m.id) LIMIT 1",
+      )
       .bind(ACCRA)
       .first<{ id: string }>();
     const { text } = await page(`/money/merchant-accounts/transfer-history/${quiet!.id}`, "yaw.asante@example.com", ACCRA);

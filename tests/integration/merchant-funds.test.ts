@@ -14,7 +14,9 @@ const ABENA = "abena.darko@example.com";
 
 async function richest(): Promise<{ from: string; fromName: string; to: string; available: number }> {
   const db = await portal().db();
-  const merchants = (await db.prepare("SELECT id, name FROM merchants WHERE business_id = ? AND status = 'active'").bind(KUMASI).all<{ id: string; name: string }>()).results;
+  const merchants = (
+    await db.prepare("SELECT id, name FROM merchants WHERE business_id = ? AND status = 'active'").bind(KUMASI).all<{ id: string; name: string }>()
+  ).results;
   const withBalance = await Promise.all(merchants.map(async (m) => ({ ...m, available: (await getMerchantBalances(ABENA_KUMASI, db, m.id)).available })));
   withBalance.sort((a, b) => b.available - a.available);
   return { from: withBalance[0]!.id, fromName: withBalance[0]!.name, to: withBalance[1]!.id, available: withBalance[0]!.available };
@@ -29,7 +31,14 @@ async function post(path: string, form: Record<string, string>, cookie: { Cookie
 }
 
 async function count(sql: string, ...binds: unknown[]) {
-  return (await (await portal().db()).prepare(sql).bind(...binds).first<number>("n")) ?? 0;
+  return (
+    (await (
+      await portal().db()
+    )
+      .prepare(sql)
+      .bind(...binds)
+      .first<number>("n")) ?? 0
+  );
 }
 
 describe("/money/merchant-funds", () => {
@@ -85,7 +94,11 @@ describe("/money/merchant-funds", () => {
     const viewer = await signedInCookie(portal(), "yaw.asante@example.com", ACCRA);
     const page = textOf(await (await portal().fetch("/money/merchant-funds", { headers: viewer })).text());
     expect(page).not.toContain("Transfer funds");
-    const response = await post("/money/merchant-funds", { intent: "transfer", from: "x", to: "mer:y", amount: "1", idempotencyKey: crypto.randomUUID() }, viewer);
+    const response = await post(
+      "/money/merchant-funds",
+      { intent: "transfer", from: "x", to: "mer:y", amount: "1", idempotencyKey: crypto.randomUUID() },
+      viewer,
+    );
     expect(response.status).toBe(403);
   });
 });
@@ -94,8 +107,14 @@ describe("/approvals/transfer/{id}", () => {
   async function asked(amount = "2.00") {
     const { from, to } = await richest();
     const key = crypto.randomUUID();
-    await post("/money/merchant-funds", { intent: "transfer", from, to: `mer:${to}`, amount, idempotencyKey: key }, await signedInCookie(portal(), ABENA, KUMASI));
-    const row = await (await portal().db())
+    await post(
+      "/money/merchant-funds",
+      { intent: "transfer", from, to: `mer:${to}`, amount, idempotencyKey: key },
+      await signedInCookie(portal(), ABENA, KUMASI),
+    );
+    const row = await (
+      await portal().db()
+    )
       .prepare("SELECT r.id AS requestId, t.id AS transferId FROM transfers t JOIN approval_requests r ON r.target_id = t.id WHERE t.idempotency_key = ?")
       .bind(key)
       .first<{ requestId: string; transferId: string }>();
@@ -140,7 +159,12 @@ describe("/approvals/transfer/{id}", () => {
     const { requestId } = await asked();
     const other = await mintSession(await portal().db(), portal().url, "ama.mensah@example.com", ACCRA);
     expect((await portal().fetch(`/approvals/transfer/${requestId}`, { headers: { Cookie: other.cookieHeader } })).status).toBe(404);
-    const merchantRequest = await (await portal().db()).prepare("SELECT id FROM approval_requests WHERE business_id = ? AND kind = 'merchant' LIMIT 1").bind(KUMASI).first<{ id: string }>();
+    const merchantRequest = await (
+      await portal().db()
+    )
+      .prepare("SELECT id FROM approval_requests WHERE business_id = ? AND kind = 'merchant' LIMIT 1")
+      .bind(KUMASI)
+      .first<{ id: string }>();
     expect((await portal().fetch(`/approvals/transfer/${merchantRequest!.id}`, { headers: await signedInCookie(portal()) })).status).toBe(404);
   });
 });

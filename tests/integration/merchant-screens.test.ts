@@ -37,7 +37,9 @@ async function requestCount(): Promise<number> {
 }
 
 async function latestRequest(): Promise<{ id: string; kind: string; action: string; target_id: string; after: Record<string, unknown>; maker_id: string }> {
-  const row = await (await portal().db())
+  const row = await (
+    await portal().db()
+  )
     .prepare("SELECT id, kind, action, target_id, after_json, maker_id FROM approval_requests ORDER BY made_at DESC, rowid DESC LIMIT 1")
     .first<{ id: string; kind: string; action: string; target_id: string; after_json: string; maker_id: string }>();
   return { ...row!, after: JSON.parse(row!.after_json) as Record<string, unknown> };
@@ -46,8 +48,11 @@ async function latestRequest(): Promise<{ id: string; kind: string; action: stri
 /** Posts, expects `status`, and proves no request (and no merchant or account) was written. */
 async function refused(path: string, form: Record<string, string>, cookie: Cookie, status: number): Promise<string> {
   const db = await portal().db();
-  const counts = async () =>
-    [await requestCount(), await db.prepare("SELECT COUNT(*) AS n FROM merchants").first<number>("n"), await db.prepare("SELECT COUNT(*) AS n FROM settlement_accounts").first<number>("n")];
+  const counts = async () => [
+    await requestCount(),
+    await db.prepare("SELECT COUNT(*) AS n FROM merchants").first<number>("n"),
+    await db.prepare("SELECT COUNT(*) AS n FROM settlement_accounts").first<number>("n"),
+  ];
   const before = await counts();
   const response = await post(path, form, cookie);
   expect(response.status).toBe(status);
@@ -120,7 +125,9 @@ describe("/merchants/add-merchant", () => {
     expect(pending).toContain("Another merchant already has this code");
     expect(pending).toContain("Another merchant already has this TIN");
     // Another business's codes are no clash.
-    expect(await (await portal().db()).prepare("SELECT COUNT(*) AS n FROM merchants WHERE business_id = ? AND code = 'MRC-0001'").bind(ACCRA).first<number>("n")).toBe(1);
+    expect(
+      await (await portal().db()).prepare("SELECT COUNT(*) AS n FROM merchants WHERE business_id = ? AND code = 'MRC-0001'").bind(ACCRA).first<number>("n"),
+    ).toBe(1);
   });
 
   it("a Viewer posting anyway gets 403 and nothing is written", async () => {
@@ -150,14 +157,17 @@ describe("/merchants/:merchantId", () => {
     expect(response.status).toBe(200);
     const html = await response.text();
     const text = textOf(html);
-    for (const heading of ["Overview", "Points of sale", "POS terminals", "Settlement accounts", "Recent transactions", "Change history"]) expect(text).toContain(heading);
+    for (const heading of ["Overview", "Points of sale", "POS terminals", "Settlement accounts", "Recent transactions", "Change history"])
+      expect(text).toContain(heading);
     expect(text).toContain("Papa Kwaku's Supermarket Limited");
     expect(text).toContain("463-09378022");
     expect(html).toContain('href="/merchants/mer_kff_0001/add-point-of-sale"');
     expect(html).toMatch(/href="\/merchants\/mer_kff_0001\/point-of-sale\/pos_kff_\w+"/);
     const db = await portal().db();
     const { results } = await db
-      .prepare("SELECT customer_msisdn AS m, card_bin AS bin, card_last4 AS last4, channel FROM transactions WHERE merchant_id = 'mer_kff_0001' ORDER BY created_at DESC, id DESC LIMIT 10")
+      .prepare(
+        "SELECT customer_msisdn AS m, card_bin AS bin, card_last4 AS last4, channel FROM transactions WHERE merchant_id = 'mer_kff_0001' ORDER BY created_at DESC, id DESC LIMIT 10",
+      )
       .all<{ m: string | null; bin: string | null; last4: string | null; channel: string }>();
     expect(results.length).toBeGreaterThan(0);
     for (const row of results) {
@@ -178,7 +188,9 @@ describe("/merchants/:merchantId", () => {
   });
 
   it("a pending request on the merchant is a banner linking to it, and its edit actions are gone", async () => {
-    const pending = await (await portal().db())
+    const pending = await (
+      await portal().db()
+    )
       .prepare("SELECT id FROM approval_requests WHERE kind = 'merchant' AND target_id = 'mer_kff_0002' AND status = 'pending'")
       .first<string>("id");
     const html = await (await portal().fetch("/merchants/mer_kff_0002", { headers: await as(ESI) })).text();
@@ -191,7 +203,8 @@ describe("/merchants/:merchantId", () => {
   it("a Viewer sees no create or edit actions", async () => {
     const text = textOf(await (await portal().fetch("/merchants/mer_amp_0001", { headers: await as(YAW, ACCRA) })).text());
     expect(text).toContain("Dansoman Mini Mart Limited");
-    for (const action of ["Edit merchant", "Deactivate", "Add settlement account", "Add point of sale", "Edit"]) expect(text).not.toMatch(new RegExp(`\\b${action}\\b`));
+    for (const action of ["Edit merchant", "Deactivate", "Add settlement account", "Add point of sale", "Edit"])
+      expect(text).not.toMatch(new RegExp(`\\b${action}\\b`));
     // Even when the URL asks for a form.
     const asked = textOf(await (await portal().fetch("/merchants/mer_amp_0001?edit=merchant", { headers: await as(YAW, ACCRA) })).text());
     expect(asked).not.toContain("Send for approval");
@@ -202,7 +215,19 @@ describe("/merchants/:merchantId", () => {
       const cookie = await as(ESI);
       const text = await refused(
         "/merchants/mer_kff_0001",
-        { intent: "update-merchant", name: "", trading_name: "Papa Kwaku's", tin: "C0008473783", sector: "Groceries", town: "Kumasi", region: "Ashanti", address: "Adum", contact_name: "Kwaku", contact_phone: "12345678", contact_email: "no-at-sign" },
+        {
+          intent: "update-merchant",
+          name: "",
+          trading_name: "Papa Kwaku's",
+          tin: "C0008473783",
+          sector: "Groceries",
+          town: "Kumasi",
+          region: "Ashanti",
+          address: "Adum",
+          contact_name: "Kwaku",
+          contact_phone: "12345678",
+          contact_email: "no-at-sign",
+        },
         cookie,
         400,
       );
@@ -219,7 +244,10 @@ describe("/merchants/:merchantId", () => {
       const db = await portal().db();
       const current = await db.prepare("SELECT * FROM merchants WHERE id = 'mer_kff_0001'").first<Record<string, string>>();
       const form = Object.fromEntries(
-        ["name", "trading_name", "tin", "sector", "town", "region", "address", "contact_name", "contact_phone", "contact_email"].map((key) => [key, current![key]!]),
+        ["name", "trading_name", "tin", "sector", "town", "region", "address", "contact_name", "contact_phone", "contact_email"].map((key) => [
+          key,
+          current![key]!,
+        ]),
       );
       const response = await post("/merchants/mer_kff_0001", { ...form, intent: "update-merchant", contact_name: "Yaa Asantewaa" }, await as(ESI));
       expect(response.status).toBe(302);
@@ -241,7 +269,10 @@ describe("/merchants/:merchantId", () => {
       const db = await portal().db();
       const current = await db.prepare("SELECT * FROM merchants WHERE id = 'mer_kff_0003'").first<Record<string, string>>();
       const form = Object.fromEntries(
-        ["name", "trading_name", "tin", "sector", "town", "region", "address", "contact_name", "contact_phone", "contact_email"].map((key) => [key, current![key]!]),
+        ["name", "trading_name", "tin", "sector", "town", "region", "address", "contact_name", "contact_phone", "contact_email"].map((key) => [
+          key,
+          current![key]!,
+        ]),
       );
       const text = await refused("/merchants/mer_kff_0003", { ...form, intent: "update-merchant" }, await as(ESI), 400);
       expect(text).toContain("Nothing would change");
@@ -261,7 +292,12 @@ describe("/merchants/:merchantId", () => {
 
     it("another business's merchant is a 404 for every intent, and nothing is written", async () => {
       for (const intent of ["update-merchant", "deactivate-merchant", "add-account"]) {
-        await refused("/merchants/mer_amp_0001", { ...NEW_MERCHANT, intent, provider: "MTN", account_number: "0241234567", account_name: "Dansoman" }, await as(KOFI), 404);
+        await refused(
+          "/merchants/mer_amp_0001",
+          { ...NEW_MERCHANT, intent, provider: "MTN", account_number: "0241234567", account_name: "Dansoman" },
+          await as(KOFI),
+          404,
+        );
       }
     });
 
@@ -280,7 +316,12 @@ describe("/merchants/:merchantId", () => {
       await refused("/merchants/mer_amp_0001", { intent: "anything" }, yaw, 403);
       // An intent nobody knows, on another business's merchant, is still that merchant's 404.
       await refused("/merchants/mer_amp_0001", { intent: "anything" }, await as(KOFI), 404);
-      await refused("/merchants/mer_kff_0001", { intent: "add-account", provider: "MTN", account_number: "0241234567", account_name: "Papa Kwaku" }, await as(ABENA), 403);
+      await refused(
+        "/merchants/mer_kff_0001",
+        { intent: "add-account", provider: "MTN", account_number: "0241234567", account_name: "Papa Kwaku" },
+        await as(ABENA),
+        403,
+      );
     });
   });
 
@@ -292,7 +333,12 @@ describe("/merchants/:merchantId", () => {
         const text = await refused("/merchants/mer_kff_0001", { ...GOOD, account_number: number }, await as(ESI), 400);
         expect(text).toContain("Use 9 to 12 characters: digits, optionally a hyphen and more digits");
       }
-      const text = await refused("/merchants/mer_kff_0001", { intent: "add-account", provider: "Vodafone", account_number: "", account_name: " " }, await as(ESI), 400);
+      const text = await refused(
+        "/merchants/mer_kff_0001",
+        { intent: "add-account", provider: "Vodafone", account_number: "", account_name: " " },
+        await as(ESI),
+        400,
+      );
       expect(text).toContain("Choose the bank or the mobile-money network.");
       expect(text).toContain("Enter the account number.");
       expect(text).toContain("Enter the name on the account.");
@@ -308,7 +354,14 @@ describe("/merchants/:merchantId", () => {
       expect(response.status).toBe(302);
       const request = await latestRequest();
       expect(request).toMatchObject({ kind: "settlement_account", action: "create" });
-      expect(request.after).toEqual({ merchant_id: "mer_kff_0001", kind: "mobile_money", provider: "MTN", account_number: "0241234567", account_name: "Papa Kwaku's Supermarket", is_primary: 1 });
+      expect(request.after).toEqual({
+        merchant_id: "mer_kff_0001",
+        kind: "mobile_money",
+        provider: "MTN",
+        account_number: "0241234567",
+        account_name: "Papa Kwaku's Supermarket",
+        is_primary: 1,
+      });
       // The same account again clashes with the pending request.
       const again = await refused("/merchants/mer_kff_0001", GOOD, await as(ESI), 400);
       expect(again).toContain("This merchant already has this account");
@@ -323,7 +376,14 @@ describe("/merchants/:merchantId", () => {
     it("changing one asks for the changed fields only; deactivating asks for inactive", async () => {
       const response = await post(
         "/merchants/mer_kff_0001",
-        { intent: "update-account", accountId: "sac_kff_00001", provider: "CalBank", account_number: "463-09378022", account_name: "Papa Kwaku Supermarket Ltd", is_primary: "on" },
+        {
+          intent: "update-account",
+          accountId: "sac_kff_00001",
+          provider: "CalBank",
+          account_number: "463-09378022",
+          account_name: "Papa Kwaku Supermarket Ltd",
+          is_primary: "on",
+        },
         await as(ESI),
       );
       expect(response.status).toBe(302);
@@ -340,7 +400,12 @@ describe("/merchants/:merchantId", () => {
       expect(invalid).toContain("Use 9 to 12 characters");
 
       expect((await post("/merchants/mer_kff_0003", { intent: "deactivate-account", accountId: "sac_kff_00006" }, await as(ESI))).status).toBe(302);
-      expect(await latestRequest()).toMatchObject({ kind: "settlement_account", action: "deactivate", target_id: "sac_kff_00006", after: { status: "inactive" } });
+      expect(await latestRequest()).toMatchObject({
+        kind: "settlement_account",
+        action: "deactivate",
+        target_id: "sac_kff_00006",
+        after: { status: "inactive" },
+      });
     });
 
     it("another merchant's account, or another business's, is a 404 from here", async () => {

@@ -14,7 +14,7 @@ beforeAll(async () => {
   const db = await portal().db();
   const statements = Array.from({ length: EXTRA }, (_, i) => {
     const n = String(i + 1).padStart(2, "0");
-    const name = i === 0 ? "=HYPERLINK(\"http://evil.example\")" : `Test Merchant ${n}`;
+    const name = i === 0 ? '=HYPERLINK("http://evil.example")' : `Test Merchant ${n}`;
     return db
       .prepare(
         `INSERT INTO merchants (id, business_id, code, name, trading_name, tin, sector, town, region, address, contact_name, contact_phone, contact_email, status, created_at, updated_at)
@@ -79,7 +79,10 @@ describe("/merchants/export", () => {
     expect(response.status).toBe(200);
     expect(response.headers.get("Content-Type")).toBe("text/csv; charset=utf-8");
     expect(response.headers.get("Content-Disposition")).toMatch(/^attachment; filename="merchants-\d{4}-\d{2}-\d{2}\.csv"$/);
-    const lines = (await response.text()).replace(/^\uFEFF/, "").trimEnd().split("\r\n");
+    const lines = (await response.text())
+      .replace(/^\uFEFF/, "")
+      .trimEnd()
+      .split("\r\n");
     expect(lines[0]).toBe("Code,Name,Trading name,TIN,Sector,Town,Region,Address,Contact name,Contact phone,Contact email,Status,Added (UTC)");
     expect(lines).toHaveLength(EXTRA + 1);
     expect(lines.find((line) => line.startsWith("TST-01,"))).toContain(`"'=HYPERLINK(""http://evil.example"")"`);
@@ -99,7 +102,10 @@ describe("/merchants/export", () => {
 describe("the navigation's pending count", () => {
   it("the navigation counts pending approval requests for roles that decide or view them", async () => {
     const db = await portal().db();
-    const pending = await db.prepare("SELECT COUNT(*) AS n FROM approval_requests WHERE business_id = ? AND status = 'pending'").bind(KUMASI).first<number>("n");
+    const pending = await db
+      .prepare("SELECT COUNT(*) AS n FROM approval_requests WHERE business_id = ? AND status = 'pending'")
+      .bind(KUMASI)
+      .first<number>("n");
     const { text } = await page("/merchants");
     expect(pending).toBeGreaterThan(0);
     expect(text).toMatch(new RegExp(`Approvals\\s*${pending}`));

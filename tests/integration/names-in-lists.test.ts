@@ -58,7 +58,9 @@ beforeAll(async () => {
          VALUES (?, 'Ɔdɔ Nyame Ventures', 'GH-BUS-999001', '233302000001', 'hello@odonyame.example.com', 'Accra', 'Greater Accra', 'Retail', 'active', ?)`,
       )
       .bind(BUSINESS, at(100_000)),
-    db.prepare("INSERT INTO memberships (business_id, user_id, role, status, created_at) VALUES (?, 'usr_kofi_boateng', 'Administrator', 'active', ?)").bind(BUSINESS, at(90_000)),
+    db
+      .prepare("INSERT INTO memberships (business_id, user_id, role, status, created_at) VALUES (?, 'usr_kofi_boateng', 'Administrator', 'active', ?)")
+      .bind(BUSINESS, at(90_000)),
     ...merchants.map((name, i) =>
       db
         .prepare(
@@ -66,7 +68,16 @@ beforeAll(async () => {
            VALUES (?, ?, ?, ?, ?, ?, 'Retail', 'Accra', 'Greater Accra', 'Makola', 'Akua Mensah', '233244000999', 'akua@example.com', ?, ?)`,
         )
         // Ids in reverse name order, so the id never orders what the name does.
-        .bind(`mer_names_${String(999 - i).padStart(4, "0")}`, BUSINESS, `NMS-${String(i).padStart(4, "0")}`, name, name, `C${7_000_000_000 + i}`, at(newest.indexOf(name)), at(0)),
+        .bind(
+          `mer_names_${String(999 - i).padStart(4, "0")}`,
+          BUSINESS,
+          `NMS-${String(i).padStart(4, "0")}`,
+          name,
+          name,
+          `C${7_000_000_000 + i}`,
+          at(newest.indexOf(name)),
+          at(0),
+        ),
     ),
     db
       .prepare(
@@ -86,8 +97,12 @@ beforeAll(async () => {
     ...namesByName(1).flatMap((name, i) => {
       const id = `usr_names_${String(999 - i).padStart(4, "0")}`;
       return [
-        db.prepare("INSERT INTO users (id, email, name, gender, status, created_at) VALUES (?, ?, ?, 'unspecified', 'active', ?)").bind(id, `person${i}@names.example.com`, name, at(60_000)),
-        db.prepare("INSERT INTO memberships (business_id, user_id, role, status, created_at) VALUES (?, ?, 'Viewer', 'active', ?)").bind(BUSINESS, id, at(60_000)),
+        db
+          .prepare("INSERT INTO users (id, email, name, gender, status, created_at) VALUES (?, ?, ?, 'unspecified', 'active', ?)")
+          .bind(id, `person${i}@names.example.com`, name, at(60_000)),
+        db
+          .prepare("INSERT INTO memberships (business_id, user_id, role, status, created_at) VALUES (?, ?, 'Viewer', 'active', ?)")
+          .bind(BUSINESS, id, at(60_000)),
       ];
     }),
   ]);
@@ -95,7 +110,12 @@ beforeAll(async () => {
 
 /** The list in the database's own order: what the pages must add up to. */
 async function inOrder(sql: string, ...binds: unknown[]): Promise<string[]> {
-  const { results } = await (await portal().db()).prepare(sql).bind(...binds).all<{ name: string }>();
+  const { results } = await (
+    await portal().db()
+  )
+    .prepare(sql)
+    .bind(...binds)
+    .all<{ name: string }>();
   return results.map((row) => row.name);
 }
 

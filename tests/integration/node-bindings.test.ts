@@ -17,7 +17,10 @@ describe("D1 through the node-bindings Worker", () => {
       .first();
     expect(row).toEqual({ name, big: Number.MAX_SAFE_INTEGER, tenth: 0.1, yes: 1, absent: null, bytes: [0, 1, 255], buffer: [7, 8], literal: [0, 255] });
     expect(await db.prepare("SELECT ? AS n").bind(42).first("n")).toBe(42);
-    expect(await db.prepare("SELECT 1 AS a, 'x' AS b").raw({ columnNames: true })).toEqual([["a", "b"], [1, "x"]]);
+    expect(await db.prepare("SELECT 1 AS a, 'x' AS b").raw({ columnNames: true })).toEqual([
+      ["a", "b"],
+      [1, "x"],
+    ]);
   });
 
   it("passes D1's own errors: what D1 refuses to bind, constraint failures, unknown columns", async () => {

@@ -134,7 +134,9 @@ interface AuditRow {
 async function auditOf(response: Response, on: Portal = portal()): Promise<AuditRow[]> {
   const requestId = response.headers.get("X-Request-Id");
   expect(requestId).toBeTruthy();
-  const { results } = await (await on.db())
+  const { results } = await (
+    await on.db()
+  )
     .prepare("SELECT action, actor_id, business_id, entity_id, after_json FROM audit_log WHERE request_id = ? ORDER BY id")
     .bind(requestId)
     .all<Omit<AuditRow, "after"> & { after_json: string | null }>();
@@ -267,7 +269,9 @@ describe("POST /auth/oidc/{provider}/start", () => {
     expect(setCookies(response).pp_session).toBe(CLEARED_SESSION);
     const row = await db.prepare("SELECT revoked_at FROM sessions WHERE id = ?").bind(minted.sid).first<{ revoked_at: string | null }>();
     expect(row?.revoked_at).toBeTruthy();
-    expect(await auditOf(response)).toEqual([expect.objectContaining({ action: "auth.logout", actor_id: minted.userId, business_id: KUMASI, entity_id: minted.sid })]);
+    expect(await auditOf(response)).toEqual([
+      expect.objectContaining({ action: "auth.logout", actor_id: minted.userId, business_id: KUMASI, entity_id: minted.sid }),
+    ]);
     // The old cookie no longer opens anything.
     const after = await portal().fetch("/no/such/page", { headers: { Cookie: minted.cookieHeader } });
     expect(after.status).toBe(302);
@@ -289,7 +293,9 @@ describe("a whole sign-in, full-page redirect", () => {
     expect(claims).toMatchObject({ email, authenticationChannel: provider, stage: "identified", returnUrl: "/login", otpToken: null, activeBusiness: null });
     const row = await (await portal().db()).prepare("SELECT user_id, channel, stage, revoked_at FROM sessions WHERE id = ?").bind(claims.sid).first();
     expect(row).toEqual({ user_id: claims.sub, channel: provider, stage: "identified", revoked_at: null });
-    expect(await auditOf(response)).toEqual([{ action: "auth.sign_in", actor_id: claims.sub, business_id: null, entity_id: claims.sid, after: { channel: provider } }]);
+    expect(await auditOf(response)).toEqual([
+      { action: "auth.sign_in", actor_id: claims.sub, business_id: null, entity_id: claims.sid, after: { channel: provider } },
+    ]);
 
     // The next step: choosing the phone for the one-time code.
     const next = await portal().fetch("/authenticate", { headers: { Cookie: pair(cookies.pp_session) } });
@@ -320,12 +326,16 @@ describe("a whole sign-in, full-page redirect", () => {
     expect(response.status).toBe(302);
     expect(response.headers.get("Location")).toBe("/login?error=no_account");
     expect(setCookies(response)).toEqual({ pp_oidc: CLEARED_FLOW });
-    expect(await auditOf(response)).toEqual([{ action: "auth.sign_in.unknown", actor_id: null, business_id: null, entity_id: null, after: { channel: "google" } }]);
+    expect(await auditOf(response)).toEqual([
+      { action: "auth.sign_in.unknown", actor_id: null, business_id: null, entity_id: null, after: { channel: "google" } },
+    ]);
 
     const login = await portal().fetch("/login?error=no_account");
     expect(login.status).toBe(200);
     const html = await login.text();
-    expect(html).toMatch(/<p[^>]*data-testid="sign-in-error"[^>]*>No portal account uses this email address\. Check it, or ask your administrator to invite you\.<\/p>/);
+    expect(html).toMatch(
+      /<p[^>]*data-testid="sign-in-error"[^>]*>No portal account uses this email address\. Check it, or ask your administrator to invite you\.<\/p>/,
+    );
   });
 
   it("the user cancels at the provider: /login?error=cancelled, audited", async () => {
@@ -337,7 +347,13 @@ describe("a whole sign-in, full-page redirect", () => {
     expect(response.headers.get("Location")).toBe("/login?error=cancelled");
     expect(setCookies(response)).toEqual({ pp_oidc: CLEARED_FLOW });
     expect(await auditOf(response)).toEqual([
-      { action: "auth.sign_in.failed", actor_id: null, business_id: null, entity_id: null, after: { channel: "google", code: "cancelled", detail: "access_denied" } },
+      {
+        action: "auth.sign_in.failed",
+        actor_id: null,
+        business_id: null,
+        entity_id: null,
+        after: { channel: "google", code: "cancelled", detail: "access_denied" },
+      },
     ]);
     expect(textOf(await (await portal().fetch("/login?error=cancelled")).text())).toContain("Sign-in was cancelled.");
   });
@@ -367,7 +383,9 @@ describe("a whole sign-in, full-page redirect", () => {
     expect(response.status).toBe(302);
     expect(response.headers.get("Location")).toBe("/login?error=user_switch");
     expect(setCookies(response)).toEqual({ pp_oidc: CLEARED_FLOW });
-    expect(await auditOf(response)).toEqual([expect.objectContaining({ action: "auth.sign_in.failed", after: { channel: "microsoft", code: "user_switch", detail: "user_switch" } })]);
+    expect(await auditOf(response)).toEqual([
+      expect.objectContaining({ action: "auth.sign_in.failed", after: { channel: "microsoft", code: "user_switch", detail: "user_switch" } }),
+    ]);
     const login = await portal().fetch("/login?error=user_switch");
     expect(textOf(await login.text())).toContain(SPEC_USER_SWITCH);
   });
@@ -451,7 +469,11 @@ describe("a whole sign-in, popup", () => {
 
 function formActionOf(response: Response): string[] {
   const csp = response.headers.get("Content-Security-Policy") ?? "";
-  const directive = csp.split(";").map((part) => part.trim()).find((part) => part.startsWith("form-action ")) ?? "";
+  const directive =
+    csp
+      .split(";")
+      .map((part) => part.trim())
+      .find((part) => part.startsWith("form-action ")) ?? "";
   return directive.split(/\s+/).slice(1);
 }
 
@@ -528,7 +550,9 @@ describe("a portal with Google unreachable and no work account", () => {
     expect(json.status).toBe(404);
     expect(await json.json()).toEqual({ code: "not_configured", message: SIGN_IN_FAILURES.not_configured });
     expect(setCookies(json)).toEqual({ pp_session: CLEARED_SESSION });
-    expect(await auditOf(json, partial())).toEqual([{ action: "auth.sign_in.failed", actor_id: null, business_id: null, entity_id: null, after: { channel: "microsoft", code: "not_configured" } }]);
+    expect(await auditOf(json, partial())).toEqual([
+      { action: "auth.sign_in.failed", actor_id: null, business_id: null, entity_id: null, after: { channel: "microsoft", code: "not_configured" } },
+    ]);
 
     const form = await startRequest("microsoft", { json: false, on: partial() });
     expect(form.status).toBe(303);
@@ -541,7 +565,9 @@ describe("a portal with Google unreachable and no work account", () => {
     expect(json.status).toBe(502);
     expect(await json.json()).toEqual({ code: "unreachable", message: GENERIC });
     expect(setCookies(json).pp_oidc).toBeUndefined();
-    expect(await auditOf(json, partial())).toEqual([expect.objectContaining({ action: "auth.sign_in.failed", after: { channel: "google", code: "unreachable" } })]);
+    expect(await auditOf(json, partial())).toEqual([
+      expect.objectContaining({ action: "auth.sign_in.failed", after: { channel: "google", code: "unreachable" } }),
+    ]);
 
     const form = await startRequest("google", { json: false, on: partial() });
     expect(form.status).toBe(303);

@@ -7,7 +7,18 @@ import { usePortal } from "../support/use-portal";
 import { ACCRA, AMA_ACCRA } from "../support/tenants";
 
 const portal = usePortal();
-const NAMES = ["abena stores", "Abena Stores", "ÉBÈNE BOUTIQUE", "Ébène Boutique", "ébène boutique", "Zongo Grains", "zongo grains", "Adum Pharmacy", "Ɔdɔ Fashions", "10 Cedi Shop"];
+const NAMES = [
+  "abena stores",
+  "Abena Stores",
+  "ÉBÈNE BOUTIQUE",
+  "Ébène Boutique",
+  "ébène boutique",
+  "Zongo Grains",
+  "zongo grains",
+  "Adum Pharmacy",
+  "Ɔdɔ Fashions",
+  "10 Cedi Shop",
+];
 
 beforeAll(async () => {
   const db = await portal().db();

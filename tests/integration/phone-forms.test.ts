@@ -96,8 +96,16 @@ describe.each(FORMS)("$name", (form) => {
   it.each(TAKEN)("takes %j and asks for it as %s", async (typed, stored) => {
     const n = (serial += 1);
     const response = await post(form, form.form(n, typed));
-    expect(response.status, await response.clone().text().then((html) => textOf(html).slice(0, 300))).toBeLessThan(400);
-    const row = await (await portal().db())
+    expect(
+      response.status,
+      await response
+        .clone()
+        .text()
+        .then((html) => textOf(html).slice(0, 300)),
+    ).toBeLessThan(400);
+    const row = await (
+      await portal().db()
+    )
       .prepare("SELECT after_json FROM approval_requests WHERE kind = ? AND action = 'create' ORDER BY rowid DESC LIMIT 1")
       .bind(form.kind)
       .first<{ after_json: string }>();

@@ -12,8 +12,12 @@ const DAY = 86_400_000;
 const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 async function rollupTotals(business: string, from: string, to: string) {
-  return (await (await portal().db())
-    .prepare("SELECT coalesce(SUM(count), 0) AS count, coalesce(SUM(amount), 0) AS amount, coalesce(SUM(fee), 0) AS fee FROM daily_rollups WHERE business_id = ? AND status = 'successful' AND day BETWEEN ? AND ?")
+  return (await (
+    await portal().db()
+  )
+    .prepare(
+      "SELECT coalesce(SUM(count), 0) AS count, coalesce(SUM(amount), 0) AS amount, coalesce(SUM(fee), 0) AS fee FROM daily_rollups WHERE business_id = ? AND status = 'successful' AND day BETWEEN ? AND ?",
+    )
     .bind(business, from, to)
     .first<{ count: number; amount: number; fee: number }>())!;
 }
@@ -34,7 +38,12 @@ describe("/reports", () => {
   });
 
   it("names merchants instead of showing their ids", async () => {
-    const merchant = await (await portal().db()).prepare("SELECT id, name FROM merchants WHERE business_id = ? LIMIT 1").bind(KUMASI).first<{ id: string; name: string }>();
+    const merchant = await (
+      await portal().db()
+    )
+      .prepare("SELECT id, name FROM merchants WHERE business_id = ? LIMIT 1")
+      .bind(KUMASI)
+      .first<{ id: string; name: string }>();
     const { text } = await page("/reports?by=merchant&range=month");
     expect(text).toContain(merchant!.name);
     expect(text).not.toContain(merchant!.id);
@@ -46,7 +55,9 @@ describe("/reports", () => {
     const to = day(now);
     const want = await rollupTotals(KUMASI, from, to);
     expect((await page(`/reports?range=custom&from=${from}&to=${to}`)).text).toContain(`Payments ${formatCount(want.count)}`);
-    expect((await page("/reports?range=custom&from=2026-04-31&to=2026-05-02")).text).toContain("Enter both days as real dates (YYYY-MM-DD). Showing the last 30 days instead.");
+    expect((await page("/reports?range=custom&from=2026-04-31&to=2026-05-02")).text).toContain(
+      "Enter both days as real dates (YYYY-MM-DD). Showing the last 30 days instead.",
+    );
   });
 
   it("another business sees its own report", async () => {
@@ -63,7 +74,10 @@ describe("/reports/export", () => {
     const want = await rollupTotals(KUMASI, day(now - 29 * DAY), day(now));
     const response = await portal().fetch("/reports/export?range=30d", { headers: await signedInCookie(portal(), "abena.darko@example.com", KUMASI) });
     expect(response.status).toBe(200);
-    const lines = (await response.text()).replace(/^\uFEFF/, "").trimEnd().split("\r\n");
+    const lines = (await response.text())
+      .replace(/^\uFEFF/, "")
+      .trimEnd()
+      .split("\r\n");
     expect(lines[0]).toBe("Day,Payments,Value (GHS),Fees (GHS)");
     expect(lines).toHaveLength(31);
     const count = lines.slice(1).reduce((sum, line) => sum + Number(line.split(",")[1]), 0);

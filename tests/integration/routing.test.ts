@@ -18,11 +18,14 @@ describe("unknown routes", () => {
     expect(textOf(html)).not.toContain(`Page not found: ${path}?tab=1`);
   });
 
-  it.each(["/no/such/page", "/merchants", "/", "/assets/does-not-exist.js"])("%s sends a signed-out visitor to /login: only signed-in people learn what exists", async (path) => {
-    const response = await portal().fetch(path);
-    expect(response.status).toBe(302);
-    expect(response.headers.get("Location")).toBe("/login");
-  });
+  it.each(["/no/such/page", "/merchants", "/", "/assets/does-not-exist.js"])(
+    "%s sends a signed-out visitor to /login: only signed-in people learn what exists",
+    async (path) => {
+      const response = await portal().fetch(path);
+      expect(response.status).toBe(302);
+      expect(response.headers.get("Location")).toBe("/login");
+    },
+  );
 
   it("a signed-in person who has not chosen a business yet is sent to choose one", async () => {
     const response = await portal().fetch("/no/such/page", { headers: await signedInCookie(portal(), "ama.mensah@example.com", null) });
@@ -31,13 +34,21 @@ describe("unknown routes", () => {
   });
 
   it("a POST to an unknown route is a 404, not a 405 or 500", async () => {
-    const response = await portal().fetch("/no/such/page", { method: "POST", body: new URLSearchParams({ a: "1" }), headers: { Origin: portal().url, ...(await signedInCookie(portal())) } });
+    const response = await portal().fetch("/no/such/page", {
+      method: "POST",
+      body: new URLSearchParams({ a: "1" }),
+      headers: { Origin: portal().url, ...(await signedInCookie(portal())) },
+    });
     expect(response.status).toBe(404);
   });
 
   it("a state-changing request from another site is refused with 403 before anything runs", async () => {
     for (const headers of [{ Origin: "https://evil.example" }, { "Sec-Fetch-Site": "cross-site" }, {}] as Record<string, string>[]) {
-      const response = await portal().fetch("/__dev/ui", { method: "POST", body: new URLSearchParams({ intent: "flash", kind: "info", message: "x" }), headers });
+      const response = await portal().fetch("/__dev/ui", {
+        method: "POST",
+        body: new URLSearchParams({ intent: "flash", kind: "info", message: "x" }),
+        headers,
+      });
       expect(response.status).toBe(403);
       expect(response.headers.get("Set-Cookie")).toBeNull();
       expect(await response.json()).toEqual({ message: "This request did not come from the portal's own pages." });
@@ -99,7 +110,18 @@ describe("layouts", () => {
   it("every other page uses the default layout with every section in the navigation", async () => {
     const html = await (await portal().fetch("/merchants/42", { headers: await signedInCookie(portal()) })).text();
     expect(html).toContain('aria-label="Main"');
-    for (const section of ["Dashboard", "Approvals", "Merchants", "POS Terminals", "Merchant Accounts", "Merchant Funds", "Settlement History", "Transactions", "Reports", "Settings"]) {
+    for (const section of [
+      "Dashboard",
+      "Approvals",
+      "Merchants",
+      "POS Terminals",
+      "Merchant Accounts",
+      "Merchant Funds",
+      "Settlement History",
+      "Transactions",
+      "Reports",
+      "Settings",
+    ]) {
       expect(textOf(html)).toContain(section);
     }
   });

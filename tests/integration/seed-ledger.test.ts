@@ -34,7 +34,12 @@ const CASES: Case[] = [
 ];
 
 async function rows<T>(db: D1Database, sql: string, ...binds: unknown[]): Promise<T[]> {
-  return (await db.prepare(sql).bind(...binds).all<T>()).results;
+  return (
+    await db
+      .prepare(sql)
+      .bind(...binds)
+      .all<T>()
+  ).results;
 }
 
 describe.each(CASES)("the seeded ledger: $name", ({ prepare }) => {
@@ -73,7 +78,9 @@ describe.each(CASES)("the seeded ledger: $name", ({ prepare }) => {
     expect(await db.prepare("SELECT SUM(amount) AS total FROM ledger_entries").first("total")).toBe(0);
     expect(await rows(db, "SELECT business_id, SUM(amount) AS total FROM ledger_entries GROUP BY business_id HAVING total <> 0")).toEqual([]);
     expect(
-      await db.prepare("SELECT COUNT(*) AS n FROM ledger_entries e JOIN ledger_accounts a ON a.id = e.account_id WHERE a.business_id <> e.business_id").first("n"),
+      await db
+        .prepare("SELECT COUNT(*) AS n FROM ledger_entries e JOIN ledger_accounts a ON a.id = e.account_id WHERE a.business_id <> e.business_id")
+        .first("n"),
     ).toBe(0);
   });
 
@@ -120,10 +127,20 @@ describe.each(CASES)("the seeded ledger: $name", ({ prepare }) => {
       if (!paid) return true;
       if (t.status === "reversed") {
         // Reversed while still pending: the scheme gives the gross back, the pending net and the fee are undone.
-        return t.later_scheme !== -t.amount || t.later_pending !== net || t.later_available !== 0 || (t.later_at ?? 0) >= t.created_at + CLEARING_DAYS[t.channel] * DAY_MS;
+        return (
+          t.later_scheme !== -t.amount ||
+          t.later_pending !== net ||
+          t.later_available !== 0 ||
+          (t.later_at ?? 0) >= t.created_at + CLEARING_DAYS[t.channel] * DAY_MS
+        );
       }
       if (t.cleared_at === null) return t.lines !== 3;
-      return t.cleared_at !== t.created_at + CLEARING_DAYS[t.channel] * DAY_MS || t.later_at !== t.cleared_at || t.later_pending !== net || t.later_available !== -net;
+      return (
+        t.cleared_at !== t.created_at + CLEARING_DAYS[t.channel] * DAY_MS ||
+        t.later_at !== t.cleared_at ||
+        t.later_pending !== net ||
+        t.later_available !== -net
+      );
     });
     expect(wrong.slice(0, 5)).toEqual([]);
     expect(new Set(facts.map((t) => t.status))).toEqual(new Set(["successful", "failed", "reversed"]));
@@ -131,7 +148,10 @@ describe.each(CASES)("the seeded ledger: $name", ({ prepare }) => {
 
   it("each merchant's pending and available balances are what its payments and settlements imply", async () => {
     const sums = new Map(
-      (await rows<{ account_id: string; total: number }>(db, "SELECT account_id, SUM(amount) AS total FROM ledger_entries GROUP BY account_id")).map((r) => [r.account_id, r.total]),
+      (await rows<{ account_id: string; total: number }>(db, "SELECT account_id, SUM(amount) AS total FROM ledger_entries GROUP BY account_id")).map((r) => [
+        r.account_id,
+        r.total,
+      ]),
     );
     const expected = await rows<{ id: string; business_id: string; pending: number; available: number }>(
       db,

@@ -107,11 +107,9 @@ describe("the demo seed", () => {
       "Baatsona Supermarket",
     ]);
     expect(await names("SELECT name FROM merchants WHERE name LIKE '%🍍%'")).toEqual(["Yaw's 🍍 Fruits & Vegetables Limited"]);
-    expect(await names("SELECT name FROM points_of_sale WHERE name IN ('Ŋleshi Branch', 'Dɔmaa Market Branch', 'Mankɛsim Station Branch') ORDER BY name")).toEqual([
-      "Dɔmaa Market Branch",
-      "Mankɛsim Station Branch",
-      "Ŋleshi Branch",
-    ]);
+    expect(
+      await names("SELECT name FROM points_of_sale WHERE name IN ('Ŋleshi Branch', 'Dɔmaa Market Branch', 'Mankɛsim Station Branch') ORDER BY name"),
+    ).toEqual(["Dɔmaa Market Branch", "Mankɛsim Station Branch", "Ŋleshi Branch"]);
     expect(await names("SELECT name FROM users WHERE email = 'nyamekye.opare@example.com'")).toEqual(["Nyamekyɛ Ɔpare"]);
   });
 
@@ -125,7 +123,10 @@ describe("the demo seed", () => {
       db.prepare("INSERT INTO users (id, email, name, gender, created_at) VALUES ('u2', 'ama.mensah@example.com', 'X', 'female', ?)").bind(now).run(),
     ).rejects.toThrow(/UNIQUE/);
     await expect(
-      db.prepare("INSERT INTO memberships (business_id, user_id, role, created_at) VALUES ('bus_kumasi_fresh_foods', 'usr_yaw_asante', 'Owner', ?)").bind(now).run(),
+      db
+        .prepare("INSERT INTO memberships (business_id, user_id, role, created_at) VALUES ('bus_kumasi_fresh_foods', 'usr_yaw_asante', 'Owner', ?)")
+        .bind(now)
+        .run(),
     ).rejects.toThrow(/CHECK/);
     await expect(
       db.prepare("INSERT INTO user_phones (user_id, msisdn, created_at) VALUES ('usr_yaw_asante', '0244123456', ?)").bind(now).run(),

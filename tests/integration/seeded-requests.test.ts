@@ -22,7 +22,10 @@ describe("the seeded approvals queue", () => {
       const decided = await approveRequest(checker, db, META, request.id);
       expect(decided.status, `${request.kind} ${request.action} ${request.id}`).toBe("approved");
       const applied = await listAudit(checker, db, { entity: request.kind, entityId: request.targetId });
-      expect(applied.rows.map((a) => a.action), request.id).toContain(`${request.kind}.${request.action}`);
+      expect(
+        applied.rows.map((a) => a.action),
+        request.id,
+      ).toContain(`${request.kind}.${request.action}`);
     }
     expect((await listApprovalRequests(KOFI_KUMASI, db, { status: "pending", limit: 100 })).rows).toEqual([]);
     expect((await getApprovalRequest(KOFI_KUMASI, db, pending[0]!.id))!.checkerId).not.toBeNull();

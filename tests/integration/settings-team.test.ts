@@ -193,7 +193,11 @@ describe("Team actions", () => {
 
   it("a role without request:employee gets 403 for every action, and nothing is written", async () => {
     const before = await written();
-    const forms: Record<string, string>[] = [GOOD_INVITE, { intent: "change-role", userId: "usr_abena_darko", role: "Viewer" }, { intent: "deactivate", userId: "usr_abena_darko" }];
+    const forms: Record<string, string>[] = [
+      GOOD_INVITE,
+      { intent: "change-role", userId: "usr_abena_darko", role: "Viewer" },
+      { intent: "deactivate", userId: "usr_abena_darko" },
+    ];
     for (const form of forms) {
       expect((await post(form, ESI)).status, form.intent).toBe(403);
     }
@@ -207,11 +211,19 @@ describe("Team actions", () => {
     expect(response.headers.get("Location")).toBe("/settings?tab=team");
     const db = await portal().db();
     const request = await db
-      .prepare("SELECT maker_id, after_json FROM approval_requests WHERE kind = 'employee' AND action = 'create' AND status = 'pending' AND json_extract(after_json, '$.email') = ?")
+      .prepare(
+        "SELECT maker_id, after_json FROM approval_requests WHERE kind = 'employee' AND action = 'create' AND status = 'pending' AND json_extract(after_json, '$.email') = ?",
+      )
       .bind("efua.addo@example.com")
       .first<{ maker_id: string; after_json: string }>();
     expect(request?.maker_id).toBe("usr_kofi_boateng");
-    expect(JSON.parse(request!.after_json)).toEqual({ email: "efua.addo@example.com", name: "Efua Addo", gender: "female", phone: "233245550101", role: "Operations" });
+    expect(JSON.parse(request!.after_json)).toEqual({
+      email: "efua.addo@example.com",
+      name: "Efua Addo",
+      gender: "female",
+      phone: "233245550101",
+      role: "Operations",
+    });
     expect(await db.prepare("SELECT 1 FROM users WHERE email = 'efua.addo@example.com'").first()).toBeNull();
     // The list shows it waiting, and a second invitation for the same email is refused.
     expect(textOf(await (await get("/settings?tab=team")).text())).toContain("Efua Addo");
@@ -221,12 +233,21 @@ describe("Team actions", () => {
   it("a role change and a deactivation go to approval and show on the employee's row", async () => {
     const change = await post({ intent: "change-role", userId: "usr_esi_owusu", role: "Finance" });
     expect(change.status).toBe(302);
-    expect(await pendingFor("usr_esi_owusu")).toMatchObject({ action: "update", after_json: JSON.stringify({ role: "Finance" }), maker_id: "usr_kofi_boateng" });
+    expect(await pendingFor("usr_esi_owusu")).toMatchObject({
+      action: "update",
+      after_json: JSON.stringify({ role: "Finance" }),
+      maker_id: "usr_kofi_boateng",
+    });
     const deactivate = await post({ intent: "deactivate", userId: "usr_abena_darko" });
     expect(deactivate.status).toBe(302);
     expect(await pendingFor("usr_abena_darko")).toMatchObject({ action: "deactivate" });
     // Nothing changed yet.
-    const roles = await (await portal().db()).prepare("SELECT role, status FROM memberships WHERE business_id = ? AND user_id IN ('usr_esi_owusu', 'usr_abena_darko') ORDER BY user_id").bind(KUMASI).all();
+    const roles = await (
+      await portal().db()
+    )
+      .prepare("SELECT role, status FROM memberships WHERE business_id = ? AND user_id IN ('usr_esi_owusu', 'usr_abena_darko') ORDER BY user_id")
+      .bind(KUMASI)
+      .all();
     expect(roles.results).toEqual([
       { role: "Finance", status: "active" },
       { role: "Operations", status: "active" },
@@ -250,8 +271,12 @@ describe("Team tab pages", () => {
     const statements = Array.from({ length: 30 }, (_, i) => {
       const n = String(i).padStart(2, "0");
       return [
-        db.prepare("INSERT INTO users (id, email, name, gender, created_at) VALUES (?, ?, ?, 'unspecified', ?)").bind(`usr_page_${n}`, `page.${n}@example.com`, `Zz Paged ${n}`, at),
-        db.prepare("INSERT INTO memberships (business_id, user_id, role, status, created_at) VALUES (?, ?, 'Viewer', 'invited', ?)").bind(KUMASI, `usr_page_${n}`, at),
+        db
+          .prepare("INSERT INTO users (id, email, name, gender, created_at) VALUES (?, ?, ?, 'unspecified', ?)")
+          .bind(`usr_page_${n}`, `page.${n}@example.com`, `Zz Paged ${n}`, at),
+        db
+          .prepare("INSERT INTO memberships (business_id, user_id, role, status, created_at) VALUES (?, ?, 'Viewer', 'invited', ?)")
+          .bind(KUMASI, `usr_page_${n}`, at),
       ];
     }).flat();
     await db.batch(statements);
@@ -260,7 +285,10 @@ describe("Team tab pages", () => {
     const html = await first.text();
     expect(textOf(html)).toMatch(/Showing 1\s*–\s*25 of 34 employees/);
     expect(textOf(html)).toContain("Invited");
-    const next = /href="(\/settings\?tab=team&amp;page=2&amp;trail=[\w-]+)"[^>]*rel="next"|rel="next"[^>]*href="(\/settings\?tab=team&amp;page=2&amp;trail=[\w-]+)"/.exec(html);
+    const next =
+      /href="(\/settings\?tab=team&amp;page=2&amp;trail=[\w-]+)"[^>]*rel="next"|rel="next"[^>]*href="(\/settings\?tab=team&amp;page=2&amp;trail=[\w-]+)"/.exec(
+        html,
+      );
     expect(next, "a Next link that keeps the tab").not.toBeNull();
     const second = textOf(await (await many().fetch((next![1] ?? next![2]!).replace(/&amp;/g, "&"), { headers })).text());
     expect(second).toMatch(/Showing 26\s*–\s*34 of 34 employees/);

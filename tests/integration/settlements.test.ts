@@ -14,7 +14,12 @@ import { usePortal } from "../support/use-portal";
 const DAY = 86_400_000;
 
 async function count(db: D1Database, sql: string, ...binds: unknown[]): Promise<number> {
-  return (await db.prepare(sql).bind(...binds).first<number>("n")) ?? 0;
+  return (
+    (await db
+      .prepare(sql)
+      .bind(...binds)
+      .first<number>("n")) ?? 0
+  );
 }
 
 async function ledgerTotal(db: D1Database): Promise<number> {
@@ -57,9 +62,14 @@ describe("the daily settlement run", () => {
     expect(again.settled).toEqual([]);
     // Every covered transaction is in exactly one settlement, and the sums agree.
     for (const s of made) {
-      const row = await db.prepare("SELECT gross, fees, net FROM settlements WHERE id = ?").bind(s.settlementId).first<{ gross: number; fees: number; net: number }>();
+      const row = await db
+        .prepare("SELECT gross, fees, net FROM settlements WHERE id = ?")
+        .bind(s.settlementId)
+        .first<{ gross: number; fees: number; net: number }>();
       const items = await db
-        .prepare("SELECT SUM(t.amount) AS gross, SUM(t.fee) AS fees FROM settlement_items i JOIN transactions t ON t.id = i.transaction_id WHERE i.settlement_id = ?")
+        .prepare(
+          "SELECT SUM(t.amount) AS gross, SUM(t.fee) AS fees FROM settlement_items i JOIN transactions t ON t.id = i.transaction_id WHERE i.settlement_id = ?",
+        )
         .bind(s.settlementId)
         .first<{ gross: number; fees: number }>();
       expect(row).toEqual({ gross: items!.gross, fees: items!.fees, net: items!.gross - items!.fees });
@@ -71,7 +81,12 @@ describe("the daily settlement run", () => {
 
   it("pays out what is due, records a failure, retries it next time, and never pays twice", async () => {
     const db = await portal().db();
-    const due = (await db.prepare("SELECT reference, attempts FROM settlements WHERE business_id = ? AND status = 'pending' ORDER BY created_at").bind(KUMASI).all<{ reference: string; attempts: number }>()).results;
+    const due = (
+      await db
+        .prepare("SELECT reference, attempts FROM settlements WHERE business_id = ? AND status = 'pending' ORDER BY created_at")
+        .bind(KUMASI)
+        .all<{ reference: string; attempts: number }>()
+    ).results;
     expect(due.length).toBeGreaterThan(1);
     const failing = due[0]!.reference;
     // The seed's last run is already in flight (one attempt made).
@@ -85,13 +100,20 @@ describe("the daily settlement run", () => {
     expect(failed).toEqual({ status: "failed", attempts: tried + 1 });
     const retry = await processPayouts(db, port, { businessId: KUMASI });
     expect(retry.paid).toHaveLength(1);
-    expect(await db.prepare("SELECT status, attempts FROM settlements WHERE reference = ?").bind(failing).first()).toEqual({ status: "paid", attempts: tried + 2 });
+    expect(await db.prepare("SELECT status, attempts FROM settlements WHERE reference = ?").bind(failing).first()).toEqual({
+      status: "paid",
+      attempts: tried + 2,
+    });
     expect(port.calls.filter((c) => c.reference === failing)).toHaveLength(2);
     // Nothing left: a further run calls the provider for nothing.
     const calls = port.calls.length;
     await processPayouts(db, port, { businessId: KUMASI });
     expect(port.calls.length).toBe(calls);
-    const attempts = await count(db, "SELECT COUNT(*) AS n FROM payout_attempts WHERE settlement_id = (SELECT id FROM settlements WHERE reference = ?)", failing);
+    const attempts = await count(
+      db,
+      "SELECT COUNT(*) AS n FROM payout_attempts WHERE settlement_id = (SELECT id FROM settlements WHERE reference = ?)",
+      failing,
+    );
     expect(attempts).toBe(2);
   });
 
@@ -127,7 +149,10 @@ describe("the Cron Trigger and the page", () => {
 
   it("lists settlements with the transactions each covers; another business's settlement is a 404", async () => {
     const db = await portal().db();
-    const settlement = await db.prepare("SELECT id, reference FROM settlements WHERE business_id = ? ORDER BY period_start DESC LIMIT 1").bind(KUMASI).first<{ id: string; reference: string }>();
+    const settlement = await db
+      .prepare("SELECT id, reference FROM settlements WHERE business_id = ? ORDER BY period_start DESC LIMIT 1")
+      .bind(KUMASI)
+      .first<{ id: string; reference: string }>();
     const items = await count(db, "SELECT COUNT(*) AS n FROM settlement_items WHERE settlement_id = ?", settlement!.id);
     const text = textOf(await (await portal().fetch(`/money/settlement-history?s=${settlement!.id}`, { headers: await signedInCookie(portal()) })).text());
     expect(text).toContain(settlement!.reference);

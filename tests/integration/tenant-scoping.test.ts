@@ -131,7 +131,7 @@ describe("reading another business's ids", () => {
 
   it("whole-business lists never include another business's rows", async () => {
     const db = await portal().db();
-    const ids = async <T,>(page: Promise<{ rows: T[] }>, key: (row: T) => string | number) => (await page).rows.map(key);
+    const ids = async <T>(page: Promise<{ rows: T[] }>, key: (row: T) => string | number) => (await page).rows.map(key);
     expect(await ids(listMerchants(AMA_KUMASI, db, { limit: 100 }), (m) => m.id)).not.toContain(M);
     expect(await ids(listMerchants(AMA_ACCRA, db, { limit: 100 }), (m) => m.id)).toContain(M);
     expect(await ids(listTerminals(AMA_KUMASI, db, { limit: 100, serial: "ZZTEST" }), (t) => t.id)).toEqual([]);
@@ -151,11 +151,19 @@ describe("changing another business's ids", () => {
     ["change an employee's role", { kind: "employee", action: "update", targetId: "usr_yaw_asante", after: { role: "Operations" } }],
     [
       "add a point of sale under its merchant",
-      { kind: "point_of_sale", action: "create", after: { merchant_id: M, name: "Sneaky", town: "Accra", region: "Greater Accra", address: "x", contact_phone: "233244000000" } },
+      {
+        kind: "point_of_sale",
+        action: "create",
+        after: { merchant_id: M, name: "Sneaky", town: "Accra", region: "Greater Accra", address: "x", contact_phone: "233244000000" },
+      },
     ],
     [
       "add a settlement account under its merchant",
-      { kind: "settlement_account", action: "create", after: { merchant_id: M, kind: "bank", provider: "GCB Bank", account_number: "1021300999", account_name: "Me", is_primary: 0 } },
+      {
+        kind: "settlement_account",
+        action: "create",
+        after: { merchant_id: M, kind: "bank", provider: "GCB Bank", account_number: "1021300999", account_name: "Me", is_primary: 0 },
+      },
     ],
   ] as const)("cannot %s: not found, nothing requested", async (_name, input) => {
     const db = await portal().db();
@@ -195,7 +203,9 @@ describe("terminals of another business", () => {
 
   it("assigning to another business's point of sale: not found, nothing written", async () => {
     const db = await portal().db();
-    await expect(changeTerminal(ESI_KUMASI, db, META, "assign", { terminalId: "trm_kff_00009", version: 1, reason: "Not ours", pointOfSaleId: POS })).rejects.toBeInstanceOf(NotFoundError);
+    await expect(
+      changeTerminal(ESI_KUMASI, db, META, "assign", { terminalId: "trm_kff_00009", version: 1, reason: "Not ours", pointOfSaleId: POS }),
+    ).rejects.toBeInstanceOf(NotFoundError);
     expect((await getTerminal(ESI_KUMASI, db, "trm_kff_00009"))?.status).toBe("in_stock");
   });
 });

@@ -21,7 +21,12 @@ async function post(path: string, form: Record<string, string>, email = KOFI, bu
     method: "POST",
     body: new URLSearchParams(form),
     redirect: "manual",
-    headers: { Origin: portal().url, "Sec-Fetch-Site": "same-origin", "Content-Type": "application/x-www-form-urlencoded", ...(await signedInCookie(portal(), email, businessId)) },
+    headers: {
+      Origin: portal().url,
+      "Sec-Fetch-Site": "same-origin",
+      "Content-Type": "application/x-www-form-urlencoded",
+      ...(await signedInCookie(portal(), email, businessId)),
+    },
   });
 }
 
@@ -43,7 +48,12 @@ async function terminal(id: string): Promise<Row> {
 
 async function audits(id: string): Promise<{ action: string; actor_id: string; before_json: string; after_json: string }[]> {
   const db = await portal().db();
-  return (await db.prepare("SELECT action, actor_id, before_json, after_json FROM audit_log WHERE entity = 'terminal' AND entity_id = ? ORDER BY id").bind(id).all<never>()).results;
+  return (
+    await db
+      .prepare("SELECT action, actor_id, before_json, after_json FROM audit_log WHERE entity = 'terminal' AND entity_id = ? ORDER BY id")
+      .bind(id)
+      .all<never>()
+  ).results;
 }
 
 async function openAssignments(id: string): Promise<number> {
@@ -52,7 +62,12 @@ async function openAssignments(id: string): Promise<number> {
 }
 
 /** Terminals made for one test each, so tests never share state. */
-async function addTerminal(id: string, serial: string, status: "in_stock" | "active" = "in_stock", extra: { model?: string; lastSeenAt?: number | null } = {}): Promise<void> {
+async function addTerminal(
+  id: string,
+  serial: string,
+  status: "in_stock" | "active" = "in_stock",
+  extra: { model?: string; lastSeenAt?: number | null } = {},
+): Promise<void> {
   const db = await portal().db();
   const at = status === "active" ? ["mer_kff_0001", "pos_kff_00001"] : [null, null];
   await db.batch([
@@ -63,7 +78,13 @@ async function addTerminal(id: string, serial: string, status: "in_stock" | "act
       )
       .bind(id, KUMASI, serial, extra.model ?? "PAX A920", status, at[0], at[1], extra.lastSeenAt ?? null, NOW, NOW),
     ...(status === "active"
-      ? [db.prepare("INSERT INTO terminal_assignments (business_id, terminal_id, point_of_sale_id, assigned_by, assigned_at) VALUES (?, ?, 'pos_kff_00001', 'usr_kofi_boateng', ?)").bind(KUMASI, id, NOW)]
+      ? [
+          db
+            .prepare(
+              "INSERT INTO terminal_assignments (business_id, terminal_id, point_of_sale_id, assigned_by, assigned_at) VALUES (?, ?, 'pos_kff_00001', 'usr_kofi_boateng', ?)",
+            )
+            .bind(KUMASI, id, NOW),
+        ]
       : []),
   ]);
 }
@@ -123,7 +144,10 @@ describe("terminal actions: validation", () => {
     for (const [form, message] of [
       [{ intent: "assign", version: "1", merchantId: "mer_kff_0001", reason: "New branch" }, "Choose a point of sale."],
       [{ intent: "assign", version: "1", merchantId: "mer_kff_0001", pointOfSaleId: "pos_kff_00001" }, "Give a reason."],
-      [{ intent: "assign", version: "1", merchantId: "mer_kff_0002", pointOfSaleId: "pos_kff_00001", reason: "New branch" }, "Choose a point of sale of the chosen merchant."],
+      [
+        { intent: "assign", version: "1", merchantId: "mer_kff_0002", pointOfSaleId: "pos_kff_00001", reason: "New branch" },
+        "Choose a point of sale of the chosen merchant.",
+      ],
     ] as [Record<string, string>, string][]) {
       // The assign form posts with the chosen merchant in the URL, as the page does.
       const response = await post(`${DEVICE("t_val2")}?assignMerchant=${form.merchantId}`, form);
@@ -170,7 +194,13 @@ describe("terminal actions: who and which business", () => {
 
   it("assigning to another business's point of sale is a 404, and nothing changes", async () => {
     await addTerminal("t_cross", "TCROSS0001");
-    const response = await post(DEVICE("t_cross"), { intent: "assign", version: "1", merchantId: "mer_amp_0001", pointOfSaleId: "pos_amp_00001", reason: "Wrong business" });
+    const response = await post(DEVICE("t_cross"), {
+      intent: "assign",
+      version: "1",
+      merchantId: "mer_amp_0001",
+      pointOfSaleId: "pos_amp_00001",
+      reason: "Wrong business",
+    });
     expect(response.status).toBe(404);
     expect(await terminal("t_cross")).toMatchObject({ status: "in_stock", point_of_sale_id: null, version: 1 });
     expect(await openAssignments("t_cross")).toBe(0);
@@ -197,7 +227,13 @@ describe("terminal actions: changes and their audit rows", () => {
 
   it("assign then unassign: the terminal stands there with one open assignment, then goes back to stock with it closed", async () => {
     await addTerminal("t_assign", "TASSIGN001");
-    const assigned = await post(DEVICE("t_assign"), { intent: "assign", version: "1", merchantId: "mer_kff_0002", pointOfSaleId: "pos_kff_00003", reason: "Bantama needs a second one" });
+    const assigned = await post(DEVICE("t_assign"), {
+      intent: "assign",
+      version: "1",
+      merchantId: "mer_kff_0002",
+      pointOfSaleId: "pos_kff_00003",
+      reason: "Bantama needs a second one",
+    });
     expect(assigned.status).toBe(302);
     expect(await terminal("t_assign")).toMatchObject({ status: "assigned", merchant_id: "mer_kff_0002", point_of_sale_id: "pos_kff_00003", version: 2 });
     expect(await openAssignments("t_assign")).toBe(1);
@@ -261,7 +297,10 @@ describe("terminal actions: two people at once", () => {
       changeTerminal(KOFI_KUMASI, db, META, "assign", { terminalId: "t_race5", version: 1, reason: "Kofi", pointOfSaleId: "pos_kff_00003" }),
       changeTerminal(ESI_KUMASI, db, META, "assign", { terminalId: "t_race5", version: 1, reason: "Esi", pointOfSaleId: "pos_kff_00005" }),
     ]);
-    for (const [id, results] of [["t_race4", blocks], ["t_race5", assigns]] as const) {
+    for (const [id, results] of [
+      ["t_race4", blocks],
+      ["t_race5", assigns],
+    ] as const) {
       expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
       const lost = results.find((r) => r.status === "rejected");
       expect(lost?.reason).toBeInstanceOf(TerminalChangedError);
@@ -275,7 +314,12 @@ describe("terminal actions: two people at once", () => {
     const db = await portal().db();
     await addTerminal("t_race3", "TRACE00003", "active");
     await expect(
-      db.prepare("INSERT INTO terminal_assignments (business_id, terminal_id, point_of_sale_id, assigned_by, assigned_at) VALUES (?, 't_race3', 'pos_kff_00002', 'usr_kofi_boateng', ?)").bind(KUMASI, NOW).run(),
+      db
+        .prepare(
+          "INSERT INTO terminal_assignments (business_id, terminal_id, point_of_sale_id, assigned_by, assigned_at) VALUES (?, 't_race3', 'pos_kff_00002', 'usr_kofi_boateng', ?)",
+        )
+        .bind(KUMASI, NOW)
+        .run(),
     ).rejects.toThrow(/UNIQUE constraint failed/);
   });
 });
@@ -286,7 +330,7 @@ describe("the fleet list and its CSV", () => {
     // More than one page (25) of terminals under one serial prefix; one model is a spreadsheet formula.
     for (let i = 0; i < 30; i += 1) {
       await addTerminal(`t_csv_${i}`, `ZCSV${String(i).padStart(6, "0")}`, i < 3 ? "active" : "in_stock", {
-        model: i === 7 ? "=HYPERLINK(\"http://evil.example\",\"x\")" : "PAX A80",
+        model: i === 7 ? '=HYPERLINK("http://evil.example","x")' : "PAX A80",
         lastSeenAt: i < 3 ? Date.now() - 3 * DAY : null,
       });
     }
@@ -296,7 +340,10 @@ describe("the fleet list and its CSV", () => {
     const response = await get("/pos-terminals/export?q=zcsv", ESI);
     expect(response.status).toBe(200);
     expect(response.headers.get("Content-Type")).toContain("text/csv");
-    const lines = (await response.text()).replace(/^\uFEFF/, "").trim().split("\r\n");
+    const lines = (await response.text())
+      .replace(/^\uFEFF/, "")
+      .trim()
+      .split("\r\n");
     expect(lines[0]).toBe("Serial,Model,Status,Merchant,Point of sale,Last seen (UTC),Software version");
     expect(lines).toHaveLength(31);
     expect(lines.filter((l) => l.startsWith("ZCSV"))).toHaveLength(30);
@@ -317,7 +364,12 @@ describe("the fleet list and its CSV", () => {
     expect(first.status).toBe(200);
     const html = await first.text();
     expect(titleOf(html)).toContain("POS Terminals");
-    const data = loaderDataOf(html)["routes/pos-terminals"] as { terminals: { serial: string; merchantName: string | null }[]; total: number; hasNext: boolean; trail: string[] };
+    const data = loaderDataOf(html)["routes/pos-terminals"] as {
+      terminals: { serial: string; merchantName: string | null }[];
+      total: number;
+      hasNext: boolean;
+      trail: string[];
+    };
     expect(data.total).toBe(30);
     expect(data.terminals).toHaveLength(25);
     expect(data.hasNext).toBe(true);
@@ -327,7 +379,10 @@ describe("the fleet list and its CSV", () => {
   });
 
   it("silent terminals: the summary counts them and the silent filter lists only them", async () => {
-    const data = loaderDataOf(await (await get("/pos-terminals?q=zcsv&silent=1")).text())["routes/pos-terminals"] as { terminals: { serial: string }[]; silent: number };
+    const data = loaderDataOf(await (await get("/pos-terminals?q=zcsv&silent=1")).text())["routes/pos-terminals"] as {
+      terminals: { serial: string }[];
+      silent: number;
+    };
     expect(data.terminals.map((t) => t.serial)).toEqual(["ZCSV000000", "ZCSV000001", "ZCSV000002"]);
     expect(data.silent).toBeGreaterThanOrEqual(3);
   });
@@ -336,7 +391,11 @@ describe("the fleet list and its CSV", () => {
     const all: string[] = [];
     let url = "/pos-terminals?q=zcsv&sort=last_seen";
     for (let page = 1; page <= 3; page += 1) {
-      const data = loaderDataOf(await (await get(url)).text())["routes/pos-terminals"] as { terminals: { serial: string }[]; trail: string[]; hasNext: boolean };
+      const data = loaderDataOf(await (await get(url)).text())["routes/pos-terminals"] as {
+        terminals: { serial: string }[];
+        trail: string[];
+        hasNext: boolean;
+      };
       all.push(...data.terminals.map((t) => t.serial));
       if (!data.hasNext) break;
       url = `/pos-terminals?q=zcsv&sort=last_seen&page=${page + 1}&trail=${data.trail.join(".")}`;
@@ -359,7 +418,9 @@ describe("point of sale page", () => {
     expect(text).toContain("Adum Outlet");
     expect(text).toContain("655-001-992");
     const db = await portal().db();
-    const { results } = await db.prepare("SELECT customer_msisdn AS m FROM transactions WHERE point_of_sale_id = 'pos_kff_00001' AND customer_msisdn IS NOT NULL").all<{ m: string }>();
+    const { results } = await db
+      .prepare("SELECT customer_msisdn AS m FROM transactions WHERE point_of_sale_id = 'pos_kff_00001' AND customer_msisdn IS NOT NULL")
+      .all<{ m: string }>();
     for (const row of results) expect(html).not.toContain(row.m);
   });
 
@@ -378,10 +439,14 @@ describe("point of sale page", () => {
     const form = { intent: "update", name: "Adum Outlet", town: "Kumasi", region: "Ashanti", address: "Prempeh II Street", contactPhone: "024 412 3456" };
     const response = await post(POS, form, ESI);
     expect(response.status).toBe(302);
-    const request = await db.prepare("SELECT action, after_json, status FROM approval_requests WHERE target_id = 'pos_kff_00001'").first<{ action: string; after_json: string; status: string }>();
+    const request = await db
+      .prepare("SELECT action, after_json, status FROM approval_requests WHERE target_id = 'pos_kff_00001'")
+      .first<{ action: string; after_json: string; status: string }>();
     expect(request).toMatchObject({ action: "update", status: "pending" });
     expect(JSON.parse(request!.after_json)).toMatchObject({ address: "Prempeh II Street", contact_phone: "233244123456" });
-    expect((await db.prepare("SELECT address FROM points_of_sale WHERE id = 'pos_kff_00001'").first<{ address: string }>())!.address).not.toBe("Prempeh II Street");
+    expect((await db.prepare("SELECT address FROM points_of_sale WHERE id = 'pos_kff_00001'").first<{ address: string }>())!.address).not.toBe(
+      "Prempeh II Street",
+    );
     const again = await post(POS, { intent: "deactivate" }, ESI);
     expect(again.status).toBe(400);
     expect(textOf(await again.text())).toContain("already has a pending request");
@@ -424,9 +489,18 @@ describe("add point of sale", () => {
     expect(response.status).toBe(302);
     expect(response.headers.get("Location")).toBe("/merchants/mer_kff_0002");
     const db = await portal().db();
-    const request = await db.prepare("SELECT after_json, maker_id FROM approval_requests WHERE kind = 'point_of_sale' AND action = 'create' AND after_json LIKE '%Suame Magazine%'").first<{ after_json: string; maker_id: string }>();
+    const request = await db
+      .prepare("SELECT after_json, maker_id FROM approval_requests WHERE kind = 'point_of_sale' AND action = 'create' AND after_json LIKE '%Suame Magazine%'")
+      .first<{ after_json: string; maker_id: string }>();
     expect(request?.maker_id).toBe("usr_esi_owusu");
-    expect(JSON.parse(request!.after_json)).toEqual({ merchant_id: "mer_kff_0002", name: "Suame Magazine Shop", town: "Kumasi", region: "Ashanti", address: "Suame roundabout", contact_phone: "233205551234" });
+    expect(JSON.parse(request!.after_json)).toEqual({
+      merchant_id: "mer_kff_0002",
+      name: "Suame Magazine Shop",
+      town: "Kumasi",
+      region: "Ashanti",
+      address: "Suame roundabout",
+      contact_phone: "233205551234",
+    });
     expect(await db.prepare("SELECT COUNT(*) AS n FROM points_of_sale WHERE name = 'Suame Magazine Shop'").first<number>("n")).toBe(0);
   });
 

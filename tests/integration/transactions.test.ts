@@ -13,7 +13,9 @@ const DAY = 86_400_000;
 const midnight = (ms: number) => Date.parse(`${new Date(ms).toISOString().slice(0, 10)}T00:00:00Z`);
 
 async function expected(where: string, binds: unknown[]) {
-  return (await (await portal().db())
+  return (await (
+    await portal().db()
+  )
     .prepare(
       `SELECT COUNT(*) AS count, coalesce(SUM(CASE WHEN status = 'successful' THEN amount END), 0) AS gross, coalesce(SUM(CASE WHEN status = 'successful' THEN fee END), 0) AS fees
        FROM transactions WHERE business_id = ? AND ${where}`,
@@ -46,7 +48,10 @@ describe("/transactions", () => {
     const now = Date.now();
     const from = new Date(now - 20 * DAY).toISOString().slice(0, 10);
     const to = new Date(now - 10 * DAY).toISOString().slice(0, 10);
-    const want = await expected("created_at >= ? AND created_at < ? AND status = 'successful' AND channel = 'mobile_money' AND network = 'MTN'", [Date.parse(`${from}T00:00:00Z`), Date.parse(`${to}T00:00:00Z`) + DAY]);
+    const want = await expected("created_at >= ? AND created_at < ? AND status = 'successful' AND channel = 'mobile_money' AND network = 'MTN'", [
+      Date.parse(`${from}T00:00:00Z`),
+      Date.parse(`${to}T00:00:00Z`) + DAY,
+    ]);
     const { text } = await page(`/transactions?range=custom&from=${from}&to=${to}&status=successful&channel=mobile_money&network=MTN`);
     expect(text).toContain(totalsText(want));
   });
@@ -65,8 +70,16 @@ describe("/transactions", () => {
 
   it("searches by reference, by phone as people type it, and by a card's last four", async () => {
     const db = await portal().db();
-    const momo = await db.prepare("SELECT reference, customer_msisdn AS msisdn, created_at FROM transactions WHERE business_id = ? AND customer_msisdn IS NOT NULL ORDER BY created_at DESC LIMIT 1").bind(KUMASI).first<{ reference: string; msisdn: string }>();
-    const card = await db.prepare("SELECT reference, card_last4 AS last4 FROM transactions WHERE business_id = ? AND card_last4 IS NOT NULL ORDER BY created_at DESC LIMIT 1").bind(KUMASI).first<{ reference: string; last4: string }>();
+    const momo = await db
+      .prepare(
+        "SELECT reference, customer_msisdn AS msisdn, created_at FROM transactions WHERE business_id = ? AND customer_msisdn IS NOT NULL ORDER BY created_at DESC LIMIT 1",
+      )
+      .bind(KUMASI)
+      .first<{ reference: string; msisdn: string }>();
+    const card = await db
+      .prepare("SELECT reference, card_last4 AS last4 FROM transactions WHERE business_id = ? AND card_last4 IS NOT NULL ORDER BY created_at DESC LIMIT 1")
+      .bind(KUMASI)
+      .first<{ reference: string; last4: string }>();
     expect((await page(`/transactions?range=30d&q=${momo!.reference.toLowerCase()}`)).text).toContain("Showing 1–1 of 1 payment");
     const byPhone = await page(`/transactions?range=30d&q=0${momo!.msisdn.slice(3)}`);
     expect(byPhone.text).toContain(momo!.reference);
@@ -77,11 +90,17 @@ describe("/transactions", () => {
 
   it("the detail shows the payment and its ledger postings, which balance", async () => {
     const db = await portal().db();
-    const paid = await db.prepare("SELECT id, reference FROM transactions WHERE business_id = ? AND status = 'successful' ORDER BY created_at DESC LIMIT 1").bind(KUMASI).first<{ id: number; reference: string }>();
+    const paid = await db
+      .prepare("SELECT id, reference FROM transactions WHERE business_id = ? AND status = 'successful' ORDER BY created_at DESC LIMIT 1")
+      .bind(KUMASI)
+      .first<{ id: number; reference: string }>();
     const { response, text } = await page(`/transactions?tx=${paid!.id}`);
     expect(response.status).toBe(200);
     expect(text).toContain("Ledger postings");
-    const sum = await db.prepare("SELECT SUM(amount) AS s, COUNT(*) AS n FROM ledger_entries WHERE transaction_id = ?").bind(paid!.id).first<{ s: number; n: number }>();
+    const sum = await db
+      .prepare("SELECT SUM(amount) AS s, COUNT(*) AS n FROM ledger_entries WHERE transaction_id = ?")
+      .bind(paid!.id)
+      .first<{ s: number; n: number }>();
     expect(sum!.n).toBeGreaterThan(1);
     expect(sum!.s).toBe(0);
   });
@@ -94,7 +113,12 @@ describe("/transactions", () => {
   });
 
   it("another business's list shows none of Kumasi's payments", async () => {
-    const kumasi = await (await portal().db()).prepare("SELECT reference FROM transactions WHERE business_id = ? ORDER BY created_at DESC LIMIT 1").bind(KUMASI).first<{ reference: string }>();
+    const kumasi = await (
+      await portal().db()
+    )
+      .prepare("SELECT reference FROM transactions WHERE business_id = ? ORDER BY created_at DESC LIMIT 1")
+      .bind(KUMASI)
+      .first<{ reference: string }>();
     const { text } = await page("/transactions", "yaw.asante@example.com", ACCRA);
     expect(text).not.toContain(kumasi!.reference);
   });
@@ -106,7 +130,10 @@ describe("/transactions/export", () => {
     const want = await expected("created_at >= ? AND created_at < ?", [midnight(now) - 29 * DAY, midnight(now) + DAY]);
     const response = await portal().fetch("/transactions/export?range=30d", { headers: await signedInCookie(portal(), "abena.darko@example.com", KUMASI) });
     expect(response.status).toBe(200);
-    const lines = (await response.text()).replace(/^\uFEFF/, "").trimEnd().split("\r\n");
+    const lines = (await response.text())
+      .replace(/^\uFEFF/, "")
+      .trimEnd()
+      .split("\r\n");
     expect(lines).toHaveLength(want.count + 1);
     expect(lines.slice(1).every((line) => !/233\d{9}/.test(line))).toBe(true);
   });

@@ -15,7 +15,8 @@ const nextKey = () => `test-key-${(key += 1)}`;
 
 async function merchants(): Promise<[string, string]> {
   const db = await portal().db();
-  const rows = (await db.prepare("SELECT id FROM merchants WHERE business_id = ? AND status = 'active' ORDER BY name").bind(KUMASI).all<{ id: string }>()).results;
+  const rows = (await db.prepare("SELECT id FROM merchants WHERE business_id = ? AND status = 'active' ORDER BY name").bind(KUMASI).all<{ id: string }>())
+    .results;
   // The richest account first.
   const withBalance = await Promise.all(rows.map(async (r) => ({ id: r.id, available: (await getMerchantBalances(ABENA_KUMASI, db, r.id)).available })));
   withBalance.sort((a, b) => b.available - a.available);
@@ -27,7 +28,14 @@ async function ledgerTotal(): Promise<number> {
 }
 
 async function rows(sql: string, ...binds: unknown[]): Promise<number> {
-  return (await (await portal().db()).prepare(sql).bind(...binds).first<number>("n")) ?? 0;
+  return (
+    (await (
+      await portal().db()
+    )
+      .prepare(sql)
+      .bind(...binds)
+      .first<number>("n")) ?? 0
+  );
 }
 
 describe("asking for a transfer", () => {
@@ -35,7 +43,12 @@ describe("asking for a transfer", () => {
     const db = await portal().db();
     const [from, to] = await merchants();
     const before = await getMerchantBalances(ABENA_KUMASI, db, from);
-    const { id } = await requestTransfer(ABENA_KUMASI, db, META, { fromMerchantId: from, to: { kind: "merchant", id: to }, amount: 1_000, idempotencyKey: nextKey() });
+    const { id } = await requestTransfer(ABENA_KUMASI, db, META, {
+      fromMerchantId: from,
+      to: { kind: "merchant", id: to },
+      amount: 1_000,
+      idempotencyKey: nextKey(),
+    });
     expect(await getMerchantBalances(ABENA_KUMASI, db, from)).toEqual(before);
     expect(await rows("SELECT COUNT(*) AS n FROM approval_requests WHERE kind = 'transfer' AND target_id = ? AND status = 'pending'", id)).toBe(1);
   });
@@ -56,23 +69,37 @@ describe("asking for a transfer", () => {
     const db = await portal().db();
     const [from, to] = await merchants();
     const { available } = await getMerchantBalances(ABENA_KUMASI, db, from);
-    await expect(requestTransfer(ABENA_KUMASI, db, META, { fromMerchantId: from, to: { kind: "merchant", id: to }, amount: available + 1, idempotencyKey: nextKey() })).rejects.toThrow(
-      /This amount exceeds the available balance of GHS [\d,]+\.\d{2}\./,
-    );
+    await expect(
+      requestTransfer(ABENA_KUMASI, db, META, { fromMerchantId: from, to: { kind: "merchant", id: to }, amount: available + 1, idempotencyKey: nextKey() }),
+    ).rejects.toThrow(/This amount exceeds the available balance of GHS [\d,]+\.\d{2}\./);
   });
 
   it("refuses a Viewer-like role, zero, another business's merchant and a settlement account of another merchant", async () => {
     const db = await portal().db();
     const [from, to] = await merchants();
     const esiIsOperations = { businessId: KUMASI, userId: "usr_esi_owusu", role: "Operations" as const };
-    await expect(requestTransfer(esiIsOperations, db, META, { fromMerchantId: from, to: { kind: "merchant", id: to }, amount: 1, idempotencyKey: nextKey() })).rejects.toBeInstanceOf(ForbiddenError);
-    await expect(requestTransfer(ABENA_KUMASI, db, META, { fromMerchantId: from, to: { kind: "merchant", id: to }, amount: 0, idempotencyKey: nextKey() })).rejects.toBeInstanceOf(RuleError);
+    await expect(
+      requestTransfer(esiIsOperations, db, META, { fromMerchantId: from, to: { kind: "merchant", id: to }, amount: 1, idempotencyKey: nextKey() }),
+    ).rejects.toBeInstanceOf(ForbiddenError);
+    await expect(
+      requestTransfer(ABENA_KUMASI, db, META, { fromMerchantId: from, to: { kind: "merchant", id: to }, amount: 0, idempotencyKey: nextKey() }),
+    ).rejects.toBeInstanceOf(RuleError);
     const foreign = await db.prepare("SELECT id FROM merchants WHERE business_id = ? LIMIT 1").bind(ACCRA).first<{ id: string }>();
-    await expect(requestTransfer(ABENA_KUMASI, db, META, { fromMerchantId: foreign!.id, to: { kind: "merchant", id: to }, amount: 1, idempotencyKey: nextKey() })).rejects.toThrow(/active merchant account/);
-    const othersAccount = await db.prepare("SELECT id FROM settlement_accounts WHERE business_id = ? AND merchant_id <> ? LIMIT 1").bind(KUMASI, from).first<{ id: string }>();
-    await expect(requestTransfer(ABENA_KUMASI, db, META, { fromMerchantId: from, to: { kind: "settlement_account", id: othersAccount!.id }, amount: 1, idempotencyKey: nextKey() })).rejects.toThrow(
-      /this merchant's active settlement accounts/,
-    );
+    await expect(
+      requestTransfer(ABENA_KUMASI, db, META, { fromMerchantId: foreign!.id, to: { kind: "merchant", id: to }, amount: 1, idempotencyKey: nextKey() }),
+    ).rejects.toThrow(/active merchant account/);
+    const othersAccount = await db
+      .prepare("SELECT id FROM settlement_accounts WHERE business_id = ? AND merchant_id <> ? LIMIT 1")
+      .bind(KUMASI, from)
+      .first<{ id: string }>();
+    await expect(
+      requestTransfer(ABENA_KUMASI, db, META, {
+        fromMerchantId: from,
+        to: { kind: "settlement_account", id: othersAccount!.id },
+        amount: 1,
+        idempotencyKey: nextKey(),
+      }),
+    ).rejects.toThrow(/this merchant's active settlement accounts/);
   });
 });
 
@@ -82,7 +109,12 @@ describe("deciding a transfer", () => {
     const [from, to] = await merchants();
     const fromBefore = await getMerchantBalances(ABENA_KUMASI, db, from);
     const toBefore = await getMerchantBalances(ABENA_KUMASI, db, to);
-    const { id } = await requestTransfer(ABENA_KUMASI, db, META, { fromMerchantId: from, to: { kind: "merchant", id: to }, amount: 2_500, idempotencyKey: nextKey() });
+    const { id } = await requestTransfer(ABENA_KUMASI, db, META, {
+      fromMerchantId: from,
+      to: { kind: "merchant", id: to },
+      amount: 2_500,
+      idempotencyKey: nextKey(),
+    });
     // Two checkers at once: one wins.
     const outcomes = await Promise.allSettled([approveTransfer(KOFI_KUMASI, db, META, id), approveTransfer(AMA_KUMASI, db, META, id)]);
     expect(outcomes.filter((o) => o.status === "fulfilled")).toHaveLength(1);
@@ -98,9 +130,17 @@ describe("deciding a transfer", () => {
   it("to the merchant's own settlement account: available goes down, the payout is owed", async () => {
     const db = await portal().db();
     const [from] = await merchants();
-    const account = await db.prepare("SELECT id FROM settlement_accounts WHERE business_id = ? AND merchant_id = ? AND status = 'active' LIMIT 1").bind(KUMASI, from).first<{ id: string }>();
+    const account = await db
+      .prepare("SELECT id FROM settlement_accounts WHERE business_id = ? AND merchant_id = ? AND status = 'active' LIMIT 1")
+      .bind(KUMASI, from)
+      .first<{ id: string }>();
     const before = await getMerchantBalances(ABENA_KUMASI, db, from);
-    const { id } = await requestTransfer(ABENA_KUMASI, db, META, { fromMerchantId: from, to: { kind: "settlement_account", id: account!.id }, amount: 1_234, idempotencyKey: nextKey() });
+    const { id } = await requestTransfer(ABENA_KUMASI, db, META, {
+      fromMerchantId: from,
+      to: { kind: "settlement_account", id: account!.id },
+      amount: 1_234,
+      idempotencyKey: nextKey(),
+    });
     await approveTransfer(KOFI_KUMASI, db, META, id);
     expect((await getMerchantBalances(ABENA_KUMASI, db, from)).available).toBe(before.available - 1_234);
     expect(await ledgerTotal()).toBe(0);
@@ -109,7 +149,12 @@ describe("deciding a transfer", () => {
   it("the maker cannot decide, nor can a role without decide:approval", async () => {
     const db = await portal().db();
     const [from, to] = await merchants();
-    const { id } = await requestTransfer(KOFI_KUMASI, db, META, { fromMerchantId: from, to: { kind: "merchant", id: to }, amount: 10, idempotencyKey: nextKey() });
+    const { id } = await requestTransfer(KOFI_KUMASI, db, META, {
+      fromMerchantId: from,
+      to: { kind: "merchant", id: to },
+      amount: 10,
+      idempotencyKey: nextKey(),
+    });
     await expect(approveTransfer(KOFI_KUMASI, db, META, id)).rejects.toThrow("You cannot decide your own request.");
     await expect(approveTransfer(ABENA_KUMASI, db, META, id)).rejects.toBeInstanceOf(ForbiddenError);
   });
@@ -119,8 +164,18 @@ describe("deciding a transfer", () => {
     const [from, to] = await merchants();
     const { available } = await getMerchantBalances(ABENA_KUMASI, db, from);
     const share = Math.floor(available * 0.6);
-    const first = await requestTransfer(ABENA_KUMASI, db, META, { fromMerchantId: from, to: { kind: "merchant", id: to }, amount: share, idempotencyKey: nextKey() });
-    const second = await requestTransfer(ABENA_KUMASI, db, META, { fromMerchantId: from, to: { kind: "merchant", id: to }, amount: share, idempotencyKey: nextKey() });
+    const first = await requestTransfer(ABENA_KUMASI, db, META, {
+      fromMerchantId: from,
+      to: { kind: "merchant", id: to },
+      amount: share,
+      idempotencyKey: nextKey(),
+    });
+    const second = await requestTransfer(ABENA_KUMASI, db, META, {
+      fromMerchantId: from,
+      to: { kind: "merchant", id: to },
+      amount: share,
+      idempotencyKey: nextKey(),
+    });
     await approveTransfer(KOFI_KUMASI, db, META, first.id);
     await expect(approveTransfer(KOFI_KUMASI, db, META, second.id)).rejects.toThrow(/exceeds the available balance/);
     expect(await rows("SELECT COUNT(*) AS n FROM ledger_entries WHERE transfer_id = ?", second.id)).toBe(0);
@@ -132,11 +187,18 @@ describe("deciding a transfer", () => {
   it("rejection needs a reason, moves nothing, and is final", async () => {
     const db = await portal().db();
     const [from, to] = await merchants();
-    const { id } = await requestTransfer(ABENA_KUMASI, db, META, { fromMerchantId: from, to: { kind: "merchant", id: to }, amount: 50, idempotencyKey: nextKey() });
+    const { id } = await requestTransfer(ABENA_KUMASI, db, META, {
+      fromMerchantId: from,
+      to: { kind: "merchant", id: to },
+      amount: 50,
+      idempotencyKey: nextKey(),
+    });
     await expect(rejectTransfer(KOFI_KUMASI, db, META, id, " ")).rejects.toThrow("Say why the transfer is rejected.");
     await rejectTransfer(KOFI_KUMASI, db, META, id, "Not agreed with the merchant");
     expect(await rows("SELECT COUNT(*) AS n FROM ledger_entries WHERE transfer_id = ?", id)).toBe(0);
-    expect(await rows("SELECT COUNT(*) AS n FROM approval_requests WHERE target_id = ? AND status = 'rejected' AND reason = 'Not agreed with the merchant'", id)).toBe(1);
+    expect(
+      await rows("SELECT COUNT(*) AS n FROM approval_requests WHERE target_id = ? AND status = 'rejected' AND reason = 'Not agreed with the merchant'", id),
+    ).toBe(1);
     await expect(approveTransfer(AMA_KUMASI, db, META, id)).rejects.toThrow("This transfer is already rejected.");
     expect(await rows("SELECT COUNT(*) AS n FROM audit_log WHERE entity = 'transfer' AND entity_id = ?", id)).toBe(2);
   });

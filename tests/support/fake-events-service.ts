@@ -47,7 +47,6 @@ export interface FakeEventsService {
   close(): Promise<void>;
 }
 
-
 export async function startFakeEventsService(options: { mode?: FakeMode; seed?: number } = {}): Promise<FakeEventsService> {
   const rng = new Rng(options.seed ?? 7);
   const keys = new Set<string>();

@@ -29,7 +29,12 @@ export async function startFakeSmsGateway(): Promise<FakeSmsGateway> {
       } catch {
         // kept as text
       }
-      gateway.requests.push({ method: request.method ?? "", authorization: request.headers.authorization ?? null, contentType: request.headers["content-type"] ?? null, body });
+      gateway.requests.push({
+        method: request.method ?? "",
+        authorization: request.headers.authorization ?? null,
+        contentType: request.headers["content-type"] ?? null,
+        body,
+      });
       if (gateway.mode === "hang") return;
       response.writeHead(gateway.mode === "up" ? 202 : 503, { "Content-Type": "application/json" });
       response.end(JSON.stringify(gateway.mode === "up" ? { accepted: true } : { error: "unavailable" }));

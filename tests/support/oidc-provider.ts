@@ -85,10 +85,12 @@ export async function startOidcProvider(options: LocalProviderOptions): Promise<
       const error = nextInteractionError;
       nextInteractionError = null;
       Object.assign(req, { originalUrl: url, url: url.slice(tenantPath.length) });
-      void provider.interactionFinished(req, res, { error, error_description: `test: ${error}` }, { mergeWithLastSubmission: false }).catch((failure: unknown) => {
-        console.error("oidc-provider interactionFinished", failure);
-        res.writeHead(500).end();
-      });
+      void provider
+        .interactionFinished(req, res, { error, error_description: `test: ${error}` }, { mergeWithLastSubmission: false })
+        .catch((failure: unknown) => {
+          console.error("oidc-provider interactionFinished", failure);
+          res.writeHead(500).end();
+        });
       return;
     }
     if (options.kind === "microsoft" && url === "/common/v2.0/.well-known/openid-configuration") {
@@ -156,7 +158,11 @@ export async function authorize(authorizationUrl: string, interaction: Interacti
   let url = authorizationUrl;
   let init: RequestInit = {};
   for (let step = 0; step < 20; step++) {
-    const response = await fetch(url, { ...init, redirect: "manual", headers: { ...(init.headers as Record<string, string>), Cookie: [...jar].map(([k, val]) => `${k}=${val}`).join("; ") } });
+    const response = await fetch(url, {
+      ...init,
+      redirect: "manual",
+      headers: { ...(init.headers as Record<string, string>), Cookie: [...jar].map(([k, val]) => `${k}=${val}`).join("; ") },
+    });
     for (const cookie of response.headers.getSetCookie()) {
       const [pair] = cookie.split(";");
       const [name, ...value] = pair!.split("=");
@@ -179,7 +185,11 @@ export async function authorize(authorizationUrl: string, interaction: Interacti
     }
     const prompt = /name="prompt" value="(\w+)"/.exec(html)?.[1];
     if (prompt === "login") {
-      init = { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ prompt: "login", login: interaction.login, password: "any" }).toString() };
+      init = {
+        method: "POST",
+        headers: { "Content-Type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ prompt: "login", login: interaction.login, password: "any" }).toString(),
+      };
     } else if (prompt === "consent") {
       init = { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ prompt: "consent" }).toString() };
     } else {

@@ -36,7 +36,9 @@ export async function mintSession(db: D1Database, portalUrl: string, email: stri
     activeBusiness: businessId,
   };
   await db
-    .prepare("INSERT INTO sessions (id, user_id, channel, stage, business_id, ip, user_agent, created_at, expires_at) VALUES (?, ?, 'userUniqueEmail', ?, ?, NULL, 'test', ?, ?)")
+    .prepare(
+      "INSERT INTO sessions (id, user_id, channel, stage, business_id, ip, user_agent, created_at, expires_at) VALUES (?, ?, 'userUniqueEmail', ?, ?, NULL, 'test', ?, ?)",
+    )
     .bind(session.sid, user.id, session.stage, businessId, new Date(now).toISOString(), new Date(session.tokenExpiration).toISOString())
     .run();
   const config = parseAuthConfig({ ENVIRONMENT: "development" });
@@ -47,7 +49,11 @@ export async function mintSession(db: D1Database, portalUrl: string, email: stri
 }
 
 /** A Cookie header for Kofi Boateng (Administrator) in Kumasi Fresh Foods, unless told otherwise. */
-export async function signedInCookie(portal: { db(): Promise<D1Database>; url: string }, email = "kofi.boateng@example.com", businessId: string | null = "bus_kumasi_fresh_foods"): Promise<{ Cookie: string }> {
+export async function signedInCookie(
+  portal: { db(): Promise<D1Database>; url: string },
+  email = "kofi.boateng@example.com",
+  businessId: string | null = "bus_kumasi_fresh_foods",
+): Promise<{ Cookie: string }> {
   const session = await mintSession(await portal.db(), portal.url, email, businessId);
   return { Cookie: session.cookieHeader };
 }

@@ -51,7 +51,17 @@ describe("browserOf", () => {
 });
 
 describe("buildEvent", () => {
-  const event = buildEvent({ eventId: "Page View", eventDescription: "Viewed Settlement History", eventType: "Regular", eventValue: { type: "String", value: "/money/settlement-history" } }, context, NOW, ID);
+  const event = buildEvent(
+    {
+      eventId: "Page View",
+      eventDescription: "Viewed Settlement History",
+      eventType: "Regular",
+      eventValue: { type: "String", value: "/money/settlement-history" },
+    },
+    context,
+    NOW,
+    ID,
+  );
 
   it("fills every field of SPEC section 3", () => {
     expect(event).toEqual({
@@ -80,7 +90,11 @@ describe("buildEvent", () => {
   it("carries the signed-in user (userId is the phone) and the business", () => {
     const signedIn = buildEvent(
       { eventId: "x", eventDescription: "", eventType: "Regular", eventValue: { type: "Int", value: 1 } },
-      { ...context, user: { email: "ama.mensah@example.com", name: "Ama Mensah", phone: "233244123456", gender: "female" }, business: { name: "Kumasi Fresh Foods", id: "bus_kumasi_fresh_foods" } },
+      {
+        ...context,
+        user: { email: "ama.mensah@example.com", name: "Ama Mensah", phone: "233244123456", gender: "female" },
+        business: { name: "Kumasi Fresh Foods", id: "bus_kumasi_fresh_foods" },
+      },
       NOW,
       ID,
     );
@@ -144,12 +158,19 @@ describe("failed requests and uncaught errors", () => {
       eventId: "RequestFailed",
       eventDescription: "404 Not Found: POST /api/x",
       eventType: "Error",
-      eventValue: { type: "Object", value: { statusName: "404 Not Found", status: 404, url: "/api/x", method: "POST", message: "Nope", errors: [{ field: "tin" }], stack: "at x" } },
+      eventValue: {
+        type: "Object",
+        value: { statusName: "404 Not Found", status: 404, url: "/api/x", method: "POST", message: "Nope", errors: [{ field: "tin" }], stack: "at x" },
+      },
     });
   });
 
   it("an uncaught error is an Exception event with the id UncaughtException by default", () => {
-    expect(uncaughtExceptionInput(new TypeError("x is undefined"))).toMatchObject({ eventId: "UncaughtException", eventType: "Exception", eventDescription: "x is undefined" });
+    expect(uncaughtExceptionInput(new TypeError("x is undefined"))).toMatchObject({
+      eventId: "UncaughtException",
+      eventType: "Exception",
+      eventDescription: "x is undefined",
+    });
     expect(uncaughtExceptionInput("plain text", "UnhandledRejection")).toMatchObject({ eventId: "UnhandledRejection", eventDescription: "plain text" });
   });
 });

@@ -30,7 +30,11 @@ describe("app/styles/app.css", () => {
   // device widths, range syntax), normalised to "name: value".
   const widthFeatures = preludes.flatMap((prelude) =>
     [...prelude.matchAll(/\(([^()]*width[^()]*)\)/gi)].map((m) =>
-      (m[1] ?? "").trim().replace(/\s+/g, " ").replace(/\s*:\s*/, ": ").toLowerCase(),
+      (m[1] ?? "")
+        .trim()
+        .replace(/\s+/g, " ")
+        .replace(/\s*:\s*/, ": ")
+        .toLowerCase(),
     ),
   );
 

@@ -143,7 +143,11 @@ describe("analytics settings (parseEventsConfig, also checked by parseConfig)", 
 
   it("parseConfig fails on a bad analytics var too, and still returns only the app settings", () => {
     expect(() => parseConfig({ EVENTS_RETRY_BASE_SECONDS: "soon" })).toThrow(/EVENTS_RETRY_BASE_SECONDS/);
-    expect(parseConfig({ EVENTS_ENDPOINT: ENDPOINT, EVENTS_API_KEY: "k" })).toEqual({ environment: "development", sessionSecret: DEV_SESSION_SECRET, signInOrigins: [] });
+    expect(parseConfig({ EVENTS_ENDPOINT: ENDPOINT, EVENTS_API_KEY: "k" })).toEqual({
+      environment: "development",
+      sessionSecret: DEV_SESSION_SECRET,
+      signInOrigins: [],
+    });
   });
 });
 
@@ -198,11 +202,20 @@ describe("parseAuthConfig (sign-in)", () => {
       SMS_GATEWAY_URL: "https://sms.example.com/send",
       SMS_GATEWAY_TOKEN: "token",
     });
-    expect(auth).toMatchObject({ sessionSecretPrevious: "p".repeat(32), otpSecret: "o".repeat(32), smsGatewayUrl: "https://sms.example.com/send", smsGatewayToken: "token" });
+    expect(auth).toMatchObject({
+      sessionSecretPrevious: "p".repeat(32),
+      otpSecret: "o".repeat(32),
+      smsGatewayUrl: "https://sms.example.com/send",
+      smsGatewayToken: "token",
+    });
   });
 
   it("leaves parseConfig's answer as it was", () => {
-    expect(parseConfig({ SESSION_SECRET_PREVIOUS: "p".repeat(32), SMS_GATEWAY_URL: "http://127.0.0.1:9/x", SMS_GATEWAY_TOKEN: "t" })).toEqual({ environment: "development", sessionSecret: DEV_SESSION_SECRET, signInOrigins: [] });
+    expect(parseConfig({ SESSION_SECRET_PREVIOUS: "p".repeat(32), SMS_GATEWAY_URL: "http://127.0.0.1:9/x", SMS_GATEWAY_TOKEN: "t" })).toEqual({
+      environment: "development",
+      sessionSecret: DEV_SESSION_SECRET,
+      signInOrigins: [],
+    });
   });
 
   it.each([
@@ -232,7 +245,15 @@ describe("parseOidcConfig (OpenID Connect sign-in)", () => {
   });
 
   it("takes both providers (issuer without a trailing slash) and the redirect base's origin", () => {
-    expect(parseOidcConfig({ ENVIRONMENT: "production", SESSION_SECRET: SECRET_32, ...MICROSOFT, ...GOOGLE, OIDC_REDIRECT_BASE_URL: "https://portal.example.com/ignored" })).toEqual({
+    expect(
+      parseOidcConfig({
+        ENVIRONMENT: "production",
+        SESSION_SECRET: SECRET_32,
+        ...MICROSOFT,
+        ...GOOGLE,
+        OIDC_REDIRECT_BASE_URL: "https://portal.example.com/ignored",
+      }),
+    ).toEqual({
       environment: "production",
       microsoft: { issuer: "https://login.microsoftonline.com/common/v2.0", clientId: "ms-id", clientSecret: "ms-secret" },
       google: { issuer: "https://accounts.google.com", clientId: "g-id", clientSecret: "g-secret" },
@@ -253,16 +274,32 @@ describe("parseOidcConfig (OpenID Connect sign-in)", () => {
     const env = { GOOGLE_ISSUER: "", GOOGLE_CLIENT_ID: "", GOOGLE_CLIENT_SECRET: "", ...MICROSOFT };
     expect(parseOidcConfig(env).google).toBeNull();
     expect(parseConfig(env)).toEqual({ environment: "development", sessionSecret: DEV_SESSION_SECRET, signInOrigins: ["https://login.microsoftonline.com"] });
-    expect(Object.keys(parseAuthConfig(env)).sort()).toEqual(["environment", "otpSecret", "sessionSecret", "sessionSecretPrevious", "smsGatewayToken", "smsGatewayUrl"]);
+    expect(Object.keys(parseAuthConfig(env)).sort()).toEqual([
+      "environment",
+      "otpSecret",
+      "sessionSecret",
+      "sessionSecretPrevious",
+      "smsGatewayToken",
+      "smsGatewayUrl",
+    ]);
   });
 
   it.each([
-    [{ GOOGLE_ISSUER: "https://accounts.google.com", GOOGLE_CLIENT_ID: "g-id" }, /GOOGLE_ISSUER, GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET must be set together/],
+    [
+      { GOOGLE_ISSUER: "https://accounts.google.com", GOOGLE_CLIENT_ID: "g-id" },
+      /GOOGLE_ISSUER, GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET must be set together/,
+    ],
     [{ MICROSOFT_CLIENT_SECRET: "s" }, /MICROSOFT_ISSUER, MICROSOFT_CLIENT_ID and MICROSOFT_CLIENT_SECRET must be set together/],
     [{ ...GOOGLE, GOOGLE_ISSUER: "not a url" }, /GOOGLE_ISSUER must be a URL/],
     [{ ...GOOGLE, GOOGLE_ISSUER: "ftp://accounts.google.com" }, /GOOGLE_ISSUER must be an http or https URL/],
-    [{ ENVIRONMENT: "production", SESSION_SECRET: SECRET_32, ...GOOGLE, GOOGLE_ISSUER: "http://127.0.0.1:9" }, /GOOGLE_ISSUER must be an https URL in production/],
-    [{ ENVIRONMENT: "production", SESSION_SECRET: SECRET_32, OIDC_REDIRECT_BASE_URL: "http://portal.example.com" }, /OIDC_REDIRECT_BASE_URL must be an https URL in production/],
+    [
+      { ENVIRONMENT: "production", SESSION_SECRET: SECRET_32, ...GOOGLE, GOOGLE_ISSUER: "http://127.0.0.1:9" },
+      /GOOGLE_ISSUER must be an https URL in production/,
+    ],
+    [
+      { ENVIRONMENT: "production", SESSION_SECRET: SECRET_32, OIDC_REDIRECT_BASE_URL: "http://portal.example.com" },
+      /OIDC_REDIRECT_BASE_URL must be an https URL in production/,
+    ],
   ])("refuses %j, in parseConfig as well", (env, message) => {
     expect(() => parseOidcConfig(env)).toThrow(message);
     expect(configError(env).message).toMatch(message);

@@ -3,7 +3,15 @@
 // before a request is made.
 import * as v from "valibot";
 import { describe, expect, it } from "vitest";
-import { ACCOUNT_FIELDS, fieldErrors, formFields, MERCHANT_FIELDS, MerchantCreateForm, MerchantUpdateForm, SettlementAccountForm } from "../../app/lib/merchant-forms";
+import {
+  ACCOUNT_FIELDS,
+  fieldErrors,
+  formFields,
+  MERCHANT_FIELDS,
+  MerchantCreateForm,
+  MerchantUpdateForm,
+  SettlementAccountForm,
+} from "../../app/lib/merchant-forms";
 import { PHONE_MESSAGE } from "../../app/lib/phone";
 
 const GOOD = {
@@ -51,7 +59,10 @@ describe("MerchantCreateForm", () => {
   });
 
   it("says what is wrong with each field, a missing field included", () => {
-    const result = v.safeParse(MerchantCreateForm, formFields({ ...GOOD, tin: "C123", contact_email: "akua@example", region: "Kumasi", code: undefined as unknown as string }, MERCHANT_FIELDS));
+    const result = v.safeParse(
+      MerchantCreateForm,
+      formFields({ ...GOOD, tin: "C123", contact_email: "akua@example", region: "Kumasi", code: undefined as unknown as string }, MERCHANT_FIELDS),
+    );
     expect(result.success).toBe(false);
     const errors = fieldErrors(result.issues!);
     expect(errors).toEqual({
@@ -78,7 +89,10 @@ describe("SettlementAccountForm", () => {
       account_name: "Kwaku",
       is_primary: 1,
     });
-    expect(v.parse(SettlementAccountForm, { provider: "CalBank", account_number: "463-09378022", account_name: "Papa Kwaku" })).toMatchObject({ kind: "bank", is_primary: 0 });
+    expect(v.parse(SettlementAccountForm, { provider: "CalBank", account_number: "463-09378022", account_name: "Papa Kwaku" })).toMatchObject({
+      kind: "bank",
+      is_primary: 0,
+    });
   });
 
   it.each(["12345678", "1234567890123", "12-34-56789", "-12345678", "12345678-", "1234 5678a"])("account number %s breaks SPEC's rule", (number) => {

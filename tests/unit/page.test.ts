@@ -10,18 +10,14 @@ describe("cursors", () => {
   });
 
   // Names as people in Ghana write them: Akan, Ga and Ewe letters, emoji, Arabic script, and all at once.
-  it.each([
-    "Ɔkyeame Ɛnterprise",
-    "Nkrumah Ŋmɛ",
-    "Kofi's 🍍 Stall",
-    "مطعم السلام",
-    "Ɛsi's 🍲 Chop Bar — مطعم, \"Ŋutifafa\" / 100%",
-    "👩🏾‍🍳",
-  ])("round-trip %s, URL-safe", (name) => {
-    const cursor = encodeCursor([name, "mer_0001"]);
-    expect(cursor).toMatch(/^[A-Za-z0-9_-]+$/);
-    expect(decodeCursor(cursor, 2)).toEqual([name, "mer_0001"]);
-  });
+  it.each(["Ɔkyeame Ɛnterprise", "Nkrumah Ŋmɛ", "Kofi's 🍍 Stall", "مطعم السلام", 'Ɛsi\'s 🍲 Chop Bar — مطعم, "Ŋutifafa" / 100%', "👩🏾‍🍳"])(
+    "round-trip %s, URL-safe",
+    (name) => {
+      const cursor = encodeCursor([name, "mer_0001"]);
+      expect(cursor).toMatch(/^[A-Za-z0-9_-]+$/);
+      expect(decodeCursor(cursor, 2)).toEqual([name, "mer_0001"]);
+    },
+  );
 
   it("the longest name a form takes still makes a cursor the page trail keeps", () => {
     // 120 characters of three UTF-8 bytes each: more than any Ghanaian or Arabic name takes.
@@ -35,7 +31,7 @@ describe("cursors", () => {
     ["not base64 JSON", btoa("hello")],
     ["an object", btoa(JSON.stringify({ a: 1 }))],
     ["a nested value", btoa(JSON.stringify([[1], 2]))],
-    ["base64 of bytes that are not UTF-8", btoa("[\"\xFCber\", 1]").replace(/=+$/, "")],
+    ["base64 of bytes that are not UTF-8", btoa('["\xFCber", 1]').replace(/=+$/, "")],
     ["a cursor with characters base64url has not", "WyLGhmTJlCIsMV0+/"],
   ])("a cursor that is %s starts the list again", (_name, cursor) => {
     expect(decodeCursor(cursor, 2)).toBeNull();

@@ -9,8 +9,9 @@ const day = (iso: string) => Date.parse(`${iso}T00:00:00Z`);
 
 describe("isCalendarDay", () => {
   it.each(["2026-02-28", "2024-02-29", "2026-12-31", "2000-01-01"])("%s is a day", (value) => expect(isCalendarDay(value)).toBe(true));
-  it.each(["2026-02-29", "2026-02-30", "2026-13-01", "2026-00-10", "2026-1-1", "26-11-21", "", "2026-11-21T00:00", "1999-12-31", "2101-01-01"])("%j is not", (value) =>
-    expect(isCalendarDay(value)).toBe(false),
+  it.each(["2026-02-29", "2026-02-30", "2026-13-01", "2026-00-10", "2026-1-1", "26-11-21", "", "2026-11-21T00:00", "1999-12-31", "2101-01-01"])(
+    "%j is not",
+    (value) => expect(isCalendarDay(value)).toBe(false),
   );
 });
 
@@ -28,11 +29,19 @@ describe("resolveRange (Africa/Accra days)", () => {
   });
 
   it("typed days include the whole last day", () => {
-    expect(resolveRange({ range: "custom", from: "2026-03-01", to: "2026-03-31" }, NOW)).toMatchObject({ from: day("2026-03-01"), to: day("2026-04-01"), error: null });
+    expect(resolveRange({ range: "custom", from: "2026-03-01", to: "2026-03-31" }, NOW)).toMatchObject({
+      from: day("2026-03-01"),
+      to: day("2026-04-01"),
+      error: null,
+    });
   });
 
   it(`refuses impossible, reversed and longer-than-${MAX_RANGE_DAYS}-day periods, keeping 'custom' selected`, () => {
-    expect(resolveRange({ range: "custom", from: "2026-02-30", to: "2026-03-01" }, NOW)).toMatchObject({ range: "custom", fromDay: "2026-11-15", error: "Enter both days as real dates (YYYY-MM-DD)." });
+    expect(resolveRange({ range: "custom", from: "2026-02-30", to: "2026-03-01" }, NOW)).toMatchObject({
+      range: "custom",
+      fromDay: "2026-11-15",
+      error: "Enter both days as real dates (YYYY-MM-DD).",
+    });
     expect(resolveRange({ range: "custom", from: "2026-03-02", to: "2026-03-01" }, NOW).error).toBe("The first day must not be after the last day.");
     expect(resolveRange({ range: "custom", from: "2025-01-01", to: "2026-01-02" }, NOW).error).toBe(`Choose at most ${MAX_RANGE_DAYS} days.`);
     expect(resolveRange({ range: "custom", from: "2025-01-01", to: "2026-01-01" }, NOW).error).toBeNull();

@@ -77,9 +77,11 @@ describe("layouts", () => {
   });
 
   it("has exactly five standard-layout entries", () => {
-    expect(ROUTE_TABLE.filter((entry) => entry.layout === "standard").map((entry) => entry.pattern).sort()).toEqual(
-      [...STANDARD_ROUTES].sort(),
-    );
+    expect(
+      ROUTE_TABLE.filter((entry) => entry.layout === "standard")
+        .map((entry) => entry.pattern)
+        .sort(),
+    ).toEqual([...STANDARD_ROUTES].sort());
   });
 });
 

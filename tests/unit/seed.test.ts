@@ -89,7 +89,9 @@ describe("the DESIGN.md section 8 identities", () => {
     ]);
     for (const data of [tiny, demo]) {
       const memberships = data.memberships.map((m) => `${m.user_id} ${m.business_id} ${m.role}`);
-      expect(memberships).toEqual(expect.arrayContaining(["usr_ama_mensah bus_kumasi_fresh_foods Super Administrator", "usr_esi_owusu bus_kumasi_fresh_foods Operations"]));
+      expect(memberships).toEqual(
+        expect.arrayContaining(["usr_ama_mensah bus_kumasi_fresh_foods Super Administrator", "usr_esi_owusu bus_kumasi_fresh_foods Operations"]),
+      );
     }
   });
 });
@@ -112,7 +114,10 @@ describe("sizes", () => {
   });
 
   it("spreads payments over the window before the anchor", () => {
-    for (const [size, data] of [["tiny", tiny], ["demo", demo]] as const) {
+    for (const [size, data] of [
+      ["tiny", tiny],
+      ["demo", demo],
+    ] as const) {
       const start = ANCHOR - SIZE_PROFILES[size].days * DAY_MS;
       const times = data.transactions.map((t) => t.created_at);
       expect(Math.min(...times)).toBeGreaterThanOrEqual(start);
@@ -133,7 +138,10 @@ describe("transactions", () => {
       t.customer_msisdn === null &&
       t.terminal_id !== null;
     const momo = (t: TransactionRow) =>
-      PHONE.test(t.customer_msisdn ?? "") && NETWORK_OF_PREFIX.get((t.customer_msisdn ?? "").slice(3, 5)) === t.network && t.card_bin === null && t.card_last4 === null;
+      PHONE.test(t.customer_msisdn ?? "") &&
+      NETWORK_OF_PREFIX.get((t.customer_msisdn ?? "").slice(3, 5)) === t.network &&
+      t.card_bin === null &&
+      t.card_last4 === null;
     expect(all.filter((t) => !(t.channel === "card" ? card(t) : t.channel === "mobile_money" && momo(t)))).toEqual([]);
     expect(all.some((t) => t.channel === "card")).toBe(true);
     const visaBins = new Set(CARD_BINS.VISA);
@@ -154,7 +162,9 @@ describe("transactions", () => {
     for (const data of [tiny, demo]) {
       const refs = new Set(data.transactions.map((t) => t.reference));
       expect(refs.size).toBe(data.transactions.length);
-      const outOfOrder = data.transactions.filter((t, i) => t.id !== i + 1 || (i > 0 && t.created_at < (data.transactions[i - 1] as TransactionRow).created_at));
+      const outOfOrder = data.transactions.filter(
+        (t, i) => t.id !== i + 1 || (i > 0 && t.created_at < (data.transactions[i - 1] as TransactionRow).created_at),
+      );
       expect(outOfOrder).toEqual([]);
     }
   });
@@ -199,7 +209,11 @@ describe("transactions", () => {
         if (point?.merchant_id !== t.merchant_id || point.status !== "active") return true;
         if (t.terminal_id === null) return false;
         const terminal = terminals.get(t.terminal_id);
-        return terminal?.point_of_sale_id !== t.point_of_sale_id || !["active", "blocked", "faulty"].includes(terminal.status) || (terminal.last_seen_at ?? 0) < t.created_at;
+        return (
+          terminal?.point_of_sale_id !== t.point_of_sale_id ||
+          !["active", "blocked", "faulty"].includes(terminal.status) ||
+          (terminal.last_seen_at ?? 0) < t.created_at
+        );
       });
       expect(wrong).toEqual([]);
       expect(data.transactions.filter((t) => t.terminal_id === null).length).toBeGreaterThan(0);
@@ -228,9 +242,15 @@ describe("the standing data", () => {
       expect(data.merchants.filter((m) => spelled.test(m.name)).length).toBeGreaterThanOrEqual(2);
       expect(data.points_of_sale.some((p) => spelled.test(p.name))).toBe(true);
     }
-    expect(demo.merchants.map((m) => m.trading_name)).toEqual(expect.arrayContaining(["Ɔhemaa Chop Bar", "Ŋutifafa Transport Services", "Yaw's 🍍 Fruits & Vegetables"]));
+    expect(demo.merchants.map((m) => m.trading_name)).toEqual(
+      expect.arrayContaining(["Ɔhemaa Chop Bar", "Ŋutifafa Transport Services", "Yaw's 🍍 Fruits & Vegetables"]),
+    );
     expect(demo.merchants.some((m) => emoji.test(m.name))).toBe(true);
-    for (const letter of ["Ɔ", "Ɛ", "Ŋ"]) expect(demo.points_of_sale.some((p) => p.name.toUpperCase().includes(letter)), letter).toBe(true);
+    for (const letter of ["Ɔ", "Ɛ", "Ŋ"])
+      expect(
+        demo.points_of_sale.some((p) => p.name.toUpperCase().includes(letter)),
+        letter,
+      ).toBe(true);
     expect(demo.users.find((u) => spelled.test(u.name))).toMatchObject({ name: "Nyamekyɛ Ɔpare" });
     // Their contacts' emails stay plain ASCII addresses.
     expect(demo.merchants.find((m) => m.trading_name === "Ɔhemaa Chop Bar")?.contact_email).toMatch(/@ohemaachopbar\.example\.com$/);
@@ -288,7 +308,9 @@ describe("the standing data", () => {
         expect(open.map((a) => a.point_of_sale_id)).toEqual([t.point_of_sale_id]);
       }
     }
-    expect(new Set(demo.terminals.map((t) => t.model))).toEqual(new Set(["PAX A920", "PAX A920 Pro", "PAX A80", "Sunmi P2", "Sunmi P2 Pro", "Verifone V240m", "Ingenico Move/5000"]));
+    expect(new Set(demo.terminals.map((t) => t.model))).toEqual(
+      new Set(["PAX A920", "PAX A920 Pro", "PAX A80", "Sunmi P2", "Sunmi P2 Pro", "Verifone V240m", "Ingenico Move/5000"]),
+    );
   });
 });
 

@@ -114,7 +114,11 @@ describe("popupFeatures", () => {
   });
 
   it("asks for a popup window of exactly the given size", () => {
-    const features = Object.fromEntries(popupFeatures({ width: 640, height: 480 }, { left: 10, top: 20, width: 1024, height: 768 }).split(",").map((pair) => pair.split("=")));
+    const features = Object.fromEntries(
+      popupFeatures({ width: 640, height: 480 }, { left: 10, top: 20, width: 1024, height: 768 })
+        .split(",")
+        .map((pair) => pair.split("=")),
+    );
     expect(features).toEqual({ popup: "yes", width: "640", height: "480", left: "202", top: "164" });
   });
 });
@@ -224,7 +228,10 @@ describe("sign-in failure messages", () => {
 
 describe("the Worker's security headers around the popup", () => {
   const request = new Request("https://portal.example.com/auth/oidc/google/callback?code=c&state=s");
-  const secured = (headers: Record<string, string>) => withSecurityHeaders(new Response("<!doctype html>", { headers: { "Content-Type": "text/html", ...headers } }), request, "n0nce", "REQ-1", ["https://login.microsoftonline.com"]).headers;
+  const secured = (headers: Record<string, string>) =>
+    withSecurityHeaders(new Response("<!doctype html>", { headers: { "Content-Type": "text/html", ...headers } }), request, "n0nce", "REQ-1", [
+      "https://login.microsoftonline.com",
+    ]).headers;
 
   it("keeps the callback's own COOP (the popup must keep its opener); every other page gets same-origin-allow-popups", () => {
     expect(secured({ "Cross-Origin-Opener-Policy": "unsafe-none" }).get("Cross-Origin-Opener-Policy")).toBe("unsafe-none");

@@ -16,7 +16,10 @@ describe("stylesheets", () => {
 
   it.each(sheets)("%s keeps media queries to short overrides, not whole sections", (name) => {
     const root = postcss.parse(readFileSync(join(STYLES, name), "utf8"), { from: name });
-    const widest = Math.max(0, ...root.nodes.filter((node): node is AtRule => node.type === "atrule" && node.name === "media").map((media) => media.nodes?.length ?? 0));
+    const widest = Math.max(
+      0,
+      ...root.nodes.filter((node): node is AtRule => node.type === "atrule" && node.name === "media").map((media) => media.nodes?.length ?? 0),
+    );
     // The narrow-screen blocks hold a handful of overrides each; dozens of rules in one means a brace went missing.
     expect(widest).toBeLessThan(25);
   });
