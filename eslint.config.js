@@ -7,12 +7,25 @@ import tseslint from "typescript-eslint";
 export default tseslint.config(
   { ignores: ["build/", "dist/", "node_modules/", ".wrangler/", "test-results/", "playwright-report/", "tmp/", "functions/worker-configuration.d.ts"] },
   js.configs.recommended,
-  ...tseslint.configs.recommended,
+  ...tseslint.configs.recommendedTypeChecked,
   {
-    languageOptions: { globals: { ...globals.browser, ...globals.node } },
+    languageOptions: { globals: { ...globals.browser, ...globals.node }, parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
     rules: {
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
       "@typescript-eslint/consistent-type-imports": ["error", { fixStyle: "inline-type-imports" }],
+      // Stated although the type-checked set has it: a promise nobody awaits is how writes get lost.
+      "@typescript-eslint/no-floating-promises": "error",
+      // Remix loaders and actions end by throwing a redirect or a data() response: that is the framework's way.
+      "@typescript-eslint/only-throw-error": [
+        "error",
+        {
+          allow: [
+            { from: "lib", name: "Response" },
+            { from: "package", package: "@remix-run/router", name: "DataWithResponseInit" },
+            { from: "package", package: "@remix-run/server-runtime", name: "TypedResponse" },
+          ],
+        },
+      ],
     },
   },
   {
@@ -32,4 +45,34 @@ export default tseslint.config(
       "no-restricted-imports": ["error", { patterns: [{ group: ["../app/*", "../../app/*", "~/*"], message: "functions/ must not import from app/." }] }],
     },
   },
+  {
+    // Test fakes stand in for async ports (SMS, payouts, D1) and answer at once; tests and
+    // scripts read JSON reports and fixtures whose shape the assertions check. Promises
+    // stay strict everywhere.
+    files: ["tests/**/*.ts", "scripts/**/*.ts"],
+    rules: {
+      "@typescript-eslint/require-await": "off",
+      "@typescript-eslint/no-unsafe-assignment": "off",
+      "@typescript-eslint/no-unsafe-member-access": "off",
+      "@typescript-eslint/no-unsafe-call": "off",
+      "@typescript-eslint/no-unsafe-return": "off",
+      "@typescript-eslint/no-unsafe-argument": "off",
+    },
+  },
+  {
+    files: ["tests/**/*.ts", "scripts/seed/**/*.ts"],
+    rules: {
+      // Miniflare's binding proxies make synchronous requests that can fail under load (decision 003).
+      "no-restricted-syntax": [
+        "error",
+        {
+          selector:
+            "MemberExpression[property.name=/^(getBindings|getD1Database|getKVNamespace|getQueueProducer|getR2Bucket|getDurableObjectNamespace|getWorker)$/]",
+          message: "Reach bindings through the node-bindings Worker (tests/support/bindings.ts, Portal#db/kv/eventsQueue/scheduled), not Miniflare's proxies.",
+        },
+      ],
+    },
+  },
+  // This file itself is plain JavaScript outside the TypeScript projects.
+  { files: ["**/*.js", "**/*.cjs"], ...tseslint.configs.disableTypeChecked },
 );

@@ -11,6 +11,7 @@ import { newClientErrorId, takeServerErrorId } from "./components/error-id";
 import { NotificationRules } from "./components/notifications";
 import { DefaultLayout, StandardLayout } from "./components/shell";
 import { uncaughtExceptionInput } from "./lib/analytics";
+import { errorMessage } from "./lib/errors";
 import { NOT_FOUND_TITLE, SERVER_ERROR_TITLE, documentTitle, layoutFor } from "./lib/route-table";
 import stylesheet from "./styles/app.css?url";
 
@@ -86,7 +87,7 @@ function useErrorId(error: unknown): string {
 export function ErrorBoundary() {
   const error = useRouteError();
   if (isNotFound(error)) {
-    const message = isRouteErrorResponse(error) && typeof error.data?.message === "string" ? error.data.message : "Page not found";
+    const message = (isRouteErrorResponse(error) ? errorMessage(error) : undefined) ?? "Page not found";
     return (
       <section className="error-page" aria-labelledby="error-title">
         <p className="error-page__code">404</p>
@@ -101,8 +102,7 @@ export function ErrorBoundary() {
       </section>
     );
   }
-  if (isRouteErrorResponse(error) && error.status === 403)
-    return <AccessDenied message={typeof error.data?.message === "string" ? error.data.message : null} />;
+  if (isRouteErrorResponse(error) && error.status === 403) return <AccessDenied message={errorMessage(error) ?? null} />;
   return <ServerError error={error} />;
 }
 

@@ -61,7 +61,7 @@ export default {
   },
 
   // The daily settlement run (wrangler.toml [triggers] crons).
-  async scheduled(controller, env, ctx) {
+  scheduled(controller, env, ctx) {
     ctx.waitUntil(
       settleAndPay(env.DB, payoutPortFor(env), {
         now: controller.scheduledTime,

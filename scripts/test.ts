@@ -1,4 +1,4 @@
-// npm test: everything a change must pass, in order — build, typecheck, lint,
+// npm test: everything a change must pass, in order — build, typecheck, lint, format,
 // unit, integration (the built Worker in workerd), end-to-end (Chromium).
 // A failed build stops the run; otherwise every step runs and the run fails if any did.
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
@@ -16,7 +16,10 @@ interface Step {
 const steps: Step[] = [
   { name: "build", command: ["npx", "tsx", "scripts/build.ts"], stopOnFailure: true },
   { name: "typecheck", command: ["npx", "tsc", "-p", "tsconfig.json"] },
+  // The Worker's code once more as workerd runs it: without DOM or Node types.
+  { name: "typecheck worker", command: ["npx", "tsc", "-p", "tsconfig.worker.json"] },
   { name: "lint", command: ["npx", "eslint", "--max-warnings=0", "."] },
+  { name: "format", command: ["npx", "prettier", "--check", "."] },
   {
     name: "unit",
     command: ["npx", "vitest", "run", "--project", "unit", "--reporter=default", "--reporter=json", "--outputFile.json=test-results/unit.json"],

@@ -160,7 +160,7 @@ async function reportFailedRequest(url: string, method: string, response: Respon
   let errors: unknown = null;
   if (response.headers.get("Content-Type")?.includes("application/json")) {
     try {
-      const body = (await response.clone().json()) as { message?: unknown; errors?: unknown; issues?: unknown };
+      const body = await response.clone().json<{ message?: unknown; errors?: unknown; issues?: unknown }>();
       if (typeof body.message === "string") message = body.message;
       errors = body.errors ?? body.issues ?? null;
     } catch {

@@ -38,7 +38,7 @@ export function BuildUpdateCheck() {
         // Offline or mid-deploy: try again at the next tick.
       }
     };
-    const timer = setInterval(check, pollInterval(override));
+    const timer = setInterval(() => void check(), pollInterval(override));
     return () => clearInterval(timer);
   }, []);
 

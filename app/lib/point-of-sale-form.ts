@@ -21,7 +21,7 @@ export const POINT_OF_SALE_FIELDS: readonly PointOfSaleField[] = ["name", "town"
 
 /** The form's values as typed (kept on a 400), and its errors by field. */
 export function readPointOfSaleForm(values: Record<string, unknown>) {
-  const typed = Object.fromEntries(POINT_OF_SALE_FIELDS.map((field) => [field, typeof values[field] === "string" ? (values[field] as string) : ""])) as Record<
+  const typed = Object.fromEntries(POINT_OF_SALE_FIELDS.map((field) => [field, typeof values[field] === "string" ? values[field] : ""])) as Record<
     PointOfSaleField,
     string
   >;

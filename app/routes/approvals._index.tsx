@@ -5,14 +5,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Form, Link, useLoaderData, useLocation, useSubmit } from "@remix-run/react";
 import * as v from "valibot";
-import {
-  countPendingRequests,
-  listApprovalRequests,
-  requestSubjects,
-  type ApprovalKind,
-  type ApprovalRequest,
-  type ApprovalStatus,
-} from "../../functions/data/approvals";
+import { countPendingRequests, listApprovalRequests, requestSubjects, type ApprovalKind, type ApprovalRequest } from "../../functions/data/approvals";
 import { listEmployees } from "../../functions/data/employees";
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, numberedPage } from "../../functions/data/page";
 import { requireTenant } from "../../functions/guards";
@@ -46,7 +39,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   // Makers are the business's people; a maker id that is not one of them filters nothing in.
   const employees = (await listEmployees(tenant, deps.db, { limit: MAX_PAGE_SIZE })).rows.map((e) => ({ id: e.userId, name: e.name }));
   const makerId = filters.maker && employees.some((e) => e.id === filters.maker) ? filters.maker : undefined;
-  const query = { status: status === "all" ? undefined : (status as ApprovalStatus), kind, makerId };
+  const query = { status: status === "all" ? undefined : status, kind, makerId };
   const [result, total, pending] = await Promise.all([
     numberedPage((after) => listApprovalRequests(tenant, deps.db, { ...query, after }), trail, page),
     listApprovalRequests(tenant, deps.db, { ...query, limit: 1, withTotal: true }).then((counted) => counted.total ?? 0),
@@ -56,7 +49,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return {
     requests: result.rows.map((r) => ({
       id: r.id,
-      kind: r.kind as string,
+      kind: r.kind,
       action: r.action,
       makerName: r.makerName,
       madeAt: r.madeAt,

@@ -103,7 +103,8 @@ type FieldErrors = Partial<Record<"to" | "amount" | "form", string>>;
 export async function action({ request, context }: ActionFunctionArgs) {
   const { deps, tenant } = await requireTenant(request, context, "request:transfer");
   const form = Object.fromEntries(await request.formData());
-  const values = { to: String(form.to ?? ""), amount: String(form.amount ?? "") };
+  const text = (value: FormDataEntryValue | undefined) => (typeof value === "string" ? value : "");
+  const values = { to: text(form.to), amount: text(form.amount) };
   const parsed = v.safeParse(TransferForm, form);
   if (!parsed.success) {
     const errors: FieldErrors = {};

@@ -247,18 +247,16 @@ const APPROVAL_NOTE = "Another person must approve it before it takes effect.";
 async function teamAction(request: Request, context: ActionFunctionArgs["context"], deps: AuthDeps, tenant: Tenant, form: Record<string, FormDataEntryValue>) {
   if (form.intent === "invite") {
     const values = {
-      name: String(form.name ?? ""),
-      email: String(form.email ?? ""),
-      phone: String(form.phone ?? ""),
-      gender: String(form.gender ?? ""),
-      role: String(form.role ?? ""),
+      name: typeof form.name === "string" ? form.name : "",
+      email: typeof form.email === "string" ? form.email : "",
+      phone: typeof form.phone === "string" ? form.phone : "",
+      gender: typeof form.gender === "string" ? form.gender : "",
+      role: typeof form.role === "string" ? form.role : "",
     };
     const parsed = v.safeParse(InviteSchema, values);
     const errors: InviteErrors = parsed.success
       ? {}
-      : (Object.fromEntries(
-          Object.entries(v.flatten<typeof InviteSchema>(parsed.issues).nested ?? {}).map(([key, messages]) => [key, messages?.[0]]),
-        ) as InviteErrors);
+      : Object.fromEntries(Object.entries(v.flatten<typeof InviteSchema>(parsed.issues).nested ?? {}).map(([key, messages]) => [key, messages?.[0]]));
     // Checked here too, so the person reads it next to the field; the engine refuses it anyway.
     if (parsed.success && !canGrantRole(tenant.role, parsed.output.role)) errors.role = `Your role cannot grant ${parsed.output.role}.`;
     if (parsed.success && !errors.role) {
@@ -292,7 +290,7 @@ async function teamAction(request: Request, context: ActionFunctionArgs["context
   if (!canGrantRole(tenant.role, employee.role)) return refuse({ form: `Your role cannot change a ${employee.role}'s access.` });
 
   if ("role" in parsed.output) {
-    const role = parsed.output.role as Role;
+    const role = parsed.output.role;
     if (!canGrantRole(tenant.role, role)) return refuse({ form: `Your role cannot grant ${role}.` });
     await requestChange(tenant, deps.db, deps.meta, {
       kind: "employee",

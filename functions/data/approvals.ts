@@ -4,7 +4,7 @@
 // Approving applies the change, marks the request and writes the audit log in
 // one D1 batch (one transaction): a failing statement leaves nothing behind. A
 // request whose target changed since it was made is marked stale, not applied.
-import { can, canGrantRole, isRole, type Permission, type Role } from "../permissions";
+import { can, canGrantRole, isRole, type Permission } from "../permissions";
 import { auditStatement } from "./audit";
 import { MERCHANT_COLUMNS } from "./merchants";
 import { namesOf, type NameKind } from "./names";
@@ -260,7 +260,7 @@ function checkEmployeeRules(tenant: Tenant, targetId: string, after: ChangeValue
   const role = after.role;
   if (role !== undefined && role !== null) {
     if (!isRole(role)) throw new RuleError(`Unknown role: ${String(role)}`);
-    if (!canGrantRole(tenant.role, role as Role)) throw new RuleError(`Your role cannot grant ${role}.`);
+    if (!canGrantRole(tenant.role, role)) throw new RuleError(`Your role cannot grant ${role}.`);
   }
 }
 

@@ -35,7 +35,7 @@ export function encodeCursor(key: readonly Key[]): string {
 }
 
 const CursorSchema = v.array(v.union([v.string(), v.number()]));
-const utf8 = new TextDecoder("utf-8", { fatal: true });
+const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
 
 /** The key in a cursor; null when the cursor is not one this list made (the list starts again). */
 export function decodeCursor(cursor: string | null | undefined, length: number): Key[] | null {

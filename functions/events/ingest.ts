@@ -48,7 +48,7 @@ async function readBody(request: Request, max: number): Promise<string> {
     bytes.set(chunk, offset);
     offset += chunk.byteLength;
   }
-  return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  return new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(bytes);
 }
 
 const tooLarge = () => jsonResponse({ message: `The event is larger than ${MAX_BODY_BYTES / 1024} KB` }, 413);

@@ -71,7 +71,7 @@ async function handledCount(): Promise<number | null> {
   try {
     const response = await fetch(new URL("/__dev/events?limit=1", base), { headers: { Accept: "application/json" } });
     if (!response.ok) return null;
-    return ((await response.json()) as { total: number }).total;
+    return (await response.json<{ total: number }>()).total;
   } catch {
     return null;
   }

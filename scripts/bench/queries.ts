@@ -35,7 +35,7 @@ const mf = new Miniflare({
   cf: false,
 });
 try {
-  const db = (await mf.getD1Database("DB")) as unknown as D1Database;
+  const db = await mf.getD1Database("DB");
   const busiest = await db
     .prepare(
       `SELECT b.id AS businessId, m.user_id AS userId, m.role,

@@ -9,6 +9,7 @@
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { Miniflare } from "miniflare";
+import { bindingsWorker, testD1 } from "../../tests/support/bindings";
 import { capture } from "../lib/run";
 import { wranglerEnv } from "../lib/wrangler";
 import type { SeedSize } from "./data";
@@ -38,22 +39,23 @@ function databaseId(): string {
   return id;
 }
 
-/** Opens the local D1 of a state folder (wrangler's default: .wrangler/state) for the length of `use`. */
+/**
+ * Opens the local D1 of a state folder (wrangler's default: .wrangler/state) for the length of `use`,
+ * through the node-bindings Worker: Miniflare's own getD1Database() proxy can fail under CPU load
+ * (tests/support/bindings.ts explains why).
+ */
 export async function withLocalD1<T>(persistTo: string | undefined, use: (db: D1Database) => Promise<T>): Promise<T> {
   const state = persistTo ? resolve(persistTo) : join(ROOT, ".wrangler/state");
   const mf = new Miniflare({
-    modules: true,
-    script: "export default { fetch() { return new Response(null, { status: 404 }); } };",
-    compatibilityDate: "2026-04-01",
-    d1Databases: { DB: databaseId() },
+    workers: [bindingsWorker({ d1Id: databaseId(), compatibilityDate: "2026-04-01" })],
     d1Persist: join(state, "v3/d1"),
     cf: false,
     host: "127.0.0.1",
     port: 0,
   });
   try {
-    const db = (await mf.getD1Database("DB")) as unknown as D1Database;
-    return await use(db);
+    await mf.ready;
+    return await use(testD1((url, init) => mf.dispatchFetch(url, init as never) as unknown as Promise<Response>));
   } finally {
     await mf.dispose();
   }

@@ -5,6 +5,9 @@ import type { APIRequestContext, Page } from "@playwright/test";
 import type { AnalyticsEvent } from "../../app/lib/analytics";
 import { expect, hydrated, test } from "./fixtures";
 
+// The errors these tests throw, break and report on purpose.
+test.use({ allowConsoleErrors: /Ledger widget exploded|reading 'amount'|Deliberate render failure|ERR_INTERNET_DISCONNECTED/ });
+
 interface Stored {
   hash: string;
   receivedAt: string;
@@ -71,7 +74,7 @@ test("an uncaught error is an Exception event, sent once per page life", async (
   await page.goto("/__dev/ui");
   await hydrated(page);
   await page.evaluate(() => {
-    for (let i = 0; i < 3; i += 1) setTimeout(() => Promise.reject(new Error("Ledger widget exploded")));
+    for (let i = 0; i < 3; i += 1) setTimeout(() => void Promise.reject(new Error("Ledger widget exploded")));
   });
   await eventually(request, since, (e) => e.eventId === "UncaughtException" && e.eventDescription === "Ledger widget exploded");
   // Events go in order: once a later one has arrived, no copy of the error is still on its way.

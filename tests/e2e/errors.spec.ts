@@ -2,6 +2,9 @@
 import { REQUEST_ID_PATTERN } from "../../functions/request-id";
 import { expect, hydrated, test } from "./fixtures";
 
+// The UI kit's render failure is thrown on purpose to reach the error page.
+test.use({ allowConsoleErrors: /Deliberate render failure/ });
+
 test("an unknown route shows Page Not Found with its path", async ({ page }) => {
   const response = await page.goto("/no/such/page?x=1");
   expect(response?.status()).toBe(404);

@@ -14,7 +14,18 @@ export interface SignedInAs {
 
 export const KOFI_IN_KUMASI: SignedInAs = { email: "kofi.boateng@example.com", businessId: KUMASI };
 
-export const test = base.extend<{ failOnCspViolation: void; signedInAs: SignedInAs | null }, { portal: Portal }>({
+/**
+ * Chromium logs every non-2xx answer as "Failed to load resource: ... status of N": the
+ * tests that provoke one assert its status themselves, so these lines are not defects.
+ */
+const NETWORK_STATUS_LINE = /^Failed to load resource: the server responded with a status of \d{3}/;
+
+export const test = base.extend<
+  { failOnCspViolation: void; failOnConsoleError: void; allowConsoleErrors: RegExp | null; signedInAs: SignedInAs | null },
+  { portal: Portal }
+>({
+  // A test that provokes an error on purpose names it here, narrowly (test.use({ allowConsoleErrors: /.../ })).
+  allowConsoleErrors: [null, { option: true }],
   // Screens behind sign-in are tested signed in, as an Administrator of Kumasi Fresh Foods by default.
   signedInAs: [KOFI_IN_KUMASI, { option: true }],
   context: async ({ context, signedInAs, portal }, use) => {
@@ -48,6 +59,22 @@ export const test = base.extend<{ failOnCspViolation: void; signedInAs: SignedIn
       });
       await use();
       expect(violations, "CSP violations").toEqual([]);
+    },
+    { auto: true },
+  ],
+  // An error in the browser's console, or one no code caught, is a defect users would meet.
+  failOnConsoleError: [
+    async ({ page, allowConsoleErrors }, use) => {
+      const errors: string[] = [];
+      const allowed = (text: string) => NETWORK_STATUS_LINE.test(text) || /Content Security Policy/i.test(text) || (allowConsoleErrors?.test(text) ?? false);
+      page.on("console", (message) => {
+        if (message.type() === "error" && !allowed(message.text())) errors.push(message.text());
+      });
+      page.on("pageerror", (error) => {
+        if (!allowed(error.message)) errors.push(`Uncaught: ${error.message}`);
+      });
+      await use();
+      expect(errors, "console errors").toEqual([]);
     },
     { auto: true },
   ],

@@ -77,6 +77,8 @@ const test = base.extend<object, { providers: Providers; portalOrigin: string }>
 });
 
 test.use({ signedInAs: null });
+// The provider hosts these tests make unreachable, or the network they switch off.
+test.use({ allowConsoleErrors: /^Failed to load resource: net::ERR_(NAME_NOT_RESOLVED|INTERNET_DISCONNECTED)$/ });
 
 const workAccount = (page: Page) => page.getByRole("button", { name: "Sign in with work account" });
 const google = (page: Page) => page.getByRole("button", { name: "Sign in with Google" });

@@ -376,7 +376,7 @@ describe("/__dev/outbox", () => {
     const response = await portal().fetch("/__dev/outbox", { headers: { Accept: "application/json" } });
     expect(response.status).toBe(200);
     expect(response.headers.get("Content-Type")).toMatch(/application\/json/);
-    const listing = (await response.json()) as { total: number; messages: { to: string; body: string; createdAt: string }[] };
+    const listing = await response.json<{ total: number; messages: { to: string; body: string; createdAt: string }[] }>();
     expect(listing.messages.slice(0, 2)).toEqual([
       { to: "233244000002", body: "Your Partners Portal code is 222222.", createdAt: "2026-05-01T10:01:00.000Z" },
       { to: "233244000001", body: "Your Partners Portal code is 111111.", createdAt: "2026-05-01T10:00:00.000Z" },
@@ -406,9 +406,9 @@ describe("/__dev/outbox", () => {
         )
       ).ok,
     ).toBe(true);
-    const listing = (await (await portal().fetch("/__dev/outbox?limit=1", { headers: { Accept: "application/json" } })).json()) as {
-      messages: { to: string; body: string }[];
-    };
+    const listing = await (
+      await portal().fetch("/__dev/outbox?limit=1", { headers: { Accept: "application/json" } })
+    ).json<{ messages: { to: string; body: string }[] }>();
     expect(listing.messages).toHaveLength(1);
     expect(listing.messages[0]).toMatchObject({ to: user.phones[0], body: expect.stringMatching(/\b\d{6}\b/) as string });
   });

@@ -33,7 +33,7 @@ describe("POST /api/events", () => {
     const response = await postEvent(portal(), body);
     expect(response.status).toBe(400);
     expect(response.headers.get("Content-Type")).toContain("application/json");
-    return (await response.json()) as Refusal;
+    return await response.json<Refusal>();
   }
 
   const MINUTE = 60_000;
@@ -205,7 +205,7 @@ describe("POST /api/events", () => {
       const retryAfter = Number(response.headers.get("Retry-After"));
       expect(retryAfter).toBeGreaterThanOrEqual(1);
       expect(retryAfter).toBeLessThanOrEqual(60);
-      expect(((await response.json()) as { message: string }).message).toMatch(/Too many events/);
+      expect((await response.json<{ message: string }>()).message).toMatch(/Too many events/);
     }
     // Another client is not affected.
     const other = sampleEvent();
@@ -225,10 +225,10 @@ describe("POST /api/events", () => {
     const marker = sampleEvent({ eventId: "Marker" });
     expect((await postEvent(portal(), marker)).status).toBe(202);
     accepted.push(marker);
-    const queued = (await waitFor("the marker on the queue", async () => {
+    const queued = await waitFor<QueuedMessage[] | null>("the marker on the queue", async () => {
       const bodies = (await portal().queued()) as QueuedMessage[];
       return bodies.some((b) => b.event.clientEventId === marker.clientEventId) ? bodies : null;
-    })) as QueuedMessage[];
+    });
 
     expect(queued.map((m) => m.hash).sort()).toEqual(accepted.map(expectedHash).sort());
     for (const message of queued) {
@@ -248,7 +248,7 @@ describe("with the queue consumer and no EVENTS_ENDPOINT (the local default)", (
     total: number;
     events: { hash: string; receivedAt: string; event: Record<string, unknown> }[];
   }
-  const listing = async () => (await (await portal().fetch("/__dev/events", { headers: { Accept: "application/json" } })).json()) as Listing;
+  const listing = async () => await (await portal().fetch("/__dev/events", { headers: { Accept: "application/json" } })).json<Listing>();
 
   it("stores each accepted event once in D1 and lists it at /__dev/events, newest first", async () => {
     const first = sampleEvent({ eventId: "FirstEvent" });

@@ -81,7 +81,7 @@ const pair = (setCookie: string | undefined) => {
 const sameOrigin = (p: Portal) => ({ Origin: p.url, "Sec-Fetch-Site": "same-origin" });
 
 interface StartOptions {
-  mode?: Mode | string;
+  mode?: string;
   json?: boolean;
   cookie?: string;
   on?: Portal;
@@ -100,7 +100,7 @@ function startRequest(provider: string, options: StartOptions = {}): Promise<Res
 async function started(provider: Provider, mode: Mode): Promise<{ url: string; state: string; flowCookie: string }> {
   const response = await startRequest(provider, { mode });
   expect(response.status).toBe(200);
-  const { url } = (await response.json()) as { url: string };
+  const { url } = await response.json<{ url: string }>();
   return { url, state: new URL(url).searchParams.get("state")!, flowCookie: pair(setCookies(response).pp_oidc) };
 }
 
@@ -155,7 +155,7 @@ describe("POST /auth/oidc/{provider}/start", () => {
     expect(response.status).toBe(200);
     expect(response.headers.get("Content-Type")).toMatch(/^application\/json/);
     expect(response.headers.get("Cache-Control")).toBe("no-store");
-    const body = (await response.json()) as { url: string };
+    const body = await response.json<{ url: string }>();
     expect(Object.keys(body)).toEqual(["url"]);
     const url = new URL(body.url);
     expect(url.origin + url.pathname).toBe(`${microsoft.issuer}/auth`);

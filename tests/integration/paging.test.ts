@@ -48,10 +48,10 @@ async function walk(query: MerchantQuery, size: number): Promise<string[]> {
 }
 
 describe("merchant pages", () => {
-  it.each([
-    ["by name", { sort: "name" } as MerchantQuery],
-    ["newest first", { sort: "newest" } as MerchantQuery],
-    ["filtered by search", { search: "e" } as MerchantQuery],
+  it.each<[string, MerchantQuery]>([
+    ["by name", { sort: "name" }],
+    ["newest first", { sort: "newest" }],
+    ["filtered by search", { search: "e" }],
   ])("%s: pages of 1, 2 and 3 give exactly the full list", async (_name, query) => {
     const db = await portal().db();
     const full = (await listMerchants(AMA_ACCRA, db, { ...query, limit: 100, withTotal: true })).rows.map((m) => m.id);

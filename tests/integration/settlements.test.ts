@@ -142,9 +142,7 @@ describe("the Cron Trigger and the page", () => {
   it("the scheduled handler settles every business and pays out", async () => {
     const db = await portal().db();
     const before = await count(db, "SELECT COUNT(*) AS n FROM settlements");
-    const worker = await portal().mf.getWorker();
-    const result = await worker.scheduled({ cron: "0 6 * * *", scheduledTime: new Date() });
-    expect(result.outcome).toBe("ok");
+    expect(await portal().scheduled("0 6 * * *")).toBe("ok");
     await expect.poll(() => count(db, "SELECT COUNT(*) AS n FROM settlements"), { timeout: 10_000 }).toBeGreaterThan(before);
     await expect.poll(() => count(db, "SELECT COUNT(*) AS n FROM payout_attempts"), { timeout: 10_000 }).toBeGreaterThan(0);
   });

@@ -151,7 +151,7 @@ export async function waitFor<T>(what: string, check: () => T | Promise<T>, time
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const result = await check();
-    if (result) return result as NonNullable<T>;
+    if (result) return result;
     if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }

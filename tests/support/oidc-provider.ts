@@ -130,7 +130,7 @@ export async function startOidcProvider(options: LocalProviderOptions): Promise<
 
 /** Microsoft's common authority: the tenant's discovery document with the `{tenantid}` issuer template. */
 async function commonDiscovery(tenantIssuer: string): Promise<string> {
-  const document = (await (await fetch(`${tenantIssuer}/.well-known/openid-configuration`)).json()) as Record<string, unknown>;
+  const document = await (await fetch(`${tenantIssuer}/.well-known/openid-configuration`)).json<Record<string, unknown>>();
   const template = tenantIssuer.replace(/\/[^/]+\/v2\.0$/, "/{tenantid}/v2.0");
   return JSON.stringify({ ...document, issuer: template });
 }

@@ -2,10 +2,16 @@
 // `wrangler deploy` bundles it) running in workerd through Miniflare, with real
 // D1, KV and Queue bindings and the static client build as assets. Used by the
 // integration tests (vitest) and the end-to-end tests (Playwright) alike.
+//
+// Tests reach D1, KV and the Queue only through the node-bindings Worker
+// (bindings.ts), never through Miniflare's synchronous binding proxies, whose
+// race under CPU load failed whole test files; that is also why `mf` is not
+// part of the Portal.
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { Log, LogLevel, Miniflare, type WorkerOptions } from "miniflare";
+import { bindingsWorker, callBindings, testD1, testKv, testQueue, type BindingsFetch, type TestKv, type TestQueue } from "./bindings";
 
 export const ROOT = resolve(import.meta.dirname, "../..");
 const WORKER_BUNDLE = join(ROOT, "dist/worker/worker.js");
@@ -58,19 +64,24 @@ export interface PortalOptions {
 
 export interface Portal {
   url: string;
-  mf: Miniflare;
   buildId: string;
   fetch(path: string, init?: RequestInit & { host?: string }): Promise<Response>;
-  kv(): Promise<KVNamespace>;
+  kv(): Promise<TestKv>;
   db(): Promise<D1Database>;
   /** The EVENTS producer: send to the queue directly, as a redelivery would. */
-  eventsQueue(): Promise<Queue>;
+  eventsQueue(): Promise<TestQueue>;
   /** Bodies the spy Worker took off `spyOnQueue`, in the order it took them. */
   queued(): Promise<unknown[]>;
+  /** Runs the Worker's scheduled handler (a Cron Trigger) now; resolves to its outcome ("ok" when it succeeded). */
+  scheduled(cron: string): Promise<string>;
   dispose(): Promise<void>;
 }
 
+const PORTAL_WORKER = "portal";
+const SCHEDULED_ORIGIN = "http://portal-scheduled.invalid";
 const SPY_WORKER = "queue-spy";
+const SPY_KV = "queue-spy";
+const COMPATIBILITY_DATE = "2026-04-01";
 const SPY_SCRIPT = `export default {
   async queue(batch, env) {
     for (const message of batch.messages) {
@@ -93,7 +104,7 @@ export async function startPortal(options: PortalOptions = {}): Promise<Portal> 
   if (options.template) cpSync(options.template, state, { recursive: true });
   const portalWorker: WorkerOptions = {
     modules: [{ type: "ESModule", path: WORKER_BUNDLE, contents: readFileSync(WORKER_BUNDLE, "utf8") }],
-    compatibilityDate: "2026-04-01",
+    compatibilityDate: COMPATIBILITY_DATE,
     bindings: { ENVIRONMENT: "development", ...options.vars },
     d1Databases: { DB: D1_ID },
     kvNamespaces: { KV: KV_ID },
@@ -109,31 +120,34 @@ export async function startPortal(options: PortalOptions = {}): Promise<Portal> 
     host: "127.0.0.1",
     port: options.port ?? 0,
     log: new Log(process.env.PORTAL_LOG === "1" ? LogLevel.DEBUG : LogLevel.WARN),
+    // Miniflare's /cdn-cgi/handler/scheduled, for scheduled() below.
+    unsafeTriggerHandlers: true,
   };
   const spy = options.spyOnQueue;
-  const mf = new Miniflare(
-    spy
-      ? {
-          ...shared,
-          workers: [
-            { name: "portal", ...portalWorker },
-            {
-              name: SPY_WORKER,
-              modules: true,
-              script: SPY_SCRIPT,
-              compatibilityDate: "2026-04-01",
-              kvNamespaces: { SPY: "queue-spy" },
-              queueConsumers: { [spy]: { maxBatchSize: 100, maxBatchTimeout: 0.05 } },
-            },
-          ],
-        }
-      : { ...shared, ...portalWorker },
-  );
+  const workers: WorkerOptions[] = [
+    // The first Worker gets every request no route claims.
+    // Requests to SCHEDULED_ORIGIN reach the portal Worker itself, not its static assets'
+    // router, which has no scheduled handler (scheduled() below).
+    { name: PORTAL_WORKER, ...portalWorker, routes: [`${new URL(SCHEDULED_ORIGIN).host}/*`] },
+    bindingsWorker({ d1Id: D1_ID, kvId: KV_ID, queue: EVENTS_QUEUE, spyKvId: spy ? SPY_KV : undefined, compatibilityDate: COMPATIBILITY_DATE }),
+  ];
+  if (spy) {
+    workers.push({
+      name: SPY_WORKER,
+      modules: true,
+      script: SPY_SCRIPT,
+      compatibilityDate: COMPATIBILITY_DATE,
+      kvNamespaces: { SPY: SPY_KV },
+      queueConsumers: { [spy]: { maxBatchSize: 100, maxBatchTimeout: 0.05 } },
+    });
+  }
+  const mf = new Miniflare({ ...shared, workers });
   const url = (await mf.ready).toString().replace(/\/$/, "");
   const buildId = readFileSync(BUILD_ID_FILE, "utf8").trim();
+  const send: BindingsFetch = (target, init) => mf.dispatchFetch(target, init as never) as unknown as Promise<Response>;
+  const db = testD1(send);
   return {
     url,
-    mf,
     buildId,
     // dispatchFetch lets a test choose the Host (https://portal.example.com, http://localhost).
     fetch: (path, init = {}) => {
@@ -141,20 +155,16 @@ export async function startPortal(options: PortalOptions = {}): Promise<Portal> 
       const target = new URL(path, host ?? url).toString();
       return mf.dispatchFetch(target, { redirect: "manual", ...rest } as never) as unknown as Promise<Response>;
     },
-    kv: () => mf.getKVNamespace("KV") as unknown as Promise<KVNamespace>,
-    db: () => mf.getD1Database("DB") as unknown as Promise<D1Database>,
-    eventsQueue: () => mf.getQueueProducer("EVENTS") as unknown as Promise<Queue>,
+    kv: async () => testKv(send),
+    db: async () => db,
+    eventsQueue: async () => testQueue(send),
     queued: async () => {
       if (!spy) throw new Error("Start the portal with spyOnQueue to read what was queued.");
-      const kv = (await mf.getKVNamespace("SPY", SPY_WORKER)) as unknown as KVNamespace;
-      const bodies: unknown[] = [];
-      let cursor: string | undefined;
-      do {
-        const page = await kv.list({ cursor });
-        for (const key of page.keys) bodies.push(JSON.parse((await kv.get(key.name)) ?? "null"));
-        cursor = page.list_complete ? undefined : page.cursor;
-      } while (cursor);
-      return bodies;
+      return (await callBindings(send, "spy.bodies")) as unknown[];
+    },
+    scheduled: async (cron) => {
+      const query = new URLSearchParams({ cron, time: String(Date.now()) });
+      return (await mf.dispatchFetch(`${SCHEDULED_ORIGIN}/cdn-cgi/handler/scheduled?${query}`)).text();
     },
     dispose: async () => {
       await mf.dispose();

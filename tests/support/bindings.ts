@@ -1,0 +1,278 @@
+// How Node code (the tests, and the seed writing a local D1) reaches D1, KV and
+// the Queue: through a small Worker that exists only for it ("node-bindings",
+// started next to the portal in the same Miniflare, on the same storage), one
+// ordinary HTTP request per operation.
+//
+// Why not Miniflare's own `getD1Database()` / `getKVNamespace()`: those return
+// proxies whose property reads and first calls are *synchronous* requests
+// (SynchronousFetcher, fetch-sync.ts). The Node thread posts a request to a
+// helper thread and blocks in Atomics.wait until the helper stores 1 and calls
+// Atomics.notify. Nothing ties a wake-up to the request it answers: when the
+// main thread reaches Atomics.wait late (the value is already 1, so it does not
+// block) while the helper is descheduled between its store and its notify, that
+// late notify wakes the main thread's *next* synchronous request before its answer
+// exists. `receiveMessageOnPort` then finds nothing, `assert(message?.id === id)`
+// fails (fetch-sync.ts:147, "false == true"), and from then on every answer is one
+// request behind, so every later proxy call in the process fails the same way.
+// Only a loaded machine stretches those two windows far enough; a D1 query through
+// the proxy makes about four synchronous requests, so tests made thousands.
+// Requests here are asynchronous (Miniflare's dispatchFetch), so none of that applies.
+// preempt.cjs stretches the windows on purpose to show it.
+import type { WorkerOptions } from "miniflare";
+
+export const BINDINGS_WORKER = "node-bindings";
+/** Requests to this host go to the node-bindings Worker (a Miniflare route); every other host reaches the portal. */
+const BINDINGS_ORIGIN = "http://node-bindings.invalid";
+
+/** Sends one operation to the node-bindings Worker (Miniflare#dispatchFetch). */
+export type BindingsFetch = (url: string, init: RequestInit) => Promise<Response>;
+
+// The wire format, in both directions: JSON, with the values JSON cannot carry
+// (undefined, bigint, non-finite numbers and -0, bytes, dates) tagged, so what
+// reaches D1 is what the test passed (D1 refuses undefined and dates exactly as in
+// production) and blobs come back as bytes. The Worker below has the same two
+// functions in JavaScript; tests/integration/node-bindings.test.ts sends every tag.
+const TAG = "$ppWire";
+
+function wireReplacer(this: Record<string, unknown>, key: string, value: unknown): unknown {
+  const raw = this[key];
+  if (raw === undefined) return { [TAG]: "undefined" };
+  if (typeof raw === "bigint") return { [TAG]: "bigint", v: raw.toString() };
+  if (typeof raw === "number" && (!Number.isFinite(raw) || Object.is(raw, -0))) return { [TAG]: "number", v: Object.is(raw, -0) ? "-0" : String(raw) };
+  if (raw instanceof Date) return { [TAG]: "date", v: Number.isNaN(raw.getTime()) ? null : raw.toISOString() };
+  if (raw instanceof ArrayBuffer) return { [TAG]: "bytes", buffer: true, v: Buffer.from(raw).toString("base64") };
+  if (ArrayBuffer.isView(raw)) return { [TAG]: "bytes", buffer: false, v: Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).toString("base64") };
+  return value;
+}
+
+function wireReviver(_key: string, value: unknown): unknown {
+  if (typeof value !== "object" || value === null || !(TAG in value)) return value;
+  const tagged = value as { [TAG]: string; v?: string | null; buffer?: boolean };
+  switch (tagged[TAG]) {
+    case "undefined":
+      return undefined;
+    case "bigint":
+      return BigInt(tagged.v!);
+    case "number":
+      return tagged.v === "-0" ? -0 : Number(tagged.v);
+    case "date":
+      return new Date(tagged.v ?? Number.NaN);
+    case "bytes": {
+      const bytes = new Uint8Array(Buffer.from(tagged.v!, "base64"));
+      return tagged.buffer ? bytes.buffer : bytes;
+    }
+    default:
+      throw new Error(`Unknown wire tag ${tagged[TAG]}`);
+  }
+}
+
+// A reviver that returns undefined deletes an object's key; arrays keep the slot
+// (as undefined), which is all bind parameters need.
+export const toWire = (value: unknown): string => JSON.stringify(value, wireReplacer);
+export const fromWire = (text: string): unknown => JSON.parse(text, wireReviver);
+
+const WORKER_SCRIPT = /* js */ `
+const TAG = ${JSON.stringify(TAG)};
+
+function toBase64(bytes) {
+  let binary = "";
+  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(binary);
+}
+
+function wireReplacer(key, value) {
+  const raw = this[key];
+  if (raw === undefined) return { [TAG]: "undefined" };
+  if (typeof raw === "bigint") return { [TAG]: "bigint", v: raw.toString() };
+  if (typeof raw === "number" && (!Number.isFinite(raw) || Object.is(raw, -0))) return { [TAG]: "number", v: Object.is(raw, -0) ? "-0" : String(raw) };
+  if (raw instanceof Date) return { [TAG]: "date", v: Number.isNaN(raw.getTime()) ? null : raw.toISOString() };
+  if (raw instanceof ArrayBuffer) return { [TAG]: "bytes", buffer: true, v: toBase64(new Uint8Array(raw)) };
+  if (ArrayBuffer.isView(raw)) return { [TAG]: "bytes", buffer: false, v: toBase64(new Uint8Array(raw.buffer, raw.byteOffset, raw.byteLength)) };
+  return value;
+}
+
+function wireReviver(_key, value) {
+  if (typeof value !== "object" || value === null || !(TAG in value)) return value;
+  switch (value[TAG]) {
+    case "undefined": return undefined;
+    case "bigint": return BigInt(value.v);
+    case "number": return value.v === "-0" ? -0 : Number(value.v);
+    case "date": return new Date(value.v ?? Number.NaN);
+    case "bytes": {
+      const bytes = Uint8Array.from(atob(value.v), (c) => c.charCodeAt(0));
+      return value.buffer ? bytes.buffer : bytes;
+    }
+    default: throw new Error("Unknown wire tag " + value[TAG]);
+  }
+}
+
+const statement = (env, s) => env.DB.prepare(s.sql).bind(...s.params);
+
+const operations = {
+  async "d1.query"(env, { statement: s, method, column, options }) {
+    const prepared = statement(env, s);
+    if (method === "first") return column === undefined ? prepared.first() : prepared.first(column);
+    if (method === "raw") return options === undefined ? prepared.raw() : prepared.raw(options);
+    if (method === "all" || method === "run") return prepared[method]();
+    throw new Error("Unknown D1 method " + method);
+  },
+  "d1.batch": (env, { statements }) => env.DB.batch(statements.map((s) => statement(env, s))),
+  "d1.exec": (env, { sql }) => env.DB.exec(sql),
+  "kv.get": (env, { key }) => env.KV.get(key),
+  "kv.put": (env, { key, value, options }) => env.KV.put(key, value, options),
+  "kv.delete": (env, { key }) => env.KV.delete(key),
+  "queue.send": (env, { body, options }) => env.EVENTS.send(body, options),
+  async "spy.bodies"(env) {
+    if (!env.SPY) throw new Error("Start the portal with spyOnQueue to read what was queued.");
+    const bodies = [];
+    let cursor;
+    do {
+      const page = await env.SPY.list({ cursor });
+      for (const key of page.keys) bodies.push(JSON.parse((await env.SPY.get(key.name)) ?? "null"));
+      cursor = page.list_complete ? undefined : page.cursor;
+    } while (cursor);
+    return bodies;
+  },
+};
+
+export default {
+  async fetch(request, env) {
+    const operation = operations[new URL(request.url).pathname.slice(1)];
+    if (!operation) return new Response("Unknown operation", { status: 404 });
+    const input = JSON.parse(await request.text(), wireReviver);
+    try {
+      return new Response(JSON.stringify({ value: await operation(env, input) }, wireReplacer));
+    } catch (error) {
+      const cause = error?.cause instanceof Error ? error.cause.message : undefined;
+      return new Response(JSON.stringify({ error: { name: error?.name ?? "Error", message: error?.message ?? String(error), cause } }));
+    }
+  },
+};
+`;
+
+export interface BindingsWorkerOptions {
+  /** Database id of the DB binding. */
+  d1Id: string;
+  /** Namespace id of the KV binding. */
+  kvId?: string;
+  /** Queue of the EVENTS producer. */
+  queue?: string;
+  /** The spy Worker's KV namespace, when a portal spies on a queue. */
+  spyKvId?: string;
+  compatibilityDate: string;
+}
+
+/** The node-bindings Worker, bound to the same D1 (and KV and queue) as the portal. */
+export function bindingsWorker(options: BindingsWorkerOptions): WorkerOptions {
+  const kv = { ...(options.kvId ? { KV: options.kvId } : {}), ...(options.spyKvId ? { SPY: options.spyKvId } : {}) };
+  return {
+    name: BINDINGS_WORKER,
+    modules: true,
+    script: WORKER_SCRIPT,
+    compatibilityDate: options.compatibilityDate,
+    routes: [`${new URL(BINDINGS_ORIGIN).host}/*`],
+    d1Databases: { DB: options.d1Id },
+    kvNamespaces: kv,
+    ...(options.queue ? { queueProducers: { EVENTS: options.queue } } : {}),
+  };
+}
+
+/** Calls one operation of the node-bindings Worker; its errors are thrown here with D1's own messages. */
+export async function callBindings(send: BindingsFetch, operation: string, input: unknown = {}): Promise<unknown> {
+  const response = await send(`${BINDINGS_ORIGIN}/${operation}`, { method: "POST", body: toWire(input) });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`node-bindings ${operation}: ${response.status} ${text}`);
+  const answer = fromWire(text) as { value?: unknown; error?: { name: string; message: string; cause?: string } };
+  if (answer.error) {
+    const error = new Error(answer.error.message, answer.error.cause ? { cause: new Error(answer.error.cause) } : undefined);
+    error.name = answer.error.name;
+    throw error;
+  }
+  return answer.value;
+}
+
+interface WireStatement {
+  sql: string;
+  params: unknown[];
+}
+
+/** A prepared statement: `bind` gives a new one, as D1's does; running it is one request. */
+class TestD1Statement {
+  constructor(
+    private readonly send: BindingsFetch,
+    readonly wire: WireStatement,
+  ) {}
+
+  bind(...params: unknown[]): TestD1Statement {
+    return new TestD1Statement(this.send, { sql: this.wire.sql, params });
+  }
+
+  first(column?: string): Promise<unknown> {
+    return callBindings(this.send, "d1.query", { statement: this.wire, method: "first", column });
+  }
+
+  all(): Promise<unknown> {
+    return callBindings(this.send, "d1.query", { statement: this.wire, method: "all" });
+  }
+
+  run(): Promise<unknown> {
+    return callBindings(this.send, "d1.query", { statement: this.wire, method: "run" });
+  }
+
+  raw(options?: { columnNames?: boolean }): Promise<unknown> {
+    return callBindings(this.send, "d1.query", { statement: this.wire, method: "raw", options });
+  }
+}
+
+class TestD1Database {
+  constructor(private readonly send: BindingsFetch) {}
+
+  prepare(sql: string): TestD1Statement {
+    return new TestD1Statement(this.send, { sql, params: [] });
+  }
+
+  batch(statements: TestD1Statement[]): Promise<unknown> {
+    return callBindings(this.send, "d1.batch", { statements: statements.map((s) => s.wire) });
+  }
+
+  exec(sql: string): Promise<unknown> {
+    return callBindings(this.send, "d1.exec", { sql });
+  }
+
+  withSession(): never {
+    throw new Error("D1 sessions are not available to tests.");
+  }
+
+  dump(): never {
+    throw new Error("D1 dump is not available to tests.");
+  }
+}
+
+/** The portal's D1 (the real database, through the node-bindings Worker), typed as the Worker sees it. */
+export function testD1(send: BindingsFetch): D1Database {
+  return new TestD1Database(send) as unknown as D1Database;
+}
+
+/** The KV operations tests use; values are text. */
+export interface TestKv {
+  get(key: string): Promise<string | null>;
+  put(key: string, value: string, options?: KVNamespacePutOptions): Promise<void>;
+  delete(key: string): Promise<void>;
+}
+
+export function testKv(send: BindingsFetch): TestKv {
+  return {
+    get: async (key) => (await callBindings(send, "kv.get", { key })) as string | null,
+    put: async (key, value, options) => void (await callBindings(send, "kv.put", { key, value, options })),
+    delete: async (key) => void (await callBindings(send, "kv.delete", { key })),
+  };
+}
+
+/** The EVENTS producer, as a redelivery would use it. */
+export interface TestQueue {
+  send(body: unknown, options?: QueueSendOptions): Promise<void>;
+}
+
+export function testQueue(send: BindingsFetch): TestQueue {
+  return { send: async (body, options) => void (await callBindings(send, "queue.send", { body, options })) };
+}
