@@ -1,7 +1,8 @@
 // How approval requests read to a person: the URL's kind words, the kinds'
 // names, column labels and values as the screens show them. Pure, so the
 // queue, the request page and their tests agree.
-import type { ApprovalAction, ApprovalKind, ApprovalStatus, ChangeValues } from "../../functions/data/approvals";
+import type { ApprovalAction, ApprovalKind, ChangeValues } from "../../functions/data/approvals";
+import { networkLabel } from "./format";
 
 /** The URL says point-of-sale where the engine says point_of_sale. */
 export const KIND_SLUGS = {
@@ -17,13 +18,6 @@ export const KIND_BY_SLUG: Record<string, ApprovalKind | undefined> = Object.fro
   Object.entries(KIND_SLUGS).map(([kind, slug]) => [slug, kind as ApprovalKind]),
 );
 
-/** The request page of a request (transfers, the fifth kind, have their own page); null for a kind with none. */
-export function requestHref(kind: string, id: string): string | null {
-  if (kind === "transfer") return `/approvals/transfer/${encodeURIComponent(id)}`;
-  const slug = (KIND_SLUGS as Record<string, string | undefined>)[kind];
-  return slug ? `/approvals/${slug}/${encodeURIComponent(id)}` : null;
-}
-
 const KIND_NAMES: Record<string, string> = {
   merchant: "Merchant",
   point_of_sale: "Point of sale",
@@ -37,15 +31,6 @@ export function kindName(kind: string): string {
 }
 
 export const ACTION_NAMES: Record<ApprovalAction, string> = { create: "Create", update: "Update", deactivate: "Deactivate" };
-
-export const STATUS_NAMES: Record<ApprovalStatus, string> = { pending: "Pending", approved: "Approved", rejected: "Rejected", stale: "Stale" };
-
-export function statusClass(status: ApprovalStatus): string {
-  if (status === "approved") return "status status--good";
-  if (status === "rejected") return "status status--bad";
-  if (status === "pending") return "status status--wait";
-  return "status";
-}
 
 const COLUMN_LABELS: Record<string, string> = {
   code: "Merchant code",
@@ -87,5 +72,6 @@ const VALUE_NAMES: Record<string, Record<string, string>> = {
 export function displayValue(column: string, value: ChangeValues[string] | undefined, merchantName: string | null): string {
   if (value === undefined || value === null || value === "") return "N/A";
   if (column === "merchant_id") return merchantName ?? String(value);
+  if (column === "provider" || column === "network") return networkLabel(String(value));
   return VALUE_NAMES[column]?.[String(value)] ?? String(value);
 }

@@ -89,3 +89,12 @@ export function formatPathLike(text: string | null | undefined): string {
 export function replaceBrandWords(text: string): string {
   return text.replace(/vodafone/gi, (word) => (word === word.toUpperCase() ? "TELECEL" : "Telecel"));
 }
+
+/**
+ * A mobile-money network, card scheme or payout provider's name (or a label that
+ * carries one, like "MTN 0244123456") as people read it, SPEC section 9's brand
+ * word replaced: every column, page and CSV value that writes one goes through here.
+ */
+export function networkLabel(name: string): string {
+  return replaceBrandWords(name);
+}

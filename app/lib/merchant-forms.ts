@@ -3,6 +3,9 @@
 // with. Field names are the approval engine's column names, so a parsed form is
 // the request's `after` as it stands.
 import * as v from "valibot";
+import type { ChangeValues } from "../../functions/data/approvals";
+import type { Merchant } from "../../functions/data/merchants";
+import type { SettlementAccount } from "../../functions/data/settlement-accounts";
 import { GHANA_REGIONS } from "./ghana";
 import { ghanaPhoneField } from "./phone";
 import { isAccountNumber, isValidEmail } from "./validation";
@@ -139,3 +142,34 @@ export const SettlementAccountForm = v.pipe(
   })),
 );
 export type SettlementAccountValues = v.InferOutput<typeof SettlementAccountForm>;
+
+/** The merchant as its form's fields (the approval engine's column names). */
+export function merchantValues(m: Merchant): ChangeValues {
+  return {
+    code: m.code,
+    name: m.name,
+    trading_name: m.tradingName,
+    tin: m.tin,
+    sector: m.sector,
+    town: m.town,
+    region: m.region,
+    address: m.address,
+    contact_name: m.contactName,
+    contact_phone: m.contactPhone,
+    contact_email: m.contactEmail,
+  };
+}
+
+export function accountValues(a: SettlementAccount): ChangeValues {
+  return {
+    kind: a.kind,
+    provider: a.provider,
+    account_number: a.accountNumber,
+    account_name: a.accountName,
+    is_primary: a.isPrimary ? 1 : 0,
+  };
+}
+
+/** What a request asks to change: the wanted values that differ from the current ones. */
+export const changedOnly = (wanted: ChangeValues, current: ChangeValues): ChangeValues =>
+  Object.fromEntries(Object.entries(wanted).filter(([key, value]) => current[key] !== value));

@@ -1,5 +1,6 @@
 // How a payment is shown: the payer as BIN and last four or a masked phone,
 // the ledger accounts in words. Shared by the list, the detail and the CSV.
+import { networkLabel } from "./format";
 import { maskPhone } from "./phone";
 
 export const NETWORKS = ["MTN", "Telecel", "AirtelTigo", "VISA", "MASTERCARD", "GHLINK"] as const;
@@ -11,8 +12,11 @@ export function payerOf(t: { channel: "card" | "mobile_money"; cardBin: string |
 }
 
 export const CHANNEL_LABEL = { card: "Card", mobile_money: "Mobile money" } as const;
-export const STATUS_LABEL = { successful: "Successful", failed: "Failed", reversed: "Reversed" } as const;
-export const STATUS_CLASS = { successful: "status status--good", failed: "status status--bad", reversed: "status status--wait" } as const;
+
+/** How the payment was made: "Card · VISA", "Mobile money · Telecel". */
+export function paymentMethod(t: { channel: "card" | "mobile_money"; network: string }): string {
+  return `${CHANNEL_LABEL[t.channel]} · ${networkLabel(t.network)}`;
+}
 
 export const ACCOUNT_LABEL: Record<string, string> = {
   merchant_pending: "Merchant, pending clearance",

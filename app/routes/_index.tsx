@@ -14,6 +14,8 @@ import { requireTenant } from "../../functions/guards";
 import { formatAmount, formatCount, formatDate, formatPercentage } from "../lib/format";
 import { maskPhone } from "../lib/phone";
 import { ColumnChart } from "../components/charts";
+import { StatusPill } from "../components/status-pill";
+import { paymentMethod } from "../lib/transactions-view";
 import type { loader as rootLoader } from "../root";
 
 const DAY_MS = 86_400_000;
@@ -102,8 +104,6 @@ function DailyChart({ days }: { days: DayFigures[] }) {
     />
   );
 }
-
-const STATUS_CLASS = { successful: "status status--good", failed: "status status--bad", reversed: "status status--wait" } as const;
 
 export default function Dashboard() {
   const { figures, silent, latest } = useLoaderData<typeof loader>();
@@ -196,7 +196,7 @@ export default function Dashboard() {
                   <div>
                     <strong>{t.merchant}</strong>
                     <span className="cell-sub">
-                      {t.channel === "card" ? "Card" : "Mobile money"} · {t.network} · {t.payer}
+                      {paymentMethod(t)} · {t.payer}
                     </span>
                     <span className="cell-sub">
                       {t.reference} · {formatDate(t.createdAt)}
@@ -204,7 +204,7 @@ export default function Dashboard() {
                   </div>
                   <div className="latest__amount">
                     <strong>GHS {formatAmount(t.amount)}</strong>
-                    <span className={STATUS_CLASS[t.status]}>{t.status[0]!.toUpperCase() + t.status.slice(1)}</span>
+                    <StatusPill entity="transaction" status={t.status} />
                   </div>
                 </li>
               ))}

@@ -23,7 +23,9 @@ import { redirectWithFlash } from "../../functions/flash";
 import { pageNotFound, refuse } from "../../functions/http";
 import { can } from "../../functions/permissions";
 import { describedBy, Field } from "../components/form";
-import { ACTION_NAMES, KIND_BY_SLUG, STATUS_NAMES, columnLabel, displayValue, kindName, statusClass } from "../lib/approvals";
+import { ACTION_NAMES, KIND_BY_SLUG, columnLabel, displayValue, kindName } from "../lib/approvals";
+import { statusClass, statusLabel } from "../lib/statuses";
+import { StatusPill } from "../components/status-pill";
 import { formatDate } from "../lib/format";
 import { maskPhone } from "../lib/phone";
 
@@ -154,7 +156,7 @@ function Decision({ request }: { request: ReturnType<typeof useLoaderData<typeof
       <div className="details__row">
         <dt>Decision</dt>
         <dd>
-          <span className={statusClass(request.status)}>{STATUS_NAMES[request.status]}</span>
+          <StatusPill entity="approval" status={request.status} />
         </dd>
       </div>
       <div className="details__row">
@@ -198,8 +200,8 @@ export default function ApprovalRequestPage() {
             {subject ?? `A ${noun} no longer here`} · asked by {request.makerName}
           </p>
         </div>
-        <span className={statusClass(request.status)} data-testid="request-status">
-          {STATUS_NAMES[request.status]}
+        <span className={statusClass("approval", request.status)} data-testid="request-status">
+          {statusLabel("approval", request.status)}
         </span>
       </header>
 

@@ -10,7 +10,10 @@ import { listEmployees } from "../../functions/data/employees";
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, numberedPage } from "../../functions/data/page";
 import { requireTenant } from "../../functions/guards";
 import { DataTable, ListCount, Pager, type Column } from "../components/data-table";
-import { ACTION_NAMES, KIND_BY_SLUG, KIND_SLUGS, STATUS_NAMES, kindName, requestHref, statusClass } from "../lib/approvals";
+import { ACTION_NAMES, KIND_BY_SLUG, KIND_SLUGS, kindName } from "../lib/approvals";
+import { approvalPath } from "../lib/paths";
+import { statusLabels } from "../lib/statuses";
+import { StatusPill } from "../components/status-pill";
 import { formatCount, formatDate } from "../lib/format";
 import { listParams, oneOf } from "../lib/list-params";
 import { filterHref } from "../lib/list-url";
@@ -75,7 +78,7 @@ const COLUMNS: Column<Row>[] = [
     id: "subject",
     header: "Concerns",
     cell: (r) => {
-      const href = requestHref(r.kind, r.id);
+      const href = approvalPath(r.kind, r.id);
       const title = r.subject ?? (r.kind === "transfer" ? "A transfer" : "A record no longer here");
       return href ? (
         <Link to={href} className="cell-title">
@@ -94,10 +97,10 @@ const COLUMNS: Column<Row>[] = [
   { id: "action", header: "Action", cell: (r) => ACTION_NAMES[r.action] ?? r.action },
   { id: "maker", header: "Made by", cell: (r) => r.makerName },
   { id: "made", header: "Made at", cell: (r) => formatDate(r.madeAt) },
-  { id: "status", header: "Status", cell: (r) => <span className={statusClass(r.status)}>{STATUS_NAMES[r.status]}</span> },
+  { id: "status", header: "Status", cell: (r) => <StatusPill entity="approval" status={r.status} /> },
 ];
 
-const STATUS_LABELS: Record<(typeof STATUS_FILTERS)[number], string> = { ...STATUS_NAMES, all: "Any status" };
+const STATUS_LABELS: Record<(typeof STATUS_FILTERS)[number], string> = { ...statusLabels("approval"), all: "Any status" };
 
 export default function Approvals() {
   const { requests, page, trail, hasNext, total, pending, employees, kindSlug, status, makerId } = useLoaderData<typeof loader>();

@@ -15,6 +15,7 @@ import { can } from "../../functions/permissions";
 import { describedBy, Field } from "../components/form";
 import { formatAmount, formatDate } from "../lib/format";
 import { Details } from "../components/details";
+import { StatusPill } from "../components/status-pill";
 
 async function transferRequest(request: Request, context: LoaderFunctionArgs["context"], id: string | undefined) {
   const { deps, tenant } = await requireTenant(request, context, "view:approval");
@@ -80,18 +81,10 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   });
 }
 
-const STATUS = {
-  pending: ["Waiting for a decision", "status status--wait"],
-  approved: ["Approved", "status status--good"],
-  rejected: ["Rejected", "status status--bad"],
-  stale: ["Stale", "status"],
-} as const;
-
 export default function TransferRequest() {
   const { request, transfer, available, canDecide, ownRequest } = useLoaderData<typeof loader>();
   const answer = useActionData<typeof action>();
   const busy = useNavigation().state === "submitting";
-  const [label, pill] = STATUS[request.status];
   return (
     <div className="page">
       <header className="page__header">
@@ -100,7 +93,7 @@ export default function TransferRequest() {
         </p>
         <h1>Transfer Request</h1>
         <p className="page__lead">
-          <span className={pill}>{label}</span>
+          <StatusPill entity="approval" status={request.status} />
         </p>
       </header>
       {answer?.errors.form ? (

@@ -12,6 +12,8 @@ import { formatDate } from "../lib/format";
 import { GHANA_REGIONS } from "../lib/ghana";
 import * as v from "valibot";
 import { listParams, oneOf, searchParam } from "../lib/list-params";
+import { StatusPill } from "../components/status-pill";
+import { paths } from "../lib/paths";
 
 export const MERCHANT_LIST_PARAMS = {
   q: searchParam,
@@ -50,7 +52,7 @@ export const MERCHANT_COLUMNS: Column<MerchantRow>[] = [
     id: "name",
     header: "Merchant",
     cell: (m) => (
-      <Link to={`/merchants/${m.id}`} className="cell-title">
+      <Link to={paths.merchant(m.id)} className="cell-title">
         <strong>{m.name}</strong>
         <span className="cell-sub">{m.tradingName !== m.name ? m.tradingName : m.code}</span>
       </Link>
@@ -61,11 +63,7 @@ export const MERCHANT_COLUMNS: Column<MerchantRow>[] = [
   { id: "sector", header: "Sector", cell: (m) => m.sector },
   { id: "place", header: "Town", cell: (m) => `${m.town}, ${m.region}` },
   { id: "phone", header: "Phone", cell: (m) => m.contactPhone },
-  {
-    id: "status",
-    header: "Status",
-    cell: (m) => <span className={m.status === "active" ? "status status--good" : "status"}>{m.status === "active" ? "Active" : "Inactive"}</span>,
-  },
+  { id: "status", header: "Status", cell: (m) => <StatusPill entity="merchant" status={m.status} /> },
   { id: "created", header: "Added", cell: (m) => formatDate(m.createdAt, "day") },
 ];
 

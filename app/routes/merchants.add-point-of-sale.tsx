@@ -9,6 +9,7 @@ import { pageNotFound, refuse } from "../../functions/http";
 import { refusalMessage, requireTenant } from "../../functions/guards";
 import { PointOfSaleFieldset } from "../components/point-of-sale-fields";
 import { pointOfSaleColumns, readPointOfSaleForm } from "../lib/point-of-sale-form";
+import { paths } from "../lib/paths";
 
 export const SENT_FOR_APPROVAL = "Point of sale sent for approval: another person must approve it before it takes effect.";
 
@@ -35,7 +36,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   } catch (error) {
     return refuse({ form: refusalMessage(request, error) }, form.typed);
   }
-  throw await redirectWithFlash(request, context.config, `/merchants/${merchant.id}`, { kind: "success", message: SENT_FOR_APPROVAL });
+  throw await redirectWithFlash(request, context.config, paths.merchant(merchant.id), { kind: "success", message: SENT_FOR_APPROVAL });
 }
 
 export default function AddPointOfSale() {
@@ -46,7 +47,7 @@ export default function AddPointOfSale() {
     <div className="page page--narrow">
       <header className="page__header">
         <p className="page__eyebrow">
-          <Link to={`/merchants/${merchant.id}`}>{merchant.name}</Link>
+          <Link to={paths.merchant(merchant.id)}>{merchant.name}</Link>
         </p>
         <h1>Add point of sale</h1>
         <p className="page__lead">A new place where {merchant.name} takes payments.</p>
@@ -66,7 +67,7 @@ export default function AddPointOfSale() {
               <button type="submit" className="button button--primary" disabled={busy}>
                 Send for approval
               </button>
-              <Link to={`/merchants/${merchant.id}`} className="button button--ghost">
+              <Link to={paths.merchant(merchant.id)} className="button button--ghost">
                 Cancel
               </Link>
             </div>

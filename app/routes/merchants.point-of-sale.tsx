@@ -19,7 +19,8 @@ import { PointOfSaleFieldset } from "../components/point-of-sale-fields";
 import { RecentTransactions } from "../components/recent-transactions";
 import { formatDate } from "../lib/format";
 import { pointOfSaleColumns, readPointOfSaleForm } from "../lib/point-of-sale-form";
-import { TERMINAL_STATUS_LABEL, terminalStatusClass } from "../lib/terminals";
+import { terminalColumns } from "../components/columns/terminals";
+import { paths } from "../lib/paths";
 import { shownTransaction } from "../lib/transactions.server";
 import { Details } from "../components/details";
 
@@ -100,7 +101,7 @@ export default function PointOfSalePage() {
     <div className="page">
       <header className="page__header">
         <p className="page__eyebrow">
-          <Link to={`/merchants/${merchant.id}`}>{merchant.name}</Link>
+          <Link to={paths.merchant(merchant.id)}>{merchant.name}</Link>
         </p>
         <h1>{pos.name}</h1>
         <p className="page__lead">
@@ -127,7 +128,7 @@ export default function PointOfSalePage() {
             ["Name", pos.name],
             [
               "Merchant",
-              <Link key="m" to={`/merchants/${merchant.id}`}>
+              <Link key="m" to={paths.merchant(merchant.id)}>
                 {merchant.name}
               </Link>,
             ],
@@ -181,38 +182,12 @@ export default function PointOfSalePage() {
           caption="Terminals at this point of sale"
           rows={terminals}
           rowKey={(t) => t.id}
-          columns={[
-            {
-              id: "serial",
-              header: "Serial",
-              cell: (t) => (
-                <Link to={`/pos-terminals/device-details/${t.id}`} className="cell-title">
-                  <strong>{t.serial}</strong>
-                  <span className="cell-sub">{t.model}</span>
-                </Link>
-              ),
-            },
-            {
-              id: "status",
-              header: "Status",
-              cell: (t) => <span className={terminalStatusClass(t.status)}>{TERMINAL_STATUS_LABEL[t.status]}</span>,
-            },
-            {
-              id: "seen",
-              header: "Last seen",
-              cell: (t) => (t.lastSeenAt === null ? "Never" : formatDate(t.lastSeenAt)),
-            },
-            {
-              id: "software",
-              header: "Software",
-              cell: (t) => t.softwareVersion,
-            },
-          ]}
+          columns={terminalColumns(["serial", "status", "seen", "software"])}
           empty={<p>No terminal stands here. Assign one from its page under POS Terminals.</p>}
         />
         {moreTerminals ? (
           <p>
-            <Link to={`/pos-terminals?merchant=${merchant.id}`}>All terminals of {merchant.name}</Link>
+            <Link to={paths.terminals({ merchant: merchant.id })}>All terminals of {merchant.name}</Link>
           </p>
         ) : null}
       </section>

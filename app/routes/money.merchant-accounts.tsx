@@ -10,6 +10,7 @@ import { requireTenant } from "../../functions/guards";
 import { DataTable, ListCount, ListToolbar, Pager, type Column } from "../components/data-table";
 import { formatAmount } from "../lib/format";
 import { listParams, oneOf, searchParam } from "../lib/list-params";
+import { paths } from "../lib/paths";
 
 const PARAMS = { q: searchParam, status: oneOf(["active", "inactive"] as const) };
 
@@ -62,7 +63,7 @@ const COLUMNS: Column<Account>[] = [
     id: "history",
     header: "Transfers",
     cell: (a) => (
-      <Link to={`/money/merchant-accounts/transfer-history/${a.id}`} aria-label={`Transfer history of ${a.name}`}>
+      <Link to={paths.transferHistory(a.id)} aria-label={`Transfer history of ${a.name}`}>
         Transfer history
       </Link>
     ),

@@ -18,7 +18,7 @@ import { refusalMessage, requireTenant } from "../../functions/guards";
 import { DataTable, ListCount, Pager, type Column } from "../components/data-table";
 import { describedBy, Field } from "../components/form";
 import { QUICK_RANGES, resolveRange } from "../lib/date-range";
-import { formatAmount, formatDate } from "../lib/format";
+import { formatAmount, formatDate, networkLabel } from "../lib/format";
 import { filterHref } from "../lib/list-url";
 import { listParams, oneOf, searchParam } from "../lib/list-params";
 import { parseCedis } from "../lib/validation";
@@ -222,7 +222,7 @@ export default function MerchantFunds() {
                 </option>
                 {transfer.destinations.map((d) => (
                   <option key={d.value} value={d.value}>
-                    {d.label}
+                    {networkLabel(d.label)}
                   </option>
                 ))}
               </select>

@@ -14,11 +14,13 @@ import { can } from "../../functions/permissions";
 import { payoutPortFor, settleAndPay } from "../../functions/settlement/daily";
 import { requireTenant } from "../../functions/guards";
 import { DataTable, ListToolbar, Pager, type Column } from "../components/data-table";
-import { formatAmount, formatCount, formatDate } from "../lib/format";
+import { formatAmount, formatCount, formatDate, networkLabel } from "../lib/format";
 import { filterHref } from "../lib/list-url";
 import { listParams, oneOf, searchParam } from "../lib/list-params";
-import { CHANNEL_LABEL, payerOf } from "../lib/transactions-view";
+import { payerOf, paymentMethod } from "../lib/transactions-view";
 import { Details } from "../components/details";
+import { StatusPill } from "../components/status-pill";
+import { statusLabel } from "../lib/statuses";
 
 const PARAMS = {
   status: oneOf(["pending", "paid", "failed"] as const),
@@ -107,12 +109,6 @@ export async function action({ request, context }: ActionFunctionArgs) {
   throw await redirectWithFlash(request, context.config, "/money/settlement-history", { kind: payouts?.failed.length ? "warning" : "success", message });
 }
 
-const STATUS = {
-  pending: ["Paying out", "status status--wait"],
-  paid: ["Paid", "status status--good"],
-  failed: ["Failed, will retry", "status status--bad"],
-} as const;
-
 type Row = ReturnType<typeof useLoaderData<typeof loader>>["rows"][number];
 
 export default function SettlementHistory() {
@@ -133,7 +129,7 @@ export default function SettlementHistory() {
       ),
     },
     { id: "merchant", header: "Merchant", cell: (s) => s.merchant },
-    { id: "account", header: "Settlement account", cell: (s) => s.account },
+    { id: "account", header: "Settlement account", cell: (s) => networkLabel(s.account) },
     {
       id: "gross",
       header: "Gross (GHS)",
@@ -155,7 +151,7 @@ export default function SettlementHistory() {
     {
       id: "status",
       header: "Status",
-      cell: (s) => <span className={STATUS[s.status][1]}>{STATUS[s.status][0]}</span>,
+      cell: (s) => <StatusPill entity="settlement" status={s.status} />,
     },
   ];
   return (
@@ -210,9 +206,9 @@ export default function SettlementHistory() {
             rows={
               [
                 ["Merchant", detail.merchant],
-                ["Settlement account", detail.account],
+                ["Settlement account", networkLabel(detail.account)],
                 ["Period", day(detail.periodStart)],
-                ["Status", STATUS[detail.status][0]],
+                ["Status", statusLabel("settlement", detail.status)],
                 ["Gross (GHS)", formatAmount(detail.gross)],
                 ["Fees (GHS)", formatAmount(detail.fees)],
                 ["Net (GHS)", formatAmount(detail.net)],
@@ -241,7 +237,7 @@ export default function SettlementHistory() {
               <li key={t.id} className="latest__item">
                 <div>
                   <strong>{t.reference}</strong>
-                  <span className="cell-sub">{`${CHANNEL_LABEL[t.channel]} · ${t.network} · ${t.payer} · ${formatDate(t.createdAt)}`}</span>
+                  <span className="cell-sub">{`${paymentMethod(t)} · ${t.payer} · ${formatDate(t.createdAt)}`}</span>
                 </div>
                 <div className="latest__amount">{`GHS ${formatAmount(t.amount)}`}</div>
               </li>

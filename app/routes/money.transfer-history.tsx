@@ -11,7 +11,8 @@ import { listMerchantTransfers } from "../../functions/data/transfers";
 import { pageNotFound } from "../../functions/http";
 import { requireTenant } from "../../functions/guards";
 import { DataTable, Pager, type Column } from "../components/data-table";
-import { formatAmount, formatDate } from "../lib/format";
+import { StatusPill } from "../components/status-pill";
+import { formatAmount, formatDate, networkLabel } from "../lib/format";
 import { readPage, readTrail } from "../lib/list-url";
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
@@ -75,19 +76,12 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
 
 type TransferRow = ReturnType<typeof useLoaderData<typeof loader>>["transfers"][number];
 
-const STATUS = {
-  pending_approval: ["Waiting for approval", "status status--wait"],
-  rejected: ["Rejected", "status status--bad"],
-  completed: ["Completed", "status status--good"],
-  failed: ["Failed", "status status--bad"],
-} as const;
-
 const COLUMNS: Column<TransferRow>[] = [
   { id: "when", header: "Asked", cell: (t) => formatDate(t.createdAt) },
   { id: "direction", header: "Direction", cell: (t) => (t.direction === "out" ? "Out" : "In") },
-  { id: "counterparty", header: "Counterparty", cell: (t) => t.counterparty },
+  { id: "counterparty", header: "Counterparty", cell: (t) => networkLabel(t.counterparty) },
   { id: "amount", header: "Amount (GHS)", numeric: true, cell: (t) => `${t.direction === "out" ? "−" : "+"}${formatAmount(t.amount)}` },
-  { id: "status", header: "Status", cell: (t) => <span className={STATUS[t.status][1]}>{STATUS[t.status][0]}</span> },
+  { id: "status", header: "Status", cell: (t) => <StatusPill entity="transfer" status={t.status} /> },
   { id: "by", header: "Asked by", cell: (t) => t.requestedBy },
   { id: "approver", header: "Approved by", cell: (t) => t.approvedBy ?? "—" },
 ];

@@ -17,11 +17,13 @@ import {
 import type { Tenant } from "../../functions/data/tenant";
 import { can } from "../../functions/permissions";
 import { requireTenant } from "../../functions/guards";
-import { DataTable, ListCount, ListToolbar, Pager, type Column } from "../components/data-table";
-import { formatCount, formatDate } from "../lib/format";
+import { DataTable, ListCount, ListToolbar, Pager } from "../components/data-table";
+import { formatCount } from "../lib/format";
 import { filterHref } from "../lib/list-url";
 import { listParams, oneOf, searchParam } from "../lib/list-params";
-import { SILENT_AFTER_MS, TERMINAL_STATUS_LABEL, terminalStatusClass } from "../lib/terminals";
+import { statusLabels } from "../lib/statuses";
+import { SILENT_AFTER_MS } from "../lib/terminals";
+import { terminalColumns } from "../components/columns/terminals";
 
 export const TERMINAL_LIST_PARAMS = {
   q: searchParam,
@@ -81,42 +83,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   };
 }
 
-type TerminalRow = Pick<Terminal, "id" | "serial" | "model" | "status" | "merchantId" | "pointOfSaleId" | "lastSeenAt" | "softwareVersion"> & {
-  merchantName: string | null;
-  pointOfSaleName: string | null;
-};
-
-const COLUMNS: Column<TerminalRow>[] = [
-  {
-    id: "serial",
-    header: "Serial",
-    cell: (t) => (
-      <Link to={`/pos-terminals/device-details/${t.id}`} className="cell-title">
-        <strong>{t.serial}</strong>
-        <span className="cell-sub">{t.model}</span>
-      </Link>
-    ),
-  },
-  { id: "status", header: "Status", cell: (t) => <span className={terminalStatusClass(t.status)}>{TERMINAL_STATUS_LABEL[t.status]}</span> },
-  {
-    id: "merchant",
-    header: "Merchant",
-    cell: (t) =>
-      t.merchantId && t.merchantName ? <Link to={`/merchants/${t.merchantId}`}>{t.merchantName}</Link> : <span className="cell-sub">Not assigned</span>,
-  },
-  {
-    id: "pos",
-    header: "Point of sale",
-    cell: (t) =>
-      t.merchantId && t.pointOfSaleId && t.pointOfSaleName ? (
-        <Link to={`/merchants/${t.merchantId}/point-of-sale/${t.pointOfSaleId}`}>{t.pointOfSaleName}</Link>
-      ) : (
-        <span className="cell-sub">None</span>
-      ),
-  },
-  { id: "seen", header: "Last seen", cell: (t) => (t.lastSeenAt === null ? "Never" : formatDate(t.lastSeenAt)) },
-  { id: "software", header: "Software", cell: (t) => t.softwareVersion },
-];
+const COLUMNS = terminalColumns(["serial", "status", "merchant", "pos", "seen", "software"]);
 
 export default function PosTerminals() {
   const { terminals, page, trail, hasNext, total, silent, silentOnly, merchants, filtered, canExport } = useLoaderData<typeof loader>();
@@ -157,7 +124,7 @@ export default function PosTerminals() {
             name: "status",
             label: "Status",
             allLabel: "Any status",
-            options: Object.entries(TERMINAL_STATUS_LABEL).map(([value, label]) => ({ value, label })),
+            options: Object.entries(statusLabels("terminal")).map(([value, label]) => ({ value, label })),
           },
           { name: "merchant", label: "Merchant", allLabel: "Any merchant", options: merchants.map((m) => ({ value: m.id, label: m.name })) },
           { name: "silent", label: "Reporting", allLabel: "Any", options: [{ value: "1", label: "Silent 24 h+" }] },

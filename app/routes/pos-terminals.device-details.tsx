@@ -26,7 +26,9 @@ import { DataTable } from "../components/data-table";
 import { Field, describedBy } from "../components/form";
 import { RecentTransactions } from "../components/recent-transactions";
 import { formatDate } from "../lib/format";
-import { TERMINAL_STATUS_LABEL, terminalStatusClass } from "../lib/terminals";
+import { StatusPill } from "../components/status-pill";
+import { paths } from "../lib/paths";
+import { statusLabel } from "../lib/statuses";
 import { shownTransaction } from "../lib/transactions.server";
 import { Details } from "../components/details";
 
@@ -134,7 +136,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
     // A version someone else changed meanwhile is a rule refusal like the others (400, decision 004).
     return refuse({ form: refusalMessage(request, error) }, typed, form.intent);
   }
-  throw await redirectWithFlash(request, context.config, `/pos-terminals/device-details/${terminalId}`, { kind: "success", message: DONE[form.intent] });
+  throw await redirectWithFlash(request, context.config, paths.device(terminalId), { kind: "success", message: DONE[form.intent] });
 }
 
 /** One action's form: the reason, and what else the action needs. */
@@ -209,7 +211,7 @@ export default function DeviceDetails() {
           </p>
           <h1>{terminal.serial}</h1>
           <p className="page__lead">
-            {terminal.model} · <span className={terminalStatusClass(terminal.status)}>{TERMINAL_STATUS_LABEL[terminal.status]}</span>
+            {terminal.model} · <StatusPill entity="terminal" status={terminal.status} />
           </p>
         </div>
       </header>
@@ -221,9 +223,9 @@ export default function DeviceDetails() {
             ["Serial number", terminal.serial],
             ["Model", terminal.model],
             ["Software version", terminal.softwareVersion],
-            ["Status", TERMINAL_STATUS_LABEL[terminal.status]],
-            ["Merchant", place ? <Link to={`/merchants/${place.merchantId}`}>{place.merchantName}</Link> : "Not assigned"],
-            ["Point of sale", place ? <Link to={`/merchants/${place.merchantId}/point-of-sale/${place.pointOfSaleId}`}>{place.pointOfSaleName}</Link> : "None"],
+            ["Status", statusLabel("terminal", terminal.status)],
+            ["Merchant", place ? <Link to={paths.merchant(place.merchantId)}>{place.merchantName}</Link> : "Not assigned"],
+            ["Point of sale", place ? <Link to={paths.pointOfSale(place.merchantId, place.pointOfSaleId)}>{place.pointOfSaleName}</Link> : "None"],
             ["Last seen", terminal.lastSeenAt === null ? "Never" : formatDate(terminal.lastSeenAt)],
             ["In the fleet since", formatDate(terminal.createdAt, "day")],
           ]}
@@ -239,7 +241,7 @@ export default function DeviceDetails() {
       {canManage ? (
         <section className="card" aria-labelledby="actions-title">
           <h2 id="actions-title">Actions</h2>
-          {!anyAction ? <p>This terminal is {TERMINAL_STATUS_LABEL[terminal.status].toLowerCase()}: there is nothing to do with it here.</p> : null}
+          {!anyAction ? <p>This terminal is {statusLabel("terminal", terminal.status).toLowerCase()}: there is nothing to do with it here.</p> : null}
           <div className="terminal-actions">
             {actions.assign ? (
               <div className="terminal-action" role="group" aria-labelledby="assign-heading">
@@ -277,7 +279,7 @@ export default function DeviceDetails() {
                   <ActionForm
                     intent="assign"
                     version={terminal.version}
-                    to={`/pos-terminals/device-details/${terminal.id}?assignMerchant=${merchant.id}`}
+                    to={paths.device(terminal.id, { assignMerchant: merchant.id })}
                     title={`Points of sale of ${merchant.name}`}
                     lead="The terminal stands there once assigned."
                     submit="Assign terminal"
@@ -345,12 +347,12 @@ export default function DeviceDetails() {
             {
               id: "pos",
               header: "Point of sale",
-              cell: (a) => <Link to={`/merchants/${a.merchantId}/point-of-sale/${a.pointOfSaleId}`}>{a.pointOfSaleName}</Link>,
+              cell: (a) => <Link to={paths.pointOfSale(a.merchantId, a.pointOfSaleId)}>{a.pointOfSaleName}</Link>,
             },
             {
               id: "merchant",
               header: "Merchant",
-              cell: (a) => <Link to={`/merchants/${a.merchantId}`}>{a.merchantName}</Link>,
+              cell: (a) => <Link to={paths.merchant(a.merchantId)}>{a.merchantName}</Link>,
             },
             {
               id: "from",

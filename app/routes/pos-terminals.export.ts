@@ -5,7 +5,7 @@ import { csvResponse } from "../../functions/csv";
 import { MAX_PAGE_SIZE } from "../../functions/data/page";
 import { listTerminals } from "../../functions/data/terminals";
 import { requireTenant } from "../../functions/guards";
-import { TERMINAL_STATUS_LABEL } from "../lib/terminals";
+import { statusLabel } from "../lib/statuses";
 import { terminalQuery, withPlaces } from "./pos-terminals._index";
 
 type Row = Awaited<ReturnType<typeof withPlaces>>[number];
@@ -16,7 +16,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const columns: { header: string; value: (t: Row) => string | number | null }[] = [
     { header: "Serial", value: (t) => t.serial },
     { header: "Model", value: (t) => t.model },
-    { header: "Status", value: (t) => TERMINAL_STATUS_LABEL[t.status] },
+    { header: "Status", value: (t) => statusLabel("terminal", t.status) },
     { header: "Merchant", value: (t) => t.merchantName },
     { header: "Point of sale", value: (t) => t.pointOfSaleName },
     { header: "Last seen (UTC)", value: (t) => (t.lastSeenAt === null ? "Never" : new Date(t.lastSeenAt).toISOString()) },

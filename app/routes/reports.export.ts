@@ -2,6 +2,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { csvLine } from "../../functions/csv";
 import { requireTenant } from "../../functions/guards";
+import { networkLabel } from "../lib/format";
 import { DIMENSIONS, buildReport } from "./reports";
 
 const cedis = (pesewas: number) => (pesewas / 100).toFixed(2);
@@ -12,7 +13,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const heading = DIMENSIONS.find((d) => d.value === dimension)?.heading ?? "Key";
   const body = [
     csvLine([heading, "Payments", "Value (GHS)", "Fees (GHS)"]),
-    ...lines.map((l) => csvLine([dimension === "day" ? l.key : l.label, l.count, cedis(l.amount), cedis(l.fee)])),
+    ...lines.map((l) =>
+      csvLine([dimension === "day" ? l.key : dimension === "network" ? networkLabel(l.label) : l.label, l.count, cedis(l.amount), cedis(l.fee)]),
+    ),
   ].join("");
   return new Response(`\uFEFF${body}`, {
     headers: {

@@ -13,7 +13,7 @@ import { requireTenant } from "../../functions/guards";
 import { ColumnChart, ShareBar } from "../components/charts";
 import { DataTable, type Column } from "../components/data-table";
 import { QUICK_RANGES, resolveRange } from "../lib/date-range";
-import { formatAmount, formatCount, formatDate } from "../lib/format";
+import { formatAmount, formatCount, formatDate, networkLabel } from "../lib/format";
 import { filterHref } from "../lib/list-url";
 import { listParams, oneOf } from "../lib/list-params";
 
@@ -105,7 +105,7 @@ export default function Reports() {
   const maxAmount = Math.max(0, ...lines.map((l) => l.amount));
   const noon = (day: string) => `${day}T12:00:00Z`;
   const columns: Column<ReportLine>[] = [
-    { id: "key", header: heading, cell: (l) => l.label },
+    { id: "key", header: heading, cell: (l) => (dimension === "network" ? networkLabel(l.label) : l.label) },
     { id: "count", header: "Payments", numeric: true, cell: (l) => formatCount(l.count) },
     { id: "amount", header: "Value (GHS)", numeric: true, cell: (l) => formatAmount(l.amount) },
     { id: "fee", header: "Fees (GHS)", numeric: true, cell: (l) => formatAmount(l.fee) },

@@ -16,11 +16,13 @@ import { can } from "../../functions/permissions";
 import { requireTenant } from "../../functions/guards";
 import { DataTable, ListCount, ListToolbar, Pager, type Column } from "../components/data-table";
 import { QUICK_RANGES, resolveRange } from "../lib/date-range";
-import { formatAmount, formatCount, formatDate } from "../lib/format";
+import { formatAmount, formatCount, formatDate, networkLabel } from "../lib/format";
 import { filterHref } from "../lib/list-url";
 import { listParams, oneOf, searchParam } from "../lib/list-params";
 import { readTransactionSearch } from "../lib/transaction-search";
-import { ACCOUNT_LABEL, CHANNEL_LABEL, NETWORKS, STATUS_CLASS, STATUS_LABEL, TRANSACTION_STATUSES, payerOf } from "../lib/transactions-view";
+import { ACCOUNT_LABEL, NETWORKS, TRANSACTION_STATUSES, payerOf, paymentMethod } from "../lib/transactions-view";
+import { statusLabel } from "../lib/statuses";
+import { transactionColumns } from "../components/columns/transactions";
 import { Details } from "../components/details";
 
 const id = v.optional(v.pipe(v.string(), v.regex(/^[\w-]{1,64}$/)));
@@ -145,34 +147,7 @@ function columns(search: string): Column<Row>[] {
         </Link>
       ),
     },
-    { id: "merchant", header: "Merchant", cell: (t) => t.merchant },
-    {
-      id: "channel",
-      header: "Channel",
-      cell: (t) => `${CHANNEL_LABEL[t.channel]} · ${t.network}`,
-    },
-    {
-      id: "payer",
-      header: "Payer",
-      cell: (t) => <span className="mono">{t.payer}</span>,
-    },
-    {
-      id: "amount",
-      header: "Amount (GHS)",
-      numeric: true,
-      cell: (t) => formatAmount(t.amount),
-    },
-    {
-      id: "fee",
-      header: "Fee (GHS)",
-      numeric: true,
-      cell: (t) => formatAmount(t.fee),
-    },
-    {
-      id: "status",
-      header: "Status",
-      cell: (t) => <span className={STATUS_CLASS[t.status]}>{STATUS_LABEL[t.status]}</span>,
-    },
+    ...transactionColumns(["merchant", "channel", "payer", "amount", "fee", "status"]),
   ];
 }
 
@@ -221,8 +196,8 @@ function Detail({ detail, closeHref }: { detail: NonNullable<ReturnType<typeof u
         rows={
           [
             ["Merchant", detail.merchant],
-            ["Status", STATUS_LABEL[detail.status]],
-            ["Channel", `${CHANNEL_LABEL[detail.channel]} · ${detail.network}`],
+            ["Status", statusLabel("transaction", detail.status)],
+            ["Channel", paymentMethod(detail)],
             ["Payer", detail.payer],
             ["Amount (GHS)", formatAmount(detail.amount)],
             ["Fee (GHS)", formatAmount(detail.fee)],
@@ -343,7 +318,7 @@ export default function Transactions() {
             allLabel: "Any status",
             options: TRANSACTION_STATUSES.map((s) => ({
               value: s,
-              label: STATUS_LABEL[s],
+              label: statusLabel("transaction", s),
             })),
           },
           {
@@ -359,7 +334,7 @@ export default function Transactions() {
             name: "network",
             label: "Network or scheme",
             allLabel: "Any network",
-            options: NETWORKS.map((n) => ({ value: n, label: n })),
+            options: NETWORKS.map((n) => ({ value: n, label: networkLabel(n) })),
           },
           {
             name: "merchant",

@@ -7,6 +7,7 @@ import { namesOf } from "../../functions/data/names";
 import { MAX_PAGE_SIZE } from "../../functions/data/page";
 import { listTransactions, type Transaction } from "../../functions/data/transactions";
 import { requireTenant } from "../../functions/guards";
+import { networkLabel } from "../lib/format";
 import { CHANNEL_LABEL, payerOf } from "../lib/transactions-view";
 import { transactionFilter } from "./transactions._index";
 
@@ -22,7 +23,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     { header: "Point of sale id", value: (t) => t.pointOfSaleId },
     { header: "Terminal id", value: (t) => t.terminalId },
     { header: "Channel", value: (t) => CHANNEL_LABEL[t.channel] },
-    { header: "Network", value: (t) => t.network },
+    { header: "Network", value: (t) => networkLabel(t.network) },
     { header: "Payer", value: (t) => payerOf(t) },
     { header: "Amount (GHS)", value: (t) => cedis(t.amount) },
     { header: "Fee (GHS)", value: (t) => cedis(t.fee) },

@@ -1,4 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { displayValue } from "../../app/lib/approvals";
+import { paymentMethod } from "../../app/lib/transactions-view";
 import {
   DATE_FORMATS,
   NOT_AVAILABLE,
@@ -8,6 +10,7 @@ import {
   formatDate,
   formatPathLike,
   formatPercentage,
+  networkLabel,
   replaceBrandWords,
   type DateFormat,
 } from "../../app/lib/format";
@@ -222,5 +225,27 @@ describe("replaceBrandWords (SPEC 9: Vodafone is shown as Telecel)", () => {
 
   it.each([["MTN Mobile Money"], ["AirtelTigo Money"], ["Telecel Cash"], ["Voda fone"], [""]])("leaves %j unchanged", (text) => {
     expect(replaceBrandWords(text)).toBe(text);
+  });
+});
+
+describe("networkLabel: a network or provider's name as shown on screens and in CSVs", () => {
+  it.each([
+    ["Vodafone Cash", "Telecel Cash"],
+    ["Vodafone", "Telecel"],
+    ["VODAFONE", "TELECEL"],
+    ["Vodafone Cash 0244123456", "Telecel Cash 0244123456"],
+    ["MTN", "MTN"],
+    ["Telecel", "Telecel"],
+    ["AirtelTigo", "AirtelTigo"],
+    ["VISA", "VISA"],
+    ["GCB Bank", "GCB Bank"],
+  ])("%j -> %j", (name, expected) => {
+    expect(networkLabel(name)).toBe(expected);
+  });
+
+  it("is what a payment's channel and an approval's provider say", () => {
+    expect(paymentMethod({ channel: "mobile_money", network: "Vodafone Cash" })).toBe("Mobile money · Telecel Cash");
+    expect(paymentMethod({ channel: "card", network: "VISA" })).toBe("Card · VISA");
+    expect(displayValue("provider", "Vodafone Cash", null)).toBe("Telecel Cash");
   });
 });

@@ -1,0 +1,39 @@
+// Every link, redirect and form action to a screen of SPEC section 2 that is
+// built from parts (ids, a tab, a filter) is built here, ids encoded, so a path
+// cannot be misspelt in one place or carry an id that breaks out of its segment.
+// functions/ builds none of these (it never links to a screen by id), so this
+// module stays in app/.
+import type { ApprovalKind } from "../../functions/data/approvals";
+import { KIND_SLUGS } from "./approvals";
+
+export const SETTINGS_TABS = ["profile", "business", "team", "security"] as const;
+export type SettingsTab = (typeof SETTINGS_TABS)[number];
+
+const segment = (id: string) => encodeURIComponent(id);
+
+/** `?a=1&b=2` from the given parameters (empty ones left out), or nothing. */
+function query(params: Record<string, string | null | undefined>): string {
+  const search = new URLSearchParams(Object.entries(params).filter((entry): entry is [string, string] => Boolean(entry[1]))).toString();
+  return search ? `?${search}` : "";
+}
+
+export const paths = {
+  merchant: (merchantId: string) => `/merchants/${segment(merchantId)}`,
+  addPointOfSale: (merchantId: string) => `${paths.merchant(merchantId)}/add-point-of-sale`,
+  pointOfSale: (merchantId: string, branchId: string) => `${paths.merchant(merchantId)}/point-of-sale/${segment(branchId)}`,
+  /** The fleet list, optionally filtered (decision 010: filters live in the URL). */
+  terminals: (filters: { merchant?: string; silent?: "1" } = {}) => `/pos-terminals${query(filters)}`,
+  /** A terminal's page; `assignMerchant` opens its assign form on that merchant's points of sale. */
+  device: (deviceId: string, options: { assignMerchant?: string } = {}) => `/pos-terminals/device-details/${segment(deviceId)}${query(options)}`,
+  /** A request's page: transfers, the fifth kind, have their own. */
+  approval: (kind: ApprovalKind | "transfer", id: string) => `/approvals/${kind === "transfer" ? "transfer" : KIND_SLUGS[kind]}/${segment(id)}`,
+  transferHistory: (merchantId: string) => `/money/merchant-accounts/transfer-history/${segment(merchantId)}`,
+  /** A tab of /settings; the profile is the tab with none. */
+  settings: (tab: SettingsTab = "profile") => (tab === "profile" ? "/settings" : `/settings?tab=${tab}`),
+};
+
+/** The request page of a request whose kind comes from data; null for a kind with no page. */
+export function approvalPath(kind: string, id: string): string | null {
+  if (kind !== "transfer" && !Object.hasOwn(KIND_SLUGS, kind)) return null;
+  return paths.approval(kind as ApprovalKind | "transfer", id);
+}

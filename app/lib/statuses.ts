@@ -1,0 +1,67 @@
+// How every status reads (on screen and in CSVs) and the tone of its pill: one
+// map per entity, so a status reads the same on every list and page.
+import type { ApprovalStatus } from "../../functions/data/approvals";
+import type { Employee } from "../../functions/data/employees";
+import type { Merchant } from "../../functions/data/merchants";
+import type { PointOfSale } from "../../functions/data/points-of-sale";
+import type { SettlementAccount } from "../../functions/data/settlement-accounts";
+import type { Settlement } from "../../functions/data/settlements";
+import type { TerminalStatus } from "../../functions/data/terminals";
+import type { Transaction } from "../../functions/data/transactions";
+import type { Transfer } from "../../functions/data/transfers";
+
+type Tone = "good" | "bad" | "wait" | "plain";
+type Statuses<S extends string> = Record<S, readonly [label: string, tone: Tone]>;
+
+const ACTIVE_OR_NOT = { active: ["Active", "good"], inactive: ["Inactive", "plain"] } as const;
+
+const STATUSES = {
+  transaction: { successful: ["Successful", "good"], failed: ["Failed", "bad"], reversed: ["Reversed", "wait"] } satisfies Statuses<Transaction["status"]>,
+  terminal: {
+    in_stock: ["In stock", "plain"],
+    assigned: ["Assigned", "wait"],
+    active: ["Active", "good"],
+    blocked: ["Blocked", "bad"],
+    faulty: ["Faulty", "bad"],
+    retired: ["Retired", "plain"],
+  } satisfies Statuses<TerminalStatus>,
+  merchant: ACTIVE_OR_NOT satisfies Statuses<Merchant["status"]>,
+  point_of_sale: ACTIVE_OR_NOT satisfies Statuses<PointOfSale["status"]>,
+  settlement_account: ACTIVE_OR_NOT satisfies Statuses<SettlementAccount["status"]>,
+  employee: { active: ["Active", "good"], invited: ["Invited", "wait"], deactivated: ["Deactivated", "bad"] } satisfies Statuses<Employee["status"]>,
+  transfer: {
+    pending_approval: ["Waiting for approval", "wait"],
+    rejected: ["Rejected", "bad"],
+    completed: ["Completed", "good"],
+    failed: ["Failed", "bad"],
+  } satisfies Statuses<Transfer["status"]>,
+  settlement: { pending: ["Paying out", "wait"], paid: ["Paid", "good"], failed: ["Failed, will retry", "bad"] } satisfies Statuses<Settlement["status"]>,
+  approval: {
+    pending: ["Pending", "wait"],
+    approved: ["Approved", "good"],
+    rejected: ["Rejected", "bad"],
+    stale: ["Stale", "plain"],
+  } satisfies Statuses<ApprovalStatus>,
+} as const;
+
+export type StatusEntity = keyof typeof STATUSES;
+export type StatusOf<E extends StatusEntity> = keyof (typeof STATUSES)[E] & string;
+
+function entry<E extends StatusEntity>(entity: E, status: StatusOf<E>): readonly [string, Tone] {
+  return (STATUSES[entity] as Statuses<string>)[status] ?? [status, "plain"];
+}
+
+export function statusLabel<E extends StatusEntity>(entity: E, status: StatusOf<E>): string {
+  return entry(entity, status)[0];
+}
+
+/** The pill's classes: `status`, with `status--good`, `--bad` or `--wait` for its tone. */
+export function statusClass<E extends StatusEntity>(entity: E, status: StatusOf<E>): string {
+  const tone = entry(entity, status)[1];
+  return tone === "plain" ? "status" : `status status--${tone}`;
+}
+
+/** Every status of the entity with its label, in the map's order (filter choices, CSV values). */
+export function statusLabels<E extends StatusEntity>(entity: E): Record<StatusOf<E>, string> {
+  return Object.fromEntries(Object.entries(STATUSES[entity] as Statuses<string>).map(([status, [label]]) => [status, label])) as Record<StatusOf<E>, string>;
+}

@@ -1,0 +1,61 @@
+// The merchant page's Edit merchant and Deactivate merchant forms (the
+// update-merchant and deactivate-merchant intents).
+import { Form, Link } from "@remix-run/react";
+import { type Merchant } from "../../../functions/data/merchants";
+import { MerchantFields } from "../../components/merchant-fields";
+import { merchantValues, SENT_FOR_APPROVAL, type FieldErrors } from "../../lib/merchant-forms";
+import { FormNotice } from "./ui";
+
+export function MerchantFormCard({
+  merchant,
+  intent,
+  errors,
+  values,
+  busy,
+  here,
+}: {
+  merchant: Merchant;
+  intent: "update-merchant" | "deactivate-merchant";
+  errors: FieldErrors;
+  /** What was typed into a refused form. */
+  values: Record<string, string> | null;
+  busy: boolean;
+  here: string;
+}) {
+  return (
+    <section className="card" aria-labelledby="merchant-form-title">
+      <h2 id="merchant-form-title">{intent === "update-merchant" ? "Edit merchant" : "Deactivate merchant"}</h2>
+      <FormNotice errors={errors} />
+      {intent === "update-merchant" ? (
+        <Form method="post" action={here} className="form" noValidate key={JSON.stringify(values ?? {})}>
+          <input type="hidden" name="intent" value="update-merchant" />
+          <p className="field-hint">Only the fields you change go into the request. {SENT_FOR_APPROVAL}</p>
+          <MerchantFields values={values ?? merchantValues(merchant)} errors={errors} prefix="edit" withCode={false} />
+          <div className="button-row">
+            <button type="submit" className="button button--primary" disabled={busy}>
+              {busy ? "Sending…" : "Send for approval"}
+            </button>
+            <Link to={here} className="button">
+              Cancel
+            </Link>
+          </div>
+        </Form>
+      ) : (
+        <Form method="post" action={here} className="form form--secondary">
+          <input type="hidden" name="intent" value="deactivate-merchant" />
+          <p>
+            Deactivate {merchant.name}? Once approved it stops accepting payments and cannot be changed again. {SENT_FOR_APPROVAL}
+          </p>
+          <div className="button-row">
+            <button type="submit" className="button button--danger" disabled={busy}>
+              {busy ? "Sending…" : "Yes, request deactivation"}
+            </button>
+            <Link to={here} className="button">
+              Cancel
+            </Link>
+          </div>
+        </Form>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,65 @@
+// The Security tab of /settings: where the person is signed in, signing one
+// session out, and signing out everywhere.
+import { Form, useNavigation } from "@remix-run/react";
+import { formatDate } from "../../lib/format";
+import { ErrorNotice } from "./notice";
+import type { loadSessions } from "./security.server";
+import { SECURITY_URL } from "./tabs";
+
+const CHANNEL_LABEL = {
+  microsoft: "Work account",
+  google: "Google",
+  userUniqueEmail: "Email",
+} as const;
+
+export function SecurityTab({ sessions, error }: { sessions: Awaited<ReturnType<typeof loadSessions>>; error: string | null }) {
+  const navigation = useNavigation();
+  const submitting = navigation.state === "submitting" ? navigation.formData?.get("intent") : null;
+  const others = sessions.filter((row) => !row.current).length;
+  return (
+    <section className="card" aria-labelledby="security-title">
+      <h2 id="security-title">Security</h2>
+      <ErrorNotice error={error} />
+      <h3>Signed-in sessions</h3>
+      <ul className="session-list">
+        {sessions.map((row) => (
+          <li key={row.id} className="session" data-testid="session">
+            <div>
+              <strong>
+                {row.browser}
+                {row.current ? <span className="badge">This session</span> : null}
+              </strong>
+              <span className="menu__hint">
+                {CHANNEL_LABEL[row.channel]} · {row.businessName ?? "Signing in"} · {row.ip ?? "IP not recorded"}
+              </span>
+              <span className="menu__hint">
+                Since {formatDate(row.createdAt)} · until {formatDate(row.expiresAt)}
+              </span>
+            </div>
+            {row.current ? null : (
+              <Form method="post" action={SECURITY_URL}>
+                <input type="hidden" name="intent" value="sign-out-session" />
+                <input type="hidden" name="sessionId" value={row.id} />
+                <button type="submit" className="button" disabled={navigation.state !== "idle"}>
+                  Sign out
+                </button>
+              </Form>
+            )}
+          </li>
+        ))}
+      </ul>
+      <h3>Sign out everywhere</h3>
+      <p>
+        Ends every session of yours on every device, this one included
+        {others > 0 ? ` (${others} other ${others === 1 ? "session" : "sessions"})` : ""}. Use it if a device was lost or someone else may have used your
+        account.
+      </p>
+      <Form method="post" action={SECURITY_URL}>
+        <input type="hidden" name="intent" value="sign-out-everywhere" />
+        <button type="submit" className="button button--danger" disabled={navigation.state !== "idle"}>
+          {submitting === "sign-out-everywhere" ? "Signing out…" : "Sign out everywhere"}
+        </button>
+      </Form>
+    </section>
+  );
+}

@@ -1,0 +1,20 @@
+// The tabs of /settings (`?tab=`), shared by the route and its tab modules.
+import { paths, type SettingsTab } from "../../lib/paths";
+
+export const TAB_LABEL: Record<SettingsTab, string> = {
+  profile: "Profile",
+  business: "Business",
+  team: "Team",
+  security: "Security",
+};
+
+export const TEAM_URL = paths.settings("team");
+export const SECURITY_URL = paths.settings("security");
+
+export const GENDER_LABEL = {
+  female: "Female",
+  male: "Male",
+  unspecified: "Not given",
+} as const;
+
+export const NOT_UNDERSTOOD = "That request was not understood. Reload the page and try again.";

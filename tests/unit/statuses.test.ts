@@ -1,0 +1,33 @@
+import { describe, expect, it } from "vitest";
+import { statusClass, statusLabel, statusLabels } from "../../app/lib/statuses";
+
+describe("statuses read the same on every screen", () => {
+  it("approval pills: pending waits, approved is good, rejected is bad, stale is plain", () => {
+    expect(statusClass("approval", "pending")).toBe("status status--wait");
+    expect(statusClass("approval", "approved")).toBe("status status--good");
+    expect(statusClass("approval", "rejected")).toBe("status status--bad");
+    expect(statusClass("approval", "stale")).toBe("status");
+  });
+
+  it("names each entity's statuses in words", () => {
+    expect(statusLabel("terminal", "in_stock")).toBe("In stock");
+    expect(statusLabel("transaction", "reversed")).toBe("Reversed");
+    expect(statusLabel("transfer", "pending_approval")).toBe("Waiting for approval");
+    expect(statusLabel("settlement", "failed")).toBe("Failed, will retry");
+    expect(statusLabel("employee", "invited")).toBe("Invited");
+    expect(statusClass("terminal", "faulty")).toBe("status status--bad");
+    expect(statusClass("merchant", "inactive")).toBe("status");
+  });
+
+  it("lists every status of an entity in order, for filters and CSVs", () => {
+    expect(statusLabels("terminal")).toEqual({
+      in_stock: "In stock",
+      assigned: "Assigned",
+      active: "Active",
+      blocked: "Blocked",
+      faulty: "Faulty",
+      retired: "Retired",
+    });
+    expect(Object.keys(statusLabels("transaction"))).toEqual(["successful", "failed", "reversed"]);
+  });
+});
