@@ -4,6 +4,7 @@
 import { redirect } from "@remix-run/cloudflare";
 import { SignJWT, jwtVerify } from "jose";
 import * as v from "valibot";
+import { clearCookie, readCookie, serializeCookie } from "./cookies";
 import type { AppConfig } from "./env";
 
 const FLASH_MAX_AGE_SECONDS = 60;
@@ -17,27 +18,10 @@ const FlashNotice = v.object({
 });
 export type FlashNotice = v.InferOutput<typeof FlashNotice>;
 
-/** `__Host-` cookies need https; on http://localhost the plain name is used. */
-export function flashCookieName(request: Request): string {
-  return new URL(request.url).protocol === "https:" ? "__Host-pp_flash" : "pp_flash";
-}
-
-function cookieAttributes(request: Request, maxAge: number): string {
-  const secure = new URL(request.url).protocol === "https:" ? "; Secure" : "";
-  return `Path=/; HttpOnly; SameSite=Lax; Max-Age=${maxAge}${secure}`;
-}
+const FLASH_COOKIE = "pp_flash";
 
 function key(config: AppConfig): Uint8Array {
   return new TextEncoder().encode(`flash:${config.sessionSecret}`);
-}
-
-function readCookie(request: Request, name: string): string | undefined {
-  const header = request.headers.get("Cookie") ?? "";
-  for (const part of header.split(";")) {
-    const [k, ...rest] = part.trim().split("=");
-    if (k === name) return rest.join("=");
-  }
-  return undefined;
 }
 
 export async function flashCookie(request: Request, config: AppConfig, notice: Omit<FlashNotice, "id">): Promise<string> {
@@ -46,7 +30,7 @@ export async function flashCookie(request: Request, config: AppConfig, notice: O
     .setIssuedAt()
     .setExpirationTime(`${FLASH_MAX_AGE_SECONDS}s`)
     .sign(key(config));
-  return `${flashCookieName(request)}=${token}; ${cookieAttributes(request, FLASH_MAX_AGE_SECONDS)}`;
+  return serializeCookie(request, FLASH_COOKIE, token, FLASH_MAX_AGE_SECONDS);
 }
 
 /** Redirect and show a notice on the page redirected to. */
@@ -59,15 +43,14 @@ export async function redirectWithFlash(request: Request, config: AppConfig, to:
  * expired or malformed cookie reads as no notice (and is cleared all the same).
  */
 export async function readFlash(request: Request, config: AppConfig): Promise<{ notice: FlashNotice | null; clearCookie: string | null }> {
-  const name = flashCookieName(request);
-  const token = readCookie(request, name);
+  const token = readCookie(request, FLASH_COOKIE);
   if (!token) return { notice: null, clearCookie: null };
-  const clearCookie = `${name}=; ${cookieAttributes(request, 0)}`;
+  const clear = clearCookie(request, FLASH_COOKIE);
   try {
     const { payload } = await jwtVerify(token, key(config), { algorithms: ["HS256"] });
     const parsed = v.safeParse(FlashNotice, payload);
-    return { notice: parsed.success ? parsed.output : null, clearCookie };
+    return { notice: parsed.success ? parsed.output : null, clearCookie: clear };
   } catch {
-    return { notice: null, clearCookie };
+    return { notice: null, clearCookie: clear };
   }
 }

@@ -1,14 +1,16 @@
 // The browser half of analytics (SPEC sections 3, 7, 8): a queue that sends
 // events one at a time to POST /api/events. It is kept in localStorage, so
-// events made just before a reload or while offline are sent later; a sent
-// event's hash is remembered, so it is never sent twice; Error and Exception
-// events go once per page life. The server de-duplicates again by its own hash.
+// events made just before a reload or while offline are sent later. An event
+// the same as one already queued or sent in this page life (same hash: the same
+// content, whenever it happened) is not sent again, Error and Exception events
+// included; a reload starts a new page life. The server de-duplicates each copy
+// it accepted by its own hash.
 import { useLocation, useNavigation } from "@remix-run/react";
 import { useEffect, useRef } from "react";
 import {
   buildEvent,
-  errorKey,
   eventHash,
+  isPageView,
   failedRequestInput,
   uncaughtExceptionInput,
   type AnalyticsContext,
@@ -19,7 +21,8 @@ import { useSignedInIdentity } from "./account-menu";
 import { installFetchObserver, onFetchResponse, unobservedFetch } from "./fetch-observer";
 
 const QUEUE_KEY = "pp:analytics:queue";
-const SENT_KEY = "pp:analytics:sent";
+/** Where sent hashes were once kept across reloads; now they last a page life, and the old list is dropped. */
+const OLD_SENT_KEY = "pp:analytics:sent";
 const MAX_QUEUED = 200;
 const MAX_SENT_REMEMBERED = 500;
 const ENDPOINT = "/api/events";
@@ -30,12 +33,12 @@ interface Queued {
 }
 
 let queue: Queued[] = [];
+/** Hashes of the events sent in this page life, newest last. */
 let sent: string[] = [];
 let loaded = false;
 let sending = false;
 let retryTimer: ReturnType<typeof setTimeout> | null = null;
 let backoffMs = 1_000;
-const onceThisPage = new Set<string>();
 let identity: Pick<AnalyticsContext, "user" | "business"> = { user: null, business: null };
 
 function read<T>(key: string, fallback: T): T {
@@ -52,14 +55,16 @@ function load(): void {
   loaded = true;
   const stored = read<Queued[]>(QUEUE_KEY, []);
   queue = Array.isArray(stored) ? stored.filter((item) => typeof item?.hash === "string" && item.event) : [];
-  const remembered = read<string[]>(SENT_KEY, []);
-  sent = Array.isArray(remembered) ? remembered.filter((hash) => typeof hash === "string") : [];
+  try {
+    localStorage.removeItem(OLD_SENT_KEY);
+  } catch {
+    // Storage denied: nothing to tidy.
+  }
 }
 
 function persist(): void {
   try {
     localStorage.setItem(QUEUE_KEY, JSON.stringify(queue));
-    localStorage.setItem(SENT_KEY, JSON.stringify(sent));
   } catch {
     // Storage full or denied: the queue still works for this page's life.
   }
@@ -129,12 +134,8 @@ export async function track(input: EventInput): Promise<void> {
   if (typeof window === "undefined") return;
   load();
   const event = buildEvent(input, context(), Date.now(), crypto.randomUUID());
-  if (event.eventType === "Error" || event.eventType === "Exception") {
-    const key = errorKey(event);
-    if (onceThisPage.has(key)) return;
-    onceThisPage.add(key);
-  }
   const hash = await eventHash(event);
+  // Checked and queued in one step after the await, so two identical events at once still make one.
   if (sent.includes(hash) || queue.some((item) => item.hash === hash)) return;
   queue = [...queue, { hash, event }].slice(-MAX_QUEUED);
   persist();
@@ -227,15 +228,26 @@ export function Analytics() {
     };
   }, []);
 
-  // A page view for every location a person lands on.
+  // A page view for every navigation: not for a form's answer shown where it was sent from
+  // (an action's 400 re-renders the page under a new location key, as a redirect back would).
+  const landedOn = useRef<string | null>(null);
+  const submitting = useRef(false);
   useEffect(() => {
+    if (navigation.state === "submitting") submitting.current = true;
+  }, [navigation.state]);
+  useEffect(() => {
+    const url = location.pathname + location.search;
+    const view = isPageView(landedOn.current, url, submitting.current);
+    landedOn.current = url;
+    submitting.current = false;
+    void view;
     void track({
       eventId: "PageView",
       eventDescription: `Viewed ${document.title}`,
       eventType: "Regular",
       eventValue: { type: "String", value: location.pathname },
     });
-  }, [location.key, location.pathname]);
+  }, [location.key, location.pathname, location.search]);
 
   // How long each in-app navigation took, from click to rendered.
   useEffect(() => {

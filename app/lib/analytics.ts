@@ -98,15 +98,26 @@ async function sha256(text: string): Promise<string> {
   return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
-/** The event's hash: the same event (a retry, a reload before it was sent) is never sent twice. */
+/**
+ * The event's hash: what makes two events the same event (SPEC section 7: "an event
+ * with the same hash is not resent"). Everything the event says counts (what
+ * happened, its value, the page, the person, the business, the browser); when it
+ * happened and the id the browser gave this copy do not, or no two events would
+ * ever match. The server keeps its own hash of the whole event, id included, to
+ * relay each copy it accepted exactly once.
+ */
 export function eventHash(event: AnalyticsEvent): Promise<string> {
-  return sha256(canonicalJson(event));
+  const { occurredAt: _occurredAt, clientEventId: _clientEventId, ...content } = event;
+  return sha256(canonicalJson(content));
 }
 
-/** What an error is, whenever and however often it happens: Error and Exception events go once per page life. */
-export function errorKey(event: AnalyticsEvent): string {
-  const { occurredAt: _occurredAt, clientEventId: _clientEventId, ...content } = event;
-  return canonicalJson(content);
+/**
+ * Whether landing on `url` is a page view. Every navigation is, a link to the same
+ * page included; a form submission's answer is not when it shows the page it was
+ * sent from (a refusal, 400, re-rendered in place, or a redirect back to it).
+ */
+export function isPageView(previous: string | null, url: string, bySubmission: boolean): boolean {
+  return previous === null || !bySubmission || url !== previous;
 }
 
 const STATUS_NAMES: Record<number, string> = {

@@ -20,7 +20,7 @@ import {
 } from "../../functions/data/approvals";
 import { type Tenant } from "../../functions/data/tenant";
 import { redirectWithFlash } from "../../functions/flash";
-import { pageNotFound, refuse } from "../../functions/http";
+import { pageNotFound, refuse, routeNotFound } from "../../functions/http";
 import { can } from "../../functions/permissions";
 import { describedBy, Field } from "../components/form";
 import { ACTION_NAMES, KIND_BY_SLUG, columnLabel, displayValue, kindName } from "../lib/approvals";
@@ -29,10 +29,14 @@ import { StatusPill } from "../components/status-pill";
 import { formatDate } from "../lib/format";
 import { maskPhone } from "../lib/phone";
 
-/** The request the URL names, of the kind the URL says, in this business; anything else is the 404 page. */
+/**
+ * The request the URL names, of the kind the URL says, in this business; anything else is the 404 page.
+ * A kind that is none of the four is no route at all (SPEC section 2: 'Page not found: {path}').
+ */
 async function requestOf(request: Request, tenant: Tenant, db: D1Database, params: { kind?: string; id?: string }): Promise<ApprovalRequest> {
   const kind: ApprovalKind | undefined = KIND_BY_SLUG[(params.kind ?? "").toLowerCase()];
-  const found = kind && params.id ? await getApprovalRequest(tenant, db, params.id) : null;
+  if (!kind) routeNotFound(request);
+  const found = params.id ? await getApprovalRequest(tenant, db, params.id) : null;
   if (!found || found.kind !== kind) pageNotFound(request);
   return found;
 }

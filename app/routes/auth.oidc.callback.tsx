@@ -9,6 +9,7 @@ import { useEffect, useState } from "react";
 import { authDeps, oidcDeps } from "../../functions/auth/deps";
 import { finishOidcSignIn, isOidcProvider } from "../../functions/auth/oidc-sign-in";
 import { signInFailureMessage } from "../../functions/auth/sign-in-messages";
+import { setCookieHeaders } from "../../functions/cookies";
 import { routeNotFound } from "../../functions/http";
 import { SIGN_IN_MESSAGE_TYPE, type SignInMessage } from "../lib/sign-in-popup";
 
@@ -21,8 +22,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   if (!isOidcProvider(params.provider)) routeNotFound(request);
   const deps = authDeps(request, context);
   const finished = await finishOidcSignIn(request, deps, oidcDeps(context, deps), params.provider);
-  const cookies = new Headers();
-  for (const cookie of finished.setCookies) cookies.append("Set-Cookie", cookie);
+  const cookies = setCookieHeaders(finished.setCookies);
   const { outcome } = finished;
   if (finished.mode === "redirect") throw redirect(outcome.ok ? outcome.next : `/login?error=${outcome.code}`, { headers: cookies });
   // A popup, or a flow whose cookie was lost (the page decides by whether it has an opener).

@@ -8,14 +8,13 @@ import { authDeps, oidcDeps } from "../../functions/auth/deps";
 import { beginOidcSignIn, isOidcProvider } from "../../functions/auth/oidc-sign-in";
 import { requireSameOrigin } from "../../functions/auth/origin";
 import { SIGN_IN_FAILURES } from "../../functions/auth/sign-in-messages";
+import { setCookieHeaders } from "../../functions/cookies";
 import { notFound } from "../../functions/http";
 
 const StartForm = v.object({ mode: v.optional(v.picklist(["popup", "redirect"], "Choose popup or redirect."), "redirect") });
 
-function withCookies(cookies: string[], extra: Record<string, string> = {}): Headers {
-  const headers = new Headers({ "Cache-Control": "no-store", ...extra });
-  for (const cookie of cookies) headers.append("Set-Cookie", cookie);
-  return headers;
+function withCookies(cookies: string[]): Headers {
+  return setCookieHeaders(cookies, { "Cache-Control": "no-store" });
 }
 
 export async function action({ request, context, params }: ActionFunctionArgs) {

@@ -8,6 +8,7 @@ import { redirectSignedIn } from "../../functions/auth/guards";
 import { EMAIL_LOOKUP_RATE_LIMIT, clientKey, countRequest } from "../../functions/rate-limit";
 import { requireSameOrigin } from "../../functions/auth/origin";
 import { startLogin } from "../../functions/auth/sign-in";
+import { setCookieHeaders } from "../../functions/cookies";
 import { refuse } from "../../functions/http";
 import { describedBy, Field } from "../components/form";
 import { isValidEmail } from "../lib/validation";
@@ -48,7 +49,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
   const result = await startLogin(request, deps, { email: parsed.output.email, channel: "userUniqueEmail" });
   if (!result.ok) return refuse({ email: result.message });
-  return redirect("/authenticate", { headers: { "Set-Cookie": result.setCookie } });
+  return redirect("/authenticate", { headers: setCookieHeaders([result.setCookie, result.returnCookie]) });
 }
 
 export default function LoginOption() {

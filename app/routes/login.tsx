@@ -1,7 +1,8 @@
 // /login: the three sign-in channels (SPEC sections 1, 4 and 8). Work account
 // and Google run in a popup (a full-page redirect when the popup cannot open, or
 // when the provider needs the user on its own pages); the unique-email channel
-// is /login-option. One sign-in at a time: while one runs, the buttons wait.
+// is /login-option. One sign-in at a time (SPEC section 4): while one runs, pressing
+// any channel says so and leaves the running one alone.
 import { data, type HeadersFunction, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Link, useLoaderData, useNavigate } from "@remix-run/react";
 import { useCallback, useEffect, useRef, useState } from "react";
@@ -64,6 +65,7 @@ async function startFlow(provider: OidcProviderId, mode: OidcMode): Promise<Star
 function useProviderSignIn(configuredSize: string | null, initialError: string | null) {
   const navigate = useNavigate();
   const inProgress = useRef<OidcProviderId | null>(null);
+  const openPopup = useRef<Window | null>(null);
   const stopWatching = useRef<() => void>(() => undefined);
   const [signingIn, setSigningIn] = useState<OidcProviderId | null>(null);
   const [error, setError] = useState<string | null>(initialError);
@@ -72,11 +74,18 @@ function useProviderSignIn(configuredSize: string | null, initialError: string |
     stopWatching.current();
     stopWatching.current = () => undefined;
     inProgress.current = null;
+    openPopup.current = null;
     setSigningIn(null);
     setError(SIGN_IN_FAILURES[code]);
   }, []);
 
   useEffect(() => () => stopWatching.current(), []);
+
+  /** A second sign-in while one runs is refused with SPEC section 4's message; the running one's window comes forward. */
+  const refuseSecond = useCallback(() => {
+    setError(SIGN_IN_FAILURES.in_progress);
+    openPopup.current?.focus();
+  }, []);
 
   /** The full-page flow: the flow state rides in a cookie across the redirect. */
   const redirectFlow = useCallback(
@@ -91,7 +100,7 @@ function useProviderSignIn(configuredSize: string | null, initialError: string |
 
   const signIn = useCallback(
     async (provider: OidcProviderId) => {
-      if (inProgress.current) return;
+      if (inProgress.current) return refuseSecond();
       inProgress.current = provider;
       setSigningIn(provider);
       setError(null);
@@ -103,6 +112,7 @@ function useProviderSignIn(configuredSize: string | null, initialError: string |
         popupFeatures(size, { left: window.screenX, top: window.screenY, width: window.outerWidth, height: window.outerHeight }),
       );
       if (!popup) return redirectFlow(provider);
+      openPopup.current = popup;
       const started = await startFlow(provider, "popup");
       if ("code" in started) {
         popup.close();
@@ -132,15 +142,15 @@ function useProviderSignIn(configuredSize: string | null, initialError: string |
       };
       popup.location.href = started.url;
     },
-    [configuredSize, fail, navigate, redirectFlow],
+    [configuredSize, fail, navigate, redirectFlow, refuseSecond],
   );
 
-  return { signingIn, error, signIn };
+  return { signingIn, error, signIn, refuseSecond };
 }
 
 export default function Login() {
   const { configured, popupSize: size, error: initialError } = useLoaderData<typeof loader>();
-  const { signingIn, error, signIn } = useProviderSignIn(size, initialError);
+  const { signingIn, error, signIn, refuseSecond } = useProviderSignIn(size, initialError);
   return (
     <div className="sign-in">
       <h1>Sign in</h1>
@@ -164,7 +174,7 @@ export default function Login() {
               }}
             >
               <input type="hidden" name="mode" value="redirect" />
-              <button type="submit" className="button button--primary button--block" disabled={signingIn !== null} aria-busy={signingIn === provider}>
+              <button type="submit" className="button button--primary button--block" aria-busy={signingIn === provider}>
                 {signingIn === provider ? "Signing in…" : label}
               </button>
             </form>
@@ -174,7 +184,15 @@ export default function Login() {
             </button>
           ),
         )}
-        <Link to="/login-option" className="button button--block" aria-disabled={signingIn !== null} onClick={(event) => signingIn && event.preventDefault()}>
+        <Link
+          to="/login-option"
+          className="button button--block"
+          onClick={(event) => {
+            if (!signingIn) return;
+            event.preventDefault();
+            refuseSecond();
+          }}
+        >
           Sign in with your email
         </Link>
       </div>

@@ -1,5 +1,7 @@
 // POST /logout: the session is revoked and its cookie cleared (every SPEC
 // section 4 field at once); the person lands on their channel's sign-in page.
+// The return-URL cookie is left as it is: SPEC section 4 does not list the
+// return URL among what logout clears, so a later visit still finds it.
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { authDeps } from "../../functions/auth/deps";
 import { checkSession, requireSession } from "../../functions/auth/guards";
@@ -12,7 +14,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const deps = authDeps(request, context);
   const check = await checkSession(request, deps);
   const { setCookie } = await logout(request, deps);
-  return redirect(check.ok ? check.session.returnUrl : "/login", { headers: { "Set-Cookie": setCookie } });
+  return redirect(check.ok ? check.session.returnUrl : check.returnUrl, { headers: { "Set-Cookie": setCookie } });
 }
 
 // Signing out changes state, so only the form's POST does it.

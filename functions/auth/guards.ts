@@ -1,11 +1,13 @@
 // Loader and action guards. Each reads the session cookie, checks its signature,
 // key, expiration and its `sessions` row (so a revoked session is refused at its
 // very next request), and throws a redirect when the session does not do:
-// to the stored return URL (or /login), with the cookie cleared.
+// to the stored return URL (or /login), with the cookie cleared. The return URL
+// is the session's own while its cookie is still sent, else the return-URL
+// cookie's (session.ts), which outlives it.
 import { redirect } from "@remix-run/cloudflare";
 import type { Tenant } from "../data/tenant";
 import type { AuthDeps } from "./deps";
-import { clearSessionCookie, isValidSession, readSessionCookie, type ReturnUrl, type SessionData } from "./session";
+import { clearSessionCookie, isValidSession, readReturnUrl, readSessionCookie, type ReturnUrl, type SessionData } from "./session";
 import { membershipRole, rowAllows, sessionRow } from "./sign-in";
 
 export type SessionCheck = { ok: true; session: SessionData } | { ok: false; returnUrl: ReturnUrl; clear: boolean };
@@ -29,8 +31,10 @@ const checks = new WeakMap<Request, Promise<SessionCheck>>();
 async function readSession(request: Request, deps: AuthDeps): Promise<SessionCheck> {
   const now = deps.now();
   const read = await readSessionCookie(request, deps.config, now);
-  if (read.kind === "absent") return { ok: false, returnUrl: "/login", clear: false };
-  if (read.kind === "refused") return { ok: false, returnUrl: "/login", clear: true };
+  // No session cookie (the browser dropped it when the session ran out), or one nothing in can be trusted.
+  if (read.kind === "absent" || read.kind === "refused") {
+    return { ok: false, returnUrl: (await readReturnUrl(request, deps.config, now)) ?? "/login", clear: read.kind === "refused" };
+  }
   if (read.kind === "expired") return { ok: false, returnUrl: read.returnUrl, clear: true };
   const row = await sessionRow(deps.db, read.session.sid);
   if (!rowAllows(row, read.session, now)) return { ok: false, returnUrl: read.session.returnUrl, clear: true };

@@ -51,7 +51,7 @@ export async function finishOidcSignIn(request: Request, deps: AuthDeps, oidc: O
     // startLogin audited the unknown email itself.
     return { mode: result.mode, outcome: { ok: false, code: login.message === NO_ACCOUNT ? "no_account" : "provider_error" }, setCookies: [result.setCookie] };
   }
-  return { mode: result.mode, outcome: { ok: true, next: AFTER_IDENTIFIED }, setCookies: [result.setCookie, login.setCookie] };
+  return { mode: result.mode, outcome: { ok: true, next: AFTER_IDENTIFIED }, setCookies: [result.setCookie, login.setCookie, login.returnCookie] };
 }
 
 async function auditFailure(deps: AuthDeps, provider: OidcProviderId, code: SignInFailure, detail: string | undefined): Promise<void> {

@@ -21,6 +21,7 @@
 // personal Microsoft accounts (the consumers tenant) are refused: work accounts only.
 import { EncryptJWT, createRemoteJWKSet, errors, jwtDecrypt, jwtVerify, type JWTPayload, type JWTVerifyGetKey } from "jose";
 import * as v from "valibot";
+import { clearCookie, readCookie, serializeCookie } from "../cookies";
 import type { AuthConfig, OidcClientConfig, OidcConfig } from "../env";
 import { SIGN_IN_FAILURES, type SignInFailure } from "./sign-in-messages";
 
@@ -179,30 +180,15 @@ async function flowKey(secret: string): Promise<Uint8Array> {
   return new Uint8Array(await crypto.subtle.digest("SHA-256", encoder.encode(`pp-oidc-flow:${secret}`)));
 }
 
-export function oidcCookieName(request: Request): string {
-  return new URL(request.url).protocol === "https:" ? "__Host-pp_oidc" : "pp_oidc";
-}
-
-function flowCookie(request: Request, value: string, maxAge: number): string {
-  const secure = new URL(request.url).protocol === "https:" ? "; Secure" : "";
-  return `${oidcCookieName(request)}=${value}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${maxAge}${secure}`;
-}
+const FLOW_COOKIE = "pp_oidc";
 
 /** The Set-Cookie that removes the flow cookie. */
 export function clearOidcCookie(request: Request): string {
-  return flowCookie(request, "", 0);
-}
-
-function readCookie(request: Request, name: string): string | undefined {
-  for (const part of (request.headers.get("Cookie") ?? "").split(";")) {
-    const [k, ...rest] = part.trim().split("=");
-    if (k === name) return rest.join("=");
-  }
-  return undefined;
+  return clearCookie(request, FLOW_COOKIE);
 }
 
 async function readFlow(request: Request, deps: OidcDeps): Promise<Flow | null> {
-  const token = readCookie(request, oidcCookieName(request));
+  const token = readCookie(request, FLOW_COOKIE);
   if (!token) return null;
   const secrets = [deps.config.sessionSecret, deps.config.sessionSecretPrevious].filter((s): s is string => Boolean(s));
   for (const secret of secrets) {
@@ -289,7 +275,7 @@ export async function startOidc(
     .setIssuedAt(Math.floor(now / 1000))
     .setExpirationTime(Math.floor((now + OIDC_FLOW_TTL_MS) / 1000))
     .encrypt(await flowKey(deps.config.sessionSecret));
-  return { url: url.toString(), setCookie: flowCookie(request, token, OIDC_FLOW_TTL_MS / 1000) };
+  return { url: url.toString(), setCookie: serializeCookie(request, FLOW_COOKIE, token, OIDC_FLOW_TTL_MS / 1000) };
 }
 
 // --- callback -------------------------------------------------------------

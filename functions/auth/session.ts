@@ -6,8 +6,12 @@
 // SESSION_SECRET_PREVIOUS (rotation). The `kid` is a hash prefix of the secret,
 // so rotating is: move the old secret to SESSION_SECRET_PREVIOUS, set a new one.
 // A token with any other kid is refused.
+//
+// The return URL also lives in a cookie of its own (`returnUrlCookie`), signed
+// the same way, because the session cookie dies with the session (see RETURN_COOKIE).
 import { SignJWT, decodeProtectedHeader, errors, jwtVerify } from "jose";
 import * as v from "valibot";
+import { clearCookie, readCookie, serializeCookie } from "../cookies";
 import type { AuthConfig } from "../env";
 
 export const CHANNELS = ["microsoft", "google", "userUniqueEmail"] as const;
@@ -56,24 +60,18 @@ export function isValidSession(session: Pick<SessionData, "otpToken" | "email" |
   return Boolean(session.otpToken) && Boolean(session.email) && session.tokenExpiration > now;
 }
 
-/** `__Host-` cookies need https; on http://localhost the plain name is used. */
-export function sessionCookieName(request: Request): string {
-  return new URL(request.url).protocol === "https:" ? "__Host-pp_session" : "pp_session";
-}
+const SESSION_COOKIE = "pp_session";
 
-function cookieAttributes(request: Request, maxAge: number): string {
-  const secure = new URL(request.url).protocol === "https:" ? "; Secure" : "";
-  return `Path=/; HttpOnly; SameSite=Lax; Max-Age=${maxAge}${secure}`;
-}
-
-export function readCookie(request: Request, name: string): string | undefined {
-  const header = request.headers.get("Cookie") ?? "";
-  for (const part of header.split(";")) {
-    const [k, ...rest] = part.trim().split("=");
-    if (k === name) return rest.join("=");
-  }
-  return undefined;
-}
+/**
+ * SPEC section 2's stored return URL, kept apart from the session: the session
+ * cookie's Max-Age is the token expiration, so the browser drops it the moment
+ * the session ends, and with it any return URL inside. This small signed cookie
+ * outlives it, so an expired, revoked or cleared session still sends a
+ * unique-email user to /login-option. It holds nothing but one of RETURN_URLS.
+ */
+const RETURN_COOKIE = "pp_return";
+/** Weeks beyond the longest session: someone back after a holiday still lands on their channel's page. */
+export const RETURN_URL_TTL_MS = 30 * 24 * 60 * 60_000;
 
 const encoder = new TextEncoder();
 
@@ -83,8 +81,11 @@ export async function sessionKeyId(secret: string): Promise<string> {
   return [...digest.slice(0, 8)].map((byte) => byte.toString(16).padStart(2, "0")).join("");
 }
 
-function signingKey(secret: string): Uint8Array {
-  return encoder.encode(`session:${secret}`);
+/** The session and the return-URL cookie are signed with keys of their own, so neither token passes for the other. */
+type Purpose = "session" | "return";
+
+function signingKey(secret: string, purpose: Purpose): Uint8Array {
+  return encoder.encode(`${purpose}:${secret}`);
 }
 
 /** A Set-Cookie with a new token for `session` (a new token at every step). */
@@ -94,14 +95,13 @@ export async function sessionCookie(request: Request, config: AuthConfig, sessio
     .setIssuedAt(Math.floor(now / 1000))
     .setJti(crypto.randomUUID())
     .setExpirationTime(Math.ceil(session.tokenExpiration / 1000))
-    .sign(signingKey(config.sessionSecret));
-  const maxAge = Math.max(0, Math.ceil((session.tokenExpiration - now) / 1000));
-  return `${sessionCookieName(request)}=${token}; ${cookieAttributes(request, maxAge)}`;
+    .sign(signingKey(config.sessionSecret, "session"));
+  return serializeCookie(request, SESSION_COOKIE, token, Math.ceil((session.tokenExpiration - now) / 1000));
 }
 
 /** The Set-Cookie that removes the session cookie. */
 export function clearSessionCookie(request: Request): string {
-  return `${sessionCookieName(request)}=; ${cookieAttributes(request, 0)}`;
+  return clearCookie(request, SESSION_COOKIE);
 }
 
 export type CookieRead =
@@ -113,16 +113,16 @@ export type CookieRead =
   /** Forged, altered, signed with an unknown key, or not a session at all. */
   | { kind: "refused"; reason: "malformed" | "unknown-kid" | "bad-signature" };
 
-async function keyFor(config: AuthConfig, kid: unknown): Promise<Uint8Array | null> {
+async function keyFor(config: AuthConfig, kid: unknown, purpose: Purpose): Promise<Uint8Array | null> {
   if (typeof kid !== "string") return null;
-  if (kid === (await sessionKeyId(config.sessionSecret))) return signingKey(config.sessionSecret);
-  if (config.sessionSecretPrevious && kid === (await sessionKeyId(config.sessionSecretPrevious))) return signingKey(config.sessionSecretPrevious);
+  if (kid === (await sessionKeyId(config.sessionSecret))) return signingKey(config.sessionSecret, purpose);
+  if (config.sessionSecretPrevious && kid === (await sessionKeyId(config.sessionSecretPrevious))) return signingKey(config.sessionSecretPrevious, purpose);
   return null;
 }
 
 /** Reads and verifies the session cookie of `request` at `now` (epoch ms). */
 export async function readSessionCookie(request: Request, config: AuthConfig, now: number): Promise<CookieRead> {
-  const token = readCookie(request, sessionCookieName(request));
+  const token = readCookie(request, SESSION_COOKIE);
   if (!token) return { kind: "absent" };
   let kid: unknown;
   try {
@@ -130,7 +130,7 @@ export async function readSessionCookie(request: Request, config: AuthConfig, no
   } catch {
     return { kind: "refused", reason: "malformed" };
   }
-  const key = await keyFor(config, kid);
+  const key = await keyFor(config, kid, "session");
   if (!key) return { kind: "refused", reason: "unknown-kid" };
   try {
     const { payload } = await jwtVerify(token, key, { algorithms: ["HS256"], currentDate: new Date(now) });
@@ -145,5 +145,30 @@ export async function readSessionCookie(request: Request, config: AuthConfig, no
       return { kind: "expired", returnUrl: returnUrl.success ? returnUrl.output : "/login" };
     }
     return { kind: "refused", reason: error instanceof errors.JWSSignatureVerificationFailed ? "bad-signature" : "malformed" };
+  }
+}
+
+/** A Set-Cookie storing the return URL of the channel a login started with; written by `startLogin`. */
+export async function returnUrlCookie(request: Request, config: AuthConfig, returnUrl: ReturnUrl, now: number): Promise<string> {
+  const token = await new SignJWT({ returnUrl })
+    .setProtectedHeader({ alg: "HS256", kid: await sessionKeyId(config.sessionSecret), typ: "JWT" })
+    .setIssuedAt(Math.floor(now / 1000))
+    .setExpirationTime(Math.floor((now + RETURN_URL_TTL_MS) / 1000))
+    .sign(signingKey(config.sessionSecret, "return"));
+  return serializeCookie(request, RETURN_COOKIE, token, RETURN_URL_TTL_MS / 1000);
+}
+
+/** The stored return URL, or null when there is none, or it is forged, expired or not one of RETURN_URLS. */
+export async function readReturnUrl(request: Request, config: AuthConfig, now: number): Promise<ReturnUrl | null> {
+  const token = readCookie(request, RETURN_COOKIE);
+  if (!token) return null;
+  try {
+    const key = await keyFor(config, decodeProtectedHeader(token).kid, "return");
+    if (!key) return null;
+    const { payload } = await jwtVerify(token, key, { algorithms: ["HS256"], currentDate: new Date(now) });
+    const parsed = v.safeParse(v.picklist(RETURN_URLS), payload.returnUrl);
+    return parsed.success ? parsed.output : null;
+  } catch {
+    return null;
   }
 }

@@ -5,9 +5,21 @@
 import { ifChangedAuditStatement, signInAuditStatement } from "../data/audit";
 import type { Role } from "../permissions";
 import { iso, type AuthDeps } from "./deps";
-import { IDENTIFIED_TTL_MS, clearSessionCookie, dedupe, readSessionCookie, returnUrlFor, sessionCookie, type Channel, type SessionData } from "./session";
+import {
+  IDENTIFIED_TTL_MS,
+  clearSessionCookie,
+  dedupe,
+  readSessionCookie,
+  returnUrlCookie,
+  returnUrlFor,
+  sessionCookie,
+  type Channel,
+  type SessionData,
+} from "./session";
 
 export type StepResult<T = SessionData> = { ok: true; session: T; setCookie: string } | { ok: false; message: string };
+/** A login started: the session cookie, and the return-URL cookie of its channel (session.ts), both to set. */
+export type LoginStarted = { ok: true; session: SessionData; setCookie: string; returnCookie: string } | { ok: false; message: string };
 
 export const NO_ACCOUNT = "No portal account uses this email address. Check it, or ask your administrator to invite you.";
 export const NOT_A_MEMBER = "You do not have access to this business.";
@@ -39,7 +51,7 @@ export function rowAllows(row: SessionRow | null, session: SessionData, now: num
  * a typed unique email). Whatever session the request carried is revoked first:
  * a new login starts from empty fields (SPEC section 4).
  */
-export async function startLogin(request: Request, deps: AuthDeps, identity: { email: string; channel: Channel }): Promise<StepResult> {
+export async function startLogin(request: Request, deps: AuthDeps, identity: { email: string; channel: Channel }): Promise<LoginStarted> {
   const now = deps.now();
   const email = normaliseEmail(identity.email);
   const previous = await readSessionCookie(request, deps.config, now);
@@ -93,7 +105,12 @@ export async function startLogin(request: Request, deps: AuthDeps, identity: { e
       iso(now),
     ),
   ]);
-  return { ok: true, session, setCookie: await sessionCookie(request, deps.config, session, now) };
+  return {
+    ok: true,
+    session,
+    setCookie: await sessionCookie(request, deps.config, session, now),
+    returnCookie: await returnUrlCookie(request, deps.config, session.returnUrl, now),
+  };
 }
 
 /** The businesses the user may enter: active memberships of active businesses. */
@@ -133,7 +150,9 @@ export async function chooseBusiness(request: Request, deps: AuthDeps, session: 
 
 /**
  * Logout: the request's session is revoked (if it carried an authentic one) and
- * the cookie cleared, which empties every SPEC section 4 field at once.
+ * the cookie cleared, which empties every SPEC section 4 field at once. The
+ * return-URL cookie stays: SPEC section 4's list of what logout clears leaves
+ * the return URL out, and section 2 sends a later visit to the stored return URL.
  */
 export async function logout(request: Request, deps: AuthDeps): Promise<{ setCookie: string }> {
   const now = deps.now();

@@ -10,7 +10,8 @@
 //      Not claimed: 'relayed' -> ack (a duplicate); otherwise another consumer is
 //      relaying it right now -> retry later (never ack: if that consumer dies, this
 //      delivery may be the only copy left).
-//   2. Relay: POST the event to EVENTS_ENDPOINT with X-Api-Key and
+//   2. Relay: POST the event to EVENTS_ENDPOINT, one request at a time (a batch's
+//      events in order, each after the previous one's answer), with X-Api-Key and
 //      X-Idempotency-Key: <hash>, bounded by RELAY_TIMEOUT_MS (far below the claim
 //      timeout, so a claim is never taken over while its relay may still be sent).
 //   3. 2xx: mark 'relayed' (whoever holds the claim: the 2xx is the proof), then ack.
@@ -131,22 +132,16 @@ ON CONFLICT (hash) DO UPDATE SET status = 'claimed', claim_token = excluded.clai
 RETURNING claim_token`;
 
 async function relayMessages(db: D1Database, messages: Valid[], config: RelayConfig): Promise<void> {
-  // Copies of one event in one batch go one after another (the second finds it
-  // relayed); different events go side by side.
-  const byHash = new Map<string, Valid[]>();
-  for (const item of messages) byHash.set(item.body.hash, [...(byHash.get(item.body.hash) ?? []), item]);
-  await Promise.all(
-    [...byHash.values()].map(async (copies) => {
-      for (const item of copies) {
-        const outcome = await relayOne(db, item.body, item.message.attempts, config).catch((error: unknown) => {
-          logEvent("error", "analytics.relay_crashed", { hash: item.body.hash, error: errorText(error) });
-          return "retry" as const;
-        });
-        if (outcome === "ack") item.message.ack();
-        else retryLater(item.message, config);
-      }
-    }),
-  );
+  // SPEC section 7: sent one at a time. The batch's events go one after another in
+  // the order the queue delivered them (a second copy of one event finds it relayed).
+  for (const item of messages) {
+    const outcome = await relayOne(db, item.body, item.message.attempts, config).catch((error: unknown) => {
+      logEvent("error", "analytics.relay_crashed", { hash: item.body.hash, error: errorText(error) });
+      return "retry" as const;
+    });
+    if (outcome === "ack") item.message.ack();
+    else retryLater(item.message, config);
+  }
 }
 
 async function relayOne(db: D1Database, body: EventsQueueMessage, attempt: number, config: RelayConfig): Promise<"ack" | "retry"> {

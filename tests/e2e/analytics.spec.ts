@@ -69,6 +69,25 @@ test("navigations are page views and Duration events", async ({ page, request })
   await eventually(request, since, (e) => e.eventId === "PageLoadDuration" && e.eventType === "Duration");
 });
 
+test("a form refused with 400 is no page view; the next navigation is", async ({ page, request }) => {
+  const since = Date.now() - 1000;
+  const viewsOf = async (path: string) =>
+    (await storedSince(request, since)).filter((e) => e.eventId === "PageView" && e.eventValue.type === "String" && e.eventValue.value === path);
+  await page.goto("/merchants/add-merchant");
+  await hydrated(page);
+  await eventually(request, since, (e) => e.eventId === "PageView" && e.eventValue.type === "String" && e.eventValue.value === "/merchants/add-merchant");
+  const send = page.getByRole("button", { name: "Send for approval" });
+  await send.click();
+  await expect(page.getByLabel("Registered name")).toHaveAttribute("aria-invalid", "true");
+  await page.getByLabel("Contact email").fill("akua@bantama");
+  await send.click();
+  await expect(page.locator("#merchant-contact_email-error")).toHaveText("Enter a valid email address, like name@company.com.");
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Reports" }).click();
+  // Events go in order: once the next page's view has arrived, nothing sent before it is still on its way.
+  await eventually(request, since, (e) => e.eventId === "PageView" && e.eventValue.type === "String" && e.eventValue.value === "/reports");
+  expect(await viewsOf("/merchants/add-merchant")).toHaveLength(1);
+});
+
 test("an uncaught error is an Exception event, sent once per page life", async ({ page, request }) => {
   const since = Date.now() - 1000;
   await page.goto("/__dev/ui");

@@ -92,3 +92,43 @@ test("the sign-in steps work at 390 px wide", async ({ page }) => {
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   expect(overflow).toBeLessThanOrEqual(0);
 });
+
+test("a unique-email user whose session runs out goes back to /login-option at the next navigation", async ({ page, request, context }) => {
+  // Esi has one phone and one business: the steps are short, and no other test asks codes for her.
+  await page.goto("/login-option");
+  await hydrated(page);
+  await page.getByLabel("Email address").fill("esi.owusu@example.com");
+  await page.getByRole("button", { name: "Continue" }).click();
+  await expect(page).toHaveURL(/\/authenticate$/);
+  await page.getByRole("button", { name: "Send code" }).click();
+  await expect(page).toHaveURL(/\/authenticate\/verify$/);
+  await page.getByLabel("One-time code").fill(await latestCodeFor(request, "233201112223"));
+  await page.getByRole("button", { name: "Verify" }).click();
+  await expect(page).toHaveURL(/\/select-business$/);
+  await page.getByRole("button", { name: /Kumasi Fresh Foods/ }).click();
+  await expect(page.getByRole("heading", { name: "Dashboard" })).toBeVisible();
+
+  // The session cookie lives exactly as long as the session; the return URL weeks longer.
+  const now = Date.now() / 1000;
+  const cookies = await context.cookies();
+  const session = cookies.find((c) => c.name === "pp_session")!;
+  const stored = cookies.find((c) => c.name === "pp_return");
+  expect(session.expires - now).toBeGreaterThan(11.9 * 3600);
+  expect(session.expires - now).toBeLessThanOrEqual(12 * 3600);
+  expect(stored).toMatchObject({ httpOnly: true, sameSite: "Lax" });
+  expect(stored!.expires - now).toBeGreaterThan(29 * 24 * 3600);
+
+  // Twelve hours pass. Playwright's clock (page.clock) cannot stand for them: it moves the
+  // page's Date and timers, not Chromium's cookie store nor the Worker's clock. So the
+  // session cookie is given the end it reaches then, and Chromium itself drops it.
+  await context.addCookies([{ ...session, expires: Math.ceil(Date.now() / 1000) + 1 }]);
+  await expect.poll(async () => (await context.cookies()).some((c) => c.name === "pp_session"), { timeout: 5_000 }).toBe(false);
+
+  // The next navigation, in the app.
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Merchants" }).click();
+  await expect(page).toHaveURL(/\/login-option$/);
+  await expect(page.getByLabel("Email address")).toBeVisible();
+  // And a typed address, a whole document request, goes the same way.
+  await page.goto("/reports");
+  await expect(page).toHaveURL(/\/login-option$/);
+});

@@ -109,12 +109,23 @@ test("work account in a popup of the default size: the popup hands over and the 
   const popupOpened = page.waitForEvent("popup");
   await workAccount(page).click();
   const popup = await popupOpened;
-  // One sign-in at a time: the channels wait while this one runs.
-  await expect(page.getByRole("button", { name: "Signing in…" })).toBeDisabled();
-  await expect(google(page)).toBeDisabled();
+  await expect(page.getByRole("button", { name: "Signing in…" })).toHaveAttribute("aria-busy", "true");
   expect(await page.evaluate(() => (window as unknown as { __popupFeatures?: string }).__popupFeatures)).toMatch(/width=483,height=600/);
-
   await popup.waitForURL(/\/interaction\//);
+
+  // One sign-in at a time (SPEC section 4): a second one, by Google, the same button or email, is refused
+  // with a message, opens no other window, and leaves this one running.
+  const popups: Page[] = [];
+  page.context().on("page", (opened) => popups.push(opened));
+  await google(page).click();
+  await expect(page.getByTestId("sign-in-error")).toHaveText("A sign-in is already in progress.");
+  await page.getByRole("button", { name: "Signing in…" }).click();
+  await page.getByRole("link", { name: "Sign in with your email" }).click();
+  await expect(page).toHaveURL(/\/login$/);
+  await expect(page.getByTestId("sign-in-error")).toHaveText("A sign-in is already in progress.");
+  expect(popups, "no second sign-in window").toEqual([]);
+  expect(popup.isClosed()).toBe(false);
+
   // Entra's account picker: the provider asks for the account (prompt=select_account).
   await signInAtProvider(popup, "kofi-work");
   await expect(page).toHaveURL(/\/authenticate$/);

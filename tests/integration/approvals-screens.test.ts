@@ -231,8 +231,21 @@ describe("a request page", () => {
     const wrongKind = await get(`/approvals/employee/${id}?x=1`, await as(KOFI));
     expect(wrongKind.status).toBe(404);
     expect(textOf(await wrongKind.text())).toContain(`Page Not Found: /approvals/employee/${id}?x=1`);
-    expect((await get(`/approvals/merchants/${id}`, await as(KOFI))).status).toBe(404);
-    expect((await get(`/approvals/merchant/apr_nope`, await as(KOFI))).status).toBe(404);
+    // An unknown id of a known kind fails the page's check: the page-level wording, with the query.
+    const unknownId = await get(`/approvals/merchant/apr_nope?from=queue`, await as(KOFI));
+    expect(unknownId.status).toBe(404);
+    expect(textOf(await unknownId.text())).toContain("Page Not Found: /approvals/merchant/apr_nope?from=queue");
+    // A kind that is none of the four is an unknown route (SPEC section 2), whatever the id, for a look and a post alike.
+    for (const response of [
+      await get(`/approvals/merchants/${id}?from=queue`, await as(KOFI)),
+      await post(`/approvals/merchants/${id}`, { intent: "approve" }, await as(KOFI)),
+    ]) {
+      expect(response.status).toBe(404);
+      const text = textOf(await response.text());
+      expect(text).toContain(`Page not found: /approvals/merchants/${id}`);
+      expect(text).not.toContain("Page Not Found: /approvals/merchants");
+      expect(text).not.toContain("?from=queue");
+    }
     // Posting a decision there changes nothing either.
     expect((await post(`/approvals/merchant/${id}`, { intent: "approve" }, await as(AMA, ACCRA))).status).toBe(404);
     expect((await post(`/approvals/employee/${id}`, { intent: "approve" }, await as(KOFI))).status).toBe(404);

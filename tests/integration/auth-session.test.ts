@@ -7,7 +7,8 @@ import { requireBusiness, requireIdentified, requireSession, requireVerified } f
 import { requireSameOrigin } from "../../functions/auth/origin";
 import { maskPhone } from "../../app/lib/phone";
 import { requestOtp, verifyOtp } from "../../functions/auth/otp";
-import { SESSION_TTL_MS, sessionCookie, type Channel, type SessionData } from "../../functions/auth/session";
+import { SignJWT } from "jose";
+import { RETURN_URL_TTL_MS, SESSION_TTL_MS, returnUrlCookie, sessionCookie, type Channel, type SessionData } from "../../functions/auth/session";
 import { NO_ACCOUNT, chooseBusiness, logout, signOutEverywhere, startLogin } from "../../functions/auth/sign-in";
 import type { SmsMessage, SmsPort } from "../../functions/auth/sms";
 import { parseAuthConfig, type AuthConfig } from "../../functions/env";
@@ -34,7 +35,12 @@ async function deps(clock: Clock, cfg: AuthConfig = config): Promise<AuthDeps> {
 }
 
 function withCookie(setCookie: string, path = "/"): Request {
-  return new Request(`${ORIGIN}${path}`, { headers: { Cookie: setCookie.split(";")[0]! } });
+  return withCookies([setCookie], path);
+}
+
+/** A request carrying these cookies (Set-Cookie values or name=value pairs), as a browser would send them. */
+function withCookies(setCookies: string[], path = "/"): Request {
+  return new Request(`${ORIGIN}${path}`, { headers: { Cookie: setCookies.map((cookie) => cookie.split(";")[0]!).join("; ") } });
 }
 
 /** Runs a guard and returns the redirect it threw. */
@@ -63,7 +69,8 @@ async function verified(clock: Clock, email: string, channel: Channel = "userUni
   if (!otp.ok) throw new Error(otp.message);
   const result = await verifyOtp(new Request(`${ORIGIN}/authenticate/verify`), await deps(clock), otp.session, /(\d{6})/.exec(sent[0]!.body)![1]!);
   if (!result.ok) throw new Error(result.message);
-  return result;
+  // The return-URL cookie is written once, when the login starts.
+  return { ...result, returnCookie: start.returnCookie };
 }
 
 describe("starting a login", () => {
@@ -241,6 +248,104 @@ describe("logout and sign out everywhere", () => {
     expect(await db.prepare("SELECT count(*) AS n FROM audit_log WHERE action = 'auth.sign_out_everywhere' AND actor_id = 'usr_ama_mensah'").first("n")).toBe(
       1,
     );
+  });
+});
+
+describe("the stored return URL outlives the session (SPEC section 2)", () => {
+  const RETURN_COOKIE = /^__Host-pp_return=[\w-]+\.[\w-]+\.[\w-]+; Path=\/; HttpOnly; SameSite=Lax; Max-Age=2592000; Secure$/;
+
+  it("a login stores its channel's return URL in a signed, HttpOnly cookie that lives weeks, not the session's minutes", async () => {
+    const started = await identified(new Clock(), AMA, "userUniqueEmail");
+    expect(started.returnCookie).toMatch(RETURN_COOKIE);
+    expect(RETURN_URL_TTL_MS).toBeGreaterThan(SESSION_TTL_MS * 2);
+    const local = await startLogin(new Request("http://localhost:8787/login"), await deps(new Clock()), { email: AMA, channel: "google" });
+    if (!local.ok) throw new Error(local.message);
+    expect(local.returnCookie).toMatch(/^pp_return=[^;]+; Path=\/; HttpOnly; SameSite=Lax; Max-Age=2592000$/);
+  });
+
+  it.each([
+    ["userUniqueEmail", "/login-option"],
+    ["microsoft", "/login"],
+    ["google", "/login"],
+  ] as const)("expired: once the browser has dropped the session cookie, a %s user goes to %s", async (channel, returnUrl) => {
+    const clock = new Clock();
+    const { setCookie, returnCookie, session } = await verified(clock, AMA, channel);
+    expect(setCookie).toContain(`Max-Age=${SESSION_TTL_MS / 1000}`);
+    const later = new Clock(session.tokenExpiration + 60_000);
+    // The session cookie's Max-Age has run out: the browser sends the return-URL cookie alone.
+    const away = await redirected(requireSession(withCookies([returnCookie]), await deps(later)));
+    expect(away).toEqual({ location: returnUrl, setCookie: null });
+    // Had it still been sent, the expired token says the same.
+    expect(await redirected(requireSession(withCookies([setCookie, returnCookie]), await deps(later)))).toMatchObject({ location: returnUrl });
+  });
+
+  it("without a stored return URL (or after it expires) the way is /login", async () => {
+    const clock = new Clock();
+    const { returnCookie } = await identified(clock, AMA, "userUniqueEmail");
+    expect(await redirected(requireSession(new Request(ORIGIN), await deps(clock)))).toEqual({ location: "/login", setCookie: null });
+    const weeksLater = new Clock(clock.ms + RETURN_URL_TTL_MS + 1000);
+    expect(await redirected(requireSession(withCookies([returnCookie]), await deps(weeksLater)))).toMatchObject({ location: "/login" });
+  });
+
+  it("revoked or signed out: the return URL stays, so the next visit goes to /login-option, then and later", async () => {
+    const clock = new Clock();
+    const { setCookie, returnCookie } = await verified(clock, AMA);
+    const out = await logout(withCookies([setCookie, returnCookie]), await deps(clock));
+    // Logout clears the session cookie and nothing else (SPEC section 4 does not list the return URL).
+    expect(out.setCookie).toMatch(/^__Host-pp_session=;/);
+    expect(await redirected(requireSession(withCookies([setCookie, returnCookie]), await deps(clock)))).toMatchObject({ location: "/login-option" });
+    expect(await redirected(requireSession(withCookies([returnCookie]), await deps(clock)))).toEqual({ location: "/login-option", setCookie: null });
+    // A session cookie nothing in can be trusted is cleared; the return URL still counts.
+    expect(await redirected(requireSession(withCookies(["__Host-pp_session=not-a-jwt", returnCookie]), await deps(clock)))).toMatchObject({
+      location: "/login-option",
+      setCookie: expect.stringMatching(/^__Host-pp_session=;.*Max-Age=0/) as string,
+    });
+  });
+
+  it("a forged, altered or borrowed return cookie is ignored: /login, never another address", async () => {
+    const clock = new Clock();
+    const work = await identified(clock, AMA, "microsoft");
+    const token = work.returnCookie.split(";")[0]!.slice("__Host-pp_return=".length);
+    const [header, payload, signature] = token.split(".") as [string, string, string];
+    const claims = JSON.parse(Buffer.from(payload, "base64url").toString()) as Record<string, unknown>;
+    expect(claims.returnUrl).toBe("/login");
+    const encode = (value: unknown) => Buffer.from(JSON.stringify(value)).toString("base64url");
+    const stranger = parseAuthConfig({ ENVIRONMENT: "development", SESSION_SECRET: "x".repeat(40) });
+    const unique = await identified(clock, AMA, "userUniqueEmail");
+    const forgeries = [
+      // The payload changed to the other page, the signature kept.
+      `${header}.${encode({ ...claims, returnUrl: "/login-option" })}.${signature}`,
+      // An open redirect, unsigned.
+      `${encode({ alg: "none", typ: "JWT" })}.${encode({ ...claims, returnUrl: "https://evil.example/login" })}.`,
+      // Signed, but with another portal's key.
+      (await returnUrlCookie(new Request(ORIGIN), stranger, "/login-option", clock.ms)).split(";")[0]!.split("=")[1]!,
+      // The portal's own session token (it carries returnUrl "/login-option") is not a return cookie.
+      unique.setCookie.split(";")[0]!.split("=")[1]!,
+      // Signed with a key this test made up under the portal's kid.
+      await new SignJWT({ returnUrl: "https://evil.example" })
+        .setProtectedHeader({ alg: "HS256", kid: JSON.parse(Buffer.from(header, "base64url").toString()).kid as string })
+        .sign(new TextEncoder().encode("guess")),
+      "/login-option",
+      "https://evil.example",
+    ];
+    for (const forged of forgeries) {
+      expect(await redirected(requireSession(withCookies([`__Host-pp_return=${forged}`]), await deps(clock))), forged).toEqual({
+        location: "/login",
+        setCookie: null,
+      });
+    }
+    // The genuine one of the work account is honoured as it is.
+    expect(await redirected(requireSession(withCookies([work.returnCookie]), await deps(clock)))).toMatchObject({ location: "/login" });
+    expect(await redirected(requireSession(withCookies([unique.returnCookie]), await deps(clock)))).toMatchObject({ location: "/login-option" });
+  });
+
+  it("key rotation: a return cookie signed with the previous key still counts", async () => {
+    const clock = new Clock();
+    const { returnCookie } = await identified(clock, AMA, "userUniqueEmail");
+    const rotated = parseAuthConfig({ ENVIRONMENT: "development", SESSION_SECRET: NEW, SESSION_SECRET_PREVIOUS: OLD });
+    expect(await redirected(requireSession(withCookies([returnCookie]), await deps(clock, rotated)))).toMatchObject({ location: "/login-option" });
+    const newOnly = parseAuthConfig({ ENVIRONMENT: "development", SESSION_SECRET: NEW });
+    expect(await redirected(requireSession(withCookies([returnCookie]), await deps(clock, newOnly)))).toMatchObject({ location: "/login" });
   });
 });
 

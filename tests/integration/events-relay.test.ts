@@ -80,6 +80,26 @@ describe("the queue consumer with an events service", () => {
     expect(await db.prepare("SELECT count(*) AS n FROM analytics_events").first("n")).toBe(0);
   });
 
+  it("sends a batch's events one at a time, in the order of the batch (SPEC section 7)", async () => {
+    fake.mode = "up";
+    // Slow answers: events sent side by side would be in flight together.
+    fake.delayMs = 150;
+    try {
+      const events = Array.from({ length: 10 }, (_, i) => sampleEvent({ eventId: `InOrder${i}` }));
+      const receivedAt = new Date().toISOString();
+      const queue = await portal.eventsQueue();
+      fake.resetInFlight();
+      await queue.sendBatch(events.map((event) => ({ body: { hash: expectedHash(event), event, receivedAt }, contentType: "json" })));
+      await allArrived(events);
+      expect(fake.maxInFlight, "requests the service was answering at once").toBe(1);
+      const keys = new Set(events.map(expectedHash));
+      const sent = fake.requests.filter((request) => request.key !== null && keys.has(request.key)).map((request) => request.key);
+      expect(sent).toEqual(events.map(expectedHash));
+    } finally {
+      fake.delayMs = 0;
+    }
+  });
+
   it("relays an event posted twice once", async () => {
     fake.mode = "up";
     const event = sampleEvent();

@@ -289,6 +289,9 @@ describe("a whole sign-in, full-page redirect", () => {
     const cookies = setCookies(response);
     expect(cookies.pp_oidc).toBe(CLEARED_FLOW);
     expect(cookies.pp_session).toMatch(SESSION_SET);
+    // The channel's return URL, kept where an expired session can still be read.
+    expect(cookies.pp_return).toMatch(/^pp_return=[\w-]+\.[\w-]+\.[\w-]+; Path=\/; HttpOnly; SameSite=Lax; Max-Age=2592000$/);
+    expect(decodeJwt(pair(cookies.pp_return).slice("pp_return=".length))).toMatchObject({ returnUrl: "/login" });
     const claims = decodeJwt(pair(cookies.pp_session).slice("pp_session=".length));
     expect(claims).toMatchObject({ email, authenticationChannel: provider, stage: "identified", returnUrl: "/login", otpToken: null, activeBusiness: null });
     const row = await (await portal().db()).prepare("SELECT user_id, channel, stage, revoked_at FROM sessions WHERE id = ?").bind(claims.sid).first();
@@ -420,6 +423,7 @@ describe("a whole sign-in, popup", () => {
     const cookies = setCookies(response);
     expect(cookies.pp_oidc).toBe(CLEARED_FLOW);
     expect(cookies.pp_session).toMatch(SESSION_SET);
+    expect(decodeJwt(pair(cookies.pp_return).slice("pp_return=".length))).toMatchObject({ returnUrl: "/login" });
     const html = await response.text();
     expect(textOf(html)).toContain("Signed in. Returning to the portal…");
     expect(loaderDataOf(html)[CALLBACK_ROUTE]).toEqual({ message: { type: "partners-portal:sign-in", ok: true, next: "/authenticate" } });

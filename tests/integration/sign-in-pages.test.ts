@@ -41,6 +41,26 @@ describe("/login-option", () => {
     expect(response.headers.get("Set-Cookie") ?? "").not.toContain("pp_session=ey");
   });
 
+  it("keeps the return URL where an ended session can still be read: back to /login-option, also after signing out", async () => {
+    const response = await lookUp("ama.mensah@example.com", "203.0.113.13");
+    expect(response.headers.get("Location")).toBe("/authenticate");
+    const cookies = Object.fromEntries(response.headers.getSetCookie().map((cookie) => [cookie.slice(0, cookie.indexOf("=")), cookie.split(";")[0]!]));
+    expect(Object.keys(cookies).sort()).toEqual(["pp_return", "pp_session"]);
+    const visit = (path: string, cookie: string) => portal().fetch(path, { headers: { Cookie: cookie } });
+    // The session cookie's Max-Age ran out, so the browser sends only the return URL: the unique-email page, not /login.
+    expect((await visit("/merchants", cookies.pp_return!)).headers.get("Location")).toBe("/login-option");
+    expect((await visit("/no-such-page", cookies.pp_return!)).headers.get("Location")).toBe("/login-option");
+    expect((await visit("/merchants", "")).headers.get("Location")).toBe("/login");
+    // Signing out clears the session and leaves the return URL.
+    const out = await portal().fetch("/logout", { method: "POST", headers: { Origin: portal().url, Cookie: `${cookies.pp_session}; ${cookies.pp_return}` } });
+    expect(out.headers.get("Location")).toBe("/login-option");
+    expect(out.headers.getSetCookie()).toEqual([expect.stringMatching(/^pp_session=;.*Max-Age=0/)]);
+    expect((await visit("/merchants", cookies.pp_return!)).headers.get("Location")).toBe("/login-option");
+    // Signing out once the session has already gone lands there too.
+    const late = await portal().fetch("/logout", { method: "POST", headers: { Origin: portal().url, Cookie: cookies.pp_return! } });
+    expect(late.headers.get("Location")).toBe("/login-option");
+  });
+
   it("does not count malformed addresses against the client", async () => {
     for (let i = 0; i < EMAIL_LOOKUP_RATE_LIMIT.max + 2; i += 1) expect((await lookUp("not-an-email", "203.0.113.12")).status).toBe(400);
     expect((await lookUp("ama.mensah@example.com", "203.0.113.12")).status).toBe(302);

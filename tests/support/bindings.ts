@@ -122,6 +122,7 @@ const operations = {
   "kv.put": (env, { key, value, options }) => env.KV.put(key, value, options),
   "kv.delete": (env, { key }) => env.KV.delete(key),
   "queue.send": (env, { body, options }) => env.EVENTS.send(body, options),
+  "queue.sendBatch": (env, { messages }) => env.EVENTS.sendBatch(messages),
   async "spy.bodies"(env) {
     if (!env.SPY) throw new Error("Start the portal with spyOnQueue to read what was queued.");
     const bodies = [];
@@ -271,8 +272,13 @@ export function testKv(send: BindingsFetch): TestKv {
 /** The EVENTS producer, as a redelivery would use it. */
 export interface TestQueue {
   send(body: unknown, options?: QueueSendOptions): Promise<void>;
+  /** One sendBatch call: the messages reach the consumer together, in this order (up to its max_batch_size). */
+  sendBatch(messages: MessageSendRequest[]): Promise<void>;
 }
 
 export function testQueue(send: BindingsFetch): TestQueue {
-  return { send: async (body, options) => void (await callBindings(send, "queue.send", { body, options })) };
+  return {
+    send: async (body, options) => void (await callBindings(send, "queue.send", { body, options })),
+    sendBatch: async (messages) => void (await callBindings(send, "queue.sendBatch", { messages })),
+  };
 }

@@ -39,6 +39,11 @@ export interface FakeEventsService {
   /** The endpoint to set as EVENTS_ENDPOINT. */
   url: string;
   mode: FakeMode;
+  /** How long the service takes to answer (ms), so requests sent side by side would overlap. */
+  delayMs: number;
+  /** The most requests the service was answering at one time since the last reset (0 = none yet). */
+  maxInFlight: number;
+  resetInFlight(): void;
   requests: FakeRequest[];
   /** Stored events by clientEventId, with how many times each was stored (1 = exactly once). */
   arrivals: Map<string, number>;
@@ -51,9 +56,13 @@ export async function startFakeEventsService(options: { mode?: FakeMode; seed?: 
   const rng = new Rng(options.seed ?? 7);
   const keys = new Set<string>();
   let downCount = 0;
+  let inFlight = 0;
   const service: FakeEventsService = {
     url: "",
     mode: options.mode ?? "up",
+    delayMs: 0,
+    maxInFlight: 0,
+    resetInFlight: () => void (service.maxInFlight = inFlight),
     requests: [],
     arrivals: new Map(),
     requestsFor: (key) => service.requests.filter((request) => request.key === key),
@@ -112,7 +121,18 @@ export async function startFakeEventsService(options: { mode?: FakeMode; seed?: 
   }
 
   const server = createServer((request, response) => {
-    handle(request, response).catch(() => response.destroy());
+    inFlight += 1;
+    service.maxInFlight = Math.max(service.maxInFlight, inFlight);
+    // Answered (finish) or dropped (close), whichever comes first, counts once.
+    let answering = true;
+    const done = () => {
+      if (answering) inFlight -= 1;
+      answering = false;
+    };
+    response.once("finish", done);
+    response.once("close", done);
+    const answerLater = service.delayMs > 0 ? new Promise((resolve) => setTimeout(resolve, service.delayMs)) : Promise.resolve();
+    answerLater.then(() => handle(request, response)).catch(() => response.destroy());
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   service.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/events`;

@@ -4,14 +4,15 @@ import {
   browserOf,
   buildEvent,
   canonicalJson,
-  errorKey,
   eventHash,
   eventIdOf,
   failedRequestInput,
   httpStatusName,
+  isPageView,
   sectionName,
   uncaughtExceptionInput,
   type AnalyticsContext,
+  type EventInput,
 } from "../../app/lib/analytics";
 import { AnalyticsEventSchema } from "../../functions/events/schema";
 
@@ -131,10 +132,60 @@ describe("hashes", () => {
     expect(await eventHash(a)).toMatch(/^[0-9a-f]{64}$/);
   });
 
-  it("tell two occurrences apart, while the error key does not", async () => {
-    const later = { ...a, occurredAt: NOW + 1000, clientEventId: "0d9d7f6e-9b0f-4f66-bc5a-7d2b8c9e0a11" };
-    expect(await eventHash(later)).not.toBe(await eventHash(a));
-    expect(errorKey(later)).toBe(errorKey(a));
+  it("are the same for the same event made at another time under another id (so it is not resent)", async () => {
+    const again = buildEvent(
+      { eventId: "e", eventDescription: "d", eventType: "Regular", eventValue: { type: "Object", value: { a: 2, b: 1 } } },
+      context,
+      NOW + 60_000,
+      "0d9d7f6e-9b0f-4f66-bc5a-7d2b8c9e0a11",
+    );
+    expect(again.occurredAt).not.toBe(a.occurredAt);
+    expect(again.clientEventId).not.toBe(a.clientEventId);
+    expect(await eventHash(again)).toBe(await eventHash(a));
+  });
+
+  it("differ when anything the event says differs", async () => {
+    const hashOf = (input: Partial<EventInput>, ctx: Partial<AnalyticsContext> = {}) =>
+      eventHash(
+        buildEvent(
+          { eventId: "e", eventDescription: "d", eventType: "Regular", eventValue: { type: "Object", value: { b: 1, a: 2 } }, ...input },
+          { ...context, ...ctx },
+          NOW,
+          ID,
+        ),
+      );
+    const base = await eventHash(a);
+    const variants = await Promise.all([
+      hashOf({ eventId: "f" }),
+      hashOf({ eventDescription: "other" }),
+      hashOf({ eventType: "Error" }),
+      hashOf({ eventValue: { type: "Object", value: { b: 1, a: 3 } } }),
+      hashOf({ eventValue: { type: "String", value: "/merchants" } }),
+      hashOf({}, { title: "Merchants" }),
+      hashOf({}, { userAgent: "Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0" }),
+      hashOf({}, { user: { email: "ama.mensah@example.com", name: "Ama Mensah", phone: "233244123456", gender: "female" } }),
+      hashOf({}, { business: { name: "Kumasi Fresh Foods", id: "bus_kumasi_fresh_foods" } }),
+    ]);
+    expect(new Set([base, ...variants]).size).toBe(variants.length + 1);
+  });
+});
+
+describe("isPageView", () => {
+  it("the first page, and every navigation, a link to the page it is on included, is a page view", () => {
+    expect(isPageView(null, "/merchants", false)).toBe(true);
+    expect(isPageView("/merchants", "/reports", false)).toBe(true);
+    expect(isPageView("/merchants", "/merchants?page=2", false)).toBe(true);
+    expect(isPageView("/merchants", "/merchants", false)).toBe(true);
+  });
+
+  it("a form's answer shown on the page it was sent from (a 400 refusal, or a redirect back) is not", () => {
+    expect(isPageView("/merchants/add-merchant", "/merchants/add-merchant", true)).toBe(false);
+    expect(isPageView("/settings?tab=team", "/settings?tab=team", true)).toBe(false);
+  });
+
+  it("a form that leads elsewhere is", () => {
+    expect(isPageView("/merchants/add-merchant", "/merchants", true)).toBe(true);
+    expect(isPageView(null, "/merchants", true)).toBe(true);
   });
 });
 

@@ -174,6 +174,10 @@ describe("analytics retry schedule (wrangler.toml and the defaults)", () => {
     expect(window).toBe(7230);
   });
 
+  it("runs one consumer of the events at a time, so the events service gets one request at a time (SPEC section 7)", () => {
+    expect(number(consumer("partners-portal-events"), "max_concurrency")).toBe(1);
+  });
+
   it("has a consumer for the dead-letter queue that may retry parking", () => {
     const dlq = consumer("partners-portal-events-dlq");
     expect(dlq, "a consumer for partners-portal-events-dlq").toBeDefined();
