@@ -129,12 +129,19 @@ function context(): AnalyticsContext {
   return { title: document.title, userAgent: navigator.userAgent, ...identity };
 }
 
-/** Records an event: queued, persisted, then sent. */
-export async function track(input: EventInput): Promise<void> {
+/** This page life, told apart from the one before a reload (whose queue may still wait here). */
+const PAGE_LIFE = typeof crypto !== "undefined" && "randomUUID" in crypto ? crypto.randomUUID() : String(Math.random());
+
+/**
+ * Records an event: queued, persisted, then sent. `occurrence` tells apart two
+ * happenings with the same content (two visits of a page); without it, the same
+ * content is one event, sent once.
+ */
+export async function track(input: EventInput, occurrence?: string): Promise<void> {
   if (typeof window === "undefined") return;
   load();
   const event = buildEvent(input, context(), Date.now(), crypto.randomUUID());
-  const hash = await eventHash(event);
+  const hash = await eventHash(event, occurrence === undefined ? "" : `${PAGE_LIFE}:${occurrence}`);
   // Checked and queued in one step after the await, so two identical events at once still make one.
   if (sent.includes(hash) || queue.some((item) => item.hash === hash)) return;
   queue = [...queue, { hash, event }].slice(-MAX_QUEUED);
@@ -240,27 +247,36 @@ export function Analytics() {
     const view = isPageView(landedOn.current, url, submitting.current);
     landedOn.current = url;
     submitting.current = false;
-    void view;
-    void track({
-      eventId: "PageView",
-      eventDescription: `Viewed ${document.title}`,
-      eventType: "Regular",
-      eventValue: { type: "String", value: location.pathname },
-    });
+    if (!view) return;
+    void track(
+      {
+        eventId: "PageView",
+        eventDescription: `Viewed ${document.title}`,
+        eventType: "Regular",
+        eventValue: { type: "String", value: location.pathname },
+      },
+      location.key,
+    );
   }, [location.key, location.pathname, location.search]);
 
   // How long each in-app navigation took, from click to rendered.
+  const navigations = useRef(0);
   useEffect(() => {
     if (navigation.state === "loading" && navigationStarted.current === null) navigationStarted.current = performance.now();
     if (navigation.state === "idle" && navigationStarted.current !== null) {
       const ms = Math.round(performance.now() - navigationStarted.current);
       navigationStarted.current = null;
-      void track({
-        eventId: "NavigationDuration",
-        eventDescription: "In-app navigation (ms)",
-        eventType: "Duration",
-        eventValue: { type: "Double", value: ms },
-      });
+      navigations.current += 1;
+      // Two navigations of the same length are two events.
+      void track(
+        {
+          eventId: "NavigationDuration",
+          eventDescription: "In-app navigation (ms)",
+          eventType: "Duration",
+          eventValue: { type: "Double", value: ms },
+        },
+        `navigation ${navigations.current}`,
+      );
     }
   }, [navigation.state]);
 

@@ -26,9 +26,15 @@ function NavigationProgress() {
   return <div className={busy ? "progress progress--busy" : "progress"} role="progressbar" aria-label="Loading" aria-hidden={!busy} aria-busy={busy} />;
 }
 
-function Brand() {
+/**
+ * On the sign-in pages (`discover="none"`) the dashboard link is not looked up in
+ * advance: "/" only sends a signed-out person back to sign in, and the lookup
+ * (Remix's manifest fetch) is cut off when the sign-in popup closes, which Remix
+ * logs as an error ("Failed to fetch manifest patches").
+ */
+function Brand({ discover }: { discover?: "none" }) {
   return (
-    <Link to="/" className="brand" aria-label={`${APP_NAME}, dashboard`}>
+    <Link to="/" className="brand" aria-label={`${APP_NAME}, dashboard`} discover={discover}>
       <svg className="brand__mark" viewBox="0 0 32 32" aria-hidden="true">
         <rect width="32" height="32" rx="8" />
         <path d="M9 22V10h7.5a4.5 4.5 0 0 1 0 9H13" />
@@ -184,7 +190,7 @@ export function StandardLayout({ children }: { children: ReactNode }) {
       <NavigationProgress />
       <main id="main" className="standard__card" tabIndex={-1}>
         <div className="standard__brand">
-          <Brand />
+          <Brand discover="none" />
           <EnvironmentBadge />
         </div>
         <AlertRegion />

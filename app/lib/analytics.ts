@@ -101,14 +101,17 @@ async function sha256(text: string): Promise<string> {
 /**
  * The event's hash: what makes two events the same event (SPEC section 7: "an event
  * with the same hash is not resent"). Everything the event says counts (what
- * happened, its value, the page, the person, the business, the browser); when it
- * happened and the id the browser gave this copy do not, or no two events would
- * ever match. The server keeps its own hash of the whole event, id included, to
+ * happened, its value, the page, the person, the business, the browser), and the
+ * occurrence when the caller tells one happening from another with the same
+ * content (a page view names its navigation, so visiting a page twice is two
+ * views); when it was made and the id the browser gave this copy do not, or no
+ * two events would ever match. An error has no occurrence: the same error is
+ * sent once. The server keeps its own hash of the whole event, id included, to
  * relay each copy it accepted exactly once.
  */
-export function eventHash(event: AnalyticsEvent): Promise<string> {
+export function eventHash(event: AnalyticsEvent, occurrence = ""): Promise<string> {
   const { occurredAt: _occurredAt, clientEventId: _clientEventId, ...content } = event;
-  return sha256(canonicalJson(content));
+  return sha256(`${canonicalJson(content)}\n${occurrence}`);
 }
 
 /**

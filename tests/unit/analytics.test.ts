@@ -144,6 +144,12 @@ describe("hashes", () => {
     expect(await eventHash(again)).toBe(await eventHash(a));
   });
 
+  it("tell two happenings apart only by the occurrence the caller names (two visits of a page)", async () => {
+    expect(await eventHash(a, "page-life-1:nav-1")).not.toBe(await eventHash(a, "page-life-1:nav-2"));
+    expect(await eventHash(a, "page-life-1:nav-1")).toBe(await eventHash(a, "page-life-1:nav-1"));
+    expect(await eventHash(a, "page-life-1:nav-1")).not.toBe(await eventHash(a));
+  });
+
   it("differ when anything the event says differs", async () => {
     const hashOf = (input: Partial<EventInput>, ctx: Partial<AnalyticsContext> = {}) =>
       eventHash(
