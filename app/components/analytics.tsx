@@ -129,8 +129,8 @@ function context(): AnalyticsContext {
   return { title: document.title, userAgent: navigator.userAgent, ...identity };
 }
 
-/** This page life, told apart from the one before a reload (whose queue may still wait here). */
-const PAGE_LIFE = typeof crypto !== "undefined" && "randomUUID" in crypto ? crypto.randomUUID() : String(Math.random());
+/** This page life, told apart from the one before a reload (whose queue may still wait here). Made at first use: a Worker may not draw random values at load. */
+let pageLife: string | null = null;
 
 /**
  * Records an event: queued, persisted, then sent. `occurrence` tells apart two
@@ -141,7 +141,8 @@ export async function track(input: EventInput, occurrence?: string): Promise<voi
   if (typeof window === "undefined") return;
   load();
   const event = buildEvent(input, context(), Date.now(), crypto.randomUUID());
-  const hash = await eventHash(event, occurrence === undefined ? "" : `${PAGE_LIFE}:${occurrence}`);
+  pageLife ??= crypto.randomUUID();
+  const hash = await eventHash(event, occurrence === undefined ? "" : `${pageLife}:${occurrence}`);
   // Checked and queued in one step after the await, so two identical events at once still make one.
   if (sent.includes(hash) || queue.some((item) => item.hash === hash)) return;
   queue = [...queue, { hash, event }].slice(-MAX_QUEUED);
