@@ -3,8 +3,10 @@ import { StrictMode, startTransition } from "react";
 import { hydrateRoot } from "react-dom/client";
 import { DocumentContext } from "./components/document-context";
 import { trackServerErrorIds } from "./components/error-id";
+import { installSubmissionIds } from "./components/submission";
 
 trackServerErrorIds();
+installSubmissionIds();
 const requestId = document.querySelector<HTMLMetaElement>('meta[name="pp-request-id"]')?.content;
 
 startTransition(() => {

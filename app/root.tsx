@@ -15,6 +15,9 @@ import { errorMessage } from "./lib/errors";
 import { NOT_FOUND_TITLE, SERVER_ERROR_TITLE, documentTitle, layoutFor } from "./lib/route-table";
 import stylesheet from "./styles/app.css?url";
 
+// Nothing is reloaded after a send that lost its connection (app/components/submission.ts).
+export { shouldRevalidate } from "./components/submission";
+
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: stylesheet },
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },

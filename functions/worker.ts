@@ -4,13 +4,15 @@
 import { type AppLoadContext, createRequestHandler } from "@remix-run/cloudflare";
 import * as build from "remix-server-build";
 import { CROSS_ORIGIN_MESSAGE, isSameOriginRequest } from "./auth/origin";
-import { parseConfig } from "./env";
+import { parseAuthConfig, parseConfig } from "./env";
 import { handleEventsBatch } from "./events/consumer";
 import { payoutPortFor, settleAndPay } from "./settlement/daily";
 import "./load-context";
 import { logError } from "./log";
 import { newNonce, newRequestId } from "./request-id";
 import { withSecurityHeaders } from "./security-headers";
+import { dropOldSubmissions } from "./data/submissions";
+import { runOnce } from "./submitted-once";
 
 const handleRemix = createRequestHandler(build);
 
@@ -47,7 +49,14 @@ export default {
       const config = parseConfig(env as unknown as Record<string, unknown>);
       signInOrigins = config.signInOrigins;
       const context: AppLoadContext = { cloudflare: { env, ctx }, config, requestId, nonce };
-      response = await handleRemix(request, context);
+      // A form re-sent after a lost connection is answered, not run a second time.
+      response = await runOnce(
+        request,
+        env.DB,
+        () => parseAuthConfig(env as unknown as Record<string, unknown>),
+        Date.now,
+        (sent) => handleRemix(sent, context),
+      );
     } catch (error) {
       logError(requestId, request, error);
       response = unavailablePage(requestId);
@@ -69,5 +78,6 @@ export default {
         actor: null,
       }).then(() => undefined),
     );
+    ctx.waitUntil(dropOldSubmissions(env.DB, controller.scheduledTime));
   },
 } satisfies ExportedHandler<Env>;

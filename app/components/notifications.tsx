@@ -1,4 +1,4 @@
-import { useLocation, useRouteLoaderData } from "@remix-run/react";
+import { useLocation, useNavigation, useRouteLoaderData } from "@remix-run/react";
 import { useEffect, useRef, useSyncExternalStore } from "react";
 import { DEFAULT_ERROR_MESSAGE, errorMessage } from "../lib/errors";
 import { initialNotifications, notificationsReducer, stampNotice, type Notice, type NotificationAction, type NotificationState } from "../lib/notifications";
@@ -74,11 +74,16 @@ export function NotificationRules() {
   const location = useLocation();
   const flash = useRouteLoaderData<typeof rootLoader>("root")?.flash;
 
-  // Plain notices belong to the page they were raised on.
+  // Plain notices belong to the page they were raised on; one raised while the
+  // navigation ran (a send that lost its connection) belongs to where it lands.
+  const navigation = useNavigation();
+  const startedAt = useRef<number | undefined>(undefined);
+  if (navigation.state !== "idle" && startedAt.current === undefined) startedAt.current = current.seq;
   useEffect(() => {
-    if (lastLocationKey !== null && lastLocationKey !== location.key) dispatch({ type: "navigated" });
+    if (lastLocationKey !== null && lastLocationKey !== location.key) dispatch({ type: "navigated", startedAt: startedAt.current });
     lastLocationKey = location.key;
-  }, [location.key]);
+    if (navigation.state === "idle") startedAt.current = undefined;
+  }, [location.key, navigation.state]);
 
   // A flash set by the server before a redirect is shown once.
   useEffect(() => {

@@ -35,8 +35,13 @@ export type NotificationAction =
   | { type: "resetAlert"; seq?: number }
   | { type: "setResponse"; notice: Notice }
   | { type: "resetResponse"; seq?: number }
-  /** A navigation finished: plain notices go, priority ones stay their time. */
-  | { type: "navigated" };
+  /**
+   * A navigation finished: plain notices go, priority ones stay their time. A
+   * notice raised while the navigation ran (seq above `startedAt`, the seq when
+   * it began) is about the page it lands on, e.g. a form send that lost its
+   * connection, and stays.
+   */
+  | { type: "navigated"; startedAt?: number };
 
 export const initialNotifications: NotificationState = {
   alert: null,
@@ -64,7 +69,8 @@ export function notificationsReducer(state: NotificationState, action: Notificat
       if (action.seq !== undefined && state.response?.seq !== action.seq) return state;
       return { ...state, response: null, showResponse: false };
     case "navigated": {
-      const keepAlert = state.alert?.priority === true;
+      const raisedMeanwhile = action.startedAt !== undefined && (state.alert?.seq ?? 0) > action.startedAt;
+      const keepAlert = state.alert?.priority === true || raisedMeanwhile;
       if (keepAlert || !state.alert) return state;
       return { ...state, alert: null, showAlert: false };
     }

@@ -28,6 +28,7 @@ import { statusClass, statusLabel } from "../lib/statuses";
 import { StatusPill } from "../components/status-pill";
 import { formatDate } from "../lib/format";
 import { maskPhone } from "../lib/phone";
+import { isConnectionLost } from "../components/submission";
 
 /**
  * The request the URL names, of the kind the URL says, in this business; anything else is the 404 page.
@@ -144,7 +145,11 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
 // A refused decision (400) may still have changed the request: the engine marks
 // it stale, or another checker decided it meanwhile. Read it again after every
 // post (Remix skips that after a 4xx) so the page shows where it stands.
-export const shouldRevalidate: ShouldRevalidateFunction = ({ formMethod, defaultShouldRevalidate }) => formMethod === "POST" || defaultShouldRevalidate;
+// Not after a lost send: the page stays as it was (app/components/submission.ts).
+export const shouldRevalidate: ShouldRevalidateFunction = ({ formMethod, actionResult, defaultShouldRevalidate }) =>
+  !isConnectionLost(actionResult) && (formMethod === "POST" || defaultShouldRevalidate);
+// A lost connection while sending keeps the page and what was typed, and a re-send runs once.
+export { clientAction } from "../components/submission";
 
 function Decision({ request }: { request: ReturnType<typeof useLoaderData<typeof loader>>["request"] }) {
   if (request.status === "pending") return null;

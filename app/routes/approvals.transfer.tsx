@@ -61,6 +61,9 @@ const Decision = v.variant("intent", [
   }),
 ]);
 
+// A lost connection while sending keeps the page and what was typed, and a re-send runs once (app/components/submission.ts).
+export { clientAction, shouldRevalidate } from "../components/submission";
+
 export async function action({ request, context, params }: ActionFunctionArgs) {
   const { deps, tenant, transfer } = await transferRequest(request, context, params.id);
   requirePermission(tenant, "decide:approval");

@@ -20,6 +20,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 const PhoneForm = v.object({ phone: v.pipe(v.string("Choose a phone number."), v.regex(/^\d{1,2}$/, "Choose a phone number."), v.transform(Number)) });
 
+// A lost connection while sending keeps the page and what was typed, and a re-send runs once (app/components/submission.ts).
+export { clientAction, shouldRevalidate } from "../components/submission";
+
 export async function action({ request, context }: ActionFunctionArgs) {
   requireSameOrigin(request);
   const deps = authDeps(request, context);

@@ -24,6 +24,9 @@ const VerifyForm = v.variant("intent", [
   v.object({ intent: v.literal("resend") }),
 ]);
 
+// A lost connection while sending keeps the page and what was typed, and a re-send runs once (app/components/submission.ts).
+export { clientAction, shouldRevalidate } from "../components/submission";
+
 export async function action({ request, context }: ActionFunctionArgs) {
   requireSameOrigin(request);
   const deps = authDeps(request, context);

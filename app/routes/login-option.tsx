@@ -33,6 +33,9 @@ const EmailForm = v.object({
   ),
 });
 
+// A lost connection while sending keeps the page and what was typed, and a re-send runs once (app/components/submission.ts).
+export { clientAction, shouldRevalidate } from "../components/submission";
+
 export async function action({ request, context }: ActionFunctionArgs) {
   requireSameOrigin(request);
   const parsed = v.safeParse(EmailForm, Object.fromEntries(await request.formData()));

@@ -97,6 +97,9 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
 const Intent = v.picklist([...MERCHANT_INTENTS, ...ACCOUNT_INTENTS], "That request was not understood.");
 const isAccountIntent = (intent: string): intent is AccountIntent => (ACCOUNT_INTENTS as readonly string[]).includes(intent);
 
+// A lost connection while sending keeps the page and what was typed, and a re-send runs once (app/components/submission.ts).
+export { clientAction, shouldRevalidate } from "../components/submission";
+
 export async function action({ request, params, context }: ActionFunctionArgs) {
   // The permission depends on what was posted: checked below.
   const { deps, tenant } = await requireTenant(request, context, null);

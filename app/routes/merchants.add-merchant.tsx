@@ -17,6 +17,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return null;
 }
 
+// A lost connection while sending keeps the page and what was typed, and a re-send runs once (app/components/submission.ts).
+export { clientAction, shouldRevalidate } from "../components/submission";
+
 export async function action({ request, context }: ActionFunctionArgs) {
   const { deps, tenant } = await requireTenant(request, context, "request:merchant");
   const form = Object.fromEntries(await request.formData());

@@ -20,6 +20,9 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   return { merchant: { id: merchant.id, name: merchant.name, town: merchant.town, region: merchant.region, active: merchant.status === "active" } };
 }
 
+// A lost connection while sending keeps the page and what was typed, and a re-send runs once (app/components/submission.ts).
+export { clientAction, shouldRevalidate } from "../components/submission";
+
 export async function action({ request, context, params }: ActionFunctionArgs) {
   const { deps, tenant } = await requireTenant(request, context, "request:point_of_sale");
   const merchant = await getMerchant(tenant, deps.db, params.merchantId ?? "");

@@ -60,6 +60,9 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
 
 const Intent = v.object({ intent: v.picklist(["update", "deactivate"]) });
 
+// A lost connection while sending keeps the page and what was typed, and a re-send runs once (app/components/submission.ts).
+export { clientAction, shouldRevalidate } from "../components/submission";
+
 export async function action({ request, context, params }: ActionFunctionArgs) {
   const { deps, tenant } = await requireTenant(request, context, "request:point_of_sale");
   const pointOfSale = await loadPointOfSale(request, tenant, deps.db, params.merchantId ?? "", params.branchId ?? "");

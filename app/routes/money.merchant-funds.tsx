@@ -100,6 +100,9 @@ const TransferForm = v.object({
 
 type FieldErrors = Partial<Record<"to" | "amount" | "form", string>>;
 
+// A lost connection while sending keeps the page and what was typed, and a re-send runs once (app/components/submission.ts).
+export { clientAction, shouldRevalidate } from "../components/submission";
+
 export async function action({ request, context }: ActionFunctionArgs) {
   const { deps, tenant } = await requireTenant(request, context, "request:transfer");
   const form = Object.fromEntries(await request.formData());

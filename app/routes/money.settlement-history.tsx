@@ -88,6 +88,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   };
 }
 
+// A lost connection while sending keeps the page and what was typed, and a re-send runs once (app/components/submission.ts).
+export { clientAction, shouldRevalidate } from "../components/submission";
+
 export async function action({ request, context }: ActionFunctionArgs) {
   const { deps, tenant } = await requireTenant(request, context, "run:settlement");
   const parsed = v.safeParse(v.object({ intent: v.literal("run") }), Object.fromEntries(await request.formData()));

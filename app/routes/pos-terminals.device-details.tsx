@@ -91,6 +91,9 @@ const DONE: Record<TerminalAction, string> = {
   unblock: "Terminal unblocked.",
 };
 
+// A lost connection while sending keeps the page and what was typed, and a re-send runs once (app/components/submission.ts).
+export { clientAction, shouldRevalidate } from "../components/submission";
+
 export async function action({ request, context, params }: ActionFunctionArgs) {
   const { deps, tenant } = await requireTenant(request, context, "manage:terminal");
   const terminalId = params.deviceId ?? "";

@@ -17,6 +17,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 const BusinessForm = v.object({ businessId: v.pipe(v.string("Choose a business."), v.minLength(1, "Choose a business."), v.maxLength(100)) });
 
+// A lost connection while sending keeps the page and what was typed, and a re-send runs once (app/components/submission.ts).
+export { clientAction, shouldRevalidate } from "../components/submission";
+
 export async function action({ request, context }: ActionFunctionArgs) {
   requireSameOrigin(request);
   const deps = authDeps(request, context);

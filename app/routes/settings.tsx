@@ -44,6 +44,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   }
 }
 
+// A lost connection while sending keeps the page and what was typed, and a re-send runs once (app/components/submission.ts).
+export { clientAction, shouldRevalidate } from "../components/submission";
+
 export async function action({ request, context }: ActionFunctionArgs) {
   // The permission depends on what was posted: checked below.
   const { deps, session, tenant } = await requireTenant(request, context, null);

@@ -132,6 +132,14 @@ describe("navigated", () => {
     expect(after.alert).toEqual({ ...priority, seq: 1 });
   });
 
+  it("keeps a plain alert raised while the navigation ran (a send that lost its connection), and clears one raised before", () => {
+    const before = run({ type: "setAlert", notice: plain });
+    // The navigation began at seq 1; the alert raised during it is seq 2.
+    const raisedDuring = notificationsReducer(before, { type: "setAlert", notice: { ...plain, message: "Action Failed" } });
+    expect(notificationsReducer(raisedDuring, { type: "navigated", startedAt: 1 }).alert).toMatchObject({ message: "Action Failed", seq: 2 });
+    expect(notificationsReducer(before, { type: "navigated", startedAt: 1 }).alert).toBeNull();
+  });
+
   it("does not touch the response modal", () => {
     const state = run({ type: "setResponse", notice: response }, { type: "setAlert", notice: plain }, { type: "navigated" });
     expect(state.showResponse).toBe(true);

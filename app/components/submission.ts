@@ -1,0 +1,123 @@
+// What a form does when the connection drops as it is sent (issue 16, SPEC
+// section 8). Without this, Remix shows the error page and what was typed is
+// gone. With it:
+// - the page stays as it was, typed values included, and the generic error
+//   handler's alert says "Action Failed. Please check connectivity and try again";
+// - the failed send's submission id stays in the form, so trying again sends
+//   the same id, and the Worker runs the form once even if the first send did
+//   arrive and only its answer was lost (functions/submitted-once.ts);
+// - after any answer (done, refused, an error page), the next send gets a new id.
+// Every route with a form exports `clientAction` and `shouldRevalidate` from
+// here (the root exports `shouldRevalidate` too), so there is one way to do it.
+import type { ClientActionFunctionArgs, ShouldRevalidateFunction } from "@remix-run/react";
+import { notifications } from "./notifications";
+
+/** The hidden field's name; the Worker reads the same (functions/submitted-once.ts). */
+export const SUBMISSION_FIELD = "submission";
+
+/**
+ * What a route's action data is when the send never got an answer: the shape
+ * of a refusal (functions/http.ts) with no errors, so every screen reads it as
+ * it reads a 400, with the form's intent and what was typed.
+ */
+export interface ConnectionLostResult {
+  connectionLost: true;
+  intent?: string;
+  errors: Record<string, string>;
+  values: Record<string, string>;
+}
+
+/** A send that failed on the network. It has no message of its own, so the alert says the SPEC's default. */
+export class ConnectionLost extends Error {
+  override name = "ConnectionLost";
+  constructor(cause: unknown) {
+    super("", { cause });
+  }
+}
+
+export function isConnectionLost(value: unknown): value is ConnectionLostResult {
+  return typeof value === "object" && value !== null && (value as Partial<ConnectionLostResult>).connectionLost === true;
+}
+
+/** The browser's fetch rejects with a TypeError when no answer came (offline, reset, DNS); a server error is an answer. */
+export function isNetworkFailure(error: unknown): boolean {
+  return error instanceof TypeError || (typeof navigator !== "undefined" && navigator.onLine === false && error instanceof Error);
+}
+
+interface Send {
+  /** Which form: where it posts and its intent (a screen may re-render a form as a new element). */
+  form: string;
+  id: string;
+  field: HTMLInputElement;
+}
+
+/** The send under way, and the last one that lost its connection (whose id a retry of the same form reuses). */
+let sending: Send | null = null;
+let lost: Send | null = null;
+
+function formKey(form: HTMLFormElement, submitter: HTMLElement | null): string {
+  const intent = submitter instanceof HTMLButtonElement && submitter.name === "intent" ? submitter.value : new FormData(form).get("intent");
+  return `${form.action} ${typeof intent === "string" ? intent : ""}`;
+}
+
+/** Gives a post form its submission id as it is sent, before Remix reads its fields (capture phase, on window). */
+function giveSubmissionId(event: SubmitEvent): void {
+  const form = event.target;
+  if (!(form instanceof HTMLFormElement)) return;
+  const method = (event.submitter?.getAttribute("formmethod") ?? form.getAttribute("method") ?? "get").toLowerCase();
+  if (method !== "post") return;
+  const key = formKey(form, event.submitter);
+  let field = form.querySelector<HTMLInputElement>(`input[type="hidden"][name="${SUBMISSION_FIELD}"]`);
+  if (!field) {
+    field = document.createElement("input");
+    field.type = "hidden";
+    field.name = SUBMISSION_FIELD;
+    field.value = lost?.form === key ? lost.id : crypto.randomUUID();
+    form.appendChild(field);
+  }
+  sending = { form: key, id: field.value, field };
+}
+
+/** Installs the submission ids; called once by the browser entry. */
+export function installSubmissionIds(): void {
+  window.addEventListener("submit", giveSubmissionId, true);
+}
+
+/** The answer came (of whatever kind): the form's next send is a new submission. */
+function forgetSubmissionId(): void {
+  sending?.field.remove();
+  sending = null;
+  lost = null;
+}
+
+/** What was typed, as a refusal carries it (files are not kept). */
+async function typedValues(request: Pick<Request, "formData">): Promise<{ intent?: string; values: Record<string, string> }> {
+  const values: Record<string, string> = {};
+  try {
+    for (const [name, value] of await request.formData()) if (typeof value === "string" && name !== SUBMISSION_FIELD) values[name] = value;
+  } catch {
+    // Not a form: nothing typed to keep.
+  }
+  return values.intent === undefined ? { values } : { intent: values.intent, values };
+}
+
+export async function clientAction({ request, serverAction }: ClientActionFunctionArgs): Promise<unknown> {
+  let connectionLost = false;
+  // Read before the send: the request's body can be read once.
+  const typed = typedValues(request.clone());
+  try {
+    return await serverAction();
+  } catch (error) {
+    if (!isNetworkFailure(error)) throw error;
+    connectionLost = true;
+    lost = sending;
+    notifications.handleError(new ConnectionLost(error));
+    return { connectionLost: true, errors: {}, ...(await typed) } satisfies ConnectionLostResult;
+  } finally {
+    if (!connectionLost) forgetSubmissionId();
+  }
+}
+
+/** After a lost send nothing is reloaded (it would fail too, and show the error page): the page stays as it is. */
+export const shouldRevalidate: ShouldRevalidateFunction = ({ actionResult, defaultShouldRevalidate }) =>
+  isConnectionLost(actionResult) ? false : defaultShouldRevalidate;

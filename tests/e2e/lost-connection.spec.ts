@@ -1,0 +1,131 @@
+// Losing the connection while a form is sent (issue 16 point 1, SPEC section 8):
+// the page stays with what was typed, the generic handler's alert says what
+// happened, and trying again sends the form once, whether or not the first send
+// had arrived.
+import type { Page, Route } from "@playwright/test";
+import { expect, hydrated, test } from "./fixtures";
+import { KUMASI } from "../support/tenants";
+
+// The generic handler logs what it shows, and Chromium logs the failed request.
+test.use({ allowConsoleErrors: /^(Action Failed\. Please check connectivity and try again |Failed to load resource: net::ERR_)/ });
+
+const CONNECTIVITY = "Action Failed. Please check connectivity and try again";
+
+/** Cuts the connection of the next post to `path`: before it arrives, or after it arrived and before the answer. */
+async function cutNextPost(page: Page, path: string, when: "before it arrives" | "after it arrived"): Promise<{ sent: () => number }> {
+  let sent = 0;
+  const handler = async (route: Route) => {
+    if (route.request().method() !== "POST") return route.fallback();
+    sent += 1;
+    if (when === "after it arrived") await route.fetch();
+    await route.abort(when === "after it arrived" ? "connectionreset" : "internetdisconnected");
+    await page.unroute(`**${path}.data*`, handler);
+  };
+  await page.route(`**${path}.data*`, handler);
+  return { sent: () => sent };
+}
+
+test("a new merchant whose answer was lost: the form stays, the alert says so, and sending again makes one request", async ({ page, portal }) => {
+  const db = await portal.db();
+  const requests = async () =>
+    db
+      .prepare("SELECT COUNT(*) AS n FROM approval_requests WHERE business_id = ? AND kind = 'merchant' AND json_extract(after_json, '$.code') = 'MRC-0601'")
+      .bind(KUMASI)
+      .first<number>("n");
+  await page.goto("/merchants/add-merchant");
+  await hydrated(page);
+  await page.getByLabel("Merchant code").fill("MRC-0601");
+  await page.getByLabel("Registered name").fill("Ɔkyeame Ɛnterprise Limited");
+  await page.getByLabel("Trading name").fill("Ɔkyeame 🍍 Store");
+  await page.getByLabel("TIN", { exact: true }).fill("C0060160160");
+  await page.getByLabel("Sector").fill("Groceries");
+  await page.getByLabel("Town").fill("Kumasi");
+  await page.getByLabel("Region").selectOption("Ashanti");
+  await page.getByLabel("Address").fill("Plot 4, Bantama High Street, Kumasi");
+  await page.getByLabel("Contact name").fill("Akua Frimpong");
+  await page.getByLabel("Contact phone").fill("0244123456");
+  await page.getByLabel("Contact email").fill("akua@okyeame.example.com");
+
+  const cut = await cutNextPost(page, "/merchants/add-merchant", "after it arrived");
+  await page.getByRole("button", { name: "Send for approval" }).click();
+  await expect(page.getByTestId("alert")).toContainText(CONNECTIVITY);
+  await expect(page.getByTestId("alert")).toHaveAttribute("data-kind", "danger");
+  expect(cut.sent()).toBe(1);
+  // Not the error page: the same form, with what was typed.
+  await expect(page.getByRole("heading", { name: "Add Merchant" })).toBeVisible();
+  await expect(page).toHaveURL(/\/merchants\/add-merchant$/);
+  await expect(page.getByLabel("Registered name")).toHaveValue("Ɔkyeame Ɛnterprise Limited");
+  await expect(page.getByLabel("Trading name")).toHaveValue("Ɔkyeame 🍍 Store");
+  await expect(page.getByLabel("Region")).toHaveValue("Ashanti");
+  // The alert is at the top, and the page went there to show it.
+  await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(0);
+  // The first send did arrive: the request exists once.
+  expect(await requests()).toBe(1);
+
+  await page.getByRole("button", { name: "Send for approval" }).click();
+  await expect(page).toHaveURL(/\/merchants$/);
+  await expect(page.getByText("Ɔkyeame Ɛnterprise Limited: Sent for approval")).toBeVisible();
+  expect(await requests()).toBe(1);
+});
+
+test("a Team invitation that never left: the tab stays with what was typed, and the next send goes through once", async ({ page, portal }) => {
+  const db = await portal.db();
+  const invitations = async () =>
+    db
+      .prepare("SELECT COUNT(*) AS n FROM approval_requests WHERE business_id = ? AND kind = 'employee' AND json_extract(after_json, '$.email') = ?")
+      .bind(KUMASI, "nkrumah.nme@example.com")
+      .first<number>("n");
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto("/settings?tab=team");
+  await hydrated(page);
+  const invite = page.getByRole("region", { name: "Invite an employee" });
+  await invite.getByLabel("Full name").fill("Nkrumah Ŋmɛ");
+  await invite.getByLabel("Work email").fill("nkrumah.nme@example.com");
+  await invite.getByLabel("Mobile number").fill("024 765 4321");
+  await invite.getByLabel("Gender").selectOption("male");
+  await invite.getByLabel("Role").selectOption("Viewer");
+
+  const cut = await cutNextPost(page, "/settings", "before it arrives");
+  await invite.getByRole("button", { name: "Send for approval" }).click();
+  await expect(page.getByTestId("alert")).toContainText(CONNECTIVITY);
+  expect(cut.sent()).toBe(1);
+  await expect(invite.getByLabel("Full name")).toHaveValue("Nkrumah Ŋmɛ");
+  await expect(invite.getByLabel("Mobile number")).toHaveValue("024 765 4321");
+  expect(await invitations()).toBe(0);
+  await page.screenshot({ path: test.info().outputPath("lost-connection-team-390.png"), fullPage: true });
+
+  await invite.getByRole("button", { name: "Send for approval" }).click();
+  await expect(page.getByText(/The invitation for Nkrumah Ŋmɛ is sent for approval/)).toBeVisible();
+  expect(await invitations()).toBe(1);
+});
+
+test("an approval decided while the connection drops: the request page stays, and deciding again decides once", async ({ page, portal }) => {
+  const db = await portal.db();
+  const request = await db
+    .prepare(
+      "SELECT id FROM approval_requests WHERE business_id = ? AND kind = 'merchant' AND action = 'create' AND status = 'pending' AND maker_id <> 'usr_kofi_boateng' LIMIT 1",
+    )
+    .bind(KUMASI)
+    .first<string>("id");
+  const decisions = async () =>
+    db
+      .prepare("SELECT COUNT(*) AS n FROM audit_log WHERE business_id = ? AND entity_id = ? AND action = 'request.approve'")
+      .bind(KUMASI, request)
+      .first<number>("n");
+  const path = `/approvals/merchant/${request}`;
+  await page.goto(path);
+  await hydrated(page);
+  const cut = await cutNextPost(page, path, "after it arrived");
+  await page.getByRole("button", { name: "Approve" }).click();
+  await expect(page.getByTestId("alert")).toContainText(CONNECTIVITY);
+  expect(cut.sent()).toBe(1);
+  await expect(page).toHaveURL(new RegExp(`${path}$`));
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Create merchant");
+  await page.screenshot({ path: test.info().outputPath("lost-connection-approval-1280.png"), fullPage: true });
+  expect(await decisions()).toBe(1);
+
+  await page.getByRole("button", { name: "Approve" }).click();
+  await expect(page).toHaveURL(/\/approvals$/);
+  await expect(page.getByText("Approved: the merchant change has taken effect.")).toBeVisible();
+  expect(await decisions()).toBe(1);
+});
