@@ -1,7 +1,8 @@
 // Decision 014: code from functions/ (SQL, bindings, secrets) never ships to the browser, except the pure shared modules.
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import type { Linter } from "eslint";
 import { build } from "vite";
 import { afterAll, describe, expect, it } from "vitest";
 import { SHARED_WITH_BROWSER, serverCodeBoundary, serverCodeInClient, type ClientModule } from "../../scripts/server-code-boundary";
@@ -101,5 +102,34 @@ describe("serverCodeBoundary in a build", () => {
   it("leaves the server build alone", async () => {
     write("app/server.ts", 'import { listMerchants } from "../functions/data/merchants";\nexport { listMerchants };\n');
     await expect(clientBuild("app/server.ts", true)).resolves.toBeDefined();
+  });
+});
+
+// The lint rule says the same as the build check, earlier: in components, lib, section modules and entry.client,
+// a value import from functions/ is an error unless the module is one SHARED_WITH_BROWSER lists.
+// eslint.config.js is plain JavaScript outside the TypeScript projects: it is read as ESLint's config type.
+const { default: lintConfig } = (await import(new URL("../../eslint.config.js", import.meta.url).href)) as { default: Linter.Config[] };
+
+describe("the lint rule for modules the browser reaches", () => {
+  const block = lintConfig.find((c) => c.rules?.["@typescript-eslint/no-restricted-imports"]);
+  const options = block?.rules?.["@typescript-eslint/no-restricted-imports"] as [string, { patterns: { regex: string; allowTypeImports: boolean }[] }];
+  const pattern = options[1].patterns[0]!;
+  const restricted = new RegExp(pattern.regex);
+
+  it("covers components, lib, the routes' section modules and entry.client, not .server modules", () => {
+    expect(block?.files).toEqual(["app/components/**/*.{ts,tsx}", "app/lib/**/*.{ts,tsx}", "app/routes/*/**/*.{ts,tsx}", "app/entry.client.tsx"]);
+    expect(block?.ignores).toEqual(["**/*.server.ts", "**/*.server.tsx"]);
+    expect(pattern.allowTypeImports).toBe(true);
+  });
+
+  it("refuses every module of functions/ but the shared ones, from any depth", () => {
+    const files = readdirSync("functions", { recursive: true, encoding: "utf8" })
+      .filter((file) => file.endsWith(".ts") && !file.endsWith(".d.ts"))
+      .map((file) => `functions/${file.split(path.sep).join("/")}`);
+    expect(files.length).toBeGreaterThan(20);
+    for (const file of files) {
+      const specifier = file.replace(/\.ts$/, "");
+      for (const up of ["../", "../../", "../../../"]) expect([file, restricted.test(up + specifier)]).toEqual([file, !SHARED_WITH_BROWSER.includes(file)]);
+    }
   });
 });
