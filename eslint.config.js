@@ -39,6 +39,28 @@ export default tseslint.config(
     },
   },
   {
+    // Modules the browser bundle reaches other than route modules (whose loaders and actions Remix strips from it):
+    // they take only types from functions/, and values only from its pure shared modules, the ones
+    // SHARED_WITH_BROWSER in scripts/server-code-boundary.ts lists (the client build checks the same; decision 014).
+    files: ["app/components/**/*.{ts,tsx}", "app/lib/**/*.{ts,tsx}", "app/routes/*/**/*.{ts,tsx}", "app/entry.client.tsx"],
+    ignores: ["**/*.server.ts", "**/*.server.tsx"],
+    rules: {
+      "@typescript-eslint/no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              regex: "^(\\.\\./)+functions/(?!(permissions|auth/sign-in-messages|data/page)$)",
+              allowTypeImports: true,
+              message:
+                "Server code stays on the server (decision 014): import only types here, or move the use into a loader, an action or a .server.ts module.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ["functions/**/*.ts"],
     rules: {
       // functions/ is the server edge; it never depends on the UI.

@@ -1,6 +1,7 @@
 import { vitePlugin as remix } from "@remix-run/dev";
 import { defineConfig } from "vite";
 import { resolveBuildId, writeBuildIdFile } from "./scripts/build-id";
+import { serverCodeBoundary } from "./scripts/server-code-boundary";
 
 declare module "@remix-run/cloudflare" {
   interface Future {
@@ -31,5 +32,7 @@ export default defineConfig({
       },
       buildEnd: () => writeBuildIdFile(buildId),
     }),
+    // Fails the client build when code from functions/ would ship to the browser (decision 014).
+    serverCodeBoundary(),
   ],
 });

@@ -58,6 +58,8 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
     merchants,
     merchant,
     pointsOfSale: merchant ? await listAssignablePointsOfSale(tenant, deps.db, merchant.id) : [],
+    // Sent rather than imported by the form, so functions/data/terminals.ts stays out of the browser (decision 014).
+    maxReasonLength: MAX_REASON_LENGTH,
   };
 }
 
@@ -163,6 +165,7 @@ function ActionForm({
   to?: string;
   children?: React.ReactNode;
 }) {
+  const { maxReasonLength } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const navigation = useNavigation();
   const mine = result?.intent === intent ? result : undefined;
@@ -184,7 +187,7 @@ function ActionForm({
           id={id}
           name="reason"
           rows={2}
-          maxLength={MAX_REASON_LENGTH}
+          maxLength={maxReasonLength}
           required
           defaultValue={mine?.values.reason ?? ""}
           {...describedBy(id, mine?.errors.reason, true)}

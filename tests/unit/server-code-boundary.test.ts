@@ -1,0 +1,135 @@
+// Decision 014: code from functions/ (SQL, bindings, secrets) never ships to the browser, except the pure shared modules.
+import { mkdtempSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import type { Linter } from "eslint";
+import { build } from "vite";
+import { afterAll, describe, expect, it } from "vitest";
+import { SHARED_WITH_BROWSER, serverCodeBoundary, serverCodeInClient, type ClientModule } from "../../scripts/server-code-boundary";
+
+const root = "/portal";
+const at = (file: string) => `${root}/${file}`;
+const module = (file: string, renderedLength: number, importers: string[] = []): ClientModule => ({
+  id: at(file),
+  renderedLength,
+  importers: importers.map(at),
+});
+
+describe("serverCodeInClient", () => {
+  it("names a data module whose code a component brings into the bundle, and the import that did", () => {
+    const graph = [module("app/components/merchant-card.tsx", 400), module("functions/data/merchants.ts", 1200, ["app/components/merchant-card.tsx"])];
+    expect(serverCodeInClient(root, graph)).toEqual(["app/components/merchant-card.tsx → functions/data/merchants.ts"]);
+  });
+
+  it("follows the chain through server modules tree-shaking emptied, one line per UI module that leads there", () => {
+    const graph = [
+      module("app/routes/pos-terminals._index.tsx", 900),
+      module("app/routes/pos-terminals.device-details.tsx", 900),
+      module("functions/data/terminals.ts", 0, ["app/routes/pos-terminals._index.tsx", "app/routes/pos-terminals.device-details.tsx"]),
+      module("functions/data/audit.ts", 300, ["functions/data/terminals.ts"]),
+    ];
+    expect(serverCodeInClient(root, graph)).toEqual([
+      "app/routes/pos-terminals._index.tsx → functions/data/terminals.ts → functions/data/audit.ts",
+      "app/routes/pos-terminals.device-details.tsx → functions/data/terminals.ts → functions/data/audit.ts",
+    ]);
+  });
+
+  it("lets through a server module that left no code (a loader's import, or types only)", () => {
+    const graph = [module("app/routes/merchants._index.tsx", 900), module("functions/data/merchants.ts", 0, ["app/routes/merchants._index.tsx"])];
+    expect(serverCodeInClient(root, graph)).toEqual([]);
+  });
+
+  it("lets through the pure shared modules and the UI's own code", () => {
+    const graph = [
+      module("app/lib/sign-in-popup.ts", 700),
+      module("app/routes/settings/team.tsx", 900),
+      ...SHARED_WITH_BROWSER.map((file) => module(file, 500, ["app/lib/sign-in-popup.ts", "app/routes/settings/team.tsx"])),
+      module("node_modules/valibot/dist/index.js", 5000, ["app/routes/settings/team.tsx"]),
+    ];
+    expect(serverCodeInClient(root, graph)).toEqual([]);
+  });
+
+  it("reads ids with a query (?worker, ?url) as their file", () => {
+    const graph = [module("app/root.tsx", 900), { id: at("functions/auth/session.ts?v=1"), renderedLength: 50, importers: [at("app/root.tsx")] }];
+    expect(serverCodeInClient(root, graph)).toEqual(["app/root.tsx → functions/auth/session.ts"]);
+  });
+
+  it("shares only modules that exist under functions/", () => {
+    for (const file of SHARED_WITH_BROWSER) expect(file).toMatch(/^functions\/[\w/-]+\.ts$/);
+  });
+});
+
+// The plugin in a real client build (Vite and Rollup, no Remix) of a three-file project.
+describe("serverCodeBoundary in a build", () => {
+  const project = mkdtempSync(path.join(tmpdir(), "server-code-boundary-"));
+  afterAll(() => rmSync(project, { recursive: true, force: true }));
+
+  function write(file: string, text: string) {
+    mkdirSync(path.dirname(path.join(project, file)), { recursive: true });
+    writeFileSync(path.join(project, file), text);
+  }
+  write(
+    "functions/data/merchants.ts",
+    'export interface Merchant { id: string }\nexport const listMerchants = (db: { prepare(sql: string): unknown }) => db.prepare("SELECT id FROM merchants WHERE business_id = ?");\n',
+  );
+  write("functions/permissions.ts", 'export const can = (role: string) => role === "Administrator";\n');
+
+  const clientBuild = (entry: string, ssr = false) =>
+    build({
+      root: project,
+      configFile: false,
+      logLevel: "silent",
+      plugins: [serverCodeBoundary()],
+      build: { write: false, ssr, rollupOptions: { input: path.join(project, entry) } },
+    });
+
+  it("fails when a component uses a data module, naming the chain", async () => {
+    write("app/components/card.ts", 'import { listMerchants } from "../../functions/data/merchants";\nexport const card = () => listMerchants;\n');
+    write("app/entry.ts", 'import { card } from "./components/card";\nconsole.log(card());\n');
+    await expect(clientBuild("app/entry.ts")).rejects.toThrow(
+      /Server code in the browser bundle[\s\S]*\n {2}app\/components\/card\.ts → functions\/data\/merchants\.ts\n/,
+    );
+  });
+
+  it("passes when the UI takes only types from a data module and values from a shared one", async () => {
+    write(
+      "app/typed.ts",
+      'import type { Merchant } from "../functions/data/merchants";\nimport { can } from "../functions/permissions";\nconst m: Merchant = { id: "m" };\nconsole.log(m, can("Viewer"));\n',
+    );
+    await expect(clientBuild("app/typed.ts")).resolves.toBeDefined();
+  });
+
+  it("leaves the server build alone", async () => {
+    write("app/server.ts", 'import { listMerchants } from "../functions/data/merchants";\nexport { listMerchants };\n');
+    await expect(clientBuild("app/server.ts", true)).resolves.toBeDefined();
+  });
+});
+
+// The lint rule says the same as the build check, earlier: in components, lib, section modules and entry.client,
+// a value import from functions/ is an error unless the module is one SHARED_WITH_BROWSER lists.
+// eslint.config.js is plain JavaScript outside the TypeScript projects: it is read as ESLint's config type.
+const { default: lintConfig } = (await import(new URL("../../eslint.config.js", import.meta.url).href)) as { default: Linter.Config[] };
+
+describe("the lint rule for modules the browser reaches", () => {
+  const block = lintConfig.find((c) => c.rules?.["@typescript-eslint/no-restricted-imports"]);
+  const options = block?.rules?.["@typescript-eslint/no-restricted-imports"] as [string, { patterns: { regex: string; allowTypeImports: boolean }[] }];
+  const pattern = options[1].patterns[0]!;
+  const restricted = new RegExp(pattern.regex);
+
+  it("covers components, lib, the routes' section modules and entry.client, not .server modules", () => {
+    expect(block?.files).toEqual(["app/components/**/*.{ts,tsx}", "app/lib/**/*.{ts,tsx}", "app/routes/*/**/*.{ts,tsx}", "app/entry.client.tsx"]);
+    expect(block?.ignores).toEqual(["**/*.server.ts", "**/*.server.tsx"]);
+    expect(pattern.allowTypeImports).toBe(true);
+  });
+
+  it("refuses every module of functions/ but the shared ones, from any depth", () => {
+    const files = readdirSync("functions", { recursive: true, encoding: "utf8" })
+      .filter((file) => file.endsWith(".ts") && !file.endsWith(".d.ts"))
+      .map((file) => `functions/${file.split(path.sep).join("/")}`);
+    expect(files.length).toBeGreaterThan(20);
+    for (const file of files) {
+      const specifier = file.replace(/\.ts$/, "");
+      for (const up of ["../", "../../", "../../../"]) expect([file, restricted.test(up + specifier)]).toEqual([file, !SHARED_WITH_BROWSER.includes(file)]);
+    }
+  });
+});
