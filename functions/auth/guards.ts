@@ -5,10 +5,12 @@
 // is the session's own while its cookie is still sent, else the return-URL
 // cookie's (session.ts), which outlives it.
 import { redirect } from "@remix-run/cloudflare";
+import { membershipRole } from "../data/memberships";
+import { sessionRow } from "../data/sign-in-sessions";
 import type { Tenant } from "../data/tenant";
 import type { AuthDeps } from "./deps";
 import { clearSessionCookie, isValidSession, readReturnUrl, readSessionCookie, type ReturnUrl, type SessionData } from "./session";
-import { membershipRole, rowAllows, sessionRow } from "./sign-in";
+import { rowAllows } from "./sign-in";
 
 export type SessionCheck = { ok: true; session: SessionData } | { ok: false; returnUrl: ReturnUrl; clear: boolean };
 
@@ -92,7 +94,7 @@ const businesses = new WeakMap<Request, Promise<{ session: VerifiedSession; tena
 async function enterBusiness(request: Request, deps: AuthDeps): Promise<{ session: VerifiedSession; tenant: Tenant }> {
   const session = await requireVerified(request, deps);
   if (session.stage !== "business_chosen" || !session.activeBusiness) leave(request, "/select-business", false);
-  const role = await membershipRole(deps.db, session.sub, session.activeBusiness);
+  const role = await membershipRole({ userId: session.sub, businessId: session.activeBusiness }, deps.db);
   if (!role) leave(request, "/select-business", false);
   return { session, tenant: { businessId: session.activeBusiness, userId: session.sub, role } };
 }

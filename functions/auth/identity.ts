@@ -2,8 +2,9 @@
 // analytics) and the settings page: SPEC section 3's user details and business
 // profile. Read from D1 on each document request rather than copied into the
 // cookie, so a role change or a renamed business shows at the next page.
+import { pendingCountStatement } from "../data/approvals";
+import { memberBusinessesStatement, memberProfileStatement, type MemberBusiness, type MemberProfileRow } from "../data/memberships";
 import { can, type Role } from "../permissions";
-import { memberBusinessesStatement, type MemberBusiness } from "./businesses";
 import type { AuthDeps } from "./deps";
 import { checkSession } from "./guards";
 import { isValidSession } from "./session";
@@ -40,20 +41,6 @@ export interface SignedInIdentity {
   pendingApprovals: number | null;
 }
 
-interface ProfileRow {
-  name: string;
-  gender: UserDetails["employeeGender"];
-  role: Role;
-  business_name: string;
-  logo_url: string | null;
-  contact_number: string;
-  contact_email: string;
-  town: string;
-  region: string;
-  sector: string;
-  identifier: string;
-}
-
 /** The signed-in person in their active business, or null when not fully signed in. */
 export async function signedInIdentity(request: Request, deps: AuthDeps): Promise<SignedInIdentity | null> {
   const check = await checkSession(request, deps);
@@ -61,17 +48,11 @@ export async function signedInIdentity(request: Request, deps: AuthDeps): Promis
   const { session } = check;
   if (session.stage !== "business_chosen" || !session.activeBusiness || !isValidSession(session, deps.now())) return null;
   const [profile, choices, pending] = await deps.db.batch([
-    deps.db
-      .prepare(
-        `SELECT u.name, u.gender, m.role, b.name AS business_name, b.logo_url, b.contact_number, b.contact_email, b.town, b.region, b.sector, b.identifier
-         FROM users u JOIN memberships m ON m.user_id = u.id JOIN businesses b ON b.id = m.business_id
-         WHERE u.id = ? AND m.business_id = ? AND m.status = 'active' AND b.status = 'active' AND u.status = 'active'`,
-      )
-      .bind(session.sub, session.activeBusiness),
+    memberProfileStatement({ userId: session.sub, businessId: session.activeBusiness }, deps.db),
     memberBusinessesStatement(deps.db, session.sub),
-    deps.db.prepare("SELECT COUNT(*) AS n FROM approval_requests WHERE business_id = ? AND status = 'pending'").bind(session.activeBusiness),
+    pendingCountStatement({ businessId: session.activeBusiness }, deps.db),
   ]);
-  const row = (profile?.results as ProfileRow[] | undefined)?.[0];
+  const row = (profile?.results as MemberProfileRow[] | undefined)?.[0];
   if (!row) return null;
   return {
     user: { employeeName: row.name, employeeEmail: session.email, employeeGender: row.gender, msisdn: session.selectedPhoneNumber, role: row.role },

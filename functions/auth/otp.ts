@@ -11,6 +11,24 @@
 //   100 failed attempts; 20 an hour keeps a guesser at 1 in 50,000 a day).
 // Every code sent, failure, lockout and delivery failure goes to the audit log.
 import { signInAuditStatement } from "../data/audit";
+import { clearBatchGuardsStatement } from "../data/batch-guards";
+import {
+  accountFailuresStatement,
+  challengeState,
+  consumeChallengeStatement,
+  counterRow,
+  countStatement,
+  countTry,
+  deleteChallengeStatement,
+  insertChallengeStatement,
+  newestChallenge,
+  newestChallengeAt,
+  sendGuardStatement,
+  type ChallengeRow,
+  type CounterRow,
+} from "../data/one-time-codes";
+import { isLinkedNumber } from "../data/people";
+import { sessionStage, verifySessionStatement } from "../data/sign-in-sessions";
 import { iso, type AuthDeps } from "./deps";
 import { SESSION_TTL_MS, sessionCookie, type SessionData } from "./session";
 import type { SmsPort } from "./sms";
@@ -99,23 +117,9 @@ function refuse(reason: Exclude<OtpRefusal, "cooldown" | "phoneLimit" | "account
 
 const minutesUntil = (ms: number) => Math.max(1, Math.ceil(ms / 60_000));
 
-// Counts one event for (scope, key) in its hourly window; a window that has ended starts again.
-const COUNT_SQL = (column: "sends" | "failures") => `INSERT INTO otp_counters (scope, key, window_start, sends, failures)
-VALUES (?1, ?2, ?3, ${column === "sends" ? "1, 0" : "0, 1"})
-ON CONFLICT (scope, key) DO UPDATE SET
-  sends = CASE WHEN window_start <= ?4 THEN ${column === "sends" ? 1 : 0} ELSE sends ${column === "sends" ? "+ 1" : ""} END,
-  failures = CASE WHEN window_start <= ?4 THEN ${column === "failures" ? 1 : 0} ELSE failures ${column === "failures" ? "+ 1" : ""} END,
-  window_start = CASE WHEN window_start <= ?4 THEN ?3 ELSE window_start END`;
-
-interface Counter {
-  window_start: number;
-  sends: number;
-  failures: number;
-}
-
 /** A counter as it stands at `now` (an ended window reads as zero). */
-export async function readCounter(db: D1Database, scope: "phone" | "account", key: string, now: number): Promise<Counter & { endsAt: number }> {
-  const row = await db.prepare("SELECT window_start, sends, failures FROM otp_counters WHERE scope = ? AND key = ?").bind(scope, key).first<Counter>();
+export async function readCounter(db: D1Database, scope: "phone" | "account", key: string, now: number): Promise<CounterRow & { endsAt: number }> {
+  const row = await counterRow(db, scope, key);
   if (!row || row.window_start <= now - OTP.windowMs) return { window_start: now, sends: 0, failures: 0, endsAt: now + OTP.windowMs };
   return { ...row, endsAt: row.window_start + OTP.windowMs };
 }
@@ -149,8 +153,7 @@ export async function requestOtp(request: Request, deps: AuthDeps, session: Sess
   const now = deps.now();
   if (session.stage !== "identified") return refuse("notIdentified");
   if (!session.linkedNumbers.includes(msisdn)) return refuse("notLinked");
-  const linked = await deps.db.prepare("SELECT 1 AS ok FROM user_phones WHERE user_id = ? AND msisdn = ?").bind(session.sub, msisdn).first<{ ok: number }>();
-  if (!linked) return refuse("notLinked");
+  if (!(await isLinkedNumber(deps.db, session.sub, msisdn))) return refuse("notLinked");
   if (!sms) return refuse("noSms");
   const locked = await lockout(deps, session.sub, now);
   if (locked) return locked;
@@ -162,31 +165,27 @@ export async function requestOtp(request: Request, deps: AuthDeps, session: Sess
   const actor = { userId: session.sub, businessId: null };
   try {
     await deps.db.batch([
-      deps.db.prepare(COUNT_SQL("sends")).bind("phone", msisdn, now, windowEdge),
-      deps.db.prepare(COUNT_SQL("sends")).bind("account", session.sub, now, windowEdge),
-      deps.db
-        .prepare(
-          `INSERT INTO batch_guards (ok, reason) VALUES (coalesce((
-             (SELECT sends FROM otp_counters WHERE scope = 'phone' AND key = ?1) <= ?2
-             AND (SELECT sends FROM otp_counters WHERE scope = 'account' AND key = ?3) <= ?4
-             AND (SELECT failures FROM otp_counters WHERE scope = 'account' AND key = ?3) < ?5
-             AND NOT EXISTS (SELECT 1 FROM otp_challenges WHERE session_id = ?6 AND created_at > ?7)
-             AND EXISTS (SELECT 1 FROM sessions WHERE id = ?6 AND user_id = ?3 AND revoked_at IS NULL AND stage = 'identified')
-           ), 0), 'otp send limits')`,
-        )
-        .bind(
-          msisdn,
-          OTP.phoneSendsPerWindow,
-          session.sub,
-          OTP.accountSendsPerWindow,
-          OTP.accountFailuresPerWindow,
-          session.sid,
-          iso(now - OTP.resendCooldownMs),
-        ),
-      deps.db
-        .prepare("INSERT INTO otp_challenges (id, session_id, user_id, msisdn, code_hmac, attempts, created_at, expires_at) VALUES (?, ?, ?, ?, ?, 0, ?, ?)")
-        .bind(challengeId, session.sid, session.sub, msisdn, hmac, iso(now), iso(now + OTP.ttlMs)),
-      deps.db.prepare("DELETE FROM batch_guards"),
+      countStatement(deps.db, "sends", "phone", msisdn, now, windowEdge),
+      countStatement(deps.db, "sends", "account", session.sub, now, windowEdge),
+      sendGuardStatement(deps.db, {
+        msisdn,
+        phoneSends: OTP.phoneSendsPerWindow,
+        userId: session.sub,
+        accountSends: OTP.accountSendsPerWindow,
+        accountFailures: OTP.accountFailuresPerWindow,
+        sessionId: session.sid,
+        cooldownEdge: iso(now - OTP.resendCooldownMs),
+      }),
+      insertChallengeStatement(deps.db, {
+        id: challengeId,
+        sessionId: session.sid,
+        userId: session.sub,
+        msisdn,
+        codeHmac: hmac,
+        createdAt: iso(now),
+        expiresAt: iso(now + OTP.ttlMs),
+      }),
+      clearBatchGuardsStatement(deps.db),
       signInAuditStatement(
         actor,
         deps.db,
@@ -204,7 +203,7 @@ export async function requestOtp(request: Request, deps: AuthDeps, session: Sess
   } catch (error) {
     // The code never arrived: it cannot be used, and it does not hold up a resend.
     await deps.db.batch([
-      deps.db.prepare("DELETE FROM otp_challenges WHERE id = ?").bind(challengeId),
+      deleteChallengeStatement(deps.db, challengeId),
       signInAuditStatement(
         actor,
         deps.db,
@@ -232,10 +231,7 @@ export async function requestOtp(request: Request, deps: AuthDeps, session: Sess
 
 /** After the send batch rolled back: which rule said no (read back, for the message). */
 async function whySendRefused(deps: AuthDeps, session: SessionData, msisdn: string, now: number): Promise<Refused> {
-  const last = await deps.db
-    .prepare("SELECT created_at FROM otp_challenges WHERE session_id = ? ORDER BY created_at DESC LIMIT 1")
-    .bind(session.sid)
-    .first<{ created_at: string }>();
+  const last = await newestChallengeAt(deps.db, session.sid);
   const lastAt = last ? Date.parse(last.created_at) : Number.NEGATIVE_INFINITY;
   if (lastAt > now - OTP.resendCooldownMs) {
     const retryAfterSeconds = Math.ceil((lastAt + OTP.resendCooldownMs - now) / 1000);
@@ -264,15 +260,6 @@ async function whySendRefused(deps: AuthDeps, session: SessionData, msisdn: stri
   return refuse("notIdentified");
 }
 
-interface ChallengeRow {
-  id: string;
-  msisdn: string;
-  code_hmac: string;
-  attempts: number;
-  expires_at: string;
-  consumed_at: string | null;
-}
-
 export type OtpVerified = { ok: true; session: SessionData; setCookie: string };
 
 /**
@@ -287,21 +274,13 @@ export async function verifyOtp(request: Request, deps: AuthDeps, session: Sessi
   if (!/^\d{6}$/.test(code)) return refuse("malformed");
   const locked = await lockout(deps, session.sub, now);
   if (locked) return locked;
-  const challenge = await deps.db
-    .prepare(
-      "SELECT id, msisdn, code_hmac, attempts, expires_at, consumed_at FROM otp_challenges WHERE session_id = ? AND user_id = ? ORDER BY created_at DESC LIMIT 1",
-    )
-    .bind(session.sid, session.sub)
-    .first<ChallengeRow>();
+  const challenge = await newestChallenge(deps.db, session.sid, session.sub);
   if (!challenge) return refuse("noCode");
   if (challenge.consumed_at !== null) return refuse("used");
   if (challenge.expires_at <= iso(now)) return refuse("expired");
-  const counted = await deps.db
-    .prepare("UPDATE otp_challenges SET attempts = attempts + 1 WHERE id = ? AND attempts < ? AND consumed_at IS NULL AND expires_at > ? RETURNING attempts")
-    .bind(challenge.id, OTP.maxTries, iso(now))
-    .first<{ attempts: number }>();
+  const counted = await countTry(deps.db, challenge.id, OTP.maxTries, iso(now));
   if (!counted) {
-    const fresh = await deps.db.prepare("SELECT attempts, consumed_at, expires_at FROM otp_challenges WHERE id = ?").bind(challenge.id).first<ChallengeRow>();
+    const fresh = await challengeState(deps.db, challenge.id);
     if (fresh?.consumed_at) return refuse("used");
     if (!fresh || fresh.expires_at <= iso(now)) return refuse("expired");
     return refuse("noTriesLeft");
@@ -312,19 +291,14 @@ export async function verifyOtp(request: Request, deps: AuthDeps, session: Sessi
 
   const expiresAt = now + SESSION_TTL_MS;
   const [consumed] = await deps.db.batch([
-    deps.db.prepare("UPDATE otp_challenges SET consumed_at = ? WHERE id = ? AND consumed_at IS NULL").bind(iso(now), challenge.id),
+    consumeChallengeStatement(deps.db, challenge.id, iso(now)),
     // Only if this request consumed it (two requests with the right code: one wins).
-    deps.db
-      .prepare("UPDATE sessions SET stage = 'verified', expires_at = ? WHERE id = ? AND stage = 'identified' AND revoked_at IS NULL AND changes() = 1")
-      .bind(iso(expiresAt), session.sid),
+    verifySessionStatement(deps.db, session.sid, iso(expiresAt)),
     // The number is on the challenge's auth.otp.sent entry (the same entity id).
     signInAuditStatement(actor, deps.db, deps.meta, { action: "auth.otp.verified", entity: "otp_challenge", entityId: challenge.id }, iso(now)),
   ]);
   if ((consumed?.meta.changes ?? 0) !== 1) return refuse("used");
-  const row = await deps.db
-    .prepare("SELECT stage, revoked_at FROM sessions WHERE id = ?")
-    .bind(session.sid)
-    .first<{ stage: string; revoked_at: string | null }>();
+  const row = await sessionStage(deps.db, session.sid);
   if (!row || row.revoked_at !== null || row.stage !== "verified") return refuse("notIdentified");
   const next: SessionData = { ...session, stage: "verified", otpToken: challenge.id, selectedPhoneNumber: challenge.msisdn, tokenExpiration: expiresAt };
   return { ok: true, session: next, setCookie: await sessionCookie(request, deps.config, next, now) };
@@ -334,9 +308,9 @@ async function wrongCode(deps: AuthDeps, session: SessionData, challenge: Challe
   const actor = { userId: session.sub, businessId: null };
   const windowEdge = now - OTP.windowMs;
   const [, , failures] = await deps.db.batch<{ failures: number }>([
-    deps.db.prepare(COUNT_SQL("failures")).bind("account", session.sub, now, windowEdge),
-    deps.db.prepare(COUNT_SQL("failures")).bind("phone", challenge.msisdn, now, windowEdge),
-    deps.db.prepare("SELECT failures FROM otp_counters WHERE scope = 'account' AND key = ?").bind(session.sub),
+    countStatement(deps.db, "failures", "account", session.sub, now, windowEdge),
+    countStatement(deps.db, "failures", "phone", challenge.msisdn, now, windowEdge),
+    accountFailuresStatement(deps.db, session.sub),
     signInAuditStatement(
       actor,
       deps.db,

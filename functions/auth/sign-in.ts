@@ -3,7 +3,18 @@
 // the `sessions` row and returns a new cookie. The pages (/login, /authenticate,
 // /select-business) call these; they hold no state of their own.
 import { ifChangedAuditStatement, signInAuditStatement } from "../data/audit";
-import type { Role } from "../permissions";
+import { membershipRole } from "../data/memberships";
+import { activeUserByEmail, linkedNumbers } from "../data/people";
+import {
+  activeSessions,
+  chooseSessionBusiness,
+  openSessionStatement,
+  revokeOwnSessionStatement,
+  revokeSessionStatement,
+  revokeUserSessionsStatement,
+  type ActiveSession,
+  type SessionRow,
+} from "../data/sign-in-sessions";
 import { iso, type AuthDeps } from "./deps";
 import {
   IDENTIFIED_TTL_MS,
@@ -29,18 +40,6 @@ export function normaliseEmail(email: string): string {
   return email.trim().toLowerCase();
 }
 
-interface SessionRow {
-  user_id: string;
-  stage: string;
-  business_id: string | null;
-  expires_at: string;
-  revoked_at: string | null;
-}
-
-export async function sessionRow(db: D1Database, sessionId: string): Promise<SessionRow | null> {
-  return db.prepare("SELECT user_id, stage, business_id, expires_at, revoked_at FROM sessions WHERE id = ?").bind(sessionId).first<SessionRow>();
-}
-
 /** The row still stands: not revoked, not expired, the same user. */
 export function rowAllows(row: SessionRow | null, session: SessionData, now: number): boolean {
   return row !== null && row.revoked_at === null && row.expires_at > iso(now) && row.user_id === session.sub;
@@ -55,11 +54,8 @@ export async function startLogin(request: Request, deps: AuthDeps, identity: { e
   const now = deps.now();
   const email = normaliseEmail(identity.email);
   const previous = await readSessionCookie(request, deps.config, now);
-  const revokePrevious =
-    previous.kind === "authentic"
-      ? [deps.db.prepare("UPDATE sessions SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL").bind(iso(now), previous.session.sid)]
-      : [];
-  const user = await deps.db.prepare("SELECT id FROM users WHERE email = ? AND status = 'active'").bind(email).first<{ id: string }>();
+  const revokePrevious = previous.kind === "authentic" ? [revokeSessionStatement(deps.db, previous.session.sid, iso(now))] : [];
+  const user = await activeUserByEmail(deps.db, email);
   if (!user) {
     await deps.db.batch([
       ...revokePrevious,
@@ -73,10 +69,7 @@ export async function startLogin(request: Request, deps: AuthDeps, identity: { e
     ]);
     return { ok: false, message: NO_ACCOUNT };
   }
-  const { results } = await deps.db
-    .prepare("SELECT msisdn FROM user_phones WHERE user_id = ? ORDER BY created_at, msisdn")
-    .bind(user.id)
-    .all<{ msisdn: string }>();
+  const numbers = await linkedNumbers(deps.db, user.id);
   const session: SessionData = {
     sid: crypto.randomUUID(),
     sub: user.id,
@@ -87,16 +80,20 @@ export async function startLogin(request: Request, deps: AuthDeps, identity: { e
     returnUrl: returnUrlFor(identity.channel),
     otpToken: null,
     selectedPhoneNumber: null,
-    linkedNumbers: dedupe(results.map((row) => row.msisdn)),
+    linkedNumbers: dedupe(numbers),
     activeBusiness: null,
   };
   await deps.db.batch([
     ...revokePrevious,
-    deps.db
-      .prepare(
-        "INSERT INTO sessions (id, user_id, channel, stage, business_id, ip, user_agent, created_at, expires_at) VALUES (?, ?, ?, 'identified', NULL, ?, ?, ?, ?)",
-      )
-      .bind(session.sid, user.id, identity.channel, deps.meta.ip, deps.meta.userAgent, iso(now), iso(session.tokenExpiration)),
+    openSessionStatement(deps.db, {
+      id: session.sid,
+      userId: user.id,
+      channel: identity.channel,
+      ip: deps.meta.ip,
+      userAgent: deps.meta.userAgent,
+      createdAt: iso(now),
+      expiresAt: iso(session.tokenExpiration),
+    }),
     signInAuditStatement(
       { userId: user.id, businessId: null },
       deps.db,
@@ -113,29 +110,12 @@ export async function startLogin(request: Request, deps: AuthDeps, identity: { e
   };
 }
 
-/** The businesses the user may enter: active memberships of active businesses. */
-export async function membershipRole(db: D1Database, userId: string, businessId: string): Promise<Role | null> {
-  const row = await db
-    .prepare(
-      `SELECT m.role FROM memberships m JOIN businesses b ON b.id = m.business_id
-       WHERE m.user_id = ? AND m.business_id = ? AND m.status = 'active' AND b.status = 'active'`,
-    )
-    .bind(userId, businessId)
-    .first<{ role: Role }>();
-  return row?.role ?? null;
-}
-
 /** Verified -> business chosen, for a business the user is an active member of. */
 export async function chooseBusiness(request: Request, deps: AuthDeps, session: SessionData, businessId: string): Promise<StepResult> {
   const now = deps.now();
   if (session.stage === "identified" || !session.otpToken) return { ok: false, message: "Verify your phone number first." };
-  if (!(await membershipRole(deps.db, session.sub, businessId))) return { ok: false, message: NOT_A_MEMBER };
-  const moved = await deps.db
-    .prepare(
-      "UPDATE sessions SET stage = 'business_chosen', business_id = ? WHERE id = ? AND user_id = ? AND revoked_at IS NULL AND expires_at > ? RETURNING id",
-    )
-    .bind(businessId, session.sid, session.sub, iso(now))
-    .first<{ id: string }>();
+  if (!(await membershipRole({ userId: session.sub, businessId }, deps.db))) return { ok: false, message: NOT_A_MEMBER };
+  const moved = await chooseSessionBusiness(deps.db, session.sid, session.sub, businessId, iso(now));
   if (!moved) return { ok: false, message: "Your session has ended. Sign in again." };
   const next: SessionData = { ...session, stage: "business_chosen", activeBusiness: businessId };
   await signInAuditStatement(
@@ -160,7 +140,7 @@ export async function logout(request: Request, deps: AuthDeps): Promise<{ setCoo
   if (read.kind === "authentic") {
     const { session } = read;
     await deps.db.batch([
-      deps.db.prepare("UPDATE sessions SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL").bind(iso(now), session.sid),
+      revokeSessionStatement(deps.db, session.sid, iso(now)),
       signInAuditStatement(
         { userId: session.sub, businessId: session.activeBusiness },
         deps.db,
@@ -177,7 +157,7 @@ export async function logout(request: Request, deps: AuthDeps): Promise<{ setCoo
 export async function signOutEverywhere(request: Request, deps: AuthDeps, session: SessionData): Promise<{ revoked: number; setCookie: string }> {
   const now = deps.now();
   const [update] = await deps.db.batch([
-    deps.db.prepare("UPDATE sessions SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL").bind(iso(now), session.sub),
+    revokeUserSessionsStatement(deps.db, session.sub, iso(now)),
     signInAuditStatement(
       { userId: session.sub, businessId: session.activeBusiness },
       deps.db,
@@ -189,36 +169,18 @@ export async function signOutEverywhere(request: Request, deps: AuthDeps, sessio
   return { revoked: update?.meta.changes ?? 0, setCookie: clearSessionCookie(request) };
 }
 
-export interface ActiveSession {
-  id: string;
-  channel: Channel;
-  stage: string;
-  businessName: string | null;
-  ip: string | null;
-  userAgent: string | null;
-  createdAt: string;
-  expiresAt: string;
-}
+export type { ActiveSession } from "../data/sign-in-sessions";
 
 /** The person's sessions that still stand (not revoked, not expired), newest first. */
 export async function listActiveSessions(db: D1Database, userId: string, now: number): Promise<ActiveSession[]> {
-  const { results } = await db
-    .prepare(
-      `SELECT s.id, s.channel, s.stage, b.name AS businessName, s.ip, s.user_agent AS userAgent, s.created_at AS createdAt, s.expires_at AS expiresAt
-       FROM sessions s LEFT JOIN businesses b ON b.id = s.business_id
-       WHERE s.user_id = ? AND s.revoked_at IS NULL AND s.expires_at > ?
-       ORDER BY s.created_at DESC LIMIT 50`,
-    )
-    .bind(userId, iso(now))
-    .all<ActiveSession>();
-  return results;
+  return activeSessions(db, userId, iso(now));
 }
 
 /** Signs one of the person's own other sessions out; another person's session id is "not found". */
 export async function revokeOwnSession(deps: AuthDeps, session: SessionData, sessionId: string): Promise<boolean> {
   const now = iso(deps.now());
   const [update] = await deps.db.batch([
-    deps.db.prepare("UPDATE sessions SET revoked_at = ? WHERE id = ? AND user_id = ? AND revoked_at IS NULL").bind(now, sessionId, session.sub),
+    revokeOwnSessionStatement(deps.db, sessionId, session.sub, now),
     ifChangedAuditStatement(
       { userId: session.sub, businessId: session.activeBusiness },
       deps.db,

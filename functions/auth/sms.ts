@@ -1,7 +1,10 @@
 // Text messages go through a port: an HTTP SMS gateway (SMS_GATEWAY_URL, with
 // SMS_GATEWAY_TOKEN as a bearer token), or outside production, when no gateway is
 // set, the dev outbox: rows in D1 (dev_outbox) shown at /__dev/outbox.
+import { addOutboxMessage } from "../data/sms-outbox";
 import type { AuthConfig } from "../env";
+
+export { listOutbox, type OutboxMessage } from "../data/sms-outbox";
 
 export interface SmsMessage {
   /** 233XXXXXXXXX */
@@ -54,10 +57,7 @@ export function devOutbox(db: D1Database, now: () => number = Date.now): SmsPort
   return {
     kind: "dev-outbox",
     async send(message) {
-      await db
-        .prepare("INSERT INTO dev_outbox (to_msisdn, body, created_at) VALUES (?, ?, ?)")
-        .bind(message.to, message.body, new Date(now()).toISOString())
-        .run();
+      await addOutboxMessage(db, message.to, message.body, new Date(now()).toISOString());
     },
   };
 }
@@ -67,25 +67,4 @@ export function smsPortFor(config: AuthConfig, db: D1Database, now: () => number
   if (config.smsGatewayUrl && config.smsGatewayToken) return httpSmsGateway({ url: config.smsGatewayUrl, token: config.smsGatewayToken });
   if (config.environment !== "production") return devOutbox(db, now);
   return null;
-}
-
-export interface OutboxMessage {
-  to: string;
-  body: string;
-  createdAt: string;
-}
-
-/** The dev outbox, newest first. */
-export async function listOutbox(db: D1Database, limit: number): Promise<{ total: number; messages: OutboxMessage[] }> {
-  const [count, rows] = await db.batch<{ n: number } | { to_msisdn: string; body: string; created_at: string }>([
-    db.prepare("SELECT count(*) AS n FROM dev_outbox"),
-    db.prepare("SELECT to_msisdn, body, created_at FROM dev_outbox ORDER BY id DESC LIMIT ?").bind(limit),
-  ]);
-  const total = (count?.results[0] as { n: number } | undefined)?.n ?? 0;
-  const messages = ((rows?.results ?? []) as { to_msisdn: string; body: string; created_at: string }[]).map((row) => ({
-    to: row.to_msisdn,
-    body: row.body,
-    createdAt: row.created_at,
-  }));
-  return { total, messages };
 }

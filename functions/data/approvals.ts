@@ -656,3 +656,8 @@ export async function getRequestRecord(tenant: Tenant, db: D1Database, request: 
   }
   return { current, merchantName };
 }
+
+/** How many requests wait for a decision, for a batch (the navigation's count, read before the tenant's role is known). */
+export function pendingCountStatement(business: Pick<Tenant, "businessId">, db: D1Database): D1PreparedStatement {
+  return db.prepare("SELECT COUNT(*) AS n FROM approval_requests WHERE business_id = ? AND status = 'pending'").bind(business.businessId);
+}

@@ -1,0 +1,104 @@
+// The sign-in sessions (table sessions). A session belongs to a person before it has a business, so these take db first.
+import type { Channel } from "../auth/session";
+
+export interface SessionRow {
+  user_id: string;
+  stage: string;
+  business_id: string | null;
+  expires_at: string;
+  revoked_at: string | null;
+}
+
+export async function sessionRow(db: D1Database, sessionId: string): Promise<SessionRow | null> {
+  return db.prepare("SELECT user_id, stage, business_id, expires_at, revoked_at FROM sessions WHERE id = ?").bind(sessionId).first<SessionRow>();
+}
+
+/** The session's stage and whether it was revoked, read back after a change. */
+export async function sessionStage(db: D1Database, sessionId: string): Promise<{ stage: string; revoked_at: string | null } | null> {
+  return db.prepare("SELECT stage, revoked_at FROM sessions WHERE id = ?").bind(sessionId).first<{ stage: string; revoked_at: string | null }>();
+}
+
+/** Revokes one session, for the caller's batch. */
+export function revokeSessionStatement(db: D1Database, sessionId: string, at: string): D1PreparedStatement {
+  return db.prepare("UPDATE sessions SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL").bind(at, sessionId);
+}
+
+/** Revokes every session of a person, for the caller's batch. */
+export function revokeUserSessionsStatement(db: D1Database, userId: string, at: string): D1PreparedStatement {
+  return db.prepare("UPDATE sessions SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL").bind(at, userId);
+}
+
+/** Revokes one session only if it is the person's own, for the caller's batch. */
+export function revokeOwnSessionStatement(db: D1Database, sessionId: string, userId: string, at: string): D1PreparedStatement {
+  return db.prepare("UPDATE sessions SET revoked_at = ? WHERE id = ? AND user_id = ? AND revoked_at IS NULL").bind(at, sessionId, userId);
+}
+
+export interface NewSession {
+  id: string;
+  userId: string;
+  channel: Channel;
+  ip: string | null;
+  userAgent: string | null;
+  createdAt: string;
+  expiresAt: string;
+}
+
+/** Opens an identified session, for the caller's batch. */
+export function openSessionStatement(db: D1Database, session: NewSession): D1PreparedStatement {
+  return db
+    .prepare(
+      "INSERT INTO sessions (id, user_id, channel, stage, business_id, ip, user_agent, created_at, expires_at) VALUES (?, ?, ?, 'identified', NULL, ?, ?, ?, ?)",
+    )
+    .bind(session.id, session.userId, session.channel, session.ip, session.userAgent, session.createdAt, session.expiresAt);
+}
+
+/**
+ * Verified, for the batch that consumes the code: only if the batch's previous
+ * statement changed one row (two requests with the right code: one wins).
+ */
+export function verifySessionStatement(db: D1Database, sessionId: string, expiresAt: string): D1PreparedStatement {
+  return db
+    .prepare("UPDATE sessions SET stage = 'verified', expires_at = ? WHERE id = ? AND stage = 'identified' AND revoked_at IS NULL AND changes() = 1")
+    .bind(expiresAt, sessionId);
+}
+
+/** Moves a standing session of the person into a business; null when the session has ended. */
+export async function chooseSessionBusiness(
+  db: D1Database,
+  sessionId: string,
+  userId: string,
+  businessId: string,
+  now: string,
+): Promise<{ id: string } | null> {
+  return db
+    .prepare(
+      "UPDATE sessions SET stage = 'business_chosen', business_id = ? WHERE id = ? AND user_id = ? AND revoked_at IS NULL AND expires_at > ? RETURNING id",
+    )
+    .bind(businessId, sessionId, userId, now)
+    .first<{ id: string }>();
+}
+
+export interface ActiveSession {
+  id: string;
+  channel: Channel;
+  stage: string;
+  businessName: string | null;
+  ip: string | null;
+  userAgent: string | null;
+  createdAt: string;
+  expiresAt: string;
+}
+
+/** The person's sessions that still stand at `now` (not revoked, not expired), newest first. */
+export async function activeSessions(db: D1Database, userId: string, now: string): Promise<ActiveSession[]> {
+  const { results } = await db
+    .prepare(
+      `SELECT s.id, s.channel, s.stage, b.name AS businessName, s.ip, s.user_agent AS userAgent, s.created_at AS createdAt, s.expires_at AS expiresAt
+       FROM sessions s LEFT JOIN businesses b ON b.id = s.business_id
+       WHERE s.user_id = ? AND s.revoked_at IS NULL AND s.expires_at > ?
+       ORDER BY s.created_at DESC LIMIT 50`,
+    )
+    .bind(userId, now)
+    .all<ActiveSession>();
+  return results;
+}
