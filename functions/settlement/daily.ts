@@ -1,6 +1,7 @@
 // The daily Cron Trigger (wrangler.toml [triggers]): settle yesterday for every
 // active business, then pay out what is due. Also run on demand by an
 // administrator (/money/settlement-history), for one business.
+import { activeBusinessIds } from "../data/settlement-runs";
 import type { RequestMeta, Tenant } from "../data/tenant";
 import { logEvent } from "../events/http";
 import { processPayouts, simulatedPayouts, type PayoutPort, type PayoutRunResult } from "./payouts";
@@ -16,9 +17,7 @@ export async function settleAndPay(
   port: PayoutPort | null,
   options: { businessId?: string; now: number; meta: RequestMeta; actor: Tenant | null },
 ): Promise<{ runs: SettlementRunResult[]; payouts: PayoutRunResult | null }> {
-  const businesses = options.businessId
-    ? [options.businessId]
-    : (await db.prepare("SELECT id FROM businesses WHERE status = 'active' ORDER BY id").all<{ id: string }>()).results.map((b) => b.id);
+  const businesses = options.businessId ? [options.businessId] : await activeBusinessIds(db);
   const runs: SettlementRunResult[] = [];
   for (const businessId of businesses) runs.push(await runSettlement(db, businessId, settlementPeriodFor(options.now), options.meta, options.actor));
   const payouts = port ? await processPayouts(db, port, { businessId: options.businessId }) : null;

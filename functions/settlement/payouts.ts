@@ -4,6 +4,7 @@
 // claimed it meanwhile), sent with its reference as the idempotency key, and
 // marked paid only from a state that is not paid: money is never paid twice,
 // and a failure is recorded and retried on the next run, up to MAX_ATTEMPTS.
+import { claimPayout, duePayouts, markFailedStatement, markPaidStatement, payoutAttemptStatement } from "../data/payouts";
 
 export const MAX_PAYOUT_ATTEMPTS = 5;
 /** How long one run may hold a payout before another may try it again. */
@@ -49,17 +50,6 @@ export function simulatedPayouts(kv: KVNamespace): PayoutPort {
   };
 }
 
-interface Due {
-  id: string;
-  businessId: string;
-  reference: string;
-  net: number;
-  attempts: number;
-  provider: string;
-  accountNumber: string;
-  accountName: string;
-}
-
 export interface PayoutRunResult {
   paid: string[];
   failed: { id: string; error: string }[];
@@ -68,27 +58,22 @@ export interface PayoutRunResult {
 /** Pays what is due (pending, or failed with attempts left), oldest first, at most `limit`. */
 export async function processPayouts(db: D1Database, port: PayoutPort, options: { businessId?: string; limit?: number } = {}): Promise<PayoutRunResult> {
   const result: PayoutRunResult = { paid: [], failed: [] };
-  const scope = options.businessId ? "AND s.business_id = ?" : "";
-  const { results } = await db
-    .prepare(
-      `SELECT s.id, s.business_id AS businessId, s.reference, s.net, s.attempts, a.provider, a.account_number AS accountNumber, a.account_name AS accountName
-       FROM settlements s JOIN settlement_accounts a ON a.id = s.settlement_account_id AND a.business_id = s.business_id
-       WHERE s.status IN ('pending', 'failed') AND s.attempts < ? AND (s.payout_lease_until IS NULL OR s.payout_lease_until < ?) ${scope} ORDER BY s.created_at LIMIT ?`,
-    )
-    .bind(MAX_PAYOUT_ATTEMPTS, new Date().toISOString(), ...(options.businessId ? [options.businessId] : []), options.limit ?? 50)
-    .all<Due>();
+  const results = await duePayouts(db, {
+    maxAttempts: MAX_PAYOUT_ATTEMPTS,
+    now: new Date().toISOString(),
+    businessId: options.businessId,
+    limit: options.limit ?? 50,
+  });
   for (const due of results) {
     // Claim it for the length of the call: another runner finds the lease (or the
     // changed attempts) and leaves it, so one payout is with the provider at a time.
     const now = Date.now();
-    const claimed = await db
-      .prepare(
-        `UPDATE settlements SET attempts = attempts + 1, payout_lease_until = ?
-         WHERE id = ? AND business_id = ? AND status IN ('pending', 'failed') AND attempts = ?
-           AND (payout_lease_until IS NULL OR payout_lease_until < ?) RETURNING attempts`,
-      )
-      .bind(new Date(now + PAYOUT_LEASE_MS).toISOString(), due.id, due.businessId, due.attempts, new Date(now).toISOString())
-      .first<{ attempts: number }>();
+    const claimed = await claimPayout(due.businessId, db, {
+      settlementId: due.id,
+      attempts: due.attempts,
+      leaseUntil: new Date(now + PAYOUT_LEASE_MS).toISOString(),
+      now: new Date(now).toISOString(),
+    });
     if (!claimed) continue;
     const at = new Date().toISOString();
     let outcome: PayoutOutcome;
@@ -106,24 +91,18 @@ export async function processPayouts(db: D1Database, port: PayoutPort, options: 
     } catch (error) {
       outcome = { ok: false, error: error instanceof Error ? error.message : String(error) };
     }
-    const record = db
-      .prepare("INSERT INTO payout_attempts (business_id, settlement_id, attempt, outcome, error, at) VALUES (?, ?, ?, ?, ?, ?)")
-      .bind(due.businessId, due.id, claimed.attempts, outcome.ok ? "paid" : "failed", outcome.ok ? null : outcome.error.slice(0, 300), at);
+    const record = payoutAttemptStatement(due.businessId, db, {
+      settlementId: due.id,
+      attempt: claimed.attempts,
+      outcome: outcome.ok ? "paid" : "failed",
+      error: outcome.ok ? null : outcome.error.slice(0, 300),
+      at,
+    });
     if (outcome.ok) {
-      await db.batch([
-        db
-          .prepare("UPDATE settlements SET status = 'paid', paid_at = ?, payout_lease_until = NULL WHERE id = ? AND business_id = ? AND status <> 'paid'")
-          .bind(at, due.id, due.businessId),
-        record,
-      ]);
+      await db.batch([markPaidStatement(due.businessId, db, due.id, at), record]);
       result.paid.push(due.id);
     } else {
-      await db.batch([
-        db
-          .prepare("UPDATE settlements SET status = 'failed', payout_lease_until = NULL WHERE id = ? AND business_id = ? AND status <> 'paid'")
-          .bind(due.id, due.businessId),
-        record,
-      ]);
+      await db.batch([markFailedStatement(due.businessId, db, due.id), record]);
       result.failed.push({ id: due.id, error: outcome.error });
     }
   }

@@ -6,7 +6,16 @@
 // second batch meets the UNIQUE rows of the first and writes nothing.
 import { ledgerAccountId, settlementPosting } from "../ledger";
 import { signInAuditStatement } from "../data/audit";
+import { clearBatchGuardsStatement } from "../data/batch-guards";
 import { postingStatements } from "../data/ledger";
+import {
+  availableGuardStatement,
+  clearedUnsettled,
+  insertSettlementStatement,
+  itemsGuardStatement,
+  merchantsToSettle,
+  settlementItemsStatement,
+} from "../data/settlement-runs";
 import type { RequestMeta, Tenant } from "../data/tenant";
 
 const DAY_MS = 86_400_000;
@@ -42,25 +51,10 @@ export async function runSettlement(
   // The ledger functions read only the business from it.
   const tenant: Tenant = actor ?? { businessId, userId: "", role: "Administrator" };
   const result: SettlementRunResult = { periodStart, settled: [], skipped: [] };
-  const { results: merchants } = await db
-    .prepare(
-      `SELECT m.id, m.code, a.id AS accountId FROM merchants m
-       LEFT JOIN settlement_accounts a ON a.merchant_id = m.id AND a.business_id = m.business_id AND a.is_primary = 1 AND a.status = 'active'
-       WHERE m.business_id = ? ORDER BY m.id`,
-    )
-    .bind(businessId)
-    .all<{ id: string; code: string; accountId: string | null }>();
+  const merchants = await merchantsToSettle(businessId, db);
   for (const merchant of merchants) {
     // Cleared in the period and in no settlement yet (transactions_by_merchant bounds the scan).
-    const { results: items } = await db
-      .prepare(
-        `SELECT t.id, t.amount, t.fee FROM transactions t
-         WHERE t.business_id = ? AND t.merchant_id = ? AND t.created_at >= ? AND t.created_at < ?
-           AND t.status = 'successful' AND t.cleared_at >= ? AND t.cleared_at < ?
-           AND NOT EXISTS (SELECT 1 FROM settlement_items s WHERE s.transaction_id = t.id)`,
-      )
-      .bind(businessId, merchant.id, periodStart - LONGEST_CLEARING_MS, periodEnd, periodStart, periodEnd)
-      .all<{ id: number; amount: number; fee: number }>();
+    const items = await clearedUnsettled(businessId, db, merchant.id, { createdFrom: periodStart - LONGEST_CLEARING_MS, periodStart, periodEnd });
     if (items.length === 0) continue;
     if (!merchant.accountId) {
       result.skipped.push({ merchantId: merchant.id, reason: "no active primary settlement account" });
@@ -76,27 +70,27 @@ export async function runSettlement(
     try {
       await db.batch([
         // What was cleared must still be there (a transfer may have moved it out).
-        db
-          .prepare(
-            "INSERT INTO batch_guards (ok, reason) VALUES (coalesce((SELECT 0 - coalesce((SELECT entry_sum FROM ledger_accounts WHERE business_id = ? AND id = ?), 0) >= ?), 0), 'available')",
-          )
-          .bind(businessId, available, net),
-        db
-          .prepare(
-            `INSERT INTO settlements (id, business_id, merchant_id, settlement_account_id, period_start, period_end, gross, fees, net, status, reference, attempts, created_at)
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, 0, ?)`,
-          )
-          .bind(settlementId, businessId, merchant.id, merchant.accountId, periodStart, periodEnd, gross, fees, net, reference, at),
-        // settlement_items has no business_id: its rows join this business's settlement to this business's payments, every one of them.
-        db
-          .prepare(
-            `INSERT INTO settlement_items (settlement_id, transaction_id)
-             SELECT s.id, t.id FROM settlements s JOIN transactions t ON t.business_id = s.business_id AND t.id IN (SELECT value FROM json_each(?))
-             WHERE s.id = ? AND s.business_id = ?`,
-          )
-          .bind(JSON.stringify(items.map((t) => t.id)), settlementId, businessId),
-        // Every payment became an item, or nothing is written (a NULL reason fails NOT NULL, told apart from the balance guard's CHECK).
-        db.prepare("INSERT INTO batch_guards (ok, reason) VALUES (1, CASE WHEN changes() = ? THEN 'items' END)").bind(items.length),
+        availableGuardStatement(businessId, db, available, net),
+        insertSettlementStatement(businessId, db, {
+          id: settlementId,
+          merchantId: merchant.id,
+          settlementAccountId: merchant.accountId,
+          periodStart,
+          periodEnd,
+          gross,
+          fees,
+          net,
+          reference,
+          createdAt: at,
+        }),
+        settlementItemsStatement(
+          businessId,
+          db,
+          settlementId,
+          items.map((t) => t.id),
+        ),
+        // Every payment became an item, or nothing is written.
+        itemsGuardStatement(db, items.length),
         ...(net > 0
           ? postingStatements(tenant, db, settlementPosting(merchant.id, net), {
               postingId: `${settlementId}_payout`,
@@ -113,7 +107,7 @@ export async function runSettlement(
           { action: "settlement.create", entity: "settlement", entityId: settlementId, after: { gross, fees, net, transactions: items.length } },
           at,
         ),
-        db.prepare("DELETE FROM batch_guards"),
+        clearBatchGuardsStatement(db),
       ]);
       result.settled.push({ merchantId: merchant.id, settlementId, net, transactions: items.length });
     } catch (error) {
