@@ -2,6 +2,7 @@
 // would be eventually consistent). A client's window starts at its first request
 // and lasts the limit's windowMs. Each limit has a name, so limits with different
 // windows share the table without touching each other's rows.
+import { countInWindow, dropWindows } from "./data/rate-windows";
 
 export interface RateLimit {
   name: string;
@@ -16,20 +17,9 @@ export const EMAIL_LOOKUP_RATE_LIMIT: RateLimit = { name: "email-lookup", max: 1
 
 export type RateDecision = { allowed: true; newWindow: boolean } | { allowed: false; retryAfterSeconds: number };
 
-// In an upsert's SET every expression sees the row as it was, so both CASEs
-// agree on whether the window had expired.
-const COUNT_SQL = `INSERT INTO rate_windows (client, window_start, count) VALUES (?1, ?2, 1)
-ON CONFLICT (client) DO UPDATE SET
-  count = CASE WHEN window_start <= ?3 THEN 1 ELSE count + 1 END,
-  window_start = CASE WHEN window_start <= ?3 THEN ?2 ELSE window_start END
-RETURNING count, window_start`;
-
 /** Counts this request of `client` against `limit` and says whether it is within it. */
 export async function countRequest(db: D1Database, limit: RateLimit, client: string, now: number): Promise<RateDecision> {
-  const row = await db
-    .prepare(COUNT_SQL)
-    .bind(`${limit.name}:${client}`, now, now - limit.windowMs)
-    .first<{ count: number; window_start: number }>();
+  const row = await countInWindow(db, `${limit.name}:${client}`, now, now - limit.windowMs);
   if (!row) throw new Error("rate window upsert returned no row");
   if (row.count <= limit.max) return { allowed: true, newWindow: row.count === 1 };
   return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((row.window_start + limit.windowMs - now) / 1000)) };
@@ -37,10 +27,7 @@ export async function countRequest(db: D1Database, limit: RateLimit, client: str
 
 /** Drops this limit's ended windows (now and then; an ended window counts from 1 again anyway). */
 export async function dropEndedWindows(db: D1Database, limit: RateLimit, now: number): Promise<void> {
-  await db
-    .prepare("DELETE FROM rate_windows WHERE client >= ? AND client < ? AND window_start <= ?")
-    .bind(`${limit.name}:`, `${limit.name};`, now - limit.windowMs)
-    .run();
+  await dropWindows(db, `${limit.name}:`, `${limit.name};`, now - limit.windowMs);
 }
 
 /**

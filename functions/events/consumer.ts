@@ -29,6 +29,7 @@
 //
 // With no EVENTS_ENDPOINT the "relay" is one D1 batch that stores the event in
 // analytics_events and marks it 'relayed'; it is idempotent, so needs no claim.
+import { claimEvent, eventStatus, markRelayed, parkStatement, releaseClaim, storeEventStatements } from "../data/analytics-events";
 import { EVENTS_RETRY_BASE_SECONDS_DEFAULT, EVENTS_RETRY_MAX_SECONDS_DEFAULT, parseEventsConfig, type EventsConfig } from "../env";
 import { errorText, logEvent } from "./http";
 import { retryDelaySeconds } from "./retry";
@@ -100,17 +101,9 @@ function retryLater(message: Message<unknown>, config: EventsConfig): void {
 
 async function storeMessages(db: D1Database, messages: Valid[], config: EventsConfig): Promise<void> {
   const now = new Date().toISOString();
-  const statements = messages.flatMap(({ body }) => [
-    db
-      .prepare("INSERT INTO analytics_events (hash, event_json, received_at) VALUES (?, ?, ?) ON CONFLICT (hash) DO NOTHING")
-      .bind(body.hash, canonicalJson(body.event), body.receivedAt),
-    db
-      .prepare(
-        `INSERT INTO analytics_seen (hash, received_at, status, relayed_at, attempts) VALUES (?1, ?2, 'relayed', ?3, 1)
-         ON CONFLICT (hash) DO UPDATE SET status = 'relayed', relayed_at = coalesce(relayed_at, ?3), claim_token = NULL, claimed_at = NULL`,
-      )
-      .bind(body.hash, body.receivedAt, now),
-  ]);
+  const statements = messages.flatMap(({ body }) =>
+    storeEventStatements(db, { hash: body.hash, eventJson: canonicalJson(body.event), receivedAt: body.receivedAt }, now),
+  );
   try {
     await db.batch(statements);
   } catch (error) {
@@ -124,12 +117,6 @@ async function storeMessages(db: D1Database, messages: Valid[], config: EventsCo
 // ---------------------------------------------------------------- relay
 
 type RelayConfig = EventsConfig & { endpoint: string };
-
-const CLAIM_SQL = `INSERT INTO analytics_seen (hash, received_at, status, claim_token, claimed_at, attempts)
-VALUES (?1, ?2, 'claimed', ?3, ?4, 1)
-ON CONFLICT (hash) DO UPDATE SET status = 'claimed', claim_token = excluded.claim_token, claimed_at = excluded.claimed_at, attempts = attempts + 1
-  WHERE status = 'pending' OR (status = 'claimed' AND claimed_at <= ?5)
-RETURNING claim_token`;
 
 async function relayMessages(db: D1Database, messages: Valid[], config: RelayConfig): Promise<void> {
   // SPEC section 7: sent one at a time. The batch's events go one after another in
@@ -148,12 +135,9 @@ async function relayOne(db: D1Database, body: EventsQueueMessage, attempt: numbe
   const { hash } = body;
   const token = crypto.randomUUID();
   const now = Date.now();
-  const claim = await db
-    .prepare(CLAIM_SQL)
-    .bind(hash, body.receivedAt, token, now, now - CLAIM_TIMEOUT_MS)
-    .first<{ claim_token: string }>();
+  const claim = await claimEvent(db, { hash, receivedAt: body.receivedAt, token, now, staleBefore: now - CLAIM_TIMEOUT_MS });
   if (claim?.claim_token !== token) {
-    const row = await db.prepare("SELECT status FROM analytics_seen WHERE hash = ?").bind(hash).first<{ status: string }>();
+    const row = await eventStatus(db, hash);
     if (row?.status === "relayed") return "ack";
     logEvent("info", "analytics.claimed_elsewhere", { hash, attempt });
     return "retry";
@@ -175,10 +159,7 @@ async function relayOne(db: D1Database, body: EventsQueueMessage, attempt: numbe
     await response.body?.cancel();
     if (response.ok) {
       try {
-        await db
-          .prepare("UPDATE analytics_seen SET status = 'relayed', relayed_at = ?, claim_token = NULL, claimed_at = NULL, last_error = NULL WHERE hash = ?")
-          .bind(new Date().toISOString(), hash)
-          .run();
+        await markRelayed(db, hash, new Date().toISOString());
       } catch (error) {
         // Delivered: ack anyway. The claim goes stale; a later copy would relay
         // again with the same idempotency key, which the service drops.
@@ -193,10 +174,7 @@ async function relayOne(db: D1Database, body: EventsQueueMessage, attempt: numbe
 
   logEvent("warn", "analytics.relay_failed", { hash, attempt, failure });
   try {
-    await db
-      .prepare("UPDATE analytics_seen SET status = 'pending', claim_token = NULL, claimed_at = NULL, last_error = ? WHERE hash = ? AND claim_token = ?")
-      .bind(failure.slice(0, 500), hash, token)
-      .run();
+    await releaseClaim(db, hash, token, failure.slice(0, 500));
   } catch (error) {
     // The claim stays until it is stale; the retry takes it over then.
     logEvent("error", "analytics.release_failed", { hash, error: errorText(error) });
@@ -206,17 +184,11 @@ async function relayOne(db: D1Database, body: EventsQueueMessage, attempt: numbe
 
 // ---------------------------------------------------------------- dead letters
 
-const PARK_SQL = `INSERT INTO analytics_parked (hash, message_json, parked_at, generation, last_error)
-SELECT ?1, ?2, ?3, 1, (SELECT last_error FROM analytics_seen WHERE hash = ?1)
-WHERE NOT EXISTS (SELECT 1 FROM analytics_seen WHERE hash = ?1 AND status = 'relayed')
-ON CONFLICT (hash) DO UPDATE SET message_json = excluded.message_json, parked_at = excluded.parked_at,
-  generation = generation + 1, last_error = excluded.last_error`;
-
 /** The dead-letter queue's consumer: keep each event (unless it was relayed meanwhile) for the replay. */
 async function parkMessages(db: D1Database, messages: Valid[], config: EventsConfig): Promise<void> {
   const now = new Date().toISOString();
   try {
-    await db.batch(messages.map(({ body }) => db.prepare(PARK_SQL).bind(body.hash, JSON.stringify(body), now)));
+    await db.batch(messages.map(({ body }) => parkStatement(db, body.hash, JSON.stringify(body), now)));
   } catch (error) {
     logEvent("error", "analytics.park_failed", { count: messages.length, error: errorText(error) });
     for (const { message } of messages) retryLater(message, config);

@@ -8,6 +8,7 @@
 // queued, and the consumer's de-duplication drops the second copy. Events that
 // were relayed meanwhile are removed without sending.
 import * as v from "valibot";
+import { countParked, parkedRows, unparkStatement, type ParkedRow } from "../data/analytics-events";
 import type { EventsConfig } from "../env";
 import { errorText, jsonResponse, logEvent, notFound } from "./http";
 import { parseQueueMessage } from "./schema";
@@ -38,26 +39,9 @@ export interface ReplayResult {
   remaining: number;
 }
 
-interface ParkedRow {
-  hash: string;
-  message_json: string;
-  generation: number;
-  status: string | null;
-}
-
 export async function replayParked(db: D1Database, queue: Queue, limit: number): Promise<ReplayResult> {
-  const { results } = await db
-    .prepare(
-      `SELECT p.hash, p.message_json, p.generation, s.status
-       FROM analytics_parked p LEFT JOIN analytics_seen s ON s.hash = p.hash
-       ORDER BY p.parked_at, p.hash LIMIT ?`,
-    )
-    .bind(limit)
-    .all<ParkedRow>();
-  const remove = (rows: ParkedRow[]) =>
-    rows.length === 0
-      ? Promise.resolve()
-      : db.batch(rows.map((row) => db.prepare("DELETE FROM analytics_parked WHERE hash = ? AND generation = ?").bind(row.hash, row.generation)));
+  const results = await parkedRows(db, limit);
+  const remove = (rows: ParkedRow[]) => (rows.length === 0 ? Promise.resolve() : db.batch(rows.map((row) => unparkStatement(db, row.hash, row.generation))));
 
   const send: { row: ParkedRow; body: unknown }[] = [];
   const skip: ParkedRow[] = [];
@@ -72,8 +56,8 @@ export async function replayParked(db: D1Database, queue: Queue, limit: number):
     await remove(chunk.map(({ row }) => row));
   }
   await remove(skip);
-  const left = await db.prepare("SELECT count(*) AS n FROM analytics_parked").first<{ n: number }>();
-  return { replayed: send.length, skipped: skip.length, remaining: left?.n ?? 0 };
+  const left = await countParked(db);
+  return { replayed: send.length, skipped: skip.length, remaining: left ?? 0 };
 }
 
 const encoder = new TextEncoder();
