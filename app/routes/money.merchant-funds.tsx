@@ -4,6 +4,7 @@
 // another merchant account, as a request another person approves.
 import { type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
+import { useState, type FormEvent } from "react";
 import * as v from "valibot";
 import { listMerchantFunds } from "../../functions/data/funds";
 import { getMerchantBalances } from "../../functions/data/ledger";
@@ -17,6 +18,7 @@ import { can } from "../../functions/permissions";
 import { refusalMessage, requireTenant } from "../../functions/guards";
 import { DataTable, ListCount, Pager, type Column } from "../components/data-table";
 import { describedBy, Field } from "../components/form";
+import { amountLimitError, type AmountLimit } from "../lib/amount-limits";
 import { QUICK_RANGES, resolveRange } from "../lib/date-range";
 import { formatAmount, formatDate, networkLabel } from "../lib/format";
 import { filterHref } from "../lib/list-url";
@@ -135,6 +137,41 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
 }
 
+/**
+ * The amount, refused next to the field as soon as it is above the available
+ * balance ("1,250.50" as typed): the server checks again when it is sent.
+ */
+function TransferAmount({ limit, answer }: { limit: AmountLimit; answer?: { values: { amount: string }; errors: FieldErrors } }) {
+  // typed is null until the amount is changed after the server's answer: its error shows till then.
+  const [state, setState] = useState<{ answer: typeof answer; typed: string | null }>({ answer, typed: null });
+  if (state.answer !== answer) setState({ answer, typed: null });
+  const typed = state.answer === answer ? state.typed : null;
+  const error = typed === null ? answer?.errors.amount : (amountLimitError(typed, [limit]) ?? undefined);
+  return (
+    <Field id="amount" label="Amount (GHS)" error={error} hint="Up to the available balance, e.g. 1,250.00">
+      <input
+        id="amount"
+        name="amount"
+        inputMode="decimal"
+        autoComplete="off"
+        defaultValue={answer?.values.amount ?? ""}
+        required
+        onChange={(event) => setState({ answer, typed: event.currentTarget.value })}
+        {...describedBy("amount", error, true)}
+      />
+    </Field>
+  );
+}
+
+/** An amount over its limit is not sent: the message is already next to the field. */
+function refuseOverLimit(event: FormEvent<HTMLFormElement>, limit: AmountLimit) {
+  const amount = event.currentTarget.elements.namedItem("amount");
+  if (amount instanceof HTMLInputElement && amountLimitError(amount.value, [limit])) {
+    event.preventDefault();
+    amount.focus();
+  }
+}
+
 type FundsRow = ReturnType<typeof useLoaderData<typeof loader>>["rows"][number];
 
 export default function MerchantFunds() {
@@ -178,6 +215,7 @@ export default function MerchantFunds() {
       : []),
   ];
   const errors: FieldErrors = answer?.errors ?? {};
+  const limit: AmountLimit = { pesewas: transfer?.available ?? 0, name: "available balance" };
   return (
     <div className="page">
       <header className="page__header">
@@ -211,7 +249,7 @@ export default function MerchantFunds() {
               {errors.form}
             </p>
           ) : null}
-          <Form method="post" className="form" noValidate>
+          <Form method="post" className="form" noValidate onSubmit={(event) => refuseOverLimit(event, limit)}>
             <input type="hidden" name="intent" value="transfer" />
             <input type="hidden" name="from" value={transfer.from.id} />
             <input type="hidden" name="idempotencyKey" value={transfer.idempotencyKey} />
@@ -227,17 +265,7 @@ export default function MerchantFunds() {
                 ))}
               </select>
             </Field>
-            <Field id="amount" label="Amount (GHS)" error={errors.amount} hint="Up to the available balance, e.g. 1,250.00">
-              <input
-                id="amount"
-                name="amount"
-                inputMode="decimal"
-                autoComplete="off"
-                defaultValue={answer?.values.amount ?? ""}
-                required
-                {...describedBy("amount", errors.amount, true)}
-              />
-            </Field>
+            <TransferAmount limit={limit} answer={answer} />
             <div className="form__actions">
               <button type="submit" className="button button--primary" disabled={busy}>
                 {busy ? "Sending…" : "Send for approval"}
