@@ -14,6 +14,7 @@ import * as v from "valibot";
 import { listParams, oneOf, searchParam } from "../lib/list-params";
 import { StatusPill } from "../components/status-pill";
 import { paths } from "../lib/paths";
+import { readMerchantSearch } from "../lib/merchant-search";
 
 export const MERCHANT_LIST_PARAMS = {
   q: searchParam,
@@ -26,7 +27,7 @@ export const MERCHANT_LIST_PARAMS = {
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { deps, tenant } = await requireTenant(request, context, "view:merchant");
   const { filters, page, trail } = listParams(new URL(request.url), MERCHANT_LIST_PARAMS);
-  const query = { search: filters.q, status: filters.status, sector: filters.sector, region: filters.region, sort: filters.sort };
+  const query = { ...readMerchantSearch(filters.q), status: filters.status, sector: filters.sector, region: filters.region, sort: filters.sort };
   const [result, total, sectors] = await Promise.all([
     numberedPage((after) => listMerchants(tenant, deps.db, { ...query, after }), trail, page),
     listMerchants(tenant, deps.db, { ...query, limit: 1, withTotal: true }).then((counted) => counted.total ?? 0),
@@ -85,7 +86,7 @@ export default function Merchants() {
       </header>
       <ListToolbar
         searchLabel="Search merchants"
-        searchPlaceholder="Name, trading name, phone or TIN"
+        searchPlaceholder="Name, trading name, code, phone or TIN"
         filters={[
           {
             name: "status",

@@ -24,6 +24,7 @@ import { formatAmount, formatDate, networkLabel } from "../lib/format";
 import { filterHref } from "../lib/list-url";
 import { listParams, oneOf, searchParam } from "../lib/list-params";
 import { parseCedis } from "../lib/validation";
+import { readMerchantSearch } from "../lib/merchant-search";
 
 const PARAMS = {
   q: searchParam,
@@ -37,7 +38,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const { deps, tenant } = await requireTenant(request, context, "view:balance");
   const { filters, page, trail } = listParams(new URL(request.url), PARAMS);
   const period = resolveRange(filters, deps.now(), "30d");
-  const query = { search: filters.q };
+  const query = readMerchantSearch(filters.q);
   const [result, total] = await Promise.all([
     numberedPage((after) => listMerchants(tenant, deps.db, { ...query, after }), trail, page),
     listMerchants(tenant, deps.db, { ...query, limit: 1, withTotal: true }).then((counted) => counted.total ?? 0),

@@ -51,7 +51,27 @@ export interface MerchantQuery extends PageQuery {
   town?: string;
   /** Name, trading name, TIN or phone. */
   search?: string;
+  /** A number-heavy query (app/lib/merchant-search.ts): code, TIN or phone, never names. */
+  number?: MerchantNumber;
   sort?: "name" | "newest";
+}
+
+/** A code, TIN or phone as typed, without its spaces and hyphens; the phone as its digits (233..., or part of one). */
+export interface MerchantNumber {
+  plain: string;
+  phone: string | null;
+}
+
+/** The condition on a merchants row (unqualified columns) for a typed number: codes match without their hyphens. */
+export function merchantNumberMatch(number: MerchantNumber): { sql: string; binds: unknown[] } {
+  const plain = likePattern(number.plain);
+  const sql = ["REPLACE(code, '-', '') LIKE ? ESCAPE '\\'", "tin LIKE ? ESCAPE '\\'"];
+  const binds: unknown[] = [plain, plain];
+  if (number.phone) {
+    sql.push("contact_phone LIKE ? ESCAPE '\\'");
+    binds.push(likePattern(number.phone));
+  }
+  return { sql: `(${sql.join(" OR ")})`, binds };
 }
 
 export async function listMerchants(tenant: Tenant, db: D1Database, query: MerchantQuery = {}): Promise<Page<Merchant>> {
@@ -73,6 +93,11 @@ export async function listMerchants(tenant: Tenant, db: D1Database, query: Merch
     const pattern = likePattern(query.search.trim());
     where.push("(name LIKE ? ESCAPE '\\' OR trading_name LIKE ? ESCAPE '\\' OR tin LIKE ? ESCAPE '\\' OR contact_phone LIKE ? ESCAPE '\\')");
     binds.push(pattern, pattern, pattern, pattern);
+  }
+  if (query.number?.plain) {
+    const match = merchantNumberMatch(query.number);
+    where.push(match.sql);
+    binds.push(...match.binds);
   }
   const filterWhere = where.join(" AND ");
   const filterBinds = [...binds];
