@@ -8,7 +8,7 @@ import { DEFAULT_PAGE_SIZE, numberedPage } from "../../functions/data/page";
 import { can } from "../../functions/permissions";
 import { requireTenant } from "../../functions/guards";
 import { DataTable, ListCount, ListToolbar, Pager, type Column } from "../components/data-table";
-import { formatDate } from "../lib/format";
+import { formatDate, formatPathLike } from "../lib/format";
 import { GHANA_REGIONS } from "../lib/ghana";
 import * as v from "valibot";
 import { listParams, oneOf, searchParam } from "../lib/list-params";
@@ -61,7 +61,7 @@ export const MERCHANT_COLUMNS: Column<MerchantRow>[] = [
   },
   { id: "code", header: "Code", cell: (m) => m.code },
   { id: "tin", header: "TIN", cell: (m) => m.tin },
-  { id: "sector", header: "Sector", cell: (m) => m.sector },
+  { id: "sector", header: "Sector", cell: (m) => formatPathLike(m.sector) },
   { id: "place", header: "Town", cell: (m) => `${m.town}, ${m.region}` },
   { id: "phone", header: "Phone", cell: (m) => m.contactPhone },
   { id: "status", header: "Status", cell: (m) => <StatusPill entity="merchant" status={m.status} /> },
@@ -97,7 +97,7 @@ export default function Merchants() {
               { value: "inactive", label: "Inactive" },
             ],
           },
-          { name: "sector", label: "Sector", allLabel: "Any sector", options: sectors.map((s) => ({ value: s, label: s })) },
+          { name: "sector", label: "Sector", allLabel: "Any sector", options: sectors.map((s) => ({ value: s, label: formatPathLike(s) })) },
           { name: "region", label: "Region", allLabel: "Any region", options: GHANA_REGIONS.map((r) => ({ value: r, label: r })) },
         ]}
         sort={{
