@@ -5,6 +5,9 @@
 import { ghanaMsisdn } from "./phone";
 import { isNumberHeavy } from "./validation";
 
+/** The URL parameter of a merchant finder (a typed name or code narrowing a list of merchants to choose from). */
+export const MERCHANT_FINDER_PARAM = "mq";
+
 /** What the data layer's queries take (MerchantQuery's search and number): one of them, or neither. */
 export type MerchantSearch = { search?: string; number?: { plain: string; phone: string | null } };
 

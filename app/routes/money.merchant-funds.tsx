@@ -8,7 +8,7 @@ import { useState, type FormEvent } from "react";
 import * as v from "valibot";
 import { listMerchantFunds } from "../../functions/data/funds";
 import { getMerchantBalances } from "../../functions/data/ledger";
-import { getMerchant, listMerchantChoices, listMerchants } from "../../functions/data/merchants";
+import { getMerchant, listMerchants } from "../../functions/data/merchants";
 import { DEFAULT_PAGE_SIZE, numberedPage } from "../../functions/data/page";
 import { listSettlementAccounts } from "../../functions/data/settlement-accounts";
 import { requestTransfer } from "../../functions/data/transfer-requests";
@@ -18,13 +18,15 @@ import { can } from "../../functions/permissions";
 import { refusalMessage, requireTenant } from "../../functions/guards";
 import { DataTable, ListCount, Pager, type Column } from "../components/data-table";
 import { describedBy, Field } from "../components/form";
+import { MerchantFinder } from "../components/merchant-finder";
 import { amountLimitError, type AmountLimit } from "../lib/amount-limits";
 import { QUICK_RANGES, resolveRange } from "../lib/date-range";
 import { formatAmount, formatDate, networkLabel } from "../lib/format";
 import { filterHref } from "../lib/list-url";
 import { listParams, oneOf, searchParam } from "../lib/list-params";
 import { parseCedis } from "../lib/validation";
-import { readMerchantSearch } from "../lib/merchant-search";
+import { merchantChoices } from "../lib/merchant-choices.server";
+import { MERCHANT_FINDER_PARAM, readMerchantSearch } from "../lib/merchant-search";
 
 const PARAMS = {
   q: searchParam,
@@ -57,7 +59,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     const [balances, accounts, others] = await Promise.all([
       getMerchantBalances(tenant, deps.db, from.id),
       listSettlementAccounts(tenant, deps.db, from.id),
-      listMerchantChoices(tenant, deps.db, { status: "active", exceptId: from.id, limit: 500 }),
+      merchantChoices(tenant, deps.db, { status: "active", exceptId: from.id, typed: new URL(request.url).searchParams.get(MERCHANT_FINDER_PARAM) }),
     ]);
     // Active accounts only, the primary first, then by provider.
     const active = accounts
@@ -68,8 +70,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       available: balances.available,
       destinations: [
         ...active.map((a) => ({ value: `sa:${a.id}`, label: `Settlement account: ${a.provider} ${a.accountNumber} (${a.accountName})` })),
-        ...others.map((m) => ({ value: `mer:${m.id}`, label: `Merchant account: ${m.name}` })),
+        ...others.choices.map((m) => ({ value: `mer:${m.id}`, label: `Merchant account: ${m.name}` })),
       ],
+      moreMerchants: others.more || new URL(request.url).searchParams.has(MERCHANT_FINDER_PARAM),
       // A new key for each form shown: submitting it twice asks once.
       idempotencyKey: crypto.randomUUID(),
     };
@@ -249,6 +252,9 @@ export default function MerchantFunds() {
             <p className="notice notice--danger notice__message" role="alert">
               {errors.form}
             </p>
+          ) : null}
+          {transfer.moreMerchants ? (
+            <MerchantFinder param={MERCHANT_FINDER_PARAM} id="transfer-merchant-finder" label="Find the merchant account to transfer to" />
           ) : null}
           <Form method="post" className="form" noValidate onSubmit={(event) => refuseOverLimit(event, limit)}>
             <input type="hidden" name="intent" value="transfer" />

@@ -125,16 +125,27 @@ export async function listMerchants(tenant: Tenant, db: D1Database, query: Merch
 }
 
 /**
- * Merchants by name for a choice in a form or a filter, at most `limit` of them
- * (a business with more needs a typed search there; names of rows come from namesOf).
+ * Merchants by name for a choice in a form or a filter, at most `limit` of them,
+ * narrowed by what was typed (a business with more finds the rest so; names of rows come from namesOf).
  */
 export async function listMerchantChoices(
   tenant: Tenant,
   db: D1Database,
-  query: { limit: number; status?: MerchantStatus; exceptId?: string },
+  query: { limit: number; status?: MerchantStatus; exceptId?: string; search?: string; number?: MerchantNumber },
 ): Promise<{ id: string; name: string }[]> {
   const where = ["business_id = ?"];
   const binds: unknown[] = [tenant.businessId];
+  // Typed, so a business with more merchants than a list holds can reach each of them.
+  if (query.search?.trim()) {
+    const pattern = likePattern(query.search.trim());
+    where.push("(name LIKE ? ESCAPE '\\' OR trading_name LIKE ? ESCAPE '\\' OR code = ? COLLATE NOCASE)");
+    binds.push(pattern, pattern, query.search.trim());
+  }
+  if (query.number?.plain) {
+    const match = merchantNumberMatch(query.number);
+    where.push(match.sql);
+    binds.push(...match.binds);
+  }
   if (query.status) {
     where.push("status = ?");
     binds.push(query.status);
