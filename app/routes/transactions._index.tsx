@@ -313,7 +313,7 @@ export default function Transactions() {
 
       <ListToolbar
         searchLabel="Search transactions"
-        searchPlaceholder="Reference, phone or card's last 4"
+        searchPlaceholder="Reference, phone, card's last 4 or merchant"
         filters={[
           {
             name: "status",
