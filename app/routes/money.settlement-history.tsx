@@ -21,6 +21,7 @@ import { payerOf, paymentMethod } from "../lib/transactions-view";
 import { Details } from "../components/details";
 import { StatusPill } from "../components/status-pill";
 import { statusLabel } from "../lib/statuses";
+import { readMerchantSearch } from "../lib/merchant-search";
 
 const PARAMS = {
   status: oneOf(["pending", "paid", "failed"] as const),
@@ -32,8 +33,10 @@ const PARAMS = {
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { deps, tenant } = await requireTenant(request, context, "view:settlement");
   const { filters, page, trail } = listParams(new URL(request.url), PARAMS);
+  const typed = readMerchantSearch(filters.q);
+  const merchantQuery = { merchantSearch: typed.search, merchantNumber: typed.number };
   const [result, settlement] = await Promise.all([
-    numberedPage((after) => listSettlements(tenant, deps.db, { status: filters.status, merchantSearch: filters.q, after }), trail, page),
+    numberedPage((after) => listSettlements(tenant, deps.db, { status: filters.status, ...merchantQuery, after }), trail, page),
     filters.s ? getSettlement(tenant, deps.db, filters.s) : Promise.resolve(null),
   ]);
   if (filters.s && !settlement) pageNotFound(request);
