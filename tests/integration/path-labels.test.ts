@@ -46,4 +46,17 @@ describe("path-like sector labels", () => {
     expect(other).toContain("Sector N/A");
     expect(other).not.toContain("/ Misc");
   });
+
+  it("reads the business's own sector the same way on Settings, Business", async () => {
+    const db = await portal().db();
+    const before = await db.prepare("SELECT sector FROM businesses WHERE id = ?").bind(KUMASI).first<string>("sector");
+    await db.prepare("UPDATE businesses SET sector = 'Agriculture/Fresh produce' WHERE id = ?").bind(KUMASI).run();
+    try {
+      const text = textOf(await html("/settings?tab=business"));
+      expect(text).toContain("Sector Fresh produce Agriculture");
+      expect(text).not.toContain("Agriculture/Fresh produce");
+    } finally {
+      await db.prepare("UPDATE businesses SET sector = ? WHERE id = ?").bind(before, KUMASI).run();
+    }
+  });
 });
