@@ -70,6 +70,16 @@ for (const [label, connection] of [
     await page.waitForTimeout(1_000);
     expect(requests).toEqual([]);
     await expect(prefetchLinks(page)).toHaveCount(0);
+
+    // On to another section in the page: the dashboard's route is known to the browser now
+    // (Remix's own link discovery also stands down when saving data), and still is not fetched.
+    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Transactions" }).click();
+    await expect(page.getByRole("heading", { level: 1, name: "Transactions" })).toBeVisible();
+    expect(requests).toEqual(["/transactions.data"]);
+    await page.clock.runFor(5_000);
+    await page.waitForTimeout(1_000);
+    expect(requests).toEqual(["/transactions.data"]);
+    await expect(prefetchLinks(page)).toHaveCount(0);
   });
 }
 
