@@ -21,7 +21,8 @@ const prefetchLinks = (page: Page) => page.locator(".shell link[rel=prefetch], .
 
 async function openPaused(page: Page, path: string): Promise<void> {
   await page.clock.install({ time: START });
-  await page.clock.pauseAt(START);
+  // A minute on: the clock ticks from install, and pausing in its past is refused. No page runs yet.
+  await page.clock.pauseAt(START.getTime() + 60_000);
   await page.goto(path);
   await hydrated(page);
 }
