@@ -218,7 +218,7 @@ export default function SettlementHistory() {
                 ["Gross (GHS)", formatAmount(detail.gross)],
                 ["Fees (GHS)", formatAmount(detail.fees)],
                 ["Net (GHS)", formatAmount(detail.net)],
-                ["Paid", detail.paidAt ? formatDate(detail.paidAt) : "Not yet"],
+                ["Paid", detail.paidAt ? formatDate(detail.paidAt, "stamp") : "Not yet"],
               ] as const
             }
           />
@@ -229,7 +229,7 @@ export default function SettlementHistory() {
             <ul className="latest">
               {detail.attempts.map((a) => (
                 <li key={a.attempt} className="latest__item">
-                  <span>{`Attempt ${a.attempt} · ${formatDate(a.at)}`}</span>
+                  <span>{`Attempt ${a.attempt} · ${formatDate(a.at, "stamp")}`}</span>
                   <span className={a.outcome === "paid" ? "status status--good" : "status status--bad"} title={a.error ?? undefined}>
                     {a.outcome === "paid" ? "Paid" : `Failed: ${a.error ?? "unknown"}`}
                   </span>
@@ -243,7 +243,7 @@ export default function SettlementHistory() {
               <li key={t.id} className="latest__item">
                 <div>
                   <strong>{t.reference}</strong>
-                  <span className="cell-sub">{`${paymentMethod(t)} · ${t.payer} · ${formatDate(t.createdAt)}`}</span>
+                  <span className="cell-sub">{`${paymentMethod(t)} · ${t.payer} · ${formatDate(t.createdAt, "numeric")}`}</span>
                 </div>
                 <div className="latest__amount">{`GHS ${formatAmount(t.amount)}`}</div>
               </li>

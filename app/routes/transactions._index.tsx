@@ -146,7 +146,7 @@ function columns(search: string): Column<Row>[] {
       cell: (t) => (
         <Link to={withParam(search, "tx", String(t.id))} preventScrollReset className="cell-title">
           <strong>{t.reference}</strong>
-          <span className="cell-sub">{formatDate(t.createdAt)}</span>
+          <span className="cell-sub">{formatDate(t.createdAt, "numeric")}</span>
         </Link>
       ),
     },
@@ -205,8 +205,8 @@ function Detail({ detail, closeHref }: { detail: NonNullable<ReturnType<typeof u
             ["Amount (GHS)", formatAmount(detail.amount)],
             ["Fee (GHS)", formatAmount(detail.fee)],
             ["Net (GHS)", formatAmount(detail.amount - detail.fee)],
-            ["Paid", formatDate(detail.createdAt)],
-            ["Available to the merchant", detail.clearedAt ? formatDate(detail.clearedAt) : detail.status === "successful" ? "Not yet" : "Never"],
+            ["Paid", formatDate(detail.createdAt, "stamp")],
+            ["Available to the merchant", detail.clearedAt ? formatDate(detail.clearedAt, "stamp") : detail.status === "successful" ? "Not yet" : "Never"],
           ] as const
         }
       />
@@ -231,7 +231,7 @@ function Detail({ detail, closeHref }: { detail: NonNullable<ReturnType<typeof u
               <tr key={entry.id}>
                 <td data-label="Account">
                   {entry.account}
-                  <span className="cell-sub">{`${entry.memo} · ${formatDate(entry.postedAt)}`}</span>
+                  <span className="cell-sub">{`${entry.memo} · ${formatDate(entry.postedAt, "numeric")}`}</span>
                 </td>
                 <td data-label="Debit (GHS)" className="num">
                   {entry.amount > 0 ? formatAmount(entry.amount) : ""}
