@@ -4,6 +4,7 @@ import { APP_NAME, NAVIGATION, isCurrentSection, isNavGroup, type NavItem } from
 import type { loader as rootLoader } from "../root";
 import { BusinessSwitcher, UserMenu } from "./account-menu";
 import { AlertRegion, ResponseModal } from "./notifications";
+import { FirstPrefetch } from "./prefetch";
 
 /**
  * Outside production every page says so, so nobody mistakes a test portal for
@@ -179,6 +180,7 @@ export function DefaultLayout({ children }: { children: ReactNode }) {
         </main>
       </div>
       <ResponseModal />
+      <FirstPrefetch />
     </div>
   );
 }

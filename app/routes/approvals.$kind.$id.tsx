@@ -174,7 +174,7 @@ function Decision({ request }: { request: ReturnType<typeof useLoaderData<typeof
       </div>
       <div className="details__row">
         <dt>Decided at</dt>
-        <dd>{formatDate(request.decidedAt)}</dd>
+        <dd>{formatDate(request.decidedAt, "stamp")}</dd>
       </div>
       {request.status === "rejected" ? (
         <div className="details__row details__row--wide">
@@ -231,7 +231,7 @@ export default function ApprovalRequestPage() {
           </div>
           <div className="details__row">
             <dt>Made at</dt>
-            <dd>{formatDate(request.madeAt)}</dd>
+            <dd>{formatDate(request.madeAt, "stamp")}</dd>
           </div>
         </dl>
       </section>

@@ -114,11 +114,11 @@ export default function TransferRequest() {
               ["Amount (GHS)", formatAmount(transfer.amount)],
               ["Available now (GHS)", formatAmount(available)],
               ["Asked by", request.maker],
-              ["Asked", formatDate(request.madeAt)],
+              ["Asked", formatDate(request.madeAt, "stamp")],
               ...(request.decidedAt
                 ? ([
                     ["Decided by", request.checker ?? "Unknown"],
-                    ["Decided", formatDate(request.decidedAt)],
+                    ["Decided", formatDate(request.decidedAt, "stamp")],
                   ] as const)
                 : []),
               ...(request.reason ? ([["Reason", request.reason]] as const) : []),

@@ -25,7 +25,7 @@ import { DataTable } from "../components/data-table";
 import { Details } from "../components/details";
 import { RecentTransactions } from "../components/recent-transactions";
 import { StatusPill } from "../components/status-pill";
-import { formatDate } from "../lib/format";
+import { formatDate, formatPathLike } from "../lib/format";
 import { typedValues } from "../lib/merchant-forms";
 import { paths } from "../lib/paths";
 import { statusLabel } from "../lib/statuses";
@@ -189,7 +189,8 @@ export default function ManageMerchant() {
             ["Trading name", merchant.tradingName],
             ["Merchant code", merchant.code],
             ["TIN", merchant.tin],
-            ["Sector", merchant.sector],
+            // A sector typed as a path ("Retail/Groceries") reads "Groceries Retail" (SPEC 5).
+            ["Sector", formatPathLike(merchant.sector)],
             ["Town", merchant.town],
             ["Region", merchant.region],
             ["Address", merchant.address],

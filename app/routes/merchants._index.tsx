@@ -8,12 +8,13 @@ import { DEFAULT_PAGE_SIZE, numberedPage } from "../../functions/data/page";
 import { can } from "../../functions/permissions";
 import { requireTenant } from "../../functions/guards";
 import { DataTable, ListCount, ListToolbar, Pager, type Column } from "../components/data-table";
-import { formatDate } from "../lib/format";
+import { formatDate, formatPathLike } from "../lib/format";
 import { GHANA_REGIONS } from "../lib/ghana";
 import * as v from "valibot";
 import { listParams, oneOf, searchParam } from "../lib/list-params";
 import { StatusPill } from "../components/status-pill";
 import { paths } from "../lib/paths";
+import { readMerchantSearch } from "../lib/merchant-search";
 
 export const MERCHANT_LIST_PARAMS = {
   q: searchParam,
@@ -26,7 +27,7 @@ export const MERCHANT_LIST_PARAMS = {
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { deps, tenant } = await requireTenant(request, context, "view:merchant");
   const { filters, page, trail } = listParams(new URL(request.url), MERCHANT_LIST_PARAMS);
-  const query = { search: filters.q, status: filters.status, sector: filters.sector, region: filters.region, sort: filters.sort };
+  const query = { ...readMerchantSearch(filters.q), status: filters.status, sector: filters.sector, region: filters.region, sort: filters.sort };
   const [result, total, sectors] = await Promise.all([
     numberedPage((after) => listMerchants(tenant, deps.db, { ...query, after }), trail, page),
     listMerchants(tenant, deps.db, { ...query, limit: 1, withTotal: true }).then((counted) => counted.total ?? 0),
@@ -60,7 +61,7 @@ export const MERCHANT_COLUMNS: Column<MerchantRow>[] = [
   },
   { id: "code", header: "Code", cell: (m) => m.code },
   { id: "tin", header: "TIN", cell: (m) => m.tin },
-  { id: "sector", header: "Sector", cell: (m) => m.sector },
+  { id: "sector", header: "Sector", cell: (m) => formatPathLike(m.sector) },
   { id: "place", header: "Town", cell: (m) => `${m.town}, ${m.region}` },
   { id: "phone", header: "Phone", cell: (m) => m.contactPhone },
   { id: "status", header: "Status", cell: (m) => <StatusPill entity="merchant" status={m.status} /> },
@@ -85,7 +86,7 @@ export default function Merchants() {
       </header>
       <ListToolbar
         searchLabel="Search merchants"
-        searchPlaceholder="Name, trading name, phone or TIN"
+        searchPlaceholder="Name, trading name, code, phone or TIN"
         filters={[
           {
             name: "status",
@@ -96,7 +97,7 @@ export default function Merchants() {
               { value: "inactive", label: "Inactive" },
             ],
           },
-          { name: "sector", label: "Sector", allLabel: "Any sector", options: sectors.map((s) => ({ value: s, label: s })) },
+          { name: "sector", label: "Sector", allLabel: "Any sector", options: sectors.map((s) => ({ value: s, label: formatPathLike(s) })) },
           { name: "region", label: "Region", allLabel: "Any region", options: GHANA_REGIONS.map((r) => ({ value: r, label: r })) },
         ]}
         sort={{

@@ -6,12 +6,20 @@ import { listMerchants, type Merchant } from "../../functions/data/merchants";
 import { MAX_PAGE_SIZE } from "../../functions/data/page";
 import { requireTenant } from "../../functions/guards";
 import { listParams } from "../lib/list-params";
+import { readMerchantSearch } from "../lib/merchant-search";
 import { MERCHANT_LIST_PARAMS } from "./merchants._index";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { deps, tenant } = await requireTenant(request, context, "export:merchant");
   const { filters } = listParams(new URL(request.url), MERCHANT_LIST_PARAMS);
-  const query = { search: filters.q, status: filters.status, sector: filters.sector, region: filters.region, sort: filters.sort, limit: MAX_PAGE_SIZE };
+  const query = {
+    ...readMerchantSearch(filters.q),
+    status: filters.status,
+    sector: filters.sector,
+    region: filters.region,
+    sort: filters.sort,
+    limit: MAX_PAGE_SIZE,
+  };
   const columns: { header: string; value: (m: Merchant) => string | number }[] = [
     { header: "Code", value: (m) => m.code },
     { header: "Name", value: (m) => m.name },

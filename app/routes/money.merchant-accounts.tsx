@@ -11,13 +11,14 @@ import { DataTable, ListCount, ListToolbar, Pager, type Column } from "../compon
 import { formatAmount } from "../lib/format";
 import { listParams, oneOf, searchParam } from "../lib/list-params";
 import { paths } from "../lib/paths";
+import { readMerchantSearch } from "../lib/merchant-search";
 
 const PARAMS = { q: searchParam, status: oneOf(["active", "inactive"] as const) };
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { deps, tenant } = await requireTenant(request, context, "view:balance");
   const { filters, page, trail } = listParams(new URL(request.url), PARAMS);
-  const query = { search: filters.q, status: filters.status };
+  const query = { ...readMerchantSearch(filters.q), status: filters.status };
   const [result, total] = await Promise.all([
     numberedPage((after) => listMerchants(tenant, deps.db, { ...query, after }), trail, page),
     listMerchants(tenant, deps.db, { ...query, limit: 1, withTotal: true }).then((counted) => counted.total ?? 0),
@@ -80,7 +81,7 @@ export default function MerchantAccounts() {
       </header>
       <ListToolbar
         searchLabel="Search merchant accounts"
-        searchPlaceholder="Merchant name, phone or TIN"
+        searchPlaceholder="Merchant name, code, phone or TIN"
         filters={[
           {
             name: "status",

@@ -4,10 +4,11 @@
 // another merchant account, as a request another person approves.
 import { type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
+import { useState, type FormEvent } from "react";
 import * as v from "valibot";
 import { listMerchantFunds } from "../../functions/data/funds";
 import { getMerchantBalances } from "../../functions/data/ledger";
-import { getMerchant, listMerchantChoices, listMerchants } from "../../functions/data/merchants";
+import { getMerchant, listMerchants } from "../../functions/data/merchants";
 import { DEFAULT_PAGE_SIZE, numberedPage } from "../../functions/data/page";
 import { listSettlementAccounts } from "../../functions/data/settlement-accounts";
 import { requestTransfer } from "../../functions/data/transfer-requests";
@@ -17,11 +18,15 @@ import { can } from "../../functions/permissions";
 import { refusalMessage, requireTenant } from "../../functions/guards";
 import { DataTable, ListCount, Pager, type Column } from "../components/data-table";
 import { describedBy, Field } from "../components/form";
+import { MerchantFinder } from "../components/merchant-finder";
+import { amountLimitError, type AmountLimit } from "../lib/amount-limits";
 import { QUICK_RANGES, resolveRange } from "../lib/date-range";
 import { formatAmount, formatDate, networkLabel } from "../lib/format";
 import { filterHref } from "../lib/list-url";
 import { listParams, oneOf, searchParam } from "../lib/list-params";
 import { parseCedis } from "../lib/validation";
+import { merchantChoices } from "../lib/merchant-choices.server";
+import { MERCHANT_FINDER_PARAM, readMerchantSearch } from "../lib/merchant-search";
 
 const PARAMS = {
   q: searchParam,
@@ -35,7 +40,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const { deps, tenant } = await requireTenant(request, context, "view:balance");
   const { filters, page, trail } = listParams(new URL(request.url), PARAMS);
   const period = resolveRange(filters, deps.now(), "30d");
-  const query = { search: filters.q };
+  const query = readMerchantSearch(filters.q);
   const [result, total] = await Promise.all([
     numberedPage((after) => listMerchants(tenant, deps.db, { ...query, after }), trail, page),
     listMerchants(tenant, deps.db, { ...query, limit: 1, withTotal: true }).then((counted) => counted.total ?? 0),
@@ -54,7 +59,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     const [balances, accounts, others] = await Promise.all([
       getMerchantBalances(tenant, deps.db, from.id),
       listSettlementAccounts(tenant, deps.db, from.id),
-      listMerchantChoices(tenant, deps.db, { status: "active", exceptId: from.id, limit: 500 }),
+      merchantChoices(tenant, deps.db, { status: "active", exceptId: from.id, typed: new URL(request.url).searchParams.get(MERCHANT_FINDER_PARAM) }),
     ]);
     // Active accounts only, the primary first, then by provider.
     const active = accounts
@@ -65,8 +70,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       available: balances.available,
       destinations: [
         ...active.map((a) => ({ value: `sa:${a.id}`, label: `Settlement account: ${a.provider} ${a.accountNumber} (${a.accountName})` })),
-        ...others.map((m) => ({ value: `mer:${m.id}`, label: `Merchant account: ${m.name}` })),
+        ...others.choices.map((m) => ({ value: `mer:${m.id}`, label: `Merchant account: ${m.name}` })),
       ],
+      moreMerchants: others.more || new URL(request.url).searchParams.has(MERCHANT_FINDER_PARAM),
       // A new key for each form shown: submitting it twice asks once.
       idempotencyKey: crypto.randomUUID(),
     };
@@ -138,6 +144,41 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
 }
 
+/**
+ * The amount, refused next to the field as soon as it is above the available
+ * balance ("1,250.50" as typed): the server checks again when it is sent.
+ */
+function TransferAmount({ limit, answer }: { limit: AmountLimit; answer?: { values: { amount: string }; errors: FieldErrors } }) {
+  // typed is null until the amount is changed after the server's answer: its error shows till then.
+  const [state, setState] = useState<{ answer: typeof answer; typed: string | null }>({ answer, typed: null });
+  if (state.answer !== answer) setState({ answer, typed: null });
+  const typed = state.answer === answer ? state.typed : null;
+  const error = typed === null ? answer?.errors.amount : (amountLimitError(typed, [limit]) ?? undefined);
+  return (
+    <Field id="amount" label="Amount (GHS)" error={error} hint="Up to the available balance, e.g. 1,250.00">
+      <input
+        id="amount"
+        name="amount"
+        inputMode="decimal"
+        autoComplete="off"
+        defaultValue={answer?.values.amount ?? ""}
+        required
+        onChange={(event) => setState({ answer, typed: event.currentTarget.value })}
+        {...describedBy("amount", error, true)}
+      />
+    </Field>
+  );
+}
+
+/** An amount over its limit is not sent: the message is already next to the field. */
+function refuseOverLimit(event: FormEvent<HTMLFormElement>, limit: AmountLimit) {
+  const amount = event.currentTarget.elements.namedItem("amount");
+  if (amount instanceof HTMLInputElement && amountLimitError(amount.value, [limit])) {
+    event.preventDefault();
+    amount.focus();
+  }
+}
+
 type FundsRow = ReturnType<typeof useLoaderData<typeof loader>>["rows"][number];
 
 export default function MerchantFunds() {
@@ -181,6 +222,7 @@ export default function MerchantFunds() {
       : []),
   ];
   const errors: FieldErrors = answer?.errors ?? {};
+  const limit: AmountLimit = { pesewas: transfer?.available ?? 0, name: "available balance" };
   return (
     <div className="page">
       <header className="page__header">
@@ -214,7 +256,10 @@ export default function MerchantFunds() {
               {errors.form}
             </p>
           ) : null}
-          <Form method="post" className="form" noValidate>
+          {transfer.moreMerchants ? (
+            <MerchantFinder param={MERCHANT_FINDER_PARAM} id="transfer-merchant-finder" label="Find the merchant account to transfer to" />
+          ) : null}
+          <Form method="post" className="form" noValidate onSubmit={(event) => refuseOverLimit(event, limit)}>
             <input type="hidden" name="intent" value="transfer" />
             <input type="hidden" name="from" value={transfer.from.id} />
             <input type="hidden" name="idempotencyKey" value={transfer.idempotencyKey} />
@@ -230,17 +275,7 @@ export default function MerchantFunds() {
                 ))}
               </select>
             </Field>
-            <Field id="amount" label="Amount (GHS)" error={errors.amount} hint="Up to the available balance, e.g. 1,250.00">
-              <input
-                id="amount"
-                name="amount"
-                inputMode="decimal"
-                autoComplete="off"
-                defaultValue={answer?.values.amount ?? ""}
-                required
-                {...describedBy("amount", errors.amount, true)}
-              />
-            </Field>
+            <TransferAmount limit={limit} answer={answer} />
             <div className="form__actions">
               <button type="submit" className="button button--primary" disabled={busy}>
                 {busy ? "Sending…" : "Send for approval"}

@@ -21,6 +21,7 @@ import { payerOf, paymentMethod } from "../lib/transactions-view";
 import { Details } from "../components/details";
 import { StatusPill } from "../components/status-pill";
 import { statusLabel } from "../lib/statuses";
+import { readMerchantSearch } from "../lib/merchant-search";
 
 const PARAMS = {
   status: oneOf(["pending", "paid", "failed"] as const),
@@ -32,8 +33,10 @@ const PARAMS = {
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { deps, tenant } = await requireTenant(request, context, "view:settlement");
   const { filters, page, trail } = listParams(new URL(request.url), PARAMS);
+  const typed = readMerchantSearch(filters.q);
+  const merchantQuery = { merchantSearch: typed.search, merchantNumber: typed.number };
   const [result, settlement] = await Promise.all([
-    numberedPage((after) => listSettlements(tenant, deps.db, { status: filters.status, merchantSearch: filters.q, after }), trail, page),
+    numberedPage((after) => listSettlements(tenant, deps.db, { status: filters.status, ...merchantQuery, after }), trail, page),
     filters.s ? getSettlement(tenant, deps.db, filters.s) : Promise.resolve(null),
   ]);
   if (filters.s && !settlement) pageNotFound(request);
@@ -215,7 +218,7 @@ export default function SettlementHistory() {
                 ["Gross (GHS)", formatAmount(detail.gross)],
                 ["Fees (GHS)", formatAmount(detail.fees)],
                 ["Net (GHS)", formatAmount(detail.net)],
-                ["Paid", detail.paidAt ? formatDate(detail.paidAt) : "Not yet"],
+                ["Paid", detail.paidAt ? formatDate(detail.paidAt, "stamp") : "Not yet"],
               ] as const
             }
           />
@@ -226,7 +229,7 @@ export default function SettlementHistory() {
             <ul className="latest">
               {detail.attempts.map((a) => (
                 <li key={a.attempt} className="latest__item">
-                  <span>{`Attempt ${a.attempt} · ${formatDate(a.at)}`}</span>
+                  <span>{`Attempt ${a.attempt} · ${formatDate(a.at, "stamp")}`}</span>
                   <span className={a.outcome === "paid" ? "status status--good" : "status status--bad"} title={a.error ?? undefined}>
                     {a.outcome === "paid" ? "Paid" : `Failed: ${a.error ?? "unknown"}`}
                   </span>
@@ -240,7 +243,7 @@ export default function SettlementHistory() {
               <li key={t.id} className="latest__item">
                 <div>
                   <strong>{t.reference}</strong>
-                  <span className="cell-sub">{`${paymentMethod(t)} · ${t.payer} · ${formatDate(t.createdAt)}`}</span>
+                  <span className="cell-sub">{`${paymentMethod(t)} · ${t.payer} · ${formatDate(t.createdAt, "numeric")}`}</span>
                 </div>
                 <div className="latest__amount">{`GHS ${formatAmount(t.amount)}`}</div>
               </li>

@@ -77,7 +77,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
 type TransferRow = ReturnType<typeof useLoaderData<typeof loader>>["transfers"][number];
 
 const COLUMNS: Column<TransferRow>[] = [
-  { id: "when", header: "Asked", cell: (t) => formatDate(t.createdAt) },
+  { id: "when", header: "Asked", cell: (t) => formatDate(t.createdAt, "numeric") },
   { id: "direction", header: "Direction", cell: (t) => (t.direction === "out" ? "Out" : "In") },
   { id: "counterparty", header: "Counterparty", cell: (t) => networkLabel(t.counterparty) },
   { id: "amount", header: "Amount (GHS)", numeric: true, cell: (t) => `${t.direction === "out" ? "−" : "+"}${formatAmount(t.amount)}` },

@@ -232,7 +232,7 @@ export default function DeviceDetails() {
             ["Status", statusLabel("terminal", terminal.status)],
             ["Merchant", place ? <Link to={paths.merchant(place.merchantId)}>{place.merchantName}</Link> : "Not assigned"],
             ["Point of sale", place ? <Link to={paths.pointOfSale(place.merchantId, place.pointOfSaleId)}>{place.pointOfSaleName}</Link> : "None"],
-            ["Last seen", terminal.lastSeenAt === null ? "Never" : formatDate(terminal.lastSeenAt)],
+            ["Last seen", terminal.lastSeenAt === null ? "Never" : formatDate(terminal.lastSeenAt, "stamp")],
             ["In the fleet since", formatDate(terminal.createdAt, "day")],
           ]}
         />
@@ -363,12 +363,12 @@ export default function DeviceDetails() {
             {
               id: "from",
               header: "Assigned",
-              cell: (a) => formatDate(a.assignedAt),
+              cell: (a) => formatDate(a.assignedAt, "numeric"),
             },
             {
               id: "to",
               header: "Unassigned",
-              cell: (a) => (a.unassignedAt ? formatDate(a.unassignedAt) : <span className="status status--good">Current</span>),
+              cell: (a) => (a.unassignedAt ? formatDate(a.unassignedAt, "numeric") : <span className="status status--good">Current</span>),
             },
             {
               id: "by",

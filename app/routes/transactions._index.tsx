@@ -7,7 +7,6 @@ import { Form, Link, useLoaderData, useLocation, useNavigate } from "@remix-run/
 import { useEffect } from "react";
 import * as v from "valibot";
 import { listTransactionEntries } from "../../functions/data/ledger";
-import { listMerchantChoices } from "../../functions/data/merchants";
 import { namesOf } from "../../functions/data/names";
 import { DEFAULT_PAGE_SIZE, numberedPage } from "../../functions/data/page";
 import { getTransaction, listTransactions, transactionTotals, type Transaction, type TransactionFilter } from "../../functions/data/transactions";
@@ -19,11 +18,14 @@ import { QUICK_RANGES, resolveRange } from "../lib/date-range";
 import { formatAmount, formatCount, formatDate, networkLabel } from "../lib/format";
 import { filterHref } from "../lib/list-url";
 import { listParams, oneOf, searchParam } from "../lib/list-params";
+import { merchantChoices } from "../lib/merchant-choices.server";
+import { MERCHANT_FINDER_PARAM } from "../lib/merchant-search";
 import { readTransactionSearch } from "../lib/transaction-search";
 import { ACCOUNT_LABEL, NETWORKS, TRANSACTION_STATUSES, payerOf, paymentMethod } from "../lib/transactions-view";
 import { statusLabel } from "../lib/statuses";
 import { transactionColumns } from "../components/columns/transactions";
 import { Details } from "../components/details";
+import { MerchantFinder } from "../components/merchant-finder";
 
 const id = v.optional(v.pipe(v.string(), v.regex(/^[\w-]{1,64}$/)));
 
@@ -66,7 +68,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const [result, totals, merchants, detail] = await Promise.all([
     numberedPage((after) => listTransactions(tenant, deps.db, { ...filter, after }), trail, page),
     transactionTotals(tenant, deps.db, filter),
-    listMerchantChoices(tenant, deps.db, { limit: 500 }),
+    merchantChoices(tenant, deps.db, { typed: url.searchParams.get(MERCHANT_FINDER_PARAM), selected: filters.merchant }),
     Number.isSafeInteger(selected) && selected > 0
       ? Promise.all([getTransaction(tenant, deps.db, selected), listTransactionEntries(tenant, deps.db, selected)])
       : Promise.resolve(null),
@@ -103,7 +105,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       toDay: period.toDay,
       error: period.error,
     },
-    merchants,
+    merchants: merchants.choices,
+    moreMerchants: merchants.more || url.searchParams.has(MERCHANT_FINDER_PARAM),
     filtered: Boolean(filters.q || filters.status || filters.channel || filters.network || filters.merchant || filters.pos || filters.terminal),
     narrowedTo: {
       pos: filters.pos ?? null,
@@ -143,7 +146,7 @@ function columns(search: string): Column<Row>[] {
       cell: (t) => (
         <Link to={withParam(search, "tx", String(t.id))} preventScrollReset className="cell-title">
           <strong>{t.reference}</strong>
-          <span className="cell-sub">{formatDate(t.createdAt)}</span>
+          <span className="cell-sub">{formatDate(t.createdAt, "numeric")}</span>
         </Link>
       ),
     },
@@ -202,8 +205,8 @@ function Detail({ detail, closeHref }: { detail: NonNullable<ReturnType<typeof u
             ["Amount (GHS)", formatAmount(detail.amount)],
             ["Fee (GHS)", formatAmount(detail.fee)],
             ["Net (GHS)", formatAmount(detail.amount - detail.fee)],
-            ["Paid", formatDate(detail.createdAt)],
-            ["Available to the merchant", detail.clearedAt ? formatDate(detail.clearedAt) : detail.status === "successful" ? "Not yet" : "Never"],
+            ["Paid", formatDate(detail.createdAt, "stamp")],
+            ["Available to the merchant", detail.clearedAt ? formatDate(detail.clearedAt, "stamp") : detail.status === "successful" ? "Not yet" : "Never"],
           ] as const
         }
       />
@@ -228,7 +231,7 @@ function Detail({ detail, closeHref }: { detail: NonNullable<ReturnType<typeof u
               <tr key={entry.id}>
                 <td data-label="Account">
                   {entry.account}
-                  <span className="cell-sub">{`${entry.memo} · ${formatDate(entry.postedAt)}`}</span>
+                  <span className="cell-sub">{`${entry.memo} · ${formatDate(entry.postedAt, "numeric")}`}</span>
                 </td>
                 <td data-label="Debit (GHS)" className="num">
                   {entry.amount > 0 ? formatAmount(entry.amount) : ""}
@@ -310,7 +313,7 @@ export default function Transactions() {
 
       <ListToolbar
         searchLabel="Search transactions"
-        searchPlaceholder="Reference, phone or card's last 4"
+        searchPlaceholder="Reference, phone, card's last 4 or merchant"
         filters={[
           {
             name: "status",
@@ -354,6 +357,7 @@ export default function Transactions() {
           ) : null
         }
       />
+      {data.moreMerchants ? <MerchantFinder param={MERCHANT_FINDER_PARAM} id="merchant-finder" label="Find a merchant for the filter" /> : null}
       {data.narrowedTo.pos || data.narrowedTo.terminal ? (
         <p className="chips">
           {data.narrowedTo.pos ? (

@@ -2,6 +2,7 @@
 // rollups), settled (paid settlements of periods that started in it), and
 // pending and available now (the ledger). One query each for a page of merchants.
 import { listMerchantBalances } from "./ledger";
+import { idChunks } from "./names";
 import type { Tenant } from "./tenant";
 
 export interface MerchantFunds {
@@ -23,23 +24,30 @@ export async function listMerchantFunds(
   const ids = [...new Set(merchantIds)];
   const funds: Record<string, MerchantFunds> = Object.fromEntries(ids.map((id) => [id, { collected: 0, fees: 0, pending: 0, available: 0, settled: 0 }]));
   if (ids.length === 0) return funds;
-  const [collected, settled, balances] = await Promise.all([
+  // Ids in runs D1 can bind beside the business and the period's two bounds.
+  const chunks = idChunks(ids, 3);
+  const collectedOf = chunks.map((chunk) =>
     db
       .prepare(
         `SELECT merchant_id AS id, SUM(amount) AS amount, SUM(fee) AS fee FROM daily_merchant_totals
-         WHERE business_id = ? AND status = 'successful' AND merchant_id IN (${slots(ids.length)}) AND day BETWEEN ? AND ? GROUP BY merchant_id`,
+         WHERE business_id = ? AND status = 'successful' AND merchant_id IN (${slots(chunk.length)}) AND day BETWEEN ? AND ? GROUP BY merchant_id`,
       )
-      .bind(tenant.businessId, ...ids, period.fromDay, period.toDay)
-      .all<{ id: string; amount: number; fee: number }>(),
+      .bind(tenant.businessId, ...chunk, period.fromDay, period.toDay),
+  );
+  const settledOf = chunks.map((chunk) =>
     db
       .prepare(
         `SELECT merchant_id AS id, SUM(net) AS net FROM settlements
-         WHERE business_id = ? AND status = 'paid' AND merchant_id IN (${slots(ids.length)}) AND period_start >= ? AND period_start < ? GROUP BY merchant_id`,
+         WHERE business_id = ? AND status = 'paid' AND merchant_id IN (${slots(chunk.length)}) AND period_start >= ? AND period_start < ? GROUP BY merchant_id`,
       )
-      .bind(tenant.businessId, ...ids, period.from, period.to)
-      .all<{ id: string; net: number }>(),
+      .bind(tenant.businessId, ...chunk, period.from, period.to),
+  );
+  const [runs, balances] = await Promise.all([
+    db.batch<{ id: string; amount: number; fee: number; net: number }>([...collectedOf, ...settledOf]),
     listMerchantBalances(tenant, db, ids),
   ]);
+  const collected = { results: runs.slice(0, chunks.length).flatMap((run) => run.results) };
+  const settled = { results: runs.slice(chunks.length).flatMap((run) => run.results) };
   for (const row of collected.results) Object.assign(funds[row.id]!, { collected: row.amount, fees: row.fee });
   for (const row of settled.results) funds[row.id]!.settled = row.net;
   for (const [id, balance] of Object.entries(balances)) Object.assign(funds[id]!, { pending: balance.pending, available: balance.available });

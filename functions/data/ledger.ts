@@ -1,6 +1,7 @@
 // Reading and writing the ledger. Balances are always sums of entries; postings
 // are written as statements for the caller's batch, checked to balance first.
 import { assertBalanced, ledgerAccountId, merchantBalance, type PostingLine } from "../ledger";
+import { idChunks } from "./names";
 import type { Tenant } from "./tenant";
 
 export interface LedgerEntry {
@@ -92,15 +93,19 @@ export async function listMerchantBalances(tenant: Tenant, db: D1Database, merch
   const ids = [...new Set(merchantIds)];
   const balances: Record<string, MerchantBalances> = Object.fromEntries(ids.map((id) => [id, { pending: 0, available: 0, total: 0 }]));
   if (ids.length === 0) return balances;
-  // The accounts' running sums (migration 0007): one row per account.
-  const { results } = await db
-    .prepare(
-      `SELECT a.merchant_id AS merchantId, a.kind, a.entry_sum AS sum
-       FROM ledger_accounts a
-       WHERE a.business_id = ? AND a.kind IN ('merchant_pending', 'merchant_available') AND a.merchant_id IN (${ids.map(() => "?").join(", ")})`,
-    )
-    .bind(tenant.businessId, ...ids)
-    .all<{ merchantId: string; kind: string; sum: number }>();
+  // The accounts' running sums (migration 0007): one row per account; ids in runs D1 can bind.
+  const statements = idChunks(ids, 1).map((chunk) =>
+    db
+      .prepare(
+        `SELECT a.merchant_id AS merchantId, a.kind, a.entry_sum AS sum
+         FROM ledger_accounts a
+         WHERE a.business_id = ? AND a.kind IN ('merchant_pending', 'merchant_available') AND a.merchant_id IN (${chunk.map(() => "?").join(", ")})`,
+      )
+      .bind(tenant.businessId, ...chunk),
+  );
+  type Row = { merchantId: string; kind: string; sum: number };
+  const runs = statements.length === 1 ? [await statements[0]!.all<Row>()] : await db.batch<Row>(statements);
+  const results = runs.flatMap((run) => run.results);
   for (const row of results) {
     const balance = balances[row.merchantId];
     if (!balance) continue;

@@ -51,7 +51,27 @@ export interface MerchantQuery extends PageQuery {
   town?: string;
   /** Name, trading name, TIN or phone. */
   search?: string;
+  /** A number-heavy query (app/lib/merchant-search.ts): code, TIN or phone, never names. */
+  number?: MerchantNumber;
   sort?: "name" | "newest";
+}
+
+/** A code, TIN or phone as typed, without its spaces and hyphens; the phone as its digits (233..., or part of one). */
+export interface MerchantNumber {
+  plain: string;
+  phone: string | null;
+}
+
+/** The condition on a merchants row (unqualified columns) for a typed number: codes match without their hyphens. */
+export function merchantNumberMatch(number: MerchantNumber): { sql: string; binds: unknown[] } {
+  const plain = likePattern(number.plain);
+  const sql = ["REPLACE(code, '-', '') LIKE ? ESCAPE '\\'", "tin LIKE ? ESCAPE '\\'"];
+  const binds: unknown[] = [plain, plain];
+  if (number.phone) {
+    sql.push("contact_phone LIKE ? ESCAPE '\\'");
+    binds.push(likePattern(number.phone));
+  }
+  return { sql: `(${sql.join(" OR ")})`, binds };
 }
 
 export async function listMerchants(tenant: Tenant, db: D1Database, query: MerchantQuery = {}): Promise<Page<Merchant>> {
@@ -73,6 +93,11 @@ export async function listMerchants(tenant: Tenant, db: D1Database, query: Merch
     const pattern = likePattern(query.search.trim());
     where.push("(name LIKE ? ESCAPE '\\' OR trading_name LIKE ? ESCAPE '\\' OR tin LIKE ? ESCAPE '\\' OR contact_phone LIKE ? ESCAPE '\\')");
     binds.push(pattern, pattern, pattern, pattern);
+  }
+  if (query.number?.plain) {
+    const match = merchantNumberMatch(query.number);
+    where.push(match.sql);
+    binds.push(...match.binds);
   }
   const filterWhere = where.join(" AND ");
   const filterBinds = [...binds];
@@ -100,16 +125,27 @@ export async function listMerchants(tenant: Tenant, db: D1Database, query: Merch
 }
 
 /**
- * Merchants by name for a choice in a form or a filter, at most `limit` of them
- * (a business with more needs a typed search there; names of rows come from namesOf).
+ * Merchants by name for a choice in a form or a filter, at most `limit` of them,
+ * narrowed by what was typed (a business with more finds the rest so; names of rows come from namesOf).
  */
 export async function listMerchantChoices(
   tenant: Tenant,
   db: D1Database,
-  query: { limit: number; status?: MerchantStatus; exceptId?: string },
+  query: { limit: number; status?: MerchantStatus; exceptId?: string; search?: string; number?: MerchantNumber },
 ): Promise<{ id: string; name: string }[]> {
   const where = ["business_id = ?"];
   const binds: unknown[] = [tenant.businessId];
+  // Typed, so a business with more merchants than a list holds can reach each of them.
+  if (query.search?.trim()) {
+    const pattern = likePattern(query.search.trim());
+    where.push("(name LIKE ? ESCAPE '\\' OR trading_name LIKE ? ESCAPE '\\' OR code = ? COLLATE NOCASE)");
+    binds.push(pattern, pattern, query.search.trim());
+  }
+  if (query.number?.plain) {
+    const match = merchantNumberMatch(query.number);
+    where.push(match.sql);
+    binds.push(...match.binds);
+  }
   if (query.status) {
     where.push("status = ?");
     binds.push(query.status);

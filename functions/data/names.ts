@@ -38,6 +38,14 @@ interface NameRow {
 /** D1 binds at most 100 parameters a statement; one is the business. */
 export const ID_CHUNK = 99;
 
+/** Ids in runs that fit one statement beside its `otherBinds` other parameters (the business, a period...). */
+export function idChunks<T>(ids: readonly T[], otherBinds: number): T[][] {
+  const size = ID_CHUNK + 1 - otherBinds;
+  const chunks: T[][] = [];
+  for (let start = 0; start < ids.length; start += size) chunks.push(ids.slice(start, start + size));
+  return chunks;
+}
+
 /** The name of each id of this kind that the business has; ids it lacks (or empty ones) are absent from the map. */
 export async function namesOf(tenant: Tenant, db: D1Database, kind: NameKind, ids: Iterable<string | null | undefined>): Promise<Map<string, string>> {
   const unique = [...new Set([...ids].filter((id): id is string => Boolean(id)))];

@@ -1,3 +1,4 @@
+import { merchantNumberMatch, type MerchantNumber } from "./merchants";
 import { decodeCursor, likePattern, pageSize, toPage, type Page, type PageQuery } from "./page";
 import type { Tenant } from "./tenant";
 import type { Transaction } from "./transactions";
@@ -29,7 +30,7 @@ export async function getSettlement(tenant: Tenant, db: D1Database, id: string):
 export async function listSettlements(
   tenant: Tenant,
   db: D1Database,
-  query: PageQuery & { merchantId?: string; status?: Settlement["status"]; merchantSearch?: string } = {},
+  query: PageQuery & { merchantId?: string; status?: Settlement["status"]; merchantSearch?: string; merchantNumber?: MerchantNumber } = {},
 ): Promise<Page<Settlement>> {
   const size = pageSize(query.limit);
   const where = ["business_id = ?"];
@@ -47,6 +48,11 @@ export async function listSettlements(
          AND (name LIKE ? ESCAPE '\\' OR trading_name LIKE ? ESCAPE '\\' OR code = ? COLLATE NOCASE))`,
     );
     binds.push(tenant.businessId, pattern, pattern, typed);
+  }
+  if (query.merchantNumber?.plain) {
+    const match = merchantNumberMatch(query.merchantNumber);
+    where.push(`merchant_id IN (SELECT id FROM merchants WHERE business_id = ? AND ${match.sql})`);
+    binds.push(tenant.businessId, ...match.binds);
   }
   if (query.status) {
     where.push("status = ?");

@@ -1,4 +1,4 @@
-import { decodeCursor, pageSize, toPage, type Page, type PageQuery } from "./page";
+import { decodeCursor, likePattern, pageSize, toPage, type Page, type PageQuery } from "./page";
 import type { Tenant } from "./tenant";
 
 export type TransactionStatus = "successful" | "failed" | "reversed";
@@ -40,6 +40,8 @@ export interface TransactionFilter {
   /** The customer's number as 233XXXXXXXXX. */
   customerMsisdn?: string;
   cardLast4?: string;
+  /** Part of a merchant's name or trading name. */
+  merchantSearch?: string;
 }
 
 function whereOf(tenant: Tenant, filter: TransactionFilter): { sql: string; binds: unknown[] } {
@@ -61,6 +63,11 @@ function whereOf(tenant: Tenant, filter: TransactionFilter): { sql: string; bind
       where.push(`${column} = ?`);
       binds.push(value);
     }
+  }
+  if (filter.merchantSearch?.trim()) {
+    const pattern = likePattern(filter.merchantSearch.trim());
+    where.push("merchant_id IN (SELECT id FROM merchants WHERE business_id = ? AND (name LIKE ? ESCAPE '\\' OR trading_name LIKE ? ESCAPE '\\'))");
+    binds.push(tenant.businessId, pattern, pattern);
   }
   if (filter.from !== undefined) {
     where.push("created_at >= ?");

@@ -4,6 +4,7 @@
 // had arrived.
 import type { Page, Route } from "@playwright/test";
 import { expect, hydrated, test } from "./fixtures";
+import { signedInCookie } from "../support/sign-in";
 import { KUMASI } from "../support/tenants";
 
 // The generic handler logs what it shows, and Chromium logs the failed request.
@@ -101,12 +102,32 @@ test("a Team invitation that never left: the tab stays with what was typed, and 
 
 test("an approval decided while the connection drops: the request page stays, and deciding again decides once", async ({ page, portal }) => {
   const db = await portal.db();
+  // Esi asks for a merchant of its own for this test (earlier tests in this portal decide the seeded ones).
+  const esi = await signedInCookie(portal, "esi.owusu@example.com", KUMASI);
+  const asked = await fetch(`${portal.url}/merchants/add-merchant`, {
+    method: "POST",
+    headers: { ...esi, Origin: portal.url, "Sec-Fetch-Site": "same-origin", "Content-Type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({
+      code: "MRC-0602",
+      name: "Ŋutifafa Cold Store",
+      trading_name: "Ŋutifafa",
+      tin: "C0060260260",
+      sector: "Groceries",
+      town: "Ho",
+      region: "Volta",
+      address: "Market Street, Ho",
+      contact_name: "Ɛdem Kpodo",
+      contact_phone: "0244123456",
+      contact_email: "edem@nutifafa.example.com",
+    }).toString(),
+    redirect: "manual",
+  });
+  expect(asked.status).toBe(302);
   const request = await db
-    .prepare(
-      "SELECT id FROM approval_requests WHERE business_id = ? AND kind = 'merchant' AND action = 'create' AND status = 'pending' AND maker_id <> 'usr_kofi_boateng' LIMIT 1",
-    )
+    .prepare("SELECT id FROM approval_requests WHERE business_id = ? AND kind = 'merchant' AND json_extract(after_json, '$.code') = 'MRC-0602'")
     .bind(KUMASI)
     .first<string>("id");
+  expect(request).not.toBeNull();
   const decisions = async () =>
     db
       .prepare("SELECT COUNT(*) AS n FROM audit_log WHERE business_id = ? AND entity_id = ? AND action = 'request.approve'")

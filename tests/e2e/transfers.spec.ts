@@ -6,6 +6,7 @@ import { mintSession } from "../support/sign-in";
 import { clearingPosting, paymentPosting } from "../../functions/ledger";
 import { postingStatements } from "../../functions/data/ledger";
 import { KOFI_KUMASI, KUMASI } from "../support/tenants";
+import type { Portal } from "../support/portal";
 import { expect, hydrated, test } from "./fixtures";
 
 test.use({ signedInAs: { email: "abena.darko@example.com", businessId: KUMASI } });
@@ -13,16 +14,18 @@ test.use({ signedInAs: { email: "abena.darko@example.com", businessId: KUMASI } 
 // Other files in this worker may have settled every available cedi already: a
 // cleared payment of GHS 100 (posted by the portal's own ledger functions) makes
 // sure Papa Kwaku's account has something to transfer.
-test.beforeEach(async ({ portal }) => {
+test.beforeEach(async ({ portal }) => topUp(portal, 10_000));
+
+async function topUp(portal: Portal, amount: number) {
   const db = await portal.db();
-  const payment = { merchantId: "mer_kff_0001", amount: 10_000, fee: 0 };
+  const payment = { merchantId: "mer_kff_0001", amount, fee: 0 };
   const postedAt = Date.now();
-  const postingId = `e2e_topup_${postedAt}`;
+  const postingId = `e2e_topup_${amount}_${postedAt}`;
   await db.batch([
     ...postingStatements(KOFI_KUMASI, db, paymentPosting(payment), { postingId, memo: "E2E top-up", postedAt }),
     ...postingStatements(KOFI_KUMASI, db, clearingPosting(payment), { postingId: `${postingId}_clearing`, memo: "E2E top-up cleared", postedAt }),
   ]);
-});
+}
 
 async function available(page: Page, merchant: string): Promise<string> {
   await page.goto("/money/merchant-accounts");
@@ -93,4 +96,33 @@ test("Finance asks, an administrator approves, and the money moves by exactly th
   await expect(history.first()).toContainText("0.50");
   await expect(history.first()).toContainText("Abena Darko");
   await expect(history.first()).toContainText("Kofi Boateng");
+});
+
+test("an amount above the available balance, typed with commas, is refused by its field before anything is sent", async ({ page, portal }) => {
+  // Thousands, so the amount is typed with a comma.
+  await topUp(portal, 250_000);
+  const posts: string[] = [];
+  page.on("request", (request) => {
+    if (request.method() === "POST" && new URL(request.url()).pathname.startsWith("/money/")) posts.push(request.url());
+  });
+  await page.goto("/money/merchant-funds?transfer=mer_kff_0001");
+  await hydrated(page);
+  const form = page.getByTestId("transfer-form");
+  const availableText = /Available now: GHS ([\d,]+\.\d{2})\./.exec((await form.textContent()) ?? "")![1]!;
+  const over = cedis(availableText) + 1;
+  const typedOver = `${Math.trunc(over / 100).toLocaleString("en-US")}.${String(over % 100).padStart(2, "0")}`;
+  expect(typedOver).toContain(",");
+  await form.getByLabel("To").selectOption({ index: 1 });
+  const amount = form.getByLabel("Amount (GHS)");
+  await amount.fill(typedOver);
+  const message = `This amount exceeds the available balance of GHS ${availableText}.`;
+  await expect(form.getByRole("alert")).toHaveText(message);
+  await expect(amount).toHaveAttribute("aria-invalid", "true");
+  await form.getByRole("button", { name: "Send for approval" }).click();
+  await expect(amount).toBeFocused();
+  await expect(form.getByRole("alert")).toHaveText(message);
+  // Exactly the balance, commas and all, is not over it.
+  await amount.fill(availableText);
+  await expect(form.getByRole("alert")).toHaveCount(0);
+  expect(posts).toEqual([]);
 });

@@ -88,6 +88,21 @@ describe("/transactions", () => {
     expect((await page(`/transactions?range=30d&q=${card!.last4}`)).text).toContain(card!.reference);
   });
 
+  it("a search that is not number-heavy finds the payments of merchants so named (SPEC 5)", async () => {
+    const db = await portal().db();
+    const newest = (merchant: string, same: boolean) =>
+      db
+        .prepare(`SELECT reference FROM transactions WHERE business_id = ? AND merchant_id ${same ? "=" : "<>"} ? ORDER BY created_at DESC, id DESC LIMIT 1`)
+        .bind(KUMASI, merchant)
+        .first<string>("reference");
+    const name = (await db.prepare("SELECT trading_name FROM merchants WHERE id = 'mer_kff_0001'").first<string>("trading_name"))!;
+    const typed = name.split(" ").slice(0, 2).join(" ").toLowerCase();
+    const { text } = await page(`/transactions?range=30d&q=${encodeURIComponent(typed)}`);
+    expect(text).toContain((await newest("mer_kff_0001", true))!);
+    expect(text).not.toContain((await newest("mer_kff_0001", false))!);
+    expect(text).not.toContain("No payments match");
+  });
+
   it("the detail shows the payment and its ledger postings, which balance", async () => {
     const db = await portal().db();
     const paid = await db

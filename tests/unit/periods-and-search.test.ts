@@ -58,6 +58,12 @@ describe("readTransactionSearch", () => {
     expect(readTransactionSearch("   ")).toBeNull();
     expect(readTransactionSearch(undefined)).toBeNull();
   });
+
+  it("reads text that is not number-heavy (SPEC 5) as a merchant's name, spaces and all", () => {
+    expect(readTransactionSearch(" Papa Kwaku ")).toEqual({ merchantSearch: "Papa Kwaku" });
+    expect(readTransactionSearch("Ɔkɔdeɛ 24")).toEqual({ merchantSearch: "Ɔkɔdeɛ 24" });
+    expect(readTransactionSearch("KFF-2611")).toEqual({ reference: "KFF-2611" });
+  });
 });
 
 describe("parseCedis", () => {

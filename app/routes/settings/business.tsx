@@ -1,5 +1,6 @@
 // The Business tab of /settings: the business profile the person works in (SPEC section 3).
 import { Details } from "../../components/details";
+import { formatPathLike } from "../../lib/format";
 import type { loadBusiness } from "./account.server";
 
 export function BusinessTab({ business }: { business: Awaited<ReturnType<typeof loadBusiness>> }) {
@@ -14,7 +15,7 @@ export function BusinessTab({ business }: { business: Awaited<ReturnType<typeof 
           ["Contact email", business.contactEmail],
           ["Town", business.town],
           ["Region", business.region],
-          ["Sector", business.sector],
+          ["Sector", formatPathLike(business.sector)],
           ["Your access level", business.accessLevel],
         ]}
       />
