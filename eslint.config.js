@@ -13,6 +13,8 @@ export default tseslint.config(
     rules: {
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
       "@typescript-eslint/consistent-type-imports": ["error", { fixStyle: "inline-type-imports" }],
+      // `import { type X }` alone still loads the module (verbatimModuleSyntax): `import type` keeps server modules out of the browser's graph (decision 014).
+      "@typescript-eslint/no-import-type-side-effects": "error",
       // Stated although the type-checked set has it: a promise nobody awaits is how writes get lost.
       "@typescript-eslint/no-floating-promises": "error",
       // Remix loaders and actions end by throwing a redirect or a data() response: that is the framework's way.

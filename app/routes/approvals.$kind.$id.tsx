@@ -3,7 +3,7 @@
 // the record's other fields; the whole record a deactivation closes), who
 // asked and when, and the decision: Approve, or Reject with a reason. The
 // engine (functions/data/approvals.ts) holds the rules; this page says them.
-import { type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData, useNavigation, type ShouldRevalidateFunction } from "@remix-run/react";
 import * as v from "valibot";
 import { forbidden, refusalMessage, requireTenant } from "../../functions/guards";
@@ -18,7 +18,7 @@ import {
   type ApprovalRequest,
   type ChangeValues,
 } from "../../functions/data/approvals";
-import { type Tenant } from "../../functions/data/tenant";
+import type { Tenant } from "../../functions/data/tenant";
 import { redirectWithFlash } from "../../functions/flash";
 import { pageNotFound, refuse, routeNotFound } from "../../functions/http";
 import { can } from "../../functions/permissions";

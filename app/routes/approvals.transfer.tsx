@@ -1,7 +1,7 @@
 // /approvals/transfer/{requestId}: a transfer request (the fifth kind): from,
 // to, amount, the available balance now, who asked and when; approve, or
 // reject with a reason. The maker cannot decide; a decided request is read-only.
-import { type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import * as v from "valibot";
 import { getApprovalRequest } from "../../functions/data/approvals";

@@ -6,15 +6,15 @@
 // work before the script loads and survive a refused submission. The intents
 // are handled in merchant/merchant-intents.server.ts (the merchant) and
 // merchant/account-intents.server.ts (its settlement accounts).
-import { type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Link, useActionData, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
 import * as v from "valibot";
-import { type ChangeValues } from "../../functions/data/approvals";
+import type { ChangeValues } from "../../functions/data/approvals";
 import { listAudit } from "../../functions/data/audit";
 import { getMerchant, pendingRequestsOfMerchant, type Merchant } from "../../functions/data/merchants";
 import { listPointsOfSale } from "../../functions/data/points-of-sale";
 import { listSettlementAccounts } from "../../functions/data/settlement-accounts";
-import { type Tenant } from "../../functions/data/tenant";
+import type { Tenant } from "../../functions/data/tenant";
 import { listTerminals } from "../../functions/data/terminals";
 import { listTransactions } from "../../functions/data/transactions";
 import { refusalMessage, requirePermission, requireTenant } from "../../functions/guards";

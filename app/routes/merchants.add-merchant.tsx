@@ -1,7 +1,7 @@
 // /merchants/add-merchant: a new merchant is a request (maker-checker); it
 // exists only once another person approves it. Code and TIN must be new to the
 // business, counting pending requests, so a duplicate is refused here, by field.
-import { type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useNavigation } from "@remix-run/react";
 import * as v from "valibot";
 import { requestChange } from "../../functions/data/approvals";

@@ -1,6 +1,6 @@
 // /merchants/:merchantId/add-point-of-sale: asks for a new point of sale of a
 // merchant. Nothing is created until another person approves the request.
-import { type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { requestChange } from "../../functions/data/approvals";
 import { getMerchant } from "../../functions/data/merchants";

@@ -1,14 +1,14 @@
 // /merchants/:merchantId/point-of-sale/:branchId: one point of sale (branch) of
 // a merchant: its details, its terminals and its recent payments. Edits and
 // deactivation are requests another person approves (maker-checker).
-import { type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import * as v from "valibot";
 import { requestChange } from "../../functions/data/approvals";
 import { getMerchant } from "../../functions/data/merchants";
 import { getPointOfSale, pendingPointOfSaleRequest } from "../../functions/data/points-of-sale";
 import { listTerminals } from "../../functions/data/terminals";
-import { type Tenant } from "../../functions/data/tenant";
+import type { Tenant } from "../../functions/data/tenant";
 import { listTransactions } from "../../functions/data/transactions";
 import { redirectWithFlash } from "../../functions/flash";
 import { pageNotFound, refuse } from "../../functions/http";

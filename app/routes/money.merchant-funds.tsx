@@ -2,7 +2,7 @@
 // what waits for clearance, what is available and what was settled; and
 // "transfer funds": from a merchant account to its settlement account or to
 // another merchant account, as a request another person approves.
-import { type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
 import { useState, type FormEvent } from "react";
 import * as v from "valibot";

@@ -4,7 +4,7 @@
 // everywhere). The tabs are links, so the page works before the script loads,
 // and the loader reads only what the chosen tab shows. Each tab lives in
 // settings/<tab>.tsx, with what it reads and handles in settings/*.server.ts.
-import { type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { refusalMessage, requirePermission, requireTenant } from "../../functions/guards";
 import { pageNotFound, refuse } from "../../functions/http";

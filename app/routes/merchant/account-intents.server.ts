@@ -6,7 +6,7 @@ import { getSettlementAccount, settlementAccountClashes, type SettlementAccount 
 import { redirectWithFlash } from "../../../functions/flash";
 import { pageNotFound, refuse } from "../../../functions/http";
 import { ACCOUNT_FIELDS, accountValues, changedOnly, fieldErrors, formFields, SENT_FOR_APPROVAL, SettlementAccountForm } from "../../lib/merchant-forms";
-import { type IntentArgs, type Refused } from "./merchant-intents.server";
+import type { IntentArgs, Refused } from "./merchant-intents.server";
 
 export const ACCOUNT_INTENTS = ["add-account", "update-account", "deactivate-account"] as const;
 export type AccountIntent = (typeof ACCOUNT_INTENTS)[number];

@@ -1,7 +1,7 @@
 // The merchant page's Edit merchant and Deactivate merchant forms (the
 // update-merchant and deactivate-merchant intents).
 import { Form, Link } from "@remix-run/react";
-import { type Merchant } from "../../../functions/data/merchants";
+import type { Merchant } from "../../../functions/data/merchants";
 import { MerchantFields } from "../../components/merchant-fields";
 import { merchantValues, SENT_FOR_APPROVAL, type FieldErrors } from "../../lib/merchant-forms";
 import { FormNotice } from "./ui";

@@ -1,11 +1,11 @@
 // The merchant page's requests about the merchant itself: a change of its
 // details and its deactivation, each sent for another person to approve.
-import { type AppLoadContext } from "@remix-run/cloudflare";
+import type { AppLoadContext } from "@remix-run/cloudflare";
 import * as v from "valibot";
-import { type AuthDeps } from "../../../functions/auth/deps";
+import type { AuthDeps } from "../../../functions/auth/deps";
 import { requestChange } from "../../../functions/data/approvals";
 import { merchantClashes, type Merchant } from "../../../functions/data/merchants";
-import { type Tenant } from "../../../functions/data/tenant";
+import type { Tenant } from "../../../functions/data/tenant";
 import { redirectWithFlash } from "../../../functions/flash";
 import { refuse } from "../../../functions/http";
 import { changedOnly, fieldErrors, formFields, MERCHANT_FIELDS, merchantValues, MerchantUpdateForm, SENT_FOR_APPROVAL } from "../../lib/merchant-forms";

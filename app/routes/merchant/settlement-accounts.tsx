@@ -1,8 +1,8 @@
 // The merchant page's settlement accounts: the list, the requests waiting on
 // them, and the Add, Edit and Deactivate forms (the *-account intents).
 import { Form, Link } from "@remix-run/react";
-import { type PendingRequestRef } from "../../../functions/data/merchants";
-import { type SettlementAccount } from "../../../functions/data/settlement-accounts";
+import type { PendingRequestRef } from "../../../functions/data/merchants";
+import type { SettlementAccount } from "../../../functions/data/settlement-accounts";
 import { DataTable, type Column } from "../../components/data-table";
 import { SettlementAccountFields } from "../../components/merchant-fields";
 import { networkLabel } from "../../lib/format";

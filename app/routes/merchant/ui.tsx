@@ -1,5 +1,5 @@
 // Small pieces the merchant page's sections share.
-import { type FieldErrors } from "../../lib/merchant-forms";
+import type { FieldErrors } from "../../lib/merchant-forms";
 
 /** The form's own refusal, or a pointer to the messages under the fields. */
 export function FormNotice({ errors }: { errors: FieldErrors }) {

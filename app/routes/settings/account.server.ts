@@ -1,7 +1,7 @@
 // What the Profile and Business tabs of /settings read: the signed-in person
 // and the business they work in.
 import { redirect } from "@remix-run/cloudflare";
-import { type AuthDeps } from "../../../functions/auth/deps";
+import type { AuthDeps } from "../../../functions/auth/deps";
 import { signedInIdentity } from "../../../functions/auth/identity";
 import { maskPhone } from "../../lib/phone";
 

@@ -2,8 +2,8 @@
 // of them out, and signing out everywhere.
 import { data, redirect, type AppLoadContext } from "@remix-run/cloudflare";
 import * as v from "valibot";
-import { type AuthDeps } from "../../../functions/auth/deps";
-import { type VerifiedSession } from "../../../functions/auth/guards";
+import type { AuthDeps } from "../../../functions/auth/deps";
+import type { VerifiedSession } from "../../../functions/auth/guards";
 import { listActiveSessions, revokeOwnSession, signOutEverywhere } from "../../../functions/auth/sign-in";
 import { flashCookie, redirectWithFlash } from "../../../functions/flash";
 import { refuse, type Refusal } from "../../../functions/http";

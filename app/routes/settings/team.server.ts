@@ -1,8 +1,8 @@
 // The Team tab of /settings: the business's employees and invitations, and the
 // invite, change-role and deactivate requests (each sent for approval).
-import { type AppLoadContext } from "@remix-run/cloudflare";
+import type { AppLoadContext } from "@remix-run/cloudflare";
 import * as v from "valibot";
-import { type AuthDeps } from "../../../functions/auth/deps";
+import type { AuthDeps } from "../../../functions/auth/deps";
 import { requestChange } from "../../../functions/data/approvals";
 import {
   countEmployees,
@@ -14,7 +14,7 @@ import {
   type PendingEmployeeChange,
 } from "../../../functions/data/employees";
 import { numberedPage } from "../../../functions/data/page";
-import { type Tenant } from "../../../functions/data/tenant";
+import type { Tenant } from "../../../functions/data/tenant";
 import { redirectWithFlash } from "../../../functions/flash";
 import { refusalMessage } from "../../../functions/guards";
 import { pageNotFound, refuse } from "../../../functions/http";

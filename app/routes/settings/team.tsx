@@ -3,7 +3,7 @@
 // deactivation (each approved by another person).
 import { Form, useLocation, useNavigation } from "@remix-run/react";
 import { DEFAULT_PAGE_SIZE } from "../../../functions/data/page";
-import { type Role } from "../../../functions/permissions";
+import type { Role } from "../../../functions/permissions";
 import { DataTable, ListCount, Pager, type Column } from "../../components/data-table";
 import { Field, describedBy } from "../../components/form";
 import { StatusPill } from "../../components/status-pill";
