@@ -20,7 +20,7 @@ async function shot(name: string, width: number, path: string, before?: (page: P
   const context = await browser.newContext({ viewport: { width, height: width < 500 ? 844 : 800 }, deviceScaleFactor: 1 });
   if (!SIGNED_OUT.has(path)) {
     const session = await mintSession(await portal.db(), portal.url, "ama.mensah@example.com", "bus_kumasi_fresh_foods");
-    await context.addCookies([{ name: session.name, value: session.value, url: portal.url }]);
+    await context.addCookies(session.browserCookies);
   }
   const page = await context.newPage();
   await page.goto(portal.url + path);

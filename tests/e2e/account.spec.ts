@@ -51,7 +51,7 @@ test.describe("as Ama Mensah, who works for two businesses", () => {
   test("another session can be signed out from here, and it is refused at its next request", async ({ page, portal, browser }) => {
     const other = await mintSession(await portal.db(), portal.url, AMA.email, ACCRA);
     const elsewhere = await browser.newContext({ baseURL: portal.url });
-    await elsewhere.addCookies([{ name: other.name, value: other.value, url: portal.url }]);
+    await elsewhere.addCookies(other.browserCookies);
     const otherPage = await elsewhere.newPage();
     await otherPage.goto("/settings");
     await expect(otherPage).toHaveURL(/\/settings$/);
@@ -72,7 +72,7 @@ test.describe("as Ama Mensah, who works for two businesses", () => {
   test("sign out everywhere ends this session and every other one", async ({ page, portal, browser }) => {
     const other = await mintSession(await portal.db(), portal.url, AMA.email, KUMASI);
     const elsewhere = await browser.newContext({ baseURL: portal.url });
-    await elsewhere.addCookies([{ name: other.name, value: other.value, url: portal.url }]);
+    await elsewhere.addCookies(other.browserCookies);
     const otherPage = await elsewhere.newPage();
 
     await page.goto("/settings?tab=security");
@@ -80,9 +80,10 @@ test.describe("as Ama Mensah, who works for two businesses", () => {
     await page.getByRole("button", { name: "Sign out everywhere" }).click();
     await expect(page).toHaveURL(/\/login-option$/);
     await expect(page.getByTestId("alert")).toContainText("You are signed out on every device, this one included.");
-    // This browser's cookie is gone; the other one's is refused and cleared (its return URL: the email channel).
+    // This browser's session cookie is gone, its return URL stays (SPEC 4 does not clear it): the email channel again.
+    // The other one's is refused and cleared, and goes the same way.
     await page.goto("/settings");
-    await expect(page).toHaveURL(/\/login$/);
+    await expect(page).toHaveURL(/\/login-option$/);
 
     await otherPage.goto("/settings");
     await expect(otherPage).toHaveURL(/\/login-option$/);
@@ -104,8 +105,10 @@ test("sign out from the account menu leaves nothing behind", async ({ page, cont
   await topbar.getByRole("button", { name: "Sign out" }).click();
   await expect(page).toHaveURL(/\/login-option$/);
   expect((await context.cookies()).find((c) => c.name === "pp_session")).toBeUndefined();
+  // The return URL outlives the session (SPEC 4 does not clear it on logout): back to the email channel.
+  expect((await context.cookies()).find((c) => c.name === "pp_return")).toBeDefined();
   await page.goto("/settings");
-  await expect(page).toHaveURL(/\/login$/);
+  await expect(page).toHaveURL(/\/login-option$/);
 });
 
 test("one business only: the top bar names it without a switcher", async ({ page }) => {

@@ -38,7 +38,7 @@ export const test = base.extend<
     await context.setExtraHTTPHeaders({ "CF-Connecting-IP": `198.18.${hash[0]}.${hash[1]}` });
     if (signedInAs) {
       const session = await mintSession(await portal.db(), portal.url, signedInAs.email, signedInAs.businessId);
-      await context.addCookies([{ name: session.name, value: session.value, url: portal.url, httpOnly: true, sameSite: "Lax" }]);
+      await context.addCookies(session.browserCookies);
     }
     await use(context);
   },

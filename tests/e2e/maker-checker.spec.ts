@@ -15,7 +15,7 @@ test.use({ signedInAs: { email: "esi.owusu@example.com", businessId: KUMASI } })
 async function pageAs(browser: Browser, portal: Portal, email: string, businessId: string): Promise<Page> {
   const context = await browser.newContext({ baseURL: portal.url });
   const session = await mintSession(await portal.db(), portal.url, email, businessId);
-  await context.addCookies([{ name: session.name, value: session.value, url: portal.url }]);
+  await context.addCookies(session.browserCookies);
   return context.newPage();
 }
 

@@ -66,7 +66,7 @@ test("search, a filter applied on change, and pages by number with the trail", a
 test("works before the script: the Apply button submits the filters", async ({ browser, portal }) => {
   const context = await browser.newContext({ baseURL: portal.url, javaScriptEnabled: false });
   const session = await mintSession(await portal.db(), portal.url, "yaw.asante@example.com", ACCRA);
-  await context.addCookies([{ name: session.name, value: session.value, url: portal.url }]);
+  await context.addCookies(session.browserCookies);
   const page = await context.newPage();
   await page.goto("/merchants");
   await page.getByLabel("Status").selectOption("inactive");

@@ -29,7 +29,7 @@ test("an administrator runs the settlement and reads what each one covers", asyn
 test("Finance reads the history but has no run button; the dashboard shows what awaits settlement", async ({ browser, portal }) => {
   const context = await browser.newContext({ baseURL: portal.url });
   const session = await mintSession(await portal.db(), portal.url, "abena.darko@example.com", KUMASI);
-  await context.addCookies([{ name: session.name, value: session.value, url: portal.url }]);
+  await context.addCookies(session.browserCookies);
   const page = await context.newPage();
   await page.goto("/money/settlement-history");
   await hydrated(page);

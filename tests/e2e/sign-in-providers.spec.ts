@@ -231,7 +231,7 @@ test("without JavaScript the button is a form that takes the page to the provide
 
 test("a signed-in person who opens /login goes to the portal", async ({ page, portal, context }) => {
   const session = await mintSession(await portal.db(), portal.url, "kofi.boateng@example.com", "bus_kumasi_fresh_foods");
-  await context.addCookies([{ name: session.name, value: session.value, url: portal.url }]);
+  await context.addCookies(session.browserCookies);
   await page.goto("/login");
   await expect(page).not.toHaveURL(/\/login$/);
 });

@@ -79,7 +79,7 @@ test("Finance asks, an administrator approves, and the money moves by exactly th
 
   const kofi = await browser.newContext({ baseURL: portal.url });
   const session = await mintSession(await portal.db(), portal.url, "kofi.boateng@example.com", KUMASI);
-  await kofi.addCookies([{ name: session.name, value: session.value, url: portal.url }]);
+  await kofi.addCookies(session.browserCookies);
   const kofiPage = await kofi.newPage();
   await kofiPage.goto(`/approvals/transfer/${request!.id}`);
   await hydrated(kofiPage);

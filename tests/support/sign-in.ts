@@ -4,7 +4,7 @@
 // steps themselves are tested in sign-in-*.spec.ts and the auth-* tests; going
 // through them for every test would also run into the hourly code limits.
 import { randomUUID } from "node:crypto";
-import { SESSION_TTL_MS, sessionCookie, type SessionData } from "../../functions/auth/session";
+import { SESSION_TTL_MS, returnUrlCookie, sessionCookie, type SessionData } from "../../functions/auth/session";
 import { parseAuthConfig } from "../../functions/env";
 
 export interface MintedSession {
@@ -14,6 +14,11 @@ export interface MintedSession {
   name: string;
   value: string;
   cookieHeader: string;
+  /**
+   * What a browser holds after signing in: the session cookie and the return-URL
+   * cookie written when the sign-in began (where an ended session sends the person).
+   */
+  browserCookies: { name: string; value: string; url: string; httpOnly: true; sameSite: "Lax" }[];
 }
 
 /** Signs `email` in to `businessId` (or only as far as the business choice when null). */
@@ -43,9 +48,15 @@ export async function mintSession(db: D1Database, portalUrl: string, email: stri
     .run();
   const config = parseAuthConfig({ ENVIRONMENT: "development" });
   const setCookie = await sessionCookie(new Request(portalUrl), config, session, now);
-  const [pair] = setCookie.split(";");
-  const [name, ...value] = pair!.split("=");
-  return { sid: session.sid, userId: user.id, name: name!, value: value.join("="), cookieHeader: pair! };
+  const nameValue = (header: string) => {
+    const [pair] = header.split(";");
+    const [name, ...value] = pair!.split("=");
+    return { pair: pair!, name: name!, value: value.join("=") };
+  };
+  const cookie = nameValue(setCookie);
+  const returnUrl = nameValue(await returnUrlCookie(new Request(portalUrl), config, session.returnUrl, now));
+  const browserCookies = [cookie, returnUrl].map(({ name, value }) => ({ name, value, url: portalUrl, httpOnly: true as const, sameSite: "Lax" as const }));
+  return { sid: session.sid, userId: user.id, name: cookie.name, value: cookie.value, cookieHeader: cookie.pair, browserCookies };
 }
 
 /** A Cookie header for Kofi Boateng (Administrator) in Kumasi Fresh Foods, unless told otherwise. */
