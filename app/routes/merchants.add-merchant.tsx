@@ -2,7 +2,8 @@
 // exists only once another person approves it. Code and TIN must be new to the
 // business, counting pending requests, so a duplicate is refused here, by field.
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { Form, Link, useActionData, useNavigation } from "@remix-run/react";
+import { SendButtons } from "../components/form";
+import { Form, useActionData, useNavigation } from "@remix-run/react";
 import * as v from "valibot";
 import { requestChange } from "../../functions/data/approvals";
 import { merchantClashes } from "../../functions/data/merchants";
@@ -71,14 +72,7 @@ export default function AddMerchant() {
         ) : null}
         <Form method="post" className="form" noValidate key={JSON.stringify(result?.values ?? {})}>
           <MerchantFields values={result?.values ?? {}} errors={errors} prefix="merchant" withCode />
-          <div className="button-row">
-            <button type="submit" className="button button--primary" disabled={busy}>
-              {busy ? "Sending…" : "Send for approval"}
-            </button>
-            <Link to="/merchants" className="button">
-              Cancel
-            </Link>
-          </div>
+          <SendButtons busy={busy} cancelTo="/merchants" />
         </Form>
       </section>
     </div>

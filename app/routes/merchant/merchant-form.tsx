@@ -1,6 +1,7 @@
 // The merchant page's Edit merchant and Deactivate merchant forms (the
 // update-merchant and deactivate-merchant intents).
-import { Form, Link } from "@remix-run/react";
+import { Form } from "@remix-run/react";
+import { SendButtons } from "../../components/form";
 import type { Merchant } from "../../../functions/data/merchants";
 import { MerchantFields } from "../../components/merchant-fields";
 import { merchantValues, SENT_FOR_APPROVAL, type FieldErrors } from "../../lib/merchant-forms";
@@ -31,14 +32,7 @@ export function MerchantFormCard({
           <input type="hidden" name="intent" value="update-merchant" />
           <p className="field-hint">Only the fields you change go into the request. {SENT_FOR_APPROVAL}</p>
           <MerchantFields values={values ?? merchantValues(merchant)} errors={errors} prefix="edit" withCode={false} />
-          <div className="button-row">
-            <button type="submit" className="button button--primary" disabled={busy}>
-              {busy ? "Sending…" : "Send for approval"}
-            </button>
-            <Link to={here} className="button">
-              Cancel
-            </Link>
-          </div>
+          <SendButtons busy={busy} cancelTo={here} />
         </Form>
       ) : (
         <Form method="post" action={here} className="form form--secondary">
@@ -46,14 +40,7 @@ export function MerchantFormCard({
           <p>
             Deactivate {merchant.name}? Once approved it stops accepting payments and cannot be changed again. {SENT_FOR_APPROVAL}
           </p>
-          <div className="button-row">
-            <button type="submit" className="button button--danger" disabled={busy}>
-              {busy ? "Sending…" : "Yes, request deactivation"}
-            </button>
-            <Link to={here} className="button">
-              Cancel
-            </Link>
-          </div>
+          <SendButtons busy={busy} label="Yes, request deactivation" danger cancelTo={here} />
         </Form>
       )}
     </section>

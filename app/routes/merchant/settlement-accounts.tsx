@@ -1,6 +1,7 @@
 // The merchant page's settlement accounts: the list, the requests waiting on
 // them, and the Add, Edit and Deactivate forms (the *-account intents).
 import { Form, Link } from "@remix-run/react";
+import { SendButtons } from "../../components/form";
 import type { PendingRequestRef } from "../../../functions/data/merchants";
 import type { SettlementAccount } from "../../../functions/data/settlement-accounts";
 import { DataTable, type Column } from "../../components/data-table";
@@ -139,14 +140,7 @@ export function SettlementAccounts({
               <p>
                 Deactivate the {networkLabel(edited.provider)} account {edited.accountNumber}? Once approved, no money is paid out to it. {SENT_FOR_APPROVAL}
               </p>
-              <div className="button-row">
-                <button type="submit" className="button button--danger" disabled={busy}>
-                  {busy ? "Sending…" : "Yes, request deactivation"}
-                </button>
-                <Link to={here} className="button">
-                  Cancel
-                </Link>
-              </div>
+              <SendButtons busy={busy} label="Yes, request deactivation" danger cancelTo={here} />
             </Form>
           ) : (
             <Form method="post" action={here} className="form" noValidate key={JSON.stringify(values ?? open)}>
@@ -157,14 +151,7 @@ export function SettlementAccounts({
                 {SENT_FOR_APPROVAL} A new primary account replaces the current one when approved.
               </p>
               <SettlementAccountFields values={values ?? (edited ? accountValues(edited) : {})} errors={errors} prefix="account" />
-              <div className="button-row">
-                <button type="submit" className="button button--primary" disabled={busy}>
-                  {busy ? "Sending…" : "Send for approval"}
-                </button>
-                <Link to={here} className="button">
-                  Cancel
-                </Link>
-              </div>
+              <SendButtons busy={busy} cancelTo={here} />
             </Form>
           )}
         </div>
