@@ -1,6 +1,7 @@
 // What a settlement run reads and writes (merchants, transactions, settlements, settlement_items, batch_guards).
 // The run is per business, so each statement takes the businessId first and binds business_id; only the list of
 // businesses to settle, read by the daily Cron Trigger before any business is known, takes db alone.
+import type { Settlement } from "./settlements";
 
 /** Every active business, for the daily run. */
 export async function activeBusinessIds(db: D1Database): Promise<string[]> {
@@ -51,18 +52,8 @@ export function availableGuardStatement(businessId: string, db: D1Database, acco
     .bind(businessId, accountId, net);
 }
 
-export interface NewSettlement {
-  id: string;
-  merchantId: string;
-  settlementAccountId: string;
-  periodStart: number;
-  periodEnd: number;
-  gross: number;
-  fees: number;
-  net: number;
-  reference: string;
-  createdAt: string;
-}
+/** A settlement as a run writes it: pending, never attempted, not paid. */
+export type NewSettlement = Omit<Settlement, "status" | "attempts" | "paidAt">;
 
 export function insertSettlementStatement(businessId: string, db: D1Database, settlement: NewSettlement): D1PreparedStatement {
   return db
