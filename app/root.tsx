@@ -9,9 +9,10 @@ import { BuildUpdateCheck } from "./components/build-update";
 import { useDocumentInfo } from "./components/document-context";
 import { newClientErrorId, takeServerErrorId } from "./components/error-id";
 import { NotificationRules } from "./components/notifications";
+import { isNetworkFailure } from "./components/submission";
 import { DefaultLayout, StandardLayout } from "./components/shell";
 import { uncaughtExceptionInput } from "./lib/analytics";
-import { errorMessage } from "./lib/errors";
+import { DEFAULT_ERROR_MESSAGE, errorMessage } from "./lib/errors";
 import { NOT_FOUND_TITLE, SERVER_ERROR_TITLE, documentTitle, layoutFor } from "./lib/route-table";
 import stylesheet from "./styles/app.css?url";
 
@@ -106,6 +107,7 @@ export function ErrorBoundary() {
     );
   }
   if (isRouteErrorResponse(error) && error.status === 403) return <AccessDenied message={errorMessage(error) ?? null} />;
+  if (isNetworkFailure(error)) return <ConnectionLost />;
   return <ServerError error={error} />;
 }
 
@@ -120,6 +122,25 @@ function AccessDenied({ message }: { message: string | null }) {
       <Link className="button button--primary" to="/">
         Go to the dashboard
       </Link>
+    </section>
+  );
+}
+
+/**
+ * A page whose data never arrived (a link followed with no connection): not the
+ * server's fault, so no 500 and no error id, and nothing to report. Trying again
+ * loads the page it was going to.
+ */
+function ConnectionLost() {
+  const { pathname, search } = useLocation();
+  return (
+    <section className="error-page" aria-labelledby="error-title">
+      <h1 id="error-title">No connection</h1>
+      <p data-testid="error-message">{DEFAULT_ERROR_MESSAGE}</p>
+      <p>The page could not be loaded.</p>
+      <a className="button button--primary" href={pathname + search}>
+        Try again
+      </a>
     </section>
   );
 }

@@ -39,9 +39,16 @@ export function isConnectionLost(value: unknown): value is ConnectionLostResult 
   return typeof value === "object" && value !== null && (value as Partial<ConnectionLostResult>).connectionLost === true;
 }
 
-/** The browser's fetch rejects with a TypeError when no answer came (offline, reset, DNS); a server error is an answer. */
+/** What browsers say when fetch got no answer: Chromium, Firefox, Safari, and Node's fetch. */
+const NO_ANSWER = /^(Failed to fetch|NetworkError when attempting to fetch resource\.?|Load failed|Network request failed|fetch failed)$/;
+
+/**
+ * Whether fetch got no answer at all (offline, reset, DNS): a TypeError with the
+ * browser's words for it. A server error is an answer, and a TypeError from a
+ * bug in the page ("Cannot read properties of undefined") is not this.
+ */
 export function isNetworkFailure(error: unknown): boolean {
-  return error instanceof TypeError || (typeof navigator !== "undefined" && navigator.onLine === false && error instanceof Error);
+  return error instanceof TypeError && NO_ANSWER.test(error.message);
 }
 
 interface Send {

@@ -150,3 +150,20 @@ test("an approval decided while the connection drops: the request page stays, an
   await expect(page.getByText("Approved: the merchant change has taken effect.")).toBeVisible();
   expect(await decisions()).toBe(1);
 });
+
+test("a link followed with no connection says so, not the server error page, and Try again loads it", async ({ page }) => {
+  await page.goto("/merchants");
+  await hydrated(page);
+  const offline = (route: Route) => route.abort("internetdisconnected");
+  await page.route("**/transactions.data*", offline);
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Transactions" }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("No connection");
+  await expect(page.getByTestId("error-message")).toHaveText(CONNECTIVITY);
+  await expect(page.getByText("Internal Server Error")).toHaveCount(0);
+  await expect(page.getByTestId("error-id")).toHaveCount(0);
+  await page.screenshot({ path: test.info().outputPath("no-connection-1280.png") });
+
+  await page.unroute("**/transactions.data*", offline);
+  await page.getByRole("link", { name: "Try again" }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Transactions");
+});
