@@ -3,6 +3,8 @@
 // what the business owes it: the negated sum of its (credit-normal) account.
 // Pure: the seed and the runtime post through the same functions.
 
+import { feeFor, pricingFor } from "./pricing";
+
 export type Channel = "card" | "mobile_money";
 export type LedgerAccountKind = "merchant_pending" | "merchant_available" | "fee_revenue" | "scheme_receivable" | "settlement_payable";
 
@@ -21,11 +23,10 @@ export interface PostingLine {
 export const CLEARING_DAYS: Readonly<Record<Channel, number>> = { mobile_money: 1, card: 3 };
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-/** Merchant service charge: card 1.75 %; mobile money 0.75 % capped at GHS 10.00. */
+/** Merchant service charge of one payment, by the pricing of functions/pricing.ts. */
 export function transactionFee(channel: Channel, amount: number): number {
   assertPesewas(amount, "amount");
-  if (channel === "card") return Math.round((amount * 175) / 10_000);
-  return Math.min(1_000, Math.round((amount * 75) / 10_000));
+  return feeFor(pricingFor(channel), amount);
 }
 
 export function clearsAt(channel: Channel, createdAt: number): number {

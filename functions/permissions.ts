@@ -31,6 +31,8 @@ export const PERMISSIONS = [
   "view:report",
   "export:report",
   "view:audit",
+  // The Developers tab: API keys, webhook endpoints and their delivery logs (administrators only).
+  "manage:developer",
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
