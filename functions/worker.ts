@@ -13,6 +13,9 @@ import { newNonce, newRequestId } from "./request-id";
 import { withSecurityHeaders } from "./security-headers";
 import { dropOldSubmissions } from "./data/submissions";
 import { runOnce } from "./submitted-once";
+import { handlePaymentsBatch, PAYMENTS_QUEUE } from "./api/consumer";
+import { handlePartnerApi } from "./api/router";
+import { apiConfig } from "./api/config";
 
 const handleRemix = createRequestHandler(build);
 
@@ -41,6 +44,25 @@ export default {
   async fetch(request, env, ctx) {
     const requestId = newRequestId();
     const nonce = newNonce();
+    // The Partner API authenticates each request with its own key: no session, no same-origin rule.
+    if (new URL(request.url).pathname.toLowerCase().startsWith("/api/v1/")) {
+      let response: Response;
+      try {
+        const config = apiConfig(env as unknown as Record<string, unknown>);
+        response = await handlePartnerApi(request, {
+          db: env.DB,
+          queue: env.PAYMENTS,
+          now: Date.now,
+          waitUntil: (promise) => ctx.waitUntil(promise),
+          rateLimitPerMinute: config.rateLimitPerMinute,
+        });
+      } catch (error) {
+        // Never the body: it may be what a processor should not have sent.
+        logError(requestId, request, error);
+        response = Response.json({ message: `Something went wrong on our side; nothing was queued. Quote ${requestId} to support.` }, { status: 500 });
+      }
+      return withSecurityHeaders(response, request, nonce, requestId);
+    }
     const refused = crossOriginRefusal(request);
     if (refused) return withSecurityHeaders(refused, request, nonce, requestId);
     let response: Response;
@@ -66,6 +88,10 @@ export default {
 
   // partners-portal-events (relay) and partners-portal-events-dlq (park).
   async queue(batch, env) {
+    if (batch.queue === PAYMENTS_QUEUE) {
+      await handlePaymentsBatch(batch, env.DB, Date.now);
+      return;
+    }
     await handleEventsBatch(batch, env);
   },
 
