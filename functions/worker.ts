@@ -36,16 +36,17 @@ const CRON_JOBS: Readonly<Record<string, readonly (readonly CronJob[])[]>> = {
 
 /** Runs a line's jobs in order; one that fails is logged and the next still runs, and the line fails at the end. */
 async function runLine(cron: string, jobs: readonly CronJob[], env: Env, now: number): Promise<void> {
-  let failed: unknown = null;
+  let failed: Error | null = null;
   for (const job of jobs) {
     try {
       await job(env, now);
     } catch (error) {
-      failed ??= error;
-      logEvent("error", "cron.failed", { cron, message: error instanceof Error ? error.message : String(error) });
+      const reason = error instanceof Error ? error : new Error(String(error));
+      failed ??= reason;
+      logEvent("error", "cron.failed", { cron, message: reason.message });
     }
   }
-  if (failed !== null) throw failed;
+  if (failed) throw failed;
 }
 
 /** Shown only when Remix itself cannot run (bad configuration): no scripts, nothing internal. */
