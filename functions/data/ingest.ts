@@ -189,13 +189,16 @@ const KEYS = {
   ],
 } as const;
 
-/** Adds positive cells (insert or add) and takes negative ones away (a cell that reaches zero is removed: count > 0 is a CHECK). */
+/** Adds cells that gain payments (insert or add) and updates the others (a row whose count reaches zero is removed: count > 0 is a CHECK). */
 function deltaStatements(businessId: string, db: D1Database, table: keyof typeof KEYS, cells: RollupDelta[]): D1PreparedStatement[] {
   const columns = KEYS[table].map(([column]) => column);
   const key = ["business_id", ...columns].join(", ");
   const values = ["?1", ...KEYS[table].map(([column, field]) => `j.value->>'${field}' AS ${column}`)].join(", ");
-  const up = cells.filter((c) => c.count > 0);
-  const down = cells.filter((c) => c.count < 0);
+  // Only a cell that gains in every column may insert: SQLite checks an upsert's CHECKs on the row it would insert
+  // before it finds the conflict. A cell that loses anywhere took a held payment away, so its row exists: an update.
+  const gains = (c: RollupDelta) => c.count > 0 && c.amount >= 0 && c.fee >= 0;
+  const up = cells.filter(gains);
+  const down = cells.filter((c) => !gains(c) && (c.count !== 0 || c.amount !== 0 || c.fee !== 0));
   const statements: D1PreparedStatement[] = [];
   if (up.length > 0) {
     statements.push(
