@@ -310,6 +310,10 @@ describe("reversals and heartbeats", () => {
       s: 64,
       v: "4.2.1",
     });
+    // The device's page shows what the heartbeat said.
+    const id = await db.prepare("SELECT id FROM terminals WHERE serial = ?").bind(serial).first<string>("id");
+    const page = await portal().fetch(`/pos-terminals/device-details/${id!}`, { headers: await signedInCookie(portal(), "esi.owusu@example.com", KUMASI) });
+    expect(await page.text()).toContain("Battery 81 % · Signal 64 %");
     expect(
       (await api(portal(), key, "/api/v1/terminals/NOSUCH-001/heartbeats", { battery_percent: 1, signal_percent: 1, software_version: "1", sent_at: sentAt }))
         .status,
