@@ -31,6 +31,8 @@ export const PERMISSIONS = [
   "view:report",
   "export:report",
   "view:audit",
+  // Webhook endpoints and their log (Settings > Developers): administrators only.
+  "manage:webhook",
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 

@@ -6,6 +6,9 @@ import * as build from "remix-server-build";
 import { CROSS_ORIGIN_MESSAGE, isSameOriginRequest } from "./auth/origin";
 import { parseAuthConfig, parseConfig } from "./env";
 import { handleEventsBatch } from "./events/consumer";
+import { handleWebhooksBatch } from "./webhooks/consumer";
+import { dispatchPendingDeliveries } from "./webhooks/dispatch";
+import { sweepWebhooks } from "./webhooks/sweep";
 import { payoutPortFor, settleAndPay } from "./settlement/daily";
 import "./load-context";
 import { logError } from "./log";
@@ -15,6 +18,7 @@ import { dropOldSubmissions } from "./data/submissions";
 import { runOnce } from "./submitted-once";
 
 const handleRemix = createRequestHandler(build);
+const WEBHOOKS_QUEUE = "partners-portal-webhooks";
 
 /** Shown only when Remix itself cannot run (bad configuration): no scripts, nothing internal. */
 function unavailablePage(requestId: string): Response {
@@ -61,22 +65,30 @@ export default {
       logError(requestId, request, error);
       response = unavailablePage(requestId);
     }
+    // A change may have written webhook deliveries in its batch (the outbox): queue them
+    // now that it committed. One indexed read when there are none; the 5-minute sweep catches the rest.
+    if (request.method === "POST") ctx.waitUntil(dispatchPendingDeliveries(env, Date.now()).catch((error: unknown) => logError(requestId, request, error)));
     return withSecurityHeaders(response, request, nonce, requestId, signInOrigins);
   },
 
-  // partners-portal-events (relay) and partners-portal-events-dlq (park).
+  // partners-portal-events (relay) and partners-portal-events-dlq (park); partners-portal-webhooks (send).
   async queue(batch, env) {
+    if (batch.queue === WEBHOOKS_QUEUE) return handleWebhooksBatch(batch, env);
     await handleEventsBatch(batch, env);
   },
 
-  // The daily settlement run (wrangler.toml [triggers] crons).
+  // The daily settlement run and the 5-minute sweeps (wrangler.toml [triggers] crons).
   scheduled(controller, env, ctx) {
+    if (controller.cron === "*/5 * * * *") {
+      ctx.waitUntil(sweepWebhooks(env, controller.scheduledTime));
+      return;
+    }
     ctx.waitUntil(
       settleAndPay(env.DB, payoutPortFor(env), {
         now: controller.scheduledTime,
         meta: { ip: null, userAgent: "cron", requestId: newRequestId() },
         actor: null,
-      }).then(() => undefined),
+      }).then(() => dispatchPendingDeliveries(env, Date.now()).then(() => undefined)),
     );
     ctx.waitUntil(dropOldSubmissions(env.DB, controller.scheduledTime));
   },

@@ -37,6 +37,7 @@ const MATRIX: Record<Permission, readonly Role[]> = {
   "view:report": [S, A, O, F, V],
   "export:report": [S, A, F],
   "view:audit": [S, A],
+  "manage:webhook": [S, A],
 };
 
 describe("the permission matrix", () => {
