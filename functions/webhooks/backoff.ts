@@ -5,7 +5,7 @@
 // and the delivery is marked failed instead when that next attempt would fall
 // after retryWindowSeconds from the event. With the defaults (60 s doubling,
 // capped at an hour, a 24-hour window) that is 60, 120, 240, 480, 960, 1920 s and
-// then hourly: 29 attempts after the first, the last about 23 h 3 min after the
+// then hourly: 28 attempts after the first, the last about 23 h 3 min after the
 // event. wrangler.toml's max_retries (40) leaves room for them all; a message the
 // queue still drops is re-queued by the 5-minute sweep.
 import type { WebhooksConfig } from "../env";
