@@ -593,14 +593,14 @@ export async function deliveryToSend(businessId: string, db: D1Database, deliver
 
 /**
  * Holds a pending delivery until `leaseUntil` so one sender sends it at a time; only
- * the copy queued under `queuedAt` may (null: a person's "Send again", which any pending or failed delivery allows).
+ * the copy queued under `queuedAt` may (null: a person's "Send again", whatever the delivery's status).
  */
 export async function leaseDelivery(
   businessId: string,
   db: D1Database,
   lease: { deliveryId: string; queuedAt: number | null; now: number; leaseUntil: number },
 ): Promise<boolean> {
-  const condition = lease.queuedAt === null ? "status IN ('pending', 'failed')" : "status = 'pending' AND queued_at = ?";
+  const condition = lease.queuedAt === null ? "1 = 1" : "status = 'pending' AND queued_at = ?";
   const row = await db
     .prepare(
       `UPDATE webhook_deliveries SET lease_until = ? WHERE id = ? AND business_id = ? AND ${condition} AND (lease_until IS NULL OR lease_until < ?) RETURNING id`,

@@ -123,6 +123,18 @@ function isLocalhostName(host: string): boolean {
   return host === "localhost";
 }
 
+const PRIVATE_ADDRESS = "The URL must not point to a private, loopback or link-local address.";
+
+/** Why a host (lower case, no trailing dot) may not receive webhooks; null when it may. */
+function hostRefusal(host: string): string | null {
+  if (host.startsWith("[")) return isForbiddenIPv6(host.slice(1, -1)) ? PRIVATE_ADDRESS : null;
+  if (/^[\d.]+$/.test(host)) return isForbiddenIPv4(host) ? PRIVATE_ADDRESS : null;
+  const labels = host.split(".");
+  if (labels.length < 2 || labels.some((label) => label === "")) return "The URL must name a public host (a domain name).";
+  if (PRIVATE_SUFFIXES.some((suffix) => host === suffix || host.endsWith(`.${suffix}`))) return "The URL must name a public host, not a local or internal one.";
+  return null;
+}
+
 /**
  * Checks a webhook URL for `environment`; on success gives it back normalised
  * (as the URL parser writes it), which is what is stored and fetched.
@@ -146,21 +158,10 @@ export function checkWebhookUrl(input: string, environment: WebhookEnvironment):
   if (host === "") return { ok: false, reason: "The URL must name a host." };
   const development = environment === "development";
   if (isLocalhostName(host) && development) return { ok: true, url: url.href };
+  const hostProblem = hostRefusal(host);
+  if (hostProblem) return { ok: false, reason: hostProblem };
   if (url.protocol === "http:") {
     return { ok: false, reason: development ? "Use https://, or http://localhost while developing." : "The URL must start with https://." };
-  }
-  if (host.startsWith("[")) {
-    if (isForbiddenIPv6(host.slice(1, -1))) return { ok: false, reason: "The URL must not point to a private, loopback or link-local address." };
-    return { ok: true, url: url.href };
-  }
-  if (/^[\d.]+$/.test(host)) {
-    if (isForbiddenIPv4(host)) return { ok: false, reason: "The URL must not point to a private, loopback or link-local address." };
-    return { ok: true, url: url.href };
-  }
-  const labels = host.split(".");
-  if (labels.length < 2 || labels.some((label) => label === "")) return { ok: false, reason: "The URL must name a public host (a domain name)." };
-  if (PRIVATE_SUFFIXES.some((suffix) => host === suffix || host.endsWith(`.${suffix}`))) {
-    return { ok: false, reason: "The URL must name a public host, not a local or internal one." };
   }
   return { ok: true, url: url.href };
 }
