@@ -5,7 +5,8 @@
 // like the payout run's duePayouts: the rows it returns carry their business_id,
 // and everything done with them binds it.
 import { can } from "../permissions";
-import { WEBHOOK_TEST_EVENT_TYPE, type WebhookEventType } from "../webhooks/types";
+import { WEBHOOK_TEST_EVENT_TYPE, isWebhookEventType, type WebhookEventType } from "../webhooks/types";
+import { checkWebhookUrl, type WebhookEnvironment } from "../webhooks/url-rules";
 import { auditStatement, ifChangedAuditStatement } from "./audit";
 import { decodeCursor, pageSize, toPage, type Page, type PageQuery } from "./page";
 import { ForbiddenError, NotFoundError, RuleError, nowIso, type RequestMeta, type Tenant } from "./tenant";
@@ -68,7 +69,7 @@ export interface WebhookDeliveryWithAttempts extends WebhookDelivery {
 }
 
 export interface WebhookEndpointInput {
-  /** Already checked by checkWebhookUrl and normalised. */
+  /** As typed: checked with checkWebhookUrl for the environment and stored normalised (a RuleError says why not). */
   url: string;
   description?: string;
   eventTypes: readonly WebhookEventType[];
@@ -113,9 +114,16 @@ function mayManage(tenant: Tenant): void {
   if (!can(tenant.role, "manage:webhook")) throw new ForbiddenError("Your role cannot manage webhooks.");
 }
 
-function checkInput(input: WebhookEndpointInput): void {
-  if (input.eventTypes.length === 0) throw new RuleError("Choose at least one event type.");
-  if ((input.description ?? "").length > 500) throw new RuleError("Keep the description under 500 characters.");
+/** The input as stored: the URL normalised, the types once each; a RuleError names the first problem. */
+function checkInput(input: WebhookEndpointInput, environment: WebhookEnvironment): { url: string; description: string; eventTypes: WebhookEventType[] } {
+  const verdict = checkWebhookUrl(input.url, environment);
+  if (!verdict.ok) throw new RuleError(verdict.reason);
+  const eventTypes = [...new Set(input.eventTypes)];
+  if (eventTypes.length === 0) throw new RuleError("Choose at least one event type.");
+  if (!eventTypes.every(isWebhookEventType)) throw new RuleError("Choose event types from the list.");
+  const description = (input.description ?? "").trim();
+  if (description.length > 500) throw new RuleError("Keep the description under 500 characters.");
+  return { url: verdict.url, description, eventTypes };
 }
 
 // ---------------------------------------------------------------- endpoints (people)
@@ -151,28 +159,27 @@ export async function getWebhookSecret(tenant: Tenant, db: D1Database, id: strin
   return { secret: row.secret, previousSecret: previousValid ? row.previous_secret : null };
 }
 
-/** Makes an enabled endpoint with `secret` (functions/webhooks/signing.ts newWebhookSecret); returns it. */
+/** Makes an enabled endpoint with `secret` (functions/webhooks/signing.ts newWebhookSecret), its URL checked for `environment`; returns it. */
 export async function createWebhookEndpoint(
   tenant: Tenant,
   db: D1Database,
   meta: RequestMeta,
   input: WebhookEndpointInput,
   secret: string,
+  environment: WebhookEnvironment,
 ): Promise<WebhookEndpoint> {
   mayManage(tenant);
-  checkInput(input);
+  const { url, description, eventTypes: eventTypeList } = checkInput(input, environment);
   const id = `we_${crypto.randomUUID().replaceAll("-", "")}`;
   const at = nowIso();
-  const eventTypeList = [...new Set(input.eventTypes)];
   const eventTypes = JSON.stringify(eventTypeList);
-  const description = (input.description ?? "").trim();
   await db.batch([
     db
       .prepare(
         `INSERT INTO webhook_endpoints (id, business_id, url, description, event_types, secret, status, created_by, created_at, updated_at)
          VALUES (?, ?, ?, ?, ?, ?, 'enabled', ?, ?, ?)`,
       )
-      .bind(id, tenant.businessId, input.url, description, eventTypes, secret, tenant.userId, at, at),
+      .bind(id, tenant.businessId, url, description, eventTypes, secret, tenant.userId, at, at),
     auditStatement(
       tenant,
       db,
@@ -181,7 +188,7 @@ export async function createWebhookEndpoint(
         action: "webhook_endpoint.create",
         entity: "webhook_endpoint",
         entityId: id,
-        after: { url: input.url, description, eventTypes: eventTypeList },
+        after: { url, description, eventTypes: eventTypeList },
       },
       at,
     ),
@@ -189,24 +196,23 @@ export async function createWebhookEndpoint(
   return (await getWebhookEndpoint(tenant, db, id))!;
 }
 
-/** Changes the URL, description or event types (the URL already checked and normalised). */
+/** Changes the URL (checked for `environment`), description and event types. */
 export async function updateWebhookEndpoint(
   tenant: Tenant,
   db: D1Database,
   meta: RequestMeta,
   id: string,
   input: WebhookEndpointInput,
+  environment: WebhookEnvironment,
 ): Promise<WebhookEndpoint> {
   const before = await getWebhookEndpoint(tenant, db, id);
   if (!before) throw new NotFoundError("Webhook endpoint");
-  checkInput(input);
+  const { url, description, eventTypes } = checkInput(input, environment);
   const at = nowIso();
-  const eventTypes = [...new Set(input.eventTypes)];
-  const description = (input.description ?? "").trim();
   await db.batch([
     db
       .prepare("UPDATE webhook_endpoints SET url = ?, description = ?, event_types = ?, updated_at = ? WHERE id = ? AND business_id = ?")
-      .bind(input.url, description, JSON.stringify(eventTypes), at, id, tenant.businessId),
+      .bind(url, description, JSON.stringify(eventTypes), at, id, tenant.businessId),
     auditStatement(
       tenant,
       db,
@@ -216,7 +222,7 @@ export async function updateWebhookEndpoint(
         entity: "webhook_endpoint",
         entityId: id,
         before: { url: before.url, description: before.description, eventTypes: before.eventTypes },
-        after: { url: input.url, description, eventTypes },
+        after: { url, description, eventTypes },
       },
       at,
     ),

@@ -48,8 +48,13 @@ interface Made {
 
 async function makeEndpoint(portal: Portal, url: string, eventTypes: readonly WebhookEventType[] = ["payment.succeeded"]): Promise<Made> {
   const secret = newWebhookSecret();
-  const endpoint = await createWebhookEndpoint(KOFI_KUMASI, await portal.db(), META, { url, eventTypes, description: "Ɔkɔdeɛ till 🦅" }, secret);
+  const endpoint = await createWebhookEndpoint(KOFI_KUMASI, await portal.db(), META, { url, eventTypes, description: "Ɔkɔdeɛ till 🦅" }, secret, "development");
   return { endpoint, secret };
+}
+
+/** An endpoint whose URL changed behind the rules' back (stored before a rule existed, or the environment changed). */
+async function forceUrl(portal: Portal, endpointId: string, url: string): Promise<void> {
+  await (await portal.db()).prepare("UPDATE webhook_endpoints SET url = ? WHERE id = ?").bind(url, endpointId).run();
 }
 
 /** Writes events as a caller's batch would (the outbox), without queueing them. */
@@ -221,7 +226,9 @@ describe("delivering to a receiver that misbehaves", () => {
   it("never sends to a forbidden address, nor follows a redirect to one", async () => {
     const path = freshPath("private");
     // The receiver listens on 127.0.0.1: a loopback address, refused even in development (only the name localhost is allowed).
-    const { endpoint } = await makeEndpoint(portal(), `http://127.0.0.1:${hooks.port}${path}`);
+    await expect(makeEndpoint(portal(), `http://127.0.0.1:${hooks.port}${path}`)).rejects.toThrow(/private, loopback or link-local/);
+    const { endpoint } = await makeEndpoint(portal(), hooks.url(path));
+    await forceUrl(portal(), endpoint.id, `http://127.0.0.1:${hooks.port}${path}`);
     const redirecting = freshPath("redirect");
     const target = freshPath("redirect-target");
     hooks.behave(redirecting, (n) => (n === 1 ? { status: 302, headers: { Location: `http://127.0.0.1:${hooks.port}${target}` } } : { status: 200 }));
@@ -481,5 +488,42 @@ describe("the portal's own changes emit their events", () => {
     await sweep(portal());
     await new Promise((resolve) => setTimeout(resolve, 1000));
     expect(announcedIds().filter((id) => id === terminal)).toHaveLength(before + 1);
+  });
+});
+
+describe("in production", () => {
+  let hooks: WebhookReceiver;
+  const portal = usePortal(async () => {
+    hooks = await receiver();
+    return {
+      vars: { ...FAST, WEBHOOKS_RETRY_WINDOW_SECONDS: "120", ENVIRONMENT: "production", SESSION_SECRET: "production-test-session-secret-0123456789" },
+      queueConsumers: webhooksConsumers(),
+    };
+  });
+
+  it("an endpoint at http://localhost (fine while developing) gets no request; each attempt says why", async () => {
+    const path = freshPath("was-dev");
+    // Made while developing; the portal now runs in production.
+    const { endpoint } = await makeEndpoint(portal(), hooks.url(path));
+    await expect(
+      createWebhookEndpoint(
+        KOFI_KUMASI,
+        await portal().db(),
+        META,
+        { url: hooks.url(path), eventTypes: ["payment.succeeded"] },
+        newWebhookSecret(),
+        "production",
+      ),
+    ).rejects.toThrow(/public host/);
+    const eventId = await emit(portal(), "payment.succeeded");
+    await sweep(portal());
+    await waitFor("three attempts", async () => ((await delivery(portal(), endpoint.id, eventId))?.attempts ?? 0) >= 3);
+    expect(hooks.requests).toEqual([]);
+    const log = await logOf(portal(), endpoint.id, eventId);
+    expect(log.status).toBe("pending");
+    for (const attempt of log.attemptLog) {
+      expect(attempt).toMatchObject({ responseStatus: null, latencyMs: null, responseBody: null });
+      expect(attempt.error).toMatch(/^Not sent: The URL must name a public host/);
+    }
   });
 });
