@@ -7,9 +7,15 @@ import { afterAll, describe, expect, it } from "vitest";
 import { requestChange } from "../../functions/data/approvals";
 import { approveTransfer, rejectTransfer, requestTransfer } from "../../functions/data/transfer-requests";
 import { getMerchantBalances } from "../../functions/data/ledger";
+import { ForbiddenError, NotFoundError } from "../../functions/data/tenant";
 import {
   createWebhookEndpoint,
+  deleteWebhookEndpoint,
   getWebhookEndpoint,
+  getWebhookSecret,
+  listWebhookEndpoints,
+  setWebhookEndpointEnabled,
+  updateWebhookEndpoint,
   listWebhookDeliveries,
   rollWebhookSecret,
   webhookEventStatements,
@@ -22,7 +28,7 @@ import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from "../../functions/webh
 import { startWebhookReceiver, type ReceivedWebhook, type WebhookReceiver } from "../support/fake-webhook-receiver";
 import { freshIp, waitFor } from "../support/fake-events-service";
 import { webhooksConsumers, type Portal } from "../support/portal";
-import { ABENA_KUMASI, KOFI_KUMASI, KUMASI, META } from "../support/tenants";
+import { ABENA_KUMASI, AMA_ACCRA, KOFI_KUMASI, KUMASI, META, YAW_ACCRA } from "../support/tenants";
 import { usePortal } from "../support/use-portal";
 
 const SWEEP = "*/5 * * * *";
@@ -488,6 +494,126 @@ describe("the portal's own changes emit their events", () => {
     await sweep(portal());
     await new Promise((resolve) => setTimeout(resolve, 1000));
     expect(announcedIds().filter((id) => id === terminal)).toHaveLength(before + 1);
+  });
+});
+
+describe("managing endpoints", () => {
+  const portal = usePortal();
+
+  async function audit(entityId: string): Promise<string[]> {
+    const { results } = await (
+      await portal().db()
+    )
+      .prepare("SELECT action FROM audit_log WHERE business_id = ? AND entity = 'webhook_endpoint' AND entity_id = ? ORDER BY id")
+      .bind(KUMASI, entityId)
+      .all<{ action: string }>();
+    return results.map((row) => row.action);
+  }
+
+  it("creating, changing, rolling, disabling, enabling and deleting are audited; the secret is never in a listed endpoint", async () => {
+    const db = await portal().db();
+    const secret = newWebhookSecret();
+    const made = await createWebhookEndpoint(
+      KOFI_KUMASI,
+      db,
+      META,
+      { url: "https://Hooks.Example.com/pp", eventTypes: ["payment.succeeded", "payment.succeeded", "terminal.silent"], description: "  Ɛkuba’s 🦅 till  " },
+      secret,
+      "production",
+    );
+    expect(made).toMatchObject({
+      url: "https://hooks.example.com/pp",
+      eventTypes: ["payment.succeeded", "terminal.silent"],
+      description: "Ɛkuba’s 🦅 till",
+      status: "enabled",
+      createdBy: KOFI_KUMASI.userId,
+    });
+    expect(made.id).toMatch(/^we_[0-9a-f]{32}$/);
+    expect(JSON.stringify(await listWebhookEndpoints(KOFI_KUMASI, db))).not.toContain(secret);
+    expect(await getWebhookSecret(KOFI_KUMASI, db, made.id)).toEqual({ secret, previousSecret: null });
+    await expect(
+      updateWebhookEndpoint(KOFI_KUMASI, db, META, made.id, { url: "https://10.0.0.5/pp", eventTypes: ["payment.failed"] }, "production"),
+    ).rejects.toThrow(/private, loopback or link-local/);
+    await expect(updateWebhookEndpoint(KOFI_KUMASI, db, META, made.id, { url: "https://hooks.example.com/pp", eventTypes: [] }, "production")).rejects.toThrow(
+      /at least one event type/,
+    );
+    const changed = await updateWebhookEndpoint(
+      KOFI_KUMASI,
+      db,
+      META,
+      made.id,
+      { url: "https://hooks.example.com/v2", eventTypes: ["payment.failed"] },
+      "production",
+    );
+    expect(changed).toMatchObject({ url: "https://hooks.example.com/v2", eventTypes: ["payment.failed"] });
+    const rolledTo = newWebhookSecret();
+    await rollWebhookSecret(KOFI_KUMASI, db, META, made.id, rolledTo);
+    expect(await getWebhookSecret(KOFI_KUMASI, db, made.id)).toEqual({ secret: rolledTo, previousSecret: secret });
+    const disabled = await setWebhookEndpointEnabled(KOFI_KUMASI, db, META, made.id, false);
+    expect(disabled).toMatchObject({ status: "disabled", disabledReason: "Disabled by an administrator." });
+    expect(await setWebhookEndpointEnabled(KOFI_KUMASI, db, META, made.id, true)).toMatchObject({ status: "enabled", disabledReason: null });
+    await deleteWebhookEndpoint(KOFI_KUMASI, db, META, made.id);
+    expect(await getWebhookEndpoint(KOFI_KUMASI, db, made.id)).toBeNull();
+    expect(await audit(made.id)).toEqual([
+      "webhook_endpoint.create",
+      "webhook_endpoint.update",
+      "webhook_endpoint.roll_secret",
+      "webhook_endpoint.disable",
+      "webhook_endpoint.enable",
+      "webhook_endpoint.delete",
+    ]);
+  });
+
+  it("another business's endpoint is not found, and only administrators may manage endpoints", async () => {
+    const db = await portal().db();
+    const made = await createWebhookEndpoint(
+      KOFI_KUMASI,
+      db,
+      META,
+      { url: "https://hooks.example.com/x", eventTypes: ["settlement.paid"] },
+      newWebhookSecret(),
+      "production",
+    );
+    expect(await getWebhookEndpoint(AMA_ACCRA, db, made.id)).toBeNull();
+    expect(await getWebhookSecret(AMA_ACCRA, db, made.id)).toBeNull();
+    expect((await listWebhookEndpoints(AMA_ACCRA, db)).map((endpoint) => endpoint.id)).not.toContain(made.id);
+    expect((await listWebhookDeliveries(AMA_ACCRA, db, made.id)).rows).toEqual([]);
+    await expect(setWebhookEndpointEnabled(AMA_ACCRA, db, META, made.id, false)).rejects.toBeInstanceOf(NotFoundError);
+    await expect(rollWebhookSecret(AMA_ACCRA, db, META, made.id, newWebhookSecret())).rejects.toBeInstanceOf(NotFoundError);
+    await expect(deleteWebhookEndpoint(AMA_ACCRA, db, META, made.id)).rejects.toBeInstanceOf(NotFoundError);
+    await expect(listWebhookEndpoints(YAW_ACCRA, db)).rejects.toBeInstanceOf(ForbiddenError);
+    await expect(listWebhookEndpoints(ABENA_KUMASI, db)).rejects.toBeInstanceOf(ForbiddenError);
+    await expect(
+      createWebhookEndpoint(ABENA_KUMASI, db, META, { url: "https://hooks.example.com/y", eventTypes: ["settlement.paid"] }, newWebhookSecret(), "production"),
+    ).rejects.toBeInstanceOf(ForbiddenError);
+    expect((await getWebhookEndpoint(KOFI_KUMASI, db, made.id))?.status).toBe("enabled");
+  });
+
+  it("lists an endpoint's deliveries newest first, a page at a time", async () => {
+    const db = await portal().db();
+    const made = await createWebhookEndpoint(
+      KOFI_KUMASI,
+      db,
+      META,
+      { url: "https://hooks.example.com/z", eventTypes: ["payment.failed"] },
+      newWebhookSecret(),
+      "production",
+    );
+    const at = Date.now();
+    const ids = ["evt_page_1", "evt_page_2", "evt_page_3"];
+    await db.batch(
+      webhookEventStatements(
+        KUMASI,
+        db,
+        ids.map((id, i) => ({ id, type: "payment.failed" as const, data: { i }, at: at + i })),
+      ),
+    );
+    const first = await listWebhookDeliveries(KOFI_KUMASI, db, made.id, { limit: 2 });
+    expect(first.rows.map((row) => row.eventId)).toEqual(["evt_page_3", "evt_page_2"]);
+    expect(first.rows[0]).toMatchObject({ status: "pending", attempts: 0, eventType: "payment.failed", attemptLog: [] });
+    const second = await listWebhookDeliveries(KOFI_KUMASI, db, made.id, { limit: 2, after: first.next });
+    expect(second.rows.map((row) => row.eventId)).toEqual(["evt_page_1"]);
+    expect(second.next).toBeNull();
   });
 });
 
