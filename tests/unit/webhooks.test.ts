@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import { ConfigError, parseWebhooksConfig } from "../../functions/env";
 import { nextStep, retrySchedule, webhookRetryDelaySeconds } from "../../functions/webhooks/backoff";
 import { envelopeOf, signingSecrets } from "../../functions/webhooks/delivery";
+import { disabledReason } from "../../functions/webhooks/notify";
 import { hmacSha256Hex, newWebhookSecret, signatureHeader, verifySignature } from "../../functions/webhooks/signing";
 import { checkWebhookUrl, isForbiddenIPv4, isForbiddenIPv6, parseIPv6 } from "../../functions/webhooks/url-rules";
 
@@ -275,6 +276,12 @@ describe("webhook retries", () => {
     const consumer = toml.split("[[queues.consumers]]").find((part) => part.trimStart().startsWith('queue = "partners-portal-webhooks"')) ?? "";
     const maxRetries = Number(/max_retries = (\d+)/.exec(consumer)?.[1]);
     expect(maxRetries).toBeGreaterThan(retrySchedule(defaults).length);
+  });
+
+  it("says on a disabled endpoint how long every delivery failed", () => {
+    expect(disabledReason(defaults)).toBe("Disabled automatically: every delivery failed for 24 hours.");
+    expect(disabledReason({ retryWindowSeconds: 3600 })).toBe("Disabled automatically: every delivery failed for 1 hour.");
+    expect(disabledReason({ retryWindowSeconds: 90 })).toBe("Disabled automatically: every delivery failed for 90 seconds.");
   });
 
   it("takes test-sized settings from the environment and refuses nonsense", () => {
