@@ -5,7 +5,7 @@
 // payment conflicts). The tabs are links, so the page works before the script loads,
 // and the loader reads only what the chosen tab shows. Each tab lives in
 // settings/<tab>.tsx, with what it reads and handles in settings/*.server.ts.
-import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
+import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { refusalMessage, requirePermission, requireTenant } from "../../functions/guards";
 import { pageNotFound, refuse } from "../../functions/http";
@@ -29,24 +29,31 @@ function readTab(request: Request): SettingsTab {
   return (SETTINGS_TABS as readonly string[]).includes(value) ? (value as SettingsTab) : pageNotFound(request);
 }
 
+// A new API key's one showing is never cached (the page without JavaScript carries it too; Remix passes on only cookies by itself).
+export const headers: HeadersFunction = ({ actionHeaders }) => {
+  const cacheControl = actionHeaders.get("Cache-Control");
+  return cacheControl ? { "Cache-Control": cacheControl } : new Headers();
+};
+
 export async function loader({ request, context }: LoaderFunctionArgs) {
   // Each tab checks its own permission.
   const { deps, session, tenant } = await requireTenant(request, context, null);
   const tab = readTab(request);
-  const shown = { team: can(tenant.role, "view:employee"), developers: can(tenant.role, "manage:developer") };
+  const canSeeTeam = can(tenant.role, "view:employee");
+  const canSeeDevelopers = can(tenant.role, "manage:developer");
   switch (tab) {
     case "profile":
-      return { tab, shown, user: await loadProfile(request, deps) } as const;
+      return { tab, canSeeTeam, canSeeDevelopers, user: await loadProfile(request, deps) } as const;
     case "business":
-      return { tab, shown, business: await loadBusiness(request, deps) } as const;
+      return { tab, canSeeTeam, canSeeDevelopers, business: await loadBusiness(request, deps) } as const;
     case "security":
-      return { tab, shown, sessions: await loadSessions(deps, session) } as const;
+      return { tab, canSeeTeam, canSeeDevelopers, sessions: await loadSessions(deps, session) } as const;
     case "team":
       requirePermission(tenant, "view:employee");
-      return { tab, shown, team: await loadTeam(request, deps, tenant) } as const;
+      return { tab, canSeeTeam, canSeeDevelopers, team: await loadTeam(request, deps, tenant) } as const;
     case "developers":
       requirePermission(tenant, "manage:developer");
-      return { tab, shown, developers: await loadDevelopers(request, deps, tenant, context) } as const;
+      return { tab, canSeeTeam, canSeeDevelopers, developers: await loadDevelopers(request, deps, tenant, context) } as const;
   }
 }
 
@@ -88,7 +95,7 @@ export default function Settings() {
   // Refusals of the invitation and key-name forms carry what was typed; the others speak to the whole tab.
   const invite = actionData?.values && loaded.tab === "team" ? { errors: actionData.errors, values: actionData.values as InviteValues } : null;
   const error = actionData && !actionData.values ? (actionData.errors.form ?? null) : null;
-  const tabs = SETTINGS_TABS.filter((tab) => (tab === "team" || tab === "developers" ? loaded.shown[tab] : true));
+  const tabs = SETTINGS_TABS.filter((tab) => (tab === "team" ? loaded.canSeeTeam : tab === "developers" ? loaded.canSeeDevelopers : true));
   return (
     <div className="page">
       <header className="page__header">

@@ -49,7 +49,7 @@ const keyColumns: Column<KeyRow>[] = [
     cell: (k) => (
       <span className="cell-title">
         <strong>{k.name}</strong>
-        <code className="cell-sub key-prefix">{k.prefix}…</code>
+        <code className="cell-sub key-prefix">{`${k.prefix}…`}</code>
       </span>
     ),
   },
@@ -139,7 +139,7 @@ function ConfirmKeyCard({ confirm, busy }: { confirm: Confirm; busy: boolean }) 
   return (
     <section className="card confirm-key" aria-labelledby="confirm-key-title">
       <h3 id="confirm-key-title" className="card__title">
-        {roll ? "Roll" : "Revoke"} {confirm.name} (<code>{confirm.prefix}…</code>)?
+        {roll ? "Roll" : "Revoke"} {confirm.name} (<code>{`${confirm.prefix}…`}</code>)?
       </h3>
       <Form method="post" action={DEVELOPERS_URL} className="form" onSubmit={roll ? sendUnkept : undefined}>
         <input type="hidden" name="intent" value={roll ? "roll-key" : "revoke-key"} />
@@ -210,8 +210,9 @@ export function ApiKeysSection({
         <div>
           <h2 id="api-keys-title">API keys</h2>
           <p className="page__lead">
-            Keys made here start with <code>{environment === "production" ? "pp_live_" : "pp_test_"}</code> ({environment === "production" ? "live" : "test"}).
-            A key is shown once, when it is made; the list shows only its first characters.
+            {environment === "production" ? "Live keys: they start with " : "Test keys (this is not production): they start with "}
+            <code>{environment === "production" ? "pp_live_" : "pp_test_"}</code>. A key is shown once, when it is made; the list shows only its first
+            characters.
           </p>
         </div>
         <a href="#create-key" className="button button--primary">
