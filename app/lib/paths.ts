@@ -32,8 +32,6 @@ export const paths = {
   settings: (tab: SettingsTab = "profile") => (tab === "profile" ? "/settings" : `/settings?tab=${tab}`),
   /** The Developers tab asking to confirm rolling or revoking an API key (the confirmation opens from the URL, so it works before the script loads). */
   confirmApiKey: (confirm: "roll" | "revoke", keyId: string) => `/settings${query({ tab: "developers", confirm, key: keyId })}#confirm-key-title`,
-  /** The Partner API reference page. */
-  apiReference: () => "/developers/api",
 };
 
 /** The request page of a request whose kind comes from data; null for a kind with no page. */

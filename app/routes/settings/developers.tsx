@@ -5,9 +5,9 @@ import { Link } from "@remix-run/react";
 import { DEFAULT_PAGE_SIZE } from "../../../functions/data/page";
 import { DataTable, ListCount, Pager, type Column } from "../../components/data-table";
 import { formatDate } from "../../lib/format";
-import { paths } from "../../lib/paths";
 import { ApiKeysSection } from "./developers-keys";
 import type { DevelopersData, NewKey } from "./developers.server";
+import { API_REFERENCE_URL } from "./tabs";
 
 type ConflictRow = DevelopersData["conflicts"]["rows"][number];
 
@@ -104,7 +104,7 @@ function Authentication({ environment }: { environment: string }) {
         repository.
       </p>
       <p>
-        <Link to={paths.apiReference()}>API reference</Link>
+        <Link to={API_REFERENCE_URL}>API reference</Link>
       </p>
     </section>
   );
