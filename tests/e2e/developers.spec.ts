@@ -69,11 +69,15 @@ test("Kofi makes a key and sees it once, rolls it and revokes the new one", asyn
   await panel.getByRole("link", { name: "I have saved it" }).click();
   await expect(page.getByTestId("new-key")).toHaveCount(0);
 
-  // Revoke: confirmed first, it stops at once.
-  await page.getByRole("link", { name: `Revoke Switch Ɛkuu 🔑 (${rolled.slice(0, 12)}…)` }).click();
+  // Revoke, by keyboard: confirmed first, it stops at once.
+  await page.getByRole("link", { name: `Revoke Switch Ɛkuu 🔑 (${rolled.slice(0, 12)}…)` }).focus();
+  await page.keyboard.press("Enter");
   const revoke = page.getByRole("region", { name: /^Revoke Switch Ɛkuu/ });
   await expect(revoke).toContainText("stops working at once");
-  await revoke.getByRole("button", { name: "Yes, revoke the key" }).click();
+  await expect(revoke.getByRole("heading")).toBeFocused();
+  await page.keyboard.press("Tab");
+  await expect(revoke.getByRole("button", { name: "Yes, revoke the key" })).toBeFocused();
+  await page.keyboard.press("Enter");
   await expect(page.getByTestId("alert")).toContainText("The key is revoked");
   await expect(page.getByRole("row").filter({ hasText: `${rolled.slice(0, 12)}…` })).toContainText("Revoked");
   const db = await portal.db();

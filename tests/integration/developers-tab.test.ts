@@ -202,4 +202,44 @@ describe("the Developers tab", () => {
     // Nor is it listed in Kumasi.
     expect(await (await get(TAB)).text()).not.toContain(row!.prefix);
   });
+
+  it("pages the payment conflicts newest first with the SPEC pager, references in any script intact", async () => {
+    const db = await portal().db();
+    const base = Date.now() - 3600_000;
+    await db.batch(
+      Array.from({ length: 27 }, (_, i) =>
+        db
+          .prepare(
+            `INSERT INTO payment_conflicts (business_id, reference, kind, problem, received, fingerprint, received_at)
+             VALUES (?, ?, ?, 'The amount differs from the payment held.', ?, ?, ?)`,
+          )
+          .bind(
+            ACCRA,
+            `Ɔ-مرجع-🔁-${String(i).padStart(2, "0")}`,
+            i % 2 ? "reversal" : "payment",
+            JSON.stringify({ amount: 1000 + i }),
+            `fp-${i}`,
+            base + i * 1000,
+          ),
+      ),
+    );
+    const first = await (await get(TAB, AMA, ACCRA)).text();
+    const text = textOf(first);
+    expect(text).toContain("Showing 1–25 of 27 conflicts");
+    expect(text).toContain("Ɔ-مرجع-🔁-26");
+    expect(text).toContain("Ɔ-مرجع-🔁-02");
+    expect(text).not.toContain("Ɔ-مرجع-🔁-01");
+    expect(text.indexOf("Ɔ-مرجع-🔁-26")).toBeLessThan(text.indexOf("Ɔ-مرجع-🔁-25"));
+    expect(first).toContain("&quot;amount&quot;: 1026");
+    const link = /<a\b[^>]*rel="next"[^>]*>|<a\b[^>]*href="[^"]*"[^>]*rel="next"[^>]*>/.exec(first)?.[0];
+    const next = /href="([^"]+)"/.exec(link ?? "")?.[1]?.replace(/&amp;/g, "&");
+    expect(next, "a Next link that keeps the tab").toMatch(/^\/settings\?tab=developers&page=2&trail=[\w-]+$/);
+    const second = textOf(await (await get(next!, AMA, ACCRA)).text());
+    expect(second).toContain("Showing 26–27 of 27 conflicts");
+    expect(second).toContain("Ɔ-مرجع-🔁-01");
+    expect(second).toContain("Ɔ-مرجع-🔁-00");
+    expect(second).not.toContain("Ɔ-مرجع-🔁-02");
+    // Another business sees none of them.
+    expect(textOf(await (await get(TAB)).text())).not.toContain("Ɔ-مرجع-🔁");
+  });
 });

@@ -135,10 +135,13 @@ export function NewKeyPanel({ newKey }: { newKey: NewKey }) {
 
 function ConfirmKeyCard({ confirm, busy }: { confirm: Confirm; busy: boolean }) {
   const sendUnkept = useSendUnkept();
+  const heading = useRef<HTMLHeadingElement>(null);
   const roll = confirm.action === "roll";
+  // Opened from a row below it: the keyboard's next Tab should reach its buttons, not the rest of the row.
+  useEffect(() => heading.current?.focus(), [confirm.action, confirm.keyId]);
   return (
     <section className="card confirm-key" aria-labelledby="confirm-key-title">
-      <h3 id="confirm-key-title" className="card__title">
+      <h3 id="confirm-key-title" className="card__title" tabIndex={-1} ref={heading}>
         {roll ? "Roll" : "Revoke"} {confirm.name} (<code>{`${confirm.prefix}…`}</code>)?
       </h3>
       <Form method="post" action={DEVELOPERS_URL} className="form" onSubmit={roll ? sendUnkept : undefined}>
