@@ -6,7 +6,7 @@
 import type { ApprovalKind } from "../../functions/data/approvals";
 import { KIND_SLUGS } from "./approvals";
 
-export const SETTINGS_TABS = ["profile", "business", "team", "security"] as const;
+export const SETTINGS_TABS = ["profile", "business", "team", "security", "developers"] as const;
 export type SettingsTab = (typeof SETTINGS_TABS)[number];
 
 const segment = (id: string) => encodeURIComponent(id);
@@ -30,6 +30,8 @@ export const paths = {
   transferHistory: (merchantId: string) => `/money/merchant-accounts/transfer-history/${segment(merchantId)}`,
   /** A tab of /settings; the profile is the tab with none. */
   settings: (tab: SettingsTab = "profile") => (tab === "profile" ? "/settings" : `/settings?tab=${tab}`),
+  /** The Developers tab asking to confirm rolling or revoking an API key (the confirmation opens from the URL, so it works before the script loads). */
+  confirmApiKey: (confirm: "roll" | "revoke", keyId: string) => `/settings${query({ tab: "developers", confirm, key: keyId })}#confirm-key-title`,
 };
 
 /** The request page of a request whose kind comes from data; null for a kind with no page. */

@@ -10,6 +10,9 @@ import type { TerminalStatus } from "../../functions/data/terminals";
 import type { Transaction } from "../../functions/data/transactions";
 import type { Transfer } from "../../functions/data/transfers";
 
+/** An API key's state, read from its revoked and expiry times (app/routes/settings/developers.server.ts). */
+export type ApiKeyStatus = "active" | "rolled" | "expired" | "revoked";
+
 type Tone = "good" | "bad" | "wait" | "plain";
 type Statuses<S extends string> = Record<S, readonly [label: string, tone: Tone]>;
 
@@ -36,6 +39,13 @@ const STATUSES = {
     failed: ["Failed", "bad"],
   } satisfies Statuses<Transfer["status"]>,
   settlement: { pending: ["Paying out", "wait"], paid: ["Paid", "good"], failed: ["Failed, will retry", "bad"] } satisfies Statuses<Settlement["status"]>,
+  // A rolled key's pill reads "Expires <time>" (app/routes/settings/developers.tsx): the label here is its word alone.
+  api_key: {
+    active: ["Active", "good"],
+    rolled: ["Expires", "wait"],
+    expired: ["Expired", "plain"],
+    revoked: ["Revoked", "bad"],
+  } satisfies Statuses<ApiKeyStatus>,
   approval: {
     pending: ["Pending", "wait"],
     approved: ["Approved", "good"],

@@ -1,10 +1,11 @@
 // /settings, in tabs (`?tab=`): the person's profile and the business profile
 // (SPEC section 3), the Team (employees; every change through maker-checker)
-// and Security (the sessions that stand, signing one out, signing out
-// everywhere). The tabs are links, so the page works before the script loads,
+// Security (the sessions that stand, signing one out, signing out
+// everywhere) and, for administrators, Developers (Partner API keys and
+// payment conflicts). The tabs are links, so the page works before the script loads,
 // and the loader reads only what the chosen tab shows. Each tab lives in
 // settings/<tab>.tsx, with what it reads and handles in settings/*.server.ts.
-import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
+import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { refusalMessage, requirePermission, requireTenant } from "../../functions/guards";
 import { pageNotFound, refuse } from "../../functions/http";
@@ -12,12 +13,14 @@ import { can } from "../../functions/permissions";
 import { paths, SETTINGS_TABS, type SettingsTab } from "../lib/paths";
 import { loadBusiness, loadProfile } from "./settings/account.server";
 import { BusinessTab } from "./settings/business";
+import { DevelopersTab } from "./settings/developers";
+import { DEVELOPER_INTENTS, developersAction, loadDevelopers } from "./settings/developers.server";
 import { ProfileTab } from "./settings/profile";
 import { SecurityTab } from "./settings/security";
 import { loadSessions, securityAction } from "./settings/security.server";
 import { TAB_LABEL } from "./settings/tabs";
 import { TeamTab } from "./settings/team";
-import { loadTeam, TEAM_INTENTS, teamAction } from "./settings/team.server";
+import { loadTeam, TEAM_INTENTS, teamAction, type InviteValues } from "./settings/team.server";
 
 /** The tab in the URL; none is the profile, an unknown one is not a page here. */
 function readTab(request: Request): SettingsTab {
@@ -26,21 +29,31 @@ function readTab(request: Request): SettingsTab {
   return (SETTINGS_TABS as readonly string[]).includes(value) ? (value as SettingsTab) : pageNotFound(request);
 }
 
+// A new API key's one showing is never cached (the page without JavaScript carries it too; Remix passes on only cookies by itself).
+export const headers: HeadersFunction = ({ actionHeaders }) => {
+  const cacheControl = actionHeaders.get("Cache-Control");
+  return cacheControl ? { "Cache-Control": cacheControl } : new Headers();
+};
+
 export async function loader({ request, context }: LoaderFunctionArgs) {
   // Each tab checks its own permission.
   const { deps, session, tenant } = await requireTenant(request, context, null);
   const tab = readTab(request);
   const canSeeTeam = can(tenant.role, "view:employee");
+  const canSeeDevelopers = can(tenant.role, "manage:developer");
   switch (tab) {
     case "profile":
-      return { tab, canSeeTeam, user: await loadProfile(request, deps) } as const;
+      return { tab, canSeeTeam, canSeeDevelopers, user: await loadProfile(request, deps) } as const;
     case "business":
-      return { tab, canSeeTeam, business: await loadBusiness(request, deps) } as const;
+      return { tab, canSeeTeam, canSeeDevelopers, business: await loadBusiness(request, deps) } as const;
     case "security":
-      return { tab, canSeeTeam, sessions: await loadSessions(deps, session) } as const;
+      return { tab, canSeeTeam, canSeeDevelopers, sessions: await loadSessions(deps, session) } as const;
     case "team":
       requirePermission(tenant, "view:employee");
-      return { tab, canSeeTeam, team: await loadTeam(request, deps, tenant) } as const;
+      return { tab, canSeeTeam, canSeeDevelopers, team: await loadTeam(request, deps, tenant) } as const;
+    case "developers":
+      requirePermission(tenant, "manage:developer");
+      return { tab, canSeeTeam, canSeeDevelopers, developers: await loadDevelopers(request, deps, tenant, context) } as const;
   }
 }
 
@@ -51,6 +64,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
   // The permission depends on what was posted: checked below.
   const { deps, session, tenant } = await requireTenant(request, context, null);
   const form = Object.fromEntries(await request.formData());
+  // Whatever was posted to the Developers tab, and the key intents wherever they are posted, need the tab's permission.
+  if ((DEVELOPER_INTENTS as readonly unknown[]).includes(form.intent) || readTab(request) === "developers") {
+    requirePermission(tenant, "manage:developer");
+    return developersAction(request, context, deps, tenant, form);
+  }
   if ((TEAM_INTENTS as readonly unknown[]).includes(form.intent)) {
     requirePermission(tenant, "request:employee");
     try {
@@ -68,15 +86,16 @@ const LEAD: Record<SettingsTab, string> = {
   business: "The business you are working in.",
   team: "The people who work in the portal for this business, and their roles.",
   security: "Where you are signed in.",
+  developers: "How this business's own systems reach the portal: Partner API keys, and what the API could not take as sent.",
 };
 
 export default function Settings() {
   const loaded = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
-  // Refusals of the invitation form carry what was typed; the others speak to the whole tab.
-  const invite = actionData?.values ? { errors: actionData.errors, values: actionData.values } : null;
+  // Refusals of the invitation and key-name forms carry what was typed; the others speak to the whole tab.
+  const invite = actionData?.values && loaded.tab === "team" ? { errors: actionData.errors, values: actionData.values as InviteValues } : null;
   const error = actionData && !actionData.values ? (actionData.errors.form ?? null) : null;
-  const tabs = SETTINGS_TABS.filter((tab) => tab !== "team" || loaded.canSeeTeam);
+  const tabs = SETTINGS_TABS.filter((tab) => (tab === "team" ? loaded.canSeeTeam : tab === "developers" ? loaded.canSeeDevelopers : true));
   return (
     <div className="page">
       <header className="page__header">
@@ -98,6 +117,7 @@ export default function Settings() {
       {loaded.tab === "business" ? <BusinessTab business={loaded.business} /> : null}
       {loaded.tab === "security" ? <SecurityTab sessions={loaded.sessions} error={error} /> : null}
       {loaded.tab === "team" ? <TeamTab team={loaded.team} error={error} invite={invite} /> : null}
+      {loaded.tab === "developers" ? <DevelopersTab developers={loaded.developers} answer={actionData ?? null} /> : null}
     </div>
   );
 }

@@ -44,6 +44,9 @@ describe("paths to the SPEC screens", () => {
     expect(paths.settings("profile")).toBe("/settings");
     expect(paths.settings("team")).toBe("/settings?tab=team");
     expect(paths.settings("security")).toBe("/settings?tab=security");
+    expect(paths.settings("developers")).toBe("/settings?tab=developers");
+    expect(paths.confirmApiKey("roll", "key_1")).toBe("/settings?tab=developers&confirm=roll&key=key_1#confirm-key-title");
+    expect(paths.confirmApiKey("revoke", "a&b#c")).toBe("/settings?tab=developers&confirm=revoke&key=a%26b%23c#confirm-key-title");
   });
 
   it("every path it builds is a route of the SPEC table", () => {

@@ -6,10 +6,18 @@ export const TAB_LABEL: Record<SettingsTab, string> = {
   business: "Business",
   team: "Team",
   security: "Security",
+  developers: "Developers",
 };
 
 export const TEAM_URL = paths.settings("team");
 export const SECURITY_URL = paths.settings("security");
+export const DEVELOPERS_URL = paths.settings("developers");
+
+/** The Partner API's reference page (issue 12, point 10). */
+export const API_REFERENCE_URL = "/developers/api";
+
+/** The longest name of an API key. */
+export const KEY_NAME_MAX = 60;
 
 export const GENDER_LABEL = {
   female: "Female",

@@ -1,0 +1,145 @@
+// The Developers tab of /settings (issue 12, point 9; administrators only): the
+// business's Partner API keys (make, roll, revoke) and the payments the API
+// received for a reference the portal holds with other content. Webhook
+// endpoints join this tab later, with their own loader and intents beside these.
+import { data, type AppLoadContext } from "@remix-run/cloudflare";
+import * as v from "valibot";
+import { makeApiKey, ROLL_GRACE_MS } from "../../../functions/api/keys";
+import type { AuthDeps } from "../../../functions/auth/deps";
+import { createApiKey, listApiKeys, revokeApiKey, rollApiKey, type ApiKey } from "../../../functions/data/api-keys";
+import { numberedPage } from "../../../functions/data/page";
+import { countPaymentConflicts, listPaymentConflicts } from "../../../functions/data/payment-conflicts";
+import type { Tenant } from "../../../functions/data/tenant";
+import { redirectWithFlash } from "../../../functions/flash";
+import { refusalMessage } from "../../../functions/guards";
+import { pageNotFound, refuse, type FieldErrors } from "../../../functions/http";
+import { listParams } from "../../lib/list-params";
+import type { ApiKeyStatus } from "../../lib/statuses";
+import { DEVELOPERS_URL, KEY_NAME_MAX, NOT_UNDERSTOOD } from "./tabs";
+
+export const DEVELOPER_INTENTS = ["create-key", "roll-key", "revoke-key"] as const;
+
+function keyStatus(key: Pick<ApiKey, "revokedAt" | "expiresAt">, now: number): ApiKeyStatus {
+  if (key.revokedAt !== null) return "revoked";
+  if (key.expiresAt !== null) return key.expiresAt > now ? "rolled" : "expired";
+  return "active";
+}
+
+const ConfirmParams = v.object({
+  confirm: v.picklist(["roll", "revoke"]),
+  key: v.pipe(v.string(), v.nonEmpty(), v.maxLength(100)),
+});
+
+export async function loadDevelopers(request: Request, deps: AuthDeps, tenant: Tenant, context: AppLoadContext) {
+  const url = new URL(request.url);
+  const { page, trail } = listParams(url, {});
+  const now = deps.now();
+  const [keys, conflicts, conflictTotal] = await Promise.all([
+    listApiKeys(tenant, deps.db),
+    numberedPage((after) => listPaymentConflicts(tenant, deps.db, { after }), trail, page),
+    countPaymentConflicts(tenant, deps.db),
+  ]);
+  const rows = keys.map((key) => {
+    const status = keyStatus(key, now);
+    return {
+      id: key.id,
+      name: key.name,
+      prefix: key.prefix,
+      createdByName: key.createdByName,
+      createdAt: key.createdAt,
+      lastUsedAt: key.lastUsedAt,
+      expiresAt: key.expiresAt,
+      status,
+      canRoll: status === "active",
+      canRevoke: status === "active" || status === "rolled",
+    };
+  });
+  // The confirmation step of Roll and Revoke opens from the URL; a key that is not listed (or cannot be) opens nothing.
+  const asked = v.safeParse(ConfirmParams, { confirm: url.searchParams.get("confirm"), key: url.searchParams.get("key") });
+  const target = asked.success ? rows.find((row) => row.id === asked.output.key) : undefined;
+  const confirm =
+    asked.success && target && (asked.output.confirm === "roll" ? target.canRoll : target.canRevoke)
+      ? { action: asked.output.confirm, keyId: target.id, name: target.name, prefix: target.prefix }
+      : null;
+  return {
+    environment: context.config.environment,
+    keys: rows,
+    confirm,
+    conflicts: {
+      page: conflicts.number,
+      trail: conflicts.trail,
+      hasNext: conflicts.next !== null,
+      total: conflictTotal,
+      rows: conflicts.rows,
+    },
+  };
+}
+
+export type DevelopersData = Awaited<ReturnType<typeof loadDevelopers>>;
+
+const CreateForm = v.object({
+  intent: v.literal("create-key"),
+  name: v.pipe(
+    v.string("Name the key."),
+    v.trim(),
+    v.nonEmpty("Name the key, for example after the system that will use it."),
+    v.maxLength(KEY_NAME_MAX, `Keep the name to ${KEY_NAME_MAX} characters or fewer.`),
+  ),
+});
+const KeyForm = v.object({
+  intent: v.picklist(["roll-key", "revoke-key"]),
+  keyId: v.pipe(v.string(), v.nonEmpty(), v.maxLength(100)),
+});
+
+/** What the page shows once after a key is made or rolled: the only time its secret leaves the Worker. */
+export interface NewKey {
+  name: string;
+  prefix: string;
+  secret: string;
+  rolled: boolean;
+}
+
+/**
+ * A new key comes back in this answer's data and nowhere else: not in a redirect's
+ * URL, not in the flash cookie (it would ride along with later requests), not in
+ * the audit log (only the prefix goes there). `no-store` keeps it out of caches.
+ */
+function shownOnce(key: NewKey) {
+  // No errors, in the refusals' shape, so the route reads every answer alike.
+  const errors: FieldErrors = {};
+  return data({ intent: key.rolled ? "roll-key" : "create-key", newKey: key, errors, values: null }, { headers: { "Cache-Control": "no-store" } });
+}
+
+/** A refusal (the name form's keeps what was typed), the new key's one showing, or a thrown redirect back to the tab with the flash. */
+export async function developersAction(request: Request, context: AppLoadContext, deps: AuthDeps, tenant: Tenant, form: Record<string, FormDataEntryValue>) {
+  if (form.intent === "create-key") {
+    const typed = { name: typeof form.name === "string" ? form.name : "" };
+    const parsed = v.safeParse(CreateForm, form);
+    if (!parsed.success) return refuse({ name: parsed.issues[0].message }, typed, "create-key");
+    const { secret, row } = await makeApiKey(parsed.output.name, context.config.environment);
+    await createApiKey(tenant, deps.db, deps.meta, row, deps.now());
+    return shownOnce({ name: row.name, prefix: row.prefix, secret, rolled: false });
+  }
+
+  const parsed = v.safeParse(KeyForm, form);
+  if (!parsed.success) return refuse({ form: NOT_UNDERSTOOD });
+  const { intent, keyId } = parsed.output;
+  try {
+    if (intent === "roll-key") {
+      const old = (await listApiKeys(tenant, deps.db)).find((key) => key.id === keyId);
+      if (!old) pageNotFound(request);
+      // The new key keeps the old one's name, so the list reads as one key that changed.
+      const { secret, row } = await makeApiKey(old.name, context.config.environment);
+      await rollApiKey(tenant, deps.db, deps.meta, keyId, row, ROLL_GRACE_MS, deps.now());
+      return shownOnce({ name: row.name, prefix: row.prefix, secret, rolled: true });
+    }
+    await revokeApiKey(tenant, deps.db, deps.meta, keyId, deps.now());
+  } catch (error) {
+    // Another business's or an unknown key is the 404 page; a key already rolled or revoked is said on the tab.
+    return refuse({ form: refusalMessage(request, error) });
+  }
+  throw await redirectWithFlash(request, context.config, DEVELOPERS_URL, {
+    kind: "success",
+    message: "The key is revoked. Requests made with it are refused from now on.",
+  });
+}
