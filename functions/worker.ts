@@ -4,8 +4,10 @@
 import { type AppLoadContext, createRequestHandler } from "@remix-run/cloudflare";
 import * as build from "remix-server-build";
 import { CROSS_ORIGIN_MESSAGE, isSameOriginRequest } from "./auth/origin";
+import { clearDuePayments } from "./clearing";
 import { parseAuthConfig, parseConfig } from "./env";
 import { handleEventsBatch } from "./events/consumer";
+import { logEvent } from "./events/http";
 import { payoutPortFor, settleAndPay } from "./settlement/daily";
 import "./load-context";
 import { logError } from "./log";
@@ -13,8 +15,42 @@ import { newNonce, newRequestId } from "./request-id";
 import { withSecurityHeaders } from "./security-headers";
 import { dropOldSubmissions } from "./data/submissions";
 import { runOnce } from "./submitted-once";
+import { handlePaymentsBatch, PAYMENTS_QUEUE } from "./api/consumer";
+import { handlePartnerApi } from "./api/router";
+import { apiConfig } from "./api/config";
 
 const handleRemix = createRequestHandler(build);
+
+type CronJob = (env: Env, now: number) => Promise<unknown>;
+
+const clear: CronJob = (env, now) => clearDuePayments(env.DB, now);
+const settle: CronJob = (env, now) =>
+  settleAndPay(env.DB, payoutPortFor(env), { now, meta: { ip: null, userAgent: "cron", requestId: newRequestId() }, actor: null });
+const dropSubmissions: CronJob = (env, now) => dropOldSubmissions(env.DB, now);
+
+/**
+ * What each Cron Trigger of wrangler.toml [triggers] runs: lines run side by side, the jobs of a line one after the
+ * other. The daily run clears first so that yesterday's last clearings are there to settle. Add work to a cron here.
+ */
+const CRON_JOBS: Readonly<Record<string, readonly (readonly CronJob[])[]>> = {
+  "*/5 * * * *": [[clear]],
+  "0 6 * * *": [[clear, settle], [dropSubmissions]],
+};
+
+/** Runs a line's jobs in order; one that fails is logged and the next still runs, and the line fails at the end. */
+async function runLine(cron: string, jobs: readonly CronJob[], env: Env, now: number): Promise<void> {
+  let failed: Error | null = null;
+  for (const job of jobs) {
+    try {
+      await job(env, now);
+    } catch (error) {
+      const reason = error instanceof Error ? error : new Error(String(error));
+      failed ??= reason;
+      logEvent("error", "cron.failed", { cron, message: reason.message });
+    }
+  }
+  if (failed) throw failed;
+}
 
 /** Shown only when Remix itself cannot run (bad configuration): no scripts, nothing internal. */
 function unavailablePage(requestId: string): Response {
@@ -41,6 +77,25 @@ export default {
   async fetch(request, env, ctx) {
     const requestId = newRequestId();
     const nonce = newNonce();
+    // The Partner API authenticates each request with its own key: no session, no same-origin rule.
+    if (new URL(request.url).pathname.toLowerCase().startsWith("/api/v1/")) {
+      let response: Response;
+      try {
+        const config = apiConfig(env as unknown as Record<string, unknown>);
+        response = await handlePartnerApi(request, {
+          db: env.DB,
+          queue: env.PAYMENTS,
+          now: Date.now,
+          waitUntil: (promise) => ctx.waitUntil(promise),
+          rateLimitPerMinute: config.rateLimitPerMinute,
+        });
+      } catch (error) {
+        // Never the body: it may be what a processor should not have sent.
+        logError(requestId, request, error);
+        response = Response.json({ message: `Something went wrong on our side; nothing was queued. Quote ${requestId} to support.` }, { status: 500 });
+      }
+      return withSecurityHeaders(response, request, nonce, requestId);
+    }
     const refused = crossOriginRefusal(request);
     if (refused) return withSecurityHeaders(refused, request, nonce, requestId);
     let response: Response;
@@ -66,18 +121,20 @@ export default {
 
   // partners-portal-events (relay) and partners-portal-events-dlq (park).
   async queue(batch, env) {
+    if (batch.queue === PAYMENTS_QUEUE) {
+      await handlePaymentsBatch(batch, env.DB, Date.now);
+      return;
+    }
     await handleEventsBatch(batch, env);
   },
 
-  // The daily settlement run (wrangler.toml [triggers] crons).
+  // Clearing every 5 minutes, the daily settlement run (wrangler.toml [triggers] crons; CRON_JOBS above).
   scheduled(controller, env, ctx) {
-    ctx.waitUntil(
-      settleAndPay(env.DB, payoutPortFor(env), {
-        now: controller.scheduledTime,
-        meta: { ip: null, userAgent: "cron", requestId: newRequestId() },
-        actor: null,
-      }).then(() => undefined),
-    );
-    ctx.waitUntil(dropOldSubmissions(env.DB, controller.scheduledTime));
+    const lines = CRON_JOBS[controller.cron];
+    if (!lines) {
+      logEvent("error", "cron.unknown", { cron: controller.cron });
+      return;
+    }
+    for (const jobs of lines) ctx.waitUntil(runLine(controller.cron, jobs, env, controller.scheduledTime));
   },
 } satisfies ExportedHandler<Env>;

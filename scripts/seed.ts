@@ -1,6 +1,7 @@
 // npm run seed -- [--size tiny|demo|large] [--persist-to DIR] [--anchor YYYY-MM-DD]
 // Applies local migrations, then seeds the local D1 if it is empty. Times are
-// relative to the anchor (default: the start of today, UTC).
+// relative to the anchor (default: the start of today, UTC); seeded today, the
+// payments go on up to the moment the seed is made.
 import { parseArgs } from "node:util";
 import * as v from "valibot";
 import { SEED_SIZES } from "./seed/data";

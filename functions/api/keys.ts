@@ -37,7 +37,7 @@ export function keyPrefix(key: string): string {
 /** A new key: the secret to show once, and the row to store. */
 export async function makeApiKey(name: string, environment: string): Promise<{ secret: string; row: NewKeyRow }> {
   const secret = `pp_${environment === "production" ? "live" : "test"}_${randomBase62(RANDOM_LENGTH)}`;
-  const id = `key_${hex(crypto.getRandomValues(new Uint8Array(8)).buffer as ArrayBuffer)}`;
+  const id = `key_${hex(crypto.getRandomValues(new Uint8Array(8)).buffer)}`;
   return { secret, row: { id, name, prefix: keyPrefix(secret), secretHash: await hashKey(secret) } };
 }
 

@@ -115,3 +115,58 @@ export async function listMerchantBalances(tenant: Tenant, db: D1Database, merch
   }
   return balances;
 }
+
+/** One posting of a bulk write, linked to its payment by reference (the payment may be inserted earlier in the same batch). */
+export interface BulkPosting {
+  lines: readonly PostingLine[];
+  postingId: string;
+  memo: string;
+  postedAt: number;
+  transactionReference: string;
+}
+
+/**
+ * Statements that write many balanced postings at once, for the caller's batch:
+ * three statements whatever their number (rows travel as one JSON parameter; D1
+ * binds at most 100 parameters a statement). What postingStatements does for
+ * one posting: the accounts, the entries, and each account's running sum, moved
+ * once by the sum of its lines. Throws before anything is written if one does not balance.
+ */
+export function bulkPostingStatements(businessId: string, db: D1Database, postings: readonly BulkPosting[]): D1PreparedStatement[] {
+  if (postings.length === 0) return [];
+  const accounts = new Map<string, { merchantId: string | null; kind: string; sum: number }>();
+  const entries: [string, string, number, string, string, number][] = [];
+  for (const posting of postings) {
+    assertBalanced(posting.lines);
+    for (const line of posting.lines) {
+      const accountId = ledgerAccountId(businessId, line.account);
+      const account = accounts.get(accountId) ?? { merchantId: line.account.merchantId ?? null, kind: line.account.kind, sum: 0 };
+      account.sum += line.amount;
+      accounts.set(accountId, account);
+      entries.push([posting.postingId, accountId, line.amount, posting.transactionReference, posting.memo, posting.postedAt]);
+    }
+  }
+  const accountRows = [...accounts].map(([id, a]) => [id, a.merchantId, a.kind, a.sum]);
+  return [
+    db
+      .prepare(
+        `INSERT OR IGNORE INTO ledger_accounts (id, business_id, merchant_id, kind)
+         SELECT j.value->>0, ?1, j.value->>1, j.value->>2 FROM json_each(?2) j`,
+      )
+      .bind(businessId, JSON.stringify(accountRows)),
+    db
+      .prepare(
+        `INSERT INTO ledger_entries (business_id, posting_id, account_id, amount, transaction_id, memo, posted_at)
+         SELECT ?1, j.value->>0, j.value->>1, j.value->>2,
+           (SELECT t.id FROM transactions t WHERE t.business_id = ?1 AND t.reference = j.value->>3), j.value->>4, j.value->>5
+         FROM json_each(?2) j`,
+      )
+      .bind(businessId, JSON.stringify(entries)),
+    db
+      .prepare(
+        `UPDATE ledger_accounts SET entry_sum = entry_sum + (SELECT j.value->>3 FROM json_each(?2) j WHERE j.value->>0 = ledger_accounts.id)
+         WHERE business_id = ?1 AND id IN (SELECT j.value->>0 FROM json_each(?2) j)`,
+      )
+      .bind(businessId, JSON.stringify(accountRows)),
+  ];
+}

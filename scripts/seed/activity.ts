@@ -1,5 +1,5 @@
-// The money: payments over the window before the anchor, their ledger
-// postings (through functions/ledger.ts, never a copy of its rules), the daily
+// The money: payments over the window before the anchor and on into the
+// anchor's day up to now (never after it), their ledger postings (through functions/ledger.ts, never a copy of its rules), the daily
 // settlements of cleared money, and the daily rollups reports read. Streamed
 // day by day so a million payments never sit in memory at once.
 import {
@@ -107,28 +107,51 @@ function ymd(ms: number): string {
   return iso(ms).slice(0, 10);
 }
 
-export function* activity(ctx: SeedContext, size: SizeProfile, models: readonly BusinessModel[]): Generator<Chunk> {
-  const { anchor, days, windowStart } = ctx;
-  const active = models.filter((m) => m.terminals.some((t) => t.transacting));
+/** The hours of a day as [hour, weight], cut at `limit`: an hour half gone by `limit` weighs half, hours after it are left out. */
+export function hourWeights(dayStart: number, limit: number): [number, number][] {
+  const weights = new Date(dayStart).getUTCDay() === 0 ? SUNDAY_HOUR_WEIGHTS : HOUR_WEIGHTS;
+  const hours: [number, number][] = [];
+  weights.forEach((w, h) => {
+    const passed = Math.min(HOUR_MS, limit - (dayStart + h * HOUR_MS));
+    if (passed > 0) hours.push([h, passed === HOUR_MS ? w : (w * passed) / HOUR_MS]);
+  });
+  return hours;
+}
 
-  // Transactions per business and day: weekday pattern, slow growth, a little noise.
+const weightOf = (hours: readonly (readonly [number, number])[]) => hours.reduce((sum, [, w]) => sum + w, 0);
+
+export function* activity(ctx: SeedContext, size: SizeProfile, models: readonly BusinessModel[]): Generator<Chunk> {
+  const { anchor, now, days, windowStart } = ctx;
+  const active = models.filter((m) => m.terminals.some((t) => t.transacting));
+  // Day `days` is today, the anchor's day, up to now: its share of a whole day is the share of its hour weights gone by.
+  const todayShare = weightOf(hourWeights(anchor, now)) / weightOf(hourWeights(anchor, anchor + DAY_MS));
+  const lastDay = todayShare > 0 ? days : days - 1;
+
+  // Transactions per business and day: weekday pattern, slow growth, a little noise. Today's cells go last, so that with
+  // no part of today (now = anchor) the window's cells, and every row, are what they were before today was seeded.
   const cellWeights: number[] = [];
+  const todayWeights: number[] = [];
   for (const model of active) {
     const noise = Rng.stream(`days:${model.business.id}`);
-    for (let d = 0; d < days; d++) {
+    for (let d = 0; d <= lastDay; d++) {
       const weekday = new Date(windowStart + d * DAY_MS).getUTCDay();
-      cellWeights.push(model.profile.transactionShare * (WEEKDAY_WEIGHTS[weekday] as number) * (1 + (0.2 * d) / days) * (0.92 + 0.16 * noise.next()));
+      const weight = model.profile.transactionShare * (WEEKDAY_WEIGHTS[weekday] as number) * (1 + (0.2 * d) / days) * (0.92 + 0.16 * noise.next());
+      if (d < days) cellWeights.push(weight);
+      else todayWeights.push(weight * todayShare);
     }
   }
-  const cells = apportion(size.transactions, cellWeights);
-  const perBusiness = active.map((_, b) => cells.slice(b * days, (b + 1) * days));
+  const cells = apportion(size.transactions, [...cellWeights, ...todayWeights]);
+  const perBusiness = active.map((_, b) => [
+    ...cells.slice(b * days, (b + 1) * days),
+    ...(lastDay === days ? [cells[active.length * days + b] as number] : []),
+  ]);
 
   const states: BusinessState[] = active.map((model, b) => {
     const terminals = new WeightedTable<TerminalModel>();
     for (const t of model.terminals) if (t.transacting) terminals.add(t, t.weight);
     const pointsOfSale = new WeightedTable<PointOfSaleModel>();
     for (const m of model.merchants) for (const p of m.pointsOfSale) if (p.row.status === "active") pointsOfSale.add(p, m.weight * p.weight);
-    const payments = (perBusiness[b] as number[]).reduce((a, c) => a + c, 0);
+    const payments = (perBusiness[b] as number[]).slice(0, days).reduce((a, c) => a + c, 0);
     return {
       model,
       rng: Rng.stream(`transactions:${model.business.id}`),
@@ -184,6 +207,8 @@ export function* activity(ctx: SeedContext, size: SizeProfile, models: readonly 
   const buckets = new Map<string, Map<number, Bucket>>();
   let nextRunDay = 1;
   const runTime = (d: number) => windowStart + d * DAY_MS + 6 * HOUR_MS;
+  // Today's 06:00 run only once now is past it; the last run made is still in flight.
+  const lastRunDay = runTime(days) < now ? days : days - 1;
 
   const clear = ({ time, payment }: Pending) => {
     post(payment.state.model.business.id, clearingPosting(payment), `txn_${payment.id}_clearing`, time, `Cleared ${payment.reference}`, payment.id, null);
@@ -221,7 +246,7 @@ export function* activity(ctx: SeedContext, size: SizeProfile, models: readonly 
         buckets.get(merchant.row.id)?.delete(d - 1);
         const id = `stl_${model.profile.short}_${pad(++state.settlementSeq, 6)}`;
         const net = bucket.gross - bucket.fees;
-        const last = d === days - 1;
+        const last = d === lastRunDay;
         const reference = `STL-${model.profile.prefix}-${merchant.row.code}-${ymd(periodStart).replace(/-/g, "")}`;
         settlements.push({
           id,
@@ -256,7 +281,7 @@ export function* activity(ctx: SeedContext, size: SizeProfile, models: readonly 
       if (momo && momo.time < time) [kind, time] = [2, momo.time];
       const reversal = reversals[0];
       if (reversal && reversal.time < time) [kind, time] = [3, reversal.time];
-      if (nextRunDay < days && runTime(nextRunDay) < time) [kind, time] = [4, runTime(nextRunDay)];
+      if (nextRunDay <= lastRunDay && runTime(nextRunDay) < time) [kind, time] = [4, runTime(nextRunDay)];
       if (kind === 0 || time > limit) return;
       if (kind === 1) clear(clearings.card.shift() as Pending);
       else if (kind === 2) clear(clearings.mobile_money.shift() as Pending);
@@ -296,14 +321,19 @@ export function* activity(ctx: SeedContext, size: SizeProfile, models: readonly 
     return Math.min(maxCedis * 100, Math.max(100, amount));
   };
 
-  for (let d = 0; d < days; d++) {
+  for (let d = 0; d <= lastDay; d++) {
     const dayStart = windowStart + d * DAY_MS;
     const day = ymd(dayStart);
-    const hours = (new Date(dayStart).getUTCDay() === 0 ? SUNDAY_HOUR_WEIGHTS : HOUR_WEIGHTS).map((w, h) => [h, w] as const);
+    // Whole days end at midnight, today at now: a payment in the hour now is in falls before now.
+    const limit = d === days ? now : dayStart + DAY_MS;
+    const hours = hourWeights(dayStart, limit);
     const slots: [number, number][] = [];
     states.forEach((state, b) => {
       const n = (perBusiness[b] as number[])[d] as number;
-      for (let k = 0; k < n; k++) slots.push([dayStart + state.times.weighted(hours) * HOUR_MS + Math.floor(state.times.next() * HOUR_MS), b]);
+      for (let k = 0; k < n; k++) {
+        const hourStart = dayStart + state.times.weighted(hours) * HOUR_MS;
+        slots.push([hourStart + Math.floor(state.times.next() * Math.min(HOUR_MS, limit - hourStart)), b]);
+      }
     });
     slots.sort((x, y) => x[0] - y[0] || x[1] - y[1]);
 
@@ -345,7 +375,7 @@ export function* activity(ctx: SeedContext, size: SizeProfile, models: readonly 
         network = networkOf(msisdn);
       }
       const clearing = clearsAt(channel, time);
-      const cleared = status === "successful" && clearing < anchor;
+      const cleared = status === "successful" && clearing < now;
       transactions.push({
         id,
         business_id: businessId,
@@ -393,15 +423,15 @@ export function* activity(ctx: SeedContext, size: SizeProfile, models: readonly 
       post(businessId, paymentPosting(payment), `txn_${id}_payment`, time, `${what} ${reference}`, id, null);
       if (cleared) clearings[channel].push({ time: clearing, payment });
       if (status === "reversed") {
-        // Reversed within hours, before the money cleared (and before the anchor).
-        const at = Math.min(anchor - 1, time + rng.int(10, 480) * 60_000 + rng.int(0, 59) * 1000);
+        // Reversed within hours, before the money cleared (and before now).
+        const at = Math.min(now - 1, time + rng.int(10, 480) * 60_000 + rng.int(0, 59) * 1000);
         const pending = { time: at, payment };
         let i = reversals.length;
         while (i > 0 && (reversals[i - 1] as Pending).time > at) i--;
         reversals.splice(i, 0, pending);
       }
     }
-    if (d === days - 1) flushUntil(anchor - 1);
+    if (d === lastDay) flushUntil(now - 1);
 
     if (transactions.length > 0) yield { table: "transactions", rows: transactions };
     if (settlements.length > 0) yield { table: "settlements", rows: settlements };

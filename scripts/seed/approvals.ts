@@ -70,7 +70,7 @@ export function pendingApprovals(ctx: SeedContext, models: readonly BusinessMode
       before_json: fields.before === null ? null : JSON.stringify(fields.before),
       after_json: JSON.stringify(fields.after),
       maker_id: fields.maker_id,
-      made_at: iso(ctx.anchor - hoursAgo * HOUR_MS - rng.int(0, 3_599) * 1000),
+      made_at: iso(ctx.now - hoursAgo * HOUR_MS - rng.int(0, 3_599) * 1000),
       status: "pending",
       checker_id: null,
       decided_at: null,
@@ -133,7 +133,7 @@ export function pendingApprovals(ctx: SeedContext, models: readonly BusinessMode
 
   // A mobile-money payout account for the third merchant.
   const accountCount = model.merchants.reduce((n, m) => n + m.accounts.length, 0);
-  const created = ctx.anchor - HOUR_MS;
+  const created = ctx.now - HOUR_MS;
   const taken = new Set(m2.accounts.map((a) => `${a.kind}|${a.provider}|${a.account_number}`));
   let wallet = makeSettlementAccount(rng, m2, `sac_${short}_${pad(accountCount + 1, 5)}`, "mobile_money", {
     primary: false,

@@ -1,7 +1,9 @@
 // The demo data, as a stream of row chunks in insert order (parents first).
-// Deterministic: the same size and anchor give byte-identical rows. Every
+// Deterministic: the same size, anchor and now give byte-identical rows. Every
 // instant is relative to the anchor (the start of a UTC day, "today"), so a
-// later anchor shifts the same data forward in time.
+// later anchor shifts the same data forward in time. `now` (default: the
+// anchor) is when the seed is made: the payments go on into the anchor's day up
+// to it, so a fresh database has a "today so far", and nothing lies after it.
 import { createHash } from "node:crypto";
 import type { LedgerAccountKind } from "../../functions/ledger";
 import { ledgerAccountId } from "../../functions/ledger";
@@ -22,10 +24,11 @@ export function startOfUtcDay(ms: number): number {
 const BUSINESS_KINDS: readonly LedgerAccountKind[] = ["fee_revenue", "scheme_receivable", "settlement_payable"];
 const MERCHANT_KINDS: readonly LedgerAccountKind[] = ["merchant_pending", "merchant_available"];
 
-export function* generateSeed(size: SeedSize, anchor: number): Generator<Chunk> {
+export function* generateSeed(size: SeedSize, anchor: number, now: number = anchor): Generator<Chunk> {
   if (!Number.isSafeInteger(anchor) || anchor % DAY_MS !== 0) throw new Error(`the anchor must be the start of a UTC day in epoch ms, got ${anchor}`);
+  if (!Number.isSafeInteger(now) || now < anchor || now >= anchor + DAY_MS) throw new Error(`now must be within the anchor's UTC day, got ${now}`);
   const profile = SIZE_PROFILES[size];
-  const ctx: SeedContext = { anchor, days: profile.days, windowStart: anchor - profile.days * DAY_MS, serials: new Set(), nextAssignmentId: 1 };
+  const ctx: SeedContext = { anchor, now, days: profile.days, windowStart: anchor - profile.days * DAY_MS, serials: new Set(), nextAssignmentId: 1 };
   const businesses = BUSINESSES.filter((b) => b.sizes.includes(size));
   const users = USERS.filter((u) => u.sizes.includes(size));
 
@@ -99,9 +102,9 @@ export function* generateSeed(size: SeedSize, anchor: number): Generator<Chunk> 
 }
 
 /** Every row of a size in memory, by table (tiny and demo; large is streamed). */
-export function collectSeed(size: SeedSize, anchor: number): { [T in TableName]: Tables[T][] } {
+export function collectSeed(size: SeedSize, anchor: number, now: number = anchor): { [T in TableName]: Tables[T][] } {
   const out = Object.fromEntries(TABLE_ORDER.map((t) => [t, []])) as unknown as { [T in TableName]: Tables[T][] };
-  for (const chunk of generateSeed(size, anchor)) {
+  for (const chunk of generateSeed(size, anchor, now)) {
     const rows = out[chunk.table] as unknown[];
     for (const row of chunk.rows) rows.push(row);
   }
@@ -109,9 +112,9 @@ export function collectSeed(size: SeedSize, anchor: number): { [T in TableName]:
 }
 
 /** A SHA-256 over every chunk in order: equal digests, byte-identical data. */
-export function seedDigest(size: SeedSize, anchor: number): string {
+export function seedDigest(size: SeedSize, anchor: number, now: number = anchor): string {
   const hash = createHash("sha256");
-  for (const chunk of generateSeed(size, anchor)) {
+  for (const chunk of generateSeed(size, anchor, now)) {
     hash.update(chunk.table);
     hash.update(JSON.stringify(chunk.rows));
   }

@@ -83,6 +83,11 @@ export async function tableCounts(persistTo?: string): Promise<Record<TableName,
 export interface SeedOptions {
   /** Epoch ms of the start of a UTC day; default: today (UTC). */
   anchor?: number;
+  /**
+   * When the data ends, within the anchor's day; default: the current time when the anchor is today (so the dashboard
+   * has a "today so far"), else the anchor itself (a fixed anchor gives the same rows whenever it is seeded).
+   */
+  now?: number;
   /** Progress lines; default: printed for `large`, silent otherwise. */
   progress?: ((line: string) => void) | false;
 }
@@ -123,7 +128,9 @@ async function wipe(db: D1Database): Promise<void> {
 
 /** Returns whether it seeded (false: the database already had data). */
 export async function seedLocal(size: SeedSize, persistTo?: string, options: SeedOptions = {}): Promise<boolean> {
-  const anchor = options.anchor ?? startOfUtcDay(Date.now());
+  const clock = Date.now();
+  const anchor = options.anchor ?? startOfUtcDay(clock);
+  const now = options.now ?? (anchor === startOfUtcDay(clock) ? clock : anchor);
   const progress = options.progress ?? (size === "large" ? (line: string) => console.log(line) : false);
   return withLocalD1(persistTo, async (db) => {
     if ((await businessCount(db)) > 0) return false;
@@ -141,7 +148,7 @@ export async function seedLocal(size: SeedSize, persistTo?: string, options: See
       }
     };
     try {
-      await writeChunks(db, generateSeed(size, anchor), onRows);
+      await writeChunks(db, generateSeed(size, anchor, now), onRows);
       // The rollups per merchant and day (migration 0008), from the rollups just written.
       await db
         .prepare(

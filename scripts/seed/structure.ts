@@ -27,6 +27,8 @@ import type { MerchantRow, PointOfSaleRow, SettlementAccountRow, TerminalAssignm
 
 export interface SeedContext {
   anchor: number;
+  /** When the seed is made: the data goes on into the anchor's day up to here (anchor <= now < anchor + 1 day). */
+  now: number;
   days: number;
   /** The first instant of the transaction window (anchor - days). */
   windowStart: number;
@@ -454,13 +456,13 @@ export function buildBusiness(ctx: SeedContext, business: SeedBusiness, size: Si
     model.terminals.push(makeTerminal(rng, ctx, model, `trm_${profile.short}_${pad(++terminalSeq, 5)}`, plan, allPos));
   }
   // And at least one active terminal silent for over a day (one whose point of sale has another in service).
-  const silent = (t: TerminalModel) => t.row.status === "active" && t.lastSeen < ctx.anchor - DAY_MS;
+  const silent = (t: TerminalModel) => t.row.status === "active" && t.lastSeen < ctx.now - DAY_MS;
   if (!model.terminals.some(silent)) {
     const quiet =
       lastWhere(model.terminals, (t) => t.row.status === "active" && (t.pointOfSale?.terminals.filter((o) => o.transacting).length ?? 0) > 1) ??
       lastWhere(model.terminals, (t) => t.row.status === "active");
     if (quiet) {
-      quiet.lastSeen = ctx.anchor - 26 * HOUR_MS - 17 * 60_000;
+      quiet.lastSeen = ctx.now - 26 * HOUR_MS - 17 * 60_000;
       quiet.row.last_seen_at = quiet.lastSeen;
     }
   }
@@ -521,8 +523,8 @@ function makeTerminal(rng: Rng, ctx: SeedContext, model: BusinessModel, id: stri
       if (status === "active") {
         transacting = true;
         lastSeen = rng.chance(0.05)
-          ? ctx.anchor - rng.int(25, 140) * HOUR_MS - secs() // silent for over a day
-          : ctx.anchor - rng.int(20, 1_800) * 1000;
+          ? ctx.now - rng.int(25, 140) * HOUR_MS - secs() // silent for over a day
+          : ctx.now - rng.int(20, 1_800) * 1000; // seen minutes before the seed was made (it takes payments up to then)
       } else {
         // Blocked or faulty since a day in the window; it took payments until then.
         transacting = true;

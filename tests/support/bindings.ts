@@ -121,8 +121,8 @@ const operations = {
   "kv.get": (env, { key }) => env.KV.get(key),
   "kv.put": (env, { key, value, options }) => env.KV.put(key, value, options),
   "kv.delete": (env, { key }) => env.KV.delete(key),
-  "queue.send": (env, { body, options }) => env.EVENTS.send(body, options),
-  "queue.sendBatch": (env, { messages }) => env.EVENTS.sendBatch(messages),
+  "queue.send": (env, { body, options, binding }) => env[binding ?? "EVENTS"].send(body, options),
+  "queue.sendBatch": (env, { messages, binding }) => env[binding ?? "EVENTS"].sendBatch(messages),
   async "spy.bodies"(env) {
     if (!env.SPY) throw new Error("Start the portal with spyOnQueue to read what was queued.");
     const bodies = [];
@@ -158,6 +158,8 @@ export interface BindingsWorkerOptions {
   kvId?: string;
   /** Queue of the EVENTS producer. */
   queue?: string;
+  /** Queue of the PAYMENTS producer (the Partner API's). */
+  paymentsQueue?: string;
   /** The spy Worker's KV namespace, when a portal spies on a queue. */
   spyKvId?: string;
   compatibilityDate: string;
@@ -174,7 +176,7 @@ export function bindingsWorker(options: BindingsWorkerOptions): WorkerOptions {
     routes: [`${new URL(BINDINGS_ORIGIN).host}/*`],
     d1Databases: { DB: options.d1Id },
     kvNamespaces: kv,
-    ...(options.queue ? { queueProducers: { EVENTS: options.queue } } : {}),
+    queueProducers: { ...(options.queue ? { EVENTS: options.queue } : {}), ...(options.paymentsQueue ? { PAYMENTS: options.paymentsQueue } : {}) },
   };
 }
 
@@ -276,9 +278,10 @@ export interface TestQueue {
   sendBatch(messages: MessageSendRequest[]): Promise<void>;
 }
 
-export function testQueue(send: BindingsFetch): TestQueue {
+/** A queue producer of the portal (EVENTS, or PAYMENTS for the Partner API's), through the node-bindings Worker. */
+export function testQueue(send: BindingsFetch, binding: "EVENTS" | "PAYMENTS" = "EVENTS"): TestQueue {
   return {
-    send: async (body, options) => void (await callBindings(send, "queue.send", { body, options })),
-    sendBatch: async (messages) => void (await callBindings(send, "queue.sendBatch", { messages })),
+    send: async (body, options) => void (await callBindings(send, "queue.send", { body, options, binding })),
+    sendBatch: async (messages) => void (await callBindings(send, "queue.sendBatch", { messages, binding })),
   };
 }

@@ -27,6 +27,8 @@ export const LATEST_BUILD_KEY = "build:latest";
 /** The analytics queues of wrangler.toml. */
 export const EVENTS_QUEUE = "partners-portal-events";
 export const EVENTS_DLQ = "partners-portal-events-dlq";
+/** The Partner API's queue of wrangler.toml. */
+export const PAYMENTS_QUEUE = "partners-portal-payments";
 
 /** One [[queues.consumers]] entry of wrangler.toml, in Miniflare's words. */
 export interface QueueConsumerSettings {
@@ -45,6 +47,11 @@ export function eventsConsumers(options: { maxRetries: number; maxBatchTimeout?:
     [EVENTS_QUEUE]: { maxBatchSize: 10, maxBatchTimeout, maxRetries: options.maxRetries, deadLetterQueue: EVENTS_DLQ },
     [EVENTS_DLQ]: { maxBatchSize: 10, maxBatchTimeout, maxRetries: 10 },
   };
+}
+
+/** The Partner API's consumer as wrangler.toml declares it, with test-sized batching. */
+export function paymentsConsumers(options: { maxRetries?: number; maxBatchTimeout?: number } = {}): Record<string, QueueConsumerSettings> {
+  return { [PAYMENTS_QUEUE]: { maxBatchSize: 10, maxBatchTimeout: options.maxBatchTimeout ?? 0.1, maxRetries: options.maxRetries ?? 20 } };
 }
 
 export interface PortalOptions {
@@ -70,6 +77,8 @@ export interface Portal {
   db(): Promise<D1Database>;
   /** The EVENTS producer: send to the queue directly, as a redelivery would. */
   eventsQueue(): Promise<TestQueue>;
+  /** The PAYMENTS producer: what the Partner API queues, sent again as a redelivery would be. */
+  paymentsQueue(): Promise<TestQueue>;
   /** Bodies the spy Worker took off `spyOnQueue`, in the order it took them. */
   queued(): Promise<unknown[]>;
   /** Runs the Worker's scheduled handler (a Cron Trigger) now; resolves to its outcome ("ok" when it succeeded). */
@@ -108,7 +117,7 @@ export async function startPortal(options: PortalOptions = {}): Promise<Portal> 
     bindings: { ENVIRONMENT: "development", ...options.vars },
     d1Databases: { DB: D1_ID },
     kvNamespaces: { KV: KV_ID },
-    queueProducers: { EVENTS: EVENTS_QUEUE },
+    queueProducers: { EVENTS: EVENTS_QUEUE, PAYMENTS: PAYMENTS_QUEUE },
     ...(options.queueConsumers ? { queueConsumers: options.queueConsumers } : {}),
     assets: { directory: CLIENT_BUILD, binding: "ASSETS", routerConfig: { has_user_worker: true } },
   };
@@ -129,7 +138,14 @@ export async function startPortal(options: PortalOptions = {}): Promise<Portal> 
     // Requests to SCHEDULED_ORIGIN reach the portal Worker itself, not its static assets'
     // router, which has no scheduled handler (scheduled() below).
     { name: PORTAL_WORKER, ...portalWorker, routes: [`${new URL(SCHEDULED_ORIGIN).host}/*`] },
-    bindingsWorker({ d1Id: D1_ID, kvId: KV_ID, queue: EVENTS_QUEUE, spyKvId: spy ? SPY_KV : undefined, compatibilityDate: COMPATIBILITY_DATE }),
+    bindingsWorker({
+      d1Id: D1_ID,
+      kvId: KV_ID,
+      queue: EVENTS_QUEUE,
+      paymentsQueue: PAYMENTS_QUEUE,
+      spyKvId: spy ? SPY_KV : undefined,
+      compatibilityDate: COMPATIBILITY_DATE,
+    }),
   ];
   if (spy) {
     workers.push({
@@ -158,6 +174,7 @@ export async function startPortal(options: PortalOptions = {}): Promise<Portal> 
     kv: async () => testKv(send),
     db: async () => db,
     eventsQueue: async () => testQueue(send),
+    paymentsQueue: async () => testQueue(send, "PAYMENTS"),
     queued: async () => {
       if (!spy) throw new Error("Start the portal with spyOnQueue to read what was queued.");
       return (await callBindings(send, "spy.bodies")) as unknown[];

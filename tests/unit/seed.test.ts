@@ -395,3 +395,88 @@ describe("pending approval requests", () => {
     }
   });
 });
+
+describe("seeded during the day: the data reaches up to now, and nothing lies after it", () => {
+  // 10:00 on the anchor's day (a Saturday), and 05:00 (before the day's 06:00 settlement run).
+  const NOW = ANCHOR + 10 * 3_600_000;
+  const EARLY = ANCHOR + 5 * 3_600_000;
+  const sized = [
+    ["tiny", collectSeed("tiny", ANCHOR, NOW)],
+    ["demo", collectSeed("demo", ANCHOR, NOW)],
+  ] as const;
+
+  it("has today's payments before now, none at or after it, and still exactly the size's count", () => {
+    for (const [size, data] of sized) {
+      expect(data.transactions).toHaveLength(SIZE_PROFILES[size].transactions);
+      const today = data.transactions.filter((t) => t.created_at >= ANCHOR);
+      expect(today.length).toBeGreaterThan(0);
+      expect(data.transactions.filter((t) => t.created_at >= NOW)).toEqual([]);
+      // Today's share: what 10 of a Saturday's hours weigh, about a fifth of a day's payments.
+      const perDay = SIZE_PROFILES[size].transactions / SIZE_PROFILES[size].days;
+      expect(today.length).toBeGreaterThan(perDay * 0.1);
+      expect(today.length).toBeLessThan(perDay * 0.5);
+      expect(data.daily_rollups.filter((r) => r.day === "2026-08-01").reduce((n, r) => n + r.count, 0)).toBe(today.length);
+    }
+  });
+
+  it("clears only what cleared before now, and writes no ledger line, reversal, settlement or approval after it", () => {
+    for (const [, data] of sized) {
+      const clearing = (t: TransactionRow) => {
+        const clears = clearsAt(t.channel, t.created_at);
+        return t.status === "successful" && clears < NOW ? clears : null;
+      };
+      expect(data.transactions.filter((t) => t.cleared_at !== clearing(t))).toEqual([]);
+      // Mobile money from yesterday morning cleared this morning.
+      expect(data.transactions.some((t) => t.cleared_at !== null && t.cleared_at >= ANCHOR)).toBe(true);
+      expect(data.ledger_entries.filter((e) => e.posted_at >= NOW)).toEqual([]);
+      expect(data.settlements.filter((s) => Date.parse(s.created_at) >= NOW || (s.paid_at !== null && Date.parse(s.paid_at) >= NOW))).toEqual([]);
+      expect(data.approval_requests.filter((r) => Date.parse(r.made_at) >= NOW)).toEqual([]);
+      expect(data.terminals.filter((t) => t.last_seen_at !== null && t.last_seen_at >= NOW)).toEqual([]);
+    }
+  });
+
+  it("keeps every posting balanced, today's too, and posts each payment but the failed ones", () => {
+    for (const [, data] of sized) {
+      const postings = new Map<string, number>();
+      for (const e of data.ledger_entries) postings.set(e.posting_id, (postings.get(e.posting_id) ?? 0) + e.amount);
+      expect([...postings].filter(([, sum]) => sum !== 0)).toEqual([]);
+      const posted = new Set(data.ledger_entries.map((e) => e.transaction_id));
+      expect(data.transactions.filter((t) => posted.has(t.id) !== (t.status !== "failed"))).toEqual([]);
+      const cleared = new Set(data.ledger_entries.filter((e) => e.posting_id.endsWith("_clearing")).map((e) => e.transaction_id));
+      expect(data.transactions.filter((t) => cleared.has(t.id) !== (t.cleared_at !== null))).toEqual([]);
+    }
+  });
+
+  it("makes today's 06:00 run once it is past, paying yesterday's cleared money; before 06:00, yesterday's run is the last", () => {
+    const [, data] = sized[0];
+    const run = Date.parse("2026-08-01T06:00:00.000Z");
+    const todays = data.settlements.filter((s) => s.created_at === "2026-08-01T06:00:00.000Z");
+    expect(todays.length).toBeGreaterThan(0);
+    for (const s of todays) {
+      expect(s).toMatchObject({ period_start: ANCHOR - DAY_MS, status: "pending", paid_at: null });
+      const ids = new Set(data.settlement_items.filter((i) => i.settlement_id === s.id).map((i) => i.transaction_id));
+      const paid = data.transactions.filter((t) => ids.has(t.id));
+      expect(paid.every((t) => t.cleared_at !== null && t.cleared_at >= ANCHOR - DAY_MS && t.cleared_at < ANCHOR)).toBe(true);
+      expect(paid.reduce((n, t) => n + t.amount - t.fee, 0)).toBe(s.net);
+    }
+    expect(data.settlements.filter((s) => s.status === "pending").every((s) => Date.parse(s.created_at) === run)).toBe(true);
+    const early = collectSeed("tiny", ANCHOR, EARLY);
+    expect(early.settlements.filter((s) => Date.parse(s.created_at) >= ANCHOR)).toEqual([]);
+    expect(early.settlements.filter((s) => s.status === "pending").every((s) => s.period_start === ANCHOR - 2 * DAY_MS)).toBe(true);
+    expect(early.transactions.filter((t) => t.created_at >= EARLY)).toEqual([]);
+  });
+
+  it("is deterministic for the same size, anchor and now, refuses a now outside the anchor's day, and defaults to the anchor", () => {
+    expect(seedDigest("tiny", ANCHOR, NOW)).toBe(seedDigest("tiny", ANCHOR, NOW));
+    expect(seedDigest("tiny", ANCHOR, NOW)).not.toBe(seedDigest("tiny", ANCHOR));
+    expect(seedDigest("tiny", ANCHOR, ANCHOR)).toBe(seedDigest("tiny", ANCHOR));
+    expect(() => collectSeed("tiny", ANCHOR, ANCHOR - 1)).toThrow(/within the anchor's UTC day/);
+    expect(() => collectSeed("tiny", ANCHOR, ANCHOR + DAY_MS)).toThrow(/within the anchor's UTC day/);
+  });
+
+  it("keeps a terminal silent for over a day at now", () => {
+    for (const [, data] of sized) {
+      expect(data.terminals.some((t) => t.status === "active" && (t.last_seen_at as number) < NOW - DAY_MS)).toBe(true);
+    }
+  });
+});

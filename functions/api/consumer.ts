@@ -1,0 +1,80 @@
+// The PAYMENTS queue's consumer: what the Partner API accepted, written to D1.
+// A queue batch (up to max_batch_size messages of up to 100 payments each) is
+// grouped by business, and each business's share is written in one D1 batch
+// (functions/data/ingest.ts says why that makes every payment exactly once).
+// When a share fails (a race with another writer, D1 busy), its messages are
+// retried and the other businesses' are kept.
+import * as v from "valibot";
+import { applyIngest, type HeartbeatItem, type IngestResult, type IngestWork, type PaymentItem, type ReversalItem } from "../data/ingest";
+
+/** The Partner API's queue (wrangler.toml); the Worker's other queues are the analytics relay's. */
+export const PAYMENTS_QUEUE = "partners-portal-payments";
+
+export interface IngestMessage {
+  v: 1;
+  businessId: string;
+  receivedAt: number;
+  payments?: PaymentItem[];
+  reversals?: ReversalItem[];
+  heartbeats?: HeartbeatItem[];
+}
+
+// Only the Worker writes to this queue, but a message is still checked before
+// it reaches D1: a malformed one is dropped with a log line, never retried forever.
+const Message = v.object({
+  v: v.literal(1),
+  businessId: v.string(),
+  receivedAt: v.number(),
+  payments: v.optional(v.array(v.object({ reference: v.string(), fingerprint: v.string() }))),
+  reversals: v.optional(v.array(v.object({ reference: v.string(), reason: v.string(), reversedAt: v.number() }))),
+  heartbeats: v.optional(v.array(v.object({ terminalId: v.string(), seenAt: v.number() }))),
+});
+
+/** Seconds before a failed share is tried again: short, since most failures are a race that is over. */
+const RETRY_DELAY_SECONDS = 2;
+
+export interface ConsumerReport {
+  businessId: string;
+  result?: IngestResult;
+  error?: string;
+}
+
+export async function handlePaymentsBatch(
+  batch: MessageBatch<unknown>,
+  db: D1Database,
+  now: () => number,
+  afterWrite: (businessId: string, result: IngestResult) => Promise<void> = async () => {},
+): Promise<ConsumerReport[]> {
+  const byBusiness = new Map<string, { messages: Message<unknown>[]; work: IngestWork }>();
+  for (const message of batch.messages) {
+    if (!v.is(Message, message.body)) {
+      console.error(JSON.stringify({ level: "error", queue: batch.queue, message: "malformed ingest message dropped", id: message.id }));
+      message.ack();
+      continue;
+    }
+    const body = message.body as IngestMessage;
+    const share = byBusiness.get(body.businessId) ?? { messages: [], work: { payments: [], reversals: [], heartbeats: [] } };
+    share.messages.push(message);
+    share.work.payments.push(...(body.payments ?? []));
+    share.work.reversals.push(...(body.reversals ?? []));
+    share.work.heartbeats.push(...(body.heartbeats ?? []));
+    byBusiness.set(body.businessId, share);
+  }
+  const reports: ConsumerReport[] = [];
+  for (const [businessId, share] of byBusiness) {
+    try {
+      const result = await applyIngest(businessId, db, share.work, now());
+      for (const message of share.messages) message.ack();
+      reports.push({ businessId, result });
+      await afterWrite(businessId, result).catch((error: unknown) =>
+        console.error(JSON.stringify({ level: "error", queue: batch.queue, message: "after-write step failed", error: String(error) })),
+      );
+    } catch (error) {
+      const text = error instanceof Error ? error.message : String(error);
+      console.error(JSON.stringify({ level: "warn", queue: batch.queue, businessId, message: "ingest batch retried", error: text.slice(0, 300) }));
+      for (const message of share.messages) message.retry({ delaySeconds: RETRY_DELAY_SECONDS });
+      reports.push({ businessId, error: text });
+    }
+  }
+  return reports;
+}

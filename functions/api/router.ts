@@ -1,0 +1,282 @@
+// The Partner API, /api/v1/... (issue 12): JSON in and out, a Bearer API key
+// per business, answered by the Worker before Remix (no session, no cookies, no
+// pages). A request is checked whole at the door (key, size, rate, card numbers,
+// schema, the merchants it names) and then queued (PAYMENTS); the consumer
+// (functions/api/consumer.ts) writes it within seconds. Docs: docs/partner-api.md.
+import * as v from "valibot";
+import { countRequest, type RateLimit } from "../rate-limit";
+import { findKeyByHash, touchApiKey, type KeyHolder } from "../data/api-keys";
+import { claimIdempotencyKey, releaseIdempotencyKey } from "../data/api-idempotency";
+import { getPaymentByReference } from "../data/api-payments";
+import { cardNumberPaths } from "./card-numbers";
+import { bearerKey, hashKey } from "./keys";
+import { paymentView } from "./views";
+import {
+  CLOCK_SKEW_MS,
+  HeartbeatInput,
+  MAX_PAYMENT_AGE_MS,
+  PaymentBatchInput,
+  PaymentInput,
+  Reference,
+  ReversalInput,
+  TerminalSerial,
+  type Problem,
+} from "./schemas";
+import { resolvePayments, resolveTerminal, type Refusal } from "./resolve";
+import type { IngestMessage } from "./consumer";
+
+/** A request body larger than this is refused (413): 100 payments take about 60 kB. */
+export const MAX_BODY_BYTES = 256 * 1024;
+const NO_STORE = { "Cache-Control": "no-store" };
+
+export function problem(status: number, message: string, errors?: Problem["errors"], headers: Record<string, string> = {}): Response {
+  return Response.json(errors ? { message, errors } : { message }, { status, headers: { ...NO_STORE, ...headers } });
+}
+
+function accepted(count: number): Response {
+  return Response.json({ accepted: count }, { status: 202, headers: NO_STORE });
+}
+
+export interface ApiDeps {
+  db: D1Database;
+  queue: Queue;
+  now: () => number;
+  waitUntil: (promise: Promise<unknown>) => void;
+  /** Requests a minute per key. */
+  rateLimitPerMinute: number;
+}
+
+type Route = { name: "payments" } | { name: "payment"; reference: string } | { name: "reversal"; reference: string } | { name: "heartbeat"; serial: string };
+
+const ROUTES: { method: string; pattern: RegExp; route: (m: RegExpExecArray) => Route }[] = [
+  { method: "POST", pattern: /^\/api\/v1\/payments\/?$/, route: () => ({ name: "payments" }) },
+  { method: "GET", pattern: /^\/api\/v1\/payments\/([^/]+)\/?$/, route: (m) => ({ name: "payment", reference: m[1]! }) },
+  { method: "POST", pattern: /^\/api\/v1\/payments\/([^/]+)\/reversal\/?$/, route: (m) => ({ name: "reversal", reference: m[1]! }) },
+  { method: "POST", pattern: /^\/api\/v1\/terminals\/([^/]+)\/heartbeats\/?$/, route: (m) => ({ name: "heartbeat", serial: m[1]! }) },
+];
+
+function match(request: Request): Route | Response {
+  const path = new URL(request.url).pathname;
+  const candidates = ROUTES.filter((r) => r.pattern.test(path));
+  if (candidates.length === 0) return problem(404, `No such endpoint: ${path}`);
+  const found = candidates.find((r) => r.method === request.method || (r.method === "GET" && request.method === "HEAD"));
+  if (!found)
+    return problem(405, `Use ${candidates.map((r) => r.method).join(" or ")} for ${path}`, undefined, { Allow: candidates.map((r) => r.method).join(", ") });
+  let decoded: Route;
+  try {
+    decoded = found.route(found.pattern.exec(path)!);
+    if ("reference" in decoded) decoded.reference = decodeURIComponent(decoded.reference);
+    if ("serial" in decoded) decoded.serial = decodeURIComponent(decoded.serial);
+  } catch {
+    return problem(404, `No such endpoint: ${path}`);
+  }
+  return decoded;
+}
+
+/** "payments.3.amount" -> "payments[3].amount": the path a processor's developer reads. */
+function jsonPath(issue: v.BaseIssue<unknown>, prefix = ""): string {
+  const keys = issue.path?.map((item) => item.key) ?? [];
+  const path = keys.reduce<string>((out, key) => (typeof key === "number" ? `${out}[${key}]` : out ? `${out}.${String(key)}` : String(key)), prefix);
+  return path || "(body)";
+}
+
+function issuesOf(issues: readonly v.BaseIssue<unknown>[], prefix = ""): NonNullable<Problem["errors"]> {
+  return issues.map((issue) => ({ path: jsonPath(issue, prefix), message: issue.message }));
+}
+
+function badRequest(errors: NonNullable<Problem["errors"]>): Response {
+  return problem(400, errors.length === 1 ? "The request has 1 problem." : `The request has ${errors.length} problems.`, errors);
+}
+
+/** The body as text, refused past MAX_BODY_BYTES without reading it all. */
+async function readBody(request: Request): Promise<string | Response> {
+  const declared = Number(request.headers.get("Content-Length") ?? "0");
+  if (declared > MAX_BODY_BYTES) return problem(413, `The body is larger than ${MAX_BODY_BYTES} bytes. Send at most 100 payments a request.`);
+  if (!request.body) return "";
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > MAX_BODY_BYTES) {
+      await reader.cancel();
+      return problem(413, `The body is larger than ${MAX_BODY_BYTES} bytes. Send at most 100 payments a request.`);
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  try {
+    return new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(bytes);
+  } catch {
+    return problem(400, "The body is not UTF-8 text.");
+  }
+}
+
+/** Parses the JSON body and refuses card numbers before anything else looks at it. Never logs or echoes the body. */
+async function jsonBody(request: Request): Promise<{ text: string; json: unknown } | Response> {
+  if (!/^application\/json\b/i.test(request.headers.get("Content-Type") ?? ""))
+    return problem(415, "Send the body as JSON with Content-Type: application/json.");
+  const text = await readBody(request);
+  if (text instanceof Response) return text;
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return problem(400, "The body is not valid JSON.");
+  }
+  const cards = cardNumberPaths(json);
+  if (cards.length > 0) {
+    return problem(
+      400,
+      "A field holds what looks like a full card number. The portal never takes one: send only the card's first six and last four digits.",
+      cards.map((path) => ({ path, message: "looks like a full card number (PCI DSS 3.4.1); it was not stored" })),
+    );
+  }
+  return { text, json };
+}
+
+async function sha256(text: string): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
+
+/**
+ * Queues the message once per Idempotency-Key: a repeat of the same request gets
+ * the first answer again, the same key on another request is a 409.
+ */
+async function queueOnce(request: Request, deps: ApiDeps, holder: KeyHolder, bodyText: string, message: IngestMessage, count: number): Promise<Response> {
+  const key = request.headers.get("Idempotency-Key");
+  if (key === null) {
+    await deps.queue.send(message, { contentType: "json" });
+    return accepted(count);
+  }
+  if (!IDEMPOTENCY_KEY.test(key)) return badRequest([{ path: "Idempotency-Key", message: "must be 1 to 255 visible ASCII characters" }]);
+  const requestHash = await sha256(`${request.method} ${new URL(request.url).pathname}\n${bodyText}`);
+  const answer = { accepted: count };
+  const kept = await claimIdempotencyKey(holder.businessId, deps.db, key, { requestHash, status: 202, body: JSON.stringify(answer) }, deps.now());
+  if (kept) {
+    if (kept.requestHash !== requestHash) return problem(409, "This Idempotency-Key was already used with another request. Use a new key for a new request.");
+    return new Response(kept.body, { status: kept.status, headers: { ...NO_STORE, "Content-Type": "application/json", "Idempotent-Replayed": "true" } });
+  }
+  try {
+    await deps.queue.send(message, { contentType: "json" });
+  } catch (error) {
+    await releaseIdempotencyKey(holder.businessId, deps.db, key);
+    throw error;
+  }
+  return accepted(count);
+}
+
+function refusalResponse(refusal: Refusal): Response {
+  if (refusal.forbidden) return problem(403, refusal.forbidden);
+  return badRequest(refusal.errors);
+}
+
+/** Checks "when it happened" against the portal's clock: not in the future, not older than the API takes. */
+function timeErrors(paths: { path: string; at: number }[], now: number, maxAgeMs: number, skewMs: number): NonNullable<Problem["errors"]> {
+  return paths.flatMap(({ path, at }) =>
+    at > now + skewMs
+      ? [{ path, message: "is in the future" }]
+      : at < now - maxAgeMs
+        ? [{ path, message: `is more than ${Math.round(maxAgeMs / 86_400_000)} days ago` }]
+        : [],
+  );
+}
+
+export async function handlePartnerApi(request: Request, deps: ApiDeps): Promise<Response> {
+  const route = match(request);
+  if (route instanceof Response) return route;
+
+  // 401 says nothing more: not whether the key ever existed, nor whose it was.
+  const key = bearerKey(request);
+  const holder = key ? await findKeyByHash(deps.db, await hashKey(key), deps.now()) : null;
+  if (!holder)
+    return problem(401, "Missing or invalid API key. Send Authorization: Bearer <key>.", undefined, { "WWW-Authenticate": 'Bearer realm="partners-portal"' });
+  deps.waitUntil(touchApiKey(holder, deps.db, deps.now()));
+
+  const limit: RateLimit = { name: "api", max: deps.rateLimitPerMinute, windowMs: 60_000 };
+  const rate = await countRequest(deps.db, limit, holder.keyId, deps.now());
+  if (!rate.allowed) {
+    return problem(429, `Too many requests for this key: at most ${limit.max} a minute.`, undefined, { "Retry-After": String(rate.retryAfterSeconds) });
+  }
+
+  switch (route.name) {
+    case "payment": {
+      if (!v.is(Reference, route.reference)) return problem(404, "No payment with that reference.");
+      const held = await getPaymentByReference(holder.businessId, deps.db, route.reference);
+      return held ? Response.json(paymentView(held), { headers: NO_STORE }) : problem(404, "No payment with that reference.");
+    }
+    case "payments": {
+      const body = await jsonBody(request);
+      if (body instanceof Response) return body;
+      const isBatch = typeof body.json === "object" && body.json !== null && !Array.isArray(body.json) && "payments" in body.json;
+      const parsed = isBatch ? v.safeParse(PaymentBatchInput, body.json) : v.safeParse(PaymentInput, body.json);
+      if (!parsed.success) return badRequest(issuesOf(parsed.issues));
+      const payments = isBatch ? (parsed.output as v.InferOutput<typeof PaymentBatchInput>).payments : [parsed.output as PaymentInput];
+      const now = deps.now();
+      const prefix = (i: number) => (isBatch ? `payments[${i}].` : "");
+      const errors = timeErrors(
+        payments.map((p, i) => ({ path: `${prefix(i)}occurred_at`, at: Date.parse(p.occurred_at) })),
+        now,
+        MAX_PAYMENT_AGE_MS,
+        CLOCK_SKEW_MS,
+      );
+      const seen = new Map<string, number>();
+      payments.forEach((p, i) => {
+        const first = seen.get(p.reference);
+        if (first !== undefined) errors.push({ path: `${prefix(i)}reference`, message: `repeats ${prefix(first)}reference in the same request` });
+        else seen.set(p.reference, i);
+      });
+      const resolved = await resolvePayments(holder.businessId, deps.db, payments, prefix);
+      if ("forbidden" in resolved && resolved.forbidden) return refusalResponse(resolved);
+      const allErrors = [...errors, ...("errors" in resolved ? resolved.errors : [])];
+      if (allErrors.length > 0) return badRequest(allErrors);
+      const items = (resolved as { items: IngestMessage["payments"] }).items!;
+      return queueOnce(request, deps, holder, body.text, { v: 1, businessId: holder.businessId, receivedAt: now, payments: items }, items.length);
+    }
+    case "reversal": {
+      if (!v.is(Reference, route.reference)) return problem(404, "No payment with that reference.");
+      const body = await jsonBody(request);
+      if (body instanceof Response) return body;
+      const parsed = v.safeParse(ReversalInput, body.json);
+      if (!parsed.success) return badRequest(issuesOf(parsed.issues));
+      const now = deps.now();
+      const at = Date.parse(parsed.output.reversed_at);
+      const errors = timeErrors([{ path: "reversed_at", at }], now, MAX_PAYMENT_AGE_MS, CLOCK_SKEW_MS);
+      if (errors.length > 0) return badRequest(errors);
+      // A reversal whose payment has not arrived yet is accepted: it waits for it.
+      const reversal = { reference: route.reference, reason: parsed.output.reason, reversedAt: Math.min(at, now) };
+      return queueOnce(request, deps, holder, body.text, { v: 1, businessId: holder.businessId, receivedAt: now, reversals: [reversal] }, 1);
+    }
+    case "heartbeat": {
+      if (!v.is(TerminalSerial, route.serial)) return problem(404, "No terminal with that serial.");
+      const body = await jsonBody(request);
+      if (body instanceof Response) return body;
+      const parsed = v.safeParse(HeartbeatInput, body.json);
+      if (!parsed.success) return badRequest(issuesOf(parsed.issues));
+      const terminal = await resolveTerminal(holder.businessId, deps.db, route.serial);
+      if (terminal.forbidden) return problem(403, terminal.forbidden);
+      if (!terminal.id) return problem(404, "No terminal with that serial.");
+      const now = deps.now();
+      // A terminal's clock may run ahead: it was seen no later than now.
+      const seenAt = Math.min(Date.parse(parsed.output.sent_at), now);
+      const beat = {
+        terminalId: terminal.id,
+        batteryPercent: parsed.output.battery_percent,
+        signalPercent: parsed.output.signal_percent,
+        softwareVersion: parsed.output.software_version,
+        seenAt,
+      };
+      return queueOnce(request, deps, holder, body.text, { v: 1, businessId: holder.businessId, receivedAt: now, heartbeats: [beat] }, 1);
+    }
+  }
+}

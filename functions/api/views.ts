@@ -1,0 +1,32 @@
+// The payment as the Partner API answers it (GET /api/v1/payments/{reference},
+// and the data of payment.* webhooks): snake_case, pesewas, ISO times in UTC.
+import type { HeldPayment } from "../data/api-payments";
+import type { PaymentView } from "./schemas";
+
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
+export function paymentView(p: HeldPayment): PaymentView {
+  return {
+    reference: p.reference,
+    merchant: { id: p.merchantId, code: p.merchantCode },
+    point_of_sale: p.pointOfSaleId,
+    terminal_serial: p.terminalSerial,
+    channel: p.channel,
+    network: p.network as PaymentView["network"],
+    payer: p.channel === "card" ? { card_bin: p.cardBin ?? "", card_last4: p.cardLast4 ?? "" } : { msisdn: p.msisdn ?? "" },
+    amount: p.amount,
+    currency: "GHS",
+    fee: p.fee,
+    net: p.amount - p.fee,
+    status: p.status,
+    failure_reason: p.failureReason,
+    occurred_at: new Date(p.createdAt).toISOString(),
+    cleared: p.clearedAt !== null,
+    cleared_at: iso(p.clearedAt),
+    reversal: p.status === "reversed" && p.reversedAt !== null ? { reason: p.reversalReason ?? "", reversed_at: new Date(p.reversedAt).toISOString() } : null,
+    settlement:
+      p.settlementId && p.settlementReference && p.settlementStatus
+        ? { id: p.settlementId, reference: p.settlementReference, status: p.settlementStatus, paid_at: p.settlementPaidAt }
+        : null,
+  };
+}

@@ -1,0 +1,90 @@
+// What the Partner API reads at the door: the merchants, points of sale and
+// terminals a request names (to refuse what is unknown, and to tell a key that
+// names another business's merchant apart: 403), and one payment by reference.
+// Look-ups by id or serial span businesses on purpose, for that 403; they return
+// the owner's business id and nothing else of another business.
+
+export interface PartyRow {
+  id: string;
+  businessId: string;
+  /** Merchants: the code; points of sale: the merchant; terminals: the point of sale they stand at. */
+  link: string | null;
+  /** Terminals: the serial. */
+  serial?: string;
+  code?: string;
+}
+
+export interface Parties {
+  merchants: PartyRow[];
+  pointsOfSale: PartyRow[];
+  terminals: PartyRow[];
+}
+
+/** Merchants by id (any business) or code (this business), points of sale by id, terminals by serial. */
+export async function findParties(
+  businessId: string,
+  db: D1Database,
+  names: { merchants: string[]; pointsOfSale: string[]; serials: string[] },
+): Promise<Parties> {
+  const [merchants, pointsOfSale, terminals] = await db.batch<PartyRow>([
+    db
+      .prepare(
+        `SELECT id, business_id AS businessId, code AS link, code FROM merchants
+         WHERE id IN (SELECT value FROM json_each(?2)) OR (business_id = ?1 AND code IN (SELECT value FROM json_each(?2)))`,
+      )
+      .bind(businessId, JSON.stringify(names.merchants)),
+    db
+      .prepare("SELECT id, business_id AS businessId, merchant_id AS link FROM points_of_sale WHERE id IN (SELECT value FROM json_each(?2)) AND ?1 IS NOT NULL")
+      .bind(businessId, JSON.stringify(names.pointsOfSale)),
+    db
+      .prepare(
+        "SELECT id, business_id AS businessId, point_of_sale_id AS link, serial FROM terminals WHERE serial IN (SELECT value FROM json_each(?2)) AND ?1 IS NOT NULL",
+      )
+      .bind(businessId, JSON.stringify(names.serials)),
+  ]);
+  return { merchants: merchants?.results ?? [], pointsOfSale: pointsOfSale?.results ?? [], terminals: terminals?.results ?? [] };
+}
+
+export interface HeldPayment {
+  reference: string;
+  merchantId: string;
+  merchantCode: string;
+  pointOfSaleId: string;
+  terminalSerial: string | null;
+  channel: "card" | "mobile_money";
+  network: string;
+  amount: number;
+  fee: number;
+  status: "successful" | "failed" | "reversed";
+  failureReason: string | null;
+  cardBin: string | null;
+  cardLast4: string | null;
+  msisdn: string | null;
+  createdAt: number;
+  clearedAt: number | null;
+  reversalReason: string | null;
+  reversedAt: number | null;
+  settlementId: string | null;
+  settlementReference: string | null;
+  settlementStatus: "pending" | "paid" | "failed" | null;
+  settlementPaidAt: string | null;
+}
+
+/** One payment of the business by the processor's reference, with the settlement that paid it. */
+export async function getPaymentByReference(businessId: string, db: D1Database, reference: string): Promise<HeldPayment | null> {
+  return db
+    .prepare(
+      `SELECT t.reference, t.merchant_id AS merchantId, m.code AS merchantCode, t.point_of_sale_id AS pointOfSaleId, tm.serial AS terminalSerial,
+         t.channel, t.network, t.amount, t.fee, t.status, t.failure_reason AS failureReason, t.card_bin AS cardBin, t.card_last4 AS cardLast4,
+         t.customer_msisdn AS msisdn, t.created_at AS createdAt, t.cleared_at AS clearedAt, t.reversal_reason AS reversalReason, t.reversed_at AS reversedAt,
+         s.id AS settlementId, s.reference AS settlementReference, s.status AS settlementStatus, s.paid_at AS settlementPaidAt
+       FROM transactions t
+       JOIN merchants m ON m.id = t.merchant_id AND m.business_id = t.business_id
+       LEFT JOIN terminals tm ON tm.id = t.terminal_id AND tm.business_id = t.business_id
+       LEFT JOIN settlement_items si ON si.transaction_id = t.id
+       LEFT JOIN settlements s ON s.id = si.settlement_id AND s.business_id = t.business_id
+       WHERE t.business_id = ? AND t.reference = ?`,
+    )
+    .bind(businessId, reference)
+    .first<HeldPayment>();
+}

@@ -1,0 +1,320 @@
+// The Partner API at the door, against the built Worker in workerd with real D1
+// and the PAYMENTS queue consumed: every answer of issue 12 point 4, the
+// card-number refusal (point 5), reversals that wait for their payment, heartbeats.
+import { beforeAll, describe, expect, it } from "vitest";
+import { ACCRA, KUMASI } from "../support/tenants";
+import { api, cardPayment, eventually, makeKey, momoPayment, partiesOf, type Parties } from "../support/partner-api";
+import { paymentsConsumers } from "../support/portal";
+import { usePortal } from "../support/use-portal";
+import { expectAccountSumsMatchEntries } from "../support/ledger";
+
+const portal = usePortal({ queueConsumers: paymentsConsumers(), vars: { API_RATE_LIMIT_PER_MINUTE: "1000" } });
+let key: string;
+let kumasi: Parties[];
+let accra: Parties[];
+
+beforeAll(async () => {
+  key = await makeKey(portal(), KUMASI);
+  kumasi = await partiesOf(portal(), KUMASI);
+  accra = await partiesOf(portal(), ACCRA);
+});
+
+async function count(sql: string, ...binds: unknown[]): Promise<number> {
+  return (
+    (await (
+      await portal().db()
+    )
+      .prepare(sql)
+      .bind(...binds)
+      .first<number>("n")) ?? 0
+  );
+}
+
+const held = (reference: string) => count("SELECT count(*) AS n FROM transactions WHERE business_id = ? AND reference = ?", KUMASI, reference);
+
+describe("authentication", () => {
+  it("401 with the same words for no key, a malformed key, an unknown key, a revoked key and an expired rolled key", async () => {
+    const revoked = await makeKey(portal(), KUMASI, { revokedAt: Date.now() - 1000 });
+    const expired = await makeKey(portal(), KUMASI, { expiresAt: Date.now() - 1000 });
+    const unknown = `pp_test_${"A".repeat(32)}`;
+    const answers = await Promise.all(
+      [null, "not-a-key", unknown, revoked, expired].map(async (k) => {
+        const response = await api(portal(), k, "/api/v1/payments", momoPayment(kumasi[0]!));
+        return { status: response.status, challenge: response.headers.get("WWW-Authenticate"), body: await response.text() };
+      }),
+    );
+    for (const answer of answers) expect(answer).toEqual(answers[0]);
+    expect(answers[0]!.status).toBe(401);
+    expect(answers[0]!.challenge).toMatch(/^Bearer/);
+    expect(answers[0]!.body).not.toMatch(/business|revoked|expired/i);
+  });
+
+  it("a rolled key still works until its grace ends; last use is recorded", async () => {
+    const rolled = await makeKey(portal(), KUMASI, { expiresAt: Date.now() + 60 * 60_000 });
+    const response = await api(portal(), rolled, "/api/v1/payments/NOPE-1");
+    expect(response.status).toBe(404);
+    await eventually(
+      async () => (await count("SELECT count(*) AS n FROM api_keys WHERE business_id = ? AND last_used_at IS NOT NULL AND expires_at IS NOT NULL", KUMASI)) > 0,
+    );
+  });
+
+  it("answers JSON even to a request from another site (no same-origin rule: the key is the proof)", async () => {
+    const response = await api(portal(), key, "/api/v1/payments/NOPE-2", undefined, { Origin: "https://elsewhere.example" });
+    expect(response.status).toBe(404);
+    expect(await response.json()).toEqual({ message: "No payment with that reference." });
+  });
+});
+
+describe("accepting payments", () => {
+  it("202 for one payment; the consumer writes it with its ledger posting; GET answers it", async () => {
+    const payment = cardPayment(kumasi[0]!);
+    const response = await api(portal(), key, "/api/v1/payments", payment);
+    expect(response.status).toBe(202);
+    expect(await response.json()).toEqual({ accepted: 1 });
+    await eventually(async () => (await held(payment.reference as string)) === 1, 15_000, "the payment to be written");
+    const got = await api(portal(), key, `/api/v1/payments/${payment.reference as string}`);
+    expect(got.status).toBe(200);
+    const body = await got.json<Record<string, unknown>>();
+    expect(body).toMatchObject({
+      reference: payment.reference,
+      merchant: { id: kumasi[0]!.merchantId, code: kumasi[0]!.merchantCode },
+      terminal_serial: kumasi[0]!.serial,
+      channel: "card",
+      amount: 12_000,
+      fee: 210, // 1.75 %
+      net: 11_790,
+      status: "successful",
+      cleared: false,
+      settlement: null,
+      payer: { card_bin: "412345", card_last4: "4242" },
+    });
+    const db = await portal().db();
+    const lines = await db
+      .prepare("SELECT e.amount FROM ledger_entries e JOIN transactions t ON t.id = e.transaction_id WHERE t.business_id = ? AND t.reference = ?")
+      .bind(KUMASI, payment.reference)
+      .all<{ amount: number }>();
+    expect(lines.results.map((l) => l.amount).sort((a, b) => a - b)).toEqual([-11_790, -210, 12_000]);
+    await expectAccountSumsMatchEntries(db);
+  });
+
+  it("202 { accepted: n } for a batch, by merchant code as well as id", async () => {
+    const payments = [
+      momoPayment(kumasi[0]!, { merchant: kumasi[0]!.merchantCode }),
+      momoPayment(kumasi[1]!, { status: "failed", failure_reason: "Insufficient funds" }),
+    ];
+    const response = await api(portal(), key, "/api/v1/payments", { payments });
+    expect(response.status).toBe(202);
+    expect(await response.json()).toEqual({ accepted: 2 });
+    await eventually(async () => (await held(payments[1]!.reference as string)) === 1 && (await held(payments[0]!.reference as string)) === 1);
+    const failed = await (await api(portal(), key, `/api/v1/payments/${payments[1]!.reference as string}`)).json<Record<string, unknown>>();
+    expect(failed).toMatchObject({ status: "failed", failure_reason: "Insufficient funds", cleared: false });
+  });
+
+  it("400 lists every problem with its path, and nothing is queued", async () => {
+    const bad = [
+      momoPayment(kumasi[0]!, { amount: 12.5, currency: "USD" }),
+      momoPayment(kumasi[0]!, { channel: "card", network: "MTN" }),
+      momoPayment(kumasi[0]!, { status: "failed" }),
+      momoPayment(kumasi[0]!, { merchant: "mer_nobody", occurred_at: new Date(Date.now() + 3_600_000).toISOString() }),
+    ];
+    const response = await api(portal(), key, "/api/v1/payments", { payments: bad });
+    expect(response.status).toBe(400);
+    const body = await response.json<{ message: string; errors: { path: string; message: string }[] }>();
+    const paths = body.errors.map((e) => e.path);
+    expect(paths).toEqual(
+      expect.arrayContaining([
+        "payments[0].amount",
+        "payments[0].currency",
+        "payments[1].network",
+        "payments[1].payer",
+        "payments[1].terminal_serial",
+        "payments[2].failure_reason",
+      ]),
+    );
+    expect(body.message).toBe(`The request has ${body.errors.length} problems.`);
+    // The schema's problems come first; the parties are checked only when the shapes are right.
+    const second = await api(portal(), key, "/api/v1/payments", { payments: [bad[3]] });
+    const secondBody = await second.json<{ errors: { path: string }[] }>();
+    expect(secondBody.errors.map((e) => e.path).sort()).toEqual(["payments[0].merchant", "payments[0].occurred_at"]);
+    for (const p of bad) expect(await held(p.reference as string)).toBe(0);
+  });
+
+  it("400 for a body that is not JSON, 415 for another content type, 405 and 404 for other routes", async () => {
+    expect((await api(portal(), key, "/api/v1/payments", "{nope")).status).toBe(400);
+    const form = await portal().fetch("/api/v1/payments", {
+      method: "POST",
+      headers: { Authorization: `Bearer ${key}`, "Content-Type": "text/plain" },
+      body: "{}",
+    });
+    expect(form.status).toBe(415);
+    expect((await portal().fetch("/api/v1/payments", { headers: { Authorization: `Bearer ${key}` } })).status).toBe(405);
+    expect((await api(portal(), key, "/api/v1/nothing")).status).toBe(404);
+  });
+
+  it("403 when the key names another business's merchant, point of sale or terminal", async () => {
+    for (const payment of [
+      momoPayment(kumasi[0]!, { merchant: accra[0]!.merchantId }),
+      momoPayment(kumasi[0]!, { point_of_sale: accra[0]!.pointOfSaleId }),
+      cardPayment(kumasi[0]!, { terminal_serial: accra[0]!.serial }),
+    ]) {
+      const response = await api(portal(), key, "/api/v1/payments", payment);
+      expect(response.status).toBe(403);
+      expect(JSON.stringify(await response.json())).not.toContain(ACCRA);
+    }
+    const beat = await api(portal(), key, `/api/v1/terminals/${accra[0]!.serial}/heartbeats`, {
+      battery_percent: 50,
+      signal_percent: 50,
+      software_version: "1.0",
+      sent_at: new Date().toISOString(),
+    });
+    expect(beat.status).toBe(403);
+    // Reading another business's payment by reference is a plain 404.
+    const accraRef = await (
+      await portal().db()
+    )
+      .prepare("SELECT reference FROM transactions WHERE business_id = ? LIMIT 1")
+      .bind(ACCRA)
+      .first<string>("reference");
+    expect((await api(portal(), key, `/api/v1/payments/${accraRef!}`)).status).toBe(404);
+  });
+
+  it("413 for a body over 256 kB, before it is read whole", async () => {
+    const huge = JSON.stringify({ payments: [momoPayment(kumasi[0]!, { failure_reason: "x".repeat(300_000) })] });
+    const response = await api(portal(), key, "/api/v1/payments", huge);
+    expect(response.status).toBe(413);
+  });
+});
+
+describe("a full card number (PCI DSS 3.4.1)", () => {
+  it("is refused with 400 wherever it is, and is stored nowhere", async () => {
+    const pan = "4111111111111111";
+    const spaced = "4111 1111 1111 1111";
+    for (const payment of [
+      cardPayment(kumasi[0]!, { payer: { card_bin: "411111", card_last4: "1111", note: pan } }),
+      cardPayment(kumasi[0]!, { reference: `CARD-${pan}` }),
+      momoPayment(kumasi[0]!, { failure_reason: `card ${spaced} declined`, status: "failed" }),
+      momoPayment(kumasi[0]!, { amount: Number(pan) }),
+    ]) {
+      const response = await api(portal(), key, "/api/v1/payments", payment, { "Idempotency-Key": `pan-${Math.random()}` });
+      expect(response.status).toBe(400);
+      const text = await response.text();
+      expect(text).toMatch(/full card number/);
+      expect(text).not.toContain("4111");
+    }
+    // Not in any table: payments, conflicts, idempotency answers.
+    const db = await portal().db();
+    for (const [table, column] of [
+      ["transactions", "reference"],
+      ["transactions", "failure_reason"],
+      ["payment_conflicts", "received"],
+      ["api_idempotency", "body"],
+    ] as const) {
+      expect(await count(`SELECT count(*) AS n FROM ${table} WHERE replace(${column}, ' ', '') LIKE '%4111111111111111%'`)).toBe(0);
+    }
+    await db.prepare("SELECT 1").run();
+  });
+
+  it("lets 12-digit phone numbers, references with letters and Luhn-failing long numbers through", async () => {
+    const payment = momoPayment(kumasi[0]!, { reference: "REF-4111111111111112" });
+    expect((await api(portal(), key, "/api/v1/payments", payment)).status).toBe(202);
+  });
+});
+
+describe("Idempotency-Key", () => {
+  it("the same request again gets the first answer and is one payment; another body with the key is 409", async () => {
+    const payment = momoPayment(kumasi[2]!);
+    const headers = { "Idempotency-Key": `idem-${Date.now()}` };
+    const [first, again] = await Promise.all([
+      api(portal(), key, "/api/v1/payments", payment, headers),
+      api(portal(), key, "/api/v1/payments", payment, headers),
+    ]);
+    expect([first.status, again.status]).toEqual([202, 202]);
+    const third = await api(portal(), key, "/api/v1/payments", payment, headers);
+    expect(third.status).toBe(202);
+    expect(third.headers.get("Idempotent-Replayed")).toBe("true");
+    expect(await third.json()).toEqual({ accepted: 1 });
+    const other = await api(portal(), key, "/api/v1/payments", { ...payment, amount: 9_999 }, headers);
+    expect(other.status).toBe(409);
+    await eventually(async () => (await held(payment.reference as string)) === 1);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(await held(payment.reference as string)).toBe(1);
+  });
+});
+
+describe("reversals and heartbeats", () => {
+  it("a reversal that arrives before its payment waits, then reverses it once; the ledger returns to where it was", async () => {
+    const payment = momoPayment(kumasi[0]!, { amount: 40_000 });
+    const reference = payment.reference as string;
+    const reversal = { reason: "Customer dispute", reversed_at: new Date().toISOString() };
+    expect((await api(portal(), key, `/api/v1/payments/${reference}/reversal`, reversal)).status).toBe(202);
+    await eventually(async () => (await count("SELECT count(*) AS n FROM pending_reversals WHERE business_id = ? AND reference = ?", KUMASI, reference)) === 1);
+    expect((await api(portal(), key, "/api/v1/payments", payment)).status).toBe(202);
+    await eventually(async () => (await count("SELECT count(*) AS n FROM transactions WHERE reference = ? AND status = 'reversed'", reference)) === 1);
+    const body = await (await api(portal(), key, `/api/v1/payments/${reference}`)).json<Record<string, unknown>>();
+    expect(body).toMatchObject({ status: "reversed", reversal: { reason: "Customer dispute" } });
+    expect(await count("SELECT count(*) AS n FROM pending_reversals WHERE reference = ?", reference)).toBe(0);
+    const sum = await (
+      await portal().db()
+    )
+      .prepare(
+        "SELECT coalesce(SUM(e.amount), 0) AS n FROM ledger_entries e JOIN transactions t ON t.id = e.transaction_id WHERE t.reference = ? AND e.account_id LIKE '%merchant_pending'",
+      )
+      .bind(reference)
+      .first<number>("n");
+    expect(sum).toBe(0);
+    // Sent again: no second reversal.
+    expect((await api(portal(), key, `/api/v1/payments/${reference}/reversal`, reversal)).status).toBe(202);
+    await new Promise((resolve) => setTimeout(resolve, 800));
+    expect(await count("SELECT count(*) AS n FROM ledger_entries e JOIN transactions t ON t.id = e.transaction_id WHERE t.reference = ?", reference)).toBe(6);
+    await expectAccountSumsMatchEntries(await portal().db());
+  });
+
+  it("a heartbeat makes a silent terminal seen again, with its battery, signal and software", async () => {
+    const serial = kumasi[1]!.serial;
+    const db = await portal().db();
+    await db
+      .prepare("UPDATE terminals SET last_seen_at = ? WHERE serial = ?")
+      .bind(Date.now() - 3 * 86_400_000, serial)
+      .run();
+    const sentAt = new Date(Date.now() - 5_000).toISOString();
+    const response = await api(portal(), key, `/api/v1/terminals/${serial}/heartbeats`, {
+      battery_percent: 81,
+      signal_percent: 64,
+      software_version: "4.2.1",
+      sent_at: sentAt,
+    });
+    expect(response.status).toBe(202);
+    await eventually(
+      async () => (await db.prepare("SELECT last_seen_at AS n FROM terminals WHERE serial = ?").bind(serial).first<number>("n")) === Date.parse(sentAt),
+    );
+    expect(
+      await db.prepare("SELECT battery_percent AS b, signal_percent AS s, software_version AS v FROM terminals WHERE serial = ?").bind(serial).first(),
+    ).toEqual({
+      b: 81,
+      s: 64,
+      v: "4.2.1",
+    });
+    expect(
+      (await api(portal(), key, "/api/v1/terminals/NOSUCH-001/heartbeats", { battery_percent: 1, signal_percent: 1, software_version: "1", sent_at: sentAt }))
+        .status,
+    ).toBe(404);
+  });
+});
+
+describe("rate limit", () => {
+  const limited = usePortal({ vars: { API_RATE_LIMIT_PER_MINUTE: "3" } });
+  it("429 with Retry-After, per key: another key of the business is not held back", async () => {
+    const [a, b] = [await makeKey(limited(), KUMASI), await makeKey(limited(), KUMASI)];
+    const statuses: number[] = [];
+    let retryAfter: string | null = null;
+    for (let i = 0; i < 5; i++) {
+      const response = await api(limited(), a, "/api/v1/payments/NOPE-3");
+      statuses.push(response.status);
+      if (response.status === 429) retryAfter = response.headers.get("Retry-After");
+    }
+    expect(statuses).toEqual([404, 404, 404, 429, 429]);
+    expect(Number(retryAfter)).toBeGreaterThan(0);
+    expect(Number(retryAfter)).toBeLessThanOrEqual(60);
+    expect((await api(limited(), b, "/api/v1/payments/NOPE-3")).status).toBe(404);
+  });
+});

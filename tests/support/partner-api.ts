@@ -1,0 +1,100 @@
+// Helpers for tests of the Partner API (/api/v1): a key made as the Developers
+// tab makes one (its hash in D1), the seeded parties a payment can name, and
+// payments built from them.
+import { makeApiKey } from "../../functions/api/keys";
+import type { Portal } from "./portal";
+
+export interface Parties {
+  merchantId: string;
+  merchantCode: string;
+  pointOfSaleId: string;
+  /** A terminal standing at that point of sale. */
+  serial: string;
+}
+
+/** A live key of the business; returns the key to send. */
+export async function makeKey(portal: Portal, businessId: string, options: { expiresAt?: number; revokedAt?: number } = {}): Promise<string> {
+  const { secret, row } = await makeApiKey("Integration test", "development");
+  const db = await portal.db();
+  let successor: string | null = null;
+  if (options.expiresAt !== undefined) {
+    // A rolled key points at its successor (the table's CHECK): make one first.
+    const next = await makeApiKey("Successor", "development");
+    await db
+      .prepare("INSERT INTO api_keys (id, business_id, name, prefix, secret_hash, created_at) VALUES (?, ?, ?, ?, ?, ?)")
+      .bind(next.row.id, businessId, next.row.name, next.row.prefix, next.row.secretHash, Date.now())
+      .run();
+    successor = next.row.id;
+  }
+  await db
+    .prepare(
+      "INSERT INTO api_keys (id, business_id, name, prefix, secret_hash, created_at, expires_at, rolled_to, revoked_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    )
+    .bind(row.id, businessId, row.name, row.prefix, row.secretHash, Date.now(), options.expiresAt ?? null, successor, options.revokedAt ?? null)
+    .run();
+  return secret;
+}
+
+/** Points of sale of the business that have a terminal standing at them, with their merchant. */
+export async function partiesOf(portal: Portal, businessId: string): Promise<Parties[]> {
+  const db = await portal.db();
+  const { results } = await db
+    .prepare(
+      `SELECT m.id AS merchantId, m.code AS merchantCode, p.id AS pointOfSaleId, min(t.serial) AS serial
+       FROM terminals t JOIN points_of_sale p ON p.id = t.point_of_sale_id JOIN merchants m ON m.id = p.merchant_id
+       WHERE t.business_id = ? GROUP BY p.id ORDER BY p.id`,
+    )
+    .bind(businessId)
+    .all<Parties>();
+  return results;
+}
+
+export function api(portal: Portal, key: string | null, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Response> {
+  return portal.fetch(path, {
+    method: body === undefined ? "GET" : "POST",
+    headers: { ...(key ? { Authorization: `Bearer ${key}` } : {}), ...(body === undefined ? {} : { "Content-Type": "application/json" }), ...headers },
+    body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
+  });
+}
+
+let sequence = 0;
+
+/** A valid mobile-money payment at these parties (override any field). */
+export function momoPayment(parties: Parties, overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  sequence += 1;
+  return {
+    reference: `TEST-${Date.now().toString(36)}-${sequence}`,
+    merchant: parties.merchantId,
+    point_of_sale: parties.pointOfSaleId,
+    channel: "mobile_money",
+    network: "MTN",
+    payer: { msisdn: "233244123456" },
+    amount: 2_500,
+    currency: "GHS",
+    status: "successful",
+    occurred_at: new Date(Date.now() - 60_000).toISOString(),
+    ...overrides,
+  };
+}
+
+/** A valid card payment at these parties' terminal. */
+export function cardPayment(parties: Parties, overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return momoPayment(parties, {
+    channel: "card",
+    network: "VISA",
+    terminal_serial: parties.serial,
+    payer: { card_bin: "412345", card_last4: "4242" },
+    amount: 12_000,
+    ...overrides,
+  });
+}
+
+/** Polls until `check` is true (the queue consumer runs asynchronously); fails after `ms`. */
+export async function eventually(check: () => Promise<boolean>, ms = 15_000, what = "the condition"): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline) {
+    if (await check()) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`Timed out waiting for ${what}`);
+}
