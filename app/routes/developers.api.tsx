@@ -5,6 +5,7 @@
 import type { LinksFunction, LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
 import { Fragment } from "react";
+import { apiConfig } from "../../functions/api/config";
 import { requireTenant } from "../../functions/guards";
 import stylesheet from "../styles/developers-api.css?url";
 import { buildReference, type ReferenceBody, type ReferenceField } from "./developers/reference.server";
@@ -13,7 +14,8 @@ export const links: LinksFunction = () => [{ rel: "stylesheet", href: stylesheet
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireTenant(request, context, "manage:developer");
-  return buildReference(new URL(request.url).origin);
+  const { rateLimitPerMinute } = apiConfig(context.cloudflare.env as unknown as Record<string, unknown>);
+  return buildReference(new URL(request.url).origin, { rateLimitPerMinute });
 }
 
 // How a receiver checks a webhook call; the header's exact form is in docs/webhooks.md.

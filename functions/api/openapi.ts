@@ -6,6 +6,9 @@
 // throws. tests/unit/openapi.test.ts checks the document and the schemas agree.
 import { toJsonSchemaDefs, type JsonSchema } from "@valibot/to-json-schema";
 import * as v from "valibot";
+import { apiConfig } from "./config";
+// Used only inside functions, so the router may import this module back (it serves the document).
+import { MAX_BODY_BYTES } from "./router";
 import {
   Accepted,
   CARD_SCHEMES,
@@ -29,8 +32,7 @@ import {
 /** The Idempotency-Key request header. */
 export const IdempotencyKey = v.pipe(
   v.string(),
-  v.minLength(1),
-  v.maxLength(255),
+  v.regex(/^[\x21-\x7e]{1,255}$/, "must be 1 to 255 visible ASCII characters"),
   v.description("Any unique string (a UUID is best). The same key with the same body gets the first answer again; with another body, 409. Kept for 24 hours."),
 );
 
@@ -145,67 +147,87 @@ export const EXAMPLES = {
   },
 } as const;
 
-const RATE_LIMIT =
-  "Requests are limited per API key. Over the limit the API answers 429 with Retry-After (seconds): wait that long, then send the same request again " +
-  "(with the same Idempotency-Key). Send up to 100 payments in one request rather than many small ones.";
+const DEFAULT_RATE_LIMIT_PER_MINUTE = apiConfig({}).rateLimitPerMinute;
 
-const DESCRIPTION = [
-  "Processors push payments, reversals and terminal heartbeats into the Partners Portal; the portal answers 202 once it has queued them and applies them within seconds.",
-  "",
-  "**Authentication.** Every request carries `Authorization: Bearer <key>` with one of the business's API keys (Settings → Developers). " +
-    "A key is shown once, when it is made; `pp_live_` keys work in production, `pp_test_` keys elsewhere. A rolled key keeps working for 24 hours; a revoked one stops at once. " +
-    "No key, or a wrong one, is 401, and the answer says nothing about which businesses exist.",
-  "",
-  "**Idempotency.** A reference is unique within the business: sending the same payment again is harmless (it is one payment), " +
-    "while the same reference with other content is kept aside as a conflict for an administrator and does not change the payment. " +
-    "Send an `Idempotency-Key` header to get the first answer again when you retry a request; the same key with another body is 409.",
-  "",
-  `**Rate limits.** ${RATE_LIMIT}`,
-  "",
-  "**Card numbers.** Never send a full card number (PAN). Any field that holds 13 to 19 digits, written together or in groups split by single spaces or hyphens, " +
-    "that pass the Luhn check is refused with 400 and is not stored or logged (PCI DSS 3.4.1). Cards are sent as their BIN (first six digits) and last four. " +
-    "Use references with a letter in them: a reference of digits only may look like a card number.",
-  "",
-  `**Times.** Times are ISO 8601 with a time zone (2026-11-23T10:15:00Z). A payment may say it happened at most ${MAX_PAYMENT_AGE_MS / 86_400_000} days ago, ` +
-    `and at most ${CLOCK_SKEW_MS / 60_000} minutes ahead of the portal's clock. Amounts are integer pesewas in GHS, at most ${MAX_AMOUNT_PESEWAS}.`,
-  "",
-  "**Webhooks.** The portal calls the business's endpoints on payment.succeeded, payment.failed, payment.reversed, settlement.paid, settlement.failed, " +
-    "transfer.approved, transfer.rejected, approval.requested and terminal.silent. Each call is signed: its signature header holds a timestamp and " +
-    '`HMAC-SHA256(secret, timestamp + "." + body)` in hex. Compute it over the raw body with the endpoint\'s secret, compare in constant time, ' +
-    "and refuse calls whose timestamp is more than 5 minutes old; de-duplicate on the event's id. docs/webhooks.md has the details and an example.",
-].join("\n");
+export interface DocumentOptions {
+  /** Requests a minute per API key (functions/api/config.ts); the default is the Worker's. */
+  rateLimitPerMinute?: number;
+}
 
-const responses = {
+const rateLimitWords = (perMinute: number) =>
+  `Each API key may send at most ${perMinute} requests a minute. Over the limit the API answers 429 with Retry-After (seconds): wait that long, ` +
+  `then send the same request again (with the same Idempotency-Key). Send up to ${MAX_PAYMENTS_PER_REQUEST} payments in one request rather than many small ones.`;
+
+const description = (perMinute: number) =>
+  [
+    "Processors push payments, reversals and terminal heartbeats into the Partners Portal; the portal answers 202 once it has queued them and applies them within seconds.",
+    "",
+    "**Authentication.** Every request carries `Authorization: Bearer <key>` with one of the business's API keys (Settings → Developers). " +
+      "A key is shown once, when it is made; `pp_live_` keys work in production, `pp_test_` keys elsewhere. A rolled key keeps working for 24 hours; a revoked one stops at once. " +
+      "No key, or a wrong one, is 401, and the answer says nothing about which businesses exist.",
+    "",
+    "**Idempotency.** A reference is unique within the business: sending the same payment again is harmless (it is one payment), " +
+      "while the same reference with other content is kept aside as a conflict for an administrator and does not change the payment. " +
+      "Send an `Idempotency-Key` header to get the first answer again when you retry a request; the same key with another body is 409.",
+    "",
+    `**Rate limits.** ${rateLimitWords(perMinute)}`,
+    "",
+    "**Card numbers.** Never send a full card number (PAN). Any field that holds 13 to 19 digits, written together or in groups split by single spaces or hyphens, " +
+      "that pass the Luhn check is refused with 400 and is not stored or logged (PCI DSS 3.4.1). Cards are sent as their BIN (first six digits) and last four. " +
+      "Use references with a letter in them: a reference of digits only may look like a card number.",
+    "",
+    `**Times.** Times are ISO 8601 with a time zone (2026-11-23T10:15:00Z). A payment may say it happened at most ${MAX_PAYMENT_AGE_MS / 86_400_000} days ago, ` +
+      `and at most ${CLOCK_SKEW_MS / 60_000} minutes ahead of the portal's clock. Amounts are integer pesewas in GHS, at most ${MAX_AMOUNT_PESEWAS}.`,
+    "",
+    "**Webhooks.** The portal calls the business's endpoints on payment.succeeded, payment.failed, payment.reversed, settlement.paid, settlement.failed, " +
+      "transfer.approved, transfer.rejected, approval.requested and terminal.silent. Each call is signed: its signature header holds a timestamp and " +
+      '`HMAC-SHA256(secret, timestamp + "." + body)` in hex. Compute it over the raw body with the endpoint\'s secret, compare in constant time, ' +
+      "and refuse calls whose timestamp is more than 5 minutes old; de-duplicate on the event's id. docs/webhooks.md has the details and an example.",
+  ].join("\n");
+
+const responsesFor = (perMinute: number) => ({
   BadRequest: {
     description: "The request is not valid: every problem is listed with its JSON path. A field that looks like a full card number is one of them.",
     content: json("Problem", EXAMPLES.problem),
   },
-  Unauthorized: { description: "No API key, or not a live key of any business.", content: json("Problem", { message: "Unauthorized" }) },
+  Unauthorized: {
+    description: "No API key, or not a live key of any business (revoked, expired after a roll, or never made). The answer says nothing more.",
+    content: json("Problem", { message: "Missing or invalid API key. Send Authorization: Bearer <key>." }),
+  },
   Forbidden: {
     description: "The key is valid, but the merchant, point of sale or terminal named belongs to another business.",
-    content: json("Problem", { message: "Forbidden" }),
+    content: json("Problem", { message: "The merchant mer_kff_osu is not one of this business's merchants." }),
   },
-  NotFound: { description: "No such payment or terminal in this business.", content: json("Problem", { message: "Not found" }) },
+  NotFound: { description: "No such payment or terminal in this business.", content: json("Problem", { message: "No payment with that reference." }) },
   Conflict: {
-    description: "The Idempotency-Key was already used with another request body.",
-    content: json("Problem", { message: "This Idempotency-Key was used with another request." }),
+    description: "The Idempotency-Key was already used with another request.",
+    content: json("Problem", { message: "This Idempotency-Key was already used with another request. Use a new key for a new request." }),
   },
-  TooLarge: { description: "The body is too large: send at most 100 payments per request.", content: json("Problem", { message: "Request body too large" }) },
+  TooLarge: {
+    description: `The body is larger than ${MAX_BODY_BYTES / 1024} KiB (${MAX_PAYMENTS_PER_REQUEST} payments take about 60 kB).`,
+    content: json("Problem", { message: `The body is larger than ${MAX_BODY_BYTES} bytes. Send at most 100 payments a request.` }),
+  },
+  UnsupportedMediaType: {
+    description: "The body is not sent as Content-Type: application/json.",
+    content: json("Problem", { message: "Send the body as JSON with Content-Type: application/json." }),
+  },
   TooManyRequests: {
-    description: RATE_LIMIT,
+    description: rateLimitWords(perMinute),
     headers: { "Retry-After": ref("RetryAfter", "headers") },
-    content: json("Problem", { message: "Too many requests" }),
+    content: json("Problem", { message: `Too many requests for this key: at most ${perMinute} a minute.` }),
   },
-};
+});
+type ResponseName = keyof ReturnType<typeof responsesFor>;
 
-const errors = (...names: (keyof typeof responses)[]) => {
-  const codes: Record<keyof typeof responses, string> = {
+const errors = (...names: ResponseName[]) => {
+  const codes: Record<ResponseName, string> = {
     BadRequest: "400",
     Unauthorized: "401",
     Forbidden: "403",
     NotFound: "404",
     Conflict: "409",
     TooLarge: "413",
+    UnsupportedMediaType: "415",
     TooManyRequests: "429",
   };
   return Object.fromEntries(names.map((name) => [codes[name], ref(name, "responses")]));
@@ -218,12 +240,13 @@ const accepted = (what: string) => ({
 const POST_PARAMETERS = [ref("IdempotencyKey", "parameters")];
 
 /** The OpenAPI 3.1 document of the Partner API, with `origin` as its server. */
-export function openApiDocument(origin: string) {
+export function openApiDocument(origin: string, options: DocumentOptions = {}) {
+  const perMinute = options.rateLimitPerMinute ?? DEFAULT_RATE_LIMIT_PER_MINUTE;
   const schemas = convert();
   return {
     openapi: "3.1.0",
     jsonSchemaDialect: "https://spec.openapis.org/oas/3.1/dialect/base",
-    info: { title: "Partners Portal Partner API", version: "1.0.0", description: DESCRIPTION },
+    info: { title: "Partners Portal Partner API", version: "1.0.0", description: description(perMinute) },
     servers: [{ url: origin, description: "This portal" }],
     security: [{ apiKey: [] }],
     tags: [
@@ -252,7 +275,10 @@ export function openApiDocument(origin: string) {
               },
             },
           },
-          responses: { ...accepted("Payments"), ...errors("BadRequest", "Unauthorized", "Forbidden", "Conflict", "TooLarge", "TooManyRequests") },
+          responses: {
+            ...accepted("Payments"),
+            ...errors("BadRequest", "Unauthorized", "Forbidden", "Conflict", "TooLarge", "UnsupportedMediaType", "TooManyRequests"),
+          },
         },
       },
       "/api/v1/payments/{reference}": {
@@ -278,7 +304,10 @@ export function openApiDocument(origin: string) {
             "A cleared payment can be reversed: the amount comes back out of the merchant's available money.",
           parameters: [ref("reference", "parameters"), ...POST_PARAMETERS],
           requestBody: { required: true, content: json("ReversalInput", EXAMPLES.reversal) },
-          responses: { ...accepted("The reversal"), ...errors("BadRequest", "Unauthorized", "Conflict", "TooLarge", "TooManyRequests") },
+          responses: {
+            ...accepted("The reversal"),
+            ...errors("BadRequest", "Unauthorized", "NotFound", "Conflict", "TooLarge", "UnsupportedMediaType", "TooManyRequests"),
+          },
         },
       },
       "/api/v1/terminals/{serial}/heartbeats": {
@@ -289,7 +318,10 @@ export function openApiDocument(origin: string) {
           description: "The terminal is alive: its last-seen time, battery, signal and software version are updated, so it is no longer silent.",
           parameters: [ref("serial", "parameters"), ...POST_PARAMETERS],
           requestBody: { required: true, content: json("HeartbeatInput", EXAMPLES.heartbeat) },
-          responses: { ...accepted("The heartbeat"), ...errors("BadRequest", "Unauthorized", "NotFound", "Conflict", "TooLarge", "TooManyRequests") },
+          responses: {
+            ...accepted("The heartbeat"),
+            ...errors("BadRequest", "Unauthorized", "Forbidden", "NotFound", "Conflict", "TooLarge", "UnsupportedMediaType", "TooManyRequests"),
+          },
         },
       },
     },
@@ -317,7 +349,7 @@ export function openApiDocument(origin: string) {
       headers: {
         RetryAfter: { description: schemas.RetryAfter.description, schema: ref("RetryAfter") },
       },
-      responses,
+      responses: responsesFor(perMinute),
     },
   };
 }

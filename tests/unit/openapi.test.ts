@@ -282,10 +282,10 @@ describe("the OpenAPI document is OpenAPI 3.1 in shape", () => {
   });
 
   const EXPECTED: Record<string, string[]> = {
-    "post /api/v1/payments": ["202", "400", "401", "403", "409", "413", "429"],
+    "post /api/v1/payments": ["202", "400", "401", "403", "409", "413", "415", "429"],
     "get /api/v1/payments/{reference}": ["200", "401", "404", "429"],
-    "post /api/v1/payments/{reference}/reversal": ["202", "400", "401", "409", "413", "429"],
-    "post /api/v1/terminals/{serial}/heartbeats": ["202", "400", "401", "404", "409", "413", "429"],
+    "post /api/v1/payments/{reference}/reversal": ["202", "400", "401", "404", "409", "413", "415", "429"],
+    "post /api/v1/terminals/{serial}/heartbeats": ["202", "400", "401", "403", "404", "409", "413", "415", "429"],
   };
 
   it("has the four endpoints, each with its answers, its path parameters, and Idempotency-Key on every POST", () => {

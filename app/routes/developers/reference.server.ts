@@ -1,7 +1,7 @@
 // The /developers/api page's data: the OpenAPI document (functions/api/openapi.ts)
 // read into plain endpoints, fields and answers, on the server, so the page says
 // what the API checks and the browser gets no server code (decision 014).
-import { openApiDocument, RULES_IN_WORDS } from "../../../functions/api/openapi";
+import { openApiDocument, RULES_IN_WORDS, type DocumentOptions } from "../../../functions/api/openapi";
 
 /** The parts of the document's JSON Schemas, parameters, responses and operations that the page reads. */
 interface Node {
@@ -103,8 +103,8 @@ function limitsOf(schema: Node): string[] {
   return limits;
 }
 
-export function buildReference(origin: string): Reference {
-  const doc = openApiDocument(origin);
+export function buildReference(origin: string, options: DocumentOptions = {}): Reference {
+  const doc = openApiDocument(origin, options);
   const resolve = (node: Node): Node => {
     if (!node.$ref) return node;
     let at: unknown = doc;
