@@ -203,12 +203,12 @@ const runId = Date.now().toString(36).toUpperCase();
 let seq = 0;
 let due = 0;
 const reversalsDue: { at: number; reference: string }[] = [];
-// Each terminal's next heartbeat, spread over the first interval; the silent ones stop after 10 to 90 s.
+// Each terminal's next heartbeat, spread over the first interval; the silent ones stop after 10 to 60 s.
 const started = Date.now();
 const heartbeatsOf = world.terminals.map((terminal) => ({
   terminal,
   next: started + Math.floor(random() * HEARTBEAT_EVERY_MS),
-  stopsAt: random() < SILENT_SHARE ? started + 10_000 + Math.floor(random() * 80_000) : Infinity,
+  stopsAt: random() < SILENT_SHARE ? started + 10_000 + Math.floor(random() * 50_000) : Infinity,
 }));
 const silentCount = heartbeatsOf.filter((h) => h.stopsAt !== Infinity).length;
 // One batch per tick at most this big: a steady stream, not bursts.
@@ -254,7 +254,7 @@ while (!stopping && Date.now() - started < seconds * 1000) {
     stats.payments += n;
     for (const payment of payments) {
       if (payment.status === "successful" && random() < REVERSAL_SHARE) {
-        reversalsDue.push({ at: now + 5_000 + Math.floor(random() * 25_000), reference: payment.reference });
+        reversalsDue.push({ at: now + 3_000 + Math.floor(random() * 15_000), reference: payment.reference });
       }
     }
     void send("/api/v1/payments", n === 1 ? payments[0] : { payments }, n);

@@ -21,7 +21,7 @@ type Random = () => number;
 /** The share of payments that fail, as processors see it. */
 export const FAILURE_SHARE = 0.08;
 /** The share of successful payments reversed a little later. */
-export const REVERSAL_SHARE = 0.01;
+export const REVERSAL_SHARE = 0.02;
 /** The share of terminals that stop heartbeating after a while. */
 export const SILENT_SHARE = 0.15;
 
