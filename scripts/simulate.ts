@@ -17,23 +17,14 @@ import { randomUUID } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { hashKey, KEY_PATTERN, makeApiKey } from "../functions/api/keys";
+import { hashKey, KEY_PATTERN } from "../functions/api/keys";
 import type { PaymentInput } from "../functions/api/schemas";
 import { MAX_PAYMENTS_PER_REQUEST } from "../functions/api/schemas";
-import { createApiKey, findKeyByHash } from "../functions/data/api-keys";
+import { findKeyByHash } from "../functions/data/api-keys";
 import { KUMASI_FRESH_FOODS } from "./seed/data";
 import { withLocalD1 } from "./seed/local";
-import {
-  makeHeartbeat,
-  makePayment,
-  makeReversal,
-  referenceOf,
-  REVERSAL_SHARE,
-  seededRandom,
-  SILENT_SHARE,
-  type Place,
-  type Terminal,
-} from "./simulate/traffic";
+import { makeHeartbeat, makePayment, makeReversal, referenceOf, REVERSAL_SHARE, seededRandom, SILENT_SHARE } from "./simulate/traffic";
+import { makeDevelopmentKey, readWorld, type World } from "./simulate/local";
 
 const ROOT = resolve(import.meta.dirname, "..");
 const KEY_FILE = join(ROOT, ".wrangler/simulator-keys.json");
@@ -64,48 +55,6 @@ const random = seededRandom(values.seed === undefined ? Date.now() : Number(valu
 
 // --- the world, and the key, from the local D1
 
-interface World {
-  places: Place[];
-  terminals: Terminal[];
-  adminId: string | null;
-}
-
-/** The demo business's active points of sale with their terminals, and an administrator to make the key in its name. */
-async function readWorld(db: D1Database): Promise<World> {
-  const places = await db
-    .prepare(
-      `SELECT p.merchant_id AS merchantId, p.id AS pointOfSaleId FROM points_of_sale p JOIN merchants m ON m.id = p.merchant_id AND m.business_id = p.business_id
-       WHERE p.business_id = ? AND p.status = 'active' AND m.status = 'active' ORDER BY p.id`,
-    )
-    .bind(KUMASI_FRESH_FOODS)
-    .all<{ merchantId: string; pointOfSaleId: string }>();
-  const terminals = await db
-    .prepare(
-      `SELECT serial, software_version AS softwareVersion, point_of_sale_id AS pointOfSaleId FROM terminals
-       WHERE business_id = ? AND status IN ('active', 'assigned') AND point_of_sale_id IS NOT NULL ORDER BY serial`,
-    )
-    .bind(KUMASI_FRESH_FOODS)
-    .all<{ serial: string; softwareVersion: string; pointOfSaleId: string }>();
-  const admin = await db
-    .prepare(
-      `SELECT user_id AS id FROM memberships WHERE business_id = ? AND status = 'active' AND role IN ('Administrator', 'Super Administrator')
-       ORDER BY role = 'Administrator' DESC, user_id LIMIT 1`,
-    )
-    .bind(KUMASI_FRESH_FOODS)
-    .first<{ id: string }>();
-  const byPlace = new Map<string, string[]>();
-  for (const terminal of terminals.results) byPlace.set(terminal.pointOfSaleId, [...(byPlace.get(terminal.pointOfSaleId) ?? []), terminal.serial]);
-  return {
-    places: places.results.map((place) => ({ ...place, terminals: byPlace.get(place.pointOfSaleId) ?? [] })),
-    // The API takes versions of letters, digits and . _ + - only.
-    terminals: terminals.results.map(({ serial, softwareVersion }) => ({
-      serial,
-      softwareVersion: softwareVersion.replace(/[^A-Za-z0-9._+-]/g, "-").slice(0, 32) || "1.0",
-    })),
-    adminId: admin?.id ?? null,
-  };
-}
-
 function savedKeys(): Record<string, string> {
   try {
     return JSON.parse(readFileSync(KEY_FILE, "utf8")) as Record<string, string>;
@@ -123,10 +72,7 @@ async function ensureKey(db: D1Database, world: World): Promise<{ key: string; m
     const holder = await findKeyByHash(db, await hashKey(saved), Date.now());
     if (holder?.businessId === KUMASI_FRESH_FOODS) return { key: saved, made: false };
   }
-  if (!world.adminId) throw new Error("The demo business has no active administrator to make the key in the name of.");
-  const { secret, row } = await makeApiKey(KEY_NAME, "development");
-  const tenant = { businessId: KUMASI_FRESH_FOODS, userId: world.adminId, role: "Administrator" as const };
-  await createApiKey(tenant, db, { ip: null, userAgent: "scripts/simulate.ts", requestId: null }, row);
+  const secret = await makeDevelopmentKey(db, world, KEY_NAME);
   mkdirSync(dirname(KEY_FILE), { recursive: true });
   writeFileSync(KEY_FILE, JSON.stringify({ ...keys, [stateKey]: secret }, null, 2) + "\n", { mode: 0o600 });
   return { key: secret, made: true };
@@ -215,8 +161,11 @@ const silentCount = heartbeatsOf.filter((h) => h.stopsAt !== Infinity).length;
 const batchSize = Math.min(MAX_PAYMENTS_PER_REQUEST, Math.max(1, Math.ceil((rate * TICK_MS) / 1000)));
 
 let stopping = false;
+let stopAsked = 0;
+// Ctrl+C reaches this process twice (from the terminal, and relayed by tsx): only a second press, later, stops at once.
 process.on("SIGINT", () => {
-  if (stopping) process.exit(130);
+  if (stopping && Date.now() - stopAsked > 1000) process.exit(130);
+  if (!stopping) stopAsked = Date.now();
   stopping = true;
 });
 process.on("SIGTERM", () => (stopping = true));
