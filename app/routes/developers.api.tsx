@@ -18,14 +18,19 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return buildReference(new URL(request.url).origin, { rateLimitPerMinute });
 }
 
-// How a receiver checks a webhook call; the header's exact form is in docs/webhooks.md.
+// How a receiver checks a webhook call (docs/webhooks.md has the same, with an Express handler).
 const VERIFY_EXAMPLE = `import { createHmac, timingSafeEqual } from "node:crypto";
 
-// timestamp and signature: from the call's signature header; body: the raw request body.
-function isGenuine(secret, timestamp, body, signature) {
-  if (Math.abs(Date.now() / 1000 - Number(timestamp)) > 300) return false; // older than 5 minutes
-  const expected = createHmac("sha256", secret).update(\`\${timestamp}.\${body}\`).digest("hex");
-  return expected.length === signature.length && timingSafeEqual(Buffer.from(expected), Buffer.from(signature));
+// rawBody: the request body exactly as received (verify before parsing the JSON);
+// header: the PP-Signature header; secret: the endpoint's whsec_... secret.
+export function verifyPartnersPortal(rawBody, header, secret, toleranceSeconds = 300) {
+  const parts = header.split(",").map((part) => part.split("="));
+  const t = parts.find(([key]) => key === "t")?.[1];
+  const signatures = parts.filter(([key]) => key === "v1").map(([, value]) => Buffer.from(value, "hex"));
+  if (!t || signatures.length === 0) return false;
+  if (Math.abs(Date.now() / 1000 - Number(t)) > toleranceSeconds) return false;
+  const expected = createHmac("sha256", secret).update(\`\${t}.\`).update(rawBody).digest();
+  return signatures.some((signature) => signature.length === expected.length && timingSafeEqual(signature, expected));
 }`;
 
 /** Text with `code` spans. */

@@ -180,9 +180,11 @@ const description = (perMinute: number) =>
       `and at most ${CLOCK_SKEW_MS / 60_000} minutes ahead of the portal's clock. Amounts are integer pesewas in GHS, at most ${MAX_AMOUNT_PESEWAS}.`,
     "",
     "**Webhooks.** The portal calls the business's endpoints on payment.succeeded, payment.failed, payment.reversed, settlement.paid, settlement.failed, " +
-      "transfer.approved, transfer.rejected, approval.requested and terminal.silent. Each call is signed: its signature header holds a timestamp and " +
-      '`HMAC-SHA256(secret, timestamp + "." + body)` in hex. Compute it over the raw body with the endpoint\'s secret, compare in constant time, ' +
-      "and refuse calls whose timestamp is more than 5 minutes old; de-duplicate on the event's id. docs/webhooks.md has the details and an example.",
+      "transfer.approved, transfer.rejected, approval.requested and terminal.silent. Each call is signed: its `PP-Signature` header is " +
+      '`t=<unix seconds>,v1=<hex>`, the hex being `HMAC-SHA256(secret, timestamp + "." + body)` over the raw body, keyed with the endpoint\'s secret (`whsec_...`). ' +
+      "While a secret is being rolled a second `v1=` is made with the previous one: accept the call when any `v1=` matches. Compare in constant time, " +
+      "refuse a timestamp more than 5 minutes from your clock, and de-duplicate on the event's id (`PP-Event-Id`): a call may come more than once. " +
+      "docs/webhooks.md has the details and a receiver.",
   ].join("\n");
 
 const responsesFor = (perMinute: number) => ({

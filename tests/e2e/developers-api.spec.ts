@@ -19,7 +19,9 @@ test("an administrator reads every endpoint with its fields, answers and a curl 
   await expect(send.locator("pre")).toContainText("Authorization: Bearer $PP_API_KEY");
   for (const status of ["202", "400", "401", "403", "409", "413", "429"]) await expect(send.getByText(status, { exact: true })).toBeVisible();
   for (const name of ["Get a payment", "Reverse a payment", "Send a terminal heartbeat"]) await expect(page.getByRole("region", { name })).toBeVisible();
-  await expect(page.getByRole("region", { name: "Webhooks" })).toContainText('HMAC-SHA256(secret, timestamp + "." + body)');
+  const webhooks = page.getByRole("region", { name: "Webhooks" });
+  await expect(webhooks).toContainText('HMAC-SHA256(secret, timestamp + "." + body)');
+  await expect(webhooks.locator("pre")).toContainText('createHmac("sha256", secret)');
   await page.screenshot({ path: `${SHOTS}/developers-api-1280.png`, fullPage: true });
   await page.screenshot({ path: `${SHOTS}/developers-api-1280-top.png` });
   await send.screenshot({ path: `${SHOTS}/developers-api-1280-payments.png` });
@@ -35,6 +37,7 @@ test.describe("at 390 px wide", () => {
     await page.screenshot({ path: `${SHOTS}/developers-api-390.png`, fullPage: true });
     await page.screenshot({ path: `${SHOTS}/developers-api-390-top.png` });
     await page.getByRole("region", { name: "Send payments" }).screenshot({ path: `${SHOTS}/developers-api-390-payments.png` });
+    await page.getByRole("region", { name: "Webhooks" }).screenshot({ path: `${SHOTS}/developers-api-390-webhooks.png` });
   });
 });
 
