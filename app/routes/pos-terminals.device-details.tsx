@@ -233,6 +233,9 @@ export default function DeviceDetails() {
             ["Merchant", place ? <Link to={paths.merchant(place.merchantId)}>{place.merchantName}</Link> : "Not assigned"],
             ["Point of sale", place ? <Link to={paths.pointOfSale(place.merchantId, place.pointOfSaleId)}>{place.pointOfSaleName}</Link> : "None"],
             ["Last seen", terminal.lastSeenAt === null ? "Never" : formatDate(terminal.lastSeenAt, "stamp")],
+            ...(terminal.batteryPercent !== null && terminal.signalPercent !== null
+              ? [["Last heartbeat", `Battery ${terminal.batteryPercent} % · Signal ${terminal.signalPercent} %`] as const]
+              : []),
             ["In the fleet since", formatDate(terminal.createdAt, "day")],
           ]}
         />

@@ -115,6 +115,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     detail: detailRow
       ? {
           ...view(detailRow),
+          failureReason: detailRow.failureReason,
+          reversalReason: detailRow.reversalReason,
+          reversedAt: detailRow.reversedAt,
           entries: detail![1].map((e) => ({
             id: e.id,
             account: ACCOUNT_LABEL[e.kind] ?? e.kind,
@@ -207,6 +210,10 @@ function Detail({ detail, closeHref }: { detail: NonNullable<ReturnType<typeof u
             ["Net (GHS)", formatAmount(detail.amount - detail.fee)],
             ["Paid", formatDate(detail.createdAt, "stamp")],
             ["Available to the merchant", detail.clearedAt ? formatDate(detail.clearedAt, "stamp") : detail.status === "successful" ? "Not yet" : "Never"],
+            ...(detail.failureReason ? [["Why it failed", detail.failureReason] as const] : []),
+            ...(detail.status === "reversed" && detail.reversedAt !== null
+              ? [["Reversed", `${formatDate(detail.reversedAt, "stamp")}${detail.reversalReason ? ` · ${detail.reversalReason}` : ""}`] as const]
+              : []),
           ] as const
         }
       />

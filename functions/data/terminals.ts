@@ -15,13 +15,16 @@ export interface Terminal {
   merchantId: string | null;
   pointOfSaleId: string | null;
   lastSeenAt: number | null;
+  /** From the terminal's last heartbeat (Partner API); null until it sends one. */
+  batteryPercent: number | null;
+  signalPercent: number | null;
   createdAt: string;
   updatedAt: string;
   version: number;
 }
 
 const SELECT = `SELECT id, serial, model, software_version AS softwareVersion, status, merchant_id AS merchantId,
-  point_of_sale_id AS pointOfSaleId, last_seen_at AS lastSeenAt, created_at AS createdAt, updated_at AS updatedAt, version FROM terminals`;
+  point_of_sale_id AS pointOfSaleId, last_seen_at AS lastSeenAt, battery_percent AS batteryPercent, signal_percent AS signalPercent, created_at AS createdAt, updated_at AS updatedAt, version FROM terminals`;
 
 export async function getTerminal(tenant: Tenant, db: D1Database, id: string): Promise<Terminal | null> {
   return db.prepare(`${SELECT} WHERE id = ? AND business_id = ?`).bind(id, tenant.businessId).first<Terminal>();

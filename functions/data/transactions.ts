@@ -19,11 +19,16 @@ export interface Transaction {
   customerMsisdn: string | null;
   createdAt: number;
   clearedAt: number | null;
+  /** From the processor (Partner API): why a failed payment failed; why and when a reversed one was reversed. */
+  failureReason: string | null;
+  reversalReason: string | null;
+  reversedAt: number | null;
 }
 
 // Never SELECT * on a million-row table: name the columns.
 const COLUMNS = `id, reference, merchant_id AS merchantId, point_of_sale_id AS pointOfSaleId, terminal_id AS terminalId, channel, network,
-  amount, fee, status, card_bin AS cardBin, card_last4 AS cardLast4, customer_msisdn AS customerMsisdn, created_at AS createdAt, cleared_at AS clearedAt`;
+  amount, fee, status, card_bin AS cardBin, card_last4 AS cardLast4, customer_msisdn AS customerMsisdn, created_at AS createdAt, cleared_at AS clearedAt,
+  failure_reason AS failureReason, reversal_reason AS reversalReason, reversed_at AS reversedAt`;
 
 export interface TransactionFilter {
   /** Epoch ms, inclusive. */

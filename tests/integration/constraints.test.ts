@@ -1,7 +1,7 @@
 // Bad data the database itself refuses (migration 0002), whatever code writes it.
 import { beforeAll, describe, expect, it } from "vitest";
 import { usePortal } from "../support/use-portal";
-import { KUMASI } from "../support/tenants";
+import { ACCRA, KUMASI } from "../support/tenants";
 
 const portal = usePortal();
 const NOW = "2026-11-01T09:00:00.000Z";
@@ -73,10 +73,20 @@ describe("transactions", () => {
     await rejects(tx(values), /CHECK constraint failed/);
   });
 
-  it("refuse a duplicate reference", async () => {
+  it("refuse a duplicate reference within a business, and take the same reference in another (processors number alike)", async () => {
     const db = await portal().db();
     await db.prepare(tx({ reference: "DUP-REF-1" })).run();
-    await rejects(tx({ reference: "DUP-REF-1" }), /UNIQUE constraint failed: transactions.reference/);
+    await rejects(tx({ reference: "DUP-REF-1" }), /UNIQUE constraint failed: transactions.business_id, transactions.reference/);
+    await expect(db.prepare(tx({ reference: "DUP-REF-1", business_id: ACCRA })).run()).resolves.toBeTruthy();
+  });
+
+  it("keep a reversed payment's clearing (its net came back out of available) but never a failed one's", async () => {
+    const db = await portal().db();
+    await expect(
+      db.prepare(tx({ status: "reversed", cleared_at: 1_700_000_100_000, reversal_reason: "Chargeback", reversed_at: 1_700_000_200_000 })).run(),
+    ).resolves.toBeTruthy();
+    await rejects(tx({ status: "successful", failure_reason: "Declined" }), /CHECK constraint failed/);
+    await rejects(tx({ status: "successful", reversal_reason: "Chargeback" }), /CHECK constraint failed/);
   });
 });
 

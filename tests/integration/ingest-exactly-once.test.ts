@@ -21,6 +21,20 @@ const PAYMENTS = 1_500;
 const CONFLICTS = 40;
 const REDELIVERED = 150;
 
+/** A payment as sent (what plan() builds). */
+interface SentPayment {
+  reference: string;
+  point_of_sale: string;
+  channel: "card" | "mobile_money";
+  network: string;
+  amount: number;
+  status: "successful" | "failed";
+  failure_reason?: string;
+  payer: { card_bin?: string; card_last4?: string; msisdn?: string };
+  occurred_at: string;
+  terminal_serial?: string;
+}
+
 interface Planned {
   body: Record<string, unknown>;
   reversal: { reason: string; reversed_at: string } | null;
@@ -96,7 +110,7 @@ describe("exactly once", () => {
         requests.push({ path: "/api/v1/payments", body: unique.length === 1 ? unique[0] : { payments: unique } });
         i += size;
       }
-      const conflicted = planned.slice(0, CONFLICTS).map((p) => ({ ...p.body, amount: (p.body.amount as number) + 1 }));
+      const conflicted = planned.slice(0, CONFLICTS).map((p) => ({ ...(p.body as unknown as SentPayment), amount: (p.body.amount as number) + 1 }));
       for (const body of conflicted) requests.push({ path: "/api/v1/payments", body });
       for (const p of planned.filter((x) => x.reversal)) {
         const path = `/api/v1/payments/${encodeURIComponent(p.body.reference as string)}/reversal`;
@@ -123,7 +137,7 @@ describe("exactly once", () => {
       // Redeliveries: the same queue messages the API sent, delivered again (twice, in one batch).
       const items = await Promise.all(
         planned.slice(0, REDELIVERED).map(async (p): Promise<PaymentItem> => {
-          const b = p.body as Record<string, never>;
+          const b = p.body as unknown as SentPayment;
           const at = parties.find((x) => x.pointOfSaleId === b.point_of_sale)!;
           const item = {
             reference: b.reference,
@@ -134,10 +148,10 @@ describe("exactly once", () => {
             network: b.network,
             amount: b.amount,
             status: b.status,
-            failureReason: (b.failure_reason as string | undefined) ?? null,
-            cardBin: (b.payer as Record<string, string>).card_bin ?? null,
-            cardLast4: (b.payer as Record<string, string>).card_last4 ?? null,
-            msisdn: (b.payer as Record<string, string>).msisdn ?? null,
+            failureReason: b.failure_reason ?? null,
+            cardBin: b.payer.card_bin ?? null,
+            cardLast4: b.payer.card_last4 ?? null,
+            msisdn: b.payer.msisdn ?? null,
             occurredAt: Date.parse(b.occurred_at),
           };
           if (b.terminal_serial) {

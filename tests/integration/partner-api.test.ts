@@ -7,6 +7,7 @@ import { api, cardPayment, eventually, makeKey, momoPayment, partiesOf, type Par
 import { paymentsConsumers } from "../support/portal";
 import { usePortal } from "../support/use-portal";
 import { expectAccountSumsMatchEntries } from "../support/ledger";
+import { signedInCookie } from "../support/sign-in";
 
 const portal = usePortal({ queueConsumers: paymentsConsumers(), vars: { API_RATE_LIMIT_PER_MINUTE: "1000" } });
 let key: string;
@@ -267,6 +268,21 @@ describe("reversals and heartbeats", () => {
     await new Promise((resolve) => setTimeout(resolve, 800));
     expect(await count("SELECT count(*) AS n FROM ledger_entries e JOIN transactions t ON t.id = e.transaction_id WHERE t.reference = ?", reference)).toBe(6);
     await expectAccountSumsMatchEntries(await portal().db());
+    // People see why on the payment's detail.
+    const id = await (await portal().db()).prepare("SELECT id FROM transactions WHERE reference = ?").bind(reference).first<number>("id");
+    const page = await portal().fetch(`/transactions?range=7d&tx=${id!}`, { headers: await signedInCookie(portal(), "abena.darko@example.com", KUMASI) });
+    const html = await page.text();
+    expect(html).toContain("Reversed");
+    expect(html).toContain("Customer dispute");
+  });
+
+  it("a failed payment's reason shows on its detail", async () => {
+    const payment = momoPayment(kumasi[0]!, { status: "failed", failure_reason: "Wallet PIN wrong: Ɔkyeame 🙏" });
+    expect((await api(portal(), key, "/api/v1/payments", payment)).status).toBe(202);
+    await eventually(async () => (await held(payment.reference as string)) === 1);
+    const id = await (await portal().db()).prepare("SELECT id FROM transactions WHERE reference = ?").bind(payment.reference).first<number>("id");
+    const page = await portal().fetch(`/transactions?range=7d&tx=${id!}`, { headers: await signedInCookie(portal(), "abena.darko@example.com", KUMASI) });
+    expect(await page.text()).toContain("Wallet PIN wrong: Ɔkyeame 🙏");
   });
 
   it("a heartbeat makes a silent terminal seen again, with its battery, signal and software", async () => {
@@ -294,6 +310,10 @@ describe("reversals and heartbeats", () => {
       s: 64,
       v: "4.2.1",
     });
+    // The device's page shows what the heartbeat said.
+    const id = await db.prepare("SELECT id FROM terminals WHERE serial = ?").bind(serial).first<string>("id");
+    const page = await portal().fetch(`/pos-terminals/device-details/${id!}`, { headers: await signedInCookie(portal(), "esi.owusu@example.com", KUMASI) });
+    expect(await page.text()).toContain("Battery 81 % · Signal 64 %");
     expect(
       (await api(portal(), key, "/api/v1/terminals/NOSUCH-001/heartbeats", { battery_percent: 1, signal_percent: 1, software_version: "1", sent_at: sentAt }))
         .status,
