@@ -5,7 +5,7 @@
 // every mobile-money network and card scheme, about 8% failed with a reason, a
 // few reversals of earlier payments, heartbeats from most terminals, and some
 // terminals that stop heartbeating (they turn silent on the terminals screen).
-//   --url      the portal (default http://localhost:$PORT, PORT 8787)
+//   --url      the portal (default http://127.0.0.1:$PORT, PORT 8787: where `npm start` listens)
 //   --rate     payments per second (default 5); above 10/s they go in batches of up to 100
 //   --seconds  stop after this long (default: run until Ctrl+C)
 //   --seed     repeat a run's choices
@@ -37,7 +37,7 @@ const TICK_MS = 100;
 
 const { values } = parseArgs({
   options: {
-    url: { type: "string", default: `http://localhost:${process.env.PORT ?? "8787"}` },
+    url: { type: "string", default: `http://127.0.0.1:${process.env.PORT ?? "8787"}` },
     rate: { type: "string", default: "5" },
     seconds: { type: "string" },
     seed: { type: "string" },
