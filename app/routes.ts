@@ -48,5 +48,7 @@ export default [
   route("pos-terminals", "routes/pos-terminals._index.tsx", { id: "routes/pos-terminals" }),
   route("pos-terminals/export", "routes/pos-terminals.export.ts"),
   route("pos-terminals/device-details/:deviceId", "routes/pos-terminals.device-details.tsx"),
+  // The Partner API's reference (issue 12).
+  route("developers/api", "routes/developers.api.tsx"),
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

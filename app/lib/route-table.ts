@@ -49,6 +49,8 @@ export const SUPPORTING_ROUTES: readonly RouteEntry[] = [
   { pattern: "/auth/oidc/:provider/callback", title: "Login", layout: "standard" },
   // The fifth approval kind (transfers, issue 6), beside SPEC's four.
   { pattern: "/approvals/transfer/:id", title: "Transfer Request", layout: "default" },
+  // The Partner API's reference (issue 12), linked from Settings → Developers.
+  { pattern: "/developers/api", title: "API Reference", layout: "default" },
 ];
 
 /** Path segments, ignoring case and any trailing slash, as route matching does. */

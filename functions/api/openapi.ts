@@ -1,0 +1,359 @@
+// GET /api/v1/openapi.json (issue 12, point 10): the Partner API described as
+// OpenAPI 3.1, generated from the valibot schemas the Worker checks requests
+// with (functions/api/schemas.ts), so the document cannot drift from the code.
+// What JSON Schema cannot say (valibot's v.check rules across fields) is said in
+// words: every check must have its sentence here, or building the document
+// throws. tests/unit/openapi.test.ts checks the document and the schemas agree.
+import { toJsonSchemaDefs, type JsonSchema } from "@valibot/to-json-schema";
+import * as v from "valibot";
+import { apiConfig } from "./config";
+// Used only inside functions, so the router may import this module back (it serves the document).
+import { MAX_BODY_BYTES } from "./router";
+import {
+  Accepted,
+  CARD_SCHEMES,
+  CLOCK_SKEW_MS,
+  HeartbeatInput,
+  MAX_AMOUNT_PESEWAS,
+  MAX_PAYMENT_AGE_MS,
+  MAX_PAYMENTS_PER_REQUEST,
+  MOBILE_MONEY_NETWORKS,
+  Payer,
+  PaymentBatchInput,
+  PaymentInput,
+  PaymentsRequest,
+  PaymentView,
+  Problem,
+  Reference,
+  ReversalInput,
+  TerminalSerial,
+} from "./schemas";
+
+/** The Idempotency-Key request header. */
+export const IdempotencyKey = v.pipe(
+  v.string(),
+  v.regex(/^[\x21-\x7e]{1,255}$/, "must be 1 to 255 visible ASCII characters"),
+  v.description("Any unique string (a UUID is best). The same key with the same body gets the first answer again; with another body, 409. Kept for 24 hours."),
+);
+
+/** The Retry-After answer header of a 429. */
+export const RetryAfter = v.pipe(v.number(), v.integer(), v.minValue(1), v.description("Seconds to wait before sending again."));
+
+const SCHEMAS = {
+  Reference,
+  TerminalSerial,
+  Payer,
+  PaymentInput,
+  PaymentBatchInput,
+  PaymentsRequest,
+  ReversalInput,
+  HeartbeatInput,
+  PaymentView,
+  Accepted,
+  Problem,
+  IdempotencyKey,
+  RetryAfter,
+};
+export type SchemaName = keyof typeof SCHEMAS;
+
+const list = (items: readonly string[]) => `${items.slice(0, -1).join(", ")} or ${items.at(-1)}`;
+
+/** The rules of the schemas' v.check actions, by the check's message, in words for people. */
+export const RULES_IN_WORDS: Record<string, string> = {
+  "does not go with the channel": `network goes with channel: ${list(MOBILE_MONEY_NETWORKS)} for mobile_money; ${list(CARD_SCHEMES)} for card.`,
+  "card payments need card_bin and card_last4 only; mobile money needs msisdn only":
+    "payer holds card_bin and card_last4 (and no msisdn) for a card payment, and msisdn alone for mobile money.",
+  "is required for a card payment": "terminal_serial is required for a card payment (card-present).",
+  "is required when status is failed, and only then": "failure_reason is required when status is failed, and not allowed otherwise.",
+};
+
+const TRIMMED = "Spaces around it are removed first; it must hold more than spaces.";
+
+type Schema = JsonSchema & { "x-rules"?: string[]; "x-trim"?: boolean; description?: string };
+
+// Valibot's trim, check and isoTimestamp have no JSON Schema of their own:
+// trim (always before minLength(1) here) becomes "holds a non-space", a check
+// becomes its rule in words, and isoTimestamp keeps valibot's own pattern next
+// to format date-time (which JSON Schema 2020-12 treats as a note, not a rule).
+function convert(): Record<SchemaName, Schema> {
+  const defs = toJsonSchemaDefs(SCHEMAS, {
+    target: "draft-2020-12",
+    errorMode: "throw",
+    overrideRef: (context) => `#/components/schemas/${context.referenceId}`,
+    overrideAction: (context) => {
+      const action = context.valibotAction as { type: string; message?: unknown; requirement?: unknown };
+      const schema = context.jsonSchema as Schema;
+      if (action.type === "trim") return { ...schema, pattern: "\\S", "x-trim": true } as JsonSchema;
+      if (action.type === "iso_timestamp" && action.requirement instanceof RegExp) {
+        return { ...schema, format: "date-time", pattern: action.requirement.source };
+      }
+      if (action.type === "check") {
+        const words = typeof action.message === "string" ? RULES_IN_WORDS[action.message] : undefined;
+        if (!words) throw new Error(`functions/api/openapi.ts: no words for the check "${String(action.message)}"`);
+        return { ...schema, "x-rules": [...(schema["x-rules"] ?? []), words] } as JsonSchema;
+      }
+      return undefined;
+    },
+  }) as Record<SchemaName, Schema>;
+  return JSON.parse(JSON.stringify(defs), (_key, value: unknown) => {
+    if (!value || typeof value !== "object" || Array.isArray(value)) return value;
+    const { "x-rules": rules, "x-trim": trim, ...rest } = value as Schema;
+    const words = [rest.description, trim ? TRIMMED : "", rules ? `Also: ${rules.join(" ")}` : ""].filter(Boolean).join(" ");
+    return words ? { ...rest, description: words } : rest;
+  }) as Record<SchemaName, Schema>;
+}
+
+const ref = (name: string, kind = "schemas") => ({ $ref: `#/components/${kind}/${name}` });
+const json = (schema: SchemaName, example?: unknown) => ({
+  "application/json": { schema: ref(schema), ...(example === undefined ? {} : { example }) },
+});
+
+export const EXAMPLES = {
+  cardPayment: {
+    reference: "PSP-20261123-K000187",
+    merchant: "mer_kff_osu",
+    point_of_sale: "pos_kff_osu_1",
+    terminal_serial: "PAX-A920-004512",
+    channel: "card",
+    network: "VISA",
+    payer: { card_bin: "492181", card_last4: "4242" },
+    amount: 12_550,
+    currency: "GHS",
+    status: "successful",
+    occurred_at: "2026-11-23T10:15:00Z",
+  },
+  failedMobileMoney: {
+    reference: "PSP-20261123-M000188",
+    merchant: "mer_kff_osu",
+    point_of_sale: "pos_kff_osu_1",
+    channel: "mobile_money",
+    network: "MTN",
+    payer: { msisdn: "233244123456" },
+    amount: 4_000,
+    currency: "GHS",
+    status: "failed",
+    failure_reason: "Insufficient funds in the wallet",
+    occurred_at: "2026-11-23T10:16:30Z",
+  },
+  reversal: { reason: "Customer returned the goods", reversed_at: "2026-11-23T11:02:00Z" },
+  heartbeat: { battery_percent: 76, signal_percent: 58, software_version: "4.2.1", sent_at: "2026-11-23T10:20:00Z" },
+  accepted: { accepted: 1 },
+  problem: {
+    message: "The request has 2 problems.",
+    errors: [
+      { path: "payments[0].amount", message: "must be whole pesewas" },
+      { path: "payments[1].failure_reason", message: "is required when status is failed, and only then" },
+    ],
+  },
+} as const;
+
+const DEFAULT_RATE_LIMIT_PER_MINUTE = apiConfig({}).rateLimitPerMinute;
+
+export interface DocumentOptions {
+  /** Requests a minute per API key (functions/api/config.ts); the default is the Worker's. */
+  rateLimitPerMinute?: number;
+}
+
+const rateLimitWords = (perMinute: number) =>
+  `Each API key may send at most ${perMinute} requests a minute. Over the limit the API answers 429 with Retry-After (seconds): wait that long, ` +
+  `then send the same request again (with the same Idempotency-Key). Send up to ${MAX_PAYMENTS_PER_REQUEST} payments in one request rather than many small ones.`;
+
+const description = (perMinute: number) =>
+  [
+    "Processors push payments, reversals and terminal heartbeats into the Partners Portal; the portal answers 202 once it has queued them and applies them within seconds.",
+    "",
+    "**Authentication.** Every request carries `Authorization: Bearer <key>` with one of the business's API keys (Settings → Developers). " +
+      "A key is shown once, when it is made; `pp_live_` keys work in production, `pp_test_` keys elsewhere. A rolled key keeps working for 24 hours; a revoked one stops at once. " +
+      "No key, or a wrong one, is 401, and the answer says nothing about which businesses exist.",
+    "",
+    "**Idempotency.** A reference is unique within the business: sending the same payment again is harmless (it is one payment), " +
+      "while the same reference with other content is kept aside as a conflict for an administrator and does not change the payment. " +
+      "Send an `Idempotency-Key` header to get the first answer again when you retry a request; the same key with another body is 409.",
+    "",
+    `**Rate limits.** ${rateLimitWords(perMinute)}`,
+    "",
+    "**Card numbers.** Never send a full card number (PAN). Any field that holds 13 to 19 digits, written together or in groups split by single spaces or hyphens, " +
+      "that pass the Luhn check is refused with 400 and is not stored or logged (PCI DSS 3.4.1). Cards are sent as their BIN (first six digits) and last four. " +
+      "Use references with a letter in them: a reference of digits only may look like a card number.",
+    "",
+    `**Times.** Times are ISO 8601 with a time zone (2026-11-23T10:15:00Z). A payment may say it happened at most ${MAX_PAYMENT_AGE_MS / 86_400_000} days ago, ` +
+      `and at most ${CLOCK_SKEW_MS / 60_000} minutes ahead of the portal's clock. Amounts are integer pesewas in GHS, at most ${MAX_AMOUNT_PESEWAS}.`,
+    "",
+    "**Webhooks.** The portal calls the business's endpoints on payment.succeeded, payment.failed, payment.reversed, settlement.paid, settlement.failed, " +
+      "transfer.approved, transfer.rejected, approval.requested and terminal.silent. Each call is signed: its `PP-Signature` header is " +
+      '`t=<unix seconds>,v1=<hex>`, the hex being `HMAC-SHA256(secret, timestamp + "." + body)` over the raw body, keyed with the endpoint\'s secret (`whsec_...`). ' +
+      "While a secret is being rolled a second `v1=` is made with the previous one: accept the call when any `v1=` matches. Compare in constant time, " +
+      "refuse a timestamp more than 5 minutes from your clock, and de-duplicate on the event's id (`PP-Event-Id`): a call may come more than once. " +
+      "docs/webhooks.md has the details and a receiver.",
+  ].join("\n");
+
+const responsesFor = (perMinute: number) => ({
+  BadRequest: {
+    description: "The request is not valid: every problem is listed with its JSON path. A field that looks like a full card number is one of them.",
+    content: json("Problem", EXAMPLES.problem),
+  },
+  Unauthorized: {
+    description: "No API key, or not a live key of any business (revoked, expired after a roll, or never made). The answer says nothing more.",
+    content: json("Problem", { message: "Missing or invalid API key. Send Authorization: Bearer <key>." }),
+  },
+  Forbidden: {
+    description: "The key is valid, but the merchant, point of sale or terminal named belongs to another business.",
+    content: json("Problem", { message: "The merchant mer_kff_osu is not one of this business's merchants." }),
+  },
+  NotFound: { description: "No such payment or terminal in this business.", content: json("Problem", { message: "No payment with that reference." }) },
+  Conflict: {
+    description: "The Idempotency-Key was already used with another request.",
+    content: json("Problem", { message: "This Idempotency-Key was already used with another request. Use a new key for a new request." }),
+  },
+  TooLarge: {
+    description: `The body is larger than ${MAX_BODY_BYTES / 1024} KiB (${MAX_PAYMENTS_PER_REQUEST} payments take about 60 kB).`,
+    content: json("Problem", { message: `The body is larger than ${MAX_BODY_BYTES} bytes. Send at most 100 payments a request.` }),
+  },
+  UnsupportedMediaType: {
+    description: "The body is not sent as Content-Type: application/json.",
+    content: json("Problem", { message: "Send the body as JSON with Content-Type: application/json." }),
+  },
+  TooManyRequests: {
+    description: rateLimitWords(perMinute),
+    headers: { "Retry-After": ref("RetryAfter", "headers") },
+    content: json("Problem", { message: `Too many requests for this key: at most ${perMinute} a minute.` }),
+  },
+});
+type ResponseName = keyof ReturnType<typeof responsesFor>;
+
+const errors = (...names: ResponseName[]) => {
+  const codes: Record<ResponseName, string> = {
+    BadRequest: "400",
+    Unauthorized: "401",
+    Forbidden: "403",
+    NotFound: "404",
+    Conflict: "409",
+    TooLarge: "413",
+    UnsupportedMediaType: "415",
+    TooManyRequests: "429",
+  };
+  return Object.fromEntries(names.map((name) => [codes[name], ref(name, "responses")]));
+};
+
+const accepted = (what: string) => ({
+  "202": { description: `${what} queued: the portal applies it within seconds.`, content: json("Accepted", EXAMPLES.accepted) },
+});
+
+const POST_PARAMETERS = [ref("IdempotencyKey", "parameters")];
+
+/** The OpenAPI 3.1 document of the Partner API, with `origin` as its server. */
+export function openApiDocument(origin: string, options: DocumentOptions = {}) {
+  const perMinute = options.rateLimitPerMinute ?? DEFAULT_RATE_LIMIT_PER_MINUTE;
+  const schemas = convert();
+  return {
+    openapi: "3.1.0",
+    jsonSchemaDialect: "https://spec.openapis.org/oas/3.1/dialect/base",
+    info: { title: "Partners Portal Partner API", version: "1.0.0", description: description(perMinute) },
+    servers: [{ url: origin, description: "This portal" }],
+    security: [{ apiKey: [] }],
+    tags: [
+      { name: "Payments", description: "Payments and their reversals." },
+      { name: "Terminals", description: "POS terminals' heartbeats." },
+    ],
+    paths: {
+      "/api/v1/payments": {
+        post: {
+          operationId: "sendPayments",
+          tags: ["Payments"],
+          summary: "Send payments",
+          description:
+            `One payment, or up to ${MAX_PAYMENTS_PER_REQUEST} as {"payments": [...]}. The whole request is refused if any payment in it is not valid; ` +
+            "a payment whose reference the business already holds is not applied twice.",
+          parameters: POST_PARAMETERS,
+          requestBody: {
+            required: true,
+            content: {
+              "application/json": {
+                schema: ref("PaymentsRequest"),
+                examples: {
+                  one: { summary: "One card payment", value: EXAMPLES.cardPayment },
+                  batch: { summary: "A batch", value: { payments: [EXAMPLES.cardPayment, EXAMPLES.failedMobileMoney] } },
+                },
+              },
+            },
+          },
+          responses: {
+            ...accepted("Payments"),
+            ...errors("BadRequest", "Unauthorized", "Forbidden", "Conflict", "TooLarge", "UnsupportedMediaType", "TooManyRequests"),
+          },
+        },
+      },
+      "/api/v1/payments/{reference}": {
+        get: {
+          operationId: "getPayment",
+          tags: ["Payments"],
+          summary: "Get a payment",
+          description: "The payment as the portal holds it: status, fee, net, whether it cleared, and its settlement once there is one.",
+          parameters: [ref("reference", "parameters")],
+          responses: {
+            "200": { description: "The payment.", content: json("PaymentView") },
+            ...errors("Unauthorized", "NotFound", "TooManyRequests"),
+          },
+        },
+      },
+      "/api/v1/payments/{reference}/reversal": {
+        post: {
+          operationId: "reversePayment",
+          tags: ["Payments"],
+          summary: "Reverse a payment",
+          description:
+            "A full reversal. A reversal that arrives before its payment waits for it; reversing twice is one reversal. " +
+            "A cleared payment can be reversed: the amount comes back out of the merchant's available money.",
+          parameters: [ref("reference", "parameters"), ...POST_PARAMETERS],
+          requestBody: { required: true, content: json("ReversalInput", EXAMPLES.reversal) },
+          responses: {
+            ...accepted("The reversal"),
+            ...errors("BadRequest", "Unauthorized", "NotFound", "Conflict", "TooLarge", "UnsupportedMediaType", "TooManyRequests"),
+          },
+        },
+      },
+      "/api/v1/terminals/{serial}/heartbeats": {
+        post: {
+          operationId: "sendHeartbeat",
+          tags: ["Terminals"],
+          summary: "Send a terminal heartbeat",
+          description: "The terminal is alive: its last-seen time, battery, signal and software version are updated, so it is no longer silent.",
+          parameters: [ref("serial", "parameters"), ...POST_PARAMETERS],
+          requestBody: { required: true, content: json("HeartbeatInput", EXAMPLES.heartbeat) },
+          responses: {
+            ...accepted("The heartbeat"),
+            ...errors("BadRequest", "Unauthorized", "Forbidden", "NotFound", "Conflict", "TooLarge", "UnsupportedMediaType", "TooManyRequests"),
+          },
+        },
+      },
+    },
+    components: {
+      schemas,
+      securitySchemes: {
+        apiKey: {
+          type: "http",
+          scheme: "bearer",
+          bearerFormat: "pp_live_ or pp_test_ and 32 letters and digits",
+          description: "A business's API key, made in Settings → Developers.",
+        },
+      },
+      parameters: {
+        IdempotencyKey: {
+          name: "Idempotency-Key",
+          in: "header",
+          required: false,
+          description: schemas.IdempotencyKey.description,
+          schema: ref("IdempotencyKey"),
+        },
+        reference: { name: "reference", in: "path", required: true, description: schemas.Reference.description, schema: ref("Reference") },
+        serial: { name: "serial", in: "path", required: true, description: "The terminal's serial.", schema: ref("TerminalSerial") },
+      },
+      headers: {
+        RetryAfter: { description: schemas.RetryAfter.description, schema: ref("RetryAfter") },
+      },
+      responses: responsesFor(perMinute),
+    },
+  };
+}
+
+export type OpenApiDocument = ReturnType<typeof openApiDocument>;
