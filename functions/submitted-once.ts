@@ -82,7 +82,9 @@ export async function runOnce(
   const dataRequest = new URL(request.url).pathname.endsWith(".data");
   const succeeded = response.status >= 200 && response.status < 400 && (dataRequest || response.status >= 300);
   const length = Number(response.headers.get("Content-Length") ?? "0");
-  if (!succeeded || length > MAX_KEPT_BYTES) {
+  // An answer marked no-store holds what is shown once (a new API key): it is never written down, here or anywhere.
+  const shownOnce = /\bno-store\b/i.test(response.headers.get("Cache-Control") ?? "");
+  if (!succeeded || shownOnce || length > MAX_KEPT_BYTES) {
     await releaseSubmission(db, sessionId, submissionId);
     return response;
   }

@@ -7,10 +7,10 @@
 import { toJsonSchemaDefs, type JsonSchema } from "@valibot/to-json-schema";
 import * as v from "valibot";
 import { apiConfig } from "./config";
-// Used only inside functions, so the router may import this module back (it serves the document).
-import { MAX_BODY_BYTES } from "./router";
 import {
   Accepted,
+  IdempotencyKey,
+  MAX_BODY_BYTES,
   CARD_SCHEMES,
   CLOCK_SKEW_MS,
   HeartbeatInput,
@@ -28,13 +28,6 @@ import {
   ReversalInput,
   TerminalSerial,
 } from "./schemas";
-
-/** The Idempotency-Key request header. */
-export const IdempotencyKey = v.pipe(
-  v.string(),
-  v.regex(/^[\x21-\x7e]{1,255}$/, "must be 1 to 255 visible ASCII characters"),
-  v.description("Any unique string (a UUID is best). The same key with the same body gets the first answer again; with another body, 409. Kept for 24 hours."),
-);
 
 /** The Retry-After answer header of a 429. */
 export const RetryAfter = v.pipe(v.number(), v.integer(), v.minValue(1), v.description("Seconds to wait before sending again."));

@@ -11,9 +11,12 @@ import { getPaymentByReference } from "../data/api-payments";
 import { cardNumberPaths } from "./card-numbers";
 import { bearerKey, hashKey } from "./keys";
 import { paymentView } from "./views";
+import { openApiDocument } from "./openapi";
 import {
   CLOCK_SKEW_MS,
   HeartbeatInput,
+  IdempotencyKey,
+  MAX_BODY_BYTES,
   MAX_PAYMENT_AGE_MS,
   PaymentBatchInput,
   PaymentInput,
@@ -25,8 +28,6 @@ import {
 import { resolvePayments, resolveTerminal, type Refusal } from "./resolve";
 import type { IngestMessage } from "./consumer";
 
-/** A request body larger than this is refused (413): 100 payments take about 60 kB. */
-export const MAX_BODY_BYTES = 256 * 1024;
 const NO_STORE = { "Cache-Control": "no-store" };
 
 export function problem(status: number, message: string, errors?: Problem["errors"], headers: Record<string, string> = {}): Response {
@@ -46,13 +47,19 @@ export interface ApiDeps {
   rateLimitPerMinute: number;
 }
 
-type Route = { name: "payments" } | { name: "payment"; reference: string } | { name: "reversal"; reference: string } | { name: "heartbeat"; serial: string };
+type Route =
+  | { name: "payments" }
+  | { name: "payment"; reference: string }
+  | { name: "reversal"; reference: string }
+  | { name: "heartbeat"; serial: string }
+  | { name: "openapi" };
 
 const ROUTES: { method: string; pattern: RegExp; route: (m: RegExpExecArray) => Route }[] = [
   { method: "POST", pattern: /^\/api\/v1\/payments\/?$/, route: () => ({ name: "payments" }) },
   { method: "GET", pattern: /^\/api\/v1\/payments\/([^/]+)\/?$/, route: (m) => ({ name: "payment", reference: m[1]! }) },
   { method: "POST", pattern: /^\/api\/v1\/payments\/([^/]+)\/reversal\/?$/, route: (m) => ({ name: "reversal", reference: m[1]! }) },
   { method: "POST", pattern: /^\/api\/v1\/terminals\/([^/]+)\/heartbeats\/?$/, route: (m) => ({ name: "heartbeat", serial: m[1]! }) },
+  { method: "GET", pattern: /^\/api\/v1\/openapi\.json$/, route: () => ({ name: "openapi" }) },
 ];
 
 function match(request: Request): Route | Response {
@@ -147,8 +154,6 @@ async function sha256(text: string): Promise<string> {
   return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
 }
 
-const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
-
 /**
  * Queues the message once per Idempotency-Key: a repeat of the same request gets
  * the first answer again, the same key on another request is a 409.
@@ -159,7 +164,7 @@ async function queueOnce(request: Request, deps: ApiDeps, holder: KeyHolder, bod
     await deps.queue.send(message, { contentType: "json" });
     return accepted(count);
   }
-  if (!IDEMPOTENCY_KEY.test(key)) return badRequest([{ path: "Idempotency-Key", message: "must be 1 to 255 visible ASCII characters" }]);
+  if (!v.is(IdempotencyKey, key)) return badRequest([{ path: "Idempotency-Key", message: "must be 1 to 255 visible ASCII characters" }]);
   const requestHash = await sha256(`${request.method} ${new URL(request.url).pathname}\n${bodyText}`);
   const answer = { accepted: count };
   const kept = await claimIdempotencyKey(holder.businessId, deps.db, key, { requestHash, status: 202, body: JSON.stringify(answer) }, deps.now());
@@ -195,6 +200,12 @@ function timeErrors(paths: { path: string; at: number }[], now: number, maxAgeMs
 export async function handlePartnerApi(request: Request, deps: ApiDeps): Promise<Response> {
   const route = match(request);
   if (route instanceof Response) return route;
+  // The description is public: a processor's developer reads it before having a key.
+  if (route.name === "openapi") {
+    return Response.json(openApiDocument(new URL(request.url).origin, { rateLimitPerMinute: deps.rateLimitPerMinute }), {
+      headers: { "Cache-Control": "public, max-age=300" },
+    });
+  }
 
   // 401 says nothing more: not whether the key ever existed, nor whose it was.
   const key = bearerKey(request);

@@ -8,6 +8,16 @@ export const MOBILE_MONEY_NETWORKS = ["MTN", "Telecel", "AirtelTigo"] as const;
 export const CARD_SCHEMES = ["VISA", "MASTERCARD", "GHLINK"] as const;
 export const CHANNELS = ["card", "mobile_money"] as const;
 
+/** A request body larger than this is refused (413): 100 payments take about 60 kB. */
+export const MAX_BODY_BYTES = 256 * 1024;
+
+/** The Idempotency-Key request header. */
+export const IdempotencyKey = v.pipe(
+  v.string(),
+  v.regex(/^[\x21-\x7e]{1,255}$/, "must be 1 to 255 visible ASCII characters"),
+  v.description("Any unique string (a UUID is best). The same key with the same body gets the first answer again; with another body, 409. Kept for 24 hours."),
+);
+
 /** At most this many payments in one request. */
 export const MAX_PAYMENTS_PER_REQUEST = 100;
 /** GHS 1,000,000.00: more is no card or wallet payment. */

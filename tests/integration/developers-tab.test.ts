@@ -143,6 +143,23 @@ describe("the Developers tab", () => {
     }
   });
 
+  it("a new key sent as a form that may be re-sent (with a submission id) is still written down nowhere", async () => {
+    const response = await portal().fetch("/settings.data?tab=developers", {
+      method: "POST",
+      headers: {
+        Origin: portal().url,
+        "Sec-Fetch-Site": "same-origin",
+        "Content-Type": "application/x-www-form-urlencoded",
+        ...(await signedInCookie(portal(), KOFI, KUMASI)),
+      },
+      body: new URLSearchParams({ intent: "create-key", name: "Replay test", submission: crypto.randomUUID() }).toString(),
+    });
+    expect(response.status).toBe(200);
+    const [secret] = (await response.text()).match(ANY_KEY) ?? [];
+    expect(secret).toMatch(KEY_PATTERN);
+    expect(await tablesHolding(await portal().db(), secret!)).toEqual([]);
+  });
+
   it("refuses a key name that is empty or over 60 characters, and writes nothing", async () => {
     const before = await written();
     for (const name of ["", "   ", "x".repeat(61)]) {

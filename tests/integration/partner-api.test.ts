@@ -321,6 +321,19 @@ describe("reversals and heartbeats", () => {
   });
 });
 
+describe("the description", () => {
+  it("GET /api/v1/openapi.json needs no key and describes every endpoint the Worker answers", async () => {
+    const response = await api(portal(), null, "/api/v1/openapi.json");
+    expect(response.status).toBe(200);
+    const doc = await response.json<{ openapi: string; paths: Record<string, Record<string, unknown>> }>();
+    expect(doc.openapi).toBe("3.1.0");
+    expect(Object.keys(doc.paths).sort()).toEqual(
+      ["/api/v1/payments", "/api/v1/payments/{reference}", "/api/v1/payments/{reference}/reversal", "/api/v1/terminals/{serial}/heartbeats"].sort(),
+    );
+    expect(Object.keys(doc.paths["/api/v1/payments"]!)).toContain("post");
+  });
+});
+
 describe("rate limit", () => {
   const limited = usePortal({ vars: { API_RATE_LIMIT_PER_MINUTE: "3" } });
   it("429 with Retry-After, per key: another key of the business is not held back", async () => {

@@ -7,7 +7,8 @@
 import * as v from "valibot";
 import { describe, expect, it } from "vitest";
 import { cardNumberPaths } from "../../functions/api/card-numbers";
-import { EXAMPLES, IdempotencyKey, openApiDocument, RULES_IN_WORDS, type SchemaName } from "../../functions/api/openapi";
+import { EXAMPLES, openApiDocument, RULES_IN_WORDS, type SchemaName } from "../../functions/api/openapi";
+import { IdempotencyKey } from "../../functions/api/schemas";
 import * as api from "../../functions/api/schemas";
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
