@@ -137,7 +137,8 @@ export default {
   // partners-portal-events (relay) and partners-portal-events-dlq (park); partners-portal-webhooks (send).
   async queue(batch, env) {
     if (batch.queue === PAYMENTS_QUEUE) {
-      await handlePaymentsBatch(batch, env.DB, Date.now);
+      // The payment.* webhooks written with the payments go out now, not at the next sweep.
+      await handlePaymentsBatch(batch, env.DB, Date.now, (businessId) => dispatchPendingDeliveries(env, Date.now(), businessId).then(() => undefined));
       return;
     }
     if (batch.queue === WEBHOOKS_QUEUE) return handleWebhooksBatch(batch, env);

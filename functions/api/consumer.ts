@@ -5,7 +5,9 @@
 // When a share fails (a race with another writer, D1 busy), its messages are
 // retried and the other businesses' are kept.
 import * as v from "valibot";
-import { applyIngest, type HeartbeatItem, type IngestResult, type IngestWork, type PaymentItem, type ReversalItem } from "../data/ingest";
+import { applyIngest, type HeartbeatItem, type IngestResult, type IngestWork, type PaymentChange, type PaymentItem, type ReversalItem } from "../data/ingest";
+import { bulkWebhookEventStatements } from "../data/webhooks";
+import { paymentView } from "./views";
 
 /** The Partner API's queue (wrangler.toml); the Worker's other queues are the analytics relay's. */
 export const PAYMENTS_QUEUE = "partners-portal-payments";
@@ -39,6 +41,29 @@ export interface ConsumerReport {
   error?: string;
 }
 
+const EVENT_TYPE = { succeeded: "payment.succeeded", failed: "payment.failed", reversed: "payment.reversed" } as const;
+
+async function sha256(text: string): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/**
+ * The payment.* webhooks of a batch, written with it. An event's id comes from the business, the reference and
+ * the kind, so a batch delivered again cannot make a second event (and a duplicate makes no change to announce).
+ */
+async function paymentEvents(businessId: string, db: D1Database, changes: PaymentChange[]): Promise<D1PreparedStatement[]> {
+  const events = await Promise.all(
+    changes.map(async ({ kind, payment }) => ({
+      id: `evt_${(await sha256(`${businessId}\n${payment.reference}\n${kind}`)).slice(0, 32)}`,
+      type: EVENT_TYPE[kind],
+      at: kind === "reversed" ? (payment.reversedAt ?? payment.createdAt) : payment.createdAt,
+      data: paymentView({ ...payment, settlementId: null, settlementReference: null, settlementStatus: null, settlementPaidAt: null }),
+    })),
+  );
+  return bulkWebhookEventStatements(businessId, db, events);
+}
+
 export async function handlePaymentsBatch(
   batch: MessageBatch<unknown>,
   db: D1Database,
@@ -63,7 +88,7 @@ export async function handlePaymentsBatch(
   const reports: ConsumerReport[] = [];
   for (const [businessId, share] of byBusiness) {
     try {
-      const result = await applyIngest(businessId, db, share.work, now());
+      const result = await applyIngest(businessId, db, share.work, now(), (changes) => paymentEvents(businessId, db, changes));
       for (const message of share.messages) message.ack();
       reports.push({ businessId, result });
       await afterWrite(businessId, result).catch((error: unknown) =>

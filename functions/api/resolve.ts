@@ -81,7 +81,7 @@ export async function resolvePayments(
       msisdn: p.payer.msisdn ?? null,
       occurredAt: Date.parse(p.occurred_at),
     };
-    items.push({ ...item, fingerprint: await fingerprintOf(item) });
+    items.push({ ...item, fingerprint: await fingerprintOf(item), merchantCode: merchant.code ?? "", terminalSerial: p.terminal_serial ?? null });
   }
   return errors.length > 0 ? { errors } : { items };
 }

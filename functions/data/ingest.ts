@@ -31,6 +31,9 @@ export interface PaymentItem {
   occurredAt: number;
   /** SHA-256 of the fields above: the same reference with another fingerprint is a conflict. */
   fingerprint: string;
+  /** As the door found them, for the payment.* webhooks (not part of the fingerprint). */
+  merchantCode?: string;
+  terminalSerial?: string | null;
 }
 
 export interface ReversalItem {
@@ -56,6 +59,7 @@ export interface IngestWork {
 
 export interface IngestResult {
   applied: PaymentItem[];
+  changes: PaymentChange[];
   duplicates: number;
   conflicts: number;
   reversed: { reference: string; reason: string; reversedAt: number }[];
@@ -63,22 +67,35 @@ export interface IngestResult {
   heartbeats: number;
 }
 
-/** What the portal already holds for a reference. */
-interface Held {
+/** A payment as the portal holds it (or is about to): what the consumer decides on, and what payment.* webhooks carry. */
+export interface Held {
   reference: string;
   fingerprint: string | null;
   status: "successful" | "failed" | "reversed";
   channel: Channel;
   merchantId: string;
+  merchantCode: string;
   pointOfSaleId: string;
   terminalId: string | null;
+  terminalSerial: string | null;
   network: string;
   amount: number;
   fee: number;
+  failureReason: string | null;
+  cardBin: string | null;
+  cardLast4: string | null;
+  msisdn: string | null;
   createdAt: number;
+  clearedAt: number | null;
   cleared: boolean;
   reversalReason: string | null;
   reversedAt: number | null;
+}
+
+/** What a batch changed, for the webhooks written in the same batch. */
+export interface PaymentChange {
+  kind: "succeeded" | "failed" | "reversed";
+  payment: Held;
 }
 
 interface Conflict {
@@ -102,9 +119,14 @@ async function readHeld(businessId: string, db: D1Database, references: string[]
   const [held, waiting] = await db.batch<Record<string, unknown>>([
     db
       .prepare(
-        `SELECT reference, fingerprint, status, channel, merchant_id AS merchantId, point_of_sale_id AS pointOfSaleId, terminal_id AS terminalId, network,
-           amount, fee, created_at AS createdAt, cleared_at IS NOT NULL AS cleared, reversal_reason AS reversalReason, reversed_at AS reversedAt
-         FROM transactions WHERE business_id = ?1 AND reference IN (SELECT value FROM json_each(?2))`,
+        `SELECT t.reference, t.fingerprint, t.status, t.channel, t.merchant_id AS merchantId, m.code AS merchantCode, t.point_of_sale_id AS pointOfSaleId,
+           t.terminal_id AS terminalId, tm.serial AS terminalSerial, t.network, t.amount, t.fee, t.failure_reason AS failureReason, t.card_bin AS cardBin,
+           t.card_last4 AS cardLast4, t.customer_msisdn AS msisdn, t.created_at AS createdAt, t.cleared_at AS clearedAt, t.cleared_at IS NOT NULL AS cleared,
+           t.reversal_reason AS reversalReason, t.reversed_at AS reversedAt
+         FROM transactions t
+         JOIN merchants m ON m.id = t.merchant_id AND m.business_id = t.business_id
+         LEFT JOIN terminals tm ON tm.id = t.terminal_id AND tm.business_id = t.business_id
+         WHERE t.business_id = ?1 AND t.reference IN (SELECT value FROM json_each(?2))`,
       )
       .bind(businessId, json),
     db
@@ -228,12 +250,19 @@ function deltaStatements(businessId: string, db: D1Database, table: keyof typeof
 }
 
 /** Reads what is held for the work's references, decides what is new, and writes it in one batch. Throws (the batch rolls back) on a race. */
-export async function applyIngest(businessId: string, db: D1Database, work: IngestWork, now: number): Promise<IngestResult> {
+export async function applyIngest(
+  businessId: string,
+  db: D1Database,
+  work: IngestWork,
+  now: number,
+  /** Statements written in the same batch for what changed (the payment.* webhooks' outbox). */
+  events: (changes: PaymentChange[]) => Promise<D1PreparedStatement[]> = async () => [],
+): Promise<IngestResult> {
   const references = [...new Set([...work.payments.map((p) => p.reference), ...work.reversals.map((r) => r.reference)])];
   const { held, waiting } =
     references.length > 0 ? await readHeld(businessId, db, references) : { held: new Map<string, Held>(), waiting: new Map<string, ReversalItem>() };
 
-  const result: IngestResult = { applied: [], duplicates: 0, conflicts: 0, reversed: [], waiting: 0, heartbeats: 0 };
+  const result: IngestResult = { applied: [], changes: [], duplicates: 0, conflicts: 0, reversed: [], waiting: 0, heartbeats: 0 };
   const conflicts: Conflict[] = [];
   const inserts: (PaymentItem & { fee: number })[] = [];
   const postings: BulkPosting[] = [];
@@ -268,12 +297,19 @@ export async function applyIngest(businessId: string, db: D1Database, work: Inge
       status: payment.status,
       channel: payment.channel,
       merchantId: payment.merchantId,
+      merchantCode: payment.merchantCode ?? "",
       pointOfSaleId: payment.pointOfSaleId,
       terminalId: payment.terminalId,
+      terminalSerial: payment.terminalSerial ?? null,
       network: payment.network,
       amount: payment.amount,
       fee,
+      failureReason: payment.failureReason,
+      cardBin: payment.cardBin,
+      cardLast4: payment.cardLast4,
+      msisdn: payment.msisdn,
       createdAt: payment.occurredAt,
+      clearedAt: null,
       cleared: false,
       reversalReason: null,
       reversedAt: null,
@@ -281,6 +317,7 @@ export async function applyIngest(businessId: string, db: D1Database, work: Inge
     held.set(payment.reference, row);
     inserts.push({ ...payment, fee });
     result.applied.push(payment);
+    result.changes.push({ kind: payment.status === "successful" ? "succeeded" : "failed", payment: { ...row } });
     rollups.add(row, payment.status, 1);
     if (payment.status === "successful") {
       const what = payment.channel === "card" ? "Card payment" : "Mobile money payment";
@@ -347,6 +384,7 @@ export async function applyIngest(businessId: string, db: D1Database, work: Inge
     target.reversalReason = reversal.reason;
     target.reversedAt = reversedAt;
     result.reversed.push({ reference: target.reference, reason: reversal.reason, reversedAt });
+    result.changes.push({ kind: "reversed", payment: { ...target } });
   }
 
   const statements: D1PreparedStatement[] = [];
@@ -430,6 +468,7 @@ export async function applyIngest(businessId: string, db: D1Database, work: Inge
     );
     result.heartbeats = latest.size;
   }
+  statements.push(...(await events(result.changes)));
   if (statements.length === 0) return result;
   statements.push(db.prepare("DELETE FROM batch_guards"));
   await db.batch(statements);

@@ -458,6 +458,38 @@ export function webhookEventStatements(
   return events.flatMap((event) => eventStatements(businessId, db, { ...event, id: event.id ?? newEventId() }, null));
 }
 
+/**
+ * webhookEventStatements for many events at once (the Partner API's consumer writes a thousand payments in a
+ * batch): two statements whatever their number, the events travelling as one JSON parameter. Each event's id
+ * must be given (the caller derives it from what happened, so a re-emission is a no-op).
+ */
+export function bulkWebhookEventStatements(
+  businessId: string,
+  db: D1Database,
+  events: { id: string; type: WebhookEventType; data: unknown; at: number }[],
+): D1PreparedStatement[] {
+  if (events.length === 0) return [];
+  const json = JSON.stringify(events.map((e) => ({ id: e.id, type: e.type, payload: JSON.stringify(e.data ?? {}), at: e.at })));
+  const subscribed = `e.business_id = ?1 AND e.status = 'enabled' AND EXISTS (SELECT 1 FROM json_each(e.event_types) WHERE value = j.value->>'type')`;
+  return [
+    db
+      .prepare(
+        `INSERT OR IGNORE INTO webhook_events (id, business_id, type, payload, created_at)
+         SELECT j.value->>'id', ?1, j.value->>'type', j.value->>'payload', j.value->>'at' FROM json_each(?2) j
+         WHERE EXISTS (SELECT 1 FROM webhook_endpoints e WHERE ${subscribed})`,
+      )
+      .bind(businessId, json),
+    db
+      .prepare(
+        `INSERT OR IGNORE INTO webhook_deliveries (id, business_id, endpoint_id, event_id, status, attempts, next_attempt_at, created_at, updated_at)
+         SELECT 'wd_' || substr(j.value->>'id', 5) || '_' || substr(e.id, 4), e.business_id, e.id, j.value->>'id', 'pending', 0, j.value->>'at', j.value->>'at', j.value->>'at'
+         FROM json_each(?2) j JOIN webhook_endpoints e ON ${subscribed}
+         WHERE EXISTS (SELECT 1 FROM webhook_events v WHERE v.id = j.value->>'id' AND v.business_id = ?1)`,
+      )
+      .bind(businessId, json),
+  ];
+}
+
 const SUBSCRIBED = `e.business_id = ? AND e.status = 'enabled' AND EXISTS (SELECT 1 FROM json_each(e.event_types) WHERE value = ?)`;
 
 function eventStatements(
