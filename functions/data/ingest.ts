@@ -256,7 +256,7 @@ export async function applyIngest(
   work: IngestWork,
   now: number,
   /** Statements written in the same batch for what changed (the payment.* webhooks' outbox). */
-  events: (changes: PaymentChange[]) => Promise<D1PreparedStatement[]> = async () => [],
+  events: (changes: PaymentChange[]) => Promise<D1PreparedStatement[]> = () => Promise.resolve([]),
 ): Promise<IngestResult> {
   const references = [...new Set([...work.payments.map((p) => p.reference), ...work.reversals.map((r) => r.reference)])];
   const { held, waiting } =
