@@ -45,7 +45,7 @@ export interface TransactionFilter {
   /** The customer's number as 233XXXXXXXXX. */
   customerMsisdn?: string;
   cardLast4?: string;
-  /** Part of a merchant's name or trading name. */
+  /** Part of a merchant's name or trading name, or a reference written mostly in letters. */
   merchantSearch?: string;
 }
 
@@ -71,8 +71,11 @@ function whereOf(tenant: Tenant, filter: TransactionFilter): { sql: string; bind
   }
   if (filter.merchantSearch?.trim()) {
     const pattern = likePattern(filter.merchantSearch.trim());
-    where.push("merchant_id IN (SELECT id FROM merchants WHERE business_id = ? AND (name LIKE ? ESCAPE '\\' OR trading_name LIKE ? ESCAPE '\\'))");
-    binds.push(tenant.businessId, pattern, pattern);
+    // A processor's reference may be mostly letters (SIMMWT7BG05T18): such a search is also that reference, exactly.
+    where.push(
+      "(merchant_id IN (SELECT id FROM merchants WHERE business_id = ? AND (name LIKE ? ESCAPE '\\' OR trading_name LIKE ? ESCAPE '\\')) OR reference IN (?, ?))",
+    );
+    binds.push(tenant.businessId, pattern, pattern, filter.merchantSearch.trim(), filter.merchantSearch.trim().toUpperCase());
   }
   if (filter.from !== undefined) {
     where.push("created_at >= ?");

@@ -2,7 +2,7 @@
 // the seeded template, so tests can read and change its D1 and KV directly.
 import { createHash } from "node:crypto";
 import { test as base, expect, type Page } from "@playwright/test";
-import { eventsConsumers, startPortal, type Portal } from "../support/portal";
+import { eventsConsumers, paymentsConsumers, startPortal, webhooksConsumers, type Portal } from "../support/portal";
 import { mintSession } from "../support/sign-in";
 import { prepareTemplateState } from "../support/state";
 import { KUMASI } from "../support/tenants";
@@ -47,8 +47,12 @@ export const test = base.extend<
     // eslint-disable-next-line no-empty-pattern
     async ({}, use) => {
       const template = await prepareTemplateState();
-      // With the analytics consumer, so events the browser sends reach D1 (/__dev/events).
-      const portal = await startPortal({ template, queueConsumers: eventsConsumers({ maxRetries: 3 }) });
+      // With the analytics consumer, so events the browser sends reach D1 (/__dev/events), and the Partner API's
+      // and the webhooks' consumers, so payments sent to /api/v1 reach the screens and endpoints hear of them.
+      const portal = await startPortal({
+        template,
+        queueConsumers: { ...eventsConsumers({ maxRetries: 3 }), ...paymentsConsumers(), ...webhooksConsumers() },
+      });
       await use(portal);
       await portal.dispose();
     },

@@ -283,6 +283,12 @@ describe("reversals and heartbeats", () => {
     const id = await (await portal().db()).prepare("SELECT id FROM transactions WHERE reference = ?").bind(payment.reference).first<number>("id");
     const page = await portal().fetch(`/transactions?range=7d&tx=${id!}`, { headers: await signedInCookie(portal(), "abena.darko@example.com", KUMASI) });
     expect(await page.text()).toContain("Wallet PIN wrong: Ɔkyeame 🙏");
+    // A reference written mostly in letters is found by the list's one search box, as a number-heavy one is.
+    const reference = payment.reference as string;
+    const list = await portal().fetch(`/transactions?range=today&q=${encodeURIComponent(reference)}`, {
+      headers: await signedInCookie(portal(), "abena.darko@example.com", KUMASI),
+    });
+    expect(await list.text()).toContain(reference);
   });
 
   it("a heartbeat makes a silent terminal seen again, with its battery, signal and software", async () => {

@@ -78,6 +78,8 @@ export interface PortalOptions {
 
 export interface Portal {
   url: string;
+  /** The state folder (D1, KV) this portal runs on: PP_STATE_DIR for a script that reads it (npm run simulate). */
+  stateDir: string;
   buildId: string;
   fetch(path: string, init?: RequestInit & { host?: string }): Promise<Response>;
   kv(): Promise<TestKv>;
@@ -171,6 +173,7 @@ export async function startPortal(options: PortalOptions = {}): Promise<Portal> 
   const db = testD1(send);
   return {
     url,
+    stateDir: state,
     buildId,
     // dispatchFetch lets a test choose the Host (https://portal.example.com, http://localhost).
     fetch: (path, init = {}) => {
