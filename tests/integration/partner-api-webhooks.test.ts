@@ -74,7 +74,9 @@ describe("payment webhooks", () => {
     expect(received(failed.reference as string)[0]!.envelope.type).toBe("payment.failed");
     for (const request of [succeeded!, reversed!]) {
       expect(request.headers["pp-event-id"]).toBe(request.envelope.id);
-      expect(await verifySignature(request.headers["pp-signature"]!, request.body, secret, { nowSeconds: Math.floor(Date.now() / 1000) })).toEqual({ ok: true });
+      expect(await verifySignature(request.headers["pp-signature"]!, request.body, secret, { nowSeconds: Math.floor(Date.now() / 1000) })).toEqual({
+        ok: true,
+      });
     }
   });
 });
