@@ -6,6 +6,11 @@ export const DEV_SESSION_SECRET = "dev-only-session-secret-never-use-in-producti
 /** Analytics relay retry defaults (seconds); see functions/events/retry.ts for the schedule they make. */
 export const EVENTS_RETRY_BASE_SECONDS_DEFAULT = 30;
 export const EVENTS_RETRY_MAX_SECONDS_DEFAULT = 900;
+/** Webhook delivery defaults (seconds); see functions/webhooks/backoff.ts for the schedule they make. */
+export const WEBHOOKS_RETRY_BASE_SECONDS_DEFAULT = 60;
+export const WEBHOOKS_RETRY_MAX_SECONDS_DEFAULT = 3600;
+export const WEBHOOKS_RETRY_WINDOW_SECONDS_DEFAULT = 86_400;
+export const WEBHOOKS_TIMEOUT_SECONDS_DEFAULT = 10;
 /** Cloudflare Queues refuses a longer retry delay (12 hours). */
 const MAX_QUEUE_DELAY_SECONDS = 43_200;
 
@@ -57,6 +62,11 @@ const RawConfig = v.object({
   EVENTS_API_KEY: v.optional(v.pipe(v.string("EVENTS_API_KEY must be a string"), v.maxLength(1000, "EVENTS_API_KEY must be at most 1000 characters"))),
   EVENTS_RETRY_BASE_SECONDS: seconds("EVENTS_RETRY_BASE_SECONDS", 0, 3600, EVENTS_RETRY_BASE_SECONDS_DEFAULT),
   EVENTS_RETRY_MAX_SECONDS: seconds("EVENTS_RETRY_MAX_SECONDS", 1, MAX_QUEUE_DELAY_SECONDS, EVENTS_RETRY_MAX_SECONDS_DEFAULT),
+  // Webhooks (functions/webhooks): the backoff, the window after which a delivery is failed, and the answer timeout.
+  WEBHOOKS_RETRY_BASE_SECONDS: seconds("WEBHOOKS_RETRY_BASE_SECONDS", 1, 3600, WEBHOOKS_RETRY_BASE_SECONDS_DEFAULT),
+  WEBHOOKS_RETRY_MAX_SECONDS: seconds("WEBHOOKS_RETRY_MAX_SECONDS", 1, MAX_QUEUE_DELAY_SECONDS, WEBHOOKS_RETRY_MAX_SECONDS_DEFAULT),
+  WEBHOOKS_RETRY_WINDOW_SECONDS: seconds("WEBHOOKS_RETRY_WINDOW_SECONDS", 1, 7 * 86_400, WEBHOOKS_RETRY_WINDOW_SECONDS_DEFAULT),
+  WEBHOOKS_TIMEOUT_SECONDS: seconds("WEBHOOKS_TIMEOUT_SECONDS", 1, 30, WEBHOOKS_TIMEOUT_SECONDS_DEFAULT),
   EVENTS_REPLAY_SECRET: v.optional(v.pipe(v.string(), v.minLength(32, "EVENTS_REPLAY_SECRET must be at least 32 characters"))),
   // Sign-in (functions/auth). The key the session cookie was signed with before the last rotation.
   SESSION_SECRET_PREVIOUS: v.optional(v.pipe(v.string(), v.minLength(32, "SESSION_SECRET_PREVIOUS must be at least 32 characters"))),
@@ -91,6 +101,10 @@ const OPTIONAL_TEXT_VARS = [
   "EVENTS_RETRY_BASE_SECONDS",
   "EVENTS_RETRY_MAX_SECONDS",
   "EVENTS_REPLAY_SECRET",
+  "WEBHOOKS_RETRY_BASE_SECONDS",
+  "WEBHOOKS_RETRY_MAX_SECONDS",
+  "WEBHOOKS_RETRY_WINDOW_SECONDS",
+  "WEBHOOKS_TIMEOUT_SECONDS",
   "SESSION_SECRET_PREVIOUS",
   "OTP_SECRET",
   "SMS_GATEWAY_URL",
@@ -123,6 +137,19 @@ export interface EventsConfig {
   retryMaxSeconds: number;
   /** Bearer secret of POST /api/events/replay; null: that endpoint does not exist. */
   replaySecret: string | null;
+}
+
+/** Webhook delivery settings (functions/webhooks). */
+export interface WebhooksConfig {
+  /** Which URLs are allowed (functions/webhooks/url-rules.ts): http://localhost only in development. */
+  environment: v.InferOutput<typeof Environment>;
+  /** The first retry delay; each later one doubles, up to retryMaxSeconds. */
+  retryBaseSeconds: number;
+  retryMaxSeconds: number;
+  /** A delivery still failing this long after its event is marked failed. */
+  retryWindowSeconds: number;
+  /** How long a receiver has to answer. */
+  timeoutMs: number;
 }
 
 /** Sign-in settings (functions/auth): session keys, the one-time-code key, SMS delivery. */
@@ -168,6 +195,7 @@ interface FullConfig {
   events: EventsConfig;
   auth: AuthConfig;
   oidc: OidcConfig;
+  webhooks: WebhooksConfig;
 }
 
 function parseAll(env: Record<string, unknown>): FullConfig {
@@ -195,6 +223,9 @@ function parseAll(env: Record<string, unknown>): FullConfig {
   }
   if (raw.EVENTS_RETRY_BASE_SECONDS > raw.EVENTS_RETRY_MAX_SECONDS) {
     problems.push("EVENTS_RETRY_BASE_SECONDS must not be more than EVENTS_RETRY_MAX_SECONDS");
+  }
+  if (raw.WEBHOOKS_RETRY_BASE_SECONDS > raw.WEBHOOKS_RETRY_MAX_SECONDS) {
+    problems.push("WEBHOOKS_RETRY_BASE_SECONDS must not be more than WEBHOOKS_RETRY_MAX_SECONDS");
   }
   const oidcClient = (prefix: "MICROSOFT" | "GOOGLE"): OidcClientConfig | null => {
     const issuer = raw[`${prefix}_ISSUER`];
@@ -245,6 +276,13 @@ function parseAll(env: Record<string, unknown>): FullConfig {
       retryMaxSeconds: raw.EVENTS_RETRY_MAX_SECONDS,
       replaySecret: raw.EVENTS_REPLAY_SECRET ?? null,
     },
+    webhooks: {
+      environment: raw.ENVIRONMENT,
+      retryBaseSeconds: raw.WEBHOOKS_RETRY_BASE_SECONDS,
+      retryMaxSeconds: raw.WEBHOOKS_RETRY_MAX_SECONDS,
+      retryWindowSeconds: raw.WEBHOOKS_RETRY_WINDOW_SECONDS,
+      timeoutMs: raw.WEBHOOKS_TIMEOUT_SECONDS * 1000,
+    },
   };
 }
 
@@ -270,4 +308,9 @@ export function parseAuthConfig(env: Record<string, unknown>): AuthConfig {
 /** The OpenID Connect settings, from the same checks as parseConfig (it throws the same ConfigError). */
 export function parseOidcConfig(env: Record<string, unknown>): OidcConfig {
   return parseAll(env).oidc;
+}
+
+/** The webhook settings, from the same checks as parseConfig (it throws the same ConfigError). */
+export function parseWebhooksConfig(env: Record<string, unknown>): WebhooksConfig {
+  return parseAll(env).webhooks;
 }

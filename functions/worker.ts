@@ -8,18 +8,23 @@ import { clearDuePayments } from "./clearing";
 import { parseAuthConfig, parseConfig } from "./env";
 import { handleEventsBatch } from "./events/consumer";
 import { logEvent } from "./events/http";
+import { handleWebhooksBatch } from "./webhooks/consumer";
+import { dispatchPendingDeliveries } from "./webhooks/dispatch";
+import { sweepWebhooks } from "./webhooks/sweep";
 import { payoutPortFor, settleAndPay } from "./settlement/daily";
 import "./load-context";
 import { logError } from "./log";
 import { newNonce, newRequestId } from "./request-id";
 import { withSecurityHeaders } from "./security-headers";
 import { dropOldSubmissions } from "./data/submissions";
+import { dropOldIdempotencyKeys } from "./data/api-idempotency";
 import { runOnce } from "./submitted-once";
 import { handlePaymentsBatch, PAYMENTS_QUEUE } from "./api/consumer";
 import { handlePartnerApi } from "./api/router";
 import { apiConfig } from "./api/config";
 
 const handleRemix = createRequestHandler(build);
+const WEBHOOKS_QUEUE = "partners-portal-webhooks";
 
 type CronJob = (env: Env, now: number) => Promise<unknown>;
 
@@ -27,14 +32,21 @@ const clear: CronJob = (env, now) => clearDuePayments(env.DB, now);
 const settle: CronJob = (env, now) =>
   settleAndPay(env.DB, payoutPortFor(env), { now, meta: { ip: null, userAgent: "cron", requestId: newRequestId() }, actor: null });
 const dropSubmissions: CronJob = (env, now) => dropOldSubmissions(env.DB, now);
+const dropIdempotencyKeys: CronJob = (env, now) => dropOldIdempotencyKeys(env.DB, now);
+const webhookSweep: CronJob = (env, now) => sweepWebhooks(env, now);
+// The settlement run's settlement.paid / settlement.failed events, sent now rather than at the next sweep.
+const sendWebhooks: CronJob = (env) => dispatchPendingDeliveries(env, Date.now());
 
 /**
  * What each Cron Trigger of wrangler.toml [triggers] runs: lines run side by side, the jobs of a line one after the
  * other. The daily run clears first so that yesterday's last clearings are there to settle. Add work to a cron here.
  */
 const CRON_JOBS: Readonly<Record<string, readonly (readonly CronJob[])[]>> = {
-  "*/5 * * * *": [[clear]],
-  "0 6 * * *": [[clear, settle], [dropSubmissions]],
+  "*/5 * * * *": [[clear], [webhookSweep]],
+  "0 6 * * *": [
+    [clear, settle, sendWebhooks],
+    [dropSubmissions, dropIdempotencyKeys],
+  ],
 };
 
 /** Runs a line's jobs in order; one that fails is logged and the next still runs, and the line fails at the end. */
@@ -116,19 +128,23 @@ export default {
       logError(requestId, request, error);
       response = unavailablePage(requestId);
     }
+    // A change may have written webhook deliveries in its batch (the outbox): queue them
+    // now that it committed. One indexed read when there are none; the 5-minute sweep catches the rest.
+    if (request.method === "POST") ctx.waitUntil(dispatchPendingDeliveries(env, Date.now()).catch((error: unknown) => logError(requestId, request, error)));
     return withSecurityHeaders(response, request, nonce, requestId, signInOrigins);
   },
 
-  // partners-portal-events (relay) and partners-portal-events-dlq (park).
+  // partners-portal-events (relay) and partners-portal-events-dlq (park); partners-portal-webhooks (send).
   async queue(batch, env) {
     if (batch.queue === PAYMENTS_QUEUE) {
       await handlePaymentsBatch(batch, env.DB, Date.now);
       return;
     }
+    if (batch.queue === WEBHOOKS_QUEUE) return handleWebhooksBatch(batch, env);
     await handleEventsBatch(batch, env);
   },
 
-  // Clearing every 5 minutes, the daily settlement run (wrangler.toml [triggers] crons; CRON_JOBS above).
+  // Clearing and the webhook sweeps every 5 minutes, the daily settlement run (wrangler.toml [triggers] crons; CRON_JOBS above).
   scheduled(controller, env, ctx) {
     const lines = CRON_JOBS[controller.cron];
     if (!lines) {

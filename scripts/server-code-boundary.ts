@@ -14,6 +14,10 @@ export const SHARED_WITH_BROWSER: readonly string[] = [
   "functions/auth/sign-in-messages.ts",
   // Page sizes and cursor arithmetic (a list's first page is DEFAULT_PAGE_SIZE rows on both sides).
   "functions/data/page.ts",
+  // When a terminal counts as silent (the terminals list and the terminal.silent webhook agree).
+  "functions/terminal-silence.ts",
+  // Webhook event types, for the Developers tab's choices.
+  "functions/webhooks/types.ts",
 ];
 
 export interface ClientModule {

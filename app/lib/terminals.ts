@@ -1,2 +1,2 @@
-/** A terminal is silent when in service and not seen for this long. */
-export const SILENT_AFTER_MS = 24 * 60 * 60 * 1000;
+// Shared with the server: the webhook sweep announces the same silence (functions/webhooks/sweep.ts).
+export { SILENT_AFTER_MS } from "../../functions/terminal-silence";

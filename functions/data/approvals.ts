@@ -5,6 +5,7 @@
 // one D1 batch (one transaction): a failing statement leaves nothing behind. A
 // request whose target changed since it was made is marked stale, not applied.
 import { can, canGrantRole, isRole, type Permission } from "../permissions";
+import { webhookEventStatements } from "./webhooks";
 import { auditStatement } from "./audit";
 import { MERCHANT_COLUMNS } from "./merchants";
 import { namesOf, type NameKind } from "./names";
@@ -345,6 +346,14 @@ export async function requestChange(tenant: Tenant, db: D1Database, meta: Reques
         { action: "request.create", entity: "approval_request", entityId: id, after: { kind: input.kind, action: input.action, targetId, before, after } },
         at,
       ),
+      ...webhookEventStatements(tenant.businessId, db, [
+        {
+          id: `evt_${id}_requested`,
+          type: "approval.requested",
+          at: Date.parse(at),
+          data: { approvalRequest: { id, kind: input.kind, action: input.action, targetId, makerId: tenant.userId, madeAt: at } },
+        },
+      ]),
     ]);
   } catch (error) {
     if (isUniqueViolation(error, "approval_requests.kind")) throw new RuleError(`This ${spec.noun} already has a pending request.`);

@@ -9,6 +9,7 @@ import { can } from "../permissions";
 import { auditStatement } from "./audit";
 import { getMerchantBalances, postingStatements } from "./ledger";
 import { getTransfer, type Transfer } from "./transfers";
+import { webhookEventStatements } from "./webhooks";
 import { ForbiddenError, RuleError, nowIso, type RequestMeta, type Tenant } from "./tenant";
 
 export type TransferTarget = { kind: "settlement_account"; id: string } | { kind: "merchant"; id: string };
@@ -62,6 +63,7 @@ export async function requestTransfer(tenant: Tenant, db: D1Database, meta: Requ
   if (input.amount > available) throw new RuleError(exceedsAvailable(available));
 
   const id = `trf_${crypto.randomUUID()}`;
+  const requestId = `req_${crypto.randomUUID()}`;
   const at = nowIso();
   const after = {
     from_merchant_id: from.id,
@@ -94,8 +96,16 @@ export async function requestTransfer(tenant: Tenant, db: D1Database, meta: Requ
           `INSERT INTO approval_requests (id, business_id, kind, action, target_id, target_version, before_json, after_json, maker_id, made_at, status)
            VALUES (?, ?, 'transfer', 'create', ?, NULL, NULL, ?, ?, ?, 'pending')`,
         )
-        .bind(`req_${crypto.randomUUID()}`, tenant.businessId, id, JSON.stringify(after), tenant.userId, at),
+        .bind(requestId, tenant.businessId, id, JSON.stringify(after), tenant.userId, at),
       auditStatement(tenant, db, meta, { action: "transfer.request", entity: "transfer", entityId: id, after }, at),
+      ...webhookEventStatements(tenant.businessId, db, [
+        {
+          id: `evt_${requestId}_requested`,
+          type: "approval.requested",
+          at: Date.parse(at),
+          data: { approvalRequest: { id: requestId, kind: "transfer", action: "create", targetId: id, makerId: tenant.userId, madeAt: at } },
+        },
+      ]),
     ]);
   } catch (error) {
     // The same form submitted twice at once: the other submit made it.
@@ -109,6 +119,22 @@ export async function requestTransfer(tenant: Tenant, db: D1Database, meta: Requ
     throw error;
   }
   return { id, duplicate: false };
+}
+
+/** A transfer as webhooks describe it (docs/webhooks.md). */
+function transferData(transfer: Transfer, status: Transfer["status"], decidedBy: string, decidedAt: string) {
+  return {
+    id: transfer.id,
+    fromMerchantId: transfer.fromMerchantId,
+    toMerchantId: transfer.toMerchantId,
+    toSettlementAccountId: transfer.toSettlementAccountId,
+    amount: transfer.amount,
+    currency: "GHS",
+    status,
+    requestedBy: transfer.requestedBy,
+    decidedBy,
+    decidedAt,
+  };
 }
 
 function guard(db: D1Database, conditionSql: string, reason: string, ...binds: unknown[]): D1PreparedStatement {
@@ -174,6 +200,14 @@ export async function approveTransfer(tenant: Tenant, db: D1Database, meta: Requ
         },
         at,
       ),
+      ...webhookEventStatements(tenant.businessId, db, [
+        {
+          id: `evt_${transfer.id}_approved`,
+          type: "transfer.approved",
+          at: Date.parse(at),
+          data: { transfer: transferData(transfer, "completed", tenant.userId, at) },
+        },
+      ]),
       db.prepare("DELETE FROM batch_guards"),
     ]);
   } catch (error) {
@@ -215,6 +249,14 @@ export async function rejectTransfer(tenant: Tenant, db: D1Database, meta: Reque
         },
         at,
       ),
+      ...webhookEventStatements(tenant.businessId, db, [
+        {
+          id: `evt_${transfer.id}_rejected`,
+          type: "transfer.rejected",
+          at: Date.parse(at),
+          data: { transfer: { ...transferData(transfer, "rejected", tenant.userId, at), reason: trimmed } },
+        },
+      ]),
       db.prepare("DELETE FROM batch_guards"),
     ]);
   } catch (error) {

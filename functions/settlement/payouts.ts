@@ -4,6 +4,7 @@
 // claimed it meanwhile), sent with its reference as the idempotency key, and
 // marked paid only from a state that is not paid: money is never paid twice,
 // and a failure is recorded and retried on the next run, up to MAX_ATTEMPTS.
+import { webhookEventStatements } from "../data/webhooks";
 import { claimPayout, duePayouts, markFailedStatement, markPaidStatement, payoutAttemptStatement } from "../data/payouts";
 
 export const MAX_PAYOUT_ATTEMPTS = 5;
@@ -98,11 +99,19 @@ export async function processPayouts(db: D1Database, port: PayoutPort, options: 
       error: outcome.ok ? null : outcome.error.slice(0, 300),
       at,
     });
+    const settlement = { id: due.id, reference: due.reference, net: due.net, currency: "GHS", attempt: claimed.attempts };
     if (outcome.ok) {
-      await db.batch([markPaidStatement(due.businessId, db, due.id, at), record]);
+      const event = { id: `evt_${due.id}_paid`, type: "settlement.paid" as const, at: Date.parse(at), data: { settlement: { ...settlement, paidAt: at } } };
+      await db.batch([markPaidStatement(due.businessId, db, due.id, at), record, ...webhookEventStatements(due.businessId, db, [event])]);
       result.paid.push(due.id);
     } else {
-      await db.batch([markFailedStatement(due.businessId, db, due.id), record]);
+      const event = {
+        id: `evt_${due.id}_failed_${claimed.attempts}`,
+        type: "settlement.failed" as const,
+        at: Date.parse(at),
+        data: { settlement: { ...settlement, error: outcome.error.slice(0, 300), willRetry: claimed.attempts < MAX_PAYOUT_ATTEMPTS } },
+      };
+      await db.batch([markFailedStatement(due.businessId, db, due.id), record, ...webhookEventStatements(due.businessId, db, [event])]);
       result.failed.push({ id: due.id, error: outcome.error });
     }
   }

@@ -29,6 +29,8 @@ export const EVENTS_QUEUE = "partners-portal-events";
 export const EVENTS_DLQ = "partners-portal-events-dlq";
 /** The Partner API's queue of wrangler.toml. */
 export const PAYMENTS_QUEUE = "partners-portal-payments";
+/** The webhooks queue of wrangler.toml (functions/webhooks/consumer.ts). */
+export const WEBHOOKS_QUEUE = "partners-portal-webhooks";
 
 /** One [[queues.consumers]] entry of wrangler.toml, in Miniflare's words. */
 export interface QueueConsumerSettings {
@@ -52,6 +54,11 @@ export function eventsConsumers(options: { maxRetries: number; maxBatchTimeout?:
 /** The Partner API's consumer as wrangler.toml declares it, with test-sized batching. */
 export function paymentsConsumers(options: { maxRetries?: number; maxBatchTimeout?: number } = {}): Record<string, QueueConsumerSettings> {
   return { [PAYMENTS_QUEUE]: { maxBatchSize: 10, maxBatchTimeout: options.maxBatchTimeout ?? 0.1, maxRetries: options.maxRetries ?? 20 } };
+}
+
+/** The webhooks consumer as wrangler.toml declares it, with test-sized batching (retries come from WEBHOOKS_RETRY_* vars). */
+export function webhooksConsumers(options: { maxRetries?: number; maxBatchTimeout?: number } = {}): Record<string, QueueConsumerSettings> {
+  return { [WEBHOOKS_QUEUE]: { maxBatchSize: 10, maxBatchTimeout: options.maxBatchTimeout ?? 0.1, maxRetries: options.maxRetries ?? 100 } };
 }
 
 export interface PortalOptions {
@@ -117,7 +124,7 @@ export async function startPortal(options: PortalOptions = {}): Promise<Portal> 
     bindings: { ENVIRONMENT: "development", ...options.vars },
     d1Databases: { DB: D1_ID },
     kvNamespaces: { KV: KV_ID },
-    queueProducers: { EVENTS: EVENTS_QUEUE, PAYMENTS: PAYMENTS_QUEUE },
+    queueProducers: { EVENTS: EVENTS_QUEUE, PAYMENTS: PAYMENTS_QUEUE, WEBHOOKS: WEBHOOKS_QUEUE },
     ...(options.queueConsumers ? { queueConsumers: options.queueConsumers } : {}),
     assets: { directory: CLIENT_BUILD, binding: "ASSETS", routerConfig: { has_user_worker: true } },
   };

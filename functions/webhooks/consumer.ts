@@ -1,0 +1,99 @@
+// The WEBHOOKS queue consumer (partners-portal-webhooks). One message is one
+// delivery (an event to an endpoint). Per message:
+//   1. Stale or settled: a copy queued under an older outbox marker, or a delivery
+//      no longer pending (delivered, failed, deleted with its endpoint) -> ack.
+//   2. Early (a retry's time not yet come) -> retry with the time left.
+//   3. Disabled endpoint -> the delivery is failed, nothing is sent -> ack.
+//   4. Lease it (one sender at a time; a copy that finds it leased is dropped, the
+//      sweep re-queues a delivery whose sender died), send once (delivery.ts), record.
+//   5. 2xx -> delivered, ack. Otherwise the backoff (backoff.ts) says when to try
+//      again -> message.retry({ delaySeconds }); or, past the window, the delivery
+//      is failed, and an endpoint with no 2xx since that event (every delivery
+//      failed for the whole window) is disabled and its administrators get an SMS.
+import * as v from "valibot";
+import { deliveryToSend, failDelivery, leaseDelivery, recordAttempt, type DeliveryToSend } from "../data/webhooks";
+import { parseWebhooksConfig, type WebhooksConfig } from "../env";
+import { errorText, logEvent } from "../events/http";
+import { nextStep } from "./backoff";
+import { sendOnce, type AttemptResult } from "./delivery";
+import { disableAndTell } from "./notify";
+
+const MessageSchema = v.object({ deliveryId: v.string(), businessId: v.string(), queuedAt: v.number() });
+
+/** A sender holds a delivery for the timeout and this much more. */
+export const LEASE_MARGIN_MS = 30_000;
+const MAX_DELAY_SECONDS = 43_200;
+
+export async function handleWebhooksBatch(batch: MessageBatch<unknown>, env: Env): Promise<void> {
+  // A bad configuration throws: the whole batch is retried (wrangler.toml retry_delay).
+  const config = parseWebhooksConfig(env as unknown as Record<string, unknown>);
+  await Promise.all(
+    batch.messages.map((message) =>
+      handleMessage(message, env, config).catch((error: unknown) => {
+        logEvent("error", "webhooks.consumer_crashed", { messageId: message.id, error: errorText(error) });
+        message.retry({ delaySeconds: Math.min(MAX_DELAY_SECONDS, config.retryBaseSeconds) });
+      }),
+    ),
+  );
+}
+
+async function handleMessage(message: Message<unknown>, env: Env, config: WebhooksConfig): Promise<void> {
+  const parsed = v.safeParse(MessageSchema, message.body);
+  if (!parsed.success) {
+    logEvent("error", "webhooks.invalid_message", { messageId: message.id });
+    return message.ack();
+  }
+  const { deliveryId, businessId, queuedAt } = parsed.output;
+  const db = env.DB;
+  const delivery = await deliveryToSend(businessId, db, deliveryId);
+  if (!delivery || delivery.status !== "pending" || delivery.queuedAt !== queuedAt) return message.ack();
+  const now = Date.now();
+  if (delivery.nextAttemptAt > now + 1000) {
+    return message.retry({ delaySeconds: Math.min(MAX_DELAY_SECONDS, Math.ceil((delivery.nextAttemptAt - now) / 1000)) });
+  }
+  if (delivery.endpointStatus !== "enabled") {
+    await failDelivery(businessId, db, deliveryId, "Not sent: the endpoint is disabled.", now);
+    return message.ack();
+  }
+  const leased = await leaseDelivery(businessId, db, { deliveryId, queuedAt, now, leaseUntil: now + config.timeoutMs + LEASE_MARGIN_MS });
+  if (!leased) return message.ack();
+
+  const result = await sendOnce(delivery, config);
+  const attempt = delivery.attempts + 1;
+  if (result.ok) {
+    await record(db, delivery, attempt, result, { status: "delivered" });
+    return message.ack();
+  }
+  const step = nextStep(attempt, delivery.eventAt, result.at, config);
+  if (step.retry) {
+    await record(db, delivery, attempt, result, { status: "pending", nextAttemptAt: step.at });
+    logEvent("warn", "webhooks.attempt_failed", { deliveryId, attempt, error: result.error });
+    return message.retry({ delaySeconds: step.delaySeconds });
+  }
+  await record(db, delivery, attempt, result, { status: "failed" });
+  logEvent("warn", "webhooks.delivery_failed", { deliveryId, attempts: attempt, error: result.error });
+  await disableAndTell(env, delivery, result.at, config);
+  message.ack();
+}
+
+function record(
+  db: D1Database,
+  delivery: DeliveryToSend,
+  attempt: number,
+  result: AttemptResult,
+  outcome: Parameters<typeof recordAttempt>[2]["outcome"],
+): Promise<void> {
+  return recordAttempt(delivery.businessId, db, {
+    deliveryId: delivery.id,
+    endpointId: delivery.endpointId,
+    eventId: delivery.eventId,
+    attempt,
+    at: result.at,
+    responseStatus: result.responseStatus,
+    latencyMs: result.latencyMs,
+    responseBody: result.responseBody,
+    error: result.error,
+    manual: false,
+    outcome,
+  });
+}

@@ -1,0 +1,50 @@
+// The outbox's second half: deliveries written in a batch (webhookEventStatements)
+// are handed to the WEBHOOKS queue here, after that batch committed. Callers run
+// dispatchPendingDeliveries right after (ctx.waitUntil); the 5-minute sweep runs it
+// too, for whatever a caller missed (a crash between the batch and the queue).
+import { claimUnqueuedDeliveries, unqueueDeliveries, type QueuedDelivery } from "../data/webhooks";
+import { errorText, logEvent } from "../events/http";
+
+/** What a WEBHOOKS message carries. */
+export interface WebhookQueueMessage {
+  deliveryId: string;
+  businessId: string;
+  /** The outbox marker: a copy with another one is stale (the delivery was queued again since). */
+  queuedAt: number;
+}
+
+/** Queues refuse longer delays (12 hours). */
+const MAX_DELAY_SECONDS = 43_200;
+const CLAIM_LIMIT = 100;
+const MAX_ROUNDS = 20;
+
+function delayOf(delivery: QueuedDelivery, now: number): number {
+  return Math.min(MAX_DELAY_SECONDS, Math.max(0, Math.ceil((delivery.nextAttemptAt - now) / 1000)));
+}
+
+/** Sends not-yet-queued pending deliveries (of one business when given) to the queue; returns how many. */
+export async function dispatchPendingDeliveries(env: Pick<Env, "DB" | "WEBHOOKS">, now: number = Date.now(), businessId?: string): Promise<number> {
+  let sent = 0;
+  for (let round = 0; round < MAX_ROUNDS; round += 1) {
+    const claimed = await claimUnqueuedDeliveries(env.DB, now, CLAIM_LIMIT, businessId);
+    if (claimed.length === 0) break;
+    try {
+      await env.WEBHOOKS.sendBatch(
+        claimed.map((delivery) => {
+          const body: WebhookQueueMessage = { deliveryId: delivery.deliveryId, businessId: delivery.businessId, queuedAt: delivery.queuedAt };
+          return { body, contentType: "json" as const, delaySeconds: delayOf(delivery, now) };
+        }),
+      );
+    } catch (error) {
+      logEvent("error", "webhooks.dispatch_failed", { count: claimed.length, error: errorText(error) });
+      await unqueueDeliveries(env.DB, claimed).catch((unqueueError: unknown) => {
+        // They stay marked; the sweep finds them overdue and queues them again.
+        logEvent("error", "webhooks.unqueue_failed", { error: errorText(unqueueError) });
+      });
+      break;
+    }
+    sent += claimed.length;
+    if (claimed.length < CLAIM_LIMIT) break;
+  }
+  return sent;
+}

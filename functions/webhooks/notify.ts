@@ -1,0 +1,34 @@
+// An endpoint that keeps failing is disabled and its business's administrators are
+// told. The rule (docs/webhooks.md): when a delivery is finally failed (still
+// failing at the end of its 24-hour window) and the endpoint has answered no
+// attempt with a 2xx since that delivery's event happened, every delivery to it
+// has failed for 24 hours: it is disabled, with the reason shown on the endpoint,
+// and an SMS goes to each active Administrator and Super Administrator.
+import { administratorPhones, disableFailingEndpoint, type DeliveryToSend } from "../data/webhooks";
+import { parseAuthConfig, type WebhooksConfig } from "../env";
+import { smsPortFor } from "../auth/sms";
+import { errorText, logEvent } from "../events/http";
+
+export function disabledReason(config: Pick<WebhooksConfig, "retryWindowSeconds">): string {
+  const hours = config.retryWindowSeconds / 3600;
+  const span = hours >= 1 && Number.isInteger(hours) ? `${hours} hour${hours === 1 ? "" : "s"}` : `${config.retryWindowSeconds} seconds`;
+  return `Disabled automatically: every delivery failed for ${span}.`;
+}
+
+export async function disableAndTell(env: Env, delivery: DeliveryToSend, now: number, config: WebhooksConfig): Promise<boolean> {
+  const reason = disabledReason(config);
+  const disabled = await disableFailingEndpoint(delivery.businessId, env.DB, { id: delivery.endpointId, failingSince: delivery.eventAt, reason, now });
+  if (!disabled) return false;
+  logEvent("warn", "webhooks.endpoint_disabled", { businessId: delivery.businessId, endpointId: delivery.endpointId });
+  try {
+    const port = smsPortFor(parseAuthConfig(env as unknown as Record<string, unknown>), env.DB);
+    if (!port) return true;
+    const body = `Partners Portal: the webhook endpoint ${delivery.url} was disabled because every delivery failed for ${reason.replace(/^.* for /, "").replace(/\.$/, "")}. Fix it, then enable it in Settings > Developers.`;
+    for (const to of await administratorPhones(delivery.businessId, env.DB)) {
+      await port.send({ to, body }).catch((error: unknown) => logEvent("error", "webhooks.sms_failed", { to, error: errorText(error) }));
+    }
+  } catch (error) {
+    logEvent("error", "webhooks.notify_failed", { endpointId: delivery.endpointId, error: errorText(error) });
+  }
+  return true;
+}

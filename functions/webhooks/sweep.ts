@@ -1,0 +1,52 @@
+// The 5-minute cron's webhook work: re-queue deliveries whose queue message was lost,
+// announce terminals that went silent (terminal.silent, once per silence), and hand
+// every not-yet-queued delivery to the queue (the outbox's safety net).
+import { SILENT_AFTER_MS } from "../terminal-silence";
+import { markSilentAnnouncedStatement, requeueLostDeliveries, silentTerminalsToAnnounce, webhookBusinessIds, webhookEventStatements } from "../data/webhooks";
+import { errorText, logEvent } from "../events/http";
+import { dispatchPendingDeliveries } from "./dispatch";
+
+/** A pending delivery this overdue has lost its queue message. */
+export const LOST_AFTER_MS = 15 * 60_000;
+const SILENT_BATCH = 50;
+
+/** Emits terminal.silent for the business's newly silent terminals; returns how many. */
+export async function announceSilentTerminals(businessId: string, db: D1Database, now: number): Promise<number> {
+  let announced = 0;
+  for (;;) {
+    const terminals = await silentTerminalsToAnnounce(businessId, db, now - SILENT_AFTER_MS, SILENT_BATCH);
+    if (terminals.length === 0) return announced;
+    await db.batch(
+      terminals.flatMap((terminal) => [
+        markSilentAnnouncedStatement(businessId, db, terminal),
+        ...webhookEventStatements(businessId, db, [
+          {
+            // One event per silence: the same silence announced twice is one event.
+            id: `evt_silent_${terminal.id}_${terminal.lastSeenAt ?? "never"}`,
+            type: "terminal.silent",
+            at: now,
+            data: {
+              terminal: { id: terminal.id, serial: terminal.serial, merchantId: terminal.merchantId, pointOfSaleId: terminal.pointOfSaleId },
+              lastSeenAt: terminal.lastSeenAt === null ? null : new Date(terminal.lastSeenAt).toISOString(),
+              silentAfterHours: SILENT_AFTER_MS / 3_600_000,
+            },
+          },
+        ]),
+      ]),
+    );
+    announced += terminals.length;
+    if (terminals.length < SILENT_BATCH) return announced;
+  }
+}
+
+export async function sweepWebhooks(env: Pick<Env, "DB" | "WEBHOOKS">, now: number): Promise<void> {
+  for (const businessId of await webhookBusinessIds(env.DB)) {
+    try {
+      await requeueLostDeliveries(businessId, env.DB, now - LOST_AFTER_MS, now);
+      await announceSilentTerminals(businessId, env.DB, now);
+    } catch (error) {
+      logEvent("error", "webhooks.sweep_failed", { businessId, error: errorText(error) });
+    }
+  }
+  await dispatchPendingDeliveries(env, now);
+}

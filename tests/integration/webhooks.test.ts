@@ -1,0 +1,529 @@
+// Webhooks going out (issue 12, points 7 and 8) against the built Worker: the
+// outbox, the WEBHOOKS queue consumer, retries with backoff, the delivery log,
+// signatures, rolled secrets, forbidden addresses, and the events the portal's own
+// changes emit. Retries are 1 s apart here and answers time out after 2 s
+// (WEBHOOKS_RETRY_* and WEBHOOKS_TIMEOUT_SECONDS), so hours of outage take seconds.
+import { afterAll, describe, expect, it } from "vitest";
+import { requestChange } from "../../functions/data/approvals";
+import { approveTransfer, rejectTransfer, requestTransfer } from "../../functions/data/transfer-requests";
+import { getMerchantBalances } from "../../functions/data/ledger";
+import {
+  createWebhookEndpoint,
+  getWebhookEndpoint,
+  listWebhookDeliveries,
+  rollWebhookSecret,
+  webhookEventStatements,
+  type WebhookEndpoint,
+} from "../../functions/data/webhooks";
+import { processPayouts } from "../../functions/settlement/payouts";
+import { resendWebhookDelivery, sendWebhookTestEvent } from "../../functions/webhooks/manual";
+import { newWebhookSecret, verifySignature } from "../../functions/webhooks/signing";
+import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from "../../functions/webhooks/types";
+import { startWebhookReceiver, type ReceivedWebhook, type WebhookReceiver } from "../support/fake-webhook-receiver";
+import { freshIp, waitFor } from "../support/fake-events-service";
+import { webhooksConsumers, type Portal } from "../support/portal";
+import { ABENA_KUMASI, KOFI_KUMASI, KUMASI, META } from "../support/tenants";
+import { usePortal } from "../support/use-portal";
+
+const SWEEP = "*/5 * * * *";
+const FAST = { WEBHOOKS_RETRY_BASE_SECONDS: "1", WEBHOOKS_RETRY_MAX_SECONDS: "1", WEBHOOKS_TIMEOUT_SECONDS: "2" };
+
+const receivers: WebhookReceiver[] = [];
+afterAll(async () => {
+  for (const receiver of receivers) await receiver.close();
+});
+async function receiver(options: { listening?: boolean } = {}): Promise<WebhookReceiver> {
+  const made = await startWebhookReceiver(options);
+  receivers.push(made);
+  return made;
+}
+
+let pathCount = 0;
+const freshPath = (name: string) => `/hooks/${name}-${(pathCount += 1)}`;
+
+interface Made {
+  endpoint: WebhookEndpoint;
+  secret: string;
+}
+
+async function makeEndpoint(portal: Portal, url: string, eventTypes: readonly WebhookEventType[] = ["payment.succeeded"]): Promise<Made> {
+  const secret = newWebhookSecret();
+  const endpoint = await createWebhookEndpoint(KOFI_KUMASI, await portal.db(), META, { url, eventTypes, description: "Ɔkɔdeɛ till 🦅" }, secret, "development");
+  return { endpoint, secret };
+}
+
+/** An endpoint whose URL changed behind the rules' back (stored before a rule existed, or the environment changed). */
+async function forceUrl(portal: Portal, endpointId: string, url: string): Promise<void> {
+  await (await portal.db()).prepare("UPDATE webhook_endpoints SET url = ? WHERE id = ?").bind(url, endpointId).run();
+}
+
+/** Writes events as a caller's batch would (the outbox), without queueing them. */
+async function emit(portal: Portal, type: WebhookEventType, data: unknown = { amount: 1500 }): Promise<string> {
+  const db = await portal.db();
+  const id = `evt_test_${crypto.randomUUID().replaceAll("-", "")}`;
+  await db.batch(webhookEventStatements(KUMASI, db, [{ id, type, data, at: Date.now() }]));
+  return id;
+}
+
+async function sweep(portal: Portal): Promise<void> {
+  expect(await portal.scheduled(SWEEP)).toBe("ok");
+}
+
+interface DeliveryRow {
+  status: string;
+  attempts: number;
+  queued_at: number | null;
+}
+
+async function delivery(portal: Portal, endpointId: string, eventId: string): Promise<DeliveryRow | null> {
+  return (await portal.db())
+    .prepare("SELECT status, attempts, queued_at FROM webhook_deliveries WHERE business_id = ? AND endpoint_id = ? AND event_id = ?")
+    .bind(KUMASI, endpointId, eventId)
+    .first<DeliveryRow>();
+}
+
+async function logOf(portal: Portal, endpointId: string, eventId: string) {
+  const page = await listWebhookDeliveries(KOFI_KUMASI, await portal.db(), endpointId, { limit: 100 });
+  const found = page.rows.find((row) => row.eventId === eventId);
+  if (!found) throw new Error(`No delivery of ${eventId} to ${endpointId}`);
+  return found;
+}
+
+function waitForStatus(portal: Portal, endpointId: string, eventId: string, status: string, timeoutMs = 30_000) {
+  return waitFor(`delivery of ${eventId} ${status}`, async () => (await delivery(portal, endpointId, eventId))?.status === status, timeoutMs);
+}
+
+/** Every request to the receiver is a signed envelope of one event that verifies with one of `secrets`. */
+async function expectSigned(requests: ReceivedWebhook[], eventId: string, type: string, secrets: string[]) {
+  expect(requests.length).toBeGreaterThan(0);
+  for (const request of requests) {
+    expect(request.headers["content-type"]).toBe("application/json");
+    expect(request.headers["pp-event-id"]).toBe(eventId);
+    expect(request.headers["pp-event-type"]).toBe(type);
+    const envelope = JSON.parse(request.body) as { id: string; type: string; created: string; data: unknown };
+    expect(envelope).toMatchObject({ id: eventId, type });
+    expect(new Date(envelope.created).toISOString()).toBe(envelope.created);
+    const header = request.headers["pp-signature"]!;
+    expect(header).toMatch(/^t=\d+(,v1=[0-9a-f]{64})+$/);
+    const nowSeconds = Math.floor(request.at / 1000);
+    for (const secret of secrets) expect(await verifySignature(header, request.body, secret, { nowSeconds }), `signed with ${secret}`).toEqual({ ok: true });
+    expect(await verifySignature(header, request.body, newWebhookSecret(), { nowSeconds })).toEqual({ ok: false, reason: "no matching signature" });
+  }
+}
+
+describe("delivering to a receiver that misbehaves", () => {
+  let hooks: WebhookReceiver;
+  const portal = usePortal(async () => {
+    hooks = await receiver();
+    return { vars: { ...FAST, WEBHOOKS_RETRY_WINDOW_SECONDS: "120" }, queueConsumers: webhooksConsumers() };
+  });
+
+  it("answers 500: retried until a 2xx, each attempt logged with its status, latency and the start of the answer", async () => {
+    const path = freshPath("fails-twice");
+    hooks.behave(path, (n) => (n <= 2 ? { status: 500, body: `broken ${n}` } : { status: 204 }));
+    const { endpoint, secret } = await makeEndpoint(portal(), hooks.url(path));
+    const eventId = await emit(portal(), "payment.succeeded", { reference: "MTN-1", payer: "Ɛsi Ŋkansah" });
+    await sweep(portal());
+    await waitForStatus(portal(), endpoint.id, eventId, "delivered");
+    expect(hooks.to(path)).toHaveLength(3);
+    await expectSigned(hooks.to(path), eventId, "payment.succeeded", [secret]);
+    expect(JSON.parse(hooks.to(path)[0]!.body).data).toEqual({ reference: "MTN-1", payer: "Ɛsi Ŋkansah" });
+    const log = await logOf(portal(), endpoint.id, eventId);
+    expect(log).toMatchObject({ status: "delivered", attempts: 3, eventType: "payment.succeeded" });
+    expect(log.attemptLog.map((a) => [a.attempt, a.responseStatus, a.responseBody, a.manual])).toEqual([
+      [1, 500, "broken 1", false],
+      [2, 500, "broken 2", false],
+      [3, 204, "", false],
+    ]);
+    expect(log.attemptLog.map((a) => a.error)).toEqual(["HTTP 500", "HTTP 500", null]);
+    for (const attempt of log.attemptLog) expect(attempt.latencyMs).toBeGreaterThanOrEqual(0);
+    // Backoff: the attempts are at least the base delay apart.
+    expect(log.attemptLog[1]!.at - log.attemptLog[0]!.at).toBeGreaterThanOrEqual(900);
+  });
+
+  it("is slow (no answer within the timeout): the attempt is logged as no answer and retried", async () => {
+    const path = freshPath("slow-once");
+    hooks.behave(path, (n) => (n === 1 ? { status: 200, delayMs: 3500, body: "too late" } : { status: 200, body: "ok" }));
+    const { endpoint, secret } = await makeEndpoint(portal(), hooks.url(path));
+    const eventId = await emit(portal(), "payment.succeeded");
+    await sweep(portal());
+    await waitForStatus(portal(), endpoint.id, eventId, "delivered");
+    const log = await logOf(portal(), endpoint.id, eventId);
+    expect(log.attemptLog.map((a) => [a.responseStatus, a.error])).toEqual([
+      [null, "No answer within 2 s"],
+      [200, null],
+    ]);
+    expect(log.attemptLog[0]!.latencyMs).toBeGreaterThanOrEqual(1900);
+    await expectSigned(hooks.to(path), eventId, "payment.succeeded", [secret]);
+  });
+
+  it("answers 200 late but within the timeout: delivered at once, the latency and the first 1 KB of the answer kept", async () => {
+    const path = freshPath("late");
+    const answer = "Ɔ".repeat(400) + "x".repeat(2000);
+    hooks.behave(path, () => ({ status: 200, delayMs: 1200, body: answer }));
+    const { endpoint } = await makeEndpoint(portal(), hooks.url(path));
+    const eventId = await emit(portal(), "payment.succeeded");
+    await sweep(portal());
+    await waitForStatus(portal(), endpoint.id, eventId, "delivered");
+    const [attempt, ...more] = (await logOf(portal(), endpoint.id, eventId)).attemptLog;
+    expect(more).toEqual([]);
+    expect(attempt!.responseStatus).toBe(200);
+    expect(attempt!.latencyMs).toBeGreaterThanOrEqual(1100);
+    // 400 two-byte letters are 800 bytes; then 224 of the x's.
+    expect(attempt!.responseBody).toBe("Ɔ".repeat(400) + "x".repeat(224));
+    expect(hooks.to(path)).toHaveLength(1);
+  });
+
+  it("is down (nothing listening): retried until it is back, then delivered once", async () => {
+    const down = await receiver({ listening: false });
+    const path = freshPath("down");
+    const { endpoint, secret } = await makeEndpoint(portal(), down.url(path));
+    const eventId = await emit(portal(), "payment.succeeded");
+    await sweep(portal());
+    await waitFor("two failed attempts", async () => ((await delivery(portal(), endpoint.id, eventId))?.attempts ?? 0) >= 2);
+    expect((await delivery(portal(), endpoint.id, eventId))?.status).toBe("pending");
+    await down.start();
+    await waitForStatus(portal(), endpoint.id, eventId, "delivered");
+    const log = await logOf(portal(), endpoint.id, eventId);
+    const failed = log.attemptLog.slice(0, -1);
+    expect(failed.length).toBeGreaterThanOrEqual(2);
+    for (const attempt of failed) {
+      expect(attempt.responseStatus).toBeNull();
+      expect(attempt.error).toBeTruthy();
+    }
+    expect(log.attemptLog.at(-1)!.responseStatus).toBe(200);
+    expect(down.to(path)).toHaveLength(1);
+    await expectSigned(down.to(path), eventId, "payment.succeeded", [secret]);
+  });
+
+  it("signs with both secrets while the secret is rolled, and the receiver may check either", async () => {
+    const path = freshPath("rolled");
+    const { endpoint, secret: old } = await makeEndpoint(portal(), hooks.url(path));
+    const fresh = newWebhookSecret();
+    await rollWebhookSecret(KOFI_KUMASI, await portal().db(), META, endpoint.id, fresh);
+    expect((await getWebhookEndpoint(KOFI_KUMASI, await portal().db(), endpoint.id))?.previousSecretExpiresAt).toBeGreaterThan(Date.now() + 23 * 3_600_000);
+    const eventId = await emit(portal(), "payment.succeeded");
+    await sweep(portal());
+    await waitForStatus(portal(), endpoint.id, eventId, "delivered");
+    const [request] = hooks.to(path);
+    expect(request!.headers["pp-signature"]!.split(",").filter((part) => part.startsWith("v1="))).toHaveLength(2);
+    await expectSigned(hooks.to(path), eventId, "payment.succeeded", [fresh, old]);
+    // After the overlap only the new secret signs.
+    await (
+      await portal().db()
+    )
+      .prepare("UPDATE webhook_endpoints SET previous_secret_expires_at = ? WHERE id = ?")
+      .bind(Date.now() - 1, endpoint.id)
+      .run();
+    const later = await emit(portal(), "payment.succeeded");
+    await sweep(portal());
+    await waitForStatus(portal(), endpoint.id, later, "delivered");
+    const last = hooks.to(path).at(-1)!;
+    expect(last.headers["pp-signature"]!.split(",")).toHaveLength(2);
+    expect(await verifySignature(last.headers["pp-signature"]!, last.body, old, { nowSeconds: Math.floor(last.at / 1000) })).toMatchObject({ ok: false });
+  });
+
+  it("never sends to a forbidden address, nor follows a redirect to one", async () => {
+    const path = freshPath("private");
+    // The receiver listens on 127.0.0.1: a loopback address, refused even in development (only the name localhost is allowed).
+    await expect(makeEndpoint(portal(), `http://127.0.0.1:${hooks.port}${path}`)).rejects.toThrow(/private, loopback or link-local/);
+    const { endpoint } = await makeEndpoint(portal(), hooks.url(path));
+    await forceUrl(portal(), endpoint.id, `http://127.0.0.1:${hooks.port}${path}`);
+    const redirecting = freshPath("redirect");
+    const target = freshPath("redirect-target");
+    hooks.behave(redirecting, (n) => (n === 1 ? { status: 302, headers: { Location: `http://127.0.0.1:${hooks.port}${target}` } } : { status: 200 }));
+    const { endpoint: redirect } = await makeEndpoint(portal(), hooks.url(redirecting));
+    const eventId = await emit(portal(), "payment.succeeded");
+    await sweep(portal());
+    await waitFor("two attempts to the private address", async () => ((await delivery(portal(), endpoint.id, eventId))?.attempts ?? 0) >= 2);
+    await waitForStatus(portal(), redirect.id, eventId, "delivered");
+    expect(hooks.to(path)).toEqual([]);
+    expect(hooks.to(target)).toEqual([]);
+    const [notSent] = (await logOf(portal(), endpoint.id, eventId)).attemptLog;
+    expect(notSent).toMatchObject({ responseStatus: null, latencyMs: null });
+    expect(notSent!.error).toMatch(/^Not sent: .*private, loopback or link-local/);
+    const [redirected] = (await logOf(portal(), redirect.id, eventId)).attemptLog;
+    expect(redirected).toMatchObject({ responseStatus: 302 });
+    expect(redirected!.error).toMatch(/^Redirect \(HTTP 302 to http:\/\/127\.0\.0\.1:\d+\/hooks\/redirect-target-\d+\) not followed$/);
+    // Not sent stays not sent: make the endpoint harmless for the tests after this one.
+    await (await portal().db()).prepare("UPDATE webhook_endpoints SET status = 'disabled', disabled_reason = 'test' WHERE id = ?").bind(endpoint.id).run();
+  });
+
+  it("the outbox: an event whose batch was never followed by a dispatch is sent by the 5-minute sweep", async () => {
+    const path = freshPath("outbox");
+    const { endpoint } = await makeEndpoint(portal(), hooks.url(path), ["settlement.paid"]);
+    const eventId = await emit(portal(), "settlement.paid");
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(await delivery(portal(), endpoint.id, eventId)).toMatchObject({ status: "pending", attempts: 0, queued_at: null });
+    expect(hooks.to(path)).toEqual([]);
+    await sweep(portal());
+    await waitForStatus(portal(), endpoint.id, eventId, "delivered");
+    expect(hooks.to(path)).toHaveLength(1);
+  });
+
+  it("a change made by a request is queued once the request is answered, without waiting for the sweep", async () => {
+    const path = freshPath("after-request");
+    const { endpoint } = await makeEndpoint(portal(), hooks.url(path), ["settlement.paid"]);
+    const eventId = await emit(portal(), "settlement.paid");
+    // Any state-changing request runs the dispatcher after its answer.
+    await portal().fetch("/api/events", {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Origin: portal().url, "Sec-Fetch-Site": "same-origin", "CF-Connecting-IP": freshIp() },
+      body: "{}",
+    });
+    await waitForStatus(portal(), endpoint.id, eventId, "delivered");
+  });
+
+  it("re-emitting an event with the same id delivers it once", async () => {
+    const path = freshPath("same-id");
+    const { endpoint } = await makeEndpoint(portal(), hooks.url(path), ["payment.reversed"]);
+    const db = await portal().db();
+    const event = { id: `evt_same_${crypto.randomUUID()}`, type: "payment.reversed" as const, data: { reference: "R-1" }, at: Date.now() };
+    await db.batch(webhookEventStatements(KUMASI, db, [event]));
+    await db.batch(webhookEventStatements(KUMASI, db, [{ ...event, data: { reference: "changed" } }]));
+    await sweep(portal());
+    await waitForStatus(portal(), endpoint.id, event.id, "delivered");
+    await sweep(portal());
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    expect(hooks.to(path)).toHaveLength(1);
+    expect(JSON.parse(hooks.to(path)[0]!.body).data).toEqual({ reference: "R-1" });
+  });
+
+  it("'Send again' makes one manual attempt now; 'Send a test event' reaches one endpoint, signed", async () => {
+    const path = freshPath("manual");
+    const { endpoint, secret } = await makeEndpoint(portal(), hooks.url(path), ["payment.failed"]);
+    const eventId = await emit(portal(), "payment.failed");
+    await sweep(portal());
+    await waitForStatus(portal(), endpoint.id, eventId, "delivered");
+    const env = { DB: await portal().db(), ENVIRONMENT: "development", ...FAST } as unknown as Env;
+    const log = await logOf(portal(), endpoint.id, eventId);
+    const again = await resendWebhookDelivery(KOFI_KUMASI, env, log.id);
+    expect(again).toMatchObject({ delivered: true, attempt: { attempt: 2, responseStatus: 200, manual: true } });
+    expect(hooks.to(path)).toHaveLength(2);
+    await expectSigned(hooks.to(path), eventId, "payment.failed", [secret]);
+    // Another business's delivery is not found.
+    await expect(resendWebhookDelivery({ ...KOFI_KUMASI, businessId: "bus_accra_mobile_pay" }, env, log.id)).rejects.toThrow(/not found/);
+    const test = await sendWebhookTestEvent(KOFI_KUMASI, env, endpoint.id);
+    expect(test.delivered).toBe(true);
+    const last = hooks.to(path).at(-1)!;
+    await expectSigned([last], test.eventId, "webhook.test", [secret]);
+  });
+});
+
+describe("an endpoint that keeps failing", () => {
+  const portal = usePortal({ vars: { ...FAST, WEBHOOKS_RETRY_WINDOW_SECONDS: "4" }, queueConsumers: webhooksConsumers() });
+
+  it("marks the delivery failed after the window, disables the endpoint with the reason and texts each administrator", async () => {
+    const down = await receiver({ listening: false });
+    const { endpoint } = await makeEndpoint(portal(), down.url("/never"));
+    const db = await portal().db();
+    const outboxBefore = (await db.prepare("SELECT count(*) AS n FROM dev_outbox").first<number>("n")) ?? 0;
+    const eventId = await emit(portal(), "payment.succeeded");
+    await sweep(portal());
+    await waitForStatus(portal(), endpoint.id, eventId, "failed", 20_000);
+    const log = await logOf(portal(), endpoint.id, eventId);
+    expect(log.attemptLog.length).toBeGreaterThanOrEqual(3);
+    expect(log.attemptLog.at(-1)!.at - log.eventAt).toBeLessThanOrEqual(4000);
+    const disabled = await waitFor("the endpoint disabled", async () => {
+      const row = await getWebhookEndpoint(KOFI_KUMASI, db, endpoint.id);
+      return row?.status === "disabled" ? row : null;
+    });
+    expect(disabled.disabledReason).toBe("Disabled automatically: every delivery failed for 4 seconds.");
+    const admins = (
+      await db
+        .prepare(
+          `SELECT min(p.msisdn) AS msisdn FROM memberships m JOIN users u ON u.id = m.user_id JOIN user_phones p ON p.user_id = m.user_id
+           WHERE m.business_id = ? AND m.status = 'active' AND u.status = 'active' AND m.role IN ('Administrator', 'Super Administrator') GROUP BY m.user_id`,
+        )
+        .bind(KUMASI)
+        .all<{ msisdn: string }>()
+    ).results.map((row) => row.msisdn);
+    expect(admins.length).toBeGreaterThan(0);
+    const texts = await waitFor("the administrators' texts", async () => {
+      const { results } = await db.prepare("SELECT to_msisdn, body FROM dev_outbox ORDER BY id").all<{ to_msisdn: string; body: string }>();
+      const fresh = results.slice(outboxBefore);
+      return fresh.length >= admins.length ? fresh : null;
+    });
+    expect(texts.map((text) => text.to_msisdn).sort()).toEqual([...admins].sort());
+    for (const text of texts) expect(text.body).toContain(down.url("/never"));
+    expect(
+      await db
+        .prepare("SELECT count(*) AS n FROM audit_log WHERE business_id = ? AND action = 'webhook_endpoint.auto_disable' AND entity_id = ?")
+        .bind(KUMASI, endpoint.id)
+        .first("n"),
+    ).toBe(1);
+    // A disabled endpoint gets no more deliveries.
+    const later = await emit(portal(), "payment.succeeded");
+    expect(await delivery(portal(), endpoint.id, later)).toBeNull();
+  });
+
+  it("is not disabled when another delivery succeeded during the window", async () => {
+    const hooks = await receiver();
+    const path = freshPath("picky");
+    // The receiver takes one event and refuses the other, every time.
+    hooks.behave(path, (_n, body) => (body.includes('"good":false') ? { status: 422, body: "refused" } : { status: 200 }));
+    const { endpoint } = await makeEndpoint(portal(), hooks.url(path));
+    const bad = await emit(portal(), "payment.succeeded", { good: false });
+    const good = await emit(portal(), "payment.succeeded", { good: true });
+    await sweep(portal());
+    await waitForStatus(portal(), endpoint.id, good, "delivered", 20_000);
+    await waitForStatus(portal(), endpoint.id, bad, "failed", 20_000);
+    expect((await getWebhookEndpoint(KOFI_KUMASI, await portal().db(), endpoint.id))?.status).toBe("enabled");
+  });
+});
+
+describe("the portal's own changes emit their events", () => {
+  let hooks: WebhookReceiver;
+  const portal = usePortal(async () => {
+    hooks = await receiver();
+    return { vars: { ...FAST, WEBHOOKS_RETRY_WINDOW_SECONDS: "120" }, queueConsumers: webhooksConsumers() };
+  });
+  const ALL = "/hooks/everything";
+
+  type Envelope = { id: string; type: string; created: string; data: Record<string, Record<string, unknown>> };
+  const received = (type: string): Envelope[] =>
+    hooks
+      .to(ALL)
+      .map((request) => JSON.parse(request.body) as Envelope)
+      .filter((envelope) => envelope.type === type);
+
+  async function merchantsByBalance(): Promise<string[]> {
+    const db = await portal().db();
+    const { results } = await db.prepare("SELECT id FROM merchants WHERE business_id = ? AND status = 'active'").bind(KUMASI).all<{ id: string }>();
+    const balances = await Promise.all(
+      results.map(async (row) => ({ id: row.id, available: (await getMerchantBalances(ABENA_KUMASI, db, row.id)).available })),
+    );
+    return balances.sort((a, b) => b.available - a.available).map((row) => row.id);
+  }
+
+  it("approval requests, approved and rejected transfers, paid and failed settlements", async () => {
+    const db = await portal().db();
+    const { secret } = await makeEndpoint(portal(), hooks.url(ALL), WEBHOOK_EVENT_TYPES);
+    const [from, to] = await merchantsByBalance();
+    const approved = await requestTransfer(ABENA_KUMASI, db, META, {
+      fromMerchantId: from!,
+      to: { kind: "merchant", id: to! },
+      amount: 1234,
+      idempotencyKey: "wh-1",
+    });
+    await approveTransfer(KOFI_KUMASI, db, META, approved.id);
+    const rejected = await requestTransfer(ABENA_KUMASI, db, META, {
+      fromMerchantId: from!,
+      to: { kind: "merchant", id: to! },
+      amount: 99,
+      idempotencyKey: "wh-2",
+    });
+    await rejectTransfer(KOFI_KUMASI, db, META, rejected.id, "Not this week, Ɛfua");
+    const invite = { email: "yaa.webhook@example.com", name: "Yaa Ŋmɛ", gender: "female", phone: "233244555777", role: "Viewer" };
+    const requestId = await requestChange(KOFI_KUMASI, db, META, { kind: "employee", action: "create", after: invite });
+    const failing = await processPayouts(db, { kind: "test", pay: async () => ({ ok: false, error: "Bank closed" }) }, { businessId: KUMASI, limit: 1 });
+    expect(failing.failed).toHaveLength(1);
+    const paying = await processPayouts(db, { kind: "test", pay: async () => ({ ok: true }) }, { businessId: KUMASI, limit: 2 });
+    expect(paying.paid.length).toBeGreaterThan(0);
+    await sweep(portal());
+    await waitFor("every event at the receiver", () =>
+      ["approval.requested", "transfer.approved", "transfer.rejected", "settlement.failed", "settlement.paid"].every((type) => received(type).length > 0),
+    );
+    await waitFor("three approval requests", () => received("approval.requested").length >= 3);
+
+    const requests = received("approval.requested").map((envelope) => envelope.data.approvalRequest);
+    expect(requests).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ kind: "transfer", action: "create", targetId: approved.id, makerId: ABENA_KUMASI.userId }),
+        expect.objectContaining({ kind: "transfer", action: "create", targetId: rejected.id }),
+        expect.objectContaining({ id: requestId, kind: "employee", action: "create", makerId: KOFI_KUMASI.userId }),
+      ]),
+    );
+    expect(received("transfer.approved").map((envelope) => envelope.data.transfer)).toEqual([
+      expect.objectContaining({ id: approved.id, amount: 1234, currency: "GHS", status: "completed", decidedBy: KOFI_KUMASI.userId, fromMerchantId: from }),
+    ]);
+    expect(received("transfer.rejected").map((envelope) => envelope.data.transfer)).toEqual([
+      expect.objectContaining({ id: rejected.id, amount: 99, status: "rejected", reason: "Not this week, Ɛfua" }),
+    ]);
+    expect(received("settlement.failed").map((envelope) => envelope.data.settlement)).toEqual([
+      expect.objectContaining({ id: failing.failed[0]!.id, error: "Bank closed", currency: "GHS" }),
+    ]);
+    expect(
+      received("settlement.paid")
+        .map((envelope) => envelope.data.settlement!.id)
+        .sort(),
+    ).toEqual([...paying.paid].sort());
+    for (const request of hooks.to(ALL)) await expectSigned([request], request.headers["pp-event-id"]!, (JSON.parse(request.body) as Envelope).type, [secret]);
+    // Every event once.
+    const ids = hooks.to(ALL).map((request) => request.headers["pp-event-id"]);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it("a silent terminal is announced once, and again only after it was seen and went silent again", async () => {
+    const db = await portal().db();
+    const silentSql = "status IN ('assigned', 'active') AND (last_seen_at IS NULL OR last_seen_at < ?)";
+    const cutoff = Date.now() - 24 * 3_600_000;
+    const silent = (await db.prepare(`SELECT id FROM terminals WHERE business_id = ? AND ${silentSql}`).bind(KUMASI, cutoff).all<{ id: string }>()).results;
+    const inService = (
+      await db.prepare("SELECT id FROM terminals WHERE business_id = ? AND status IN ('assigned', 'active') ORDER BY serial").bind(KUMASI).all<{ id: string }>()
+    ).results;
+    expect(inService.length).toBeGreaterThan(0);
+    const announcedIds = () => received("terminal.silent").map((envelope) => envelope.data.terminal!.id as string);
+    await sweep(portal());
+    await waitFor("every silent terminal announced", () => announcedIds().length >= silent.length);
+    await sweep(portal());
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(announcedIds().sort()).toEqual(silent.map((row) => row.id).sort());
+
+    // One terminal is heard from, then goes quiet for more than a day.
+    const terminal = inService[0]!.id;
+    const before = announcedIds().filter((id) => id === terminal).length;
+    await db.prepare("UPDATE terminals SET last_seen_at = ? WHERE id = ?").bind(Date.now(), terminal).run();
+    await sweep(portal());
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    expect(announcedIds().filter((id) => id === terminal)).toHaveLength(before);
+    const lastSeen = Date.now() - 25 * 3_600_000;
+    await db.prepare("UPDATE terminals SET last_seen_at = ? WHERE id = ?").bind(lastSeen, terminal).run();
+    await sweep(portal());
+    await waitFor("the new silence announced", () => announcedIds().filter((id) => id === terminal).length === before + 1);
+    const last = received("terminal.silent")
+      .filter((envelope) => envelope.data.terminal!.id === terminal)
+      .at(-1)!;
+    expect(last.data.lastSeenAt).toBe(new Date(lastSeen).toISOString());
+    await sweep(portal());
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    expect(announcedIds().filter((id) => id === terminal)).toHaveLength(before + 1);
+  });
+});
+
+describe("in production", () => {
+  let hooks: WebhookReceiver;
+  const portal = usePortal(async () => {
+    hooks = await receiver();
+    return {
+      vars: { ...FAST, WEBHOOKS_RETRY_WINDOW_SECONDS: "120", ENVIRONMENT: "production", SESSION_SECRET: "production-test-session-secret-0123456789" },
+      queueConsumers: webhooksConsumers(),
+    };
+  });
+
+  it("an endpoint at http://localhost (fine while developing) gets no request; each attempt says why", async () => {
+    const path = freshPath("was-dev");
+    // Made while developing; the portal now runs in production.
+    const { endpoint } = await makeEndpoint(portal(), hooks.url(path));
+    await expect(
+      createWebhookEndpoint(
+        KOFI_KUMASI,
+        await portal().db(),
+        META,
+        { url: hooks.url(path), eventTypes: ["payment.succeeded"] },
+        newWebhookSecret(),
+        "production",
+      ),
+    ).rejects.toThrow(/public host/);
+    const eventId = await emit(portal(), "payment.succeeded");
+    await sweep(portal());
+    await waitFor("three attempts", async () => ((await delivery(portal(), endpoint.id, eventId))?.attempts ?? 0) >= 3);
+    expect(hooks.requests).toEqual([]);
+    const log = await logOf(portal(), endpoint.id, eventId);
+    expect(log.status).toBe("pending");
+    for (const attempt of log.attemptLog) {
+      expect(attempt).toMatchObject({ responseStatus: null, latencyMs: null, responseBody: null });
+      expect(attempt.error).toMatch(/^Not sent: The URL must name a public host/);
+    }
+  });
+});
