@@ -30,6 +30,8 @@ export const paths = {
   transferHistory: (merchantId: string) => `/money/merchant-accounts/transfer-history/${segment(merchantId)}`,
   /** A tab of /settings; the profile is the tab with none. */
   settings: (tab: SettingsTab = "profile") => (tab === "profile" ? "/settings" : `/settings?tab=${tab}`),
+  /** A webhook endpoint's delivery log (Settings > Developers). */
+  webhookEndpointLog: (endpointId: string) => `/settings/developers/endpoints/${segment(endpointId)}`,
 };
 
 /** The request page of a request whose kind comes from data; null for a kind with no page. */

@@ -41,6 +41,7 @@ export const ROUTE_TABLE: readonly RouteEntry[] = [
   { pattern: "/pos-terminals/device-details/:deviceId", title: null, layout: "default" },
   { pattern: "/reports", title: "Reports", layout: "default" },
   { pattern: "/settings", title: "Settings", layout: "default" },
+  { pattern: "/settings/developers/endpoints/:endpointId", title: "Delivery Log", layout: "default" },
   { pattern: "/transactions", title: "Transactions", layout: "default" },
 ];
 
