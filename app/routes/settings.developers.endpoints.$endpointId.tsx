@@ -3,7 +3,7 @@
 // answer's status or none, latency, error, the answer's first KB); "Send again"
 // per delivery and "Send a test event". Administrators and Super Administrators
 // only; another business's endpoint is a 404.
-import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
+import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { numberedPage } from "../../functions/data/page";
 import { getWebhookEndpoint, listWebhookDeliveries } from "../../functions/data/webhooks";
@@ -65,6 +65,9 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
     hasNext: result.next !== null,
   };
 }
+
+// No cache keeps the log, nor the answer to "Reveal secret".
+export const headers: HeadersFunction = () => ({ "Cache-Control": "no-store" });
 
 // A lost connection while sending keeps the page, and a re-send runs once (app/components/submission.ts).
 export { clientAction, shouldRevalidate } from "../components/submission";

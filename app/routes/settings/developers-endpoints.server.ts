@@ -130,7 +130,12 @@ export async function endpointsAction(
     const parsed = v.safeParse(EndpointSchema, values);
     const errors: Record<string, string> = parsed.success
       ? {}
-      : Object.fromEntries(Object.entries(v.flatten<typeof EndpointSchema>(parsed.issues).nested ?? {}).map(([key, messages]) => [key, messages?.[0] ?? ""]));
+      : // "eventTypes.0" and the like: the checkboxes' message sits by the group.
+        Object.fromEntries(
+          Object.entries(v.flatten<typeof EndpointSchema>(parsed.issues).nested ?? {})
+            .reverse()
+            .map(([key, messages]) => [key.split(".")[0]!, messages?.[0] ?? ""]),
+        );
     // The URL rules are the data layer's; asked here too so the reason sits under the URL field.
     if (parsed.success) {
       const verdict = checkWebhookUrl(parsed.output.url, environment);
@@ -144,7 +149,7 @@ export async function endpointsAction(
         return await flash(`The endpoint ${short(updated.url)} is saved.`);
       }
       const created = await createWebhookEndpoint(tenant, deps.db, deps.meta, input, newWebhookSecret(), environment);
-      return await flash(`The endpoint ${short(created.url)} is added and enabled. Reveal its signing secret to verify deliveries.`);
+      return await flash(`The endpoint ${short(created.url)} is added and enabled. Reveal its signing secret to verify deliveries.`, ENDPOINTS_URL);
     } catch (error) {
       if (error instanceof Response) throw error;
       return refuse({ form: refusalMessage(request, error) }, values, refusalKey(intent, endpointId));
