@@ -39,7 +39,7 @@ interface Refusal {
   errors: Record<string, string>;
   values: unknown;
 }
-const refusalOf = (html: string) => actionDataOf(html)[ROUTE] as unknown as Refusal;
+const refusalOf = (html: string) => actionDataOf(html)[ROUTE] as Refusal;
 
 const logPath = (id: string) => `/settings/developers/endpoints/${encodeURIComponent(id)}`;
 
