@@ -140,6 +140,7 @@ describe("adding an endpoint", () => {
     expect(revealed.status).toBe(200);
     expect(revealed.headers.get("Location")).toBeNull();
     expect(revealed.headers.get("Cache-Control")).toContain("no-store");
+    expect(page.headers.get("Cache-Control")).toContain("no-store");
     expect(actionDataOf(await revealed.text())[ROUTE]).toEqual({ intent: "reveal", endpointId: made.id, secret: made.secret, previousSecret: null });
 
     // Rolling needs the confirmation; then the old secret is the previous one for 24 hours.
@@ -226,6 +227,21 @@ describe("the delivery log", () => {
     expect((await post(logPath(host.id), { intent: "delete", endpointId: accra.id, confirm: "yes" })).status).toBe(404);
     expect((await post(logPath(host.id), { intent: "resend", endpointId: host.id, deliveryId: "wd_nobody" })).status).toBe(404);
     expect((await get(logPath("we_nobody"))).status).toBe(404);
+    // Within the business too: a page's forms act on its own endpoint and its deliveries only.
+    const sibling = await createWebhookEndpoint(
+      KOFI_KUMASI,
+      await portal().db(),
+      META,
+      { url: hooks.url("/sibling"), eventTypes: ["payment.failed"] },
+      newWebhookSecret(),
+      "development",
+    );
+    expect((await post(logPath(sibling.id), { intent: "test", endpointId: sibling.id })).status).toBe(200);
+    const [theirs] = await rows<{ id: string }>("SELECT id FROM webhook_deliveries WHERE endpoint_id = ?", sibling.id);
+    expect((await post(logPath(host.id), { intent: "resend", endpointId: host.id, deliveryId: theirs!.id })).status).toBe(404);
+    expect((await post(logPath(host.id), { intent: "disable", endpointId: sibling.id })).status).toBe(404);
+    expect(hooks.to("/sibling")).toHaveLength(1);
+    expect((await endpointsOf(KUMASI)).find((e) => e.id === sibling.id)?.status).toBe("enabled");
     expect((await endpointsOf(ACCRA)).map((e) => e.id)).toEqual([accra.id]);
     expect(hooks.to("/accra")).toHaveLength(0);
   });
