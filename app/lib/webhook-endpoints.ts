@@ -20,9 +20,14 @@ export interface SendOutcome {
   error: string | null;
 }
 
-/** "Answered 200 in 84 ms.", "No answer in 2000 ms (timed out)." */
+/** "Answered 200 in 84 ms.", "No answer in 2,000 ms (No answer within 2 s)." */
 export function outcomeText(result: SendOutcome): string {
   const answer = result.responseStatus === null ? "No answer" : `Answered ${result.responseStatus}`;
   const time = result.latencyMs === null ? "" : ` in ${result.latencyMs} ms`;
-  return `${answer}${time}${result.error ? ` (${result.error})` : ""}.`;
+  return `${answer}${time}${result.error && !repeatsStatus(result.error, result.responseStatus) ? ` (${result.error})` : ""}.`;
+}
+
+/** An error that only says the answer's status ("HTTP 503"), already shown. */
+export function repeatsStatus(error: string, responseStatus: number | null): boolean {
+  return responseStatus !== null && error === `HTTP ${responseStatus}`;
 }

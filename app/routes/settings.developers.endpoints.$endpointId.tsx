@@ -14,7 +14,7 @@ import { StatusPill } from "../components/status-pill";
 import { formatCount, formatDate } from "../lib/format";
 import { readPage, readTrail } from "../lib/list-url";
 import { paths } from "../lib/paths";
-import { outcomeText, ENDPOINTS_URL } from "../lib/webhook-endpoints";
+import { ENDPOINTS_URL, outcomeText, repeatsStatus } from "../lib/webhook-endpoints";
 import { endpointsAction, isEndpointIntent } from "./settings/developers-endpoints.server";
 import { EndpointStatus, EventChips } from "./settings/developers-endpoints";
 import { ErrorNotice } from "./settings/notice";
@@ -192,7 +192,7 @@ function DeliveryItem({ delivery, endpointId, busy, canSend }: { delivery: Deliv
                 <span>{a.latencyMs === null ? "N/A" : `${formatCount(a.latencyMs)} ms`}</span>
                 {a.manual ? <span className="cell-sub">Sent by a person</span> : null}
               </p>
-              {a.error ? <p className="attempt__error">{a.error}</p> : null}
+              {a.error && !repeatsStatus(a.error, a.responseStatus) ? <p className="attempt__error">{a.error}</p> : null}
               {a.responseBody ? (
                 <details className="attempt__body">
                   <summary>Response (first KB)</summary>

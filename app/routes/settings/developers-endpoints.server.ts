@@ -118,8 +118,8 @@ export async function endpointsAction(
   const intent = form.intent;
   if (!isEndpointIntent(intent)) return refuse({ form: NOT_UNDERSTOOD });
   const environment = context.config.environment;
-  const flash = async (message: string, to = back) => {
-    throw await redirectWithFlash(request, context.config, to, { kind: "success", message });
+  const flash = async (message: string, to = back, kind: "success" | "warning" = "success") => {
+    throw await redirectWithFlash(request, context.config, to, { kind, message });
   };
 
   if (intent === "create" || intent === "edit") {
@@ -190,7 +190,7 @@ export async function endpointsAction(
         const delivery = await getWebhookDelivery(tenant, deps.db, parsed.output.deliveryId);
         if (delivery?.endpointId !== endpointId) pageNotFound(request);
         const result = await resendWebhookDelivery(tenant, context.cloudflare.env, delivery.id);
-        return await flash(`Sent again. ${outcomeText(outcome(result))}`);
+        return await flash(`Sent again. ${outcomeText(outcome(result))}`, back, result.delivered ? "success" : "warning");
       }
     }
   } catch (error) {
