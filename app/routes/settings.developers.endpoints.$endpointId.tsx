@@ -158,7 +158,7 @@ function DeliveryItem({ delivery, endpointId, busy, canSend }: { delivery: Deliv
         <StatusPill entity="webhook_delivery" status={delivery.status} />
       </div>
       <dl className="details">
-        <div className="details__row">
+        <div className="details__row details__row--wide">
           <dt>Event</dt>
           <dd>
             <code>{delivery.eventId}</code>
