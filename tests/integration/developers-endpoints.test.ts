@@ -106,6 +106,9 @@ describe("adding an endpoint", () => {
     const empty = await post(logPath(host.id), { intent: "create", url: " ", description: "" });
     expect(empty.status).toBe(400);
     expect(refusalOf(await empty.text()).errors).toEqual({ url: "Enter the endpoint's URL.", eventTypes: "Choose at least one event type." });
+    // Both at once: the URL's problem is told with the missing event types.
+    const both = await post(logPath(host.id), { intent: "create", url: "https://169.254.169.254/", description: "" });
+    expect(Object.keys(refusalOf(await both.text()).errors).sort()).toEqual(["eventTypes", "url"]);
     const unknownType = await post(logPath(host.id), { intent: "create", url: "https://example.com/hook", "event:payment.exploded": "on" });
     expect(unknownType.status).toBe(400);
     expect(refusalOf(await unknownType.text()).errors).toEqual({ eventTypes: "Choose event types from the list." });

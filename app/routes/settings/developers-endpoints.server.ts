@@ -137,8 +137,8 @@ export async function endpointsAction(
             .map(([key, messages]) => [key.split(".")[0]!, messages?.[0] ?? ""]),
         );
     // The URL rules are the data layer's; asked here too so the reason sits under the URL field.
-    if (parsed.success) {
-      const verdict = checkWebhookUrl(parsed.output.url, environment);
+    if (!errors.url) {
+      const verdict = checkWebhookUrl(values.url.trim(), environment);
       if (!verdict.ok) errors.url = verdict.reason;
     }
     if (!parsed.success || Object.keys(errors).length) return refuse(errors, values, refusalKey(intent, endpointId));
