@@ -41,7 +41,6 @@ export const ROUTE_TABLE: readonly RouteEntry[] = [
   { pattern: "/pos-terminals/device-details/:deviceId", title: null, layout: "default" },
   { pattern: "/reports", title: "Reports", layout: "default" },
   { pattern: "/settings", title: "Settings", layout: "default" },
-  { pattern: "/settings/developers/endpoints/:endpointId", title: "Delivery Log", layout: "default" },
   { pattern: "/transactions", title: "Transactions", layout: "default" },
 ];
 
@@ -50,6 +49,8 @@ export const SUPPORTING_ROUTES: readonly RouteEntry[] = [
   { pattern: "/auth/oidc/:provider/callback", title: "Login", layout: "standard" },
   // The fifth approval kind (transfers, issue 6), beside SPEC's four.
   { pattern: "/approvals/transfer/:id", title: "Transfer Request", layout: "default" },
+  // A webhook endpoint's delivery log (Settings > Developers, issue 12).
+  { pattern: "/settings/developers/endpoints/:endpointId", title: "Delivery Log", layout: "default" },
 ];
 
 /** Path segments, ignoring case and any trailing slash, as route matching does. */
