@@ -32,6 +32,8 @@ export const paths = {
   settings: (tab: SettingsTab = "profile") => (tab === "profile" ? "/settings" : `/settings?tab=${tab}`),
   /** The Developers tab asking to confirm rolling or revoking an API key (the confirmation opens from the URL, so it works before the script loads). */
   confirmApiKey: (confirm: "roll" | "revoke", keyId: string) => `/settings${query({ tab: "developers", confirm, key: keyId })}#confirm-key-title`,
+  /** A webhook endpoint's delivery log (Settings > Developers). */
+  webhookEndpointLog: (endpointId: string) => `/settings/developers/endpoints/${segment(endpointId)}`,
 };
 
 /** The request page of a request whose kind comes from data; null for a kind with no page. */

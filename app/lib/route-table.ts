@@ -51,6 +51,8 @@ export const SUPPORTING_ROUTES: readonly RouteEntry[] = [
   { pattern: "/approvals/transfer/:id", title: "Transfer Request", layout: "default" },
   // The Partner API's reference (issue 12), linked from Settings → Developers.
   { pattern: "/developers/api", title: "API Reference", layout: "default" },
+  // A webhook endpoint's delivery log (Settings > Developers, issue 12).
+  { pattern: "/settings/developers/endpoints/:endpointId", title: "Delivery Log", layout: "default" },
 ];
 
 /** Path segments, ignoring case and any trailing slash, as route matching does. */

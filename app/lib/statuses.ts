@@ -9,6 +9,7 @@ import type { Settlement } from "../../functions/data/settlements";
 import type { TerminalStatus } from "../../functions/data/terminals";
 import type { Transaction } from "../../functions/data/transactions";
 import type { Transfer } from "../../functions/data/transfers";
+import type { WebhookDeliveryStatus, WebhookEndpointStatus } from "../../functions/data/webhooks";
 
 /** An API key's state, read from its revoked and expiry times (app/routes/settings/developers.server.ts). */
 export type ApiKeyStatus = "active" | "rolled" | "expired" | "revoked";
@@ -52,6 +53,8 @@ const STATUSES = {
     rejected: ["Rejected", "bad"],
     stale: ["Stale", "plain"],
   } satisfies Statuses<ApprovalStatus>,
+  webhook_endpoint: { enabled: ["Enabled", "good"], disabled: ["Disabled", "bad"] } satisfies Statuses<WebhookEndpointStatus>,
+  webhook_delivery: { pending: ["Pending", "wait"], delivered: ["Delivered", "good"], failed: ["Failed", "bad"] } satisfies Statuses<WebhookDeliveryStatus>,
 } as const;
 
 export type StatusEntity = keyof typeof STATUSES;

@@ -15,6 +15,7 @@ import { loadBusiness, loadProfile } from "./settings/account.server";
 import { BusinessTab } from "./settings/business";
 import { DevelopersTab } from "./settings/developers";
 import { DEVELOPER_INTENTS, developersAction, loadDevelopers } from "./settings/developers.server";
+import { endpointsAction, isEndpointIntent, loadEndpoints } from "./settings/developers-endpoints.server";
 import { ProfileTab } from "./settings/profile";
 import { SecurityTab } from "./settings/security";
 import { loadSessions, securityAction } from "./settings/security.server";
@@ -53,7 +54,13 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       return { tab, canSeeTeam, canSeeDevelopers, team: await loadTeam(request, deps, tenant) } as const;
     case "developers":
       requirePermission(tenant, "manage:developer");
-      return { tab, canSeeTeam, canSeeDevelopers, developers: await loadDevelopers(request, deps, tenant, context) } as const;
+      return {
+        tab,
+        canSeeTeam,
+        canSeeDevelopers,
+        developers: await loadDevelopers(request, deps, tenant, context),
+        endpoints: await loadEndpoints(deps, tenant),
+      } as const;
   }
 }
 
@@ -65,8 +72,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const { deps, session, tenant } = await requireTenant(request, context, null);
   const form = Object.fromEntries(await request.formData());
   // Whatever was posted to the Developers tab, and the key intents wherever they are posted, need the tab's permission.
-  if ((DEVELOPER_INTENTS as readonly unknown[]).includes(form.intent) || readTab(request) === "developers") {
+  if ((DEVELOPER_INTENTS as readonly unknown[]).includes(form.intent) || isEndpointIntent(form.intent) || readTab(request) === "developers") {
     requirePermission(tenant, "manage:developer");
+    if (isEndpointIntent(form.intent)) return endpointsAction(request, context, deps, tenant, form);
     return developersAction(request, context, deps, tenant, form);
   }
   if ((TEAM_INTENTS as readonly unknown[]).includes(form.intent)) {
@@ -93,8 +101,10 @@ export default function Settings() {
   const loaded = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   // Refusals of the invitation and key-name forms carry what was typed; the others speak to the whole tab.
-  const invite = actionData?.values && loaded.tab === "team" ? { errors: actionData.errors, values: actionData.values as InviteValues } : null;
-  const error = actionData && !actionData.values ? (actionData.errors.form ?? null) : null;
+  // (The Developers tab reads its own answers, a revealed secret among them.)
+  const refusal = actionData && "errors" in actionData ? actionData : null;
+  const invite = refusal?.values && loaded.tab === "team" ? { errors: refusal.errors, values: refusal.values as InviteValues } : null;
+  const error = refusal && !refusal.values ? (refusal.errors.form ?? null) : null;
   const tabs = SETTINGS_TABS.filter((tab) => (tab === "team" ? loaded.canSeeTeam : tab === "developers" ? loaded.canSeeDevelopers : true));
   return (
     <div className="page">
@@ -117,7 +127,7 @@ export default function Settings() {
       {loaded.tab === "business" ? <BusinessTab business={loaded.business} /> : null}
       {loaded.tab === "security" ? <SecurityTab sessions={loaded.sessions} error={error} /> : null}
       {loaded.tab === "team" ? <TeamTab team={loaded.team} error={error} invite={invite} /> : null}
-      {loaded.tab === "developers" ? <DevelopersTab developers={loaded.developers} answer={actionData ?? null} /> : null}
+      {loaded.tab === "developers" ? <DevelopersTab developers={loaded.developers} endpoints={loaded.endpoints} actionData={actionData ?? null} /> : null}
     </div>
   );
 }

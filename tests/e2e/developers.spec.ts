@@ -19,7 +19,7 @@ test("Kofi makes a key and sees it once, rolls it and revokes the new one", asyn
   await hydrated(page);
   await expect(tabs(page).getByRole("link", { name: "Developers" })).toHaveAttribute("aria-current", "page");
   await expect(page.getByRole("link", { name: "API reference" })).toHaveAttribute("href", "/developers/api");
-  await expect(page.getByRole("heading", { name: "Endpoints" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Webhook endpoints" })).toBeVisible();
 
   // By keyboard: the name, then Enter.
   const create = page.getByRole("region", { name: "Create key" });

@@ -23,7 +23,7 @@ export function scriptTags(html: string): string[] {
  * Plain values only (objects, arrays, strings, numbers, booleans, null), which is
  * all the portal's loaders return.
  */
-export function loaderDataOf(html: string): Record<string, unknown> {
+function remixPayloadOf(html: string): { loaderData?: Record<string, unknown>; actionData?: Record<string, unknown> | null } {
   const payload = /streamController\.enqueue\(("(?:[^"\\]|\\.)*")\);/.exec(html)?.[1];
   if (!payload) throw new Error("no Remix payload in this document");
   const values = JSON.parse(JSON.parse(payload) as string) as unknown[];
@@ -39,6 +39,14 @@ export function loaderDataOf(html: string): Record<string, unknown> {
     }
     return Object.fromEntries(Object.entries(value).map(([key, item]) => [values[Number(key.slice(1))] as string, hydrate(item as number)]));
   };
-  const root = hydrate(0) as { loaderData?: Record<string, unknown> };
-  return root.loaderData ?? {};
+  return hydrate(0) as { loaderData?: Record<string, unknown>; actionData?: Record<string, unknown> | null };
+}
+
+export function loaderDataOf(html: string): Record<string, unknown> {
+  return remixPayloadOf(html).loaderData ?? {};
+}
+
+/** What the action answered, by route id, in the document rendered after it (a refusal, or data such as a revealed secret). */
+export function actionDataOf(html: string): Record<string, unknown> {
+  return remixPayloadOf(html).actionData ?? {};
 }

@@ -15,9 +15,9 @@ import { refusalMessage } from "../../../functions/guards";
 import { pageNotFound, refuse, type FieldErrors } from "../../../functions/http";
 import { listParams } from "../../lib/list-params";
 import type { ApiKeyStatus } from "../../lib/statuses";
-import { DEVELOPERS_URL, KEY_NAME_MAX, NOT_UNDERSTOOD } from "./tabs";
+import { API_KEY_INTENTS, DEVELOPERS_URL, KEY_NAME_MAX, NOT_UNDERSTOOD } from "./tabs";
 
-export const DEVELOPER_INTENTS = ["create-key", "roll-key", "revoke-key"] as const;
+export const DEVELOPER_INTENTS = API_KEY_INTENTS;
 
 function keyStatus(key: Pick<ApiKey, "revokedAt" | "expiresAt">, now: number): ApiKeyStatus {
   if (key.revokedAt !== null) return "revoked";

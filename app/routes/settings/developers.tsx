@@ -1,13 +1,15 @@
 // The Developers tab of /settings (administrators only): how to authenticate
 // to the Partner API, the business's API keys (developers-keys.tsx), webhook
-// endpoints (to come), and the payments the API kept aside as conflicts.
+// endpoints (developers-endpoints.tsx), and the payments the API kept aside as conflicts.
 import { Link } from "@remix-run/react";
 import { DEFAULT_PAGE_SIZE } from "../../../functions/data/page";
 import { DataTable, ListCount, Pager, type Column } from "../../components/data-table";
 import { formatDate } from "../../lib/format";
 import { ApiKeysSection } from "./developers-keys";
+import { EndpointsSection } from "./developers-endpoints";
+import type { EndpointsData } from "./developers-endpoints.server";
 import type { DevelopersData, NewKey } from "./developers.server";
-import { API_REFERENCE_URL } from "./tabs";
+import { API_KEY_INTENTS, API_REFERENCE_URL } from "./tabs";
 
 type ConflictRow = DevelopersData["conflicts"]["rows"][number];
 
@@ -17,6 +19,13 @@ export interface DevelopersAnswer {
   errors: Record<string, string>;
   values: unknown;
   newKey?: NewKey;
+}
+
+/** An answer of the key forms, or a refusal that names no form (it speaks to the tab); the endpoints section's name theirs. */
+function isKeyAnswer(value: unknown): value is DevelopersAnswer {
+  if (typeof value !== "object" || value === null || !("errors" in value || "newKey" in value)) return false;
+  const intent = (value as { intent?: unknown }).intent;
+  return intent === undefined || (API_KEY_INTENTS as readonly unknown[]).includes(intent);
 }
 
 /** The received JSON laid out for reading; the text as it came when it is not JSON. */
@@ -110,7 +119,9 @@ function Authentication({ environment }: { environment: string }) {
   );
 }
 
-export function DevelopersTab({ developers, answer }: { developers: DevelopersData; answer: DevelopersAnswer | null }) {
+/** The tab: the key forms' answers are theirs; every other answer (an endpoint's) goes to the endpoints section. */
+export function DevelopersTab({ developers, endpoints, actionData }: { developers: DevelopersData; endpoints: EndpointsData; actionData: unknown }) {
+  const answer = isKeyAnswer(actionData) ? actionData : null;
   const named = answer?.intent === "create-key";
   const typed = named && answer.values && typeof answer.values === "object" && "name" in answer.values ? String(answer.values.name) : undefined;
   return (
@@ -125,10 +136,7 @@ export function DevelopersTab({ developers, answer }: { developers: DevelopersDa
         typedName={typed}
         error={answer && !answer.newKey && !named ? (answer.errors.form ?? null) : null}
       />
-      {/* Webhook endpoints and their delivery logs come here (issue 12, point 9). */}
-      <section className="settings-panel" aria-labelledby="endpoints-title">
-        <h2 id="endpoints-title">Endpoints</h2>
-      </section>
+      <EndpointsSection endpoints={endpoints} actionData={actionData} />
       <PaymentConflictsSection conflicts={developers.conflicts} />
     </div>
   );

@@ -26,3 +26,6 @@ export const GENDER_LABEL = {
 } as const;
 
 export const NOT_UNDERSTOOD = "That request was not understood. Reload the page and try again.";
+
+/** The API key forms of the Developers tab (the tab tells their answers from the endpoints section's). */
+export const API_KEY_INTENTS = ["create-key", "roll-key", "revoke-key"] as const;

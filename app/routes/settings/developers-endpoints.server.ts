@@ -1,0 +1,210 @@
+// The webhook endpoints of Settings > Developers (issue 12, point 9): what the
+// section lists, and the intents its forms (and an endpoint's delivery log page)
+// post. Each change is audited by the data layer; a secret only ever leaves the
+// server in the answer to "Reveal secret", never in a URL, a flash or loader data.
+import type { AppLoadContext } from "@remix-run/cloudflare";
+import { data } from "@remix-run/cloudflare";
+import * as v from "valibot";
+import type { AuthDeps } from "../../../functions/auth/deps";
+import {
+  createWebhookEndpoint,
+  deleteWebhookEndpoint,
+  getWebhookDelivery,
+  getWebhookEndpoint,
+  getWebhookSecret,
+  listWebhookEndpoints,
+  rollWebhookSecret,
+  setWebhookEndpointEnabled,
+  updateWebhookEndpoint,
+  type WebhookEndpoint,
+} from "../../../functions/data/webhooks";
+import type { Tenant } from "../../../functions/data/tenant";
+import { redirectWithFlash } from "../../../functions/flash";
+import { refusalMessage, requirePermission } from "../../../functions/guards";
+import { pageNotFound, refuse } from "../../../functions/http";
+import { resendWebhookDelivery, sendWebhookTestEvent, type ManualSendResult } from "../../../functions/webhooks/manual";
+import { newWebhookSecret } from "../../../functions/webhooks/signing";
+import { WEBHOOK_EVENT_TYPES } from "../../../functions/webhooks/types";
+import { checkWebhookUrl, MAX_WEBHOOK_URL_LENGTH } from "../../../functions/webhooks/url-rules";
+import { ENDPOINTS_URL, EVENT_FIELD_PREFIX, outcomeText, type SendOutcome } from "../../lib/webhook-endpoints";
+import { NOT_UNDERSTOOD } from "./tabs";
+
+export const ENDPOINT_INTENTS = ["create", "edit", "enable", "disable", "delete", "roll", "reveal", "test", "resend"] as const;
+export type EndpointIntent = (typeof ENDPOINT_INTENTS)[number];
+
+export function isEndpointIntent(value: unknown): value is EndpointIntent {
+  return (ENDPOINT_INTENTS as readonly unknown[]).includes(value);
+}
+
+export async function loadEndpoints(deps: AuthDeps, tenant: Tenant) {
+  requirePermission(tenant, "manage:developer");
+  const endpoints = await listWebhookEndpoints(tenant, deps.db);
+  return {
+    eventTypes: [...WEBHOOK_EVENT_TYPES],
+    endpoints: endpoints.map((e: WebhookEndpoint) => ({
+      id: e.id,
+      url: e.url,
+      description: e.description,
+      eventTypes: e.eventTypes,
+      status: e.status,
+      disabledReason: e.disabledReason,
+      disabledAt: e.disabledAt,
+      /** While set, the previous secret still signs deliveries until then (epoch ms). */
+      rollingUntil: e.previousSecretExpiresAt !== null && e.previousSecretExpiresAt > Date.now() ? e.previousSecretExpiresAt : null,
+      lastSuccessAt: e.lastSuccessAt,
+      createdAt: e.createdAt,
+    })),
+  };
+}
+
+export type EndpointsData = Awaited<ReturnType<typeof loadEndpoints>>;
+
+export interface EndpointValues {
+  url: string;
+  description: string;
+  eventTypes: string[];
+}
+export type EndpointField = "url" | "description" | "eventTypes" | "form";
+
+const EndpointSchema = v.object({
+  url: v.pipe(
+    v.string("Enter the endpoint's URL."),
+    v.trim(),
+    v.nonEmpty("Enter the endpoint's URL."),
+    v.maxLength(MAX_WEBHOOK_URL_LENGTH, "That URL is too long."),
+  ),
+  description: v.pipe(v.string(), v.trim(), v.maxLength(500, "Keep the description under 500 characters.")),
+  eventTypes: v.pipe(v.array(v.picklist(WEBHOOK_EVENT_TYPES, "Choose event types from the list.")), v.minLength(1, "Choose at least one event type.")),
+});
+
+const IdForm = v.object({ endpointId: v.pipe(v.string(), v.nonEmpty(), v.maxLength(100)) });
+const DeliveryForm = v.object({ ...IdForm.entries, deliveryId: v.pipe(v.string(), v.nonEmpty(), v.maxLength(200)) });
+
+function endpointValues(form: Record<string, FormDataEntryValue>): EndpointValues {
+  const text = (name: string) => (typeof form[name] === "string" ? form[name] : "");
+  return {
+    url: text("url"),
+    description: text("description"),
+    eventTypes: Object.keys(form)
+      .filter((name) => name.startsWith(EVENT_FIELD_PREFIX))
+      .map((name) => name.slice(EVENT_FIELD_PREFIX.length)),
+  };
+}
+
+/** The answer to "Reveal secret" and "Send a test event": for this answer only. */
+export type EndpointActionData =
+  { intent: "reveal"; endpointId: string; secret: string; previousSecret: string | null } | { intent: "test"; endpointId: string; result: SendOutcome };
+
+function outcome(result: ManualSendResult): SendOutcome {
+  const { responseStatus, latencyMs, error } = result.attempt;
+  return { delivered: result.delivered, responseStatus, latencyMs, error };
+}
+
+/**
+ * The endpoint intents. A refusal (400, by field for create and edit, with what
+ * was typed), the data of reveal and test, or a thrown redirect with a flash to
+ * `back` (the tab, or the log page the form was on; a deleted endpoint's is the tab).
+ * Another business's endpoint or delivery is a 404; a role without manage:developer a 403.
+ */
+export async function endpointsAction(
+  request: Request,
+  context: AppLoadContext,
+  deps: AuthDeps,
+  tenant: Tenant,
+  form: Record<string, FormDataEntryValue>,
+  back: string = ENDPOINTS_URL,
+) {
+  requirePermission(tenant, "manage:developer");
+  const intent = form.intent;
+  if (!isEndpointIntent(intent)) return refuse({ form: NOT_UNDERSTOOD });
+  const environment = context.config.environment;
+  const flash = async (message: string, to = back, kind: "success" | "warning" = "success") => {
+    throw await redirectWithFlash(request, context.config, to, { kind, message });
+  };
+
+  if (intent === "create" || intent === "edit") {
+    const values = endpointValues(form);
+    const id = intent === "edit" ? v.safeParse(IdForm, form) : null;
+    if (id && !id.success) return refuse({ form: NOT_UNDERSTOOD });
+    const endpointId = id?.success ? id.output.endpointId : undefined;
+    const parsed = v.safeParse(EndpointSchema, values);
+    const errors: Record<string, string> = parsed.success
+      ? {}
+      : // "eventTypes.0" and the like: the checkboxes' message sits by the group.
+        Object.fromEntries(
+          Object.entries(v.flatten<typeof EndpointSchema>(parsed.issues).nested ?? {})
+            .reverse()
+            .map(([key, messages]) => [key.split(".")[0]!, messages?.[0] ?? ""]),
+        );
+    // The URL rules are the data layer's; asked here too so the reason sits under the URL field.
+    if (!errors.url) {
+      const verdict = checkWebhookUrl(values.url.trim(), environment);
+      if (!verdict.ok) errors.url = verdict.reason;
+    }
+    if (!parsed.success || Object.keys(errors).length) return refuse(errors, values, refusalKey(intent, endpointId));
+    const input = parsed.output;
+    try {
+      if (endpointId) {
+        const updated = await updateWebhookEndpoint(tenant, deps.db, deps.meta, endpointId, input, environment);
+        return await flash(`The endpoint ${short(updated.url)} is saved.`);
+      }
+      const created = await createWebhookEndpoint(tenant, deps.db, deps.meta, input, newWebhookSecret(), environment);
+      return await flash(`The endpoint ${short(created.url)} is added and enabled. Reveal its signing secret to verify deliveries.`, ENDPOINTS_URL);
+    } catch (error) {
+      if (error instanceof Response) throw error;
+      return refuse({ form: refusalMessage(request, error) }, values, refusalKey(intent, endpointId));
+    }
+  }
+
+  const parsed = v.safeParse(intent === "resend" ? DeliveryForm : IdForm, form);
+  if (!parsed.success) return refuse({ form: NOT_UNDERSTOOD }, null, intent);
+  const { endpointId } = parsed.output;
+  const endpoint = await getWebhookEndpoint(tenant, deps.db, endpointId);
+  if (!endpoint) pageNotFound(request);
+  // Deleting and rolling cannot be undone: the form's second button confirms.
+  if ((intent === "delete" || intent === "roll") && form.confirm !== "yes") return refuse({ form: "Confirm first." }, null, `${intent}:${endpointId}`);
+  try {
+    switch (intent) {
+      case "enable":
+      case "disable":
+        await setWebhookEndpointEnabled(tenant, deps.db, deps.meta, endpointId, intent === "enable");
+        return await flash(
+          `The endpoint ${short(endpoint.url)} is ${intent === "enable" ? "enabled" : "disabled: nothing is sent to it until it is enabled again"}.`,
+        );
+      case "delete":
+        await deleteWebhookEndpoint(tenant, deps.db, deps.meta, endpointId);
+        return await flash(`The endpoint ${short(endpoint.url)} is deleted with its delivery log.`, ENDPOINTS_URL);
+      case "roll":
+        await rollWebhookSecret(tenant, deps.db, deps.meta, endpointId, newWebhookSecret());
+        return await flash(`The signing secret of ${short(endpoint.url)} is rolled. The old secret keeps signing deliveries for 24 hours.`);
+      case "reveal": {
+        const secret = await getWebhookSecret(tenant, deps.db, endpointId);
+        if (!secret) pageNotFound(request);
+        return data<EndpointActionData>({ intent, endpointId, ...secret }, { headers: { "Cache-Control": "no-store" } });
+      }
+      case "test":
+        return data<EndpointActionData>({ intent, endpointId, result: outcome(await sendWebhookTestEvent(tenant, context.cloudflare.env, endpointId)) });
+      case "resend": {
+        if (!("deliveryId" in parsed.output)) return refuse({ form: NOT_UNDERSTOOD });
+        // A delivery of another endpoint (of this business) is not this page's.
+        const delivery = await getWebhookDelivery(tenant, deps.db, parsed.output.deliveryId);
+        if (delivery?.endpointId !== endpointId) pageNotFound(request);
+        const result = await resendWebhookDelivery(tenant, context.cloudflare.env, delivery.id);
+        return await flash(`Sent again. ${outcomeText(outcome(result))}`, back, result.delivered ? "success" : "warning");
+      }
+    }
+  } catch (error) {
+    if (error instanceof Response) throw error;
+    return refuse({ form: refusalMessage(request, error) }, null, `${intent}:${endpointId}`);
+  }
+  return refuse({ form: NOT_UNDERSTOOD });
+}
+
+/** A URL short enough for a flash message (at most 500 characters in all). */
+function short(url: string): string {
+  return url.length > 120 ? `${url.slice(0, 119)}…` : url;
+}
+
+function refusalKey(intent: "create" | "edit", endpointId: string | undefined): string {
+  return endpointId ? `${intent}:${endpointId}` : intent;
+}

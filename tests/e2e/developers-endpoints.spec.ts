@@ -1,0 +1,83 @@
+// A webhook endpoint's delivery log in the browser, as Kofi Boateng (Administrator
+// of Kumasi Fresh Foods): "Send a test event" reaches a receiver on this machine
+// and its attempt shows with status, latency and the answer's first KB; "Send
+// again" adds an attempt, by keyboard; the page fits 390 px. (The Developers tab's
+// section is tested once the tab exists.)
+import type { Page } from "@playwright/test";
+import { createWebhookEndpoint } from "../../functions/data/webhooks";
+import { newWebhookSecret } from "../../functions/webhooks/signing";
+import { startWebhookReceiver, type WebhookReceiver } from "../support/fake-webhook-receiver";
+import { KOFI_KUMASI, META } from "../support/tenants";
+import { expect, hydrated, test } from "./fixtures";
+
+const NAME = "Ɔkɔdeɛ till 🦅 مرحبا";
+let hooks: WebhookReceiver | null = null;
+test.afterAll(async () => {
+  await hooks?.close();
+});
+
+async function endpointPage(page: Page, portal: { db(): Promise<D1Database> }, path: string): Promise<WebhookReceiver> {
+  hooks ??= await startWebhookReceiver();
+  const endpoint = await createWebhookEndpoint(
+    KOFI_KUMASI,
+    await portal.db(),
+    META,
+    { url: hooks.url(path), description: NAME, eventTypes: ["payment.succeeded", "settlement.paid"] },
+    newWebhookSecret(),
+    "development",
+  );
+  await page.goto(`/settings/developers/endpoints/${endpoint.id}`);
+  await hydrated(page);
+  return hooks;
+}
+
+test("a test event reaches the receiver and its attempt shows in the log; Send again adds one", async ({ page, portal }) => {
+  const receiver = await endpointPage(page, portal, "/e2e-log");
+  await expect(page).toHaveTitle(/Delivery Log/);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Delivery Log");
+  await expect(page.getByText(NAME)).toBeVisible();
+  await expect(page.getByRole("list", { name: "Event types" }).getByRole("listitem")).toHaveText(["payment.succeeded", "settlement.paid"]);
+  await expect(page.getByText("No deliveries yet")).toBeVisible();
+
+  receiver.behave("/e2e-log", () => ({ status: 200, body: `{"received":true,"by":"${NAME}"}` }));
+  await page.getByRole("button", { name: "Send a test event" }).click();
+  await expect(page.getByRole("status")).toContainText(/Test event: Answered 200 in \d+ ms\./);
+  expect(receiver.to("/e2e-log")).toHaveLength(1);
+
+  const deliveries = page.getByRole("list", { name: "Deliveries, newest first" });
+  const delivery = deliveries.getByRole("listitem").filter({ has: page.getByRole("heading", { name: "webhook.test" }) });
+  await expect(delivery).toHaveCount(1);
+  await expect(delivery.getByText("Delivered")).toBeVisible();
+  const first = delivery.getByRole("list", { name: /^Attempts of webhook\.test / }).getByRole("listitem");
+  await expect(first).toHaveCount(1);
+  await expect(first).toContainText(/Attempt 1\s*\d{2}\/\d{2}\/\d{4}, \d{1,2}:\d{2} [AP]M\s*200\s*\d+ ms/);
+  // The answer's first KB is folded away until asked for.
+  await expect(first.getByText(`"by":"${NAME}"`)).toBeHidden();
+  await first.getByText("Response (first KB)").click();
+  await expect(first.getByText(`"by":"${NAME}"`)).toBeVisible();
+
+  // Send again, by keyboard: a second attempt, by a person, with the receiver's new answer.
+  receiver.behave("/e2e-log", () => ({ status: 503, body: "busy" }));
+  await delivery.getByRole("button", { name: /^Send webhook\.test .* again$/ }).focus();
+  await page.keyboard.press("Enter");
+  await expect(page.getByTestId("alert")).toContainText(/Sent again\. Answered 503 in \d+ ms\./);
+  await expect(first).toHaveCount(2);
+  await expect(first.nth(1)).toContainText(/Attempt 2.*503\s*\d+ ms\s*Sent by a person/);
+  expect(receiver.to("/e2e-log")).toHaveLength(2);
+
+  await page.getByRole("link", { name: "Back to Developers" }).click();
+  await expect(page).toHaveURL(/\/settings\?tab=developers#endpoints$/);
+});
+
+test.describe("at 390 px wide", () => {
+  test.use({ viewport: { width: 390, height: 844 } });
+  // Until the Developers tab exists, "Back to Developers" lands on the 404 page; not followed here.
+  test("the log fits the screen with an attempt open", async ({ page, portal }) => {
+    const receiver = await endpointPage(page, portal, "/e2e-narrow");
+    receiver.behave("/e2e-narrow", () => ({ status: 200, body: "x".repeat(1500) }));
+    await page.getByRole("button", { name: "Send a test event" }).click();
+    await expect(page.getByRole("status")).toContainText("Answered 200");
+    await page.getByText("Response (first KB)").click();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+  });
+});
