@@ -37,13 +37,24 @@ test("a key, an endpoint, the simulator: payments reach the dashboard, the list 
 
     // The key, shown once.
     const create = page.getByRole("region", { name: "Create key" });
-    await create.getByRole("button", { name: "Create key" }).click();
     await create.getByLabel("Name").fill("Simulator Ɔsono 🐘");
-    await create.getByLabel("Name").press("Enter");
+    await create.getByRole("button", { name: "Create key" }).click();
     const secret = (await page.getByTestId("new-key-secret").textContent()) ?? "";
     expect(secret).toMatch(KEY_PATTERN);
 
-    // ENDPOINT-STEP
+    // The endpoint, for payment.succeeded, at a receiver on this machine (http://localhost: development only).
+    const add = page.getByRole("region", { name: "Add a webhook endpoint" });
+    await add.getByLabel("URL").fill(receiver.url("/portal-hooks"));
+    await add.getByLabel("Description (optional)").fill("Till system Ɛsi 🧾");
+    await add.getByLabel("payment.succeeded").check();
+    await add.getByRole("button", { name: "Add endpoint" }).click();
+    const endpoint = page
+      .getByRole("list", { name: "Webhook endpoints" })
+      .getByRole("listitem")
+      .filter({ hasText: receiver.url("/portal-hooks") });
+    await expect(endpoint).toBeVisible();
+    await expect(endpoint.getByText("Till system Ɛsi 🧾")).toBeVisible();
+    const logHref = await endpoint.getByRole("link", { name: "Delivery log" }).getAttribute("href");
 
     const todayCount = async () => Number((await page.getByTestId("today-count").locator(".figure__value").textContent())?.replace(/,/g, "") ?? "0");
     await page.goto("/");
@@ -70,7 +81,16 @@ test("a key, an endpoint, the simulator: payments reach the dashboard, the list 
     await page.goto(`/transactions?range=today&q=${encodeURIComponent(sent!)}`);
     await expect(page.getByRole("table").getByText(sent!)).toBeVisible();
 
-    // DELIVERY-STEP
+    // The endpoint heard of it, and its delivery log says so.
+    await expect.poll(() => receiver.to("/portal-hooks").length, { timeout: 20_000 }).toBeGreaterThan(0);
+    const announced = JSON.parse(receiver.to("/portal-hooks")[0]!.body) as { type: string; data: { reference: string } };
+    expect(announced.type).toBe("payment.succeeded");
+    await page.goto(logHref!);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Delivery Log");
+    const deliveries = page.getByRole("list", { name: "Deliveries, newest first" });
+    await expect(deliveries.getByRole("heading", { name: "payment.succeeded" }).first()).toBeVisible();
+    await expect(deliveries.getByText("Delivered").first()).toBeVisible();
+    await page.screenshot({ path: test.info().outputPath("delivery-log-1280.png"), fullPage: true });
   } finally {
     await receiver.close();
   }
