@@ -19,6 +19,7 @@ export interface ApiConfig {
 }
 
 export function apiConfig(env: Record<string, unknown>): ApiConfig {
-  const raw = v.parse(Raw, env);
+  // An empty value (a copied .dev.vars.example) is the default.
+  const raw = v.parse(Raw, { API_RATE_LIMIT_PER_MINUTE: env.API_RATE_LIMIT_PER_MINUTE === "" ? undefined : env.API_RATE_LIMIT_PER_MINUTE });
   return { rateLimitPerMinute: raw.API_RATE_LIMIT_PER_MINUTE };
 }
