@@ -8,11 +8,13 @@ import { createWebhookEndpoint } from "../../functions/data/webhooks";
 import { newWebhookSecret } from "../../functions/webhooks/signing";
 import { startWebhookReceiver, type WebhookReceiver } from "../support/fake-webhook-receiver";
 import { KOFI_KUMASI, META } from "../support/tenants";
+import { disableEndpoints } from "../support/partner-api";
 import { expect, hydrated, test } from "./fixtures";
 
 const NAME = "Ɔkɔdeɛ till 🦅 مرحبا";
 let hooks: WebhookReceiver | null = null;
-test.afterAll(async () => {
+test.afterAll(async ({ portal }) => {
+  await disableEndpoints(portal, KOFI_KUMASI);
   await hooks?.close();
 });
 

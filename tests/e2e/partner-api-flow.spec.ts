@@ -8,7 +8,8 @@ import { spawn } from "node:child_process";
 import { resolve } from "node:path";
 import { KEY_PATTERN } from "../../functions/api/keys";
 import { startWebhookReceiver } from "../support/fake-webhook-receiver";
-import { ACCRA, KUMASI } from "../support/tenants";
+import { disableEndpoints } from "../support/partner-api";
+import { ACCRA, KOFI_KUMASI, KUMASI } from "../support/tenants";
 import { expect, hydrated, test } from "./fixtures";
 
 const ROOT = resolve(import.meta.dirname, "../..");
@@ -92,6 +93,7 @@ test("a key, an endpoint, the simulator: payments reach the dashboard, the list 
     await expect(deliveries.getByText("Delivered").first()).toBeVisible();
     await page.screenshot({ path: test.info().outputPath("delivery-log-1280.png"), fullPage: true });
   } finally {
+    await disableEndpoints(portal, KOFI_KUMASI);
     await receiver.close();
   }
 });

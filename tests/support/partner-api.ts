@@ -2,7 +2,10 @@
 // tab makes one (its hash in D1), the seeded parties a payment can name, and
 // payments built from them.
 import { makeApiKey } from "../../functions/api/keys";
+import { listWebhookEndpoints, setWebhookEndpointEnabled } from "../../functions/data/webhooks";
+import type { Tenant } from "../../functions/data/tenant";
 import type { Portal } from "./portal";
+import { META } from "./tenants";
 
 export interface Parties {
   merchantId: string;
@@ -97,4 +100,15 @@ export async function eventually(check: () => Promise<boolean>, ms = 15_000, wha
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   throw new Error(`Timed out waiting for ${what}`);
+}
+
+/**
+ * Disables every webhook endpoint of the business, so a spec whose receiver has stopped leaves no deliveries
+ * retrying against it for the rest of a run that shares the portal (the end-to-end tests do).
+ */
+export async function disableEndpoints(portal: Portal, tenant: Tenant): Promise<void> {
+  const db = await portal.db();
+  for (const endpoint of await listWebhookEndpoints(tenant, db)) {
+    if (endpoint.status === "enabled") await setWebhookEndpointEnabled(tenant, db, META, endpoint.id, false);
+  }
 }
