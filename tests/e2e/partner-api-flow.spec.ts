@@ -36,18 +36,22 @@ test("a key, an endpoint, the simulator: payments reach the dashboard, the list 
     await page.goto("/settings?tab=developers");
     await hydrated(page);
 
-    // The key, shown once.
+    // Kofi starts on the endpoint, for payment.succeeded, at a receiver on this machine (http://localhost: development only)...
+    const add = page.getByRole("region", { name: "Add a webhook endpoint" });
+    await add.getByLabel("URL").fill(receiver.url("/portal-hooks"));
+    await add.getByLabel("Description (optional)").fill("Till system Ɛsi 🧾");
+    await add.getByLabel("payment.succeeded").check();
+
+    // ...makes the key meanwhile, shown once...
     const create = page.getByRole("region", { name: "Create key" });
     await create.getByLabel("Name").fill("Simulator Ɔsono 🐘");
     await create.getByRole("button", { name: "Create key" }).click();
     const secret = (await page.getByTestId("new-key-secret").textContent()) ?? "";
     expect(secret).toMatch(KEY_PATTERN);
 
-    // The endpoint, for payment.succeeded, at a receiver on this machine (http://localhost: development only).
-    const add = page.getByRole("region", { name: "Add a webhook endpoint" });
-    await add.getByLabel("URL").fill(receiver.url("/portal-hooks"));
-    await add.getByLabel("Description (optional)").fill("Till system Ɛsi 🧾");
-    await add.getByLabel("payment.succeeded").check();
+    // ...and what he typed for the endpoint is still there (the key's send did not empty another form).
+    await expect(add.getByLabel("URL")).toHaveValue(receiver.url("/portal-hooks"));
+    await expect(add.getByLabel("payment.succeeded")).toBeChecked();
     await add.getByRole("button", { name: "Add endpoint" }).click();
     const endpoint = page
       .getByRole("list", { name: "Webhook endpoints" })

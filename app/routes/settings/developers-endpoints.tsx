@@ -3,7 +3,7 @@
 // (test, reveal and roll the secret, edit, enable or disable, delete), a link to
 // its delivery log, and the form that adds one. The forms post to the tab
 // (ENDPOINTS_FORM_ACTION), whose action hands ENDPOINT_INTENTS to endpointsAction.
-import { Form, Link, useLocation, useNavigation } from "@remix-run/react";
+import { Form, Link, useNavigation } from "@remix-run/react";
 import { Field, describedBy } from "../../components/form";
 import { StatusPill } from "../../components/status-pill";
 import { formatDate } from "../../lib/format";
@@ -78,7 +78,11 @@ export function EndpointsSection({ endpoints: loaded, actionData }: { endpoints:
           ))}
         </ul>
       )}
-      <EndpointForm eventTypes={loaded.eventTypes} answer={answer?.intent === "create" && "errors" in answer ? answer : null} />
+      <EndpointForm
+        eventTypes={loaded.eventTypes}
+        answer={answer?.intent === "create" && "errors" in answer ? answer : null}
+        resetKey={loaded.endpoints.map((e) => e.id).join(" ")}
+      />
     </section>
   );
 }
@@ -153,7 +157,12 @@ function EndpointCard({ endpoint, eventTypes, answer }: { endpoint: Endpoint; ev
       </div>
       <details className="endpoint__more" open={editRefusal ? true : undefined}>
         <summary>Edit URL and event types</summary>
-        <EndpointForm eventTypes={eventTypes} endpoint={endpoint} answer={editRefusal} />
+        <EndpointForm
+          eventTypes={eventTypes}
+          endpoint={endpoint}
+          answer={editRefusal}
+          resetKey={JSON.stringify([endpoint.url, endpoint.description, endpoint.eventTypes])}
+        />
       </details>
       <details className="endpoint__more">
         <summary>Roll secret…</summary>
@@ -184,17 +193,27 @@ function EndpointCard({ endpoint, eventTypes, answer }: { endpoint: Endpoint; ev
 
 type FormAnswer = { errors: Record<string, string>; values: EndpointValues | null } | null;
 
-function EndpointForm({ eventTypes, endpoint, answer }: { eventTypes: readonly WebhookEventType[]; endpoint?: Endpoint; answer: FormAnswer }) {
+function EndpointForm({
+  eventTypes,
+  endpoint,
+  answer,
+  resetKey,
+}: {
+  eventTypes: readonly WebhookEventType[];
+  endpoint?: Endpoint;
+  answer: FormAnswer;
+  /** Changes when what the form starts from changes (an endpoint added, or this one saved): the form then starts afresh. */
+  resetKey: string;
+}) {
   const navigation = useNavigation();
-  const location = useLocation();
   const errors = answer?.errors ?? {};
   const values = answer?.values ?? (endpoint ? { url: endpoint.url, description: endpoint.description, eventTypes: endpoint.eventTypes } : null);
   const prefix = endpoint ? `edit-${endpoint.id}` : "new-endpoint";
   const intent = endpoint ? "edit" : "create";
   const sending = navigation.state === "submitting" && navigation.formData?.get("intent") === intent;
   const body = (
-    // A new key after each navigation empties the form once an endpoint is added.
-    <Form method="post" action={ENDPOINTS_FORM_ACTION} className="form endpoint-form" noValidate key={location.key}>
+    // Emptied once an endpoint is added (or refilled once this one is saved), never by another form's send: what is typed here stays.
+    <Form method="post" action={ENDPOINTS_FORM_ACTION} className="form endpoint-form" noValidate key={resetKey}>
       <input type="hidden" name="intent" value={intent} />
       {endpoint ? <input type="hidden" name="endpointId" value={endpoint.id} /> : null}
       <ErrorNotice error={errors.form} />
