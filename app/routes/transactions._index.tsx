@@ -15,7 +15,7 @@ import { can } from "../../functions/permissions";
 import { requireTenant } from "../../functions/guards";
 import { DataTable, ListCount, ListToolbar, Pager, type Column } from "../components/data-table";
 import { QUICK_RANGES, resolveRange } from "../lib/date-range";
-import { formatAmount, formatCount, formatDate, networkLabel } from "../lib/format";
+import { formatAmount, formatDate, networkLabel } from "../lib/format";
 import { filterHref } from "../lib/list-url";
 import { listParams, oneOf, searchParam } from "../lib/list-params";
 import { merchantChoices } from "../lib/merchant-choices.server";
@@ -25,6 +25,7 @@ import { ACCOUNT_LABEL, NETWORKS, TRANSACTION_STATUSES, payerOf, paymentMethod }
 import { statusLabel } from "../lib/statuses";
 import { transactionColumns } from "../components/columns/transactions";
 import { Details } from "../components/details";
+import { PaymentTotals } from "../components/payment-totals";
 import { MerchantFinder } from "../components/merchant-finder";
 
 const id = v.optional(v.pipe(v.string(), v.regex(/^[\w-]{1,64}$/)));
@@ -155,29 +156,6 @@ function columns(search: string): Column<Row>[] {
     },
     ...transactionColumns(["merchant", "channel", "payer", "amount", "fee", "status"]),
   ];
-}
-
-function Totals({ totals }: { totals: { count: number; gross: number; fees: number; net: number } }) {
-  return (
-    <dl className="totals" aria-label="Totals for these filters" data-testid="totals">
-      <div>
-        <dt>Payments</dt>
-        <dd>{formatCount(totals.count)}</dd>
-      </div>
-      <div>
-        <dt>Gross (GHS)</dt>
-        <dd>{formatAmount(totals.gross)}</dd>
-      </div>
-      <div>
-        <dt>Fees (GHS)</dt>
-        <dd>{formatAmount(totals.fees)}</dd>
-      </div>
-      <div>
-        <dt>Net (GHS)</dt>
-        <dd>{formatAmount(totals.net)}</dd>
-      </div>
-    </dl>
-  );
 }
 
 function Detail({ detail, closeHref }: { detail: NonNullable<ReturnType<typeof useLoaderData<typeof loader>>["detail"]>; closeHref: string }) {
@@ -379,7 +357,7 @@ export default function Transactions() {
           ) : null}
         </p>
       ) : null}
-      <Totals totals={data.totals} />
+      <PaymentTotals totals={data.totals} />
       <ListCount
         page={data.page}
         pageSize={DEFAULT_PAGE_SIZE}
