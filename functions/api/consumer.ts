@@ -6,8 +6,9 @@
 // retried and the other businesses' are kept.
 import * as v from "valibot";
 import { applyIngest, type HeartbeatItem, type IngestResult, type IngestWork, type PaymentChange, type PaymentItem, type ReversalItem } from "../data/ingest";
-import { bulkWebhookEventStatements } from "../data/webhooks";
+import { webhookEventStatements } from "../data/webhooks";
 import { paymentView } from "./views";
+import { sha256Hex } from "../sha256";
 
 /** The Partner API's queue (wrangler.toml); the Worker's other queues are the analytics relay's. */
 export const PAYMENTS_QUEUE = "partners-portal-payments";
@@ -43,11 +44,6 @@ export interface ConsumerReport {
 
 const EVENT_TYPE = { succeeded: "payment.succeeded", failed: "payment.failed", reversed: "payment.reversed" } as const;
 
-async function sha256(text: string): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
-  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
-}
-
 /**
  * The payment.* webhooks of a batch, written with it. An event's id comes from the business, the reference and
  * the kind, so a batch delivered again cannot make a second event (and a duplicate makes no change to announce).
@@ -55,13 +51,13 @@ async function sha256(text: string): Promise<string> {
 async function paymentEvents(businessId: string, db: D1Database, changes: PaymentChange[]): Promise<D1PreparedStatement[]> {
   const events = await Promise.all(
     changes.map(async ({ kind, payment }) => ({
-      id: `evt_${(await sha256(`${businessId}\n${payment.reference}\n${kind}`)).slice(0, 32)}`,
+      id: `evt_${(await sha256Hex(`${businessId}\n${payment.reference}\n${kind}`)).slice(0, 32)}`,
       type: EVENT_TYPE[kind],
       at: kind === "reversed" ? (payment.reversedAt ?? payment.createdAt) : payment.createdAt,
       data: paymentView({ ...payment, settlementId: null, settlementReference: null, settlementStatus: null, settlementPaidAt: null }),
     })),
   );
-  return bulkWebhookEventStatements(businessId, db, events);
+  return webhookEventStatements(businessId, db, events);
 }
 
 export async function handlePaymentsBatch(

@@ -4,6 +4,7 @@
 // (the prefix) name it in lists and logs. Keys are long and random, so a fast
 // hash is the right one (a slow password hash protects guessable secrets).
 import type { NewKeyRow } from "../data/api-keys";
+import { hex, sha256Hex } from "../sha256";
 
 const ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 const RANDOM_LENGTH = 32;
@@ -22,12 +23,8 @@ function randomBase62(length: number): string {
   return out;
 }
 
-function hex(bytes: ArrayBuffer): string {
-  return [...new Uint8Array(bytes)].map((b) => b.toString(16).padStart(2, "0")).join("");
-}
-
-export async function hashKey(key: string): Promise<string> {
-  return hex(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(key)));
+export function hashKey(key: string): Promise<string> {
+  return sha256Hex(key);
 }
 
 export function keyPrefix(key: string): string {
@@ -37,7 +34,7 @@ export function keyPrefix(key: string): string {
 /** A new key: the secret to show once, and the row to store. */
 export async function makeApiKey(name: string, environment: string): Promise<{ secret: string; row: NewKeyRow }> {
   const secret = `pp_${environment === "production" ? "live" : "test"}_${randomBase62(RANDOM_LENGTH)}`;
-  const id = `key_${hex(crypto.getRandomValues(new Uint8Array(8)).buffer)}`;
+  const id = `key_${hex(crypto.getRandomValues(new Uint8Array(8)))}`;
   return { secret, row: { id, name, prefix: keyPrefix(secret), secretHash: await hashKey(secret) } };
 }
 

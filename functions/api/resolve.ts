@@ -5,6 +5,7 @@
 import { findParties } from "../data/api-payments";
 import type { PaymentItem } from "../data/ingest";
 import type { PaymentInput, Problem } from "./schemas";
+import { sha256Hex } from "../sha256";
 
 export interface Refusal {
   forbidden?: string;
@@ -13,14 +14,9 @@ export interface Refusal {
 
 const FORBIDDEN = "This API key may not act for a merchant, point of sale or terminal of another business.";
 
-async function sha256(text: string): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
-  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
-}
-
 /** The fingerprint of a payment: the same reference re-sent with the same facts is a duplicate, with others a conflict. */
 export function fingerprintOf(item: Omit<PaymentItem, "fingerprint">): Promise<string> {
-  return sha256(
+  return sha256Hex(
     JSON.stringify([
       item.reference,
       item.merchantId,

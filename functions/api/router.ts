@@ -4,6 +4,7 @@
 // schema, the merchants it names) and then queued (PAYMENTS); the consumer
 // (functions/api/consumer.ts) writes it within seconds. Docs: docs/partner-api.md.
 import * as v from "valibot";
+import { jsonResponse } from "../http";
 import { countRequest, type RateLimit } from "../rate-limit";
 import { findKeyByHash, touchApiKey, type KeyHolder } from "../data/api-keys";
 import { claimIdempotencyKey, releaseIdempotencyKey } from "../data/api-idempotency";
@@ -27,15 +28,14 @@ import {
 } from "./schemas";
 import { resolvePayments, resolveTerminal, type Refusal } from "./resolve";
 import type { IngestMessage } from "./consumer";
+import { sha256Hex } from "../sha256";
 
-const NO_STORE = { "Cache-Control": "no-store" };
-
-export function problem(status: number, message: string, errors?: Problem["errors"], headers: Record<string, string> = {}): Response {
-  return Response.json(errors ? { message, errors } : { message }, { status, headers: { ...NO_STORE, ...headers } });
+function problem(status: number, message: string, errors?: Problem["errors"], headers: Record<string, string> = {}): Response {
+  return jsonResponse(errors ? { message, errors } : { message }, status, headers);
 }
 
 function accepted(count: number): Response {
-  return Response.json({ accepted: count }, { status: 202, headers: NO_STORE });
+  return jsonResponse({ accepted: count }, 202);
 }
 
 export interface ApiDeps {
@@ -149,11 +149,6 @@ async function jsonBody(request: Request): Promise<{ text: string; json: unknown
   return { text, json };
 }
 
-async function sha256(text: string): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
-  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
-}
-
 /**
  * Queues the message once per Idempotency-Key: a repeat of the same request gets
  * the first answer again, the same key on another request is a 409.
@@ -165,12 +160,12 @@ async function queueOnce(request: Request, deps: ApiDeps, holder: KeyHolder, bod
     return accepted(count);
   }
   if (!v.is(IdempotencyKey, key)) return badRequest([{ path: "Idempotency-Key", message: "must be 1 to 255 visible ASCII characters" }]);
-  const requestHash = await sha256(`${request.method} ${new URL(request.url).pathname}\n${bodyText}`);
+  const requestHash = await sha256Hex(`${request.method} ${new URL(request.url).pathname}\n${bodyText}`);
   const answer = { accepted: count };
   const kept = await claimIdempotencyKey(holder.businessId, deps.db, key, { requestHash, status: 202, body: JSON.stringify(answer) }, deps.now());
   if (kept) {
     if (kept.requestHash !== requestHash) return problem(409, "This Idempotency-Key was already used with another request. Use a new key for a new request.");
-    return new Response(kept.body, { status: kept.status, headers: { ...NO_STORE, "Content-Type": "application/json", "Idempotent-Replayed": "true" } });
+    return jsonResponse(JSON.parse(kept.body), kept.status, { "Idempotent-Replayed": "true" });
   }
   try {
     await deps.queue.send(message, { contentType: "json" });
@@ -212,7 +207,8 @@ export async function handlePartnerApi(request: Request, deps: ApiDeps): Promise
   const holder = key ? await findKeyByHash(deps.db, await hashKey(key), deps.now()) : null;
   if (!holder)
     return problem(401, "Missing or invalid API key. Send Authorization: Bearer <key>.", undefined, { "WWW-Authenticate": 'Bearer realm="partners-portal"' });
-  deps.waitUntil(touchApiKey(holder, deps.db, deps.now()));
+  // Last use is kept to the minute: most requests write nothing.
+  if (holder.lastUsedAt === null || holder.lastUsedAt < deps.now() - 60_000) deps.waitUntil(touchApiKey(holder, deps.db, deps.now()));
 
   const limit: RateLimit = { name: "api", max: deps.rateLimitPerMinute, windowMs: 60_000 };
   const rate = await countRequest(deps.db, limit, holder.keyId, deps.now());
@@ -224,7 +220,7 @@ export async function handlePartnerApi(request: Request, deps: ApiDeps): Promise
     case "payment": {
       if (!v.is(Reference, route.reference)) return problem(404, "No payment with that reference.");
       const held = await getPaymentByReference(holder.businessId, deps.db, route.reference);
-      return held ? Response.json(paymentView(held), { headers: NO_STORE }) : problem(404, "No payment with that reference.");
+      return held ? jsonResponse(paymentView(held)) : problem(404, "No payment with that reference.");
     }
     case "payments": {
       const body = await jsonBody(request);

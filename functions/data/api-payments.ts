@@ -70,17 +70,24 @@ export interface HeldPayment {
   settlementPaidAt: string | null;
 }
 
+/**
+ * A payment as the API describes it, with its merchant's code and terminal's serial: the columns and joins the
+ * GET answer and the ingest consumer (functions/data/ingest.ts) both read. `t` is the payment.
+ */
+export const PAYMENT_COLUMNS = `t.reference, t.merchant_id AS merchantId, m.code AS merchantCode, t.point_of_sale_id AS pointOfSaleId, tm.serial AS terminalSerial,
+  t.channel, t.network, t.amount, t.fee, t.status, t.failure_reason AS failureReason, t.card_bin AS cardBin, t.card_last4 AS cardLast4,
+  t.customer_msisdn AS msisdn, t.created_at AS createdAt, t.cleared_at AS clearedAt, t.reversal_reason AS reversalReason, t.reversed_at AS reversedAt`;
+export const PAYMENT_FROM = `transactions t
+  JOIN merchants m ON m.id = t.merchant_id AND m.business_id = t.business_id
+  LEFT JOIN terminals tm ON tm.id = t.terminal_id AND tm.business_id = t.business_id`;
+
 /** One payment of the business by the processor's reference, with the settlement that paid it. */
 export async function getPaymentByReference(businessId: string, db: D1Database, reference: string): Promise<HeldPayment | null> {
   return db
     .prepare(
-      `SELECT t.reference, t.merchant_id AS merchantId, m.code AS merchantCode, t.point_of_sale_id AS pointOfSaleId, tm.serial AS terminalSerial,
-         t.channel, t.network, t.amount, t.fee, t.status, t.failure_reason AS failureReason, t.card_bin AS cardBin, t.card_last4 AS cardLast4,
-         t.customer_msisdn AS msisdn, t.created_at AS createdAt, t.cleared_at AS clearedAt, t.reversal_reason AS reversalReason, t.reversed_at AS reversedAt,
+      `SELECT ${PAYMENT_COLUMNS},
          s.id AS settlementId, s.reference AS settlementReference, s.status AS settlementStatus, s.paid_at AS settlementPaidAt
-       FROM transactions t
-       JOIN merchants m ON m.id = t.merchant_id AND m.business_id = t.business_id
-       LEFT JOIN terminals tm ON tm.id = t.terminal_id AND tm.business_id = t.business_id
+       FROM ${PAYMENT_FROM}
        LEFT JOIN settlement_items si ON si.transaction_id = t.id
        LEFT JOIN settlements s ON s.id = si.settlement_id AND s.business_id = t.business_id
        WHERE t.business_id = ? AND t.reference = ?`,

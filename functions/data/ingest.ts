@@ -11,8 +11,10 @@
 // whole (the UNIQUE or the guard) and the queue delivers it again; the second
 // read sees the row and the payment is a duplicate. So duplicates, reorders,
 // concurrent deliveries and redeliveries all end as one payment each.
+import { PAYMENT_COLUMNS, PAYMENT_FROM, type HeldPayment } from "./api-payments";
 import { bulkPostingStatements, type BulkPosting } from "./ledger";
 import { paymentPosting, reversalPosting, transactionFee, type Channel } from "../ledger";
+import { sha256Hex } from "../sha256";
 
 /** One payment as the API resolved it (ids, not codes) for the queue. */
 export interface PaymentItem {
@@ -68,28 +70,11 @@ export interface IngestResult {
 }
 
 /** A payment as the portal holds it (or is about to): what the consumer decides on, and what payment.* webhooks carry. */
-export interface Held {
-  reference: string;
+export interface Held extends Omit<HeldPayment, "settlementId" | "settlementReference" | "settlementStatus" | "settlementPaidAt"> {
   fingerprint: string | null;
-  status: "successful" | "failed" | "reversed";
-  channel: Channel;
-  merchantId: string;
-  merchantCode: string;
-  pointOfSaleId: string;
   terminalId: string | null;
-  terminalSerial: string | null;
-  network: string;
-  amount: number;
-  fee: number;
-  failureReason: string | null;
-  cardBin: string | null;
-  cardLast4: string | null;
-  msisdn: string | null;
-  createdAt: number;
-  clearedAt: number | null;
+  /** Whether its net has become available (the reversal then takes it from there). */
   cleared: boolean;
-  reversalReason: string | null;
-  reversedAt: number | null;
 }
 
 /** What a batch changed, for the webhooks written in the same batch. */
@@ -109,23 +94,13 @@ interface Conflict {
 const DAY_MS = 86_400_000;
 const dayOf = (ms: number) => new Date(Math.floor(ms / DAY_MS) * DAY_MS).toISOString().slice(0, 10);
 
-async function sha256(text: string): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
-  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
-}
-
 async function readHeld(businessId: string, db: D1Database, references: string[]) {
   const json = JSON.stringify(references);
   const [held, waiting] = await db.batch<Record<string, unknown>>([
     db
       .prepare(
-        `SELECT t.reference, t.fingerprint, t.status, t.channel, t.merchant_id AS merchantId, m.code AS merchantCode, t.point_of_sale_id AS pointOfSaleId,
-           t.terminal_id AS terminalId, tm.serial AS terminalSerial, t.network, t.amount, t.fee, t.failure_reason AS failureReason, t.card_bin AS cardBin,
-           t.card_last4 AS cardLast4, t.customer_msisdn AS msisdn, t.created_at AS createdAt, t.cleared_at AS clearedAt, t.cleared_at IS NOT NULL AS cleared,
-           t.reversal_reason AS reversalReason, t.reversed_at AS reversedAt
-         FROM transactions t
-         JOIN merchants m ON m.id = t.merchant_id AND m.business_id = t.business_id
-         LEFT JOIN terminals tm ON tm.id = t.terminal_id AND tm.business_id = t.business_id
+        `SELECT ${PAYMENT_COLUMNS}, t.fingerprint, t.terminal_id AS terminalId, t.cleared_at IS NOT NULL AS cleared
+         FROM ${PAYMENT_FROM}
          WHERE t.business_id = ?1 AND t.reference IN (SELECT value FROM json_each(?2))`,
       )
       .bind(businessId, json),
@@ -340,7 +315,8 @@ export async function applyIngest(
 
   for (const reversal of reversalsToApply) {
     const target = held.get(reversal.reference);
-    const fingerprint = await sha256(JSON.stringify(["reversal", reversal.reference, reversal.reason, reversal.reversedAt]));
+    // Needed only when the reversal is kept aside as a conflict.
+    const reversalFingerprint = () => sha256Hex(JSON.stringify(["reversal", reversal.reference, reversal.reason, reversal.reversedAt]));
     if (!target) {
       if (!waiting.has(reversal.reference) && !newWaiting.some((w) => w.reference === reversal.reference)) newWaiting.push(reversal);
       result.waiting++;
@@ -354,7 +330,7 @@ export async function applyIngest(
           kind: "reversal",
           problem: "This payment was already reversed, with another reason or time; the reversal received was not applied.",
           received: reversal,
-          fingerprint,
+          fingerprint: await reversalFingerprint(),
         });
       continue;
     }
@@ -364,7 +340,7 @@ export async function applyIngest(
         kind: "reversal",
         problem: "A failed payment cannot be reversed: no money moved.",
         received: reversal,
-        fingerprint,
+        fingerprint: await reversalFingerprint(),
       });
       continue;
     }

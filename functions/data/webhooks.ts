@@ -447,29 +447,19 @@ export function newEventId(): string {
  * Statements for the caller's D1 batch: each event, and one pending delivery per
  * enabled endpoint of the business subscribed to its type, written with the
  * change that caused them (or not at all). Nothing is written for an event no
- * endpoint wants. After the batch commits, the caller runs dispatchPendingDeliveries
- * (functions/webhooks/dispatch.ts), e.g. in ctx.waitUntil; the 5-minute cron sweeps what was missed.
+ * endpoint wants. Two statements however many events (they travel as one JSON
+ * parameter: the Partner API's consumer writes a thousand payments a batch).
+ * An event id given by the caller makes a re-emission a no-op. After the batch
+ * commits, the caller runs dispatchPendingDeliveries (functions/webhooks/dispatch.ts),
+ * e.g. in ctx.waitUntil; the 5-minute cron sweeps what was missed.
  */
 export function webhookEventStatements(
   businessId: string,
   db: D1Database,
   events: { id?: string; type: WebhookEventType; data: unknown; at: number }[],
 ): D1PreparedStatement[] {
-  return events.flatMap((event) => eventStatements(businessId, db, { ...event, id: event.id ?? newEventId() }, null));
-}
-
-/**
- * webhookEventStatements for many events at once (the Partner API's consumer writes a thousand payments in a
- * batch): two statements whatever their number, the events travelling as one JSON parameter. Each event's id
- * must be given (the caller derives it from what happened, so a re-emission is a no-op).
- */
-export function bulkWebhookEventStatements(
-  businessId: string,
-  db: D1Database,
-  events: { id: string; type: WebhookEventType; data: unknown; at: number }[],
-): D1PreparedStatement[] {
   if (events.length === 0) return [];
-  const json = JSON.stringify(events.map((e) => ({ id: e.id, type: e.type, payload: JSON.stringify(e.data ?? {}), at: e.at })));
+  const json = JSON.stringify(events.map((e) => ({ id: e.id ?? newEventId(), type: e.type, payload: JSON.stringify(e.data ?? {}), at: e.at })));
   const subscribed = `e.business_id = ?1 AND e.status = 'enabled' AND EXISTS (SELECT 1 FROM json_each(e.event_types) WHERE value = j.value->>'type')`;
   return [
     db
@@ -479,6 +469,7 @@ export function bulkWebhookEventStatements(
          WHERE EXISTS (SELECT 1 FROM webhook_endpoints e WHERE ${subscribed})`,
       )
       .bind(businessId, json),
+    // The delivery id is the event's and the endpoint's, so one statement makes them all.
     db
       .prepare(
         `INSERT OR IGNORE INTO webhook_deliveries (id, business_id, endpoint_id, event_id, status, attempts, next_attempt_at, created_at, updated_at)
@@ -490,43 +481,23 @@ export function bulkWebhookEventStatements(
   ];
 }
 
-const SUBSCRIBED = `e.business_id = ? AND e.status = 'enabled' AND EXISTS (SELECT 1 FROM json_each(e.event_types) WHERE value = ?)`;
-
-function eventStatements(
+/** A test event and its one delivery to this endpoint, already marked queued (the caller sends it at once). */
+function testEventStatements(
   businessId: string,
   db: D1Database,
   event: { id: string; type: string; data: unknown; at: number },
-  onlyEndpoint: { id: string; queuedAt: number } | null,
+  endpoint: { id: string; queuedAt: number },
 ): D1PreparedStatement[] {
-  const payload = JSON.stringify(event.data ?? {});
-  if (onlyEndpoint) {
-    return [
-      db
-        .prepare("INSERT OR IGNORE INTO webhook_events (id, business_id, type, payload, created_at) VALUES (?, ?, ?, ?, ?)")
-        .bind(event.id, businessId, event.type, payload, event.at),
-      db
-        .prepare(
-          `INSERT OR IGNORE INTO webhook_deliveries (id, business_id, endpoint_id, event_id, status, attempts, next_attempt_at, queued_at, created_at, updated_at)
-           SELECT ?, e.business_id, e.id, ?, 'pending', 0, ?, ?, ?, ? FROM webhook_endpoints e WHERE e.id = ? AND e.business_id = ?`,
-        )
-        .bind(`wd_${crypto.randomUUID().replaceAll("-", "")}`, event.id, event.at, onlyEndpoint.queuedAt, event.at, event.at, onlyEndpoint.id, businessId),
-    ];
-  }
   return [
     db
-      .prepare(
-        `INSERT OR IGNORE INTO webhook_events (id, business_id, type, payload, created_at)
-         SELECT ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM webhook_endpoints e WHERE ${SUBSCRIBED})`,
-      )
-      .bind(event.id, businessId, event.type, payload, event.at, businessId, event.type),
-    // The delivery id is the event's and the endpoint's, so one statement makes them all.
+      .prepare("INSERT OR IGNORE INTO webhook_events (id, business_id, type, payload, created_at) VALUES (?, ?, ?, ?, ?)")
+      .bind(event.id, businessId, event.type, JSON.stringify(event.data ?? {}), event.at),
     db
       .prepare(
-        `INSERT OR IGNORE INTO webhook_deliveries (id, business_id, endpoint_id, event_id, status, attempts, next_attempt_at, created_at, updated_at)
-         SELECT 'wd_' || substr(?, 5) || '_' || substr(e.id, 4), e.business_id, e.id, ?, 'pending', 0, ?, ?, ?
-         FROM webhook_endpoints e WHERE ${SUBSCRIBED} AND EXISTS (SELECT 1 FROM webhook_events v WHERE v.id = ? AND v.business_id = ?)`,
+        `INSERT OR IGNORE INTO webhook_deliveries (id, business_id, endpoint_id, event_id, status, attempts, next_attempt_at, queued_at, created_at, updated_at)
+         SELECT ?, e.business_id, e.id, ?, 'pending', 0, ?, ?, ?, ? FROM webhook_endpoints e WHERE e.id = ? AND e.business_id = ?`,
       )
-      .bind(event.id, event.id, event.at, event.at, event.at, businessId, event.type, event.id, businessId),
+      .bind(`wd_${crypto.randomUUID().replaceAll("-", "")}`, event.id, event.at, endpoint.queuedAt, event.at, event.at, endpoint.id, businessId),
   ];
 }
 
@@ -540,7 +511,7 @@ export async function createTestDelivery(tenant: Tenant, db: D1Database, endpoin
   if (endpoint.status !== "enabled") throw new RuleError("Enable the endpoint before sending it a test event.");
   const eventId = newEventId();
   const data = { message: "A test event from Partners Portal: your endpoint is reachable and verifies signatures.", endpointId };
-  await db.batch(eventStatements(tenant.businessId, db, { id: eventId, type: WEBHOOK_TEST_EVENT_TYPE, data, at: now }, { id: endpointId, queuedAt: now }));
+  await db.batch(testEventStatements(tenant.businessId, db, { id: eventId, type: WEBHOOK_TEST_EVENT_TYPE, data, at: now }, { id: endpointId, queuedAt: now }));
   const row = await db
     .prepare("SELECT id FROM webhook_deliveries WHERE business_id = ? AND endpoint_id = ? AND event_id = ?")
     .bind(tenant.businessId, endpointId, eventId)

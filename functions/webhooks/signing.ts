@@ -4,19 +4,17 @@
 // previous secret, so a receiver that still has only the old one keeps accepting.
 // The HMAC key is the secret exactly as shown (UTF-8 bytes of "whsec_...").
 
+import { hex } from "../sha256";
+
 const encoder = new TextEncoder();
 
 export const SECRET_PREFIX = "whsec_";
 /** A receiver should refuse a signature older (or newer) than this. */
 export const SIGNATURE_TOLERANCE_SECONDS = 300;
 
-function hex(bytes: ArrayBuffer): string {
-  return Array.from(new Uint8Array(bytes), (byte) => byte.toString(16).padStart(2, "0")).join("");
-}
-
 export function newWebhookSecret(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(32));
-  return `${SECRET_PREFIX}${hex(bytes.buffer)}`;
+  return `${SECRET_PREFIX}${hex(bytes)}`;
 }
 
 export async function hmacSha256Hex(secret: string, message: string): Promise<string> {

@@ -17,7 +17,6 @@
 // It seeds .wrangler/bench-ingest with the demo data once, makes fresh API keys
 // for Kumasi Fresh Foods there, and starts the portal on that state (run
 // `npm run build` first). Numbers, not assertions: nothing here fails on time.
-import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
@@ -27,6 +26,7 @@ import { KUMASI_FRESH_FOODS } from "../seed/data";
 import { migrateLocal, seedLocal, withLocalD1 } from "../seed/local";
 import { makeDevelopmentKey, readWorld } from "../simulate/local";
 import { makePayment, referenceOf, seededRandom } from "../simulate/traffic";
+import { servePortal } from "../lib/serve";
 
 const { values } = parseArgs({
   options: {
@@ -72,34 +72,8 @@ const { world, keys, cookie } = await withLocalD1(state, async (db) => {
   return { world, keys, cookie: session.cookieHeader };
 });
 
-const server = spawn("npx", ["tsx", "scripts/start.ts"], {
-  cwd: root,
-  env: { ...process.env, PORT: String(port), PP_STATE_DIR: state, PP_SKIP_BUILD: "1", WRANGLER_LOG: "warn" },
-  stdio: ["ignore", "ignore", "pipe"],
-  detached: true,
-});
-const stop = () => {
-  try {
-    process.kill(-server.pid!, "SIGTERM");
-  } catch {
-    // already gone
-  }
-};
-process.on("exit", stop);
+const { ready, stop } = servePortal(port, state);
 process.on("SIGINT", () => process.exit(130));
-
-async function ready(): Promise<void> {
-  const deadline = Date.now() + 180_000;
-  while (Date.now() < deadline) {
-    try {
-      if ((await fetch(`${base}/builds/latest.json?t=0`)).ok) return;
-    } catch {
-      // not up yet
-    }
-    await new Promise((r) => setTimeout(r, 500));
-  }
-  throw new Error(`The portal did not start on ${base}`);
-}
 
 const random = seededRandom(20261123);
 const runId = Date.now().toString(36).toUpperCase();

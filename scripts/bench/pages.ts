@@ -5,7 +5,6 @@
 // Administrator (a session row and cookie made as the sign-in steps make
 // them), starts the portal on that state and times each page, one request at
 // a time, after a warm-up. Prints median and 95th percentile per page.
-import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
@@ -13,6 +12,7 @@ import * as v from "valibot";
 import { mintSession } from "../../tests/support/sign-in";
 import { SEED_SIZES } from "../seed/data";
 import { migrateLocal, seedLocal, withLocalD1 } from "../seed/local";
+import { servePortal } from "../lib/serve";
 
 const { values } = parseArgs({
   options: { size: { type: "string", default: "large" }, runs: { type: "string", default: "15" }, port: { type: "string", default: "8799" } },
@@ -48,33 +48,7 @@ const { cookie, business, payments } = await withLocalD1(state, async (db) => {
   return { cookie: session.cookieHeader, business: busiest.id, payments: busiest.n };
 });
 
-const server = spawn("npx", ["tsx", "scripts/start.ts"], {
-  cwd: root,
-  env: { ...process.env, PORT: String(port), PP_STATE_DIR: state, PP_SKIP_BUILD: "1", WRANGLER_LOG: "warn" },
-  stdio: ["ignore", "pipe", "pipe"],
-  detached: true,
-});
-const stop = () => {
-  try {
-    process.kill(-server.pid!, "SIGTERM");
-  } catch {
-    // already gone
-  }
-};
-process.on("exit", stop);
-
-async function ready(): Promise<void> {
-  const deadline = Date.now() + 180_000;
-  while (Date.now() < deadline) {
-    try {
-      if ((await fetch(`${base}/builds/latest.json?t=0`)).ok) return;
-    } catch {
-      // not up yet
-    }
-    await new Promise((r) => setTimeout(r, 500));
-  }
-  throw new Error(`The portal did not start on ${base}`);
-}
+const { ready, stop } = servePortal(port, state);
 
 async function get(path: string): Promise<{ ms: number; status: number; html: string }> {
   const started = performance.now();

@@ -1,11 +1,10 @@
 // The API keys section of the Developers tab: the list, Create key, the Roll and
 // Revoke confirmations (opened from the URL, so they work before the script
 // loads), and the panel that shows a new key the one time it is shown.
-import { Form, Link, useNavigation, useSubmit } from "@remix-run/react";
-import { useEffect, useRef, useState, type FormEvent } from "react";
+import { Form, Link, useNavigation } from "@remix-run/react";
+import { useEffect, useRef, useState } from "react";
 import { DataTable, type Column } from "../../components/data-table";
 import { Field, SendButtons, describedBy } from "../../components/form";
-import { SUBMISSION_FIELD } from "../../components/submission";
 import { formatDate } from "../../lib/format";
 import { paths } from "../../lib/paths";
 import { statusClass, statusLabel } from "../../lib/statuses";
@@ -15,23 +14,6 @@ import { DEVELOPERS_URL, KEY_NAME_MAX } from "./tabs";
 
 type KeyRow = DevelopersData["keys"][number];
 type Confirm = NonNullable<DevelopersData["confirm"]>;
-
-/**
- * Sends a form whose answer carries a new key without its submission id: the
- * Worker keeps a successful answer to a submission id in D1 to replay it
- * (functions/submitted-once.ts), and a key's secret must never be stored. A
- * key made twice after a lost connection is the lesser harm: the unseen one can
- * be revoked.
- */
-function useSendUnkept() {
-  const submit = useSubmit();
-  return (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const body = new FormData(event.currentTarget);
-    body.delete(SUBMISSION_FIELD);
-    submit(body, { method: "post", action: DEVELOPERS_URL });
-  };
-}
 
 function KeyStatus({ row }: { row: Pick<KeyRow, "status" | "expiresAt"> }) {
   const label = row.status === "rolled" ? `Expires ${formatDate(row.expiresAt)}` : statusLabel("api_key", row.status);
@@ -134,7 +116,6 @@ export function NewKeyPanel({ newKey }: { newKey: NewKey }) {
 }
 
 function ConfirmKeyCard({ confirm, busy }: { confirm: Confirm; busy: boolean }) {
-  const sendUnkept = useSendUnkept();
   const heading = useRef<HTMLHeadingElement>(null);
   const roll = confirm.action === "roll";
   // Opened from a row below it: the keyboard's next Tab should reach its buttons, not the rest of the row.
@@ -144,7 +125,7 @@ function ConfirmKeyCard({ confirm, busy }: { confirm: Confirm; busy: boolean }) 
       <h3 id="confirm-key-title" className="card__title" tabIndex={-1} ref={heading}>
         {roll ? "Roll" : "Revoke"} {confirm.name} (<code>{`${confirm.prefix}…`}</code>)?
       </h3>
-      <Form method="post" action={DEVELOPERS_URL} className="form" onSubmit={roll ? sendUnkept : undefined}>
+      <Form method="post" action={DEVELOPERS_URL} className="form">
         <input type="hidden" name="intent" value={roll ? "roll-key" : "revoke-key"} />
         <input type="hidden" name="keyId" value={confirm.keyId} />
         <p>
@@ -159,14 +140,13 @@ function ConfirmKeyCard({ confirm, busy }: { confirm: Confirm; busy: boolean }) 
 }
 
 function CreateKeyForm({ error, typed, busy, resetKey }: { error: string | undefined; typed: string | undefined; busy: boolean; resetKey: string }) {
-  const sendUnkept = useSendUnkept();
   return (
     <section className="card" id="create-key" aria-labelledby="create-key-title">
       <h3 id="create-key-title" className="card__title">
         Create key
       </h3>
       {/* A new key after each new key empties the form. */}
-      <Form method="post" action={DEVELOPERS_URL} className="form create-key" noValidate onSubmit={sendUnkept} key={resetKey}>
+      <Form method="post" action={DEVELOPERS_URL} className="form create-key" noValidate key={resetKey}>
         <input type="hidden" name="intent" value="create-key" />
         <Field id="key-name" label="Name" hint="What uses it, so you can tell keys apart, like “Switch production”." error={error}>
           <input
