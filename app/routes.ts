@@ -30,6 +30,8 @@ export default [
   // Money and transactions (issue 6).
   route("transactions", "routes/transactions._index.tsx", { id: "routes/transactions" }),
   route("transactions/export", "routes/transactions.export.ts"),
+  // The cold archive (issue 13): an archived month's CSV.
+  route("transactions/archive/:month", "routes/transactions.archive.$month.ts"),
   route("money/merchant-accounts", "routes/money.merchant-accounts.tsx"),
   route("money/merchant-funds", "routes/money.merchant-funds.tsx"),
   route("money/settlement-history", "routes/money.settlement-history.tsx"),

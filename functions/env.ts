@@ -11,6 +11,8 @@ export const WEBHOOKS_RETRY_BASE_SECONDS_DEFAULT = 60;
 export const WEBHOOKS_RETRY_MAX_SECONDS_DEFAULT = 3600;
 export const WEBHOOKS_RETRY_WINDOW_SECONDS_DEFAULT = 86_400;
 export const WEBHOOKS_TIMEOUT_SECONDS_DEFAULT = 10;
+/** Payments older than this many whole months go to the cold archive (functions/archive/job.ts). */
+export const ARCHIVE_RETENTION_MONTHS_DEFAULT = 13;
 /** Cloudflare Queues refuses a longer retry delay (12 hours). */
 const MAX_QUEUE_DELAY_SECONDS = 43_200;
 
@@ -68,6 +70,17 @@ const RawConfig = v.object({
   WEBHOOKS_RETRY_WINDOW_SECONDS: seconds("WEBHOOKS_RETRY_WINDOW_SECONDS", 1, 7 * 86_400, WEBHOOKS_RETRY_WINDOW_SECONDS_DEFAULT),
   WEBHOOKS_TIMEOUT_SECONDS: seconds("WEBHOOKS_TIMEOUT_SECONDS", 1, 30, WEBHOOKS_TIMEOUT_SECONDS_DEFAULT),
   EVENTS_REPLAY_SECRET: v.optional(v.pipe(v.string(), v.minLength(32, "EVENTS_REPLAY_SECRET must be at least 32 characters"))),
+  // The cold archive (functions/archive): whole months older than this go to R2. Below 3 would archive payments a settlement may still need.
+  ARCHIVE_RETENTION_MONTHS: v.optional(
+    v.pipe(
+      v.string("ARCHIVE_RETENTION_MONTHS must be a whole number of months"),
+      v.regex(/^\d{1,3}$/, "ARCHIVE_RETENTION_MONTHS must be a whole number of months"),
+      v.transform(Number),
+      v.minValue(3, "ARCHIVE_RETENTION_MONTHS must be at least 3"),
+      v.maxValue(120, "ARCHIVE_RETENTION_MONTHS must be at most 120"),
+    ),
+    String(ARCHIVE_RETENTION_MONTHS_DEFAULT),
+  ),
   // Sign-in (functions/auth). The key the session cookie was signed with before the last rotation.
   SESSION_SECRET_PREVIOUS: v.optional(v.pipe(v.string(), v.minLength(32, "SESSION_SECRET_PREVIOUS must be at least 32 characters"))),
   // The one-time codes' HMAC key; derived from SESSION_SECRET when unset.
@@ -105,6 +118,7 @@ const OPTIONAL_TEXT_VARS = [
   "WEBHOOKS_RETRY_MAX_SECONDS",
   "WEBHOOKS_RETRY_WINDOW_SECONDS",
   "WEBHOOKS_TIMEOUT_SECONDS",
+  "ARCHIVE_RETENTION_MONTHS",
   "SESSION_SECRET_PREVIOUS",
   "OTP_SECRET",
   "SMS_GATEWAY_URL",
@@ -186,6 +200,12 @@ export interface OidcConfig {
   popupSize: string | null;
 }
 
+/** The cold archive's settings (functions/archive). */
+export interface ArchiveConfig {
+  /** Whole months kept in D1; older months go to the ARCHIVE bucket. */
+  retentionMonths: number;
+}
+
 export class ConfigError extends Error {
   override name = "ConfigError";
 }
@@ -196,6 +216,7 @@ interface FullConfig {
   auth: AuthConfig;
   oidc: OidcConfig;
   webhooks: WebhooksConfig;
+  archive: ArchiveConfig;
 }
 
 function parseAll(env: Record<string, unknown>): FullConfig {
@@ -283,6 +304,7 @@ function parseAll(env: Record<string, unknown>): FullConfig {
       retryWindowSeconds: raw.WEBHOOKS_RETRY_WINDOW_SECONDS,
       timeoutMs: raw.WEBHOOKS_TIMEOUT_SECONDS * 1000,
     },
+    archive: { retentionMonths: raw.ARCHIVE_RETENTION_MONTHS },
   };
 }
 
@@ -313,4 +335,9 @@ export function parseOidcConfig(env: Record<string, unknown>): OidcConfig {
 /** The webhook settings, from the same checks as parseConfig (it throws the same ConfigError). */
 export function parseWebhooksConfig(env: Record<string, unknown>): WebhooksConfig {
   return parseAll(env).webhooks;
+}
+
+/** The cold archive's settings, from the same checks as parseConfig (it throws the same ConfigError). */
+export function parseArchiveConfig(env: Record<string, unknown>): ArchiveConfig {
+  return parseAll(env).archive;
 }

@@ -5,7 +5,8 @@ import { type AppLoadContext, createRequestHandler } from "@remix-run/cloudflare
 import * as build from "remix-server-build";
 import { CROSS_ORIGIN_MESSAGE, isSameOriginRequest } from "./auth/origin";
 import { clearDuePayments } from "./clearing";
-import { parseAuthConfig, parseConfig } from "./env";
+import { parseArchiveConfig, parseAuthConfig, parseConfig } from "./env";
+import { runArchive } from "./archive/job";
 import { handleEventsBatch } from "./events/consumer";
 import { logEvent } from "./events/http";
 import { handleWebhooksBatch } from "./webhooks/consumer";
@@ -34,6 +35,8 @@ const settle: CronJob = (env, now) =>
 const dropSubmissions: CronJob = (env, now) => dropOldSubmissions(env.DB, now);
 const dropIdempotencyKeys: CronJob = (env, now) => dropOldIdempotencyKeys(env.DB, now);
 const webhookSweep: CronJob = (env, now) => sweepWebhooks(env, now);
+const archive: CronJob = (env, now) =>
+  runArchive({ db: env.DB, bucket: env.ARCHIVE, now, retentionMonths: parseArchiveConfig(env as unknown as Record<string, unknown>).retentionMonths });
 // The settlement run's settlement.paid / settlement.failed events, sent now rather than at the next sweep.
 const sendWebhooks: CronJob = (env) => dispatchPendingDeliveries(env, Date.now());
 
@@ -46,6 +49,8 @@ const CRON_JOBS: Readonly<Record<string, readonly (readonly CronJob[])[]>> = {
   "0 6 * * *": [
     [clear, settle, sendWebhooks],
     [dropSubmissions, dropIdempotencyKeys],
+    // Months older than the retention go to R2 (functions/archive/job.ts); balances and rollups stay, so it may run beside the settlement.
+    [archive],
   ],
 };
 

@@ -27,6 +27,8 @@ export const paths = {
   device: (deviceId: string, options: { assignMerchant?: string } = {}) => `/pos-terminals/device-details/${segment(deviceId)}${query(options)}`,
   /** A request's page: transfers, the fifth kind, have their own. */
   approval: (kind: ApprovalKind | "transfer", id: string) => `/approvals/${kind === "transfer" ? "transfer" : KIND_SLUGS[kind]}/${segment(id)}`,
+  /** An archived month's payments as CSV (YYYY-MM). */
+  archivedMonthCsv: (month: string) => `/transactions/archive/${segment(month)}`,
   transferHistory: (merchantId: string) => `/money/merchant-accounts/transfer-history/${segment(merchantId)}`,
   /** A tab of /settings; the profile is the tab with none. */
   settings: (tab: SettingsTab = "profile") => (tab === "profile" ? "/settings" : `/settings?tab=${tab}`),

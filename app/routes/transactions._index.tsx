@@ -1,10 +1,10 @@
 // /transactions: every payment of the business for a period, filtered by
 // status, channel, network, merchant, point of sale and terminal, searched by
 // reference, phone or card's last four; totals of the filtered set; a detail
-// panel with the ledger postings; CSV of the whole filtered set.
+// panel with the ledger postings; CSV of the whole filtered set; the archived
+// months (docs/archive.md) and a payment found there by its exact reference.
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { Form, Link, useLoaderData, useLocation, useNavigate } from "@remix-run/react";
-import { useEffect } from "react";
+import { Form, Link, useLoaderData, useLocation } from "@remix-run/react";
 import * as v from "valibot";
 import { listTransactionEntries } from "../../functions/data/ledger";
 import { namesOf } from "../../functions/data/names";
@@ -15,16 +15,18 @@ import { can } from "../../functions/permissions";
 import { requireTenant } from "../../functions/guards";
 import { DataTable, ListCount, ListToolbar, Pager, type Column } from "../components/data-table";
 import { QUICK_RANGES, resolveRange } from "../lib/date-range";
-import { formatAmount, formatDate, networkLabel } from "../lib/format";
+import { formatDate, networkLabel } from "../lib/format";
 import { filterHref } from "../lib/list-url";
 import { listParams, oneOf, searchParam } from "../lib/list-params";
 import { merchantChoices } from "../lib/merchant-choices.server";
 import { MERCHANT_FINDER_PARAM } from "../lib/merchant-search";
 import { readTransactionSearch } from "../lib/transaction-search";
-import { ACCOUNT_LABEL, NETWORKS, TRANSACTION_STATUSES, payerOf, paymentMethod } from "../lib/transactions-view";
+import { ACCOUNT_LABEL, NETWORKS, TRANSACTION_STATUSES, payerOf } from "../lib/transactions-view";
 import { statusLabel } from "../lib/statuses";
 import { transactionColumns } from "../components/columns/transactions";
-import { Details } from "../components/details";
+import { PaymentDetailPanel } from "../components/payment-detail";
+import { ArchivedMonths, ArchivedPayment } from "../components/archived-months";
+import { archiveLookup } from "../lib/transactions-archive.server";
 import { PaymentTotals } from "../components/payment-totals";
 import { MerchantFinder } from "../components/merchant-finder";
 
@@ -77,7 +79,13 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const detailRow = detail?.[0] ?? null;
   // A payment of another business (or none at all) behind ?tx= is the SPEC's page-level 404.
   if (url.searchParams.has("tx") && !detailRow) pageNotFound(request);
-  const names = await namesOf(tenant, deps.db, "merchant", [...result.rows.map((t) => t.merchantId), ...(detailRow ? [detailRow.merchantId] : [])]);
+  // An exact reference the list does not have may be in an archived month.
+  const archive = await archiveLookup(tenant, deps.db, context.cloudflare.env.ARCHIVE, result.rows.length === 0 ? filter : {});
+  const names = await namesOf(tenant, deps.db, "merchant", [
+    ...result.rows.map((t) => t.merchantId),
+    ...(detailRow ? [detailRow.merchantId] : []),
+    ...archive.found.map((f) => f.transaction.merchantId),
+  ]);
   const view = (t: Transaction) => ({
     id: t.id,
     reference: t.reference,
@@ -129,6 +137,11 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
         }
       : null,
     canExport: can(tenant.role, "export:transaction"),
+    archivedMonths: archive.months,
+    archived: archive.found.map((f) => ({
+      month: f.month,
+      detail: { ...view(f.transaction), failureReason: f.transaction.failureReason, reversalReason: f.transaction.reversalReason, reversedAt: f.transaction.reversedAt, entries: f.entries },
+    })),
   };
 }
 
@@ -156,81 +169,6 @@ function columns(search: string): Column<Row>[] {
     },
     ...transactionColumns(["merchant", "channel", "payer", "amount", "fee", "status"]),
   ];
-}
-
-function Detail({ detail, closeHref }: { detail: NonNullable<ReturnType<typeof useLoaderData<typeof loader>>["detail"]>; closeHref: string }) {
-  const navigate = useNavigate();
-  useEffect(() => {
-    const onKey = (event: KeyboardEvent) => event.key === "Escape" && navigate(closeHref, { preventScrollReset: true });
-    document.addEventListener("keydown", onKey);
-    document.getElementById("payment-detail-title")?.focus();
-    return () => document.removeEventListener("keydown", onKey);
-  }, [closeHref, navigate]);
-  return (
-    <aside className="detail-panel" role="dialog" aria-labelledby="payment-detail-title" data-testid="payment-detail">
-      <header className="detail-panel__header">
-        <h2 id="payment-detail-title" tabIndex={-1}>
-          {detail.reference}
-        </h2>
-        <Link to={closeHref} preventScrollReset className="detail-panel__close" aria-label="Close the payment">
-          ×
-        </Link>
-      </header>
-      <Details
-        rows={
-          [
-            ["Merchant", detail.merchant],
-            ["Status", statusLabel("transaction", detail.status)],
-            ["Channel", paymentMethod(detail)],
-            ["Payer", detail.payer],
-            ["Amount (GHS)", formatAmount(detail.amount)],
-            ["Fee (GHS)", formatAmount(detail.fee)],
-            ["Net (GHS)", formatAmount(detail.amount - detail.fee)],
-            ["Paid", formatDate(detail.createdAt, "stamp")],
-            ["Available to the merchant", detail.clearedAt ? formatDate(detail.clearedAt, "stamp") : detail.status === "successful" ? "Not yet" : "Never"],
-            ...(detail.failureReason ? [["Why it failed", detail.failureReason] as const] : []),
-            ...(detail.status === "reversed" && detail.reversedAt !== null
-              ? [["Reversed", `${formatDate(detail.reversedAt, "stamp")}${detail.reversalReason ? ` · ${detail.reversalReason}` : ""}`] as const]
-              : []),
-          ] as const
-        }
-      />
-      <h3>Ledger postings</h3>
-      {detail.entries.length === 0 ? (
-        <p>No postings: a failed payment moves no money.</p>
-      ) : (
-        <table className="data-table postings">
-          <thead>
-            <tr>
-              <th scope="col">Account</th>
-              <th scope="col" className="num">
-                Debit (GHS)
-              </th>
-              <th scope="col" className="num">
-                Credit (GHS)
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {detail.entries.map((entry) => (
-              <tr key={entry.id}>
-                <td data-label="Account">
-                  {entry.account}
-                  <span className="cell-sub">{`${entry.memo} · ${formatDate(entry.postedAt, "numeric")}`}</span>
-                </td>
-                <td data-label="Debit (GHS)" className="num">
-                  {entry.amount > 0 ? formatAmount(entry.amount) : ""}
-                </td>
-                <td data-label="Credit (GHS)" className="num">
-                  {entry.amount < 0 ? formatAmount(-entry.amount) : ""}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
-    </aside>
-  );
 }
 
 export default function Transactions() {
@@ -377,8 +315,12 @@ export default function Transactions() {
           </>
         }
       />
+      {data.archived.map((a) => (
+        <ArchivedPayment key={a.detail.reference} detail={a.detail} month={a.month} />
+      ))}
       <Pager page={data.page} totalPages={Math.max(1, Math.ceil(data.totals.count / DEFAULT_PAGE_SIZE))} trail={data.trail} hasNext={data.hasNext} />
-      {data.detail ? <Detail detail={data.detail} closeHref={withParam(search, "tx", null)} /> : null}
+      <ArchivedMonths months={data.archivedMonths} canExport={data.canExport} />
+      {data.detail ? <PaymentDetailPanel detail={data.detail} closeHref={withParam(search, "tx", null)} /> : null}
     </div>
   );
 }

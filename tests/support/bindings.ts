@@ -121,6 +121,15 @@ const operations = {
   "kv.get": (env, { key }) => env.KV.get(key),
   "kv.put": (env, { key, value, options }) => env.KV.put(key, value, options),
   "kv.delete": (env, { key }) => env.KV.delete(key),
+  async "r2.get"(env, { key }) {
+    const object = await env.ARCHIVE.get(key);
+    return object ? { bytes: new Uint8Array(await object.arrayBuffer()), customMetadata: object.customMetadata ?? {} } : null;
+  },
+  "r2.put": async (env, { key, value, options }) => void (await env.ARCHIVE.put(key, value, options)),
+  "r2.delete": (env, { keys }) => env.ARCHIVE.delete(keys),
+  async "r2.list"(env, { prefix }) {
+    return (await env.ARCHIVE.list({ prefix })).objects.map((o) => o.key);
+  },
   "queue.send": (env, { body, options, binding }) => env[binding ?? "EVENTS"].send(body, options),
   "queue.sendBatch": (env, { messages, binding }) => env[binding ?? "EVENTS"].sendBatch(messages),
   async "spy.bodies"(env) {
@@ -162,6 +171,8 @@ export interface BindingsWorkerOptions {
   paymentsQueue?: string;
   /** The spy Worker's KV namespace, when a portal spies on a queue. */
   spyKvId?: string;
+  /** Bucket name of the ARCHIVE binding (the cold archive's R2). */
+  archiveBucket?: string;
   compatibilityDate: string;
 }
 
@@ -177,6 +188,7 @@ export function bindingsWorker(options: BindingsWorkerOptions): WorkerOptions {
     d1Databases: { DB: options.d1Id },
     kvNamespaces: kv,
     queueProducers: { ...(options.queue ? { EVENTS: options.queue } : {}), ...(options.paymentsQueue ? { PAYMENTS: options.paymentsQueue } : {}) },
+    ...(options.archiveBucket ? { r2Buckets: { ARCHIVE: options.archiveBucket } } : {}),
   };
 }
 
@@ -284,4 +296,33 @@ export function testQueue(send: BindingsFetch, binding: "EVENTS" | "PAYMENTS" = 
     send: async (body, options) => void (await callBindings(send, "queue.send", { body, options, binding })),
     sendBatch: async (messages) => void (await callBindings(send, "queue.sendBatch", { messages, binding })),
   };
+}
+
+/**
+ * The portal's ARCHIVE bucket (R2) through the node-bindings Worker: what the archive code calls (get, put, delete)
+ * and a list for tests, typed as the Worker sees it. Objects come back whole.
+ */
+export function testR2(send: BindingsFetch): R2Bucket & { keys(prefix?: string): Promise<string[]> } {
+  const bucket = {
+    async get(key: string) {
+      const found = (await callBindings(send, "r2.get", { key })) as { bytes: Uint8Array; customMetadata: Record<string, string> } | null;
+      if (!found) return null;
+      const bytes = found.bytes;
+      return {
+        key,
+        size: bytes.byteLength,
+        customMetadata: found.customMetadata,
+        get body() {
+          return new Response(bytes as Uint8Array<ArrayBuffer>).body!;
+        },
+        arrayBuffer: async () => bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength),
+        text: async () => new TextDecoder().decode(bytes),
+        json: async () => JSON.parse(new TextDecoder().decode(bytes)) as unknown,
+      };
+    },
+    put: async (key: string, value: string | Uint8Array, options?: R2PutOptions) => void (await callBindings(send, "r2.put", { key, value, options })),
+    delete: async (keys: string | string[]) => void (await callBindings(send, "r2.delete", { keys })),
+    keys: async (prefix?: string) => (await callBindings(send, "r2.list", { prefix })) as string[],
+  };
+  return bucket as unknown as R2Bucket & { keys(prefix?: string): Promise<string[]> };
 }

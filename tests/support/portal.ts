@@ -11,7 +11,7 @@ import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { Log, LogLevel, Miniflare, type WorkerOptions } from "miniflare";
-import { bindingsWorker, callBindings, testD1, testKv, testQueue, type BindingsFetch, type TestKv, type TestQueue } from "./bindings";
+import { bindingsWorker, callBindings, testD1, testKv, testQueue, testR2, type BindingsFetch, type TestKv, type TestQueue } from "./bindings";
 
 export const ROOT = resolve(import.meta.dirname, "../..");
 const WORKER_BUNDLE = join(ROOT, "dist/worker/worker.js");
@@ -23,6 +23,8 @@ const BUILD_ID_FILE = join(ROOT, "build/build-id.txt");
 const D1_ID = "00000000-0000-4000-8000-000000000001";
 const KV_ID = "00000000000000000000000000000001";
 export const LATEST_BUILD_KEY = "build:latest";
+/** The cold archive's R2 bucket of wrangler.toml. */
+const ARCHIVE_BUCKET = "partners-portal-archive";
 
 /** The analytics queues of wrangler.toml. */
 export const EVENTS_QUEUE = "partners-portal-events";
@@ -90,6 +92,8 @@ export interface Portal {
   paymentsQueue(): Promise<TestQueue>;
   /** Bodies the spy Worker took off `spyOnQueue`, in the order it took them. */
   queued(): Promise<unknown[]>;
+  /** The ARCHIVE bucket (R2), as the Worker sees it. */
+  archive(): Promise<ReturnType<typeof testR2>>;
   /** Runs the Worker's scheduled handler (a Cron Trigger) now; resolves to its outcome ("ok" when it succeeded). */
   scheduled(cron: string): Promise<string>;
   dispose(): Promise<void>;
@@ -126,6 +130,7 @@ export async function startPortal(options: PortalOptions = {}): Promise<Portal> 
     bindings: { ENVIRONMENT: "development", ...options.vars },
     d1Databases: { DB: D1_ID },
     kvNamespaces: { KV: KV_ID },
+    r2Buckets: { ARCHIVE: ARCHIVE_BUCKET },
     queueProducers: { EVENTS: EVENTS_QUEUE, PAYMENTS: PAYMENTS_QUEUE, WEBHOOKS: WEBHOOKS_QUEUE },
     ...(options.queueConsumers ? { queueConsumers: options.queueConsumers } : {}),
     assets: { directory: CLIENT_BUILD, binding: "ASSETS", routerConfig: { has_user_worker: true } },
@@ -133,6 +138,7 @@ export async function startPortal(options: PortalOptions = {}): Promise<Portal> 
   const shared = {
     d1Persist: join(state, "v3/d1"),
     kvPersist: join(state, "v3/kv"),
+    r2Persist: join(state, "v3/r2"),
     // A fixed placeholder instead of fetching Request.cf from the network.
     cf: false,
     host: "127.0.0.1",
@@ -153,6 +159,7 @@ export async function startPortal(options: PortalOptions = {}): Promise<Portal> 
       queue: EVENTS_QUEUE,
       paymentsQueue: PAYMENTS_QUEUE,
       spyKvId: spy ? SPY_KV : undefined,
+      archiveBucket: ARCHIVE_BUCKET,
       compatibilityDate: COMPATIBILITY_DATE,
     }),
   ];
@@ -182,6 +189,7 @@ export async function startPortal(options: PortalOptions = {}): Promise<Portal> 
       return mf.dispatchFetch(target, { redirect: "manual", ...rest } as never) as unknown as Promise<Response>;
     },
     kv: async () => testKv(send),
+    archive: async () => testR2(send),
     db: async () => db,
     eventsQueue: async () => testQueue(send),
     paymentsQueue: async () => testQueue(send, "PAYMENTS"),

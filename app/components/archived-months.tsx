@@ -1,0 +1,89 @@
+// The cold archive on the transactions screen (docs/archive.md): which months are archived, with their counts and
+// a CSV each, and a payment found there by its exact reference.
+import { formatAmount, formatDate } from "../lib/format";
+import { paths } from "../lib/paths";
+import { PaymentFacts, Postings, type PaymentDetailView } from "./payment-detail";
+
+export interface ArchivedMonthView {
+  month: string;
+  payments: number;
+  successful: number;
+  gross: number;
+  fees: number;
+}
+
+/** "Sep 2025" (SPEC's day format without the day). */
+export function monthLabel(month: string): string {
+  return formatDate(`${month}-15T12:00:00Z`, "day").slice(3);
+}
+
+export function ArchivedMonths({ months, canExport }: { months: readonly ArchivedMonthView[]; canExport: boolean }) {
+  if (months.length === 0) return null;
+  return (
+    <section className="card archived-months" aria-labelledby="archived-months-title" data-testid="archived-months">
+      <h2 id="archived-months-title">Archived months</h2>
+      <p className="page__lead">
+        Payments of these months are kept in the archive, not in the list above. Search an exact reference to find one; download a month to see them all.
+      </p>
+      <table className="data-table">
+        <thead>
+          <tr>
+            <th scope="col">Month</th>
+            <th scope="col" className="num">
+              Payments
+            </th>
+            <th scope="col" className="num">
+              Gross (GHS)
+            </th>
+            <th scope="col" className="num">
+              Net (GHS)
+            </th>
+            {canExport ? (
+              <th scope="col">
+                <span className="visually-hidden">Download</span>
+              </th>
+            ) : null}
+          </tr>
+        </thead>
+        <tbody>
+          {months.map((m) => (
+            <tr key={m.month}>
+              <th scope="row" data-label="Month">
+                {monthLabel(m.month)}
+              </th>
+              <td data-label="Payments" className="num">
+                {m.payments.toLocaleString("en-GB")}
+              </td>
+              <td data-label="Gross (GHS)" className="num">
+                {formatAmount(m.gross)}
+              </td>
+              <td data-label="Net (GHS)" className="num">
+                {formatAmount(m.gross - m.fees)}
+              </td>
+              {canExport ? (
+                <td data-label="Download">
+                  <a href={paths.archivedMonthCsv(m.month)} download aria-label={`Download ${monthLabel(m.month)} as CSV`}>
+                    CSV
+                  </a>
+                </td>
+              ) : null}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
+  );
+}
+
+/** A payment found in an archived month: read-only, with its month. */
+export function ArchivedPayment({ detail, month }: { detail: PaymentDetailView; month: string }) {
+  return (
+    <section className="card archived-payment" aria-labelledby="archived-payment-title" data-testid="archived-payment">
+      <h2 id="archived-payment-title">{detail.reference}</h2>
+      <p className="page__lead">{`Archived with ${monthLabel(month)}: read-only, and not in the list or its totals.`}</p>
+      <PaymentFacts detail={detail} extra={[["Archived month", monthLabel(month)]]} />
+      <h3>Ledger postings</h3>
+      <Postings entries={detail.entries} />
+    </section>
+  );
+}

@@ -1,0 +1,111 @@
+// One payment's facts and ledger postings: the transactions screen's detail panel, and a payment found in the
+// cold archive (read-only, shown in place: it has no row to open).
+import { Link, useNavigate } from "@remix-run/react";
+import { useEffect } from "react";
+import { formatAmount, formatDate } from "../lib/format";
+import { statusLabel } from "../lib/statuses";
+import { paymentMethod } from "../lib/transactions-view";
+import { Details } from "./details";
+
+export interface PaymentDetailView {
+  reference: string;
+  merchant: string;
+  status: "successful" | "failed" | "reversed";
+  channel: "card" | "mobile_money";
+  network: string;
+  payer: string;
+  amount: number;
+  fee: number;
+  createdAt: number;
+  clearedAt: number | null;
+  failureReason: string | null;
+  reversalReason: string | null;
+  reversedAt: number | null;
+  entries: { id: number; account: string; amount: number; memo: string; postedAt: number }[];
+}
+
+export function PaymentFacts({ detail, extra = [] }: { detail: PaymentDetailView; extra?: readonly (readonly [string, string])[] }) {
+  return (
+    <Details
+      rows={
+        [
+          ["Merchant", detail.merchant],
+          ["Status", statusLabel("transaction", detail.status)],
+          ["Channel", paymentMethod(detail)],
+          ["Payer", detail.payer],
+          ["Amount (GHS)", formatAmount(detail.amount)],
+          ["Fee (GHS)", formatAmount(detail.fee)],
+          ["Net (GHS)", formatAmount(detail.amount - detail.fee)],
+          ["Paid", formatDate(detail.createdAt, "stamp")],
+          ["Available to the merchant", detail.clearedAt ? formatDate(detail.clearedAt, "stamp") : detail.status === "successful" ? "Not yet" : "Never"],
+          ...(detail.failureReason ? [["Why it failed", detail.failureReason] as const] : []),
+          ...(detail.status === "reversed" && detail.reversedAt !== null
+            ? [["Reversed", `${formatDate(detail.reversedAt, "stamp")}${detail.reversalReason ? ` · ${detail.reversalReason}` : ""}`] as const]
+            : []),
+          ...extra,
+        ] as const
+      }
+    />
+  );
+}
+
+export function Postings({ entries }: { entries: PaymentDetailView["entries"] }) {
+  if (entries.length === 0) return <p>No postings: a failed payment moves no money.</p>;
+  return (
+    <table className="data-table postings">
+      <thead>
+        <tr>
+          <th scope="col">Account</th>
+          <th scope="col" className="num">
+            Debit (GHS)
+          </th>
+          <th scope="col" className="num">
+            Credit (GHS)
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {entries.map((entry) => (
+          <tr key={entry.id}>
+            <td data-label="Account">
+              {entry.account}
+              <span className="cell-sub">{`${entry.memo} · ${formatDate(entry.postedAt, "numeric")}`}</span>
+            </td>
+            <td data-label="Debit (GHS)" className="num">
+              {entry.amount > 0 ? formatAmount(entry.amount) : ""}
+            </td>
+            <td data-label="Credit (GHS)" className="num">
+              {entry.amount < 0 ? formatAmount(-entry.amount) : ""}
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+/** The detail panel of a payment of the list (?tx=): Escape or × closes it. */
+export function PaymentDetailPanel({ detail, closeHref }: { detail: PaymentDetailView; closeHref: string }) {
+  const navigate = useNavigate();
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => event.key === "Escape" && navigate(closeHref, { preventScrollReset: true });
+    document.addEventListener("keydown", onKey);
+    document.getElementById("payment-detail-title")?.focus();
+    return () => document.removeEventListener("keydown", onKey);
+  }, [closeHref, navigate]);
+  return (
+    <aside className="detail-panel" role="dialog" aria-labelledby="payment-detail-title" data-testid="payment-detail">
+      <header className="detail-panel__header">
+        <h2 id="payment-detail-title" tabIndex={-1}>
+          {detail.reference}
+        </h2>
+        <Link to={closeHref} preventScrollReset className="detail-panel__close" aria-label="Close the payment">
+          ×
+        </Link>
+      </header>
+      <PaymentFacts detail={detail} />
+      <h3>Ledger postings</h3>
+      <Postings entries={detail.entries} />
+    </aside>
+  );
+}

@@ -1,0 +1,29 @@
+// What the transactions screen shows of the cold archive: the archived months with their counts, and the payments
+// an exact reference search finds there (only asked when the list found nothing).
+import { asTransaction } from "../../functions/archive/format";
+import { findArchivedPayments } from "../../functions/archive/read";
+import { listArchiveMonths } from "../../functions/data/archive";
+import type { Tenant } from "../../functions/data/tenant";
+import type { Transaction, TransactionFilter } from "../../functions/data/transactions";
+import { ACCOUNT_LABEL } from "./transactions-view";
+
+/** An account id ends with its kind (functions/ledger.ts ledgerAccountId). */
+function accountLabel(accountId: string): string {
+  const kind = Object.keys(ACCOUNT_LABEL).find((k) => accountId.endsWith(`_${k}`));
+  return kind ? ACCOUNT_LABEL[kind]! : accountId;
+}
+
+export async function archiveLookup(tenant: Tenant, db: D1Database, bucket: R2Bucket, filter: Pick<TransactionFilter, "reference" | "merchantSearch">) {
+  // A reference written mostly in letters reads as a merchant search; the list tries it as a reference too, and so does this.
+  const typed = filter.merchantSearch?.trim();
+  const references = filter.reference ? [filter.reference] : typed ? [typed, typed.toUpperCase()] : [];
+  const [months, found] = await Promise.all([listArchiveMonths(tenant, db), findArchivedPayments(tenant, db, bucket, references)]);
+  return {
+    months: months.map((m) => ({ month: m.month, payments: m.payments, successful: m.successful, gross: m.gross, fees: m.fees })),
+    found: found.map((f): { month: string; transaction: Transaction; entries: { id: number; account: string; amount: number; memo: string; postedAt: number }[] } => ({
+      month: f.month,
+      transaction: asTransaction(f.payment.t),
+      entries: f.payment.e.map((e) => ({ id: e.id, account: accountLabel(e.account_id), amount: e.amount, memo: e.memo, postedAt: e.posted_at })),
+    })),
+  };
+}

@@ -1,0 +1,27 @@
+// The columns of every transactions CSV: the filtered list's (routes/transactions.export.ts) and an archived
+// month's (routes/transactions.archive.$month.ts) are the same file to a spreadsheet. Cards as BIN and last four,
+// phones masked, as on screen.
+import type { CsvColumn } from "../../functions/csv";
+import type { Transaction } from "../../functions/data/transactions";
+import { networkLabel } from "./format";
+import { CHANNEL_LABEL, payerOf } from "./transactions-view";
+
+export type CsvTransaction = Transaction & { merchant: string };
+
+const cedis = (pesewas: number) => (pesewas / 100).toFixed(2);
+
+export const TRANSACTION_CSV_COLUMNS: readonly CsvColumn<CsvTransaction>[] = [
+  { header: "Reference", value: (t) => t.reference },
+  { header: "Paid (UTC)", value: (t) => new Date(t.createdAt).toISOString() },
+  { header: "Merchant", value: (t) => t.merchant },
+  { header: "Point of sale id", value: (t) => t.pointOfSaleId },
+  { header: "Terminal id", value: (t) => t.terminalId },
+  { header: "Channel", value: (t) => CHANNEL_LABEL[t.channel] },
+  { header: "Network", value: (t) => networkLabel(t.network) },
+  { header: "Payer", value: (t) => payerOf(t) },
+  { header: "Amount (GHS)", value: (t) => cedis(t.amount) },
+  { header: "Fee (GHS)", value: (t) => cedis(t.fee) },
+  { header: "Net (GHS)", value: (t) => cedis(t.amount - t.fee) },
+  { header: "Status", value: (t) => t.status },
+  { header: "Available (UTC)", value: (t) => (t.clearedAt ? new Date(t.clearedAt).toISOString() : null) },
+];
