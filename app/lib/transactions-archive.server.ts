@@ -20,10 +20,12 @@ export async function archiveLookup(tenant: Tenant, db: D1Database, bucket: R2Bu
   const [months, found] = await Promise.all([listArchiveMonths(tenant, db), findArchivedPayments(tenant, db, bucket, references)]);
   return {
     months: months.map((m) => ({ month: m.month, payments: m.payments, successful: m.successful, gross: m.gross, fees: m.fees })),
-    found: found.map((f): { month: string; transaction: Transaction; entries: { id: number; account: string; amount: number; memo: string; postedAt: number }[] } => ({
-      month: f.month,
-      transaction: asTransaction(f.payment.t),
-      entries: f.payment.e.map((e) => ({ id: e.id, account: accountLabel(e.account_id), amount: e.amount, memo: e.memo, postedAt: e.posted_at })),
-    })),
+    found: found.map(
+      (f): { month: string; transaction: Transaction; entries: { id: number; account: string; amount: number; memo: string; postedAt: number }[] } => ({
+        month: f.month,
+        transaction: asTransaction(f.payment.t),
+        entries: f.payment.e.map((e) => ({ id: e.id, account: accountLabel(e.account_id), amount: e.amount, memo: e.memo, postedAt: e.posted_at })),
+      }),
+    ),
   };
 }

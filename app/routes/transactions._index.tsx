@@ -140,7 +140,13 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     archivedMonths: archive.months,
     archived: archive.found.map((f) => ({
       month: f.month,
-      detail: { ...view(f.transaction), failureReason: f.transaction.failureReason, reversalReason: f.transaction.reversalReason, reversedAt: f.transaction.reversedAt, entries: f.entries },
+      detail: {
+        ...view(f.transaction),
+        failureReason: f.transaction.failureReason,
+        reversalReason: f.transaction.reversalReason,
+        reversedAt: f.transaction.reversedAt,
+        entries: f.entries,
+      },
     })),
   };
 }

@@ -83,7 +83,7 @@ export async function gzipLines(pages: AsyncIterable<string>): Promise<Uint8Arra
 }
 
 /** The object's payments, line by line, as they are unzipped (a whole month never sits in memory). */
-export async function* readLines(gzipped: ReadableStream<Uint8Array>): AsyncGenerator<ArchivedPayment> {
+export async function* readLines(gzipped: ReadableStream<unknown>): AsyncGenerator<ArchivedPayment> {
   // (The DOM and Workers typings of the stream's chunks differ; both are bytes.)
   const reader = (gzipped as ReadableStream<BufferSource>).pipeThrough(new DecompressionStream("gzip")).pipeThrough(new TextDecoderStream()).getReader();
   let rest = "";
@@ -104,7 +104,18 @@ export async function* readLines(gzipped: ReadableStream<Uint8Array>): AsyncGene
 
 /** A month's figures counted from its lines, the way monthFigures counts them in SQL. */
 export function figuresOf(lines: Iterable<ArchivedPayment>): MonthFigures {
-  const figures: MonthFigures = { payments: 0, successful: 0, gross: 0, fees: 0, amountSum: 0, feeSum: 0, entries: 0, entryDebits: 0, settlementItems: 0, accounts: [] };
+  const figures: MonthFigures = {
+    payments: 0,
+    successful: 0,
+    gross: 0,
+    fees: 0,
+    amountSum: 0,
+    feeSum: 0,
+    entries: 0,
+    entryDebits: 0,
+    settlementItems: 0,
+    accounts: [],
+  };
   const accounts = new Map<string, { entries: number; amount: number }>();
   for (const { t, e, s } of lines) {
     figures.payments += 1;

@@ -107,7 +107,7 @@ async function verify(bucket: R2Bucket, manifest: Manifest, expected: MonthFigur
     lines.push(line);
   }
   const read = figuresOf(lines);
-  const readManifest = (await stored.json()) as Manifest;
+  const readManifest = await stored.json<Manifest>();
   if (!sameFigures(read, expected) || !sameFigures(readManifest.figures, expected) || readManifest.sha256 !== manifest.sha256) {
     throw new ArchiveMismatch(`${manifest.objectKey}: counts or sums differ from D1 (${JSON.stringify({ read, expected })})`);
   }
@@ -153,7 +153,14 @@ export async function archiveMonth(deps: ArchiveDeps, businessId: string, month:
   });
   await deps.bucket.put(manifestKey(businessId, month), JSON.stringify(manifest, null, 2), { httpMetadata: { contentType: "application/json" } });
   await verify(deps.bucket, manifest, figures);
-  await recordArchiveMonth(businessId, deps.db, { ...figures, month, objectKey: manifest.objectKey, maxId, bytes: manifest.bytes, sha256: manifest.sha256 }, figures, refHashes, deps.now);
+  await recordArchiveMonth(
+    businessId,
+    deps.db,
+    { ...figures, month, objectKey: manifest.objectKey, maxId, bytes: manifest.bytes, sha256: manifest.sha256 },
+    figures,
+    refHashes,
+    deps.now,
+  );
   result.archived.push(`${businessId}/${month}`);
   result.payments += figures.payments;
   const record = await getArchiveMonth(businessId, deps.db, month);

@@ -35,7 +35,11 @@ export async function findArchivedPayments(tenant: Tenant, db: D1Database, bucke
  * An archived month's payments in pages of `size`, for csvResponse: the object is unzipped as the download is
  * read, never whole. The cursor is only "more to come": the stream itself remembers where it is.
  */
-export async function archivedMonthPages(bucket: R2Bucket, month: ArchiveMonth, size: number): Promise<((after: string | null) => Promise<Page<ArchivedPayment>>) | null> {
+export async function archivedMonthPages(
+  bucket: R2Bucket,
+  month: ArchiveMonth,
+  size: number,
+): Promise<((after: string | null) => Promise<Page<ArchivedPayment>>) | null> {
   const object = await bucket.get(month.objectKey);
   if (!object) return null;
   const lines = readLines(object.body);
