@@ -48,9 +48,9 @@ export function ArchivedMonths({ months, canExport }: { months: readonly Archive
         <tbody>
           {months.map((m) => (
             <tr key={m.month}>
-              <th scope="row" data-label="Month">
-                {monthLabel(m.month)}
-              </th>
+              <td data-label="Month">
+                <strong>{monthLabel(m.month)}</strong>
+              </td>
               <td data-label="Payments" className="num">
                 {m.payments.toLocaleString("en-GB")}
               </td>

@@ -301,6 +301,9 @@ export default function Transactions() {
           ) : null}
         </p>
       ) : null}
+      {data.archived.map((a) => (
+        <ArchivedPayment key={a.detail.reference} detail={a.detail} month={a.month} />
+      ))}
       <PaymentTotals totals={data.totals} />
       <ListCount
         page={data.page}
@@ -321,9 +324,6 @@ export default function Transactions() {
           </>
         }
       />
-      {data.archived.map((a) => (
-        <ArchivedPayment key={a.detail.reference} detail={a.detail} month={a.month} />
-      ))}
       <Pager page={data.page} totalPages={Math.max(1, Math.ceil(data.totals.count / DEFAULT_PAGE_SIZE))} trail={data.trail} hasNext={data.hasNext} />
       <ArchivedMonths months={data.archivedMonths} canExport={data.canExport} />
       {data.detail ? <PaymentDetailPanel detail={data.detail} closeHref={withParam(search, "tx", null)} /> : null}
