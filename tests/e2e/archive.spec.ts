@@ -85,7 +85,7 @@ for (const width of [1280, 390]) {
           .click(),
       ]);
       expect(download.suggestedFilename()).toBe(`transactions-${OLD}-archived.csv`);
-      const csv = readFileSync((await download.path()), "utf8").replace(/^\uFEFF/, "");
+      const csv = readFileSync(await download.path(), "utf8").replace(/^\uFEFF/, "");
       const lines = csv.trim().split("\r\n");
       expect(lines[0]).toBe(
         "Reference,Paid (UTC),Merchant,Point of sale id,Terminal id,Channel,Network,Payer,Amount (GHS),Fee (GHS),Net (GHS),Status,Available (UTC)",
