@@ -22,6 +22,7 @@ import {
   terminalPlaces,
 } from "../../functions/data/terminals";
 import { listTransactions, transactionTotals } from "../../functions/data/transactions";
+import { archiveMonthsForReferences, firstPaymentAt, listArchiveMonths, monthFigures, readMonthPage } from "../../functions/data/archive";
 import { listMerchantTransfers } from "../../functions/data/transfers";
 
 export interface Recorded {
@@ -135,6 +136,15 @@ export const CATALOGUE: CatalogueEntry[] = [
   ["audit: recent", (t, db) => listAudit(t, db)],
   ["audit: one merchant's history", (t, db, s) => listAudit(t, db, { entity: "merchant", entityId: s.merchantId })],
   ["transactions: first page", (t, db) => listTransactions(t, db)],
+  // The cold archive (functions/archive): the screen's months and reference look-up, and the job's reads of a month.
+  ["archive: archived months", (t, db) => listArchiveMonths(t, db)],
+  ["archive: months that may hold a reference", (t, db) => archiveMonthsForReferences(t, db, [123_456_789, 987_654_321])],
+  ["archive: first payment before the cutoff", (t, db, s) => firstPaymentAt(t.businessId, db, 0, s.newest - 400 * DAY)],
+  [
+    "archive: a page of a month",
+    (t, db, s) => readMonthPage(t.businessId, db, { from: s.newest - 30 * DAY, to: s.newest }, 1e12, { createdAt: s.newest - 20 * DAY, id: 5 }, 500),
+  ],
+  ["archive: a month's figures", (t, db, s) => monthFigures(t.businessId, db, { from: s.newest - 30 * DAY, to: s.newest }, 1e12)],
   ["transactions: last 7 days", (t, db, s) => listTransactions(t, db, { from: s.newest - 7 * DAY })],
   ["transactions: failed", (t, db) => listTransactions(t, db, { status: "failed" })],
   ["transactions: mobile money on MTN", (t, db) => listTransactions(t, db, { channel: "mobile_money", network: "MTN" })],
