@@ -13,6 +13,7 @@ import { applyIngest, type PaymentItem } from "../../functions/data/ingest";
 import { listMerchantBalances } from "../../functions/data/ledger";
 import { reportBy } from "../../functions/data/reports";
 import { textOf } from "../support/html";
+import { expectAccountSumsMatchEntries } from "../support/ledger";
 import { signedInCookie } from "../support/sign-in";
 import { ACCRA, AMA_ACCRA, KOFI_KUMASI, KUMASI } from "../support/tenants";
 import { usePortal } from "../support/use-portal";
@@ -149,20 +150,6 @@ async function monthRows(db: D1Database, businessId: string, month: string) {
   };
 }
 
-/** Balances stay the running sums: each account's sum is its entries in D1 plus its archived entries. */
-async function expectSumsMatchEntriesAndArchive(db: D1Database) {
-  const drift = await db
-    .prepare(
-      `SELECT a.id, a.entry_sum,
-         coalesce((SELECT SUM(e.amount) FROM ledger_entries e WHERE e.business_id = a.business_id AND e.account_id = a.id), 0)
-         + coalesce((SELECT SUM(s.amount) FROM archive_account_sums s JOIN archive_months m ON m.id = s.month_id WHERE m.business_id = a.business_id AND s.account_id = a.id), 0) AS held
-       FROM ledger_accounts a WHERE a.business_id IN (?, ?)`,
-    )
-    .bind(KUMASI, ACCRA)
-    .all<{ id: string; entry_sum: number; held: number }>();
-  expect(drift.results.filter((r) => r.entry_sum !== r.held)).toEqual([]);
-}
-
 const portal = usePortal();
 
 async function deps(overrides: Partial<ArchiveDeps> = {}): Promise<ArchiveDeps> {
@@ -195,7 +182,7 @@ describe("the cold archive", () => {
     expect(await monthRows(db, KUMASI, OLD)).toEqual({ payments: [], entries: [], items: [] });
     expect((await monthRows(db, KUMASI, KEPT)).payments).toHaveLength(1);
     expect(await figures(db, [history.kumasi.merchantId])).toEqual(before);
-    await expectSumsMatchEntriesAndArchive(db);
+    await expectAccountSumsMatchEntries(db);
 
     // The object is gzipped NDJSON of D1's own rows; the manifest's counts and sums are the month's.
     const bucket = await portal().archive();
@@ -269,7 +256,7 @@ describe("the cold archive", () => {
     expect(await bucket.keys(`${KUMASI}/`)).toEqual([]);
     expect(await db.prepare("SELECT COUNT(*) AS n FROM archive_references").first<number>("n")).toBe(2);
     expect(await figures(db, [history.kumasi.merchantId])).toEqual(before);
-    await expectSumsMatchEntriesAndArchive(db);
+    await expectAccountSumsMatchEntries(db);
   });
 
   it("a run stopped after writing the object, or halfway through the deletes, is finished by the next: nothing twice, nothing lost", async () => {
@@ -303,7 +290,7 @@ describe("the cold archive", () => {
       payments: 12,
     });
     expect(await runArchive(await deps())).toEqual({ archived: [], finished: [], payments: 0 });
-    await expectSumsMatchEntriesAndArchive(db);
+    await expectAccountSumsMatchEntries(db);
     expect(await figures(db, [history.kumasi.merchantId])).toEqual(before);
     // And the month comes back whole.
     await restoreMonth({ db, bucket }, KUMASI, OLD);
