@@ -102,42 +102,42 @@ export async function* readLines(gzipped: ReadableStream<unknown>): AsyncGenerat
   }
 }
 
-/** A month's figures counted from its lines, the way monthFigures counts them in SQL. */
-export function figuresOf(lines: Iterable<ArchivedPayment>): MonthFigures {
-  const figures: MonthFigures = {
-    payments: 0,
-    successful: 0,
-    gross: 0,
-    fees: 0,
-    amountSum: 0,
-    feeSum: 0,
-    entries: 0,
-    entryDebits: 0,
-    settlementItems: 0,
-    accounts: [],
-  };
-  const accounts = new Map<string, { entries: number; amount: number }>();
-  for (const { t, e, s } of lines) {
-    figures.payments += 1;
-    figures.amountSum += t.amount;
-    figures.feeSum += t.fee;
+/** Counts a month's figures line by line, the way monthFigures counts them in SQL (a month never sits in memory). */
+export class FiguresCounter {
+  private readonly totals = { payments: 0, successful: 0, gross: 0, fees: 0, amountSum: 0, feeSum: 0, entries: 0, entryDebits: 0, settlementItems: 0 };
+  private readonly accounts = new Map<string, { entries: number; amount: number }>();
+
+  add({ t, e, s }: ArchivedPayment): void {
+    const totals = this.totals;
+    totals.payments += 1;
+    totals.amountSum += t.amount;
+    totals.feeSum += t.fee;
     if (t.status === "successful") {
-      figures.successful += 1;
-      figures.gross += t.amount;
-      figures.fees += t.fee;
+      totals.successful += 1;
+      totals.gross += t.amount;
+      totals.fees += t.fee;
     }
-    if (s) figures.settlementItems += 1;
+    if (s) totals.settlementItems += 1;
     for (const entry of e) {
-      figures.entries += 1;
-      if (entry.amount > 0) figures.entryDebits += entry.amount;
-      const account = accounts.get(entry.account_id) ?? { entries: 0, amount: 0 };
+      totals.entries += 1;
+      if (entry.amount > 0) totals.entryDebits += entry.amount;
+      const account = this.accounts.get(entry.account_id) ?? { entries: 0, amount: 0 };
       account.entries += 1;
       account.amount += entry.amount;
-      accounts.set(entry.account_id, account);
+      this.accounts.set(entry.account_id, account);
     }
   }
-  figures.accounts = [...accounts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([accountId, a]) => ({ accountId, ...a }));
-  return figures;
+
+  figures(): MonthFigures {
+    const accounts = [...this.accounts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([accountId, a]) => ({ accountId, ...a }));
+    return { ...this.totals, accounts };
+  }
+}
+
+export function figuresOf(lines: Iterable<ArchivedPayment>): MonthFigures {
+  const counter = new FiguresCounter();
+  for (const line of lines) counter.add(line);
+  return counter.figures();
 }
 
 /** An archived payment as the screens and the CSV show a payment. */

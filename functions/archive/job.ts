@@ -21,8 +21,8 @@ import {
 } from "../data/archive";
 import { logEvent } from "../events/http";
 import {
+  FiguresCounter,
   FORMAT_VERSION,
-  figuresOf,
   gzipLines,
   manifestKey,
   monthOf,
@@ -99,14 +99,14 @@ async function verify(bucket: R2Bucket, manifest: Manifest, expected: MonthFigur
   const bytes = new Uint8Array(await object.arrayBuffer());
   if (bytes.byteLength !== manifest.bytes || (await sha256Bytes(bytes)) !== manifest.sha256) throw new ArchiveMismatch(`${manifest.objectKey}: bytes differ`);
   const span = monthSpan(manifest.month);
-  const lines: ArchivedPayment[] = [];
+  const counter = new FiguresCounter();
   for await (const line of readLines(new Response(bytes).body!)) {
     if (line.t.business_id !== manifest.businessId || line.t.created_at < span.from || line.t.created_at >= span.to || line.t.id > manifest.maxId) {
       throw new ArchiveMismatch(`${manifest.objectKey}: payment ${line.t.id} does not belong here`);
     }
-    lines.push(line);
+    counter.add(line);
   }
-  const read = figuresOf(lines);
+  const read = counter.figures();
   const readManifest = await stored.json<Manifest>();
   if (!sameFigures(read, expected) || !sameFigures(readManifest.figures, expected) || readManifest.sha256 !== manifest.sha256) {
     throw new ArchiveMismatch(`${manifest.objectKey}: counts or sums differ from D1 (${JSON.stringify({ read, expected })})`);
