@@ -75,6 +75,19 @@ export function ArchivedMonths({ months, canExport }: { months: readonly Archive
   );
 }
 
+/** Archived months within the period shown: their payments are in neither the list nor its totals. */
+export function ArchivedInPeriod({ months }: { months: readonly string[] }) {
+  if (months.length === 0) return null;
+  const names = months.map(monthLabel).join(", ");
+  return (
+    <p className="archived-note" data-testid="archived-in-period">
+      <strong>{`${names} ${months.length === 1 ? "is" : "are"} archived:`}</strong>
+      {` ${months.length === 1 ? "its" : "their"} payments are not in this list or its totals. Find one by its exact reference, or download ${months.length === 1 ? "it" : "them"} under `}
+      <a href="#archived-months-title">Archived months</a>.
+    </p>
+  );
+}
+
 /** A payment found in an archived month: read-only, with its month. */
 export function ArchivedPayment({ detail, month }: { detail: PaymentDetailView; month: string }) {
   return (

@@ -1,6 +1,6 @@
 // What the transactions screen shows of the cold archive: the archived months with their counts, and the payments
 // an exact reference search finds there (only asked when the list found nothing).
-import { asTransaction } from "../../functions/archive/format";
+import { asTransaction, monthSpan } from "../../functions/archive/format";
 import { findArchivedPayments } from "../../functions/archive/read";
 import { listArchiveMonths } from "../../functions/data/archive";
 import type { Tenant } from "../../functions/data/tenant";
@@ -13,13 +13,21 @@ function accountLabel(accountId: string): string {
   return kind ? ACCOUNT_LABEL[kind]! : accountId;
 }
 
-export async function archiveLookup(tenant: Tenant, db: D1Database, bucket: R2Bucket, filter: Pick<TransactionFilter, "reference" | "merchantSearch">) {
+export async function archiveLookup(
+  tenant: Tenant,
+  db: D1Database,
+  bucket: R2Bucket,
+  filter: Pick<TransactionFilter, "reference" | "merchantSearch">,
+  /** The period shown: archived months within it are named above the list (their payments are not in it). */
+  period: { from: number; to: number },
+) {
   // A reference written mostly in letters reads as a merchant search; the list tries it as a reference too, and so does this.
   const typed = filter.merchantSearch?.trim();
   const references = filter.reference ? [filter.reference] : typed ? [typed, typed.toUpperCase()] : [];
   const [months, found] = await Promise.all([listArchiveMonths(tenant, db), findArchivedPayments(tenant, db, bucket, references)]);
   return {
     months: months.map((m) => ({ month: m.month, payments: m.payments, successful: m.successful, gross: m.gross, fees: m.fees })),
+    inPeriod: months.filter((m) => monthSpan(m.month).from < period.to && monthSpan(m.month).to > period.from).map((m) => m.month),
     found: found.map(
       (f): { month: string; transaction: Transaction; entries: { id: number; account: string; amount: number; memo: string; postedAt: number }[] } => ({
         month: f.month,

@@ -25,7 +25,7 @@ import { ACCOUNT_LABEL, NETWORKS, TRANSACTION_STATUSES, payerOf } from "../lib/t
 import { statusLabel } from "../lib/statuses";
 import { transactionColumns } from "../components/columns/transactions";
 import { PaymentDetailPanel } from "../components/payment-detail";
-import { ArchivedMonths, ArchivedPayment } from "../components/archived-months";
+import { ArchivedInPeriod, ArchivedMonths, ArchivedPayment } from "../components/archived-months";
 import { archiveLookup } from "../lib/transactions-archive.server";
 import { PaymentTotals } from "../components/payment-totals";
 import { MerchantFinder } from "../components/merchant-finder";
@@ -80,7 +80,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   // A payment of another business (or none at all) behind ?tx= is the SPEC's page-level 404.
   if (url.searchParams.has("tx") && !detailRow) pageNotFound(request);
   // An exact reference the list does not have may be in an archived month.
-  const archive = await archiveLookup(tenant, deps.db, context.cloudflare.env.ARCHIVE, result.rows.length === 0 ? filter : {});
+  const archive = await archiveLookup(tenant, deps.db, context.cloudflare.env.ARCHIVE, result.rows.length === 0 ? filter : {}, period);
   const names = await namesOf(tenant, deps.db, "merchant", [
     ...result.rows.map((t) => t.merchantId),
     ...(detailRow ? [detailRow.merchantId] : []),
@@ -138,6 +138,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       : null,
     canExport: can(tenant.role, "export:transaction"),
     archivedMonths: archive.months,
+    archivedInPeriod: archive.inPeriod,
     archived: archive.found.map((f) => ({
       month: f.month,
       detail: {
@@ -301,6 +302,7 @@ export default function Transactions() {
           ) : null}
         </p>
       ) : null}
+      <ArchivedInPeriod months={data.archivedInPeriod} />
       {data.archived.map((a) => (
         <ArchivedPayment key={a.detail.reference} detail={a.detail} month={a.month} />
       ))}

@@ -65,6 +65,11 @@ for (const width of [1280, 390]) {
       await months.scrollIntoViewIfNeeded();
       await page.screenshot({ path: `tmp/archive-months-${width}.png` });
 
+      // A period inside the archived month says where its payments went.
+      await page.goto(`/transactions?range=custom&from=${OLD}-01&to=${OLD}-28`);
+      await expect(page.getByTestId("archived-in-period")).toContainText("is archived: its payments are not in this list or its totals.");
+      await page.screenshot({ path: `tmp/archive-period-${width}.png` });
+
       await page.getByLabel("Search transactions").fill(reference(2));
       await page.getByLabel("Search transactions").press("Enter");
       const found = page.getByTestId("archived-payment");

@@ -220,6 +220,11 @@ describe("the cold archive", () => {
     expect(text).toContain(`${reference} Archived with `);
     expect(text).toContain(NAME);
     expect(text).toContain("Archived months");
+    // A period within an archived month says so: its payments are not in the list.
+    const period = textOf((await page(`/transactions?range=custom&from=${OLD}-01&to=${OLD}-28`)).body);
+    expect(period).toContain("is archived: its payments are not in this list or its totals.");
+    expect(period).toContain("No payments in this period");
+    expect(textOf((await page("/transactions")).body)).not.toContain("is archived:");
     // Accra's screen neither finds Kumasi's payment nor lists Kumasi's months.
     const accra = textOf((await page(`/transactions?q=${reference}`, "ama.mensah@example.com", ACCRA)).body);
     expect(accra).not.toContain(reference);
