@@ -1,4 +1,5 @@
 import type { AppConfig } from "./env";
+import type { RequestDatabases } from "./shards";
 
 export interface PortalLoadContext {
   cloudflare: { env: Env; ctx: ExecutionContext };
@@ -7,6 +8,8 @@ export interface PortalLoadContext {
   requestId: string;
   /** CSP nonce for this document's inline scripts. */
   nonce: string;
+  /** The business databases this request reads and writes, through D1 sessions (functions/shards.ts). */
+  databases: RequestDatabases;
 }
 
 declare module "@remix-run/cloudflare" {

@@ -67,17 +67,17 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const { filter, filters, period, page, trail } = transactionFilter(url, deps.now());
   const selected = Number(url.searchParams.get("tx"));
   const [result, totals, merchants, detail] = await Promise.all([
-    numberedPage((after) => listTransactions(tenant, deps.db, { ...filter, after }), trail, page),
-    transactionTotals(tenant, deps.db, filter),
-    merchantChoices(tenant, deps.db, { typed: url.searchParams.get(MERCHANT_FINDER_PARAM), selected: filters.merchant }),
+    numberedPage((after) => listTransactions(tenant, { ...filter, after }), trail, page),
+    transactionTotals(tenant, filter),
+    merchantChoices(tenant, { typed: url.searchParams.get(MERCHANT_FINDER_PARAM), selected: filters.merchant }),
     Number.isSafeInteger(selected) && selected > 0
-      ? Promise.all([getTransaction(tenant, deps.db, selected), listTransactionEntries(tenant, deps.db, selected)])
+      ? Promise.all([getTransaction(tenant, selected), listTransactionEntries(tenant, selected)])
       : Promise.resolve(null),
   ]);
   const detailRow = detail?.[0] ?? null;
   // A payment of another business (or none at all) behind ?tx= is the SPEC's page-level 404.
   if (url.searchParams.has("tx") && !detailRow) pageNotFound(request);
-  const names = await namesOf(tenant, deps.db, "merchant", [...result.rows.map((t) => t.merchantId), ...(detailRow ? [detailRow.merchantId] : [])]);
+  const names = await namesOf(tenant, "merchant", [...result.rows.map((t) => t.merchantId), ...(detailRow ? [detailRow.merchantId] : [])]);
   const view = (t: Transaction) => ({
     id: t.id,
     reference: t.reference,

@@ -1,11 +1,14 @@
 // What the sign-in functions need, built once per request from the load context.
 import type { AppLoadContext } from "@remix-run/cloudflare";
-import type { RequestMeta } from "../data/tenant";
+import type { BusinessDb, RequestMeta } from "../data/tenant";
 import { parseAuthConfig, parseOidcConfig, type AuthConfig } from "../env";
 import type { OidcDeps } from "./oidc";
 
 export interface AuthDeps {
+  /** The core database: sign-in, sessions, the directory. A business's rows are reached through its tenant. */
   db: D1Database;
+  /** A business's database for this request, by the directory's name for it (functions/shards.ts). */
+  businessDb: (businessId: string, shard: string) => BusinessDb;
   config: AuthConfig;
   meta: RequestMeta;
   /** Epoch ms; tests pass their own clock. */
@@ -21,6 +24,7 @@ export function authDeps(request: Request, context: AppLoadContext): AuthDeps {
   const env = context.cloudflare.env;
   return {
     db: env.DB,
+    businessDb: (businessId, shard) => context.databases.forBusiness(businessId, shard),
     config: parseAuthConfig(env as unknown as Record<string, unknown>),
     meta: requestMeta(request, context.requestId),
     now: () => Date.now(),

@@ -12,7 +12,7 @@ import type { AuthDeps } from "./deps";
 import { clearSessionCookie, isValidSession, readReturnUrl, readSessionCookie, type ReturnUrl, type SessionData } from "./session";
 import { rowAllows } from "./sign-in";
 
-export type SessionCheck = { ok: true; session: SessionData } | { ok: false; returnUrl: ReturnUrl; clear: boolean };
+export type SessionCheck = { ok: true; session: SessionData; shard: string | null } | { ok: false; returnUrl: ReturnUrl; clear: boolean };
 
 /**
  * The request's session as far as the cookie and the sessions row vouch for it
@@ -38,9 +38,9 @@ async function readSession(request: Request, deps: AuthDeps): Promise<SessionChe
     return { ok: false, returnUrl: (await readReturnUrl(request, deps.config, now)) ?? "/login", clear: read.kind === "refused" };
   }
   if (read.kind === "expired") return { ok: false, returnUrl: read.returnUrl, clear: true };
-  const row = await sessionRow(deps.db, read.session.sid);
+  const row = await sessionRow(deps.db, read.session.sid, read.session.activeBusiness ?? null);
   if (!rowAllows(row, read.session, now)) return { ok: false, returnUrl: read.session.returnUrl, clear: true };
-  return { ok: true, session: read.session };
+  return { ok: true, session: read.session, shard: row?.shard ?? null };
 }
 
 function leave(request: Request, to: string, clear: boolean): never {
@@ -70,9 +70,16 @@ export type VerifiedSession = SessionData & { otpToken: string; stage: "verified
 
 /** A valid session whose one-time code was verified (/select-business). */
 export async function requireVerified(request: Request, deps: AuthDeps): Promise<VerifiedSession> {
-  const session = await requireSession(request, deps);
+  return (await requireVerifiedWithPlace(request, deps)).session;
+}
+
+async function requireVerifiedWithPlace(request: Request, deps: AuthDeps): Promise<{ session: VerifiedSession; shard: string | null }> {
+  const check = await checkSession(request, deps);
+  if (!check.ok) leave(request, check.returnUrl, check.clear);
+  const session = check.session;
+  if (!isValidSession(session, deps.now())) leave(request, session.returnUrl, true);
   if (session.stage === "identified" || !session.otpToken) leave(request, session.returnUrl, true);
-  return session as VerifiedSession;
+  return { session: session as VerifiedSession, shard: check.shard };
 }
 
 /**
@@ -92,11 +99,13 @@ export function requireBusiness(request: Request, deps: AuthDeps): Promise<{ ses
 const businesses = new WeakMap<Request, Promise<{ session: VerifiedSession; tenant: Tenant }>>();
 
 async function enterBusiness(request: Request, deps: AuthDeps): Promise<{ session: VerifiedSession; tenant: Tenant }> {
-  const session = await requireVerified(request, deps);
-  if (session.stage !== "business_chosen" || !session.activeBusiness) leave(request, "/select-business", false);
-  const role = await membershipRole({ userId: session.sub, businessId: session.activeBusiness }, deps.db);
+  const { session, shard } = await requireVerifiedWithPlace(request, deps);
+  if (session.stage !== "business_chosen" || !session.activeBusiness || !shard) leave(request, "/select-business", false);
+  // The business's own copy of the membership decides (the core copy only lists businesses at sign-in).
+  const business = deps.businessDb(session.activeBusiness, shard);
+  const role = await membershipRole({ userId: session.sub, businessId: business.businessId }, business.db);
   if (!role) leave(request, "/select-business", false);
-  return { session, tenant: { businessId: session.activeBusiness, userId: session.sub, role } };
+  return { session, tenant: { ...business, userId: session.sub, role } };
 }
 
 /**

@@ -23,9 +23,9 @@ const COLUMN: Record<ReportDimension, string> = {
 /** Successful volume (count) and value (amount, fee) per dimension over [fromDay, toDay], days as YYYY-MM-DD. */
 export async function reportBy(
   tenant: Tenant,
-  db: D1Database,
   query: { dimension: ReportDimension; fromDay: string; toDay: string; merchantId?: string },
 ): Promise<ReportRow[]> {
+  const { db } = tenant;
   const column = COLUMN[query.dimension];
   const merchant = query.merchantId ? " AND merchant_id = ?" : "";
   // By day or by merchant, the per-merchant totals answer with a tenth of the rows.

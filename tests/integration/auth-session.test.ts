@@ -31,7 +31,13 @@ class Clock {
 }
 
 async function deps(clock: Clock, cfg: AuthConfig = config): Promise<AuthDeps> {
-  return { db: await portal().db(), config: cfg, meta: META, now: () => clock.ms };
+  return {
+    db: portal().core(),
+    businessDb: (businessId, shard) => ({ businessId, db: portal().database(shard) }),
+    config: cfg,
+    meta: META,
+    now: () => clock.ms,
+  };
 }
 
 function withCookie(setCookie: string, path = "/"): Request {

@@ -7,7 +7,7 @@ import { postingStatements } from "../../functions/data/ledger";
 import { clearsAt, ledgerAccountId, merchantBalance, paymentPosting, transactionFee, type Channel } from "../../functions/ledger";
 import { settlementPeriodFor } from "../../functions/settlement/run";
 import { expectAccountSumsMatchEntries } from "../support/ledger";
-import { KOFI_KUMASI, KUMASI } from "../support/tenants";
+import { ACCRA, businessOf, KOFI_KUMASI, KUMASI } from "../support/tenants";
 import { usePortal } from "../support/use-portal";
 
 const DAY = 86_400_000;
@@ -62,7 +62,7 @@ async function pay(db: D1Database, reference: string, channel: Channel, status: 
   const made = { id: row!.id, reference, channel, amount, fee, createdAt };
   if (status !== "failed") {
     await db.batch(
-      postingStatements(KOFI_KUMASI, db, paymentPosting({ merchantId: pos.merchant_id, amount, fee }), {
+      postingStatements(KOFI_KUMASI, paymentPosting({ merchantId: pos.merchant_id, amount, fee }), {
         postingId: `txn_${made.id}_payment`,
         memo: `Payment ${reference}`,
         postedAt: createdAt,
@@ -161,9 +161,12 @@ describe("the 5-minute Cron Trigger clears what is due", () => {
       made.push(await pay(db, `CLR-RACE-${i}`, i % 2 ? "card" : "mobile_money", "successful", now - 4 * DAY + i * 60_000, 1_000 + i));
     const before = await balances(db, merchantId);
     // Small batches, so the two runs interleave and meet each other's payments.
-    const [a, b] = await Promise.all([clearDuePayments(db, now, 5), clearDuePayments(db, now, 5)]);
+    const [a, b] = await Promise.all([
+      clearDuePayments([businessOf(KUMASI), businessOf(ACCRA)], now, 5),
+      clearDuePayments([businessOf(KUMASI), businessOf(ACCRA)], now, 5),
+    ]);
     expect(a.cleared + b.cleared).toBe(made.length);
-    const again = await clearDuePayments(db, now);
+    const again = await clearDuePayments([businessOf(KUMASI), businessOf(ACCRA)], now);
     expect(again.cleared).toBe(0);
     expect(await portal().scheduled("*/5 * * * *")).toBe("ok");
 

@@ -106,18 +106,23 @@ function wireReviver(_key, value) {
   }
 }
 
-const statement = (env, s) => env.DB.prepare(s.sql).bind(...s.params);
+const database = (env, binding) => {
+  const db = env[binding ?? "DB"];
+  if (!db) throw new Error("No D1 database bound as " + binding);
+  return db;
+};
+const statement = (env, s, binding) => database(env, binding).prepare(s.sql).bind(...s.params);
 
 const operations = {
-  async "d1.query"(env, { statement: s, method, column, options }) {
-    const prepared = statement(env, s);
+  async "d1.query"(env, { statement: s, method, column, options, binding }) {
+    const prepared = statement(env, s, binding);
     if (method === "first") return column === undefined ? prepared.first() : prepared.first(column);
     if (method === "raw") return options === undefined ? prepared.raw() : prepared.raw(options);
     if (method === "all" || method === "run") return prepared[method]();
     throw new Error("Unknown D1 method " + method);
   },
-  "d1.batch": (env, { statements }) => env.DB.batch(statements.map((s) => statement(env, s))),
-  "d1.exec": (env, { sql }) => env.DB.exec(sql),
+  "d1.batch": (env, { statements, binding }) => database(env, binding).batch(statements.map((s) => statement(env, s, binding))),
+  "d1.exec": (env, { sql, binding }) => database(env, binding).exec(sql),
   "kv.get": (env, { key }) => env.KV.get(key),
   "kv.put": (env, { key, value, options }) => env.KV.put(key, value, options),
   "kv.delete": (env, { key }) => env.KV.delete(key),
@@ -154,6 +159,8 @@ export default {
 export interface BindingsWorkerOptions {
   /** Database id of the DB binding. */
   d1Id: string;
+  /** Database ids of the shard bindings (SHARD_A, SHARD_B: wrangler.toml). */
+  shardIds?: Record<string, string>;
   /** Namespace id of the KV binding. */
   kvId?: string;
   /** Queue of the EVENTS producer. */
@@ -174,7 +181,7 @@ export function bindingsWorker(options: BindingsWorkerOptions): WorkerOptions {
     script: WORKER_SCRIPT,
     compatibilityDate: options.compatibilityDate,
     routes: [`${new URL(BINDINGS_ORIGIN).host}/*`],
-    d1Databases: { DB: options.d1Id },
+    d1Databases: { DB: options.d1Id, ...options.shardIds },
     kvNamespaces: kv,
     queueProducers: { ...(options.queue ? { EVENTS: options.queue } : {}), ...(options.paymentsQueue ? { PAYMENTS: options.paymentsQueue } : {}) },
   };
@@ -200,46 +207,61 @@ interface WireStatement {
 }
 
 /** A prepared statement: `bind` gives a new one, as D1's does; running it is one request. */
-class TestD1Statement {
+export class TestD1Statement {
   constructor(
     private readonly send: BindingsFetch,
     readonly wire: WireStatement,
+    /** The binding it runs on; null: chosen when it runs (a routed database below). */
+    private readonly binding: string | null,
+    private readonly route: ((statements: readonly WireStatement[]) => Promise<string>) | null = null,
   ) {}
 
   bind(...params: unknown[]): TestD1Statement {
-    return new TestD1Statement(this.send, { sql: this.wire.sql, params });
+    return new TestD1Statement(this.send, { sql: this.wire.sql, params }, this.binding, this.route);
+  }
+
+  private async query(method: string, extra: Record<string, unknown> = {}): Promise<unknown> {
+    const binding = this.binding ?? (await this.route!([this.wire]));
+    return callBindings(this.send, "d1.query", { statement: this.wire, method, binding, ...extra });
   }
 
   first(column?: string): Promise<unknown> {
-    return callBindings(this.send, "d1.query", { statement: this.wire, method: "first", column });
+    return this.query("first", { column });
   }
 
   all(): Promise<unknown> {
-    return callBindings(this.send, "d1.query", { statement: this.wire, method: "all" });
+    return this.query("all");
   }
 
   run(): Promise<unknown> {
-    return callBindings(this.send, "d1.query", { statement: this.wire, method: "run" });
+    return this.query("run");
   }
 
   raw(options?: { columnNames?: boolean }): Promise<unknown> {
-    return callBindings(this.send, "d1.query", { statement: this.wire, method: "raw", options });
+    return this.query("raw", { options });
   }
 }
 
 class TestD1Database {
-  constructor(private readonly send: BindingsFetch) {}
+  constructor(
+    private readonly send: BindingsFetch,
+    private readonly binding: string | null,
+    private readonly route: ((statements: readonly WireStatement[]) => Promise<string>) | null = null,
+  ) {}
 
   prepare(sql: string): TestD1Statement {
-    return new TestD1Statement(this.send, { sql, params: [] });
+    return new TestD1Statement(this.send, { sql, params: [] }, this.binding, this.route);
   }
 
-  batch(statements: TestD1Statement[]): Promise<unknown> {
-    return callBindings(this.send, "d1.batch", { statements: statements.map((s) => s.wire) });
+  async batch(statements: TestD1Statement[]): Promise<unknown> {
+    const wires = statements.map((s) => s.wire);
+    const binding = this.binding ?? (await this.route!(wires));
+    return callBindings(this.send, "d1.batch", { statements: wires, binding });
   }
 
-  exec(sql: string): Promise<unknown> {
-    return callBindings(this.send, "d1.exec", { sql });
+  async exec(sql: string): Promise<unknown> {
+    const binding = this.binding ?? (await this.route!([{ sql, params: [] }]));
+    return callBindings(this.send, "d1.exec", { sql, binding });
   }
 
   withSession(): never {
@@ -251,9 +273,45 @@ class TestD1Database {
   }
 }
 
-/** The portal's D1 (the real database, through the node-bindings Worker), typed as the Worker sees it. */
-export function testD1(send: BindingsFetch): D1Database {
-  return new TestD1Database(send) as unknown as D1Database;
+/** One of the portal's D1 databases (the real one, through the node-bindings Worker), typed as the Worker sees it. */
+export function testD1(send: BindingsFetch, binding = "DB"): D1Database {
+  return new TestD1Database(send, binding) as unknown as D1Database;
+}
+
+/** Tables only the core database holds rows of (decision 021). */
+const CORE_ONLY = /^(sessions|otp_challenges|otp_counters|dev_outbox|analytics_\w+|rate_windows|submissions|business_shards|api_key_directory|sqlite_\w+)$/i;
+/** Tables both hold: the core's copy (sign-in) unless a business is named, then that business's database. */
+const EITHER = /^(users|user_phones|memberships|businesses|batch_guards|json_each)$/i;
+const ANY_TABLE = /\b(?:from|join|into|update|table)\s+([a-z_][a-z0-9_]*)/gi;
+
+/**
+ * What the tests call "the database": statements go to the database that holds the business whose id they bind (the
+ * core database's directory says which), or to the core database when they name only its tables. Anything else is
+ * refused, naming the statement: say which business (`portal().businessDb(id)`) or use `portal().core()`.
+ * It is how tests reach rows, never how the portal reaches them (functions/shards.ts does that).
+ */
+export function routedTestD1(send: BindingsFetch): D1Database {
+  const core = new TestD1Database(send, "DB");
+  const route = async (statements: readonly WireStatement[]): Promise<string> => {
+    const places = (await core.prepare("SELECT business_id, shard FROM business_shards").all()) as { results: { business_id: string; shard: string }[] };
+    const shardOf = new Map(places.results.map((row) => [row.business_id, row.shard]));
+    const wants = statements.map((statement) => {
+      const tables = [...statement.sql.matchAll(ANY_TABLE)].map((m) => m[1]!);
+      const shards = new Set(statement.params.flatMap((param) => (typeof param === "string" && shardOf.has(param) ? [shardOf.get(param)!] : [])));
+      if (tables.length > 0 && tables.every((table) => CORE_ONLY.test(table) || EITHER.test(table)) && tables.some((table) => CORE_ONLY.test(table)))
+        return "DB";
+      if (shards.size === 1) return [...shards][0]!;
+      if (shards.size > 1) return "several";
+      return tables.every((table) => EITHER.test(table) || CORE_ONLY.test(table)) ? "either" : "unknown";
+    });
+    const definite = new Set(wants.filter((want) => want !== "either"));
+    if (definite.size === 0) return "DB";
+    if (definite.size === 1 && !definite.has("unknown") && !definite.has("several")) return [...definite][0]!;
+    throw new Error(
+      `Which database? These statements bind no known business, or several: ${statements.map((s) => s.sql.replace(/\s+/g, " ").slice(0, 120)).join(" | ")}`,
+    );
+  };
+  return new TestD1Database(send, null, route) as unknown as D1Database;
 }
 
 /** The KV operations tests use; values are text. */

@@ -107,8 +107,7 @@ export async function eventually(check: () => Promise<boolean>, ms = 15_000, wha
  * retrying against it for the rest of a run that shares the portal (the end-to-end tests do).
  */
 export async function disableEndpoints(portal: Portal, tenant: Tenant): Promise<void> {
-  const db = await portal.db();
-  for (const endpoint of await listWebhookEndpoints(tenant, db)) {
-    if (endpoint.status === "enabled") await setWebhookEndpointEnabled(tenant, db, META, endpoint.id, false);
+  for (const endpoint of await listWebhookEndpoints(tenant)) {
+    if (endpoint.status === "enabled") await setWebhookEndpointEnabled(tenant, META, endpoint.id, false);
   }
 }

@@ -11,7 +11,9 @@ import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { Log, LogLevel, Miniflare, type WorkerOptions } from "miniflare";
-import { bindingsWorker, callBindings, testD1, testKv, testQueue, type BindingsFetch, type TestKv, type TestQueue } from "./bindings";
+import { bindingsWorker, callBindings, routedTestD1, testD1, testKv, testQueue, type BindingsFetch, type TestKv, type TestQueue } from "./bindings";
+import { shardIds } from "../../scripts/lib/wrangler";
+import { useBusinessDatabases } from "./tenants";
 
 export const ROOT = resolve(import.meta.dirname, "../..");
 const WORKER_BUNDLE = join(ROOT, "dist/worker/worker.js");
@@ -83,7 +85,19 @@ export interface Portal {
   buildId: string;
   fetch(path: string, init?: RequestInit & { host?: string }): Promise<Response>;
   kv(): Promise<TestKv>;
+  /**
+   * The databases as tests reach them: a statement goes to the database of the business whose id it binds, or to
+   * the core one when it names only the core's tables (tests/support/bindings.ts routedTestD1).
+   */
   db(): Promise<D1Database>;
+  /** The core database (sign-in, the directory). */
+  core(): D1Database;
+  /** One database by its binding (DB, SHARD_A, SHARD_B). */
+  database(binding: string): D1Database;
+  /** The database that holds a business now (the directory, as last read: startPortal and refreshPlaces read it). */
+  businessDb(businessId: string): D1Database;
+  /** Reads the directory again (after a business moved). */
+  refreshPlaces(): Promise<void>;
   /** The EVENTS producer: send to the queue directly, as a redelivery would. */
   eventsQueue(): Promise<TestQueue>;
   /** The PAYMENTS producer: what the Partner API queues, sent again as a redelivery would be. */
@@ -124,7 +138,7 @@ export async function startPortal(options: PortalOptions = {}): Promise<Portal> 
     modules: [{ type: "ESModule", path: WORKER_BUNDLE, contents: readFileSync(WORKER_BUNDLE, "utf8") }],
     compatibilityDate: COMPATIBILITY_DATE,
     bindings: { ENVIRONMENT: "development", ...options.vars },
-    d1Databases: { DB: D1_ID },
+    d1Databases: { DB: D1_ID, ...shardIds() },
     kvNamespaces: { KV: KV_ID },
     queueProducers: { EVENTS: EVENTS_QUEUE, PAYMENTS: PAYMENTS_QUEUE, WEBHOOKS: WEBHOOKS_QUEUE },
     ...(options.queueConsumers ? { queueConsumers: options.queueConsumers } : {}),
@@ -149,6 +163,7 @@ export async function startPortal(options: PortalOptions = {}): Promise<Portal> 
     { name: PORTAL_WORKER, ...portalWorker, routes: [`${new URL(SCHEDULED_ORIGIN).host}/*`] },
     bindingsWorker({
       d1Id: D1_ID,
+      shardIds: shardIds(),
       kvId: KV_ID,
       queue: EVENTS_QUEUE,
       paymentsQueue: PAYMENTS_QUEUE,
@@ -170,7 +185,20 @@ export async function startPortal(options: PortalOptions = {}): Promise<Portal> 
   const url = (await mf.ready).toString().replace(/\/$/, "");
   const buildId = readFileSync(BUILD_ID_FILE, "utf8").trim();
   const send: BindingsFetch = (target, init) => mf.dispatchFetch(target, init as never) as unknown as Promise<Response>;
-  const db = testD1(send);
+  const db = routedTestD1(send);
+  const places = new Map<string, string>();
+  const refreshPlaces = async () => {
+    const rows = (await testD1(send, "DB").prepare("SELECT business_id, shard FROM business_shards").all<{ business_id: string; shard: string }>()).results;
+    places.clear();
+    for (const row of rows) places.set(row.business_id, row.shard);
+  };
+  const businessDb = (businessId: string) => {
+    const shard = places.get(businessId);
+    if (!shard) throw new Error(`The directory places no business ${businessId}`);
+    return testD1(send, shard);
+  };
+  await refreshPlaces();
+  useBusinessDatabases(businessDb);
   return {
     url,
     stateDir: state,
@@ -183,6 +211,10 @@ export async function startPortal(options: PortalOptions = {}): Promise<Portal> 
     },
     kv: async () => testKv(send),
     db: async () => db,
+    core: () => testD1(send, "DB"),
+    database: (binding) => testD1(send, binding),
+    businessDb,
+    refreshPlaces,
     eventsQueue: async () => testQueue(send),
     paymentsQueue: async () => testQueue(send, "PAYMENTS"),
     queued: async () => {
