@@ -15,8 +15,8 @@ export interface FileStat {
   /** Bytes on disk: the file and its write-ahead log. */
   diskBytes: number;
   payments: number;
-  /** name -> [bytes, table it belongs to, "table" | "index"] */
-  objects: Record<string, [bytes: number, table: string, type: string]>;
+  /** name -> [bytes of its pages, table it belongs to, "table" | "index", bytes of its rows' content alone] */
+  objects: Record<string, [bytes: number, table: string, type: string, payload: number]>;
 }
 
 const PYTHON = String.raw`
@@ -26,9 +26,9 @@ for path in sys.argv[1:]:
     db = sqlite3.connect("file:" + path + "?mode=ro", uri=True)
     kinds = {name: [table, type] for name, table, type in db.execute("SELECT name, tbl_name, type FROM sqlite_schema WHERE type IN ('table', 'index')")}
     objects = {}
-    for name, size in db.execute("SELECT name, SUM(pgsize) FROM dbstat GROUP BY name"):
+    for name, size, payload in db.execute("SELECT name, SUM(pgsize), SUM(payload) FROM dbstat GROUP BY name"):
         table, type = kinds.get(name, [name, "table"])
-        objects[name] = [size, table, type]
+        objects[name] = [size, table, type, payload]
     has = db.execute("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'transactions'").fetchone()
     payments = db.execute("SELECT COUNT(*) FROM transactions").fetchone()[0] if has else 0
     page_size = db.execute("PRAGMA page_size").fetchone()[0]
@@ -67,9 +67,11 @@ function viaShell(path: string): Omit<FileStat, "diskBytes"> {
   };
   const kinds = new Map(json<{ name: string; tbl_name: string; type: string }>("SELECT name, tbl_name, type FROM sqlite_schema").map((r) => [r.name, r]));
   const objects: FileStat["objects"] = {};
-  for (const row of json<{ name: string; bytes: number }>("SELECT name, SUM(pgsize) AS bytes FROM dbstat GROUP BY name")) {
+  for (const row of json<{ name: string; bytes: number; payload: number }>(
+    "SELECT name, SUM(pgsize) AS bytes, SUM(payload) AS payload FROM dbstat GROUP BY name",
+  )) {
     const kind = kinds.get(row.name);
-    objects[row.name] = [row.bytes, kind?.tbl_name ?? row.name, kind?.type ?? "table"];
+    objects[row.name] = [row.bytes, kind?.tbl_name ?? row.name, kind?.type ?? "table", row.payload];
   }
   const [numbers] = json<{ pageSize: number; pages: number; freePages: number; payments: number }>(
     `SELECT (SELECT page_size FROM pragma_page_size) AS pageSize, (SELECT page_count FROM pragma_page_count) AS pages,
@@ -87,4 +89,15 @@ export function storageOf(folder: string): FileStat[] {
     ? (JSON.parse(execFileSync("python3", ["-c", PYTHON, ...files], { encoding: "utf8", maxBuffer: 64 * 1024 * 1024 })) as Omit<FileStat, "diskBytes">[])
     : files.map(viaShell);
   return stats.map((stat) => ({ ...stat, diskBytes: statSync(stat.file).size + walBytes(stat.file) }));
+}
+
+/**
+ * Bytes of row and index content per payment over every database of a state folder: SQLite's payload, without the
+ * pages' fill and overhead, so it is exact on a small database too (where whole pages hide a column or an index).
+ */
+export function payloadPerPayment(folder: string): number {
+  const stats = storageOf(folder);
+  const payments = stats.reduce((sum, s) => sum + s.payments, 0);
+  const payload = stats.reduce((sum, s) => sum + Object.values(s.objects).reduce((a, [, , , bytes]) => a + bytes, 0), 0);
+  return payload / payments;
 }
