@@ -52,8 +52,8 @@ CREATE TRIGGER approval_requests_fence_insert BEFORE INSERT ON approval_requests
 CREATE TRIGGER approval_requests_fence_update BEFORE UPDATE ON approval_requests WHEN EXISTS (SELECT 1 FROM shard_fences WHERE business_id = NEW.business_id) BEGIN SELECT RAISE(ABORT, 'business_moving'); END;
 CREATE TRIGGER ledger_accounts_fence_insert BEFORE INSERT ON ledger_accounts WHEN EXISTS (SELECT 1 FROM shard_fences WHERE business_id = NEW.business_id) BEGIN SELECT RAISE(ABORT, 'business_moving'); END;
 CREATE TRIGGER ledger_accounts_fence_update BEFORE UPDATE ON ledger_accounts WHEN EXISTS (SELECT 1 FROM shard_fences WHERE business_id = NEW.business_id) BEGIN SELECT RAISE(ABORT, 'business_moving'); END;
-CREATE TRIGGER ledger_entries_fence_insert BEFORE INSERT ON ledger_entries WHEN EXISTS (SELECT 1 FROM shard_fences WHERE business_id = NEW.business_id) BEGIN SELECT RAISE(ABORT, 'business_moving'); END;
-CREATE TRIGGER ledger_entries_fence_update BEFORE UPDATE ON ledger_entries WHEN EXISTS (SELECT 1 FROM shard_fences WHERE business_id = NEW.business_id) BEGIN SELECT RAISE(ABORT, 'business_moving'); END;
+CREATE TRIGGER ledger_postings_fence_insert BEFORE INSERT ON ledger_postings WHEN EXISTS (SELECT 1 FROM shard_fences WHERE business_id = NEW.business_id) BEGIN SELECT RAISE(ABORT, 'business_moving'); END;
+CREATE TRIGGER ledger_postings_fence_update BEFORE UPDATE ON ledger_postings WHEN EXISTS (SELECT 1 FROM shard_fences WHERE business_id = NEW.business_id) BEGIN SELECT RAISE(ABORT, 'business_moving'); END;
 CREATE TRIGGER transfers_fence_insert BEFORE INSERT ON transfers WHEN EXISTS (SELECT 1 FROM shard_fences WHERE business_id = NEW.business_id) BEGIN SELECT RAISE(ABORT, 'business_moving'); END;
 CREATE TRIGGER transfers_fence_update BEFORE UPDATE ON transfers WHEN EXISTS (SELECT 1 FROM shard_fences WHERE business_id = NEW.business_id) BEGIN SELECT RAISE(ABORT, 'business_moving'); END;
 CREATE TRIGGER settlements_fence_insert BEFORE INSERT ON settlements WHEN EXISTS (SELECT 1 FROM shard_fences WHERE business_id = NEW.business_id) BEGIN SELECT RAISE(ABORT, 'business_moving'); END;

@@ -169,6 +169,9 @@ export const CATALOGUE: CatalogueEntry[] = [
 export const LARGE_TABLES = [
   "transactions",
   "ledger_entries",
+  // Under the ledger_entries view (migration 0012).
+  "ledger_lines",
+  "ledger_postings",
   "ledger_accounts",
   "daily_rollups",
   "daily_merchant_totals",

@@ -209,11 +209,13 @@ async function writePlaced(databases: LocalDatabases, chunks: Iterable<Chunk>, o
 
 /** Deletes every seeded row, children first: a failed seed leaves an empty database, not half of one. */
 async function wipe(databases: LocalDatabases): Promise<void> {
+  // ledger_entries is a view over the lines and their postings (migration 0012).
+  const tables = [...TABLE_ORDER].reverse().flatMap((table) => (table === "ledger_entries" ? ["ledger_lines", "ledger_postings"] : [table]));
   for (const db of [databases.core, ...databases.shards.map(databases.byBinding)]) {
     await db.batch([
       db.prepare("DELETE FROM daily_merchant_totals"),
       db.prepare("DELETE FROM business_shards"),
-      ...[...TABLE_ORDER].reverse().map((table) => db.prepare(`DELETE FROM ${table}`)),
+      ...tables.map((table) => db.prepare(`DELETE FROM ${table}`)),
     ]);
   }
 }
@@ -249,11 +251,11 @@ export async function seedLocal(size: SeedSize, persistTo?: string, options: See
            SELECT business_id, day, merchant_id, status, SUM(count), SUM(amount), SUM(fee) FROM daily_rollups GROUP BY business_id, day, merchant_id, status`,
           )
           .run();
-        // The accounts' running sums (migration 0007), from the entries just written.
+        // The accounts' running sums (migration 0007), from the lines just written: one pass over them (no index reads lines by account).
         await db
           .prepare(
-            `UPDATE ledger_accounts SET entry_sum = coalesce(
-             (SELECT SUM(e.amount) FROM ledger_entries e WHERE e.business_id = ledger_accounts.business_id AND e.account_id = ledger_accounts.id), 0)`,
+            `UPDATE ledger_accounts SET entry_sum = sums.total
+             FROM (SELECT account, SUM(amount) AS total FROM ledger_lines GROUP BY account) AS sums WHERE sums.account = ledger_accounts.number`,
           )
           .run();
       }

@@ -128,7 +128,8 @@ describe("the estate", () => {
     ],
     [
       "a ledger line of zero",
-      `INSERT INTO ledger_entries (business_id, posting_id, account_id, amount, memo, posted_at) VALUES ('${KUMASI}', 'p', 'la_x', 0, 'm', 1)`,
+      `INSERT INTO ledger_entries (business_id, posting_id, account_id, amount, memo, posted_at)
+       VALUES ('${KUMASI}', 'p', (SELECT id FROM ledger_accounts WHERE business_id = '${KUMASI}' LIMIT 1), 0, 'm', 1)`,
     ],
     [
       "a settlement whose net is not gross less fees",

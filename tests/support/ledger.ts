@@ -4,8 +4,9 @@ import { expect } from "vitest";
 export async function expectAccountSumsMatchEntries(db: D1Database): Promise<void> {
   const drift = await db
     .prepare(
-      `SELECT a.id, a.entry_sum, coalesce((SELECT SUM(e.amount) FROM ledger_entries e WHERE e.business_id = a.business_id AND e.account_id = a.id), 0) AS entries
-       FROM ledger_accounts a WHERE a.entry_sum <> coalesce((SELECT SUM(e.amount) FROM ledger_entries e WHERE e.business_id = a.business_id AND e.account_id = a.id), 0)`,
+      `WITH sums AS (SELECT e.business_id, e.account_id, SUM(e.amount) AS total FROM ledger_entries e GROUP BY e.business_id, e.account_id)
+       SELECT a.id, a.entry_sum, coalesce(s.total, 0) AS entries
+       FROM ledger_accounts a LEFT JOIN sums s ON s.business_id = a.business_id AND s.account_id = a.id WHERE a.entry_sum <> coalesce(s.total, 0)`,
     )
     .all<{ id: string; entry_sum: number; entries: number }>();
   expect(drift.results, "accounts whose running sum drifted from their entries").toEqual([]);
