@@ -37,7 +37,7 @@ const Message = v.object({
 /** Seconds before a failed share is tried again: short, since most failures are a race that is over. */
 const RETRY_DELAY_SECONDS = 2;
 /** A business being moved to another database waits this long: a move takes seconds to minutes, and nothing is lost meanwhile. */
-const MOVING_RETRY_SECONDS = 15;
+const MOVING_RETRY_SECONDS = 5;
 
 export interface ConsumerReport {
   businessId: string;

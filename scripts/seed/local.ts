@@ -69,7 +69,7 @@ export async function withLocalDatabases<T>(persistTo: string | undefined, use: 
       core: testD1(send, "DB"),
       byBinding: (binding) => testD1(send, binding),
       shards: Object.keys(shardIds()).sort(),
-      routed: routedTestD1(send),
+      routed: routedTestD1(send, Object.keys(shardIds()).sort()),
     });
   } finally {
     await mf.dispose();

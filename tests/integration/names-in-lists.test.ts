@@ -50,6 +50,11 @@ const at = (minutesAgo: number) => new Date(Date.UTC(2026, 5, 1, 12) - minutesAg
 
 beforeAll(async () => {
   const db = await portal().db();
+  // The new business lives where Kumasi does (a test's batch may write both), and signs in through the core's copy.
+  await portal().placeBusiness(
+    BUSINESS,
+    (await portal().core().prepare("SELECT shard FROM business_shards WHERE business_id = 'bus_kumasi_fresh_foods'").first<string>("shard"))!,
+  );
   const merchants = namesByName();
   const newest = newestOrder(merchants);
   await db.batch([
@@ -107,6 +112,7 @@ beforeAll(async () => {
       ];
     }),
   ]);
+  await portal().copyBusinessToCore(BUSINESS);
 });
 
 /** The list in the database's own order: what the pages must add up to. */

@@ -76,7 +76,7 @@ describe("the daily settlement run", () => {
       expect(await count(db, "SELECT COUNT(*) AS n FROM ledger_entries WHERE settlement_id = ?", s.settlementId)).toBe(2);
     }
     expect(await ledgerTotal(db)).toBe(0);
-    await expectAccountSumsMatchEntries(db);
+    await expectAccountSumsMatchEntries(portal().shards());
   });
 
   it("pays out what is due, records a failure, retries it next time, and never pays twice", async () => {

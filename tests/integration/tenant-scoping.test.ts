@@ -12,7 +12,7 @@ import { getPointOfSale, listPointsOfSale, pendingPointOfSaleRequest } from "../
 import { reportBy } from "../../functions/data/reports";
 import { getSettlementAccount, listSettlementAccounts } from "../../functions/data/settlement-accounts";
 import { getSettlement, listPayoutAttempts, listSettlements, listSettlementTransactions } from "../../functions/data/settlements";
-import { NotFoundError } from "../../functions/data/tenant";
+import { NotFoundError, type Tenant } from "../../functions/data/tenant";
 import {
   changeTerminal,
   getTerminal,
@@ -278,6 +278,8 @@ describe("every statement binds the business", () => {
   /** Statements that touch no table but the batch's scratch guards (`SELECT changes() = 1`, `DELETE FROM batch_guards`). */
   const scratchOnly = (sql: string) => [...sql.matchAll(/\b(?:FROM|JOIN|INTO|UPDATE)\s+(\w+)/gi)].every((m) => m[1] === "batch_guards" || m[1] === "json_each");
   const unbound = (log: Recorded[], businessId: string) => log.filter((r) => !scratchOnly(r.sql) && !r.binds.includes(businessId)).map((r) => r.sql);
+  /** The tenant on its business's database, every statement it sends written down. */
+  const recording = <T extends Tenant>(tenant: T, log: Recorded[]): T => ({ ...tenant, db: recordingDb(businessDatabase(tenant.businessId), log) });
 
   // Before the run below, which settles what is available.
   it("in asking for a transfer and approving it", async () => {
@@ -287,16 +289,17 @@ describe("every statement binds the business", () => {
     const [from, to] = [...active].sort((a, b) => balances[b]!.available - balances[a]!.available).map((id) => ({ id }));
     expect(balances[from!.id]!.available).toBeGreaterThan(0);
     const input = { fromMerchantId: from!.id, to: { kind: "merchant" as const, id: to!.id }, amount: 1, idempotencyKey: "bind-check-1" };
-    const { id } = await requestTransfer(ABENA_KUMASI, META, input);
-    expect((await approveTransfer(KOFI_KUMASI, META, id)).status).toBe("completed");
+    const { id } = await requestTransfer(recording(ABENA_KUMASI, log), META, input);
+    expect((await approveTransfer(recording(KOFI_KUMASI, log), META, id)).status).toBe("completed");
+    expect(log.some((r) => r.sql.includes("INTO transfers"))).toBe(true);
     expect(unbound(log, KUMASI)).toEqual([]);
   });
 
   it("in inviting an employee and approving it, users and phones included", async () => {
     const log: Recorded[] = [];
     const after = { email: "kwesi.invited@example.com", name: "Kwesi Ɛdusei", gender: "male", phone: "233244555666", role: "Viewer" };
-    const id = await requestChange(AMA_KUMASI, META, { kind: "employee", action: "create", after });
-    const approved = await approveRequest(KOFI_KUMASI, META, id);
+    const id = await requestChange(recording(AMA_KUMASI, log), META, { kind: "employee", action: "create", after });
+    const approved = await approveRequest(recording(KOFI_KUMASI, log), META, id);
     expect(approved.status).toBe("approved");
     expect((await getEmployee(AMA_KUMASI, approved.targetId))?.name).toBe("Kwesi Ɛdusei");
     expect(log.some((r) => r.sql.includes("INTO users"))).toBe(true);

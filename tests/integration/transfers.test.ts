@@ -119,7 +119,7 @@ describe("deciding a transfer", () => {
     expect((await getMerchantBalances(ABENA_KUMASI, to)).available).toBe(toBefore.available + 2_500);
     expect(await rows("SELECT COUNT(*) AS n FROM ledger_entries WHERE transfer_id = ?", id)).toBe(2);
     expect(await ledgerTotal()).toBe(0);
-    await expectAccountSumsMatchEntries(db);
+    await expectAccountSumsMatchEntries(portal().shards());
     expect(await rows("SELECT COUNT(*) AS n FROM approval_requests WHERE target_id = ? AND status = 'approved'", id)).toBe(1);
     await expect(approveTransfer(KOFI_KUMASI, META, id)).rejects.toThrow("This transfer is already completed.");
   });
@@ -177,7 +177,7 @@ describe("deciding a transfer", () => {
     expect(await rows("SELECT COUNT(*) AS n FROM ledger_entries WHERE transfer_id = ?", second.id)).toBe(0);
     expect(await rows("SELECT COUNT(*) AS n FROM transfers WHERE id = ? AND status = 'pending_approval'", second.id)).toBe(1);
     expect(await ledgerTotal()).toBe(0);
-    await expectAccountSumsMatchEntries(db);
+    await expectAccountSumsMatchEntries(portal().shards());
   });
 
   it("rejection needs a reason, moves nothing, and is final", async () => {

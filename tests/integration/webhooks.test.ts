@@ -26,10 +26,11 @@ import { resendWebhookDelivery, sendWebhookTestEvent } from "../../functions/web
 import { newWebhookSecret, verifySignature } from "../../functions/webhooks/signing";
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from "../../functions/webhooks/types";
 import { startWebhookReceiver, type ReceivedWebhook, type WebhookReceiver } from "../support/fake-webhook-receiver";
-import { freshIp, waitFor } from "../support/fake-events-service";
+import { waitFor } from "../support/fake-events-service";
 import { webhooksConsumers, type Portal } from "../support/portal";
 import { ABENA_KUMASI, AMA_ACCRA, businessOf, KOFI_KUMASI, KUMASI, META, YAW_ACCRA } from "../support/tenants";
 import { usePortal } from "../support/use-portal";
+import { signedInCookie } from "../support/sign-in";
 
 const SWEEP = "*/5 * * * *";
 const FAST = { WEBHOOKS_RETRY_BASE_SECONDS: "1", WEBHOOKS_RETRY_MAX_SECONDS: "1", WEBHOOKS_TIMEOUT_SECONDS: "2" };
@@ -271,11 +272,16 @@ describe("delivering to a receiver that misbehaves", () => {
     const path = freshPath("after-request");
     const { endpoint } = await makeEndpoint(portal(), hooks.url(path), ["settlement.paid"]);
     const eventId = await emit(portal(), "settlement.paid");
-    // Any state-changing request runs the dispatcher after its answer.
-    await portal().fetch("/api/events", {
+    // A state-changing request runs the dispatcher for its business after its answer.
+    await portal().fetch("/settings?tab=developers", {
       method: "POST",
-      headers: { "Content-Type": "application/json", Origin: portal().url, "Sec-Fetch-Site": "same-origin", "CF-Connecting-IP": freshIp() },
-      body: "{}",
+      headers: {
+        "Content-Type": "application/x-www-form-urlencoded",
+        Origin: portal().url,
+        "Sec-Fetch-Site": "same-origin",
+        ...(await signedInCookie(portal(), "kofi.boateng@example.com", KUMASI)),
+      },
+      body: new URLSearchParams({ intent: "create-key", name: "Dispatch test" }).toString(),
     });
     await waitForStatus(portal(), endpoint.id, eventId, "delivered");
   });

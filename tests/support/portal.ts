@@ -94,10 +94,18 @@ export interface Portal {
   core(): D1Database;
   /** One database by its binding (DB, SHARD_A, SHARD_B). */
   database(binding: string): D1Database;
+  /** Every shard database (SHARD_A, SHARD_B). */
+  shards(): D1Database[];
   /** The database that holds a business now (the directory, as last read: startPortal and refreshPlaces read it). */
   businessDb(businessId: string): D1Database;
   /** Reads the directory again (after a business moved). */
   refreshPlaces(): Promise<void>;
+  /**
+   * A business a test makes itself: placed in the directory on `shard` before its rows are written (they then go
+   * there), and, once written, its row, people and memberships copied to the core database as sign-in reads them.
+   */
+  placeBusiness(businessId: string, shard: string): Promise<void>;
+  copyBusinessToCore(businessId: string): Promise<void>;
   /** The EVENTS producer: send to the queue directly, as a redelivery would. */
   eventsQueue(): Promise<TestQueue>;
   /** The PAYMENTS producer: what the Partner API queues, sent again as a redelivery would be. */
@@ -185,7 +193,7 @@ export async function startPortal(options: PortalOptions = {}): Promise<Portal> 
   const url = (await mf.ready).toString().replace(/\/$/, "");
   const buildId = readFileSync(BUILD_ID_FILE, "utf8").trim();
   const send: BindingsFetch = (target, init) => mf.dispatchFetch(target, init as never) as unknown as Promise<Response>;
-  const db = routedTestD1(send);
+  const db = routedTestD1(send, Object.keys(shardIds()).sort());
   const places = new Map<string, string>();
   const refreshPlaces = async () => {
     const rows = (await testD1(send, "DB").prepare("SELECT business_id, shard FROM business_shards").all<{ business_id: string; shard: string }>()).results;
@@ -215,6 +223,34 @@ export async function startPortal(options: PortalOptions = {}): Promise<Portal> 
     database: (binding) => testD1(send, binding),
     businessDb,
     refreshPlaces,
+    shards: () =>
+      Object.keys(shardIds())
+        .sort()
+        .map((binding) => testD1(send, binding)),
+    placeBusiness: async (businessId, shard) => {
+      await testD1(send, "DB")
+        .prepare("INSERT INTO business_shards (business_id, shard, updated_at) VALUES (?, ?, ?)")
+        .bind(businessId, shard, new Date().toISOString())
+        .run();
+      await refreshPlaces();
+    },
+    copyBusinessToCore: async (businessId) => {
+      const from = businessDb(businessId);
+      const core = testD1(send, "DB");
+      const copy = async (table: string, sql: string) => {
+        const { results } = await from.prepare(sql).bind(businessId).all<Record<string, unknown>>();
+        for (const row of results) {
+          const columns = Object.keys(row);
+          await core
+            .prepare(`INSERT OR IGNORE INTO ${table} (${columns.join(", ")}) VALUES (${columns.map(() => "?").join(", ")})`)
+            .bind(...columns.map((column) => row[column]))
+            .run();
+        }
+      };
+      await copy("businesses", "SELECT * FROM businesses WHERE id = ?");
+      await copy("users", "SELECT u.* FROM users u JOIN memberships m ON m.user_id = u.id WHERE m.business_id = ?");
+      await copy("memberships", "SELECT * FROM memberships WHERE business_id = ?");
+    },
     eventsQueue: async () => testQueue(send),
     paymentsQueue: async () => testQueue(send, "PAYMENTS"),
     queued: async () => {
