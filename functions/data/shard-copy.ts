@@ -117,7 +117,7 @@ export function insertRowsStatement(to: Db, copy: TableCopy, rows: readonly Row[
     if (copy.renumber && typeof copyRow[copy.renumber] === "number")
       copyRow[copy.renumber] = (copyRow[copy.renumber] as number) + (offsets.get(copy.table) ?? 0);
     for (const [column, table] of Object.entries(copy.follows ?? {})) {
-      if (typeof copyRow[column] === "number") copyRow[column] = (copyRow[column] as number) + (offsets.get(table) ?? 0);
+      if (typeof copyRow[column] === "number") copyRow[column] = (copyRow[column]) + (offsets.get(table) ?? 0);
     }
     return columns.map((column) => copyRow[column] ?? null);
   });

@@ -102,7 +102,6 @@ describe("asking for a transfer", () => {
 
 describe("deciding a transfer", () => {
   it("approval moves exactly the amount between the two accounts, once, and the ledger still sums to zero", async () => {
-    const db = await portal().db();
     const [from, to] = await merchants();
     const fromBefore = await getMerchantBalances(ABENA_KUMASI, from);
     const toBefore = await getMerchantBalances(ABENA_KUMASI, to);
@@ -156,7 +155,6 @@ describe("deciding a transfer", () => {
   });
 
   it("the balance is checked again at approval: two requests that fit alone cannot both be approved", async () => {
-    const db = await portal().db();
     const [from, to] = await merchants();
     const { available } = await getMerchantBalances(ABENA_KUMASI, from);
     const share = Math.floor(available * 0.6);
