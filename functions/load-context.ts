@@ -1,4 +1,5 @@
 import type { AppConfig } from "./env";
+import type { RequestTiming } from "./timing";
 
 export interface PortalLoadContext {
   cloudflare: { env: Env; ctx: ExecutionContext };
@@ -7,6 +8,8 @@ export interface PortalLoadContext {
   requestId: string;
   /** CSP nonce for this document's inline scripts. */
   nonce: string;
+  /** Where this request's time goes (Server-Timing); null unless SERVER_TIMING is on. */
+  timing: RequestTiming | null;
 }
 
 declare module "@remix-run/cloudflare" {

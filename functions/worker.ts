@@ -22,6 +22,7 @@ import { runOnce } from "./submitted-once";
 import { handlePaymentsBatch, PAYMENTS_QUEUE } from "./api/consumer";
 import { handlePartnerApi } from "./api/router";
 import { apiConfig } from "./api/config";
+import { RequestTiming, timedEnv } from "./timing";
 
 const handleRemix = createRequestHandler(build);
 const WEBHOOKS_QUEUE = "partners-portal-webhooks";
@@ -112,10 +113,12 @@ export default {
     if (refused) return withSecurityHeaders(refused, request, nonce, requestId);
     let response: Response;
     let signInOrigins: string[] = [];
+    let timing: RequestTiming | null = null;
     try {
       const config = parseConfig(env as unknown as Record<string, unknown>);
       signInOrigins = config.signInOrigins;
-      const context: AppLoadContext = { cloudflare: { env, ctx }, config, requestId, nonce };
+      timing = config.serverTiming ? new RequestTiming() : null;
+      const context: AppLoadContext = { cloudflare: { env: timedEnv(env, timing), ctx }, config, requestId, nonce, timing };
       // A form re-sent after a lost connection is answered, not run a second time.
       response = await runOnce(
         request,
@@ -131,6 +134,10 @@ export default {
     // A change may have written webhook deliveries in its batch (the outbox): queue them
     // now that it committed. One indexed read when there are none; the 5-minute sweep catches the rest.
     if (request.method === "POST") ctx.waitUntil(dispatchPendingDeliveries(env, Date.now()).catch((error: unknown) => logError(requestId, request, error)));
+    if (timing) {
+      timing.loadersDone();
+      response.headers.set("Server-Timing", timing.header());
+    }
     return withSecurityHeaders(response, request, nonce, requestId, signInOrigins);
   },
 

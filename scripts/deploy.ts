@@ -11,6 +11,6 @@ const buildId = resolveBuildId();
 const env = wranglerEnv({ BUILD_ID: buildId });
 await run("npx", ["tsx", "scripts/build.ts"], { env });
 await run("npx", ["wrangler", "d1", "migrations", "apply", "DB", "--remote"], { env });
-await run("npx", ["wrangler", "deploy", "--var", "ENVIRONMENT:production"], { env });
+await run("npx", ["wrangler", "deploy", "--var", "ENVIRONMENT:production", "--var", "SERVER_TIMING:off"], { env });
 await publishBuildId(buildId, { remote: true });
 console.log(`Deployed build ${buildId}.`);

@@ -9,6 +9,7 @@ import { membershipRole } from "../data/memberships";
 import { sessionRow } from "../data/sign-in-sessions";
 import type { Tenant } from "../data/tenant";
 import type { AuthDeps } from "./deps";
+import { timed } from "../timing";
 import { clearSessionCookie, isValidSession, readReturnUrl, readSessionCookie, type ReturnUrl, type SessionData } from "./session";
 import { rowAllows } from "./sign-in";
 
@@ -22,7 +23,7 @@ export function checkSession(request: Request, deps: AuthDeps): Promise<SessionC
   // The root loader and the page's loader run side by side on one request: read once.
   let check = checks.get(request);
   if (!check) {
-    check = readSession(request, deps);
+    check = timed(deps.db, "session", () => readSession(request, deps));
     checks.set(request, check);
   }
   return check;
@@ -83,7 +84,7 @@ export async function requireVerified(request: Request, deps: AuthDeps): Promise
 export function requireBusiness(request: Request, deps: AuthDeps): Promise<{ session: VerifiedSession; tenant: Tenant }> {
   let entered = businesses.get(request);
   if (!entered) {
-    entered = enterBusiness(request, deps);
+    entered = timed(deps.db, "session", () => enterBusiness(request, deps));
     businesses.set(request, entered);
   }
   return entered;
