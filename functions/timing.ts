@@ -73,11 +73,14 @@ export class RequestTiming {
   }
 }
 
-const timings = new WeakMap<object, RequestTiming>();
+// A symbol of the global registry, not a module's WeakMap: the Worker and the Remix server build are bundled
+// apart, so each holds its own copy of this module, and the guards (in the Remix build) must find the timing
+// the Worker attached.
+const TIMING = Symbol.for("partners-portal.timing");
 
 /** Runs `work` as `phase` of the request whose (wrapped) D1 binding `db` is; untimed requests just run it. */
 export async function timed<T>(db: object, phase: Phase, work: () => Promise<T>): Promise<T> {
-  const timing = timings.get(db);
+  const timing = timingOf(db);
   if (!timing) return work();
   const leave = timing.enter(phase);
   try {
@@ -120,6 +123,7 @@ function timedStatement(statement: D1PreparedStatement, timing: RequestTiming): 
 function timedDatabase<D extends object>(db: D, timing: RequestTiming): D {
   const wrapped = new Proxy(db, {
     get(target, property) {
+      if (property === TIMING) return timing;
       const value: unknown = Reflect.get(target, property, target);
       if (typeof value !== "function") return value;
       const method = value as (...args: unknown[]) => unknown;
@@ -146,7 +150,6 @@ function timedDatabase<D extends object>(db: D, timing: RequestTiming): D {
       }
     },
   });
-  timings.set(wrapped, timing);
   return wrapped;
 }
 
@@ -166,5 +169,6 @@ export function timedEnv(env: Env, timing: RequestTiming | null): Env {
 
 /** The request's timing, found through its (wrapped) D1 binding; null when the request is not timed. */
 export function timingOf(db: object): RequestTiming | null {
-  return timings.get(db) ?? null;
+  const timing = (db as { [TIMING]?: unknown })[TIMING];
+  return timing instanceof Object && "enter" in timing ? (timing as RequestTiming) : null;
 }
