@@ -20,16 +20,27 @@ export type SessionCheck = { ok: true; session: SessionData } | { ok: false; ret
  * (any stage). Forged, altered, unknown-key, expired and revoked all fail.
  */
 export function checkSession(request: Request, deps: AuthDeps): Promise<SessionCheck> {
-  // The root loader and the page's loader run side by side on one request: read once.
-  let check = checks.get(request);
-  if (!check) {
-    check = timed(deps.db, "session", () => readSession(request, deps));
-    checks.set(request, check);
-  }
-  return check;
+  return once(checks, request, deps, () => timed(deps.db, "session", () => readSession(request, deps)));
 }
 
-const checks = new WeakMap<Request, Promise<SessionCheck>>();
+const checks: Memo<SessionCheck> = new WeakMap();
+
+type Memo<T> = WeakMap<object, { cookie: string | null; value: Promise<T> }>;
+
+/**
+ * The root loader and the page's loader run side by side on one request: read once. Remix hands each loader
+ * its own copy of the request (it strips ?index and ?_routes), so on a GET the key is the request's AuthDeps
+ * (one per load context, authDeps); a POST's action may change the session, so there each copy reads afresh.
+ */
+function once<T>(memo: Memo<T>, request: Request, deps: AuthDeps, make: () => Promise<T>): Promise<T> {
+  const key = request.method === "GET" || request.method === "HEAD" ? deps : request;
+  const cookie = request.headers.get("Cookie");
+  const found = memo.get(key);
+  if (found && found.cookie === cookie) return found.value;
+  const value = make();
+  memo.set(key, { cookie, value });
+  return value;
+}
 
 async function readSession(request: Request, deps: AuthDeps): Promise<SessionCheck> {
   const now = deps.now();
@@ -82,15 +93,10 @@ export async function requireVerified(request: Request, deps: AuthDeps): Promise
  * access to it) the user goes to /select-business, still signed in.
  */
 export function requireBusiness(request: Request, deps: AuthDeps): Promise<{ session: VerifiedSession; tenant: Tenant }> {
-  let entered = businesses.get(request);
-  if (!entered) {
-    entered = timed(deps.db, "session", () => enterBusiness(request, deps));
-    businesses.set(request, entered);
-  }
-  return entered;
+  return once(businesses, request, deps, () => timed(deps.db, "session", () => enterBusiness(request, deps)));
 }
 
-const businesses = new WeakMap<Request, Promise<{ session: VerifiedSession; tenant: Tenant }>>();
+const businesses: Memo<{ session: VerifiedSession; tenant: Tenant }> = new WeakMap();
 
 async function enterBusiness(request: Request, deps: AuthDeps): Promise<{ session: VerifiedSession; tenant: Tenant }> {
   const session = await requireVerified(request, deps);
