@@ -5,15 +5,18 @@
 // is the session's own while its cookie is still sent, else the return-URL
 // cookie's (session.ts), which outlives it.
 import { redirect } from "@remix-run/cloudflare";
-import { membershipRole } from "../data/memberships";
-import { sessionRow } from "../data/sign-in-sessions";
+import { membershipRole, membershipRoleStatement } from "../data/memberships";
+import { sessionRowStatement, type SessionRow } from "../data/sign-in-sessions";
+import type { Role } from "../permissions";
 import type { Tenant } from "../data/tenant";
 import type { AuthDeps } from "./deps";
 import { timed } from "../timing";
 import { clearSessionCookie, isValidSession, readReturnUrl, readSessionCookie, type ReturnUrl, type SessionData } from "./session";
 import { rowAllows } from "./sign-in";
 
-export type SessionCheck = { ok: true; session: SessionData } | { ok: false; returnUrl: ReturnUrl; clear: boolean };
+export type SessionCheck =
+  /** `role`: the membership in the cookie's business, read with the session row (undefined when not read). */
+  { ok: true; session: SessionData; role?: Role | null } | { ok: false; returnUrl: ReturnUrl; clear: boolean };
 
 /**
  * The request's session as far as the cookie and the sessions row vouch for it
@@ -50,9 +53,15 @@ async function readSession(request: Request, deps: AuthDeps): Promise<SessionChe
     return { ok: false, returnUrl: (await readReturnUrl(request, deps.config, now)) ?? "/login", clear: read.kind === "refused" };
   }
   if (read.kind === "expired") return { ok: false, returnUrl: read.returnUrl, clear: true };
-  const row = await sessionRow(deps.db, read.session.sid);
+  // With a business chosen, its membership is read in the same round trip (requireBusiness needs it next).
+  const { sid, sub, activeBusiness } = read.session;
+  const [rows, roles] = await deps.db.batch([
+    sessionRowStatement(deps.db, sid),
+    ...(activeBusiness ? [membershipRoleStatement({ userId: sub, businessId: activeBusiness }, deps.db)] : []),
+  ]);
+  const row = (rows?.results[0] as SessionRow | undefined) ?? null;
   if (!rowAllows(row, read.session, now)) return { ok: false, returnUrl: read.session.returnUrl, clear: true };
-  return { ok: true, session: read.session };
+  return { ok: true, session: read.session, ...(roles ? { role: (roles.results[0] as { role: Role } | undefined)?.role ?? null } : {}) };
 }
 
 function leave(request: Request, to: string, clear: boolean): never {
@@ -101,7 +110,9 @@ const businesses: Memo<{ session: VerifiedSession; tenant: Tenant }> = new WeakM
 async function enterBusiness(request: Request, deps: AuthDeps): Promise<{ session: VerifiedSession; tenant: Tenant }> {
   const session = await requireVerified(request, deps);
   if (session.stage !== "business_chosen" || !session.activeBusiness) leave(request, "/select-business", false);
-  const role = await membershipRole({ userId: session.sub, businessId: session.activeBusiness }, deps.db);
+  const check = await checkSession(request, deps);
+  const read = check.ok && check.session.activeBusiness === session.activeBusiness ? check.role : undefined;
+  const role = read !== undefined ? read : await membershipRole({ userId: session.sub, businessId: session.activeBusiness }, deps.db);
   if (!role) leave(request, "/select-business", false);
   return { session, tenant: { businessId: session.activeBusiness, userId: session.sub, role } };
 }

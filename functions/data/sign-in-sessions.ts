@@ -10,7 +10,12 @@ export interface SessionRow {
 }
 
 export async function sessionRow(db: D1Database, sessionId: string): Promise<SessionRow | null> {
-  return db.prepare("SELECT user_id, stage, business_id, expires_at, revoked_at FROM sessions WHERE id = ?").bind(sessionId).first<SessionRow>();
+  return sessionRowStatement(db, sessionId).first<SessionRow>();
+}
+
+/** sessionRow's statement, for the guards' batch with the membership (functions/auth/guards.ts). */
+export function sessionRowStatement(db: D1Database, sessionId: string): D1PreparedStatement {
+  return db.prepare("SELECT user_id, stage, business_id, expires_at, revoked_at FROM sessions WHERE id = ?").bind(sessionId);
 }
 
 /** The session's stage and whether it was revoked, read back after a change. */
