@@ -9,6 +9,7 @@
 import { accraDay } from "./dashboard";
 import { reportStatement, type ReportQuery, type ReportRow } from "./reports";
 import type { Tenant } from "./tenant";
+import { transactionTotals, type TransactionFilter, type TransactionTotals } from "./transactions";
 
 const DAY_MS = 86_400_000;
 /**
@@ -32,22 +33,91 @@ export function lastClosedDay(now: number): string {
 }
 
 /** reportBy, with the closed days of the period from closed_day_cache when they were built under the current version. */
-export async function keptReportBy(tenant: Tenant, db: D1Database, query: ReportQuery, now: number): Promise<ReportRow[]> {
-  const lastClosed = lastClosedDay(now);
-  const closedTo = query.toDay < lastClosed ? query.toDay : lastClosed;
-  if (query.fromDay > closedTo) {
-    const { results } = await reportStatement(tenant, db, query).all<ReportRow>();
-    return results;
+export function keptReportBy(tenant: Tenant, db: D1Database, query: ReportQuery, now: number): Promise<ReportRow[]> {
+  return keptOver<ReportRow[]>(tenant, db, now, {
+    key: `report:${query.dimension}:${query.merchantId ?? ""}`,
+    fromDay: query.fromDay,
+    toDay: query.toDay,
+    statement: (fromDay, toDay) => reportStatement(tenant, db, { ...query, fromDay, toDay }),
+    read: (rows) => rows as ReportRow[],
+    combine: (closed, open) => combineReport(query, closed, open),
+  });
+}
+
+/**
+ * transactionTotals, for a period of whole days with no search: from the daily rollups (which the ingest batch
+ * writes with the payments), the closed days kept. A search (reference, phone, card, merchant name) or a period
+ * that is not whole days reads the payments.
+ */
+export function keptTransactionTotals(tenant: Tenant, db: D1Database, filter: TransactionFilter, now: number): Promise<TransactionTotals> {
+  const searched = [filter.reference, filter.customerMsisdn, filter.cardLast4, filter.merchantSearch?.trim()].some((value) => value);
+  if (searched || filter.from === undefined || filter.to === undefined || filter.from % DAY_MS !== 0 || filter.to % DAY_MS !== 0 || filter.to <= filter.from) {
+    return transactionTotals(tenant, db, filter);
   }
+  const equal: [string, string | undefined][] = [
+    ["status", filter.status],
+    ["channel", filter.channel],
+    ["network", filter.network],
+    ["merchant_id", filter.merchantId],
+    ["point_of_sale_id", filter.pointOfSaleId],
+    ["terminal_id", filter.terminalId],
+  ];
+  const used = equal.filter(([, value]) => value !== undefined && value !== "") as [string, string][];
+  return keptOver<TransactionTotals>(tenant, db, now, {
+    key: `totals:${used.map(([column, value]) => `${column}=${value}`).join("&")}`,
+    fromDay: accraDay(filter.from),
+    toDay: accraDay(filter.to - DAY_MS),
+    statement: (fromDay, toDay) =>
+      db
+        .prepare(
+          `SELECT coalesce(SUM(count), 0) AS count, coalesce(SUM(CASE WHEN status = 'successful' THEN amount END), 0) AS gross,
+             coalesce(SUM(CASE WHEN status = 'successful' THEN fee END), 0) AS fees
+           FROM daily_rollups WHERE business_id = ? AND day BETWEEN ? AND ?${used.map(([column]) => ` AND ${column} = ?`).join("")}`,
+        )
+        .bind(tenant.businessId, fromDay, toDay, ...used.map(([, value]) => value)),
+    read: (rows) => {
+      const row = (rows[0] ?? { count: 0, gross: 0, fees: 0 }) as { count: number; gross: number; fees: number };
+      return { count: row.count, gross: row.gross, fees: row.fees, net: row.gross - row.fees };
+    },
+    combine: (closed, open) => {
+      if (!open) return closed;
+      const gross = closed.gross + open.gross;
+      const fees = closed.fees + open.fees;
+      return { count: closed.count + open.count, gross, fees, net: gross - fees };
+    },
+  });
+}
+
+interface Kept<T> {
+  /** What is built, without the period (added here). */
+  key: string;
+  fromDay: string;
+  toDay: string;
+  /** The figure's statement over [fromDay, toDay]. */
+  statement: (fromDay: string, toDay: string) => D1PreparedStatement;
+  read: (rows: unknown[]) => T;
+  /** The closed days' figure with the open days' (null when the period has none). */
+  combine: (closed: T, open: T | null) => T;
+}
+
+/** A figure over a period: its closed days kept under the business's version (built on a miss), the days after read. */
+async function keptOver<T>(tenant: Tenant, db: D1Database, now: number, kept: Kept<T>): Promise<T> {
+  const lastClosed = lastClosedDay(now);
+  const closedTo = kept.toDay < lastClosed ? kept.toDay : lastClosed;
+  if (kept.fromDay > closedTo) {
+    const { results } = await kept.statement(kept.fromDay, kept.toDay).all();
+    return kept.read(results);
+  }
+  const key = `${kept.key}:${kept.fromDay}:${closedTo}`;
   // The days after the last closed one (today, and yesterday within the grace period) are always read.
-  const parts: ReportQuery[] = query.toDay > closedTo ? [{ ...query, fromDay: nextDay(closedTo) }] : [];
-  const key = `report:${query.dimension}:${query.merchantId ?? ""}:${query.fromDay}:${closedTo}`;
-  const [kept, open] = await db.batch([keptStatement(db, tenant, key), ...parts.map((part) => reportStatement(tenant, db, part))]);
-  const found = kept?.results[0] as { version: number; body: string | null } | undefined;
-  const openRows = (open?.results ?? []) as ReportRow[];
-  if (found?.body != null) return combine(query, JSON.parse(found.body) as ReportRow[], openRows);
+  const openFrom = kept.toDay > closedTo ? nextDay(closedTo) : null;
+  const [found, open] = await db.batch([keptStatement(db, tenant, key), ...(openFrom ? [kept.statement(openFrom, kept.toDay)] : [])]);
+  const row = found?.results[0] as { version: number; body: string | null } | undefined;
+  const openFigure = open ? kept.read(open.results) : null;
+  if (row?.body != null) return kept.combine(JSON.parse(row.body) as T, openFigure);
   // Built from rows read after the version was: at worst newer than it, never older.
-  const { results: closed } = await reportStatement(tenant, db, { ...query, toDay: closedTo }).all<ReportRow>();
+  const { results } = await kept.statement(kept.fromDay, closedTo).all();
+  const closed = kept.read(results);
   await db.batch([
     db
       .prepare(
@@ -55,10 +125,10 @@ export async function keptReportBy(tenant: Tenant, db: D1Database, query: Report
          ON CONFLICT (business_id, key) DO UPDATE SET version = excluded.version, body = excluded.body, built_at = excluded.built_at
          WHERE excluded.version >= closed_day_cache.version`,
       )
-      .bind(tenant.businessId, key, found?.version ?? 0, JSON.stringify(closed), now),
+      .bind(tenant.businessId, key, row?.version ?? 0, JSON.stringify(closed), now),
     db.prepare("DELETE FROM closed_day_cache WHERE business_id = ? AND built_at < ?").bind(tenant.businessId, now - KEEP_MS),
   ]);
-  return combine(query, closed, openRows);
+  return kept.combine(closed, openFigure);
 }
 
 function keptStatement(db: D1Database, tenant: Tenant, key: string): D1PreparedStatement {
@@ -75,8 +145,8 @@ function nextDay(day: string): string {
 }
 
 /** The closed and open rows as reportBy would give them for the whole period: summed per key, in its order. */
-function combine(query: ReportQuery, closed: ReportRow[], open: ReportRow[]): ReportRow[] {
-  if (open.length === 0) return closed;
+function combineReport(query: ReportQuery, closed: ReportRow[], open: ReportRow[] | null): ReportRow[] {
+  if (!open || open.length === 0) return closed;
   const byKey = new Map(closed.map((row) => [row.key, { ...row }]));
   for (const row of open) {
     const same = byKey.get(row.key);

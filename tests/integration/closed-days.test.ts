@@ -2,6 +2,8 @@
 // a kept figure says what the rollups say, and a payment that lands on a past
 // day (the Partner API takes them up to 90 days back) shows at the next request.
 import { beforeAll, describe, expect, it } from "vitest";
+import { formatAmount, formatCount } from "../../app/lib/format";
+import { textOf } from "../support/html";
 import { api, eventually, makeKey, momoPayment, partiesOf, type Parties } from "../support/partner-api";
 import { paymentsConsumers } from "../support/portal";
 import { signedInCookie } from "../support/sign-in";
@@ -55,6 +57,26 @@ async function kept(): Promise<number> {
   return row?.n ?? 0;
 }
 
+/** The totals /transactions shows, and what SQL over the payments themselves says they must be. */
+async function totals(query: string, where: string, binds: unknown[]): Promise<{ shown: string; want: string }> {
+  const response = await portal().fetch(`/transactions?${query}`, { headers: await signedInCookie(portal(), "abena.darko@example.com", KUMASI) });
+  expect(response.status).toBe(200);
+  const text = textOf(await response.text());
+  const t = (await (
+    await portal().db()
+  )
+    .prepare(
+      `SELECT COUNT(*) AS count, coalesce(SUM(CASE WHEN status = 'successful' THEN amount END), 0) AS gross,
+         coalesce(SUM(CASE WHEN status = 'successful' THEN fee END), 0) AS fees FROM transactions WHERE business_id = ? AND ${where}`,
+    )
+    .bind(KUMASI, ...binds)
+    .first<{ count: number; gross: number; fees: number }>())!;
+  const want = `Payments ${formatCount(t.count)} Gross (GHS) ${formatAmount(t.gross)} Fees (GHS) ${formatAmount(t.fees)} Net (GHS) ${formatAmount(t.gross - t.fees)}`;
+  return { shown: /Payments [\d,]+ Gross \(GHS\) [\d,.]+ Fees \(GHS\) [\d,.]+ Net \(GHS\) [\d,.-]+/.exec(text)?.[0] ?? "(no totals)", want };
+}
+
+const midnight = (ms: number) => Date.parse(`${day(ms)}T00:00:00Z`);
+
 const nonZero = (lines: Map<string, Line>) => new Map([...lines].filter(([, line]) => line.count !== 0));
 const sortedFigures = (lines: Map<string, Line>) => [...lines.values()].map((l) => `${l.count}:${l.amount}`).sort();
 
@@ -85,6 +107,27 @@ describe("reports over closed days", () => {
     expect(sortedFigures(await csv(byMerchant))).toEqual(wantMerchants);
   });
 
+  it("the transactions' totals over whole days, built and then read back, say what the payments say, filtered too", async () => {
+    const now = Date.now();
+    const thirty = [midnight(now) - 29 * DAY, midnight(now) + DAY];
+    for (let i = 0; i < 2; i += 1) {
+      const all = await totals("range=30d", "created_at >= ? AND created_at < ?", thirty);
+      expect(all.shown).toBe(all.want);
+      const filtered = await totals(
+        "range=30d&status=successful&channel=mobile_money&network=MTN",
+        "created_at >= ? AND created_at < ? AND status = 'successful' AND channel = 'mobile_money' AND network = 'MTN'",
+        thirty,
+      );
+      expect(filtered.shown).toBe(filtered.want);
+      const failed = await totals(
+        `range=7d&status=failed&merchant=${parties.merchantId}`,
+        "created_at >= ? AND created_at < ? AND status = 'failed' AND merchant_id = ?",
+        [midnight(now) - 6 * DAY, midnight(now) + DAY, parties.merchantId],
+      );
+      expect(failed.shown).toBe(failed.want);
+    }
+  });
+
   it("a payment that lands on a past day is in the report at the next request, by day and by merchant", async () => {
     const now = Date.now();
     const from = day(now - 29 * DAY);
@@ -93,7 +136,10 @@ describe("reports over closed days", () => {
     const byMerchant = "/reports/export?by=merchant&range=30d";
     const before = (await csv(byDay)).get(past)!;
     const merchantsBefore = sortedFigures(await csv(byMerchant));
-    expect(await kept()).toBeGreaterThanOrEqual(2);
+    const thirty = [midnight(now) - 29 * DAY, midnight(now) + DAY];
+    const totalsBefore = await totals("range=30d", "created_at >= ? AND created_at < ?", thirty);
+    expect(totalsBefore.shown).toBe(totalsBefore.want);
+    expect(await kept()).toBeGreaterThanOrEqual(3);
 
     const payment = momoPayment(parties, { amount: 4_321, occurred_at: new Date(now - 5 * DAY).toISOString() });
     expect((await api(portal(), key, "/api/v1/payments", payment)).status).toBe(202);
@@ -108,6 +154,9 @@ describe("reports over closed days", () => {
     const merchantsAfter = sortedFigures(await csv(byMerchant));
     expect(merchantsAfter).not.toEqual(merchantsBefore);
     expect(merchantsAfter).toEqual(sortedFigures(await fresh("merchant_id", from, day(now))));
+    const totalsAfter = await totals("range=30d", "created_at >= ? AND created_at < ?", thirty);
+    expect(totalsAfter.shown).not.toBe(totalsBefore.shown);
+    expect(totalsAfter.shown).toBe(totalsAfter.want);
   });
 
   it("today's payments show at once while the closed days are kept", async () => {
