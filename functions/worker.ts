@@ -23,6 +23,7 @@ import { handlePaymentsBatch, PAYMENTS_QUEUE } from "./api/consumer";
 import { handlePartnerApi } from "./api/router";
 import { apiConfig } from "./api/config";
 import { RequestTiming, timedEnv } from "./timing";
+import { coalescedEnv } from "./d1-coalesce";
 
 const handleRemix = createRequestHandler(build);
 const WEBHOOKS_QUEUE = "partners-portal-webhooks";
@@ -118,7 +119,8 @@ export default {
       const config = parseConfig(env as unknown as Record<string, unknown>);
       signInOrigins = config.signInOrigins;
       timing = config.serverTiming ? new RequestTiming() : null;
-      const context: AppLoadContext = { cloudflare: { env: timedEnv(env, timing), ctx }, config, requestId, nonce, timing };
+      // D1 as loaders see it: reads started together go as one round trip (d1-coalesce.ts), timed when asked.
+      const context: AppLoadContext = { cloudflare: { env: coalescedEnv(timedEnv(env, timing)), ctx }, config, requestId, nonce, timing };
       // A form re-sent after a lost connection is answered, not run a second time.
       response = await runOnce(
         request,
