@@ -24,6 +24,8 @@ import { handlePartnerApi } from "./api/router";
 import { apiConfig } from "./api/config";
 import { withSetCookie } from "./cookies";
 import { businessDb, databaseNamed, everyBusinessDb, RequestDatabases, shardNames } from "./shards";
+import { RequestTiming, timedEnv } from "./timing";
+import { coalescedEnv } from "./d1-coalesce";
 
 const handleRemix = createRequestHandler(build);
 const WEBHOOKS_QUEUE = "partners-portal-webhooks";
@@ -128,11 +130,16 @@ export default {
     let response: Response;
     let signInOrigins: string[] = [];
     let databases: RequestDatabases | null = null;
+    let timing: RequestTiming | null = null;
     try {
       const config = parseConfig(env as unknown as Record<string, unknown>);
       signInOrigins = config.signInOrigins;
-      databases = new RequestDatabases(env, request);
-      const context: AppLoadContext = { cloudflare: { env, ctx }, config, requestId, nonce, databases };
+      timing = config.serverTiming ? new RequestTiming() : null;
+      // D1 as loaders see it: reads started together go as one round trip (d1-coalesce.ts), timed when asked;
+      // a business's database through a D1 session (read replicas, the bookmark cookie: functions/shards.ts).
+      const requestEnv = coalescedEnv(timedEnv(env, timing));
+      databases = new RequestDatabases(requestEnv, request);
+      const context: AppLoadContext = { cloudflare: { env: requestEnv, ctx }, config, requestId, nonce, databases, timing };
       // A form re-sent after a lost connection is answered, not run a second time.
       response = await runOnce(
         request,
@@ -154,6 +161,10 @@ export default {
     // Read-your-writes: the next request's reads start at least where this one's ended (functions/shards.ts).
     const bookmark = databases?.bookmarkCookie() ?? null;
     if (bookmark) response = withSetCookie(response, bookmark);
+    if (timing) {
+      timing.loadersDone();
+      response.headers.set("Server-Timing", timing.header());
+    }
     return withSecurityHeaders(response, request, nonce, requestId, signInOrigins);
   },
 

@@ -12,6 +12,6 @@ const env = wranglerEnv({ BUILD_ID: buildId });
 await run("npx", ["tsx", "scripts/build.ts"], { env });
 // Every database gets every migration: the core one and each shard (decision 021), before the Worker that needs them.
 for (const { binding } of d1Bindings()) await run("npx", ["wrangler", "d1", "migrations", "apply", binding, "--remote"], { env });
-await run("npx", ["wrangler", "deploy", "--var", "ENVIRONMENT:production"], { env });
+await run("npx", ["wrangler", "deploy", "--var", "ENVIRONMENT:production", "--var", "SERVER_TIMING:off"], { env });
 await publishBuildId(buildId, { remote: true });
 console.log(`Deployed build ${buildId}.`);

@@ -6,7 +6,8 @@ import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Form, Link, useLoaderData, useLocation } from "@remix-run/react";
 import * as v from "valibot";
 import { namesOf, type NameKind } from "../../functions/data/names";
-import { reportBy, type ReportDimension } from "../../functions/data/reports";
+import { keptReportBy } from "../../functions/data/closed-days";
+import type { ReportDimension } from "../../functions/data/reports";
 import type { Tenant } from "../../functions/data/tenant";
 import { can } from "../../functions/permissions";
 import { requireTenant } from "../../functions/guards";
@@ -51,7 +52,7 @@ export async function buildReport(tenant: Tenant, url: URL, now: number) {
   const { filters } = listParams(url, REPORT_PARAMS);
   const period = resolveRange(filters, now, "30d");
   const dimension: ReportDimension = filters.by ?? "day";
-  const rows = await reportBy(tenant, { dimension, fromDay: period.fromDay, toDay: period.toDay });
+  const rows = await keptReportBy(tenant, { dimension, fromDay: period.fromDay, toDay: period.toDay }, now);
   const kind = NAMED[dimension];
   const names = kind
     ? await namesOf(

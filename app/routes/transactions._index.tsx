@@ -9,7 +9,8 @@ import * as v from "valibot";
 import { listTransactionEntries } from "../../functions/data/ledger";
 import { namesOf } from "../../functions/data/names";
 import { DEFAULT_PAGE_SIZE, numberedPage } from "../../functions/data/page";
-import { getTransaction, listTransactions, transactionTotals, type Transaction, type TransactionFilter } from "../../functions/data/transactions";
+import { keptTransactionTotals } from "../../functions/data/closed-days";
+import { getTransaction, listTransactions, type Transaction, type TransactionFilter } from "../../functions/data/transactions";
 import { pageNotFound } from "../../functions/http";
 import { can } from "../../functions/permissions";
 import { requireTenant } from "../../functions/guards";
@@ -68,7 +69,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const selected = Number(url.searchParams.get("tx"));
   const [result, totals, merchants, detail] = await Promise.all([
     numberedPage((after) => listTransactions(tenant, { ...filter, after }), trail, page),
-    transactionTotals(tenant, filter),
+    keptTransactionTotals(tenant, filter, deps.now()),
     merchantChoices(tenant, { typed: url.searchParams.get(MERCHANT_FINDER_PARAM), selected: filters.merchant }),
     Number.isSafeInteger(selected) && selected > 0
       ? Promise.all([getTransaction(tenant, selected), listTransactionEntries(tenant, selected)])

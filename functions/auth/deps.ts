@@ -20,16 +20,24 @@ export function requestMeta(request: Request, requestId: string | null): Request
   return { ip: request.headers.get("CF-Connecting-IP"), userAgent: request.headers.get("User-Agent"), requestId };
 }
 
+/** One per load context (one per request): the guards read the session once per request through it. */
 export function authDeps(request: Request, context: AppLoadContext): AuthDeps {
-  const env = context.cloudflare.env;
-  return {
-    db: env.DB,
-    businessDb: (businessId, shard) => context.databases.forBusiness(businessId, shard),
-    config: parseAuthConfig(env as unknown as Record<string, unknown>),
-    meta: requestMeta(request, context.requestId),
-    now: () => Date.now(),
-  };
+  let deps = perRequest.get(context);
+  if (!deps) {
+    const env = context.cloudflare.env;
+    deps = {
+      db: env.DB,
+      businessDb: (businessId, shard) => context.databases.forBusiness(businessId, shard),
+      config: parseAuthConfig(env as unknown as Record<string, unknown>),
+      meta: requestMeta(request, context.requestId),
+      now: () => Date.now(),
+    };
+    perRequest.set(context, deps);
+  }
+  return deps;
 }
+
+const perRequest = new WeakMap<AppLoadContext, AuthDeps>();
 
 export const iso = (ms: number) => new Date(ms).toISOString();
 

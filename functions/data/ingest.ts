@@ -13,6 +13,7 @@
 // concurrent deliveries and redeliveries all end as one payment each.
 import type { BusinessDb } from "./tenant";
 import { PAYMENT_COLUMNS, PAYMENT_FROM, type HeldPayment } from "./api-payments";
+import { closedDayVersionBumpStatement } from "./closed-days";
 import { bulkPostingStatements, type BulkPosting } from "./ledger";
 import { paymentPosting, reversalPosting, transactionFee, type Channel } from "../ledger";
 import { sha256Hex } from "../sha256";
@@ -400,6 +401,8 @@ export async function applyIngest(
     ...deltaStatements({ businessId, db }, "daily_rollups", cells),
     ...deltaStatements({ businessId, db }, "daily_merchant_totals", rollups.merchantTotals()),
   );
+  // A past day changed (a late payment, a reversal): the figures kept from closed days are void (closed-days.ts).
+  if (cells.some((c) => c.day < dayOf(now))) statements.push(closedDayVersionBumpStatement({ businessId, db }));
   if (conflicts.length > 0) {
     statements.push(
       db

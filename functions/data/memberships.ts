@@ -27,14 +27,18 @@ export interface Member {
 
 /** The member's role, if the membership and the business are both active. */
 export async function membershipRole(member: Member, db: Db): Promise<Role | null> {
-  const row = await db
+  const row = await membershipRoleStatement(member, db).first<{ role: Role }>();
+  return row?.role ?? null;
+}
+
+/** membershipRole's statement (one row, `role`, or none), for the guards (read beside the session row: functions/auth/guards.ts). */
+export function membershipRoleStatement(member: Member, db: Db): D1PreparedStatement {
+  return db
     .prepare(
       `SELECT m.role FROM memberships m JOIN businesses b ON b.id = m.business_id
        WHERE m.user_id = ? AND m.business_id = ? AND m.status = 'active' AND b.status = 'active'`,
     )
-    .bind(member.userId, member.businessId)
-    .first<{ role: Role }>();
-  return row?.role ?? null;
+    .bind(member.userId, member.businessId);
 }
 
 export interface MemberProfileRow {

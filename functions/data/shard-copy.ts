@@ -73,6 +73,9 @@ export const MOVED_TABLES: readonly TableCopy[] = [
   { table: "webhook_events", from: BY_BUSINESS("webhook_events"), key: ["id"] },
   { table: "webhook_deliveries", from: BY_BUSINESS("webhook_deliveries"), key: ["id"] },
   { table: "webhook_attempts", from: BY_BUSINESS("webhook_attempts"), key: ["id"], renumber: "id" },
+  // What is kept from closed days (decision 020): moved with its version, so nothing stale is ever read after a move back.
+  { table: "closed_day_versions", from: BY_BUSINESS("closed_day_versions"), key: ["business_id"] },
+  { table: "closed_day_cache", from: BY_BUSINESS("closed_day_cache"), key: ["business_id", "key"] },
 ];
 
 type Row = Record<string, unknown>;
@@ -177,4 +180,4 @@ export async function removeBusinessRows(db: Db, businessId: string, pageSize: n
 }
 
 /** The moved tables SQLite keeps without a rowid (their migrations say WITHOUT ROWID). */
-const WITHOUT_ROWID = new Set(["settlement_items", "daily_rollups", "daily_merchant_totals", "api_idempotency", "pending_reversals", "ledger_lines"]);
+const WITHOUT_ROWID = new Set(["closed_day_versions", "closed_day_cache", "settlement_items", "daily_rollups", "daily_merchant_totals", "api_idempotency", "pending_reversals", "ledger_lines"]);

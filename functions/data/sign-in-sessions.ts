@@ -13,15 +13,18 @@ export interface SessionRow {
   moving_to: string | null;
 }
 
-/** The session, with where the business it chose lives: one round trip for the guard of every page. */
 export async function sessionRow(db: Db, sessionId: string, businessId: string | null = null): Promise<SessionRow | null> {
+  return sessionRowStatement(db, sessionId, businessId).first<SessionRow>();
+}
+
+/** The session, with where the business it chose lives (the directory in the same query): the guard of every page. */
+export function sessionRowStatement(db: Db, sessionId: string, businessId: string | null): D1PreparedStatement {
   return db
     .prepare(
       `SELECT s.user_id, s.stage, s.business_id, s.expires_at, s.revoked_at, d.shard, d.moving_to
        FROM sessions s LEFT JOIN business_shards d ON d.business_id = ? WHERE s.id = ?`,
     )
-    .bind(businessId, sessionId)
-    .first<SessionRow>();
+    .bind(businessId, sessionId);
 }
 
 /** The session's stage and whether it was revoked, read back after a change. */

@@ -23,6 +23,7 @@ import {
 } from "../../functions/data/terminals";
 import { listTransactions, transactionTotals } from "../../functions/data/transactions";
 import { listMerchantTransfers } from "../../functions/data/transfers";
+import { keptReportBy, keptTransactionTotals } from "../../functions/data/closed-days";
 
 export interface Recorded {
   sql: string;
@@ -163,6 +164,25 @@ export const CATALOGUE: CatalogueEntry[] = [
   ["report: a year by day", (t, s) => reportBy(t, { dimension: "day", fromDay: day(s.newest - 365 * DAY), toDay: day(s.newest) })],
   ["report: a year by merchant", (t, s) => reportBy(t, { dimension: "merchant", fromDay: day(s.newest - 365 * DAY), toDay: day(s.newest) })],
   ["report: a month by network", (t, s) => reportBy(t, { dimension: "network", fromDay: day(s.newest - 30 * DAY), toDay: day(s.newest) })],
+  // Closed days kept (functions/data/closed-days.ts): the kept entry and the open days, and a miss's build and write.
+  [
+    "report: a year by day, closed days kept",
+    (t, s) => keptReportBy(t, { dimension: "day", fromDay: day(s.newest - 365 * DAY), toDay: day(s.newest) }, s.newest),
+  ],
+  [
+    "transactions: totals from the rollups, 30 days, filtered",
+    (t, s) =>
+      keptTransactionTotals(
+        t,
+        {
+          from: Date.parse(`${day(s.newest - 29 * DAY)}T00:00:00Z`),
+          to: Date.parse(`${day(s.newest + DAY)}T00:00:00Z`),
+          status: "successful",
+          merchantId: s.merchantId,
+        },
+        s.newest,
+      ),
+  ],
 ];
 
 /** Tables big enough that reading all of them is a defect. */

@@ -145,7 +145,7 @@ export async function startPortal(options: PortalOptions = {}): Promise<Portal> 
   const portalWorker: WorkerOptions = {
     modules: [{ type: "ESModule", path: WORKER_BUNDLE, contents: readFileSync(WORKER_BUNDLE, "utf8") }],
     compatibilityDate: COMPATIBILITY_DATE,
-    bindings: { ENVIRONMENT: "development", ...options.vars },
+    bindings: { ENVIRONMENT: "development", SERVER_TIMING: "on", ...options.vars },
     d1Databases: { DB: D1_ID, ...shardIds() },
     kvNamespaces: { KV: KV_ID },
     queueProducers: { EVENTS: EVENTS_QUEUE, PAYMENTS: PAYMENTS_QUEUE, WEBHOOKS: WEBHOOKS_QUEUE },
