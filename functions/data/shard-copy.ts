@@ -120,7 +120,7 @@ export function insertRowsStatement(to: Db, copy: TableCopy, rows: readonly Row[
     if (copy.renumber && typeof copyRow[copy.renumber] === "number")
       copyRow[copy.renumber] = (copyRow[copy.renumber] as number) + (offsets.get(copy.table) ?? 0);
     for (const [column, table] of Object.entries(copy.follows ?? {})) {
-      if (typeof copyRow[column] === "number") copyRow[column] = (copyRow[column]) + (offsets.get(table) ?? 0);
+      if (typeof copyRow[column] === "number") copyRow[column] = copyRow[column] + (offsets.get(table) ?? 0);
     }
     return columns.map((column) => copyRow[column] ?? null);
   });
@@ -180,4 +180,13 @@ export async function removeBusinessRows(db: Db, businessId: string, pageSize: n
 }
 
 /** The moved tables SQLite keeps without a rowid (their migrations say WITHOUT ROWID). */
-const WITHOUT_ROWID = new Set(["closed_day_versions", "closed_day_cache", "settlement_items", "daily_rollups", "daily_merchant_totals", "api_idempotency", "pending_reversals", "ledger_lines"]);
+const WITHOUT_ROWID = new Set([
+  "closed_day_versions",
+  "closed_day_cache",
+  "settlement_items",
+  "daily_rollups",
+  "daily_merchant_totals",
+  "api_idempotency",
+  "pending_reversals",
+  "ledger_lines",
+]);
