@@ -12,7 +12,9 @@ export default async function handleRequest(
   remixContext: EntryContext,
   loadContext: AppLoadContext,
 ) {
-  const { nonce, requestId } = loadContext;
+  const { nonce, requestId, timing } = loadContext;
+  timing?.loadersDone();
+  const rendered = timing?.enter("render");
   let status = responseStatusCode;
   const body = await renderToReadableStream(
     <DocumentContext.Provider value={{ nonce, requestId }}>
@@ -27,8 +29,9 @@ export default async function handleRequest(
       },
     },
   );
-  // Crawlers and link previews get the whole document at once.
-  if (isbot(request.headers.get("user-agent") ?? "")) await body.allReady;
+  // Crawlers and link previews get the whole document at once; so does a timed request, to time all of it.
+  if (rendered || isbot(request.headers.get("user-agent") ?? "")) await body.allReady;
+  rendered?.();
   responseHeaders.set("Content-Type", "text/html; charset=utf-8");
   return new Response(body, { headers: responseHeaders, status });
 }

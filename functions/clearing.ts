@@ -4,7 +4,8 @@
 // twice at once: a batch that meets a payment another run cleared first rolls back whole (functions/data/clearing.ts)
 // and this run reads what is still due again.
 import { clearBatchGuardsStatement } from "./data/batch-guards";
-import { clearingBusinessIds, clearPaymentStatements, duePayments } from "./data/clearing";
+import { clearPaymentStatements, duePayments } from "./data/clearing";
+import type { BusinessDb } from "./data/tenant";
 import { logEvent } from "./events/http";
 
 /** Payments per D1 batch: 8 statements each (the UPDATE, its guard, two ledger lines of three statements). */
@@ -21,16 +22,17 @@ export interface ClearingResult {
   conflicts: number;
 }
 
-/** Clears every payment due at `now`, in every business, oldest first. */
-export async function clearDuePayments(db: D1Database, now: number, chunk: number = CLEARING_CHUNK): Promise<ClearingResult> {
+/** Clears every payment due at `now` in each business (every one, suspended too: functions/shards.ts everyBusinessDb), oldest first. */
+export async function clearDuePayments(businesses: readonly BusinessDb[], now: number, chunk: number = CLEARING_CHUNK): Promise<ClearingResult> {
   const result: ClearingResult = { cleared: 0, byBusiness: {}, conflicts: 0 };
-  for (const businessId of await clearingBusinessIds(db)) {
+  for (const business of businesses) {
+    const { businessId, db } = business;
     let conflicts = 0;
     for (;;) {
-      const due = await duePayments(businessId, db, now, chunk);
+      const due = await duePayments(business, now, chunk);
       if (due.length === 0) break;
       try {
-        await db.batch([...due.flatMap((payment) => clearPaymentStatements(businessId, db, payment)), clearBatchGuardsStatement(db)]);
+        await db.batch([...due.flatMap((payment) => clearPaymentStatements(business, payment)), clearBatchGuardsStatement(db)]);
       } catch (error) {
         // The guard's CHECK: another run cleared one of these first. Anything else is a real failure.
         if (!/CHECK/.test(error instanceof Error ? error.message : String(error))) throw error;

@@ -42,6 +42,13 @@ export function setCookieHeaders(cookies: readonly string[], init?: HeadersInit)
   return headers;
 }
 
+/** The response with one more Set-Cookie header (a copy: a fetched response's headers cannot change). */
+export function withSetCookie(response: Response, cookie: string): Response {
+  const copy = new Response(response.body, response);
+  copy.headers.append("Set-Cookie", cookie);
+  return copy;
+}
+
 function isHttps(request: Request): boolean {
   return new URL(request.url).protocol === "https:";
 }

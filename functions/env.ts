@@ -105,6 +105,8 @@ const RawConfig = v.object({
   OIDC_REDIRECT_BASE_URL: httpUrl("OIDC_REDIRECT_BASE_URL"),
   // The sign-in popup's size as WIDTHxHEIGHT; SPEC section 9: an invalid one gives the default 483x600.
   SIGN_IN_POPUP_SIZE: v.optional(v.pipe(v.string(), v.maxLength(40, "SIGN_IN_POPUP_SIZE must be at most 40 characters"))),
+  // "on": each answer says where its time went (Server-Timing, functions/timing.ts). Never in production.
+  SERVER_TIMING: v.optional(v.picklist(["on", "off"], "SERVER_TIMING must be on or off"), "off"),
 });
 
 const OPTIONAL_TEXT_VARS = [
@@ -131,6 +133,7 @@ const OPTIONAL_TEXT_VARS = [
   "GOOGLE_CLIENT_SECRET",
   "OIDC_REDIRECT_BASE_URL",
   "SIGN_IN_POPUP_SIZE",
+  "SERVER_TIMING",
 ] as const;
 
 export interface AppConfig {
@@ -138,6 +141,8 @@ export interface AppConfig {
   sessionSecret: string;
   /** Origins of the configured OpenID providers (CSP form-action). */
   signInOrigins: string[];
+  /** Send the Server-Timing header (functions/timing.ts); always false in production, which must not describe its insides. */
+  serverTiming: boolean;
 }
 
 /** The analytics pipeline's settings (POST /api/events, the queue consumer, the replay endpoint). */
@@ -274,6 +279,7 @@ function parseAll(env: Record<string, unknown>): FullConfig {
       // A sign-in form without JavaScript posts to the portal, which redirects to the provider:
       // CSP's form-action covers that redirect too.
       signInOrigins: [microsoft, google].flatMap((client) => (client ? [new URL(client.issuer).origin] : [])),
+      serverTiming: raw.SERVER_TIMING === "on" && raw.ENVIRONMENT !== "production",
     },
     auth: {
       environment: raw.ENVIRONMENT,

@@ -4,7 +4,7 @@ import { data, type AppLoadContext } from "@remix-run/cloudflare";
 import { authDeps, type AuthDeps } from "./auth/deps";
 import { requireBusiness, type VerifiedSession } from "./auth/guards";
 import { requireSameOrigin } from "./auth/origin";
-import { ForbiddenError, NotFoundError, RuleError, type Tenant } from "./data/tenant";
+import { ForbiddenError, isBusinessMoving, MOVING_MESSAGE, NotFoundError, RuleError, type Tenant } from "./data/tenant";
 import { pageNotFound } from "./http";
 import { can, type Permission } from "./permissions";
 
@@ -19,7 +19,6 @@ export function forbidden(message: string): never {
 
 export interface TenantRequest {
   deps: AuthDeps;
-  db: D1Database;
   tenant: Tenant;
   session: VerifiedSession;
 }
@@ -35,7 +34,7 @@ export async function requireTenant(request: Request, context: AppLoadContext, p
   const deps = authDeps(request, context);
   const { session, tenant } = await requireBusiness(request, deps);
   if (permission) requirePermission(tenant, permission);
-  return { deps, db: deps.db, tenant, session };
+  return { deps, tenant, session };
 }
 
 /**
@@ -48,5 +47,6 @@ export function refusalMessage(request: Request, error: unknown): string {
   if (error instanceof NotFoundError) pageNotFound(request);
   if (error instanceof ForbiddenError) forbidden(error.message);
   if (error instanceof RuleError) return error.message;
+  if (isBusinessMoving(error)) return MOVING_MESSAGE;
   throw error;
 }

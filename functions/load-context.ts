@@ -1,4 +1,6 @@
 import type { AppConfig } from "./env";
+import type { RequestDatabases } from "./shards";
+import type { RequestTiming } from "./timing";
 
 export interface PortalLoadContext {
   cloudflare: { env: Env; ctx: ExecutionContext };
@@ -7,6 +9,10 @@ export interface PortalLoadContext {
   requestId: string;
   /** CSP nonce for this document's inline scripts. */
   nonce: string;
+  /** The business databases this request reads and writes, through D1 sessions (functions/shards.ts). */
+  databases: RequestDatabases;
+  /** Where this request's time goes (Server-Timing); null unless SERVER_TIMING is on. */
+  timing: RequestTiming | null;
 }
 
 declare module "@remix-run/cloudflare" {

@@ -23,20 +23,36 @@ import { runOnce } from "./submitted-once";
 import { handlePaymentsBatch, PAYMENTS_QUEUE } from "./api/consumer";
 import { handlePartnerApi } from "./api/router";
 import { apiConfig } from "./api/config";
+import { withSetCookie } from "./cookies";
+import { businessDb, databaseNamed, everyBusinessDb, RequestDatabases, shardNames } from "./shards";
+import { RequestTiming, timedEnv } from "./timing";
+import { coalescedEnv } from "./d1-coalesce";
 
 const handleRemix = createRequestHandler(build);
 const WEBHOOKS_QUEUE = "partners-portal-webhooks";
 
 type CronJob = (env: Env, now: number) => Promise<unknown>;
 
-const clear: CronJob = (env, now) => clearDuePayments(env.DB, now);
-const settle: CronJob = (env, now) =>
-  settleAndPay(env.DB, payoutPortFor(env), { now, meta: { ip: null, userAgent: "cron", requestId: newRequestId() }, actor: null });
+const clear: CronJob = async (env, now) => clearDuePayments(await everyBusinessDb(env), now);
+const settle: CronJob = async (env, now) =>
+  settleAndPay(await everyBusinessDb(env, { activeOnly: true }), payoutPortFor(env), {
+    now,
+    meta: { ip: null, userAgent: "cron", requestId: newRequestId() },
+    actor: null,
+  });
 const dropSubmissions: CronJob = (env, now) => dropOldSubmissions(env.DB, now);
-const dropIdempotencyKeys: CronJob = (env, now) => dropOldIdempotencyKeys(env.DB, now);
+// Idempotency keys are each business's, so every database that holds businesses is swept.
+const dropIdempotencyKeys: CronJob = async (env, now) => {
+  for (const name of shardNames(env).concat("DB")) await dropOldIdempotencyKeys(databaseNamed(env, name), now);
+};
 const webhookSweep: CronJob = (env, now) => sweepWebhooks(env, now);
-const archive: CronJob = (env, now) =>
-  runArchive({ db: env.DB, bucket: env.ARCHIVE, now, retentionMonths: parseArchiveConfig(env as unknown as Record<string, unknown>).retentionMonths });
+const archive: CronJob = async (env, now) =>
+  runArchive({
+    businesses: await everyBusinessDb(env),
+    bucket: env.ARCHIVE,
+    now,
+    retentionMonths: parseArchiveConfig(env as unknown as Record<string, unknown>).retentionMonths,
+  });
 // The settlement run's settlement.paid / settlement.failed events, sent now rather than at the next sweep.
 const sendWebhooks: CronJob = (env) => dispatchPendingDeliveries(env, Date.now());
 
@@ -100,7 +116,13 @@ export default {
       try {
         const config = apiConfig(env as unknown as Record<string, unknown>);
         response = await handlePartnerApi(request, {
-          db: env.DB,
+          core: env.DB,
+          database: (name) => databaseNamed(env, name),
+          otherDatabases: (name) =>
+            shardNames(env)
+              .concat("DB")
+              .filter((other) => other !== name)
+              .map((other) => databaseNamed(env, other)),
           queue: env.PAYMENTS,
           now: Date.now,
           waitUntil: (promise) => ctx.waitUntil(promise),
@@ -117,10 +139,17 @@ export default {
     if (refused) return withSecurityHeaders(refused, request, nonce, requestId);
     let response: Response;
     let signInOrigins: string[] = [];
+    let databases: RequestDatabases | null = null;
+    let timing: RequestTiming | null = null;
     try {
       const config = parseConfig(env as unknown as Record<string, unknown>);
       signInOrigins = config.signInOrigins;
-      const context: AppLoadContext = { cloudflare: { env, ctx }, config, requestId, nonce };
+      timing = config.serverTiming ? new RequestTiming() : null;
+      // D1 as loaders see it: reads started together go as one round trip (d1-coalesce.ts), timed when asked;
+      // a business's database through a D1 session (read replicas, the bookmark cookie: functions/shards.ts).
+      const requestEnv = coalescedEnv(timedEnv(env, timing));
+      databases = new RequestDatabases(requestEnv, request);
+      const context: AppLoadContext = { cloudflare: { env: requestEnv, ctx }, config, requestId, nonce, databases, timing };
       // A form re-sent after a lost connection is answered, not run a second time.
       response = await runOnce(
         request,
@@ -135,7 +164,17 @@ export default {
     }
     // A change may have written webhook deliveries in its batch (the outbox): queue them
     // now that it committed. One indexed read when there are none; the 5-minute sweep catches the rest.
-    if (request.method === "POST") ctx.waitUntil(dispatchPendingDeliveries(env, Date.now()).catch((error: unknown) => logError(requestId, request, error)));
+    const business = databases?.business ?? null;
+    if (request.method === "POST" && business) {
+      ctx.waitUntil(dispatchPendingDeliveries(env, Date.now(), business).catch((error: unknown) => logError(requestId, request, error)));
+    }
+    // Read-your-writes: the next request's reads start at least where this one's ended (functions/shards.ts).
+    const bookmark = databases?.bookmarkCookie() ?? null;
+    if (bookmark) response = withSetCookie(response, bookmark);
+    if (timing) {
+      timing.loadersDone();
+      response.headers.set("Server-Timing", timing.header());
+    }
     return withSecurityHeaders(response, request, nonce, requestId, signInOrigins);
   },
 
@@ -143,7 +182,12 @@ export default {
   async queue(batch, env) {
     if (batch.queue === PAYMENTS_QUEUE) {
       // The payment.* webhooks written with the payments go out now, not at the next sweep.
-      await handlePaymentsBatch(batch, env.DB, Date.now, (businessId) => dispatchPendingDeliveries(env, Date.now(), businessId).then(() => undefined));
+      await handlePaymentsBatch(
+        batch,
+        (businessId) => businessDb(env, businessId),
+        Date.now,
+        (business) => dispatchPendingDeliveries(env, Date.now(), business).then(() => undefined),
+      );
       return;
     }
     if (batch.queue === WEBHOOKS_QUEUE) return handleWebhooksBatch(batch, env);

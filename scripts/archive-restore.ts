@@ -9,6 +9,7 @@ import { Miniflare } from "miniflare";
 import { isMonth } from "../functions/archive/format";
 import { NotArchived, restoreMonth } from "../functions/archive/restore";
 import { bindingsWorker, testD1, testR2, type BindingsFetch } from "../tests/support/bindings";
+import { d1Bindings, shardIds } from "./lib/wrangler";
 
 const ROOT = resolve(import.meta.dirname, "..");
 const { values } = parseArgs({ options: { business: { type: "string" }, month: { type: "string" } } });
@@ -17,12 +18,12 @@ if (!values.business || !values.month || !isMonth(values.month)) {
   process.exit(2);
 }
 const toml = readFileSync(join(ROOT, "wrangler.toml"), "utf8");
-const d1Id = /^\s*database_id\s*=\s*"([^"]+)"/m.exec(toml)?.[1];
+const d1Id = d1Bindings()[0]!.id;
 const bucket = /^\s*bucket_name\s*=\s*"([^"]+)"/m.exec(toml)?.[1];
-if (!d1Id || !bucket) throw new Error("wrangler.toml has no D1 database_id or R2 bucket_name");
+if (!bucket) throw new Error("wrangler.toml has no R2 bucket_name");
 const state = resolve(process.env.PP_STATE_DIR || join(ROOT, ".wrangler/state"));
 const mf = new Miniflare({
-  workers: [bindingsWorker({ d1Id, archiveBucket: bucket, compatibilityDate: "2026-04-01" })],
+  workers: [bindingsWorker({ d1Id, shardIds: shardIds(), archiveBucket: bucket, compatibilityDate: "2026-04-01" })],
   d1Persist: join(state, "v3/d1"),
   r2Persist: join(state, "v3/r2"),
   cf: false,
@@ -32,7 +33,10 @@ const mf = new Miniflare({
 try {
   await mf.ready;
   const send: BindingsFetch = (url, init) => mf.dispatchFetch(url, init as never) as unknown as Promise<Response>;
-  const { payments } = await restoreMonth({ db: testD1(send), bucket: testR2(send) }, values.business, values.month);
+  // The business's database, as the directory says (decision 021).
+  const shard = await testD1(send, "DB").prepare("SELECT shard FROM business_shards WHERE business_id = ?").bind(values.business).first<string>("shard");
+  if (!shard) throw new NotArchived(`No business ${values.business} in the directory.`);
+  const { payments } = await restoreMonth({ bucket: testR2(send) }, { businessId: values.business, db: testD1(send, shard) }, values.month);
   console.log(`Restored ${payments} payments of ${values.business} for ${values.month}.`);
 } catch (error) {
   if (!(error instanceof NotArchived)) throw error;

@@ -69,7 +69,7 @@ async function ensureKey(db: D1Database, world: World): Promise<{ key: string; m
   const keys = savedKeys();
   const saved = keys[stateKey];
   if (saved && KEY_PATTERN.test(saved)) {
-    const holder = await findKeyByHash(db, await hashKey(saved), Date.now());
+    const holder = await findKeyByHash({ businessId: KUMASI_FRESH_FOODS, db }, await hashKey(saved), Date.now());
     if (holder?.businessId === KUMASI_FRESH_FOODS) return { key: saved, made: false };
   }
   const secret = await makeDevelopmentKey(db, world, KEY_NAME);

@@ -1,12 +1,10 @@
 // Display rules of SPEC.md sections 5 and 9. Money arrives as integer pesewas
 // and is only turned into text here, at the edge of the UI.
 import dayjs from "dayjs";
-import timezone from "dayjs/plugin/timezone.js";
 import utc from "dayjs/plugin/utc.js";
 import { isEmpty, parseLooseNumber } from "./validation";
 
 dayjs.extend(utc);
-dayjs.extend(timezone);
 
 export const TIME_ZONE = "Africa/Accra";
 export const NOT_AVAILABLE = "N/A";
@@ -30,8 +28,14 @@ export function formatDate(value: string | number | Date | null | undefined, for
   if (isEmpty(value)) return NOT_AVAILABLE;
   const instant = dayjs.utc(value);
   if (!instant.isValid()) return NOT_AVAILABLE;
-  return instant.tz(TIME_ZONE).format(DATE_FORMATS[format]);
+  // Africa/Accra is UTC+0 all year (no daylight saving since 1942; tests/unit/format.test.ts checks the time zone
+  // database says so): the fixed offset gives the same text as .tz(TIME_ZONE), which asks Intl for the offset of
+  // every date it formats (a tenth of a millisecond each: 40 ms for a year's report by day).
+  return instant.utcOffset(ACCRA_UTC_OFFSET_MINUTES).format(DATE_FORMATS[format]);
 }
+
+/** Africa/Accra's offset from UTC. */
+export const ACCRA_UTC_OFFSET_MINUTES = 0;
 
 const GROUP = /\B(?=(\d{3})+(?!\d))/g;
 const group = (digits: string) => digits.replace(GROUP, ",");

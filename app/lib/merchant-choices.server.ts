@@ -12,12 +12,11 @@ import { readMerchantSearch } from "./merchant-search";
 export const MERCHANT_CHOICES = 500;
 export async function merchantChoices(
   tenant: Tenant,
-  db: D1Database,
   query: { typed?: string | null; selected?: string; status?: MerchantStatus; exceptId?: string },
 ): Promise<{ choices: { id: string; name: string }[]; more: boolean }> {
   // Longer than a search box takes: not a search at all.
   const typed = v.safeParse(searchParam, query.typed ?? undefined);
-  const found = await listMerchantChoices(tenant, db, {
+  const found = await listMerchantChoices(tenant, {
     limit: MERCHANT_CHOICES + 1,
     status: query.status,
     exceptId: query.exceptId,
@@ -26,7 +25,7 @@ export async function merchantChoices(
   const more = found.length > MERCHANT_CHOICES;
   const choices = found.slice(0, MERCHANT_CHOICES);
   if (query.selected && query.selected !== query.exceptId && !choices.some((m) => m.id === query.selected)) {
-    const name = (await namesOf(tenant, db, "merchant", [query.selected])).get(query.selected);
+    const name = (await namesOf(tenant, "merchant", [query.selected])).get(query.selected);
     if (name) choices.unshift({ id: query.selected, name });
   }
   return { choices, more };

@@ -15,7 +15,6 @@ function accountLabel(accountId: string): string {
 
 export async function archiveLookup(
   tenant: Tenant,
-  db: D1Database,
   bucket: R2Bucket,
   filter: Pick<TransactionFilter, "reference" | "merchantSearch">,
   /** The period shown: archived months within it are named above the list (their payments are not in it). */
@@ -24,7 +23,7 @@ export async function archiveLookup(
   // A reference written mostly in letters reads as a merchant search; the list tries it as a reference too, and so does this.
   const typed = filter.merchantSearch?.trim();
   const references = filter.reference ? [filter.reference] : typed ? [typed, typed.toUpperCase()] : [];
-  const [months, found] = await Promise.all([listArchiveMonths(tenant, db), findArchivedPayments(tenant, db, bucket, references)]);
+  const [months, found] = await Promise.all([listArchiveMonths(tenant), findArchivedPayments(tenant, bucket, references)]);
   return {
     months: months.map((m) => ({ month: m.month, payments: m.payments, successful: m.successful, gross: m.gross, fees: m.fees })),
     inPeriod: months.filter((m) => monthSpan(m.month).from < period.to && monthSpan(m.month).to > period.from).map((m) => m.month),

@@ -25,11 +25,11 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const now = deps.now();
   const showPayments = can(tenant.role, "view:transaction");
   const [figures, silent, latest] = await Promise.all([
-    dashboardFigures(tenant, deps.db, now),
-    can(tenant.role, "view:terminal") ? countSilentTerminals(tenant, deps.db, now - DAY_MS) : Promise.resolve(null),
-    showPayments ? listTransactions(tenant, deps.db, { limit: 8 }) : Promise.resolve(null),
+    dashboardFigures(tenant, now),
+    can(tenant.role, "view:terminal") ? countSilentTerminals(tenant, now - DAY_MS) : Promise.resolve(null),
+    showPayments ? listTransactions(tenant, { limit: 8 }) : Promise.resolve(null),
   ]);
-  const names = await namesOf(tenant, deps.db, "merchant", latest?.rows.map((t) => t.merchantId) ?? []);
+  const names = await namesOf(tenant, "merchant", latest?.rows.map((t) => t.merchantId) ?? []);
   return {
     figures,
     silent,

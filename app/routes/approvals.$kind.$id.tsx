@@ -29,15 +29,16 @@ import { StatusPill } from "../components/status-pill";
 import { formatDate } from "../lib/format";
 import { maskPhone } from "../lib/phone";
 import { isConnectionLost } from "../components/submission";
+import { copyMemberToCore } from "../../functions/data/directory";
 
 /**
  * The request the URL names, of the kind the URL says, in this business; anything else is the 404 page.
  * A kind that is none of the four is no route at all (SPEC section 2: 'Page not found: {path}').
  */
-async function requestOf(request: Request, tenant: Tenant, db: D1Database, params: { kind?: string; id?: string }): Promise<ApprovalRequest> {
+async function requestOf(request: Request, tenant: Tenant, params: { kind?: string; id?: string }): Promise<ApprovalRequest> {
   const kind: ApprovalKind | undefined = KIND_BY_SLUG[(params.kind ?? "").toLowerCase()];
   if (!kind) routeNotFound(request);
-  const found = params.id ? await getApprovalRequest(tenant, db, params.id) : null;
+  const found = params.id ? await getApprovalRequest(tenant, params.id) : null;
   if (!found || found.kind !== kind) pageNotFound(request);
   return found;
 }
@@ -79,9 +80,9 @@ function changeRows(request: ApprovalRequest, current: ChangeValues | null, merc
 }
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
-  const { deps, tenant } = await requireTenant(request, context, "view:approval");
-  const found = await requestOf(request, tenant, deps.db, params);
-  const [record, subjects] = await Promise.all([getRequestRecord(tenant, deps.db, found), requestSubjects(tenant, deps.db, [found])]);
+  const { tenant } = await requireTenant(request, context, "view:approval");
+  const found = await requestOf(request, tenant, params);
+  const [record, subjects] = await Promise.all([getRequestRecord(tenant, found), requestSubjects(tenant, [found])]);
   const own = found.makerId === tenant.userId;
   return {
     request: {
@@ -117,7 +118,7 @@ const DecisionForm = v.variant("intent", [
 
 export async function action({ request, context, params }: ActionFunctionArgs) {
   const { deps, tenant } = await requireTenant(request, context, "decide:approval");
-  const found = await requestOf(request, tenant, deps.db, params);
+  const found = await requestOf(request, tenant, params);
   const form = Object.fromEntries(await request.formData());
   const values = { reason: typeof form.reason === "string" ? form.reason : "" };
   const parsed = v.safeParse(DecisionForm, form);
@@ -129,8 +130,11 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   // The engine refuses it too; saying so here keeps the answer a plain 403.
   if (found.makerId === tenant.userId) forbidden("You made this request, so another person must decide it.");
   try {
-    if (parsed.output.intent === "approve") await approveRequest(tenant, deps.db, deps.meta, found.id);
-    else await rejectRequest(tenant, deps.db, deps.meta, found.id, parsed.output.reason);
+    if (parsed.output.intent === "approve") {
+      await approveRequest(tenant, deps.meta, found.id);
+      // Sign-in reads people and their businesses from the core database: the change reaches it now.
+      if (found.kind === "employee") await copyMemberToCore(deps.db, tenant, found.targetId);
+    } else await rejectRequest(tenant, deps.meta, found.id, parsed.output.reason);
   } catch (error) {
     // A stale request is a rule refusal too: the page reads the request again and shows it stale.
     return refuse({ form: refusalMessage(request, error) }, values);

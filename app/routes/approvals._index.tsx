@@ -35,20 +35,20 @@ const TABS: { slug: string | null; label: string; kind: ApprovalKind | null }[] 
 ];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const { deps, tenant } = await requireTenant(request, context, "view:approval");
+  const { tenant } = await requireTenant(request, context, "view:approval");
   const { filters, page, trail } = listParams(new URL(request.url), APPROVAL_LIST_PARAMS);
   const status = filters.status ?? "pending";
   const kind = filters.kind ? KIND_BY_SLUG[filters.kind] : undefined;
   // Makers are the business's people; a maker id that is not one of them filters nothing in.
-  const employees = (await listEmployees(tenant, deps.db, { limit: MAX_PAGE_SIZE })).rows.map((e) => ({ id: e.userId, name: e.name }));
+  const employees = (await listEmployees(tenant, { limit: MAX_PAGE_SIZE })).rows.map((e) => ({ id: e.userId, name: e.name }));
   const makerId = filters.maker && employees.some((e) => e.id === filters.maker) ? filters.maker : undefined;
   const query = { status: status === "all" ? undefined : status, kind, makerId };
   const [result, total, pending] = await Promise.all([
-    numberedPage((after) => listApprovalRequests(tenant, deps.db, { ...query, after }), trail, page),
-    listApprovalRequests(tenant, deps.db, { ...query, limit: 1, withTotal: true }).then((counted) => counted.total ?? 0),
-    countPendingRequests(tenant, deps.db),
+    numberedPage((after) => listApprovalRequests(tenant, { ...query, after }), trail, page),
+    listApprovalRequests(tenant, { ...query, limit: 1, withTotal: true }).then((counted) => counted.total ?? 0),
+    countPendingRequests(tenant),
   ]);
-  const subjects = await requestSubjects(tenant, deps.db, result.rows);
+  const subjects = await requestSubjects(tenant, result.rows);
   return {
     requests: result.rows.map((r) => ({
       id: r.id,

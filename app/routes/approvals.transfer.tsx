@@ -19,16 +19,16 @@ import { StatusPill } from "../components/status-pill";
 
 async function transferRequest(request: Request, context: LoaderFunctionArgs["context"], id: string | undefined) {
   const { deps, tenant } = await requireTenant(request, context, "view:approval");
-  const approval = id ? await getApprovalRequest(tenant, deps.db, id) : null;
+  const approval = id ? await getApprovalRequest(tenant, id) : null;
   if (!approval || (approval.kind as string) !== "transfer") pageNotFound(request);
-  const transfer = await getTransfer(tenant, deps.db, approval.targetId);
+  const transfer = await getTransfer(tenant, approval.targetId);
   if (!transfer) pageNotFound(request);
   return { deps, tenant, approval, transfer };
 }
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
-  const { deps, tenant, approval, transfer } = await transferRequest(request, context, params.id);
-  const balances = await getMerchantBalances(tenant, deps.db, transfer.fromMerchantId);
+  const { tenant, approval, transfer } = await transferRequest(request, context, params.id);
+  const balances = await getMerchantBalances(tenant, transfer.fromMerchantId);
   const after = approval.after as Record<string, string | number | null>;
   return {
     request: {
@@ -70,8 +70,8 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   const parsed = v.safeParse(Decision, Object.fromEntries(await request.formData()));
   if (!parsed.success) return refuse({ reason: parsed.issues[0].message });
   try {
-    if (parsed.output.intent === "approve") await approveTransfer(tenant, deps.db, deps.meta, transfer.id);
-    else await rejectTransfer(tenant, deps.db, deps.meta, transfer.id, parsed.output.reason);
+    if (parsed.output.intent === "approve") await approveTransfer(tenant, deps.meta, transfer.id);
+    else await rejectTransfer(tenant, deps.meta, transfer.id, parsed.output.reason);
   } catch (error) {
     return refuse({ form: refusalMessage(request, error) });
   }

@@ -42,22 +42,22 @@ const RECENT_TRANSACTIONS = 10;
 const HISTORY_LIMIT = 20;
 const TERMINALS = terminalColumns(["serial", "pos", "status", "seen"]);
 
-async function loadMerchant(request: Request, tenant: Tenant, db: D1Database, merchantId: string | undefined): Promise<Merchant> {
-  const merchant = merchantId ? await getMerchant(tenant, db, merchantId) : null;
+async function loadMerchant(request: Request, tenant: Tenant, merchantId: string | undefined): Promise<Merchant> {
+  const merchant = merchantId ? await getMerchant(tenant, merchantId) : null;
   return merchant ?? pageNotFound(request);
 }
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
-  const { deps, tenant } = await requireTenant(request, context, "view:merchant");
-  const merchant = await loadMerchant(request, tenant, deps.db, params.merchantId);
+  const { tenant } = await requireTenant(request, context, "view:merchant");
+  const merchant = await loadMerchant(request, tenant, params.merchantId);
   const canViewAccounts = can(tenant.role, "view:settlement_account");
   const [pointsOfSale, terminals, accounts, transactions, history, pending] = await Promise.all([
-    listPointsOfSale(tenant, deps.db, { merchantId: merchant.id, limit: LIST_LIMIT }),
-    listTerminals(tenant, deps.db, { merchantId: merchant.id, limit: LIST_LIMIT }),
-    canViewAccounts ? listSettlementAccounts(tenant, deps.db, merchant.id) : Promise.resolve([]),
-    listTransactions(tenant, deps.db, { merchantId: merchant.id, limit: RECENT_TRANSACTIONS }),
-    listAudit(tenant, deps.db, { entity: "merchant", entityId: merchant.id, limit: HISTORY_LIMIT }),
-    pendingRequestsOfMerchant(tenant, deps.db, merchant.id),
+    listPointsOfSale(tenant, { merchantId: merchant.id, limit: LIST_LIMIT }),
+    listTerminals(tenant, { merchantId: merchant.id, limit: LIST_LIMIT }),
+    canViewAccounts ? listSettlementAccounts(tenant, merchant.id) : Promise.resolve([]),
+    listTransactions(tenant, { merchantId: merchant.id, limit: RECENT_TRANSACTIONS }),
+    listAudit(tenant, { entity: "merchant", entityId: merchant.id, limit: HISTORY_LIMIT }),
+    pendingRequestsOfMerchant(tenant, merchant.id),
   ]);
   return {
     merchant,
@@ -109,7 +109,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   // Who may not ask for anything here hears 403 whatever they post; then the merchant must be theirs.
   if (!intent.success && !can(tenant.role, "request:merchant")) requirePermission(tenant, "request:settlement_account");
   if (intent.success) requirePermission(tenant, isAccountIntent(intent.output) ? "request:settlement_account" : "request:merchant");
-  const merchant = await loadMerchant(request, tenant, deps.db, params.merchantId);
+  const merchant = await loadMerchant(request, tenant, params.merchantId);
   if (!intent.success) return refuse({ form: intent.issues[0].message }, values, "");
   const args = { request, context, deps, tenant, merchant, form, values, here: paths.merchant(merchant.id) };
   try {

@@ -25,13 +25,13 @@ export const MERCHANT_LIST_PARAMS = {
 };
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const { deps, tenant } = await requireTenant(request, context, "view:merchant");
+  const { tenant } = await requireTenant(request, context, "view:merchant");
   const { filters, page, trail } = listParams(new URL(request.url), MERCHANT_LIST_PARAMS);
   const query = { ...readMerchantSearch(filters.q), status: filters.status, sector: filters.sector, region: filters.region, sort: filters.sort };
   const [result, total, sectors] = await Promise.all([
-    numberedPage((after) => listMerchants(tenant, deps.db, { ...query, after }), trail, page),
-    listMerchants(tenant, deps.db, { ...query, limit: 1, withTotal: true }).then((counted) => counted.total ?? 0),
-    listMerchantSectors(tenant, deps.db),
+    numberedPage((after) => listMerchants(tenant, { ...query, after }), trail, page),
+    listMerchants(tenant, { ...query, limit: 1, withTotal: true }).then((counted) => counted.total ?? 0),
+    listMerchantSectors(tenant),
   ]);
   return {
     merchants: result.rows,

@@ -30,7 +30,6 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const typedKey = (key: "code" | "tin") => (typeof form[key] === "string" ? form[key].trim().toUpperCase() : "");
   const clash = await merchantClashes(
     tenant,
-    deps.db,
     parsed.success ? { code: parsed.output.code, tin: parsed.output.tin } : { code: typedKey("code"), tin: typedKey("tin") },
   );
   const errors: FieldErrors = parsed.success ? {} : fieldErrors(parsed.issues);
@@ -39,7 +38,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (!parsed.success || Object.keys(errors).length > 0) return refuse(errors, values);
   const after = parsed.output;
   try {
-    await requestChange(tenant, deps.db, deps.meta, { kind: "merchant", action: "create", after });
+    await requestChange(tenant, deps.meta, { kind: "merchant", action: "create", after });
   } catch (error) {
     return refuse({ form: refusalMessage(request, error) }, values);
   }

@@ -14,8 +14,8 @@ import { paths } from "../lib/paths";
 export const SENT_FOR_APPROVAL = "Point of sale sent for approval: another person must approve it before it takes effect.";
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
-  const { deps, tenant } = await requireTenant(request, context, "request:point_of_sale");
-  const merchant = await getMerchant(tenant, deps.db, params.merchantId ?? "");
+  const { tenant } = await requireTenant(request, context, "request:point_of_sale");
+  const merchant = await getMerchant(tenant, params.merchantId ?? "");
   if (!merchant) pageNotFound(request);
   return { merchant: { id: merchant.id, name: merchant.name, town: merchant.town, region: merchant.region, active: merchant.status === "active" } };
 }
@@ -25,13 +25,13 @@ export { clientAction, shouldRevalidate } from "../components/submission";
 
 export async function action({ request, context, params }: ActionFunctionArgs) {
   const { deps, tenant } = await requireTenant(request, context, "request:point_of_sale");
-  const merchant = await getMerchant(tenant, deps.db, params.merchantId ?? "");
+  const merchant = await getMerchant(tenant, params.merchantId ?? "");
   if (!merchant) pageNotFound(request);
   const form = readPointOfSaleForm(Object.fromEntries(await request.formData()));
   if (!form.ok) return refuse(form.errors, form.typed);
   if (merchant.status !== "active") return refuse({ form: "This merchant is inactive: it cannot get a new point of sale." }, form.typed);
   try {
-    await requestChange(tenant, deps.db, deps.meta, {
+    await requestChange(tenant, deps.meta, {
       kind: "point_of_sale",
       action: "create",
       after: { merchant_id: merchant.id, ...pointOfSaleColumns(form.output) },

@@ -10,7 +10,7 @@ import { readMerchantSearch } from "../lib/merchant-search";
 import { MERCHANT_LIST_PARAMS } from "./merchants._index";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const { deps, tenant } = await requireTenant(request, context, "export:merchant");
+  const { tenant } = await requireTenant(request, context, "export:merchant");
   const { filters } = listParams(new URL(request.url), MERCHANT_LIST_PARAMS);
   const query = {
     ...readMerchantSearch(filters.q),
@@ -35,5 +35,5 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     { header: "Status", value: (m) => m.status },
     { header: "Added (UTC)", value: (m) => m.createdAt },
   ];
-  return csvResponse(`merchants-${new Date().toISOString().slice(0, 10)}.csv`, columns, (after) => listMerchants(tenant, deps.db, { ...query, after }));
+  return csvResponse(`merchants-${new Date().toISOString().slice(0, 10)}.csv`, columns, (after) => listMerchants(tenant, { ...query, after }));
 }

@@ -25,26 +25,26 @@ import { shownTransaction } from "../lib/transactions.server";
 import { Details } from "../components/details";
 
 /** The point of sale, only under its own merchant and only of this business. */
-async function loadPointOfSale(request: Request, tenant: Tenant, db: D1Database, merchantId: string, branchId: string) {
-  const pointOfSale = await getPointOfSale(tenant, db, branchId);
+async function loadPointOfSale(request: Request, tenant: Tenant, merchantId: string, branchId: string) {
+  const pointOfSale = await getPointOfSale(tenant, branchId);
   if (!pointOfSale || pointOfSale.merchantId !== merchantId) pageNotFound(request);
   return pointOfSale;
 }
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
-  const { deps, tenant } = await requireTenant(request, context, "view:point_of_sale");
-  const pointOfSale = await loadPointOfSale(request, tenant, deps.db, params.merchantId ?? "", params.branchId ?? "");
+  const { tenant } = await requireTenant(request, context, "view:point_of_sale");
+  const pointOfSale = await loadPointOfSale(request, tenant, params.merchantId ?? "", params.branchId ?? "");
   const [merchant, terminals, transactions, pending] = await Promise.all([
-    getMerchant(tenant, deps.db, pointOfSale.merchantId),
-    listTerminals(tenant, deps.db, {
+    getMerchant(tenant, pointOfSale.merchantId),
+    listTerminals(tenant, {
       pointOfSaleId: pointOfSale.id,
       limit: 100,
     }),
-    listTransactions(tenant, deps.db, {
+    listTransactions(tenant, {
       pointOfSaleId: pointOfSale.id,
       limit: 10,
     }),
-    pendingPointOfSaleRequest(tenant, deps.db, pointOfSale.id),
+    pendingPointOfSaleRequest(tenant, pointOfSale.id),
   ]);
   if (!merchant) pageNotFound(request);
   return {
@@ -65,7 +65,7 @@ export { clientAction, shouldRevalidate } from "../components/submission";
 
 export async function action({ request, context, params }: ActionFunctionArgs) {
   const { deps, tenant } = await requireTenant(request, context, "request:point_of_sale");
-  const pointOfSale = await loadPointOfSale(request, tenant, deps.db, params.merchantId ?? "", params.branchId ?? "");
+  const pointOfSale = await loadPointOfSale(request, tenant, params.merchantId ?? "", params.branchId ?? "");
   const values = Object.fromEntries(await request.formData());
   const intent = v.safeParse(Intent, values);
   if (!intent.success) return refuse({ form: "That request was not understood. Reload the page and try again." }, null, "");
@@ -76,7 +76,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
       const form = readPointOfSaleForm(values);
       typed = form.typed;
       if (!form.ok) return refuse(form.errors, form.typed, "update");
-      await requestChange(tenant, deps.db, deps.meta, {
+      await requestChange(tenant, deps.meta, {
         kind: "point_of_sale",
         action: "update",
         targetId: pointOfSale.id,
@@ -84,7 +84,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
       });
       message = "Changes sent for approval: another person must approve them before they take effect.";
     } else {
-      await requestChange(tenant, deps.db, deps.meta, { kind: "point_of_sale", action: "deactivate", targetId: pointOfSale.id });
+      await requestChange(tenant, deps.meta, { kind: "point_of_sale", action: "deactivate", targetId: pointOfSale.id });
       message = "Deactivation sent for approval: another person must approve it before it takes effect.";
     }
   } catch (error) {

@@ -16,16 +16,15 @@ import { readMerchantSearch } from "../lib/merchant-search";
 const PARAMS = { q: searchParam, status: oneOf(["active", "inactive"] as const) };
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const { deps, tenant } = await requireTenant(request, context, "view:balance");
+  const { tenant } = await requireTenant(request, context, "view:balance");
   const { filters, page, trail } = listParams(new URL(request.url), PARAMS);
   const query = { ...readMerchantSearch(filters.q), status: filters.status };
   const [result, total] = await Promise.all([
-    numberedPage((after) => listMerchants(tenant, deps.db, { ...query, after }), trail, page),
-    listMerchants(tenant, deps.db, { ...query, limit: 1, withTotal: true }).then((counted) => counted.total ?? 0),
+    numberedPage((after) => listMerchants(tenant, { ...query, after }), trail, page),
+    listMerchants(tenant, { ...query, limit: 1, withTotal: true }).then((counted) => counted.total ?? 0),
   ]);
   const balances = await listMerchantBalances(
     tenant,
-    deps.db,
     result.rows.map((m) => m.id),
   );
   return {

@@ -42,24 +42,23 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const period = resolveRange(filters, deps.now(), "30d");
   const query = readMerchantSearch(filters.q);
   const [result, total] = await Promise.all([
-    numberedPage((after) => listMerchants(tenant, deps.db, { ...query, after }), trail, page),
-    listMerchants(tenant, deps.db, { ...query, limit: 1, withTotal: true }).then((counted) => counted.total ?? 0),
+    numberedPage((after) => listMerchants(tenant, { ...query, after }), trail, page),
+    listMerchants(tenant, { ...query, limit: 1, withTotal: true }).then((counted) => counted.total ?? 0),
   ]);
   const funds = await listMerchantFunds(
     tenant,
-    deps.db,
     result.rows.map((m) => m.id),
     period,
   );
   const canTransfer = can(tenant.role, "request:transfer");
   let transfer = null;
   if (filters.transfer && canTransfer) {
-    const from = await getMerchant(tenant, deps.db, filters.transfer);
+    const from = await getMerchant(tenant, filters.transfer);
     if (!from) pageNotFound(request);
     const [balances, accounts, others] = await Promise.all([
-      getMerchantBalances(tenant, deps.db, from.id),
-      listSettlementAccounts(tenant, deps.db, from.id),
-      merchantChoices(tenant, deps.db, { status: "active", exceptId: from.id, typed: new URL(request.url).searchParams.get(MERCHANT_FINDER_PARAM) }),
+      getMerchantBalances(tenant, from.id),
+      listSettlementAccounts(tenant, from.id),
+      merchantChoices(tenant, { status: "active", exceptId: from.id, typed: new URL(request.url).searchParams.get(MERCHANT_FINDER_PARAM) }),
     ]);
     // Active accounts only, the primary first, then by provider.
     const active = accounts
@@ -127,7 +126,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const { from, to, amount, idempotencyKey } = parsed.output;
   const [kind, id] = to.split(":") as ["sa" | "mer", string];
   try {
-    const made = await requestTransfer(tenant, deps.db, deps.meta, {
+    const made = await requestTransfer(tenant, deps.meta, {
       fromMerchantId: from,
       to: kind === "sa" ? { kind: "settlement_account", id } : { kind: "merchant", id },
       amount,

@@ -31,31 +31,29 @@ const PARAMS = {
 };
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const { deps, tenant } = await requireTenant(request, context, "view:settlement");
+  const { tenant } = await requireTenant(request, context, "view:settlement");
   const { filters, page, trail } = listParams(new URL(request.url), PARAMS);
   const typed = readMerchantSearch(filters.q);
   const merchantQuery = { merchantSearch: typed.search, merchantNumber: typed.number };
   const [result, settlement] = await Promise.all([
-    numberedPage((after) => listSettlements(tenant, deps.db, { status: filters.status, ...merchantQuery, after }), trail, page),
-    filters.s ? getSettlement(tenant, deps.db, filters.s) : Promise.resolve(null),
+    numberedPage((after) => listSettlements(tenant, { status: filters.status, ...merchantQuery, after }), trail, page),
+    filters.s ? getSettlement(tenant, filters.s) : Promise.resolve(null),
   ]);
   if (filters.s && !settlement) pageNotFound(request);
   const shown = settlement ? [...result.rows, settlement] : result.rows;
   const [merchantName, accountLabel, covered, attempts] = await Promise.all([
     namesOf(
       tenant,
-      deps.db,
       "merchant",
       shown.map((s) => s.merchantId),
     ),
     namesOf(
       tenant,
-      deps.db,
       "settlement_account",
       shown.map((s) => s.settlementAccountId),
     ),
-    settlement ? listSettlementTransactions(tenant, deps.db, settlement.id, 100) : Promise.resolve(null),
-    settlement ? listPayoutAttempts(tenant, deps.db, settlement.id) : Promise.resolve([]),
+    settlement ? listSettlementTransactions(tenant, settlement.id, 100) : Promise.resolve(null),
+    settlement ? listPayoutAttempts(tenant, settlement.id) : Promise.resolve([]),
   ]);
   const detail =
     settlement && covered
@@ -98,8 +96,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const { deps, tenant } = await requireTenant(request, context, "run:settlement");
   const parsed = v.safeParse(v.object({ intent: v.literal("run") }), Object.fromEntries(await request.formData()));
   if (!parsed.success) return refuse({ form: "That request was not understood." });
-  const { runs, payouts } = await settleAndPay(deps.db, payoutPortFor(context.cloudflare.env), {
-    businessId: tenant.businessId,
+  const { runs, payouts } = await settleAndPay([tenant], payoutPortFor(context.cloudflare.env), {
     now: deps.now(),
     meta: deps.meta,
     actor: tenant,

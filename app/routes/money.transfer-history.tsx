@@ -16,35 +16,28 @@ import { formatAmount, formatDate, networkLabel } from "../lib/format";
 import { readPage, readTrail } from "../lib/list-url";
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
-  const { deps, tenant } = await requireTenant(request, context, "view:transfer");
-  const merchant = await getMerchant(tenant, deps.db, params.merchantId ?? "");
+  const { tenant } = await requireTenant(request, context, "view:transfer");
+  const merchant = await getMerchant(tenant, params.merchantId ?? "");
   if (!merchant) pageNotFound(request);
   const url = new URL(request.url);
   const [balances, result] = await Promise.all([
-    getMerchantBalances(tenant, deps.db, merchant.id),
-    numberedPage(
-      (after) => listMerchantTransfers(tenant, deps.db, { merchantId: merchant.id, after }),
-      readTrail(url.searchParams),
-      readPage(url.searchParams),
-    ),
+    getMerchantBalances(tenant, merchant.id),
+    numberedPage((after) => listMerchantTransfers(tenant, { merchantId: merchant.id, after }), readTrail(url.searchParams), readPage(url.searchParams)),
   ]);
   // Names of the people and counterparties on this page.
   const [people, merchants, accounts] = await Promise.all([
     namesOf(
       tenant,
-      deps.db,
       "person",
       result.rows.flatMap((t) => [t.requestedBy, t.approvedBy]),
     ),
     namesOf(
       tenant,
-      deps.db,
       "merchant",
       result.rows.flatMap((t) => [t.fromMerchantId, t.toMerchantId]),
     ),
     namesOf(
       tenant,
-      deps.db,
       "settlement_account",
       result.rows.map((t) => t.toSettlementAccountId),
     ),

@@ -49,8 +49,8 @@ export function terminalQuery(url: URL, now: number): { query: TerminalQuery; fi
 }
 
 /** A page of terminals with the names of where they stand (one lookup for the page). */
-export async function withPlaces(tenant: Tenant, db: D1Database, rows: Terminal[]) {
-  const places = await terminalPlaces(tenant, db, rows);
+export async function withPlaces(tenant: Tenant, rows: Terminal[]) {
+  const places = await terminalPlaces(tenant, rows);
   return rows.map((t) => {
     const place = t.pointOfSaleId ? places.get(t.pointOfSaleId) : undefined;
     return { ...t, merchantName: place?.merchantName ?? null, pointOfSaleName: place?.pointOfSaleName ?? null };
@@ -64,13 +64,13 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const { page, trail } = listParams(url, TERMINAL_LIST_PARAMS);
   const { query, filtered } = terminalQuery(url, now);
   const [result, total, silent, merchants] = await Promise.all([
-    numberedPage((after) => listTerminals(tenant, deps.db, { ...query, after }), trail, page),
-    listTerminals(tenant, deps.db, { ...query, limit: 1, withTotal: true }).then((counted) => counted.total ?? 0),
-    countSilentTerminals(tenant, deps.db, now - SILENT_AFTER_MS),
-    listTerminalMerchants(tenant, deps.db),
+    numberedPage((after) => listTerminals(tenant, { ...query, after }), trail, page),
+    listTerminals(tenant, { ...query, limit: 1, withTotal: true }).then((counted) => counted.total ?? 0),
+    countSilentTerminals(tenant, now - SILENT_AFTER_MS),
+    listTerminalMerchants(tenant),
   ]);
   return {
-    terminals: await withPlaces(tenant, deps.db, result.rows),
+    terminals: await withPlaces(tenant, result.rows),
     page: result.number,
     trail: result.trail,
     hasNext: result.next !== null,

@@ -35,17 +35,17 @@ import { Details } from "../components/details";
 const ID = /^[\w-]{1,64}$/;
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
-  const { deps, tenant } = await requireTenant(request, context, "view:terminal");
-  const terminal = await getTerminal(tenant, deps.db, params.deviceId ?? "");
+  const { tenant } = await requireTenant(request, context, "view:terminal");
+  const terminal = await getTerminal(tenant, params.deviceId ?? "");
   if (!terminal) pageNotFound(request);
   const canManage = can(tenant.role, "manage:terminal");
   const chosenMerchant = new URL(request.url).searchParams.get("assignMerchant");
   const assigning = canManage && canStart("assign", terminal);
   const [places, assignments, transactions, merchants] = await Promise.all([
-    terminalPlaces(tenant, deps.db, [terminal]),
-    listTerminalAssignments(tenant, deps.db, terminal.id),
-    listTransactions(tenant, deps.db, { terminalId: terminal.id, limit: 10 }),
-    assigning ? listAssignableMerchants(tenant, deps.db) : Promise.resolve([]),
+    terminalPlaces(tenant, [terminal]),
+    listTerminalAssignments(tenant, terminal.id),
+    listTransactions(tenant, { terminalId: terminal.id, limit: 10 }),
+    assigning ? listAssignableMerchants(tenant) : Promise.resolve([]),
   ]);
   const merchant = assigning && chosenMerchant ? (merchants.find((m) => m.id === chosenMerchant) ?? null) : null;
   return {
@@ -57,7 +57,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
     actions: Object.fromEntries(TERMINAL_ACTIONS.map((action) => [action, canManage && canStart(action, terminal)])) as Record<TerminalAction, boolean>,
     merchants,
     merchant,
-    pointsOfSale: merchant ? await listAssignablePointsOfSale(tenant, deps.db, merchant.id) : [],
+    pointsOfSale: merchant ? await listAssignablePointsOfSale(tenant, merchant.id) : [],
     // Sent rather than imported by the form, so functions/data/terminals.ts stays out of the browser (decision 014).
     maxReasonLength: MAX_REASON_LENGTH,
   };
@@ -124,14 +124,14 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   const form = parsed.output;
   if (form.intent === "assign") {
     // Another business's point of sale (or none) is a 404, like any foreign id.
-    const pointOfSale = await getPointOfSale(tenant, deps.db, form.pointOfSaleId);
+    const pointOfSale = await getPointOfSale(tenant, form.pointOfSaleId);
     if (!pointOfSale) pageNotFound(request);
     if (pointOfSale.merchantId !== form.merchantId) {
       return refuse({ pointOfSaleId: "Choose a point of sale of the chosen merchant." }, typed, form.intent);
     }
   }
   try {
-    await changeTerminal(tenant, deps.db, deps.meta, form.intent, {
+    await changeTerminal(tenant, deps.meta, form.intent, {
       terminalId,
       version: form.version,
       reason: form.reason,

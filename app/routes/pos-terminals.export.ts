@@ -23,7 +23,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     { header: "Software version", value: (t) => t.softwareVersion },
   ];
   return csvResponse(`pos-terminals-${new Date().toISOString().slice(0, 10)}.csv`, columns, async (after) => {
-    const page = await listTerminals(tenant, deps.db, { ...query, after, limit: MAX_PAGE_SIZE });
-    return { ...page, rows: await withPlaces(tenant, deps.db, page.rows) };
+    const page = await listTerminals(tenant, { ...query, after, limit: MAX_PAGE_SIZE });
+    return { ...page, rows: await withPlaces(tenant, page.rows) };
   });
 }

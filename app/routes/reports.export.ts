@@ -9,7 +9,7 @@ const cedis = (pesewas: number) => (pesewas / 100).toFixed(2);
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { deps, tenant } = await requireTenant(request, context, "export:report");
-  const { dimension, period, lines } = await buildReport(tenant, deps.db, new URL(request.url), deps.now());
+  const { dimension, period, lines } = await buildReport(tenant, new URL(request.url), deps.now());
   const heading = DIMENSIONS.find((d) => d.value === dimension)?.heading ?? "Key";
   const body = [
     csvLine([heading, "Payments", "Value (GHS)", "Fees (GHS)"]),

@@ -6,7 +6,8 @@ import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Form, Link, useLoaderData, useLocation } from "@remix-run/react";
 import * as v from "valibot";
 import { namesOf, type NameKind } from "../../functions/data/names";
-import { reportBy, type ReportDimension } from "../../functions/data/reports";
+import { keptReportBy } from "../../functions/data/closed-days";
+import type { ReportDimension } from "../../functions/data/reports";
 import type { Tenant } from "../../functions/data/tenant";
 import { can } from "../../functions/permissions";
 import { requireTenant } from "../../functions/guards";
@@ -47,16 +48,15 @@ const DAY_MS = 86_400_000;
 const NAMED: Partial<Record<ReportDimension, NameKind>> = { merchant: "merchant", point_of_sale: "point_of_sale", terminal: "terminal" };
 
 /** The report the URL asks for, with names for its keys and every day of a by-day report (shared with the CSV). */
-export async function buildReport(tenant: Tenant, db: D1Database, url: URL, now: number) {
+export async function buildReport(tenant: Tenant, url: URL, now: number) {
   const { filters } = listParams(url, REPORT_PARAMS);
   const period = resolveRange(filters, now, "30d");
   const dimension: ReportDimension = filters.by ?? "day";
-  const rows = await reportBy(tenant, db, { dimension, fromDay: period.fromDay, toDay: period.toDay });
+  const rows = await keptReportBy(tenant, { dimension, fromDay: period.fromDay, toDay: period.toDay }, now);
   const kind = NAMED[dimension];
   const names = kind
     ? await namesOf(
         tenant,
-        db,
         kind,
         rows.map((r) => r.key),
       )
@@ -82,7 +82,7 @@ function labelOf(dimension: ReportDimension, key: string): string {
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { deps, tenant } = await requireTenant(request, context, "view:report");
-  const report = await buildReport(tenant, deps.db, new URL(request.url), deps.now());
+  const report = await buildReport(tenant, new URL(request.url), deps.now());
   const totals = report.lines.reduce((sum, line) => ({ count: sum.count + line.count, amount: sum.amount + line.amount, fee: sum.fee + line.fee }), {
     count: 0,
     amount: 0,

@@ -21,15 +21,11 @@ import { ErrorNotice } from "./settings/notice";
 import { NOT_UNDERSTOOD } from "./settings/tabs";
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
-  const { deps, tenant } = await requireTenant(request, context, "manage:developer");
-  const endpoint = await getWebhookEndpoint(tenant, deps.db, params.endpointId ?? "");
+  const { tenant } = await requireTenant(request, context, "manage:developer");
+  const endpoint = await getWebhookEndpoint(tenant, params.endpointId ?? "");
   if (!endpoint) pageNotFound(request);
   const url = new URL(request.url);
-  const result = await numberedPage(
-    (after) => listWebhookDeliveries(tenant, deps.db, endpoint.id, { after }),
-    readTrail(url.searchParams),
-    readPage(url.searchParams),
-  );
+  const result = await numberedPage((after) => listWebhookDeliveries(tenant, endpoint.id, { after }), readTrail(url.searchParams), readPage(url.searchParams));
   return {
     endpoint: {
       id: endpoint.id,
@@ -76,7 +72,7 @@ export { clientAction, shouldRevalidate } from "../components/submission";
 export async function action({ request, context, params }: ActionFunctionArgs) {
   const { deps, tenant } = await requireTenant(request, context, null);
   requirePermission(tenant, "manage:developer");
-  const endpoint = await getWebhookEndpoint(tenant, deps.db, params.endpointId ?? "");
+  const endpoint = await getWebhookEndpoint(tenant, params.endpointId ?? "");
   if (!endpoint) pageNotFound(request);
   const form = Object.fromEntries(await request.formData());
   // This page acts on its own endpoint only; endpoints are added on the Developers tab.

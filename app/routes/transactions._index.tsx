@@ -9,7 +9,8 @@ import * as v from "valibot";
 import { listTransactionEntries } from "../../functions/data/ledger";
 import { namesOf } from "../../functions/data/names";
 import { DEFAULT_PAGE_SIZE, numberedPage } from "../../functions/data/page";
-import { getTransaction, listTransactions, transactionTotals, type Transaction, type TransactionFilter } from "../../functions/data/transactions";
+import { keptTransactionTotals } from "../../functions/data/closed-days";
+import { getTransaction, listTransactions, type Transaction, type TransactionFilter } from "../../functions/data/transactions";
 import { pageNotFound } from "../../functions/http";
 import { can } from "../../functions/permissions";
 import { requireTenant } from "../../functions/guards";
@@ -69,19 +70,19 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const { filter, filters, period, page, trail } = transactionFilter(url, deps.now());
   const selected = Number(url.searchParams.get("tx"));
   const [result, totals, merchants, detail] = await Promise.all([
-    numberedPage((after) => listTransactions(tenant, deps.db, { ...filter, after }), trail, page),
-    transactionTotals(tenant, deps.db, filter),
-    merchantChoices(tenant, deps.db, { typed: url.searchParams.get(MERCHANT_FINDER_PARAM), selected: filters.merchant }),
+    numberedPage((after) => listTransactions(tenant, { ...filter, after }), trail, page),
+    keptTransactionTotals(tenant, filter, deps.now()),
+    merchantChoices(tenant, { typed: url.searchParams.get(MERCHANT_FINDER_PARAM), selected: filters.merchant }),
     Number.isSafeInteger(selected) && selected > 0
-      ? Promise.all([getTransaction(tenant, deps.db, selected), listTransactionEntries(tenant, deps.db, selected)])
+      ? Promise.all([getTransaction(tenant, selected), listTransactionEntries(tenant, selected)])
       : Promise.resolve(null),
   ]);
   const detailRow = detail?.[0] ?? null;
   // A payment of another business (or none at all) behind ?tx= is the SPEC's page-level 404.
   if (url.searchParams.has("tx") && !detailRow) pageNotFound(request);
   // An exact reference the list does not have may be in an archived month.
-  const archive = await archiveLookup(tenant, deps.db, context.cloudflare.env.ARCHIVE, result.rows.length === 0 ? filter : {}, period);
-  const names = await namesOf(tenant, deps.db, "merchant", [
+  const archive = await archiveLookup(tenant, context.cloudflare.env.ARCHIVE, result.rows.length === 0 ? filter : {}, period);
+  const names = await namesOf(tenant, "merchant", [
     ...result.rows.map((t) => t.merchantId),
     ...(detailRow ? [detailRow.merchantId] : []),
     ...archive.found.map((f) => f.transaction.merchantId),

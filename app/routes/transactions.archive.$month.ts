@@ -13,16 +13,15 @@ import { notFound } from "../../functions/http";
 import { TRANSACTION_CSV_COLUMNS } from "../lib/transactions-csv";
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
-  const { deps, tenant } = await requireTenant(request, context, "export:transaction");
+  const { tenant } = await requireTenant(request, context, "export:transaction");
   const month = params.month ?? "";
-  const archived = isMonth(month) ? await findArchiveMonth(tenant, deps.db, month) : null;
+  const archived = isMonth(month) ? await findArchiveMonth(tenant, month) : null;
   const pages = archived ? await archivedMonthPages(context.cloudflare.env.ARCHIVE, archived, MAX_PAGE_SIZE) : null;
   if (!archived || !pages) return notFound(request);
   return csvResponse(`transactions-${month}-archived.csv`, TRANSACTION_CSV_COLUMNS, async (after) => {
     const page = await pages(after);
     const names = await namesOf(
       tenant,
-      deps.db,
       "merchant",
       page.rows.map((line) => line.t.merchant_id),
     );

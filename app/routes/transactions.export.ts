@@ -15,10 +15,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const { filter, period } = transactionFilter(new URL(request.url), deps.now());
   // Each page names its own merchants: a business's every merchant never sits in memory.
   return csvResponse(`transactions-${period.fromDay}-to-${period.toDay}.csv`, TRANSACTION_CSV_COLUMNS, async (after) => {
-    const page = await listTransactions(tenant, deps.db, { ...filter, after, limit: MAX_PAGE_SIZE });
+    const page = await listTransactions(tenant, { ...filter, after, limit: MAX_PAGE_SIZE });
     const names = await namesOf(
       tenant,
-      deps.db,
       "merchant",
       page.rows.map((t) => t.merchantId),
     );

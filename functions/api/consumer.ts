@@ -7,6 +7,7 @@
 import * as v from "valibot";
 import { applyIngest, type HeartbeatItem, type IngestResult, type IngestWork, type PaymentChange, type PaymentItem, type ReversalItem } from "../data/ingest";
 import { webhookEventStatements } from "../data/webhooks";
+import { isBusinessMoving, type BusinessDb } from "../data/tenant";
 import { paymentView } from "./views";
 import { sha256Hex } from "../sha256";
 
@@ -35,6 +36,8 @@ const Message = v.object({
 
 /** Seconds before a failed share is tried again: short, since most failures are a race that is over. */
 const RETRY_DELAY_SECONDS = 2;
+/** A business being moved to another database waits this long: a move takes seconds to minutes, and nothing is lost meanwhile. */
+const MOVING_RETRY_SECONDS = 5;
 
 export interface ConsumerReport {
   businessId: string;
@@ -48,7 +51,8 @@ const EVENT_TYPE = { succeeded: "payment.succeeded", failed: "payment.failed", r
  * The payment.* webhooks of a batch, written with it. An event's id comes from the business, the reference and
  * the kind, so a batch delivered again cannot make a second event (and a duplicate makes no change to announce).
  */
-async function paymentEvents(businessId: string, db: D1Database, changes: PaymentChange[]): Promise<D1PreparedStatement[]> {
+async function paymentEvents(business: BusinessDb, changes: PaymentChange[]): Promise<D1PreparedStatement[]> {
+  const { businessId } = business;
   const events = await Promise.all(
     changes.map(async ({ kind, payment }) => ({
       id: `evt_${(await sha256Hex(`${businessId}\n${payment.reference}\n${kind}`)).slice(0, 32)}`,
@@ -57,14 +61,15 @@ async function paymentEvents(businessId: string, db: D1Database, changes: Paymen
       data: paymentView({ ...payment, settlementId: null, settlementReference: null, settlementStatus: null, settlementPaidAt: null }),
     })),
   );
-  return webhookEventStatements(businessId, db, events);
+  return webhookEventStatements(business, events);
 }
 
 export async function handlePaymentsBatch(
   batch: MessageBatch<unknown>,
-  db: D1Database,
+  /** The business's database, found in the directory for every batch (functions/shards.ts businessDb): a moved business is written where it is now. */
+  findBusiness: (businessId: string) => Promise<BusinessDb | null>,
   now: () => number,
-  afterWrite: (businessId: string, result: IngestResult) => Promise<void> = async () => {},
+  afterWrite: (business: BusinessDb, result: IngestResult) => Promise<void> = async () => {},
 ): Promise<ConsumerReport[]> {
   const byBusiness = new Map<string, { messages: Message<unknown>[]; work: IngestWork }>();
   for (const message of batch.messages) {
@@ -84,16 +89,24 @@ export async function handlePaymentsBatch(
   const reports: ConsumerReport[] = [];
   for (const [businessId, share] of byBusiness) {
     try {
-      const result = await applyIngest(businessId, db, share.work, now(), (changes) => paymentEvents(businessId, db, changes));
+      const business = await findBusiness(businessId);
+      if (!business) {
+        // A business the directory does not know has no database to write to; its payments cannot be kept.
+        console.error(JSON.stringify({ level: "error", queue: batch.queue, businessId, message: "ingest for an unknown business dropped" }));
+        for (const message of share.messages) message.ack();
+        continue;
+      }
+      const result = await applyIngest(business, share.work, now(), (changes) => paymentEvents(business, changes));
       for (const message of share.messages) message.ack();
       reports.push({ businessId, result });
-      await afterWrite(businessId, result).catch((error: unknown) =>
+      await afterWrite(business, result).catch((error: unknown) =>
         console.error(JSON.stringify({ level: "error", queue: batch.queue, message: "after-write step failed", error: String(error) })),
       );
     } catch (error) {
       const text = error instanceof Error ? error.message : String(error);
       console.error(JSON.stringify({ level: "warn", queue: batch.queue, businessId, message: "ingest batch retried", error: text.slice(0, 300) }));
-      for (const message of share.messages) message.retry({ delaySeconds: RETRY_DELAY_SECONDS });
+      const delaySeconds = isBusinessMoving(error) ? MOVING_RETRY_SECONDS : RETRY_DELAY_SECONDS;
+      for (const message of share.messages) message.retry({ delaySeconds });
       reports.push({ businessId, error: text });
     }
   }

@@ -2,7 +2,8 @@
 // serial) to the portal's rows, for one request. Unknown names are 400s with
 // their paths; a name that belongs to another business is a 403 for the whole
 // request (the key may not act for it), as issue 12 asks.
-import { findParties } from "../data/api-payments";
+import { findParties, type Parties } from "../data/api-payments";
+import type { BusinessDb, Db } from "../data/tenant";
 import type { PaymentItem } from "../data/ingest";
 import type { PaymentInput, Problem } from "./schemas";
 import { sha256Hex } from "../sha256";
@@ -35,13 +36,39 @@ export function fingerprintOf(item: Omit<PaymentItem, "fingerprint">): Promise<s
   );
 }
 
+/**
+ * The parties named, from the business's database; what it does not know is looked for in the other databases, so
+ * that another business's merchant, point of sale or terminal is still a 403 wherever that business lives.
+ */
+async function partiesOf(
+  business: BusinessDb,
+  others: readonly Db[],
+  names: { merchants: string[]; pointsOfSale: string[]; serials: string[] },
+): Promise<Parties> {
+  const parties = await findParties(business, names);
+  const missing = {
+    merchants: names.merchants.filter((name) => !parties.merchants.some((m) => m.id === name || m.code === name)),
+    pointsOfSale: names.pointsOfSale.filter((id) => !parties.pointsOfSale.some((s) => s.id === id)),
+    serials: names.serials.filter((serial) => !parties.terminals.some((t) => t.serial === serial)),
+  };
+  if (missing.merchants.length + missing.pointsOfSale.length + missing.serials.length === 0) return parties;
+  for (const db of others) {
+    const elsewhere = await findParties({ businessId: business.businessId, db }, missing);
+    parties.merchants.push(...elsewhere.merchants);
+    parties.pointsOfSale.push(...elsewhere.pointsOfSale);
+    parties.terminals.push(...elsewhere.terminals);
+  }
+  return parties;
+}
+
 export async function resolvePayments(
-  businessId: string,
-  db: D1Database,
+  business: BusinessDb,
+  others: readonly Db[],
   payments: PaymentInput[],
   prefix: (i: number) => string,
 ): Promise<Refusal | { items: PaymentItem[] }> {
-  const parties = await findParties(businessId, db, {
+  const { businessId } = business;
+  const parties = await partiesOf(business, others, {
     merchants: [...new Set(payments.map((p) => p.merchant))],
     pointsOfSale: [...new Set(payments.map((p) => p.point_of_sale))],
     serials: [...new Set(payments.flatMap((p) => (p.terminal_serial ? [p.terminal_serial] : [])))],
@@ -83,8 +110,9 @@ export async function resolvePayments(
 }
 
 /** A terminal by serial: its id, or forbidden when it is another business's. */
-export async function resolveTerminal(businessId: string, db: D1Database, serial: string): Promise<{ id?: string; forbidden?: string }> {
-  const { terminals } = await findParties(businessId, db, { merchants: [], pointsOfSale: [], serials: [serial] });
+export async function resolveTerminal(business: BusinessDb, others: readonly Db[], serial: string): Promise<{ id?: string; forbidden?: string }> {
+  const { businessId } = business;
+  const { terminals } = await partiesOf(business, others, { merchants: [], pointsOfSale: [], serials: [serial] });
   const terminal = terminals[0];
   if (!terminal) return {};
   return terminal.businessId === businessId ? { id: terminal.id } : { forbidden: FORBIDDEN };

@@ -6,7 +6,9 @@
 import * as v from "valibot";
 import { jsonResponse } from "../http";
 import { countRequest, type RateLimit } from "../rate-limit";
-import { findKeyByHash, touchApiKey, type KeyHolder } from "../data/api-keys";
+import { findKeyByHash, touchApiKey } from "../data/api-keys";
+import { keyPlace } from "../data/directory";
+import { isBusinessMoving, MOVING_MESSAGE, type BusinessDb, type Db } from "../data/tenant";
 import { claimIdempotencyKey, releaseIdempotencyKey } from "../data/api-idempotency";
 import { getPaymentByReference } from "../data/api-payments";
 import { cardNumberPaths } from "./card-numbers";
@@ -39,7 +41,12 @@ function accepted(count: number): Response {
 }
 
 export interface ApiDeps {
-  db: D1Database;
+  /** The core database: the key directory, the business directory, the rate windows. */
+  core: D1Database;
+  /** A business's database by its directory name (functions/shards.ts databaseNamed). */
+  database: (name: string) => Db;
+  /** The databases of the other businesses, asked only to tell "another business's" (403) from "unknown" (400). */
+  otherDatabases: (name: string) => Db[];
   queue: Queue;
   now: () => number;
   waitUntil: (promise: Promise<unknown>) => void;
@@ -153,7 +160,7 @@ async function jsonBody(request: Request): Promise<{ text: string; json: unknown
  * Queues the message once per Idempotency-Key: a repeat of the same request gets
  * the first answer again, the same key on another request is a 409.
  */
-async function queueOnce(request: Request, deps: ApiDeps, holder: KeyHolder, bodyText: string, message: IngestMessage, count: number): Promise<Response> {
+async function queueOnce(request: Request, deps: ApiDeps, business: BusinessDb, bodyText: string, message: IngestMessage, count: number): Promise<Response> {
   const key = request.headers.get("Idempotency-Key");
   if (key === null) {
     await deps.queue.send(message, { contentType: "json" });
@@ -162,7 +169,7 @@ async function queueOnce(request: Request, deps: ApiDeps, holder: KeyHolder, bod
   if (!v.is(IdempotencyKey, key)) return badRequest([{ path: "Idempotency-Key", message: "must be 1 to 255 visible ASCII characters" }]);
   const requestHash = await sha256Hex(`${request.method} ${new URL(request.url).pathname}\n${bodyText}`);
   const answer = { accepted: count };
-  const kept = await claimIdempotencyKey(holder.businessId, deps.db, key, { requestHash, status: 202, body: JSON.stringify(answer) }, deps.now());
+  const kept = await claimIdempotencyKey(business, key, { requestHash, status: 202, body: JSON.stringify(answer) }, deps.now());
   if (kept) {
     if (kept.requestHash !== requestHash) return problem(409, "This Idempotency-Key was already used with another request. Use a new key for a new request.");
     return jsonResponse(JSON.parse(kept.body), kept.status, { "Idempotent-Replayed": "true" });
@@ -170,7 +177,7 @@ async function queueOnce(request: Request, deps: ApiDeps, holder: KeyHolder, bod
   try {
     await deps.queue.send(message, { contentType: "json" });
   } catch (error) {
-    await releaseIdempotencyKey(holder.businessId, deps.db, key);
+    await releaseIdempotencyKey(business, key);
     throw error;
   }
   return accepted(count);
@@ -193,6 +200,16 @@ function timeErrors(paths: { path: string; at: number }[], now: number, maxAgeMs
 }
 
 export async function handlePartnerApi(request: Request, deps: ApiDeps): Promise<Response> {
+  try {
+    return await answer(request, deps);
+  } catch (error) {
+    // A business being moved to another database takes no writes for a moment; nothing was kept or queued.
+    if (isBusinessMoving(error)) return problem(503, MOVING_MESSAGE, undefined, { "Retry-After": "30" });
+    throw error;
+  }
+}
+
+async function answer(request: Request, deps: ApiDeps): Promise<Response> {
   const route = match(request);
   if (route instanceof Response) return route;
   // The description is public: a processor's developer reads it before having a key.
@@ -204,14 +221,17 @@ export async function handlePartnerApi(request: Request, deps: ApiDeps): Promise
 
   // 401 says nothing more: not whether the key ever existed, nor whose it was.
   const key = bearerKey(request);
-  const holder = key ? await findKeyByHash(deps.db, await hashKey(key), deps.now()) : null;
-  if (!holder)
+  const secretHash = key ? await hashKey(key) : null;
+  const place = secretHash ? await keyPlace(deps.core, secretHash) : null;
+  const business: BusinessDb | null = place ? { businessId: place.businessId, db: deps.database(place.shard) } : null;
+  const holder = business && secretHash ? await findKeyByHash(business, secretHash, deps.now()) : null;
+  if (!business || !holder)
     return problem(401, "Missing or invalid API key. Send Authorization: Bearer <key>.", undefined, { "WWW-Authenticate": 'Bearer realm="partners-portal"' });
   // Last use is kept to the minute: most requests write nothing.
-  if (holder.lastUsedAt === null || holder.lastUsedAt < deps.now() - 60_000) deps.waitUntil(touchApiKey(holder, deps.db, deps.now()));
+  if (holder.lastUsedAt === null || holder.lastUsedAt < deps.now() - 60_000) deps.waitUntil(touchApiKey(business, holder, deps.now()).catch(() => {}));
 
   const limit: RateLimit = { name: "api", max: deps.rateLimitPerMinute, windowMs: 60_000 };
-  const rate = await countRequest(deps.db, limit, holder.keyId, deps.now());
+  const rate = await countRequest(deps.core, limit, holder.keyId, deps.now());
   if (!rate.allowed) {
     return problem(429, `Too many requests for this key: at most ${limit.max} a minute.`, undefined, { "Retry-After": String(rate.retryAfterSeconds) });
   }
@@ -219,7 +239,7 @@ export async function handlePartnerApi(request: Request, deps: ApiDeps): Promise
   switch (route.name) {
     case "payment": {
       if (!v.is(Reference, route.reference)) return problem(404, "No payment with that reference.");
-      const held = await getPaymentByReference(holder.businessId, deps.db, route.reference);
+      const held = await getPaymentByReference(business, route.reference);
       return held ? jsonResponse(paymentView(held)) : problem(404, "No payment with that reference.");
     }
     case "payments": {
@@ -243,12 +263,12 @@ export async function handlePartnerApi(request: Request, deps: ApiDeps): Promise
         if (first !== undefined) errors.push({ path: `${prefix(i)}reference`, message: `repeats ${prefix(first)}reference in the same request` });
         else seen.set(p.reference, i);
       });
-      const resolved = await resolvePayments(holder.businessId, deps.db, payments, prefix);
+      const resolved = await resolvePayments(business, deps.otherDatabases(place!.shard), payments, prefix);
       if ("forbidden" in resolved && resolved.forbidden) return refusalResponse(resolved);
       const allErrors = [...errors, ...("errors" in resolved ? resolved.errors : [])];
       if (allErrors.length > 0) return badRequest(allErrors);
       const items = (resolved as { items: IngestMessage["payments"] }).items!;
-      return queueOnce(request, deps, holder, body.text, { v: 1, businessId: holder.businessId, receivedAt: now, payments: items }, items.length);
+      return queueOnce(request, deps, business, body.text, { v: 1, businessId: holder.businessId, receivedAt: now, payments: items }, items.length);
     }
     case "reversal": {
       if (!v.is(Reference, route.reference)) return problem(404, "No payment with that reference.");
@@ -262,7 +282,7 @@ export async function handlePartnerApi(request: Request, deps: ApiDeps): Promise
       if (errors.length > 0) return badRequest(errors);
       // A reversal whose payment has not arrived yet is accepted: it waits for it.
       const reversal = { reference: route.reference, reason: parsed.output.reason, reversedAt: Math.min(at, now) };
-      return queueOnce(request, deps, holder, body.text, { v: 1, businessId: holder.businessId, receivedAt: now, reversals: [reversal] }, 1);
+      return queueOnce(request, deps, business, body.text, { v: 1, businessId: holder.businessId, receivedAt: now, reversals: [reversal] }, 1);
     }
     case "heartbeat": {
       if (!v.is(TerminalSerial, route.serial)) return problem(404, "No terminal with that serial.");
@@ -270,7 +290,7 @@ export async function handlePartnerApi(request: Request, deps: ApiDeps): Promise
       if (body instanceof Response) return body;
       const parsed = v.safeParse(HeartbeatInput, body.json);
       if (!parsed.success) return badRequest(issuesOf(parsed.issues));
-      const terminal = await resolveTerminal(holder.businessId, deps.db, route.serial);
+      const terminal = await resolveTerminal(business, deps.otherDatabases(place!.shard), route.serial);
       if (terminal.forbidden) return problem(403, terminal.forbidden);
       if (!terminal.id) return problem(404, "No terminal with that serial.");
       const now = deps.now();
@@ -283,7 +303,7 @@ export async function handlePartnerApi(request: Request, deps: ApiDeps): Promise
         softwareVersion: parsed.output.software_version,
         seenAt,
       };
-      return queueOnce(request, deps, holder, body.text, { v: 1, businessId: holder.businessId, receivedAt: now, heartbeats: [beat] }, 1);
+      return queueOnce(request, deps, business, body.text, { v: 1, businessId: holder.businessId, receivedAt: now, heartbeats: [beat] }, 1);
     }
   }
 }

@@ -7,7 +7,6 @@
 // A run that finds a month recorded finishes step 4; a month archived with nothing left is not touched again.
 // Balances (ledger_accounts.entry_sum), daily rollups and merchant totals stay in D1 and do not change.
 import {
-  archiveBusinessIds,
   deleteArchivedBatch,
   firstPaymentAt,
   getArchiveMonth,
@@ -20,6 +19,7 @@ import {
   type MonthFigures,
 } from "../data/archive";
 import { logEvent } from "../events/http";
+import type { BusinessDb } from "../data/tenant";
 import {
   FiguresCounter,
   FORMAT_VERSION,
@@ -37,7 +37,8 @@ import {
 } from "./format";
 
 export interface ArchiveDeps {
-  db: D1Database;
+  /** The businesses to archive, each with its database (functions/shards.ts everyBusinessDb). */
+  businesses: readonly BusinessDb[];
   bucket: R2Bucket;
   now: number;
   retentionMonths: number;
@@ -67,11 +68,11 @@ export class ArchiveMismatch extends Error {
   override name = "ArchiveMismatch";
 }
 
-async function* monthLines(deps: ArchiveDeps, businessId: string, month: string, maxId: number, refHashes: number[]): AsyncGenerator<string> {
+async function* monthLines(deps: ArchiveDeps, business: BusinessDb, month: string, maxId: number, refHashes: number[]): AsyncGenerator<string> {
   const span = monthSpan(month);
   let after: { createdAt: number; id: number } | null = null;
   for (;;) {
-    const page = await readMonthPage(businessId, deps.db, span, maxId, after, deps.pageSize ?? PAGE_SIZE);
+    const page = await readMonthPage(business, span, maxId, after, deps.pageSize ?? PAGE_SIZE);
     if (page.payments.length === 0) return;
     const entries = new Map<number, ArchivedPayment["e"]>();
     for (const entry of page.entries) entries.set(entry.transaction_id, [...(entries.get(entry.transaction_id) ?? []), entry]);
@@ -114,28 +115,29 @@ async function verify(bucket: R2Bucket, manifest: Manifest, expected: MonthFigur
 }
 
 /** Deletes the recorded month's rows batch by batch; true when none is left (the month is then 'archived'). */
-async function finishDelete(deps: ArchiveDeps, businessId: string, month: ArchiveMonth): Promise<boolean> {
+async function finishDelete(deps: ArchiveDeps, business: BusinessDb, month: ArchiveMonth): Promise<boolean> {
   const span = monthSpan(month.month);
   for (let batches = 0; deps.maxDeleteBatches === undefined || batches < deps.maxDeleteBatches; batches += 1) {
-    const deleted = await deleteArchivedBatch(businessId, deps.db, month, span, deps.deleteBatch ?? DELETE_BATCH);
+    const deleted = await deleteArchivedBatch(business, month, span, deps.deleteBatch ?? DELETE_BATCH);
     if (deleted === 0) return true;
   }
   return false;
 }
 
 /** Steps 1 to 4 for one month of one business. Returns whether it wrote the month (false: it was recorded before). */
-export async function archiveMonth(deps: ArchiveDeps, businessId: string, month: string, result: ArchiveRunResult): Promise<void> {
-  const recorded = await getArchiveMonth(businessId, deps.db, month);
+export async function archiveMonth(deps: ArchiveDeps, business: BusinessDb, month: string, result: ArchiveRunResult): Promise<void> {
+  const { businessId } = business;
+  const recorded = await getArchiveMonth(business, month);
   if (recorded) {
-    if (await finishDelete(deps, businessId, recorded)) result.finished.push(`${businessId}/${month}`);
+    if (await finishDelete(deps, business, recorded)) result.finished.push(`${businessId}/${month}`);
     return;
   }
   const span = monthSpan(month);
-  const maxId = await monthMaxId(businessId, deps.db, span);
+  const maxId = await monthMaxId(business, span);
   if (maxId === null) return;
   const refHashes: number[] = [];
-  const bytes = await gzipLines(monthLines(deps, businessId, month, maxId, refHashes));
-  const figures = await monthFigures(businessId, deps.db, span, maxId);
+  const bytes = await gzipLines(monthLines(deps, business, month, maxId, refHashes));
+  const figures = await monthFigures(business, span, maxId);
   const manifest: Manifest = {
     version: FORMAT_VERSION,
     businessId,
@@ -154,8 +156,7 @@ export async function archiveMonth(deps: ArchiveDeps, businessId: string, month:
   await deps.bucket.put(manifestKey(businessId, month), JSON.stringify(manifest, null, 2), { httpMetadata: { contentType: "application/json" } });
   await verify(deps.bucket, manifest, figures);
   await recordArchiveMonth(
-    businessId,
-    deps.db,
+    business,
     { ...figures, month, objectKey: manifest.objectKey, maxId, bytes: manifest.bytes, sha256: manifest.sha256 },
     figures,
     refHashes,
@@ -163,8 +164,8 @@ export async function archiveMonth(deps: ArchiveDeps, businessId: string, month:
   );
   result.archived.push(`${businessId}/${month}`);
   result.payments += figures.payments;
-  const record = await getArchiveMonth(businessId, deps.db, month);
-  if (record && (await finishDelete(deps, businessId, record))) result.finished.push(`${businessId}/${month}`);
+  const record = await getArchiveMonth(business, month);
+  if (record && (await finishDelete(deps, business, record))) result.finished.push(`${businessId}/${month}`);
 }
 
 /** The whole job: every business, months recorded but not yet emptied first, then each due month oldest first. */
@@ -172,17 +173,18 @@ export async function runArchive(deps: ArchiveDeps): Promise<ArchiveRunResult> {
   const result: ArchiveRunResult = { archived: [], finished: [], payments: 0 };
   const cutoff = retentionCutoff(deps.now, deps.retentionMonths);
   const maxMonths = deps.maxMonths ?? MAX_MONTHS;
-  for (const businessId of await archiveBusinessIds(deps.db)) {
-    for (const month of await monthsDeleting(businessId, deps.db)) {
-      if (await finishDelete(deps, businessId, month)) result.finished.push(`${businessId}/${month.month}`);
+  for (const business of deps.businesses) {
+    const { businessId } = business;
+    for (const month of await monthsDeleting(business)) {
+      if (await finishDelete(deps, business, month)) result.finished.push(`${businessId}/${month.month}`);
     }
     let from = 0;
     for (;;) {
       if (result.archived.length >= maxMonths) break;
-      const at = await firstPaymentAt(businessId, deps.db, from, cutoff);
+      const at = await firstPaymentAt(business, from, cutoff);
       if (at === null) break;
       const month = monthOf(at);
-      await archiveMonth(deps, businessId, month, result);
+      await archiveMonth(deps, business, month, result);
       from = monthSpan(month).to;
     }
   }

@@ -11,10 +11,10 @@ export interface FoundArchived {
 }
 
 /** The business's archived payments whose reference is one of these (at most one a reference), newest month first. */
-export async function findArchivedPayments(tenant: Tenant, db: D1Database, bucket: R2Bucket, references: readonly string[]): Promise<FoundArchived[]> {
+export async function findArchivedPayments(tenant: Tenant, bucket: R2Bucket, references: readonly string[]): Promise<FoundArchived[]> {
   const wanted = new Set(references.filter(Boolean));
   if (wanted.size === 0) return [];
-  const months = await archiveMonthsForReferences(tenant, db, await Promise.all([...wanted].map(referenceHash)));
+  const months = await archiveMonthsForReferences(tenant, await Promise.all([...wanted].map(referenceHash)));
   const found: FoundArchived[] = [];
   for (const month of months) {
     const object = await bucket.get(month.objectKey);

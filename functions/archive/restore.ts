@@ -5,6 +5,7 @@
 import { forgetArchiveMonth, getArchiveMonth, monthFigures, restoreRows, type MonthPage } from "../data/archive";
 import { manifestKey, monthSpan, readLines } from "./format";
 import { ArchiveMismatch } from "./job";
+import type { BusinessDb } from "../data/tenant";
 
 const ROWS_PER_BATCH = 500;
 
@@ -12,15 +13,16 @@ export class NotArchived extends Error {
   override name = "NotArchived";
 }
 
-export async function restoreMonth(deps: { db: D1Database; bucket: R2Bucket }, businessId: string, month: string): Promise<{ payments: number }> {
-  const record = await getArchiveMonth(businessId, deps.db, month);
+export async function restoreMonth(deps: { bucket: R2Bucket }, business: BusinessDb, month: string): Promise<{ payments: number }> {
+  const { businessId } = business;
+  const record = await getArchiveMonth(business, month);
   if (!record) throw new NotArchived(`${businessId} has no archived ${month}`);
   const object = await deps.bucket.get(record.objectKey);
   if (!object) throw new ArchiveMismatch(`${record.objectKey}: the object is missing`);
   let page: MonthPage = { payments: [], entries: [], items: [] };
   let payments = 0;
   const flush = async () => {
-    if (page.payments.length > 0) await restoreRows(businessId, deps.db, page);
+    if (page.payments.length > 0) await restoreRows(business, page);
     payments += page.payments.length;
     page = { payments: [], entries: [], items: [] };
   };
@@ -31,13 +33,13 @@ export async function restoreMonth(deps: { db: D1Database; bucket: R2Bucket }, b
     if (page.payments.length >= ROWS_PER_BATCH) await flush();
   }
   await flush();
-  const figures = await monthFigures(businessId, deps.db, monthSpan(month), record.maxId);
+  const figures = await monthFigures(business, monthSpan(month), record.maxId);
   const recorded = [record.payments, record.successful, record.gross, record.fees, record.amountSum, record.feeSum, record.entries, record.entryDebits];
   const back = [figures.payments, figures.successful, figures.gross, figures.fees, figures.amountSum, figures.feeSum, figures.entries, figures.entryDebits];
   if (JSON.stringify(recorded) !== JSON.stringify(back) || figures.settlementItems !== record.settlementItems) {
     throw new ArchiveMismatch(`${record.objectKey}: D1 after the restore differs from the record (${JSON.stringify({ recorded, back })})`);
   }
-  await forgetArchiveMonth(businessId, deps.db, record);
+  await forgetArchiveMonth(business, record);
   await deps.bucket.delete([record.objectKey, manifestKey(businessId, month)]);
   return { payments };
 }

@@ -1,11 +1,14 @@
 // What the sign-in functions need, built once per request from the load context.
 import type { AppLoadContext } from "@remix-run/cloudflare";
-import type { RequestMeta } from "../data/tenant";
+import type { BusinessDb, RequestMeta } from "../data/tenant";
 import { parseAuthConfig, parseOidcConfig, type AuthConfig } from "../env";
 import type { OidcDeps } from "./oidc";
 
 export interface AuthDeps {
+  /** The core database: sign-in, sessions, the directory. A business's rows are reached through its tenant. */
   db: D1Database;
+  /** A business's database for this request, by the directory's name for it (functions/shards.ts). */
+  businessDb: (businessId: string, shard: string) => BusinessDb;
   config: AuthConfig;
   meta: RequestMeta;
   /** Epoch ms; tests pass their own clock. */
@@ -17,15 +20,24 @@ export function requestMeta(request: Request, requestId: string | null): Request
   return { ip: request.headers.get("CF-Connecting-IP"), userAgent: request.headers.get("User-Agent"), requestId };
 }
 
+/** One per load context (one per request): the guards read the session once per request through it. */
 export function authDeps(request: Request, context: AppLoadContext): AuthDeps {
-  const env = context.cloudflare.env;
-  return {
-    db: env.DB,
-    config: parseAuthConfig(env as unknown as Record<string, unknown>),
-    meta: requestMeta(request, context.requestId),
-    now: () => Date.now(),
-  };
+  let deps = perRequest.get(context);
+  if (!deps) {
+    const env = context.cloudflare.env;
+    deps = {
+      db: env.DB,
+      businessDb: (businessId, shard) => context.databases.forBusiness(businessId, shard),
+      config: parseAuthConfig(env as unknown as Record<string, unknown>),
+      meta: requestMeta(request, context.requestId),
+      now: () => Date.now(),
+    };
+    perRequest.set(context, deps);
+  }
+  return deps;
 }
+
+const perRequest = new WeakMap<AppLoadContext, AuthDeps>();
 
 export const iso = (ms: number) => new Date(ms).toISOString();
 

@@ -5,30 +5,55 @@
 // is the session's own while its cookie is still sent, else the return-URL
 // cookie's (session.ts), which outlives it.
 import { redirect } from "@remix-run/cloudflare";
-import { membershipRole } from "../data/memberships";
-import { sessionRow } from "../data/sign-in-sessions";
+import { membershipRoleStatement } from "../data/memberships";
+import { sessionRowStatement, type SessionRow } from "../data/sign-in-sessions";
+import type { Role } from "../permissions";
 import type { Tenant } from "../data/tenant";
 import type { AuthDeps } from "./deps";
+import { timed } from "../timing";
 import { clearSessionCookie, isValidSession, readReturnUrl, readSessionCookie, type ReturnUrl, type SessionData } from "./session";
 import { rowAllows } from "./sign-in";
 
-export type SessionCheck = { ok: true; session: SessionData } | { ok: false; returnUrl: ReturnUrl; clear: boolean };
+export type SessionCheck =
+  /**
+   * `shard`: the database of the cookie's business (the directory, read with the session row); `role`: the member's
+   * role there, read from that database alongside (undefined when not read).
+   */
+  { ok: true; session: SessionData; shard: string | null; role?: Role | null } | { ok: false; returnUrl: ReturnUrl; clear: boolean };
+
+/**
+ * Where each business was last found (per isolate). The membership is read from that database at the same time as
+ * the session row from the core one: one round trip, not two. The directory in the session row has the last word:
+ * a business that moved meanwhile is read again where it is now.
+ */
+const lastPlace = new Map<string, string>();
 
 /**
  * The request's session as far as the cookie and the sessions row vouch for it
  * (any stage). Forged, altered, unknown-key, expired and revoked all fail.
  */
 export function checkSession(request: Request, deps: AuthDeps): Promise<SessionCheck> {
-  // The root loader and the page's loader run side by side on one request: read once.
-  let check = checks.get(request);
-  if (!check) {
-    check = readSession(request, deps);
-    checks.set(request, check);
-  }
-  return check;
+  return once(checks, request, deps, () => timed(deps.db, "session", () => readSession(request, deps)));
 }
 
-const checks = new WeakMap<Request, Promise<SessionCheck>>();
+const checks: Memo<SessionCheck> = new WeakMap();
+
+type Memo<T> = WeakMap<object, { cookie: string | null; value: Promise<T> }>;
+
+/**
+ * The root loader and the page's loader run side by side on one request: read once. Remix hands each loader
+ * its own copy of the request (it strips ?index and ?_routes), so on a GET the key is the request's AuthDeps
+ * (one per load context, authDeps); a POST's action may change the session, so there each copy reads afresh.
+ */
+function once<T>(memo: Memo<T>, request: Request, deps: AuthDeps, make: () => Promise<T>): Promise<T> {
+  const key = request.method === "GET" || request.method === "HEAD" ? deps : request;
+  const cookie = request.headers.get("Cookie");
+  const found = memo.get(key);
+  if (found && found.cookie === cookie) return found.value;
+  const value = make();
+  memo.set(key, { cookie, value });
+  return value;
+}
 
 async function readSession(request: Request, deps: AuthDeps): Promise<SessionCheck> {
   const now = deps.now();
@@ -38,9 +63,24 @@ async function readSession(request: Request, deps: AuthDeps): Promise<SessionChe
     return { ok: false, returnUrl: (await readReturnUrl(request, deps.config, now)) ?? "/login", clear: read.kind === "refused" };
   }
   if (read.kind === "expired") return { ok: false, returnUrl: read.returnUrl, clear: true };
-  const row = await sessionRow(deps.db, read.session.sid);
+  // With a business chosen, its membership is read from its database while the session row is read (requireBusiness needs it next).
+  const { sid, sub, activeBusiness } = read.session;
+  const guess = activeBusiness ? lastPlace.get(activeBusiness) : undefined;
+  const roleIn = (shard: string) =>
+    membershipRoleStatement({ userId: sub, businessId: activeBusiness! }, deps.businessDb(activeBusiness!, shard).db)
+      .first<{ role: Role }>()
+      .then((found) => found?.role ?? null);
+  const [row, guessed] = await Promise.all([
+    sessionRowStatement(deps.db, sid, activeBusiness ?? null).first<SessionRow>(),
+    guess ? roleIn(guess) : Promise.resolve(undefined),
+  ]);
   if (!rowAllows(row, read.session, now)) return { ok: false, returnUrl: read.session.returnUrl, clear: true };
-  return { ok: true, session: read.session };
+  const shard = row?.shard ?? null;
+  if (!activeBusiness || !shard) return { ok: true, session: read.session, shard };
+  lastPlace.set(activeBusiness, shard);
+  // The business's own copy of the membership decides (the core copy only lists businesses at sign-in).
+  const role = guess === shard && guessed !== undefined ? guessed : await roleIn(shard);
+  return { ok: true, session: read.session, shard, role };
 }
 
 function leave(request: Request, to: string, clear: boolean): never {
@@ -81,22 +121,19 @@ export async function requireVerified(request: Request, deps: AuthDeps): Promise
  * access to it) the user goes to /select-business, still signed in.
  */
 export function requireBusiness(request: Request, deps: AuthDeps): Promise<{ session: VerifiedSession; tenant: Tenant }> {
-  let entered = businesses.get(request);
-  if (!entered) {
-    entered = enterBusiness(request, deps);
-    businesses.set(request, entered);
-  }
-  return entered;
+  return once(businesses, request, deps, () => timed(deps.db, "session", () => enterBusiness(request, deps)));
 }
 
-const businesses = new WeakMap<Request, Promise<{ session: VerifiedSession; tenant: Tenant }>>();
+const businesses: Memo<{ session: VerifiedSession; tenant: Tenant }> = new WeakMap();
 
 async function enterBusiness(request: Request, deps: AuthDeps): Promise<{ session: VerifiedSession; tenant: Tenant }> {
   const session = await requireVerified(request, deps);
-  if (session.stage !== "business_chosen" || !session.activeBusiness) leave(request, "/select-business", false);
-  const role = await membershipRole({ userId: session.sub, businessId: session.activeBusiness }, deps.db);
+  const check = await checkSession(request, deps);
+  const shard = check.ok ? check.shard : null;
+  if (session.stage !== "business_chosen" || !session.activeBusiness || !shard) leave(request, "/select-business", false);
+  const role = check.ok ? check.role : null;
   if (!role) leave(request, "/select-business", false);
-  return { session, tenant: { businessId: session.activeBusiness, userId: session.sub, role } };
+  return { session, tenant: { ...deps.businessDb(session.activeBusiness, shard), userId: session.sub, role } };
 }
 
 /**

@@ -46,11 +46,12 @@ export async function signedInIdentity(request: Request, deps: AuthDeps): Promis
   const check = await checkSession(request, deps);
   if (!check.ok) return null;
   const { session } = check;
-  if (session.stage !== "business_chosen" || !session.activeBusiness || !isValidSession(session, deps.now())) return null;
-  const [profile, choices, pending] = await deps.db.batch([
-    memberProfileStatement({ userId: session.sub, businessId: session.activeBusiness }, deps.db),
-    memberBusinessesStatement(deps.db, session.sub),
-    pendingCountStatement({ businessId: session.activeBusiness }, deps.db),
+  if (session.stage !== "business_chosen" || !session.activeBusiness || !check.shard || !isValidSession(session, deps.now())) return null;
+  // The person and the business from the business's database; the businesses they may switch to from the core one.
+  const business = deps.businessDb(session.activeBusiness, check.shard);
+  const [[profile, pending], choices] = await Promise.all([
+    business.db.batch([memberProfileStatement({ userId: session.sub, businessId: business.businessId }, business.db), pendingCountStatement(business)]),
+    memberBusinessesStatement(deps.db, session.sub).all(),
   ]);
   const row = (profile?.results as MemberProfileRow[] | undefined)?.[0];
   if (!row) return null;
@@ -68,7 +69,7 @@ export async function signedInIdentity(request: Request, deps: AuthDeps): Promis
       businessIdentifier: row.identifier,
       accessLevel: row.role,
     },
-    businesses: (choices?.results ?? []) as MemberBusiness[],
+    businesses: choices.results as unknown as MemberBusiness[],
     pendingApprovals: can(row.role, "view:approval") ? ((pending?.results[0] as { n: number } | undefined)?.n ?? 0) : null,
   };
 }

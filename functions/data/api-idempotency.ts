@@ -1,6 +1,7 @@
 // Idempotency-Key for the Partner API (migration 0010): per business, a key is
 // claimed by the first request that carries it, with a hash of that request;
 // the answer is kept with it. Rows older than a day are dropped.
+import type { BusinessDb, Db } from "./tenant";
 
 export interface KeptAnswer {
   requestHash: string;
@@ -10,8 +11,7 @@ export interface KeptAnswer {
 
 /** Claims the key for this request; null when it was free (now ours), else what the first request kept. */
 export async function claimIdempotencyKey(
-  businessId: string,
-  db: D1Database,
+  { businessId, db }: BusinessDb,
   key: string,
   claim: { requestHash: string; status: number; body: string },
   now: number,
@@ -31,12 +31,12 @@ export async function claimIdempotencyKey(
 }
 
 /** Frees a claim whose request could not be queued, so a retry with the same key runs. */
-export async function releaseIdempotencyKey(businessId: string, db: D1Database, key: string): Promise<void> {
+export async function releaseIdempotencyKey({ businessId, db }: BusinessDb, key: string): Promise<void> {
   await db.prepare("DELETE FROM api_idempotency WHERE business_id = ? AND idempotency_key = ?").bind(businessId, key).run();
 }
 
 /** Drops keys older than a day (the daily cron). Belongs to no one business. */
-export async function dropOldIdempotencyKeys(db: D1Database, now: number): Promise<void> {
+export async function dropOldIdempotencyKeys(db: Db, now: number): Promise<void> {
   await db
     .prepare("DELETE FROM api_idempotency WHERE created_at < ?")
     .bind(now - 86_400_000)

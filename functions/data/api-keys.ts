@@ -3,7 +3,7 @@
 // is found by its hash, so a wrong key costs one index look-up and says nothing
 // about which business exists.
 import { auditStatement } from "./audit";
-import { NotFoundError, RuleError, type RequestMeta, type Tenant } from "./tenant";
+import { NotFoundError, RuleError, type BusinessDb, type RequestMeta, type Tenant } from "./tenant";
 
 export interface ApiKey {
   id: string;
@@ -37,7 +37,8 @@ const KEY_COLUMNS = `k.id, k.name, k.prefix, k.created_by AS createdBy, u.name A
   k.expires_at AS expiresAt, k.rolled_to AS rolledTo, k.revoked_at AS revokedAt`;
 
 /** Live (not revoked, not expired) keys of the business first, newest first; then the rest. */
-export async function listApiKeys(tenant: Tenant, db: D1Database): Promise<ApiKey[]> {
+export async function listApiKeys(tenant: Tenant): Promise<ApiKey[]> {
+  const { db } = tenant;
   const { results } = await db
     .prepare(
       `SELECT ${KEY_COLUMNS} FROM api_keys k LEFT JOIN users u ON u.id = k.created_by
@@ -48,7 +49,8 @@ export async function listApiKeys(tenant: Tenant, db: D1Database): Promise<ApiKe
   return results;
 }
 
-async function getApiKey(tenant: Tenant, db: D1Database, keyId: string): Promise<ApiKey> {
+async function getApiKey(tenant: Tenant, keyId: string): Promise<ApiKey> {
+  const { db } = tenant;
   const row = await db
     .prepare(`SELECT ${KEY_COLUMNS} FROM api_keys k LEFT JOIN users u ON u.id = k.created_by WHERE k.business_id = ? AND k.id = ?`)
     .bind(tenant.businessId, keyId)
@@ -57,40 +59,35 @@ async function getApiKey(tenant: Tenant, db: D1Database, keyId: string): Promise
   return row;
 }
 
-function insertKeyStatement(tenant: Tenant, db: D1Database, key: NewKeyRow, now: number): D1PreparedStatement {
+function insertKeyStatement(tenant: Tenant, key: NewKeyRow, now: number): D1PreparedStatement {
+  const { db } = tenant;
   return db
     .prepare("INSERT INTO api_keys (id, business_id, name, prefix, secret_hash, created_by, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)")
     .bind(key.id, tenant.businessId, key.name, key.prefix, key.secretHash, tenant.userId || null, now);
 }
 
 /** A new key; the caller shows the key once (only its hash reaches D1). */
-export async function createApiKey(tenant: Tenant, db: D1Database, meta: RequestMeta, key: NewKeyRow, now = Date.now()): Promise<void> {
+export async function createApiKey(tenant: Tenant, meta: RequestMeta, key: NewKeyRow, now = Date.now()): Promise<void> {
+  const { db } = tenant;
   await db.batch([
-    insertKeyStatement(tenant, db, key, now),
-    auditStatement(tenant, db, meta, { action: "api_key.create", entity: "api_key", entityId: key.id, after: { name: key.name, prefix: key.prefix } }),
+    insertKeyStatement(tenant, key, now),
+    auditStatement(tenant, meta, { action: "api_key.create", entity: "api_key", entityId: key.id, after: { name: key.name, prefix: key.prefix } }),
   ]);
 }
 
 /** The old key keeps working for `graceMs` (24 h) so the processor can switch; the new one works at once. */
-export async function rollApiKey(
-  tenant: Tenant,
-  db: D1Database,
-  meta: RequestMeta,
-  oldKeyId: string,
-  key: NewKeyRow,
-  graceMs: number,
-  now = Date.now(),
-): Promise<void> {
-  const old = await getApiKey(tenant, db, oldKeyId);
+export async function rollApiKey(tenant: Tenant, meta: RequestMeta, oldKeyId: string, key: NewKeyRow, graceMs: number, now = Date.now()): Promise<void> {
+  const { db } = tenant;
+  const old = await getApiKey(tenant, oldKeyId);
   if (old.revokedAt !== null) throw new RuleError("This key was revoked; make a new key instead.");
   if (old.rolledTo !== null) throw new RuleError("This key was already rolled; roll its replacement instead.");
   const expiresAt = now + graceMs;
   const results = await db.batch([
-    insertKeyStatement(tenant, db, key, now),
+    insertKeyStatement(tenant, key, now),
     db
       .prepare("UPDATE api_keys SET rolled_to = ?, expires_at = ? WHERE business_id = ? AND id = ? AND rolled_to IS NULL AND revoked_at IS NULL")
       .bind(key.id, expiresAt, tenant.businessId, oldKeyId),
-    auditStatement(tenant, db, meta, {
+    auditStatement(tenant, meta, {
       action: "api_key.roll",
       entity: "api_key",
       entityId: oldKeyId,
@@ -106,30 +103,31 @@ export async function rollApiKey(
 }
 
 /** Stops the key at once (a rolled key's grace ends too). */
-export async function revokeApiKey(tenant: Tenant, db: D1Database, meta: RequestMeta, keyId: string, now = Date.now()): Promise<void> {
-  const key = await getApiKey(tenant, db, keyId);
+export async function revokeApiKey(tenant: Tenant, meta: RequestMeta, keyId: string, now = Date.now()): Promise<void> {
+  const { db } = tenant;
+  const key = await getApiKey(tenant, keyId);
   if (key.revokedAt !== null) throw new RuleError("This key is already revoked.");
   await db.batch([
     db
       .prepare("UPDATE api_keys SET revoked_at = ?, revoked_by = ? WHERE business_id = ? AND id = ? AND revoked_at IS NULL")
       .bind(now, tenant.userId || null, tenant.businessId, keyId),
-    auditStatement(tenant, db, meta, { action: "api_key.revoke", entity: "api_key", entityId: keyId, before: { name: key.name, prefix: key.prefix } }),
+    auditStatement(tenant, meta, { action: "api_key.revoke", entity: "api_key", entityId: keyId, before: { name: key.name, prefix: key.prefix } }),
   ]);
 }
 
-/** The live key with this hash, if any (revoked and expired keys are no keys). */
-export async function findKeyByHash(db: D1Database, secretHash: string, now: number): Promise<KeyHolder | null> {
+/** The business's live key with this hash, if any (revoked and expired keys are no keys); the directory (keyPlace) said which business. */
+export async function findKeyByHash({ businessId, db }: BusinessDb, secretHash: string, now: number): Promise<KeyHolder | null> {
   return db
     .prepare(
       `SELECT k.id AS keyId, k.business_id AS businessId, k.last_used_at AS lastUsedAt FROM api_keys k JOIN businesses b ON b.id = k.business_id
-       WHERE k.secret_hash = ? AND k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > ?) AND b.status = 'active'`,
+       WHERE k.secret_hash = ? AND k.business_id = ? AND k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > ?) AND b.status = 'active'`,
     )
-    .bind(secretHash, now)
+    .bind(secretHash, businessId, now)
     .first<KeyHolder>();
 }
 
 /** Records use, at most once a minute per key (a write per request would cost more than it tells). */
-export async function touchApiKey(holder: KeyHolder, db: D1Database, now: number): Promise<void> {
+export async function touchApiKey({ db }: BusinessDb, holder: KeyHolder, now: number): Promise<void> {
   await db
     .prepare("UPDATE api_keys SET last_used_at = ? WHERE business_id = ? AND id = ? AND (last_used_at IS NULL OR last_used_at < ?)")
     .bind(now, holder.businessId, holder.keyId, now - 60_000)

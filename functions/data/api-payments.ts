@@ -3,6 +3,7 @@
 // names another business's merchant apart: 403), and one payment by reference.
 // Look-ups by id or serial span businesses on purpose, for that 403; they return
 // the owner's business id and nothing else of another business.
+import type { BusinessDb } from "./tenant";
 
 export interface PartyRow {
   id: string;
@@ -21,11 +22,7 @@ export interface Parties {
 }
 
 /** Merchants by id (any business) or code (this business), points of sale by id, terminals by serial. */
-export async function findParties(
-  businessId: string,
-  db: D1Database,
-  names: { merchants: string[]; pointsOfSale: string[]; serials: string[] },
-): Promise<Parties> {
+export async function findParties({ businessId, db }: BusinessDb, names: { merchants: string[]; pointsOfSale: string[]; serials: string[] }): Promise<Parties> {
   const [merchants, pointsOfSale, terminals] = await db.batch<PartyRow>([
     db
       .prepare(
@@ -82,7 +79,7 @@ export const PAYMENT_FROM = `transactions t
   LEFT JOIN terminals tm ON tm.id = t.terminal_id AND tm.business_id = t.business_id`;
 
 /** One payment of the business by the processor's reference, with the settlement that paid it. */
-export async function getPaymentByReference(businessId: string, db: D1Database, reference: string): Promise<HeldPayment | null> {
+export async function getPaymentByReference({ businessId, db }: BusinessDb, reference: string): Promise<HeldPayment | null> {
   return db
     .prepare(
       `SELECT ${PAYMENT_COLUMNS},

@@ -12,7 +12,7 @@ import { namesOf, type NameKind } from "./names";
 import { decodeCursor, pageSize, toPage, type Page, type PageQuery } from "./page";
 import { POINT_OF_SALE_COLUMNS } from "./points-of-sale";
 import { SETTLEMENT_ACCOUNT_COLUMNS } from "./settlement-accounts";
-import { ForbiddenError, NotFoundError, RuleError, nowIso, type RequestMeta, type Tenant } from "./tenant";
+import { ForbiddenError, NotFoundError, RuleError, nowIso, type RequestMeta, type Tenant, type Db } from "./tenant";
 
 export const APPROVAL_KINDS = ["employee", "merchant", "point_of_sale", "settlement_account"] as const;
 export type ApprovalKind = (typeof APPROVAL_KINDS)[number];
@@ -161,7 +161,8 @@ function toRequest(row: RequestRow): ApprovalRequest {
   };
 }
 
-export async function getApprovalRequest(tenant: Tenant, db: D1Database, id: string): Promise<ApprovalRequest | null> {
+export async function getApprovalRequest(tenant: Tenant, id: string): Promise<ApprovalRequest | null> {
+  const { db } = tenant;
   const row = await db.prepare(`${SELECT_REQUEST} WHERE r.id = ? AND r.business_id = ?`).bind(id, tenant.businessId).first<RequestRow>();
   return row ? toRequest(row) : null;
 }
@@ -173,7 +174,8 @@ export interface ApprovalQuery extends PageQuery {
 }
 
 /** The queue, newest first. */
-export async function listApprovalRequests(tenant: Tenant, db: D1Database, query: ApprovalQuery = {}): Promise<Page<ApprovalRequest>> {
+export async function listApprovalRequests(tenant: Tenant, query: ApprovalQuery = {}): Promise<Page<ApprovalRequest>> {
+  const { db } = tenant;
   const size = pageSize(query.limit);
   const where = ["r.business_id = ?"];
   const binds: unknown[] = [tenant.businessId];
@@ -211,7 +213,8 @@ export async function listApprovalRequests(tenant: Tenant, db: D1Database, query
 }
 
 /** Pending requests per kind (transfers too, the fifth kind), for the queue's tabs. */
-export async function countPendingRequests(tenant: Tenant, db: D1Database): Promise<Record<ApprovalKind | "transfer", number>> {
+export async function countPendingRequests(tenant: Tenant): Promise<Record<ApprovalKind | "transfer", number>> {
+  const { db } = tenant;
   const { results } = await db
     .prepare("SELECT kind, COUNT(*) AS n FROM approval_requests WHERE business_id = ? AND status = 'pending' GROUP BY kind")
     .bind(tenant.businessId)
@@ -230,9 +233,15 @@ export interface ChangeInput {
   targetId?: string;
   /** For create: every create column; for update: the columns to change. Ignored for deactivate. */
   after?: ChangeValues;
+  /**
+   * Inviting an employee: the account the email already has anywhere in the portal (the core database knows every
+   * person: functions/data/directory.ts accountIdByEmail), so the invitation is for that account; null for a new person.
+   */
+  existingAccountId?: string | null;
 }
 
-async function readTarget(tenant: Tenant, db: D1Database, spec: KindSpec, targetId: string, columns: readonly string[]) {
+async function readTarget(tenant: Tenant, spec: KindSpec, targetId: string, columns: readonly string[]) {
+  const { db } = tenant;
   const list = [...new Set([...columns, "status", "version"])].join(", ");
   return db.prepare(`SELECT ${list} FROM ${spec.table} WHERE ${spec.idColumn} = ? AND business_id = ?`).bind(targetId, tenant.businessId).first<ChangeValues>();
 }
@@ -270,7 +279,8 @@ function isUniqueViolation(error: unknown, index: string): boolean {
 }
 
 /** Makes a request; returns its id. Nothing changes until a checker approves it. */
-export async function requestChange(tenant: Tenant, db: D1Database, meta: RequestMeta, input: ChangeInput): Promise<string> {
+export async function requestChange(tenant: Tenant, meta: RequestMeta, input: ChangeInput): Promise<string> {
+  const { db } = tenant;
   const spec = SPECS[input.kind];
   if (!can(tenant.role, spec.request)) throw new ForbiddenError(`Your role cannot request ${spec.noun} changes.`);
   const at = nowIso();
@@ -294,7 +304,7 @@ export async function requestChange(tenant: Tenant, db: D1Database, meta: Reques
         )
         .bind(tenant.businessId, after.email)
         .first<{ id: string; member: number }>();
-      targetId = existing?.id ?? `${spec.idPrefix}_${crypto.randomUUID()}`;
+      targetId = input.existingAccountId ?? existing?.id ?? `${spec.idPrefix}_${crypto.randomUUID()}`;
       if (existing?.member) throw new RuleError("This person is already an employee of the business.");
       checkEmployeeRules(tenant, targetId, after, "maker");
     } else {
@@ -304,7 +314,7 @@ export async function requestChange(tenant: Tenant, db: D1Database, meta: Reques
     if (!input.targetId) throw new RuleError(`Say which ${spec.noun} to change.`);
     targetId = input.targetId;
     const columns = input.action === "update" ? spec.updateColumns : ["status"];
-    const current = await readTarget(tenant, db, spec, targetId, columns);
+    const current = await readTarget(tenant, spec, targetId, columns);
     if (!current) throw new NotFoundError(spec.noun);
     if (current.status === spec.inactive) throw new RuleError(`This ${spec.noun} is already deactivated.`);
     if (input.action === "update") {
@@ -341,12 +351,11 @@ export async function requestChange(tenant: Tenant, db: D1Database, meta: Reques
         ),
       auditStatement(
         tenant,
-        db,
         meta,
         { action: "request.create", entity: "approval_request", entityId: id, after: { kind: input.kind, action: input.action, targetId, before, after } },
         at,
       ),
-      ...webhookEventStatements(tenant.businessId, db, [
+      ...webhookEventStatements(tenant, [
         {
           id: `evt_${id}_requested`,
           type: "approval.requested",
@@ -364,9 +373,9 @@ export async function requestChange(tenant: Tenant, db: D1Database, meta: Reques
 
 // ---------------------------------------------------------------- deciding
 
-async function loadPendingForDecision(tenant: Tenant, db: D1Database, id: string): Promise<ApprovalRequest> {
+async function loadPendingForDecision(tenant: Tenant, id: string): Promise<ApprovalRequest> {
   if (!can(tenant.role, "decide:approval")) throw new ForbiddenError("Only a Super Administrator or an Administrator can decide requests.");
-  const request = await getApprovalRequest(tenant, db, id);
+  const request = await getApprovalRequest(tenant, id);
   if (!request) throw new NotFoundError("Request");
   if (request.status !== "pending") throw new RuleError(`This request is already ${request.status}.`);
   if (request.makerId === tenant.userId) throw new RuleError("You cannot decide your own request.");
@@ -374,11 +383,12 @@ async function loadPendingForDecision(tenant: Tenant, db: D1Database, id: string
 }
 
 /** Rolls the batch back (CHECK ok = 1) unless the condition holds. */
-function guard(db: D1Database, conditionSql: string, reason: string, ...binds: unknown[]): D1PreparedStatement {
+function guard(db: Db, conditionSql: string, reason: string, ...binds: unknown[]): D1PreparedStatement {
   return db.prepare(`INSERT INTO batch_guards (ok, reason) VALUES (coalesce((${conditionSql}), 0), ?)`).bind(...binds, reason);
 }
 
-function applyStatements(tenant: Tenant, db: D1Database, spec: KindSpec, request: ApprovalRequest, at: string): D1PreparedStatement[] {
+function applyStatements(tenant: Tenant, spec: KindSpec, request: ApprovalRequest, at: string): D1PreparedStatement[] {
+  const { db } = tenant;
   const after = request.after;
   const statements: D1PreparedStatement[] = [];
   const makesPrimary = request.kind === "settlement_account" && Number(after.is_primary) === 1;
@@ -456,13 +466,13 @@ function applyStatements(tenant: Tenant, db: D1Database, spec: KindSpec, request
   return statements;
 }
 
-async function markStale(tenant: Tenant, db: D1Database, meta: RequestMeta, request: ApprovalRequest): Promise<never> {
+async function markStale(tenant: Tenant, meta: RequestMeta, request: ApprovalRequest): Promise<never> {
+  const { db } = tenant;
   const at = nowIso();
   await db.batch([
     db.prepare("UPDATE approval_requests SET status = 'stale' WHERE id = ? AND business_id = ? AND status = 'pending'").bind(request.id, tenant.businessId),
     auditStatement(
       tenant,
-      db,
       meta,
       { action: "request.stale", entity: "approval_request", entityId: request.id, before: { status: "pending" }, after: { status: "stale" } },
       at,
@@ -471,7 +481,8 @@ async function markStale(tenant: Tenant, db: D1Database, meta: RequestMeta, requ
   throw new StaleRequestError();
 }
 
-async function targetVersion(tenant: Tenant, db: D1Database, spec: KindSpec, targetId: string): Promise<number | null> {
+async function targetVersion(tenant: Tenant, spec: KindSpec, targetId: string): Promise<number | null> {
+  const { db } = tenant;
   const row = await db
     .prepare(`SELECT version FROM ${spec.table} WHERE ${spec.idColumn} = ? AND business_id = ?`)
     .bind(targetId, tenant.businessId)
@@ -480,31 +491,30 @@ async function targetVersion(tenant: Tenant, db: D1Database, spec: KindSpec, tar
 }
 
 /** Approves and applies a request, all or nothing. */
-export async function approveRequest(tenant: Tenant, db: D1Database, meta: RequestMeta, id: string): Promise<ApprovalRequest> {
-  const request = await loadPendingForDecision(tenant, db, id);
+export async function approveRequest(tenant: Tenant, meta: RequestMeta, id: string): Promise<ApprovalRequest> {
+  const { db } = tenant;
+  const request = await loadPendingForDecision(tenant, id);
   const spec = SPECS[request.kind];
   if (request.kind === "employee") checkEmployeeRules(tenant, request.targetId, request.after, "checker");
-  if (request.action !== "create" && (await targetVersion(tenant, db, spec, request.targetId)) !== request.targetVersion) {
-    return markStale(tenant, db, meta, request);
+  if (request.action !== "create" && (await targetVersion(tenant, spec, request.targetId)) !== request.targetVersion) {
+    return markStale(tenant, meta, request);
   }
 
   const at = nowIso();
   const statements = [
     guard(db, "SELECT status = 'pending' FROM approval_requests WHERE id = ? AND business_id = ?", "request decided meanwhile", request.id, tenant.businessId),
-    ...applyStatements(tenant, db, spec, request, at),
+    ...applyStatements(tenant, spec, request, at),
     db
       .prepare("UPDATE approval_requests SET status = 'approved', checker_id = ?, decided_at = ? WHERE id = ? AND business_id = ? AND status = 'pending'")
       .bind(tenant.userId, at, request.id, tenant.businessId),
     auditStatement(
       tenant,
-      db,
       meta,
       { action: `${spec.entity}.${request.action}`, entity: spec.entity, entityId: request.targetId, before: request.before, after: request.after },
       at,
     ),
     auditStatement(
       tenant,
-      db,
       meta,
       { action: "request.approve", entity: "approval_request", entityId: request.id, before: { status: "pending" }, after: { status: "approved" } },
       at,
@@ -515,10 +525,10 @@ export async function approveRequest(tenant: Tenant, db: D1Database, meta: Reque
     await db.batch(statements);
   } catch (error) {
     // Lost a race with another change to the target: say so, as a stale request.
-    if (request.action !== "create" && (await targetVersion(tenant, db, spec, request.targetId)) !== request.targetVersion) {
-      return markStale(tenant, db, meta, request);
+    if (request.action !== "create" && (await targetVersion(tenant, spec, request.targetId)) !== request.targetVersion) {
+      return markStale(tenant, meta, request);
     }
-    const fresh = await getApprovalRequest(tenant, db, id);
+    const fresh = await getApprovalRequest(tenant, id);
     if (fresh && fresh.status !== "pending") throw new RuleError(`This request is already ${fresh.status}.`);
     if (error instanceof Error && error.message.includes("merchant missing or inactive")) throw new RuleError("The merchant is no longer active.");
     if (error instanceof Error && error.message.includes("UNIQUE constraint failed")) {
@@ -526,15 +536,16 @@ export async function approveRequest(tenant: Tenant, db: D1Database, meta: Reque
     }
     throw error;
   }
-  return (await getApprovalRequest(tenant, db, id))!;
+  return (await getApprovalRequest(tenant, id))!;
 }
 
 /** Rejects a request with the reason the maker will read. */
-export async function rejectRequest(tenant: Tenant, db: D1Database, meta: RequestMeta, id: string, reason: string): Promise<ApprovalRequest> {
+export async function rejectRequest(tenant: Tenant, meta: RequestMeta, id: string, reason: string): Promise<ApprovalRequest> {
+  const { db } = tenant;
   const trimmed = reason.trim();
   if (!trimmed) throw new RuleError("Give a reason for rejecting the request.");
   if (trimmed.length > 500) throw new RuleError("Keep the reason under 500 characters.");
-  const request = await loadPendingForDecision(tenant, db, id);
+  const request = await loadPendingForDecision(tenant, id);
   const at = nowIso();
   try {
     await db.batch([
@@ -552,7 +563,6 @@ export async function rejectRequest(tenant: Tenant, db: D1Database, meta: Reques
         .bind(tenant.userId, at, trimmed, request.id, tenant.businessId),
       auditStatement(
         tenant,
-        db,
         meta,
         {
           action: "request.reject",
@@ -567,11 +577,11 @@ export async function rejectRequest(tenant: Tenant, db: D1Database, meta: Reques
     ]);
   } catch (error) {
     // Another checker decided it a moment ago.
-    const fresh = await getApprovalRequest(tenant, db, id);
+    const fresh = await getApprovalRequest(tenant, id);
     if (fresh && fresh.status !== "pending") throw new RuleError(`This request is already ${fresh.status}.`);
     throw error;
   }
-  return (await getApprovalRequest(tenant, db, id))!;
+  return (await getApprovalRequest(tenant, id))!;
 }
 
 // ---------------------------------------------------------------- showing
@@ -603,7 +613,7 @@ const SUBJECT_NAMES: Record<ApprovalKind, NameKind> = {
  * in its after values; the others read their targets, one query per kind for
  * the whole page. A target that is gone has no name (the page says so).
  */
-export async function requestSubjects(tenant: Tenant, db: D1Database, requests: readonly Subject[]): Promise<Record<string, string>> {
+export async function requestSubjects(tenant: Tenant, requests: readonly Subject[]): Promise<Record<string, string>> {
   const names: Record<string, string> = {};
   const wanted = new Map<ApprovalKind, Set<string>>();
   for (const request of requests) {
@@ -617,7 +627,7 @@ export async function requestSubjects(tenant: Tenant, db: D1Database, requests: 
       wanted.set(request.kind as ApprovalKind, ids);
     }
   }
-  const lookups = [...wanted].map(async ([kind, ids]) => [kind, await namesOf(tenant, db, SUBJECT_NAMES[kind], ids)] as const);
+  const lookups = [...wanted].map(async ([kind, ids]) => [kind, await namesOf(tenant, SUBJECT_NAMES[kind], ids)] as const);
   const found = new Map(await Promise.all(lookups));
   for (const request of requests) {
     if (request.action === "create") continue;
@@ -640,7 +650,8 @@ export interface RequestRecord {
 }
 
 /** The target's current values and its merchant's name, for the request page. */
-export async function getRequestRecord(tenant: Tenant, db: D1Database, request: ApprovalRequest): Promise<RequestRecord> {
+export async function getRequestRecord(tenant: Tenant, request: ApprovalRequest): Promise<RequestRecord> {
+  const { db } = tenant;
   let current: ChangeValues | null;
   if (request.kind === "employee") {
     current = await db
@@ -667,6 +678,7 @@ export async function getRequestRecord(tenant: Tenant, db: D1Database, request: 
 }
 
 /** How many requests wait for a decision, for a batch (the navigation's count, read before the tenant's role is known). */
-export function pendingCountStatement(business: Pick<Tenant, "businessId">, db: D1Database): D1PreparedStatement {
+export function pendingCountStatement(business: Pick<Tenant, "businessId" | "db">): D1PreparedStatement {
+  const { db } = business;
   return db.prepare("SELECT COUNT(*) AS n FROM approval_requests WHERE business_id = ? AND status = 'pending'").bind(business.businessId);
 }

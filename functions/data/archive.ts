@@ -3,7 +3,7 @@
 // (the manifest's numbers, counted by SQL to check the object against), the
 // archived months, the reference index, and the deletes and re-inserts.
 // docs/decisions/019-cold-archive.md.
-import type { Tenant } from "./tenant";
+import type { BusinessDb, Db, Tenant } from "./tenant";
 
 /** A payment as D1 holds it, column by column: what the archive keeps and a restore writes back. */
 export interface PaymentRow {
@@ -93,12 +93,12 @@ export interface MonthPage {
 }
 
 /** Every business, for the daily job. */
-export async function archiveBusinessIds(db: D1Database): Promise<string[]> {
+export async function archiveBusinessIds(db: Db): Promise<string[]> {
   return (await db.prepare("SELECT id FROM businesses ORDER BY id").all<{ id: string }>()).results.map((b) => b.id);
 }
 
 /** The first payment's time in [from, before), or null: the next month the job has to look at. */
-export async function firstPaymentAt(businessId: string, db: D1Database, from: number, before: number): Promise<number | null> {
+export async function firstPaymentAt({ businessId, db }: BusinessDb, from: number, before: number): Promise<number | null> {
   const row = await db
     .prepare("SELECT MIN(created_at) AS at FROM transactions WHERE business_id = ? AND created_at >= ? AND created_at < ?")
     .bind(businessId, from, before)
@@ -114,8 +114,7 @@ const PAGE_IDS = `SELECT id FROM transactions WHERE business_id = ? AND created_
  * batch (one snapshot). Only ids up to maxId: what the object holds is what a delete may remove.
  */
 export async function readMonthPage(
-  businessId: string,
-  db: D1Database,
+  { businessId, db }: BusinessDb,
   span: MonthSpan,
   maxId: number,
   after: { createdAt: number; id: number } | null,
@@ -139,7 +138,7 @@ export async function readMonthPage(
 }
 
 /** The highest payment id of the month now: the snapshot's bound (later rows are not archived, nor deleted). */
-export async function monthMaxId(businessId: string, db: D1Database, span: MonthSpan): Promise<number | null> {
+export async function monthMaxId({ businessId, db }: BusinessDb, span: MonthSpan): Promise<number | null> {
   const row = await db
     .prepare("SELECT MAX(id) AS id FROM transactions WHERE business_id = ? AND created_at >= ? AND created_at < ?")
     .bind(businessId, span.from, span.to)
@@ -163,7 +162,7 @@ export interface MonthFigures {
 }
 
 /** The month's figures as SQL counts them, independently of the pages the object was written from. */
-export async function monthFigures(businessId: string, db: D1Database, span: MonthSpan, maxId: number): Promise<MonthFigures> {
+export async function monthFigures({ businessId, db }: BusinessDb, span: MonthSpan, maxId: number): Promise<MonthFigures> {
   const month = "SELECT id FROM transactions WHERE business_id = ? AND created_at >= ? AND created_at < ? AND id <= ?";
   const binds = [businessId, span.from, span.to, maxId];
   const [payments, accounts, entries, items] = await db.batch([
@@ -222,12 +221,13 @@ export interface ArchiveMonth {
 const MONTH_COLUMNS = `id, month, object_key AS objectKey, status, payments, successful, gross, fees, amount_sum AS amountSum, fee_sum AS feeSum,
   entries, entry_debits AS entryDebits, settlement_items AS settlementItems, max_id AS maxId, bytes, sha256, archived_at AS archivedAt`;
 
-export async function getArchiveMonth(businessId: string, db: D1Database, month: string): Promise<ArchiveMonth | null> {
+export async function getArchiveMonth({ businessId, db }: BusinessDb, month: string): Promise<ArchiveMonth | null> {
   return db.prepare(`SELECT ${MONTH_COLUMNS} FROM archive_months WHERE business_id = ? AND month = ?`).bind(businessId, month).first<ArchiveMonth>();
 }
 
 /** The business's archived months, newest first (the transactions screen; a business has one row a month at most). */
-export async function listArchiveMonths(tenant: Tenant, db: D1Database): Promise<ArchiveMonth[]> {
+export async function listArchiveMonths(tenant: Tenant): Promise<ArchiveMonth[]> {
+  const { db } = tenant;
   const { results } = await db
     .prepare(`SELECT ${MONTH_COLUMNS} FROM archive_months WHERE business_id = ? ORDER BY month DESC`)
     .bind(tenant.businessId)
@@ -236,12 +236,12 @@ export async function listArchiveMonths(tenant: Tenant, db: D1Database): Promise
 }
 
 /** One archived month of the signed-in business, or null (another business's month is as absent as one never archived). */
-export async function findArchiveMonth(tenant: Tenant, db: D1Database, month: string): Promise<ArchiveMonth | null> {
-  return getArchiveMonth(tenant.businessId, db, month);
+export async function findArchiveMonth(tenant: Tenant, month: string): Promise<ArchiveMonth | null> {
+  return getArchiveMonth(tenant, month);
 }
 
 /** Months whose rows are still being deleted (a run stopped halfway): the job finishes them first. */
-export async function monthsDeleting(businessId: string, db: D1Database): Promise<ArchiveMonth[]> {
+export async function monthsDeleting({ businessId, db }: BusinessDb): Promise<ArchiveMonth[]> {
   const { results } = await db
     .prepare(`SELECT ${MONTH_COLUMNS} FROM archive_months WHERE business_id = ? AND status = 'deleting' ORDER BY month`)
     .bind(businessId)
@@ -259,8 +259,7 @@ export type NewArchiveMonth = Omit<ArchiveMonth, "id" | "status" | "archivedAt">
  * per-account sums. Nothing is deleted before this has committed.
  */
 export async function recordArchiveMonth(
-  businessId: string,
-  db: D1Database,
+  { businessId, db }: BusinessDb,
   record: NewArchiveMonth,
   figures: MonthFigures,
   refHashes: readonly number[],
@@ -318,15 +317,19 @@ export async function recordArchiveMonth(
  * Deletes up to `limit` of the archived month's payments (ids up to the object's max id) with their entries and
  * settlement items, in one batch; when none was left, marks the month archived. Returns how many payments it deleted.
  */
-export async function deleteArchivedBatch(businessId: string, db: D1Database, month: ArchiveMonth, span: MonthSpan, limit: number): Promise<number> {
+export async function deleteArchivedBatch({ businessId, db }: BusinessDb, month: ArchiveMonth, span: MonthSpan, limit: number): Promise<number> {
   const ids = "SELECT id FROM transactions WHERE business_id = ? AND created_at >= ? AND created_at < ? AND id <= ? ORDER BY created_at, id LIMIT ?";
   const binds = [businessId, span.from, span.to, month.maxId, limit];
   const results = await db.batch([
-    db.prepare(`DELETE FROM ledger_entries WHERE business_id = ? AND transaction_id IN (${ids})`).bind(businessId, ...binds),
+    // ledger_entries is a view over postings and their lines (migration 0012): the lines go first, then their postings.
+    db
+      .prepare(`DELETE FROM ledger_lines WHERE posting IN (SELECT id FROM ledger_postings WHERE business_id = ? AND transaction_id IN (${ids}))`)
+      .bind(businessId, ...binds),
+    db.prepare(`DELETE FROM ledger_postings WHERE business_id = ? AND transaction_id IN (${ids})`).bind(businessId, ...binds),
     db.prepare(`DELETE FROM settlement_items WHERE transaction_id IN (${ids})`).bind(...binds),
     db.prepare(`DELETE FROM transactions WHERE business_id = ? AND id IN (${ids})`).bind(businessId, ...binds),
   ]);
-  const deleted = results[2]?.meta.changes ?? 0;
+  const deleted = results[3]?.meta.changes ?? 0;
   if (deleted === 0) {
     await db.prepare("UPDATE archive_months SET status = 'archived' WHERE business_id = ? AND id = ?").bind(businessId, month.id).run();
   }
@@ -336,7 +339,7 @@ export async function deleteArchivedBatch(businessId: string, db: D1Database, mo
 /** Rows per restore statement (one JSON parameter each). */
 const RESTORE_ROWS_PER_STATEMENT = 500;
 
-function insertFromJson(db: D1Database, table: string, columns: readonly string[], rows: readonly Record<string, unknown>[]): D1PreparedStatement[] {
+function insertFromJson(db: Db, table: string, columns: readonly string[], rows: readonly Record<string, unknown>[]): D1PreparedStatement[] {
   const statements: D1PreparedStatement[] = [];
   for (let start = 0; start < rows.length; start += RESTORE_ROWS_PER_STATEMENT) {
     const chunk = rows.slice(start, start + RESTORE_ROWS_PER_STATEMENT).map((row) => columns.map((c) => row[c] ?? null));
@@ -356,7 +359,7 @@ function insertFromJson(db: D1Database, table: string, columns: readonly string[
  * batch. Rows still present (a month whose delete had not finished) are left as they are. Every row must be the
  * business's own: the caller checked the object is the business's month.
  */
-export async function restoreRows(businessId: string, db: D1Database, page: MonthPage): Promise<void> {
+export async function restoreRows({ businessId, db }: BusinessDb, page: MonthPage): Promise<void> {
   if (page.payments.some((p) => p.business_id !== businessId) || page.entries.some((e) => e.business_id !== businessId)) {
     throw new Error("An archived row of another business: refusing to restore it");
   }
@@ -368,7 +371,7 @@ export async function restoreRows(businessId: string, db: D1Database, page: Mont
 }
 
 /** Forgets a restored month: its references, its account sums and its row. */
-export async function forgetArchiveMonth(businessId: string, db: D1Database, month: ArchiveMonth): Promise<void> {
+export async function forgetArchiveMonth({ businessId, db }: BusinessDb, month: ArchiveMonth): Promise<void> {
   const mine = "month_id IN (SELECT id FROM archive_months WHERE business_id = ? AND id = ?)";
   await db.batch([
     db.prepare(`DELETE FROM archive_references WHERE ${mine}`).bind(businessId, month.id),
@@ -378,7 +381,8 @@ export async function forgetArchiveMonth(businessId: string, db: D1Database, mon
 }
 
 /** The business's archived months that may hold a payment whose reference hashes to one of these (newest first). */
-export async function archiveMonthsForReferences(tenant: Tenant, db: D1Database, refHashes: readonly number[]): Promise<ArchiveMonth[]> {
+export async function archiveMonthsForReferences(tenant: Tenant, refHashes: readonly number[]): Promise<ArchiveMonth[]> {
+  const { db } = tenant;
   if (refHashes.length === 0) return [];
   const { results } = await db
     .prepare(

@@ -3,7 +3,7 @@
 // this module exports no way to change or remove one (the table's triggers
 // refuse UPDATE and DELETE as well).
 import { decodeCursor, pageSize, toPage, type Page, type PageQuery } from "./page";
-import { nowIso, type RequestMeta, type Tenant } from "./tenant";
+import { nowIso, type RequestMeta, type Tenant, type Db } from "./tenant";
 
 export interface AuditEntry {
   id: number;
@@ -49,7 +49,8 @@ function auditValues(actor: SignInActor, meta: RequestMeta, facts: AuditFacts, a
 }
 
 /** A statement that records one audited event for the tenant's business, for a batch. */
-export function auditStatement(tenant: Tenant, db: D1Database, meta: RequestMeta, facts: AuditFacts, at = nowIso()): D1PreparedStatement {
+export function auditStatement(tenant: Tenant, meta: RequestMeta, facts: AuditFacts, at = nowIso()): D1PreparedStatement {
+  const { db } = tenant;
   return signInAuditStatement(tenant, db, meta, facts, at);
 }
 
@@ -64,7 +65,7 @@ export interface SignInActor {
  * logout, revocation). Before a business is chosen there is no tenant, so the
  * entry's business_id is null.
  */
-export function signInAuditStatement(actor: SignInActor, db: D1Database, meta: RequestMeta, facts: AuditFacts, at = nowIso()): D1PreparedStatement {
+export function signInAuditStatement(actor: SignInActor, db: Db, meta: RequestMeta, facts: AuditFacts, at = nowIso()): D1PreparedStatement {
   return db.prepare(`${INSERT_AUDIT} VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`).bind(...auditValues(actor, meta, facts, at));
 }
 
@@ -72,7 +73,7 @@ export function signInAuditStatement(actor: SignInActor, db: D1Database, meta: R
  * The same entry, written only when the batch's previous statement changed a
  * row (SQLite's changes()): "revoked it" and "audited it" are then one fact.
  */
-export function ifChangedAuditStatement(actor: SignInActor, db: D1Database, meta: RequestMeta, facts: AuditFacts, at = nowIso()): D1PreparedStatement {
+export function ifChangedAuditStatement(actor: SignInActor, db: Db, meta: RequestMeta, facts: AuditFacts, at = nowIso()): D1PreparedStatement {
   return db.prepare(`${INSERT_AUDIT} SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? WHERE changes() > 0`).bind(...auditValues(actor, meta, facts, at));
 }
 
@@ -109,7 +110,8 @@ function toEntry(row: AuditRow): AuditEntry {
 }
 
 /** The business's audit trail, newest first; optionally of one entity or one row. */
-export async function listAudit(tenant: Tenant, db: D1Database, query: PageQuery & { entity?: string; entityId?: string } = {}): Promise<Page<AuditEntry>> {
+export async function listAudit(tenant: Tenant, query: PageQuery & { entity?: string; entityId?: string } = {}): Promise<Page<AuditEntry>> {
+  const { db } = tenant;
   const size = pageSize(query.limit);
   const after = decodeCursor(query.after, 1);
   const where = ["a.business_id = ?"];

@@ -3,7 +3,7 @@
 // first and binds business_id; only the list of businesses, read before any business is known, takes db alone.
 import { CLEARING_DAYS, clearingPosting, clearsAt, type Channel } from "../ledger";
 import { postingStatements } from "./ledger";
-import type { Tenant } from "./tenant";
+import type { Tenant, BusinessDb } from "./tenant";
 
 const DAY_MS = 86_400_000;
 /**
@@ -24,13 +24,8 @@ export interface DuePayment {
   createdAt: number;
 }
 
-/** Every business, active or not: a suspended business's payments still clear. */
-export async function clearingBusinessIds(db: D1Database): Promise<string[]> {
-  return (await db.prepare("SELECT id FROM businesses ORDER BY id").all<{ id: string }>()).results.map((b) => b.id);
-}
-
 /** The business's successful payments not cleared yet whose clearing time is at or before `now`, oldest first. */
-export async function duePayments(businessId: string, db: D1Database, now: number, limit: number): Promise<DuePayment[]> {
+export async function duePayments({ businessId, db }: BusinessDb, now: number, limit: number): Promise<DuePayment[]> {
   // A payment clears CLEARING_DAYS after it was made: due means made at or before now minus its channel's delay.
   const { results } = await db
     .prepare(
@@ -58,17 +53,17 @@ export async function duePayments(businessId: string, db: D1Database, now: numbe
  * which rolls the whole batch back, posting included. So a payment is cleared, and posted, once: by the batch
  * that marked it.
  */
-export function clearPaymentStatements(businessId: string, db: D1Database, payment: DuePayment): D1PreparedStatement[] {
+export function clearPaymentStatements({ businessId, db }: BusinessDb, payment: DuePayment): D1PreparedStatement[] {
   const at = clearsAt(payment.channel, payment.createdAt);
   // The ledger functions read only the business from it.
-  const tenant: Tenant = { businessId, userId: "", role: "Administrator" };
+  const tenant: Tenant = { businessId, db, userId: "", role: "Administrator" };
   return [
     db
       .prepare("UPDATE transactions SET cleared_at = ? WHERE business_id = ? AND id = ? AND cleared_at IS NULL AND status = 'successful'")
       .bind(at, businessId, payment.id),
     // Reads changes() of the UPDATE just before it, not a business's rows.
     db.prepare("INSERT INTO batch_guards (ok, reason) VALUES (changes() = 1, 'cleared')"),
-    ...postingStatements(tenant, db, clearingPosting(payment), {
+    ...postingStatements(tenant, clearingPosting(payment), {
       postingId: `txn_${payment.id}_clearing`,
       memo: `Cleared ${payment.reference}`,
       postedAt: at,

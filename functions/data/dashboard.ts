@@ -1,7 +1,7 @@
 // The dashboard's figures. The daily rollups answer the last 30 days vs the 30
 // before, the success rate and the chart in one query; today so far against
 // yesterday by the same time reads two short time ranges of the transactions index.
-import type { Tenant } from "./tenant";
+import type { Tenant, Db } from "./tenant";
 
 export interface PeriodFigures {
   /** Successful payments. */
@@ -47,7 +47,7 @@ export function accraDay(ms: number): string {
 
 const empty = (): PeriodFigures => ({ count: 0, amount: 0, attempts: 0 });
 
-function between(db: D1Database, tenant: Tenant, from: number, to: number): D1PreparedStatement {
+function between(db: Db, tenant: Tenant, from: number, to: number): D1PreparedStatement {
   return db
     .prepare(
       `SELECT coalesce(SUM(status = 'successful'), 0) AS count, coalesce(SUM(CASE WHEN status = 'successful' THEN amount END), 0) AS amount, COUNT(*) AS attempts
@@ -56,7 +56,8 @@ function between(db: D1Database, tenant: Tenant, from: number, to: number): D1Pr
     .bind(tenant.businessId, from, to);
 }
 
-export async function dashboardFigures(tenant: Tenant, db: D1Database, now: number): Promise<DashboardFigures> {
+export async function dashboardFigures(tenant: Tenant, now: number): Promise<DashboardFigures> {
+  const { db } = tenant;
   const today = accraDay(now);
   const dayAt = (back: number) => accraDay(now - back * DAY_MS);
   const midnight = Date.parse(`${today}T00:00:00Z`);

@@ -23,12 +23,14 @@ const SELECT = `SELECT u.id AS userId, u.email, u.name, u.gender, m.role, m.stat
 
 const toEmployee = (row: Row): Employee => ({ ...row, phones: row.phones ? row.phones.split(",").sort() : [] });
 
-export async function getEmployee(tenant: Tenant, db: D1Database, userId: string): Promise<Employee | null> {
+export async function getEmployee(tenant: Tenant, userId: string): Promise<Employee | null> {
+  const { db } = tenant;
   const row = await db.prepare(`${SELECT} WHERE m.business_id = ? AND m.user_id = ?`).bind(tenant.businessId, userId).first<Row>();
   return row ? toEmployee(row) : null;
 }
 
-export async function listEmployees(tenant: Tenant, db: D1Database, query: PageQuery & { status?: Employee["status"] } = {}): Promise<Page<Employee>> {
+export async function listEmployees(tenant: Tenant, query: PageQuery & { status?: Employee["status"] } = {}): Promise<Page<Employee>> {
+  const { db } = tenant;
   const size = pageSize(query.limit);
   const after = decodeCursor(query.after, 2);
   const where = ["m.business_id = ?"];
@@ -49,7 +51,8 @@ export async function listEmployees(tenant: Tenant, db: D1Database, query: PageQ
 }
 
 /** How many people the business has (for the list's count and its last page). */
-export async function countEmployees(tenant: Tenant, db: D1Database): Promise<number> {
+export async function countEmployees(tenant: Tenant): Promise<number> {
+  const { db } = tenant;
   return (await db.prepare("SELECT COUNT(*) AS n FROM memberships WHERE business_id = ?").bind(tenant.businessId).first<number>("n")) ?? 0;
 }
 
@@ -85,7 +88,8 @@ const SELECT_PENDING = `SELECT r.id AS requestId, r.target_id AS targetId, r.act
   FROM approval_requests r JOIN memberships mkm ON mkm.business_id = r.business_id AND mkm.user_id = r.maker_id JOIN users mk ON mk.id = mkm.user_id`;
 
 /** The pending request (at most one each) on these employees, by user id. */
-export async function pendingChangesFor(tenant: Tenant, db: D1Database, userIds: readonly string[]): Promise<Map<string, PendingEmployeeChange>> {
+export async function pendingChangesFor(tenant: Tenant, userIds: readonly string[]): Promise<Map<string, PendingEmployeeChange>> {
+  const { db } = tenant;
   if (userIds.length === 0) return new Map();
   const { results } = await db
     .prepare(
@@ -98,7 +102,8 @@ export async function pendingChangesFor(tenant: Tenant, db: D1Database, userIds:
 }
 
 /** Invitations waiting for a checker, newest first: the people are not employees until one approves. */
-export async function listPendingInvites(tenant: Tenant, db: D1Database, limit = 50): Promise<PendingEmployeeChange[]> {
+export async function listPendingInvites(tenant: Tenant, limit = 50): Promise<PendingEmployeeChange[]> {
+  const { db } = tenant;
   const { results } = await db
     .prepare(
       `${SELECT_PENDING} WHERE r.business_id = ? AND r.kind = 'employee' AND r.status = 'pending' AND r.action = 'create' ORDER BY r.made_at DESC, r.id DESC LIMIT ?`,
@@ -114,7 +119,8 @@ export async function listPendingInvites(tenant: Tenant, db: D1Database, limit =
  * would accept a second one, with a new user id each time, and the later
  * approval would fail).
  */
-export async function emailTakenInBusiness(tenant: Tenant, db: D1Database, email: string): Promise<"employee" | "invited" | null> {
+export async function emailTakenInBusiness(tenant: Tenant, email: string): Promise<"employee" | "invited" | null> {
+  const { db } = tenant;
   const normalized = email.trim().toLowerCase();
   const [member, invited] = await db.batch<{ one: number }>([
     db

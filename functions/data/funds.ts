@@ -17,10 +17,10 @@ const slots = (n: number) => Array.from({ length: n }, () => "?").join(", ");
 
 export async function listMerchantFunds(
   tenant: Tenant,
-  db: D1Database,
   merchantIds: readonly string[],
   period: { fromDay: string; toDay: string; from: number; to: number },
 ): Promise<Record<string, MerchantFunds>> {
+  const { db } = tenant;
   const ids = [...new Set(merchantIds)];
   const funds: Record<string, MerchantFunds> = Object.fromEntries(ids.map((id) => [id, { collected: 0, fees: 0, pending: 0, available: 0, settled: 0 }]));
   if (ids.length === 0) return funds;
@@ -44,7 +44,7 @@ export async function listMerchantFunds(
   );
   const [runs, balances] = await Promise.all([
     db.batch<{ id: string; amount: number; fee: number; net: number }>([...collectedOf, ...settledOf]),
-    listMerchantBalances(tenant, db, ids),
+    listMerchantBalances(tenant, ids),
   ]);
   const collected = { results: runs.slice(0, chunks.length).flatMap((run) => run.results) };
   const settled = { results: runs.slice(chunks.length).flatMap((run) => run.results) };

@@ -11,7 +11,9 @@
 // whole (the UNIQUE or the guard) and the queue delivers it again; the second
 // read sees the row and the payment is a duplicate. So duplicates, reorders,
 // concurrent deliveries and redeliveries all end as one payment each.
+import type { BusinessDb } from "./tenant";
 import { PAYMENT_COLUMNS, PAYMENT_FROM, type HeldPayment } from "./api-payments";
+import { closedDayVersionBumpStatement } from "./closed-days";
 import { bulkPostingStatements, type BulkPosting } from "./ledger";
 import { paymentPosting, reversalPosting, transactionFee, type Channel } from "../ledger";
 import { sha256Hex } from "../sha256";
@@ -94,7 +96,7 @@ interface Conflict {
 const DAY_MS = 86_400_000;
 const dayOf = (ms: number) => new Date(Math.floor(ms / DAY_MS) * DAY_MS).toISOString().slice(0, 10);
 
-async function readHeld(businessId: string, db: D1Database, references: string[]) {
+async function readHeld({ businessId, db }: BusinessDb, references: string[]) {
   const json = JSON.stringify(references);
   const [held, waiting] = await db.batch<Record<string, unknown>>([
     db
@@ -187,7 +189,7 @@ const KEYS = {
 } as const;
 
 /** Adds cells that gain payments (insert or add) and updates the others (a row whose count reaches zero is removed: count > 0 is a CHECK). */
-function deltaStatements(businessId: string, db: D1Database, table: keyof typeof KEYS, cells: RollupDelta[]): D1PreparedStatement[] {
+function deltaStatements({ businessId, db }: BusinessDb, table: keyof typeof KEYS, cells: RollupDelta[]): D1PreparedStatement[] {
   const columns = KEYS[table].map(([column]) => column);
   const key = ["business_id", ...columns].join(", ");
   const values = ["?1", ...KEYS[table].map(([column, field]) => `j.value->>'${field}' AS ${column}`)].join(", ");
@@ -226,8 +228,7 @@ function deltaStatements(businessId: string, db: D1Database, table: keyof typeof
 
 /** Reads what is held for the work's references, decides what is new, and writes it in one batch. Throws (the batch rolls back) on a race. */
 export async function applyIngest(
-  businessId: string,
-  db: D1Database,
+  { businessId, db }: BusinessDb,
   work: IngestWork,
   now: number,
   /** Statements written in the same batch for what changed (the payment.* webhooks' outbox). */
@@ -235,7 +236,7 @@ export async function applyIngest(
 ): Promise<IngestResult> {
   const references = [...new Set([...work.payments.map((p) => p.reference), ...work.reversals.map((r) => r.reference)])];
   const { held, waiting } =
-    references.length > 0 ? await readHeld(businessId, db, references) : { held: new Map<string, Held>(), waiting: new Map<string, ReversalItem>() };
+    references.length > 0 ? await readHeld({ businessId, db }, references) : { held: new Map<string, Held>(), waiting: new Map<string, ReversalItem>() };
 
   const result: IngestResult = { applied: [], changes: [], duplicates: 0, conflicts: 0, reversed: [], waiting: 0, heartbeats: 0 };
   const conflicts: Conflict[] = [];
@@ -394,12 +395,14 @@ export async function applyIngest(
       db.prepare("INSERT INTO batch_guards (ok, reason) VALUES (changes() = ?, 'a reversed payment changed meanwhile')").bind(reversals.length),
     );
   }
-  statements.push(...bulkPostingStatements(businessId, db, postings));
+  statements.push(...bulkPostingStatements({ businessId, db }, postings));
   const cells = [...rollups.cells.values()].filter((c) => c.count !== 0 || c.amount !== 0);
   statements.push(
-    ...deltaStatements(businessId, db, "daily_rollups", cells),
-    ...deltaStatements(businessId, db, "daily_merchant_totals", rollups.merchantTotals()),
+    ...deltaStatements({ businessId, db }, "daily_rollups", cells),
+    ...deltaStatements({ businessId, db }, "daily_merchant_totals", rollups.merchantTotals()),
   );
+  // A past day changed (a late payment, a reversal): the figures kept from closed days are void (closed-days.ts).
+  if (cells.some((c) => c.day < dayOf(now))) statements.push(closedDayVersionBumpStatement({ businessId, db }));
   if (conflicts.length > 0) {
     statements.push(
       db

@@ -2,7 +2,7 @@
 // are written as statements for the caller's batch, checked to balance first.
 import { assertBalanced, ledgerAccountId, merchantBalance, type PostingLine } from "../ledger";
 import { idChunks } from "./names";
-import type { Tenant } from "./tenant";
+import type { Tenant, BusinessDb } from "./tenant";
 
 export interface LedgerEntry {
   id: number;
@@ -21,7 +21,8 @@ export interface MerchantBalances {
   total: number;
 }
 
-export async function getMerchantBalances(tenant: Tenant, db: D1Database, merchantId: string): Promise<MerchantBalances> {
+export async function getMerchantBalances(tenant: Tenant, merchantId: string): Promise<MerchantBalances> {
+  const { db } = tenant;
   const { results } = await db
     .prepare(`SELECT a.kind, a.entry_sum AS sum FROM ledger_accounts a WHERE a.business_id = ? AND a.merchant_id = ?`)
     .bind(tenant.businessId, merchantId)
@@ -33,7 +34,8 @@ export async function getMerchantBalances(tenant: Tenant, db: D1Database, mercha
 }
 
 /** The lines posted for one transaction, in order. */
-export async function listTransactionEntries(tenant: Tenant, db: D1Database, transactionId: number): Promise<LedgerEntry[]> {
+export async function listTransactionEntries(tenant: Tenant, transactionId: number): Promise<LedgerEntry[]> {
+  const { db } = tenant;
   const { results } = await db
     .prepare(
       `SELECT e.id, e.posting_id AS postingId, e.account_id AS accountId, a.kind, a.merchant_id AS merchantId, e.amount, e.memo, e.posted_at AS postedAt
@@ -58,7 +60,8 @@ export interface PostingRefs {
  * Statements that write one balanced posting (and create the accounts it needs),
  * for the caller's batch. Throws before anything is written if it does not balance.
  */
-export function postingStatements(tenant: Tenant, db: D1Database, lines: readonly PostingLine[], refs: PostingRefs): D1PreparedStatement[] {
+export function postingStatements(tenant: Tenant, lines: readonly PostingLine[], refs: PostingRefs): D1PreparedStatement[] {
+  const { db } = tenant;
   assertBalanced(lines);
   return lines.flatMap((line) => {
     const accountId = ledgerAccountId(tenant.businessId, line.account);
@@ -89,7 +92,8 @@ export function postingStatements(tenant: Tenant, db: D1Database, lines: readonl
 }
 
 /** Pending, available and total balances of several merchants at once (a page of the accounts list). */
-export async function listMerchantBalances(tenant: Tenant, db: D1Database, merchantIds: readonly string[]): Promise<Record<string, MerchantBalances>> {
+export async function listMerchantBalances(tenant: Tenant, merchantIds: readonly string[]): Promise<Record<string, MerchantBalances>> {
+  const { db } = tenant;
   const ids = [...new Set(merchantIds)];
   const balances: Record<string, MerchantBalances> = Object.fromEntries(ids.map((id) => [id, { pending: 0, available: 0, total: 0 }]));
   if (ids.length === 0) return balances;
@@ -132,7 +136,7 @@ export interface BulkPosting {
  * one posting: the accounts, the entries, and each account's running sum, moved
  * once by the sum of its lines. Throws before anything is written if one does not balance.
  */
-export function bulkPostingStatements(businessId: string, db: D1Database, postings: readonly BulkPosting[]): D1PreparedStatement[] {
+export function bulkPostingStatements({ businessId, db }: BusinessDb, postings: readonly BulkPosting[]): D1PreparedStatement[] {
   if (postings.length === 0) return [];
   const accounts = new Map<string, { merchantId: string | null; kind: string; sum: number }>();
   const entries: [string, string, number, string, string, number][] = [];

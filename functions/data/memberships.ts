@@ -1,5 +1,6 @@
 // Which businesses a person belongs to, and as what. Read while signing in, before a tenant exists:
 // a person's list of businesses takes db first; a read of one business takes the member ({ userId, businessId }) first and binds business_id.
+import type { Db } from "./tenant";
 import type { Role } from "../permissions";
 
 export interface MemberBusiness {
@@ -10,7 +11,7 @@ export interface MemberBusiness {
 }
 
 /** Active memberships of active businesses, by name; a statement so callers can batch it. */
-export function memberBusinessesStatement(db: D1Database, userId: string): D1PreparedStatement {
+export function memberBusinessesStatement(db: Db, userId: string): D1PreparedStatement {
   return db
     .prepare(
       `SELECT b.id, b.name, b.town, m.role FROM memberships m JOIN businesses b ON b.id = m.business_id
@@ -25,15 +26,19 @@ export interface Member {
 }
 
 /** The member's role, if the membership and the business are both active. */
-export async function membershipRole(member: Member, db: D1Database): Promise<Role | null> {
-  const row = await db
+export async function membershipRole(member: Member, db: Db): Promise<Role | null> {
+  const row = await membershipRoleStatement(member, db).first<{ role: Role }>();
+  return row?.role ?? null;
+}
+
+/** membershipRole's statement (one row, `role`, or none), for the guards (read beside the session row: functions/auth/guards.ts). */
+export function membershipRoleStatement(member: Member, db: Db): D1PreparedStatement {
+  return db
     .prepare(
       `SELECT m.role FROM memberships m JOIN businesses b ON b.id = m.business_id
        WHERE m.user_id = ? AND m.business_id = ? AND m.status = 'active' AND b.status = 'active'`,
     )
-    .bind(member.userId, member.businessId)
-    .first<{ role: Role }>();
-  return row?.role ?? null;
+    .bind(member.userId, member.businessId);
 }
 
 export interface MemberProfileRow {
@@ -51,7 +56,7 @@ export interface MemberProfileRow {
 }
 
 /** The person and their business's profile, if the person, the membership and the business are active; for a batch. */
-export function memberProfileStatement(member: Member, db: D1Database): D1PreparedStatement {
+export function memberProfileStatement(member: Member, db: Db): D1PreparedStatement {
   return db
     .prepare(
       `SELECT u.name, u.gender, m.role, b.name AS business_name, b.logo_url, b.contact_number, b.contact_email, b.town, b.region, b.sector, b.identifier

@@ -40,7 +40,8 @@ export const MERCHANT_COLUMNS = [
 const SELECT = `SELECT id, code, name, trading_name AS tradingName, tin, sector, town, region, address, contact_name AS contactName,
   contact_phone AS contactPhone, contact_email AS contactEmail, status, created_at AS createdAt, updated_at AS updatedAt, version FROM merchants`;
 
-export async function getMerchant(tenant: Tenant, db: D1Database, id: string): Promise<Merchant | null> {
+export async function getMerchant(tenant: Tenant, id: string): Promise<Merchant | null> {
+  const { db } = tenant;
   return db.prepare(`${SELECT} WHERE id = ? AND business_id = ?`).bind(id, tenant.businessId).first<Merchant>();
 }
 
@@ -74,7 +75,8 @@ export function merchantNumberMatch(number: MerchantNumber): { sql: string; bind
   return { sql: `(${sql.join(" OR ")})`, binds };
 }
 
-export async function listMerchants(tenant: Tenant, db: D1Database, query: MerchantQuery = {}): Promise<Page<Merchant>> {
+export async function listMerchants(tenant: Tenant, query: MerchantQuery = {}): Promise<Page<Merchant>> {
+  const { db } = tenant;
   const size = pageSize(query.limit);
   const where = ["business_id = ?"];
   const binds: unknown[] = [tenant.businessId];
@@ -130,9 +132,9 @@ export async function listMerchants(tenant: Tenant, db: D1Database, query: Merch
  */
 export async function listMerchantChoices(
   tenant: Tenant,
-  db: D1Database,
   query: { limit: number; status?: MerchantStatus; exceptId?: string; search?: string; number?: MerchantNumber },
 ): Promise<{ id: string; name: string }[]> {
+  const { db } = tenant;
   const where = ["business_id = ?"];
   const binds: unknown[] = [tenant.businessId];
   // Typed, so a business with more merchants than a list holds can reach each of them.
@@ -162,7 +164,8 @@ export async function listMerchantChoices(
 }
 
 /** The sectors this business's merchants are in, for the list's filter. */
-export async function listMerchantSectors(tenant: Tenant, db: D1Database): Promise<string[]> {
+export async function listMerchantSectors(tenant: Tenant): Promise<string[]> {
+  const { db } = tenant;
   const { results } = await db
     .prepare("SELECT DISTINCT sector FROM merchants WHERE business_id = ? ORDER BY sector")
     .bind(tenant.businessId)
@@ -177,10 +180,10 @@ export async function listMerchantSectors(tenant: Tenant, db: D1Database): Promi
  */
 export async function merchantClashes(
   tenant: Tenant,
-  db: D1Database,
   wanted: { code?: string; tin?: string },
   exceptId: string | null = null,
 ): Promise<{ code: boolean; tin: boolean }> {
+  const { db } = tenant;
   const check = async (column: "code" | "tin", value: string | undefined) => {
     if (!value) return false;
     const [row, pending] = await Promise.all([
@@ -210,7 +213,8 @@ export interface PendingRequestRef {
 }
 
 /** Pending requests on a merchant and on its settlement accounts (new ones included), oldest first. */
-export async function pendingRequestsOfMerchant(tenant: Tenant, db: D1Database, merchantId: string): Promise<PendingRequestRef[]> {
+export async function pendingRequestsOfMerchant(tenant: Tenant, merchantId: string): Promise<PendingRequestRef[]> {
+  const { db } = tenant;
   const { results } = await db
     .prepare(
       `SELECT id, kind, action, target_id AS targetId FROM approval_requests

@@ -47,7 +47,8 @@ export function idChunks<T>(ids: readonly T[], otherBinds: number): T[][] {
 }
 
 /** The name of each id of this kind that the business has; ids it lacks (or empty ones) are absent from the map. */
-export async function namesOf(tenant: Tenant, db: D1Database, kind: NameKind, ids: Iterable<string | null | undefined>): Promise<Map<string, string>> {
+export async function namesOf(tenant: Tenant, kind: NameKind, ids: Iterable<string | null | undefined>): Promise<Map<string, string>> {
+  const { db } = tenant;
   const unique = [...new Set([...ids].filter((id): id is string => Boolean(id)))];
   const names = new Map<string, string>();
   if (unique.length === 0) return names;

@@ -1,5 +1,6 @@
 // One-time codes (otp_challenges) and their hourly counters (otp_counters). A code is asked for before
 // any business is chosen, so these take db first. The rules they enforce are in functions/auth/otp.ts.
+import type { Db } from "./tenant";
 
 export type CounterScope = "phone" | "account";
 
@@ -9,7 +10,7 @@ export interface CounterRow {
   failures: number;
 }
 
-export async function counterRow(db: D1Database, scope: CounterScope, key: string): Promise<CounterRow | null> {
+export async function counterRow(db: Db, scope: CounterScope, key: string): Promise<CounterRow | null> {
   return db.prepare("SELECT window_start, sends, failures FROM otp_counters WHERE scope = ? AND key = ?").bind(scope, key).first<CounterRow>();
 }
 
@@ -22,19 +23,12 @@ ON CONFLICT (scope, key) DO UPDATE SET
   window_start = CASE WHEN window_start <= ?4 THEN ?3 ELSE window_start END`;
 
 /** Counts one code sent or one wrong code for (scope, key), for the caller's batch; a window started at or before `windowEdge` has ended. */
-export function countStatement(
-  db: D1Database,
-  column: "sends" | "failures",
-  scope: CounterScope,
-  key: string,
-  now: number,
-  windowEdge: number,
-): D1PreparedStatement {
+export function countStatement(db: Db, column: "sends" | "failures", scope: CounterScope, key: string, now: number, windowEdge: number): D1PreparedStatement {
   return db.prepare(COUNT_SQL(column)).bind(scope, key, now, windowEdge);
 }
 
 /** The account's wrong codes as the batch left them. */
-export function accountFailuresStatement(db: D1Database, userId: string): D1PreparedStatement {
+export function accountFailuresStatement(db: Db, userId: string): D1PreparedStatement {
   return db.prepare("SELECT failures FROM otp_counters WHERE scope = 'account' AND key = ?").bind(userId);
 }
 
@@ -50,7 +44,7 @@ export interface SendLimits {
 }
 
 /** A batch_guards row that rolls the send batch back if a limit, the cooldown or the session says no. */
-export function sendGuardStatement(db: D1Database, limits: SendLimits): D1PreparedStatement {
+export function sendGuardStatement(db: Db, limits: SendLimits): D1PreparedStatement {
   return db
     .prepare(
       `INSERT INTO batch_guards (ok, reason) VALUES (coalesce((
@@ -74,18 +68,18 @@ export interface NewChallenge {
   expiresAt: string;
 }
 
-export function insertChallengeStatement(db: D1Database, challenge: NewChallenge): D1PreparedStatement {
+export function insertChallengeStatement(db: Db, challenge: NewChallenge): D1PreparedStatement {
   return db
     .prepare("INSERT INTO otp_challenges (id, session_id, user_id, msisdn, code_hmac, attempts, created_at, expires_at) VALUES (?, ?, ?, ?, ?, 0, ?, ?)")
     .bind(challenge.id, challenge.sessionId, challenge.userId, challenge.msisdn, challenge.codeHmac, challenge.createdAt, challenge.expiresAt);
 }
 
-export function deleteChallengeStatement(db: D1Database, challengeId: string): D1PreparedStatement {
+export function deleteChallengeStatement(db: Db, challengeId: string): D1PreparedStatement {
   return db.prepare("DELETE FROM otp_challenges WHERE id = ?").bind(challengeId);
 }
 
 /** When the session's newest code was made. */
-export async function newestChallengeAt(db: D1Database, sessionId: string): Promise<{ created_at: string } | null> {
+export async function newestChallengeAt(db: Db, sessionId: string): Promise<{ created_at: string } | null> {
   return db
     .prepare("SELECT created_at FROM otp_challenges WHERE session_id = ? ORDER BY created_at DESC LIMIT 1")
     .bind(sessionId)
@@ -102,7 +96,7 @@ export interface ChallengeRow {
 }
 
 /** The session's newest code. */
-export async function newestChallenge(db: D1Database, sessionId: string, userId: string): Promise<ChallengeRow | null> {
+export async function newestChallenge(db: Db, sessionId: string, userId: string): Promise<ChallengeRow | null> {
   return db
     .prepare(
       "SELECT id, msisdn, code_hmac, attempts, expires_at, consumed_at FROM otp_challenges WHERE session_id = ? AND user_id = ? ORDER BY created_at DESC LIMIT 1",
@@ -112,7 +106,7 @@ export async function newestChallenge(db: D1Database, sessionId: string, userId:
 }
 
 /** Counts one try at a code still open at `now`, if it has tries left; null when it had none (or was used or expired). */
-export async function countTry(db: D1Database, challengeId: string, maxTries: number, now: string): Promise<{ attempts: number } | null> {
+export async function countTry(db: Db, challengeId: string, maxTries: number, now: string): Promise<{ attempts: number } | null> {
   return db
     .prepare("UPDATE otp_challenges SET attempts = attempts + 1 WHERE id = ? AND attempts < ? AND consumed_at IS NULL AND expires_at > ? RETURNING attempts")
     .bind(challengeId, maxTries, now)
@@ -120,11 +114,11 @@ export async function countTry(db: D1Database, challengeId: string, maxTries: nu
 }
 
 /** A code's state, read back after a try was refused. */
-export async function challengeState(db: D1Database, challengeId: string): Promise<ChallengeRow | null> {
+export async function challengeState(db: Db, challengeId: string): Promise<ChallengeRow | null> {
   return db.prepare("SELECT attempts, consumed_at, expires_at FROM otp_challenges WHERE id = ?").bind(challengeId).first<ChallengeRow>();
 }
 
 /** Uses a code up, for the caller's batch; changes no row if it was already used. */
-export function consumeChallengeStatement(db: D1Database, challengeId: string, at: string): D1PreparedStatement {
+export function consumeChallengeStatement(db: Db, challengeId: string, at: string): D1PreparedStatement {
   return db.prepare("UPDATE otp_challenges SET consumed_at = ? WHERE id = ? AND consumed_at IS NULL").bind(at, challengeId);
 }

@@ -16,7 +16,8 @@ export interface PaymentConflict {
 }
 
 /** Newest first, keyset paged. */
-export async function listPaymentConflicts(tenant: Tenant, db: D1Database, query: PageQuery = {}): Promise<Page<PaymentConflict>> {
+export async function listPaymentConflicts(tenant: Tenant, query: PageQuery = {}): Promise<Page<PaymentConflict>> {
+  const { db } = tenant;
   const size = pageSize(query.limit);
   const after = decodeCursor(query.after, 2);
   const { results } = await db
@@ -29,6 +30,7 @@ export async function listPaymentConflicts(tenant: Tenant, db: D1Database, query
   return toPage(results, size, (row) => [row.receivedAt, row.id]);
 }
 
-export async function countPaymentConflicts(tenant: Tenant, db: D1Database): Promise<number> {
+export async function countPaymentConflicts(tenant: Tenant): Promise<number> {
+  const { db } = tenant;
   return (await db.prepare("SELECT count(*) AS n FROM payment_conflicts WHERE business_id = ?").bind(tenant.businessId).first<number>("n")) ?? 0;
 }

@@ -20,12 +20,14 @@ export const POINT_OF_SALE_COLUMNS = ["merchant_id", "name", "town", "region", "
 const SELECT = `SELECT id, merchant_id AS merchantId, name, town, region, address, contact_phone AS contactPhone, status,
   created_at AS createdAt, updated_at AS updatedAt, version FROM points_of_sale`;
 
-export async function getPointOfSale(tenant: Tenant, db: D1Database, id: string): Promise<PointOfSale | null> {
+export async function getPointOfSale(tenant: Tenant, id: string): Promise<PointOfSale | null> {
+  const { db } = tenant;
   return db.prepare(`${SELECT} WHERE id = ? AND business_id = ?`).bind(id, tenant.businessId).first<PointOfSale>();
 }
 
 /** A merchant's points of sale by name; a merchant of another business has none. */
-export async function listPointsOfSale(tenant: Tenant, db: D1Database, query: PageQuery & { merchantId: string }): Promise<Page<PointOfSale>> {
+export async function listPointsOfSale(tenant: Tenant, query: PageQuery & { merchantId: string }): Promise<Page<PointOfSale>> {
+  const { db } = tenant;
   const size = pageSize(query.limit);
   const after = decodeCursor(query.after, 2);
   const keyset = after ? " AND (name COLLATE NOCASE > ? OR (name COLLATE NOCASE = ? AND id > ?))" : "";
@@ -37,11 +39,8 @@ export async function listPointsOfSale(tenant: Tenant, db: D1Database, query: Pa
 }
 
 /** The pending change request on a point of sale, if any (one at a time). */
-export async function pendingPointOfSaleRequest(
-  tenant: Tenant,
-  db: D1Database,
-  id: string,
-): Promise<{ id: string; action: string; madeAt: string; makerName: string } | null> {
+export async function pendingPointOfSaleRequest(tenant: Tenant, id: string): Promise<{ id: string; action: string; madeAt: string; makerName: string } | null> {
+  const { db } = tenant;
   return db
     .prepare(
       `SELECT r.id, r.action, r.made_at AS madeAt, u.name AS makerName

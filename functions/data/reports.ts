@@ -20,23 +20,31 @@ const COLUMN: Record<ReportDimension, string> = {
   network: "network",
 };
 
+export interface ReportQuery {
+  dimension: ReportDimension;
+  fromDay: string;
+  toDay: string;
+  merchantId?: string;
+}
+
 /** Successful volume (count) and value (amount, fee) per dimension over [fromDay, toDay], days as YYYY-MM-DD. */
-export async function reportBy(
-  tenant: Tenant,
-  db: D1Database,
-  query: { dimension: ReportDimension; fromDay: string; toDay: string; merchantId?: string },
-): Promise<ReportRow[]> {
+export async function reportBy(tenant: Tenant, query: ReportQuery): Promise<ReportRow[]> {
+  const { results } = await reportStatement(tenant, query).all<ReportRow>();
+  return results;
+}
+
+/** reportBy's statement, for a caller's batch (functions/data/closed-days.ts). */
+export function reportStatement(tenant: Tenant, query: ReportQuery): D1PreparedStatement {
+  const { db } = tenant;
   const column = COLUMN[query.dimension];
   const merchant = query.merchantId ? " AND merchant_id = ?" : "";
   // By day or by merchant, the per-merchant totals answer with a tenth of the rows.
   const table = query.dimension === "day" || query.dimension === "merchant" ? "daily_merchant_totals" : "daily_rollups";
-  const { results } = await db
+  return db
     .prepare(
       `SELECT ${column} AS key, SUM(count) AS count, SUM(amount) AS amount, SUM(fee) AS fee FROM ${table}
        WHERE business_id = ? AND day BETWEEN ? AND ? AND status = 'successful'${merchant}
        GROUP BY ${column} ORDER BY ${query.dimension === "day" ? "key" : "amount DESC"}`,
     )
-    .bind(tenant.businessId, query.fromDay, query.toDay, ...(query.merchantId ? [query.merchantId] : []))
-    .all<ReportRow>();
-  return results;
+    .bind(tenant.businessId, query.fromDay, query.toDay, ...(query.merchantId ? [query.merchantId] : []));
 }

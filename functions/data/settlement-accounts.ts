@@ -22,13 +22,15 @@ const SELECT = `SELECT id, merchant_id AS merchantId, kind, provider, account_nu
 type Row = Omit<SettlementAccount, "isPrimary"> & { isPrimary: number };
 const toAccount = (row: Row): SettlementAccount => ({ ...row, isPrimary: row.isPrimary === 1 });
 
-export async function getSettlementAccount(tenant: Tenant, db: D1Database, id: string): Promise<SettlementAccount | null> {
+export async function getSettlementAccount(tenant: Tenant, id: string): Promise<SettlementAccount | null> {
+  const { db } = tenant;
   const row = await db.prepare(`${SELECT} WHERE id = ? AND business_id = ?`).bind(id, tenant.businessId).first<Row>();
   return row ? toAccount(row) : null;
 }
 
 /** A merchant's payout accounts, primary first. A merchant has a handful: no paging. */
-export async function listSettlementAccounts(tenant: Tenant, db: D1Database, merchantId: string): Promise<SettlementAccount[]> {
+export async function listSettlementAccounts(tenant: Tenant, merchantId: string): Promise<SettlementAccount[]> {
+  const { db } = tenant;
   const { results } = await db
     .prepare(`${SELECT} WHERE business_id = ? AND merchant_id = ? ORDER BY status, is_primary DESC, created_at, id`)
     .bind(tenant.businessId, merchantId)
@@ -42,10 +44,10 @@ export async function listSettlementAccounts(tenant: Tenant, db: D1Database, mer
  */
 export async function settlementAccountClashes(
   tenant: Tenant,
-  db: D1Database,
   wanted: { merchantId: string; kind: string; provider: string; accountNumber: string },
   exceptId: string | null = null,
 ): Promise<boolean> {
+  const { db } = tenant;
   const [row, pending] = await Promise.all([
     db
       .prepare(

@@ -1,15 +1,11 @@
 // What a settlement run reads and writes (merchants, transactions, settlements, settlement_items, batch_guards).
 // The run is per business, so each statement takes the businessId first and binds business_id; only the list of
 // businesses to settle, read by the daily Cron Trigger before any business is known, takes db alone.
+import type { BusinessDb, Db } from "./tenant";
 import type { Settlement } from "./settlements";
 
-/** Every active business, for the daily run. */
-export async function activeBusinessIds(db: D1Database): Promise<string[]> {
-  return (await db.prepare("SELECT id FROM businesses WHERE status = 'active' ORDER BY id").all<{ id: string }>()).results.map((b) => b.id);
-}
-
 /** The business's merchants with the primary settlement account each is paid to (null when it has no active one). */
-export async function merchantsToSettle(businessId: string, db: D1Database): Promise<{ id: string; code: string; accountId: string | null }[]> {
+export async function merchantsToSettle({ businessId, db }: BusinessDb): Promise<{ id: string; code: string; accountId: string | null }[]> {
   const { results } = await db
     .prepare(
       `SELECT m.id, m.code, a.id AS accountId FROM merchants m
@@ -26,8 +22,7 @@ export async function merchantsToSettle(businessId: string, db: D1Database): Pro
  * the scan (transactions_by_merchant) by the longest clearing time.
  */
 export async function clearedUnsettled(
-  businessId: string,
-  db: D1Database,
+  { businessId, db }: BusinessDb,
   merchantId: string,
   period: { createdFrom: number; periodStart: number; periodEnd: number },
 ): Promise<{ id: number; amount: number; fee: number }[]> {
@@ -44,7 +39,7 @@ export async function clearedUnsettled(
 }
 
 /** A batch_guards row that rolls the run's batch back unless the ledger account still holds `net` (its entry_sum is negative for money held). */
-export function availableGuardStatement(businessId: string, db: D1Database, accountId: string, net: number): D1PreparedStatement {
+export function availableGuardStatement({ businessId, db }: BusinessDb, accountId: string, net: number): D1PreparedStatement {
   return db
     .prepare(
       "INSERT INTO batch_guards (ok, reason) VALUES (coalesce((SELECT 0 - coalesce((SELECT entry_sum FROM ledger_accounts WHERE business_id = ? AND id = ?), 0) >= ?), 0), 'available')",
@@ -55,7 +50,7 @@ export function availableGuardStatement(businessId: string, db: D1Database, acco
 /** A settlement as a run writes it: pending, never attempted, not paid. */
 export type NewSettlement = Omit<Settlement, "status" | "attempts" | "paidAt">;
 
-export function insertSettlementStatement(businessId: string, db: D1Database, settlement: NewSettlement): D1PreparedStatement {
+export function insertSettlementStatement({ businessId, db }: BusinessDb, settlement: NewSettlement): D1PreparedStatement {
   return db
     .prepare(
       `INSERT INTO settlements (id, business_id, merchant_id, settlement_account_id, period_start, period_end, gross, fees, net, status, reference, attempts, created_at)
@@ -77,7 +72,7 @@ export function insertSettlementStatement(businessId: string, db: D1Database, se
 }
 
 /** The settlement's items, one per payment. settlement_items has no business_id: its rows join this business's settlement to this business's payments, every one of them. */
-export function settlementItemsStatement(businessId: string, db: D1Database, settlementId: string, transactionIds: number[]): D1PreparedStatement {
+export function settlementItemsStatement({ businessId, db }: BusinessDb, settlementId: string, transactionIds: number[]): D1PreparedStatement {
   return db
     .prepare(
       `INSERT INTO settlement_items (settlement_id, transaction_id)
@@ -91,6 +86,6 @@ export function settlementItemsStatement(businessId: string, db: D1Database, set
  * Right after settlementItemsStatement: every payment became an item, or the batch rolls back (a NULL
  * reason fails NOT NULL, told apart from the balance guard's CHECK). It reads changes(), not a business's rows.
  */
-export function itemsGuardStatement(db: D1Database, items: number): D1PreparedStatement {
+export function itemsGuardStatement(db: Db, items: number): D1PreparedStatement {
   return db.prepare("INSERT INTO batch_guards (ok, reason) VALUES (1, CASE WHEN changes() = ? THEN 'items' END)").bind(items);
 }

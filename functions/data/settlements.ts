@@ -22,16 +22,17 @@ export interface Settlement {
 const SELECT = `SELECT id, merchant_id AS merchantId, settlement_account_id AS settlementAccountId, period_start AS periodStart,
   period_end AS periodEnd, gross, fees, net, status, reference, attempts, created_at AS createdAt, paid_at AS paidAt FROM settlements`;
 
-export async function getSettlement(tenant: Tenant, db: D1Database, id: string): Promise<Settlement | null> {
+export async function getSettlement(tenant: Tenant, id: string): Promise<Settlement | null> {
+  const { db } = tenant;
   return db.prepare(`${SELECT} WHERE id = ? AND business_id = ?`).bind(id, tenant.businessId).first<Settlement>();
 }
 
 /** Newest period first. */
 export async function listSettlements(
   tenant: Tenant,
-  db: D1Database,
   query: PageQuery & { merchantId?: string; status?: Settlement["status"]; merchantSearch?: string; merchantNumber?: MerchantNumber } = {},
 ): Promise<Page<Settlement>> {
+  const { db } = tenant;
   const size = pageSize(query.limit);
   const where = ["business_id = ?"];
   const binds: unknown[] = [tenant.businessId];
@@ -81,12 +82,8 @@ export type CoveredTransaction = Pick<
  * there are in all. settlement_items has no business_id: it is reached through
  * the business's settlement, and the payments through the same business.
  */
-export async function listSettlementTransactions(
-  tenant: Tenant,
-  db: D1Database,
-  settlementId: string,
-  limit = 100,
-): Promise<{ rows: CoveredTransaction[]; total: number }> {
+export async function listSettlementTransactions(tenant: Tenant, settlementId: string, limit = 100): Promise<{ rows: CoveredTransaction[]; total: number }> {
+  const { db } = tenant;
   const [covered, count] = await db.batch([
     db
       .prepare(
@@ -111,7 +108,8 @@ export interface PayoutAttempt {
 }
 
 /** Each attempt to pay a settlement out, first first. */
-export async function listPayoutAttempts(tenant: Tenant, db: D1Database, settlementId: string): Promise<PayoutAttempt[]> {
+export async function listPayoutAttempts(tenant: Tenant, settlementId: string): Promise<PayoutAttempt[]> {
+  const { db } = tenant;
   const { results } = await db
     .prepare("SELECT attempt, outcome, error, at FROM payout_attempts WHERE business_id = ? AND settlement_id = ? ORDER BY attempt")
     .bind(tenant.businessId, settlementId)

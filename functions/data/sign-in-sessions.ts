@@ -1,4 +1,5 @@
 // The sign-in sessions (table sessions). A session belongs to a person before it has a business, so these take db first.
+import type { Db } from "./tenant";
 import type { Channel } from "../auth/session";
 
 export interface SessionRow {
@@ -7,29 +8,42 @@ export interface SessionRow {
   business_id: string | null;
   expires_at: string;
   revoked_at: string | null;
+  /** The database of the business asked about (the directory, read in the same query); null without one. */
+  shard: string | null;
+  moving_to: string | null;
 }
 
-export async function sessionRow(db: D1Database, sessionId: string): Promise<SessionRow | null> {
-  return db.prepare("SELECT user_id, stage, business_id, expires_at, revoked_at FROM sessions WHERE id = ?").bind(sessionId).first<SessionRow>();
+export async function sessionRow(db: Db, sessionId: string, businessId: string | null = null): Promise<SessionRow | null> {
+  return sessionRowStatement(db, sessionId, businessId).first<SessionRow>();
+}
+
+/** The session, with where the business it chose lives (the directory in the same query): the guard of every page. */
+export function sessionRowStatement(db: Db, sessionId: string, businessId: string | null): D1PreparedStatement {
+  return db
+    .prepare(
+      `SELECT s.user_id, s.stage, s.business_id, s.expires_at, s.revoked_at, d.shard, d.moving_to
+       FROM sessions s LEFT JOIN business_shards d ON d.business_id = ? WHERE s.id = ?`,
+    )
+    .bind(businessId, sessionId);
 }
 
 /** The session's stage and whether it was revoked, read back after a change. */
-export async function sessionStage(db: D1Database, sessionId: string): Promise<{ stage: string; revoked_at: string | null } | null> {
+export async function sessionStage(db: Db, sessionId: string): Promise<{ stage: string; revoked_at: string | null } | null> {
   return db.prepare("SELECT stage, revoked_at FROM sessions WHERE id = ?").bind(sessionId).first<{ stage: string; revoked_at: string | null }>();
 }
 
 /** Revokes one session, for the caller's batch. */
-export function revokeSessionStatement(db: D1Database, sessionId: string, at: string): D1PreparedStatement {
+export function revokeSessionStatement(db: Db, sessionId: string, at: string): D1PreparedStatement {
   return db.prepare("UPDATE sessions SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL").bind(at, sessionId);
 }
 
 /** Revokes every session of a person, for the caller's batch. */
-export function revokeUserSessionsStatement(db: D1Database, userId: string, at: string): D1PreparedStatement {
+export function revokeUserSessionsStatement(db: Db, userId: string, at: string): D1PreparedStatement {
   return db.prepare("UPDATE sessions SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL").bind(at, userId);
 }
 
 /** Revokes one session only if it is the person's own, for the caller's batch. */
-export function revokeOwnSessionStatement(db: D1Database, sessionId: string, userId: string, at: string): D1PreparedStatement {
+export function revokeOwnSessionStatement(db: Db, sessionId: string, userId: string, at: string): D1PreparedStatement {
   return db.prepare("UPDATE sessions SET revoked_at = ? WHERE id = ? AND user_id = ? AND revoked_at IS NULL").bind(at, sessionId, userId);
 }
 
@@ -44,7 +58,7 @@ export interface NewSession {
 }
 
 /** Opens an identified session, for the caller's batch. */
-export function openSessionStatement(db: D1Database, session: NewSession): D1PreparedStatement {
+export function openSessionStatement(db: Db, session: NewSession): D1PreparedStatement {
   return db
     .prepare(
       "INSERT INTO sessions (id, user_id, channel, stage, business_id, ip, user_agent, created_at, expires_at) VALUES (?, ?, ?, 'identified', NULL, ?, ?, ?, ?)",
@@ -56,20 +70,14 @@ export function openSessionStatement(db: D1Database, session: NewSession): D1Pre
  * Verified, for the batch that consumes the code: only if the batch's previous
  * statement changed one row (two requests with the right code: one wins).
  */
-export function verifySessionStatement(db: D1Database, sessionId: string, expiresAt: string): D1PreparedStatement {
+export function verifySessionStatement(db: Db, sessionId: string, expiresAt: string): D1PreparedStatement {
   return db
     .prepare("UPDATE sessions SET stage = 'verified', expires_at = ? WHERE id = ? AND stage = 'identified' AND revoked_at IS NULL AND changes() = 1")
     .bind(expiresAt, sessionId);
 }
 
 /** Moves a standing session of the person into a business; null when the session has ended. */
-export async function chooseSessionBusiness(
-  db: D1Database,
-  sessionId: string,
-  userId: string,
-  businessId: string,
-  now: string,
-): Promise<{ id: string } | null> {
+export async function chooseSessionBusiness(db: Db, sessionId: string, userId: string, businessId: string, now: string): Promise<{ id: string } | null> {
   return db
     .prepare(
       "UPDATE sessions SET stage = 'business_chosen', business_id = ? WHERE id = ? AND user_id = ? AND revoked_at IS NULL AND expires_at > ? RETURNING id",
@@ -90,7 +98,7 @@ export interface ActiveSession {
 }
 
 /** The person's sessions that still stand at `now` (not revoked, not expired), newest first. */
-export async function activeSessions(db: D1Database, userId: string, now: string): Promise<ActiveSession[]> {
+export async function activeSessions(db: Db, userId: string, now: string): Promise<ActiveSession[]> {
   const { results } = await db
     .prepare(
       `SELECT s.id, s.channel, s.stage, b.name AS businessName, s.ip, s.user_agent AS userAgent, s.created_at AS createdAt, s.expires_at AS expiresAt

@@ -1,4 +1,5 @@
 // The development SMS outbox (dev_outbox), shown at /__dev/outbox. It holds messages to phone numbers, not a business's rows, so these take db first.
+import type { Db } from "./tenant";
 
 export interface OutboxMessage {
   to: string;
@@ -6,12 +7,12 @@ export interface OutboxMessage {
   createdAt: string;
 }
 
-export async function addOutboxMessage(db: D1Database, to: string, body: string, at: string): Promise<void> {
+export async function addOutboxMessage(db: Db, to: string, body: string, at: string): Promise<void> {
   await db.prepare("INSERT INTO dev_outbox (to_msisdn, body, created_at) VALUES (?, ?, ?)").bind(to, body, at).run();
 }
 
 /** The dev outbox, newest first. */
-export async function listOutbox(db: D1Database, limit: number): Promise<{ total: number; messages: OutboxMessage[] }> {
+export async function listOutbox(db: Db, limit: number): Promise<{ total: number; messages: OutboxMessage[] }> {
   const [count, rows] = await db.batch<{ n: number } | { to_msisdn: string; body: string; created_at: string }>([
     db.prepare("SELECT count(*) AS n FROM dev_outbox"),
     db.prepare("SELECT to_msisdn, body, created_at FROM dev_outbox ORDER BY id DESC LIMIT ?").bind(limit),

@@ -5,6 +5,7 @@
 // answer back without running again. Keyed by session, not business: the
 // answer may carry the session's cookies, and only the same session may see it.
 // D1, not KV: a claim must be exact, and KV would serve a cached "not found".
+import type { Db } from "./tenant";
 
 /** How long an answer is kept for a re-send: a working day covers any retry. */
 export const SUBMISSION_TTL_MS = 24 * 60 * 60_000;
@@ -35,7 +36,7 @@ function toArrayBuffer(body: ArrayBuffer | number[] | null): ArrayBuffer {
 }
 
 /** Claims `submissionId` for this session: the first send runs it, a later one waits for or replays its answer. */
-export async function claimSubmission(db: D1Database, sessionId: string, submissionId: string, now: number): Promise<Claim> {
+export async function claimSubmission(db: Db, sessionId: string, submissionId: string, now: number): Promise<Claim> {
   const inserted = await db
     .prepare("INSERT INTO submissions (session_id, submission_id, state, created_at) VALUES (?, ?, 'running', ?) ON CONFLICT DO NOTHING RETURNING state")
     .bind(sessionId, submissionId, now)
@@ -61,7 +62,7 @@ export async function claimSubmission(db: D1Database, sessionId: string, submiss
 }
 
 /** Keeps the answer of a claimed submission for its re-sends. */
-export async function answerSubmission(db: D1Database, sessionId: string, submissionId: string, answer: StoredAnswer): Promise<void> {
+export async function answerSubmission(db: Db, sessionId: string, submissionId: string, answer: StoredAnswer): Promise<void> {
   await db
     .prepare("UPDATE submissions SET state = 'done', status = ?, headers = ?, body = ? WHERE session_id = ? AND submission_id = ?")
     .bind(answer.status, JSON.stringify(answer.headers), answer.body, sessionId, submissionId)
@@ -69,12 +70,12 @@ export async function answerSubmission(db: D1Database, sessionId: string, submis
 }
 
 /** Gives a claimed submission up (refused or failed): a re-send runs afresh. */
-export async function releaseSubmission(db: D1Database, sessionId: string, submissionId: string): Promise<void> {
+export async function releaseSubmission(db: Db, sessionId: string, submissionId: string): Promise<void> {
   await db.prepare("DELETE FROM submissions WHERE session_id = ? AND submission_id = ? AND state = 'running'").bind(sessionId, submissionId).run();
 }
 
 /** Drops answers older than a day (the daily job). */
-export async function dropOldSubmissions(db: D1Database, now: number): Promise<void> {
+export async function dropOldSubmissions(db: Db, now: number): Promise<void> {
   await db
     .prepare("DELETE FROM submissions WHERE created_at < ?")
     .bind(now - SUBMISSION_TTL_MS)

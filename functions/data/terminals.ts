@@ -1,7 +1,7 @@
 import { can } from "../permissions";
 import { auditStatement } from "./audit";
 import { decodeCursor, likePattern, pageSize, toPage, type Page, type PageQuery } from "./page";
-import { ForbiddenError, NotFoundError, RuleError, nowIso, type RequestMeta, type Tenant } from "./tenant";
+import { ForbiddenError, NotFoundError, RuleError, nowIso, type RequestMeta, type Tenant, type Db } from "./tenant";
 
 export const TERMINAL_STATUSES = ["in_stock", "assigned", "active", "blocked", "faulty", "retired"] as const;
 export type TerminalStatus = (typeof TERMINAL_STATUSES)[number];
@@ -26,7 +26,8 @@ export interface Terminal {
 const SELECT = `SELECT id, serial, model, software_version AS softwareVersion, status, merchant_id AS merchantId,
   point_of_sale_id AS pointOfSaleId, last_seen_at AS lastSeenAt, battery_percent AS batteryPercent, signal_percent AS signalPercent, created_at AS createdAt, updated_at AS updatedAt, version FROM terminals`;
 
-export async function getTerminal(tenant: Tenant, db: D1Database, id: string): Promise<Terminal | null> {
+export async function getTerminal(tenant: Tenant, id: string): Promise<Terminal | null> {
+  const { db } = tenant;
   return db.prepare(`${SELECT} WHERE id = ? AND business_id = ?`).bind(id, tenant.businessId).first<Terminal>();
 }
 
@@ -46,7 +47,8 @@ export interface TerminalQuery extends PageQuery {
 const SILENT_SQL = "status IN ('assigned', 'active') AND (last_seen_at IS NULL OR last_seen_at < ?)";
 
 /** The fleet, by serial number or by last seen. */
-export async function listTerminals(tenant: Tenant, db: D1Database, query: TerminalQuery = {}): Promise<Page<Terminal>> {
+export async function listTerminals(tenant: Tenant, query: TerminalQuery = {}): Promise<Page<Terminal>> {
+  const { db } = tenant;
   const size = pageSize(query.limit);
   const where = ["business_id = ?"];
   const binds: unknown[] = [tenant.businessId];
@@ -114,7 +116,8 @@ export async function listTerminals(tenant: Tenant, db: D1Database, query: Termi
 }
 
 /** Terminals in service that have not been seen since `since` (epoch ms). */
-export async function countSilentTerminals(tenant: Tenant, db: D1Database, since: number): Promise<number> {
+export async function countSilentTerminals(tenant: Tenant, since: number): Promise<number> {
+  const { db } = tenant;
   const n = await db.prepare(`SELECT COUNT(*) AS n FROM terminals WHERE business_id = ? AND ${SILENT_SQL}`).bind(tenant.businessId, since).first<number>("n");
   return n ?? 0;
 }
@@ -131,11 +134,8 @@ export interface TerminalPlace {
  * Names of the points of sale (and their merchants) of a page of terminals, in
  * one query whatever the page size: a lookup per row would be a query per row.
  */
-export async function terminalPlaces(
-  tenant: Tenant,
-  db: D1Database,
-  terminals: readonly Pick<Terminal, "pointOfSaleId">[],
-): Promise<Map<string, TerminalPlace>> {
+export async function terminalPlaces(tenant: Tenant, terminals: readonly Pick<Terminal, "pointOfSaleId">[]): Promise<Map<string, TerminalPlace>> {
+  const { db } = tenant;
   const ids = [...new Set(terminals.map((t) => t.pointOfSaleId).filter((id): id is string => id !== null))];
   if (ids.length === 0) return new Map();
   const { results } = await db
@@ -150,7 +150,8 @@ export async function terminalPlaces(
 }
 
 /** Merchants that have terminals now, by name, for the fleet's merchant filter. */
-export async function listTerminalMerchants(tenant: Tenant, db: D1Database): Promise<{ id: string; name: string }[]> {
+export async function listTerminalMerchants(tenant: Tenant): Promise<{ id: string; name: string }[]> {
+  const { db } = tenant;
   const { results } = await db
     .prepare(
       `SELECT id, name FROM merchants WHERE business_id = ?1
@@ -174,7 +175,8 @@ export interface TerminalAssignment {
 }
 
 /** Where a terminal has stood, newest first. */
-export async function listTerminalAssignments(tenant: Tenant, db: D1Database, terminalId: string, limit = 20): Promise<TerminalAssignment[]> {
+export async function listTerminalAssignments(tenant: Tenant, terminalId: string, limit = 20): Promise<TerminalAssignment[]> {
+  const { db } = tenant;
   const { results } = await db
     .prepare(
       `SELECT a.id, a.point_of_sale_id AS pointOfSaleId, p.name AS pointOfSaleName, p.merchant_id AS merchantId, m.name AS merchantName,
@@ -241,17 +243,18 @@ export interface TerminalChange {
   pointOfSaleId?: string;
 }
 
-function guard(db: D1Database, conditionSql: string, reason: string, ...binds: unknown[]): D1PreparedStatement {
+function guard(db: Db, conditionSql: string, reason: string, ...binds: unknown[]): D1PreparedStatement {
   return db.prepare(`INSERT INTO batch_guards (ok, reason) VALUES (coalesce((${conditionSql}), 0), ?)`).bind(...binds, reason);
 }
 
 /** Applies one action to a terminal, audited, all or nothing. Returns the terminal as it now is. */
-export async function changeTerminal(tenant: Tenant, db: D1Database, meta: RequestMeta, action: TerminalAction, change: TerminalChange): Promise<Terminal> {
+export async function changeTerminal(tenant: Tenant, meta: RequestMeta, action: TerminalAction, change: TerminalChange): Promise<Terminal> {
+  const { db } = tenant;
   if (!can(tenant.role, "manage:terminal")) throw new ForbiddenError("Your role cannot change terminals.");
   const reason = change.reason.trim();
   if (!reason) throw new RuleError("Give a reason.");
   if (reason.length > MAX_REASON_LENGTH) throw new RuleError(`Keep the reason under ${MAX_REASON_LENGTH} characters.`);
-  const terminal = await getTerminal(tenant, db, change.terminalId);
+  const terminal = await getTerminal(tenant, change.terminalId);
   if (!terminal) throw new NotFoundError("Terminal");
   if (terminal.version !== change.version) throw new TerminalChangedError();
   if (!canStart(action, terminal)) throw new RuleError(REFUSED[action]);
@@ -328,7 +331,7 @@ export async function changeTerminal(tenant: Tenant, db: D1Database, meta: Reque
     after = { status, reason };
   }
   statements.push(
-    auditStatement(tenant, db, meta, { action: `terminal.${action}`, entity: "terminal", entityId: terminal.id, before, after }, at),
+    auditStatement(tenant, meta, { action: `terminal.${action}`, entity: "terminal", entityId: terminal.id, before, after }, at),
     db.prepare("DELETE FROM batch_guards"),
   );
 
@@ -339,17 +342,18 @@ export async function changeTerminal(tenant: Tenant, db: D1Database, meta: Reque
     // condition no longer holds, read afresh (the batch left nothing behind).
     const message = error instanceof Error ? error.message : "";
     if (!message.includes("CHECK constraint failed") && !message.includes("terminal_assignments")) throw error;
-    const now = await getTerminal(tenant, db, terminal.id);
+    const now = await getTerminal(tenant, terminal.id);
     if (!now || now.version !== change.version) throw new TerminalChangedError();
     if (action === "assign" && !message.includes("terminal_assignments")) throw new RuleError("That point of sale is no longer active.");
     if (message.includes("terminal_assignments")) throw new RuleError("This terminal already has an open assignment. Unassign it first.");
     throw error;
   }
-  return (await getTerminal(tenant, db, terminal.id))!;
+  return (await getTerminal(tenant, terminal.id))!;
 }
 
 /** Active merchants, by name, to choose where a terminal goes. */
-export async function listAssignableMerchants(tenant: Tenant, db: D1Database): Promise<{ id: string; name: string }[]> {
+export async function listAssignableMerchants(tenant: Tenant): Promise<{ id: string; name: string }[]> {
+  const { db } = tenant;
   const { results } = await db
     .prepare("SELECT id, name FROM merchants WHERE business_id = ? AND status = 'active' ORDER BY name COLLATE NOCASE, id LIMIT 1000")
     .bind(tenant.businessId)
@@ -358,7 +362,8 @@ export async function listAssignableMerchants(tenant: Tenant, db: D1Database): P
 }
 
 /** A merchant's active points of sale, by name; none for a merchant of another business. */
-export async function listAssignablePointsOfSale(tenant: Tenant, db: D1Database, merchantId: string): Promise<{ id: string; name: string; town: string }[]> {
+export async function listAssignablePointsOfSale(tenant: Tenant, merchantId: string): Promise<{ id: string; name: string; town: string }[]> {
+  const { db } = tenant;
   const { results } = await db
     .prepare(
       "SELECT id, name, town FROM points_of_sale WHERE business_id = ? AND merchant_id = ? AND status = 'active' ORDER BY name COLLATE NOCASE, id LIMIT 1000",

@@ -88,12 +88,14 @@ function whereOf(tenant: Tenant, filter: TransactionFilter): { sql: string; bind
   return { sql: where.join(" AND "), binds };
 }
 
-export async function getTransaction(tenant: Tenant, db: D1Database, id: number): Promise<Transaction | null> {
+export async function getTransaction(tenant: Tenant, id: number): Promise<Transaction | null> {
+  const { db } = tenant;
   return db.prepare(`SELECT ${COLUMNS} FROM transactions WHERE id = ? AND business_id = ?`).bind(id, tenant.businessId).first<Transaction>();
 }
 
 /** Newest first. */
-export async function listTransactions(tenant: Tenant, db: D1Database, query: TransactionFilter & PageQuery = {}): Promise<Page<Transaction>> {
+export async function listTransactions(tenant: Tenant, query: TransactionFilter & PageQuery = {}): Promise<Page<Transaction>> {
+  const { db } = tenant;
   const size = pageSize(query.limit);
   const { sql, binds } = whereOf(tenant, query);
   const after = decodeCursor(query.after, 2);
@@ -113,7 +115,8 @@ export interface TransactionTotals {
   net: number;
 }
 
-export async function transactionTotals(tenant: Tenant, db: D1Database, filter: TransactionFilter = {}): Promise<TransactionTotals> {
+export async function transactionTotals(tenant: Tenant, filter: TransactionFilter = {}): Promise<TransactionTotals> {
+  const { db } = tenant;
   const { sql, binds } = whereOf(tenant, filter);
   const row = await db
     .prepare(

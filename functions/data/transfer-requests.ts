@@ -10,7 +10,7 @@ import { auditStatement } from "./audit";
 import { getMerchantBalances, postingStatements } from "./ledger";
 import { getTransfer, type Transfer } from "./transfers";
 import { webhookEventStatements } from "./webhooks";
-import { ForbiddenError, RuleError, nowIso, type RequestMeta, type Tenant } from "./tenant";
+import { ForbiddenError, RuleError, nowIso, type RequestMeta, type Tenant, type Db } from "./tenant";
 
 export type TransferTarget = { kind: "settlement_account"; id: string } | { kind: "merchant"; id: string };
 
@@ -29,7 +29,8 @@ export function exceedsAvailable(available: number): string {
 }
 
 /** Makes the request (transfer pending_approval + an approval_requests row for the queue); returns the transfer id. */
-export async function requestTransfer(tenant: Tenant, db: D1Database, meta: RequestMeta, input: TransferInput): Promise<{ id: string; duplicate: boolean }> {
+export async function requestTransfer(tenant: Tenant, meta: RequestMeta, input: TransferInput): Promise<{ id: string; duplicate: boolean }> {
+  const { db } = tenant;
   if (!can(tenant.role, "request:transfer")) throw new ForbiddenError("Your role cannot ask for transfers.");
   if (!Number.isSafeInteger(input.amount) || input.amount <= 0) throw new RuleError("Enter an amount above zero.");
   const existing = await db
@@ -59,7 +60,7 @@ export async function requestTransfer(tenant: Tenant, db: D1Database, meta: Requ
     if (!merchant) throw new RuleError("Choose an active merchant account to transfer to.");
     toLabel = merchant.name;
   }
-  const { available } = await getMerchantBalances(tenant, db, from.id);
+  const { available } = await getMerchantBalances(tenant, from.id);
   if (input.amount > available) throw new RuleError(exceedsAvailable(available));
 
   const id = `trf_${crypto.randomUUID()}`;
@@ -97,8 +98,8 @@ export async function requestTransfer(tenant: Tenant, db: D1Database, meta: Requ
            VALUES (?, ?, 'transfer', 'create', ?, NULL, NULL, ?, ?, ?, 'pending')`,
         )
         .bind(requestId, tenant.businessId, id, JSON.stringify(after), tenant.userId, at),
-      auditStatement(tenant, db, meta, { action: "transfer.request", entity: "transfer", entityId: id, after }, at),
-      ...webhookEventStatements(tenant.businessId, db, [
+      auditStatement(tenant, meta, { action: "transfer.request", entity: "transfer", entityId: id, after }, at),
+      ...webhookEventStatements(tenant, [
         {
           id: `evt_${requestId}_requested`,
           type: "approval.requested",
@@ -137,13 +138,13 @@ function transferData(transfer: Transfer, status: Transfer["status"], decidedBy:
   };
 }
 
-function guard(db: D1Database, conditionSql: string, reason: string, ...binds: unknown[]): D1PreparedStatement {
+function guard(db: Db, conditionSql: string, reason: string, ...binds: unknown[]): D1PreparedStatement {
   return db.prepare(`INSERT INTO batch_guards (ok, reason) VALUES (coalesce((${conditionSql}), 0), ?)`).bind(...binds, reason);
 }
 
-async function pendingTransfer(tenant: Tenant, db: D1Database, transferId: string): Promise<Transfer> {
+async function pendingTransfer(tenant: Tenant, transferId: string): Promise<Transfer> {
   if (!can(tenant.role, "decide:approval")) throw new ForbiddenError("Your role cannot decide requests.");
-  const transfer = await getTransfer(tenant, db, transferId);
+  const transfer = await getTransfer(tenant, transferId);
   if (!transfer) throw new RuleError("There is no such transfer.");
   if (transfer.status !== "pending_approval") throw new RuleError(`This transfer is already ${transfer.status.replace("_", " ")}.`);
   if (transfer.requestedBy === tenant.userId) throw new RuleError("You cannot decide your own request.");
@@ -155,8 +156,9 @@ async function pendingTransfer(tenant: Tenant, db: D1Database, transferId: strin
  * (money may have moved since the request), the transfer and its request are
  * marked, and the posting is written, all or nothing.
  */
-export async function approveTransfer(tenant: Tenant, db: D1Database, meta: RequestMeta, transferId: string): Promise<Transfer> {
-  const transfer = await pendingTransfer(tenant, db, transferId);
+export async function approveTransfer(tenant: Tenant, meta: RequestMeta, transferId: string): Promise<Transfer> {
+  const { db } = tenant;
+  const transfer = await pendingTransfer(tenant, transferId);
   const at = nowIso();
   const lines = transfer.toMerchantId
     ? merchantTransferPosting(transfer.fromMerchantId, transfer.toMerchantId, transfer.amount)
@@ -181,7 +183,7 @@ export async function approveTransfer(tenant: Tenant, db: D1Database, meta: Requ
           "UPDATE approval_requests SET status = 'approved', checker_id = ?, decided_at = ? WHERE business_id = ? AND kind = 'transfer' AND target_id = ? AND status = 'pending'",
         )
         .bind(tenant.userId, at, tenant.businessId, transfer.id),
-      ...postingStatements(tenant, db, lines, {
+      ...postingStatements(tenant, lines, {
         postingId: `pst_${transfer.id}`,
         memo: `Transfer ${transfer.id}`,
         postedAt: Date.parse(at),
@@ -189,7 +191,6 @@ export async function approveTransfer(tenant: Tenant, db: D1Database, meta: Requ
       }),
       auditStatement(
         tenant,
-        db,
         meta,
         {
           action: "transfer.approve",
@@ -200,7 +201,7 @@ export async function approveTransfer(tenant: Tenant, db: D1Database, meta: Requ
         },
         at,
       ),
-      ...webhookEventStatements(tenant.businessId, db, [
+      ...webhookEventStatements(tenant, [
         {
           id: `evt_${transfer.id}_approved`,
           type: "transfer.approved",
@@ -211,19 +212,20 @@ export async function approveTransfer(tenant: Tenant, db: D1Database, meta: Requ
       db.prepare("DELETE FROM batch_guards"),
     ]);
   } catch (error) {
-    const fresh = await getTransfer(tenant, db, transfer.id);
+    const fresh = await getTransfer(tenant, transfer.id);
     if (fresh && fresh.status !== "pending_approval") throw new RuleError(`This transfer is already ${fresh.status.replace("_", " ")}.`);
-    const { available } = await getMerchantBalances(tenant, db, transfer.fromMerchantId);
+    const { available } = await getMerchantBalances(tenant, transfer.fromMerchantId);
     if (available < transfer.amount) throw new RuleError(exceedsAvailable(available));
     throw error;
   }
-  return (await getTransfer(tenant, db, transfer.id))!;
+  return (await getTransfer(tenant, transfer.id))!;
 }
 
-export async function rejectTransfer(tenant: Tenant, db: D1Database, meta: RequestMeta, transferId: string, reason: string): Promise<Transfer> {
+export async function rejectTransfer(tenant: Tenant, meta: RequestMeta, transferId: string, reason: string): Promise<Transfer> {
+  const { db } = tenant;
   const trimmed = reason.trim();
   if (trimmed.length < 3) throw new RuleError("Say why the transfer is rejected.");
-  const transfer = await pendingTransfer(tenant, db, transferId);
+  const transfer = await pendingTransfer(tenant, transferId);
   const at = nowIso();
   try {
     await db.batch([
@@ -238,7 +240,6 @@ export async function rejectTransfer(tenant: Tenant, db: D1Database, meta: Reque
         .bind(tenant.userId, at, trimmed.slice(0, 500), tenant.businessId, transfer.id),
       auditStatement(
         tenant,
-        db,
         meta,
         {
           action: "transfer.reject",
@@ -249,7 +250,7 @@ export async function rejectTransfer(tenant: Tenant, db: D1Database, meta: Reque
         },
         at,
       ),
-      ...webhookEventStatements(tenant.businessId, db, [
+      ...webhookEventStatements(tenant, [
         {
           id: `evt_${transfer.id}_rejected`,
           type: "transfer.rejected",
@@ -260,9 +261,9 @@ export async function rejectTransfer(tenant: Tenant, db: D1Database, meta: Reque
       db.prepare("DELETE FROM batch_guards"),
     ]);
   } catch (error) {
-    const fresh = await getTransfer(tenant, db, transfer.id);
+    const fresh = await getTransfer(tenant, transfer.id);
     if (fresh && fresh.status !== "pending_approval") throw new RuleError(`This transfer is already ${fresh.status.replace("_", " ")}.`);
     throw error;
   }
-  return (await getTransfer(tenant, db, transfer.id))!;
+  return (await getTransfer(tenant, transfer.id))!;
 }

@@ -17,12 +17,14 @@ export interface Transfer {
 const SELECT = `SELECT id, from_merchant_id AS fromMerchantId, to_settlement_account_id AS toSettlementAccountId, to_merchant_id AS toMerchantId,
   amount, status, requested_by AS requestedBy, approved_by AS approvedBy, created_at AS createdAt, decided_at AS decidedAt FROM transfers`;
 
-export async function getTransfer(tenant: Tenant, db: D1Database, id: string): Promise<Transfer | null> {
+export async function getTransfer(tenant: Tenant, id: string): Promise<Transfer | null> {
+  const { db } = tenant;
   return db.prepare(`${SELECT} WHERE id = ? AND business_id = ?`).bind(id, tenant.businessId).first<Transfer>();
 }
 
 /** Every transfer into or out of a merchant account, newest first. */
-export async function listMerchantTransfers(tenant: Tenant, db: D1Database, query: PageQuery & { merchantId: string }): Promise<Page<Transfer>> {
+export async function listMerchantTransfers(tenant: Tenant, query: PageQuery & { merchantId: string }): Promise<Page<Transfer>> {
+  const { db } = tenant;
   const size = pageSize(query.limit);
   const after = decodeCursor(query.after, 2);
   const keyset = after ? " AND (created_at < ? OR (created_at = ? AND id < ?))" : "";

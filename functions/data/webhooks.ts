@@ -9,7 +9,7 @@ import { WEBHOOK_TEST_EVENT_TYPE, isWebhookEventType, type WebhookEventType } fr
 import { checkWebhookUrl, type WebhookEnvironment } from "../webhooks/url-rules";
 import { auditStatement, ifChangedAuditStatement } from "./audit";
 import { decodeCursor, pageSize, toPage, type Page, type PageQuery } from "./page";
-import { ForbiddenError, NotFoundError, RuleError, nowIso, type RequestMeta, type Tenant } from "./tenant";
+import { ForbiddenError, NotFoundError, RuleError, nowIso, type RequestMeta, type Tenant, type BusinessDb } from "./tenant";
 
 export type WebhookEndpointStatus = "enabled" | "disabled";
 export type WebhookDeliveryStatus = "pending" | "delivered" | "failed";
@@ -128,7 +128,8 @@ function checkInput(input: WebhookEndpointInput, environment: WebhookEnvironment
 
 // ---------------------------------------------------------------- endpoints (people)
 
-export async function listWebhookEndpoints(tenant: Tenant, db: D1Database): Promise<WebhookEndpoint[]> {
+export async function listWebhookEndpoints(tenant: Tenant): Promise<WebhookEndpoint[]> {
+  const { db } = tenant;
   mayManage(tenant);
   const { results } = await db
     .prepare(`SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE business_id = ? ORDER BY created_at, id`)
@@ -138,7 +139,8 @@ export async function listWebhookEndpoints(tenant: Tenant, db: D1Database): Prom
 }
 
 /** null for an endpoint of another business (a 404 to the caller). */
-export async function getWebhookEndpoint(tenant: Tenant, db: D1Database, id: string): Promise<WebhookEndpoint | null> {
+export async function getWebhookEndpoint(tenant: Tenant, id: string): Promise<WebhookEndpoint | null> {
+  const { db } = tenant;
   mayManage(tenant);
   const row = await db
     .prepare(`SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE id = ? AND business_id = ?`)
@@ -148,7 +150,8 @@ export async function getWebhookEndpoint(tenant: Tenant, db: D1Database, id: str
 }
 
 /** The signing secret (and the previous one while a roll is under way), for "Reveal secret". */
-export async function getWebhookSecret(tenant: Tenant, db: D1Database, id: string): Promise<{ secret: string; previousSecret: string | null } | null> {
+export async function getWebhookSecret(tenant: Tenant, id: string): Promise<{ secret: string; previousSecret: string | null } | null> {
+  const { db } = tenant;
   mayManage(tenant);
   const row = await db
     .prepare("SELECT secret, previous_secret, previous_secret_expires_at FROM webhook_endpoints WHERE id = ? AND business_id = ?")
@@ -162,12 +165,12 @@ export async function getWebhookSecret(tenant: Tenant, db: D1Database, id: strin
 /** Makes an enabled endpoint with `secret` (functions/webhooks/signing.ts newWebhookSecret), its URL checked for `environment`; returns it. */
 export async function createWebhookEndpoint(
   tenant: Tenant,
-  db: D1Database,
   meta: RequestMeta,
   input: WebhookEndpointInput,
   secret: string,
   environment: WebhookEnvironment,
 ): Promise<WebhookEndpoint> {
+  const { db } = tenant;
   mayManage(tenant);
   const { url, description, eventTypes: eventTypeList } = checkInput(input, environment);
   const id = `we_${crypto.randomUUID().replaceAll("-", "")}`;
@@ -182,7 +185,6 @@ export async function createWebhookEndpoint(
       .bind(id, tenant.businessId, url, description, eventTypes, secret, tenant.userId, at, at),
     auditStatement(
       tenant,
-      db,
       meta,
       {
         action: "webhook_endpoint.create",
@@ -193,19 +195,19 @@ export async function createWebhookEndpoint(
       at,
     ),
   ]);
-  return (await getWebhookEndpoint(tenant, db, id))!;
+  return (await getWebhookEndpoint(tenant, id))!;
 }
 
 /** Changes the URL (checked for `environment`), description and event types. */
 export async function updateWebhookEndpoint(
   tenant: Tenant,
-  db: D1Database,
   meta: RequestMeta,
   id: string,
   input: WebhookEndpointInput,
   environment: WebhookEnvironment,
 ): Promise<WebhookEndpoint> {
-  const before = await getWebhookEndpoint(tenant, db, id);
+  const { db } = tenant;
+  const before = await getWebhookEndpoint(tenant, id);
   if (!before) throw new NotFoundError("Webhook endpoint");
   const { url, description, eventTypes } = checkInput(input, environment);
   const at = nowIso();
@@ -215,7 +217,6 @@ export async function updateWebhookEndpoint(
       .bind(url, description, JSON.stringify(eventTypes), at, id, tenant.businessId),
     auditStatement(
       tenant,
-      db,
       meta,
       {
         action: "webhook_endpoint.update",
@@ -227,12 +228,13 @@ export async function updateWebhookEndpoint(
       at,
     ),
   ]);
-  return (await getWebhookEndpoint(tenant, db, id))!;
+  return (await getWebhookEndpoint(tenant, id))!;
 }
 
 /** Enables (clearing the reason) or disables (by a person) an endpoint. */
-export async function setWebhookEndpointEnabled(tenant: Tenant, db: D1Database, meta: RequestMeta, id: string, enabled: boolean): Promise<WebhookEndpoint> {
-  const before = await getWebhookEndpoint(tenant, db, id);
+export async function setWebhookEndpointEnabled(tenant: Tenant, meta: RequestMeta, id: string, enabled: boolean): Promise<WebhookEndpoint> {
+  const { db } = tenant;
+  const before = await getWebhookEndpoint(tenant, id);
   if (!before) throw new NotFoundError("Webhook endpoint");
   const at = nowIso();
   const reason = enabled ? null : "Disabled by an administrator.";
@@ -242,7 +244,6 @@ export async function setWebhookEndpointEnabled(tenant: Tenant, db: D1Database, 
       .bind(enabled ? "enabled" : "disabled", reason, enabled ? null : Date.parse(at), at, id, tenant.businessId),
     auditStatement(
       tenant,
-      db,
       meta,
       {
         action: enabled ? "webhook_endpoint.enable" : "webhook_endpoint.disable",
@@ -254,12 +255,13 @@ export async function setWebhookEndpointEnabled(tenant: Tenant, db: D1Database, 
       at,
     ),
   ]);
-  return (await getWebhookEndpoint(tenant, db, id))!;
+  return (await getWebhookEndpoint(tenant, id))!;
 }
 
 /** Deletes the endpoint with its deliveries and their log (the events stay). */
-export async function deleteWebhookEndpoint(tenant: Tenant, db: D1Database, meta: RequestMeta, id: string): Promise<void> {
-  const before = await getWebhookEndpoint(tenant, db, id);
+export async function deleteWebhookEndpoint(tenant: Tenant, meta: RequestMeta, id: string): Promise<void> {
+  const { db } = tenant;
+  const before = await getWebhookEndpoint(tenant, id);
   if (!before) throw new NotFoundError("Webhook endpoint");
   const at = nowIso();
   await db.batch([
@@ -268,7 +270,6 @@ export async function deleteWebhookEndpoint(tenant: Tenant, db: D1Database, meta
     db.prepare("DELETE FROM webhook_endpoints WHERE id = ? AND business_id = ?").bind(id, tenant.businessId),
     auditStatement(
       tenant,
-      db,
       meta,
       { action: "webhook_endpoint.delete", entity: "webhook_endpoint", entityId: id, before: { url: before.url, eventTypes: before.eventTypes } },
       at,
@@ -283,8 +284,9 @@ export const SECRET_ROLL_OVERLAP_MS = 24 * 60 * 60 * 1000;
  * Rolls the secret to `secret`: the current one becomes the previous one and
  * still signs deliveries (a second v1=) for 24 hours. A roll during a roll drops the oldest.
  */
-export async function rollWebhookSecret(tenant: Tenant, db: D1Database, meta: RequestMeta, id: string, secret: string, now = Date.now()): Promise<void> {
-  const before = await getWebhookEndpoint(tenant, db, id);
+export async function rollWebhookSecret(tenant: Tenant, meta: RequestMeta, id: string, secret: string, now = Date.now()): Promise<void> {
+  const { db } = tenant;
+  const before = await getWebhookEndpoint(tenant, id);
   if (!before) throw new NotFoundError("Webhook endpoint");
   const at = new Date(now).toISOString();
   const expiresAt = now + SECRET_ROLL_OVERLAP_MS;
@@ -296,7 +298,6 @@ export async function rollWebhookSecret(tenant: Tenant, db: D1Database, meta: Re
       .bind(expiresAt, secret, at, id, tenant.businessId),
     auditStatement(
       tenant,
-      db,
       meta,
       {
         action: "webhook_endpoint.roll_secret",
@@ -373,12 +374,8 @@ function toAttempt(row: AttemptRow): WebhookAttempt {
 }
 
 /** An endpoint's deliveries, newest first (keyset on created_at, id), each with its attempts. */
-export async function listWebhookDeliveries(
-  tenant: Tenant,
-  db: D1Database,
-  endpointId: string,
-  query: PageQuery = {},
-): Promise<Page<WebhookDeliveryWithAttempts>> {
+export async function listWebhookDeliveries(tenant: Tenant, endpointId: string, query: PageQuery = {}): Promise<Page<WebhookDeliveryWithAttempts>> {
+  const { db } = tenant;
   mayManage(tenant);
   const size = pageSize(query.limit);
   const after = decodeCursor(query.after, 2);
@@ -394,23 +391,23 @@ export async function listWebhookDeliveries(
     .all<DeliveryRow>();
   const page = toPage(results.map(toDelivery), size, (row) => [row.createdAt, row.id]);
   const attempts = await attemptsOf(
-    tenant.businessId,
-    db,
+    tenant,
     page.rows.map((row) => row.id),
   );
   return { ...page, rows: page.rows.map((row) => ({ ...row, attemptLog: attempts.get(row.id) ?? [] })) };
 }
 
 /** One delivery of the tenant's business with its attempts; null when there is none. */
-export async function getWebhookDelivery(tenant: Tenant, db: D1Database, deliveryId: string): Promise<WebhookDeliveryWithAttempts | null> {
+export async function getWebhookDelivery(tenant: Tenant, deliveryId: string): Promise<WebhookDeliveryWithAttempts | null> {
+  const { db } = tenant;
   mayManage(tenant);
   const row = await db.prepare(`${DELIVERY_SELECT} WHERE d.id = ? AND d.business_id = ?`).bind(deliveryId, tenant.businessId).first<DeliveryRow>();
   if (!row) return null;
-  const attempts = await attemptsOf(tenant.businessId, db, [row.id]);
+  const attempts = await attemptsOf(tenant, [row.id]);
   return { ...toDelivery(row), attemptLog: attempts.get(row.id) ?? [] };
 }
 
-async function attemptsOf(businessId: string, db: D1Database, deliveryIds: string[]): Promise<Map<string, WebhookAttempt[]>> {
+async function attemptsOf({ businessId, db }: BusinessDb, deliveryIds: string[]): Promise<Map<string, WebhookAttempt[]>> {
   const byDelivery = new Map<string, WebhookAttempt[]>();
   if (deliveryIds.length === 0) return byDelivery;
   const { results } = await db
@@ -454,8 +451,7 @@ export function newEventId(): string {
  * e.g. in ctx.waitUntil; the 5-minute cron sweeps what was missed.
  */
 export function webhookEventStatements(
-  businessId: string,
-  db: D1Database,
+  { businessId, db }: BusinessDb,
   events: { id?: string; type: WebhookEventType; data: unknown; at: number }[],
 ): D1PreparedStatement[] {
   if (events.length === 0) return [];
@@ -483,8 +479,7 @@ export function webhookEventStatements(
 
 /** A test event and its one delivery to this endpoint, already marked queued (the caller sends it at once). */
 function testEventStatements(
-  businessId: string,
-  db: D1Database,
+  { businessId, db }: BusinessDb,
   event: { id: string; type: string; data: unknown; at: number },
   endpoint: { id: string; queuedAt: number },
 ): D1PreparedStatement[] {
@@ -505,13 +500,14 @@ function testEventStatements(
  * "Send a test event": an event of type webhook.test and its delivery to this
  * endpoint only, marked as already queued (it is sent at once by the caller, not through the queue).
  */
-export async function createTestDelivery(tenant: Tenant, db: D1Database, endpointId: string, now: number): Promise<{ eventId: string; deliveryId: string }> {
-  const endpoint = await getWebhookEndpoint(tenant, db, endpointId);
+export async function createTestDelivery(tenant: Tenant, endpointId: string, now: number): Promise<{ eventId: string; deliveryId: string }> {
+  const { db } = tenant;
+  const endpoint = await getWebhookEndpoint(tenant, endpointId);
   if (!endpoint) throw new NotFoundError("Webhook endpoint");
   if (endpoint.status !== "enabled") throw new RuleError("Enable the endpoint before sending it a test event.");
   const eventId = newEventId();
   const data = { message: "A test event from Partners Portal: your endpoint is reachable and verifies signatures.", endpointId };
-  await db.batch(testEventStatements(tenant.businessId, db, { id: eventId, type: WEBHOOK_TEST_EVENT_TYPE, data, at: now }, { id: endpointId, queuedAt: now }));
+  await db.batch(testEventStatements(tenant, { id: eventId, type: WEBHOOK_TEST_EVENT_TYPE, data, at: now }, { id: endpointId, queuedAt: now }));
   const row = await db
     .prepare("SELECT id FROM webhook_deliveries WHERE business_id = ? AND endpoint_id = ? AND event_id = ?")
     .bind(tenant.businessId, endpointId, eventId)
@@ -530,26 +526,25 @@ export interface QueuedDelivery {
 }
 
 /** Marks up to `limit` pending, not yet queued deliveries as queued at `now` and returns them (one business when given). */
-export async function claimUnqueuedDeliveries(db: D1Database, now: number, limit: number, businessId?: string): Promise<QueuedDelivery[]> {
-  const scope = businessId ? "AND business_id = ?" : "";
+export async function claimUnqueuedDeliveries({ businessId, db }: BusinessDb, now: number, limit: number): Promise<QueuedDelivery[]> {
   const { results } = await db
     .prepare(
       `UPDATE webhook_deliveries SET queued_at = ?
-       WHERE id IN (SELECT id FROM webhook_deliveries WHERE status = 'pending' AND queued_at IS NULL ${scope} ORDER BY next_attempt_at LIMIT ?) AND queued_at IS NULL
+       WHERE id IN (SELECT id FROM webhook_deliveries WHERE business_id = ? AND status = 'pending' AND queued_at IS NULL ORDER BY next_attempt_at LIMIT ?) AND queued_at IS NULL
        RETURNING id, business_id, queued_at, next_attempt_at`,
     )
-    .bind(now, ...(businessId ? [businessId] : []), limit)
+    .bind(now, businessId, limit)
     .all<{ id: string; business_id: string; queued_at: number; next_attempt_at: number }>();
   return results.map((row) => ({ deliveryId: row.id, businessId: row.business_id, queuedAt: row.queued_at, nextAttemptAt: row.next_attempt_at }));
 }
 
 /** Gives deliveries back to the outbox when sending them to the queue failed. */
-export async function unqueueDeliveries(db: D1Database, deliveries: QueuedDelivery[]): Promise<void> {
+export async function unqueueDeliveries({ businessId, db }: BusinessDb, deliveries: QueuedDelivery[]): Promise<void> {
   await db.batch(
     deliveries.map((delivery) =>
       db
         .prepare("UPDATE webhook_deliveries SET queued_at = NULL WHERE id = ? AND business_id = ? AND queued_at = ?")
-        .bind(delivery.deliveryId, delivery.businessId, delivery.queuedAt),
+        .bind(delivery.deliveryId, businessId, delivery.queuedAt),
     ),
   );
 }
@@ -558,7 +553,7 @@ export async function unqueueDeliveries(db: D1Database, deliveries: QueuedDelive
  * The sweep's repair: a pending delivery queued long ago whose next attempt is
  * long overdue lost its message (dropped after max_retries, or never sent): back to the outbox.
  */
-export async function requeueLostDeliveries(businessId: string, db: D1Database, overdueBefore: number, now: number): Promise<number> {
+export async function requeueLostDeliveries({ businessId, db }: BusinessDb, overdueBefore: number, now: number): Promise<number> {
   const result = await db
     .prepare(
       `UPDATE webhook_deliveries SET queued_at = NULL
@@ -596,7 +591,7 @@ const TO_SEND = `SELECT d.id, d.business_id AS businessId, d.endpoint_id AS endp
   JOIN webhook_endpoints w ON w.id = d.endpoint_id AND w.business_id = d.business_id
   JOIN webhook_events e ON e.id = d.event_id AND e.business_id = d.business_id`;
 
-export async function deliveryToSend(businessId: string, db: D1Database, deliveryId: string): Promise<DeliveryToSend | null> {
+export async function deliveryToSend({ businessId, db }: BusinessDb, deliveryId: string): Promise<DeliveryToSend | null> {
   return db.prepare(`${TO_SEND} WHERE d.id = ? AND d.business_id = ?`).bind(deliveryId, businessId).first<DeliveryToSend>();
 }
 
@@ -605,8 +600,7 @@ export async function deliveryToSend(businessId: string, db: D1Database, deliver
  * the copy queued under `queuedAt` may (null: a person's "Send again", whatever the delivery's status).
  */
 export async function leaseDelivery(
-  businessId: string,
-  db: D1Database,
+  { businessId, db }: BusinessDb,
   lease: { deliveryId: string; queuedAt: number | null; now: number; leaseUntil: number },
 ): Promise<boolean> {
   const condition = lease.queuedAt === null ? "1 = 1" : "status = 'pending' AND queued_at = ?";
@@ -635,7 +629,7 @@ export interface AttemptRecord {
 }
 
 /** The attempt, the delivery's new state and (on a 2xx) the endpoint's last success, in one batch; the lease is released. */
-export async function recordAttempt(businessId: string, db: D1Database, record: AttemptRecord): Promise<void> {
+export async function recordAttempt({ businessId, db }: BusinessDb, record: AttemptRecord): Promise<void> {
   const statements = [
     db
       .prepare(
@@ -678,7 +672,7 @@ export async function recordAttempt(businessId: string, db: D1Database, record: 
 }
 
 /** A delivery that will not be sent (its endpoint is disabled): failed, with why. */
-export async function failDelivery(businessId: string, db: D1Database, deliveryId: string, error: string, now: number): Promise<void> {
+export async function failDelivery({ businessId, db }: BusinessDb, deliveryId: string, error: string, now: number): Promise<void> {
   await db
     .prepare(
       "UPDATE webhook_deliveries SET status = 'failed', last_error = ?, lease_until = NULL, updated_at = ? WHERE id = ? AND business_id = ? AND status = 'pending'",
@@ -693,8 +687,7 @@ export async function failDelivery(businessId: string, db: D1Database, deliveryI
  * audited as the system's doing (only when it changed). True when this call disabled it.
  */
 export async function disableFailingEndpoint(
-  businessId: string,
-  db: D1Database,
+  { businessId, db }: BusinessDb,
   endpoint: { id: string; failingSince: number; reason: string; now: number },
 ): Promise<boolean> {
   const [update] = await db.batch([
@@ -716,7 +709,7 @@ export async function disableFailingEndpoint(
 }
 
 /** One number per active Administrator and Super Administrator of the business (their first linked phone). */
-export async function administratorPhones(businessId: string, db: D1Database): Promise<string[]> {
+export async function administratorPhones({ businessId, db }: BusinessDb): Promise<string[]> {
   const { results } = await db
     .prepare(
       `SELECT min(p.msisdn) AS msisdn FROM memberships m JOIN users u ON u.id = m.user_id JOIN user_phones p ON p.user_id = m.user_id
@@ -730,12 +723,6 @@ export async function administratorPhones(businessId: string, db: D1Database): P
 
 // ---------------------------------------------------------------- the 5-minute sweep (system)
 
-/** Every business, for the sweep. */
-export async function webhookBusinessIds(db: D1Database): Promise<string[]> {
-  const { results } = await db.prepare("SELECT id FROM businesses ORDER BY id").all<{ id: string }>();
-  return results.map((row) => row.id);
-}
-
 export interface SilentTerminal {
   id: string;
   serial: string;
@@ -745,7 +732,7 @@ export interface SilentTerminal {
 }
 
 /** Terminals in service, silent since before `silentBefore`, not yet announced for this silence. */
-export async function silentTerminalsToAnnounce(businessId: string, db: D1Database, silentBefore: number, limit: number): Promise<SilentTerminal[]> {
+export async function silentTerminalsToAnnounce({ businessId, db }: BusinessDb, silentBefore: number, limit: number): Promise<SilentTerminal[]> {
   const { results } = await db
     .prepare(
       `SELECT id, serial, merchant_id AS merchantId, point_of_sale_id AS pointOfSaleId, last_seen_at AS lastSeenAt FROM terminals
@@ -759,7 +746,7 @@ export async function silentTerminalsToAnnounce(businessId: string, db: D1Databa
 }
 
 /** For the batch that emits terminal.silent: this silence (its last_seen_at) is announced. */
-export function markSilentAnnouncedStatement(businessId: string, db: D1Database, terminal: SilentTerminal): D1PreparedStatement {
+export function markSilentAnnouncedStatement({ businessId, db }: BusinessDb, terminal: SilentTerminal): D1PreparedStatement {
   return db
     .prepare("UPDATE terminals SET silent_announced_seen_at = ? WHERE id = ? AND business_id = ?")
     .bind(terminal.lastSeenAt ?? -1, terminal.id, businessId);

@@ -1,8 +1,7 @@
 // The daily Cron Trigger (wrangler.toml [triggers]): settle yesterday for every
 // active business, then pay out what is due. Also run on demand by an
 // administrator (/money/settlement-history), for one business.
-import { activeBusinessIds } from "../data/settlement-runs";
-import type { RequestMeta, Tenant } from "../data/tenant";
+import type { BusinessDb, RequestMeta, Tenant } from "../data/tenant";
 import { logEvent } from "../events/http";
 import { processPayouts, simulatedPayouts, type PayoutPort, type PayoutRunResult } from "./payouts";
 import { runSettlement, settlementPeriodFor, type SettlementRunResult } from "./run";
@@ -12,15 +11,23 @@ export function payoutPortFor(env: { ENVIRONMENT?: string; KV: KVNamespace }): P
   return env.ENVIRONMENT === "production" ? null : simulatedPayouts(env.KV);
 }
 
+/** Settles each business (every active one for the Cron Trigger: functions/shards.ts everyBusinessDb), then pays out what is due. */
 export async function settleAndPay(
-  db: D1Database,
+  businesses: readonly BusinessDb[],
   port: PayoutPort | null,
-  options: { businessId?: string; now: number; meta: RequestMeta; actor: Tenant | null },
+  options: { now: number; meta: RequestMeta; actor: Tenant | null },
 ): Promise<{ runs: SettlementRunResult[]; payouts: PayoutRunResult | null }> {
-  const businesses = options.businessId ? [options.businessId] : await activeBusinessIds(db);
   const runs: SettlementRunResult[] = [];
-  for (const businessId of businesses) runs.push(await runSettlement(db, businessId, settlementPeriodFor(options.now), options.meta, options.actor));
-  const payouts = port ? await processPayouts(db, port, { businessId: options.businessId }) : null;
+  for (const business of businesses) runs.push(await runSettlement(business, settlementPeriodFor(options.now), options.meta, options.actor));
+  let payouts: PayoutRunResult | null = null;
+  if (port) {
+    payouts = { paid: [], failed: [] };
+    for (const business of businesses) {
+      const run = await processPayouts(business, port);
+      payouts.paid.push(...run.paid);
+      payouts.failed.push(...run.failed);
+    }
+  }
   logEvent("info", "settlement.run", {
     businesses: businesses.length,
     settled: runs.reduce((n, r) => n + r.settled.length, 0),

@@ -6,6 +6,7 @@
 // and a failure is recorded and retried on the next run, up to MAX_ATTEMPTS.
 import { webhookEventStatements } from "../data/webhooks";
 import { claimPayout, duePayouts, markFailedStatement, markPaidStatement, payoutAttemptStatement } from "../data/payouts";
+import type { BusinessDb } from "../data/tenant";
 
 export const MAX_PAYOUT_ATTEMPTS = 5;
 /** How long one run may hold a payout before another may try it again. */
@@ -57,19 +58,20 @@ export interface PayoutRunResult {
 }
 
 /** Pays what is due (pending, or failed with attempts left), oldest first, at most `limit`. */
-export async function processPayouts(db: D1Database, port: PayoutPort, options: { businessId?: string; limit?: number } = {}): Promise<PayoutRunResult> {
+/** Pays what is due in one business (pending, or failed with attempts left), oldest first, at most `limit`. */
+export async function processPayouts(business: BusinessDb, port: PayoutPort, options: { limit?: number } = {}): Promise<PayoutRunResult> {
+  const { db } = business;
   const result: PayoutRunResult = { paid: [], failed: [] };
-  const results = await duePayouts(db, {
+  const results = await duePayouts(business, {
     maxAttempts: MAX_PAYOUT_ATTEMPTS,
     now: new Date().toISOString(),
-    businessId: options.businessId,
     limit: options.limit ?? 50,
   });
   for (const due of results) {
     // Claim it for the length of the call: another runner finds the lease (or the
     // changed attempts) and leaves it, so one payout is with the provider at a time.
     const now = Date.now();
-    const claimed = await claimPayout(due.businessId, db, {
+    const claimed = await claimPayout(business, {
       settlementId: due.id,
       attempts: due.attempts,
       leaseUntil: new Date(now + PAYOUT_LEASE_MS).toISOString(),
@@ -92,7 +94,7 @@ export async function processPayouts(db: D1Database, port: PayoutPort, options: 
     } catch (error) {
       outcome = { ok: false, error: error instanceof Error ? error.message : String(error) };
     }
-    const record = payoutAttemptStatement(due.businessId, db, {
+    const record = payoutAttemptStatement(business, {
       settlementId: due.id,
       attempt: claimed.attempts,
       outcome: outcome.ok ? "paid" : "failed",
@@ -102,7 +104,7 @@ export async function processPayouts(db: D1Database, port: PayoutPort, options: 
     const settlement = { id: due.id, reference: due.reference, net: due.net, currency: "GHS", attempt: claimed.attempts };
     if (outcome.ok) {
       const event = { id: `evt_${due.id}_paid`, type: "settlement.paid" as const, at: Date.parse(at), data: { settlement: { ...settlement, paidAt: at } } };
-      await db.batch([markPaidStatement(due.businessId, db, due.id, at), record, ...webhookEventStatements(due.businessId, db, [event])]);
+      await db.batch([markPaidStatement(business, due.id, at), record, ...webhookEventStatements(business, [event])]);
       result.paid.push(due.id);
     } else {
       const event = {
@@ -111,7 +113,7 @@ export async function processPayouts(db: D1Database, port: PayoutPort, options: 
         at: Date.parse(at),
         data: { settlement: { ...settlement, error: outcome.error.slice(0, 300), willRetry: claimed.attempts < MAX_PAYOUT_ATTEMPTS } },
       };
-      await db.batch([markFailedStatement(due.businessId, db, due.id), record, ...webhookEventStatements(due.businessId, db, [event])]);
+      await db.batch([markFailedStatement(business, due.id), record, ...webhookEventStatements(business, [event])]);
       result.failed.push({ id: due.id, error: outcome.error });
     }
   }

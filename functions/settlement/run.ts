@@ -16,7 +16,7 @@ import {
   merchantsToSettle,
   settlementItemsStatement,
 } from "../data/settlement-runs";
-import type { RequestMeta, Tenant } from "../data/tenant";
+import type { BusinessDb, RequestMeta, Tenant } from "../data/tenant";
 
 const DAY_MS = 86_400_000;
 /** Cards clear in 3 days, mobile money in 1: a payment cleared in a day was made at most this long before it. */
@@ -40,21 +40,16 @@ export function settlementPeriodFor(now: number): number {
  * Settles one business for the day starting at `periodStart` (UTC midnight).
  * `actor` is the administrator who asked, or null for the daily Cron Trigger.
  */
-export async function runSettlement(
-  db: D1Database,
-  businessId: string,
-  periodStart: number,
-  meta: RequestMeta,
-  actor: Tenant | null,
-): Promise<SettlementRunResult> {
+export async function runSettlement(business: BusinessDb, periodStart: number, meta: RequestMeta, actor: Tenant | null): Promise<SettlementRunResult> {
+  const { businessId, db } = business;
   const periodEnd = periodStart + DAY_MS;
-  // The ledger functions read only the business from it.
-  const tenant: Tenant = actor ?? { businessId, userId: "", role: "Administrator" };
+  // The ledger functions read only the business and its database from it.
+  const tenant: Tenant = actor ?? { ...business, userId: "", role: "Administrator" };
   const result: SettlementRunResult = { periodStart, settled: [], skipped: [] };
-  const merchants = await merchantsToSettle(businessId, db);
+  const merchants = await merchantsToSettle(business);
   for (const merchant of merchants) {
     // Cleared in the period and in no settlement yet (transactions_by_merchant bounds the scan).
-    const items = await clearedUnsettled(businessId, db, merchant.id, { createdFrom: periodStart - LONGEST_CLEARING_MS, periodStart, periodEnd });
+    const items = await clearedUnsettled(business, merchant.id, { createdFrom: periodStart - LONGEST_CLEARING_MS, periodStart, periodEnd });
     if (items.length === 0) continue;
     if (!merchant.accountId) {
       result.skipped.push({ merchantId: merchant.id, reason: "no active primary settlement account" });
@@ -70,8 +65,8 @@ export async function runSettlement(
     try {
       await db.batch([
         // What was cleared must still be there (a transfer may have moved it out).
-        availableGuardStatement(businessId, db, available, net),
-        insertSettlementStatement(businessId, db, {
+        availableGuardStatement(business, available, net),
+        insertSettlementStatement(business, {
           id: settlementId,
           merchantId: merchant.id,
           settlementAccountId: merchant.accountId,
@@ -84,15 +79,14 @@ export async function runSettlement(
           createdAt: at,
         }),
         settlementItemsStatement(
-          businessId,
-          db,
+          business,
           settlementId,
           items.map((t) => t.id),
         ),
         // Every payment became an item, or nothing is written.
         itemsGuardStatement(db, items.length),
         ...(net > 0
-          ? postingStatements(tenant, db, settlementPosting(merchant.id, net), {
+          ? postingStatements(tenant, settlementPosting(merchant.id, net), {
               postingId: `${settlementId}_payout`,
               memo: `Settlement ${reference}`,
               postedAt: Date.parse(at),

@@ -17,6 +17,8 @@ import { errorText, logEvent } from "../events/http";
 import { nextStep } from "./backoff";
 import { sendOnce, type AttemptResult } from "./delivery";
 import { disableAndTell } from "./notify";
+import type { BusinessDb } from "../data/tenant";
+import { businessDb } from "../shards";
 
 const MessageSchema = v.object({ deliveryId: v.string(), businessId: v.string(), queuedAt: v.number() });
 
@@ -44,46 +46,47 @@ async function handleMessage(message: Message<unknown>, env: Env, config: Webhoo
     return message.ack();
   }
   const { deliveryId, businessId, queuedAt } = parsed.output;
-  const db = env.DB;
-  const delivery = await deliveryToSend(businessId, db, deliveryId);
+  const business = await businessDb(env, businessId);
+  if (!business) return message.ack();
+  const delivery = await deliveryToSend(business, deliveryId);
   if (!delivery || delivery.status !== "pending" || delivery.queuedAt !== queuedAt) return message.ack();
   const now = Date.now();
   if (delivery.nextAttemptAt > now + 1000) {
     return message.retry({ delaySeconds: Math.min(MAX_DELAY_SECONDS, Math.ceil((delivery.nextAttemptAt - now) / 1000)) });
   }
   if (delivery.endpointStatus !== "enabled") {
-    await failDelivery(businessId, db, deliveryId, "Not sent: the endpoint is disabled.", now);
+    await failDelivery(business, deliveryId, "Not sent: the endpoint is disabled.", now);
     return message.ack();
   }
-  const leased = await leaseDelivery(businessId, db, { deliveryId, queuedAt, now, leaseUntil: now + config.timeoutMs + LEASE_MARGIN_MS });
+  const leased = await leaseDelivery(business, { deliveryId, queuedAt, now, leaseUntil: now + config.timeoutMs + LEASE_MARGIN_MS });
   if (!leased) return message.ack();
 
   const result = await sendOnce(delivery, config);
   const attempt = delivery.attempts + 1;
   if (result.ok) {
-    await record(db, delivery, attempt, result, { status: "delivered" });
+    await record(business, delivery, attempt, result, { status: "delivered" });
     return message.ack();
   }
   const step = nextStep(attempt, delivery.eventAt, result.at, config);
   if (step.retry) {
-    await record(db, delivery, attempt, result, { status: "pending", nextAttemptAt: step.at });
+    await record(business, delivery, attempt, result, { status: "pending", nextAttemptAt: step.at });
     logEvent("warn", "webhooks.attempt_failed", { deliveryId, attempt, error: result.error });
     return message.retry({ delaySeconds: step.delaySeconds });
   }
-  await record(db, delivery, attempt, result, { status: "failed" });
+  await record(business, delivery, attempt, result, { status: "failed" });
   logEvent("warn", "webhooks.delivery_failed", { deliveryId, attempts: attempt, error: result.error });
-  await disableAndTell(env, delivery, result.at, config);
+  await disableAndTell(env, business, delivery, result.at, config);
   message.ack();
 }
 
 function record(
-  db: D1Database,
+  business: BusinessDb,
   delivery: DeliveryToSend,
   attempt: number,
   result: AttemptResult,
-  outcome: Parameters<typeof recordAttempt>[2]["outcome"],
+  outcome: Parameters<typeof recordAttempt>[1]["outcome"],
 ): Promise<void> {
-  return recordAttempt(delivery.businessId, db, {
+  return recordAttempt(business, {
     deliveryId: delivery.id,
     endpointId: delivery.endpointId,
     eventId: delivery.eventId,

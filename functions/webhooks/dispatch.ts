@@ -4,6 +4,8 @@
 // too, for whatever a caller missed (a crash between the batch and the queue).
 import { claimUnqueuedDeliveries, unqueueDeliveries, type QueuedDelivery } from "../data/webhooks";
 import { errorText, logEvent } from "../events/http";
+import type { BusinessDb } from "../data/tenant";
+import { everyBusinessDb } from "../shards";
 
 /** What a WEBHOOKS message carries. */
 export interface WebhookQueueMessage {
@@ -22,11 +24,17 @@ function delayOf(delivery: QueuedDelivery, now: number): number {
   return Math.min(MAX_DELAY_SECONDS, Math.max(0, Math.ceil((delivery.nextAttemptAt - now) / 1000)));
 }
 
-/** Sends not-yet-queued pending deliveries (of one business when given) to the queue; returns how many. */
-export async function dispatchPendingDeliveries(env: Pick<Env, "DB" | "WEBHOOKS">, now: number = Date.now(), businessId?: string): Promise<number> {
+/** Sends not-yet-queued pending deliveries to the queue (of one business when given, else of every one); returns how many. */
+export async function dispatchPendingDeliveries(env: Env, now: number = Date.now(), business?: BusinessDb): Promise<number> {
+  let sent = 0;
+  for (const each of business ? [business] : await everyBusinessDb(env)) sent += await dispatchBusiness(env, each, now);
+  return sent;
+}
+
+async function dispatchBusiness(env: Env, business: BusinessDb, now: number): Promise<number> {
   let sent = 0;
   for (let round = 0; round < MAX_ROUNDS; round += 1) {
-    const claimed = await claimUnqueuedDeliveries(env.DB, now, CLAIM_LIMIT, businessId);
+    const claimed = await claimUnqueuedDeliveries(business, now, CLAIM_LIMIT);
     if (claimed.length === 0) break;
     try {
       await env.WEBHOOKS.sendBatch(
@@ -37,7 +45,7 @@ export async function dispatchPendingDeliveries(env: Pick<Env, "DB" | "WEBHOOKS"
       );
     } catch (error) {
       logEvent("error", "webhooks.dispatch_failed", { count: claimed.length, error: errorText(error) });
-      await unqueueDeliveries(env.DB, claimed).catch((unqueueError: unknown) => {
+      await unqueueDeliveries(business, claimed).catch((unqueueError: unknown) => {
         // They stay marked; the sweep finds them overdue and queues them again.
         logEvent("error", "webhooks.unqueue_failed", { error: errorText(unqueueError) });
       });

@@ -18,17 +18,16 @@ export interface ManualSendResult {
 
 async function attemptNow(tenant: Tenant, env: Env, deliveryId: string, kind: "again" | "test"): Promise<ManualSendResult> {
   const config = parseWebhooksConfig(env as unknown as Record<string, unknown>);
-  const db = env.DB;
-  const delivery = await deliveryToSend(tenant.businessId, db, deliveryId);
+  const delivery = await deliveryToSend(tenant, deliveryId);
   if (!delivery) throw new NotFoundError("Delivery");
   if (delivery.endpointStatus !== "enabled") throw new RuleError("Enable the endpoint before sending to it.");
   const now = Date.now();
-  if (!(await leaseDelivery(tenant.businessId, db, { deliveryId, queuedAt: null, now, leaseUntil: now + config.timeoutMs + LEASE_MARGIN_MS }))) {
+  if (!(await leaseDelivery(tenant, { deliveryId, queuedAt: null, now, leaseUntil: now + config.timeoutMs + LEASE_MARGIN_MS }))) {
     throw new RuleError("This delivery is being sent right now. Try again in a minute.");
   }
   const result = await sendOnce(delivery, config);
   const attempt = delivery.attempts + 1;
-  await recordAttempt(tenant.businessId, db, {
+  await recordAttempt(tenant, {
     deliveryId,
     endpointId: delivery.endpointId,
     eventId: delivery.eventId,
@@ -41,18 +40,18 @@ async function attemptNow(tenant: Tenant, env: Env, deliveryId: string, kind: "a
     manual: true,
     outcome: result.ok ? { status: "delivered" } : kind === "test" ? { status: "failed" } : { status: "unchanged" },
   });
-  const logged = (await getWebhookDelivery(tenant, db, deliveryId))?.attemptLog.at(-1);
+  const logged = (await getWebhookDelivery(tenant, deliveryId))?.attemptLog.at(-1);
   return { deliveryId, eventId: delivery.eventId, delivered: result.ok, attempt: logged! };
 }
 
 /** "Send again": one attempt of the tenant's delivery now. */
 export async function resendWebhookDelivery(tenant: Tenant, env: Env, deliveryId: string): Promise<ManualSendResult> {
-  if (!(await getWebhookDelivery(tenant, env.DB, deliveryId))) throw new NotFoundError("Delivery");
+  if (!(await getWebhookDelivery(tenant, deliveryId))) throw new NotFoundError("Delivery");
   return attemptNow(tenant, env, deliveryId, "again");
 }
 
 /** "Send a test event" to one enabled endpoint of the tenant's business, now. */
 export async function sendWebhookTestEvent(tenant: Tenant, env: Env, endpointId: string): Promise<ManualSendResult> {
-  const { deliveryId } = await createTestDelivery(tenant, env.DB, endpointId, Date.now());
+  const { deliveryId } = await createTestDelivery(tenant, endpointId, Date.now());
   return attemptNow(tenant, env, deliveryId, "test");
 }

@@ -7,6 +7,7 @@
 import { administratorPhones, disableFailingEndpoint, type DeliveryToSend } from "../data/webhooks";
 import { parseAuthConfig, type WebhooksConfig } from "../env";
 import { smsPortFor } from "../auth/sms";
+import type { BusinessDb } from "../data/tenant";
 import { errorText, logEvent } from "../events/http";
 
 export function disabledReason(config: Pick<WebhooksConfig, "retryWindowSeconds">): string {
@@ -15,16 +16,16 @@ export function disabledReason(config: Pick<WebhooksConfig, "retryWindowSeconds"
   return `Disabled automatically: every delivery failed for ${span}.`;
 }
 
-export async function disableAndTell(env: Env, delivery: DeliveryToSend, now: number, config: WebhooksConfig): Promise<boolean> {
+export async function disableAndTell(env: Env, business: BusinessDb, delivery: DeliveryToSend, now: number, config: WebhooksConfig): Promise<boolean> {
   const reason = disabledReason(config);
-  const disabled = await disableFailingEndpoint(delivery.businessId, env.DB, { id: delivery.endpointId, failingSince: delivery.eventAt, reason, now });
+  const disabled = await disableFailingEndpoint(business, { id: delivery.endpointId, failingSince: delivery.eventAt, reason, now });
   if (!disabled) return false;
   logEvent("warn", "webhooks.endpoint_disabled", { businessId: delivery.businessId, endpointId: delivery.endpointId });
   try {
     const port = smsPortFor(parseAuthConfig(env as unknown as Record<string, unknown>), env.DB);
     if (!port) return true;
     const body = `Partners Portal: the webhook endpoint ${delivery.url} was disabled because every delivery failed for ${reason.replace(/^.* for /, "").replace(/\.$/, "")}. Fix it, then enable it in Settings > Developers.`;
-    for (const to of await administratorPhones(delivery.businessId, env.DB)) {
+    for (const to of await administratorPhones(business)) {
       await port.send({ to, body }).catch((error: unknown) => logEvent("error", "webhooks.sms_failed", { to, error: errorText(error) }));
     }
   } catch (error) {

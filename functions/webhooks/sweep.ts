@@ -2,7 +2,9 @@
 // announce terminals that went silent (terminal.silent, once per silence), and hand
 // every not-yet-queued delivery to the queue (the outbox's safety net).
 import { SILENT_AFTER_MS } from "../terminal-silence";
-import { markSilentAnnouncedStatement, requeueLostDeliveries, silentTerminalsToAnnounce, webhookBusinessIds, webhookEventStatements } from "../data/webhooks";
+import { markSilentAnnouncedStatement, requeueLostDeliveries, silentTerminalsToAnnounce, webhookEventStatements } from "../data/webhooks";
+import type { BusinessDb } from "../data/tenant";
+import { everyBusinessDb } from "../shards";
 import { errorText, logEvent } from "../events/http";
 import { dispatchPendingDeliveries } from "./dispatch";
 
@@ -11,15 +13,16 @@ export const LOST_AFTER_MS = 15 * 60_000;
 const SILENT_BATCH = 50;
 
 /** Emits terminal.silent for the business's newly silent terminals; returns how many. */
-export async function announceSilentTerminals(businessId: string, db: D1Database, now: number): Promise<number> {
+export async function announceSilentTerminals(business: BusinessDb, now: number): Promise<number> {
+  const { db } = business;
   let announced = 0;
   for (;;) {
-    const terminals = await silentTerminalsToAnnounce(businessId, db, now - SILENT_AFTER_MS, SILENT_BATCH);
+    const terminals = await silentTerminalsToAnnounce(business, now - SILENT_AFTER_MS, SILENT_BATCH);
     if (terminals.length === 0) return announced;
     await db.batch(
       terminals.flatMap((terminal) => [
-        markSilentAnnouncedStatement(businessId, db, terminal),
-        ...webhookEventStatements(businessId, db, [
+        markSilentAnnouncedStatement(business, terminal),
+        ...webhookEventStatements(business, [
           {
             // One event per silence: the same silence announced twice is one event.
             id: `evt_silent_${terminal.id}_${terminal.lastSeenAt ?? "never"}`,
@@ -39,13 +42,13 @@ export async function announceSilentTerminals(businessId: string, db: D1Database
   }
 }
 
-export async function sweepWebhooks(env: Pick<Env, "DB" | "WEBHOOKS">, now: number): Promise<void> {
-  for (const businessId of await webhookBusinessIds(env.DB)) {
+export async function sweepWebhooks(env: Env, now: number): Promise<void> {
+  for (const business of await everyBusinessDb(env)) {
     try {
-      await requeueLostDeliveries(businessId, env.DB, now - LOST_AFTER_MS, now);
-      await announceSilentTerminals(businessId, env.DB, now);
+      await requeueLostDeliveries(business, now - LOST_AFTER_MS, now);
+      await announceSilentTerminals(business, now);
     } catch (error) {
-      logEvent("error", "webhooks.sweep_failed", { businessId, error: errorText(error) });
+      logEvent("error", "webhooks.sweep_failed", { businessId: business.businessId, error: errorText(error) });
     }
   }
   await dispatchPendingDeliveries(env, now);

@@ -4,7 +4,9 @@
 // (shared with bench:queries), signs in as the busiest business's Super
 // Administrator (a session row and cookie made as the sign-in steps make
 // them), starts the portal on that state and times each page, one request at
-// a time, after a warm-up. Prints median and 95th percentile per page.
+// a time, after a warm-up. Prints median and 95th percentile per page, and the
+// medians of the Worker's Server-Timing (functions/timing.ts): total, session,
+// loader, D1 and render, and the D1 round trips per request.
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
@@ -50,11 +52,30 @@ const { cookie, business, payments } = await withLocalD1(state, async (db) => {
 
 const { ready, stop } = servePortal(port, state);
 
-async function get(path: string): Promise<{ ms: number; status: number; html: string }> {
+/** The Worker's own account of a request (functions/timing.ts): ms per phase, and D1 round trips. */
+interface ServerTiming {
+  phases: Map<string, number>;
+  queries: number;
+}
+
+function serverTiming(header: string | null): ServerTiming {
+  const phases = new Map<string, number>();
+  let queries = Number.NaN;
+  for (const metric of (header ?? "").split(",")) {
+    const [name, ...params] = metric.trim().split(";");
+    const dur = params.find((p) => p.startsWith("dur="));
+    if (name && dur) phases.set(name, Number(dur.slice(4)));
+    const desc = /desc="(\d+) quer/.exec(params.join(";"));
+    if (name === "d1" && desc) queries = Number(desc[1]);
+  }
+  return { phases, queries };
+}
+
+async function get(path: string): Promise<{ ms: number; status: number; html: string; timing: ServerTiming }> {
   const started = performance.now();
   const response = await fetch(`${base}${path}`, { headers: { Cookie: cookie }, redirect: "manual" });
   const html = await response.text();
-  return { ms: performance.now() - started, status: response.status, html };
+  return { ms: performance.now() - started, status: response.status, html, timing: serverTiming(response.headers.get("Server-Timing")) };
 }
 
 /** The path of the page `hops` Next links after `path` (the keyset trail the pager builds). */
@@ -89,15 +110,37 @@ try {
     ["settlement history", "/money/settlement-history"],
   ];
   console.log(`${size}: measuring ${business} (${payments} payments) through wrangler dev at ${base}, ${runs} runs each\n`);
-  console.log(`${"page".padEnd(40)} ${"median ms".padStart(10)} ${"p95 ms".padStart(8)}`);
+  // The client's time (median, p95), then the Worker's Server-Timing medians: total and its phases, and D1 round trips.
+  const columns = ["total", "session", "loader", "d1", "render"];
+  console.log(
+    `${"page".padEnd(40)} ${"median ms".padStart(10)} ${"p95 ms".padStart(8)} │ ${columns.map((c) => c.padStart(8)).join(" ")} ${"D1 trips".padStart(8)}`,
+  );
+  let timed = true;
   for (const [name, path] of pages) {
     const warm = await get(path);
     if (warm.status !== 200) throw new Error(`${path} answered ${warm.status}`);
     const times: number[] = [];
-    for (let i = 0; i < runs; i += 1) times.push((await get(path)).ms);
+    const phases = new Map<string, number[]>(columns.map((c) => [c, []]));
+    const trips: number[] = [];
+    for (let i = 0; i < runs; i += 1) {
+      const { ms, timing } = await get(path);
+      times.push(ms);
+      for (const column of columns) phases.get(column)!.push(timing.phases.get(column) ?? Number.NaN);
+      trips.push(timing.queries);
+    }
+    timed &&= !Number.isNaN(trips[0]!);
+    const median = (values: number[]) =>
+      quantile(
+        [...values].sort((a, b) => a - b),
+        0.5,
+      );
+    const breakdown = columns.map((c) => median(phases.get(c)!).toFixed(1).padStart(8)).join(" ");
     times.sort((a, b) => a - b);
-    console.log(`${name.padEnd(40)} ${quantile(times, 0.5).toFixed(1).padStart(10)} ${quantile(times, 0.95).toFixed(1).padStart(8)}`);
+    console.log(
+      `${name.padEnd(40)} ${quantile(times, 0.5).toFixed(1).padStart(10)} ${quantile(times, 0.95).toFixed(1).padStart(8)} │ ${breakdown} ${String(median(trips)).padStart(8)}`,
+    );
   }
+  if (!timed) console.log('\nNo Server-Timing header: set SERVER_TIMING = "on" (wrangler.toml [vars]) to see where the time goes.');
 } finally {
   stop();
 }

@@ -24,6 +24,7 @@ import {
 import { listTransactions, transactionTotals } from "../../functions/data/transactions";
 import { archiveMonthsForReferences, firstPaymentAt, listArchiveMonths, monthFigures, readMonthPage } from "../../functions/data/archive";
 import { listMerchantTransfers } from "../../functions/data/transfers";
+import { keptReportBy, keptTransactionTotals } from "../../functions/data/closed-days";
 
 export interface Recorded {
   sql: string;
@@ -69,7 +70,8 @@ export interface Sample {
   newest: number;
 }
 
-export async function sampleOf(tenant: Tenant, db: D1Database): Promise<Sample> {
+export async function sampleOf(tenant: Tenant): Promise<Sample> {
+  const { db } = tenant;
   const row = await db
     .prepare(
       `SELECT t.merchant_id AS merchantId, t.point_of_sale_id AS pointOfSaleId, coalesce(t.terminal_id, '') AS terminalId, t.id AS transactionId, t.reference,
@@ -87,100 +89,116 @@ export async function sampleOf(tenant: Tenant, db: D1Database): Promise<Sample> 
 const DAY = 24 * 60 * 60 * 1000;
 const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
-export type CatalogueEntry = [name: string, run: (tenant: Tenant, db: D1Database, sample: Sample) => Promise<unknown>];
+export type CatalogueEntry = [name: string, run: (tenant: Tenant, sample: Sample) => Promise<unknown>];
 
 export const CATALOGUE: CatalogueEntry[] = [
-  ["merchants: first page by name", (t, db) => listMerchants(t, db, { withTotal: true })],
-  ["merchants: active, by name", (t, db) => listMerchants(t, db, { status: "active" })],
-  ["merchants: by sector", (t, db) => listMerchants(t, db, { sector: "Retail" })],
-  ["merchants: by region and town", (t, db) => listMerchants(t, db, { region: "Ashanti", town: "Kumasi" })],
-  ["merchants: newest first", (t, db) => listMerchants(t, db, { sort: "newest" })],
-  ["merchants: search", (t, db) => listMerchants(t, db, { search: "foods", withTotal: true })],
-  ["merchants: choices for a filter", (t, db) => listMerchantChoices(t, db, { limit: 500 })],
-  ["merchants: active choices but one, to transfer to", (t, db, s) => listMerchantChoices(t, db, { status: "active", exceptId: s.merchantId, limit: 500 })],
-  ["names: merchants of a page", (t, db, s) => namesOf(t, db, "merchant", [s.merchantId, "mer_other"])],
-  [
-    "names: more merchants than one statement binds",
-    (t, db, s) => namesOf(t, db, "merchant", [s.merchantId, ...Array.from({ length: 150 }, (_, i) => `mer_${i}`)]),
-  ],
-  ["names: points of sale", (t, db, s) => namesOf(t, db, "point_of_sale", [s.pointOfSaleId])],
-  ["names: terminals", (t, db, s) => namesOf(t, db, "terminal", [s.terminalId])],
-  ["names: people", (t, db) => namesOf(t, db, "person", ["usr_esi_owusu", "usr_abena_darko"])],
-  ["names: settlement accounts", (t, db) => namesOf(t, db, "settlement_account", ["sa_sample"])],
-  ["names: settlement accounts with their holders", (t, db) => namesOf(t, db, "settlement_account_holder", ["sa_sample"])],
-  ["points of sale of a merchant", (t, db, s) => listPointsOfSale(t, db, { merchantId: s.merchantId })],
-  ["terminals: fleet with total", (t, db) => listTerminals(t, db, { withTotal: true })],
-  ["terminals: by status", (t, db) => listTerminals(t, db, { status: "active" })],
-  ["terminals: of a merchant", (t, db, s) => listTerminals(t, db, { merchantId: s.merchantId })],
-  ["terminals: serial search", (t, db) => listTerminals(t, db, { serial: "1" })],
-  ["terminals: silent for 24 h", (t, db, s) => countSilentTerminals(t, db, s.newest - DAY)],
-  ["terminals: the silent ones, with total", (t, db, s) => listTerminals(t, db, { silentSince: s.newest - DAY, withTotal: true })],
-  ["terminals: by last seen, a later page", (t, db) => listTerminals(t, db, { sort: "last_seen", after: "WzE3OTUyMTg5ODcwMDAsInRybV9rZmZfMDAwMDEiXQ" })],
-  ["terminals: places of a page", (t, db, s) => terminalPlaces(t, db, [{ pointOfSaleId: s.pointOfSaleId }])],
-  ["terminals: merchants with terminals", (t, db) => listTerminalMerchants(t, db)],
-  ["terminals: a terminal's assignments", (t, db, s) => listTerminalAssignments(t, db, s.terminalId)],
-  ["terminals: merchants to assign to", (t, db) => listAssignableMerchants(t, db)],
-  ["terminals: points of sale to assign to", (t, db, s) => listAssignablePointsOfSale(t, db, s.merchantId)],
-  ["settlement accounts of a merchant", (t, db, s) => listSettlementAccounts(t, db, s.merchantId)],
-  ["employees", (t, db) => listEmployees(t, db)],
-  ["employees: count", (t, db) => countEmployees(t, db)],
-  ["employees: pending changes on a page", (t, db) => pendingChangesFor(t, db, ["usr_esi_owusu", "usr_abena_darko"])],
-  ["employees: invitations waiting", (t, db) => listPendingInvites(t, db)],
-  ["employees: is an email taken", (t, db) => emailTakenInBusiness(t, db, "someone@example.com")],
-  ["approvals: pending queue with total", (t, db) => listApprovalRequests(t, db, { status: "pending", withTotal: true })],
-  ["approvals: pending counts per kind", (t, db) => countPendingRequests(t, db)],
-  ["approvals: by maker", (t, db) => listApprovalRequests(t, db, { makerId: "usr_esi_owusu" })],
-  ["approvals: every status with total", (t, db) => listApprovalRequests(t, db, { withTotal: true })],
-  ["approvals: one kind, pending", (t, db) => listApprovalRequests(t, db, { kind: "settlement_account", status: "pending" })],
-  ["approvals: names of a page's targets", async (t, db) => requestSubjects(t, db, (await listApprovalRequests(t, db, { status: "pending" })).rows)],
-  ["audit: recent", (t, db) => listAudit(t, db)],
-  ["audit: one merchant's history", (t, db, s) => listAudit(t, db, { entity: "merchant", entityId: s.merchantId })],
-  ["transactions: first page", (t, db) => listTransactions(t, db)],
+  ["merchants: first page by name", (t) => listMerchants(t, { withTotal: true })],
+  ["merchants: active, by name", (t) => listMerchants(t, { status: "active" })],
+  ["merchants: by sector", (t) => listMerchants(t, { sector: "Retail" })],
+  ["merchants: by region and town", (t) => listMerchants(t, { region: "Ashanti", town: "Kumasi" })],
+  ["merchants: newest first", (t) => listMerchants(t, { sort: "newest" })],
+  ["merchants: search", (t) => listMerchants(t, { search: "foods", withTotal: true })],
+  ["merchants: choices for a filter", (t) => listMerchantChoices(t, { limit: 500 })],
+  ["merchants: active choices but one, to transfer to", (t, s) => listMerchantChoices(t, { status: "active", exceptId: s.merchantId, limit: 500 })],
+  ["names: merchants of a page", (t, s) => namesOf(t, "merchant", [s.merchantId, "mer_other"])],
+  ["names: more merchants than one statement binds", (t, s) => namesOf(t, "merchant", [s.merchantId, ...Array.from({ length: 150 }, (_, i) => `mer_${i}`)])],
+  ["names: points of sale", (t, s) => namesOf(t, "point_of_sale", [s.pointOfSaleId])],
+  ["names: terminals", (t, s) => namesOf(t, "terminal", [s.terminalId])],
+  ["names: people", (t) => namesOf(t, "person", ["usr_esi_owusu", "usr_abena_darko"])],
+  ["names: settlement accounts", (t) => namesOf(t, "settlement_account", ["sa_sample"])],
+  ["names: settlement accounts with their holders", (t) => namesOf(t, "settlement_account_holder", ["sa_sample"])],
+  ["points of sale of a merchant", (t, s) => listPointsOfSale(t, { merchantId: s.merchantId })],
+  ["terminals: fleet with total", (t) => listTerminals(t, { withTotal: true })],
+  ["terminals: by status", (t) => listTerminals(t, { status: "active" })],
+  ["terminals: of a merchant", (t, s) => listTerminals(t, { merchantId: s.merchantId })],
+  ["terminals: serial search", (t) => listTerminals(t, { serial: "1" })],
+  ["terminals: silent for 24 h", (t, s) => countSilentTerminals(t, s.newest - DAY)],
+  ["terminals: the silent ones, with total", (t, s) => listTerminals(t, { silentSince: s.newest - DAY, withTotal: true })],
+  ["terminals: by last seen, a later page", (t) => listTerminals(t, { sort: "last_seen", after: "WzE3OTUyMTg5ODcwMDAsInRybV9rZmZfMDAwMDEiXQ" })],
+  ["terminals: places of a page", (t, s) => terminalPlaces(t, [{ pointOfSaleId: s.pointOfSaleId }])],
+  ["terminals: merchants with terminals", (t) => listTerminalMerchants(t)],
+  ["terminals: a terminal's assignments", (t, s) => listTerminalAssignments(t, s.terminalId)],
+  ["terminals: merchants to assign to", (t) => listAssignableMerchants(t)],
+  ["terminals: points of sale to assign to", (t, s) => listAssignablePointsOfSale(t, s.merchantId)],
+  ["settlement accounts of a merchant", (t, s) => listSettlementAccounts(t, s.merchantId)],
+  ["employees", (t) => listEmployees(t)],
+  ["employees: count", (t) => countEmployees(t)],
+  ["employees: pending changes on a page", (t) => pendingChangesFor(t, ["usr_esi_owusu", "usr_abena_darko"])],
+  ["employees: invitations waiting", (t) => listPendingInvites(t)],
+  ["employees: is an email taken", (t) => emailTakenInBusiness(t, "someone@example.com")],
+  ["approvals: pending queue with total", (t) => listApprovalRequests(t, { status: "pending", withTotal: true })],
+  ["approvals: pending counts per kind", (t) => countPendingRequests(t)],
+  ["approvals: by maker", (t) => listApprovalRequests(t, { makerId: "usr_esi_owusu" })],
+  ["approvals: every status with total", (t) => listApprovalRequests(t, { withTotal: true })],
+  ["approvals: one kind, pending", (t) => listApprovalRequests(t, { kind: "settlement_account", status: "pending" })],
+  ["approvals: names of a page's targets", async (t) => requestSubjects(t, (await listApprovalRequests(t, { status: "pending" })).rows)],
+  ["audit: recent", (t) => listAudit(t)],
+  ["audit: one merchant's history", (t, s) => listAudit(t, { entity: "merchant", entityId: s.merchantId })],
+  ["transactions: first page", (t) => listTransactions(t)],
   // The cold archive (functions/archive): the screen's months and reference look-up, and the job's reads of a month.
-  ["archive: archived months", (t, db) => listArchiveMonths(t, db)],
-  ["archive: months that may hold a reference", (t, db) => archiveMonthsForReferences(t, db, [123_456_789, 987_654_321])],
-  ["archive: first payment before the cutoff", (t, db, s) => firstPaymentAt(t.businessId, db, 0, s.newest - 400 * DAY)],
-  [
-    "archive: a page of a month",
-    (t, db, s) => readMonthPage(t.businessId, db, { from: s.newest - 30 * DAY, to: s.newest }, 1e12, { createdAt: s.newest - 20 * DAY, id: 5 }, 500),
-  ],
-  ["archive: a month's figures", (t, db, s) => monthFigures(t.businessId, db, { from: s.newest - 30 * DAY, to: s.newest }, 1e12)],
-  ["transactions: last 7 days", (t, db, s) => listTransactions(t, db, { from: s.newest - 7 * DAY })],
-  ["transactions: failed", (t, db) => listTransactions(t, db, { status: "failed" })],
-  ["transactions: mobile money on MTN", (t, db) => listTransactions(t, db, { channel: "mobile_money", network: "MTN" })],
-  ["transactions: of a merchant", (t, db, s) => listTransactions(t, db, { merchantId: s.merchantId })],
-  ["transactions: of a point of sale", (t, db, s) => listTransactions(t, db, { pointOfSaleId: s.pointOfSaleId })],
-  ["transactions: of a terminal", (t, db, s) => listTransactions(t, db, { terminalId: s.terminalId })],
-  ["transactions: by reference", (t, db, s) => listTransactions(t, db, { reference: s.reference })],
-  ["transactions: by phone", (t, db, s) => listTransactions(t, db, { customerMsisdn: s.msisdn })],
-  ["transactions: by last four", (t, db, s) => listTransactions(t, db, { cardLast4: s.last4 })],
+  ["archive: archived months", (t) => listArchiveMonths(t)],
+  ["archive: months that may hold a reference", (t) => archiveMonthsForReferences(t, [123_456_789, 987_654_321])],
+  ["archive: first payment before the cutoff", (t, s) => firstPaymentAt(t, 0, s.newest - 400 * DAY)],
+  ["archive: a page of a month", (t, s) => readMonthPage(t, { from: s.newest - 30 * DAY, to: s.newest }, 1e12, { createdAt: s.newest - 20 * DAY, id: 5 }, 500)],
+  ["archive: a month's figures", (t, s) => monthFigures(t, { from: s.newest - 30 * DAY, to: s.newest }, 1e12)],
+  ["transactions: last 7 days", (t, s) => listTransactions(t, { from: s.newest - 7 * DAY })],
+  ["transactions: failed", (t) => listTransactions(t, { status: "failed" })],
+  ["transactions: mobile money on MTN", (t) => listTransactions(t, { channel: "mobile_money", network: "MTN" })],
+  ["transactions: of a merchant", (t, s) => listTransactions(t, { merchantId: s.merchantId })],
+  ["transactions: of a point of sale", (t, s) => listTransactions(t, { pointOfSaleId: s.pointOfSaleId })],
+  ["transactions: of a terminal", (t, s) => listTransactions(t, { terminalId: s.terminalId })],
+  ["transactions: by reference", (t, s) => listTransactions(t, { reference: s.reference })],
+  ["transactions: by phone", (t, s) => listTransactions(t, { customerMsisdn: s.msisdn })],
+  ["transactions: by last four", (t, s) => listTransactions(t, { cardLast4: s.last4 })],
   [
     "transactions: a deep page",
-    async (t, db) => {
-      let page = await listTransactions(t, db, { limit: 100 });
-      for (let i = 0; i < 5 && page.next; i += 1) page = await listTransactions(t, db, { limit: 100, after: page.next });
+    async (t) => {
+      let page = await listTransactions(t, { limit: 100 });
+      for (let i = 0; i < 5 && page.next; i += 1) page = await listTransactions(t, { limit: 100, after: page.next });
       return page;
     },
   ],
-  ["transactions: totals, last 30 days", (t, db, s) => transactionTotals(t, db, { from: s.newest - 30 * DAY })],
-  ["transactions: totals of a merchant, 30 days", (t, db, s) => transactionTotals(t, db, { merchantId: s.merchantId, from: s.newest - 30 * DAY })],
-  ["ledger: a merchant's balances", (t, db, s) => getMerchantBalances(t, db, s.merchantId)],
-  ["ledger: a transaction's postings", (t, db, s) => listTransactionEntries(t, db, s.transactionId)],
-  ["transfers of a merchant", (t, db, s) => listMerchantTransfers(t, db, { merchantId: s.merchantId })],
-  ["settlements", (t, db) => listSettlements(t, db)],
-  ["settlements: by status", (t, db) => listSettlements(t, db, { status: "failed" })],
-  ["settlements: by a typed merchant name or code", (t, db) => listSettlements(t, db, { merchantSearch: "foods" })],
-  ["settlements: the payments one covers, and their count", (t, db) => listSettlementTransactions(t, db, "stl_sample")],
-  ["settlements: payout attempts of one", (t, db) => listPayoutAttempts(t, db, "stl_sample")],
-  ["report: a year by day", (t, db, s) => reportBy(t, db, { dimension: "day", fromDay: day(s.newest - 365 * DAY), toDay: day(s.newest) })],
-  ["report: a year by merchant", (t, db, s) => reportBy(t, db, { dimension: "merchant", fromDay: day(s.newest - 365 * DAY), toDay: day(s.newest) })],
-  ["report: a month by network", (t, db, s) => reportBy(t, db, { dimension: "network", fromDay: day(s.newest - 30 * DAY), toDay: day(s.newest) })],
+  ["transactions: totals, last 30 days", (t, s) => transactionTotals(t, { from: s.newest - 30 * DAY })],
+  ["transactions: totals of a merchant, 30 days", (t, s) => transactionTotals(t, { merchantId: s.merchantId, from: s.newest - 30 * DAY })],
+  ["ledger: a merchant's balances", (t, s) => getMerchantBalances(t, s.merchantId)],
+  ["ledger: a transaction's postings", (t, s) => listTransactionEntries(t, s.transactionId)],
+  ["transfers of a merchant", (t, s) => listMerchantTransfers(t, { merchantId: s.merchantId })],
+  ["settlements", (t) => listSettlements(t)],
+  ["settlements: by status", (t) => listSettlements(t, { status: "failed" })],
+  ["settlements: by a typed merchant name or code", (t) => listSettlements(t, { merchantSearch: "foods" })],
+  ["settlements: the payments one covers, and their count", (t) => listSettlementTransactions(t, "stl_sample")],
+  ["settlements: payout attempts of one", (t) => listPayoutAttempts(t, "stl_sample")],
+  ["report: a year by day", (t, s) => reportBy(t, { dimension: "day", fromDay: day(s.newest - 365 * DAY), toDay: day(s.newest) })],
+  ["report: a year by merchant", (t, s) => reportBy(t, { dimension: "merchant", fromDay: day(s.newest - 365 * DAY), toDay: day(s.newest) })],
+  ["report: a month by network", (t, s) => reportBy(t, { dimension: "network", fromDay: day(s.newest - 30 * DAY), toDay: day(s.newest) })],
+  // Closed days kept (functions/data/closed-days.ts): the kept entry and the open days, and a miss's build and write.
+  [
+    "report: a year by day, closed days kept",
+    (t, s) => keptReportBy(t, { dimension: "day", fromDay: day(s.newest - 365 * DAY), toDay: day(s.newest) }, s.newest),
+  ],
+  [
+    "transactions: totals from the rollups, 30 days, filtered",
+    (t, s) =>
+      keptTransactionTotals(
+        t,
+        {
+          from: Date.parse(`${day(s.newest - 29 * DAY)}T00:00:00Z`),
+          to: Date.parse(`${day(s.newest + DAY)}T00:00:00Z`),
+          status: "successful",
+          merchantId: s.merchantId,
+        },
+        s.newest,
+      ),
+  ],
 ];
 
 /** Tables big enough that reading all of them is a defect. */
 export const LARGE_TABLES = [
   "transactions",
   "ledger_entries",
+  // Under the ledger_entries view (migration 0012).
+  "ledger_lines",
+  "ledger_postings",
   "ledger_accounts",
   "daily_rollups",
   "daily_merchant_totals",

@@ -6,12 +6,11 @@
 // (<state>/v3/d1, keyed by the database id of wrangler.toml), so `wrangler dev`
 // reads the very SQLite file written here. One `wrangler d1 execute --file`
 // does not scale to a million payments; batches of json_each inserts do.
-import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { Miniflare } from "miniflare";
-import { bindingsWorker, testD1 } from "../../tests/support/bindings";
+import { bindingsWorker, routedTestD1, testD1, type BindingsFetch } from "../../tests/support/bindings";
 import { capture } from "../lib/run";
-import { wranglerEnv } from "../lib/wrangler";
+import { d1Bindings, shardIds, wranglerEnv } from "../lib/wrangler";
 import type { SeedSize } from "./data";
 import { generateSeed, startOfUtcDay } from "./generate";
 import { insertSql, jsonSlices } from "./sql";
@@ -25,18 +24,22 @@ function persistArgs(persistTo?: string): string[] {
   return persistTo ? ["--persist-to", persistTo] : [];
 }
 
+/** Applies the migrations to every database of wrangler.toml: the core one and each shard have one schema (decision 021). */
 export async function migrateLocal(persistTo?: string): Promise<void> {
-  await capture("npx", ["wrangler", "d1", "migrations", "apply", "DB", "--local", ...persistArgs(persistTo)], {
-    env: wranglerEnv({ WRANGLER_LOG: "error", CI: "true" }),
-  });
+  for (const { binding } of d1Bindings()) {
+    await capture("npx", ["wrangler", "d1", "migrations", "apply", binding, "--local", ...persistArgs(persistTo)], {
+      env: wranglerEnv({ WRANGLER_LOG: "error", CI: "true" }),
+    });
+  }
 }
 
-/** The database id of the DB binding in wrangler.toml: local state is keyed by it. */
-function databaseId(): string {
-  const toml = readFileSync(join(ROOT, "wrangler.toml"), "utf8");
-  const id = /^\s*database_id\s*=\s*"([^"]+)"/m.exec(toml)?.[1];
-  if (!id) throw new Error("wrangler.toml has no d1 database_id");
-  return id;
+/** The local databases of a state folder: the core one, each by binding, and the tests' routed view (tests/support/bindings.ts). */
+export interface LocalDatabases {
+  core: D1Database;
+  byBinding: (binding: string) => D1Database;
+  shards: string[];
+  /** Statements go to the database of the business whose id they bind, or to the core one. */
+  routed: D1Database;
 }
 
 /**
@@ -45,9 +48,15 @@ function databaseId(): string {
  * (tests/support/bindings.ts explains why).
  */
 export async function withLocalD1<T>(persistTo: string | undefined, use: (db: D1Database) => Promise<T>): Promise<T> {
+  return withLocalDatabases(persistTo, (databases) => use(databases.routed));
+}
+
+/** withLocalD1 with every database of the state folder (the seed writes each business to its shard). */
+export async function withLocalDatabases<T>(persistTo: string | undefined, use: (databases: LocalDatabases) => Promise<T>): Promise<T> {
   const state = persistTo ? resolve(persistTo) : join(ROOT, ".wrangler/state");
+  const core = d1Bindings()[0]!;
   const mf = new Miniflare({
-    workers: [bindingsWorker({ d1Id: databaseId(), compatibilityDate: "2026-04-01" })],
+    workers: [bindingsWorker({ d1Id: core.id, shardIds: shardIds(), compatibilityDate: "2026-04-01" })],
     d1Persist: join(state, "v3/d1"),
     cf: false,
     host: "127.0.0.1",
@@ -55,7 +64,13 @@ export async function withLocalD1<T>(persistTo: string | undefined, use: (db: D1
   });
   try {
     await mf.ready;
-    return await use(testD1((url, init) => mf.dispatchFetch(url, init as never) as unknown as Promise<Response>));
+    const send: BindingsFetch = (url, init) => mf.dispatchFetch(url, init as never) as unknown as Promise<Response>;
+    return await use({
+      core: testD1(send, "DB"),
+      byBinding: (binding) => testD1(send, binding),
+      shards: Object.keys(shardIds()).sort(),
+      routed: routedTestD1(send, Object.keys(shardIds()).sort()),
+    });
   } finally {
     await mf.dispose();
   }
@@ -66,19 +81,30 @@ async function businessCount(db: D1Database): Promise<number> {
 }
 
 export async function countBusinesses(persistTo?: string): Promise<number> {
-  return withLocalD1(persistTo, businessCount);
+  return withLocalDatabases(persistTo, (databases) => businessCount(databases.core));
 }
 
-/** Rows per seeded table. */
+/** Rows per seeded table, summed over the shards (the core database's copies of people and businesses are not counted twice). */
 export async function tableCounts(persistTo?: string): Promise<Record<TableName, number>> {
-  return withLocalD1(persistTo, async (db) => {
-    const results = await db.batch(TABLE_ORDER.map((table) => db.prepare(`SELECT COUNT(*) AS n FROM ${table}`)));
-    return Object.fromEntries(TABLE_ORDER.map((table, i) => [table, (results[i]?.results[0] as { n: number } | undefined)?.n ?? 0])) as Record<
-      TableName,
-      number
-    >;
+  return withLocalDatabases(persistTo, async (databases) => {
+    const counts = Object.fromEntries(TABLE_ORDER.map((table) => [table, 0])) as Record<TableName, number>;
+    const core = await databases.core.batch(TABLE_ORDER.map((table) => databases.core.prepare(`SELECT COUNT(*) AS n FROM ${table}`)));
+    for (const shard of databases.shards) {
+      const db = databases.byBinding(shard);
+      const results = await db.batch(TABLE_ORDER.map((table) => db.prepare(`SELECT COUNT(*) AS n FROM ${table}`)));
+      TABLE_ORDER.forEach((table, i) => {
+        if (!CORE_COPIES.has(table)) counts[table] += (results[i]?.results[0] as { n: number } | undefined)?.n ?? 0;
+      });
+    }
+    TABLE_ORDER.forEach((table, i) => {
+      if (CORE_COPIES.has(table)) counts[table] = (core[i]?.results[0] as { n: number } | undefined)?.n ?? 0;
+    });
+    return counts;
   });
 }
+
+/** Tables the core database holds for every business (sign-in reads them); their shard rows are copies. */
+const CORE_COPIES = new Set<TableName>(["businesses", "users", "user_phones", "memberships"]);
 
 export interface SeedOptions {
   /** Epoch ms of the start of a UTC day; default: today (UTC). */
@@ -92,38 +118,106 @@ export interface SeedOptions {
   progress?: ((line: string) => void) | false;
 }
 
-/** Writes chunks in order, one D1 batch at a time, building the next batch while the previous one commits. */
-export async function writeChunks(db: D1Database, chunks: Iterable<Chunk>, onRows?: (table: TableName, rows: number) => void): Promise<void> {
-  const statements = new Map<TableName, string>();
-  let batch: D1PreparedStatement[] = [];
-  let chars = 0;
-  let inflight: Promise<unknown> = Promise.resolve();
-  const send = async () => {
-    const ready = batch;
-    batch = [];
-    chars = 0;
-    await inflight;
-    inflight = db.batch(ready);
-    // Awaited before the next batch or at the end; marked handled meanwhile.
-    inflight.catch(() => {});
-  };
-  for (const chunk of chunks) {
-    let sql = statements.get(chunk.table);
-    if (!sql) statements.set(chunk.table, (sql = insertSql(chunk.table)));
+/** Writes chunks to one database in order, one D1 batch at a time, building the next batch while the previous one commits. */
+class ChunkWriter {
+  private batch: D1PreparedStatement[] = [];
+  private chars = 0;
+  private inflight: Promise<unknown> = Promise.resolve();
+
+  constructor(private readonly db: D1Database) {}
+
+  async add(chunk: Chunk): Promise<void> {
+    const sql = insertSql(chunk.table);
     for (const slice of jsonSlices(chunk)) {
-      batch.push(db.prepare(sql).bind(slice.json));
-      chars += slice.json.length;
-      if (chars >= BATCH_CHARS) await send();
+      this.batch.push(this.db.prepare(sql).bind(slice.json));
+      this.chars += slice.json.length;
+      if (this.chars >= BATCH_CHARS) await this.send();
     }
-    onRows?.(chunk.table, chunk.rows.length);
   }
-  if (batch.length > 0) await send();
-  await inflight;
+
+  async finish(): Promise<void> {
+    if (this.batch.length > 0) await this.send();
+    await this.inflight;
+  }
+
+  private async send(): Promise<void> {
+    const ready = this.batch;
+    this.batch = [];
+    this.chars = 0;
+    await this.inflight;
+    this.inflight = this.db.batch(ready);
+    // Awaited before the next batch or at the end; marked handled meanwhile.
+    this.inflight.catch(() => {});
+  }
+}
+
+/**
+ * Writes the generator's chunks to the databases: each business's rows to its shard, with a copy of its row, of the
+ * people and of its memberships; the core database gets every business, person and membership, and the directory.
+ */
+async function writePlaced(databases: LocalDatabases, chunks: Iterable<Chunk>, onRows?: (table: TableName, rows: number) => void): Promise<void> {
+  const writers = new Map<string, ChunkWriter>([["DB", new ChunkWriter(databases.core)]]);
+  for (const shard of databases.shards) writers.set(shard, new ChunkWriter(databases.byBinding(shard)));
+  const placement = new Map<string, string>();
+  const settlementShard = new Map<string, string>();
+  for (const chunk of chunks) {
+    const rows = chunk.rows as unknown as Record<string, unknown>[];
+    if (chunk.table === "businesses") {
+      // Each business gets the next shard in turn.
+      for (const row of rows) if (!placement.has(String(row.id))) placement.set(String(row.id), databases.shards[placement.size % databases.shards.length]!);
+    }
+    const destinations = new Map<string, Record<string, unknown>[]>();
+    const to = (binding: string, row: Record<string, unknown>) => {
+      const list = destinations.get(binding) ?? [];
+      list.push(row);
+      destinations.set(binding, list);
+    };
+    for (const row of rows) {
+      if (chunk.table === "users" || chunk.table === "user_phones") {
+        // People are few: every shard gets them all, so any business's members are there when it needs them.
+        for (const binding of writers.keys()) to(binding, row);
+        continue;
+      }
+      const businessId =
+        chunk.table === "businesses"
+          ? String(row.id)
+          : chunk.table === "settlement_items"
+            ? settlementShard.get(String(row.settlement_id))
+            : String(row.business_id);
+      const shard = chunk.table === "settlement_items" ? businessId : placement.get(businessId ?? "");
+      if (!shard) throw new Error(`The seed placed no business for a ${chunk.table} row`);
+      if (chunk.table === "settlements") settlementShard.set(String(row.id), shard);
+      to(shard, row);
+      if (CORE_COPIES.has(chunk.table)) to("DB", row);
+    }
+    for (const [binding, list] of destinations) await writers.get(binding)!.add({ table: chunk.table, rows: list } as unknown as Chunk);
+    onRows?.(chunk.table, rows.length);
+  }
+  const at = new Date().toISOString();
+  const directory = [...placement.entries()];
+  for (let i = 0; i < directory.length; i += 30) {
+    await databases.core.batch(
+      directory
+        .slice(i, i + 30)
+        .map(([businessId, shard]) =>
+          databases.core.prepare("INSERT INTO business_shards (business_id, shard, updated_at) VALUES (?, ?, ?)").bind(businessId, shard, at),
+        ),
+    );
+  }
+  for (const writer of writers.values()) await writer.finish();
 }
 
 /** Deletes every seeded row, children first: a failed seed leaves an empty database, not half of one. */
-async function wipe(db: D1Database): Promise<void> {
-  await db.batch([db.prepare("DELETE FROM daily_merchant_totals"), ...[...TABLE_ORDER].reverse().map((table) => db.prepare(`DELETE FROM ${table}`))]);
+async function wipe(databases: LocalDatabases): Promise<void> {
+  // ledger_entries is a view over the lines and their postings (migration 0012).
+  const tables = [...TABLE_ORDER].reverse().flatMap((table) => (table === "ledger_entries" ? ["ledger_lines", "ledger_postings"] : [table]));
+  for (const db of [databases.core, ...databases.shards.map(databases.byBinding)]) {
+    await db.batch([
+      db.prepare("DELETE FROM daily_merchant_totals"),
+      db.prepare("DELETE FROM business_shards"),
+      ...tables.map((table) => db.prepare(`DELETE FROM ${table}`)),
+    ]);
+  }
 }
 
 /** Returns whether it seeded (false: the database already had data). */
@@ -132,8 +226,8 @@ export async function seedLocal(size: SeedSize, persistTo?: string, options: See
   const anchor = options.anchor ?? startOfUtcDay(clock);
   const now = options.now ?? (anchor === startOfUtcDay(clock) ? clock : anchor);
   const progress = options.progress ?? (size === "large" ? (line: string) => console.log(line) : false);
-  return withLocalD1(persistTo, async (db) => {
-    if ((await businessCount(db)) > 0) return false;
+  return withLocalDatabases(persistTo, async (databases) => {
+    if ((await businessCount(databases.core)) > 0) return false;
     const started = performance.now();
     const seconds = () => ((performance.now() - started) / 1000).toFixed(0);
     let transactions = 0;
@@ -148,23 +242,25 @@ export async function seedLocal(size: SeedSize, persistTo?: string, options: See
       }
     };
     try {
-      await writeChunks(db, generateSeed(size, anchor, now), onRows);
-      // The rollups per merchant and day (migration 0008), from the rollups just written.
-      await db
-        .prepare(
-          `INSERT INTO daily_merchant_totals (business_id, day, merchant_id, status, count, amount, fee)
+      await writePlaced(databases, generateSeed(size, anchor, now), onRows);
+      for (const db of databases.shards.map(databases.byBinding)) {
+        // The rollups per merchant and day (migration 0008), from the rollups just written.
+        await db
+          .prepare(
+            `INSERT INTO daily_merchant_totals (business_id, day, merchant_id, status, count, amount, fee)
            SELECT business_id, day, merchant_id, status, SUM(count), SUM(amount), SUM(fee) FROM daily_rollups GROUP BY business_id, day, merchant_id, status`,
-        )
-        .run();
-      // The accounts' running sums (migration 0007), from the entries just written.
-      await db
-        .prepare(
-          `UPDATE ledger_accounts SET entry_sum = coalesce(
-             (SELECT SUM(e.amount) FROM ledger_entries e WHERE e.business_id = ledger_accounts.business_id AND e.account_id = ledger_accounts.id), 0)`,
-        )
-        .run();
+          )
+          .run();
+        // The accounts' running sums (migration 0007), from the lines just written: one pass over them (no index reads lines by account).
+        await db
+          .prepare(
+            `UPDATE ledger_accounts SET entry_sum = sums.total
+             FROM (SELECT account, SUM(amount) AS total FROM ledger_lines GROUP BY account) AS sums WHERE sums.account = ledger_accounts.number`,
+          )
+          .run();
+      }
     } catch (error) {
-      await wipe(db).catch(() => {});
+      await wipe(databases).catch(() => {});
       throw error;
     }
     if (progress) progress(`  ${transactions.toLocaleString("en-GB")} transactions with their ledger, settlements and rollups in ${seconds()} s`);

@@ -3,6 +3,7 @@
 // heartbeat, and a development API key made in an administrator's name.
 import { makeApiKey } from "../../functions/api/keys";
 import { createApiKey } from "../../functions/data/api-keys";
+import { registerKeyHashStatement } from "../../functions/data/directory";
 import { KUMASI_FRESH_FOODS } from "../seed/data";
 import type { Place, Terminal } from "./traffic";
 
@@ -52,7 +53,9 @@ export async function readWorld(db: D1Database): Promise<World> {
 export async function makeDevelopmentKey(db: D1Database, world: World, name: string): Promise<string> {
   if (!world.adminId) throw new Error("The demo business has no active administrator to make the key in the name of.");
   const { secret, row } = await makeApiKey(name, "development");
-  const tenant = { businessId: KUMASI_FRESH_FOODS, userId: world.adminId, role: "Administrator" as const };
-  await createApiKey(tenant, db, { ip: null, userAgent: "scripts/simulate", requestId: null }, row);
+  // The directory first (functions/data/directory.ts), then the key on the business's own database.
+  await registerKeyHashStatement(db, KUMASI_FRESH_FOODS, row.secretHash).run();
+  const tenant = { businessId: KUMASI_FRESH_FOODS, db, userId: world.adminId, role: "Administrator" as const };
+  await createApiKey(tenant, { ip: null, userAgent: "scripts/simulate", requestId: null }, row);
   return secret;
 }

@@ -5,7 +5,7 @@ import { readFileSync } from "node:fs";
 import { monthOf } from "../../functions/archive/format";
 import { runArchive } from "../../functions/archive/job";
 import { applyIngest, type PaymentItem } from "../../functions/data/ingest";
-import { ACCRA } from "../support/tenants";
+import { ACCRA, businessOf } from "../support/tenants";
 import { expect, hydrated, test } from "./fixtures";
 
 const now = Date.now();
@@ -46,8 +46,8 @@ test.beforeAll(async ({ portal }) => {
       fingerprint: `fp-${reference(i)}`,
     };
   });
-  await applyIngest(ACCRA, db, { payments, reversals: [], heartbeats: [] }, Date.parse(`${OLD}-28T12:00:00Z`));
-  const result = await runArchive({ db, bucket: await portal.archive(), now, retentionMonths: 13 });
+  await applyIngest(businessOf(ACCRA), { payments, reversals: [], heartbeats: [] }, Date.parse(`${OLD}-28T12:00:00Z`));
+  const result = await runArchive({ businesses: [businessOf(ACCRA)], bucket: await portal.archive(), now, retentionMonths: 13 });
   expect(result.archived).toContain(`${ACCRA}/${OLD}`);
 });
 

@@ -22,7 +22,6 @@ async function endpointPage(page: Page, portal: { db(): Promise<D1Database> }, p
   hooks ??= await startWebhookReceiver();
   const endpoint = await createWebhookEndpoint(
     KOFI_KUMASI,
-    await portal.db(),
     META,
     { url: hooks.url(path), description: NAME, eventTypes: ["payment.succeeded", "settlement.paid"] },
     newWebhookSecret(),

@@ -22,8 +22,8 @@ async function topUp(portal: Portal, amount: number) {
   const postedAt = Date.now();
   const postingId = `e2e_topup_${amount}_${postedAt}`;
   await db.batch([
-    ...postingStatements(KOFI_KUMASI, db, paymentPosting(payment), { postingId, memo: "E2E top-up", postedAt }),
-    ...postingStatements(KOFI_KUMASI, db, clearingPosting(payment), { postingId: `${postingId}_clearing`, memo: "E2E top-up cleared", postedAt }),
+    ...postingStatements(KOFI_KUMASI, paymentPosting(payment), { postingId, memo: "E2E top-up", postedAt }),
+    ...postingStatements(KOFI_KUMASI, clearingPosting(payment), { postingId: `${postingId}_clearing`, memo: "E2E top-up cleared", postedAt }),
   ]);
 }
 

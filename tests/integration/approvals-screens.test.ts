@@ -39,7 +39,7 @@ function newMerchant(): ChangeValues {
 
 /** A fresh merchant-create request made by Esi (Operations) in Kumasi Fresh Foods. */
 async function esiAsks(): Promise<string> {
-  return requestChange(ESI_KUMASI, await portal().db(), META, { kind: "merchant", action: "create", after: newMerchant() });
+  return requestChange(ESI_KUMASI, META, { kind: "merchant", action: "create", after: newMerchant() });
 }
 
 async function as(email: string, businessId = KUMASI) {
@@ -113,8 +113,8 @@ describe("/approvals", () => {
     expect(Object.values(data.pending).reduce((a, b) => a + b, 0)).toBe(counted);
     // Updates are named from their targets: the seeded contact change names the merchant as it stands.
     const update = data.requests.find((r) => r.kind === "merchant" && r.action === "update")!;
-    const target = (await getApprovalRequest(ESI_KUMASI, db, update.id))!.targetId;
-    expect(update.subject).toBe((await getMerchant(ESI_KUMASI, db, target))!.name);
+    const target = (await getApprovalRequest(ESI_KUMASI, update.id))!.targetId;
+    expect(update.subject).toBe((await getMerchant(ESI_KUMASI, target))!.name);
     const text = textOf(html);
     expect(text).toContain("Esi Owusu");
     expect(html).toContain(`href="/approvals/point-of-sale/${data.requests.find((r) => r.kind === "point_of_sale")!.id}"`);
@@ -199,7 +199,7 @@ describe("a request page", () => {
   });
 
   it("an employee's role change shows the person with the role marked and their phone masked", async () => {
-    const id = await requestChange(AMA_KUMASI, await portal().db(), META, {
+    const id = await requestChange(AMA_KUMASI, META, {
       kind: "employee",
       action: "update",
       targetId: "usr_esi_owusu",
@@ -260,10 +260,9 @@ describe("deciding", () => {
     expect(response.status).toBe(302);
     expect(response.headers.get("Location")).toBe("/approvals");
     expect(response.headers.get("Set-Cookie")).toMatch(/^pp_flash=/);
-    const db = await portal().db();
-    const request = (await getApprovalRequest(ESI_KUMASI, db, id))!;
+    const request = (await getApprovalRequest(ESI_KUMASI, id))!;
     expect(request).toMatchObject({ status: "approved", checkerId: "usr_kofi_boateng" });
-    expect(await getMerchant(ESI_KUMASI, db, request.targetId)).toMatchObject({ status: "active", name: request.after.name });
+    expect(await getMerchant(ESI_KUMASI, request.targetId)).toMatchObject({ status: "active", name: request.after.name });
     expect(await auditOf(id)).toEqual([
       { action: "request.create", actor_id: "usr_esi_owusu" },
       { action: "request.approve", actor_id: "usr_kofi_boateng" },
@@ -284,9 +283,9 @@ describe("deciding", () => {
     const response = await post(`/approvals/merchant/${id}`, { intent: "reject", reason: "  The TIN belongs to another business.  " }, await as(AMA));
     expect(response.status).toBe(302);
     expect(response.headers.get("Location")).toBe("/approvals");
-    const request = (await getApprovalRequest(ESI_KUMASI, await portal().db(), id))!;
+    const request = (await getApprovalRequest(ESI_KUMASI, id))!;
     expect(request).toMatchObject({ status: "rejected", checkerId: "usr_ama_mensah", reason: "The TIN belongs to another business." });
-    expect(await getMerchant(ESI_KUMASI, await portal().db(), request.targetId)).toBeNull();
+    expect(await getMerchant(ESI_KUMASI, request.targetId)).toBeNull();
     expect((await auditOf(id)).map((a) => a.action)).toEqual(["request.create", "request.reject"]);
   });
 
@@ -327,14 +326,14 @@ describe("deciding", () => {
       .bind(KUMASI)
       .first<{ id: string }>();
     const merchantId = free!.id;
-    const id = await requestChange(ESI_KUMASI, db, META, { kind: "merchant", action: "update", targetId: merchantId, after: { town: "Ejisu" } });
+    const id = await requestChange(ESI_KUMASI, META, { kind: "merchant", action: "update", targetId: merchantId, after: { town: "Ejisu" } });
     // Someone else's change lands on the merchant after the request was made.
     await db.prepare("UPDATE merchants SET address = 'Moved', version = version + 1 WHERE id = ?").bind(merchantId).run();
     const response = await post(`/approvals/merchant/${id}`, { intent: "approve" }, await as(KOFI));
     expect(response.status).toBe(400);
     expect(textOf(await response.text())).toContain("The request is now stale");
     expect(await statusOf(id)).toBe("stale");
-    expect((await getMerchant(ESI_KUMASI, db, merchantId))!.town).not.toBe("Ejisu");
+    expect((await getMerchant(ESI_KUMASI, merchantId))!.town).not.toBe("Ejisu");
     const html = await (await get(`/approvals/merchant/${id}`, await as(KOFI))).text();
     expect(textOf(html)).toContain("This request is stale");
     expect(html).not.toMatch(/<button[^>]*>Approve<\/button>/);
@@ -350,7 +349,7 @@ describe("deciding", () => {
       }
     }
     expect(await statusOf(kumasi)).toBe("pending");
-    const accra = await requestChange(AMA_ACCRA, await portal().db(), META, { kind: "merchant", action: "create", after: newMerchant() });
+    const accra = await requestChange(AMA_ACCRA, META, { kind: "merchant", action: "create", after: newMerchant() });
     for (const form of DECISIONS) {
       const response = await post(`/approvals/merchant/${accra}`, form, await as(YAW, ACCRA));
       expect(response.status).toBe(403);

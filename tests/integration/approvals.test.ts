@@ -40,9 +40,8 @@ function newMerchant(overrides: ChangeValues = {}): ChangeValues {
 }
 
 async function approvedMerchant(): Promise<string> {
-  const db = await portal().db();
-  const requestId = await requestChange(ESI_KUMASI, db, META, { kind: "merchant", action: "create", after: newMerchant() });
-  return (await approveRequest(KOFI_KUMASI, db, META, requestId)).targetId;
+  const requestId = await requestChange(ESI_KUMASI, META, { kind: "merchant", action: "create", after: newMerchant() });
+  return (await approveRequest(KOFI_KUMASI, META, requestId)).targetId;
 }
 
 async function count(sql: string, ...binds: unknown[]): Promise<number> {
@@ -57,10 +56,9 @@ async function count(sql: string, ...binds: unknown[]): Promise<number> {
 
 describe("making a request", () => {
   it("stores the change, the maker and the time, changes nothing, and is audited", async () => {
-    const db = await portal().db();
     const after = newMerchant();
-    const id = await requestChange(ESI_KUMASI, db, META, { kind: "merchant", action: "create", after });
-    const request = await getApprovalRequest(ESI_KUMASI, db, id);
+    const id = await requestChange(ESI_KUMASI, META, { kind: "merchant", action: "create", after });
+    const request = await getApprovalRequest(ESI_KUMASI, id);
     expect(request).toMatchObject({
       kind: "merchant",
       action: "create",
@@ -71,8 +69,8 @@ describe("making a request", () => {
       after,
     });
     expect(Date.parse(request!.madeAt)).toBeGreaterThan(Date.now() - 60_000);
-    expect(await getMerchant(ESI_KUMASI, db, request!.targetId)).toBeNull();
-    const audit = await listAudit(ESI_KUMASI, db, { entity: "approval_request", entityId: id });
+    expect(await getMerchant(ESI_KUMASI, request!.targetId)).toBeNull();
+    const audit = await listAudit(ESI_KUMASI, { entity: "approval_request", entityId: id });
     expect(audit.rows).toHaveLength(1);
     expect(audit.rows[0]).toMatchObject({
       action: "request.create",
@@ -84,39 +82,34 @@ describe("making a request", () => {
   });
 
   it("an update stores before and after of the changed fields only", async () => {
-    const db = await portal().db();
     const merchantId = await approvedMerchant();
-    const id = await requestChange(ESI_KUMASI, db, META, {
+    const id = await requestChange(ESI_KUMASI, META, {
       kind: "merchant",
       action: "update",
       targetId: merchantId,
       after: { town: "Obuasi", sector: "Retail" },
     });
-    const request = await getApprovalRequest(ESI_KUMASI, db, id);
+    const request = await getApprovalRequest(ESI_KUMASI, id);
     expect(request).toMatchObject({ before: { town: "Kumasi" }, after: { town: "Obuasi" }, targetVersion: 1 });
   });
 
   it("refuses roles that may not ask, unknown fields, missing fields and no-op updates", async () => {
-    const db = await portal().db();
-    await expect(requestChange(ABENA_KUMASI, db, META, { kind: "merchant", action: "create", after: newMerchant() })).rejects.toBeInstanceOf(ForbiddenError);
-    await expect(requestChange(ESI_KUMASI, db, META, { kind: "merchant", action: "create", after: { ...newMerchant(), status: "active" } })).rejects.toThrow(
+    await expect(requestChange(ABENA_KUMASI, META, { kind: "merchant", action: "create", after: newMerchant() })).rejects.toBeInstanceOf(ForbiddenError);
+    await expect(requestChange(ESI_KUMASI, META, { kind: "merchant", action: "create", after: { ...newMerchant(), status: "active" } })).rejects.toThrow(
       "cannot be set",
     );
-    await expect(requestChange(ESI_KUMASI, db, META, { kind: "merchant", action: "create", after: { ...newMerchant(), tin: "" } })).rejects.toThrow(
-      "needs: tin",
-    );
+    await expect(requestChange(ESI_KUMASI, META, { kind: "merchant", action: "create", after: { ...newMerchant(), tin: "" } })).rejects.toThrow("needs: tin");
     const merchantId = await approvedMerchant();
-    const merchant = await getMerchant(ESI_KUMASI, db, merchantId);
+    const merchant = await getMerchant(ESI_KUMASI, merchantId);
     await expect(
-      requestChange(ESI_KUMASI, db, META, { kind: "merchant", action: "update", targetId: merchantId, after: { town: merchant!.town } }),
+      requestChange(ESI_KUMASI, META, { kind: "merchant", action: "update", targetId: merchantId, after: { town: merchant!.town } }),
     ).rejects.toThrow("Nothing would change");
   });
 
   it("allows one pending request per target", async () => {
-    const db = await portal().db();
     const merchantId = await approvedMerchant();
-    await requestChange(ESI_KUMASI, db, META, { kind: "merchant", action: "update", targetId: merchantId, after: { town: "Ejisu" } });
-    await expect(requestChange(ESI_KUMASI, db, META, { kind: "merchant", action: "deactivate", targetId: merchantId })).rejects.toThrow(
+    await requestChange(ESI_KUMASI, META, { kind: "merchant", action: "update", targetId: merchantId, after: { town: "Ejisu" } });
+    await expect(requestChange(ESI_KUMASI, META, { kind: "merchant", action: "deactivate", targetId: merchantId })).rejects.toThrow(
       "already has a pending request",
     );
   });
@@ -124,75 +117,69 @@ describe("making a request", () => {
 
 describe("deciding", () => {
   it("only administrators decide, and never their own request", async () => {
-    const db = await portal().db();
-    const byEsi = await requestChange(ESI_KUMASI, db, META, { kind: "merchant", action: "create", after: newMerchant() });
-    await expect(approveRequest(ESI_KUMASI, db, META, byEsi)).rejects.toBeInstanceOf(ForbiddenError);
-    await expect(approveRequest(ABENA_KUMASI, db, META, byEsi)).rejects.toBeInstanceOf(ForbiddenError);
-    const byKofi = await requestChange(KOFI_KUMASI, db, META, { kind: "merchant", action: "create", after: newMerchant() });
-    await expect(approveRequest(KOFI_KUMASI, db, META, byKofi)).rejects.toThrow("You cannot decide your own request.");
-    await expect(rejectRequest(KOFI_KUMASI, db, META, byKofi, "no")).rejects.toThrow("You cannot decide your own request.");
-    expect((await getApprovalRequest(KOFI_KUMASI, db, byKofi))!.status).toBe("pending");
+    const byEsi = await requestChange(ESI_KUMASI, META, { kind: "merchant", action: "create", after: newMerchant() });
+    await expect(approveRequest(ESI_KUMASI, META, byEsi)).rejects.toBeInstanceOf(ForbiddenError);
+    await expect(approveRequest(ABENA_KUMASI, META, byEsi)).rejects.toBeInstanceOf(ForbiddenError);
+    const byKofi = await requestChange(KOFI_KUMASI, META, { kind: "merchant", action: "create", after: newMerchant() });
+    await expect(approveRequest(KOFI_KUMASI, META, byKofi)).rejects.toThrow("You cannot decide your own request.");
+    await expect(rejectRequest(KOFI_KUMASI, META, byKofi, "no")).rejects.toThrow("You cannot decide your own request.");
+    expect((await getApprovalRequest(KOFI_KUMASI, byKofi))!.status).toBe("pending");
   });
 
   it("approving applies the change, records the checker and time, and audits both", async () => {
-    const db = await portal().db();
     const after = newMerchant();
-    const id = await requestChange(ESI_KUMASI, db, META, { kind: "merchant", action: "create", after });
-    const decided = await approveRequest(KOFI_KUMASI, db, META, id);
+    const id = await requestChange(ESI_KUMASI, META, { kind: "merchant", action: "create", after });
+    const decided = await approveRequest(KOFI_KUMASI, META, id);
     expect(decided).toMatchObject({ status: "approved", checkerId: "usr_kofi_boateng", checkerName: "Kofi Boateng" });
     expect(decided.decidedAt).not.toBeNull();
-    const merchant = await getMerchant(KOFI_KUMASI, db, decided.targetId);
+    const merchant = await getMerchant(KOFI_KUMASI, decided.targetId);
     expect(merchant).toMatchObject({ name: after.name, tin: after.tin, status: "active", version: 1 });
-    const changeAudit = await listAudit(KOFI_KUMASI, db, { entity: "merchant", entityId: decided.targetId });
+    const changeAudit = await listAudit(KOFI_KUMASI, { entity: "merchant", entityId: decided.targetId });
     expect(changeAudit.rows.map((r) => r.action)).toEqual(["merchant.create"]);
     expect(changeAudit.rows[0]).toMatchObject({ actorId: "usr_kofi_boateng", after, ip: META.ip });
-    const decision = await listAudit(KOFI_KUMASI, db, { entity: "approval_request", entityId: id });
+    const decision = await listAudit(KOFI_KUMASI, { entity: "approval_request", entityId: id });
     expect(decision.rows.map((r) => r.action)).toEqual(["request.approve", "request.create"]);
-    await expect(approveRequest(KOFI_KUMASI, db, META, id)).rejects.toThrow("already approved");
+    await expect(approveRequest(KOFI_KUMASI, META, id)).rejects.toThrow("already approved");
   });
 
   it("an update and a deactivate apply and bump the version", async () => {
-    const db = await portal().db();
     const merchantId = await approvedMerchant();
     await approveRequest(
       KOFI_KUMASI,
-      db,
       META,
-      await requestChange(ESI_KUMASI, db, META, { kind: "merchant", action: "update", targetId: merchantId, after: { town: "Bekwai" } }),
+      await requestChange(ESI_KUMASI, META, { kind: "merchant", action: "update", targetId: merchantId, after: { town: "Bekwai" } }),
     );
-    expect(await getMerchant(ESI_KUMASI, db, merchantId)).toMatchObject({ town: "Bekwai", version: 2 });
-    await approveRequest(AMA_KUMASI, db, META, await requestChange(ESI_KUMASI, db, META, { kind: "merchant", action: "deactivate", targetId: merchantId }));
-    expect(await getMerchant(ESI_KUMASI, db, merchantId)).toMatchObject({ status: "inactive", version: 3 });
-    await expect(requestChange(ESI_KUMASI, db, META, { kind: "merchant", action: "deactivate", targetId: merchantId })).rejects.toThrow("already deactivated");
+    expect(await getMerchant(ESI_KUMASI, merchantId)).toMatchObject({ town: "Bekwai", version: 2 });
+    await approveRequest(AMA_KUMASI, META, await requestChange(ESI_KUMASI, META, { kind: "merchant", action: "deactivate", targetId: merchantId }));
+    expect(await getMerchant(ESI_KUMASI, merchantId)).toMatchObject({ status: "inactive", version: 3 });
+    await expect(requestChange(ESI_KUMASI, META, { kind: "merchant", action: "deactivate", targetId: merchantId })).rejects.toThrow("already deactivated");
   });
 
   it("rejecting needs a reason, which is kept", async () => {
-    const db = await portal().db();
-    const id = await requestChange(ESI_KUMASI, db, META, { kind: "merchant", action: "create", after: newMerchant() });
-    await expect(rejectRequest(KOFI_KUMASI, db, META, id, "   ")).rejects.toThrow("Give a reason");
-    const rejected = await rejectRequest(KOFI_KUMASI, db, META, id, "  TIN does not match the GRA record ");
+    const id = await requestChange(ESI_KUMASI, META, { kind: "merchant", action: "create", after: newMerchant() });
+    await expect(rejectRequest(KOFI_KUMASI, META, id, "   ")).rejects.toThrow("Give a reason");
+    const rejected = await rejectRequest(KOFI_KUMASI, META, id, "  TIN does not match the GRA record ");
     expect(rejected).toMatchObject({ status: "rejected", reason: "TIN does not match the GRA record", checkerId: "usr_kofi_boateng" });
-    expect(await getMerchant(KOFI_KUMASI, db, rejected.targetId)).toBeNull();
-    const audit = await listAudit(KOFI_KUMASI, db, { entity: "approval_request", entityId: id });
+    expect(await getMerchant(KOFI_KUMASI, rejected.targetId)).toBeNull();
+    const audit = await listAudit(KOFI_KUMASI, { entity: "approval_request", entityId: id });
     expect(audit.rows[0]).toMatchObject({ action: "request.reject", after: { status: "rejected", reason: "TIN does not match the GRA record" } });
   });
 });
 
 describe("all or nothing", () => {
   it("a statement failing inside the approval leaves nothing applied, decided or audited", async () => {
-    const db = await portal().db();
     const first = newMerchant();
     const clash = newMerchant({ tin: first.tin ?? null });
-    const a = await requestChange(ESI_KUMASI, db, META, { kind: "merchant", action: "create", after: first });
-    const b = await requestChange(ESI_KUMASI, db, META, { kind: "merchant", action: "create", after: clash });
-    await approveRequest(KOFI_KUMASI, db, META, a);
+    const a = await requestChange(ESI_KUMASI, META, { kind: "merchant", action: "create", after: first });
+    const b = await requestChange(ESI_KUMASI, META, { kind: "merchant", action: "create", after: clash });
+    await approveRequest(KOFI_KUMASI, META, a);
     const auditBefore = await count("SELECT COUNT(*) AS n FROM audit_log WHERE business_id = ?", KUMASI);
 
     // The INSERT fails on UNIQUE (business_id, tin) after the guard has been written.
-    await expect(approveRequest(KOFI_KUMASI, db, META, b)).rejects.toBeInstanceOf(RuleError);
-    const request = await getApprovalRequest(KOFI_KUMASI, db, b);
+    await expect(approveRequest(KOFI_KUMASI, META, b)).rejects.toBeInstanceOf(RuleError);
+    const request = await getApprovalRequest(KOFI_KUMASI, b);
     expect(request).toMatchObject({ status: "pending", checkerId: null, decidedAt: null });
-    expect(await getMerchant(KOFI_KUMASI, db, request!.targetId)).toBeNull();
+    expect(await getMerchant(KOFI_KUMASI, request!.targetId)).toBeNull();
     expect(await count("SELECT COUNT(*) AS n FROM audit_log WHERE business_id = ?", KUMASI)).toBe(auditBefore);
     expect(await count("SELECT COUNT(*) AS n FROM batch_guards")).toBe(0);
   });
@@ -202,18 +189,17 @@ describe("stale requests", () => {
   it("a request whose target changed since it was made is marked stale, not applied", async () => {
     const db = await portal().db();
     const merchantId = await approvedMerchant();
-    const id = await requestChange(ESI_KUMASI, db, META, { kind: "merchant", action: "update", targetId: merchantId, after: { name: "Renamed Fabrics" } });
+    const id = await requestChange(ESI_KUMASI, META, { kind: "merchant", action: "update", targetId: merchantId, after: { name: "Renamed Fabrics" } });
     // Something else changes the merchant meanwhile.
     await db.prepare("UPDATE merchants SET address = '1 New Road', version = version + 1 WHERE id = ?").bind(merchantId).run();
-    await expect(approveRequest(KOFI_KUMASI, db, META, id)).rejects.toBeInstanceOf(StaleRequestError);
-    expect((await getApprovalRequest(KOFI_KUMASI, db, id))!.status).toBe("stale");
-    expect(await getMerchant(KOFI_KUMASI, db, merchantId)).toMatchObject({ name: expect.not.stringContaining("Renamed"), address: "1 New Road" });
-    const audit = await listAudit(KOFI_KUMASI, db, { entity: "approval_request", entityId: id });
+    await expect(approveRequest(KOFI_KUMASI, META, id)).rejects.toBeInstanceOf(StaleRequestError);
+    expect((await getApprovalRequest(KOFI_KUMASI, id))!.status).toBe("stale");
+    expect(await getMerchant(KOFI_KUMASI, merchantId)).toMatchObject({ name: expect.not.stringContaining("Renamed"), address: "1 New Road" });
+    const audit = await listAudit(KOFI_KUMASI, { entity: "approval_request", entityId: id });
     expect(audit.rows[0]!.action).toBe("request.stale");
   });
 
   it("making another account primary makes a pending change to the old primary stale", async () => {
-    const db = await portal().db();
     const merchantId = await approvedMerchant();
     const account = (primary: number, number: string): ChangeValues => ({
       merchant_id: merchantId,
@@ -225,11 +211,10 @@ describe("stale requests", () => {
     });
     const first = await approveRequest(
       KOFI_KUMASI,
-      db,
       META,
-      await requestChange(ESI_KUMASI, db, META, { kind: "settlement_account", action: "create", after: account(1, "0244000111") }),
+      await requestChange(ESI_KUMASI, META, { kind: "settlement_account", action: "create", after: account(1, "0244000111") }),
     );
-    const rename = await requestChange(ESI_KUMASI, db, META, {
+    const rename = await requestChange(ESI_KUMASI, META, {
       kind: "settlement_account",
       action: "update",
       targetId: first.targetId,
@@ -237,44 +222,41 @@ describe("stale requests", () => {
     });
     const second = await approveRequest(
       KOFI_KUMASI,
-      db,
       META,
-      await requestChange(ESI_KUMASI, db, META, { kind: "settlement_account", action: "create", after: account(1, "0244000222") }),
+      await requestChange(ESI_KUMASI, META, { kind: "settlement_account", action: "create", after: account(1, "0244000222") }),
     );
-    expect(await getSettlementAccount(KOFI_KUMASI, db, first.targetId)).toMatchObject({ isPrimary: false, version: 2 });
-    expect(await getSettlementAccount(KOFI_KUMASI, db, second.targetId)).toMatchObject({ isPrimary: true });
-    await expect(approveRequest(KOFI_KUMASI, db, META, rename)).rejects.toBeInstanceOf(StaleRequestError);
+    expect(await getSettlementAccount(KOFI_KUMASI, first.targetId)).toMatchObject({ isPrimary: false, version: 2 });
+    expect(await getSettlementAccount(KOFI_KUMASI, second.targetId)).toMatchObject({ isPrimary: true });
+    await expect(approveRequest(KOFI_KUMASI, META, rename)).rejects.toBeInstanceOf(StaleRequestError);
   });
 });
 
 describe("employees", () => {
   it("an Administrator cannot grant Super Administrator, asking or approving", async () => {
-    const db = await portal().db();
     const invite = { email: "Kwesi.Appiah@Example.com ", name: "Kwesi Appiah", gender: "male", phone: "233246000333", role: "Super Administrator" };
-    await expect(requestChange(KOFI_KUMASI, db, META, { kind: "employee", action: "create", after: invite })).rejects.toThrow(
+    await expect(requestChange(KOFI_KUMASI, META, { kind: "employee", action: "create", after: invite })).rejects.toThrow(
       "Your role cannot grant Super Administrator.",
     );
-    const id = await requestChange(AMA_KUMASI, db, META, { kind: "employee", action: "create", after: invite });
-    await expect(approveRequest(KOFI_KUMASI, db, META, id)).rejects.toThrow("Your role cannot grant Super Administrator.");
-    expect((await getApprovalRequest(KOFI_KUMASI, db, id))!.after.email).toBe("kwesi.appiah@example.com");
+    const id = await requestChange(AMA_KUMASI, META, { kind: "employee", action: "create", after: invite });
+    await expect(approveRequest(KOFI_KUMASI, META, id)).rejects.toThrow("Your role cannot grant Super Administrator.");
+    expect((await getApprovalRequest(KOFI_KUMASI, id))!.after.email).toBe("kwesi.appiah@example.com");
   });
 
   it("an invitation approved by another administrator adds the person with the role", async () => {
-    const db = await portal().db();
-    const id = await requestChange(AMA_KUMASI, db, META, {
+    const id = await requestChange(AMA_KUMASI, META, {
       kind: "employee",
       action: "create",
       after: { email: "efua.quaye@example.com", name: "Efua Quaye", gender: "female", phone: "233506000444", role: "Finance" },
     });
-    const approved = await approveRequest(KOFI_KUMASI, db, META, id);
-    expect(await getEmployee(KOFI_KUMASI, db, approved.targetId)).toMatchObject({
+    const approved = await approveRequest(KOFI_KUMASI, META, id);
+    expect(await getEmployee(KOFI_KUMASI, approved.targetId)).toMatchObject({
       email: "efua.quaye@example.com",
       role: "Finance",
       status: "active",
       phones: ["233506000444"],
     });
     await expect(
-      requestChange(AMA_KUMASI, db, META, {
+      requestChange(AMA_KUMASI, META, {
         kind: "employee",
         action: "create",
         after: { email: "efua.quaye@example.com", name: "E", gender: "female", phone: "233506000444", role: "Viewer" },
@@ -283,33 +265,30 @@ describe("employees", () => {
   });
 
   it("nobody changes their own role, by asking or by approving", async () => {
-    const db = await portal().db();
     await expect(
-      requestChange(KOFI_KUMASI, db, META, { kind: "employee", action: "update", targetId: "usr_kofi_boateng", after: { role: "Viewer" } }),
+      requestChange(KOFI_KUMASI, META, { kind: "employee", action: "update", targetId: "usr_kofi_boateng", after: { role: "Viewer" } }),
     ).rejects.toThrow("your own role");
-    const id = await requestChange(AMA_KUMASI, db, META, { kind: "employee", action: "update", targetId: "usr_kofi_boateng", after: { role: "Viewer" } });
-    await expect(approveRequest(KOFI_KUMASI, db, META, id)).rejects.toThrow("your own role");
+    const id = await requestChange(AMA_KUMASI, META, { kind: "employee", action: "update", targetId: "usr_kofi_boateng", after: { role: "Viewer" } });
+    await expect(approveRequest(KOFI_KUMASI, META, id)).rejects.toThrow("your own role");
   });
 
   it("a role change approved by the other administrator applies", async () => {
-    const db = await portal().db();
-    const id = await requestChange(AMA_KUMASI, db, META, { kind: "employee", action: "update", targetId: "usr_abena_darko", after: { role: "Viewer" } });
-    await approveRequest(KOFI_KUMASI, db, META, id);
-    expect(await getEmployee(KOFI_KUMASI, db, "usr_abena_darko")).toMatchObject({ role: "Viewer", version: 2 });
+    const id = await requestChange(AMA_KUMASI, META, { kind: "employee", action: "update", targetId: "usr_abena_darko", after: { role: "Viewer" } });
+    await approveRequest(KOFI_KUMASI, META, id);
+    expect(await getEmployee(KOFI_KUMASI, "usr_abena_darko")).toMatchObject({ role: "Viewer", version: 2 });
   });
 });
 
 describe("the queue", () => {
   it("filters by status and maker and pages by keyset", async () => {
-    const db = await portal().db();
-    for (let i = 0; i < 3; i += 1) await requestChange(ESI_KUMASI, db, META, { kind: "merchant", action: "create", after: newMerchant() });
-    const all = await listApprovalRequests(KOFI_KUMASI, db, { status: "pending", makerId: "usr_esi_owusu", limit: 100, withTotal: true });
+    for (let i = 0; i < 3; i += 1) await requestChange(ESI_KUMASI, META, { kind: "merchant", action: "create", after: newMerchant() });
+    const all = await listApprovalRequests(KOFI_KUMASI, { status: "pending", makerId: "usr_esi_owusu", limit: 100, withTotal: true });
     expect(all.total).toBe(all.rows.length);
     expect(all.rows.every((r) => r.status === "pending" && r.makerId === "usr_esi_owusu")).toBe(true);
     const seen: string[] = [];
     let after: string | null = null;
     do {
-      const page: Awaited<ReturnType<typeof listApprovalRequests>> = await listApprovalRequests(KOFI_KUMASI, db, {
+      const page: Awaited<ReturnType<typeof listApprovalRequests>> = await listApprovalRequests(KOFI_KUMASI, {
         status: "pending",
         makerId: "usr_esi_owusu",
         limit: 2,
@@ -341,12 +320,11 @@ describe("the audit log", () => {
 
 describe("ids of another business", () => {
   it("a request of another business cannot be read or decided", async () => {
-    const db = await portal().db();
-    const id = await requestChange(ESI_KUMASI, db, META, { kind: "merchant", action: "create", after: newMerchant() });
+    const id = await requestChange(ESI_KUMASI, META, { kind: "merchant", action: "create", after: newMerchant() });
     const { AMA_ACCRA } = await import("../support/tenants");
-    expect(await getApprovalRequest(AMA_ACCRA, db, id)).toBeNull();
-    await expect(approveRequest(AMA_ACCRA, db, META, id)).rejects.toBeInstanceOf(NotFoundError);
-    await expect(rejectRequest(AMA_ACCRA, db, META, id, "no")).rejects.toBeInstanceOf(NotFoundError);
-    expect((await getApprovalRequest(ESI_KUMASI, db, id))!.status).toBe("pending");
+    expect(await getApprovalRequest(AMA_ACCRA, id)).toBeNull();
+    await expect(approveRequest(AMA_ACCRA, META, id)).rejects.toBeInstanceOf(NotFoundError);
+    await expect(rejectRequest(AMA_ACCRA, META, id, "no")).rejects.toBeInstanceOf(NotFoundError);
+    expect((await getApprovalRequest(ESI_KUMASI, id))!.status).toBe("pending");
   });
 });

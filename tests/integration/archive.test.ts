@@ -15,7 +15,7 @@ import { reportBy } from "../../functions/data/reports";
 import { textOf } from "../support/html";
 import { expectAccountSumsMatchEntries } from "../support/ledger";
 import { signedInCookie } from "../support/sign-in";
-import { ACCRA, AMA_ACCRA, KOFI_KUMASI, KUMASI } from "../support/tenants";
+import { ACCRA, AMA_ACCRA, businessOf, KOFI_KUMASI, KUMASI } from "../support/tenants";
 import { usePortal } from "../support/use-portal";
 
 const DAY = 86_400_000;
@@ -76,18 +76,16 @@ async function writeHistory(db: D1Database) {
   const old = Array.from({ length: 12 }, (_, i) =>
     payment(kumasi, `AR${OLD.replace("-", "")}${String(i).padStart(4, "0")}`, at(OLD, 1 + i * 2, 8 + (i % 9)), i % 2 === 0, i === 5 ? "failed" : "successful"),
   );
-  await applyIngest(KUMASI, db, { payments: old, reversals: [], heartbeats: [] }, at(OLD, 28));
-  await applyIngest(KUMASI, db, { payments: [payment(kumasi, "AR00KEPT0001", at(KEPT, 3), true)], reversals: [], heartbeats: [] }, at(KEPT, 3));
+  await applyIngest(businessOf(KUMASI), { payments: old, reversals: [], heartbeats: [] }, at(OLD, 28));
+  await applyIngest(businessOf(KUMASI), { payments: [payment(kumasi, "AR00KEPT0001", at(KEPT, 3), true)], reversals: [], heartbeats: [] }, at(KEPT, 3));
   await applyIngest(
-    ACCRA,
-    db,
+    businessOf(ACCRA),
     { payments: [payment(accra, "AR00ACCRA001", at(OLDER, 4), false), payment(accra, "AR00ACCRA002", at(OLD, 4), true)], reversals: [], heartbeats: [] },
     at(OLD, 5),
   );
-  await clearDuePayments(db, now);
+  await clearDuePayments([businessOf(KUMASI), businessOf(ACCRA)], now);
   await applyIngest(
-    KUMASI,
-    db,
+    businessOf(KUMASI),
     { payments: [], reversals: [{ reference: old[3]!.reference, reason: "Customer dispute", reversedAt: at(OLD, 27) }], heartbeats: [] },
     at(OLD, 27),
   );
@@ -130,10 +128,10 @@ async function figures(db: D1Database, merchantIds: string[]) {
       "SELECT * FROM daily_rollups WHERE business_id IN (?, ?) ORDER BY business_id, day, merchant_id, point_of_sale_id, terminal_id, channel, network, status",
     ),
     totals: await rows("SELECT * FROM daily_merchant_totals WHERE business_id IN (?, ?) ORDER BY business_id, day, merchant_id, status"),
-    balances: await listMerchantBalances(KOFI_KUMASI, db, merchantIds),
-    byDay: await reportBy(KOFI_KUMASI, db, { dimension: "day", fromDay, toDay }),
-    byMerchant: await reportBy(KOFI_KUMASI, db, { dimension: "merchant", fromDay, toDay }),
-    byNetwork: await reportBy(AMA_ACCRA, db, { dimension: "network", fromDay, toDay }),
+    balances: await listMerchantBalances(KOFI_KUMASI, merchantIds),
+    byDay: await reportBy(KOFI_KUMASI, { dimension: "day", fromDay, toDay }),
+    byMerchant: await reportBy(KOFI_KUMASI, { dimension: "merchant", fromDay, toDay }),
+    byNetwork: await reportBy(AMA_ACCRA, { dimension: "network", fromDay, toDay }),
   };
 }
 
@@ -153,7 +151,7 @@ async function monthRows(db: D1Database, businessId: string, month: string) {
 const portal = usePortal();
 
 async function deps(overrides: Partial<ArchiveDeps> = {}): Promise<ArchiveDeps> {
-  return { db: await portal().db(), bucket: await portal().archive(), now, retentionMonths: 13, ...overrides };
+  return { businesses: [businessOf(KUMASI), businessOf(ACCRA)], bucket: await portal().archive(), now, retentionMonths: 13, ...overrides };
 }
 
 async function page(path: string, email?: string, business?: string) {
@@ -182,7 +180,7 @@ describe("the cold archive", () => {
     expect(await monthRows(db, KUMASI, OLD)).toEqual({ payments: [], entries: [], items: [] });
     expect((await monthRows(db, KUMASI, KEPT)).payments).toHaveLength(1);
     expect(await figures(db, [history.kumasi.merchantId])).toEqual(before);
-    await expectAccountSumsMatchEntries(db);
+    await expectAccountSumsMatchEntries(portal().shards());
 
     // The object is gzipped NDJSON of D1's own rows; the manifest's counts and sums are the month's.
     const bucket = await portal().archive();
@@ -256,12 +254,12 @@ describe("the cold archive", () => {
   it("a restore puts the month back exactly", async () => {
     const db = await portal().db();
     const bucket = await portal().archive();
-    expect(await restoreMonth({ db, bucket }, KUMASI, OLD)).toEqual({ payments: 12 });
+    expect(await restoreMonth({ bucket }, businessOf(KUMASI), OLD)).toEqual({ payments: 12 });
     expect(await monthRows(db, KUMASI, OLD)).toEqual(oldRows);
     expect(await bucket.keys(`${KUMASI}/`)).toEqual([]);
     expect(await db.prepare("SELECT COUNT(*) AS n FROM archive_references").first<number>("n")).toBe(2);
     expect(await figures(db, [history.kumasi.merchantId])).toEqual(before);
-    await expectAccountSumsMatchEntries(db);
+    await expectAccountSumsMatchEntries(portal().shards());
   });
 
   it("a run stopped after writing the object, or halfway through the deletes, is finished by the next: nothing twice, nothing lost", async () => {
@@ -295,10 +293,10 @@ describe("the cold archive", () => {
       payments: 12,
     });
     expect(await runArchive(await deps())).toEqual({ archived: [], finished: [], payments: 0 });
-    await expectAccountSumsMatchEntries(db);
+    await expectAccountSumsMatchEntries(portal().shards());
     expect(await figures(db, [history.kumasi.merchantId])).toEqual(before);
     // And the month comes back whole.
-    await restoreMonth({ db, bucket }, KUMASI, OLD);
+    await restoreMonth({ bucket }, businessOf(KUMASI), OLD);
     expect(await monthRows(db, KUMASI, OLD)).toEqual(oldRows);
   });
 });

@@ -120,7 +120,13 @@ describe("a successful sign-in", () => {
     expect(result.setCookie).toBe("__Host-pp_oidc=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0; Secure");
     if (!result.ok) return;
 
-    const authDeps: AuthDeps = { db: await portal().db(), config: auth, meta: META, now: () => Date.now() };
+    const authDeps: AuthDeps = {
+      db: portal().core(),
+      businessDb: (businessId, shard) => ({ businessId, db: portal().database(shard) }),
+      config: auth,
+      meta: META,
+      now: () => Date.now(),
+    };
     const login = await startLogin(new Request(`${ORIGIN}${answer.pathname}`), authDeps, { email: result.email, channel: result.channel });
     expect(login).toMatchObject({ ok: true, session: { email: AMA, authenticationChannel: "google", stage: "identified", returnUrl: "/login" } });
   });
@@ -138,7 +144,13 @@ describe("a successful sign-in", () => {
     const result = await completeOidc(callbackRequest(answer, start.setCookie), deps(), "microsoft");
     expect(result).toMatchObject({ ok: true, email: AMA, channel: "microsoft" });
     if (!result.ok) return;
-    const authDeps: AuthDeps = { db: await portal().db(), config: auth, meta: META, now: () => Date.now() };
+    const authDeps: AuthDeps = {
+      db: portal().core(),
+      businessDb: (businessId, shard) => ({ businessId, db: portal().database(shard) }),
+      config: auth,
+      meta: META,
+      now: () => Date.now(),
+    };
     const login = await startLogin(new Request(`${ORIGIN}/login`), authDeps, { email: result.email, channel: result.channel });
     expect(login).toMatchObject({ ok: true, session: { email: AMA, authenticationChannel: "microsoft" } });
   });

@@ -62,7 +62,7 @@ function capture(): SmsPort & { sent: SmsMessage[]; lastCode(): string } {
 }
 
 async function deps(clock: Clock): Promise<AuthDeps> {
-  return { db: await portal().db(), config, meta: META, now: () => clock.ms };
+  return { db: portal().core(), businessDb: (businessId, shard) => ({ businessId, db: portal().database(shard) }), config, meta: META, now: () => clock.ms };
 }
 
 async function login(clock: Clock, email: string): Promise<SessionData> {

@@ -31,7 +31,13 @@ class Clock {
 }
 
 async function deps(clock: Clock, cfg: AuthConfig = config): Promise<AuthDeps> {
-  return { db: await portal().db(), config: cfg, meta: META, now: () => clock.ms };
+  return {
+    db: portal().core(),
+    businessDb: (businessId, shard) => ({ businessId, db: portal().database(shard) }),
+    config: cfg,
+    meta: META,
+    now: () => clock.ms,
+  };
 }
 
 function withCookie(setCookie: string, path = "/"): Request {
@@ -201,7 +207,7 @@ describe("the guards", () => {
     const chosen = await chooseBusiness(new Request(ORIGIN), await deps(clock), session, KUMASI);
     if (!chosen.ok) throw new Error(chosen.message);
     expect(chosen.session).toMatchObject({ stage: "business_chosen", activeBusiness: KUMASI });
-    expect((await requireBusiness(withCookie(chosen.setCookie), await deps(clock))).tenant).toEqual({
+    expect((await requireBusiness(withCookie(chosen.setCookie), await deps(clock))).tenant).toMatchObject({
       businessId: KUMASI,
       userId: "usr_kofi_boateng",
       role: "Administrator",

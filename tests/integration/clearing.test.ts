@@ -7,7 +7,7 @@ import { postingStatements } from "../../functions/data/ledger";
 import { clearsAt, ledgerAccountId, merchantBalance, paymentPosting, transactionFee, type Channel } from "../../functions/ledger";
 import { settlementPeriodFor } from "../../functions/settlement/run";
 import { expectAccountSumsMatchEntries } from "../support/ledger";
-import { KOFI_KUMASI, KUMASI } from "../support/tenants";
+import { ACCRA, businessDatabase, businessOf, KOFI_KUMASI, KUMASI } from "../support/tenants";
 import { usePortal } from "../support/use-portal";
 
 const DAY = 86_400_000;
@@ -62,7 +62,7 @@ async function pay(db: D1Database, reference: string, channel: Channel, status: 
   const made = { id: row!.id, reference, channel, amount, fee, createdAt };
   if (status !== "failed") {
     await db.batch(
-      postingStatements(KOFI_KUMASI, db, paymentPosting({ merchantId: pos.merchant_id, amount, fee }), {
+      postingStatements(KOFI_KUMASI, paymentPosting({ merchantId: pos.merchant_id, amount, fee }), {
         postingId: `txn_${made.id}_payment`,
         memo: `Payment ${reference}`,
         postedAt: createdAt,
@@ -79,7 +79,7 @@ async function clearedAt(db: D1Database, id: number): Promise<number | null> {
 
 /** The merchant's pending and available balances, from the running sums, after checking they agree with the entries. */
 async function balances(db: D1Database, merchantId: string): Promise<{ pending: number; available: number }> {
-  await expectAccountSumsMatchEntries(db);
+  await expectAccountSumsMatchEntries(businessDatabase(KUMASI));
   const sum = async (kind: "merchant_pending" | "merchant_available") =>
     merchantBalance(
       (await db
@@ -161,9 +161,12 @@ describe("the 5-minute Cron Trigger clears what is due", () => {
       made.push(await pay(db, `CLR-RACE-${i}`, i % 2 ? "card" : "mobile_money", "successful", now - 4 * DAY + i * 60_000, 1_000 + i));
     const before = await balances(db, merchantId);
     // Small batches, so the two runs interleave and meet each other's payments.
-    const [a, b] = await Promise.all([clearDuePayments(db, now, 5), clearDuePayments(db, now, 5)]);
+    const [a, b] = await Promise.all([
+      clearDuePayments([businessOf(KUMASI), businessOf(ACCRA)], now, 5),
+      clearDuePayments([businessOf(KUMASI), businessOf(ACCRA)], now, 5),
+    ]);
     expect(a.cleared + b.cleared).toBe(made.length);
-    const again = await clearDuePayments(db, now);
+    const again = await clearDuePayments([businessOf(KUMASI), businessOf(ACCRA)], now);
     expect(again.cleared).toBe(0);
     expect(await portal().scheduled("*/5 * * * *")).toBe("ok");
 
@@ -200,6 +203,6 @@ describe("the daily Cron Trigger clears, then settles", () => {
     expect(settlement?.periodStart).toBe(period);
     expect(settlement?.gross).toBeGreaterThanOrEqual(48_000);
     expect(await clearedTwice(db)).toEqual([]);
-    await expectAccountSumsMatchEntries(db);
+    await expectAccountSumsMatchEntries(portal().shards());
   });
 });

@@ -7,6 +7,9 @@ const portal = usePortal();
 const NOW = "2026-11-01T09:00:00.000Z";
 const M = "c_merchant";
 const P = "c_pos";
+// Accra's own merchant and point of sale: Accra's rows live on its own database (decision 021).
+const M_ACCRA = "c_merchant_accra";
+const P_ACCRA = "c_pos_accra";
 
 beforeAll(async () => {
   const db = await portal().db();
@@ -20,11 +23,20 @@ beforeAll(async () => {
        VALUES ('${P}', '${KUMASI}', '${M}', 'Kejetia Stall 4', 'Kumasi', 'Ashanti', 'Kejetia', '233244555666', '${NOW}', '${NOW}')`,
     ),
   ]);
+  await db.batch([
+    db.prepare(
+      `INSERT INTO merchants (id, business_id, code, name, trading_name, tin, sector, town, region, address, contact_name, contact_phone, contact_email, created_at, updated_at)
+       VALUES ('${M_ACCRA}', '${ACCRA}', 'MER-C0002', 'Makola Traders', 'Makola Traders', 'C5550000002', 'Retail', 'Accra', 'Greater Accra', 'Makola', 'Ama Serwaa', '233244555667', 'ama@example.com', '${NOW}', '${NOW}')`,
+    ),
+    db.prepare(
+      `INSERT INTO points_of_sale (id, business_id, merchant_id, name, town, region, address, contact_phone, created_at, updated_at)
+       VALUES ('${P_ACCRA}', '${ACCRA}', '${M_ACCRA}', 'Makola Stall 9', 'Accra', 'Greater Accra', 'Makola', '233244555667', '${NOW}', '${NOW}')`,
+    ),
+  ]);
 });
 
-async function rejects(sql: string, message: RegExp) {
-  const db = await portal().db();
-  await expect(db.prepare(sql).run()).rejects.toThrow(message);
+async function rejects(sql: string, message: RegExp, db?: D1Database) {
+  await expect((db ?? (await portal().db())).prepare(sql).run()).rejects.toThrow(message);
 }
 
 const tx = (values: Partial<Record<string, string | number | null>>) => {
@@ -77,7 +89,7 @@ describe("transactions", () => {
     const db = await portal().db();
     await db.prepare(tx({ reference: "DUP-REF-1" })).run();
     await rejects(tx({ reference: "DUP-REF-1" }), /UNIQUE constraint failed: transactions.business_id, transactions.reference/);
-    await expect(db.prepare(tx({ reference: "DUP-REF-1", business_id: ACCRA })).run()).resolves.toBeTruthy();
+    await expect(db.prepare(tx({ reference: "DUP-REF-1", business_id: ACCRA, merchant_id: M_ACCRA, point_of_sale_id: P_ACCRA })).run()).resolves.toBeTruthy();
   });
 
   it("keep a reversed payment's clearing (its net came back out of available) but never a failed one's", async () => {
@@ -128,7 +140,8 @@ describe("the estate", () => {
     ],
     [
       "a ledger line of zero",
-      `INSERT INTO ledger_entries (business_id, posting_id, account_id, amount, memo, posted_at) VALUES ('${KUMASI}', 'p', 'la_x', 0, 'm', 1)`,
+      `INSERT INTO ledger_entries (business_id, posting_id, account_id, amount, memo, posted_at)
+       VALUES ('${KUMASI}', 'p', (SELECT id FROM ledger_accounts WHERE business_id = '${KUMASI}' LIMIT 1), 0, 'm', 1)`,
     ],
     [
       "a settlement whose net is not gross less fees",
@@ -147,7 +160,8 @@ describe("the estate", () => {
   });
 
   it("pay a transaction in at most one settlement", async () => {
-    const db = await portal().db();
+    // settlement_items names no business: its statements go to the business's database by hand.
+    const db = portal().businessDb(KUMASI);
     await db.prepare(tx({ id: 424242, reference: "C-SETTLED-1" })).run();
     await db.batch([
       db.prepare(
@@ -160,6 +174,6 @@ describe("the estate", () => {
       ),
     ]);
     await db.prepare(`INSERT INTO settlement_items (settlement_id, transaction_id) VALUES ('s-one', 424242)`).run();
-    await rejects(`INSERT INTO settlement_items (settlement_id, transaction_id) VALUES ('s-two', 424242)`, /UNIQUE constraint failed/);
+    await rejects(`INSERT INTO settlement_items (settlement_id, transaction_id) VALUES ('s-two', 424242)`, /UNIQUE constraint failed/, db);
   });
 });

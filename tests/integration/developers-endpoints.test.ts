@@ -89,9 +89,8 @@ const auditOf = (entityId: string) =>
 let host: WebhookEndpoint; // Kumasi's first endpoint: the log page whose forms are posted
 let accra: WebhookEndpoint;
 beforeAll(async () => {
-  const db = await portal().db();
-  host = await createWebhookEndpoint(KOFI_KUMASI, db, META, { url: hooks.url("/host"), eventTypes: ["payment.succeeded"] }, newWebhookSecret(), "development");
-  accra = await createWebhookEndpoint(AMA_ACCRA, db, META, { url: hooks.url("/accra"), eventTypes: ["payment.failed"] }, newWebhookSecret(), "development");
+  host = await createWebhookEndpoint(KOFI_KUMASI, META, { url: hooks.url("/host"), eventTypes: ["payment.succeeded"] }, newWebhookSecret(), "development");
+  accra = await createWebhookEndpoint(AMA_ACCRA, META, { url: hooks.url("/accra"), eventTypes: ["payment.failed"] }, newWebhookSecret(), "development");
 });
 
 describe("adding an endpoint", () => {
@@ -236,7 +235,6 @@ describe("the delivery log", () => {
     // Within the business too: a page's forms act on its own endpoint and its deliveries only.
     const sibling = await createWebhookEndpoint(
       KOFI_KUMASI,
-      await portal().db(),
       META,
       { url: hooks.url("/sibling"), eventTypes: ["payment.failed"] },
       newWebhookSecret(),

@@ -135,7 +135,8 @@ describe("the Developers tab", () => {
 
     // Neither key is anywhere in D1: not in api_keys, not in the audit log, not in any other table.
     const db = await portal().db();
-    expect(await tablesHolding(db, sha256(created))).toEqual(["api_keys"]);
+    // Its SHA-256 twice: on the business's database, and in the core directory that finds the business (decision 021).
+    expect(await tablesHolding(db, sha256(created))).toEqual(["api_key_directory", "api_keys"]);
     for (const secret of [created, rolled]) {
       expect(await tablesHolding(db, secret)).toEqual([]);
       // Nor its random part alone, in case something stored it without its prefix.

@@ -209,7 +209,7 @@ describe("exactly once", () => {
       // Every posting balances, the whole ledger sums to zero, running sums match entries.
       const unbalanced = await rows("SELECT posting_id FROM ledger_entries WHERE business_id = ? GROUP BY posting_id HAVING sum(amount) <> 0", KUMASI);
       expect(unbalanced).toEqual([]);
-      await expectAccountSumsMatchEntries(await portal().db());
+      await expectAccountSumsMatchEntries(portal().shards());
 
       // Conflicts: for each re-sent reference, one content is held and the other is kept aside.
       const conflicts = await rows<{ reference: string; fingerprint: string }>(

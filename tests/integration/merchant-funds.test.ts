@@ -17,7 +17,7 @@ async function richest(): Promise<{ from: string; fromName: string; to: string; 
   const merchants = (
     await db.prepare("SELECT id, name FROM merchants WHERE business_id = ? AND status = 'active'").bind(KUMASI).all<{ id: string; name: string }>()
   ).results;
-  const withBalance = await Promise.all(merchants.map(async (m) => ({ ...m, available: (await getMerchantBalances(ABENA_KUMASI, db, m.id)).available })));
+  const withBalance = await Promise.all(merchants.map(async (m) => ({ ...m, available: (await getMerchantBalances(ABENA_KUMASI, m.id)).available })));
   withBalance.sort((a, b) => b.available - a.available);
   return { from: withBalance[0]!.id, fromName: withBalance[0]!.name, to: withBalance[1]!.id, available: withBalance[0]!.available };
 }
@@ -44,8 +44,7 @@ async function count(sql: string, ...binds: unknown[]) {
 describe("/money/merchant-funds", () => {
   it("shows collected, fees, pending, available and settled per merchant", async () => {
     const { from, fromName } = await richest();
-    const db = await portal().db();
-    const balances = await getMerchantBalances(ABENA_KUMASI, db, from);
+    const balances = await getMerchantBalances(ABENA_KUMASI, from);
     const text = textOf(await (await portal().fetch("/money/merchant-funds", { headers: await signedInCookie(portal(), ABENA, KUMASI) })).text());
     expect(text).toContain(fromName);
     expect(text).toContain(`${formatAmount(balances.pending)} ${formatAmount(balances.available)}`);
@@ -133,13 +132,12 @@ describe("/approvals/transfer/{id}", () => {
 
   it("an administrator approves: the balances move by exactly the amount", async () => {
     const { requestId, from, to } = await asked("3.25");
-    const db = await portal().db();
-    const [fromBefore, toBefore] = await Promise.all([getMerchantBalances(ABENA_KUMASI, db, from), getMerchantBalances(ABENA_KUMASI, db, to)]);
+    const [fromBefore, toBefore] = await Promise.all([getMerchantBalances(ABENA_KUMASI, from), getMerchantBalances(ABENA_KUMASI, to)]);
     const kofi = await signedInCookie(portal());
     const response = await post(`/approvals/transfer/${requestId}`, { intent: "approve" }, kofi);
     expect(response.status).toBe(302);
-    expect((await getMerchantBalances(ABENA_KUMASI, db, from)).available).toBe(fromBefore.available - 325);
-    expect((await getMerchantBalances(ABENA_KUMASI, db, to)).available).toBe(toBefore.available + 325);
+    expect((await getMerchantBalances(ABENA_KUMASI, from)).available).toBe(fromBefore.available - 325);
+    expect((await getMerchantBalances(ABENA_KUMASI, to)).available).toBe(toBefore.available + 325);
     // Decided: read-only, and a second approval is refused.
     const again = await post(`/approvals/transfer/${requestId}`, { intent: "approve" }, kofi);
     expect(again.status).toBe(400);

@@ -259,7 +259,7 @@ describe("/merchants/:merchantId", () => {
       const again = await refused("/merchants/mer_kff_0001", { ...form, intent: "update-merchant", contact_name: "Someone Else" }, await as(ESI), 400);
       expect(again).toContain("already has a pending request");
 
-      await approveRequest(KOFI_KUMASI, db, META, request.id);
+      await approveRequest(KOFI_KUMASI, META, request.id);
       const text = textOf(await (await portal().fetch("/merchants/mer_kff_0001", { headers: await as(ESI) })).text());
       expect(text).toContain(`Contact name: ${current!.contact_name} → Yaa Asantewaa`);
       expect(text).toContain("approved by Kofi Boateng");

@@ -10,6 +10,7 @@ import type { Tenant } from "../../functions/data/tenant";
 import { loaderDataOf, textOf } from "../support/html";
 import { signedInCookie } from "../support/sign-in";
 import { usePortal } from "../support/use-portal";
+import { tenantOf } from "../support/tenants";
 
 const portal = usePortal();
 const BUSINESS = "bus_names_test";
@@ -49,6 +50,11 @@ const at = (minutesAgo: number) => new Date(Date.UTC(2026, 5, 1, 12) - minutesAg
 
 beforeAll(async () => {
   const db = await portal().db();
+  // The new business lives where Kumasi does (a test's batch may write both), and signs in through the core's copy.
+  await portal().placeBusiness(
+    BUSINESS,
+    (await portal().core().prepare("SELECT shard FROM business_shards WHERE business_id = 'bus_kumasi_fresh_foods'").first<string>("shard"))!,
+  );
   const merchants = namesByName();
   const newest = newestOrder(merchants);
   await db.batch([
@@ -106,6 +112,7 @@ beforeAll(async () => {
       ];
     }),
   ]);
+  await portal().copyBusinessToCore(BUSINESS);
 });
 
 /** The list in the database's own order: what the pages must add up to. */
@@ -191,15 +198,14 @@ describe("merchants", () => {
 
 describe("points of sale", () => {
   it("pages of a merchant's points of sale end on such names and go on from them", async () => {
-    const db = await portal().db();
-    const kumasi: Tenant = { businessId: "bus_kumasi_fresh_foods", userId: "usr_kofi_boateng", role: "Administrator" };
+    const kumasi: Tenant = tenantOf("bus_kumasi_fresh_foods", "usr_kofi_boateng", "Administrator");
     const full = await inOrder("SELECT name FROM points_of_sale WHERE merchant_id = ? ORDER BY name COLLATE NOCASE, id", MERCHANT);
     expect(full).toEqual(namesByName());
     for (const size of [PAGE, 2 * PAGE]) {
       const pages: string[][] = [];
       let after: string | null = null;
       do {
-        const page: Awaited<ReturnType<typeof listPointsOfSale>> = await listPointsOfSale(kumasi, db, { merchantId: MERCHANT, limit: size, after });
+        const page: Awaited<ReturnType<typeof listPointsOfSale>> = await listPointsOfSale(kumasi, { merchantId: MERCHANT, limit: size, after });
         pages.push(page.rows.map((p) => p.name));
         after = page.next;
       } while (after !== null && pages.length < 20);

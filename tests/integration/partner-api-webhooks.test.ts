@@ -24,7 +24,6 @@ beforeAll(async () => {
   secret = newWebhookSecret();
   await createWebhookEndpoint(
     KOFI_KUMASI,
-    await portal().db(),
     META,
     { url: receiver.url("/payments"), eventTypes: ["payment.succeeded", "payment.failed", "payment.reversed"] },
     secret,

@@ -95,7 +95,7 @@ describe("accepting payments", () => {
       .bind(KUMASI, payment.reference)
       .all<{ amount: number }>();
     expect(lines.results.map((l) => l.amount).sort((a, b) => a - b)).toEqual([-11_790, -210, 12_000]);
-    await expectAccountSumsMatchEntries(db);
+    await expectAccountSumsMatchEntries(portal().shards());
   });
 
   it("202 { accepted: n } for a batch, by merchant code as well as id", async () => {
@@ -267,7 +267,7 @@ describe("reversals and heartbeats", () => {
     expect((await api(portal(), key, `/api/v1/payments/${reference}/reversal`, reversal)).status).toBe(202);
     await new Promise((resolve) => setTimeout(resolve, 800));
     expect(await count("SELECT count(*) AS n FROM ledger_entries e JOIN transactions t ON t.id = e.transaction_id WHERE t.reference = ?", reference)).toBe(6);
-    await expectAccountSumsMatchEntries(await portal().db());
+    await expectAccountSumsMatchEntries(portal().shards());
     // People see why on the payment's detail.
     const id = await (await portal().db()).prepare("SELECT id FROM transactions WHERE reference = ?").bind(reference).first<number>("id");
     const page = await portal().fetch(`/transactions?range=7d&tx=${id!}`, { headers: await signedInCookie(portal(), "abena.darko@example.com", KUMASI) });

@@ -7,27 +7,26 @@ import { listAudit } from "../../functions/data/audit";
 import { usePortal } from "../support/use-portal";
 import { AMA_KUMASI, KOFI_KUMASI, META } from "../support/tenants";
 
-const portal = usePortal();
+usePortal();
 
 describe("the seeded approvals queue", () => {
   it("holds every kind, and every request applies when a checker approves it", async () => {
-    const db = await portal().db();
-    const pending = (await listApprovalRequests(KOFI_KUMASI, db, { status: "pending", limit: 100 })).rows;
+    const pending = (await listApprovalRequests(KOFI_KUMASI, { status: "pending", limit: 100 })).rows;
     expect(new Set(pending.map((r) => r.kind))).toEqual(new Set(["employee", "merchant", "point_of_sale", "settlement_account"]));
     expect(new Set(pending.map((r) => r.action))).toEqual(new Set(["create", "update", "deactivate"]));
 
     for (const request of pending) {
       // Kofi checks what others made; Ama checks what Kofi made.
       const checker = request.makerId === KOFI_KUMASI.userId ? AMA_KUMASI : KOFI_KUMASI;
-      const decided = await approveRequest(checker, db, META, request.id);
+      const decided = await approveRequest(checker, META, request.id);
       expect(decided.status, `${request.kind} ${request.action} ${request.id}`).toBe("approved");
-      const applied = await listAudit(checker, db, { entity: request.kind, entityId: request.targetId });
+      const applied = await listAudit(checker, { entity: request.kind, entityId: request.targetId });
       expect(
         applied.rows.map((a) => a.action),
         request.id,
       ).toContain(`${request.kind}.${request.action}`);
     }
-    expect((await listApprovalRequests(KOFI_KUMASI, db, { status: "pending", limit: 100 })).rows).toEqual([]);
-    expect((await getApprovalRequest(KOFI_KUMASI, db, pending[0]!.id))!.checkerId).not.toBeNull();
+    expect((await listApprovalRequests(KOFI_KUMASI, { status: "pending", limit: 100 })).rows).toEqual([]);
+    expect((await getApprovalRequest(KOFI_KUMASI, pending[0]!.id))!.checkerId).not.toBeNull();
   });
 });

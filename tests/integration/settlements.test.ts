@@ -7,7 +7,7 @@ import { processPayouts, type Payout, type PayoutPort } from "../../functions/se
 import { runSettlement, settlementPeriodFor } from "../../functions/settlement/run";
 import { textOf } from "../support/html";
 import { signedInCookie } from "../support/sign-in";
-import { ACCRA, KOFI_KUMASI, KUMASI, META } from "../support/tenants";
+import { ACCRA, businessOf, KOFI_KUMASI, KUMASI, META } from "../support/tenants";
 import { expectAccountSumsMatchEntries } from "../support/ledger";
 import { usePortal } from "../support/use-portal";
 
@@ -54,11 +54,11 @@ describe("the daily settlement run", () => {
       period + DAY,
     );
     expect(cleared).toBeGreaterThan(0);
-    const [a, b] = await Promise.all([runSettlement(db, KUMASI, period, META, null), runSettlement(db, KUMASI, period, META, null)]);
+    const [a, b] = await Promise.all([runSettlement(businessOf(KUMASI), period, META, null), runSettlement(businessOf(KUMASI), period, META, null)]);
     const made = [...a.settled, ...b.settled];
     expect(made.reduce((n, s) => n + s.transactions, 0)).toBe(cleared);
     expect(new Set(made.map((s) => s.merchantId)).size).toBe(made.length);
-    const again = await runSettlement(db, KUMASI, period, META, KOFI_KUMASI);
+    const again = await runSettlement(businessOf(KUMASI), period, META, KOFI_KUMASI);
     expect(again.settled).toEqual([]);
     // Every covered transaction is in exactly one settlement, and the sums agree.
     for (const s of made) {
@@ -76,7 +76,7 @@ describe("the daily settlement run", () => {
       expect(await count(db, "SELECT COUNT(*) AS n FROM ledger_entries WHERE settlement_id = ?", s.settlementId)).toBe(2);
     }
     expect(await ledgerTotal(db)).toBe(0);
-    await expectAccountSumsMatchEntries(db);
+    await expectAccountSumsMatchEntries(portal().shards());
   });
 
   it("pays out what is due, records a failure, retries it next time, and never pays twice", async () => {
@@ -93,12 +93,12 @@ describe("the daily settlement run", () => {
     const tried = due[0]!.attempts;
     const port = recordingPort(new Set([failing]));
     // Two payout runs at once: each settlement is claimed by one of them.
-    const [first, second] = await Promise.all([processPayouts(db, port, { businessId: KUMASI }), processPayouts(db, port, { businessId: KUMASI })]);
+    const [first, second] = await Promise.all([processPayouts(businessOf(KUMASI), port), processPayouts(businessOf(KUMASI), port)]);
     expect(new Set(port.calls.map((c) => c.reference)).size).toBe(port.calls.length);
     expect([...first.failed, ...second.failed].map((f) => f.id)).toHaveLength(1);
     const failed = await db.prepare("SELECT status, attempts FROM settlements WHERE reference = ?").bind(failing).first<{ status: string; attempts: number }>();
     expect(failed).toEqual({ status: "failed", attempts: tried + 1 });
-    const retry = await processPayouts(db, port, { businessId: KUMASI });
+    const retry = await processPayouts(businessOf(KUMASI), port);
     expect(retry.paid).toHaveLength(1);
     expect(await db.prepare("SELECT status, attempts FROM settlements WHERE reference = ?").bind(failing).first()).toEqual({
       status: "paid",
@@ -107,7 +107,7 @@ describe("the daily settlement run", () => {
     expect(port.calls.filter((c) => c.reference === failing)).toHaveLength(2);
     // Nothing left: a further run calls the provider for nothing.
     const calls = port.calls.length;
-    await processPayouts(db, port, { businessId: KUMASI });
+    await processPayouts(businessOf(KUMASI), port);
     expect(port.calls.length).toBe(calls);
     const attempts = await count(
       db,
@@ -131,7 +131,7 @@ describe("the daily settlement run", () => {
         .bind(ACCRA, merchant!.id, pos!.id, period + 3_600_000, period + 7_200_000),
       db.prepare("UPDATE settlement_accounts SET is_primary = 0 WHERE merchant_id = ?").bind(merchant!.id),
     ]);
-    const run = await runSettlement(db, ACCRA, period, META, null);
+    const run = await runSettlement(businessOf(ACCRA), period, META, null);
     expect(run.skipped).toContainEqual({ merchantId: merchant!.id, reason: "no active primary settlement account" });
   });
 });

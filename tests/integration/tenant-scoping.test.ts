@@ -12,7 +12,7 @@ import { getPointOfSale, listPointsOfSale, pendingPointOfSaleRequest } from "../
 import { reportBy } from "../../functions/data/reports";
 import { getSettlementAccount, listSettlementAccounts } from "../../functions/data/settlement-accounts";
 import { getSettlement, listPayoutAttempts, listSettlements, listSettlementTransactions } from "../../functions/data/settlements";
-import { NotFoundError } from "../../functions/data/tenant";
+import { NotFoundError, type Tenant } from "../../functions/data/tenant";
 import {
   changeTerminal,
   getTerminal,
@@ -31,7 +31,7 @@ import { processPayouts } from "../../functions/settlement/payouts";
 import { runSettlement, settlementPeriodFor } from "../../functions/settlement/run";
 import { recordingDb, type Recorded } from "../../scripts/bench/query-catalogue";
 import { usePortal } from "../support/use-portal";
-import { ABENA_KUMASI, ACCRA, AMA_ACCRA, AMA_KUMASI, KOFI_KUMASI, KUMASI, ESI_KUMASI, META } from "../support/tenants";
+import { ABENA_KUMASI, ACCRA, AMA_ACCRA, AMA_KUMASI, businessDatabase, KOFI_KUMASI, KUMASI, ESI_KUMASI, META } from "../support/tenants";
 
 const portal = usePortal();
 
@@ -90,75 +90,72 @@ beforeAll(async () => {
       `INSERT INTO daily_merchant_totals (business_id, day, merchant_id, status, count, amount, fee)
        VALUES ('${ACCRA}', '2026-11-01', '${M}', 'successful', 1, 10000, 175)`,
     ),
-    ...postingStatements(AMA_ACCRA, db, paymentPosting({ merchantId: M, amount: 10_000, fee: 175 }), {
+    ...postingStatements(AMA_ACCRA, paymentPosting({ merchantId: M, amount: 10_000, fee: 175 }), {
       postingId: "test_posting_1",
       memo: "payment TESTREF000001",
       postedAt: Date.parse(NOW),
       transactionId: TX,
     }),
   ]);
-  requestId = await requestChange(AMA_ACCRA, db, META, { kind: "merchant", action: "update", targetId: M, after: { town: "Tema" } });
+  requestId = await requestChange(AMA_ACCRA, META, { kind: "merchant", action: "update", targetId: M, after: { town: "Tema" } });
 });
 
 describe("reading another business's ids", () => {
   it.each([
-    ["merchant", (t: typeof AMA_KUMASI, db: D1Database) => getMerchant(t, db, M)],
-    ["point of sale", (t: typeof AMA_KUMASI, db: D1Database) => getPointOfSale(t, db, POS)],
-    ["terminal", (t: typeof AMA_KUMASI, db: D1Database) => getTerminal(t, db, T)],
-    ["settlement account", (t: typeof AMA_KUMASI, db: D1Database) => getSettlementAccount(t, db, SA)],
-    ["transaction", (t: typeof AMA_KUMASI, db: D1Database) => getTransaction(t, db, TX)],
-    ["transfer", (t: typeof AMA_KUMASI, db: D1Database) => getTransfer(t, db, TR)],
-    ["settlement", (t: typeof AMA_KUMASI, db: D1Database) => getSettlement(t, db, ST)],
-    ["approval request", (t: typeof AMA_KUMASI, db: D1Database) => getApprovalRequest(t, db, requestId)],
-    ["employee (yaw.asante works only for Accra)", (t: typeof AMA_KUMASI, db: D1Database) => getEmployee(t, db, "usr_yaw_asante")],
+    ["merchant", (t: typeof AMA_KUMASI) => getMerchant(t, M)],
+    ["point of sale", (t: typeof AMA_KUMASI) => getPointOfSale(t, POS)],
+    ["terminal", (t: typeof AMA_KUMASI) => getTerminal(t, T)],
+    ["settlement account", (t: typeof AMA_KUMASI) => getSettlementAccount(t, SA)],
+    ["transaction", (t: typeof AMA_KUMASI) => getTransaction(t, TX)],
+    ["transfer", (t: typeof AMA_KUMASI) => getTransfer(t, TR)],
+    ["settlement", (t: typeof AMA_KUMASI) => getSettlement(t, ST)],
+    ["approval request", (t: typeof AMA_KUMASI) => getApprovalRequest(t, requestId)],
+    ["employee (yaw.asante works only for Accra)", (t: typeof AMA_KUMASI) => getEmployee(t, "usr_yaw_asante")],
   ])("%s: not found from Kumasi, found from Accra", async (_name, read) => {
-    const db = await portal().db();
-    expect(await read(AMA_ACCRA, db)).not.toBeNull();
-    expect(await read(AMA_KUMASI, db)).toBeNull();
+    expect(await read(AMA_ACCRA)).not.toBeNull();
+    expect(await read(AMA_KUMASI)).toBeNull();
   });
 
   it("lists under another business's merchant are empty", async () => {
-    const db = await portal().db();
-    expect((await listPointsOfSale(AMA_ACCRA, db, { merchantId: M })).rows).toHaveLength(1);
-    expect((await listPointsOfSale(AMA_KUMASI, db, { merchantId: M })).rows).toHaveLength(0);
-    expect(await listSettlementAccounts(AMA_ACCRA, db, M)).toHaveLength(1);
-    expect(await listSettlementAccounts(AMA_KUMASI, db, M)).toHaveLength(0);
-    expect((await listTerminals(AMA_ACCRA, db, { merchantId: M })).rows).toHaveLength(1);
-    expect((await listTerminals(AMA_KUMASI, db, { merchantId: M })).rows).toHaveLength(0);
-    expect((await listTransactions(AMA_ACCRA, db, { merchantId: M })).rows).toHaveLength(1);
-    expect((await listTransactions(AMA_KUMASI, db, { merchantId: M })).rows).toHaveLength(0);
-    expect((await transactionTotals(AMA_KUMASI, db, { merchantId: M })).count).toBe(0);
-    expect((await listMerchantTransfers(AMA_ACCRA, db, { merchantId: M })).rows).toHaveLength(1);
-    expect((await listMerchantTransfers(AMA_KUMASI, db, { merchantId: M })).rows).toHaveLength(0);
-    expect((await listSettlements(AMA_KUMASI, db, { merchantId: M })).rows).toHaveLength(0);
-    expect((await listSettlements(AMA_ACCRA, db, { merchantSearch: "Osu Night" })).rows.map((s) => s.id)).toEqual([ST]);
-    expect((await listSettlements(AMA_KUMASI, db, { merchantSearch: "Osu Night" })).rows).toHaveLength(0);
-    expect((await listSettlements(AMA_KUMASI, db, { merchantSearch: "MER-X0001" })).rows).toHaveLength(0);
-    expect(await listSettlementTransactions(AMA_ACCRA, db, ST)).toEqual({ rows: [expect.objectContaining({ id: TX, reference: "TESTREF000001" })], total: 1 });
-    expect(await listSettlementTransactions(AMA_KUMASI, db, ST)).toEqual({ rows: [], total: 0 });
-    expect(await listPayoutAttempts(AMA_ACCRA, db, ST)).toHaveLength(1);
-    expect(await listPayoutAttempts(AMA_KUMASI, db, ST)).toEqual([]);
-    expect(await listTransactionEntries(AMA_ACCRA, db, TX)).toHaveLength(3);
-    expect(await listTransactionEntries(AMA_KUMASI, db, TX)).toHaveLength(0);
-    expect((await getMerchantBalances(AMA_ACCRA, db, M)).pending).toBe(9_825);
-    expect(await getMerchantBalances(AMA_KUMASI, db, M)).toEqual({ pending: 0, available: 0, total: 0 });
-    expect(await reportBy(AMA_ACCRA, db, { dimension: "merchant", fromDay: "2026-11-01", toDay: "2026-11-01", merchantId: M })).toHaveLength(1);
-    expect(await reportBy(AMA_KUMASI, db, { dimension: "merchant", fromDay: "2026-11-01", toDay: "2026-11-01", merchantId: M })).toHaveLength(0);
+    expect((await listPointsOfSale(AMA_ACCRA, { merchantId: M })).rows).toHaveLength(1);
+    expect((await listPointsOfSale(AMA_KUMASI, { merchantId: M })).rows).toHaveLength(0);
+    expect(await listSettlementAccounts(AMA_ACCRA, M)).toHaveLength(1);
+    expect(await listSettlementAccounts(AMA_KUMASI, M)).toHaveLength(0);
+    expect((await listTerminals(AMA_ACCRA, { merchantId: M })).rows).toHaveLength(1);
+    expect((await listTerminals(AMA_KUMASI, { merchantId: M })).rows).toHaveLength(0);
+    expect((await listTransactions(AMA_ACCRA, { merchantId: M })).rows).toHaveLength(1);
+    expect((await listTransactions(AMA_KUMASI, { merchantId: M })).rows).toHaveLength(0);
+    expect((await transactionTotals(AMA_KUMASI, { merchantId: M })).count).toBe(0);
+    expect((await listMerchantTransfers(AMA_ACCRA, { merchantId: M })).rows).toHaveLength(1);
+    expect((await listMerchantTransfers(AMA_KUMASI, { merchantId: M })).rows).toHaveLength(0);
+    expect((await listSettlements(AMA_KUMASI, { merchantId: M })).rows).toHaveLength(0);
+    expect((await listSettlements(AMA_ACCRA, { merchantSearch: "Osu Night" })).rows.map((s) => s.id)).toEqual([ST]);
+    expect((await listSettlements(AMA_KUMASI, { merchantSearch: "Osu Night" })).rows).toHaveLength(0);
+    expect((await listSettlements(AMA_KUMASI, { merchantSearch: "MER-X0001" })).rows).toHaveLength(0);
+    expect(await listSettlementTransactions(AMA_ACCRA, ST)).toEqual({ rows: [expect.objectContaining({ id: TX, reference: "TESTREF000001" })], total: 1 });
+    expect(await listSettlementTransactions(AMA_KUMASI, ST)).toEqual({ rows: [], total: 0 });
+    expect(await listPayoutAttempts(AMA_ACCRA, ST)).toHaveLength(1);
+    expect(await listPayoutAttempts(AMA_KUMASI, ST)).toEqual([]);
+    expect(await listTransactionEntries(AMA_ACCRA, TX)).toHaveLength(3);
+    expect(await listTransactionEntries(AMA_KUMASI, TX)).toHaveLength(0);
+    expect((await getMerchantBalances(AMA_ACCRA, M)).pending).toBe(9_825);
+    expect(await getMerchantBalances(AMA_KUMASI, M)).toEqual({ pending: 0, available: 0, total: 0 });
+    expect(await reportBy(AMA_ACCRA, { dimension: "merchant", fromDay: "2026-11-01", toDay: "2026-11-01", merchantId: M })).toHaveLength(1);
+    expect(await reportBy(AMA_KUMASI, { dimension: "merchant", fromDay: "2026-11-01", toDay: "2026-11-01", merchantId: M })).toHaveLength(0);
   });
 
   it("whole-business lists never include another business's rows", async () => {
-    const db = await portal().db();
     const ids = async <T>(page: Promise<{ rows: T[] }>, key: (row: T) => string | number) => (await page).rows.map(key);
-    expect(await ids(listMerchants(AMA_KUMASI, db, { limit: 100 }), (m) => m.id)).not.toContain(M);
-    expect(await ids(listMerchants(AMA_ACCRA, db, { limit: 100 }), (m) => m.id)).toContain(M);
-    expect((await listMerchantChoices(AMA_KUMASI, db, { limit: 500 })).map((m) => m.id)).not.toContain(M);
-    expect((await listMerchantChoices(AMA_ACCRA, db, { limit: 500 })).map((m) => m.id)).toContain(M);
-    expect((await listMerchantChoices(AMA_ACCRA, db, { limit: 500, status: "active", exceptId: M })).map((m) => m.id)).not.toContain(M);
-    expect(await ids(listTerminals(AMA_KUMASI, db, { limit: 100, serial: "ZZTEST" }), (t) => t.id)).toEqual([]);
-    expect(await ids(listEmployees(AMA_KUMASI, db, { limit: 100 }), (e) => e.userId)).not.toContain("usr_yaw_asante");
-    expect(await ids(listApprovalRequests(AMA_KUMASI, db, { limit: 100 }), (r) => r.id)).not.toContain(requestId);
-    expect(await ids(listAudit(AMA_KUMASI, db, { limit: 100 }), (a) => a.entityId ?? "")).not.toContain(requestId);
-    expect(await ids(listAudit(AMA_ACCRA, db, { limit: 100 }), (a) => a.entityId ?? "")).toContain(requestId);
+    expect(await ids(listMerchants(AMA_KUMASI, { limit: 100 }), (m) => m.id)).not.toContain(M);
+    expect(await ids(listMerchants(AMA_ACCRA, { limit: 100 }), (m) => m.id)).toContain(M);
+    expect((await listMerchantChoices(AMA_KUMASI, { limit: 500 })).map((m) => m.id)).not.toContain(M);
+    expect((await listMerchantChoices(AMA_ACCRA, { limit: 500 })).map((m) => m.id)).toContain(M);
+    expect((await listMerchantChoices(AMA_ACCRA, { limit: 500, status: "active", exceptId: M })).map((m) => m.id)).not.toContain(M);
+    expect(await ids(listTerminals(AMA_KUMASI, { limit: 100, serial: "ZZTEST" }), (t) => t.id)).toEqual([]);
+    expect(await ids(listEmployees(AMA_KUMASI, { limit: 100 }), (e) => e.userId)).not.toContain("usr_yaw_asante");
+    expect(await ids(listApprovalRequests(AMA_KUMASI, { limit: 100 }), (r) => r.id)).not.toContain(requestId);
+    expect(await ids(listAudit(AMA_KUMASI, { limit: 100 }), (a) => a.entityId ?? "")).not.toContain(requestId);
+    expect(await ids(listAudit(AMA_ACCRA, { limit: 100 }), (a) => a.entityId ?? "")).toContain(requestId);
   });
 });
 
@@ -172,23 +169,20 @@ describe("naming another business's ids", () => {
     // yaw.asante works only for Accra; users have no business of their own.
     ["person", "usr_yaw_asante", "Yaw Asante"],
   ] as const)("%s: named for Accra, nameless for Kumasi", async (kind: NameKind, id, name) => {
-    const db = await portal().db();
-    expect(await namesOf(AMA_ACCRA, db, kind, [id])).toEqual(new Map([[id, name]]));
-    expect(await namesOf(AMA_KUMASI, db, kind, [id])).toEqual(new Map());
+    expect(await namesOf(AMA_ACCRA, kind, [id])).toEqual(new Map([[id, name]]));
+    expect(await namesOf(AMA_KUMASI, kind, [id])).toEqual(new Map());
   });
 
   it("a person of both businesses is named for each", async () => {
-    const db = await portal().db();
-    const kumasi = await namesOf(AMA_KUMASI, db, "person", ["usr_ama_mensah"]);
+    const kumasi = await namesOf(AMA_KUMASI, "person", ["usr_ama_mensah"]);
     expect(kumasi.get("usr_ama_mensah")).toBe("Ama Mensah");
-    expect(await namesOf(AMA_ACCRA, db, "person", ["usr_ama_mensah"])).toEqual(kumasi);
+    expect(await namesOf(AMA_ACCRA, "person", ["usr_ama_mensah"])).toEqual(kumasi);
   });
 
   it("ids beyond the first statement's worth are named too, and only the business's", async () => {
-    const db = await portal().db();
     const many = [...Array.from({ length: 250 }, (_, i) => `mer_none_${i}`), M, "", null];
-    expect(await namesOf(AMA_ACCRA, db, "merchant", many)).toEqual(new Map([[M, "Osu Night Market"]]));
-    expect(await namesOf(AMA_KUMASI, db, "merchant", many)).toEqual(new Map());
+    expect(await namesOf(AMA_ACCRA, "merchant", many)).toEqual(new Map([[M, "Osu Night Market"]]));
+    expect(await namesOf(AMA_KUMASI, "merchant", many)).toEqual(new Map());
   });
 
   it("a person who is not an employee of the business is not named in its audit trail or terminal history", async () => {
@@ -204,17 +198,16 @@ describe("naming another business's ids", () => {
          VALUES ('${ACCRA}', '${T}', '${POS}', 'usr_esi_owusu', '${NOW}')`,
       ),
     ]);
-    const entry = (await listAudit(AMA_ACCRA, db, { entity: "terminal", entityId: T })).rows.find((a) => a.action === "test.outsider");
+    const entry = (await listAudit(AMA_ACCRA, { entity: "terminal", entityId: T })).rows.find((a) => a.action === "test.outsider");
     expect(entry).toMatchObject({ actorId: "usr_esi_owusu", actorName: null });
-    expect((await listTerminalAssignments(AMA_ACCRA, db, T)).map((a) => a.assignedByName)).toEqual([null]);
-    expect((await namesOf(AMA_KUMASI, db, "person", ["usr_esi_owusu"])).size).toBe(1);
+    expect((await listTerminalAssignments(AMA_ACCRA, T)).map((a) => a.assignedByName)).toEqual([null]);
+    expect((await namesOf(AMA_KUMASI, "person", ["usr_esi_owusu"])).size).toBe(1);
   });
 
   it("a request's target of another business has no name", async () => {
-    const db = await portal().db();
     const request = { id: "req_x", kind: "merchant", action: "update" as const, targetId: M, after: {} };
-    expect(await requestSubjects(AMA_ACCRA, db, [request])).toEqual({ req_x: "Osu Night Market" });
-    expect(await requestSubjects(AMA_KUMASI, db, [request])).toEqual({});
+    expect(await requestSubjects(AMA_ACCRA, [request])).toEqual({ req_x: "Osu Night Market" });
+    expect(await requestSubjects(AMA_KUMASI, [request])).toEqual({});
   });
 });
 
@@ -242,47 +235,42 @@ describe("changing another business's ids", () => {
       },
     ],
   ] as const)("cannot %s: not found, nothing requested", async (_name, input) => {
-    const db = await portal().db();
-    const before = (await listApprovalRequests(AMA_KUMASI, db, { limit: 100, withTotal: true })).total;
+    const before = (await listApprovalRequests(AMA_KUMASI, { limit: 100, withTotal: true })).total;
     const tenant = input.kind === "employee" ? AMA_KUMASI : ESI_KUMASI;
-    await expect(requestChange(tenant, db, META, input as Parameters<typeof requestChange>[3])).rejects.toBeInstanceOf(NotFoundError);
-    expect((await listApprovalRequests(AMA_KUMASI, db, { limit: 100, withTotal: true })).total).toBe(before);
+    await expect(requestChange(tenant, META, input as Parameters<typeof requestChange>[2])).rejects.toBeInstanceOf(NotFoundError);
+    expect((await listApprovalRequests(AMA_KUMASI, { limit: 100, withTotal: true })).total).toBe(before);
   });
 
   it("cannot decide its requests, which stay pending and unapplied", async () => {
-    const db = await portal().db();
-    await expect(approveRequest(KOFI_KUMASI, db, META, requestId)).rejects.toBeInstanceOf(NotFoundError);
-    await expect(rejectRequest(KOFI_KUMASI, db, META, requestId, "not yours")).rejects.toBeInstanceOf(NotFoundError);
-    expect((await getApprovalRequest(AMA_ACCRA, db, requestId))!.status).toBe("pending");
-    expect((await getMerchant(AMA_ACCRA, db, M))!.town).toBe("Accra");
+    await expect(approveRequest(KOFI_KUMASI, META, requestId)).rejects.toBeInstanceOf(NotFoundError);
+    await expect(rejectRequest(KOFI_KUMASI, META, requestId, "not yours")).rejects.toBeInstanceOf(NotFoundError);
+    expect((await getApprovalRequest(AMA_ACCRA, requestId))!.status).toBe("pending");
+    expect((await getMerchant(AMA_ACCRA, M))!.town).toBe("Accra");
   });
 });
 
 describe("terminals of another business", () => {
   it("names, assignment history and assignable places are empty from Kumasi", async () => {
-    const db = await portal().db();
-    expect((await terminalPlaces(AMA_ACCRA, db, [{ pointOfSaleId: POS }])).get(POS)?.merchantName).toBe("Osu Night Market");
-    expect((await terminalPlaces(AMA_KUMASI, db, [{ pointOfSaleId: POS }])).size).toBe(0);
-    expect(await listAssignablePointsOfSale(AMA_ACCRA, db, M)).toHaveLength(1);
-    expect(await listAssignablePointsOfSale(AMA_KUMASI, db, M)).toHaveLength(0);
-    expect((await listAssignableMerchants(AMA_KUMASI, db)).map((m) => m.id)).not.toContain(M);
-    expect((await listTerminalMerchants(AMA_KUMASI, db)).map((m) => m.id)).not.toContain(M);
-    expect(await listTerminalAssignments(AMA_KUMASI, db, T)).toEqual([]);
-    expect(await pendingPointOfSaleRequest(AMA_KUMASI, db, POS)).toBeNull();
+    expect((await terminalPlaces(AMA_ACCRA, [{ pointOfSaleId: POS }])).get(POS)?.merchantName).toBe("Osu Night Market");
+    expect((await terminalPlaces(AMA_KUMASI, [{ pointOfSaleId: POS }])).size).toBe(0);
+    expect(await listAssignablePointsOfSale(AMA_ACCRA, M)).toHaveLength(1);
+    expect(await listAssignablePointsOfSale(AMA_KUMASI, M)).toHaveLength(0);
+    expect((await listAssignableMerchants(AMA_KUMASI)).map((m) => m.id)).not.toContain(M);
+    expect((await listTerminalMerchants(AMA_KUMASI)).map((m) => m.id)).not.toContain(M);
+    expect(await listTerminalAssignments(AMA_KUMASI, T)).toEqual([]);
+    expect(await pendingPointOfSaleRequest(AMA_KUMASI, POS)).toBeNull();
   });
 
   it.each(["block", "unassign"] as const)("%s another business's terminal: not found, nothing written", async (action) => {
-    const db = await portal().db();
-    await expect(changeTerminal(KOFI_KUMASI, db, META, action, { terminalId: T, version: 1, reason: "Not ours" })).rejects.toBeInstanceOf(NotFoundError);
-    expect((await getTerminal(AMA_ACCRA, db, T))?.version).toBe(1);
+    await expect(changeTerminal(KOFI_KUMASI, META, action, { terminalId: T, version: 1, reason: "Not ours" })).rejects.toBeInstanceOf(NotFoundError);
+    expect((await getTerminal(AMA_ACCRA, T))?.version).toBe(1);
   });
 
   it("assigning to another business's point of sale: not found, nothing written", async () => {
-    const db = await portal().db();
     await expect(
-      changeTerminal(ESI_KUMASI, db, META, "assign", { terminalId: "trm_kff_00009", version: 1, reason: "Not ours", pointOfSaleId: POS }),
+      changeTerminal(ESI_KUMASI, META, "assign", { terminalId: "trm_kff_00009", version: 1, reason: "Not ours", pointOfSaleId: POS }),
     ).rejects.toBeInstanceOf(NotFoundError);
-    expect((await getTerminal(ESI_KUMASI, db, "trm_kff_00009"))?.status).toBe("in_stock");
+    expect((await getTerminal(ESI_KUMASI, "trm_kff_00009"))?.status).toBe("in_stock");
   });
 });
 
@@ -290,39 +278,40 @@ describe("every statement binds the business", () => {
   /** Statements that touch no table but the batch's scratch guards (`SELECT changes() = 1`, `DELETE FROM batch_guards`). */
   const scratchOnly = (sql: string) => [...sql.matchAll(/\b(?:FROM|JOIN|INTO|UPDATE)\s+(\w+)/gi)].every((m) => m[1] === "batch_guards" || m[1] === "json_each");
   const unbound = (log: Recorded[], businessId: string) => log.filter((r) => !scratchOnly(r.sql) && !r.binds.includes(businessId)).map((r) => r.sql);
+  /** The tenant on its business's database, every statement it sends written down. */
+  const recording = <T extends Tenant>(tenant: T, log: Recorded[]): T => ({ ...tenant, db: recordingDb(businessDatabase(tenant.businessId), log) });
 
   // Before the run below, which settles what is available.
   it("in asking for a transfer and approving it", async () => {
-    const db = await portal().db();
     const log: Recorded[] = [];
-    const active = (await listMerchants(AMA_KUMASI, db, { status: "active", limit: 100 })).rows.map((m) => m.id);
-    const balances = await listMerchantBalances(AMA_KUMASI, db, active);
+    const active = (await listMerchants(AMA_KUMASI, { status: "active", limit: 100 })).rows.map((m) => m.id);
+    const balances = await listMerchantBalances(AMA_KUMASI, active);
     const [from, to] = [...active].sort((a, b) => balances[b]!.available - balances[a]!.available).map((id) => ({ id }));
     expect(balances[from!.id]!.available).toBeGreaterThan(0);
     const input = { fromMerchantId: from!.id, to: { kind: "merchant" as const, id: to!.id }, amount: 1, idempotencyKey: "bind-check-1" };
-    const { id } = await requestTransfer(ABENA_KUMASI, recordingDb(db, log), META, input);
-    expect((await approveTransfer(KOFI_KUMASI, recordingDb(db, log), META, id)).status).toBe("completed");
+    const { id } = await requestTransfer(recording(ABENA_KUMASI, log), META, input);
+    expect((await approveTransfer(recording(KOFI_KUMASI, log), META, id)).status).toBe("completed");
+    expect(log.some((r) => r.sql.includes("INTO transfers"))).toBe(true);
     expect(unbound(log, KUMASI)).toEqual([]);
   });
 
   it("in inviting an employee and approving it, users and phones included", async () => {
-    const db = await portal().db();
     const log: Recorded[] = [];
     const after = { email: "kwesi.invited@example.com", name: "Kwesi Ɛdusei", gender: "male", phone: "233244555666", role: "Viewer" };
-    const id = await requestChange(AMA_KUMASI, recordingDb(db, log), META, { kind: "employee", action: "create", after });
-    const approved = await approveRequest(KOFI_KUMASI, recordingDb(db, log), META, id);
+    const id = await requestChange(recording(AMA_KUMASI, log), META, { kind: "employee", action: "create", after });
+    const approved = await approveRequest(recording(KOFI_KUMASI, log), META, id);
     expect(approved.status).toBe("approved");
-    expect((await getEmployee(AMA_KUMASI, db, approved.targetId))?.name).toBe("Kwesi Ɛdusei");
+    expect((await getEmployee(AMA_KUMASI, approved.targetId))?.name).toBe("Kwesi Ɛdusei");
     expect(log.some((r) => r.sql.includes("INTO users"))).toBe(true);
     expect(unbound(log, KUMASI)).toEqual([]);
   });
 
   it("in a settlement run and its payouts, even where a row was reached through a scoped one", async () => {
-    const db = await portal().db();
     const log: Recorded[] = [];
-    const run = await runSettlement(recordingDb(db, log), KUMASI, settlementPeriodFor(Date.now()), META, KOFI_KUMASI);
+    const recorded = { businessId: KUMASI, db: recordingDb(businessDatabase(KUMASI), log) };
+    const run = await runSettlement(recorded, settlementPeriodFor(Date.now()), META, { ...KOFI_KUMASI, db: recorded.db });
     expect(run.settled.length).toBeGreaterThan(0);
-    const paid = await processPayouts(recordingDb(db, log), { kind: "test", pay: async () => ({ ok: true }) }, { businessId: KUMASI });
+    const paid = await processPayouts(recorded, { kind: "test", pay: async () => ({ ok: true }) });
     expect(paid.paid.length).toBeGreaterThan(0);
     expect(log.some((r) => r.sql.includes("settlement_items"))).toBe(true);
     expect(unbound(log, KUMASI)).toEqual([]);

@@ -286,16 +286,15 @@ describe("terminal actions: two people at once", () => {
   it("in the data layer, two changes that both read version 1 before either writes: the batch guard lets one through", async () => {
     // Both calls read the terminal before either batch runs (the reads are issued together), so the
     // version check before the batch passes for both; only the guard row inside the batch can stop the second.
-    const db = await portal().db();
     await addTerminal("t_race4", "TRACE00004", "active");
     await addTerminal("t_race5", "TRACE00005");
     const blocks = await Promise.allSettled([
-      changeTerminal(KOFI_KUMASI, db, META, "block", { terminalId: "t_race4", version: 1, reason: "Kofi" }),
-      changeTerminal(ESI_KUMASI, db, META, "block", { terminalId: "t_race4", version: 1, reason: "Esi" }),
+      changeTerminal(KOFI_KUMASI, META, "block", { terminalId: "t_race4", version: 1, reason: "Kofi" }),
+      changeTerminal(ESI_KUMASI, META, "block", { terminalId: "t_race4", version: 1, reason: "Esi" }),
     ]);
     const assigns = await Promise.allSettled([
-      changeTerminal(KOFI_KUMASI, db, META, "assign", { terminalId: "t_race5", version: 1, reason: "Kofi", pointOfSaleId: "pos_kff_00003" }),
-      changeTerminal(ESI_KUMASI, db, META, "assign", { terminalId: "t_race5", version: 1, reason: "Esi", pointOfSaleId: "pos_kff_00005" }),
+      changeTerminal(KOFI_KUMASI, META, "assign", { terminalId: "t_race5", version: 1, reason: "Kofi", pointOfSaleId: "pos_kff_00003" }),
+      changeTerminal(ESI_KUMASI, META, "assign", { terminalId: "t_race5", version: 1, reason: "Esi", pointOfSaleId: "pos_kff_00005" }),
     ]);
     for (const [id, results] of [
       ["t_race4", blocks],

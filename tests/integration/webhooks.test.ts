@@ -26,10 +26,11 @@ import { resendWebhookDelivery, sendWebhookTestEvent } from "../../functions/web
 import { newWebhookSecret, verifySignature } from "../../functions/webhooks/signing";
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from "../../functions/webhooks/types";
 import { startWebhookReceiver, type ReceivedWebhook, type WebhookReceiver } from "../support/fake-webhook-receiver";
-import { freshIp, waitFor } from "../support/fake-events-service";
+import { waitFor } from "../support/fake-events-service";
 import { webhooksConsumers, type Portal } from "../support/portal";
-import { ABENA_KUMASI, AMA_ACCRA, KOFI_KUMASI, KUMASI, META, YAW_ACCRA } from "../support/tenants";
+import { ABENA_KUMASI, AMA_ACCRA, businessOf, KOFI_KUMASI, KUMASI, META, YAW_ACCRA } from "../support/tenants";
 import { usePortal } from "../support/use-portal";
+import { signedInCookie } from "../support/sign-in";
 
 const SWEEP = "*/5 * * * *";
 const FAST = { WEBHOOKS_RETRY_BASE_SECONDS: "1", WEBHOOKS_RETRY_MAX_SECONDS: "1", WEBHOOKS_TIMEOUT_SECONDS: "2" };
@@ -54,7 +55,7 @@ interface Made {
 
 async function makeEndpoint(portal: Portal, url: string, eventTypes: readonly WebhookEventType[] = ["payment.succeeded"]): Promise<Made> {
   const secret = newWebhookSecret();
-  const endpoint = await createWebhookEndpoint(KOFI_KUMASI, await portal.db(), META, { url, eventTypes, description: "Ɔkɔdeɛ till 🦅" }, secret, "development");
+  const endpoint = await createWebhookEndpoint(KOFI_KUMASI, META, { url, eventTypes, description: "Ɔkɔdeɛ till 🦅" }, secret, "development");
   return { endpoint, secret };
 }
 
@@ -67,7 +68,7 @@ async function forceUrl(portal: Portal, endpointId: string, url: string): Promis
 async function emit(portal: Portal, type: WebhookEventType, data: unknown = { amount: 1500 }): Promise<string> {
   const db = await portal.db();
   const id = `evt_test_${crypto.randomUUID().replaceAll("-", "")}`;
-  await db.batch(webhookEventStatements(KUMASI, db, [{ id, type, data, at: Date.now() }]));
+  await db.batch(webhookEventStatements(businessOf(KUMASI), [{ id, type, data, at: Date.now() }]));
   return id;
 }
 
@@ -89,7 +90,7 @@ async function delivery(portal: Portal, endpointId: string, eventId: string): Pr
 }
 
 async function logOf(portal: Portal, endpointId: string, eventId: string) {
-  const page = await listWebhookDeliveries(KOFI_KUMASI, await portal.db(), endpointId, { limit: 100 });
+  const page = await listWebhookDeliveries(KOFI_KUMASI, endpointId, { limit: 100 });
   const found = page.rows.find((row) => row.eventId === eventId);
   if (!found) throw new Error(`No delivery of ${eventId} to ${endpointId}`);
   return found;
@@ -206,8 +207,8 @@ describe("delivering to a receiver that misbehaves", () => {
     const path = freshPath("rolled");
     const { endpoint, secret: old } = await makeEndpoint(portal(), hooks.url(path));
     const fresh = newWebhookSecret();
-    await rollWebhookSecret(KOFI_KUMASI, await portal().db(), META, endpoint.id, fresh);
-    expect((await getWebhookEndpoint(KOFI_KUMASI, await portal().db(), endpoint.id))?.previousSecretExpiresAt).toBeGreaterThan(Date.now() + 23 * 3_600_000);
+    await rollWebhookSecret(KOFI_KUMASI, META, endpoint.id, fresh);
+    expect((await getWebhookEndpoint(KOFI_KUMASI, endpoint.id))?.previousSecretExpiresAt).toBeGreaterThan(Date.now() + 23 * 3_600_000);
     const eventId = await emit(portal(), "payment.succeeded");
     await sweep(portal());
     await waitForStatus(portal(), endpoint.id, eventId, "delivered");
@@ -271,11 +272,16 @@ describe("delivering to a receiver that misbehaves", () => {
     const path = freshPath("after-request");
     const { endpoint } = await makeEndpoint(portal(), hooks.url(path), ["settlement.paid"]);
     const eventId = await emit(portal(), "settlement.paid");
-    // Any state-changing request runs the dispatcher after its answer.
-    await portal().fetch("/api/events", {
+    // A state-changing request runs the dispatcher for its business after its answer.
+    await portal().fetch("/settings?tab=developers", {
       method: "POST",
-      headers: { "Content-Type": "application/json", Origin: portal().url, "Sec-Fetch-Site": "same-origin", "CF-Connecting-IP": freshIp() },
-      body: "{}",
+      headers: {
+        "Content-Type": "application/x-www-form-urlencoded",
+        Origin: portal().url,
+        "Sec-Fetch-Site": "same-origin",
+        ...(await signedInCookie(portal(), "kofi.boateng@example.com", KUMASI)),
+      },
+      body: new URLSearchParams({ intent: "create-key", name: "Dispatch test" }).toString(),
     });
     await waitForStatus(portal(), endpoint.id, eventId, "delivered");
   });
@@ -285,8 +291,8 @@ describe("delivering to a receiver that misbehaves", () => {
     const { endpoint } = await makeEndpoint(portal(), hooks.url(path), ["payment.reversed"]);
     const db = await portal().db();
     const event = { id: `evt_same_${crypto.randomUUID()}`, type: "payment.reversed" as const, data: { reference: "R-1" }, at: Date.now() };
-    await db.batch(webhookEventStatements(KUMASI, db, [event]));
-    await db.batch(webhookEventStatements(KUMASI, db, [{ ...event, data: { reference: "changed" } }]));
+    await db.batch(webhookEventStatements(businessOf(KUMASI), [event]));
+    await db.batch(webhookEventStatements(businessOf(KUMASI), [{ ...event, data: { reference: "changed" } }]));
     await sweep(portal());
     await waitForStatus(portal(), endpoint.id, event.id, "delivered");
     await sweep(portal());
@@ -331,7 +337,7 @@ describe("an endpoint that keeps failing", () => {
     expect(log.attemptLog.length).toBeGreaterThanOrEqual(3);
     expect(log.attemptLog.at(-1)!.at - log.eventAt).toBeLessThanOrEqual(4000);
     const disabled = await waitFor("the endpoint disabled", async () => {
-      const row = await getWebhookEndpoint(KOFI_KUMASI, db, endpoint.id);
+      const row = await getWebhookEndpoint(KOFI_KUMASI, endpoint.id);
       return row?.status === "disabled" ? row : null;
     });
     expect(disabled.disabledReason).toBe("Disabled automatically: every delivery failed for 4 seconds.");
@@ -374,7 +380,7 @@ describe("an endpoint that keeps failing", () => {
     await sweep(portal());
     await waitForStatus(portal(), endpoint.id, good, "delivered", 20_000);
     await waitForStatus(portal(), endpoint.id, bad, "failed", 20_000);
-    expect((await getWebhookEndpoint(KOFI_KUMASI, await portal().db(), endpoint.id))?.status).toBe("enabled");
+    expect((await getWebhookEndpoint(KOFI_KUMASI, endpoint.id))?.status).toBe("enabled");
   });
 });
 
@@ -396,35 +402,32 @@ describe("the portal's own changes emit their events", () => {
   async function merchantsByBalance(): Promise<string[]> {
     const db = await portal().db();
     const { results } = await db.prepare("SELECT id FROM merchants WHERE business_id = ? AND status = 'active'").bind(KUMASI).all<{ id: string }>();
-    const balances = await Promise.all(
-      results.map(async (row) => ({ id: row.id, available: (await getMerchantBalances(ABENA_KUMASI, db, row.id)).available })),
-    );
+    const balances = await Promise.all(results.map(async (row) => ({ id: row.id, available: (await getMerchantBalances(ABENA_KUMASI, row.id)).available })));
     return balances.sort((a, b) => b.available - a.available).map((row) => row.id);
   }
 
   it("approval requests, approved and rejected transfers, paid and failed settlements", async () => {
-    const db = await portal().db();
     const { secret } = await makeEndpoint(portal(), hooks.url(ALL), WEBHOOK_EVENT_TYPES);
     const [from, to] = await merchantsByBalance();
-    const approved = await requestTransfer(ABENA_KUMASI, db, META, {
+    const approved = await requestTransfer(ABENA_KUMASI, META, {
       fromMerchantId: from!,
       to: { kind: "merchant", id: to! },
       amount: 1234,
       idempotencyKey: "wh-1",
     });
-    await approveTransfer(KOFI_KUMASI, db, META, approved.id);
-    const rejected = await requestTransfer(ABENA_KUMASI, db, META, {
+    await approveTransfer(KOFI_KUMASI, META, approved.id);
+    const rejected = await requestTransfer(ABENA_KUMASI, META, {
       fromMerchantId: from!,
       to: { kind: "merchant", id: to! },
       amount: 99,
       idempotencyKey: "wh-2",
     });
-    await rejectTransfer(KOFI_KUMASI, db, META, rejected.id, "Not this week, Ɛfua");
+    await rejectTransfer(KOFI_KUMASI, META, rejected.id, "Not this week, Ɛfua");
     const invite = { email: "yaa.webhook@example.com", name: "Yaa Ŋmɛ", gender: "female", phone: "233244555777", role: "Viewer" };
-    const requestId = await requestChange(KOFI_KUMASI, db, META, { kind: "employee", action: "create", after: invite });
-    const failing = await processPayouts(db, { kind: "test", pay: async () => ({ ok: false, error: "Bank closed" }) }, { businessId: KUMASI, limit: 1 });
+    const requestId = await requestChange(KOFI_KUMASI, META, { kind: "employee", action: "create", after: invite });
+    const failing = await processPayouts(businessOf(KUMASI), { kind: "test", pay: async () => ({ ok: false, error: "Bank closed" }) }, { limit: 1 });
     expect(failing.failed).toHaveLength(1);
-    const paying = await processPayouts(db, { kind: "test", pay: async () => ({ ok: true }) }, { businessId: KUMASI, limit: 2 });
+    const paying = await processPayouts(businessOf(KUMASI), { kind: "test", pay: async () => ({ ok: true }) }, { limit: 2 });
     expect(paying.paid.length).toBeGreaterThan(0);
     await sweep(portal());
     await waitFor("every event at the receiver", () =>
@@ -511,11 +514,9 @@ describe("managing endpoints", () => {
   }
 
   it("creating, changing, rolling, disabling, enabling and deleting are audited; the secret is never in a listed endpoint", async () => {
-    const db = await portal().db();
     const secret = newWebhookSecret();
     const made = await createWebhookEndpoint(
       KOFI_KUMASI,
-      db,
       META,
       { url: "https://Hooks.Example.com/pp", eventTypes: ["payment.succeeded", "payment.succeeded", "terminal.silent"], description: "  Ɛkuba’s 🦅 till  " },
       secret,
@@ -529,17 +530,16 @@ describe("managing endpoints", () => {
       createdBy: KOFI_KUMASI.userId,
     });
     expect(made.id).toMatch(/^we_[0-9a-f]{32}$/);
-    expect(JSON.stringify(await listWebhookEndpoints(KOFI_KUMASI, db))).not.toContain(secret);
-    expect(await getWebhookSecret(KOFI_KUMASI, db, made.id)).toEqual({ secret, previousSecret: null });
+    expect(JSON.stringify(await listWebhookEndpoints(KOFI_KUMASI))).not.toContain(secret);
+    expect(await getWebhookSecret(KOFI_KUMASI, made.id)).toEqual({ secret, previousSecret: null });
     await expect(
-      updateWebhookEndpoint(KOFI_KUMASI, db, META, made.id, { url: "https://10.0.0.5/pp", eventTypes: ["payment.failed"] }, "production"),
+      updateWebhookEndpoint(KOFI_KUMASI, META, made.id, { url: "https://10.0.0.5/pp", eventTypes: ["payment.failed"] }, "production"),
     ).rejects.toThrow(/private, loopback or link-local/);
-    await expect(updateWebhookEndpoint(KOFI_KUMASI, db, META, made.id, { url: "https://hooks.example.com/pp", eventTypes: [] }, "production")).rejects.toThrow(
+    await expect(updateWebhookEndpoint(KOFI_KUMASI, META, made.id, { url: "https://hooks.example.com/pp", eventTypes: [] }, "production")).rejects.toThrow(
       /at least one event type/,
     );
     const changed = await updateWebhookEndpoint(
       KOFI_KUMASI,
-      db,
       META,
       made.id,
       { url: "https://hooks.example.com/v2", eventTypes: ["payment.failed"] },
@@ -547,13 +547,13 @@ describe("managing endpoints", () => {
     );
     expect(changed).toMatchObject({ url: "https://hooks.example.com/v2", eventTypes: ["payment.failed"] });
     const rolledTo = newWebhookSecret();
-    await rollWebhookSecret(KOFI_KUMASI, db, META, made.id, rolledTo);
-    expect(await getWebhookSecret(KOFI_KUMASI, db, made.id)).toEqual({ secret: rolledTo, previousSecret: secret });
-    const disabled = await setWebhookEndpointEnabled(KOFI_KUMASI, db, META, made.id, false);
+    await rollWebhookSecret(KOFI_KUMASI, META, made.id, rolledTo);
+    expect(await getWebhookSecret(KOFI_KUMASI, made.id)).toEqual({ secret: rolledTo, previousSecret: secret });
+    const disabled = await setWebhookEndpointEnabled(KOFI_KUMASI, META, made.id, false);
     expect(disabled).toMatchObject({ status: "disabled", disabledReason: "Disabled by an administrator." });
-    expect(await setWebhookEndpointEnabled(KOFI_KUMASI, db, META, made.id, true)).toMatchObject({ status: "enabled", disabledReason: null });
-    await deleteWebhookEndpoint(KOFI_KUMASI, db, META, made.id);
-    expect(await getWebhookEndpoint(KOFI_KUMASI, db, made.id)).toBeNull();
+    expect(await setWebhookEndpointEnabled(KOFI_KUMASI, META, made.id, true)).toMatchObject({ status: "enabled", disabledReason: null });
+    await deleteWebhookEndpoint(KOFI_KUMASI, META, made.id);
+    expect(await getWebhookEndpoint(KOFI_KUMASI, made.id)).toBeNull();
     expect(await audit(made.id)).toEqual([
       "webhook_endpoint.create",
       "webhook_endpoint.update",
@@ -565,35 +565,32 @@ describe("managing endpoints", () => {
   });
 
   it("another business's endpoint is not found, and only administrators may manage endpoints", async () => {
-    const db = await portal().db();
     const made = await createWebhookEndpoint(
       KOFI_KUMASI,
-      db,
       META,
       { url: "https://hooks.example.com/x", eventTypes: ["settlement.paid"] },
       newWebhookSecret(),
       "production",
     );
-    expect(await getWebhookEndpoint(AMA_ACCRA, db, made.id)).toBeNull();
-    expect(await getWebhookSecret(AMA_ACCRA, db, made.id)).toBeNull();
-    expect((await listWebhookEndpoints(AMA_ACCRA, db)).map((endpoint) => endpoint.id)).not.toContain(made.id);
-    expect((await listWebhookDeliveries(AMA_ACCRA, db, made.id)).rows).toEqual([]);
-    await expect(setWebhookEndpointEnabled(AMA_ACCRA, db, META, made.id, false)).rejects.toBeInstanceOf(NotFoundError);
-    await expect(rollWebhookSecret(AMA_ACCRA, db, META, made.id, newWebhookSecret())).rejects.toBeInstanceOf(NotFoundError);
-    await expect(deleteWebhookEndpoint(AMA_ACCRA, db, META, made.id)).rejects.toBeInstanceOf(NotFoundError);
-    await expect(listWebhookEndpoints(YAW_ACCRA, db)).rejects.toBeInstanceOf(ForbiddenError);
-    await expect(listWebhookEndpoints(ABENA_KUMASI, db)).rejects.toBeInstanceOf(ForbiddenError);
+    expect(await getWebhookEndpoint(AMA_ACCRA, made.id)).toBeNull();
+    expect(await getWebhookSecret(AMA_ACCRA, made.id)).toBeNull();
+    expect((await listWebhookEndpoints(AMA_ACCRA)).map((endpoint) => endpoint.id)).not.toContain(made.id);
+    expect((await listWebhookDeliveries(AMA_ACCRA, made.id)).rows).toEqual([]);
+    await expect(setWebhookEndpointEnabled(AMA_ACCRA, META, made.id, false)).rejects.toBeInstanceOf(NotFoundError);
+    await expect(rollWebhookSecret(AMA_ACCRA, META, made.id, newWebhookSecret())).rejects.toBeInstanceOf(NotFoundError);
+    await expect(deleteWebhookEndpoint(AMA_ACCRA, META, made.id)).rejects.toBeInstanceOf(NotFoundError);
+    await expect(listWebhookEndpoints(YAW_ACCRA)).rejects.toBeInstanceOf(ForbiddenError);
+    await expect(listWebhookEndpoints(ABENA_KUMASI)).rejects.toBeInstanceOf(ForbiddenError);
     await expect(
-      createWebhookEndpoint(ABENA_KUMASI, db, META, { url: "https://hooks.example.com/y", eventTypes: ["settlement.paid"] }, newWebhookSecret(), "production"),
+      createWebhookEndpoint(ABENA_KUMASI, META, { url: "https://hooks.example.com/y", eventTypes: ["settlement.paid"] }, newWebhookSecret(), "production"),
     ).rejects.toBeInstanceOf(ForbiddenError);
-    expect((await getWebhookEndpoint(KOFI_KUMASI, db, made.id))?.status).toBe("enabled");
+    expect((await getWebhookEndpoint(KOFI_KUMASI, made.id))?.status).toBe("enabled");
   });
 
   it("lists an endpoint's deliveries newest first, a page at a time", async () => {
     const db = await portal().db();
     const made = await createWebhookEndpoint(
       KOFI_KUMASI,
-      db,
       META,
       { url: "https://hooks.example.com/z", eventTypes: ["payment.failed"] },
       newWebhookSecret(),
@@ -603,15 +600,14 @@ describe("managing endpoints", () => {
     const ids = ["evt_page_1", "evt_page_2", "evt_page_3"];
     await db.batch(
       webhookEventStatements(
-        KUMASI,
-        db,
+        businessOf(KUMASI),
         ids.map((id, i) => ({ id, type: "payment.failed" as const, data: { i }, at: at + i })),
       ),
     );
-    const first = await listWebhookDeliveries(KOFI_KUMASI, db, made.id, { limit: 2 });
+    const first = await listWebhookDeliveries(KOFI_KUMASI, made.id, { limit: 2 });
     expect(first.rows.map((row) => row.eventId)).toEqual(["evt_page_3", "evt_page_2"]);
     expect(first.rows[0]).toMatchObject({ status: "pending", attempts: 0, eventType: "payment.failed", attemptLog: [] });
-    const second = await listWebhookDeliveries(KOFI_KUMASI, db, made.id, { limit: 2, after: first.next });
+    const second = await listWebhookDeliveries(KOFI_KUMASI, made.id, { limit: 2, after: first.next });
     expect(second.rows.map((row) => row.eventId)).toEqual(["evt_page_1"]);
     expect(second.next).toBeNull();
   });
@@ -632,14 +628,7 @@ describe("in production", () => {
     // Made while developing; the portal now runs in production.
     const { endpoint } = await makeEndpoint(portal(), hooks.url(path));
     await expect(
-      createWebhookEndpoint(
-        KOFI_KUMASI,
-        await portal().db(),
-        META,
-        { url: hooks.url(path), eventTypes: ["payment.succeeded"] },
-        newWebhookSecret(),
-        "production",
-      ),
+      createWebhookEndpoint(KOFI_KUMASI, META, { url: hooks.url(path), eventTypes: ["payment.succeeded"] }, newWebhookSecret(), "production"),
     ).rejects.toThrow(/public host/);
     const eventId = await emit(portal(), "payment.succeeded");
     await sweep(portal());

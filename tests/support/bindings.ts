@@ -106,18 +106,23 @@ function wireReviver(_key, value) {
   }
 }
 
-const statement = (env, s) => env.DB.prepare(s.sql).bind(...s.params);
+const database = (env, binding) => {
+  const db = env[binding ?? "DB"];
+  if (!db) throw new Error("No D1 database bound as " + binding);
+  return db;
+};
+const statement = (env, s, binding) => database(env, binding).prepare(s.sql).bind(...s.params);
 
 const operations = {
-  async "d1.query"(env, { statement: s, method, column, options }) {
-    const prepared = statement(env, s);
+  async "d1.query"(env, { statement: s, method, column, options, binding }) {
+    const prepared = statement(env, s, binding);
     if (method === "first") return column === undefined ? prepared.first() : prepared.first(column);
     if (method === "raw") return options === undefined ? prepared.raw() : prepared.raw(options);
     if (method === "all" || method === "run") return prepared[method]();
     throw new Error("Unknown D1 method " + method);
   },
-  "d1.batch": (env, { statements }) => env.DB.batch(statements.map((s) => statement(env, s))),
-  "d1.exec": (env, { sql }) => env.DB.exec(sql),
+  "d1.batch": (env, { statements, binding }) => database(env, binding).batch(statements.map((s) => statement(env, s, binding))),
+  "d1.exec": (env, { sql, binding }) => database(env, binding).exec(sql),
   "kv.get": (env, { key }) => env.KV.get(key),
   "kv.put": (env, { key, value, options }) => env.KV.put(key, value, options),
   "kv.delete": (env, { key }) => env.KV.delete(key),
@@ -163,6 +168,8 @@ export default {
 export interface BindingsWorkerOptions {
   /** Database id of the DB binding. */
   d1Id: string;
+  /** Database ids of the shard bindings (SHARD_A, SHARD_B: wrangler.toml). */
+  shardIds?: Record<string, string>;
   /** Namespace id of the KV binding. */
   kvId?: string;
   /** Queue of the EVENTS producer. */
@@ -185,7 +192,7 @@ export function bindingsWorker(options: BindingsWorkerOptions): WorkerOptions {
     script: WORKER_SCRIPT,
     compatibilityDate: options.compatibilityDate,
     routes: [`${new URL(BINDINGS_ORIGIN).host}/*`],
-    d1Databases: { DB: options.d1Id },
+    d1Databases: { DB: options.d1Id, ...options.shardIds },
     kvNamespaces: kv,
     queueProducers: { ...(options.queue ? { EVENTS: options.queue } : {}), ...(options.paymentsQueue ? { PAYMENTS: options.paymentsQueue } : {}) },
     ...(options.archiveBucket ? { r2Buckets: { ARCHIVE: options.archiveBucket } } : {}),
@@ -212,46 +219,75 @@ interface WireStatement {
 }
 
 /** A prepared statement: `bind` gives a new one, as D1's does; running it is one request. */
-class TestD1Statement {
+export class TestD1Statement {
   constructor(
     private readonly send: BindingsFetch,
     readonly wire: WireStatement,
+    /** The binding it runs on; null: chosen when it runs (a routed database below). */
+    private readonly binding: string | null,
+    private readonly route: Router | null = null,
   ) {}
 
   bind(...params: unknown[]): TestD1Statement {
-    return new TestD1Statement(this.send, { sql: this.wire.sql, params });
+    return new TestD1Statement(this.send, { sql: this.wire.sql, params }, this.binding, this.route);
+  }
+
+  private async query(method: string, extra: Record<string, unknown> = {}): Promise<unknown> {
+    const binding = this.binding ?? (await this.route!.choose([this.wire], method !== "run" && /^\s*(select|with)\b/i.test(this.wire.sql)));
+    if (binding === ANY_SHARD) return callBindings(this.send, "d1.query", { statement: this.wire, method, binding: this.route!.shards[0], ...extra });
+    if (binding !== EVERY_SHARD) return callBindings(this.send, "d1.query", { statement: this.wire, method, binding, ...extra });
+    // A statement that names no business runs on every shard, and the answers read as one database's (routedTestD1).
+    const answers = await Promise.all(
+      this.route!.where([this.wire]).map((shard) => callBindings(this.send, "d1.query", { statement: this.wire, method, binding: shard, ...extra })),
+    );
+    if (method === "run") return combineRuns(answers);
+    const holding = answers.filter(hasRows);
+    if (holding.length === 0) return combineReads(answers, method, this.wire.sql);
+    return holding.length === 1 ? holding[0] : combineReads(holding, method, this.wire.sql);
   }
 
   first(column?: string): Promise<unknown> {
-    return callBindings(this.send, "d1.query", { statement: this.wire, method: "first", column });
+    return this.query("first", { column });
   }
 
   all(): Promise<unknown> {
-    return callBindings(this.send, "d1.query", { statement: this.wire, method: "all" });
+    return this.query("all");
   }
 
   run(): Promise<unknown> {
-    return callBindings(this.send, "d1.query", { statement: this.wire, method: "run" });
+    return this.query("run");
   }
 
   raw(options?: { columnNames?: boolean }): Promise<unknown> {
-    return callBindings(this.send, "d1.query", { statement: this.wire, method: "raw", options });
+    return this.query("raw", { options });
   }
 }
 
 class TestD1Database {
-  constructor(private readonly send: BindingsFetch) {}
+  constructor(
+    private readonly send: BindingsFetch,
+    private readonly binding: string | null,
+    private readonly route: Router | null = null,
+  ) {}
 
   prepare(sql: string): TestD1Statement {
-    return new TestD1Statement(this.send, { sql, params: [] });
+    return new TestD1Statement(this.send, { sql, params: [] }, this.binding, this.route);
   }
 
-  batch(statements: TestD1Statement[]): Promise<unknown> {
-    return callBindings(this.send, "d1.batch", { statements: statements.map((s) => s.wire) });
+  async batch(statements: TestD1Statement[]): Promise<unknown> {
+    const wires = statements.map((s) => s.wire);
+    const binding = this.binding ?? (await this.route!.choose(wires, false));
+    if (binding === ANY_SHARD) return callBindings(this.send, "d1.batch", { statements: wires, binding: this.route!.shards[0] });
+    if (binding !== EVERY_SHARD) return callBindings(this.send, "d1.batch", { statements: wires, binding });
+    const answers = (await Promise.all(
+      this.route!.where(wires).map((shard) => callBindings(this.send, "d1.batch", { statements: wires, binding: shard })),
+    )) as unknown[][];
+    return wires.map((_, i) => combineRuns(answers.map((answer) => answer[i])));
   }
 
-  exec(sql: string): Promise<unknown> {
-    return callBindings(this.send, "d1.exec", { sql });
+  async exec(sql: string): Promise<unknown> {
+    const binding = this.binding ?? (await this.route!.choose([{ sql, params: [] }], false));
+    return callBindings(this.send, "d1.exec", { sql, binding });
   }
 
   withSession(): never {
@@ -263,9 +299,124 @@ class TestD1Database {
   }
 }
 
-/** The portal's D1 (the real database, through the node-bindings Worker), typed as the Worker sees it. */
-export function testD1(send: BindingsFetch): D1Database {
-  return new TestD1Database(send) as unknown as D1Database;
+/** One of the portal's D1 databases (the real one, through the node-bindings Worker), typed as the Worker sees it. */
+export function testD1(send: BindingsFetch, binding = "DB"): D1Database {
+  return new TestD1Database(send, binding) as unknown as D1Database;
+}
+
+/** Tables only the core database holds rows of (decision 021). */
+const CORE_ONLY = /^(sessions|otp_challenges|otp_counters|dev_outbox|analytics_\w+|rate_windows|submissions|business_shards|api_key_directory|sqlite_\w+)$/i;
+/** Tables both hold: the core's copy (sign-in) unless a business is named, then that business's database. */
+const EITHER = /^(users|user_phones|memberships|businesses|batch_guards|json_each)$/i;
+const ANY_TABLE = /\b(?:from|join|into|update|table)\s+"?([a-z_][a-z0-9_]*)/gi;
+
+/**
+ * What the tests call "the database": statements go to the database that holds the business whose id they bind (the
+ * core database's directory says which), or to the core database when they name only its tables. Anything else is
+ * refused, naming the statement: say which business (`portal().businessDb(id)`) or use `portal().core()`.
+ * It is how tests reach rows, never how the portal reaches them (functions/shards.ts does that).
+ */
+export function routedTestD1(send: BindingsFetch, shardBindings: readonly string[]): D1Database {
+  const core = new TestD1Database(send, "DB");
+  const choose = async (statements: readonly WireStatement[], read: boolean): Promise<string> => {
+    const places = (await core.prepare("SELECT business_id, shard FROM business_shards").all()) as { results: { business_id: string; shard: string }[] };
+    const shardOf = new Map(places.results.map((row) => [row.business_id, row.shard]));
+    const wants = statements.map((statement) => {
+      const tables = [...statement.sql.matchAll(ANY_TABLE)].map((m) => m[1]!);
+      const named = [
+        ...statement.params.filter((param): param is string => typeof param === "string"),
+        ...[...shardOf.keys()].filter((id) => statement.sql.includes(`'${id}'`)),
+      ];
+      const shards = new Set(named.flatMap((name) => (shardOf.has(name) ? [shardOf.get(name)!] : [])));
+      if (tables.length > 0 && tables.every((table) => CORE_ONLY.test(table) || EITHER.test(table)) && tables.some((table) => CORE_ONLY.test(table)))
+        return "DB";
+      if (shards.size === 1) return [...shards][0]!;
+      if (shards.size > 1) return "several";
+      return tables.every((table) => EITHER.test(table) || CORE_ONLY.test(table)) ? "either" : "unknown";
+    });
+    const definite = new Set(wants.filter((want) => want !== "either"));
+    if (definite.size === 0) return "DB";
+    if (definite.size === 1 && !definite.has("unknown") && !definite.has("several")) return [...definite][0]!;
+    // A batch is one transaction on one database: statements naming no business follow the one that names it.
+    const named = [...definite].filter((want) => want !== "unknown");
+    if (named.length === 1 && named[0] !== "several") return named[0]!;
+    // One read naming several businesses (a test comparing two): each database answers for its own, one after another.
+    if (read && statements.length === 1 && definite.has("several")) return EVERY_SHARD;
+    // The schema is every database's: its plans and columns are read on any shard.
+    if (statements.every((statement) => /^\s*explain\b|pragma_table_info|sqlite_master|sqlite_schema/i.test(statement.sql))) return ANY_SHARD;
+    if (definite.size === 1 && definite.has("unknown")) return EVERY_SHARD;
+    void read;
+    throw new Error(
+      `Which database? These statements bind no known business, or several: ${statements.map((s) => s.sql.replace(/\s+/g, " ").slice(0, 120)).join(" | ")}`,
+    );
+  };
+  // The audit log is the core's too (the sign-in trail); every other table that names no business is the shards'.
+  const where = (statements: readonly WireStatement[]) =>
+    statements.some((statement) => /\baudit_log\b/i.test(statement.sql)) ? ["DB", ...shardBindings] : [...shardBindings];
+  return new TestD1Database(send, null, { choose, shards: shardBindings, where }) as unknown as D1Database;
+}
+
+const EVERY_SHARD = "?every";
+const ANY_SHARD = "?any";
+
+interface Router {
+  /** The binding for these statements; EVERY_SHARD: they name no business, so every shard runs them; ANY_SHARD: they read the schema. */
+  choose(statements: readonly WireStatement[], read: boolean): Promise<string>;
+  shards: readonly string[];
+  /** Where statements that name no business run: every shard, and the core too for the audit log (the sign-in trail is the core's). */
+  where: (statements: readonly WireStatement[]) => readonly string[];
+}
+
+/** Several shards' answers to one statement as one database's: rows one after another, counts and sums added up, texts joined. */
+function combineReads(answers: unknown[], method: string, sql: string): unknown {
+  // Counts and sums over the whole portal: one row, added up (an aggregate without GROUP BY answers one row on each database).
+  const aggregate = /\b(count|sum|total)\s*\(/i.test(sql) && !/\bgroup\s+by\b/i.test(sql);
+  const numbersOnly = (answer: unknown) =>
+    (answer as { results: Record<string, unknown>[] }).results.every((row) => Object.values(row).every((value) => value === null || typeof value === "number"));
+  if (method === "all" && aggregate && answers.every((answer) => (answer as { results: unknown[] }).results.length === 1 && numbersOnly(answer))) {
+    return {
+      ...(answers[0] as object),
+      results: [answers.map((answer) => (answer as { results: unknown[] }).results[0]).reduce((sum, row) => merge(sum, row))],
+    };
+  }
+  if (method === "all") return { ...(answers[0] as object), results: answers.flatMap((answer) => (answer as { results: unknown[] }).results) };
+  if (method === "raw") return answers.flatMap((answer) => answer as unknown[]);
+  return answers.reduce((sum, answer) => merge(sum, answer));
+}
+
+function merge(a: unknown, b: unknown): unknown {
+  if (a === null || a === undefined) return b;
+  if (b === null || b === undefined) return a;
+  if (typeof a === "number" && typeof b === "number") return a + b;
+  if (typeof a === "object" && typeof b === "object") {
+    const out: Record<string, unknown> = { ...(a as Record<string, unknown>) };
+    for (const [key, value] of Object.entries(b as Record<string, unknown>)) out[key] = merge(out[key], value);
+    return out;
+  }
+  return `${JSON.stringify(a)},${JSON.stringify(b)}`.replace(/"/g, "");
+}
+
+function combineRuns(answers: unknown[]): unknown {
+  const first = answers[0] as { results?: unknown[]; meta?: { changes?: number } };
+  const changes = answers.reduce<number>((n, answer) => n + ((answer as { meta?: { changes?: number } }).meta?.changes ?? 0), 0);
+  return { ...first, results: answers.flatMap((answer) => (answer as { results?: unknown[] }).results ?? []), meta: { ...first.meta, changes } };
+}
+
+/** Whether a shard's answer holds what was asked: rows (an aggregate over nothing, all zeros and nulls, holds nothing). */
+function hasRows(answer: unknown): boolean {
+  const rows =
+    answer === null || answer === undefined
+      ? []
+      : typeof answer !== "object"
+        ? [answer]
+        : Array.isArray(answer)
+          ? answer
+          : "results" in answer
+            ? (answer as { results: unknown[] }).results
+            : [answer];
+  return rows.some((row) =>
+    typeof row === "object" && row !== null ? Object.values(row).some((value) => value !== null && value !== 0) : row !== null && row !== 0,
+  );
 }
 
 /** The KV operations tests use; values are text. */

@@ -1,10 +1,16 @@
 import { expect } from "vitest";
 
 /**
- * Every ledger account's running sum equals the sum of its entries (migration 0007's promise): those in D1 and, for
- * months moved to the cold archive, those archived (archive_account_sums, migration 0014).
+ * Every ledger account's running sum equals the sum of its entries (migration 0007's promise), on each database given
+ * (the shards): those in D1 and, for months moved to the cold archive, those archived (archive_account_sums, migration 0014).
  */
-export async function expectAccountSumsMatchEntries(db: D1Database): Promise<void> {
+export async function expectAccountSumsMatchEntries(databases: D1Database | readonly D1Database[]): Promise<void> {
+  let accounts = 0;
+  for (const db of Array.isArray(databases) ? databases : [databases]) accounts += await expectSumsOn(db as D1Database);
+  expect(accounts).toBeGreaterThan(0);
+}
+
+async function expectSumsOn(db: D1Database): Promise<number> {
   const held = `coalesce((SELECT SUM(e.amount) FROM ledger_entries e WHERE e.business_id = a.business_id AND e.account_id = a.id), 0)
     + coalesce((SELECT SUM(s.amount) FROM archive_account_sums s JOIN archive_months m ON m.id = s.month_id
                 WHERE m.business_id = a.business_id AND m.status = 'archived' AND s.account_id = a.id), 0)`;
@@ -13,7 +19,7 @@ export async function expectAccountSumsMatchEntries(db: D1Database): Promise<voi
     .all<{ id: string; entry_sum: number; entries: number }>();
   expect(drift.results, "accounts whose running sum drifted from their entries").toEqual([]);
   const accounts = await db.prepare("SELECT COUNT(*) AS n, coalesce(SUM(entry_sum), 0) AS total FROM ledger_accounts").first<{ n: number; total: number }>();
-  expect(accounts!.n).toBeGreaterThan(0);
   // Double entry: the running sums balance as the entries do.
   expect(accounts!.total).toBe(0);
+  return accounts!.n;
 }

@@ -2,6 +2,7 @@
 // tab makes one (its hash in D1), the seeded parties a payment can name, and
 // payments built from them.
 import { makeApiKey } from "../../functions/api/keys";
+import { registerKeyHashStatement } from "../../functions/data/directory";
 import { listWebhookEndpoints, setWebhookEndpointEnabled } from "../../functions/data/webhooks";
 import type { Tenant } from "../../functions/data/tenant";
 import type { Portal } from "./portal";
@@ -28,7 +29,10 @@ export async function makeKey(portal: Portal, businessId: string, options: { exp
       .bind(next.row.id, businessId, next.row.name, next.row.prefix, next.row.secretHash, Date.now())
       .run();
     successor = next.row.id;
+    await registerKeyHashStatement(portal.core(), businessId, next.row.secretHash).run();
   }
+  // As the Developers tab does: the core database's directory first, then the key on the business's database.
+  await registerKeyHashStatement(portal.core(), businessId, row.secretHash).run();
   await db
     .prepare(
       "INSERT INTO api_keys (id, business_id, name, prefix, secret_hash, created_at, expires_at, rolled_to, revoked_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -107,8 +111,7 @@ export async function eventually(check: () => Promise<boolean>, ms = 15_000, wha
  * retrying against it for the rest of a run that shares the portal (the end-to-end tests do).
  */
 export async function disableEndpoints(portal: Portal, tenant: Tenant): Promise<void> {
-  const db = await portal.db();
-  for (const endpoint of await listWebhookEndpoints(tenant, db)) {
-    if (endpoint.status === "enabled") await setWebhookEndpointEnabled(tenant, db, META, endpoint.id, false);
+  for (const endpoint of await listWebhookEndpoints(tenant)) {
+    if (endpoint.status === "enabled") await setWebhookEndpointEnabled(tenant, META, endpoint.id, false);
   }
 }

@@ -11,7 +11,9 @@ import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { Log, LogLevel, Miniflare, type WorkerOptions } from "miniflare";
-import { bindingsWorker, callBindings, testD1, testKv, testQueue, testR2, type BindingsFetch, type TestKv, type TestQueue } from "./bindings";
+import { bindingsWorker, callBindings, routedTestD1, testD1, testKv, testQueue, testR2, type BindingsFetch, type TestKv, type TestQueue } from "./bindings";
+import { shardIds } from "../../scripts/lib/wrangler";
+import { useBusinessDatabases } from "./tenants";
 
 export const ROOT = resolve(import.meta.dirname, "../..");
 const WORKER_BUNDLE = join(ROOT, "dist/worker/worker.js");
@@ -85,7 +87,27 @@ export interface Portal {
   buildId: string;
   fetch(path: string, init?: RequestInit & { host?: string }): Promise<Response>;
   kv(): Promise<TestKv>;
+  /**
+   * The databases as tests reach them: a statement goes to the database of the business whose id it binds, or to
+   * the core one when it names only the core's tables (tests/support/bindings.ts routedTestD1).
+   */
   db(): Promise<D1Database>;
+  /** The core database (sign-in, the directory). */
+  core(): D1Database;
+  /** One database by its binding (DB, SHARD_A, SHARD_B). */
+  database(binding: string): D1Database;
+  /** Every shard database (SHARD_A, SHARD_B). */
+  shards(): D1Database[];
+  /** The database that holds a business now (the directory, as last read: startPortal and refreshPlaces read it). */
+  businessDb(businessId: string): D1Database;
+  /** Reads the directory again (after a business moved). */
+  refreshPlaces(): Promise<void>;
+  /**
+   * A business a test makes itself: placed in the directory on `shard` before its rows are written (they then go
+   * there), and, once written, its row, people and memberships copied to the core database as sign-in reads them.
+   */
+  placeBusiness(businessId: string, shard: string): Promise<void>;
+  copyBusinessToCore(businessId: string): Promise<void>;
   /** The EVENTS producer: send to the queue directly, as a redelivery would. */
   eventsQueue(): Promise<TestQueue>;
   /** The PAYMENTS producer: what the Partner API queues, sent again as a redelivery would be. */
@@ -127,8 +149,8 @@ export async function startPortal(options: PortalOptions = {}): Promise<Portal> 
   const portalWorker: WorkerOptions = {
     modules: [{ type: "ESModule", path: WORKER_BUNDLE, contents: readFileSync(WORKER_BUNDLE, "utf8") }],
     compatibilityDate: COMPATIBILITY_DATE,
-    bindings: { ENVIRONMENT: "development", ...options.vars },
-    d1Databases: { DB: D1_ID },
+    bindings: { ENVIRONMENT: "development", SERVER_TIMING: "on", ...options.vars },
+    d1Databases: { DB: D1_ID, ...shardIds() },
     kvNamespaces: { KV: KV_ID },
     r2Buckets: { ARCHIVE: ARCHIVE_BUCKET },
     queueProducers: { EVENTS: EVENTS_QUEUE, PAYMENTS: PAYMENTS_QUEUE, WEBHOOKS: WEBHOOKS_QUEUE },
@@ -155,6 +177,7 @@ export async function startPortal(options: PortalOptions = {}): Promise<Portal> 
     { name: PORTAL_WORKER, ...portalWorker, routes: [`${new URL(SCHEDULED_ORIGIN).host}/*`] },
     bindingsWorker({
       d1Id: D1_ID,
+      shardIds: shardIds(),
       kvId: KV_ID,
       queue: EVENTS_QUEUE,
       paymentsQueue: PAYMENTS_QUEUE,
@@ -177,7 +200,20 @@ export async function startPortal(options: PortalOptions = {}): Promise<Portal> 
   const url = (await mf.ready).toString().replace(/\/$/, "");
   const buildId = readFileSync(BUILD_ID_FILE, "utf8").trim();
   const send: BindingsFetch = (target, init) => mf.dispatchFetch(target, init as never) as unknown as Promise<Response>;
-  const db = testD1(send);
+  const db = routedTestD1(send, Object.keys(shardIds()).sort());
+  const places = new Map<string, string>();
+  const refreshPlaces = async () => {
+    const rows = (await testD1(send, "DB").prepare("SELECT business_id, shard FROM business_shards").all<{ business_id: string; shard: string }>()).results;
+    places.clear();
+    for (const row of rows) places.set(row.business_id, row.shard);
+  };
+  const businessDb = (businessId: string) => {
+    const shard = places.get(businessId);
+    if (!shard) throw new Error(`The directory places no business ${businessId}`);
+    return testD1(send, shard);
+  };
+  await refreshPlaces();
+  useBusinessDatabases(businessDb);
   return {
     url,
     stateDir: state,
@@ -191,6 +227,38 @@ export async function startPortal(options: PortalOptions = {}): Promise<Portal> 
     kv: async () => testKv(send),
     archive: async () => testR2(send),
     db: async () => db,
+    core: () => testD1(send, "DB"),
+    database: (binding) => testD1(send, binding),
+    businessDb,
+    refreshPlaces,
+    shards: () =>
+      Object.keys(shardIds())
+        .sort()
+        .map((binding) => testD1(send, binding)),
+    placeBusiness: async (businessId, shard) => {
+      await testD1(send, "DB")
+        .prepare("INSERT INTO business_shards (business_id, shard, updated_at) VALUES (?, ?, ?)")
+        .bind(businessId, shard, new Date().toISOString())
+        .run();
+      await refreshPlaces();
+    },
+    copyBusinessToCore: async (businessId) => {
+      const from = businessDb(businessId);
+      const core = testD1(send, "DB");
+      const copy = async (table: string, sql: string) => {
+        const { results } = await from.prepare(sql).bind(businessId).all<Record<string, unknown>>();
+        for (const row of results) {
+          const columns = Object.keys(row);
+          await core
+            .prepare(`INSERT OR IGNORE INTO ${table} (${columns.join(", ")}) VALUES (${columns.map(() => "?").join(", ")})`)
+            .bind(...columns.map((column) => row[column]))
+            .run();
+        }
+      };
+      await copy("businesses", "SELECT * FROM businesses WHERE id = ?");
+      await copy("users", "SELECT u.* FROM users u JOIN memberships m ON m.user_id = u.id WHERE m.business_id = ?");
+      await copy("memberships", "SELECT * FROM memberships WHERE business_id = ?");
+    },
     eventsQueue: async () => testQueue(send),
     paymentsQueue: async () => testQueue(send, "PAYMENTS"),
     queued: async () => {

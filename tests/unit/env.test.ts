@@ -19,15 +19,20 @@ function configError(env: Record<string, unknown>): ConfigError {
 
 describe("parseConfig", () => {
   it("defaults to development with the dev secret", () => {
-    expect(parseConfig({})).toEqual({ environment: "development", sessionSecret: DEV_SESSION_SECRET, signInOrigins: [] });
+    expect(parseConfig({})).toEqual({ environment: "development", sessionSecret: DEV_SESSION_SECRET, signInOrigins: [], serverTiming: false });
   });
 
   it("ignores unrelated vars", () => {
-    expect(parseConfig({ OTHER: "x", DB: {} })).toEqual({ environment: "development", sessionSecret: DEV_SESSION_SECRET, signInOrigins: [] });
+    expect(parseConfig({ OTHER: "x", DB: {} })).toEqual({
+      environment: "development",
+      sessionSecret: DEV_SESSION_SECRET,
+      signInOrigins: [],
+      serverTiming: false,
+    });
   });
 
   it.each(["development", "test"] as const)("uses the dev secret in %s when none is set", (environment) => {
-    expect(parseConfig({ ENVIRONMENT: environment })).toEqual({ environment, sessionSecret: DEV_SESSION_SECRET, signInOrigins: [] });
+    expect(parseConfig({ ENVIRONMENT: environment })).toEqual({ environment, sessionSecret: DEV_SESSION_SECRET, signInOrigins: [], serverTiming: false });
   });
 
   it("has a dev secret long enough to pass its own rule", () => {
@@ -35,7 +40,12 @@ describe("parseConfig", () => {
   });
 
   it.each(["development", "test", "production"] as const)("uses a given 32-character secret in %s", (environment) => {
-    expect(parseConfig({ ENVIRONMENT: environment, SESSION_SECRET: SECRET_32 })).toEqual({ environment, sessionSecret: SECRET_32, signInOrigins: [] });
+    expect(parseConfig({ ENVIRONMENT: environment, SESSION_SECRET: SECRET_32 })).toEqual({
+      environment,
+      sessionSecret: SECRET_32,
+      signInOrigins: [],
+      serverTiming: false,
+    });
   });
 
   it("requires SESSION_SECRET in production", () => {
@@ -147,6 +157,7 @@ describe("analytics settings (parseEventsConfig, also checked by parseConfig)", 
       environment: "development",
       sessionSecret: DEV_SESSION_SECRET,
       signInOrigins: [],
+      serverTiming: false,
     });
   });
 });
@@ -219,6 +230,7 @@ describe("parseAuthConfig (sign-in)", () => {
       environment: "development",
       sessionSecret: DEV_SESSION_SECRET,
       signInOrigins: [],
+      serverTiming: false,
     });
   });
 
@@ -277,7 +289,12 @@ describe("parseOidcConfig (OpenID Connect sign-in)", () => {
   it("treats empty values as unset and leaves parseConfig and parseAuthConfig as they were", () => {
     const env = { GOOGLE_ISSUER: "", GOOGLE_CLIENT_ID: "", GOOGLE_CLIENT_SECRET: "", ...MICROSOFT };
     expect(parseOidcConfig(env).google).toBeNull();
-    expect(parseConfig(env)).toEqual({ environment: "development", sessionSecret: DEV_SESSION_SECRET, signInOrigins: ["https://login.microsoftonline.com"] });
+    expect(parseConfig(env)).toEqual({
+      environment: "development",
+      sessionSecret: DEV_SESSION_SECRET,
+      signInOrigins: ["https://login.microsoftonline.com"],
+      serverTiming: false,
+    });
     expect(Object.keys(parseAuthConfig(env)).sort()).toEqual([
       "environment",
       "otpSecret",
@@ -307,5 +324,15 @@ describe("parseOidcConfig (OpenID Connect sign-in)", () => {
   ])("refuses %j, in parseConfig as well", (env, message) => {
     expect(() => parseOidcConfig(env)).toThrow(message);
     expect(configError(env).message).toMatch(message);
+  });
+});
+
+describe("SERVER_TIMING", () => {
+  it("is off unless set on, and never on in production, which must not describe its insides", () => {
+    expect(parseConfig({}).serverTiming).toBe(false);
+    expect(parseConfig({ SERVER_TIMING: "on" }).serverTiming).toBe(true);
+    expect(parseConfig({ SERVER_TIMING: "on", ENVIRONMENT: "test" }).serverTiming).toBe(true);
+    expect(parseConfig({ SERVER_TIMING: "on", ENVIRONMENT: "production", SESSION_SECRET: SECRET_32 }).serverTiming).toBe(false);
+    expect(() => parseConfig({ SERVER_TIMING: "yes" })).toThrow(/SERVER_TIMING must be on or off/);
   });
 });

@@ -1,7 +1,11 @@
+import dayjs from "dayjs";
+import timezone from "dayjs/plugin/timezone.js";
+import utc from "dayjs/plugin/utc.js";
 import { describe, expect, it } from "vitest";
 import { displayValue } from "../../app/lib/approvals";
 import { paymentMethod } from "../../app/lib/transactions-view";
 import {
+  ACCRA_UTC_OFFSET_MINUTES,
   DATE_FORMATS,
   NOT_AVAILABLE,
   TIME_ZONE,
@@ -28,6 +32,18 @@ describe("DATE_FORMATS (SPEC 9)", () => {
 
   it("shows dates in Africa/Accra", () => {
     expect(TIME_ZONE).toBe("Africa/Accra");
+  });
+
+  it("formats with Africa/Accra's offset as the time zone database has it, every month from 1970 to 2040", () => {
+    dayjs.extend(utc);
+    dayjs.extend(timezone);
+    for (let year = 1970; year <= 2040; year += 1) {
+      for (let month = 0; month < 12; month += 1) {
+        const instant = Date.UTC(year, month, 15, 23, 30);
+        expect(dayjs.utc(instant).tz(TIME_ZONE).utcOffset()).toBe(ACCRA_UTC_OFFSET_MINUTES);
+        expect(formatDate(instant, "default")).toBe(dayjs.utc(instant).tz(TIME_ZONE).format(DATE_FORMATS.default));
+      }
+    }
   });
 });
 

@@ -15,9 +15,9 @@ const AccountId = v.pipe(v.string("Say which account."), v.nonEmpty("Say which a
 const CLASH = "This merchant already has this account, or a pending request would add it.";
 
 /** The posted account, when it is this merchant's; another merchant's, or another business's, is not found from here. */
-async function postedAccount({ request, deps, tenant, merchant, form }: IntentArgs): Promise<SettlementAccount> {
+async function postedAccount({ request, tenant, merchant, form }: IntentArgs): Promise<SettlementAccount> {
   const id = v.safeParse(AccountId, form.accountId);
-  const account = id.success ? await getSettlementAccount(tenant, deps.db, id.output) : null;
+  const account = id.success ? await getSettlementAccount(tenant, id.output) : null;
   if (!account || account.merchantId !== merchant.id) pageNotFound(request);
   return account;
 }
@@ -30,20 +30,20 @@ export async function accountIntent(args: IntentArgs, intent: AccountIntent): Pr
     const parsed = v.safeParse(SettlementAccountForm, formFields(form, ACCOUNT_FIELDS));
     if (!parsed.success) return refuse(fieldErrors(parsed.issues), values, intent);
     const wanted = parsed.output;
-    const clash = await settlementAccountClashes(tenant, deps.db, {
+    const clash = await settlementAccountClashes(tenant, {
       merchantId: merchant.id,
       kind: wanted.kind,
       provider: wanted.provider,
       accountNumber: wanted.account_number,
     });
     if (clash) return refuse({ account_number: CLASH }, values, intent);
-    await requestChange(tenant, deps.db, deps.meta, { kind: "settlement_account", action: "create", after: { merchant_id: merchant.id, ...wanted } });
+    await requestChange(tenant, deps.meta, { kind: "settlement_account", action: "create", after: { merchant_id: merchant.id, ...wanted } });
     throw await redirectWithFlash(request, context.config, here, { kind: "success", message: `The new settlement account: ${SENT_FOR_APPROVAL}` });
   }
 
   const account = await postedAccount(args);
   if (intent === "deactivate-account") {
-    await requestChange(tenant, deps.db, deps.meta, { kind: "settlement_account", action: "deactivate", targetId: account.id });
+    await requestChange(tenant, deps.meta, { kind: "settlement_account", action: "deactivate", targetId: account.id });
     throw await redirectWithFlash(request, context.config, here, { kind: "success", message: `Deactivating the settlement account: ${SENT_FOR_APPROVAL}` });
   }
 
@@ -58,13 +58,12 @@ export async function accountIntent(args: IntentArgs, intent: AccountIntent): Pr
     moved &&
     (await settlementAccountClashes(
       tenant,
-      deps.db,
       { merchantId: merchant.id, kind: wanted.kind, provider: wanted.provider, accountNumber: wanted.account_number },
       account.id,
     ))
   ) {
     return refuse({ account_number: CLASH }, values, intent);
   }
-  await requestChange(tenant, deps.db, deps.meta, { kind: "settlement_account", action: "update", targetId: account.id, after });
+  await requestChange(tenant, deps.meta, { kind: "settlement_account", action: "update", targetId: account.id, after });
   throw await redirectWithFlash(request, context.config, here, { kind: "success", message: `The change to the settlement account: ${SENT_FOR_APPROVAL}` });
 }

@@ -38,14 +38,14 @@ export async function merchantIntent(args: IntentArgs, intent: MerchantIntent): 
       if (!parsed.success) return refuse(fieldErrors(parsed.issues), values, intent);
       const after = changedOnly(parsed.output, merchantValues(merchant));
       if (Object.keys(after).length === 0) return refuse({ form: "Nothing would change: edit a field first." }, values, intent);
-      if (typeof after.tin === "string" && (await merchantClashes(tenant, deps.db, { tin: after.tin }, merchant.id)).tin) {
+      if (typeof after.tin === "string" && (await merchantClashes(tenant, { tin: after.tin }, merchant.id)).tin) {
         return refuse({ tin: "Another merchant already has this TIN, or a pending request would give it one." }, values, intent);
       }
-      await requestChange(tenant, deps.db, deps.meta, { kind: "merchant", action: "update", targetId: merchant.id, after });
+      await requestChange(tenant, deps.meta, { kind: "merchant", action: "update", targetId: merchant.id, after });
       throw await redirectWithFlash(request, context.config, here, { kind: "success", message: `The change to ${merchant.name}: ${SENT_FOR_APPROVAL}` });
     }
     case "deactivate-merchant": {
-      await requestChange(tenant, deps.db, deps.meta, { kind: "merchant", action: "deactivate", targetId: merchant.id });
+      await requestChange(tenant, deps.meta, { kind: "merchant", action: "deactivate", targetId: merchant.id });
       throw await redirectWithFlash(request, context.config, here, { kind: "success", message: `Deactivating ${merchant.name}: ${SENT_FOR_APPROVAL}` });
     }
   }

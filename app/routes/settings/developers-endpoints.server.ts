@@ -38,7 +38,7 @@ export function isEndpointIntent(value: unknown): value is EndpointIntent {
 
 export async function loadEndpoints(deps: AuthDeps, tenant: Tenant) {
   requirePermission(tenant, "manage:developer");
-  const endpoints = await listWebhookEndpoints(tenant, deps.db);
+  const endpoints = await listWebhookEndpoints(tenant);
   return {
     eventTypes: [...WEBHOOK_EVENT_TYPES],
     endpoints: endpoints.map((e: WebhookEndpoint) => ({
@@ -145,10 +145,10 @@ export async function endpointsAction(
     const input = parsed.output;
     try {
       if (endpointId) {
-        const updated = await updateWebhookEndpoint(tenant, deps.db, deps.meta, endpointId, input, environment);
+        const updated = await updateWebhookEndpoint(tenant, deps.meta, endpointId, input, environment);
         return await flash(`The endpoint ${short(updated.url)} is saved.`);
       }
-      const created = await createWebhookEndpoint(tenant, deps.db, deps.meta, input, newWebhookSecret(), environment);
+      const created = await createWebhookEndpoint(tenant, deps.meta, input, newWebhookSecret(), environment);
       return await flash(`The endpoint ${short(created.url)} is added and enabled. Reveal its signing secret to verify deliveries.`, ENDPOINTS_URL);
     } catch (error) {
       if (error instanceof Response) throw error;
@@ -159,7 +159,7 @@ export async function endpointsAction(
   const parsed = v.safeParse(intent === "resend" ? DeliveryForm : IdForm, form);
   if (!parsed.success) return refuse({ form: NOT_UNDERSTOOD }, null, intent);
   const { endpointId } = parsed.output;
-  const endpoint = await getWebhookEndpoint(tenant, deps.db, endpointId);
+  const endpoint = await getWebhookEndpoint(tenant, endpointId);
   if (!endpoint) pageNotFound(request);
   // Deleting and rolling cannot be undone: the form's second button confirms.
   if ((intent === "delete" || intent === "roll") && form.confirm !== "yes") return refuse({ form: "Confirm first." }, null, `${intent}:${endpointId}`);
@@ -167,18 +167,18 @@ export async function endpointsAction(
     switch (intent) {
       case "enable":
       case "disable":
-        await setWebhookEndpointEnabled(tenant, deps.db, deps.meta, endpointId, intent === "enable");
+        await setWebhookEndpointEnabled(tenant, deps.meta, endpointId, intent === "enable");
         return await flash(
           `The endpoint ${short(endpoint.url)} is ${intent === "enable" ? "enabled" : "disabled: nothing is sent to it until it is enabled again"}.`,
         );
       case "delete":
-        await deleteWebhookEndpoint(tenant, deps.db, deps.meta, endpointId);
+        await deleteWebhookEndpoint(tenant, deps.meta, endpointId);
         return await flash(`The endpoint ${short(endpoint.url)} is deleted with its delivery log.`, ENDPOINTS_URL);
       case "roll":
-        await rollWebhookSecret(tenant, deps.db, deps.meta, endpointId, newWebhookSecret());
+        await rollWebhookSecret(tenant, deps.meta, endpointId, newWebhookSecret());
         return await flash(`The signing secret of ${short(endpoint.url)} is rolled. The old secret keeps signing deliveries for 24 hours.`);
       case "reveal": {
-        const secret = await getWebhookSecret(tenant, deps.db, endpointId);
+        const secret = await getWebhookSecret(tenant, endpointId);
         if (!secret) pageNotFound(request);
         return data<EndpointActionData>({ intent, endpointId, ...secret }, { headers: { "Cache-Control": "no-store" } });
       }
@@ -187,7 +187,7 @@ export async function endpointsAction(
       case "resend": {
         if (!("deliveryId" in parsed.output)) return refuse({ form: NOT_UNDERSTOOD });
         // A delivery of another endpoint (of this business) is not this page's.
-        const delivery = await getWebhookDelivery(tenant, deps.db, parsed.output.deliveryId);
+        const delivery = await getWebhookDelivery(tenant, parsed.output.deliveryId);
         if (delivery?.endpointId !== endpointId) pageNotFound(request);
         const result = await resendWebhookDelivery(tenant, context.cloudflare.env, delivery.id);
         return await flash(`Sent again. ${outcomeText(outcome(result))}`, back, result.delivered ? "success" : "warning");

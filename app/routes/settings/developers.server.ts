@@ -7,6 +7,7 @@ import * as v from "valibot";
 import { makeApiKey, ROLL_GRACE_MS } from "../../../functions/api/keys";
 import type { AuthDeps } from "../../../functions/auth/deps";
 import { createApiKey, listApiKeys, revokeApiKey, rollApiKey, type ApiKey } from "../../../functions/data/api-keys";
+import { registerKeyHashStatement } from "../../../functions/data/directory";
 import { numberedPage } from "../../../functions/data/page";
 import { countPaymentConflicts, listPaymentConflicts } from "../../../functions/data/payment-conflicts";
 import type { Tenant } from "../../../functions/data/tenant";
@@ -35,9 +36,9 @@ export async function loadDevelopers(request: Request, deps: AuthDeps, tenant: T
   const { page, trail } = listParams(url, {});
   const now = deps.now();
   const [keys, conflicts, conflictTotal] = await Promise.all([
-    listApiKeys(tenant, deps.db),
-    numberedPage((after) => listPaymentConflicts(tenant, deps.db, { after }), trail, page),
-    countPaymentConflicts(tenant, deps.db),
+    listApiKeys(tenant),
+    numberedPage((after) => listPaymentConflicts(tenant, { after }), trail, page),
+    countPaymentConflicts(tenant),
   ]);
   const rows = keys.map((key) => {
     const status = keyStatus(key, now);
@@ -117,7 +118,12 @@ export async function developersAction(request: Request, context: AppLoadContext
     const parsed = v.safeParse(CreateForm, form);
     if (!parsed.success) return refuse({ name: parsed.issues[0].message }, typed, "create-key");
     const { secret, row } = await makeApiKey(parsed.output.name, context.config.environment);
-    await createApiKey(tenant, deps.db, deps.meta, row, deps.now());
+    try {
+      await registerKeyHashStatement(deps.db, tenant.businessId, row.secretHash).run();
+      await createApiKey(tenant, deps.meta, row, deps.now());
+    } catch (error) {
+      return refuse({ name: refusalMessage(request, error) }, typed, "create-key");
+    }
     return shownOnce({ name: row.name, prefix: row.prefix, secret, rolled: false });
   }
 
@@ -126,14 +132,16 @@ export async function developersAction(request: Request, context: AppLoadContext
   const { intent, keyId } = parsed.output;
   try {
     if (intent === "roll-key") {
-      const old = (await listApiKeys(tenant, deps.db)).find((key) => key.id === keyId);
+      const old = (await listApiKeys(tenant)).find((key) => key.id === keyId);
       if (!old) pageNotFound(request);
       // The new key keeps the old one's name, so the list reads as one key that changed.
       const { secret, row } = await makeApiKey(old.name, context.config.environment);
-      await rollApiKey(tenant, deps.db, deps.meta, keyId, row, ROLL_GRACE_MS, deps.now());
+      // The directory first: a key whose own row never lands is found there but is no key.
+      await registerKeyHashStatement(deps.db, tenant.businessId, row.secretHash).run();
+      await rollApiKey(tenant, deps.meta, keyId, row, ROLL_GRACE_MS, deps.now());
       return shownOnce({ name: row.name, prefix: row.prefix, secret, rolled: true });
     }
-    await revokeApiKey(tenant, deps.db, deps.meta, keyId, deps.now());
+    await revokeApiKey(tenant, deps.meta, keyId, deps.now());
   } catch (error) {
     // Another business's or an unknown key is the 404 page; a key already rolled or revoked is said on the tab.
     return refuse({ form: refusalMessage(request, error) });

@@ -23,6 +23,7 @@ import { listParams } from "../../lib/list-params";
 import { ghanaPhoneField, maskPhone } from "../../lib/phone";
 import { isValidEmail } from "../../lib/validation";
 import { NOT_UNDERSTOOD, TEAM_URL } from "./tabs";
+import { accountIdByEmail } from "../../../functions/data/directory";
 
 export const TEAM_INTENTS = ["invite", "change-role", "deactivate"] as const;
 
@@ -35,13 +36,12 @@ function pendingLabel(change: PendingEmployeeChange): string {
 export async function loadTeam(request: Request, deps: AuthDeps, tenant: Tenant) {
   const { page, trail } = listParams(new URL(request.url), {});
   const [result, total, invites] = await Promise.all([
-    numberedPage((after) => listEmployees(tenant, deps.db, { after }), trail, page),
-    countEmployees(tenant, deps.db),
-    listPendingInvites(tenant, deps.db),
+    numberedPage((after) => listEmployees(tenant, { after }), trail, page),
+    countEmployees(tenant),
+    listPendingInvites(tenant),
   ]);
   const pending = await pendingChangesFor(
     tenant,
-    deps.db,
     result.rows.map((e) => e.userId),
   );
   const canRequest = can(tenant.role, "request:employee");
@@ -130,14 +130,15 @@ export async function teamAction(request: Request, context: AppLoadContext, deps
     // Checked here too, so the person reads it next to the field; the engine refuses it anyway.
     if (parsed.success && !canGrantRole(tenant.role, parsed.output.role)) errors.role = `Your role cannot grant ${parsed.output.role}.`;
     if (parsed.success && !errors.role) {
-      const taken = await emailTakenInBusiness(tenant, deps.db, parsed.output.email);
+      const taken = await emailTakenInBusiness(tenant, parsed.output.email);
       if (taken === "employee") errors.email = "This email already belongs to an employee of this business.";
       if (taken === "invited") errors.email = "An invitation for this email is already waiting for approval.";
     }
     if (!parsed.success || Object.keys(errors).length) return refuse(errors, values);
     const invite = parsed.output;
     try {
-      await requestChange(tenant, deps.db, deps.meta, { kind: "employee", action: "create", after: { ...invite } });
+      const existingAccountId = await accountIdByEmail(deps.db, invite.email.trim().toLowerCase());
+      await requestChange(tenant, deps.meta, { kind: "employee", action: "create", after: { ...invite }, existingAccountId });
     } catch (error) {
       return refuse({ form: refusalMessage(request, error) }, values);
     }
@@ -149,7 +150,7 @@ export async function teamAction(request: Request, context: AppLoadContext, deps
 
   const parsed = v.safeParse(form.intent === "change-role" ? ChangeRoleForm : RowForm, form);
   if (!parsed.success) return refuse({ form: NOT_UNDERSTOOD });
-  const employee = await getEmployee(tenant, deps.db, parsed.output.userId);
+  const employee = await getEmployee(tenant, parsed.output.userId);
   if (!employee) pageNotFound(request);
   if (employee.userId === tenant.userId) return refuse({ form: "You cannot change your own role or access. Ask another administrator." });
   // Whoever cannot grant a role cannot take it away either.
@@ -158,13 +159,13 @@ export async function teamAction(request: Request, context: AppLoadContext, deps
   if ("role" in parsed.output) {
     const role = parsed.output.role;
     if (!canGrantRole(tenant.role, role)) return refuse({ form: `Your role cannot grant ${role}.` });
-    await requestChange(tenant, deps.db, deps.meta, { kind: "employee", action: "update", targetId: employee.userId, after: { role } });
+    await requestChange(tenant, deps.meta, { kind: "employee", action: "update", targetId: employee.userId, after: { role } });
     throw await redirectWithFlash(request, context.config, TEAM_URL, {
       kind: "success",
       message: `The role change for ${employee.name} (${employee.role} to ${role}) is sent for approval. ${APPROVAL_NOTE}`,
     });
   }
-  await requestChange(tenant, deps.db, deps.meta, { kind: "employee", action: "deactivate", targetId: employee.userId });
+  await requestChange(tenant, deps.meta, { kind: "employee", action: "deactivate", targetId: employee.userId });
   throw await redirectWithFlash(request, context.config, TEAM_URL, {
     kind: "success",
     message: `Deactivating ${employee.name} is sent for approval. ${APPROVAL_NOTE}`,
