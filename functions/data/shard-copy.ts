@@ -195,6 +195,8 @@ export async function removeBusinessRows(db: Db, businessId: string, pageSize: n
 
 /** The moved tables SQLite keeps without a rowid (their migrations say WITHOUT ROWID). */
 const WITHOUT_ROWID = new Set([
+  "archive_references",
+  "archive_account_sums",
   "closed_day_versions",
   "closed_day_cache",
   "settlement_items",
