@@ -1,6 +1,7 @@
 // A one-shot notice carried across a redirect ("Merchant submitted for approval").
 // Signed so a cookie planted by anything but this Worker is ignored, short-lived,
-// and cleared by the first document or data request that reads it.
+// and cleared by the first document or data request that reads it. A prefetch is
+// not a page being shown: it leaves the notice for the page the redirect opens.
 import { redirect } from "@remix-run/cloudflare";
 import { SignJWT, jwtVerify } from "jose";
 import * as v from "valibot";
@@ -44,7 +45,7 @@ export async function redirectWithFlash(request: Request, config: AppConfig, to:
  */
 export async function readFlash(request: Request, config: AppConfig): Promise<{ notice: FlashNotice | null; clearCookie: string | null }> {
   const token = readCookie(request, FLASH_COOKIE);
-  if (!token) return { notice: null, clearCookie: null };
+  if (!token || isPrefetch(request)) return { notice: null, clearCookie: null };
   const clear = clearCookie(request, FLASH_COOKIE);
   try {
     const { payload } = await jwtVerify(token, key(config), { algorithms: ["HS256"] });
@@ -53,4 +54,14 @@ export async function readFlash(request: Request, config: AppConfig): Promise<{ 
   } catch {
     return { notice: null, clearCookie: clear };
   }
+}
+
+/**
+ * A speculative fetch (<link rel="prefetch"> of the next likely pages, which Remix
+ * fires while a redirect is still being followed). Chromium sends Sec-Purpose,
+ * older browsers Purpose.
+ */
+function isPrefetch(request: Request): boolean {
+  const purpose = request.headers.get("Sec-Purpose") ?? request.headers.get("Purpose") ?? "";
+  return purpose.toLowerCase().includes("prefetch");
 }

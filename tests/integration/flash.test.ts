@@ -34,6 +34,21 @@ describe("flash after a redirect", () => {
     expect(next.headers.get("Set-Cookie")).toMatch(/^pp_flash=;.*Max-Age=0/);
   });
 
+  // The next likely pages are prefetched (Sec-Purpose: prefetch) while the browser
+  // follows the redirect; a prefetch that took the notice left the page without it.
+  it("is left for the page when a prefetch goes first", async () => {
+    const redirect = await submitFlash({ kind: "success", message: "Merchant submitted for approval" });
+    const cookie = cookiePair(redirect.headers.get("Set-Cookie"));
+    for (const purpose of [{ "Sec-Purpose": "prefetch" }, { Purpose: "prefetch" }]) {
+      const prefetch = await portal().fetch("/__dev/ui", { headers: { Cookie: cookie, ...purpose } });
+      expect(prefetch.status).toBe(200);
+      expect(await prefetch.text()).not.toContain("Merchant submitted for approval");
+      expect(prefetch.headers.get("Set-Cookie") ?? "").not.toContain("pp_flash");
+    }
+    const page = await portal().fetch("/__dev/ui", { headers: { Cookie: cookie } });
+    expect(await page.text()).toContain("Merchant submitted for approval");
+  });
+
   it("uses the __Host- name and Secure on https", async () => {
     const response = await portal().fetch("/__dev/ui", {
       host: "https://portal.example.com",
