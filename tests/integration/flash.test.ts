@@ -39,8 +39,8 @@ describe("flash after a redirect", () => {
   it("is left for the page when a prefetch goes first", async () => {
     const redirect = await submitFlash({ kind: "success", message: "Merchant submitted for approval" });
     const cookie = cookiePair(redirect.headers.get("Set-Cookie"));
-    for (const purpose of [{ "Sec-Purpose": "prefetch" }, { Purpose: "prefetch" }]) {
-      const prefetch = await portal().fetch("/__dev/ui", { headers: { Cookie: cookie, ...purpose } });
+    for (const purpose of ["Sec-Purpose", "Purpose"]) {
+      const prefetch = await portal().fetch("/__dev/ui", { headers: { Cookie: cookie, [purpose]: "prefetch" } });
       expect(prefetch.status).toBe(200);
       expect(await prefetch.text()).not.toContain("Merchant submitted for approval");
       expect(prefetch.headers.get("Set-Cookie") ?? "").not.toContain("pp_flash");
