@@ -7,13 +7,7 @@ import { feeFor, pricingFor } from "./pricing";
 
 export type Channel = "card" | "mobile_money";
 export type LedgerAccountKind =
-  | "merchant_pending"
-  | "merchant_available"
-  | "merchant_held"
-  | "fee_revenue"
-  | "scheme_receivable"
-  | "settlement_payable"
-  | "refund_payable";
+  "merchant_pending" | "merchant_available" | "merchant_held" | "fee_revenue" | "scheme_receivable" | "settlement_payable" | "refund_payable";
 
 export interface AccountRef {
   kind: LedgerAccountKind;
