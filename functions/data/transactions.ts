@@ -49,7 +49,19 @@ export interface TransactionFilter {
   merchantSearch?: string;
 }
 
-function whereOf(tenant: Tenant, filter: TransactionFilter): { sql: string; binds: unknown[] } {
+/** Where a list or a total reads payments: the table (with the index a branch must use) and the WHERE. */
+interface Branch {
+  from: string;
+  sql: string;
+  binds: unknown[];
+}
+
+/**
+ * The reads of a filter: one, or for a search by a word, one per way the word can match: the payments of the
+ * merchants whose names match, and the payment whose reference is the word. An OR of these read a month of
+ * payments row by row to find none; each branch alone reads an index, and the answer is their UNION.
+ */
+function branchesOf(tenant: Tenant, filter: TransactionFilter): Branch[] {
   const where = ["business_id = ?"];
   const binds: unknown[] = [tenant.businessId];
   const equal: [string, unknown][] = [
@@ -69,14 +81,6 @@ function whereOf(tenant: Tenant, filter: TransactionFilter): { sql: string; bind
       binds.push(value);
     }
   }
-  if (filter.merchantSearch?.trim()) {
-    const pattern = likePattern(filter.merchantSearch.trim());
-    // A processor's reference may be mostly letters (SIMMWT7BG05T18): such a search is also that reference, exactly.
-    where.push(
-      "(merchant_id IN (SELECT id FROM merchants WHERE business_id = ? AND (name LIKE ? ESCAPE '\\' OR trading_name LIKE ? ESCAPE '\\')) OR reference IN (?, ?))",
-    );
-    binds.push(tenant.businessId, pattern, pattern, filter.merchantSearch.trim(), filter.merchantSearch.trim().toUpperCase());
-  }
   if (filter.from !== undefined) {
     where.push("created_at >= ?");
     binds.push(filter.from);
@@ -85,7 +89,21 @@ function whereOf(tenant: Tenant, filter: TransactionFilter): { sql: string; bind
     where.push("created_at < ?");
     binds.push(filter.to);
   }
-  return { sql: where.join(" AND "), binds };
+  const word = filter.merchantSearch?.trim();
+  if (!word) return [{ from: "transactions", sql: where.join(" AND "), binds }];
+  const pattern = likePattern(word);
+  const byName: Branch = {
+    // By merchant, then by time: a word no merchant's name has reads nothing (by time, it read the whole range).
+    from: "transactions INDEXED BY transactions_by_merchant",
+    sql: [...where, "merchant_id IN (SELECT id FROM merchants WHERE business_id = ? AND (name LIKE ? ESCAPE '\\' OR trading_name LIKE ? ESCAPE '\\'))"].join(
+      " AND ",
+    ),
+    binds: [...binds, tenant.businessId, pattern, pattern],
+  };
+  // A processor's reference may be mostly letters (SIMMWT7BG05T18): such a search is also that reference, exactly
+  // (as typed, or in capitals). An equality reads the unique (business, reference) key.
+  const references = [...new Set([word, word.toUpperCase()])];
+  return [byName, ...references.map((reference) => ({ from: "transactions", sql: [...where, "reference = ?"].join(" AND "), binds: [...binds, reference] }))];
 }
 
 export async function getTransaction(tenant: Tenant, id: number): Promise<Transaction | null> {
@@ -97,13 +115,21 @@ export async function getTransaction(tenant: Tenant, id: number): Promise<Transa
 export async function listTransactions(tenant: Tenant, query: TransactionFilter & PageQuery = {}): Promise<Page<Transaction>> {
   const { db } = tenant;
   const size = pageSize(query.limit);
-  const { sql, binds } = whereOf(tenant, query);
   const after = decodeCursor(query.after, 2);
   const keyset = after ? " AND (created_at < ? OR (created_at = ? AND id < ?))" : "";
-  const { results } = await db
-    .prepare(`SELECT ${COLUMNS} FROM transactions WHERE ${sql}${keyset} ORDER BY created_at DESC, id DESC LIMIT ?`)
-    .bind(...binds, ...(after ? [after[0], after[0], after[1]] : []), size + 1)
-    .all<Transaction>();
+  const afterBinds = after ? [after[0], after[0], after[1]] : [];
+  const branches = branchesOf(tenant, query).map(({ from, sql, binds }) => ({
+    sql: `SELECT ${COLUMNS} FROM ${from} WHERE ${sql}${keyset} ORDER BY created_at DESC, id DESC LIMIT ?`,
+    binds: [...binds, ...afterBinds, size + 1],
+  }));
+  // Each branch takes its own newest page by its own index; the union is then one page again.
+  const statement =
+    branches.length === 1
+      ? db.prepare(branches[0]!.sql).bind(...branches[0]!.binds)
+      : db
+          .prepare(`${branches.map((branch) => `SELECT * FROM (${branch.sql})`).join(" UNION ")} ORDER BY createdAt DESC, id DESC LIMIT ?`)
+          .bind(...branches.flatMap((branch) => branch.binds), size + 1);
+  const { results } = await statement.all<Transaction>();
   return toPage(results, size, (t) => [t.createdAt, t.id]);
 }
 
@@ -117,15 +143,17 @@ export interface TransactionTotals {
 
 export async function transactionTotals(tenant: Tenant, filter: TransactionFilter = {}): Promise<TransactionTotals> {
   const { db } = tenant;
-  const { sql, binds } = whereOf(tenant, filter);
+  const branches = branchesOf(tenant, filter);
+  // A payment both branches find (its merchant's name and its reference match) counts once: UNION keeps one (id, …).
+  const rows = branches.map(({ from, sql }) => `SELECT id, status, amount, fee FROM ${from} WHERE ${sql}`).join(" UNION ");
   const row = await db
     .prepare(
       `SELECT COUNT(*) AS count,
         coalesce(SUM(CASE WHEN status = 'successful' THEN amount END), 0) AS gross,
         coalesce(SUM(CASE WHEN status = 'successful' THEN fee END), 0) AS fees
-       FROM transactions WHERE ${sql}`,
+       FROM (${rows})`,
     )
-    .bind(...binds)
+    .bind(...branches.flatMap((branch) => branch.binds))
     .first<{ count: number; gross: number; fees: number }>();
   const count = row?.count ?? 0;
   const gross = row?.gross ?? 0;

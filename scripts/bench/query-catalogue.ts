@@ -158,6 +158,8 @@ export const CATALOGUE: CatalogueEntry[] = [
       return page;
     },
   ],
+  ["transactions: by a word, 30 days", (t, s) => listTransactions(t, { merchantSearch: "fresh", from: s.newest - 30 * DAY })],
+  ["transactions: totals by a word, 30 days", (t, s) => transactionTotals(t, { merchantSearch: "fresh", from: s.newest - 30 * DAY })],
   ["transactions: totals, last 30 days", (t, s) => transactionTotals(t, { from: s.newest - 30 * DAY })],
   ["transactions: totals of a merchant, 30 days", (t, s) => transactionTotals(t, { merchantId: s.merchantId, from: s.newest - 30 * DAY })],
   ["ledger: a merchant's balances", (t, s) => getMerchantBalances(t, s.merchantId)],

@@ -3,6 +3,7 @@
 // sends. (Timings are for scripts/bench/queries.ts, never for tests.)
 import { describe, expect, it } from "vitest";
 import { CATALOGUE, planOf, recordingDb, type Recorded, type Sample } from "../../scripts/bench/query-catalogue";
+import { listTransactions, transactionTotals } from "../../functions/data/transactions";
 import { usePortal } from "../support/use-portal";
 import { AMA_KUMASI } from "../support/tenants";
 
@@ -32,6 +33,24 @@ describe("query plans", () => {
       expect(statement.binds, statement.sql).toContain(AMA_KUMASI.businessId);
       const verdict = await planOf(db, statement);
       expect(verdict.scans, `${statement.sql}\n  plan: ${verdict.plan.join(" / ")}`).toEqual([]);
+    }
+  });
+
+  // A word no merchant's name has read a month of payments by time, row by row, to find none (issue 13, point 5).
+  it("a search by a word reads payments by merchant and by reference, never a range of days", async () => {
+    const db = portal().businessDb(AMA_KUMASI.businessId);
+    const recorded: Recorded[] = [];
+    const tenant = { ...AMA_KUMASI, db: recordingDb(db, recorded) };
+    const filter = { merchantSearch: "NO-SUCH-REF", from: SAMPLE.newest - 30 * 86_400_000 };
+    await listTransactions(tenant, filter);
+    await transactionTotals(tenant, filter);
+    expect(recorded).toHaveLength(2);
+    for (const statement of recorded) {
+      const { plan } = await planOf(db, statement);
+      const reads = plan.filter((detail) => /^SEARCH transactions /.test(detail));
+      expect(reads.join(" / ")).toMatch(/transactions_by_merchant/);
+      expect(reads.join(" / ")).toMatch(/sqlite_autoindex_transactions_1 \(business_id=\? AND reference=\?\)/);
+      expect(reads.join(" / ")).not.toMatch(/transactions_by_time/);
     }
   });
 

@@ -103,6 +103,37 @@ describe("/transactions", () => {
     expect(text).not.toContain("No payments match");
   });
 
+  // The word is read two ways (the merchants so named, a reference in letters), each by its own index: a payment
+  // found both ways is one payment in the list and in the totals.
+  it("a word that is a merchant's name and also a reference written in letters finds each payment once", async () => {
+    const db = await portal().db();
+    const now = Date.now();
+    const from = midnight(now) - 29 * DAY;
+    const newestOf = (merchant: string) =>
+      db
+        .prepare("SELECT id FROM transactions WHERE business_id = ? AND merchant_id = ? AND created_at >= ? ORDER BY created_at DESC, id DESC LIMIT 1")
+        .bind(KUMASI, merchant, from)
+        .first<number>("id");
+    const rename = async (id: number | null, reference: string) =>
+      db.prepare("UPDATE transactions SET reference = ? WHERE business_id = ? AND id = ?").bind(reference, KUMASI, id).run();
+    const name = (await db.prepare("SELECT trading_name FROM merchants WHERE id = 'mer_kff_0001'").first<string>("trading_name"))!;
+    const word = name.split(" ")[0]!;
+    await rename(await newestOf("mer_kff_0001"), word.toUpperCase());
+    await rename(await newestOf("mer_kff_0002"), "QWERTYZX");
+
+    const both = await page(`/transactions?range=30d&q=${encodeURIComponent(word.toLowerCase())}`);
+    const named = await expected(
+      "merchant_id IN (SELECT id FROM merchants WHERE business_id = ? AND (name LIKE ? OR trading_name LIKE ?)) AND created_at >= ?",
+      [KUMASI, `%${word}%`, `%${word}%`, from],
+    );
+    expect(named.count).toBeGreaterThan(0);
+    expect(both.text).toContain(totalsText(named));
+
+    const lettersOnly = await page("/transactions?range=30d&q=qwertyzx");
+    expect(lettersOnly.text).toContain("Showing 1–1 of 1 payment");
+    expect(lettersOnly.text).toContain("QWERTYZX");
+  });
+
   it("the detail shows the payment and its ledger postings, which balance", async () => {
     const db = await portal().db();
     const paid = await db
