@@ -12,7 +12,7 @@ import type { Tenant } from "../../functions/data/tenant";
 import { can } from "../../functions/permissions";
 import { requireTenant } from "../../functions/guards";
 import { ColumnChart, ShareBar } from "../components/charts";
-import { DataTable, type Column } from "../components/data-table";
+import { DataTable, ListCount, Pager, type Column } from "../components/data-table";
 import { QUICK_RANGES, resolveRange } from "../lib/date-range";
 import { formatAmount, formatCount, formatDate, networkLabel } from "../lib/format";
 import { filterHref } from "../lib/list-url";
@@ -43,6 +43,8 @@ export interface ReportLine {
 }
 
 const DAY_MS = 86_400_000;
+/** A by-day table shows a month of days at a time, newest first; the chart and the totals cover the whole period. */
+export const DAYS_PER_PAGE = 31;
 
 /** Dimensions whose keys are ids, named by what they are. */
 const NAMED: Partial<Record<ReportDimension, NameKind>> = { merchant: "merchant", point_of_sale: "point_of_sale", terminal: "terminal" };
@@ -67,7 +69,7 @@ export async function buildReport(tenant: Tenant, url: URL, now: number) {
     lines = [];
     for (let at = Date.parse(`${period.fromDay}T00:00:00Z`); at <= Date.parse(`${period.toDay}T00:00:00Z`); at += DAY_MS) {
       const day = new Date(at).toISOString().slice(0, 10);
-      lines.push(byDay.get(day) ?? { key: day, label: day, count: 0, amount: 0, fee: 0 });
+      lines.push(byDay.get(day) ?? { key: day, label: labelOf("day", day), count: 0, amount: 0, fee: 0 });
     }
   }
   return { dimension, period, lines };
@@ -88,17 +90,25 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     amount: 0,
     fee: 0,
   });
+  const byDay = report.dimension === "day";
+  const totalPages = byDay ? Math.max(1, Math.ceil(report.lines.length / DAYS_PER_PAGE)) : 1;
+  const page = Math.min(listParams(new URL(request.url), REPORT_PARAMS).page, totalPages);
+  const newestFirst = byDay ? [...report.lines].reverse().slice((page - 1) * DAYS_PER_PAGE, page * DAYS_PER_PAGE) : report.lines;
   return {
     dimension: report.dimension,
     period: { range: report.period.range, fromDay: report.period.fromDay, toDay: report.period.toDay, error: report.period.error },
-    lines: report.lines,
+    lines: newestFirst,
+    // Every day's value, oldest first, for the chart (a year of numbers, not a year of table rows).
+    dayValues: byDay ? report.lines.map((line) => [line.amount, line.count] as const) : [],
+    page,
+    totalPages,
     totals,
     canExport: can(tenant.role, "export:report"),
   };
 }
 
 export default function Reports() {
-  const { dimension, period, lines, totals, canExport } = useLoaderData<typeof loader>();
+  const { dimension, period, lines, dayValues, page, totalPages, totals, canExport } = useLoaderData<typeof loader>();
   const { search } = useLocation();
   const params = new URLSearchParams(search);
   const heading = DIMENSIONS.find((d) => d.value === dimension)?.heading ?? "Key";
@@ -111,7 +121,7 @@ export default function Reports() {
     { id: "fee", header: "Fees (GHS)", numeric: true, cell: (l) => formatAmount(l.fee) },
     ...(dimension === "day" ? [] : [{ id: "share", header: "Share of value", cell: (l: ReportLine) => <ShareBar value={l.amount} max={maxAmount} /> }]),
   ];
-  const shown = dimension === "day" ? [...lines].reverse() : lines;
+  const firstDay = Date.parse(`${period.fromDay}T12:00:00Z`);
   return (
     <div className="page">
       <header className="page__header page__header--actions">
@@ -198,7 +208,10 @@ export default function Reports() {
           <h2 id="chart-heading">Value per day</h2>
           <ColumnChart
             label={`Value of successful payments per day, ${formatDate(noon(period.fromDay), "day")} to ${formatDate(noon(period.toDay), "day")}`}
-            bars={lines.map((l) => ({ key: l.key, value: l.amount, title: `${l.label}: GHS ${formatAmount(l.amount)} (${formatCount(l.count)} payments)` }))}
+            bars={dayValues.map(([amount, count], index) => {
+              const day = new Date(firstDay + index * DAY_MS).toISOString();
+              return { key: day, value: amount, title: `${formatDate(day, "day")}: GHS ${formatAmount(amount)} (${formatCount(count)} payments)` };
+            })}
             firstLabel={formatDate(noon(period.fromDay), "monthDay")}
             lastLabel={formatDate(noon(period.toDay), "monthDay")}
           />
@@ -208,7 +221,7 @@ export default function Reports() {
       <DataTable
         caption={`Payments ${DIMENSIONS.find((d) => d.value === dimension)?.label.toLowerCase() ?? ""}`}
         columns={columns}
-        rows={totals.count === 0 ? [] : shown}
+        rows={totals.count === 0 ? [] : lines}
         rowKey={(l) => l.key || "none"}
         empty={
           <>
@@ -217,6 +230,12 @@ export default function Reports() {
           </>
         }
       />
+      {dimension === "day" && totals.count > 0 && totalPages > 1 ? (
+        <>
+          <ListCount page={page} pageSize={DAYS_PER_PAGE} shown={lines.length} total={dayValues.length} noun="days, newest first" />
+          <Pager page={page} totalPages={totalPages} trail={[]} hasNext={page < totalPages} />
+        </>
+      ) : null}
     </div>
   );
 }

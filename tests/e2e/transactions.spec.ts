@@ -23,6 +23,9 @@ test("a period, a filter, a payment's postings, and back", async ({ page }) => {
   await expect(totals.locator("dd").nth(1)).toHaveText("0.00");
 
   await page.getByLabel("Status").selectOption("successful");
+  // The failed payments stay on screen until the successful ones arrive: open one of those.
+  await expect(page).toHaveURL(/status=successful/);
+  await expect(totals.locator("dd").nth(1)).not.toHaveText("0.00");
   await page.getByRole("table").getByRole("link").first().click();
   const detail = page.getByTestId("payment-detail");
   await expect(detail.getByRole("heading", { level: 3, name: "Ledger postings" })).toBeVisible();

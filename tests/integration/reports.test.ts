@@ -1,7 +1,7 @@
 // /reports and its CSV through the built Worker: every grouping adds up to the
 // rollups over the period, names replace ids, and the CSV says the same.
 import { describe, expect, it } from "vitest";
-import { formatAmount, formatCount } from "../../app/lib/format";
+import { formatAmount, formatCount, formatDate } from "../../app/lib/format";
 import { textOf } from "../support/html";
 import { signedInCookie } from "../support/sign-in";
 import { ACCRA, KUMASI } from "../support/tenants";
@@ -58,6 +58,42 @@ describe("/reports", () => {
     expect((await page("/reports?range=custom&from=2026-04-31&to=2026-05-02")).text).toContain(
       "Enter both days as real dates (YYYY-MM-DD). Showing the last 30 days instead.",
     );
+  });
+
+  it("a year by day: the chart draws every day inside its frame, the table a month of days a page, newest first", async () => {
+    const now = Date.now();
+    const from = day(now - 364 * DAY);
+    const to = day(now);
+    const label = (ms: number) => formatDate(`${day(ms)}T12:00:00Z`, "day");
+    const path = `/reports?range=custom&from=${from}&to=${to}`;
+    const response = await portal().fetch(path, { headers: await signedInCookie(portal()) });
+    const html = await response.text();
+    const text = textOf(html);
+    expect(text).toContain(`Payments ${formatCount((await rollupTotals(KUMASI, from, to)).count)}`);
+
+    // One column per day with payments, all of them within the 600-unit view box (with 365 the last ~65 fell outside).
+    const { results } = await (
+      await portal().db()
+    )
+      .prepare("SELECT day FROM daily_rollups WHERE business_id = ? AND status = 'successful' AND day BETWEEN ? AND ? GROUP BY day HAVING SUM(amount) > 0")
+      .bind(KUMASI, from, to)
+      .all<{ day: string }>();
+    const d = /<path class="chart__bar" d="([^"]+)"/.exec(html)?.[1] ?? "";
+    const columns = [...d.matchAll(/M([\d.]+) 160v-[\d.]+h([\d.]+)/g)].map((m) => Number(m[1]) + Number(m[2]));
+    expect(columns).toHaveLength(results.length);
+    expect(Math.max(...columns)).toBeLessThanOrEqual(600);
+    expect(Math.max(...columns)).toBeGreaterThan(590);
+
+    expect(text).toContain("Showing 1–31 of 365 days, newest first");
+    expect(text).toContain(label(now));
+    expect(text).toContain(label(now - 30 * DAY));
+    expect(text).not.toContain(label(now - 31 * DAY));
+    const last = textOf(await (await portal().fetch(`${path}&page=12`, { headers: await signedInCookie(portal()) })).text());
+    expect(last).toContain("Showing 342–365 of 365 days, newest first");
+    expect(last).toContain(label(now - 341 * DAY));
+    expect(last).not.toContain(label(now - 340 * DAY));
+    // A day without payments is named as the others are (it showed as 2025-12-17).
+    expect(last).not.toMatch(/\b20\d\d-\d\d-\d\d\b/);
   });
 
   it("another business sees its own report", async () => {
