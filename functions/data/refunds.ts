@@ -32,11 +32,22 @@ export async function getRefund({ businessId, db }: BusinessDb, id: string): Pro
 }
 
 /** A payment's refunds, oldest first. */
-export async function listPaymentRefunds(tenant: Tenant, transactionId: number): Promise<Refund[]> {
+export async function listPaymentRefunds(tenant: BusinessDb, transactionId: number): Promise<Refund[]> {
   const { db } = tenant;
   const { results } = await db
     .prepare(`${SELECT} WHERE business_id = ? AND transaction_id = ? ORDER BY created_at, id`)
     .bind(tenant.businessId, transactionId)
+    .all<Refund>();
+  return results;
+}
+
+/** The refunds of the payment with this reference, oldest first (the Partner API's GET of a payment). */
+export async function listRefundsByReference({ businessId, db }: BusinessDb, reference: string): Promise<Refund[]> {
+  const { results } = await db
+    .prepare(
+      `${SELECT} WHERE business_id = ?1 AND transaction_id = (SELECT t.id FROM transactions t WHERE t.business_id = ?1 AND t.reference = ?2) ORDER BY created_at, id`,
+    )
+    .bind(businessId, reference)
     .all<Refund>();
   return results;
 }
