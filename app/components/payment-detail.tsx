@@ -146,9 +146,12 @@ function Refunds({ refunds }: { refunds: PaymentRefundView[] }) {
             <span>
               <strong>{`GHS ${formatAmount(refund.amount)}`}</strong> <StatusPill entity="refund" status={refund.status} />
             </span>
-            <span className="cell-sub">{`${refund.reason} · asked ${formatDate(refund.createdAt, "numeric")}${
-              refund.completedAt ? ` · ${refund.status === "succeeded" ? "refunded" : "ended"} ${formatDate(refund.completedAt, "numeric")}` : ""
-            }`}</span>
+            <span className="cell-sub">
+              <bdi>{refund.reason}</bdi>
+              {` · asked ${formatDate(refund.createdAt, "numeric")}${
+                refund.completedAt ? ` · ${refund.status === "succeeded" ? "refunded" : "ended"} ${formatDate(refund.completedAt, "numeric")}` : ""
+              }`}
+            </span>
             {refund.failureReason ? <span className="cell-sub">{`Why it failed: ${refund.failureReason}`}</span> : null}
           </li>
         ))}

@@ -164,3 +164,62 @@ export async function listRefundAttempts(
     .all<{ attempt: number; outcome: "succeeded" | "failed"; error: string | null; at: string }>();
   return results;
 }
+
+// ---------------------------------------------------------------- figures
+
+export interface MoneyBack {
+  /** Payments the processor reversed in full (by the day they were paid). */
+  reversals: { count: number; amount: number };
+  /** Refunds approved and not failed, by the day they were approved. */
+  refunds: { count: number; amount: number };
+}
+
+/** Reversals and refunds over [fromDay, toDay] (YYYY-MM-DD, Africa/Accra = UTC), side by side: the dashboard and reports keep them apart. */
+export async function moneyBack(tenant: Tenant, period: { fromDay: string; toDay: string; merchantId?: string }): Promise<MoneyBack> {
+  const { db } = tenant;
+  const merchant = period.merchantId ? " AND merchant_id = ?" : "";
+  const binds = [tenant.businessId, period.fromDay, period.toDay, ...(period.merchantId ? [period.merchantId] : [])];
+  const [reversals, refunds] = await db.batch<{ count: number; amount: number }>([
+    db
+      .prepare(
+        `SELECT coalesce(SUM(count), 0) AS count, coalesce(SUM(amount), 0) AS amount FROM daily_merchant_totals
+         WHERE business_id = ? AND day BETWEEN ? AND ? AND status = 'reversed'${merchant}`,
+      )
+      .bind(...binds),
+    db
+      .prepare(
+        `SELECT COUNT(*) AS count, coalesce(SUM(amount), 0) AS amount FROM refunds
+         WHERE business_id = ? AND decided_at >= ? AND decided_at < date(?, '+1 day') AND status IN ${REFUNDED_STATUSES_SQL}${merchant}`,
+      )
+      .bind(...binds),
+  ]);
+  return { reversals: reversals?.results[0] ?? { count: 0, amount: 0 }, refunds: refunds?.results[0] ?? { count: 0, amount: 0 } };
+}
+
+const REPORT_KEYS = {
+  day: "substr(r.decided_at, 1, 10)",
+  merchant: "r.merchant_id",
+  point_of_sale: "t.point_of_sale_id",
+  terminal: "t.terminal_id",
+  channel: "t.channel",
+  network: "t.network",
+} as const;
+
+/** Refunds (approved, not failed) per report line over [fromDay, toDay], by the day they were approved: the reports CSV's Refunds column. */
+export async function refundsBy(
+  tenant: Tenant,
+  query: { dimension: keyof typeof REPORT_KEYS; fromDay: string; toDay: string; merchantId?: string },
+): Promise<Map<string, number>> {
+  const { db } = tenant;
+  const merchant = query.merchantId ? " AND r.merchant_id = ?" : "";
+  const { results } = await db
+    .prepare(
+      `SELECT ${REPORT_KEYS[query.dimension]} AS key, SUM(r.amount) AS amount FROM refunds r
+       JOIN transactions t ON t.id = r.transaction_id AND t.business_id = r.business_id
+       WHERE r.business_id = ? AND r.decided_at >= ? AND r.decided_at < date(?, '+1 day') AND r.status IN ${REFUNDED_STATUSES_SQL}${merchant}
+       GROUP BY key`,
+    )
+    .bind(tenant.businessId, query.fromDay, query.toDay, ...(query.merchantId ? [query.merchantId] : []))
+    .all<{ key: string | null; amount: number }>();
+  return new Map(results.map((row) => [row.key ?? "", row.amount]));
+}

@@ -358,4 +358,33 @@ describe("the screens and the Partner API", () => {
     });
     await expectAccountSumsMatchEntries(portal().shards());
   });
+
+  it("the dashboard, reports and CSVs count refunds apart from reversals", async () => {
+    const payment = await freshPayment(KOFI_KUMASI);
+    const { id } = await requestRefund(ABENA_KUMASI, META, { transactionId: payment.id, amount: 321, reason: "Returned", idempotencyKey: nextKey() });
+    const abena = await signedInCookie(portal(), "abena.darko@example.com", KUMASI);
+    const refundsFigure = async (path: string) => {
+      const html = await (await portal().fetch(path, { headers: abena })).text();
+      return /Refunds \(GHS\)<\/dt><dd>([\d,]+\.\d{2}) · (\d+)<\/dd>/.exec(html)!.slice(1);
+    };
+    const [dashboardBefore, reportBefore] = [await refundsFigure("/"), await refundsFigure("/reports?range=today")];
+    await approveRefund(KOFI_KUMASI, META, id);
+    const plus = ([amount, count]: string[]) => [((Number(amount!.replace(/,/g, "")) * 100 + 321) / 100).toLocaleString("en-US", { minimumFractionDigits: 2 }), String(Number(count) + 1)];
+    expect(await refundsFigure("/")).toEqual(plus(dashboardBefore));
+    expect(await refundsFigure("/reports?range=today")).toEqual(plus(reportBefore));
+    const html = await (await portal().fetch("/", { headers: abena })).text();
+    expect(html).toContain("Reversals (GHS)");
+
+    const csv = (await (await portal().fetch("/reports/export?range=today", { headers: abena })).text()).replace(/^\uFEFF/, "").trimEnd().split("\r\n");
+    expect(csv[0]).toBe("Day,Payments,Value (GHS),Fees (GHS),Refunds (GHS)");
+    expect(Number(csv[1]!.split(",")[4])).toBeGreaterThanOrEqual(3.21);
+
+    const paidDay = new Date((await one<{ at: number }>("SELECT created_at AS at FROM transactions WHERE id = ?", payment.id))!.at).toISOString().slice(0, 10);
+    const rows = (await (await portal().fetch(`/transactions/export?range=custom&from=${paidDay}&to=${paidDay}`, { headers: abena })).text())
+      .replace(/^\uFEFF/, "")
+      .trimEnd()
+      .split("\r\n");
+    expect(rows[0]!.split(",").at(-1)).toBe("Refunded (GHS)");
+    expect(rows.find((row) => row.startsWith(`${payment.reference},`))!.split(",").at(-1)).toBe("3.21");
+  });
 });
