@@ -14,7 +14,13 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const body = [
     csvLine([heading, "Payments", "Value (GHS)", "Fees (GHS)", "Refunds (GHS)"]),
     ...lines.map((l) =>
-      csvLine([dimension === "day" ? l.key : dimension === "network" ? networkLabel(l.label) : l.label, l.count, cedis(l.amount), cedis(l.fee), cedis(l.refunded)]),
+      csvLine([
+        dimension === "day" ? l.key : dimension === "network" ? networkLabel(l.label) : l.label,
+        l.count,
+        cedis(l.amount),
+        cedis(l.fee),
+        cedis(l.refunded),
+      ]),
     ),
   ].join("");
   return new Response(`\uFEFF${body}`, {

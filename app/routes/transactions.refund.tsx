@@ -67,7 +67,12 @@ const RefundForm = v.object({
     v.transform((typed) => parseCedis(typed) ?? 0),
     v.minValue(1, "Enter an amount above zero."),
   ),
-  reason: v.pipe(v.string("Say why the payment is refunded."), v.trim(), v.minLength(3, "Say why the payment is refunded."), v.maxLength(500, "Keep the reason under 500 characters.")),
+  reason: v.pipe(
+    v.string("Say why the payment is refunded."),
+    v.trim(),
+    v.minLength(3, "Say why the payment is refunded."),
+    v.maxLength(500, "Keep the reason under 500 characters."),
+  ),
   idempotencyKey: v.pipe(v.string(), v.uuid()),
 });
 
@@ -186,7 +191,15 @@ export default function RefundPayment() {
             <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
             <RefundAmount limits={limits} left={left} answer={answer} />
             <Field id="reason" label="Reason" error={errors.reason} hint="What the payer and the merchant agreed, e.g. goods returned.">
-              <textarea id="reason" name="reason" rows={3} maxLength={500} required defaultValue={answer?.values.reason ?? ""} {...describedBy("reason", errors.reason, true)} />
+              <textarea
+                id="reason"
+                name="reason"
+                rows={3}
+                maxLength={500}
+                required
+                defaultValue={answer?.values.reason ?? ""}
+                {...describedBy("reason", errors.reason, true)}
+              />
             </Field>
             <div className="form__actions">
               <button type="submit" className="button button--primary" disabled={busy}>

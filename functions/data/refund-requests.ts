@@ -81,7 +81,10 @@ export async function requestRefund(tenant: Tenant, meta: RequestMeta, input: Re
   const id = `rfd_${crypto.randomUUID()}`;
   const requestId = `req_${crypto.randomUUID()}`;
   const at = nowIso();
-  const merchant = await db.prepare("SELECT name FROM merchants WHERE id = ? AND business_id = ?").bind(payment.merchantId, tenant.businessId).first<string>("name");
+  const merchant = await db
+    .prepare("SELECT name FROM merchants WHERE id = ? AND business_id = ?")
+    .bind(payment.merchantId, tenant.businessId)
+    .first<string>("name");
   const after = {
     payment_reference: payment.reference,
     merchant_id: payment.merchantId,
@@ -240,7 +243,13 @@ export async function rejectRefund(tenant: Tenant, meta: RequestMeta, refundId: 
       auditStatement(
         tenant,
         meta,
-        { action: "refund.reject", entity: "refund", entityId: refund.id, before: { status: "pending_approval" }, after: { status: "rejected", reason: trimmed } },
+        {
+          action: "refund.reject",
+          entity: "refund",
+          entityId: refund.id,
+          before: { status: "pending_approval" },
+          after: { status: "rejected", reason: trimmed },
+        },
         at,
       ),
       clearBatchGuardsStatement(db),

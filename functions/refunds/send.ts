@@ -84,7 +84,12 @@ export async function processRefunds(
   const { db } = business;
   const result: RefundRunResult = { succeeded: [], failed: [] };
   const now = options.now ?? Date.now();
-  const due = await dueRefunds(business, { maxAttempts: MAX_REFUND_ATTEMPTS, now: new Date(now).toISOString(), limit: options.limit ?? 50, onlyId: options.onlyId });
+  const due = await dueRefunds(business, {
+    maxAttempts: MAX_REFUND_ATTEMPTS,
+    now: new Date(now).toISOString(),
+    limit: options.limit ?? 50,
+    onlyId: options.onlyId,
+  });
   for (const refund of due) {
     // Held for the length of the call: another sender finds the lease (or the changed attempts) and leaves it.
     const claimed = await claimRefund(business, {
@@ -102,7 +107,13 @@ export async function processRefunds(
     }
     const at = new Date(Math.max(now, Date.now())).toISOString();
     const error = outcome.ok ? null : outcome.error.slice(0, 300);
-    const record = refundAttemptStatement(business, { refundId: refund.id, attempt: claimed.attempts, outcome: outcome.ok ? "succeeded" : "failed", error, at });
+    const record = refundAttemptStatement(business, {
+      refundId: refund.id,
+      attempt: claimed.attempts,
+      outcome: outcome.ok ? "succeeded" : "failed",
+      error,
+      at,
+    });
     const final = !outcome.ok && claimed.attempts >= MAX_REFUND_ATTEMPTS;
     if (!outcome.ok && !final) {
       const wait = REFUND_RETRY_DELAYS_MS[Math.min(claimed.attempts, REFUND_RETRY_DELAYS_MS.length) - 1]!;

@@ -28,7 +28,9 @@ test.beforeEach(async ({ portal }) => {
 
 /** A successful payment of the merchant with no refund yet. */
 async function payment(portal: Portal): Promise<{ id: number; reference: string; amount: number }> {
-  const row = await (await portal.db())
+  const row = await (
+    await portal.db()
+  )
     .prepare(
       `SELECT t.id, t.reference, t.amount FROM transactions t WHERE t.business_id = ? AND t.merchant_id = ? AND t.status = 'successful' AND t.amount >= 500
          AND NOT EXISTS (SELECT 1 FROM refunds r WHERE r.transaction_id = t.id) ORDER BY t.created_at DESC LIMIT 1`,
@@ -66,7 +68,9 @@ test("Esi asks for a partial refund, Kofi approves it, and the payment is partia
   // Nothing moved yet.
   expect(await available(page, merchant)).toBe(before);
 
-  const request = await (await portal.db())
+  const request = await (
+    await portal.db()
+  )
     .prepare("SELECT r.id FROM approval_requests r JOIN refunds f ON f.id = r.target_id WHERE r.kind = 'refund' AND f.transaction_id = ?")
     .bind(paid.id)
     .first<{ id: string }>();

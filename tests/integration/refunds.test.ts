@@ -57,7 +57,8 @@ async function one<T>(sql: string, ...binds: unknown[]): Promise<T | null> {
 
 const refundedOf = async (paymentId: number) =>
   (await one<{ n: number }>("SELECT coalesce(SUM(amount), 0) AS n FROM refunds WHERE transaction_id = ? AND status IN ('sending', 'succeeded')", paymentId))!.n;
-const requestIdOf = async (refundId: string) => (await one<{ id: string }>("SELECT id FROM approval_requests WHERE kind = 'refund' AND target_id = ?", refundId))!.id;
+const requestIdOf = async (refundId: string) =>
+  (await one<{ id: string }>("SELECT id FROM approval_requests WHERE kind = 'refund' AND target_id = ?", refundId))!.id;
 
 /** A processor that records every call and answers by the simulated rules (amounts ending .99 refused, .98 once). */
 function recordingPort(): RefundPort & { calls: RefundOrder[] } {
@@ -160,7 +161,9 @@ describe("deciding a refund", () => {
     const approved = await approveRefund(AMA_KUMASI, META, id);
     expect(approved.status).toBe("sending");
     expect((await getMerchantBalances(KOFI_KUMASI, payment.merchantId)).available).toBe(before.available - 1_234);
-    const lines = await (await portal().db())
+    const lines = await (
+      await portal().db()
+    )
       .prepare("SELECT a.kind, e.amount FROM ledger_entries e JOIN ledger_accounts a ON a.id = e.account_id WHERE e.posting_id = ? ORDER BY e.amount")
       .bind(`pst_${id}`)
       .all<{ kind: string; amount: number }>();
@@ -246,7 +249,9 @@ describe("sending a refund to the processor", () => {
   }
   const eventsOf = async (id: string) =>
     (
-      await (await portal().db())
+      await (
+        await portal().db()
+      )
         .prepare("SELECT type, payload FROM webhook_events WHERE id LIKE ? ORDER BY created_at")
         .bind(`evt_${id}_%`)
         .all<{ type: string; payload: string }>()
@@ -257,7 +262,9 @@ describe("sending a refund to the processor", () => {
     const port = recordingPort();
     const [a, b] = await Promise.all([processRefunds(businessOf(KUMASI), port), processRefunds(businessOf(KUMASI), port)]);
     expect([...a.succeeded, ...b.succeeded].filter((s) => s === id)).toHaveLength(1);
-    expect(port.calls.filter((c) => c.idempotencyKey === id)).toEqual([{ idempotencyKey: id, paymentReference: payment.reference, channel: expect.any(String), amount: 1_500 }]);
+    expect(port.calls.filter((c) => c.idempotencyKey === id)).toEqual([
+      { idempotencyKey: id, paymentReference: payment.reference, channel: expect.any(String), amount: 1_500 },
+    ]);
     await processRefunds(businessOf(KUMASI), port, { now: Date.now() + 5 * HOUR });
     expect(port.calls.filter((c) => c.idempotencyKey === id)).toHaveLength(1);
     const refund = (await getRefund(KOFI_KUMASI, id))!;
@@ -276,7 +283,8 @@ describe("sending a refund to the processor", () => {
     // Not due again yet: nothing is sent.
     await processRefunds(businessOf(KUMASI), port);
     expect(port.calls.filter((c) => c.idempotencyKey === id)).toHaveLength(1);
-    for (let attempt = 2; attempt <= MAX_REFUND_ATTEMPTS; attempt += 1) await processRefunds(businessOf(KUMASI), port, { now: Date.now() + attempt * 2 * HOUR });
+    for (let attempt = 2; attempt <= MAX_REFUND_ATTEMPTS; attempt += 1)
+      await processRefunds(businessOf(KUMASI), port, { now: Date.now() + attempt * 2 * HOUR });
     expect(port.calls.filter((c) => c.idempotencyKey === id)).toHaveLength(MAX_REFUND_ATTEMPTS);
     const refund = (await getRefund(KOFI_KUMASI, id))!;
     expect(refund).toMatchObject({ status: "failed", attempts: MAX_REFUND_ATTEMPTS, failureReason: expect.stringMatching(/refused/) });
@@ -297,7 +305,8 @@ describe("sending a refund to the processor", () => {
     await processRefunds(businessOf(KUMASI), port, { now: Date.now() + HOUR });
     expect((await getRefund(KOFI_KUMASI, id))!.status).toBe("succeeded");
     expect(
-      (await (await portal().db()).prepare("SELECT outcome FROM refund_attempts WHERE refund_id = ? ORDER BY attempt").bind(id).all<{ outcome: string }>()).results,
+      (await (await portal().db()).prepare("SELECT outcome FROM refund_attempts WHERE refund_id = ? ORDER BY attempt").bind(id).all<{ outcome: string }>())
+        .results,
     ).toEqual([{ outcome: "failed" }, { outcome: "succeeded" }]);
   });
 });
@@ -350,7 +359,7 @@ describe("the screens and the Partner API", () => {
     expect(detail).toContain("Ɔkɔtɔ returned 😊");
 
     const key = await makeKey(portal(), KUMASI);
-    const answer = (await (await api(portal(), key, `/api/v1/payments/${payment.reference}`)).json()) as Record<string, unknown>;
+    const answer = await (await api(portal(), key, `/api/v1/payments/${payment.reference}`)).json<Record<string, unknown>>();
     expect(answer).toMatchObject({
       reference: payment.reference,
       refunded: 250,
@@ -369,13 +378,19 @@ describe("the screens and the Partner API", () => {
     };
     const [dashboardBefore, reportBefore] = [await refundsFigure("/"), await refundsFigure("/reports?range=today")];
     await approveRefund(KOFI_KUMASI, META, id);
-    const plus = ([amount, count]: string[]) => [((Number(amount!.replace(/,/g, "")) * 100 + 321) / 100).toLocaleString("en-US", { minimumFractionDigits: 2 }), String(Number(count) + 1)];
+    const plus = ([amount, count]: string[]) => [
+      ((Number(amount!.replace(/,/g, "")) * 100 + 321) / 100).toLocaleString("en-US", { minimumFractionDigits: 2 }),
+      String(Number(count) + 1),
+    ];
     expect(await refundsFigure("/")).toEqual(plus(dashboardBefore));
     expect(await refundsFigure("/reports?range=today")).toEqual(plus(reportBefore));
     const html = await (await portal().fetch("/", { headers: abena })).text();
     expect(html).toContain("Reversals (GHS)");
 
-    const csv = (await (await portal().fetch("/reports/export?range=today", { headers: abena })).text()).replace(/^\uFEFF/, "").trimEnd().split("\r\n");
+    const csv = (await (await portal().fetch("/reports/export?range=today", { headers: abena })).text())
+      .replace(/^\uFEFF/, "")
+      .trimEnd()
+      .split("\r\n");
     expect(csv[0]).toBe("Day,Payments,Value (GHS),Fees (GHS),Refunds (GHS)");
     expect(Number(csv[1]!.split(",")[4])).toBeGreaterThanOrEqual(3.21);
 
@@ -385,6 +400,11 @@ describe("the screens and the Partner API", () => {
       .trimEnd()
       .split("\r\n");
     expect(rows[0]!.split(",").at(-1)).toBe("Refunded (GHS)");
-    expect(rows.find((row) => row.startsWith(`${payment.reference},`))!.split(",").at(-1)).toBe("3.21");
+    expect(
+      rows
+        .find((row) => row.startsWith(`${payment.reference},`))!
+        .split(",")
+        .at(-1),
+    ).toBe("3.21");
   });
 });
