@@ -1,6 +1,6 @@
 // Refunds as they are read and as the sender changes them (refunds, refund_attempts). Each statement binds business_id;
 // the making and deciding of a refund request is in refund-requests.ts, the sending in functions/refunds/send.ts.
-import type { BusinessDb, Tenant } from "./tenant";
+import type { BusinessDb, Db, Tenant } from "./tenant";
 
 export type RefundStatus = "pending_approval" | "rejected" | "sending" | "succeeded" | "failed";
 
@@ -143,6 +143,11 @@ export function finishRefundStatement(
        WHERE id = ? AND business_id = ? AND status = 'sending'`,
     )
     .bind(outcome.status, outcome.at, outcome.failureReason, refundId, businessId);
+}
+
+/** Right after finishRefundStatement: the batch rolls back unless that changed the refund (it was still sending). It reads changes(), no business's rows. */
+export function stillSendingGuardStatement(db: Db): D1PreparedStatement {
+  return db.prepare("INSERT INTO batch_guards (ok, reason) VALUES (changes() = 1, 'still sending')");
 }
 
 /** A failed attempt with attempts left: released, and due again at `nextAttemptAt`. */

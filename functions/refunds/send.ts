@@ -6,7 +6,15 @@
 import { refundFailedPosting, refundSucceededPosting } from "../ledger";
 import { clearBatchGuardsStatement } from "../data/batch-guards";
 import { postingStatements } from "../data/ledger";
-import { claimRefund, dueRefunds, finishRefundStatement, refundAttemptStatement, retryRefundStatement, type DueRefund } from "../data/refunds";
+import {
+  claimRefund,
+  dueRefunds,
+  finishRefundStatement,
+  refundAttemptStatement,
+  retryRefundStatement,
+  stillSendingGuardStatement,
+  type DueRefund,
+} from "../data/refunds";
 import { webhookEventStatements } from "../data/webhooks";
 import type { BusinessDb } from "../data/tenant";
 
@@ -126,7 +134,7 @@ export async function processRefunds(
     await db.batch([
       finishRefundStatement(business, refund.id, { status, at, failureReason: error }),
       // Only from sending: a refund finished by someone else is not posted again (the batch rolls back).
-      db.prepare("INSERT INTO batch_guards (ok, reason) VALUES (changes() = 1, 'still sending')"),
+      stillSendingGuardStatement(db),
       record,
       ...postingStatements(business, lines, {
         postingId: `pst_${refund.id}_${status}`,
