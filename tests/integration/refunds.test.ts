@@ -297,6 +297,13 @@ describe("sending a refund to the processor", () => {
     await expectAccountSumsMatchEntries(portal().shards());
   });
 
+  it("the 5-minute cron sends what the approval did not (the Worker's own simulated processor)", async () => {
+    const { id } = await approved(450);
+    expect((await getRefund(KOFI_KUMASI, id))!.status).toBe("sending");
+    expect(await portal().scheduled("*/5 * * * *")).toBe("ok");
+    expect((await getRefund(KOFI_KUMASI, id))!).toMatchObject({ status: "succeeded", attempts: 1 });
+  });
+
   it("a first attempt that times out succeeds when tried again", async () => {
     const { id } = await approved(298); // .98: the simulated network times out once
     const port = recordingPort();
