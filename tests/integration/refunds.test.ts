@@ -10,6 +10,7 @@ import { ForbiddenError, NotFoundError, RuleError, type Tenant } from "../../fun
 import { approveTransfer, requestTransfer } from "../../functions/data/transfer-requests";
 import { createWebhookEndpoint } from "../../functions/data/webhooks";
 import { MAX_REFUND_ATTEMPTS, processRefunds, simulatedRefunds, type RefundOrder, type RefundPort } from "../../functions/refunds/send";
+import { moveBusiness } from "../../functions/shard-move";
 import { newWebhookSecret } from "../../functions/webhooks/signing";
 import { expectAccountSumsMatchEntries } from "../support/ledger";
 import { api, makeKey } from "../support/partner-api";
@@ -413,5 +414,35 @@ describe("the screens and the Partner API", () => {
         .split(",")
         .at(-1),
     ).toBe("3.21");
+  });
+});
+
+describe("a business moving to another database", () => {
+  it("takes its refunds along, each still on its own payment, with its attempts", async () => {
+    const places = async () =>
+      new Map(
+        (await portal().core().prepare("SELECT business_id, shard FROM business_shards").all<{ business_id: string; shard: string }>()).results.map((row) => [
+          row.business_id,
+          row.shard,
+        ]),
+      );
+    const from = (await places()).get(KUMASI)!;
+    const to = [...new Set((await places()).values())].find((shard) => shard !== from)!;
+    const read = (db: D1Database) =>
+      db
+        .prepare(
+          `SELECT r.id, t.reference, r.amount, r.status, (SELECT COUNT(*) FROM refund_attempts a WHERE a.refund_id = r.id AND a.business_id = r.business_id) AS attempts
+           FROM refunds r JOIN transactions t ON t.id = r.transaction_id AND t.business_id = r.business_id WHERE r.business_id = ? ORDER BY r.id`,
+        )
+        .bind(KUMASI)
+        .all()
+        .then((rows) => rows.results);
+    const before = await read(portal().database(from));
+    expect(before.length).toBeGreaterThan(5);
+    await moveBusiness({ core: portal().core(), database: (name) => portal().database(name) }, KUMASI, to, { pageSize: 50 });
+    await portal().refreshPlaces();
+    expect(await read(portal().database(to))).toEqual(before);
+    expect(await portal().database(from).prepare("SELECT COUNT(*) AS n FROM refunds WHERE business_id = ?").bind(KUMASI).first("n")).toBe(0);
+    await expectAccountSumsMatchEntries(portal().shards());
   });
 });
