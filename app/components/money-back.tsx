@@ -8,11 +8,17 @@ export function MoneyBackFigures({ back, label }: { back: MoneyBack; label: stri
     <dl className="totals" aria-label={label} data-testid="money-back">
       <div>
         <dt>Reversals (GHS)</dt>
-        <dd>{`${formatAmount(back.reversals.amount)} · ${formatCount(back.reversals.count)}`}</dd>
+        <dd>
+          {formatAmount(back.reversals.amount)}
+          <span className="cell-sub">{back.reversals.count === 1 ? "1 payment reversed" : `${formatCount(back.reversals.count)} payments reversed`}</span>
+        </dd>
       </div>
       <div>
         <dt>Refunds (GHS)</dt>
-        <dd>{`${formatAmount(back.refunds.amount)} · ${formatCount(back.refunds.count)}`}</dd>
+        <dd>
+          {formatAmount(back.refunds.amount)}
+          <span className="cell-sub">{back.refunds.count === 1 ? "1 refund" : `${formatCount(back.refunds.count)} refunds`}</span>
+        </dd>
       </div>
     </dl>
   );

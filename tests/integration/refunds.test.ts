@@ -382,7 +382,7 @@ describe("the screens and the Partner API", () => {
     const abena = await signedInCookie(portal(), "abena.darko@example.com", KUMASI);
     const refundsFigure = async (path: string) => {
       const html = await (await portal().fetch(path, { headers: abena })).text();
-      return /Refunds \(GHS\)<\/dt><dd>([\d,]+\.\d{2}) · (\d+)<\/dd>/.exec(html)!.slice(1);
+      return /Refunds \(GHS\)<\/dt><dd>([\d,]+\.\d{2})<span class="cell-sub">(\d+) refunds?<\/span><\/dd>/.exec(html)!.slice(1);
     };
     const [dashboardBefore, reportBefore] = [await refundsFigure("/"), await refundsFigure("/reports?range=today")];
     await approveRefund(KOFI_KUMASI, META, id);
