@@ -111,13 +111,30 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
 }
 
 /** An amount over what is left (or over the available money) is said next to the field as it is typed; the server checks again. */
-function RefundAmount({ limits, left, answer }: { limits: AmountLimit[]; left: number; answer?: { values: { amount: string }; errors: FieldErrors } }) {
+function RefundAmount({
+  limits,
+  left,
+  available,
+  answer,
+}: {
+  limits: AmountLimit[];
+  left: number;
+  available: number;
+  answer?: { values: { amount: string }; errors: FieldErrors };
+}) {
   const [state, setState] = useState<{ answer: typeof answer; typed: string | null }>({ answer, typed: null });
   if (state.answer !== answer) setState({ answer, typed: null });
   const typed = state.answer === answer ? state.typed : null;
   const error = typed === null ? answer?.errors.amount : (amountLimitError(typed, limits) ?? undefined);
   return (
-    <Field id="amount" label="Amount to refund (GHS)" error={error} hint={`The full GHS ${formatAmount(left)} left, or less for a partial refund.`}>
+    <Field
+      id="amount"
+      label="Amount to refund (GHS)"
+      error={error}
+      hint={`The full GHS ${formatAmount(left)} left, or less for a partial refund.${
+        available < left ? ` The merchant has only GHS ${formatAmount(available)} available: no more can be refunded now.` : ""
+      }`}
+    >
       <input
         id="amount"
         name="amount"
@@ -189,7 +206,7 @@ export default function RefundPayment() {
           ) : null}
           <Form method="post" className="form" noValidate onSubmit={(event) => refuseOverLimit(event, limits)}>
             <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
-            <RefundAmount limits={limits} left={left} answer={answer} />
+            <RefundAmount limits={limits} left={left} available={available} answer={answer} />
             <Field id="reason" label="Reason" error={errors.reason} hint="What the payer and the merchant agreed, e.g. goods returned.">
               <textarea
                 id="reason"

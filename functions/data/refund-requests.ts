@@ -96,6 +96,17 @@ export async function requestRefund(tenant: Tenant, meta: RequestMeta, input: Re
   };
   try {
     await db.batch([
+      // Two asks at once both read what is left before either wrote: the second one's batch sees the first's row.
+      guard(
+        db,
+        `SELECT t.status = 'successful' AND t.amount >= ? + (SELECT coalesce(SUM(r.amount), 0) FROM refunds r
+           WHERE r.business_id = t.business_id AND r.transaction_id = t.id AND r.status IN ('pending_approval', 'sending', 'succeeded'))
+         FROM transactions t WHERE t.business_id = ? AND t.id = ?`,
+        "refundable",
+        input.amount,
+        tenant.businessId,
+        payment.id,
+      ),
       db
         .prepare(
           `INSERT INTO refunds (id, business_id, transaction_id, merchant_id, amount, reason, status, idempotency_key, requested_by, created_at)
@@ -117,6 +128,7 @@ export async function requestRefund(tenant: Tenant, meta: RequestMeta, input: Re
           data: { approvalRequest: { id: requestId, kind: "refund", action: "create", targetId: id, makerId: tenant.userId, madeAt: at } },
         },
       ]),
+      clearBatchGuardsStatement(db),
     ]);
   } catch (error) {
     // The same form submitted twice at once: the other submit made it.
@@ -127,6 +139,10 @@ export async function requestRefund(tenant: Tenant, meta: RequestMeta, input: Re
         .first<{ id: string }>();
       if (made) return { id: made.id, duplicate: true };
     }
+    const now = await refundableOf(tenant, input.transactionId);
+    const refusal = notRefundable(now.payment);
+    if (refusal) throw new RuleError(refusal);
+    if (input.amount > now.left) throw new RefundFieldError("amount", exceedsRefundable(now.left));
     throw error;
   }
   return { id, duplicate: false };

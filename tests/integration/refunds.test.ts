@@ -3,7 +3,8 @@
 // past the merchant's available money (checked again inside the approval's batch, where two approvals racing meet);
 // sent to the processor once, retried, and when it keeps failing the money returns. The ledger sums to zero throughout.
 import { beforeAll, describe, expect, it } from "vitest";
-import { getMerchantBalances } from "../../functions/data/ledger";
+import { getMerchantBalances, postingStatements } from "../../functions/data/ledger";
+import { clearingPosting, paymentPosting } from "../../functions/ledger";
 import { approveRefund, rejectRefund, requestRefund } from "../../functions/data/refund-requests";
 import { getRefund } from "../../functions/data/refunds";
 import { ForbiddenError, NotFoundError, RuleError, type Tenant } from "../../functions/data/tenant";
@@ -36,17 +37,31 @@ async function freshPayment(tenant: Tenant, status = "successful", headroom = 3)
   const { results } = await db
     .prepare(
       `SELECT t.id, t.amount, t.merchant_id AS merchantId, t.reference FROM transactions t
-       WHERE t.business_id = ? AND t.status = ? AND t.amount BETWEEN 1000 AND 40000 ORDER BY t.id LIMIT 400`,
+       WHERE t.business_id = ? AND t.status = ? AND t.amount BETWEEN 2000 AND 40000 ORDER BY t.id LIMIT 400`,
     )
     .bind(tenant.businessId, status)
     .all<Payment>();
   for (const payment of results) {
     if (used.has(payment.id)) continue;
-    if (status === "successful" && (await getMerchantBalances(tenant, payment.merchantId)).available < payment.amount * headroom) continue;
     used.add(payment.id);
+    if (status === "successful") await topUp(tenant, payment.merchantId, payment.amount * headroom);
     return payment;
   }
   throw new Error(`no ${status} payment left for the test`);
+}
+
+/** Enough available money for the test (the seed's merchants hold little): a cleared payment, posted by the portal's own ledger functions. */
+async function topUp(tenant: Tenant, merchantId: string, atLeast: number): Promise<void> {
+  const { available } = await getMerchantBalances(tenant, merchantId);
+  if (available >= atLeast) return;
+  const payment = { merchantId, amount: atLeast - available, fee: 0 };
+  const postingId = `test_topup_${merchantId}_${Date.now()}_${(sequence += 1)}`;
+  await (
+    await portal().db()
+  ).batch([
+    ...postingStatements(tenant, paymentPosting(payment), { postingId, memo: "Test top-up", postedAt: Date.now() }),
+    ...postingStatements(tenant, clearingPosting(payment), { postingId: `${postingId}_cleared`, memo: "Test top-up cleared", postedAt: Date.now() }),
+  ]);
 }
 
 async function one<T>(sql: string, ...binds: unknown[]): Promise<T | null> {
@@ -113,6 +128,16 @@ describe("asking for a refund", () => {
     await expect(ask(301)).rejects.toThrow(/amount left to refund of GHS 3\.00\./);
     await ask(300);
     await expect(ask(1)).rejects.toThrow(/already refunded in full/);
+  });
+
+  it("two asks at once that together exceed the payment: one is made, the other refused by the amount", async () => {
+    const payment = await freshPayment(KOFI_KUMASI);
+    const part = Math.floor(payment.amount * 0.6);
+    const ask = (tenant: Tenant) => requestRefund(tenant, META, { transactionId: payment.id, amount: part, reason: "Returned", idempotencyKey: nextKey() });
+    const outcomes = await Promise.allSettled([ask(ESI_KUMASI), ask(ABENA_KUMASI), ask(KOFI_KUMASI)]);
+    expect(outcomes.filter((o) => o.status === "fulfilled")).toHaveLength(1);
+    for (const o of outcomes.filter((o) => o.status === "rejected")) expect(String(o.reason)).toMatch(/amount left to refund/);
+    expect(await one("SELECT COUNT(*) AS n FROM refunds WHERE transaction_id = ?", payment.id)).toEqual({ n: 1 });
   });
 
   it("only a successful payment: failed and reversed ones are refused", async () => {
