@@ -36,6 +36,9 @@ export default [
   route("money/merchant-funds", "routes/money.merchant-funds.tsx"),
   route("money/settlement-history", "routes/money.settlement-history.tsx"),
   route("approvals/transfer/:id", "routes/approvals.transfer.tsx"),
+  // Refunds (issue 14): asked from a payment, decided as the sixth kind of request.
+  route("transactions/:transactionId/refund", "routes/transactions.refund.tsx"),
+  route("approvals/refund/:id", "routes/approvals.refund.tsx"),
   route("reports", "routes/reports.tsx"),
   route("reports/export", "routes/reports.export.ts"),
   route("money/merchant-accounts/transfer-history/:merchantId", "routes/money.transfer-history.tsx"),

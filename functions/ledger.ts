@@ -121,3 +121,30 @@ export function ledgerAccountId(businessId: string, account: AccountRef): string
 export function merchantBalance(entrySum: number): number {
   return 0 - entrySum; // not -entrySum: no "-0" for an empty account
 }
+
+// Refunds (issue 14; docs/decisions/022-refunds.md). The business keeps its fee: the whole refunded amount comes
+// out of the merchant's available money, as the processor takes it back from the business in full.
+
+/** Approved: the amount leaves the merchant's available money and waits, payable, while the processor sends it. */
+export function refundPosting(merchantId: string, amount: number): PostingLine[] {
+  return balanced([
+    { account: { kind: "merchant_available", merchantId }, amount },
+    { account: { kind: "refund_payable" }, amount: -amount },
+  ]);
+}
+
+/** The processor confirmed it: the scheme or network owes the business that much less. */
+export function refundSucceededPosting(amount: number): PostingLine[] {
+  return balanced([
+    { account: { kind: "refund_payable" }, amount },
+    { account: { kind: "scheme_receivable" }, amount: -amount },
+  ]);
+}
+
+/** The last attempt failed: the money goes back to the merchant's available balance. */
+export function refundFailedPosting(merchantId: string, amount: number): PostingLine[] {
+  return balanced([
+    { account: { kind: "refund_payable" }, amount },
+    { account: { kind: "merchant_available", merchantId }, amount: -amount },
+  ]);
+}

@@ -26,6 +26,8 @@ export const PERMISSIONS = [
   "view:balance",
   "view:transfer",
   "request:transfer",
+  // Refunds (issue 14): asked by Operations, Finance and administrators, approved by an administrator who did not ask.
+  "request:refund",
   "view:settlement",
   "run:settlement",
   "view:report",
@@ -66,9 +68,10 @@ const ROLE_PERMISSIONS: Readonly<Record<Role, ReadonlySet<Permission>>> = {
     "request:point_of_sale",
     "request:settlement_account",
     "manage:terminal",
+    "request:refund",
   ]),
   // ...Finance works the money: exports, and transfers for a second person to approve...
-  Finance: new Set<Permission>([...READ, "export:transaction", "export:report", "request:transfer"]),
+  Finance: new Set<Permission>([...READ, "export:transaction", "export:report", "request:transfer", "request:refund"]),
   // ...and a Viewer only reads.
   Viewer: new Set<Permission>(READ),
 };

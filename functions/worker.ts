@@ -13,6 +13,7 @@ import { handleWebhooksBatch } from "./webhooks/consumer";
 import { dispatchPendingDeliveries } from "./webhooks/dispatch";
 import { sweepWebhooks } from "./webhooks/sweep";
 import { payoutPortFor, settleAndPay } from "./settlement/daily";
+import { processRefunds, refundPortFor } from "./refunds/send";
 import "./load-context";
 import { logError } from "./log";
 import { newNonce, newRequestId } from "./request-id";
@@ -55,13 +56,22 @@ const archive: CronJob = async (env, now) =>
   });
 // The settlement run's settlement.paid / settlement.failed events, sent now rather than at the next sweep.
 const sendWebhooks: CronJob = (env) => dispatchPendingDeliveries(env, Date.now());
+// Approved refunds are sent right after their approval (app/routes/approvals.refund.tsx); this retries what failed or was missed.
+const sendRefunds: CronJob = async (env, now) => {
+  const port = refundPortFor(env);
+  if (!port) return;
+  for (const business of await everyBusinessDb(env)) {
+    const run = await processRefunds(business, port, { now });
+    if (run.succeeded.length + run.failed.length > 0) await dispatchPendingDeliveries(env, Date.now(), business);
+  }
+};
 
 /**
  * What each Cron Trigger of wrangler.toml [triggers] runs: lines run side by side, the jobs of a line one after the
  * other. The daily run clears first so that yesterday's last clearings are there to settle. Add work to a cron here.
  */
 const CRON_JOBS: Readonly<Record<string, readonly (readonly CronJob[])[]>> = {
-  "*/5 * * * *": [[clear], [webhookSweep]],
+  "*/5 * * * *": [[clear], [webhookSweep], [sendRefunds]],
   "0 6 * * *": [
     [clear, settle, sendWebhooks],
     [dropSubmissions, dropIdempotencyKeys],

@@ -3,9 +3,10 @@
 import { Link, useNavigate } from "@remix-run/react";
 import { useEffect } from "react";
 import { formatAmount, formatDate } from "../lib/format";
-import { statusLabel } from "../lib/statuses";
+import { paymentStatus, statusLabel } from "../lib/statuses";
 import { paymentMethod } from "../lib/transactions-view";
 import { Details } from "./details";
+import { StatusPill } from "./status-pill";
 
 export interface PaymentDetailView {
   reference: string;
@@ -22,6 +23,21 @@ export interface PaymentDetailView {
   reversalReason: string | null;
   reversedAt: number | null;
   entries: { id: number; account: string; amount: number; memo: string; postedAt: number }[];
+  /** Approved refunds not failed (issue 14); none for an archived payment. */
+  refunded?: number;
+  refunds?: PaymentRefundView[];
+  /** The refund form, when this person may ask and something is left to refund. */
+  refundHref?: string | null;
+}
+
+export interface PaymentRefundView {
+  id: string;
+  amount: number;
+  reason: string;
+  status: "pending_approval" | "rejected" | "sending" | "succeeded" | "failed";
+  createdAt: string;
+  completedAt: string | null;
+  failureReason: string | null;
 }
 
 export function PaymentFacts({ detail, extra = [] }: { detail: PaymentDetailView; extra?: readonly (readonly [string, string])[] }) {
@@ -30,7 +46,7 @@ export function PaymentFacts({ detail, extra = [] }: { detail: PaymentDetailView
       rows={
         [
           ["Merchant", detail.merchant],
-          ["Status", statusLabel("transaction", detail.status)],
+          ["Status", statusLabel("transaction", paymentStatus(detail))],
           ["Channel", paymentMethod(detail)],
           ["Payer", detail.payer],
           ["Amount (GHS)", formatAmount(detail.amount)],
@@ -42,6 +58,7 @@ export function PaymentFacts({ detail, extra = [] }: { detail: PaymentDetailView
           ...(detail.status === "reversed" && detail.reversedAt !== null
             ? [["Reversed", `${formatDate(detail.reversedAt, "stamp")}${detail.reversalReason ? ` · ${detail.reversalReason}` : ""}`] as const]
             : []),
+          ...(detail.refunded ? [["Refunded (GHS)", formatAmount(detail.refunded)] as const] : []),
           ...extra,
         ] as const
       }
@@ -104,8 +121,41 @@ export function PaymentDetailPanel({ detail, closeHref }: { detail: PaymentDetai
         </Link>
       </header>
       <PaymentFacts detail={detail} />
+      {detail.refundHref ? (
+        <p>
+          <Link to={detail.refundHref} className="button">
+            Refund
+          </Link>
+        </p>
+      ) : null}
+      {detail.refunds && detail.refunds.length > 0 ? <Refunds refunds={detail.refunds} /> : null}
       <h3>Ledger postings</h3>
       <Postings entries={detail.entries} />
     </aside>
+  );
+}
+
+/** A payment's refunds, oldest first: each amount, status, reason and times, and why one failed. */
+function Refunds({ refunds }: { refunds: PaymentRefundView[] }) {
+  return (
+    <>
+      <h3>Refunds</h3>
+      <ul className="refund-list" aria-label="Refunds">
+        {refunds.map((refund) => (
+          <li key={refund.id} className="refund-list__item">
+            <span>
+              <strong>{`GHS ${formatAmount(refund.amount)}`}</strong> <StatusPill entity="refund" status={refund.status} />
+            </span>
+            <span className="cell-sub">
+              <bdi>{refund.reason}</bdi>
+              {` · asked ${formatDate(refund.createdAt, "numeric")}${
+                refund.completedAt ? ` · ${refund.status === "succeeded" ? "refunded" : "ended"} ${formatDate(refund.completedAt, "numeric")}` : ""
+              }`}
+            </span>
+            {refund.failureReason ? <span className="cell-sub">{`Why it failed: ${refund.failureReason}`}</span> : null}
+          </li>
+        ))}
+      </ul>
+    </>
   );
 }

@@ -24,6 +24,7 @@ const KIND_NAMES: Record<string, string> = {
   settlement_account: "Settlement account",
   employee: "Employee",
   transfer: "Transfer",
+  refund: "Refund",
 };
 
 export function kindName(kind: string): string {

@@ -26,7 +26,11 @@ export const paths = {
   /** A terminal's page; `assignMerchant` opens its assign form on that merchant's points of sale. */
   device: (deviceId: string, options: { assignMerchant?: string } = {}) => `/pos-terminals/device-details/${segment(deviceId)}${query(options)}`,
   /** A request's page: transfers, the fifth kind, have their own. */
-  approval: (kind: ApprovalKind | "transfer", id: string) => `/approvals/${kind === "transfer" ? "transfer" : KIND_SLUGS[kind]}/${segment(id)}`,
+  approval: (kind: ApprovalKind | "transfer" | "refund", id: string) =>
+    `/approvals/${kind === "transfer" || kind === "refund" ? kind : KIND_SLUGS[kind]}/${segment(id)}`,
+  /** A payment's detail on the transactions screen, and the form that asks for its refund. */
+  payment: (transactionId: number) => `/transactions?tx=${transactionId}`,
+  refundPayment: (transactionId: number) => `/transactions/${transactionId}/refund`,
   /** An archived month's payments as CSV (YYYY-MM). */
   archivedMonthCsv: (month: string) => `/transactions/archive/${segment(month)}`,
   transferHistory: (merchantId: string) => `/money/merchant-accounts/transfer-history/${segment(merchantId)}`,
@@ -40,6 +44,6 @@ export const paths = {
 
 /** The request page of a request whose kind comes from data; null for a kind with no page. */
 export function approvalPath(kind: string, id: string): string | null {
-  if (kind !== "transfer" && !Object.hasOwn(KIND_SLUGS, kind)) return null;
-  return paths.approval(kind as ApprovalKind | "transfer", id);
+  if (kind !== "transfer" && kind !== "refund" && !Object.hasOwn(KIND_SLUGS, kind)) return null;
+  return paths.approval(kind as ApprovalKind | "transfer" | "refund", id);
 }

@@ -49,6 +49,9 @@ export const SUPPORTING_ROUTES: readonly RouteEntry[] = [
   { pattern: "/auth/oidc/:provider/callback", title: "Login", layout: "standard" },
   // The fifth approval kind (transfers, issue 6), beside SPEC's four.
   { pattern: "/approvals/transfer/:id", title: "Transfer Request", layout: "default" },
+  // Refunds (issue 14): asked from a payment, the sixth approval kind.
+  { pattern: "/transactions/:transactionId/refund", title: "Refund Payment", layout: "default" },
+  { pattern: "/approvals/refund/:id", title: "Refund Request", layout: "default" },
   // The Partner API's reference (issue 12), linked from Settings → Developers.
   { pattern: "/developers/api", title: "API Reference", layout: "default" },
   // A webhook endpoint's delivery log (Settings > Developers, issue 12).

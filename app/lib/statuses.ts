@@ -3,6 +3,7 @@
 import type { ApprovalStatus } from "../../functions/data/approvals";
 import type { Employee } from "../../functions/data/employees";
 import type { Merchant } from "../../functions/data/merchants";
+import type { RefundStatus } from "../../functions/data/refunds";
 import type { PointOfSale } from "../../functions/data/points-of-sale";
 import type { SettlementAccount } from "../../functions/data/settlement-accounts";
 import type { Settlement } from "../../functions/data/settlements";
@@ -20,7 +21,21 @@ type Statuses<S extends string> = Record<S, readonly [label: string, tone: Tone]
 const ACTIVE_OR_NOT = { active: ["Active", "good"], inactive: ["Inactive", "plain"] } as const;
 
 const STATUSES = {
-  transaction: { successful: ["Successful", "good"], failed: ["Failed", "bad"], reversed: ["Reversed", "wait"] } satisfies Statuses<Transaction["status"]>,
+  // A successful payment with refunds reads by what went back (paymentStatus below).
+  transaction: {
+    successful: ["Successful", "good"],
+    failed: ["Failed", "bad"],
+    reversed: ["Reversed", "wait"],
+    partially_refunded: ["Partially refunded", "wait"],
+    refunded: ["Refunded", "plain"],
+  } satisfies Statuses<Transaction["status"] | "partially_refunded" | "refunded">,
+  refund: {
+    pending_approval: ["Waiting for approval", "wait"],
+    rejected: ["Rejected", "bad"],
+    sending: ["Sending to the payer", "wait"],
+    succeeded: ["Refunded", "good"],
+    failed: ["Failed, money returned", "bad"],
+  } satisfies Statuses<RefundStatus>,
   terminal: {
     in_stock: ["In stock", "plain"],
     assigned: ["Assigned", "wait"],
@@ -77,4 +92,11 @@ export function statusClass<E extends StatusEntity>(entity: E, status: StatusOf<
 /** Every status of the entity with its label, in the map's order (filter choices, CSV values). */
 export function statusLabels<E extends StatusEntity>(entity: E): Record<StatusOf<E>, string> {
   return Object.fromEntries(Object.entries(STATUSES[entity] as Statuses<string>).map(([status, [label]]) => [status, label])) as Record<StatusOf<E>, string>;
+}
+
+/** How a payment reads: a successful one with refunds approved (sending or done) is "Partially refunded" or "Refunded". */
+export function paymentStatus(payment: { status: Transaction["status"]; amount: number; refunded?: number }): StatusOf<"transaction"> {
+  const refunded = payment.refunded ?? 0;
+  if (payment.status !== "successful" || refunded <= 0) return payment.status;
+  return refunded >= payment.amount ? "refunded" : "partially_refunded";
 }

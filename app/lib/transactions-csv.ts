@@ -6,7 +6,8 @@ import type { Transaction } from "../../functions/data/transactions";
 import { networkLabel } from "./format";
 import { CHANNEL_LABEL, payerOf } from "./transactions-view";
 
-export type CsvTransaction = Transaction & { merchant: string };
+/** `refunded`: refunds approved and not failed (issue 14); an archived month's payments have none. */
+export type CsvTransaction = Transaction & { merchant: string; refunded?: number };
 
 const cedis = (pesewas: number) => (pesewas / 100).toFixed(2);
 
@@ -24,4 +25,6 @@ export const TRANSACTION_CSV_COLUMNS: readonly CsvColumn<CsvTransaction>[] = [
   { header: "Net (GHS)", value: (t) => cedis(t.amount - t.fee) },
   { header: "Status", value: (t) => t.status },
   { header: "Available (UTC)", value: (t) => (t.clearedAt ? new Date(t.clearedAt).toISOString() : null) },
+  // Last, so the columns before keep their places in a spreadsheet made before refunds.
+  { header: "Refunded (GHS)", value: (t) => (t.refunded === undefined ? null : cedis(t.refunded)) },
 ];

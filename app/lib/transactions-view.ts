@@ -24,4 +24,5 @@ export const ACCOUNT_LABEL: Record<string, string> = {
   fee_revenue: "Fee revenue",
   scheme_receivable: "Due from the scheme or network",
   settlement_payable: "Settlement payable",
+  refund_payable: "Refunds on their way to payers",
 };

@@ -5,7 +5,9 @@
 // transactions index.
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Link, useLoaderData, useRouteLoaderData } from "@remix-run/react";
-import { dashboardFigures, type DayFigures, type PeriodFigures } from "../../functions/data/dashboard";
+import { accraDay, dashboardFigures, type DayFigures, type PeriodFigures } from "../../functions/data/dashboard";
+import { moneyBack } from "../../functions/data/refunds";
+import { MoneyBackFigures } from "../components/money-back";
 import { namesOf } from "../../functions/data/names";
 import { countSilentTerminals } from "../../functions/data/terminals";
 import { listTransactions } from "../../functions/data/transactions";
@@ -24,14 +26,17 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const { deps, tenant } = await requireTenant(request, context, "view:dashboard");
   const now = deps.now();
   const showPayments = can(tenant.role, "view:transaction");
-  const [figures, silent, latest] = await Promise.all([
+  const [figures, silent, latest, back] = await Promise.all([
     dashboardFigures(tenant, now),
     can(tenant.role, "view:terminal") ? countSilentTerminals(tenant, now - DAY_MS) : Promise.resolve(null),
     showPayments ? listTransactions(tenant, { limit: 8 }) : Promise.resolve(null),
+    // Reversals and refunds of the last 30 days, counted apart (issue 14).
+    moneyBack(tenant, { fromDay: accraDay(now - 29 * DAY_MS), toDay: accraDay(now) }),
   ]);
   const names = await namesOf(tenant, "merchant", latest?.rows.map((t) => t.merchantId) ?? []);
   return {
     figures,
+    back,
     silent,
     latest:
       latest?.rows.map((t) => ({
@@ -106,7 +111,7 @@ function DailyChart({ days }: { days: DayFigures[] }) {
 }
 
 export default function Dashboard() {
-  const { figures, silent, latest } = useLoaderData<typeof loader>();
+  const { figures, back, silent, latest } = useLoaderData<typeof loader>();
   const identity = useRouteLoaderData<typeof rootLoader>("root")?.identity;
   const { today, yesterday, last30, previous30 } = figures;
   return (
@@ -179,6 +184,7 @@ export default function Dashboard() {
         ) : null}
       </section>
 
+      <MoneyBackFigures back={back} label="Money going back in the last 30 days" />
       <section className="card" aria-labelledby="chart-heading">
         <h2 id="chart-heading">Last 30 days</h2>
         {last30.count === 0 ? <p>No successful payments in the last 30 days.</p> : <DailyChart days={figures.days} />}

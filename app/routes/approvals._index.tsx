@@ -79,7 +79,7 @@ const COLUMNS: Column<Row>[] = [
     header: "Concerns",
     cell: (r) => {
       const href = approvalPath(r.kind, r.id);
-      const title = r.subject ?? (r.kind === "transfer" ? "A transfer" : "A record no longer here");
+      const title = r.subject ?? (r.kind === "transfer" ? "A transfer" : r.kind === "refund" ? "A refund" : "A record no longer here");
       return href ? (
         <Link to={href} className="cell-title">
           <strong>{title}</strong>
@@ -107,7 +107,7 @@ export default function Approvals() {
   const { search } = useLocation();
   const params = new URLSearchParams(search);
   const submit = useSubmit();
-  const allPending = pending.employee + pending.merchant + pending.point_of_sale + pending.settlement_account + pending.transfer;
+  const allPending = pending.employee + pending.merchant + pending.point_of_sale + pending.settlement_account + pending.transfer + pending.refund;
   const filtered = status !== "pending" || makerId !== null;
   return (
     <div className="page">

@@ -12,9 +12,15 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const { dimension, period, lines } = await buildReport(tenant, new URL(request.url), deps.now());
   const heading = DIMENSIONS.find((d) => d.value === dimension)?.heading ?? "Key";
   const body = [
-    csvLine([heading, "Payments", "Value (GHS)", "Fees (GHS)"]),
+    csvLine([heading, "Payments", "Value (GHS)", "Fees (GHS)", "Refunds (GHS)"]),
     ...lines.map((l) =>
-      csvLine([dimension === "day" ? l.key : dimension === "network" ? networkLabel(l.label) : l.label, l.count, cedis(l.amount), cedis(l.fee)]),
+      csvLine([
+        dimension === "day" ? l.key : dimension === "network" ? networkLabel(l.label) : l.label,
+        l.count,
+        cedis(l.amount),
+        cedis(l.fee),
+        cedis(l.refunded),
+      ]),
     ),
   ].join("");
   return new Response(`\uFEFF${body}`, {

@@ -17,6 +17,8 @@ import { QUICK_RANGES, resolveRange } from "../lib/date-range";
 import { formatAmount, formatCount, formatDate, networkLabel } from "../lib/format";
 import { filterHref } from "../lib/list-url";
 import { listParams, oneOf } from "../lib/list-params";
+import { moneyBack, refundsBy } from "../../functions/data/refunds";
+import { MoneyBackFigures } from "../components/money-back";
 
 export const DIMENSIONS: { value: ReportDimension; label: string; heading: string }[] = [
   { value: "day", label: "By day", heading: "Day" },
@@ -40,6 +42,8 @@ export interface ReportLine {
   count: number;
   amount: number;
   fee: number;
+  /** Refunds approved on the line's day, or of its payments, in the period (not failed): apart from reversals, which never count as successful. */
+  refunded: number;
 }
 
 const DAY_MS = 86_400_000;
@@ -54,7 +58,16 @@ export async function buildReport(tenant: Tenant, url: URL, now: number) {
   const { filters } = listParams(url, REPORT_PARAMS);
   const period = resolveRange(filters, now, "30d");
   const dimension: ReportDimension = filters.by ?? "day";
-  const rows = await keptReportBy(tenant, { dimension, fromDay: period.fromDay, toDay: period.toDay }, now);
+  const [payments, refunded, back] = await Promise.all([
+    keptReportBy(tenant, { dimension, fromDay: period.fromDay, toDay: period.toDay }, now),
+    refundsBy(tenant, { dimension, fromDay: period.fromDay, toDay: period.toDay }),
+    moneyBack(tenant, { fromDay: period.fromDay, toDay: period.toDay }),
+  ]);
+  // A line with refunds but no successful payment in the period still shows its refunds.
+  const rows = [
+    ...payments.map((r) => ({ ...r, refunded: refunded.get(r.key) ?? 0 })),
+    ...[...refunded].filter(([key]) => !payments.some((r) => r.key === key)).map(([key, amount]) => ({ key, count: 0, amount: 0, fee: 0, refunded: amount })),
+  ];
   const kind = NAMED[dimension];
   const names = kind
     ? await namesOf(
@@ -69,10 +82,10 @@ export async function buildReport(tenant: Tenant, url: URL, now: number) {
     lines = [];
     for (let at = Date.parse(`${period.fromDay}T00:00:00Z`); at <= Date.parse(`${period.toDay}T00:00:00Z`); at += DAY_MS) {
       const day = new Date(at).toISOString().slice(0, 10);
-      lines.push(byDay.get(day) ?? { key: day, label: labelOf("day", day), count: 0, amount: 0, fee: 0 });
+      lines.push(byDay.get(day) ?? { key: day, label: labelOf("day", day), count: 0, amount: 0, fee: 0, refunded: 0 });
     }
   }
-  return { dimension, period, lines };
+  return { dimension, period, lines, back };
 }
 
 function labelOf(dimension: ReportDimension, key: string): string {
@@ -103,12 +116,13 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     page,
     totalPages,
     totals,
+    back: report.back,
     canExport: can(tenant.role, "export:report"),
   };
 }
 
 export default function Reports() {
-  const { dimension, period, lines, dayValues, page, totalPages, totals, canExport } = useLoaderData<typeof loader>();
+  const { dimension, period, lines, dayValues, page, totalPages, totals, back, canExport } = useLoaderData<typeof loader>();
   const { search } = useLocation();
   const params = new URLSearchParams(search);
   const heading = DIMENSIONS.find((d) => d.value === dimension)?.heading ?? "Key";
@@ -119,6 +133,7 @@ export default function Reports() {
     { id: "count", header: "Payments", numeric: true, cell: (l) => formatCount(l.count) },
     { id: "amount", header: "Value (GHS)", numeric: true, cell: (l) => formatAmount(l.amount) },
     { id: "fee", header: "Fees (GHS)", numeric: true, cell: (l) => formatAmount(l.fee) },
+    { id: "refunded", header: "Refunds (GHS)", numeric: true, cell: (l) => formatAmount(l.refunded) },
     ...(dimension === "day" ? [] : [{ id: "share", header: "Share of value", cell: (l: ReportLine) => <ShareBar value={l.amount} max={maxAmount} /> }]),
   ];
   const firstDay = Date.parse(`${period.fromDay}T12:00:00Z`);
@@ -202,6 +217,7 @@ export default function Reports() {
           <dd>{formatAmount(totals.fee)}</dd>
         </div>
       </dl>
+      <MoneyBackFigures back={back} label="Money going back in the period" />
 
       {dimension === "day" && totals.count > 0 ? (
         <section className="card" aria-labelledby="chart-heading">

@@ -7,6 +7,7 @@ import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Form, Link, useLoaderData, useLocation } from "@remix-run/react";
 import * as v from "valibot";
 import { listTransactionEntries } from "../../functions/data/ledger";
+import { listPaymentRefunds, refundTotalsOf } from "../../functions/data/refunds";
 import { namesOf } from "../../functions/data/names";
 import { DEFAULT_PAGE_SIZE, numberedPage } from "../../functions/data/page";
 import { keptTransactionTotals } from "../../functions/data/closed-days";
@@ -14,6 +15,7 @@ import { getTransaction, listTransactions, type Transaction, type TransactionFil
 import { pageNotFound } from "../../functions/http";
 import { can } from "../../functions/permissions";
 import { requireTenant } from "../../functions/guards";
+import { paths } from "../lib/paths";
 import { DataTable, ListCount, ListToolbar, Pager, type Column } from "../components/data-table";
 import { QUICK_RANGES, resolveRange } from "../lib/date-range";
 import { formatDate, networkLabel } from "../lib/format";
@@ -74,7 +76,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     keptTransactionTotals(tenant, filter, deps.now()),
     merchantChoices(tenant, { typed: url.searchParams.get(MERCHANT_FINDER_PARAM), selected: filters.merchant }),
     Number.isSafeInteger(selected) && selected > 0
-      ? Promise.all([getTransaction(tenant, selected), listTransactionEntries(tenant, selected)])
+      ? Promise.all([getTransaction(tenant, selected), listTransactionEntries(tenant, selected), listPaymentRefunds(tenant, selected)])
       : Promise.resolve(null),
   ]);
   const detailRow = detail?.[0] ?? null;
@@ -87,6 +89,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     ...(detailRow ? [detailRow.merchantId] : []),
     ...archive.found.map((f) => f.transaction.merchantId),
   ]);
+  const refundTotals = await refundTotalsOf(tenant, [...result.rows.map((t) => t.id), ...(detailRow ? [detailRow.id] : [])]);
   const view = (t: Transaction) => ({
     id: t.id,
     reference: t.reference,
@@ -102,7 +105,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     status: t.status,
     createdAt: t.createdAt,
     clearedAt: t.clearedAt,
+    refunded: refundTotals.get(t.id)?.refunded ?? 0,
   });
+  const left = detailRow ? detailRow.amount - (refundTotals.get(detailRow.id)?.refunded ?? 0) - (refundTotals.get(detailRow.id)?.pending ?? 0) : 0;
   return {
     rows: result.rows.map(view),
     page: result.number,
@@ -135,6 +140,16 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
             memo: e.memo,
             postedAt: e.postedAt,
           })),
+          refunds: detail![2].map((r) => ({
+            id: r.id,
+            amount: r.amount,
+            reason: r.reason,
+            status: r.status,
+            createdAt: r.createdAt,
+            completedAt: r.completedAt,
+            failureReason: r.failureReason,
+          })),
+          refundHref: can(tenant.role, "request:refund") && detailRow.status === "successful" && left > 0 ? paths.refundPayment(detailRow.id) : null,
         }
       : null,
     canExport: can(tenant.role, "export:transaction"),

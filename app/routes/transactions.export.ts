@@ -6,6 +6,7 @@ import { csvResponse } from "../../functions/csv";
 import { namesOf } from "../../functions/data/names";
 import { MAX_PAGE_SIZE } from "../../functions/data/page";
 import { listTransactions } from "../../functions/data/transactions";
+import { refundTotalsOf } from "../../functions/data/refunds";
 import { requireTenant } from "../../functions/guards";
 import { TRANSACTION_CSV_COLUMNS } from "../lib/transactions-csv";
 import { transactionFilter } from "./transactions._index";
@@ -16,11 +17,20 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   // Each page names its own merchants: a business's every merchant never sits in memory.
   return csvResponse(`transactions-${period.fromDay}-to-${period.toDay}.csv`, TRANSACTION_CSV_COLUMNS, async (after) => {
     const page = await listTransactions(tenant, { ...filter, after, limit: MAX_PAGE_SIZE });
-    const names = await namesOf(
-      tenant,
-      "merchant",
-      page.rows.map((t) => t.merchantId),
-    );
-    return { ...page, rows: page.rows.map((t) => ({ ...t, merchant: names.get(t.merchantId) ?? t.merchantId })) };
+    const [names, refunds] = await Promise.all([
+      namesOf(
+        tenant,
+        "merchant",
+        page.rows.map((t) => t.merchantId),
+      ),
+      refundTotalsOf(
+        tenant,
+        page.rows.map((t) => t.id),
+      ),
+    ]);
+    return {
+      ...page,
+      rows: page.rows.map((t) => ({ ...t, merchant: names.get(t.merchantId) ?? t.merchantId, refunded: refunds.get(t.id)?.refunded ?? 0 })),
+    };
   });
 }

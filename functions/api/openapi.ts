@@ -173,7 +173,7 @@ const description = (perMinute: number) =>
       `and at most ${CLOCK_SKEW_MS / 60_000} minutes ahead of the portal's clock. Amounts are integer pesewas in GHS, at most ${MAX_AMOUNT_PESEWAS}.`,
     "",
     "**Webhooks.** The portal calls the business's endpoints on payment.succeeded, payment.failed, payment.reversed, settlement.paid, settlement.failed, " +
-      "transfer.approved, transfer.rejected, approval.requested and terminal.silent. Each call is signed: its `PP-Signature` header is " +
+      "transfer.approved, transfer.rejected, refund.succeeded, refund.failed, approval.requested and terminal.silent. Each call is signed: its `PP-Signature` header is " +
       '`t=<unix seconds>,v1=<hex>`, the hex being `HMAC-SHA256(secret, timestamp + "." + body)` over the raw body, keyed with the endpoint\'s secret (`whsec_...`). ' +
       "While a secret is being rolled a second `v1=` is made with the previous one: accept the call when any `v1=` matches. Compare in constant time, " +
       "refuse a timestamp more than 5 minutes from your clock, and de-duplicate on the event's id (`PP-Event-Id`): a call may come more than once. " +

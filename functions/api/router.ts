@@ -13,7 +13,8 @@ import { claimIdempotencyKey, releaseIdempotencyKey } from "../data/api-idempote
 import { getPaymentByReference } from "../data/api-payments";
 import { cardNumberPaths } from "./card-numbers";
 import { bearerKey, hashKey } from "./keys";
-import { paymentView } from "./views";
+import { paymentView, refundsView } from "./views";
+import { listRefundsByReference } from "../data/refunds";
 import { openApiDocument } from "./openapi";
 import {
   CLOCK_SKEW_MS,
@@ -239,8 +240,8 @@ async function answer(request: Request, deps: ApiDeps): Promise<Response> {
   switch (route.name) {
     case "payment": {
       if (!v.is(Reference, route.reference)) return problem(404, "No payment with that reference.");
-      const held = await getPaymentByReference(business, route.reference);
-      return held ? jsonResponse(paymentView(held)) : problem(404, "No payment with that reference.");
+      const [held, refunds] = await Promise.all([getPaymentByReference(business, route.reference), listRefundsByReference(business, route.reference)]);
+      return held ? jsonResponse({ ...paymentView(held), ...refundsView(refunds) }) : problem(404, "No payment with that reference.");
     }
     case "payments": {
       const body = await jsonBody(request);

@@ -194,6 +194,21 @@ export const TerminalSerial = v.pipe(v.string(), v.regex(/^[A-Za-z0-9-]{6,32}$/,
 
 const Nullable = <T extends v.GenericSchema>(schema: T, what: string) => v.pipe(v.nullable(schema), v.description(what));
 
+export const RefundView = v.pipe(
+  v.object({
+    id: v.string(),
+    amount: v.pipe(v.number(), v.integer(), v.description("Pesewas.")),
+    currency: v.literal("GHS"),
+    status: v.picklist(["pending_approval", "rejected", "sending", "succeeded", "failed"]),
+    reason: v.string(),
+    requested_at: v.string(),
+    decided_at: Nullable(v.string(), "When an administrator approved or rejected it."),
+    completed_at: Nullable(v.string(), "When the processor confirmed it, or its last attempt failed."),
+    failure_reason: Nullable(v.string(), "Why the processor refused it, for a failed refund (the money went back to the merchant)."),
+  }),
+  v.description("A refund of a payment, asked for in the portal and approved by a second person."),
+);
+
 export const PaymentView = v.pipe(
   v.object({
     reference: Reference,
@@ -217,6 +232,9 @@ export const PaymentView = v.pipe(
       v.object({ id: v.string(), reference: v.string(), status: v.picklist(["pending", "paid", "failed"]), paid_at: v.nullable(v.string()) }),
       "The settlement that paid the merchant for it, once there is one.",
     ),
+    // Refunds (issue 14): in the answer to GET /api/v1/payments/{reference}, not in payment.* webhooks.
+    refunded: v.optional(v.pipe(v.number(), v.integer(), v.description("Refunds approved and not failed (sending or succeeded), pesewas."))),
+    refunds: v.optional(v.pipe(v.array(RefundView), v.description("The payment's refunds, oldest first."))),
   }),
   v.description("A payment as the portal holds it."),
 );

@@ -1,6 +1,7 @@
 // The payment as the Partner API answers it (GET /api/v1/payments/{reference},
 // and the data of payment.* webhooks): snake_case, pesewas, ISO times in UTC.
 import type { HeldPayment } from "../data/api-payments";
+import type { Refund } from "../data/refunds";
 import type { PaymentView } from "./schemas";
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
@@ -28,5 +29,23 @@ export function paymentView(p: HeldPayment): PaymentView {
       p.settlementId && p.settlementReference && p.settlementStatus
         ? { id: p.settlementId, reference: p.settlementReference, status: p.settlementStatus, paid_at: p.settlementPaidAt }
         : null,
+  };
+}
+
+/** A payment's refunds as GET /api/v1/payments/{reference} adds them (issue 14). */
+export function refundsView(refunds: readonly Refund[]): Required<Pick<PaymentView, "refunded" | "refunds">> {
+  return {
+    refunded: refunds.filter((r) => r.status === "sending" || r.status === "succeeded").reduce((sum, r) => sum + r.amount, 0),
+    refunds: refunds.map((r) => ({
+      id: r.id,
+      amount: r.amount,
+      currency: "GHS",
+      status: r.status,
+      reason: r.reason,
+      requested_at: r.createdAt,
+      decided_at: r.decidedAt,
+      completed_at: r.completedAt,
+      failure_reason: r.failureReason,
+    })),
   };
 }

@@ -213,13 +213,13 @@ export async function listApprovalRequests(tenant: Tenant, query: ApprovalQuery 
 }
 
 /** Pending requests per kind (transfers too, the fifth kind), for the queue's tabs. */
-export async function countPendingRequests(tenant: Tenant): Promise<Record<ApprovalKind | "transfer", number>> {
+export async function countPendingRequests(tenant: Tenant): Promise<Record<ApprovalKind | "transfer" | "refund", number>> {
   const { db } = tenant;
   const { results } = await db
     .prepare("SELECT kind, COUNT(*) AS n FROM approval_requests WHERE business_id = ? AND status = 'pending' GROUP BY kind")
     .bind(tenant.businessId)
-    .all<{ kind: ApprovalKind | "transfer"; n: number }>();
-  const counts = { employee: 0, merchant: 0, point_of_sale: 0, settlement_account: 0, transfer: 0 };
+    .all<{ kind: ApprovalKind | "transfer" | "refund"; n: number }>();
+  const counts = { employee: 0, merchant: 0, point_of_sale: 0, settlement_account: 0, transfer: 0, refund: 0 };
   for (const row of results) if (row.kind in counts) counts[row.kind] = row.n;
   return counts;
 }
@@ -617,6 +617,8 @@ export async function requestSubjects(tenant: Tenant, requests: readonly Subject
   const names: Record<string, string> = {};
   const wanted = new Map<ApprovalKind, Set<string>>();
   for (const request of requests) {
+    // A refund names the payment it gives back (functions/data/refund-requests.ts).
+    if (request.kind === "refund" && typeof request.after.payment_reference === "string") names[request.id] = `Payment ${request.after.payment_reference}`;
     if (!(APPROVAL_KINDS as readonly string[]).includes(request.kind)) continue;
     if (request.action === "create") {
       const name = subjectName(request.kind, request.after);

@@ -60,7 +60,7 @@ export interface PostingRefs {
  * Statements that write one balanced posting (and create the accounts it needs),
  * for the caller's batch. Throws before anything is written if it does not balance.
  */
-export function postingStatements(tenant: Tenant, lines: readonly PostingLine[], refs: PostingRefs): D1PreparedStatement[] {
+export function postingStatements(tenant: BusinessDb, lines: readonly PostingLine[], refs: PostingRefs): D1PreparedStatement[] {
   const { db } = tenant;
   assertBalanced(lines);
   return lines.flatMap((line) => {

@@ -65,6 +65,9 @@ export const MOVED_TABLES: readonly TableCopy[] = [
   { table: "daily_merchant_totals", from: BY_BUSINESS("daily_merchant_totals"), key: ["business_id", "day", "merchant_id", "status"] },
   { table: "audit_log", from: BY_BUSINESS("audit_log"), key: ["id"], renumber: "id" },
   { table: "payout_attempts", from: BY_BUSINESS("payout_attempts"), key: ["id"], renumber: "id" },
+  // Refunds (issue 14) point at their payment, renumbered on the way in.
+  { table: "refunds", from: BY_BUSINESS("refunds"), key: ["id"], follows: { transaction_id: "transactions" } },
+  { table: "refund_attempts", from: BY_BUSINESS("refund_attempts"), key: ["id"], renumber: "id" },
   { table: "api_keys", from: BY_BUSINESS("api_keys"), key: ["id"] },
   { table: "api_idempotency", from: BY_BUSINESS("api_idempotency"), key: ["business_id", "idempotency_key"] },
   { table: "payment_conflicts", from: BY_BUSINESS("payment_conflicts"), key: ["id"], renumber: "id" },

@@ -9,6 +9,8 @@ export const WEBHOOK_EVENT_TYPES = [
   "settlement.failed",
   "transfer.approved",
   "transfer.rejected",
+  "refund.succeeded",
+  "refund.failed",
   "approval.requested",
   "terminal.silent",
 ] as const;

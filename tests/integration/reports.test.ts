@@ -114,7 +114,7 @@ describe("/reports/export", () => {
       .replace(/^\uFEFF/, "")
       .trimEnd()
       .split("\r\n");
-    expect(lines[0]).toBe("Day,Payments,Value (GHS),Fees (GHS)");
+    expect(lines[0]).toBe("Day,Payments,Value (GHS),Fees (GHS),Refunds (GHS)");
     expect(lines).toHaveLength(31);
     const count = lines.slice(1).reduce((sum, line) => sum + Number(line.split(",")[1]), 0);
     expect(count).toBe(want.count);

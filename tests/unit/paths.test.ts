@@ -22,7 +22,8 @@ describe("paths to the SPEC screens", () => {
   it("a kind read from data links only when it has a page", () => {
     expect(approvalPath("settlement_account", "apr_1")).toBe("/approvals/settlement-account/apr_1");
     expect(approvalPath("transfer", "apr_2")).toBe("/approvals/transfer/apr_2");
-    expect(approvalPath("refund", "apr_3")).toBeNull();
+    expect(approvalPath("refund", "apr_3")).toBe("/approvals/refund/apr_3");
+    expect(approvalPath("no_such_kind", "apr_3")).toBeNull();
     expect(approvalPath("toString", "apr_4")).toBeNull();
   });
 

@@ -32,6 +32,7 @@ const MATRIX: Record<Permission, readonly Role[]> = {
   "view:balance": [S, A, O, F, V],
   "view:transfer": [S, A, O, F, V],
   "request:transfer": [S, A, F],
+  "request:refund": [S, A, O, F],
   "view:settlement": [S, A, O, F, V],
   "run:settlement": [S, A],
   "view:report": [S, A, O, F, V],

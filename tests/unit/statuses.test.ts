@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { statusClass, statusLabel, statusLabels } from "../../app/lib/statuses";
+import { paymentStatus, statusClass, statusLabel, statusLabels } from "../../app/lib/statuses";
 
 describe("statuses read the same on every screen", () => {
   it("approval pills: pending waits, approved is good, rejected is bad, stale is plain", () => {
@@ -28,6 +28,15 @@ describe("statuses read the same on every screen", () => {
       faulty: "Faulty",
       retired: "Retired",
     });
-    expect(Object.keys(statusLabels("transaction"))).toEqual(["successful", "failed", "reversed"]);
+    // The last two are how a successful payment with refunds reads (paymentStatus), not statuses a payment is stored with.
+    expect(Object.keys(statusLabels("transaction"))).toEqual(["successful", "failed", "reversed", "partially_refunded", "refunded"]);
+  });
+
+  it("a successful payment with approved refunds reads Partially refunded, then Refunded", () => {
+    expect(paymentStatus({ status: "successful", amount: 1_000 })).toBe("successful");
+    expect(paymentStatus({ status: "successful", amount: 1_000, refunded: 1 })).toBe("partially_refunded");
+    expect(paymentStatus({ status: "successful", amount: 1_000, refunded: 1_000 })).toBe("refunded");
+    expect(paymentStatus({ status: "reversed", amount: 1_000, refunded: 0 })).toBe("reversed");
+    expect(statusLabel("transaction", "partially_refunded")).toBe("Partially refunded");
   });
 });

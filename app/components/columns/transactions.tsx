@@ -4,6 +4,7 @@
 // four or a masked phone.
 import type { Transaction } from "../../../functions/data/transactions";
 import { formatAmount, formatDate } from "../../lib/format";
+import { paymentStatus } from "../../lib/statuses";
 import { paymentMethod } from "../../lib/transactions-view";
 import { StatusPill } from "../status-pill";
 import { pickColumns } from "./pick";
@@ -18,7 +19,7 @@ const TRANSACTION_COLUMNS = {
   payer: { header: "Payer", cell: (t: { payer: string }) => <span className="mono">{t.payer}</span> },
   amount: { header: "Amount (GHS)", numeric: true, cell: (t: T<"amount">) => formatAmount(t.amount) },
   fee: { header: "Fee (GHS)", numeric: true, cell: (t: T<"fee">) => formatAmount(t.fee) },
-  status: { header: "Status", cell: (t: T<"status">) => <StatusPill entity="transaction" status={t.status} /> },
+  status: { header: "Status", cell: (t: T<"status" | "amount"> & { refunded?: number }) => <StatusPill entity="transaction" status={paymentStatus(t)} /> },
 };
 
 export type TransactionColumn = keyof typeof TRANSACTION_COLUMNS;

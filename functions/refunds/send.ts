@@ -1,0 +1,159 @@
+// Sending approved refunds to the processor through a port (docs/decisions/022-refunds.md): the real processor in
+// production (not built yet: none is named, so refunds wait there), a simulated one in development and tests. Each
+// due refund is claimed (attempts + 1 and a lease, only if nobody claimed it meanwhile) and sent with its id as the
+// idempotency key; the outcome is written with its posting and webhook in one batch guarded by the refund still
+// sending, so it is posted once. A failure is retried with backoff; after the last, the money returns to available.
+import { refundFailedPosting, refundSucceededPosting } from "../ledger";
+import { clearBatchGuardsStatement } from "../data/batch-guards";
+import { postingStatements } from "../data/ledger";
+import {
+  claimRefund,
+  dueRefunds,
+  finishRefundStatement,
+  refundAttemptStatement,
+  retryRefundStatement,
+  stillSendingGuardStatement,
+  type DueRefund,
+} from "../data/refunds";
+import { webhookEventStatements } from "../data/webhooks";
+import type { BusinessDb } from "../data/tenant";
+
+export const MAX_REFUND_ATTEMPTS = 4;
+/** How long one sender may hold a refund before another may try it again. */
+export const REFUND_LEASE_MS = 5 * 60_000;
+/** After failed attempt n (1-based) the next waits this long: 5 minutes, 15 minutes, an hour (the 5-minute cron picks it up). */
+export const REFUND_RETRY_DELAYS_MS: readonly number[] = [5 * 60_000, 15 * 60_000, 60 * 60_000];
+
+export interface RefundOrder {
+  /** The refund's id: the processor must refund a key once, however often it is sent. */
+  idempotencyKey: string;
+  paymentReference: string;
+  channel: "card" | "mobile_money";
+  amount: number;
+}
+
+export type RefundOutcome = { ok: true } | { ok: false; error: string };
+
+export interface RefundPort {
+  kind: string;
+  /** Must be idempotent on `idempotencyKey`. */
+  refund(order: RefundOrder): Promise<RefundOutcome>;
+}
+
+/** What the simulated processor needs to remember: KV in the Worker, a Map in a test. */
+export interface RefundMemory {
+  get(key: string): Promise<string | null>;
+  put(key: string, value: string, options?: { expirationTtl?: number }): Promise<void>;
+}
+
+/**
+ * Development's processor, deterministic by the amount's pesewas so a person (or a test) can choose the outcome:
+ * an amount ending in .99 is always refused by the payer's bank; one ending in .98 times out on its first attempt and
+ * succeeds when tried again; any other succeeds. A key it refunded is answered "done" again, never refunded twice.
+ */
+export function simulatedRefunds(memory: RefundMemory): RefundPort {
+  return {
+    kind: "simulated",
+    async refund(order) {
+      const key = `refund:${order.idempotencyKey}`;
+      const seen = await memory.get(key);
+      if (seen === "refunded") return { ok: true };
+      if (order.amount % 100 === 99) return { ok: false, error: "Simulated processor: the payer's bank refused the refund" };
+      if (order.amount % 100 === 98 && seen === null) {
+        await memory.put(key, "failed-once", { expirationTtl: 30 * 86_400 });
+        return { ok: false, error: "Simulated processor: the network did not answer in time" };
+      }
+      await memory.put(key, "refunded", { expirationTtl: 365 * 86_400 });
+      return { ok: true };
+    },
+  };
+}
+
+/** The processor for this environment; production has none configured yet, so approved refunds wait (sending). */
+export function refundPortFor(env: { ENVIRONMENT?: string; KV: KVNamespace }): RefundPort | null {
+  return env.ENVIRONMENT === "production" ? null : simulatedRefunds(env.KV);
+}
+
+export interface RefundRunResult {
+  succeeded: string[];
+  failed: { id: string; error: string; final: boolean }[];
+}
+
+function refundData(due: DueRefund, status: "succeeded" | "failed", at: string, extra: Record<string, unknown> = {}) {
+  return { id: due.id, paymentReference: due.paymentReference, amount: due.amount, currency: "GHS", status, completedAt: at, ...extra };
+}
+
+/** Sends what is due in one business (or the one refund `onlyId`), oldest first, at most `limit`. `now` (ms) says which retries are due. */
+export async function processRefunds(
+  business: BusinessDb,
+  port: RefundPort,
+  options: { now?: number; limit?: number; onlyId?: string } = {},
+): Promise<RefundRunResult> {
+  const { db } = business;
+  const result: RefundRunResult = { succeeded: [], failed: [] };
+  const now = options.now ?? Date.now();
+  const due = await dueRefunds(business, {
+    maxAttempts: MAX_REFUND_ATTEMPTS,
+    now: new Date(now).toISOString(),
+    limit: options.limit ?? 50,
+    onlyId: options.onlyId,
+  });
+  for (const refund of due) {
+    // Held for the length of the call: another sender finds the lease (or the changed attempts) and leaves it.
+    const claimed = await claimRefund(business, {
+      refundId: refund.id,
+      attempts: refund.attempts,
+      leaseUntil: new Date(now + REFUND_LEASE_MS).toISOString(),
+      now: new Date(now).toISOString(),
+    });
+    if (!claimed) continue;
+    let outcome: RefundOutcome;
+    try {
+      outcome = await port.refund({ idempotencyKey: refund.id, paymentReference: refund.paymentReference, channel: refund.channel, amount: refund.amount });
+    } catch (error) {
+      outcome = { ok: false, error: error instanceof Error ? error.message : String(error) };
+    }
+    const at = new Date(Math.max(now, Date.now())).toISOString();
+    const error = outcome.ok ? null : outcome.error.slice(0, 300);
+    const record = refundAttemptStatement(business, {
+      refundId: refund.id,
+      attempt: claimed.attempts,
+      outcome: outcome.ok ? "succeeded" : "failed",
+      error,
+      at,
+    });
+    const final = !outcome.ok && claimed.attempts >= MAX_REFUND_ATTEMPTS;
+    if (!outcome.ok && !final) {
+      const wait = REFUND_RETRY_DELAYS_MS[Math.min(claimed.attempts, REFUND_RETRY_DELAYS_MS.length) - 1]!;
+      await db.batch([retryRefundStatement(business, refund.id, new Date(now + wait).toISOString()), record]);
+      result.failed.push({ id: refund.id, error: error!, final: false });
+      continue;
+    }
+    const status = outcome.ok ? "succeeded" : "failed";
+    const lines = outcome.ok ? refundSucceededPosting(refund.amount) : refundFailedPosting(refund.merchantId, refund.amount);
+    await db.batch([
+      finishRefundStatement(business, refund.id, { status, at, failureReason: error }),
+      // Only from sending: a refund finished by someone else is not posted again (the batch rolls back).
+      stillSendingGuardStatement(db),
+      record,
+      ...postingStatements(business, lines, {
+        postingId: `pst_${refund.id}_${status}`,
+        memo: `Refund ${refund.id} ${status}`,
+        postedAt: Date.parse(at),
+        transactionId: refund.transactionId,
+      }),
+      ...webhookEventStatements(business, [
+        {
+          id: `evt_${refund.id}_${status}`,
+          type: outcome.ok ? "refund.succeeded" : "refund.failed",
+          at: Date.parse(at),
+          data: { refund: refundData(refund, status, at, outcome.ok ? {} : { error, attempts: claimed.attempts }) },
+        },
+      ]),
+      clearBatchGuardsStatement(db),
+    ]);
+    if (outcome.ok) result.succeeded.push(refund.id);
+    else result.failed.push({ id: refund.id, error: error!, final: true });
+  }
+  return result;
+}
