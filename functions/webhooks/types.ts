@@ -11,6 +11,8 @@ export const WEBHOOK_EVENT_TYPES = [
   "transfer.rejected",
   "approval.requested",
   "terminal.silent",
+  "dispute.opened",
+  "dispute.closed",
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
