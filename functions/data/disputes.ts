@@ -2,6 +2,7 @@
 // (functions/api/router.ts): each is one D1 batch with its ledger posting, its audit entry and its webhook event.
 // Staff answer them on /disputes: a response, evidence files (bytes in R2, one row each here) and a submit, all before
 // the evidence deadline; a submitted, closed or overdue dispute is read-only. Every statement binds business_id.
+import { MAX_EVIDENCE_FILES, type DisputeStatus } from "../dispute-rules";
 import { disputeHoldPosting, disputeLostPosting, disputeWonPosting } from "../ledger";
 import { can } from "../permissions";
 import { auditStatement, signInAuditStatement } from "./audit";
@@ -11,15 +12,8 @@ import { decodeCursor, pageSize, toPage, type Page, type PageQuery } from "./pag
 import { webhookEventStatements } from "./webhooks";
 import { ForbiddenError, NotFoundError, RuleError, type BusinessDb, type Db, type RequestMeta, type Tenant } from "./tenant";
 
-export const DISPUTE_STATUSES = ["open", "submitted", "won", "lost"] as const;
-export type DisputeStatus = (typeof DISPUTE_STATUSES)[number];
+export { DISPUTE_STATUSES, MAX_EVIDENCE_BYTES, MAX_EVIDENCE_FILES, MAX_RESPONSE_CHARS, isAnswerable, type DisputeStatus } from "../dispute-rules";
 export type DisputeOutcome = "won" | "lost";
-
-/** Evidence files: at most this many bytes each (the form says so, the table checks it). */
-export const MAX_EVIDENCE_BYTES = 10 * 1024 * 1024;
-/** At most this many files a dispute: a response is a few receipts and photos, not an archive. */
-export const MAX_EVIDENCE_FILES = 10;
-export const MAX_RESPONSE_CHARS = 5000;
 
 export interface Dispute {
   id: string;
@@ -58,11 +52,6 @@ const DISPUTE_COLUMNS = `d.id, d.merchant_id AS merchantId, m.name AS merchantNa
 const DISPUTE_FROM = `disputes d
   JOIN merchants m ON m.id = d.merchant_id AND m.business_id = d.business_id
   JOIN transactions t ON t.id = d.transaction_id AND t.business_id = d.business_id`;
-
-/** Whether staff may still change the response: open and before the deadline. */
-export function isAnswerable(dispute: Pick<Dispute, "status" | "evidenceDueAt">, now: number): boolean {
-  return dispute.status === "open" && now < dispute.evidenceDueAt;
-}
 
 // ---------------------------------------------------------------- the processor (Partner API)
 
