@@ -335,6 +335,29 @@ async function page(
 const refusal = (html: string) => actionDataOf(html)["routes/disputes.$disputeId"];
 
 const ABENA = "abena.darko@example.com";
+const KOFI = "kofi.boateng@example.com";
+const NEIGHBOUR = "bus_dispute_neighbour";
+
+/** A second business on Kumasi's database, with Kofi as its Administrator: a row of Kumasi's is one query away. */
+async function neighbourOfKumasi(): Promise<string> {
+  const core = portal().core();
+  await portal().placeBusiness(NEIGHBOUR, (await core.prepare("SELECT shard FROM business_shards WHERE business_id = ?").bind(KUMASI).first<string>("shard"))!);
+  const db = await portal().db();
+  const at = new Date().toISOString();
+  await db.batch([
+    db
+      .prepare(
+        `INSERT INTO businesses (id, name, identifier, contact_number, contact_email, town, region, sector, status, created_at)
+         VALUES (?, 'Ɛbenezer Ŋkɔ Traders', 'GH-BUS-999014', '233302000014', 'hello@ebenezer.example.com', 'Kumasi', 'Ashanti', 'Retail', 'active', ?)`,
+      )
+      .bind(NEIGHBOUR, at),
+    db
+      .prepare("INSERT INTO memberships (business_id, user_id, role, status, created_at) VALUES (?, 'usr_kofi_boateng', 'Administrator', 'active', ?)")
+      .bind(NEIGHBOUR, at),
+  ]);
+  await portal().copyBusinessToCore(NEIGHBOUR);
+  return NEIGHBOUR;
+}
 const ESI = "esi.owusu@example.com";
 const YAW = "yaw.asante@example.com";
 const AMA = "ama.mensah@example.com";
@@ -414,11 +437,19 @@ describe("answering a dispute", () => {
     const id = await openKumasiDispute();
     await page(`/disputes/${id}`, ABENA, KUMASI, { file: { name: "receipt.pdf", bytes: PDF, type: "application/pdf" } });
     const evidenceId = await (await portal().db()).prepare("SELECT id FROM dispute_evidence WHERE dispute_id = ?").bind(id).first<string>("id");
-    // Ama is Administrator of Accra Mobile Pay: signed in there, Kumasi's dispute does not exist.
-    expect((await page(`/disputes/${id}`, AMA, ACCRA)).status).toBe(404);
-    expect((await page(`/disputes/${id}/evidence/${evidenceId}`, AMA, ACCRA)).status).toBe(404);
-    expect((await page(`/disputes/${id}`, AMA, ACCRA, { form: { intent: "respond", response: "Not ours" } })).status).toBe(404);
-    expect((await page(`/disputes/${id}`, AMA, ACCRA, { file: { name: "x.pdf", bytes: PDF, type: "application/pdf" } })).status).toBe(404);
+    // Ama is Administrator of Accra Mobile Pay (another database); Kofi of a neighbour on Kumasi's own database:
+    // signed in there, Kumasi's dispute and its file do not exist.
+    const neighbour = await neighbourOfKumasi();
+    for (const [email, businessId] of [
+      [AMA, ACCRA],
+      [KOFI, neighbour],
+    ] as const) {
+      expect((await page(`/disputes/${id}`, email, businessId)).status).toBe(404);
+      expect((await page(`/disputes/${id}/evidence/${evidenceId}`, email, businessId)).status).toBe(404);
+      expect((await page(`/disputes/${id}`, email, businessId, { form: { intent: "respond", response: "Not ours" } })).status).toBe(404);
+      expect((await page(`/disputes/${id}`, email, businessId, { file: { name: "x.pdf", bytes: PDF, type: "application/pdf" } })).status).toBe(404);
+    }
+    expect((await page(`/disputes/${id}/evidence/${evidenceId}`, KOFI, KUMASI)).status).toBe(200);
 
     const accra = await undisputedPayment(ACCRA);
     const accraId = (await openDispute(ACCRA, { payment_reference: accra.reference, amount: 100 })).body.id;
