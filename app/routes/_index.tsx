@@ -8,6 +8,8 @@ import { Link, useLoaderData, useRouteLoaderData } from "@remix-run/react";
 import { dashboardFigures, type DayFigures, type PeriodFigures } from "../../functions/data/dashboard";
 import { namesOf } from "../../functions/data/names";
 import { countSilentTerminals } from "../../functions/data/terminals";
+import { disputesNeedingResponse } from "../../functions/data/disputes";
+import { DisputesNeedingResponse } from "../components/disputes-attention";
 import { listTransactions } from "../../functions/data/transactions";
 import { can } from "../../functions/permissions";
 import { requireTenant } from "../../functions/guards";
@@ -24,15 +26,17 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const { deps, tenant } = await requireTenant(request, context, "view:dashboard");
   const now = deps.now();
   const showPayments = can(tenant.role, "view:transaction");
-  const [figures, silent, latest] = await Promise.all([
+  const [figures, silent, latest, disputes] = await Promise.all([
     dashboardFigures(tenant, now),
     can(tenant.role, "view:terminal") ? countSilentTerminals(tenant, now - DAY_MS) : Promise.resolve(null),
     showPayments ? listTransactions(tenant, { limit: 8 }) : Promise.resolve(null),
+    can(tenant.role, "view:dispute") ? disputesNeedingResponse(tenant, now) : Promise.resolve(null),
   ]);
   const names = await namesOf(tenant, "merchant", latest?.rows.map((t) => t.merchantId) ?? []);
   return {
     figures,
     silent,
+    disputes: disputes ? { ...disputes, now } : null,
     latest:
       latest?.rows.map((t) => ({
         id: t.id,
@@ -106,7 +110,7 @@ function DailyChart({ days }: { days: DayFigures[] }) {
 }
 
 export default function Dashboard() {
-  const { figures, silent, latest } = useLoaderData<typeof loader>();
+  const { figures, silent, latest, disputes } = useLoaderData<typeof loader>();
   const identity = useRouteLoaderData<typeof rootLoader>("root")?.identity;
   const { today, yesterday, last30, previous30 } = figures;
   return (
@@ -177,6 +181,7 @@ export default function Dashboard() {
             <span>{silent === 1 ? "terminal silent for 24 hours" : "terminals silent for 24 hours"}</span>
           </Link>
         ) : null}
+        {disputes ? <DisputesNeedingResponse {...disputes} /> : null}
       </section>
 
       <section className="card" aria-labelledby="chart-heading">

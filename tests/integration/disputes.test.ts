@@ -491,3 +491,34 @@ describe("answering a dispute", () => {
     expect(closed).not.toContain(`/disputes/${id}`);
   });
 });
+
+describe("where held money and waiting disputes show", () => {
+  it("the dashboard counts the disputes that can still be answered, with the nearest deadline", async () => {
+    const answerable = await count("SELECT COUNT(*) AS n FROM disputes WHERE business_id = ? AND status = 'open' AND evidence_due_at > ?", KUMASI, Date.now());
+    const payment = await undisputedPayment(KUMASI);
+    await openDispute(KUMASI, { payment_reference: payment.reference, amount: 1, evidence_due_by: dueBy(0) });
+    const html = await (await page("/", ESI, KUMASI)).text();
+    const item = /data-testid="dashboard-disputes"[^>]*>(.*?)<\/a>/s.exec(html)?.[1] ?? "";
+    const n = answerable + 1;
+    expect(item.replace(/<[^>]+>/g, "")).toBe(`${n}${n === 1 ? "dispute needs" : "disputes need"} a response (the nearest due ${dueDay(dueBy(0))}: due today)`);
+  });
+
+  it("Merchant Accounts and Merchant Funds show the money held by disputes beside what is available", async () => {
+    const payment = await undisputedPayment(KUMASI);
+    const { held } = await getMerchantBalances(ABENA_KUMASI, payment.merchantId);
+    expect((await openDispute(KUMASI, { payment_reference: payment.reference, amount: payment.amount })).status).toBe(201);
+    const code = await (await portal().db()).prepare("SELECT code FROM merchants WHERE id = ?").bind(payment.merchantId).first<string>("code");
+    for (const path of [`/money/merchant-accounts?q=${code}`, `/money/merchant-funds?q=${code}`]) {
+      const html = await (await page(path, ABENA, KUMASI)).text();
+      expect(html, path).toContain("Held by disputes (GHS)");
+      const cell = new RegExp(`${code}[\\s\\S]*?data-label="Held by disputes \\(GHS\\)" class="num">([\\d,.]+)<`).exec(html)?.[1];
+      expect(cell, path).toBe(((held + payment.amount) / 100).toLocaleString("en-US", { minimumFractionDigits: 2 }));
+    }
+  });
+});
+
+/** "23 Nov 2026" for a YYYY-MM-DD. */
+function dueDay(ymd: string): string {
+  const [year, month, day] = ymd.split("-").map(Number);
+  return `${String(day).padStart(2, "0")} ${["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"][month! - 1]} ${year}`;
+}
