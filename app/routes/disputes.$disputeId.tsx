@@ -135,7 +135,7 @@ export default function DisputePage() {
           rows={
             [
               ["Reason code", dispute.reasonCode],
-              ["Disputed and held (GHS)", formatAmount(dispute.amount)],
+              ["Disputed (GHS)", formatAmount(dispute.amount)],
               ["Opened", formatDate(dispute.openedAt, "stamp")],
               ["Evidence due by", `${formatDate(dueDay(dispute.evidenceDueAt), "day")} (end of day, Accra)`],
               ...(dispute.closedAt ? ([["Closed", formatDate(dispute.closedAt, "stamp")]] as const) : []),
@@ -210,7 +210,7 @@ export default function DisputePage() {
               />
             </Field>
             <button type="submit" className="button" disabled={busy}>
-              Attach
+              Upload
             </button>
           </Form>
         ) : null}
