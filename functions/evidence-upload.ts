@@ -39,7 +39,8 @@ export async function uploadEvidence(
   } catch {
     return { errors: { file: "The file did not arrive whole. Attach it again." } };
   }
-  const file = form.get("file");
+  // workerd gives a File for a file part; the Workers types say string (their pre-2021 default).
+  const file: unknown = form.get("file");
   if (!(file instanceof File) || file.size === 0) return { errors: { file: "Choose a file to attach." } };
   if (file.size > MAX_EVIDENCE_BYTES) return { errors: { file: TOO_LARGE } };
   const contentType = sniffEvidenceType(new Uint8Array(await file.slice(0, 16).arrayBuffer()));
