@@ -95,12 +95,12 @@ export async function openDisputeRequest(request: Request, deps: ApiDeps, busine
       key === null ? null : { key, requestHash, status: 201, body: answer },
     );
   } catch (error) {
-    // Another dispute of the payment came first (the batch's guard), or the same key raced this request.
-    if (error instanceof RuleError) return badRequest([{ path: "amount", message: error.message }]);
+    // The same key raced this request (its kept answer is the one), or another dispute of the payment came first.
     if (key !== null && error instanceof Error && /UNIQUE/.test(error.message)) {
       const replay = await keptAnswer(business, key, requestHash);
       if (replay) return replay;
     }
+    if (error instanceof RuleError) return badRequest([{ path: "amount", message: error.message }]);
     throw error;
   }
   afterWrite(deps, business);

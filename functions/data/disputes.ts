@@ -142,6 +142,8 @@ export async function openDispute(
   const tenant: Tenant = { ...business, userId: "", role: "Administrator" };
   try {
     await db.batch([
+      // First: a repeat racing this request fails here, on the key, before the amount guard could refuse it.
+      ...(kept ? [keepAnswerStatement(business, kept, input.openedAt)] : []),
       db
         .prepare(
           `INSERT INTO batch_guards (ok, reason) VALUES (coalesce((SELECT ? + coalesce(SUM(d.amount), 0) <= ? FROM disputes d
@@ -170,7 +172,6 @@ export async function openDispute(
       ...webhookEventStatements(business, [
         { id: `evt_${input.id}_opened`, type: "dispute.opened", at: input.openedAt, data: { dispute: disputeData(facts) } },
       ]),
-      ...(kept ? [keepAnswerStatement(business, kept, input.openedAt)] : []),
       clearBatchGuardsStatement(db),
     ]);
   } catch (error) {
