@@ -57,5 +57,9 @@ export default [
   route("pos-terminals/device-details/:deviceId", "routes/pos-terminals.device-details.tsx"),
   // The Partner API's reference (issue 12).
   route("developers/api", "routes/developers.api.tsx"),
+  // Disputes (issue 14): the list, one dispute, and its evidence files.
+  route("disputes", "routes/disputes._index.tsx"),
+  route("disputes/:disputeId", "routes/disputes.$disputeId.tsx"),
+  route("disputes/:disputeId/evidence/:evidenceId", "routes/disputes.evidence.ts"),
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

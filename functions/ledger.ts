@@ -148,3 +148,30 @@ export function refundFailedPosting(merchantId: string, amount: number): Posting
     { account: { kind: "merchant_available", merchantId }, amount: -amount },
   ]);
 }
+
+// Disputes (issue 14, docs/decisions/023-disputes.md)
+
+/** A dispute opens: the disputed amount leaves the merchant's available money and is held, so it is neither transferred nor settled. */
+export function disputeHoldPosting(merchantId: string, amount: number): PostingLine[] {
+  if (amount <= 0) throw new UnbalancedPostingError("a dispute holds a positive amount");
+  return balanced([
+    { account: { kind: "merchant_available", merchantId }, amount },
+    { account: { kind: "merchant_held", merchantId }, amount: -amount },
+  ]);
+}
+
+/** The merchant won: the hold returns to its available money. */
+export function disputeWonPosting(merchantId: string, amount: number): PostingLine[] {
+  return balanced([
+    { account: { kind: "merchant_held", merchantId }, amount },
+    { account: { kind: "merchant_available", merchantId }, amount: -amount },
+  ]);
+}
+
+/** The merchant lost: the held money goes back to the payer through the scheme or network, which now owes the business that much less. */
+export function disputeLostPosting(merchantId: string, amount: number): PostingLine[] {
+  return balanced([
+    { account: { kind: "merchant_held", merchantId }, amount },
+    { account: { kind: "scheme_receivable" }, amount: -amount },
+  ]);
+}

@@ -35,6 +35,9 @@ export const PERMISSIONS = [
   "view:audit",
   // The Developers tab: API keys, webhook endpoints and their delivery logs (administrators only).
   "manage:developer",
+  // Disputes (issue 14): everyone reads them; Operations, Finance and administrators answer them.
+  "view:dispute",
+  "respond:dispute",
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
@@ -53,6 +56,7 @@ const READ: Permission[] = [
   "view:transfer",
   "view:settlement",
   "view:report",
+  "view:dispute",
 ];
 
 const ROLE_PERMISSIONS: Readonly<Record<Role, ReadonlySet<Permission>>> = {
@@ -69,9 +73,10 @@ const ROLE_PERMISSIONS: Readonly<Record<Role, ReadonlySet<Permission>>> = {
     "request:settlement_account",
     "manage:terminal",
     "request:refund",
+    "respond:dispute",
   ]),
   // ...Finance works the money: exports, and transfers for a second person to approve...
-  Finance: new Set<Permission>([...READ, "export:transaction", "export:report", "request:transfer", "request:refund"]),
+  Finance: new Set<Permission>([...READ, "export:transaction", "export:report", "request:transfer", "request:refund", "respond:dispute"]),
   // ...and a Viewer only reads.
   Viewer: new Set<Permission>(READ),
 };

@@ -137,6 +137,8 @@ export default {
           now: Date.now,
           waitUntil: (promise) => ctx.waitUntil(promise),
           rateLimitPerMinute: config.rateLimitPerMinute,
+          dispatchWebhooks: (business) => dispatchPendingDeliveries(env, Date.now(), business),
+          requestId,
         });
       } catch (error) {
         // Never the body: it may be what a processor should not have sent.

@@ -9,6 +9,9 @@ import { d1Bindings, wranglerEnv } from "./lib/wrangler";
 
 const buildId = resolveBuildId();
 const env = wranglerEnv({ BUILD_ID: buildId });
+// The R2 buckets must exist before a Worker that binds them is deployed (README "Deploy" creates them once):
+// `wrangler r2 bucket info` fails for a missing one, and nothing has changed yet.
+for (const bucket of ["partners-portal-archive", "partners-portal-evidence"]) await run("npx", ["wrangler", "r2", "bucket", "info", bucket], { env });
 await run("npx", ["tsx", "scripts/build.ts"], { env });
 // Every database gets every migration: the core one and each shard (decision 021), before the Worker that needs them.
 for (const { binding } of d1Bindings()) await run("npx", ["wrangler", "d1", "migrations", "apply", binding, "--remote"], { env });

@@ -18,6 +18,8 @@ export const SHARED_WITH_BROWSER: readonly string[] = [
   "functions/terminal-silence.ts",
   // Webhook event types, for the Developers tab's choices.
   "functions/webhooks/types.ts",
+  // Disputes' statuses and evidence limits: the dispute page says what the server enforces.
+  "functions/dispute-rules.ts",
 ];
 
 export interface ClientModule {

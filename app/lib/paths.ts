@@ -40,6 +40,11 @@ export const paths = {
   confirmApiKey: (confirm: "roll" | "revoke", keyId: string) => `/settings${query({ tab: "developers", confirm, key: keyId })}#confirm-key-title`,
   /** A webhook endpoint's delivery log (Settings > Developers). */
   webhookEndpointLog: (endpointId: string) => `/settings/developers/endpoints/${segment(endpointId)}`,
+  /** The disputes list, optionally filtered by status (issue 14). */
+  disputes: (filters: { status?: string } = {}) => `/disputes${query(filters)}`,
+  dispute: (disputeId: string) => `/disputes/${segment(disputeId)}`,
+  /** One evidence file of a dispute, served back as an attachment. */
+  disputeEvidence: (disputeId: string, evidenceId: string) => `/disputes/${segment(disputeId)}/evidence/${segment(evidenceId)}`,
 };
 
 /** The request page of a request whose kind comes from data; null for a kind with no page. */

@@ -56,6 +56,9 @@ export const SUPPORTING_ROUTES: readonly RouteEntry[] = [
   { pattern: "/developers/api", title: "API Reference", layout: "default" },
   // A webhook endpoint's delivery log (Settings > Developers, issue 12).
   { pattern: "/settings/developers/endpoints/:endpointId", title: "Delivery Log", layout: "default" },
+  // Disputes (issue 14): the list under Money, and one dispute's page.
+  { pattern: "/disputes", title: "Disputes", layout: "default" },
+  { pattern: "/disputes/:disputeId", title: "Dispute", layout: "default" },
 ];
 
 /** Path segments, ignoring case and any trailing slash, as route matching does. */
@@ -104,6 +107,7 @@ export const NAVIGATION: readonly (NavItem | NavGroup)[] = [
       { label: "Merchant Accounts", to: "/money/merchant-accounts" },
       { label: "Merchant Funds", to: "/money/merchant-funds" },
       { label: "Settlement History", to: "/money/settlement-history" },
+      { label: "Disputes", to: "/disputes" },
     ],
   },
   { label: "Transactions", to: "/transactions" },

@@ -1,6 +1,7 @@
 // How every status reads (on screen and in CSVs) and the tone of its pill: one
 // map per entity, so a status reads the same on every list and page.
 import type { ApprovalStatus } from "../../functions/data/approvals";
+import type { DisputeStatus } from "../../functions/dispute-rules";
 import type { Employee } from "../../functions/data/employees";
 import type { Merchant } from "../../functions/data/merchants";
 import type { RefundStatus } from "../../functions/data/refunds";
@@ -70,6 +71,12 @@ const STATUSES = {
   } satisfies Statuses<ApprovalStatus>,
   webhook_endpoint: { enabled: ["Enabled", "good"], disabled: ["Disabled", "bad"] } satisfies Statuses<WebhookEndpointStatus>,
   webhook_delivery: { pending: ["Pending", "wait"], delivered: ["Delivered", "good"], failed: ["Failed", "bad"] } satisfies Statuses<WebhookDeliveryStatus>,
+  dispute: {
+    open: ["Open", "wait"],
+    submitted: ["Response submitted", "plain"],
+    won: ["Won", "good"],
+    lost: ["Lost", "bad"],
+  } satisfies Statuses<DisputeStatus>,
 } as const;
 
 export type StatusEntity = keyof typeof STATUSES;

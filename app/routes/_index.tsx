@@ -10,6 +10,8 @@ import { moneyBack } from "../../functions/data/refunds";
 import { MoneyBackFigures } from "../components/money-back";
 import { namesOf } from "../../functions/data/names";
 import { countSilentTerminals } from "../../functions/data/terminals";
+import { disputesNeedingResponse } from "../../functions/data/disputes";
+import { DisputesNeedingResponse } from "../components/disputes-attention";
 import { listTransactions } from "../../functions/data/transactions";
 import { can } from "../../functions/permissions";
 import { requireTenant } from "../../functions/guards";
@@ -26,18 +28,20 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const { deps, tenant } = await requireTenant(request, context, "view:dashboard");
   const now = deps.now();
   const showPayments = can(tenant.role, "view:transaction");
-  const [figures, silent, latest, back] = await Promise.all([
+  const [figures, silent, latest, back, disputes] = await Promise.all([
     dashboardFigures(tenant, now),
     can(tenant.role, "view:terminal") ? countSilentTerminals(tenant, now - DAY_MS) : Promise.resolve(null),
     showPayments ? listTransactions(tenant, { limit: 8 }) : Promise.resolve(null),
     // Reversals and refunds of the last 30 days, counted apart (issue 14).
     moneyBack(tenant, { fromDay: accraDay(now - 29 * DAY_MS), toDay: accraDay(now) }),
+    can(tenant.role, "view:dispute") ? disputesNeedingResponse(tenant, now) : Promise.resolve(null),
   ]);
   const names = await namesOf(tenant, "merchant", latest?.rows.map((t) => t.merchantId) ?? []);
   return {
     figures,
     back,
     silent,
+    disputes: disputes ? { ...disputes, now } : null,
     latest:
       latest?.rows.map((t) => ({
         id: t.id,
@@ -111,7 +115,7 @@ function DailyChart({ days }: { days: DayFigures[] }) {
 }
 
 export default function Dashboard() {
-  const { figures, back, silent, latest } = useLoaderData<typeof loader>();
+  const { figures, back, silent, latest, disputes } = useLoaderData<typeof loader>();
   const identity = useRouteLoaderData<typeof rootLoader>("root")?.identity;
   const { today, yesterday, last30, previous30 } = figures;
   return (
@@ -182,6 +186,7 @@ export default function Dashboard() {
             <span>{silent === 1 ? "terminal silent for 24 hours" : "terminals silent for 24 hours"}</span>
           </Link>
         ) : null}
+        {disputes ? <DisputesNeedingResponse {...disputes} /> : null}
       </section>
 
       <MoneyBackFigures back={back} label="Money going back in the last 30 days" />

@@ -33,7 +33,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       name: m.name,
       code: m.code,
       status: m.status,
-      ...(balances[m.id] ?? { pending: 0, available: 0, total: 0 }),
+      ...(balances[m.id] ?? { pending: 0, available: 0, held: 0, total: 0 }),
     })),
     page: result.number,
     trail: result.trail,
@@ -58,6 +58,8 @@ const COLUMNS: Column<Account>[] = [
   },
   { id: "pending", header: "Pending (GHS)", numeric: true, cell: (a) => formatAmount(a.pending) },
   { id: "available", header: "Available (GHS)", numeric: true, cell: (a) => formatAmount(a.available) },
+  // Issue 14: money an open dispute holds is the merchant's still, but neither transferred nor settled.
+  { id: "held", header: "Held by disputes (GHS)", numeric: true, cell: (a) => formatAmount(a.held) },
   { id: "total", header: "Total (GHS)", numeric: true, cell: (a) => <strong>{formatAmount(a.total)}</strong> },
   {
     id: "history",

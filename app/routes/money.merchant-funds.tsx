@@ -202,6 +202,7 @@ export default function MerchantFunds() {
     { id: "fees", header: "Fees (GHS)", numeric: true, cell: (r) => formatAmount(r.fees) },
     { id: "pending", header: "Pending clearance (GHS)", numeric: true, cell: (r) => formatAmount(r.pending) },
     { id: "available", header: "Available (GHS)", numeric: true, cell: (r) => formatAmount(r.available) },
+    { id: "held", header: "Held by disputes (GHS)", numeric: true, cell: (r) => formatAmount(r.held) },
     { id: "settled", header: "Settled (GHS)", numeric: true, cell: (r) => formatAmount(r.settled) },
     ...(canTransfer
       ? [

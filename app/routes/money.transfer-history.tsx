@@ -100,6 +100,10 @@ export default function TransferHistory() {
           <dd>{formatAmount(balances.available)}</dd>
         </div>
         <div>
+          <dt>Held by disputes (GHS)</dt>
+          <dd>{formatAmount(balances.held)}</dd>
+        </div>
+        <div>
           <dt>Total (GHS)</dt>
           <dd>{formatAmount(balances.total)}</dd>
         </div>

@@ -13,6 +13,9 @@ import {
   MAX_BODY_BYTES,
   CARD_SCHEMES,
   CLOCK_SKEW_MS,
+  DisputeCloseInput,
+  DisputeInput,
+  DisputeView,
   HeartbeatInput,
   MAX_AMOUNT_PESEWAS,
   MAX_PAYMENT_AGE_MS,
@@ -42,6 +45,9 @@ const SCHEMAS = {
   ReversalInput,
   HeartbeatInput,
   PaymentView,
+  DisputeInput,
+  DisputeCloseInput,
+  DisputeView,
   Accepted,
   Problem,
   IdempotencyKey,
@@ -80,6 +86,7 @@ function convert(): Record<SchemaName, Schema> {
       if (action.type === "iso_timestamp" && action.requirement instanceof RegExp) {
         return { ...schema, format: "date-time", pattern: action.requirement.source };
       }
+      if (action.type === "iso_date" && action.requirement instanceof RegExp) return { ...schema, format: "date", pattern: action.requirement.source };
       if (action.type === "check") {
         const words = typeof action.message === "string" ? RULES_IN_WORDS[action.message] : undefined;
         if (!words) throw new Error(`functions/api/openapi.ts: no words for the check "${String(action.message)}"`);
@@ -130,6 +137,8 @@ export const EXAMPLES = {
   },
   reversal: { reason: "Customer returned the goods", reversed_at: "2026-11-23T11:02:00Z" },
   heartbeat: { battery_percent: 76, signal_percent: 58, software_version: "4.2.1", sent_at: "2026-11-23T10:20:00Z" },
+  dispute: { payment_reference: "PSP-20261123-K000187", reason_code: "13.1", amount: 12_550, currency: "GHS", evidence_due_by: "2026-12-07" },
+  disputeClose: { outcome: "won" },
   accepted: { accepted: 1 },
   problem: {
     message: "The request has 2 problems.",
@@ -173,7 +182,7 @@ const description = (perMinute: number) =>
       `and at most ${CLOCK_SKEW_MS / 60_000} minutes ahead of the portal's clock. Amounts are integer pesewas in GHS, at most ${MAX_AMOUNT_PESEWAS}.`,
     "",
     "**Webhooks.** The portal calls the business's endpoints on payment.succeeded, payment.failed, payment.reversed, settlement.paid, settlement.failed, " +
-      "transfer.approved, transfer.rejected, refund.succeeded, refund.failed, approval.requested and terminal.silent. Each call is signed: its `PP-Signature` header is " +
+      "transfer.approved, transfer.rejected, refund.succeeded, refund.failed, approval.requested, terminal.silent, dispute.opened and dispute.closed. Each call is signed: its `PP-Signature` header is " +
       '`t=<unix seconds>,v1=<hex>`, the hex being `HMAC-SHA256(secret, timestamp + "." + body)` over the raw body, keyed with the endpoint\'s secret (`whsec_...`). ' +
       "While a secret is being rolled a second `v1=` is made with the previous one: accept the call when any `v1=` matches. Compare in constant time, " +
       "refuse a timestamp more than 5 minutes from your clock, and de-duplicate on the event's id (`PP-Event-Id`): a call may come more than once. " +
@@ -247,6 +256,7 @@ export function openApiDocument(origin: string, options: DocumentOptions = {}) {
     tags: [
       { name: "Payments", description: "Payments and their reversals." },
       { name: "Terminals", description: "POS terminals' heartbeats." },
+      { name: "Disputes", description: "Disputes a scheme or network raised on payments: opened and closed by the processor." },
     ],
     paths: {
       "/api/v1/payments": {
@@ -302,6 +312,39 @@ export function openApiDocument(origin: string, options: DocumentOptions = {}) {
           responses: {
             ...accepted("The reversal"),
             ...errors("BadRequest", "Unauthorized", "NotFound", "Conflict", "TooLarge", "UnsupportedMediaType", "TooManyRequests"),
+          },
+        },
+      },
+      "/api/v1/disputes": {
+        post: {
+          operationId: "openDispute",
+          tags: ["Disputes"],
+          summary: "Open a dispute",
+          description:
+            "Written before the answer (not queued): the disputed amount is held from the merchant's available money at once, so it is neither " +
+            "transferred nor settled until the dispute is closed. Only a successful payment can be disputed, for at most its amount less its earlier " +
+            "disputes that were not won. The business answers in the portal before the evidence due date.",
+          parameters: POST_PARAMETERS,
+          requestBody: { required: true, content: json("DisputeInput", EXAMPLES.dispute) },
+          responses: {
+            "201": { description: "The dispute, with the id to close it with.", content: json("DisputeView") },
+            ...errors("BadRequest", "Unauthorized", "Conflict", "TooLarge", "UnsupportedMediaType", "TooManyRequests"),
+          },
+        },
+      },
+      "/api/v1/disputes/{id}/close": {
+        post: {
+          operationId: "closeDispute",
+          tags: ["Disputes"],
+          summary: "Close a dispute",
+          description:
+            "won: the held amount returns to the merchant's available money; lost: it leaves (the scheme or network takes it back). " +
+            "Closing again with the same outcome answers the dispute as it is; with the other outcome, 409.",
+          parameters: [{ name: "id", in: "path", required: true, description: "The dispute's id (dsp_...).", schema: { type: "string" } }],
+          requestBody: { required: true, content: json("DisputeCloseInput", EXAMPLES.disputeClose) },
+          responses: {
+            "200": { description: "The dispute, closed.", content: json("DisputeView") },
+            ...errors("BadRequest", "Unauthorized", "NotFound", "Conflict", "UnsupportedMediaType", "TooManyRequests"),
           },
         },
       },

@@ -30,10 +30,11 @@ import {
   type Problem,
 } from "./schemas";
 import { resolvePayments, resolveTerminal, type Refusal } from "./resolve";
+import { closeDisputeRequest, openDisputeRequest } from "./disputes";
 import type { IngestMessage } from "./consumer";
 import { sha256Hex } from "../sha256";
 
-function problem(status: number, message: string, errors?: Problem["errors"], headers: Record<string, string> = {}): Response {
+export function problem(status: number, message: string, errors?: Problem["errors"], headers: Record<string, string> = {}): Response {
   return jsonResponse(errors ? { message, errors } : { message }, status, headers);
 }
 
@@ -53,6 +54,10 @@ export interface ApiDeps {
   waitUntil: (promise: Promise<unknown>) => void;
   /** Requests a minute per key. */
   rateLimitPerMinute: number;
+  /** Queues the webhook deliveries a synchronous write (disputes) just committed; the 5-minute sweep sends them otherwise. */
+  dispatchWebhooks?: (business: BusinessDb) => Promise<unknown>;
+  /** The request's id, for the audit log. */
+  requestId?: string;
 }
 
 type Route =
@@ -60,6 +65,8 @@ type Route =
   | { name: "payment"; reference: string }
   | { name: "reversal"; reference: string }
   | { name: "heartbeat"; serial: string }
+  | { name: "disputes" }
+  | { name: "disputeClose"; id: string }
   | { name: "openapi" };
 
 const ROUTES: { method: string; pattern: RegExp; route: (m: RegExpExecArray) => Route }[] = [
@@ -68,6 +75,8 @@ const ROUTES: { method: string; pattern: RegExp; route: (m: RegExpExecArray) => 
   { method: "POST", pattern: /^\/api\/v1\/payments\/([^/]+)\/reversal\/?$/, route: (m) => ({ name: "reversal", reference: m[1]! }) },
   { method: "POST", pattern: /^\/api\/v1\/terminals\/([^/]+)\/heartbeats\/?$/, route: (m) => ({ name: "heartbeat", serial: m[1]! }) },
   { method: "GET", pattern: /^\/api\/v1\/openapi\.json$/, route: () => ({ name: "openapi" }) },
+  { method: "POST", pattern: /^\/api\/v1\/disputes\/?$/, route: () => ({ name: "disputes" }) },
+  { method: "POST", pattern: /^\/api\/v1\/disputes\/([^/]+)\/close\/?$/, route: (m) => ({ name: "disputeClose", id: m[1]! }) },
 ];
 
 function match(request: Request): Route | Response {
@@ -82,6 +91,7 @@ function match(request: Request): Route | Response {
     decoded = found.route(found.pattern.exec(path)!);
     if ("reference" in decoded) decoded.reference = decodeURIComponent(decoded.reference);
     if ("serial" in decoded) decoded.serial = decodeURIComponent(decoded.serial);
+    if ("id" in decoded) decoded.id = decodeURIComponent(decoded.id);
   } catch {
     return problem(404, `No such endpoint: ${path}`);
   }
@@ -95,11 +105,11 @@ function jsonPath(issue: v.BaseIssue<unknown>, prefix = ""): string {
   return path || "(body)";
 }
 
-function issuesOf(issues: readonly v.BaseIssue<unknown>[], prefix = ""): NonNullable<Problem["errors"]> {
+export function issuesOf(issues: readonly v.BaseIssue<unknown>[], prefix = ""): NonNullable<Problem["errors"]> {
   return issues.map((issue) => ({ path: jsonPath(issue, prefix), message: issue.message }));
 }
 
-function badRequest(errors: NonNullable<Problem["errors"]>): Response {
+export function badRequest(errors: NonNullable<Problem["errors"]>): Response {
   return problem(400, errors.length === 1 ? "The request has 1 problem." : `The request has ${errors.length} problems.`, errors);
 }
 
@@ -135,7 +145,7 @@ async function readBody(request: Request): Promise<string | Response> {
 }
 
 /** Parses the JSON body and refuses card numbers before anything else looks at it. Never logs or echoes the body. */
-async function jsonBody(request: Request): Promise<{ text: string; json: unknown } | Response> {
+export async function jsonBody(request: Request): Promise<{ text: string; json: unknown } | Response> {
   if (!/^application\/json\b/i.test(request.headers.get("Content-Type") ?? ""))
     return problem(415, "Send the body as JSON with Content-Type: application/json.");
   const text = await readBody(request);
@@ -285,6 +295,10 @@ async function answer(request: Request, deps: ApiDeps): Promise<Response> {
       const reversal = { reference: route.reference, reason: parsed.output.reason, reversedAt: Math.min(at, now) };
       return queueOnce(request, deps, business, body.text, { v: 1, businessId: holder.businessId, receivedAt: now, reversals: [reversal] }, 1);
     }
+    case "disputes":
+      return openDisputeRequest(request, deps, business);
+    case "disputeClose":
+      return closeDisputeRequest(request, deps, business, route.id);
     case "heartbeat": {
       if (!v.is(TerminalSerial, route.serial)) return problem(404, "No terminal with that serial.");
       const body = await jsonBody(request);

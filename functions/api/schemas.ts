@@ -187,6 +187,59 @@ export const HeartbeatInput = v.pipe(
 );
 export type HeartbeatInput = v.InferOutput<typeof HeartbeatInput>;
 
+/** A dispute's evidence may be due at most this far ahead. */
+export const MAX_EVIDENCE_DAYS = 120;
+
+export const DisputeInput = v.pipe(
+  v.strictObject(
+    {
+      payment_reference: Reference,
+      reason_code: v.pipe(
+        v.string("must be a string"),
+        v.regex(/^[A-Za-z0-9][A-Za-z0-9._:-]{0,31}$/, "must be 1 to 32 letters, digits or . _ : -, starting with a letter or digit"),
+        v.description("The scheme's or network's reason code, as the processor received it (e.g. 13.1, 4853, FRAUD)."),
+        v.examples(["13.1"]),
+      ),
+      amount: v.pipe(
+        v.number("must be a number"),
+        v.integer("must be whole pesewas"),
+        v.minValue(1, "must be at least 1 pesewa"),
+        v.maxValue(MAX_AMOUNT_PESEWAS, `must be at most ${MAX_AMOUNT_PESEWAS} pesewas`),
+        v.description("The disputed amount in pesewas: at most the payment's amount less what earlier disputes of it hold or took."),
+        v.examples([12_550]),
+      ),
+      currency: v.pipe(v.literal("GHS", "must be GHS"), v.description("Always GHS.")),
+      evidence_due_by: v.pipe(
+        v.string("must be a string"),
+        v.isoDate("must be a date written YYYY-MM-DD"),
+        v.description(
+          `The last day (Africa/Accra) on which the business may submit its response: today at the earliest, at most ${MAX_EVIDENCE_DAYS} days ahead.`,
+        ),
+        v.examples(["2026-12-07"]),
+      ),
+    },
+    "must be an object with only the documented fields",
+  ),
+  v.description("A dispute the scheme or network raised on a payment: its amount is held from the merchant's available money until it is closed."),
+);
+export type DisputeInput = v.InferOutput<typeof DisputeInput>;
+
+export const DisputeCloseInput = v.pipe(
+  v.strictObject(
+    {
+      outcome: v.pipe(
+        v.picklist(["won", "lost"], "must be won or lost"),
+        v.description("won: the hold returns to the merchant; lost: the held amount leaves."),
+      ),
+    },
+    "must be an object with only outcome",
+  ),
+  v.description("How the scheme or network decided the dispute."),
+);
+export type DisputeCloseInput = v.InferOutput<typeof DisputeCloseInput>;
+
+export const DisputeId = v.pipe(v.string(), v.regex(/^dsp_[0-9a-f]{32}$/, "must be a dispute id"));
+
 /** Path parameters. */
 export const TerminalSerial = v.pipe(v.string(), v.regex(/^[A-Za-z0-9-]{6,32}$/, "must be a terminal serial"));
 
@@ -239,6 +292,24 @@ export const PaymentView = v.pipe(
   v.description("A payment as the portal holds it."),
 );
 export type PaymentView = v.InferOutput<typeof PaymentView>;
+
+export const DisputeView = v.pipe(
+  v.object({
+    id: v.pipe(v.string(), v.description("The portal's id of the dispute (dsp_...): close it with this.")),
+    payment_reference: Reference,
+    merchant_id: v.string(),
+    reason_code: v.string(),
+    amount: v.pipe(v.number(), v.integer(), v.description("Pesewas held.")),
+    currency: v.literal("GHS"),
+    evidence_due_by: v.pipe(v.string(), v.description("YYYY-MM-DD, Africa/Accra.")),
+    status: v.pipe(v.picklist(["open", "submitted", "won", "lost"]), v.description("open; submitted (the business answered); won or lost (closed).")),
+    opened_at: v.string(),
+    response_submitted_at: Nullable(v.string(), "When the business submitted its response."),
+    closed_at: Nullable(v.string(), "When the processor closed it."),
+  }),
+  v.description("A dispute as the portal holds it."),
+);
+export type DisputeView = v.InferOutput<typeof DisputeView>;
 
 export const Accepted = v.pipe(v.object({ accepted: v.pipe(v.number(), v.integer()) }), v.description("Queued: the portal will apply it within seconds."));
 

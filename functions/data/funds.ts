@@ -10,6 +10,8 @@ export interface MerchantFunds {
   fees: number;
   pending: number;
   available: number;
+  /** Held by open disputes now (issue 14). */
+  held: number;
   settled: number;
 }
 
@@ -22,7 +24,9 @@ export async function listMerchantFunds(
 ): Promise<Record<string, MerchantFunds>> {
   const { db } = tenant;
   const ids = [...new Set(merchantIds)];
-  const funds: Record<string, MerchantFunds> = Object.fromEntries(ids.map((id) => [id, { collected: 0, fees: 0, pending: 0, available: 0, settled: 0 }]));
+  const funds: Record<string, MerchantFunds> = Object.fromEntries(
+    ids.map((id) => [id, { collected: 0, fees: 0, pending: 0, available: 0, held: 0, settled: 0 }]),
+  );
   if (ids.length === 0) return funds;
   // Ids in runs D1 can bind beside the business and the period's two bounds.
   const chunks = idChunks(ids, 3);
@@ -50,6 +54,7 @@ export async function listMerchantFunds(
   const settled = { results: runs.slice(chunks.length).flatMap((run) => run.results) };
   for (const row of collected.results) Object.assign(funds[row.id]!, { collected: row.amount, fees: row.fee });
   for (const row of settled.results) funds[row.id]!.settled = row.net;
-  for (const [id, balance] of Object.entries(balances)) Object.assign(funds[id]!, { pending: balance.pending, available: balance.available });
+  for (const [id, balance] of Object.entries(balances))
+    Object.assign(funds[id]!, { pending: balance.pending, available: balance.available, held: balance.held });
   return funds;
 }

@@ -18,6 +18,8 @@ export interface LedgerEntry {
 export interface MerchantBalances {
   pending: number;
   available: number;
+  /** Held by open disputes (issue 14): the merchant's still, but neither transferable nor settled. */
+  held: number;
   total: number;
 }
 
@@ -30,7 +32,8 @@ export async function getMerchantBalances(tenant: Tenant, merchantId: string): P
   const of = (kind: string) => merchantBalance(results.find((r) => r.kind === kind)?.sum ?? 0);
   const pending = of("merchant_pending");
   const available = of("merchant_available");
-  return { pending, available, total: pending + available };
+  const held = of("merchant_held");
+  return { pending, available, held, total: pending + available + held };
 }
 
 /** The lines posted for one transaction, in order. */
@@ -95,7 +98,7 @@ export function postingStatements(tenant: BusinessDb, lines: readonly PostingLin
 export async function listMerchantBalances(tenant: Tenant, merchantIds: readonly string[]): Promise<Record<string, MerchantBalances>> {
   const { db } = tenant;
   const ids = [...new Set(merchantIds)];
-  const balances: Record<string, MerchantBalances> = Object.fromEntries(ids.map((id) => [id, { pending: 0, available: 0, total: 0 }]));
+  const balances: Record<string, MerchantBalances> = Object.fromEntries(ids.map((id) => [id, { pending: 0, available: 0, held: 0, total: 0 }]));
   if (ids.length === 0) return balances;
   // The accounts' running sums (migration 0007): one row per account; ids in runs D1 can bind.
   const statements = idChunks(ids, 1).map((chunk) =>
@@ -103,7 +106,7 @@ export async function listMerchantBalances(tenant: Tenant, merchantIds: readonly
       .prepare(
         `SELECT a.merchant_id AS merchantId, a.kind, a.entry_sum AS sum
          FROM ledger_accounts a
-         WHERE a.business_id = ? AND a.kind IN ('merchant_pending', 'merchant_available') AND a.merchant_id IN (${chunk.map(() => "?").join(", ")})`,
+         WHERE a.business_id = ? AND a.kind IN ('merchant_pending', 'merchant_available', 'merchant_held') AND a.merchant_id IN (${chunk.map(() => "?").join(", ")})`,
       )
       .bind(tenant.businessId, ...chunk),
   );
@@ -114,8 +117,9 @@ export async function listMerchantBalances(tenant: Tenant, merchantIds: readonly
     const balance = balances[row.merchantId];
     if (!balance) continue;
     if (row.kind === "merchant_pending") balance.pending = merchantBalance(row.sum);
+    else if (row.kind === "merchant_held") balance.held = merchantBalance(row.sum);
     else balance.available = merchantBalance(row.sum);
-    balance.total = balance.pending + balance.available;
+    balance.total = balance.pending + balance.available + balance.held;
   }
   return balances;
 }

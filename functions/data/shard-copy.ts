@@ -93,6 +93,9 @@ export const MOVED_TABLES: readonly TableCopy[] = [
   },
   { table: "closed_day_versions", from: BY_BUSINESS("closed_day_versions"), key: ["business_id"] },
   { table: "closed_day_cache", from: BY_BUSINESS("closed_day_cache"), key: ["business_id", "key"] },
+  // Disputes (issue 14, decision 023); the evidence files stay in R2 under the business's id.
+  { table: "disputes", from: BY_BUSINESS("disputes"), key: ["id"], follows: { transaction_id: "transactions" } },
+  { table: "dispute_evidence", from: BY_BUSINESS("dispute_evidence"), key: ["id"] },
 ];
 
 type Row = Record<string, unknown>;

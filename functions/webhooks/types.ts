@@ -13,6 +13,8 @@ export const WEBHOOK_EVENT_TYPES = [
   "refund.failed",
   "approval.requested",
   "terminal.silent",
+  "dispute.opened",
+  "dispute.closed",
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 

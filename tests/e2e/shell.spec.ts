@@ -8,6 +8,7 @@ const SECTIONS = [
   "Merchant Accounts",
   "Merchant Funds",
   "Settlement History",
+  "Disputes",
   "Transactions",
   "Reports",
   "Settings",

@@ -118,6 +118,7 @@ describe("layouts", () => {
       "Merchant Accounts",
       "Merchant Funds",
       "Settlement History",
+      "Disputes",
       "Transactions",
       "Reports",
       "Settings",

@@ -139,7 +139,7 @@ describe("reading another business's ids", () => {
     expect(await listTransactionEntries(AMA_ACCRA, TX)).toHaveLength(3);
     expect(await listTransactionEntries(AMA_KUMASI, TX)).toHaveLength(0);
     expect((await getMerchantBalances(AMA_ACCRA, M)).pending).toBe(9_825);
-    expect(await getMerchantBalances(AMA_KUMASI, M)).toEqual({ pending: 0, available: 0, total: 0 });
+    expect(await getMerchantBalances(AMA_KUMASI, M)).toEqual({ pending: 0, available: 0, held: 0, total: 0 });
     expect(await reportBy(AMA_ACCRA, { dimension: "merchant", fromDay: "2026-11-01", toDay: "2026-11-01", merchantId: M })).toHaveLength(1);
     expect(await reportBy(AMA_KUMASI, { dimension: "merchant", fromDay: "2026-11-01", toDay: "2026-11-01", merchantId: M })).toHaveLength(0);
   });

@@ -126,14 +126,14 @@ const operations = {
   "kv.get": (env, { key }) => env.KV.get(key),
   "kv.put": (env, { key, value, options }) => env.KV.put(key, value, options),
   "kv.delete": (env, { key }) => env.KV.delete(key),
-  async "r2.get"(env, { key }) {
-    const object = await env.ARCHIVE.get(key);
+  async "r2.get"(env, { key, bucket }) {
+    const object = await env[bucket ?? "ARCHIVE"].get(key);
     return object ? { bytes: new Uint8Array(await object.arrayBuffer()), customMetadata: object.customMetadata ?? {} } : null;
   },
-  "r2.put": async (env, { key, value, options }) => void (await env.ARCHIVE.put(key, value, options)),
-  "r2.delete": (env, { keys }) => env.ARCHIVE.delete(keys),
-  async "r2.list"(env, { prefix }) {
-    return (await env.ARCHIVE.list({ prefix })).objects.map((o) => o.key);
+  "r2.put": async (env, { key, value, options, bucket }) => void (await env[bucket ?? "ARCHIVE"].put(key, value, options)),
+  "r2.delete": (env, { keys, bucket }) => env[bucket ?? "ARCHIVE"].delete(keys),
+  async "r2.list"(env, { prefix, bucket }) {
+    return (await env[bucket ?? "ARCHIVE"].list({ prefix })).objects.map((o) => o.key);
   },
   "queue.send": (env, { body, options, binding }) => env[binding ?? "EVENTS"].send(body, options),
   "queue.sendBatch": (env, { messages, binding }) => env[binding ?? "EVENTS"].sendBatch(messages),
@@ -180,6 +180,8 @@ export interface BindingsWorkerOptions {
   spyKvId?: string;
   /** Bucket name of the ARCHIVE binding (the cold archive's R2). */
   archiveBucket?: string;
+  /** Bucket name of the EVIDENCE binding (disputes' evidence files, R2). */
+  evidenceBucket?: string;
   compatibilityDate: string;
 }
 
@@ -195,7 +197,10 @@ export function bindingsWorker(options: BindingsWorkerOptions): WorkerOptions {
     d1Databases: { DB: options.d1Id, ...options.shardIds },
     kvNamespaces: kv,
     queueProducers: { ...(options.queue ? { EVENTS: options.queue } : {}), ...(options.paymentsQueue ? { PAYMENTS: options.paymentsQueue } : {}) },
-    ...(options.archiveBucket ? { r2Buckets: { ARCHIVE: options.archiveBucket } } : {}),
+    r2Buckets: {
+      ...(options.archiveBucket ? { ARCHIVE: options.archiveBucket } : {}),
+      ...(options.evidenceBucket ? { EVIDENCE: options.evidenceBucket } : {}),
+    },
   };
 }
 
@@ -450,13 +455,13 @@ export function testQueue(send: BindingsFetch, binding: "EVENTS" | "PAYMENTS" = 
 }
 
 /**
- * The portal's ARCHIVE bucket (R2) through the node-bindings Worker: what the archive code calls (get, put, delete)
+ * The portal's ARCHIVE (or EVIDENCE) bucket (R2) through the node-bindings Worker: what the archive code calls (get, put, delete)
  * and a list for tests, typed as the Worker sees it. Objects come back whole.
  */
-export function testR2(send: BindingsFetch): R2Bucket & { keys(prefix?: string): Promise<string[]> } {
+export function testR2(send: BindingsFetch, binding: "ARCHIVE" | "EVIDENCE" = "ARCHIVE"): R2Bucket & { keys(prefix?: string): Promise<string[]> } {
   const bucket = {
     async get(key: string) {
-      const found = (await callBindings(send, "r2.get", { key })) as { bytes: Uint8Array; customMetadata: Record<string, string> } | null;
+      const found = (await callBindings(send, "r2.get", { key, bucket: binding })) as { bytes: Uint8Array; customMetadata: Record<string, string> } | null;
       if (!found) return null;
       const bytes = found.bytes;
       return {
@@ -471,9 +476,10 @@ export function testR2(send: BindingsFetch): R2Bucket & { keys(prefix?: string):
         json: async () => JSON.parse(new TextDecoder().decode(bytes)) as unknown,
       };
     },
-    put: async (key: string, value: string | Uint8Array, options?: R2PutOptions) => void (await callBindings(send, "r2.put", { key, value, options })),
-    delete: async (keys: string | string[]) => void (await callBindings(send, "r2.delete", { keys })),
-    keys: async (prefix?: string) => (await callBindings(send, "r2.list", { prefix })) as string[],
+    put: async (key: string, value: string | Uint8Array, options?: R2PutOptions) =>
+      void (await callBindings(send, "r2.put", { key, value, options, bucket: binding })),
+    delete: async (keys: string | string[]) => void (await callBindings(send, "r2.delete", { keys, bucket: binding })),
+    keys: async (prefix?: string) => (await callBindings(send, "r2.list", { prefix, bucket: binding })) as string[],
   };
   return bucket as unknown as R2Bucket & { keys(prefix?: string): Promise<string[]> };
 }

@@ -27,6 +27,8 @@ const KV_ID = "00000000000000000000000000000001";
 export const LATEST_BUILD_KEY = "build:latest";
 /** The cold archive's R2 bucket of wrangler.toml. */
 const ARCHIVE_BUCKET = "partners-portal-archive";
+/** Disputes' evidence bucket of wrangler.toml. */
+const EVIDENCE_BUCKET = "partners-portal-evidence";
 
 /** The analytics queues of wrangler.toml. */
 export const EVENTS_QUEUE = "partners-portal-events";
@@ -116,6 +118,8 @@ export interface Portal {
   queued(): Promise<unknown[]>;
   /** The ARCHIVE bucket (R2), as the Worker sees it. */
   archive(): Promise<ReturnType<typeof testR2>>;
+  /** The EVIDENCE bucket (R2): disputes' evidence files. */
+  evidence(): Promise<ReturnType<typeof testR2>>;
   /** Runs the Worker's scheduled handler (a Cron Trigger) now; resolves to its outcome ("ok" when it succeeded). */
   scheduled(cron: string): Promise<string>;
   dispose(): Promise<void>;
@@ -152,7 +156,7 @@ export async function startPortal(options: PortalOptions = {}): Promise<Portal> 
     bindings: { ENVIRONMENT: "development", SERVER_TIMING: "on", ...options.vars },
     d1Databases: { DB: D1_ID, ...shardIds() },
     kvNamespaces: { KV: KV_ID },
-    r2Buckets: { ARCHIVE: ARCHIVE_BUCKET },
+    r2Buckets: { ARCHIVE: ARCHIVE_BUCKET, EVIDENCE: EVIDENCE_BUCKET },
     queueProducers: { EVENTS: EVENTS_QUEUE, PAYMENTS: PAYMENTS_QUEUE, WEBHOOKS: WEBHOOKS_QUEUE },
     ...(options.queueConsumers ? { queueConsumers: options.queueConsumers } : {}),
     assets: { directory: CLIENT_BUILD, binding: "ASSETS", routerConfig: { has_user_worker: true } },
@@ -183,6 +187,7 @@ export async function startPortal(options: PortalOptions = {}): Promise<Portal> 
       paymentsQueue: PAYMENTS_QUEUE,
       spyKvId: spy ? SPY_KV : undefined,
       archiveBucket: ARCHIVE_BUCKET,
+      evidenceBucket: EVIDENCE_BUCKET,
       compatibilityDate: COMPATIBILITY_DATE,
     }),
   ];
@@ -226,6 +231,7 @@ export async function startPortal(options: PortalOptions = {}): Promise<Portal> 
     },
     kv: async () => testKv(send),
     archive: async () => testR2(send),
+    evidence: async () => testR2(send, "EVIDENCE"),
     db: async () => db,
     core: () => testD1(send, "DB"),
     database: (binding) => testD1(send, binding),

@@ -250,11 +250,32 @@ const CASES: [SchemaName, v.GenericSchema, unknown[]][] = [
   ["PaymentsRequest", api.PaymentsRequest, [EXAMPLES.cardPayment, { payments: [EXAMPLES.failedMobileMoney] }]],
   ["ReversalInput", api.ReversalInput, [EXAMPLES.reversal]],
   ["HeartbeatInput", api.HeartbeatInput, [EXAMPLES.heartbeat]],
+  ["DisputeInput", api.DisputeInput, [EXAMPLES.dispute]],
+  ["DisputeCloseInput", api.DisputeCloseInput, [EXAMPLES.disputeClose, { outcome: "lost" }]],
   ["Reference", api.Reference, ["PSP-20261123-K000187"]],
   ["TerminalSerial", api.TerminalSerial, ["PAX-A920-004512"]],
   ["Payer", api.Payer, [{ msisdn: "233244123456" }, { card_bin: "492181", card_last4: "4242" }]],
   ["IdempotencyKey", IdempotencyKey, ["0b9f6a5e-6d0e-4c3b-9d43-0f3f1c0c2a11"]],
   ["PaymentView", api.PaymentView, [paymentView]],
+  [
+    "DisputeView",
+    api.DisputeView,
+    [
+      {
+        id: "dsp_0123456789abcdef0123456789abcdef",
+        payment_reference: "PSP-20261123-K000187",
+        merchant_id: "mer_kff_osu",
+        reason_code: "13.1",
+        amount: 12_550,
+        currency: "GHS",
+        evidence_due_by: "2026-12-07",
+        status: "open",
+        opened_at: "2026-11-23T10:15:00.000Z",
+        response_submitted_at: null,
+        closed_at: null,
+      },
+    ],
+  ],
   ["Accepted", api.Accepted, [EXAMPLES.accepted]],
   ["Problem", api.Problem, [EXAMPLES.problem]],
 ];
@@ -287,9 +308,13 @@ describe("the OpenAPI document is OpenAPI 3.1 in shape", () => {
     "get /api/v1/payments/{reference}": ["200", "401", "404", "429"],
     "post /api/v1/payments/{reference}/reversal": ["202", "400", "401", "404", "409", "413", "415", "429"],
     "post /api/v1/terminals/{serial}/heartbeats": ["202", "400", "401", "403", "404", "409", "413", "415", "429"],
+    "post /api/v1/disputes": ["201", "400", "401", "409", "413", "415", "429"],
+    "post /api/v1/disputes/{id}/close": ["200", "400", "401", "404", "409", "415", "429"],
   };
+  /** Closing a dispute is idempotent by its outcome (the same outcome again is the same answer): it takes no key. */
+  const IDEMPOTENT_BY_ITSELF = new Set(["/api/v1/disputes/{id}/close"]);
 
-  it("has the four endpoints, each with its answers, its path parameters, and Idempotency-Key on every POST", () => {
+  it("has the six endpoints, each with its answers, its path parameters, and Idempotency-Key on every POST", () => {
     const operations = Object.entries(doc.paths as JsonObject).flatMap(([path, item]) =>
       Object.entries(item as JsonObject).map(([method, operation]) => ({ path, method, operation: operation as JsonObject })),
     );
@@ -307,7 +332,7 @@ describe("the OpenAPI document is OpenAPI 3.1 in shape", () => {
       expect(parameters.filter((p) => p.in === "path").map((p) => p.name)).toEqual(inPath);
       for (const p of parameters) if (p.in === "path") expect(p.required).toBe(true);
       if (method === "post") {
-        expect(parameters.some((p) => p.in === "header" && p.name === "Idempotency-Key")).toBe(true);
+        expect(parameters.some((p) => p.in === "header" && p.name === "Idempotency-Key")).toBe(!IDEMPOTENT_BY_ITSELF.has(path));
         expect(operation.requestBody).toMatchObject({ required: true, content: { "application/json": { schema: expect.anything() } } });
       }
     }

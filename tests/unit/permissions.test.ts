@@ -39,6 +39,8 @@ const MATRIX: Record<Permission, readonly Role[]> = {
   "export:report": [S, A, F],
   "view:audit": [S, A],
   "manage:developer": [S, A],
+  "view:dispute": [S, A, O, F, V],
+  "respond:dispute": [S, A, O, F],
 };
 
 describe("the permission matrix", () => {

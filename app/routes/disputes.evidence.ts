@@ -1,0 +1,36 @@
+// /disputes/{disputeId}/evidence/{evidenceId}: one evidence file back, only to a person of the business whose
+// dispute it is (any other: 404, as an unknown id). Always a download: the type is the one checked from its bytes
+// when it was attached, never guessed by the browser (nosniff), and it never opens as a page of the portal.
+import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { getEvidence } from "../../functions/data/disputes";
+import { EXTENSION_OF, type EvidenceType } from "../../functions/evidence";
+import { requireTenant } from "../../functions/guards";
+import { notFound } from "../../functions/http";
+
+/** `filename=` in ASCII for old clients, `filename*=` in UTF-8 for the name as it was chosen (Ɔ, Ɛ, Arabic script...). */
+function disposition(fileName: string, type: EvidenceType): string {
+  const extension = EXTENSION_OF[type];
+  const named = fileName.toLowerCase().endsWith(extension) ? fileName : `${fileName}${extension}`;
+  const ascii = named.replace(/[^\w.-]/g, "_");
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(named)}`;
+}
+
+export async function loader({ request, context, params }: LoaderFunctionArgs) {
+  const { tenant } = await requireTenant(request, context, "view:dispute");
+  const evidence = await getEvidence(tenant, params.disputeId ?? "", params.evidenceId ?? "");
+  if (!evidence) return notFound(request);
+  const object = await context.cloudflare.env.EVIDENCE.get(evidence.r2Key);
+  if (!object) return notFound(request);
+  const type = evidence.contentType as EvidenceType;
+  return new Response(object.body, {
+    headers: {
+      "Content-Type": type,
+      "Content-Length": String(object.size),
+      "Content-Disposition": disposition(evidence.fileName, type),
+      "X-Content-Type-Options": "nosniff",
+      "Cache-Control": "private, no-store",
+      // Opened directly anyway, it runs nothing.
+      "Content-Security-Policy": "default-src 'none'; sandbox",
+    },
+  });
+}
