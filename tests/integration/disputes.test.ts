@@ -10,6 +10,7 @@ import { approveTransfer, requestTransfer } from "../../functions/data/transfer-
 import { createWebhookEndpoint } from "../../functions/data/webhooks";
 import { clearingPosting, paymentPosting, transactionFee } from "../../functions/ledger";
 import { runSettlement, settlementPeriodFor } from "../../functions/settlement/run";
+import { moveBusiness } from "../../functions/shard-move";
 import { newWebhookSecret } from "../../functions/webhooks/signing";
 import { actionDataOf } from "../support/html";
 import { expectAccountSumsMatchEntries } from "../support/ledger";
@@ -523,3 +524,38 @@ function dueDay(ymd: string): string {
   const [year, month, day] = ymd.split("-").map(Number);
   return `${String(day).padStart(2, "0")} ${["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"][month! - 1]} ${year}`;
 }
+
+// Last in the file: it moves Kumasi to the other database.
+describe("a business that moves to another database", () => {
+  it("takes its disputes and their evidence rows; the page, the file and closing work there", async () => {
+    const id = await openKumasiDispute();
+    await page(`/disputes/${id}`, ABENA, KUMASI, { form: { intent: "respond", response: "Before the move" } });
+    await page(`/disputes/${id}`, ABENA, KUMASI, { file: { name: "receipt.pdf", bytes: PDF, type: "application/pdf" } });
+    const core = portal().core();
+    const from = (await core.prepare("SELECT shard FROM business_shards WHERE business_id = ?").bind(KUMASI).first<string>("shard"))!;
+    const to = from === "SHARD_A" ? "SHARD_B" : "SHARD_A";
+    const rows = async (shard: string) =>
+      (await portal()
+        .database(shard)
+        .prepare(
+          "SELECT (SELECT COUNT(*) FROM disputes WHERE business_id = ?1) AS disputes, (SELECT COUNT(*) FROM dispute_evidence WHERE business_id = ?1) AS files",
+        )
+        .bind(KUMASI)
+        .first<{ disputes: number; files: number }>())!;
+    const before = await rows(from);
+    expect(before.disputes).toBeGreaterThan(0);
+    await moveBusiness({ core, database: (name) => portal().database(name) }, KUMASI, to);
+    await portal().refreshPlaces();
+    expect(await rows(to)).toEqual(before);
+    expect(await rows(from)).toEqual({ disputes: 0, files: 0 });
+
+    const html = await (await page(`/disputes/${id}`, ABENA, KUMASI)).text();
+    expect(html).toContain("Before the move");
+    const evidenceId = await (await portal().db()).prepare("SELECT id FROM dispute_evidence WHERE dispute_id = ?").bind(id).first<string>("id");
+    const file = await page(`/disputes/${id}/evidence/${evidenceId}`, ABENA, KUMASI);
+    expect(file.status).toBe(200);
+    expect(new Uint8Array(await file.arrayBuffer())).toEqual(PDF);
+    expect((await close(KUMASI, id, "won")).status).toBe(200);
+    await expectAccountSumsMatchEntries(portal().shards());
+  });
+});

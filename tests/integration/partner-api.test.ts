@@ -334,7 +334,14 @@ describe("the description", () => {
     const doc = await response.json<{ openapi: string; paths: Record<string, Record<string, unknown>> }>();
     expect(doc.openapi).toBe("3.1.0");
     expect(Object.keys(doc.paths).sort()).toEqual(
-      ["/api/v1/payments", "/api/v1/payments/{reference}", "/api/v1/payments/{reference}/reversal", "/api/v1/terminals/{serial}/heartbeats"].sort(),
+      [
+        "/api/v1/payments",
+        "/api/v1/payments/{reference}",
+        "/api/v1/payments/{reference}/reversal",
+        "/api/v1/terminals/{serial}/heartbeats",
+        "/api/v1/disputes",
+        "/api/v1/disputes/{id}/close",
+      ].sort(),
     );
     expect(Object.keys(doc.paths["/api/v1/payments"]!)).toContain("post");
   });
