@@ -30,10 +30,10 @@ async function csv(path: string): Promise<Map<string, Line>> {
     .slice(1);
   return new Map(
     lines.map((line) => {
-      // The key may be a quoted name with commas; the three figures are the last fields.
+      // The key may be a quoted name with commas; the four figures (payments, value, fees, refunds) are the last fields.
       const fields = line.split(",");
-      const [count, value] = fields.slice(-3);
-      return [fields.slice(0, -3).join(","), { count: Number(count), amount: Math.round(Number(value) * 100) }];
+      const [count, value] = fields.slice(-4);
+      return [fields.slice(0, -4).join(","), { count: Number(count), amount: Math.round(Number(value) * 100) }];
     }),
   );
 }
