@@ -35,6 +35,7 @@ const SECTION_PERMISSION: Readonly<Record<string, Permission | null>> = {
   "/money/merchant-accounts": "view:balance",
   "/money/merchant-funds": "view:balance",
   "/money/settlement-history": "view:settlement",
+  "/disputes": "view:dispute",
   "/transactions": "view:transaction",
   "/reports": "view:report",
   // Every member opens their own settings.
@@ -54,6 +55,7 @@ const LIKELY_NEXT: Readonly<Record<string, readonly string[]>> = {
   "/money/merchant-accounts": ["/money/merchant-funds", "/money/settlement-history", "/"],
   "/money/merchant-funds": ["/money/settlement-history", "/money/merchant-accounts", "/"],
   "/money/settlement-history": ["/money/merchant-funds", "/transactions", "/"],
+  "/disputes": ["/transactions", "/money/merchant-accounts", "/"],
   "/transactions": ["/", "/reports", "/money/settlement-history"],
   "/reports": ["/transactions", "/money/merchant-funds", "/"],
   "/settings": ["/", "/approvals"],

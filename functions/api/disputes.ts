@@ -5,6 +5,7 @@ import * as v from "valibot";
 import { jsonResponse } from "../http";
 import { sha256Hex } from "../sha256";
 import { closeDispute, disputablePayment, disputeData, getDisputeFacts, openDispute, type DisputeFacts } from "../data/disputes";
+import { keptAnswerOf } from "../data/api-idempotency";
 import { RuleError, type BusinessDb, type RequestMeta } from "../data/tenant";
 import { badRequest, issuesOf, jsonBody, problem, type ApiDeps } from "./router";
 import { DisputeCloseInput, DisputeId, DisputeInput, IdempotencyKey, MAX_EVIDENCE_DAYS, type Problem } from "./schemas";
@@ -19,10 +20,7 @@ function metaOf(request: Request, deps: ApiDeps): RequestMeta {
  * The first answer again for a repeated Idempotency-Key (kept in the batch that opened the dispute, so a key and its
  * dispute are one fact, unlike the payments' claim-then-queue), a 409 for the key on another request, or null when the key is new. */
 async function keptAnswer(business: BusinessDb, key: string, requestHash: string): Promise<Response | null> {
-  const kept = await business.db
-    .prepare("SELECT request_hash AS requestHash, status, body FROM api_idempotency WHERE business_id = ? AND idempotency_key = ?")
-    .bind(business.businessId, key)
-    .first<{ requestHash: string; status: number; body: string }>();
+  const kept = await keptAnswerOf(business, key);
   if (!kept) return null;
   if (kept.requestHash !== requestHash) return problem(409, "This Idempotency-Key was already used with another request. Use a new key for a new request.");
   return jsonResponse(JSON.parse(kept.body), kept.status, { "Idempotent-Replayed": "true" });

@@ -24,6 +24,11 @@ export async function claimIdempotencyKey(
     .bind(businessId, key, claim.requestHash, claim.status, claim.body, now)
     .first<{ ok: number }>();
   if (inserted) return null;
+  return keptAnswerOf({ businessId, db }, key);
+}
+
+/** The answer kept for a key, if any (read without claiming it: a dispute keeps its answer in its own batch). */
+export async function keptAnswerOf({ businessId, db }: BusinessDb, key: string): Promise<KeptAnswer | null> {
   return db
     .prepare("SELECT request_hash AS requestHash, status, body FROM api_idempotency WHERE business_id = ? AND idempotency_key = ?")
     .bind(businessId, key)
