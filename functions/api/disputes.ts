@@ -56,8 +56,9 @@ export async function openDisputeRequest(request: Request, deps: ApiDeps, busine
   if (!payment) errors.push({ path: "payment_reference", message: "is not the reference of a payment of this business" });
   else if (payment.status !== "successful")
     errors.push({ path: "payment_reference", message: `is a ${payment.status} payment: only a successful payment can be disputed` });
-  else if (input.amount > payment.amount - payment.disputed) {
-    errors.push({ path: "amount", message: `is more than the payment's amount not yet disputed (${payment.amount - payment.disputed} pesewas)` });
+  else if (input.amount > payment.amount - payment.disputed - payment.refunded) {
+    const left = payment.amount - payment.disputed - payment.refunded;
+    errors.push({ path: "amount", message: `is more than the payment's amount not yet disputed or refunded (${left} pesewas)` });
   }
   if (errors.length > 0 || !payment) return badRequest(errors);
 

@@ -7,6 +7,7 @@ import { disputeHoldPosting, disputeLostPosting, disputeWonPosting } from "../le
 import { can } from "../permissions";
 import { auditStatement, signInAuditStatement } from "./audit";
 import { clearBatchGuardsStatement } from "./batch-guards";
+import { REFUNDED_STATUSES_SQL } from "./refunds";
 import { postingStatements } from "./ledger";
 import { decodeCursor, pageSize, toPage, type Page, type PageQuery } from "./page";
 import { webhookEventStatements } from "./webhooks";
@@ -59,11 +60,13 @@ const DISPUTE_FROM = `disputes d
 export async function disputablePayment(
   { businessId, db }: BusinessDb,
   reference: string,
-): Promise<{ id: number; merchantId: string; amount: number; status: string; disputed: number } | null> {
+): Promise<{ id: number; merchantId: string; amount: number; status: string; disputed: number; refunded: number } | null> {
   return db
     .prepare(
       `SELECT t.id, t.merchant_id AS merchantId, t.amount, t.status,
-         coalesce((SELECT SUM(d.amount) FROM disputes d WHERE d.business_id = t.business_id AND d.transaction_id = t.id AND d.status <> 'won'), 0) AS disputed
+         coalesce((SELECT SUM(d.amount) FROM disputes d WHERE d.business_id = t.business_id AND d.transaction_id = t.id AND d.status <> 'won'), 0) AS disputed,
+         coalesce((SELECT SUM(r.amount) FROM refunds r WHERE r.business_id = t.business_id AND r.transaction_id = t.id AND r.status IN ${REFUNDED_STATUSES_SQL}), 0)
+           AS refunded
        FROM transactions t WHERE t.business_id = ? AND t.reference = ?`,
     )
     .bind(businessId, reference)
@@ -146,10 +149,12 @@ export async function openDispute(
       ...(kept ? [keepAnswerStatement(business, kept, input.openedAt)] : []),
       db
         .prepare(
-          `INSERT INTO batch_guards (ok, reason) VALUES (coalesce((SELECT ? + coalesce(SUM(d.amount), 0) <= ? FROM disputes d
+          // Refunds that moved money count too: a payment never goes back to its payer for more than it was.
+          `INSERT INTO batch_guards (ok, reason) VALUES (coalesce((SELECT ? + coalesce(SUM(d.amount), 0) + (SELECT coalesce(SUM(r.amount), 0) FROM refunds r
+               WHERE r.business_id = ? AND r.transaction_id = ? AND r.status IN ${REFUNDED_STATUSES_SQL}) <= ? FROM disputes d
              WHERE d.business_id = ? AND d.transaction_id = ? AND d.status <> 'won'), 0), 'undisputed amount')`,
         )
-        .bind(input.amount, input.paymentAmount, businessId, input.transactionId),
+        .bind(input.amount, businessId, input.transactionId, input.paymentAmount, businessId, input.transactionId),
       db
         .prepare(
           `INSERT INTO disputes (id, business_id, merchant_id, transaction_id, reason_code, amount, evidence_due_at, status, opened_at)
@@ -175,7 +180,7 @@ export async function openDispute(
       clearBatchGuardsStatement(db),
     ]);
   } catch (error) {
-    if (error instanceof Error && /CHECK constraint failed/.test(error.message)) throw new RuleError("is more than the payment's amount not yet disputed");
+    if (error instanceof Error && /CHECK constraint failed/.test(error.message)) throw new RuleError("is more than the payment's amount not yet disputed or refunded");
     throw error;
   }
 }

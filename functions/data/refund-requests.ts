@@ -40,7 +40,7 @@ function cedis(pesewas: number): string {
 /** SPEC section 5's "exceeds a limit", said of what is left to refund. */
 export function exceedsRefundable(left: number): string {
   return left <= 0
-    ? "This payment is already refunded in full (or waits for refunds that would refund it in full)."
+    ? "This payment is already refunded in full (or waits for refunds, or is disputed, for its whole amount)."
     : `This amount exceeds the amount left to refund of GHS ${cedis(left)}.`;
 }
 
@@ -55,9 +55,13 @@ export function notRefundable(payment: Pick<Transaction, "status">): string | nu
 export async function refundableOf(tenant: Tenant, transactionId: number) {
   const payment = await getTransaction(tenant, transactionId);
   if (!payment) throw new NotFoundError("payment");
-  const [totals, balances] = await Promise.all([refundTotalsOf(tenant, [payment.id]), getMerchantBalances(tenant, payment.merchantId)]);
+  const [totals, balances, disputed] = await Promise.all([
+    refundTotalsOf(tenant, [payment.id]),
+    getMerchantBalances(tenant, payment.merchantId),
+    disputedAmountOf(tenant, payment.id),
+  ]);
   const { refunded, pending } = totals.get(payment.id) ?? { refunded: 0, pending: 0 };
-  return { payment, refunded, pending, left: Math.max(0, payment.amount - refunded - pending), available: balances.available };
+  return { payment, refunded, pending, disputed, left: Math.max(0, payment.amount - refunded - pending - disputed), available: balances.available };
 }
 
 /** Makes the request (a refund pending_approval + an approval_requests row for the queue); returns the refund id. */
@@ -100,7 +104,8 @@ export async function requestRefund(tenant: Tenant, meta: RequestMeta, input: Re
       guard(
         db,
         `SELECT t.status = 'successful' AND t.amount >= ? + (SELECT coalesce(SUM(r.amount), 0) FROM refunds r
-           WHERE r.business_id = t.business_id AND r.transaction_id = t.id AND r.status IN ('pending_approval', 'sending', 'succeeded'))
+           WHERE r.business_id = t.business_id AND r.transaction_id = t.id AND r.status IN ('pending_approval', 'sending', 'succeeded')) + (SELECT coalesce(SUM(d.amount), 0) FROM disputes d
+           WHERE d.business_id = t.business_id AND d.transaction_id = t.id AND d.status <> 'won')
          FROM transactions t WHERE t.business_id = ? AND t.id = ?`,
         "refundable",
         input.amount,
@@ -148,6 +153,18 @@ export async function requestRefund(tenant: Tenant, meta: RequestMeta, input: Re
   return { id, duplicate: false };
 }
 
+/**
+ * What open and lost disputes hold or took of a payment: money going back to the payer once. Refunds and disputes
+ * of one payment together never exceed it (a dispute counts the refunds that moved money the same way).
+ */
+async function disputedAmountOf(tenant: Tenant, transactionId: number): Promise<number> {
+  const row = await tenant.db
+    .prepare("SELECT coalesce(SUM(amount), 0) AS amount FROM disputes WHERE business_id = ? AND transaction_id = ? AND status <> 'won'")
+    .bind(tenant.businessId, transactionId)
+    .first<{ amount: number }>();
+  return row?.amount ?? 0;
+}
+
 function guard(db: Db, conditionSql: string, reason: string, ...binds: unknown[]): D1PreparedStatement {
   return db.prepare(`INSERT INTO batch_guards (ok, reason) VALUES (coalesce((${conditionSql}), 0), ?)`).bind(...binds, reason);
 }
@@ -179,7 +196,8 @@ export async function approveRefund(tenant: Tenant, meta: RequestMeta, refundId:
       guard(
         db,
         `SELECT t.status = 'successful' AND t.amount >= ? + (SELECT coalesce(SUM(r.amount), 0) FROM refunds r
-           WHERE r.business_id = t.business_id AND r.transaction_id = t.id AND r.status IN ${REFUNDED_STATUSES_SQL})
+           WHERE r.business_id = t.business_id AND r.transaction_id = t.id AND r.status IN ${REFUNDED_STATUSES_SQL}) + (SELECT coalesce(SUM(d.amount), 0) FROM disputes d
+           WHERE d.business_id = t.business_id AND d.transaction_id = t.id AND d.status <> 'won')
          FROM transactions t WHERE t.business_id = ? AND t.id = ?`,
         "refundable",
         refund.amount,

@@ -128,7 +128,7 @@ describe("opening a dispute (POST /api/v1/disputes)", () => {
     expect((await openDispute(KUMASI, { payment_reference: payment.reference, amount: payment.amount - 100 })).status).toBe(201);
     const second = await openDispute(KUMASI, { payment_reference: payment.reference, amount: 101 });
     expect(second.status).toBe(400);
-    expect(second.body.errors).toEqual([{ path: "amount", message: "is more than the payment's amount not yet disputed (100 pesewas)" }]);
+    expect(second.body.errors).toEqual([{ path: "amount", message: "is more than the payment's amount not yet disputed or refunded (100 pesewas)" }]);
     for (const reference of ["NO-SUCH-PAYMENT-1", accra.reference]) {
       const unknown = await openDispute(KUMASI, { payment_reference: reference, amount: 1 });
       expect(unknown.status).toBe(400);

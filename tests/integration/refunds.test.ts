@@ -3,6 +3,7 @@
 // past the merchant's available money (checked again inside the approval's batch, where two approvals racing meet);
 // sent to the processor once, retried, and when it keeps failing the money returns. The ledger sums to zero throughout.
 import { beforeAll, describe, expect, it } from "vitest";
+import { cardNumberPaths } from "../../functions/api/card-numbers";
 import { getMerchantBalances, postingStatements } from "../../functions/data/ledger";
 import { clearingPosting, paymentPosting } from "../../functions/ledger";
 import { approveRefund, rejectRefund, requestRefund } from "../../functions/data/refund-requests";
@@ -104,6 +105,41 @@ beforeAll(async () => {
     newWebhookSecret(),
     "development",
   );
+});
+
+// Money goes back to a payer once: what refunds moved and what disputes hold or took of one payment never exceed it,
+// whichever comes first (a dispute is the processor's, so its answer says what is left; a refund is refused by its field).
+describe("a payment refunded and disputed", () => {
+  it("refunds and disputes together never exceed the payment", async () => {
+    const key = await makeKey(portal(), KUMASI);
+    let payment = await freshPayment(KOFI_KUMASI, "successful", 4);
+    while (cardNumberPaths({ reference: payment.reference }).length > 0) payment = await freshPayment(KOFI_KUMASI, "successful", 4);
+    const dispute = (amount: number) =>
+      api(portal(), key, "/api/v1/disputes", {
+        payment_reference: payment.reference,
+        reason_code: "13.1",
+        amount,
+        currency: "GHS",
+        evidence_due_by: new Date(Date.now() + 7 * 86_400_000).toISOString().slice(0, 10),
+      });
+    const ask = (amount: number) => requestRefund(ESI_KUMASI, META, { transactionId: payment.id, amount, reason: "Goods returned", idempotencyKey: nextKey() });
+
+    const refund = await ask(1000);
+    await approveRefund(KOFI_KUMASI, META, refund.id);
+    const over = await dispute(payment.amount - 999);
+    expect(over.status).toBe(400);
+    expect((await over.json<{ errors: unknown[] }>()).errors).toEqual([
+      { path: "amount", message: `is more than the payment's amount not yet disputed or refunded (${payment.amount - 1000} pesewas)` },
+    ]);
+    expect((await dispute(payment.amount - 1500)).status).toBe(201);
+
+    // 500 is left: a refund of 501 is refused by its amount, one of 500 is taken; then nothing is left.
+    await expect(ask(501)).rejects.toThrow(/amount left to refund of GHS 5\.00\./);
+    const last = await ask(500);
+    await expect(ask(1)).rejects.toThrow(/already refunded in full \(or waits for refunds, or is disputed, for its whole amount\)/);
+    await approveRefund(KOFI_KUMASI, META, last.id);
+    await expectAccountSumsMatchEntries(portal().shards());
+  });
 });
 
 describe("asking for a refund", () => {
