@@ -77,6 +77,8 @@ export interface Held extends Omit<HeldPayment, "settlementId" | "settlementRefe
   terminalId: string | null;
   /** Whether its net has become available (the reversal then takes it from there). */
   cleared: boolean;
+  /** Refunds sent or sending and disputes not won: money already on its way back to the payer (issue 14). */
+  goneBack: number;
 }
 
 /** What a batch changed, for the webhooks written in the same batch. */
@@ -96,12 +98,17 @@ interface Conflict {
 const DAY_MS = 86_400_000;
 const dayOf = (ms: number) => new Date(Math.floor(ms / DAY_MS) * DAY_MS).toISOString().slice(0, 10);
 
+/** What of the payment `row` names has gone back to its payer already: refunds that moved money, disputes not won. */
+const goneBackSql = (row: string) =>
+  `((SELECT coalesce(SUM(f.amount), 0) FROM refunds f WHERE f.business_id = ${row}.business_id AND f.transaction_id = ${row}.id AND f.status IN ('sending', 'succeeded'))
+  + (SELECT coalesce(SUM(d.amount), 0) FROM disputes d WHERE d.business_id = ${row}.business_id AND d.transaction_id = ${row}.id AND d.status <> 'won'))`;
+
 async function readHeld({ businessId, db }: BusinessDb, references: string[]) {
   const json = JSON.stringify(references);
   const [held, waiting] = await db.batch<Record<string, unknown>>([
     db
       .prepare(
-        `SELECT ${PAYMENT_COLUMNS}, t.fingerprint, t.terminal_id AS terminalId, t.cleared_at IS NOT NULL AS cleared
+        `SELECT ${PAYMENT_COLUMNS}, t.fingerprint, t.terminal_id AS terminalId, t.cleared_at IS NOT NULL AS cleared, ${goneBackSql("t")} AS goneBack
          FROM ${PAYMENT_FROM}
          WHERE t.business_id = ?1 AND t.reference IN (SELECT value FROM json_each(?2))`,
       )
@@ -287,6 +294,7 @@ export async function applyIngest(
       createdAt: payment.occurredAt,
       clearedAt: null,
       cleared: false,
+      goneBack: 0,
       reversalReason: null,
       reversedAt: null,
     };
@@ -345,6 +353,16 @@ export async function applyIngest(
       });
       continue;
     }
+    if (target.goneBack > 0) {
+      conflicts.push({
+        reference: reversal.reference,
+        kind: "reversal",
+        problem: "This payment was refunded or disputed: reversing it too would return its money to the payer twice. The reversal received was not applied.",
+        received: reversal,
+        fingerprint: await reversalFingerprint(),
+      });
+      continue;
+    }
     const reversedAt = Math.max(reversal.reversedAt, target.createdAt);
     const facts = { merchantId: target.merchantId, amount: target.amount, fee: target.fee };
     postings.push({
@@ -388,7 +406,8 @@ export async function applyIngest(
            FROM (SELECT j.value->>'reference' AS reference, j.value->>'reason' AS reason, j.value->>'reversedAt' AS reversedAt, j.value->>'cleared' AS cleared
                  FROM json_each(?2) j) AS r
            WHERE transactions.business_id = ?1 AND transactions.reference = r.reference AND transactions.status = 'successful'
-             AND (transactions.cleared_at IS NOT NULL) = (r.cleared = 1)`,
+             AND (transactions.cleared_at IS NOT NULL) = (r.cleared = 1)
+             AND ${goneBackSql("transactions")} = 0`,
         )
         .bind(businessId, json),
       // Every reversal found its payment as it was read (not reversed or cleared meanwhile), or the batch rolls back.

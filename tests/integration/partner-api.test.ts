@@ -2,7 +2,11 @@
 // and the PAYMENTS queue consumed: every answer of issue 12 point 4, the
 // card-number refusal (point 5), reversals that wait for their payment, heartbeats.
 import { beforeAll, describe, expect, it } from "vitest";
-import { ACCRA, KUMASI } from "../support/tenants";
+import { cardNumberPaths } from "../../functions/api/card-numbers";
+import { getMerchantBalances, postingStatements } from "../../functions/data/ledger";
+import { clearingPosting, paymentPosting } from "../../functions/ledger";
+import { approveRefund, requestRefund } from "../../functions/data/refund-requests";
+import { ACCRA, ESI_KUMASI, KOFI_KUMASI, KUMASI, META } from "../support/tenants";
 import { api, cardPayment, eventually, makeKey, momoPayment, partiesOf, type Parties } from "../support/partner-api";
 import { paymentsConsumers } from "../support/portal";
 import { usePortal } from "../support/use-portal";
@@ -243,6 +247,57 @@ describe("Idempotency-Key", () => {
 });
 
 describe("reversals and heartbeats", () => {
+  // Issue 14: a refund already took money back to the payer; the processor's full reversal would do it a second time.
+  it("a reversal of a refunded payment is kept as a conflict and moves no money", async () => {
+    const db = await portal().db();
+    const { results } = await db
+      .prepare(
+        "SELECT id, reference, merchant_id AS merchantId FROM transactions WHERE business_id = ? AND status = 'successful' AND amount >= 5000 ORDER BY id LIMIT 50",
+      )
+      .bind(KUMASI)
+      .all<{ id: number; reference: string; merchantId: string }>();
+    const payment = results.find((row) => cardNumberPaths({ reference: row.reference }).length === 0)!;
+    // Money to refund from: a cleared payment posted by the portal's own ledger functions (the seed's merchants hold little).
+    const topUp = { merchantId: payment.merchantId, amount: 10_000, fee: 0 };
+    await db.batch([
+      ...postingStatements(KOFI_KUMASI, paymentPosting(topUp), { postingId: "test_topup_reversal", memo: "Test top-up", postedAt: Date.now() }),
+      ...postingStatements(KOFI_KUMASI, clearingPosting(topUp), {
+        postingId: "test_topup_reversal_cleared",
+        memo: "Test top-up cleared",
+        postedAt: Date.now(),
+      }),
+    ]);
+    expect((await getMerchantBalances(KOFI_KUMASI, payment.merchantId)).available).toBeGreaterThanOrEqual(100);
+    const refund = await requestRefund(ESI_KUMASI, META, {
+      transactionId: payment.id,
+      amount: 100,
+      reason: "Goods returned",
+      idempotencyKey: "reversal-after-refund",
+    });
+    await approveRefund(KOFI_KUMASI, META, refund.id);
+
+    const reversal = { reason: "Scheme reversal", reversed_at: new Date().toISOString() };
+    expect((await api(portal(), key, `/api/v1/payments/${payment.reference}/reversal`, reversal)).status).toBe(202);
+    await eventually(
+      async () =>
+        (await count(
+          "SELECT count(*) AS n FROM payment_conflicts WHERE business_id = ? AND reference = ? AND kind = 'reversal'",
+          KUMASI,
+          payment.reference,
+        )) === 1,
+    );
+    const conflict = await db
+      .prepare("SELECT problem FROM payment_conflicts WHERE business_id = ? AND reference = ?")
+      .bind(KUMASI, payment.reference)
+      .first<string>("problem");
+    expect(conflict).toMatch(/refunded or disputed: reversing it too would return its money to the payer twice/);
+    expect(await count("SELECT count(*) AS n FROM transactions WHERE business_id = ? AND id = ? AND status = 'successful'", KUMASI, payment.id)).toBe(1);
+    expect(await count("SELECT count(*) AS n FROM ledger_entries WHERE business_id = ? AND posting_id LIKE ?", KUMASI, `%${payment.reference}_reversal`)).toBe(
+      0,
+    );
+    await expectAccountSumsMatchEntries(portal().shards());
+  });
+
   it("a reversal that arrives before its payment waits, then reverses it once; the ledger returns to where it was", async () => {
     const payment = momoPayment(kumasi[0]!, { amount: 40_000 });
     const reference = payment.reference as string;
