@@ -180,7 +180,8 @@ export async function openDispute(
       clearBatchGuardsStatement(db),
     ]);
   } catch (error) {
-    if (error instanceof Error && /CHECK constraint failed/.test(error.message)) throw new RuleError("is more than the payment's amount not yet disputed or refunded");
+    if (error instanceof Error && /CHECK constraint failed/.test(error.message))
+      throw new RuleError("is more than the payment's amount not yet disputed or refunded");
     throw error;
   }
 }
