@@ -1,6 +1,7 @@
 // The dashboard's figures. The daily rollups answer the last 30 days vs the 30
 // before, the success rate and the chart in one query; today so far against
-// yesterday by the same time reads two short time ranges of the transactions index.
+// yesterday by the same time reads two short time ranges of the transactions index;
+// what awaits clearing and settlement is the ledger accounts' running sums.
 import type { Tenant, Db } from "./tenant";
 
 export interface PeriodFigures {
@@ -27,16 +28,13 @@ export interface DashboardFigures {
   previous30: PeriodFigures;
   /** The last 30 days, oldest first, days without payments included. */
   days: DayFigures[];
-  /** Net of successful payments not cleared yet, and cleared but in no settlement yet (pesewas). */
+  /**
+   * What the merchants are owed and not paid (pesewas), from the ledger's running sums: their pending money (not
+   * cleared yet) and their available money, which the next settlement run pays (a merchant that owes, after a
+   * dispute's hold or a refund, counts as nothing, as the run skips it).
+   */
   awaiting: { pendingClearance: number; clearedUnsettled: number };
 }
-
-/**
- * Payments older than this are settled or anomalies: clearing takes at most 3
- * days and the run is daily, so the awaiting figures read only this window
- * (an index range, not the whole history the ledger sum would need).
- */
-export const AWAITING_WINDOW_DAYS = 10;
 
 const DAY_MS = 86_400_000;
 
@@ -70,13 +68,14 @@ export async function dashboardFigures(tenant: Tenant, now: number): Promise<Das
       .bind(tenant.businessId, dayAt(59), today),
     between(db, tenant, midnight, now + 1),
     between(db, tenant, midnight - DAY_MS, now - DAY_MS + 1),
+    // One row per merchant and kind (the accounts' key), not ten days of payments each probing its settlement.
     db
       .prepare(
-        `SELECT coalesce(SUM(CASE WHEN cleared_at IS NULL THEN amount - fee END), 0) AS pendingClearance,
-           coalesce(SUM(CASE WHEN cleared_at IS NOT NULL AND NOT EXISTS (SELECT 1 FROM settlement_items s WHERE s.transaction_id = t.id) THEN amount - fee END), 0) AS clearedUnsettled
-         FROM transactions t WHERE business_id = ? AND status = 'successful' AND created_at >= ?`,
+        `SELECT coalesce(SUM(CASE WHEN kind = 'merchant_pending' THEN 0 - entry_sum END), 0) AS pendingClearance,
+           coalesce(SUM(CASE WHEN kind = 'merchant_available' AND entry_sum < 0 THEN 0 - entry_sum END), 0) AS clearedUnsettled
+         FROM ledger_accounts WHERE business_id = ? AND kind IN ('merchant_pending', 'merchant_available')`,
       )
-      .bind(tenant.businessId, midnight - AWAITING_WINDOW_DAYS * DAY_MS),
+      .bind(tenant.businessId),
   ]);
   const results = (rollups?.results ?? []) as { day: string; status: string; count: number; amount: number }[];
   const figures: DashboardFigures = {

@@ -21,6 +21,7 @@ import {
   listTerminals,
   terminalPlaces,
 } from "../../functions/data/terminals";
+import { dashboardFigures } from "../../functions/data/dashboard";
 import { listTransactions, transactionTotals } from "../../functions/data/transactions";
 import { archiveMonthsForReferences, firstPaymentAt, listArchiveMonths, monthFigures, readMonthPage } from "../../functions/data/archive";
 import { listMerchantTransfers } from "../../functions/data/transfers";
@@ -134,6 +135,7 @@ export const CATALOGUE: CatalogueEntry[] = [
   ["approvals: names of a page's targets", async (t) => requestSubjects(t, (await listApprovalRequests(t, { status: "pending" })).rows)],
   ["audit: recent", (t) => listAudit(t)],
   ["audit: one merchant's history", (t, s) => listAudit(t, { entity: "merchant", entityId: s.merchantId })],
+  ["dashboard: figures", (t, s) => dashboardFigures(t, s.newest)],
   ["transactions: first page", (t) => listTransactions(t)],
   // The cold archive (functions/archive): the screen's months and reference look-up, and the job's reads of a month.
   ["archive: archived months", (t) => listArchiveMonths(t)],
