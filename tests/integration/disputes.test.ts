@@ -48,7 +48,7 @@ interface Payment {
 
 /**
  * A successful, cleared payment of the business not disputed yet, whose merchant has at least its amount available; not
- * one whose reference the API takes for a card number (some seeded ones, such as KFF-261121-0000480, pass the Luhn check).
+ * one whose reference the API takes for a card number (a run of 13 to 19 digits that passes the Luhn check).
  */
 async function undisputedPayment(businessId: string): Promise<Payment> {
   const db = await portal().db();
