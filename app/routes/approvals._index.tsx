@@ -94,7 +94,8 @@ const COLUMNS: Column<Row>[] = [
     },
   },
   { id: "kind", header: "Kind", cell: (r) => kindName(r.kind) },
-  { id: "action", header: "Action", cell: (r) => ACTION_NAMES[r.action] ?? r.action },
+  // A refund asks for money to go back: its action is that, not the new row it makes.
+  { id: "action", header: "Action", cell: (r) => (r.kind === "refund" ? "Refund" : (ACTION_NAMES[r.action] ?? r.action)) },
   { id: "maker", header: "Made by", cell: (r) => r.makerName },
   { id: "made", header: "Made at", cell: (r) => formatDate(r.madeAt, "numeric") },
   { id: "status", header: "Status", cell: (r) => <StatusPill entity="approval" status={r.status} /> },

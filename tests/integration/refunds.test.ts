@@ -150,6 +150,13 @@ describe("asking for a refund", () => {
     expect(await getMerchantBalances(KOFI_KUMASI, payment.merchantId)).toEqual(before);
     expect(await one("SELECT status FROM approval_requests WHERE kind = 'refund' AND target_id = ?", id)).toEqual({ status: "pending" });
     expect((await getRefund(KOFI_KUMASI, id))!.status).toBe("pending_approval");
+    // In the queue its action says what is asked: a refund (not "Create", the row it makes).
+    const queue = await (await portal().fetch("/approvals", { headers: await signedInCookie(portal(), "kofi.boateng@example.com", KUMASI) })).text();
+    const requestId = await requestIdOf(id);
+    const row = queue.split("<tr").find((tr) => tr.includes(`/approvals/refund/${requestId}`));
+    expect(row).toBeDefined();
+    expect(row).toMatch(/>Refund</);
+    expect(row).not.toMatch(/>Create</);
   });
 
   it("never more than the payment less what is refunded or waiting, said by the amount", async () => {
