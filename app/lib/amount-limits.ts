@@ -2,8 +2,19 @@
 // "exceeds a limit"): a transfer's available balance now, a refund's amount paid
 // later. Isomorphic, so a form can say it next to the field before it is sent;
 // the server's own checks stay the authority.
+import * as v from "valibot";
 import { formatAmount } from "./format";
 import { exceedsLimit, parseCedis } from "./validation";
+
+/** A form's amount, typed in cedis ("1,250.00", "GHS 12"), as whole pesewas above zero. */
+export const cedisAmount = v.pipe(
+  v.string("Enter an amount."),
+  v.trim(),
+  v.nonEmpty("Enter an amount."),
+  v.check((typed) => parseCedis(typed) !== null, "Enter an amount in cedis, like 1,250.00."),
+  v.transform((typed) => parseCedis(typed) ?? 0),
+  v.minValue(1, "Enter an amount above zero."),
+);
 
 export interface AmountLimit {
   /** Pesewas. */

@@ -2,7 +2,7 @@
 // and waits for approval, the merchant's available balance now, who asked, when and why; approve (the money leaves
 // the merchant's available balance and goes to the processor), or reject with a reason. The maker cannot decide.
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import * as v from "valibot";
 import { getApprovalRequest } from "../../functions/data/approvals";
 import { namesOf } from "../../functions/data/names";
@@ -11,12 +11,11 @@ import { getRefund } from "../../functions/data/refunds";
 import { redirectWithFlash } from "../../functions/flash";
 import { refusalMessage, requirePermission, requireTenant } from "../../functions/guards";
 import { pageNotFound, refuse } from "../../functions/http";
-import { can } from "../../functions/permissions";
 import { processRefunds, refundPortFor } from "../../functions/refunds/send";
 import { dispatchPendingDeliveries } from "../../functions/webhooks/dispatch";
 import { Details } from "../components/details";
-import { describedBy, Field } from "../components/form";
 import { StatusPill } from "../components/status-pill";
+import { DecideCard, decisionSchema, requestFacts } from "./approvals/money-request";
 import { formatAmount, formatDate } from "../lib/format";
 import { paths } from "../lib/paths";
 import { statusLabel } from "../lib/statuses";
@@ -36,15 +35,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const { payment, refunded, pending, available } = await refundableOf(tenant, refund.transactionId);
   const names = await namesOf(tenant, "merchant", [payment.merchantId]);
   return {
-    request: {
-      id: approval.id,
-      status: approval.status,
-      maker: approval.makerName,
-      madeAt: approval.madeAt,
-      checker: approval.checkerName,
-      decidedAt: approval.decidedAt,
-      reason: approval.reason,
-    },
+    ...requestFacts(approval, tenant),
     refund: { amount: refund.amount, reason: refund.reason, status: refund.status, failureReason: refund.failureReason },
     payment: {
       id: payment.id,
@@ -59,18 +50,10 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
     // Other requests waiting, not this one.
     pendingOthers: pending - (refund.status === "pending_approval" ? refund.amount : 0),
     available,
-    canDecide: approval.status === "pending" && can(tenant.role, "decide:approval") && approval.makerId !== tenant.userId,
-    ownRequest: approval.makerId === tenant.userId,
   };
 }
 
-const Decision = v.variant("intent", [
-  v.object({ intent: v.literal("approve") }),
-  v.object({
-    intent: v.literal("reject"),
-    reason: v.pipe(v.string(), v.trim(), v.minLength(3, "Say why the refund is rejected."), v.maxLength(500)),
-  }),
-]);
+const Decision = decisionSchema("refund");
 
 // A lost connection while sending keeps the page and what was typed, and a re-send runs once (app/components/submission.ts).
 export { clientAction, shouldRevalidate } from "../components/submission";
@@ -174,30 +157,15 @@ export default function RefundRequest() {
           <p className="notice notice--warning notice__message">The amount is now above the merchant&apos;s available balance: approving it will be refused.</p>
         ) : null}
       </section>
-      {canDecide ? (
-        <section className="card" aria-labelledby="decide-heading">
-          <h2 id="decide-heading">Decide</h2>
-          <Form method="post">
-            <input type="hidden" name="intent" value="approve" />
-            <button type="submit" className="button button--primary" disabled={busy}>
-              Approve and refund
-            </button>
-          </Form>
-          <Form method="post" className="form">
-            <input type="hidden" name="intent" value="reject" />
-            <Field id="reason" label="Reason for rejecting" error={answer?.errors.reason}>
-              <input id="reason" name="reason" maxLength={500} {...describedBy("reason", answer?.errors.reason)} />
-            </Field>
-            <button type="submit" className="button button--danger" disabled={busy}>
-              Reject
-            </button>
-          </Form>
-        </section>
-      ) : request.status === "pending" ? (
-        <p className="notice notice--info notice__message">
-          {ownRequest ? "You asked for this refund: another person must decide it." : "Only an administrator can decide this request."}
-        </p>
-      ) : null}
+      <DecideCard
+        canDecide={canDecide}
+        pending={request.status === "pending"}
+        ownRequest={ownRequest}
+        noun="refund"
+        approveLabel="Approve and refund"
+        reasonError={answer?.errors.reason}
+        busy={busy}
+      />
     </div>
   );
 }

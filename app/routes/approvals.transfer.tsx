@@ -2,7 +2,7 @@
 // to, amount, the available balance now, who asked and when; approve, or
 // reject with a reason. The maker cannot decide; a decided request is read-only.
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import * as v from "valibot";
 import { getApprovalRequest } from "../../functions/data/approvals";
 import { getMerchantBalances } from "../../functions/data/ledger";
@@ -11,11 +11,10 @@ import { getTransfer } from "../../functions/data/transfers";
 import { redirectWithFlash } from "../../functions/flash";
 import { refusalMessage, requirePermission, requireTenant } from "../../functions/guards";
 import { pageNotFound, refuse } from "../../functions/http";
-import { can } from "../../functions/permissions";
-import { describedBy, Field } from "../components/form";
 import { formatAmount, formatDate } from "../lib/format";
 import { Details } from "../components/details";
 import { StatusPill } from "../components/status-pill";
+import { DecideCard, decisionSchema, requestFacts } from "./approvals/money-request";
 
 async function transferRequest(request: Request, context: LoaderFunctionArgs["context"], id: string | undefined) {
   const { deps, tenant } = await requireTenant(request, context, "view:approval");
@@ -31,15 +30,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const balances = await getMerchantBalances(tenant, transfer.fromMerchantId);
   const after = approval.after as Record<string, string | number | null>;
   return {
-    request: {
-      id: approval.id,
-      status: approval.status,
-      maker: approval.makerName,
-      madeAt: approval.madeAt,
-      checker: approval.checkerName,
-      decidedAt: approval.decidedAt,
-      reason: approval.reason,
-    },
+    ...requestFacts(approval, tenant),
     transfer: {
       from: String(after.from_merchant ?? ""),
       to: String(after.to ?? ""),
@@ -48,18 +39,10 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
       fromMerchantId: transfer.fromMerchantId,
     },
     available: balances.available,
-    canDecide: approval.status === "pending" && can(tenant.role, "decide:approval") && approval.makerId !== tenant.userId,
-    ownRequest: approval.makerId === tenant.userId,
   };
 }
 
-const Decision = v.variant("intent", [
-  v.object({ intent: v.literal("approve") }),
-  v.object({
-    intent: v.literal("reject"),
-    reason: v.pipe(v.string(), v.trim(), v.minLength(3, "Say why the transfer is rejected."), v.maxLength(500)),
-  }),
-]);
+const Decision = decisionSchema("transfer");
 
 // A lost connection while sending keeps the page and what was typed, and a re-send runs once (app/components/submission.ts).
 export { clientAction, shouldRevalidate } from "../components/submission";
@@ -129,30 +112,15 @@ export default function TransferRequest() {
           <p className="notice notice--warning notice__message">The amount is now above the available balance: approving it will be refused.</p>
         ) : null}
       </section>
-      {canDecide ? (
-        <section className="card" aria-labelledby="decide-heading">
-          <h2 id="decide-heading">Decide</h2>
-          <Form method="post">
-            <input type="hidden" name="intent" value="approve" />
-            <button type="submit" className="button button--primary" disabled={busy}>
-              Approve and move the money
-            </button>
-          </Form>
-          <Form method="post" className="form">
-            <input type="hidden" name="intent" value="reject" />
-            <Field id="reason" label="Reason for rejecting" error={answer?.errors.reason}>
-              <input id="reason" name="reason" maxLength={500} {...describedBy("reason", answer?.errors.reason)} />
-            </Field>
-            <button type="submit" className="button button--danger" disabled={busy}>
-              Reject
-            </button>
-          </Form>
-        </section>
-      ) : request.status === "pending" ? (
-        <p className="notice notice--info notice__message">
-          {ownRequest ? "You asked for this transfer: another person must decide it." : "Only an administrator can decide this request."}
-        </p>
-      ) : null}
+      <DecideCard
+        canDecide={canDecide}
+        pending={request.status === "pending"}
+        ownRequest={ownRequest}
+        noun="transfer"
+        approveLabel="Approve and move the money"
+        reasonError={answer?.errors.reason}
+        busy={busy}
+      />
     </div>
   );
 }

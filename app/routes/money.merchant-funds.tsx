@@ -19,12 +19,11 @@ import { refusalMessage, requireTenant } from "../../functions/guards";
 import { DataTable, ListCount, Pager, type Column } from "../components/data-table";
 import { describedBy, Field } from "../components/form";
 import { MerchantFinder } from "../components/merchant-finder";
-import { amountLimitError, type AmountLimit } from "../lib/amount-limits";
+import { amountLimitError, cedisAmount, type AmountLimit } from "../lib/amount-limits";
 import { QUICK_RANGES, resolveRange } from "../lib/date-range";
 import { formatAmount, formatDate, networkLabel } from "../lib/format";
 import { filterHref } from "../lib/list-url";
 import { listParams, oneOf, searchParam } from "../lib/list-params";
-import { parseCedis } from "../lib/validation";
 import { merchantChoices } from "../lib/merchant-choices.server";
 import { MERCHANT_FINDER_PARAM, readMerchantSearch } from "../lib/merchant-search";
 
@@ -92,14 +91,7 @@ const TransferForm = v.object({
   intent: v.literal("transfer"),
   from: v.pipe(v.string(), v.regex(/^[\w-]{1,64}$/)),
   to: v.pipe(v.string("Choose where the money goes."), v.regex(/^(sa|mer):[\w-]{1,64}$/, "Choose where the money goes.")),
-  amount: v.pipe(
-    v.string("Enter an amount."),
-    v.trim(),
-    v.nonEmpty("Enter an amount."),
-    v.check((typed) => parseCedis(typed) !== null, "Enter an amount in cedis, like 1,250.00."),
-    v.transform((typed) => parseCedis(typed) ?? 0),
-    v.minValue(1, "Enter an amount above zero."),
-  ),
+  amount: cedisAmount,
   idempotencyKey: v.pipe(v.string(), v.uuid()),
 });
 

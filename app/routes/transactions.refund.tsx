@@ -13,12 +13,11 @@ import { refusalMessage, requireTenant } from "../../functions/guards";
 import { pageNotFound, refuse } from "../../functions/http";
 import { Details } from "../components/details";
 import { describedBy, Field } from "../components/form";
-import { amountLimitError, type AmountLimit } from "../lib/amount-limits";
+import { amountLimitError, cedisAmount, type AmountLimit } from "../lib/amount-limits";
 import { formatAmount, formatDate } from "../lib/format";
 import { paths } from "../lib/paths";
 import { statusLabel } from "../lib/statuses";
 import { paymentMethod } from "../lib/transactions-view";
-import { parseCedis } from "../lib/validation";
 
 const TransactionId = v.pipe(v.string(), v.regex(/^[1-9]\d{0,15}$/), v.transform(Number), v.safeInteger());
 
@@ -59,14 +58,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
 }
 
 const RefundForm = v.object({
-  amount: v.pipe(
-    v.string("Enter an amount."),
-    v.trim(),
-    v.nonEmpty("Enter an amount."),
-    v.check((typed) => parseCedis(typed) !== null, "Enter an amount in cedis, like 1,250.00."),
-    v.transform((typed) => parseCedis(typed) ?? 0),
-    v.minValue(1, "Enter an amount above zero."),
-  ),
+  amount: cedisAmount,
   reason: v.pipe(
     v.string("Say why the payment is refunded."),
     v.trim(),

@@ -4,6 +4,7 @@
 // Approving applies the change, marks the request and writes the audit log in
 // one D1 batch (one transaction): a failing statement leaves nothing behind. A
 // request whose target changed since it was made is marked stale, not applied.
+import { guardStatement } from "./batch-guards";
 import { can, canGrantRole, isRole, type Permission } from "../permissions";
 import { webhookEventStatements } from "./webhooks";
 import { auditStatement } from "./audit";
@@ -12,7 +13,7 @@ import { namesOf, type NameKind } from "./names";
 import { decodeCursor, pageSize, toPage, type Page, type PageQuery } from "./page";
 import { POINT_OF_SALE_COLUMNS } from "./points-of-sale";
 import { SETTLEMENT_ACCOUNT_COLUMNS } from "./settlement-accounts";
-import { ForbiddenError, NotFoundError, RuleError, nowIso, type RequestMeta, type Tenant, type Db } from "./tenant";
+import { ForbiddenError, NotFoundError, RuleError, nowIso, type RequestMeta, type Tenant } from "./tenant";
 
 export const APPROVAL_KINDS = ["employee", "merchant", "point_of_sale", "settlement_account"] as const;
 export type ApprovalKind = (typeof APPROVAL_KINDS)[number];
@@ -383,9 +384,6 @@ async function loadPendingForDecision(tenant: Tenant, id: string): Promise<Appro
 }
 
 /** Rolls the batch back (CHECK ok = 1) unless the condition holds. */
-function guard(db: Db, conditionSql: string, reason: string, ...binds: unknown[]): D1PreparedStatement {
-  return db.prepare(`INSERT INTO batch_guards (ok, reason) VALUES (coalesce((${conditionSql}), 0), ?)`).bind(...binds, reason);
-}
 
 function applyStatements(tenant: Tenant, spec: KindSpec, request: ApprovalRequest, at: string): D1PreparedStatement[] {
   const { db } = tenant;
@@ -408,7 +406,7 @@ function applyStatements(tenant: Tenant, spec: KindSpec, request: ApprovalReques
   if (request.action === "create") {
     if (spec.underMerchant) {
       statements.push(
-        guard(
+        guardStatement(
           db,
           "SELECT 1 FROM merchants WHERE id = ? AND business_id = ? AND status = 'active'",
           "merchant missing or inactive",
@@ -444,7 +442,7 @@ function applyStatements(tenant: Tenant, spec: KindSpec, request: ApprovalReques
     }
   } else {
     statements.push(
-      guard(
+      guardStatement(
         db,
         `SELECT version = ? FROM ${spec.table} WHERE ${spec.idColumn} = ? AND business_id = ?`,
         "target changed",
@@ -502,7 +500,13 @@ export async function approveRequest(tenant: Tenant, meta: RequestMeta, id: stri
 
   const at = nowIso();
   const statements = [
-    guard(db, "SELECT status = 'pending' FROM approval_requests WHERE id = ? AND business_id = ?", "request decided meanwhile", request.id, tenant.businessId),
+    guardStatement(
+      db,
+      "SELECT status = 'pending' FROM approval_requests WHERE id = ? AND business_id = ?",
+      "request decided meanwhile",
+      request.id,
+      tenant.businessId,
+    ),
     ...applyStatements(tenant, spec, request, at),
     db
       .prepare("UPDATE approval_requests SET status = 'approved', checker_id = ?, decided_at = ? WHERE id = ? AND business_id = ? AND status = 'pending'")
@@ -549,7 +553,7 @@ export async function rejectRequest(tenant: Tenant, meta: RequestMeta, id: strin
   const at = nowIso();
   try {
     await db.batch([
-      guard(
+      guardStatement(
         db,
         "SELECT status = 'pending' FROM approval_requests WHERE id = ? AND business_id = ?",
         "request decided meanwhile",

@@ -6,3 +6,8 @@ import type { Db } from "./tenant";
 export function clearBatchGuardsStatement(db: Db): D1PreparedStatement {
   return db.prepare("DELETE FROM batch_guards");
 }
+
+/** A guard row: the batch goes on only if `conditionSql` (a SELECT of one value) is true; NULL is false. */
+export function guardStatement(db: Db, conditionSql: string, reason: string, ...binds: unknown[]): D1PreparedStatement {
+  return db.prepare(`INSERT INTO batch_guards (ok, reason) VALUES (coalesce((${conditionSql}), 0), ?)`).bind(...binds, reason);
+}

@@ -5,13 +5,14 @@
 import { ledgerAccountId, refundPosting } from "../ledger";
 import { can } from "../permissions";
 import { auditStatement } from "./audit";
-import { clearBatchGuardsStatement } from "./batch-guards";
+import { clearBatchGuardsStatement, guardStatement } from "./batch-guards";
+import { availableGuardStatement } from "./settlement-runs";
 import { getMerchantBalances, postingStatements } from "./ledger";
 import { getRefund, REFUNDED_STATUSES_SQL, refundTotalsOf, type Refund } from "./refunds";
 import { exceedsAvailable } from "./transfer-requests";
 import { getTransaction, type Transaction } from "./transactions";
 import { webhookEventStatements } from "./webhooks";
-import { ForbiddenError, NotFoundError, RuleError, nowIso, type Db, type RequestMeta, type Tenant } from "./tenant";
+import { ForbiddenError, NotFoundError, RuleError, nowIso, type RequestMeta, type Tenant } from "./tenant";
 
 export interface RefundInput {
   transactionId: number;
@@ -101,7 +102,7 @@ export async function requestRefund(tenant: Tenant, meta: RequestMeta, input: Re
   try {
     await db.batch([
       // Two asks at once both read what is left before either wrote: the second one's batch sees the first's row.
-      guard(
+      guardStatement(
         db,
         `SELECT t.status = 'successful' AND t.amount >= ? + (SELECT coalesce(SUM(r.amount), 0) FROM refunds r
            WHERE r.business_id = t.business_id AND r.transaction_id = t.id AND r.status IN ('pending_approval', 'sending', 'succeeded')) + (SELECT coalesce(SUM(d.amount), 0) FROM disputes d
@@ -165,10 +166,6 @@ async function disputedAmountOf(tenant: Tenant, transactionId: number): Promise<
   return row?.amount ?? 0;
 }
 
-function guard(db: Db, conditionSql: string, reason: string, ...binds: unknown[]): D1PreparedStatement {
-  return db.prepare(`INSERT INTO batch_guards (ok, reason) VALUES (coalesce((${conditionSql}), 0), ?)`).bind(...binds, reason);
-}
-
 function alreadyDecided(status: Refund["status"]): string {
   return status === "rejected" ? "This refund is already rejected." : "This refund is already approved.";
 }
@@ -193,7 +190,7 @@ export async function approveRefund(tenant: Tenant, meta: RequestMeta, refundId:
   const availableAccount = ledgerAccountId(tenant.businessId, { kind: "merchant_available", merchantId: refund.merchantId });
   try {
     await db.batch([
-      guard(
+      guardStatement(
         db,
         `SELECT t.status = 'successful' AND t.amount >= ? + (SELECT coalesce(SUM(r.amount), 0) FROM refunds r
            WHERE r.business_id = t.business_id AND r.transaction_id = t.id AND r.status IN ${REFUNDED_STATUSES_SQL}) + (SELECT coalesce(SUM(d.amount), 0) FROM disputes d
@@ -204,21 +201,14 @@ export async function approveRefund(tenant: Tenant, meta: RequestMeta, refundId:
         tenant.businessId,
         refund.transactionId,
       ),
-      guard(
-        db,
-        "SELECT 0 - coalesce((SELECT entry_sum FROM ledger_accounts WHERE business_id = ? AND id = ?), 0) >= ?",
-        "available balance",
-        tenant.businessId,
-        availableAccount,
-        refund.amount,
-      ),
+      availableGuardStatement(tenant, availableAccount, refund.amount),
       db
         .prepare(
           `UPDATE refunds SET status = 'sending', approved_by = ?, decided_at = ?, next_attempt_at = ?
            WHERE id = ? AND business_id = ? AND status = 'pending_approval'`,
         )
         .bind(tenant.userId, at, at, refund.id, tenant.businessId),
-      guard(db, "SELECT changes() = 1", "still pending"),
+      guardStatement(db, "SELECT changes() = 1", "still pending"),
       db
         .prepare(
           "UPDATE approval_requests SET status = 'approved', checker_id = ?, decided_at = ? WHERE business_id = ? AND kind = 'refund' AND target_id = ? AND status = 'pending'",
@@ -268,7 +258,7 @@ export async function rejectRefund(tenant: Tenant, meta: RequestMeta, refundId: 
       db
         .prepare("UPDATE refunds SET status = 'rejected', approved_by = ?, decided_at = ? WHERE id = ? AND business_id = ? AND status = 'pending_approval'")
         .bind(tenant.userId, at, refund.id, tenant.businessId),
-      guard(db, "SELECT changes() = 1", "still pending"),
+      guardStatement(db, "SELECT changes() = 1", "still pending"),
       db
         .prepare(
           "UPDATE approval_requests SET status = 'rejected', checker_id = ?, decided_at = ?, reason = ? WHERE business_id = ? AND kind = 'refund' AND target_id = ? AND status = 'pending'",

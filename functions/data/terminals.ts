@@ -1,7 +1,8 @@
+import { guardStatement } from "./batch-guards";
 import { can } from "../permissions";
 import { auditStatement } from "./audit";
 import { decodeCursor, likePattern, pageSize, toPage, type Page, type PageQuery } from "./page";
-import { ForbiddenError, NotFoundError, RuleError, nowIso, type RequestMeta, type Tenant, type Db } from "./tenant";
+import { ForbiddenError, NotFoundError, RuleError, nowIso, type RequestMeta, type Tenant } from "./tenant";
 
 export const TERMINAL_STATUSES = ["in_stock", "assigned", "active", "blocked", "faulty", "retired"] as const;
 export type TerminalStatus = (typeof TERMINAL_STATUSES)[number];
@@ -243,10 +244,6 @@ export interface TerminalChange {
   pointOfSaleId?: string;
 }
 
-function guard(db: Db, conditionSql: string, reason: string, ...binds: unknown[]): D1PreparedStatement {
-  return db.prepare(`INSERT INTO batch_guards (ok, reason) VALUES (coalesce((${conditionSql}), 0), ?)`).bind(...binds, reason);
-}
-
 /** Applies one action to a terminal, audited, all or nothing. Returns the terminal as it now is. */
 export async function changeTerminal(tenant: Tenant, meta: RequestMeta, action: TerminalAction, change: TerminalChange): Promise<Terminal> {
   const { db } = tenant;
@@ -262,7 +259,7 @@ export async function changeTerminal(tenant: Tenant, meta: RequestMeta, action: 
   const at = nowIso();
   const from = ACTION_FROM[action];
   const statements: D1PreparedStatement[] = [
-    guard(
+    guardStatement(
       db,
       `SELECT version = ? AND status IN (${from.map(() => "?").join(", ")}) FROM terminals WHERE id = ? AND business_id = ?`,
       "terminal changed",
@@ -296,7 +293,7 @@ export async function changeTerminal(tenant: Tenant, meta: RequestMeta, action: 
     if (!place) throw new NotFoundError("Point of sale");
     if (place.status !== "active" || place.merchantStatus !== "active") throw new RuleError("That point of sale is not active.");
     statements.push(
-      guard(
+      guardStatement(
         db,
         `SELECT p.status = 'active' AND m.status = 'active' FROM points_of_sale p JOIN merchants m ON m.id = p.merchant_id
          WHERE p.id = ? AND p.business_id = ? AND m.business_id = ?`,

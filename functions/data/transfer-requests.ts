@@ -4,13 +4,14 @@
 // decide:approval approves, and only then does the ledger move, in one D1
 // batch that re-checks the available balance. An idempotency key makes a
 // double submit one request; a second approval finds nothing pending.
+import { guardStatement } from "./batch-guards";
 import { merchantTransferPosting, settlementPosting, ledgerAccountId } from "../ledger";
 import { can } from "../permissions";
 import { auditStatement } from "./audit";
 import { getMerchantBalances, postingStatements } from "./ledger";
 import { getTransfer, type Transfer } from "./transfers";
 import { webhookEventStatements } from "./webhooks";
-import { ForbiddenError, RuleError, nowIso, type RequestMeta, type Tenant, type Db } from "./tenant";
+import { ForbiddenError, RuleError, nowIso, type RequestMeta, type Tenant } from "./tenant";
 
 export type TransferTarget = { kind: "settlement_account"; id: string } | { kind: "merchant"; id: string };
 
@@ -138,10 +139,6 @@ function transferData(transfer: Transfer, status: Transfer["status"], decidedBy:
   };
 }
 
-function guard(db: Db, conditionSql: string, reason: string, ...binds: unknown[]): D1PreparedStatement {
-  return db.prepare(`INSERT INTO batch_guards (ok, reason) VALUES (coalesce((${conditionSql}), 0), ?)`).bind(...binds, reason);
-}
-
 async function pendingTransfer(tenant: Tenant, transferId: string): Promise<Transfer> {
   if (!can(tenant.role, "decide:approval")) throw new ForbiddenError("Your role cannot decide requests.");
   const transfer = await getTransfer(tenant, transferId);
@@ -166,7 +163,7 @@ export async function approveTransfer(tenant: Tenant, meta: RequestMeta, transfe
   const availableAccount = ledgerAccountId(tenant.businessId, { kind: "merchant_available", merchantId: transfer.fromMerchantId });
   try {
     await db.batch([
-      guard(
+      guardStatement(
         db,
         "SELECT 0 - coalesce((SELECT entry_sum FROM ledger_accounts WHERE business_id = ? AND id = ?), 0) >= ?",
         "available balance",
@@ -177,7 +174,7 @@ export async function approveTransfer(tenant: Tenant, meta: RequestMeta, transfe
       db
         .prepare("UPDATE transfers SET status = 'completed', approved_by = ?, decided_at = ? WHERE id = ? AND business_id = ? AND status = 'pending_approval'")
         .bind(tenant.userId, at, transfer.id, tenant.businessId),
-      guard(db, "SELECT changes() = 1", "still pending"),
+      guardStatement(db, "SELECT changes() = 1", "still pending"),
       db
         .prepare(
           "UPDATE approval_requests SET status = 'approved', checker_id = ?, decided_at = ? WHERE business_id = ? AND kind = 'transfer' AND target_id = ? AND status = 'pending'",
@@ -232,7 +229,7 @@ export async function rejectTransfer(tenant: Tenant, meta: RequestMeta, transfer
       db
         .prepare("UPDATE transfers SET status = 'rejected', approved_by = ?, decided_at = ? WHERE id = ? AND business_id = ? AND status = 'pending_approval'")
         .bind(tenant.userId, at, transfer.id, tenant.businessId),
-      guard(db, "SELECT changes() = 1", "still pending"),
+      guardStatement(db, "SELECT changes() = 1", "still pending"),
       db
         .prepare(
           "UPDATE approval_requests SET status = 'rejected', checker_id = ?, decided_at = ?, reason = ? WHERE business_id = ? AND kind = 'transfer' AND target_id = ? AND status = 'pending'",

@@ -1,0 +1,83 @@
+// What the two money requests (a transfer, a refund) share on their approval pages: who asked and decided, whether
+// this person may decide, the approve-or-reject schema, and the Decide card. What each moves stays on its own page.
+import { Form } from "@remix-run/react";
+import * as v from "valibot";
+import type { ApprovalRequest } from "../../../functions/data/approvals";
+import type { Tenant } from "../../../functions/data/tenant";
+import { can } from "../../../functions/permissions";
+import { describedBy, Field } from "../../components/form";
+
+/** Approve, or reject with a reason of at least three characters. */
+export function decisionSchema(noun: string) {
+  return v.variant("intent", [
+    v.object({ intent: v.literal("approve") }),
+    v.object({
+      intent: v.literal("reject"),
+      reason: v.pipe(v.string(), v.trim(), v.minLength(3, `Say why the ${noun} is rejected.`), v.maxLength(500)),
+    }),
+  ]);
+}
+
+/** The request as its page shows it, and whether the person looking may decide it (never the one who asked). */
+export function requestFacts(approval: ApprovalRequest, tenant: Pick<Tenant, "role" | "userId">) {
+  return {
+    request: {
+      id: approval.id,
+      status: approval.status,
+      maker: approval.makerName,
+      madeAt: approval.madeAt,
+      checker: approval.checkerName,
+      decidedAt: approval.decidedAt,
+      reason: approval.reason,
+    },
+    canDecide: approval.status === "pending" && can(tenant.role, "decide:approval") && approval.makerId !== tenant.userId,
+    ownRequest: approval.makerId === tenant.userId,
+  };
+}
+
+/** Approve, or reject with a reason; for anyone else a pending request says who may decide it. */
+export function DecideCard({
+  canDecide,
+  pending,
+  ownRequest,
+  noun,
+  approveLabel,
+  reasonError,
+  busy,
+}: {
+  canDecide: boolean;
+  pending: boolean;
+  ownRequest: boolean;
+  noun: string;
+  approveLabel: string;
+  reasonError: string | undefined;
+  busy: boolean;
+}) {
+  if (!canDecide) {
+    return pending ? (
+      <p className="notice notice--info notice__message">
+        {ownRequest ? `You asked for this ${noun}: another person must decide it.` : "Only an administrator can decide this request."}
+      </p>
+    ) : null;
+  }
+  return (
+    <section className="card" aria-labelledby="decide-heading">
+      <h2 id="decide-heading">Decide</h2>
+      <Form method="post">
+        <input type="hidden" name="intent" value="approve" />
+        <button type="submit" className="button button--primary" disabled={busy}>
+          {approveLabel}
+        </button>
+      </Form>
+      <Form method="post" className="form">
+        <input type="hidden" name="intent" value="reject" />
+        <Field id="reason" label="Reason for rejecting" error={reasonError}>
+          <input id="reason" name="reason" maxLength={500} {...describedBy("reason", reasonError)} />
+        </Field>
+        <button type="submit" className="button button--danger" disabled={busy}>
+          Reject
+        </button>
+      </Form>
+    </section>
+  );
+}
