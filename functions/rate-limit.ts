@@ -25,6 +25,23 @@ export async function countRequest(db: D1Database, limit: RateLimit, client: str
   return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((row.window_start + limit.windowMs - now) / 1000)) };
 }
 
+/** One limit counted for one key: an account (`account:<user id>`) or an address (`ip:<clientKey>`). */
+export interface LimitedKey {
+  limit: RateLimit;
+  key: string;
+}
+
+/**
+ * Counts this request against every limit given (each is counted, so a refused request still uses up its windows)
+ * and returns the longest wait among those passed, or null when all hold. For endpoints limited both per account and
+ * per address: the caller answers 429 with `Retry-After` and says the wait in minutes where the person is looking.
+ */
+export async function overLimits(db: D1Database, keys: readonly LimitedKey[], now: number): Promise<{ retryAfterSeconds: number } | null> {
+  const decisions = await Promise.all(keys.map(({ limit, key }) => countRequest(db, limit, key, now)));
+  const waits = decisions.flatMap((decision) => (decision.allowed ? [] : [decision.retryAfterSeconds]));
+  return waits.length ? { retryAfterSeconds: Math.max(...waits) } : null;
+}
+
 /** Drops this limit's ended windows (now and then; an ended window counts from 1 again anyway). */
 export async function dropEndedWindows(db: D1Database, limit: RateLimit, now: number): Promise<void> {
   await dropWindows(db, `${limit.name}:`, `${limit.name};`, now - limit.windowMs);
