@@ -1,0 +1,62 @@
+// The exact limits of every sign-in, code, passkey and check endpoint (issue 15, point 6): each is counted per
+// account and per address in D1 (functions/rate-limit.ts), and a request over either is answered 429 with
+// Retry-After and the wait in words by the field the person is looking at. The one-time code's own hourly windows
+// (otp.ts: per phone, per account, wrong codes) stay as they are; these sit in front of them.
+import { data } from "@remix-run/cloudflare";
+import { clientKey, overLimits, type LimitedKey, type RateLimit } from "../rate-limit";
+import type { Refusal } from "../http";
+
+const MINUTE = 60_000;
+
+/** The endpoints a person signs in and checks through, and how often each may be asked. */
+export const AUTH_LIMITS = {
+  /** An email looked up (unique-email sign-in, or the work account a provider named). */
+  signInPerAccount: { name: "sign-in-account", max: 10, windowMs: 10 * MINUTE },
+  signInPerAddress: { name: "email-lookup", max: 10, windowMs: 10 * MINUTE },
+  /** A one-time code asked for (sign-in or a check). */
+  codeSendPerAccount: { name: "code-send-account", max: 10, windowMs: 60 * MINUTE },
+  codeSendPerAddress: { name: "code-send-address", max: 30, windowMs: 60 * MINUTE },
+  /** A one-time code typed (sign-in or a check). */
+  codeVerifyPerAccount: { name: "code-verify-account", max: 20, windowMs: 10 * MINUTE },
+  codeVerifyPerAddress: { name: "code-verify-address", max: 60, windowMs: 10 * MINUTE },
+  /** Passkey options asked for, and passkey answers sent (sign-in, adding one, a check). */
+  passkeyPerAccount: { name: "passkey-account", max: 30, windowMs: 10 * MINUTE },
+  passkeyPerAddress: { name: "passkey-address", max: 100, windowMs: 10 * MINUTE },
+} as const satisfies Record<string, RateLimit>;
+
+export type AuthLimitPair = readonly [perAccount: RateLimit, perAddress: RateLimit];
+
+export const SIGN_IN_LIMITS: AuthLimitPair = [AUTH_LIMITS.signInPerAccount, AUTH_LIMITS.signInPerAddress];
+export const CODE_SEND_LIMITS: AuthLimitPair = [AUTH_LIMITS.codeSendPerAccount, AUTH_LIMITS.codeSendPerAddress];
+export const CODE_VERIFY_LIMITS: AuthLimitPair = [AUTH_LIMITS.codeVerifyPerAccount, AUTH_LIMITS.codeVerifyPerAddress];
+export const PASSKEY_LIMITS: AuthLimitPair = [AUTH_LIMITS.passkeyPerAccount, AUTH_LIMITS.passkeyPerAddress];
+
+/**
+ * Counts one request of `account` (a user id, or a lower-case email before one is known) from the request's address
+ * against the pair; the seconds to wait when either is passed, else null.
+ */
+export async function authLimited(db: D1Database, request: Request, pair: AuthLimitPair, account: string, now: number): Promise<number | null> {
+  const keys: LimitedKey[] = [
+    { limit: pair[0], key: `account:${account}` },
+    { limit: pair[1], key: clientKey(request.headers.get("CF-Connecting-IP")) },
+  ];
+  const over = await overLimits(db, keys, now);
+  return over?.retryAfterSeconds ?? null;
+}
+
+/** "Too many attempts. Try again in 7 minutes." */
+export function tooManyMessage(retryAfterSeconds: number): string {
+  const minutes = Math.max(1, Math.ceil(retryAfterSeconds / 60));
+  return `Too many attempts. Try again in ${minutes} ${minutes === 1 ? "minute" : "minutes"}.`;
+}
+
+/**
+ * The 429 of a form action, by the field named (`form` for the whole form). The route's `headers` export passes
+ * Retry-After on (Remix passes on only cookies by itself): see login-option.tsx.
+ */
+export function tooMany(field: string, retryAfterSeconds: number) {
+  return data<Refusal>(
+    { errors: { [field]: tooManyMessage(retryAfterSeconds) }, values: null },
+    { status: 429, headers: { "Retry-After": String(retryAfterSeconds) } },
+  );
+}
