@@ -1,0 +1,315 @@
+// A fresh check before what matters (issue 15, point 2; docs/decisions/027-fresh-checks.md). Deciding any approval
+// request, asking for a transfer or a refund, and making or rolling API keys and webhook endpoints need a check made
+// within the last 5 minutes, in this session, for exactly that action: a passkey (functions/auth/passkeys.ts), or
+// else a one-time code by SMS. The action uses the check up (once) just before it writes; without one it answers 428
+// with what the page needs to ask for one (app/components/fresh-check.tsx), and the page sends the form again after.
+// A business may require passkeys for every decision (business_policies, changed through an approval request).
+// Each check made, each code sent or refused, and each check used is in the audit log.
+import { data } from "@remix-run/cloudflare";
+import { signInAuditStatement, ifChangedAuditStatement } from "../data/audit";
+import { clearBatchGuardsStatement } from "../data/batch-guards";
+import {
+  checkCodeGuardStatement,
+  getSecurityPolicy,
+  insertCheckCodeStatement,
+  insertFreshCheckStatement,
+  newestCheckCode,
+  newestCheckCodeAt,
+  spendFreshCheckStatement,
+  type CheckMethod,
+  type CheckOwner,
+} from "../data/fresh-checks";
+import { challengeState, consumeChallengeStatement, countStatement, countTry } from "../data/one-time-codes";
+import { isLinkedNumber } from "../data/people";
+import type { Tenant } from "../data/tenant";
+import { iso, type AuthDeps } from "./deps";
+import type { VerifiedSession } from "./guards";
+import { codeHmac, constantTimeEqual, newCode, OTP, readCounter } from "./otp";
+import type { SessionData } from "./session";
+import type { SmsPort } from "./sms";
+
+/** How long a check stands: NIST SP 800-63B's re-authentication for a sensitive action, kept short. */
+export const FRESH_CHECK_MS = 5 * 60_000;
+
+/** What a check is for: the action and exactly what it acts on, so a check made for one request never allows another. */
+export const checkBindings = {
+  decision: (requestId: string) => `decide:${requestId}`,
+  transfer: (fromMerchantId: string, toKind: string, toId: string, amount: number) => `transfer:${fromMerchantId}:${toKind}:${toId}:${amount}`,
+  refund: (transactionId: number, amount: number) => `refund:${transactionId}:${amount}`,
+  apiKey: (action: "create" | "roll", subject: string) => `api-key:${action}:${subject}`,
+  endpoint: (action: "create" | "roll", subject: string) => `endpoint:${action}:${subject}`,
+} as const;
+
+/** What the person reads in the check dialog and the code's text message, by the binding's first word. */
+const PURPOSES: Record<string, string> = {
+  decide: "decide this request",
+  transfer: "ask for this transfer",
+  refund: "ask for this refund",
+  "api-key": "change an API key",
+  endpoint: "change a webhook endpoint",
+};
+
+export function purposeOf(binding: string): string {
+  return PURPOSES[binding.split(":")[0] ?? ""] ?? "go on";
+}
+
+/** A binding as the check endpoint takes it: one of the shapes above, nothing else. */
+export const BINDING_PATTERN = /^(decide|transfer|refund|api-key|endpoint):[^\s]{1,280}$/;
+
+export interface CheckNeeded {
+  binding: string;
+  purpose: string;
+  /** Only a passkey does (the business's policy for decisions). */
+  passkeyOnly: boolean;
+  /** What was posted, sent again once the check is made (the page's own fields: nothing it did not have). */
+  fields: Record<string, string>;
+}
+
+export const CHECK_MESSAGES = {
+  noPhone: "No phone number is linked to your account: add a passkey in Settings → Security.",
+  noSms: "Text messages cannot be sent right now. Use your passkey, or try again later.",
+  deliveryFailed: "We could not send the code. Please try again in a moment.",
+  cooldown: (seconds: number) => `Please wait ${seconds} seconds before asking for a new code.`,
+  limit: (minutes: number) => `Too many codes were sent. Try again in ${minutes} minutes.`,
+  lockedOut: (minutes: number) => `Too many wrong codes. Checks by code are locked for ${minutes} minutes.`,
+  passkeyOnly: "This business asks for a passkey for every decision: a code does not do.",
+  noCode: "Ask for a code first.",
+  used: "This code has already been used. Ask for a new one.",
+  expired: "This code has expired. Ask for a new one.",
+  noTriesLeft: "Too many wrong tries for this code. Ask for a new one.",
+  wrong: (left: number) => `That code is not right. ${left} ${left === 1 ? "try" : "tries"} left.`,
+  malformed: "Enter the 6-digit code from the text message.",
+  ended: "Your session has ended. Sign in again.",
+} as const;
+
+export type CheckRefused = { ok: false; message: string; retryAfterSeconds?: number };
+
+const minutesUntil = (ms: number) => Math.max(1, Math.ceil(ms / 60_000));
+
+function ownerOf(session: Pick<SessionData, "sid" | "sub">, businessId: string): CheckOwner {
+  return { businessId, sessionId: session.sid, userId: session.sub };
+}
+
+/** Whether only a passkey does for this binding in this business. */
+export async function passkeyOnlyFor(tenant: Tenant, binding: string): Promise<boolean> {
+  return binding.startsWith("decide:") && (await getSecurityPolicy(tenant)).decisionsNeedPasskey;
+}
+
+/**
+ * Uses up this session's fresh check for the binding; null when there was one (the action goes on), else what the
+ * page needs to ask for one. Call it after the form is read and checked, right before the action writes.
+ */
+export async function spendCheckOrAsk(
+  deps: AuthDeps,
+  tenant: Tenant,
+  session: VerifiedSession,
+  binding: string,
+  fields: Record<string, unknown>,
+): Promise<CheckNeeded | null> {
+  const passkeyOnly = await passkeyOnlyFor(tenant, binding);
+  const now = iso(deps.now());
+  const owner = ownerOf(session, tenant.businessId);
+  const [used] = await deps.db.batch<{ id: string; method: CheckMethod }>([
+    spendFreshCheckStatement(deps.db, owner, binding, now, passkeyOnly),
+    ifChangedAuditStatement(
+      { userId: session.sub, businessId: tenant.businessId },
+      deps.db,
+      deps.meta,
+      { action: "auth.check.used", entity: "fresh_check", entityId: binding },
+      now,
+    ),
+  ]);
+  if (used?.results[0]) return null;
+  const posted: Record<string, string> = {};
+  for (const [name, value] of Object.entries(fields)) if (typeof value === "string" && name !== "submission") posted[name] = value;
+  return { binding, purpose: purposeOf(binding), passkeyOnly, fields: posted };
+}
+
+/** The answer of an action that needs a check first: 428 (never kept by the form-sent-once store, so the resend runs). */
+export function checkNeeded(needed: CheckNeeded) {
+  return data({ check: needed }, { status: 428 });
+}
+
+/** Records a check made (by a passkey verified, or a code consumed in the same batch), audited; for the caller's batch. */
+export function freshCheckStatements(
+  deps: AuthDeps,
+  session: Pick<SessionData, "sid" | "sub">,
+  businessId: string,
+  binding: string,
+  method: CheckMethod,
+  proofId: string,
+  ifPreviousChanged = false,
+): D1PreparedStatement[] {
+  const now = deps.now();
+  const id = crypto.randomUUID();
+  return [
+    insertFreshCheckStatement(
+      deps.db,
+      {
+        id,
+        businessId,
+        sessionId: session.sid,
+        userId: session.sub,
+        binding,
+        method,
+        proofId,
+        createdAt: iso(now),
+        expiresAt: iso(now + FRESH_CHECK_MS),
+      },
+      ifPreviousChanged,
+    ),
+    ifChangedAuditStatement(
+      { userId: session.sub, businessId },
+      deps.db,
+      deps.meta,
+      { action: "auth.check.passed", entity: "fresh_check", entityId: id, after: { binding, method } },
+      iso(now),
+    ),
+  ];
+}
+
+/** The number a check code goes to: the one the person signed in with, else their first linked number. */
+export async function checkPhone(deps: AuthDeps, session: SessionData): Promise<string | null> {
+  const msisdn = session.selectedPhoneNumber ?? session.linkedNumbers[0] ?? null;
+  if (!msisdn || !(await isLinkedNumber(deps.db, session.sub, msisdn))) return null;
+  return msisdn;
+}
+
+export function checkSmsBody(code: string, binding: string): string {
+  return `Your Partners Portal code to ${purposeOf(binding)} is ${code}. It expires in 5 minutes. Never share it.`;
+}
+
+/**
+ * Sends a code for a check. Counted in the sign-in code's hourly windows (per phone, per account, wrong codes), with
+ * a cooldown between check codes, in one batch that rolls back if any says no; then sent.
+ */
+export async function sendCheckCode(
+  deps: AuthDeps,
+  session: VerifiedSession,
+  businessId: string,
+  binding: string,
+  phone: { msisdn: string; masked: string },
+  sms: SmsPort | null,
+): Promise<{ ok: true; resendAfterSeconds: number } | CheckRefused> {
+  if (!sms) return { ok: false, message: CHECK_MESSAGES.noSms };
+  const now = deps.now();
+  const id = crypto.randomUUID();
+  const code = newCode();
+  const actor = { userId: session.sub, businessId };
+  const windowEdge = now - OTP.windowMs;
+  try {
+    await deps.db.batch([
+      countStatement(deps.db, "sends", "phone", phone.msisdn, now, windowEdge),
+      countStatement(deps.db, "sends", "account", session.sub, now, windowEdge),
+      checkCodeGuardStatement(deps.db, {
+        sessionId: session.sid,
+        userId: session.sub,
+        msisdn: phone.msisdn,
+        cooldownEdge: iso(now - OTP.resendCooldownMs),
+        phoneSends: OTP.phoneSendsPerWindow,
+        accountSends: OTP.accountSendsPerWindow,
+        accountFailures: OTP.accountFailuresPerWindow,
+      }),
+      insertCheckCodeStatement(deps.db, {
+        id,
+        sessionId: session.sid,
+        userId: session.sub,
+        msisdn: phone.msisdn,
+        codeHmac: await codeHmac(deps.config.otpSecret, id, code),
+        binding,
+        createdAt: iso(now),
+        expiresAt: iso(now + OTP.ttlMs),
+      }),
+      clearBatchGuardsStatement(deps.db),
+      signInAuditStatement(
+        actor,
+        deps.db,
+        deps.meta,
+        { action: "auth.check.code_sent", entity: "otp_challenge", entityId: id, after: { to: phone.masked, via: sms.kind, binding } },
+        iso(now),
+      ),
+    ]);
+  } catch (error) {
+    if (!(error instanceof Error) || !error.message.includes("CHECK constraint failed")) throw error;
+    return whyCodeRefused(deps, session, phone.msisdn, now);
+  }
+  try {
+    await sms.send({ to: phone.msisdn, body: checkSmsBody(code, binding) });
+  } catch {
+    await deps.db.prepare("DELETE FROM otp_challenges WHERE id = ?").bind(id).run();
+    return { ok: false, message: CHECK_MESSAGES.deliveryFailed };
+  }
+  return { ok: true, resendAfterSeconds: OTP.resendCooldownMs / 1000 };
+}
+
+async function whyCodeRefused(deps: AuthDeps, session: VerifiedSession, msisdn: string, now: number): Promise<CheckRefused> {
+  const last = await newestCheckCodeAt(deps.db, session.sid);
+  const lastAt = last ? Date.parse(last.created_at) : Number.NEGATIVE_INFINITY;
+  if (lastAt > now - OTP.resendCooldownMs) {
+    const retryAfterSeconds = Math.ceil((lastAt + OTP.resendCooldownMs - now) / 1000);
+    return { ok: false, message: CHECK_MESSAGES.cooldown(retryAfterSeconds), retryAfterSeconds };
+  }
+  const account = await readCounter(deps.db, "account", session.sub, now);
+  if (account.failures >= OTP.accountFailuresPerWindow) {
+    return { ok: false, message: CHECK_MESSAGES.lockedOut(minutesUntil(account.endsAt - now)), retryAfterSeconds: Math.ceil((account.endsAt - now) / 1000) };
+  }
+  const phone = await readCounter(deps.db, "phone", msisdn, now);
+  const ends = phone.sends >= OTP.phoneSendsPerWindow ? phone.endsAt : account.endsAt;
+  if (phone.sends >= OTP.phoneSendsPerWindow || account.sends >= OTP.accountSendsPerWindow) {
+    return { ok: false, message: CHECK_MESSAGES.limit(minutesUntil(ends - now)), retryAfterSeconds: Math.ceil((ends - now) / 1000) };
+  }
+  return { ok: false, message: CHECK_MESSAGES.ended };
+}
+
+/** Checks a typed code against the session's newest code for this binding; a right one makes the check (one batch). */
+export async function verifyCheckCode(
+  deps: AuthDeps,
+  session: VerifiedSession,
+  businessId: string,
+  binding: string,
+  typed: string,
+): Promise<{ ok: true } | CheckRefused> {
+  const now = deps.now();
+  const code = typed.trim();
+  if (!/^\d{6}$/.test(code)) return { ok: false, message: CHECK_MESSAGES.malformed };
+  const account = await readCounter(deps.db, "account", session.sub, now);
+  if (account.failures >= OTP.accountFailuresPerWindow) {
+    return { ok: false, message: CHECK_MESSAGES.lockedOut(minutesUntil(account.endsAt - now)), retryAfterSeconds: Math.ceil((account.endsAt - now) / 1000) };
+  }
+  const challenge = await newestCheckCode(deps.db, session.sid, session.sub, binding);
+  if (!challenge) return { ok: false, message: CHECK_MESSAGES.noCode };
+  if (challenge.consumed_at !== null) return { ok: false, message: CHECK_MESSAGES.used };
+  if (challenge.expires_at <= iso(now)) return { ok: false, message: CHECK_MESSAGES.expired };
+  const counted = await countTry(deps.db, challenge.id, OTP.maxTries, iso(now));
+  if (!counted) {
+    const fresh = await challengeState(deps.db, challenge.id);
+    if (fresh?.consumed_at) return { ok: false, message: CHECK_MESSAGES.used };
+    if (!fresh || fresh.expires_at <= iso(now)) return { ok: false, message: CHECK_MESSAGES.expired };
+    return { ok: false, message: CHECK_MESSAGES.noTriesLeft };
+  }
+  const actor = { userId: session.sub, businessId };
+  const expected = await codeHmac(deps.config.otpSecret, challenge.id, code);
+  if (!constantTimeEqual(expected, challenge.code_hmac)) {
+    const windowEdge = now - OTP.windowMs;
+    await deps.db.batch([
+      countStatement(deps.db, "failures", "account", session.sub, now, windowEdge),
+      countStatement(deps.db, "failures", "phone", challenge.msisdn, now, windowEdge),
+      signInAuditStatement(
+        actor,
+        deps.db,
+        deps.meta,
+        { action: "auth.check.code_failure", entity: "otp_challenge", entityId: challenge.id, after: { attempt: counted.attempts, binding } },
+        iso(now),
+      ),
+    ]);
+    const left = OTP.maxTries - counted.attempts;
+    return { ok: false, message: left > 0 ? CHECK_MESSAGES.wrong(left) : CHECK_MESSAGES.noTriesLeft };
+  }
+  const [consumed] = await deps.db.batch([
+    consumeChallengeStatement(deps.db, challenge.id, iso(now)),
+    // Only if this request consumed the code (two requests with the right code: one check).
+    ...freshCheckStatements(deps, session, businessId, binding, "sms", challenge.id, true),
+  ]);
+  if ((consumed?.meta.changes ?? 0) !== 1) return { ok: false, message: CHECK_MESSAGES.used };
+  return { ok: true };
+}
