@@ -20,6 +20,7 @@ export default [
   route("authenticate/verify", "routes/authenticate.verify.tsx"),
   route("select-business", "routes/select-business.tsx"),
   route("logout", "routes/logout.ts"),
+  route("auth/check", "routes/auth.check.ts"),
   route("settings", "routes/settings.tsx"),
   // Settings > Developers (issue 12): a webhook endpoint's delivery log.
   route("settings/developers/endpoints/:endpointId", "routes/settings.developers.endpoints.$endpointId.tsx"),

@@ -30,6 +30,8 @@ import { formatDate } from "../lib/format";
 import { maskPhone } from "../lib/phone";
 import { isConnectionLost } from "../components/submission";
 import { copyMemberToCore } from "../../functions/data/directory";
+import { checkBindings, underFreshCheck } from "../../functions/auth/fresh-check";
+import { checkOf, FreshCheck } from "../components/fresh-check";
 
 /**
  * The request the URL names, of the kind the URL says, in this business; anything else is the 404 page.
@@ -117,7 +119,7 @@ const DecisionForm = v.variant("intent", [
 ]);
 
 export async function action({ request, context, params }: ActionFunctionArgs) {
-  const { deps, tenant } = await requireTenant(request, context, "decide:approval");
+  const { deps, tenant, session } = await requireTenant(request, context, "decide:approval");
   const found = await requestOf(request, tenant, params);
   const form = Object.fromEntries(await request.formData());
   const values = { reason: typeof form.reason === "string" ? form.reason : "" };
@@ -129,16 +131,21 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   }
   // The engine refuses it too; saying so here keeps the answer a plain 403.
   if (found.makerId === tenant.userId) forbidden("You made this request, so another person must decide it.");
-  try {
-    if (parsed.output.intent === "approve") {
-      await approveRequest(tenant, deps.meta, found.id);
-      // Sign-in reads people and their businesses from the core database: the change reaches it now.
-      if (found.kind === "employee") await copyMemberToCore(deps.db, tenant, found.targetId);
-    } else await rejectRequest(tenant, deps.meta, found.id, parsed.output.reason);
-  } catch (error) {
-    // A stale request is a rule refusal too: the page reads the request again and shows it stale.
-    return refuse({ form: refusalMessage(request, error) }, values);
-  }
+  if (found.status !== "pending") return refuse({ form: `This request is already ${found.status}.` }, values);
+  const refused = await underFreshCheck(request, { deps, tenant, session }, checkBindings.decision(found.id), form, async () => {
+    try {
+      if (parsed.output.intent === "approve") {
+        await approveRequest(tenant, deps.meta, found.id);
+        // Sign-in reads people and their businesses from the core database: the change reaches it now.
+        if (found.kind === "employee") await copyMemberToCore(deps.db, tenant, found.targetId);
+      } else await rejectRequest(tenant, deps.meta, found.id, parsed.output.reason);
+      return null;
+    } catch (error) {
+      // A stale request is a rule refusal too: the page reads the request again and shows it stale.
+      return refuse({ form: refusalMessage(request, error) }, values);
+    }
+  });
+  if (refused) return refused;
   const message =
     parsed.output.intent === "approve"
       ? `Approved: the ${kindName(found.kind).toLowerCase()} change has taken effect.`
@@ -192,7 +199,8 @@ function Decision({ request }: { request: ReturnType<typeof useLoaderData<typeof
 
 export default function ApprovalRequestPage() {
   const { request, subject, rows, own, mayDecide } = useLoaderData<typeof loader>();
-  const result = useActionData<typeof action>();
+  const answer = useActionData<typeof action>();
+  const result = answer && "errors" in answer ? answer : undefined;
   const navigation = useNavigation();
   const busy = navigation.state !== "idle";
   const noun = kindName(request.kind).toLowerCase();
@@ -277,6 +285,7 @@ export default function ApprovalRequestPage() {
         </table>
       </section>
 
+      <FreshCheck check={checkOf(answer)} />
       <section className="card" aria-labelledby="decision-title">
         <h2 id="decision-title">Decision</h2>
         <Decision request={request} />

@@ -15,19 +15,19 @@ import { processRefunds, refundPortFor } from "../../functions/refunds/send";
 import { dispatchPendingDeliveries } from "../../functions/webhooks/dispatch";
 import { Details } from "../components/details";
 import { StatusPill } from "../components/status-pill";
-import { DecideCard, decisionSchema, requestFacts } from "./approvals/money-request";
+import { DecideCard, decisionSchema, requestFacts, underDecisionCheck } from "./approvals/money-request";
 import { formatAmount, formatDate } from "../lib/format";
 import { paths } from "../lib/paths";
 import { statusLabel } from "../lib/statuses";
 import { paymentMethod } from "../lib/transactions-view";
 
 async function refundRequest(request: Request, context: LoaderFunctionArgs["context"], id: string | undefined) {
-  const { deps, tenant } = await requireTenant(request, context, "view:approval");
+  const { deps, tenant, session } = await requireTenant(request, context, "view:approval");
   const approval = id ? await getApprovalRequest(tenant, id) : null;
   if (!approval || (approval.kind as string) !== "refund") pageNotFound(request);
   const refund = await getRefund(tenant, approval.targetId);
   if (!refund) pageNotFound(request);
-  return { deps, tenant, approval, refund };
+  return { deps, tenant, session, approval, refund };
 }
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
@@ -59,16 +59,21 @@ const Decision = decisionSchema("refund");
 export { clientAction, shouldRevalidate } from "../components/submission";
 
 export async function action({ request, context, params }: ActionFunctionArgs) {
-  const { deps, tenant, refund } = await refundRequest(request, context, params.id);
+  const { deps, tenant, session, approval, refund } = await refundRequest(request, context, params.id);
   requirePermission(tenant, "decide:approval");
-  const parsed = v.safeParse(Decision, Object.fromEntries(await request.formData()));
+  const form = Object.fromEntries(await request.formData());
+  const parsed = v.safeParse(Decision, form);
   if (!parsed.success) return refuse({ reason: parsed.issues[0].message });
-  try {
-    if (parsed.output.intent === "approve") await approveRefund(tenant, deps.meta, refund.id);
-    else await rejectRefund(tenant, deps.meta, refund.id, parsed.output.reason);
-  } catch (error) {
-    return refuse({ form: refusalMessage(request, error) });
-  }
+  const refused = await underDecisionCheck(request, { deps, tenant, session }, approval, form, async () => {
+    try {
+      if (parsed.output.intent === "approve") await approveRefund(tenant, deps.meta, refund.id);
+      else await rejectRefund(tenant, deps.meta, refund.id, parsed.output.reason);
+      return null;
+    } catch (error) {
+      return refuse({ form: refusalMessage(request, error) });
+    }
+  });
+  if (refused) return refused;
   if (parsed.output.intent === "approve") {
     // Sent now, after the answer; the 5-minute cron (functions/worker.ts) retries what fails or is missed.
     const { env, ctx } = context.cloudflare;
@@ -107,7 +112,7 @@ export default function RefundRequest() {
           <StatusPill entity="approval" status={request.status} />
         </p>
       </header>
-      {answer?.errors.form ? (
+      {answer && "errors" in answer && answer.errors.form ? (
         <p className="notice notice--danger notice__message" role="alert">
           {answer.errors.form}
         </p>
@@ -163,7 +168,7 @@ export default function RefundRequest() {
         ownRequest={ownRequest}
         noun="refund"
         approveLabel="Approve and refund"
-        reasonError={answer?.errors.reason}
+        answer={answer}
         busy={busy}
       />
     </div>

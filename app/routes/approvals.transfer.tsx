@@ -14,15 +14,15 @@ import { pageNotFound, refuse } from "../../functions/http";
 import { formatAmount, formatDate } from "../lib/format";
 import { Details } from "../components/details";
 import { StatusPill } from "../components/status-pill";
-import { DecideCard, decisionSchema, requestFacts } from "./approvals/money-request";
+import { DecideCard, decisionSchema, requestFacts, underDecisionCheck } from "./approvals/money-request";
 
 async function transferRequest(request: Request, context: LoaderFunctionArgs["context"], id: string | undefined) {
-  const { deps, tenant } = await requireTenant(request, context, "view:approval");
+  const { deps, tenant, session } = await requireTenant(request, context, "view:approval");
   const approval = id ? await getApprovalRequest(tenant, id) : null;
   if (!approval || (approval.kind as string) !== "transfer") pageNotFound(request);
   const transfer = await getTransfer(tenant, approval.targetId);
   if (!transfer) pageNotFound(request);
-  return { deps, tenant, approval, transfer };
+  return { deps, tenant, session, approval, transfer };
 }
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
@@ -48,16 +48,21 @@ const Decision = decisionSchema("transfer");
 export { clientAction, shouldRevalidate } from "../components/submission";
 
 export async function action({ request, context, params }: ActionFunctionArgs) {
-  const { deps, tenant, transfer } = await transferRequest(request, context, params.id);
+  const { deps, tenant, session, approval, transfer } = await transferRequest(request, context, params.id);
   requirePermission(tenant, "decide:approval");
-  const parsed = v.safeParse(Decision, Object.fromEntries(await request.formData()));
+  const form = Object.fromEntries(await request.formData());
+  const parsed = v.safeParse(Decision, form);
   if (!parsed.success) return refuse({ reason: parsed.issues[0].message });
-  try {
-    if (parsed.output.intent === "approve") await approveTransfer(tenant, deps.meta, transfer.id);
-    else await rejectTransfer(tenant, deps.meta, transfer.id, parsed.output.reason);
-  } catch (error) {
-    return refuse({ form: refusalMessage(request, error) });
-  }
+  const refused = await underDecisionCheck(request, { deps, tenant, session }, approval, form, async () => {
+    try {
+      if (parsed.output.intent === "approve") await approveTransfer(tenant, deps.meta, transfer.id);
+      else await rejectTransfer(tenant, deps.meta, transfer.id, parsed.output.reason);
+      return null;
+    } catch (error) {
+      return refuse({ form: refusalMessage(request, error) });
+    }
+  });
+  if (refused) return refused;
   throw await redirectWithFlash(request, context.config, "/approvals", {
     kind: "success",
     message:
@@ -82,7 +87,7 @@ export default function TransferRequest() {
           <StatusPill entity="approval" status={request.status} />
         </p>
       </header>
-      {answer?.errors.form ? (
+      {answer && "errors" in answer && answer.errors.form ? (
         <p className="notice notice--danger notice__message" role="alert">
           {answer.errors.form}
         </p>
@@ -118,7 +123,7 @@ export default function TransferRequest() {
         ownRequest={ownRequest}
         noun="transfer"
         approveLabel="Approve and move the money"
-        reasonError={answer?.errors.reason}
+        answer={answer}
         busy={busy}
       />
     </div>

@@ -15,10 +15,12 @@ import { requestTransfer } from "../../functions/data/transfer-requests";
 import { redirectWithFlash } from "../../functions/flash";
 import { pageNotFound, refuse } from "../../functions/http";
 import { can } from "../../functions/permissions";
+import { checkBindings, underFreshCheck } from "../../functions/auth/fresh-check";
 import { refusalMessage, requireTenant } from "../../functions/guards";
 import { DataTable, ListCount, Pager, type Column } from "../components/data-table";
 import { describedBy, Field } from "../components/form";
 import { MerchantFinder } from "../components/merchant-finder";
+import { checkOf, FreshCheck, refusalOf } from "../components/fresh-check";
 import { amountLimitError, cedisAmount, type AmountLimit } from "../lib/amount-limits";
 import { QUICK_RANGES, resolveRange } from "../lib/date-range";
 import { formatAmount, formatDate, networkLabel } from "../lib/format";
@@ -101,7 +103,8 @@ type FieldErrors = Partial<Record<"to" | "amount" | "form", string>>;
 export { clientAction, shouldRevalidate } from "../components/submission";
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const { deps, tenant } = await requireTenant(request, context, "request:transfer");
+  const signedIn = await requireTenant(request, context, "request:transfer");
+  const { deps, tenant } = signedIn;
   const form = Object.fromEntries(await request.formData());
   const text = (value: FormDataEntryValue | undefined) => (typeof value === "string" ? value : "");
   const values = { to: text(form.to), amount: text(form.amount) };
@@ -117,22 +120,25 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
   const { from, to, amount, idempotencyKey } = parsed.output;
   const [kind, id] = to.split(":") as ["sa" | "mer", string];
-  try {
-    const made = await requestTransfer(tenant, deps.meta, {
-      fromMerchantId: from,
-      to: kind === "sa" ? { kind: "settlement_account", id } : { kind: "merchant", id },
-      amount,
-      idempotencyKey,
-    });
-    throw await redirectWithFlash(request, context.config, "/money/merchant-funds", {
-      kind: "success",
-      message: `Transfer of GHS ${formatAmount(amount)} sent for approval: another person must approve it before money moves.${made.duplicate ? " (It was already sent; nothing was asked twice.)" : ""}`,
-    });
-  } catch (error) {
-    const message = refusalMessage(request, error);
-    const field = /amount|balance/i.test(message) ? "amount" : /settlement account|merchant account to transfer to/i.test(message) ? "to" : "form";
-    return refuse({ [field]: message }, values);
-  }
+  // Asking moves no money yet, but a second person approves what is asked: the one who asks checks it is them (issue 15).
+  return underFreshCheck(request, signedIn, checkBindings.transfer(from, kind, id, amount), form, async () => {
+    try {
+      const made = await requestTransfer(tenant, deps.meta, {
+        fromMerchantId: from,
+        to: kind === "sa" ? { kind: "settlement_account", id } : { kind: "merchant", id },
+        amount,
+        idempotencyKey,
+      });
+      throw await redirectWithFlash(request, context.config, "/money/merchant-funds", {
+        kind: "success",
+        message: `Transfer of GHS ${formatAmount(amount)} sent for approval: another person must approve it before money moves.${made.duplicate ? " (It was already sent; nothing was asked twice.)" : ""}`,
+      });
+    } catch (error) {
+      const message = refusalMessage(request, error);
+      const field = /amount|balance/i.test(message) ? "amount" : /settlement account|merchant account to transfer to/i.test(message) ? "to" : "form";
+      return refuse({ [field]: message }, values);
+    }
+  });
 }
 
 /**
@@ -174,7 +180,8 @@ type FundsRow = ReturnType<typeof useLoaderData<typeof loader>>["rows"][number];
 
 export default function MerchantFunds() {
   const { rows, page, trail, hasNext, total, period, canTransfer, transfer } = useLoaderData<typeof loader>();
-  const answer = useActionData<typeof action>();
+  const actionData = useActionData<typeof action>();
+  const answer = refusalOf(actionData);
   const { search } = useLocation();
   const params = new URLSearchParams(search);
   const busy = useNavigation().state === "submitting";
@@ -251,6 +258,7 @@ export default function MerchantFunds() {
           {transfer.moreMerchants ? (
             <MerchantFinder param={MERCHANT_FINDER_PARAM} id="transfer-merchant-finder" label="Find the merchant account to transfer to" />
           ) : null}
+          <FreshCheck check={checkOf(actionData)} />
           <Form method="post" className="form" noValidate onSubmit={(event) => refuseOverLimit(event, limit)}>
             <input type="hidden" name="intent" value="transfer" />
             <input type="hidden" name="from" value={transfer.from.id} />

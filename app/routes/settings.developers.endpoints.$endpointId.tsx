@@ -15,6 +15,8 @@ import { formatCount, formatDate } from "../lib/format";
 import { readPage, readTrail } from "../lib/list-url";
 import { paths } from "../lib/paths";
 import { ENDPOINTS_URL, outcomeText, repeatsStatus } from "../lib/webhook-endpoints";
+import { checkOf, FreshCheck } from "../components/fresh-check";
+import { underDeveloperCheck } from "./settings/developer-checks.server";
 import { endpointsAction, isEndpointIntent } from "./settings/developers-endpoints.server";
 import { EndpointStatus, EventChips } from "./settings/developers-endpoints";
 import { ErrorNotice } from "./settings/notice";
@@ -70,7 +72,8 @@ export { clientAction, shouldRevalidate } from "../components/submission";
 
 /** This endpoint's intents (the Developers tab's handler): a form naming another endpoint is refused as unknown. */
 export async function action({ request, context, params }: ActionFunctionArgs) {
-  const { deps, tenant } = await requireTenant(request, context, null);
+  const signedIn = await requireTenant(request, context, null);
+  const { deps, tenant } = signedIn;
   requirePermission(tenant, "manage:developer");
   const endpoint = await getWebhookEndpoint(tenant, params.endpointId ?? "");
   if (!endpoint) pageNotFound(request);
@@ -78,7 +81,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   // This page acts on its own endpoint only; endpoints are added on the Developers tab.
   if (!isEndpointIntent(form.intent) || form.intent === "create") return refuse({ form: NOT_UNDERSTOOD });
   if (form.endpointId !== endpoint.id) pageNotFound(request);
-  return endpointsAction(request, context, deps, tenant, form, paths.webhookEndpointLog(endpoint.id));
+  return underDeveloperCheck(request, signedIn, form, () => endpointsAction(request, context, deps, tenant, form, paths.webhookEndpointLog(endpoint.id)));
 }
 
 type Delivery = ReturnType<typeof useLoaderData<typeof loader>>["deliveries"][number];
@@ -91,6 +94,7 @@ export default function EndpointLog() {
   const sendingTest = busy && navigation.formData?.get("intent") === "test";
   return (
     <div className="page">
+      <FreshCheck check={checkOf(answer)} />
       <header className="page__header">
         <p className="breadcrumb">
           <Link to={ENDPOINTS_URL}>Settings · Developers</Link>

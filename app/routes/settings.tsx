@@ -14,6 +14,8 @@ import { paths, SETTINGS_TABS, type SettingsTab } from "../lib/paths";
 import { loadBusiness, loadProfile } from "./settings/account.server";
 import { BusinessTab } from "./settings/business";
 import { DevelopersTab } from "./settings/developers";
+import { checkOf, FreshCheck } from "../components/fresh-check";
+import { underDeveloperCheck } from "./settings/developer-checks.server";
 import { DEVELOPER_INTENTS, developersAction, loadDevelopers } from "./settings/developers.server";
 import { endpointsAction, isEndpointIntent, loadEndpoints } from "./settings/developers-endpoints.server";
 import { ProfileTab } from "./settings/profile";
@@ -69,13 +71,14 @@ export { clientAction, shouldRevalidate } from "../components/submission";
 
 export async function action({ request, context }: ActionFunctionArgs) {
   // The permission depends on what was posted: checked below.
-  const { deps, session, tenant } = await requireTenant(request, context, null);
+  const signedIn = await requireTenant(request, context, null);
+  const { deps, session, tenant } = signedIn;
   const form = Object.fromEntries(await request.formData());
   // Whatever was posted to the Developers tab, and the key intents wherever they are posted, need the tab's permission.
   if ((DEVELOPER_INTENTS as readonly unknown[]).includes(form.intent) || isEndpointIntent(form.intent) || readTab(request) === "developers") {
     requirePermission(tenant, "manage:developer");
-    if (isEndpointIntent(form.intent)) return endpointsAction(request, context, deps, tenant, form);
-    return developersAction(request, context, deps, tenant, form);
+    if (isEndpointIntent(form.intent)) return underDeveloperCheck(request, signedIn, form, () => endpointsAction(request, context, deps, tenant, form));
+    return underDeveloperCheck(request, signedIn, form, () => developersAction(request, context, deps, tenant, form));
   }
   if ((TEAM_INTENTS as readonly unknown[]).includes(form.intent)) {
     requirePermission(tenant, "request:employee");
@@ -108,6 +111,7 @@ export default function Settings() {
   const tabs = SETTINGS_TABS.filter((tab) => (tab === "team" ? loaded.canSeeTeam : tab === "developers" ? loaded.canSeeDevelopers : true));
   return (
     <div className="page">
+      <FreshCheck check={checkOf(actionData)} />
       <header className="page__header">
         <h1>Settings</h1>
         <p className="page__lead">{LEAD[loaded.tab]}</p>

@@ -3,6 +3,8 @@
 // request goes to an administrator who did not ask (/approvals/refund/{id}) and no money moves until then.
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { checkBindings, underFreshCheck } from "../../functions/auth/fresh-check";
+import { checkOf, FreshCheck, refusalOf } from "../components/fresh-check";
 import { useState, type FormEvent } from "react";
 import * as v from "valibot";
 import { namesOf } from "../../functions/data/names";
@@ -23,11 +25,12 @@ const TransactionId = v.pipe(v.string(), v.regex(/^[1-9]\d{0,15}$/), v.transform
 
 async function refundablePayment(request: Request, context: LoaderFunctionArgs["context"], param: string | undefined) {
   // Viewers (and any role without the permission) get the 403 here, on the page as on the form.
-  const { deps, tenant } = await requireTenant(request, context, "request:refund");
+  const signedIn = await requireTenant(request, context, "request:refund");
+  const { deps, tenant } = signedIn;
   const id = v.safeParse(TransactionId, param ?? "");
   if (!id.success) pageNotFound(request);
   try {
-    return { deps, tenant, ...(await refundableOf(tenant, id.output)) };
+    return { signedIn, deps, tenant, ...(await refundableOf(tenant, id.output)) };
   } catch (error) {
     if (error instanceof NotFoundError) pageNotFound(request);
     throw error;
@@ -74,7 +77,7 @@ type FieldErrors = Partial<Record<"amount" | "reason" | "form", string>>;
 export { clientAction, shouldRevalidate } from "../components/submission";
 
 export async function action({ request, context, params }: ActionFunctionArgs) {
-  const { deps, tenant, payment } = await refundablePayment(request, context, params.transactionId);
+  const { signedIn, deps, tenant, payment } = await refundablePayment(request, context, params.transactionId);
   const form = Object.fromEntries(await request.formData());
   const text = (value: FormDataEntryValue | undefined) => (typeof value === "string" ? value : "");
   const values = { amount: text(form.amount), reason: text(form.reason) };
@@ -89,16 +92,19 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
     return refuse(errors, values);
   }
   const { amount, reason, idempotencyKey } = parsed.output;
-  let duplicate: boolean;
-  try {
-    ({ duplicate } = await requestRefund(tenant, deps.meta, { transactionId: payment.id, amount, reason, idempotencyKey }));
-  } catch (error) {
-    if (error instanceof RefundFieldError) return refuse({ [error.field]: error.message }, values);
-    return refuse({ form: refusalMessage(request, error) }, values);
-  }
-  throw await redirectWithFlash(request, context.config, paths.payment(payment.id), {
-    kind: "success",
-    message: `Refund of GHS ${formatAmount(amount)} sent for approval: an administrator must approve it before any money goes back.${duplicate ? " (It was already sent; nothing was asked twice.)" : ""}`,
+  // The one who asks checks it is them, for this payment and this amount (issue 15).
+  return underFreshCheck(request, signedIn, checkBindings.refund(payment.id, amount), form, async () => {
+    let duplicate: boolean;
+    try {
+      ({ duplicate } = await requestRefund(tenant, deps.meta, { transactionId: payment.id, amount, reason, idempotencyKey }));
+    } catch (error) {
+      if (error instanceof RefundFieldError) return refuse({ [error.field]: error.message }, values);
+      return refuse({ form: refusalMessage(request, error) }, values);
+    }
+    throw await redirectWithFlash(request, context.config, paths.payment(payment.id), {
+      kind: "success",
+      message: `Refund of GHS ${formatAmount(amount)} sent for approval: an administrator must approve it before any money goes back.${duplicate ? " (It was already sent; nothing was asked twice.)" : ""}`,
+    });
   });
 }
 
@@ -151,7 +157,8 @@ function refuseOverLimit(event: FormEvent<HTMLFormElement>, limits: AmountLimit[
 
 export default function RefundPayment() {
   const { payment, refunded, pending, left, available, refusal, idempotencyKey } = useLoaderData<typeof loader>();
-  const answer = useActionData<typeof action>();
+  const actionData = useActionData<typeof action>();
+  const answer = refusalOf(actionData);
   const busy = useNavigation().state === "submitting";
   const errors: FieldErrors = answer?.errors ?? {};
   const limits: AmountLimit[] = [
@@ -196,6 +203,7 @@ export default function RefundPayment() {
               {errors.form}
             </p>
           ) : null}
+          <FreshCheck check={checkOf(actionData)} />
           <Form method="post" className="form" noValidate onSubmit={(event) => refuseOverLimit(event, limits)}>
             <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
             <RefundAmount limits={limits} left={left} available={available} answer={answer} />

@@ -15,6 +15,7 @@ import {
   insertFreshCheckStatement,
   newestCheckCode,
   newestCheckCodeAt,
+  giveBackFreshCheck,
   spendFreshCheckStatement,
   type CheckMethod,
   type CheckOwner,
@@ -24,6 +25,7 @@ import { isLinkedNumber } from "../data/people";
 import type { Tenant } from "../data/tenant";
 import { iso, type AuthDeps } from "./deps";
 import type { VerifiedSession } from "./guards";
+import type { TenantRequest } from "../guards";
 import { codeHmac, constantTimeEqual, newCode, OTP, readCounter } from "./otp";
 import type { SessionData } from "./session";
 import type { SmsPort } from "./sms";
@@ -37,20 +39,24 @@ export const checkBindings = {
   transfer: (fromMerchantId: string, toKind: string, toId: string, amount: number) => `transfer:${fromMerchantId}:${toKind}:${toId}:${amount}`,
   refund: (transactionId: number, amount: number) => `refund:${transactionId}:${amount}`,
   apiKey: (action: "create" | "roll", subject: string) => `api-key:${action}:${subject}`,
-  endpoint: (action: "create" | "roll", subject: string) => `endpoint:${action}:${subject}`,
+  endpoint: (action: "create" | "roll" | "reveal", subject: string) => `endpoint:${action}:${subject}`,
 } as const;
 
-/** What the person reads in the check dialog and the code's text message, by the binding's first word. */
+/** What the person reads in the check dialog and the code's text message, by the binding's first words. */
 const PURPOSES: Record<string, string> = {
   decide: "decide this request",
   transfer: "ask for this transfer",
   refund: "ask for this refund",
-  "api-key": "change an API key",
-  endpoint: "change a webhook endpoint",
+  "api-key:create": "make an API key",
+  "api-key:roll": "roll an API key",
+  "endpoint:create": "add a webhook endpoint",
+  "endpoint:roll": "roll a webhook secret",
+  "endpoint:reveal": "see a webhook secret",
 };
 
 export function purposeOf(binding: string): string {
-  return PURPOSES[binding.split(":")[0] ?? ""] ?? "go on";
+  const [first = "", second = ""] = binding.split(":");
+  return PURPOSES[first] ?? PURPOSES[`${first}:${second}`] ?? "go on";
 }
 
 /** A binding as the check endpoint takes it: one of the shapes above, nothing else. */
@@ -63,6 +69,8 @@ export interface CheckNeeded {
   passkeyOnly: boolean;
   /** What was posted, sent again once the check is made (the page's own fields: nothing it did not have). */
   fields: Record<string, string>;
+  /** Where it was posted (path and query, Remix's own `index` and `_data` left out). */
+  action: string;
 }
 
 export const CHECK_MESSAGES = {
@@ -96,16 +104,15 @@ export async function passkeyOnlyFor(tenant: Tenant, binding: string): Promise<b
 }
 
 /**
- * Uses up this session's fresh check for the binding; null when there was one (the action goes on), else what the
+ * Uses up this session's fresh check for the binding: its id when there was one (the action goes on), else what the
  * page needs to ask for one. Call it after the form is read and checked, right before the action writes.
  */
-export async function spendCheckOrAsk(
-  deps: AuthDeps,
-  tenant: Tenant,
-  session: VerifiedSession,
+async function spendCheckOrAsk(
+  request: Request,
+  { deps, tenant, session }: TenantRequest,
   binding: string,
   fields: Record<string, unknown>,
-): Promise<CheckNeeded | null> {
+): Promise<{ checkId: string } | { needed: CheckNeeded }> {
   const passkeyOnly = await passkeyOnlyFor(tenant, binding);
   const now = iso(deps.now());
   const owner = ownerOf(session, tenant.businessId);
@@ -119,10 +126,45 @@ export async function spendCheckOrAsk(
       now,
     ),
   ]);
-  if (used?.results[0]) return null;
+  const spent = used?.results[0];
+  if (spent) return { checkId: spent.id };
   const posted: Record<string, string> = {};
   for (const [name, value] of Object.entries(fields)) if (typeof value === "string" && name !== "submission") posted[name] = value;
-  return { binding, purpose: purposeOf(binding), passkeyOnly, fields: posted };
+  const url = new URL(request.url);
+  for (const name of ["index", "_data"]) url.searchParams.delete(name);
+  return { needed: { binding, purpose: purposeOf(binding), passkeyOnly, fields: posted, action: `${url.pathname.replace(/\.data$/, "")}${url.search}` } };
+}
+
+/** An action's answer that refused (a 4xx or 5xx returned rather than thrown). */
+function refusedAnswer(answer: unknown): boolean {
+  if (answer instanceof Response) return answer.status >= 400;
+  const init = (answer as { init?: { status?: number } | null } | null)?.init;
+  return typeof init?.status === "number" && init.status >= 400;
+}
+
+/**
+ * Runs `act` under a fresh check for `binding`: without one, the 428 that asks for it and `act` does not run. A check
+ * is used up by the action it allowed; if the action is refused (a rule of the business, a field), the check is given
+ * back, so the person corrects the form without checking again. A thrown redirect is the action done.
+ */
+export async function underFreshCheck<T>(
+  request: Request,
+  signedIn: TenantRequest,
+  binding: string,
+  fields: Record<string, unknown>,
+  act: () => Promise<T>,
+): Promise<T | ReturnType<typeof checkNeeded>> {
+  const spent = await spendCheckOrAsk(request, signedIn, binding, fields);
+  if ("needed" in spent) return checkNeeded(spent.needed);
+  const giveBack = () => giveBackFreshCheck(signedIn.deps.db, spent.checkId, signedIn.tenant.businessId);
+  try {
+    const answer = await act();
+    if (refusedAnswer(answer)) await giveBack();
+    return answer;
+  } catch (error) {
+    if (!(error instanceof Response && error.status >= 300 && error.status < 400)) await giveBack();
+    throw error;
+  }
 }
 
 /** The answer of an action that needs a check first: 428 (never kept by the form-sent-once store, so the resend runs). */

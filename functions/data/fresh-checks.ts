@@ -55,6 +55,11 @@ export function spendFreshCheckStatement(db: Db, owner: CheckOwner, binding: str
     .bind(now, owner.sessionId, owner.userId, owner.businessId, binding, passkeyOnly ? 1 : 0);
 }
 
+/** Gives a used check back when the action it allowed was refused (nothing was done with it). */
+export async function giveBackFreshCheck(db: Db, checkId: string, businessId: string): Promise<void> {
+  await db.prepare("UPDATE fresh_checks SET used_at = NULL WHERE id = ? AND business_id = ?").bind(checkId, businessId).run();
+}
+
 /** The newest open check for the binding, without using it: what the page says ("checked, 4 minutes left"). */
 export async function openFreshCheck(db: Db, owner: CheckOwner, binding: string, now: string): Promise<{ expires_at: string; method: CheckMethod } | null> {
   return db

@@ -2,6 +2,9 @@
 // this person may decide, the approve-or-reject schema, and the Decide card. What each moves stays on its own page.
 import { Form } from "@remix-run/react";
 import * as v from "valibot";
+import { checkBindings, underFreshCheck } from "../../../functions/auth/fresh-check";
+import type { TenantRequest } from "../../../functions/guards";
+import { checkOf, FreshCheck } from "../../components/fresh-check";
 import type { ApprovalRequest } from "../../../functions/data/approvals";
 import type { Tenant } from "../../../functions/data/tenant";
 import { can } from "../../../functions/permissions";
@@ -35,6 +38,17 @@ export function requestFacts(approval: ApprovalRequest, tenant: Pick<Tenant, "ro
   };
 }
 
+/** A decision runs under a fresh check made for this very request (issue 15). */
+export function underDecisionCheck<T>(
+  request: Request,
+  signedIn: TenantRequest,
+  approval: ApprovalRequest,
+  form: Record<string, unknown>,
+  act: () => Promise<T>,
+) {
+  return underFreshCheck(request, signedIn, checkBindings.decision(approval.id), form, act);
+}
+
 /** Approve, or reject with a reason; for anyone else a pending request says who may decide it. */
 export function DecideCard({
   canDecide,
@@ -42,7 +56,7 @@ export function DecideCard({
   ownRequest,
   noun,
   approveLabel,
-  reasonError,
+  answer,
   busy,
 }: {
   canDecide: boolean;
@@ -50,9 +64,12 @@ export function DecideCard({
   ownRequest: boolean;
   noun: string;
   approveLabel: string;
-  reasonError: string | undefined;
+  /** The action's answer: a refusal by the reason, or a fresh check to make. */
+  answer: unknown;
   busy: boolean;
 }) {
+  const reasonError =
+    typeof answer === "object" && answer !== null && "errors" in answer ? (answer as { errors: Record<string, string> }).errors.reason : undefined;
   if (!canDecide) {
     return pending ? (
       <p className="notice notice--info notice__message">
@@ -63,6 +80,7 @@ export function DecideCard({
   return (
     <section className="card" aria-labelledby="decide-heading">
       <h2 id="decide-heading">Decide</h2>
+      <FreshCheck check={checkOf(answer)} />
       <Form method="post">
         <input type="hidden" name="intent" value="approve" />
         <button type="submit" className="button button--primary" disabled={busy}>

@@ -1,0 +1,193 @@
+// The fresh-check dialog (issue 15, point 2): an action that needs a check answers 428 with what it is for
+// (functions/auth/fresh-check.ts); this asks for a passkey or a code sent by SMS, makes the check at /auth/check,
+// and sends the form again, as it was, at once. A check is for that one action, used once, within 5 minutes.
+// The code's 5 minutes are counted down here too, so a person who waits sees it run out before the server says so.
+import { useSubmit } from "@remix-run/react";
+import { useCallback, useEffect, useRef, useState } from "react";
+import type { CheckNeeded } from "../../functions/auth/fresh-check";
+import { describedBy, Field } from "./form";
+
+export const CHECK_URL = "/auth/check";
+const CODE_LIFETIME_MS = 5 * 60_000;
+
+/** The answer of an action that asked for a check, or null. */
+export function checkOf(answer: unknown): CheckNeeded | null {
+  if (typeof answer !== "object" || answer === null || !("check" in answer)) return null;
+  return (answer as { check: CheckNeeded }).check;
+}
+
+/** The action's answer unless it asked for a check: what the page's fields read (a refusal, or nothing). */
+export function refusalOf<T>(answer: T | undefined): Exclude<T, { check: CheckNeeded }> | undefined {
+  return checkOf(answer) ? undefined : (answer as Exclude<T, { check: CheckNeeded }> | undefined);
+}
+
+interface Offer {
+  purpose: string;
+  passkeyOnly: boolean;
+  phone: string | null;
+}
+
+async function post(body: Record<string, unknown>): Promise<{ ok: boolean; message?: string; [key: string]: unknown }> {
+  const response = await fetch(CHECK_URL, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+  const answer = (await response.json().catch(() => ({}))) as { message?: string };
+  return { ...answer, ok: response.ok };
+}
+
+const clock = (ms: number) => {
+  const seconds = Math.max(0, Math.ceil(ms / 1000));
+  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
+};
+
+export function FreshCheck({ check }: { check: CheckNeeded | null }) {
+  const dialog = useRef<HTMLDialogElement>(null);
+  const submit = useSubmit();
+  const [offer, setOffer] = useState<Offer | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [codeSentAt, setCodeSentAt] = useState<number | null>(null);
+  const [sentTo, setSentTo] = useState<string | null>(null);
+  const [now, setNow] = useState(() => Date.now());
+  const [open, setOpen] = useState<CheckNeeded | null>(null);
+
+  // Each 428 is a new ask, even for the same action (the last check was used or ran out).
+  useEffect(() => {
+    if (!check) return;
+    setOpen(check);
+    setOffer(null);
+    setError(null);
+    setCodeSentAt(null);
+    const controller = new AbortController();
+    fetch(`${CHECK_URL}?binding=${encodeURIComponent(check.binding)}`, { signal: controller.signal })
+      .then((response) => (response.ok ? (response.json() as Promise<Offer>) : Promise.reject(new Error("offer"))))
+      .then(setOffer)
+      .catch((reason: unknown) => {
+        if (!controller.signal.aborted)
+          setError(
+            reason instanceof Error && reason.message !== "offer"
+              ? "Action Failed. Please check connectivity and try again"
+              : "The check could not start. Reload the page and try again.",
+          );
+      });
+    return () => controller.abort();
+  }, [check]);
+
+  useEffect(() => {
+    const element = dialog.current;
+    if (!element) return;
+    if (open && !element.open) element.showModal();
+    if (!open && element.open) element.close();
+  }, [open]);
+
+  useEffect(() => {
+    if (codeSentAt === null) return;
+    const timer = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(timer);
+  }, [codeSentAt]);
+
+  const done = useCallback(() => {
+    if (!open) return;
+    setOpen(null);
+    submit(open.fields, { method: "post", action: open.action });
+  }, [open, submit]);
+
+  const sendCode = async () => {
+    if (!open) return;
+    setBusy(true);
+    setError(null);
+    try {
+      const answer = await post({ intent: "send-code", binding: open.binding });
+      if (!answer.ok) return setError(answer.message ?? "The code could not be sent.");
+      setCodeSentAt(Date.now());
+      setNow(Date.now());
+      setSentTo(typeof answer.to === "string" ? answer.to : null);
+    } catch {
+      setError("Action Failed. Please check connectivity and try again");
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const codeLeft = codeSentAt === null ? 0 : codeSentAt + CODE_LIFETIME_MS - now;
+  const codeExpired = codeSentAt !== null && codeLeft <= 0;
+
+  const sendTypedCode = async (form: HTMLFormElement) => {
+    if (!open) return;
+    const code = String(new FormData(form).get("code") ?? "").trim();
+    if (!/^\d{6}$/.test(code)) return setError("Enter the 6-digit code from the text message.");
+    if (codeExpired) return setError("This code has expired. Ask for a new one.");
+    setBusy(true);
+    setError(null);
+    try {
+      const answer = await post({ intent: "code", binding: open.binding, code });
+      if (!answer.ok) return setError(answer.message ?? "That code did not do.");
+      done();
+    } catch {
+      setError("Action Failed. Please check connectivity and try again");
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <dialog ref={dialog} className="modal check-dialog" aria-labelledby="check-title" data-testid="fresh-check" onClose={() => setOpen(null)}>
+      {open ? (
+        <div className="check-dialog__content">
+          <h2 id="check-title">Confirm it is you</h2>
+          <p>To {open.purpose}, confirm it is you. The check is for this action only and lasts 5 minutes.</p>
+          {open.passkeyOnly ? <p className="notice notice--info notice__message">This business asks for a passkey for every decision.</p> : null}
+          {error ? (
+            <p className="notice notice--danger notice__message" role="alert">
+              {error}
+            </p>
+          ) : null}
+          {!offer && !error ? <p aria-live="polite">Getting the check ready…</p> : null}
+          {offer?.phone && codeSentAt === null ? (
+            <button type="button" className="button button--block" disabled={busy} onClick={() => void sendCode()}>
+              {busy ? "Sending…" : `Text a code to ${offer.phone}`}
+            </button>
+          ) : null}
+          {codeSentAt !== null ? (
+            <form
+              className="form"
+              noValidate
+              onSubmit={(event) => {
+                event.preventDefault();
+                void sendTypedCode(event.currentTarget);
+              }}
+            >
+              <Field id="check-code" label={`Code sent to ${sentTo ?? "your phone"}`} hint={codeExpired ? undefined : `It expires in ${clock(codeLeft)}.`}>
+                <input
+                  id="check-code"
+                  name="code"
+                  inputMode="numeric"
+                  autoComplete="one-time-code"
+                  maxLength={6}
+                  pattern="[0-9]{6}"
+                  required
+                  autoFocus
+                  {...describedBy("check-code", null, !codeExpired)}
+                />
+              </Field>
+              {codeExpired ? (
+                <p className="notice notice--warning notice__message" role="status">
+                  This code has expired. Ask for a new one.
+                </p>
+              ) : null}
+              <button type="submit" className="button button--primary button--block" disabled={busy || codeExpired}>
+                {busy ? "Checking…" : "Confirm"}
+              </button>
+              <button type="button" className="button button--ghost button--block" disabled={busy} onClick={() => void sendCode()}>
+                Send a new code
+              </button>
+            </form>
+          ) : null}
+          <form method="dialog">
+            <button type="submit" className="button button--ghost button--block">
+              Cancel
+            </button>
+          </form>
+        </div>
+      ) : null}
+    </dialog>
+  );
+}

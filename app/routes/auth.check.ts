@@ -1,0 +1,77 @@
+// /auth/check: where the fresh-check dialog (app/components/fresh-check.tsx) makes a check for one action (issue 15,
+// point 2; functions/auth/fresh-check.ts). JSON in and out, for a signed-in person in their business; the action the
+// check is for checks its own permission when it runs. GET says what this person may check with; POST sends a code,
+// takes a code, or takes a passkey's answer. Each is limited per account and per address (429 with Retry-After).
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
+import * as v from "valibot";
+import {
+  BINDING_PATTERN,
+  CHECK_MESSAGES,
+  checkPhone,
+  passkeyOnlyFor,
+  purposeOf,
+  sendCheckCode,
+  verifyCheckCode,
+  type CheckRefused,
+} from "../../functions/auth/fresh-check";
+import { authLimited, CODE_SEND_LIMITS, CODE_VERIFY_LIMITS, tooManyMessage, type AuthLimitPair } from "../../functions/auth/limits";
+import { smsPortFor } from "../../functions/auth/sms";
+import { requireTenant, type TenantRequest } from "../../functions/guards";
+import { jsonResponse, methodNotAllowed } from "../../functions/http";
+import { maskPhone } from "../lib/phone";
+
+const Binding = v.pipe(v.string("Say what the check is for."), v.regex(BINDING_PATTERN, "That check is not for anything the portal does."));
+
+const CheckPost = v.variant("intent", [
+  v.object({ intent: v.literal("send-code"), binding: Binding }),
+  v.object({ intent: v.literal("code"), binding: Binding, code: v.pipe(v.string(CHECK_MESSAGES.malformed), v.maxLength(20, CHECK_MESSAGES.malformed)) }),
+]);
+
+/** What the dialog offers: a code to the masked number unless the business asks for a passkey. */
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const { deps, tenant, session } = await requireTenant(request, context, null);
+  const parsed = v.safeParse(Binding, new URL(request.url).searchParams.get("binding") ?? "");
+  if (!parsed.success) return jsonResponse({ message: parsed.issues[0].message }, 400);
+  const [passkeyOnly, phone] = await Promise.all([passkeyOnlyFor(tenant, parsed.output), checkPhone(deps, session)]);
+  return jsonResponse({ purpose: purposeOf(parsed.output), passkeyOnly, phone: phone && !passkeyOnly ? maskPhone(phone) : null });
+}
+
+function refused(refusal: CheckRefused, status = 400): Response {
+  const headers: Record<string, string> = refusal.retryAfterSeconds ? { "Retry-After": String(refusal.retryAfterSeconds) } : {};
+  return jsonResponse({ message: refusal.message }, refusal.retryAfterSeconds ? 429 : status, headers);
+}
+
+async function limited({ deps, session }: TenantRequest, request: Request, pair: AuthLimitPair): Promise<Response | null> {
+  const wait = await authLimited(deps.db, request, pair, session.sub, deps.now());
+  return wait === null ? null : jsonResponse({ message: tooManyMessage(wait) }, 429, { "Retry-After": String(wait) });
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  if (request.method !== "POST") return methodNotAllowed();
+  const signedIn = await requireTenant(request, context, null);
+  const { deps, tenant, session } = signedIn;
+  let body: unknown;
+  try {
+    body = await request.json();
+  } catch {
+    return jsonResponse({ message: "That request was not understood. Reload the page and try again." }, 400);
+  }
+  const parsed = v.safeParse(CheckPost, body);
+  if (!parsed.success) return jsonResponse({ message: parsed.issues[0].message }, 400);
+  const post = parsed.output;
+  if (await passkeyOnlyFor(tenant, post.binding)) return jsonResponse({ message: CHECK_MESSAGES.passkeyOnly }, 403);
+  if (post.intent === "send-code") {
+    const over = await limited(signedIn, request, CODE_SEND_LIMITS);
+    if (over) return over;
+    const msisdn = await checkPhone(deps, session);
+    if (!msisdn) return jsonResponse({ message: CHECK_MESSAGES.noPhone }, 400);
+    const sent = await sendCheckCode(deps, session, tenant.businessId, post.binding, { msisdn, masked: maskPhone(msisdn) }, smsPortFor(deps.config, deps.db));
+    if (!sent.ok) return refused(sent);
+    return jsonResponse({ sent: true, to: maskPhone(msisdn), resendAfterSeconds: sent.resendAfterSeconds });
+  }
+  const over = await limited(signedIn, request, CODE_VERIFY_LIMITS);
+  if (over) return over;
+  const checked = await verifyCheckCode(deps, session, tenant.businessId, post.binding, post.code);
+  if (!checked.ok) return refused(checked);
+  return jsonResponse({ checked: true });
+}
