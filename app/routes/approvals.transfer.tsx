@@ -14,7 +14,8 @@ import { pageNotFound, refuse } from "../../functions/http";
 import { formatAmount, formatDate } from "../lib/format";
 import { Details } from "../components/details";
 import { StatusPill } from "../components/status-pill";
-import { DecideCard, decisionSchema, requestFacts, underDecisionCheck } from "./approvals/money-request";
+import { DecideCard, decisionSchema, requestFacts } from "./approvals/money-request";
+import { underDecisionCheck } from "./approvals/money-request.server";
 
 async function transferRequest(request: Request, context: LoaderFunctionArgs["context"], id: string | undefined) {
   const { deps, tenant, session } = await requireTenant(request, context, "view:approval");

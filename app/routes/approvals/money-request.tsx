@@ -2,8 +2,6 @@
 // this person may decide, the approve-or-reject schema, and the Decide card. What each moves stays on its own page.
 import { Form } from "@remix-run/react";
 import * as v from "valibot";
-import { checkBindings, underFreshCheck } from "../../../functions/auth/fresh-check";
-import type { TenantRequest } from "../../../functions/guards";
 import { checkOf, FreshCheck } from "../../components/fresh-check";
 import type { ApprovalRequest } from "../../../functions/data/approvals";
 import type { Tenant } from "../../../functions/data/tenant";
@@ -36,17 +34,6 @@ export function requestFacts(approval: ApprovalRequest, tenant: Pick<Tenant, "ro
     canDecide: approval.status === "pending" && can(tenant.role, "decide:approval") && approval.makerId !== tenant.userId,
     ownRequest: approval.makerId === tenant.userId,
   };
-}
-
-/** A decision runs under a fresh check made for this very request (issue 15). */
-export function underDecisionCheck<T>(
-  request: Request,
-  signedIn: TenantRequest,
-  approval: ApprovalRequest,
-  form: Record<string, unknown>,
-  act: () => Promise<T>,
-) {
-  return underFreshCheck(request, signedIn, checkBindings.decision(approval.id), form, act);
 }
 
 /** Approve, or reject with a reason; for anyone else a pending request says who may decide it. */

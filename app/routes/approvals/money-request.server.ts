@@ -1,0 +1,15 @@
+// The server half of the money requests' approval pages (money-request.tsx is the shared half).
+import { checkBindings, underFreshCheck } from "../../../functions/auth/fresh-check";
+import type { ApprovalRequest } from "../../../functions/data/approvals";
+import type { TenantRequest } from "../../../functions/guards";
+
+/** A decision runs under a fresh check made for this very request (issue 15). */
+export function underDecisionCheck<T>(
+  request: Request,
+  signedIn: TenantRequest,
+  approval: ApprovalRequest,
+  form: Record<string, unknown>,
+  act: () => Promise<T>,
+) {
+  return underFreshCheck(request, signedIn, checkBindings.decision(approval.id), form, act);
+}

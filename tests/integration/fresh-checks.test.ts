@@ -1,0 +1,272 @@
+// A fresh check before what matters (issue 15, point 2), through the built Worker: an action without a check made for
+// exactly it in the last 5 minutes, in this session, is refused (428) and changes nothing; a check made for one
+// request does nothing for another; a check is used once; a refused action gives it back; codes sent for a check are
+// bound to it; a business may ask for passkeys for every decision; the check endpoint's limits answer 429.
+import { describe, expect, it } from "vitest";
+import { requestChange, type ChangeValues } from "../../functions/data/approvals";
+import { checkBindings, checkUsed, mintFreshCheck } from "../support/fresh-check";
+import { actionDataOf } from "../support/html";
+import { signedInCookie } from "../support/sign-in";
+import { ESI_KUMASI, KUMASI, META } from "../support/tenants";
+import { usePortal } from "../support/use-portal";
+
+const portal = usePortal();
+const KOFI = "kofi.boateng@example.com";
+const ABENA = "abena.darko@example.com";
+
+let serial = 0;
+function newMerchant(): ChangeValues {
+  serial += 1;
+  const n = String(serial).padStart(4, "0");
+  return {
+    code: `MER-F${n}`,
+    name: `Ɔkomfo Ɛnam Foods ${n}`,
+    trading_name: `Ɔkomfo Ɛnam ${n}`,
+    tin: `C${String(7_100_000_000 + serial)}`,
+    sector: "Retail",
+    town: "Kumasi",
+    region: "Ashanti",
+    address: "12 Adum Road",
+    contact_name: "Ama Ɔkomfo",
+    contact_phone: "233244000333",
+    contact_email: "okomfo@example.com",
+  };
+}
+
+const esiAsks = () => requestChange(ESI_KUMASI, META, { kind: "merchant", action: "create", after: newMerchant() });
+const core = () => portal().core();
+
+function post(path: string, form: Record<string, string>, cookie: { Cookie: string }, address = "198.51.100.7") {
+  return portal().fetch(path, {
+    method: "POST",
+    headers: {
+      Origin: portal().url,
+      "Sec-Fetch-Site": "same-origin",
+      "Content-Type": "application/x-www-form-urlencoded",
+      "CF-Connecting-IP": address,
+      ...cookie,
+    },
+    body: new URLSearchParams(form).toString(),
+  });
+}
+
+function check(body: Record<string, string>, cookie: { Cookie: string }, address = "198.51.100.7") {
+  return portal().fetch("/auth/check", {
+    method: "POST",
+    headers: { Origin: portal().url, "Sec-Fetch-Site": "same-origin", "Content-Type": "application/json", "CF-Connecting-IP": address, ...cookie },
+    body: JSON.stringify(body),
+  });
+}
+
+interface Asked {
+  binding: string;
+  purpose: string;
+  passkeyOnly: boolean;
+  fields: Record<string, string>;
+  action: string;
+}
+
+/** The check a 428 page asks for (the action's data in the document rendered after it). */
+async function askedFor(response: Response): Promise<Asked> {
+  expect(response.status).toBe(428);
+  const data = Object.values(actionDataOf(await response.text())) as ({ check?: Asked } | null)[];
+  const asked = data.find((value) => value?.check)?.check;
+  if (!asked) throw new Error("The page asked for no check");
+  return asked;
+}
+
+async function statusOf(id: string): Promise<string | undefined> {
+  return (
+    await (await portal().db()).prepare("SELECT status FROM approval_requests WHERE id = ? AND business_id = ?").bind(id, KUMASI).first<{ status: string }>()
+  )?.status;
+}
+
+/** The newest code the development outbox "sent" to a number ending with `tail`. */
+async function lastCode(): Promise<string> {
+  const row = await core().prepare("SELECT body FROM dev_outbox ORDER BY id DESC LIMIT 1").first<{ body: string }>();
+  const code = /\b(\d{6})\b/.exec(row?.body ?? "")?.[1];
+  if (!code) throw new Error(`No code in the outbox: ${row?.body}`);
+  return code;
+}
+
+describe("deciding a request needs a fresh check made for it", () => {
+  it("without a check: 428 with what the dialog needs, and the request stays pending", async () => {
+    const id = await esiAsks();
+    const kofi = await signedInCookie(portal(), KOFI);
+    const asked = await askedFor(await post(`/approvals/merchant/${id}`, { intent: "approve" }, kofi));
+    expect(asked).toMatchObject({ binding: `decide:${id}`, purpose: "decide this request", passkeyOnly: false, fields: { intent: "approve" } });
+    expect(asked.action).toBe(`/approvals/merchant/${id}`);
+    expect(await statusOf(id)).toBe("pending");
+  });
+
+  it("a check for this request: approved, and the check is used up (the next decision asks again)", async () => {
+    const id = await esiAsks();
+    const kofi = await signedInCookie(portal(), KOFI);
+    const minted = await mintFreshCheck(core(), kofi, KUMASI, checkBindings.decision(id));
+    const response = await post(`/approvals/merchant/${id}`, { intent: "approve" }, kofi);
+    expect(response.status).toBe(302);
+    expect(await statusOf(id)).toBe("approved");
+    expect(await checkUsed(core(), minted)).toBe(true);
+    const audit = await core()
+      .prepare("SELECT action FROM audit_log WHERE entity = 'fresh_check' AND entity_id = ? AND business_id = ?")
+      .bind(`decide:${id}`, KUMASI)
+      .all<{ action: string }>();
+    expect(audit.results.map((row) => row.action)).toEqual(["auth.check.used"]);
+  });
+
+  it("a check made for one request does nothing for another", async () => {
+    const [one, other] = [await esiAsks(), await esiAsks()];
+    const kofi = await signedInCookie(portal(), KOFI);
+    const minted = await mintFreshCheck(core(), kofi, KUMASI, checkBindings.decision(one));
+    const response = await post(`/approvals/merchant/${other}`, { intent: "reject", reason: "Wrong town" }, kofi);
+    expect(response.status).toBe(428);
+    expect(await statusOf(other)).toBe("pending");
+    expect(await checkUsed(core(), minted)).toBe(false);
+  });
+
+  it("a check older than 5 minutes, or made in another session of the same person, does not do", async () => {
+    const id = await esiAsks();
+    const kofi = await signedInCookie(portal(), KOFI);
+    await mintFreshCheck(core(), kofi, KUMASI, checkBindings.decision(id), { ageMs: 5 * 60_000 + 1_000 });
+    expect((await post(`/approvals/merchant/${id}`, { intent: "approve" }, kofi)).status).toBe(428);
+    const otherSession = await signedInCookie(portal(), KOFI);
+    await mintFreshCheck(core(), otherSession, KUMASI, checkBindings.decision(id));
+    expect((await post(`/approvals/merchant/${id}`, { intent: "approve" }, kofi)).status).toBe(428);
+    expect(await statusOf(id)).toBe("pending");
+  });
+
+  it("a decision refused by a rule gives the check back", async () => {
+    const db = await portal().db();
+    const merchant = await db
+      .prepare(
+        `SELECT id FROM merchants m WHERE business_id = ? AND status = 'active'
+           AND NOT EXISTS (SELECT 1 FROM approval_requests r WHERE r.business_id = m.business_id AND r.target_id = m.id AND r.status = 'pending') LIMIT 1`,
+      )
+      .bind(KUMASI)
+      .first<{ id: string }>();
+    const id = await requestChange(ESI_KUMASI, META, { kind: "merchant", action: "update", targetId: merchant!.id, after: { town: "Tamale" } });
+    // The merchant changes after the request was made: approving it is refused (stale).
+    await db.prepare("UPDATE merchants SET version = version + 1 WHERE id = ? AND business_id = ?").bind(merchant!.id, KUMASI).run();
+    const kofi = await signedInCookie(portal(), KOFI);
+    const minted = await mintFreshCheck(core(), kofi, KUMASI, checkBindings.decision(id));
+    const response = await post(`/approvals/merchant/${id}`, { intent: "approve" }, kofi);
+    expect(response.status).toBe(400);
+    expect(await statusOf(id)).toBe("stale");
+    expect(await checkUsed(core(), minted)).toBe(false);
+  });
+});
+
+describe("checking by a code sent by SMS", () => {
+  it("a code sent for one request makes a check for that request only, once", async () => {
+    const [one, other] = [await esiAsks(), await esiAsks()];
+    const kofi = await signedInCookie(portal(), KOFI);
+    const offer = await portal().fetch(`/auth/check?binding=${encodeURIComponent(`decide:${one}`)}`, { headers: kofi });
+    expect(await offer.json()).toEqual({ purpose: "decide this request", passkeyOnly: false, phone: expect.stringMatching(/^233\*+\d{4}$/) });
+    const sent = await check({ intent: "send-code", binding: `decide:${one}` }, kofi);
+    expect(sent.status).toBe(200);
+    const code = await lastCode();
+    // The code of the first request does nothing for the second: there is no code for it.
+    const wrongBinding = await check({ intent: "code", binding: `decide:${other}`, code }, kofi);
+    expect(wrongBinding.status).toBe(400);
+    expect(await wrongBinding.json()).toEqual({ message: "Ask for a code first." });
+    expect((await check({ intent: "code", binding: `decide:${one}`, code }, kofi)).status).toBe(200);
+    // Used: the same code again is refused.
+    expect(await (await check({ intent: "code", binding: `decide:${one}`, code }, kofi)).json()).toEqual({
+      message: "This code has already been used. Ask for a new one.",
+    });
+    expect((await post(`/approvals/merchant/${other}`, { intent: "approve" }, kofi)).status).toBe(428);
+    expect((await post(`/approvals/merchant/${one}`, { intent: "approve" }, kofi)).status).toBe(302);
+    expect(await statusOf(one)).toBe("approved");
+    const made = await core()
+      .prepare("SELECT action, after_json FROM audit_log WHERE action = 'auth.check.passed' AND actor_id = 'usr_kofi_boateng' ORDER BY id DESC LIMIT 1")
+      .first<{ after_json: string }>();
+    expect(JSON.parse(made!.after_json)).toEqual({ binding: `decide:${one}`, method: "sms" });
+  });
+
+  it("a wrong code says how many tries are left, and a malformed binding is refused", async () => {
+    const id = await esiAsks();
+    const kofi = await signedInCookie(portal(), KOFI);
+    await check({ intent: "send-code", binding: `decide:${id}` }, kofi, "198.51.100.8");
+    const code = await lastCode();
+    const wrong = code === "000000" ? "111111" : "000000";
+    expect(await (await check({ intent: "code", binding: `decide:${id}`, code: wrong }, kofi, "198.51.100.8")).json()).toEqual({
+      message: "That code is not right. 4 tries left.",
+    });
+    const odd = await check({ intent: "send-code", binding: "delete-everything:now" }, kofi, "198.51.100.8");
+    expect(odd.status).toBe(400);
+  });
+});
+
+describe("a business that asks for passkeys for every decision", () => {
+  it("refuses a check by code for a decision", async () => {
+    const id = await esiAsks();
+    const kofi = await signedInCookie(portal(), KOFI);
+    const db = await portal().db();
+    await db
+      .prepare(
+        "INSERT INTO business_policies (id, business_id, decisions_need_passkey, status, created_at, updated_at, version) VALUES (?, ?, 1, 'active', ?, ?, 1) ON CONFLICT (id) DO UPDATE SET decisions_need_passkey = 1",
+      )
+      .bind(KUMASI, KUMASI, new Date().toISOString(), new Date().toISOString())
+      .run();
+    try {
+      const sms = await mintFreshCheck(core(), kofi, KUMASI, checkBindings.decision(id), { method: "sms" });
+      expect((await askedFor(await post(`/approvals/merchant/${id}`, { intent: "approve" }, kofi))).passkeyOnly).toBe(true);
+      expect(await checkUsed(core(), sms)).toBe(false);
+      const sendCode = await check({ intent: "send-code", binding: `decide:${id}` }, kofi, "198.51.100.9");
+      expect(sendCode.status).toBe(403);
+      expect(await sendCode.json()).toEqual({ message: "This business asks for a passkey for every decision: a code does not do." });
+      await mintFreshCheck(core(), kofi, KUMASI, checkBindings.decision(id), { method: "passkey" });
+      expect((await post(`/approvals/merchant/${id}`, { intent: "approve" }, kofi)).status).toBe(302);
+    } finally {
+      await db.prepare("UPDATE business_policies SET decisions_need_passkey = 0 WHERE id = ? AND business_id = ?").bind(KUMASI, KUMASI).run();
+    }
+  });
+});
+
+describe("asking for money and making keys need a check too", () => {
+  it("a transfer asked without a check is 428, and nothing is asked", async () => {
+    const abena = await signedInCookie(portal(), ABENA);
+    const db = await portal().db();
+    const merchant = await db.prepare("SELECT id FROM merchants WHERE business_id = ? AND status = 'active' LIMIT 1").bind(KUMASI).first<{ id: string }>();
+    const account = await db
+      .prepare("SELECT id FROM settlement_accounts WHERE business_id = ? AND merchant_id = ? LIMIT 1")
+      .bind(KUMASI, merchant!.id)
+      .first<{ id: string }>();
+    const form = { intent: "transfer", from: merchant!.id, to: `sa:${account!.id}`, amount: "1.00", idempotencyKey: crypto.randomUUID() };
+    const before = await db.prepare("SELECT COUNT(*) AS n FROM transfers WHERE business_id = ?").bind(KUMASI).first<{ n: number }>();
+    const response = await post(`/money/merchant-funds?merchant=${merchant!.id}`, form, abena);
+    expect((await askedFor(response)).binding).toBe(checkBindings.transfer(merchant!.id, "sa", account!.id, 100));
+    const after = await db.prepare("SELECT COUNT(*) AS n FROM transfers WHERE business_id = ?").bind(KUMASI).first<{ n: number }>();
+    expect(after!.n).toBe(before!.n);
+    // A check for GHS 1.00 does not allow GHS 2.00.
+    await mintFreshCheck(core(), abena, KUMASI, checkBindings.transfer(merchant!.id, "sa", account!.id, 100));
+    expect((await post(`/money/merchant-funds?merchant=${merchant!.id}`, { ...form, amount: "2.00" }, abena)).status).toBe(428);
+  });
+
+  it("making an API key without a check is 428 and makes no key; with one, the key is shown once", async () => {
+    const kofi = await signedInCookie(portal(), KOFI);
+    const db = await portal().db();
+    const count = async () => (await db.prepare("SELECT COUNT(*) AS n FROM api_keys WHERE business_id = ?").bind(KUMASI).first<{ n: number }>())!.n;
+    const before = await count();
+    const form = { intent: "create-key", name: "Till Ɛ 🧾" };
+    const { binding } = await askedFor(await post("/settings?tab=developers", form, kofi));
+    expect(await count()).toBe(before);
+    expect(binding).toMatch(/^api-key:create:[0-9a-f]{32}$/);
+    await mintFreshCheck(core(), kofi, KUMASI, binding);
+    const made = await post("/settings?tab=developers", form, kofi);
+    expect(made.status).toBe(200);
+    expect(await count()).toBe(before + 1);
+  });
+});
+
+describe("limits of the check endpoint", () => {
+  it("typing codes: the 21st in 10 minutes for one account is 429 with Retry-After", async () => {
+    const kofi = await signedInCookie(portal(), KOFI);
+    const address = "203.0.113.77";
+    let last: Response | null = null;
+    for (let i = 0; i < 21; i += 1) last = await check({ intent: "code", binding: "decide:nothing-here", code: "12345" }, kofi, address);
+    expect(last!.status).toBe(429);
+    expect(Number(last!.headers.get("Retry-After"))).toBeGreaterThan(500);
+    expect(((await last!.json()) as { message: string }).message).toMatch(/^Too many attempts\. Try again in 10 minutes\.$/);
+  });
+});

@@ -1,0 +1,48 @@
+// A fresh check for tests of the actions behind one (issue 15, point 2): the `fresh_checks` row a passkey or a code
+// would leave, for the session of a cookie, exactly as functions/auth/fresh-check.ts writes it. The checks themselves
+// (the dialog, /auth/check, codes and passkeys) have their own tests; the other tests of those actions mint one,
+// as they mint a session.
+import { randomUUID } from "node:crypto";
+import { decodeJwt } from "jose";
+
+export { checkBindings } from "../../functions/auth/fresh-check";
+
+/** The session id and user of a Cookie header made by tests/support/sign-in.ts. */
+export function sessionOf(cookie: { Cookie: string } | string): { sid: string; sub: string } {
+  const header = typeof cookie === "string" ? cookie : cookie.Cookie;
+  const token = /pp_session=([^;]+)/.exec(header)?.[1];
+  if (!token) throw new Error("No session cookie in that header");
+  const claims = decodeJwt(token) as { sid: string; sub: string };
+  return { sid: claims.sid, sub: claims.sub };
+}
+
+export interface MintedCheck {
+  id: string;
+}
+
+/** A check made `ageMs` ago (5 minutes is its life) by `method`, for `binding`, in the cookie's session. */
+export async function mintFreshCheck(
+  core: D1Database,
+  cookie: { Cookie: string } | string,
+  businessId: string,
+  binding: string,
+  options: { method?: "passkey" | "sms"; ageMs?: number } = {},
+): Promise<MintedCheck> {
+  const { sid, sub } = sessionOf(cookie);
+  const id = randomUUID();
+  const made = Date.now() - (options.ageMs ?? 0);
+  await core
+    .prepare(
+      `INSERT INTO fresh_checks (id, business_id, session_id, user_id, binding, method, proof_id, created_at, expires_at)
+       VALUES (?, ?, ?, ?, ?, ?, 'test', ?, ?)`,
+    )
+    .bind(id, businessId, sid, sub, binding, options.method ?? "sms", new Date(made).toISOString(), new Date(made + 5 * 60_000).toISOString())
+    .run();
+  return { id };
+}
+
+/** Whether the check was used (by the action it allowed). */
+export async function checkUsed(core: D1Database, check: MintedCheck): Promise<boolean> {
+  const row = await core.prepare("SELECT used_at FROM fresh_checks WHERE id = ?").bind(check.id).first<{ used_at: string | null }>();
+  return row?.used_at !== null && row?.used_at !== undefined;
+}
