@@ -48,6 +48,7 @@ export function FreshCheck({ check }: { check: CheckNeeded | null }) {
   const [sentTo, setSentTo] = useState<string | null>(null);
   const [now, setNow] = useState(() => Date.now());
   const [open, setOpen] = useState<CheckNeeded | null>(null);
+  const codeInput = useRef<HTMLInputElement>(null);
 
   // Each 428 is a new ask, even for the same action (the last check was used or ran out).
   useEffect(() => {
@@ -58,7 +59,7 @@ export function FreshCheck({ check }: { check: CheckNeeded | null }) {
     setCodeSentAt(null);
     const controller = new AbortController();
     fetch(`${CHECK_URL}?binding=${encodeURIComponent(check.binding)}`, { signal: controller.signal })
-      .then((response) => (response.ok ? (response.json() as Promise<Offer>) : Promise.reject(new Error("offer"))))
+      .then((response) => (response.ok ? response.json<Offer>() : Promise.reject(new Error("offer"))))
       .then(setOffer)
       .catch((reason: unknown) => {
         if (!controller.signal.aborted)
@@ -77,6 +78,11 @@ export function FreshCheck({ check }: { check: CheckNeeded | null }) {
     if (open && !element.open) element.showModal();
     if (!open && element.open) element.close();
   }, [open]);
+
+  // The code's field takes the focus once a code is on its way (the dialog's first control had it).
+  useEffect(() => {
+    if (codeSentAt !== null) codeInput.current?.focus();
+  }, [codeSentAt]);
 
   useEffect(() => {
     if (codeSentAt === null) return;
@@ -112,7 +118,8 @@ export function FreshCheck({ check }: { check: CheckNeeded | null }) {
 
   const sendTypedCode = async (form: HTMLFormElement) => {
     if (!open) return;
-    const code = String(new FormData(form).get("code") ?? "").trim();
+    const typed = new FormData(form).get("code");
+    const code = typeof typed === "string" ? typed.trim() : "";
     if (!/^\d{6}$/.test(code)) return setError("Enter the 6-digit code from the text message.");
     if (codeExpired) return setError("This code has expired. Ask for a new one.");
     setBusy(true);
@@ -157,6 +164,7 @@ export function FreshCheck({ check }: { check: CheckNeeded | null }) {
             >
               <Field id="check-code" label={`Code sent to ${sentTo ?? "your phone"}`} hint={codeExpired ? undefined : `It expires in ${clock(codeLeft)}.`}>
                 <input
+                  ref={codeInput}
                   id="check-code"
                   name="code"
                   inputMode="numeric"
@@ -164,7 +172,6 @@ export function FreshCheck({ check }: { check: CheckNeeded | null }) {
                   maxLength={6}
                   pattern="[0-9]{6}"
                   required
-                  autoFocus
                   {...describedBy("check-code", null, !codeExpired)}
                 />
               </Field>

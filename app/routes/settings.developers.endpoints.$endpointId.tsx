@@ -16,7 +16,6 @@ import { readPage, readTrail } from "../lib/list-url";
 import { paths } from "../lib/paths";
 import { ENDPOINTS_URL, outcomeText, repeatsStatus } from "../lib/webhook-endpoints";
 import { checkOf, FreshCheck } from "../components/fresh-check";
-import { underDeveloperCheck } from "./settings/developer-checks.server";
 import { endpointsAction, isEndpointIntent } from "./settings/developers-endpoints.server";
 import { EndpointStatus, EventChips } from "./settings/developers-endpoints";
 import { ErrorNotice } from "./settings/notice";
@@ -73,7 +72,7 @@ export { clientAction, shouldRevalidate } from "../components/submission";
 /** This endpoint's intents (the Developers tab's handler): a form naming another endpoint is refused as unknown. */
 export async function action({ request, context, params }: ActionFunctionArgs) {
   const signedIn = await requireTenant(request, context, null);
-  const { deps, tenant } = signedIn;
+  const { tenant } = signedIn;
   requirePermission(tenant, "manage:developer");
   const endpoint = await getWebhookEndpoint(tenant, params.endpointId ?? "");
   if (!endpoint) pageNotFound(request);
@@ -81,7 +80,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   // This page acts on its own endpoint only; endpoints are added on the Developers tab.
   if (!isEndpointIntent(form.intent) || form.intent === "create") return refuse({ form: NOT_UNDERSTOOD });
   if (form.endpointId !== endpoint.id) pageNotFound(request);
-  return underDeveloperCheck(request, signedIn, form, () => endpointsAction(request, context, deps, tenant, form, paths.webhookEndpointLog(endpoint.id)));
+  return endpointsAction(request, context, signedIn, form, paths.webhookEndpointLog(endpoint.id));
 }
 
 type Delivery = ReturnType<typeof useLoaderData<typeof loader>>["deliveries"][number];

@@ -15,7 +15,6 @@ import { loadBusiness, loadProfile } from "./settings/account.server";
 import { BusinessTab } from "./settings/business";
 import { DevelopersTab } from "./settings/developers";
 import { checkOf, FreshCheck } from "../components/fresh-check";
-import { underDeveloperCheck } from "./settings/developer-checks.server";
 import { DEVELOPER_INTENTS, developersAction, loadDevelopers } from "./settings/developers.server";
 import { endpointsAction, isEndpointIntent, loadEndpoints } from "./settings/developers-endpoints.server";
 import { ProfileTab } from "./settings/profile";
@@ -77,8 +76,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
   // Whatever was posted to the Developers tab, and the key intents wherever they are posted, need the tab's permission.
   if ((DEVELOPER_INTENTS as readonly unknown[]).includes(form.intent) || isEndpointIntent(form.intent) || readTab(request) === "developers") {
     requirePermission(tenant, "manage:developer");
-    if (isEndpointIntent(form.intent)) return underDeveloperCheck(request, signedIn, form, () => endpointsAction(request, context, deps, tenant, form));
-    return underDeveloperCheck(request, signedIn, form, () => developersAction(request, context, deps, tenant, form));
+    if (isEndpointIntent(form.intent)) return endpointsAction(request, context, signedIn, form);
+    return developersAction(request, context, signedIn, form);
   }
   if ((TEAM_INTENTS as readonly unknown[]).includes(form.intent)) {
     requirePermission(tenant, "request:employee");

@@ -29,6 +29,7 @@ import type { TenantRequest } from "../guards";
 import { codeHmac, constantTimeEqual, newCode, OTP, readCounter } from "./otp";
 import type { SessionData } from "./session";
 import type { SmsPort } from "./sms";
+import { sha256Hex } from "../sha256";
 
 /** How long a check stands: NIST SP 800-63B's re-authentication for a sensitive action, kept short. */
 export const FRESH_CHECK_MS = 5 * 60_000;
@@ -41,6 +42,11 @@ export const checkBindings = {
   apiKey: (action: "create" | "roll", subject: string) => `api-key:${action}:${subject}`,
   endpoint: (action: "create" | "roll" | "reveal", subject: string) => `endpoint:${action}:${subject}`,
 } as const;
+
+/** Free text a check is bound to (a key's name, an endpoint's URL), as a short hash: bindings stay short and plain. */
+export async function fingerprintOf(text: string): Promise<string> {
+  return (await sha256Hex(text.trim())).slice(0, 32);
+}
 
 /** What the person reads in the check dialog and the code's text message, by the binding's first words. */
 const PURPOSES: Record<string, string> = {
@@ -116,18 +122,8 @@ async function spendCheckOrAsk(
   const passkeyOnly = await passkeyOnlyFor(tenant, binding);
   const now = iso(deps.now());
   const owner = ownerOf(session, tenant.businessId);
-  const [used] = await deps.db.batch<{ id: string; method: CheckMethod }>([
-    spendFreshCheckStatement(deps.db, owner, binding, now, passkeyOnly),
-    ifChangedAuditStatement(
-      { userId: session.sub, businessId: tenant.businessId },
-      deps.db,
-      deps.meta,
-      { action: "auth.check.used", entity: "fresh_check", entityId: binding },
-      now,
-    ),
-  ]);
-  const spent = used?.results[0];
-  if (spent) return { checkId: spent.id };
+  const used = await spendFreshCheckStatement(deps.db, owner, binding, now, passkeyOnly).first<{ id: string; method: CheckMethod }>();
+  if (used) return { checkId: used.id };
   const posted: Record<string, string> = {};
   for (const [name, value] of Object.entries(fields)) if (typeof value === "string" && name !== "submission") posted[name] = value;
   const url = new URL(request.url);
@@ -156,13 +152,23 @@ export async function underFreshCheck<T>(
 ): Promise<T | ReturnType<typeof checkNeeded>> {
   const spent = await spendCheckOrAsk(request, signedIn, binding, fields);
   if ("needed" in spent) return checkNeeded(spent.needed);
-  const giveBack = () => giveBackFreshCheck(signedIn.deps.db, spent.checkId, signedIn.tenant.businessId);
+  const { deps, tenant, session } = signedIn;
+  const giveBack = () => giveBackFreshCheck(deps.db, spent.checkId, tenant.businessId);
+  // The audit says which check allowed which action, once the action is done.
+  const audited = () =>
+    signInAuditStatement(
+      { userId: session.sub, businessId: tenant.businessId },
+      deps.db,
+      deps.meta,
+      { action: "auth.check.used", entity: "fresh_check", entityId: spent.checkId, after: { binding } },
+      iso(deps.now()),
+    ).run();
   try {
     const answer = await act();
-    if (refusedAnswer(answer)) await giveBack();
+    await (refusedAnswer(answer) ? giveBack() : audited());
     return answer;
   } catch (error) {
-    if (!(error instanceof Response && error.status >= 300 && error.status < 400)) await giveBack();
+    await (error instanceof Response && error.status >= 300 && error.status < 400 ? audited() : giveBack());
     throw error;
   }
 }

@@ -8,6 +8,7 @@ import { loaderDataOf, textOf, titleOf } from "../support/html";
 import { signedInCookie } from "../support/sign-in";
 import { ACCRA, AMA_ACCRA, AMA_KUMASI, ESI_KUMASI, KUMASI, META } from "../support/tenants";
 import { usePortal } from "../support/use-portal";
+import { sendChecked } from "../support/fresh-check";
 
 const portal = usePortal();
 const KOFI = "kofi.boateng@example.com";
@@ -50,12 +51,15 @@ function get(path: string, cookie: { Cookie: string }) {
   return portal().fetch(path, { headers: cookie });
 }
 
+/** Sent as the page sends it: with the fresh check it asks for made, as the dialog would (tests/support/fresh-check.ts). */
 function post(path: string, form: Record<string, string>, cookie: { Cookie: string }) {
-  return portal().fetch(path, {
-    method: "POST",
-    headers: { Origin: portal().url, "Sec-Fetch-Site": "same-origin", "Content-Type": "application/x-www-form-urlencoded", ...cookie },
-    body: new URLSearchParams(form).toString(),
-  });
+  return sendChecked(portal().core(), cookie, () =>
+    portal().fetch(path, {
+      method: "POST",
+      headers: { Origin: portal().url, "Sec-Fetch-Site": "same-origin", "Content-Type": "application/x-www-form-urlencoded", ...cookie },
+      body: new URLSearchParams(form).toString(),
+    }),
+  );
 }
 
 async function statusOf(id: string): Promise<string | undefined> {

@@ -17,6 +17,7 @@ import { startWebhookReceiver, type WebhookReceiver } from "../support/fake-webh
 import { signedInCookie } from "../support/sign-in";
 import { ACCRA, AMA_ACCRA, KOFI_KUMASI, KUMASI, META } from "../support/tenants";
 import { usePortal } from "../support/use-portal";
+import { sendChecked } from "../support/fresh-check";
 
 let hooks: WebhookReceiver;
 beforeAll(async () => {
@@ -51,17 +52,21 @@ async function get(path: string, email = KOFI, businessId = KUMASI) {
 }
 
 async function post(path: string, form: Record<string, string>, email = KOFI, businessId = KUMASI) {
-  return portal().fetch(path, {
-    method: "POST",
-    redirect: "manual",
-    headers: {
-      Origin: portal().url,
-      "Sec-Fetch-Site": "same-origin",
-      "Content-Type": "application/x-www-form-urlencoded",
-      ...(await signedInCookie(portal(), email, businessId)),
-    },
-    body: new URLSearchParams(form).toString(),
-  });
+  const cookie = await signedInCookie(portal(), email, businessId);
+  // Sent as the page sends it: with the fresh check it asks for made, as the dialog would (tests/support/fresh-check.ts).
+  return sendChecked(portal().core(), cookie, () =>
+    portal().fetch(path, {
+      method: "POST",
+      redirect: "manual",
+      headers: {
+        Origin: portal().url,
+        "Sec-Fetch-Site": "same-origin",
+        "Content-Type": "application/x-www-form-urlencoded",
+        ...cookie,
+      },
+      body: new URLSearchParams(form).toString(),
+    }),
+  );
 }
 
 async function rows<T>(sql: string, ...binds: unknown[]): Promise<T[]> {

@@ -11,6 +11,7 @@ import { loaderDataOf, textOf } from "../support/html";
 import { signedInCookie } from "../support/sign-in";
 import { ACCRA, KUMASI } from "../support/tenants";
 import { usePortal } from "../support/use-portal";
+import { sendChecked } from "../support/fresh-check";
 
 const portal = usePortal();
 const KOFI = "kofi.boateng@example.com"; // Administrator, Kumasi Fresh Foods
@@ -22,16 +23,20 @@ const TAB = "/settings?tab=developers";
 const ANY_KEY = /pp_(?:live|test)_[0-9A-Za-z]{32}/g;
 
 async function post(form: Record<string, string>, email = KOFI, businessId = KUMASI) {
-  return portal().fetch(TAB, {
-    method: "POST",
-    headers: {
-      Origin: portal().url,
-      "Sec-Fetch-Site": "same-origin",
-      "Content-Type": "application/x-www-form-urlencoded",
-      ...(await signedInCookie(portal(), email, businessId)),
-    },
-    body: new URLSearchParams(form).toString(),
-  });
+  const cookie = await signedInCookie(portal(), email, businessId);
+  // Sent as the page sends it: with the fresh check it asks for made, as the dialog would (tests/support/fresh-check.ts).
+  return sendChecked(portal().core(), cookie, () =>
+    portal().fetch(TAB, {
+      method: "POST",
+      headers: {
+        Origin: portal().url,
+        "Sec-Fetch-Site": "same-origin",
+        "Content-Type": "application/x-www-form-urlencoded",
+        ...cookie,
+      },
+      body: new URLSearchParams(form).toString(),
+    }),
+  );
 }
 
 async function get(path: string, email = KOFI, businessId = KUMASI) {

@@ -267,6 +267,6 @@ describe("limits of the check endpoint", () => {
     for (let i = 0; i < 21; i += 1) last = await check({ intent: "code", binding: "decide:nothing-here", code: "12345" }, kofi, address);
     expect(last!.status).toBe(429);
     expect(Number(last!.headers.get("Retry-After"))).toBeGreaterThan(500);
-    expect(((await last!.json()) as { message: string }).message).toMatch(/^Too many attempts\. Try again in 10 minutes\.$/);
+    expect((await last!.json<{ message: string }>()).message).toMatch(/^Too many attempts\. Try again in 10 minutes\.$/);
   });
 });

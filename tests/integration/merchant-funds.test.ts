@@ -8,6 +8,7 @@ import { textOf } from "../support/html";
 import { mintSession, signedInCookie } from "../support/sign-in";
 import { ABENA_KUMASI, ACCRA, KUMASI } from "../support/tenants";
 import { usePortal } from "../support/use-portal";
+import { sendChecked } from "../support/fresh-check";
 
 const portal = usePortal();
 const ABENA = "abena.darko@example.com";
@@ -22,12 +23,15 @@ async function richest(): Promise<{ from: string; fromName: string; to: string; 
   return { from: withBalance[0]!.id, fromName: withBalance[0]!.name, to: withBalance[1]!.id, available: withBalance[0]!.available };
 }
 
+/** Sent as the page sends it: with the fresh check it asks for made, as the dialog would (tests/support/fresh-check.ts). */
 async function post(path: string, form: Record<string, string>, cookie: { Cookie: string }) {
-  return portal().fetch(path, {
-    method: "POST",
-    headers: { Origin: portal().url, "Sec-Fetch-Site": "same-origin", "Content-Type": "application/x-www-form-urlencoded", ...cookie },
-    body: new URLSearchParams(form).toString(),
-  });
+  return sendChecked(portal().core(), cookie, () =>
+    portal().fetch(path, {
+      method: "POST",
+      headers: { Origin: portal().url, "Sec-Fetch-Site": "same-origin", "Content-Type": "application/x-www-form-urlencoded", ...cookie },
+      body: new URLSearchParams(form).toString(),
+    }),
+  );
 }
 
 async function count(sql: string, ...binds: unknown[]) {

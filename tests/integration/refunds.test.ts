@@ -19,6 +19,7 @@ import { api, makeKey } from "../support/partner-api";
 import { signedInCookie } from "../support/sign-in";
 import { ABENA_KUMASI, ACCRA, AMA_ACCRA, AMA_KUMASI, businessOf, ESI_KUMASI, KOFI_KUMASI, KUMASI, META, YAW_ACCRA } from "../support/tenants";
 import { usePortal } from "../support/use-portal";
+import { sendChecked } from "../support/fresh-check";
 
 const portal = usePortal();
 let sequence = 0;
@@ -388,12 +389,15 @@ describe("sending a refund to the processor", () => {
 });
 
 describe("the screens and the Partner API", () => {
+  // Sent as the page sends it: with the fresh check it asks for made, as the dialog would (tests/support/fresh-check.ts).
   const post = (path: string, form: Record<string, string>, cookie: { Cookie: string }) =>
-    portal().fetch(path, {
-      method: "POST",
-      headers: { Origin: portal().url, "Sec-Fetch-Site": "same-origin", "Content-Type": "application/x-www-form-urlencoded", ...cookie },
-      body: new URLSearchParams(form).toString(),
-    });
+    sendChecked(portal().core(), cookie, () =>
+      portal().fetch(path, {
+        method: "POST",
+        headers: { Origin: portal().url, "Sec-Fetch-Site": "same-origin", "Content-Type": "application/x-www-form-urlencoded", ...cookie },
+        body: new URLSearchParams(form).toString(),
+      }),
+    );
 
   it("a Viewer never sees the refund and is refused with 403; another business's payment and refund are 404", async () => {
     const accra = await freshPayment(AMA_ACCRA, "successful", 1);

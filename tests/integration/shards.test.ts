@@ -13,6 +13,7 @@ import { paymentsConsumers } from "../support/portal";
 import { signedInCookie } from "../support/sign-in";
 import { ACCRA, KUMASI } from "../support/tenants";
 import { usePortal } from "../support/use-portal";
+import { sendChecked } from "../support/fresh-check";
 
 const portal = usePortal({ queueConsumers: paymentsConsumers(), vars: { API_RATE_LIMIT_PER_MINUTE: "100000" } });
 
@@ -91,7 +92,7 @@ describe("reads after writes (the D1 Sessions API)", () => {
     const cookie = await signedInCookie(portal(), KOFI, KUMASI);
     const shard = (await places()).get(KUMASI)!;
     const name = `Bookmark key Ɛ ${Date.now()}`;
-    const created = await portal().fetch("/settings?tab=developers", form(cookie, { intent: "create-key", name }));
+    const created = await sendChecked(portal().core(), cookie, () => portal().fetch("/settings?tab=developers", form(cookie, { intent: "create-key", name })));
     expect(created.status).toBe(200);
     const bookmark = created.headers.getSetCookie().find((value) => value.startsWith("pp_d1="));
     expect(bookmark, "the pp_d1 cookie").toBeDefined();
@@ -144,7 +145,9 @@ describe("moving a business to another database", () => {
           apiDuring = response.status;
           if (response.status === 202) queued.push(String(payment.reference));
         }
-        const write = await portal().fetch("/settings?tab=developers", form(cookie, { intent: "create-key", name: "During the move" }));
+        const write = await sendChecked(portal().core(), cookie, () =>
+          portal().fetch("/settings?tab=developers", form(cookie, { intent: "create-key", name: "During the move" })),
+        );
         expect(write.status).toBe(400);
         refusal = textOf(await write.text());
       },

@@ -4,16 +4,17 @@
 // as they mint a session.
 import { randomUUID } from "node:crypto";
 import { decodeJwt } from "jose";
+import { actionDataOf } from "./html";
 
 export { checkBindings } from "../../functions/auth/fresh-check";
 
 /** The session id and user of a Cookie header made by tests/support/sign-in.ts. */
-export function sessionOf(cookie: { Cookie: string } | string): { sid: string; sub: string } {
+export function sessionOf(cookie: { Cookie: string } | string): { sid: string; sub: string; activeBusiness: string | null } {
   const header = typeof cookie === "string" ? cookie : cookie.Cookie;
   const token = /pp_session=([^;]+)/.exec(header)?.[1];
   if (!token) throw new Error("No session cookie in that header");
-  const claims = decodeJwt(token) as { sid: string; sub: string };
-  return { sid: claims.sid, sub: claims.sub };
+  const claims = decodeJwt(token) as { sid: string; sub: string; activeBusiness: string | null };
+  return { sid: claims.sid, sub: claims.sub, activeBusiness: claims.activeBusiness };
 }
 
 export interface MintedCheck {
@@ -45,4 +46,25 @@ export async function mintFreshCheck(
 export async function checkUsed(core: D1Database, check: MintedCheck): Promise<boolean> {
   const row = await core.prepare("SELECT used_at FROM fresh_checks WHERE id = ?").bind(check.id).first<{ used_at: string | null }>();
   return row?.used_at !== null && row?.used_at !== undefined;
+}
+
+/** The check a 428 page asks for: the action's data in the document rendered after it. */
+export function askedCheck(html: string): { binding: string; passkeyOnly: boolean } | null {
+  const data = Object.values(actionDataOf(html)) as ({ check?: { binding: string; passkeyOnly: boolean } } | null)[];
+  return data.find((value) => value?.check)?.check ?? null;
+}
+
+/**
+ * What the check dialog does, for tests of the actions behind a check: send; when the answer is the 428 that asks for
+ * a check, make the check it names (the way a passkey or a code would) and send again.
+ */
+export async function sendChecked(core: D1Database, cookie: { Cookie: string } | string, send: () => Promise<Response>): Promise<Response> {
+  const first = await send();
+  if (first.status !== 428) return first;
+  const asked = askedCheck(await first.text());
+  if (!asked) throw new Error("A 428 that asks for no check");
+  const businessId = sessionOf(cookie).activeBusiness;
+  if (!businessId) throw new Error("A check is made in a business");
+  await mintFreshCheck(core, cookie, businessId, asked.binding, { method: asked.passkeyOnly ? "passkey" : "sms" });
+  return send();
 }

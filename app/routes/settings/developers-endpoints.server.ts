@@ -28,6 +28,8 @@ import { WEBHOOK_EVENT_TYPES } from "../../../functions/webhooks/types";
 import { checkWebhookUrl, MAX_WEBHOOK_URL_LENGTH } from "../../../functions/webhooks/url-rules";
 import { ENDPOINTS_URL, EVENT_FIELD_PREFIX, outcomeText, type SendOutcome } from "../../lib/webhook-endpoints";
 import { NOT_UNDERSTOOD } from "./tabs";
+import { checkBindings, fingerprintOf, underFreshCheck } from "../../../functions/auth/fresh-check";
+import type { TenantRequest } from "../../../functions/guards";
 
 export const ENDPOINT_INTENTS = ["create", "edit", "enable", "disable", "delete", "roll", "reveal", "test", "resend"] as const;
 export type EndpointIntent = (typeof ENDPOINT_INTENTS)[number];
@@ -109,11 +111,13 @@ function outcome(result: ManualSendResult): SendOutcome {
 export async function endpointsAction(
   request: Request,
   context: AppLoadContext,
-  deps: AuthDeps,
-  tenant: Tenant,
+  signedIn: TenantRequest,
   form: Record<string, FormDataEntryValue>,
   back: string = ENDPOINTS_URL,
 ) {
+  const { deps, tenant } = signedIn;
+  // Making an endpoint, rolling its secret and revealing it hand out a secret: each runs under a fresh check (issue 15).
+  const checked = <T>(binding: string, act: () => Promise<T>) => underFreshCheck(request, signedIn, binding, form, act);
   requirePermission(tenant, "manage:developer");
   const intent = form.intent;
   if (!isEndpointIntent(intent)) return refuse({ form: NOT_UNDERSTOOD });
@@ -148,8 +152,10 @@ export async function endpointsAction(
         const updated = await updateWebhookEndpoint(tenant, deps.meta, endpointId, input, environment);
         return await flash(`The endpoint ${short(updated.url)} is saved.`);
       }
-      const created = await createWebhookEndpoint(tenant, deps.meta, input, newWebhookSecret(), environment);
-      return await flash(`The endpoint ${short(created.url)} is added and enabled. Reveal its signing secret to verify deliveries.`, ENDPOINTS_URL);
+      return await checked(checkBindings.endpoint("create", await fingerprintOf(input.url)), async () => {
+        const created = await createWebhookEndpoint(tenant, deps.meta, input, newWebhookSecret(), environment);
+        return await flash(`The endpoint ${short(created.url)} is added and enabled. Reveal its signing secret to verify deliveries.`, ENDPOINTS_URL);
+      });
     } catch (error) {
       if (error instanceof Response) throw error;
       return refuse({ form: refusalMessage(request, error) }, values, refusalKey(intent, endpointId));
@@ -175,13 +181,16 @@ export async function endpointsAction(
         await deleteWebhookEndpoint(tenant, deps.meta, endpointId);
         return await flash(`The endpoint ${short(endpoint.url)} is deleted with its delivery log.`, ENDPOINTS_URL);
       case "roll":
-        await rollWebhookSecret(tenant, deps.meta, endpointId, newWebhookSecret());
-        return await flash(`The signing secret of ${short(endpoint.url)} is rolled. The old secret keeps signing deliveries for 24 hours.`);
-      case "reveal": {
-        const secret = await getWebhookSecret(tenant, endpointId);
-        if (!secret) pageNotFound(request);
-        return data<EndpointActionData>({ intent, endpointId, ...secret }, { headers: { "Cache-Control": "no-store" } });
-      }
+        return await checked(checkBindings.endpoint("roll", endpointId), async () => {
+          await rollWebhookSecret(tenant, deps.meta, endpointId, newWebhookSecret());
+          return await flash(`The signing secret of ${short(endpoint.url)} is rolled. The old secret keeps signing deliveries for 24 hours.`);
+        });
+      case "reveal":
+        return await checked(checkBindings.endpoint("reveal", endpointId), async () => {
+          const secret = await getWebhookSecret(tenant, endpointId);
+          if (!secret) pageNotFound(request);
+          return data<EndpointActionData>({ intent, endpointId, ...secret }, { headers: { "Cache-Control": "no-store" } });
+        });
       case "test":
         return data<EndpointActionData>({ intent, endpointId, result: outcome(await sendWebhookTestEvent(tenant, context.cloudflare.env, endpointId)) });
       case "resend": {

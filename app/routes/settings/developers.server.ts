@@ -17,6 +17,8 @@ import { pageNotFound, refuse, type FieldErrors } from "../../../functions/http"
 import { listParams } from "../../lib/list-params";
 import type { ApiKeyStatus } from "../../lib/statuses";
 import { API_KEY_INTENTS, DEVELOPERS_URL, KEY_NAME_MAX, NOT_UNDERSTOOD } from "./tabs";
+import { checkBindings, fingerprintOf, underFreshCheck } from "../../../functions/auth/fresh-check";
+import type { TenantRequest } from "../../../functions/guards";
 
 export const DEVELOPER_INTENTS = API_KEY_INTENTS;
 
@@ -112,19 +114,24 @@ function shownOnce(key: NewKey) {
 }
 
 /** A refusal (the name form's keeps what was typed), the new key's one showing, or a thrown redirect back to the tab with the flash. */
-export async function developersAction(request: Request, context: AppLoadContext, deps: AuthDeps, tenant: Tenant, form: Record<string, FormDataEntryValue>) {
+export async function developersAction(request: Request, context: AppLoadContext, signedIn: TenantRequest, form: Record<string, FormDataEntryValue>) {
+  const { deps, tenant } = signedIn;
+  // Making and rolling a key hand out a secret: each runs under a fresh check (issue 15).
+  const checked = <T>(binding: string, act: () => Promise<T>) => underFreshCheck(request, signedIn, binding, form, act);
   if (form.intent === "create-key") {
     const typed = { name: typeof form.name === "string" ? form.name : "" };
     const parsed = v.safeParse(CreateForm, form);
     if (!parsed.success) return refuse({ name: parsed.issues[0].message }, typed, "create-key");
-    const { secret, row } = await makeApiKey(parsed.output.name, context.config.environment);
-    try {
-      await registerKeyHashStatement(deps.db, tenant.businessId, row.secretHash).run();
-      await createApiKey(tenant, deps.meta, row, deps.now());
-    } catch (error) {
-      return refuse({ name: refusalMessage(request, error) }, typed, "create-key");
-    }
-    return shownOnce({ name: row.name, prefix: row.prefix, secret, rolled: false });
+    return checked(checkBindings.apiKey("create", await fingerprintOf(parsed.output.name)), async () => {
+      const { secret, row } = await makeApiKey(parsed.output.name, context.config.environment);
+      try {
+        await registerKeyHashStatement(deps.db, tenant.businessId, row.secretHash).run();
+        await createApiKey(tenant, deps.meta, row, deps.now());
+      } catch (error) {
+        return refuse({ name: refusalMessage(request, error) }, typed, "create-key");
+      }
+      return shownOnce({ name: row.name, prefix: row.prefix, secret, rolled: false });
+    });
   }
 
   const parsed = v.safeParse(KeyForm, form);
@@ -134,12 +141,14 @@ export async function developersAction(request: Request, context: AppLoadContext
     if (intent === "roll-key") {
       const old = (await listApiKeys(tenant)).find((key) => key.id === keyId);
       if (!old) pageNotFound(request);
-      // The new key keeps the old one's name, so the list reads as one key that changed.
-      const { secret, row } = await makeApiKey(old.name, context.config.environment);
-      // The directory first: a key whose own row never lands is found there but is no key.
-      await registerKeyHashStatement(deps.db, tenant.businessId, row.secretHash).run();
-      await rollApiKey(tenant, deps.meta, keyId, row, ROLL_GRACE_MS, deps.now());
-      return shownOnce({ name: row.name, prefix: row.prefix, secret, rolled: true });
+      return await checked(checkBindings.apiKey("roll", keyId), async () => {
+        // The new key keeps the old one's name, so the list reads as one key that changed.
+        const { secret, row } = await makeApiKey(old.name, context.config.environment);
+        // The directory first: a key whose own row never lands is found there but is no key.
+        await registerKeyHashStatement(deps.db, tenant.businessId, row.secretHash).run();
+        await rollApiKey(tenant, deps.meta, keyId, row, ROLL_GRACE_MS, deps.now());
+        return shownOnce({ name: row.name, prefix: row.prefix, secret, rolled: true });
+      });
     }
     await revokeApiKey(tenant, deps.meta, keyId, deps.now());
   } catch (error) {
