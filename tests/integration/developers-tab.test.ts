@@ -150,16 +150,16 @@ describe("the Developers tab", () => {
   });
 
   it("a new key sent as a form that may be re-sent (with a submission id) is still written down nowhere", async () => {
-    const response = await portal().fetch("/settings.data?tab=developers", {
-      method: "POST",
-      headers: {
-        Origin: portal().url,
-        "Sec-Fetch-Site": "same-origin",
-        "Content-Type": "application/x-www-form-urlencoded",
-        ...(await signedInCookie(portal(), KOFI, KUMASI)),
-      },
-      body: new URLSearchParams({ intent: "create-key", name: "Replay test", submission: crypto.randomUUID() }).toString(),
-    });
+    const cookie = await signedInCookie(portal(), KOFI, KUMASI);
+    const submission = crypto.randomUUID();
+    // The first send is asked for a check (428, not kept), and the same submission sent again after it runs.
+    const response = await sendChecked(portal().core(), cookie, () =>
+      portal().fetch("/settings.data?tab=developers", {
+        method: "POST",
+        headers: { Origin: portal().url, "Sec-Fetch-Site": "same-origin", "Content-Type": "application/x-www-form-urlencoded", ...cookie },
+        body: new URLSearchParams({ intent: "create-key", name: "Replay test", submission }).toString(),
+      }),
+    );
     expect(response.status).toBe(200);
     const [secret] = (await response.text()).match(ANY_KEY) ?? [];
     expect(secret).toMatch(KEY_PATTERN);

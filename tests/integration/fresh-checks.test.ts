@@ -108,10 +108,10 @@ describe("deciding a request needs a fresh check made for it", () => {
     expect(await statusOf(id)).toBe("approved");
     expect(await checkUsed(core(), minted)).toBe(true);
     const audit = await core()
-      .prepare("SELECT action FROM audit_log WHERE entity = 'fresh_check' AND entity_id = ? AND business_id = ?")
-      .bind(`decide:${id}`, KUMASI)
-      .all<{ action: string }>();
-    expect(audit.results.map((row) => row.action)).toEqual(["auth.check.used"]);
+      .prepare("SELECT action, after_json FROM audit_log WHERE entity = 'fresh_check' AND entity_id = ? AND business_id = ?")
+      .bind(minted.id, KUMASI)
+      .all<{ action: string; after_json: string }>();
+    expect(audit.results.map((row) => [row.action, JSON.parse(row.after_json)])).toEqual([["auth.check.used", { binding: `decide:${id}` }]]);
   });
 
   it("a check made for one request does nothing for another", async () => {

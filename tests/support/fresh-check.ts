@@ -49,8 +49,13 @@ export async function checkUsed(core: D1Database, check: MintedCheck): Promise<b
 }
 
 /** The check a 428 page asks for: the action's data in the document rendered after it. */
-export function askedCheck(html: string): { binding: string; passkeyOnly: boolean } | null {
-  const data = Object.values(actionDataOf(html)) as ({ check?: { binding: string; passkeyOnly: boolean } } | null)[];
+export function askedCheck(body: string): { binding: string; passkeyOnly: boolean } | null {
+  if (!body.startsWith("<")) {
+    // A data request's answer (turbo-stream): the binding is one of its strings.
+    const binding = /"((?:decide|transfer|refund|api-key|endpoint):[^"\s]+)"/.exec(body)?.[1];
+    return binding ? { binding, passkeyOnly: false } : null;
+  }
+  const data = Object.values(actionDataOf(body)) as ({ check?: { binding: string; passkeyOnly: boolean } } | null)[];
   return data.find((value) => value?.check)?.check ?? null;
 }
 
