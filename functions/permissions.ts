@@ -38,6 +38,8 @@ export const PERMISSIONS = [
   // Disputes (issue 14): everyone reads them; Operations, Finance and administrators answer them.
   "view:dispute",
   "respond:dispute",
+  // The business's security policy (issue 15): only a Super Administrator asks to change it; another administrator approves.
+  "request:security_policy",
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
@@ -62,7 +64,7 @@ const READ: Permission[] = [
 const ROLE_PERMISSIONS: Readonly<Record<Role, ReadonlySet<Permission>>> = {
   // Both administrators hold user access and decide requests (SPEC section 6).
   "Super Administrator": EVERYTHING,
-  Administrator: EVERYTHING,
+  Administrator: new Set<Permission>(PERMISSIONS.filter((permission) => permission !== "request:security_policy")),
   // ...Operations asks for changes to the merchant estate and runs the terminal fleet...
   Operations: new Set<Permission>([
     ...READ,

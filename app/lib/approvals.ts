@@ -10,6 +10,7 @@ export const KIND_SLUGS = {
   point_of_sale: "point-of-sale",
   settlement_account: "settlement-account",
   employee: "employee",
+  security_policy: "security-policy",
 } as const satisfies Record<ApprovalKind, string>;
 
 export type KindSlug = (typeof KIND_SLUGS)[ApprovalKind];
@@ -23,6 +24,7 @@ const KIND_NAMES: Record<string, string> = {
   point_of_sale: "Point of sale",
   settlement_account: "Settlement account",
   employee: "Employee",
+  security_policy: "Security policy",
   transfer: "Transfer",
   refund: "Refund",
 };
@@ -56,6 +58,7 @@ const COLUMN_LABELS: Record<string, string> = {
   phone: "Phone",
   role: "Role",
   status: "Status",
+  decisions_need_passkey: "Passkeys for every decision",
 };
 
 export function columnLabel(column: string): string {
@@ -67,6 +70,7 @@ const VALUE_NAMES: Record<string, Record<string, string>> = {
   is_primary: { "1": "Yes", "0": "No" },
   gender: { female: "Female", male: "Male", unspecified: "Not given" },
   status: { active: "Active", inactive: "Inactive", deactivated: "Deactivated", invited: "Invited" },
+  decisions_need_passkey: { "1": "Required", "0": "Not required" },
 };
 
 /** A stored value as a person reads it; merchant ids read as the merchant's name. */

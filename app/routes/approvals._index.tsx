@@ -32,6 +32,7 @@ const TABS: { slug: string | null; label: string; kind: ApprovalKind | null }[] 
   { slug: KIND_SLUGS.point_of_sale, label: "Points of sale", kind: "point_of_sale" },
   { slug: KIND_SLUGS.settlement_account, label: "Settlement accounts", kind: "settlement_account" },
   { slug: KIND_SLUGS.employee, label: "Employees", kind: "employee" },
+  { slug: KIND_SLUGS.security_policy, label: "Security", kind: "security_policy" },
 ];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {

@@ -13,6 +13,7 @@ import { can } from "../../functions/permissions";
 import { paths, SETTINGS_TABS, type SettingsTab } from "../lib/paths";
 import { loadBusiness, loadProfile } from "./settings/account.server";
 import { BusinessTab } from "./settings/business";
+import { loadPolicy, policyAction } from "./settings/business.server";
 import { DevelopersTab } from "./settings/developers";
 import { checkOf, FreshCheck } from "../components/fresh-check";
 import { DEVELOPER_INTENTS, developersAction, loadDevelopers } from "./settings/developers.server";
@@ -20,7 +21,7 @@ import { endpointsAction, isEndpointIntent, loadEndpoints } from "./settings/dev
 import { ProfileTab } from "./settings/profile";
 import { SecurityTab } from "./settings/security";
 import { loadSessions, securityAction } from "./settings/security.server";
-import { TAB_LABEL } from "./settings/tabs";
+import { POLICY_INTENT, TAB_LABEL } from "./settings/tabs";
 import { TeamTab } from "./settings/team";
 import { loadTeam, TEAM_INTENTS, teamAction, type InviteValues } from "./settings/team.server";
 
@@ -46,8 +47,10 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   switch (tab) {
     case "profile":
       return { tab, canSeeTeam, canSeeDevelopers, user: await loadProfile(request, deps) } as const;
-    case "business":
-      return { tab, canSeeTeam, canSeeDevelopers, business: await loadBusiness(request, deps) } as const;
+    case "business": {
+      const [business, policy] = await Promise.all([loadBusiness(request, deps), loadPolicy(tenant)]);
+      return { tab, canSeeTeam, canSeeDevelopers, business, policy } as const;
+    }
     case "security":
       return { tab, canSeeTeam, canSeeDevelopers, sessions: await loadSessions(deps, session) } as const;
     case "team":
@@ -79,6 +82,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     if (isEndpointIntent(form.intent)) return endpointsAction(request, context, signedIn, form);
     return developersAction(request, context, signedIn, form);
   }
+  if (form.intent === POLICY_INTENT) return policyAction(request, context, signedIn, form);
   if ((TEAM_INTENTS as readonly unknown[]).includes(form.intent)) {
     requirePermission(tenant, "request:employee");
     try {
@@ -127,7 +131,7 @@ export default function Settings() {
         </ul>
       </nav>
       {loaded.tab === "profile" ? <ProfileTab user={loaded.user} /> : null}
-      {loaded.tab === "business" ? <BusinessTab business={loaded.business} /> : null}
+      {loaded.tab === "business" ? <BusinessTab business={loaded.business} policy={loaded.policy} error={error} /> : null}
       {loaded.tab === "security" ? <SecurityTab sessions={loaded.sessions} error={error} /> : null}
       {loaded.tab === "team" ? <TeamTab team={loaded.team} error={error} invite={invite} /> : null}
       {loaded.tab === "developers" ? <DevelopersTab developers={loaded.developers} endpoints={loaded.endpoints} actionData={actionData ?? null} /> : null}

@@ -15,7 +15,7 @@ import { POINT_OF_SALE_COLUMNS } from "./points-of-sale";
 import { SETTLEMENT_ACCOUNT_COLUMNS } from "./settlement-accounts";
 import { ForbiddenError, NotFoundError, RuleError, nowIso, type RequestMeta, type Tenant } from "./tenant";
 
-export const APPROVAL_KINDS = ["employee", "merchant", "point_of_sale", "settlement_account"] as const;
+export const APPROVAL_KINDS = ["employee", "merchant", "point_of_sale", "settlement_account", "security_policy"] as const;
 export type ApprovalKind = (typeof APPROVAL_KINDS)[number];
 export type ApprovalAction = "create" | "update" | "deactivate";
 export type ApprovalStatus = "pending" | "approved" | "rejected" | "stale";
@@ -100,6 +100,19 @@ const SPECS: Record<ApprovalKind, KindSpec> = {
     inactive: "inactive",
     idPrefix: "sa",
     underMerchant: true,
+  },
+  // The business's security policy (issue 15): one row a business, only ever updated; a Super Administrator asks.
+  security_policy: {
+    table: "business_policies",
+    idColumn: "id",
+    entity: "security_policy",
+    noun: "security policy",
+    request: "request:security_policy",
+    createColumns: ["decisions_need_passkey"],
+    updateColumns: ["decisions_need_passkey"],
+    inactive: "inactive",
+    idPrefix: "pol",
+    underMerchant: false,
   },
   employee: {
     table: "memberships",
@@ -220,7 +233,7 @@ export async function countPendingRequests(tenant: Tenant): Promise<Record<Appro
     .prepare("SELECT kind, COUNT(*) AS n FROM approval_requests WHERE business_id = ? AND status = 'pending' GROUP BY kind")
     .bind(tenant.businessId)
     .all<{ kind: ApprovalKind | "transfer" | "refund"; n: number }>();
-  const counts = { employee: 0, merchant: 0, point_of_sale: 0, settlement_account: 0, transfer: 0, refund: 0 };
+  const counts = { employee: 0, merchant: 0, point_of_sale: 0, settlement_account: 0, security_policy: 0, transfer: 0, refund: 0 };
   for (const row of results) if (row.kind in counts) counts[row.kind] = row.n;
   return counts;
 }
@@ -605,7 +618,7 @@ function subjectName(kind: string, values: ChangeValues): string | null {
 }
 
 /** How namesOf names the target of each kind (a settlement account as its holder and number, as a create names it). */
-const SUBJECT_NAMES: Record<ApprovalKind, NameKind> = {
+const SUBJECT_NAMES: Record<Exclude<ApprovalKind, "security_policy">, NameKind> = {
   employee: "person",
   merchant: "merchant",
   point_of_sale: "point_of_sale",
@@ -623,7 +636,9 @@ export async function requestSubjects(tenant: Tenant, requests: readonly Subject
   for (const request of requests) {
     // A refund names the payment it gives back (functions/data/refund-requests.ts).
     if (request.kind === "refund" && typeof request.after.payment_reference === "string") names[request.id] = `Payment ${request.after.payment_reference}`;
-    if (!(APPROVAL_KINDS as readonly string[]).includes(request.kind)) continue;
+    // The policy is the business's own: what it concerns is its one setting.
+    if (request.kind === "security_policy") names[request.id] = "Passkeys for every decision";
+    if (!(APPROVAL_KINDS as readonly string[]).includes(request.kind) || request.kind === "security_policy") continue;
     if (request.action === "create") {
       const name = subjectName(request.kind, request.after);
       if (name) names[request.id] = name;
@@ -633,7 +648,9 @@ export async function requestSubjects(tenant: Tenant, requests: readonly Subject
       wanted.set(request.kind as ApprovalKind, ids);
     }
   }
-  const lookups = [...wanted].map(async ([kind, ids]) => [kind, await namesOf(tenant, SUBJECT_NAMES[kind], ids)] as const);
+  const lookups = [...wanted].map(
+    async ([kind, ids]) => [kind, await namesOf(tenant, SUBJECT_NAMES[kind as Exclude<ApprovalKind, "security_policy">], ids)] as const,
+  );
   const found = new Map(await Promise.all(lookups));
   for (const request of requests) {
     if (request.action === "create") continue;

@@ -157,3 +157,12 @@ export async function ensureSecurityPolicy(tenant: Tenant, at: string): Promise<
     .bind(tenant.businessId, tenant.businessId, at, at)
     .run();
 }
+
+/** The policy change waiting for approval, if any (one at a time). */
+export async function pendingPolicyRequest(tenant: Tenant): Promise<string | null> {
+  const row = await tenant.db
+    .prepare("SELECT id FROM approval_requests WHERE business_id = ? AND kind = 'security_policy' AND status = 'pending' LIMIT 1")
+    .bind(tenant.businessId)
+    .first<{ id: string }>();
+  return row?.id ?? null;
+}

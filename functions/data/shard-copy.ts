@@ -39,6 +39,7 @@ export const MOVED_TABLES: readonly TableCopy[] = [
   { table: "terminal_assignments", from: BY_BUSINESS("terminal_assignments"), key: ["id"], renumber: "id" },
   { table: "settlement_accounts", from: BY_BUSINESS("settlement_accounts"), key: ["id"] },
   { table: "approval_requests", from: BY_BUSINESS("approval_requests"), key: ["id"] },
+  { table: "business_policies", from: BY_BUSINESS("business_policies"), key: ["id"] },
   { table: "ledger_accounts", from: BY_BUSINESS("ledger_accounts"), key: ["number"], renumber: "number" },
   { table: "transactions", from: BY_BUSINESS("transactions"), key: ["id"], renumber: "id" },
   { table: "transfers", from: BY_BUSINESS("transfers"), key: ["id"] },

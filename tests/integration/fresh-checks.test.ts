@@ -223,6 +223,47 @@ describe("a business that asks for passkeys for every decision", () => {
   });
 });
 
+describe("the policy itself changes only through an approval", () => {
+  it("a Super Administrator asks, an Administrator may not ask but approves (with a check); then a code no longer does for a decision", async () => {
+    const ama = await signedInCookie(portal(), "ama.mensah@example.com");
+    const kofi = await signedInCookie(portal(), KOFI);
+    const db = await portal().db();
+    const ask = (cookie: { Cookie: string }, wanted: string) =>
+      post("/settings?tab=business", { intent: "ask-security-policy", decisionsNeedPasskey: wanted }, cookie);
+    try {
+      expect((await ask(kofi, "1")).status).toBe(403);
+      expect((await ask(ama, "1")).status).toBe(302);
+      const request = await db
+        .prepare("SELECT id, after_json FROM approval_requests WHERE business_id = ? AND kind = 'security_policy' AND status = 'pending'")
+        .bind(KUMASI)
+        .first<{ id: string; after_json: string }>();
+      expect(JSON.parse(request!.after_json)).toEqual({ decisions_need_passkey: 1 });
+      // Nothing applies before approval.
+      const page = await portal().fetch("/settings?tab=business", { headers: kofi });
+      expect(await page.text()).toContain("A change is waiting for approval");
+      expect((await ask(ama, "1")).status).toBe(400);
+      // The Super Administrator who asked cannot decide it; the Administrator decides it under a check.
+      expect((await post(`/approvals/security-policy/${request!.id}`, { intent: "approve" }, ama)).status).toBe(403);
+      await mintFreshCheck(core(), kofi, KUMASI, checkBindings.decision(request!.id));
+      expect((await post(`/approvals/security-policy/${request!.id}`, { intent: "approve" }, kofi)).status).toBe(302);
+      const policy = await db
+        .prepare("SELECT decisions_need_passkey FROM business_policies WHERE business_id = ?")
+        .bind(KUMASI)
+        .first<{ decisions_need_passkey: number }>();
+      expect(policy!.decisions_need_passkey).toBe(1);
+      const id = await esiAsks();
+      await mintFreshCheck(core(), kofi, KUMASI, checkBindings.decision(id), { method: "sms" });
+      expect((await askedFor(await post(`/approvals/merchant/${id}`, { intent: "approve" }, kofi))).passkeyOnly).toBe(true);
+    } finally {
+      await db
+        .prepare("UPDATE approval_requests SET status = 'stale' WHERE business_id = ? AND kind = 'security_policy' AND status = 'pending'")
+        .bind(KUMASI)
+        .run();
+      await db.prepare("UPDATE business_policies SET decisions_need_passkey = 0 WHERE id = ? AND business_id = ?").bind(KUMASI, KUMASI).run();
+    }
+  });
+});
+
 describe("asking for money and making keys need a check too", () => {
   it("a transfer asked without a check is 428, and nothing is asked", async () => {
     const abena = await signedInCookie(portal(), ABENA);

@@ -41,6 +41,7 @@ const MATRIX: Record<Permission, readonly Role[]> = {
   "manage:developer": [S, A],
   "view:dispute": [S, A, O, F, V],
   "respond:dispute": [S, A, O, F],
+  "request:security_policy": [S],
 };
 
 describe("the permission matrix", () => {

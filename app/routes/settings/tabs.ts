@@ -11,6 +11,7 @@ export const TAB_LABEL: Record<SettingsTab, string> = {
 
 export const TEAM_URL = paths.settings("team");
 export const SECURITY_URL = paths.settings("security");
+export const SETTINGS_BUSINESS_URL = paths.settings("business");
 export const DEVELOPERS_URL = paths.settings("developers");
 
 /** The Partner API's reference page (issue 12, point 10). */
@@ -29,3 +30,6 @@ export const NOT_UNDERSTOOD = "That request was not understood. Reload the page 
 
 /** The API key forms of the Developers tab (the tab tells their answers from the endpoints section's). */
 export const API_KEY_INTENTS = ["create-key", "roll-key", "revoke-key"] as const;
+
+/** The Business tab's one form: asking to change the security policy (issue 15). */
+export const POLICY_INTENT = "ask-security-policy";
