@@ -20,7 +20,7 @@ import {
   type CheckMethod,
   type CheckOwner,
 } from "../data/fresh-checks";
-import { challengeState, consumeChallengeStatement, countStatement, countTry } from "../data/one-time-codes";
+import { challengeState, consumeChallengeStatement, countStatement, countTry, deleteChallengeStatement } from "../data/one-time-codes";
 import { isLinkedNumber } from "../data/people";
 import type { Tenant } from "../data/tenant";
 import { iso, type AuthDeps } from "./deps";
@@ -284,7 +284,7 @@ export async function sendCheckCode(
   try {
     await sms.send({ to: phone.msisdn, body: checkSmsBody(code, binding) });
   } catch {
-    await deps.db.prepare("DELETE FROM otp_challenges WHERE id = ?").bind(id).run();
+    await deleteChallengeStatement(deps.db, id).run();
     return { ok: false, message: CHECK_MESSAGES.deliveryFailed };
   }
   return { ok: true, resendAfterSeconds: OTP.resendCooldownMs / 1000 };
