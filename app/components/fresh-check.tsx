@@ -136,7 +136,14 @@ export function FreshCheck({ check }: { check: CheckNeeded | null }) {
   };
 
   return (
-    <dialog ref={dialog} className="modal check-dialog" aria-labelledby="check-title" data-testid="fresh-check" onClose={() => setOpen(null)}>
+    <dialog
+      ref={dialog}
+      className="modal check-dialog"
+      aria-labelledby="check-title"
+      data-testid="fresh-check"
+      data-binding={open?.binding}
+      onClose={() => setOpen(null)}
+    >
       {open ? (
         <div className="check-dialog__content">
           <h2 id="check-title">Confirm it is you</h2>

@@ -1,0 +1,107 @@
+// The fresh check in Chromium (issue 15, point 2): Kofi approves one of Esi's requests; the page asks him to confirm
+// it is him, he has a code sent, types a wrong one, then the right one, and the request is approved with no second
+// click. A code he waits on past its 5 minutes (Playwright's clock) runs out in the dialog, and the server refuses a
+// check that is older than 5 minutes. The dialog fits 390 px.
+import type { Page } from "@playwright/test";
+import { mintFreshCheck } from "../support/fresh-check";
+import { requestChange } from "../../functions/data/approvals";
+import { ESI_KUMASI, KUMASI, META } from "../support/tenants";
+import { expect, hydrated, test } from "./fixtures";
+
+const KOFI_PHONE = "233244556677";
+
+let serial = 0;
+
+/** A new merchant asked for by Esi (Operations), for Kofi to decide. */
+async function esiAsks(): Promise<{ id: string }> {
+  serial += 1;
+  const n = `${Date.now() % 100_000}${serial}`;
+  const id = await requestChange(ESI_KUMASI, META, {
+    kind: "merchant",
+    action: "create",
+    after: {
+      code: `MER-E${n}`,
+      name: `Ɛfua Ŋkansa Foods ${n}`,
+      trading_name: `Ɛfua Ŋkansa ${n}`,
+      tin: `C${String(6_100_000_000 + Number(n))}`,
+      sector: "Retail",
+      town: "Kumasi",
+      region: "Ashanti",
+      address: "3 Bantama Road",
+      contact_name: "Ɛfua Ŋkansa",
+      contact_phone: "233244000444",
+      contact_email: "efua@example.com",
+    },
+  });
+  return { id };
+}
+
+async function latestCode(page: Page): Promise<string> {
+  let code = "";
+  await expect
+    .poll(async () => {
+      const outbox = (await (await page.request.get("/__dev/outbox", { headers: { Accept: "application/json" } })).json()) as {
+        messages: { to: string; body: string }[];
+      };
+      code = /\b(\d{6})\b/.exec(outbox.messages.find((m) => m.to === KOFI_PHONE && m.body.includes("to decide this request"))?.body ?? "")?.[1] ?? "";
+      return code;
+    })
+    .not.toBe("");
+  return code;
+}
+
+test("approving asks for a check; a code sent by SMS makes it, and the approval goes on by itself", async ({ page, portal }) => {
+  const request = await esiAsks();
+  await page.goto(`/approvals/merchant/${request.id}`);
+  await hydrated(page);
+  await page.getByRole("button", { name: "Approve" }).click();
+
+  const dialog = page.getByRole("dialog", { name: "Confirm it is you" });
+  await expect(dialog).toBeVisible();
+  await expect(dialog).toContainText("To decide this request, confirm it is you.");
+  await dialog.getByRole("button", { name: /^Text a code to 233\*+6677$/ }).click();
+  const code = await latestCode(page);
+  const field = dialog.getByLabel(/Code sent to/);
+  await expect(field).toBeFocused();
+  await field.fill(String((Number(code) + 1) % 1_000_000).padStart(6, "0"));
+  await dialog.getByRole("button", { name: "Confirm" }).click();
+  await expect(dialog.getByRole("alert")).toHaveText("That code is not right. 4 tries left.");
+  // Nothing was decided meanwhile.
+  await expect(page.getByTestId("request-status")).toHaveText("Pending");
+
+  await field.fill(code);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: "tmp/screenshots/fresh-check-code-390.png" });
+  await dialog.getByRole("button", { name: "Confirm" }).click();
+  await expect(page).toHaveURL(/\/approvals$/);
+  await expect(page.getByText("Approved: the merchant change has taken effect.")).toBeVisible();
+  const row = await (
+    await portal.db()
+  )
+    .prepare("SELECT status FROM approval_requests WHERE id = ? AND business_id = ?")
+    .bind(request.id, KUMASI)
+    .first<{ status: string }>();
+  expect(row?.status).toBe("approved");
+});
+
+test("a code runs out after 5 minutes in the dialog, and a check older than 5 minutes is asked again", async ({ page, portal }) => {
+  const request = await esiAsks();
+  await page.clock.install();
+  await page.goto(`/approvals/merchant/${request.id}`);
+  await hydrated(page);
+  await page.getByRole("button", { name: "Approve" }).click();
+  const dialog = page.getByRole("dialog", { name: "Confirm it is you" });
+  await dialog.getByRole("button", { name: /^Text a code to/ }).click();
+  await expect(dialog.getByText(/It expires in [45]:\d\d\./)).toBeVisible();
+  await page.clock.runFor(5 * 60_000 + 1_000);
+  await expect(dialog.getByRole("status")).toHaveText("This code has expired. Ask for a new one.");
+  await expect(dialog.getByRole("button", { name: "Confirm" })).toBeDisabled();
+  await dialog.getByRole("button", { name: "Cancel" }).click();
+
+  // A check made 5 minutes and a second ago is no check: the page asks again and nothing is decided.
+  const session = (await page.context().cookies()).find((cookie) => cookie.name.endsWith("pp_session"))!;
+  await mintFreshCheck(portal.core(), `pp_session=${session.value}`, KUMASI, `decide:${request.id}`, { ageMs: 5 * 60_000 + 1_000 });
+  await page.getByRole("button", { name: "Approve" }).click();
+  await expect(dialog).toBeVisible();
+  await expect(page.getByTestId("request-status")).toHaveText("Pending");
+});
