@@ -4,6 +4,7 @@
 import type { Page } from "@playwright/test";
 import { KUMASI } from "../support/tenants";
 import { expect, hydrated, test } from "./fixtures";
+import { clickChecked } from "./fresh-check";
 
 const ESI = { email: "esi.owusu@example.com", businessId: KUMASI };
 
@@ -38,7 +39,7 @@ test("a checker approves one of Esi's merchant requests and rejects another with
   await page.getByRole("link", { name: new RegExp(create.after.name!) }).click();
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Create merchant");
   await expect(page.getByRole("row", { name: /Trading name/ })).toContainText(create.after.trading_name!);
-  await page.getByRole("button", { name: "Approve" }).click();
+  await clickChecked(page, portal, page.getByRole("button", { name: "Approve" }));
   await expect(page).toHaveURL(/\/approvals$/);
   await expect(page.getByText("Approved: the merchant change has taken effect.")).toBeVisible();
   await expect(page.getByTestId("pending-approvals").first()).toHaveText(String(before - 1));
@@ -51,7 +52,7 @@ test("a checker approves one of Esi's merchant requests and rejects another with
   await expect(page.getByLabel("Reason for rejecting")).toHaveAttribute("aria-invalid", "true");
   await expect(page.locator("#reason-error")).toHaveText(/Give a reason for rejecting/);
   await page.getByLabel("Reason for rejecting").fill("The contact person has not signed the form yet.");
-  await page.getByRole("button", { name: "Reject" }).click();
+  await clickChecked(page, portal, page.getByRole("button", { name: "Reject" }));
   await expect(page).toHaveURL(/\/approvals$/);
   await expect(page.getByText(/Rejected: Esi Owusu can read your reason/)).toBeVisible();
   await expect(page.getByTestId("pending-approvals").first()).toHaveText(String(before - 2));
@@ -92,7 +93,7 @@ test("a request whose record changed meanwhile turns stale and can no longer be 
   await expect(page.getByRole("row", { name: /Status/ })).toContainText("Inactive");
   // Another change lands on the account while the checker reads the request.
   await db.prepare("UPDATE settlement_accounts SET version = version + 1 WHERE id = ?").bind(request!.target_id).run();
-  await page.getByRole("button", { name: "Approve" }).click();
+  await clickChecked(page, portal, page.getByRole("button", { name: "Approve" }));
   await expect(page.getByRole("alert").filter({ hasText: "The request is now stale" })).toBeVisible();
   await expect(page.getByTestId("request-status")).toHaveText("Stale");
   await expect(page.getByTestId("stale-notice")).toBeVisible();

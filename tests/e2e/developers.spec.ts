@@ -8,6 +8,7 @@ import { KEY_PATTERN } from "../../functions/api/keys";
 import { tablesHolding } from "../support/d1-dump";
 import { ACCRA, KUMASI } from "../support/tenants";
 import { expect, hydrated, test } from "./fixtures";
+import { clickChecked, passCheckDialog } from "./fresh-check";
 
 const TAB = "/settings?tab=developers";
 const ANY_KEY = /pp_(?:live|test)_[0-9A-Za-z]{32}/g;
@@ -28,6 +29,9 @@ test("Kofi makes a key and sees it once, rolls it and revokes the new one", asyn
   await create.getByLabel("Name").focus();
   await page.keyboard.type("Switch Ɛkuu 🔑");
   await page.keyboard.press("Enter");
+  // Making a key asks Kofi to check it is him; then Enter again sends it.
+  await passCheckDialog(page, portal);
+  await create.getByLabel("Name").press("Enter");
 
   const panel = page.getByTestId("new-key");
   await expect(panel.getByRole("heading", { name: "Your new key: Switch Ɛkuu 🔑" })).toBeFocused();
@@ -56,7 +60,7 @@ test("Kofi makes a key and sees it once, rolls it and revokes the new one", asyn
   await page.getByRole("link", { name: `Roll Switch Ɛkuu 🔑 (${secret.slice(0, 12)}…)` }).click();
   const confirm = page.getByRole("region", { name: /^Roll Switch Ɛkuu/ });
   await expect(confirm).toContainText("The old key keeps working for 24 hours");
-  await confirm.getByRole("button", { name: "Yes, roll the key" }).click();
+  await clickChecked(page, portal, confirm.getByRole("button", { name: "Yes, roll the key" }));
   await expect(panel.getByRole("heading", { name: "The new key for Switch Ɛkuu 🔑" })).toBeFocused();
   const rolled = (await panel.getByTestId("new-key-secret").textContent()) ?? "";
   expect(rolled).toMatch(KEY_PATTERN);
@@ -113,7 +117,7 @@ test.describe("at 390 px", () => {
     await page.screenshot({ path: test.info().outputPath("developers-390.png"), fullPage: true });
 
     await page.getByRole("region", { name: "Create key" }).getByLabel("Name").fill("Phone test");
-    await page.getByRole("region", { name: "Create key" }).getByRole("button", { name: "Create key" }).click();
+    await clickChecked(page, portal, page.getByRole("region", { name: "Create key" }).getByRole("button", { name: "Create key" }));
     await expect(page.getByTestId("new-key-secret")).toHaveText(KEY_PATTERN);
     expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
     await page.screenshot({ path: test.info().outputPath("developers-new-key-390.png"), fullPage: true });

@@ -6,18 +6,26 @@ import { expect, type Locator, type Page } from "@playwright/test";
 import type { Portal } from "../support/portal";
 import { mintFreshCheck } from "../support/fresh-check";
 
-/** Clicks `button`; when the check dialog opens, makes the check it asks for and clicks again. */
-export async function clickChecked(page: Page, portal: Portal, button: Locator): Promise<void> {
-  await button.click();
-  const dialog = page.getByTestId("fresh-check");
-  await expect(dialog).toHaveAttribute("data-binding", /.+/);
-  const binding = (await dialog.getAttribute("data-binding"))!;
+/** Makes a check for `binding` in the page's session, as a passkey or a code would. */
+export async function mintCheckFor(page: Page, portal: Portal, binding: string): Promise<void> {
   const session = (await page.context().cookies()).find((cookie) => cookie.name.endsWith("pp_session"));
   if (!session) throw new Error("Not signed in");
-  const cookie = `pp_session=${session.value}`;
-  const businessId = (JSON.parse(Buffer.from(session.value.split(".")[1]!, "base64url").toString()) as { activeBusiness: string }).activeBusiness;
-  await mintFreshCheck(portal.core(), cookie, businessId, binding);
+  const claims = JSON.parse(Buffer.from(session.value.split(".")[1]!, "base64url").toString()) as { activeBusiness: string };
+  await mintFreshCheck(portal.core(), `pp_session=${session.value}`, claims.activeBusiness, binding);
+}
+
+/** The check dialog is open: make the check it asks for and close it (the form is then sent again by the test). */
+export async function passCheckDialog(page: Page, portal: Portal): Promise<void> {
+  const dialog = page.getByTestId("fresh-check");
+  await expect(dialog).toHaveAttribute("data-binding", /.+/);
+  await mintCheckFor(page, portal, (await dialog.getAttribute("data-binding"))!);
   await dialog.getByRole("button", { name: "Cancel" }).click();
   await expect(dialog).not.toBeVisible();
+}
+
+/** Clicks `button`; the check dialog opens; makes the check it asks for, closes it and clicks again. */
+export async function clickChecked(page: Page, portal: Portal, button: Locator): Promise<void> {
+  await button.click();
+  await passCheckDialog(page, portal);
   await button.click();
 }

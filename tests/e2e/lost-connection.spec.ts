@@ -6,6 +6,7 @@ import type { Page, Route } from "@playwright/test";
 import { expect, hydrated, test } from "./fixtures";
 import { signedInCookie } from "../support/sign-in";
 import { KUMASI } from "../support/tenants";
+import { mintCheckFor } from "./fresh-check";
 
 // The generic handler logs what it shows, and Chromium logs the failed request.
 test.use({ allowConsoleErrors: /^(Action Failed\. Please check connectivity and try again |Failed to load resource: net::ERR_)/ });
@@ -136,6 +137,8 @@ test("an approval decided while the connection drops: the request page stays, an
   const path = `/approvals/merchant/${request}`;
   await page.goto(path);
   await hydrated(page);
+  // Kofi checked it is him just before (the check's own tests are fresh-check.spec.ts).
+  await mintCheckFor(page, portal, `decide:${request}`);
   const cut = await cutNextPost(page, path, "after it arrived");
   await page.getByRole("button", { name: "Approve" }).click();
   await expect(page.getByTestId("alert")).toContainText(CONNECTIVITY);

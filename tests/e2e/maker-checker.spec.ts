@@ -9,6 +9,7 @@ import type { Portal } from "../support/portal";
 import { mintSession } from "../support/sign-in";
 import { ACCRA, KUMASI } from "../support/tenants";
 import { expect, hydrated, test } from "./fixtures";
+import { clickChecked } from "./fresh-check";
 
 test.use({ signedInAs: { email: "esi.owusu@example.com", businessId: KUMASI } });
 
@@ -87,12 +88,12 @@ test("Operations asks, cannot approve; an Administrator approves one and rejects
   const kofi = await pageAs(browser, portal, "kofi.boateng@example.com", KUMASI);
   await kofi.goto(`/approvals/merchant/${merchantRequest}`);
   await hydrated(kofi);
-  await kofi.getByRole("button", { name: "Approve" }).click();
+  await clickChecked(kofi, portal, kofi.getByRole("button", { name: "Approve" }));
   await expect(kofi).toHaveURL(/\/approvals$/);
   await kofi.goto(`/approvals/point-of-sale/${posRequest}`);
   await hydrated(kofi);
   await kofi.getByLabel("Reason for rejecting").fill("This kiosk is not on the lease yet.");
-  await kofi.getByRole("button", { name: "Reject" }).click();
+  await clickChecked(kofi, portal, kofi.getByRole("button", { name: "Reject" }));
   await expect(kofi).toHaveURL(/\/approvals$/);
 
   // The approved merchant is live; the rejected point of sale is not.

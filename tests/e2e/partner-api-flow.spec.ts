@@ -11,6 +11,7 @@ import { startWebhookReceiver } from "../support/fake-webhook-receiver";
 import { disableEndpoints } from "../support/partner-api";
 import { ACCRA, KOFI_KUMASI, KUMASI } from "../support/tenants";
 import { expect, hydrated, test } from "./fixtures";
+import { clickChecked } from "./fresh-check";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 
@@ -45,14 +46,14 @@ test("a key, an endpoint, the simulator: payments reach the dashboard, the list 
     // ...makes the key meanwhile, shown once...
     const create = page.getByRole("region", { name: "Create key" });
     await create.getByLabel("Name").fill("Simulator Ɔsono 🐘");
-    await create.getByRole("button", { name: "Create key" }).click();
+    await clickChecked(page, portal, create.getByRole("button", { name: "Create key" }));
     const secret = (await page.getByTestId("new-key-secret").textContent()) ?? "";
     expect(secret).toMatch(KEY_PATTERN);
 
     // ...and what he typed for the endpoint is still there (the key's send did not empty another form).
     await expect(add.getByLabel("URL")).toHaveValue(receiver.url("/portal-hooks"));
     await expect(add.getByLabel("payment.succeeded")).toBeChecked();
-    await add.getByRole("button", { name: "Add endpoint" }).click();
+    await clickChecked(page, portal, add.getByRole("button", { name: "Add endpoint" }));
     const endpoint = page
       .getByRole("list", { name: "Webhook endpoints" })
       .getByRole("listitem")

@@ -8,6 +8,7 @@ import { mintSession } from "../support/sign-in";
 import { KOFI_KUMASI, KUMASI } from "../support/tenants";
 import type { Portal } from "../support/portal";
 import { expect, hydrated, test } from "./fixtures";
+import { clickChecked } from "./fresh-check";
 
 const MERCHANT = "mer_kff_0001";
 
@@ -63,7 +64,7 @@ test("Esi asks for a partial refund, Kofi approves it, and the payment is partia
   await expect(form.getByText(/This amount exceeds the amount left to refund of GHS/)).toBeVisible();
   await form.getByLabel("Amount to refund (GHS)").fill("1.25");
   await form.getByLabel("Reason").fill("One crate of tomatoes returned");
-  await form.getByRole("button", { name: "Send for approval" }).click();
+  await clickChecked(page, portal, form.getByRole("button", { name: "Send for approval" }));
   await expect(page.getByTestId("alert")).toContainText("Refund of GHS 1.25 sent for approval");
   // Nothing moved yet.
   expect(await available(page, merchant)).toBe(before);
@@ -87,7 +88,7 @@ test("Esi asks for a partial refund, Kofi approves it, and the payment is partia
   await hydrated(kofiPage);
   await expect(kofiPage).toHaveTitle("Refund Request");
   await expect(kofiPage.getByText("One crate of tomatoes returned")).toBeVisible();
-  await kofiPage.getByRole("button", { name: "Approve and refund" }).click();
+  await clickChecked(kofiPage, portal, kofiPage.getByRole("button", { name: "Approve and refund" }));
   await expect(kofiPage.getByTestId("alert")).toContainText("Refund of GHS 1.25 approved");
   await kofi.close();
 

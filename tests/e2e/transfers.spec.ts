@@ -8,6 +8,7 @@ import { postingStatements } from "../../functions/data/ledger";
 import { KOFI_KUMASI, KUMASI } from "../support/tenants";
 import type { Portal } from "../support/portal";
 import { expect, hydrated, test } from "./fixtures";
+import { clickChecked } from "./fresh-check";
 
 test.use({ signedInAs: { email: "abena.darko@example.com", businessId: KUMASI } });
 
@@ -62,7 +63,7 @@ test("Finance asks, an administrator approves, and the money moves by exactly th
   await page.getByRole("link", { name: `Transfer funds from ${fromName}` }).click();
   await form.getByLabel("To").selectOption({ label: toLabel });
   await form.getByLabel("Amount (GHS)").fill("0.50");
-  await form.getByRole("button", { name: "Send for approval" }).click();
+  await clickChecked(page, portal, form.getByRole("button", { name: "Send for approval" }));
   await expect(page.getByTestId("alert")).toContainText("Transfer of GHS 0.50 sent for approval");
   // Nothing moved yet.
   expect(cedis(await available(page, fromName))).toBe(fromBefore);
@@ -84,7 +85,7 @@ test("Finance asks, an administrator approves, and the money moves by exactly th
   await kofiPage.goto(`/approvals/transfer/${request!.id}`);
   await hydrated(kofiPage);
   await expect(kofiPage).toHaveTitle("Transfer Request");
-  await kofiPage.getByRole("button", { name: "Approve and move the money" }).click();
+  await clickChecked(kofiPage, portal, kofiPage.getByRole("button", { name: "Approve and move the money" }));
   await expect(kofiPage.getByTestId("alert")).toContainText("Transfer of GHS 0.50 approved");
   await kofi.close();
 
