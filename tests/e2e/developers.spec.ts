@@ -20,7 +20,7 @@ test("Kofi makes a key and sees it once, rolls it and revokes the new one", asyn
   await hydrated(page);
   await expect(tabs(page).getByRole("link", { name: "Developers" })).toHaveAttribute("aria-current", "page");
   await expect(page.getByRole("link", { name: "API reference" })).toHaveAttribute("href", "/developers/api");
-  await expect(page.getByRole("heading", { name: "Webhook endpoints" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Webhook endpoints", exact: true })).toBeVisible();
 
   // By keyboard: the name, then Enter.
   const create = page.getByRole("region", { name: "Create key" });
@@ -57,10 +57,15 @@ test("Kofi makes a key and sees it once, rolls it and revokes the new one", asyn
   expect((await page.content()).match(ANY_KEY)).toBeNull();
 
   // Roll: confirmed first, the old key keeps working for 24 hours.
-  await page.getByRole("link", { name: `Roll Switch Ɛkuu 🔑 (${secret.slice(0, 12)}…)` }).click();
+  const rollLink = page.getByRole("link", { name: `Roll Switch Ɛkuu 🔑 (${secret.slice(0, 12)}…)` });
+  await rollLink.click();
   const confirm = page.getByRole("region", { name: /^Roll Switch Ɛkuu/ });
   await expect(confirm).toContainText("The old key keeps working for 24 hours");
-  await clickChecked(page, portal, confirm.getByRole("button", { name: "Yes, roll the key" }));
+  await confirm.getByRole("button", { name: "Yes, roll the key" }).click();
+  // Rolling asks Kofi to check it is him; then he confirms the roll again.
+  await passCheckDialog(page, portal);
+  await rollLink.click();
+  await confirm.getByRole("button", { name: "Yes, roll the key" }).click();
   await expect(panel.getByRole("heading", { name: "The new key for Switch Ɛkuu 🔑" })).toBeFocused();
   const rolled = (await panel.getByTestId("new-key-secret").textContent()) ?? "";
   expect(rolled).toMatch(KEY_PATTERN);
