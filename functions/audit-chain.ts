@@ -2,7 +2,7 @@
 // same database, so changing, removing or reordering one breaks every link after it. D1 cannot hash in SQL, so
 // entries are written unsealed in the batch of their change and sealed here soon after; the verifier
 // (npm run audit:verify) walks a chain with the pure part of this module.
-import { auditChainsToSeal, lastSealedBefore, sealStatements, unsealedEntries, type ChainEntry } from "./data/audit";
+import { auditChainsToSeal, chainPage, lastSealedBefore, sealStatements, unsealedEntries, type ChainEntry } from "./data/audit";
 import type { Db } from "./data/tenant";
 
 export type { ChainEntry };
@@ -130,4 +130,31 @@ export async function sealDatabase(db: Db): Promise<number> {
   let total = 0;
   for (const businessId of await auditChainsToSeal(db)) total += await sealChain(db, businessId);
   return total;
+}
+
+/** Walks one chain of a database from its first entry, a page at a time, stopping at the first broken link. */
+export async function verifyStoredChain(db: Db, businessId: string | null, pageSize = 500): Promise<ChainReport> {
+  const walker = new ChainWalker();
+  let after = 0;
+  for (;;) {
+    const entries = await chainPage(db, businessId, after, pageSize);
+    if (!(await walker.push(entries)) || entries.length < pageSize) return walker.report();
+    after = entries.at(-1)!.id;
+  }
+}
+
+/** Where a business's entries are: its own database, and the core one for its sign-in events (the same when it lives there). */
+export interface BusinessChains {
+  businessId: string;
+  /** The binding of the business's database (decision 021). */
+  shard: string;
+  business: Db;
+  core: Db;
+}
+
+/** Both chains of a business: `audit:verify`'s answer. */
+export async function verifyBusinessChains(chains: BusinessChains): Promise<{ database: string; report: ChainReport }[]> {
+  const reports = [{ database: chains.shard, report: await verifyStoredChain(chains.business, chains.businessId) }];
+  if (chains.shard !== "DB") reports.push({ database: "DB", report: await verifyStoredChain(chains.core, chains.businessId) });
+  return reports;
 }
