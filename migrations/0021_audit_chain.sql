@@ -19,3 +19,5 @@ BEGIN SELECT RAISE(ABORT, 'audit_log is append-only'); END;
 
 -- The Audit tab lists by time, newest first, across the business database and the core one (created_at, then id).
 CREATE INDEX audit_log_by_created ON audit_log (business_id, created_at, id);
+-- Its filter choices: the actions the business's log holds.
+CREATE INDEX audit_log_by_action ON audit_log (business_id, action, id);
