@@ -14,7 +14,12 @@ import { paths } from "../../lib/paths";
 import { isCalendarDay } from "../../lib/validation";
 
 const text = v.optional(v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(100)));
-const day = v.optional(v.pipe(v.string(), v.check((value: string) => isCalendarDay(value))));
+const day = v.optional(
+  v.pipe(
+    v.string(),
+    v.check((value: string) => isCalendarDay(value)),
+  ),
+);
 export const AUDIT_PARAMS = { person: text, kind: text, action: text, from: day, to: day };
 
 /** The filter of the Audit tab's URL (also the CSV's); a value that does not fit is dropped, as on every list. */
