@@ -1,6 +1,6 @@
 // The Audit tab of /settings (issue 15, point 4): who did what, when, from which address and browser, with the
 // values before and after; filters and page in the URL (a GET form that keeps ?tab=audit), the CSV of the whole set.
-import { Form, Link } from "@remix-run/react";
+import { Form, Link, useSubmit } from "@remix-run/react";
 import { DataTable, Pager, type Column } from "../../components/data-table";
 import { formatDate } from "../../lib/format";
 import { paths } from "../../lib/paths";
@@ -103,12 +103,25 @@ export function AuditTab({ audit }: { audit: Loaded }) {
   const { filter, choices } = audit;
   const filtered = Object.values(filter).some(Boolean);
   const asOptions = (values: string[]) => values.map((value) => ({ value, label: words(value) }));
+  const submit = useSubmit();
   return (
     <section className="card" aria-labelledby="audit-title">
       <h2 id="audit-title">Audit log</h2>
       <div className="list-toolbar">
         {/* A plain GET form: the filters work before the script loads, and ?tab=audit stays in the URL. */}
-        <Form method="get" className="list-toolbar__form" role="search" aria-label="Filter the audit log">
+        <Form
+          method="get"
+          className="list-toolbar__form"
+          role="search"
+          aria-label="Filter the audit log"
+          onSubmit={(event) => {
+            // Only what narrows the list goes into the URL (as ListToolbar does).
+            event.preventDefault();
+            const chosen = new URLSearchParams();
+            for (const [key, value] of new FormData(event.currentTarget)) if (typeof value === "string" && value !== "") chosen.set(key, value);
+            submit(chosen, { method: "get" });
+          }}
+        >
           <input type="hidden" name="tab" value="audit" />
           <Choice name="person" label="Person" allLabel="Anyone" value={filter.person} options={choices.people} />
           <Choice name="kind" label="Kind of record" allLabel="Any kind" value={filter.kind} options={asOptions(choices.kinds)} />
