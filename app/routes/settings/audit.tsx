@@ -48,7 +48,7 @@ const COLUMNS: Column<Row>[] = [
     header: "Action",
     cell: (row) => (
       <span className="cell-title">
-        <strong>{words(row.action)}</strong>
+        <span className="audit-action">{words(row.action)}</span>
         <span className="cell-sub">
           {words(row.entity)}
           {row.entityId ? ` · ${row.entityId}` : ""}
