@@ -2,7 +2,7 @@
 // same database, so changing, removing or reordering one breaks every link after it. D1 cannot hash in SQL, so
 // entries are written unsealed in the batch of their change and sealed here soon after; the verifier
 // (npm run audit:verify) walks a chain with the pure part of this module.
-import { auditChainsToSeal, chainPage, lastSealedBefore, sealStatements, unsealedEntries, type ChainEntry } from "./data/audit";
+import { auditChainsToSeal, chainPage, lastSealedBefore, sealStatements, unsealedEntries, type ChainEntry } from "./data/audit-seal";
 import type { Db } from "./data/tenant";
 
 export type { ChainEntry };

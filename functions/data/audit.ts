@@ -2,7 +2,7 @@
 // written as statements inside the same batch as the change they describe, and
 // this module exports no way to change or remove one (the table's triggers
 // refuse UPDATE and DELETE as well). The one change allowed is sealing: an entry
-// gets the hash of its chain once (decision 025, functions/audit-chain.ts).
+// gets the hash of its chain once (decision 025), in functions/data/audit-seal.ts.
 import { decodeCursor, pageSize, toPage, type Page, type PageQuery } from "./page";
 import { nowIso, type RequestMeta, type Tenant, type Db } from "./tenant";
 
@@ -140,111 +140,6 @@ export async function listAudit(tenant: Tenant, query: PageQuery & { entity?: st
   return toPage(results.map(toEntry), size, (entry) => [entry.id]);
 }
 
-// ---- The audit chain (decision 025; the hashing is functions/audit-chain.ts) ----
-
-/** An entry as its chain covers it: the stored text of each column, not parsed. */
-export interface ChainEntry {
-  id: number;
-  businessId: string | null;
-  actorId: string | null;
-  action: string;
-  entity: string;
-  entityId: string | null;
-  beforeJson: string | null;
-  afterJson: string | null;
-  ip: string | null;
-  userAgent: string | null;
-  requestId: string | null;
-  createdAt: string;
-  prevHash: string | null;
-  hash: string | null;
-}
-
-interface ChainRow {
-  id: number;
-  business_id: string | null;
-  actor_id: string | null;
-  action: string;
-  entity: string;
-  entity_id: string | null;
-  before_json: string | null;
-  after_json: string | null;
-  ip: string | null;
-  user_agent: string | null;
-  request_id: string | null;
-  created_at: string;
-  prev_hash: string | null;
-  hash: string | null;
-}
-
-const CHAIN_COLUMNS = "id, business_id, actor_id, action, entity, entity_id, before_json, after_json, ip, user_agent, request_id, created_at, prev_hash, hash";
-
-function toChainEntry(row: ChainRow): ChainEntry {
-  return {
-    id: row.id,
-    businessId: row.business_id,
-    actorId: row.actor_id,
-    action: row.action,
-    entity: row.entity,
-    entityId: row.entity_id,
-    beforeJson: row.before_json,
-    afterJson: row.after_json,
-    ip: row.ip,
-    userAgent: row.user_agent,
-    requestId: row.request_id,
-    createdAt: row.created_at,
-    prevHash: row.prev_hash,
-    hash: row.hash,
-  };
-}
-
-// A chain is the entries of one business_id (or of none: `IS ?` matches NULL) in one database, in id order.
-
-/** The chain's first unsealed entries, in id order (the partial index audit_log_unsealed). */
-export async function unsealedEntries(db: Db, businessId: string | null, limit: number): Promise<ChainEntry[]> {
-  const { results } = await db
-    .prepare(`SELECT ${CHAIN_COLUMNS} FROM audit_log WHERE business_id IS ? AND hash IS NULL ORDER BY id LIMIT ?`)
-    .bind(businessId, limit)
-    .all<ChainRow>();
-  return results.map(toChainEntry);
-}
-
-/** The hash of the chain's entry just before `id`; null when there is none (the chain starts at `id`). */
-export async function lastSealedBefore(db: Db, businessId: string | null, id: number): Promise<string | null> {
-  const row = await db
-    .prepare("SELECT hash FROM audit_log WHERE business_id IS ? AND id < ? ORDER BY id DESC LIMIT 1")
-    .bind(businessId, id)
-    .first<{ hash: string | null }>();
-  if (!row) return null;
-  // Sealing goes in id order, one batch at a time: an unsealed entry before an unsealed one is a fault, never sealed over.
-  if (row.hash === null) throw new Error(`audit_log: an unsealed entry precedes ${id} in the chain of ${businessId ?? "no business"}`);
-  return row.hash;
-}
-
-/** The one UPDATE the table's trigger allows: an unsealed entry gets its two hashes. */
-export function sealStatements(db: Db, businessId: string | null, seals: readonly { id: number; prevHash: string; hash: string }[]): D1PreparedStatement[] {
-  return seals.map((seal) =>
-    db
-      .prepare("UPDATE audit_log SET prev_hash = ?, hash = ? WHERE id = ? AND business_id IS ? AND hash IS NULL")
-      .bind(seal.prevHash, seal.hash, seal.id, businessId),
-  );
-}
-
-/** The chains of a database with entries waiting to be sealed (the partial index; the 5-minute cron visits every business). */
-export async function auditChainsToSeal(db: Db): Promise<(string | null)[]> {
-  const { results } = await db.prepare("SELECT DISTINCT business_id FROM audit_log WHERE hash IS NULL").all<{ business_id: string | null }>();
-  return results.map((row) => row.business_id);
-}
-
-/** A page of a chain after entry `afterId`, in id order (the verifier). */
-export async function chainPage(db: Db, businessId: string | null, afterId: number, limit: number): Promise<ChainEntry[]> {
-  const { results } = await db
-    .prepare(`SELECT ${CHAIN_COLUMNS} FROM audit_log WHERE business_id IS ? AND id > ? ORDER BY id LIMIT ?`)
-    .bind(businessId, afterId, limit)
-    .all<ChainRow>();
-  return results.map(toChainEntry);
-}
-
 // ---- The Audit tab (issue 15, point 4): the business's entries from its database and the core one, merged ----
 
 /** What the Audit tab narrows by; days are Africa/Accra days (UTC+0), `to` inclusive. */
@@ -345,14 +240,22 @@ export async function listBusinessAudit(tenant: Tenant, core: Db | null, query: 
   return toPage(merged, size, (entry) => [entry.createdAt, SOURCE_RANK[entry.source], entry.id]);
 }
 
+/** The distinct values of an indexed column of the business's entries, one index probe each (a loose index scan, not a read of every entry). */
+function distinctStatement(db: Db, businessId: string, column: "actor_id" | "entity" | "action"): D1PreparedStatement {
+  return db
+    .prepare(
+      `WITH RECURSIVE v(value) AS (
+         SELECT MIN(${column}) FROM audit_log WHERE business_id = ?
+         UNION ALL SELECT (SELECT MIN(${column}) FROM audit_log WHERE business_id = ? AND ${column} > v.value) FROM v WHERE v.value IS NOT NULL
+       ) SELECT value FROM v WHERE value IS NOT NULL`,
+    )
+    .bind(businessId, businessId);
+}
+
 /** The people, kinds of record and actions the business's log holds: the Audit tab's filter choices. */
-export async function auditChoices(tenant: Tenant, core: Db | null): Promise<{ actorIds: string[]; entities: string[]; actions: string[] }> {
-  const read = (db: Db) =>
-    db.batch([
-      db.prepare("SELECT DISTINCT actor_id AS value FROM audit_log WHERE business_id = ? AND actor_id IS NOT NULL").bind(tenant.businessId),
-      db.prepare("SELECT DISTINCT entity AS value FROM audit_log WHERE business_id = ?").bind(tenant.businessId),
-      db.prepare("SELECT DISTINCT action AS value FROM audit_log WHERE business_id = ?").bind(tenant.businessId),
-    ]);
+export async function listAuditChoices(tenant: Tenant, core: Db | null): Promise<{ actorIds: string[]; entities: string[]; actions: string[] }> {
+  const columns = ["actor_id", "entity", "action"] as const;
+  const read = (db: Db) => db.batch(columns.map((column) => distinctStatement(db, tenant.businessId, column)));
   const sets = await Promise.all([read(tenant.db), core ? read(core) : Promise.resolve([])]);
   const values = (i: number) =>
     [...new Set(sets.flatMap((results) => ((results[i]?.results ?? []) as { value: string }[]).map((row) => row.value)))].sort((a, b) => a.localeCompare(b));

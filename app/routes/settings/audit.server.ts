@@ -3,7 +3,7 @@
 // the URL, in keyset pages; the CSV (routes/settings.audit.export.ts) reads the same filters.
 import * as v from "valibot";
 import type { AuthDeps } from "../../../functions/auth/deps";
-import { auditChoices, listBusinessAudit, type AuditFilter, type AuditListEntry } from "../../../functions/data/audit";
+import { listAuditChoices, listBusinessAudit, type AuditFilter, type AuditListEntry } from "../../../functions/data/audit";
 import { businessPlace } from "../../../functions/data/directory";
 import { namesOf } from "../../../functions/data/names";
 import { numberedPage, type Page } from "../../../functions/data/page";
@@ -81,7 +81,7 @@ export async function loadAudit(request: Request, deps: AuthDeps, tenant: Tenant
   const core = await coreSource(deps, tenant);
   const [result, choices] = await Promise.all([
     numberedPage((after) => listBusinessAudit(tenant, core, { ...filter, after }), trail, page),
-    auditChoices(tenant, core),
+    listAuditChoices(tenant, core),
   ]);
   const [named, people] = await Promise.all([namedAuditPage(tenant, result), namesOf(tenant, "person", choices.actorIds)]);
   const shown = { person: filter.actorId ?? "", kind: filter.entity ?? "", action: filter.action ?? "", from: filter.fromDay ?? "", to: filter.toDay ?? "" };
