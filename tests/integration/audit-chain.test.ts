@@ -1,13 +1,14 @@
 // The audit chain (issue 15, point 5; decision 025) through the built Worker: entries written by real requests are
 // sealed right after them (the business's chain in its database, the sign-in events' chain in the core one) and by
 // the 5-minute cron; the table still refuses every change but sealing and every removal; and a link broken on
-// purpose is named, exactly that entry, by the verifier `npm run audit:verify` runs.
+// purpose is named, exactly that entry, by the verifier `npm run audit:verify` runs; a move to another database keeps the chain.
 import { describe, expect, it } from "vitest";
 import { verifyBusinessChains, verifyStoredChain } from "../../functions/audit-chain";
 import { businessPlace } from "../../functions/data/directory";
+import { moveBusiness } from "../../functions/shard-move";
 import { eventually } from "../support/partner-api";
 import { signedInCookie } from "../support/sign-in";
-import { KUMASI } from "../support/tenants";
+import { ACCRA, KUMASI } from "../support/tenants";
 import { usePortal } from "../support/use-portal";
 
 const portal = usePortal();
@@ -89,6 +90,33 @@ describe("the audit chain", () => {
     await expect(
       business.prepare("UPDATE audit_log SET prev_hash = ?, hash = ?, action = 'test.other' WHERE id = ?").bind("0".repeat(64), "1".repeat(64), fresh).run(),
     ).rejects.toThrow(/append-only/);
+  });
+
+  it("a move to another database renumbers the entries and keeps the chain", async () => {
+    await portal().scheduled("*/5 * * * *");
+    const from = await chains();
+    const before = await from.business
+      .prepare("SELECT id, hash FROM audit_log WHERE business_id = ? ORDER BY id")
+      .bind(KUMASI)
+      .all<{ id: number; hash: string }>();
+    // Entries of its own on the target, so the business's are renumbered above them.
+    const to = from.shard === "SHARD_A" ? "SHARD_B" : "SHARD_A";
+    await portal()
+      .database(to)
+      .prepare("INSERT INTO audit_log (business_id, action, entity, created_at) VALUES (?, 'test.other_business', 'merchant', ?)")
+      .bind(ACCRA, new Date().toISOString())
+      .run();
+    await moveBusiness({ core: portal().core(), database: (name) => portal().database(name) }, KUMASI, to);
+    await portal().refreshPlaces();
+    const moved = await chains();
+    expect(moved.shard).toBe(to);
+    const after = await moved.business
+      .prepare("SELECT id, hash FROM audit_log WHERE business_id = ? ORDER BY id")
+      .bind(KUMASI)
+      .all<{ id: number; hash: string }>();
+    expect(after.results.map((row) => row.hash)).toEqual(before.results.map((row) => row.hash));
+    expect(after.results.map((row) => row.id)).not.toEqual(before.results.map((row) => row.id));
+    for (const { report } of await verifyBusinessChains(moved)) expect(report).toMatchObject({ ok: true, unsealed: 0 });
   });
 
   it("a link broken on purpose is named, exactly that entry", async () => {
