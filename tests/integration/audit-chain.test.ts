@@ -2,11 +2,13 @@
 // sealed right after them (the business's chain in its database, the sign-in events' chain in the core one) and by
 // the 5-minute cron; the table still refuses every change but sealing and every removal; and a link broken on
 // purpose is named, exactly that entry, by the verifier `npm run audit:verify` runs; a move to another database keeps the chain.
+import { execFile } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { verifyBusinessChains, verifyStoredChain } from "../../functions/audit-chain";
 import { businessPlace } from "../../functions/data/directory";
 import { moveBusiness } from "../../functions/shard-move";
 import { eventually } from "../support/partner-api";
+import { ROOT } from "../support/portal";
 import { signedInCookie } from "../support/sign-in";
 import { ACCRA, KUMASI } from "../support/tenants";
 import { usePortal } from "../support/use-portal";
@@ -23,6 +25,20 @@ async function post(path: string, form: Record<string, string>, cookie: Record<s
   });
 }
 
+/** `npm run audit:verify -- --business ID` on this portal's state folder. */
+function verify(businessId: string): Promise<{ code: number | null; stdout: string }> {
+  return new Promise((done, fail) => {
+    execFile(
+      "npx",
+      ["tsx", "scripts/audit-verify.ts", "--business", businessId, "--persist-to", portal().stateDir],
+      { cwd: ROOT, timeout: 60_000 },
+      // An exit code is an answer; anything else (not started, timed out) is a failure of the test.
+      (error, stdout) =>
+        error && typeof error.code !== "number" ? fail(new Error(error.message)) : done({ code: error ? (error.code as number) : 0, stdout }),
+    );
+  });
+}
+
 async function unsealed(db: D1Database, businessId: string | null): Promise<number> {
   return (await db.prepare("SELECT COUNT(*) AS n FROM audit_log WHERE business_id IS ? AND hash IS NULL").bind(businessId).first<number>("n")) ?? -1;
 }
@@ -35,6 +51,7 @@ async function chains() {
 
 describe("the audit chain", () => {
   it("seals what real requests write, and the verifier finds every chain whole", async () => {
+    expect(await verify("bus_nobody")).toMatchObject({ code: 2 });
     const { business, core } = await chains();
     const before = (await business.prepare("SELECT COUNT(*) AS n FROM audit_log WHERE business_id = ?").bind(KUMASI).first<number>("n")) ?? 0;
     const cookie = await signedInCookie(portal(), KOFI, KUMASI);
@@ -139,6 +156,12 @@ describe("the audit chain", () => {
     if (shard!.report.ok) return;
     expect(shard!.report.broken).toMatchObject({ kind: "content", entry: { id: victim.id, createdAt: victim.created_at, action: victim.action } });
     expect(shard!.report.sealed).toBe(results.indexOf(victim));
+
+    // `npm run audit:verify` says the same on the portal's own state, and fails.
+    const run = await verify(KUMASI);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain(`first broken link: entry ${victim.id}, ${victim.created_at}, ${victim.action}`);
+    expect(run.stdout).toMatch(/^OK +DB: \d+ sealed, 0 not sealed yet$/m);
 
     // Removing an entry (past the guard too) is named at the entry after it.
     const next = results[results.indexOf(victim) + 1]!;
