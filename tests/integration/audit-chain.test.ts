@@ -91,6 +91,27 @@ describe("the audit chain", () => {
     for (const { report } of await verifyBusinessChains(await chains())) expect(report).toMatchObject({ ok: true, unsealed: 0 });
   });
 
+  it("a business being moved is left unsealed until it has moved; every other chain is sealed", async () => {
+    const core = portal().core();
+    const insert = (businessId: string | null) =>
+      core
+        .prepare("INSERT INTO audit_log (business_id, action, entity, created_at) VALUES (?, 'test.fenced', 'session', ?)")
+        .bind(businessId, new Date().toISOString())
+        .run();
+    await Promise.all([insert(KUMASI), insert(ACCRA), insert(null)]);
+    await core.prepare("INSERT INTO shard_fences (business_id, state, since) VALUES (?, 'moving', ?)").bind(KUMASI, new Date().toISOString()).run();
+    try {
+      expect(await portal().scheduled("*/5 * * * *")).toBe("ok");
+      expect(await unsealed(core, KUMASI)).toBe(1);
+      expect(await unsealed(core, ACCRA)).toBe(0);
+      expect(await unsealed(core, null)).toBe(0);
+    } finally {
+      await core.prepare("DELETE FROM shard_fences WHERE business_id = ?").bind(KUMASI).run();
+    }
+    expect(await portal().scheduled("*/5 * * * *")).toBe("ok");
+    expect(await unsealed(core, KUMASI)).toBe(0);
+  });
+
   it("the table refuses any change but sealing, and any removal", async () => {
     const { business } = await chains();
     const entry = await business.prepare("SELECT id FROM audit_log WHERE business_id = ? ORDER BY id LIMIT 1").bind(KUMASI).first<number>("id");
