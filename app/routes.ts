@@ -22,6 +22,8 @@ export default [
   route("logout", "routes/logout.ts"),
   route("auth/check", "routes/auth.check.ts"),
   route("settings", "routes/settings.tsx"),
+  // Settings > Audit (issue 15): the filtered audit log as CSV.
+  route("settings/audit/export", "routes/settings.audit.export.ts"),
   // Settings > Developers (issue 12): a webhook endpoint's delivery log.
   route("settings/developers/endpoints/:endpointId", "routes/settings.developers.endpoints.$endpointId.tsx"),
   // Operations screens (issue 5).

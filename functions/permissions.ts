@@ -78,7 +78,8 @@ const ROLE_PERMISSIONS: Readonly<Record<Role, ReadonlySet<Permission>>> = {
     "respond:dispute",
   ]),
   // ...Finance works the money: exports, and transfers for a second person to approve...
-  Finance: new Set<Permission>([...READ, "export:transaction", "export:report", "request:transfer", "request:refund", "respond:dispute"]),
+  // (and reads the audit log, with the administrators: issue 15)...
+  Finance: new Set<Permission>([...READ, "export:transaction", "export:report", "request:transfer", "request:refund", "respond:dispute", "view:audit"]),
   // ...and a Viewer only reads.
   Viewer: new Set<Permission>(READ),
 };

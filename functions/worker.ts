@@ -28,6 +28,7 @@ import { withSetCookie } from "./cookies";
 import { businessDb, databaseNamed, everyBusinessDb, RequestDatabases, shardNames } from "./shards";
 import { RequestTiming, timedEnv } from "./timing";
 import { coalescedEnv } from "./d1-coalesce";
+import { sealChain, sealDatabase } from "./audit-chain";
 
 const handleRemix = createRequestHandler(build);
 const WEBHOOKS_QUEUE = "partners-portal-webhooks";
@@ -47,6 +48,10 @@ const dropIdempotencyKeys: CronJob = async (env, now) => {
   for (const name of shardNames(env).concat("DB")) await dropOldIdempotencyKeys(databaseNamed(env, name), now);
 };
 const webhookSweep: CronJob = (env, now) => sweepWebhooks(env, now);
+// Audit entries not sealed after their request (decision 025): every database, every chain with unsealed entries.
+const sealAudit: CronJob = async (env) => {
+  for (const name of shardNames(env).concat("DB")) await sealDatabase(databaseNamed(env, name));
+};
 const archive: CronJob = async (env, now) =>
   runArchive({
     businesses: await everyBusinessDb(env),
@@ -71,7 +76,7 @@ const sendRefunds: CronJob = async (env, now) => {
  * other. The daily run clears first so that yesterday's last clearings are there to settle. Add work to a cron here.
  */
 const CRON_JOBS: Readonly<Record<string, readonly (readonly CronJob[])[]>> = {
-  "*/5 * * * *": [[clear], [webhookSweep], [sendRefunds]],
+  "*/5 * * * *": [[clear], [webhookSweep], [sendRefunds], [sealAudit]],
   "0 6 * * *": [
     [clear, settle, sendWebhooks],
     [dropSubmissions, dropIdempotencyKeys],
@@ -179,6 +184,12 @@ export default {
     const business = databases?.business ?? null;
     if (request.method === "POST" && business) {
       ctx.waitUntil(dispatchPendingDeliveries(env, Date.now(), business).catch((error: unknown) => logError(requestId, request, error)));
+    }
+    // The audit entries this request wrote get their place in the chain (decision 025): its business's, and the core
+    // database's sign-in events. One indexed read each when there are none; the 5-minute cron seals what is missed.
+    if (request.method !== "GET" && request.method !== "HEAD") {
+      const sealing = Promise.all([business ? sealChain(business.db, business.businessId) : 0, sealDatabase(env.DB)]);
+      ctx.waitUntil(sealing.catch((error: unknown) => logError(requestId, request, error)));
     }
     // Read-your-writes: the next request's reads start at least where this one's ended (functions/shards.ts).
     const bookmark = databases?.bookmarkCookie() ?? null;

@@ -6,7 +6,7 @@
 import type { ApprovalKind } from "../../functions/data/approvals";
 import { KIND_SLUGS } from "./approvals";
 
-export const SETTINGS_TABS = ["profile", "business", "team", "security", "developers"] as const;
+export const SETTINGS_TABS = ["profile", "business", "team", "security", "developers", "audit"] as const;
 export type SettingsTab = (typeof SETTINGS_TABS)[number];
 
 const segment = (id: string) => encodeURIComponent(id);
@@ -39,6 +39,8 @@ export const paths = {
   /** The Developers tab asking to confirm rolling or revoking an API key (the confirmation opens from the URL, so it works before the script loads). */
   confirmApiKey: (confirm: "roll" | "revoke", keyId: string) => `/settings${query({ tab: "developers", confirm, key: keyId })}#confirm-key-title`,
   /** A webhook endpoint's delivery log (Settings > Developers). */
+  /** The Audit tab's CSV: the whole set its filters (person, kind, action, from, to) choose. */
+  auditExport: (filter: Record<string, string>) => `/settings/audit/export${query(filter)}`,
   webhookEndpointLog: (endpointId: string) => `/settings/developers/endpoints/${segment(endpointId)}`,
   /** The disputes list, optionally filtered by status (issue 14). */
   disputes: (filters: { status?: string } = {}) => `/disputes${query(filters)}`,

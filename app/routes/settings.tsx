@@ -2,7 +2,7 @@
 // (SPEC section 3), the Team (employees; every change through maker-checker)
 // Security (the sessions that stand, signing one out, signing out
 // everywhere) and, for administrators, Developers (Partner API keys and
-// payment conflicts). The tabs are links, so the page works before the script loads,
+// payment conflicts) and, for administrators and Finance, Audit (the business's audit log). The tabs are links, so the page works before the script loads,
 // and the loader reads only what the chosen tab shows. Each tab lives in
 // settings/<tab>.tsx, with what it reads and handles in settings/*.server.ts.
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs } from "@remix-run/cloudflare";
@@ -12,6 +12,8 @@ import { pageNotFound, refuse } from "../../functions/http";
 import { can } from "../../functions/permissions";
 import { paths, SETTINGS_TABS, type SettingsTab } from "../lib/paths";
 import { loadBusiness, loadProfile } from "./settings/account.server";
+import { AuditTab } from "./settings/audit";
+import { loadAudit } from "./settings/audit.server";
 import { BusinessTab } from "./settings/business";
 import { loadPolicy, policyAction } from "./settings/business.server";
 import { DevelopersTab } from "./settings/developers";
@@ -44,24 +46,29 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const tab = readTab(request);
   const canSeeTeam = can(tenant.role, "view:employee");
   const canSeeDevelopers = can(tenant.role, "manage:developer");
+  const canSeeAudit = can(tenant.role, "view:audit");
   switch (tab) {
     case "profile":
-      return { tab, canSeeTeam, canSeeDevelopers, user: await loadProfile(request, deps) } as const;
+      return { tab, canSeeTeam, canSeeDevelopers, canSeeAudit, user: await loadProfile(request, deps) } as const;
     case "business": {
       const [business, policy] = await Promise.all([loadBusiness(request, deps), loadPolicy(tenant)]);
-      return { tab, canSeeTeam, canSeeDevelopers, business, policy } as const;
+      return { tab, canSeeTeam, canSeeDevelopers, canSeeAudit, business, policy } as const;
     }
     case "security":
-      return { tab, canSeeTeam, canSeeDevelopers, sessions: await loadSessions(deps, session) } as const;
+      return { tab, canSeeTeam, canSeeDevelopers, canSeeAudit, sessions: await loadSessions(deps, session) } as const;
     case "team":
       requirePermission(tenant, "view:employee");
-      return { tab, canSeeTeam, canSeeDevelopers, team: await loadTeam(request, deps, tenant) } as const;
+      return { tab, canSeeTeam, canSeeDevelopers, canSeeAudit, team: await loadTeam(request, deps, tenant) } as const;
+    case "audit":
+      requirePermission(tenant, "view:audit");
+      return { tab, canSeeTeam, canSeeDevelopers, canSeeAudit, audit: await loadAudit(request, deps, tenant) } as const;
     case "developers":
       requirePermission(tenant, "manage:developer");
       return {
         tab,
         canSeeTeam,
         canSeeDevelopers,
+        canSeeAudit,
         developers: await loadDevelopers(request, deps, tenant, context),
         endpoints: await loadEndpoints(deps, tenant),
       } as const;
@@ -101,6 +108,7 @@ const LEAD: Record<SettingsTab, string> = {
   team: "The people who work in the portal for this business, and their roles.",
   security: "Where you are signed in.",
   developers: "How this business's own systems reach the portal: Partner API keys, and what the API could not take as sent.",
+  audit: "Everything done in this business, newest first: who, when, from where, and what changed.",
 };
 
 export default function Settings() {
@@ -111,7 +119,8 @@ export default function Settings() {
   const refusal = actionData && "errors" in actionData ? actionData : null;
   const invite = refusal?.values && loaded.tab === "team" ? { errors: refusal.errors, values: refusal.values as InviteValues } : null;
   const error = refusal && !refusal.values ? (refusal.errors.form ?? null) : null;
-  const tabs = SETTINGS_TABS.filter((tab) => (tab === "team" ? loaded.canSeeTeam : tab === "developers" ? loaded.canSeeDevelopers : true));
+  const visible: Partial<Record<SettingsTab, boolean>> = { team: loaded.canSeeTeam, developers: loaded.canSeeDevelopers, audit: loaded.canSeeAudit };
+  const tabs = SETTINGS_TABS.filter((tab) => visible[tab] ?? true);
   return (
     <div className="page">
       <FreshCheck check={checkOf(actionData)} />
@@ -134,6 +143,7 @@ export default function Settings() {
       {loaded.tab === "business" ? <BusinessTab business={loaded.business} policy={loaded.policy} error={error} /> : null}
       {loaded.tab === "security" ? <SecurityTab sessions={loaded.sessions} error={error} /> : null}
       {loaded.tab === "team" ? <TeamTab team={loaded.team} error={error} invite={invite} /> : null}
+      {loaded.tab === "audit" ? <AuditTab audit={loaded.audit} /> : null}
       {loaded.tab === "developers" ? <DevelopersTab developers={loaded.developers} endpoints={loaded.endpoints} actionData={actionData ?? null} /> : null}
     </div>
   );

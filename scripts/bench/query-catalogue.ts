@@ -2,7 +2,8 @@
 // exactly as a loader would. A recording wrapper captures the SQL and bindings
 // each one sends, so the plan test and the benchmark judge the real statements.
 import { countPendingRequests, listApprovalRequests, requestSubjects } from "../../functions/data/approvals";
-import { listAudit } from "../../functions/data/audit";
+import { listAudit, listAuditChoices, listBusinessAudit } from "../../functions/data/audit";
+import { encodeCursor } from "../../functions/data/page";
 import { countEmployees, emailTakenInBusiness, listEmployees, listPendingInvites, pendingChangesFor } from "../../functions/data/employees";
 import { getMerchantBalances, listTransactionEntries } from "../../functions/data/ledger";
 import { listMerchantChoices, listMerchants } from "../../functions/data/merchants";
@@ -135,6 +136,15 @@ export const CATALOGUE: CatalogueEntry[] = [
   ["approvals: names of a page's targets", async (t) => requestSubjects(t, (await listApprovalRequests(t, { status: "pending" })).rows)],
   ["audit: recent", (t) => listAudit(t)],
   ["audit: one merchant's history", (t, s) => listAudit(t, { entity: "merchant", entityId: s.merchantId })],
+  // Settings → Audit (issue 15): the business's database and the core one (here the same database, read twice).
+  ["audit tab: first page", (t) => listBusinessAudit(t, t.db)],
+  ["audit tab: a later page", (t) => listBusinessAudit(t, t.db, { after: encodeCursor(["2026-01-01T00:00:00.000Z", 1, 100]) })],
+  [
+    "audit tab: a person's action on some days",
+    (t) => listBusinessAudit(t, t.db, { actorId: "usr_esi_owusu", action: "update", fromDay: "2026-01-01", toDay: "2026-01-31" }),
+  ],
+  ["audit tab: one kind of record", (t) => listBusinessAudit(t, t.db, { entity: "merchant" })],
+  ["audit tab: filter choices", (t) => listAuditChoices(t, t.db)],
   ["dashboard: figures", (t, s) => dashboardFigures(t, s.newest)],
   ["transactions: first page", (t) => listTransactions(t)],
   // The cold archive (functions/archive): the screen's months and reference look-up, and the job's reads of a month.

@@ -70,7 +70,7 @@ test("the tabs work by keyboard and mark the current one", async ({ page }) => {
   await page.goto("/settings");
   await hydrated(page);
   const nav = tabs(page);
-  await expect(nav.getByRole("link")).toHaveText(["Profile", "Business", "Team", "Security", "Developers"]);
+  await expect(nav.getByRole("link")).toHaveText(["Profile", "Business", "Team", "Security", "Developers", "Audit"]);
   await expect(nav.getByRole("link", { name: "Profile" })).toHaveAttribute("aria-current", "page");
   await nav.getByRole("link", { name: "Profile" }).focus();
   await page.keyboard.press("Tab");

@@ -63,16 +63,16 @@ describe("/settings tabs", () => {
   it("loads only the chosen tab's data", async () => {
     const profile = settingsData(await (await get("/settings")).text());
     expect(profile.tab).toBe("profile");
-    expect(Object.keys(profile).sort()).toEqual(["canSeeDevelopers", "canSeeTeam", "tab", "user"]);
+    expect(Object.keys(profile).sort()).toEqual(["canSeeAudit", "canSeeDevelopers", "canSeeTeam", "tab", "user"]);
 
     const business = settingsData(await (await get("/settings?tab=business")).text());
-    expect(Object.keys(business).sort()).toEqual(["business", "canSeeDevelopers", "canSeeTeam", "tab"]);
+    expect(Object.keys(business).sort()).toEqual(["business", "canSeeAudit", "canSeeDevelopers", "canSeeTeam", "tab"]);
 
     const security = settingsData(await (await get("/settings?tab=security")).text());
-    expect(Object.keys(security).sort()).toEqual(["canSeeDevelopers", "canSeeTeam", "sessions", "tab"]);
+    expect(Object.keys(security).sort()).toEqual(["canSeeAudit", "canSeeDevelopers", "canSeeTeam", "sessions", "tab"]);
 
     const team = settingsData(await (await get("/settings?tab=team")).text());
-    expect(Object.keys(team).sort()).toEqual(["canSeeDevelopers", "canSeeTeam", "tab", "team"]);
+    expect(Object.keys(team).sort()).toEqual(["canSeeAudit", "canSeeDevelopers", "canSeeTeam", "tab", "team"]);
   });
 
   it("an unknown tab is a 404 with the full path", async () => {

@@ -37,7 +37,7 @@ const MATRIX: Record<Permission, readonly Role[]> = {
   "run:settlement": [S, A],
   "view:report": [S, A, O, F, V],
   "export:report": [S, A, F],
-  "view:audit": [S, A],
+  "view:audit": [S, A, F],
   "manage:developer": [S, A],
   "view:dispute": [S, A, O, F, V],
   "respond:dispute": [S, A, O, F],

@@ -7,6 +7,7 @@ export const TAB_LABEL: Record<SettingsTab, string> = {
   team: "Team",
   security: "Security",
   developers: "Developers",
+  audit: "Audit",
 };
 
 export const TEAM_URL = paths.settings("team");
