@@ -33,6 +33,7 @@ import {
   removePasskeyStatement,
   renamePasskeyStatement,
   revokeOtherSessionsStatement,
+  voidNamedChallengeStatement,
   voidWebauthnChallengesStatement,
   type ChallengeMatch,
   type ChallengePurpose,
@@ -196,8 +197,13 @@ async function takeChallenge(deps: AuthDeps, clientDataJSON: string, match: Chal
   const now = iso(deps.now());
   const named = challengeOf(clientDataJSON);
   const taken = named ? await consumeWebauthnChallenge(deps.db, named, match, now) : null;
-  if (!taken) await voidWebauthnChallengesStatement(deps.db, match, now).run();
-  return taken;
+  if (taken) return taken;
+  // Not an open challenge of this kind: the one it names (if this session's) and every open one of the kind are used up.
+  await deps.db.batch([
+    ...(named ? [voidNamedChallengeStatement(deps.db, named, match.sessionId, match.userId, now)] : []),
+    voidWebauthnChallengesStatement(deps.db, match, now),
+  ]);
+  return null;
 }
 
 function failureAudit(deps: AuthDeps, session: SessionData, purpose: ChallengePurpose, reason: string, passkeyId: string | null) {
@@ -295,7 +301,13 @@ async function requestOptions(
 type Asserted = { ok: true; passkey: PasskeyRow; newCounter: number; challengeId: string } | PasskeyRefusal;
 
 /** The checks every assertion passes: the challenge (used up first), the passkey (the person's, standing), the signature. */
-async function verifyAssertion(deps: AuthDeps, session: SessionData, purpose: "sign-in" | "check", binding: string | null, response: unknown): Promise<Asserted> {
+async function verifyAssertion(
+  deps: AuthDeps,
+  session: SessionData,
+  purpose: "sign-in" | "check",
+  binding: string | null,
+  response: unknown,
+): Promise<Asserted> {
   const party = relyingPartyOf(deps);
   if (!party) return { ok: false, message: PASSKEY_MESSAGES.unavailable };
   const match = { sessionId: session.sid, userId: session.sub, purpose, binding };
@@ -402,7 +414,13 @@ export async function renamePasskey(deps: AuthDeps, session: SessionData, passke
   const now = iso(deps.now());
   const [renamed] = await deps.db.batch([
     renamePasskeyStatement(deps.db, passkeyId, session.sub, name),
-    ifChangedAuditStatement(actorOf(session), deps.db, deps.meta, { action: "auth.passkey.renamed", entity: "passkey", entityId: passkeyId, after: { name } }, now),
+    ifChangedAuditStatement(
+      actorOf(session),
+      deps.db,
+      deps.meta,
+      { action: "auth.passkey.renamed", entity: "passkey", entityId: passkeyId, after: { name } },
+      now,
+    ),
   ]);
   return (renamed?.meta.changes ?? 0) === 1;
 }
@@ -414,9 +432,8 @@ export async function renamePasskey(deps: AuthDeps, session: SessionData, passke
 export async function removePasskey(deps: AuthDeps, session: SessionData, passkeyId: string): Promise<{ removed: boolean; sessionsEnded: number }> {
   const now = iso(deps.now());
   const actor = actorOf(session);
-  const [removed, , revoked] = await deps.db.batch([
-    removePasskeyStatement(deps.db, passkeyId, session.sub, now),
-    ifChangedAuditStatement(actor, deps.db, deps.meta, { action: "auth.passkey.removed", entity: "passkey", entityId: passkeyId }, now),
+  // One transaction: the sessions are ended only while the passkey still stands, then it is removed.
+  const [revoked, , removed] = await deps.db.batch([
     revokeOtherSessionsStatement(deps.db, session.sub, session.sid, passkeyId, now),
     ifChangedAuditStatement(
       actor,
@@ -425,6 +442,8 @@ export async function removePasskey(deps: AuthDeps, session: SessionData, passke
       { action: "auth.sessions_revoked", entity: "passkey", entityId: passkeyId, after: { reason: "passkey_removed", kept: session.sid } },
       now,
     ),
+    removePasskeyStatement(deps.db, passkeyId, session.sub, now),
+    ifChangedAuditStatement(actor, deps.db, deps.meta, { action: "auth.passkey.removed", entity: "passkey", entityId: passkeyId }, now),
   ]);
   return { removed: (removed?.meta.changes ?? 0) === 1, sessionsEnded: revoked?.meta.changes ?? 0 };
 }

@@ -91,14 +91,14 @@ export function removePasskeyStatement(db: Db, passkeyId: string, userId: string
 }
 
 /**
- * After removePasskeyStatement in the same batch: ends the person's other sessions (the current one stays) only if
- * that passkey was removed by this batch (removed_at is exactly this batch's instant).
+ * Before removePasskeyStatement in the same batch: ends the person's other sessions (the current one stays) only if
+ * that passkey still stands, so the batch that removes it is the one that signs them out.
  */
 export function revokeOtherSessionsStatement(db: Db, userId: string, keepSessionId: string, passkeyId: string, at: string): D1PreparedStatement {
   return db
     .prepare(
       `UPDATE sessions SET revoked_at = ?1 WHERE user_id = ?2 AND id <> ?3 AND revoked_at IS NULL
-         AND EXISTS (SELECT 1 FROM passkeys WHERE id = ?4 AND user_id = ?2 AND removed_at = ?1)`,
+         AND EXISTS (SELECT 1 FROM passkeys WHERE id = ?4 AND user_id = ?2 AND removed_at IS NULL)`,
     )
     .bind(at, userId, keepSessionId, passkeyId);
 }
@@ -137,7 +137,12 @@ export interface ChallengeMatch {
  * Uses up the challenge an answer names, if it is this session's and person's, for this purpose and binding, unused
  * and unexpired at `now`: one conditional UPDATE, so a replayed answer finds it used. Null when none was open.
  */
-export async function consumeWebauthnChallenge(db: Db, challenge: string, match: ChallengeMatch, now: string): Promise<{ id: string; challenge: string } | null> {
+export async function consumeWebauthnChallenge(
+  db: Db,
+  challenge: string,
+  match: ChallengeMatch,
+  now: string,
+): Promise<{ id: string; challenge: string } | null> {
   return db
     .prepare(
       `UPDATE webauthn_challenges SET used_at = ?1
@@ -146,6 +151,13 @@ export async function consumeWebauthnChallenge(db: Db, challenge: string, match:
     )
     .bind(now, challenge, match.sessionId, match.userId, match.purpose, match.binding)
     .first<{ id: string; challenge: string }>();
+}
+
+/** Uses up the challenge an answer names if it is this session's, whatever it was for (after a refused answer). */
+export function voidNamedChallengeStatement(db: Db, challenge: string, sessionId: string, userId: string, now: string): D1PreparedStatement {
+  return db
+    .prepare("UPDATE webauthn_challenges SET used_at = ? WHERE challenge = ? AND session_id = ? AND user_id = ? AND used_at IS NULL")
+    .bind(now, challenge, sessionId, userId);
 }
 
 /** Uses up every open challenge of the session for this purpose and binding (after a refused answer). */

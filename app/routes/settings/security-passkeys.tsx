@@ -85,8 +85,7 @@ export function PasskeysSection({ passkeys }: { passkeys: Passkeys }) {
     <>
       <h3>Passkeys</h3>
       <p>
-        A passkey signs you in with your device&apos;s fingerprint, face or screen lock instead of a code by text message. The text message stays
-        available.
+        A passkey signs you in with your device&apos;s fingerprint, face or screen lock instead of a code by text message. The text message stays available.
       </p>
       {passkeys.list.length === 0 ? (
         <p className="menu__hint">You have no passkeys yet.</p>
@@ -120,10 +119,7 @@ export function PasskeysSection({ passkeys }: { passkeys: Passkeys }) {
                   <Form method="post" action={SECURITY_URL} className="form">
                     <input type="hidden" name="intent" value="remove-passkey" />
                     <input type="hidden" name="passkeyId" value={passkey.id} />
-                    <p>
-                      Remove “{passkey.name}”? It can no longer sign you in, and your other sessions are signed out at once. This session stays signed
-                      in.
-                    </p>
+                    <p>Remove “{passkey.name}”? It can no longer sign you in, and your other sessions are signed out at once. This session stays signed in.</p>
                     <button type="submit" className="button button--danger" disabled={busy}>
                       Remove passkey
                     </button>
