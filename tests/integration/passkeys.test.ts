@@ -263,6 +263,21 @@ describe("answers that are refused", () => {
     expect(await auditActions(user.userId)).toEqual(expect.arrayContaining(["auth.passkey.removed", "auth.sessions_revoked"]));
   });
 
+  it("a removed passkey of a person who still has another", async () => {
+    const { clock, user, verified, authenticator, passkeyId } = await withPasskey("Old phone");
+    const options = await registrationOptions(deps(clock), verified);
+    if ("ok" in options) throw new Error(options.message);
+    const second = await SoftwareAuthenticator.create();
+    expect((await verifyRegistration(deps(clock), verified, "New phone", await second.register(options, HERE))).ok).toBe(true);
+    expect((await removePasskey(deps(clock), verified, passkeyId)).removed).toBe(true);
+    const fresh = await openSession(clock, user, "identified");
+    const asked = await signInOptionsOf(clock, fresh);
+    expect(asked.allowCredentials?.map((c) => c.id)).toEqual([second.id]);
+    const refused = await verifySignIn(new Request(ORIGIN), deps(clock), fresh, await authenticator.sign(asked, HERE));
+    expect(refused).toEqual({ ok: false, message: PASSKEY_MESSAGES.unknown });
+    expect((await portal().core().prepare("SELECT stage FROM sessions WHERE id = ?").bind(fresh.sid).first())?.stage).toBe("identified");
+  });
+
   it("a cloned authenticator (its counter went back)", async () => {
     const { clock, signingIn, authenticator } = await withPasskey();
     const first = await openSession(clock, { email: signingIn.email, userId: signingIn.sub }, "identified");
