@@ -334,7 +334,7 @@ describe("POST /authenticate/passkey (the built Worker)", () => {
     const authenticator = await SoftwareAuthenticator.create();
     const asked = await call(minted.cookieHeader, { intent: "register-options", name: "Ɛsi's phone 📱" });
     expect(asked.status).toBe(200);
-    const { options } = (await asked.json()) as { options: Parameters<SoftwareAuthenticator["register"]>[0] };
+    const { options } = await asked.json<{ options: Parameters<SoftwareAuthenticator["register"]>[0] }>();
     expect(options.rp.id).toBe(RP_ID);
     const added = await call(minted.cookieHeader, { intent: "register", name: "Ɛsi's phone 📱", response: await authenticator.register(options, HERE) });
     expect(added.status).toBe(200);
@@ -345,7 +345,7 @@ describe("POST /authenticate/passkey (the built Worker)", () => {
     const page = await portal().fetch("/authenticate", { host: ORIGIN, headers: { Cookie: identified } });
     expect(await page.text()).toContain("Use your passkey");
     const signInAsked = await call(identified, { intent: "sign-in-options" });
-    const signIn = (await signInAsked.json()) as { options: Parameters<SoftwareAuthenticator["sign"]>[0] };
+    const signIn = await signInAsked.json<{ options: Parameters<SoftwareAuthenticator["sign"]>[0] }>();
     const done = await call(identified, { intent: "sign-in", response: await authenticator.sign(signIn.options, HERE) });
     expect(done.status).toBe(200);
     expect(await done.json()).toEqual({ location: "/select-business" });

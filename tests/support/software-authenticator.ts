@@ -18,7 +18,7 @@ export interface Ceremony {
   rpId?: string;
 }
 
-async function sha256(bytes: Uint8Array): Promise<Uint8Array> {
+async function sha256(bytes: Uint8Array<ArrayBuffer>): Promise<Uint8Array<ArrayBuffer>> {
   return new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
 }
 
@@ -59,7 +59,7 @@ export class SoftwareAuthenticator {
   ) {}
 
   static async create(): Promise<SoftwareAuthenticator> {
-    const keys = (await crypto.subtle.generateKey({ name: "ECDSA", namedCurve: "P-256" }, true, ["sign", "verify"])) as CryptoKeyPair;
+    const keys = await crypto.subtle.generateKey({ name: "ECDSA", namedCurve: "P-256" }, true, ["sign", "verify"]);
     return new SoftwareAuthenticator(crypto.getRandomValues(new Uint8Array(16)), keys);
   }
 
@@ -98,9 +98,9 @@ export class SoftwareAuthenticator {
       await this.coseKey(),
     );
     const attestationObject = isoCBOR.encode(
-      new Map<string, string | Uint8Array | Map<string, never>>([
+      new Map<string, string | Uint8Array | Map<string, string>>([
         ["fmt", "none"],
-        ["attStmt", new Map()],
+        ["attStmt", new Map<string, string>()],
         ["authData", authData],
       ]),
     );
@@ -110,7 +110,7 @@ export class SoftwareAuthenticator {
       type: "public-key",
       response: {
         clientDataJSON: isoBase64URL.fromBuffer(this.clientData("webauthn.create", options.challenge, ceremony.origin)),
-        attestationObject: isoBase64URL.fromBuffer(attestationObject as Uint8Array<ArrayBuffer>),
+        attestationObject: isoBase64URL.fromBuffer(attestationObject),
         transports: ["internal"],
       },
       clientExtensionResults: {},
