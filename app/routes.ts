@@ -18,6 +18,8 @@ export default [
   route("login-option", "routes/login-option.tsx"),
   route("authenticate", "routes/authenticate.tsx"),
   route("authenticate/verify", "routes/authenticate.verify.tsx"),
+  // Passkeys (issue 15): the JSON calls of signing in with one and adding one.
+  route("authenticate/passkey", "routes/authenticate.passkey.ts"),
   route("select-business", "routes/select-business.tsx"),
   route("logout", "routes/logout.ts"),
   route("auth/check", "routes/auth.check.ts"),

@@ -105,6 +105,19 @@ const RawConfig = v.object({
   OIDC_REDIRECT_BASE_URL: httpUrl("OIDC_REDIRECT_BASE_URL"),
   // The sign-in popup's size as WIDTHxHEIGHT; SPEC section 9: an invalid one gives the default 483x600.
   SIGN_IN_POPUP_SIZE: v.optional(v.pipe(v.string(), v.maxLength(40, "SIGN_IN_POPUP_SIZE must be at most 40 characters"))),
+  // Passkeys (functions/auth/passkeys.ts, decision 024): the relying party id (a host name, no scheme or port) and the
+  // one origin answers must come from; both or neither. Unset: outside production the request's own host and origin,
+  // in production no passkeys at all (never guessed from a request there).
+  WEBAUTHN_RP_ID: v.optional(
+    v.pipe(
+      v.string("WEBAUTHN_RP_ID must be a host name"),
+      v.maxLength(253, "WEBAUTHN_RP_ID must be at most 253 characters"),
+      v.regex(/^[a-z0-9](?:[a-z0-9.-]*[a-z0-9])?$/, "WEBAUTHN_RP_ID must be a lower-case host name without scheme or port"),
+    ),
+  ),
+  WEBAUTHN_ORIGIN: httpUrl("WEBAUTHN_ORIGIN"),
+  // The name authenticators show next to the passkey.
+  WEBAUTHN_RP_NAME: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(100, "WEBAUTHN_RP_NAME must be at most 100 characters")), "Partners Portal"),
   // "on": each answer says where its time went (Server-Timing, functions/timing.ts). Never in production.
   SERVER_TIMING: v.optional(v.picklist(["on", "off"], "SERVER_TIMING must be on or off"), "off"),
 });
@@ -134,6 +147,9 @@ const OPTIONAL_TEXT_VARS = [
   "OIDC_REDIRECT_BASE_URL",
   "SIGN_IN_POPUP_SIZE",
   "SERVER_TIMING",
+  "WEBAUTHN_RP_ID",
+  "WEBAUTHN_ORIGIN",
+  "WEBAUTHN_RP_NAME",
 ] as const;
 
 export interface AppConfig {
@@ -184,6 +200,26 @@ export interface AuthConfig {
   smsGatewayUrl: string | null;
   /** Sent as `Authorization: Bearer` to the gateway. Required when there is a gateway. */
   smsGatewayToken: string | null;
+  /**
+   * Who passkeys are made for and where their answers must come from (decision 024): as configured; "request" outside
+   * production when unset ({ fromRequest }: the request's own host and origin, relyingPartyFor); null in production when unset (no
+   * passkeys).
+   */
+  relyingParty: RelyingParty | { fromRequest: true; name: string } | null;
+}
+
+/** A WebAuthn relying party: answers are verified against exactly this id and origin. */
+export interface RelyingParty {
+  id: string;
+  origin: string;
+  name: string;
+}
+
+/** The relying party a request is served as: the configured one, or outside production the request's own. */
+export function relyingPartyFor(config: AuthConfig, requestUrl: string): RelyingParty | null {
+  if (!config.relyingParty || !("fromRequest" in config.relyingParty)) return config.relyingParty;
+  const url = new URL(requestUrl);
+  return { id: url.hostname, origin: url.origin, name: config.relyingParty.name };
 }
 
 /** One OpenID provider's client registration. */
@@ -270,6 +306,16 @@ function parseAll(env: Record<string, unknown>): FullConfig {
   if (raw.ENVIRONMENT === "production" && raw.OIDC_REDIRECT_BASE_URL && protocolOf(raw.OIDC_REDIRECT_BASE_URL) !== "https:") {
     problems.push("OIDC_REDIRECT_BASE_URL must be an https URL in production");
   }
+  if (Boolean(raw.WEBAUTHN_RP_ID) !== Boolean(raw.WEBAUTHN_ORIGIN)) problems.push("WEBAUTHN_RP_ID and WEBAUTHN_ORIGIN must be set together");
+  if (raw.WEBAUTHN_RP_ID && raw.WEBAUTHN_ORIGIN) {
+    const origin = new URL(raw.WEBAUTHN_ORIGIN);
+    // WebAuthn: the id is the origin's host or a registrable suffix of it.
+    if (origin.hostname !== raw.WEBAUTHN_RP_ID && !origin.hostname.endsWith(`.${raw.WEBAUTHN_RP_ID}`)) {
+      problems.push("WEBAUTHN_RP_ID must be the host of WEBAUTHN_ORIGIN or a suffix of it");
+    }
+    if (origin.origin !== raw.WEBAUTHN_ORIGIN.replace(/\/+$/, "")) problems.push("WEBAUTHN_ORIGIN must be an origin only (scheme, host, port)");
+    if (raw.ENVIRONMENT === "production" && origin.protocol !== "https:") problems.push("WEBAUTHN_ORIGIN must be an https URL in production");
+  }
   if (problems.length > 0) throw new ConfigError(`Invalid Worker configuration: ${problems.join("; ")}`);
   const sessionSecret = raw.SESSION_SECRET ?? DEV_SESSION_SECRET;
   return {
@@ -288,6 +334,12 @@ function parseAll(env: Record<string, unknown>): FullConfig {
       otpSecret: raw.OTP_SECRET ?? `otp:${sessionSecret}`,
       smsGatewayUrl: raw.SMS_GATEWAY_URL ?? null,
       smsGatewayToken: raw.SMS_GATEWAY_TOKEN ?? null,
+      relyingParty:
+        raw.WEBAUTHN_RP_ID && raw.WEBAUTHN_ORIGIN
+          ? { id: raw.WEBAUTHN_RP_ID, origin: new URL(raw.WEBAUTHN_ORIGIN).origin, name: raw.WEBAUTHN_RP_NAME }
+          : raw.ENVIRONMENT === "production"
+            ? null
+            : { fromRequest: true as const, name: raw.WEBAUTHN_RP_NAME },
     },
     oidc: {
       environment: raw.ENVIRONMENT,

@@ -22,7 +22,7 @@ import { DEVELOPER_INTENTS, developersAction, loadDevelopers } from "./settings/
 import { endpointsAction, isEndpointIntent, loadEndpoints } from "./settings/developers-endpoints.server";
 import { ProfileTab } from "./settings/profile";
 import { SecurityTab } from "./settings/security";
-import { loadSessions, securityAction } from "./settings/security.server";
+import { loadPasskeys, loadSessions, securityAction } from "./settings/security.server";
 import { POLICY_INTENT, TAB_LABEL } from "./settings/tabs";
 import { TeamTab } from "./settings/team";
 import { loadTeam, TEAM_INTENTS, teamAction, type InviteValues } from "./settings/team.server";
@@ -55,7 +55,14 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       return { tab, canSeeTeam, canSeeDevelopers, canSeeAudit, business, policy } as const;
     }
     case "security":
-      return { tab, canSeeTeam, canSeeDevelopers, canSeeAudit, sessions: await loadSessions(deps, session) } as const;
+      return {
+        tab,
+        canSeeTeam,
+        canSeeDevelopers,
+        canSeeAudit,
+        sessions: await loadSessions(deps, session),
+        passkeys: await loadPasskeys(deps, session),
+      } as const;
     case "team":
       requirePermission(tenant, "view:employee");
       return { tab, canSeeTeam, canSeeDevelopers, canSeeAudit, team: await loadTeam(request, deps, tenant) } as const;
@@ -106,7 +113,7 @@ const LEAD: Record<SettingsTab, string> = {
   profile: "Who you are in the portal.",
   business: "The business you are working in.",
   team: "The people who work in the portal for this business, and their roles.",
-  security: "Where you are signed in.",
+  security: "Your passkeys, and where you are signed in.",
   developers: "How this business's own systems reach the portal: Partner API keys, and what the API could not take as sent.",
   audit: "Everything done in this business, newest first: who, when, from where, and what changed.",
 };
@@ -141,7 +148,7 @@ export default function Settings() {
       </nav>
       {loaded.tab === "profile" ? <ProfileTab user={loaded.user} /> : null}
       {loaded.tab === "business" ? <BusinessTab business={loaded.business} policy={loaded.policy} error={error} /> : null}
-      {loaded.tab === "security" ? <SecurityTab sessions={loaded.sessions} error={error} /> : null}
+      {loaded.tab === "security" ? <SecurityTab sessions={loaded.sessions} passkeys={loaded.passkeys} error={error} /> : null}
       {loaded.tab === "team" ? <TeamTab team={loaded.team} error={error} invite={invite} /> : null}
       {loaded.tab === "audit" ? <AuditTab audit={loaded.audit} /> : null}
       {loaded.tab === "developers" ? <DevelopersTab developers={loaded.developers} endpoints={loaded.endpoints} actionData={actionData ?? null} /> : null}

@@ -1,7 +1,7 @@
 // What the sign-in functions need, built once per request from the load context.
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import type { BusinessDb, RequestMeta } from "../data/tenant";
-import { parseAuthConfig, parseOidcConfig, type AuthConfig } from "../env";
+import { parseAuthConfig, parseOidcConfig, relyingPartyFor, type AuthConfig } from "../env";
 import type { OidcDeps } from "./oidc";
 
 export interface AuthDeps {
@@ -25,10 +25,12 @@ export function authDeps(request: Request, context: AppLoadContext): AuthDeps {
   let deps = perRequest.get(context);
   if (!deps) {
     const env = context.cloudflare.env;
+    const config = parseAuthConfig(env as unknown as Record<string, unknown>);
     deps = {
       db: env.DB,
       businessDb: (businessId, shard) => context.databases.forBusiness(businessId, shard),
-      config: parseAuthConfig(env as unknown as Record<string, unknown>),
+      // Passkeys outside production without a configured relying party: this request's own host and origin.
+      config: { ...config, relyingParty: relyingPartyFor(config, request.url) },
       meta: requestMeta(request, context.requestId),
       now: () => Date.now(),
     };

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ConfigError, DEV_SESSION_SECRET, parseAuthConfig, parseConfig, parseEventsConfig, parseOidcConfig } from "../../functions/env";
+import { ConfigError, DEV_SESSION_SECRET, parseAuthConfig, parseConfig, parseEventsConfig, parseOidcConfig, relyingPartyFor } from "../../functions/env";
 import { retryDelaySeconds, totalRetryWindowSeconds } from "../../functions/events/retry";
 
 const SECRET_32 = "s".repeat(32);
@@ -205,7 +205,35 @@ describe("parseAuthConfig (sign-in)", () => {
       otpSecret: `otp:${DEV_SESSION_SECRET}`,
       smsGatewayUrl: null,
       smsGatewayToken: null,
+      relyingParty: { fromRequest: true, name: "Partners Portal" },
     });
+  });
+
+  it("passkeys: the configured relying party exactly; unset, the request's own outside production and none in production", () => {
+    const configured = parseAuthConfig({ WEBAUTHN_RP_ID: "portal.example.com", WEBAUTHN_ORIGIN: "https://portal.example.com" });
+    expect(configured.relyingParty).toEqual({ id: "portal.example.com", origin: "https://portal.example.com", name: "Partners Portal" });
+    expect(relyingPartyFor(configured, "https://evil.example/authenticate")).toEqual(configured.relyingParty);
+    expect(relyingPartyFor(parseAuthConfig({}), "http://localhost:8787/authenticate")).toEqual({
+      id: "localhost",
+      origin: "http://localhost:8787",
+      name: "Partners Portal",
+    });
+    const production = parseAuthConfig({ ENVIRONMENT: "production", SESSION_SECRET: SECRET_32 });
+    expect(relyingPartyFor(production, "https://portal.example.com/authenticate")).toBeNull();
+  });
+
+  it.each([
+    [{ WEBAUTHN_RP_ID: "portal.example.com" }, /must be set together/],
+    [{ WEBAUTHN_ORIGIN: "https://portal.example.com" }, /must be set together/],
+    [{ WEBAUTHN_RP_ID: "other.example", WEBAUTHN_ORIGIN: "https://portal.example.com" }, /host of WEBAUTHN_ORIGIN/],
+    [{ WEBAUTHN_RP_ID: "portal.example.com", WEBAUTHN_ORIGIN: "https://portal.example.com/login" }, /origin only/],
+    [{ WEBAUTHN_RP_ID: "https://portal.example.com", WEBAUTHN_ORIGIN: "https://portal.example.com" }, /host name without scheme/],
+    [
+      { ENVIRONMENT: "production", SESSION_SECRET: SECRET_32, WEBAUTHN_RP_ID: "portal.example.com", WEBAUTHN_ORIGIN: "http://portal.example.com" },
+      /https URL in production/,
+    ],
+  ])("refuses the passkey settings %j", (env, message) => {
+    expect(() => parseAuthConfig(env)).toThrow(message);
   });
 
   it("takes the previous session key, the OTP key and the gateway", () => {
@@ -298,6 +326,7 @@ describe("parseOidcConfig (OpenID Connect sign-in)", () => {
     expect(Object.keys(parseAuthConfig(env)).sort()).toEqual([
       "environment",
       "otpSecret",
+      "relyingParty",
       "sessionSecret",
       "sessionSecretPrevious",
       "smsGatewayToken",

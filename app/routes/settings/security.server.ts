@@ -1,9 +1,10 @@
-// The Security tab of /settings: the person's sessions that stand, signing one
-// of them out, and signing out everywhere.
+// The Security tab of /settings: the person's passkeys (renaming and removing one; adding one is the JSON calls of
+// /authenticate/passkey), the sessions that stand, signing one of them out, and signing out everywhere.
 import { data, redirect, type AppLoadContext } from "@remix-run/cloudflare";
 import * as v from "valibot";
 import type { AuthDeps } from "../../../functions/auth/deps";
 import type { VerifiedSession } from "../../../functions/auth/guards";
+import { listPasskeys, PasskeyName, relyingPartyOf, removePasskey, renamePasskey } from "../../../functions/auth/passkeys";
 import { listActiveSessions, revokeOwnSession, signOutEverywhere } from "../../../functions/auth/sign-in";
 import { flashCookie, redirectWithFlash } from "../../../functions/flash";
 import { refuse, type Refusal } from "../../../functions/http";
@@ -24,7 +25,16 @@ export async function loadSessions(deps: AuthDeps, session: VerifiedSession) {
   }));
 }
 
+/** The person's passkeys, and whether passkeys can be added here at all (production needs its relying party configured). */
+export async function loadPasskeys(deps: AuthDeps, session: VerifiedSession) {
+  return { available: relyingPartyOf(deps) !== null, list: await listPasskeys(deps.db, session.sub) };
+}
+
+const passkeyId = v.pipe(v.string(), v.regex(/^pk_[0-9a-f-]{36}$/, "Choose a passkey."));
+
 const SecurityForm = v.variant("intent", [
+  v.object({ intent: v.literal("remove-passkey"), passkeyId }),
+  v.object({ intent: v.literal("rename-passkey"), passkeyId, name: PasskeyName }),
   v.object({ intent: v.literal("sign-out-everywhere") }),
   v.object({
     intent: v.literal("sign-out-session"),
@@ -41,7 +51,22 @@ export async function securityAction(
   form: Record<string, FormDataEntryValue>,
 ) {
   const parsed = v.safeParse(SecurityForm, form);
-  if (!parsed.success) return refuse({ form: NOT_UNDERSTOOD });
+  if (!parsed.success) {
+    // A name that does not do is said in the person's words; anything else was not sent by the tab.
+    const nameIssue = form.intent === "rename-passkey" ? parsed.issues.find((issue) => v.getDotPath(issue) === "name") : undefined;
+    return refuse({ form: nameIssue?.message ?? NOT_UNDERSTOOD });
+  }
+  if (parsed.output.intent === "remove-passkey") {
+    const { removed, sessionsEnded } = await removePasskey(deps, session, parsed.output.passkeyId);
+    if (!removed) return data<Refusal>({ errors: { form: "That passkey was already removed." }, values: null }, { status: 404 });
+    const others = sessionsEnded === 0 ? "" : ` Your ${sessionsEnded === 1 ? "other session was" : `${sessionsEnded} other sessions were`} signed out.`;
+    throw await redirectWithFlash(request, context.config, SECURITY_URL, { kind: "success", message: `The passkey is removed.${others}` });
+  }
+  if (parsed.output.intent === "rename-passkey") {
+    const renamed = await renamePasskey(deps, session, parsed.output.passkeyId, parsed.output.name);
+    if (!renamed) return data<Refusal>({ errors: { form: "That passkey was already removed." }, values: null }, { status: 404 });
+    throw await redirectWithFlash(request, context.config, SECURITY_URL, { kind: "success", message: "The passkey is renamed." });
+  }
   if (parsed.output.intent === "sign-out-everywhere") {
     const { setCookie } = await signOutEverywhere(request, deps, session);
     const headers = new Headers({ "Set-Cookie": setCookie });

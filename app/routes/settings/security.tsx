@@ -1,9 +1,10 @@
-// The Security tab of /settings: where the person is signed in, signing one
-// session out, and signing out everywhere.
+// The Security tab of /settings: the person's passkeys (security-passkeys.tsx), where they are signed in, signing
+// one session out, and signing out everywhere.
 import { Form, useNavigation } from "@remix-run/react";
 import { formatDate } from "../../lib/format";
 import { ErrorNotice } from "./notice";
-import type { loadSessions } from "./security.server";
+import { PasskeysSection } from "./security-passkeys";
+import type { loadPasskeys, loadSessions } from "./security.server";
 import { SECURITY_URL } from "./tabs";
 
 const CHANNEL_LABEL = {
@@ -12,7 +13,15 @@ const CHANNEL_LABEL = {
   userUniqueEmail: "Email",
 } as const;
 
-export function SecurityTab({ sessions, error }: { sessions: Awaited<ReturnType<typeof loadSessions>>; error: string | null }) {
+export function SecurityTab({
+  sessions,
+  passkeys,
+  error,
+}: {
+  sessions: Awaited<ReturnType<typeof loadSessions>>;
+  passkeys: Awaited<ReturnType<typeof loadPasskeys>>;
+  error: string | null;
+}) {
   const navigation = useNavigation();
   const submitting = navigation.state === "submitting" ? navigation.formData?.get("intent") : null;
   const others = sessions.filter((row) => !row.current).length;
@@ -20,6 +29,7 @@ export function SecurityTab({ sessions, error }: { sessions: Awaited<ReturnType<
     <section className="card" aria-labelledby="security-title">
       <h2 id="security-title">Security</h2>
       <ErrorNotice error={error} />
+      <PasskeysSection passkeys={passkeys} />
       <h3>Signed-in sessions</h3>
       <ul className="session-list">
         {sessions.map((row) => (
