@@ -2,9 +2,11 @@
 // (functions/auth/fresh-check.ts); this asks for a passkey or a code sent by SMS, makes the check at /auth/check,
 // and sends the form again, as it was, at once. A check is for that one action, used once, within 5 minutes.
 // The code's 5 minutes are counted down here too, so a person who waits sees it run out before the server says so.
-import { useSubmit } from "@remix-run/react";
+import { Link, useSubmit } from "@remix-run/react";
 import { useCallback, useEffect, useRef, useState } from "react";
 import type { CheckNeeded } from "../../functions/auth/fresh-check";
+import { signWithPasskey } from "../lib/passkey-browser";
+import { paths } from "../lib/paths";
 import { describedBy, Field } from "./form";
 
 export const CHECK_URL = "/auth/check";
@@ -24,6 +26,8 @@ export function refusalOf<T>(answer: T | undefined): Exclude<T, { check: CheckNe
 interface Offer {
   purpose: string;
   passkeyOnly: boolean;
+  /** The person has a passkey (and passkeys are on here). */
+  passkey: boolean;
   phone: string | null;
 }
 
@@ -113,6 +117,25 @@ export function FreshCheck({ check }: { check: CheckNeeded | null }) {
     }
   };
 
+  const checkWithPasskey = async () => {
+    if (!open) return;
+    setBusy(true);
+    setError(null);
+    try {
+      const asked = await post({ intent: "passkey-options", binding: open.binding });
+      if (!asked.ok || !asked.options) return setError(asked.message ?? "Your passkey could not be used. Try again.");
+      const signed = await signWithPasskey(asked.options as Parameters<typeof signWithPasskey>[0]);
+      if (!signed.ok) return setError(signed.message);
+      const answer = await post({ intent: "passkey", binding: open.binding, response: signed.response });
+      if (!answer.ok) return setError(answer.message ?? "Your passkey could not be used. Try again.");
+      done();
+    } catch {
+      setError("Action Failed. Please check connectivity and try again");
+    } finally {
+      setBusy(false);
+    }
+  };
+
   const codeLeft = codeSentAt === null ? 0 : codeSentAt + CODE_LIFETIME_MS - now;
   const codeExpired = codeSentAt !== null && codeLeft <= 0;
 
@@ -155,8 +178,23 @@ export function FreshCheck({ check }: { check: CheckNeeded | null }) {
             </p>
           ) : null}
           {!offer && !error ? <p aria-live="polite">Getting the check ready…</p> : null}
+          {offer?.passkey && codeSentAt === null ? (
+            <button type="button" className="button button--primary button--block" disabled={busy} onClick={() => void checkWithPasskey()}>
+              {busy ? "Waiting for your passkey…" : "Use your passkey"}
+            </button>
+          ) : null}
+          {offer && !offer.passkey && open.passkeyOnly ? (
+            <p className="notice notice--warning notice__message">
+              You have no passkey yet. <Link to={paths.settings("security")}>Add one in Settings → Security</Link>, then decide again.
+            </p>
+          ) : null}
           {offer?.phone && codeSentAt === null ? (
-            <button type="button" className="button button--block" disabled={busy} onClick={() => void sendCode()}>
+            <button
+              type="button"
+              className={offer.passkey ? "button button--ghost button--block" : "button button--block"}
+              disabled={busy}
+              onClick={() => void sendCode()}
+            >
               {busy ? "Sending…" : `Text a code to ${offer.phone}`}
             </button>
           ) : null}

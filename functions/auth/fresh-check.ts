@@ -81,6 +81,7 @@ export interface CheckNeeded {
 
 export const CHECK_MESSAGES = {
   noPhone: "No phone number is linked to your account: add a passkey in Settings → Security.",
+  noPasskey: "You have no passkey yet: add one in Settings → Security, or use a code.",
   noSms: "Text messages cannot be sent right now. Use your passkey, or try again later.",
   deliveryFailed: "We could not send the code. Please try again in a moment.",
   cooldown: (seconds: number) => `Please wait ${seconds} seconds before asking for a new code.`,
