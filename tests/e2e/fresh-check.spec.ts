@@ -3,6 +3,7 @@
 // click. A code he waits on past its 5 minutes (Playwright's clock) runs out in the dialog, and the server refuses a
 // check that is older than 5 minutes. The dialog fits 390 px.
 import type { Page } from "@playwright/test";
+import { mintSession } from "../support/sign-in";
 import { mintFreshCheck } from "../support/fresh-check";
 import { requestChange } from "../../functions/data/approvals";
 import { ESI_KUMASI, KUMASI, META } from "../support/tenants";
@@ -104,4 +105,70 @@ test("a code runs out after 5 minutes in the dialog, and a check older than 5 mi
   await page.getByRole("button", { name: "Approve" }).click();
   await expect(dialog).toBeVisible();
   await expect(page.getByTestId("request-status")).toHaveText("Pending");
+});
+
+test.describe("with a passkey", () => {
+  // WebAuthn needs a host that can be a relying party: the portal as http://localhost:<port> (passkeys.spec.ts).
+  test.use({ signedInAs: null });
+
+  test.afterEach(async ({ portal }) => {
+    const at = new Date().toISOString();
+    await portal.core().prepare("UPDATE passkeys SET removed_at = ? WHERE user_id = 'usr_kofi_boateng' AND removed_at IS NULL").bind(at).run();
+    await (await portal.db()).prepare("UPDATE business_policies SET decisions_need_passkey = 0 WHERE id = ? AND business_id = ?").bind(KUMASI, KUMASI).run();
+  });
+
+  test("Kofi adds a passkey and approves with it; when the business asks for passkeys, a code is not offered", async ({ page, context, portal }) => {
+    test.setTimeout(90_000);
+    const base = portal.url.replace("127.0.0.1", "localhost");
+    await context.addCookies((await mintSession(await portal.db(), base, "kofi.boateng@example.com", KUMASI)).browserCookies);
+    const cdp = await context.newCDPSession(page);
+    await cdp.send("WebAuthn.enable");
+    await cdp.send("WebAuthn.addVirtualAuthenticator", {
+      options: { protocol: "ctap2", transport: "internal", hasResidentKey: true, hasUserVerification: true, isUserVerified: true },
+    });
+    await page.goto(`${base}/settings?tab=security`);
+    await hydrated(page);
+    await page.getByLabel("Name of the new passkey").fill("Kofi's Ɛkuu phone 📱");
+    await page.getByRole("button", { name: "Add a passkey" }).click();
+    await expect(page.getByRole("status")).toContainText("is added.");
+
+    const first = await esiAsks();
+    await page.goto(`${base}/approvals/merchant/${first.id}`);
+    await hydrated(page);
+    await page.getByRole("button", { name: "Approve" }).click();
+    const dialog = page.getByRole("dialog", { name: "Confirm it is you" });
+    await expect(dialog.getByRole("button", { name: /^Text a code to/ })).toBeVisible();
+    await page.screenshot({ path: "tmp/screenshots/fresh-check-passkey-1280.png" });
+    await dialog.getByRole("button", { name: "Use your passkey" }).click();
+    await expect(page).toHaveURL(/\/approvals$/);
+    await expect(page.getByText("Approved: the merchant change has taken effect.")).toBeVisible();
+
+    // The business now asks for a passkey for every decision: the dialog offers no code.
+    await (
+      await portal.db()
+    )
+      .prepare(
+        "INSERT INTO business_policies (id, business_id, decisions_need_passkey, status, created_at, updated_at, version) VALUES (?, ?, 1, 'active', ?, ?, 1) ON CONFLICT (id) DO UPDATE SET decisions_need_passkey = 1",
+      )
+      .bind(KUMASI, KUMASI, new Date().toISOString(), new Date().toISOString())
+      .run();
+    const second = await esiAsks();
+    await page.goto(`${base}/approvals/merchant/${second.id}`);
+    await hydrated(page);
+    await page.getByLabel("Reason for rejecting").fill("The TIN belongs to another trader.");
+    await page.getByRole("button", { name: "Reject" }).click();
+    await expect(dialog).toContainText("This business asks for a passkey for every decision.");
+    await expect(dialog.getByRole("button", { name: "Use your passkey" })).toBeVisible();
+    await expect(dialog.getByRole("button", { name: /^Text a code to/ })).toHaveCount(0);
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.screenshot({ path: "tmp/screenshots/fresh-check-passkey-only-390.png" });
+    await dialog.getByRole("button", { name: "Use your passkey" }).click();
+    await expect(page).toHaveURL(/\/approvals$/);
+    await expect(page.getByText(/Rejected: Esi Owusu can read your reason/)).toBeVisible();
+    const audit = await portal
+      .core()
+      .prepare("SELECT after_json FROM audit_log WHERE action = 'auth.check.passed' AND actor_id = 'usr_kofi_boateng' ORDER BY id DESC LIMIT 1")
+      .first<{ after_json: string }>();
+    expect(JSON.parse(audit!.after_json)).toEqual({ binding: `decide:${second.id}`, method: "passkey" });
+  });
 });
