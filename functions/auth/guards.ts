@@ -75,7 +75,9 @@ async function readSession(request: Request, deps: AuthDeps): Promise<SessionChe
   if (read.kind === "absent" || read.kind === "refused") {
     return { ok: false, returnUrl: (await readReturnUrl(request, deps.config, now)) ?? "/login", clear: read.kind === "refused" };
   }
-  if (read.kind === "expired") return { ok: false, returnUrl: read.returnUrl, clear: true, ...(read.verified ? { ended: "absolute" as const } : {}) };
+  if (read.kind === "expired") {
+    return { ok: false, returnUrl: read.returnUrl, clear: true, business: read.business, ...(read.verified ? { ended: "absolute" as const } : {}) };
+  }
   // With a business chosen, its membership is read from its database while the session row is read (requireBusiness needs it next).
   const { sid, sub, activeBusiness } = read.session;
   const guess = activeBusiness ? lastPlace.get(activeBusiness) : undefined;

@@ -134,7 +134,7 @@ export type CookieRead =
   /** Authentic, unexpired, well-formed. Not yet checked against the sessions table. */
   | { kind: "authentic"; session: SessionData }
   /** Authentic but past its expiration: the return URL it carried can still be trusted, and whether it had been verified. */
-  | { kind: "expired"; returnUrl: ReturnUrl; verified: boolean }
+  | { kind: "expired"; returnUrl: ReturnUrl; verified: boolean; business: string | null }
   /** Forged, altered, signed with an unknown key, or not a session at all. */
   | { kind: "refused"; reason: "malformed" | "unknown-kid" | "bad-signature" };
 
@@ -161,13 +161,16 @@ export async function readSessionCookie(request: Request, config: AuthConfig, no
     const { payload } = await jwtVerify(token, key, { algorithms: ["HS256"], currentDate: new Date(now) });
     const parsed = v.safeParse(SessionClaims, payload);
     if (!parsed.success) return { kind: "refused", reason: "malformed" };
-    if (parsed.output.tokenExpiration <= now) return { kind: "expired", returnUrl: parsed.output.returnUrl, verified: parsed.output.stage !== "identified" };
+    if (parsed.output.tokenExpiration <= now) {
+      return { kind: "expired", returnUrl: parsed.output.returnUrl, verified: parsed.output.stage !== "identified", business: parsed.output.activeBusiness };
+    }
     return { kind: "authentic", session: parsed.output };
   } catch (error) {
     // jose checks the signature before the claims, so an expired token's payload is authentic.
     if (error instanceof errors.JWTExpired) {
       const returnUrl = v.safeParse(v.picklist(RETURN_URLS), error.payload.returnUrl);
-      return { kind: "expired", returnUrl: returnUrl.success ? returnUrl.output : "/login", verified: error.payload.stage !== "identified" };
+      const business = typeof error.payload.activeBusiness === "string" ? error.payload.activeBusiness : null;
+      return { kind: "expired", returnUrl: returnUrl.success ? returnUrl.output : "/login", verified: error.payload.stage !== "identified", business };
     }
     return { kind: "refused", reason: error instanceof errors.JWSSignatureVerificationFailed ? "bad-signature" : "malformed" };
   }
