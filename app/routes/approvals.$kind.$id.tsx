@@ -6,6 +6,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData, useNavigation, type ShouldRevalidateFunction } from "@remix-run/react";
 import * as v from "valibot";
+import { endSessionsInBusiness } from "../../functions/auth/sign-in";
 import { forbidden, refusalMessage, requireTenant } from "../../functions/guards";
 import {
   approveRequest,
@@ -138,6 +139,9 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
         await approveRequest(tenant, deps.meta, found.id);
         // Sign-in reads people and their businesses from the core database: the change reaches it now.
         if (found.kind === "employee") await copyMemberToCore(deps.db, tenant, found.targetId);
+        // A changed role or a deactivation ends the person's sessions in this business at once (decision 026).
+        if (found.kind === "employee" && found.action !== "create")
+          await endSessionsInBusiness(deps, tenant.userId, found.targetId, tenant.businessId, found.action);
       } else await rejectRequest(tenant, deps.meta, found.id, parsed.output.reason);
       return null;
     } catch (error) {

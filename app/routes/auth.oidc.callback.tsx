@@ -16,7 +16,13 @@ import { SIGN_IN_MESSAGE_TYPE, type SignInMessage } from "../lib/sign-in-popup";
 // The popup goes portal -> provider -> here: with the portal's usual
 // same-origin-allow-popups this page would land in a new browsing context group
 // and lose window.opener. It shows nothing but the outcome.
-export const headers: HeadersFunction = () => ({ "Cross-Origin-Opener-Policy": "unsafe-none", "Cache-Control": "no-store", "Referrer-Policy": "no-referrer" });
+// A refused (429) sign-in's Retry-After reaches the response.
+export const headers: HeadersFunction = ({ loaderHeaders }) => ({
+  "Cross-Origin-Opener-Policy": "unsafe-none",
+  "Cache-Control": "no-store",
+  "Referrer-Policy": "no-referrer",
+  ...(loaderHeaders.get("Retry-After") ? { "Retry-After": loaderHeaders.get("Retry-After")! } : {}),
+});
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   if (!isOidcProvider(params.provider)) routeNotFound(request);
@@ -24,6 +30,11 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const finished = await finishOidcSignIn(request, deps, oidcDeps(context, deps), params.provider);
   const cookies = setCookieHeaders(finished.setCookies);
   const { outcome } = finished;
+  // Over a sign-in limit: a 429 in either mode (the page hands the failure to /login, or shows it with a way back).
+  if (finished.retryAfterSeconds !== undefined) {
+    cookies.set("Retry-After", String(finished.retryAfterSeconds));
+    return data({ message: { type: SIGN_IN_MESSAGE_TYPE, ok: false, code: "too_many" } satisfies SignInMessage }, { status: 429, headers: cookies });
+  }
   if (finished.mode === "redirect") throw redirect(outcome.ok ? outcome.next : `/login?error=${outcome.code}`, { headers: cookies });
   // A popup, or a flow whose cookie was lost (the page decides by whether it has an opener).
   const message: SignInMessage = outcome.ok

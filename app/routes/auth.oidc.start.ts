@@ -5,6 +5,7 @@
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import * as v from "valibot";
 import { authDeps, oidcDeps } from "../../functions/auth/deps";
+import { AUTH_LIMITS, addressLimited, tooManyMessage } from "../../functions/auth/limits";
 import { beginOidcSignIn, isOidcProvider } from "../../functions/auth/oidc-sign-in";
 import { requireSameOrigin } from "../../functions/auth/origin";
 import { SIGN_IN_FAILURES } from "../../functions/auth/sign-in-messages";
@@ -26,6 +27,13 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   if (!parsed.success)
     return Response.json({ code: "invalid_request", message: parsed.issues[0].message }, { status: 400, headers: { "Cache-Control": "no-store" } });
   const deps = authDeps(request, context);
+  // No account is known before the provider answers: counted per address here, per account too at the callback.
+  const wait = await addressLimited(deps.db, request, AUTH_LIMITS.signInPerAddress, deps.now());
+  if (wait !== null) {
+    const headers = { "Cache-Control": "no-store", "Retry-After": String(wait) };
+    if (!wantsJson) throw redirect("/login?error=too_many", { status: 303, headers });
+    return Response.json({ code: "too_many", message: tooManyMessage(wait) }, { status: 429, headers });
+  }
   const begun = await beginOidcSignIn(request, deps, oidcDeps(context, deps), params.provider, parsed.output.mode);
   if (!begun.ok) {
     if (!wantsJson) throw redirect(`/login?error=${begun.code}`, { status: 303, headers: withCookies(begun.setCookies) });

@@ -7,12 +7,15 @@ import * as v from "valibot";
 import { authDeps } from "../../functions/auth/deps";
 import { redirectSignedIn, requireIdentified } from "../../functions/auth/guards";
 import { requireSameOrigin } from "../../functions/auth/origin";
+import { CODE_SEND_LIMITS, authLimited, retryAfterHeaders, tooMany } from "../../functions/auth/limits";
 import { requestOtp } from "../../functions/auth/otp";
 import { hasPasskey, relyingPartyOf } from "../../functions/auth/passkeys";
 import { smsPortFor } from "../../functions/auth/sms";
 import { refuse } from "../../functions/http";
 import { passkeyCall, signWithPasskey } from "../lib/passkey-browser";
 import { maskPhone } from "../lib/phone";
+
+export const headers = retryAfterHeaders;
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const deps = authDeps(request, context);
@@ -35,6 +38,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const parsed = v.safeParse(PhoneForm, Object.fromEntries(await request.formData()));
   const msisdn = parsed.success ? session.linkedNumbers[parsed.output.phone] : undefined;
   if (!msisdn) return refuse({ phone: "Choose one of the phone numbers linked to your account." });
+  const wait = await authLimited(deps.db, request, CODE_SEND_LIMITS, session.sub, deps.now());
+  if (wait !== null) return tooMany("phone", wait);
   const sent = await requestOtp(request, deps, session, { msisdn, masked: maskPhone(msisdn) }, smsPortFor(deps.config, deps.db));
   if (!sent.ok) return refuse({ phone: sent.message });
   return redirect("/authenticate/verify", { headers: { "Set-Cookie": sent.setCookie } });

@@ -5,11 +5,14 @@ import * as v from "valibot";
 import { authDeps } from "../../functions/auth/deps";
 import { redirectSignedIn, requireIdentified } from "../../functions/auth/guards";
 import { requireSameOrigin } from "../../functions/auth/origin";
+import { CODE_SEND_LIMITS, CODE_VERIFY_LIMITS, authLimited, retryAfterHeaders, tooMany } from "../../functions/auth/limits";
 import { requestOtp, verifyOtp } from "../../functions/auth/otp";
 import { smsPortFor } from "../../functions/auth/sms";
 import { refuse } from "../../functions/http";
 import { describedBy, Field } from "../components/form";
 import { maskPhone } from "../lib/phone";
+
+export const headers = retryAfterHeaders;
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const deps = authDeps(request, context);
@@ -36,10 +39,14 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (parsed.output.intent === "resend") {
     if (!session.selectedPhoneNumber) throw redirect("/authenticate");
     const msisdn = session.selectedPhoneNumber;
+    const wait = await authLimited(deps.db, request, CODE_SEND_LIMITS, session.sub, deps.now());
+    if (wait !== null) return tooMany("code", wait);
     const sent = await requestOtp(request, deps, session, { msisdn, masked: maskPhone(msisdn) }, smsPortFor(deps.config, deps.db));
     if (!sent.ok) return refuse({ code: sent.message });
     return data({ resent: true }, { headers: { "Set-Cookie": sent.setCookie } });
   }
+  const wait = await authLimited(deps.db, request, CODE_VERIFY_LIMITS, session.sub, deps.now());
+  if (wait !== null) return tooMany("code", wait);
   const verified = await verifyOtp(request, deps, session, parsed.output.code);
   if (!verified.ok) return refuse({ code: verified.message });
   return redirect("/select-business", { headers: { "Set-Cookie": verified.setCookie } });

@@ -8,6 +8,7 @@ import { Link, useLoaderData, useNavigate } from "@remix-run/react";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { authDeps, oidcDeps } from "../../functions/auth/deps";
 import { redirectSignedIn } from "../../functions/auth/guards";
+import { endedMessage } from "../../functions/auth/session";
 import { isOidcConfigured, type OidcMode, type OidcProviderId } from "../../functions/auth/oidc";
 import { isSignInFailure, signInFailureMessage, SIGN_IN_FAILURES, type SignInFailure } from "../../functions/auth/sign-in-messages";
 import { popupFeatures, popupSize } from "../lib/popup";
@@ -21,12 +22,15 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   await redirectSignedIn(request, deps);
   const { oidc } = oidcDeps(context, deps);
   // After a full-page flow the callback sends failures back here as ?error=<code>.
-  const code = new URL(request.url).searchParams.get("error");
+  const url = new URL(request.url);
+  const code = url.searchParams.get("error");
   return data(
     {
       configured: { microsoft: isOidcConfigured(oidc, "microsoft"), google: isOidcConfigured(oidc, "google") },
       popupSize: oidc.popupSize,
       error: code === null ? null : signInFailureMessage(code),
+      // A limit ended the session (decision 026): say which.
+      ended: endedMessage(url.searchParams.get("ended")),
     },
     { headers: { "Cache-Control": "no-store" } },
   );
@@ -149,12 +153,17 @@ function useProviderSignIn(configuredSize: string | null, initialError: string |
 }
 
 export default function Login() {
-  const { configured, popupSize: size, error: initialError } = useLoaderData<typeof loader>();
+  const { configured, popupSize: size, error: initialError, ended } = useLoaderData<typeof loader>();
   const { signingIn, error, signIn, refuseSecond } = useProviderSignIn(size, initialError);
   return (
     <div className="sign-in">
       <h1>Sign in</h1>
       <p className="page__lead">Then we send a one-time code to a phone number linked to your account.</p>
+      {ended ? (
+        <p className="notice notice--warning notice__message" role="status" data-testid="signed-out-notice">
+          {ended}
+        </p>
+      ) : null}
       {error ? (
         <p className="notice notice--danger notice__message" role="alert" data-testid="sign-in-error">
           {error}

@@ -6,7 +6,9 @@ import { listMemberBusinesses } from "../../functions/auth/businesses";
 import { authDeps } from "../../functions/auth/deps";
 import { requireVerified } from "../../functions/auth/guards";
 import { requireSameOrigin } from "../../functions/auth/origin";
+import { clearResumeCookie, readResume } from "../../functions/auth/session";
 import { chooseBusiness } from "../../functions/auth/sign-in";
+import { setCookieHeaders } from "../../functions/cookies";
 import { refuse } from "../../functions/http";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
@@ -28,7 +30,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (!parsed.success) return refuse({ business: parsed.issues[0].message });
   const chosen = await chooseBusiness(request, deps, session, parsed.output.businessId);
   if (!chosen.ok) return refuse({ business: chosen.message });
-  return redirect("/", { headers: { "Set-Cookie": chosen.setCookie } });
+  // Signed out by a limit and signed in again to the same business: back to the page they were on (decision 026).
+  const resume = await readResume(request, deps.config, deps.now());
+  const to = resume && (resume.business === null || resume.business === parsed.output.businessId) ? resume.path : "/";
+  return redirect(to, { headers: setCookieHeaders(resume ? [chosen.setCookie, clearResumeCookie(request)] : [chosen.setCookie]) });
 }
 
 export default function SelectBusiness() {

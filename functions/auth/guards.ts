@@ -6,20 +6,33 @@
 // cookie's (session.ts), which outlives it.
 import { redirect } from "@remix-run/cloudflare";
 import { membershipRoleStatement } from "../data/memberships";
-import { sessionRowStatement, type SessionRow } from "../data/sign-in-sessions";
+import { sessionRowStatement, touchSessionStatement, type SessionRow } from "../data/sign-in-sessions";
 import type { Role } from "../permissions";
 import type { Tenant } from "../data/tenant";
-import type { AuthDeps } from "./deps";
+import { iso, type AuthDeps } from "./deps";
 import { timed } from "../timing";
-import { clearSessionCookie, isValidSession, readReturnUrl, readSessionCookie, type ReturnUrl, type SessionData } from "./session";
-import { rowAllows } from "./sign-in";
+import {
+  ACTIVITY_PRECISION_MS,
+  clearSessionCookie,
+  isValidSession,
+  readReturnUrl,
+  readSessionCookie,
+  resumeCookie,
+  safeReturnPath,
+  type EndedReason,
+  type ReturnUrl,
+  type SessionData,
+} from "./session";
+import { rowAllows, rowEnded } from "./sign-in";
 
 export type SessionCheck =
   /**
    * `shard`: the database of the cookie's business (the directory, read with the session row); `role`: the member's
    * role there, read from that database alongside (undefined when not read).
    */
-  { ok: true; session: SessionData; shard: string | null; role?: Role | null } | { ok: false; returnUrl: ReturnUrl; clear: boolean };
+  | { ok: true; session: SessionData; shard: string | null; role?: Role | null }
+  /** `ended`: the idle or the 12-hour limit ended it (the sign-in page says so); `business`: the business it was in. */
+  | { ok: false; returnUrl: ReturnUrl; clear: boolean; ended?: EndedReason; business?: string | null };
 
 /**
  * Where each business was last found (per isolate). The membership is read from that database at the same time as
@@ -62,7 +75,9 @@ async function readSession(request: Request, deps: AuthDeps): Promise<SessionChe
   if (read.kind === "absent" || read.kind === "refused") {
     return { ok: false, returnUrl: (await readReturnUrl(request, deps.config, now)) ?? "/login", clear: read.kind === "refused" };
   }
-  if (read.kind === "expired") return { ok: false, returnUrl: read.returnUrl, clear: true };
+  if (read.kind === "expired") {
+    return { ok: false, returnUrl: read.returnUrl, clear: true, business: read.business, ...(read.verified ? { ended: "absolute" as const } : {}) };
+  }
   // With a business chosen, its membership is read from its database while the session row is read (requireBusiness needs it next).
   const { sid, sub, activeBusiness } = read.session;
   const guess = activeBusiness ? lastPlace.get(activeBusiness) : undefined;
@@ -74,7 +89,13 @@ async function readSession(request: Request, deps: AuthDeps): Promise<SessionChe
     sessionRowStatement(deps.db, sid, activeBusiness ?? null).first<SessionRow>(),
     guess ? roleIn(guess) : Promise.resolve(undefined),
   ]);
-  if (!rowAllows(row, read.session, now)) return { ok: false, returnUrl: read.session.returnUrl, clear: true };
+  if (!rowAllows(row, read.session, now)) {
+    const ended = row && row.revoked_at === null && row.user_id === sub ? rowEnded(row, now) : null;
+    return { ok: false, returnUrl: read.session.returnUrl, clear: true, business: activeBusiness, ...(ended ? { ended } : {}) };
+  }
+  if (row && isPersonActivity(request) && Date.parse(row.last_active_at ?? row.created_at) + ACTIVITY_PRECISION_MS <= now) {
+    await touchSessionStatement(deps.db, sid, iso(now), iso(now - ACTIVITY_PRECISION_MS)).run();
+  }
   const shard = row?.shard ?? null;
   if (!activeBusiness || !shard) return { ok: true, session: read.session, shard };
   lastPlace.set(activeBusiness, shard);
@@ -83,14 +104,54 @@ async function readSession(request: Request, deps: AuthDeps): Promise<SessionChe
   return { ok: true, session: read.session, shard, role };
 }
 
+/**
+ * Requests that are not the person doing something and so do not keep a session alive (decision 026): the
+ * browser's speculative prefetches, the analytics relay and the build check (both under /api/ or /builds/).
+ */
+export function isPersonActivity(request: Request): boolean {
+  const purpose = request.headers.get("Sec-Purpose") ?? request.headers.get("Purpose") ?? "";
+  if (purpose.toLowerCase().includes("prefetch")) return false;
+  return !/^\/(?:api|builds)\//i.test(new URL(request.url).pathname);
+}
+
 function leave(request: Request, to: string, clear: boolean): never {
   throw redirect(to, clear ? { headers: { "Set-Cookie": clearSessionCookie(request) } } : undefined);
+}
+
+/**
+ * A page behind sign-in refused the session: to the sign-in page, saying why when a limit ended it, and
+ * remembering where the person was (the page of the form for a POST) so signing in again comes back there.
+ */
+async function signedOut(request: Request, deps: AuthDeps, check: Extract<SessionCheck, { ok: false }>): Promise<never> {
+  const headers = new Headers();
+  if (check.clear) headers.append("Set-Cookie", clearSessionCookie(request));
+  // `/` is where signing in lands anyway.
+  const place = placeOf(request);
+  if (place && place !== "/" && isPersonActivity(request))
+    headers.append("Set-Cookie", await resumeCookie(request, deps.config, place, check.business ?? null, deps.now()));
+  throw redirect(check.ended ? `${check.returnUrl}?ended=${check.ended}` : check.returnUrl, { headers });
+}
+
+/** The page the person was on: a GET's own path and query; for a POST the form's page (a same-origin Referer), else its path. */
+export function placeOf(request: Request): string | null {
+  const url = new URL(request.url);
+  if (request.method === "GET" || request.method === "HEAD") return safeReturnPath(`${url.pathname}${url.search}`);
+  const referer = request.headers.get("Referer");
+  if (referer) {
+    try {
+      const from = new URL(referer);
+      if (from.origin === url.origin) return safeReturnPath(`${from.pathname}${from.search}`);
+    } catch {
+      // An unreadable Referer: fall back to the path.
+    }
+  }
+  return safeReturnPath(url.pathname);
 }
 
 /** A login in progress (the /authenticate pages): an authentic, unrevoked session at any stage. */
 export async function requireIdentified(request: Request, deps: AuthDeps): Promise<SessionData> {
   const check = await checkSession(request, deps);
-  if (!check.ok) leave(request, check.returnUrl, check.clear);
+  if (!check.ok) leave(request, check.ended ? `${check.returnUrl}?ended=${check.ended}` : check.returnUrl, check.clear);
   return check.session;
 }
 
@@ -101,7 +162,7 @@ export async function requireIdentified(request: Request, deps: AuthDeps): Promi
  */
 export async function requireSession(request: Request, deps: AuthDeps): Promise<SessionData> {
   const check = await checkSession(request, deps);
-  if (!check.ok) leave(request, check.returnUrl, check.clear);
+  if (!check.ok) return signedOut(request, deps, check);
   if (!isValidSession(check.session, deps.now())) leave(request, check.session.returnUrl, true);
   return check.session;
 }

@@ -2,7 +2,7 @@
 // account and per address in D1 (functions/rate-limit.ts), and a request over either is answered 429 with
 // Retry-After and the wait in words by the field the person is looking at. The one-time code's own hourly windows
 // (otp.ts: per phone, per account, wrong codes) stay as they are; these sit in front of them.
-import { data } from "@remix-run/cloudflare";
+import { data, type HeadersFunction } from "@remix-run/cloudflare";
 import { clientKey, overLimits, type LimitedKey, type RateLimit } from "../rate-limit";
 import type { Refusal } from "../http";
 
@@ -12,7 +12,8 @@ const MINUTE = 60_000;
 export const AUTH_LIMITS = {
   /** An email looked up (unique-email sign-in, or the work account a provider named). */
   signInPerAccount: { name: "sign-in-account", max: 10, windowMs: 10 * MINUTE },
-  signInPerAddress: { name: "email-lookup", max: 10, windowMs: 10 * MINUTE },
+  /** An office behind one address signs in many people; a work-account sign-in counts twice (start and callback). */
+  signInPerAddress: { name: "sign-in-address", max: 30, windowMs: 10 * MINUTE },
   /** A one-time code asked for (sign-in or a check). */
   codeSendPerAccount: { name: "code-send-account", max: 10, windowMs: 60 * MINUTE },
   codeSendPerAddress: { name: "code-send-address", max: 30, windowMs: 60 * MINUTE },
@@ -44,6 +45,15 @@ export async function authLimited(db: D1Database, request: Request, pair: AuthLi
   return over?.retryAfterSeconds ?? null;
 }
 
+/**
+ * Counts one request from the request's address only, for an endpoint where no account is known yet (the start of a
+ * work-account or Google sign-in: the provider names the account later, at the callback, which counts both).
+ */
+export async function addressLimited(db: D1Database, request: Request, limit: RateLimit, now: number): Promise<number | null> {
+  const over = await overLimits(db, [{ limit, key: clientKey(request.headers.get("CF-Connecting-IP")) }], now);
+  return over?.retryAfterSeconds ?? null;
+}
+
 /** "Too many attempts. Try again in 7 minutes." */
 export function tooManyMessage(retryAfterSeconds: number): string {
   const minutes = Math.max(1, Math.ceil(retryAfterSeconds / 60));
@@ -60,3 +70,9 @@ export function tooMany(field: string, retryAfterSeconds: number) {
     { status: 429, headers: { "Retry-After": String(retryAfterSeconds) } },
   );
 }
+
+/** A route's `headers` export: a refused request's Retry-After reaches the response (Remix passes on only cookies by itself). */
+export const retryAfterHeaders: HeadersFunction = ({ actionHeaders, loaderHeaders }) => {
+  const retryAfter = actionHeaders.get("Retry-After") ?? loaderHeaders.get("Retry-After");
+  return retryAfter ? { "Retry-After": retryAfter } : new Headers();
+};

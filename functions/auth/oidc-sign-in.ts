@@ -6,7 +6,8 @@ import { signInAuditStatement } from "../data/audit";
 import { iso, type AuthDeps } from "./deps";
 import { OIDC_PROVIDERS, OidcError, completeOidc, startOidc, type OidcDeps, type OidcMode, type OidcProviderId } from "./oidc";
 import type { SignInFailure } from "./sign-in-messages";
-import { logout, NO_ACCOUNT, startLogin } from "./sign-in";
+import { SIGN_IN_LIMITS, authLimited } from "./limits";
+import { logout, NO_ACCOUNT, normaliseEmail, startLogin } from "./sign-in";
 
 export function isOidcProvider(value: unknown): value is OidcProviderId {
   return typeof value === "string" && (OIDC_PROVIDERS as readonly string[]).includes(value);
@@ -36,6 +37,8 @@ export type Finished = {
   mode: OidcMode | null;
   outcome: { ok: true; next: typeof AFTER_IDENTIFIED } | { ok: false; code: SignInFailure };
   setCookies: string[];
+  /** Set when the account or the address is over its sign-in limit: the seconds to wait (a 429). */
+  retryAfterSeconds?: number;
 };
 
 /** The redirect URI: verify the provider's answer and start the portal login for its email. */
@@ -46,6 +49,9 @@ export async function finishOidcSignIn(request: Request, deps: AuthDeps, oidc: O
     await auditFailure(deps, provider, error.code, error.detail.providerError ?? error.reason);
     return { mode: result.mode, outcome: { ok: false, code: error.code }, setCookies: [result.setCookie] };
   }
+  // The provider named the account: its look-up is limited like a typed email's (per account and per address).
+  const wait = await authLimited(deps.db, request, SIGN_IN_LIMITS, `email:${normaliseEmail(result.email)}`, deps.now());
+  if (wait !== null) return { mode: result.mode, outcome: { ok: false, code: "too_many" }, setCookies: [result.setCookie], retryAfterSeconds: wait };
   const login = await startLogin(request, deps, { email: result.email, channel: provider });
   if (!login.ok) {
     // startLogin audited the unknown email itself.

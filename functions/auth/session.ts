@@ -23,8 +23,32 @@ export type ReturnUrl = (typeof RETURN_URLS)[number];
 
 /** From the email to a typed code: picking a phone and typing the code fit easily. */
 export const IDENTIFIED_TTL_MS = 15 * 60_000;
-/** A verified session lasts a working day; then the person signs in again. */
+/** A session lasts a working day from the moment sign-in began, whatever happens in between (decision 026). */
 export const SESSION_TTL_MS = 12 * 60 * 60_000;
+/** A session ends after this long without anything the person did (decision 026). */
+export const SESSION_IDLE_MS = 30 * 60_000;
+/** The stored activity time is refreshed at most this often: the idle limit holds to within a minute. */
+export const ACTIVITY_PRECISION_MS = 60_000;
+/**
+ * A verified session's cookie outlives its token by this much, so a request after the 12 hours still carries an
+ * authentic, expired token and the sign-in page can say why the person was signed out (an absent cookie tells
+ * nothing). The guard refuses the expired token all the same and clears the cookie. A login still in progress
+ * (identified) keeps a cookie exactly as long as its token: its end is not the 12-hour limit.
+ */
+export const EXPIRED_COOKIE_GRACE_MS = 12 * 60 * 60_000;
+
+/** Why a session that was signed in no longer is, for the sign-in page's message. */
+export const ENDED_REASONS = ["idle", "absolute"] as const;
+export type EndedReason = (typeof ENDED_REASONS)[number];
+export const ENDED_MESSAGES: Record<EndedReason, string> = {
+  idle: "You were signed out after 30 minutes without activity.",
+  absolute: "You were signed out: a session lasts 12 hours. Sign in again.",
+};
+
+/** The message for the sign-in page's `?ended=` parameter, or null for anything else. */
+export function endedMessage(value: string | null): string | null {
+  return value !== null && (ENDED_REASONS as readonly string[]).includes(value) ? ENDED_MESSAGES[value as EndedReason] : null;
+}
 
 /** SPEC section 2: work account and Google return to /login, unique email to /login-option. */
 export function returnUrlFor(channel: Channel): ReturnUrl {
@@ -82,7 +106,7 @@ export async function sessionKeyId(secret: string): Promise<string> {
 }
 
 /** The session and the return-URL cookie are signed with keys of their own, so neither token passes for the other. */
-type Purpose = "session" | "return";
+type Purpose = "session" | "return" | "resume";
 
 function signingKey(secret: string, purpose: Purpose): Uint8Array {
   return encoder.encode(`${purpose}:${secret}`);
@@ -96,7 +120,8 @@ export async function sessionCookie(request: Request, config: AuthConfig, sessio
     .setJti(crypto.randomUUID())
     .setExpirationTime(Math.ceil(session.tokenExpiration / 1000))
     .sign(signingKey(config.sessionSecret, "session"));
-  return serializeCookie(request, SESSION_COOKIE, token, Math.ceil((session.tokenExpiration - now) / 1000));
+  const grace = session.stage === "identified" ? 0 : EXPIRED_COOKIE_GRACE_MS;
+  return serializeCookie(request, SESSION_COOKIE, token, Math.ceil((session.tokenExpiration + grace - now) / 1000));
 }
 
 /** The Set-Cookie that removes the session cookie. */
@@ -108,8 +133,8 @@ export type CookieRead =
   | { kind: "absent" }
   /** Authentic, unexpired, well-formed. Not yet checked against the sessions table. */
   | { kind: "authentic"; session: SessionData }
-  /** Authentic but past its expiration: the return URL it carried can still be trusted. */
-  | { kind: "expired"; returnUrl: ReturnUrl }
+  /** Authentic but past its expiration: the return URL it carried can still be trusted, and whether it had been verified. */
+  | { kind: "expired"; returnUrl: ReturnUrl; verified: boolean; business: string | null }
   /** Forged, altered, signed with an unknown key, or not a session at all. */
   | { kind: "refused"; reason: "malformed" | "unknown-kid" | "bad-signature" };
 
@@ -136,13 +161,16 @@ export async function readSessionCookie(request: Request, config: AuthConfig, no
     const { payload } = await jwtVerify(token, key, { algorithms: ["HS256"], currentDate: new Date(now) });
     const parsed = v.safeParse(SessionClaims, payload);
     if (!parsed.success) return { kind: "refused", reason: "malformed" };
-    if (parsed.output.tokenExpiration <= now) return { kind: "expired", returnUrl: parsed.output.returnUrl };
+    if (parsed.output.tokenExpiration <= now) {
+      return { kind: "expired", returnUrl: parsed.output.returnUrl, verified: parsed.output.stage !== "identified", business: parsed.output.activeBusiness };
+    }
     return { kind: "authentic", session: parsed.output };
   } catch (error) {
     // jose checks the signature before the claims, so an expired token's payload is authentic.
     if (error instanceof errors.JWTExpired) {
       const returnUrl = v.safeParse(v.picklist(RETURN_URLS), error.payload.returnUrl);
-      return { kind: "expired", returnUrl: returnUrl.success ? returnUrl.output : "/login" };
+      const business = typeof error.payload.activeBusiness === "string" ? error.payload.activeBusiness : null;
+      return { kind: "expired", returnUrl: returnUrl.success ? returnUrl.output : "/login", verified: error.payload.stage !== "identified", business };
     }
     return { kind: "refused", reason: error instanceof errors.JWSSignatureVerificationFailed ? "bad-signature" : "malformed" };
   }
@@ -171,4 +199,69 @@ export async function readReturnUrl(request: Request, config: AuthConfig, now: n
   } catch {
     return null;
   }
+}
+
+/**
+ * Where a person whose session ended was (decision 026): the path and query of the page, and the business it
+ * belongs to, so that signing in again to that business lands there instead of on `/`. Short-lived: the person
+ * signs in again now or starts afresh.
+ */
+const RESUME_COOKIE = "pp_resume";
+export const RESUME_TTL_MS = 60 * 60_000;
+const RESUME_PATH_MAX = 2000;
+
+/** The sign-in pages themselves are never a place to come back to. */
+const SIGN_IN_PATHS = /^\/(?:login|login-option|authenticate|select-business|logout|auth)(?:[/?#.]|$)/i;
+
+/**
+ * `value` when it is a path of this portal a person may be sent back to: one leading "/" and not "//", no
+ * backslash, no control character, no scheme or host after parsing, not a sign-in page; else null. Anything
+ * that could take the browser to another origin (open redirect) is refused here.
+ */
+export function safeReturnPath(value: unknown): string | null {
+  if (typeof value !== "string" || value.length === 0 || value.length > RESUME_PATH_MAX) return null;
+  if (!value.startsWith("/") || value.startsWith("//")) return null;
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what is refused
+  if (/[\\\u0000-\u001f\u007f]/.test(value)) return null;
+  const base = "https://portal.invalid";
+  let parsed: URL;
+  try {
+    parsed = new URL(value, base);
+  } catch {
+    return null;
+  }
+  if (parsed.origin !== base || parsed.hash) return null;
+  const path = `${parsed.pathname}${parsed.search}`;
+  if (path !== value || SIGN_IN_PATHS.test(path)) return null;
+  return path;
+}
+
+/** A Set-Cookie remembering `path` (already through safeReturnPath) in `businessId` for RESUME_TTL_MS. */
+export async function resumeCookie(request: Request, config: AuthConfig, path: string, businessId: string | null, now: number): Promise<string> {
+  const token = await new SignJWT({ path, business: businessId })
+    .setProtectedHeader({ alg: "HS256", kid: await sessionKeyId(config.sessionSecret), typ: "JWT" })
+    .setIssuedAt(Math.floor(now / 1000))
+    .setExpirationTime(Math.floor((now + RESUME_TTL_MS) / 1000))
+    .sign(signingKey(config.sessionSecret, "resume"));
+  return serializeCookie(request, RESUME_COOKIE, token, RESUME_TTL_MS / 1000);
+}
+
+/** The remembered place, or null when there is none or it is forged, expired or not a safe path. */
+export async function readResume(request: Request, config: AuthConfig, now: number): Promise<{ path: string; business: string | null } | null> {
+  const token = readCookie(request, RESUME_COOKIE);
+  if (!token) return null;
+  try {
+    const key = await keyFor(config, decodeProtectedHeader(token).kid, "resume");
+    if (!key) return null;
+    const { payload } = await jwtVerify(token, key, { algorithms: ["HS256"], currentDate: new Date(now) });
+    const path = safeReturnPath(payload.path);
+    return path ? { path, business: typeof payload.business === "string" ? payload.business : null } : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The Set-Cookie that forgets the remembered place (used once). */
+export function clearResumeCookie(request: Request): string {
+  return clearCookie(request, RESUME_COOKIE);
 }

@@ -35,6 +35,8 @@ export const SIGN_IN_FAILURES = {
   token_exchange_failed: "Sign-in could not be completed. Please try again.",
   /** The ID token failed a check. */
   invalid_id_token: "Sign-in could not be verified. Please try again.",
+  /** Too many sign-ins from this address or for this account (functions/auth/limits.ts); the response says when in Retry-After. */
+  too_many: "Too many sign-in attempts. Try again in a few minutes.",
   /** The account is fine but no portal user has its email (the same words as /login-option). */
   no_account: "No portal account uses this email address. Check it, or ask your administrator to invite you.",
 } as const;

@@ -11,6 +11,7 @@ import {
   openSessionStatement,
   revokeOwnSessionStatement,
   revokeSessionStatement,
+  revokeUserBusinessSessionsStatement,
   revokeUserSessionsStatement,
   type ActiveSession,
   type SessionRow,
@@ -18,6 +19,8 @@ import {
 import { iso, type AuthDeps } from "./deps";
 import {
   IDENTIFIED_TTL_MS,
+  SESSION_IDLE_MS,
+  SESSION_TTL_MS,
   clearSessionCookie,
   dedupe,
   readSessionCookie,
@@ -25,6 +28,7 @@ import {
   returnUrlFor,
   sessionCookie,
   type Channel,
+  type EndedReason,
   type SessionData,
 } from "./session";
 
@@ -40,9 +44,40 @@ export function normaliseEmail(email: string): string {
   return email.trim().toLowerCase();
 }
 
-/** The row still stands: not revoked, not expired, the same user. */
+/** The row still stands: not revoked, not expired, the same user, within the idle and the absolute limit. */
 export function rowAllows(row: SessionRow | null, session: SessionData, now: number): boolean {
-  return row !== null && row.revoked_at === null && row.expires_at > iso(now) && row.user_id === session.sub;
+  return row !== null && row.revoked_at === null && row.expires_at > iso(now) && row.user_id === session.sub && rowEnded(row, now) === null;
+}
+
+/**
+ * Why a standing row has run out (decision 026): 12 hours after sign-in began ("absolute"), or 30 minutes after the
+ * person last did something ("idle"); null while neither. A verified session's expires_at is at most the former.
+ */
+export function rowEnded(row: Pick<SessionRow, "stage" | "created_at" | "last_active_at" | "expires_at">, now: number): EndedReason | null {
+  const verified = row.stage !== "identified";
+  if (Date.parse(row.created_at) + SESSION_TTL_MS <= now || (verified && row.expires_at <= iso(now))) return "absolute";
+  if (Date.parse(row.last_active_at ?? row.created_at) + SESSION_IDLE_MS <= now) return "idle";
+  return null;
+}
+
+/**
+ * A changed role or a deactivation took effect in `businessId` (its shard's batch has committed): every session the
+ * person has in that business ends at once, audited in the core database. Not one batch with the change: the change
+ * lives in the business's database and sessions in the core one, and D1 has no batch across databases (decision 026).
+ */
+export async function endSessionsInBusiness(deps: AuthDeps, actorId: string, userId: string, businessId: string, why: string): Promise<number> {
+  const at = iso(deps.now());
+  const [update] = await deps.db.batch([
+    revokeUserBusinessSessionsStatement(deps.db, userId, businessId, at),
+    ifChangedAuditStatement(
+      { userId: actorId, businessId },
+      deps.db,
+      deps.meta,
+      { action: "auth.sessions_ended", entity: "user", entityId: userId, after: { reason: why } },
+      at,
+    ),
+  ]);
+  return update?.meta.changes ?? 0;
 }
 
 /**
@@ -173,7 +208,7 @@ export type { ActiveSession } from "../data/sign-in-sessions";
 
 /** The person's sessions that still stand (not revoked, not expired), newest first. */
 export async function listActiveSessions(db: D1Database, userId: string, now: number): Promise<ActiveSession[]> {
-  return activeSessions(db, userId, iso(now));
+  return activeSessions(db, userId, iso(now), { createdAfter: iso(now - SESSION_TTL_MS), activeAfter: iso(now - SESSION_IDLE_MS) });
 }
 
 /** Signs one of the person's own other sessions out; another person's session id is "not found". */

@@ -8,6 +8,10 @@ export interface SessionRow {
   business_id: string | null;
   expires_at: string;
   revoked_at: string | null;
+  /** When sign-in began: the session ends 12 hours later (decision 026). */
+  created_at: string;
+  /** When the person last did something; null: nothing since created_at. The session ends 30 minutes later. */
+  last_active_at: string | null;
   /** The database of the business asked about (the directory, read in the same query); null without one. */
   shard: string | null;
   moving_to: string | null;
@@ -21,7 +25,7 @@ export async function sessionRow(db: Db, sessionId: string, businessId: string |
 export function sessionRowStatement(db: Db, sessionId: string, businessId: string | null): D1PreparedStatement {
   return db
     .prepare(
-      `SELECT s.user_id, s.stage, s.business_id, s.expires_at, s.revoked_at, d.shard, d.moving_to
+      `SELECT s.user_id, s.stage, s.business_id, s.expires_at, s.revoked_at, s.created_at, s.last_active_at, d.shard, d.moving_to
        FROM sessions s LEFT JOIN business_shards d ON d.business_id = ? WHERE s.id = ?`,
     )
     .bind(businessId, sessionId);
@@ -40,6 +44,21 @@ export function revokeSessionStatement(db: Db, sessionId: string, at: string): D
 /** Revokes every session of a person, for the caller's batch. */
 export function revokeUserSessionsStatement(db: Db, userId: string, at: string): D1PreparedStatement {
   return db.prepare("UPDATE sessions SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL").bind(at, userId);
+}
+
+/**
+ * The person did something: the session's idle clock starts again. Written only when the stored time is older than
+ * `staleBefore` (a minute), so a burst of requests makes one write, and never on a session that has ended meanwhile.
+ */
+export function touchSessionStatement(db: Db, sessionId: string, at: string, staleBefore: string): D1PreparedStatement {
+  return db
+    .prepare("UPDATE sessions SET last_active_at = ? WHERE id = ? AND revoked_at IS NULL AND coalesce(last_active_at, created_at) < ? AND expires_at > ?")
+    .bind(at, sessionId, staleBefore, at);
+}
+
+/** Revokes every session a person has in one business (a changed role, a deactivation), for the caller's batch. */
+export function revokeUserBusinessSessionsStatement(db: Db, userId: string, businessId: string, at: string): D1PreparedStatement {
+  return db.prepare("UPDATE sessions SET revoked_at = ? WHERE user_id = ? AND business_id = ? AND revoked_at IS NULL").bind(at, userId, businessId);
 }
 
 /** Revokes one session only if it is the person's own, for the caller's batch. */
@@ -68,11 +87,16 @@ export function openSessionStatement(db: Db, session: NewSession): D1PreparedSta
 
 /**
  * Verified, for the batch that consumes the code: only if the batch's previous
- * statement changed one row (two requests with the right code: one wins).
+ * statement changed one row (two requests with the right code: one wins). The
+ * session still ends 12 hours after sign-in began, not after the code: the
+ * earlier of `expiresAt` and created_at + 12 hours (decision 026).
  */
 export function verifySessionStatement(db: Db, sessionId: string, expiresAt: string): D1PreparedStatement {
   return db
-    .prepare("UPDATE sessions SET stage = 'verified', expires_at = ? WHERE id = ? AND stage = 'identified' AND revoked_at IS NULL AND changes() = 1")
+    .prepare(
+      `UPDATE sessions SET stage = 'verified', expires_at = min(?, strftime('%Y-%m-%dT%H:%M:%fZ', created_at, '+12 hours'))
+       WHERE id = ? AND stage = 'identified' AND revoked_at IS NULL AND changes() = 1`,
+    )
     .bind(expiresAt, sessionId);
 }
 
@@ -97,16 +121,16 @@ export interface ActiveSession {
   expiresAt: string;
 }
 
-/** The person's sessions that still stand at `now` (not revoked, not expired), newest first. */
-export async function activeSessions(db: Db, userId: string, now: string): Promise<ActiveSession[]> {
+/** The person's sessions that still stand at `now` (not revoked, not expired, not past the 12-hour or idle limit), newest first. */
+export async function activeSessions(db: Db, userId: string, now: string, limits: { createdAfter: string; activeAfter: string }): Promise<ActiveSession[]> {
   const { results } = await db
     .prepare(
       `SELECT s.id, s.channel, s.stage, b.name AS businessName, s.ip, s.user_agent AS userAgent, s.created_at AS createdAt, s.expires_at AS expiresAt
        FROM sessions s LEFT JOIN businesses b ON b.id = s.business_id
-       WHERE s.user_id = ? AND s.revoked_at IS NULL AND s.expires_at > ?
+       WHERE s.user_id = ? AND s.revoked_at IS NULL AND s.expires_at > ? AND s.created_at > ? AND coalesce(s.last_active_at, s.created_at) > ?
        ORDER BY s.created_at DESC LIMIT 50`,
     )
-    .bind(userId, now)
+    .bind(userId, now, limits.createdAfter, limits.activeAfter)
     .all<ActiveSession>();
   return results;
 }

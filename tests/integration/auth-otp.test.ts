@@ -216,7 +216,8 @@ describe("verifying a code", () => {
       session: { stage: "verified", otpToken: sent.challengeId, selectedPhoneNumber: user.phones[0], email: user.email },
     });
     if (!verified.ok) return;
-    expect(verified.setCookie).toMatch(/^__Host-pp_session=[^;]+; Path=\/; HttpOnly; SameSite=Lax; Max-Age=43200; Secure$/);
+    // 12 hours, and 12 more in which the expired token still tells the sign-in page why (decision 026).
+    expect(verified.setCookie).toMatch(/^__Host-pp_session=[^;]+; Path=\/; HttpOnly; SameSite=Lax; Max-Age=86400; Secure$/);
     const db = await portal().db();
     expect(await db.prepare("SELECT stage FROM sessions WHERE id = ?").bind(session.sid).first("stage")).toBe("verified");
     expect(await audit(user.userId, "auth.otp.verified")).toHaveLength(1);

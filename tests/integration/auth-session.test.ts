@@ -8,7 +8,16 @@ import { requireSameOrigin } from "../../functions/auth/origin";
 import { maskPhone } from "../../app/lib/phone";
 import { requestOtp, verifyOtp } from "../../functions/auth/otp";
 import { SignJWT } from "jose";
-import { RETURN_URL_TTL_MS, SESSION_TTL_MS, returnUrlCookie, sessionCookie, type Channel, type SessionData } from "../../functions/auth/session";
+import {
+  EXPIRED_COOKIE_GRACE_MS,
+  RETURN_URL_TTL_MS,
+  SESSION_IDLE_MS,
+  SESSION_TTL_MS,
+  returnUrlCookie,
+  sessionCookie,
+  type Channel,
+  type SessionData,
+} from "../../functions/auth/session";
 import { NO_ACCOUNT, chooseBusiness, logout, signOutEverywhere, startLogin } from "../../functions/auth/sign-in";
 import type { SmsMessage, SmsPort } from "../../functions/auth/sms";
 import { parseAuthConfig, type AuthConfig } from "../../functions/env";
@@ -157,11 +166,12 @@ describe("the guards", () => {
     const { session, setCookie } = await verified(clock, AMA, "google");
     const noEmail = await sessionCookie(new Request(ORIGIN), config, { ...session, email: "" }, clock.ms);
     expect(await redirected(requireSession(withCookie(noEmail), await deps(clock)))).toMatchObject({ location: "/login" });
-    const later = new Clock(session.tokenExpiration - 1);
+    // Within the idle limit (decision 026) the session stands; past the token expiration it has ended.
+    const later = new Clock(clock.ms + SESSION_IDLE_MS - 1);
     expect((await requireSession(withCookie(setCookie), await deps(later))).sid).toBe(session.sid);
     const expired = new Clock(session.tokenExpiration);
     const away = await redirected(requireSession(withCookie(setCookie), await deps(expired)));
-    expect(away.location).toBe("/login");
+    expect(away.location).toBe("/login?ended=absolute");
     expect(away.setCookie).toMatch(/Max-Age=0/);
     expect(session.tokenExpiration - clock.ms).toBe(SESSION_TTL_MS);
   });
@@ -276,13 +286,16 @@ describe("the stored return URL outlives the session (SPEC section 2)", () => {
   ] as const)("expired: once the browser has dropped the session cookie, a %s user goes to %s", async (channel, returnUrl) => {
     const clock = new Clock();
     const { setCookie, returnCookie, session } = await verified(clock, AMA, channel);
-    expect(setCookie).toContain(`Max-Age=${SESSION_TTL_MS / 1000}`);
-    const later = new Clock(session.tokenExpiration + 60_000);
+    // The cookie outlives the token a while (decision 026), so the sign-in page can say why the session ended.
+    expect(setCookie).toContain(`Max-Age=${(SESSION_TTL_MS + EXPIRED_COOKIE_GRACE_MS) / 1000}`);
+    const later = new Clock(session.tokenExpiration + EXPIRED_COOKIE_GRACE_MS + 60_000);
     // The session cookie's Max-Age has run out: the browser sends the return-URL cookie alone.
     const away = await redirected(requireSession(withCookies([returnCookie]), await deps(later)));
     expect(away).toEqual({ location: returnUrl, setCookie: null });
-    // Had it still been sent, the expired token says the same.
-    expect(await redirected(requireSession(withCookies([setCookie, returnCookie]), await deps(later)))).toMatchObject({ location: returnUrl });
+    // Had it still been sent, the expired token says the same, and why.
+    expect(await redirected(requireSession(withCookies([setCookie, returnCookie]), await deps(later)))).toMatchObject({
+      location: `${returnUrl}?ended=absolute`,
+    });
   });
 
   it("without a stored return URL (or after it expires) the way is /login", async () => {

@@ -1,6 +1,6 @@
 // The unique-email sign-in page's server rules.
 import { describe, expect, it } from "vitest";
-import { EMAIL_LOOKUP_RATE_LIMIT } from "../../functions/rate-limit";
+import { AUTH_LIMITS } from "../../functions/auth/limits";
 import { usePortal } from "../support/use-portal";
 
 const portal = usePortal();
@@ -15,7 +15,7 @@ function lookUp(email: string, ip: string) {
 
 describe("/login-option", () => {
   it("limits look-ups per client so that addresses cannot be harvested", async () => {
-    for (let i = 0; i < EMAIL_LOOKUP_RATE_LIMIT.max; i += 1) {
+    for (let i = 0; i < AUTH_LIMITS.signInPerAddress.max; i += 1) {
       const response = await lookUp(`someone${i}@example.com`, "203.0.113.9");
       expect(response.status).toBe(400);
       expect(await response.text()).toContain("No portal account uses this email address");
@@ -24,7 +24,7 @@ describe("/login-option", () => {
     expect(refused.status).toBe(429);
     expect(Number(refused.headers.get("Retry-After"))).toBeGreaterThan(0);
     expect(refused.headers.get("Set-Cookie") ?? "").not.toContain("pp_session=ey");
-    expect(await refused.text()).toContain("Too many sign-in attempts from this network.");
+    expect(await refused.text()).toContain("Too many attempts. Try again in 10 minutes.");
     // Another client is not affected.
     const other = await lookUp("ama.mensah@example.com", "203.0.113.10");
     expect(other.status).toBe(302);
@@ -62,7 +62,7 @@ describe("/login-option", () => {
   });
 
   it("does not count malformed addresses against the client", async () => {
-    for (let i = 0; i < EMAIL_LOOKUP_RATE_LIMIT.max + 2; i += 1) expect((await lookUp("not-an-email", "203.0.113.12")).status).toBe(400);
+    for (let i = 0; i < AUTH_LIMITS.signInPerAddress.max + 2; i += 1) expect((await lookUp("not-an-email", "203.0.113.12")).status).toBe(400);
     expect((await lookUp("ama.mensah@example.com", "203.0.113.12")).status).toBe(302);
   });
 });

@@ -21,19 +21,30 @@ export interface MintedSession {
   browserCookies: { name: string; value: string; url: string; httpOnly: true; sameSite: "Lax" }[];
 }
 
+/** When the minted session began and when its person last did something (epoch ms); both default to now. */
+export interface MintTimes {
+  createdAt?: number;
+  /** null: nothing since createdAt. */
+  lastActiveAt?: number | null;
+  /** The token's expiration; by default 12 hours after createdAt, as the sign-in steps set it. */
+  tokenExpiration?: number;
+}
+
 /** Signs `email` in to `businessId` (or only as far as the business choice when null). */
-export async function mintSession(db: D1Database, portalUrl: string, email: string, businessId: string | null): Promise<MintedSession> {
+export async function mintSession(db: D1Database, portalUrl: string, email: string, businessId: string | null, times: MintTimes = {}): Promise<MintedSession> {
   const user = await db.prepare("SELECT id FROM users WHERE email = ?").bind(email).first<{ id: string }>();
   if (!user) throw new Error(`No user ${email} in the seed`);
   const { results } = await db.prepare("SELECT msisdn FROM user_phones WHERE user_id = ? ORDER BY created_at, msisdn").bind(user.id).all<{ msisdn: string }>();
   const now = Date.now();
+  const createdAt = times.createdAt ?? now;
+  const lastActiveAt = times.lastActiveAt === undefined ? now : times.lastActiveAt;
   const session: SessionData = {
     sid: randomUUID(),
     sub: user.id,
     email,
     authenticationChannel: "userUniqueEmail",
     stage: businessId ? "business_chosen" : "verified",
-    tokenExpiration: now + SESSION_TTL_MS,
+    tokenExpiration: times.tokenExpiration ?? createdAt + SESSION_TTL_MS,
     returnUrl: "/login-option",
     otpToken: `otp_${randomUUID()}`,
     selectedPhoneNumber: results[0]?.msisdn ?? null,
@@ -42,9 +53,18 @@ export async function mintSession(db: D1Database, portalUrl: string, email: stri
   };
   await db
     .prepare(
-      "INSERT INTO sessions (id, user_id, channel, stage, business_id, ip, user_agent, created_at, expires_at) VALUES (?, ?, 'userUniqueEmail', ?, ?, NULL, 'test', ?, ?)",
+      `INSERT INTO sessions (id, user_id, channel, stage, business_id, ip, user_agent, created_at, expires_at, last_active_at)
+       VALUES (?, ?, 'userUniqueEmail', ?, ?, NULL, 'test', ?, ?, ?)`,
     )
-    .bind(session.sid, user.id, session.stage, businessId, new Date(now).toISOString(), new Date(session.tokenExpiration).toISOString())
+    .bind(
+      session.sid,
+      user.id,
+      session.stage,
+      businessId,
+      new Date(createdAt).toISOString(),
+      new Date(session.tokenExpiration).toISOString(),
+      lastActiveAt === null ? null : new Date(lastActiveAt).toISOString(),
+    )
     .run();
   const config = parseAuthConfig({ ENVIRONMENT: "development" });
   const setCookie = await sessionCookie(new Request(portalUrl), config, session, now);
