@@ -85,8 +85,18 @@ describe("the session cookie", () => {
 
   it("an expired cookie is refused but its return URL is kept", async () => {
     const cookie = await sessionCookie(new Request("https://portal.example.com/"), current, { ...SESSION, returnUrl: "/login-option" }, NOW);
-    expect(await readSessionCookie(request(cookie), current, SESSION.tokenExpiration)).toEqual({ kind: "expired", returnUrl: "/login-option" });
-    expect(await readSessionCookie(request(cookie), current, SESSION.tokenExpiration + 3_600_000)).toEqual({ kind: "expired", returnUrl: "/login-option" });
+    expect(await readSessionCookie(request(cookie), current, SESSION.tokenExpiration)).toEqual({
+      kind: "expired",
+      returnUrl: "/login-option",
+      verified: true,
+      business: null,
+    });
+    expect(await readSessionCookie(request(cookie), current, SESSION.tokenExpiration + 3_600_000)).toEqual({
+      kind: "expired",
+      returnUrl: "/login-option",
+      verified: true,
+      business: null,
+    });
   });
 });
 
