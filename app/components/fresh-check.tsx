@@ -42,7 +42,11 @@ const clock = (ms: number) => {
   return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
 };
 
-export function FreshCheck({ check }: { check: CheckNeeded | null }) {
+/**
+ * `check`: the 428's ask (a new object each time). After the check the form is sent again as it was, or, for a page
+ * that is not a form (adding a passkey), `onChecked` runs instead.
+ */
+export function FreshCheck({ check, onChecked }: { check: CheckNeeded | null; onChecked?: () => void }) {
   const dialog = useRef<HTMLDialogElement>(null);
   const submit = useSubmit();
   const [offer, setOffer] = useState<Offer | null>(null);
@@ -97,8 +101,9 @@ export function FreshCheck({ check }: { check: CheckNeeded | null }) {
   const done = useCallback(() => {
     if (!open) return;
     setOpen(null);
-    submit(open.fields, { method: "post", action: open.action });
-  }, [open, submit]);
+    if (onChecked) onChecked();
+    else submit(open.fields, { method: "post", action: open.action });
+  }, [open, submit, onChecked]);
 
   const sendCode = async () => {
     if (!open) return;

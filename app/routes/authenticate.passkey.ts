@@ -11,6 +11,7 @@ import { requireSameOrigin } from "../../functions/auth/origin";
 import { PasskeyName, PASSKEY_MESSAGES, registrationOptions, signInOptions, verifyRegistration, verifySignIn } from "../../functions/auth/passkeys";
 import type { SessionData } from "../../functions/auth/session";
 import { jsonResponse, methodNotAllowed } from "../../functions/http";
+import { checkBindings, checkNeededJson, giveBackCheck, hasOpenCheck, spendOpenCheck } from "../../functions/auth/fresh-check";
 
 export function loader() {
   return methodNotAllowed();
@@ -65,12 +66,18 @@ export async function action({ request, context }: ActionFunctionArgs) {
       if (!signedIn.ok) return jsonResponse({ message: signedIn.message }, 400);
       return jsonResponse({ location: "/select-business" }, 200, { "Set-Cookie": signedIn.setCookie });
     }
+    // A passkey passes every later fresh check, so adding one needs a check by what the person already has (a
+    // passkey, or a code): someone holding only a stolen session cannot add their own (issue 15, decision 027).
     case "register-options": {
+      if (!(await hasOpenCheck(deps, session, checkBindings.addPasskey()))) return checkNeededJson(checkBindings.addPasskey());
       const options = await registrationOptions(deps, session);
       return "ok" in options ? jsonResponse({ message: options.message }, 400) : jsonResponse({ options });
     }
     case "register": {
+      const checkId = await spendOpenCheck(deps, session, checkBindings.addPasskey());
+      if (!checkId) return checkNeededJson(checkBindings.addPasskey());
       const added = await verifyRegistration(deps, session, call.name, call.response);
+      if (!added.ok) await giveBackCheck(deps, session, checkId);
       return added.ok ? jsonResponse({ passkeyId: added.passkeyId }) : jsonResponse({ message: added.message }, 400);
     }
   }

@@ -16,6 +16,7 @@ import {
   newestCheckCode,
   newestCheckCodeAt,
   giveBackFreshCheck,
+  openFreshCheck,
   spendFreshCheckStatement,
   type CheckMethod,
   type CheckOwner,
@@ -41,6 +42,8 @@ export const checkBindings = {
   refund: (transactionId: number, amount: number) => `refund:${transactionId}:${amount}`,
   apiKey: (action: "create" | "roll", subject: string) => `api-key:${action}:${subject}`,
   endpoint: (action: "create" | "roll" | "reveal", subject: string) => `endpoint:${action}:${subject}`,
+  /** A new passkey passes every later check: adding one needs a check by what the person already has. */
+  addPasskey: () => "passkey:add",
 } as const;
 
 /** Free text a check is bound to (a key's name, an endpoint's URL), as a short hash: bindings stay short and plain. */
@@ -58,6 +61,7 @@ const PURPOSES: Record<string, string> = {
   "endpoint:create": "add a webhook endpoint",
   "endpoint:roll": "roll a webhook secret",
   "endpoint:reveal": "see a webhook secret",
+  "passkey:add": "add a passkey",
 };
 
 export function purposeOf(binding: string): string {
@@ -66,7 +70,7 @@ export function purposeOf(binding: string): string {
 }
 
 /** A binding as the check endpoint takes it: one of the shapes above, nothing else. */
-export const BINDING_PATTERN = /^(decide|transfer|refund|api-key|endpoint):[^\s]{1,280}$/;
+export const BINDING_PATTERN = /^(decide|transfer|refund|api-key|endpoint|passkey):[^\s]{1,280}$/;
 
 export interface CheckNeeded {
   binding: string;
@@ -172,6 +176,33 @@ export async function underFreshCheck<T>(
     await (error instanceof Response && error.status >= 300 && error.status < 400 ? audited() : giveBack());
     throw error;
   }
+}
+
+/**
+ * For the JSON endpoints that are not forms (adding a passkey): whether the session holds an open check for the
+ * binding, without using it (asked before the authenticator is), and using it up once the action is about to run.
+ */
+export async function hasOpenCheck(deps: AuthDeps, session: SessionData, binding: string): Promise<boolean> {
+  if (!session.activeBusiness) return false;
+  return (await openFreshCheck(deps.db, ownerOf(session, session.activeBusiness), binding, iso(deps.now()))) !== null;
+}
+
+/** Uses up the session's open check for the binding: its id, or null when there is none. */
+export async function spendOpenCheck(deps: AuthDeps, session: SessionData, binding: string): Promise<string | null> {
+  if (!session.activeBusiness) return null;
+  const spent = await spendFreshCheckStatement(deps.db, ownerOf(session, session.activeBusiness), binding, iso(deps.now()), false).first<{ id: string }>();
+  return spent?.id ?? null;
+}
+
+/** Gives a check back when the action it was used for did not happen. */
+export async function giveBackCheck(deps: AuthDeps, session: SessionData, checkId: string): Promise<void> {
+  if (session.activeBusiness) await giveBackFreshCheck(deps.db, checkId, session.activeBusiness);
+}
+
+/** What a JSON endpoint answers (428) when a check is needed first: the page's dialog makes it, then the page tries again. */
+export function checkNeededJson(binding: string): Response {
+  const check: CheckNeeded = { binding, purpose: purposeOf(binding), passkeyOnly: false, fields: {}, action: "" };
+  return Response.json({ check, message: `Confirm it is you to ${purposeOf(binding)}.` }, { status: 428, headers: { "Cache-Control": "no-store" } });
 }
 
 /** The answer of an action that needs a check first: 428 (never kept by the form-sent-once store, so the resend runs). */

@@ -9,6 +9,7 @@ import { textOf } from "../support/html";
 import { signedInCookie } from "../support/sign-in";
 import { ABENA_KUMASI, KUMASI } from "../support/tenants";
 import { usePortal } from "../support/use-portal";
+import { sendChecked } from "../support/fresh-check";
 
 const portal = usePortal();
 const TARGET = "mer_test_last_of_many";
@@ -72,17 +73,16 @@ describe("more than 500 merchants", () => {
     // The form keeps the transfer open when it is searched: its hidden fields carry ?transfer=.
     expect(found).toMatch(new RegExp(`<input type="hidden" name="transfer" value="${from}"/>`));
     const key = /name="idempotencyKey" value="([\w-]+)"/.exec(found)![1]!;
-    const response = await portal().fetch(`/money/merchant-funds?transfer=${from}&mq=Zongo`, {
-      method: "POST",
-      redirect: "manual",
-      headers: {
-        Origin: portal().url,
-        "Sec-Fetch-Site": "same-origin",
-        "Content-Type": "application/x-www-form-urlencoded",
-        ...(await signedInCookie(portal(), ABENA, KUMASI)),
-      },
-      body: new URLSearchParams({ intent: "transfer", from, to: `mer:${TARGET}`, amount: "0.01", idempotencyKey: key }).toString(),
-    });
+    const abena = await signedInCookie(portal(), ABENA, KUMASI);
+    // Sent as the page sends it: with the fresh check it asks for made, as the dialog would (tests/support/fresh-check.ts).
+    const response = await sendChecked(portal().core(), abena, () =>
+      portal().fetch(`/money/merchant-funds?transfer=${from}&mq=Zongo`, {
+        method: "POST",
+        redirect: "manual",
+        headers: { Origin: portal().url, "Sec-Fetch-Site": "same-origin", "Content-Type": "application/x-www-form-urlencoded", ...abena },
+        body: new URLSearchParams({ intent: "transfer", from, to: `mer:${TARGET}`, amount: "0.01", idempotencyKey: key }).toString(),
+      }),
+    );
     expect(response.status).toBe(302);
     const asked = await (
       await portal().db()

@@ -494,7 +494,7 @@ describe("/login with both providers configured", () => {
     for (const provider of ["microsoft", "google"]) {
       expect(html).toMatch(new RegExp(`<form method="post" action="/auth/oidc/${provider}/start"><input type="hidden" name="mode" value="redirect"/>`));
     }
-    expect(loaderDataOf(html)["routes/login"]).toEqual({ configured: { microsoft: true, google: true }, popupSize: "520x640", error: null });
+    expect(loaderDataOf(html)["routes/login"]).toEqual({ configured: { microsoft: true, google: true }, popupSize: "520x640", error: null, ended: null });
   });
 
   it("CSP form-action: 'self' and the two providers' origins (the form's redirect to the provider)", async () => {
@@ -604,7 +604,7 @@ describe("a portal without the sign-in providers' vars", () => {
     expect(text).toContain("Sign in with your email");
     expect(html).not.toContain("/auth/oidc/");
     expect(formActionOf(response)).toEqual(["'self'"]);
-    expect(loaderDataOf(html)["routes/login"]).toEqual({ configured: { microsoft: false, google: false }, popupSize: null, error: null });
+    expect(loaderDataOf(html)["routes/login"]).toEqual({ configured: { microsoft: false, google: false }, popupSize: null, error: null, ended: null });
   });
 
   it("both starts answer not_configured", async () => {

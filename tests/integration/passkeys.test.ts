@@ -21,7 +21,8 @@ import { isValidSession, type SessionData } from "../../functions/auth/session";
 import { startLogin } from "../../functions/auth/sign-in";
 import { parseAuthConfig } from "../../functions/env";
 import { SoftwareAuthenticator } from "../support/software-authenticator";
-import { META } from "../support/tenants";
+import { checkUsed, mintFreshCheck } from "../support/fresh-check";
+import { KUMASI, META } from "../support/tenants";
 import { usePortal } from "../support/use-portal";
 
 const portal = usePortal();
@@ -330,14 +331,22 @@ describe("POST /authenticate/passkey (the built Worker)", () => {
     const clock = new Clock();
     const user = await newUser();
     const { mintSession } = await import("../support/sign-in");
-    const minted = await mintSession(await portal().db(), ORIGIN, user.email, null);
+    const minted = await mintSession(await portal().db(), ORIGIN, user.email, KUMASI);
     const authenticator = await SoftwareAuthenticator.create();
+    // Adding a passkey needs a fresh check by what the person already has (decision 027): without one, 428.
+    const unchecked = await call(minted.cookieHeader, { intent: "register-options", name: "Ɛsi's phone 📱" });
+    expect(unchecked.status).toBe(428);
+    expect((await unchecked.json<{ check: { binding: string } }>()).check.binding).toBe("passkey:add");
+    const check = await mintFreshCheck(portal().core(), minted.cookieHeader, KUMASI, "passkey:add");
     const asked = await call(minted.cookieHeader, { intent: "register-options", name: "Ɛsi's phone 📱" });
     expect(asked.status).toBe(200);
     const { options } = await asked.json<{ options: Parameters<SoftwareAuthenticator["register"]>[0] }>();
     expect(options.rp.id).toBe(RP_ID);
     const added = await call(minted.cookieHeader, { intent: "register", name: "Ɛsi's phone 📱", response: await authenticator.register(options, HERE) });
     expect(added.status).toBe(200);
+    // The check was used by this passkey: another needs another check.
+    expect(await checkUsed(portal().core(), check)).toBe(true);
+    expect((await call(minted.cookieHeader, { intent: "register-options", name: "Another" })).status).toBe(428);
 
     const started = await startLogin(new Request(`${ORIGIN}/login-option`), deps(clock), { email: user.email, channel: "userUniqueEmail" });
     if (!started.ok) throw new Error(started.message);
@@ -356,7 +365,8 @@ describe("POST /authenticate/passkey (the built Worker)", () => {
   it("refuses a name that does not do before any prompt, and a call from another site", async () => {
     const user = await newUser();
     const { mintSession } = await import("../support/sign-in");
-    const minted = await mintSession(await portal().db(), ORIGIN, user.email, null);
+    const minted = await mintSession(await portal().db(), ORIGIN, user.email, KUMASI);
+    await mintFreshCheck(portal().core(), minted.cookieHeader, KUMASI, "passkey:add");
     const long = await call(minted.cookieHeader, { intent: "register-options", name: "🇬🇭".repeat(61) });
     expect(long.status).toBe(400);
     expect(await long.json()).toEqual({ message: "Keep the name to 60 characters or fewer." });

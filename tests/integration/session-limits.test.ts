@@ -7,6 +7,7 @@ import { textOf } from "../support/html";
 import { mintSession, type MintTimes } from "../support/sign-in";
 import { ACCRA, KUMASI } from "../support/tenants";
 import { usePortal } from "../support/use-portal";
+import { sendChecked } from "../support/fresh-check";
 
 const portal = usePortal();
 const KOFI = "kofi.boateng@example.com"; // Administrator, Kumasi Fresh Foods
@@ -159,7 +160,10 @@ describe("a changed role or a deactivation ends the person's sessions", () => {
       .bind(KUMASI, targetId)
       .first<{ id: string }>();
     const ama = await minted(AMA);
-    const decided = await post(`/approvals/employee/${request!.id}`, { intent: "approve" }, ama.cookieHeader);
+    // Deciding needs a fresh check (decision 027): made as the dialog would.
+    const decided = await sendChecked(portal().core(), ama.cookieHeader, () =>
+      post(`/approvals/employee/${request!.id}`, { intent: "approve" }, ama.cookieHeader),
+    );
     expect(decided.headers.get("Location")).toBe("/approvals");
   }
 

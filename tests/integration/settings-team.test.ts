@@ -66,10 +66,10 @@ describe("/settings tabs", () => {
     expect(Object.keys(profile).sort()).toEqual(["canSeeAudit", "canSeeDevelopers", "canSeeTeam", "tab", "user"]);
 
     const business = settingsData(await (await get("/settings?tab=business")).text());
-    expect(Object.keys(business).sort()).toEqual(["business", "canSeeAudit", "canSeeDevelopers", "canSeeTeam", "tab"]);
+    expect(Object.keys(business).sort()).toEqual(["business", "canSeeAudit", "canSeeDevelopers", "canSeeTeam", "policy", "tab"]);
 
     const security = settingsData(await (await get("/settings?tab=security")).text());
-    expect(Object.keys(security).sort()).toEqual(["canSeeAudit", "canSeeDevelopers", "canSeeTeam", "sessions", "tab"]);
+    expect(Object.keys(security).sort()).toEqual(["canSeeAudit", "canSeeDevelopers", "canSeeTeam", "passkeys", "sessions", "tab"]);
 
     const team = settingsData(await (await get("/settings?tab=team")).text());
     expect(Object.keys(team).sort()).toEqual(["canSeeAudit", "canSeeDevelopers", "canSeeTeam", "tab", "team"]);

@@ -4,6 +4,8 @@
 import { Form, useNavigation, useRevalidator } from "@remix-run/react";
 import { useEffect, useState, type FormEvent } from "react";
 import { formatDate } from "../../lib/format";
+import type { CheckNeeded } from "../../../functions/auth/fresh-check";
+import { FreshCheck } from "../../components/fresh-check";
 import { createPasskey, passkeyCall } from "../../lib/passkey-browser";
 import type { loadPasskeys } from "./security.server";
 import { SECURITY_URL } from "./tabs";
@@ -19,15 +21,23 @@ function AddPasskey() {
   const [error, setError] = useState<string | null>(null);
   const [added, setAdded] = useState<string | null>(null);
   useEffect(() => setReady(true), []);
+  const [check, setCheck] = useState<{ ask: CheckNeeded; form: HTMLFormElement; name: string } | null>(null);
   async function add(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const form = event.currentTarget;
     const typed = new FormData(form).get("name");
-    const name = typeof typed === "string" ? typed : "";
+    await addNamed(form, typeof typed === "string" ? typed : "");
+  }
+  async function addNamed(form: HTMLFormElement, name: string) {
     setBusy(true);
     setError(null);
     setAdded(null);
     const asked = await passkeyCall({ intent: "register-options", name });
+    // Adding a passkey needs a fresh check first (a stolen session cannot add its own); then it goes on by itself.
+    if (asked.status === 428 && asked.data.check) {
+      setBusy(false);
+      return setCheck({ ask: asked.data.check as CheckNeeded, form, name });
+    }
     if (asked.status !== 200 || !asked.data.options) {
       setBusy(false);
       return setError(messageOf(asked.data));
@@ -45,36 +55,39 @@ function AddPasskey() {
     revalidator.revalidate();
   }
   return (
-    <form className="form passkey-add" onSubmit={(event) => void add(event)} noValidate>
-      <div className="field">
-        <label htmlFor="passkey-name">Name of the new passkey</label>
-        <input
-          id="passkey-name"
-          name="name"
-          maxLength={240}
-          placeholder="e.g. Work laptop"
-          autoComplete="off"
-          aria-invalid={error ? true : undefined}
-          aria-describedby={error ? "passkey-add-error" : "passkey-name-hint"}
-        />
-        <p className="field-hint" id="passkey-name-hint">
-          Up to 60 characters, so you can tell your passkeys apart.
-        </p>
-      </div>
-      {error ? (
-        <p className="field-error" id="passkey-add-error" role="alert">
-          {error}
-        </p>
-      ) : null}
-      {added ? (
-        <p className="notice notice--success" role="status">
-          {added}
-        </p>
-      ) : null}
-      <button type="submit" className="button button--primary" disabled={!ready || busy}>
-        {busy ? "Waiting for your device…" : "Add a passkey"}
-      </button>
-    </form>
+    <>
+      <FreshCheck check={check?.ask ?? null} onChecked={() => check && void addNamed(check.form, check.name)} />
+      <form className="form passkey-add" onSubmit={(event) => void add(event)} noValidate>
+        <div className="field">
+          <label htmlFor="passkey-name">Name of the new passkey</label>
+          <input
+            id="passkey-name"
+            name="name"
+            maxLength={240}
+            placeholder="e.g. Work laptop"
+            autoComplete="off"
+            aria-invalid={error ? true : undefined}
+            aria-describedby={error ? "passkey-add-error" : "passkey-name-hint"}
+          />
+          <p className="field-hint" id="passkey-name-hint">
+            Up to 60 characters, so you can tell your passkeys apart.
+          </p>
+        </div>
+        {error ? (
+          <p className="field-error" id="passkey-add-error" role="alert">
+            {error}
+          </p>
+        ) : null}
+        {added ? (
+          <p className="notice notice--success" role="status">
+            {added}
+          </p>
+        ) : null}
+        <button type="submit" className="button button--primary" disabled={!ready || busy}>
+          {busy ? "Waiting for your device…" : "Add a passkey"}
+        </button>
+      </form>
+    </>
   );
 }
 
