@@ -16,7 +16,8 @@ export async function mintCheckFor(page: Page, portal: Portal, binding: string):
 
 /** The check dialog is open: make the check it asks for and close it (the form is then sent again by the test). */
 export async function passCheckDialog(page: Page, portal: Portal): Promise<void> {
-  const dialog = page.getByTestId("fresh-check");
+  // The one that is open (a page may hold more than one: Settings has the page's and the passkey form's).
+  const dialog = page.locator("dialog[data-testid=fresh-check][open]");
   await expect(dialog).toHaveAttribute("data-binding", /.+/);
   await mintCheckFor(page, portal, (await dialog.getAttribute("data-binding"))!);
   await dialog.getByRole("button", { name: "Cancel" }).click();

@@ -7,7 +7,7 @@ import type { CDPSession, Page } from "@playwright/test";
 import { mintSession } from "../support/sign-in";
 import { SoftwareAuthenticator } from "../support/software-authenticator";
 import { expect, hydrated, test } from "./fixtures";
-import { clickChecked, passCheckDialog } from "./fresh-check";
+import { clickChecked, mintCheckFor, passCheckDialog } from "./fresh-check";
 
 test.use({ signedInAs: null });
 
@@ -96,6 +96,8 @@ test("add a passkey, sign in with it instead of a code, remove it; the removed p
   const phone = await SoftwareAuthenticator.create();
   const endpoint = `${base}/authenticate/passkey`;
   const headers = { Origin: base };
+  // A new passkey needs a fresh check (decision 027): made as a code would.
+  await mintCheckFor(page, portal, "passkey:add");
   const asked = await page.request.post(endpoint, { headers, data: { intent: "register-options", name: "Phone" } });
   const { options } = (await asked.json()) as { options: Parameters<SoftwareAuthenticator["register"]>[0] };
   const stored = await page.request.post(endpoint, {
