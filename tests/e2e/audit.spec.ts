@@ -10,6 +10,11 @@ import { expect, hydrated, test } from "./fixtures";
 const ESI_NAME = "Ɔdɔmankoma Ɛsi 🌺 Owusu";
 const UA = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0.0.0 Safari/537.36";
 
+// Esi's name (with Ɔ, Ɛ and an emoji for these tests) is hers again afterwards: later tests in this portal find her by it.
+test.afterAll(async ({ portal }) => {
+  await portal.businessDb(KUMASI).prepare("UPDATE users SET name = 'Esi Owusu' WHERE id = 'usr_esi_owusu'").run();
+});
+
 /** 40 of Esi's merchant updates and 20 of Ama's logins, 1 Oct 2026, an hour apart (once per portal). */
 async function seedEntries(portal: Portal): Promise<void> {
   const db = portal.businessDb(KUMASI);
