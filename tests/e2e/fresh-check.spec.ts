@@ -8,6 +8,7 @@ import { mintFreshCheck } from "../support/fresh-check";
 import { requestChange } from "../../functions/data/approvals";
 import { ESI_KUMASI, KUMASI, META } from "../support/tenants";
 import { expect, hydrated, test } from "./fixtures";
+import { latestCodeFor } from "./outbox";
 
 const KOFI_PHONE = "233244556677";
 
@@ -37,19 +38,8 @@ async function esiAsks(): Promise<{ id: string }> {
   return { id };
 }
 
-async function latestCode(page: Page, purpose = "to decide this request"): Promise<string> {
-  let code = "";
-  await expect
-    .poll(async () => {
-      const outbox = (await (await page.request.get("/__dev/outbox", { headers: { Accept: "application/json" } })).json()) as {
-        messages: { to: string; body: string }[];
-      };
-      code = /\b(\d{6})\b/.exec(outbox.messages.find((m) => m.to === KOFI_PHONE && m.body.includes(purpose))?.body ?? "")?.[1] ?? "";
-      return code;
-    })
-    .not.toBe("");
-  return code;
-}
+/** The newest code sent to Kofi's phone for a check of `purpose`. */
+const latestCode = (page: Page, purpose = "to decide this request") => latestCodeFor(page.request, KOFI_PHONE, purpose);
 
 test("approving asks for a check; a code sent by SMS makes it, and the approval goes on by itself", async ({ page, portal }) => {
   const request = await esiAsks();

@@ -5,6 +5,7 @@ import type { APIRequestContext, Page } from "@playwright/test";
 import type { Portal } from "../support/portal";
 import { mintSession, type MintTimes } from "../support/sign-in";
 import { expect, hydrated, test } from "./fixtures";
+import { latestCodeFor } from "./outbox";
 
 test.use({ signedInAs: null });
 
@@ -24,20 +25,6 @@ async function firstPhone(portal: Portal, email: string): Promise<string> {
     .bind(email)
     .first<{ msisdn: string }>();
   return row!.msisdn;
-}
-
-async function latestCodeFor(request: APIRequestContext, msisdn: string): Promise<string> {
-  let code = "";
-  await expect
-    .poll(async () => {
-      const outbox = (await (await request.get("/__dev/outbox", { headers: { Accept: "application/json" } })).json()) as {
-        messages: { to: string; body: string }[];
-      };
-      code = /\b(\d{6})\b/.exec(outbox.messages.find((m) => m.to === msisdn)?.body ?? "")?.[1] ?? "";
-      return code;
-    })
-    .toMatch(/^\d{6}$/);
-  return code;
 }
 
 /** Email, the first phone, the code, the business: the sign-in a person does again. */

@@ -1,23 +1,9 @@
 // Unique-email sign-in as a person does it: email, phone, the code from the
 // text message (the development outbox), then the business.
-import type { APIRequestContext } from "@playwright/test";
 import { expect, hydrated, test } from "./fixtures";
+import { latestCodeFor } from "./outbox";
 
 test.use({ signedInAs: null });
-
-async function latestCodeFor(request: APIRequestContext, msisdn: string): Promise<string> {
-  let code = "";
-  await expect
-    .poll(async () => {
-      const outbox = (await (await request.get("/__dev/outbox", { headers: { Accept: "application/json" } })).json()) as {
-        messages: { to: string; body: string }[];
-      };
-      code = /\b(\d{6})\b/.exec(outbox.messages.find((m) => m.to === msisdn)?.body ?? "")?.[1] ?? "";
-      return code;
-    })
-    .toMatch(/^\d{6}$/);
-  return code;
-}
 
 test("email, phone, code and business take a person into the portal", async ({ page, request, context }) => {
   await page.goto("/login-option");
