@@ -12,8 +12,6 @@ export interface RateLimit {
 
 /** POST /api/events: 120 events a minute per client. */
 export const EVENTS_RATE_LIMIT: RateLimit = { name: "events", max: 120, windowMs: 60_000 };
-/** Email look-ups at sign-in: enough for typos, too few to harvest addresses. */
-export const EMAIL_LOOKUP_RATE_LIMIT: RateLimit = { name: "email-lookup", max: 10, windowMs: 10 * 60_000 };
 
 export type RateDecision = { allowed: true; newWindow: boolean } | { allowed: false; retryAfterSeconds: number };
 

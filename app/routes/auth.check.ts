@@ -15,7 +15,7 @@ import {
   verifyCheckCode,
   type CheckRefused,
 } from "../../functions/auth/fresh-check";
-import { authLimited, CODE_SEND_LIMITS, CODE_VERIFY_LIMITS, PASSKEY_LIMITS, tooManyMessage, type AuthLimitPair } from "../../functions/auth/limits";
+import { authLimited, CODE_SEND_LIMITS, CODE_VERIFY_LIMITS, PASSKEY_LIMITS, tooManyJson, type AuthLimitPair } from "../../functions/auth/limits";
 import { hasPasskey, passkeyCheckOptions, relyingPartyOf, verifyPasskeyCheck } from "../../functions/auth/passkeys";
 import { smsPortFor } from "../../functions/auth/sms";
 import { requireTenant, type TenantRequest } from "../../functions/guards";
@@ -52,7 +52,7 @@ function refused(refusal: CheckRefused, status = 400): Response {
 
 async function limited({ deps, session }: TenantRequest, request: Request, pair: AuthLimitPair): Promise<Response | null> {
   const wait = await authLimited(deps.db, request, pair, session.sub, deps.now());
-  return wait === null ? null : jsonResponse({ message: tooManyMessage(wait) }, 429, { "Retry-After": String(wait) });
+  return wait === null ? null : tooManyJson(wait);
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {

@@ -6,7 +6,7 @@ import type { ActionFunctionArgs } from "@remix-run/cloudflare";
 import * as v from "valibot";
 import { authDeps, type AuthDeps } from "../../functions/auth/deps";
 import { requireIdentified, requireVerified } from "../../functions/auth/guards";
-import { authLimited, PASSKEY_LIMITS, tooManyMessage } from "../../functions/auth/limits";
+import { authLimited, PASSKEY_LIMITS, tooManyJson } from "../../functions/auth/limits";
 import { requireSameOrigin } from "../../functions/auth/origin";
 import { PasskeyName, PASSKEY_MESSAGES, registrationOptions, signInOptions, verifyRegistration, verifySignIn } from "../../functions/auth/passkeys";
 import type { SessionData } from "../../functions/auth/session";
@@ -55,7 +55,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const session = await guarded(() => (signingIn ? requireIdentified(request, deps) : requireVerified(request, deps)));
   if (session instanceof Response) return session;
   const wait = await authLimited(deps.db, request, PASSKEY_LIMITS, session.sub, deps.now());
-  if (wait !== null) return jsonResponse({ message: tooManyMessage(wait) }, 429, { "Retry-After": String(wait) });
+  if (wait !== null) return tooManyJson(wait);
   switch (call.intent) {
     case "sign-in-options": {
       const options = await signInOptions(deps, session);

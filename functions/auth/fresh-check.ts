@@ -11,7 +11,6 @@ import { clearBatchGuardsStatement } from "../data/batch-guards";
 import {
   checkCodeGuardStatement,
   getSecurityPolicy,
-  insertCheckCodeStatement,
   insertFreshCheckStatement,
   newestCheckCode,
   newestCheckCodeAt,
@@ -21,7 +20,15 @@ import {
   type CheckMethod,
   type CheckOwner,
 } from "../data/fresh-checks";
-import { challengeState, consumeChallengeStatement, countStatement, countTry, deleteChallengeStatement } from "../data/one-time-codes";
+import {
+  challengeState,
+  consumeChallengeStatement,
+  countStatement,
+  countTry,
+  deleteChallengeStatement,
+  insertChallengeStatement,
+  type CounterRow,
+} from "../data/one-time-codes";
 import { isLinkedNumber } from "../data/people";
 import type { Tenant } from "../data/tenant";
 import { iso, type AuthDeps } from "./deps";
@@ -290,7 +297,7 @@ export async function sendCheckCode(
         accountSends: OTP.accountSendsPerWindow,
         accountFailures: OTP.accountFailuresPerWindow,
       }),
-      insertCheckCodeStatement(deps.db, {
+      insertChallengeStatement(deps.db, {
         id,
         sessionId: session.sid,
         userId: session.sub,
@@ -322,6 +329,18 @@ export async function sendCheckCode(
   return { ok: true, resendAfterSeconds: OTP.resendCooldownMs / 1000 };
 }
 
+/** The person's wrong codes this hour (sign-in's and checks' together) lock checks by code; the account's window as read. */
+async function codeLockout(deps: AuthDeps, userId: string, now: number): Promise<{ refused: CheckRefused | null; account: CounterRow & { endsAt: number } }> {
+  const account = await readCounter(deps.db, "account", userId, now);
+  if (account.failures < OTP.accountFailuresPerWindow) return { refused: null, account };
+  const refused = {
+    ok: false as const,
+    message: CHECK_MESSAGES.lockedOut(minutesUntil(account.endsAt - now)),
+    retryAfterSeconds: Math.ceil((account.endsAt - now) / 1000),
+  };
+  return { refused, account };
+}
+
 async function whyCodeRefused(deps: AuthDeps, session: VerifiedSession, msisdn: string, now: number): Promise<CheckRefused> {
   const last = await newestCheckCodeAt(deps.db, session.sid);
   const lastAt = last ? Date.parse(last.created_at) : Number.NEGATIVE_INFINITY;
@@ -329,10 +348,8 @@ async function whyCodeRefused(deps: AuthDeps, session: VerifiedSession, msisdn: 
     const retryAfterSeconds = Math.ceil((lastAt + OTP.resendCooldownMs - now) / 1000);
     return { ok: false, message: CHECK_MESSAGES.cooldown(retryAfterSeconds), retryAfterSeconds };
   }
-  const account = await readCounter(deps.db, "account", session.sub, now);
-  if (account.failures >= OTP.accountFailuresPerWindow) {
-    return { ok: false, message: CHECK_MESSAGES.lockedOut(minutesUntil(account.endsAt - now)), retryAfterSeconds: Math.ceil((account.endsAt - now) / 1000) };
-  }
+  const { refused, account } = await codeLockout(deps, session.sub, now);
+  if (refused) return refused;
   const phone = await readCounter(deps.db, "phone", msisdn, now);
   const ends = phone.sends >= OTP.phoneSendsPerWindow ? phone.endsAt : account.endsAt;
   if (phone.sends >= OTP.phoneSendsPerWindow || account.sends >= OTP.accountSendsPerWindow) {
@@ -352,10 +369,8 @@ export async function verifyCheckCode(
   const now = deps.now();
   const code = typed.trim();
   if (!/^\d{6}$/.test(code)) return { ok: false, message: CHECK_MESSAGES.malformed };
-  const account = await readCounter(deps.db, "account", session.sub, now);
-  if (account.failures >= OTP.accountFailuresPerWindow) {
-    return { ok: false, message: CHECK_MESSAGES.lockedOut(minutesUntil(account.endsAt - now)), retryAfterSeconds: Math.ceil((account.endsAt - now) / 1000) };
-  }
+  const { refused } = await codeLockout(deps, session.sub, now);
+  if (refused) return refused;
   const challenge = await newestCheckCode(deps.db, session.sid, session.sub, binding);
   if (!challenge) return { ok: false, message: CHECK_MESSAGES.noCode };
   if (challenge.consumed_at !== null) return { ok: false, message: CHECK_MESSAGES.used };

@@ -4,7 +4,7 @@
 // (otp.ts: per phone, per account, wrong codes) stay as they are; these sit in front of them.
 import { data, type HeadersFunction } from "@remix-run/cloudflare";
 import { clientKey, overLimits, type LimitedKey, type RateLimit } from "../rate-limit";
-import type { Refusal } from "../http";
+import { jsonResponse, type Refusal } from "../http";
 
 const MINUTE = 60_000;
 
@@ -58,6 +58,11 @@ export async function addressLimited(db: D1Database, request: Request, limit: Ra
 export function tooManyMessage(retryAfterSeconds: number): string {
   const minutes = Math.max(1, Math.ceil(retryAfterSeconds / 60));
   return `Too many attempts. Try again in ${minutes} ${minutes === 1 ? "minute" : "minutes"}.`;
+}
+
+/** The 429 of a JSON endpoint (the passkey calls, the fresh check's). */
+export function tooManyJson(retryAfterSeconds: number): Response {
+  return jsonResponse({ message: tooManyMessage(retryAfterSeconds) }, 429, { "Retry-After": String(retryAfterSeconds) });
 }
 
 /**

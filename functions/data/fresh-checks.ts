@@ -72,26 +72,6 @@ export async function openFreshCheck(db: Db, owner: CheckOwner, binding: string,
     .first<{ expires_at: string; method: CheckMethod }>();
 }
 
-export interface NewCheckCode {
-  id: string;
-  sessionId: string;
-  userId: string;
-  msisdn: string;
-  codeHmac: string;
-  binding: string;
-  createdAt: string;
-  expiresAt: string;
-}
-
-/** A one-time code sent for a check, for the caller's batch. */
-export function insertCheckCodeStatement(db: Db, code: NewCheckCode): D1PreparedStatement {
-  return db
-    .prepare(
-      "INSERT INTO otp_challenges (id, session_id, user_id, msisdn, code_hmac, attempts, created_at, expires_at, binding) VALUES (?, ?, ?, ?, ?, 0, ?, ?, ?)",
-    )
-    .bind(code.id, code.sessionId, code.userId, code.msisdn, code.codeHmac, code.createdAt, code.expiresAt, code.binding);
-}
-
 /**
  * A batch_guards row that rolls a check code's batch back when the session has ended or a code for a check was sent
  * in the last cooldown, or the person's hourly windows are full (the sign-in code's own counters, otp_counters).

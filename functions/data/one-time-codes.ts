@@ -66,12 +66,25 @@ export interface NewChallenge {
   codeHmac: string;
   createdAt: string;
   expiresAt: string;
+  /** The action a code for a fresh check is for (functions/auth/fresh-check.ts); none for a sign-in code. */
+  binding?: string;
 }
 
 export function insertChallengeStatement(db: Db, challenge: NewChallenge): D1PreparedStatement {
   return db
-    .prepare("INSERT INTO otp_challenges (id, session_id, user_id, msisdn, code_hmac, attempts, created_at, expires_at) VALUES (?, ?, ?, ?, ?, 0, ?, ?)")
-    .bind(challenge.id, challenge.sessionId, challenge.userId, challenge.msisdn, challenge.codeHmac, challenge.createdAt, challenge.expiresAt);
+    .prepare(
+      "INSERT INTO otp_challenges (id, session_id, user_id, msisdn, code_hmac, attempts, created_at, expires_at, binding) VALUES (?, ?, ?, ?, ?, 0, ?, ?, ?)",
+    )
+    .bind(
+      challenge.id,
+      challenge.sessionId,
+      challenge.userId,
+      challenge.msisdn,
+      challenge.codeHmac,
+      challenge.createdAt,
+      challenge.expiresAt,
+      challenge.binding ?? null,
+    );
 }
 
 export function deleteChallengeStatement(db: Db, challengeId: string): D1PreparedStatement {
