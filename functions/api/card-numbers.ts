@@ -1,14 +1,27 @@
-// PCI DSS 3.4.1: the portal never stores a full card number (PAN). A request
-// with anything that looks like one is refused before it is parsed further,
-// queued, stored or logged. "Looks like one": 13 to 19 digits that pass the Luhn
-// check, written together, or in groups split by single spaces or hyphens the way
-// card numbers are printed (4-4-4-4, 4-4-4-4-3, 4-6-5, 4-6-4). Other groupings are
-// read group by group: a reference such as KFF-261121-0000487 (a date, a number:
-// 13 digits that pass Luhn) is not a card number, which every tenth one was. A
-// reference that is all digits can still trip it (one in ten such numbers passes
-// Luhn); processors are told to use references with a letter (docs/partner-api.md).
+// PCI DSS 3.4.1: the portal never stores a full card number (PAN). A request with anything that looks like one, in
+// its path, query, headers or body, is refused before it is parsed further, queued, stored or logged (decision 031).
+//
+// "Looks like one": 13 to 19 digits that pass the Luhn check, however they are written. Text is read as a person
+// reads it: NFKC first (fullwidth ４, superscripts, compatibility forms become ASCII), then every decimal digit of
+// any script (Arabic-Indic ٤, Extended Arabic-Indic ۴, Devanagari ४ ...) as its value. Digits are gathered in
+// groups; groups with nothing but separators between them (any run of characters that are neither letters nor
+// digits: spaces of every width, tabs, newlines, dots, slashes, dashes of every kind, zero-width characters ...)
+// make one run. Any run of whole consecutive groups holding 13 to 19 digits that pass Luhn is a card number:
+// "4111.1111.1111.1111", "41111111-11111111", "card ٤١١١ ١١١١ ١١١١ ١١١١ declined". A letter ends a run.
+//
+// Two shapes are not read as card numbers, because processors' references and ids take them and no card does:
+// - a dated reference: a date (20YYMMDD, or 20YY MM DD as three groups), an optional time (HH MM, seconds, a
+//   fraction) and at most one serial of up to 11 digits ("PSP-20261123-000187"), or a six-digit date YYMMDD (years
+//   2000 to 2039) and a serial of up to 7 digits ("KFF-261121-0000487"). No card number begins with 20 (card
+//   numbers begin with the issuer's 2221-2720, 3, 4, 5, 6 ...), and the only 13-digit cards are Visa's, which begin
+//   with 4, not a year 00 to 39; every tenth such reference passed Luhn and was refused before.
+// - a UUID (32 hexadecimal digits, 8-4-4-4-12): the Idempotency-Key the docs recommend, never 13 to 19 digits.
 
-const DIGIT_RUN = /\d(?:[ -]?\d)*/g;
+/** Deeper JSON than any documented body (4 levels) by far; refused before anything walks it. */
+export const MAX_JSON_DEPTH = 32;
+
+const MIN_DIGITS = 13;
+const MAX_DIGITS = 19;
 
 /** The Luhn check digit test (ISO/IEC 7812-1). */
 export function passesLuhn(digits: string): boolean {
@@ -26,44 +39,217 @@ export function passesLuhn(digits: string): boolean {
   return sum % 10 === 0;
 }
 
-const isCardNumber = (digits: string) => digits.length >= 13 && digits.length <= 19 && passesLuhn(digits);
-
-/** Groups as card numbers are printed: fours (the last may be shorter: 4-4-4-4-3), or 4-6-5 and 4-6-4. */
-function printedLikeACard(groups: readonly string[]): boolean {
-  const sizes = groups.map((group) => group.length);
-  if (sizes[0] !== 4) return false;
-  if (sizes.length === 3 && sizes[1] === 6 && (sizes[2] === 4 || sizes[2] === 5)) return true;
-  return sizes.slice(0, -1).every((size) => size === 4) && sizes.at(-1)! >= 1 && sizes.at(-1)! <= 4;
-}
+const ND = /\p{Nd}/u;
+const NON_ASCII_DIGIT = /(?![0-9])\p{Nd}/gu;
+const zeroOf = new Map<number, number>();
 
 /**
- * Whether the text holds a card number: a run of 13 to 19 digits that passes Luhn, or groups within a run of
- * digits, spaces and hyphens printed like one (anywhere in the run: "ref 12-4111-1111-1111-1111" is found).
+ * The value of a decimal digit of any script. Unicode places each script's digits 0 to 9 on consecutive code
+ * points, and every stretch of consecutive Nd code points is a whole number of such tens (checked over all of
+ * Unicode in tests/unit/card-numbers.test.ts), so the value is the distance from the stretch's start, modulo 10.
  */
+function digitValue(char: string): string {
+  const code = char.codePointAt(0)!;
+  let zero = zeroOf.get(code);
+  if (zero === undefined) {
+    let start = code;
+    while (ND.test(String.fromCodePoint(start - 1))) start--;
+    zero = start;
+    zeroOf.set(code, zero);
+  }
+  return String((code - zero) % 10);
+}
+
+/** The text as a person reads its digits: NFKC, then every decimal digit of any script as an ASCII digit. */
+export function normaliseDigits(text: string): string {
+  return text.normalize("NFKC").replace(NON_ASCII_DIGIT, digitValue);
+}
+
+const UUID = /(?<![\p{L}\p{N}])[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}(?![\p{L}\p{N}])/giu;
+/** Digit groups and what stands between them: a letter ends a run, anything else is a separator. */
+const PIECES = /[0-9]+|\p{L}+/gu;
+
+/** Runs of digit groups with only separators between them. */
+function digitRuns(text: string): string[][] {
+  const runs: string[][] = [];
+  let run: string[] = [];
+  for (const [piece] of normaliseDigits(text).replace(UUID, "x").matchAll(PIECES)) {
+    if (piece.charCodeAt(0) >= 48 && piece.charCodeAt(0) <= 57) run.push(piece);
+    else if (run.length > 0) {
+      runs.push(run);
+      run = [];
+    }
+  }
+  if (run.length > 0) runs.push(run);
+  return runs;
+}
+
+function isDate(year: number, month: number, day: number): boolean {
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
+
+const twoDigits = (group: string | undefined, below: number) => group !== undefined && group.length === 2 && Number(group) < below;
+
+/** A dated reference (see the top of this file): the whole run is a date, maybe a time, and at most one serial. */
+export function isDatedReference(groups: readonly string[]): boolean {
+  const [first, second, third] = groups;
+  if (first === undefined) return false;
+  if (first.length === 6 && groups.length === 2 && groups[1]!.length <= 7) {
+    const year = Number(first.slice(0, 2));
+    return year <= 39 && isDate(2000 + year, Number(first.slice(2, 4)), Number(first.slice(4, 6)));
+  }
+  let next: number;
+  if (first.length === 8 && first.startsWith("20") && isDate(Number(first.slice(0, 4)), Number(first.slice(4, 6)), Number(first.slice(6)))) next = 1;
+  else if (first.length === 4 && first.startsWith("20") && second?.length === 2 && third?.length === 2 && isDate(Number(first), Number(second), Number(third)))
+    next = 3;
+  else return false;
+  if (twoDigits(groups[next], 24) && twoDigits(groups[next + 1], 60)) {
+    next += 2;
+    if (twoDigits(groups[next], 61)) next += 1;
+  }
+  // A serial (or the time's fraction of a second): one group, never long enough to be a card number by itself.
+  if (groups.length === next + 1 && groups[next]!.length <= 11) next += 1;
+  return next === groups.length;
+}
+
+/** Whether the text holds a card number, written in any of the ways the top of this file describes. */
 export function looksLikeCardNumber(text: string): boolean {
-  for (const match of text.matchAll(DIGIT_RUN)) {
-    const groups = match[0].split(/[ -]/);
-    if (groups.some(isCardNumber)) return true;
+  for (const groups of digitRuns(text)) {
+    if (isDatedReference(groups)) continue;
     for (let from = 0; from < groups.length; from++) {
-      for (let to = from + 2; to <= groups.length; to++) {
-        const window = groups.slice(from, to);
-        if (printedLikeACard(window) && isCardNumber(window.join(""))) return true;
+      let digits = "";
+      for (let to = from; to < groups.length; to++) {
+        digits += groups[to]!;
+        if (digits.length > MAX_DIGITS) break;
+        if (digits.length >= MIN_DIGITS && passesLuhn(digits)) return true;
       }
     }
   }
   return false;
 }
 
-/** The JSON paths (`payments[2].payer.msisdn`) of every value, or key, that looks like a card number. */
-export function cardNumberPaths(value: unknown, path = ""): string[] {
-  if (typeof value === "string") return looksLikeCardNumber(value) ? [path || "(body)"] : [];
-  if (typeof value === "number") return Number.isFinite(value) && looksLikeCardNumber(String(Math.trunc(Math.abs(value)))) ? [path || "(body)"] : [];
-  if (Array.isArray(value)) return value.flatMap((item, i) => cardNumberPaths(item, `${path}[${i}]`));
-  if (value && typeof value === "object") {
-    return Object.entries(value).flatMap(([key, item]) => {
-      const at = path ? `${path}.${key}` : key;
-      return [...(looksLikeCardNumber(key) ? [at] : []), ...cardNumberPaths(item, at)];
-    });
+/** A key in a path, or where it was when it looks like a card number itself (the refusal never echoes one). */
+function keyStep(key: string): string {
+  return looksLikeCardNumber(key) ? "(a key that looks like a card number)" : key;
+}
+
+interface Visit {
+  value: unknown;
+  /** The parent's visit and the step from it, so a path is written only for what is reported. */
+  parent: Visit | null;
+  step: string | number | null;
+  depth: number;
+}
+
+function pathOf(visit: Visit): string {
+  const steps: (string | number)[] = [];
+  for (let at: Visit | null = visit; at && at.step !== null; at = at.parent) steps.push(at.step);
+  const path = steps.reverse().reduce<string>((out, step) => (typeof step === "number" ? `${out}[${step}]` : out ? `${out}.${step}` : step), "");
+  return path || "(body)";
+}
+
+export interface BodyScan {
+  /** The JSON paths (`payments[2].payer.msisdn`) of every value, or key, that looks like a card number. */
+  cards: string[];
+  /** Whether the body nests deeper than allowed; nothing deeper was looked at. */
+  tooDeep: boolean;
+}
+
+/**
+ * Walks a parsed JSON body without recursion (a body nested 100,000 levels deep must not overflow the stack) and
+ * stops at `maxDepth` levels.
+ */
+export function scanBody(value: unknown, maxDepth = Number.POSITIVE_INFINITY): BodyScan {
+  const cards: string[] = [];
+  const stack: Visit[] = [{ value, parent: null, step: null, depth: 0 }];
+  while (stack.length > 0) {
+    const visit = stack.pop()!;
+    const item = visit.value;
+    if (typeof item === "string") {
+      if (looksLikeCardNumber(item)) cards.push(pathOf(visit));
+    } else if (typeof item === "number") {
+      if (Number.isFinite(item) && looksLikeCardNumber(String(Math.trunc(Math.abs(item))))) cards.push(pathOf(visit));
+    } else if (item && typeof item === "object") {
+      if (visit.depth >= maxDepth) return { cards, tooDeep: true };
+      const children: Visit[] = Array.isArray(item)
+        ? item.map((child, i) => ({ value: child, parent: visit, step: i, depth: visit.depth + 1 }))
+        : Object.entries(item).map(([key, child]) => {
+            const at: Visit = { value: child, parent: visit, step: keyStep(key), depth: visit.depth + 1 };
+            if (looksLikeCardNumber(key)) cards.push(pathOf(at));
+            return at;
+          });
+      // Reversed onto the stack so paths are reported in the body's order.
+      for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);
+    }
   }
-  return [];
+  return { cards, tooDeep: false };
+}
+
+/** The JSON paths of every value, or key, that looks like a card number, at any depth. */
+export function cardNumberPaths(value: unknown): string[] {
+  return scanBody(value).cards;
+}
+
+/**
+ * Headers the portal neither stores nor logs and the client does not choose: the API key (hashed, compared, never
+ * kept) and the addresses and trace ids Cloudflare adds (an IPv6 address's groups are digits and colons, and every
+ * tenth one would read as a card number). Every other header is looked at, Idempotency-Key and User-Agent included.
+ */
+const UNREAD_HEADERS = new Set([
+  "authorization",
+  "cf-connecting-ip",
+  "cf-connecting-ipv6",
+  "cf-ipcountry",
+  "cf-ray",
+  "cf-visitor",
+  "cf-worker",
+  "cdn-loop",
+  "true-client-ip",
+  "x-forwarded-for",
+  "x-real-ip",
+]);
+
+function decoded(text: string): string {
+  // Decoded until it stops changing (at most three times): %2520 is a space encoded twice.
+  let out = text;
+  for (let i = 0; i < 3; i++) {
+    try {
+      const next = decodeURIComponent(out);
+      if (next === out) break;
+      out = next;
+    } catch {
+      break;
+    }
+  }
+  return out;
+}
+
+/**
+ * Where, outside the body, the request holds what looks like a card number: "URL path", "query parameter q",
+ * "header Idempotency-Key". A name that is itself a card number is not echoed.
+ */
+export function cardNumberPlaces(request: Request): string[] {
+  const url = new URL(request.url);
+  const places: string[] = [];
+  if (looksLikeCardNumber(decoded(url.pathname))) places.push("URL path");
+  let index = 0;
+  for (const [name, value] of url.searchParams) {
+    index += 1;
+    const nameIsCard = looksLikeCardNumber(name);
+    if (nameIsCard || looksLikeCardNumber(value)) places.push(nameIsCard ? `query parameter ${index} (its name)` : `query parameter ${name}`);
+  }
+  // What URLSearchParams does not hand out (a lone "%", text after "#" is never sent).
+  if (places.every((place) => !place.startsWith("query")) && looksLikeCardNumber(decoded(url.search))) places.push("query string");
+  for (const [name, value] of request.headers) {
+    if (UNREAD_HEADERS.has(name)) continue;
+    if (looksLikeCardNumber(name)) places.push("a header's name");
+    else if (looksLikeCardNumber(value)) places.push(`header ${name}`);
+  }
+  return places;
+}
+
+/** Text for a log line: a path (or message) holding a card number keeps its shape but none of its digits. */
+export function withoutCardNumbers(text: string): string {
+  return looksLikeCardNumber(decoded(text)) ? decoded(text).replace(/\p{Nd}/gu, "#") : text;
 }

@@ -174,9 +174,10 @@ const description = (perMinute: number) =>
     "",
     `**Rate limits.** ${rateLimitWords(perMinute)}`,
     "",
-    "**Card numbers.** Never send a full card number (PAN). Any field that holds 13 to 19 digits, written together or in groups split by single spaces or hyphens, " +
-      "that pass the Luhn check is refused with 400 and is not stored or logged (PCI DSS 3.4.1). Cards are sent as their BIN (first six digits) and last four. " +
-      "Use references with a letter in them: a reference of digits only may look like a card number.",
+    "**Card numbers.** Never send a full card number (PAN). A request whose path, query, headers (Authorization aside) or body (values and keys) holds 13 to 19 digits " +
+      "that pass the Luhn check, in any script and with anything but letters between them (spaces, dots, slashes, dashes, zero-width characters), is refused with 400 " +
+      "naming where, and nothing of it is stored or logged (PCI DSS 3.4.1). Cards are sent as their BIN (first six digits) and last four. " +
+      "Put a letter among every 12 digits of a reference; a date and a serial (PSP-20261123-000187, KFF-261121-0000487) is fine as it is.",
     "",
     `**Times.** Times are ISO 8601 with a time zone (2026-11-23T10:15:00Z). A payment may say it happened at most ${MAX_PAYMENT_AGE_MS / 86_400_000} days ago, ` +
       `and at most ${CLOCK_SKEW_MS / 60_000} minutes ahead of the portal's clock. Amounts are integer pesewas in GHS, at most ${MAX_AMOUNT_PESEWAS}.`,

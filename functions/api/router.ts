@@ -11,7 +11,7 @@ import { keyPlace } from "../data/directory";
 import { isBusinessMoving, MOVING_MESSAGE, type BusinessDb, type Db } from "../data/tenant";
 import { claimIdempotencyKey, releaseIdempotencyKey } from "../data/api-idempotency";
 import { getPaymentByReference } from "../data/api-payments";
-import { cardNumberPaths } from "./card-numbers";
+import { cardNumberPlaces, MAX_JSON_DEPTH, scanBody } from "./card-numbers";
 import { bearerKey, hashKey } from "./keys";
 import { paymentView, refundsView } from "./views";
 import { listRefundsByReference } from "../data/refunds";
@@ -144,6 +144,17 @@ async function readBody(request: Request): Promise<string | Response> {
   }
 }
 
+const CARD_NUMBER_MESSAGE = "looks like a full card number (PCI DSS 3.4.1); nothing of this request was stored";
+
+/** Names where each card number was (a JSON path, "URL path", "header idempotency-key"), never the number. */
+function cardNumberRefusal(places: string[]): Response {
+  return problem(
+    400,
+    "The request holds what looks like a full card number. The portal never takes one: send only the card's first six and last four digits.",
+    places.map((path) => ({ path, message: CARD_NUMBER_MESSAGE })),
+  );
+}
+
 /** Parses the JSON body and refuses card numbers before anything else looks at it. Never logs or echoes the body. */
 export async function jsonBody(request: Request): Promise<{ text: string; json: unknown } | Response> {
   if (!/^application\/json\b/i.test(request.headers.get("Content-Type") ?? ""))
@@ -156,14 +167,10 @@ export async function jsonBody(request: Request): Promise<{ text: string; json: 
   } catch {
     return problem(400, "The body is not valid JSON.");
   }
-  const cards = cardNumberPaths(json);
-  if (cards.length > 0) {
-    return problem(
-      400,
-      "A field holds what looks like a full card number. The portal never takes one: send only the card's first six and last four digits.",
-      cards.map((path) => ({ path, message: "looks like a full card number (PCI DSS 3.4.1); it was not stored" })),
-    );
-  }
+  // Walked without recursion and only so deep: a body nested thousands of levels deep is refused, not a stack overflow.
+  const scan = scanBody(json, MAX_JSON_DEPTH);
+  if (scan.tooDeep) return problem(400, `The body is nested more than ${MAX_JSON_DEPTH} levels deep; no request of this API needs more than 4.`);
+  if (scan.cards.length > 0) return cardNumberRefusal(scan.cards);
   return { text, json };
 }
 
@@ -221,6 +228,9 @@ export async function handlePartnerApi(request: Request, deps: ApiDeps): Promise
 }
 
 async function answer(request: Request, deps: ApiDeps): Promise<Response> {
+  // Before anything reads, answers with, stores or queues the path, the query or a header (the body: jsonBody).
+  const places = cardNumberPlaces(request);
+  if (places.length > 0) return cardNumberRefusal(places);
   const route = match(request);
   if (route instanceof Response) return route;
   // The description is public: a processor's developer reads it before having a key.
