@@ -1,7 +1,8 @@
 // PCI DSS 3.4.1: the portal never stores a full card number (PAN). A request with anything that looks like one, in
 // its path, query, headers or body, is refused before it is parsed further, queued, stored or logged (decision 031).
 //
-// "Looks like one": 13 to 19 digits that pass the Luhn check, however they are written. Text is read as a person
+// "Looks like one": 13 to 19 digits that pass the Luhn check (13 only beginning with 4: Visa's were the only
+// 13-digit card numbers), however they are written. Text is read as a person
 // reads it: NFKC first (fullwidth ４, superscripts, compatibility forms become ASCII), then every decimal digit of
 // any script (Arabic-Indic ٤, Extended Arabic-Indic ۴, Devanagari ४ ...) as its value. Digits are gathered in
 // groups; groups with nothing but separators between them (any run of characters that are neither letters nor
@@ -113,6 +114,15 @@ export function isDatedReference(groups: readonly string[]): boolean {
   return next === groups.length;
 }
 
+/**
+ * Only Visa issued 13-digit card numbers (they begin with 4); every other scheme's are 14 to 19 digits. So a 13-digit
+ * number beginning otherwise is not one: a time in epoch milliseconds (1764067200000, an Idempotency-Key such as
+ * "idem-1764067200000") was refused every tenth time.
+ */
+function isCardLength(digits: string): boolean {
+  return digits.length > MIN_DIGITS || digits.startsWith("4");
+}
+
 /** Whether the text holds a card number, written in any of the ways the top of this file describes. */
 export function looksLikeCardNumber(text: string): boolean {
   for (const groups of digitRuns(text)) {
@@ -122,7 +132,7 @@ export function looksLikeCardNumber(text: string): boolean {
       for (let to = from; to < groups.length; to++) {
         digits += groups[to]!;
         if (digits.length > MAX_DIGITS) break;
-        if (digits.length >= MIN_DIGITS && passesLuhn(digits)) return true;
+        if (digits.length >= MIN_DIGITS && isCardLength(digits) && passesLuhn(digits)) return true;
       }
     }
   }

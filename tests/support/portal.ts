@@ -80,6 +80,22 @@ export interface PortalOptions {
   spyOnQueue?: string;
   /** A fixed port (e.g. when an OpenID provider must know the redirect URI first); default: any free one. */
   port?: number;
+  /**
+   * Every line the portal logs, for a test that reads them: Miniflare's log from DEBUG up (its access line per
+   * request included, as `wrangler dev` prints it) and the Worker's console (workerd's stdout and stderr).
+   */
+  logTo?: (line: string) => void;
+}
+
+/** Miniflare's log, line by line into `sink`, without terminal colours. */
+class CapturedLog extends Log {
+  constructor(private readonly sink: (line: string) => void) {
+    super(LogLevel.DEBUG);
+  }
+  protected override log(message: string): void {
+    // eslint-disable-next-line no-control-regex
+    this.sink(message.replace(/\x1b\[[0-9;]*m/g, ""));
+  }
 }
 
 export interface Portal {
@@ -140,6 +156,23 @@ const SPY_SCRIPT = `export default {
   fetch() { return new Response(null, { status: 404 }); },
 };`;
 
+/** workerd's stdout and stderr (the Worker's console.log and console.error), line by line into `sink`. */
+function runtimeLinesTo(sink: (line: string) => void) {
+  return (stdout: NodeJS.ReadableStream, stderr: NodeJS.ReadableStream) => {
+    for (const stream of [stdout, stderr]) {
+      let pending = "";
+      stream.on("data", (chunk: Buffer | string) => {
+        const lines = (pending + chunk.toString()).split("\n");
+        pending = lines.pop() ?? "";
+        for (const line of lines) sink(line);
+      });
+      stream.on("end", () => {
+        if (pending) sink(pending);
+      });
+    }
+  };
+}
+
 export function requireBuild(): void {
   if (!existsSync(WORKER_BUNDLE) || !existsSync(CLIENT_BUILD)) {
     throw new Error("No build found: run `npm run build` first (npm test does it for you).");
@@ -169,7 +202,8 @@ export async function startPortal(options: PortalOptions = {}): Promise<Portal> 
     cf: false,
     host: "127.0.0.1",
     port: options.port ?? 0,
-    log: new Log(process.env.PORTAL_LOG === "1" ? LogLevel.DEBUG : LogLevel.WARN),
+    log: options.logTo ? new CapturedLog(options.logTo) : new Log(process.env.PORTAL_LOG === "1" ? LogLevel.DEBUG : LogLevel.WARN),
+    ...(options.logTo ? { handleRuntimeStdio: runtimeLinesTo(options.logTo) } : {}),
     // Miniflare's /cdn-cgi/handler/scheduled, for scheduled() below.
     unsafeTriggerHandlers: true,
   };

@@ -1,0 +1,36 @@
+// Card numbers as issue 24 (defect 3, security finding 2) found them stored, and a few more: for the unit tests of
+// the rule (functions/api/card-numbers.ts) and the integration test that sends each through every carrier.
+
+/** Issue 24, defect 3 and security finding 2: every spelling that was stored. */
+export const ISSUE_SPELLINGS: [string, string][] = [
+  ["together", "4111111111111111"],
+  ["hyphens", "4111-1111-1111-1111"],
+  ["spaces", "4111 1111 1111 1111"],
+  ["dots", "4111.1111.1111.1111"],
+  ["slashes", "5555/5555/5555/4444"],
+  ["underscores", "4111_1111_1111_1111"],
+  ["colons", "4111:1111:1111:1111"],
+  ["two groups of eight", "41111111-11111111"],
+  ["no-break spaces", "4111\u00a01111\u00a01111\u00a01111"],
+  ["narrow no-break spaces", "4111\u202f1111\u202f1111\u202f1111"],
+  ["tabs", "4111\t1111\t1111\t1111"],
+  ["newlines", "4111\n1111\r\n1111\n1111"],
+  ["double spaces", "4111  1111  1111  1111"],
+  ["en dashes", "4111\u20131111\u20131111\u20131111"],
+  ["em dashes", "4111\u20141111\u20141111\u20141111"],
+  ["zero-width spaces", "4111\u200b1111\u200b1111\u200b1111"],
+  ["zero-width joiners and word joiners", "4111\u200d1111\u200c1111\u20601111\ufeff"],
+  ["runs of separators", "4111 - 1111 -- 1111 / 1111"],
+  ["fullwidth digits", "４１１１１１１１１１１１１１１１"],
+  ["fullwidth digits and ideographic spaces", "４１１１\u3000１１１１\u3000１１１１\u3000１１１１"],
+  ["Arabic-Indic digits", "٤١١١١١١١١١١١١١١١"],
+  ["Extended Arabic-Indic digits in groups", "۴۱۱۱ ۱۱۱۱ ۱۱۱۱ ۱۱۱۱"],
+  ["Devanagari digits", "४१११११११११११११११"],
+  ["mixed scripts", "4١۱１ 1111 ١١١١ ۱۱۱۱"],
+  ["American Express (4-6-5)", "3782 822463 10005"],
+  ["19 digits", "6304-0000-0000-0000-000"],
+  ["13 digits", "4222222222222"],
+];
+
+/** The card numbers above, as digits: what a dump of every table and the log must not hold in any spelling. */
+export const CARD_NUMBERS = ["4111111111111111", "5555555555554444", "378282246310005", "6304000000000000000", "4222222222222"];
