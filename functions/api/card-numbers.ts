@@ -183,7 +183,7 @@ export function scanBody(value: unknown, maxDepth = Number.POSITIVE_INFINITY): B
     } else if (item && typeof item === "object") {
       if (visit.depth >= maxDepth) return { cards, tooDeep: true };
       const children: Visit[] = Array.isArray(item)
-        ? item.map((child, i) => ({ value: child, parent: visit, step: i, depth: visit.depth + 1 }))
+        ? (item as unknown[]).map((child, i) => ({ value: child, parent: visit, step: i, depth: visit.depth + 1 }))
         : Object.entries(item).map(([key, child]) => {
             const at: Visit = { value: child, parent: visit, step: keyStep(key), depth: visit.depth + 1 };
             if (looksLikeCardNumber(key)) cards.push(pathOf(at));

@@ -137,7 +137,8 @@ describe("a card number in any spelling, in any place a request carries text", (
     const last = momoPayment(parties);
     expect((await api(portal(), key, "/api/v1/payments", last)).status).toBe(202);
     const db = await portal().db();
-    const held = () => db.prepare("SELECT count(*) AS n FROM transactions WHERE business_id = ? AND reference = ?").bind(KUMASI, last.reference).first<number>("n");
+    const held = () =>
+      db.prepare("SELECT count(*) AS n FROM transactions WHERE business_id = ? AND reference = ?").bind(KUMASI, last.reference).first<number>("n");
     await eventually(async () => (await held()) === 1, 20_000, "the last payment to be written");
 
     expect(await everyTableHolding()).toEqual([]);

@@ -26,7 +26,6 @@ describe("passesLuhn", () => {
   });
 });
 
-
 describe("looksLikeCardNumber", () => {
   it.each(ISSUE_SPELLINGS)("finds a card number written with %s", (_what, text) => {
     expect(looksLikeCardNumber(text)).toBe(true);
@@ -71,9 +70,7 @@ describe("looksLikeCardNumber", () => {
 
 describe("normaliseDigits", () => {
   it("reads every decimal digit of every script as its ASCII digit", () => {
-    expect(normaliseDigits("٠١٢٣٤٥٦٧٨٩ ۰۱۲۳۴۵۶۷۸۹ ０１２３４５６７８９ ०१२३४५६७८९ 𝟎𝟏𝟐 ¹²³")).toBe(
-      "0123456789 0123456789 0123456789 0123456789 012 123",
-    );
+    expect(normaliseDigits("٠١٢٣٤٥٦٧٨٩ ۰۱۲۳۴۵۶۷۸۹ ０１２３４５６７８９ ०१२३४५६७८९ 𝟎𝟏𝟐 ¹²³")).toBe("0123456789 0123456789 0123456789 0123456789 012 123");
   });
   it("relies on Unicode placing decimal digits in whole tens (so a digit's value is its place in its stretch)", () => {
     const stretches: number[] = [];
@@ -117,8 +114,26 @@ const cardNumber = fc
     }),
   );
 
-const SEPARATORS = [" ", "  ", "-", ".", "/", "_", ":", "\t", "\n", "\r\n", "\u00a0", "\u202f", "\u2009", "\u2013", "\u2014", "\u2212", "\u200b", "\u200c"]
-  .concat(["\u200d", "\u2060", "\ufeff", "\u3000", ",", "|", " - ", "*", "+", "·", "\u00ad", "'", "~"]);
+const SEPARATORS = [
+  " ",
+  "  ",
+  "-",
+  ".",
+  "/",
+  "_",
+  ":",
+  "\t",
+  "\n",
+  "\r\n",
+  "\u00a0",
+  "\u202f",
+  "\u2009",
+  "\u2013",
+  "\u2014",
+  "\u2212",
+  "\u200b",
+  "\u200c",
+].concat(["\u200d", "\u2060", "\ufeff", "\u3000", ",", "|", " - ", "*", "+", "·", "\u00ad", "'", "~"]);
 /** Zero of ASCII, fullwidth, Arabic-Indic, Extended Arabic-Indic, Devanagari, Bengali, Thai, mathematical bold. */
 const ZEROS = [0x30, 0xff10, 0x660, 0x6f0, 0x966, 0x9e6, 0xe50, 0x1d7ce];
 
@@ -153,9 +168,7 @@ const datedReference = fc.oneof(
   fc
     .tuple(letters(1, 6), referenceSeparator, day, referenceSeparator, digitsOf(1, 7))
     .map(([prefix, a, date, b, serial]) => `${prefix}${a}${date.toISOString().slice(2, 10).replaceAll("-", "")}${b}${serial}`),
-  fc
-    .tuple(letters(1, 6), day, digitsOf(1, 11))
-    .map(([prefix, date, serial]) => `${prefix}-${date.toISOString().slice(0, 10)}-${serial}`),
+  fc.tuple(letters(1, 6), day, digitsOf(1, 11)).map(([prefix, date, serial]) => `${prefix}-${date.toISOString().slice(0, 10)}-${serial}`),
 );
 
 /** Any reference with a letter among every 12 digits: groups of at most 12 digits (split as they like) between letters. */
