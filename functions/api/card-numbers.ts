@@ -123,8 +123,22 @@ function isCardLength(digits: string): boolean {
   return digits.length > MIN_DIGITS || digits.startsWith("4");
 }
 
+// eslint-disable-next-line no-control-regex
+const ASCII_ONLY = /^[\x00-\x7f]*$/;
+
+/** ASCII text (NFKC leaves it as it is) with fewer than 13 digits holds none: most values of a body, at once. */
+function tooFewDigits(text: string): boolean {
+  let digits = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code >= 48 && code <= 57 && ++digits >= MIN_DIGITS) return false;
+  }
+  return ASCII_ONLY.test(text);
+}
+
 /** Whether the text holds a card number, written in any of the ways the top of this file describes. */
 export function looksLikeCardNumber(text: string): boolean {
+  if (tooFewDigits(text)) return false;
   for (const groups of digitRuns(text)) {
     if (isDatedReference(groups)) continue;
     for (let from = 0; from < groups.length; from++) {
