@@ -211,7 +211,10 @@ const responsesFor = (perMinute: number) => ({
     description: "No API key, or not a live key of any business (revoked, expired after a roll, or never made). The answer says nothing more.",
     content: json("Problem", { message: "Missing or invalid API key. Send Authorization: Bearer <key>." }),
   },
-  NotFound: { description: "No such payment or terminal in this business (another business's reads the same).", content: json("Problem", { message: "No payment with that reference." }) },
+  NotFound: {
+    description: "No such payment or terminal in this business (another business's reads the same).",
+    content: json("Problem", { message: "No payment with that reference." }),
+  },
   Conflict: {
     description: "The Idempotency-Key was already used with another request.",
     content: json("Problem", { message: "This Idempotency-Key was already used with another request. Use a new key for a new request." }),

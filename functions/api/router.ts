@@ -288,7 +288,7 @@ async function answer(request: Request, deps: ApiDeps): Promise<Response> {
             payment,
           }))
         : isBatch
-          ? validItems((json as { payments: unknown }).payments)
+          ? validItems(json.payments)
           : [];
       const now = deps.now();
       errors.push(

@@ -157,7 +157,10 @@ describe("validation answers (point 8)", () => {
     const db = await portal().db();
     const lastSeen = () => db.prepare("SELECT last_seen_at AS n FROM terminals WHERE serial = ?").bind(serial).first<number>("n");
     await eventually(async () => (await lastSeen()) === Date.parse(fresh));
-    const stale = await api(portal(), key, `/api/v1/terminals/${serial}/heartbeats`, { ...beat(new Date(Date.now() - 3_600_000).toISOString()), battery_percent: 3 });
+    const stale = await api(portal(), key, `/api/v1/terminals/${serial}/heartbeats`, {
+      ...beat(new Date(Date.now() - 3_600_000).toISOString()),
+      battery_percent: 3,
+    });
     expect(stale.status).toBe(200);
     expect(await stale.json()).toEqual({
       accepted: 0,

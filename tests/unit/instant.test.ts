@@ -86,7 +86,7 @@ describe("times (RFC 3339 date-time)", () => {
     fc.assert(
       fc.property(fc.stringMatching(INSTANT_PATTERN), (text) => {
         const parsed = v.safeParse(InstantSchema, text);
-        const [, y, mo, d] = INSTANT_PATTERN.exec(text)!.map(Number) as number[];
+        const [, y, mo, d] = INSTANT_PATTERN.exec(text)!.map(Number);
         const real = utc(y!, mo!, d!) !== null;
         expect(parsed.success, text).toBe(real);
         if (parsed.success) {
@@ -175,7 +175,9 @@ describe("the schemas use it (issue 24, defect 1)", () => {
     ] as const) {
       const parsed = v.safeParse(PaymentInput, { ...EXAMPLES.cardPayment, occurred_at: occurredAt });
       expect(parsed.success).toBe(false);
-      expect(parsed.issues?.map((issue) => [issue.path?.map((p) => p.key).join("."), issue.message])).toEqual([["occurred_at", expect.stringContaining(words)]]);
+      expect(parsed.issues?.map((issue) => [issue.path?.map((p) => p.key).join("."), issue.message])).toEqual([
+        ["occurred_at", expect.stringContaining(words)],
+      ]);
     }
   });
 

@@ -40,7 +40,7 @@ const ANNOTATIONS = new Set(["description", "examples", "title"]);
 function rfc3339(format: string, value: string): boolean {
   const m = /^(\d{4})-(\d{2})-(\d{2})(?:[Tt](\d{2}):(\d{2}):(\d{2})(?:\.\d+)?(?:[Zz]|[+-](\d{2}):(\d{2})))?$/.exec(value);
   if (!m || (format === "date-time") !== (m[4] !== undefined)) return false;
-  const [year, month, day, hour = 0, minute = 0, second = 0, offH = 0, offM = 0] = m.slice(1).map((x) => Number(x ?? 0)) as number[];
+  const [year, month, day, hour, minute, second, offH, offM] = m.slice(1).map((x) => Number(x ?? 0));
   const date = new Date(0);
   date.setUTCFullYear(year!, month! - 1, day);
   const realDay = date.getUTCFullYear() === year && date.getUTCMonth() === month! - 1 && date.getUTCDate() === day;
