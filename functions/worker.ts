@@ -133,11 +133,6 @@ export default {
         response = await handlePartnerApi(request, {
           core: env.DB,
           database: (name) => databaseNamed(env, name),
-          otherDatabases: (name) =>
-            shardNames(env)
-              .concat("DB")
-              .filter((other) => other !== name)
-              .map((other) => databaseNamed(env, other)),
           queue: env.PAYMENTS,
           now: Date.now,
           waitUntil: (promise) => ctx.waitUntil(promise),

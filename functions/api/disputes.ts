@@ -46,11 +46,10 @@ export async function openDisputeRequest(request: Request, deps: ApiDeps, busine
 
   const now = deps.now();
   const errors: NonNullable<Problem["errors"]> = [];
-  // Africa/Accra is UTC+0: the due date's end is the next UTC midnight.
-  const dueAt = Date.parse(`${input.evidence_due_by}T00:00:00Z`) + DAY_MS;
+  // Africa/Accra is UTC+0: the due date (its midnight, as the door parsed it) ends at the next UTC midnight.
+  const dueAt = input.evidence_due_by + DAY_MS;
   const today = Math.floor(now / DAY_MS) * DAY_MS;
-  if (!Number.isFinite(dueAt)) errors.push({ path: "evidence_due_by", message: "must be a date written YYYY-MM-DD" });
-  else if (dueAt <= now) errors.push({ path: "evidence_due_by", message: "is in the past" });
+  if (dueAt <= now) errors.push({ path: "evidence_due_by", message: "is in the past" });
   else if (dueAt > today + (MAX_EVIDENCE_DAYS + 1) * DAY_MS) errors.push({ path: "evidence_due_by", message: `is more than ${MAX_EVIDENCE_DAYS} days ahead` });
   const payment = await disputablePayment(business, input.payment_reference);
   if (!payment) errors.push({ path: "payment_reference", message: "is not the reference of a payment of this business" });

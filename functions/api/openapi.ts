@@ -7,6 +7,7 @@
 import { toJsonSchemaDefs, type JsonSchema } from "@valibot/to-json-schema";
 import * as v from "valibot";
 import { apiConfig } from "./config";
+import { formatOfPattern } from "./instant";
 import {
   Accepted,
   IdempotencyKey,
@@ -17,6 +18,7 @@ import {
   DisputeInput,
   DisputeView,
   HeartbeatInput,
+  HeartbeatNotApplied,
   MAX_AMOUNT_PESEWAS,
   MAX_PAYMENT_AGE_MS,
   MAX_PAYMENTS_PER_REQUEST,
@@ -44,6 +46,7 @@ const SCHEMAS = {
   PaymentsRequest,
   ReversalInput,
   HeartbeatInput,
+  HeartbeatNotApplied,
   PaymentView,
   DisputeInput,
   DisputeCloseInput,
@@ -70,10 +73,12 @@ const TRIMMED = "Spaces around it are removed first; it must hold more than spac
 
 type Schema = JsonSchema & { "x-rules"?: string[]; "x-trim"?: boolean; description?: string };
 
-// Valibot's trim, check and isoTimestamp have no JSON Schema of their own:
+// Valibot's trim, checks and transforms have no JSON Schema of their own:
 // trim (always before minLength(1) here) becomes "holds a non-space", a check
-// becomes its rule in words, and isoTimestamp keeps valibot's own pattern next
-// to format date-time (which JSON Schema 2020-12 treats as a note, not a rule).
+// becomes its rule in words, and the times' and dates' parse (functions/api/instant.ts)
+// adds format date-time or date to their pattern: a string both allow is exactly
+// one the Worker takes (the pattern fixes the spelling; the format, in JSON Schema's
+// RFC 3339 sense, asks for a day and time the calendar has).
 function convert(): Record<SchemaName, Schema> {
   const defs = toJsonSchemaDefs(SCHEMAS, {
     target: "draft-2020-12",
@@ -83,11 +88,12 @@ function convert(): Record<SchemaName, Schema> {
       const action = context.valibotAction as { type: string; message?: unknown; requirement?: unknown };
       const schema = context.jsonSchema as Schema;
       if (action.type === "trim") return { ...schema, pattern: "\\S", "x-trim": true } as JsonSchema;
-      if (action.type === "iso_timestamp" && action.requirement instanceof RegExp) {
-        return { ...schema, format: "date-time", pattern: action.requirement.source };
+      if (action.type === "raw_transform") {
+        const format = formatOfPattern(schema.pattern);
+        if (!format) throw new Error("functions/api/openapi.ts: a transform the document cannot describe");
+        return { ...schema, format };
       }
-      if (action.type === "iso_date" && action.requirement instanceof RegExp) return { ...schema, format: "date", pattern: action.requirement.source };
-      if (action.type === "check") {
+      if (action.type === "check" || action.type === "partial_check") {
         const words = typeof action.message === "string" ? RULES_IN_WORDS[action.message] : undefined;
         if (!words) throw new Error(`functions/api/openapi.ts: no words for the check "${String(action.message)}"`);
         return { ...schema, "x-rules": [...(schema["x-rules"] ?? []), words] } as JsonSchema;
@@ -179,8 +185,15 @@ const description = (perMinute: number) =>
       "naming where, and nothing of it is stored or logged (PCI DSS 3.4.1). Cards are sent as their BIN (first six digits) and last four. " +
       "Put a letter among every 12 digits of a reference; a date and a serial (PSP-20261123-000187, KFF-261121-0000487) is fine as it is.",
     "",
-    `**Times.** Times are ISO 8601 with a time zone (2026-11-23T10:15:00Z). A payment may say it happened at most ${MAX_PAYMENT_AGE_MS / 86_400_000} days ago, ` +
+    "**Times.** A time is RFC 3339 with seconds and a zone: `2026-11-23T10:15:00Z` or `2026-11-23T11:15:00+01:00` (upper-case T and Z, " +
+      "the zone as Z or ±HH:MM, up to 9 digits of fraction, cut to the millisecond). A date is `YYYY-MM-DD`. Each must be a day the calendar has " +
+      "(no 31 September, no 30 February): anything else is a 400 naming the field, never moved to another day. " +
+      `A payment or reversal may say it happened at most ${MAX_PAYMENT_AGE_MS / 86_400_000} days ago, ` +
       `and at most ${CLOCK_SKEW_MS / 60_000} minutes ahead of the portal's clock. Amounts are integer pesewas in GHS, at most ${MAX_AMOUNT_PESEWAS}.`,
+    "",
+    "**Validation.** A 400 lists every problem of the request with its JSON path (`payments[3].merchant`): a missing field `is required`, " +
+      "an unknown one `is not a documented field`. A merchant, point of sale or terminal that is not this business's is answered exactly as an " +
+      "unknown one, whoever it belongs to.",
     "",
     "**Webhooks.** The portal calls the business's endpoints on payment.succeeded, payment.failed, payment.reversed, settlement.paid, settlement.failed, " +
       "transfer.approved, transfer.rejected, refund.succeeded, refund.failed, approval.requested, terminal.silent, dispute.opened and dispute.closed. Each call is signed: its `PP-Signature` header is " +
@@ -199,11 +212,10 @@ const responsesFor = (perMinute: number) => ({
     description: "No API key, or not a live key of any business (revoked, expired after a roll, or never made). The answer says nothing more.",
     content: json("Problem", { message: "Missing or invalid API key. Send Authorization: Bearer <key>." }),
   },
-  Forbidden: {
-    description: "The key is valid, but the merchant, point of sale or terminal named belongs to another business.",
-    content: json("Problem", { message: "The merchant mer_kff_osu is not one of this business's merchants." }),
+  NotFound: {
+    description: "No such payment or terminal in this business (another business's reads the same).",
+    content: json("Problem", { message: "No payment with that reference." }),
   },
-  NotFound: { description: "No such payment or terminal in this business.", content: json("Problem", { message: "No payment with that reference." }) },
   Conflict: {
     description: "The Idempotency-Key was already used with another request.",
     content: json("Problem", { message: "This Idempotency-Key was already used with another request. Use a new key for a new request." }),
@@ -228,7 +240,6 @@ const errors = (...names: ResponseName[]) => {
   const codes: Record<ResponseName, string> = {
     BadRequest: "400",
     Unauthorized: "401",
-    Forbidden: "403",
     NotFound: "404",
     Conflict: "409",
     TooLarge: "413",
@@ -283,7 +294,7 @@ export function openApiDocument(origin: string, options: DocumentOptions = {}) {
           },
           responses: {
             ...accepted("Payments"),
-            ...errors("BadRequest", "Unauthorized", "Forbidden", "Conflict", "TooLarge", "UnsupportedMediaType", "TooManyRequests"),
+            ...errors("BadRequest", "Unauthorized", "Conflict", "TooLarge", "UnsupportedMediaType", "TooManyRequests"),
           },
         },
       },
@@ -358,8 +369,18 @@ export function openApiDocument(origin: string, options: DocumentOptions = {}) {
           parameters: [ref("serial", "parameters"), ...POST_PARAMETERS],
           requestBody: { required: true, content: json("HeartbeatInput", EXAMPLES.heartbeat) },
           responses: {
+            "200": {
+              description: "Not applied: sent_at is older than the terminal's last heartbeat. Nothing was queued.",
+              content: json("HeartbeatNotApplied", {
+                accepted: 0,
+                applied: false,
+                reason: "stale",
+                message: "sent_at is older than this terminal's last heartbeat (2026-11-23T10:25:00.000Z): it was not applied.",
+                last_seen_at: "2026-11-23T10:25:00.000Z",
+              }),
+            },
             ...accepted("The heartbeat"),
-            ...errors("BadRequest", "Unauthorized", "Forbidden", "NotFound", "Conflict", "TooLarge", "UnsupportedMediaType", "TooManyRequests"),
+            ...errors("BadRequest", "Unauthorized", "NotFound", "Conflict", "TooLarge", "UnsupportedMediaType", "TooManyRequests"),
           },
         },
       },

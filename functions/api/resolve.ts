@@ -1,19 +1,13 @@
 // From what a processor names (merchant id or code, point of sale id, terminal
-// serial) to the portal's rows, for one request. Unknown names are 400s with
-// their paths; a name that belongs to another business is a 403 for the whole
-// request (the key may not act for it), as issue 12 asks.
-import { findParties, type Parties } from "../data/api-payments";
-import type { BusinessDb, Db } from "../data/tenant";
+// serial) to the portal's rows, for one request, in the key's business only.
+// An unknown name is a 400 with its path; another business's name is read as
+// unknown, with the same words (issue 24, point 8): the answer never tells a key
+// holder that an id exists in another business.
+import { findParties } from "../data/api-payments";
+import type { BusinessDb } from "../data/tenant";
 import type { PaymentItem } from "../data/ingest";
-import type { PaymentInput, Problem } from "./schemas";
+import type { ParsedPayment, Problem } from "./schemas";
 import { sha256Hex } from "../sha256";
-
-export interface Refusal {
-  forbidden?: string;
-  errors: NonNullable<Problem["errors"]>;
-}
-
-const FORBIDDEN = "This API key may not act for a merchant, point of sale or terminal of another business.";
 
 /** The fingerprint of a payment: the same reference re-sent with the same facts is a duplicate, with others a conflict. */
 export function fingerprintOf(item: Omit<PaymentItem, "fingerprint">): Promise<string> {
@@ -37,51 +31,27 @@ export function fingerprintOf(item: Omit<PaymentItem, "fingerprint">): Promise<s
 }
 
 /**
- * The parties named, from the business's database; what it does not know is looked for in the other databases, so
- * that another business's merchant, point of sale or terminal is still a 403 wherever that business lives.
+ * The payments as the queue carries them, or the problems with the parties they name. `payments` are the items of
+ * the request that passed the schema, with their index in the request (so a problem names its item's path).
  */
-async function partiesOf(
-  business: BusinessDb,
-  others: readonly Db[],
-  names: { merchants: string[]; pointsOfSale: string[]; serials: string[] },
-): Promise<Parties> {
-  const parties = await findParties(business, names);
-  const missing = {
-    merchants: names.merchants.filter((name) => !parties.merchants.some((m) => m.id === name || m.code === name)),
-    pointsOfSale: names.pointsOfSale.filter((id) => !parties.pointsOfSale.some((s) => s.id === id)),
-    serials: names.serials.filter((serial) => !parties.terminals.some((t) => t.serial === serial)),
-  };
-  if (missing.merchants.length + missing.pointsOfSale.length + missing.serials.length === 0) return parties;
-  for (const db of others) {
-    const elsewhere = await findParties({ businessId: business.businessId, db }, missing);
-    parties.merchants.push(...elsewhere.merchants);
-    parties.pointsOfSale.push(...elsewhere.pointsOfSale);
-    parties.terminals.push(...elsewhere.terminals);
-  }
-  return parties;
-}
-
 export async function resolvePayments(
   business: BusinessDb,
-  others: readonly Db[],
-  payments: PaymentInput[],
+  payments: { index: number; payment: ParsedPayment }[],
   prefix: (i: number) => string,
-): Promise<Refusal | { items: PaymentItem[] }> {
-  const { businessId } = business;
-  const parties = await partiesOf(business, others, {
-    merchants: [...new Set(payments.map((p) => p.merchant))],
-    pointsOfSale: [...new Set(payments.map((p) => p.point_of_sale))],
-    serials: [...new Set(payments.flatMap((p) => (p.terminal_serial ? [p.terminal_serial] : [])))],
+): Promise<{ errors: NonNullable<Problem["errors"]>; items: PaymentItem[] }> {
+  const parties = await findParties(business, {
+    merchants: [...new Set(payments.map(({ payment: p }) => p.merchant))],
+    pointsOfSale: [...new Set(payments.map(({ payment: p }) => p.point_of_sale))],
+    serials: [...new Set(payments.flatMap(({ payment: p }) => (p.terminal_serial ? [p.terminal_serial] : [])))],
   });
-  const errors: Refusal["errors"] = [];
+  const errors: NonNullable<Problem["errors"]> = [];
   const items: PaymentItem[] = [];
-  for (const [i, p] of payments.entries()) {
-    const at = prefix(i);
-    // By id first (ids are unique across the portal), then by this business's code.
-    const merchant = parties.merchants.find((m) => m.id === p.merchant) ?? parties.merchants.find((m) => m.businessId === businessId && m.code === p.merchant);
+  for (const { index, payment: p } of payments) {
+    const at = prefix(index);
+    // By id first, then by code.
+    const merchant = parties.merchants.find((m) => m.id === p.merchant) ?? parties.merchants.find((m) => m.code === p.merchant);
     const pointOfSale = parties.pointsOfSale.find((s) => s.id === p.point_of_sale);
     const terminal = p.terminal_serial ? parties.terminals.find((t) => t.serial === p.terminal_serial) : undefined;
-    if ([merchant, pointOfSale, terminal].some((row) => row && row.businessId !== businessId)) return { forbidden: FORBIDDEN, errors: [] };
     if (!merchant) errors.push({ path: `${at}merchant`, message: "is no merchant of this business" });
     if (!pointOfSale) errors.push({ path: `${at}point_of_sale`, message: "is no point of sale of this business" });
     else if (merchant && pointOfSale.link !== merchant.id) errors.push({ path: `${at}point_of_sale`, message: "belongs to another merchant" });
@@ -102,18 +72,16 @@ export async function resolvePayments(
       cardBin: p.payer.card_bin ?? null,
       cardLast4: p.payer.card_last4 ?? null,
       msisdn: p.payer.msisdn ?? null,
-      occurredAt: Date.parse(p.occurred_at),
+      occurredAt: p.occurred_at,
     };
     items.push({ ...item, fingerprint: await fingerprintOf(item), merchantCode: merchant.code ?? "", terminalSerial: p.terminal_serial ?? null });
   }
-  return errors.length > 0 ? { errors } : { items };
+  return { errors, items };
 }
 
-/** A terminal by serial: its id, or forbidden when it is another business's. */
-export async function resolveTerminal(business: BusinessDb, others: readonly Db[], serial: string): Promise<{ id?: string; forbidden?: string }> {
-  const { businessId } = business;
-  const { terminals } = await partiesOf(business, others, { merchants: [], pointsOfSale: [], serials: [serial] });
+/** This business's terminal by serial, with its last heartbeat's time; null for an unknown serial and another business's alike. */
+export async function resolveTerminal(business: BusinessDb, serial: string): Promise<{ id: string; lastSeenAt: number | null } | null> {
+  const { terminals } = await findParties(business, { merchants: [], pointsOfSale: [], serials: [serial] });
   const terminal = terminals[0];
-  if (!terminal) return {};
-  return terminal.businessId === businessId ? { id: terminal.id } : { forbidden: FORBIDDEN };
+  return terminal ? { id: terminal.id, lastSeenAt: terminal.lastSeenAt ?? null } : null;
 }

@@ -22,14 +22,16 @@ import {
   IdempotencyKey,
   MAX_BODY_BYTES,
   MAX_PAYMENT_AGE_MS,
+  MAX_PAYMENTS_PER_REQUEST,
   PaymentBatchInput,
   PaymentInput,
+  type ParsedPayment,
   Reference,
   ReversalInput,
   TerminalSerial,
   type Problem,
 } from "./schemas";
-import { resolvePayments, resolveTerminal, type Refusal } from "./resolve";
+import { resolvePayments, resolveTerminal } from "./resolve";
 import { closeDisputeRequest, openDisputeRequest } from "./disputes";
 import type { IngestMessage } from "./consumer";
 import { sha256Hex } from "../sha256";
@@ -47,8 +49,6 @@ export interface ApiDeps {
   core: D1Database;
   /** A business's database by its directory name (functions/shards.ts databaseNamed). */
   database: (name: string) => Db;
-  /** The databases of the other businesses, asked only to tell "another business's" (403) from "unknown" (400). */
-  otherDatabases: (name: string) => Db[];
   queue: Queue;
   now: () => number;
   waitUntil: (promise: Promise<unknown>) => void;
@@ -201,11 +201,6 @@ async function queueOnce(request: Request, deps: ApiDeps, business: BusinessDb, 
   return accepted(count);
 }
 
-function refusalResponse(refusal: Refusal): Response {
-  if (refusal.forbidden) return problem(403, refusal.forbidden);
-  return badRequest(refusal.errors);
-}
-
 /** Checks "when it happened" against the portal's clock: not in the future, not older than the API takes. */
 function timeErrors(paths: { path: string; at: number }[], now: number, maxAgeMs: number, skewMs: number): NonNullable<Problem["errors"]> {
   return paths.flatMap(({ path, at }) =>
@@ -214,6 +209,30 @@ function timeErrors(paths: { path: string; at: number }[], now: number, maxAgeMs
       : at < now - maxAgeMs
         ? [{ path, message: `is more than ${Math.round(maxAgeMs / 86_400_000)} days ago` }]
         : [],
+  );
+}
+
+/** The items of a refused batch that pass the schema on their own, with their index. */
+function validItems(items: unknown): { index: number; payment: ParsedPayment }[] {
+  if (!Array.isArray(items) || items.length > MAX_PAYMENTS_PER_REQUEST) return [];
+  return items.flatMap((item, index) => {
+    const one = v.safeParse(PaymentInput, item);
+    return one.success ? [{ index, payment: one.output }] : [];
+  });
+}
+
+/** 200, not 202: nothing is queued, and the sender can tell its heartbeat was not applied. */
+function staleHeartbeat(lastSeenAt: number): Response {
+  const lastSeen = new Date(lastSeenAt).toISOString();
+  return jsonResponse(
+    {
+      accepted: 0,
+      applied: false,
+      reason: "stale",
+      message: `sent_at is older than this terminal's last heartbeat (${lastSeen}): it was not applied.`,
+      last_seen_at: lastSeen,
+    },
+    200,
   );
 }
 
@@ -266,29 +285,40 @@ async function answer(request: Request, deps: ApiDeps): Promise<Response> {
     case "payments": {
       const body = await jsonBody(request);
       if (body instanceof Response) return body;
-      const isBatch = typeof body.json === "object" && body.json !== null && !Array.isArray(body.json) && "payments" in body.json;
-      const parsed = isBatch ? v.safeParse(PaymentBatchInput, body.json) : v.safeParse(PaymentInput, body.json);
-      if (!parsed.success) return badRequest(issuesOf(parsed.issues));
-      const payments = isBatch ? (parsed.output as v.InferOutput<typeof PaymentBatchInput>).payments : [parsed.output as PaymentInput];
-      const now = deps.now();
+      const json = body.json;
+      const isBatch = typeof json === "object" && json !== null && !Array.isArray(json) && "payments" in json;
       const prefix = (i: number) => (isBatch ? `payments[${i}].` : "");
-      const errors = timeErrors(
-        payments.map((p, i) => ({ path: `${prefix(i)}occurred_at`, at: Date.parse(p.occurred_at) })),
-        now,
-        MAX_PAYMENT_AGE_MS,
-        CLOCK_SKEW_MS,
+      const parsed = isBatch ? v.safeParse(PaymentBatchInput, json) : v.safeParse(PaymentInput, json);
+      const errors = parsed.success ? [] : issuesOf(parsed.issues);
+      // The items that pass the schema are checked further (time, repeats, parties) even when another item did not,
+      // so one answer lists every problem of the request.
+      const valid = parsed.success
+        ? (isBatch ? (parsed.output as v.InferOutput<typeof PaymentBatchInput>).payments : [parsed.output as ParsedPayment]).map((payment, index) => ({
+            index,
+            payment,
+          }))
+        : isBatch
+          ? validItems(json.payments)
+          : [];
+      const now = deps.now();
+      errors.push(
+        ...timeErrors(
+          valid.map(({ index, payment }) => ({ path: `${prefix(index)}occurred_at`, at: payment.occurred_at })),
+          now,
+          MAX_PAYMENT_AGE_MS,
+          CLOCK_SKEW_MS,
+        ),
       );
       const seen = new Map<string, number>();
-      payments.forEach((p, i) => {
-        const first = seen.get(p.reference);
-        if (first !== undefined) errors.push({ path: `${prefix(i)}reference`, message: `repeats ${prefix(first)}reference in the same request` });
-        else seen.set(p.reference, i);
-      });
-      const resolved = await resolvePayments(business, deps.otherDatabases(place!.shard), payments, prefix);
-      if ("forbidden" in resolved && resolved.forbidden) return refusalResponse(resolved);
-      const allErrors = [...errors, ...("errors" in resolved ? resolved.errors : [])];
-      if (allErrors.length > 0) return badRequest(allErrors);
-      const items = (resolved as { items: IngestMessage["payments"] }).items!;
+      for (const { index, payment } of valid) {
+        const first = seen.get(payment.reference);
+        if (first !== undefined) errors.push({ path: `${prefix(index)}reference`, message: `repeats ${prefix(first)}reference in the same request` });
+        else seen.set(payment.reference, index);
+      }
+      const resolved = valid.length > 0 ? await resolvePayments(business, valid, prefix) : { errors: [], items: [] };
+      errors.push(...resolved.errors);
+      if (errors.length > 0) return badRequest(errors);
+      const items = resolved.items;
       return queueOnce(request, deps, business, body.text, { v: 1, businessId: holder.businessId, receivedAt: now, payments: items }, items.length);
     }
     case "reversal": {
@@ -298,7 +328,7 @@ async function answer(request: Request, deps: ApiDeps): Promise<Response> {
       const parsed = v.safeParse(ReversalInput, body.json);
       if (!parsed.success) return badRequest(issuesOf(parsed.issues));
       const now = deps.now();
-      const at = Date.parse(parsed.output.reversed_at);
+      const at = parsed.output.reversed_at;
       const errors = timeErrors([{ path: "reversed_at", at }], now, MAX_PAYMENT_AGE_MS, CLOCK_SKEW_MS);
       if (errors.length > 0) return badRequest(errors);
       // A reversal whose payment has not arrived yet is accepted: it waits for it.
@@ -315,12 +345,13 @@ async function answer(request: Request, deps: ApiDeps): Promise<Response> {
       if (body instanceof Response) return body;
       const parsed = v.safeParse(HeartbeatInput, body.json);
       if (!parsed.success) return badRequest(issuesOf(parsed.issues));
-      const terminal = await resolveTerminal(business, deps.otherDatabases(place!.shard), route.serial);
-      if (terminal.forbidden) return problem(403, terminal.forbidden);
-      if (!terminal.id) return problem(404, "No terminal with that serial.");
+      const terminal = await resolveTerminal(business, route.serial);
+      if (!terminal) return problem(404, "No terminal with that serial.");
       const now = deps.now();
       // A terminal's clock may run ahead: it was seen no later than now.
-      const seenAt = Math.min(Date.parse(parsed.output.sent_at), now);
+      const seenAt = Math.min(parsed.output.sent_at, now);
+      // Older than what the portal holds: the consumer would keep the newer one, so say so now rather than 202.
+      if (terminal.lastSeenAt !== null && seenAt < terminal.lastSeenAt) return staleHeartbeat(terminal.lastSeenAt);
       const beat = {
         terminalId: terminal.id,
         batteryPercent: parsed.output.battery_percent,

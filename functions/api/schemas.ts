@@ -3,6 +3,7 @@
 // document cannot say one thing while the Worker does another. JSON field names
 // are snake_case, as processors' APIs are. Money is integer pesewas in GHS.
 import * as v from "valibot";
+import { CalendarDate, Instant } from "./instant";
 
 export const MOBILE_MONEY_NETWORKS = ["MTN", "Telecel", "AirtelTigo"] as const;
 export const CARD_SCHEMES = ["VISA", "MASTERCARD", "GHLINK"] as const;
@@ -36,13 +37,14 @@ export const Reference = v.pipe(
   v.examples(["PSP-20261123-000187"]),
 );
 
-const Instant = (what: string) =>
-  v.pipe(
-    v.string("must be a string"),
-    v.isoTimestamp("must be an ISO 8601 time with a time zone, like 2026-11-23T10:15:00Z"),
-    v.description(what),
-    v.examples(["2026-11-23T10:15:00Z"]),
-  );
+/**
+ * The message of an object schema's issues: a missing field says it is required, an unknown one that it is not
+ * documented (valibot gives both the object's one message), anything else what the object must be.
+ */
+export const objectMessage =
+  (what: string) =>
+  (issue: v.BaseIssue<unknown>): string =>
+    issue.expected === "never" ? "is not a documented field" : issue.path?.length ? "is required" : `must be ${what}`;
 
 const Reason = (what: string) =>
   v.pipe(v.string("must be a string"), v.trim(), v.minLength(1, "must not be empty"), v.maxLength(200, "must be at most 200 characters"), v.description(what));
@@ -65,7 +67,7 @@ export const Payer = v.pipe(
         ),
       ),
     },
-    "must be an object with only card_bin and card_last4, or msisdn",
+    objectMessage("an object with card_bin and card_last4, or msisdn"),
   ),
   v.description("Who paid: a card's BIN and last four digits (never the full number), or a mobile-money number."),
 );
@@ -112,17 +114,21 @@ export const PaymentInput = v.pipe(
       failure_reason: v.optional(Reason("Why it failed: required when status is failed, not allowed otherwise.")),
       occurred_at: Instant("When the payment happened. At most 90 days ago and not in the future."),
     },
-    "must be an object with only the documented fields",
+    objectMessage("an object (one payment)"),
   ),
+  // partialCheck, not check: a rule runs whenever the fields it reads are valid, so a type error elsewhere in the
+  // payment does not hide it (every problem of a request is listed at once).
   v.forward(
-    v.check(
+    v.partialCheck(
+      [["channel"], ["network"]],
       (p) => (p.channel === "card" ? (CARD_SCHEMES as readonly string[]) : (MOBILE_MONEY_NETWORKS as readonly string[])).includes(p.network),
       "does not go with the channel",
     ),
     ["network"],
   ),
   v.forward(
-    v.check(
+    v.partialCheck(
+      [["channel"], ["payer"]],
       (p) =>
         p.channel === "card"
           ? Boolean(p.payer.card_bin && p.payer.card_last4 && !p.payer.msisdn)
@@ -132,25 +138,35 @@ export const PaymentInput = v.pipe(
     ["payer"],
   ),
   v.forward(
-    v.check((p) => p.channel !== "card" || p.terminal_serial !== undefined, "is required for a card payment"),
+    v.partialCheck([["channel"], ["terminal_serial"]], (p) => p.channel !== "card" || p.terminal_serial !== undefined, "is required for a card payment"),
     ["terminal_serial"],
   ),
   v.forward(
-    v.check((p) => (p.status === "failed") === (p.failure_reason !== undefined), "is required when status is failed, and only then"),
+    v.partialCheck(
+      [["status"], ["failure_reason"]],
+      (p) => (p.status === "failed") === (p.failure_reason !== undefined),
+      "is required when status is failed, and only then",
+    ),
     ["failure_reason"],
   ),
   v.description("One payment as the processor saw it."),
 );
-export type PaymentInput = v.InferOutput<typeof PaymentInput>;
+/** What a processor sends. */
+export type PaymentInput = v.InferInput<typeof PaymentInput>;
+/** What the door makes of it (times as epoch ms). */
+export type ParsedPayment = v.InferOutput<typeof PaymentInput>;
 
 export const PaymentBatchInput = v.pipe(
-  v.strictObject({
-    payments: v.pipe(
-      v.array(PaymentInput, "must be a list of payments"),
-      v.minLength(1, "must hold at least one payment"),
-      v.maxLength(MAX_PAYMENTS_PER_REQUEST, `must hold at most ${MAX_PAYMENTS_PER_REQUEST} payments`),
-    ),
-  }),
+  v.strictObject(
+    {
+      payments: v.pipe(
+        v.array(PaymentInput, "must be a list of payments"),
+        v.minLength(1, "must hold at least one payment"),
+        v.maxLength(MAX_PAYMENTS_PER_REQUEST, `must hold at most ${MAX_PAYMENTS_PER_REQUEST} payments`),
+      ),
+    },
+    objectMessage("an object with payments"),
+  ),
   v.description(`Up to ${MAX_PAYMENTS_PER_REQUEST} payments in one request.`),
 );
 
@@ -158,34 +174,46 @@ export const PaymentBatchInput = v.pipe(
 export const PaymentsRequest = v.union([PaymentBatchInput, PaymentInput]);
 
 export const ReversalInput = v.pipe(
-  v.strictObject({
-    reason: Reason("Why the payment was reversed."),
-    reversed_at: Instant("When the processor reversed it."),
-  }),
+  v.strictObject(
+    {
+      reason: Reason("Why the payment was reversed."),
+      reversed_at: Instant("When the processor reversed it. At most 90 days ago and not in the future."),
+    },
+    objectMessage("an object with reason and reversed_at"),
+  ),
   v.description("A full reversal of a payment."),
 );
-export type ReversalInput = v.InferOutput<typeof ReversalInput>;
+/** What a processor sends. */
+export type ReversalInput = v.InferInput<typeof ReversalInput>;
+/** What the door makes of it (times as epoch ms). */
+export type ParsedReversal = v.InferOutput<typeof ReversalInput>;
 
 export const HeartbeatInput = v.pipe(
-  v.strictObject({
-    battery_percent: v.pipe(
-      v.number("must be a number"),
-      v.integer("must be a whole number"),
-      v.minValue(0, "must be 0 to 100"),
-      v.maxValue(100, "must be 0 to 100"),
-    ),
-    signal_percent: v.pipe(
-      v.number("must be a number"),
-      v.integer("must be a whole number"),
-      v.minValue(0, "must be 0 to 100"),
-      v.maxValue(100, "must be 0 to 100"),
-    ),
-    software_version: v.pipe(v.string("must be a string"), v.regex(/^[A-Za-z0-9._+-]{1,32}$/, "must be 1 to 32 letters, digits or . _ + -")),
-    sent_at: Instant("When the terminal sent it."),
-  }),
+  v.strictObject(
+    {
+      battery_percent: v.pipe(
+        v.number("must be a number"),
+        v.integer("must be a whole number"),
+        v.minValue(0, "must be 0 to 100"),
+        v.maxValue(100, "must be 0 to 100"),
+      ),
+      signal_percent: v.pipe(
+        v.number("must be a number"),
+        v.integer("must be a whole number"),
+        v.minValue(0, "must be 0 to 100"),
+        v.maxValue(100, "must be 0 to 100"),
+      ),
+      software_version: v.pipe(v.string("must be a string"), v.regex(/^[A-Za-z0-9._+-]{1,32}$/, "must be 1 to 32 letters, digits or . _ + -")),
+      sent_at: Instant("When the terminal sent it. Older than the terminal's last heartbeat, it is answered 200 with applied: false."),
+    },
+    objectMessage("an object with battery_percent, signal_percent, software_version and sent_at"),
+  ),
   v.description("A terminal's heartbeat: it is alive, with its battery, signal and software."),
 );
-export type HeartbeatInput = v.InferOutput<typeof HeartbeatInput>;
+/** What a processor sends. */
+export type HeartbeatInput = v.InferInput<typeof HeartbeatInput>;
+/** What the door makes of it (times as epoch ms). */
+export type ParsedHeartbeat = v.InferOutput<typeof HeartbeatInput>;
 
 /** A dispute's evidence may be due at most this far ahead. */
 export const MAX_EVIDENCE_DAYS = 120;
@@ -209,20 +237,19 @@ export const DisputeInput = v.pipe(
         v.examples([12_550]),
       ),
       currency: v.pipe(v.literal("GHS", "must be GHS"), v.description("Always GHS.")),
-      evidence_due_by: v.pipe(
-        v.string("must be a string"),
-        v.isoDate("must be a date written YYYY-MM-DD"),
-        v.description(
-          `The last day (Africa/Accra) on which the business may submit its response: today at the earliest, at most ${MAX_EVIDENCE_DAYS} days ahead.`,
-        ),
-        v.examples(["2026-12-07"]),
+      evidence_due_by: CalendarDate(
+        `The last day (Africa/Accra) on which the business may submit its response: today at the earliest, at most ${MAX_EVIDENCE_DAYS} days ahead. A real calendar day (no 30 February).`,
+        ["2026-12-07"],
       ),
     },
-    "must be an object with only the documented fields",
+    objectMessage("an object (one dispute)"),
   ),
   v.description("A dispute the scheme or network raised on a payment: its amount is held from the merchant's available money until it is closed."),
 );
-export type DisputeInput = v.InferOutput<typeof DisputeInput>;
+/** What a processor sends. */
+export type DisputeInput = v.InferInput<typeof DisputeInput>;
+/** What the door makes of it (times as epoch ms). */
+export type ParsedDispute = v.InferOutput<typeof DisputeInput>;
 
 export const DisputeCloseInput = v.pipe(
   v.strictObject(
@@ -232,7 +259,7 @@ export const DisputeCloseInput = v.pipe(
         v.description("won: the hold returns to the merchant; lost: the held amount leaves."),
       ),
     },
-    "must be an object with only outcome",
+    objectMessage("an object with outcome"),
   ),
   v.description("How the scheme or network decided the dispute."),
 );
@@ -312,6 +339,17 @@ export const DisputeView = v.pipe(
 export type DisputeView = v.InferOutput<typeof DisputeView>;
 
 export const Accepted = v.pipe(v.object({ accepted: v.pipe(v.number(), v.integer()) }), v.description("Queued: the portal will apply it within seconds."));
+
+export const HeartbeatNotApplied = v.pipe(
+  v.object({
+    accepted: v.literal(0),
+    applied: v.literal(false),
+    reason: v.pipe(v.literal("stale"), v.description("stale: sent_at is older than the terminal's last heartbeat.")),
+    message: v.string(),
+    last_seen_at: v.pipe(v.string(), v.description("The terminal's last heartbeat the portal holds, RFC 3339 in UTC.")),
+  }),
+  v.description("The heartbeat was not applied: the portal already holds a newer one for this terminal. Nothing was queued; do not resend it."),
+);
 
 export const Problem = v.pipe(
   v.object({

@@ -1,18 +1,18 @@
 // What the Partner API reads at the door: the merchants, points of sale and
-// terminals a request names (to refuse what is unknown, and to tell a key that
-// names another business's merchant apart: 403), and one payment by reference.
-// Look-ups by id or serial span businesses on purpose, for that 403; they return
-// the owner's business id and nothing else of another business.
+// terminals a request names, in the key's business only (tenant first): another
+// business's id reads exactly as an unknown one (issue 24, point 8), so a key
+// holder cannot learn that an id exists elsewhere. And one payment by reference.
 import type { BusinessDb } from "./tenant";
 
 export interface PartyRow {
   id: string;
-  businessId: string;
   /** Merchants: the code; points of sale: the merchant; terminals: the point of sale they stand at. */
   link: string | null;
   /** Terminals: the serial. */
   serial?: string;
   code?: string;
+  /** Terminals: the last heartbeat's time (epoch ms), or null. */
+  lastSeenAt?: number | null;
 }
 
 export interface Parties {
@@ -21,21 +21,21 @@ export interface Parties {
   terminals: PartyRow[];
 }
 
-/** Merchants by id (any business) or code (this business), points of sale by id, terminals by serial. */
+/** This business's merchants by id or code, points of sale by id, terminals by serial. */
 export async function findParties({ businessId, db }: BusinessDb, names: { merchants: string[]; pointsOfSale: string[]; serials: string[] }): Promise<Parties> {
   const [merchants, pointsOfSale, terminals] = await db.batch<PartyRow>([
     db
       .prepare(
-        `SELECT id, business_id AS businessId, code AS link, code FROM merchants
-         WHERE id IN (SELECT value FROM json_each(?2)) OR (business_id = ?1 AND code IN (SELECT value FROM json_each(?2)))`,
+        `SELECT id, code AS link, code FROM merchants
+         WHERE business_id = ?1 AND (id IN (SELECT value FROM json_each(?2)) OR code IN (SELECT value FROM json_each(?2)))`,
       )
       .bind(businessId, JSON.stringify(names.merchants)),
     db
-      .prepare("SELECT id, business_id AS businessId, merchant_id AS link FROM points_of_sale WHERE id IN (SELECT value FROM json_each(?2)) AND ?1 IS NOT NULL")
+      .prepare("SELECT id, merchant_id AS link FROM points_of_sale WHERE business_id = ?1 AND id IN (SELECT value FROM json_each(?2))")
       .bind(businessId, JSON.stringify(names.pointsOfSale)),
     db
       .prepare(
-        "SELECT id, business_id AS businessId, point_of_sale_id AS link, serial FROM terminals WHERE serial IN (SELECT value FROM json_each(?2)) AND ?1 IS NOT NULL",
+        "SELECT id, point_of_sale_id AS link, serial, last_seen_at AS lastSeenAt FROM terminals WHERE business_id = ?1 AND serial IN (SELECT value FROM json_each(?2))",
       )
       .bind(businessId, JSON.stringify(names.serials)),
   ]);

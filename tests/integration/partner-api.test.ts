@@ -156,15 +156,17 @@ describe("accepting payments", () => {
     expect((await api(portal(), key, "/api/v1/nothing")).status).toBe(404);
   });
 
-  it("403 when the key names another business's merchant, point of sale or terminal", async () => {
-    for (const payment of [
-      momoPayment(kumasi[0]!, { merchant: accra[0]!.merchantId }),
-      momoPayment(kumasi[0]!, { point_of_sale: accra[0]!.pointOfSaleId }),
-      cardPayment(kumasi[0]!, { terminal_serial: accra[0]!.serial }),
-    ]) {
+  it("another business's merchant, point of sale or terminal is refused as an unknown one (issue 24: no 403 that says it exists)", async () => {
+    for (const [payment, path] of [
+      [momoPayment(kumasi[0]!, { merchant: accra[0]!.merchantId }), "merchant"],
+      [momoPayment(kumasi[0]!, { point_of_sale: accra[0]!.pointOfSaleId }), "point_of_sale"],
+      [cardPayment(kumasi[0]!, { terminal_serial: accra[0]!.serial }), "terminal_serial"],
+    ] as const) {
       const response = await api(portal(), key, "/api/v1/payments", payment);
-      expect(response.status).toBe(403);
-      expect(JSON.stringify(await response.json())).not.toContain(ACCRA);
+      expect(response.status).toBe(400);
+      const body = await response.json<{ errors: { path: string }[] }>();
+      expect(body.errors.map((e) => e.path)).toEqual([path]);
+      expect(JSON.stringify(body)).not.toContain(ACCRA);
     }
     const beat = await api(portal(), key, `/api/v1/terminals/${accra[0]!.serial}/heartbeats`, {
       battery_percent: 50,
@@ -172,7 +174,7 @@ describe("accepting payments", () => {
       software_version: "1.0",
       sent_at: new Date().toISOString(),
     });
-    expect(beat.status).toBe(403);
+    expect(beat.status).toBe(404);
     // Reading another business's payment by reference is a plain 404.
     const accraRef = await (
       await portal().db()
