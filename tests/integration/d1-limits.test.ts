@@ -39,7 +39,12 @@ describe("lists of ids over D1's 100 bound parameters", () => {
   });
 
   it("archived months for 150 reference hashes", async () => {
-    expect(await archiveMonthsForReferences(AMA_KUMASI, Array.from({ length: 150 }, (_, i) => i + 1))).toEqual([]);
+    expect(
+      await archiveMonthsForReferences(
+        AMA_KUMASI,
+        Array.from({ length: 150 }, (_, i) => i + 1),
+      ),
+    ).toEqual([]);
   });
 
   it("names, balances and funds of 250 merchants, the real ones among them", async () => {
@@ -75,7 +80,9 @@ describe("every statement of the screens' queries", () => {
     const recorded: Recorded[] = [];
     for (const [, run] of CATALOGUE) await run({ ...AMA_KUMASI, db: recordingDb(db, recorded) }, SAMPLE);
     expect(recorded.length).toBeGreaterThan(CATALOGUE.length);
-    const problems = recorded.flatMap((statement) => limitProblems(statement.sql, statement.binds).map((problem) => `${problem}: ${statement.sql.slice(0, 100)}`));
+    const problems = recorded.flatMap((statement) =>
+      limitProblems(statement.sql, statement.binds).map((problem) => `${problem}: ${statement.sql.slice(0, 100)}`),
+    );
     expect(problems).toEqual([]);
   });
 });

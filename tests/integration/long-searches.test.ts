@@ -77,10 +77,13 @@ async function within<T>(what: string, work: Promise<T>): Promise<T> {
 }
 
 async function get(path: string): Promise<{ status: number; body: string }> {
-  return within(path.slice(0, 80), (async () => {
-    const response = await portal().fetch(path, { headers: await signedInCookie(portal(), AMA, KUMASI) });
-    return { status: response.status, body: await response.text() };
-  })());
+  return within(
+    path.slice(0, 80),
+    (async () => {
+      const response = await portal().fetch(path, { headers: await signedInCookie(portal(), AMA, KUMASI) });
+      return { status: response.status, body: await response.text() };
+    })(),
+  );
 }
 
 async function listData(path: string, routeId: string): Promise<Record<string, unknown>> {
@@ -179,18 +182,16 @@ describe("exports: exactly the filtered rows, or a visible failure, and always a
     expect(csvRows(body)).toEqual([]);
   });
 
-  it.each([
-    ["/transactions/export?q=zzzz"],
-    ["/pos-terminals/export?q=zzzz"],
-    ["/merchants/export?q=zzzz"],
-    ["/settings/audit/export?person=x"],
-  ])("an empty export %s answers with its header row and ends", async (path) => {
-    const { status, body } = await get(path);
-    expect(status).toBe(200);
-    // The header row, and nothing after it (response.text() drops the byte-order mark).
-    expect(body.split("\r\n")[0]).toMatch(/^[A-Z][\w ()]+,/);
-    expect(csvRows(body)).toEqual([]);
-  });
+  it.each([["/transactions/export?q=zzzz"], ["/pos-terminals/export?q=zzzz"], ["/merchants/export?q=zzzz"], ["/settings/audit/export?person=x"]])(
+    "an empty export %s answers with its header row and ends",
+    async (path) => {
+      const { status, body } = await get(path);
+      expect(status).toBe(200);
+      // The header row, and nothing after it (response.text() drops the byte-order mark).
+      expect(body.split("\r\n")[0]).toMatch(/^[A-Z][\w ()]+,/);
+      expect(csvRows(body)).toEqual([]);
+    },
+  );
 
   it.each([
     ["/transactions/export.data?q=zzzz"],

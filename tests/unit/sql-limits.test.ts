@@ -66,10 +66,10 @@ describe("the SQL text of functions/", () => {
 /** A database that records what it is asked and answers nothing. */
 function recordingTenant(): { tenant: Tenant; statements: { sql: string; binds: unknown[] }[] } {
   const statements: { sql: string; binds: unknown[] }[] = [];
-  const statement = (sql: string, binds: unknown[] = []) => ({
-    bind: (...more: unknown[]) => {
-      statements.push({ sql, binds: more });
-      return statement(sql, more);
+  const statement = (sql: string): object => ({
+    bind: (...binds: unknown[]) => {
+      statements.push({ sql, binds });
+      return statement(sql);
     },
     all: async () => ({ results: [] }),
     first: async () => null,
