@@ -120,7 +120,7 @@ export function ListToolbar({
         {searchLabel ? (
           <label className="list-toolbar__search">
             <span className="visually-hidden">{searchLabel}</span>
-            <input type="search" name="q" defaultValue={params.get("q") ?? ""} placeholder={searchPlaceholder ?? searchLabel} maxLength={100} />
+            <input type="search" name="q" defaultValue={params.get("q") ?? ""} placeholder={searchPlaceholder ?? searchLabel} />
           </label>
         ) : null}
         {filters.map((filter) => (

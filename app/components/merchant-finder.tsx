@@ -15,7 +15,7 @@ export function MerchantFinder({ param, label, id }: { param: string; label: str
         <input key={key} type="hidden" name={key} value={value} />
       ))}
       <label htmlFor={id}>{label}</label>
-      <input id={id} type="search" name={param} defaultValue={params.get(param) ?? ""} placeholder="Merchant name or code" maxLength={100} />
+      <input id={id} type="search" name={param} defaultValue={params.get(param) ?? ""} placeholder="Merchant name or code" />
       <button type="submit" className="button">
         Find
       </button>

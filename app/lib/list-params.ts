@@ -3,11 +3,14 @@
 import * as v from "valibot";
 import { readPage, readTrail } from "./list-url";
 
+/**
+ * A search box's text, of any length: a pasted name or reference can be long, and a search
+ * dropped for its length would show the whole list as if it matched (decision 033).
+ */
 export const searchParam = v.optional(
   v.pipe(
     v.string(),
     v.trim(),
-    v.maxLength(100),
     v.transform((text) => text || undefined),
   ),
 );

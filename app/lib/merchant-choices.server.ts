@@ -14,7 +14,6 @@ export async function merchantChoices(
   tenant: Tenant,
   query: { typed?: string | null; selected?: string; status?: MerchantStatus; exceptId?: string },
 ): Promise<{ choices: { id: string; name: string }[]; more: boolean }> {
-  // Longer than a search box takes: not a search at all.
   const typed = v.safeParse(searchParam, query.typed ?? undefined);
   const found = await listMerchantChoices(tenant, {
     limit: MERCHANT_CHOICES + 1,

@@ -387,9 +387,10 @@ export async function archiveMonthsForReferences(tenant: Tenant, refHashes: read
   const { results } = await db
     .prepare(
       `SELECT ${MONTH_COLUMNS} FROM archive_months WHERE business_id = ?
-         AND id IN (SELECT month_id FROM archive_references WHERE ref_hash IN (${refHashes.map(() => "?").join(", ")})) ORDER BY month DESC`,
+         AND id IN (SELECT month_id FROM archive_references WHERE ref_hash IN (SELECT value FROM json_each(?))) ORDER BY month DESC`,
     )
-    .bind(tenant.businessId, ...refHashes)
+    // One JSON array, not a ? per hash: D1 binds at most 100 parameters a statement.
+    .bind(tenant.businessId, JSON.stringify([...refHashes]))
     .all<ArchiveMonth>();
   return results;
 }

@@ -94,9 +94,10 @@ export async function pendingChangesFor(tenant: Tenant, userIds: readonly string
   const { results } = await db
     .prepare(
       `${SELECT_PENDING} WHERE r.business_id = ? AND r.kind = 'employee' AND r.status = 'pending'
-       AND r.target_id IN (${userIds.map(() => "?").join(", ")})`,
+       AND r.target_id IN (SELECT value FROM json_each(?))`,
     )
-    .bind(tenant.businessId, ...userIds)
+    // One JSON array, not a ? per id: D1 binds at most 100 parameters a statement.
+    .bind(tenant.businessId, JSON.stringify([...userIds]))
     .all<PendingRow>();
   return new Map(results.map((row) => [row.targetId, toPending(row)]));
 }

@@ -1,4 +1,5 @@
-import { decodeCursor, likePattern, pageSize, toPage, type Page, type PageQuery } from "./page";
+import { decodeCursor, pageSize, toPage, type Page, type PageQuery } from "./page";
+import { textContains, type Match } from "./search";
 import type { Tenant } from "./tenant";
 
 export type MerchantStatus = "active" | "inactive";
@@ -64,15 +65,11 @@ export interface MerchantNumber {
 }
 
 /** The condition on a merchants row (unqualified columns) for a typed number: codes match without their hyphens. */
-export function merchantNumberMatch(number: MerchantNumber): { sql: string; binds: unknown[] } {
-  const plain = likePattern(number.plain);
-  const sql = ["REPLACE(code, '-', '') LIKE ? ESCAPE '\\'", "tin LIKE ? ESCAPE '\\'"];
-  const binds: unknown[] = [plain, plain];
-  if (number.phone) {
-    sql.push("contact_phone LIKE ? ESCAPE '\\'");
-    binds.push(likePattern(number.phone));
-  }
-  return { sql: `(${sql.join(" OR ")})`, binds };
+export function merchantNumberMatch(number: MerchantNumber): Match {
+  const plain = textContains(["REPLACE(code, '-', '')", "tin"], number.plain);
+  if (!number.phone) return plain;
+  const phone = textContains(["contact_phone"], number.phone);
+  return { sql: `(${plain.sql} OR ${phone.sql})`, binds: [...plain.binds, ...phone.binds] };
 }
 
 export async function listMerchants(tenant: Tenant, query: MerchantQuery = {}): Promise<Page<Merchant>> {
@@ -92,9 +89,9 @@ export async function listMerchants(tenant: Tenant, query: MerchantQuery = {}): 
     }
   }
   if (query.search?.trim()) {
-    const pattern = likePattern(query.search.trim());
-    where.push("(name LIKE ? ESCAPE '\\' OR trading_name LIKE ? ESCAPE '\\' OR tin LIKE ? ESCAPE '\\' OR contact_phone LIKE ? ESCAPE '\\')");
-    binds.push(pattern, pattern, pattern, pattern);
+    const match = textContains(["name", "trading_name", "tin", "contact_phone"], query.search.trim());
+    where.push(match.sql);
+    binds.push(...match.binds);
   }
   if (query.number?.plain) {
     const match = merchantNumberMatch(query.number);
@@ -139,9 +136,9 @@ export async function listMerchantChoices(
   const binds: unknown[] = [tenant.businessId];
   // Typed, so a business with more merchants than a list holds can reach each of them.
   if (query.search?.trim()) {
-    const pattern = likePattern(query.search.trim());
-    where.push("(name LIKE ? ESCAPE '\\' OR trading_name LIKE ? ESCAPE '\\' OR code = ? COLLATE NOCASE)");
-    binds.push(pattern, pattern, query.search.trim());
+    const match = textContains(["name", "trading_name"], query.search.trim());
+    where.push(`(${match.sql} OR code = ? COLLATE NOCASE)`);
+    binds.push(...match.binds, query.search.trim());
   }
   if (query.number?.plain) {
     const match = merchantNumberMatch(query.number);

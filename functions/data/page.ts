@@ -57,12 +57,6 @@ export function toPage<T>(rows: T[], size: number, keyOf: (row: T) => Key[]): Pa
   return { rows: pageRows, next: hasMore && last ? encodeCursor(keyOf(last)) : null };
 }
 
-/** Escapes a user's search text for LIKE ... ESCAPE '\'. */
-export function likePattern(text: string, mode: "prefix" | "contains" = "contains"): string {
-  const escaped = text.replace(/[\\%_]/g, (c) => `\\${c}`);
-  return mode === "prefix" ? `${escaped}%` : `%${escaped}%`;
-}
-
 /** At most this many pages are read ahead to reach a page whose cursor the URL lacks. */
 export const MAX_PAGES_WALKED = 3;
 

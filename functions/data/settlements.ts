@@ -1,5 +1,6 @@
 import { merchantNumberMatch, type MerchantNumber } from "./merchants";
-import { decodeCursor, likePattern, pageSize, toPage, type Page, type PageQuery } from "./page";
+import { decodeCursor, pageSize, toPage, type Page, type PageQuery } from "./page";
+import { textContains } from "./search";
 import type { Tenant } from "./tenant";
 import type { Transaction } from "./transactions";
 
@@ -43,12 +44,9 @@ export async function listSettlements(
   const typed = query.merchantSearch?.trim();
   if (typed) {
     // A typed name or code rather than a list of every merchant: a business may have thousands.
-    const pattern = likePattern(typed);
-    where.push(
-      `merchant_id IN (SELECT id FROM merchants WHERE business_id = ?
-         AND (name LIKE ? ESCAPE '\\' OR trading_name LIKE ? ESCAPE '\\' OR code = ? COLLATE NOCASE))`,
-    );
-    binds.push(tenant.businessId, pattern, pattern, typed);
+    const name = textContains(["name", "trading_name"], typed);
+    where.push(`merchant_id IN (SELECT id FROM merchants WHERE business_id = ? AND (${name.sql} OR code = ? COLLATE NOCASE))`);
+    binds.push(tenant.businessId, ...name.binds, typed);
   }
   if (query.merchantNumber?.plain) {
     const match = merchantNumberMatch(query.merchantNumber);

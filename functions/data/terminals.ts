@@ -1,7 +1,8 @@
 import { guardStatement } from "./batch-guards";
 import { can } from "../permissions";
 import { auditStatement } from "./audit";
-import { decodeCursor, likePattern, pageSize, toPage, type Page, type PageQuery } from "./page";
+import { decodeCursor, pageSize, toPage, type Page, type PageQuery } from "./page";
+import { textStartsWith } from "./search";
 import { ForbiddenError, NotFoundError, RuleError, nowIso, type RequestMeta, type Tenant } from "./tenant";
 
 export const TERMINAL_STATUSES = ["in_stock", "assigned", "active", "blocked", "faulty", "retired"] as const;
@@ -66,8 +67,9 @@ export async function listTerminals(tenant: Tenant, query: TerminalQuery = {}): 
     binds.push(query.pointOfSaleId);
   }
   if (query.serial?.trim()) {
-    where.push("serial LIKE ? ESCAPE '\\'");
-    binds.push(likePattern(query.serial.trim().toUpperCase(), "prefix"));
+    const match = textStartsWith("serial", query.serial.trim().toUpperCase());
+    where.push(match.sql);
+    binds.push(...match.binds);
   }
   if (query.silentSince !== undefined) {
     where.push(SILENT_SQL);

@@ -1,4 +1,5 @@
-import { decodeCursor, likePattern, pageSize, toPage, type Page, type PageQuery } from "./page";
+import { decodeCursor, pageSize, toPage, type Page, type PageQuery } from "./page";
+import { textContains } from "./search";
 import type { Tenant } from "./tenant";
 
 export type TransactionStatus = "successful" | "failed" | "reversed";
@@ -91,14 +92,12 @@ function branchesOf(tenant: Tenant, filter: TransactionFilter): Branch[] {
   }
   const word = filter.merchantSearch?.trim();
   if (!word) return [{ from: "transactions", sql: where.join(" AND "), binds }];
-  const pattern = likePattern(word);
+  const name = textContains(["name", "trading_name"], word);
   const byName: Branch = {
     // By merchant, then by time: a word no merchant's name has reads nothing (by time, it read the whole range).
     from: "transactions INDEXED BY transactions_by_merchant",
-    sql: [...where, "merchant_id IN (SELECT id FROM merchants WHERE business_id = ? AND (name LIKE ? ESCAPE '\\' OR trading_name LIKE ? ESCAPE '\\'))"].join(
-      " AND ",
-    ),
-    binds: [...binds, tenant.businessId, pattern, pattern],
+    sql: [...where, `merchant_id IN (SELECT id FROM merchants WHERE business_id = ? AND ${name.sql})`].join(" AND "),
+    binds: [...binds, tenant.businessId, ...name.binds],
   };
   // A processor's reference may be mostly letters (SIMMWT7BG05T18): such a search is also that reference, exactly
   // (as typed, or in capitals). An equality reads the unique (business, reference) key.

@@ -63,6 +63,29 @@ test("search, a filter applied on change, and pages by number with the trail", a
   await expect(page).toHaveURL(/\/merchants\?$|\/merchants$/);
 });
 
+// Issue 24, defect 5: a name pasted whole (longer than D1's 50-byte LIKE pattern) answered 500.
+test("a long registered name pasted into the search finds its merchant", async ({ page, portal }) => {
+  const name = "Ɔkɔdeɛ Ŋmɛ Pharmacy & Herbal Centre Limited 🌿 (registered under the Companies Act 2019, Act 992) Takoradi Harbour Road Branch, Western Region";
+  const db = await portal.db();
+  await db
+    .prepare(
+      `INSERT OR IGNORE INTO merchants (id, business_id, code, name, trading_name, tin, sector, town, region, address, contact_name, contact_phone,
+         contact_email, status, created_at, updated_at)
+       VALUES ('mer_e2e_long', ?, 'E2E-LONG', ?, 'Ɔkɔdeɛ Ŋmɛ Pharmacy', 'Q1000000099', 'Pharmacy', 'Takoradi', 'Western', 'Harbour Road', 'E2E Contact',
+         '233500000099', 'e2e@example.com', 'active', '2026-02-01T00:00:00.000Z', '2026-02-01T00:00:00.000Z')`,
+    )
+    .bind(ACCRA, name)
+    .run();
+  await page.goto("/merchants");
+  await hydrated(page);
+  const search = page.getByLabel("Search merchants");
+  await search.fill(name);
+  await search.press("Enter");
+  await expect(page.getByText("Showing 1–1 of 1 merchant")).toBeVisible();
+  await expect(page.getByRole("link", { name })).toBeVisible();
+  await expect(search).toHaveValue(name);
+});
+
 test("works before the script: the Apply button submits the filters", async ({ browser, portal }) => {
   const context = await browser.newContext({ baseURL: portal.url, javaScriptEnabled: false });
   const session = await mintSession(await portal.db(), portal.url, "yaw.asante@example.com", ACCRA);

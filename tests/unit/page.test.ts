@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { readTrail } from "../../app/lib/list-url";
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, decodeCursor, encodeCursor, likePattern, pageSize, toPage } from "../../functions/data/page";
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, decodeCursor, encodeCursor, pageSize, toPage } from "../../functions/data/page";
 
 describe("cursors", () => {
   it("round-trip a key of strings and numbers, URL-safe", () => {
@@ -61,12 +61,5 @@ describe("toPage", () => {
     expect(toPage([1, 2, 3], 2, key)).toEqual({ rows: [1, 2], next: encodeCursor([2]) });
     expect(toPage([1, 2], 2, key)).toEqual({ rows: [1, 2], next: null });
     expect(toPage([], 2, key)).toEqual({ rows: [], next: null });
-  });
-});
-
-describe("likePattern", () => {
-  it("escapes the user's wildcards", () => {
-    expect(likePattern("50%_off\\")).toBe("%50\\%\\_off\\\\%");
-    expect(likePattern("MTN", "prefix")).toBe("MTN%");
   });
 });

@@ -1,0 +1,88 @@
+// Our data layer at D1's limits, on local workerd's D1, which enforces the 50-byte LIKE pattern, 100 bound
+// parameters, 100 KB statements and 5 compound SELECTs as production does (decision 033). Each function that
+// takes a list of ids is given more than 100 of them; every statement the screens' queries make is checked
+// against all the limits, function arguments counted (tests/support/sql-limits.ts).
+import { describe, expect, it } from "vitest";
+import { CATALOGUE, recordingDb, type Recorded, type Sample } from "../../scripts/bench/query-catalogue";
+import { archiveMonthsForReferences } from "../../functions/data/archive";
+import { pendingChangesFor } from "../../functions/data/employees";
+import { listMerchantFunds } from "../../functions/data/funds";
+import { listMerchantBalances } from "../../functions/data/ledger";
+import { listMerchants } from "../../functions/data/merchants";
+import { namesOf } from "../../functions/data/names";
+import { listSettlements } from "../../functions/data/settlements";
+import { listTerminals } from "../../functions/data/terminals";
+import { listTransactions, transactionTotals } from "../../functions/data/transactions";
+import { limitProblems } from "../support/sql-limits";
+import { AMA_KUMASI, KUMASI } from "../support/tenants";
+import { usePortal } from "../support/use-portal";
+
+const portal = usePortal();
+
+const SAMPLE: Sample = {
+  merchantId: "mer_sample",
+  pointOfSaleId: "pos_sample",
+  terminalId: "trm_sample",
+  transactionId: 1,
+  reference: "REF-SAMPLE",
+  msisdn: "233244123456",
+  last4: "4821",
+  newest: Date.UTC(2026, 10, 20),
+};
+
+const many = (n: number, prefix: string) => Array.from({ length: n }, (_, i) => `${prefix}${i}`);
+
+describe("lists of ids over D1's 100 bound parameters", () => {
+  it("pending changes of 150 people (one JSON array, not a ? each)", async () => {
+    const ids = many(150, "usr_nobody_");
+    expect((await pendingChangesFor(AMA_KUMASI, ids)).size).toBe(0);
+  });
+
+  it("archived months for 150 reference hashes", async () => {
+    expect(
+      await archiveMonthsForReferences(
+        AMA_KUMASI,
+        Array.from({ length: 150 }, (_, i) => i + 1),
+      ),
+    ).toEqual([]);
+  });
+
+  it("names, balances and funds of 250 merchants, the real ones among them", async () => {
+    const db = portal().businessDb(KUMASI);
+    const real = (await db.prepare("SELECT id FROM merchants WHERE business_id = ? ORDER BY id LIMIT 3").bind(KUMASI).all<{ id: string }>()).results.map(
+      (row) => row.id,
+    );
+    const ids = [...many(247, "mer_nobody_"), ...real];
+    expect([...(await namesOf(AMA_KUMASI, "merchant", ids)).keys()].sort()).toEqual(real);
+    expect(Object.keys(await listMerchantBalances(AMA_KUMASI, ids))).toHaveLength(250);
+    const period = { fromDay: "2026-01-01", toDay: "2026-12-31", from: Date.UTC(2026, 0, 1), to: Date.UTC(2027, 0, 1) };
+    expect(Object.keys(await listMerchantFunds(AMA_KUMASI, ids, period))).toHaveLength(250);
+  });
+});
+
+describe("the searches at D1's 50-byte pattern limit", () => {
+  // 24 Ghanaian letters are 48 bytes (a LIKE '%…%' of 50 bytes, allowed); 25 were refused.
+  it.each([24, 25, 49, 50, 51, 2_000])("every search function answers a %i-letter search of Ɔ Ɛ Ŋ and ASCII", async (length) => {
+    for (const typed of ["ƆƐŊ".repeat(length).slice(0, length), "k".repeat(length)]) {
+      await expect(listMerchants(AMA_KUMASI, { search: typed })).resolves.toMatchObject({ rows: [] });
+      await expect(listMerchants(AMA_KUMASI, { number: { plain: typed, phone: typed } })).resolves.toMatchObject({ rows: [] });
+      await expect(listSettlements(AMA_KUMASI, { merchantSearch: typed })).resolves.toMatchObject({ rows: [] });
+      await expect(listTerminals(AMA_KUMASI, { serial: typed })).resolves.toMatchObject({ rows: [] });
+      await expect(listTransactions(AMA_KUMASI, { merchantSearch: typed })).resolves.toMatchObject({ rows: [] });
+      await expect(transactionTotals(AMA_KUMASI, { merchantSearch: typed })).resolves.toBeTruthy();
+    }
+  });
+});
+
+describe("every statement of the screens' queries", () => {
+  it("stays within D1's limits, function arguments counted", async () => {
+    const db = portal().businessDb(KUMASI);
+    const recorded: Recorded[] = [];
+    for (const [, run] of CATALOGUE) await run({ ...AMA_KUMASI, db: recordingDb(db, recorded) }, SAMPLE);
+    expect(recorded.length).toBeGreaterThan(CATALOGUE.length);
+    const problems = recorded.flatMap((statement) =>
+      limitProblems(statement.sql, statement.binds).map((problem) => `${problem}: ${statement.sql.slice(0, 100)}`),
+    );
+    expect(problems).toEqual([]);
+  });
+});
