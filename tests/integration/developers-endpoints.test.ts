@@ -350,7 +350,6 @@ describe("every change that decides where signed data goes needs a fresh check (
     const enable = await postUnchecked(logPath(target.id), { intent: "enable", endpointId: target.id });
     expect(await askedBinding(enable)).toMatchObject({ binding: `endpoint:enable:${target.id}` });
     expect((await endpointsOf(KUMASI)).find((e) => e.id === target.id)?.status).toBe("disabled");
-
   });
 
   it("with the check each of them is done, and the check is used up", async () => {
@@ -363,7 +362,17 @@ describe("every change that decides where signed data goes needs a fresh check (
     );
     hooks.behave("/checked", () => ({ status: 200 }));
     // A description alone decides nothing about where data goes: no check.
-    expect((await postUnchecked(logPath(target.id), { intent: "edit", endpointId: target.id, url: hooks.url("/checked"), description: "Ɔkɔdeɛ", "event:payment.succeeded": "on" })).status).toBe(302);
+    expect(
+      (
+        await postUnchecked(logPath(target.id), {
+          intent: "edit",
+          endpointId: target.id,
+          url: hooks.url("/checked"),
+          description: "Ɔkɔdeɛ",
+          "event:payment.succeeded": "on",
+        })
+      ).status,
+    ).toBe(302);
     expect((await endpointsOf(KUMASI)).find((e) => e.id === target.id)?.description).toBe("Ɔkɔdeɛ");
 
     const edited = await post(logPath(target.id), {

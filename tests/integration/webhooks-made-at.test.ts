@@ -40,7 +40,9 @@ interface DeliveryRow {
 }
 
 async function deliveriesOf(portal: Portal, endpointId: string): Promise<DeliveryRow[]> {
-  const { results } = await (await portal.db())
+  const { results } = await (
+    await portal.db()
+  )
     .prepare("SELECT id, status, attempts, last_error FROM webhook_deliveries WHERE business_id = ? AND endpoint_id = ? ORDER BY id")
     .bind(KUMASI, endpointId)
     .all<DeliveryRow>();
@@ -67,7 +69,8 @@ describe("a payment sent two days after it happened", () => {
     key = await makeKey(portal(), KUMASI);
     parties = await partiesOf(portal(), KUMASI);
   });
-  const late = (overrides: Record<string, unknown> = {}) => momoPayment(parties[0]!, { occurred_at: new Date(Date.now() - 2 * DAY).toISOString(), ...overrides });
+  const late = (overrides: Record<string, unknown> = {}) =>
+    momoPayment(parties[0]!, { occurred_at: new Date(Date.now() - 2 * DAY).toISOString(), ...overrides });
 
   it("a new endpoint that misses its first attempt is not disabled, no administrator is texted, and the retry delivers it", async () => {
     const made = await endpoint("/late-once");
@@ -141,7 +144,12 @@ describe("a delivery the consumer cannot process (a poisoned message)", () => {
     );
     expect(await portal().scheduled("*/5 * * * *")).toBe("ok");
     await waitFor("the six good deliveries", async () => (await deliveriesOf(portal(), made.id)).filter((row) => row.status === "delivered").length === 6);
-    expect(hooks.to("/poison").map((request) => request.headers["pp-event-id"]).sort()).toEqual(ids.filter((id) => id !== poisoned).sort());
+    expect(
+      hooks
+        .to("/poison")
+        .map((request) => request.headers["pp-event-id"])
+        .sort(),
+    ).toEqual(ids.filter((id) => id !== poisoned).sort());
 
     const [bad] = await waitFor(
       "the poisoned delivery recorded as failed",
