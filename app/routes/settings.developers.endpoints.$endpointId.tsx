@@ -1,8 +1,10 @@
 // /settings/developers/endpoints/{endpointId}: one webhook endpoint's delivery log
-// (issue 12, point 9), newest first, each delivery with every attempt (when, the
-// answer's status or none, latency, error, the answer's first KB); "Send again"
-// per delivery and "Send a test event". Administrators and Super Administrators
-// only; another business's endpoint is a 404.
+// (issue 12, point 9), the newest the portal made first (issue 24: a payment sent
+// days late is a new delivery, not an old one), each delivery with the payment it is
+// about, why it failed, and every attempt (when, the answer's status or none,
+// latency, error, the answer's first KB); "Send again" per delivery (under a fresh
+// check) and "Send a test event". Administrators and Super Administrators only;
+// another business's endpoint is a 404.
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { numberedPage } from "../../functions/data/page";
@@ -43,7 +45,11 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
       eventId: d.eventId,
       eventType: d.eventType,
       eventAt: d.eventAt,
+      madeAt: d.createdAt,
+      paymentReference: d.paymentReference,
       status: d.status,
+      // Why a delivery failed for good when no attempt says it (its endpoint was disabled) or the portal itself failed.
+      lastError: d.lastError,
       attempts: d.attempts,
       nextAttemptAt: d.status === "pending" ? d.nextAttemptAt : null,
       attemptLog: d.attemptLog.map((a) => ({
@@ -158,6 +164,14 @@ function DeliveryItem({ delivery, endpointId, busy, canSend }: { delivery: Deliv
         <StatusPill entity="webhook_delivery" status={delivery.status} />
       </div>
       <dl className="details">
+        {delivery.paymentReference ? (
+          <div className="details__row details__row--wide">
+            <dt>Payment reference</dt>
+            <dd>
+              <bdi>{delivery.paymentReference}</bdi>
+            </dd>
+          </div>
+        ) : null}
         <div className="details__row details__row--wide">
           <dt>Event</dt>
           <dd>
@@ -165,9 +179,15 @@ function DeliveryItem({ delivery, endpointId, busy, canSend }: { delivery: Deliv
           </dd>
         </div>
         <div className="details__row">
-          <dt>Happened</dt>
-          <dd>{formatDate(delivery.eventAt, "numeric")}</dd>
+          <dt>Made</dt>
+          <dd>{formatDate(delivery.madeAt, "numeric")}</dd>
         </div>
+        {delivery.eventAt !== delivery.madeAt ? (
+          <div className="details__row">
+            <dt>Happened</dt>
+            <dd>{formatDate(delivery.eventAt, "numeric")}</dd>
+          </div>
+        ) : null}
         <div className="details__row">
           <dt>Attempts</dt>
           <dd>{formatCount(delivery.attempts)}</dd>
@@ -179,6 +199,11 @@ function DeliveryItem({ delivery, endpointId, busy, canSend }: { delivery: Deliv
           </div>
         ) : null}
       </dl>
+      {delivery.status === "failed" && delivery.lastError && delivery.lastError !== delivery.attemptLog.at(-1)?.error ? (
+        <p className="attempt__error" role="note">
+          Failed: {delivery.lastError}
+        </p>
+      ) : null}
       {delivery.attemptLog.length ? (
         <ol className="attempt-list" aria-label={`Attempts of ${delivery.eventType} ${delivery.eventId}`}>
           {delivery.attemptLog.map((a) => (

@@ -48,7 +48,12 @@ export const checkBindings = {
   transfer: (fromMerchantId: string, toKind: string, toId: string, amount: number) => `transfer:${fromMerchantId}:${toKind}:${toId}:${amount}`,
   refund: (transactionId: number, amount: number) => `refund:${transactionId}:${amount}`,
   apiKey: (action: "create" | "roll", subject: string) => `api-key:${action}:${subject}`,
-  endpoint: (action: "create" | "roll" | "reveal", subject: string) => `endpoint:${action}:${subject}`,
+  /**
+   * Everything that decides where a business's signed data goes (issue 24): making an endpoint, changing its URL or
+   * event types (`edit`, bound to the endpoint and the hash of the new URL and types), enabling it again, rolling or
+   * revealing its secret, and sending a delivery again (`resend`, bound to the delivery).
+   */
+  endpoint: (action: "create" | "edit" | "enable" | "roll" | "reveal" | "resend", subject: string) => `endpoint:${action}:${subject}`,
   /** A new passkey passes every later check: adding one needs a check by what the person already has. */
   addPasskey: () => "passkey:add",
 } as const;
@@ -66,6 +71,9 @@ const PURPOSES: Record<string, string> = {
   "api-key:create": "make an API key",
   "api-key:roll": "roll an API key",
   "endpoint:create": "add a webhook endpoint",
+  "endpoint:edit": "change a webhook endpoint",
+  "endpoint:enable": "enable a webhook endpoint",
+  "endpoint:resend": "send a delivery again",
   "endpoint:roll": "roll a webhook secret",
   "endpoint:reveal": "see a webhook secret",
   "passkey:add": "add a passkey",

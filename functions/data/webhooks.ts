@@ -52,13 +52,16 @@ export interface WebhookDelivery {
   endpointId: string;
   eventId: string;
   eventType: string;
-  /** When the event happened (epoch ms). */
+  /** When what the event describes happened (epoch ms): a payment's occurred_at, the envelope's `created`. */
   eventAt: number;
+  /** The payment the event is about (payment.*, refund.*, dispute.*), as the business knows it; null for the others. */
+  paymentReference: string | null;
   status: WebhookDeliveryStatus;
   attempts: number;
   nextAttemptAt: number;
   lastStatus: number | null;
   lastError: string | null;
+  /** When the portal made the delivery (with its event): the log's order, where retries and the disabling rule count from. */
   createdAt: number;
   updatedAt: number;
 }
@@ -179,10 +182,10 @@ export async function createWebhookEndpoint(
   await db.batch([
     db
       .prepare(
-        `INSERT INTO webhook_endpoints (id, business_id, url, description, event_types, secret, status, created_by, created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, 'enabled', ?, ?, ?)`,
+        `INSERT INTO webhook_endpoints (id, business_id, url, description, event_types, secret, status, enabled_at, created_by, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, 'enabled', ?, ?, ?, ?)`,
       )
-      .bind(id, tenant.businessId, url, description, eventTypes, secret, tenant.userId, at, at),
+      .bind(id, tenant.businessId, url, description, eventTypes, secret, Date.parse(at), tenant.userId, at, at),
     auditStatement(
       tenant,
       meta,
@@ -239,9 +242,12 @@ export async function setWebhookEndpointEnabled(tenant: Tenant, meta: RequestMet
   const at = nowIso();
   const reason = enabled ? null : "Disabled by an administrator.";
   await db.batch([
+    // Enabling starts the endpoint afresh: deliveries made before it never count towards disabling it again.
     db
-      .prepare("UPDATE webhook_endpoints SET status = ?, disabled_reason = ?, disabled_at = ?, updated_at = ? WHERE id = ? AND business_id = ?")
-      .bind(enabled ? "enabled" : "disabled", reason, enabled ? null : Date.parse(at), at, id, tenant.businessId),
+      .prepare(
+        "UPDATE webhook_endpoints SET status = ?, disabled_reason = ?, disabled_at = ?, enabled_at = coalesce(?, enabled_at), updated_at = ? WHERE id = ? AND business_id = ?",
+      )
+      .bind(enabled ? "enabled" : "disabled", reason, enabled ? null : Date.parse(at), enabled ? Date.parse(at) : null, at, id, tenant.businessId),
     auditStatement(
       tenant,
       meta,
@@ -318,6 +324,7 @@ interface DeliveryRow {
   event_id: string;
   event_type: string;
   event_at: number;
+  payment_reference: string | null;
   status: WebhookDeliveryStatus;
   attempts: number;
   next_attempt_at: number;
@@ -339,8 +346,13 @@ interface AttemptRow {
   manual: number;
 }
 
-const DELIVERY_SELECT = `SELECT d.id, d.endpoint_id, d.event_id, e.type AS event_type, e.created_at AS event_at, d.status, d.attempts, d.next_attempt_at,
-  d.last_status, d.last_error, d.created_at, d.updated_at
+// The payment an event is about, where its data names one (payment.* carry the payment, refund.* and dispute.* name it).
+const PAYMENT_REFERENCE = `coalesce(json_extract(e.payload, '$.reference'), json_extract(e.payload, '$.refund.paymentReference'),
+  json_extract(e.payload, '$.dispute.payment_reference'))`;
+
+const DELIVERY_SELECT = `SELECT d.id, d.endpoint_id, d.event_id, e.type AS event_type, e.happened_at AS event_at,
+  CASE WHEN e.type LIKE 'payment.%' OR e.type LIKE 'refund.%' OR e.type LIKE 'dispute.%' THEN ${PAYMENT_REFERENCE} END AS payment_reference,
+  d.status, d.attempts, d.next_attempt_at, d.last_status, d.last_error, d.created_at, d.updated_at
   FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id AND e.business_id = d.business_id`;
 
 function toDelivery(row: DeliveryRow): WebhookDelivery {
@@ -350,6 +362,7 @@ function toDelivery(row: DeliveryRow): WebhookDelivery {
     eventId: row.event_id,
     eventType: row.event_type,
     eventAt: row.event_at,
+    paymentReference: typeof row.payment_reference === "string" ? row.payment_reference : null,
     status: row.status,
     attempts: row.attempts,
     nextAttemptAt: row.next_attempt_at,
@@ -373,7 +386,7 @@ function toAttempt(row: AttemptRow): WebhookAttempt {
   };
 }
 
-/** An endpoint's deliveries, newest first (keyset on created_at, id), each with its attempts. */
+/** An endpoint's deliveries, the newest the portal made first (keyset on created_at, id), each with its attempts. */
 export async function listWebhookDeliveries(tenant: Tenant, endpointId: string, query: PageQuery = {}): Promise<Page<WebhookDeliveryWithAttempts>> {
   const { db } = tenant;
   mayManage(tenant);
@@ -432,7 +445,7 @@ export interface WebhookEventInput {
   id?: string;
   type: WebhookEventType;
   data: unknown;
-  /** When it happened (epoch ms); the envelope's `created`. */
+  /** When what it describes happened (epoch ms); the envelope's `created`. Retries never count from it (see webhookEventStatements). */
   at: number;
 }
 
@@ -449,10 +462,15 @@ export function newEventId(): string {
  * An event id given by the caller makes a re-emission a no-op. After the batch
  * commits, the caller runs dispatchPendingDeliveries (functions/webhooks/dispatch.ts),
  * e.g. in ctx.waitUntil; the 5-minute cron sweeps what was missed.
+ *
+ * `at` is when what the event describes happened (a payment's occurred_at, perhaps days ago); `now` is when the
+ * portal makes the event: its created_at and its deliveries', from which retries, the disabling rule and the
+ * delivery log count (issue 24, defect 2).
  */
 export function webhookEventStatements(
   { businessId, db }: BusinessDb,
   events: { id?: string; type: WebhookEventType; data: unknown; at: number }[],
+  now: number = Date.now(),
 ): D1PreparedStatement[] {
   if (events.length === 0) return [];
   const json = JSON.stringify(events.map((e) => ({ id: e.id ?? newEventId(), type: e.type, payload: JSON.stringify(e.data ?? {}), at: e.at })));
@@ -460,20 +478,20 @@ export function webhookEventStatements(
   return [
     db
       .prepare(
-        `INSERT OR IGNORE INTO webhook_events (id, business_id, type, payload, created_at)
-         SELECT j.value->>'id', ?1, j.value->>'type', j.value->>'payload', j.value->>'at' FROM json_each(?2) j
+        `INSERT OR IGNORE INTO webhook_events (id, business_id, type, payload, happened_at, created_at)
+         SELECT j.value->>'id', ?1, j.value->>'type', j.value->>'payload', j.value->>'at', ?3 FROM json_each(?2) j
          WHERE EXISTS (SELECT 1 FROM webhook_endpoints e WHERE ${subscribed})`,
       )
-      .bind(businessId, json),
+      .bind(businessId, json, now),
     // The delivery id is the event's and the endpoint's, so one statement makes them all.
     db
       .prepare(
         `INSERT OR IGNORE INTO webhook_deliveries (id, business_id, endpoint_id, event_id, status, attempts, next_attempt_at, created_at, updated_at)
-         SELECT 'wd_' || substr(j.value->>'id', 5) || '_' || substr(e.id, 4), e.business_id, e.id, j.value->>'id', 'pending', 0, j.value->>'at', j.value->>'at', j.value->>'at'
+         SELECT 'wd_' || substr(j.value->>'id', 5) || '_' || substr(e.id, 4), e.business_id, e.id, j.value->>'id', 'pending', 0, ?3, ?3, ?3
          FROM json_each(?2) j JOIN webhook_endpoints e ON ${subscribed}
          WHERE EXISTS (SELECT 1 FROM webhook_events v WHERE v.id = j.value->>'id' AND v.business_id = ?1)`,
       )
-      .bind(businessId, json),
+      .bind(businessId, json, now),
   ];
 }
 
@@ -485,8 +503,8 @@ function testEventStatements(
 ): D1PreparedStatement[] {
   return [
     db
-      .prepare("INSERT OR IGNORE INTO webhook_events (id, business_id, type, payload, created_at) VALUES (?, ?, ?, ?, ?)")
-      .bind(event.id, businessId, event.type, JSON.stringify(event.data ?? {}), event.at),
+      .prepare("INSERT OR IGNORE INTO webhook_events (id, business_id, type, payload, happened_at, created_at) VALUES (?, ?, ?, ?, ?, ?)")
+      .bind(event.id, businessId, event.type, JSON.stringify(event.data ?? {}), event.at, event.at),
     db
       .prepare(
         `INSERT OR IGNORE INTO webhook_deliveries (id, business_id, endpoint_id, event_id, status, attempts, next_attempt_at, queued_at, created_at, updated_at)
@@ -575,8 +593,13 @@ export interface DeliveryToSend {
   previousSecretExpiresAt: number | null;
   eventId: string;
   eventType: string;
+  /** When what the event describes happened: the envelope's `created`. */
   eventAt: number;
   payload: string;
+  /** When the portal made the delivery (epoch ms): the retry window and the disabling rule count from it. */
+  createdAt: number;
+  /** When the endpoint was made or last enabled (epoch ms); null only for rows older than migration 0026's backfill. */
+  endpointEnabledAt: number | null;
   status: WebhookDeliveryStatus;
   attempts: number;
   nextAttemptAt: number;
@@ -586,7 +609,8 @@ export interface DeliveryToSend {
 
 const TO_SEND = `SELECT d.id, d.business_id AS businessId, d.endpoint_id AS endpointId, w.url, w.status AS endpointStatus, w.secret,
   w.previous_secret AS previousSecret, w.previous_secret_expires_at AS previousSecretExpiresAt, d.event_id AS eventId, e.type AS eventType,
-  e.created_at AS eventAt, e.payload, d.status, d.attempts, d.next_attempt_at AS nextAttemptAt, d.queued_at AS queuedAt, d.lease_until AS leaseUntil
+  e.happened_at AS eventAt, e.payload, d.created_at AS createdAt, w.enabled_at AS endpointEnabledAt, d.status, d.attempts,
+  d.next_attempt_at AS nextAttemptAt, d.queued_at AS queuedAt, d.lease_until AS leaseUntil
   FROM webhook_deliveries d
   JOIN webhook_endpoints w ON w.id = d.endpoint_id AND w.business_id = d.business_id
   JOIN webhook_events e ON e.id = d.event_id AND e.business_id = d.business_id`;
@@ -671,6 +695,24 @@ export async function recordAttempt({ businessId, db }: BusinessDb, record: Atte
   await db.batch(statements);
 }
 
+/**
+ * What the consumer needs to record a message it could not process: the delivery as stored, read without its
+ * event or endpoint (either may be what made it fail). Only the copy queued under `queuedAt`, and only while pending.
+ */
+export async function deliveryToPark(
+  { businessId, db }: BusinessDb,
+  deliveryId: string,
+  queuedAt: number,
+): Promise<{ id: string; endpointId: string; eventId: string; attempts: number; createdAt: number } | null> {
+  return db
+    .prepare(
+      `SELECT id, endpoint_id AS endpointId, event_id AS eventId, attempts, created_at AS createdAt FROM webhook_deliveries
+       WHERE id = ? AND business_id = ? AND status = 'pending' AND queued_at = ?`,
+    )
+    .bind(deliveryId, businessId, queuedAt)
+    .first();
+}
+
 /** A delivery that will not be sent (its endpoint is disabled): failed, with why. */
 export async function failDelivery({ businessId, db }: BusinessDb, deliveryId: string, error: string, now: number): Promise<void> {
   await db
@@ -682,9 +724,10 @@ export async function failDelivery({ businessId, db }: BusinessDb, deliveryId: s
 }
 
 /**
- * Disables an enabled endpoint that has not answered 2xx since `failingSince`
- * (the finally failed delivery's event: every delivery failed for the whole window),
- * audited as the system's doing (only when it changed). True when this call disabled it.
+ * Disables an enabled endpoint that has not answered 2xx since `failingSince` (when the portal made the finally
+ * failed delivery: every delivery failed for the whole window) and was already enabled then: an endpoint is never
+ * disabled for failing longer than it has existed, nor by a delivery made before it was enabled again. Audited as
+ * the system's doing (only when it changed). True when this call disabled it.
  */
 export async function disableFailingEndpoint(
   { businessId, db }: BusinessDb,
@@ -694,7 +737,7 @@ export async function disableFailingEndpoint(
     db
       .prepare(
         `UPDATE webhook_endpoints SET status = 'disabled', disabled_reason = ?, disabled_at = ?, updated_at = ?
-         WHERE id = ? AND business_id = ? AND status = 'enabled' AND coalesce(last_success_at, 0) < ?`,
+         WHERE id = ? AND business_id = ? AND status = 'enabled' AND coalesce(last_success_at, 0) < ?6 AND coalesce(enabled_at, 0) <= ?6`,
       )
       .bind(endpoint.reason, endpoint.now, new Date(endpoint.now).toISOString(), endpoint.id, businessId, endpoint.failingSince),
     ifChangedAuditStatement(

@@ -7,14 +7,21 @@
 //   4. Lease it (one sender at a time; a copy that finds it leased is dropped, the
 //      sweep re-queues a delivery whose sender died), send once (delivery.ts), record.
 //   5. 2xx -> delivered, ack. Otherwise the backoff (backoff.ts) says when to try
-//      again -> message.retry({ delaySeconds }); or, past the window, the delivery
-//      is failed, and an endpoint with no 2xx since that event (every delivery
-//      failed for the whole window) is disabled and its administrators get an SMS.
+//      again -> message.retry({ delaySeconds }); or, past the window (counted from
+//      when the portal made the delivery), the delivery is failed, and an endpoint
+//      with no 2xx since then (every delivery failed for the whole window) is
+//      disabled and its administrators get an SMS.
+// Poison isolation (issue 24): every message is handled on its own, so one that
+// throws never holds back, retries or dead-letters the others of its batch. A
+// message that throws is an attempt that failed on the portal's side: it is logged
+// with the error (the delivery log shows it), retried on the delivery's own
+// schedule, and at the end of its window marked failed with that error, instead of
+// looping unseen. Such a failure is the portal's, so it never disables the endpoint.
 import * as v from "valibot";
-import { deliveryToSend, failDelivery, leaseDelivery, recordAttempt, type DeliveryToSend } from "../data/webhooks";
+import { deliveryToPark, deliveryToSend, failDelivery, leaseDelivery, recordAttempt, type DeliveryToSend } from "../data/webhooks";
 import { parseWebhooksConfig, type WebhooksConfig } from "../env";
 import { errorText, logEvent } from "../events/http";
-import { nextStep } from "./backoff";
+import { nextStep, webhookRetryDelaySeconds } from "./backoff";
 import { sendOnce, type AttemptResult } from "./delivery";
 import { disableAndTell } from "./notify";
 import type { BusinessDb } from "../data/tenant";
@@ -29,14 +36,53 @@ const MAX_DELAY_SECONDS = 43_200;
 export async function handleWebhooksBatch(batch: MessageBatch<unknown>, env: Env): Promise<void> {
   // A bad configuration throws: the whole batch is retried (wrangler.toml retry_delay).
   const config = parseWebhooksConfig(env as unknown as Record<string, unknown>);
-  await Promise.all(
-    batch.messages.map((message) =>
-      handleMessage(message, env, config).catch((error: unknown) => {
-        logEvent("error", "webhooks.consumer_crashed", { messageId: message.id, error: errorText(error) });
-        message.retry({ delaySeconds: Math.min(MAX_DELAY_SECONDS, config.retryBaseSeconds) });
-      }),
-    ),
-  );
+  await Promise.all(batch.messages.map((message) => handleMessage(message, env, config).catch((error: unknown) => parkOrRetry(message, env, config, error))));
+}
+
+/** What the log says of a message the consumer could not process. */
+export function crashText(error: unknown): string {
+  return `The portal could not process this delivery: ${errorText(error)}`.slice(0, 1000);
+}
+
+/**
+ * A message whose handling threw: recorded as a failed attempt with the error, then retried on the delivery's own
+ * backoff or, past its window, failed for good (the log says why). When even that cannot be written (the database
+ * itself failing), the queue retries this message alone, backing off by how often it came back.
+ */
+async function parkOrRetry(message: Message<unknown>, env: Env, config: WebhooksConfig, error: unknown): Promise<void> {
+  const text = crashText(error);
+  logEvent("error", "webhooks.consumer_crashed", { messageId: message.id, error: text });
+  try {
+    const { deliveryId, businessId, queuedAt } = v.parse(MessageSchema, message.body);
+    const business = await businessDb(env, businessId);
+    const delivery = business ? await deliveryToPark(business, deliveryId, queuedAt) : null;
+    // Settled meanwhile, queued again under a newer marker, or its business gone: nothing of this copy to keep.
+    if (!business || !delivery) return message.ack();
+    const now = Date.now();
+    const attempt = delivery.attempts + 1;
+    const step = nextStep(attempt, delivery.createdAt, now, config);
+    await recordAttempt(business, {
+      deliveryId,
+      endpointId: delivery.endpointId,
+      eventId: delivery.eventId,
+      attempt,
+      at: now,
+      responseStatus: null,
+      latencyMs: null,
+      responseBody: null,
+      error: text,
+      manual: false,
+      outcome: step.retry ? { status: "pending", nextAttemptAt: step.at } : { status: "failed" },
+    });
+    if (!step.retry) {
+      logEvent("error", "webhooks.delivery_parked", { deliveryId, attempts: attempt, error: text });
+      return message.ack();
+    }
+    message.retry({ delaySeconds: step.delaySeconds });
+  } catch (again: unknown) {
+    logEvent("error", "webhooks.park_failed", { messageId: message.id, error: errorText(again) });
+    message.retry({ delaySeconds: Math.min(MAX_DELAY_SECONDS, webhookRetryDelaySeconds(message.attempts, config)) });
+  }
 }
 
 async function handleMessage(message: Message<unknown>, env: Env, config: WebhooksConfig): Promise<void> {
@@ -67,7 +113,7 @@ async function handleMessage(message: Message<unknown>, env: Env, config: Webhoo
     await record(business, delivery, attempt, result, { status: "delivered" });
     return message.ack();
   }
-  const step = nextStep(attempt, delivery.eventAt, result.at, config);
+  const step = nextStep(attempt, delivery.createdAt, result.at, config);
   if (step.retry) {
     await record(business, delivery, attempt, result, { status: "pending", nextAttemptAt: step.at });
     logEvent("warn", "webhooks.attempt_failed", { deliveryId, attempt, error: result.error });

@@ -1,9 +1,11 @@
 // An endpoint that keeps failing is disabled and its business's administrators are
 // told. The rule (docs/webhooks.md): when a delivery is finally failed (still
 // failing at the end of its 24-hour window) and the endpoint has answered no
-// attempt with a 2xx since that delivery's event happened, every delivery to it
-// has failed for 24 hours: it is disabled, with the reason shown on the endpoint,
-// and an SMS goes to each active Administrator and Super Administrator.
+// attempt with a 2xx since the portal made that delivery, and was already enabled
+// then, every delivery to it has failed for 24 hours: it is disabled, with the
+// reason shown on the endpoint, and an SMS goes to each active Administrator and
+// Super Administrator. The window counts from the portal's own time, never from the
+// time the event describes, so a late payment cannot make a young endpoint look old.
 import { administratorPhones, disableFailingEndpoint, type DeliveryToSend } from "../data/webhooks";
 import { parseAuthConfig, type WebhooksConfig } from "../env";
 import { smsPortFor } from "../auth/sms";
@@ -18,7 +20,7 @@ export function disabledReason(config: Pick<WebhooksConfig, "retryWindowSeconds"
 
 export async function disableAndTell(env: Env, business: BusinessDb, delivery: DeliveryToSend, now: number, config: WebhooksConfig): Promise<boolean> {
   const reason = disabledReason(config);
-  const disabled = await disableFailingEndpoint(business, { id: delivery.endpointId, failingSince: delivery.eventAt, reason, now });
+  const disabled = await disableFailingEndpoint(business, { id: delivery.endpointId, failingSince: delivery.createdAt, reason, now });
   if (!disabled) return false;
   logEvent("warn", "webhooks.endpoint_disabled", { businessId: delivery.businessId, endpointId: delivery.endpointId });
   try {

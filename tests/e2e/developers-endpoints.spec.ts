@@ -10,6 +10,7 @@ import { startWebhookReceiver, type WebhookReceiver } from "../support/fake-webh
 import { KOFI_KUMASI, META } from "../support/tenants";
 import { disableEndpoints } from "../support/partner-api";
 import { expect, hydrated, test } from "./fixtures";
+import { clickChecked, passCheckDialog } from "./fresh-check";
 
 const NAME = "Ɔkɔdeɛ till 🦅 مرحبا";
 let hooks: WebhookReceiver | null = null;
@@ -59,7 +60,12 @@ test("a test event reaches the receiver and its attempt shows in the log; Send a
 
   // Send again, by keyboard: a second attempt, by a person, with the receiver's new answer.
   receiver.behave("/e2e-log", () => ({ status: 503, body: "busy" }));
-  await delivery.getByRole("button", { name: /^Send webhook\.test .* again$/ }).focus();
+  // It asks for a fresh check first (issue 24); made, the same key press sends it.
+  const sendAgain = delivery.getByRole("button", { name: /^Send webhook\.test .* again$/ });
+  await sendAgain.focus();
+  await page.keyboard.press("Enter");
+  await passCheckDialog(page, portal);
+  await sendAgain.focus();
   await page.keyboard.press("Enter");
   await expect(page.getByTestId("alert")).toContainText(/Sent again\. Answered 503 in \d+ ms\./);
   await expect(first).toHaveCount(2);
@@ -68,6 +74,48 @@ test("a test event reaches the receiver and its attempt shows in the log; Send a
 
   await page.getByRole("link", { name: "Back to Developers" }).click();
   await expect(page).toHaveURL(/\/settings\?tab=developers#endpoints$/);
+});
+
+// Issue 24 (defect 6, security finding 4): changing where the signed feed goes and replaying a delivery each ask
+// for the same fresh check as adding an endpoint; the person passes it and the change is made.
+test("changing an endpoint's URL and sending a delivery again each pass a fresh check", async ({ page, portal }) => {
+  hooks ??= await startWebhookReceiver();
+  const receiver = hooks;
+  const endpoint = await createWebhookEndpoint(
+    KOFI_KUMASI,
+    META,
+    { url: receiver.url("/e2e-before-edit"), description: NAME, eventTypes: ["payment.succeeded"] },
+    newWebhookSecret(),
+    "development",
+  );
+  const moved = receiver.url("/e2e-after-edit");
+  receiver.behave("/e2e-after-edit", () => ({ status: 200, body: "ok" }));
+  await page.goto("/settings?tab=developers");
+  await hydrated(page);
+  const card = page
+    .getByRole("list", { name: "Webhook endpoints" })
+    .getByRole("listitem")
+    .filter({ has: page.locator(`#endpoint-${endpoint.id}`) });
+  await card.getByText("Edit URL and event types").click();
+  await card.getByLabel("URL").fill(moved);
+  await clickChecked(page, portal, card.getByRole("button", { name: "Save changes" }));
+  await expect(page.getByTestId("alert")).toContainText(`The endpoint ${moved} is saved.`);
+  await expect(page.locator(`#endpoint-${endpoint.id}`)).toHaveText(moved);
+
+  await card.getByRole("link", { name: "Delivery log" }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Delivery Log");
+  await hydrated(page);
+  await page.getByRole("button", { name: "Send a test event" }).click();
+  await expect(page.getByRole("status")).toContainText("Test event: Answered 200");
+  const delivery = page
+    .getByRole("list", { name: "Deliveries, newest first" })
+    .getByRole("listitem")
+    .filter({ has: page.getByRole("heading", { name: "webhook.test" }) });
+  await clickChecked(page, portal, delivery.getByRole("button", { name: /^Send webhook\.test .* again$/ }));
+  await expect(page.getByTestId("alert")).toContainText(/Sent again\. Answered 200 in \d+ ms\./);
+  await expect(delivery.getByRole("list", { name: /^Attempts of webhook\.test / }).getByRole("listitem")).toHaveCount(2);
+  expect(receiver.to("/e2e-after-edit")).toHaveLength(2);
+  expect(receiver.to("/e2e-before-edit")).toHaveLength(0);
 });
 
 test.describe("at 390 px wide", () => {

@@ -284,3 +284,125 @@ describe("the delivery log", () => {
     expect((await get(logPath(host.id), AMA)).status).toBe(200);
   });
 });
+
+describe("every change that decides where signed data goes needs a fresh check (issue 24, defect 6 and security finding 4)", () => {
+  /** Posts the form as a stolen session would: no check made, none made when asked. */
+  async function postUnchecked(path: string, form: Record<string, string>) {
+    return portal().fetch(path, {
+      method: "POST",
+      redirect: "manual",
+      headers: {
+        Origin: portal().url,
+        "Sec-Fetch-Site": "same-origin",
+        "Content-Type": "application/x-www-form-urlencoded",
+        ...(await signedInCookie(portal(), KOFI, KUMASI)),
+      },
+      body: new URLSearchParams(form).toString(),
+    });
+  }
+  const askedBinding = async (response: Response) => {
+    expect(response.status).toBe(428);
+    const asked = Object.values(actionDataOf(await response.text())) as ({ check?: { binding: string; purpose: string } } | null)[];
+    return asked.find((value) => value?.check)?.check;
+  };
+
+  it("changing the URL or the event types, enabling, rolling and sending a delivery again answer 428 without one, and change nothing", async () => {
+    const target = await createWebhookEndpoint(
+      KOFI_KUMASI,
+      META,
+      { url: hooks.url("/rerouted"), description: "Ɛfua's till", eventTypes: ["payment.succeeded"] },
+      newWebhookSecret(),
+      "development",
+    );
+    hooks.behave("/rerouted", () => ({ status: 200 }));
+    expect((await post(logPath(target.id), { intent: "test", endpointId: target.id })).status).toBe(200);
+    const [delivery] = await rows<{ id: string }>("SELECT id FROM webhook_deliveries WHERE endpoint_id = ?", target.id);
+    const before = JSON.stringify([await endpointsOf(KUMASI), await rows("SELECT id FROM webhook_attempts")]);
+    const received = hooks.requests.length;
+
+    const reroute = await postUnchecked(logPath(target.id), {
+      intent: "edit",
+      endpointId: target.id,
+      url: "https://attacker.example.net/collect",
+      description: "Ɛfua's till",
+      "event:payment.succeeded": "on",
+    });
+    expect(await askedBinding(reroute)).toMatchObject({ binding: expect.stringMatching(/^endpoint:edit:/), purpose: "change a webhook endpoint" });
+    const moreEvents = await postUnchecked(logPath(target.id), {
+      intent: "edit",
+      endpointId: target.id,
+      url: hooks.url("/rerouted"),
+      description: "Ɛfua's till",
+      "event:payment.succeeded": "on",
+      "event:refund.succeeded": "on",
+    });
+    expect((await askedBinding(moreEvents))?.binding).toMatch(/^endpoint:edit:/);
+    const resend = await postUnchecked(logPath(target.id), { intent: "resend", endpointId: target.id, deliveryId: delivery!.id });
+    expect(await askedBinding(resend)).toMatchObject({ binding: `endpoint:resend:${delivery!.id}`, purpose: "send a delivery again" });
+    expect((await askedBinding(await postUnchecked(logPath(target.id), { intent: "roll", endpointId: target.id, confirm: "yes" })))?.binding).toBe(
+      `endpoint:roll:${target.id}`,
+    );
+    expect(JSON.stringify([await endpointsOf(KUMASI), await rows("SELECT id FROM webhook_attempts")])).toBe(before);
+    expect(hooks.requests.length).toBe(received);
+
+    // Disabling needs none (it sends nothing anywhere); enabling again does.
+    expect((await postUnchecked(logPath(target.id), { intent: "disable", endpointId: target.id })).status).toBe(302);
+    const enable = await postUnchecked(logPath(target.id), { intent: "enable", endpointId: target.id });
+    expect(await askedBinding(enable)).toMatchObject({ binding: `endpoint:enable:${target.id}` });
+    expect((await endpointsOf(KUMASI)).find((e) => e.id === target.id)?.status).toBe("disabled");
+  });
+
+  it("with the check each of them is done, and the check is used up", async () => {
+    const target = await createWebhookEndpoint(
+      KOFI_KUMASI,
+      META,
+      { url: hooks.url("/checked"), eventTypes: ["payment.succeeded"] },
+      newWebhookSecret(),
+      "development",
+    );
+    hooks.behave("/checked", () => ({ status: 200 }));
+    // A description alone decides nothing about where data goes: no check.
+    expect(
+      (
+        await postUnchecked(logPath(target.id), {
+          intent: "edit",
+          endpointId: target.id,
+          url: hooks.url("/checked"),
+          description: "Ɔkɔdeɛ",
+          "event:payment.succeeded": "on",
+        })
+      ).status,
+    ).toBe(302);
+    expect((await endpointsOf(KUMASI)).find((e) => e.id === target.id)?.description).toBe("Ɔkɔdeɛ");
+
+    const edited = await post(logPath(target.id), {
+      intent: "edit",
+      endpointId: target.id,
+      url: hooks.url("/checked-v2"),
+      description: "Ɔkɔdeɛ",
+      "event:payment.succeeded": "on",
+      "event:payment.failed": "on",
+    });
+    expect(edited.status).toBe(302);
+    expect((await endpointsOf(KUMASI)).find((e) => e.id === target.id)).toMatchObject({
+      url: hooks.url("/checked-v2"),
+      event_types: '["payment.succeeded","payment.failed"]',
+    });
+    hooks.behave("/checked-v2", () => ({ status: 200 }));
+    expect((await post(logPath(target.id), { intent: "test", endpointId: target.id })).status).toBe(200);
+    const [delivery] = await rows<{ id: string }>("SELECT id FROM webhook_deliveries WHERE endpoint_id = ?", target.id);
+    const resent = await post(logPath(target.id), { intent: "resend", endpointId: target.id, deliveryId: delivery!.id });
+    expect(resent.status).toBe(302);
+    expect(hooks.to("/checked-v2")).toHaveLength(2);
+    expect((await post(logPath(target.id), { intent: "disable", endpointId: target.id })).status).toBe(302);
+    expect((await post(logPath(target.id), { intent: "enable", endpointId: target.id })).status).toBe(302);
+    expect((await endpointsOf(KUMASI)).find((e) => e.id === target.id)?.status).toBe("enabled");
+    const used = await portal()
+      .core()
+      .prepare("SELECT binding FROM fresh_checks WHERE binding LIKE 'endpoint:%' AND used_at IS NOT NULL AND binding NOT LIKE 'endpoint:create:%'")
+      .all<{ binding: string }>();
+    const bindings = used.results.map((row) => row.binding);
+    expect(bindings).toEqual(expect.arrayContaining([`endpoint:resend:${delivery!.id}`, `endpoint:enable:${target.id}`]));
+    expect(bindings.some((b) => b.startsWith("endpoint:edit:"))).toBe(true);
+  });
+});

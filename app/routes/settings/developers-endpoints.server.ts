@@ -116,7 +116,10 @@ export async function endpointsAction(
   back: string = ENDPOINTS_URL,
 ) {
   const { deps, tenant } = signedIn;
-  // Making an endpoint, rolling its secret and revealing it hand out a secret: each runs under a fresh check (issue 15).
+  // Every change that decides where signed data goes runs under a fresh check (issue 15; issue 24, defect 6 and
+  // security finding 4): making an endpoint, changing its URL or event types, enabling it again, rolling or revealing
+  // its secret, and sending a delivery again. A stolen session alone can neither reroute the business's payment feed
+  // nor replay old signed events. Disabling, deleting and a test event (nothing of the business's) need none.
   const checked = <T>(binding: string, act: () => Promise<T>) => underFreshCheck(request, signedIn, binding, form, act);
   requirePermission(tenant, "manage:developer");
   const intent = form.intent;
@@ -149,8 +152,16 @@ export async function endpointsAction(
     const input = parsed.output;
     try {
       if (endpointId) {
-        const updated = await updateWebhookEndpoint(tenant, deps.meta, endpointId, input, environment);
-        return await flash(`The endpoint ${short(updated.url)} is saved.`);
+        const before = await getWebhookEndpoint(tenant, endpointId);
+        if (!before) pageNotFound(request);
+        const save = async () => {
+          const updated = await updateWebhookEndpoint(tenant, deps.meta, endpointId, input, environment);
+          return await flash(`The endpoint ${short(updated.url)} is saved.`);
+        };
+        const target = destinationOf(checkWebhookUrl(input.url, environment), input.eventTypes);
+        // Only the description changed: where the data goes stays as it was checked.
+        if (target === destinationOf({ ok: true, url: before.url }, before.eventTypes)) return await save();
+        return await checked(checkBindings.endpoint("edit", `${endpointId}:${await fingerprintOf(target)}`), save);
       }
       return await checked(checkBindings.endpoint("create", await fingerprintOf(input.url)), async () => {
         const created = await createWebhookEndpoint(tenant, deps.meta, input, newWebhookSecret(), environment);
@@ -172,11 +183,13 @@ export async function endpointsAction(
   try {
     switch (intent) {
       case "enable":
+        return await checked(checkBindings.endpoint("enable", endpointId), async () => {
+          await setWebhookEndpointEnabled(tenant, deps.meta, endpointId, true);
+          return await flash(`The endpoint ${short(endpoint.url)} is enabled.`);
+        });
       case "disable":
-        await setWebhookEndpointEnabled(tenant, deps.meta, endpointId, intent === "enable");
-        return await flash(
-          `The endpoint ${short(endpoint.url)} is ${intent === "enable" ? "enabled" : "disabled: nothing is sent to it until it is enabled again"}.`,
-        );
+        await setWebhookEndpointEnabled(tenant, deps.meta, endpointId, false);
+        return await flash(`The endpoint ${short(endpoint.url)} is disabled: nothing is sent to it until it is enabled again.`);
       case "delete":
         await deleteWebhookEndpoint(tenant, deps.meta, endpointId);
         return await flash(`The endpoint ${short(endpoint.url)} is deleted with its delivery log.`, ENDPOINTS_URL);
@@ -198,8 +211,10 @@ export async function endpointsAction(
         // A delivery of another endpoint (of this business) is not this page's.
         const delivery = await getWebhookDelivery(tenant, parsed.output.deliveryId);
         if (delivery?.endpointId !== endpointId) pageNotFound(request);
-        const result = await resendWebhookDelivery(tenant, context.cloudflare.env, delivery.id);
-        return await flash(`Sent again. ${outcomeText(outcome(result))}`, back, result.delivered ? "success" : "warning");
+        return await checked(checkBindings.endpoint("resend", delivery.id), async () => {
+          const result = await resendWebhookDelivery(tenant, context.cloudflare.env, delivery.id);
+          return await flash(`Sent again. ${outcomeText(outcome(result))}`, back, result.delivered ? "success" : "warning");
+        });
       }
     }
   } catch (error) {
@@ -207,6 +222,11 @@ export async function endpointsAction(
     return refuse({ form: refusalMessage(request, error) }, null, `${intent}:${endpointId}`);
   }
   return refuse({ form: NOT_UNDERSTOOD });
+}
+
+/** Where an endpoint sends (its URL as stored, and its event types in a fixed order): what an edit's check is bound to. */
+function destinationOf(verdict: ReturnType<typeof checkWebhookUrl>, eventTypes: readonly string[]): string {
+  return JSON.stringify([verdict.ok ? verdict.url : null, [...new Set(eventTypes)].sort()]);
 }
 
 /** A URL short enough for a flash message (at most 500 characters in all). */
