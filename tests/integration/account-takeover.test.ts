@@ -188,3 +188,84 @@ describe("inviting a new person", () => {
     expect(started.ok && started.session.linkedNumbers).toEqual([phone]);
   });
 });
+
+describe("adding a phone number (Settings → Security)", () => {
+  const ABENA = { id: "usr_abena_darko", email: "abena.darko@example.com", phone: "233554443332" }; // Finance, Kumasi
+
+  async function securityPost(cookie: { Cookie: string }, form: Record<string, string>, checked = true): Promise<Response> {
+    const send = () =>
+      portal().fetch("/settings?tab=security", {
+        method: "POST",
+        redirect: "manual",
+        headers: { Origin: portal().url, "Sec-Fetch-Site": "same-origin", "Content-Type": "application/x-www-form-urlencoded", ...cookie },
+        body: new URLSearchParams(form).toString(),
+      });
+    return checked ? sendChecked(portal().core(), cookie, send) : send();
+  }
+
+  async function codesTo(msisdn: string): Promise<string[]> {
+    const { results } = await portal().core().prepare("SELECT body FROM dev_outbox WHERE to_msisdn = ? ORDER BY id").bind(msisdn).all<{ body: string }>();
+    return results.map((row) => /\b(\d{6})\b/.exec(row.body)?.[1] ?? "");
+  }
+
+  it("links a number only once a code sent to it comes back, in the core database and in each business's copy", async () => {
+    const cookie = await signedInCookie(portal(), ABENA.email, KUMASI);
+    const added = "233559990031";
+    // Without a check by what Abena already has, nothing is sent: 428 asks for one.
+    const unchecked = await securityPost(cookie, { intent: "add-phone", phone: "055 999 0031" }, false);
+    expect(unchecked.status).toBe(428);
+    expect(await codesTo(added)).toEqual([]);
+
+    const sent = await securityPost(cookie, { intent: "add-phone", phone: "055 999 0031" });
+    expect(sent.status).toBe(200);
+    const [code] = await codesTo(added);
+    expect(code).toMatch(/^\d{6}$/);
+    // Sent, not linked: an unproven number is no way in.
+    expect(await phonesOf(portal().core(), ABENA.id)).toEqual([ABENA.phone]);
+
+    const wrong = await securityPost(cookie, { intent: "confirm-phone", phone: added, code: String((Number(code) + 1) % 1_000_000).padStart(6, "0") });
+    expect(wrong.status).toBe(400);
+    expect(await wrong.text()).toContain("That code is not right.");
+    expect(await phonesOf(portal().core(), ABENA.id)).toEqual([ABENA.phone]);
+
+    const right = await securityPost(cookie, { intent: "confirm-phone", phone: added, code: code! });
+    expect(right.status).toBe(302);
+    expect(await phonesOf(portal().core(), ABENA.id)).toEqual([added, ABENA.phone].sort());
+    expect(await phonesOf(portal().businessDb(KUMASI), ABENA.id)).toEqual([added, ABENA.phone].sort());
+    const how = await portal().core().prepare("SELECT linked_by FROM user_phones WHERE user_id = ? AND msisdn = ?").bind(ABENA.id, added).first<string>("linked_by");
+    expect(how).toBe("owner");
+    const started = await startLogin(new Request("https://portal.example.com/login"), deps(), { email: ABENA.email, channel: "userUniqueEmail" });
+    expect(started.ok && [...started.session.linkedNumbers].sort()).toEqual([added, ABENA.phone].sort());
+    const audit = await portal().core().prepare("SELECT after_json FROM audit_log WHERE action = 'auth.phone.linked' AND entity_id = ?").bind(ABENA.id).first<string>("after_json");
+    expect(audit).toContain("233*****0031");
+    expect(audit).not.toContain(added);
+  });
+
+  it("a code to the person's old phone, or a check made elsewhere, never links a new one", async () => {
+    const cookie = await signedInCookie(portal(), ESI_EMAIL, KUMASI);
+    const target = "233559990032";
+    // /auth/check never sends (or takes) the code that proves a new phone.
+    const forged = await portal().fetch("/auth/check", {
+      method: "POST",
+      headers: { Origin: portal().url, "Sec-Fetch-Site": "same-origin", "Content-Type": "application/json", ...cookie },
+      body: JSON.stringify({ intent: "send-code", binding: `prove-phone:${target}` }),
+    });
+    expect(forged.status).toBe(400);
+    // A code for the check before sending (to Esi's own phone) does not prove the new one.
+    const viaCheck = await portal().fetch("/auth/check", {
+      method: "POST",
+      headers: { Origin: portal().url, "Sec-Fetch-Site": "same-origin", "Content-Type": "application/json", ...cookie },
+      body: JSON.stringify({ intent: "send-code", binding: `phone:add:${target}` }),
+    });
+    expect(viaCheck.status).toBe(200);
+    const [ownCode] = await codesTo(ESI_PHONE);
+    const confirmed = await securityPost(cookie, { intent: "confirm-phone", phone: target, code: ownCode! });
+    expect(confirmed.status).toBe(400);
+    expect(await confirmed.text()).toContain("Ask for a code first.");
+    expect(await codesTo(target)).toEqual([]);
+    expect(await phonesOf(portal().core(), "usr_esi_owusu")).toEqual([ESI_PHONE]);
+  });
+});
+
+const ESI_EMAIL = "esi.owusu@example.com";
+const ESI_PHONE = "233201112223";
