@@ -151,7 +151,9 @@ export default function Settings() {
       </nav>
       {loaded.tab === "profile" ? <ProfileTab user={loaded.user} /> : null}
       {loaded.tab === "business" ? <BusinessTab business={loaded.business} policy={loaded.policy} error={error} /> : null}
-      {loaded.tab === "security" ? <SecurityTab sessions={loaded.sessions} passkeys={loaded.passkeys} phones={loaded.phones} answer={actionData} error={error} /> : null}
+      {loaded.tab === "security" ? (
+        <SecurityTab sessions={loaded.sessions} passkeys={loaded.passkeys} phones={loaded.phones} answer={actionData} error={error} />
+      ) : null}
       {loaded.tab === "team" ? <TeamTab team={loaded.team} error={error} invite={invite} /> : null}
       {loaded.tab === "audit" ? <AuditTab audit={loaded.audit} /> : null}
       {loaded.tab === "developers" ? <DevelopersTab developers={loaded.developers} endpoints={loaded.endpoints} actionData={actionData ?? null} /> : null}

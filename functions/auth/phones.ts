@@ -45,7 +45,13 @@ export async function sendPhoneProof(
  * Takes the code typed back: the right one (sent to this number, in this session) links the number in the core
  * database, which sign-in reads, audited in the same batch; then each business's copy of the person hears of it.
  */
-export async function confirmPhoneProof(deps: AuthDeps, session: VerifiedSession, businessId: string, phone: NewPhone, typed: string): Promise<{ ok: true } | CheckRefused> {
+export async function confirmPhoneProof(
+  deps: AuthDeps,
+  session: VerifiedSession,
+  businessId: string,
+  phone: NewPhone,
+  typed: string,
+): Promise<{ ok: true } | CheckRefused> {
   const binding = checkBindings.provePhone(phone.msisdn);
   const checked = await verifyCheckCode(deps, session, businessId, binding, typed);
   if (!checked.ok) return checked;

@@ -440,9 +440,7 @@ function applyStatements(tenant: Tenant, spec: KindSpec, request: ApprovalReques
       const person = account
         ? { name: account.name, gender: account.gender, status: account.status, createdAt: account.createdAt }
         : { name: after.name, gender: after.gender, status: "active", createdAt: at };
-      const phones = account
-        ? account.phones
-        : [{ msisdn: String(after.phone), createdAt: at, linkedBy: "invitation" as const }];
+      const phones = account ? account.phones : [{ msisdn: String(after.phone), createdAt: at, linkedBy: "invitation" as const }];
       statements.push(
         db
           .prepare(`INSERT INTO users (id, email, name, gender, status, created_at) SELECT ?, ?, ?, ?, ?, ? ${forThisRequest} ON CONFLICT DO NOTHING`)

@@ -75,7 +75,13 @@ async function attackerAsksForCode(email: string, attackerPhone: string) {
   const sms = capture();
   // The attacker posts the number even if the page does not offer it.
   const forged = { ...started.session, linkedNumbers: [...started.session.linkedNumbers, attackerPhone] };
-  const answer = await requestOtp(new Request("https://portal.example.com/authenticate"), deps(), forged, { msisdn: attackerPhone, masked: maskPhone(attackerPhone) }, sms);
+  const answer = await requestOtp(
+    new Request("https://portal.example.com/authenticate"),
+    deps(),
+    forged,
+    { msisdn: attackerPhone, masked: maskPhone(attackerPhone) },
+    sms,
+  );
   return { offered: started.session.linkedNumbers, answer, sent: sms.sent };
 }
 
@@ -87,11 +93,7 @@ describe("inviting a person who already has an account", () => {
     expect(approval.status, "the invitation itself is approved").toBeLessThan(400);
 
     // The invitation did what it is for: Yaw is a Viewer of Kumasi now, as sign-in lists it.
-    const member = await portal()
-      .core()
-      .prepare("SELECT role, status FROM memberships WHERE business_id = ? AND user_id = ?")
-      .bind(KUMASI, YAW.id)
-      .first();
+    const member = await portal().core().prepare("SELECT role, status FROM memberships WHERE business_id = ? AND user_id = ?").bind(KUMASI, YAW.id).first();
     expect(member).toEqual({ role: "Viewer", status: "active" });
 
     // Sign-in (the core database) knows only Yaw's own number; the attacker's is not a way in.
@@ -105,7 +107,13 @@ describe("inviting a person who already has an account", () => {
     const own = capture();
     const started = await startLogin(new Request("https://portal.example.com/login"), deps(), { email: YAW.email, channel: "userUniqueEmail" });
     if (!started.ok) throw new Error(started.message);
-    const sent = await requestOtp(new Request("https://portal.example.com/authenticate"), deps(), started.session, { msisdn: YAW.phone, masked: maskPhone(YAW.phone) }, own);
+    const sent = await requestOtp(
+      new Request("https://portal.example.com/authenticate"),
+      deps(),
+      started.session,
+      { msisdn: YAW.phone, masked: maskPhone(YAW.phone) },
+      own,
+    );
     expect(sent.ok).toBe(true);
     expect(own.sent.map((m) => m.to)).toEqual([YAW.phone]);
 
@@ -129,10 +137,14 @@ describe("inviting a person who already has an account", () => {
     const at = new Date().toISOString();
     for (const db of [portal().core(), portal().businessDb(ACCRA)]) {
       await db.batch([
-        db.prepare("INSERT INTO users (id, email, name, gender, created_at) VALUES (?, ?, 'Serwaa Owusu-Ansah', 'female', ?)").bind(victim.id, victim.email, at),
+        db
+          .prepare("INSERT INTO users (id, email, name, gender, created_at) VALUES (?, ?, 'Serwaa Owusu-Ansah', 'female', ?)")
+          .bind(victim.id, victim.email, at),
         db.prepare("INSERT INTO user_phones (user_id, msisdn, created_at) VALUES (?, ?, ?)").bind(victim.id, victim.phone, at),
         db
-          .prepare("INSERT INTO memberships (business_id, user_id, role, status, created_at, updated_at, version) VALUES (?, ?, 'Super Administrator', 'active', ?, ?, 1)")
+          .prepare(
+            "INSERT INTO memberships (business_id, user_id, role, status, created_at, updated_at, version) VALUES (?, ?, 'Super Administrator', 'active', ?, ?, 1)",
+          )
           .bind(ACCRA, victim.id, at, at),
       ]);
     }
@@ -146,25 +158,41 @@ describe("inviting a person who already has an account", () => {
     expect(attack.answer).toMatchObject({ ok: false, reason: "notLinked" });
     expect(attack.sent).toEqual([]);
     // Still Accra's Super Administrator, nothing else changed there.
-    const role = await portal().core().prepare("SELECT role FROM memberships WHERE business_id = ? AND user_id = ?").bind(ACCRA, victim.id).first<string>("role");
+    const role = await portal()
+      .core()
+      .prepare("SELECT role FROM memberships WHERE business_id = ? AND user_id = ?")
+      .bind(ACCRA, victim.id)
+      .first<string>("role");
     expect(role).toBe("Super Administrator");
   });
 
   it("an email that got an account after the invitation was made is not given the invited phone: the request is stale", async () => {
     const email = "kwame.nkansah@example.com";
-    const invited = await postAs(KOFI, KUMASI, "/settings?tab=team", { intent: "invite", name: "Kwame", email, phone: "233559990003", gender: "male", role: "Viewer" });
+    const invited = await postAs(KOFI, KUMASI, "/settings?tab=team", {
+      intent: "invite",
+      name: "Kwame",
+      email,
+      phone: "233559990003",
+      gender: "male",
+      role: "Viewer",
+    });
     expect(invited.status).toBeLessThan(400);
     // Meanwhile another business's invitation made the account (as its approval copies it to the core).
     const at = new Date().toISOString();
     await portal()
       .core()
       .batch([
-        portal().core().prepare("INSERT INTO users (id, email, name, gender, created_at) VALUES ('usr_kwame_elsewhere', ?, 'Kwame Nkansah', 'male', ?)").bind(email, at),
+        portal()
+          .core()
+          .prepare("INSERT INTO users (id, email, name, gender, created_at) VALUES ('usr_kwame_elsewhere', ?, 'Kwame Nkansah', 'male', ?)")
+          .bind(email, at),
         portal().core().prepare("INSERT INTO user_phones (user_id, msisdn, created_at) VALUES ('usr_kwame_elsewhere', '233244000888', ?)").bind(at),
       ]);
     const request = await portal()
       .businessDb(KUMASI)
-      .prepare("SELECT id FROM approval_requests WHERE business_id = ? AND kind = 'employee' AND status = 'pending' AND json_extract(after_json, '$.email') = ?")
+      .prepare(
+        "SELECT id FROM approval_requests WHERE business_id = ? AND kind = 'employee' AND status = 'pending' AND json_extract(after_json, '$.email') = ?",
+      )
       .bind(KUMASI, email)
       .first<{ id: string }>();
     const approval = await postAs(AMA, KUMASI, `/approvals/employee/${request!.id}`, { intent: "approve" });
@@ -232,11 +260,19 @@ describe("adding a phone number (Settings → Security)", () => {
     expect(right.status).toBe(302);
     expect(await phonesOf(portal().core(), ABENA.id)).toEqual([added, ABENA.phone].sort());
     expect(await phonesOf(portal().businessDb(KUMASI), ABENA.id)).toEqual([added, ABENA.phone].sort());
-    const how = await portal().core().prepare("SELECT linked_by FROM user_phones WHERE user_id = ? AND msisdn = ?").bind(ABENA.id, added).first<string>("linked_by");
+    const how = await portal()
+      .core()
+      .prepare("SELECT linked_by FROM user_phones WHERE user_id = ? AND msisdn = ?")
+      .bind(ABENA.id, added)
+      .first<string>("linked_by");
     expect(how).toBe("owner");
     const started = await startLogin(new Request("https://portal.example.com/login"), deps(), { email: ABENA.email, channel: "userUniqueEmail" });
     expect(started.ok && [...started.session.linkedNumbers].sort()).toEqual([added, ABENA.phone].sort());
-    const audit = await portal().core().prepare("SELECT after_json FROM audit_log WHERE action = 'auth.phone.linked' AND entity_id = ?").bind(ABENA.id).first<string>("after_json");
+    const audit = await portal()
+      .core()
+      .prepare("SELECT after_json FROM audit_log WHERE action = 'auth.phone.linked' AND entity_id = ?")
+      .bind(ABENA.id)
+      .first<string>("after_json");
     expect(audit).toContain("233*****0031");
     expect(audit).not.toContain(added);
   });
