@@ -77,7 +77,7 @@ const PURPOSES: Record<string, string> = {
   "endpoint:reveal": "see a webhook secret",
   "passkey:add": "add a passkey",
   "phone:add": "add a phone number",
-  "prove-phone": "link this phone number to your Partners Portal account",
+  "prove-phone": "link this phone number to your account",
 };
 
 export function purposeOf(binding: string): string {
