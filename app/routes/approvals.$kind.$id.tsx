@@ -136,7 +136,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   const refused = await underFreshCheck(request, { deps, tenant, session }, checkBindings.decision(found.id), form, async () => {
     try {
       if (parsed.output.intent === "approve") {
-        await approveRequest(tenant, deps.meta, found.id);
+        await approveRequest(tenant, deps.meta, found.id, { core: deps.db });
         // Sign-in reads people and their businesses from the core database: the change reaches it now.
         if (found.kind === "employee") await copyMemberToCore(deps.db, tenant, found.targetId);
         // A changed role or a deactivation ends the person's sessions in this business at once (decision 026).

@@ -23,6 +23,7 @@ import { endpointsAction, isEndpointIntent, loadEndpoints } from "./settings/dev
 import { ProfileTab } from "./settings/profile";
 import { SecurityTab } from "./settings/security";
 import { loadPasskeys, loadSessions, securityAction } from "./settings/security.server";
+import { loadPhones, PHONE_INTENTS, phonesAction } from "./settings/security-phones.server";
 import { POLICY_INTENT, TAB_LABEL } from "./settings/tabs";
 import { TeamTab } from "./settings/team";
 import { loadTeam, TEAM_INTENTS, teamAction, type InviteValues } from "./settings/team.server";
@@ -62,6 +63,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
         canSeeAudit,
         sessions: await loadSessions(deps, session),
         passkeys: await loadPasskeys(deps, session),
+        phones: await loadPhones(deps, session),
       } as const;
     case "team":
       requirePermission(tenant, "view:employee");
@@ -97,6 +99,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return developersAction(request, context, signedIn, form);
   }
   if (form.intent === POLICY_INTENT) return policyAction(request, context, signedIn, form);
+  if ((PHONE_INTENTS as readonly unknown[]).includes(form.intent)) return phonesAction(request, context, signedIn, form);
   if ((TEAM_INTENTS as readonly unknown[]).includes(form.intent)) {
     requirePermission(tenant, "request:employee");
     try {
@@ -113,7 +116,7 @@ const LEAD: Record<SettingsTab, string> = {
   profile: "Who you are in the portal.",
   business: "The business you are working in.",
   team: "The people who work in the portal for this business, and their roles.",
-  security: "Your passkeys, and where you are signed in.",
+  security: "Your phone numbers and passkeys, and where you are signed in.",
   developers: "How this business's own systems reach the portal: Partner API keys, and what the API could not take as sent.",
   audit: "Everything done in this business, newest first: who, when, from where, and what changed.",
 };
@@ -148,7 +151,9 @@ export default function Settings() {
       </nav>
       {loaded.tab === "profile" ? <ProfileTab user={loaded.user} /> : null}
       {loaded.tab === "business" ? <BusinessTab business={loaded.business} policy={loaded.policy} error={error} /> : null}
-      {loaded.tab === "security" ? <SecurityTab sessions={loaded.sessions} passkeys={loaded.passkeys} error={error} /> : null}
+      {loaded.tab === "security" ? (
+        <SecurityTab sessions={loaded.sessions} passkeys={loaded.passkeys} phones={loaded.phones} answer={actionData} error={error} />
+      ) : null}
       {loaded.tab === "team" ? <TeamTab team={loaded.team} error={error} invite={invite} /> : null}
       {loaded.tab === "audit" ? <AuditTab audit={loaded.audit} /> : null}
       {loaded.tab === "developers" ? <DevelopersTab developers={loaded.developers} endpoints={loaded.endpoints} actionData={actionData ?? null} /> : null}

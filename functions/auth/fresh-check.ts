@@ -56,6 +56,13 @@ export const checkBindings = {
   endpoint: (action: "create" | "edit" | "enable" | "roll" | "reveal" | "resend", subject: string) => `endpoint:${action}:${subject}`,
   /** A new passkey passes every later check: adding one needs a check by what the person already has. */
   addPasskey: () => "passkey:add",
+  /** A new phone is a new way to sign in: asking for its code needs a check by what the person already has (decision 029). */
+  addPhone: (msisdn: string) => `phone:add:${msisdn}`,
+  /**
+   * The code sent to the new phone itself: only functions/auth/phones.ts makes these (BINDING_PATTERN leaves them out,
+   * so /auth/check can never send one to the person's old phone), and the number is in the binding.
+   */
+  provePhone: (msisdn: string) => `prove-phone:${msisdn}`,
 } as const;
 
 /** Free text a check is bound to (a key's name, an endpoint's URL), as a short hash: bindings stay short and plain. */
@@ -77,6 +84,8 @@ const PURPOSES: Record<string, string> = {
   "endpoint:roll": "roll a webhook secret",
   "endpoint:reveal": "see a webhook secret",
   "passkey:add": "add a passkey",
+  "phone:add": "add a phone number",
+  "prove-phone": "link this phone number to your account",
 };
 
 export function purposeOf(binding: string): string {
@@ -85,7 +94,8 @@ export function purposeOf(binding: string): string {
 }
 
 /** A binding as the check endpoint takes it: one of the shapes above, nothing else. */
-export const BINDING_PATTERN = /^(decide|transfer|refund|api-key|endpoint|passkey):[^\s]{1,280}$/;
+// Not prove-phone: that code goes to the phone being added, never to the one the person already has.
+export const BINDING_PATTERN = /^(decide|transfer|refund|api-key|endpoint|passkey|phone):[^\s]{1,280}$/;
 
 export interface CheckNeeded {
   binding: string;

@@ -13,7 +13,8 @@ import { namesOf, type NameKind } from "./names";
 import { decodeCursor, pageSize, toPage, type Page, type PageQuery } from "./page";
 import { POINT_OF_SALE_COLUMNS } from "./points-of-sale";
 import { SETTLEMENT_ACCOUNT_COLUMNS } from "./settlement-accounts";
-import { ForbiddenError, NotFoundError, RuleError, nowIso, type RequestMeta, type Tenant } from "./tenant";
+import { accountsForInvitation, type CoreAccount } from "./directory";
+import { ForbiddenError, NotFoundError, RuleError, nowIso, type Db, type RequestMeta, type Tenant } from "./tenant";
 
 export const APPROVAL_KINDS = ["employee", "merchant", "point_of_sale", "settlement_account", "security_policy"] as const;
 export type ApprovalKind = (typeof APPROVAL_KINDS)[number];
@@ -250,6 +251,7 @@ export interface ChangeInput {
   /**
    * Inviting an employee: the account the email already has anywhere in the portal (the core database knows every
    * person: functions/data/directory.ts accountIdByEmail), so the invitation is for that account; null for a new person.
+   * For an existing account what the business typed (name, phone) never becomes the person's: decision 029.
    */
   existingAccountId?: string | null;
 }
@@ -398,7 +400,7 @@ async function loadPendingForDecision(tenant: Tenant, id: string): Promise<Appro
 
 /** Rolls the batch back (CHECK ok = 1) unless the condition holds. */
 
-function applyStatements(tenant: Tenant, spec: KindSpec, request: ApprovalRequest, at: string): D1PreparedStatement[] {
+function applyStatements(tenant: Tenant, spec: KindSpec, request: ApprovalRequest, at: string, account: CoreAccount | null): D1PreparedStatement[] {
   const { db } = tenant;
   const after = request.after;
   const statements: D1PreparedStatement[] = [];
@@ -429,18 +431,30 @@ function applyStatements(tenant: Tenant, spec: KindSpec, request: ApprovalReques
       );
     }
     if (request.kind === "employee") {
-      // users and user_phones have no business: they are written only for this business's request, still pending.
+      // users and user_phones have no business: they are written only for this business's request, still pending, and
+      // never from what the business typed for a person who has an account (decision 029). An existing account's copy
+      // here is the core's: their own name and the numbers they proved. A new person is as invited, with the invited
+      // number as their account's first way to sign in. What was typed for the phone is this business's own contact
+      // number for the membership either way.
       const forThisRequest = "FROM approval_requests WHERE id = ? AND business_id = ? AND kind = 'employee' AND status = 'pending'";
+      const person = account
+        ? { name: account.name, gender: account.gender, status: account.status, createdAt: account.createdAt }
+        : { name: after.name, gender: after.gender, status: "active", createdAt: at };
+      const phones = account ? account.phones : [{ msisdn: String(after.phone), createdAt: at, linkedBy: "invitation" as const }];
       statements.push(
         db
-          .prepare(`INSERT INTO users (id, email, name, gender, created_at) SELECT ?, ?, ?, ?, ? ${forThisRequest} ON CONFLICT (email) DO NOTHING`)
-          .bind(request.targetId, after.email, after.name, after.gender, at, request.id, tenant.businessId),
+          .prepare(`INSERT INTO users (id, email, name, gender, status, created_at) SELECT ?, ?, ?, ?, ?, ? ${forThisRequest} ON CONFLICT DO NOTHING`)
+          .bind(request.targetId, after.email, person.name, person.gender, person.status, person.createdAt, request.id, tenant.businessId),
+        ...phones.map((phone) =>
+          db
+            .prepare(`INSERT OR IGNORE INTO user_phones (user_id, msisdn, created_at, linked_by) SELECT ?, ?, ?, ? ${forThisRequest}`)
+            .bind(request.targetId, phone.msisdn, phone.createdAt, phone.linkedBy, request.id, tenant.businessId),
+        ),
         db
-          .prepare(`INSERT OR IGNORE INTO user_phones (user_id, msisdn, created_at) SELECT ?, ?, ? ${forThisRequest}`)
-          .bind(request.targetId, after.phone, at, request.id, tenant.businessId),
-        db
-          .prepare("INSERT INTO memberships (business_id, user_id, role, status, created_at, updated_at, version) VALUES (?, ?, ?, 'active', ?, ?, 1)")
-          .bind(tenant.businessId, request.targetId, after.role, at, at),
+          .prepare(
+            "INSERT INTO memberships (business_id, user_id, role, status, created_at, updated_at, version, contact_phone) VALUES (?, ?, ?, 'active', ?, ?, 1, ?)",
+          )
+          .bind(tenant.businessId, request.targetId, after.role, at, at, after.phone),
       );
     } else {
       const columns = spec.createColumns;
@@ -501,14 +515,33 @@ async function targetVersion(tenant: Tenant, spec: KindSpec, targetId: string): 
   return row?.version ?? null;
 }
 
+export interface ApproveOptions {
+  /**
+   * The core database (functions/data/directory.ts): an invitation is applied against who has an account now, so that
+   * what the inviting business typed never reaches an existing account (decision 029). Needed to approve one.
+   */
+  core?: Db;
+}
+
 /** Approves and applies a request, all or nothing. */
-export async function approveRequest(tenant: Tenant, meta: RequestMeta, id: string): Promise<ApprovalRequest> {
+export async function approveRequest(tenant: Tenant, meta: RequestMeta, id: string, options: ApproveOptions = {}): Promise<ApprovalRequest> {
   const { db } = tenant;
   const request = await loadPendingForDecision(tenant, id);
   const spec = SPECS[request.kind];
   if (request.kind === "employee") checkEmployeeRules(tenant, request.targetId, request.after, "checker");
   if (request.action !== "create" && (await targetVersion(tenant, spec, request.targetId)) !== request.targetVersion) {
     return markStale(tenant, meta, request);
+  }
+  let account: CoreAccount | null = null;
+  if (request.kind === "employee" && request.action === "create") {
+    if (!options.core) throw new Error("approveRequest: an invitation is approved against the core database (options.core)");
+    const accounts = await accountsForInvitation(options.core, String(request.after.email), request.targetId);
+    // The email got an account after the invitation was made (or the request's account is not the email's): the
+    // request was made for another person than the one it would now reach.
+    if (accounts.length > 1 || (accounts[0] && (accounts[0].id !== request.targetId || accounts[0].email !== request.after.email))) {
+      return markStale(tenant, meta, request);
+    }
+    account = accounts[0] ?? null;
   }
 
   const at = nowIso();
@@ -520,7 +553,7 @@ export async function approveRequest(tenant: Tenant, meta: RequestMeta, id: stri
       request.id,
       tenant.businessId,
     ),
-    ...applyStatements(tenant, spec, request, at),
+    ...applyStatements(tenant, spec, request, at, account),
     db
       .prepare("UPDATE approval_requests SET status = 'approved', checker_id = ?, decided_at = ? WHERE id = ? AND business_id = ? AND status = 'pending'")
       .bind(tenant.userId, at, request.id, tenant.businessId),
@@ -679,7 +712,7 @@ export async function getRequestRecord(tenant: Tenant, request: ApprovalRequest)
   if (request.kind === "employee") {
     current = await db
       .prepare(
-        `SELECT u.name, u.email, u.gender, (SELECT min(p.msisdn) FROM user_phones p WHERE p.user_id = u.id) AS phone, m.role, m.status
+        `SELECT u.name, u.email, u.gender, coalesce(m.contact_phone, (SELECT min(p.msisdn) FROM user_phones p WHERE p.user_id = u.id)) AS phone, m.role, m.status
          FROM memberships m JOIN users u ON u.id = m.user_id WHERE m.business_id = ? AND m.user_id = ?`,
       )
       .bind(tenant.businessId, request.targetId)

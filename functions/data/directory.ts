@@ -89,10 +89,46 @@ export async function accountIdByEmail(core: Db, email: string): Promise<string 
   return (await core.prepare("SELECT id FROM users WHERE email = ?").bind(email).first<{ id: string }>())?.id ?? null;
 }
 
+/** A person as the core database knows them: their own name and the numbers they sign in with. */
+export interface CoreAccount {
+  id: string;
+  email: string;
+  name: string;
+  gender: "female" | "male" | "unspecified";
+  status: "active" | "disabled";
+  createdAt: string;
+  phones: { msisdn: string; createdAt: string; linkedBy: "invitation" | "owner" }[];
+}
+
 /**
- * Copies a member of the tenant's business (the person, their phones, the membership) from the business's database to
- * the core one, after an approved employee change: sign-in finds people and their businesses there. The business's
- * copy decides what a person may do (requireBusiness reads it at every request); this one only lists and signs in.
+ * What the core database holds for an invitation about to be approved: the accounts that have its email or its target
+ * id (none for a new person; one for an existing account; two when they name different people, which the engine
+ * refuses as stale). Read by the checker's request, just before the approval's batch.
+ */
+export async function accountsForInvitation(core: Db, email: string, targetId: string): Promise<CoreAccount[]> {
+  const [people, phones] = await core.batch([
+    core.prepare("SELECT id, email, name, gender, status, created_at AS createdAt FROM users WHERE email = ? OR id = ? LIMIT 2").bind(email, targetId),
+    core
+      .prepare(
+        "SELECT p.user_id AS userId, p.msisdn, p.created_at AS createdAt, p.linked_by AS linkedBy FROM user_phones p JOIN users u ON u.id = p.user_id WHERE u.email = ? OR u.id = ? ORDER BY p.created_at, p.msisdn",
+      )
+      .bind(email, targetId),
+  ]);
+  const numbers = (phones?.results ?? []) as (CoreAccount["phones"][number] & { userId: string })[];
+  return ((people?.results ?? []) as Omit<CoreAccount, "phones">[]).map((person) => ({
+    ...person,
+    phones: numbers.filter((p) => p.userId === person.id).map(({ msisdn, createdAt, linkedBy }) => ({ msisdn, createdAt, linkedBy })),
+  }));
+}
+
+/**
+ * Copies a member of the tenant's business from the business's database to the core one, after an approved employee
+ * change: sign-in finds people and their businesses there. The business's copy decides what a person may do
+ * (requireBusiness reads it at every request); this one only lists and signs in.
+ *
+ * Only the membership is the business's to copy. A person and their phones are written here only when this copy makes
+ * the account (a new person's invitation, decision 029): plain INSERTs, so if the email got an account meanwhile the
+ * batch fails and nothing is added to that account. An existing account's name, email and phones are never touched.
  */
 export async function copyMemberToCore(core: Db, tenant: Tenant, userId: string): Promise<void> {
   const [people, phones, memberships] = await tenant.db.batch([
@@ -103,7 +139,7 @@ export async function copyMemberToCore(core: Db, tenant: Tenant, userId: string)
       .bind(tenant.businessId, userId),
     tenant.db
       .prepare(
-        "SELECT p.user_id, p.msisdn, p.created_at FROM memberships m JOIN user_phones p ON p.user_id = m.user_id WHERE m.business_id = ? AND m.user_id = ?",
+        "SELECT p.user_id, p.msisdn, p.created_at, p.linked_by FROM memberships m JOIN user_phones p ON p.user_id = m.user_id WHERE m.business_id = ? AND m.user_id = ?",
       )
       .bind(tenant.businessId, userId),
     tenant.db
@@ -113,13 +149,24 @@ export async function copyMemberToCore(core: Db, tenant: Tenant, userId: string)
   const person = people?.results[0] as Record<string, unknown> | undefined;
   const membership = memberships?.results[0] as Record<string, unknown> | undefined;
   if (!person || !membership) return;
+  const known = await core.prepare("SELECT 1 AS one FROM users WHERE id = ?").bind(userId).first<{ one: number }>();
+  const newAccount = known
+    ? []
+    : [
+        core
+          .prepare("INSERT INTO users (id, email, name, gender, status, created_at) VALUES (?, ?, ?, ?, ?, ?)")
+          .bind(person.id, person.email, person.name, person.gender, person.status, person.created_at),
+        // Only the number the invitation gave: the new account's first way to sign in.
+        ...((phones?.results ?? []) as Record<string, unknown>[])
+          .filter((phone) => phone.linked_by === "invitation")
+          .map((phone) =>
+            core
+              .prepare("INSERT INTO user_phones (user_id, msisdn, created_at, linked_by) VALUES (?, ?, ?, 'invitation')")
+              .bind(phone.user_id, phone.msisdn, phone.created_at),
+          ),
+      ];
   await core.batch([
-    core
-      .prepare("INSERT INTO users (id, email, name, gender, status, created_at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING")
-      .bind(person.id, person.email, person.name, person.gender, person.status, person.created_at),
-    ...((phones?.results ?? []) as Record<string, unknown>[]).map((phone) =>
-      core.prepare("INSERT OR IGNORE INTO user_phones (user_id, msisdn, created_at) VALUES (?, ?, ?)").bind(phone.user_id, phone.msisdn, phone.created_at),
-    ),
+    ...newAccount,
     core
       .prepare(
         `INSERT INTO memberships (business_id, user_id, role, status, created_at, updated_at, version) VALUES (?, ?, ?, ?, ?, ?, ?)
@@ -127,4 +174,13 @@ export async function copyMemberToCore(core: Db, tenant: Tenant, userId: string)
       )
       .bind(membership.business_id, membership.user_id, membership.role, membership.status, membership.created_at, membership.updated_at, membership.version),
   ]);
+}
+
+/** The databases that hold a copy of the person (one per business they belong to), for a change of their own phones. */
+export async function memberShards(core: Db, userId: string): Promise<{ businessId: string; shard: string }[]> {
+  const { results } = await core
+    .prepare("SELECT m.business_id AS businessId, d.shard FROM memberships m JOIN business_shards d ON d.business_id = m.business_id WHERE m.user_id = ?")
+    .bind(userId)
+    .all<{ businessId: string; shard: string }>();
+  return results;
 }

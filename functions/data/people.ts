@@ -16,3 +16,16 @@ export async function isLinkedNumber(db: Db, userId: string, msisdn: string): Pr
   const linked = await db.prepare("SELECT 1 AS ok FROM user_phones WHERE user_id = ? AND msisdn = ?").bind(userId, msisdn).first<{ ok: number }>();
   return linked !== null;
 }
+
+/**
+ * Links a number as a way to sign in, for the caller's batch: only after its owner proved it (functions/auth/phones.ts,
+ * decision 029). A number that came with an invitation and is proved again becomes the owner's.
+ */
+export function linkProvenPhoneStatement(db: Db, userId: string, msisdn: string, at: string): D1PreparedStatement {
+  return db
+    .prepare(
+      `INSERT INTO user_phones (user_id, msisdn, created_at, linked_by) SELECT ?, ?, ?, 'owner' WHERE EXISTS (SELECT 1 FROM users WHERE id = ?)
+       ON CONFLICT (user_id, msisdn) DO UPDATE SET linked_by = 'owner'`,
+    )
+    .bind(userId, msisdn, at, userId);
+}

@@ -248,7 +248,7 @@ describe("employees", () => {
       action: "create",
       after: { email: "efua.quaye@example.com", name: "Efua Quaye", gender: "female", phone: "233506000444", role: "Finance" },
     });
-    const approved = await approveRequest(KOFI_KUMASI, META, id);
+    const approved = await approveRequest(KOFI_KUMASI, META, id, { core: portal().core() });
     expect(await getEmployee(KOFI_KUMASI, approved.targetId)).toMatchObject({
       email: "efua.quaye@example.com",
       role: "Finance",

@@ -7,7 +7,7 @@ import { listAudit } from "../../functions/data/audit";
 import { usePortal } from "../support/use-portal";
 import { AMA_KUMASI, KOFI_KUMASI, META } from "../support/tenants";
 
-usePortal();
+const portal = usePortal();
 
 describe("the seeded approvals queue", () => {
   it("holds every kind, and every request applies when a checker approves it", async () => {
@@ -18,7 +18,7 @@ describe("the seeded approvals queue", () => {
     for (const request of pending) {
       // Kofi checks what others made; Ama checks what Kofi made.
       const checker = request.makerId === KOFI_KUMASI.userId ? AMA_KUMASI : KOFI_KUMASI;
-      const decided = await approveRequest(checker, META, request.id);
+      const decided = await approveRequest(checker, META, request.id, { core: portal().core() });
       expect(decided.status, `${request.kind} ${request.action} ${request.id}`).toBe("approved");
       const applied = await listAudit(checker, { entity: request.kind, entityId: request.targetId });
       expect(

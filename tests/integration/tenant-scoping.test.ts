@@ -299,7 +299,7 @@ describe("every statement binds the business", () => {
     const log: Recorded[] = [];
     const after = { email: "kwesi.invited@example.com", name: "Kwesi Ɛdusei", gender: "male", phone: "233244555666", role: "Viewer" };
     const id = await requestChange(recording(AMA_KUMASI, log), META, { kind: "employee", action: "create", after });
-    const approved = await approveRequest(recording(KOFI_KUMASI, log), META, id);
+    const approved = await approveRequest(recording(KOFI_KUMASI, log), META, id, { core: portal().core() });
     expect(approved.status).toBe("approved");
     expect((await getEmployee(AMA_KUMASI, approved.targetId))?.name).toBe("Kwesi Ɛdusei");
     expect(log.some((r) => r.sql.includes("INTO users"))).toBe(true);

@@ -1,9 +1,11 @@
-// The Security tab of /settings: the person's passkeys (security-passkeys.tsx), where they are signed in, signing
-// one session out, and signing out everywhere.
+// The Security tab of /settings: the person's phone numbers (security-phones.tsx) and passkeys (security-passkeys.tsx),
+// where they are signed in, signing one session out, and signing out everywhere.
 import { Form, useNavigation } from "@remix-run/react";
 import { formatDate } from "../../lib/format";
 import { ErrorNotice } from "./notice";
 import { PasskeysSection } from "./security-passkeys";
+import { PhonesSection } from "./security-phones";
+import type { loadPhones } from "./security-phones.server";
 import type { loadPasskeys, loadSessions } from "./security.server";
 import { SECURITY_URL } from "./tabs";
 
@@ -16,10 +18,15 @@ const CHANNEL_LABEL = {
 export function SecurityTab({
   sessions,
   passkeys,
+  phones,
+  answer,
   error,
 }: {
   sessions: Awaited<ReturnType<typeof loadSessions>>;
   passkeys: Awaited<ReturnType<typeof loadPasskeys>>;
+  phones: Awaited<ReturnType<typeof loadPhones>>;
+  /** The action's answer (the phone form reads its own). */
+  answer: unknown;
   error: string | null;
 }) {
   const navigation = useNavigation();
@@ -29,6 +36,7 @@ export function SecurityTab({
     <section className="card" aria-labelledby="security-title">
       <h2 id="security-title">Security</h2>
       <ErrorNotice error={error} />
+      <PhonesSection phones={phones} answer={answer} />
       <PasskeysSection passkeys={passkeys} />
       <h3>Signed-in sessions</h3>
       <ul className="session-list">

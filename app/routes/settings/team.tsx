@@ -195,7 +195,12 @@ function InviteForm({ grantable, refused }: { grantable: readonly Role[]; refuse
             defaultValue={values?.email}
           />
         </Field>
-        <Field id="invite-phone" label="Mobile number" hint="A Ghana number for one-time codes, like 0244123456." error={errors.phone}>
+        <Field
+          id="invite-phone"
+          label="Mobile number"
+          hint="A Ghana number, like 0244123456: a new person's first sign-in codes go to it. Someone who already has a portal account keeps signing in with their own numbers; this one is only your business's contact number for them."
+          error={errors.phone}
+        >
           <input {...field("phone")} type="tel" inputMode="tel" autoComplete="off" maxLength={PHONE_MAX_LENGTH} required defaultValue={values?.phone} />
         </Field>
         <Field id="invite-gender" label="Gender" error={errors.gender}>
