@@ -9,7 +9,8 @@
 //     retried a little later;
 //   - a transient error (D1 busy, overloaded, a lost connection: isTransient):
 //     the part is retried through the queue, and a message still failing so after
-//     MAX_TRANSIENT_ATTEMPTS deliveries is parked;
+//     MAX_TRANSIENT_ATTEMPTS deliveries is parked (from SPLIT_AFTER_ATTEMPTS on,
+//     the part is split first, so its neighbours do not share its fate);
 //   - anything else: the share is split in halves, each applied on its own, until
 //     the failing message stands alone; that one is tried once more at once (a
 //     race with another writer is over by then: ingest.ts re-reads) and then
@@ -93,16 +94,32 @@ export interface ConsumerDeps {
   afterWrite?: (business: BusinessDb, result: IngestResult) => Promise<void>;
   /** Honour the test hook (POISON_TEST_PREFIX): only when ENVIRONMENT is not production. */
   testHooks?: boolean;
+  /** How a part of a share is written: applyIngest with its payment.* webhooks (a unit test puts its own here). */
+  apply?: (business: BusinessDb, work: IngestWork, now: number) => Promise<IngestResult>;
 }
+
+const applyWithEvents = (business: BusinessDb, work: IngestWork, now: number) => applyIngest(business, work, now, (changes) => paymentEvents(business, changes));
 
 /** Deliveries a message gets for transient errors before it is parked: below wrangler.toml's max_retries (20), so parking comes first. */
 export const MAX_TRANSIENT_ATTEMPTS = 10;
+/** Deliveries after which a part failing with transient errors is split like poison (see applyShare). */
+export const SPLIT_AFTER_ATTEMPTS = 3;
 
 /**
  * Test hook (never in production): a payment whose reference starts so makes applying its message throw, as a
  * message the door should have refused would. The door refuses the known ones now, so tests need this to poison a queue.
  */
 export const POISON_TEST_PREFIX = "POISON-TEST-";
+/** The same, failing as D1 does when it is overloaded (a transient error): retried, then parked after MAX_TRANSIENT_ATTEMPTS. */
+export const BUSY_TEST_PREFIX = "POISON-TEST-BUSY-";
+
+function testHookError(items: Item[]): Error | null {
+  const references = items.flatMap(({ body }) => body.payments ?? []).map((p) => p.reference);
+  const busy = references.find((reference) => reference.startsWith(BUSY_TEST_PREFIX));
+  if (busy) return new Error(`D1_ERROR: D1 DB is overloaded. (test hook: payment ${busy}, ENVIRONMENT is not production)`);
+  const poisoned = references.find((reference) => reference.startsWith(POISON_TEST_PREFIX));
+  return poisoned ? new Error(`Test hook: payment ${poisoned} cannot be applied (ENVIRONMENT is not production).`) : null;
+}
 
 const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
@@ -175,11 +192,9 @@ export async function handlePaymentsBatch(batch: MessageBatch<unknown>, deps: Co
 async function applyShare(queue: string, business: BusinessDb, items: Item[], deps: ConsumerDeps, reports: ConsumerReport[], lastTry = false): Promise<void> {
   const { businessId } = business;
   try {
-    if (deps.testHooks) {
-      const poisoned = items.flatMap(({ body }) => body.payments ?? []).find((p) => p.reference.startsWith(POISON_TEST_PREFIX));
-      if (poisoned) throw new Error(`Test hook: payment ${poisoned.reference} cannot be applied (ENVIRONMENT is not production).`);
-    }
-    const result = await applyIngest(business, workOf(items.map((i) => i.body)), deps.now(), (changes) => paymentEvents(business, changes));
+    const hooked = deps.testHooks ? testHookError(items) : null;
+    if (hooked) throw hooked;
+    const result = await (deps.apply ?? applyWithEvents)(business, workOf(items.map((i) => i.body)), deps.now());
     for (const { message } of items) message.ack();
     reports.push({ businessId, result });
     await (deps.afterWrite ?? (async () => {}))(business, result).catch((error: unknown) =>
@@ -193,8 +208,10 @@ async function applyShare(queue: string, business: BusinessDb, items: Item[], de
       reports.push({ businessId, error: text });
       return;
     }
-    if (isTransient(error)) {
-      // Not the messages' fault: all of them again later, and only a message that stays unlucky is parked.
+    // Not the messages' fault: all of them again later, and only a message that stays unlucky is parked. Once a
+    // delivery has come SPLIT_AFTER_ATTEMPTS times the part is split all the same, so that a message failing so every
+    // time (it may be the one that keeps D1 busy) cannot take its neighbours' attempts with it.
+    if (isTransient(error) && (items.length === 1 || items.every(({ message }) => message.attempts < SPLIT_AFTER_ATTEMPTS))) {
       log("warn", { queue, businessId, message: "ingest batch retried", error: text.slice(0, 300) });
       for (const { message } of items) {
         if (message.attempts >= MAX_TRANSIENT_ATTEMPTS)
