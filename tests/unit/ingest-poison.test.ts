@@ -160,7 +160,7 @@ describe("poison isolation (property)", () => {
     expect(w.applied.sort()).toEqual(["M0-P0", "M1-P0", "M3-P0", "M4-P0"]);
     expect(w.parked).toEqual([{ businessId: "bus_a", messageId: "msg-2", error: expect.stringContaining("NOT NULL constraint failed") }]);
     // Whoever runs the portal is told, at level error, with the references (never a body).
-    const lines = logged.mock.calls.map(([line]) => JSON.parse(String(line)) as Record<string, unknown>);
+    const lines = logged.mock.calls.map((call: unknown[]) => JSON.parse(String(call[0])) as Record<string, unknown>);
     expect(lines).toContainEqual(expect.objectContaining({ level: "error", message: "ingest message parked", id: "msg-2", references: ["M2-P0"] }));
   });
 });
