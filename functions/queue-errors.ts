@@ -7,7 +7,7 @@ const TRANSIENT =
 
 /** Whether an error is one of D1 or the network, not of the message (decision 028). */
 export function isTransient(error: unknown): boolean {
-  const text = error instanceof Error ? `${error.message} ${String((error as { cause?: unknown }).cause ?? "")}` : String(error);
+  const cause = error instanceof Error ? (error as { cause?: unknown }).cause : undefined;
+  const text = error instanceof Error ? `${error.message} ${cause instanceof Error ? cause.message : typeof cause === "string" ? cause : ""}` : String(error);
   return TRANSIENT.test(text);
 }
-

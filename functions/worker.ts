@@ -233,7 +233,8 @@ export default {
       });
       return;
     }
-    if (batch.queue === PAYMENTS_DLQ) return handlePaymentsDeadLetters(batch, { findBusiness: (businessId) => businessDb(env, businessId), core: env.DB, now: Date.now });
+    if (batch.queue === PAYMENTS_DLQ)
+      return handlePaymentsDeadLetters(batch, { findBusiness: (businessId) => businessDb(env, businessId), core: env.DB, now: Date.now });
     if (batch.queue === WEBHOOKS_QUEUE) return handleWebhooksBatch(batch, env);
     await handleEventsBatch(batch, env);
   },

@@ -28,7 +28,9 @@ const fail = (message: string, code = 2): never => {
 
 const secret = process.env.EVENTS_REPLAY_SECRET ?? fail("Set EVENTS_REPLAY_SECRET to the Worker's replay secret (see .dev.vars.example).");
 if (values.remote && values.url) fail("Give --url or --remote, not both.");
-const origin = values.remote ? (process.env.PORTAL_URL ?? fail("--remote needs PORTAL_URL, the deployed portal's origin.")) : (values.url ?? "http://127.0.0.1:8787");
+const origin = values.remote
+  ? (process.env.PORTAL_URL ?? fail("--remote needs PORTAL_URL, the deployed portal's origin."))
+  : (values.url ?? "http://127.0.0.1:8787");
 const limit = Number(values.limit);
 if (!Number.isInteger(limit) || limit < 1 || limit > 500) fail("--limit must be a whole number from 1 to 500.");
 if (values.all && values.id.length > 0) fail("Give --id or --all, not both.");
@@ -43,7 +45,12 @@ async function call(path: string, method: "GET" | "POST"): Promise<Record<string
   }
   const body = (await response.json().catch(() => ({}))) as Record<string, unknown>;
   if (!response.ok) {
-    const why = response.status === 404 ? "the Worker has no EVENTS_REPLAY_SECRET, or this is not the portal" : String(body.message ?? response.statusText);
+    const why =
+      response.status === 404
+        ? "the Worker has no EVENTS_REPLAY_SECRET, or this is not the portal"
+        : typeof body.message === "string"
+          ? body.message
+          : response.statusText;
     fail(`Refused (${response.status}): ${why}`, 1);
   }
   return body;
@@ -73,7 +80,9 @@ if (values.id.length === 0 && !values.all) {
 } else {
   const query = values.all ? `all=1&limit=${limit}` : values.id.map((id) => `id=${encodeURIComponent(id)}`).join("&");
   const result = (await call(`/api/ingest/replay?${query}`, "POST")) as { replayed: string[]; missing: string[] };
-  console.log(`Put ${result.replayed.length} parked message(s) back on the PAYMENTS queue${result.replayed.length > 0 ? `: ${result.replayed.join(", ")}` : ""}.`);
+  console.log(
+    `Put ${result.replayed.length} parked message(s) back on the PAYMENTS queue${result.replayed.length > 0 ? `: ${result.replayed.join(", ")}` : ""}.`,
+  );
   if (result.missing.length > 0) {
     console.error(`Not parked (already replayed, or no such id): ${result.missing.join(", ")}`);
     process.exit(1);

@@ -98,7 +98,8 @@ export interface ConsumerDeps {
   apply?: (business: BusinessDb, work: IngestWork, now: number) => Promise<IngestResult>;
 }
 
-const applyWithEvents = (business: BusinessDb, work: IngestWork, now: number) => applyIngest(business, work, now, (changes) => paymentEvents(business, changes));
+const applyWithEvents = (business: BusinessDb, work: IngestWork, now: number) =>
+  applyIngest(business, work, now, (changes) => paymentEvents(business, changes));
 
 /** Deliveries a message gets for transient errors before it is parked: below wrangler.toml's max_retries (20), so parking comes first. */
 export const MAX_TRANSIENT_ATTEMPTS = 10;
@@ -159,7 +160,12 @@ export async function handlePaymentsBatch(batch: MessageBatch<unknown>, deps: Co
     if (!v.is(Message, message.body)) {
       // Never retried (it cannot become valid), never dropped unseen: parked where operators look.
       const businessId = typeof (message.body as { businessId?: unknown })?.businessId === "string" ? (message.body as { businessId: string }).businessId : "";
-      await park(batch.queue, deps.core, { message, businessId, source: "consumer", error: "The message is not a Partner API message this portal can read." }, deps.now());
+      await park(
+        batch.queue,
+        deps.core,
+        { message, businessId, source: "consumer", error: "The message is not a Partner API message this portal can read." },
+        deps.now(),
+      );
       continue;
     }
     const body = message.body as IngestMessage;
@@ -215,7 +221,12 @@ async function applyShare(queue: string, business: BusinessDb, items: Item[], de
       log("warn", { queue, businessId, message: "ingest batch retried", error: text.slice(0, 300) });
       for (const { message } of items) {
         if (message.attempts >= MAX_TRANSIENT_ATTEMPTS)
-          await park(queue, business.db, { message, businessId, source: "consumer", error: `Still failing after ${message.attempts} attempts: ${text}` }, deps.now());
+          await park(
+            queue,
+            business.db,
+            { message, businessId, source: "consumer", error: `Still failing after ${message.attempts} attempts: ${text}` },
+            deps.now(),
+          );
         else message.retry({ delaySeconds: RETRY_DELAY_SECONDS });
       }
       reports.push({ businessId, error: text });
@@ -258,12 +269,26 @@ async function park(
       parkedAt: now,
     }).run();
   } catch (parkError) {
-    log(isBusinessMoving(parkError) ? "warn" : "error", { queue, businessId, message: "ingest message could not be parked; retried", id: message.id, error: errorText(parkError).slice(0, 300) });
+    log(isBusinessMoving(parkError) ? "warn" : "error", {
+      queue,
+      businessId,
+      message: "ingest message could not be parked; retried",
+      id: message.id,
+      error: errorText(parkError).slice(0, 300),
+    });
     message.retry({ delaySeconds: isBusinessMoving(parkError) ? MOVING_RETRY_SECONDS : RETRY_DELAY_SECONDS });
     return;
   }
   // Level error: someone who runs the portal must look (npm run ingest:replay lists it).
-  log("error", { queue, businessId, message: "ingest message parked", id: message.id, source, references: references.slice(0, 10), error: error.slice(0, 300) });
+  log("error", {
+    queue,
+    businessId,
+    message: "ingest message parked",
+    id: message.id,
+    source,
+    references: references.slice(0, 10),
+    error: error.slice(0, 300),
+  });
   message.ack();
 }
 

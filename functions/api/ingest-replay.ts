@@ -15,7 +15,13 @@ export const INGEST_OPS_PREFIX = "/api/ingest/";
 const LIMIT_DEFAULT = 100;
 
 const Limit = v.optional(
-  v.pipe(v.string(), v.regex(/^\d{1,4}$/, "limit must be a whole number"), v.transform(Number), v.minValue(1, "limit must be at least 1"), v.maxValue(500, "limit must be at most 500")),
+  v.pipe(
+    v.string(),
+    v.regex(/^\d{1,4}$/, "limit must be a whole number"),
+    v.transform(Number),
+    v.minValue(1, "limit must be at least 1"),
+    v.maxValue(500, "limit must be at most 500"),
+  ),
   String(LIMIT_DEFAULT),
 );
 const ParkedId = v.pipe(v.string(), v.regex(/^prk_[0-9a-f]{24}$/, "id must be a parked message id (prk_…)"));
@@ -52,7 +58,9 @@ export async function ingestOpsRequest(request: Request, deps: IngestOpsDeps): P
     if (known === "GET") {
       const limit = v.safeParse(Limit, url.searchParams.get("limit") ?? undefined);
       if (!limit.success) return jsonResponse({ message: limit.issues.map((i) => i.message).join("; ") }, 400);
-      const parked = (await Promise.all(deps.databases.map(async ({ name, db }) => (await allParkedMessages(db, limit.output)).map((row) => listed(name, row)))))
+      const parked = (
+        await Promise.all(deps.databases.map(async ({ name, db }) => (await allParkedMessages(db, limit.output)).map((row) => listed(name, row))))
+      )
         .flat()
         .sort((a, b) => a.parkedAt - b.parkedAt || a.id.localeCompare(b.id))
         .slice(0, limit.output);

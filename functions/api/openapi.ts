@@ -31,7 +31,15 @@ import {
   ReversalInput,
   TerminalSerial,
 } from "./schemas";
-import { PAYMENT_NOT_KNOWN_MESSAGE, RejectionsPage, RejectionView, ReversalAccepted, REVERSAL_WAIT_DAYS, WaitingReversalsPage, WaitingReversalView } from "./rejections";
+import {
+  PAYMENT_NOT_KNOWN_MESSAGE,
+  RejectionsPage,
+  RejectionView,
+  ReversalAccepted,
+  REVERSAL_WAIT_DAYS,
+  WaitingReversalsPage,
+  WaitingReversalView,
+} from "./rejections";
 
 /** The Retry-After answer header of a 429. */
 export const RetryAfter = v.pipe(v.number(), v.integer(), v.minValue(1), v.description("Seconds to wait before sending again."));

@@ -81,7 +81,15 @@ export function problemInWords(row: Pick<ParkedMessage, "source" | "error">): st
 }
 
 const PageParams = v.object({
-  limit: v.optional(v.pipe(v.string(), v.regex(/^\d{1,3}$/, "must be a whole number"), v.transform(Number), v.minValue(1, "must be at least 1"), v.maxValue(100, "must be at most 100"))),
+  limit: v.optional(
+    v.pipe(
+      v.string(),
+      v.regex(/^\d{1,3}$/, "must be a whole number"),
+      v.transform(Number),
+      v.minValue(1, "must be at least 1"),
+      v.maxValue(100, "must be at most 100"),
+    ),
+  ),
   after: v.optional(v.pipe(v.string(), v.maxLength(500, "is not a cursor this API gave"))),
 });
 
@@ -89,7 +97,7 @@ function pageParams(request: Request): { limit?: number; after?: string } | Resp
   const params = new URL(request.url).searchParams;
   const parsed = v.safeParse(PageParams, { limit: params.get("limit") ?? undefined, after: params.get("after") ?? undefined });
   if (parsed.success) return parsed.output;
-  const errors = parsed.issues.map((issue) => ({ path: String(issue.path?.[0]?.key ?? "query"), message: issue.message }));
+  const errors = parsed.issues.map((issue) => ({ path: typeof issue.path?.[0]?.key === "string" ? issue.path[0].key : "query", message: issue.message }));
   return jsonResponse({ message: errors.length === 1 ? "The request has 1 problem." : `The request has ${errors.length} problems.`, errors }, 400);
 }
 

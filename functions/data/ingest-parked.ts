@@ -86,10 +86,7 @@ export async function countParkedMessages(tenant: BusinessDb): Promise<number> {
 
 /** Every business's parked messages in one database, oldest first (the operator's listing and replay). */
 export async function allParkedMessages(db: Db, limit: number): Promise<ParkedWithBody[]> {
-  const { results } = await db
-    .prepare(`SELECT ${COLUMNS}, body FROM ingest_parked ORDER BY parked_at, id LIMIT ?`)
-    .bind(limit)
-    .all<Row & { body: string }>();
+  const { results } = await db.prepare(`SELECT ${COLUMNS}, body FROM ingest_parked ORDER BY parked_at, id LIMIT ?`).bind(limit).all<Row & { body: string }>();
   return results.map((row) => ({ ...fromRow(row), body: row.body }));
 }
 

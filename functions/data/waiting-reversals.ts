@@ -38,7 +38,9 @@ export async function listWaitingReversals(tenant: BusinessDb, now: number, quer
 
 export async function countWaitingReversals(tenant: BusinessDb, now: number): Promise<{ waiting: number; expired: number }> {
   const row = await tenant.db
-    .prepare("SELECT count(*) FILTER (WHERE received_at > ?2) AS waiting, count(*) FILTER (WHERE received_at <= ?2) AS expired FROM pending_reversals WHERE business_id = ?1")
+    .prepare(
+      "SELECT count(*) FILTER (WHERE received_at > ?2) AS waiting, count(*) FILTER (WHERE received_at <= ?2) AS expired FROM pending_reversals WHERE business_id = ?1",
+    )
     .bind(tenant.businessId, now - REVERSAL_WAIT_MS)
     .first<{ waiting: number; expired: number }>();
   return { waiting: row?.waiting ?? 0, expired: row?.expired ?? 0 };

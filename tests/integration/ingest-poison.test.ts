@@ -37,7 +37,7 @@ interface Rejection {
 async function rejections(key: string): Promise<Rejection[]> {
   const response = await api(portal(), key, "/api/v1/rejections?limit=100");
   expect(response.status).toBe(200);
-  return ((await response.json()) as { data: Rejection[] }).data;
+  return (await response.json<{ data: Rejection[] }>()).data;
 }
 
 async function heldCount(businessId: string, references: string[]): Promise<number> {
@@ -71,7 +71,10 @@ async function item(parties: Parties, reference: string, occurredAt: number | nu
 }
 
 const opsRun = (args: string[]) =>
-  capture("npx", ["tsx", "scripts/ingest-replay.ts", "--url", portal().url, ...args], { cwd: ROOT, env: { ...process.env, EVENTS_REPLAY_SECRET: REPLAY_SECRET } });
+  capture("npx", ["tsx", "scripts/ingest-replay.ts", "--url", portal().url, ...args], {
+    cwd: ROOT,
+    env: { ...process.env, EVENTS_REPLAY_SECRET: REPLAY_SECRET },
+  });
 
 describe("a poisoned message in a burst", () => {
   it("applies every valid payment of two businesses promptly, and parks and shows the poisoned one", { timeout: 120_000 }, async () => {
@@ -84,8 +87,8 @@ describe("a poisoned message in a burst", () => {
       const businessId = i % 2 === 0 ? KUMASI : ACCRA;
       const payments =
         i === 20
-          ? [momoPayment(parties[businessId]!, { reference: poison })]
-          : Array.from({ length: 1 + (i % 3) }, (_, j) => momoPayment(parties[businessId]!, { reference: `BURST-${run}-${i}-${j}` }));
+          ? [momoPayment(parties[businessId], { reference: poison })]
+          : Array.from({ length: 1 + (i % 3) }, (_, j) => momoPayment(parties[businessId], { reference: `BURST-${run}-${i}-${j}` }));
       return { businessId, payments };
     });
     let next = 0;
@@ -168,7 +171,8 @@ describe("the whole batch is no longer retried and dead-lettered", () => {
     await eventually(async () => (await heldCount(KUMASI, good)) === good.length, 10_000, "the good payments of the batch to be applied");
     const db = await portal().db();
     await eventually(
-      async () => (await db.prepare("SELECT count(*) AS n FROM ingest_parked WHERE business_id = ? AND refs LIKE ?").bind(KUMASI, `%${bad}%`).first<number>("n")) === 1,
+      async () =>
+        (await db.prepare("SELECT count(*) AS n FROM ingest_parked WHERE business_id = ? AND refs LIKE ?").bind(KUMASI, `%${bad}%`).first<number>("n")) === 1,
       10_000,
       "the bad message parked",
     );
@@ -260,8 +264,10 @@ describe("random batches with random poison positions (property, real D1)", () =
           const messages = await Promise.all(
             specs.map(async (spec, i) => {
               const businessId = spec.accra ? ACCRA : KUMASI;
-              const refs = Array.from({ length: spec.size }, (_, j) => (spec.poisoned && j === spec.size - 1 ? `POISON-TEST-${tag}-${i}` : `PROP-${tag}-${i}-${j}`));
-              const payments = await Promise.all(refs.map((ref) => item(parties[businessId]!, ref)));
+              const refs = Array.from({ length: spec.size }, (_, j) =>
+                spec.poisoned && j === spec.size - 1 ? `POISON-TEST-${tag}-${i}` : `PROP-${tag}-${i}-${j}`,
+              );
+              const payments = await Promise.all(refs.map((ref) => item(parties[businessId], ref)));
               return { businessId, refs, poisoned: spec.poisoned, body: { v: 1 as const, businessId, receivedAt: Date.now(), payments } };
             }),
           );
@@ -270,10 +276,24 @@ describe("random batches with random poison positions (property, real D1)", () =
           const bad = messages.filter((m) => m.poisoned);
           await eventually(
             async () => {
-              const held = (await heldCount(KUMASI, good.flatMap((m) => m.refs))) + (await heldCount(ACCRA, good.flatMap((m) => m.refs)));
+              const held =
+                (await heldCount(
+                  KUMASI,
+                  good.flatMap((m) => m.refs),
+                )) +
+                (await heldCount(
+                  ACCRA,
+                  good.flatMap((m) => m.refs),
+                ));
               const parked =
-                (await db.prepare("SELECT count(*) AS n FROM ingest_parked WHERE business_id = ? AND refs LIKE ?").bind(KUMASI, `%-${tag}-%`).first<number>("n"))! +
-                (await db.prepare("SELECT count(*) AS n FROM ingest_parked WHERE business_id = ? AND refs LIKE ?").bind(ACCRA, `%-${tag}-%`).first<number>("n"))!;
+                (await db
+                  .prepare("SELECT count(*) AS n FROM ingest_parked WHERE business_id = ? AND refs LIKE ?")
+                  .bind(KUMASI, `%-${tag}-%`)
+                  .first<number>("n"))! +
+                (await db
+                  .prepare("SELECT count(*) AS n FROM ingest_parked WHERE business_id = ? AND refs LIKE ?")
+                  .bind(ACCRA, `%-${tag}-%`)
+                  .first<number>("n"))!;
               return held === good.flatMap((m) => m.refs).length && parked === bad.length;
             },
             20_000,
@@ -281,9 +301,12 @@ describe("random batches with random poison positions (property, real D1)", () =
           );
           // Exactly the poisoned messages are parked, each whole (its good payments with it: a message is all or nothing).
           for (const m of bad) {
-            const refs = await db.prepare("SELECT refs FROM ingest_parked WHERE business_id = ? AND refs LIKE ?").bind(m.businessId, `%${m.refs[0]}"%`).first<string>("refs");
+            const refs = await db
+              .prepare("SELECT refs FROM ingest_parked WHERE business_id = ? AND refs LIKE ?")
+              .bind(m.businessId, `%${m.refs[0]}"%`)
+              .first<string>("refs");
             expect(JSON.parse(refs!)).toEqual(m.refs);
-            expect((await heldCount(m.businessId, m.refs))).toBe(0);
+            expect(await heldCount(m.businessId, m.refs)).toBe(0);
           }
         },
       ),

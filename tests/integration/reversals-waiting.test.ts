@@ -34,12 +34,15 @@ interface Waiting {
 async function waiting(apiKey = key): Promise<Waiting[]> {
   const response = await api(portal(), apiKey, "/api/v1/reversals/waiting?limit=100");
   expect(response.status).toBe(200);
-  return ((await response.json()) as { data: Waiting[] }).data;
+  return (await response.json<{ data: Waiting[] }>()).data;
 }
 
 const reversal = { reason: "Customer complaint ✅", reversed_at: new Date(Date.now() - 1_000).toISOString() };
 const pendingRow = async (reference: string) =>
-  (await portal().db()).prepare("SELECT received_at FROM pending_reversals WHERE business_id = ? AND reference = ?").bind(KUMASI, reference).first<number>("received_at");
+  (await portal().db())
+    .prepare("SELECT received_at FROM pending_reversals WHERE business_id = ? AND reference = ?")
+    .bind(KUMASI, reference)
+    .first<number>("received_at");
 
 describe("the reversal's answer", () => {
   it("says when the payment is not known yet, and that the reversal waits and expires", async () => {
@@ -85,7 +88,9 @@ describe("waiting reversals are shown", () => {
 
     const page = await portal().fetch("/settings?tab=developers", { headers: await signedInCookie(portal(), "kofi.boateng@example.com", KUMASI) });
     const html = await page.text();
-    const data = loaderDataOf(html)["routes/settings"] as { developers: { refused: { reversals: { waiting: number; rows: { reference: string; status: string }[] } } } };
+    const data = loaderDataOf(html)["routes/settings"] as {
+      developers: { refused: { reversals: { waiting: number; rows: { reference: string; status: string }[] } } };
+    };
     expect(data.developers.refused.reversals.rows).toContainEqual(expect.objectContaining({ reference, status: "waiting" }));
     expect(data.developers.refused.reversals.waiting).toBeGreaterThanOrEqual(1);
     expect(textOf(html)).toContain("Reversals waiting for their payment");
@@ -94,9 +99,9 @@ describe("waiting reversals are shown", () => {
   it("pages with limit and after, and refuses a limit out of range", async () => {
     for (let i = 0; i < 3; i++) expect((await api(portal(), key, `/api/v1/payments/PAGE-${Date.now().toString(36)}-${i}/reversal`, reversal)).status).toBe(202);
     await eventually(async () => (await waiting()).filter((w) => w.reference.startsWith("PAGE-")).length === 3);
-    const first = (await (await api(portal(), key, "/api/v1/reversals/waiting?limit=1")).json()) as { data: Waiting[]; next: string };
+    const first = await (await api(portal(), key, "/api/v1/reversals/waiting?limit=1")).json<{ data: Waiting[]; next: string }>();
     expect(first.data).toHaveLength(1);
-    const second = (await (await api(portal(), key, `/api/v1/reversals/waiting?limit=1&after=${first.next}`)).json()) as { data: Waiting[] };
+    const second = await (await api(portal(), key, `/api/v1/reversals/waiting?limit=1&after=${first.next}`)).json<{ data: Waiting[] }>();
     expect(second.data[0]!.reference).not.toBe(first.data[0]!.reference);
     expect((await api(portal(), key, "/api/v1/reversals/waiting?limit=0")).status).toBe(400);
     expect((await api(portal(), key, "/api/v1/rejections?limit=101")).status).toBe(400);
@@ -120,7 +125,7 @@ describe("waiting reversals expire", () => {
     // A payment reusing the reference arrives: it is a new payment, not reversed.
     expect((await api(portal(), key, "/api/v1/payments", momoPayment(parties, { reference }))).status).toBe(202);
     await eventually(async () => (await api(portal(), key, `/api/v1/payments/${reference}`)).status === 200);
-    const held = (await (await api(portal(), key, `/api/v1/payments/${reference}`)).json()) as { status: string; reversal: unknown };
+    const held = await (await api(portal(), key, `/api/v1/payments/${reference}`)).json<{ status: string; reversal: unknown }>();
     expect(held).toMatchObject({ status: "successful", reversal: null });
     expect((await waiting()).find((w) => w.reference === reference)).toMatchObject({ status: "expired" });
   });
@@ -140,6 +145,6 @@ describe("waiting reversals expire", () => {
     expect((await waiting()).find((w) => w.reference === reference)).toMatchObject({ reason: "Second try", status: "waiting" });
     // And this one is applied when its payment comes.
     expect((await api(portal(), key, "/api/v1/payments", momoPayment(parties, { reference }))).status).toBe(202);
-    await eventually(async () => ((await (await api(portal(), key, `/api/v1/payments/${reference}`)).json()) as { status?: string }).status === "reversed");
+    await eventually(async () => (await (await api(portal(), key, `/api/v1/payments/${reference}`)).json<{ status?: string }>()).status === "reversed");
   });
 });

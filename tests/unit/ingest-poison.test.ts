@@ -138,7 +138,12 @@ describe("poison isolation (property)", () => {
         const good = messages.filter((m) => !isPoisoned(m));
         const goodRefs = good.flatMap((m) => (m.body as IngestMessage).payments!.map((p) => p.reference));
         expect([...w.applied].sort()).toEqual([...goodRefs].sort());
-        expect(w.parked.map((p) => p.messageId).sort()).toEqual(messages.filter(isPoisoned).map((m) => m.id).sort());
+        expect(w.parked.map((p) => p.messageId).sort()).toEqual(
+          messages
+            .filter(isPoisoned)
+            .map((m) => m.id)
+            .sort(),
+        );
         for (const m of messages) {
           expect(m.outcome, m.id).toBe("ack");
           expect(m.outcomes, m.id).toBe(1);

@@ -282,7 +282,17 @@ const CASES: [SchemaName, v.GenericSchema, unknown[]][] = [
   [
     "RejectionView",
     rejections.RejectionView,
-    [{ id: "prk_0123456789abcdef01234567", references: ["PSP-1"], problem: "p", error: "e", attempts: 1, received_at: null, parked_at: "2026-11-25T09:00:00.000Z" }],
+    [
+      {
+        id: "prk_0123456789abcdef01234567",
+        references: ["PSP-1"],
+        problem: "p",
+        error: "e",
+        attempts: 1,
+        received_at: null,
+        parked_at: "2026-11-25T09:00:00.000Z",
+      },
+    ],
   ],
   ["RejectionsPage", rejections.RejectionsPage, [{ data: [], next: null }]],
   [
