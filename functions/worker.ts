@@ -5,7 +5,7 @@ import { type AppLoadContext, createRequestHandler } from "@remix-run/cloudflare
 import * as build from "remix-server-build";
 import { CROSS_ORIGIN_MESSAGE, isSameOriginRequest } from "./auth/origin";
 import { clearDuePayments } from "./clearing";
-import { parseArchiveConfig, parseAuthConfig, parseConfig } from "./env";
+import { parseArchiveConfig, parseAuthConfig, parseConfig, parseEventsConfig } from "./env";
 import { runArchive } from "./archive/job";
 import { handleEventsBatch } from "./events/consumer";
 import { logEvent } from "./events/http";
@@ -21,7 +21,8 @@ import { withSecurityHeaders } from "./security-headers";
 import { dropOldSubmissions } from "./data/submissions";
 import { dropOldIdempotencyKeys } from "./data/api-idempotency";
 import { runOnce } from "./submitted-once";
-import { handlePaymentsBatch, PAYMENTS_QUEUE } from "./api/consumer";
+import { handlePaymentsBatch, handlePaymentsDeadLetters, PAYMENTS_DLQ, PAYMENTS_QUEUE } from "./api/consumer";
+import { INGEST_OPS_PREFIX, ingestOpsRequest } from "./api/ingest-replay";
 import { handlePartnerApi } from "./api/router";
 import { apiConfig } from "./api/config";
 import { withSetCookie } from "./cookies";
@@ -147,6 +148,22 @@ export default {
       }
       return withSecurityHeaders(response, request, nonce, requestId);
     }
+    // Operators' listing and replay of parked Partner API messages (npm run ingest:replay): a secret, no session.
+    if (new URL(request.url).pathname.startsWith(INGEST_OPS_PREFIX)) {
+      let response: Response;
+      try {
+        response = await ingestOpsRequest(request, {
+          databases: ["DB", ...shardNames(env)].map((name) => ({ name, db: databaseNamed(env, name) })),
+          queue: env.PAYMENTS,
+          replaySecret: parseEventsConfig(env as unknown as Record<string, unknown>).replaySecret,
+          requestId,
+        });
+      } catch (error) {
+        logError(requestId, request, error);
+        response = Response.json({ message: `Something went wrong on our side. Quote ${requestId} to support.` }, { status: 500 });
+      }
+      return withSecurityHeaders(response, request, nonce, requestId);
+    }
     const refused = crossOriginRefusal(request);
     if (refused) return withSecurityHeaders(refused, request, nonce, requestId);
     let response: Response;
@@ -196,18 +213,23 @@ export default {
     return withSecurityHeaders(response, request, nonce, requestId, signInOrigins);
   },
 
-  // partners-portal-events (relay) and partners-portal-events-dlq (park); partners-portal-webhooks (send).
+  // partners-portal-events (relay) and partners-portal-events-dlq (park); partners-portal-webhooks (send);
+  // partners-portal-payments (write) and partners-portal-payments-dlq (park).
   async queue(batch, env) {
     if (batch.queue === PAYMENTS_QUEUE) {
       // The payment.* webhooks written with the payments go out now, not at the next sweep.
-      await handlePaymentsBatch(
-        batch,
-        (businessId) => businessDb(env, businessId),
-        Date.now,
-        (business) => dispatchPendingDeliveries(env, Date.now(), business).then(() => undefined),
-      );
+      await handlePaymentsBatch(batch, {
+        findBusiness: (businessId) => businessDb(env, businessId),
+        core: env.DB,
+        now: Date.now,
+        afterWrite: (business) => dispatchPendingDeliveries(env, Date.now(), business).then(() => undefined),
+        // The poison test hook (decision 028) exists only outside production.
+        testHooks: (env as unknown as Record<string, unknown>).ENVIRONMENT !== "production",
+      });
       return;
     }
+    if (batch.queue === PAYMENTS_DLQ)
+      return handlePaymentsDeadLetters(batch, { findBusiness: (businessId) => businessDb(env, businessId), core: env.DB, now: Date.now });
     if (batch.queue === WEBHOOKS_QUEUE) return handleWebhooksBatch(batch, env);
     await handleEventsBatch(batch, env);
   },

@@ -33,6 +33,15 @@ import {
   ReversalInput,
   TerminalSerial,
 } from "./schemas";
+import {
+  PAYMENT_NOT_KNOWN_MESSAGE,
+  RejectionsPage,
+  RejectionView,
+  ReversalAccepted,
+  REVERSAL_WAIT_DAYS,
+  WaitingReversalsPage,
+  WaitingReversalView,
+} from "./rejections";
 
 /** The Retry-After answer header of a 429. */
 export const RetryAfter = v.pipe(v.number(), v.integer(), v.minValue(1), v.description("Seconds to wait before sending again."));
@@ -55,6 +64,11 @@ const SCHEMAS = {
   Problem,
   IdempotencyKey,
   RetryAfter,
+  ReversalAccepted,
+  RejectionView,
+  RejectionsPage,
+  WaitingReversalView,
+  WaitingReversalsPage,
 };
 export type SchemaName = keyof typeof SCHEMAS;
 
@@ -254,6 +268,10 @@ const accepted = (what: string) => ({
 });
 
 const POST_PARAMETERS = [ref("IdempotencyKey", "parameters")];
+const PAGE_PARAMETERS = [
+  { name: "limit", in: "query", required: false, description: "How many to a page: 1 to 100 (25).", schema: { type: "integer", minimum: 1, maximum: 100 } },
+  { name: "after", in: "query", required: false, description: "The previous page's `next`.", schema: { type: "string" } },
+];
 
 /** The OpenAPI 3.1 document of the Partner API, with `origin` as its server. */
 export function openApiDocument(origin: string, options: DocumentOptions = {}) {
@@ -322,8 +340,43 @@ export function openApiDocument(origin: string, options: DocumentOptions = {}) {
           parameters: [ref("reference", "parameters"), ...POST_PARAMETERS],
           requestBody: { required: true, content: json("ReversalInput", EXAMPLES.reversal) },
           responses: {
-            ...accepted("The reversal"),
+            "202": {
+              description:
+                "The reversal queued. payment_known says whether the portal held the payment; when it did not, the reversal waits " +
+                `${REVERSAL_WAIT_DAYS} days for it (GET /api/v1/reversals/waiting) and then expires.`,
+              content: json("ReversalAccepted", { accepted: 1, payment_known: false, message: PAYMENT_NOT_KNOWN_MESSAGE }),
+            },
             ...errors("BadRequest", "Unauthorized", "NotFound", "Conflict", "TooLarge", "UnsupportedMediaType", "TooManyRequests"),
+          },
+        },
+      },
+      "/api/v1/rejections": {
+        get: {
+          operationId: "listRejections",
+          tags: ["Payments"],
+          summary: "List requests accepted but not applied",
+          description:
+            "Requests the API answered 202 and the portal then could not apply (kept aside so that they hold back nothing else), newest first. " +
+            "Nothing of such a request was applied; the portal's operators are alerted and apply it again once the cause is fixed. Empty when all is well.",
+          parameters: PAGE_PARAMETERS,
+          responses: {
+            "200": { description: "A page of them.", content: json("RejectionsPage") },
+            ...errors("BadRequest", "Unauthorized", "TooManyRequests"),
+          },
+        },
+      },
+      "/api/v1/reversals/waiting": {
+        get: {
+          operationId: "listWaitingReversals",
+          tags: ["Payments"],
+          summary: "List reversals waiting for their payment",
+          description:
+            `Reversals sent for a reference the portal did not hold, newest first: each waits ${REVERSAL_WAIT_DAYS} days for its payment and is applied when it arrives; ` +
+            "after that it is listed as expired and never applied (a later payment with the reference is another payment).",
+          parameters: PAGE_PARAMETERS,
+          responses: {
+            "200": { description: "A page of them.", content: json("WaitingReversalsPage") },
+            ...errors("BadRequest", "Unauthorized", "TooManyRequests"),
           },
         },
       },

@@ -33,15 +33,12 @@ import {
 } from "./schemas";
 import { resolvePayments, resolveTerminal } from "./resolve";
 import { closeDisputeRequest, openDisputeRequest } from "./disputes";
+import { rejectionsRequest, reversalAnswer, waitingReversalsRequest } from "./rejections";
 import type { IngestMessage } from "./consumer";
 import { sha256Hex } from "../sha256";
 
 export function problem(status: number, message: string, errors?: Problem["errors"], headers: Record<string, string> = {}): Response {
   return jsonResponse(errors ? { message, errors } : { message }, status, headers);
-}
-
-function accepted(count: number): Response {
-  return jsonResponse({ accepted: count }, 202);
 }
 
 export interface ApiDeps {
@@ -67,7 +64,9 @@ type Route =
   | { name: "heartbeat"; serial: string }
   | { name: "disputes" }
   | { name: "disputeClose"; id: string }
-  | { name: "openapi" };
+  | { name: "openapi" }
+  | { name: "rejections" }
+  | { name: "waitingReversals" };
 
 const ROUTES: { method: string; pattern: RegExp; route: (m: RegExpExecArray) => Route }[] = [
   { method: "POST", pattern: /^\/api\/v1\/payments\/?$/, route: () => ({ name: "payments" }) },
@@ -77,6 +76,9 @@ const ROUTES: { method: string; pattern: RegExp; route: (m: RegExpExecArray) => 
   { method: "GET", pattern: /^\/api\/v1\/openapi\.json$/, route: () => ({ name: "openapi" }) },
   { method: "POST", pattern: /^\/api\/v1\/disputes\/?$/, route: () => ({ name: "disputes" }) },
   { method: "POST", pattern: /^\/api\/v1\/disputes\/([^/]+)\/close\/?$/, route: (m) => ({ name: "disputeClose", id: m[1]! }) },
+  // What was accepted and then not applied as sent (functions/api/rejections.ts, decision 028).
+  { method: "GET", pattern: /^\/api\/v1\/rejections\/?$/, route: () => ({ name: "rejections" }) },
+  { method: "GET", pattern: /^\/api\/v1\/reversals\/waiting\/?$/, route: () => ({ name: "waitingReversals" }) },
 ];
 
 function match(request: Request): Route | Response {
@@ -178,15 +180,22 @@ export async function jsonBody(request: Request): Promise<{ text: string; json: 
  * Queues the message once per Idempotency-Key: a repeat of the same request gets
  * the first answer again, the same key on another request is a 409.
  */
-async function queueOnce(request: Request, deps: ApiDeps, business: BusinessDb, bodyText: string, message: IngestMessage, count: number): Promise<Response> {
+async function queueOnce(
+  request: Request,
+  deps: ApiDeps,
+  business: BusinessDb,
+  bodyText: string,
+  message: IngestMessage,
+  count: number,
+  answer: Record<string, unknown> = { accepted: count },
+): Promise<Response> {
   const key = request.headers.get("Idempotency-Key");
   if (key === null) {
     await deps.queue.send(message, { contentType: "json" });
-    return accepted(count);
+    return jsonResponse(answer, 202);
   }
   if (!v.is(IdempotencyKey, key)) return badRequest([{ path: "Idempotency-Key", message: "must be 1 to 255 visible ASCII characters" }]);
   const requestHash = await sha256Hex(`${request.method} ${new URL(request.url).pathname}\n${bodyText}`);
-  const answer = { accepted: count };
   const kept = await claimIdempotencyKey(business, key, { requestHash, status: 202, body: JSON.stringify(answer) }, deps.now());
   if (kept) {
     if (kept.requestHash !== requestHash) return problem(409, "This Idempotency-Key was already used with another request. Use a new key for a new request.");
@@ -198,7 +207,7 @@ async function queueOnce(request: Request, deps: ApiDeps, business: BusinessDb, 
     await releaseIdempotencyKey(business, key);
     throw error;
   }
-  return accepted(count);
+  return jsonResponse(answer, 202);
 }
 
 /** Checks "when it happened" against the portal's clock: not in the future, not older than the API takes. */
@@ -331,10 +340,16 @@ async function answer(request: Request, deps: ApiDeps): Promise<Response> {
       const at = parsed.output.reversed_at;
       const errors = timeErrors([{ path: "reversed_at", at }], now, MAX_PAYMENT_AGE_MS, CLOCK_SKEW_MS);
       if (errors.length > 0) return badRequest(errors);
-      // A reversal whose payment has not arrived yet is accepted: it waits for it.
+      // A reversal whose payment has not arrived yet is accepted: it waits for it, and the answer says so (defect 4).
       const reversal = { reference: route.reference, reason: parsed.output.reason, reversedAt: Math.min(at, now) };
-      return queueOnce(request, deps, business, body.text, { v: 1, businessId: holder.businessId, receivedAt: now, reversals: [reversal] }, 1);
+      const known = (await getPaymentByReference(business, route.reference)) !== null;
+      const message: IngestMessage = { v: 1, businessId: holder.businessId, receivedAt: now, reversals: [reversal] };
+      return queueOnce(request, deps, business, body.text, message, 1, reversalAnswer(known));
     }
+    case "rejections":
+      return rejectionsRequest(request, business);
+    case "waitingReversals":
+      return waitingReversalsRequest(request, business, deps.now());
     case "disputes":
       return openDisputeRequest(request, deps, business);
     case "disputeClose":

@@ -11,12 +11,18 @@
 // whole (the UNIQUE or the guard) and the queue delivers it again; the second
 // read sees the row and the payment is a duplicate. So duplicates, reorders,
 // concurrent deliveries and redeliveries all end as one payment each.
+//
+// The consumer may apply a share in parts (poison isolation, decision 028): each
+// part is read and written as above, so splitting changes nothing of this. A
+// reversal waits for its payment REVERSAL_WAIT_MS (waiting-reversals.ts), then
+// expires and is never applied.
 import type { BusinessDb } from "./tenant";
 import { PAYMENT_COLUMNS, PAYMENT_FROM, type HeldPayment } from "./api-payments";
 import { closedDayVersionBumpStatement } from "./closed-days";
 import { bulkPostingStatements, type BulkPosting } from "./ledger";
 import { paymentPosting, reversalPosting, transactionFee, type Channel } from "../ledger";
 import { sha256Hex } from "../sha256";
+import { REVERSAL_WAIT_MS } from "./waiting-reversals";
 
 /** One payment as the API resolved it (ids, not codes) for the queue. */
 export interface PaymentItem {
@@ -103,7 +109,7 @@ const goneBackSql = (row: string) =>
   `((SELECT coalesce(SUM(f.amount), 0) FROM refunds f WHERE f.business_id = ${row}.business_id AND f.transaction_id = ${row}.id AND f.status IN ('sending', 'succeeded'))
   + (SELECT coalesce(SUM(d.amount), 0) FROM disputes d WHERE d.business_id = ${row}.business_id AND d.transaction_id = ${row}.id AND d.status <> 'won'))`;
 
-async function readHeld({ businessId, db }: BusinessDb, references: string[]) {
+async function readHeld({ businessId, db }: BusinessDb, references: string[], now: number) {
   const json = JSON.stringify(references);
   const [held, waiting] = await db.batch<Record<string, unknown>>([
     db
@@ -115,9 +121,10 @@ async function readHeld({ businessId, db }: BusinessDb, references: string[]) {
       .bind(businessId, json),
     db
       .prepare(
-        "SELECT reference, reason, reversed_at AS reversedAt FROM pending_reversals WHERE business_id = ?1 AND reference IN (SELECT value FROM json_each(?2))",
+        "SELECT reference, reason, reversed_at AS reversedAt FROM pending_reversals WHERE business_id = ?1 AND reference IN (SELECT value FROM json_each(?2)) AND received_at > ?3",
       )
-      .bind(businessId, json),
+      // An expired reversal is never applied: a payment arriving after the window is another payment (waiting-reversals.ts).
+      .bind(businessId, json, now - REVERSAL_WAIT_MS),
   ]);
   const heldRows = (held?.results ?? []) as unknown as (Omit<Held, "cleared"> & { cleared: number })[];
   return {
@@ -243,7 +250,7 @@ export async function applyIngest(
 ): Promise<IngestResult> {
   const references = [...new Set([...work.payments.map((p) => p.reference), ...work.reversals.map((r) => r.reference)])];
   const { held, waiting } =
-    references.length > 0 ? await readHeld({ businessId, db }, references) : { held: new Map<string, Held>(), waiting: new Map<string, ReversalItem>() };
+    references.length > 0 ? await readHeld({ businessId, db }, references, now) : { held: new Map<string, Held>(), waiting: new Map<string, ReversalItem>() };
 
   const result: IngestResult = { applied: [], changes: [], duplicates: 0, conflicts: 0, reversed: [], waiting: 0, heartbeats: 0 };
   const conflicts: Conflict[] = [];
@@ -437,10 +444,13 @@ export async function applyIngest(
     statements.push(
       db
         .prepare(
-          `INSERT OR IGNORE INTO pending_reversals (business_id, reference, reason, reversed_at, received_at)
-           SELECT ?1, j.value->>'reference', j.value->>'reason', j.value->>'reversedAt', ?3 FROM json_each(?2) j`,
+          // A reversal that expired for this reference is replaced: the new one waits its own window.
+          `INSERT INTO pending_reversals (business_id, reference, reason, reversed_at, received_at)
+           SELECT ?1, j.value->>'reference', j.value->>'reason', j.value->>'reversedAt', ?3 FROM json_each(?2) j WHERE true
+           ON CONFLICT (business_id, reference) DO UPDATE SET reason = excluded.reason, reversed_at = excluded.reversed_at, received_at = excluded.received_at
+           WHERE pending_reversals.received_at <= ?4`,
         )
-        .bind(businessId, JSON.stringify(newWaiting), now),
+        .bind(businessId, JSON.stringify(newWaiting), now, now - REVERSAL_WAIT_MS),
     );
   }
   if (appliedWaiting.length > 0) {

@@ -73,6 +73,8 @@ export const MOVED_TABLES: readonly TableCopy[] = [
   { table: "api_idempotency", from: BY_BUSINESS("api_idempotency"), key: ["business_id", "idempotency_key"] },
   { table: "payment_conflicts", from: BY_BUSINESS("payment_conflicts"), key: ["id"], renumber: "id" },
   { table: "pending_reversals", from: BY_BUSINESS("pending_reversals"), key: ["business_id", "reference"] },
+  // Partner API messages parked by the consumer (decision 028): the business still sees them, an operator can replay them.
+  { table: "ingest_parked", from: BY_BUSINESS("ingest_parked"), key: ["id"] },
   { table: "webhook_endpoints", from: BY_BUSINESS("webhook_endpoints"), key: ["id"] },
   { table: "webhook_events", from: BY_BUSINESS("webhook_events"), key: ["id"] },
   { table: "webhook_deliveries", from: BY_BUSINESS("webhook_deliveries"), key: ["id"] },
@@ -211,5 +213,6 @@ const WITHOUT_ROWID = new Set([
   "daily_merchant_totals",
   "api_idempotency",
   "pending_reversals",
+  "ingest_parked",
   "ledger_lines",
 ]);

@@ -29,9 +29,13 @@
 //
 // With no EVENTS_ENDPOINT the "relay" is one D1 batch that stores the event in
 // analytics_events and marks it 'relayed'; it is idempotent, so needs no claim.
+// When that batch fails for one event, the batch is split until the event stands
+// alone and that one is parked at once (decision 028); a transient D1 error
+// retries them all instead.
 import { claimEvent, eventStatus, markRelayed, parkStatement, releaseClaim, storeEventStatements } from "../data/analytics-events";
 import { EVENTS_RETRY_BASE_SECONDS_DEFAULT, EVENTS_RETRY_MAX_SECONDS_DEFAULT, parseEventsConfig, type EventsConfig } from "../env";
 import { errorText, logEvent } from "./http";
+import { isTransient } from "../queue-errors";
 import { retryDelaySeconds } from "./retry";
 import { canonicalJson, parseQueueMessage, type EventsQueueMessage } from "./schema";
 
@@ -108,7 +112,19 @@ async function storeMessages(db: D1Database, messages: Valid[], config: EventsCo
     await db.batch(statements);
   } catch (error) {
     logEvent("error", "analytics.store_failed", { count: messages.length, error: errorText(error) });
-    for (const { message } of messages) retryLater(message, config);
+    // D1 busy: every message again later (bounded by max_retries, then the dead-letter queue parks them).
+    if (isTransient(error)) {
+      for (const { message } of messages) retryLater(message, config);
+      return;
+    }
+    // Poison isolation (decision 028): halves on their own until the failing event stands alone; it is parked now.
+    if (messages.length > 1) {
+      const half = Math.ceil(messages.length / 2);
+      await storeMessages(db, messages.slice(0, half), config);
+      await storeMessages(db, messages.slice(half), config);
+      return;
+    }
+    await parkMessages(db, messages, config, errorText(error));
     return;
   }
   for (const { message } of messages) message.ack();
@@ -184,18 +200,23 @@ async function relayOne(db: D1Database, body: EventsQueueMessage, attempt: numbe
 
 // ---------------------------------------------------------------- dead letters
 
-/** The dead-letter queue's consumer: keep each event (unless it was relayed meanwhile) for the replay. */
-async function parkMessages(db: D1Database, messages: Valid[], config: EventsConfig): Promise<void> {
+/** The dead-letter queue's consumer (and the store's poison isolation): keep each event (unless it was relayed meanwhile) for the replay. */
+async function parkMessages(db: D1Database, messages: Valid[], config: EventsConfig, why = "dead-lettered"): Promise<void> {
   const now = new Date().toISOString();
   try {
     await db.batch(messages.map(({ body }) => parkStatement(db, body.hash, JSON.stringify(body), now)));
   } catch (error) {
     logEvent("error", "analytics.park_failed", { count: messages.length, error: errorText(error) });
+    // One that cannot be parked must not keep the others from being parked.
+    if (messages.length > 1 && !isTransient(error)) {
+      for (const item of messages) await parkMessages(db, [item], config, why);
+      return;
+    }
     for (const { message } of messages) retryLater(message, config);
     return;
   }
   for (const { message, body } of messages) {
-    logEvent("warn", "analytics.parked", { hash: body.hash });
+    logEvent(why === "dead-lettered" ? "warn" : "error", "analytics.parked", { hash: body.hash, why: why.slice(0, 300) });
     message.ack();
   }
 }

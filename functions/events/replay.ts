@@ -63,7 +63,7 @@ export async function replayParked(db: D1Database, queue: Queue, limit: number):
 const encoder = new TextEncoder();
 
 /** Compares two secrets in time that does not depend on where they differ. */
-async function sameSecret(given: string, expected: string): Promise<boolean> {
+export async function sameSecret(given: string, expected: string): Promise<boolean> {
   const [a, b] = await Promise.all([given, expected].map(async (text) => new Uint8Array(await crypto.subtle.digest("SHA-256", encoder.encode(text)))));
   let difference = 0;
   for (let i = 0; i < a!.length; i += 1) difference |= a![i]! ^ b![i]!;

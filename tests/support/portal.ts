@@ -35,6 +35,8 @@ export const EVENTS_QUEUE = "partners-portal-events";
 export const EVENTS_DLQ = "partners-portal-events-dlq";
 /** The Partner API's queue of wrangler.toml. */
 export const PAYMENTS_QUEUE = "partners-portal-payments";
+/** Its dead-letter queue, whose consumer parks what reaches it (decision 028). */
+export const PAYMENTS_DLQ = "partners-portal-payments-dlq";
 /** The webhooks queue of wrangler.toml (functions/webhooks/consumer.ts). */
 export const WEBHOOKS_QUEUE = "partners-portal-webhooks";
 
@@ -57,9 +59,19 @@ export function eventsConsumers(options: { maxRetries: number; maxBatchTimeout?:
   };
 }
 
-/** The Partner API's consumer as wrangler.toml declares it, with test-sized batching. */
-export function paymentsConsumers(options: { maxRetries?: number; maxBatchTimeout?: number } = {}): Record<string, QueueConsumerSettings> {
-  return { [PAYMENTS_QUEUE]: { maxBatchSize: 10, maxBatchTimeout: options.maxBatchTimeout ?? 0.1, maxRetries: options.maxRetries ?? 20 } };
+/** The Partner API's consumer and its dead-letter queue's as wrangler.toml declares them, with test-sized batching. */
+export function paymentsConsumers(options: { maxRetries?: number; maxBatchTimeout?: number; retryDelay?: number } = {}): Record<string, QueueConsumerSettings> {
+  const maxBatchTimeout = options.maxBatchTimeout ?? 0.1;
+  return {
+    [PAYMENTS_QUEUE]: {
+      maxBatchSize: 10,
+      maxBatchTimeout,
+      maxRetries: options.maxRetries ?? 20,
+      deadLetterQueue: PAYMENTS_DLQ,
+      ...(options.retryDelay !== undefined ? { retryDelay: options.retryDelay } : {}),
+    },
+    [PAYMENTS_DLQ]: { maxBatchSize: 10, maxBatchTimeout, maxRetries: 10 },
+  };
 }
 
 /** The webhooks consumer as wrangler.toml declares it, with test-sized batching (retries come from WEBHOOKS_RETRY_* vars). */

@@ -9,6 +9,7 @@ import { describe, expect, it } from "vitest";
 import { cardNumberPaths } from "../../functions/api/card-numbers";
 import { EXAMPLES, openApiDocument, RULES_IN_WORDS, type SchemaName } from "../../functions/api/openapi";
 import { IdempotencyKey } from "../../functions/api/schemas";
+import * as rejections from "../../functions/api/rejections";
 import * as api from "../../functions/api/schemas";
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -309,6 +310,38 @@ const CASES: [SchemaName, v.GenericSchema, unknown[]][] = [
     api.HeartbeatNotApplied,
     [{ accepted: 0, applied: false, reason: "stale", message: "sent_at is older", last_seen_at: "2026-11-23T10:25:00.000Z" }],
   ],
+  ["ReversalAccepted", rejections.ReversalAccepted, [rejections.reversalAnswer(false), rejections.reversalAnswer(true)]],
+  [
+    "RejectionView",
+    rejections.RejectionView,
+    [
+      {
+        id: "prk_0123456789abcdef01234567",
+        references: ["PSP-1"],
+        problem: "p",
+        error: "e",
+        attempts: 1,
+        received_at: null,
+        parked_at: "2026-11-25T09:00:00.000Z",
+      },
+    ],
+  ],
+  ["RejectionsPage", rejections.RejectionsPage, [{ data: [], next: null }]],
+  [
+    "WaitingReversalView",
+    rejections.WaitingReversalView,
+    [
+      {
+        reference: "PSP-1",
+        reason: "Customer complaint",
+        reversed_at: "2026-11-25T09:00:00.000Z",
+        received_at: "2026-11-25T09:00:00.000Z",
+        expires_at: "2026-12-02T09:00:00.000Z",
+        status: "waiting",
+      },
+    ],
+  ],
+  ["WaitingReversalsPage", rejections.WaitingReversalsPage, [{ data: [], next: "abc" }]],
   ["Problem", api.Problem, [EXAMPLES.problem]],
 ];
 
@@ -342,11 +375,13 @@ describe("the OpenAPI document is OpenAPI 3.1 in shape", () => {
     "post /api/v1/terminals/{serial}/heartbeats": ["200", "202", "400", "401", "404", "409", "413", "415", "429"],
     "post /api/v1/disputes": ["201", "400", "401", "409", "413", "415", "429"],
     "post /api/v1/disputes/{id}/close": ["200", "400", "401", "404", "409", "415", "429"],
+    "get /api/v1/rejections": ["200", "400", "401", "429"],
+    "get /api/v1/reversals/waiting": ["200", "400", "401", "429"],
   };
   /** Closing a dispute is idempotent by its outcome (the same outcome again is the same answer): it takes no key. */
   const IDEMPOTENT_BY_ITSELF = new Set(["/api/v1/disputes/{id}/close"]);
 
-  it("has the six endpoints, each with its answers, its path parameters, and Idempotency-Key on every POST", () => {
+  it("has the eight endpoints, each with its answers, its path parameters, and Idempotency-Key on every POST", () => {
     const operations = Object.entries(doc.paths as JsonObject).flatMap(([path, item]) =>
       Object.entries(item as JsonObject).map(([method, operation]) => ({ path, method, operation: operation as JsonObject })),
     );

@@ -19,6 +19,7 @@ import type { ApiKeyStatus } from "../../lib/statuses";
 import { API_KEY_INTENTS, DEVELOPERS_URL, KEY_NAME_MAX, NOT_UNDERSTOOD } from "./tabs";
 import { checkBindings, fingerprintOf, underFreshCheck } from "../../../functions/auth/fresh-check";
 import type { TenantRequest } from "../../../functions/guards";
+import { loadRefused } from "./developers-refused.server";
 
 export const DEVELOPER_INTENTS = API_KEY_INTENTS;
 
@@ -37,10 +38,11 @@ export async function loadDevelopers(request: Request, deps: AuthDeps, tenant: T
   const url = new URL(request.url);
   const { page, trail } = listParams(url, {});
   const now = deps.now();
-  const [keys, conflicts, conflictTotal] = await Promise.all([
+  const [keys, conflicts, conflictTotal, refused] = await Promise.all([
     listApiKeys(tenant),
     numberedPage((after) => listPaymentConflicts(tenant, { after }), trail, page),
     countPaymentConflicts(tenant),
+    loadRefused(tenant, now),
   ]);
   const rows = keys.map((key) => {
     const status = keyStatus(key, now);
@@ -75,6 +77,7 @@ export async function loadDevelopers(request: Request, deps: AuthDeps, tenant: T
       total: conflictTotal,
       rows: conflicts.rows,
     },
+    refused,
   };
 }
 

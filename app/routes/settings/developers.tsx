@@ -1,12 +1,14 @@
 // The Developers tab of /settings (administrators only): how to authenticate
 // to the Partner API, the business's API keys (developers-keys.tsx), webhook
-// endpoints (developers-endpoints.tsx), and the payments the API kept aside as conflicts.
+// endpoints (developers-endpoints.tsx), the payments the API kept aside as conflicts, and what it accepted but
+// could not apply or is still waiting for (developers-refused.tsx).
 import { Link } from "@remix-run/react";
 import { DEFAULT_PAGE_SIZE } from "../../../functions/data/page";
 import { DataTable, ListCount, Pager, type Column } from "../../components/data-table";
 import { formatDate } from "../../lib/format";
 import { ApiKeysSection } from "./developers-keys";
 import { EndpointsSection } from "./developers-endpoints";
+import { RefusedSection, WaitingReversalsSection } from "./developers-refused";
 import type { EndpointsData } from "./developers-endpoints.server";
 import type { DevelopersData, NewKey } from "./developers.server";
 import { API_KEY_INTENTS, API_REFERENCE_URL } from "./tabs";
@@ -138,6 +140,8 @@ export function DevelopersTab({ developers, endpoints, actionData }: { developer
       />
       <EndpointsSection endpoints={endpoints} actionData={actionData} />
       <PaymentConflictsSection conflicts={developers.conflicts} />
+      <RefusedSection parked={developers.refused.parked} />
+      <WaitingReversalsSection reversals={developers.refused.reversals} />
     </div>
   );
 }
