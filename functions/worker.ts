@@ -4,6 +4,7 @@
 import { type AppLoadContext, createRequestHandler } from "@remix-run/cloudflare";
 import * as build from "remix-server-build";
 import { CROSS_ORIGIN_MESSAGE, isSameOriginRequest } from "./auth/origin";
+import { answersSession } from "./auth/session";
 import { clearDuePayments } from "./clearing";
 import { parseArchiveConfig, parseAuthConfig, parseConfig } from "./env";
 import { runArchive } from "./archive/job";
@@ -198,7 +199,14 @@ export default {
       timing.loadersDone();
       response.headers.set("Server-Timing", timing.header());
     }
-    return withSecurityHeaders(response, request, nonce, requestId, signInOrigins);
+    const secured = withSecurityHeaders(response, request, nonce, requestId, signInOrigins);
+    // Whatever a signed-in session is answered (documents, .data, exports, redirects) stays out of every cache. Set
+    // after runOnce, which keeps no no-store answer; the Partner API (its public document) and assets never come here.
+    // An answer that already says no-store (the sign-in callback, a CSV export) is as private already.
+    if (answersSession(request, secured) && !/\bno-store\b/i.test(secured.headers.get("Cache-Control") ?? "")) {
+      secured.headers.set("Cache-Control", "private, no-store");
+    }
+    return secured;
   },
 
   // partners-portal-events (relay) and partners-portal-events-dlq (park); partners-portal-webhooks (send).
