@@ -4,6 +4,7 @@
 // R2 first and its row to D1 after: a row never points at a missing object. When the row cannot be written the
 // object is deleted again; if that delete fails too (or the Worker stops between the two), the object is an orphan
 // that nothing links to or serves, found by listing disputes/<business>/ against dispute_evidence (decision 023).
+import { bidiControlMessage, hasBidiControl } from "../app/lib/validation";
 import { addEvidence, answerableDispute, MAX_EVIDENCE_BYTES } from "./data/disputes";
 import { cleanFileName, nameContradicts, sniffEvidenceType } from "./evidence";
 import type { FieldErrors } from "./http";
@@ -43,6 +44,8 @@ export async function uploadEvidence(
   const file: unknown = form.get("file");
   if (!(file instanceof File) || file.size === 0) return { errors: { file: "Choose a file to attach." } };
   if (file.size > MAX_EVIDENCE_BYTES) return { errors: { file: TOO_LARGE } };
+  // "invoice\u202Egnp.pdf" would be listed as "invoicefdp.png": refused, not quietly cleaned (issue 24, security 8).
+  if (hasBidiControl(file.name)) return { errors: { file: bidiControlMessage("file name") } };
   const contentType = sniffEvidenceType(new Uint8Array(await file.slice(0, 16).arrayBuffer()));
   if (!contentType) return { errors: { file: NOT_ACCEPTED } };
   const contradiction = nameContradicts(file.name, contentType);

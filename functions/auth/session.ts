@@ -131,8 +131,10 @@ export async function sessionCookie(request: Request, config: AuthConfig, sessio
  */
 export function answersSession(request: Request, response: Response): boolean {
   if (readCookie(request, SESSION_COOKIE) !== undefined) return true;
+  // Several Set-Cookie values read as one, joined by ", " (the Workers types lack getSetCookie).
   const name = `${cookieName(request, SESSION_COOKIE)}=`;
-  return response.headers.getSetCookie().some((cookie) => cookie.startsWith(name));
+  const set = response.headers.get("Set-Cookie") ?? "";
+  return set.startsWith(name) || set.includes(`, ${name}`);
 }
 
 /** The Set-Cookie that removes the session cookie. */

@@ -10,7 +10,8 @@ describe("a foreign Origin with an Authorization header", () => {
     "POST %s is refused with 403, not passed on to Remix (whose CSRF check threw a 500)",
     async (path) => {
       const cookie = await signedInCookie(portal());
-      for (const extra of [{ Origin: "https://evil.example" }, { "Sec-Fetch-Site": "cross-site" }]) {
+      const foreign: Record<string, string>[] = [{ Origin: "https://evil.example" }, { "Sec-Fetch-Site": "cross-site" }];
+      for (const extra of foreign) {
         const response = await portal().fetch(path, {
           method: "POST",
           headers: { ...cookie, ...extra, Authorization: "Bearer anything", "Content-Type": "application/x-www-form-urlencoded" },
