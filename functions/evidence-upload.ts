@@ -4,9 +4,9 @@
 // R2 first and its row to D1 after: a row never points at a missing object. When the row cannot be written the
 // object is deleted again; if that delete fails too (or the Worker stops between the two), the object is an orphan
 // that nothing links to or serves, found by listing disputes/<business>/ against dispute_evidence (decision 023).
-import { bidiControlMessage, hasBidiControl } from "../app/lib/validation";
 import { addEvidence, answerableDispute, MAX_EVIDENCE_BYTES } from "./data/disputes";
 import { cleanFileName, nameContradicts, sniffEvidenceType } from "./evidence";
+import { bidiControlMessage, hasBidiControl } from "./text-direction";
 import type { FieldErrors } from "./http";
 import { isBusinessMoving, MOVING_MESSAGE, NotFoundError, RuleError, type RequestMeta, type Tenant } from "./data/tenant";
 import { pageNotFound } from "./http";
