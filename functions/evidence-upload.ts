@@ -6,6 +6,7 @@
 // that nothing links to or serves, found by listing disputes/<business>/ against dispute_evidence (decision 023).
 import { addEvidence, answerableDispute, MAX_EVIDENCE_BYTES } from "./data/disputes";
 import { cleanFileName, nameContradicts, sniffEvidenceType } from "./evidence";
+import { bidiControlMessage, hasBidiControl } from "./text-direction";
 import type { FieldErrors } from "./http";
 import { isBusinessMoving, MOVING_MESSAGE, NotFoundError, RuleError, type RequestMeta, type Tenant } from "./data/tenant";
 import { pageNotFound } from "./http";
@@ -43,6 +44,8 @@ export async function uploadEvidence(
   const file: unknown = form.get("file");
   if (!(file instanceof File) || file.size === 0) return { errors: { file: "Choose a file to attach." } };
   if (file.size > MAX_EVIDENCE_BYTES) return { errors: { file: TOO_LARGE } };
+  // "invoice\u202Egnp.pdf" would be listed as "invoicefdp.png": refused, not quietly cleaned (issue 24, security 8).
+  if (hasBidiControl(file.name)) return { errors: { file: bidiControlMessage("file name") } };
   const contentType = sniffEvidenceType(new Uint8Array(await file.slice(0, 16).arrayBuffer()));
   if (!contentType) return { errors: { file: NOT_ACCEPTED } };
   const contradiction = nameContradicts(file.name, contentType);

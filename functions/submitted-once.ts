@@ -10,7 +10,13 @@
 // Only for a signed-in session (the id is claimed per session) and only for
 // Remix's data requests and redirects: a whole HTML page carries a CSP nonce of
 // its own request and cannot be replayed.
+// A kept answer is given only while the session's row is still active (not signed
+// out, revoked or run out): the cookie's signature outlives a sign-out, and a
+// shared computer's browser would otherwise get the answer and its flash again
+// (issue 24, security 6). Otherwise the form runs as any, and the guard refuses it.
 import { readSessionCookie } from "./auth/session";
+import { rowAllows } from "./auth/sign-in";
+import { sessionRow } from "./data/sign-in-sessions";
 import { answerSubmission, claimSubmission, releaseSubmission, type StoredAnswer } from "./data/submissions";
 import type { AuthConfig } from "./env";
 
@@ -61,7 +67,11 @@ export async function runOnce(
 
   for (let waited = 0; ; waited += WAIT_STEP_MS) {
     const claim = await claimSubmission(db, sessionId, submissionId, now());
-    if (claim.kind === "answered") return replay(claim.answer);
+    if (claim.kind === "answered") {
+      // Read only here: a first send is checked by the action's own guard.
+      const active = rowAllows(await sessionRow(db, sessionId), cookie.session, now());
+      return active ? replay(claim.answer) : run(request);
+    }
     if (claim.kind === "claimed") break;
     if (waited >= MAX_WAIT_MS) {
       return Response.json(

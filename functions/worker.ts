@@ -4,6 +4,7 @@
 import { type AppLoadContext, createRequestHandler } from "@remix-run/cloudflare";
 import * as build from "remix-server-build";
 import { CROSS_ORIGIN_MESSAGE, isSameOriginRequest } from "./auth/origin";
+import { answersSession } from "./auth/session";
 import { clearDuePayments } from "./clearing";
 import { parseArchiveConfig, parseAuthConfig, parseConfig, parseEventsConfig } from "./env";
 import { runArchive } from "./archive/job";
@@ -108,13 +109,23 @@ function unavailablePage(requestId: string): Response {
 }
 
 /**
+ * A browser said the request comes from another site. Authorization does not excuse that: a page elsewhere can add the
+ * header, and Remix's own check then threw a 500 (issue 24, security 5). A command (the events replay) sends neither.
+ */
+function fromAnotherSite(request: Request): boolean {
+  const origin = request.headers.get("Origin");
+  const site = request.headers.get("Sec-Fetch-Site");
+  return (origin !== null && origin !== new URL(request.url).origin) || (site !== null && site !== "same-origin" && site !== "none");
+}
+
+/**
  * State-changing requests from another site are refused before anything runs.
  * (Remix would throw on a cross-origin form post, which would read as a 500.)
  * A request that authenticates itself (Authorization, e.g. the events replay
  * command) carries no ambient cookie a forger could borrow, so it may pass.
  */
 function crossOriginRefusal(request: Request): Response | null {
-  if (isSameOriginRequest(request) || request.headers.has("Authorization")) return null;
+  if (isSameOriginRequest(request) || (request.headers.has("Authorization") && !fromAnotherSite(request))) return null;
   if ((request.headers.get("Accept") ?? "").includes("text/html")) {
     const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>Forbidden</title></head><body><main><h1>Forbidden</h1><p>${CROSS_ORIGIN_MESSAGE}</p></main></body></html>`;
     return new Response(html, { status: 403, headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" } });
@@ -210,7 +221,14 @@ export default {
       timing.loadersDone();
       response.headers.set("Server-Timing", timing.header());
     }
-    return withSecurityHeaders(response, request, nonce, requestId, signInOrigins);
+    const secured = withSecurityHeaders(response, request, nonce, requestId, signInOrigins);
+    // Whatever a signed-in session is answered (documents, .data, exports, redirects) stays out of every cache. Set
+    // after runOnce, which keeps no no-store answer; the Partner API (its public document) and assets never come here.
+    // An answer that already says no-store (the sign-in callback, a CSV export) is as private already.
+    if (answersSession(request, secured) && !/\bno-store\b/i.test(secured.headers.get("Cache-Control") ?? "")) {
+      secured.headers.set("Cache-Control", "private, no-store");
+    }
+    return secured;
   },
 
   // partners-portal-events (relay) and partners-portal-events-dlq (park); partners-portal-webhooks (send);

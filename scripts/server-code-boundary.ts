@@ -20,6 +20,8 @@ export const SHARED_WITH_BROWSER: readonly string[] = [
   "functions/webhooks/types.ts",
   // Disputes' statuses and evidence limits: the dispute page says what the server enforces.
   "functions/dispute-rules.ts",
+  // The name rule against direction controls (issue 24): forms and evidence uploads refuse the same characters.
+  "functions/text-direction.ts",
 ];
 
 export interface ClientModule {

@@ -8,7 +8,7 @@ import type { Merchant } from "../../functions/data/merchants";
 import type { SettlementAccount } from "../../functions/data/settlement-accounts";
 import { GHANA_REGIONS } from "./ghana";
 import { ghanaPhoneField } from "./phone";
-import { isAccountNumber, isValidEmail } from "./validation";
+import { bidiControlMessage, hasBidiControl, isAccountNumber, isValidEmail } from "./validation";
 
 export type FieldErrors = Record<string, string>;
 
@@ -53,7 +53,13 @@ export function typedValues(form: Record<string, FormDataEntryValue>): Record<st
 }
 
 const required = (message: string, max: number, label: string) =>
-  v.pipe(v.string(message), v.trim(), v.nonEmpty(message), v.maxLength(max, `Keep the ${label} to ${max} characters or fewer.`));
+  v.pipe(
+    v.string(message),
+    v.trim(),
+    v.nonEmpty(message),
+    v.maxLength(max, `Keep the ${label} to ${max} characters or fewer.`),
+    v.check((typed) => !hasBidiControl(typed), bidiControlMessage(label)),
+  );
 
 const email = v.pipe(
   v.string("Enter the contact email address."),

@@ -4,9 +4,16 @@
 import * as v from "valibot";
 import { GHANA_REGIONS } from "./ghana";
 import { ghanaPhoneField } from "./phone";
+import { bidiControlMessage, hasBidiControl } from "./validation";
 
 const text = (label: string, max: number) =>
-  v.pipe(v.string(`Enter the ${label}.`), v.trim(), v.nonEmpty(`Enter the ${label}.`), v.maxLength(max, `Keep the ${label} under ${max} characters.`));
+  v.pipe(
+    v.string(`Enter the ${label}.`),
+    v.trim(),
+    v.nonEmpty(`Enter the ${label}.`),
+    v.maxLength(max, `Keep the ${label} under ${max} characters.`),
+    v.check((typed) => !hasBidiControl(typed), bidiControlMessage(label)),
+  );
 
 export const PointOfSaleFields = v.object({
   name: text("name", 80),

@@ -73,3 +73,6 @@ export function parseCedis(text: string | null | undefined): number | null {
   const pesewas = Number(whole) * 100 + Number(fraction.padEnd(2, "0"));
   return Number.isSafeInteger(pesewas) ? pesewas : null;
 }
+
+// The name rule against direction controls lives beside the server code that also needs it (evidence file names).
+export { bidiControlMessage, hasBidiControl } from "../../functions/text-direction";

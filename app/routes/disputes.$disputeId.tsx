@@ -177,7 +177,8 @@ export default function DisputePage() {
               <li key={e.id} className="latest__item">
                 <div>
                   <a href={paths.disputeEvidence(dispute.id, e.id)} download>
-                    {e.fileName}
+                    {/* A stored name from before the rule cannot turn the words after it around. */}
+                    <bdi>{e.fileName}</bdi>
                   </a>
                   <span className="cell-sub">{`${TYPE_WORDS[e.contentType] ?? e.contentType} · ${sizeText(e.size)} · ${formatDate(e.uploadedAt, "stamp")}`}</span>
                 </div>

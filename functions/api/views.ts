@@ -17,8 +17,10 @@ export function paymentView(p: HeldPayment): PaymentView {
     payer: p.channel === "card" ? { card_bin: p.cardBin ?? "", card_last4: p.cardLast4 ?? "" } : { msisdn: p.msisdn ?? "" },
     amount: p.amount,
     currency: "GHS",
-    fee: p.fee,
-    net: p.amount - p.fee,
+    // A failed payment moved no money: no fee is charged and nothing is owed (issue 24, defect 7). 0, not null, so the
+    // fields keep one type for every status; `status` says why.
+    fee: p.status === "failed" ? 0 : p.fee,
+    net: p.status === "failed" ? 0 : p.amount - p.fee,
     status: p.status,
     failure_reason: p.failureReason,
     occurred_at: new Date(p.createdAt).toISOString(),

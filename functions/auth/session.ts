@@ -11,7 +11,7 @@
 // the same way, because the session cookie dies with the session (see RETURN_COOKIE).
 import { SignJWT, decodeProtectedHeader, errors, jwtVerify } from "jose";
 import * as v from "valibot";
-import { clearCookie, readCookie, serializeCookie } from "../cookies";
+import { clearCookie, cookieName, readCookie, serializeCookie } from "../cookies";
 import type { AuthConfig } from "../env";
 
 export const CHANNELS = ["microsoft", "google", "userUniqueEmail"] as const;
@@ -122,6 +122,19 @@ export async function sessionCookie(request: Request, config: AuthConfig, sessio
     .sign(signingKey(config.sessionSecret, "session"));
   const grace = session.stage === "identified" ? 0 : EXPIRED_COOKIE_GRACE_MS;
   return serializeCookie(request, SESSION_COOKIE, token, Math.ceil((session.tokenExpiration + grace - now) / 1000));
+}
+
+/**
+ * Whether an answer belongs to a signed-in session: the request carries the session cookie (whatever it holds), or the
+ * answer sets or clears it. Such answers are `private, no-store` (functions/worker.ts): a shared computer's browser must
+ * not keep money pages, `.data` answers or exports in its cache (issue 24, security 7).
+ */
+export function answersSession(request: Request, response: Response): boolean {
+  if (readCookie(request, SESSION_COOKIE) !== undefined) return true;
+  // Several Set-Cookie values read as one, joined by ", " (the Workers types lack getSetCookie).
+  const name = `${cookieName(request, SESSION_COOKIE)}=`;
+  const set = response.headers.get("Set-Cookie") ?? "";
+  return set.startsWith(name) || set.includes(`, ${name}`);
 }
 
 /** The Set-Cookie that removes the session cookie. */

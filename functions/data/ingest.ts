@@ -280,7 +280,8 @@ export async function applyIngest(
         });
       continue;
     }
-    const fee = transactionFee(payment.channel, payment.amount);
+    // A failed payment moved no money: it is stored without a fee, so its rollups add none (issue 24, defect 7).
+    const fee = payment.status === "failed" ? 0 : transactionFee(payment.channel, payment.amount);
     const row: Held = {
       reference: payment.reference,
       fingerprint: payment.fingerprint,

@@ -26,6 +26,7 @@ import { KUMASI_FRESH_FOODS } from "../seed/data";
 import { migrateLocal, seedLocal, withLocalD1 } from "../seed/local";
 import { makeDevelopmentKey, readWorld } from "../simulate/local";
 import { makePayment, referenceOf, seededRandom } from "../simulate/traffic";
+import { refuseTakenPort } from "../lib/port";
 import { servePortal } from "../lib/serve";
 
 const { values } = parseArgs({
@@ -47,6 +48,8 @@ const LAG_SAMPLES_PER_SECOND = 2;
 const root = resolve(import.meta.dirname, "../..");
 const state = join(root, ".wrangler/bench-ingest");
 const base = `http://127.0.0.1:${port}`;
+
+await refuseTakenPort(port, "npm run bench:ingest");
 
 if (!existsSync(join(root, "dist/worker/worker.js"))) {
   console.error("No build: run `npm run build` first.");

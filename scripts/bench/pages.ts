@@ -14,6 +14,7 @@ import * as v from "valibot";
 import { mintSession } from "../../tests/support/sign-in";
 import { SEED_SIZES } from "../seed/data";
 import { migrateLocal, seedLocal, withLocalD1 } from "../seed/local";
+import { refuseTakenPort } from "../lib/port";
 import { servePortal } from "../lib/serve";
 
 const { values } = parseArgs({
@@ -25,6 +26,8 @@ const port = Number(values.port) || 8799;
 const root = resolve(import.meta.dirname, "../..");
 const state = join(root, `.wrangler/bench-${size}`);
 const base = `http://127.0.0.1:${port}`;
+
+await refuseTakenPort(port, "npm run bench:pages");
 
 if (!existsSync(join(state, "v3/d1"))) {
   const started = performance.now();

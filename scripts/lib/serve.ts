@@ -12,6 +12,7 @@ export interface ServedPortal {
   stop: () => void;
 }
 
+/** Call refuseTakenPort(port) first (scripts/lib/port.ts): a port already taken would be measured instead. */
 export function servePortal(port: number, state: string): ServedPortal {
   const base = `http://127.0.0.1:${port}`;
   const server = spawn("npx", ["tsx", "scripts/start.ts"], {
@@ -23,6 +24,9 @@ export function servePortal(port: number, state: string): ServedPortal {
   // Read, so a full pipe never stalls wrangler; kept short, to explain a start that fails.
   let stderr = "";
   server.stderr.on("data", (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)));
+  // A portal that stopped (a port taken since refuseTakenPort looked, say) must not let ready() find another process answering.
+  let exited: string | null = null;
+  server.on("exit", (code, signal) => (exited = signal ?? `exit ${code}`));
   const stop = () => {
     try {
       process.kill(-server.pid!, "SIGTERM");
@@ -37,6 +41,7 @@ export function servePortal(port: number, state: string): ServedPortal {
     ready: async () => {
       const deadline = Date.now() + 180_000;
       while (Date.now() < deadline) {
+        if (exited) throw new Error(`The portal stopped (${exited}) before it answered on ${base}:\n${stderr}`);
         try {
           if ((await fetch(`${base}/builds/latest.json?t=0`)).ok) return;
         } catch {

@@ -423,6 +423,9 @@ describe("answering a dispute", () => {
       { name: "receipt", bytes: PNG.slice(0, 4), type: "application/pdf", message: /not a PDF, JPEG, PNG or WebP/ },
       { name: "receipt.pdf", bytes: new TextEncoder().encode("<script>alert(1)</script>"), type: "application/pdf", message: /not a PDF, JPEG, PNG or WebP/ },
       { name: "scan.pdf", bytes: new Uint8Array(10 * 1024 * 1024 + 1).fill(0x25), type: "application/pdf", message: /larger than 10 MB/ },
+      // Issue 24, security 8: listed as "invoicefdp.png" were it kept.
+      { name: "invoice\u202Egnp.pdf", bytes: PDF, type: "application/pdf", message: /reverses how text is shown/ },
+      { name: "receipt\u2067.pdf", bytes: PDF, type: "application/pdf", message: /reverses how text is shown/ },
     ];
     for (const file of refusals) {
       const answer = await page(`/disputes/${id}`, ABENA, KUMASI, { file });

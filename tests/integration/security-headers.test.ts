@@ -72,3 +72,55 @@ describe("other responses", () => {
     expect(favicon.headers.get("Cache-Control") ?? "").not.toContain("immutable");
   });
 });
+
+// Issue 24, security 7: shared computers (internet cafés) must not keep money pages in their cache.
+describe("answers to a signed-in session", () => {
+  const SIGNED_IN = [
+    "/",
+    "/transactions",
+    "/transactions.data",
+    "/transactions/export",
+    "/merchants",
+    "/merchants.data?_routes=routes%2Fmerchants._index",
+    "/money/merchant-funds",
+    "/reports",
+    "/settings",
+    "/developers/api",
+    // A redirect (a Viewer's forbidden page, or a page that moves): it carries the session too.
+    "/login",
+    "/no-such-page",
+  ];
+
+  it.each(SIGNED_IN)("%s: Cache-Control private, no-store", async (path) => {
+    const cookie = await signedInCookie(portal());
+    const response = await portal().fetch(path, { headers: cookie, redirect: "manual" });
+    expect(response.status, path).toBeLessThan(500);
+    // A route that already said no-store (a CSV export) keeps its own words; anything else gets ours.
+    const expected = path.includes("export") ? /^no-store$/ : /^private, no-store$/;
+    expect(response.headers.get("Cache-Control"), `${path} (${response.status})`).toMatch(expected);
+    await response.arrayBuffer();
+  });
+
+  it("a form's answer (a redirect with its flash) too", async () => {
+    const cookie = await signedInCookie(portal());
+    const response = await portal().fetch("/logout", {
+      method: "POST",
+      headers: { ...cookie, Origin: portal().url, "Content-Type": "application/x-www-form-urlencoded" },
+      body: "",
+      redirect: "manual",
+    });
+    expect(response.status).toBe(302);
+    expect(response.headers.get("Cache-Control")).toBe("private, no-store");
+  });
+
+  it("leave public things as they were: the sign-in page without a session, the API document, static assets", async () => {
+    const cookie = await signedInCookie(portal());
+    const openapi = await portal().fetch("/api/v1/openapi.json", { headers: cookie });
+    expect(openapi.headers.get("Cache-Control")).toBe("public, max-age=300");
+    const html = await (await portal().fetch("/login")).text();
+    const asset = html.match(/\/assets\/[\w-]+\.(?:js|css)/)?.[0];
+    expect(asset).toBeDefined();
+    const assetResponse = await portal().fetch(asset!, { headers: cookie });
+    expect(assetResponse.headers.get("Cache-Control")).toContain("immutable");
+  });
+});

@@ -120,6 +120,22 @@ describe("a form re-sent with its submission id", () => {
     expect(await requestsFor("MRC-0507")).toBe(1);
   });
 
+  it("is not replayed once the person signed out (issue 24, security 6): the session must still be active, not only its cookie signed", async () => {
+    const cookie = (await signedInCookie(portal(), ESI, KUMASI)).Cookie;
+    const form = { ...merchant("MRC-0510"), submission: randomUUID() };
+    const first = await post("/merchants/add-merchant", form, cookie);
+    expect(first.status).toBe(302);
+    expect(first.headers.getSetCookie().some((c) => c.startsWith("pp_flash="))).toBe(true);
+    expect((await post("/logout", {}, cookie)).status).toBe(302);
+    // The same signed cookie, kept by a shared computer's browser, sends the kept form again.
+    const again = await post("/merchants/add-merchant", form, cookie);
+    expect(again.headers.get("X-Submission-Replayed")).toBeNull();
+    expect(again.status).toBe(302);
+    expect(again.headers.get("Location")).toMatch(/^\/login/);
+    expect(again.headers.getSetCookie().some((c) => c.startsWith("pp_flash="))).toBe(false);
+    expect(await requestsFor("MRC-0510")).toBe(1);
+  });
+
   it("an id that is not one of ours, or no session, runs as any form does", async () => {
     const cookie = (await signedInCookie(portal(), ESI, KUMASI)).Cookie;
     const form = { ...merchant("MRC-0508"), submission: "not-an-id" };

@@ -1,5 +1,17 @@
 import { describe, expect, it } from "vitest";
-import { exceedsLimit, isAccountNumber, isEmpty, isNumberHeavy, isValidEmail, parseLooseNumber } from "../../app/lib/validation";
+import * as v from "valibot";
+import { MerchantUpdateForm } from "../../app/lib/merchant-forms";
+import { PointOfSaleFields } from "../../app/lib/point-of-sale-form";
+import {
+  bidiControlMessage,
+  exceedsLimit,
+  hasBidiControl,
+  isAccountNumber,
+  isEmpty,
+  isNumberHeavy,
+  isValidEmail,
+  parseLooseNumber,
+} from "../../app/lib/validation";
 
 describe("isEmpty (SPEC 5: undefined, null or an empty string)", () => {
   it.each([
@@ -139,5 +151,31 @@ describe("exceedsLimit (SPEC 5: commas stripped, tested against a limit)", () =>
     [Number.POSITIVE_INFINITY, 0, false],
   ])("exceedsLimit(%j, %s) is %s", (value, limit, expected) => {
     expect(exceedsLimit(value, limit)).toBe(expected);
+  });
+});
+
+describe("hasBidiControl (issue 24, security 8: names refuse the bidirectional controls)", () => {
+  const CONTROLS = [0x202a, 0x202b, 0x202c, 0x202d, 0x202e, 0x2066, 0x2067, 0x2068, 0x2069, 0x200e, 0x200f, 0x061c];
+  it.each(CONTROLS.map((code) => [code.toString(16).toUpperCase(), String.fromCodePoint(code)]))("U+%s anywhere in a name is refused", (_, control) => {
+    expect(hasBidiControl(`invoice${control}gnp.pdf`)).toBe(true);
+    expect(hasBidiControl(control)).toBe(true);
+    expect(hasBidiControl(`${control}Ama`)).toBe(true);
+  });
+
+  it.each(["Ɔkyeame Ɛnterprise Ŋ", "Kofi & Sons 🍍", "مطعم أكرا", "שלום", "Receipt Ɔsu.pdf", "a\u200Db", ""])(
+    "%s passes (letters of any script, emoji, joiners)",
+    (name) => {
+      expect(hasBidiControl(name)).toBe(false);
+    },
+  );
+
+  it("the merchant and point-of-sale forms give the field its message", () => {
+    expect(bidiControlMessage("name")).toMatch(/^The name holds an invisible character/);
+    const merchant = v.safeParse(MerchantUpdateForm.entries.name, "Ɔkyeame \u202Eexe.gnp");
+    expect(merchant.success).toBe(false);
+    expect(merchant.issues?.[0]?.message).toBe(bidiControlMessage("name"));
+    const place = v.safeParse(PointOfSaleFields.entries.name, "Till \u2066one\u2069");
+    expect(place.success).toBe(false);
+    expect(place.issues?.[0]?.message).toBe(bidiControlMessage("name"));
   });
 });
