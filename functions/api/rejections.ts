@@ -9,7 +9,8 @@ import { listWaitingReversals, REVERSAL_WAIT_MS, type WaitingReversal } from "..
 import type { BusinessDb } from "../data/tenant";
 
 const iso = (ms: number) => new Date(ms).toISOString();
-const IsoTime = v.pipe(v.string(), v.isoTimestamp());
+// What the portal writes (toISOString), not the wider set a request may send: the document must say the same.
+const IsoTime = v.pipe(v.string(), v.regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/), v.description("UTC, as 2026-11-25T11:15:13.000Z."));
 
 export const REVERSAL_WAIT_DAYS = REVERSAL_WAIT_MS / 86_400_000;
 

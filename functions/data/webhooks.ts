@@ -351,7 +351,7 @@ const PAYMENT_REFERENCE = `coalesce(json_extract(e.payload, '$.reference'), json
   json_extract(e.payload, '$.dispute.payment_reference'))`;
 
 const DELIVERY_SELECT = `SELECT d.id, d.endpoint_id, d.event_id, e.type AS event_type, e.happened_at AS event_at,
-  CASE WHEN e.type LIKE 'payment.%' OR e.type LIKE 'refund.%' OR e.type LIKE 'dispute.%' THEN ${PAYMENT_REFERENCE} END AS payment_reference,
+  CASE WHEN substr(e.type, 1, instr(e.type, '.') - 1) IN ('payment', 'refund', 'dispute') THEN ${PAYMENT_REFERENCE} END AS payment_reference,
   d.status, d.attempts, d.next_attempt_at, d.last_status, d.last_error, d.created_at, d.updated_at
   FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id AND e.business_id = d.business_id`;
 
