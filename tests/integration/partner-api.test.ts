@@ -398,6 +398,8 @@ describe("the description", () => {
         "/api/v1/terminals/{serial}/heartbeats",
         "/api/v1/disputes",
         "/api/v1/disputes/{id}/close",
+        "/api/v1/rejections",
+        "/api/v1/reversals/waiting",
       ].sort(),
     );
     expect(Object.keys(doc.paths["/api/v1/payments"]!)).toContain("post");
