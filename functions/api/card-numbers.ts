@@ -17,6 +17,8 @@
 //   numbers begin with the issuer's 2221-2720, 3, 4, 5, 6 ...), and the only 13-digit cards are Visa's, which begin
 //   with 4, not a year 00 to 39; every tenth such reference passed Luhn and was refused before.
 // - a UUID (32 hexadecimal digits, 8-4-4-4-12): the Idempotency-Key the docs recommend, never 13 to 19 digits.
+// - an RFC 3339 time, as every time field of the API is written (a nine-digit fraction and a zone made some of them
+//   read as a card number).
 
 /** Deeper JSON than any documented body (4 levels) by far; refused before anything walks it. */
 export const MAX_JSON_DEPTH = 32;
@@ -67,6 +69,13 @@ export function normaliseDigits(text: string): string {
 }
 
 const UUID = /(?<![\p{L}\p{N}])[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}(?![\p{L}\p{N}])/giu;
+/**
+ * An RFC 3339 time ("2026-08-27T13:56:01.123456789+00:00"): the letter T splits it, and the time with a nine-digit
+ * fraction and its zone holds up to 19 digits, every tenth of which pass Luhn. Its fields are held to their ranges
+ * and the year begins 19 or 20 (no card number does), so a card number cannot pass for one.
+ */
+const RFC3339_TIME =
+  /(?<![\p{L}\p{N}])(?:19|20)\d\d-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])[Tt ](?:[01]\d|2[0-3]):[0-5]\d(?::(?:[0-5]\d|60)(?:[.,]\d{1,9})?)?(?:[Zz]|[+-](?:[01]\d|2[0-3])(?::?[0-5]\d)?)?(?![\p{N}])/gu;
 /** Digit groups and what stands between them: a letter ends a run, anything else is a separator. */
 const PIECES = /[0-9]+|\p{L}+/gu;
 
@@ -74,7 +83,7 @@ const PIECES = /[0-9]+|\p{L}+/gu;
 function digitRuns(text: string): string[][] {
   const runs: string[][] = [];
   let run: string[] = [];
-  for (const [piece] of normaliseDigits(text).replace(UUID, "x").matchAll(PIECES)) {
+  for (const [piece] of normaliseDigits(text).replace(UUID, "x").replace(RFC3339_TIME, "x").matchAll(PIECES)) {
     if (piece.charCodeAt(0) >= 48 && piece.charCodeAt(0) <= 57) run.push(piece);
     else if (run.length > 0) {
       runs.push(run);

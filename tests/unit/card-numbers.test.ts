@@ -222,6 +222,29 @@ describe("generated spellings", () => {
       { numRuns: 3000 },
     );
   });
+
+  it("never reads an RFC 3339 time (any fraction up to nine digits, any zone) as a card number", () => {
+    expect(looksLikeCardNumber("2026-08-27T13:56:01.123456789+00:00")).toBe(false);
+    const zone = fc.oneof(
+      fc.constant("Z"),
+      fc
+        .tuple(fc.constantFrom("+", "-"), fc.integer({ min: 0, max: 23 }), fc.integer({ min: 0, max: 59 }))
+        .map(([sign, h, m]) => `${sign}${String(h).padStart(2, "0")}:${String(m).padStart(2, "0")}`),
+    );
+    fc.assert(
+      fc.property(fc.integer({ min: Date.UTC(1990, 0, 1), max: Date.UTC(2099, 11, 31) }), fc.stringMatching(/^[0-9]{0,9}$/), zone, (ms, fraction, tz) => {
+        const time = `${new Date(ms).toISOString().slice(0, 19)}${fraction ? `.${fraction}` : ""}${tz}`;
+        expect(looksLikeCardNumber(time), time).toBe(false);
+        expect(cardNumberPaths({ occurred_at: time }), time).toEqual([]);
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it("still finds a card number written beside a time", () => {
+    expect(looksLikeCardNumber("2026-08-27T13:56:01Z 4111 1111 1111 1111")).toBe(true);
+    expect(looksLikeCardNumber("4111111111111111 2026-08-27T13:56:01Z")).toBe(true);
+  });
 });
 
 describe("cardNumberPaths", () => {
