@@ -147,7 +147,8 @@ describe("the Developers tab", () => {
       // Nor its random part alone, in case something stored it without its prefix.
       expect(await tablesHolding(db, secret.slice(8))).toEqual([]);
     }
-  });
+    // Several fresh checks and a scan of every table: a limit, not a timing claim (it took ~26 s on a loaded machine).
+  }, 90_000);
 
   it("a new key sent as a form that may be re-sent (with a submission id) is still written down nowhere", async () => {
     const cookie = await signedInCookie(portal(), KOFI, KUMASI);
