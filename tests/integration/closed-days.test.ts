@@ -75,7 +75,10 @@ async function totals(query: string, where: string, binds: unknown[]): Promise<{
     `Payments, every status ${formatCount(t.count)} ${t.count === 1 ? "payment" : "payments"}, ${formatCount(t.successful)} successful ` +
     `Gross of successful payments (GHS) ${formatAmount(t.gross)} Fees of successful payments (GHS) ${formatAmount(t.fees)} ` +
     `Net of successful payments (GHS) ${formatAmount(t.gross - t.fees)}`;
-  const shown = /Payments, every status [\d,]+ payments?, [\d,]+ successful Gross of successful payments \(GHS\) [\d,.]+ Fees of successful payments \(GHS\) [\d,.]+ Net of successful payments \(GHS\) [\d,.-]+/.exec(text)?.[0];
+  const shown =
+    /Payments, every status [\d,]+ payments?, [\d,]+ successful Gross of successful payments \(GHS\) [\d,.]+ Fees of successful payments \(GHS\) [\d,.]+ Net of successful payments \(GHS\) [\d,.-]+/.exec(
+      text,
+    )?.[0];
   return { shown: shown ?? "(no totals)", want };
 }
 

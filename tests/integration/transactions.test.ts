@@ -260,7 +260,10 @@ describe("a failed payment", () => {
     const csv = await portal().fetch(`/transactions/export?range=30d&status=failed&q=${encodeURIComponent(failed.reference)}`, {
       headers: await signedInCookie(portal(), "abena.darko@example.com", KUMASI),
     });
-    const [header, row] = (await csv.text()).replace(/^\uFEFF/, "").trimEnd().split("\r\n");
+    const [header, row] = (await csv.text())
+      .replace(/^\uFEFF/, "")
+      .trimEnd()
+      .split("\r\n");
     const cells = row!.split(",");
     const column = (name: string) => header!.split(",").indexOf(name);
     expect(cells[column("Amount (GHS)")]).toBe((failed.amount / 100).toFixed(2));
@@ -306,8 +309,18 @@ describe("a failed payment", () => {
     for (const each of [portal().core(), ...portal().shards()]) await migrate(each);
 
     expect(await db.prepare("SELECT fee FROM transactions WHERE business_id = ? AND id = ?").bind(KUMASI, failed.id).first<number>("fee")).toBe(0);
-    expect(await db.prepare(`SELECT SUM(fee) AS fee FROM daily_rollups WHERE ${rollupKey}`).bind(...keyBinds).first<number>("fee")).toBe(0);
-    expect(await db.prepare(`SELECT fee FROM daily_merchant_totals WHERE ${rollupKey}`).bind(...keyBinds).first<number>("fee")).toBe(0);
+    expect(
+      await db
+        .prepare(`SELECT SUM(fee) AS fee FROM daily_rollups WHERE ${rollupKey}`)
+        .bind(...keyBinds)
+        .first<number>("fee"),
+    ).toBe(0);
+    expect(
+      await db
+        .prepare(`SELECT fee FROM daily_merchant_totals WHERE ${rollupKey}`)
+        .bind(...keyBinds)
+        .first<number>("fee"),
+    ).toBe(0);
     expect(await db.prepare("SELECT COUNT(*) AS n FROM closed_day_cache").first<number>("n")).toBe(0);
     // The rollups agree with the payments again: every failed cell's fee is its payments' (none).
     const disagreeing = await db
@@ -320,7 +333,9 @@ describe("a failed payment", () => {
     expect(disagreeing).toBe(0);
     // And the screens, with the kept figures built again.
     const now = Date.now();
-    expect((await page("/transactions?range=30d")).text).toContain(totalsText(await expected("created_at >= ? AND created_at < ?", [midnight(now) - 29 * DAY, midnight(now) + DAY])));
+    expect((await page("/transactions?range=30d")).text).toContain(
+      totalsText(await expected("created_at >= ? AND created_at < ?", [midnight(now) - 29 * DAY, midnight(now) + DAY])),
+    );
     expect((await page(`/transactions?range=30d&tx=${failed.id}`)).text).toContain("Fee (GHS) — Net (GHS) —");
   });
 });
