@@ -4,7 +4,7 @@ import { Link, useNavigate } from "@remix-run/react";
 import { useEffect } from "react";
 import { formatAmount, formatDate } from "../lib/format";
 import { paymentStatus, statusLabel } from "../lib/statuses";
-import { paymentMethod } from "../lib/transactions-view";
+import { feeOf, netOf, NO_MONEY, paymentMethod } from "../lib/transactions-view";
 import { Details } from "./details";
 import { StatusPill } from "./status-pill";
 
@@ -40,6 +40,9 @@ export interface PaymentRefundView {
   failureReason: string | null;
 }
 
+/** A fee or net, or a dash for a failed payment's (it has none). */
+const shownMoney = (pesewas: number | null) => (pesewas === null ? NO_MONEY : formatAmount(pesewas));
+
 export function PaymentFacts({ detail, extra = [] }: { detail: PaymentDetailView; extra?: readonly (readonly [string, string])[] }) {
   return (
     <Details
@@ -50,8 +53,8 @@ export function PaymentFacts({ detail, extra = [] }: { detail: PaymentDetailView
           ["Channel", paymentMethod(detail)],
           ["Payer", detail.payer],
           ["Amount (GHS)", formatAmount(detail.amount)],
-          ["Fee (GHS)", formatAmount(detail.fee)],
-          ["Net (GHS)", formatAmount(detail.amount - detail.fee)],
+          ["Fee (GHS)", shownMoney(feeOf(detail))],
+          ["Net (GHS)", shownMoney(netOf(detail))],
           ["Paid", formatDate(detail.createdAt, "stamp")],
           ["Available to the merchant", detail.clearedAt ? formatDate(detail.clearedAt, "stamp") : detail.status === "successful" ? "Not yet" : "Never"],
           ...(detail.failureReason ? [["Why it failed", detail.failureReason] as const] : []),

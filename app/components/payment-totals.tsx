@@ -1,23 +1,39 @@
-// The totals of a filtered set of payments (the transactions list): count, gross, fees and net.
+// The totals of a filtered set of payments (the transactions list). The count is of every payment, whatever its
+// status, and says how many succeeded; the money cards sum the successful ones only (a failed payment moved nothing,
+// a reversed one went back), and each says so in its label (issue 24, defect 7). The first <dd> begins with the
+// count of all payments: the ingest benchmark (scripts/bench/ingest.ts) reads it.
 import { formatAmount, formatCount } from "../lib/format";
 
-export function PaymentTotals({ totals }: { totals: { count: number; gross: number; fees: number; net: number } }) {
+export interface PaymentTotalsFigures {
+  count: number;
+  successful: number;
+  gross: number;
+  fees: number;
+  net: number;
+}
+
+/** "15 payments, 12 successful": what the count card counts, in words. */
+export function countWords({ count, successful }: Pick<PaymentTotalsFigures, "count" | "successful">): string {
+  return `${formatCount(count)} ${count === 1 ? "payment" : "payments"}, ${formatCount(successful)} successful`;
+}
+
+export function PaymentTotals({ totals }: { totals: PaymentTotalsFigures }) {
   return (
     <dl className="totals" aria-label="Totals for these filters" data-testid="totals">
       <div>
-        <dt>Payments</dt>
-        <dd>{formatCount(totals.count)}</dd>
+        <dt>Payments, every status</dt>
+        <dd>{countWords(totals)}</dd>
       </div>
       <div>
-        <dt>Gross (GHS)</dt>
+        <dt>Gross of successful payments (GHS)</dt>
         <dd>{formatAmount(totals.gross)}</dd>
       </div>
       <div>
-        <dt>Fees (GHS)</dt>
+        <dt>Fees of successful payments (GHS)</dt>
         <dd>{formatAmount(totals.fees)}</dd>
       </div>
       <div>
-        <dt>Net (GHS)</dt>
+        <dt>Net of successful payments (GHS)</dt>
         <dd>{formatAmount(totals.net)}</dd>
       </div>
     </dl>

@@ -4,12 +4,14 @@
 import type { CsvColumn } from "../../functions/csv";
 import type { Transaction } from "../../functions/data/transactions";
 import { networkLabel } from "./format";
-import { CHANNEL_LABEL, payerOf } from "./transactions-view";
+import { CHANNEL_LABEL, feeOf, netOf, payerOf } from "./transactions-view";
 
 /** `refunded`: refunds approved and not failed (issue 14); an archived month's payments have none. */
 export type CsvTransaction = Transaction & { merchant: string; refunded?: number };
 
 const cedis = (pesewas: number) => (pesewas / 100).toFixed(2);
+/** A failed payment's fee and net are empty cells: it has none (not 0.00 of something). */
+const cedisOrEmpty = (pesewas: number | null) => (pesewas === null ? null : cedis(pesewas));
 
 export const TRANSACTION_CSV_COLUMNS: readonly CsvColumn<CsvTransaction>[] = [
   { header: "Reference", value: (t) => t.reference },
@@ -21,8 +23,8 @@ export const TRANSACTION_CSV_COLUMNS: readonly CsvColumn<CsvTransaction>[] = [
   { header: "Network", value: (t) => networkLabel(t.network) },
   { header: "Payer", value: (t) => payerOf(t) },
   { header: "Amount (GHS)", value: (t) => cedis(t.amount) },
-  { header: "Fee (GHS)", value: (t) => cedis(t.fee) },
-  { header: "Net (GHS)", value: (t) => cedis(t.amount - t.fee) },
+  { header: "Fee (GHS)", value: (t) => cedisOrEmpty(feeOf(t)) },
+  { header: "Net (GHS)", value: (t) => cedisOrEmpty(netOf(t)) },
   { header: "Status", value: (t) => t.status },
   { header: "Available (UTC)", value: (t) => (t.clearedAt ? new Date(t.clearedAt).toISOString() : null) },
   // Last, so the columns before keep their places in a spreadsheet made before refunds.

@@ -18,6 +18,21 @@ export function paymentMethod(t: { channel: "card" | "mobile_money"; network: st
   return `${CHANNEL_LABEL[t.channel]} · ${networkLabel(t.network)}`;
 }
 
+/**
+ * A payment's fee and net, or null for a failed payment: it moved no money, so it has neither (issue 24, defect 7).
+ * Read from the status, not the stored fee: a payment archived before migration 0028 still holds its old fee.
+ */
+export function feeOf(t: { status: string; fee: number }): number | null {
+  return t.status === "failed" ? null : t.fee;
+}
+
+export function netOf(t: { status: string; amount: number; fee: number }): number | null {
+  return t.status === "failed" ? null : t.amount - t.fee;
+}
+
+/** How a fee or net with none is shown on screen. */
+export const NO_MONEY = "—";
+
 export const ACCOUNT_LABEL: Record<string, string> = {
   merchant_pending: "Merchant, pending clearance",
   merchant_available: "Merchant, available",

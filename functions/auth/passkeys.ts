@@ -43,6 +43,7 @@ import { sessionStage, verifySessionStatement } from "../data/sign-in-sessions";
 import type { RelyingParty } from "../env";
 import { iso, type AuthDeps } from "./deps";
 import { SESSION_TTL_MS, sessionCookie, type SessionData } from "./session";
+import { bidiControlMessage, hasBidiControl } from "../text-direction";
 
 export type { PublicKeyCredentialCreationOptionsJSON, PublicKeyCredentialRequestOptionsJSON } from "@simplewebauthn/server";
 
@@ -89,12 +90,13 @@ export async function listPasskeys(db: D1Database, userId: string): Promise<Pass
   return (await activePasskeys(db, userId)).map((row) => ({ id: row.id, name: row.name, createdAt: row.created_at, lastUsedAt: row.last_used_at }));
 }
 
-/** A passkey's name: 1 to 60 characters as a person counts them (an emoji is one), any script. */
+/** A passkey's name: 1 to 60 characters as a person counts them (an emoji is one), any script, no direction controls. */
 export const PasskeyName = v.pipe(
   v.string("Name the passkey."),
   v.trim(),
   v.nonEmpty("Name the passkey."),
   v.maxGraphemes(PASSKEY.nameMaxGraphemes, `Keep the name to ${PASSKEY.nameMaxGraphemes} characters or fewer.`),
+  v.check((typed) => !hasBidiControl(typed), bidiControlMessage("name")),
 );
 
 const b64url = v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]*$/), v.maxLength(16_384));

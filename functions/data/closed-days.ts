@@ -65,26 +65,27 @@ export function keptTransactionTotals(tenant: Tenant, filter: TransactionFilter,
   ];
   const used = equal.filter(([, value]) => value !== undefined && value !== "") as [string, string][];
   return keptOver<TransactionTotals>(tenant, now, {
-    key: `totals:${used.map(([column, value]) => `${column}=${value}`).join("&")}`,
+    key: `totals2:${used.map(([column, value]) => `${column}=${value}`).join("&")}`,
     fromDay: accraDay(filter.from),
     toDay: accraDay(filter.to - DAY_MS),
     statement: (fromDay, toDay) =>
       db
         .prepare(
-          `SELECT coalesce(SUM(count), 0) AS count, coalesce(SUM(CASE WHEN status = 'successful' THEN amount END), 0) AS gross,
+          `SELECT coalesce(SUM(count), 0) AS count, coalesce(SUM(CASE WHEN status = 'successful' THEN count END), 0) AS successful,
+             coalesce(SUM(CASE WHEN status = 'successful' THEN amount END), 0) AS gross,
              coalesce(SUM(CASE WHEN status = 'successful' THEN fee END), 0) AS fees
            FROM daily_rollups WHERE business_id = ? AND day BETWEEN ? AND ?${used.map(([column]) => ` AND ${column} = ?`).join("")}`,
         )
         .bind(tenant.businessId, fromDay, toDay, ...used.map(([, value]) => value)),
     read: (rows) => {
-      const row = (rows[0] ?? { count: 0, gross: 0, fees: 0 }) as { count: number; gross: number; fees: number };
-      return { count: row.count, gross: row.gross, fees: row.fees, net: row.gross - row.fees };
+      const row = (rows[0] ?? { count: 0, successful: 0, gross: 0, fees: 0 }) as { count: number; successful: number; gross: number; fees: number };
+      return { count: row.count, successful: row.successful, gross: row.gross, fees: row.fees, net: row.gross - row.fees };
     },
     combine: (closed, open) => {
       if (!open) return closed;
       const gross = closed.gross + open.gross;
       const fees = closed.fees + open.fees;
-      return { count: closed.count + open.count, gross, fees, net: gross - fees };
+      return { count: closed.count + open.count, successful: closed.successful + open.successful, gross, fees, net: gross - fees };
     },
   });
 }

@@ -133,7 +133,10 @@ export async function listTransactions(tenant: Tenant, query: TransactionFilter 
 }
 
 export interface TransactionTotals {
+  /** Every payment of the set, whatever its status. */
   count: number;
+  /** Of them, the successful ones: gross, fees and net are theirs (issue 24, defect 7). */
+  successful: number;
   /** Successful payments only: what actually moved. */
   gross: number;
   fees: number;
@@ -147,15 +150,16 @@ export async function transactionTotals(tenant: Tenant, filter: TransactionFilte
   const rows = branches.map(({ from, sql }) => `SELECT id, status, amount, fee FROM ${from} WHERE ${sql}`).join(" UNION ");
   const row = await db
     .prepare(
-      `SELECT COUNT(*) AS count,
+      `SELECT COUNT(*) AS count, coalesce(SUM(status = 'successful'), 0) AS successful,
         coalesce(SUM(CASE WHEN status = 'successful' THEN amount END), 0) AS gross,
         coalesce(SUM(CASE WHEN status = 'successful' THEN fee END), 0) AS fees
        FROM (${rows})`,
     )
     .bind(...branches.flatMap((branch) => branch.binds))
-    .first<{ count: number; gross: number; fees: number }>();
+    .first<{ count: number; successful: number; gross: number; fees: number }>();
   const count = row?.count ?? 0;
+  const successful = row?.successful ?? 0;
   const gross = row?.gross ?? 0;
   const fees = row?.fees ?? 0;
-  return { count, gross, fees, net: gross - fees };
+  return { count, successful, gross, fees, net: gross - fees };
 }

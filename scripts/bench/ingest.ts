@@ -97,7 +97,8 @@ async function post(key: string, payments: PaymentInput[]): Promise<number> {
 async function listedToday(): Promise<number> {
   const response = await fetch(`${base}/transactions?range=today`, { headers: { Cookie: cookie }, redirect: "manual" });
   const html = await response.text();
-  const count = /data-testid="totals"[\s\S]*?<dd>([\d,]+)<\/dd>/.exec(html)?.[1];
+  // The count card reads "15 payments, 12 successful": the first number is every payment of the day.
+  const count = /data-testid="totals"[\s\S]*?<dd>([\d,]+) payments?,/.exec(html)?.[1];
   if (response.status !== 200 || count === undefined) throw new Error(`/transactions answered ${response.status} without totals`);
   return Number(count.replace(/,/g, ""));
 }

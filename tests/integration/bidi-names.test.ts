@@ -2,6 +2,7 @@
 // The name rule refuses the bidirectional controls, with a message on the field.
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
+import { bidiControlMessage } from "../../app/lib/validation";
 import { signedInCookie } from "../support/sign-in";
 import { KUMASI } from "../support/tenants";
 import { usePortal } from "../support/use-portal";
@@ -53,5 +54,40 @@ describe("a merchant name with a bidirectional control", () => {
 
   it("a name in Ghanaian letters and emoji still passes", async () => {
     expect((await addMerchant(merchant("MRC-0799", "Ɔkyeame Ɛnterprise Ŋ 🍍"))).status).toBe(302);
+  });
+});
+
+describe("a team invitation's name with a bidirectional control", () => {
+  async function invite(name: string, email: string): Promise<Response> {
+    return portal().fetch("/settings?tab=team", {
+      method: "POST",
+      headers: {
+        Origin: portal().url,
+        "Sec-Fetch-Site": "same-origin",
+        "Content-Type": "application/x-www-form-urlencoded",
+        ...(await signedInCookie(portal(), "kofi.boateng@example.com", KUMASI)),
+      },
+      body: new URLSearchParams({ intent: "invite", name, email, phone: "024 555 0177", gender: "female", role: "Operations" }).toString(),
+    });
+  }
+  const asked = async (email: string) =>
+    (await portal().db())
+      .prepare("SELECT COUNT(*) AS n FROM approval_requests WHERE business_id = ? AND kind = 'employee' AND json_extract(after_json, '$.email') = ?")
+      .bind(KUMASI, email)
+      .first<number>("n");
+
+  it("U+202E is refused on the name field, and nothing is asked for approval", async () => {
+    const refused = await invite("Efua \u202EoddA", "efua.rtl@example.com");
+    expect(refused.status).toBe(400);
+    const html = await refused.text();
+    expect(html).toContain(bidiControlMessage("name"));
+    expect(html).toMatch(/id="invite-name"[^>]*aria-invalid="true"|aria-invalid="true"[^>]*id="invite-name"/);
+    expect(await asked("efua.rtl@example.com")).toBe(0);
+  });
+
+  it("a name in Ghanaian letters and emoji is asked for approval", async () => {
+    const sent = await invite("Ɔforiwaa Ɛsi Ŋ 🌺", "oforiwaa.esi@example.com");
+    expect(sent.status).toBeLessThan(400);
+    expect(await asked("oforiwaa.esi@example.com")).toBe(1);
   });
 });

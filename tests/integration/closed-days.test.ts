@@ -66,13 +66,20 @@ async function totals(query: string, where: string, binds: unknown[]): Promise<{
     await portal().db()
   )
     .prepare(
-      `SELECT COUNT(*) AS count, coalesce(SUM(CASE WHEN status = 'successful' THEN amount END), 0) AS gross,
+      `SELECT COUNT(*) AS count, coalesce(SUM(status = 'successful'), 0) AS successful, coalesce(SUM(CASE WHEN status = 'successful' THEN amount END), 0) AS gross,
          coalesce(SUM(CASE WHEN status = 'successful' THEN fee END), 0) AS fees FROM transactions WHERE business_id = ? AND ${where}`,
     )
     .bind(KUMASI, ...binds)
-    .first<{ count: number; gross: number; fees: number }>())!;
-  const want = `Payments ${formatCount(t.count)} Gross (GHS) ${formatAmount(t.gross)} Fees (GHS) ${formatAmount(t.fees)} Net (GHS) ${formatAmount(t.gross - t.fees)}`;
-  return { shown: /Payments [\d,]+ Gross \(GHS\) [\d,.]+ Fees \(GHS\) [\d,.]+ Net \(GHS\) [\d,.-]+/.exec(text)?.[0] ?? "(no totals)", want };
+    .first<{ count: number; successful: number; gross: number; fees: number }>())!;
+  const want =
+    `Payments, every status ${formatCount(t.count)} ${t.count === 1 ? "payment" : "payments"}, ${formatCount(t.successful)} successful ` +
+    `Gross of successful payments (GHS) ${formatAmount(t.gross)} Fees of successful payments (GHS) ${formatAmount(t.fees)} ` +
+    `Net of successful payments (GHS) ${formatAmount(t.gross - t.fees)}`;
+  const shown =
+    /Payments, every status [\d,]+ payments?, [\d,]+ successful Gross of successful payments \(GHS\) [\d,.]+ Fees of successful payments \(GHS\) [\d,.]+ Net of successful payments \(GHS\) [\d,.-]+/.exec(
+      text,
+    )?.[0];
+  return { shown: shown ?? "(no totals)", want };
 }
 
 const midnight = (ms: number) => Date.parse(`${day(ms)}T00:00:00Z`);

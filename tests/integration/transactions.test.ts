@@ -1,8 +1,12 @@
 // /transactions and its CSV through the built Worker: the period, filters and
 // search narrow the list and its totals exactly as SQL over the same rows does;
 // the detail's postings balance; nothing of another business shows.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { formatAmount, formatCount } from "../../app/lib/format";
+import { transactionFee } from "../../functions/ledger";
+import { ROOT } from "../support/portal";
 import { textOf } from "../support/html";
 import { signedInCookie } from "../support/sign-in";
 import { ACCRA, KUMASI } from "../support/tenants";
@@ -17,11 +21,12 @@ async function expected(where: string, binds: unknown[]) {
     await portal().db()
   )
     .prepare(
-      `SELECT COUNT(*) AS count, coalesce(SUM(CASE WHEN status = 'successful' THEN amount END), 0) AS gross, coalesce(SUM(CASE WHEN status = 'successful' THEN fee END), 0) AS fees
+      `SELECT COUNT(*) AS count, coalesce(SUM(status = 'successful'), 0) AS successful, coalesce(SUM(CASE WHEN status = 'successful' THEN amount END), 0) AS gross,
+         coalesce(SUM(CASE WHEN status = 'successful' THEN fee END), 0) AS fees
        FROM transactions WHERE business_id = ? AND ${where}`,
     )
     .bind(KUMASI, ...binds)
-    .first<{ count: number; gross: number; fees: number }>())!;
+    .first<{ count: number; successful: number; gross: number; fees: number }>())!;
 }
 
 async function page(path: string, email?: string, business?: string) {
@@ -29,8 +34,12 @@ async function page(path: string, email?: string, business?: string) {
   return { response, text: textOf(await response.text()) };
 }
 
-function totalsText(t: { count: number; gross: number; fees: number }): string {
-  return `Payments ${formatCount(t.count)} Gross (GHS) ${formatAmount(t.gross)} Fees (GHS) ${formatAmount(t.fees)} Net (GHS) ${formatAmount(t.gross - t.fees)}`;
+function totalsText(t: { count: number; successful: number; gross: number; fees: number }): string {
+  return (
+    `Payments, every status ${formatCount(t.count)} ${t.count === 1 ? "payment" : "payments"}, ${formatCount(t.successful)} successful ` +
+    `Gross of successful payments (GHS) ${formatAmount(t.gross)} Fees of successful payments (GHS) ${formatAmount(t.fees)} ` +
+    `Net of successful payments (GHS) ${formatAmount(t.gross - t.fees)}`
+  );
 }
 
 describe("/transactions", () => {
@@ -187,5 +196,146 @@ describe("/transactions/export", () => {
   it("is refused to a Viewer (403)", async () => {
     const response = await portal().fetch("/transactions/export", { headers: await signedInCookie(portal(), "yaw.asante@example.com", ACCRA) });
     expect(response.status).toBe(403);
+  });
+});
+
+// Issue 24, defect 7: a failed payment moved no money, so it has no fee and no net; the summary's count card counts
+// every payment and says how many succeeded, the money cards sum the successful ones and say so.
+describe("a failed payment", () => {
+  interface Failed {
+    id: number;
+    reference: string;
+    amount: number;
+    channel: "card" | "mobile_money";
+    network: string;
+    merchantId: string;
+    pointOfSaleId: string;
+    terminalId: string;
+    day: string;
+  }
+  const newestFailed = async () =>
+    (await (
+      await portal().db()
+    )
+      .prepare(
+        `SELECT id, reference, amount, channel, network, merchant_id AS merchantId, point_of_sale_id AS pointOfSaleId,
+           coalesce(terminal_id, '') AS terminalId, date(created_at / 1000, 'unixepoch') AS day
+         FROM transactions WHERE business_id = ? AND status = 'failed' ORDER BY created_at DESC LIMIT 1`,
+      )
+      .bind(KUMASI)
+      .first<Failed>())!;
+
+  /** Migration 0028 as wrangler applies it: its statements, in order, on one database. */
+  async function migrate(db: D1Database): Promise<void> {
+    const sql = readFileSync(join(ROOT, "migrations/0028_failed_payments_no_fee.sql"), "utf8")
+      .split("\n")
+      .filter((line) => !line.startsWith("--"))
+      .join("\n");
+    const statements = sql
+      .split(";")
+      .map((statement) => statement.trim())
+      .filter(Boolean);
+    await db.batch(statements.map((statement) => db.prepare(statement)));
+  }
+
+  it("is seeded with fee 0, and no rollup of failed payments holds a fee, on any database", async () => {
+    let failed = 0;
+    for (const db of [portal().core(), ...portal().shards()]) {
+      failed += (await db.prepare("SELECT COUNT(*) AS n FROM transactions WHERE status = 'failed'").first<number>("n"))!;
+      expect(await db.prepare("SELECT COUNT(*) AS n FROM transactions WHERE status = 'failed' AND fee <> 0").first<number>("n")).toBe(0);
+      expect(await db.prepare("SELECT COUNT(*) AS n FROM daily_rollups WHERE status = 'failed' AND fee <> 0").first<number>("n")).toBe(0);
+      expect(await db.prepare("SELECT COUNT(*) AS n FROM daily_merchant_totals WHERE status = 'failed' AND fee <> 0").first<number>("n")).toBe(0);
+    }
+    expect(failed).toBeGreaterThan(0);
+  });
+
+  it("shows no fee and no net in the list, the detail and the CSV", async () => {
+    const failed = await newestFailed();
+    const list = await page(`/transactions?range=30d&status=failed&q=${encodeURIComponent(failed.reference)}`);
+    expect(list.text).toContain("Showing 1–1 of 1 payment");
+    expect(list.text).toContain(`${formatAmount(failed.amount)} — Failed`);
+    const detail = await page(`/transactions?range=30d&tx=${failed.id}`);
+    expect(detail.response.status).toBe(200);
+    expect(detail.text).toContain("Fee (GHS) — Net (GHS) —");
+    const csv = await portal().fetch(`/transactions/export?range=30d&status=failed&q=${encodeURIComponent(failed.reference)}`, {
+      headers: await signedInCookie(portal(), "abena.darko@example.com", KUMASI),
+    });
+    const [header, row] = (await csv.text())
+      .replace(/^\uFEFF/, "")
+      .trimEnd()
+      .split("\r\n");
+    const cells = row!.split(",");
+    const column = (name: string) => header!.split(",").indexOf(name);
+    expect(cells[column("Amount (GHS)")]).toBe((failed.amount / 100).toFixed(2));
+    expect(cells[column("Fee (GHS)")]).toBe("");
+    expect(cells[column("Net (GHS)")]).toBe("");
+  });
+
+  it("the summary counts every payment, says how many succeeded, and sums the successful ones (failed alone: none)", async () => {
+    const now = Date.now();
+    const period = ["created_at >= ? AND created_at < ?", [midnight(now) - 29 * DAY, midnight(now) + DAY]] as const;
+    const all = await expected(period[0], [...period[1]]);
+    expect(all.successful).toBeLessThan(all.count);
+    const shown = await page("/transactions?range=30d");
+    expect(shown.text).toContain(totalsText(all));
+    const failedOnly = await expected(`${period[0]} AND status = 'failed'`, [...period[1]]);
+    expect(failedOnly.count).toBeGreaterThan(0);
+    const failedShown = await page("/transactions?range=30d&status=failed");
+    expect(failedShown.text).toContain(
+      `Payments, every status ${formatCount(failedOnly.count)} ${failedOnly.count === 1 ? "payment" : "payments"}, 0 successful Gross of successful payments (GHS) 0.00`,
+    );
+  });
+
+  it("migration 0028 clears a fee stored before it, in the payment and its rollups, and its kept figures, on every database", async () => {
+    const failed = await newestFailed();
+    const db = portal().businessDb(KUMASI);
+    // As the portal stored a failed payment before: with its fee, added to its rollups.
+    const fee = transactionFee(failed.channel, failed.amount);
+    expect(fee).toBeGreaterThan(0);
+    const rollupKey = "business_id = ? AND day = ? AND merchant_id = ? AND status = 'failed'";
+    const keyBinds = [KUMASI, failed.day, failed.merchantId];
+    const changed = await db.batch([
+      db.prepare("UPDATE transactions SET fee = ? WHERE business_id = ? AND id = ?").bind(fee, KUMASI, failed.id),
+      db
+        .prepare(`UPDATE daily_rollups SET fee = fee + ? WHERE ${rollupKey} AND point_of_sale_id = ? AND terminal_id = ? AND channel = ? AND network = ?`)
+        .bind(fee, ...keyBinds, failed.pointOfSaleId, failed.terminalId, failed.channel, failed.network),
+      db.prepare(`UPDATE daily_merchant_totals SET fee = fee + ? WHERE ${rollupKey}`).bind(fee, ...keyBinds),
+    ]);
+    expect(changed.map((result) => result.meta.changes)).toEqual([1, 1, 1]);
+    // A kept figure of closed days, built before the migration.
+    await page("/transactions?range=30d");
+    expect(await db.prepare("SELECT COUNT(*) AS n FROM closed_day_cache WHERE business_id = ?").bind(KUMASI).first<number>("n")).toBeGreaterThan(0);
+
+    for (const each of [portal().core(), ...portal().shards()]) await migrate(each);
+
+    expect(await db.prepare("SELECT fee FROM transactions WHERE business_id = ? AND id = ?").bind(KUMASI, failed.id).first<number>("fee")).toBe(0);
+    expect(
+      await db
+        .prepare(`SELECT SUM(fee) AS fee FROM daily_rollups WHERE ${rollupKey}`)
+        .bind(...keyBinds)
+        .first<number>("fee"),
+    ).toBe(0);
+    expect(
+      await db
+        .prepare(`SELECT fee FROM daily_merchant_totals WHERE ${rollupKey}`)
+        .bind(...keyBinds)
+        .first<number>("fee"),
+    ).toBe(0);
+    expect(await db.prepare("SELECT COUNT(*) AS n FROM closed_day_cache").first<number>("n")).toBe(0);
+    // The rollups agree with the payments again: every failed cell's fee is its payments' (none).
+    const disagreeing = await db
+      .prepare(
+        `SELECT COUNT(*) AS n FROM daily_merchant_totals m WHERE m.business_id = ? AND m.status = 'failed' AND m.fee <> (SELECT coalesce(SUM(t.fee), 0) FROM transactions t
+           WHERE t.business_id = m.business_id AND t.merchant_id = m.merchant_id AND t.status = 'failed' AND date(t.created_at / 1000, 'unixepoch') = m.day)`,
+      )
+      .bind(KUMASI)
+      .first<number>("n");
+    expect(disagreeing).toBe(0);
+    // And the screens, with the kept figures built again.
+    const now = Date.now();
+    expect((await page("/transactions?range=30d")).text).toContain(
+      totalsText(await expected("created_at >= ? AND created_at < ?", [midnight(now) - 29 * DAY, midnight(now) + DAY])),
+    );
+    expect((await page(`/transactions?range=30d&tx=${failed.id}`)).text).toContain("Fee (GHS) — Net (GHS) —");
   });
 });

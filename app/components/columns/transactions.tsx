@@ -5,7 +5,7 @@
 import type { Transaction } from "../../../functions/data/transactions";
 import { formatAmount, formatDate } from "../../lib/format";
 import { paymentStatus } from "../../lib/statuses";
-import { paymentMethod } from "../../lib/transactions-view";
+import { feeOf, NO_MONEY, paymentMethod } from "../../lib/transactions-view";
 import { StatusPill } from "../status-pill";
 import { pickColumns } from "./pick";
 
@@ -18,7 +18,14 @@ const TRANSACTION_COLUMNS = {
   channel: { header: "Channel", cell: (t: T<"channel" | "network">) => paymentMethod(t) },
   payer: { header: "Payer", cell: (t: { payer: string }) => <span className="mono">{t.payer}</span> },
   amount: { header: "Amount (GHS)", numeric: true, cell: (t: T<"amount">) => formatAmount(t.amount) },
-  fee: { header: "Fee (GHS)", numeric: true, cell: (t: T<"fee">) => formatAmount(t.fee) },
+  fee: {
+    header: "Fee (GHS)",
+    numeric: true,
+    cell: (t: T<"fee" | "status">) => {
+      const fee = feeOf(t);
+      return fee === null ? <span aria-label="No fee: the payment failed">{NO_MONEY}</span> : formatAmount(fee);
+    },
+  },
   status: { header: "Status", cell: (t: T<"status" | "amount"> & { refunded?: number }) => <StatusPill entity="transaction" status={paymentStatus(t)} /> },
 };
 

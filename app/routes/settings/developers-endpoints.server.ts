@@ -27,6 +27,7 @@ import { newWebhookSecret } from "../../../functions/webhooks/signing";
 import { WEBHOOK_EVENT_TYPES } from "../../../functions/webhooks/types";
 import { checkWebhookUrl, MAX_WEBHOOK_URL_LENGTH } from "../../../functions/webhooks/url-rules";
 import { ENDPOINTS_URL, EVENT_FIELD_PREFIX, outcomeText, type SendOutcome } from "../../lib/webhook-endpoints";
+import { bidiControlMessage, hasBidiControl } from "../../lib/validation";
 import { NOT_UNDERSTOOD } from "./tabs";
 import { checkBindings, fingerprintOf, underFreshCheck } from "../../../functions/auth/fresh-check";
 import type { TenantRequest } from "../../../functions/guards";
@@ -68,14 +69,21 @@ export interface EndpointValues {
 }
 export type EndpointField = "url" | "description" | "eventTypes" | "form";
 
-const EndpointSchema = v.object({
+// Exported for its unit test (tests/unit/name-fields.test.ts).
+export const EndpointSchema = v.object({
   url: v.pipe(
     v.string("Enter the endpoint's URL."),
     v.trim(),
     v.nonEmpty("Enter the endpoint's URL."),
     v.maxLength(MAX_WEBHOOK_URL_LENGTH, "That URL is too long."),
   ),
-  description: v.pipe(v.string(), v.trim(), v.maxLength(500, "Keep the description under 500 characters.")),
+  // The description names the endpoint in the list and the log: no direction controls (issue 24, security 8).
+  description: v.pipe(
+    v.string(),
+    v.trim(),
+    v.maxLength(500, "Keep the description under 500 characters."),
+    v.check((typed) => !hasBidiControl(typed), bidiControlMessage("description")),
+  ),
   eventTypes: v.pipe(v.array(v.picklist(WEBHOOK_EVENT_TYPES, "Choose event types from the list.")), v.minLength(1, "Choose at least one event type.")),
 });
 

@@ -20,6 +20,7 @@ import { API_KEY_INTENTS, DEVELOPERS_URL, KEY_NAME_MAX, NOT_UNDERSTOOD } from ".
 import { checkBindings, fingerprintOf, underFreshCheck } from "../../../functions/auth/fresh-check";
 import type { TenantRequest } from "../../../functions/guards";
 import { loadRefused } from "./developers-refused.server";
+import { bidiControlMessage, hasBidiControl } from "../../lib/validation";
 
 export const DEVELOPER_INTENTS = API_KEY_INTENTS;
 
@@ -83,13 +84,15 @@ export async function loadDevelopers(request: Request, deps: AuthDeps, tenant: T
 
 export type DevelopersData = Awaited<ReturnType<typeof loadDevelopers>>;
 
-const CreateForm = v.object({
+// Exported for its unit test (tests/unit/name-fields.test.ts).
+export const CreateForm = v.object({
   intent: v.literal("create-key"),
   name: v.pipe(
     v.string("Name the key."),
     v.trim(),
     v.nonEmpty("Name the key, for example after the system that will use it."),
     v.maxLength(KEY_NAME_MAX, `Keep the name to ${KEY_NAME_MAX} characters or fewer.`),
+    v.check((typed) => !hasBidiControl(typed), bidiControlMessage("name")),
   ),
 });
 const KeyForm = v.object({

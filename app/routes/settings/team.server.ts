@@ -21,7 +21,7 @@ import { pageNotFound, refuse } from "../../../functions/http";
 import { ROLES, can, canGrantRole } from "../../../functions/permissions";
 import { listParams } from "../../lib/list-params";
 import { ghanaPhoneField, maskPhone } from "../../lib/phone";
-import { isValidEmail } from "../../lib/validation";
+import { bidiControlMessage, hasBidiControl, isValidEmail } from "../../lib/validation";
 import { NOT_UNDERSTOOD, TEAM_URL } from "./tabs";
 import { accountIdByEmail } from "../../../functions/data/directory";
 
@@ -84,8 +84,13 @@ export type TeamData = Awaited<ReturnType<typeof loadTeam>>;
 
 const text = (max: number, required: string, tooLong: string) => v.pipe(v.string(required), v.trim(), v.nonEmpty(required), v.maxLength(max, tooLong));
 
-const InviteSchema = v.object({
-  name: text(100, "Enter the person's full name.", "Keep the name under 100 characters."),
+// Exported for its unit test (tests/unit/name-fields.test.ts).
+export const InviteSchema = v.object({
+  // A person's name shows in lists, approvals and the audit log: no direction controls (issue 24, security 8).
+  name: v.pipe(
+    text(100, "Enter the person's full name.", "Keep the name under 100 characters."),
+    v.check((typed) => !hasBidiControl(typed), bidiControlMessage("name")),
+  ),
   email: v.pipe(
     v.string("Enter an email address."),
     v.trim(),
