@@ -9,21 +9,11 @@ import * as v from "valibot";
 import { allParkedMessages, parkedMessageById, unparkStatement, type ParkedWithBody } from "../data/ingest-parked";
 import type { Db } from "../data/tenant";
 import { errorText, jsonResponse, logEvent, notFound } from "../events/http";
-import { sameSecret } from "../events/replay";
+import { ReplayLimit, sameSecret } from "../events/replay";
 
 export const INGEST_OPS_PREFIX = "/api/ingest/";
-const LIMIT_DEFAULT = 100;
 
-const Limit = v.optional(
-  v.pipe(
-    v.string(),
-    v.regex(/^\d{1,4}$/, "limit must be a whole number"),
-    v.transform(Number),
-    v.minValue(1, "limit must be at least 1"),
-    v.maxValue(500, "limit must be at most 500"),
-  ),
-  String(LIMIT_DEFAULT),
-);
+const Limit = ReplayLimit;
 const ParkedId = v.pipe(v.string(), v.regex(/^prk_[0-9a-f]{24}$/, "id must be a parked message id (prk_…)"));
 const ReplayQuery = v.union([
   v.object({ ids: v.pipe(v.array(ParkedId), v.minLength(1), v.maxLength(100, "at most 100 ids at a time")), all: v.literal(false), limit: Limit }),

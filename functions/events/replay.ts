@@ -17,18 +17,19 @@ export const REPLAY_LIMIT_DEFAULT = 100;
 /** Messages per Queue.sendBatch: 10 events of at most 16 KB stay far below the 256 KB batch limit. */
 const SEND_CHUNK = 10;
 
-const ReplayQuery = v.object({
-  limit: v.optional(
-    v.pipe(
-      v.string(),
-      v.regex(/^\d{1,4}$/, "limit must be a whole number"),
-      v.transform(Number),
-      v.minValue(1, "limit must be at least 1"),
-      v.maxValue(500, "limit must be at most 500"),
-    ),
-    String(REPLAY_LIMIT_DEFAULT),
+/** ?limit= of a replay (this one's and the Partner API's parked messages'): 1 to 500, 100 when absent. */
+export const ReplayLimit = v.optional(
+  v.pipe(
+    v.string(),
+    v.regex(/^\d{1,4}$/, "limit must be a whole number"),
+    v.transform(Number),
+    v.minValue(1, "limit must be at least 1"),
+    v.maxValue(500, "limit must be at most 500"),
   ),
-});
+  String(REPLAY_LIMIT_DEFAULT),
+);
+
+const ReplayQuery = v.object({ limit: ReplayLimit });
 
 export interface ReplayResult {
   /** Put back on the queue. */
