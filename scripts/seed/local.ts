@@ -1,16 +1,16 @@
 // Seeds the local D1 (wrangler's state, or a --persist-to folder for tests)
 // only when it is empty, so running `npm start` again never adds rows twice.
 //
-// Migrations go through `wrangler d1 migrations apply`. The rows go through
-// Miniflare's own D1 binding opened on the same state folder wrangler uses
+// Migrations are applied as `wrangler d1 migrations apply` does (migrateLocal says
+// why not by it). The rows go through Miniflare's own D1 binding opened on the same state folder wrangler uses
 // (<state>/v3/d1, keyed by the database id of wrangler.toml), so `wrangler dev`
 // reads the very SQLite file written here. One `wrangler d1 execute --file`
 // does not scale to a million payments; batches of json_each inserts do.
+import { readdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { Miniflare } from "miniflare";
 import { bindingsWorker, routedTestD1, testD1, type BindingsFetch } from "../../tests/support/bindings";
-import { capture } from "../lib/run";
-import { d1Bindings, shardIds, wranglerEnv } from "../lib/wrangler";
+import { d1Bindings, shardIds } from "../lib/wrangler";
 import type { SeedSize } from "./data";
 import { generateSeed, startOfUtcDay } from "./generate";
 import { insertSql, jsonSlices } from "./sql";
@@ -20,18 +20,42 @@ const ROOT = resolve(import.meta.dirname, "../..");
 /** Characters of JSON per D1 batch (one transaction, one round trip). */
 const BATCH_CHARS = 8_000_000;
 
-function persistArgs(persistTo?: string): string[] {
-  return persistTo ? ["--persist-to", persistTo] : [];
+/**
+ * Applies the migrations to every database of wrangler.toml (the core one and each shard have one schema, decision 021)
+ * as `wrangler d1 migrations apply --local` would: the same files in the same order, each in one batch with its row in
+ * wrangler's `d1_migrations` table, so wrangler later sees them as applied. Done here, through one Miniflare for all
+ * databases, because wrangler starts a runtime per migration: 28 migrations on three databases took a minute on this
+ * 2-core machine, and four minutes under the test suite's load. SQLite reads each file whole (local D1 runs several
+ * statements in one), so no splitter of ours can read one differently; tests/integration/local-migrations.test.ts
+ * holds the schema to what wrangler makes.
+ */
+export async function migrateLocal(persistTo?: string): Promise<void> {
+  const files = readdirSync(MIGRATIONS_DIR)
+    .filter((name) => name.endsWith(".sql"))
+    .sort();
+  await withLocalDatabases(persistTo, async (databases) => {
+    for (const binding of ["DB", ...databases.shards]) {
+      const db = databases.byBinding(binding);
+      await db.prepare(MIGRATIONS_TABLE).run();
+      const applied = new Set((await db.prepare("SELECT name FROM d1_migrations").all<{ name: string }>()).results.map((row) => row.name));
+      for (const name of files.filter((file) => !applied.has(file))) {
+        try {
+          await db.batch([db.prepare(readFileSync(join(MIGRATIONS_DIR, name), "utf8")), db.prepare("INSERT INTO d1_migrations (name) VALUES (?)").bind(name)]);
+        } catch (error) {
+          throw new Error(`Migration ${name} failed on ${binding}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+        }
+      }
+    }
+  });
 }
 
-/** Applies the migrations to every database of wrangler.toml: the core one and each shard have one schema (decision 021). */
-export async function migrateLocal(persistTo?: string): Promise<void> {
-  for (const { binding } of d1Bindings()) {
-    await capture("npx", ["wrangler", "d1", "migrations", "apply", binding, "--local", ...persistArgs(persistTo)], {
-      env: wranglerEnv({ WRANGLER_LOG: "error", CI: "true" }),
-    });
-  }
-}
+const MIGRATIONS_DIR = join(ROOT, "migrations");
+/** wrangler's own table (wrangler d1 migrations apply creates it with these columns). */
+const MIGRATIONS_TABLE = `CREATE TABLE IF NOT EXISTS d1_migrations(
+  id         INTEGER PRIMARY KEY AUTOINCREMENT,
+  name       TEXT UNIQUE,
+  applied_at TIMESTAMP DEFAULT CURRENT_TIMESTAMP NOT NULL
+)`;
 
 /** The local databases of a state folder: the core one, each by binding, and the tests' routed view (tests/support/bindings.ts). */
 export interface LocalDatabases {

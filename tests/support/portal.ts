@@ -185,6 +185,21 @@ function runtimeLinesTo(sink: (line: string) => void) {
   };
 }
 
+/** Statuses whose answers have no body (the Fetch standard's null body statuses). */
+const NULL_BODY_STATUSES = new Set([204, 205, 304]);
+
+/**
+ * The answer with its body already read. Miniflare re-wraps undici's response around the same stream, and undici
+ * cancels that stream when its own (now unreachable) response is garbage collected: a test that queried the database
+ * before reading the body then met "Body has already been read" whenever a collection fell in between.
+ */
+export async function readAtOnce(answer: Promise<Response>): Promise<Response> {
+  const response = await answer;
+  if (response.body === null) return response;
+  const body = NULL_BODY_STATUSES.has(response.status) ? null : await response.arrayBuffer();
+  return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+}
+
 export function requireBuild(): void {
   if (!existsSync(WORKER_BUNDLE) || !existsSync(CLIENT_BUILD)) {
     throw new Error("No build found: run `npm run build` first (npm test does it for you).");
@@ -273,7 +288,7 @@ export async function startPortal(options: PortalOptions = {}): Promise<Portal> 
     fetch: (path, init = {}) => {
       const { host, ...rest } = init;
       const target = new URL(path, host ?? url).toString();
-      return mf.dispatchFetch(target, { redirect: "manual", ...rest } as never) as unknown as Promise<Response>;
+      return readAtOnce(mf.dispatchFetch(target, { redirect: "manual", ...rest } as never) as unknown as Promise<Response>);
     },
     kv: async () => testKv(send),
     archive: async () => testR2(send),
