@@ -52,14 +52,17 @@ export async function releaseClaim(db: Db, hash: string, token: string, error: s
 }
 
 const PARK_SQL = `INSERT INTO analytics_parked (hash, message_json, parked_at, generation, last_error)
-SELECT ?1, ?2, ?3, 1, (SELECT last_error FROM analytics_seen WHERE hash = ?1)
+SELECT ?1, ?2, ?3, 1, coalesce(?4, (SELECT last_error FROM analytics_seen WHERE hash = ?1))
 WHERE NOT EXISTS (SELECT 1 FROM analytics_seen WHERE hash = ?1 AND status = 'relayed')
 ON CONFLICT (hash) DO UPDATE SET message_json = excluded.message_json, parked_at = excluded.parked_at,
   generation = generation + 1, last_error = excluded.last_error`;
 
-/** Parks a dead letter (unless its event was relayed meanwhile), for the caller's batch. */
-export function parkStatement(db: Db, hash: string, messageJson: string, at: string): D1PreparedStatement {
-  return db.prepare(PARK_SQL).bind(hash, messageJson, at);
+/**
+ * Parks a dead letter (unless its event was relayed meanwhile), for the caller's batch, with `error` (the store's
+ * refusal of a poisoned event) or else the last relay error.
+ */
+export function parkStatement(db: Db, hash: string, messageJson: string, at: string, error: string | null = null): D1PreparedStatement {
+  return db.prepare(PARK_SQL).bind(hash, messageJson, at, error === null ? null : error.slice(0, 1000));
 }
 
 export interface ParkedRow {

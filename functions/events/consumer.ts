@@ -204,7 +204,7 @@ async function relayOne(db: D1Database, body: EventsQueueMessage, attempt: numbe
 async function parkMessages(db: D1Database, messages: Valid[], config: EventsConfig, why = "dead-lettered"): Promise<void> {
   const now = new Date().toISOString();
   try {
-    await db.batch(messages.map(({ body }) => parkStatement(db, body.hash, JSON.stringify(body), now)));
+    await db.batch(messages.map(({ body }) => parkStatement(db, body.hash, JSON.stringify(body), now, why === "dead-lettered" ? null : why)));
   } catch (error) {
     logEvent("error", "analytics.park_failed", { count: messages.length, error: errorText(error) });
     // One that cannot be parked must not keep the others from being parked.
