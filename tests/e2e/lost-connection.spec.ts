@@ -13,15 +13,19 @@ test.use({ allowConsoleErrors: /^(Action Failed\. Please check connectivity and 
 
 const CONNECTIVITY = "Action Failed. Please check connectivity and try again";
 
-/** Cuts the connection of the next post to `path`: before it arrives, or after it arrived and before the answer. */
+/**
+ * Cuts the connection of the next post to `path`: before it arrives, or after it arrived and before the answer. The
+ * route stays and lets everything after that one through: unrouting from inside the handler switched Chromium's
+ * interception off while the page's prefetches were paused in it, and they then never finished (the next navigation
+ * waited on them for good).
+ */
 async function cutNextPost(page: Page, path: string, when: "before it arrives" | "after it arrived"): Promise<{ sent: () => number }> {
   let sent = 0;
   const handler = async (route: Route) => {
-    if (route.request().method() !== "POST") return route.fallback();
+    if (route.request().method() !== "POST" || sent > 0) return route.fallback();
     sent += 1;
     if (when === "after it arrived") await route.fetch();
     await route.abort(when === "after it arrived" ? "connectionreset" : "internetdisconnected");
-    await page.unroute(`**${path}.data*`, handler);
   };
   await page.route(`**${path}.data*`, handler);
   return { sent: () => sent };
