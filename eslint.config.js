@@ -4,6 +4,10 @@ import reactHooks from "eslint-plugin-react-hooks";
 import globals from "globals";
 import tseslint from "typescript-eslint";
 
+// Outside a tree, its modules are reached by their alias (tsconfig.json paths), never by a relative path.
+const RELATIVE_INTO_SERVER = { regex: "^(\\.\\./)+functions/", message: "Import server code as #server/... (tsconfig.json paths)." };
+const RELATIVE_INTO_APP = { regex: "^(\\.\\./)+app/", message: "Import app code as #app/... (tsconfig.json paths)." };
+
 export default tseslint.config(
   { ignores: ["build/", "dist/", "node_modules/", ".wrangler/", "test-results/", "playwright-report/", "tmp/", "functions/worker-configuration.d.ts"] },
   js.configs.recommended,
@@ -37,8 +41,15 @@ export default tseslint.config(
       ...reactHooks.configs.recommended.rules,
       ...jsxA11y.flatConfigs.recommended.rules,
       // Bindings reach loaders through the load context only (DESIGN.md section 3).
-      "no-restricted-imports": ["error", { paths: [{ name: "cloudflare:workers", message: "Use the load context (context.cloudflare.env)." }] }],
+      "no-restricted-imports": [
+        "error",
+        { paths: [{ name: "cloudflare:workers", message: "Use the load context (context.cloudflare.env)." }], patterns: [RELATIVE_INTO_SERVER] },
+      ],
     },
+  },
+  {
+    files: ["tests/**/*.ts", "scripts/**/*.ts", "*.ts"],
+    rules: { "no-restricted-imports": ["error", { patterns: [RELATIVE_INTO_SERVER, RELATIVE_INTO_APP] }] },
   },
   {
     // Modules the browser bundle reaches other than route modules (whose loaders and actions Remix strips from it):
@@ -52,7 +63,7 @@ export default tseslint.config(
         {
           patterns: [
             {
-              regex: "^(\\.\\./)+functions/(?!(permissions|auth/sign-in-messages|data/page|terminal-silence|webhooks/types|dispute-rules|text-direction)$)",
+              regex: "^#server/(?!(permissions|auth/sign-in-messages|data/page|terminal-silence|webhooks/types|dispute-rules|text-direction)$)",
               allowTypeImports: true,
               message:
                 "Server code stays on the server (decision 014): import only types here, or move the use into a loader, an action or a .server.ts module.",
@@ -66,7 +77,7 @@ export default tseslint.config(
     files: ["functions/**/*.ts"],
     rules: {
       // functions/ is the server edge; it never depends on the UI.
-      "no-restricted-imports": ["error", { patterns: [{ group: ["../app/*", "../../app/*", "~/*"], message: "functions/ must not import from app/." }] }],
+      "no-restricted-imports": ["error", { patterns: [{ regex: "^((\\.\\./)+app/|#app/)", message: "functions/ must not import from app/." }] }],
     },
   },
   {

@@ -1,6 +1,7 @@
 import { vitePlugin as remix } from "@remix-run/dev";
 import { defineConfig } from "vite";
 import { resolveBuildId, writeBuildIdFile } from "./scripts/build-id";
+import { importAliases } from "./scripts/lib/import-aliases";
 import { serverCodeBoundary } from "./scripts/server-code-boundary";
 
 declare module "@remix-run/cloudflare" {
@@ -16,7 +17,7 @@ const buildId = (process.env.BUILD_ID = resolveBuildId());
 
 export default defineConfig({
   define: { __BUILD_ID__: JSON.stringify(buildId) },
-  resolve: { alias: { "~": new URL("./app", import.meta.url).pathname } },
+  resolve: { alias: importAliases() },
   build: { target: "es2022" },
   plugins: [
     remix({

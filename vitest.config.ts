@@ -1,10 +1,14 @@
 // Kept apart from vite.config.ts so the Remix plugin never loads under vitest.
 import { defineConfig } from "vitest/config";
+import { importAliases } from "./scripts/lib/import-aliases";
 
 export default defineConfig({
+  resolve: { alias: importAliases() },
   test: {
     projects: [
       {
+        // Each project takes the root's resolve (the import aliases).
+        extends: true,
         test: {
           name: "unit",
           include: ["tests/unit/**/*.test.ts"],
@@ -13,6 +17,7 @@ export default defineConfig({
         },
       },
       {
+        extends: true,
         test: {
           name: "integration",
           include: ["tests/integration/**/*.test.ts"],

@@ -1,9 +1,6 @@
-import { data, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import type { LinksFunction, MetaFunction } from "@remix-run/cloudflare";
 import { Link, Links, Meta, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse, useLocation, useRouteError } from "@remix-run/react";
 import { useEffect, useState, type ReactNode } from "react";
-import { authDeps } from "../functions/auth/deps";
-import { signedInIdentity } from "../functions/auth/identity";
-import { readFlash } from "../functions/flash";
 import { Analytics, track } from "./components/analytics";
 import { BuildUpdateCheck } from "./components/build-update";
 import { useDocumentInfo } from "./components/document-context";
@@ -18,6 +15,8 @@ import stylesheet from "./styles/app.css?url";
 
 // Nothing is reloaded after a send that lost its connection (app/components/submission.ts).
 export { shouldRevalidate } from "./components/submission";
+// In a module of its own, so the components that read it (useRootData) do not import this one, which imports them.
+export { loader } from "./root.server";
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: stylesheet },
@@ -28,11 +27,6 @@ export const meta: MetaFunction = ({ location, error }) => {
   if (error) return [{ title: isNotFound(error) ? NOT_FOUND_TITLE : SERVER_ERROR_TITLE }];
   return [{ title: documentTitle(location.pathname) }];
 };
-
-export async function loader({ request, context }: LoaderFunctionArgs) {
-  const [{ notice, clearCookie }, identity] = await Promise.all([readFlash(request, context.config), signedInIdentity(request, authDeps(request, context))]);
-  return data({ flash: notice, environment: context.config.environment, identity }, clearCookie ? { headers: { "Set-Cookie": clearCookie } } : undefined);
-}
 
 function isNotFound(error: unknown): boolean {
   return isRouteErrorResponse(error) && error.status === 404;

@@ -3,9 +3,9 @@
 // what the business owes it: the negated sum of its (credit-normal) account.
 // Pure: the seed and the runtime post through the same functions.
 
-import { feeFor, pricingFor } from "./pricing";
+import { feeFor, pricingFor, type Channel } from "./pricing";
 
-export type Channel = "card" | "mobile_money";
+export type { Channel };
 export type LedgerAccountKind =
   "merchant_pending" | "merchant_available" | "merchant_held" | "fee_revenue" | "scheme_receivable" | "settlement_payable" | "refund_payable";
 

@@ -2,7 +2,8 @@
 // has the same pricing today, as the seed has always charged it; a per-merchant
 // price list would replace pricingFor and nothing else. The seed, the Partner
 // API's consumer and the fee shown to people all read it from here.
-import type { Channel } from "./ledger";
+/** How a payment was made: the payment channels every rule here and in the ledger is priced by. */
+export type Channel = "card" | "mobile_money";
 
 export interface Pricing {
   /** Basis points of the amount (1 bp = 0.01 %). */

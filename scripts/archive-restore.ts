@@ -6,8 +6,8 @@ import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { Miniflare } from "miniflare";
-import { isMonth } from "../functions/archive/format";
-import { NotArchived, restoreMonth } from "../functions/archive/restore";
+import { isMonth } from "#server/archive/format";
+import { NotArchived, restoreMonth } from "#server/archive/restore";
 import { bindingsWorker, testD1, testR2, type BindingsFetch } from "../tests/support/bindings";
 import { d1Bindings, shardIds } from "./lib/wrangler";
 

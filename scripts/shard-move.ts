@@ -5,7 +5,7 @@
 // decision 021). The portal may keep running: its writes get "try again shortly", queued API payments wait.
 import { parseArgs } from "node:util";
 import * as v from "valibot";
-import { MoveRefused, moveBusiness } from "../functions/shard-move";
+import { MoveRefused, moveBusiness } from "#server/shard-move";
 import { d1Bindings } from "./lib/wrangler";
 import { withLocalDatabases } from "./seed/local";
 

@@ -1,12 +1,12 @@
 // The top bar's business switcher and the signed-in person's menu. Both are
 // <details> menus, so they open before the script has loaded; their forms post
 // to /select-business and /logout, which work without JavaScript too.
-import { Form, Link, useLocation, useNavigation, useRouteLoaderData } from "@remix-run/react";
+import { Form, Link, useLocation, useNavigation } from "@remix-run/react";
 import { useEffect, useRef, type ReactNode } from "react";
-import type { loader as rootLoader } from "../root";
+import { useRootData } from "../lib/root-data";
 
 export function useSignedInIdentity() {
-  return useRouteLoaderData<typeof rootLoader>("root")?.identity ?? null;
+  return useRootData()?.identity ?? null;
 }
 
 /** Closes on navigation, Escape (focus back to the summary) and a click elsewhere. */

@@ -4,7 +4,7 @@
 // The code's 5 minutes are counted down here too, so a person who waits sees it run out before the server says so.
 import { Link, useSubmit } from "@remix-run/react";
 import { useCallback, useEffect, useRef, useState } from "react";
-import type { CheckNeeded } from "../../functions/auth/fresh-check";
+import type { CheckNeeded } from "#server/auth/fresh-check";
 import { signWithPasskey } from "../lib/passkey-browser";
 import { paths } from "../lib/paths";
 import { describedBy, Field } from "./form";

@@ -1,8 +1,8 @@
-import { useLocation, useNavigation, useRouteLoaderData } from "@remix-run/react";
+import { useLocation, useNavigation } from "@remix-run/react";
 import { useEffect, useRef, useSyncExternalStore } from "react";
 import { DEFAULT_ERROR_MESSAGE, errorMessage } from "../lib/errors";
 import { initialNotifications, notificationsReducer, stampNotice, type Notice, type NotificationAction, type NotificationState } from "../lib/notifications";
-import type { loader as rootLoader } from "../root";
+import { useRootData } from "../lib/root-data";
 
 export interface ErrorHandlerOptions {
   /** Show a danger alert (default true); otherwise only log. */
@@ -72,7 +72,7 @@ const resetResponseSeq = (seq: number) => dispatch({ type: "resetResponse", seq 
 export function NotificationRules() {
   const { state: current } = useNotifications();
   const location = useLocation();
-  const flash = useRouteLoaderData<typeof rootLoader>("root")?.flash;
+  const flash = useRootData()?.flash;
 
   // Plain notices belong to the page they were raised on; one raised while the
   // navigation ran (a send that lost its connection) belongs to where it lands.

@@ -1,7 +1,7 @@
-import { PrefetchPageLinks, useLocation, useRouteLoaderData } from "@remix-run/react";
+import { PrefetchPageLinks, useLocation } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { FIRST_PREFETCH_DELAY_MS, likelyNextPages, shouldPrefetch, type ConnectionInfo } from "../lib/prefetch";
-import type { loader as rootLoader } from "../root";
+import { useRootData } from "../lib/root-data";
 
 /**
  * SPEC section 7's first payload prefetch: a second after a signed-in page loads, the
@@ -10,7 +10,7 @@ import type { loader as rootLoader } from "../root";
  * (prefetch="intent" on the navigation) still covers the rest.
  */
 export function FirstPrefetch() {
-  const role = useRouteLoaderData<typeof rootLoader>("root")?.identity?.user.role;
+  const role = useRootData()?.identity?.user.role;
   const { pathname } = useLocation();
   const [due, setDue] = useState(false);
 

@@ -1,17 +1,17 @@
-import { Link, NavLink, useLocation, useNavigation, useRouteLoaderData } from "@remix-run/react";
+import { Link, NavLink, useLocation, useNavigation } from "@remix-run/react";
 import { useCallback, useEffect, useId, useRef, useState, type ReactNode } from "react";
 import { APP_NAME, NAVIGATION, isCurrentSection, isNavGroup, type NavItem } from "../lib/route-table";
-import type { loader as rootLoader } from "../root";
 import { BusinessSwitcher, UserMenu } from "./account-menu";
 import { AlertRegion, ResponseModal } from "./notifications";
 import { FirstPrefetch } from "./prefetch";
+import { useRootData } from "../lib/root-data";
 
 /**
  * Outside production every page says so, so nobody mistakes a test portal for
  * the live one (or the other way round).
  */
 function EnvironmentBadge() {
-  const environment = useRouteLoaderData<typeof rootLoader>("root")?.environment;
+  const environment = useRootData()?.environment;
   if (!environment || environment === "production") return null;
   return (
     <span className="env-badge" data-testid="env-badge">
@@ -47,7 +47,7 @@ function Brand({ discover }: { discover?: "none" }) {
 
 /** The navigation's count of requests waiting for a decision. */
 function PendingBadge({ to }: { to: string }) {
-  const pending = useRouteLoaderData<typeof rootLoader>("root")?.identity?.pendingApprovals;
+  const pending = useRootData()?.identity?.pendingApprovals;
   if (to !== "/approvals" || !pending) return null;
   return (
     <span className="nav__badge" aria-label={`${pending} pending`} data-testid="pending-approvals">

@@ -1,6 +1,6 @@
 // The message the sign-in popup sends its opener, and the opener's checks on
 // it: the exact origin, the very popup it opened, and the shape.
-import { isSignInFailure, type SignInFailure } from "../../functions/auth/sign-in-messages";
+import { isSignInFailure, type SignInFailure } from "#server/auth/sign-in-messages";
 
 export const SIGN_IN_MESSAGE_TYPE = "partners-portal:sign-in";
 

@@ -1,17 +1,17 @@
 // How every status reads (on screen and in CSVs) and the tone of its pill: one
 // map per entity, so a status reads the same on every list and page.
-import type { ApprovalStatus } from "../../functions/data/approvals";
-import type { DisputeStatus } from "../../functions/dispute-rules";
-import type { Employee } from "../../functions/data/employees";
-import type { Merchant } from "../../functions/data/merchants";
-import type { RefundStatus } from "../../functions/data/refunds";
-import type { PointOfSale } from "../../functions/data/points-of-sale";
-import type { SettlementAccount } from "../../functions/data/settlement-accounts";
-import type { Settlement } from "../../functions/data/settlements";
-import type { TerminalStatus } from "../../functions/data/terminals";
-import type { Transaction } from "../../functions/data/transactions";
-import type { Transfer } from "../../functions/data/transfers";
-import type { WebhookDeliveryStatus, WebhookEndpointStatus } from "../../functions/data/webhooks";
+import type { ApprovalStatus } from "#server/data/approvals";
+import type { DisputeStatus } from "#server/dispute-rules";
+import type { Employee } from "#server/data/employees";
+import type { Merchant } from "#server/data/merchants";
+import type { RefundStatus } from "#server/data/refunds";
+import type { PointOfSale } from "#server/data/points-of-sale";
+import type { SettlementAccount } from "#server/data/settlement-accounts";
+import type { Settlement } from "#server/data/settlements";
+import type { TerminalStatus } from "#server/data/terminals";
+import type { Transaction } from "#server/data/transactions";
+import type { Transfer } from "#server/data/transfers";
+import type { WebhookDeliveryStatus, WebhookEndpointStatus } from "#server/data/webhooks";
 
 /** An API key's state, read from its revoked and expiry times (app/routes/settings/developers.server.ts). */
 export type ApiKeyStatus = "active" | "rolled" | "expired" | "revoked";

@@ -1,10 +1,10 @@
 // What the transactions screen shows of the cold archive: the archived months with their counts, and the payments
 // an exact reference search finds there (only asked when the list found nothing).
-import { asTransaction, monthSpan } from "../../functions/archive/format";
-import { findArchivedPayments } from "../../functions/archive/read";
-import { listArchiveMonths } from "../../functions/data/archive";
-import type { Tenant } from "../../functions/data/tenant";
-import type { Transaction, TransactionFilter } from "../../functions/data/transactions";
+import { asTransaction, monthSpan } from "#server/archive/format";
+import { findArchivedPayments } from "#server/archive/read";
+import { listArchiveMonths } from "#server/data/archive";
+import type { Tenant } from "#server/data/tenant";
+import type { Transaction, TransactionFilter } from "#server/data/transactions";
 import { ACCOUNT_LABEL } from "./transactions-view";
 
 /** An account id ends with its kind (functions/ledger.ts ledgerAccountId). */

@@ -1,8 +1,8 @@
 // The columns of every transactions CSV: the filtered list's (routes/transactions.export.ts) and an archived
 // month's (routes/transactions.archive.$month.ts) are the same file to a spreadsheet. Cards as BIN and last four,
 // phones masked, as on screen.
-import type { CsvColumn } from "../../functions/csv";
-import type { Transaction } from "../../functions/data/transactions";
+import type { CsvColumn } from "#server/csv";
+import type { Transaction } from "#server/data/transactions";
 import { networkLabel } from "./format";
 import { CHANNEL_LABEL, feeOf, netOf, payerOf } from "./transactions-view";
 

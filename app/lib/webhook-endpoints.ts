@@ -1,7 +1,7 @@
 // What the Developers tab's webhook endpoints section and its server share
 // (issue 12, point 9): where the section lives, how its checkboxes are named and
 // how an attempt reads.
-import type { WebhookEventType } from "../../functions/webhooks/types";
+import type { WebhookEventType } from "#server/webhooks/types";
 
 /** Where the section lives: the Developers tab, at its endpoints (successful changes come back here). */
 export const ENDPOINTS_URL = "/settings?tab=developers#endpoints";

@@ -4,23 +4,23 @@
 // latest payments. Figures come from the daily rollups; the list from the
 // transactions index.
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { Link, useLoaderData, useRouteLoaderData } from "@remix-run/react";
-import { accraDay, dashboardFigures, type DayFigures, type PeriodFigures } from "../../functions/data/dashboard";
-import { moneyBack } from "../../functions/data/refunds";
+import { Link, useLoaderData } from "@remix-run/react";
+import { accraDay, dashboardFigures, type DayFigures, type PeriodFigures } from "#server/data/dashboard";
+import { moneyBack } from "#server/data/refunds";
 import { MoneyBackFigures } from "../components/money-back";
-import { namesOf } from "../../functions/data/names";
-import { countSilentTerminals } from "../../functions/data/terminals";
-import { disputesNeedingResponse } from "../../functions/data/disputes";
+import { namesOf } from "#server/data/names";
+import { countSilentTerminals } from "#server/data/terminals";
+import { disputesNeedingResponse } from "#server/data/disputes";
 import { DisputesNeedingResponse } from "../components/disputes-attention";
-import { listTransactions } from "../../functions/data/transactions";
-import { can } from "../../functions/permissions";
-import { requireTenant } from "../../functions/guards";
+import { listTransactions } from "#server/data/transactions";
+import { can } from "#server/permissions";
+import { requireTenant } from "#server/guards";
 import { formatAmount, formatCount, formatDate, formatPercentage } from "../lib/format";
 import { maskPhone } from "../lib/phone";
 import { ColumnChart } from "../components/charts";
 import { StatusPill } from "../components/status-pill";
 import { paymentMethod } from "../lib/transactions-view";
-import type { loader as rootLoader } from "../root";
+import { useRootData } from "../lib/root-data";
 
 const DAY_MS = 86_400_000;
 
@@ -116,7 +116,7 @@ function DailyChart({ days }: { days: DayFigures[] }) {
 
 export default function Dashboard() {
   const { figures, back, silent, latest, disputes } = useLoaderData<typeof loader>();
-  const identity = useRouteLoaderData<typeof rootLoader>("root")?.identity;
+  const identity = useRootData()?.identity;
   const { today, yesterday, last30, previous30 } = figures;
   return (
     <div className="page">

@@ -3,12 +3,12 @@
 // parked events, with the replay secret (functions/events/replay.ts).
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
 import * as v from "valibot";
-import { authDeps } from "../../functions/auth/deps";
-import { signedInIdentity } from "../../functions/auth/identity";
-import { parseEventsConfig } from "../../functions/env";
-import { methodNotAllowed, notFound } from "../../functions/events/http";
-import { acceptEvent } from "../../functions/events/ingest";
-import { replayRequest } from "../../functions/events/replay";
+import { authDeps } from "#server/auth/deps";
+import { signedInIdentity } from "#server/auth/identity";
+import { parseEventsConfig } from "#server/env";
+import { methodNotAllowed, notFound } from "#server/events/http";
+import { acceptEvent } from "#server/events/ingest";
+import { replayRequest } from "#server/events/replay";
 
 // Route matching ignores case (SPEC section 2): /api/events/Replay is the replay too.
 const Params = v.object({ op: v.optional(v.pipe(v.string(), v.toLowerCase(), v.value("replay"))) });

@@ -6,8 +6,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData, useNavigation, type ShouldRevalidateFunction } from "@remix-run/react";
 import * as v from "valibot";
-import { endSessionsInBusiness } from "../../functions/auth/sign-in";
-import { forbidden, refusalMessage, requireTenant } from "../../functions/guards";
+import { endSessionsInBusiness } from "#server/auth/sign-in";
+import { forbidden, refusalMessage, requireTenant } from "#server/guards";
 import {
   approveRequest,
   getApprovalRequest,
@@ -18,11 +18,11 @@ import {
   type ApprovalKind,
   type ApprovalRequest,
   type ChangeValues,
-} from "../../functions/data/approvals";
-import type { Tenant } from "../../functions/data/tenant";
-import { redirectWithFlash } from "../../functions/flash";
-import { pageNotFound, refuse, routeNotFound } from "../../functions/http";
-import { can } from "../../functions/permissions";
+} from "#server/data/approvals";
+import type { Tenant } from "#server/data/tenant";
+import { redirectWithFlash } from "#server/flash";
+import { pageNotFound, refuse, routeNotFound } from "#server/http";
+import { can } from "#server/permissions";
 import { describedBy, Field } from "../components/form";
 import { ACTION_NAMES, KIND_BY_SLUG, columnLabel, displayValue, kindName } from "../lib/approvals";
 import { statusClass, statusLabel } from "../lib/statuses";
@@ -30,8 +30,8 @@ import { StatusPill } from "../components/status-pill";
 import { formatDate } from "../lib/format";
 import { maskPhone } from "../lib/phone";
 import { isConnectionLost } from "../components/submission";
-import { copyMemberToCore } from "../../functions/data/directory";
-import { checkBindings, underFreshCheck } from "../../functions/auth/fresh-check";
+import { copyMemberToCore } from "#server/data/directory";
+import { checkBindings, underFreshCheck } from "#server/auth/fresh-check";
 import { checkOf, FreshCheck } from "../components/fresh-check";
 
 /**

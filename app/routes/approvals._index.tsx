@@ -5,10 +5,10 @@
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Form, Link, useLoaderData, useLocation, useSubmit } from "@remix-run/react";
 import * as v from "valibot";
-import { countPendingRequests, listApprovalRequests, requestSubjects, type ApprovalKind, type ApprovalRequest } from "../../functions/data/approvals";
-import { listEmployees } from "../../functions/data/employees";
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, numberedPage } from "../../functions/data/page";
-import { requireTenant } from "../../functions/guards";
+import { countPendingRequests, listApprovalRequests, requestSubjects, type ApprovalKind, type ApprovalRequest } from "#server/data/approvals";
+import { listEmployees } from "#server/data/employees";
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, numberedPage } from "#server/data/page";
+import { requireTenant } from "#server/guards";
 import { DataTable, ListCount, Pager, type Column } from "../components/data-table";
 import { ACTION_NAMES, KIND_BY_SLUG, KIND_SLUGS, kindName } from "../lib/approvals";
 import { approvalPath } from "../lib/paths";

@@ -14,12 +14,12 @@ import {
   sendCheckCode,
   verifyCheckCode,
   type CheckRefused,
-} from "../../functions/auth/fresh-check";
-import { authLimited, CODE_SEND_LIMITS, CODE_VERIFY_LIMITS, PASSKEY_LIMITS, tooManyJson, type AuthLimitPair } from "../../functions/auth/limits";
-import { hasPasskey, passkeyCheckOptions, relyingPartyOf, verifyPasskeyCheck } from "../../functions/auth/passkeys";
-import { smsPortFor } from "../../functions/auth/sms";
-import { requireTenant, type TenantRequest } from "../../functions/guards";
-import { jsonResponse, methodNotAllowed } from "../../functions/http";
+} from "#server/auth/fresh-check";
+import { authLimited, CODE_SEND_LIMITS, CODE_VERIFY_LIMITS, PASSKEY_LIMITS, tooManyJson, type AuthLimitPair } from "#server/auth/limits";
+import { hasPasskey, passkeyCheckOptions, relyingPartyOf, verifyPasskeyCheck } from "#server/auth/passkeys";
+import { smsPortFor } from "#server/auth/sms";
+import { requireTenant, type TenantRequest } from "#server/guards";
+import { jsonResponse, methodNotAllowed } from "#server/http";
 import { maskPhone } from "../lib/phone";
 
 const Binding = v.pipe(v.string("Say what the check is for."), v.regex(BINDING_PATTERN, "That check is not for anything the portal does."));

@@ -6,11 +6,11 @@
 import { data, redirect, type HeadersFunction, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
 import { useEffect, useState } from "react";
-import { authDeps, oidcDeps } from "../../functions/auth/deps";
-import { finishOidcSignIn, isOidcProvider } from "../../functions/auth/oidc-sign-in";
-import { signInFailureMessage } from "../../functions/auth/sign-in-messages";
-import { setCookieHeaders } from "../../functions/cookies";
-import { routeNotFound } from "../../functions/http";
+import { authDeps, oidcDeps } from "#server/auth/deps";
+import { finishOidcSignIn, isOidcProvider } from "#server/auth/oidc-sign-in";
+import { signInFailureMessage } from "#server/auth/sign-in-messages";
+import { setCookieHeaders } from "#server/cookies";
+import { routeNotFound } from "#server/http";
 import { SIGN_IN_MESSAGE_TYPE, type SignInMessage } from "../lib/sign-in-popup";
 
 // The popup goes portal -> provider -> here: with the portal's usual

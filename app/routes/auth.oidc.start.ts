@@ -4,13 +4,13 @@
 // answered with a redirect to the provider (CSP form-action names its origin).
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import * as v from "valibot";
-import { authDeps, oidcDeps } from "../../functions/auth/deps";
-import { AUTH_LIMITS, addressLimited, tooManyMessage } from "../../functions/auth/limits";
-import { beginOidcSignIn, isOidcProvider } from "../../functions/auth/oidc-sign-in";
-import { requireSameOrigin } from "../../functions/auth/origin";
-import { SIGN_IN_FAILURES } from "../../functions/auth/sign-in-messages";
-import { setCookieHeaders } from "../../functions/cookies";
-import { notFound } from "../../functions/http";
+import { authDeps, oidcDeps } from "#server/auth/deps";
+import { AUTH_LIMITS, addressLimited, tooManyMessage } from "#server/auth/limits";
+import { beginOidcSignIn, isOidcProvider } from "#server/auth/oidc-sign-in";
+import { requireSameOrigin } from "#server/auth/origin";
+import { SIGN_IN_FAILURES } from "#server/auth/sign-in-messages";
+import { setCookieHeaders } from "#server/cookies";
+import { notFound } from "#server/http";
 
 const StartForm = v.object({ mode: v.optional(v.picklist(["popup", "redirect"], "Choose popup or redirect."), "redirect") });
 

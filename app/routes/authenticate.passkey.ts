@@ -4,14 +4,14 @@
 // (functions/auth/limits.ts) and is answered 429 with Retry-After past them.
 import type { ActionFunctionArgs } from "@remix-run/cloudflare";
 import * as v from "valibot";
-import { authDeps, type AuthDeps } from "../../functions/auth/deps";
-import { requireIdentified, requireVerified } from "../../functions/auth/guards";
-import { authLimited, PASSKEY_LIMITS, tooManyJson } from "../../functions/auth/limits";
-import { requireSameOrigin } from "../../functions/auth/origin";
-import { PasskeyName, PASSKEY_MESSAGES, registrationOptions, signInOptions, verifyRegistration, verifySignIn } from "../../functions/auth/passkeys";
-import type { SessionData } from "../../functions/auth/session";
-import { jsonResponse, methodNotAllowed } from "../../functions/http";
-import { checkBindings, checkNeededJson, giveBackCheck, hasOpenCheck, spendOpenCheck } from "../../functions/auth/fresh-check";
+import { authDeps, type AuthDeps } from "#server/auth/deps";
+import { requireIdentified, requireVerified } from "#server/auth/guards";
+import { authLimited, PASSKEY_LIMITS, tooManyJson } from "#server/auth/limits";
+import { requireSameOrigin } from "#server/auth/origin";
+import { PasskeyName, PASSKEY_MESSAGES, registrationOptions, signInOptions, verifyRegistration, verifySignIn } from "#server/auth/passkeys";
+import type { SessionData } from "#server/auth/session";
+import { jsonResponse, methodNotAllowed } from "#server/http";
+import { checkBindings, checkNeededJson, giveBackCheck, hasOpenCheck, spendOpenCheck } from "#server/auth/fresh-check";
 
 export function loader() {
   return methodNotAllowed();

@@ -4,14 +4,14 @@ import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@rem
 import { Form, useActionData, useLoaderData, useNavigate, useNavigation } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import * as v from "valibot";
-import { authDeps } from "../../functions/auth/deps";
-import { redirectSignedIn, requireIdentified } from "../../functions/auth/guards";
-import { requireSameOrigin } from "../../functions/auth/origin";
-import { CODE_SEND_LIMITS, authLimited, retryAfterHeaders, tooMany } from "../../functions/auth/limits";
-import { requestOtp } from "../../functions/auth/otp";
-import { hasPasskey, relyingPartyOf } from "../../functions/auth/passkeys";
-import { smsPortFor } from "../../functions/auth/sms";
-import { refuse } from "../../functions/http";
+import { authDeps } from "#server/auth/deps";
+import { redirectSignedIn, requireIdentified } from "#server/auth/guards";
+import { requireSameOrigin } from "#server/auth/origin";
+import { CODE_SEND_LIMITS, authLimited, retryAfterHeaders, tooMany } from "#server/auth/limits";
+import { requestOtp } from "#server/auth/otp";
+import { hasPasskey, relyingPartyOf } from "#server/auth/passkeys";
+import { smsPortFor } from "#server/auth/sms";
+import { refuse } from "#server/http";
 import { passkeyCall, signWithPasskey } from "../lib/passkey-browser";
 import { maskPhone } from "../lib/phone";
 

@@ -2,13 +2,13 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import * as v from "valibot";
-import { authDeps } from "../../functions/auth/deps";
-import { redirectSignedIn, requireIdentified } from "../../functions/auth/guards";
-import { requireSameOrigin } from "../../functions/auth/origin";
-import { CODE_SEND_LIMITS, CODE_VERIFY_LIMITS, authLimited, retryAfterHeaders, tooMany } from "../../functions/auth/limits";
-import { requestOtp, verifyOtp } from "../../functions/auth/otp";
-import { smsPortFor } from "../../functions/auth/sms";
-import { refuse } from "../../functions/http";
+import { authDeps } from "#server/auth/deps";
+import { redirectSignedIn, requireIdentified } from "#server/auth/guards";
+import { requireSameOrigin } from "#server/auth/origin";
+import { CODE_SEND_LIMITS, CODE_VERIFY_LIMITS, authLimited, retryAfterHeaders, tooMany } from "#server/auth/limits";
+import { requestOtp, verifyOtp } from "#server/auth/otp";
+import { smsPortFor } from "#server/auth/sms";
+import { refuse } from "#server/http";
 import { describedBy, Field } from "../components/form";
 import { maskPhone } from "../lib/phone";
 

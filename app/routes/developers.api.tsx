@@ -5,8 +5,8 @@
 import type { LinksFunction, LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
 import { Fragment } from "react";
-import { apiConfig } from "../../functions/api/config";
-import { requireTenant } from "../../functions/guards";
+import { apiConfig } from "#server/api/config";
+import { requireTenant } from "#server/guards";
 import stylesheet from "../styles/developers-api.css?url";
 import { buildReference, type ReferenceBody, type ReferenceField } from "./developers/reference.server";
 

@@ -2,10 +2,10 @@
 // days left to answer (Africa/Accra days), overdue ones marked; filtered by status in the URL, in keyset pages.
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Link, useLoaderData, useLocation } from "@remix-run/react";
-import { listDisputes } from "../../functions/data/disputes";
-import { DISPUTE_STATUSES } from "../../functions/dispute-rules";
-import { numberedPage } from "../../functions/data/page";
-import { requireTenant } from "../../functions/guards";
+import { listDisputes } from "#server/data/disputes";
+import { DISPUTE_STATUSES } from "#server/dispute-rules";
+import { numberedPage } from "#server/data/page";
+import { requireTenant } from "#server/guards";
 import { DataTable, ListToolbar, Pager, type Column } from "../components/data-table";
 import { StatusPill } from "../components/status-pill";
 import { deadlineLabel, dueDay } from "../lib/disputes";

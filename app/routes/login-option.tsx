@@ -3,14 +3,14 @@
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import * as v from "valibot";
-import { authDeps } from "../../functions/auth/deps";
-import { redirectSignedIn } from "../../functions/auth/guards";
-import { SIGN_IN_LIMITS, authLimited, retryAfterHeaders, tooMany } from "../../functions/auth/limits";
-import { requireSameOrigin } from "../../functions/auth/origin";
-import { endedMessage } from "../../functions/auth/session";
-import { normaliseEmail, startLogin } from "../../functions/auth/sign-in";
-import { setCookieHeaders } from "../../functions/cookies";
-import { refuse } from "../../functions/http";
+import { authDeps } from "#server/auth/deps";
+import { redirectSignedIn } from "#server/auth/guards";
+import { SIGN_IN_LIMITS, authLimited, retryAfterHeaders, tooMany } from "#server/auth/limits";
+import { requireSameOrigin } from "#server/auth/origin";
+import { endedMessage } from "#server/auth/session";
+import { normaliseEmail, startLogin } from "#server/auth/sign-in";
+import { setCookieHeaders } from "#server/cookies";
+import { refuse } from "#server/http";
 import { describedBy, Field } from "../components/form";
 import { isValidEmail } from "../lib/validation";
 

@@ -6,11 +6,11 @@
 import { data, type HeadersFunction, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Link, useLoaderData, useNavigate } from "@remix-run/react";
 import { useCallback, useEffect, useRef, useState } from "react";
-import { authDeps, oidcDeps } from "../../functions/auth/deps";
-import { redirectSignedIn } from "../../functions/auth/guards";
-import { endedMessage } from "../../functions/auth/session";
-import { isOidcConfigured, type OidcMode, type OidcProviderId } from "../../functions/auth/oidc";
-import { isSignInFailure, signInFailureMessage, SIGN_IN_FAILURES, type SignInFailure } from "../../functions/auth/sign-in-messages";
+import { authDeps, oidcDeps } from "#server/auth/deps";
+import { redirectSignedIn } from "#server/auth/guards";
+import { endedMessage } from "#server/auth/session";
+import { isOidcConfigured, type OidcMode, type OidcProviderId } from "#server/auth/oidc";
+import { isSignInFailure, signInFailureMessage, SIGN_IN_FAILURES, type SignInFailure } from "#server/auth/sign-in-messages";
 import { popupFeatures, popupSize } from "../lib/popup";
 import { readSignInMessage } from "../lib/sign-in-popup";
 

@@ -3,11 +3,11 @@
 // The return-URL cookie is left as it is: SPEC section 4 does not list the
 // return URL among what logout clears, so a later visit still finds it.
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { authDeps } from "../../functions/auth/deps";
-import { checkSession, requireSession } from "../../functions/auth/guards";
-import { requireSameOrigin } from "../../functions/auth/origin";
-import { logout } from "../../functions/auth/sign-in";
-import { notFound } from "../../functions/http";
+import { authDeps } from "#server/auth/deps";
+import { checkSession, requireSession } from "#server/auth/guards";
+import { requireSameOrigin } from "#server/auth/origin";
+import { logout } from "#server/auth/sign-in";
+import { notFound } from "#server/http";
 
 export async function action({ request, context }: ActionFunctionArgs) {
   requireSameOrigin(request);

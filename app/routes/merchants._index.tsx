@@ -3,10 +3,10 @@
 // a CSV of the whole filtered set. The reference list for the other screens.
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Link, useLoaderData, useLocation } from "@remix-run/react";
-import { listMerchants, listMerchantSectors, type Merchant } from "../../functions/data/merchants";
-import { DEFAULT_PAGE_SIZE, numberedPage } from "../../functions/data/page";
-import { can } from "../../functions/permissions";
-import { requireTenant } from "../../functions/guards";
+import { listMerchants, listMerchantSectors, type Merchant } from "#server/data/merchants";
+import { DEFAULT_PAGE_SIZE, numberedPage } from "#server/data/page";
+import { can } from "#server/permissions";
+import { requireTenant } from "#server/guards";
 import { DataTable, ListCount, ListToolbar, Pager, type Column } from "../components/data-table";
 import { formatDate, formatPathLike } from "../lib/format";
 import { GHANA_REGIONS } from "../lib/ghana";

@@ -2,11 +2,11 @@
 // merchant. Nothing is created until another person approves the request.
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { requestChange } from "../../functions/data/approvals";
-import { getMerchant } from "../../functions/data/merchants";
-import { redirectWithFlash } from "../../functions/flash";
-import { pageNotFound, refuse } from "../../functions/http";
-import { refusalMessage, requireTenant } from "../../functions/guards";
+import { requestChange } from "#server/data/approvals";
+import { getMerchant } from "#server/data/merchants";
+import { redirectWithFlash } from "#server/flash";
+import { pageNotFound, refuse } from "#server/http";
+import { refusalMessage, requireTenant } from "#server/guards";
 import { PointOfSaleFieldset } from "../components/point-of-sale-fields";
 import { pointOfSaleColumns, readPointOfSaleForm } from "../lib/point-of-sale-form";
 import { paths } from "../lib/paths";

@@ -1,10 +1,10 @@
 // GET /merchants/export: the whole filtered merchant list as CSV (the list's
 // own URL parameters), streamed page by page.
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { csvResponse } from "../../functions/csv";
-import { listMerchants, type Merchant } from "../../functions/data/merchants";
-import { MAX_PAGE_SIZE } from "../../functions/data/page";
-import { requireTenant } from "../../functions/guards";
+import { csvResponse } from "#server/csv";
+import { listMerchants, type Merchant } from "#server/data/merchants";
+import { MAX_PAGE_SIZE } from "#server/data/page";
+import { requireTenant } from "#server/guards";
 import { listParams } from "../lib/list-params";
 import { readMerchantSearch } from "../lib/merchant-search";
 import { MERCHANT_LIST_PARAMS } from "./merchants._index";

@@ -3,10 +3,10 @@
 // link to the account's transfer history.
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
-import { listMerchantBalances } from "../../functions/data/ledger";
-import { listMerchants } from "../../functions/data/merchants";
-import { DEFAULT_PAGE_SIZE, numberedPage } from "../../functions/data/page";
-import { requireTenant } from "../../functions/guards";
+import { listMerchantBalances } from "#server/data/ledger";
+import { listMerchants } from "#server/data/merchants";
+import { DEFAULT_PAGE_SIZE, numberedPage } from "#server/data/page";
+import { requireTenant } from "#server/guards";
 import { DataTable, ListCount, ListToolbar, Pager, type Column } from "../components/data-table";
 import { formatAmount } from "../lib/format";
 import { listParams, oneOf, searchParam } from "../lib/list-params";

@@ -3,13 +3,13 @@
 // approved; the account's balances on top.
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
-import { getMerchantBalances } from "../../functions/data/ledger";
-import { getMerchant } from "../../functions/data/merchants";
-import { namesOf } from "../../functions/data/names";
-import { numberedPage } from "../../functions/data/page";
-import { listMerchantTransfers } from "../../functions/data/transfers";
-import { pageNotFound } from "../../functions/http";
-import { requireTenant } from "../../functions/guards";
+import { getMerchantBalances } from "#server/data/ledger";
+import { getMerchant } from "#server/data/merchants";
+import { namesOf } from "#server/data/names";
+import { numberedPage } from "#server/data/page";
+import { listMerchantTransfers } from "#server/data/transfers";
+import { pageNotFound } from "#server/http";
+import { requireTenant } from "#server/guards";
 import { DataTable, Pager, type Column } from "../components/data-table";
 import { StatusPill } from "../components/status-pill";
 import { formatAmount, formatDate, networkLabel } from "../lib/format";

@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { routeNotFound } from "../../functions/http";
-import { requireTenant } from "../../functions/guards";
+import { routeNotFound } from "#server/http";
+import { requireTenant } from "#server/guards";
 
 // Any path no screen claims. Throwing from the loader (rather than rendering)
 // gives the 404 status and the root error boundary's Page Not Found page.

@@ -4,7 +4,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Link, useLoaderData, useLocation } from "@remix-run/react";
 import * as v from "valibot";
-import { DEFAULT_PAGE_SIZE, numberedPage } from "../../functions/data/page";
+import { DEFAULT_PAGE_SIZE, numberedPage } from "#server/data/page";
 import {
   TERMINAL_STATUSES,
   countSilentTerminals,
@@ -13,10 +13,10 @@ import {
   terminalPlaces,
   type Terminal,
   type TerminalQuery,
-} from "../../functions/data/terminals";
-import type { Tenant } from "../../functions/data/tenant";
-import { can } from "../../functions/permissions";
-import { requireTenant } from "../../functions/guards";
+} from "#server/data/terminals";
+import type { Tenant } from "#server/data/tenant";
+import { can } from "#server/permissions";
+import { requireTenant } from "#server/guards";
 import { DataTable, ListCount, ListToolbar, Pager } from "../components/data-table";
 import { formatCount } from "../lib/format";
 import { filterHref } from "../lib/list-url";

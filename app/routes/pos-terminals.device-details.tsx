@@ -4,8 +4,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData, useNavigation, useSubmit } from "@remix-run/react";
 import * as v from "valibot";
-import { getPointOfSale } from "../../functions/data/points-of-sale";
-import { refusalMessage, requireTenant } from "../../functions/guards";
+import { getPointOfSale } from "#server/data/points-of-sale";
+import { refusalMessage, requireTenant } from "#server/guards";
 import {
   MAX_REASON_LENGTH,
   TERMINAL_ACTIONS,
@@ -17,11 +17,11 @@ import {
   listTerminalAssignments,
   terminalPlaces,
   type TerminalAction,
-} from "../../functions/data/terminals";
-import { listTransactions } from "../../functions/data/transactions";
-import { redirectWithFlash } from "../../functions/flash";
-import { pageNotFound, refuse } from "../../functions/http";
-import { can } from "../../functions/permissions";
+} from "#server/data/terminals";
+import { listTransactions } from "#server/data/transactions";
+import { redirectWithFlash } from "#server/flash";
+import { pageNotFound, refuse } from "#server/http";
+import { can } from "#server/permissions";
 import { DataTable } from "../components/data-table";
 import { Field, describedBy } from "../components/form";
 import { RecentTransactions } from "../components/recent-transactions";

@@ -1,10 +1,10 @@
 // GET /pos-terminals/export: the whole filtered fleet as CSV (the list's own URL
 // parameters), streamed page by page with the names of where each terminal stands.
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { csvResponse } from "../../functions/csv";
-import { MAX_PAGE_SIZE } from "../../functions/data/page";
-import { listTerminals } from "../../functions/data/terminals";
-import { requireTenant } from "../../functions/guards";
+import { csvResponse } from "#server/csv";
+import { MAX_PAGE_SIZE } from "#server/data/page";
+import { listTerminals } from "#server/data/terminals";
+import { requireTenant } from "#server/guards";
 import { statusLabel } from "../lib/statuses";
 import { terminalQuery, withPlaces } from "./pos-terminals._index";
 

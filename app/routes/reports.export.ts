@@ -1,7 +1,7 @@
 // GET /reports/export: the report on screen (same URL parameters) as CSV.
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { csvLine } from "../../functions/csv";
-import { requireTenant } from "../../functions/guards";
+import { csvLine } from "#server/csv";
+import { requireTenant } from "#server/guards";
 import { networkLabel } from "../lib/format";
 import { DIMENSIONS, buildReport } from "./reports";
 

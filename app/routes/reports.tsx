@@ -5,19 +5,19 @@
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Form, Link, useLoaderData, useLocation } from "@remix-run/react";
 import * as v from "valibot";
-import { namesOf, type NameKind } from "../../functions/data/names";
-import { keptReportBy } from "../../functions/data/closed-days";
-import type { ReportDimension } from "../../functions/data/reports";
-import type { Tenant } from "../../functions/data/tenant";
-import { can } from "../../functions/permissions";
-import { requireTenant } from "../../functions/guards";
+import { namesOf, type NameKind } from "#server/data/names";
+import { keptReportBy } from "#server/data/closed-days";
+import type { ReportDimension } from "#server/data/reports";
+import type { Tenant } from "#server/data/tenant";
+import { can } from "#server/permissions";
+import { requireTenant } from "#server/guards";
 import { ColumnChart, ShareBar } from "../components/charts";
 import { DataTable, ListCount, Pager, type Column } from "../components/data-table";
 import { QUICK_RANGES, resolveRange } from "../lib/date-range";
 import { formatAmount, formatCount, formatDate, networkLabel } from "../lib/format";
 import { filterHref } from "../lib/list-url";
 import { listParams, oneOf } from "../lib/list-params";
-import { moneyBack, refundsBy } from "../../functions/data/refunds";
+import { moneyBack, refundsBy } from "#server/data/refunds";
 import { MoneyBackFigures } from "../components/money-back";
 
 export const DIMENSIONS: { value: ReportDimension; label: string; heading: string }[] = [

@@ -2,14 +2,14 @@
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import * as v from "valibot";
-import { listMemberBusinesses } from "../../functions/auth/businesses";
-import { authDeps } from "../../functions/auth/deps";
-import { requireVerified } from "../../functions/auth/guards";
-import { requireSameOrigin } from "../../functions/auth/origin";
-import { clearResumeCookie, readResume } from "../../functions/auth/session";
-import { chooseBusiness } from "../../functions/auth/sign-in";
-import { setCookieHeaders } from "../../functions/cookies";
-import { refuse } from "../../functions/http";
+import { listMemberBusinesses } from "#server/auth/businesses";
+import { authDeps } from "#server/auth/deps";
+import { requireVerified } from "#server/auth/guards";
+import { requireSameOrigin } from "#server/auth/origin";
+import { clearResumeCookie, readResume } from "#server/auth/session";
+import { chooseBusiness } from "#server/auth/sign-in";
+import { setCookieHeaders } from "#server/cookies";
+import { refuse } from "#server/http";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const deps = authDeps(request, context);

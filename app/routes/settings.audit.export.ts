@@ -1,10 +1,10 @@
 // GET /settings/audit/export: every audit entry of the Audit tab's filtered set (its own URL parameters) as CSV,
 // both sources merged newest first, streamed page by page; for those who may read the tab (administrators, Finance).
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { csvResponse, type CsvColumn } from "../../functions/csv";
-import { listBusinessAudit } from "../../functions/data/audit";
-import { MAX_PAGE_SIZE } from "../../functions/data/page";
-import { requireTenant } from "../../functions/guards";
+import { csvResponse, type CsvColumn } from "#server/csv";
+import { listBusinessAudit } from "#server/data/audit";
+import { MAX_PAGE_SIZE } from "#server/data/page";
+import { requireTenant } from "#server/guards";
 import { auditFilter, coreSource, namedAuditPage, type AuditRowView } from "./settings/audit.server";
 
 const json = (value: unknown) => (value === null || value === undefined ? "" : JSON.stringify(value));

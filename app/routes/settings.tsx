@@ -7,9 +7,9 @@
 // settings/<tab>.tsx, with what it reads and handles in settings/*.server.ts.
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
-import { refusalMessage, requirePermission, requireTenant } from "../../functions/guards";
-import { pageNotFound, refuse } from "../../functions/http";
-import { can } from "../../functions/permissions";
+import { refusalMessage, requirePermission, requireTenant } from "#server/guards";
+import { pageNotFound, refuse } from "#server/http";
+import { can } from "#server/permissions";
 import { paths, SETTINGS_TABS, type SettingsTab } from "../lib/paths";
 import { loadBusiness, loadProfile } from "./settings/account.server";
 import { AuditTab } from "./settings/audit";

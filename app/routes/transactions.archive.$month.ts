@@ -2,14 +2,14 @@
 // is unzipped, in the columns of every transactions CSV. A month the signed-in business has not archived (another
 // business's included) is a 404.
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { archivedMonthPages } from "../../functions/archive/read";
-import { asTransaction, isMonth } from "../../functions/archive/format";
-import { csvResponse } from "../../functions/csv";
-import { findArchiveMonth } from "../../functions/data/archive";
-import { namesOf } from "../../functions/data/names";
-import { MAX_PAGE_SIZE } from "../../functions/data/page";
-import { requireTenant } from "../../functions/guards";
-import { notFound } from "../../functions/http";
+import { archivedMonthPages } from "#server/archive/read";
+import { asTransaction, isMonth } from "#server/archive/format";
+import { csvResponse } from "#server/csv";
+import { findArchiveMonth } from "#server/data/archive";
+import { namesOf } from "#server/data/names";
+import { MAX_PAGE_SIZE } from "#server/data/page";
+import { requireTenant } from "#server/guards";
+import { notFound } from "#server/http";
 import { TRANSACTION_CSV_COLUMNS } from "../lib/transactions-csv";
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {

@@ -2,12 +2,12 @@
 // URL parameters) as CSV, streamed page by page, in the columns of every
 // transactions CSV (app/lib/transactions-csv.ts).
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { csvResponse } from "../../functions/csv";
-import { namesOf } from "../../functions/data/names";
-import { MAX_PAGE_SIZE } from "../../functions/data/page";
-import { listTransactions } from "../../functions/data/transactions";
-import { refundTotalsOf } from "../../functions/data/refunds";
-import { requireTenant } from "../../functions/guards";
+import { csvResponse } from "#server/csv";
+import { namesOf } from "#server/data/names";
+import { MAX_PAGE_SIZE } from "#server/data/page";
+import { listTransactions } from "#server/data/transactions";
+import { refundTotalsOf } from "#server/data/refunds";
+import { requireTenant } from "#server/guards";
 import { TRANSACTION_CSV_COLUMNS } from "../lib/transactions-csv";
 import { transactionFilter } from "./transactions._index";
 

@@ -3,16 +3,16 @@
 // request goes to an administrator who did not ask (/approvals/refund/{id}) and no money moves until then.
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { checkBindings, underFreshCheck } from "../../functions/auth/fresh-check";
+import { checkBindings, underFreshCheck } from "#server/auth/fresh-check";
 import { checkOf, FreshCheck, refusalOf } from "../components/fresh-check";
 import { useState, type FormEvent } from "react";
 import * as v from "valibot";
-import { namesOf } from "../../functions/data/names";
-import { notRefundable, RefundFieldError, refundableOf, requestRefund } from "../../functions/data/refund-requests";
-import { NotFoundError } from "../../functions/data/tenant";
-import { redirectWithFlash } from "../../functions/flash";
-import { refusalMessage, requireTenant } from "../../functions/guards";
-import { pageNotFound, refuse } from "../../functions/http";
+import { namesOf } from "#server/data/names";
+import { notRefundable, RefundFieldError, refundableOf, requestRefund } from "#server/data/refund-requests";
+import { NotFoundError } from "#server/data/tenant";
+import { redirectWithFlash } from "#server/flash";
+import { refusalMessage, requireTenant } from "#server/guards";
+import { pageNotFound, refuse } from "#server/http";
 import { Details } from "../components/details";
 import { describedBy, Field } from "../components/form";
 import { amountLimitError, cedisAmount, type AmountLimit } from "../lib/amount-limits";

@@ -7,7 +7,7 @@ import { sha256Hex } from "../sha256";
 import { closeDispute, disputablePayment, disputeData, getDisputeFacts, openDispute, type DisputeFacts } from "../data/disputes";
 import { keptAnswerOf } from "../data/api-idempotency";
 import { RuleError, type BusinessDb, type RequestMeta } from "../data/tenant";
-import { badRequest, issuesOf, jsonBody, problem, type ApiDeps } from "./router";
+import { badRequest, issuesOf, jsonBody, problem, type ApiDeps } from "./request";
 import { DisputeCloseInput, DisputeId, DisputeInput, IdempotencyKey, MAX_EVIDENCE_DAYS, type Problem } from "./schemas";
 
 const DAY_MS = 86_400_000;

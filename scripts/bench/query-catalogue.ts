@@ -1,18 +1,18 @@
 // The list and report queries the screens use, each run through the data layer
 // exactly as a loader would. A recording wrapper captures the SQL and bindings
 // each one sends, so the plan test and the benchmark judge the real statements.
-import { countPendingRequests, listApprovalRequests, requestSubjects } from "../../functions/data/approvals";
-import { listAudit, listAuditChoices, listBusinessAudit } from "../../functions/data/audit";
-import { encodeCursor } from "../../functions/data/page";
-import { countEmployees, emailTakenInBusiness, listEmployees, listPendingInvites, pendingChangesFor } from "../../functions/data/employees";
-import { getMerchantBalances, listTransactionEntries } from "../../functions/data/ledger";
-import { listMerchantChoices, listMerchants } from "../../functions/data/merchants";
-import { namesOf } from "../../functions/data/names";
-import { listPointsOfSale } from "../../functions/data/points-of-sale";
-import { reportBy } from "../../functions/data/reports";
-import { listSettlementAccounts } from "../../functions/data/settlement-accounts";
-import { listPayoutAttempts, listSettlements, listSettlementTransactions } from "../../functions/data/settlements";
-import type { Tenant } from "../../functions/data/tenant";
+import { countPendingRequests, listApprovalRequests, requestSubjects } from "#server/data/approvals";
+import { listAudit, listAuditChoices, listBusinessAudit } from "#server/data/audit";
+import { encodeCursor } from "#server/data/page";
+import { countEmployees, emailTakenInBusiness, listEmployees, listPendingInvites, pendingChangesFor } from "#server/data/employees";
+import { getMerchantBalances, listTransactionEntries } from "#server/data/ledger";
+import { listMerchantChoices, listMerchants } from "#server/data/merchants";
+import { namesOf } from "#server/data/names";
+import { listPointsOfSale } from "#server/data/points-of-sale";
+import { reportBy } from "#server/data/reports";
+import { listSettlementAccounts } from "#server/data/settlement-accounts";
+import { listPayoutAttempts, listSettlements, listSettlementTransactions } from "#server/data/settlements";
+import type { Tenant } from "#server/data/tenant";
 import {
   countSilentTerminals,
   listAssignableMerchants,
@@ -21,12 +21,12 @@ import {
   listTerminalMerchants,
   listTerminals,
   terminalPlaces,
-} from "../../functions/data/terminals";
-import { dashboardFigures } from "../../functions/data/dashboard";
-import { listTransactions, transactionTotals } from "../../functions/data/transactions";
-import { archiveMonthsForReferences, firstPaymentAt, listArchiveMonths, monthFigures, readMonthPage } from "../../functions/data/archive";
-import { listMerchantTransfers } from "../../functions/data/transfers";
-import { keptReportBy, keptTransactionTotals } from "../../functions/data/closed-days";
+} from "#server/data/terminals";
+import { dashboardFigures } from "#server/data/dashboard";
+import { listTransactions, transactionTotals } from "#server/data/transactions";
+import { archiveMonthsForReferences, firstPaymentAt, listArchiveMonths, monthFigures, readMonthPage } from "#server/data/archive";
+import { listMerchantTransfers } from "#server/data/transfers";
+import { keptReportBy, keptTransactionTotals } from "#server/data/closed-days";
 
 export interface Recorded {
   sql: string;

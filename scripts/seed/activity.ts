@@ -14,7 +14,7 @@ import {
   type Channel,
   type PaymentFacts,
   type PostingLine,
-} from "../../functions/ledger";
+} from "#server/ledger";
 import { CARD_BINS, CARD_SHARE, type CardScheme } from "./ghana";
 import { Rng, WeightedTable } from "./prng";
 import { DAY_MS, HOUR_MS, HOUR_WEIGHTS, STATUS_SHARE, SUNDAY_HOUR_WEIGHTS, TERMINAL_SHARE, WEEKDAY_WEIGHTS, type SizeProfile } from "./profile";

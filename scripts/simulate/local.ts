@@ -1,9 +1,9 @@
 // The demo business as the simulator and bench:ingest see it in the local D1
 // (scripts/seed/local.ts opens it): where payments can happen, which terminals
 // heartbeat, and a development API key made in an administrator's name.
-import { makeApiKey } from "../../functions/api/keys";
-import { createApiKey } from "../../functions/data/api-keys";
-import { registerKeyHashStatement } from "../../functions/data/directory";
+import { makeApiKey } from "#server/api/keys";
+import { createApiKey } from "#server/data/api-keys";
+import { registerKeyHashStatement } from "#server/data/directory";
 import { KUMASI_FRESH_FOODS } from "../seed/data";
 import type { Place, Terminal } from "./traffic";
 

@@ -2,7 +2,7 @@
 // business's real merchants, points of sale and terminals (read from the local
 // D1), in the Partner API's shape (functions/api/schemas.ts). Pure: the random
 // source is given, so a test can check what comes out.
-import type { HeartbeatInput, PaymentInput, ReversalInput } from "../../functions/api/schemas";
+import type { HeartbeatInput, PaymentInput, ReversalInput } from "#server/api/schemas";
 
 export interface Place {
   merchantId: string;

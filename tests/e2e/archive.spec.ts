@@ -2,9 +2,9 @@
 // the archived months with their counts, a payment found there by its exact reference, and an archived month
 // downloaded as CSV with its merchants' names (ɛ, ɔ, ŋ) intact; at 1280 and 390 px wide.
 import { readFileSync } from "node:fs";
-import { monthOf } from "../../functions/archive/format";
-import { runArchive } from "../../functions/archive/job";
-import { applyIngest, type PaymentItem } from "../../functions/data/ingest";
+import { monthOf } from "#server/archive/format";
+import { runArchive } from "#server/archive/job";
+import { applyIngest, type PaymentItem } from "#server/data/ingest";
 import { ACCRA, businessOf } from "../support/tenants";
 import { expect, hydrated, test } from "./fixtures";
 

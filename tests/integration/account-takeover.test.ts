@@ -5,12 +5,12 @@
 // other business's view of the person (name, phones) changes. A phone becomes a way to sign in only when its owner
 // proves it (Settings → Security, a code to that phone while signed in): that is tested here too.
 import { describe, expect, it } from "vitest";
-import { maskPhone } from "../../app/lib/phone";
-import type { AuthDeps } from "../../functions/auth/deps";
-import { requestOtp } from "../../functions/auth/otp";
-import { startLogin } from "../../functions/auth/sign-in";
-import type { SmsMessage, SmsPort } from "../../functions/auth/sms";
-import { parseAuthConfig } from "../../functions/env";
+import { maskPhone } from "#app/lib/phone";
+import type { AuthDeps } from "#server/auth/deps";
+import { requestOtp } from "#server/auth/otp";
+import { startLogin } from "#server/auth/sign-in";
+import type { SmsMessage, SmsPort } from "#server/auth/sms";
+import { parseAuthConfig } from "#server/env";
 import { sendChecked } from "../support/fresh-check";
 import { signedInCookie } from "../support/sign-in";
 import { ACCRA, KUMASI, META } from "../support/tenants";

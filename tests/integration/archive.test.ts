@@ -5,13 +5,13 @@
 // another business's archive is a 404.
 import { gunzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { monthOf, type Manifest } from "../../functions/archive/format";
-import { runArchive, type ArchiveDeps } from "../../functions/archive/job";
-import { restoreMonth } from "../../functions/archive/restore";
-import { clearDuePayments } from "../../functions/clearing";
-import { applyIngest, type PaymentItem } from "../../functions/data/ingest";
-import { listMerchantBalances } from "../../functions/data/ledger";
-import { reportBy } from "../../functions/data/reports";
+import { monthOf, type Manifest } from "#server/archive/format";
+import { runArchive, type ArchiveDeps } from "#server/archive/job";
+import { restoreMonth } from "#server/archive/restore";
+import { clearDuePayments } from "#server/clearing";
+import { applyIngest, type PaymentItem } from "#server/data/ingest";
+import { listMerchantBalances } from "#server/data/ledger";
+import { reportBy } from "#server/data/reports";
 import { textOf } from "../support/html";
 import { expectAccountSumsMatchEntries } from "../support/ledger";
 import { signedInCookie } from "../support/sign-in";

@@ -6,7 +6,7 @@
 // against the real D1 of the built worker in Miniflare.
 import { SignJWT, generateKeyPair } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { AuthDeps } from "../../functions/auth/deps";
+import type { AuthDeps } from "#server/auth/deps";
 import {
   OidcError,
   clearOidcCaches,
@@ -18,9 +18,9 @@ import {
   verifyIdToken,
   type OidcDeps,
   type OidcProviderId,
-} from "../../functions/auth/oidc";
-import { startLogin } from "../../functions/auth/sign-in";
-import { parseAuthConfig, parseOidcConfig, type OidcConfig } from "../../functions/env";
+} from "#server/auth/oidc";
+import { startLogin } from "#server/auth/sign-in";
+import { parseAuthConfig, parseOidcConfig, type OidcConfig } from "#server/env";
 import { authorize, closedPort, startOidcProvider, type LocalProvider } from "../support/oidc-provider";
 import { META } from "../support/tenants";
 import { usePortal } from "../support/use-portal";

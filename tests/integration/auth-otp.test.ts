@@ -2,13 +2,13 @@
 // SMS gateway adapter against a local fake gateway, and the dev outbox page.
 // The functions run here in node against the portal's D1; clocks are injected.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { AuthDeps } from "../../functions/auth/deps";
-import { maskPhone } from "../../app/lib/phone";
-import { OTP, OTP_MESSAGES, codeHmac, requestOtp, verifyOtp } from "../../functions/auth/otp";
-import type { SessionData } from "../../functions/auth/session";
-import { startLogin } from "../../functions/auth/sign-in";
-import { SmsDeliveryError, devOutbox, httpSmsGateway, type SmsMessage, type SmsPort } from "../../functions/auth/sms";
-import { parseAuthConfig } from "../../functions/env";
+import type { AuthDeps } from "#server/auth/deps";
+import { maskPhone } from "#app/lib/phone";
+import { OTP, OTP_MESSAGES, codeHmac, requestOtp, verifyOtp } from "#server/auth/otp";
+import type { SessionData } from "#server/auth/session";
+import { startLogin } from "#server/auth/sign-in";
+import { SmsDeliveryError, devOutbox, httpSmsGateway, type SmsMessage, type SmsPort } from "#server/auth/sms";
+import { parseAuthConfig } from "#server/env";
 import { startFakeSmsGateway, type FakeSmsGateway } from "../support/fake-sms-gateway";
 import { startPortal, type Portal } from "../support/portal";
 import { TEMPLATE_STATE } from "../support/state";

@@ -2,11 +2,11 @@
 // a wrong kid, expiry, the SPEC validity rule, return URLs per channel, logout,
 // sign out everywhere, key rotation, business choice and the cross-origin refusal.
 import { describe, expect, it } from "vitest";
-import type { AuthDeps } from "../../functions/auth/deps";
-import { requireBusiness, requireIdentified, requireSession, requireVerified } from "../../functions/auth/guards";
-import { requireSameOrigin } from "../../functions/auth/origin";
-import { maskPhone } from "../../app/lib/phone";
-import { requestOtp, verifyOtp } from "../../functions/auth/otp";
+import type { AuthDeps } from "#server/auth/deps";
+import { requireBusiness, requireIdentified, requireSession, requireVerified } from "#server/auth/guards";
+import { requireSameOrigin } from "#server/auth/origin";
+import { maskPhone } from "#app/lib/phone";
+import { requestOtp, verifyOtp } from "#server/auth/otp";
 import { SignJWT } from "jose";
 import {
   EXPIRED_COOKIE_GRACE_MS,
@@ -17,10 +17,10 @@ import {
   sessionCookie,
   type Channel,
   type SessionData,
-} from "../../functions/auth/session";
-import { NO_ACCOUNT, chooseBusiness, logout, signOutEverywhere, startLogin } from "../../functions/auth/sign-in";
-import type { SmsMessage, SmsPort } from "../../functions/auth/sms";
-import { parseAuthConfig, type AuthConfig } from "../../functions/env";
+} from "#server/auth/session";
+import { NO_ACCOUNT, chooseBusiness, logout, signOutEverywhere, startLogin } from "#server/auth/sign-in";
+import type { SmsMessage, SmsPort } from "#server/auth/sms";
+import { parseAuthConfig, type AuthConfig } from "#server/env";
 import { ACCRA, KUMASI, META } from "../support/tenants";
 import { usePortal } from "../support/use-portal";
 

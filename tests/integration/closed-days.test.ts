@@ -2,7 +2,7 @@
 // a kept figure says what the rollups say, and a payment that lands on a past
 // day (the Partner API takes them up to 90 days back) shows at the next request.
 import { beforeAll, describe, expect, it } from "vitest";
-import { formatAmount, formatCount } from "../../app/lib/format";
+import { formatAmount, formatCount } from "#app/lib/format";
 import { textOf } from "../support/html";
 import { api, eventually, makeKey, momoPayment, partiesOf, type Parties } from "../support/partner-api";
 import { paymentsConsumers } from "../support/portal";

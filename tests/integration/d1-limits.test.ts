@@ -4,15 +4,15 @@
 // against all the limits, function arguments counted (tests/support/sql-limits.ts).
 import { describe, expect, it } from "vitest";
 import { CATALOGUE, recordingDb, type Recorded, type Sample } from "../../scripts/bench/query-catalogue";
-import { archiveMonthsForReferences } from "../../functions/data/archive";
-import { pendingChangesFor } from "../../functions/data/employees";
-import { listMerchantFunds } from "../../functions/data/funds";
-import { listMerchantBalances } from "../../functions/data/ledger";
-import { listMerchants } from "../../functions/data/merchants";
-import { namesOf } from "../../functions/data/names";
-import { listSettlements } from "../../functions/data/settlements";
-import { listTerminals } from "../../functions/data/terminals";
-import { listTransactions, transactionTotals } from "../../functions/data/transactions";
+import { archiveMonthsForReferences } from "#server/data/archive";
+import { pendingChangesFor } from "#server/data/employees";
+import { listMerchantFunds } from "#server/data/funds";
+import { listMerchantBalances } from "#server/data/ledger";
+import { listMerchants } from "#server/data/merchants";
+import { namesOf } from "#server/data/names";
+import { listSettlements } from "#server/data/settlements";
+import { listTerminals } from "#server/data/terminals";
+import { listTransactions, transactionTotals } from "#server/data/transactions";
 import { limitProblems } from "../support/sql-limits";
 import { AMA_KUMASI, KUMASI } from "../support/tenants";
 import { usePortal } from "../support/use-portal";

@@ -2,7 +2,7 @@
 // ('DD MMM, YYYY ▪ h:mm A') for a moment on a detail page, the compact numeric one
 // ('DD/MM/YYYY, h:mm A') in lists and narrow cells. Times in Africa/Accra.
 import { describe, expect, it } from "vitest";
-import { formatDate } from "../../app/lib/format";
+import { formatDate } from "#app/lib/format";
 import { textOf } from "../support/html";
 import { signedInCookie } from "../support/sign-in";
 import { KUMASI } from "../support/tenants";

@@ -10,8 +10,8 @@
 // (endpointsAction); once the Developers tab hands ENDPOINT_INTENTS to it, the
 // same forms post to /settings?tab=developers as well.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createWebhookEndpoint, type WebhookEndpoint } from "../../functions/data/webhooks";
-import { newWebhookSecret } from "../../functions/webhooks/signing";
+import { createWebhookEndpoint, type WebhookEndpoint } from "#server/data/webhooks";
+import { newWebhookSecret } from "#server/webhooks/signing";
 import { actionDataOf, loaderDataOf, textOf } from "../support/html";
 import { startWebhookReceiver, type WebhookReceiver } from "../support/fake-webhook-receiver";
 import { signedInCookie } from "../support/sign-in";

@@ -4,14 +4,14 @@
 // its entries throughout. Staff answer on /disputes/{id}: evidence is checked by its bytes and its size, served back
 // only to the business, a Viewer cannot write, and nothing changes after the deadline. dispute.* webhooks are written.
 import { beforeAll, describe, expect, it } from "vitest";
-import { cardNumberPaths } from "../../functions/api/card-numbers";
-import { getMerchantBalances, postingStatements } from "../../functions/data/ledger";
-import { approveTransfer, requestTransfer } from "../../functions/data/transfer-requests";
-import { createWebhookEndpoint } from "../../functions/data/webhooks";
-import { clearingPosting, paymentPosting, transactionFee } from "../../functions/ledger";
-import { runSettlement, settlementPeriodFor } from "../../functions/settlement/run";
-import { moveBusiness } from "../../functions/shard-move";
-import { newWebhookSecret } from "../../functions/webhooks/signing";
+import { cardNumberPaths } from "#server/api/card-numbers";
+import { getMerchantBalances, postingStatements } from "#server/data/ledger";
+import { approveTransfer, requestTransfer } from "#server/data/transfer-requests";
+import { createWebhookEndpoint } from "#server/data/webhooks";
+import { clearingPosting, paymentPosting, transactionFee } from "#server/ledger";
+import { runSettlement, settlementPeriodFor } from "#server/settlement/run";
+import { moveBusiness } from "#server/shard-move";
+import { newWebhookSecret } from "#server/webhooks/signing";
 import { actionDataOf } from "../support/html";
 import { expectAccountSumsMatchEntries } from "../support/ledger";
 import { api, makeKey } from "../support/partner-api";

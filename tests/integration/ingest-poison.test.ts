@@ -7,9 +7,9 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { capture } from "../../scripts/lib/run";
-import { fingerprintOf } from "../../functions/api/resolve";
-import type { IngestMessage } from "../../functions/api/consumer";
-import type { PaymentItem } from "../../functions/data/ingest";
+import { fingerprintOf } from "#server/api/resolve";
+import type { IngestMessage } from "#server/api/consumer";
+import type { PaymentItem } from "#server/data/ingest";
 import { loaderDataOf, textOf } from "../support/html";
 import { api, eventually, makeKey, momoPayment, partiesOf, type Parties } from "../support/partner-api";
 import { paymentsConsumers, ROOT } from "../support/portal";

@@ -2,7 +2,7 @@
 // Worker: balances are the ledger's sums, names come with the transfers, and
 // another business's merchant is the SPEC 404.
 import { describe, expect, it } from "vitest";
-import { formatAmount } from "../../app/lib/format";
+import { formatAmount } from "#app/lib/format";
 import { textOf } from "../support/html";
 import { signedInCookie } from "../support/sign-in";
 import { ACCRA, KUMASI } from "../support/tenants";

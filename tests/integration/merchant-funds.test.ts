@@ -2,8 +2,8 @@
 // the funds add up, the transfer form refuses bad input by its fields, a double
 // submit asks once, and only another person with the right role decides.
 import { describe, expect, it } from "vitest";
-import { formatAmount } from "../../app/lib/format";
-import { getMerchantBalances } from "../../functions/data/ledger";
+import { formatAmount } from "#app/lib/format";
+import { getMerchantBalances } from "#server/data/ledger";
 import { textOf } from "../support/html";
 import { mintSession, signedInCookie } from "../support/sign-in";
 import { ABENA_KUMASI, ACCRA, KUMASI } from "../support/tenants";

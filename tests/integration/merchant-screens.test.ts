@@ -3,8 +3,8 @@
 // with the message next to its field and no request, another business's ids are
 // 404, and a role that may not ask gets 403 whatever it posts.
 import { describe, expect, it } from "vitest";
-import { PHONE_MESSAGE } from "../../app/lib/phone";
-import { approveRequest } from "../../functions/data/approvals";
+import { PHONE_MESSAGE } from "#app/lib/phone";
+import { approveRequest } from "#server/data/approvals";
 import { textOf } from "../support/html";
 import { signedInCookie } from "../support/sign-in";
 import { ACCRA, KOFI_KUMASI, KUMASI, META } from "../support/tenants";

@@ -6,7 +6,7 @@
 // browser's part (the provider's pages, the cookie jar) is played from Node.
 import { decodeJwt } from "jose";
 import { afterAll, describe, expect, it } from "vitest";
-import { SIGN_IN_FAILURES } from "../../functions/auth/sign-in-messages";
+import { SIGN_IN_FAILURES } from "#server/auth/sign-in-messages";
 import { loaderDataOf, textOf } from "../support/html";
 import { authorize, closedPort, startOidcProvider, type LocalProvider } from "../support/oidc-provider";
 import type { Portal } from "../support/portal";

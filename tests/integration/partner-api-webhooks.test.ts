@@ -2,8 +2,8 @@
 // the Partner API reach a business's endpoint as payment.succeeded, payment.failed
 // and payment.reversed, signed, once each, even when the queue delivers a batch again.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createWebhookEndpoint } from "../../functions/data/webhooks";
-import { newWebhookSecret, verifySignature } from "../../functions/webhooks/signing";
+import { createWebhookEndpoint } from "#server/data/webhooks";
+import { newWebhookSecret, verifySignature } from "#server/webhooks/signing";
 import { startWebhookReceiver, type WebhookReceiver } from "../support/fake-webhook-receiver";
 import { api, eventually, makeKey, momoPayment, partiesOf, type Parties } from "../support/partner-api";
 import { paymentsConsumers, webhooksConsumers } from "../support/portal";

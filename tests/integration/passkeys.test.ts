@@ -4,7 +4,7 @@
 // attacker could send refused: a replay, another origin, another relying party id, another session's challenge,
 // an expired challenge, a removed passkey, a check bound to something else; and the limits' 429 with Retry-After.
 import { describe, expect, it } from "vitest";
-import type { AuthDeps } from "../../functions/auth/deps";
+import type { AuthDeps } from "#server/auth/deps";
 import {
   PASSKEY,
   PASSKEY_MESSAGES,
@@ -16,10 +16,10 @@ import {
   verifyPasskeyCheck,
   verifyRegistration,
   verifySignIn,
-} from "../../functions/auth/passkeys";
-import { isValidSession, type SessionData } from "../../functions/auth/session";
-import { startLogin } from "../../functions/auth/sign-in";
-import { parseAuthConfig } from "../../functions/env";
+} from "#server/auth/passkeys";
+import { isValidSession, type SessionData } from "#server/auth/session";
+import { startLogin } from "#server/auth/sign-in";
+import { parseAuthConfig } from "#server/env";
 import { SoftwareAuthenticator } from "../support/software-authenticator";
 import { checkUsed, mintFreshCheck } from "../support/fresh-check";
 import { KUMASI, META } from "../support/tenants";

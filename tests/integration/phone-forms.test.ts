@@ -3,7 +3,7 @@
 // 233XXXXXXXXX in the request, the same ones are refused with the same message
 // next to the field, and nothing is requested.
 import { describe, expect, it } from "vitest";
-import { PHONE_MESSAGE } from "../../app/lib/phone";
+import { PHONE_MESSAGE } from "#app/lib/phone";
 import { textOf } from "../support/html";
 import { signedInCookie } from "../support/sign-in";
 import { KUMASI } from "../support/tenants";

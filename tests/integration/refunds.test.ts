@@ -3,17 +3,17 @@
 // past the merchant's available money (checked again inside the approval's batch, where two approvals racing meet);
 // sent to the processor once, retried, and when it keeps failing the money returns. The ledger sums to zero throughout.
 import { beforeAll, describe, expect, it } from "vitest";
-import { cardNumberPaths } from "../../functions/api/card-numbers";
-import { getMerchantBalances, postingStatements } from "../../functions/data/ledger";
-import { clearingPosting, paymentPosting } from "../../functions/ledger";
-import { approveRefund, rejectRefund, requestRefund } from "../../functions/data/refund-requests";
-import { getRefund } from "../../functions/data/refunds";
-import { ForbiddenError, NotFoundError, RuleError, type Tenant } from "../../functions/data/tenant";
-import { approveTransfer, requestTransfer } from "../../functions/data/transfer-requests";
-import { createWebhookEndpoint } from "../../functions/data/webhooks";
-import { MAX_REFUND_ATTEMPTS, processRefunds, simulatedRefunds, type RefundOrder, type RefundPort } from "../../functions/refunds/send";
-import { moveBusiness } from "../../functions/shard-move";
-import { newWebhookSecret } from "../../functions/webhooks/signing";
+import { cardNumberPaths } from "#server/api/card-numbers";
+import { getMerchantBalances, postingStatements } from "#server/data/ledger";
+import { clearingPosting, paymentPosting } from "#server/ledger";
+import { approveRefund, rejectRefund, requestRefund } from "#server/data/refund-requests";
+import { getRefund } from "#server/data/refunds";
+import { ForbiddenError, NotFoundError, RuleError, type Tenant } from "#server/data/tenant";
+import { approveTransfer, requestTransfer } from "#server/data/transfer-requests";
+import { createWebhookEndpoint } from "#server/data/webhooks";
+import { MAX_REFUND_ATTEMPTS, processRefunds, simulatedRefunds, type RefundOrder, type RefundPort } from "#server/refunds/send";
+import { moveBusiness } from "#server/shard-move";
+import { newWebhookSecret } from "#server/webhooks/signing";
 import { expectAccountSumsMatchEntries } from "../support/ledger";
 import { api, makeKey } from "../support/partner-api";
 import { signedInCookie } from "../support/sign-in";

@@ -1,7 +1,7 @@
 // /reports and its CSV through the built Worker: every grouping adds up to the
 // rollups over the period, names replace ids, and the CSV says the same.
 import { describe, expect, it } from "vitest";
-import { formatAmount, formatCount, formatDate } from "../../app/lib/format";
+import { formatAmount, formatCount, formatDate } from "#app/lib/format";
 import { textOf } from "../support/html";
 import { signedInCookie } from "../support/sign-in";
 import { ACCRA, KUMASI } from "../support/tenants";

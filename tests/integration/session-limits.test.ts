@@ -2,7 +2,7 @@
 // counts as activity, the sign-in page's message, coming back to the page after signing in again, and the sessions a
 // changed role or a deactivation ends.
 import { describe, expect, it } from "vitest";
-import { SESSION_IDLE_MS, SESSION_TTL_MS } from "../../functions/auth/session";
+import { SESSION_IDLE_MS, SESSION_TTL_MS } from "#server/auth/session";
 import { textOf } from "../support/html";
 import { mintSession, type MintTimes } from "../support/sign-in";
 import { ACCRA, KUMASI } from "../support/tenants";

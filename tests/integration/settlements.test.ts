@@ -3,8 +3,8 @@
 // once); payouts are claimed, retried after a failure, never paid twice; the
 // Cron Trigger runs it all; the page shows it and only an administrator runs it.
 import { beforeAll, describe, expect, it } from "vitest";
-import { processPayouts, type Payout, type PayoutPort } from "../../functions/settlement/payouts";
-import { runSettlement, settlementPeriodFor } from "../../functions/settlement/run";
+import { processPayouts, type Payout, type PayoutPort } from "#server/settlement/payouts";
+import { runSettlement, settlementPeriodFor } from "#server/settlement/run";
 import { textOf } from "../support/html";
 import { signedInCookie } from "../support/sign-in";
 import { ACCRA, businessOf, KOFI_KUMASI, KUMASI, META } from "../support/tenants";

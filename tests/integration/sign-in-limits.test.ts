@@ -2,8 +2,8 @@
 // functions/auth/limits.ts): the request after a limit is a 429 with Retry-After and the wait said by the field,
 // per account (from many addresses) and per address (from several accounts); another address is not held up.
 import { describe, expect, it } from "vitest";
-import { AUTH_LIMITS, tooManyMessage } from "../../functions/auth/limits";
-import type { RateLimit } from "../../functions/rate-limit";
+import { AUTH_LIMITS, tooManyMessage } from "#server/auth/limits";
+import type { RateLimit } from "#server/rate-limit";
 import { textOf } from "../support/html";
 import { usePortal } from "../support/use-portal";
 

@@ -1,6 +1,6 @@
 // The unique-email sign-in page's server rules.
 import { describe, expect, it } from "vitest";
-import { AUTH_LIMITS } from "../../functions/auth/limits";
+import { AUTH_LIMITS } from "#server/auth/limits";
 import { usePortal } from "../support/use-portal";
 
 const portal = usePortal();

@@ -2,17 +2,17 @@
 // be changed. Each check has its positive control (the owner does see it), so a
 // missing fixture cannot make the test pass.
 import { beforeAll, describe, expect, it } from "vitest";
-import { approveRequest, getApprovalRequest, listApprovalRequests, rejectRequest, requestChange, requestSubjects } from "../../functions/data/approvals";
-import { listAudit } from "../../functions/data/audit";
-import { getEmployee, listEmployees } from "../../functions/data/employees";
-import { getMerchantBalances, listMerchantBalances, listTransactionEntries, postingStatements } from "../../functions/data/ledger";
-import { getMerchant, listMerchantChoices, listMerchants } from "../../functions/data/merchants";
-import { namesOf, type NameKind } from "../../functions/data/names";
-import { getPointOfSale, listPointsOfSale, pendingPointOfSaleRequest } from "../../functions/data/points-of-sale";
-import { reportBy } from "../../functions/data/reports";
-import { getSettlementAccount, listSettlementAccounts } from "../../functions/data/settlement-accounts";
-import { getSettlement, listPayoutAttempts, listSettlements, listSettlementTransactions } from "../../functions/data/settlements";
-import { NotFoundError, type Tenant } from "../../functions/data/tenant";
+import { approveRequest, getApprovalRequest, listApprovalRequests, rejectRequest, requestChange, requestSubjects } from "#server/data/approvals";
+import { listAudit } from "#server/data/audit";
+import { getEmployee, listEmployees } from "#server/data/employees";
+import { getMerchantBalances, listMerchantBalances, listTransactionEntries, postingStatements } from "#server/data/ledger";
+import { getMerchant, listMerchantChoices, listMerchants } from "#server/data/merchants";
+import { namesOf, type NameKind } from "#server/data/names";
+import { getPointOfSale, listPointsOfSale, pendingPointOfSaleRequest } from "#server/data/points-of-sale";
+import { reportBy } from "#server/data/reports";
+import { getSettlementAccount, listSettlementAccounts } from "#server/data/settlement-accounts";
+import { getSettlement, listPayoutAttempts, listSettlements, listSettlementTransactions } from "#server/data/settlements";
+import { NotFoundError, type Tenant } from "#server/data/tenant";
 import {
   changeTerminal,
   getTerminal,
@@ -22,13 +22,13 @@ import {
   listTerminalMerchants,
   listTerminals,
   terminalPlaces,
-} from "../../functions/data/terminals";
-import { getTransaction, listTransactions, transactionTotals } from "../../functions/data/transactions";
-import { approveTransfer, requestTransfer } from "../../functions/data/transfer-requests";
-import { getTransfer, listMerchantTransfers } from "../../functions/data/transfers";
-import { paymentPosting } from "../../functions/ledger";
-import { processPayouts } from "../../functions/settlement/payouts";
-import { runSettlement, settlementPeriodFor } from "../../functions/settlement/run";
+} from "#server/data/terminals";
+import { getTransaction, listTransactions, transactionTotals } from "#server/data/transactions";
+import { approveTransfer, requestTransfer } from "#server/data/transfer-requests";
+import { getTransfer, listMerchantTransfers } from "#server/data/transfers";
+import { paymentPosting } from "#server/ledger";
+import { processPayouts } from "#server/settlement/payouts";
+import { runSettlement, settlementPeriodFor } from "#server/settlement/run";
 import { recordingDb, type Recorded } from "../../scripts/bench/query-catalogue";
 import { usePortal } from "../support/use-portal";
 import { ABENA_KUMASI, ACCRA, AMA_ACCRA, AMA_KUMASI, businessDatabase, KOFI_KUMASI, KUMASI, ESI_KUMASI, META } from "../support/tenants";

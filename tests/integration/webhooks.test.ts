@@ -4,10 +4,10 @@
 // changes emit. Retries are 1 s apart here and answers time out after 2 s
 // (WEBHOOKS_RETRY_* and WEBHOOKS_TIMEOUT_SECONDS), so hours of outage take seconds.
 import { afterAll, describe, expect, it } from "vitest";
-import { requestChange } from "../../functions/data/approvals";
-import { approveTransfer, rejectTransfer, requestTransfer } from "../../functions/data/transfer-requests";
-import { getMerchantBalances } from "../../functions/data/ledger";
-import { ForbiddenError, NotFoundError } from "../../functions/data/tenant";
+import { requestChange } from "#server/data/approvals";
+import { approveTransfer, rejectTransfer, requestTransfer } from "#server/data/transfer-requests";
+import { getMerchantBalances } from "#server/data/ledger";
+import { ForbiddenError, NotFoundError } from "#server/data/tenant";
 import {
   createWebhookEndpoint,
   deleteWebhookEndpoint,
@@ -20,12 +20,12 @@ import {
   rollWebhookSecret,
   webhookEventStatements,
   type WebhookEndpoint,
-} from "../../functions/data/webhooks";
-import { processPayouts } from "../../functions/settlement/payouts";
-import { retrySchedule } from "../../functions/webhooks/backoff";
-import { resendWebhookDelivery, sendWebhookTestEvent } from "../../functions/webhooks/manual";
-import { newWebhookSecret, verifySignature } from "../../functions/webhooks/signing";
-import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from "../../functions/webhooks/types";
+} from "#server/data/webhooks";
+import { processPayouts } from "#server/settlement/payouts";
+import { retrySchedule } from "#server/webhooks/backoff";
+import { resendWebhookDelivery, sendWebhookTestEvent } from "#server/webhooks/manual";
+import { newWebhookSecret, verifySignature } from "#server/webhooks/signing";
+import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from "#server/webhooks/types";
 import { startWebhookReceiver, type ReceivedWebhook, type WebhookReceiver } from "../support/fake-webhook-receiver";
 import { waitFor } from "../support/fake-events-service";
 import { webhooksConsumers, type Portal } from "../support/portal";

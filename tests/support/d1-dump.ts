@@ -1,7 +1,7 @@
 // Where a piece of text is stored in a portal's D1: every row of every table is
 // read as text, blobs included (cast to text, as their bytes read), so a secret
 // found here was written somewhere, even inside a stored answer.
-import { normaliseDigits } from "../../functions/api/card-numbers";
+import { normaliseDigits } from "#server/api/card-numbers";
 
 /** The tables holding `text` anywhere in any row. */
 export async function tablesHolding(db: D1Database, text: string): Promise<string[]> {

@@ -6,7 +6,7 @@ import { randomUUID } from "node:crypto";
 import { decodeJwt } from "jose";
 import { actionDataOf } from "./html";
 
-export { checkBindings } from "../../functions/auth/fresh-check";
+export { checkBindings } from "#server/auth/fresh-check";
 
 /** The session id and user of a Cookie header made by tests/support/sign-in.ts. */
 export function sessionOf(cookie: { Cookie: string } | string): { sid: string; sub: string; activeBusiness: string | null } {

@@ -4,8 +4,8 @@
 // steps themselves are tested in sign-in-*.spec.ts and the auth-* tests; going
 // through them for every test would also run into the hourly code limits.
 import { randomUUID } from "node:crypto";
-import { SESSION_TTL_MS, returnUrlCookie, sessionCookie, type SessionData } from "../../functions/auth/session";
-import { parseAuthConfig } from "../../functions/env";
+import { SESSION_TTL_MS, returnUrlCookie, sessionCookie, type SessionData } from "#server/auth/session";
+import { parseAuthConfig } from "#server/env";
 
 export interface MintedSession {
   sid: string;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { amountLimitError } from "../../app/lib/amount-limits";
+import { amountLimitError } from "#app/lib/amount-limits";
 
 const balance = { pesewas: 125_050, name: "available balance" };
 

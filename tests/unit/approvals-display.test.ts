@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { APPROVAL_KINDS } from "../../functions/data/approvals";
-import { KIND_BY_SLUG, KIND_SLUGS, columnLabel, displayValue, kindName } from "../../app/lib/approvals";
+import { APPROVAL_KINDS } from "#server/data/approvals";
+import { KIND_BY_SLUG, KIND_SLUGS, columnLabel, displayValue, kindName } from "#app/lib/approvals";
 
 describe("request kinds in URLs", () => {
   it("every engine kind has a hyphenated slug that maps back to it", () => {

@@ -11,9 +11,9 @@ import {
   referenceHash,
   retentionCutoff,
   type ArchivedPayment,
-} from "../../functions/archive/format";
-import type { PaymentRow } from "../../functions/data/archive";
-import { ConfigError, parseArchiveConfig } from "../../functions/env";
+} from "#server/archive/format";
+import type { PaymentRow } from "#server/data/archive";
+import { ConfigError, parseArchiveConfig } from "#server/env";
 
 const payment = (id: number, reference: string, status: PaymentRow["status"], amount: number): ArchivedPayment => ({
   t: {

@@ -1,10 +1,10 @@
 // Pure sign-in rules: code generation, session validity, return URLs, the cookie's
 // keys (kid, rotation, tampering) and the same-origin check.
 import { describe, expect, it } from "vitest";
-import { isSameOriginRequest } from "../../functions/auth/origin";
-import { codeHmac, newCode } from "../../functions/auth/otp";
-import { dedupe, isValidSession, readSessionCookie, returnUrlFor, sessionCookie, sessionKeyId, type SessionData } from "../../functions/auth/session";
-import { parseAuthConfig } from "../../functions/env";
+import { isSameOriginRequest } from "#server/auth/origin";
+import { codeHmac, newCode } from "#server/auth/otp";
+import { dedupe, isValidSession, readSessionCookie, returnUrlFor, sessionCookie, sessionKeyId, type SessionData } from "#server/auth/session";
+import { parseAuthConfig } from "#server/env";
 
 const NOW = Date.parse("2026-05-01T09:00:00Z");
 const A = "a".repeat(40);

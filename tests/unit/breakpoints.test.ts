@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
-import { MOBILE_MAX_WIDTH, MOBILE_MEDIA_QUERY, isMobileWidth } from "../../app/lib/breakpoints";
+import { MOBILE_MAX_WIDTH, MOBILE_MEDIA_QUERY, isMobileWidth } from "#app/lib/breakpoints";
 
 describe("mobile breakpoint (SPEC 9: mobile at a width of 980 px or less)", () => {
   it("is 980 px", () => {

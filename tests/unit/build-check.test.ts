@@ -7,7 +7,7 @@ import {
   latestBuildUrl,
   pollInterval,
   reloadAllowed,
-} from "../../app/lib/build-check";
+} from "#app/lib/build-check";
 
 describe("constants (SPEC 9)", () => {
   it("polls every hour", () => {

@@ -3,7 +3,7 @@
 import fc from "fast-check";
 import * as v from "valibot";
 import { describe, expect, it, vi } from "vitest";
-import { logError } from "../../functions/log";
+import { logError } from "#server/log";
 import {
   cardNumberPaths,
   cardNumberPlaces,
@@ -13,8 +13,8 @@ import {
   passesLuhn,
   scanBody,
   withoutCardNumbers,
-} from "../../functions/api/card-numbers";
-import { IdempotencyKey, Reference } from "../../functions/api/schemas";
+} from "#server/api/card-numbers";
+import { IdempotencyKey, Reference } from "#server/api/schemas";
 import { ISSUE_SPELLINGS } from "../support/card-spellings";
 
 describe("passesLuhn", () => {

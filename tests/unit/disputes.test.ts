@@ -1,8 +1,8 @@
 // The pure parts of disputes (issue 14): an evidence file's type from its first bytes, a name that contradicts it, a
 // stored name, and the days left to answer in Africa/Accra days around midnight.
 import { describe, expect, it } from "vitest";
-import { cleanFileName, nameContradicts, sniffEvidenceType } from "../../functions/evidence";
-import { daysLeft, deadlineLabel } from "../../app/lib/disputes";
+import { cleanFileName, nameContradicts, sniffEvidenceType } from "#server/evidence";
+import { daysLeft, deadlineLabel } from "#app/lib/disputes";
 
 const bytes = (...values: (number | string)[]) =>
   Uint8Array.from(values.flatMap((value) => (typeof value === "string" ? [...value].map((c) => c.charCodeAt(0)) : [value])));

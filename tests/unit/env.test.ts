@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ConfigError, DEV_SESSION_SECRET, parseAuthConfig, parseConfig, parseEventsConfig, parseOidcConfig, relyingPartyFor } from "../../functions/env";
-import { retryDelaySeconds, totalRetryWindowSeconds } from "../../functions/events/retry";
+import { ConfigError, DEV_SESSION_SECRET, parseAuthConfig, parseConfig, parseEventsConfig, parseOidcConfig, relyingPartyFor } from "#server/env";
+import { retryDelaySeconds, totalRetryWindowSeconds } from "#server/events/retry";
 
 const SECRET_32 = "s".repeat(32);
 const SECRET_31 = "s".repeat(31);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_ERROR_MESSAGE, errorMessage } from "../../app/lib/errors";
+import { DEFAULT_ERROR_MESSAGE, errorMessage } from "#app/lib/errors";
 
 describe("errorMessage (SPEC 8: data.message, response.data.message, message, fallback)", () => {
   const all = { data: { message: "data" }, response: { data: { message: "response" } }, message: "own" };

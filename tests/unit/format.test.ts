@@ -2,8 +2,8 @@ import dayjs from "dayjs";
 import timezone from "dayjs/plugin/timezone.js";
 import utc from "dayjs/plugin/utc.js";
 import { describe, expect, it } from "vitest";
-import { displayValue } from "../../app/lib/approvals";
-import { paymentMethod } from "../../app/lib/transactions-view";
+import { displayValue } from "#app/lib/approvals";
+import { paymentMethod } from "#app/lib/transactions-view";
 import {
   ACCRA_UTC_OFFSET_MINUTES,
   DATE_FORMATS,
@@ -17,7 +17,7 @@ import {
   networkLabel,
   replaceBrandWords,
   type DateFormat,
-} from "../../app/lib/format";
+} from "#app/lib/format";
 
 describe("DATE_FORMATS (SPEC 9)", () => {
   it("holds exactly the five formats of SPEC, with the default one", () => {

@@ -4,9 +4,9 @@
 import fc from "fast-check";
 import * as v from "valibot";
 import { describe, expect, it } from "vitest";
-import { CalendarDate, DATE_PATTERN, daysInMonth, Instant, INSTANT_PATTERN, parseCalendarDate, parseInstant } from "../../functions/api/instant";
-import { DisputeInput, PaymentInput } from "../../functions/api/schemas";
-import { EXAMPLES } from "../../functions/api/openapi";
+import { CalendarDate, DATE_PATTERN, daysInMonth, Instant, INSTANT_PATTERN, parseCalendarDate, parseInstant } from "#server/api/instant";
+import { DisputeInput, PaymentInput } from "#server/api/schemas";
+import { EXAMPLES } from "#server/api/openapi";
 
 const InstantSchema = Instant("A time.");
 const DateSchema = CalendarDate("A day.", ["2026-12-07"]);

@@ -1,10 +1,10 @@
 // The list machinery's pure parts: the URL's page and trail, page numbers from
 // keyset pages, and CSV fields that a spreadsheet cannot turn into formulas.
 import { describe, expect, it } from "vitest";
-import { csvField, csvLine } from "../../functions/csv";
-import { MAX_PAGES_WALKED, encodeCursor, numberedPage, type Page } from "../../functions/data/page";
-import { filterHref, pageHref, readPage, readTrail } from "../../app/lib/list-url";
-import { listParams, oneOf, searchParam } from "../../app/lib/list-params";
+import { csvField, csvLine } from "#server/csv";
+import { MAX_PAGES_WALKED, encodeCursor, numberedPage, type Page } from "#server/data/page";
+import { filterHref, pageHref, readPage, readTrail } from "#app/lib/list-url";
+import { listParams, oneOf, searchParam } from "#app/lib/list-params";
 
 /** 10 rows, 3 a page, as a keyset loader would give them; counts the queries. */
 function loader(total = 10, size = 3) {

@@ -11,8 +11,8 @@ import {
   MerchantCreateForm,
   MerchantUpdateForm,
   SettlementAccountForm,
-} from "../../app/lib/merchant-forms";
-import { PHONE_MESSAGE } from "../../app/lib/phone";
+} from "#app/lib/merchant-forms";
+import { PHONE_MESSAGE } from "#app/lib/phone";
 
 const GOOD = {
   code: " mrc-0042 ",

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { readMerchantSearch } from "../../app/lib/merchant-search";
+import { readMerchantSearch } from "#app/lib/merchant-search";
 
 describe("readMerchantSearch (SPEC 5: number-heavy means more digits than letters)", () => {
   it.each([

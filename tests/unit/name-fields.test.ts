@@ -2,11 +2,11 @@
 // message on its field, by the one rule (hasBidiControl); names in any script and emoji still pass.
 import * as v from "valibot";
 import { describe, expect, it } from "vitest";
-import { PasskeyName } from "../../functions/auth/passkeys";
-import { bidiControlMessage } from "../../app/lib/validation";
-import { CreateForm } from "../../app/routes/settings/developers.server";
-import { EndpointSchema } from "../../app/routes/settings/developers-endpoints.server";
-import { InviteSchema } from "../../app/routes/settings/team.server";
+import { PasskeyName } from "#server/auth/passkeys";
+import { bidiControlMessage } from "#app/lib/validation";
+import { CreateForm } from "#app/routes/settings/developers.server";
+import { EndpointSchema } from "#app/routes/settings/developers-endpoints.server";
+import { InviteSchema } from "#app/routes/settings/team.server";
 
 const OVERRIDE = "\u202E";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isNetworkFailure } from "../../app/components/submission";
+import { isNetworkFailure } from "#app/components/submission";
 
 describe("isNetworkFailure", () => {
   it.each(["Failed to fetch", "NetworkError when attempting to fetch resource.", "Load failed", "Network request failed", "fetch failed"])(

@@ -7,7 +7,7 @@ import {
   type Notice,
   type NotificationAction,
   type NotificationState,
-} from "../../app/lib/notifications";
+} from "#app/lib/notifications";
 
 const plain: Notice = { kind: "danger", message: "Action Failed" };
 const priority: Notice = { kind: "warning", message: "Heads up", priority: true };

@@ -6,11 +6,11 @@
 // slip through unchecked.
 import * as v from "valibot";
 import { describe, expect, it } from "vitest";
-import { cardNumberPaths } from "../../functions/api/card-numbers";
-import { EXAMPLES, openApiDocument, RULES_IN_WORDS, type SchemaName } from "../../functions/api/openapi";
-import { IdempotencyKey } from "../../functions/api/schemas";
-import * as rejections from "../../functions/api/rejections";
-import * as api from "../../functions/api/schemas";
+import { cardNumberPaths } from "#server/api/card-numbers";
+import { EXAMPLES, openApiDocument, RULES_IN_WORDS, type SchemaName } from "#server/api/openapi";
+import { IdempotencyKey } from "#server/api/schemas";
+import * as rejections from "#server/api/rejections";
+import * as api from "#server/api/schemas";
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type JsonObject = { [key: string]: Json };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { pageWindow } from "../../app/lib/pagination";
+import { pageWindow } from "#app/lib/pagination";
 
 describe("pageWindow (SPEC 9: previous, current and next, padded to three)", () => {
   it.each([

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { approvalPath, paths } from "../../app/lib/paths";
-import { ROUTE_TABLE } from "../../app/lib/route-table";
+import { approvalPath, paths } from "#app/lib/paths";
+import { ROUTE_TABLE } from "#app/lib/route-table";
 
 describe("paths to the SPEC screens", () => {
   it("builds each screen's path from its ids", () => {

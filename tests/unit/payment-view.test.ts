@@ -1,8 +1,8 @@
 // Issue 24, defect 7: a failed payment has no fee and no net, in the API's answer and
 // in every payment.* webhook (both are paymentView).
 import { describe, expect, it } from "vitest";
-import { paymentView } from "../../functions/api/views";
-import type { HeldPayment } from "../../functions/data/api-payments";
+import { paymentView } from "#server/api/views";
+import type { HeldPayment } from "#server/data/api-payments";
 
 const held = (status: HeldPayment["status"]): HeldPayment => ({
   reference: "PAY-0001",

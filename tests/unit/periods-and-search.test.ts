@@ -1,8 +1,8 @@
 // The money lists' period and search rules, at their edges.
 import { describe, expect, it } from "vitest";
-import { MAX_RANGE_DAYS, resolveRange } from "../../app/lib/date-range";
-import { readTransactionSearch } from "../../app/lib/transaction-search";
-import { isCalendarDay, parseCedis } from "../../app/lib/validation";
+import { MAX_RANGE_DAYS, resolveRange } from "#app/lib/date-range";
+import { readTransactionSearch } from "#app/lib/transaction-search";
+import { isCalendarDay, parseCedis } from "#app/lib/validation";
 
 const NOW = Date.parse("2026-11-21T15:30:00Z");
 const day = (iso: string) => Date.parse(`${iso}T00:00:00Z`);

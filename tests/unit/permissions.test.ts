@@ -2,8 +2,8 @@
 // who may do what must change this table too.
 import { describe, expect, it } from "vitest";
 import { data } from "@remix-run/cloudflare";
-import { requirePermission } from "../../functions/guards";
-import { PERMISSIONS, ROLES, can, canGrantRole, hasUserAccess, isRole, permissionsOf, type Permission, type Role } from "../../functions/permissions";
+import { requirePermission } from "#server/guards";
+import { PERMISSIONS, ROLES, can, canGrantRole, hasUserAccess, isRole, permissionsOf, type Permission, type Role } from "#server/permissions";
 
 const S = "Super Administrator" as const;
 const A = "Administrator" as const;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { placeOf } from "../../functions/auth/guards";
-import { endedMessage, safeReturnPath } from "../../functions/auth/session";
+import { placeOf } from "#server/auth/guards";
+import { endedMessage, safeReturnPath } from "#server/auth/session";
 
 describe("safeReturnPath (where signing in again may send a person: this portal's own pages only)", () => {
   it.each([

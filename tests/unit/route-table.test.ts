@@ -11,7 +11,7 @@ import {
   layoutFor,
   matchRouteEntry,
   type NavItem,
-} from "../../app/lib/route-table";
+} from "#app/lib/route-table";
 
 // SPEC.md section 2, copied verbatim: route and page title.
 const SPEC_ROUTES: readonly [route: string, title: string][] = [

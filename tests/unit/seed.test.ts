@@ -1,7 +1,7 @@
 // The demo-data generator (scripts/seed): deterministic, anchored in time,
 // the DESIGN.md identities exactly, and rows that obey the model's rules.
 import { describe, expect, it } from "vitest";
-import { assertBalanced, clearsAt, ledgerAccountId, transactionFee, type PostingLine } from "../../functions/ledger";
+import { assertBalanced, clearsAt, ledgerAccountId, transactionFee, type PostingLine } from "#server/ledger";
 import { BUSINESSES, KUMASI_FRESH_FOODS, SEED_SIZES, USERS } from "../../scripts/seed/data";
 import { collectSeed, DAY_MS, seedDigest, SIZE_PROFILES, startOfUtcDay } from "../../scripts/seed/generate";
 import { CARD_BINS, NETWORK_PREFIXES } from "../../scripts/seed/ghana";

@@ -122,14 +122,22 @@ describe("the lint rule for modules the browser reaches", () => {
     expect(pattern.allowTypeImports).toBe(true);
   });
 
-  it("refuses every module of functions/ but the shared ones, from any depth", () => {
+  it("refuses every module of functions/ but the shared ones", () => {
     const files = readdirSync("functions", { recursive: true, encoding: "utf8" })
       .filter((file) => file.endsWith(".ts") && !file.endsWith(".d.ts"))
       .map((file) => `functions/${file.split(path.sep).join("/")}`);
     expect(files.length).toBeGreaterThan(20);
     for (const file of files) {
-      const specifier = file.replace(/\.ts$/, "");
-      for (const up of ["../", "../../", "../../../"]) expect([file, restricted.test(up + specifier)]).toEqual([file, !SHARED_WITH_BROWSER.includes(file)]);
+      const specifier = file.replace(/^functions\//, "#server/").replace(/\.ts$/, "");
+      expect([file, restricted.test(specifier)]).toEqual([file, !SHARED_WITH_BROWSER.includes(file)]);
     }
+  });
+
+  it("and app/ reaches functions/ only through #server, never by a relative path from any depth", () => {
+    const appBlock = lintConfig.find((c) => c.files?.includes("app/**/*.{ts,tsx}") && c.rules?.["no-restricted-imports"]);
+    const appOptions = appBlock?.rules?.["no-restricted-imports"] as [string, { patterns: { regex: string }[] }];
+    const relative = appOptions[1].patterns.map((p) => new RegExp(p.regex));
+    for (const up of ["../", "../../", "../../../"]) expect(relative.some((r) => r.test(`${up}functions/permissions`))).toBe(true);
+    expect(relative.some((r) => r.test("#server/permissions"))).toBe(false);
   });
 });

@@ -3,10 +3,10 @@
 // callback page posts (exact origin, the very popup, the shape, no other next
 // page), and the failure messages of SPEC section 8.
 import { describe, expect, it } from "vitest";
-import { SIGN_IN_FAILURES, isSignInFailure, signInFailureMessage } from "../../functions/auth/sign-in-messages";
-import { DEFAULT_POPUP_SIZE, popupFeatures, popupSize, type PopupSize } from "../../app/lib/popup";
-import { SIGN_IN_MESSAGE_TYPE, readSignInMessage } from "../../app/lib/sign-in-popup";
-import { contentSecurityPolicy, withSecurityHeaders } from "../../functions/security-headers";
+import { SIGN_IN_FAILURES, isSignInFailure, signInFailureMessage } from "#server/auth/sign-in-messages";
+import { DEFAULT_POPUP_SIZE, popupFeatures, popupSize, type PopupSize } from "#app/lib/popup";
+import { SIGN_IN_MESSAGE_TYPE, readSignInMessage } from "#app/lib/sign-in-popup";
+import { contentSecurityPolicy, withSecurityHeaders } from "#server/security-headers";
 
 const GENERIC = "Action Failed. Please check connectivity and try again";
 const SPEC_USER_SWITCH =

@@ -4,8 +4,8 @@
 import { readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { listTransactions, transactionTotals } from "../../functions/data/transactions";
-import type { Tenant } from "../../functions/data/tenant";
+import { listTransactions, transactionTotals } from "#server/data/transactions";
+import type { Tenant } from "#server/data/tenant";
 import { compoundSelects, D1_LIMITS, functionCalls, limitProblems, stringLiterals } from "../support/sql-limits";
 
 const root = path.resolve(__dirname, "../..");

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { paymentStatus, statusClass, statusLabel, statusLabels } from "../../app/lib/statuses";
+import { paymentStatus, statusClass, statusLabel, statusLabels } from "#app/lib/statuses";
 
 describe("statuses read the same on every screen", () => {
   it("approval pills: pending waits, approved is good, rejected is bad, stale is plain", () => {

@@ -1,17 +1,8 @@
 import { describe, expect, it } from "vitest";
 import * as v from "valibot";
-import { MerchantUpdateForm } from "../../app/lib/merchant-forms";
-import { PointOfSaleFields } from "../../app/lib/point-of-sale-form";
-import {
-  bidiControlMessage,
-  exceedsLimit,
-  hasBidiControl,
-  isAccountNumber,
-  isEmpty,
-  isNumberHeavy,
-  isValidEmail,
-  parseLooseNumber,
-} from "../../app/lib/validation";
+import { MerchantUpdateForm } from "#app/lib/merchant-forms";
+import { PointOfSaleFields } from "#app/lib/point-of-sale-form";
+import { bidiControlMessage, exceedsLimit, hasBidiControl, isAccountNumber, isEmpty, isNumberHeavy, isValidEmail, parseLooseNumber } from "#app/lib/validation";
 
 describe("isEmpty (SPEC 5: undefined, null or an empty string)", () => {
   it.each([

@@ -4,12 +4,12 @@ import { createHmac } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ConfigError, parseWebhooksConfig } from "../../functions/env";
-import { nextStep, retrySchedule, webhookRetryDelaySeconds } from "../../functions/webhooks/backoff";
-import { envelopeOf, signingSecrets } from "../../functions/webhooks/delivery";
-import { disabledReason } from "../../functions/webhooks/notify";
-import { hmacSha256Hex, newWebhookSecret, signatureHeader, verifySignature } from "../../functions/webhooks/signing";
-import { checkWebhookUrl, isForbiddenIPv4, isForbiddenIPv6, parseIPv6 } from "../../functions/webhooks/url-rules";
+import { ConfigError, parseWebhooksConfig } from "#server/env";
+import { nextStep, retrySchedule, webhookRetryDelaySeconds } from "#server/webhooks/backoff";
+import { envelopeOf, signingSecrets } from "#server/webhooks/delivery";
+import { disabledReason } from "#server/webhooks/notify";
+import { hmacSha256Hex, newWebhookSecret, signatureHeader, verifySignature } from "#server/webhooks/signing";
+import { checkWebhookUrl, isForbiddenIPv4, isForbiddenIPv6, parseIPv6 } from "#server/webhooks/url-rules";
 
 describe("webhook URL rules", () => {
   const refused = (url: string, environment: "development" | "test" | "production" = "production") => {

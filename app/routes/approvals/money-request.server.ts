@@ -1,7 +1,7 @@
 // The server half of the money requests' approval pages (money-request.tsx is the shared half).
-import { checkBindings, underFreshCheck } from "../../../functions/auth/fresh-check";
-import type { ApprovalRequest } from "../../../functions/data/approvals";
-import type { TenantRequest } from "../../../functions/guards";
+import { checkBindings, underFreshCheck } from "#server/auth/fresh-check";
+import type { ApprovalRequest } from "#server/data/approvals";
+import type { TenantRequest } from "#server/guards";
 
 /** A decision runs under a fresh check made for this very request (issue 15). */
 export function underDecisionCheck<T>(

@@ -3,9 +3,9 @@
 import { Form } from "@remix-run/react";
 import * as v from "valibot";
 import { checkOf, FreshCheck } from "../../components/fresh-check";
-import type { ApprovalRequest } from "../../../functions/data/approvals";
-import type { Tenant } from "../../../functions/data/tenant";
-import { can } from "../../../functions/permissions";
+import type { ApprovalRequest } from "#server/data/approvals";
+import type { Tenant } from "#server/data/tenant";
+import { can } from "#server/permissions";
 import { describedBy, Field } from "../../components/form";
 
 /** Approve, or reject with a reason of at least three characters. */

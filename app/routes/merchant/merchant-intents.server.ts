@@ -2,12 +2,12 @@
 // details and its deactivation, each sent for another person to approve.
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import * as v from "valibot";
-import type { AuthDeps } from "../../../functions/auth/deps";
-import { requestChange } from "../../../functions/data/approvals";
-import { merchantClashes, type Merchant } from "../../../functions/data/merchants";
-import type { Tenant } from "../../../functions/data/tenant";
-import { redirectWithFlash } from "../../../functions/flash";
-import { refuse } from "../../../functions/http";
+import type { AuthDeps } from "#server/auth/deps";
+import { requestChange } from "#server/data/approvals";
+import { merchantClashes, type Merchant } from "#server/data/merchants";
+import type { Tenant } from "#server/data/tenant";
+import { redirectWithFlash } from "#server/flash";
+import { refuse } from "#server/http";
 import { changedOnly, fieldErrors, formFields, MERCHANT_FIELDS, merchantValues, MerchantUpdateForm, SENT_FOR_APPROVAL } from "../../lib/merchant-forms";
 
 export const MERCHANT_INTENTS = ["update-merchant", "deactivate-merchant"] as const;

@@ -1,8 +1,8 @@
 // What the Profile and Business tabs of /settings read: the signed-in person
 // and the business they work in.
 import { redirect } from "@remix-run/cloudflare";
-import type { AuthDeps } from "../../../functions/auth/deps";
-import { signedInIdentity } from "../../../functions/auth/identity";
+import type { AuthDeps } from "#server/auth/deps";
+import { signedInIdentity } from "#server/auth/identity";
 import { maskPhone } from "../../lib/phone";
 
 async function requireIdentity(request: Request, deps: AuthDeps) {

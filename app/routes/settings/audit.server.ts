@@ -2,12 +2,12 @@
 // database and the core one (its sign-in events), filtered by person, kind of record, action and Africa/Accra days in
 // the URL, in keyset pages; the CSV (routes/settings.audit.export.ts) reads the same filters.
 import * as v from "valibot";
-import type { AuthDeps } from "../../../functions/auth/deps";
-import { listAuditChoices, listBusinessAudit, type AuditFilter, type AuditListEntry } from "../../../functions/data/audit";
-import { businessPlace } from "../../../functions/data/directory";
-import { namesOf } from "../../../functions/data/names";
-import { numberedPage, type Page } from "../../../functions/data/page";
-import type { Db, Tenant } from "../../../functions/data/tenant";
+import type { AuthDeps } from "#server/auth/deps";
+import { listAuditChoices, listBusinessAudit, type AuditFilter, type AuditListEntry } from "#server/data/audit";
+import { businessPlace } from "#server/data/directory";
+import { namesOf } from "#server/data/names";
+import { numberedPage, type Page } from "#server/data/page";
+import type { Db, Tenant } from "#server/data/tenant";
 import { browserOf } from "../../lib/analytics";
 import { listParams } from "../../lib/list-params";
 import { paths } from "../../lib/paths";

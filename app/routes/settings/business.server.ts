@@ -3,13 +3,13 @@
 // administrator approves it, under a fresh check of their own.
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import * as v from "valibot";
-import { requestChange } from "../../../functions/data/approvals";
-import { ensureSecurityPolicy, getSecurityPolicy, pendingPolicyRequest } from "../../../functions/data/fresh-checks";
-import { nowIso, type Tenant } from "../../../functions/data/tenant";
-import { redirectWithFlash } from "../../../functions/flash";
-import { refusalMessage, requirePermission, type TenantRequest } from "../../../functions/guards";
-import { refuse } from "../../../functions/http";
-import { can } from "../../../functions/permissions";
+import { requestChange } from "#server/data/approvals";
+import { ensureSecurityPolicy, getSecurityPolicy, pendingPolicyRequest } from "#server/data/fresh-checks";
+import { nowIso, type Tenant } from "#server/data/tenant";
+import { redirectWithFlash } from "#server/flash";
+import { refusalMessage, requirePermission, type TenantRequest } from "#server/guards";
+import { refuse } from "#server/http";
+import { can } from "#server/permissions";
 import { paths } from "../../lib/paths";
 import { NOT_UNDERSTOOD, POLICY_INTENT } from "./tabs";
 

@@ -5,7 +5,7 @@
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import { data } from "@remix-run/cloudflare";
 import * as v from "valibot";
-import type { AuthDeps } from "../../../functions/auth/deps";
+import type { AuthDeps } from "#server/auth/deps";
 import {
   createWebhookEndpoint,
   deleteWebhookEndpoint,
@@ -17,20 +17,20 @@ import {
   setWebhookEndpointEnabled,
   updateWebhookEndpoint,
   type WebhookEndpoint,
-} from "../../../functions/data/webhooks";
-import type { Tenant } from "../../../functions/data/tenant";
-import { redirectWithFlash } from "../../../functions/flash";
-import { refusalMessage, requirePermission } from "../../../functions/guards";
-import { pageNotFound, refuse } from "../../../functions/http";
-import { resendWebhookDelivery, sendWebhookTestEvent, type ManualSendResult } from "../../../functions/webhooks/manual";
-import { newWebhookSecret } from "../../../functions/webhooks/signing";
-import { WEBHOOK_EVENT_TYPES } from "../../../functions/webhooks/types";
-import { checkWebhookUrl, MAX_WEBHOOK_URL_LENGTH } from "../../../functions/webhooks/url-rules";
+} from "#server/data/webhooks";
+import type { Tenant } from "#server/data/tenant";
+import { redirectWithFlash } from "#server/flash";
+import { refusalMessage, requirePermission } from "#server/guards";
+import { pageNotFound, refuse } from "#server/http";
+import { resendWebhookDelivery, sendWebhookTestEvent, type ManualSendResult } from "#server/webhooks/manual";
+import { newWebhookSecret } from "#server/webhooks/signing";
+import { WEBHOOK_EVENT_TYPES } from "#server/webhooks/types";
+import { checkWebhookUrl, MAX_WEBHOOK_URL_LENGTH } from "#server/webhooks/url-rules";
 import { ENDPOINTS_URL, EVENT_FIELD_PREFIX, outcomeText, type SendOutcome } from "../../lib/webhook-endpoints";
 import { bidiControlMessage, hasBidiControl } from "../../lib/validation";
 import { NOT_UNDERSTOOD } from "./tabs";
-import { checkBindings, fingerprintOf, underFreshCheck } from "../../../functions/auth/fresh-check";
-import type { TenantRequest } from "../../../functions/guards";
+import { checkBindings, fingerprintOf, underFreshCheck } from "#server/auth/fresh-check";
+import type { TenantRequest } from "#server/guards";
 
 export const ENDPOINT_INTENTS = ["create", "edit", "enable", "disable", "delete", "roll", "reveal", "test", "resend"] as const;
 export type EndpointIntent = (typeof ENDPOINT_INTENTS)[number];

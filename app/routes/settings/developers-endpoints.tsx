@@ -7,7 +7,7 @@ import { Form, Link, useNavigation } from "@remix-run/react";
 import { Field, describedBy } from "../../components/form";
 import { StatusPill } from "../../components/status-pill";
 import { formatDate } from "../../lib/format";
-import type { WebhookEventType } from "../../../functions/webhooks/types";
+import type { WebhookEventType } from "#server/webhooks/types";
 import { paths } from "../../lib/paths";
 import { ENDPOINTS_FORM_ACTION, eventFieldName, outcomeText } from "../../lib/webhook-endpoints";
 import { ErrorNotice } from "./notice";

@@ -4,21 +4,21 @@
 // endpoints join this tab later, with their own loader and intents beside these.
 import { data, type AppLoadContext } from "@remix-run/cloudflare";
 import * as v from "valibot";
-import { makeApiKey, ROLL_GRACE_MS } from "../../../functions/api/keys";
-import type { AuthDeps } from "../../../functions/auth/deps";
-import { createApiKey, listApiKeys, revokeApiKey, rollApiKey, type ApiKey } from "../../../functions/data/api-keys";
-import { registerKeyHashStatement } from "../../../functions/data/directory";
-import { numberedPage } from "../../../functions/data/page";
-import { countPaymentConflicts, listPaymentConflicts } from "../../../functions/data/payment-conflicts";
-import type { Tenant } from "../../../functions/data/tenant";
-import { redirectWithFlash } from "../../../functions/flash";
-import { refusalMessage } from "../../../functions/guards";
-import { pageNotFound, refuse, type FieldErrors } from "../../../functions/http";
+import { makeApiKey, ROLL_GRACE_MS } from "#server/api/keys";
+import type { AuthDeps } from "#server/auth/deps";
+import { createApiKey, listApiKeys, revokeApiKey, rollApiKey, type ApiKey } from "#server/data/api-keys";
+import { registerKeyHashStatement } from "#server/data/directory";
+import { numberedPage } from "#server/data/page";
+import { countPaymentConflicts, listPaymentConflicts } from "#server/data/payment-conflicts";
+import type { Tenant } from "#server/data/tenant";
+import { redirectWithFlash } from "#server/flash";
+import { refusalMessage } from "#server/guards";
+import { pageNotFound, refuse, type FieldErrors } from "#server/http";
 import { listParams } from "../../lib/list-params";
 import type { ApiKeyStatus } from "../../lib/statuses";
 import { API_KEY_INTENTS, DEVELOPERS_URL, KEY_NAME_MAX, NOT_UNDERSTOOD } from "./tabs";
-import { checkBindings, fingerprintOf, underFreshCheck } from "../../../functions/auth/fresh-check";
-import type { TenantRequest } from "../../../functions/guards";
+import { checkBindings, fingerprintOf, underFreshCheck } from "#server/auth/fresh-check";
+import type { TenantRequest } from "#server/guards";
 import { loadRefused } from "./developers-refused.server";
 import { bidiControlMessage, hasBidiControl } from "../../lib/validation";
 

@@ -4,7 +4,7 @@
 import { Form, useNavigation, useRevalidator } from "@remix-run/react";
 import { useEffect, useState, type FormEvent } from "react";
 import { formatDate } from "../../lib/format";
-import type { CheckNeeded } from "../../../functions/auth/fresh-check";
+import type { CheckNeeded } from "#server/auth/fresh-check";
 import { FreshCheck } from "../../components/fresh-check";
 import { createPasskey, passkeyCall } from "../../lib/passkey-browser";
 import type { loadPasskeys } from "./security.server";

@@ -3,15 +3,15 @@
 // number is a new way in), then sends a code to the new number; typing it back links the number.
 import { data, type AppLoadContext } from "@remix-run/cloudflare";
 import * as v from "valibot";
-import type { AuthDeps } from "../../../functions/auth/deps";
-import { CHECK_MESSAGES, checkBindings, underFreshCheck } from "../../../functions/auth/fresh-check";
-import type { VerifiedSession } from "../../../functions/auth/guards";
-import { authLimited, CODE_SEND_LIMITS, CODE_VERIFY_LIMITS, tooManyMessage } from "../../../functions/auth/limits";
-import { confirmPhoneProof, PHONE_MESSAGES, sendPhoneProof } from "../../../functions/auth/phones";
-import { smsPortFor } from "../../../functions/auth/sms";
-import { linkedNumbers } from "../../../functions/data/people";
-import { redirectWithFlash } from "../../../functions/flash";
-import type { TenantRequest } from "../../../functions/guards";
+import type { AuthDeps } from "#server/auth/deps";
+import { CHECK_MESSAGES, checkBindings, underFreshCheck } from "#server/auth/fresh-check";
+import type { VerifiedSession } from "#server/auth/guards";
+import { authLimited, CODE_SEND_LIMITS, CODE_VERIFY_LIMITS, tooManyMessage } from "#server/auth/limits";
+import { confirmPhoneProof, PHONE_MESSAGES, sendPhoneProof } from "#server/auth/phones";
+import { smsPortFor } from "#server/auth/sms";
+import { linkedNumbers } from "#server/data/people";
+import { redirectWithFlash } from "#server/flash";
+import type { TenantRequest } from "#server/guards";
 import { ghanaPhoneField, maskPhone } from "../../lib/phone";
 import { SECURITY_URL } from "./tabs";
 

@@ -2,12 +2,12 @@
 // /authenticate/passkey), the sessions that stand, signing one of them out, and signing out everywhere.
 import { data, redirect, type AppLoadContext } from "@remix-run/cloudflare";
 import * as v from "valibot";
-import type { AuthDeps } from "../../../functions/auth/deps";
-import type { VerifiedSession } from "../../../functions/auth/guards";
-import { listPasskeys, PasskeyName, relyingPartyOf, removePasskey, renamePasskey } from "../../../functions/auth/passkeys";
-import { listActiveSessions, revokeOwnSession, signOutEverywhere } from "../../../functions/auth/sign-in";
-import { flashCookie, redirectWithFlash } from "../../../functions/flash";
-import { refuse, type Refusal } from "../../../functions/http";
+import type { AuthDeps } from "#server/auth/deps";
+import type { VerifiedSession } from "#server/auth/guards";
+import { listPasskeys, PasskeyName, relyingPartyOf, removePasskey, renamePasskey } from "#server/auth/passkeys";
+import { listActiveSessions, revokeOwnSession, signOutEverywhere } from "#server/auth/sign-in";
+import { flashCookie, redirectWithFlash } from "#server/flash";
+import { refuse, type Refusal } from "#server/http";
 import { browserOf } from "../../lib/analytics";
 import { NOT_UNDERSTOOD, SECURITY_URL } from "./tabs";
 

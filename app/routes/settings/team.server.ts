@@ -2,8 +2,8 @@
 // invite, change-role and deactivate requests (each sent for approval).
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import * as v from "valibot";
-import type { AuthDeps } from "../../../functions/auth/deps";
-import { requestChange } from "../../../functions/data/approvals";
+import type { AuthDeps } from "#server/auth/deps";
+import { requestChange } from "#server/data/approvals";
 import {
   countEmployees,
   emailTakenInBusiness,
@@ -12,18 +12,18 @@ import {
   listPendingInvites,
   pendingChangesFor,
   type PendingEmployeeChange,
-} from "../../../functions/data/employees";
-import { numberedPage } from "../../../functions/data/page";
-import type { Tenant } from "../../../functions/data/tenant";
-import { redirectWithFlash } from "../../../functions/flash";
-import { refusalMessage } from "../../../functions/guards";
-import { pageNotFound, refuse } from "../../../functions/http";
-import { ROLES, can, canGrantRole } from "../../../functions/permissions";
+} from "#server/data/employees";
+import { numberedPage } from "#server/data/page";
+import type { Tenant } from "#server/data/tenant";
+import { redirectWithFlash } from "#server/flash";
+import { refusalMessage } from "#server/guards";
+import { pageNotFound, refuse } from "#server/http";
+import { ROLES, can, canGrantRole } from "#server/permissions";
 import { listParams } from "../../lib/list-params";
 import { ghanaPhoneField, maskPhone } from "../../lib/phone";
 import { bidiControlMessage, hasBidiControl, isValidEmail } from "../../lib/validation";
 import { NOT_UNDERSTOOD, TEAM_URL } from "./tabs";
-import { accountIdByEmail } from "../../../functions/data/directory";
+import { accountIdByEmail } from "#server/data/directory";
 
 export const TEAM_INTENTS = ["invite", "change-role", "deactivate"] as const;
 

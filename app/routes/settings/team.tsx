@@ -2,8 +2,8 @@
 // for approval, and the forms that request an invitation, a role change or a
 // deactivation (each approved by another person).
 import { Form, useLocation, useNavigation } from "@remix-run/react";
-import { DEFAULT_PAGE_SIZE } from "../../../functions/data/page";
-import type { Role } from "../../../functions/permissions";
+import { DEFAULT_PAGE_SIZE } from "#server/data/page";
+import type { Role } from "#server/permissions";
 import { DataTable, ListCount, Pager, type Column } from "../../components/data-table";
 import { Field, describedBy } from "../../components/form";
 import { StatusPill } from "../../components/status-pill";

@@ -1,0 +1,10 @@
+// The root route's loader: who is signed in, the flash message of the last change, and the environment's name.
+import { data, type LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { authDeps } from "#server/auth/deps";
+import { signedInIdentity } from "#server/auth/identity";
+import { readFlash } from "#server/flash";
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const [{ notice, clearCookie }, identity] = await Promise.all([readFlash(request, context.config), signedInIdentity(request, authDeps(request, context))]);
+  return data({ flash: notice, environment: context.config.environment, identity }, clearCookie ? { headers: { "Set-Cookie": clearCookie } } : undefined);
+}
