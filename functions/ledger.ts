@@ -4,6 +4,7 @@
 // Pure: the seed and the runtime post through the same functions.
 
 import { feeFor, pricingFor, type Channel } from "./pricing";
+import { DAY_MS } from "./time";
 
 export type { Channel };
 export type LedgerAccountKind =
@@ -22,7 +23,6 @@ export interface PostingLine {
 
 /** Days until a successful payment's money is available to the merchant. */
 export const CLEARING_DAYS: Readonly<Record<Channel, number>> = { mobile_money: 1, card: 3 };
-const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** Merchant service charge of one payment, by the pricing of functions/pricing.ts. */
 export function transactionFee(channel: Channel, amount: number): number {

@@ -22,6 +22,8 @@ export const SHARED_WITH_BROWSER: readonly string[] = [
   "functions/dispute-rules.ts",
   // The name rule against direction controls (issue 24): forms and evidence uploads refuse the same characters.
   "functions/text-direction.ts",
+  // Lengths of time and the UTC day: the date pickers and the server count days alike.
+  "functions/time.ts",
 ];
 
 export interface ClientModule {

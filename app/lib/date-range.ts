@@ -1,6 +1,7 @@
 // The period a money list covers: a quick range (today, 7 days, 30 days, this
 // month) or two typed days, in Africa/Accra (UTC+0 all year), as [from, to) epoch ms.
 import { isCalendarDay } from "./validation";
+import { DAY_MS, utcDay } from "#server/time";
 
 export const QUICK_RANGES = [
   { value: "today", label: "Today" },
@@ -23,11 +24,10 @@ export interface ResolvedRange {
   error: string | null;
 }
 
-const DAY_MS = 86_400_000;
 /** A year and a day: enough for a year's report, small enough to stay fast. */
 export const MAX_RANGE_DAYS = 366;
 
-const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+const dayOf = utcDay;
 const startOf = (day: string) => Date.parse(`${day}T00:00:00Z`);
 
 export function resolveRange(

@@ -1,8 +1,8 @@
 // A dispute's deadline in words (issue 14): whole days in Africa/Accra (UTC+0 all year, app/lib/format.ts) between
 // today and the evidence due date, whose end (the next midnight) is what the server stores.
 import { ACCRA_UTC_OFFSET_MINUTES } from "./format";
+import { DAY_MS } from "#server/time";
 
-const DAY_MS = 86_400_000;
 const OFFSET_MS = ACCRA_UTC_OFFSET_MINUTES * 60_000;
 
 /** Days from today to the due date (0: due today); negative once the deadline has passed. */

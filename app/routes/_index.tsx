@@ -21,8 +21,7 @@ import { ColumnChart } from "../components/charts";
 import { StatusPill } from "../components/status-pill";
 import { paymentMethod } from "../lib/transactions-view";
 import { useRootData } from "../lib/root-data";
-
-const DAY_MS = 86_400_000;
+import { DAY_MS } from "#server/time";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { deps, tenant } = await requireTenant(request, context, "view:dashboard");

@@ -8,6 +8,7 @@ import { requireTenant } from "#server/guards";
 import { listParams } from "../lib/list-params";
 import { readMerchantSearch } from "../lib/merchant-search";
 import { MERCHANT_LIST_PARAMS } from "./merchants._index";
+import { utcDay } from "#server/time";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { tenant } = await requireTenant(request, context, "export:merchant");
@@ -35,5 +36,5 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     { header: "Status", value: (m) => m.status },
     { header: "Added (UTC)", value: (m) => m.createdAt },
   ];
-  return csvResponse(`merchants-${new Date().toISOString().slice(0, 10)}.csv`, columns, (after) => listMerchants(tenant, { ...query, after }));
+  return csvResponse(`merchants-${utcDay(Date.now())}.csv`, columns, (after) => listMerchants(tenant, { ...query, after }));
 }

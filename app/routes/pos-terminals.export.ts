@@ -7,6 +7,7 @@ import { listTerminals } from "#server/data/terminals";
 import { requireTenant } from "#server/guards";
 import { statusLabel } from "../lib/statuses";
 import { terminalQuery, withPlaces } from "./pos-terminals._index";
+import { utcDay } from "#server/time";
 
 type Row = Awaited<ReturnType<typeof withPlaces>>[number];
 
@@ -22,7 +23,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     { header: "Last seen (UTC)", value: (t) => (t.lastSeenAt === null ? "Never" : new Date(t.lastSeenAt).toISOString()) },
     { header: "Software version", value: (t) => t.softwareVersion },
   ];
-  return csvResponse(`pos-terminals-${new Date().toISOString().slice(0, 10)}.csv`, columns, async (after) => {
+  return csvResponse(`pos-terminals-${utcDay(Date.now())}.csv`, columns, async (after) => {
     const page = await listTerminals(tenant, { ...query, after, limit: MAX_PAGE_SIZE });
     return { ...page, rows: await withPlaces(tenant, page.rows) };
   });

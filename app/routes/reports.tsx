@@ -19,6 +19,7 @@ import { filterHref } from "../lib/list-url";
 import { listParams, oneOf } from "../lib/list-params";
 import { moneyBack, refundsBy } from "#server/data/refunds";
 import { MoneyBackFigures } from "../components/money-back";
+import { DAY_MS, utcDay } from "#server/time";
 
 export const DIMENSIONS: { value: ReportDimension; label: string; heading: string }[] = [
   { value: "day", label: "By day", heading: "Day" },
@@ -46,7 +47,6 @@ export interface ReportLine {
   refunded: number;
 }
 
-const DAY_MS = 86_400_000;
 /** A by-day table shows a month of days at a time, newest first; the chart and the totals cover the whole period. */
 export const DAYS_PER_PAGE = 31;
 
@@ -81,7 +81,7 @@ export async function buildReport(tenant: Tenant, url: URL, now: number) {
     const byDay = new Map(lines.map((line) => [line.key, line]));
     lines = [];
     for (let at = Date.parse(`${period.fromDay}T00:00:00Z`); at <= Date.parse(`${period.toDay}T00:00:00Z`); at += DAY_MS) {
-      const day = new Date(at).toISOString().slice(0, 10);
+      const day = utcDay(at);
       lines.push(byDay.get(day) ?? { key: day, label: labelOf("day", day), count: 0, amount: 0, fee: 0, refunded: 0 });
     }
   }

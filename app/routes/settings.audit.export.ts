@@ -6,6 +6,7 @@ import { listBusinessAudit } from "#server/data/audit";
 import { MAX_PAGE_SIZE } from "#server/data/page";
 import { requireTenant } from "#server/guards";
 import { auditFilter, coreSource, namedAuditPage, type AuditRowView } from "./settings/audit.server";
+import { utcDay } from "#server/time";
 
 const json = (value: unknown) => (value === null || value === undefined ? "" : JSON.stringify(value));
 
@@ -25,7 +26,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const { deps, tenant } = await requireTenant(request, context, "view:audit");
   const { filter } = auditFilter(new URL(request.url));
   const core = await coreSource(deps, tenant);
-  const day = new Date(deps.now()).toISOString().slice(0, 10);
+  const day = utcDay(deps.now());
   return csvResponse(`audit-${day}.csv`, COLUMNS, async (after) =>
     namedAuditPage(tenant, await listBusinessAudit(tenant, core, { ...filter, after, limit: MAX_PAGE_SIZE })),
   );

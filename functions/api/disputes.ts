@@ -9,8 +9,7 @@ import { keptAnswerOf } from "../data/api-idempotency";
 import { RuleError, type BusinessDb, type RequestMeta } from "../data/tenant";
 import { badRequest, issuesOf, jsonBody, problem, type ApiDeps } from "./request";
 import { DisputeCloseInput, DisputeId, DisputeInput, IdempotencyKey, MAX_EVIDENCE_DAYS, type Problem } from "./schemas";
-
-const DAY_MS = 86_400_000;
+import { DAY_MS } from "../time";
 
 function metaOf(request: Request, deps: ApiDeps): RequestMeta {
   return { ip: request.headers.get("CF-Connecting-IP"), userAgent: request.headers.get("User-Agent"), requestId: deps.requestId ?? null };

@@ -5,6 +5,7 @@
 // So the parser is our own arithmetic over the fields the pattern captured, and refuses any day the calendar
 // does not have.
 import * as v from "valibot";
+import { DAY_MS } from "../time";
 
 /**
  * RFC 3339 `date-time`, upper-case T and Z, seconds required, fractions of up to 9 digits, and a zone of Z or
@@ -20,7 +21,6 @@ export const INSTANT_FORMAT_MESSAGE =
   "must be a time like 2026-11-23T10:15:00Z or 2026-11-23T11:15:00+01:00 (RFC 3339: the date, T, the time with seconds, then Z or ±HH:MM)";
 export const DATE_FORMAT_MESSAGE = "must be a date written YYYY-MM-DD";
 
-const DAY_MS = 86_400_000;
 const MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
 
 export const isLeapYear = (year: number) => year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);

@@ -5,12 +5,13 @@
 // hash is the right one (a slow password hash protects guessable secrets).
 import type { NewKeyRow } from "../data/api-keys";
 import { hex, sha256Hex } from "../sha256";
+import { DAY_MS } from "../time";
 
 const ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 const RANDOM_LENGTH = 32;
 export const KEY_PATTERN = /^pp_(live|test)_[0-9A-Za-z]{32}$/;
 /** How long a rolled key keeps working. */
-export const ROLL_GRACE_MS = 24 * 60 * 60 * 1000;
+export const ROLL_GRACE_MS = DAY_MS;
 
 function randomBase62(length: number): string {
   let out = "";

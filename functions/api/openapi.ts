@@ -42,6 +42,7 @@ import {
   WaitingReversalsPage,
   WaitingReversalView,
 } from "./rejections";
+import { DAY_MS } from "../time";
 
 /** The Retry-After answer header of a 429. */
 export const RetryAfter = v.pipe(v.number(), v.integer(), v.minValue(1), v.description("Seconds to wait before sending again."));
@@ -202,7 +203,7 @@ const description = (perMinute: number) =>
     "**Times.** A time is RFC 3339 with seconds and a zone: `2026-11-23T10:15:00Z` or `2026-11-23T11:15:00+01:00` (upper-case T and Z, " +
       "the zone as Z or ±HH:MM, up to 9 digits of fraction, cut to the millisecond). A date is `YYYY-MM-DD`. Each must be a day the calendar has " +
       "(no 31 September, no 30 February): anything else is a 400 naming the field, never moved to another day. " +
-      `A payment or reversal may say it happened at most ${MAX_PAYMENT_AGE_MS / 86_400_000} days ago, ` +
+      `A payment or reversal may say it happened at most ${MAX_PAYMENT_AGE_MS / DAY_MS} days ago, ` +
       `and at most ${CLOCK_SKEW_MS / 60_000} minutes ahead of the portal's clock. Amounts are integer pesewas in GHS, at most ${MAX_AMOUNT_PESEWAS}.`,
     "",
     "**Validation.** A 400 lists every problem of the request with its JSON path (`payments[3].merchant`): a missing field `is required`, " +

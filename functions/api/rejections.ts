@@ -7,12 +7,13 @@ import { jsonResponse } from "../http";
 import { listParkedMessages, type ParkedMessage } from "../data/ingest-parked";
 import { listWaitingReversals, REVERSAL_WAIT_MS, type WaitingReversal } from "../data/waiting-reversals";
 import type { BusinessDb } from "../data/tenant";
+import { DAY_MS } from "../time";
 
 const iso = (ms: number) => new Date(ms).toISOString();
 // What the portal writes (toISOString), not the wider set a request may send: the document must say the same.
 const IsoTime = v.pipe(v.string(), v.regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/), v.description("UTC, as 2026-11-25T11:15:13.000Z."));
 
-export const REVERSAL_WAIT_DAYS = REVERSAL_WAIT_MS / 86_400_000;
+export const REVERSAL_WAIT_DAYS = REVERSAL_WAIT_MS / DAY_MS;
 
 /** Said in the 202 of a reversal whose payment the portal does not hold yet (defect 4). */
 export const PAYMENT_NOT_KNOWN_MESSAGE =

@@ -38,6 +38,7 @@ export type { ApiDeps };
 import { rejectionsRequest, reversalAnswer, waitingReversalsRequest } from "./rejections";
 import type { IngestMessage } from "./consumer";
 import { sha256Hex } from "../sha256";
+import { DAY_MS } from "../time";
 
 type Route =
   | { name: "payments" }
@@ -122,7 +123,7 @@ function timeErrors(paths: { path: string; at: number }[], now: number, maxAgeMs
     at > now + skewMs
       ? [{ path, message: "is in the future" }]
       : at < now - maxAgeMs
-        ? [{ path, message: `is more than ${Math.round(maxAgeMs / 86_400_000)} days ago` }]
+        ? [{ path, message: `is more than ${Math.round(maxAgeMs / DAY_MS)} days ago` }]
         : [],
   );
 }

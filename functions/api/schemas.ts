@@ -4,6 +4,7 @@
 // are snake_case, as processors' APIs are. Money is integer pesewas in GHS.
 import * as v from "valibot";
 import { CalendarDate, Instant } from "./instant";
+import { DAY_MS } from "../time";
 
 export const MOBILE_MONEY_NETWORKS = ["MTN", "Telecel", "AirtelTigo"] as const;
 export const CARD_SCHEMES = ["VISA", "MASTERCARD", "GHLINK"] as const;
@@ -24,7 +25,7 @@ export const MAX_PAYMENTS_PER_REQUEST = 100;
 /** GHS 1,000,000.00: more is no card or wallet payment. */
 export const MAX_AMOUNT_PESEWAS = 100_000_000;
 /** A payment may say it happened at most this long before it reaches the portal. */
-export const MAX_PAYMENT_AGE_MS = 90 * 24 * 60 * 60 * 1000;
+export const MAX_PAYMENT_AGE_MS = 90 * DAY_MS;
 /** Processors' clocks drift: "when it happened" may be this far ahead of ours. */
 export const CLOCK_SKEW_MS = 5 * 60 * 1000;
 

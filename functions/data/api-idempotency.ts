@@ -2,6 +2,7 @@
 // claimed by the first request that carries it, with a hash of that request;
 // the answer is kept with it. Rows older than a day are dropped.
 import type { BusinessDb, Db } from "./tenant";
+import { DAY_MS } from "../time";
 
 export interface KeptAnswer {
   requestHash: string;
@@ -44,6 +45,6 @@ export async function releaseIdempotencyKey({ businessId, db }: BusinessDb, key:
 export async function dropOldIdempotencyKeys(db: Db, now: number): Promise<void> {
   await db
     .prepare("DELETE FROM api_idempotency WHERE created_at < ?")
-    .bind(now - 86_400_000)
+    .bind(now - DAY_MS)
     .run();
 }

@@ -5,6 +5,7 @@
 // gets the hash of its chain once (decision 025), in functions/data/audit-seal.ts.
 import { decodeCursor, pageSize, toPage, type Page, type PageQuery } from "./page";
 import { nowIso, type RequestMeta, type Tenant, type Db } from "./tenant";
+import { DAY_MS, utcDay } from "../time";
 
 export interface AuditEntry {
   id: number;
@@ -163,7 +164,7 @@ const SOURCE_RANK: Record<AuditSource, number> = { core: 0, business: 1 };
 
 /** The next day of a YYYY-MM-DD day (the exclusive end of a period). */
 function dayAfter(day: string): string {
-  return new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+  return utcDay(Date.parse(`${day}T00:00:00Z`) + DAY_MS);
 }
 
 async function auditOf(

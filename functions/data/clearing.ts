@@ -4,8 +4,8 @@
 import { CLEARING_DAYS, clearingPosting, clearsAt, type Channel } from "../ledger";
 import { postingStatements } from "./ledger";
 import type { Tenant, BusinessDb } from "./tenant";
+import { DAY_MS } from "../time";
 
-const DAY_MS = 86_400_000;
 /**
  * How far back a run looks for payments still to clear. Each run (every 5 minutes) clears all that is due, and the
  * seed clears everything due before it was made, so anything older would mean the job had not run for a month.

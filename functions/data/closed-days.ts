@@ -10,8 +10,8 @@ import { accraDay } from "./dashboard";
 import { reportStatement, type ReportQuery, type ReportRow } from "./reports";
 import type { BusinessDb, Tenant } from "./tenant";
 import { transactionTotals, type TransactionFilter, type TransactionTotals } from "./transactions";
+import { DAY_MS } from "../time";
 
-const DAY_MS = 86_400_000;
 /**
  * A day counts as closed only this long after it ended: an ingest batch that read the clock just before
  * midnight (and so did not bump the version for "today") commits well within it.

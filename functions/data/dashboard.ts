@@ -3,6 +3,7 @@
 // yesterday by the same time reads two short time ranges of the transactions index;
 // what awaits clearing and settlement is the ledger accounts' running sums.
 import type { Tenant, Db } from "./tenant";
+import { DAY_MS, utcDay } from "../time";
 
 export interface PeriodFigures {
   /** Successful payments. */
@@ -36,11 +37,9 @@ export interface DashboardFigures {
   awaiting: { pendingClearance: number; clearedUnsettled: number };
 }
 
-const DAY_MS = 86_400_000;
-
 /** YYYY-MM-DD of an instant in Africa/Accra (UTC+0 all year, no daylight saving). */
 export function accraDay(ms: number): string {
-  return new Date(ms).toISOString().slice(0, 10);
+  return utcDay(ms);
 }
 
 const empty = (): PeriodFigures => ({ count: 0, amount: 0, attempts: 0 });

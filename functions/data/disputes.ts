@@ -12,6 +12,7 @@ import { postingStatements } from "./ledger";
 import { decodeCursor, pageSize, toPage, type Page, type PageQuery } from "./page";
 import { webhookEventStatements } from "./webhooks";
 import { ForbiddenError, NotFoundError, RuleError, type BusinessDb, type Db, type RequestMeta, type Tenant } from "./tenant";
+import { utcDay } from "../time";
 
 export { DISPUTE_STATUSES, MAX_EVIDENCE_BYTES, MAX_EVIDENCE_FILES, MAX_RESPONSE_CHARS, isAnswerable, type DisputeStatus } from "../dispute-rules";
 export type DisputeOutcome = "won" | "lost";
@@ -121,7 +122,7 @@ export function disputeData(d: DisputeFacts) {
     reason_code: d.reasonCode,
     amount: d.amount,
     currency: "GHS" as const,
-    evidence_due_by: new Date(d.evidenceDueAt - 1).toISOString().slice(0, 10),
+    evidence_due_by: utcDay(d.evidenceDueAt - 1),
     status: d.status,
     opened_at: new Date(d.openedAt).toISOString(),
     response_submitted_at: iso(d.submittedAt),

@@ -23,6 +23,7 @@ import { bulkPostingStatements, type BulkPosting } from "./ledger";
 import { paymentPosting, reversalPosting, transactionFee, type Channel } from "../ledger";
 import { sha256Hex } from "../sha256";
 import { REVERSAL_WAIT_MS } from "./waiting-reversals";
+import { utcDay } from "../time";
 
 /** One payment as the API resolved it (ids, not codes) for the queue. */
 export interface PaymentItem {
@@ -101,8 +102,7 @@ interface Conflict {
   fingerprint: string;
 }
 
-const DAY_MS = 86_400_000;
-const dayOf = (ms: number) => new Date(Math.floor(ms / DAY_MS) * DAY_MS).toISOString().slice(0, 10);
+const dayOf = utcDay;
 
 /** What of the payment `row` names has gone back to its payer already: refunds that moved money, disputes not won. */
 const goneBackSql = (row: string) =>

@@ -4,9 +4,10 @@
 // payment. The consumer (functions/data/ingest.ts) reads only those still waiting.
 import { decodeCursor, pageSize, toPage, type Page, type PageQuery } from "./page";
 import type { BusinessDb } from "./tenant";
+import { DAY_MS } from "../time";
 
 /** Seven days: a processor sends a payment within minutes of its reversal, or not at all. */
-export const REVERSAL_WAIT_MS = 7 * 86_400_000;
+export const REVERSAL_WAIT_MS = 7 * DAY_MS;
 
 export interface WaitingReversal {
   reference: string;

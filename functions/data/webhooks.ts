@@ -10,6 +10,7 @@ import { checkWebhookUrl, type WebhookEnvironment } from "../webhooks/url-rules"
 import { auditStatement, ifChangedAuditStatement } from "./audit";
 import { decodeCursor, pageSize, toPage, type Page, type PageQuery } from "./page";
 import { ForbiddenError, NotFoundError, RuleError, nowIso, type RequestMeta, type Tenant, type BusinessDb } from "./tenant";
+import { DAY_MS } from "../time";
 
 export type WebhookEndpointStatus = "enabled" | "disabled";
 export type WebhookDeliveryStatus = "pending" | "delivered" | "failed";
@@ -284,7 +285,7 @@ export async function deleteWebhookEndpoint(tenant: Tenant, meta: RequestMeta, i
 }
 
 /** How long the previous secret keeps signing after a roll. */
-export const SECRET_ROLL_OVERLAP_MS = 24 * 60 * 60 * 1000;
+export const SECRET_ROLL_OVERLAP_MS = DAY_MS;
 
 /**
  * Rolls the secret to `secret`: the current one becomes the previous one and

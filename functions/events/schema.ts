@@ -4,6 +4,7 @@
 // The browser half imports the TYPES from here (`import type { AnalyticsEvent }`);
 // the values pull valibot in, so import them only on the server.
 import * as v from "valibot";
+import { DAY_MS } from "../time";
 
 export const EVENT_TYPES = ["Regular", "Duration", "Error", "Exception"] as const;
 export const VALUE_TYPES = ["Double", "Decimal", "Int", "String", "Object"] as const;
@@ -26,7 +27,7 @@ const MAX_OBJECT_DEPTH = 32;
 /** occurredAt may be at most this far in the future (clock skew) ... */
 export const MAX_FUTURE_MS = 5 * 60 * 1000;
 /** ... and at most this old. */
-export const MAX_AGE_MS = 7 * 24 * 60 * 60 * 1000;
+export const MAX_AGE_MS = 7 * DAY_MS;
 
 const encoder = new TextEncoder();
 const byteLength = (text: string) => encoder.encode(text).length;

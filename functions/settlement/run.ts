@@ -17,8 +17,8 @@ import {
   settlementItemsStatement,
 } from "../data/settlement-runs";
 import type { BusinessDb, RequestMeta, Tenant } from "../data/tenant";
+import { DAY_MS, utcDay } from "../time";
 
-const DAY_MS = 86_400_000;
 /** Cards clear in 3 days, mobile money in 1: a payment cleared in a day was made at most this long before it. */
 const LONGEST_CLEARING_MS = 3 * DAY_MS;
 
@@ -29,7 +29,7 @@ export interface SettlementRunResult {
   skipped: { merchantId: string; reason: string }[];
 }
 
-const ymd = (ms: number) => new Date(ms).toISOString().slice(0, 10).replace(/-/g, "");
+const ymd = (ms: number) => utcDay(ms).replace(/-/g, "");
 
 /** The day whose cleared money a run at `now` pays: yesterday (Africa/Accra = UTC). */
 export function settlementPeriodFor(now: number): number {
