@@ -120,6 +120,16 @@ const RawConfig = v.object({
   WEBAUTHN_RP_NAME: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(100, "WEBAUTHN_RP_NAME must be at most 100 characters")), "Partners Portal"),
   // "on": each answer says where its time went (Server-Timing, functions/timing.ts). Never in production.
   SERVER_TIMING: v.optional(v.picklist(["on", "off"], "SERVER_TIMING must be on or off"), "off"),
+  // The Partner API: requests a minute per key (a batch of 100 payments is one request).
+  API_RATE_LIMIT_PER_MINUTE: v.optional(
+    v.pipe(
+      v.string("API_RATE_LIMIT_PER_MINUTE must be a whole number"),
+      v.regex(/^\d{1,6}$/, "API_RATE_LIMIT_PER_MINUTE must be a whole number"),
+      v.transform(Number),
+      v.minValue(1, "API_RATE_LIMIT_PER_MINUTE must be at least 1"),
+    ),
+    "1200",
+  ),
 });
 
 const OPTIONAL_TEXT_VARS = [
@@ -150,6 +160,7 @@ const OPTIONAL_TEXT_VARS = [
   "WEBAUTHN_RP_ID",
   "WEBAUTHN_ORIGIN",
   "WEBAUTHN_RP_NAME",
+  "API_RATE_LIMIT_PER_MINUTE",
 ] as const;
 
 export interface AppConfig {
@@ -251,8 +262,16 @@ export class ConfigError extends Error {
   override name = "ConfigError";
 }
 
-interface FullConfig {
+/** The Partner API's settings. */
+export interface ApiConfig {
+  /** Requests a minute per API key (a batch of 100 payments is one request). */
+  rateLimitPerMinute: number;
+}
+
+/** Every setting of the Worker, from one parse of its vars and secrets. */
+export interface FullConfig {
   app: AppConfig;
+  api: ApiConfig;
   events: EventsConfig;
   auth: AuthConfig;
   oidc: OidcConfig;
@@ -363,39 +382,58 @@ function parseAll(env: Record<string, unknown>): FullConfig {
       timeoutMs: raw.WEBHOOKS_TIMEOUT_SECONDS * 1000,
     },
     archive: { retentionMonths: raw.ARCHIVE_RETENTION_MONTHS },
+    api: { rateLimitPerMinute: raw.API_RATE_LIMIT_PER_MINUTE },
   };
 }
 
+// An env is parsed once: the Worker is handed the same env object for every request, queue batch and cron run of an
+// isolate, so the fetch, queue and scheduled handlers and every module below them read the same checked object.
+const parsed = new WeakMap<object, FullConfig>();
+
 /**
- * The Worker's vars and secrets, checked once per request before anything uses them.
- * Every var is validated here (the analytics ones too), so a bad value fails every
- * request loudly rather than only the code path that reads it.
+ * The Worker's vars and secrets, checked whole the first time an env is seen (a bad value throws ConfigError for
+ * every request, not only on the path that reads it) and kept for that env.
  */
-export function parseConfig(env: Record<string, unknown>): AppConfig {
-  return parseAll(env).app;
+export function configOf(env: object): FullConfig {
+  let config = parsed.get(env);
+  if (!config) {
+    config = parseAll(env as Record<string, unknown>);
+    parsed.set(env, config);
+  }
+  return config;
+}
+
+/** The app's settings (configOf(env).app). */
+export function parseConfig(env: object): AppConfig {
+  return configOf(env).app;
 }
 
 /** The analytics settings, from the same checks as parseConfig (it throws the same ConfigError). */
-export function parseEventsConfig(env: Record<string, unknown>): EventsConfig {
-  return parseAll(env).events;
+export function parseEventsConfig(env: object): EventsConfig {
+  return configOf(env).events;
 }
 
 /** The sign-in settings, from the same checks as parseConfig (it throws the same ConfigError). */
-export function parseAuthConfig(env: Record<string, unknown>): AuthConfig {
-  return parseAll(env).auth;
+export function parseAuthConfig(env: object): AuthConfig {
+  return configOf(env).auth;
 }
 
 /** The OpenID Connect settings, from the same checks as parseConfig (it throws the same ConfigError). */
-export function parseOidcConfig(env: Record<string, unknown>): OidcConfig {
-  return parseAll(env).oidc;
+export function parseOidcConfig(env: object): OidcConfig {
+  return configOf(env).oidc;
 }
 
 /** The webhook settings, from the same checks as parseConfig (it throws the same ConfigError). */
-export function parseWebhooksConfig(env: Record<string, unknown>): WebhooksConfig {
-  return parseAll(env).webhooks;
+export function parseWebhooksConfig(env: object): WebhooksConfig {
+  return configOf(env).webhooks;
 }
 
 /** The cold archive's settings, from the same checks as parseConfig (it throws the same ConfigError). */
-export function parseArchiveConfig(env: Record<string, unknown>): ArchiveConfig {
-  return parseAll(env).archive;
+export function parseArchiveConfig(env: object): ArchiveConfig {
+  return configOf(env).archive;
+}
+
+/** The Partner API's settings, from the same checks as parseConfig (it throws the same ConfigError). */
+export function parseApiConfig(env: object): ApiConfig {
+  return configOf(env).api;
 }

@@ -24,7 +24,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   if (request.method !== "POST") return methodNotAllowed();
   const { env, ctx } = context.cloudflare;
   if (parsed.output.op === "replay") {
-    const config = parseEventsConfig(env as unknown as Record<string, unknown>);
+    const config = parseEventsConfig(env);
     return replayRequest(request, { db: env.DB, queue: env.EVENTS, config, requestId: context.requestId });
   }
   return acceptEvent(request, {

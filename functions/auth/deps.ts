@@ -25,7 +25,7 @@ export function authDeps(request: Request, context: AppLoadContext): AuthDeps {
   let deps = perRequest.get(context);
   if (!deps) {
     const env = context.cloudflare.env;
-    const config = parseAuthConfig(env as unknown as Record<string, unknown>);
+    const config = parseAuthConfig(env);
     deps = {
       db: env.DB,
       businessDb: (businessId, shard) => context.databases.forBusiness(businessId, shard),
@@ -45,5 +45,5 @@ export const iso = (ms: number) => new Date(ms).toISOString();
 
 /** What the OpenID Connect flow needs (functions/auth/oidc.ts). */
 export function oidcDeps(context: AppLoadContext, deps: AuthDeps): OidcDeps {
-  return { config: deps.config, oidc: parseOidcConfig(context.cloudflare.env as unknown as Record<string, unknown>), now: deps.now };
+  return { config: deps.config, oidc: parseOidcConfig(context.cloudflare.env), now: deps.now };
 }

@@ -68,13 +68,12 @@ async function validMessages(batch: MessageBatch<unknown>): Promise<Valid[]> {
 }
 
 export async function handleEventsBatch(batch: MessageBatch<unknown>, env: Env): Promise<void> {
-  const vars = env as unknown as Record<string, unknown>;
   if (isDeadLetterQueue(batch.queue)) {
     // Parking needs no settings but the retry delays: a broken configuration must
     // not cost dead letters (the dead-letter queue has no dead-letter queue).
     let config: EventsConfig;
     try {
-      config = parseEventsConfig(vars);
+      config = parseEventsConfig(env);
     } catch (error) {
       logEvent("error", "analytics.config_invalid", { queue: batch.queue, error: errorText(error) });
       config = {
@@ -90,7 +89,7 @@ export async function handleEventsBatch(batch: MessageBatch<unknown>, env: Env):
   }
   // A bad configuration throws here: the whole batch is retried (wrangler.toml
   // retry_delay) and, if it stays broken, dead-lettered and parked.
-  const config = parseEventsConfig(vars);
+  const config = parseEventsConfig(env);
   const messages = await validMessages(batch);
   if (messages.length === 0) return;
   if (!config.endpoint) return storeMessages(env.DB, messages, config);

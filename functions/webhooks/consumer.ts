@@ -35,7 +35,7 @@ const MAX_DELAY_SECONDS = 43_200;
 
 export async function handleWebhooksBatch(batch: MessageBatch<unknown>, env: Env): Promise<void> {
   // A bad configuration throws: the whole batch is retried (wrangler.toml retry_delay).
-  const config = parseWebhooksConfig(env as unknown as Record<string, unknown>);
+  const config = parseWebhooksConfig(env);
   await Promise.all(batch.messages.map((message) => handleMessage(message, env, config).catch((error: unknown) => parkOrRetry(message, env, config, error))));
 }
 

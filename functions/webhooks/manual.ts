@@ -17,7 +17,7 @@ export interface ManualSendResult {
 }
 
 async function attemptNow(tenant: Tenant, env: Env, deliveryId: string, kind: "again" | "test"): Promise<ManualSendResult> {
-  const config = parseWebhooksConfig(env as unknown as Record<string, unknown>);
+  const config = parseWebhooksConfig(env);
   const delivery = await deliveryToSend(tenant, deliveryId);
   if (!delivery) throw new NotFoundError("Delivery");
   if (delivery.endpointStatus !== "enabled") throw new RuleError("Enable the endpoint before sending to it.");

@@ -24,7 +24,7 @@ export async function disableAndTell(env: Env, business: BusinessDb, delivery: D
   if (!disabled) return false;
   logEvent("warn", "webhooks.endpoint_disabled", { businessId: delivery.businessId, endpointId: delivery.endpointId });
   try {
-    const port = smsPortFor(parseAuthConfig(env as unknown as Record<string, unknown>), env.DB);
+    const port = smsPortFor(parseAuthConfig(env), env.DB);
     if (!port) return true;
     const body = `Partners Portal: the webhook endpoint ${delivery.url} was disabled because every delivery failed for ${reason.replace(/^.* for /, "").replace(/\.$/, "")}. Fix it, then enable it in Settings > Developers.`;
     for (const to of await administratorPhones(business)) {

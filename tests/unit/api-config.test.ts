@@ -1,6 +1,6 @@
 // The Partner API's settings from the Worker's environment.
 import { describe, expect, it } from "vitest";
-import { apiConfig } from "#server/api/config";
+import { parseApiConfig as apiConfig } from "#server/env";
 
 describe("apiConfig", () => {
   it("defaults to 1,200 requests a minute per key, also for an empty value", () => {

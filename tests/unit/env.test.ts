@@ -1,7 +1,17 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ConfigError, DEV_SESSION_SECRET, parseAuthConfig, parseConfig, parseEventsConfig, parseOidcConfig, relyingPartyFor } from "#server/env";
+import {
+  ConfigError,
+  configOf,
+  DEV_SESSION_SECRET,
+  parseApiConfig,
+  parseAuthConfig,
+  parseConfig,
+  parseEventsConfig,
+  parseOidcConfig,
+  relyingPartyFor,
+} from "#server/env";
 import { retryDelaySeconds, totalRetryWindowSeconds } from "#server/events/retry";
 
 const SECRET_32 = "s".repeat(32);
@@ -363,5 +373,24 @@ describe("SERVER_TIMING", () => {
     expect(parseConfig({ SERVER_TIMING: "on", ENVIRONMENT: "test" }).serverTiming).toBe(true);
     expect(parseConfig({ SERVER_TIMING: "on", ENVIRONMENT: "production", SESSION_SECRET: SECRET_32 }).serverTiming).toBe(false);
     expect(() => parseConfig({ SERVER_TIMING: "yes" })).toThrow(/SERVER_TIMING must be on or off/);
+  });
+});
+
+describe("configOf", () => {
+  it("parses an env once: the app, sign-in, events and Partner API settings are parts of one checked object", () => {
+    const env = { ENVIRONMENT: "development", API_RATE_LIMIT_PER_MINUTE: "30" };
+    const config = configOf(env);
+    expect(configOf(env)).toBe(config);
+    expect(parseConfig(env)).toBe(config.app);
+    expect(parseAuthConfig(env)).toBe(config.auth);
+    expect(parseEventsConfig(env)).toBe(config.events);
+    expect(parseApiConfig(env)).toEqual({ rateLimitPerMinute: 30 });
+    // Another env is parsed on its own.
+    expect(configOf({ ENVIRONMENT: "development" })).not.toBe(config);
+  });
+
+  it("a bad Partner API setting fails the whole configuration, naming it", () => {
+    expect(() => configOf({ API_RATE_LIMIT_PER_MINUTE: "lots" })).toThrow(ConfigError);
+    expect(() => configOf({ API_RATE_LIMIT_PER_MINUTE: "lots" })).toThrow(/API_RATE_LIMIT_PER_MINUTE must be a whole number/);
   });
 });
