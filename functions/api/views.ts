@@ -1,12 +1,12 @@
 // The payment as the Partner API answers it (GET /api/v1/payments/{reference},
 // and the data of payment.* webhooks): snake_case, pesewas, ISO times in UTC.
-import type { HeldPayment } from "../data/api-payments";
+import type { StoredPayment } from "../data/api-payments";
 import type { Refund } from "../data/refunds";
 import type { PaymentView } from "./schemas";
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
-export function paymentView(p: HeldPayment): PaymentView {
+export function paymentView(p: StoredPayment): PaymentView {
   return {
     reference: p.reference,
     merchant: { id: p.merchantId, code: p.merchantCode },

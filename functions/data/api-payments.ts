@@ -42,7 +42,8 @@ export async function findParties({ businessId, db }: BusinessDb, names: { merch
   return { merchants: merchants?.results ?? [], pointsOfSale: pointsOfSale?.results ?? [], terminals: terminals?.results ?? [] };
 }
 
-export interface HeldPayment {
+/** A payment as stored, with its settlement: what GET /api/v1/payments answers. ("Held" means only a dispute hold.) */
+export interface StoredPayment {
   reference: string;
   merchantId: string;
   merchantCode: string;
@@ -79,7 +80,7 @@ export const PAYMENT_FROM = `transactions t
   LEFT JOIN terminals tm ON tm.id = t.terminal_id AND tm.business_id = t.business_id`;
 
 /** One payment of the business by the processor's reference, with the settlement that paid it. */
-export async function getPaymentByReference({ businessId, db }: BusinessDb, reference: string): Promise<HeldPayment | null> {
+export async function getPaymentByReference({ businessId, db }: BusinessDb, reference: string): Promise<StoredPayment | null> {
   return db
     .prepare(
       `SELECT ${PAYMENT_COLUMNS},
@@ -90,5 +91,5 @@ export async function getPaymentByReference({ businessId, db }: BusinessDb, refe
        WHERE t.business_id = ? AND t.reference = ?`,
     )
     .bind(businessId, reference)
-    .first<HeldPayment>();
+    .first<StoredPayment>();
 }

@@ -17,7 +17,7 @@
 // reversal waits for its payment REVERSAL_WAIT_MS (waiting-reversals.ts), then
 // expires and is never applied.
 import type { BusinessDb } from "./tenant";
-import { PAYMENT_COLUMNS, PAYMENT_FROM, type HeldPayment } from "./api-payments";
+import { PAYMENT_COLUMNS, PAYMENT_FROM, type StoredPayment } from "./api-payments";
 import { closedDayVersionBumpStatement } from "./closed-days";
 import { bulkPostingStatements, type BulkPosting } from "./ledger";
 import { paymentPosting, reversalPosting, transactionFee, type Channel } from "../ledger";
@@ -78,8 +78,8 @@ export interface IngestResult {
   heartbeats: number;
 }
 
-/** A payment as the portal holds it (or is about to): what the consumer decides on, and what payment.* webhooks carry. */
-export interface Held extends Omit<HeldPayment, "settlementId" | "settlementReference" | "settlementStatus" | "settlementPaidAt"> {
+/** A payment as the portal stores it (or is about to): what the consumer decides on, and what payment.* webhooks carry. */
+export interface StoredRow extends Omit<StoredPayment, "settlementId" | "settlementReference" | "settlementStatus" | "settlementPaidAt"> {
   fingerprint: string | null;
   terminalId: string | null;
   /** Whether its net has become available (the reversal then takes it from there). */
@@ -91,7 +91,7 @@ export interface Held extends Omit<HeldPayment, "settlementId" | "settlementRefe
 /** What a batch changed, for the webhooks written in the same batch. */
 export interface PaymentChange {
   kind: "succeeded" | "failed" | "reversed";
-  payment: Held;
+  payment: StoredRow;
 }
 
 interface Conflict {
@@ -109,9 +109,9 @@ const goneBackSql = (row: string) =>
   `((SELECT coalesce(SUM(f.amount), 0) FROM refunds f WHERE f.business_id = ${row}.business_id AND f.transaction_id = ${row}.id AND f.status IN ('sending', 'succeeded'))
   + (SELECT coalesce(SUM(d.amount), 0) FROM disputes d WHERE d.business_id = ${row}.business_id AND d.transaction_id = ${row}.id AND d.status <> 'won'))`;
 
-async function readHeld({ businessId, db }: BusinessDb, references: string[], now: number) {
+async function readStored({ businessId, db }: BusinessDb, references: string[], now: number) {
   const json = JSON.stringify(references);
-  const [held, waiting] = await db.batch<Record<string, unknown>>([
+  const [stored, waiting] = await db.batch<Record<string, unknown>>([
     db
       .prepare(
         `SELECT ${PAYMENT_COLUMNS}, t.fingerprint, t.terminal_id AS terminalId, t.cleared_at IS NOT NULL AS cleared, ${goneBackSql("t")} AS goneBack
@@ -126,9 +126,9 @@ async function readHeld({ businessId, db }: BusinessDb, references: string[], no
       // An expired reversal is never applied: a payment arriving after the window is another payment (waiting-reversals.ts).
       .bind(businessId, json, now - REVERSAL_WAIT_MS),
   ]);
-  const heldRows = (held?.results ?? []) as unknown as (Omit<Held, "cleared"> & { cleared: number })[];
+  const storedRows = (stored?.results ?? []) as unknown as (Omit<StoredRow, "cleared"> & { cleared: number })[];
   return {
-    held: new Map(heldRows.map((row) => [row.reference, { ...row, cleared: row.cleared === 1 }])),
+    stored: new Map(storedRows.map((row) => [row.reference, { ...row, cleared: row.cleared === 1 }])),
     waiting: new Map(((waiting?.results ?? []) as unknown as ReversalItem[]).map((row) => [row.reference, row])),
   };
 }
@@ -149,7 +149,11 @@ interface RollupDelta {
 
 class Rollups {
   readonly cells = new Map<RollupKey, RollupDelta>();
-  add(p: Pick<Held, "merchantId" | "pointOfSaleId" | "terminalId" | "channel" | "network" | "amount" | "fee" | "createdAt">, status: string, sign: 1 | -1) {
+  add(
+    p: Pick<StoredRow, "merchantId" | "pointOfSaleId" | "terminalId" | "channel" | "network" | "amount" | "fee" | "createdAt">,
+    status: string,
+    sign: 1 | -1,
+  ) {
     const cell: RollupDelta = {
       day: dayOf(p.createdAt),
       merchantId: p.merchantId,
@@ -208,7 +212,7 @@ function deltaStatements({ businessId, db }: BusinessDb, table: keyof typeof KEY
   const key = ["business_id", ...columns].join(", ");
   const values = ["?1", ...KEYS[table].map(([column, field]) => `j.value->>'${field}' AS ${column}`)].join(", ");
   // Only a cell that gains in every column may insert: SQLite checks an upsert's CHECKs on the row it would insert
-  // before it finds the conflict. A cell that loses anywhere took a held payment away, so its row exists: an update.
+  // before it finds the conflict. A cell that loses anywhere took a stored payment away, so its row exists: an update.
   const gains = (c: RollupDelta) => c.count > 0 && c.amount >= 0 && c.fee >= 0;
   const up = cells.filter(gains);
   const down = cells.filter((c) => !gains(c) && (c.count !== 0 || c.amount !== 0 || c.fee !== 0));
@@ -240,7 +244,7 @@ function deltaStatements({ businessId, db }: BusinessDb, table: keyof typeof KEY
   return statements;
 }
 
-/** Reads what is held for the work's references, decides what is new, and writes it in one batch. Throws (the batch rolls back) on a race. */
+/** Reads what is stored for the work's references, decides what is new, and writes it in one batch. Throws (the batch rolls back) on a race. */
 export async function applyIngest(
   { businessId, db }: BusinessDb,
   work: IngestWork,
@@ -249,8 +253,10 @@ export async function applyIngest(
   events: (changes: PaymentChange[]) => Promise<D1PreparedStatement[]> = () => Promise.resolve([]),
 ): Promise<IngestResult> {
   const references = [...new Set([...work.payments.map((p) => p.reference), ...work.reversals.map((r) => r.reference)])];
-  const { held, waiting } =
-    references.length > 0 ? await readHeld({ businessId, db }, references, now) : { held: new Map<string, Held>(), waiting: new Map<string, ReversalItem>() };
+  const { stored, waiting } =
+    references.length > 0
+      ? await readStored({ businessId, db }, references, now)
+      : { stored: new Map<string, StoredRow>(), waiting: new Map<string, ReversalItem>() };
 
   const result: IngestResult = { applied: [], changes: [], duplicates: 0, conflicts: 0, reversed: [], waiting: 0, heartbeats: 0 };
   const conflicts: Conflict[] = [];
@@ -264,7 +270,7 @@ export async function applyIngest(
   const reversalsToApply = [...work.reversals];
 
   for (const payment of work.payments) {
-    const existing = held.get(payment.reference);
+    const existing = stored.get(payment.reference);
     if (existing) {
       if (existing.fingerprint === payment.fingerprint) result.duplicates++;
       else
@@ -282,7 +288,7 @@ export async function applyIngest(
     }
     // A failed payment moved no money: it is stored without a fee, so its rollups add none (issue 24, defect 7).
     const fee = payment.status === "failed" ? 0 : transactionFee(payment.channel, payment.amount);
-    const row: Held = {
+    const row: StoredRow = {
       reference: payment.reference,
       fingerprint: payment.fingerprint,
       status: payment.status,
@@ -306,7 +312,7 @@ export async function applyIngest(
       reversalReason: null,
       reversedAt: null,
     };
-    held.set(payment.reference, row);
+    stored.set(payment.reference, row);
     inserts.push({ ...payment, fee });
     result.applied.push(payment);
     result.changes.push({ kind: payment.status === "successful" ? "succeeded" : "failed", payment: { ...row } });
@@ -331,7 +337,7 @@ export async function applyIngest(
   }
 
   for (const reversal of reversalsToApply) {
-    const target = held.get(reversal.reference);
+    const target = stored.get(reversal.reference);
     // Needed only when the reversal is kept aside as a conflict.
     const reversalFingerprint = () => sha256Hex(JSON.stringify(["reversal", reversal.reference, reversal.reason, reversal.reversedAt]));
     if (!target) {
@@ -462,7 +468,7 @@ export async function applyIngest(
     );
   }
   if (work.heartbeats.length > 0) {
-    // The latest heartbeat of each terminal; an older one than what is held changes nothing.
+    // The latest heartbeat of each terminal; an older one than what is stored changes nothing.
     const latest = new Map<string, HeartbeatItem>();
     for (const beat of work.heartbeats) if ((latest.get(beat.terminalId)?.seenAt ?? -1) < beat.seenAt) latest.set(beat.terminalId, beat);
     statements.push(

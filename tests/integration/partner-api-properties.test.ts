@@ -32,16 +32,16 @@ const SKEW = 5 * 60_000;
 const MARGIN = 2 * 60_000;
 const pad = (n: number, width = 2) => String(Math.abs(n)).padStart(width, "0");
 
-interface Held {
+interface Stored {
   reference: string;
   createdAt: number;
   amount: number;
   failureReason: string | null;
 }
 
-async function heldOf(references: string[]): Promise<Map<string, Held>> {
+async function storedOf(references: string[]): Promise<Map<string, Stored>> {
   const db = await portal().db();
-  const rows: Held[] = [];
+  const rows: Stored[] = [];
   // Two bound parameters whatever the count (json_each), in slices to keep each statement small.
   for (let i = 0; i < references.length; i += 500) {
     const { results } = await db
@@ -49,7 +49,7 @@ async function heldOf(references: string[]): Promise<Map<string, Held>> {
         "SELECT reference, created_at AS createdAt, amount, failure_reason AS failureReason FROM transactions WHERE business_id = ?1 AND reference IN (SELECT value FROM json_each(?2))",
       )
       .bind(KUMASI, JSON.stringify(references.slice(i, i + 500)))
-      .all<Held>();
+      .all<Stored>();
     rows.push(...results);
   }
   return new Map(rows.map((row) => [row.reference, row]));
@@ -255,8 +255,8 @@ describe("property: every schema-valid request is refused whole or applied whole
         let resending: string | null = null;
         if (again !== null && accepted.length > 0 && items[0]!.bad === null) {
           const earlier = accepted[again % accepted.length]!;
-          // Held first, so which of the two is the payment and which the conflict is decided.
-          await eventually(async () => (await heldOf([earlier.reference])).size === 1, 30_000, "the earlier payment");
+          // Stored first, so which of the two is the payment and which the conflict is decided.
+          await eventually(async () => (await storedOf([earlier.reference])).size === 1, 30_000, "the earlier payment");
           items[0] = { ...items[0]!, body: { ...items[0]!.body, reference: earlier.reference, amount: earlier.amount === 1 ? 2 : earlier.amount - 1 } };
           resending = earlier.reference;
         }
@@ -292,10 +292,10 @@ describe("property: every schema-valid request is refused whole or applied whole
 
     // None dropped: every accepted payment is held, as sent (its instant, amount and reason); every resend with other content is a conflict.
     const references = accepted.map((a) => a.reference);
-    let held = new Map<string, Held>();
+    let held = new Map<string, Stored>();
     await eventually(
       async () => {
-        held = await heldOf(references);
+        held = await storedOf(references);
         return held.size === references.length;
       },
       60_000,
@@ -419,8 +419,8 @@ describe("property: what the OpenAPI document allows, the server accepts and app
       { numRuns: 60 },
     );
     expect(accepted.length).toBeGreaterThan(60);
-    await eventually(async () => (await heldOf(accepted.map((a) => a.reference))).size === accepted.length, 60_000, "every generated payment to be held");
-    const held = await heldOf(accepted.map((a) => a.reference));
+    await eventually(async () => (await storedOf(accepted.map((a) => a.reference))).size === accepted.length, 60_000, "every generated payment to be held");
+    const held = await storedOf(accepted.map((a) => a.reference));
     for (const { reference, instant } of accepted) expect(held.get(reference)!.createdAt, reference).toBe(instant);
   }, 300_000);
 });

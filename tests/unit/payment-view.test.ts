@@ -2,9 +2,9 @@
 // in every payment.* webhook (both are paymentView).
 import { describe, expect, it } from "vitest";
 import { paymentView } from "#server/api/views";
-import type { HeldPayment } from "#server/data/api-payments";
+import type { StoredPayment } from "#server/data/api-payments";
 
-const held = (status: HeldPayment["status"]): HeldPayment => ({
+const held = (status: StoredPayment["status"]): StoredPayment => ({
   reference: "PAY-0001",
   merchantId: "mer_1",
   merchantCode: "MRC-0001",
