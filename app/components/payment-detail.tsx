@@ -7,12 +7,13 @@ import { paymentStatus, statusLabel } from "../lib/statuses";
 import { feeOf, netOf, NO_MONEY, paymentMethod } from "../lib/transactions-view";
 import { Details } from "./details";
 import { StatusPill } from "./status-pill";
+import type { Channel } from "#server/pricing";
 
 export interface PaymentDetailView {
   reference: string;
   merchant: string;
   status: "successful" | "failed" | "reversed";
-  channel: "card" | "mobile_money";
+  channel: Channel;
   network: string;
   payer: string;
   amount: number;

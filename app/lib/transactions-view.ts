@@ -2,11 +2,12 @@
 // the ledger accounts in words. Shared by the list, the detail and the CSV.
 import { networkLabel } from "./format";
 import { maskPhone } from "./phone";
+import type { Channel } from "#server/pricing";
 
 export const NETWORKS = ["MTN", "Telecel", "AirtelTigo", "VISA", "MASTERCARD", "GHLINK"] as const;
 export const TRANSACTION_STATUSES = ["successful", "failed", "reversed"] as const;
 
-export function payerOf(t: { channel: "card" | "mobile_money"; cardBin: string | null; cardLast4: string | null; customerMsisdn: string | null }): string {
+export function payerOf(t: { channel: Channel; cardBin: string | null; cardLast4: string | null; customerMsisdn: string | null }): string {
   if (t.channel === "card") return `${t.cardBin ?? "••••••"} •••• ${t.cardLast4 ?? "••••"}`;
   return t.customerMsisdn ? maskPhone(t.customerMsisdn) : "N/A";
 }
@@ -14,7 +15,7 @@ export function payerOf(t: { channel: "card" | "mobile_money"; cardBin: string |
 export const CHANNEL_LABEL = { card: "Card", mobile_money: "Mobile money" } as const;
 
 /** How the payment was made: "Card · VISA", "Mobile money · Telecel". */
-export function paymentMethod(t: { channel: "card" | "mobile_money"; network: string }): string {
+export function paymentMethod(t: { channel: Channel; network: string }): string {
   return `${CHANNEL_LABEL[t.channel]} · ${networkLabel(t.network)}`;
 }
 

@@ -3,6 +3,7 @@
 // business's id reads exactly as an unknown one (issue 24, point 8), so a key
 // holder cannot learn that an id exists elsewhere. And one payment by reference.
 import type { BusinessDb } from "./tenant";
+import type { Channel } from "../pricing";
 
 export interface PartyRow {
   id: string;
@@ -49,7 +50,7 @@ export interface StoredPayment {
   merchantCode: string;
   pointOfSaleId: string;
   terminalSerial: string | null;
-  channel: "card" | "mobile_money";
+  channel: Channel;
   network: string;
   amount: number;
   fee: number;

@@ -4,7 +4,7 @@
 // Approving applies the change, marks the request and writes the audit log in
 // one D1 batch (one transaction): a failing statement leaves nothing behind. A
 // request whose target changed since it was made is marked stale, not applied.
-import { guardStatement } from "./batch-guards";
+import { clearBatchGuardsStatement, guardStatement } from "./batch-guards";
 import { can, canGrantRole, isRole, type Permission } from "../permissions";
 import { webhookEventStatements } from "./webhooks";
 import { auditStatement } from "./audit";
@@ -569,7 +569,7 @@ export async function approveRequest(tenant: Tenant, meta: RequestMeta, id: stri
       { action: "request.approve", entity: "approval_request", entityId: request.id, before: { status: "pending" }, after: { status: "approved" } },
       at,
     ),
-    db.prepare("DELETE FROM batch_guards"),
+    clearBatchGuardsStatement(db),
   ];
   try {
     await db.batch(statements);
@@ -623,7 +623,7 @@ export async function rejectRequest(tenant: Tenant, meta: RequestMeta, id: strin
         },
         at,
       ),
-      db.prepare("DELETE FROM batch_guards"),
+      clearBatchGuardsStatement(db),
     ]);
   } catch (error) {
     // Another checker decided it a moment ago.

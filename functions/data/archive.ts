@@ -4,6 +4,7 @@
 // archived months, the reference index, and the deletes and re-inserts.
 // docs/decisions/019-cold-archive.md.
 import type { BusinessDb, Db, Tenant } from "./tenant";
+import type { Channel } from "../pricing";
 
 /** A payment as D1 holds it, column by column: what the archive keeps and a restore writes back. */
 export interface PaymentRow {
@@ -13,7 +14,7 @@ export interface PaymentRow {
   merchant_id: string;
   point_of_sale_id: string;
   terminal_id: string | null;
-  channel: "card" | "mobile_money";
+  channel: Channel;
   network: string;
   amount: number;
   fee: number;

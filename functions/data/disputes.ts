@@ -13,6 +13,7 @@ import { decodeCursor, pageSize, toPage, type Page, type PageQuery } from "./pag
 import { webhookEventStatements } from "./webhooks";
 import { ForbiddenError, NotFoundError, RuleError, type BusinessDb, type Db, type RequestMeta, type Tenant } from "./tenant";
 import { utcDay } from "../time";
+import type { Channel } from "../pricing";
 
 export { DISPUTE_STATUSES, MAX_EVIDENCE_BYTES, MAX_EVIDENCE_FILES, MAX_RESPONSE_CHARS, isAnswerable, type DisputeStatus } from "../dispute-rules";
 export type DisputeOutcome = "won" | "lost";
@@ -23,7 +24,7 @@ export interface Dispute {
   merchantName: string;
   paymentReference: string;
   paymentAmount: number;
-  paymentChannel: "card" | "mobile_money";
+  paymentChannel: Channel;
   paymentNetwork: string;
   paymentCreatedAt: number;
   reasonCode: string;

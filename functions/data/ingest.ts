@@ -24,6 +24,7 @@ import { paymentPosting, reversalPosting, transactionFee, type Channel } from ".
 import { sha256Hex } from "../sha256";
 import { REVERSAL_WAIT_MS } from "./waiting-reversals";
 import { utcDay } from "../time";
+import { clearBatchGuardsStatement } from "./batch-guards";
 
 /** One payment as the API resolved it (ids, not codes) for the queue. */
 export interface PaymentItem {
@@ -485,7 +486,7 @@ export async function applyIngest(
   }
   statements.push(...(await events(result.changes)));
   if (statements.length === 0) return result;
-  statements.push(db.prepare("DELETE FROM batch_guards"));
+  statements.push(clearBatchGuardsStatement(db));
   await db.batch(statements);
   return result;
 }

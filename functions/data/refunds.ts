@@ -1,6 +1,7 @@
 // Refunds as they are read and as the sender changes them (refunds, refund_attempts). Each statement binds business_id;
 // the making and deciding of a refund request is in refund-requests.ts, the sending in functions/refunds/send.ts.
 import type { BusinessDb, Db, Tenant } from "./tenant";
+import type { Channel } from "../pricing";
 
 export type RefundStatus = "pending_approval" | "rejected" | "sending" | "succeeded" | "failed";
 
@@ -86,7 +87,7 @@ export interface DueRefund {
   amount: number;
   attempts: number;
   paymentReference: string;
-  channel: "card" | "mobile_money";
+  channel: Channel;
 }
 
 /** Approved refunds whose next attempt is due at `now` and that nobody holds; oldest first. `onlyId` narrows to one. */

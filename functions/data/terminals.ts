@@ -1,4 +1,4 @@
-import { guardStatement } from "./batch-guards";
+import { clearBatchGuardsStatement, guardStatement } from "./batch-guards";
 import { can } from "../permissions";
 import { auditStatement } from "./audit";
 import { decodeCursor, pageSize, toPage, type Page, type PageQuery } from "./page";
@@ -331,7 +331,7 @@ export async function changeTerminal(tenant: Tenant, meta: RequestMeta, action: 
   }
   statements.push(
     auditStatement(tenant, meta, { action: `terminal.${action}`, entity: "terminal", entityId: terminal.id, before, after }, at),
-    db.prepare("DELETE FROM batch_guards"),
+    clearBatchGuardsStatement(db),
   );
 
   try {

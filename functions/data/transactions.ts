@@ -1,6 +1,7 @@
 import { decodeCursor, pageSize, toPage, type Page, type PageQuery } from "./page";
 import { textContains } from "./search";
 import type { Tenant } from "./tenant";
+import type { Channel } from "../pricing";
 
 export type TransactionStatus = "successful" | "failed" | "reversed";
 
@@ -10,7 +11,7 @@ export interface Transaction {
   merchantId: string;
   pointOfSaleId: string;
   terminalId: string | null;
-  channel: "card" | "mobile_money";
+  channel: Channel;
   network: string;
   amount: number;
   fee: number;

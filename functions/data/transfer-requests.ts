@@ -4,7 +4,7 @@
 // decide:approval approves, and only then does the ledger move, in one D1
 // batch that re-checks the available balance. An idempotency key makes a
 // double submit one request; a second approval finds nothing pending.
-import { guardStatement } from "./batch-guards";
+import { clearBatchGuardsStatement, guardStatement } from "./batch-guards";
 import { merchantTransferPosting, settlementPosting, ledgerAccountId } from "../ledger";
 import { can } from "../permissions";
 import { auditStatement } from "./audit";
@@ -206,7 +206,7 @@ export async function approveTransfer(tenant: Tenant, meta: RequestMeta, transfe
           data: { transfer: transferData(transfer, "completed", tenant.userId, at) },
         },
       ]),
-      db.prepare("DELETE FROM batch_guards"),
+      clearBatchGuardsStatement(db),
     ]);
   } catch (error) {
     const fresh = await getTransfer(tenant, transfer.id);
@@ -255,7 +255,7 @@ export async function rejectTransfer(tenant: Tenant, meta: RequestMeta, transfer
           data: { transfer: { ...transferData(transfer, "rejected", tenant.userId, at), reason: trimmed } },
         },
       ]),
-      db.prepare("DELETE FROM batch_guards"),
+      clearBatchGuardsStatement(db),
     ]);
   } catch (error) {
     const fresh = await getTransfer(tenant, transfer.id);

@@ -17,6 +17,7 @@ import {
 } from "../data/refunds";
 import { webhookEventStatements } from "../data/webhooks";
 import type { BusinessDb } from "../data/tenant";
+import type { Channel } from "../pricing";
 
 export const MAX_REFUND_ATTEMPTS = 4;
 /** How long one sender may hold a refund before another may try it again. */
@@ -28,7 +29,7 @@ export interface RefundOrder {
   /** The refund's id: the processor must refund a key once, however often it is sent. */
   idempotencyKey: string;
   paymentReference: string;
-  channel: "card" | "mobile_money";
+  channel: Channel;
   amount: number;
 }
 
