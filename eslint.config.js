@@ -63,7 +63,7 @@ export default tseslint.config(
         {
           patterns: [
             {
-              regex: "^#server/(?!(permissions|auth/sign-in-messages|data/page|terminal-silence|webhooks/types|dispute-rules|text-direction|time)$)",
+              regex: "^#server/(?!(permissions|auth/sign-in-messages|data/page|terminal-silence|webhooks/types|dispute-rules|text-direction|time|money)$)",
               allowTypeImports: true,
               message:
                 "Server code stays on the server (decision 014): import only types here, or move the use into a loader, an action or a .server.ts module.",

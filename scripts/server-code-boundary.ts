@@ -24,6 +24,8 @@ export const SHARED_WITH_BROWSER: readonly string[] = [
   "functions/text-direction.ts",
   // Lengths of time and the UTC day: the date pickers and the server count days alike.
   "functions/time.ts",
+  // Pesewas written as cedis: the screens, the server's messages and the exports agree.
+  "functions/money.ts",
 ];
 
 export interface ClientModule {

@@ -3,6 +3,7 @@
 import dayjs from "dayjs";
 import utc from "dayjs/plugin/utc.js";
 import { isEmpty, parseLooseNumber } from "./validation";
+import { formatPesewas } from "#server/money";
 
 dayjs.extend(utc);
 
@@ -46,11 +47,7 @@ const group = (digits: string) => digits.replace(GROUP, ",");
  */
 export function formatAmount(pesewas: number | null | undefined, currency?: string): string {
   if (typeof pesewas !== "number" || !Number.isSafeInteger(pesewas)) return NOT_AVAILABLE;
-  const sign = pesewas < 0 ? "-" : "";
-  const abs = Math.abs(pesewas);
-  const cedis = group(String(Math.trunc(abs / 100)));
-  const rest = String(abs % 100).padStart(2, "0");
-  const amount = `${sign}${cedis}.${rest}`;
+  const amount = formatPesewas(pesewas);
   return currency ? `${currency} ${amount}` : amount;
 }
 

@@ -5,11 +5,12 @@ import type { CsvColumn } from "#server/csv";
 import type { Transaction } from "#server/data/transactions";
 import { networkLabel } from "./format";
 import { CHANNEL_LABEL, feeOf, netOf, payerOf } from "./transactions-view";
+import { plainCedis } from "#server/money";
 
 /** `refunded`: refunds approved and not failed (issue 14); an archived month's payments have none. */
 export type CsvTransaction = Transaction & { merchant: string; refunded?: number };
 
-const cedis = (pesewas: number) => (pesewas / 100).toFixed(2);
+const cedis = plainCedis;
 /** A failed payment's fee and net are empty cells: it has none (not 0.00 of something). */
 const cedisOrEmpty = (pesewas: number | null) => (pesewas === null ? null : cedis(pesewas));
 

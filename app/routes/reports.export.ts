@@ -4,8 +4,9 @@ import { csvLine } from "#server/csv";
 import { requireTenant } from "#server/guards";
 import { networkLabel } from "../lib/format";
 import { DIMENSIONS, buildReport } from "./reports";
+import { plainCedis } from "#server/money";
 
-const cedis = (pesewas: number) => (pesewas / 100).toFixed(2);
+const cedis = plainCedis;
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { deps, tenant } = await requireTenant(request, context, "export:report");

@@ -13,6 +13,7 @@ import { exceedsAvailable } from "./transfer-requests";
 import { getTransaction, type Transaction } from "./transactions";
 import { webhookEventStatements } from "./webhooks";
 import { ForbiddenError, NotFoundError, RuleError, nowIso, type RequestMeta, type Tenant } from "./tenant";
+import { formatPesewas } from "../money";
 
 export interface RefundInput {
   transactionId: number;
@@ -34,9 +35,7 @@ export class RefundFieldError extends RuleError {
   }
 }
 
-function cedis(pesewas: number): string {
-  return (pesewas / 100).toLocaleString("en-GH", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
-}
+const cedis = formatPesewas;
 
 /** SPEC section 5's "exceeds a limit", said of what is left to refund. */
 export function exceedsRefundable(left: number): string {

@@ -12,6 +12,7 @@ import { getMerchantBalances, postingStatements } from "./ledger";
 import { getTransfer, type Transfer } from "./transfers";
 import { webhookEventStatements } from "./webhooks";
 import { ForbiddenError, RuleError, nowIso, type RequestMeta, type Tenant } from "./tenant";
+import { formatPesewas } from "../money";
 
 export type TransferTarget = { kind: "settlement_account"; id: string } | { kind: "merchant"; id: string };
 
@@ -26,7 +27,7 @@ export interface TransferInput {
 
 /** SPEC section 5's "exceeds a limit", said of a balance. */
 export function exceedsAvailable(available: number): string {
-  return `This amount exceeds the available balance of GHS ${(available / 100).toLocaleString("en-GH", { minimumFractionDigits: 2, maximumFractionDigits: 2 })}.`;
+  return `This amount exceeds the available balance of GHS ${formatPesewas(available)}.`;
 }
 
 /** Makes the request (transfer pending_approval + an approval_requests row for the queue); returns the transfer id. */
