@@ -1,4 +1,4 @@
-// One D1 round trip for the reads a request starts together (issue 13). The root
+// One D1 round trip for the reads a request starts together. The root
 // loader and the page's loader run side by side, and each loader starts its
 // independent reads at once (Promise.all): every read statement (.all, .first, or
 // a batch of reads) started before the Worker next yields to its timers goes to D1

@@ -1,4 +1,4 @@
-// The rules of a dispute that the page and the server share (issue 14): its statuses, the evidence limits, and when a
+// The rules of a dispute that the page and the server share: its statuses, the evidence limits, and when a
 // response may still change. Pure: the dispute page says the limits the server enforces.
 
 export const DISPUTE_STATUSES = ["open", "submitted", "won", "lost"] as const;

@@ -1,4 +1,4 @@
-// One evidence file sent to a dispute's page (issue 14, decision 023). The Worker takes request bodies of up to
+// One evidence file sent to a dispute's page (decision 023). The Worker takes request bodies of up to
 // 100 MB and holds them in 128 MB of memory, so a body declared larger than one file and its form is refused before
 // it is read; the file's size and type (by its bytes) are checked before anything is written. Then the object goes to
 // R2 first and its row to D1 after: a row never points at a missing object. When the row cannot be written the
@@ -44,7 +44,7 @@ export async function uploadEvidence(
   const file: unknown = form.get("file");
   if (!(file instanceof File) || file.size === 0) return { errors: { file: "Choose a file to attach." } };
   if (file.size > MAX_EVIDENCE_BYTES) return { errors: { file: TOO_LARGE } };
-  // "invoice\u202Egnp.pdf" would be listed as "invoicefdp.png": refused, not quietly cleaned (issue 24, security 8).
+  // "invoice\u202Egnp.pdf" would be listed as "invoicefdp.png": refused, not quietly cleaned.
   if (hasBidiControl(file.name)) return { errors: { file: bidiControlMessage("file name") } };
   const contentType = sniffEvidenceType(new Uint8Array(await file.slice(0, 16).arrayBuffer()));
   if (!contentType) return { errors: { file: NOT_ACCEPTED } };

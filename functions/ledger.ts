@@ -122,7 +122,7 @@ export function merchantBalance(entrySum: number): number {
   return 0 - entrySum; // not -entrySum: no "-0" for an empty account
 }
 
-// Refunds (issue 14; docs/decisions/022-refunds.md). The business keeps its fee: the whole refunded amount comes
+// Refunds (docs/decisions/022-refunds.md). The business keeps its fee: the whole refunded amount comes
 // out of the merchant's available money, as the processor takes it back from the business in full.
 
 /** Approved: the amount leaves the merchant's available money and waits, payable, while the processor sends it. */
@@ -149,7 +149,7 @@ export function refundFailedPosting(merchantId: string, amount: number): Posting
   ]);
 }
 
-// Disputes (issue 14, docs/decisions/023-disputes.md)
+// Disputes (docs/decisions/023-disputes.md)
 
 /** A dispute opens: the disputed amount leaves the merchant's available money and is held, so it is neither transferred nor settled. */
 export function disputeHoldPosting(merchantId: string, amount: number): PostingLine[] {

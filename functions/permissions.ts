@@ -26,7 +26,7 @@ export const PERMISSIONS = [
   "view:balance",
   "view:transfer",
   "request:transfer",
-  // Refunds (issue 14): asked by Operations, Finance and administrators, approved by an administrator who did not ask.
+  // Refunds: asked by Operations, Finance and administrators, approved by an administrator who did not ask.
   "request:refund",
   "view:settlement",
   "run:settlement",
@@ -35,10 +35,10 @@ export const PERMISSIONS = [
   "view:audit",
   // The Developers tab: API keys, webhook endpoints and their delivery logs (administrators only).
   "manage:developer",
-  // Disputes (issue 14): everyone reads them; Operations, Finance and administrators answer them.
+  // Disputes: everyone reads them; Operations, Finance and administrators answer them.
   "view:dispute",
   "respond:dispute",
-  // The business's security policy (issue 15): only a Super Administrator asks to change it; another administrator approves.
+  // The business's security policy: only a Super Administrator asks to change it; another administrator approves.
   "request:security_policy",
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
@@ -78,7 +78,7 @@ const ROLE_PERMISSIONS: Readonly<Record<Role, ReadonlySet<Permission>>> = {
     "respond:dispute",
   ]),
   // ...Finance works the money: exports, and transfers for a second person to approve...
-  // (and reads the audit log, with the administrators: issue 15)...
+  // (and reads the audit log, with the administrators)...
   Finance: new Set<Permission>([...READ, "export:transaction", "export:report", "request:transfer", "request:refund", "respond:dispute", "view:audit"]),
   // ...and a Viewer only reads.
   Viewer: new Set<Permission>(READ),

@@ -1,4 +1,4 @@
-// A form is run once, however often the browser sends it (issue 16, SPEC
+// A form is run once, however often the browser sends it (SPEC
 // section 8). The browser gives each send of a post form a submission id and
 // keeps it when the send fails on the network, so "try again" re-sends the
 // same id (app/components/submission.ts). Here, before Remix runs the action:
@@ -12,8 +12,8 @@
 // its own request and cannot be replayed.
 // A kept answer is given only while the session's row is still active (not signed
 // out, revoked or run out): the cookie's signature outlives a sign-out, and a
-// shared computer's browser would otherwise get the answer and its flash again
-// (issue 24, security 6). Otherwise the form runs as any, and the guard refuses it.
+// shared computer's browser would otherwise get the answer and its flash again.
+// Otherwise the form runs as any, and the guard refuses it.
 import { readSessionCookie } from "./auth/session";
 import { rowAllows } from "./auth/sign-in";
 import { sessionRow } from "./data/sign-in-sessions";

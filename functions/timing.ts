@@ -1,4 +1,4 @@
-// Where a request's time goes (issue 13), sent as a standard Server-Timing header
+// Where a request's time goes, sent as a standard Server-Timing header
 // when the SERVER_TIMING var allows it (never in production: it tells how the
 // Worker is built). npm run bench:pages reads it.
 //

@@ -109,7 +109,7 @@ function unavailablePage(requestId: string): Response {
 
 /**
  * A browser said the request comes from another site. Authorization does not excuse that: a page elsewhere can add the
- * header, and Remix's own check then threw a 500 (issue 24, security 5). A command (the events replay) sends neither.
+ * header, and Remix's own check then threw a 500. A command (the events replay) sends neither.
  */
 function fromAnotherSite(request: Request): boolean {
   const origin = request.headers.get("Origin");

@@ -20,7 +20,7 @@ export const SHARED_WITH_BROWSER: readonly string[] = [
   "functions/webhooks/types.ts",
   // Disputes' statuses and evidence limits: the dispute page says what the server enforces.
   "functions/dispute-rules.ts",
-  // The name rule against direction controls (issue 24): forms and evidence uploads refuse the same characters.
+  // The name rule against direction controls: forms and evidence uploads refuse the same characters.
   "functions/text-direction.ts",
   // Lengths of time and the UTC day: the date pickers and the server count days alike.
   "functions/time.ts",

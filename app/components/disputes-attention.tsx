@@ -1,4 +1,4 @@
-// The dashboard's "disputes needing a response" (issue 14): how many open disputes can still be answered, and the
+// The dashboard's "disputes needing a response": how many open disputes can still be answered, and the
 // nearest deadline, linking to the open ones on /disputes.
 import { Link } from "@remix-run/react";
 import { deadlineLabel, dueDay } from "../lib/disputes";

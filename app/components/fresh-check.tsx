@@ -1,4 +1,4 @@
-// The fresh-check dialog (issue 15, point 2): an action that needs a check answers 428 with what it is for
+// The fresh-check dialog: an action that needs a check answers 428 with what it is for
 // (functions/auth/fresh-check.ts); this asks for a passkey or a code sent by SMS, makes the check at /auth/check,
 // and sends the form again, as it was, at once. A check is for that one action, used once, within 5 minutes.
 // The code's 5 minutes are counted down here too, so a person who waits sees it run out before the server says so.

@@ -1,4 +1,4 @@
-// Reversals and refunds side by side (issue 14): the processor undoing a payment and the business giving money back
+// Reversals and refunds side by side: the processor undoing a payment and the business giving money back
 // are different events, so the dashboard and reports count them apart.
 import type { MoneyBack } from "#server/data/refunds";
 import { formatAmount, formatCount } from "../lib/format";

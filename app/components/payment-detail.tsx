@@ -24,7 +24,7 @@ export interface PaymentDetailView {
   reversalReason: string | null;
   reversedAt: number | null;
   entries: { id: number; account: string; amount: number; memo: string; postedAt: number }[];
-  /** Approved refunds not failed (issue 14); none for an archived payment. */
+  /** Approved refunds not failed; none for an archived payment. */
   refunded?: number;
   refunds?: PaymentRefundView[];
   /** The refund form, when this person may ask and something is left to refund. */

@@ -1,6 +1,6 @@
 // The totals of a filtered set of payments (the transactions list). The count is of every payment, whatever its
 // status, and says how many succeeded; the money cards sum the successful ones only (a failed payment moved nothing,
-// a reversed one went back), and each says so in its label (issue 24, defect 7). The first <dd> begins with the
+// a reversed one went back), and each says so in its label. The first <dd> begins with the
 // count of all payments: the ingest benchmark (scripts/bench/ingest.ts) reads it.
 import { formatAmount, formatCount } from "../lib/format";
 

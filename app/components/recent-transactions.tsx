@@ -17,7 +17,7 @@ export interface ShownTransaction {
   createdAt: number;
 }
 
-// The reference opens the payment's detail on the transactions screen, where it can be refunded (issue 14).
+// The reference opens the payment's detail on the transactions screen, where it can be refunded.
 const COLUMNS: Column<ShownTransaction>[] = [
   ...transactionColumns(["when"]),
   {

@@ -1,4 +1,4 @@
-// What a form does when the connection drops as it is sent (issue 16, SPEC
+// What a form does when the connection drops as it is sent (SPEC
 // section 8). Without this, Remix shows the error page and what was typed is
 // gone. With it:
 // - the page stays as it was, typed values included, and the generic error

@@ -42,7 +42,7 @@ export const paths = {
   /** The Audit tab's CSV: the whole set its filters (person, kind, action, from, to) choose. */
   auditExport: (filter: Record<string, string>) => `/settings/audit/export${query(filter)}`,
   webhookEndpointLog: (endpointId: string) => `/settings/developers/endpoints/${segment(endpointId)}`,
-  /** The disputes list, optionally filtered by status (issue 14). */
+  /** The disputes list, optionally filtered by status. */
   disputes: (filters: { status?: string } = {}) => `/disputes${query(filters)}`,
   dispute: (disputeId: string) => `/disputes/${segment(disputeId)}`,
   /** One evidence file of a dispute, served back as an attachment. */

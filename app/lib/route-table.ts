@@ -47,16 +47,16 @@ export const ROUTE_TABLE: readonly RouteEntry[] = [
 /** Pages of ours that SPEC does not list: the sign-in popup's landing page (the OpenID redirect URI). */
 export const SUPPORTING_ROUTES: readonly RouteEntry[] = [
   { pattern: "/auth/oidc/:provider/callback", title: "Login", layout: "standard" },
-  // The fifth approval kind (transfers, issue 6), beside SPEC's four.
+  // The fifth approval kind (transfers), beside SPEC's four.
   { pattern: "/approvals/transfer/:id", title: "Transfer Request", layout: "default" },
-  // Refunds (issue 14): asked from a payment, the sixth approval kind.
+  // Refunds: asked from a payment, the sixth approval kind.
   { pattern: "/transactions/:transactionId/refund", title: "Refund Payment", layout: "default" },
   { pattern: "/approvals/refund/:id", title: "Refund Request", layout: "default" },
-  // The Partner API's reference (issue 12), linked from Settings → Developers.
+  // The Partner API's reference, linked from Settings → Developers.
   { pattern: "/developers/api", title: "API Reference", layout: "default" },
-  // A webhook endpoint's delivery log (Settings > Developers, issue 12).
+  // A webhook endpoint's delivery log (Settings > Developers).
   { pattern: "/settings/developers/endpoints/:endpointId", title: "Delivery Log", layout: "default" },
-  // Disputes (issue 14): the list under Money, and one dispute's page.
+  // Disputes: the list under Money, and one dispute's page.
   { pattern: "/disputes", title: "Disputes", layout: "default" },
   { pattern: "/disputes/:disputeId", title: "Dispute", layout: "default" },
 ];

@@ -7,7 +7,7 @@ import { networkLabel } from "./format";
 import { CHANNEL_LABEL, feeOf, netOf, payerOf } from "./transactions-view";
 import { plainCedis } from "#server/money";
 
-/** `refunded`: refunds approved and not failed (issue 14); an archived month's payments have none. */
+/** `refunded`: refunds approved and not failed; an archived month's payments have none. */
 export type CsvTransaction = Transaction & { merchant: string; refunded?: number };
 
 const cedis = plainCedis;

@@ -20,7 +20,7 @@ export function paymentMethod(t: { channel: Channel; network: string }): string 
 }
 
 /**
- * A payment's fee and net, or null for a failed payment: it moved no money, so it has neither (issue 24, defect 7).
+ * A payment's fee and net, or null for a failed payment: it moved no money, so it has neither.
  * Read from the status, not the stored fee: a payment archived before migration 0028 still holds its old fee.
  */
 export function feeOf(t: { status: string; fee: number }): number | null {

@@ -1,5 +1,5 @@
 // What the Developers tab's webhook endpoints section and its server share
-// (issue 12, point 9): where the section lives, how its checkboxes are named and
+//: where the section lives, how its checkboxes are named and
 // how an attempt reads.
 import type { WebhookEventType } from "#server/webhooks/types";
 

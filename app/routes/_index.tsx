@@ -31,7 +31,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     dashboardFigures(tenant, now),
     can(tenant.role, "view:terminal") ? countSilentTerminals(tenant, now - DAY_MS) : Promise.resolve(null),
     showPayments ? listTransactions(tenant, { limit: 8 }) : Promise.resolve(null),
-    // Reversals and refunds of the last 30 days, counted apart (issue 14).
+    // Reversals and refunds of the last 30 days, counted apart.
     moneyBack(tenant, { fromDay: accraDay(now - 29 * DAY_MS), toDay: accraDay(now) }),
     can(tenant.role, "view:dispute") ? disputesNeedingResponse(tenant, now) : Promise.resolve(null),
   ]);

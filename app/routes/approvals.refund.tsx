@@ -1,4 +1,4 @@
-// /approvals/refund/{requestId}: a refund request (the sixth kind, issue 14): the payment, what is already refunded
+// /approvals/refund/{requestId}: a refund request (the sixth kind): the payment, what is already refunded
 // and waits for approval, the merchant's available balance now, who asked, when and why; approve (the money leaves
 // the merchant's available balance and goes to the processor), or reject with a reason. The maker cannot decide.
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";

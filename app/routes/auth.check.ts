@@ -1,4 +1,4 @@
-// /auth/check: where the fresh-check dialog (app/components/fresh-check.tsx) makes a check for one action (issue 15,
+// /auth/check: where the fresh-check dialog (app/components/fresh-check.tsx) makes a check for one action (
 // point 2; functions/auth/fresh-check.ts). JSON in and out, for a signed-in person in their business; the action the
 // check is for checks its own permission when it runs. GET says what this person may check with; POST asks for a
 // passkey's options or takes its answer, sends a code, or takes a code. Each is limited per account and per address (429 with Retry-After).

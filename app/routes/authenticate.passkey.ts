@@ -67,7 +67,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       return jsonResponse({ location: "/select-business" }, 200, { "Set-Cookie": signedIn.setCookie });
     }
     // A passkey passes every later fresh check, so adding one needs a check by what the person already has (a
-    // passkey, or a code): someone holding only a stolen session cannot add their own (issue 15, decision 027).
+    // passkey, or a code): someone holding only a stolen session cannot add their own (decision 027).
     case "register-options": {
       if (!(await hasOpenCheck(deps, session, checkBindings.addPasskey()))) return checkNeededJson(checkBindings.addPasskey());
       const options = await registrationOptions(deps, session);

@@ -1,5 +1,5 @@
 // /developers/api: the Partner API's reference for the people who connect a
-// processor (issue 12, point 10), read from the same OpenAPI document that
+// processor, read from the same OpenAPI document that
 // /api/v1/openapi.json serves, so the page, the document and the Worker's checks
 // say the same. Administrators only (manage:developer), like the Developers tab.
 import type { LinksFunction, LoaderFunctionArgs } from "@remix-run/cloudflare";

@@ -1,4 +1,4 @@
-// /disputes/{disputeId} (issue 14): the payment, the dispute and the response, one card each. Operations, Finance and
+// /disputes/{disputeId}: the payment, the dispute and the response, one card each. Operations, Finance and
 // administrators write the response, attach evidence (PDF, JPEG, PNG or WebP up to 10 MB, its type checked from its
 // bytes) and submit it before the deadline; after that, or once the processor closed it, the page is read-only.
 // A Viewer reads it; the server refuses their writes (403) whatever the page shows.

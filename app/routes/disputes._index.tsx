@@ -1,4 +1,4 @@
-// /disputes (issue 14): the disputes the processor opened on this business's payments, open ones first with the
+// /disputes: the disputes the processor opened on this business's payments, open ones first with the
 // days left to answer (Africa/Accra days), overdue ones marked; filtered by status in the URL, in keyset pages.
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Link, useLoaderData, useLocation } from "@remix-run/react";

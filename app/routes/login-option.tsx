@@ -39,7 +39,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const parsed = v.safeParse(EmailForm, Object.fromEntries(await request.formData()));
   if (!parsed.success) return refuse({ email: parsed.issues[0].message });
   const deps = authDeps(request, context);
-  // Each look-up says whether an address has an account: limited per typed email and per client address (issue 15).
+  // Each look-up says whether an address has an account: limited per typed email and per client address.
   const wait = await authLimited(deps.db, request, SIGN_IN_LIMITS, `email:${normaliseEmail(parsed.output.email)}`, deps.now());
   if (wait !== null) return tooMany("email", wait);
   const result = await startLogin(request, deps, { email: parsed.output.email, channel: "userUniqueEmail" });

@@ -120,7 +120,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
   const { from, to, amount, idempotencyKey } = parsed.output;
   const [kind, id] = to.split(":") as ["sa" | "mer", string];
-  // Asking moves no money yet, but a second person approves what is asked: the one who asks checks it is them (issue 15).
+  // Asking moves no money yet, but a second person approves what is asked: the one who asks checks it is them.
   return underFreshCheck(request, signedIn, checkBindings.transfer(from, kind, id, amount), form, async () => {
     try {
       const made = await requestTransfer(tenant, deps.meta, {

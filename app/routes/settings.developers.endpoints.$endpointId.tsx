@@ -1,5 +1,5 @@
-// /settings/developers/endpoints/{endpointId}: one webhook endpoint's delivery log
-// (issue 12, point 9), the newest the portal made first (issue 24: a payment sent
+// /settings/developers/endpoints/{endpointId}: one webhook endpoint's delivery log,
+// the newest the portal made first (a payment sent
 // days late is a new delivery, not an old one), each delivery with the payment it is
 // about, why it failed, and every attempt (when, the answer's status or none,
 // latency, error, the answer's first KB); "Send again" per delivery (under a fresh

@@ -1,4 +1,4 @@
-// /transactions/{id}/refund: asking for a payment's refund (issue 14), full or partial, with a reason. The payment,
+// /transactions/{id}/refund: asking for a payment's refund, full or partial, with a reason. The payment,
 // what is already refunded or waits for approval, what is left and the merchant's available money are shown; the
 // request goes to an administrator who did not ask (/approvals/refund/{id}) and no money moves until then.
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
@@ -92,7 +92,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
     return refuse(errors, values);
   }
   const { amount, reason, idempotencyKey } = parsed.output;
-  // The one who asks checks it is them, for this payment and this amount (issue 15).
+  // The one who asks checks it is them, for this payment and this amount.
   return underFreshCheck(request, signedIn, checkBindings.refund(payment.id, amount), form, async () => {
     let duplicate: boolean;
     try {

@@ -3,7 +3,7 @@
 // grouped by business, and each business's share is written in one D1 batch
 // (functions/data/ingest.ts says why that makes every payment exactly once).
 //
-// Poison isolation (issue 24, decision 028): one message that cannot be applied
+// Poison isolation (decision 028): one message that cannot be applied
 // must not hold back or dead-letter the others. When a share fails:
 //   - the business is being moved (a shard fence): not poison, every message is
 //     retried a little later;

@@ -1,4 +1,4 @@
-// POST /api/v1/disputes and POST /api/v1/disputes/{id}/close (issue 14, decision 023). Unlike payments these are
+// POST /api/v1/disputes and POST /api/v1/disputes/{id}/close (decision 023). Unlike payments these are
 // not queued: the processor needs the dispute's id to close it, and the hold must be checked against the payment
 // now, so each is one D1 batch answered at once (functions/data/disputes.ts).
 import * as v from "valibot";

@@ -1,4 +1,4 @@
-// The one place the Partner API reads a time or a date (issue 24, decision 030). What the schema takes is parsed
+// The one place the Partner API reads a time or a date (decision 030). What the schema takes is parsed
 // here, once, into epoch milliseconds, and only that number travels on (the router's checks, the queue message,
 // the consumer's writes). Date.parse is never asked: it reads some strings a pattern lets through as NaN
 // ("+01", a space before the zone) and moves impossible days to the next month (31 September is 1 October).

@@ -1,4 +1,4 @@
-// GET /api/v1/openapi.json (issue 12, point 10): the Partner API described as
+// GET /api/v1/openapi.json: the Partner API described as
 // OpenAPI 3.1, generated from the valibot schemas the Worker checks requests
 // with (functions/api/schemas.ts), so the document cannot drift from the code.
 // What JSON Schema cannot say (valibot's v.check rules across fields) is said in

@@ -1,4 +1,4 @@
-// What the Partner API accepted (202) and then could not do as sent, listed for the key's business (issue 24):
+// What the Partner API accepted (202) and then could not do as sent, listed for the key's business:
 //   GET /api/v1/rejections          messages the consumer could not apply, parked (decision 028)
 //   GET /api/v1/reversals/waiting   reversals waiting for a payment the portal does not hold, and expired ones
 // and the 202 a reversal gets, saying whether its payment is known yet. Docs: docs/partner-api.md.
@@ -15,7 +15,7 @@ const IsoTime = v.pipe(v.string(), v.regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}
 
 export const REVERSAL_WAIT_DAYS = REVERSAL_WAIT_MS / DAY_MS;
 
-/** Said in the 202 of a reversal whose payment the portal does not hold yet (defect 4). */
+/** Said in the 202 of a reversal whose payment the portal does not hold yet. */
 export const PAYMENT_NOT_KNOWN_MESSAGE =
   `The portal does not hold a payment with this reference yet. The reversal waits for it for ${REVERSAL_WAIT_DAYS} days ` +
   "(GET /api/v1/reversals/waiting lists it); if the payment has not arrived by then, the reversal expires and is never applied.";

@@ -1,7 +1,7 @@
 // From what a processor names (merchant id or code, point of sale id, terminal
 // serial) to the portal's rows, for one request, in the key's business only.
 // An unknown name is a 400 with its path; another business's name is read as
-// unknown, with the same words (issue 24, point 8): the answer never tells a key
+// unknown, with the same words: the answer never tells a key
 // holder that an id exists in another business.
 import { findParties } from "../data/api-payments";
 import type { BusinessDb } from "../data/tenant";

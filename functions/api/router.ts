@@ -1,4 +1,4 @@
-// The Partner API, /api/v1/... (issue 12): JSON in and out, a Bearer API key
+// The Partner API, /api/v1/...: JSON in and out, a Bearer API key
 // per business, answered by the Worker before Remix (no session, no cookies, no
 // pages). A request is checked whole at the door (key, size, rate, card numbers,
 // schema, the merchants it names) and then queued (PAYMENTS); the consumer
@@ -247,7 +247,7 @@ async function answer(request: Request, deps: ApiDeps): Promise<Response> {
       const at = parsed.output.reversed_at;
       const errors = timeErrors([{ path: "reversed_at", at }], now, MAX_PAYMENT_AGE_MS, CLOCK_SKEW_MS);
       if (errors.length > 0) return badRequest(errors);
-      // A reversal whose payment has not arrived yet is accepted: it waits for it, and the answer says so (defect 4).
+      // A reversal whose payment has not arrived yet is accepted: it waits for it, and the answer says so.
       const reversal = { reference: route.reference, reason: parsed.output.reason, reversedAt: Math.min(at, now) };
       const known = (await getPaymentByReference(business, route.reference)) !== null;
       const message: IngestMessage = { v: 1, businessId: holder.businessId, receivedAt: now, reversals: [reversal] };

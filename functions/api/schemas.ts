@@ -1,4 +1,4 @@
-// What the Partner API takes (issue 12): the valibot schemas the Worker checks
+// What the Partner API takes: the valibot schemas the Worker checks
 // every request with, and from which /api/v1/openapi.json is generated, so the
 // document cannot say one thing while the Worker does another. JSON field names
 // are snake_case, as processors' APIs are. Money is integer pesewas in GHS.
@@ -313,7 +313,7 @@ export const PaymentView = v.pipe(
       v.object({ id: v.string(), reference: v.string(), status: v.picklist(["pending", "paid", "failed"]), paid_at: v.nullable(v.string()) }),
       "The settlement that paid the merchant for it, once there is one.",
     ),
-    // Refunds (issue 14): in the answer to GET /api/v1/payments/{reference}, not in payment.* webhooks.
+    // Refunds: in the answer to GET /api/v1/payments/{reference}, not in payment.* webhooks.
     refunded: v.optional(v.pipe(v.number(), v.integer(), v.description("Refunds approved and not failed (sending or succeeded), pesewas."))),
     refunds: v.optional(v.pipe(v.array(RefundView), v.description("The payment's refunds, oldest first."))),
   }),

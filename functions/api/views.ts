@@ -17,7 +17,7 @@ export function paymentView(p: StoredPayment): PaymentView {
     payer: p.channel === "card" ? { card_bin: p.cardBin ?? "", card_last4: p.cardLast4 ?? "" } : { msisdn: p.msisdn ?? "" },
     amount: p.amount,
     currency: "GHS",
-    // A failed payment moved no money: no fee is charged and nothing is owed (issue 24, defect 7). 0, not null, so the
+    // A failed payment moved no money: no fee is charged and nothing is owed. 0, not null, so the
     // fields keep one type for every status; `status` says why.
     fee: p.status === "failed" ? 0 : p.fee,
     net: p.status === "failed" ? 0 : p.amount - p.fee,
@@ -34,7 +34,7 @@ export function paymentView(p: StoredPayment): PaymentView {
   };
 }
 
-/** A payment's refunds as GET /api/v1/payments/{reference} adds them (issue 14). */
+/** A payment's refunds as GET /api/v1/payments/{reference} adds them. */
 export function refundsView(refunds: readonly Refund[]): Required<Pick<PaymentView, "refunded" | "refunds">> {
   return {
     refunded: refunds.filter((r) => r.status === "sending" || r.status === "succeeded").reduce((sum, r) => sum + r.amount, 0),

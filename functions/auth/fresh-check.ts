@@ -1,4 +1,4 @@
-// A fresh check before what matters (issue 15, point 2; docs/decisions/027-fresh-checks.md). Deciding any approval
+// A fresh check before what matters (docs/decisions/027-fresh-checks.md). Deciding any approval
 // request, asking for a transfer or a refund, and making or rolling API keys and webhook endpoints need a check made
 // within the last 5 minutes, in this session, for exactly that action: a passkey (functions/auth/passkeys.ts), or
 // else a one-time code by SMS. The action uses the check up (once) just before it writes; without one it answers 428
@@ -49,7 +49,7 @@ export const checkBindings = {
   refund: (transactionId: number, amount: number) => `refund:${transactionId}:${amount}`,
   apiKey: (action: "create" | "roll", subject: string) => `api-key:${action}:${subject}`,
   /**
-   * Everything that decides where a business's signed data goes (issue 24): making an endpoint, changing its URL or
+   * Everything that decides where a business's signed data goes: making an endpoint, changing its URL or
    * event types (`edit`, bound to the endpoint and the hash of the new URL and types), enabling it again, rolling or
    * revealing its secret, and sending a delivery again (`resend`, bound to the delivery).
    */

@@ -1,4 +1,4 @@
-// The exact limits of every sign-in, code, passkey and check endpoint (issue 15, point 6): each is counted per
+// The exact limits of every sign-in, code, passkey and check endpoint: each is counted per
 // account and per address in D1 (functions/rate-limit.ts), and a request over either is answered 429 with
 // Retry-After and the wait in words by the field the person is looking at. The one-time code's own hourly windows
 // (otp.ts: per phone, per account, wrong codes) stay as they are; these sit in front of them.

@@ -1,4 +1,4 @@
-// Passkeys (issue 15, decision 024): adding one in Settings > Security, signing in with one instead of a one-time
+// Passkeys (decision 024): adding one in Settings > Security, signing in with one instead of a one-time
 // code, and the passkey half of a fresh check. @simplewebauthn/server checks the answers (CBOR, COSE keys, signatures,
 // the counter); this module keeps the challenges and the rules around them:
 // - a challenge is 32 random bytes, bound to the session and the person that asked, to its purpose ('register',

@@ -1,4 +1,4 @@
-// Adding a phone number as a way to sign in (issue 24, security finding 1; docs/decisions/029-who-owns-sign-in-factors.md).
+// Adding a phone number as a way to sign in (docs/decisions/029-who-owns-sign-in-factors.md).
 // A number becomes a sign-in factor only when its owner proves it: signed in, with a fresh check by what they already
 // have (as for a passkey), they get a one-time code sent to the new number and type it back. The code is the fresh-check
 // engine's (functions/auth/fresh-check.ts: HMAC only, 5 tries, 5 minutes, the hourly windows per phone and per account,

@@ -127,7 +127,7 @@ export async function sessionCookie(request: Request, config: AuthConfig, sessio
 /**
  * Whether an answer belongs to a signed-in session: the request carries the session cookie (whatever it holds), or the
  * answer sets or clears it. Such answers are `private, no-store` (functions/worker.ts): a shared computer's browser must
- * not keep money pages, `.data` answers or exports in its cache (issue 24, security 7).
+ * not keep money pages, `.data` answers or exports in its cache.
  */
 export function answersSession(request: Request, response: Response): boolean {
   if (readCookie(request, SESSION_COOKIE) !== undefined) return true;

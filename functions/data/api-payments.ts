@@ -1,6 +1,6 @@
 // What the Partner API reads at the door: the merchants, points of sale and
 // terminals a request names, in the key's business only (tenant first): another
-// business's id reads exactly as an unknown one (issue 24, point 8), so a key
+// business's id reads exactly as an unknown one, so a key
 // holder cannot learn that an id exists elsewhere. And one payment by reference.
 import type { BusinessDb } from "./tenant";
 import type { Channel } from "../pricing";

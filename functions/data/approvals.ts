@@ -102,7 +102,7 @@ const SPECS: Record<ApprovalKind, KindSpec> = {
     idPrefix: "sa",
     underMerchant: true,
   },
-  // The business's security policy (issue 15): one row a business, only ever updated; a Super Administrator asks.
+  // The business's security policy: one row a business, only ever updated; a Super Administrator asks.
   security_policy: {
     table: "business_policies",
     idColumn: "id",

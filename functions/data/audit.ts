@@ -141,7 +141,7 @@ export async function listAudit(tenant: Tenant, query: PageQuery & { entity?: st
   return toPage(results.map(toEntry), size, (entry) => [entry.id]);
 }
 
-// ---- The Audit tab (issue 15, point 4): the business's entries from its database and the core one, merged ----
+// ---- The Audit tab: the business's entries from its database and the core one, merged ----
 
 /** What the Audit tab narrows by; days are Africa/Accra days (UTC+0), `to` inclusive. */
 export interface AuditFilter {

@@ -1,4 +1,4 @@
-// What is built from closed days is kept (issue 13; docs/decisions/020-page-time.md).
+// What is built from closed days is kept (docs/decisions/020-page-time.md).
 // A report over a period is its closed days (kept in closed_day_cache, built once)
 // plus today (always read). A closed day can still change: the Partner API takes
 // payments up to 90 days old and reversals of old payments, and both move the

@@ -1,4 +1,4 @@
-// Disputes (issue 14, docs/decisions/023-disputes.md). The processor opens and closes them through the Partner API
+// Disputes (docs/decisions/023-disputes.md). The processor opens and closes them through the Partner API
 // (functions/api/router.ts): each is one D1 batch with its ledger posting, its audit entry and its webhook event.
 // Staff answer them on /disputes: a response, evidence files (bytes in R2, one row each here) and a submit, all before
 // the evidence deadline; a submitted, closed or overdue dispute is read-only. Every statement binds business_id.

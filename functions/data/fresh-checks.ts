@@ -1,4 +1,4 @@
-// Fresh checks (issue 15, point 2; decision 027): the check rows, the one-time codes sent for a check, and the business's
+// Fresh checks (decision 027): the check rows, the one-time codes sent for a check, and the business's
 // security policy. A check belongs to a session in the core database (like the codes and passkeys it comes from), so the
 // check functions take db first and still bind the business; the policy is the business's own row, tenant first.
 import type { ChallengeRow } from "./one-time-codes";

@@ -10,7 +10,7 @@ export interface MerchantFunds {
   fees: number;
   pending: number;
   available: number;
-  /** Held by open disputes now (issue 14). */
+  /** Held by open disputes now. */
   held: number;
   settled: number;
 }

@@ -85,7 +85,7 @@ export interface StoredRow extends Omit<StoredPayment, "settlementId" | "settlem
   terminalId: string | null;
   /** Whether its net has become available (the reversal then takes it from there). */
   cleared: boolean;
-  /** Refunds sent or sending and disputes not won: money already on its way back to the payer (issue 14). */
+  /** Refunds sent or sending and disputes not won: money already on its way back to the payer. */
   goneBack: number;
 }
 
@@ -287,7 +287,7 @@ export async function applyIngest(
         });
       continue;
     }
-    // A failed payment moved no money: it is stored without a fee, so its rollups add none (issue 24, defect 7).
+    // A failed payment moved no money: it is stored without a fee, so its rollups add none.
     const fee = payment.status === "failed" ? 0 : transactionFee(payment.channel, payment.amount);
     const row: StoredRow = {
       reference: payment.reference,

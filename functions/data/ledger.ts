@@ -18,7 +18,7 @@ export interface LedgerEntry {
 export interface MerchantBalances {
   pending: number;
   available: number;
-  /** Held by open disputes (issue 14): the merchant's still, but neither transferable nor settled. */
+  /** Held by open disputes: the merchant's still, but neither transferable nor settled. */
   held: number;
   total: number;
 }

@@ -1,4 +1,4 @@
-// Refunds of a payment, the sixth kind of approval request (issue 14; docs/decisions/022-refunds.md). Operations,
+// Refunds of a payment, the sixth kind of approval request (docs/decisions/022-refunds.md). Operations,
 // Finance or an administrator asks; an administrator who did not ask approves, and only then does the ledger move,
 // in one D1 batch that checks again, inside the batch, that the payment is still successful, that its refunds stay
 // within its amount (two approvals racing cannot both pass) and that the merchant's available money covers it.

@@ -66,7 +66,7 @@ export const MOVED_TABLES: readonly TableCopy[] = [
   { table: "daily_merchant_totals", from: BY_BUSINESS("daily_merchant_totals"), key: ["business_id", "day", "merchant_id", "status"] },
   { table: "audit_log", from: BY_BUSINESS("audit_log"), key: ["id"], renumber: "id" },
   { table: "payout_attempts", from: BY_BUSINESS("payout_attempts"), key: ["id"], renumber: "id" },
-  // Refunds (issue 14) point at their payment, renumbered on the way in.
+  // Refunds point at their payment, renumbered on the way in.
   { table: "refunds", from: BY_BUSINESS("refunds"), key: ["id"], follows: { transaction_id: "transactions" } },
   { table: "refund_attempts", from: BY_BUSINESS("refund_attempts"), key: ["id"], renumber: "id" },
   { table: "api_keys", from: BY_BUSINESS("api_keys"), key: ["id"] },
@@ -96,7 +96,7 @@ export const MOVED_TABLES: readonly TableCopy[] = [
   },
   { table: "closed_day_versions", from: BY_BUSINESS("closed_day_versions"), key: ["business_id"] },
   { table: "closed_day_cache", from: BY_BUSINESS("closed_day_cache"), key: ["business_id", "key"] },
-  // Disputes (issue 14, decision 023); the evidence files stay in R2 under the business's id.
+  // Disputes (decision 023); the evidence files stay in R2 under the business's id.
   { table: "disputes", from: BY_BUSINESS("disputes"), key: ["id"], follows: { transaction_id: "transactions" } },
   { table: "dispute_evidence", from: BY_BUSINESS("dispute_evidence"), key: ["id"] },
 ];

@@ -136,7 +136,7 @@ export async function listTransactions(tenant: Tenant, query: TransactionFilter 
 export interface TransactionTotals {
   /** Every payment of the set, whatever its status. */
   count: number;
-  /** Of them, the successful ones: gross, fees and net are theirs (issue 24, defect 7). */
+  /** Of them, the successful ones: gross, fees and net are theirs. */
   successful: number;
   /** Successful payments only: what actually moved. */
   gross: number;

@@ -1,5 +1,5 @@
 // Reversals the Partner API accepted for a reference the portal does not hold (yet): they wait for their payment in
-// pending_reversals (migration 0010) for REVERSAL_WAIT_MS after they arrived, then expire (issue 24, defect 4).
+// pending_reversals (migration 0010) for REVERSAL_WAIT_MS after they arrived, then expire.
 // An expired one stays listed as expired and is never applied: a later payment that reuses the reference is another
 // payment. The consumer (functions/data/ingest.ts) reads only those still waiting.
 import { decodeCursor, pageSize, toPage, type Page, type PageQuery } from "./page";

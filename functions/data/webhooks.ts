@@ -114,7 +114,7 @@ function toEndpoint(row: EndpointRow): WebhookEndpoint {
 }
 
 function mayManage(tenant: Tenant): void {
-  // The Developers tab: Administrators and Super Administrators (issue 12, point 9).
+  // The Developers tab: Administrators and Super Administrators.
   if (!can(tenant.role, "manage:developer")) throw new ForbiddenError("Your role cannot manage webhooks.");
 }
 
@@ -466,7 +466,7 @@ export function newEventId(): string {
  *
  * `at` is when what the event describes happened (a payment's occurred_at, perhaps days ago); `now` is when the
  * portal makes the event: its created_at and its deliveries', from which retries, the disabling rule and the
- * delivery log count (issue 24, defect 2).
+ * delivery log count.
  */
 export function webhookEventStatements(
   { businessId, db }: BusinessDb,

@@ -11,7 +11,7 @@
 //      when the portal made the delivery), the delivery is failed, and an endpoint
 //      with no 2xx since then (every delivery failed for the whole window) is
 //      disabled and its administrators get an SMS.
-// Poison isolation (issue 24): every message is handled on its own, so one that
+// Poison isolation: every message is handled on its own, so one that
 // throws never holds back, retries or dead-letters the others of its batch. A
 // message that throws is an attempt that failed on the portal's side: it is logged
 // with the error (the delivery log shows it), retried on the delivery's own

@@ -1,4 +1,4 @@
-// Webhook signatures (issue 12, point 8; docs/webhooks.md shows a receiver):
+// Webhook signatures (docs/webhooks.md shows a receiver):
 //   PP-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256(secret, t + "." + body)>
 // While a secret is being rolled, a second v1= carries the signature made with the
 // previous secret, so a receiver that still has only the old one keeps accepting.

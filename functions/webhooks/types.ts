@@ -1,4 +1,4 @@
-// The webhook event types a business can subscribe to (issue 12, point 7). Pure:
+// The webhook event types a business can subscribe to. Pure:
 // the Developers tab and the OpenAPI document import the list from here.
 
 export const WEBHOOK_EVENT_TYPES = [

@@ -1,4 +1,4 @@
-// Where a webhook may be sent (issue 12, point 7). Pure, so the form, the data
+// Where a webhook may be sent. Pure, so the form, the data
 // layer and the sender (again, at every delivery) apply the same rules.
 //
 // Allowed: https URLs to a public host name or a public address. In development

@@ -8,7 +8,7 @@ import { gzipSync } from "node:zlib";
 
 const CLIENT = resolve(import.meta.dirname, "../../build/client");
 
-/** The budget per route, gzip (issue 6: under 150 kB). */
+/** The budget per route, gzip: under 150 kB. */
 export const ROUTE_JS_BUDGET_BYTES = 150 * 1024;
 
 interface ManifestRoute {

@@ -136,7 +136,7 @@ export const CATALOGUE: CatalogueEntry[] = [
   ["approvals: names of a page's targets", async (t) => requestSubjects(t, (await listApprovalRequests(t, { status: "pending" })).rows)],
   ["audit: recent", (t) => listAudit(t)],
   ["audit: one merchant's history", (t, s) => listAudit(t, { entity: "merchant", entityId: s.merchantId })],
-  // Settings → Audit (issue 15): the business's database and the core one (here the same database, read twice).
+  // Settings → Audit: the business's database and the core one (here the same database, read twice).
   ["audit tab: first page", (t) => listBusinessAudit(t, t.db)],
   ["audit tab: a later page", (t) => listBusinessAudit(t, t.db, { after: encodeCursor(["2026-01-01T00:00:00.000Z", 1, 100]) })],
   [

@@ -1,6 +1,6 @@
 // The benchmarks that start their own portal must measure that portal. If another
 // process already listens on the port, wrangler cannot take it, and the timings
-// come from whatever answers there (issue 24, defect 9: 1-3 ms for every page).
+// come from whatever answers there (a process listening there made the page benchmark print 1-3 ms for every page).
 import { createConnection, createServer } from "node:net";
 
 /** Why the port cannot be ours, or null when it is free on 127.0.0.1 (where `npm start` listens). */

@@ -358,7 +358,7 @@ export function* activity(ctx: SeedContext, size: SizeProfile, models: readonly 
       const merchant = pointOfSale.merchant;
       const channel: Channel = terminal && rng.chance(Math.min(1, merchant.sector.cardShare / TERMINAL_SHARE)) ? "card" : "mobile_money";
       const amount = amountFor(rng, merchant);
-      // A failed payment moved no money: no fee, as the ingest stores it (issue 24, defect 7).
+      // A failed payment moved no money: no fee, as the ingest stores it.
       const fee = status === "failed" ? 0 : transactionFee(channel, amount);
       const id = nextTransactionId++;
       const reference = `${model.profile.prefix}-${day.slice(2).replace(/-/g, "")}-${pad(id, 7)}`;

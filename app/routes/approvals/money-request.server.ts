@@ -3,7 +3,7 @@ import { checkBindings, underFreshCheck } from "#server/auth/fresh-check";
 import type { ApprovalRequest } from "#server/data/approvals";
 import type { TenantRequest } from "#server/guards";
 
-/** A decision runs under a fresh check made for this very request (issue 15). */
+/** A decision runs under a fresh check made for this very request. */
 export function underDecisionCheck<T>(
   request: Request,
   signedIn: TenantRequest,

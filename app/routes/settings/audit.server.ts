@@ -1,4 +1,4 @@
-// The Audit tab of /settings (issue 15, point 4): every audit entry of the business, newest first, from its own
+// The Audit tab of /settings: every audit entry of the business, newest first, from its own
 // database and the core one (its sign-in events), filtered by person, kind of record, action and Africa/Accra days in
 // the URL, in keyset pages; the CSV (routes/settings.audit.export.ts) reads the same filters.
 import * as v from "valibot";

@@ -1,4 +1,4 @@
-// The Audit tab of /settings (issue 15, point 4): who did what, when, from which address and browser, with the
+// The Audit tab of /settings: who did what, when, from which address and browser, with the
 // values before and after; filters and page in the URL (a GET form that keeps ?tab=audit), the CSV of the whole set.
 import { Form, Link, useSubmit } from "@remix-run/react";
 import { DataTable, Pager, type Column } from "../../components/data-table";

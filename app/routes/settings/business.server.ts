@@ -1,4 +1,4 @@
-// The Business tab's security policy (issue 15, point 2): whether every decision needs a passkey. Only a Super
+// The Business tab's security policy: whether every decision needs a passkey. Only a Super
 // Administrator asks to change it, and the change is an approval request like any other (the seventh kind): another
 // administrator approves it, under a fresh check of their own.
 import type { AppLoadContext } from "@remix-run/cloudflare";

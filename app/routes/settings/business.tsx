@@ -1,5 +1,5 @@
 // The Business tab of /settings: the business profile the person works in (SPEC section 3), and its security policy
-// (issue 15): whether every decision needs a passkey, changed only through an approval request.
+//: whether every decision needs a passkey, changed only through an approval request.
 import { Form, Link, useNavigation } from "@remix-run/react";
 import { Details } from "../../components/details";
 import { formatPathLike } from "../../lib/format";

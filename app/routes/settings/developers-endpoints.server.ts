@@ -1,4 +1,4 @@
-// The webhook endpoints of Settings > Developers (issue 12, point 9): what the
+// The webhook endpoints of Settings > Developers: what the
 // section lists, and the intents its forms (and an endpoint's delivery log page)
 // post. Each change is audited by the data layer; a secret only ever leaves the
 // server in the answer to "Reveal secret", never in a URL, a flash or loader data.
@@ -77,7 +77,7 @@ export const EndpointSchema = v.object({
     v.nonEmpty("Enter the endpoint's URL."),
     v.maxLength(MAX_WEBHOOK_URL_LENGTH, "That URL is too long."),
   ),
-  // The description names the endpoint in the list and the log: no direction controls (issue 24, security 8).
+  // The description names the endpoint in the list and the log: no direction controls.
   description: v.pipe(
     v.string(),
     v.trim(),
@@ -124,8 +124,7 @@ export async function endpointsAction(
   back: string = ENDPOINTS_URL,
 ) {
   const { deps, tenant } = signedIn;
-  // Every change that decides where signed data goes runs under a fresh check (issue 15; issue 24, defect 6 and
-  // security finding 4): making an endpoint, changing its URL or event types, enabling it again, rolling or revealing
+  // Every change that decides where signed data goes runs under a fresh check: making an endpoint, changing its URL or event types, enabling it again, rolling or revealing
   // its secret, and sending a delivery again. A stolen session alone can neither reroute the business's payment feed
   // nor replay old signed events. Disabling, deleting and a test event (nothing of the business's) need none.
   const checked = <T>(binding: string, act: () => Promise<T>) => underFreshCheck(request, signedIn, binding, form, act);

@@ -1,4 +1,4 @@
-// The webhook endpoints section of Settings > Developers (issue 12, point 9):
+// The webhook endpoints section of Settings > Developers:
 // each endpoint with its status, event types and last success, its actions
 // (test, reveal and roll the secret, edit, enable or disable, delete), a link to
 // its delivery log, and the form that adds one. The forms post to the tab

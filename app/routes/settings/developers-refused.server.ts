@@ -1,4 +1,4 @@
-// What the Developers tab shows of what the Partner API accepted and then could not do as sent (issue 24): messages
+// What the Developers tab shows of what the Partner API accepted and then could not do as sent: messages
 // the consumer parked (decision 028) and reversals waiting for a payment the portal does not hold, or expired.
 // The newest page of each, with counts; GET /api/v1/rejections and /api/v1/reversals/waiting page through all.
 import { countParkedMessages, listParkedMessages } from "#server/data/ingest-parked";

@@ -1,4 +1,4 @@
-// Two sections of the Developers tab (issue 24): requests the Partner API accepted (202) and then could not apply,
+// Two sections of the Developers tab: requests the Partner API accepted (202) and then could not apply,
 // parked so that they held back nothing else (decision 028), and reversals waiting for a payment the portal does not
 // hold. Both say what happened in plain words and what the business can do; the API lists the same (docs/partner-api.md).
 import { DEFAULT_PAGE_SIZE } from "#server/data/page";

@@ -1,4 +1,4 @@
-// The Developers tab of /settings (issue 12, point 9; administrators only): the
+// The Developers tab of /settings (administrators only): the
 // business's Partner API keys (make, roll, revoke) and the payments the API
 // received for a reference the portal holds with other content. Webhook
 // endpoints join this tab later, with their own loader and intents beside these.
@@ -122,7 +122,7 @@ function shownOnce(key: NewKey) {
 /** A refusal (the name form's keeps what was typed), the new key's one showing, or a thrown redirect back to the tab with the flash. */
 export async function developersAction(request: Request, context: AppLoadContext, signedIn: TenantRequest, form: Record<string, FormDataEntryValue>) {
   const { deps, tenant } = signedIn;
-  // Making and rolling a key hand out a secret: each runs under a fresh check (issue 15).
+  // Making and rolling a key hand out a secret: each runs under a fresh check.
   const checked = <T>(binding: string, act: () => Promise<T>) => underFreshCheck(request, signedIn, binding, form, act);
   if (form.intent === "create-key") {
     const typed = { name: typeof form.name === "string" ? form.name : "" };

@@ -1,4 +1,4 @@
-// The Security tab's phone numbers (issue 24, security finding 1; decision 029): the numbers the person signs in with,
+// The Security tab's phone numbers (decision 029): the numbers the person signs in with,
 // and adding one, which only its owner can do. "Send code" needs a fresh check by what the person already has (a new
 // number is a new way in), then sends a code to the new number; typing it back links the number.
 import { data, type AppLoadContext } from "@remix-run/cloudflare";

@@ -15,7 +15,7 @@ export const SECURITY_URL = paths.settings("security");
 export const SETTINGS_BUSINESS_URL = paths.settings("business");
 export const DEVELOPERS_URL = paths.settings("developers");
 
-/** The Partner API's reference page (issue 12, point 10). */
+/** The Partner API's reference page. */
 export const API_REFERENCE_URL = "/developers/api";
 
 /** The longest name of an API key. */
@@ -32,5 +32,5 @@ export const NOT_UNDERSTOOD = "That request was not understood. Reload the page 
 /** The API key forms of the Developers tab (the tab tells their answers from the endpoints section's). */
 export const API_KEY_INTENTS = ["create-key", "roll-key", "revoke-key"] as const;
 
-/** The Business tab's one form: asking to change the security policy (issue 15). */
+/** The Business tab's one form: asking to change the security policy. */
 export const POLICY_INTENT = "ask-security-policy";

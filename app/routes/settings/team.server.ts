@@ -86,7 +86,7 @@ const text = (max: number, required: string, tooLong: string) => v.pipe(v.string
 
 // Exported for its unit test (tests/unit/name-fields.test.ts).
 export const InviteSchema = v.object({
-  // A person's name shows in lists, approvals and the audit log: no direction controls (issue 24, security 8).
+  // A person's name shows in lists, approvals and the audit log: no direction controls.
   name: v.pipe(
     text(100, "Enter the person's full name.", "Keep the name under 100 characters."),
     v.check((typed) => !hasBidiControl(typed), bidiControlMessage("name")),
