@@ -54,3 +54,31 @@ export interface Refusal<V = null> {
 export function refuse<V = null>(errors: FieldErrors, values: V = null as V, intent?: string) {
   return data<Refusal<V>>(intent === undefined ? { errors, values } : { intent, errors, values }, { status: 400 });
 }
+
+/**
+ * A request body's bytes, or null as soon as it passes `max` bytes (the rest is never read, whatever Content-Length
+ * said): the Partner API and the analytics ingest refuse an over-size body so.
+ */
+export async function readBodyUpTo(request: Request, max: number): Promise<Uint8Array | null> {
+  if (!request.body) return new Uint8Array(0);
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > max) {
+      await reader.cancel();
+      return null;
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return bytes;
+}

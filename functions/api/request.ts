@@ -1,7 +1,7 @@
 // Reading and refusing a Partner API request: the problem+json answers, the body (size, UTF-8, JSON, depth, card
 // numbers) and the paths of validation issues. Shared by the router and the handlers it calls.
 import type * as v from "valibot";
-import { jsonResponse } from "../http";
+import { jsonResponse, readBodyUpTo } from "../http";
 import type { BusinessDb, Db } from "../data/tenant";
 import { MAX_JSON_DEPTH, scanBody } from "./card-numbers";
 import { MAX_BODY_BYTES, type Problem } from "./schemas";
@@ -41,30 +41,13 @@ export function badRequest(errors: NonNullable<Problem["errors"]>): Response {
   return problem(400, errors.length === 1 ? "The request has 1 problem." : `The request has ${errors.length} problems.`, errors);
 }
 
+const tooLarge = () => problem(413, `The body is larger than ${MAX_BODY_BYTES} bytes. Send at most 100 payments a request.`);
+
 /** The body as text, refused past MAX_BODY_BYTES without reading it all. */
 async function readBody(request: Request): Promise<string | Response> {
-  const declared = Number(request.headers.get("Content-Length") ?? "0");
-  if (declared > MAX_BODY_BYTES) return problem(413, `The body is larger than ${MAX_BODY_BYTES} bytes. Send at most 100 payments a request.`);
-  if (!request.body) return "";
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > MAX_BODY_BYTES) {
-      await reader.cancel();
-      return problem(413, `The body is larger than ${MAX_BODY_BYTES} bytes. Send at most 100 payments a request.`);
-    }
-    chunks.push(value);
-  }
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
+  if (Number(request.headers.get("Content-Length") ?? "0") > MAX_BODY_BYTES) return tooLarge();
+  const bytes = await readBodyUpTo(request, MAX_BODY_BYTES);
+  if (bytes === null) return tooLarge();
   try {
     return new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(bytes);
   } catch {

@@ -8,6 +8,7 @@
 // The same event posted twice is accepted twice; the consumer relays it once.
 // The user and business fields are the session's, never the browser's: anyone
 // can post an event, so a claimed identity would let one person speak for another.
+import { readBodyUpTo } from "../http";
 import { errorText, jsonResponse, logEvent } from "./http";
 import { isSameOriginRequest } from "../auth/origin";
 import { EVENTS_RATE_LIMIT, clientKey, countRequest, dropEndedWindows } from "../rate-limit";
@@ -22,33 +23,6 @@ export interface IngestDeps {
   /** Who is signed in, and in which business; null when not fully signed in (the login pages send events too). */
   identity(): Promise<SignedInIdentity | null>;
   now?: number;
-}
-
-class TooLarge extends Error {}
-
-/** The body as text, refusing more than `max` bytes whatever Content-Length said. */
-async function readBody(request: Request, max: number): Promise<string> {
-  if (!request.body) return "";
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > max) {
-      await reader.cancel();
-      throw new TooLarge();
-    }
-    chunks.push(value);
-  }
-  const bytes = new Uint8Array(total);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(bytes);
 }
 
 const tooLarge = () => jsonResponse({ message: `The event is larger than ${MAX_BODY_BYTES / 1024} KB` }, 413);
@@ -93,9 +67,10 @@ export async function acceptEvent(request: Request, deps: IngestDeps): Promise<R
 
   let text: string;
   try {
-    text = await readBody(request, MAX_BODY_BYTES);
-  } catch (error) {
-    if (error instanceof TooLarge) return tooLarge();
+    const bytes = await readBodyUpTo(request, MAX_BODY_BYTES);
+    if (bytes === null) return tooLarge();
+    text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(bytes);
+  } catch {
     return badRequest("The body is not valid UTF-8 JSON", [{ path: "body", message: "must be a JSON object in UTF-8" }]);
   }
   let input: unknown;

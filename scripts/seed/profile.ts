@@ -1,8 +1,8 @@
 // How much the seed writes for each size, and what each business looks like.
 import { ACCRA_MOBILE_PAY, KUMASI_FRESH_FOODS, TAMALE_SHEA, type SeedSize } from "./data";
 
-export const DAY_MS = 24 * 60 * 60 * 1000;
-export const HOUR_MS = 60 * 60 * 1000;
+// The seed's times are counted with the portal's own lengths of time.
+export { DAY_MS, HOUR_MS } from "#server/time";
 
 export interface SizeProfile {
   /** Days of transactions before the anchor. */
