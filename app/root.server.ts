@@ -2,7 +2,7 @@
 import { data, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { authDeps } from "#server/auth/deps";
 import { signedInIdentity } from "#server/auth/identity";
-import { readFlash } from "#server/flash";
+import { readFlash } from "#server/platform/flash";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const [{ notice, clearCookie }, identity] = await Promise.all([readFlash(request, context.config), signedInIdentity(request, authDeps(request, context))]);

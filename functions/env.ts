@@ -3,7 +3,7 @@ import * as v from "valibot";
 /** Used only outside production so `npm start` works with no secrets set. */
 export const DEV_SESSION_SECRET = "dev-only-session-secret-never-use-in-production-0000";
 
-/** Analytics relay retry defaults (seconds); see functions/events/retry.ts for the schedule they make. */
+/** Analytics relay retry defaults (seconds); see functions/analytics/retry.ts for the schedule they make. */
 export const EVENTS_RETRY_BASE_SECONDS_DEFAULT = 30;
 export const EVENTS_RETRY_MAX_SECONDS_DEFAULT = 900;
 /** Webhook delivery defaults (seconds); see functions/webhooks/backoff.ts for the schedule they make. */
@@ -118,7 +118,7 @@ const RawConfig = v.object({
   WEBAUTHN_ORIGIN: httpUrl("WEBAUTHN_ORIGIN"),
   // The name authenticators show next to the passkey.
   WEBAUTHN_RP_NAME: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(100, "WEBAUTHN_RP_NAME must be at most 100 characters")), "Partners Portal"),
-  // "on": each answer says where its time went (Server-Timing, functions/timing.ts). Never in production.
+  // "on": each answer says where its time went (Server-Timing, functions/platform/timing.ts). Never in production.
   SERVER_TIMING: v.optional(v.picklist(["on", "off"], "SERVER_TIMING must be on or off"), "off"),
   // The Partner API: requests a minute per key (a batch of 100 payments is one request).
   API_RATE_LIMIT_PER_MINUTE: v.optional(
@@ -168,7 +168,7 @@ export interface AppConfig {
   sessionSecret: string;
   /** Origins of the configured OpenID providers (CSP form-action). */
   signInOrigins: string[];
-  /** Send the Server-Timing header (functions/timing.ts); always false in production, which must not describe its insides. */
+  /** Send the Server-Timing header (functions/platform/timing.ts); always false in production, which must not describe its insides. */
   serverTiming: boolean;
 }
 

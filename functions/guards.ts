@@ -4,8 +4,8 @@ import { data, type AppLoadContext } from "@remix-run/cloudflare";
 import { authDeps, type AuthDeps } from "./auth/deps";
 import { requireBusiness, type VerifiedSession } from "./auth/guards";
 import { requireSameOrigin } from "./auth/origin";
-import { ForbiddenError, isBusinessMoving, MOVING_MESSAGE, NotFoundError, RuleError, type Tenant } from "./data/tenant";
-import { pageNotFound } from "./http";
+import { ForbiddenError, isBusinessMoving, MOVING_MESSAGE, NotFoundError, RuleError, type Tenant } from "./tenancy/tenant";
+import { pageNotFound } from "./platform/http";
 import { can, type Permission } from "./permissions";
 
 /** Throws a 403 unless the tenant's role holds the permission. */

@@ -1,6 +1,6 @@
 import type { AppConfig } from "./env";
-import type { RequestDatabases } from "./shards";
-import type { RequestTiming } from "./timing";
+import type { RequestDatabases } from "./tenancy/shards";
+import type { RequestTiming } from "./platform/timing";
 
 export interface PortalLoadContext {
   cloudflare: { env: Env; ctx: ExecutionContext };
@@ -9,7 +9,7 @@ export interface PortalLoadContext {
   requestId: string;
   /** CSP nonce for this document's inline scripts. */
   nonce: string;
-  /** The business databases this request reads and writes, through D1 sessions (functions/shards.ts). */
+  /** The business databases this request reads and writes, through D1 sessions (functions/tenancy/shards.ts). */
   databases: RequestDatabases;
   /** Where this request's time goes (Server-Timing); null unless SERVER_TIMING is on. */
   timing: RequestTiming | null;

@@ -1,35 +1,35 @@
 // The one Worker: static assets are served before this runs (wrangler [assets]);
 // every other request goes through Remix with a typed load context. The queue
-// handler relays analytics events (functions/events/consumer.ts).
+// handler relays analytics events (functions/analytics/consumer.ts).
 import { type AppLoadContext, createRequestHandler } from "@remix-run/cloudflare";
 import * as build from "remix-server-build";
 import { CROSS_ORIGIN_MESSAGE, isSameOriginRequest } from "./auth/origin";
 import { answersSession } from "./auth/session";
-import { clearDuePayments } from "./clearing";
+import { clearDuePayments } from "./ledger/clearing";
 import { parseApiConfig, parseArchiveConfig, parseAuthConfig, parseConfig, parseEventsConfig } from "./env";
 import { runArchive } from "./archive/job";
-import { handleEventsBatch } from "./events/consumer";
-import { logEvent } from "./events/http";
+import { handleEventsBatch } from "./analytics/consumer";
+import { logEvent } from "./analytics/http";
 import { handleWebhooksBatch } from "./webhooks/consumer";
 import { dispatchPendingDeliveries } from "./webhooks/dispatch";
 import { sweepWebhooks } from "./webhooks/sweep";
 import { payoutPortFor, settleAndPay } from "./settlement/daily";
 import { processRefunds, refundPortFor } from "./refunds/send";
 import "./load-context";
-import { logError } from "./log";
-import { newNonce, newRequestId } from "./request-id";
-import { withSecurityHeaders } from "./security-headers";
-import { dropOldSubmissions } from "./data/submissions";
-import { dropOldIdempotencyKeys } from "./data/api-idempotency";
-import { runOnce } from "./submitted-once";
-import { handlePaymentsBatch, handlePaymentsDeadLetters, PAYMENTS_DLQ, PAYMENTS_QUEUE } from "./api/consumer";
-import { INGEST_OPS_PREFIX, ingestOpsRequest } from "./api/ingest-replay";
-import { handlePartnerApi } from "./api/router";
-import { withSetCookie } from "./cookies";
-import { businessDb, databaseNamed, everyBusinessDb, RequestDatabases, shardNames } from "./shards";
-import { RequestTiming, timedEnv } from "./timing";
-import { coalescedEnv } from "./d1-coalesce";
-import { sealChain, sealDatabase } from "./audit-chain";
+import { logError } from "./platform/log";
+import { newNonce, newRequestId } from "./platform/request-id";
+import { withSecurityHeaders } from "./platform/security-headers";
+import { dropOldSubmissions } from "./platform/submissions.db";
+import { dropOldIdempotencyKeys } from "./partner-api/api-idempotency.db";
+import { runOnce } from "./platform/submitted-once";
+import { handlePaymentsBatch, handlePaymentsDeadLetters, PAYMENTS_DLQ, PAYMENTS_QUEUE } from "./payments/consumer";
+import { INGEST_OPS_PREFIX, ingestOpsRequest } from "./payments/ingest-replay";
+import { handlePartnerApi } from "./partner-api/router";
+import { withSetCookie } from "./platform/cookies";
+import { businessDb, databaseNamed, everyBusinessDb, RequestDatabases, shardNames } from "./tenancy/shards";
+import { RequestTiming, timedEnv } from "./platform/timing";
+import { coalescedEnv } from "./platform/d1-coalesce";
+import { sealChain, sealDatabase } from "./audit/audit-chain";
 
 const handleRemix = createRequestHandler(build);
 const WEBHOOKS_QUEUE = "partners-portal-webhooks";
@@ -185,7 +185,7 @@ export default {
       signInOrigins = config.signInOrigins;
       timing = config.serverTiming ? new RequestTiming() : null;
       // D1 as loaders see it: reads started together go as one round trip (d1-coalesce.ts), timed when asked;
-      // a business's database through a D1 session (read replicas, the bookmark cookie: functions/shards.ts).
+      // a business's database through a D1 session (read replicas, the bookmark cookie: functions/tenancy/shards.ts).
       const requestEnv = coalescedEnv(timedEnv(env, timing));
       databases = new RequestDatabases(requestEnv, request);
       const context: AppLoadContext = { cloudflare: { env: requestEnv, ctx }, config, requestId, nonce, databases, timing };
@@ -213,7 +213,7 @@ export default {
       const sealing = Promise.all([business ? sealChain(business.db, business.businessId) : 0, sealDatabase(env.DB)]);
       ctx.waitUntil(sealing.catch((error: unknown) => logError(requestId, request, error)));
     }
-    // Read-your-writes: the next request's reads start at least where this one's ended (functions/shards.ts).
+    // Read-your-writes: the next request's reads start at least where this one's ended (functions/tenancy/shards.ts).
     const bookmark = databases?.bookmarkCookie() ?? null;
     if (bookmark) response = withSetCookie(response, bookmark);
     if (timing) {

@@ -6,8 +6,8 @@
 // load them into a folder (`wrangler d1 execute BINDING --local --persist-to DIR --file …`) and pass --persist-to DIR.
 import { parseArgs } from "node:util";
 import * as v from "valibot";
-import { businessPlace } from "#server/data/directory";
-import { verifyBusinessChains, type ChainReport } from "#server/audit-chain";
+import { businessPlace } from "#server/tenancy/directory.db";
+import { verifyBusinessChains, type ChainReport } from "#server/audit/audit-chain";
 import { withLocalDatabases } from "./seed/local";
 
 const { values } = parseArgs({ options: { business: { type: "string" }, "persist-to": { type: "string" } } });

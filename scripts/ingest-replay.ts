@@ -3,7 +3,7 @@
 // Partner API queue messages the consumer could not apply are parked in D1 (ingest_parked, decision 028), by the
 // consumer's poison isolation or by the PAYMENTS dead-letter queue's consumer. Without --id or --all this lists them
 // (every database); after the cause is fixed (a deploy), --id puts the named ones back on the PAYMENTS queue and --all
-// the oldest --limit of them. Safe to run again: the consumer applies each payment once (functions/data/ingest.ts), and
+// the oldest --limit of them. Safe to run again: the consumer applies each payment once (functions/payments/ingest.db.ts), and
 // a message that fails again is parked again.
 //
 // It talks to the running Worker (GET /api/ingest/parked, POST /api/ingest/replay) with the operators' replay

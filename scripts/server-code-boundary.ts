@@ -13,19 +13,19 @@ export const SHARED_WITH_BROWSER: readonly string[] = [
   // The sign-in failure table: the popup and the callback say the same words for a code.
   "functions/auth/sign-in-messages.ts",
   // Page sizes and cursor arithmetic (a list's first page is DEFAULT_PAGE_SIZE rows on both sides).
-  "functions/data/page.ts",
+  "functions/lists/page.ts",
   // When a terminal counts as silent (the terminals list and the terminal.silent webhook agree).
-  "functions/terminal-silence.ts",
+  "functions/merchants/terminal-silence.ts",
   // Webhook event types, for the Developers tab's choices.
   "functions/webhooks/types.ts",
   // Disputes' statuses and evidence limits: the dispute page says what the server enforces.
-  "functions/dispute-rules.ts",
+  "functions/disputes/dispute-rules.ts",
   // The name rule against direction controls: forms and evidence uploads refuse the same characters.
-  "functions/text-direction.ts",
+  "functions/platform/text-direction.ts",
   // Lengths of time and the UTC day: the date pickers and the server count days alike.
-  "functions/time.ts",
+  "functions/platform/time.ts",
   // Pesewas written as cedis: the screens, the server's messages and the exports agree.
-  "functions/money.ts",
+  "functions/ledger/money.ts",
 ];
 
 export interface ClientModule {

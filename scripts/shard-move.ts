@@ -1,11 +1,11 @@
 // npm run shard:move -- --business ID --to BINDING [--persist-to DIR]
 // Moves one business's rows to another D1 database of wrangler.toml (SHARD_A, SHARD_B, …) on the local state
 // (`npm start`'s, or DIR): the business is read-only meanwhile, the copy is checked by rows per table and ledger sums
-// per account before the directory switches, and the old rows are removed only after (functions/shard-move.ts,
+// per account before the directory switches, and the old rows are removed only after (functions/tenancy/shard-move.ts,
 // decision 021). The portal may keep running: its writes get "try again shortly", queued API payments wait.
 import { parseArgs } from "node:util";
 import * as v from "valibot";
-import { MoveRefused, moveBusiness } from "#server/shard-move";
+import { MoveRefused, moveBusiness } from "#server/tenancy/shard-move";
 import { d1Bindings } from "./lib/wrangler";
 import { withLocalDatabases } from "./seed/local";
 

@@ -1,6 +1,6 @@
 // Reversals and refunds side by side: the processor undoing a payment and the business giving money back
 // are different events, so the dashboard and reports count them apart.
-import type { MoneyBack } from "#server/data/refunds";
+import type { MoneyBack } from "#server/refunds/refunds.db";
 import { formatAmount, formatCount } from "../lib/format";
 
 export function MoneyBackFigures({ back, label }: { back: MoneyBack; label: string }) {

@@ -7,7 +7,7 @@ import { paymentStatus, statusLabel } from "../lib/statuses";
 import { feeOf, netOf, NO_MONEY, paymentMethod } from "../lib/transactions-view";
 import { Details } from "./details";
 import { StatusPill } from "./status-pill";
-import type { Channel } from "#server/pricing";
+import type { Channel } from "#server/ledger/pricing";
 
 export interface PaymentDetailView {
   reference: string;

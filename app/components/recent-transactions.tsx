@@ -1,7 +1,7 @@
 // Recent payments at a merchant, point of sale or terminal. Rows arrive from the loader
 // already reduced to what may be shown: a card as BIN and last four, a phone masked.
 import { Link } from "@remix-run/react";
-import type { Transaction } from "#server/data/transactions";
+import type { Transaction } from "#server/payments/transactions.db";
 import { paths } from "../lib/paths";
 import { transactionColumns } from "./columns/transactions";
 import { DataTable, type Column } from "./data-table";

@@ -5,19 +5,19 @@
 //   handler's alert says "Action Failed. Please check connectivity and try again";
 // - the failed send's submission id stays in the form, so trying again sends
 //   the same id, and the Worker runs the form once even if the first send did
-//   arrive and only its answer was lost (functions/submitted-once.ts);
+//   arrive and only its answer was lost (functions/platform/submitted-once.ts);
 // - after any answer (done, refused, an error page), the next send gets a new id.
 // Every route with a form exports `clientAction` and `shouldRevalidate` from
 // here (the root exports `shouldRevalidate` too), so there is one way to do it.
 import type { ClientActionFunctionArgs, ShouldRevalidateFunction } from "@remix-run/react";
 import { notifications } from "./notifications";
 
-/** The hidden field's name; the Worker reads the same (functions/submitted-once.ts). */
+/** The hidden field's name; the Worker reads the same (functions/platform/submitted-once.ts). */
 export const SUBMISSION_FIELD = "submission";
 
 /**
  * What a route's action data is when the send never got an answer: the shape
- * of a refusal (functions/http.ts) with no errors, so every screen reads it as
+ * of a refusal (functions/platform/http.ts) with no errors, so every screen reads it as
  * it reads a 400, with the form's intent and what was typed.
  */
 export interface ConnectionLostResult {

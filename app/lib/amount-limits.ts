@@ -23,7 +23,7 @@ export interface AmountLimit {
   name: string;
 }
 
-/** The words the server says too (functions/data/transfer-requests.ts), so both sides read the same. */
+/** The words the server says too (functions/approvals/transfer-requests.db.ts), so both sides read the same. */
 export function exceedsLimitMessage(limit: AmountLimit): string {
   return `This amount exceeds the ${limit.name} of GHS ${formatAmount(limit.pesewas)}.`;
 }

@@ -1,7 +1,7 @@
 // Analytics events (SPEC sections 3, 7, 8), built in the browser. Pure: the
 // client queue (app/components/analytics.tsx) sends what these functions make,
 // and a unit test parses their output with the server's schema.
-import type { AnalyticsEventInput } from "#server/events/schema";
+import type { AnalyticsEventInput } from "#server/analytics/schema";
 
 export type AnalyticsEvent = AnalyticsEventInput;
 export type EventType = AnalyticsEvent["eventType"];

@@ -3,7 +3,7 @@
 import dayjs from "dayjs";
 import utc from "dayjs/plugin/utc.js";
 import { isEmpty, parseLooseNumber } from "./validation";
-import { formatPesewas } from "#server/money";
+import { formatPesewas } from "#server/ledger/money";
 
 dayjs.extend(utc);
 

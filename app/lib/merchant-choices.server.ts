@@ -1,10 +1,10 @@
 // The merchants a form or a filter offers: at most MERCHANT_CHOICES, narrowed by
 // what was typed (MerchantFinder), so each merchant of a large business can be
 // reached; the one already chosen is always among them, wherever it sorts.
-import { listMerchantChoices } from "#server/data/merchants";
-import { namesOf } from "#server/data/names";
-import type { Tenant } from "#server/data/tenant";
-import type { MerchantStatus } from "#server/data/merchants";
+import { listMerchantChoices } from "#server/merchants/merchants.db";
+import { namesOf } from "#server/lists/names.db";
+import type { Tenant } from "#server/tenancy/tenant";
+import type { MerchantStatus } from "#server/merchants/merchants.db";
 import * as v from "valibot";
 import { searchParam } from "./list-params";
 import { readMerchantSearch } from "./merchant-search";

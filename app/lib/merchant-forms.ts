@@ -3,9 +3,9 @@
 // with. Field names are the approval engine's column names, so a parsed form is
 // the request's `after` as it stands.
 import * as v from "valibot";
-import type { ChangeValues } from "#server/data/approvals";
-import type { Merchant } from "#server/data/merchants";
-import type { SettlementAccount } from "#server/data/settlement-accounts";
+import type { ChangeValues } from "#server/approvals/approvals.db";
+import type { Merchant } from "#server/merchants/merchants.db";
+import type { SettlementAccount } from "#server/settlement/settlement-accounts.db";
 import { GHANA_REGIONS } from "./ghana";
 import { ghanaPhoneField } from "./phone";
 import { bidiControlMessage, hasBidiControl, isAccountNumber, isValidEmail } from "./validation";

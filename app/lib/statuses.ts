@@ -1,17 +1,17 @@
 // How every status reads (on screen and in CSVs) and the tone of its pill: one
 // map per entity, so a status reads the same on every list and page.
-import type { ApprovalStatus } from "#server/data/approvals";
-import type { DisputeStatus } from "#server/dispute-rules";
-import type { Employee } from "#server/data/employees";
-import type { Merchant } from "#server/data/merchants";
-import type { RefundStatus } from "#server/data/refunds";
-import type { PointOfSale } from "#server/data/points-of-sale";
-import type { SettlementAccount } from "#server/data/settlement-accounts";
-import type { Settlement } from "#server/data/settlements";
-import type { TerminalStatus } from "#server/data/terminals";
-import type { Transaction } from "#server/data/transactions";
-import type { Transfer } from "#server/data/transfers";
-import type { WebhookDeliveryStatus, WebhookEndpointStatus } from "#server/data/webhooks";
+import type { ApprovalStatus } from "#server/approvals/approvals.db";
+import type { DisputeStatus } from "#server/disputes/dispute-rules";
+import type { Employee } from "#server/team/employees.db";
+import type { Merchant } from "#server/merchants/merchants.db";
+import type { RefundStatus } from "#server/refunds/refunds.db";
+import type { PointOfSale } from "#server/merchants/points-of-sale.db";
+import type { SettlementAccount } from "#server/settlement/settlement-accounts.db";
+import type { Settlement } from "#server/settlement/settlements.db";
+import type { TerminalStatus } from "#server/merchants/terminals.db";
+import type { Transaction } from "#server/payments/transactions.db";
+import type { Transfer } from "#server/ledger/transfers.db";
+import type { WebhookDeliveryStatus, WebhookEndpointStatus } from "#server/webhooks/webhooks.db";
 
 /** An API key's state, read from its revoked and expiry times (app/routes/settings/developers.server.ts). */
 export type ApiKeyStatus = "active" | "rolled" | "expired" | "revoked";

@@ -2,12 +2,12 @@
 // an exact reference search finds there (only asked when the list found nothing).
 import { asTransaction, monthSpan } from "#server/archive/format";
 import { findArchivedPayments } from "#server/archive/read";
-import { listArchiveMonths } from "#server/data/archive";
-import type { Tenant } from "#server/data/tenant";
-import type { Transaction, TransactionFilter } from "#server/data/transactions";
+import { listArchiveMonths } from "#server/archive/archive.db";
+import type { Tenant } from "#server/tenancy/tenant";
+import type { Transaction, TransactionFilter } from "#server/payments/transactions.db";
 import { ACCOUNT_LABEL } from "./transactions-view";
 
-/** An account id ends with its kind (functions/ledger.ts ledgerAccountId). */
+/** An account id ends with its kind (functions/ledger/ledger.ts ledgerAccountId). */
 function accountLabel(accountId: string): string {
   const kind = Object.keys(ACCOUNT_LABEL).find((k) => accountId.endsWith(`_${k}`));
   return kind ? ACCOUNT_LABEL[kind]! : accountId;

@@ -1,11 +1,11 @@
 // The columns of every transactions CSV: the filtered list's (routes/transactions.export.ts) and an archived
 // month's (routes/transactions.archive.$month.ts) are the same file to a spreadsheet. Cards as BIN and last four,
 // phones masked, as on screen.
-import type { CsvColumn } from "#server/csv";
-import type { Transaction } from "#server/data/transactions";
+import type { CsvColumn } from "#server/platform/csv";
+import type { Transaction } from "#server/payments/transactions.db";
 import { networkLabel } from "./format";
 import { CHANNEL_LABEL, feeOf, netOf, payerOf } from "./transactions-view";
-import { plainCedis } from "#server/money";
+import { plainCedis } from "#server/ledger/money";
 
 /** `refunded`: refunds approved and not failed; an archived month's payments have none. */
 export type CsvTransaction = Transaction & { merchant: string; refunded?: number };

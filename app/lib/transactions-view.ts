@@ -2,7 +2,7 @@
 // the ledger accounts in words. Shared by the list, the detail and the CSV.
 import { networkLabel } from "./format";
 import { maskPhone } from "./phone";
-import type { Channel } from "#server/pricing";
+import type { Channel } from "#server/ledger/pricing";
 
 export const NETWORKS = ["MTN", "Telecel", "AirtelTigo", "VISA", "MASTERCARD", "GHLINK"] as const;
 export const TRANSACTION_STATUSES = ["successful", "failed", "reversed"] as const;

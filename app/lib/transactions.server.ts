@@ -1,6 +1,6 @@
 // What a page may carry of a payment: a card as BIN and last four, a phone masked.
 // Server-only, so full numbers never reach the browser.
-import type { Transaction } from "#server/data/transactions";
+import type { Transaction } from "#server/payments/transactions.db";
 import type { ShownTransaction } from "../components/recent-transactions";
 import { payerOf } from "./transactions-view";
 

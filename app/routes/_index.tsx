@@ -5,14 +5,14 @@
 // transactions index.
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
-import { accraDay, dashboardFigures, type DayFigures, type PeriodFigures } from "#server/data/dashboard";
-import { moneyBack } from "#server/data/refunds";
+import { accraDay, dashboardFigures, type DayFigures, type PeriodFigures } from "#server/reports/dashboard.db";
+import { moneyBack } from "#server/refunds/refunds.db";
 import { MoneyBackFigures } from "../components/money-back";
-import { namesOf } from "#server/data/names";
-import { countSilentTerminals } from "#server/data/terminals";
-import { disputesNeedingResponse } from "#server/data/disputes";
+import { namesOf } from "#server/lists/names.db";
+import { countSilentTerminals } from "#server/merchants/terminals.db";
+import { disputesNeedingResponse } from "#server/disputes/disputes.db";
 import { DisputesNeedingResponse } from "../components/disputes-attention";
-import { listTransactions } from "#server/data/transactions";
+import { listTransactions } from "#server/payments/transactions.db";
 import { can } from "#server/permissions";
 import { requireTenant } from "#server/guards";
 import { formatAmount, formatCount, formatDate, formatPercentage } from "../lib/format";
@@ -21,7 +21,7 @@ import { ColumnChart } from "../components/charts";
 import { StatusPill } from "../components/status-pill";
 import { paymentMethod } from "../lib/transactions-view";
 import { useRootData } from "../lib/root-data";
-import { DAY_MS } from "#server/time";
+import { DAY_MS } from "#server/platform/time";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { deps, tenant } = await requireTenant(request, context, "view:dashboard");

@@ -1,14 +1,14 @@
 // POST /api/events: one analytics event from the browser, onto the EVENTS queue
-// (functions/events/ingest.ts). POST /api/events/replay: the operator's replay of
-// parked events, with the replay secret (functions/events/replay.ts).
+// (functions/analytics/ingest.ts). POST /api/events/replay: the operator's replay of
+// parked events, with the replay secret (functions/analytics/replay.ts).
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
 import * as v from "valibot";
 import { authDeps } from "#server/auth/deps";
 import { signedInIdentity } from "#server/auth/identity";
 import { parseEventsConfig } from "#server/env";
-import { methodNotAllowed, notFound } from "#server/events/http";
-import { acceptEvent } from "#server/events/ingest";
-import { replayRequest } from "#server/events/replay";
+import { methodNotAllowed, notFound } from "#server/analytics/http";
+import { acceptEvent } from "#server/analytics/ingest";
+import { replayRequest } from "#server/analytics/replay";
 
 // Route matching ignores case (SPEC section 2): /api/events/Replay is the replay too.
 const Params = v.object({ op: v.optional(v.pipe(v.string(), v.toLowerCase(), v.value("replay"))) });

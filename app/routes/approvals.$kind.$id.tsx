@@ -2,7 +2,7 @@
 // request, field by field (what a create sets; what an update changes, among
 // the record's other fields; the whole record a deactivation closes), who
 // asked and when, and the decision: Approve, or Reject with a reason. The
-// engine (functions/data/approvals.ts) holds the rules; this page says them.
+// engine (functions/approvals/approvals.db.ts) holds the rules; this page says them.
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData, useNavigation, type ShouldRevalidateFunction } from "@remix-run/react";
 import * as v from "valibot";
@@ -18,10 +18,10 @@ import {
   type ApprovalKind,
   type ApprovalRequest,
   type ChangeValues,
-} from "#server/data/approvals";
-import type { Tenant } from "#server/data/tenant";
-import { redirectWithFlash } from "#server/flash";
-import { pageNotFound, refuse, routeNotFound } from "#server/http";
+} from "#server/approvals/approvals.db";
+import type { Tenant } from "#server/tenancy/tenant";
+import { redirectWithFlash } from "#server/platform/flash";
+import { pageNotFound, refuse, routeNotFound } from "#server/platform/http";
 import { can } from "#server/permissions";
 import { describedBy, Field } from "../components/form";
 import { ACTION_NAMES, KIND_BY_SLUG, columnLabel, displayValue, kindName } from "../lib/approvals";
@@ -30,7 +30,7 @@ import { StatusPill } from "../components/status-pill";
 import { formatDate } from "../lib/format";
 import { maskPhone } from "../lib/phone";
 import { isConnectionLost } from "../components/submission";
-import { copyMemberToCore } from "#server/data/directory";
+import { copyMemberToCore } from "#server/tenancy/directory.db";
 import { checkBindings, underFreshCheck } from "#server/auth/fresh-check";
 import { checkOf, FreshCheck } from "../components/fresh-check";
 

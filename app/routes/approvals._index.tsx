@@ -5,9 +5,9 @@
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Form, Link, useLoaderData, useLocation, useSubmit } from "@remix-run/react";
 import * as v from "valibot";
-import { countPendingRequests, listApprovalRequests, requestSubjects, type ApprovalKind, type ApprovalRequest } from "#server/data/approvals";
-import { listEmployees } from "#server/data/employees";
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, numberedPage } from "#server/data/page";
+import { countPendingRequests, listApprovalRequests, requestSubjects, type ApprovalKind, type ApprovalRequest } from "#server/approvals/approvals.db";
+import { listEmployees } from "#server/team/employees.db";
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, numberedPage } from "#server/lists/page";
 import { requireTenant } from "#server/guards";
 import { DataTable, ListCount, Pager, type Column } from "../components/data-table";
 import { ACTION_NAMES, KIND_BY_SLUG, KIND_SLUGS, kindName } from "../lib/approvals";

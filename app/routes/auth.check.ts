@@ -17,9 +17,9 @@ import {
 } from "#server/auth/fresh-check";
 import { authLimited, CODE_SEND_LIMITS, CODE_VERIFY_LIMITS, PASSKEY_LIMITS, tooManyJson, type AuthLimitPair } from "#server/auth/limits";
 import { hasPasskey, passkeyCheckOptions, relyingPartyOf, verifyPasskeyCheck } from "#server/auth/passkeys";
-import { smsPortFor } from "#server/auth/sms";
+import { smsPortFor } from "#server/sms/sms";
 import { requireTenant, type TenantRequest } from "#server/guards";
-import { jsonResponse, methodNotAllowed } from "#server/http";
+import { jsonResponse, methodNotAllowed } from "#server/platform/http";
 import { maskPhone } from "../lib/phone";
 
 const Binding = v.pipe(v.string("Say what the check is for."), v.regex(BINDING_PATTERN, "That check is not for anything the portal does."));

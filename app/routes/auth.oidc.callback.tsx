@@ -9,8 +9,8 @@ import { useEffect, useState } from "react";
 import { authDeps, oidcDeps } from "#server/auth/deps";
 import { finishOidcSignIn, isOidcProvider } from "#server/auth/oidc-sign-in";
 import { signInFailureMessage } from "#server/auth/sign-in-messages";
-import { setCookieHeaders } from "#server/cookies";
-import { routeNotFound } from "#server/http";
+import { setCookieHeaders } from "#server/platform/cookies";
+import { routeNotFound } from "#server/platform/http";
 import { SIGN_IN_MESSAGE_TYPE, type SignInMessage } from "../lib/sign-in-popup";
 
 // The popup goes portal -> provider -> here: with the portal's usual

@@ -10,8 +10,8 @@ import { requireSameOrigin } from "#server/auth/origin";
 import { CODE_SEND_LIMITS, authLimited, retryAfterHeaders, tooMany } from "#server/auth/limits";
 import { requestOtp } from "#server/auth/otp";
 import { hasPasskey, relyingPartyOf } from "#server/auth/passkeys";
-import { smsPortFor } from "#server/auth/sms";
-import { refuse } from "#server/http";
+import { smsPortFor } from "#server/sms/sms";
+import { refuse } from "#server/platform/http";
 import { passkeyCall, signWithPasskey } from "../lib/passkey-browser";
 import { maskPhone } from "../lib/phone";
 

@@ -7,8 +7,8 @@ import { redirectSignedIn, requireIdentified } from "#server/auth/guards";
 import { requireSameOrigin } from "#server/auth/origin";
 import { CODE_SEND_LIMITS, CODE_VERIFY_LIMITS, authLimited, retryAfterHeaders, tooMany } from "#server/auth/limits";
 import { requestOtp, verifyOtp } from "#server/auth/otp";
-import { smsPortFor } from "#server/auth/sms";
-import { refuse } from "#server/http";
+import { smsPortFor } from "#server/sms/sms";
+import { refuse } from "#server/platform/http";
 import { describedBy, Field } from "../components/form";
 import { maskPhone } from "../lib/phone";
 

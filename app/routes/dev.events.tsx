@@ -5,7 +5,7 @@
 // A resource route (no default export): a Remix page cannot also answer raw JSON
 // at the same URL, so the page is rendered here as a small static document.
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { listStoredEvents, type StoredEvent, type StoredEvents } from "#server/events/stored";
+import { listStoredEvents, type StoredEvent, type StoredEvents } from "#server/analytics/stored";
 import { DevDocument, devListResponse } from "../components/dev-list-page";
 import { formatDate } from "../lib/format";
 

@@ -2,7 +2,7 @@
 // because no SMS_GATEWAY_URL is set, newest first. An HTML page, or JSON with
 // `Accept: application/json`. In production it is a 404, like /__dev/events.
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { listOutbox, type OutboxMessage } from "#server/auth/sms";
+import { listOutbox, type OutboxMessage } from "#server/sms/sms";
 import { DevDocument, devListResponse } from "../components/dev-list-page";
 import { formatDate } from "../lib/format";
 

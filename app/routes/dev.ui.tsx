@@ -6,8 +6,8 @@ import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFuncti
 import { Form, Link, useActionData } from "@remix-run/react";
 import { useState } from "react";
 import * as v from "valibot";
-import { redirectWithFlash } from "#server/flash";
-import { pageNotFound } from "#server/http";
+import { redirectWithFlash } from "#server/platform/flash";
+import { pageNotFound } from "#server/platform/http";
 import { useNotifications } from "../components/notifications";
 import { DATE_FORMATS, formatAmount, formatCount, formatDate, formatPathLike, formatPercentage, replaceBrandWords, type DateFormat } from "../lib/format";
 import { NOTICE_KINDS } from "../lib/notifications";

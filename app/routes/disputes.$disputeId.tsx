@@ -6,12 +6,12 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudfla
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useState } from "react";
 import * as v from "valibot";
-import { getDispute, saveResponse, submitResponse } from "#server/data/disputes";
-import { isAnswerable, MAX_EVIDENCE_BYTES, MAX_EVIDENCE_FILES, MAX_RESPONSE_CHARS } from "#server/dispute-rules";
-import { uploadEvidence } from "#server/evidence-upload";
-import { redirectWithFlash } from "#server/flash";
+import { getDispute, saveResponse, submitResponse } from "#server/disputes/disputes.db";
+import { isAnswerable, MAX_EVIDENCE_BYTES, MAX_EVIDENCE_FILES, MAX_RESPONSE_CHARS } from "#server/disputes/dispute-rules";
+import { uploadEvidence } from "#server/disputes/evidence-upload";
+import { redirectWithFlash } from "#server/platform/flash";
 import { refusalMessage, requirePermission, requireTenant } from "#server/guards";
-import { pageNotFound, refuse } from "#server/http";
+import { pageNotFound, refuse } from "#server/platform/http";
 import { can } from "#server/permissions";
 import { Details } from "../components/details";
 import { describedBy, Field } from "../components/form";

@@ -2,9 +2,9 @@
 // days left to answer (Africa/Accra days), overdue ones marked; filtered by status in the URL, in keyset pages.
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Link, useLoaderData, useLocation } from "@remix-run/react";
-import { listDisputes } from "#server/data/disputes";
-import { DISPUTE_STATUSES } from "#server/dispute-rules";
-import { numberedPage } from "#server/data/page";
+import { listDisputes } from "#server/disputes/disputes.db";
+import { DISPUTE_STATUSES } from "#server/disputes/dispute-rules";
+import { numberedPage } from "#server/lists/page";
 import { requireTenant } from "#server/guards";
 import { DataTable, ListToolbar, Pager, type Column } from "../components/data-table";
 import { StatusPill } from "../components/status-pill";

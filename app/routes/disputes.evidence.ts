@@ -2,10 +2,10 @@
 // dispute it is (any other: 404, as an unknown id). Always a download: the type is the one checked from its bytes
 // when it was attached, never guessed by the browser (nosniff), and it never opens as a page of the portal.
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { getEvidence } from "#server/data/disputes";
-import { EXTENSION_OF, type EvidenceType } from "#server/evidence";
+import { getEvidence } from "#server/disputes/disputes.db";
+import { EXTENSION_OF, type EvidenceType } from "#server/disputes/evidence";
 import { requireTenant } from "#server/guards";
-import { notFound } from "#server/http";
+import { notFound } from "#server/platform/http";
 
 /** `filename=` in ASCII for old clients, `filename*=` in UTF-8 for the name as it was chosen (Ɔ, Ɛ, Arabic script...). */
 function disposition(fileName: string, type: EvidenceType): string {

@@ -9,8 +9,8 @@ import { SIGN_IN_LIMITS, authLimited, retryAfterHeaders, tooMany } from "#server
 import { requireSameOrigin } from "#server/auth/origin";
 import { endedMessage } from "#server/auth/session";
 import { normaliseEmail, startLogin } from "#server/auth/sign-in";
-import { setCookieHeaders } from "#server/cookies";
-import { refuse } from "#server/http";
+import { setCookieHeaders } from "#server/platform/cookies";
+import { refuse } from "#server/platform/http";
 import { describedBy, Field } from "../components/form";
 import { isValidEmail } from "../lib/validation";
 

@@ -3,8 +3,8 @@
 // a CSV of the whole filtered set. The reference list for the other screens.
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Link, useLoaderData, useLocation } from "@remix-run/react";
-import { listMerchants, listMerchantSectors, type Merchant } from "#server/data/merchants";
-import { DEFAULT_PAGE_SIZE, numberedPage } from "#server/data/page";
+import { listMerchants, listMerchantSectors, type Merchant } from "#server/merchants/merchants.db";
+import { DEFAULT_PAGE_SIZE, numberedPage } from "#server/lists/page";
 import { can } from "#server/permissions";
 import { requireTenant } from "#server/guards";
 import { DataTable, ListCount, ListToolbar, Pager, type Column } from "../components/data-table";

@@ -5,11 +5,11 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudfla
 import { SendButtons } from "../components/form";
 import { Form, useActionData, useNavigation } from "@remix-run/react";
 import * as v from "valibot";
-import { requestChange } from "#server/data/approvals";
-import { merchantClashes } from "#server/data/merchants";
-import { redirectWithFlash } from "#server/flash";
+import { requestChange } from "#server/approvals/approvals.db";
+import { merchantClashes } from "#server/merchants/merchants.db";
+import { redirectWithFlash } from "#server/platform/flash";
 import { refusalMessage, requireTenant } from "#server/guards";
-import { refuse } from "#server/http";
+import { refuse } from "#server/platform/http";
 import { MerchantFields } from "../components/merchant-fields";
 import { fieldErrors, formFields, MERCHANT_FIELDS, MerchantCreateForm, SENT_FOR_APPROVAL, typedValues, type FieldErrors } from "../lib/merchant-forms";
 

@@ -2,10 +2,10 @@
 // merchant. Nothing is created until another person approves the request.
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { requestChange } from "#server/data/approvals";
-import { getMerchant } from "#server/data/merchants";
-import { redirectWithFlash } from "#server/flash";
-import { pageNotFound, refuse } from "#server/http";
+import { requestChange } from "#server/approvals/approvals.db";
+import { getMerchant } from "#server/merchants/merchants.db";
+import { redirectWithFlash } from "#server/platform/flash";
+import { pageNotFound, refuse } from "#server/platform/http";
 import { refusalMessage, requireTenant } from "#server/guards";
 import { PointOfSaleFieldset } from "../components/point-of-sale-fields";
 import { pointOfSaleColumns, readPointOfSaleForm } from "../lib/point-of-sale-form";

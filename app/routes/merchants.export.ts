@@ -1,14 +1,14 @@
 // GET /merchants/export: the whole filtered merchant list as CSV (the list's
 // own URL parameters), streamed page by page.
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { csvResponse } from "#server/csv";
-import { listMerchants, type Merchant } from "#server/data/merchants";
-import { MAX_PAGE_SIZE } from "#server/data/page";
+import { csvResponse } from "#server/platform/csv";
+import { listMerchants, type Merchant } from "#server/merchants/merchants.db";
+import { MAX_PAGE_SIZE } from "#server/lists/page";
 import { requireTenant } from "#server/guards";
 import { listParams } from "../lib/list-params";
 import { readMerchantSearch } from "../lib/merchant-search";
 import { MERCHANT_LIST_PARAMS } from "./merchants._index";
-import { utcDay } from "#server/time";
+import { utcDay } from "#server/platform/time";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { tenant } = await requireTenant(request, context, "export:merchant");

@@ -3,9 +3,9 @@
 // link to the account's transfer history.
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
-import { listMerchantBalances } from "#server/data/ledger";
-import { listMerchants } from "#server/data/merchants";
-import { DEFAULT_PAGE_SIZE, numberedPage } from "#server/data/page";
+import { listMerchantBalances } from "#server/ledger/ledger.db";
+import { listMerchants } from "#server/merchants/merchants.db";
+import { DEFAULT_PAGE_SIZE, numberedPage } from "#server/lists/page";
 import { requireTenant } from "#server/guards";
 import { DataTable, ListCount, ListToolbar, Pager, type Column } from "../components/data-table";
 import { formatAmount } from "../lib/format";

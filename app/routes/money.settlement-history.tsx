@@ -5,11 +5,11 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Form, Link, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
 import * as v from "valibot";
-import { numberedPage } from "#server/data/page";
-import { namesOf } from "#server/data/names";
-import { getSettlement, listPayoutAttempts, listSettlements, listSettlementTransactions } from "#server/data/settlements";
-import { redirectWithFlash } from "#server/flash";
-import { pageNotFound, refuse } from "#server/http";
+import { numberedPage } from "#server/lists/page";
+import { namesOf } from "#server/lists/names.db";
+import { getSettlement, listPayoutAttempts, listSettlements, listSettlementTransactions } from "#server/settlement/settlements.db";
+import { redirectWithFlash } from "#server/platform/flash";
+import { pageNotFound, refuse } from "#server/platform/http";
 import { can } from "#server/permissions";
 import { payoutPortFor, settleAndPay } from "#server/settlement/daily";
 import { requireTenant } from "#server/guards";

@@ -3,12 +3,12 @@
 // approved; the account's balances on top.
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
-import { getMerchantBalances } from "#server/data/ledger";
-import { getMerchant } from "#server/data/merchants";
-import { namesOf } from "#server/data/names";
-import { numberedPage } from "#server/data/page";
-import { listMerchantTransfers } from "#server/data/transfers";
-import { pageNotFound } from "#server/http";
+import { getMerchantBalances } from "#server/ledger/ledger.db";
+import { getMerchant } from "#server/merchants/merchants.db";
+import { namesOf } from "#server/lists/names.db";
+import { numberedPage } from "#server/lists/page";
+import { listMerchantTransfers } from "#server/ledger/transfers.db";
+import { pageNotFound } from "#server/platform/http";
 import { requireTenant } from "#server/guards";
 import { DataTable, Pager, type Column } from "../components/data-table";
 import { StatusPill } from "../components/status-pill";

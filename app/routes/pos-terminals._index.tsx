@@ -4,7 +4,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Link, useLoaderData, useLocation } from "@remix-run/react";
 import * as v from "valibot";
-import { DEFAULT_PAGE_SIZE, numberedPage } from "#server/data/page";
+import { DEFAULT_PAGE_SIZE, numberedPage } from "#server/lists/page";
 import {
   TERMINAL_STATUSES,
   countSilentTerminals,
@@ -13,8 +13,8 @@ import {
   terminalPlaces,
   type Terminal,
   type TerminalQuery,
-} from "#server/data/terminals";
-import type { Tenant } from "#server/data/tenant";
+} from "#server/merchants/terminals.db";
+import type { Tenant } from "#server/tenancy/tenant";
 import { can } from "#server/permissions";
 import { requireTenant } from "#server/guards";
 import { DataTable, ListCount, ListToolbar, Pager } from "../components/data-table";

@@ -4,7 +4,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData, useNavigation, useSubmit } from "@remix-run/react";
 import * as v from "valibot";
-import { getPointOfSale } from "#server/data/points-of-sale";
+import { getPointOfSale } from "#server/merchants/points-of-sale.db";
 import { refusalMessage, requireTenant } from "#server/guards";
 import {
   MAX_REASON_LENGTH,
@@ -17,10 +17,10 @@ import {
   listTerminalAssignments,
   terminalPlaces,
   type TerminalAction,
-} from "#server/data/terminals";
-import { listTransactions } from "#server/data/transactions";
-import { redirectWithFlash } from "#server/flash";
-import { pageNotFound, refuse } from "#server/http";
+} from "#server/merchants/terminals.db";
+import { listTransactions } from "#server/payments/transactions.db";
+import { redirectWithFlash } from "#server/platform/flash";
+import { pageNotFound, refuse } from "#server/platform/http";
 import { can } from "#server/permissions";
 import { DataTable } from "../components/data-table";
 import { Field, describedBy } from "../components/form";
@@ -58,7 +58,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
     merchants,
     merchant,
     pointsOfSale: merchant ? await listAssignablePointsOfSale(tenant, merchant.id) : [],
-    // Sent rather than imported by the form, so functions/data/terminals.ts stays out of the browser (decision 014).
+    // Sent rather than imported by the form, so functions/merchants/terminals.db.ts stays out of the browser (decision 014).
     maxReasonLength: MAX_REASON_LENGTH,
   };
 }

@@ -1,10 +1,10 @@
 // GET /reports/export: the report on screen (same URL parameters) as CSV.
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { csvLine } from "#server/csv";
+import { csvLine } from "#server/platform/csv";
 import { requireTenant } from "#server/guards";
 import { networkLabel } from "../lib/format";
 import { DIMENSIONS, buildReport } from "./reports";
-import { plainCedis } from "#server/money";
+import { plainCedis } from "#server/ledger/money";
 
 const cedis = plainCedis;
 

@@ -5,10 +5,10 @@
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Form, Link, useLoaderData, useLocation } from "@remix-run/react";
 import * as v from "valibot";
-import { namesOf, type NameKind } from "#server/data/names";
-import { keptReportBy } from "#server/data/closed-days";
-import type { ReportDimension } from "#server/data/reports";
-import type { Tenant } from "#server/data/tenant";
+import { namesOf, type NameKind } from "#server/lists/names.db";
+import { keptReportBy } from "#server/reports/closed-days.db";
+import type { ReportDimension } from "#server/reports/reports.db";
+import type { Tenant } from "#server/tenancy/tenant";
 import { can } from "#server/permissions";
 import { requireTenant } from "#server/guards";
 import { ColumnChart, ShareBar } from "../components/charts";
@@ -17,9 +17,9 @@ import { QUICK_RANGES, resolveRange } from "../lib/date-range";
 import { formatAmount, formatCount, formatDate, networkLabel } from "../lib/format";
 import { filterHref } from "../lib/list-url";
 import { listParams, oneOf } from "../lib/list-params";
-import { moneyBack, refundsBy } from "#server/data/refunds";
+import { moneyBack, refundsBy } from "#server/refunds/refunds.db";
 import { MoneyBackFigures } from "../components/money-back";
-import { DAY_MS, utcDay } from "#server/time";
+import { DAY_MS, utcDay } from "#server/platform/time";
 
 export const DIMENSIONS: { value: ReportDimension; label: string; heading: string }[] = [
   { value: "day", label: "By day", heading: "Day" },

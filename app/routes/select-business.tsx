@@ -8,8 +8,8 @@ import { requireVerified } from "#server/auth/guards";
 import { requireSameOrigin } from "#server/auth/origin";
 import { clearResumeCookie, readResume } from "#server/auth/session";
 import { chooseBusiness } from "#server/auth/sign-in";
-import { setCookieHeaders } from "#server/cookies";
-import { refuse } from "#server/http";
+import { setCookieHeaders } from "#server/platform/cookies";
+import { refuse } from "#server/platform/http";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const deps = authDeps(request, context);

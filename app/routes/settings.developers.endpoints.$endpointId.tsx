@@ -7,10 +7,10 @@
 // another business's endpoint is a 404.
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { numberedPage } from "#server/data/page";
-import { getWebhookEndpoint, listWebhookDeliveries } from "#server/data/webhooks";
+import { numberedPage } from "#server/lists/page";
+import { getWebhookEndpoint, listWebhookDeliveries } from "#server/webhooks/webhooks.db";
 import { requirePermission, requireTenant } from "#server/guards";
-import { pageNotFound, refuse } from "#server/http";
+import { pageNotFound, refuse } from "#server/platform/http";
 import { Pager } from "../components/data-table";
 import { StatusPill } from "../components/status-pill";
 import { formatCount, formatDate } from "../lib/format";

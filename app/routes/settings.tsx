@@ -8,7 +8,7 @@
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { refusalMessage, requirePermission, requireTenant } from "#server/guards";
-import { pageNotFound, refuse } from "#server/http";
+import { pageNotFound, refuse } from "#server/platform/http";
 import { can } from "#server/permissions";
 import { paths, SETTINGS_TABS, type SettingsTab } from "../lib/paths";
 import { loadBusiness, loadProfile } from "./settings/account.server";

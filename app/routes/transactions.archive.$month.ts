@@ -4,12 +4,12 @@
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { archivedMonthPages } from "#server/archive/read";
 import { asTransaction, isMonth } from "#server/archive/format";
-import { csvResponse } from "#server/csv";
-import { findArchiveMonth } from "#server/data/archive";
-import { namesOf } from "#server/data/names";
-import { MAX_PAGE_SIZE } from "#server/data/page";
+import { csvResponse } from "#server/platform/csv";
+import { findArchiveMonth } from "#server/archive/archive.db";
+import { namesOf } from "#server/lists/names.db";
+import { MAX_PAGE_SIZE } from "#server/lists/page";
 import { requireTenant } from "#server/guards";
-import { notFound } from "#server/http";
+import { notFound } from "#server/platform/http";
 import { TRANSACTION_CSV_COLUMNS } from "../lib/transactions-csv";
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {

@@ -2,11 +2,11 @@
 // URL parameters) as CSV, streamed page by page, in the columns of every
 // transactions CSV (app/lib/transactions-csv.ts).
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { csvResponse } from "#server/csv";
-import { namesOf } from "#server/data/names";
-import { MAX_PAGE_SIZE } from "#server/data/page";
-import { listTransactions } from "#server/data/transactions";
-import { refundTotalsOf } from "#server/data/refunds";
+import { csvResponse } from "#server/platform/csv";
+import { namesOf } from "#server/lists/names.db";
+import { MAX_PAGE_SIZE } from "#server/lists/page";
+import { listTransactions } from "#server/payments/transactions.db";
+import { refundTotalsOf } from "#server/refunds/refunds.db";
 import { requireTenant } from "#server/guards";
 import { TRANSACTION_CSV_COLUMNS } from "../lib/transactions-csv";
 import { transactionFilter } from "./transactions._index";

@@ -1,8 +1,8 @@
 // The cold archive's object format (docs/archive.md): one gzipped NDJSON object per business per month, a line per
 // payment with its ledger entries and settlement, D1's own columns; a JSON manifest next to it with the counts and sums.
-import type { EntryRow, MonthFigures, MonthSpan, PaymentRow } from "../data/archive";
-import type { Transaction } from "../data/transactions";
-import { hex } from "../sha256";
+import type { EntryRow, MonthFigures, MonthSpan, PaymentRow } from "./archive.db";
+import type { Transaction } from "../payments/transactions.db";
+import { hex } from "../platform/sha256";
 
 export const FORMAT_VERSION = 1;
 

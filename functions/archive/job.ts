@@ -17,9 +17,9 @@ import {
   recordArchiveMonth,
   type ArchiveMonth,
   type MonthFigures,
-} from "../data/archive";
-import { logEvent } from "../events/http";
-import type { BusinessDb } from "../data/tenant";
+} from "./archive.db";
+import { logEvent } from "../analytics/http";
+import type { BusinessDb } from "../tenancy/tenant";
 import {
   FiguresCounter,
   FORMAT_VERSION,
@@ -37,7 +37,7 @@ import {
 } from "./format";
 
 export interface ArchiveDeps {
-  /** The businesses to archive, each with its database (functions/shards.ts everyBusinessDb). */
+  /** The businesses to archive, each with its database (functions/tenancy/shards.ts everyBusinessDb). */
   businesses: readonly BusinessDb[];
   bucket: R2Bucket;
   now: number;

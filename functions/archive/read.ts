@@ -1,8 +1,8 @@
 // What the transactions screen reads from the archive: a payment found by its exact reference (the D1 index names
 // the months that may hold it; only those are opened), and an archived month page by page for its CSV.
-import { archiveMonthsForReferences, type ArchiveMonth } from "../data/archive";
-import type { Page } from "../data/page";
-import type { Tenant } from "../data/tenant";
+import { archiveMonthsForReferences, type ArchiveMonth } from "./archive.db";
+import type { Page } from "../lists/page";
+import type { Tenant } from "../tenancy/tenant";
 import { readLines, referenceHash, type ArchivedPayment } from "./format";
 
 export interface FoundArchived {

@@ -2,10 +2,10 @@
 // checks D1's counts and sums against the month's record, then forgets the month and deletes its objects.
 // Safe to run again after a stop: rows already back are left as they are, and nothing is forgotten before the check.
 // A month older than the retention is archived again by the next daily run (docs/archive.md).
-import { forgetArchiveMonth, getArchiveMonth, monthFigures, restoreRows, type MonthPage } from "../data/archive";
+import { forgetArchiveMonth, getArchiveMonth, monthFigures, restoreRows, type MonthPage } from "./archive.db";
 import { manifestKey, monthSpan, readLines } from "./format";
 import { ArchiveMismatch } from "./job";
-import type { BusinessDb } from "../data/tenant";
+import type { BusinessDb } from "../tenancy/tenant";
 
 const ROWS_PER_BATCH = 500;
 

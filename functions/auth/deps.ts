@@ -1,13 +1,13 @@
 // What the sign-in functions need, built once per request from the load context.
 import type { AppLoadContext } from "@remix-run/cloudflare";
-import type { BusinessDb, RequestMeta } from "../data/tenant";
+import type { BusinessDb, RequestMeta } from "../tenancy/tenant";
 import { parseAuthConfig, parseOidcConfig, relyingPartyFor, type AuthConfig } from "../env";
 import type { OidcDeps } from "./oidc";
 
 export interface AuthDeps {
   /** The core database: sign-in, sessions, the directory. A business's rows are reached through its tenant. */
   db: D1Database;
-  /** A business's database for this request, by the directory's name for it (functions/shards.ts). */
+  /** A business's database for this request, by the directory's name for it (functions/tenancy/shards.ts). */
   businessDb: (businessId: string, shard: string) => BusinessDb;
   config: AuthConfig;
   meta: RequestMeta;

@@ -6,8 +6,8 @@
 // A business may require passkeys for every decision (business_policies, changed through an approval request).
 // Each check made, each code sent or refused, and each check used is in the audit log.
 import { data } from "@remix-run/cloudflare";
-import { signInAuditStatement, ifChangedAuditStatement } from "../data/audit";
-import { clearBatchGuardsStatement } from "../data/batch-guards";
+import { signInAuditStatement, ifChangedAuditStatement } from "../audit/audit.db";
+import { clearBatchGuardsStatement } from "../platform/batch-guards.db";
 import {
   checkCodeGuardStatement,
   getSecurityPolicy,
@@ -19,7 +19,7 @@ import {
   spendFreshCheckStatement,
   type CheckMethod,
   type CheckOwner,
-} from "../data/fresh-checks";
+} from "./fresh-checks.db";
 import {
   challengeState,
   consumeChallengeStatement,
@@ -28,16 +28,16 @@ import {
   deleteChallengeStatement,
   insertChallengeStatement,
   type CounterRow,
-} from "../data/one-time-codes";
-import { isLinkedNumber } from "../data/people";
-import type { Tenant } from "../data/tenant";
+} from "./one-time-codes.db";
+import { isLinkedNumber } from "../team/people.db";
+import type { Tenant } from "../tenancy/tenant";
 import { iso, type AuthDeps } from "./deps";
 import type { VerifiedSession } from "./guards";
 import type { TenantRequest } from "../guards";
 import { codeHmac, constantTimeEqual, newCode, OTP, readCounter } from "./otp";
 import type { SessionData } from "./session";
-import type { SmsPort } from "./sms";
-import { sha256Hex } from "../sha256";
+import type { SmsPort } from "../sms/sms";
+import { sha256Hex } from "../platform/sha256";
 
 /** How long a check stands: NIST SP 800-63B's re-authentication for a sensitive action, kept short. */
 export const FRESH_CHECK_MS = 5 * 60_000;

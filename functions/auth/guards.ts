@@ -5,12 +5,12 @@
 // is the session's own while its cookie is still sent, else the return-URL
 // cookie's (session.ts), which outlives it.
 import { redirect } from "@remix-run/cloudflare";
-import { membershipRoleStatement } from "../data/memberships";
-import { sessionRowStatement, touchSessionStatement, type SessionRow } from "../data/sign-in-sessions";
+import { membershipRoleStatement } from "../team/memberships.db";
+import { sessionRowStatement, touchSessionStatement, type SessionRow } from "./sign-in-sessions.db";
 import type { Role } from "../permissions";
-import type { Tenant } from "../data/tenant";
+import type { Tenant } from "../tenancy/tenant";
 import { iso, type AuthDeps } from "./deps";
-import { timed } from "../timing";
+import { timed } from "../platform/timing";
 import {
   ACTIVITY_PRECISION_MS,
   clearSessionCookie,

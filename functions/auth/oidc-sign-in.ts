@@ -2,7 +2,7 @@
 // (a new login clears whatever session the browser had), then finish it at the
 // redirect URI (ID token -> email -> `startLogin`). Every failure is audited and
 // comes back as a code of sign-in-messages.ts; the routes only shape responses.
-import { signInAuditStatement } from "../data/audit";
+import { signInAuditStatement } from "../audit/audit.db";
 import { iso, type AuthDeps } from "./deps";
 import { OIDC_PROVIDERS, OidcError, completeOidc, startOidc, type OidcDeps, type OidcMode, type OidcProviderId } from "./oidc";
 import type { SignInFailure } from "./sign-in-messages";

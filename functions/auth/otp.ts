@@ -10,8 +10,8 @@
 //   10 codes per account, 20 wrong codes per account (NIST SP 800-63B allows at most
 //   100 failed attempts; 20 an hour keeps a guesser at 1 in 50,000 a day).
 // Every code sent, failure, lockout and delivery failure goes to the audit log.
-import { signInAuditStatement } from "../data/audit";
-import { clearBatchGuardsStatement } from "../data/batch-guards";
+import { signInAuditStatement } from "../audit/audit.db";
+import { clearBatchGuardsStatement } from "../platform/batch-guards.db";
 import {
   accountFailuresStatement,
   challengeState,
@@ -26,12 +26,12 @@ import {
   sendGuardStatement,
   type ChallengeRow,
   type CounterRow,
-} from "../data/one-time-codes";
-import { isLinkedNumber } from "../data/people";
-import { sessionStage, verifySessionStatement } from "../data/sign-in-sessions";
+} from "./one-time-codes.db";
+import { isLinkedNumber } from "../team/people.db";
+import { sessionStage, verifySessionStatement } from "./sign-in-sessions.db";
 import { iso, type AuthDeps } from "./deps";
 import { SESSION_TTL_MS, sessionCookie, type SessionData } from "./session";
-import type { SmsPort } from "./sms";
+import type { SmsPort } from "../sms/sms";
 
 export const OTP = {
   digits: 6,

@@ -21,7 +21,7 @@ import {
 } from "@simplewebauthn/server";
 import { isoBase64URL } from "@simplewebauthn/server/helpers";
 import * as v from "valibot";
-import { ifChangedAuditStatement, signInAuditStatement } from "../data/audit";
+import { ifChangedAuditStatement, signInAuditStatement } from "../audit/audit.db";
 import {
   activePasskeyByCredential,
   activePasskeys,
@@ -38,12 +38,12 @@ import {
   type ChallengeMatch,
   type ChallengePurpose,
   type PasskeyRow,
-} from "../data/passkeys";
-import { sessionStage, verifySessionStatement } from "../data/sign-in-sessions";
+} from "./passkeys.db";
+import { sessionStage, verifySessionStatement } from "./sign-in-sessions.db";
 import type { RelyingParty } from "../env";
 import { iso, type AuthDeps } from "./deps";
 import { SESSION_TTL_MS, sessionCookie, type SessionData } from "./session";
-import { bidiControlMessage, hasBidiControl } from "../text-direction";
+import { bidiControlMessage, hasBidiControl } from "../platform/text-direction";
 
 export type { PublicKeyCredentialCreationOptionsJSON, PublicKeyCredentialRequestOptionsJSON } from "@simplewebauthn/server";
 

@@ -4,13 +4,13 @@
 // engine's (functions/auth/fresh-check.ts: HMAC only, 5 tries, 5 minutes, the hourly windows per phone and per account,
 // the cooldown, the audit), bound to `prove-phone:<number>`, which /auth/check never takes: a code to the old phone can
 // never link a new one. No business can add a number to anyone's account.
-import { signInAuditStatement } from "../data/audit";
-import { memberShards } from "../data/directory";
-import { linkedNumbers, linkProvenPhoneStatement } from "../data/people";
+import { signInAuditStatement } from "../audit/audit.db";
+import { memberShards } from "../tenancy/directory.db";
+import { linkedNumbers, linkProvenPhoneStatement } from "../team/people.db";
 import { iso, type AuthDeps } from "./deps";
 import { CHECK_MESSAGES, checkBindings, sendCheckCode, spendOpenCheck, verifyCheckCode, type CheckRefused } from "./fresh-check";
 import type { VerifiedSession } from "./guards";
-import type { SmsPort } from "./sms";
+import type { SmsPort } from "../sms/sms";
 
 /** Enough for a work phone, a personal one and spares; more is more ways in. */
 export const MAX_PHONES = 5;

@@ -2,9 +2,9 @@
 // otp.ts) -> business chosen; logout and "sign out everywhere". Each step writes
 // the `sessions` row and returns a new cookie. The pages (/login, /authenticate,
 // /select-business) call these; they hold no state of their own.
-import { ifChangedAuditStatement, signInAuditStatement } from "../data/audit";
-import { membershipRole } from "../data/memberships";
-import { activeUserByEmail, linkedNumbers } from "../data/people";
+import { ifChangedAuditStatement, signInAuditStatement } from "../audit/audit.db";
+import { membershipRole } from "../team/memberships.db";
+import { activeUserByEmail, linkedNumbers } from "../team/people.db";
 import {
   activeSessions,
   chooseSessionBusiness,
@@ -15,7 +15,7 @@ import {
   revokeUserSessionsStatement,
   type ActiveSession,
   type SessionRow,
-} from "../data/sign-in-sessions";
+} from "./sign-in-sessions.db";
 import { iso, type AuthDeps } from "./deps";
 import {
   IDENTIFIED_TTL_MS,
@@ -204,7 +204,7 @@ export async function signOutEverywhere(request: Request, deps: AuthDeps, sessio
   return { revoked: update?.meta.changes ?? 0, setCookie: clearSessionCookie(request) };
 }
 
-export type { ActiveSession } from "../data/sign-in-sessions";
+export type { ActiveSession } from "./sign-in-sessions.db";
 
 /** The person's sessions that still stand (not revoked, not expired), newest first. */
 export async function listActiveSessions(db: D1Database, userId: string, now: number): Promise<ActiveSession[]> {

@@ -3,9 +3,9 @@
 // due refund is claimed (attempts + 1 and a lease, only if nobody claimed it meanwhile) and sent with its id as the
 // idempotency key; the outcome is written with its posting and webhook in one batch guarded by the refund still
 // sending, so it is posted once. A failure is retried with backoff; after the last, the money returns to available.
-import { refundFailedPosting, refundSucceededPosting } from "../ledger";
-import { clearBatchGuardsStatement } from "../data/batch-guards";
-import { postingStatements } from "../data/ledger";
+import { refundFailedPosting, refundSucceededPosting } from "../ledger/ledger";
+import { clearBatchGuardsStatement } from "../platform/batch-guards.db";
+import { postingStatements } from "../ledger/ledger.db";
 import {
   claimRefund,
   dueRefunds,
@@ -14,10 +14,10 @@ import {
   retryRefundStatement,
   stillSendingGuardStatement,
   type DueRefund,
-} from "../data/refunds";
-import { webhookEventStatements } from "../data/webhooks";
-import type { BusinessDb } from "../data/tenant";
-import type { Channel } from "../pricing";
+} from "./refunds.db";
+import { webhookEventStatements } from "../webhooks/webhooks.db";
+import type { BusinessDb } from "../tenancy/tenant";
+import type { Channel } from "../ledger/pricing";
 
 export const MAX_REFUND_ATTEMPTS = 4;
 /** How long one sender may hold a refund before another may try it again. */

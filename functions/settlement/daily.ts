@@ -1,8 +1,8 @@
 // The daily Cron Trigger (wrangler.toml [triggers]): settle yesterday for every
 // active business, then pay out what is due. Also run on demand by an
 // administrator (/money/settlement-history), for one business.
-import type { BusinessDb, RequestMeta, Tenant } from "../data/tenant";
-import { logEvent } from "../events/http";
+import type { BusinessDb, RequestMeta, Tenant } from "../tenancy/tenant";
+import { logEvent } from "../analytics/http";
 import { processPayouts, simulatedPayouts, type PayoutPort, type PayoutRunResult } from "./payouts";
 import { runSettlement, settlementPeriodFor, type SettlementRunResult } from "./run";
 
@@ -11,7 +11,7 @@ export function payoutPortFor(env: { ENVIRONMENT?: string; KV: KVNamespace }): P
   return env.ENVIRONMENT === "production" ? null : simulatedPayouts(env.KV);
 }
 
-/** Settles each business (every active one for the Cron Trigger: functions/shards.ts everyBusinessDb), then pays out what is due. */
+/** Settles each business (every active one for the Cron Trigger: functions/tenancy/shards.ts everyBusinessDb), then pays out what is due. */
 export async function settleAndPay(
   businesses: readonly BusinessDb[],
   port: PayoutPort | null,

@@ -4,9 +4,9 @@
 // claimed it meanwhile), sent with its reference as the idempotency key, and
 // marked paid only from a state that is not paid: money is never paid twice,
 // and a failure is recorded and retried on the next run, up to MAX_ATTEMPTS.
-import { webhookEventStatements } from "../data/webhooks";
-import { claimPayout, duePayouts, markFailedStatement, markPaidStatement, payoutAttemptStatement } from "../data/payouts";
-import type { BusinessDb } from "../data/tenant";
+import { webhookEventStatements } from "../webhooks/webhooks.db";
+import { claimPayout, duePayouts, markFailedStatement, markPaidStatement, payoutAttemptStatement } from "./payouts.db";
+import type { BusinessDb } from "../tenancy/tenant";
 
 export const MAX_PAYOUT_ATTEMPTS = 5;
 /** How long one run may hold a payout before another may try it again. */

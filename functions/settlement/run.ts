@@ -4,10 +4,10 @@
 // can be in only one settlement, ever) and the posting available ->
 // settlement payable. Running it twice, even at once, pays nothing twice: the
 // second batch meets the UNIQUE rows of the first and writes nothing.
-import { ledgerAccountId, settlementPosting } from "../ledger";
-import { signInAuditStatement } from "../data/audit";
-import { clearBatchGuardsStatement } from "../data/batch-guards";
-import { postingStatements } from "../data/ledger";
+import { ledgerAccountId, settlementPosting } from "../ledger/ledger";
+import { signInAuditStatement } from "../audit/audit.db";
+import { clearBatchGuardsStatement } from "../platform/batch-guards.db";
+import { postingStatements } from "../ledger/ledger.db";
 import {
   availableGuardStatement,
   clearedUnsettled,
@@ -15,9 +15,9 @@ import {
   itemsGuardStatement,
   merchantsToSettle,
   settlementItemsStatement,
-} from "../data/settlement-runs";
-import type { BusinessDb, RequestMeta, Tenant } from "../data/tenant";
-import { DAY_MS, utcDay } from "../time";
+} from "./settlement-runs.db";
+import type { BusinessDb, RequestMeta, Tenant } from "../tenancy/tenant";
+import { DAY_MS, utcDay } from "../platform/time";
 
 /** Cards clear in 3 days, mobile money in 1: a payment cleared in a day was made at most this long before it. */
 const LONGEST_CLEARING_MS = 3 * DAY_MS;

@@ -18,14 +18,14 @@
 // schedule, and at the end of its window marked failed with that error, instead of
 // looping unseen. Such a failure is the portal's, so it never disables the endpoint.
 import * as v from "valibot";
-import { deliveryToPark, deliveryToSend, failDelivery, leaseDelivery, recordAttempt, type DeliveryToSend } from "../data/webhooks";
+import { deliveryToPark, deliveryToSend, failDelivery, leaseDelivery, recordAttempt, type DeliveryToSend } from "./webhooks.db";
 import { parseWebhooksConfig, type WebhooksConfig } from "../env";
-import { errorText, logEvent } from "../events/http";
+import { errorText, logEvent } from "../analytics/http";
 import { nextStep, webhookRetryDelaySeconds } from "./backoff";
 import { sendOnce, type AttemptResult } from "./delivery";
 import { disableAndTell } from "./notify";
-import type { BusinessDb } from "../data/tenant";
-import { businessDb } from "../shards";
+import type { BusinessDb } from "../tenancy/tenant";
+import { businessDb } from "../tenancy/shards";
 
 const MessageSchema = v.object({ deliveryId: v.string(), businessId: v.string(), queuedAt: v.number() });
 

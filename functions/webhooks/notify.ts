@@ -6,11 +6,11 @@
 // reason shown on the endpoint, and an SMS goes to each active Administrator and
 // Super Administrator. The window counts from the portal's own time, never from the
 // time the event describes, so a late payment cannot make a young endpoint look old.
-import { administratorPhones, disableFailingEndpoint, type DeliveryToSend } from "../data/webhooks";
+import { administratorPhones, disableFailingEndpoint, type DeliveryToSend } from "./webhooks.db";
 import { parseAuthConfig, type WebhooksConfig } from "../env";
-import { smsPortFor } from "../auth/sms";
-import type { BusinessDb } from "../data/tenant";
-import { errorText, logEvent } from "../events/http";
+import { smsPortFor } from "../sms/sms";
+import type { BusinessDb } from "../tenancy/tenant";
+import { errorText, logEvent } from "../analytics/http";
 
 export function disabledReason(config: Pick<WebhooksConfig, "retryWindowSeconds">): string {
   const hours = config.retryWindowSeconds / 3600;

@@ -4,7 +4,7 @@
 // previous secret, so a receiver that still has only the old one keeps accepting.
 // The HMAC key is the secret exactly as shown (UTF-8 bytes of "whsec_...").
 
-import { hex } from "../sha256";
+import { hex } from "../platform/sha256";
 
 const encoder = new TextEncoder();
 

@@ -1,11 +1,11 @@
 // The 5-minute cron's webhook work: re-queue deliveries whose queue message was lost,
 // announce terminals that went silent (terminal.silent, once per silence), and hand
 // every not-yet-queued delivery to the queue (the outbox's safety net).
-import { SILENT_AFTER_MS } from "../terminal-silence";
-import { markSilentAnnouncedStatement, requeueLostDeliveries, silentTerminalsToAnnounce, webhookEventStatements } from "../data/webhooks";
-import type { BusinessDb } from "../data/tenant";
-import { everyBusinessDb } from "../shards";
-import { errorText, logEvent } from "../events/http";
+import { SILENT_AFTER_MS } from "../merchants/terminal-silence";
+import { markSilentAnnouncedStatement, requeueLostDeliveries, silentTerminalsToAnnounce, webhookEventStatements } from "./webhooks.db";
+import type { BusinessDb } from "../tenancy/tenant";
+import { everyBusinessDb } from "../tenancy/shards";
+import { errorText, logEvent } from "../analytics/http";
 import { dispatchPendingDeliveries } from "./dispatch";
 
 /** A pending delivery this overdue has lost its queue message. */

@@ -20,7 +20,7 @@
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import type { PaymentInput } from "#server/api/schemas";
+import type { PaymentInput } from "#server/partner-api/schemas";
 import { mintSession } from "../../tests/support/sign-in";
 import { KUMASI_FRESH_FOODS } from "../seed/data";
 import { migrateLocal, seedLocal, withLocalD1 } from "../seed/local";

@@ -8,7 +8,7 @@ import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { Miniflare } from "miniflare";
 import * as v from "valibot";
-import type { Tenant } from "#server/data/tenant";
+import type { Tenant } from "#server/tenancy/tenant";
 import { isRole } from "#server/permissions";
 import { SEED_SIZES } from "../seed/data";
 import { migrateLocal, seedLocal } from "../seed/local";

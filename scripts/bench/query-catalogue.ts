@@ -1,18 +1,18 @@
 // The list and report queries the screens use, each run through the data layer
 // exactly as a loader would. A recording wrapper captures the SQL and bindings
 // each one sends, so the plan test and the benchmark judge the real statements.
-import { countPendingRequests, listApprovalRequests, requestSubjects } from "#server/data/approvals";
-import { listAudit, listAuditChoices, listBusinessAudit } from "#server/data/audit";
-import { encodeCursor } from "#server/data/page";
-import { countEmployees, emailTakenInBusiness, listEmployees, listPendingInvites, pendingChangesFor } from "#server/data/employees";
-import { getMerchantBalances, listTransactionEntries } from "#server/data/ledger";
-import { listMerchantChoices, listMerchants } from "#server/data/merchants";
-import { namesOf } from "#server/data/names";
-import { listPointsOfSale } from "#server/data/points-of-sale";
-import { reportBy } from "#server/data/reports";
-import { listSettlementAccounts } from "#server/data/settlement-accounts";
-import { listPayoutAttempts, listSettlements, listSettlementTransactions } from "#server/data/settlements";
-import type { Tenant } from "#server/data/tenant";
+import { countPendingRequests, listApprovalRequests, requestSubjects } from "#server/approvals/approvals.db";
+import { listAudit, listAuditChoices, listBusinessAudit } from "#server/audit/audit.db";
+import { encodeCursor } from "#server/lists/page";
+import { countEmployees, emailTakenInBusiness, listEmployees, listPendingInvites, pendingChangesFor } from "#server/team/employees.db";
+import { getMerchantBalances, listTransactionEntries } from "#server/ledger/ledger.db";
+import { listMerchantChoices, listMerchants } from "#server/merchants/merchants.db";
+import { namesOf } from "#server/lists/names.db";
+import { listPointsOfSale } from "#server/merchants/points-of-sale.db";
+import { reportBy } from "#server/reports/reports.db";
+import { listSettlementAccounts } from "#server/settlement/settlement-accounts.db";
+import { listPayoutAttempts, listSettlements, listSettlementTransactions } from "#server/settlement/settlements.db";
+import type { Tenant } from "#server/tenancy/tenant";
 import {
   countSilentTerminals,
   listAssignableMerchants,
@@ -21,12 +21,12 @@ import {
   listTerminalMerchants,
   listTerminals,
   terminalPlaces,
-} from "#server/data/terminals";
-import { dashboardFigures } from "#server/data/dashboard";
-import { listTransactions, transactionTotals } from "#server/data/transactions";
-import { archiveMonthsForReferences, firstPaymentAt, listArchiveMonths, monthFigures, readMonthPage } from "#server/data/archive";
-import { listMerchantTransfers } from "#server/data/transfers";
-import { keptReportBy, keptTransactionTotals } from "#server/data/closed-days";
+} from "#server/merchants/terminals.db";
+import { dashboardFigures } from "#server/reports/dashboard.db";
+import { listTransactions, transactionTotals } from "#server/payments/transactions.db";
+import { archiveMonthsForReferences, firstPaymentAt, listArchiveMonths, monthFigures, readMonthPage } from "#server/archive/archive.db";
+import { listMerchantTransfers } from "#server/ledger/transfers.db";
+import { keptReportBy, keptTransactionTotals } from "#server/reports/closed-days.db";
 
 export interface Recorded {
   sql: string;
@@ -185,7 +185,7 @@ export const CATALOGUE: CatalogueEntry[] = [
   ["report: a year by day", (t, s) => reportBy(t, { dimension: "day", fromDay: day(s.newest - 365 * DAY), toDay: day(s.newest) })],
   ["report: a year by merchant", (t, s) => reportBy(t, { dimension: "merchant", fromDay: day(s.newest - 365 * DAY), toDay: day(s.newest) })],
   ["report: a month by network", (t, s) => reportBy(t, { dimension: "network", fromDay: day(s.newest - 30 * DAY), toDay: day(s.newest) })],
-  // Closed days kept (functions/data/closed-days.ts): the kept entry and the open days, and a miss's build and write.
+  // Closed days kept (functions/reports/closed-days.db.ts): the kept entry and the open days, and a miss's build and write.
   [
     "report: a year by day, closed days kept",
     (t, s) => keptReportBy(t, { dimension: "day", fromDay: day(s.newest - 365 * DAY), toDay: day(s.newest) }, s.newest),

@@ -1,5 +1,5 @@
 // The money: payments over the window before the anchor and on into the
-// anchor's day up to now (never after it), their ledger postings (through functions/ledger.ts, never a copy of its rules), the daily
+// anchor's day up to now (never after it), their ledger postings (through functions/ledger/ledger.ts, never a copy of its rules), the daily
 // settlements of cleared money, and the daily rollups reports read. Streamed
 // day by day so a million payments never sit in memory at once.
 import {
@@ -14,7 +14,7 @@ import {
   type Channel,
   type PaymentFacts,
   type PostingLine,
-} from "#server/ledger";
+} from "#server/ledger/ledger";
 import { CARD_BINS, CARD_SHARE, type CardScheme } from "./ghana";
 import { Rng, WeightedTable } from "./prng";
 import { DAY_MS, HOUR_MS, HOUR_WEIGHTS, STATUS_SHARE, SUNDAY_HOUR_WEIGHTS, TERMINAL_SHARE, WEEKDAY_WEIGHTS, type SizeProfile } from "./profile";

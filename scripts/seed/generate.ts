@@ -5,8 +5,8 @@
 // anchor) is when the seed is made: the payments go on into the anchor's day up
 // to it, so a fresh database has a "today so far", and nothing lies after it.
 import { createHash } from "node:crypto";
-import type { LedgerAccountKind } from "#server/ledger";
-import { ledgerAccountId } from "#server/ledger";
+import type { LedgerAccountKind } from "#server/ledger/ledger";
+import { ledgerAccountId } from "#server/ledger/ledger";
 import { activity } from "./activity";
 import { pendingApprovals } from "./approvals";
 import { BUSINESSES, USERS, type SeedSize } from "./data";

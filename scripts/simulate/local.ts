@@ -1,9 +1,9 @@
 // The demo business as the simulator and bench:ingest see it in the local D1
 // (scripts/seed/local.ts opens it): where payments can happen, which terminals
 // heartbeat, and a development API key made in an administrator's name.
-import { makeApiKey } from "#server/api/keys";
-import { createApiKey } from "#server/data/api-keys";
-import { registerKeyHashStatement } from "#server/data/directory";
+import { makeApiKey } from "#server/partner-api/keys";
+import { createApiKey } from "#server/partner-api/api-keys.db";
+import { registerKeyHashStatement } from "#server/tenancy/directory.db";
 import { KUMASI_FRESH_FOODS } from "../seed/data";
 import type { Place, Terminal } from "./traffic";
 
@@ -53,7 +53,7 @@ export async function readWorld(db: D1Database): Promise<World> {
 export async function makeDevelopmentKey(db: D1Database, world: World, name: string): Promise<string> {
   if (!world.adminId) throw new Error("The demo business has no active administrator to make the key in the name of.");
   const { secret, row } = await makeApiKey(name, "development");
-  // The directory first (functions/data/directory.ts), then the key on the business's own database.
+  // The directory first (functions/tenancy/directory.db.ts), then the key on the business's own database.
   await registerKeyHashStatement(db, KUMASI_FRESH_FOODS, row.secretHash).run();
   const tenant = { businessId: KUMASI_FRESH_FOODS, db, userId: world.adminId, role: "Administrator" as const };
   await createApiKey(tenant, { ip: null, userAgent: "scripts/simulate", requestId: null }, row);

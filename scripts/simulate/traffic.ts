@@ -1,8 +1,8 @@
 // What `npm run simulate` sends: payments as a processor would push them for a
 // business's real merchants, points of sale and terminals (read from the local
-// D1), in the Partner API's shape (functions/api/schemas.ts). Pure: the random
+// D1), in the Partner API's shape (functions/partner-api/schemas.ts). Pure: the random
 // source is given, so a test can check what comes out.
-import type { HeartbeatInput, PaymentInput, ReversalInput } from "#server/api/schemas";
+import type { HeartbeatInput, PaymentInput, ReversalInput } from "#server/partner-api/schemas";
 
 export interface Place {
   merchantId: string;
@@ -66,7 +66,7 @@ function amount(random: Random, channel: "card" | "mobile_money"): number {
 
 /**
  * References with letters between the digits, so none looks like a card number
- * (functions/api/card-numbers.ts), unique to the run.
+ * (functions/partner-api/card-numbers.ts), unique to the run.
  */
 export function referenceOf(runId: string, seq: number): string {
   return `SIM${runId}T${seq}`;

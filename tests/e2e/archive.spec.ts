@@ -4,7 +4,7 @@
 import { readFileSync } from "node:fs";
 import { monthOf } from "#server/archive/format";
 import { runArchive } from "#server/archive/job";
-import { applyIngest, type PaymentItem } from "#server/data/ingest";
+import { applyIngest, type PaymentItem } from "#server/payments/ingest.db";
 import { ACCRA, businessOf } from "../support/tenants";
 import { expect, hydrated, test } from "./fixtures";
 

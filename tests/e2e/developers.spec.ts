@@ -4,7 +4,7 @@
 // answer of a form); payment conflicts read at 390 px; a Viewer sees no tab and
 // is refused when he posts to it.
 import type { Page } from "@playwright/test";
-import { KEY_PATTERN } from "#server/api/keys";
+import { KEY_PATTERN } from "#server/partner-api/keys";
 import { tablesHolding } from "../support/d1-dump";
 import { ACCRA, KUMASI } from "../support/tenants";
 import { expect, hydrated, test } from "./fixtures";

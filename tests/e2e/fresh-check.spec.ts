@@ -5,7 +5,7 @@
 import type { Page } from "@playwright/test";
 import { mintSession } from "../support/sign-in";
 import { mintFreshCheck } from "../support/fresh-check";
-import { requestChange } from "#server/data/approvals";
+import { requestChange } from "#server/approvals/approvals.db";
 import { ESI_KUMASI, KUMASI, META } from "../support/tenants";
 import { expect, hydrated, test } from "./fixtures";
 import { latestCodeFor } from "./outbox";

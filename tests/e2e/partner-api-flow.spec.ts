@@ -6,7 +6,7 @@
 // Developers tab and is refused (403) when he posts to it.
 import { spawn } from "node:child_process";
 import { resolve } from "node:path";
-import { KEY_PATTERN } from "#server/api/keys";
+import { KEY_PATTERN } from "#server/partner-api/keys";
 import { startWebhookReceiver } from "../support/fake-webhook-receiver";
 import { disableEndpoints } from "../support/partner-api";
 import { ACCRA, KOFI_KUMASI, KUMASI } from "../support/tenants";

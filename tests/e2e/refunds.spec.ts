@@ -2,8 +2,8 @@
 // reason; Kofi Boateng (Administrator) approves it; the payment reads "Partially refunded" and the merchant's
 // available balance drops by exactly the amount. The form, the request and the payment fit 390 px.
 import type { Page } from "@playwright/test";
-import { clearingPosting, paymentPosting } from "#server/ledger";
-import { postingStatements } from "#server/data/ledger";
+import { clearingPosting, paymentPosting } from "#server/ledger/ledger";
+import { postingStatements } from "#server/ledger/ledger.db";
 import { mintSession } from "../support/sign-in";
 import { KOFI_KUMASI, KUMASI } from "../support/tenants";
 import type { Portal } from "../support/portal";

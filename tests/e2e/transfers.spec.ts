@@ -3,8 +3,8 @@
 // both balances change by exactly the amount.
 import type { Page } from "@playwright/test";
 import { mintSession } from "../support/sign-in";
-import { clearingPosting, paymentPosting } from "#server/ledger";
-import { postingStatements } from "#server/data/ledger";
+import { clearingPosting, paymentPosting } from "#server/ledger/ledger";
+import { postingStatements } from "#server/ledger/ledger.db";
 import { KOFI_KUMASI, KUMASI } from "../support/tenants";
 import type { Portal } from "../support/portal";
 import { expect, hydrated, test } from "./fixtures";

@@ -9,7 +9,7 @@ import { maskPhone } from "#app/lib/phone";
 import type { AuthDeps } from "#server/auth/deps";
 import { requestOtp } from "#server/auth/otp";
 import { startLogin } from "#server/auth/sign-in";
-import type { SmsMessage, SmsPort } from "#server/auth/sms";
+import type { SmsMessage, SmsPort } from "#server/sms/sms";
 import { parseAuthConfig } from "#server/env";
 import { sendChecked } from "../support/fresh-check";
 import { signedInCookie } from "../support/sign-in";

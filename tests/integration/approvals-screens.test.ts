@@ -2,8 +2,8 @@
 // decide, what a decision changes (and what a refused one leaves alone), and
 // another business's or the wrong kind's ids.
 import { describe, expect, it } from "vitest";
-import { getApprovalRequest, requestChange, type ChangeValues } from "#server/data/approvals";
-import { getMerchant } from "#server/data/merchants";
+import { getApprovalRequest, requestChange, type ChangeValues } from "#server/approvals/approvals.db";
+import { getMerchant } from "#server/merchants/merchants.db";
 import { loaderDataOf, textOf, titleOf } from "../support/html";
 import { signedInCookie } from "../support/sign-in";
 import { ACCRA, AMA_ACCRA, AMA_KUMASI, ESI_KUMASI, KUMASI, META } from "../support/tenants";

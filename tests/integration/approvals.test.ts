@@ -8,12 +8,12 @@ import {
   requestChange,
   StaleRequestError,
   type ChangeValues,
-} from "#server/data/approvals";
-import { listAudit } from "#server/data/audit";
-import { getEmployee } from "#server/data/employees";
-import { getMerchant } from "#server/data/merchants";
-import { getSettlementAccount } from "#server/data/settlement-accounts";
-import { ForbiddenError, NotFoundError, RuleError } from "#server/data/tenant";
+} from "#server/approvals/approvals.db";
+import { listAudit } from "#server/audit/audit.db";
+import { getEmployee } from "#server/team/employees.db";
+import { getMerchant } from "#server/merchants/merchants.db";
+import { getSettlementAccount } from "#server/settlement/settlement-accounts.db";
+import { ForbiddenError, NotFoundError, RuleError } from "#server/tenancy/tenant";
 import { usePortal } from "../support/use-portal";
 import { AMA_KUMASI, ESI_KUMASI, KOFI_KUMASI, KUMASI, META, ABENA_KUMASI } from "../support/tenants";
 
@@ -310,7 +310,7 @@ describe("the audit log", () => {
   });
 
   it("the data layer offers no way to change or remove an entry", async () => {
-    const audit = await import("#server/data/audit");
+    const audit = await import("#server/audit/audit.db");
     const exports = Object.keys(audit);
     expect(exports).toEqual(expect.arrayContaining(["auditStatement", "listAudit"]));
     // Only readers (list...) and writers of new entries (...Statement: an INSERT for a batch).

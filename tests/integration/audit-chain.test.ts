@@ -4,9 +4,9 @@
 // purpose is named, exactly that entry, by the verifier `npm run audit:verify` runs; a move to another database keeps the chain.
 import { execFile } from "node:child_process";
 import { describe, expect, it } from "vitest";
-import { verifyBusinessChains, verifyStoredChain } from "#server/audit-chain";
-import { businessPlace } from "#server/data/directory";
-import { moveBusiness } from "#server/shard-move";
+import { verifyBusinessChains, verifyStoredChain } from "#server/audit/audit-chain";
+import { businessPlace } from "#server/tenancy/directory.db";
+import { moveBusiness } from "#server/tenancy/shard-move";
 import { eventually } from "../support/partner-api";
 import { ROOT } from "../support/portal";
 import { signedInCookie } from "../support/sign-in";

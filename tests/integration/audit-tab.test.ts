@@ -4,7 +4,7 @@
 // administrators and Finance only (the tab and the CSV); another business's entries never; the CSV of the whole
 // filtered set, names in Akan letters and emoji intact.
 import { beforeAll, describe, expect, it } from "vitest";
-import { businessPlace } from "#server/data/directory";
+import { businessPlace } from "#server/tenancy/directory.db";
 import { loaderDataOf } from "../support/html";
 import { signedInCookie } from "../support/sign-in";
 import { ACCRA, KUMASI } from "../support/tenants";

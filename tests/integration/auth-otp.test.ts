@@ -7,7 +7,7 @@ import { maskPhone } from "#app/lib/phone";
 import { OTP, OTP_MESSAGES, codeHmac, requestOtp, verifyOtp } from "#server/auth/otp";
 import type { SessionData } from "#server/auth/session";
 import { startLogin } from "#server/auth/sign-in";
-import { SmsDeliveryError, devOutbox, httpSmsGateway, type SmsMessage, type SmsPort } from "#server/auth/sms";
+import { SmsDeliveryError, devOutbox, httpSmsGateway, type SmsMessage, type SmsPort } from "#server/sms/sms";
 import { parseAuthConfig } from "#server/env";
 import { startFakeSmsGateway, type FakeSmsGateway } from "../support/fake-sms-gateway";
 import { startPortal, type Portal } from "../support/portal";

@@ -19,7 +19,7 @@ import {
   type SessionData,
 } from "#server/auth/session";
 import { NO_ACCOUNT, chooseBusiness, logout, signOutEverywhere, startLogin } from "#server/auth/sign-in";
-import type { SmsMessage, SmsPort } from "#server/auth/sms";
+import type { SmsMessage, SmsPort } from "#server/sms/sms";
 import { parseAuthConfig, type AuthConfig } from "#server/env";
 import { ACCRA, KUMASI, META } from "../support/tenants";
 import { usePortal } from "../support/use-portal";

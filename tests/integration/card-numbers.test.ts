@@ -6,7 +6,7 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { looksLikeCardNumber } from "#server/api/card-numbers";
+import { looksLikeCardNumber } from "#server/partner-api/card-numbers";
 import { CARD_NUMBERS, ISSUE_SPELLINGS } from "../support/card-spellings";
 import { onlyDigits, tablesHoldingDigits } from "../support/d1-dump";
 import { api, cardPayment, eventually, makeKey, momoPayment, partiesOf, type Parties } from "../support/partner-api";

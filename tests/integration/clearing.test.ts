@@ -2,9 +2,9 @@
 // merchant's pending balance to its available one, once, even when two runs race; failed, reversed and not-yet-due
 // payments stay as they are; the daily Cron Trigger clears first, so its settlement pays what just cleared.
 import { describe, expect, it } from "vitest";
-import { clearDuePayments } from "#server/clearing";
-import { postingStatements } from "#server/data/ledger";
-import { clearsAt, ledgerAccountId, merchantBalance, paymentPosting, transactionFee, type Channel } from "#server/ledger";
+import { clearDuePayments } from "#server/ledger/clearing";
+import { postingStatements } from "#server/ledger/ledger.db";
+import { clearsAt, ledgerAccountId, merchantBalance, paymentPosting, transactionFee, type Channel } from "#server/ledger/ledger";
 import { settlementPeriodFor } from "#server/settlement/run";
 import { expectAccountSumsMatchEntries } from "../support/ledger";
 import { ACCRA, businessDatabase, businessOf, KOFI_KUMASI, KUMASI } from "../support/tenants";

@@ -1,4 +1,4 @@
-// Reports keep what they build from closed days (functions/data/closed-days.ts):
+// Reports keep what they build from closed days (functions/reports/closed-days.db.ts):
 // a kept figure says what the rollups say, and a payment that lands on a past
 // day (the Partner API takes them up to 90 days back) shows at the next request.
 import { beforeAll, describe, expect, it } from "vitest";

@@ -4,15 +4,15 @@
 // against all the limits, function arguments counted (tests/support/sql-limits.ts).
 import { describe, expect, it } from "vitest";
 import { CATALOGUE, recordingDb, type Recorded, type Sample } from "../../scripts/bench/query-catalogue";
-import { archiveMonthsForReferences } from "#server/data/archive";
-import { pendingChangesFor } from "#server/data/employees";
-import { listMerchantFunds } from "#server/data/funds";
-import { listMerchantBalances } from "#server/data/ledger";
-import { listMerchants } from "#server/data/merchants";
-import { namesOf } from "#server/data/names";
-import { listSettlements } from "#server/data/settlements";
-import { listTerminals } from "#server/data/terminals";
-import { listTransactions, transactionTotals } from "#server/data/transactions";
+import { archiveMonthsForReferences } from "#server/archive/archive.db";
+import { pendingChangesFor } from "#server/team/employees.db";
+import { listMerchantFunds } from "#server/ledger/funds.db";
+import { listMerchantBalances } from "#server/ledger/ledger.db";
+import { listMerchants } from "#server/merchants/merchants.db";
+import { namesOf } from "#server/lists/names.db";
+import { listSettlements } from "#server/settlement/settlements.db";
+import { listTerminals } from "#server/merchants/terminals.db";
+import { listTransactions, transactionTotals } from "#server/payments/transactions.db";
 import { limitProblems } from "../support/sql-limits";
 import { AMA_KUMASI, KUMASI } from "../support/tenants";
 import { usePortal } from "../support/use-portal";

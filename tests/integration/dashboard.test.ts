@@ -1,7 +1,7 @@
 // The dashboard (/) through the built Worker: its figures equal what the
 // rollups and the transactions say, per business, and it needs a business.
 import { describe, expect, it } from "vitest";
-import { accraDay } from "#server/data/dashboard";
+import { accraDay } from "#server/reports/dashboard.db";
 import { formatAmount, formatCount } from "#app/lib/format";
 import { textOf } from "../support/html";
 import { signedInCookie } from "../support/sign-in";

@@ -5,7 +5,7 @@
 // business's key is a 404.
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { KEY_PATTERN } from "#server/api/keys";
+import { KEY_PATTERN } from "#server/partner-api/keys";
 import { tablesHolding } from "../support/d1-dump";
 import { loaderDataOf, textOf } from "../support/html";
 import { signedInCookie } from "../support/sign-in";

@@ -4,13 +4,13 @@
 // its entries throughout. Staff answer on /disputes/{id}: evidence is checked by its bytes and its size, served back
 // only to the business, a Viewer cannot write, and nothing changes after the deadline. dispute.* webhooks are written.
 import { beforeAll, describe, expect, it } from "vitest";
-import { cardNumberPaths } from "#server/api/card-numbers";
-import { getMerchantBalances, postingStatements } from "#server/data/ledger";
-import { approveTransfer, requestTransfer } from "#server/data/transfer-requests";
-import { createWebhookEndpoint } from "#server/data/webhooks";
-import { clearingPosting, paymentPosting, transactionFee } from "#server/ledger";
+import { cardNumberPaths } from "#server/partner-api/card-numbers";
+import { getMerchantBalances, postingStatements } from "#server/ledger/ledger.db";
+import { approveTransfer, requestTransfer } from "#server/approvals/transfer-requests.db";
+import { createWebhookEndpoint } from "#server/webhooks/webhooks.db";
+import { clearingPosting, paymentPosting, transactionFee } from "#server/ledger/ledger";
 import { runSettlement, settlementPeriodFor } from "#server/settlement/run";
-import { moveBusiness } from "#server/shard-move";
+import { moveBusiness } from "#server/tenancy/shard-move";
 import { newWebhookSecret } from "#server/webhooks/signing";
 import { actionDataOf } from "../support/html";
 import { expectAccountSumsMatchEntries } from "../support/ledger";
@@ -27,7 +27,7 @@ const TENANT = { [KUMASI]: ABENA_KUMASI, [ACCRA]: AMA_ACCRA } as const;
 beforeAll(async () => {
   keys[KUMASI] = await makeKey(portal(), KUMASI);
   keys[ACCRA] = await makeKey(portal(), ACCRA);
-  // An endpoint that wants dispute events: without one nothing is written for them (functions/data/webhooks.ts).
+  // An endpoint that wants dispute events: without one nothing is written for them (functions/webhooks/webhooks.db.ts).
   await createWebhookEndpoint(
     KOFI_KUMASI,
     META,

@@ -3,7 +3,7 @@
 // request does nothing for another; a check is used once; a refused action gives it back; codes sent for a check are
 // bound to it; a business may ask for passkeys for every decision; the check endpoint's limits answer 429.
 import { describe, expect, it } from "vitest";
-import { requestChange, type ChangeValues } from "#server/data/approvals";
+import { requestChange, type ChangeValues } from "#server/approvals/approvals.db";
 import { checkBindings, checkUsed, mintFreshCheck } from "../support/fresh-check";
 import { actionDataOf } from "../support/html";
 import { signedInCookie } from "../support/sign-in";

@@ -5,9 +5,9 @@
 // reversal applied once, the ledger sums to zero everywhere, running sums match
 // entries, and the rollups and merchant totals agree with the payments.
 import { describe, expect, it } from "vitest";
-import { fingerprintOf } from "#server/api/resolve";
-import type { IngestMessage } from "#server/api/consumer";
-import type { PaymentItem } from "#server/data/ingest";
+import { fingerprintOf } from "#server/partner-api/resolve";
+import type { IngestMessage } from "#server/payments/consumer";
+import type { PaymentItem } from "#server/payments/ingest.db";
 import { Rng } from "../../scripts/seed/prng";
 import { expectAccountSumsMatchEntries } from "../support/ledger";
 import { api, eventually, makeKey, partiesOf, type Parties } from "../support/partner-api";

@@ -3,8 +3,8 @@
 // reach a merchant that sorts after all of them by typing its name or code, and
 // merchant funds read balances for hundreds of ids in runs D1 can bind.
 import { beforeAll, describe, expect, it } from "vitest";
-import { listMerchantFunds } from "#server/data/funds";
-import { listMerchantBalances } from "#server/data/ledger";
+import { listMerchantFunds } from "#server/ledger/funds.db";
+import { listMerchantBalances } from "#server/ledger/ledger.db";
 import { textOf } from "../support/html";
 import { signedInCookie } from "../support/sign-in";
 import { ABENA_KUMASI, KUMASI } from "../support/tenants";

@@ -3,7 +3,7 @@
 // submit asks once, and only another person with the right role decides.
 import { describe, expect, it } from "vitest";
 import { formatAmount } from "#app/lib/format";
-import { getMerchantBalances } from "#server/data/ledger";
+import { getMerchantBalances } from "#server/ledger/ledger.db";
 import { textOf } from "../support/html";
 import { mintSession, signedInCookie } from "../support/sign-in";
 import { ABENA_KUMASI, ACCRA, KUMASI } from "../support/tenants";

@@ -4,7 +4,7 @@
 // 404, and a role that may not ask gets 403 whatever it posts.
 import { describe, expect, it } from "vitest";
 import { PHONE_MESSAGE } from "#app/lib/phone";
-import { approveRequest } from "#server/data/approvals";
+import { approveRequest } from "#server/approvals/approvals.db";
 import { textOf } from "../support/html";
 import { signedInCookie } from "../support/sign-in";
 import { ACCRA, KOFI_KUMASI, KUMASI, META } from "../support/tenants";

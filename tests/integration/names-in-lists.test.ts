@@ -5,8 +5,8 @@
 // Team tab of /settings. Each list lives in a business of its own, so its rows
 // are exactly the ones made here.
 import { beforeAll, describe, expect, it } from "vitest";
-import { listPointsOfSale } from "#server/data/points-of-sale";
-import type { Tenant } from "#server/data/tenant";
+import { listPointsOfSale } from "#server/merchants/points-of-sale.db";
+import type { Tenant } from "#server/tenancy/tenant";
 import { loaderDataOf, textOf } from "../support/html";
 import { signedInCookie } from "../support/sign-in";
 import { usePortal } from "../support/use-portal";

@@ -1,8 +1,8 @@
 // Keyset pages add up to the whole list: nothing skipped, nothing twice, in the
 // same order, whatever the case or accents of the sort key.
 import { beforeAll, describe, expect, it } from "vitest";
-import { listMerchants, type MerchantQuery } from "#server/data/merchants";
-import type { Page } from "#server/data/page";
+import { listMerchants, type MerchantQuery } from "#server/merchants/merchants.db";
+import type { Page } from "#server/lists/page";
 import { usePortal } from "../support/use-portal";
 import { ACCRA, AMA_ACCRA } from "../support/tenants";
 

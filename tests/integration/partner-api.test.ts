@@ -2,10 +2,10 @@
 // and the PAYMENTS queue consumed: every answer of issue 12 point 4, the
 // card-number refusal (point 5), reversals that wait for their payment, heartbeats.
 import { beforeAll, describe, expect, it } from "vitest";
-import { cardNumberPaths } from "#server/api/card-numbers";
-import { getMerchantBalances, postingStatements } from "#server/data/ledger";
-import { clearingPosting, paymentPosting } from "#server/ledger";
-import { approveRefund, requestRefund } from "#server/data/refund-requests";
+import { cardNumberPaths } from "#server/partner-api/card-numbers";
+import { getMerchantBalances, postingStatements } from "#server/ledger/ledger.db";
+import { clearingPosting, paymentPosting } from "#server/ledger/ledger";
+import { approveRefund, requestRefund } from "#server/refunds/refund-requests.db";
 import { ACCRA, ESI_KUMASI, KOFI_KUMASI, KUMASI, META } from "../support/tenants";
 import { api, cardPayment, eventually, makeKey, momoPayment, partiesOf, type Parties } from "../support/partner-api";
 import { paymentsConsumers } from "../support/portal";

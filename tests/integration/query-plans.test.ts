@@ -3,7 +3,7 @@
 // sends. (Timings are for scripts/bench/queries.ts, never for tests.)
 import { describe, expect, it } from "vitest";
 import { CATALOGUE, planOf, recordingDb, type Recorded, type Sample } from "../../scripts/bench/query-catalogue";
-import { listTransactions, transactionTotals } from "#server/data/transactions";
+import { listTransactions, transactionTotals } from "#server/payments/transactions.db";
 import { usePortal } from "../support/use-portal";
 import { AMA_KUMASI } from "../support/tenants";
 

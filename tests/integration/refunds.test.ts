@@ -3,16 +3,16 @@
 // past the merchant's available money (checked again inside the approval's batch, where two approvals racing meet);
 // sent to the processor once, retried, and when it keeps failing the money returns. The ledger sums to zero throughout.
 import { beforeAll, describe, expect, it } from "vitest";
-import { cardNumberPaths } from "#server/api/card-numbers";
-import { getMerchantBalances, postingStatements } from "#server/data/ledger";
-import { clearingPosting, paymentPosting } from "#server/ledger";
-import { approveRefund, rejectRefund, requestRefund } from "#server/data/refund-requests";
-import { getRefund } from "#server/data/refunds";
-import { ForbiddenError, NotFoundError, RuleError, type Tenant } from "#server/data/tenant";
-import { approveTransfer, requestTransfer } from "#server/data/transfer-requests";
-import { createWebhookEndpoint } from "#server/data/webhooks";
+import { cardNumberPaths } from "#server/partner-api/card-numbers";
+import { getMerchantBalances, postingStatements } from "#server/ledger/ledger.db";
+import { clearingPosting, paymentPosting } from "#server/ledger/ledger";
+import { approveRefund, rejectRefund, requestRefund } from "#server/refunds/refund-requests.db";
+import { getRefund } from "#server/refunds/refunds.db";
+import { ForbiddenError, NotFoundError, RuleError, type Tenant } from "#server/tenancy/tenant";
+import { approveTransfer, requestTransfer } from "#server/approvals/transfer-requests.db";
+import { createWebhookEndpoint } from "#server/webhooks/webhooks.db";
 import { MAX_REFUND_ATTEMPTS, processRefunds, simulatedRefunds, type RefundOrder, type RefundPort } from "#server/refunds/send";
-import { moveBusiness } from "#server/shard-move";
+import { moveBusiness } from "#server/tenancy/shard-move";
 import { newWebhookSecret } from "#server/webhooks/signing";
 import { expectAccountSumsMatchEntries } from "../support/ledger";
 import { api, makeKey } from "../support/partner-api";
@@ -98,7 +98,7 @@ function recordingPort(): RefundPort & { calls: RefundOrder[] } {
 const HOUR = 3_600_000;
 
 beforeAll(async () => {
-  // Only a business that subscribed gets webhook events written (functions/data/webhooks.ts).
+  // Only a business that subscribed gets webhook events written (functions/webhooks/webhooks.db.ts).
   await createWebhookEndpoint(
     KOFI_KUMASI,
     META,

@@ -3,7 +3,7 @@
 // (GET /api/v1/reversals/waiting, the Developers tab), and after REVERSAL_WAIT_MS it expires: still listed, as
 // expired, and never applied to a payment arriving later.
 import { beforeAll, describe, expect, it } from "vitest";
-import { REVERSAL_WAIT_MS } from "#server/data/waiting-reversals";
+import { REVERSAL_WAIT_MS } from "#server/payments/waiting-reversals.db";
 import { loaderDataOf, textOf } from "../support/html";
 import { api, eventually, makeKey, momoPayment, partiesOf, type Parties } from "../support/partner-api";
 import { paymentsConsumers } from "../support/portal";

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CLEARING_DAYS, ledgerAccountId, merchantBalance } from "#server/ledger";
+import { CLEARING_DAYS, ledgerAccountId, merchantBalance } from "#server/ledger/ledger";
 import { migrateLocal, seedLocal } from "../../scripts/seed/local";
 import { startPortal, type Portal } from "../support/portal";
 import { expectAccountSumsMatchEntries } from "../support/ledger";

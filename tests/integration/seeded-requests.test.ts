@@ -2,8 +2,8 @@
 // is decided through the approvals engine and applies (the seed and the engine
 // agree on the payload contract).
 import { describe, expect, it } from "vitest";
-import { approveRequest, getApprovalRequest, listApprovalRequests } from "#server/data/approvals";
-import { listAudit } from "#server/data/audit";
+import { approveRequest, getApprovalRequest, listApprovalRequests } from "#server/approvals/approvals.db";
+import { listAudit } from "#server/audit/audit.db";
 import { usePortal } from "../support/use-portal";
 import { AMA_KUMASI, KOFI_KUMASI, META } from "../support/tenants";
 

@@ -3,9 +3,9 @@
 // it is read and while Partner API payments wait in the queue, with nothing lost and its ledger the same; reads after
 // a write see it through the D1 Sessions API's bookmark (point 4).
 import { describe, expect, it } from "vitest";
-import { businessFigures } from "#server/data/shard-copy";
-import { MOVING_MESSAGE } from "#server/data/tenant";
-import { moveBusiness } from "#server/shard-move";
+import { businessFigures } from "#server/tenancy/shard-copy.db";
+import { MOVING_MESSAGE } from "#server/tenancy/tenant";
+import { moveBusiness } from "#server/tenancy/shard-move";
 import { textOf } from "../support/html";
 import { expectAccountSumsMatchEntries } from "../support/ledger";
 import { api, eventually, makeKey, momoPayment, partiesOf } from "../support/partner-api";

@@ -2,17 +2,17 @@
 // be changed. Each check has its positive control (the owner does see it), so a
 // missing fixture cannot make the test pass.
 import { beforeAll, describe, expect, it } from "vitest";
-import { approveRequest, getApprovalRequest, listApprovalRequests, rejectRequest, requestChange, requestSubjects } from "#server/data/approvals";
-import { listAudit } from "#server/data/audit";
-import { getEmployee, listEmployees } from "#server/data/employees";
-import { getMerchantBalances, listMerchantBalances, listTransactionEntries, postingStatements } from "#server/data/ledger";
-import { getMerchant, listMerchantChoices, listMerchants } from "#server/data/merchants";
-import { namesOf, type NameKind } from "#server/data/names";
-import { getPointOfSale, listPointsOfSale, pendingPointOfSaleRequest } from "#server/data/points-of-sale";
-import { reportBy } from "#server/data/reports";
-import { getSettlementAccount, listSettlementAccounts } from "#server/data/settlement-accounts";
-import { getSettlement, listPayoutAttempts, listSettlements, listSettlementTransactions } from "#server/data/settlements";
-import { NotFoundError, type Tenant } from "#server/data/tenant";
+import { approveRequest, getApprovalRequest, listApprovalRequests, rejectRequest, requestChange, requestSubjects } from "#server/approvals/approvals.db";
+import { listAudit } from "#server/audit/audit.db";
+import { getEmployee, listEmployees } from "#server/team/employees.db";
+import { getMerchantBalances, listMerchantBalances, listTransactionEntries, postingStatements } from "#server/ledger/ledger.db";
+import { getMerchant, listMerchantChoices, listMerchants } from "#server/merchants/merchants.db";
+import { namesOf, type NameKind } from "#server/lists/names.db";
+import { getPointOfSale, listPointsOfSale, pendingPointOfSaleRequest } from "#server/merchants/points-of-sale.db";
+import { reportBy } from "#server/reports/reports.db";
+import { getSettlementAccount, listSettlementAccounts } from "#server/settlement/settlement-accounts.db";
+import { getSettlement, listPayoutAttempts, listSettlements, listSettlementTransactions } from "#server/settlement/settlements.db";
+import { NotFoundError, type Tenant } from "#server/tenancy/tenant";
 import {
   changeTerminal,
   getTerminal,
@@ -22,11 +22,11 @@ import {
   listTerminalMerchants,
   listTerminals,
   terminalPlaces,
-} from "#server/data/terminals";
-import { getTransaction, listTransactions, transactionTotals } from "#server/data/transactions";
-import { approveTransfer, requestTransfer } from "#server/data/transfer-requests";
-import { getTransfer, listMerchantTransfers } from "#server/data/transfers";
-import { paymentPosting } from "#server/ledger";
+} from "#server/merchants/terminals.db";
+import { getTransaction, listTransactions, transactionTotals } from "#server/payments/transactions.db";
+import { approveTransfer, requestTransfer } from "#server/approvals/transfer-requests.db";
+import { getTransfer, listMerchantTransfers } from "#server/ledger/transfers.db";
+import { paymentPosting } from "#server/ledger/ledger";
 import { processPayouts } from "#server/settlement/payouts";
 import { runSettlement, settlementPeriodFor } from "#server/settlement/run";
 import { recordingDb, type Recorded } from "../../scripts/bench/query-catalogue";

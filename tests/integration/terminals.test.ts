@@ -6,7 +6,7 @@ import { signedInCookie } from "../support/sign-in";
 import { usePortal } from "../support/use-portal";
 import { loaderDataOf, textOf, titleOf } from "../support/html";
 import { ACCRA, ESI_KUMASI, KOFI_KUMASI, KUMASI, META } from "../support/tenants";
-import { TerminalChangedError, changeTerminal } from "#server/data/terminals";
+import { TerminalChangedError, changeTerminal } from "#server/merchants/terminals.db";
 
 const portal = usePortal();
 const NOW = "2026-11-01T08:00:00.000Z";

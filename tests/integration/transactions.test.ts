@@ -5,7 +5,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { formatAmount, formatCount } from "#app/lib/format";
-import { transactionFee } from "#server/ledger";
+import { transactionFee } from "#server/ledger/ledger";
 import { ROOT } from "../support/portal";
 import { textOf } from "../support/html";
 import { signedInCookie } from "../support/sign-in";

@@ -2,9 +2,9 @@
 // until another person approves; then the ledger moves by exactly the amount,
 // once, never past the available balance, and always sums to zero.
 import { describe, expect, it } from "vitest";
-import { getMerchantBalances } from "#server/data/ledger";
-import { ForbiddenError, RuleError } from "#server/data/tenant";
-import { approveTransfer, rejectTransfer, requestTransfer } from "#server/data/transfer-requests";
+import { getMerchantBalances } from "#server/ledger/ledger.db";
+import { ForbiddenError, RuleError } from "#server/tenancy/tenant";
+import { approveTransfer, rejectTransfer, requestTransfer } from "#server/approvals/transfer-requests.db";
 import { ABENA_KUMASI, ACCRA, AMA_KUMASI, KOFI_KUMASI, KUMASI, META, tenantOf } from "../support/tenants";
 import { expectAccountSumsMatchEntries } from "../support/ledger";
 import { usePortal } from "../support/use-portal";

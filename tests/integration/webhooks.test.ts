@@ -4,10 +4,10 @@
 // changes emit. Retries are 1 s apart here and answers time out after 2 s
 // (WEBHOOKS_RETRY_* and WEBHOOKS_TIMEOUT_SECONDS), so hours of outage take seconds.
 import { afterAll, describe, expect, it } from "vitest";
-import { requestChange } from "#server/data/approvals";
-import { approveTransfer, rejectTransfer, requestTransfer } from "#server/data/transfer-requests";
-import { getMerchantBalances } from "#server/data/ledger";
-import { ForbiddenError, NotFoundError } from "#server/data/tenant";
+import { requestChange } from "#server/approvals/approvals.db";
+import { approveTransfer, rejectTransfer, requestTransfer } from "#server/approvals/transfer-requests.db";
+import { getMerchantBalances } from "#server/ledger/ledger.db";
+import { ForbiddenError, NotFoundError } from "#server/tenancy/tenant";
 import {
   createWebhookEndpoint,
   deleteWebhookEndpoint,
@@ -20,7 +20,7 @@ import {
   rollWebhookSecret,
   webhookEventStatements,
   type WebhookEndpoint,
-} from "#server/data/webhooks";
+} from "#server/webhooks/webhooks.db";
 import { processPayouts } from "#server/settlement/payouts";
 import { retrySchedule } from "#server/webhooks/backoff";
 import { resendWebhookDelivery, sendWebhookTestEvent } from "#server/webhooks/manual";

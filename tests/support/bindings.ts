@@ -320,7 +320,7 @@ const ANY_TABLE = /\b(?:from|join|into|update|table)\s+"?([a-z_][a-z0-9_]*)/gi;
  * What the tests call "the database": statements go to the database that holds the business whose id they bind (the
  * core database's directory says which), or to the core database when they name only its tables. Anything else is
  * refused, naming the statement: say which business (`portal().businessDb(id)`) or use `portal().core()`.
- * It is how tests reach rows, never how the portal reaches them (functions/shards.ts does that).
+ * It is how tests reach rows, never how the portal reaches them (functions/tenancy/shards.ts does that).
  */
 export function routedTestD1(send: BindingsFetch, shardBindings: readonly string[]): D1Database {
   const core = new TestD1Database(send, "DB");

@@ -1,5 +1,5 @@
 // Card numbers as issue 24 (defect 3, security finding 2) found them stored, and a few more: for the unit tests of
-// the rule (functions/api/card-numbers.ts) and the integration test that sends each through every carrier.
+// the rule (functions/partner-api/card-numbers.ts) and the integration test that sends each through every carrier.
 
 /** Issue 24, defect 3 and security finding 2: every spelling that was stored. */
 export const ISSUE_SPELLINGS: [string, string][] = [

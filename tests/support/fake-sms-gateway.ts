@@ -1,5 +1,5 @@
 // A stand-in for the SMS gateway: a node:http server on 127.0.0.1 that the HTTP
-// adapter (functions/auth/sms.ts) posts to. It records every request and can fail.
+// adapter (functions/sms/sms.ts) posts to. It records every request and can fail.
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { readBody } from "./read-body";

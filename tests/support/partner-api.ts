@@ -1,10 +1,10 @@
 // Helpers for tests of the Partner API (/api/v1): a key made as the Developers
 // tab makes one (its hash in D1), the seeded parties a payment can name, and
 // payments built from them.
-import { makeApiKey } from "#server/api/keys";
-import { registerKeyHashStatement } from "#server/data/directory";
-import { listWebhookEndpoints, setWebhookEndpointEnabled } from "#server/data/webhooks";
-import type { Tenant } from "#server/data/tenant";
+import { makeApiKey } from "#server/partner-api/keys";
+import { registerKeyHashStatement } from "#server/tenancy/directory.db";
+import { listWebhookEndpoints, setWebhookEndpointEnabled } from "#server/webhooks/webhooks.db";
+import type { Tenant } from "#server/tenancy/tenant";
 import type { Portal } from "./portal";
 import { META } from "./tenants";
 

@@ -74,7 +74,7 @@ export function limitProblems(sql: string, binds: readonly unknown[]): string[] 
   const bytes = new TextEncoder().encode(sql).length;
   if (bytes > D1_LIMITS.statementBytes) problems.push(`${bytes} bytes of SQL`);
   if (compoundSelects(sql) > D1_LIMITS.compoundSelects) problems.push(`${compoundSelects(sql)} compound SELECTs`);
-  if (/\b(?:LIKE|GLOB)\b/i.test(sql)) problems.push("a LIKE or GLOB (D1 refuses patterns over 50 bytes: use functions/data/search.ts)");
+  if (/\b(?:LIKE|GLOB)\b/i.test(sql)) problems.push("a LIKE or GLOB (D1 refuses patterns over 50 bytes: use functions/lists/search.ts)");
   return problems;
 }
 

@@ -1,7 +1,7 @@
 // The demo identities of DESIGN.md section 8, as data-layer tenants. Each carries the database that holds its
 // business (the shard the core directory names), read when the test's portal started (tests/support/portal.ts).
 import type { Role } from "#server/permissions";
-import type { BusinessDb, RequestMeta, Tenant } from "#server/data/tenant";
+import type { BusinessDb, RequestMeta, Tenant } from "#server/tenancy/tenant";
 
 export const KUMASI = "bus_kumasi_fresh_foods";
 export const ACCRA = "bus_accra_mobile_pay";

@@ -14,7 +14,7 @@ import {
   type AnalyticsContext,
   type EventInput,
 } from "#app/lib/analytics";
-import { AnalyticsEventSchema } from "#server/events/schema";
+import { AnalyticsEventSchema } from "#server/analytics/schema";
 
 const CHROME = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.8078.79 Safari/537.36";
 const context: AnalyticsContext = { title: "Settlement History", userAgent: CHROME, user: null, business: null };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { APPROVAL_KINDS } from "#server/data/approvals";
+import { APPROVAL_KINDS } from "#server/approvals/approvals.db";
 import { KIND_BY_SLUG, KIND_SLUGS, columnLabel, displayValue, kindName } from "#app/lib/approvals";
 
 describe("request kinds in URLs", () => {

@@ -12,7 +12,7 @@ import {
   retentionCutoff,
   type ArchivedPayment,
 } from "#server/archive/format";
-import type { PaymentRow } from "#server/data/archive";
+import type { PaymentRow } from "#server/archive/archive.db";
 import { ConfigError, parseArchiveConfig } from "#server/env";
 
 const payment = (id: number, reference: string, status: PaymentRow["status"], amount: number): ArchivedPayment => ({

@@ -2,7 +2,7 @@
 // reordered pair and a sealed entry after an unsealed one are each caught at the first entry that no longer fits;
 // an unsealed tail is counted, not called broken; the id is not covered (a move to another database renumbers).
 import { describe, expect, it } from "vitest";
-import { canonicalEntry, entryHash, GENESIS, verifyChain, type ChainEntry } from "#server/audit-chain";
+import { canonicalEntry, entryHash, GENESIS, verifyChain, type ChainEntry } from "#server/audit/audit-chain";
 
 function entry(id: number, overrides: Partial<ChainEntry> = {}): ChainEntry {
   return {

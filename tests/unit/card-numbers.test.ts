@@ -3,7 +3,7 @@
 import fc from "fast-check";
 import * as v from "valibot";
 import { describe, expect, it, vi } from "vitest";
-import { logError } from "#server/log";
+import { logError } from "#server/platform/log";
 import {
   cardNumberPaths,
   cardNumberPlaces,
@@ -13,8 +13,8 @@ import {
   passesLuhn,
   scanBody,
   withoutCardNumbers,
-} from "#server/api/card-numbers";
-import { IdempotencyKey, Reference } from "#server/api/schemas";
+} from "#server/partner-api/card-numbers";
+import { IdempotencyKey, Reference } from "#server/partner-api/schemas";
 import { ISSUE_SPELLINGS } from "../support/card-spellings";
 
 describe("passesLuhn", () => {

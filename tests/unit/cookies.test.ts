@@ -1,7 +1,7 @@
-// The one cookie reader and writer (functions/cookies.ts): the names, the
+// The one cookie reader and writer (functions/platform/cookies.ts): the names, the
 // attributes every portal cookie carries, and reading one cookie among others.
 import { describe, expect, it } from "vitest";
-import { clearCookie, cookieName, readCookie, serializeCookie, setCookieHeaders } from "#server/cookies";
+import { clearCookie, cookieName, readCookie, serializeCookie, setCookieHeaders } from "#server/platform/cookies";
 
 const HTTPS = "https://portal.example.com/merchants";
 const LOCAL = "http://localhost:8787/merchants";

@@ -2,8 +2,8 @@
 // first page is read before the answer exists, an empty list ends after its header row, and a page that fails
 // later errors the download rather than ending it as if the list were shorter.
 import { describe, expect, it } from "vitest";
-import { INCOMPLETE, csvLine, csvResponse } from "#server/csv";
-import type { Page } from "#server/data/page";
+import { INCOMPLETE, csvLine, csvResponse } from "#server/platform/csv";
+import type { Page } from "#server/lists/page";
 
 const COLUMNS = [{ header: "Name", value: (row: { name: string }) => row.name }];
 

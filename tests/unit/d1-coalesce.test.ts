@@ -1,7 +1,7 @@
 // The load context's D1 joins the reads a request starts together into one batch
-// (functions/d1-coalesce.ts). D1 here is a stand-in that records each round trip.
+// (functions/platform/d1-coalesce.ts). D1 here is a stand-in that records each round trip.
 import { describe, expect, it } from "vitest";
-import { coalescedEnv, isReadOnly } from "#server/d1-coalesce";
+import { coalescedEnv, isReadOnly } from "#server/platform/d1-coalesce";
 
 interface FakeStatement {
   sql: string;

@@ -1,7 +1,7 @@
 // The pure parts of disputes (issue 14): an evidence file's type from its first bytes, a name that contradicts it, a
 // stored name, and the days left to answer in Africa/Accra days around midnight.
 import { describe, expect, it } from "vitest";
-import { cleanFileName, nameContradicts, sniffEvidenceType } from "#server/evidence";
+import { cleanFileName, nameContradicts, sniffEvidenceType } from "#server/disputes/evidence";
 import { daysLeft, deadlineLabel } from "#app/lib/disputes";
 
 const bytes = (...values: (number | string)[]) =>

@@ -12,7 +12,7 @@ import {
   parseOidcConfig,
   relyingPartyFor,
 } from "#server/env";
-import { retryDelaySeconds, totalRetryWindowSeconds } from "#server/events/retry";
+import { retryDelaySeconds, totalRetryWindowSeconds } from "#server/analytics/retry";
 
 const SECRET_32 = "s".repeat(32);
 const SECRET_31 = "s".repeat(31);

@@ -5,8 +5,8 @@
 // tests/integration/events-relay.test.ts; here the database is a stand-in so that many batches run in a second.
 import fc from "fast-check";
 import { afterEach, beforeEach, expect, it, vi } from "vitest";
-import { handleEventsBatch } from "#server/events/consumer";
-import { APP_FIELDS, eventHash, type AnalyticsEvent, type EventsQueueMessage } from "#server/events/schema";
+import { handleEventsBatch } from "#server/analytics/consumer";
+import { APP_FIELDS, eventHash, type AnalyticsEvent, type EventsQueueMessage } from "#server/analytics/schema";
 
 interface FakeMessage extends Message<unknown> {
   outcomes: ("ack" | "retry")[];

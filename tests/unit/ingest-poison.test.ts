@@ -6,9 +6,9 @@
 // thousands of batches run in a second.
 import fc from "fast-check";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { handlePaymentsBatch, isTransient, MAX_TRANSIENT_ATTEMPTS, SPLIT_AFTER_ATTEMPTS, type IngestMessage } from "#server/api/consumer";
-import type { IngestResult, IngestWork, PaymentItem } from "#server/data/ingest";
-import type { BusinessDb, Db } from "#server/data/tenant";
+import { handlePaymentsBatch, isTransient, MAX_TRANSIENT_ATTEMPTS, SPLIT_AFTER_ATTEMPTS, type IngestMessage } from "#server/payments/consumer";
+import type { IngestResult, IngestWork, PaymentItem } from "#server/payments/ingest.db";
+import type { BusinessDb, Db } from "#server/tenancy/tenant";
 
 interface FakeMessage extends Message<unknown> {
   outcome: "ack" | "retry" | null;

@@ -1,12 +1,12 @@
-// The Partner API's one normaliser of times and dates (functions/api/instant.ts, decision 030), by property:
+// The Partner API's one normaliser of times and dates (functions/partner-api/instant.ts, decision 030), by property:
 // whatever its schema takes is a finite epoch ms that agrees with an independent reckoning (Date.UTC) and
 // round-trips; every day the calendar does not have is refused, never moved to the next month. Issue 24, defect 1.
 import fc from "fast-check";
 import * as v from "valibot";
 import { describe, expect, it } from "vitest";
-import { CalendarDate, DATE_PATTERN, daysInMonth, Instant, INSTANT_PATTERN, parseCalendarDate, parseInstant } from "#server/api/instant";
-import { DisputeInput, PaymentInput } from "#server/api/schemas";
-import { EXAMPLES } from "#server/api/openapi";
+import { CalendarDate, DATE_PATTERN, daysInMonth, Instant, INSTANT_PATTERN, parseCalendarDate, parseInstant } from "#server/partner-api/instant";
+import { DisputeInput, PaymentInput } from "#server/partner-api/schemas";
+import { EXAMPLES } from "#server/partner-api/openapi";
 
 const InstantSchema = Instant("A time.");
 const DateSchema = CalendarDate("A day.", ["2026-12-07"]);

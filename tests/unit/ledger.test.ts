@@ -13,7 +13,7 @@ import {
   settlementPosting,
   transactionFee,
   type PostingLine,
-} from "#server/ledger";
+} from "#server/ledger/ledger";
 
 const sum = (lines: PostingLine[]) => lines.reduce((total, line) => total + line.amount, 0);
 const byKind = (lines: PostingLine[]) => Object.fromEntries(lines.map((l) => [l.account.kind, l.amount]));

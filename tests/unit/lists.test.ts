@@ -1,8 +1,8 @@
 // The list machinery's pure parts: the URL's page and trail, page numbers from
 // keyset pages, and CSV fields that a spreadsheet cannot turn into formulas.
 import { describe, expect, it } from "vitest";
-import { csvField, csvLine } from "#server/csv";
-import { MAX_PAGES_WALKED, encodeCursor, numberedPage, type Page } from "#server/data/page";
+import { csvField, csvLine } from "#server/platform/csv";
+import { MAX_PAGES_WALKED, encodeCursor, numberedPage, type Page } from "#server/lists/page";
 import { filterHref, pageHref, readPage, readTrail } from "#app/lib/list-url";
 import { listParams, oneOf, searchParam } from "#app/lib/list-params";
 

@@ -1,7 +1,7 @@
-// Pesewas as cedis (functions/money.ts), checked against what each copy it replaced computed, over generated amounts.
+// Pesewas as cedis (functions/ledger/money.ts), checked against what each copy it replaced computed, over generated amounts.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { formatPesewas, plainCedis } from "#server/money";
+import { formatPesewas, plainCedis } from "#server/ledger/money";
 
 const amounts = fc.integer({ min: -1_000_000_000_000, max: 1_000_000_000_000 });
 

@@ -1,4 +1,4 @@
-// The Partner API's OpenAPI document (functions/api/openapi.ts) against the
+// The Partner API's OpenAPI document (functions/partner-api/openapi.ts) against the
 // valibot schemas the Worker checks with: the document is OpenAPI 3.1 in shape,
 // and a processor that follows it is never refused by the Worker for a reason the
 // document does not give. The JSON Schema checker below knows exactly the
@@ -6,11 +6,11 @@
 // slip through unchecked.
 import * as v from "valibot";
 import { describe, expect, it } from "vitest";
-import { cardNumberPaths } from "#server/api/card-numbers";
-import { EXAMPLES, openApiDocument, RULES_IN_WORDS, type SchemaName } from "#server/api/openapi";
-import { IdempotencyKey } from "#server/api/schemas";
-import * as rejections from "#server/api/rejections";
-import * as api from "#server/api/schemas";
+import { cardNumberPaths } from "#server/partner-api/card-numbers";
+import { EXAMPLES, openApiDocument, RULES_IN_WORDS, type SchemaName } from "#server/partner-api/openapi";
+import { IdempotencyKey } from "#server/partner-api/schemas";
+import * as rejections from "#server/partner-api/rejections";
+import * as api from "#server/partner-api/schemas";
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type JsonObject = { [key: string]: Json };
@@ -34,7 +34,7 @@ function resolve(pointer: string): Json {
 const ANNOTATIONS = new Set(["description", "examples", "title"]);
 
 /**
- * JSON Schema's `format` in RFC 3339's sense, checked apart from functions/api/instant.ts: a date-time or date whose
+ * JSON Schema's `format` in RFC 3339's sense, checked apart from functions/partner-api/instant.ts: a date-time or date whose
  * day the calendar has (Date.UTC's reckoning), hours 00-23, minutes and offsets in range; a leap second (:60) is
  * RFC 3339's and passes here, so the document's pattern must be what refuses it.
  */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { readTrail } from "#app/lib/list-url";
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, decodeCursor, encodeCursor, pageSize, toPage } from "#server/data/page";
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, decodeCursor, encodeCursor, pageSize, toPage } from "#server/lists/page";
 
 describe("cursors", () => {
   it("round-trip a key of strings and numbers, URL-safe", () => {

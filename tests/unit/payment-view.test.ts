@@ -1,8 +1,8 @@
 // Issue 24, defect 7: a failed payment has no fee and no net, in the API's answer and
 // in every payment.* webhook (both are paymentView).
 import { describe, expect, it } from "vitest";
-import { paymentView } from "#server/api/views";
-import type { StoredPayment } from "#server/data/api-payments";
+import { paymentView } from "#server/partner-api/views";
+import type { StoredPayment } from "#server/payments/api-payments.db";
 
 const held = (status: StoredPayment["status"]): StoredPayment => ({
   reference: "PAY-0001",

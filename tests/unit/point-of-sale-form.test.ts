@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { PHONE_MESSAGE } from "#app/lib/phone";
 import { readPointOfSaleForm } from "#app/lib/point-of-sale-form";
-import { canStart } from "#server/data/terminals";
+import { canStart } from "#server/merchants/terminals.db";
 
 describe("the contact phone (the one Ghana rule of app/lib/phone.ts)", () => {
   const VALID = { name: "Adum Branch", town: "Kumasi", region: "Ashanti", address: "Prempeh II St" };

@@ -1,7 +1,7 @@
 // The demo-data generator (scripts/seed): deterministic, anchored in time,
 // the DESIGN.md identities exactly, and rows that obey the model's rules.
 import { describe, expect, it } from "vitest";
-import { assertBalanced, clearsAt, ledgerAccountId, transactionFee, type PostingLine } from "#server/ledger";
+import { assertBalanced, clearsAt, ledgerAccountId, transactionFee, type PostingLine } from "#server/ledger/ledger";
 import { BUSINESSES, KUMASI_FRESH_FOODS, SEED_SIZES, USERS } from "../../scripts/seed/data";
 import { collectSeed, DAY_MS, seedDigest, SIZE_PROFILES, startOfUtcDay } from "../../scripts/seed/generate";
 import { CARD_BINS, NETWORK_PREFIXES } from "../../scripts/seed/ghana";
@@ -148,7 +148,7 @@ describe("transactions", () => {
     expect([...visaBins].every((bin) => bin.startsWith("4"))).toBe(true);
   });
 
-  it("charge the fee of functions/ledger.ts (none on a failed payment, issue 24 defect 7) and clear when it says", () => {
+  it("charge the fee of functions/ledger/ledger.ts (none on a failed payment, issue 24 defect 7) and clear when it says", () => {
     const fee = (t: TransactionRow) => (t.status === "failed" ? 0 : transactionFee(t.channel, t.amount));
     expect(all.filter((t) => t.status === "failed")).not.toEqual([]);
     expect(all.filter((t) => t.fee !== fee(t) || !Number.isSafeInteger(t.amount) || t.amount < 100)).toEqual([]);

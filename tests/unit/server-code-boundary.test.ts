@@ -17,25 +17,25 @@ const module = (file: string, renderedLength: number, importers: string[] = []):
 
 describe("serverCodeInClient", () => {
   it("names a data module whose code a component brings into the bundle, and the import that did", () => {
-    const graph = [module("app/components/merchant-card.tsx", 400), module("functions/data/merchants.ts", 1200, ["app/components/merchant-card.tsx"])];
-    expect(serverCodeInClient(root, graph)).toEqual(["app/components/merchant-card.tsx → functions/data/merchants.ts"]);
+    const graph = [module("app/components/merchant-card.tsx", 400), module("functions/merchants/merchants.db.ts", 1200, ["app/components/merchant-card.tsx"])];
+    expect(serverCodeInClient(root, graph)).toEqual(["app/components/merchant-card.tsx → functions/merchants/merchants.db.ts"]);
   });
 
   it("follows the chain through server modules tree-shaking emptied, one line per UI module that leads there", () => {
     const graph = [
       module("app/routes/pos-terminals._index.tsx", 900),
       module("app/routes/pos-terminals.device-details.tsx", 900),
-      module("functions/data/terminals.ts", 0, ["app/routes/pos-terminals._index.tsx", "app/routes/pos-terminals.device-details.tsx"]),
-      module("functions/data/audit.ts", 300, ["functions/data/terminals.ts"]),
+      module("functions/merchants/terminals.db.ts", 0, ["app/routes/pos-terminals._index.tsx", "app/routes/pos-terminals.device-details.tsx"]),
+      module("functions/audit/audit.db.ts", 300, ["functions/merchants/terminals.db.ts"]),
     ];
     expect(serverCodeInClient(root, graph)).toEqual([
-      "app/routes/pos-terminals._index.tsx → functions/data/terminals.ts → functions/data/audit.ts",
-      "app/routes/pos-terminals.device-details.tsx → functions/data/terminals.ts → functions/data/audit.ts",
+      "app/routes/pos-terminals._index.tsx → functions/merchants/terminals.db.ts → functions/audit/audit.db.ts",
+      "app/routes/pos-terminals.device-details.tsx → functions/merchants/terminals.db.ts → functions/audit/audit.db.ts",
     ]);
   });
 
   it("lets through a server module that left no code (a loader's import, or types only)", () => {
-    const graph = [module("app/routes/merchants._index.tsx", 900), module("functions/data/merchants.ts", 0, ["app/routes/merchants._index.tsx"])];
+    const graph = [module("app/routes/merchants._index.tsx", 900), module("functions/merchants/merchants.db.ts", 0, ["app/routes/merchants._index.tsx"])];
     expect(serverCodeInClient(root, graph)).toEqual([]);
   });
 
@@ -69,7 +69,7 @@ describe("serverCodeBoundary in a build", () => {
     writeFileSync(path.join(project, file), text);
   }
   write(
-    "functions/data/merchants.ts",
+    "functions/merchants/merchants.db.ts",
     'export interface Merchant { id: string }\nexport const listMerchants = (db: { prepare(sql: string): unknown }) => db.prepare("SELECT id FROM merchants WHERE business_id = ?");\n',
   );
   write("functions/permissions.ts", 'export const can = (role: string) => role === "Administrator";\n');
@@ -84,23 +84,23 @@ describe("serverCodeBoundary in a build", () => {
     });
 
   it("fails when a component uses a data module, naming the chain", async () => {
-    write("app/components/card.ts", 'import { listMerchants } from "../../functions/data/merchants";\nexport const card = () => listMerchants;\n');
+    write("app/components/card.ts", 'import { listMerchants } from "../../functions/merchants/merchants.db";\nexport const card = () => listMerchants;\n');
     write("app/entry.ts", 'import { card } from "./components/card";\nconsole.log(card());\n');
     await expect(clientBuild("app/entry.ts")).rejects.toThrow(
-      /Server code in the browser bundle[\s\S]*\n {2}app\/components\/card\.ts → functions\/data\/merchants\.ts\n/,
+      /Server code in the browser bundle[\s\S]*\n {2}app\/components\/card\.ts → functions\/merchants\/merchants\.db\.ts\n/,
     );
   });
 
   it("passes when the UI takes only types from a data module and values from a shared one", async () => {
     write(
       "app/typed.ts",
-      'import type { Merchant } from "../functions/data/merchants";\nimport { can } from "../functions/permissions";\nconst m: Merchant = { id: "m" };\nconsole.log(m, can("Viewer"));\n',
+      'import type { Merchant } from "../functions/merchants/merchants.db";\nimport { can } from "../functions/permissions";\nconst m: Merchant = { id: "m" };\nconsole.log(m, can("Viewer"));\n',
     );
     await expect(clientBuild("app/typed.ts")).resolves.toBeDefined();
   });
 
   it("leaves the server build alone", async () => {
-    write("app/server.ts", 'import { listMerchants } from "../functions/data/merchants";\nexport { listMerchants };\n');
+    write("app/server.ts", 'import { listMerchants } from "../functions/merchants/merchants.db";\nexport { listMerchants };\n');
     await expect(clientBuild("app/server.ts", true)).resolves.toBeDefined();
   });
 });

@@ -4,8 +4,8 @@
 import { readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { listTransactions, transactionTotals } from "#server/data/transactions";
-import type { Tenant } from "#server/data/tenant";
+import { listTransactions, transactionTotals } from "#server/payments/transactions.db";
+import type { Tenant } from "#server/tenancy/tenant";
 import { compoundSelects, D1_LIMITS, functionCalls, limitProblems, stringLiterals } from "../support/sql-limits";
 
 const root = path.resolve(__dirname, "../..");
@@ -52,7 +52,7 @@ describe("the SQL text of functions/", () => {
     expect(Math.max(...literals.flatMap(({ text }) => functionCalls(text).map((call) => call.args)))).toBeGreaterThan(2);
   });
 
-  it("has no LIKE or GLOB (D1 refuses patterns over 50 bytes: searches go through functions/data/search.ts)", () => {
+  it("has no LIKE or GLOB (D1 refuses patterns over 50 bytes: searches go through functions/lists/search.ts)", () => {
     const likes = literals.filter(({ text }) => /\b(?:LIKE|GLOB)\s+(?:\?|'|\$\{)/.test(text)).map(({ file, text }) => `${file}: ${text.slice(0, 80)}`);
     expect(likes).toEqual([]);
   });

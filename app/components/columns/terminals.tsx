@@ -1,7 +1,7 @@
 // The POS terminal's columns, for the fleet list, the merchant page and the
 // point-of-sale page (each picks its own).
 import { Link } from "@remix-run/react";
-import type { Terminal } from "#server/data/terminals";
+import type { Terminal } from "#server/merchants/terminals.db";
 import { formatDate } from "../../lib/format";
 import { paths } from "../../lib/paths";
 import { StatusPill } from "../status-pill";

@@ -2,7 +2,7 @@
 // a merchant, point of sale or terminal (each picks its own). Rows arrive from
 // the loader already reduced to what may be shown: the payer as BIN and last
 // four or a masked phone.
-import type { Transaction } from "#server/data/transactions";
+import type { Transaction } from "#server/payments/transactions.db";
 import { formatAmount, formatDate } from "../../lib/format";
 import { paymentStatus } from "../../lib/statuses";
 import { feeOf, NO_MONEY, paymentMethod } from "../../lib/transactions-view";

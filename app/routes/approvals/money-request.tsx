@@ -3,8 +3,8 @@
 import { Form } from "@remix-run/react";
 import * as v from "valibot";
 import { checkOf, FreshCheck } from "../../components/fresh-check";
-import type { ApprovalRequest } from "#server/data/approvals";
-import type { Tenant } from "#server/data/tenant";
+import type { ApprovalRequest } from "#server/approvals/approvals.db";
+import type { Tenant } from "#server/tenancy/tenant";
 import { can } from "#server/permissions";
 import { describedBy, Field } from "../../components/form";
 

@@ -1,7 +1,7 @@
-// The /developers/api page's data: the OpenAPI document (functions/api/openapi.ts)
+// The /developers/api page's data: the OpenAPI document (functions/partner-api/openapi.ts)
 // read into plain endpoints, fields and answers, on the server, so the page says
 // what the API checks and the browser gets no server code (decision 014).
-import { openApiDocument, RULES_IN_WORDS, type DocumentOptions } from "#server/api/openapi";
+import { openApiDocument, RULES_IN_WORDS, type DocumentOptions } from "#server/partner-api/openapi";
 
 /** The parts of the document's JSON Schemas, parameters, responses and operations that the page reads. */
 interface Node {

@@ -1,10 +1,10 @@
 // The merchant page's requests about its settlement accounts: adding one,
 // changing one and deactivating one, each sent for another person to approve.
 import * as v from "valibot";
-import { requestChange } from "#server/data/approvals";
-import { getSettlementAccount, settlementAccountClashes, type SettlementAccount } from "#server/data/settlement-accounts";
-import { redirectWithFlash } from "#server/flash";
-import { pageNotFound, refuse } from "#server/http";
+import { requestChange } from "#server/approvals/approvals.db";
+import { getSettlementAccount, settlementAccountClashes, type SettlementAccount } from "#server/settlement/settlement-accounts.db";
+import { redirectWithFlash } from "#server/platform/flash";
+import { pageNotFound, refuse } from "#server/platform/http";
 import { ACCOUNT_FIELDS, accountValues, changedOnly, fieldErrors, formFields, SENT_FOR_APPROVAL, SettlementAccountForm } from "../../lib/merchant-forms";
 import type { IntentArgs, Refused } from "./merchant-intents.server";
 

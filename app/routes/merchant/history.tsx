@@ -1,6 +1,6 @@
 // The merchant page's change history: who changed what and when, in the words
 // of the merchant's form (addresses and browsers stay in the audit log).
-import type { ChangeValues } from "#server/data/approvals";
+import type { ChangeValues } from "#server/approvals/approvals.db";
 import { formatDate } from "../../lib/format";
 
 export interface HistoryEntry {

@@ -2,7 +2,7 @@
 // update-merchant and deactivate-merchant intents).
 import { Form } from "@remix-run/react";
 import { SendButtons } from "../../components/form";
-import type { Merchant } from "#server/data/merchants";
+import type { Merchant } from "#server/merchants/merchants.db";
 import { MerchantFields } from "../../components/merchant-fields";
 import { merchantValues, SENT_FOR_APPROVAL, type FieldErrors } from "../../lib/merchant-forms";
 import { FormNotice } from "./ui";

@@ -3,11 +3,11 @@
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import * as v from "valibot";
 import type { AuthDeps } from "#server/auth/deps";
-import { requestChange } from "#server/data/approvals";
-import { merchantClashes, type Merchant } from "#server/data/merchants";
-import type { Tenant } from "#server/data/tenant";
-import { redirectWithFlash } from "#server/flash";
-import { refuse } from "#server/http";
+import { requestChange } from "#server/approvals/approvals.db";
+import { merchantClashes, type Merchant } from "#server/merchants/merchants.db";
+import type { Tenant } from "#server/tenancy/tenant";
+import { redirectWithFlash } from "#server/platform/flash";
+import { refuse } from "#server/platform/http";
 import { changedOnly, fieldErrors, formFields, MERCHANT_FIELDS, merchantValues, MerchantUpdateForm, SENT_FOR_APPROVAL } from "../../lib/merchant-forms";
 
 export const MERCHANT_INTENTS = ["update-merchant", "deactivate-merchant"] as const;

@@ -2,8 +2,8 @@
 // them, and the Add, Edit and Deactivate forms (the *-account intents).
 import { Form, Link } from "@remix-run/react";
 import { SendButtons } from "../../components/form";
-import type { PendingRequestRef } from "#server/data/merchants";
-import type { SettlementAccount } from "#server/data/settlement-accounts";
+import type { PendingRequestRef } from "#server/merchants/merchants.db";
+import type { SettlementAccount } from "#server/settlement/settlement-accounts.db";
 import { DataTable, type Column } from "../../components/data-table";
 import { SettlementAccountFields } from "../../components/merchant-fields";
 import { networkLabel } from "../../lib/format";

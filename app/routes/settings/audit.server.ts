@@ -3,11 +3,11 @@
 // the URL, in keyset pages; the CSV (routes/settings.audit.export.ts) reads the same filters.
 import * as v from "valibot";
 import type { AuthDeps } from "#server/auth/deps";
-import { listAuditChoices, listBusinessAudit, type AuditFilter, type AuditListEntry } from "#server/data/audit";
-import { businessPlace } from "#server/data/directory";
-import { namesOf } from "#server/data/names";
-import { numberedPage, type Page } from "#server/data/page";
-import type { Db, Tenant } from "#server/data/tenant";
+import { listAuditChoices, listBusinessAudit, type AuditFilter, type AuditListEntry } from "#server/audit/audit.db";
+import { businessPlace } from "#server/tenancy/directory.db";
+import { namesOf } from "#server/lists/names.db";
+import { numberedPage, type Page } from "#server/lists/page";
+import type { Db, Tenant } from "#server/tenancy/tenant";
 import { browserOf } from "../../lib/analytics";
 import { listParams } from "../../lib/list-params";
 import { paths } from "../../lib/paths";

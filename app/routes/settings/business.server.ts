@@ -3,12 +3,12 @@
 // administrator approves it, under a fresh check of their own.
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import * as v from "valibot";
-import { requestChange } from "#server/data/approvals";
-import { ensureSecurityPolicy, getSecurityPolicy, pendingPolicyRequest } from "#server/data/fresh-checks";
-import { nowIso, type Tenant } from "#server/data/tenant";
-import { redirectWithFlash } from "#server/flash";
+import { requestChange } from "#server/approvals/approvals.db";
+import { ensureSecurityPolicy, getSecurityPolicy, pendingPolicyRequest } from "#server/auth/fresh-checks.db";
+import { nowIso, type Tenant } from "#server/tenancy/tenant";
+import { redirectWithFlash } from "#server/platform/flash";
 import { refusalMessage, requirePermission, type TenantRequest } from "#server/guards";
-import { refuse } from "#server/http";
+import { refuse } from "#server/platform/http";
 import { can } from "#server/permissions";
 import { paths } from "../../lib/paths";
 import { NOT_UNDERSTOOD, POLICY_INTENT } from "./tabs";

@@ -17,11 +17,11 @@ import {
   setWebhookEndpointEnabled,
   updateWebhookEndpoint,
   type WebhookEndpoint,
-} from "#server/data/webhooks";
-import type { Tenant } from "#server/data/tenant";
-import { redirectWithFlash } from "#server/flash";
+} from "#server/webhooks/webhooks.db";
+import type { Tenant } from "#server/tenancy/tenant";
+import { redirectWithFlash } from "#server/platform/flash";
 import { refusalMessage, requirePermission } from "#server/guards";
-import { pageNotFound, refuse } from "#server/http";
+import { pageNotFound, refuse } from "#server/platform/http";
 import { resendWebhookDelivery, sendWebhookTestEvent, type ManualSendResult } from "#server/webhooks/manual";
 import { newWebhookSecret } from "#server/webhooks/signing";
 import { WEBHOOK_EVENT_TYPES } from "#server/webhooks/types";

@@ -1,10 +1,10 @@
 // What the Developers tab shows of what the Partner API accepted and then could not do as sent: messages
 // the consumer parked (decision 028) and reversals waiting for a payment the portal does not hold, or expired.
 // The newest page of each, with counts; GET /api/v1/rejections and /api/v1/reversals/waiting page through all.
-import { countParkedMessages, listParkedMessages } from "#server/data/ingest-parked";
-import type { BusinessDb } from "#server/data/tenant";
-import { countWaitingReversals, listWaitingReversals } from "#server/data/waiting-reversals";
-import { problemInWords } from "#server/api/rejections";
+import { countParkedMessages, listParkedMessages } from "#server/payments/ingest-parked.db";
+import type { BusinessDb } from "#server/tenancy/tenant";
+import { countWaitingReversals, listWaitingReversals } from "#server/payments/waiting-reversals.db";
+import { problemInWords } from "#server/partner-api/rejections";
 
 export async function loadRefused(business: BusinessDb, now: number) {
   const [parked, parkedTotal, reversals, reversalCounts] = await Promise.all([

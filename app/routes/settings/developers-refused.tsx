@@ -1,7 +1,7 @@
 // Two sections of the Developers tab: requests the Partner API accepted (202) and then could not apply,
 // parked so that they held back nothing else (decision 028), and reversals waiting for a payment the portal does not
 // hold. Both say what happened in plain words and what the business can do; the API lists the same (docs/partner-api.md).
-import { DEFAULT_PAGE_SIZE } from "#server/data/page";
+import { DEFAULT_PAGE_SIZE } from "#server/lists/page";
 import { DataTable, type Column } from "../../components/data-table";
 import { formatCount, formatDate } from "../../lib/format";
 import type { RefusedData } from "./developers-refused.server";

@@ -4,16 +4,16 @@
 // endpoints join this tab later, with their own loader and intents beside these.
 import { data, type AppLoadContext } from "@remix-run/cloudflare";
 import * as v from "valibot";
-import { makeApiKey, ROLL_GRACE_MS } from "#server/api/keys";
+import { makeApiKey, ROLL_GRACE_MS } from "#server/partner-api/keys";
 import type { AuthDeps } from "#server/auth/deps";
-import { createApiKey, listApiKeys, revokeApiKey, rollApiKey, type ApiKey } from "#server/data/api-keys";
-import { registerKeyHashStatement } from "#server/data/directory";
-import { numberedPage } from "#server/data/page";
-import { countPaymentConflicts, listPaymentConflicts } from "#server/data/payment-conflicts";
-import type { Tenant } from "#server/data/tenant";
-import { redirectWithFlash } from "#server/flash";
+import { createApiKey, listApiKeys, revokeApiKey, rollApiKey, type ApiKey } from "#server/partner-api/api-keys.db";
+import { registerKeyHashStatement } from "#server/tenancy/directory.db";
+import { numberedPage } from "#server/lists/page";
+import { countPaymentConflicts, listPaymentConflicts } from "#server/payments/payment-conflicts.db";
+import type { Tenant } from "#server/tenancy/tenant";
+import { redirectWithFlash } from "#server/platform/flash";
 import { refusalMessage } from "#server/guards";
-import { pageNotFound, refuse, type FieldErrors } from "#server/http";
+import { pageNotFound, refuse, type FieldErrors } from "#server/platform/http";
 import { listParams } from "../../lib/list-params";
 import type { ApiKeyStatus } from "../../lib/statuses";
 import { API_KEY_INTENTS, DEVELOPERS_URL, KEY_NAME_MAX, NOT_UNDERSTOOD } from "./tabs";

@@ -3,7 +3,7 @@
 // endpoints (developers-endpoints.tsx), the payments the API kept aside as conflicts, and what it accepted but
 // could not apply or is still waiting for (developers-refused.tsx).
 import { Link } from "@remix-run/react";
-import { DEFAULT_PAGE_SIZE } from "#server/data/page";
+import { DEFAULT_PAGE_SIZE } from "#server/lists/page";
 import { DataTable, ListCount, Pager, type Column } from "../../components/data-table";
 import { formatDate } from "../../lib/format";
 import { ApiKeysSection } from "./developers-keys";

@@ -8,9 +8,9 @@ import { CHECK_MESSAGES, checkBindings, underFreshCheck } from "#server/auth/fre
 import type { VerifiedSession } from "#server/auth/guards";
 import { authLimited, CODE_SEND_LIMITS, CODE_VERIFY_LIMITS, tooManyMessage } from "#server/auth/limits";
 import { confirmPhoneProof, PHONE_MESSAGES, sendPhoneProof } from "#server/auth/phones";
-import { smsPortFor } from "#server/auth/sms";
-import { linkedNumbers } from "#server/data/people";
-import { redirectWithFlash } from "#server/flash";
+import { smsPortFor } from "#server/sms/sms";
+import { linkedNumbers } from "#server/team/people.db";
+import { redirectWithFlash } from "#server/platform/flash";
 import type { TenantRequest } from "#server/guards";
 import { ghanaPhoneField, maskPhone } from "../../lib/phone";
 import { SECURITY_URL } from "./tabs";

@@ -3,7 +3,7 @@
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import * as v from "valibot";
 import type { AuthDeps } from "#server/auth/deps";
-import { requestChange } from "#server/data/approvals";
+import { requestChange } from "#server/approvals/approvals.db";
 import {
   countEmployees,
   emailTakenInBusiness,
@@ -12,18 +12,18 @@ import {
   listPendingInvites,
   pendingChangesFor,
   type PendingEmployeeChange,
-} from "#server/data/employees";
-import { numberedPage } from "#server/data/page";
-import type { Tenant } from "#server/data/tenant";
-import { redirectWithFlash } from "#server/flash";
+} from "#server/team/employees.db";
+import { numberedPage } from "#server/lists/page";
+import type { Tenant } from "#server/tenancy/tenant";
+import { redirectWithFlash } from "#server/platform/flash";
 import { refusalMessage } from "#server/guards";
-import { pageNotFound, refuse } from "#server/http";
+import { pageNotFound, refuse } from "#server/platform/http";
 import { ROLES, can, canGrantRole } from "#server/permissions";
 import { listParams } from "../../lib/list-params";
 import { ghanaPhoneField, maskPhone } from "../../lib/phone";
 import { bidiControlMessage, hasBidiControl, isValidEmail } from "../../lib/validation";
 import { NOT_UNDERSTOOD, TEAM_URL } from "./tabs";
-import { accountIdByEmail } from "#server/data/directory";
+import { accountIdByEmail } from "#server/tenancy/directory.db";
 
 export const TEAM_INTENTS = ["invite", "change-role", "deactivate"] as const;
 

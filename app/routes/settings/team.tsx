@@ -2,7 +2,7 @@
 // for approval, and the forms that request an invitation, a role change or a
 // deactivation (each approved by another person).
 import { Form, useLocation, useNavigation } from "@remix-run/react";
-import { DEFAULT_PAGE_SIZE } from "#server/data/page";
+import { DEFAULT_PAGE_SIZE } from "#server/lists/page";
 import type { Role } from "#server/permissions";
 import { DataTable, ListCount, Pager, type Column } from "../../components/data-table";
 import { Field, describedBy } from "../../components/form";

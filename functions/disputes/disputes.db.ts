@@ -1,0 +1,423 @@
+// Disputes (docs/decisions/023-disputes.md). The processor opens and closes them through the Partner API
+// (functions/partner-api/router.ts): each is one D1 batch with its ledger posting, its audit entry and its webhook event.
+// Staff answer them on /disputes: a response, evidence files (bytes in R2, one row each here) and a submit, all before
+// the evidence deadline; a submitted, closed or overdue dispute is read-only. Every statement binds business_id.
+import { MAX_EVIDENCE_FILES, type DisputeStatus } from "./dispute-rules";
+import { disputeHoldPosting, disputeLostPosting, disputeWonPosting } from "../ledger/ledger";
+import { can } from "../permissions";
+import { auditStatement, signInAuditStatement } from "../audit/audit.db";
+import { clearBatchGuardsStatement } from "../platform/batch-guards.db";
+import { REFUNDED_STATUSES_SQL } from "../refunds/refunds.db";
+import { postingStatements } from "../ledger/ledger.db";
+import { decodeCursor, pageSize, toPage, type Page, type PageQuery } from "../lists/page";
+import { webhookEventStatements } from "../webhooks/webhooks.db";
+import { ForbiddenError, NotFoundError, RuleError, type BusinessDb, type Db, type RequestMeta, type Tenant } from "../tenancy/tenant";
+import { utcDay } from "../platform/time";
+import type { Channel } from "../ledger/pricing";
+
+export { DISPUTE_STATUSES, MAX_EVIDENCE_BYTES, MAX_EVIDENCE_FILES, MAX_RESPONSE_CHARS, isAnswerable, type DisputeStatus } from "./dispute-rules";
+export type DisputeOutcome = "won" | "lost";
+
+export interface Dispute {
+  id: string;
+  merchantId: string;
+  merchantName: string;
+  paymentReference: string;
+  paymentAmount: number;
+  paymentChannel: Channel;
+  paymentNetwork: string;
+  paymentCreatedAt: number;
+  reasonCode: string;
+  amount: number;
+  evidenceDueAt: number;
+  status: DisputeStatus;
+  responseText: string;
+  responseAt: number | null;
+  submittedAt: number | null;
+  submittedBy: string | null;
+  openedAt: number;
+  closedAt: number | null;
+}
+
+export interface Evidence {
+  id: string;
+  fileName: string;
+  contentType: string;
+  size: number;
+  uploadedAt: number;
+  r2Key: string;
+}
+
+const DISPUTE_COLUMNS = `d.id, d.merchant_id AS merchantId, m.name AS merchantName, t.reference AS paymentReference, t.amount AS paymentAmount,
+  t.channel AS paymentChannel, t.network AS paymentNetwork, t.created_at AS paymentCreatedAt, d.reason_code AS reasonCode, d.amount,
+  d.evidence_due_at AS evidenceDueAt, d.status, d.response_text AS responseText, d.response_at AS responseAt, d.submitted_at AS submittedAt,
+  d.submitted_by AS submittedBy, d.opened_at AS openedAt, d.closed_at AS closedAt`;
+const DISPUTE_FROM = `disputes d
+  JOIN merchants m ON m.id = d.merchant_id AND m.business_id = d.business_id
+  JOIN transactions t ON t.id = d.transaction_id AND t.business_id = d.business_id`;
+
+// ---------------------------------------------------------------- the processor (Partner API)
+
+/** The payment a dispute names, with what is already disputed of it (disputes the merchant won give their amount back). */
+export async function disputablePayment(
+  { businessId, db }: BusinessDb,
+  reference: string,
+): Promise<{ id: number; merchantId: string; amount: number; status: string; disputed: number; refunded: number } | null> {
+  return db
+    .prepare(
+      `SELECT t.id, t.merchant_id AS merchantId, t.amount, t.status,
+         coalesce((SELECT SUM(d.amount) FROM disputes d WHERE d.business_id = t.business_id AND d.transaction_id = t.id AND d.status <> 'won'), 0) AS disputed,
+         coalesce((SELECT SUM(r.amount) FROM refunds r WHERE r.business_id = t.business_id AND r.transaction_id = t.id AND r.status IN ${REFUNDED_STATUSES_SQL}), 0)
+           AS refunded
+       FROM transactions t WHERE t.business_id = ? AND t.reference = ?`,
+    )
+    .bind(businessId, reference)
+    .first();
+}
+
+export interface OpenDisputeInput {
+  id: string;
+  transactionId: number;
+  merchantId: string;
+  paymentAmount: number;
+  reasonCode: string;
+  amount: number;
+  evidenceDueAt: number;
+  openedAt: number;
+}
+
+/** The Idempotency-Key's row, written in the batch of the change it answered: the key and the change are one fact. */
+export interface KeptAnswerRow {
+  key: string;
+  requestHash: string;
+  status: number;
+  body: string;
+}
+
+function keepAnswerStatement({ businessId, db }: BusinessDb, kept: KeptAnswerRow, now: number): D1PreparedStatement {
+  return db
+    .prepare("INSERT INTO api_idempotency (business_id, idempotency_key, request_hash, status, body, created_at) VALUES (?, ?, ?, ?, ?, ?)")
+    .bind(businessId, kept.key, kept.requestHash, kept.status, kept.body, now);
+}
+
+/** What a dispute.* webhook and the API answer say of a dispute. */
+export interface DisputeFacts {
+  id: string;
+  paymentReference: string;
+  merchantId: string;
+  reasonCode: string;
+  amount: number;
+  evidenceDueAt: number;
+  status: DisputeStatus;
+  openedAt: number;
+  submittedAt: number | null;
+  closedAt: number | null;
+}
+
+export function disputeData(d: DisputeFacts) {
+  const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+  return {
+    id: d.id,
+    payment_reference: d.paymentReference,
+    merchant_id: d.merchantId,
+    reason_code: d.reasonCode,
+    amount: d.amount,
+    currency: "GHS" as const,
+    evidence_due_by: utcDay(d.evidenceDueAt - 1),
+    status: d.status,
+    opened_at: new Date(d.openedAt).toISOString(),
+    response_submitted_at: iso(d.submittedAt),
+    closed_at: iso(d.closedAt),
+  };
+}
+
+/**
+ * Opens the dispute and holds its amount, in one batch: a guard re-checks inside it that the payment's undisputed
+ * amount still covers this one (two disputes racing cannot over-hold), then the row, the hold, the audit entry, the
+ * dispute.opened event and the Idempotency-Key's answer. Throws RuleError when the guard says no.
+ */
+export async function openDispute(
+  business: BusinessDb,
+  meta: RequestMeta,
+  input: OpenDisputeInput,
+  facts: DisputeFacts,
+  kept: KeptAnswerRow | null,
+): Promise<void> {
+  const { businessId, db } = business;
+  const tenant: Tenant = { ...business, userId: "", role: "Administrator" };
+  try {
+    await db.batch([
+      // First: a repeat racing this request fails here, on the key, before the amount guard could refuse it.
+      ...(kept ? [keepAnswerStatement(business, kept, input.openedAt)] : []),
+      db
+        .prepare(
+          // Refunds that moved money count too: a payment never goes back to its payer for more than it was.
+          `INSERT INTO batch_guards (ok, reason) VALUES (coalesce((SELECT ? + coalesce(SUM(d.amount), 0) + (SELECT coalesce(SUM(r.amount), 0) FROM refunds r
+               WHERE r.business_id = ? AND r.transaction_id = ? AND r.status IN ${REFUNDED_STATUSES_SQL}) <= ? FROM disputes d
+             WHERE d.business_id = ? AND d.transaction_id = ? AND d.status <> 'won'), 0), 'undisputed amount')`,
+        )
+        .bind(input.amount, businessId, input.transactionId, input.paymentAmount, businessId, input.transactionId),
+      db
+        .prepare(
+          `INSERT INTO disputes (id, business_id, merchant_id, transaction_id, reason_code, amount, evidence_due_at, status, opened_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, 'open', ?)`,
+        )
+        .bind(input.id, businessId, input.merchantId, input.transactionId, input.reasonCode, input.amount, input.evidenceDueAt, input.openedAt),
+      ...postingStatements(tenant, disputeHoldPosting(input.merchantId, input.amount), {
+        postingId: `pst_${input.id}_hold`,
+        memo: `Dispute ${input.id} held`,
+        postedAt: input.openedAt,
+        transactionId: input.transactionId,
+      }),
+      signInAuditStatement(
+        { userId: null, businessId },
+        db,
+        meta,
+        { action: "dispute.open", entity: "dispute", entityId: input.id, after: disputeData(facts) },
+        new Date(input.openedAt).toISOString(),
+      ),
+      ...webhookEventStatements(business, [
+        { id: `evt_${input.id}_opened`, type: "dispute.opened", at: input.openedAt, data: { dispute: disputeData(facts) } },
+      ]),
+      clearBatchGuardsStatement(db),
+    ]);
+  } catch (error) {
+    if (error instanceof Error && /CHECK constraint failed/.test(error.message))
+      throw new RuleError("is more than the payment's amount not yet disputed or refunded");
+    throw error;
+  }
+}
+
+/** One dispute of the business as the API sees it; null for an id of no dispute of this business. */
+export async function getDisputeFacts({ businessId, db }: BusinessDb, id: string): Promise<DisputeFacts | null> {
+  return db
+    .prepare(
+      `SELECT d.id, t.reference AS paymentReference, d.merchant_id AS merchantId, d.reason_code AS reasonCode, d.amount, d.evidence_due_at AS evidenceDueAt,
+         d.status, d.opened_at AS openedAt, d.submitted_at AS submittedAt, d.closed_at AS closedAt
+       FROM disputes d JOIN transactions t ON t.id = d.transaction_id AND t.business_id = d.business_id
+       WHERE d.business_id = ? AND d.id = ?`,
+    )
+    .bind(businessId, id)
+    .first<DisputeFacts>();
+}
+
+/**
+ * Closes an open or submitted dispute: the hold returns to available (won) or leaves (lost). The UPDATE names the
+ * status it found, and a guard after it rolls the whole batch back if another close came first: nothing is posted twice.
+ * Returns false when the dispute was already closed.
+ */
+export async function closeDispute(business: BusinessDb, meta: RequestMeta, dispute: DisputeFacts, outcome: DisputeOutcome, now: number): Promise<boolean> {
+  const { businessId, db } = business;
+  if (dispute.status === "won" || dispute.status === "lost") return false;
+  const tenant: Tenant = { ...business, userId: "", role: "Administrator" };
+  const closed: DisputeFacts = { ...dispute, status: outcome, closedAt: now };
+  const lines = outcome === "won" ? disputeWonPosting(dispute.merchantId, dispute.amount) : disputeLostPosting(dispute.merchantId, dispute.amount);
+  try {
+    await db.batch([
+      db
+        .prepare("UPDATE disputes SET status = ?, closed_at = ? WHERE business_id = ? AND id = ? AND status IN ('open', 'submitted')")
+        .bind(outcome, now, businessId, dispute.id),
+      db.prepare("INSERT INTO batch_guards (ok, reason) VALUES (changes() = 1, 'still open')"),
+      ...postingStatements(tenant, lines, {
+        postingId: `pst_${dispute.id}_${outcome}`,
+        memo: `Dispute ${dispute.id} ${outcome}`,
+        postedAt: now,
+      }),
+      signInAuditStatement(
+        { userId: null, businessId },
+        db,
+        meta,
+        {
+          action: "dispute.close",
+          entity: "dispute",
+          entityId: dispute.id,
+          before: { status: dispute.status },
+          after: { status: outcome, amount: dispute.amount },
+        },
+        new Date(now).toISOString(),
+      ),
+      ...webhookEventStatements(business, [{ id: `evt_${dispute.id}_closed`, type: "dispute.closed", at: now, data: { dispute: disputeData(closed) } }]),
+      clearBatchGuardsStatement(db),
+    ]);
+  } catch (error) {
+    if (error instanceof Error && /CHECK constraint failed/.test(error.message)) return false;
+    throw error;
+  }
+  return true;
+}
+
+// ---------------------------------------------------------------- staff (/disputes)
+
+export interface DisputeQuery extends PageQuery {
+  status?: DisputeStatus;
+}
+
+/**
+ * The business's disputes: open ones first (nearest deadline first), then the rest by deadline, newest first.
+ * The key is (rank, due, id): rank 0 for open, 1 for the others; the cursor carries all three.
+ */
+export async function listDisputes(tenant: Tenant, query: DisputeQuery = {}): Promise<Page<Dispute>> {
+  const { db } = tenant;
+  const size = pageSize(query.limit);
+  const after = decodeCursor(query.after, 3);
+  const rank = "(CASE WHEN d.status = 'open' THEN 0 ELSE 1 END)";
+  // Open: the nearest deadline first; the others: the latest first (a negated key sorts them the same way ascending).
+  const due = "(CASE WHEN d.status = 'open' THEN d.evidence_due_at ELSE -d.evidence_due_at END)";
+  const where = ["d.business_id = ?"];
+  const binds: unknown[] = [tenant.businessId];
+  if (query.status) {
+    where.push("d.status = ?");
+    binds.push(query.status);
+  }
+  if (after) {
+    where.push(`(${rank}, ${due}, d.id) > (?, ?, ?)`);
+    binds.push(...after);
+  }
+  const { results } = await db
+    .prepare(
+      `SELECT ${DISPUTE_COLUMNS}, ${rank} AS sortRank, ${due} AS sortDue FROM ${DISPUTE_FROM} WHERE ${where.join(" AND ")} ORDER BY sortRank, sortDue, d.id LIMIT ?`,
+    )
+    .bind(...binds, size + 1)
+    .all<Dispute & { sortRank: number; sortDue: number }>();
+  return toPage(results, size, (row) => [row.sortRank, row.sortDue, row.id]);
+}
+
+/** Open disputes still answerable: how many, and the nearest deadline (the dashboard). */
+export async function disputesNeedingResponse(tenant: Tenant, now: number): Promise<{ count: number; nearestDueAt: number | null }> {
+  const { db } = tenant;
+  const row = await db
+    .prepare("SELECT COUNT(*) AS count, MIN(evidence_due_at) AS nearestDueAt FROM disputes WHERE business_id = ? AND status = 'open' AND evidence_due_at > ?")
+    .bind(tenant.businessId, now)
+    .first<{ count: number; nearestDueAt: number | null }>();
+  return row ?? { count: 0, nearestDueAt: null };
+}
+
+export type DisputeDetail = Dispute & { evidence: Evidence[]; submittedByName: string | null };
+
+export async function getDispute(tenant: Tenant, id: string): Promise<DisputeDetail | null> {
+  const { db } = tenant;
+  const [dispute, evidence] = await db.batch([
+    db
+      .prepare(
+        `SELECT ${DISPUTE_COLUMNS}, u.name AS submittedByName FROM ${DISPUTE_FROM} LEFT JOIN users u ON u.id = d.submitted_by WHERE d.business_id = ? AND d.id = ?`,
+      )
+      .bind(tenant.businessId, id),
+    db
+      .prepare(
+        `SELECT id, file_name AS fileName, content_type AS contentType, size, uploaded_at AS uploadedAt, r2_key AS r2Key
+         FROM dispute_evidence WHERE business_id = ? AND dispute_id = ? ORDER BY uploaded_at, id`,
+      )
+      .bind(tenant.businessId, id),
+  ]);
+  const row = dispute?.results[0] as (Dispute & { submittedByName: string | null }) | undefined;
+  if (!row) return null;
+  return { ...row, evidence: (evidence?.results ?? []) as Evidence[] };
+}
+
+/** One evidence file's row, only of a dispute of this business. */
+export async function getEvidence(tenant: Tenant, disputeId: string, evidenceId: string): Promise<Evidence | null> {
+  const { db } = tenant;
+  return db
+    .prepare(
+      `SELECT id, file_name AS fileName, content_type AS contentType, size, uploaded_at AS uploadedAt, r2_key AS r2Key
+       FROM dispute_evidence WHERE business_id = ? AND dispute_id = ? AND id = ?`,
+    )
+    .bind(tenant.businessId, disputeId, evidenceId)
+    .first<Evidence>();
+}
+
+/** The dispute for a change by staff: their role may answer, it is this business's, and it is still answerable. */
+export async function answerableDispute(tenant: Tenant, id: string, now: number): Promise<DisputeDetail> {
+  if (!can(tenant.role, "respond:dispute")) throw new ForbiddenError("Your role cannot answer disputes.");
+  const dispute = await getDispute(tenant, id);
+  if (!dispute) throw new NotFoundError("Dispute");
+  if (dispute.status !== "open") throw new RuleError("This dispute's response was already submitted: it can no longer be changed.");
+  if (now >= dispute.evidenceDueAt) throw new RuleError("The deadline for evidence has passed: the response can no longer be changed.");
+  return dispute;
+}
+
+/** A guard for a staff change's batch: the dispute is still open and before its deadline when the batch runs. */
+function stillAnswerable(tenant: Tenant, db: Db, id: string, now: number): D1PreparedStatement {
+  return db
+    .prepare(
+      "INSERT INTO batch_guards (ok, reason) VALUES (coalesce((SELECT 1 FROM disputes WHERE business_id = ? AND id = ? AND status = 'open' AND evidence_due_at > ?), 0), 'answerable')",
+    )
+    .bind(tenant.businessId, id, now);
+}
+
+async function answerBatch(tenant: Tenant, id: string, now: number, statements: D1PreparedStatement[]): Promise<void> {
+  const { db } = tenant;
+  try {
+    await db.batch([stillAnswerable(tenant, db, id, now), ...statements, clearBatchGuardsStatement(db)]);
+  } catch (error) {
+    // Closed, submitted or past its deadline between the read and the batch.
+    if (error instanceof Error && /CHECK constraint failed/.test(error.message)) await answerableDispute(tenant, id, Date.now());
+    throw error;
+  }
+}
+
+export async function saveResponse(tenant: Tenant, meta: RequestMeta, id: string, text: string, now: number): Promise<void> {
+  const { db } = tenant;
+  const dispute = await answerableDispute(tenant, id, now);
+  await answerBatch(tenant, id, now, [
+    db
+      .prepare("UPDATE disputes SET response_text = ?, response_by = ?, response_at = ? WHERE business_id = ? AND id = ?")
+      .bind(text, tenant.userId, now, tenant.businessId, id),
+    auditStatement(tenant, meta, {
+      action: "dispute.respond",
+      entity: "dispute",
+      entityId: id,
+      before: { response: dispute.responseText },
+      after: { response: text },
+    }),
+  ]);
+}
+
+export interface NewEvidence {
+  id: string;
+  r2Key: string;
+  fileName: string;
+  contentType: string;
+  size: number;
+}
+
+/** The row of a file already in R2 (the caller put it first), with its audit entry. */
+export async function addEvidence(tenant: Tenant, meta: RequestMeta, disputeId: string, file: NewEvidence, now: number): Promise<void> {
+  const { db } = tenant;
+  await answerBatch(tenant, disputeId, now, [
+    db
+      .prepare(`INSERT INTO batch_guards (ok, reason) VALUES ((SELECT COUNT(*) < ? FROM dispute_evidence WHERE business_id = ? AND dispute_id = ?), 'files')`)
+      .bind(MAX_EVIDENCE_FILES, tenant.businessId, disputeId),
+    db
+      .prepare(
+        `INSERT INTO dispute_evidence (id, business_id, dispute_id, r2_key, file_name, content_type, size, uploaded_by, uploaded_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .bind(file.id, tenant.businessId, disputeId, file.r2Key, file.fileName, file.contentType, file.size, tenant.userId, now),
+    auditStatement(tenant, meta, {
+      action: "dispute.evidence_add",
+      entity: "dispute",
+      entityId: disputeId,
+      after: { evidenceId: file.id, fileName: file.fileName, contentType: file.contentType, size: file.size },
+    }),
+  ]);
+}
+
+/** Submits the response: from now on it is read-only. It needs a written response. */
+export async function submitResponse(tenant: Tenant, meta: RequestMeta, id: string, now: number): Promise<void> {
+  const { db } = tenant;
+  const dispute = await answerableDispute(tenant, id, now);
+  if (dispute.responseText.trim() === "") throw new RuleError("Write a response before submitting it.");
+  await answerBatch(tenant, id, now, [
+    db
+      .prepare("UPDATE disputes SET status = 'submitted', submitted_by = ?, submitted_at = ? WHERE business_id = ? AND id = ? AND status = 'open'")
+      .bind(tenant.userId, now, tenant.businessId, id),
+    auditStatement(tenant, meta, {
+      action: "dispute.submit",
+      entity: "dispute",
+      entityId: id,
+      before: { status: "open" },
+      after: { status: "submitted", evidence: dispute.evidence.length },
+    }),
+  ]);
+}

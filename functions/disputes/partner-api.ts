@@ -1,0 +1,126 @@
+// POST /api/v1/disputes and POST /api/v1/disputes/{id}/close (decision 023). Unlike payments these are
+// not queued: the processor needs the dispute's id to close it, and the hold must be checked against the payment
+// now, so each is one D1 batch answered at once (functions/disputes/disputes.db.ts).
+import * as v from "valibot";
+import { jsonResponse } from "../platform/http";
+import { sha256Hex } from "../platform/sha256";
+import { closeDispute, disputablePayment, disputeData, getDisputeFacts, openDispute, type DisputeFacts } from "./disputes.db";
+import { keptAnswerOf } from "../partner-api/api-idempotency.db";
+import { RuleError, type BusinessDb, type RequestMeta } from "../tenancy/tenant";
+import { badRequest, issuesOf, jsonBody, problem, type ApiDeps } from "../partner-api/request";
+import { DisputeCloseInput, DisputeId, DisputeInput, IdempotencyKey, MAX_EVIDENCE_DAYS, type Problem } from "../partner-api/schemas";
+import { DAY_MS } from "../platform/time";
+
+function metaOf(request: Request, deps: ApiDeps): RequestMeta {
+  return { ip: request.headers.get("CF-Connecting-IP"), userAgent: request.headers.get("User-Agent"), requestId: deps.requestId ?? null };
+}
+
+/**
+ * The first answer again for a repeated Idempotency-Key (kept in the batch that opened the dispute, so a key and its
+ * dispute are one fact, unlike the payments' claim-then-queue), a 409 for the key on another request, or null when the key is new. */
+async function keptAnswer(business: BusinessDb, key: string, requestHash: string): Promise<Response | null> {
+  const kept = await keptAnswerOf(business, key);
+  if (!kept) return null;
+  if (kept.requestHash !== requestHash) return problem(409, "This Idempotency-Key was already used with another request. Use a new key for a new request.");
+  return jsonResponse(JSON.parse(kept.body), kept.status, { "Idempotent-Replayed": "true" });
+}
+
+function afterWrite(deps: ApiDeps, business: BusinessDb): void {
+  if (deps.dispatchWebhooks) deps.waitUntil(deps.dispatchWebhooks(business).catch(() => {}));
+}
+
+export async function openDisputeRequest(request: Request, deps: ApiDeps, business: BusinessDb): Promise<Response> {
+  const body = await jsonBody(request);
+  if (body instanceof Response) return body;
+  const parsed = v.safeParse(DisputeInput, body.json);
+  if (!parsed.success) return badRequest(issuesOf(parsed.issues));
+  const input = parsed.output;
+  const key = request.headers.get("Idempotency-Key");
+  if (key !== null && !v.is(IdempotencyKey, key)) return badRequest([{ path: "Idempotency-Key", message: "must be 1 to 255 visible ASCII characters" }]);
+  const requestHash = await sha256Hex(`${request.method} ${new URL(request.url).pathname}\n${body.text}`);
+  if (key !== null) {
+    const replay = await keptAnswer(business, key, requestHash);
+    if (replay) return replay;
+  }
+
+  const now = deps.now();
+  const errors: NonNullable<Problem["errors"]> = [];
+  // Africa/Accra is UTC+0: the due date (its midnight, as the door parsed it) ends at the next UTC midnight.
+  const dueAt = input.evidence_due_by + DAY_MS;
+  const today = Math.floor(now / DAY_MS) * DAY_MS;
+  if (dueAt <= now) errors.push({ path: "evidence_due_by", message: "is in the past" });
+  else if (dueAt > today + (MAX_EVIDENCE_DAYS + 1) * DAY_MS) errors.push({ path: "evidence_due_by", message: `is more than ${MAX_EVIDENCE_DAYS} days ahead` });
+  const payment = await disputablePayment(business, input.payment_reference);
+  if (!payment) errors.push({ path: "payment_reference", message: "is not the reference of a payment of this business" });
+  else if (payment.status !== "successful")
+    errors.push({ path: "payment_reference", message: `is a ${payment.status} payment: only a successful payment can be disputed` });
+  else if (input.amount > payment.amount - payment.disputed - payment.refunded) {
+    const left = payment.amount - payment.disputed - payment.refunded;
+    errors.push({ path: "amount", message: `is more than the payment's amount not yet disputed or refunded (${left} pesewas)` });
+  }
+  if (errors.length > 0 || !payment) return badRequest(errors);
+
+  const id = `dsp_${crypto.randomUUID().replaceAll("-", "")}`;
+  const facts: DisputeFacts = {
+    id,
+    paymentReference: input.payment_reference,
+    merchantId: payment.merchantId,
+    reasonCode: input.reason_code,
+    amount: input.amount,
+    evidenceDueAt: dueAt,
+    status: "open",
+    openedAt: now,
+    submittedAt: null,
+    closedAt: null,
+  };
+  const answer = JSON.stringify(disputeData(facts));
+  try {
+    await openDispute(
+      business,
+      metaOf(request, deps),
+      {
+        id,
+        transactionId: payment.id,
+        merchantId: payment.merchantId,
+        paymentAmount: payment.amount,
+        reasonCode: input.reason_code,
+        amount: input.amount,
+        evidenceDueAt: dueAt,
+        openedAt: now,
+      },
+      facts,
+      key === null ? null : { key, requestHash, status: 201, body: answer },
+    );
+  } catch (error) {
+    // The same key raced this request (its kept answer is the one), or another dispute of the payment came first.
+    if (key !== null && error instanceof Error && /UNIQUE/.test(error.message)) {
+      const replay = await keptAnswer(business, key, requestHash);
+      if (replay) return replay;
+    }
+    if (error instanceof RuleError) return badRequest([{ path: "amount", message: error.message }]);
+    throw error;
+  }
+  afterWrite(deps, business);
+  return jsonResponse(JSON.parse(answer), 201, { Location: `/api/v1/disputes/${id}` });
+}
+
+/**
+ * Closing is idempotent by its outcome: closing again as the same outcome answers the dispute as it is (200), as
+ * the other outcome is a 409; nothing is posted twice either way.
+ */
+export async function closeDisputeRequest(request: Request, deps: ApiDeps, business: BusinessDb, id: string): Promise<Response> {
+  if (!v.is(DisputeId, id)) return problem(404, "No dispute with that id.");
+  const body = await jsonBody(request);
+  if (body instanceof Response) return body;
+  const parsed = v.safeParse(DisputeCloseInput, body.json);
+  if (!parsed.success) return badRequest(issuesOf(parsed.issues));
+  const { outcome } = parsed.output;
+  const dispute = await getDisputeFacts(business, id);
+  if (!dispute) return problem(404, "No dispute with that id.");
+  const now = deps.now();
+  const closed = await closeDispute(business, metaOf(request, deps), dispute, outcome, now);
+  const fresh = (await getDisputeFacts(business, id))!;
+  if (!closed && fresh.status !== outcome) return problem(409, `This dispute is already closed as ${fresh.status}.`);
+  if (closed) afterWrite(deps, business);
+  return jsonResponse(disputeData(fresh), 200, closed ? {} : { "Idempotent-Replayed": "true" });
+}

@@ -1,0 +1,471 @@
+// GET /api/v1/openapi.json: the Partner API described as
+// OpenAPI 3.1, generated from the valibot schemas the Worker checks requests
+// with (functions/partner-api/schemas.ts), so the document cannot drift from the code.
+// What JSON Schema cannot say (valibot's v.check rules across fields) is said in
+// words: every check must have its sentence here, or building the document
+// throws. tests/unit/openapi.test.ts checks the document and the schemas agree.
+import { toJsonSchemaDefs, type JsonSchema } from "@valibot/to-json-schema";
+import * as v from "valibot";
+import { parseApiConfig } from "../env";
+import { formatOfPattern } from "./instant";
+import {
+  Accepted,
+  IdempotencyKey,
+  MAX_BODY_BYTES,
+  CARD_SCHEMES,
+  CLOCK_SKEW_MS,
+  DisputeCloseInput,
+  DisputeInput,
+  DisputeView,
+  HeartbeatInput,
+  HeartbeatNotApplied,
+  MAX_AMOUNT_PESEWAS,
+  MAX_PAYMENT_AGE_MS,
+  MAX_PAYMENTS_PER_REQUEST,
+  MOBILE_MONEY_NETWORKS,
+  Payer,
+  PaymentBatchInput,
+  PaymentInput,
+  PaymentsRequest,
+  PaymentView,
+  Problem,
+  Reference,
+  ReversalInput,
+  TerminalSerial,
+} from "./schemas";
+import {
+  PAYMENT_NOT_KNOWN_MESSAGE,
+  RejectionsPage,
+  RejectionView,
+  ReversalAccepted,
+  REVERSAL_WAIT_DAYS,
+  WaitingReversalsPage,
+  WaitingReversalView,
+} from "./rejections";
+import { DAY_MS } from "../platform/time";
+
+/** The Retry-After answer header of a 429. */
+export const RetryAfter = v.pipe(v.number(), v.integer(), v.minValue(1), v.description("Seconds to wait before sending again."));
+
+const SCHEMAS = {
+  Reference,
+  TerminalSerial,
+  Payer,
+  PaymentInput,
+  PaymentBatchInput,
+  PaymentsRequest,
+  ReversalInput,
+  HeartbeatInput,
+  HeartbeatNotApplied,
+  PaymentView,
+  DisputeInput,
+  DisputeCloseInput,
+  DisputeView,
+  Accepted,
+  Problem,
+  IdempotencyKey,
+  RetryAfter,
+  ReversalAccepted,
+  RejectionView,
+  RejectionsPage,
+  WaitingReversalView,
+  WaitingReversalsPage,
+};
+export type SchemaName = keyof typeof SCHEMAS;
+
+const list = (items: readonly string[]) => `${items.slice(0, -1).join(", ")} or ${items.at(-1)}`;
+
+/** The rules of the schemas' v.check actions, by the check's message, in words for people. */
+export const RULES_IN_WORDS: Record<string, string> = {
+  "does not go with the channel": `network goes with channel: ${list(MOBILE_MONEY_NETWORKS)} for mobile_money; ${list(CARD_SCHEMES)} for card.`,
+  "card payments need card_bin and card_last4 only; mobile money needs msisdn only":
+    "payer holds card_bin and card_last4 (and no msisdn) for a card payment, and msisdn alone for mobile money.",
+  "is required for a card payment": "terminal_serial is required for a card payment (card-present).",
+  "is required when status is failed, and only then": "failure_reason is required when status is failed, and not allowed otherwise.",
+};
+
+const TRIMMED = "Spaces around it are removed first; it must hold more than spaces.";
+
+type Schema = JsonSchema & { "x-rules"?: string[]; "x-trim"?: boolean; description?: string };
+
+// Valibot's trim, checks and transforms have no JSON Schema of their own:
+// trim (always before minLength(1) here) becomes "holds a non-space", a check
+// becomes its rule in words, and the times' and dates' parse (functions/partner-api/instant.ts)
+// adds format date-time or date to their pattern: a string both allow is exactly
+// one the Worker takes (the pattern fixes the spelling; the format, in JSON Schema's
+// RFC 3339 sense, asks for a day and time the calendar has).
+function convert(): Record<SchemaName, Schema> {
+  const defs = toJsonSchemaDefs(SCHEMAS, {
+    target: "draft-2020-12",
+    errorMode: "throw",
+    overrideRef: (context) => `#/components/schemas/${context.referenceId}`,
+    overrideAction: (context) => {
+      const action = context.valibotAction as { type: string; message?: unknown; requirement?: unknown };
+      const schema = context.jsonSchema as Schema;
+      if (action.type === "trim") return { ...schema, pattern: "\\S", "x-trim": true } as JsonSchema;
+      if (action.type === "raw_transform") {
+        const format = formatOfPattern(schema.pattern);
+        if (!format) throw new Error("functions/partner-api/openapi.ts: a transform the document cannot describe");
+        return { ...schema, format };
+      }
+      if (action.type === "check" || action.type === "partial_check") {
+        const words = typeof action.message === "string" ? RULES_IN_WORDS[action.message] : undefined;
+        if (!words) throw new Error(`functions/partner-api/openapi.ts: no words for the check "${String(action.message)}"`);
+        return { ...schema, "x-rules": [...(schema["x-rules"] ?? []), words] } as JsonSchema;
+      }
+      return undefined;
+    },
+  }) as Record<SchemaName, Schema>;
+  return JSON.parse(JSON.stringify(defs), (_key, value: unknown) => {
+    if (!value || typeof value !== "object" || Array.isArray(value)) return value;
+    const { "x-rules": rules, "x-trim": trim, ...rest } = value as Schema;
+    const words = [rest.description, trim ? TRIMMED : "", rules ? `Also: ${rules.join(" ")}` : ""].filter(Boolean).join(" ");
+    return words ? { ...rest, description: words } : rest;
+  }) as Record<SchemaName, Schema>;
+}
+
+const ref = (name: string, kind = "schemas") => ({ $ref: `#/components/${kind}/${name}` });
+const json = (schema: SchemaName, example?: unknown) => ({
+  "application/json": { schema: ref(schema), ...(example === undefined ? {} : { example }) },
+});
+
+export const EXAMPLES = {
+  cardPayment: {
+    reference: "PSP-20261123-K000187",
+    merchant: "mer_kff_osu",
+    point_of_sale: "pos_kff_osu_1",
+    terminal_serial: "PAX-A920-004512",
+    channel: "card",
+    network: "VISA",
+    payer: { card_bin: "492181", card_last4: "4242" },
+    amount: 12_550,
+    currency: "GHS",
+    status: "successful",
+    occurred_at: "2026-11-23T10:15:00Z",
+  },
+  failedMobileMoney: {
+    reference: "PSP-20261123-M000188",
+    merchant: "mer_kff_osu",
+    point_of_sale: "pos_kff_osu_1",
+    channel: "mobile_money",
+    network: "MTN",
+    payer: { msisdn: "233244123456" },
+    amount: 4_000,
+    currency: "GHS",
+    status: "failed",
+    failure_reason: "Insufficient funds in the wallet",
+    occurred_at: "2026-11-23T10:16:30Z",
+  },
+  reversal: { reason: "Customer returned the goods", reversed_at: "2026-11-23T11:02:00Z" },
+  heartbeat: { battery_percent: 76, signal_percent: 58, software_version: "4.2.1", sent_at: "2026-11-23T10:20:00Z" },
+  dispute: { payment_reference: "PSP-20261123-K000187", reason_code: "13.1", amount: 12_550, currency: "GHS", evidence_due_by: "2026-12-07" },
+  disputeClose: { outcome: "won" },
+  accepted: { accepted: 1 },
+  problem: {
+    message: "The request has 2 problems.",
+    errors: [
+      { path: "payments[0].amount", message: "must be whole pesewas" },
+      { path: "payments[1].failure_reason", message: "is required when status is failed, and only then" },
+    ],
+  },
+} as const;
+
+const DEFAULT_RATE_LIMIT_PER_MINUTE = parseApiConfig({}).rateLimitPerMinute;
+
+export interface DocumentOptions {
+  /** Requests a minute per API key (API_RATE_LIMIT_PER_MINUTE, functions/env.ts); the default is the Worker's. */
+  rateLimitPerMinute?: number;
+}
+
+const rateLimitWords = (perMinute: number) =>
+  `Each API key may send at most ${perMinute} requests a minute. Over the limit the API answers 429 with Retry-After (seconds): wait that long, ` +
+  `then send the same request again (with the same Idempotency-Key). Send up to ${MAX_PAYMENTS_PER_REQUEST} payments in one request rather than many small ones.`;
+
+const description = (perMinute: number) =>
+  [
+    "Processors push payments, reversals and terminal heartbeats into the Partners Portal; the portal answers 202 once it has queued them and applies them within seconds.",
+    "",
+    "**Authentication.** Every request carries `Authorization: Bearer <key>` with one of the business's API keys (Settings → Developers). " +
+      "A key is shown once, when it is made; `pp_live_` keys work in production, `pp_test_` keys elsewhere. A rolled key keeps working for 24 hours; a revoked one stops at once. " +
+      "No key, or a wrong one, is 401, and the answer says nothing about which businesses exist.",
+    "",
+    "**Idempotency.** A reference is unique within the business: sending the same payment again is harmless (it is one payment), " +
+      "while the same reference with other content is kept aside as a conflict for an administrator and does not change the payment. " +
+      "Send an `Idempotency-Key` header to get the first answer again when you retry a request; the same key with another body is 409.",
+    "",
+    `**Rate limits.** ${rateLimitWords(perMinute)}`,
+    "",
+    "**Card numbers.** Never send a full card number (PAN). A request whose path, query, headers (Authorization aside) or body (values and keys) holds 13 to 19 digits " +
+      "that pass the Luhn check, in any script and with anything but letters between them (spaces, dots, slashes, dashes, zero-width characters), is refused with 400 " +
+      "naming where, and nothing of it is stored or logged (PCI DSS 3.4.1). Cards are sent as their BIN (first six digits) and last four. " +
+      "Put a letter among every 12 digits of a reference; a date and a serial (PSP-20261123-000187, KFF-261121-0000487) is fine as it is.",
+    "",
+    "**Times.** A time is RFC 3339 with seconds and a zone: `2026-11-23T10:15:00Z` or `2026-11-23T11:15:00+01:00` (upper-case T and Z, " +
+      "the zone as Z or ±HH:MM, up to 9 digits of fraction, cut to the millisecond). A date is `YYYY-MM-DD`. Each must be a day the calendar has " +
+      "(no 31 September, no 30 February): anything else is a 400 naming the field, never moved to another day. " +
+      `A payment or reversal may say it happened at most ${MAX_PAYMENT_AGE_MS / DAY_MS} days ago, ` +
+      `and at most ${CLOCK_SKEW_MS / 60_000} minutes ahead of the portal's clock. Amounts are integer pesewas in GHS, at most ${MAX_AMOUNT_PESEWAS}.`,
+    "",
+    "**Validation.** A 400 lists every problem of the request with its JSON path (`payments[3].merchant`): a missing field `is required`, " +
+      "an unknown one `is not a documented field`. A merchant, point of sale or terminal that is not this business's is answered exactly as an " +
+      "unknown one, whoever it belongs to.",
+    "",
+    "**Webhooks.** The portal calls the business's endpoints on payment.succeeded, payment.failed, payment.reversed, settlement.paid, settlement.failed, " +
+      "transfer.approved, transfer.rejected, refund.succeeded, refund.failed, approval.requested, terminal.silent, dispute.opened and dispute.closed. Each call is signed: its `PP-Signature` header is " +
+      '`t=<unix seconds>,v1=<hex>`, the hex being `HMAC-SHA256(secret, timestamp + "." + body)` over the raw body, keyed with the endpoint\'s secret (`whsec_...`). ' +
+      "While a secret is being rolled a second `v1=` is made with the previous one: accept the call when any `v1=` matches. Compare in constant time, " +
+      "refuse a timestamp more than 5 minutes from your clock, and de-duplicate on the event's id (`PP-Event-Id`): a call may come more than once. " +
+      "docs/webhooks.md has the details and a receiver.",
+  ].join("\n");
+
+const responsesFor = (perMinute: number) => ({
+  BadRequest: {
+    description: "The request is not valid: every problem is listed with its JSON path. A field that looks like a full card number is one of them.",
+    content: json("Problem", EXAMPLES.problem),
+  },
+  Unauthorized: {
+    description: "No API key, or not a live key of any business (revoked, expired after a roll, or never made). The answer says nothing more.",
+    content: json("Problem", { message: "Missing or invalid API key. Send Authorization: Bearer <key>." }),
+  },
+  NotFound: {
+    description: "No such payment or terminal in this business (another business's reads the same).",
+    content: json("Problem", { message: "No payment with that reference." }),
+  },
+  Conflict: {
+    description: "The Idempotency-Key was already used with another request.",
+    content: json("Problem", { message: "This Idempotency-Key was already used with another request. Use a new key for a new request." }),
+  },
+  TooLarge: {
+    description: `The body is larger than ${MAX_BODY_BYTES / 1024} KiB (${MAX_PAYMENTS_PER_REQUEST} payments take about 60 kB).`,
+    content: json("Problem", { message: `The body is larger than ${MAX_BODY_BYTES} bytes. Send at most 100 payments a request.` }),
+  },
+  UnsupportedMediaType: {
+    description: "The body is not sent as Content-Type: application/json.",
+    content: json("Problem", { message: "Send the body as JSON with Content-Type: application/json." }),
+  },
+  TooManyRequests: {
+    description: rateLimitWords(perMinute),
+    headers: { "Retry-After": ref("RetryAfter", "headers") },
+    content: json("Problem", { message: `Too many requests for this key: at most ${perMinute} a minute.` }),
+  },
+});
+type ResponseName = keyof ReturnType<typeof responsesFor>;
+
+const errors = (...names: ResponseName[]) => {
+  const codes: Record<ResponseName, string> = {
+    BadRequest: "400",
+    Unauthorized: "401",
+    NotFound: "404",
+    Conflict: "409",
+    TooLarge: "413",
+    UnsupportedMediaType: "415",
+    TooManyRequests: "429",
+  };
+  return Object.fromEntries(names.map((name) => [codes[name], ref(name, "responses")]));
+};
+
+const accepted = (what: string) => ({
+  "202": { description: `${what} queued: the portal applies it within seconds.`, content: json("Accepted", EXAMPLES.accepted) },
+});
+
+const POST_PARAMETERS = [ref("IdempotencyKey", "parameters")];
+const PAGE_PARAMETERS = [
+  { name: "limit", in: "query", required: false, description: "How many to a page: 1 to 100 (25).", schema: { type: "integer", minimum: 1, maximum: 100 } },
+  { name: "after", in: "query", required: false, description: "The previous page's `next`.", schema: { type: "string" } },
+];
+
+/** The OpenAPI 3.1 document of the Partner API, with `origin` as its server. */
+export function openApiDocument(origin: string, options: DocumentOptions = {}) {
+  const perMinute = options.rateLimitPerMinute ?? DEFAULT_RATE_LIMIT_PER_MINUTE;
+  const schemas = convert();
+  return {
+    openapi: "3.1.0",
+    jsonSchemaDialect: "https://spec.openapis.org/oas/3.1/dialect/base",
+    info: { title: "Partners Portal Partner API", version: "1.0.0", description: description(perMinute) },
+    servers: [{ url: origin, description: "This portal" }],
+    security: [{ apiKey: [] }],
+    tags: [
+      { name: "Payments", description: "Payments and their reversals." },
+      { name: "Terminals", description: "POS terminals' heartbeats." },
+      { name: "Disputes", description: "Disputes a scheme or network raised on payments: opened and closed by the processor." },
+    ],
+    paths: {
+      "/api/v1/payments": {
+        post: {
+          operationId: "sendPayments",
+          tags: ["Payments"],
+          summary: "Send payments",
+          description:
+            `One payment, or up to ${MAX_PAYMENTS_PER_REQUEST} as {"payments": [...]}. The whole request is refused if any payment in it is not valid; ` +
+            "a payment whose reference the business already holds is not applied twice.",
+          parameters: POST_PARAMETERS,
+          requestBody: {
+            required: true,
+            content: {
+              "application/json": {
+                schema: ref("PaymentsRequest"),
+                examples: {
+                  one: { summary: "One card payment", value: EXAMPLES.cardPayment },
+                  batch: { summary: "A batch", value: { payments: [EXAMPLES.cardPayment, EXAMPLES.failedMobileMoney] } },
+                },
+              },
+            },
+          },
+          responses: {
+            ...accepted("Payments"),
+            ...errors("BadRequest", "Unauthorized", "Conflict", "TooLarge", "UnsupportedMediaType", "TooManyRequests"),
+          },
+        },
+      },
+      "/api/v1/payments/{reference}": {
+        get: {
+          operationId: "getPayment",
+          tags: ["Payments"],
+          summary: "Get a payment",
+          description: "The payment as the portal holds it: status, fee, net, whether it cleared, and its settlement once there is one.",
+          parameters: [ref("reference", "parameters")],
+          responses: {
+            "200": { description: "The payment.", content: json("PaymentView") },
+            ...errors("Unauthorized", "NotFound", "TooManyRequests"),
+          },
+        },
+      },
+      "/api/v1/payments/{reference}/reversal": {
+        post: {
+          operationId: "reversePayment",
+          tags: ["Payments"],
+          summary: "Reverse a payment",
+          description:
+            "A full reversal. A reversal that arrives before its payment waits for it; reversing twice is one reversal. " +
+            "A cleared payment can be reversed: the amount comes back out of the merchant's available money.",
+          parameters: [ref("reference", "parameters"), ...POST_PARAMETERS],
+          requestBody: { required: true, content: json("ReversalInput", EXAMPLES.reversal) },
+          responses: {
+            "202": {
+              description:
+                "The reversal queued. payment_known says whether the portal held the payment; when it did not, the reversal waits " +
+                `${REVERSAL_WAIT_DAYS} days for it (GET /api/v1/reversals/waiting) and then expires.`,
+              content: json("ReversalAccepted", { accepted: 1, payment_known: false, message: PAYMENT_NOT_KNOWN_MESSAGE }),
+            },
+            ...errors("BadRequest", "Unauthorized", "NotFound", "Conflict", "TooLarge", "UnsupportedMediaType", "TooManyRequests"),
+          },
+        },
+      },
+      "/api/v1/rejections": {
+        get: {
+          operationId: "listRejections",
+          tags: ["Payments"],
+          summary: "List requests accepted but not applied",
+          description:
+            "Requests the API answered 202 and the portal then could not apply (kept aside so that they hold back nothing else), newest first. " +
+            "Nothing of such a request was applied; the portal's operators are alerted and apply it again once the cause is fixed. Empty when all is well.",
+          parameters: PAGE_PARAMETERS,
+          responses: {
+            "200": { description: "A page of them.", content: json("RejectionsPage") },
+            ...errors("BadRequest", "Unauthorized", "TooManyRequests"),
+          },
+        },
+      },
+      "/api/v1/reversals/waiting": {
+        get: {
+          operationId: "listWaitingReversals",
+          tags: ["Payments"],
+          summary: "List reversals waiting for their payment",
+          description:
+            `Reversals sent for a reference the portal did not hold, newest first: each waits ${REVERSAL_WAIT_DAYS} days for its payment and is applied when it arrives; ` +
+            "after that it is listed as expired and never applied (a later payment with the reference is another payment).",
+          parameters: PAGE_PARAMETERS,
+          responses: {
+            "200": { description: "A page of them.", content: json("WaitingReversalsPage") },
+            ...errors("BadRequest", "Unauthorized", "TooManyRequests"),
+          },
+        },
+      },
+      "/api/v1/disputes": {
+        post: {
+          operationId: "openDispute",
+          tags: ["Disputes"],
+          summary: "Open a dispute",
+          description:
+            "Written before the answer (not queued): the disputed amount is held from the merchant's available money at once, so it is neither " +
+            "transferred nor settled until the dispute is closed. Only a successful payment can be disputed, for at most its amount less its earlier " +
+            "disputes that were not won. The business answers in the portal before the evidence due date.",
+          parameters: POST_PARAMETERS,
+          requestBody: { required: true, content: json("DisputeInput", EXAMPLES.dispute) },
+          responses: {
+            "201": { description: "The dispute, with the id to close it with.", content: json("DisputeView") },
+            ...errors("BadRequest", "Unauthorized", "Conflict", "TooLarge", "UnsupportedMediaType", "TooManyRequests"),
+          },
+        },
+      },
+      "/api/v1/disputes/{id}/close": {
+        post: {
+          operationId: "closeDispute",
+          tags: ["Disputes"],
+          summary: "Close a dispute",
+          description:
+            "won: the held amount returns to the merchant's available money; lost: it leaves (the scheme or network takes it back). " +
+            "Closing again with the same outcome answers the dispute as it is; with the other outcome, 409.",
+          parameters: [{ name: "id", in: "path", required: true, description: "The dispute's id (dsp_...).", schema: { type: "string" } }],
+          requestBody: { required: true, content: json("DisputeCloseInput", EXAMPLES.disputeClose) },
+          responses: {
+            "200": { description: "The dispute, closed.", content: json("DisputeView") },
+            ...errors("BadRequest", "Unauthorized", "NotFound", "Conflict", "UnsupportedMediaType", "TooManyRequests"),
+          },
+        },
+      },
+      "/api/v1/terminals/{serial}/heartbeats": {
+        post: {
+          operationId: "sendHeartbeat",
+          tags: ["Terminals"],
+          summary: "Send a terminal heartbeat",
+          description: "The terminal is alive: its last-seen time, battery, signal and software version are updated, so it is no longer silent.",
+          parameters: [ref("serial", "parameters"), ...POST_PARAMETERS],
+          requestBody: { required: true, content: json("HeartbeatInput", EXAMPLES.heartbeat) },
+          responses: {
+            "200": {
+              description: "Not applied: sent_at is older than the terminal's last heartbeat. Nothing was queued.",
+              content: json("HeartbeatNotApplied", {
+                accepted: 0,
+                applied: false,
+                reason: "stale",
+                message: "sent_at is older than this terminal's last heartbeat (2026-11-23T10:25:00.000Z): it was not applied.",
+                last_seen_at: "2026-11-23T10:25:00.000Z",
+              }),
+            },
+            ...accepted("The heartbeat"),
+            ...errors("BadRequest", "Unauthorized", "NotFound", "Conflict", "TooLarge", "UnsupportedMediaType", "TooManyRequests"),
+          },
+        },
+      },
+    },
+    components: {
+      schemas,
+      securitySchemes: {
+        apiKey: {
+          type: "http",
+          scheme: "bearer",
+          bearerFormat: "pp_live_ or pp_test_ and 32 letters and digits",
+          description: "A business's API key, made in Settings → Developers.",
+        },
+      },
+      parameters: {
+        IdempotencyKey: {
+          name: "Idempotency-Key",
+          in: "header",
+          required: false,
+          description: schemas.IdempotencyKey.description,
+          schema: ref("IdempotencyKey"),
+        },
+        reference: { name: "reference", in: "path", required: true, description: schemas.Reference.description, schema: ref("Reference") },
+        serial: { name: "serial", in: "path", required: true, description: "The terminal's serial.", schema: ref("TerminalSerial") },
+      },
+      headers: {
+        RetryAfter: { description: schemas.RetryAfter.description, schema: ref("RetryAfter") },
+      },
+      responses: responsesFor(perMinute),
+    },
+  };
+}
+
+export type OpenApiDocument = ReturnType<typeof openApiDocument>;

@@ -1,0 +1,166 @@
+import { decodeCursor, pageSize, toPage, type Page, type PageQuery } from "../lists/page";
+import { textContains } from "../lists/search";
+import type { Tenant } from "../tenancy/tenant";
+import type { Channel } from "../ledger/pricing";
+
+export type TransactionStatus = "successful" | "failed" | "reversed";
+
+export interface Transaction {
+  id: number;
+  reference: string;
+  merchantId: string;
+  pointOfSaleId: string;
+  terminalId: string | null;
+  channel: Channel;
+  network: string;
+  amount: number;
+  fee: number;
+  status: TransactionStatus;
+  cardBin: string | null;
+  cardLast4: string | null;
+  customerMsisdn: string | null;
+  createdAt: number;
+  clearedAt: number | null;
+  /** From the processor (Partner API): why a failed payment failed; why and when a reversed one was reversed. */
+  failureReason: string | null;
+  reversalReason: string | null;
+  reversedAt: number | null;
+}
+
+// Never SELECT * on a million-row table: name the columns.
+const COLUMNS = `id, reference, merchant_id AS merchantId, point_of_sale_id AS pointOfSaleId, terminal_id AS terminalId, channel, network,
+  amount, fee, status, card_bin AS cardBin, card_last4 AS cardLast4, customer_msisdn AS customerMsisdn, created_at AS createdAt, cleared_at AS clearedAt,
+  failure_reason AS failureReason, reversal_reason AS reversalReason, reversed_at AS reversedAt`;
+
+export interface TransactionFilter {
+  /** Epoch ms, inclusive. */
+  from?: number;
+  /** Epoch ms, exclusive. */
+  to?: number;
+  status?: TransactionStatus;
+  channel?: Transaction["channel"];
+  network?: string;
+  merchantId?: string;
+  pointOfSaleId?: string;
+  terminalId?: string;
+  reference?: string;
+  /** The customer's number as 233XXXXXXXXX. */
+  customerMsisdn?: string;
+  cardLast4?: string;
+  /** Part of a merchant's name or trading name, or a reference written mostly in letters. */
+  merchantSearch?: string;
+}
+
+/** Where a list or a total reads payments: the table (with the index a branch must use) and the WHERE. */
+interface Branch {
+  from: string;
+  sql: string;
+  binds: unknown[];
+}
+
+/**
+ * The reads of a filter: one, or for a search by a word, one per way the word can match: the payments of the
+ * merchants whose names match, and the payment whose reference is the word. An OR of these read a month of
+ * payments row by row to find none; each branch alone reads an index, and the answer is their UNION.
+ */
+function branchesOf(tenant: Tenant, filter: TransactionFilter): Branch[] {
+  const where = ["business_id = ?"];
+  const binds: unknown[] = [tenant.businessId];
+  const equal: [string, unknown][] = [
+    ["status", filter.status],
+    ["channel", filter.channel],
+    ["network", filter.network],
+    ["merchant_id", filter.merchantId],
+    ["point_of_sale_id", filter.pointOfSaleId],
+    ["terminal_id", filter.terminalId],
+    ["reference", filter.reference],
+    ["customer_msisdn", filter.customerMsisdn],
+    ["card_last4", filter.cardLast4],
+  ];
+  for (const [column, value] of equal) {
+    if (value !== undefined && value !== "") {
+      where.push(`${column} = ?`);
+      binds.push(value);
+    }
+  }
+  if (filter.from !== undefined) {
+    where.push("created_at >= ?");
+    binds.push(filter.from);
+  }
+  if (filter.to !== undefined) {
+    where.push("created_at < ?");
+    binds.push(filter.to);
+  }
+  const word = filter.merchantSearch?.trim();
+  if (!word) return [{ from: "transactions", sql: where.join(" AND "), binds }];
+  const name = textContains(["name", "trading_name"], word);
+  const byName: Branch = {
+    // By merchant, then by time: a word no merchant's name has reads nothing (by time, it read the whole range).
+    from: "transactions INDEXED BY transactions_by_merchant",
+    sql: [...where, `merchant_id IN (SELECT id FROM merchants WHERE business_id = ? AND ${name.sql})`].join(" AND "),
+    binds: [...binds, tenant.businessId, ...name.binds],
+  };
+  // A processor's reference may be mostly letters (SIMMWT7BG05T18): such a search is also that reference, exactly
+  // (as typed, or in capitals). An equality reads the unique (business, reference) key.
+  const references = [...new Set([word, word.toUpperCase()])];
+  return [byName, ...references.map((reference) => ({ from: "transactions", sql: [...where, "reference = ?"].join(" AND "), binds: [...binds, reference] }))];
+}
+
+export async function getTransaction(tenant: Tenant, id: number): Promise<Transaction | null> {
+  const { db } = tenant;
+  return db.prepare(`SELECT ${COLUMNS} FROM transactions WHERE id = ? AND business_id = ?`).bind(id, tenant.businessId).first<Transaction>();
+}
+
+/** Newest first. */
+export async function listTransactions(tenant: Tenant, query: TransactionFilter & PageQuery = {}): Promise<Page<Transaction>> {
+  const { db } = tenant;
+  const size = pageSize(query.limit);
+  const after = decodeCursor(query.after, 2);
+  const keyset = after ? " AND (created_at < ? OR (created_at = ? AND id < ?))" : "";
+  const afterBinds = after ? [after[0], after[0], after[1]] : [];
+  const branches = branchesOf(tenant, query).map(({ from, sql, binds }) => ({
+    sql: `SELECT ${COLUMNS} FROM ${from} WHERE ${sql}${keyset} ORDER BY created_at DESC, id DESC LIMIT ?`,
+    binds: [...binds, ...afterBinds, size + 1],
+  }));
+  // Each branch takes its own newest page by its own index; the union is then one page again.
+  const statement =
+    branches.length === 1
+      ? db.prepare(branches[0]!.sql).bind(...branches[0]!.binds)
+      : db
+          .prepare(`${branches.map((branch) => `SELECT * FROM (${branch.sql})`).join(" UNION ")} ORDER BY createdAt DESC, id DESC LIMIT ?`)
+          .bind(...branches.flatMap((branch) => branch.binds), size + 1);
+  const { results } = await statement.all<Transaction>();
+  return toPage(results, size, (t) => [t.createdAt, t.id]);
+}
+
+export interface TransactionTotals {
+  /** Every payment of the set, whatever its status. */
+  count: number;
+  /** Of them, the successful ones: gross, fees and net are theirs. */
+  successful: number;
+  /** Successful payments only: what actually moved. */
+  gross: number;
+  fees: number;
+  net: number;
+}
+
+export async function transactionTotals(tenant: Tenant, filter: TransactionFilter = {}): Promise<TransactionTotals> {
+  const { db } = tenant;
+  const branches = branchesOf(tenant, filter);
+  // A payment both branches find (its merchant's name and its reference match) counts once: UNION keeps one (id, …).
+  const rows = branches.map(({ from, sql }) => `SELECT id, status, amount, fee FROM ${from} WHERE ${sql}`).join(" UNION ");
+  const row = await db
+    .prepare(
+      `SELECT COUNT(*) AS count, coalesce(SUM(status = 'successful'), 0) AS successful,
+        coalesce(SUM(CASE WHEN status = 'successful' THEN amount END), 0) AS gross,
+        coalesce(SUM(CASE WHEN status = 'successful' THEN fee END), 0) AS fees
+       FROM (${rows})`,
+    )
+    .bind(...branches.flatMap((branch) => branch.binds))
+    .first<{ count: number; successful: number; gross: number; fees: number }>();
+  const count = row?.count ?? 0;
+  const successful = row?.successful ?? 0;
+  const gross = row?.gross ?? 0;
+  const fees = row?.fees ?? 0;
+  return { count, successful, gross, fees, net: gross - fees };
+}

@@ -1,0 +1,231 @@
+// Refunds as they are read and as the sender changes them (refunds, refund_attempts). Each statement binds business_id;
+// the making and deciding of a refund request is in refund-requests.ts, the sending in functions/refunds/send.ts.
+import type { BusinessDb, Db, Tenant } from "../tenancy/tenant";
+import type { Channel } from "../ledger/pricing";
+
+export type RefundStatus = "pending_approval" | "rejected" | "sending" | "succeeded" | "failed";
+
+export interface Refund {
+  id: string;
+  transactionId: number;
+  merchantId: string;
+  /** Pesewas. */
+  amount: number;
+  reason: string;
+  status: RefundStatus;
+  requestedBy: string;
+  approvedBy: string | null;
+  createdAt: string;
+  decidedAt: string | null;
+  attempts: number;
+  completedAt: string | null;
+  failureReason: string | null;
+}
+
+const SELECT = `SELECT id, transaction_id AS transactionId, merchant_id AS merchantId, amount, reason, status, requested_by AS requestedBy,
+  approved_by AS approvedBy, created_at AS createdAt, decided_at AS decidedAt, attempts, completed_at AS completedAt, failure_reason AS failureReason FROM refunds`;
+
+/** Approved and not failed: money that left the merchant's available balance for the payer. */
+export const REFUNDED_STATUSES_SQL = "('sending', 'succeeded')";
+
+export async function getRefund({ businessId, db }: BusinessDb, id: string): Promise<Refund | null> {
+  return db.prepare(`${SELECT} WHERE id = ? AND business_id = ?`).bind(id, businessId).first<Refund>();
+}
+
+/** A payment's refunds, oldest first. */
+export async function listPaymentRefunds(tenant: BusinessDb, transactionId: number): Promise<Refund[]> {
+  const { db } = tenant;
+  const { results } = await db
+    .prepare(`${SELECT} WHERE business_id = ? AND transaction_id = ? ORDER BY created_at, id`)
+    .bind(tenant.businessId, transactionId)
+    .all<Refund>();
+  return results;
+}
+
+/** The refunds of the payment with this reference, oldest first (the Partner API's GET of a payment). */
+export async function listRefundsByReference({ businessId, db }: BusinessDb, reference: string): Promise<Refund[]> {
+  const { results } = await db
+    .prepare(
+      `${SELECT} WHERE business_id = ?1 AND transaction_id = (SELECT t.id FROM transactions t WHERE t.business_id = ?1 AND t.reference = ?2) ORDER BY created_at, id`,
+    )
+    .bind(businessId, reference)
+    .all<Refund>();
+  return results;
+}
+
+export interface RefundTotals {
+  /** Approved and not failed (sending or succeeded). */
+  refunded: number;
+  /** Waiting for approval. */
+  pending: number;
+}
+
+/** What is refunded and what waits for approval, per payment, for a page of payments. */
+export async function refundTotalsOf(tenant: Tenant, transactionIds: readonly number[]): Promise<Map<number, RefundTotals>> {
+  const { db } = tenant;
+  const totals = new Map<number, RefundTotals>();
+  if (transactionIds.length === 0) return totals;
+  const { results } = await db
+    .prepare(
+      `SELECT transaction_id AS id,
+         coalesce(SUM(CASE WHEN status IN ${REFUNDED_STATUSES_SQL} THEN amount END), 0) AS refunded,
+         coalesce(SUM(CASE WHEN status = 'pending_approval' THEN amount END), 0) AS pending
+       FROM refunds WHERE business_id = ? AND transaction_id IN (SELECT value FROM json_each(?)) GROUP BY transaction_id`,
+    )
+    .bind(tenant.businessId, JSON.stringify([...new Set(transactionIds)]))
+    .all<{ id: number; refunded: number; pending: number }>();
+  for (const row of results) totals.set(row.id, { refunded: row.refunded, pending: row.pending });
+  return totals;
+}
+
+// ---------------------------------------------------------------- sending
+
+export interface DueRefund {
+  id: string;
+  transactionId: number;
+  merchantId: string;
+  amount: number;
+  attempts: number;
+  paymentReference: string;
+  channel: Channel;
+}
+
+/** Approved refunds whose next attempt is due at `now` and that nobody holds; oldest first. `onlyId` narrows to one. */
+export async function dueRefunds(
+  { businessId, db }: BusinessDb,
+  options: { maxAttempts: number; now: string; limit: number; onlyId?: string },
+): Promise<DueRefund[]> {
+  const { results } = await db
+    .prepare(
+      `SELECT r.id, r.transaction_id AS transactionId, r.merchant_id AS merchantId, r.amount, r.attempts, t.reference AS paymentReference, t.channel
+       FROM refunds r JOIN transactions t ON t.id = r.transaction_id AND t.business_id = r.business_id
+       WHERE r.business_id = ? AND r.status = 'sending' AND r.attempts < ? AND (r.next_attempt_at IS NULL OR r.next_attempt_at <= ?)
+         AND (r.send_lease_until IS NULL OR r.send_lease_until < ?) AND (? IS NULL OR r.id = ?)
+       ORDER BY r.next_attempt_at, r.id LIMIT ?`,
+    )
+    .bind(businessId, options.maxAttempts, options.now, options.now, options.onlyId ?? null, options.onlyId ?? null, options.limit)
+    .all<DueRefund>();
+  return results;
+}
+
+/** Claims a refund for one attempt (attempts + 1, held until `leaseUntil`), only if nobody claimed it since it was read; null when someone did. */
+export async function claimRefund(
+  { businessId, db }: BusinessDb,
+  claim: { refundId: string; attempts: number; leaseUntil: string; now: string },
+): Promise<{ attempts: number } | null> {
+  return db
+    .prepare(
+      `UPDATE refunds SET attempts = attempts + 1, send_lease_until = ?
+       WHERE id = ? AND business_id = ? AND status = 'sending' AND attempts = ? AND (send_lease_until IS NULL OR send_lease_until < ?) RETURNING attempts`,
+    )
+    .bind(claim.leaseUntil, claim.refundId, businessId, claim.attempts, claim.now)
+    .first<{ attempts: number }>();
+}
+
+/** One attempt's outcome, for the caller's batch; (refund, attempt) is unique, so an attempt is recorded once. */
+export function refundAttemptStatement(
+  { businessId, db }: BusinessDb,
+  attempt: { refundId: string; attempt: number; outcome: "succeeded" | "failed"; error: string | null; at: string },
+): D1PreparedStatement {
+  return db
+    .prepare("INSERT INTO refund_attempts (business_id, refund_id, attempt, outcome, error, at) VALUES (?, ?, ?, ?, ?, ?)")
+    .bind(businessId, attempt.refundId, attempt.attempt, attempt.outcome, attempt.error, attempt.at);
+}
+
+/** Final: succeeded or failed, only from sending (the caller's batch guards changes() = 1 before posting). */
+export function finishRefundStatement(
+  { businessId, db }: BusinessDb,
+  refundId: string,
+  outcome: { status: "succeeded" | "failed"; at: string; failureReason: string | null },
+): D1PreparedStatement {
+  return db
+    .prepare(
+      `UPDATE refunds SET status = ?, completed_at = ?, failure_reason = ?, send_lease_until = NULL, next_attempt_at = NULL
+       WHERE id = ? AND business_id = ? AND status = 'sending'`,
+    )
+    .bind(outcome.status, outcome.at, outcome.failureReason, refundId, businessId);
+}
+
+/** Right after finishRefundStatement: the batch rolls back unless that changed the refund (it was still sending). It reads changes(), no business's rows. */
+export function stillSendingGuardStatement(db: Db): D1PreparedStatement {
+  return db.prepare("INSERT INTO batch_guards (ok, reason) VALUES (changes() = 1, 'still sending')");
+}
+
+/** A failed attempt with attempts left: released, and due again at `nextAttemptAt`. */
+export function retryRefundStatement({ businessId, db }: BusinessDb, refundId: string, nextAttemptAt: string): D1PreparedStatement {
+  return db
+    .prepare("UPDATE refunds SET send_lease_until = NULL, next_attempt_at = ? WHERE id = ? AND business_id = ? AND status = 'sending'")
+    .bind(nextAttemptAt, refundId, businessId);
+}
+
+/** A refund's attempts, in order (the payment's detail shows why one failed). */
+export async function listRefundAttempts(
+  tenant: Tenant,
+  refundId: string,
+): Promise<{ attempt: number; outcome: "succeeded" | "failed"; error: string | null; at: string }[]> {
+  const { db } = tenant;
+  const { results } = await db
+    .prepare("SELECT attempt, outcome, error, at FROM refund_attempts WHERE business_id = ? AND refund_id = ? ORDER BY attempt")
+    .bind(tenant.businessId, refundId)
+    .all<{ attempt: number; outcome: "succeeded" | "failed"; error: string | null; at: string }>();
+  return results;
+}
+
+// ---------------------------------------------------------------- figures
+
+export interface MoneyBack {
+  /** Payments the processor reversed in full (by the day they were paid). */
+  reversals: { count: number; amount: number };
+  /** Refunds approved and not failed, by the day they were approved. */
+  refunds: { count: number; amount: number };
+}
+
+/** Reversals and refunds over [fromDay, toDay] (YYYY-MM-DD, Africa/Accra = UTC), side by side: the dashboard and reports keep them apart. */
+export async function moneyBack(tenant: Tenant, period: { fromDay: string; toDay: string; merchantId?: string }): Promise<MoneyBack> {
+  const { db } = tenant;
+  const merchant = period.merchantId ? " AND merchant_id = ?" : "";
+  const binds = [tenant.businessId, period.fromDay, period.toDay, ...(period.merchantId ? [period.merchantId] : [])];
+  const [reversals, refunds] = await db.batch<{ count: number; amount: number }>([
+    db
+      .prepare(
+        `SELECT coalesce(SUM(count), 0) AS count, coalesce(SUM(amount), 0) AS amount FROM daily_merchant_totals
+         WHERE business_id = ? AND day BETWEEN ? AND ? AND status = 'reversed'${merchant}`,
+      )
+      .bind(...binds),
+    db
+      .prepare(
+        `SELECT COUNT(*) AS count, coalesce(SUM(amount), 0) AS amount FROM refunds
+         WHERE business_id = ? AND decided_at >= ? AND decided_at < date(?, '+1 day') AND status IN ${REFUNDED_STATUSES_SQL}${merchant}`,
+      )
+      .bind(...binds),
+  ]);
+  return { reversals: reversals?.results[0] ?? { count: 0, amount: 0 }, refunds: refunds?.results[0] ?? { count: 0, amount: 0 } };
+}
+
+const REPORT_KEYS = {
+  day: "substr(r.decided_at, 1, 10)",
+  merchant: "r.merchant_id",
+  point_of_sale: "t.point_of_sale_id",
+  terminal: "t.terminal_id",
+  channel: "t.channel",
+  network: "t.network",
+} as const;
+
+/** Refunds (approved, not failed) per report line over [fromDay, toDay], by the day they were approved: the reports CSV's Refunds column. */
+export async function refundsBy(
+  tenant: Tenant,
+  query: { dimension: keyof typeof REPORT_KEYS; fromDay: string; toDay: string; merchantId?: string },
+): Promise<Map<string, number>> {
+  const { db } = tenant;
+  const merchant = query.merchantId ? " AND r.merchant_id = ?" : "";
+  const { results } = await db
+    .prepare(
+      `SELECT ${REPORT_KEYS[query.dimension]} AS key, SUM(r.amount) AS amount FROM refunds r
+       JOIN transactions t ON t.id = r.transaction_id AND t.business_id = r.business_id
+       WHERE r.business_id = ? AND r.decided_at >= ? AND r.decided_at < date(?, '+1 day') AND r.status IN ${REFUNDED_STATUSES_SQL}${merchant}
+       GROUP BY key`,
+    )
+    .bind(tenant.businessId, query.fromDay, query.toDay, ...(query.merchantId ? [query.merchantId] : []))
+    .all<{ key: string | null; amount: number }>();
+  return new Map(results.map((row) => [row.key ?? "", row.amount]));
+}

@@ -1,0 +1,116 @@
+import { merchantNumberMatch, type MerchantNumber } from "../merchants/merchants.db";
+import { decodeCursor, pageSize, toPage, type Page, type PageQuery } from "../lists/page";
+import { textContains } from "../lists/search";
+import type { Tenant } from "../tenancy/tenant";
+import type { Transaction } from "../payments/transactions.db";
+
+export interface Settlement {
+  id: string;
+  merchantId: string;
+  settlementAccountId: string;
+  periodStart: number;
+  periodEnd: number;
+  gross: number;
+  fees: number;
+  net: number;
+  status: "pending" | "paid" | "failed";
+  reference: string;
+  attempts: number;
+  createdAt: string;
+  paidAt: string | null;
+}
+
+const SELECT = `SELECT id, merchant_id AS merchantId, settlement_account_id AS settlementAccountId, period_start AS periodStart,
+  period_end AS periodEnd, gross, fees, net, status, reference, attempts, created_at AS createdAt, paid_at AS paidAt FROM settlements`;
+
+export async function getSettlement(tenant: Tenant, id: string): Promise<Settlement | null> {
+  const { db } = tenant;
+  return db.prepare(`${SELECT} WHERE id = ? AND business_id = ?`).bind(id, tenant.businessId).first<Settlement>();
+}
+
+/** Newest period first. */
+export async function listSettlements(
+  tenant: Tenant,
+  query: PageQuery & { merchantId?: string; status?: Settlement["status"]; merchantSearch?: string; merchantNumber?: MerchantNumber } = {},
+): Promise<Page<Settlement>> {
+  const { db } = tenant;
+  const size = pageSize(query.limit);
+  const where = ["business_id = ?"];
+  const binds: unknown[] = [tenant.businessId];
+  if (query.merchantId) {
+    where.push("merchant_id = ?");
+    binds.push(query.merchantId);
+  }
+  const typed = query.merchantSearch?.trim();
+  if (typed) {
+    // A typed name or code rather than a list of every merchant: a business may have thousands.
+    const name = textContains(["name", "trading_name"], typed);
+    where.push(`merchant_id IN (SELECT id FROM merchants WHERE business_id = ? AND (${name.sql} OR code = ? COLLATE NOCASE))`);
+    binds.push(tenant.businessId, ...name.binds, typed);
+  }
+  if (query.merchantNumber?.plain) {
+    const match = merchantNumberMatch(query.merchantNumber);
+    where.push(`merchant_id IN (SELECT id FROM merchants WHERE business_id = ? AND ${match.sql})`);
+    binds.push(tenant.businessId, ...match.binds);
+  }
+  if (query.status) {
+    where.push("status = ?");
+    binds.push(query.status);
+  }
+  const after = decodeCursor(query.after, 2);
+  if (after) {
+    where.push("(period_start < ? OR (period_start = ? AND id < ?))");
+    binds.push(after[0], after[0], after[1]);
+  }
+  const { results } = await db
+    .prepare(`${SELECT} WHERE ${where.join(" AND ")} ORDER BY period_start DESC, id DESC LIMIT ?`)
+    .bind(...binds, size + 1)
+    .all<Settlement>();
+  return toPage(results, size, (s) => [s.periodStart, s.id]);
+}
+
+/** A payment a settlement covers, with what the detail panel shows of it. */
+export type CoveredTransaction = Pick<
+  Transaction,
+  "id" | "reference" | "channel" | "network" | "amount" | "fee" | "cardBin" | "cardLast4" | "customerMsisdn" | "createdAt"
+>;
+
+/**
+ * The payments a settlement covers, oldest first, at most `limit`, and how many
+ * there are in all. settlement_items has no business_id: it is reached through
+ * the business's settlement, and the payments through the same business.
+ */
+export async function listSettlementTransactions(tenant: Tenant, settlementId: string, limit = 100): Promise<{ rows: CoveredTransaction[]; total: number }> {
+  const { db } = tenant;
+  const [covered, count] = await db.batch([
+    db
+      .prepare(
+        `SELECT t.id, t.reference, t.channel, t.network, t.amount, t.fee, t.card_bin AS cardBin, t.card_last4 AS cardLast4,
+           t.customer_msisdn AS customerMsisdn, t.created_at AS createdAt
+         FROM settlements s JOIN settlement_items i ON i.settlement_id = s.id JOIN transactions t ON t.id = i.transaction_id AND t.business_id = s.business_id
+         WHERE s.id = ? AND s.business_id = ? ORDER BY t.created_at, t.id LIMIT ?`,
+      )
+      .bind(settlementId, tenant.businessId, pageSize(limit)),
+    db
+      .prepare("SELECT COUNT(*) AS n FROM settlements s JOIN settlement_items i ON i.settlement_id = s.id WHERE s.id = ? AND s.business_id = ?")
+      .bind(settlementId, tenant.businessId),
+  ]);
+  return { rows: (covered?.results ?? []) as CoveredTransaction[], total: (count?.results[0] as { n: number } | undefined)?.n ?? 0 };
+}
+
+export interface PayoutAttempt {
+  attempt: number;
+  outcome: "paid" | "failed";
+  error: string | null;
+  at: string;
+}
+
+/** Each attempt to pay a settlement out, first first. */
+export async function listPayoutAttempts(tenant: Tenant, settlementId: string): Promise<PayoutAttempt[]> {
+  const { db } = tenant;
+  const { results } = await db
+    .prepare("SELECT attempt, outcome, error, at FROM payout_attempts WHERE business_id = ? AND settlement_id = ? ORDER BY attempt")
+    .bind(tenant.businessId, settlementId)
+    .all<PayoutAttempt>();
+  return results;
+}
