@@ -5,6 +5,9 @@ import { signedInIdentity } from "#server/auth/identity";
 import { readFlash } from "#server/platform/flash";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const [{ notice, clearCookie }, identity] = await Promise.all([readFlash(request, context.config), signedInIdentity(request, authDeps(request, context))]);
-  return data({ flash: notice, environment: context.config.environment, identity }, clearCookie ? { headers: { "Set-Cookie": clearCookie } } : undefined);
+  const [{ notice, clearCookie }, identity] = await Promise.all([
+    readFlash(request, context.config.app),
+    signedInIdentity(request, authDeps(request, context)),
+  ]);
+  return data({ flash: notice, environment: context.config.app.environment, identity }, clearCookie ? { headers: { "Set-Cookie": clearCookie } } : undefined);
 }

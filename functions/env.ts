@@ -163,6 +163,18 @@ const OPTIONAL_TEXT_VARS = [
   "API_RATE_LIMIT_PER_MINUTE",
 ] as const;
 
+/**
+ * The settings wrangler.toml does not declare (secrets put with `wrangler secret put`, .dev.vars, optional vars), typed
+ * on Env as the Worker receives them: text, or absent. `wrangler types` sees only wrangler.toml; this adds the rest,
+ * from the same list the parse reads, so a new setting is typed where it is checked.
+ */
+type UndeclaredSettings = { readonly [Name in Exclude<(typeof OPTIONAL_TEXT_VARS)[number], keyof Cloudflare.Env>]?: string };
+
+declare global {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
+  interface Env extends UndeclaredSettings {}
+}
+
 export interface AppConfig {
   environment: v.InferOutput<typeof Environment>;
   sessionSecret: string;
@@ -401,39 +413,4 @@ export function configOf(env: object): FullConfig {
     parsed.set(env, config);
   }
   return config;
-}
-
-/** The app's settings (configOf(env).app). */
-export function parseConfig(env: object): AppConfig {
-  return configOf(env).app;
-}
-
-/** The analytics settings, from the same checks as parseConfig (it throws the same ConfigError). */
-export function parseEventsConfig(env: object): EventsConfig {
-  return configOf(env).events;
-}
-
-/** The sign-in settings, from the same checks as parseConfig (it throws the same ConfigError). */
-export function parseAuthConfig(env: object): AuthConfig {
-  return configOf(env).auth;
-}
-
-/** The OpenID Connect settings, from the same checks as parseConfig (it throws the same ConfigError). */
-export function parseOidcConfig(env: object): OidcConfig {
-  return configOf(env).oidc;
-}
-
-/** The webhook settings, from the same checks as parseConfig (it throws the same ConfigError). */
-export function parseWebhooksConfig(env: object): WebhooksConfig {
-  return configOf(env).webhooks;
-}
-
-/** The cold archive's settings, from the same checks as parseConfig (it throws the same ConfigError). */
-export function parseArchiveConfig(env: object): ArchiveConfig {
-  return configOf(env).archive;
-}
-
-/** The Partner API's settings, from the same checks as parseConfig (it throws the same ConfigError). */
-export function parseApiConfig(env: object): ApiConfig {
-  return configOf(env).api;
 }

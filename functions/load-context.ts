@@ -1,10 +1,11 @@
-import type { AppConfig } from "./env";
+import type { FullConfig } from "./env";
 import type { RequestDatabases } from "./tenancy/shards";
 import type { RequestTiming } from "./platform/timing";
 
 export interface PortalLoadContext {
   cloudflare: { env: Env; ctx: ExecutionContext };
-  config: AppConfig;
+  /** Every setting, parsed once per env (configOf): the same object the queue and cron handlers are handed. */
+  config: FullConfig;
   /** Quoted to users on error pages and written with every server log line. */
   requestId: string;
   /** CSP nonce for this document's inline scripts. */

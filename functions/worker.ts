@@ -6,7 +6,7 @@ import * as build from "remix-server-build";
 import { CROSS_ORIGIN_MESSAGE, isSameOriginRequest } from "./auth/origin";
 import { answersSession } from "./auth/session";
 import { clearDuePayments } from "./ledger/clearing";
-import { parseApiConfig, parseArchiveConfig, parseAuthConfig, parseConfig, parseEventsConfig } from "./env";
+import { configOf, type FullConfig } from "./env";
 import { runArchive } from "./archive/job";
 import { handleEventsBatch } from "./analytics/consumer";
 import { logEvent } from "./analytics/http";
@@ -34,7 +34,8 @@ import { sealChain, sealDatabase } from "./audit/audit-chain";
 const handleRemix = createRequestHandler(build);
 const WEBHOOKS_QUEUE = "partners-portal-webhooks";
 
-type CronJob = (env: Env, now: number) => Promise<unknown>;
+/** A cron job gets the env and the settings parsed once from it (configOf), the same object every request reads. */
+type CronJob = (env: Env, now: number, config: FullConfig) => Promise<unknown>;
 
 const clear: CronJob = async (env, now) => clearDuePayments(await everyBusinessDb(env), now);
 const settle: CronJob = async (env, now) =>
@@ -53,12 +54,12 @@ const webhookSweep: CronJob = (env, now) => sweepWebhooks(env, now);
 const sealAudit: CronJob = async (env) => {
   for (const name of shardNames(env).concat("DB")) await sealDatabase(databaseNamed(env, name));
 };
-const archive: CronJob = async (env, now) =>
+const archive: CronJob = async (env, now, config) =>
   runArchive({
     businesses: await everyBusinessDb(env),
     bucket: env.ARCHIVE,
     now,
-    retentionMonths: parseArchiveConfig(env).retentionMonths,
+    retentionMonths: config.archive.retentionMonths,
   });
 // The settlement run's settlement.paid / settlement.failed events, sent now rather than at the next sweep.
 const sendWebhooks: CronJob = (env) => dispatchPendingDeliveries(env, Date.now());
@@ -91,7 +92,8 @@ async function runLine(cron: string, jobs: readonly CronJob[], env: Env, now: nu
   let failed: Error | null = null;
   for (const job of jobs) {
     try {
-      await job(env, now);
+      // Read per job: a broken setting fails each job (logged), as a request would fail, not the line unseen.
+      await job(env, now, configOf(env));
     } catch (error) {
       const reason = error instanceof Error ? error : new Error(String(error));
       failed ??= reason;
@@ -140,14 +142,14 @@ export default {
     if (new URL(request.url).pathname.toLowerCase().startsWith("/api/v1/")) {
       let response: Response;
       try {
-        const config = parseApiConfig(env);
+        const { api } = configOf(env);
         response = await handlePartnerApi(request, {
           core: env.DB,
           database: (name) => databaseNamed(env, name),
           queue: env.PAYMENTS,
           now: Date.now,
           waitUntil: (promise) => ctx.waitUntil(promise),
-          rateLimitPerMinute: config.rateLimitPerMinute,
+          rateLimitPerMinute: api.rateLimitPerMinute,
           dispatchWebhooks: (business) => dispatchPendingDeliveries(env, Date.now(), business),
           requestId,
         });
@@ -165,7 +167,7 @@ export default {
         response = await ingestOpsRequest(request, {
           databases: ["DB", ...shardNames(env)].map((name) => ({ name, db: databaseNamed(env, name) })),
           queue: env.PAYMENTS,
-          replaySecret: parseEventsConfig(env).replaySecret,
+          replaySecret: configOf(env).events.replaySecret,
           requestId,
         });
       } catch (error) {
@@ -181,22 +183,16 @@ export default {
     let databases: RequestDatabases | null = null;
     let timing: RequestTiming | null = null;
     try {
-      const config = parseConfig(env);
-      signInOrigins = config.signInOrigins;
-      timing = config.serverTiming ? new RequestTiming() : null;
+      const config = configOf(env);
+      signInOrigins = config.app.signInOrigins;
+      timing = config.app.serverTiming ? new RequestTiming() : null;
       // D1 as loaders see it: reads started together go as one round trip (d1-coalesce.ts), timed when asked;
       // a business's database through a D1 session (read replicas, the bookmark cookie: functions/tenancy/shards.ts).
       const requestEnv = coalescedEnv(timedEnv(env, timing));
       databases = new RequestDatabases(requestEnv, request);
       const context: AppLoadContext = { cloudflare: { env: requestEnv, ctx }, config, requestId, nonce, databases, timing };
       // A form re-sent after a lost connection is answered, not run a second time.
-      response = await runOnce(
-        request,
-        env.DB,
-        () => parseAuthConfig(env),
-        Date.now,
-        (sent) => handleRemix(sent, context),
-      );
+      response = await runOnce(request, env.DB, config.auth, Date.now, (sent) => handleRemix(sent, context));
     } catch (error) {
       logError(requestId, request, error);
       response = unavailablePage(requestId);
@@ -248,7 +244,8 @@ export default {
     }
     if (batch.queue === PAYMENTS_DLQ)
       return handlePaymentsDeadLetters(batch, { findBusiness: (businessId) => businessDb(env, businessId), core: env.DB, now: Date.now });
-    if (batch.queue === WEBHOOKS_QUEUE) return handleWebhooksBatch(batch, env);
+    // A bad configuration throws here: the whole batch is retried (wrangler.toml retry_delay).
+    if (batch.queue === WEBHOOKS_QUEUE) return handleWebhooksBatch(batch, env, configOf(env));
     await handleEventsBatch(batch, env);
   },
 

@@ -67,7 +67,7 @@ export async function devListResponse<T>(
   page: (data: T) => ReactElement,
 ): Promise<Response> {
   const url = new URL(request.url);
-  if (context.config.environment === "production") {
+  if (context.config.app.environment === "production") {
     const message = `Page Not Found: ${url.pathname}${url.search}`;
     return wantsJson(request) ? Response.json({ message }, { status: 404, headers: HEADERS }) : htmlResponse(<NotFoundPage message={message} />, 404);
   }

@@ -5,7 +5,6 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudfla
 import * as v from "valibot";
 import { authDeps } from "#server/auth/deps";
 import { signedInIdentity } from "#server/auth/identity";
-import { parseEventsConfig } from "#server/env";
 import { methodNotAllowed, notFound } from "#server/analytics/http";
 import { acceptEvent } from "#server/analytics/ingest";
 import { replayRequest } from "#server/analytics/replay";
@@ -24,8 +23,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   if (request.method !== "POST") return methodNotAllowed();
   const { env, ctx } = context.cloudflare;
   if (parsed.output.op === "replay") {
-    const config = parseEventsConfig(env);
-    return replayRequest(request, { db: env.DB, queue: env.EVENTS, config, requestId: context.requestId });
+    return replayRequest(request, { db: env.DB, queue: env.EVENTS, config: context.config.events, requestId: context.requestId });
   }
   return acceptEvent(request, {
     db: env.DB,

@@ -154,7 +154,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
     parsed.output.intent === "approve"
       ? `Approved: the ${kindName(found.kind).toLowerCase()} change has taken effect.`
       : `Rejected: ${found.makerName} can read your reason on the request.`;
-  throw await redirectWithFlash(request, context.config, "/approvals", { kind: "success", message });
+  throw await redirectWithFlash(request, context.config.app, "/approvals", { kind: "success", message });
 }
 
 // A refused decision (400) may still have changed the request: the engine marks

@@ -88,7 +88,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
       );
     }
   }
-  throw await redirectWithFlash(request, context.config, "/approvals", {
+  throw await redirectWithFlash(request, context.config.app, "/approvals", {
     kind: "success",
     message:
       parsed.output.intent === "approve"

@@ -64,7 +64,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
     }
   });
   if (refused) return refused;
-  throw await redirectWithFlash(request, context.config, "/approvals", {
+  throw await redirectWithFlash(request, context.config.app, "/approvals", {
     kind: "success",
     message:
       parsed.output.intent === "approve"

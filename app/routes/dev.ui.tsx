@@ -20,7 +20,7 @@ function requireDevelopment(request: Request, environment: string) {
 }
 
 export function loader({ request, context }: LoaderFunctionArgs) {
-  requireDevelopment(request, context.config.environment);
+  requireDevelopment(request, context.config.app.environment);
   if (new URL(request.url).searchParams.get("fail") === "loader") {
     throw new Error("Deliberate failure from the UI kit: internal detail that must never reach the browser");
   }
@@ -36,13 +36,13 @@ const FlashForm = v.object({
 type FlashFormErrors = v.FlatErrors<typeof FlashForm>["nested"];
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  requireDevelopment(request, context.config.environment);
+  requireDevelopment(request, context.config.app.environment);
   const parsed = v.safeParse(FlashForm, Object.fromEntries(await request.formData()));
   if (!parsed.success) {
     return data({ errors: v.flatten<typeof FlashForm>(parsed.issues).nested ?? {} }, { status: 400 });
   }
   const { kind, message } = parsed.output;
-  return redirectWithFlash(request, context.config, "/__dev/ui", { kind, message });
+  return redirectWithFlash(request, context.config.app, "/__dev/ui", { kind, message });
 }
 
 const SAMPLE_INSTANT = "2026-11-21T16:05:00Z";

@@ -5,7 +5,6 @@
 import type { LinksFunction, LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
 import { Fragment } from "react";
-import { parseApiConfig } from "#server/env";
 import { requireTenant } from "#server/guards";
 import stylesheet from "../styles/developers-api.css?url";
 import { buildReference, type ReferenceBody, type ReferenceField } from "./developers/reference.server";
@@ -14,7 +13,7 @@ export const links: LinksFunction = () => [{ rel: "stylesheet", href: stylesheet
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireTenant(request, context, "manage:developer");
-  const { rateLimitPerMinute } = parseApiConfig(context.cloudflare.env);
+  const { rateLimitPerMinute } = context.config.api;
   return buildReference(new URL(request.url).origin, { rateLimitPerMinute });
 }
 

@@ -61,7 +61,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   if ((request.headers.get("Content-Type") ?? "").startsWith("multipart/form-data")) {
     const answer = await uploadEvidence(request, context.cloudflare.env.EVIDENCE, tenant, deps.meta, id, deps.now());
     if ("errors" in answer) return refuse(answer.errors, null, "upload");
-    throw await redirectWithFlash(request, context.config, back, { kind: "success", message: `${answer.fileName} attached.` });
+    throw await redirectWithFlash(request, context.config.app, back, { kind: "success", message: `${answer.fileName} attached.` });
   }
   const form = await request.formData().catch(() => new FormData());
   const parsed = v.safeParse(Intent, Object.fromEntries(form));
@@ -74,7 +74,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   }
   const message =
     parsed.output.intent === "respond" ? "Response saved. Submit it when the evidence is attached." : "Response submitted: it can no longer be changed.";
-  throw await redirectWithFlash(request, context.config, back, { kind: "success", message });
+  throw await redirectWithFlash(request, context.config.app, back, { kind: "success", message });
 }
 
 const MEGABYTE = 1024 * 1024;

@@ -42,7 +42,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   } catch (error) {
     return refuse({ form: refusalMessage(request, error) }, values);
   }
-  throw await redirectWithFlash(request, context.config, "/merchants", { kind: "success", message: `${after.name}: ${SENT_FOR_APPROVAL}` });
+  throw await redirectWithFlash(request, context.config.app, "/merchants", { kind: "success", message: `${after.name}: ${SENT_FOR_APPROVAL}` });
 }
 
 export default function AddMerchant() {

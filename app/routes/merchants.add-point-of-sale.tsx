@@ -39,7 +39,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   } catch (error) {
     return refuse({ form: refusalMessage(request, error) }, form.typed);
   }
-  throw await redirectWithFlash(request, context.config, paths.merchant(merchant.id), { kind: "success", message: SENT_FOR_APPROVAL });
+  throw await redirectWithFlash(request, context.config.app, paths.merchant(merchant.id), { kind: "success", message: SENT_FOR_APPROVAL });
 }
 
 export default function AddPointOfSale() {

@@ -91,7 +91,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
     // A rule refusal (nothing would change, a request already waits) keeps what was typed.
     return refuse({ form: refusalMessage(request, error) }, typed, intent.output.intent);
   }
-  throw await redirectWithFlash(request, context.config, new URL(request.url).pathname, { kind: "success", message });
+  throw await redirectWithFlash(request, context.config.app, new URL(request.url).pathname, { kind: "success", message });
 }
 
 export default function PointOfSalePage() {

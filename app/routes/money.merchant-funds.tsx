@@ -129,7 +129,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
         amount,
         idempotencyKey,
       });
-      throw await redirectWithFlash(request, context.config, "/money/merchant-funds", {
+      throw await redirectWithFlash(request, context.config.app, "/money/merchant-funds", {
         kind: "success",
         message: `Transfer of GHS ${formatAmount(amount)} sent for approval: another person must approve it before money moves.${made.duplicate ? " (It was already sent; nothing was asked twice.)" : ""}`,
       });

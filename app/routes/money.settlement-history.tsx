@@ -109,7 +109,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     (payouts
       ? `; payouts: ${formatCount(payouts.paid.length)} paid, ${formatCount(payouts.failed.length)} failed (retried on the next run).`
       : "; payouts wait for a provider.");
-  throw await redirectWithFlash(request, context.config, "/money/settlement-history", { kind: payouts?.failed.length ? "warning" : "success", message });
+  throw await redirectWithFlash(request, context.config.app, "/money/settlement-history", { kind: payouts?.failed.length ? "warning" : "success", message });
 }
 
 type Row = ReturnType<typeof useLoaderData<typeof loader>>["rows"][number];

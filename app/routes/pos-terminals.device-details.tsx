@@ -141,7 +141,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
     // A version someone else changed meanwhile is a rule refusal like the others (400, decision 004).
     return refuse({ form: refusalMessage(request, error) }, typed, form.intent);
   }
-  throw await redirectWithFlash(request, context.config, paths.device(terminalId), { kind: "success", message: DONE[form.intent] });
+  throw await redirectWithFlash(request, context.config.app, paths.device(terminalId), { kind: "success", message: DONE[form.intent] });
 }
 
 /** One action's form: the reason, and what else the action needs. */

@@ -101,7 +101,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
       if (error instanceof RefundFieldError) return refuse({ [error.field]: error.message }, values);
       return refuse({ form: refusalMessage(request, error) }, values);
     }
-    throw await redirectWithFlash(request, context.config, paths.payment(payment.id), {
+    throw await redirectWithFlash(request, context.config.app, paths.payment(payment.id), {
       kind: "success",
       message: `Refund of GHS ${formatAmount(amount)} sent for approval: an administrator must approve it before any money goes back.${duplicate ? " (It was already sent; nothing was asked twice.)" : ""}`,
     });

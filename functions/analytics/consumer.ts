@@ -33,7 +33,7 @@
 // alone and that one is parked at once (decision 028); a transient D1 error
 // retries them all instead.
 import { claimEvent, eventStatus, markRelayed, parkStatement, releaseClaim, storeEventStatements } from "./analytics-events.db";
-import { EVENTS_RETRY_BASE_SECONDS_DEFAULT, EVENTS_RETRY_MAX_SECONDS_DEFAULT, parseEventsConfig, type EventsConfig } from "../env";
+import { EVENTS_RETRY_BASE_SECONDS_DEFAULT, EVENTS_RETRY_MAX_SECONDS_DEFAULT, configOf, type EventsConfig } from "../env";
 import { errorText, logEvent } from "./http";
 import { isTransient } from "../platform/queue-errors";
 import { retryDelaySeconds } from "./retry";
@@ -73,7 +73,7 @@ export async function handleEventsBatch(batch: MessageBatch<unknown>, env: Env):
     // not cost dead letters (the dead-letter queue has no dead-letter queue).
     let config: EventsConfig;
     try {
-      config = parseEventsConfig(env);
+      config = configOf(env).events;
     } catch (error) {
       logEvent("error", "analytics.config_invalid", { queue: batch.queue, error: errorText(error) });
       config = {
@@ -89,7 +89,7 @@ export async function handleEventsBatch(batch: MessageBatch<unknown>, env: Env):
   }
   // A bad configuration throws here: the whole batch is retried (wrangler.toml
   // retry_delay) and, if it stays broken, dead-lettered and parked.
-  const config = parseEventsConfig(env);
+  const config = configOf(env).events;
   const messages = await validMessages(batch);
   if (messages.length === 0) return;
   if (!config.endpoint) return storeMessages(env.DB, messages, config);

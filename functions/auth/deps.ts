@@ -1,7 +1,7 @@
 // What the sign-in functions need, built once per request from the load context.
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import type { BusinessDb, RequestMeta } from "../tenancy/tenant";
-import { parseAuthConfig, parseOidcConfig, relyingPartyFor, type AuthConfig } from "../env";
+import { relyingPartyFor, type AuthConfig } from "../env";
 import type { OidcDeps } from "./oidc";
 
 export interface AuthDeps {
@@ -25,7 +25,7 @@ export function authDeps(request: Request, context: AppLoadContext): AuthDeps {
   let deps = perRequest.get(context);
   if (!deps) {
     const env = context.cloudflare.env;
-    const config = parseAuthConfig(env);
+    const config = context.config.auth;
     deps = {
       db: env.DB,
       businessDb: (businessId, shard) => context.databases.forBusiness(businessId, shard),
@@ -45,5 +45,5 @@ export const iso = (ms: number) => new Date(ms).toISOString();
 
 /** What the OpenID Connect flow needs (functions/auth/oidc.ts). */
 export function oidcDeps(context: AppLoadContext, deps: AuthDeps): OidcDeps {
-  return { config: deps.config, oidc: parseOidcConfig(context.cloudflare.env), now: deps.now };
+  return { config: deps.config, oidc: context.config.oidc, now: deps.now };
 }

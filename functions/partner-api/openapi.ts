@@ -6,7 +6,7 @@
 // throws. tests/unit/openapi.test.ts checks the document and the schemas agree.
 import { toJsonSchemaDefs, type JsonSchema } from "@valibot/to-json-schema";
 import * as v from "valibot";
-import { parseApiConfig } from "../env";
+import { configOf } from "../env";
 import { formatOfPattern } from "./instant";
 import {
   Accepted,
@@ -170,7 +170,7 @@ export const EXAMPLES = {
   },
 } as const;
 
-const DEFAULT_RATE_LIMIT_PER_MINUTE = parseApiConfig({}).rateLimitPerMinute;
+const DEFAULT_RATE_LIMIT_PER_MINUTE = configOf({}).api.rateLimitPerMinute;
 
 export interface DocumentOptions {
   /** Requests a minute per API key (API_RATE_LIMIT_PER_MINUTE, functions/env.ts); the default is the Worker's. */

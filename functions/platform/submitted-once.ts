@@ -54,14 +54,13 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 export async function runOnce(
   request: Request,
   db: D1Database,
-  /** Read only for a form with a submission id. */
-  config: () => AuthConfig,
+  config: AuthConfig,
   now: () => number,
   run: (request: Request) => Promise<Response>,
 ): Promise<Response> {
   const submissionId = await submissionIdOf(request);
   if (!submissionId) return run(request);
-  const cookie = await readSessionCookie(request, config(), now());
+  const cookie = await readSessionCookie(request, config, now());
   if (cookie.kind !== "authentic") return run(request);
   const sessionId = cookie.session.sid;
 

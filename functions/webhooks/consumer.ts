@@ -19,7 +19,7 @@
 // looping unseen. Such a failure is the portal's, so it never disables the endpoint.
 import * as v from "valibot";
 import { deliveryToPark, deliveryToSend, failDelivery, leaseDelivery, recordAttempt, type DeliveryToSend } from "./webhooks.db";
-import { parseWebhooksConfig, type WebhooksConfig } from "../env";
+import type { FullConfig, WebhooksConfig } from "../env";
 import { errorText, logEvent } from "../analytics/http";
 import { nextStep, webhookRetryDelaySeconds } from "./backoff";
 import { sendOnce, type AttemptResult } from "./delivery";
@@ -33,10 +33,10 @@ const MessageSchema = v.object({ deliveryId: v.string(), businessId: v.string(),
 export const LEASE_MARGIN_MS = 30_000;
 const MAX_DELAY_SECONDS = 43_200;
 
-export async function handleWebhooksBatch(batch: MessageBatch<unknown>, env: Env): Promise<void> {
-  // A bad configuration throws: the whole batch is retried (wrangler.toml retry_delay).
-  const config = parseWebhooksConfig(env);
-  await Promise.all(batch.messages.map((message) => handleMessage(message, env, config).catch((error: unknown) => parkOrRetry(message, env, config, error))));
+export async function handleWebhooksBatch(batch: MessageBatch<unknown>, env: Env, settings: FullConfig): Promise<void> {
+  await Promise.all(
+    batch.messages.map((message) => handleMessage(message, env, settings).catch((error: unknown) => parkOrRetry(message, env, settings.webhooks, error))),
+  );
 }
 
 /** What the log says of a message the consumer could not process. */
@@ -85,7 +85,8 @@ async function parkOrRetry(message: Message<unknown>, env: Env, config: Webhooks
   }
 }
 
-async function handleMessage(message: Message<unknown>, env: Env, config: WebhooksConfig): Promise<void> {
+async function handleMessage(message: Message<unknown>, env: Env, settings: FullConfig): Promise<void> {
+  const config = settings.webhooks;
   const parsed = v.safeParse(MessageSchema, message.body);
   if (!parsed.success) {
     logEvent("error", "webhooks.invalid_message", { messageId: message.id });
@@ -121,7 +122,7 @@ async function handleMessage(message: Message<unknown>, env: Env, config: Webhoo
   }
   await record(business, delivery, attempt, result, { status: "failed" });
   logEvent("warn", "webhooks.delivery_failed", { deliveryId, attempts: attempt, error: result.error });
-  await disableAndTell(env, business, delivery, result.at, config);
+  await disableAndTell(env, business, delivery, result.at, settings);
   message.ack();
 }
 

@@ -5,7 +5,7 @@
 // neither changes a pending delivery's retry schedule; a 2xx marks the delivery delivered.
 import { createTestDelivery, deliveryToSend, getWebhookDelivery, leaseDelivery, recordAttempt, type WebhookAttempt } from "./webhooks.db";
 import { NotFoundError, RuleError, type Tenant } from "../tenancy/tenant";
-import { parseWebhooksConfig } from "../env";
+import type { WebhooksConfig } from "../env";
 import { LEASE_MARGIN_MS } from "./consumer";
 import { sendOnce } from "./delivery";
 
@@ -16,8 +16,7 @@ export interface ManualSendResult {
   attempt: WebhookAttempt;
 }
 
-async function attemptNow(tenant: Tenant, env: Env, deliveryId: string, kind: "again" | "test"): Promise<ManualSendResult> {
-  const config = parseWebhooksConfig(env);
+async function attemptNow(tenant: Tenant, config: WebhooksConfig, deliveryId: string, kind: "again" | "test"): Promise<ManualSendResult> {
   const delivery = await deliveryToSend(tenant, deliveryId);
   if (!delivery) throw new NotFoundError("Delivery");
   if (delivery.endpointStatus !== "enabled") throw new RuleError("Enable the endpoint before sending to it.");
@@ -45,13 +44,13 @@ async function attemptNow(tenant: Tenant, env: Env, deliveryId: string, kind: "a
 }
 
 /** "Send again": one attempt of the tenant's delivery now. */
-export async function resendWebhookDelivery(tenant: Tenant, env: Env, deliveryId: string): Promise<ManualSendResult> {
+export async function resendWebhookDelivery(tenant: Tenant, config: WebhooksConfig, deliveryId: string): Promise<ManualSendResult> {
   if (!(await getWebhookDelivery(tenant, deliveryId))) throw new NotFoundError("Delivery");
-  return attemptNow(tenant, env, deliveryId, "again");
+  return attemptNow(tenant, config, deliveryId, "again");
 }
 
 /** "Send a test event" to one enabled endpoint of the tenant's business, now. */
-export async function sendWebhookTestEvent(tenant: Tenant, env: Env, endpointId: string): Promise<ManualSendResult> {
+export async function sendWebhookTestEvent(tenant: Tenant, config: WebhooksConfig, endpointId: string): Promise<ManualSendResult> {
   const { deliveryId } = await createTestDelivery(tenant, endpointId, Date.now());
-  return attemptNow(tenant, env, deliveryId, "test");
+  return attemptNow(tenant, config, deliveryId, "test");
 }

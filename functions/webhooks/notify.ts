@@ -7,7 +7,7 @@
 // Super Administrator. The window counts from the portal's own time, never from the
 // time the event describes, so a late payment cannot make a young endpoint look old.
 import { administratorPhones, disableFailingEndpoint, type DeliveryToSend } from "./webhooks.db";
-import { parseAuthConfig, type WebhooksConfig } from "../env";
+import type { FullConfig, WebhooksConfig } from "../env";
 import { smsPortFor } from "../sms/sms";
 import type { BusinessDb } from "../tenancy/tenant";
 import { errorText, logEvent } from "../analytics/http";
@@ -18,13 +18,13 @@ export function disabledReason(config: Pick<WebhooksConfig, "retryWindowSeconds"
   return `Disabled automatically: every delivery failed for ${span}.`;
 }
 
-export async function disableAndTell(env: Env, business: BusinessDb, delivery: DeliveryToSend, now: number, config: WebhooksConfig): Promise<boolean> {
-  const reason = disabledReason(config);
+export async function disableAndTell(env: Env, business: BusinessDb, delivery: DeliveryToSend, now: number, settings: FullConfig): Promise<boolean> {
+  const reason = disabledReason(settings.webhooks);
   const disabled = await disableFailingEndpoint(business, { id: delivery.endpointId, failingSince: delivery.createdAt, reason, now });
   if (!disabled) return false;
   logEvent("warn", "webhooks.endpoint_disabled", { businessId: delivery.businessId, endpointId: delivery.endpointId });
   try {
-    const port = smsPortFor(parseAuthConfig(env), env.DB);
+    const port = smsPortFor(settings.auth, env.DB);
     if (!port) return true;
     const body = `Partners Portal: the webhook endpoint ${delivery.url} was disabled because every delivery failed for ${reason.replace(/^.* for /, "").replace(/\.$/, "")}. Fix it, then enable it in Settings > Developers.`;
     for (const to of await administratorPhones(business)) {

@@ -10,14 +10,14 @@ import type { AuthDeps } from "#server/auth/deps";
 import { requestOtp } from "#server/auth/otp";
 import { startLogin } from "#server/auth/sign-in";
 import type { SmsMessage, SmsPort } from "#server/sms/sms";
-import { parseAuthConfig } from "#server/env";
+import { configOf } from "#server/env";
 import { sendChecked } from "../support/fresh-check";
 import { signedInCookie } from "../support/sign-in";
 import { ACCRA, KUMASI, META } from "../support/tenants";
 import { usePortal } from "../support/use-portal";
 
 const portal = usePortal();
-const config = parseAuthConfig({ ENVIRONMENT: "development" });
+const config = configOf({ ENVIRONMENT: "development" }).auth;
 const KOFI = "kofi.boateng@example.com"; // Administrator, Kumasi Fresh Foods: the maker
 const AMA = "ama.mensah@example.com"; // Super Administrator there: the checker
 const YAW = { id: "usr_yaw_asante", email: "yaw.asante@example.com", name: "Yaw Asante", phone: "233277001122" }; // Viewer, Accra Mobile Pay

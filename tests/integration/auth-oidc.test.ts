@@ -20,7 +20,7 @@ import {
   type OidcProviderId,
 } from "#server/auth/oidc";
 import { startLogin } from "#server/auth/sign-in";
-import { parseAuthConfig, parseOidcConfig, type OidcConfig } from "#server/env";
+import { configOf, type OidcConfig } from "#server/env";
 import { authorize, closedPort, startOidcProvider, type LocalProvider } from "../support/oidc-provider";
 import { META } from "../support/tenants";
 import { usePortal } from "../support/use-portal";
@@ -55,14 +55,14 @@ beforeAll(async () => {
     // The username (preferred_username) is the email, not the `email` claim.
     accounts: [{ id: "ama-work", claims: { tid: TENANT, preferred_username: AMA, email: "someone.else@example.com", name: "Ama Mensah" } }],
   });
-  oidc = parseOidcConfig({
+  oidc = configOf({
     MICROSOFT_ISSUER: microsoft.configuredIssuer,
     MICROSOFT_CLIENT_ID: "portal-microsoft",
     MICROSOFT_CLIENT_SECRET: "microsoft-secret",
     GOOGLE_ISSUER: google.configuredIssuer,
     GOOGLE_CLIENT_ID: "portal-google",
     GOOGLE_CLIENT_SECRET: "google-secret",
-  });
+  }).oidc;
 });
 
 afterAll(async () => {
@@ -70,7 +70,7 @@ afterAll(async () => {
   await microsoft?.close();
 });
 
-const auth = parseAuthConfig({ ENVIRONMENT: "development", SESSION_SECRET: SECRET });
+const auth = configOf({ ENVIRONMENT: "development", SESSION_SECRET: SECRET }).auth;
 const deps = (overrides: Partial<OidcDeps> = {}): OidcDeps => ({ config: auth, oidc, now: () => Date.now(), ...overrides });
 
 /** The popup's redirect URI request: the provider's answer plus the browser's flow cookie. */
@@ -177,7 +177,7 @@ describe("refusals", () => {
     const microsoftOidc = { ...oidc, microsoft: oidc.microsoft };
     expect((await failure(completeOidc(callbackRequest(answer, start.setCookie), deps({ oidc: microsoftOidc }), "microsoft"))).code).toBe("state_mismatch");
     // A cookie encrypted under another secret.
-    const otherSecret = parseAuthConfig({ SESSION_SECRET: "another-secret-".padEnd(40, "a") });
+    const otherSecret = configOf({ SESSION_SECRET: "another-secret-".padEnd(40, "a") }).auth;
     expect((await failure(completeOidc(callbackRequest(answer, start.setCookie), deps({ config: otherSecret }), "google"))).code).toBe("state_mismatch");
     // An expired flow (the cookie lives 10 minutes).
     expect((await failure(completeOidc(callbackRequest(answer, start.setCookie), deps({ now: () => Date.now() + 11 * 60_000 }), "google"))).code).toBe(
@@ -314,7 +314,7 @@ describe("ID token checks on real tokens", () => {
 
 describe("configuration and reachability", () => {
   it("an unset provider is not configured", async () => {
-    const none = parseOidcConfig({});
+    const none = configOf({}).oidc;
     expect(isOidcConfigured(none, "google")).toBe(false);
     expect(isOidcConfigured(oidc, "google")).toBe(true);
     expect((await thrown(startOidc(new Request(`${ORIGIN}/login`), deps({ oidc: none }), "microsoft"))).code).toBe("not_configured");
@@ -322,7 +322,7 @@ describe("configuration and reachability", () => {
 
   it("the provider unreachable (closed port) at start", async () => {
     const port = await closedPort();
-    const down = parseOidcConfig({ GOOGLE_ISSUER: `http://127.0.0.1:${port}`, GOOGLE_CLIENT_ID: "c", GOOGLE_CLIENT_SECRET: "s" });
+    const down = configOf({ GOOGLE_ISSUER: `http://127.0.0.1:${port}`, GOOGLE_CLIENT_ID: "c", GOOGLE_CLIENT_SECRET: "s" }).oidc;
     const error = await thrown(startOidc(new Request(`${ORIGIN}/login`), deps({ oidc: down }), "google"));
     expect(error).toMatchObject({ code: "unreachable", message: "Action Failed. Please check connectivity and try again" });
   });
@@ -333,7 +333,7 @@ describe("configuration and reachability", () => {
       clients: [{ clientId: "portal-google", clientSecret: "google-secret", redirectUris: [redirect("google")] }],
       accounts: [{ id: "ama", claims: { email: AMA, email_verified: true } }],
     });
-    const flakyOidc = parseOidcConfig({ GOOGLE_ISSUER: flaky.configuredIssuer, GOOGLE_CLIENT_ID: "portal-google", GOOGLE_CLIENT_SECRET: "google-secret" });
+    const flakyOidc = configOf({ GOOGLE_ISSUER: flaky.configuredIssuer, GOOGLE_CLIENT_ID: "portal-google", GOOGLE_CLIENT_SECRET: "google-secret" }).oidc;
     const start = await startOidc(new Request(`${ORIGIN}/login`), deps({ oidc: flakyOidc }), "google");
     const answer = await authorize(start.url, { login: "ama" });
     await flaky.close();

@@ -8,7 +8,7 @@ import { OTP, OTP_MESSAGES, codeHmac, requestOtp, verifyOtp } from "#server/auth
 import type { SessionData } from "#server/auth/session";
 import { startLogin } from "#server/auth/sign-in";
 import { SmsDeliveryError, devOutbox, httpSmsGateway, type SmsMessage, type SmsPort } from "#server/sms/sms";
-import { parseAuthConfig } from "#server/env";
+import { configOf } from "#server/env";
 import { startFakeSmsGateway, type FakeSmsGateway } from "../support/fake-sms-gateway";
 import { startPortal, type Portal } from "../support/portal";
 import { TEMPLATE_STATE } from "../support/state";
@@ -16,7 +16,7 @@ import { META } from "../support/tenants";
 import { usePortal } from "../support/use-portal";
 
 const portal = usePortal();
-const config = parseAuthConfig({ ENVIRONMENT: "development" });
+const config = configOf({ ENVIRONMENT: "development" }).auth;
 const PAGE = "https://portal.example.com/authenticate";
 let serial = 0;
 

@@ -20,14 +20,14 @@ import {
 } from "#server/auth/session";
 import { NO_ACCOUNT, chooseBusiness, logout, signOutEverywhere, startLogin } from "#server/auth/sign-in";
 import type { SmsMessage, SmsPort } from "#server/sms/sms";
-import { parseAuthConfig, type AuthConfig } from "#server/env";
+import { configOf, type AuthConfig } from "#server/env";
 import { ACCRA, KUMASI, META } from "../support/tenants";
 import { usePortal } from "../support/use-portal";
 
 const portal = usePortal();
 const OLD = "old-session-secret-".padEnd(40, "o");
 const NEW = "new-session-secret-".padEnd(40, "n");
-const config = parseAuthConfig({ ENVIRONMENT: "development", SESSION_SECRET: OLD });
+const config = configOf({ ENVIRONMENT: "development", SESSION_SECRET: OLD }).auth;
 const ORIGIN = "https://portal.example.com";
 const AMA = "ama.mensah@example.com";
 const KOFI = "kofi.boateng@example.com";
@@ -189,7 +189,7 @@ describe("the guards", () => {
         setCookie: expect.stringMatching(/Max-Age=0/) as string,
       });
     }
-    const stranger = parseAuthConfig({ ENVIRONMENT: "development", SESSION_SECRET: "x".repeat(40) });
+    const stranger = configOf({ ENVIRONMENT: "development", SESSION_SECRET: "x".repeat(40) }).auth;
     const wrongKid = await sessionCookie(new Request(ORIGIN), stranger, session, clock.ms);
     expect(await redirected(requireSession(withCookie(wrongKid), await deps(clock)))).toMatchObject({ location: "/login" });
   });
@@ -197,11 +197,11 @@ describe("the guards", () => {
   it("key rotation: an old-key cookie is accepted with SESSION_SECRET_PREVIOUS, new cookies use the new key", async () => {
     const clock = new Clock();
     const { setCookie } = await verified(clock, AMA);
-    const rotated = parseAuthConfig({ ENVIRONMENT: "development", SESSION_SECRET: NEW, SESSION_SECRET_PREVIOUS: OLD });
+    const rotated = configOf({ ENVIRONMENT: "development", SESSION_SECRET: NEW, SESSION_SECRET_PREVIOUS: OLD }).auth;
     const session = await requireSession(withCookie(setCookie), await deps(clock, rotated));
     const fresh = await chooseBusiness(new Request(ORIGIN), await deps(clock, rotated), session, KUMASI);
     if (!fresh.ok) throw new Error(fresh.message);
-    const newOnly = parseAuthConfig({ ENVIRONMENT: "development", SESSION_SECRET: NEW });
+    const newOnly = configOf({ ENVIRONMENT: "development", SESSION_SECRET: NEW }).auth;
     expect((await requireBusiness(withCookie(fresh.setCookie), await deps(clock, newOnly))).tenant.businessId).toBe(KUMASI);
     // Once the old key is dropped its cookies are refused (an unknown kid: nothing in them is trusted, so /login).
     expect(await redirected(requireSession(withCookie(setCookie), await deps(clock, newOnly)))).toMatchObject({ location: "/login" });
@@ -329,7 +329,7 @@ describe("the stored return URL outlives the session (SPEC section 2)", () => {
     const claims = JSON.parse(Buffer.from(payload, "base64url").toString()) as Record<string, unknown>;
     expect(claims.returnUrl).toBe("/login");
     const encode = (value: unknown) => Buffer.from(JSON.stringify(value)).toString("base64url");
-    const stranger = parseAuthConfig({ ENVIRONMENT: "development", SESSION_SECRET: "x".repeat(40) });
+    const stranger = configOf({ ENVIRONMENT: "development", SESSION_SECRET: "x".repeat(40) }).auth;
     const unique = await identified(clock, AMA, "userUniqueEmail");
     const forgeries = [
       // The payload changed to the other page, the signature kept.
@@ -361,9 +361,9 @@ describe("the stored return URL outlives the session (SPEC section 2)", () => {
   it("key rotation: a return cookie signed with the previous key still counts", async () => {
     const clock = new Clock();
     const { returnCookie } = await identified(clock, AMA, "userUniqueEmail");
-    const rotated = parseAuthConfig({ ENVIRONMENT: "development", SESSION_SECRET: NEW, SESSION_SECRET_PREVIOUS: OLD });
+    const rotated = configOf({ ENVIRONMENT: "development", SESSION_SECRET: NEW, SESSION_SECRET_PREVIOUS: OLD }).auth;
     expect(await redirected(requireSession(withCookies([returnCookie]), await deps(clock, rotated)))).toMatchObject({ location: "/login-option" });
-    const newOnly = parseAuthConfig({ ENVIRONMENT: "development", SESSION_SECRET: NEW });
+    const newOnly = configOf({ ENVIRONMENT: "development", SESSION_SECRET: NEW }).auth;
     expect(await redirected(requireSession(withCookies([returnCookie]), await deps(clock, newOnly)))).toMatchObject({ location: "/login" });
   });
 });

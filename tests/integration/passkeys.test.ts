@@ -19,7 +19,7 @@ import {
 } from "#server/auth/passkeys";
 import { isValidSession, type SessionData } from "#server/auth/session";
 import { startLogin } from "#server/auth/sign-in";
-import { parseAuthConfig } from "#server/env";
+import { configOf } from "#server/env";
 import { SoftwareAuthenticator } from "../support/software-authenticator";
 import { checkUsed, mintFreshCheck } from "../support/fresh-check";
 import { KUMASI, META } from "../support/tenants";
@@ -28,7 +28,7 @@ import { usePortal } from "../support/use-portal";
 const portal = usePortal();
 const ORIGIN = "https://portal.example.com";
 const RP_ID = "portal.example.com";
-const config = parseAuthConfig({ ENVIRONMENT: "development", WEBAUTHN_RP_ID: RP_ID, WEBAUTHN_ORIGIN: ORIGIN });
+const config = configOf({ ENVIRONMENT: "development", WEBAUTHN_RP_ID: RP_ID, WEBAUTHN_ORIGIN: ORIGIN }).auth;
 const HERE = { origin: ORIGIN };
 let serial = 0;
 

@@ -24,6 +24,7 @@ import {
 import { processPayouts } from "#server/settlement/payouts";
 import { retrySchedule } from "#server/webhooks/backoff";
 import { resendWebhookDelivery, sendWebhookTestEvent } from "#server/webhooks/manual";
+import { configOf } from "#server/env";
 import { newWebhookSecret, verifySignature } from "#server/webhooks/signing";
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from "#server/webhooks/types";
 import { startWebhookReceiver, type ReceivedWebhook, type WebhookReceiver } from "../support/fake-webhook-receiver";
@@ -308,15 +309,15 @@ describe("delivering to a receiver that misbehaves", () => {
     const eventId = await emit(portal(), "payment.failed");
     await sweep(portal());
     await waitForStatus(portal(), endpoint.id, eventId, "delivered");
-    const env = { DB: await portal().db(), ENVIRONMENT: "development", ...FAST } as unknown as Env;
+    const config = configOf({ ENVIRONMENT: "development", ...FAST }).webhooks;
     const log = await logOf(portal(), endpoint.id, eventId);
-    const again = await resendWebhookDelivery(KOFI_KUMASI, env, log.id);
+    const again = await resendWebhookDelivery(KOFI_KUMASI, config, log.id);
     expect(again).toMatchObject({ delivered: true, attempt: { attempt: 2, responseStatus: 200, manual: true } });
     expect(hooks.to(path)).toHaveLength(2);
     await expectSigned(hooks.to(path), eventId, "payment.failed", [secret]);
     // Another business's delivery is not found.
-    await expect(resendWebhookDelivery({ ...KOFI_KUMASI, businessId: "bus_accra_mobile_pay" }, env, log.id)).rejects.toThrow(/not found/);
-    const test = await sendWebhookTestEvent(KOFI_KUMASI, env, endpoint.id);
+    await expect(resendWebhookDelivery({ ...KOFI_KUMASI, businessId: "bus_accra_mobile_pay" }, config, log.id)).rejects.toThrow(/not found/);
+    const test = await sendWebhookTestEvent(KOFI_KUMASI, config, endpoint.id);
     expect(test.delivered).toBe(true);
     const last = hooks.to(path).at(-1)!;
     await expectSigned([last], test.eventId, "webhook.test", [secret]);

@@ -5,7 +5,7 @@
 // through them for every test would also run into the hourly code limits.
 import { randomUUID } from "node:crypto";
 import { SESSION_TTL_MS, returnUrlCookie, sessionCookie, type SessionData } from "#server/auth/session";
-import { parseAuthConfig } from "#server/env";
+import { configOf } from "#server/env";
 
 export interface MintedSession {
   sid: string;
@@ -66,7 +66,7 @@ export async function mintSession(db: D1Database, portalUrl: string, email: stri
       lastActiveAt === null ? null : new Date(lastActiveAt).toISOString(),
     )
     .run();
-  const config = parseAuthConfig({ ENVIRONMENT: "development" });
+  const config = configOf({ ENVIRONMENT: "development" }).auth;
   const setCookie = await sessionCookie(new Request(portalUrl), config, session, now);
   const nameValue = (header: string) => {
     const [pair] = header.split(";");

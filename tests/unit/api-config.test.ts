@@ -1,6 +1,8 @@
 // The Partner API's settings from the Worker's environment.
 import { describe, expect, it } from "vitest";
-import { parseApiConfig as apiConfig } from "#server/env";
+import { configOf } from "#server/env";
+
+const apiConfig = (env: object) => configOf(env).api;
 
 describe("apiConfig", () => {
   it("defaults to 1,200 requests a minute per key, also for an empty value", () => {

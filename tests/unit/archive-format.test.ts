@@ -13,7 +13,7 @@ import {
   type ArchivedPayment,
 } from "#server/archive/format";
 import type { PaymentRow } from "#server/archive/archive.db";
-import { ConfigError, parseArchiveConfig } from "#server/env";
+import { configOf, ConfigError } from "#server/env";
 
 const payment = (id: number, reference: string, status: PaymentRow["status"], amount: number): ArchivedPayment => ({
   t: {
@@ -110,8 +110,8 @@ describe("the object", () => {
 
 describe("ARCHIVE_RETENTION_MONTHS", () => {
   it("is 13 unless set, and must be whole months from 3 to 120", () => {
-    expect(parseArchiveConfig({})).toEqual({ retentionMonths: 13 });
-    expect(parseArchiveConfig({ ARCHIVE_RETENTION_MONTHS: "24" })).toEqual({ retentionMonths: 24 });
-    for (const bad of ["2", "121", "13.5", "-1", "x"]) expect(() => parseArchiveConfig({ ARCHIVE_RETENTION_MONTHS: bad }), bad).toThrow(ConfigError);
+    expect(configOf({}).archive).toEqual({ retentionMonths: 13 });
+    expect(configOf({ ARCHIVE_RETENTION_MONTHS: "24" }).archive).toEqual({ retentionMonths: 24 });
+    for (const bad of ["2", "121", "13.5", "-1", "x"]) expect(() => configOf({ ARCHIVE_RETENTION_MONTHS: bad }).archive, bad).toThrow(ConfigError);
   });
 });

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { isSameOriginRequest } from "#server/auth/origin";
 import { codeHmac, newCode } from "#server/auth/otp";
 import { dedupe, isValidSession, readSessionCookie, returnUrlFor, sessionCookie, sessionKeyId, type SessionData } from "#server/auth/session";
-import { parseAuthConfig } from "#server/env";
+import { configOf } from "#server/env";
 
 const NOW = Date.parse("2026-05-01T09:00:00Z");
 const A = "a".repeat(40);
@@ -63,7 +63,7 @@ describe("session rules", () => {
 });
 
 describe("the session cookie", () => {
-  const current = parseAuthConfig({ SESSION_SECRET: A });
+  const current = configOf({ SESSION_SECRET: A }).auth;
 
   it("carries the kid of the signing key and reads back", async () => {
     const cookie = await sessionCookie(new Request("https://portal.example.com/"), current, SESSION, NOW);
@@ -75,8 +75,8 @@ describe("the session cookie", () => {
 
   it("verifies with the previous key after rotation, refuses an unknown kid and a forged signature", async () => {
     const cookie = await sessionCookie(new Request("https://portal.example.com/"), current, SESSION, NOW);
-    expect((await readSessionCookie(request(cookie), parseAuthConfig({ SESSION_SECRET: B, SESSION_SECRET_PREVIOUS: A }), NOW)).kind).toBe("authentic");
-    expect(await readSessionCookie(request(cookie), parseAuthConfig({ SESSION_SECRET: B }), NOW)).toEqual({ kind: "refused", reason: "unknown-kid" });
+    expect((await readSessionCookie(request(cookie), configOf({ SESSION_SECRET: B, SESSION_SECRET_PREVIOUS: A }).auth, NOW)).kind).toBe("authentic");
+    expect(await readSessionCookie(request(cookie), configOf({ SESSION_SECRET: B }).auth, NOW)).toEqual({ kind: "refused", reason: "unknown-kid" });
     const [h, p, s] = cookie.split(";")[0]!.split("=")[1]!.split(".") as [string, string, string];
     const altered = Buffer.from(JSON.stringify({ ...SESSION, activeBusiness: "bus_x" })).toString("base64url");
     expect(await readSessionCookie(request(`__Host-pp_session=${h}.${altered}.${s}`), current, NOW)).toEqual({ kind: "refused", reason: "bad-signature" });

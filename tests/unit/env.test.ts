@@ -1,17 +1,7 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { describe, expect, it } from "vitest";
-import {
-  ConfigError,
-  configOf,
-  DEV_SESSION_SECRET,
-  parseApiConfig,
-  parseAuthConfig,
-  parseConfig,
-  parseEventsConfig,
-  parseOidcConfig,
-  relyingPartyFor,
-} from "#server/env";
+import { describe, expect, expectTypeOf, it } from "vitest";
+import { ConfigError, configOf, DEV_SESSION_SECRET, relyingPartyFor } from "#server/env";
 import { retryDelaySeconds, totalRetryWindowSeconds } from "#server/analytics/retry";
 
 const SECRET_32 = "s".repeat(32);
@@ -19,7 +9,7 @@ const SECRET_31 = "s".repeat(31);
 
 function configError(env: Record<string, unknown>): ConfigError {
   try {
-    parseConfig(env);
+    configOf(env);
   } catch (error) {
     expect(error).toBeInstanceOf(ConfigError);
     return error as ConfigError;
@@ -29,11 +19,11 @@ function configError(env: Record<string, unknown>): ConfigError {
 
 describe("parseConfig", () => {
   it("defaults to development with the dev secret", () => {
-    expect(parseConfig({})).toEqual({ environment: "development", sessionSecret: DEV_SESSION_SECRET, signInOrigins: [], serverTiming: false });
+    expect(configOf({}).app).toEqual({ environment: "development", sessionSecret: DEV_SESSION_SECRET, signInOrigins: [], serverTiming: false });
   });
 
   it("ignores unrelated vars", () => {
-    expect(parseConfig({ OTHER: "x", DB: {} })).toEqual({
+    expect(configOf({ OTHER: "x", DB: {} }).app).toEqual({
       environment: "development",
       sessionSecret: DEV_SESSION_SECRET,
       signInOrigins: [],
@@ -42,7 +32,7 @@ describe("parseConfig", () => {
   });
 
   it.each(["development", "test"] as const)("uses the dev secret in %s when none is set", (environment) => {
-    expect(parseConfig({ ENVIRONMENT: environment })).toEqual({ environment, sessionSecret: DEV_SESSION_SECRET, signInOrigins: [], serverTiming: false });
+    expect(configOf({ ENVIRONMENT: environment }).app).toEqual({ environment, sessionSecret: DEV_SESSION_SECRET, signInOrigins: [], serverTiming: false });
   });
 
   it("has a dev secret long enough to pass its own rule", () => {
@@ -50,7 +40,7 @@ describe("parseConfig", () => {
   });
 
   it.each(["development", "test", "production"] as const)("uses a given 32-character secret in %s", (environment) => {
-    expect(parseConfig({ ENVIRONMENT: environment, SESSION_SECRET: SECRET_32 })).toEqual({
+    expect(configOf({ ENVIRONMENT: environment, SESSION_SECRET: SECRET_32 }).app).toEqual({
       environment,
       sessionSecret: SECRET_32,
       signInOrigins: [],
@@ -66,8 +56,8 @@ describe("parseConfig", () => {
   });
 
   it("never falls back to the dev secret in production", () => {
-    expect(() => parseConfig({ ENVIRONMENT: "production", SESSION_SECRET: undefined })).toThrow(ConfigError);
-    expect(() => parseConfig({ ENVIRONMENT: "production", SESSION_SECRET: "" })).toThrow(ConfigError);
+    expect(() => configOf({ ENVIRONMENT: "production", SESSION_SECRET: undefined }).app).toThrow(ConfigError);
+    expect(() => configOf({ ENVIRONMENT: "production", SESSION_SECRET: "" }).app).toThrow(ConfigError);
   });
 
   it.each([
@@ -81,7 +71,7 @@ describe("parseConfig", () => {
   });
 
   it("treats an empty SESSION_SECRET (as in a .dev.vars line) as unset outside production", () => {
-    expect(parseConfig({ ENVIRONMENT: "development", SESSION_SECRET: "" }).sessionSecret).toBe(DEV_SESSION_SECRET);
+    expect(configOf({ ENVIRONMENT: "development", SESSION_SECRET: "" }).app.sessionSecret).toBe(DEV_SESSION_SECRET);
   });
 
   it.each([[1234], [{ secret: SECRET_32 }], [null]])("refuses a non-string secret %j", (secret) => {
@@ -104,12 +94,12 @@ describe("analytics settings (parseEventsConfig, also checked by parseConfig)", 
   const ENDPOINT = "https://events.example.com/v1/events";
 
   it("defaults to storing events in D1, retrying from 30 s up to 15 minutes, with no replay endpoint", () => {
-    expect(parseEventsConfig({})).toEqual({ endpoint: null, apiKey: null, retryBaseSeconds: 30, retryMaxSeconds: 900, replaySecret: null });
+    expect(configOf({}).events).toEqual({ endpoint: null, apiKey: null, retryBaseSeconds: 30, retryMaxSeconds: 900, replaySecret: null });
   });
 
   it("reads every analytics var", () => {
     expect(
-      parseEventsConfig({
+      configOf({
         ENVIRONMENT: "production",
         SESSION_SECRET: SECRET_32,
         EVENTS_ENDPOINT: ENDPOINT,
@@ -117,18 +107,18 @@ describe("analytics settings (parseEventsConfig, also checked by parseConfig)", 
         EVENTS_RETRY_BASE_SECONDS: "5",
         EVENTS_RETRY_MAX_SECONDS: "600",
         EVENTS_REPLAY_SECRET: SECRET_32,
-      }),
+      }).events,
     ).toEqual({ endpoint: ENDPOINT, apiKey: "key-1", retryBaseSeconds: 5, retryMaxSeconds: 600, replaySecret: SECRET_32 });
   });
 
   it("treats empty values (as in a .dev.vars line) as unset", () => {
     const env = { EVENTS_ENDPOINT: "", EVENTS_API_KEY: "", EVENTS_RETRY_BASE_SECONDS: "", EVENTS_RETRY_MAX_SECONDS: "", EVENTS_REPLAY_SECRET: "" };
-    expect(parseEventsConfig(env)).toEqual(parseEventsConfig({}));
+    expect(configOf(env).events).toEqual(configOf({}).events);
   });
 
   it("allows an http endpoint outside production (a local fake service), never in production", () => {
     const local = { EVENTS_ENDPOINT: "http://127.0.0.1:9999/events", EVENTS_API_KEY: "k" };
-    expect(parseEventsConfig(local).endpoint).toBe(local.EVENTS_ENDPOINT);
+    expect(configOf(local).events.endpoint).toBe(local.EVENTS_ENDPOINT);
     const error = configError({ ...local, ENVIRONMENT: "production", SESSION_SECRET: SECRET_32 });
     expect(error.message).toMatch(/EVENTS_ENDPOINT must be an https URL in production/);
   });
@@ -162,8 +152,8 @@ describe("analytics settings (parseEventsConfig, also checked by parseConfig)", 
   });
 
   it("parseConfig fails on a bad analytics var too, and still returns only the app settings", () => {
-    expect(() => parseConfig({ EVENTS_RETRY_BASE_SECONDS: "soon" })).toThrow(/EVENTS_RETRY_BASE_SECONDS/);
-    expect(parseConfig({ EVENTS_ENDPOINT: ENDPOINT, EVENTS_API_KEY: "k" })).toEqual({
+    expect(() => configOf({ EVENTS_RETRY_BASE_SECONDS: "soon" }).app).toThrow(/EVENTS_RETRY_BASE_SECONDS/);
+    expect(configOf({ EVENTS_ENDPOINT: ENDPOINT, EVENTS_API_KEY: "k" }).app).toEqual({
       environment: "development",
       sessionSecret: DEV_SESSION_SECRET,
       signInOrigins: [],
@@ -177,7 +167,7 @@ describe("analytics retry schedule (wrangler.toml and the defaults)", () => {
   const consumers = toml.split("[[queues.consumers]]").slice(1);
   const consumer = (queue: string) => consumers.find((block) => new RegExp(`^\\s*queue = "${queue}"`, "m").test(block));
   const number = (block: string | undefined, key: string) => Number(new RegExp(`^${key} = (\\d+)`, "m").exec(block ?? "")?.[1]);
-  const defaults = parseEventsConfig({});
+  const defaults = configOf({}).events;
 
   it("doubles from the base delay up to the cap, in whole seconds", () => {
     expect([1, 2, 3, 4, 5, 6, 7, 20].map((attempt) => retryDelaySeconds(attempt, defaults))).toEqual([30, 60, 120, 240, 480, 900, 900, 900]);
@@ -208,7 +198,7 @@ describe("analytics retry schedule (wrangler.toml and the defaults)", () => {
 
 describe("parseAuthConfig (sign-in)", () => {
   it("defaults: the session secret, an OTP key derived from it, no previous key, no gateway", () => {
-    expect(parseAuthConfig({})).toEqual({
+    expect(configOf({}).auth).toEqual({
       environment: "development",
       sessionSecret: DEV_SESSION_SECRET,
       sessionSecretPrevious: null,
@@ -220,15 +210,15 @@ describe("parseAuthConfig (sign-in)", () => {
   });
 
   it("passkeys: the configured relying party exactly; unset, the request's own outside production and none in production", () => {
-    const configured = parseAuthConfig({ WEBAUTHN_RP_ID: "portal.example.com", WEBAUTHN_ORIGIN: "https://portal.example.com" });
+    const configured = configOf({ WEBAUTHN_RP_ID: "portal.example.com", WEBAUTHN_ORIGIN: "https://portal.example.com" }).auth;
     expect(configured.relyingParty).toEqual({ id: "portal.example.com", origin: "https://portal.example.com", name: "Partners Portal" });
     expect(relyingPartyFor(configured, "https://evil.example/authenticate")).toEqual(configured.relyingParty);
-    expect(relyingPartyFor(parseAuthConfig({}), "http://localhost:8787/authenticate")).toEqual({
+    expect(relyingPartyFor(configOf({}).auth, "http://localhost:8787/authenticate")).toEqual({
       id: "localhost",
       origin: "http://localhost:8787",
       name: "Partners Portal",
     });
-    const production = parseAuthConfig({ ENVIRONMENT: "production", SESSION_SECRET: SECRET_32 });
+    const production = configOf({ ENVIRONMENT: "production", SESSION_SECRET: SECRET_32 }).auth;
     expect(relyingPartyFor(production, "https://portal.example.com/authenticate")).toBeNull();
   });
 
@@ -243,18 +233,18 @@ describe("parseAuthConfig (sign-in)", () => {
       /https URL in production/,
     ],
   ])("refuses the passkey settings %j", (env, message) => {
-    expect(() => parseAuthConfig(env)).toThrow(message);
+    expect(() => configOf(env).auth).toThrow(message);
   });
 
   it("takes the previous session key, the OTP key and the gateway", () => {
-    const auth = parseAuthConfig({
+    const auth = configOf({
       ENVIRONMENT: "production",
       SESSION_SECRET: SECRET_32,
       SESSION_SECRET_PREVIOUS: "p".repeat(32),
       OTP_SECRET: "o".repeat(32),
       SMS_GATEWAY_URL: "https://sms.example.com/send",
       SMS_GATEWAY_TOKEN: "token",
-    });
+    }).auth;
     expect(auth).toMatchObject({
       sessionSecretPrevious: "p".repeat(32),
       otpSecret: "o".repeat(32),
@@ -264,7 +254,7 @@ describe("parseAuthConfig (sign-in)", () => {
   });
 
   it("leaves parseConfig's answer as it was", () => {
-    expect(parseConfig({ SESSION_SECRET_PREVIOUS: "p".repeat(32), SMS_GATEWAY_URL: "http://127.0.0.1:9/x", SMS_GATEWAY_TOKEN: "t" })).toEqual({
+    expect(configOf({ SESSION_SECRET_PREVIOUS: "p".repeat(32), SMS_GATEWAY_URL: "http://127.0.0.1:9/x", SMS_GATEWAY_TOKEN: "t" }).app).toEqual({
       environment: "development",
       sessionSecret: DEV_SESSION_SECRET,
       signInOrigins: [],
@@ -281,12 +271,12 @@ describe("parseAuthConfig (sign-in)", () => {
     [{ ENVIRONMENT: "production", SESSION_SECRET: SECRET_32, SMS_GATEWAY_URL: "http://sms.example.com", SMS_GATEWAY_TOKEN: "t" }, /https URL in production/],
     [{ SESSION_SECRET: SECRET_32, SESSION_SECRET_PREVIOUS: SECRET_32 }, /must differ/],
   ])("refuses %j, in parseConfig as well", (env, message) => {
-    expect(() => parseAuthConfig(env)).toThrow(message);
+    expect(() => configOf(env).auth).toThrow(message);
     expect(configError(env).message).toMatch(message);
   });
 
   it("treats empty sign-in vars as unset", () => {
-    expect(parseAuthConfig({ SESSION_SECRET_PREVIOUS: "", OTP_SECRET: "", SMS_GATEWAY_URL: "", SMS_GATEWAY_TOKEN: "" }).smsGatewayUrl).toBeNull();
+    expect(configOf({ SESSION_SECRET_PREVIOUS: "", OTP_SECRET: "", SMS_GATEWAY_URL: "", SMS_GATEWAY_TOKEN: "" }).auth.smsGatewayUrl).toBeNull();
   });
 });
 
@@ -295,18 +285,18 @@ describe("parseOidcConfig (OpenID Connect sign-in)", () => {
   const GOOGLE = { GOOGLE_ISSUER: "https://accounts.google.com", GOOGLE_CLIENT_ID: "g-id", GOOGLE_CLIENT_SECRET: "g-secret" };
 
   it("defaults: neither provider configured, redirects on the request's origin", () => {
-    expect(parseOidcConfig({})).toEqual({ environment: "development", microsoft: null, google: null, redirectBaseUrl: null, popupSize: null });
+    expect(configOf({}).oidc).toEqual({ environment: "development", microsoft: null, google: null, redirectBaseUrl: null, popupSize: null });
   });
 
   it("takes both providers (issuer without a trailing slash) and the redirect base's origin", () => {
     expect(
-      parseOidcConfig({
+      configOf({
         ENVIRONMENT: "production",
         SESSION_SECRET: SECRET_32,
         ...MICROSOFT,
         ...GOOGLE,
         OIDC_REDIRECT_BASE_URL: "https://portal.example.com/ignored",
-      }),
+      }).oidc,
     ).toEqual({
       environment: "production",
       microsoft: { issuer: "https://login.microsoftonline.com/common/v2.0", clientId: "ms-id", clientSecret: "ms-secret" },
@@ -317,23 +307,23 @@ describe("parseOidcConfig (OpenID Connect sign-in)", () => {
   });
 
   it("names the configured providers' origins for CSP form-action, and passes the popup size on as given", () => {
-    expect(parseConfig({ ...MICROSOFT, ...GOOGLE }).signInOrigins).toEqual(["https://login.microsoftonline.com", "https://accounts.google.com"]);
-    expect(parseConfig({ ...GOOGLE }).signInOrigins).toEqual(["https://accounts.google.com"]);
+    expect(configOf({ ...MICROSOFT, ...GOOGLE }).app.signInOrigins).toEqual(["https://login.microsoftonline.com", "https://accounts.google.com"]);
+    expect(configOf({ ...GOOGLE }).app.signInOrigins).toEqual(["https://accounts.google.com"]);
     // The browser decides what an invalid size means (483x600), so any text up to 40 characters is accepted here.
-    expect(parseOidcConfig({ SIGN_IN_POPUP_SIZE: "not a size" }).popupSize).toBe("not a size");
-    expect(() => parseConfig({ SIGN_IN_POPUP_SIZE: "9".repeat(41) })).toThrow(/SIGN_IN_POPUP_SIZE/);
+    expect(configOf({ SIGN_IN_POPUP_SIZE: "not a size" }).oidc.popupSize).toBe("not a size");
+    expect(() => configOf({ SIGN_IN_POPUP_SIZE: "9".repeat(41) }).app).toThrow(/SIGN_IN_POPUP_SIZE/);
   });
 
   it("treats empty values as unset and leaves parseConfig and parseAuthConfig as they were", () => {
     const env = { GOOGLE_ISSUER: "", GOOGLE_CLIENT_ID: "", GOOGLE_CLIENT_SECRET: "", ...MICROSOFT };
-    expect(parseOidcConfig(env).google).toBeNull();
-    expect(parseConfig(env)).toEqual({
+    expect(configOf(env).oidc.google).toBeNull();
+    expect(configOf(env).app).toEqual({
       environment: "development",
       sessionSecret: DEV_SESSION_SECRET,
       signInOrigins: ["https://login.microsoftonline.com"],
       serverTiming: false,
     });
-    expect(Object.keys(parseAuthConfig(env)).sort()).toEqual([
+    expect(Object.keys(configOf(env).auth).sort()).toEqual([
       "environment",
       "otpSecret",
       "relyingParty",
@@ -361,18 +351,18 @@ describe("parseOidcConfig (OpenID Connect sign-in)", () => {
       /OIDC_REDIRECT_BASE_URL must be an https URL in production/,
     ],
   ])("refuses %j, in parseConfig as well", (env, message) => {
-    expect(() => parseOidcConfig(env)).toThrow(message);
+    expect(() => configOf(env).oidc).toThrow(message);
     expect(configError(env).message).toMatch(message);
   });
 });
 
 describe("SERVER_TIMING", () => {
   it("is off unless set on, and never on in production, which must not describe its insides", () => {
-    expect(parseConfig({}).serverTiming).toBe(false);
-    expect(parseConfig({ SERVER_TIMING: "on" }).serverTiming).toBe(true);
-    expect(parseConfig({ SERVER_TIMING: "on", ENVIRONMENT: "test" }).serverTiming).toBe(true);
-    expect(parseConfig({ SERVER_TIMING: "on", ENVIRONMENT: "production", SESSION_SECRET: SECRET_32 }).serverTiming).toBe(false);
-    expect(() => parseConfig({ SERVER_TIMING: "yes" })).toThrow(/SERVER_TIMING must be on or off/);
+    expect(configOf({}).app.serverTiming).toBe(false);
+    expect(configOf({ SERVER_TIMING: "on" }).app.serverTiming).toBe(true);
+    expect(configOf({ SERVER_TIMING: "on", ENVIRONMENT: "test" }).app.serverTiming).toBe(true);
+    expect(configOf({ SERVER_TIMING: "on", ENVIRONMENT: "production", SESSION_SECRET: SECRET_32 }).app.serverTiming).toBe(false);
+    expect(() => configOf({ SERVER_TIMING: "yes" }).app).toThrow(/SERVER_TIMING must be on or off/);
   });
 });
 
@@ -381,10 +371,10 @@ describe("configOf", () => {
     const env = { ENVIRONMENT: "development", API_RATE_LIMIT_PER_MINUTE: "30" };
     const config = configOf(env);
     expect(configOf(env)).toBe(config);
-    expect(parseConfig(env)).toBe(config.app);
-    expect(parseAuthConfig(env)).toBe(config.auth);
-    expect(parseEventsConfig(env)).toBe(config.events);
-    expect(parseApiConfig(env)).toEqual({ rateLimitPerMinute: 30 });
+    expect(configOf(env).app).toBe(config.app);
+    expect(configOf(env).auth).toBe(config.auth);
+    expect(configOf(env).events).toBe(config.events);
+    expect(configOf(env).api).toEqual({ rateLimitPerMinute: 30 });
     // Another env is parsed on its own.
     expect(configOf({ ENVIRONMENT: "development" })).not.toBe(config);
   });
@@ -392,5 +382,16 @@ describe("configOf", () => {
   it("a bad Partner API setting fails the whole configuration, naming it", () => {
     expect(() => configOf({ API_RATE_LIMIT_PER_MINUTE: "lots" })).toThrow(ConfigError);
     expect(() => configOf({ API_RATE_LIMIT_PER_MINUTE: "lots" })).toThrow(/API_RATE_LIMIT_PER_MINUTE must be a whole number/);
+  });
+});
+
+describe("the Worker's Env type", () => {
+  it("types each secret and optional setting the parse reads as text or absent, beside wrangler.toml's bindings and vars", () => {
+    expectTypeOf<Env["SESSION_SECRET"]>().toEqualTypeOf<string | undefined>();
+    expectTypeOf<Env["SMS_GATEWAY_TOKEN"]>().toEqualTypeOf<string | undefined>();
+    expectTypeOf<Env["API_RATE_LIMIT_PER_MINUTE"]>().toEqualTypeOf<string | undefined>();
+    expectTypeOf<Env["DB"]>().toEqualTypeOf<D1Database>();
+    // @ts-expect-error: a name the parse does not read is no setting
+    expectTypeOf<Env["SESION_SECRET"]>();
   });
 });

@@ -16,6 +16,16 @@ describe("stack", () => {
     },
   );
 
+  it("types the Worker with the runtime types of a date at or after wrangler.toml's compatibility date", () => {
+    // Dated entrypoints of @cloudflare/workers-types stop at 2023-07-01; `latest` is the runtime as of the package's own
+    // date, which must not be older than the compatibility date the Worker runs with.
+    const compatibilityDate = /^compatibility_date = "(\d{4})-(\d{2})-(\d{2})"$/m.exec(read("wrangler.toml"))!.slice(1).join("");
+    const installed = (JSON.parse(read("node_modules/@cloudflare/workers-types/package.json")) as { version: string }).version;
+    const typesDate = /^4\.(\d{8})\./.exec(installed)![1]!;
+    expect(Number(typesDate)).toBeGreaterThanOrEqual(Number(compatibilityDate));
+    for (const config of ["tsconfig.json", "tsconfig.worker.json"]) expect(read(config)).toContain('"@cloudflare/workers-types/latest"');
+  });
+
   it("runs Remix v2 with React 18", () => {
     expect(pkg.dependencies["@remix-run/cloudflare"]).toMatch(/^2\./);
     expect(pkg.dependencies["@remix-run/react"]).toMatch(/^2\./);

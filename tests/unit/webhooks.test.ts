@@ -4,7 +4,7 @@ import { createHmac } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ConfigError, parseWebhooksConfig } from "#server/env";
+import { configOf, ConfigError } from "#server/env";
 import { nextStep, retrySchedule, webhookRetryDelaySeconds } from "#server/webhooks/backoff";
 import { envelopeOf, signingSecrets } from "#server/webhooks/delivery";
 import { disabledReason } from "#server/webhooks/notify";
@@ -244,7 +244,7 @@ describe("webhook signatures", () => {
 });
 
 describe("webhook retries", () => {
-  const defaults = parseWebhooksConfig({});
+  const defaults = configOf({}).webhooks;
 
   it("doubles from the base delay up to the cap", () => {
     const settings = { retryBaseSeconds: 60, retryMaxSeconds: 3600 };
@@ -286,15 +286,15 @@ describe("webhook retries", () => {
 
   it("takes test-sized settings from the environment and refuses nonsense", () => {
     expect(
-      parseWebhooksConfig({
+      configOf({
         WEBHOOKS_RETRY_BASE_SECONDS: "1",
         WEBHOOKS_RETRY_MAX_SECONDS: "2",
         WEBHOOKS_RETRY_WINDOW_SECONDS: "8",
         WEBHOOKS_TIMEOUT_SECONDS: "2",
-      }),
+      }).webhooks,
     ).toEqual({ environment: "development", retryBaseSeconds: 1, retryMaxSeconds: 2, retryWindowSeconds: 8, timeoutMs: 2000 });
-    expect(() => parseWebhooksConfig({ WEBHOOKS_RETRY_BASE_SECONDS: "10", WEBHOOKS_RETRY_MAX_SECONDS: "5" })).toThrow(ConfigError);
-    expect(() => parseWebhooksConfig({ WEBHOOKS_RETRY_BASE_SECONDS: "soon" })).toThrow(ConfigError);
-    expect(() => parseWebhooksConfig({ WEBHOOKS_TIMEOUT_SECONDS: "0" })).toThrow(ConfigError);
+    expect(() => configOf({ WEBHOOKS_RETRY_BASE_SECONDS: "10", WEBHOOKS_RETRY_MAX_SECONDS: "5" }).webhooks).toThrow(ConfigError);
+    expect(() => configOf({ WEBHOOKS_RETRY_BASE_SECONDS: "soon" }).webhooks).toThrow(ConfigError);
+    expect(() => configOf({ WEBHOOKS_TIMEOUT_SECONDS: "0" }).webhooks).toThrow(ConfigError);
   });
 });

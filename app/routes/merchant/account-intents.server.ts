@@ -38,13 +38,13 @@ export async function accountIntent(args: IntentArgs, intent: AccountIntent): Pr
     });
     if (clash) return refuse({ account_number: CLASH }, values, intent);
     await requestChange(tenant, deps.meta, { kind: "settlement_account", action: "create", after: { merchant_id: merchant.id, ...wanted } });
-    throw await redirectWithFlash(request, context.config, here, { kind: "success", message: `The new settlement account: ${SENT_FOR_APPROVAL}` });
+    throw await redirectWithFlash(request, context.config.app, here, { kind: "success", message: `The new settlement account: ${SENT_FOR_APPROVAL}` });
   }
 
   const account = await postedAccount(args);
   if (intent === "deactivate-account") {
     await requestChange(tenant, deps.meta, { kind: "settlement_account", action: "deactivate", targetId: account.id });
-    throw await redirectWithFlash(request, context.config, here, { kind: "success", message: `Deactivating the settlement account: ${SENT_FOR_APPROVAL}` });
+    throw await redirectWithFlash(request, context.config.app, here, { kind: "success", message: `Deactivating the settlement account: ${SENT_FOR_APPROVAL}` });
   }
 
   if (merchant.status !== "active") return refuse({ form: "The settlement accounts of an inactive merchant cannot change." }, values, intent);
@@ -65,5 +65,5 @@ export async function accountIntent(args: IntentArgs, intent: AccountIntent): Pr
     return refuse({ account_number: CLASH }, values, intent);
   }
   await requestChange(tenant, deps.meta, { kind: "settlement_account", action: "update", targetId: account.id, after });
-  throw await redirectWithFlash(request, context.config, here, { kind: "success", message: `The change to the settlement account: ${SENT_FOR_APPROVAL}` });
+  throw await redirectWithFlash(request, context.config.app, here, { kind: "success", message: `The change to the settlement account: ${SENT_FOR_APPROVAL}` });
 }

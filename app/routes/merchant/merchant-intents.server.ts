@@ -42,11 +42,11 @@ export async function merchantIntent(args: IntentArgs, intent: MerchantIntent): 
         return refuse({ tin: "Another merchant already has this TIN, or a pending request would give it one." }, values, intent);
       }
       await requestChange(tenant, deps.meta, { kind: "merchant", action: "update", targetId: merchant.id, after });
-      throw await redirectWithFlash(request, context.config, here, { kind: "success", message: `The change to ${merchant.name}: ${SENT_FOR_APPROVAL}` });
+      throw await redirectWithFlash(request, context.config.app, here, { kind: "success", message: `The change to ${merchant.name}: ${SENT_FOR_APPROVAL}` });
     }
     case "deactivate-merchant": {
       await requestChange(tenant, deps.meta, { kind: "merchant", action: "deactivate", targetId: merchant.id });
-      throw await redirectWithFlash(request, context.config, here, { kind: "success", message: `Deactivating ${merchant.name}: ${SENT_FOR_APPROVAL}` });
+      throw await redirectWithFlash(request, context.config.app, here, { kind: "success", message: `Deactivating ${merchant.name}: ${SENT_FOR_APPROVAL}` });
     }
   }
 }

@@ -40,7 +40,7 @@ export async function policyAction(request: Request, context: AppLoadContext, { 
   } catch (error) {
     return refuse({ form: refusalMessage(request, error) });
   }
-  throw await redirectWithFlash(request, context.config, paths.settings("business"), {
+  throw await redirectWithFlash(request, context.config.app, paths.settings("business"), {
     kind: "success",
     message: `Sent for approval: once another administrator approves it, every decision ${wanted ? "needs a passkey" : "may be checked by a passkey or a code"}.`,
   });

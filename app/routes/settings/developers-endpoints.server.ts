@@ -131,9 +131,9 @@ export async function endpointsAction(
   requirePermission(tenant, "manage:developer");
   const intent = form.intent;
   if (!isEndpointIntent(intent)) return refuse({ form: NOT_UNDERSTOOD });
-  const environment = context.config.environment;
+  const environment = context.config.app.environment;
   const flash = async (message: string, to = back, kind: "success" | "warning" = "success") => {
-    throw await redirectWithFlash(request, context.config, to, { kind, message });
+    throw await redirectWithFlash(request, context.config.app, to, { kind, message });
   };
 
   if (intent === "create" || intent === "edit") {
@@ -212,14 +212,14 @@ export async function endpointsAction(
           return data<EndpointActionData>({ intent, endpointId, ...secret }, { headers: { "Cache-Control": "no-store" } });
         });
       case "test":
-        return data<EndpointActionData>({ intent, endpointId, result: outcome(await sendWebhookTestEvent(tenant, context.cloudflare.env, endpointId)) });
+        return data<EndpointActionData>({ intent, endpointId, result: outcome(await sendWebhookTestEvent(tenant, context.config.webhooks, endpointId)) });
       case "resend": {
         if (!("deliveryId" in parsed.output)) return refuse({ form: NOT_UNDERSTOOD });
         // A delivery of another endpoint (of this business) is not this page's.
         const delivery = await getWebhookDelivery(tenant, parsed.output.deliveryId);
         if (delivery?.endpointId !== endpointId) pageNotFound(request);
         return await checked(checkBindings.endpoint("resend", delivery.id), async () => {
-          const result = await resendWebhookDelivery(tenant, context.cloudflare.env, delivery.id);
+          const result = await resendWebhookDelivery(tenant, context.config.webhooks, delivery.id);
           return await flash(`Sent again. ${outcomeText(outcome(result))}`, back, result.delivered ? "success" : "warning");
         });
       }

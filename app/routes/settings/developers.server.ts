@@ -68,7 +68,7 @@ export async function loadDevelopers(request: Request, deps: AuthDeps, tenant: T
       ? { action: asked.output.confirm, keyId: target.id, name: target.name, prefix: target.prefix }
       : null;
   return {
-    environment: context.config.environment,
+    environment: context.config.app.environment,
     keys: rows,
     confirm,
     conflicts: {
@@ -129,7 +129,7 @@ export async function developersAction(request: Request, context: AppLoadContext
     const parsed = v.safeParse(CreateForm, form);
     if (!parsed.success) return refuse({ name: parsed.issues[0].message }, typed, "create-key");
     return checked(checkBindings.apiKey("create", await fingerprintOf(parsed.output.name)), async () => {
-      const { secret, row } = await makeApiKey(parsed.output.name, context.config.environment);
+      const { secret, row } = await makeApiKey(parsed.output.name, context.config.app.environment);
       try {
         await registerKeyHashStatement(deps.db, tenant.businessId, row.secretHash).run();
         await createApiKey(tenant, deps.meta, row, deps.now());
@@ -149,7 +149,7 @@ export async function developersAction(request: Request, context: AppLoadContext
       if (!old) pageNotFound(request);
       return await checked(checkBindings.apiKey("roll", keyId), async () => {
         // The new key keeps the old one's name, so the list reads as one key that changed.
-        const { secret, row } = await makeApiKey(old.name, context.config.environment);
+        const { secret, row } = await makeApiKey(old.name, context.config.app.environment);
         // The directory first: a key whose own row never lands is found there but is no key.
         await registerKeyHashStatement(deps.db, tenant.businessId, row.secretHash).run();
         await rollApiKey(tenant, deps.meta, keyId, row, ROLL_GRACE_MS, deps.now());
@@ -161,7 +161,7 @@ export async function developersAction(request: Request, context: AppLoadContext
     // Another business's or an unknown key is the 404 page; a key already rolled or revoked is said on the tab.
     return refuse({ form: refusalMessage(request, error) });
   }
-  throw await redirectWithFlash(request, context.config, DEVELOPERS_URL, {
+  throw await redirectWithFlash(request, context.config.app, DEVELOPERS_URL, {
     kind: "success",
     message: "The key is revoked. Requests made with it are refused from now on.",
   });

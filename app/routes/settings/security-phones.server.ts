@@ -63,5 +63,5 @@ export async function phonesAction(request: Request, context: AppLoadContext, si
   if (wait !== null) return answer({ sentTo: phone, typed, errors: { code: tooManyMessage(wait) } }, 429);
   const confirmed = await confirmPhoneProof(deps, session, tenant.businessId, phone, parsed.output.code);
   if (!confirmed.ok) return answer({ sentTo: phone, typed, errors: { code: confirmed.message } }, confirmed.retryAfterSeconds ? 429 : 400);
-  throw await redirectWithFlash(request, context.config, SECURITY_URL, { kind: "success", message: PHONE_MESSAGES.linked(phone.masked) });
+  throw await redirectWithFlash(request, context.config.app, SECURITY_URL, { kind: "success", message: PHONE_MESSAGES.linked(phone.masked) });
 }

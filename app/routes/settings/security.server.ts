@@ -60,19 +60,19 @@ export async function securityAction(
     const { removed, sessionsEnded } = await removePasskey(deps, session, parsed.output.passkeyId);
     if (!removed) return data<Refusal>({ errors: { form: "That passkey was already removed." }, values: null }, { status: 404 });
     const others = sessionsEnded === 0 ? "" : ` Your ${sessionsEnded === 1 ? "other session was" : `${sessionsEnded} other sessions were`} signed out.`;
-    throw await redirectWithFlash(request, context.config, SECURITY_URL, { kind: "success", message: `The passkey is removed.${others}` });
+    throw await redirectWithFlash(request, context.config.app, SECURITY_URL, { kind: "success", message: `The passkey is removed.${others}` });
   }
   if (parsed.output.intent === "rename-passkey") {
     const renamed = await renamePasskey(deps, session, parsed.output.passkeyId, parsed.output.name);
     if (!renamed) return data<Refusal>({ errors: { form: "That passkey was already removed." }, values: null }, { status: 404 });
-    throw await redirectWithFlash(request, context.config, SECURITY_URL, { kind: "success", message: "The passkey is renamed." });
+    throw await redirectWithFlash(request, context.config.app, SECURITY_URL, { kind: "success", message: "The passkey is renamed." });
   }
   if (parsed.output.intent === "sign-out-everywhere") {
     const { setCookie } = await signOutEverywhere(request, deps, session);
     const headers = new Headers({ "Set-Cookie": setCookie });
     headers.append(
       "Set-Cookie",
-      await flashCookie(request, context.config, { kind: "success", message: "You are signed out on every device, this one included." }),
+      await flashCookie(request, context.config.app, { kind: "success", message: "You are signed out on every device, this one included." }),
     );
     throw redirect(session.returnUrl, { headers });
   }
@@ -80,5 +80,5 @@ export async function securityAction(
   const revoked = await revokeOwnSession(deps, session, parsed.output.sessionId);
   // Not one of this person's sessions (or already ended): not found, said on the tab.
   if (!revoked) return data<Refusal>({ errors: { form: "That session has already ended." }, values: null }, { status: 404 });
-  throw await redirectWithFlash(request, context.config, SECURITY_URL, { kind: "success", message: "That session is signed out." });
+  throw await redirectWithFlash(request, context.config.app, SECURITY_URL, { kind: "success", message: "That session is signed out." });
 }

@@ -147,7 +147,7 @@ export async function teamAction(request: Request, context: AppLoadContext, deps
     } catch (error) {
       return refuse({ form: refusalMessage(request, error) }, values);
     }
-    throw await redirectWithFlash(request, context.config, TEAM_URL, {
+    throw await redirectWithFlash(request, context.config.app, TEAM_URL, {
       kind: "success",
       message: `The invitation for ${invite.name} is sent for approval. ${APPROVAL_NOTE}`,
     });
@@ -165,13 +165,13 @@ export async function teamAction(request: Request, context: AppLoadContext, deps
     const role = parsed.output.role;
     if (!canGrantRole(tenant.role, role)) return refuse({ form: `Your role cannot grant ${role}.` });
     await requestChange(tenant, deps.meta, { kind: "employee", action: "update", targetId: employee.userId, after: { role } });
-    throw await redirectWithFlash(request, context.config, TEAM_URL, {
+    throw await redirectWithFlash(request, context.config.app, TEAM_URL, {
       kind: "success",
       message: `The role change for ${employee.name} (${employee.role} to ${role}) is sent for approval. ${APPROVAL_NOTE}`,
     });
   }
   await requestChange(tenant, deps.meta, { kind: "employee", action: "deactivate", targetId: employee.userId });
-  throw await redirectWithFlash(request, context.config, TEAM_URL, {
+  throw await redirectWithFlash(request, context.config.app, TEAM_URL, {
     kind: "success",
     message: `Deactivating ${employee.name} is sent for approval. ${APPROVAL_NOTE}`,
   });
