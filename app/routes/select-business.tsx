@@ -2,7 +2,7 @@
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import * as v from "valibot";
-import { listMemberBusinesses } from "#server/auth/businesses";
+import { listMemberBusinesses } from "#server/team/memberships.db";
 import { authDeps } from "#server/auth/deps";
 import { requireVerified } from "#server/auth/guards";
 import { requireSameOrigin } from "#server/auth/origin";

@@ -1,40 +1,28 @@
 // A fresh check before what matters (docs/decisions/027-fresh-checks.md). Deciding any approval
 // request, asking for a transfer or a refund, and making or rolling API keys and webhook endpoints need a check made
 // within the last 5 minutes, in this session, for exactly that action: a passkey (functions/auth/passkeys.ts), or
-// else a one-time code by SMS. The action uses the check up (once) just before it writes; without one it answers 428
-// with what the page needs to ask for one (app/components/fresh-check.tsx), and the page sends the form again after.
+// else a one-time code by SMS (under the rules of every code: functions/auth/one-time-codes.ts). The action uses the
+// check up (once) just before it writes; without one it answers 428 with what the page needs to ask for one
+// (app/components/fresh-check.tsx), and the page sends the form again after.
 // A business may require passkeys for every decision (business_policies, changed through an approval request).
 // Each check made, each code sent or refused, and each check used is in the audit log.
 import { data } from "@remix-run/cloudflare";
 import { signInAuditStatement, ifChangedAuditStatement } from "../audit/audit.db";
-import { clearBatchGuardsStatement } from "../platform/batch-guards.db";
 import {
-  checkCodeGuardStatement,
   getSecurityPolicy,
   insertFreshCheckStatement,
-  newestCheckCode,
-  newestCheckCodeAt,
   giveBackFreshCheck,
   openFreshCheck,
   spendFreshCheckStatement,
   type CheckMethod,
   type CheckOwner,
 } from "./fresh-checks.db";
-import {
-  challengeState,
-  consumeChallengeStatement,
-  countStatement,
-  countTry,
-  deleteChallengeStatement,
-  insertChallengeStatement,
-  type CounterRow,
-} from "./one-time-codes.db";
 import { isLinkedNumber } from "../team/people.db";
 import type { Tenant } from "../tenancy/tenant";
 import { iso, type AuthDeps } from "./deps";
 import type { VerifiedSession } from "./guards";
 import type { TenantRequest } from "../guards";
-import { codeHmac, constantTimeEqual, newCode, OTP, readCounter } from "./otp";
+import { CODE_MESSAGES, sendCode, verifyCode, type CodePhone, type CodePurpose } from "./one-time-codes";
 import type { SessionData } from "./session";
 import type { SmsPort } from "../sms/sms";
 import { sha256Hex } from "../platform/sha256";
@@ -108,27 +96,22 @@ export interface CheckNeeded {
   action: string;
 }
 
+const tooManyCodes = (minutes: number) => `Too many codes were sent. Try again in ${minutes} minutes.`;
+
 export const CHECK_MESSAGES = {
+  ...CODE_MESSAGES,
   noPhone: "No phone number is linked to your account: add a passkey in Settings → Security.",
   noPasskey: "You have no passkey yet: add one in Settings → Security, or use a code.",
   noSms: "Text messages cannot be sent right now. Use your passkey, or try again later.",
-  deliveryFailed: "We could not send the code. Please try again in a moment.",
-  cooldown: (seconds: number) => `Please wait ${seconds} seconds before asking for a new code.`,
-  limit: (minutes: number) => `Too many codes were sent. Try again in ${minutes} minutes.`,
+  // One sentence for both windows: in the middle of an action, which one is full changes nothing the person can do.
+  phoneLimit: tooManyCodes,
+  accountLimit: tooManyCodes,
   lockedOut: (minutes: number) => `Too many wrong codes. Checks by code are locked for ${minutes} minutes.`,
   passkeyOnly: "This business asks for a passkey for every decision: a code does not do.",
-  noCode: "Ask for a code first.",
-  used: "This code has already been used. Ask for a new one.",
-  expired: "This code has expired. Ask for a new one.",
-  noTriesLeft: "Too many wrong tries for this code. Ask for a new one.",
-  wrong: (left: number) => `That code is not right. ${left} ${left === 1 ? "try" : "tries"} left.`,
-  malformed: "Enter the 6-digit code from the text message.",
   ended: "Your session has ended. Sign in again.",
 } as const;
 
 export type CheckRefused = { ok: false; message: string; retryAfterSeconds?: number };
-
-const minutesUntil = (ms: number) => Math.max(1, Math.ceil(ms / 60_000));
 
 function ownerOf(session: Pick<SessionData, "sid" | "sub">, businessId: string): CheckOwner {
   return { businessId, sessionId: session.sid, userId: session.sub };
@@ -280,100 +263,31 @@ export async function checkPhone(deps: AuthDeps, session: SessionData): Promise<
   return msisdn;
 }
 
-export function checkSmsBody(code: string, binding: string): string {
-  return `Your Partners Portal code to ${purposeOf(binding)} is ${code}. It expires in 5 minutes. Never share it.`;
-}
-
 /**
- * Sends a code for a check. Counted in the sign-in code's hourly windows (per phone, per account, wrong codes), with
- * a cooldown between check codes, in one batch that rolls back if any says no; then sent.
+ * Codes for a check, and for a new phone's proof: each names the action it is for (a code sent for one never checks
+ * another), asked for in a business, counted in the same hourly windows as sign-in's codes.
  */
+export const CHECK_CODES: CodePurpose = {
+  kind: "bound",
+  stage: "business_chosen",
+  audit: { sent: "auth.check.code_sent", sendFailed: "auth.check.code_send_failed", failure: "auth.check.code_failure", lockout: "auth.check.code_lockout" },
+  messages: CHECK_MESSAGES,
+  smsBody: (code, binding) => `Your Partners Portal code to ${purposeOf(binding ?? "")} is ${code}. It expires in 5 minutes. Never share it.`,
+};
+
+const askerOf = (session: VerifiedSession, businessId: string) => ({ sessionId: session.sid, userId: session.sub, businessId });
+
+/** Sends a code for a check, bound to `binding`. */
 export async function sendCheckCode(
   deps: AuthDeps,
   session: VerifiedSession,
   businessId: string,
   binding: string,
-  phone: { msisdn: string; masked: string },
+  phone: CodePhone,
   sms: SmsPort | null,
 ): Promise<{ ok: true; resendAfterSeconds: number } | CheckRefused> {
-  if (!sms) return { ok: false, message: CHECK_MESSAGES.noSms };
-  const now = deps.now();
-  const id = crypto.randomUUID();
-  const code = newCode();
-  const actor = { userId: session.sub, businessId };
-  const windowEdge = now - OTP.windowMs;
-  try {
-    await deps.db.batch([
-      countStatement(deps.db, "sends", "phone", phone.msisdn, now, windowEdge),
-      countStatement(deps.db, "sends", "account", session.sub, now, windowEdge),
-      checkCodeGuardStatement(deps.db, {
-        sessionId: session.sid,
-        userId: session.sub,
-        msisdn: phone.msisdn,
-        cooldownEdge: iso(now - OTP.resendCooldownMs),
-        phoneSends: OTP.phoneSendsPerWindow,
-        accountSends: OTP.accountSendsPerWindow,
-        accountFailures: OTP.accountFailuresPerWindow,
-      }),
-      insertChallengeStatement(deps.db, {
-        id,
-        sessionId: session.sid,
-        userId: session.sub,
-        msisdn: phone.msisdn,
-        codeHmac: await codeHmac(deps.config.otpSecret, id, code),
-        binding,
-        createdAt: iso(now),
-        expiresAt: iso(now + OTP.ttlMs),
-      }),
-      clearBatchGuardsStatement(deps.db),
-      signInAuditStatement(
-        actor,
-        deps.db,
-        deps.meta,
-        { action: "auth.check.code_sent", entity: "otp_challenge", entityId: id, after: { to: phone.masked, via: sms.kind, binding } },
-        iso(now),
-      ),
-    ]);
-  } catch (error) {
-    if (!(error instanceof Error) || !error.message.includes("CHECK constraint failed")) throw error;
-    return whyCodeRefused(deps, session, phone.msisdn, now);
-  }
-  try {
-    await sms.send({ to: phone.msisdn, body: checkSmsBody(code, binding) });
-  } catch {
-    await deleteChallengeStatement(deps.db, id).run();
-    return { ok: false, message: CHECK_MESSAGES.deliveryFailed };
-  }
-  return { ok: true, resendAfterSeconds: OTP.resendCooldownMs / 1000 };
-}
-
-/** The person's wrong codes this hour (sign-in's and checks' together) lock checks by code; the account's window as read. */
-async function codeLockout(deps: AuthDeps, userId: string, now: number): Promise<{ refused: CheckRefused | null; account: CounterRow & { endsAt: number } }> {
-  const account = await readCounter(deps.db, "account", userId, now);
-  if (account.failures < OTP.accountFailuresPerWindow) return { refused: null, account };
-  const refused = {
-    ok: false as const,
-    message: CHECK_MESSAGES.lockedOut(minutesUntil(account.endsAt - now)),
-    retryAfterSeconds: Math.ceil((account.endsAt - now) / 1000),
-  };
-  return { refused, account };
-}
-
-async function whyCodeRefused(deps: AuthDeps, session: VerifiedSession, msisdn: string, now: number): Promise<CheckRefused> {
-  const last = await newestCheckCodeAt(deps.db, session.sid);
-  const lastAt = last ? Date.parse(last.created_at) : Number.NEGATIVE_INFINITY;
-  if (lastAt > now - OTP.resendCooldownMs) {
-    const retryAfterSeconds = Math.ceil((lastAt + OTP.resendCooldownMs - now) / 1000);
-    return { ok: false, message: CHECK_MESSAGES.cooldown(retryAfterSeconds), retryAfterSeconds };
-  }
-  const { refused, account } = await codeLockout(deps, session.sub, now);
-  if (refused) return refused;
-  const phone = await readCounter(deps.db, "phone", msisdn, now);
-  const ends = phone.sends >= OTP.phoneSendsPerWindow ? phone.endsAt : account.endsAt;
-  if (phone.sends >= OTP.phoneSendsPerWindow || account.sends >= OTP.accountSendsPerWindow) {
-    return { ok: false, message: CHECK_MESSAGES.limit(minutesUntil(ends - now)), retryAfterSeconds: Math.ceil((ends - now) / 1000) };
-  }
-  return { ok: false, message: CHECK_MESSAGES.ended };
+  const sent = await sendCode(deps, CHECK_CODES, askerOf(session, businessId), phone, binding, sms);
+  return sent.ok ? { ok: true, resendAfterSeconds: sent.resendAfterSeconds } : sent;
 }
 
 /** Checks a typed code against the session's newest code for this binding; a right one makes the check (one batch). */
@@ -384,45 +298,9 @@ export async function verifyCheckCode(
   binding: string,
   typed: string,
 ): Promise<{ ok: true } | CheckRefused> {
-  const now = deps.now();
-  const code = typed.trim();
-  if (!/^\d{6}$/.test(code)) return { ok: false, message: CHECK_MESSAGES.malformed };
-  const { refused } = await codeLockout(deps, session.sub, now);
-  if (refused) return refused;
-  const challenge = await newestCheckCode(deps.db, session.sid, session.sub, binding);
-  if (!challenge) return { ok: false, message: CHECK_MESSAGES.noCode };
-  if (challenge.consumed_at !== null) return { ok: false, message: CHECK_MESSAGES.used };
-  if (challenge.expires_at <= iso(now)) return { ok: false, message: CHECK_MESSAGES.expired };
-  const counted = await countTry(deps.db, challenge.id, OTP.maxTries, iso(now));
-  if (!counted) {
-    const fresh = await challengeState(deps.db, challenge.id);
-    if (fresh?.consumed_at) return { ok: false, message: CHECK_MESSAGES.used };
-    if (!fresh || fresh.expires_at <= iso(now)) return { ok: false, message: CHECK_MESSAGES.expired };
-    return { ok: false, message: CHECK_MESSAGES.noTriesLeft };
-  }
-  const actor = { userId: session.sub, businessId };
-  const expected = await codeHmac(deps.config.otpSecret, challenge.id, code);
-  if (!constantTimeEqual(expected, challenge.code_hmac)) {
-    const windowEdge = now - OTP.windowMs;
-    await deps.db.batch([
-      countStatement(deps.db, "failures", "account", session.sub, now, windowEdge),
-      countStatement(deps.db, "failures", "phone", challenge.msisdn, now, windowEdge),
-      signInAuditStatement(
-        actor,
-        deps.db,
-        deps.meta,
-        { action: "auth.check.code_failure", entity: "otp_challenge", entityId: challenge.id, after: { attempt: counted.attempts, binding } },
-        iso(now),
-      ),
-    ]);
-    const left = OTP.maxTries - counted.attempts;
-    return { ok: false, message: left > 0 ? CHECK_MESSAGES.wrong(left) : CHECK_MESSAGES.noTriesLeft };
-  }
-  const [consumed] = await deps.db.batch([
-    consumeChallengeStatement(deps.db, challenge.id, iso(now)),
+  const checked = await verifyCode(deps, CHECK_CODES, askerOf(session, businessId), binding, typed, (code) =>
     // Only if this request consumed the code (two requests with the right code: one check).
-    ...freshCheckStatements(deps, session, businessId, binding, "sms", challenge.id, true),
-  ]);
-  if ((consumed?.meta.changes ?? 0) !== 1) return { ok: false, message: CHECK_MESSAGES.used };
-  return { ok: true };
+    freshCheckStatements(deps, session, businessId, binding, "sms", code.id, true),
+  );
+  return checked.ok ? { ok: true } : checked;
 }

@@ -1,7 +1,7 @@
-// Fresh checks (decision 027): the check rows, the one-time codes sent for a check, and the business's
-// security policy. A check belongs to a session in the core database (like the codes and passkeys it comes from), so the
-// check functions take db first and still bind the business; the policy is the business's own row, tenant first.
-import type { ChallengeRow } from "./one-time-codes.db";
+// Fresh checks (decision 027): the check rows and the business's security policy; the codes sent for a check are
+// one-time codes like sign-in's (functions/auth/one-time-codes.db.ts). A check belongs to a session in the core database
+// (like the codes and passkeys it comes from), so the check functions take db first and still bind the business; the
+// policy is the business's own row, tenant first.
 import type { Db, Tenant } from "../tenancy/tenant";
 
 export type CheckMethod = "passkey" | "sms";
@@ -70,46 +70,6 @@ export async function openFreshCheck(db: Db, owner: CheckOwner, binding: string,
     )
     .bind(owner.sessionId, owner.userId, owner.businessId, binding, now)
     .first<{ expires_at: string; method: CheckMethod }>();
-}
-
-/**
- * A batch_guards row that rolls a check code's batch back when the session has ended or a code for a check was sent
- * in the last cooldown, or the person's hourly windows are full (the sign-in code's own counters, otp_counters).
- */
-export function checkCodeGuardStatement(
-  db: Db,
-  limits: { sessionId: string; userId: string; msisdn: string; cooldownEdge: string; phoneSends: number; accountSends: number; accountFailures: number },
-): D1PreparedStatement {
-  return db
-    .prepare(
-      `INSERT INTO batch_guards (ok, reason) VALUES (coalesce((
-         (SELECT sends FROM otp_counters WHERE scope = 'phone' AND key = ?3) <= ?5
-         AND (SELECT sends FROM otp_counters WHERE scope = 'account' AND key = ?2) <= ?6
-         AND (SELECT failures FROM otp_counters WHERE scope = 'account' AND key = ?2) < ?7
-         AND NOT EXISTS (SELECT 1 FROM otp_challenges WHERE session_id = ?1 AND binding IS NOT NULL AND created_at > ?4)
-         AND EXISTS (SELECT 1 FROM sessions WHERE id = ?1 AND user_id = ?2 AND revoked_at IS NULL AND stage = 'business_chosen')
-       ), 0), 'check code limits')`,
-    )
-    .bind(limits.sessionId, limits.userId, limits.msisdn, limits.cooldownEdge, limits.phoneSends, limits.accountSends, limits.accountFailures);
-}
-
-/** When this session's newest check code was sent. */
-export async function newestCheckCodeAt(db: Db, sessionId: string): Promise<{ created_at: string } | null> {
-  return db
-    .prepare("SELECT created_at FROM otp_challenges WHERE session_id = ? AND binding IS NOT NULL ORDER BY created_at DESC LIMIT 1")
-    .bind(sessionId)
-    .first<{ created_at: string }>();
-}
-
-/** The session's newest code for exactly this binding (a code sent for one action never checks another). */
-export async function newestCheckCode(db: Db, sessionId: string, userId: string, binding: string): Promise<ChallengeRow | null> {
-  return db
-    .prepare(
-      `SELECT id, msisdn, code_hmac, attempts, expires_at, consumed_at FROM otp_challenges
-       WHERE session_id = ? AND user_id = ? AND binding = ? ORDER BY created_at DESC LIMIT 1`,
-    )
-    .bind(sessionId, userId, binding)
-    .first<ChallengeRow>();
 }
 
 // ---------------------------------------------------------------- the business's security policy

@@ -1,6 +1,14 @@
-// One-time codes (otp_challenges) and their hourly counters (otp_counters). A code is asked for before
-// any business is chosen, so these take db first. The rules they enforce are in functions/auth/otp.ts.
+// One-time codes (otp_challenges) and their hourly counters (otp_counters), for every purpose: a sign-in code names no
+// binding, a code for a fresh check (or a phone's proof) names the action it is for. Codes live in the core database
+// beside the sessions they belong to, so these take db first. The rules they enforce are in
+// functions/auth/one-time-codes.ts.
 import type { Db } from "../tenancy/tenant";
+
+/** Which codes a purpose counts as its own: sign-in's name no binding, a check's name one. */
+export type CodeKind = "sign-in" | "bound";
+
+/** The session stage a code may be asked for in (functions/auth/sign-in-sessions.db.ts). */
+export type CodeStage = "identified" | "business_chosen";
 
 export type CounterScope = "phone" | "account";
 
@@ -39,8 +47,11 @@ export interface SendLimits {
   accountSends: number;
   accountFailures: number;
   sessionId: string;
-  /** A code newer than this holds up the next one. */
+  /** A code of the same kind newer than this holds up the next one. */
   cooldownEdge: string;
+  kind: CodeKind;
+  /** The stage the session must still be in. */
+  stage: CodeStage;
 }
 
 /** A batch_guards row that rolls the send batch back if a limit, the cooldown or the session says no. */
@@ -51,11 +62,21 @@ export function sendGuardStatement(db: Db, limits: SendLimits): D1PreparedStatem
          (SELECT sends FROM otp_counters WHERE scope = 'phone' AND key = ?1) <= ?2
          AND (SELECT sends FROM otp_counters WHERE scope = 'account' AND key = ?3) <= ?4
          AND (SELECT failures FROM otp_counters WHERE scope = 'account' AND key = ?3) < ?5
-         AND NOT EXISTS (SELECT 1 FROM otp_challenges WHERE session_id = ?6 AND created_at > ?7)
-         AND EXISTS (SELECT 1 FROM sessions WHERE id = ?6 AND user_id = ?3 AND revoked_at IS NULL AND stage = 'identified')
-       ), 0), 'otp send limits')`,
+         AND NOT EXISTS (SELECT 1 FROM otp_challenges WHERE session_id = ?6 AND (binding IS NOT NULL) = ?8 AND created_at > ?7)
+         AND EXISTS (SELECT 1 FROM sessions WHERE id = ?6 AND user_id = ?3 AND revoked_at IS NULL AND stage = ?9)
+       ), 0), 'code send limits')`,
     )
-    .bind(limits.msisdn, limits.phoneSends, limits.userId, limits.accountSends, limits.accountFailures, limits.sessionId, limits.cooldownEdge);
+    .bind(
+      limits.msisdn,
+      limits.phoneSends,
+      limits.userId,
+      limits.accountSends,
+      limits.accountFailures,
+      limits.sessionId,
+      limits.cooldownEdge,
+      limits.kind === "bound" ? 1 : 0,
+      limits.stage,
+    );
 }
 
 export interface NewChallenge {
@@ -66,8 +87,8 @@ export interface NewChallenge {
   codeHmac: string;
   createdAt: string;
   expiresAt: string;
-  /** The action a code for a fresh check is for (functions/auth/fresh-check.ts); none for a sign-in code. */
-  binding?: string;
+  /** The action a code for a fresh check is for (functions/auth/fresh-check.ts); null for a sign-in code. */
+  binding: string | null;
 }
 
 export function insertChallengeStatement(db: Db, challenge: NewChallenge): D1PreparedStatement {
@@ -83,7 +104,7 @@ export function insertChallengeStatement(db: Db, challenge: NewChallenge): D1Pre
       challenge.codeHmac,
       challenge.createdAt,
       challenge.expiresAt,
-      challenge.binding ?? null,
+      challenge.binding,
     );
 }
 
@@ -91,11 +112,11 @@ export function deleteChallengeStatement(db: Db, challengeId: string): D1Prepare
   return db.prepare("DELETE FROM otp_challenges WHERE id = ?").bind(challengeId);
 }
 
-/** When the session's newest code was made. */
-export async function newestChallengeAt(db: Db, sessionId: string): Promise<{ created_at: string } | null> {
+/** When the session's newest code of this kind was made (the resend cooldown). */
+export async function newestChallengeAt(db: Db, sessionId: string, kind: CodeKind): Promise<{ created_at: string } | null> {
   return db
-    .prepare("SELECT created_at FROM otp_challenges WHERE session_id = ? ORDER BY created_at DESC LIMIT 1")
-    .bind(sessionId)
+    .prepare("SELECT created_at FROM otp_challenges WHERE session_id = ? AND (binding IS NOT NULL) = ? ORDER BY created_at DESC LIMIT 1")
+    .bind(sessionId, kind === "bound" ? 1 : 0)
     .first<{ created_at: string }>();
 }
 
@@ -108,13 +129,13 @@ export interface ChallengeRow {
   consumed_at: string | null;
 }
 
-/** The session's newest code. */
-export async function newestChallenge(db: Db, sessionId: string, userId: string): Promise<ChallengeRow | null> {
+/** The session's newest code for exactly this binding (none for sign-in): a code sent for one action never checks another. */
+export async function newestChallenge(db: Db, sessionId: string, userId: string, binding: string | null): Promise<ChallengeRow | null> {
   return db
     .prepare(
-      "SELECT id, msisdn, code_hmac, attempts, expires_at, consumed_at FROM otp_challenges WHERE session_id = ? AND user_id = ? ORDER BY created_at DESC LIMIT 1",
+      "SELECT id, msisdn, code_hmac, attempts, expires_at, consumed_at FROM otp_challenges WHERE session_id = ? AND user_id = ? AND binding IS ? ORDER BY created_at DESC LIMIT 1",
     )
-    .bind(sessionId, userId)
+    .bind(sessionId, userId, binding)
     .first<ChallengeRow>();
 }
 

@@ -1,9 +1,9 @@
 // Adding a phone number as a way to sign in (docs/decisions/029-who-owns-sign-in-factors.md).
 // A number becomes a sign-in factor only when its owner proves it: signed in, with a fresh check by what they already
-// have (as for a passkey), they get a one-time code sent to the new number and type it back. The code is the fresh-check
-// engine's (functions/auth/fresh-check.ts: HMAC only, 5 tries, 5 minutes, the hourly windows per phone and per account,
-// the cooldown, the audit), bound to `prove-phone:<number>`, which /auth/check never takes: a code to the old phone can
-// never link a new one. No business can add a number to anyone's account.
+// have (as for a passkey), they get a one-time code sent to the new number and type it back. The code is a check's
+// (functions/auth/fresh-check.ts CHECK_CODES, under the rules of every code in functions/auth/one-time-codes.ts), bound
+// to `prove-phone:<number>`, which /auth/check never takes: a code to the old phone can never link a new one. No
+// business can add a number to anyone's account.
 import { signInAuditStatement } from "../audit/audit.db";
 import { memberShards } from "../tenancy/directory.db";
 import { linkedNumbers, linkProvenPhoneStatement } from "../team/people.db";

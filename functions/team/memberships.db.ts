@@ -20,6 +20,11 @@ export function memberBusinessesStatement(db: Db, userId: string): D1PreparedSta
     .bind(userId);
 }
 
+/** The businesses a verified person may enter (SPEC: verifiedBusinesses). */
+export async function listMemberBusinesses(db: Db, userId: string): Promise<MemberBusiness[]> {
+  return (await memberBusinessesStatement(db, userId).all<MemberBusiness>()).results;
+}
+
 export interface Member {
   userId: string;
   businessId: string;

@@ -4,7 +4,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AuthDeps } from "#server/auth/deps";
 import { maskPhone } from "#app/lib/phone";
-import { OTP, OTP_MESSAGES, codeHmac, requestOtp, verifyOtp } from "#server/auth/otp";
+import { OTP, codeHmac } from "#server/auth/one-time-codes";
+import { OTP_MESSAGES, requestOtp, verifyOtp } from "#server/auth/otp";
 import type { SessionData } from "#server/auth/session";
 import { startLogin } from "#server/auth/sign-in";
 import { SmsDeliveryError, devOutbox, httpSmsGateway, type SmsMessage, type SmsPort } from "#server/sms/sms";

@@ -1,10 +1,12 @@
 // A fresh check before what matters (issue 15, point 2), through the built Worker: an action without a check made for
 // exactly it in the last 5 minutes, in this session, is refused (428) and changes nothing; a check made for one
 // request does nothing for another; a check is used once; a refused action gives it back; codes sent for a check are
-// bound to it; a business may ask for passkeys for every decision; the check endpoint's limits answer 429.
-import { describe, expect, it } from "vitest";
+// bound to it and, when the gateway does not take one, audited as at sign-in; a business may ask for passkeys for every
+// decision; the check endpoint's limits answer 429.
+import { afterAll, describe, expect, it } from "vitest";
 import { requestChange, type ChangeValues } from "#server/approvals/approvals.db";
-import { checkBindings, checkUsed, mintFreshCheck } from "../support/fresh-check";
+import { startFakeSmsGateway, type FakeSmsGateway } from "../support/fake-sms-gateway";
+import { checkBindings, checkUsed, mintFreshCheck, sessionOf } from "../support/fresh-check";
 import { actionDataOf } from "../support/html";
 import { signedInCookie } from "../support/sign-in";
 import { ESI_KUMASI, KUMASI, META } from "../support/tenants";
@@ -309,5 +311,54 @@ describe("limits of the check endpoint", () => {
     expect(last!.status).toBe(429);
     expect(Number(last!.headers.get("Retry-After"))).toBeGreaterThan(500);
     expect((await last!.json<{ message: string }>()).message).toMatch(/^Too many attempts\. Try again in 10 minutes\.$/);
+  });
+});
+
+// Last in the file: a second portal points the tenants of tests/support/tenants.ts at itself until the file ends.
+describe("a check code the SMS gateway does not take", () => {
+  let gateway: FakeSmsGateway | undefined;
+  const withGateway = usePortal(async () => {
+    gateway = await startFakeSmsGateway();
+    return { vars: { SMS_GATEWAY_URL: gateway.url, SMS_GATEWAY_TOKEN: "gateway-token-123" } };
+  });
+  afterAll(() => gateway?.close());
+
+  it("is removed and audited as at sign-in, and the next one is not held up", async () => {
+    const binding = "decide:req_gateway_down";
+    const kofi = await signedInCookie(withGateway(), KOFI);
+    const sendCode = () =>
+      withGateway().fetch("/auth/check", {
+        method: "POST",
+        headers: {
+          Origin: withGateway().url,
+          "Sec-Fetch-Site": "same-origin",
+          "Content-Type": "application/json",
+          "CF-Connecting-IP": "198.51.100.10",
+          ...kofi,
+        },
+        body: JSON.stringify({ intent: "send-code", binding }),
+      });
+    gateway!.mode = "down";
+    const refused = await sendCode();
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toEqual({ message: "We could not send the code. Please try again in a moment." });
+    const { sid } = sessionOf(kofi);
+    const codes = () => withGateway().core().prepare("SELECT count(*) AS n FROM otp_challenges WHERE session_id = ?").bind(sid).first<number>("n");
+    expect(await codes()).toBe(0);
+    const failed = await withGateway()
+      .core()
+      .prepare("SELECT business_id, entity, after_json FROM audit_log WHERE action = 'auth.check.code_send_failed' AND actor_id = 'usr_kofi_boateng'")
+      .all<{ business_id: string; entity: string; after_json: string }>();
+    expect(failed.results.map((row) => ({ ...row, after_json: JSON.parse(row.after_json) as unknown }))).toEqual([
+      {
+        business_id: KUMASI,
+        entity: "otp_challenge",
+        after_json: { to: expect.stringMatching(/^233\*+\d{4}$/) as string, via: "gateway", binding, error: "SMS gateway answered 503" },
+      },
+    ]);
+    gateway!.mode = "up";
+    const sent = await sendCode();
+    expect(sent.status).toBe(200);
+    expect(await codes()).toBe(1);
   });
 });

@@ -2,7 +2,7 @@
 // keys (kid, rotation, tampering) and the same-origin check.
 import { describe, expect, it } from "vitest";
 import { isSameOriginRequest } from "#server/auth/origin";
-import { codeHmac, newCode } from "#server/auth/otp";
+import { codeHmac, newCode } from "#server/auth/one-time-codes";
 import { dedupe, isValidSession, readSessionCookie, returnUrlFor, sessionCookie, sessionKeyId, type SessionData } from "#server/auth/session";
 import { configOf } from "#server/env";
 

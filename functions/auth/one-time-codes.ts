@@ -1,0 +1,344 @@
+// One-time codes sent by SMS, for every purpose that asks for one: signing in (functions/auth/otp.ts), a fresh check
+// before what matters and a new phone's proof (functions/auth/fresh-check.ts). One set of rules (DESIGN.md section 4,
+// decisions 008 and 027), so no purpose can be laxer than another:
+// - 6 digits from the CSPRNG (crypto.getRandomValues, rejection-sampled so every code is equally likely);
+// - stored only as HMAC-SHA256(OTP key, code id + ":" + code), compared in constant time;
+// - bound to the session that asked for it (and, for a check, to the action): only its newest such code counts;
+// - valid 5 minutes, single use (consumed by one conditional UPDATE), 5 tries;
+// - a new code of the same purpose in the same session after a 60 s cooldown (it replaces the last);
+// - hourly limits shared by every purpose, counted exactly in D1 (otp_counters): 5 codes per phone number,
+//   10 codes per account, 20 wrong codes per account (NIST SP 800-63B allows at most 100 failed attempts; 20 an hour
+//   keeps a guesser at 1 in 50,000 a day), and then no code of any purpose is sent or taken for the rest of the hour.
+// Every code sent, not delivered, typed wrong and every lockout goes to the audit log, under the purpose's own names.
+import { signInAuditStatement, type SignInActor } from "../audit/audit.db";
+import { clearBatchGuardsStatement } from "../platform/batch-guards.db";
+import {
+  accountFailuresStatement,
+  challengeState,
+  consumeChallengeStatement,
+  counterRow,
+  countStatement,
+  countTry,
+  deleteChallengeStatement,
+  insertChallengeStatement,
+  newestChallenge,
+  newestChallengeAt,
+  sendGuardStatement,
+  type ChallengeRow,
+  type CodeKind,
+  type CodeStage,
+  type CounterRow,
+} from "./one-time-codes.db";
+import { iso, type AuthDeps } from "./deps";
+import type { SmsPort } from "../sms/sms";
+
+export type { ChallengeRow } from "./one-time-codes.db";
+
+export const OTP = {
+  digits: 6,
+  ttlMs: 5 * 60_000,
+  maxTries: 5,
+  resendCooldownMs: 60_000,
+  windowMs: 60 * 60_000,
+  phoneSendsPerWindow: 5,
+  accountSendsPerWindow: 10,
+  accountFailuresPerWindow: 20,
+} as const;
+
+export type CodeRefusal =
+  | "noSms"
+  | "deliveryFailed"
+  | "cooldown"
+  | "phoneLimit"
+  | "accountLimit"
+  | "lockedOut"
+  | "ended"
+  | "noCode"
+  | "used"
+  | "expired"
+  | "noTriesLeft"
+  | "wrong"
+  | "malformed";
+
+export type CodeRefused = { ok: false; reason: CodeRefusal; message: string; retryAfterSeconds?: number };
+
+/** What the person reads, alike for every purpose. */
+export const CODE_MESSAGES = {
+  deliveryFailed: "We could not send the code. Please try again in a moment.",
+  cooldown: (seconds: number) => `Please wait ${seconds} seconds before asking for a new code.`,
+  noCode: "Ask for a code first.",
+  used: "This code has already been used. Ask for a new one.",
+  expired: "This code has expired. Ask for a new one.",
+  noTriesLeft: "Too many wrong tries for this code. Ask for a new one.",
+  wrong: (left: number) => `That code is not right. ${left} ${left === 1 ? "try" : "tries"} left.`,
+  malformed: "Enter the 6-digit code from the text message.",
+} as const;
+
+/** What each purpose words its own way: the way out it offers, and what is locked, differ. */
+export interface PurposeMessages {
+  noSms: string;
+  ended: string;
+  phoneLimit: (minutes: number) => string;
+  accountLimit: (minutes: number) => string;
+  lockedOut: (minutes: number) => string;
+}
+
+/** What a code is for: the rules above are the same for each; these are what differ. */
+export interface CodePurpose {
+  /** Whose codes share a cooldown and a "newest code": sign-in's name no binding, a check's name the action. */
+  kind: CodeKind;
+  /** The stage the session must be in to be sent one. */
+  stage: CodeStage;
+  /** The audit log's names for a code sent, not delivered, typed wrong, and a lockout. */
+  audit: { sent: string; sendFailed: string; failure: string; lockout: string };
+  messages: PurposeMessages;
+  smsBody: (code: string, binding: string | null) => string;
+}
+
+/** Who asks: the session and person, and the business once one is chosen (the audit log's actor). */
+export interface CodeAsker {
+  sessionId: string;
+  userId: string;
+  businessId: string | null;
+}
+
+/** The number a code goes to, and how the audit log may show it (maskPhone of app/lib/phone.ts). */
+export interface CodePhone {
+  msisdn: string;
+  masked: string;
+}
+
+const encoder = new TextEncoder();
+
+/** A uniformly random 6-digit code from the CSPRNG. */
+export function newCode(): string {
+  const buffer = new Uint32Array(1);
+  // 4,294,000,000 is the largest multiple of 10^6 below 2^32: no modulo bias.
+  for (;;) {
+    crypto.getRandomValues(buffer);
+    const value = buffer[0]!;
+    if (value < 4_294_000_000) return String(value % 1_000_000).padStart(OTP.digits, "0");
+  }
+}
+
+/** What is stored for a code: hex HMAC-SHA256 under the OTP key, bound to its id. */
+export async function codeHmac(secret: string, challengeId: string, code: string): Promise<string> {
+  const key = await crypto.subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+  const mac = new Uint8Array(await crypto.subtle.sign("HMAC", key, encoder.encode(`${challengeId}:${code}`)));
+  return [...mac].map((byte) => byte.toString(16).padStart(2, "0")).join("");
+}
+
+function constantTimeEqual(a: string, b: string): boolean {
+  if (a.length !== b.length) return false;
+  let diff = 0;
+  for (let i = 0; i < a.length; i += 1) diff |= a.charCodeAt(i) ^ b.charCodeAt(i);
+  return diff === 0;
+}
+
+type PlainRefusal = "deliveryFailed" | "noCode" | "used" | "expired" | "noTriesLeft" | "malformed";
+
+function refuse(reason: PlainRefusal): CodeRefused {
+  return { ok: false, reason, message: CODE_MESSAGES[reason] };
+}
+
+function refuseAs(purpose: CodePurpose, reason: "noSms" | "ended"): CodeRefused {
+  return { ok: false, reason, message: purpose.messages[reason] };
+}
+
+/** A refusal that lasts until `endsAt`: the wait in words and in Retry-After seconds. */
+function refuseUntil(reason: "phoneLimit" | "accountLimit" | "lockedOut", message: (minutes: number) => string, endsAt: number, now: number): CodeRefused {
+  const minutes = Math.max(1, Math.ceil((endsAt - now) / 60_000));
+  return { ok: false, reason, message: message(minutes), retryAfterSeconds: Math.ceil((endsAt - now) / 1000) };
+}
+
+/** A counter as it stands at `now` (an ended window reads as zero). */
+async function readCounter(db: D1Database, scope: "phone" | "account", key: string, now: number): Promise<CounterRow & { endsAt: number }> {
+  const row = await counterRow(db, scope, key);
+  if (!row || row.window_start <= now - OTP.windowMs) return { window_start: now, sends: 0, failures: 0, endsAt: now + OTP.windowMs };
+  return { ...row, endsAt: row.window_start + OTP.windowMs };
+}
+
+/** The person's wrong codes this hour, of every purpose together, lock codes of every purpose. */
+async function lockout(deps: AuthDeps, purpose: CodePurpose, userId: string, now: number): Promise<CodeRefused | null> {
+  const account = await readCounter(deps.db, "account", userId, now);
+  if (account.failures < OTP.accountFailuresPerWindow) return null;
+  return refuseUntil("lockedOut", purpose.messages.lockedOut, account.endsAt, now);
+}
+
+const actorOf = (asker: CodeAsker): SignInActor => ({ userId: asker.userId, businessId: asker.businessId });
+
+/**
+ * Sends a new code for `purpose` (and, for a check, `binding`). The code is counted, stored (as an HMAC) and audited in
+ * one D1 batch that rolls back if any limit, the cooldown or the session says no; then it is sent. A code that could
+ * not be delivered is removed (it cannot be used and must not hold up a resend) and the failure audited. The audit log
+ * names the number only as the caller masked it (functions/ does not import the UI's rules; the route masks).
+ */
+export async function sendCode(
+  deps: AuthDeps,
+  purpose: CodePurpose,
+  asker: CodeAsker,
+  phone: CodePhone,
+  binding: string | null,
+  sms: SmsPort | null,
+): Promise<{ ok: true; codeId: string; resendAfterSeconds: number } | CodeRefused> {
+  const { msisdn, masked } = phone;
+  // A number shown in full would sit in the append-only audit log for good.
+  if (masked.includes(msisdn.slice(3))) throw new Error("sendCode: the audit log takes the number masked");
+  if (!sms) return refuseAs(purpose, "noSms");
+  const now = deps.now();
+  const locked = await lockout(deps, purpose, asker.userId, now);
+  if (locked) return locked;
+
+  const id = crypto.randomUUID();
+  const code = newCode();
+  const windowEdge = now - OTP.windowMs;
+  const facts = { to: masked, via: sms.kind, ...(binding === null ? {} : { binding }) };
+  try {
+    await deps.db.batch([
+      countStatement(deps.db, "sends", "phone", msisdn, now, windowEdge),
+      countStatement(deps.db, "sends", "account", asker.userId, now, windowEdge),
+      sendGuardStatement(deps.db, {
+        msisdn,
+        phoneSends: OTP.phoneSendsPerWindow,
+        userId: asker.userId,
+        accountSends: OTP.accountSendsPerWindow,
+        accountFailures: OTP.accountFailuresPerWindow,
+        sessionId: asker.sessionId,
+        cooldownEdge: iso(now - OTP.resendCooldownMs),
+        kind: purpose.kind,
+        stage: purpose.stage,
+      }),
+      insertChallengeStatement(deps.db, {
+        id,
+        sessionId: asker.sessionId,
+        userId: asker.userId,
+        msisdn,
+        codeHmac: await codeHmac(deps.config.otpSecret, id, code),
+        binding,
+        createdAt: iso(now),
+        expiresAt: iso(now + OTP.ttlMs),
+      }),
+      clearBatchGuardsStatement(deps.db),
+      signInAuditStatement(actorOf(asker), deps.db, deps.meta, { action: purpose.audit.sent, entity: "otp_challenge", entityId: id, after: facts }, iso(now)),
+    ]);
+  } catch (error) {
+    if (!(error instanceof Error) || !error.message.includes("CHECK constraint failed")) throw error;
+    return whySendRefused(deps, purpose, asker, msisdn, now);
+  }
+  try {
+    await sms.send({ to: msisdn, body: purpose.smsBody(code, binding) });
+  } catch (error) {
+    await deps.db.batch([
+      deleteChallengeStatement(deps.db, id),
+      signInAuditStatement(
+        actorOf(asker),
+        deps.db,
+        deps.meta,
+        {
+          action: purpose.audit.sendFailed,
+          entity: "otp_challenge",
+          entityId: id,
+          after: { ...facts, error: error instanceof Error ? error.message.slice(0, 200) : "unknown" },
+        },
+        iso(now),
+      ),
+    ]);
+    return refuse("deliveryFailed");
+  }
+  return { ok: true, codeId: id, resendAfterSeconds: OTP.resendCooldownMs / 1000 };
+}
+
+/** After the send batch rolled back: which rule said no (read back, for the message). */
+async function whySendRefused(deps: AuthDeps, purpose: CodePurpose, asker: CodeAsker, msisdn: string, now: number): Promise<CodeRefused> {
+  const last = await newestChallengeAt(deps.db, asker.sessionId, purpose.kind);
+  const lastAt = last ? Date.parse(last.created_at) : Number.NEGATIVE_INFINITY;
+  if (lastAt > now - OTP.resendCooldownMs) {
+    const retryAfterSeconds = Math.ceil((lastAt + OTP.resendCooldownMs - now) / 1000);
+    return { ok: false, reason: "cooldown", message: CODE_MESSAGES.cooldown(retryAfterSeconds), retryAfterSeconds };
+  }
+  const locked = await lockout(deps, purpose, asker.userId, now);
+  if (locked) return locked;
+  const phone = await readCounter(deps.db, "phone", msisdn, now);
+  if (phone.sends >= OTP.phoneSendsPerWindow) return refuseUntil("phoneLimit", purpose.messages.phoneLimit, phone.endsAt, now);
+  const account = await readCounter(deps.db, "account", asker.userId, now);
+  if (account.sends >= OTP.accountSendsPerWindow) return refuseUntil("accountLimit", purpose.messages.accountLimit, account.endsAt, now);
+  return refuseAs(purpose, "ended");
+}
+
+/**
+ * Checks a typed code against the asker's newest code for `binding` (null for sign-in). Each try is counted before the
+ * comparison, so concurrent guesses each use one of the 5. The right code is used up in one batch with what the
+ * purpose makes of it (`whenRight`: statements that run only if this request used the code up), so two requests with
+ * the right code make one outcome.
+ */
+export async function verifyCode(
+  deps: AuthDeps,
+  purpose: CodePurpose,
+  asker: CodeAsker,
+  binding: string | null,
+  typed: string,
+  whenRight: (code: ChallengeRow) => D1PreparedStatement[],
+): Promise<{ ok: true; code: ChallengeRow } | CodeRefused> {
+  const now = deps.now();
+  const typedCode = typed.trim();
+  if (!/^\d{6}$/.test(typedCode)) return refuse("malformed");
+  const locked = await lockout(deps, purpose, asker.userId, now);
+  if (locked) return locked;
+  const code = await newestChallenge(deps.db, asker.sessionId, asker.userId, binding);
+  if (!code) return refuse("noCode");
+  if (code.consumed_at !== null) return refuse("used");
+  if (code.expires_at <= iso(now)) return refuse("expired");
+  const counted = await countTry(deps.db, code.id, OTP.maxTries, iso(now));
+  if (!counted) {
+    const fresh = await challengeState(deps.db, code.id);
+    if (fresh?.consumed_at) return refuse("used");
+    if (!fresh || fresh.expires_at <= iso(now)) return refuse("expired");
+    return refuse("noTriesLeft");
+  }
+  const expected = await codeHmac(deps.config.otpSecret, code.id, typedCode);
+  if (!constantTimeEqual(expected, code.code_hmac)) return wrongCode(deps, purpose, asker, code, binding, counted.attempts, now);
+  const [consumed] = await deps.db.batch([consumeChallengeStatement(deps.db, code.id, iso(now)), ...whenRight(code)]);
+  if ((consumed?.meta.changes ?? 0) !== 1) return refuse("used");
+  return { ok: true, code };
+}
+
+async function wrongCode(
+  deps: AuthDeps,
+  purpose: CodePurpose,
+  asker: CodeAsker,
+  code: ChallengeRow,
+  binding: string | null,
+  attempts: number,
+  now: number,
+): Promise<CodeRefused> {
+  const actor = actorOf(asker);
+  const windowEdge = now - OTP.windowMs;
+  const [, , failures] = await deps.db.batch<{ failures: number }>([
+    countStatement(deps.db, "failures", "account", asker.userId, now, windowEdge),
+    countStatement(deps.db, "failures", "phone", code.msisdn, now, windowEdge),
+    accountFailuresStatement(deps.db, asker.userId),
+    signInAuditStatement(
+      actor,
+      deps.db,
+      deps.meta,
+      { action: purpose.audit.failure, entity: "otp_challenge", entityId: code.id, after: { attempt: attempts, ...(binding === null ? {} : { binding }) } },
+      iso(now),
+    ),
+  ]);
+  const accountFailures = failures?.results[0]?.failures ?? 0;
+  const left = OTP.maxTries - attempts;
+  // Audited once: when the account reaches the limit, else when this code runs out of tries.
+  const locked =
+    accountFailures === OTP.accountFailuresPerWindow
+      ? { entity: "user", entityId: asker.userId, after: { scope: "account", failures: accountFailures } }
+      : left === 0
+        ? { entity: "otp_challenge", entityId: code.id, after: { scope: "code", tries: attempts } }
+        : null;
+  if (locked) await signInAuditStatement(actor, deps.db, deps.meta, { action: purpose.audit.lockout, ...locked }, iso(now)).run();
+  if (accountFailures >= OTP.accountFailuresPerWindow) {
+    const account = await readCounter(deps.db, "account", asker.userId, now);
+    return refuseUntil("lockedOut", purpose.messages.lockedOut, account.endsAt, now);
+  }
+  if (left === 0) return refuse("noTriesLeft");
+  return { ok: false, reason: "wrong", message: CODE_MESSAGES.wrong(left) };
+}
