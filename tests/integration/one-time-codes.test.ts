@@ -12,13 +12,13 @@ import { OTP_MESSAGES, requestOtp, verifyOtp } from "#server/auth/otp";
 import { confirmPhoneProof, sendPhoneProof } from "#server/auth/phones";
 import { SESSION_TTL_MS, type SessionData } from "#server/auth/session";
 import { startLogin } from "#server/auth/sign-in";
-import { parseAuthConfig } from "#server/env";
+import { configOf } from "#server/env";
 import { SmsDeliveryError, type SmsMessage, type SmsPort } from "#server/sms/sms";
 import { KUMASI, META } from "../support/tenants";
 import { usePortal } from "../support/use-portal";
 
 const portal = usePortal();
-const config = parseAuthConfig({ ENVIRONMENT: "development" });
+const config = configOf({ ENVIRONMENT: "development" }).auth;
 const PAGE = "https://portal.example.com/authenticate";
 
 class Clock {
