@@ -40,10 +40,11 @@ export default [
   route("money/merchant-accounts", "routes/money.merchant-accounts.tsx"),
   route("money/merchant-funds", "routes/money.merchant-funds.tsx"),
   route("money/settlement-history", "routes/money.settlement-history.tsx"),
-  route("approvals/transfer/:id", "routes/approvals.transfer.tsx"),
+  // The two money requests share one page; each URL keeps its own route id.
+  route("approvals/transfer/:id", "routes/approvals.money-request.tsx", { id: "routes/approvals.transfer" }),
   // Refunds: asked from a payment, decided as the sixth kind of request.
   route("transactions/:transactionId/refund", "routes/transactions.refund.tsx"),
-  route("approvals/refund/:id", "routes/approvals.refund.tsx"),
+  route("approvals/refund/:id", "routes/approvals.money-request.tsx", { id: "routes/approvals.refund" }),
   route("reports", "routes/reports.tsx"),
   route("reports/export", "routes/reports.export.ts"),
   route("money/merchant-accounts/transfer-history/:merchantId", "routes/money.transfer-history.tsx"),

@@ -3,6 +3,7 @@
 import { networkLabel } from "./format";
 import { maskPhone } from "./phone";
 import type { Channel } from "#server/ledger/pricing";
+import type { Transaction } from "#server/payments/transactions.db";
 
 export const NETWORKS = ["MTN", "Telecel", "AirtelTigo", "VISA", "MASTERCARD", "GHLINK"] as const;
 export const TRANSACTION_STATUSES = ["successful", "failed", "reversed"] as const;
@@ -17,6 +18,19 @@ export const CHANNEL_LABEL = { card: "Card", mobile_money: "Mobile money" } as c
 /** How the payment was made: "Card · VISA", "Mobile money · Telecel". */
 export function paymentMethod(t: { channel: Channel; network: string }): string {
   return `${CHANNEL_LABEL[t.channel]} · ${networkLabel(t.network)}`;
+}
+
+/** A payment as the refund pages show it (asking for one, deciding one); `merchant` is its merchant's name if known. */
+export function refundedPaymentView(payment: Transaction, merchant: string | undefined) {
+  return {
+    id: payment.id,
+    reference: payment.reference,
+    merchant: merchant ?? "Unknown merchant",
+    method: paymentMethod(payment),
+    status: payment.status,
+    amount: payment.amount,
+    createdAt: payment.createdAt,
+  };
 }
 
 /**

@@ -19,7 +19,7 @@ import { amountLimitError, cedisAmount, type AmountLimit } from "../lib/amount-l
 import { formatAmount, formatDate } from "../lib/format";
 import { paths } from "../lib/paths";
 import { statusLabel } from "../lib/statuses";
-import { paymentMethod } from "../lib/transactions-view";
+import { refundedPaymentView } from "../lib/transactions-view";
 
 const TransactionId = v.pipe(v.string(), v.regex(/^[1-9]\d{0,15}$/), v.transform(Number), v.safeInteger());
 
@@ -41,15 +41,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const { tenant, payment, refunded, pending, left, available } = await refundablePayment(request, context, params.transactionId);
   const names = await namesOf(tenant, "merchant", [payment.merchantId]);
   return {
-    payment: {
-      id: payment.id,
-      reference: payment.reference,
-      merchant: names.get(payment.merchantId) ?? "Unknown merchant",
-      method: paymentMethod(payment),
-      status: payment.status,
-      amount: payment.amount,
-      createdAt: payment.createdAt,
-    },
+    payment: refundedPaymentView(payment, names.get(payment.merchantId)),
     refunded,
     pending,
     left,

@@ -1,15 +1,12 @@
 // Transfers of a merchant's available money, to its own settlement account or
 // to another merchant account of the business: the fifth kind of approval
-// request. A Finance person (or an administrator) asks; another person with
-// decide:approval approves, and only then does the ledger move, in one D1
-// batch that re-checks the available balance. An idempotency key makes a
-// double submit one request; a second approval finds nothing pending.
-import { clearBatchGuardsStatement, guardStatement } from "../platform/batch-guards.db";
-import { merchantTransferPosting, settlementPosting, ledgerAccountId } from "../ledger/ledger";
+// request. A Finance person (or an administrator) asks here; another person with
+// decide:approval approves (money-requests.db.ts), and only then does the ledger
+// move, in one D1 batch that re-checks the available balance. An idempotency key
+// makes a double submit one request; a second approval finds nothing pending.
 import { can } from "../permissions";
 import { auditStatement } from "../audit/audit.db";
-import { getMerchantBalances, postingStatements } from "../ledger/ledger.db";
-import { getTransfer, type Transfer } from "../ledger/transfers.db";
+import { getMerchantBalances } from "../ledger/ledger.db";
 import { webhookEventStatements } from "../webhooks/webhooks.db";
 import { ForbiddenError, RuleError, nowIso, type RequestMeta, type Tenant } from "../tenancy/tenant";
 import { formatPesewas } from "../ledger/money";
@@ -122,146 +119,4 @@ export async function requestTransfer(tenant: Tenant, meta: RequestMeta, input: 
     throw error;
   }
   return { id, duplicate: false };
-}
-
-/** A transfer as webhooks describe it (docs/webhooks.md). */
-function transferData(transfer: Transfer, status: Transfer["status"], decidedBy: string, decidedAt: string) {
-  return {
-    id: transfer.id,
-    fromMerchantId: transfer.fromMerchantId,
-    toMerchantId: transfer.toMerchantId,
-    toSettlementAccountId: transfer.toSettlementAccountId,
-    amount: transfer.amount,
-    currency: "GHS",
-    status,
-    requestedBy: transfer.requestedBy,
-    decidedBy,
-    decidedAt,
-  };
-}
-
-async function pendingTransfer(tenant: Tenant, transferId: string): Promise<Transfer> {
-  if (!can(tenant.role, "decide:approval")) throw new ForbiddenError("Your role cannot decide requests.");
-  const transfer = await getTransfer(tenant, transferId);
-  if (!transfer) throw new RuleError("There is no such transfer.");
-  if (transfer.status !== "pending_approval") throw new RuleError(`This transfer is already ${transfer.status.replace("_", " ")}.`);
-  if (transfer.requestedBy === tenant.userId) throw new RuleError("You cannot decide your own request.");
-  return transfer;
-}
-
-/**
- * Approves and posts: the available balance is checked again inside the batch
- * (money may have moved since the request), the transfer and its request are
- * marked, and the posting is written, all or nothing.
- */
-export async function approveTransfer(tenant: Tenant, meta: RequestMeta, transferId: string): Promise<Transfer> {
-  const { db } = tenant;
-  const transfer = await pendingTransfer(tenant, transferId);
-  const at = nowIso();
-  const lines = transfer.toMerchantId
-    ? merchantTransferPosting(transfer.fromMerchantId, transfer.toMerchantId, transfer.amount)
-    : settlementPosting(transfer.fromMerchantId, transfer.amount);
-  const availableAccount = ledgerAccountId(tenant.businessId, { kind: "merchant_available", merchantId: transfer.fromMerchantId });
-  try {
-    await db.batch([
-      guardStatement(
-        db,
-        "SELECT 0 - coalesce((SELECT entry_sum FROM ledger_accounts WHERE business_id = ? AND id = ?), 0) >= ?",
-        "available balance",
-        tenant.businessId,
-        availableAccount,
-        transfer.amount,
-      ),
-      db
-        .prepare("UPDATE transfers SET status = 'completed', approved_by = ?, decided_at = ? WHERE id = ? AND business_id = ? AND status = 'pending_approval'")
-        .bind(tenant.userId, at, transfer.id, tenant.businessId),
-      guardStatement(db, "SELECT changes() = 1", "still pending"),
-      db
-        .prepare(
-          "UPDATE approval_requests SET status = 'approved', checker_id = ?, decided_at = ? WHERE business_id = ? AND kind = 'transfer' AND target_id = ? AND status = 'pending'",
-        )
-        .bind(tenant.userId, at, tenant.businessId, transfer.id),
-      ...postingStatements(tenant, lines, {
-        postingId: `pst_${transfer.id}`,
-        memo: `Transfer ${transfer.id}`,
-        postedAt: Date.parse(at),
-        transferId: transfer.id,
-      }),
-      auditStatement(
-        tenant,
-        meta,
-        {
-          action: "transfer.approve",
-          entity: "transfer",
-          entityId: transfer.id,
-          before: { status: "pending_approval" },
-          after: { status: "completed", amount: transfer.amount },
-        },
-        at,
-      ),
-      ...webhookEventStatements(tenant, [
-        {
-          id: `evt_${transfer.id}_approved`,
-          type: "transfer.approved",
-          at: Date.parse(at),
-          data: { transfer: transferData(transfer, "completed", tenant.userId, at) },
-        },
-      ]),
-      clearBatchGuardsStatement(db),
-    ]);
-  } catch (error) {
-    const fresh = await getTransfer(tenant, transfer.id);
-    if (fresh && fresh.status !== "pending_approval") throw new RuleError(`This transfer is already ${fresh.status.replace("_", " ")}.`);
-    const { available } = await getMerchantBalances(tenant, transfer.fromMerchantId);
-    if (available < transfer.amount) throw new RuleError(exceedsAvailable(available));
-    throw error;
-  }
-  return (await getTransfer(tenant, transfer.id))!;
-}
-
-export async function rejectTransfer(tenant: Tenant, meta: RequestMeta, transferId: string, reason: string): Promise<Transfer> {
-  const { db } = tenant;
-  const trimmed = reason.trim();
-  if (trimmed.length < 3) throw new RuleError("Say why the transfer is rejected.");
-  const transfer = await pendingTransfer(tenant, transferId);
-  const at = nowIso();
-  try {
-    await db.batch([
-      db
-        .prepare("UPDATE transfers SET status = 'rejected', approved_by = ?, decided_at = ? WHERE id = ? AND business_id = ? AND status = 'pending_approval'")
-        .bind(tenant.userId, at, transfer.id, tenant.businessId),
-      guardStatement(db, "SELECT changes() = 1", "still pending"),
-      db
-        .prepare(
-          "UPDATE approval_requests SET status = 'rejected', checker_id = ?, decided_at = ?, reason = ? WHERE business_id = ? AND kind = 'transfer' AND target_id = ? AND status = 'pending'",
-        )
-        .bind(tenant.userId, at, trimmed.slice(0, 500), tenant.businessId, transfer.id),
-      auditStatement(
-        tenant,
-        meta,
-        {
-          action: "transfer.reject",
-          entity: "transfer",
-          entityId: transfer.id,
-          before: { status: "pending_approval" },
-          after: { status: "rejected", reason: trimmed },
-        },
-        at,
-      ),
-      ...webhookEventStatements(tenant, [
-        {
-          id: `evt_${transfer.id}_rejected`,
-          type: "transfer.rejected",
-          at: Date.parse(at),
-          data: { transfer: { ...transferData(transfer, "rejected", tenant.userId, at), reason: trimmed } },
-        },
-      ]),
-      clearBatchGuardsStatement(db),
-    ]);
-  } catch (error) {
-    const fresh = await getTransfer(tenant, transfer.id);
-    if (fresh && fresh.status !== "pending_approval") throw new RuleError(`This transfer is already ${fresh.status.replace("_", " ")}.`);
-    throw error;
-  }
-  return (await getTransfer(tenant, transfer.id))!;
 }

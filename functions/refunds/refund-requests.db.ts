@@ -1,14 +1,13 @@
 // Refunds of a payment, the sixth kind of approval request (docs/decisions/022-refunds.md). Operations,
-// Finance or an administrator asks; an administrator who did not ask approves, and only then does the ledger move,
-// in one D1 batch that checks again, inside the batch, that the payment is still successful, that its refunds stay
-// within its amount (two approvals racing cannot both pass) and that the merchant's available money covers it.
-import { ledgerAccountId, refundPosting } from "../ledger/ledger";
+// Finance or an administrator asks here; an administrator who did not ask approves (functions/approvals/money-requests.db.ts),
+// and only then does the ledger move, in one D1 batch that checks again, inside the batch, that the payment is still
+// successful, that its refunds stay within its amount (two approvals racing cannot both pass) and that the merchant's
+// available money covers it.
 import { can } from "../permissions";
 import { auditStatement } from "../audit/audit.db";
 import { clearBatchGuardsStatement, guardStatement } from "../platform/batch-guards.db";
-import { availableGuardStatement } from "../settlement/settlement-runs.db";
-import { getMerchantBalances, postingStatements } from "../ledger/ledger.db";
-import { getRefund, REFUNDED_STATUSES_SQL, refundTotalsOf, type Refund } from "./refunds.db";
+import { getMerchantBalances } from "../ledger/ledger.db";
+import { REFUNDED_STATUSES_SQL, refundTotalsOf } from "./refunds.db";
 import { exceedsAvailable } from "../approvals/transfer-requests.db";
 import { getTransaction, type Transaction } from "../payments/transactions.db";
 import { webhookEventStatements } from "../webhooks/webhooks.db";
@@ -64,6 +63,26 @@ export async function refundableOf(tenant: Tenant, transactionId: number) {
   return { payment, refunded, pending, disputed, left: Math.max(0, payment.amount - refunded - pending - disputed), available: balances.available };
 }
 
+/**
+ * A guard row: the payment is still successful and `amount` more stays within it, counting its disputes not won and
+ * its refunds: those `asked` (waiting for approval too, when asking) or those `refunded` (approved and not failed,
+ * when approving: the others waiting are not this one's business). Two batches at once: the second sees the first.
+ */
+export function refundableGuardStatement(tenant: Tenant, transactionId: number, amount: number, counting: "asked" | "refunded"): D1PreparedStatement {
+  const statuses = counting === "asked" ? "('pending_approval', 'sending', 'succeeded')" : REFUNDED_STATUSES_SQL;
+  return guardStatement(
+    tenant.db,
+    `SELECT t.status = 'successful' AND t.amount >= ? + (SELECT coalesce(SUM(r.amount), 0) FROM refunds r
+       WHERE r.business_id = t.business_id AND r.transaction_id = t.id AND r.status IN ${statuses}) + (SELECT coalesce(SUM(d.amount), 0) FROM disputes d
+       WHERE d.business_id = t.business_id AND d.transaction_id = t.id AND d.status <> 'won')
+     FROM transactions t WHERE t.business_id = ? AND t.id = ?`,
+    "refundable",
+    amount,
+    tenant.businessId,
+    transactionId,
+  );
+}
+
 /** Makes the request (a refund pending_approval + an approval_requests row for the queue); returns the refund id. */
 export async function requestRefund(tenant: Tenant, meta: RequestMeta, input: RefundInput): Promise<{ id: string; duplicate: boolean }> {
   const { db } = tenant;
@@ -101,17 +120,7 @@ export async function requestRefund(tenant: Tenant, meta: RequestMeta, input: Re
   try {
     await db.batch([
       // Two asks at once both read what is left before either wrote: the second one's batch sees the first's row.
-      guardStatement(
-        db,
-        `SELECT t.status = 'successful' AND t.amount >= ? + (SELECT coalesce(SUM(r.amount), 0) FROM refunds r
-           WHERE r.business_id = t.business_id AND r.transaction_id = t.id AND r.status IN ('pending_approval', 'sending', 'succeeded')) + (SELECT coalesce(SUM(d.amount), 0) FROM disputes d
-           WHERE d.business_id = t.business_id AND d.transaction_id = t.id AND d.status <> 'won')
-         FROM transactions t WHERE t.business_id = ? AND t.id = ?`,
-        "refundable",
-        input.amount,
-        tenant.businessId,
-        payment.id,
-      ),
+      refundableGuardStatement(tenant, payment.id, input.amount, "asked"),
       db
         .prepare(
           `INSERT INTO refunds (id, business_id, transaction_id, merchant_id, amount, reason, status, idempotency_key, requested_by, created_at)
@@ -163,124 +172,4 @@ async function disputedAmountOf(tenant: Tenant, transactionId: number): Promise<
     .bind(tenant.businessId, transactionId)
     .first<{ amount: number }>();
   return row?.amount ?? 0;
-}
-
-function alreadyDecided(status: Refund["status"]): string {
-  return status === "rejected" ? "This refund is already rejected." : "This refund is already approved.";
-}
-
-async function pendingRefund(tenant: Tenant, refundId: string): Promise<Refund> {
-  if (!can(tenant.role, "decide:approval")) throw new ForbiddenError("Your role cannot decide requests.");
-  const refund = await getRefund(tenant, refundId);
-  if (!refund) throw new NotFoundError("refund");
-  if (refund.status !== "pending_approval") throw new RuleError(alreadyDecided(refund.status));
-  if (refund.requestedBy === tenant.userId) throw new RuleError("You cannot decide your own request.");
-  return refund;
-}
-
-/**
- * Approves and posts merchant_available -> refund_payable, all or nothing. The batch's guards read what other
- * batches wrote: D1 runs one batch at a time, so of two approvals racing on one payment the second sees the first.
- */
-export async function approveRefund(tenant: Tenant, meta: RequestMeta, refundId: string): Promise<Refund> {
-  const { db } = tenant;
-  const refund = await pendingRefund(tenant, refundId);
-  const at = nowIso();
-  const availableAccount = ledgerAccountId(tenant.businessId, { kind: "merchant_available", merchantId: refund.merchantId });
-  try {
-    await db.batch([
-      guardStatement(
-        db,
-        `SELECT t.status = 'successful' AND t.amount >= ? + (SELECT coalesce(SUM(r.amount), 0) FROM refunds r
-           WHERE r.business_id = t.business_id AND r.transaction_id = t.id AND r.status IN ${REFUNDED_STATUSES_SQL}) + (SELECT coalesce(SUM(d.amount), 0) FROM disputes d
-           WHERE d.business_id = t.business_id AND d.transaction_id = t.id AND d.status <> 'won')
-         FROM transactions t WHERE t.business_id = ? AND t.id = ?`,
-        "refundable",
-        refund.amount,
-        tenant.businessId,
-        refund.transactionId,
-      ),
-      availableGuardStatement(tenant, availableAccount, refund.amount),
-      db
-        .prepare(
-          `UPDATE refunds SET status = 'sending', approved_by = ?, decided_at = ?, next_attempt_at = ?
-           WHERE id = ? AND business_id = ? AND status = 'pending_approval'`,
-        )
-        .bind(tenant.userId, at, at, refund.id, tenant.businessId),
-      guardStatement(db, "SELECT changes() = 1", "still pending"),
-      db
-        .prepare(
-          "UPDATE approval_requests SET status = 'approved', checker_id = ?, decided_at = ? WHERE business_id = ? AND kind = 'refund' AND target_id = ? AND status = 'pending'",
-        )
-        .bind(tenant.userId, at, tenant.businessId, refund.id),
-      ...postingStatements(tenant, refundPosting(refund.merchantId, refund.amount), {
-        postingId: `pst_${refund.id}`,
-        memo: `Refund ${refund.id}`,
-        postedAt: Date.parse(at),
-        transactionId: refund.transactionId,
-      }),
-      auditStatement(
-        tenant,
-        meta,
-        {
-          action: "refund.approve",
-          entity: "refund",
-          entityId: refund.id,
-          before: { status: "pending_approval" },
-          after: { status: "sending", amount: refund.amount },
-        },
-        at,
-      ),
-      clearBatchGuardsStatement(db),
-    ]);
-  } catch (error) {
-    const fresh = await getRefund(tenant, refund.id);
-    if (fresh && fresh.status !== "pending_approval") throw new RuleError(alreadyDecided(fresh.status));
-    const { payment, refunded, available } = await refundableOf(tenant, refund.transactionId);
-    const refusal = notRefundable(payment);
-    if (refusal) throw new RuleError(refusal);
-    if (refund.amount > payment.amount - refunded) throw new RuleError(exceedsRefundable(payment.amount - refunded));
-    if (refund.amount > available) throw new RuleError(exceedsAvailable(available));
-    throw error;
-  }
-  return (await getRefund(tenant, refund.id))!;
-}
-
-export async function rejectRefund(tenant: Tenant, meta: RequestMeta, refundId: string, reason: string): Promise<Refund> {
-  const { db } = tenant;
-  const trimmed = reason.trim();
-  if (trimmed.length < 3) throw new RuleError("Say why the refund is rejected.");
-  const refund = await pendingRefund(tenant, refundId);
-  const at = nowIso();
-  try {
-    await db.batch([
-      db
-        .prepare("UPDATE refunds SET status = 'rejected', approved_by = ?, decided_at = ? WHERE id = ? AND business_id = ? AND status = 'pending_approval'")
-        .bind(tenant.userId, at, refund.id, tenant.businessId),
-      guardStatement(db, "SELECT changes() = 1", "still pending"),
-      db
-        .prepare(
-          "UPDATE approval_requests SET status = 'rejected', checker_id = ?, decided_at = ?, reason = ? WHERE business_id = ? AND kind = 'refund' AND target_id = ? AND status = 'pending'",
-        )
-        .bind(tenant.userId, at, trimmed.slice(0, 500), tenant.businessId, refund.id),
-      auditStatement(
-        tenant,
-        meta,
-        {
-          action: "refund.reject",
-          entity: "refund",
-          entityId: refund.id,
-          before: { status: "pending_approval" },
-          after: { status: "rejected", reason: trimmed },
-        },
-        at,
-      ),
-      clearBatchGuardsStatement(db),
-    ]);
-  } catch (error) {
-    const fresh = await getRefund(tenant, refund.id);
-    if (fresh && fresh.status !== "pending_approval") throw new RuleError(alreadyDecided(fresh.status));
-    throw error;
-  }
-  return (await getRefund(tenant, refund.id))!;
 }

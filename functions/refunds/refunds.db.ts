@@ -1,5 +1,6 @@
 // Refunds as they are read and as the sender changes them (refunds, refund_attempts). Each statement binds business_id;
-// the making and deciding of a refund request is in refund-requests.ts, the sending in functions/refunds/send.ts.
+// the making of a refund request is in refund-requests.db.ts, its deciding in functions/approvals/money-requests.db.ts, the
+// sending in functions/refunds/send.ts.
 import type { BusinessDb, Db, Tenant } from "../tenancy/tenant";
 import type { Channel } from "../ledger/pricing";
 

@@ -6,7 +6,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { cardNumberPaths } from "#server/partner-api/card-numbers";
 import { getMerchantBalances, postingStatements } from "#server/ledger/ledger.db";
-import { approveTransfer, requestTransfer } from "#server/approvals/transfer-requests.db";
+import { requestTransfer } from "#server/approvals/transfer-requests.db";
+import { approveMoneyRequest } from "#server/approvals/money-requests.db";
 import { createWebhookEndpoint } from "#server/webhooks/webhooks.db";
 import { clearingPosting, paymentPosting, transactionFee } from "#server/ledger/ledger";
 import { runSettlement, settlementPeriodFor } from "#server/settlement/run";
@@ -241,7 +242,7 @@ describe("held money cannot leave", () => {
       idempotencyKey: `before-dispute-${payment.reference}`,
     });
     expect((await openDispute(KUMASI, { payment_reference: payment.reference, amount: payment.amount })).status).toBe(201);
-    await expect(approveTransfer(KOFI_KUMASI, META, asked.id)).rejects.toThrow(/exceeds the available balance/);
+    await expect(approveMoneyRequest(KOFI_KUMASI, META, "transfer", asked.id)).rejects.toThrow(/exceeds the available balance/);
     await expect(
       requestTransfer(ABENA_KUMASI, META, {
         fromMerchantId: payment.merchantId,

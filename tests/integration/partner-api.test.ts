@@ -5,7 +5,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { cardNumberPaths } from "#server/partner-api/card-numbers";
 import { getMerchantBalances, postingStatements } from "#server/ledger/ledger.db";
 import { clearingPosting, paymentPosting } from "#server/ledger/ledger";
-import { approveRefund, requestRefund } from "#server/refunds/refund-requests.db";
+import { requestRefund } from "#server/refunds/refund-requests.db";
+import { approveMoneyRequest } from "#server/approvals/money-requests.db";
 import { ACCRA, ESI_KUMASI, KOFI_KUMASI, KUMASI, META } from "../support/tenants";
 import { api, cardPayment, eventually, makeKey, momoPayment, partiesOf, type Parties } from "../support/partner-api";
 import { paymentsConsumers } from "../support/portal";
@@ -276,7 +277,7 @@ describe("reversals and heartbeats", () => {
       reason: "Goods returned",
       idempotencyKey: "reversal-after-refund",
     });
-    await approveRefund(KOFI_KUMASI, META, refund.id);
+    await approveMoneyRequest(KOFI_KUMASI, META, "refund", refund.id);
 
     const reversal = { reason: "Scheme reversal", reversed_at: new Date().toISOString() };
     expect((await api(portal(), key, `/api/v1/payments/${payment.reference}/reversal`, reversal)).status).toBe(202);

@@ -4,17 +4,17 @@
 // sent to the processor once, retried, and when it keeps failing the money returns. The ledger sums to zero throughout.
 import { beforeAll, describe, expect, it } from "vitest";
 import { cardNumberPaths } from "#server/partner-api/card-numbers";
-import { getMerchantBalances, postingStatements } from "#server/ledger/ledger.db";
-import { clearingPosting, paymentPosting } from "#server/ledger/ledger";
-import { approveRefund, rejectRefund, requestRefund } from "#server/refunds/refund-requests.db";
+import { getMerchantBalances } from "#server/ledger/ledger.db";
+import { requestRefund } from "#server/refunds/refund-requests.db";
+import { approveMoneyRequest, rejectMoneyRequest } from "#server/approvals/money-requests.db";
 import { getRefund } from "#server/refunds/refunds.db";
 import { ForbiddenError, NotFoundError, RuleError, type Tenant } from "#server/tenancy/tenant";
-import { approveTransfer, requestTransfer } from "#server/approvals/transfer-requests.db";
+import { requestTransfer } from "#server/approvals/transfer-requests.db";
 import { createWebhookEndpoint } from "#server/webhooks/webhooks.db";
 import { MAX_REFUND_ATTEMPTS, processRefunds, simulatedRefunds, type RefundOrder, type RefundPort } from "#server/refunds/send";
 import { moveBusiness } from "#server/tenancy/shard-move";
 import { newWebhookSecret } from "#server/webhooks/signing";
-import { expectAccountSumsMatchEntries } from "../support/ledger";
+import { expectAccountSumsMatchEntries, topUp } from "../support/ledger";
 import { api, makeKey } from "../support/partner-api";
 import { signedInCookie } from "../support/sign-in";
 import { ABENA_KUMASI, ACCRA, AMA_ACCRA, AMA_KUMASI, businessOf, ESI_KUMASI, KOFI_KUMASI, KUMASI, META, YAW_ACCRA } from "../support/tenants";
@@ -50,20 +50,6 @@ async function freshPayment(tenant: Tenant, status = "successful", headroom = 3)
     return payment;
   }
   throw new Error(`no ${status} payment left for the test`);
-}
-
-/** Enough available money for the test (the seed's merchants hold little): a cleared payment, posted by the portal's own ledger functions. */
-async function topUp(tenant: Tenant, merchantId: string, atLeast: number): Promise<void> {
-  const { available } = await getMerchantBalances(tenant, merchantId);
-  if (available >= atLeast) return;
-  const payment = { merchantId, amount: atLeast - available, fee: 0 };
-  const postingId = `test_topup_${merchantId}_${Date.now()}_${(sequence += 1)}`;
-  await (
-    await portal().db()
-  ).batch([
-    ...postingStatements(tenant, paymentPosting(payment), { postingId, memo: "Test top-up", postedAt: Date.now() }),
-    ...postingStatements(tenant, clearingPosting(payment), { postingId: `${postingId}_cleared`, memo: "Test top-up cleared", postedAt: Date.now() }),
-  ]);
 }
 
 async function one<T>(sql: string, ...binds: unknown[]): Promise<T | null> {
@@ -126,7 +112,7 @@ describe("a payment refunded and disputed", () => {
     const ask = (amount: number) => requestRefund(ESI_KUMASI, META, { transactionId: payment.id, amount, reason: "Goods returned", idempotencyKey: nextKey() });
 
     const refund = await ask(1000);
-    await approveRefund(KOFI_KUMASI, META, refund.id);
+    await approveMoneyRequest(KOFI_KUMASI, META, "refund", refund.id);
     const over = await dispute(payment.amount - 999);
     expect(over.status).toBe(400);
     expect((await over.json<{ errors: unknown[] }>()).errors).toEqual([
@@ -138,7 +124,7 @@ describe("a payment refunded and disputed", () => {
     await expect(ask(501)).rejects.toThrow(/amount left to refund of GHS 5\.00\./);
     const last = await ask(500);
     await expect(ask(1)).rejects.toThrow(/already refunded in full \(or waits for refunds, or is disputed, for its whole amount\)/);
-    await approveRefund(KOFI_KUMASI, META, last.id);
+    await approveMoneyRequest(KOFI_KUMASI, META, "refund", last.id);
     await expectAccountSumsMatchEntries(portal().shards());
   });
 });
@@ -168,7 +154,7 @@ describe("asking for a refund", () => {
     const first = await ask(payment.amount - 300);
     // 300 is left while the first waits.
     await expect(ask(301)).rejects.toThrow(/amount left to refund of GHS 3\.00\./);
-    await approveRefund(KOFI_KUMASI, META, first.id);
+    await approveMoneyRequest(KOFI_KUMASI, META, "refund", first.id);
     await expect(ask(301)).rejects.toThrow(/amount left to refund of GHS 3\.00\./);
     await ask(300);
     await expect(ask(1)).rejects.toThrow(/already refunded in full/);
@@ -225,10 +211,10 @@ describe("deciding a refund", () => {
   it("approving posts available -> refund payable by exactly the amount; the maker cannot decide, nor Operations", async () => {
     const payment = await freshPayment(KOFI_KUMASI);
     const { id } = await requestRefund(KOFI_KUMASI, META, { transactionId: payment.id, amount: 1_234, reason: "Goods returned", idempotencyKey: nextKey() });
-    await expect(approveRefund(KOFI_KUMASI, META, id)).rejects.toThrow("You cannot decide your own request.");
-    await expect(approveRefund(ESI_KUMASI, META, id)).rejects.toBeInstanceOf(ForbiddenError);
+    await expect(approveMoneyRequest(KOFI_KUMASI, META, "refund", id)).rejects.toThrow("You cannot decide your own request.");
+    await expect(approveMoneyRequest(ESI_KUMASI, META, "refund", id)).rejects.toBeInstanceOf(ForbiddenError);
     const before = await getMerchantBalances(KOFI_KUMASI, payment.merchantId);
-    const approved = await approveRefund(AMA_KUMASI, META, id);
+    const approved = await approveMoneyRequest(AMA_KUMASI, META, "refund", id);
     expect(approved.status).toBe("sending");
     expect((await getMerchantBalances(KOFI_KUMASI, payment.merchantId)).available).toBe(before.available - 1_234);
     const lines = await (
@@ -242,7 +228,7 @@ describe("deciding a refund", () => {
       { kind: "merchant_available", amount: 1_234 },
     ]);
     // A second approval finds nothing pending.
-    await expect(approveRefund(KOFI_KUMASI, META, id)).rejects.toThrow("This refund is already approved.");
+    await expect(approveMoneyRequest(KOFI_KUMASI, META, "refund", id)).rejects.toThrow("This refund is already approved.");
     await expectAccountSumsMatchEntries(portal().shards());
   });
 
@@ -250,8 +236,8 @@ describe("deciding a refund", () => {
     const payment = await freshPayment(KOFI_KUMASI);
     const { id } = await requestRefund(ESI_KUMASI, META, { transactionId: payment.id, amount: 200, reason: "Asked", idempotencyKey: nextKey() });
     const before = await getMerchantBalances(KOFI_KUMASI, payment.merchantId);
-    await expect(rejectRefund(KOFI_KUMASI, META, id, " ")).rejects.toThrow("Say why the refund is rejected.");
-    expect((await rejectRefund(KOFI_KUMASI, META, id, "Not our customer")).status).toBe("rejected");
+    await expect(rejectMoneyRequest(KOFI_KUMASI, META, "refund", id, " ")).rejects.toThrow("Say why the refund is rejected.");
+    expect((await rejectMoneyRequest(KOFI_KUMASI, META, "refund", id, "Not our customer")).status).toBe("rejected");
     expect(await getMerchantBalances(KOFI_KUMASI, payment.merchantId)).toEqual(before);
   });
 
@@ -276,7 +262,10 @@ describe("deciding a refund", () => {
         )
         .bind(`req_${crypto.randomUUID()}`, secondId, first.id),
     ]);
-    const outcomes = await Promise.allSettled([approveRefund(KOFI_KUMASI, META, first.id), approveRefund(AMA_KUMASI, META, secondId)]);
+    const outcomes = await Promise.allSettled([
+      approveMoneyRequest(KOFI_KUMASI, META, "refund", first.id),
+      approveMoneyRequest(AMA_KUMASI, META, "refund", secondId),
+    ]);
     expect(outcomes.filter((o) => o.status === "fulfilled")).toHaveLength(1);
     const refused = outcomes.find((o) => o.status === "rejected") as PromiseRejectedResult;
     expect(refused.reason).toBeInstanceOf(RuleError);
@@ -302,8 +291,8 @@ describe("deciding a refund", () => {
       amount: available - payment.amount + 1,
       idempotencyKey: nextKey(),
     });
-    await approveTransfer(KOFI_KUMASI, META, transfer.id);
-    await expect(approveRefund(KOFI_KUMASI, META, id)).rejects.toThrow(/exceeds the available balance of GHS/);
+    await approveMoneyRequest(KOFI_KUMASI, META, "transfer", transfer.id);
+    await expect(approveMoneyRequest(KOFI_KUMASI, META, "refund", id)).rejects.toThrow(/exceeds the available balance of GHS/);
     expect((await getRefund(KOFI_KUMASI, id))!.status).toBe("pending_approval");
     expect((await getMerchantBalances(KOFI_KUMASI, payment.merchantId)).available).toBe(payment.amount - 1);
     expect(await one("SELECT COUNT(*) AS n FROM ledger_postings WHERE posting_key = ?", `pst_${id}`)).toEqual({ n: 0 });
@@ -314,7 +303,7 @@ describe("sending a refund to the processor", () => {
   async function approved(amount: number): Promise<{ id: string; payment: Payment }> {
     const payment = await freshPayment(KOFI_KUMASI);
     const { id } = await requestRefund(ESI_KUMASI, META, { transactionId: payment.id, amount, reason: "Returned", idempotencyKey: nextKey() });
-    await approveRefund(KOFI_KUMASI, META, id);
+    await approveMoneyRequest(KOFI_KUMASI, META, "refund", id);
     return { id, payment };
   }
   const eventsOf = async (id: string) =>
@@ -416,7 +405,7 @@ describe("the screens and the Partner API", () => {
     expect((await portal().fetch(`/approvals/refund/${await requestIdOf(id)}`, { headers: amaAccra })).status).toBe(404);
     expect((await post(`/approvals/refund/${await requestIdOf(id)}`, { intent: "approve" }, amaAccra)).status).toBe(404);
     expect((await getRefund(KOFI_KUMASI, id))!.status).toBe("pending_approval");
-    await expect(approveRefund(AMA_ACCRA, META, id)).rejects.toBeInstanceOf(NotFoundError);
+    await expect(approveMoneyRequest(AMA_ACCRA, META, "refund", id)).rejects.toBeInstanceOf(NotFoundError);
   });
 
   it("asked on the form, approved on its page, sent at once: the payment reads Partially refunded and the API answers its refunds", async () => {
@@ -457,7 +446,7 @@ describe("the screens and the Partner API", () => {
       return /Refunds \(GHS\)<\/dt><dd>([\d,]+\.\d{2})<span class="cell-sub">(\d+) refunds?<\/span><\/dd>/.exec(html)!.slice(1);
     };
     const [dashboardBefore, reportBefore] = [await refundsFigure("/"), await refundsFigure("/reports?range=today")];
-    await approveRefund(KOFI_KUMASI, META, id);
+    await approveMoneyRequest(KOFI_KUMASI, META, "refund", id);
     const plus = ([amount, count]: string[]) => [
       ((Number(amount!.replace(/,/g, "")) * 100 + 321) / 100).toLocaleString("en-US", { minimumFractionDigits: 2 }),
       String(Number(count) + 1),

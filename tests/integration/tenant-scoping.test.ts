@@ -24,7 +24,8 @@ import {
   terminalPlaces,
 } from "#server/merchants/terminals.db";
 import { getTransaction, listTransactions, transactionTotals } from "#server/payments/transactions.db";
-import { approveTransfer, requestTransfer } from "#server/approvals/transfer-requests.db";
+import { requestTransfer } from "#server/approvals/transfer-requests.db";
+import { approveMoneyRequest } from "#server/approvals/money-requests.db";
 import { getTransfer, listMerchantTransfers } from "#server/ledger/transfers.db";
 import { paymentPosting } from "#server/ledger/ledger";
 import { processPayouts } from "#server/settlement/payouts";
@@ -290,7 +291,7 @@ describe("every statement binds the business", () => {
     expect(balances[from!.id]!.available).toBeGreaterThan(0);
     const input = { fromMerchantId: from!.id, to: { kind: "merchant" as const, id: to!.id }, amount: 1, idempotencyKey: "bind-check-1" };
     const { id } = await requestTransfer(recording(ABENA_KUMASI, log), META, input);
-    expect((await approveTransfer(recording(KOFI_KUMASI, log), META, id)).status).toBe("completed");
+    expect((await approveMoneyRequest(recording(KOFI_KUMASI, log), META, "transfer", id)).status).toBe("completed");
     expect(log.some((r) => r.sql.includes("INTO transfers"))).toBe(true);
     expect(unbound(log, KUMASI)).toEqual([]);
   });

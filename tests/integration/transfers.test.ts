@@ -4,7 +4,8 @@
 import { describe, expect, it } from "vitest";
 import { getMerchantBalances } from "#server/ledger/ledger.db";
 import { ForbiddenError, RuleError } from "#server/tenancy/tenant";
-import { approveTransfer, rejectTransfer, requestTransfer } from "#server/approvals/transfer-requests.db";
+import { requestTransfer } from "#server/approvals/transfer-requests.db";
+import { approveMoneyRequest, rejectMoneyRequest } from "#server/approvals/money-requests.db";
 import { ABENA_KUMASI, ACCRA, AMA_KUMASI, KOFI_KUMASI, KUMASI, META, tenantOf } from "../support/tenants";
 import { expectAccountSumsMatchEntries } from "../support/ledger";
 import { usePortal } from "../support/use-portal";
@@ -112,7 +113,7 @@ describe("deciding a transfer", () => {
       idempotencyKey: nextKey(),
     });
     // Two checkers at once: one wins.
-    const outcomes = await Promise.allSettled([approveTransfer(KOFI_KUMASI, META, id), approveTransfer(AMA_KUMASI, META, id)]);
+    const outcomes = await Promise.allSettled([approveMoneyRequest(KOFI_KUMASI, META, "transfer", id), approveMoneyRequest(AMA_KUMASI, META, "transfer", id)]);
     expect(outcomes.filter((o) => o.status === "fulfilled")).toHaveLength(1);
     expect((await getMerchantBalances(ABENA_KUMASI, from)).available).toBe(fromBefore.available - 2_500);
     expect((await getMerchantBalances(ABENA_KUMASI, to)).available).toBe(toBefore.available + 2_500);
@@ -120,7 +121,7 @@ describe("deciding a transfer", () => {
     expect(await ledgerTotal()).toBe(0);
     await expectAccountSumsMatchEntries(portal().shards());
     expect(await rows("SELECT COUNT(*) AS n FROM approval_requests WHERE target_id = ? AND status = 'approved'", id)).toBe(1);
-    await expect(approveTransfer(KOFI_KUMASI, META, id)).rejects.toThrow("This transfer is already completed.");
+    await expect(approveMoneyRequest(KOFI_KUMASI, META, "transfer", id)).rejects.toThrow("This transfer is already completed.");
   });
 
   it("to the merchant's own settlement account: available goes down, the payout is owed", async () => {
@@ -137,7 +138,7 @@ describe("deciding a transfer", () => {
       amount: 1_234,
       idempotencyKey: nextKey(),
     });
-    await approveTransfer(KOFI_KUMASI, META, id);
+    await approveMoneyRequest(KOFI_KUMASI, META, "transfer", id);
     expect((await getMerchantBalances(ABENA_KUMASI, from)).available).toBe(before.available - 1_234);
     expect(await ledgerTotal()).toBe(0);
   });
@@ -150,8 +151,8 @@ describe("deciding a transfer", () => {
       amount: 10,
       idempotencyKey: nextKey(),
     });
-    await expect(approveTransfer(KOFI_KUMASI, META, id)).rejects.toThrow("You cannot decide your own request.");
-    await expect(approveTransfer(ABENA_KUMASI, META, id)).rejects.toBeInstanceOf(ForbiddenError);
+    await expect(approveMoneyRequest(KOFI_KUMASI, META, "transfer", id)).rejects.toThrow("You cannot decide your own request.");
+    await expect(approveMoneyRequest(ABENA_KUMASI, META, "transfer", id)).rejects.toBeInstanceOf(ForbiddenError);
   });
 
   it("the balance is checked again at approval: two requests that fit alone cannot both be approved", async () => {
@@ -170,8 +171,8 @@ describe("deciding a transfer", () => {
       amount: share,
       idempotencyKey: nextKey(),
     });
-    await approveTransfer(KOFI_KUMASI, META, first.id);
-    await expect(approveTransfer(KOFI_KUMASI, META, second.id)).rejects.toThrow(/exceeds the available balance/);
+    await approveMoneyRequest(KOFI_KUMASI, META, "transfer", first.id);
+    await expect(approveMoneyRequest(KOFI_KUMASI, META, "transfer", second.id)).rejects.toThrow(/exceeds the available balance/);
     expect(await rows("SELECT COUNT(*) AS n FROM ledger_entries WHERE transfer_id = ?", second.id)).toBe(0);
     expect(await rows("SELECT COUNT(*) AS n FROM transfers WHERE id = ? AND status = 'pending_approval'", second.id)).toBe(1);
     expect(await ledgerTotal()).toBe(0);
@@ -186,13 +187,13 @@ describe("deciding a transfer", () => {
       amount: 50,
       idempotencyKey: nextKey(),
     });
-    await expect(rejectTransfer(KOFI_KUMASI, META, id, " ")).rejects.toThrow("Say why the transfer is rejected.");
-    await rejectTransfer(KOFI_KUMASI, META, id, "Not agreed with the merchant");
+    await expect(rejectMoneyRequest(KOFI_KUMASI, META, "transfer", id, " ")).rejects.toThrow("Say why the transfer is rejected.");
+    await rejectMoneyRequest(KOFI_KUMASI, META, "transfer", id, "Not agreed with the merchant");
     expect(await rows("SELECT COUNT(*) AS n FROM ledger_entries WHERE transfer_id = ?", id)).toBe(0);
     expect(
       await rows("SELECT COUNT(*) AS n FROM approval_requests WHERE target_id = ? AND status = 'rejected' AND reason = 'Not agreed with the merchant'", id),
     ).toBe(1);
-    await expect(approveTransfer(AMA_KUMASI, META, id)).rejects.toThrow("This transfer is already rejected.");
+    await expect(approveMoneyRequest(AMA_KUMASI, META, "transfer", id)).rejects.toThrow("This transfer is already rejected.");
     expect(await rows("SELECT COUNT(*) AS n FROM audit_log WHERE entity = 'transfer' AND entity_id = ?", id)).toBe(2);
   });
 });

@@ -5,7 +5,8 @@
 // (WEBHOOKS_RETRY_* and WEBHOOKS_TIMEOUT_SECONDS), so hours of outage take seconds.
 import { afterAll, describe, expect, it } from "vitest";
 import { requestChange } from "#server/approvals/approvals.db";
-import { approveTransfer, rejectTransfer, requestTransfer } from "#server/approvals/transfer-requests.db";
+import { requestTransfer } from "#server/approvals/transfer-requests.db";
+import { approveMoneyRequest, rejectMoneyRequest } from "#server/approvals/money-requests.db";
 import { getMerchantBalances } from "#server/ledger/ledger.db";
 import { ForbiddenError, NotFoundError } from "#server/tenancy/tenant";
 import {
@@ -420,14 +421,14 @@ describe("the portal's own changes emit their events", () => {
       amount: 1234,
       idempotencyKey: "wh-1",
     });
-    await approveTransfer(KOFI_KUMASI, META, approved.id);
+    await approveMoneyRequest(KOFI_KUMASI, META, "transfer", approved.id);
     const rejected = await requestTransfer(ABENA_KUMASI, META, {
       fromMerchantId: from!,
       to: { kind: "merchant", id: to! },
       amount: 99,
       idempotencyKey: "wh-2",
     });
-    await rejectTransfer(KOFI_KUMASI, META, rejected.id, "Not this week, Ɛfua");
+    await rejectMoneyRequest(KOFI_KUMASI, META, "transfer", rejected.id, "Not this week, Ɛfua");
     const invite = { email: "yaa.webhook@example.com", name: "Yaa Ŋmɛ", gender: "female", phone: "233244555777", role: "Viewer" };
     const requestId = await requestChange(KOFI_KUMASI, META, { kind: "employee", action: "create", after: invite });
     const failing = await processPayouts(businessOf(KUMASI), { kind: "test", pay: async () => ({ ok: false, error: "Bank closed" }) }, { limit: 1 });

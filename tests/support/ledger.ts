@@ -1,4 +1,19 @@
 import { expect } from "vitest";
+import { clearingPosting, paymentPosting } from "#server/ledger/ledger";
+import { getMerchantBalances, postingStatements } from "#server/ledger/ledger.db";
+import type { Tenant } from "#server/tenancy/tenant";
+
+/** Enough available money for a test (the seed's merchants hold little): a cleared payment, posted by the portal's own ledger functions. */
+export async function topUp(tenant: Tenant, merchantId: string, atLeast: number): Promise<void> {
+  const { available } = await getMerchantBalances(tenant, merchantId);
+  if (available >= atLeast) return;
+  const payment = { merchantId, amount: atLeast - available, fee: 0 };
+  const postingId = `test_topup_${merchantId}_${crypto.randomUUID()}`;
+  await tenant.db.batch([
+    ...postingStatements(tenant, paymentPosting(payment), { postingId, memo: "Test top-up", postedAt: Date.now() }),
+    ...postingStatements(tenant, clearingPosting(payment), { postingId: `${postingId}_cleared`, memo: "Test top-up cleared", postedAt: Date.now() }),
+  ]);
+}
 
 /**
  * Every ledger account's running sum equals the sum of its entries (migration 0007's promise), on each database given

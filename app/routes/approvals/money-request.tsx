@@ -1,5 +1,6 @@
-// What the two money requests (a transfer, a refund) share on their approval pages: who asked and decided, whether
-// this person may decide, the approve-or-reject schema, and the Decide card. What each moves stays on its own page.
+// What the two money requests (a transfer, a refund) share on their approval page (app/routes/approvals.money-request.tsx):
+// who asked and decided, whether this person may decide, the approve-or-reject schema, and the Decide card. What each
+// moves is its kind's section (transfer-request.tsx, refund-request.tsx).
 import { Form } from "@remix-run/react";
 import * as v from "valibot";
 import { checkOf, FreshCheck } from "../../components/fresh-check";
@@ -7,6 +8,7 @@ import type { ApprovalRequest } from "#server/approvals/approvals.db";
 import type { Tenant } from "#server/tenancy/tenant";
 import { can } from "#server/permissions";
 import { describedBy, Field } from "../../components/form";
+import { formatDate } from "../../lib/format";
 
 /** Approve, or reject with a reason of at least three characters. */
 export function decisionSchema(noun: string) {
@@ -34,6 +36,24 @@ export function requestFacts(approval: ApprovalRequest, tenant: Pick<Tenant, "ro
     canDecide: approval.status === "pending" && can(tenant.role, "decide:approval") && approval.makerId !== tenant.userId,
     ownRequest: approval.makerId === tenant.userId,
   };
+}
+
+/** The request as a section shows it. */
+export type ShownRequest = ReturnType<typeof requestFacts>["request"];
+
+/** Who asked and when, who decided and when, and why it was rejected: the last rows of a section's details. */
+export function decisionRows(request: ShownRequest, reasonTerm: string): (readonly [string, string])[] {
+  return [
+    ["Asked by", request.maker],
+    ["Asked", formatDate(request.madeAt, "stamp")],
+    ...(request.decidedAt
+      ? ([
+          ["Decided by", request.checker ?? "Unknown"],
+          ["Decided", formatDate(request.decidedAt, "stamp")],
+        ] as const)
+      : []),
+    ...(request.reason ? ([[reasonTerm, request.reason]] as const) : []),
+  ];
 }
 
 /** Approve, or reject with a reason; for anyone else a pending request says who may decide it. */
