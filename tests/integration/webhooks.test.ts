@@ -440,6 +440,8 @@ describe("the portal's own changes emit their events", () => {
       ["approval.requested", "transfer.approved", "transfer.rejected", "settlement.failed", "settlement.paid"].every((type) => received(type).length > 0),
     );
     await waitFor("three approval requests", () => received("approval.requested").length >= 3);
+    // Each delivery is its own queue message: the second payout's event may land after the first of every type.
+    await waitFor("an event for every paid settlement", () => received("settlement.paid").length >= paying.paid.length);
 
     const requests = received("approval.requested").map((envelope) => envelope.data.approvalRequest);
     expect(requests).toEqual(
