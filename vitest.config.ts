@@ -26,6 +26,11 @@ export default defineConfig({
           sequence: { groupOrder: 1 },
           // Each file starts its own workerd; two cores run two at most.
           maxWorkers: 2,
+          // Files share their workers' module cache: Miniflare, the support modules and the Worker's own modules load
+          // once per worker instead of once per file (import time 135 s -> 12 s of the tier). Nothing here mocks a
+          // module or keeps state between files: each file starts its own portal, and startPortal points the tenant
+          // helpers at it.
+          isolate: false,
           testTimeout: 30_000,
           hookTimeout: 90_000,
         },
