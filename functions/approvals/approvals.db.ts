@@ -6,7 +6,7 @@
 // request whose target changed since it was made is marked stale, not applied.
 import { clearBatchGuardsStatement, guardStatement } from "../platform/batch-guards.db";
 import { can, canGrantRole, isRole, type Permission } from "../permissions";
-import { webhookEventStatements } from "../webhooks/webhooks.db";
+import { webhookEventStatements } from "../webhooks/outbox.db";
 import { auditStatement } from "../audit/audit.db";
 import { MERCHANT_COLUMNS } from "../merchants/merchants.db";
 import { namesOf, type NameKind } from "../lists/names.db";

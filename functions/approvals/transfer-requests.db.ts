@@ -10,7 +10,7 @@ import { can } from "../permissions";
 import { auditStatement } from "../audit/audit.db";
 import { getMerchantBalances, postingStatements } from "../ledger/ledger.db";
 import { getTransfer, type Transfer } from "../ledger/transfers.db";
-import { webhookEventStatements } from "../webhooks/webhooks.db";
+import { webhookEventStatements } from "../webhooks/outbox.db";
 import { ForbiddenError, RuleError, nowIso, type RequestMeta, type Tenant } from "../tenancy/tenant";
 import { formatPesewas } from "../ledger/money";
 
