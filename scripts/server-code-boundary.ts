@@ -14,6 +14,8 @@ export const SHARED_WITH_BROWSER: readonly string[] = [
   "functions/auth/sign-in-messages.ts",
   // Page sizes and cursor arithmetic (a list's first page is DEFAULT_PAGE_SIZE rows on both sides).
   "functions/lists/page.ts",
+  // The merchant's columns: the form's fields and the approval engine's are one list.
+  "functions/merchants/merchant-columns.ts",
   // When a terminal counts as silent (the terminals list and the terminal.silent webhook agree).
   "functions/merchants/terminal-silence.ts",
   // Webhook event types, for the Developers tab's choices.

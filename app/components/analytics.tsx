@@ -1,129 +1,17 @@
-// The browser half of analytics (SPEC sections 3, 7, 8): a queue that sends
-// events one at a time to POST /api/events. It is kept in localStorage, so
-// events made just before a reload or while offline are sent later. An event
-// the same as one already queued or sent in this page life (same hash: the same
-// content, whenever it happened) is not sent again, Error and Exception events
-// included; a reload starts a new page life. The server de-duplicates each copy
-// it accepted by its own hash.
+// The browser half of analytics (SPEC sections 3, 7, 8): page views, navigation timings, uncaught errors and failed
+// requests become events, each hashed so that the same content (whenever it happened) is one event, Error and
+// Exception events included, and handed to the page's queue (app/lib/analytics-queue.ts), which sends them one at a
+// time to POST /api/events. The server de-duplicates each copy it accepted by its own hash.
 import { useLocation, useNavigation } from "@remix-run/react";
 import { useEffect, useRef } from "react";
-import {
-  buildEvent,
-  eventHash,
-  isPageView,
-  failedRequestInput,
-  uncaughtExceptionInput,
-  type AnalyticsContext,
-  type AnalyticsEvent,
-  type EventInput,
-} from "../lib/analytics";
+import { buildEvent, eventHash, isPageView, failedRequestInput, uncaughtExceptionInput, type AnalyticsContext, type EventInput } from "../lib/analytics";
+import { EVENTS_ENDPOINT, EventQueue } from "../lib/analytics-queue";
 import { useSignedInIdentity } from "./account-menu";
 import { installFetchObserver, onFetchResponse, unobservedFetch } from "./fetch-observer";
 
-const QUEUE_KEY = "pp:analytics:queue";
-/** Where sent hashes were once kept across reloads; now they last a page life, and the old list is dropped. */
-const OLD_SENT_KEY = "pp:analytics:sent";
-const MAX_QUEUED = 200;
-const MAX_SENT_REMEMBERED = 500;
-const ENDPOINT = "/api/events";
-
-interface Queued {
-  hash: string;
-  event: AnalyticsEvent;
-}
-
-let queue: Queued[] = [];
-/** Hashes of the events sent in this page life, newest last. */
-let sent: string[] = [];
-let loaded = false;
-let sending = false;
-let retryTimer: ReturnType<typeof setTimeout> | null = null;
-let backoffMs = 1_000;
+/** The page's queue: posted with the fetch the observer does not see, kept in localStorage. */
+const events = new EventQueue({ fetch: unobservedFetch, storage: () => localStorage });
 let identity: Pick<AnalyticsContext, "user" | "business"> = { user: null, business: null };
-
-function read<T>(key: string, fallback: T): T {
-  try {
-    const raw = localStorage.getItem(key);
-    return raw ? (JSON.parse(raw) as T) : fallback;
-  } catch {
-    return fallback;
-  }
-}
-
-function load(): void {
-  if (loaded) return;
-  loaded = true;
-  const stored = read<Queued[]>(QUEUE_KEY, []);
-  queue = Array.isArray(stored) ? stored.filter((item) => typeof item?.hash === "string" && item.event) : [];
-  try {
-    localStorage.removeItem(OLD_SENT_KEY);
-  } catch {
-    // Storage denied: nothing to tidy.
-  }
-}
-
-function persist(): void {
-  try {
-    localStorage.setItem(QUEUE_KEY, JSON.stringify(queue));
-  } catch {
-    // Storage full or denied: the queue still works for this page's life.
-  }
-}
-
-function later(ms: number): void {
-  if (retryTimer) return;
-  retryTimer = setTimeout(() => {
-    retryTimer = null;
-    void pump();
-  }, ms);
-}
-
-/** Sends queued events one at a time until the queue is empty or the network says wait. */
-async function pump(): Promise<void> {
-  if (sending || queue.length === 0 || retryTimer) return;
-  if (typeof navigator !== "undefined" && navigator.onLine === false) return; // "online" resumes
-  sending = true;
-  try {
-    while (queue.length > 0) {
-      const head = queue[0]!;
-      let response: Response;
-      try {
-        response = await unobservedFetch(ENDPOINT, {
-          method: "POST",
-          headers: { "Content-Type": "application/json" },
-          body: JSON.stringify(head.event),
-          keepalive: true,
-        });
-      } catch {
-        later(backoffMs);
-        backoffMs = Math.min(backoffMs * 2, 60_000);
-        return;
-      }
-      if (response.ok) {
-        queue.shift();
-        sent = [...sent, head.hash].slice(-MAX_SENT_REMEMBERED);
-        backoffMs = 1_000;
-        persist();
-        continue;
-      }
-      if (response.status === 429) {
-        later(Math.max(1, Number(response.headers.get("Retry-After")) || 30) * 1_000);
-        return;
-      }
-      if (response.status >= 500) {
-        later(backoffMs);
-        backoffMs = Math.min(backoffMs * 2, 60_000);
-        return;
-      }
-      // 4xx: the server will never take this event; keep the rest moving.
-      console.warn("Analytics event refused", response.status, head.event.eventId);
-      queue.shift();
-      persist();
-    }
-  } finally {
-    sending = false;
-  }
-}
 
 function context(): AnalyticsContext {
   return { title: document.title, userAgent: navigator.userAgent, ...identity };
@@ -139,15 +27,11 @@ let pageLife: string | null = null;
  */
 export async function track(input: EventInput, occurrence?: string): Promise<void> {
   if (typeof window === "undefined") return;
-  load();
   const event = buildEvent(input, context(), Date.now(), crypto.randomUUID());
   pageLife ??= crypto.randomUUID();
   const hash = await eventHash(event, occurrence === undefined ? "" : `${pageLife}:${occurrence}`);
   // Checked and queued in one step after the await, so two identical events at once still make one.
-  if (sent.includes(hash) || queue.some((item) => item.hash === hash)) return;
-  queue = [...queue, { hash, event }].slice(-MAX_QUEUED);
-  persist();
-  void pump();
+  events.add({ hash, event });
 }
 
 /** Who the events are about, once sign-in knows (null before). */
@@ -202,20 +86,19 @@ export function Analytics() {
   }, [signedIn]);
 
   useEffect(() => {
-    load();
     installFetchObserver();
     const stopObserving = onFetchResponse(({ url, method, response }) => {
       const path = sameOrigin(url);
-      if (!path || path.pathname === ENDPOINT || response.status < 400) return;
+      if (!path || path.pathname === EVENTS_ENDPOINT || response.status < 400) return;
       void reportFailedRequest(url, method, response);
     });
     const onError = (event: ErrorEvent) => void track(uncaughtExceptionInput(event.error ?? event.message));
     const onRejection = (event: PromiseRejectionEvent) => void track(uncaughtExceptionInput(event.reason));
-    const onOnline = () => void pump();
+    const onOnline = () => void events.send();
     window.addEventListener("error", onError);
     window.addEventListener("unhandledrejection", onRejection);
     window.addEventListener("online", onOnline);
-    void pump();
+    void events.send();
 
     const [timing] = performance.getEntriesByType("navigation") as PerformanceNavigationTiming[];
     if (timing) {

@@ -1,5 +1,5 @@
 // Analytics events (SPEC sections 3, 7, 8), built in the browser. Pure: the
-// client queue (app/components/analytics.tsx) sends what these functions make,
+// client queue (app/lib/analytics-queue.ts) sends what these functions make,
 // and a unit test parses their output with the server's schema.
 import type { AnalyticsEventInput } from "#server/analytics/schema";
 

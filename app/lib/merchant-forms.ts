@@ -4,7 +4,7 @@
 // the request's `after` as it stands.
 import * as v from "valibot";
 import type { ChangeValues } from "#server/approvals/approvals.db";
-import type { Merchant } from "#server/merchants/merchants.db";
+import type { MerchantColumn } from "#server/merchants/merchant-columns";
 import type { SettlementAccount } from "#server/settlement/settlement-accounts.db";
 import { GHANA_REGIONS } from "./ghana";
 import { ghanaPhoneField } from "./phone";
@@ -32,19 +32,6 @@ export function formFields(form: Record<string, FormDataEntryValue>, keys: reado
   return { ...Object.fromEntries(keys.map((key) => [key, ""])), ...form };
 }
 
-export const MERCHANT_FIELDS = [
-  "code",
-  "name",
-  "trading_name",
-  "tin",
-  "sector",
-  "town",
-  "region",
-  "address",
-  "contact_name",
-  "contact_phone",
-  "contact_email",
-] as const;
 export const ACCOUNT_FIELDS = ["provider", "account_number", "account_name"] as const;
 
 /** The typed values, kept so a refused form comes back as it was sent (strings only, and short). */
@@ -88,7 +75,7 @@ const MERCHANT_CHANGEABLE = {
   contact_name: required("Enter the contact person's name.", 120, "contact name"),
   contact_phone: ghanaPhoneField("Enter the contact phone number."),
   contact_email: email,
-};
+} satisfies Record<Exclude<MerchantColumn, "code">, v.GenericSchema>;
 
 export const MerchantCreateForm = v.object({
   code: v.pipe(
@@ -148,23 +135,6 @@ export const SettlementAccountForm = v.pipe(
   })),
 );
 export type SettlementAccountValues = v.InferOutput<typeof SettlementAccountForm>;
-
-/** The merchant as its form's fields (the approval engine's column names). */
-export function merchantValues(m: Merchant): ChangeValues {
-  return {
-    code: m.code,
-    name: m.name,
-    trading_name: m.tradingName,
-    tin: m.tin,
-    sector: m.sector,
-    town: m.town,
-    region: m.region,
-    address: m.address,
-    contact_name: m.contactName,
-    contact_phone: m.contactPhone,
-    contact_email: m.contactEmail,
-  };
-}
 
 export function accountValues(a: SettlementAccount): ChangeValues {
   return {

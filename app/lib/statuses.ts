@@ -11,7 +11,8 @@ import type { Settlement } from "#server/settlement/settlements.db";
 import type { TerminalStatus } from "#server/merchants/terminals.db";
 import type { Transaction } from "#server/payments/transactions.db";
 import type { Transfer } from "#server/ledger/transfers.db";
-import type { WebhookDeliveryStatus, WebhookEndpointStatus } from "#server/webhooks/webhooks.db";
+import type { WebhookDeliveryStatus } from "#server/webhooks/delivery-log.db";
+import type { WebhookEndpointStatus } from "#server/webhooks/endpoints.db";
 
 /** An API key's state, read from its revoked and expiry times (app/routes/settings/developers.server.ts). */
 export type ApiKeyStatus = "active" | "rolled" | "expired" | "revoked";

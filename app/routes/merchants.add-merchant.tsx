@@ -11,7 +11,8 @@ import { redirectWithFlash } from "#server/platform/flash";
 import { refusalMessage, requireTenant } from "#server/guards";
 import { refuse } from "#server/platform/http";
 import { MerchantFields } from "../components/merchant-fields";
-import { fieldErrors, formFields, MERCHANT_FIELDS, MerchantCreateForm, SENT_FOR_APPROVAL, typedValues, type FieldErrors } from "../lib/merchant-forms";
+import { fieldErrors, formFields, MerchantCreateForm, SENT_FOR_APPROVAL, typedValues, type FieldErrors } from "../lib/merchant-forms";
+import { MERCHANT_COLUMNS } from "#server/merchants/merchant-columns";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireTenant(request, context, "request:merchant");
@@ -25,7 +26,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const { deps, tenant } = await requireTenant(request, context, "request:merchant");
   const form = Object.fromEntries(await request.formData());
   const values = typedValues(form);
-  const parsed = v.safeParse(MerchantCreateForm, formFields(form, MERCHANT_FIELDS));
+  const parsed = v.safeParse(MerchantCreateForm, formFields(form, MERCHANT_COLUMNS));
   // A taken code or TIN is said along with any other mistake, not one round later.
   const typedKey = (key: "code" | "tin") => (typeof form[key] === "string" ? form[key].trim().toUpperCase() : "");
   const clash = await merchantClashes(

@@ -9,6 +9,21 @@ import { listParams } from "../lib/list-params";
 import { readMerchantSearch } from "../lib/merchant-search";
 import { MERCHANT_LIST_PARAMS } from "./merchants._index";
 import { utcDay } from "#server/platform/time";
+import { MERCHANT_COLUMNS, merchantColumnValue, type MerchantColumn } from "#server/merchants/merchant-columns";
+
+const HEADERS = {
+  code: "Code",
+  name: "Name",
+  trading_name: "Trading name",
+  tin: "TIN",
+  sector: "Sector",
+  town: "Town",
+  region: "Region",
+  address: "Address",
+  contact_name: "Contact name",
+  contact_phone: "Contact phone",
+  contact_email: "Contact email",
+} satisfies Record<MerchantColumn, string>;
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { tenant } = await requireTenant(request, context, "export:merchant");
@@ -22,17 +37,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     limit: MAX_PAGE_SIZE,
   };
   const columns: { header: string; value: (m: Merchant) => string | number }[] = [
-    { header: "Code", value: (m) => m.code },
-    { header: "Name", value: (m) => m.name },
-    { header: "Trading name", value: (m) => m.tradingName },
-    { header: "TIN", value: (m) => m.tin },
-    { header: "Sector", value: (m) => m.sector },
-    { header: "Town", value: (m) => m.town },
-    { header: "Region", value: (m) => m.region },
-    { header: "Address", value: (m) => m.address },
-    { header: "Contact name", value: (m) => m.contactName },
-    { header: "Contact phone", value: (m) => m.contactPhone },
-    { header: "Contact email", value: (m) => m.contactEmail },
+    ...MERCHANT_COLUMNS.map((column) => ({ header: HEADERS[column], value: (m: Merchant) => merchantColumnValue(m, column) })),
     { header: "Status", value: (m) => m.status },
     { header: "Added (UTC)", value: (m) => m.createdAt },
   ];

@@ -8,7 +8,8 @@
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { numberedPage } from "#server/lists/page";
-import { getWebhookEndpoint, listWebhookDeliveries } from "#server/webhooks/webhooks.db";
+import { getWebhookEndpoint } from "#server/webhooks/endpoints.db";
+import { listWebhookDeliveries } from "#server/webhooks/delivery-log.db";
 import { requirePermission, requireTenant } from "#server/guards";
 import { pageNotFound, refuse } from "#server/platform/http";
 import { Pager } from "../components/data-table";

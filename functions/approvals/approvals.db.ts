@@ -6,9 +6,9 @@
 // request whose target changed since it was made is marked stale, not applied.
 import { clearBatchGuardsStatement, guardStatement } from "../platform/batch-guards.db";
 import { can, canGrantRole, isRole, type Permission } from "../permissions";
-import { webhookEventStatements } from "../webhooks/webhooks.db";
+import { webhookEventStatements } from "../webhooks/outbox.db";
 import { auditStatement } from "../audit/audit.db";
-import { MERCHANT_COLUMNS } from "../merchants/merchants.db";
+import { MERCHANT_COLUMNS } from "../merchants/merchant-columns";
 import { namesOf, type NameKind } from "../lists/names.db";
 import { decodeCursor, pageSize, toPage, type Page, type PageQuery } from "../lists/page";
 import { POINT_OF_SALE_COLUMNS } from "../merchants/points-of-sale.db";

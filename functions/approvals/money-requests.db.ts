@@ -15,7 +15,7 @@ import { getTransfer, type Transfer } from "../ledger/transfers.db";
 import { getRefund, type Refund } from "../refunds/refunds.db";
 import { exceedsRefundable, notRefundable, refundableGuardStatement, refundableOf } from "../refunds/refund-requests.db";
 import { exceedsAvailable } from "./transfer-requests.db";
-import { webhookEventStatements } from "../webhooks/webhooks.db";
+import { webhookEventStatements } from "../webhooks/outbox.db";
 import type { WebhookEventType } from "../webhooks/types";
 import { ForbiddenError, NotFoundError, RuleError, nowIso, type RequestMeta, type Tenant } from "../tenancy/tenant";
 

@@ -7,7 +7,7 @@
 import { can } from "../permissions";
 import { auditStatement } from "../audit/audit.db";
 import { getMerchantBalances } from "../ledger/ledger.db";
-import { webhookEventStatements } from "../webhooks/webhooks.db";
+import { webhookEventStatements } from "../webhooks/outbox.db";
 import { ForbiddenError, RuleError, nowIso, type RequestMeta, type Tenant } from "../tenancy/tenant";
 import { formatPesewas } from "../ledger/money";
 

@@ -10,7 +10,7 @@ import { clearBatchGuardsStatement } from "../platform/batch-guards.db";
 import { REFUNDED_STATUSES_SQL } from "../refunds/refunds.db";
 import { postingStatements } from "../ledger/ledger.db";
 import { decodeCursor, pageSize, toPage, type Page, type PageQuery } from "../lists/page";
-import { webhookEventStatements } from "../webhooks/webhooks.db";
+import { webhookEventStatements } from "../webhooks/outbox.db";
 import { ForbiddenError, NotFoundError, RuleError, type BusinessDb, type Db, type RequestMeta, type Tenant } from "../tenancy/tenant";
 import { utcDay } from "../platform/time";
 import type { Channel } from "../ledger/pricing";

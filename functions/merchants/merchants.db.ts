@@ -23,21 +23,6 @@ export interface Merchant {
   version: number;
 }
 
-/** Columns a request may set (approval payloads use these names). */
-export const MERCHANT_COLUMNS = [
-  "code",
-  "name",
-  "trading_name",
-  "tin",
-  "sector",
-  "town",
-  "region",
-  "address",
-  "contact_name",
-  "contact_phone",
-  "contact_email",
-] as const;
-
 const SELECT = `SELECT id, code, name, trading_name AS tradingName, tin, sector, town, region, address, contact_name AS contactName,
   contact_phone AS contactPhone, contact_email AS contactEmail, status, created_at AS createdAt, updated_at AS updatedAt, version FROM merchants`;
 

@@ -5,7 +5,7 @@
 // holder that an id exists in another business.
 import { findParties } from "../payments/api-payments.db";
 import type { BusinessDb } from "../tenancy/tenant";
-import type { PaymentItem } from "../payments/ingest.db";
+import type { PaymentItem } from "../payments/ingest-plan";
 import type { ParsedPayment, Problem } from "./schemas";
 import { sha256Hex } from "../platform/sha256";
 

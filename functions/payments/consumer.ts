@@ -20,8 +20,9 @@
 // failed) is parked by handlePaymentsDeadLetters; `npm run ingest:replay` puts
 // parked messages back on the queue.
 import * as v from "valibot";
-import { applyIngest, type HeartbeatItem, type IngestResult, type IngestWork, type PaymentChange, type PaymentItem, type ReversalItem } from "./ingest.db";
-import { webhookEventStatements } from "../webhooks/webhooks.db";
+import { applyIngest } from "./ingest.db";
+import type { HeartbeatItem, IngestResult, IngestWork, PaymentChange, PaymentItem, ReversalItem } from "./ingest-plan";
+import { webhookEventStatements } from "../webhooks/outbox.db";
 import { isBusinessMoving, type BusinessDb, type Db } from "../tenancy/tenant";
 import { parkMessageStatement } from "./ingest-parked.db";
 import { isTransient } from "../platform/queue-errors";

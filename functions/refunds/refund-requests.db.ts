@@ -10,7 +10,7 @@ import { getMerchantBalances } from "../ledger/ledger.db";
 import { REFUNDED_STATUSES_SQL, refundTotalsOf } from "./refunds.db";
 import { exceedsAvailable } from "../approvals/transfer-requests.db";
 import { getTransaction, type Transaction } from "../payments/transactions.db";
-import { webhookEventStatements } from "../webhooks/webhooks.db";
+import { webhookEventStatements } from "../webhooks/outbox.db";
 import { ForbiddenError, NotFoundError, RuleError, nowIso, type RequestMeta, type Tenant } from "../tenancy/tenant";
 import { formatPesewas } from "../ledger/money";
 

@@ -15,7 +15,7 @@ import {
   stillSendingGuardStatement,
   type DueRefund,
 } from "./refunds.db";
-import { webhookEventStatements } from "../webhooks/webhooks.db";
+import { webhookEventStatements } from "../webhooks/outbox.db";
 import type { BusinessDb } from "../tenancy/tenant";
 import type { Channel } from "../ledger/pricing";
 

@@ -4,7 +4,7 @@
 // claimed it meanwhile), sent with its reference as the idempotency key, and
 // marked paid only from a state that is not paid: money is never paid twice,
 // and a failure is recorded and retried on the next run, up to MAX_ATTEMPTS.
-import { webhookEventStatements } from "../webhooks/webhooks.db";
+import { webhookEventStatements } from "../webhooks/outbox.db";
 import { claimPayout, duePayouts, markFailedStatement, markPaidStatement, payoutAttemptStatement } from "./payouts.db";
 import type { BusinessDb } from "../tenancy/tenant";
 

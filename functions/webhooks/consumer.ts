@@ -18,7 +18,7 @@
 // schedule, and at the end of its window marked failed with that error, instead of
 // looping unseen. Such a failure is the portal's, so it never disables the endpoint.
 import * as v from "valibot";
-import { deliveryToPark, deliveryToSend, failDelivery, leaseDelivery, recordAttempt, type DeliveryToSend } from "./webhooks.db";
+import { deliveryToPark, deliveryToSend, failDelivery, leaseDelivery, recordAttempt, type DeliveryToSend } from "./sending.db";
 import type { FullConfig, WebhooksConfig } from "../env";
 import { errorText, logEvent } from "../analytics/http";
 import { nextStep, webhookRetryDelaySeconds } from "./backoff";

@@ -6,7 +6,7 @@ import { checkWebhookUrl } from "./url-rules";
 import { signatureHeader } from "./signing";
 import { EVENT_ID_HEADER, EVENT_TYPE_HEADER, SIGNATURE_HEADER } from "./types";
 import type { WebhooksConfig } from "../env";
-import type { DeliveryToSend } from "./webhooks.db";
+import type { DeliveryToSend } from "./sending.db";
 
 /** How much of an answer the log keeps. */
 export const RESPONSE_BODY_LIMIT = 1024;

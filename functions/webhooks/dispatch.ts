@@ -2,7 +2,7 @@
 // are handed to the WEBHOOKS queue here, after that batch committed. Callers run
 // dispatchPendingDeliveries right after (ctx.waitUntil); the 5-minute sweep runs it
 // too, for whatever a caller missed (a crash between the batch and the queue).
-import { claimUnqueuedDeliveries, unqueueDeliveries, type QueuedDelivery } from "./webhooks.db";
+import { claimUnqueuedDeliveries, unqueueDeliveries, type QueuedDelivery } from "./outbox.db";
 import { errorText, logEvent } from "../analytics/http";
 import type { BusinessDb } from "../tenancy/tenant";
 import { everyBusinessDb } from "../tenancy/shards";

@@ -3,7 +3,9 @@
 // "Send a test event" (a webhook.test event to this endpoint only, sent at once and
 // never retried: the person sees the answer). Neither goes through the queue, so
 // neither changes a pending delivery's retry schedule; a 2xx marks the delivery delivered.
-import { createTestDelivery, deliveryToSend, getWebhookDelivery, leaseDelivery, recordAttempt, type WebhookAttempt } from "./webhooks.db";
+import { createTestDelivery } from "./outbox.db";
+import { deliveryToSend, leaseDelivery, recordAttempt } from "./sending.db";
+import { getWebhookDelivery, type WebhookAttempt } from "./delivery-log.db";
 import { NotFoundError, RuleError, type Tenant } from "../tenancy/tenant";
 import type { WebhooksConfig } from "../env";
 import { LEASE_MARGIN_MS } from "./consumer";

@@ -6,7 +6,7 @@
 // reason shown on the endpoint, and an SMS goes to each active Administrator and
 // Super Administrator. The window counts from the portal's own time, never from the
 // time the event describes, so a late payment cannot make a young endpoint look old.
-import { administratorPhones, disableFailingEndpoint, type DeliveryToSend } from "./webhooks.db";
+import { administratorPhones, disableFailingEndpoint, type DeliveryToSend } from "./sending.db";
 import type { FullConfig, WebhooksConfig } from "../env";
 import { smsPortFor } from "../sms/sms";
 import type { BusinessDb } from "../tenancy/tenant";

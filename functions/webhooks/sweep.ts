@@ -2,7 +2,8 @@
 // announce terminals that went silent (terminal.silent, once per silence), and hand
 // every not-yet-queued delivery to the queue (the outbox's safety net).
 import { SILENT_AFTER_MS } from "../merchants/terminal-silence";
-import { markSilentAnnouncedStatement, requeueLostDeliveries, silentTerminalsToAnnounce, webhookEventStatements } from "./webhooks.db";
+import { markSilentAnnouncedStatement, silentTerminalsToAnnounce } from "./sweep.db";
+import { requeueLostDeliveries, webhookEventStatements } from "./outbox.db";
 import type { BusinessDb } from "../tenancy/tenant";
 import { everyBusinessDb } from "../tenancy/shards";
 import { errorText, logEvent } from "../analytics/http";

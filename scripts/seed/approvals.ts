@@ -8,11 +8,12 @@
 // for an employee create {"email","name","gender","phone","role"}); before_json
 // holds the same keys with their current values (null for a create);
 // target_version is the target's current version (null for a create).
+import { MERCHANT_COLUMNS } from "#server/merchants/merchant-columns";
 import { KUMASI_FRESH_FOODS } from "./data";
 import { Rng } from "./prng";
 import { HOUR_MS } from "./profile";
 import { iso, makeMerchant, makePointOfSale, makeSettlementAccount, pad, type BusinessModel, type MerchantModel, type SeedContext } from "./structure";
-import type { ApprovalRequestRow, MerchantRow, PointOfSaleRow, SettlementAccountRow } from "./tables";
+import type { ApprovalRequestRow, PointOfSaleRow, SettlementAccountRow } from "./tables";
 
 export const MAKER = "usr_esi_owusu";
 export const EMPLOYEE_MAKER = "usr_ama_mensah";
@@ -25,19 +26,6 @@ function pick<T extends object, K extends keyof T & string>(row: T, keys: readon
   return out;
 }
 
-const MERCHANT_CREATE_COLUMNS = [
-  "code",
-  "name",
-  "trading_name",
-  "tin",
-  "sector",
-  "town",
-  "region",
-  "address",
-  "contact_name",
-  "contact_phone",
-  "contact_email",
-] as const satisfies readonly (keyof MerchantRow)[];
 const POS_CREATE_COLUMNS = ["merchant_id", "name", "town", "region", "address", "contact_phone"] as const satisfies readonly (keyof PointOfSaleRow)[];
 const ACCOUNT_CREATE_COLUMNS = [
   "merchant_id",
@@ -88,7 +76,7 @@ export function pendingApprovals(ctx: SeedContext, models: readonly BusinessMode
     target_version: null,
     maker_id: MAKER,
     before: null,
-    after: pick(fresh.row, MERCHANT_CREATE_COLUMNS),
+    after: pick(fresh.row, MERCHANT_COLUMNS),
   });
 
   // A new contact person for the second merchant.

@@ -1,5 +1,6 @@
 // The rows the seed writes, one interface per table with the column names of
 // migrations/ as keys, and the column order the loader inserts them in.
+import { MERCHANT_COLUMNS } from "#server/merchants/merchant-columns";
 
 type Value = string | number | null;
 
@@ -237,25 +238,7 @@ export const COLUMNS: { readonly [T in TableName]: readonly (keyof Tables[T] & s
   users: ["id", "email", "name", "gender", "status", "created_at"],
   user_phones: ["user_id", "msisdn", "created_at"],
   memberships: ["business_id", "user_id", "role", "status", "created_at", "version", "updated_at"],
-  merchants: [
-    "id",
-    "business_id",
-    "code",
-    "name",
-    "trading_name",
-    "tin",
-    "sector",
-    "town",
-    "region",
-    "address",
-    "contact_name",
-    "contact_phone",
-    "contact_email",
-    "status",
-    "created_at",
-    "updated_at",
-    "version",
-  ],
+  merchants: ["id", "business_id", ...MERCHANT_COLUMNS, "status", "created_at", "updated_at", "version"],
   points_of_sale: ["id", "business_id", "merchant_id", "name", "town", "region", "address", "contact_phone", "status", "created_at", "updated_at", "version"],
   terminals: [
     "id",

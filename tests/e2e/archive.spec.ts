@@ -4,7 +4,8 @@
 import { readFileSync } from "node:fs";
 import { monthOf } from "#server/archive/format";
 import { runArchive } from "#server/archive/job";
-import { applyIngest, type PaymentItem } from "#server/payments/ingest.db";
+import { applyIngest } from "#server/payments/ingest.db";
+import type { PaymentItem } from "#server/payments/ingest-plan";
 import { ACCRA, businessOf } from "../support/tenants";
 import { expect, hydrated, test } from "./fixtures";
 

@@ -4,7 +4,7 @@
 // again" adds an attempt, by keyboard; the page fits 390 px. (The Developers tab's
 // section is tested once the tab exists.)
 import type { Page } from "@playwright/test";
-import { createWebhookEndpoint } from "#server/webhooks/webhooks.db";
+import { createWebhookEndpoint } from "#server/webhooks/endpoints.db";
 import { newWebhookSecret } from "#server/webhooks/signing";
 import { startWebhookReceiver, type WebhookReceiver } from "../support/fake-webhook-receiver";
 import { KOFI_KUMASI, META } from "../support/tenants";

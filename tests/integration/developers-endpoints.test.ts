@@ -10,7 +10,7 @@
 // (endpointsAction); once the Developers tab hands ENDPOINT_INTENTS to it, the
 // same forms post to /settings?tab=developers as well.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createWebhookEndpoint, type WebhookEndpoint } from "#server/webhooks/webhooks.db";
+import { createWebhookEndpoint, type WebhookEndpoint } from "#server/webhooks/endpoints.db";
 import { newWebhookSecret } from "#server/webhooks/signing";
 import { actionDataOf, loaderDataOf, textOf } from "../support/html";
 import { startWebhookReceiver, type WebhookReceiver } from "../support/fake-webhook-receiver";

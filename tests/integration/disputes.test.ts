@@ -8,7 +8,7 @@ import { cardNumberPaths } from "#server/partner-api/card-numbers";
 import { getMerchantBalances, postingStatements } from "#server/ledger/ledger.db";
 import { requestTransfer } from "#server/approvals/transfer-requests.db";
 import { approveMoneyRequest } from "#server/approvals/money-requests.db";
-import { createWebhookEndpoint } from "#server/webhooks/webhooks.db";
+import { createWebhookEndpoint } from "#server/webhooks/endpoints.db";
 import { clearingPosting, paymentPosting, transactionFee } from "#server/ledger/ledger";
 import { runSettlement, settlementPeriodFor } from "#server/settlement/run";
 import { moveBusiness } from "#server/tenancy/shard-move";
@@ -28,7 +28,7 @@ const TENANT = { [KUMASI]: ABENA_KUMASI, [ACCRA]: AMA_ACCRA } as const;
 beforeAll(async () => {
   keys[KUMASI] = await makeKey(portal(), KUMASI);
   keys[ACCRA] = await makeKey(portal(), ACCRA);
-  // An endpoint that wants dispute events: without one nothing is written for them (functions/webhooks/webhooks.db.ts).
+  // An endpoint that wants dispute events: without one nothing is written for them (functions/webhooks/outbox.db.ts).
   await createWebhookEndpoint(
     KOFI_KUMASI,
     META,

@@ -7,7 +7,7 @@
 import { describe, expect, it } from "vitest";
 import { fingerprintOf } from "#server/partner-api/resolve";
 import type { IngestMessage } from "#server/payments/consumer";
-import type { PaymentItem } from "#server/payments/ingest.db";
+import type { PaymentItem } from "#server/payments/ingest-plan";
 import { Rng } from "../../scripts/seed/prng";
 import { expectAccountSumsMatchEntries } from "../support/ledger";
 import { api, eventually, makeKey, partiesOf, type Parties } from "../support/partner-api";

@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import { capture } from "../../scripts/lib/run";
 import { fingerprintOf } from "#server/partner-api/resolve";
 import type { IngestMessage } from "#server/payments/consumer";
-import type { PaymentItem } from "#server/payments/ingest.db";
+import type { PaymentItem } from "#server/payments/ingest-plan";
 import { loaderDataOf, textOf } from "../support/html";
 import { api, eventually, makeKey, momoPayment, partiesOf, type Parties } from "../support/partner-api";
 import { paymentsConsumers, ROOT } from "../support/portal";

@@ -7,7 +7,7 @@ import { merchantTransferPosting } from "#server/ledger/ledger";
 import { getMerchantBalances, postingStatements } from "#server/ledger/ledger.db";
 import { requestRefund } from "#server/refunds/refund-requests.db";
 import { ForbiddenError, NotFoundError, RuleError, type Tenant } from "#server/tenancy/tenant";
-import { createWebhookEndpoint } from "#server/webhooks/webhooks.db";
+import { createWebhookEndpoint } from "#server/webhooks/endpoints.db";
 import { newWebhookSecret } from "#server/webhooks/signing";
 import { recordingDb, type Recorded } from "../../scripts/bench/query-catalogue";
 import { expectAccountSumsMatchEntries, topUp } from "../support/ledger";
@@ -106,7 +106,7 @@ async function traces(kind: MoneyRequestKind, id: string) {
 }
 
 beforeAll(async () => {
-  // Only a business that subscribed gets webhook events written (functions/webhooks/webhooks.db.ts).
+  // Only a business that subscribed gets webhook events written (functions/webhooks/outbox.db.ts).
   await createWebhookEndpoint(
     KOFI_KUMASI,
     META,

@@ -2,7 +2,7 @@
 // the Partner API reach a business's endpoint as payment.succeeded, payment.failed
 // and payment.reversed, signed, once each, even when the queue delivers a batch again.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createWebhookEndpoint } from "#server/webhooks/webhooks.db";
+import { createWebhookEndpoint } from "#server/webhooks/endpoints.db";
 import { newWebhookSecret, verifySignature } from "#server/webhooks/signing";
 import { startWebhookReceiver, type WebhookReceiver } from "../support/fake-webhook-receiver";
 import { api, eventually, makeKey, momoPayment, partiesOf, type Parties } from "../support/partner-api";

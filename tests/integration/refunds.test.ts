@@ -10,7 +10,7 @@ import { approveMoneyRequest, rejectMoneyRequest } from "#server/approvals/money
 import { getRefund } from "#server/refunds/refunds.db";
 import { ForbiddenError, NotFoundError, RuleError, type Tenant } from "#server/tenancy/tenant";
 import { requestTransfer } from "#server/approvals/transfer-requests.db";
-import { createWebhookEndpoint } from "#server/webhooks/webhooks.db";
+import { createWebhookEndpoint } from "#server/webhooks/endpoints.db";
 import { MAX_REFUND_ATTEMPTS, processRefunds, simulatedRefunds, type RefundOrder, type RefundPort } from "#server/refunds/send";
 import { moveBusiness } from "#server/tenancy/shard-move";
 import { newWebhookSecret } from "#server/webhooks/signing";
@@ -84,7 +84,7 @@ function recordingPort(): RefundPort & { calls: RefundOrder[] } {
 const HOUR = 3_600_000;
 
 beforeAll(async () => {
-  // Only a business that subscribed gets webhook events written (functions/webhooks/webhooks.db.ts).
+  // Only a business that subscribed gets webhook events written (functions/webhooks/outbox.db.ts).
   await createWebhookEndpoint(
     KOFI_KUMASI,
     META,

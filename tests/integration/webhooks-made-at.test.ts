@@ -7,7 +7,8 @@
 // its own schedule and, at the end of its window, recorded as failed with the reason in the log, instead of
 // looping unseen.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createWebhookEndpoint, getWebhookEndpoint, webhookEventStatements, type WebhookEndpoint } from "#server/webhooks/webhooks.db";
+import { createWebhookEndpoint, getWebhookEndpoint, type WebhookEndpoint } from "#server/webhooks/endpoints.db";
+import { webhookEventStatements } from "#server/webhooks/outbox.db";
 import { newWebhookSecret } from "#server/webhooks/signing";
 import { startWebhookReceiver, type WebhookReceiver } from "../support/fake-webhook-receiver";
 import { waitFor } from "../support/fake-events-service";

@@ -17,11 +17,11 @@ import {
   listWebhookEndpoints,
   setWebhookEndpointEnabled,
   updateWebhookEndpoint,
-  listWebhookDeliveries,
   rollWebhookSecret,
-  webhookEventStatements,
   type WebhookEndpoint,
-} from "#server/webhooks/webhooks.db";
+} from "#server/webhooks/endpoints.db";
+import { listWebhookDeliveries } from "#server/webhooks/delivery-log.db";
+import { webhookEventStatements } from "#server/webhooks/outbox.db";
 import { processPayouts } from "#server/settlement/payouts";
 import { retrySchedule } from "#server/webhooks/backoff";
 import { resendWebhookDelivery, sendWebhookTestEvent } from "#server/webhooks/manual";

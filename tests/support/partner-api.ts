@@ -3,7 +3,7 @@
 // payments built from them.
 import { makeApiKey } from "#server/partner-api/keys";
 import { registerKeyHashStatement } from "#server/tenancy/directory.db";
-import { listWebhookEndpoints, setWebhookEndpointEnabled } from "#server/webhooks/webhooks.db";
+import { listWebhookEndpoints, setWebhookEndpointEnabled } from "#server/webhooks/endpoints.db";
 import type { Tenant } from "#server/tenancy/tenant";
 import type { Portal } from "./portal";
 import { META } from "./tenants";

@@ -14,10 +14,10 @@ function configError(env: Record<string, unknown>): ConfigError {
     expect(error).toBeInstanceOf(ConfigError);
     return error as ConfigError;
   }
-  throw new Error(`parseConfig accepted ${JSON.stringify(env)}`);
+  throw new Error(`configOf accepted ${JSON.stringify(env)}`);
 }
 
-describe("parseConfig", () => {
+describe("configOf(env).app", () => {
   it("defaults to development with the dev secret", () => {
     expect(configOf({}).app).toEqual({ environment: "development", sessionSecret: DEV_SESSION_SECRET, signInOrigins: [], serverTiming: false });
   });
@@ -90,7 +90,7 @@ describe("parseConfig", () => {
   });
 });
 
-describe("analytics settings (parseEventsConfig, also checked by parseConfig)", () => {
+describe("analytics settings (configOf(env).events, checked with the rest)", () => {
   const ENDPOINT = "https://events.example.com/v1/events";
 
   it("defaults to storing events in D1, retrying from 30 s up to 15 minutes, with no replay endpoint", () => {
@@ -196,7 +196,7 @@ describe("analytics retry schedule (wrangler.toml and the defaults)", () => {
   });
 });
 
-describe("parseAuthConfig (sign-in)", () => {
+describe("configOf(env).auth (sign-in)", () => {
   it("defaults: the session secret, an OTP key derived from it, no previous key, no gateway", () => {
     expect(configOf({}).auth).toEqual({
       environment: "development",
@@ -280,7 +280,7 @@ describe("parseAuthConfig (sign-in)", () => {
   });
 });
 
-describe("parseOidcConfig (OpenID Connect sign-in)", () => {
+describe("configOf(env).oidc (OpenID Connect sign-in)", () => {
   const MICROSOFT = { MICROSOFT_ISSUER: "https://login.microsoftonline.com/common/v2.0/", MICROSOFT_CLIENT_ID: "ms-id", MICROSOFT_CLIENT_SECRET: "ms-secret" };
   const GOOGLE = { GOOGLE_ISSUER: "https://accounts.google.com", GOOGLE_CLIENT_ID: "g-id", GOOGLE_CLIENT_SECRET: "g-secret" };
 
@@ -314,7 +314,7 @@ describe("parseOidcConfig (OpenID Connect sign-in)", () => {
     expect(() => configOf({ SIGN_IN_POPUP_SIZE: "9".repeat(41) }).app).toThrow(/SIGN_IN_POPUP_SIZE/);
   });
 
-  it("treats empty values as unset and leaves parseConfig and parseAuthConfig as they were", () => {
+  it("treats empty values as unset and leaves the app and sign-in settings as they were", () => {
     const env = { GOOGLE_ISSUER: "", GOOGLE_CLIENT_ID: "", GOOGLE_CLIENT_SECRET: "", ...MICROSOFT };
     expect(configOf(env).oidc.google).toBeNull();
     expect(configOf(env).app).toEqual({

@@ -7,7 +7,7 @@
 import fc from "fast-check";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { handlePaymentsBatch, isTransient, MAX_TRANSIENT_ATTEMPTS, SPLIT_AFTER_ATTEMPTS, type IngestMessage } from "#server/payments/consumer";
-import type { IngestResult, IngestWork, PaymentItem } from "#server/payments/ingest.db";
+import { planIngest, type IngestResult, type IngestWork, type PaymentItem } from "#server/payments/ingest-plan";
 import type { BusinessDb, Db } from "#server/tenancy/tenant";
 
 interface FakeMessage extends Message<unknown> {
@@ -118,7 +118,7 @@ const batchArbitrary = fc
     return { messages, poisoned, raced };
   });
 
-async function run(messages: FakeMessage[], apply: (b: BusinessDb, w: IngestWork) => Promise<IngestResult>, parked: World["parked"]) {
+async function run(messages: FakeMessage[], apply: (b: BusinessDb, w: IngestWork, now: number) => Promise<IngestResult>, parked: World["parked"]) {
   const db = parkingDb(parked);
   return handlePaymentsBatch(batchOf(messages), {
     findBusiness: async (businessId) => ({ businessId, db }),
@@ -167,6 +167,40 @@ describe("poison isolation (property)", () => {
     // Whoever runs the portal is told, at level error, with the references (never a body).
     const lines = logged.mock.calls.map((call: unknown[]) => JSON.parse(String(call[0])) as Record<string, unknown>);
     expect(lines).toContainEqual(expect.objectContaining({ level: "error", message: "ingest message parked", id: "msg-2", references: ["M2-P0"] }));
+  });
+});
+
+describe("poison isolation with the real plan", () => {
+  it("parks only the message whose payment the plan cannot store; the good ones around it are planned and acked", async () => {
+    const good = (reference: string) =>
+      ({
+        ...payment(reference),
+        merchantId: "mer_1",
+        pointOfSaleId: "pos_1",
+        terminalId: null,
+        channel: "card",
+        network: "VISA",
+        amount: 5_000,
+        status: "successful",
+        occurredAt: 0,
+      }) as PaymentItem;
+    const messages = [
+      message("msg-0", { v: 1, businessId: "bus_a", receivedAt: 0, payments: [good("G0")] }),
+      message("msg-1", { v: 1, businessId: "bus_a", receivedAt: 0, payments: [good("G1"), { ...good("HALF"), amount: 10.5 }] }),
+      message("msg-2", { v: 1, businessId: "bus_a", receivedAt: 0, payments: [good("G2")] }),
+    ];
+    const written: string[] = [];
+    const parked: World["parked"] = [];
+    // Nothing held: the plan alone decides, and a part whose plan throws is never written.
+    const apply = async (business: BusinessDb, work: IngestWork, now: number) => {
+      const plan = await planIngest(business.businessId, work, { stored: new Map(), waiting: new Map() }, now);
+      written.push(...plan.newPayments.map((p) => p.reference));
+      return plan.result;
+    };
+    await run(messages, apply, parked);
+    expect(written.sort()).toEqual(["G0", "G2"]);
+    expect(parked).toEqual([{ businessId: "bus_a", messageId: "msg-1", error: expect.stringContaining("whole pesewas") }]);
+    expect(messages.map((m) => m.outcome)).toEqual(["ack", "ack", "ack"]);
   });
 });
 

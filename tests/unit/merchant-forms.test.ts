@@ -3,16 +3,9 @@
 // before a request is made.
 import * as v from "valibot";
 import { describe, expect, it } from "vitest";
-import {
-  ACCOUNT_FIELDS,
-  fieldErrors,
-  formFields,
-  MERCHANT_FIELDS,
-  MerchantCreateForm,
-  MerchantUpdateForm,
-  SettlementAccountForm,
-} from "#app/lib/merchant-forms";
+import { ACCOUNT_FIELDS, fieldErrors, formFields, MerchantCreateForm, MerchantUpdateForm, SettlementAccountForm } from "#app/lib/merchant-forms";
 import { PHONE_MESSAGE } from "#app/lib/phone";
+import { MERCHANT_COLUMNS } from "#server/merchants/merchant-columns";
 
 const GOOD = {
   code: " mrc-0042 ",
@@ -61,7 +54,7 @@ describe("MerchantCreateForm", () => {
   it("says what is wrong with each field, a missing field included", () => {
     const result = v.safeParse(
       MerchantCreateForm,
-      formFields({ ...GOOD, tin: "C123", contact_email: "akua@example", region: "Kumasi", code: undefined as unknown as string }, MERCHANT_FIELDS),
+      formFields({ ...GOOD, tin: "C123", contact_email: "akua@example", region: "Kumasi", code: undefined as unknown as string }, MERCHANT_COLUMNS),
     );
     expect(result.success).toBe(false);
     const errors = fieldErrors(result.issues!);

@@ -2,6 +2,7 @@
 // of the merchant's form (addresses and browsers stay in the audit log).
 import type { ChangeValues } from "#server/approvals/approvals.db";
 import { formatDate } from "../../lib/format";
+import type { MerchantColumn } from "#server/merchants/merchant-columns";
 
 export interface HistoryEntry {
   id: number;
@@ -25,7 +26,7 @@ const MERCHANT_LABELS: Record<string, string> = {
   contact_phone: "Contact phone",
   contact_email: "Contact email",
   status: "Status",
-};
+} satisfies Record<MerchantColumn | "status", string>;
 
 const ACTION_WORDS: Record<string, string> = {
   create: "Added",

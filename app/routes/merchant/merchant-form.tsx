@@ -4,7 +4,8 @@ import { Form } from "@remix-run/react";
 import { SendButtons } from "../../components/form";
 import type { Merchant } from "#server/merchants/merchants.db";
 import { MerchantFields } from "../../components/merchant-fields";
-import { merchantValues, SENT_FOR_APPROVAL, type FieldErrors } from "../../lib/merchant-forms";
+import { SENT_FOR_APPROVAL, type FieldErrors } from "../../lib/merchant-forms";
+import { merchantValues } from "#server/merchants/merchant-columns";
 import { FormNotice } from "./ui";
 
 export function MerchantFormCard({

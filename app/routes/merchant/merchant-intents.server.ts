@@ -8,7 +8,8 @@ import { merchantClashes, type Merchant } from "#server/merchants/merchants.db";
 import type { Tenant } from "#server/tenancy/tenant";
 import { redirectWithFlash } from "#server/platform/flash";
 import { refuse } from "#server/platform/http";
-import { changedOnly, fieldErrors, formFields, MERCHANT_FIELDS, merchantValues, MerchantUpdateForm, SENT_FOR_APPROVAL } from "../../lib/merchant-forms";
+import { changedOnly, fieldErrors, formFields, MerchantUpdateForm, SENT_FOR_APPROVAL } from "../../lib/merchant-forms";
+import { MERCHANT_COLUMNS, merchantValues } from "#server/merchants/merchant-columns";
 
 export const MERCHANT_INTENTS = ["update-merchant", "deactivate-merchant"] as const;
 export type MerchantIntent = (typeof MERCHANT_INTENTS)[number];
@@ -34,7 +35,7 @@ export async function merchantIntent(args: IntentArgs, intent: MerchantIntent): 
   const { request, context, deps, tenant, merchant, form, values, here } = args;
   switch (intent) {
     case "update-merchant": {
-      const parsed = v.safeParse(MerchantUpdateForm, formFields(form, MERCHANT_FIELDS));
+      const parsed = v.safeParse(MerchantUpdateForm, formFields(form, MERCHANT_COLUMNS));
       if (!parsed.success) return refuse(fieldErrors(parsed.issues), values, intent);
       const after = changedOnly(parsed.output, merchantValues(merchant));
       if (Object.keys(after).length === 0) return refuse({ form: "Nothing would change: edit a field first." }, values, intent);

@@ -9,7 +9,6 @@ import type { AuthDeps } from "#server/auth/deps";
 import {
   createWebhookEndpoint,
   deleteWebhookEndpoint,
-  getWebhookDelivery,
   getWebhookEndpoint,
   getWebhookSecret,
   listWebhookEndpoints,
@@ -17,7 +16,8 @@ import {
   setWebhookEndpointEnabled,
   updateWebhookEndpoint,
   type WebhookEndpoint,
-} from "#server/webhooks/webhooks.db";
+} from "#server/webhooks/endpoints.db";
+import { getWebhookDelivery } from "#server/webhooks/delivery-log.db";
 import type { Tenant } from "#server/tenancy/tenant";
 import { redirectWithFlash } from "#server/platform/flash";
 import { refusalMessage, requirePermission } from "#server/guards";
