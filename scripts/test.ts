@@ -2,6 +2,7 @@
 // unit, integration (the built Worker in workerd), end-to-end (Chromium).
 // A failed build stops the run; otherwise every step runs and the run fails if any did.
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+import { spawn } from "node:child_process";
 import { run } from "./lib/run";
 import { chromiumPath } from "../tests/support/chromium";
 
@@ -11,15 +12,20 @@ interface Step {
   /** JSON report to count tests from. */
   report?: { file: string; kind: "vitest" | "playwright" };
   stopOnFailure?: boolean;
+  /**
+   * Steps of one group run side by side, their output printed whole as each ends: the static checks are each one
+   * process on one core, so on two cores the four take about as long as the slowest (lint) instead of their sum.
+   */
+  group?: "static checks";
 }
 
 const steps: Step[] = [
   { name: "build", command: ["npx", "tsx", "scripts/build.ts"], stopOnFailure: true },
-  { name: "typecheck", command: ["npx", "tsc", "-p", "tsconfig.json"] },
+  { name: "typecheck", command: ["npx", "tsc", "-p", "tsconfig.json"], group: "static checks" },
   // The Worker's code once more as workerd runs it: without DOM or Node types.
-  { name: "typecheck worker", command: ["npx", "tsc", "-p", "tsconfig.worker.json"] },
-  { name: "lint", command: ["npx", "eslint", "--max-warnings=0", "."] },
-  { name: "format", command: ["npx", "prettier", "--check", "."] },
+  { name: "typecheck worker", command: ["npx", "tsc", "-p", "tsconfig.worker.json"], group: "static checks" },
+  { name: "lint", command: ["npx", "eslint", "--max-warnings=0", "."], group: "static checks" },
+  { name: "format", command: ["npx", "prettier", "--check", "."], group: "static checks" },
   {
     name: "unit",
     command: ["npx", "vitest", "run", "--project", "unit", "--reporter=default", "--reporter=json", "--outputFile.json=test-results/unit.json"],
@@ -48,17 +54,22 @@ chromiumPath();
 rmSync("test-results", { recursive: true, force: true });
 mkdirSync("test-results", { recursive: true });
 
+/** Runs a command with its output held back, printed whole when it ends (steps of a group must not interleave). */
+function runQuietly(command: string[]): Promise<{ ok: boolean; output: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(command[0]!, command.slice(1), { stdio: ["ignore", "pipe", "pipe"] });
+    let output = "";
+    child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    child.on("error", (error) => resolve({ ok: false, output: output + String(error) }));
+    child.on("exit", (code) => resolve({ ok: code === 0, output }));
+  });
+}
+
 const results: { name: string; ok: boolean; seconds: number }[] = [];
 const totals = { passed: 0, failed: 0, skipped: 0 };
-for (const step of steps) {
-  console.log(`\n▶ ${step.name}: ${step.command.join(" ")}`);
-  const started = Date.now();
-  let ok = true;
-  try {
-    await run(step.command[0]!, step.command.slice(1));
-  } catch {
-    ok = false;
-  }
+
+function record(step: Step, ok: boolean, started: number): void {
   results.push({ name: step.name, ok, seconds: Math.round((Date.now() - started) / 1000) });
   if (step.report) {
     const counted = countTests(step.report);
@@ -70,6 +81,34 @@ for (const step of steps) {
   } else if (!ok) {
     totals.failed += 1;
   }
+}
+
+for (let index = 0; index < steps.length;) {
+  const step = steps[index]!;
+  if (step.group) {
+    const together = steps.slice(index).filter((next, offset) => steps.slice(index, index + offset + 1).every((s) => s.group === step.group));
+    console.log(`\n▶ ${step.group}, side by side: ${together.map((s) => s.name).join(", ")}`);
+    const started = Date.now();
+    await Promise.all(
+      together.map(async (member) => {
+        const { ok, output } = await runQuietly(member.command);
+        console.log(`\n▶ ${member.name}: ${member.command.join(" ")}\n${output.trimEnd()}`);
+        record(member, ok, started);
+      }),
+    );
+    index += together.length;
+    continue;
+  }
+  console.log(`\n▶ ${step.name}: ${step.command.join(" ")}`);
+  const started = Date.now();
+  let ok = true;
+  try {
+    await run(step.command[0]!, step.command.slice(1));
+  } catch {
+    ok = false;
+  }
+  record(step, ok, started);
+  index += 1;
   if (!ok && step.stopOnFailure) break;
 }
 
