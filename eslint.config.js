@@ -7,6 +7,11 @@ import tseslint from "typescript-eslint";
 // Outside a tree, its modules are reached by their alias (tsconfig.json paths), never by a relative path.
 const RELATIVE_INTO_SERVER = { regex: "^(\\.\\./)+functions/", message: "Import server code as #server/... (tsconfig.json paths)." };
 const RELATIVE_INTO_APP = { regex: "^(\\.\\./)+app/", message: "Import app code as #app/... (tsconfig.json paths)." };
+// Tests: tests/ (whole-tree, tooling, integration, e2e, support) and each module's own test beside it (x.test.ts next
+// to x.ts in functions/ or app/). Tests beside a module take the tests' rules below, not their folder's: they run in
+// Node under vitest, are never imported by the Worker or the browser bundle, and may reach across app/ and functions/.
+const TESTS = ["tests/**/*.ts", "**/*.test.ts", "**/*.test.tsx"];
+const TESTS_BESIDE_MODULES = ["**/*.test.ts", "**/*.test.tsx"];
 
 export default tseslint.config(
   { ignores: ["build/", "dist/", "node_modules/", ".wrangler/", "test-results/", "playwright-report/", "tmp/", "functions/worker-configuration.d.ts"] },
@@ -48,7 +53,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ["tests/**/*.ts", "scripts/**/*.ts", "*.ts"],
+    files: [...TESTS, "scripts/**/*.ts", "*.ts"],
     rules: { "no-restricted-imports": ["error", { patterns: [RELATIVE_INTO_SERVER, RELATIVE_INTO_APP] }] },
   },
   {
@@ -56,7 +61,7 @@ export default tseslint.config(
     // they take only types from functions/, and values only from its pure shared modules, the ones
     // SHARED_WITH_BROWSER in scripts/server-code-boundary.ts lists (the client build checks the same; decision 014).
     files: ["app/components/**/*.{ts,tsx}", "app/lib/**/*.{ts,tsx}", "app/routes/*/**/*.{ts,tsx}", "app/entry.client.tsx"],
-    ignores: ["**/*.server.ts", "**/*.server.tsx"],
+    ignores: ["**/*.server.ts", "**/*.server.tsx", ...TESTS_BESIDE_MODULES],
     rules: {
       "@typescript-eslint/no-restricted-imports": [
         "error",
@@ -76,6 +81,7 @@ export default tseslint.config(
   },
   {
     files: ["functions/**/*.ts"],
+    ignores: TESTS_BESIDE_MODULES,
     rules: {
       // functions/ is the server edge; it never depends on the UI.
       "no-restricted-imports": ["error", { patterns: [{ regex: "^((\\.\\./)+app/|#app/)", message: "functions/ must not import from app/." }] }],
@@ -85,7 +91,7 @@ export default tseslint.config(
     // Test fakes stand in for async ports (SMS, payouts, D1) and answer at once; tests and
     // scripts read JSON reports and fixtures whose shape the assertions check. Promises
     // stay strict everywhere.
-    files: ["tests/**/*.ts", "scripts/**/*.ts"],
+    files: [...TESTS, "scripts/**/*.ts"],
     rules: {
       "@typescript-eslint/require-await": "off",
       "@typescript-eslint/no-unsafe-assignment": "off",
@@ -96,7 +102,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ["tests/**/*.ts", "scripts/seed/**/*.ts"],
+    files: [...TESTS, "scripts/seed/**/*.ts"],
     rules: {
       // Miniflare's binding proxies make synchronous requests that can fail under load (decision 003).
       "no-restricted-syntax": [

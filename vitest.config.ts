@@ -11,7 +11,8 @@ export default defineConfig({
         extends: true,
         test: {
           name: "unit",
-          include: ["tests/unit/**/*.test.ts"],
+          // Tests of the whole tree or of tooling in tests/unit; a module's own test beside it (x.test.ts next to x.ts).
+          include: ["tests/unit/**/*.test.ts", "{functions,app}/**/*.test.{ts,tsx}"],
           environment: "node",
           sequence: { groupOrder: 0 },
         },

@@ -29,7 +29,7 @@ export function formatDate(value: string | number | Date | null | undefined, for
   if (isEmpty(value)) return NOT_AVAILABLE;
   const instant = dayjs.utc(value);
   if (!instant.isValid()) return NOT_AVAILABLE;
-  // Africa/Accra is UTC+0 all year (no daylight saving since 1942; tests/unit/format.test.ts checks the time zone
+  // Africa/Accra is UTC+0 all year (no daylight saving since 1942; app/lib/format.test.ts checks the time zone
   // database says so): the fixed offset gives the same text as .tz(TIME_ZONE), which asks Intl for the offset of
   // every date it formats (a tenth of a millisecond each: 40 ms for a year's report by day).
   return instant.utcOffset(ACCRA_UTC_OFFSET_MINUTES).format(DATE_FORMATS[format]);

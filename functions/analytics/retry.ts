@@ -6,7 +6,7 @@
 // max_retries = 12, the waits are 30, 60, 120, 240, 480 s and then 900 s seven
 // times: 7,230 s (2 h 0 min 30 s) between the first and the 13th and last delivery,
 // so the events service can be down for two hours before an event is parked in the
-// dead-letter queue (and a replay brings it back). tests/unit/env.test.ts checks
+// dead-letter queue (and a replay brings it back). functions/env.test.ts checks
 // that wrangler.toml and these defaults still add up to more than an hour.
 import type { EventsConfig } from "../env";
 

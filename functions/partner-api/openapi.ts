@@ -3,7 +3,7 @@
 // with (functions/partner-api/schemas.ts), so the document cannot drift from the code.
 // What JSON Schema cannot say (valibot's v.check rules across fields) is said in
 // words: every check must have its sentence here, or building the document
-// throws. tests/unit/openapi.test.ts checks the document and the schemas agree.
+// throws. functions/partner-api/openapi.test.ts checks the document and the schemas agree.
 import { toJsonSchemaDefs, type JsonSchema } from "@valibot/to-json-schema";
 import * as v from "valibot";
 import { configOf } from "../env";

@@ -1,5 +1,8 @@
 // House rule (decision 004): all SQL lives in the data modules, the `*.db.ts` files of each domain folder in functions/.
 // Routes, guards, auth, settlement, events and the rate limit call their data functions.
+// Tests may hold SQL: a module's test beside it (`functions/platform/d1-coalesce.test.ts`) writes statements to drive
+// the code under test, as tests/ does. That is allowed only in a test (`*.test.ts`, `*.test.tsx`), which runs in Node
+// under vitest and which no module imports (checked below), so its SQL never reaches the Worker.
 import { readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -31,12 +34,28 @@ function isDataModule(file: string): boolean {
   return /^functions\/[\w-]+\/[\w-]+\.db\.ts$/.test(file);
 }
 
-function sourceFiles(dir: string): string[] {
+/** A module's test beside it (`x.test.ts` next to `x.ts`): it may hold SQL, as every test may. */
+function isTest(file: string): boolean {
+  return /\.test\.tsx?$/.test(file);
+}
+
+/** Every .ts and .tsx file under `dir`, relative to the root. */
+function allFiles(dir: string): string[] {
   return readdirSync(path.join(root, dir), { withFileTypes: true }).flatMap((entry) => {
     const relative = path.posix.join(dir, entry.name);
-    if (entry.isDirectory()) return sourceFiles(relative);
-    return /\.(ts|tsx)$/.test(entry.name) && !isDataModule(relative) ? [relative] : [];
+    if (entry.isDirectory()) return allFiles(relative);
+    return /\.(ts|tsx)$/.test(entry.name) ? [relative] : [];
   });
+}
+
+/** The files where SQL may not be written: all but the data modules and the tests. */
+function sourceFiles(dir: string): string[] {
+  return allFiles(dir).filter((file) => !isDataModule(file) && !isTest(file));
+}
+
+/** The module specifiers a source imports or re-exports, `import()` included. */
+function specifiers(source: string): string[] {
+  return [...source.matchAll(/\b(?:from|import)\s*\(?\s*["']([^"']+)["']/g)].map((match) => match[1]!);
 }
 
 describe("sqlOffences", () => {
@@ -62,10 +81,29 @@ describe("sqlOffences", () => {
 });
 
 describe("where SQL lives", () => {
-  it("has no SQL in app/ or in functions/ outside the data modules", () => {
+  it("has no SQL in app/ or in functions/ outside the data modules and the tests, and no module imports a test", () => {
     const files = [...sourceFiles("app"), ...sourceFiles("functions")];
     expect(files.length).toBeGreaterThan(50);
     const offences = files.flatMap((file) => sqlOffences(file, readFileSync(path.join(root, file), "utf8")));
     expect(offences).toEqual([]);
+
+    // Tests beside their modules may hold SQL only because no module imports a test (so none reaches the Worker).
+    expect([isTest("functions/ledger/ledger.test.ts"), isTest("app/components/form.test.tsx"), isTest("functions/ledger/ledger.db.ts")]).toEqual([
+      true,
+      true,
+      false,
+    ]);
+    const source = 'import { a } from "./a";\nexport { b } from "../b.test";\nimport "./side";\nconst c = await import("./c.test.ts");';
+    expect(specifiers(source)).toEqual(["./a", "../b.test", "./side", "./c.test.ts"]);
+    const everything = [...allFiles("app"), ...allFiles("functions")];
+    expect(everything.filter(isTest).length).toBeGreaterThan(0);
+    const importsOfTests = everything
+      .filter((file) => !isTest(file))
+      .flatMap((file) =>
+        specifiers(readFileSync(path.join(root, file), "utf8"))
+          .filter((specifier) => /\.test(?:\.tsx?)?$/.test(specifier))
+          .map((specifier) => `${file} imports ${specifier}`),
+      );
+    expect(importsOfTests).toEqual([]);
   });
 });

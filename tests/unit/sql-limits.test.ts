@@ -14,7 +14,8 @@ function sourceFiles(dir: string): string[] {
   return readdirSync(path.join(root, dir), { withFileTypes: true }).flatMap((entry) => {
     const relative = path.posix.join(dir, entry.name);
     if (entry.isDirectory()) return sourceFiles(relative);
-    return /\.ts$/.test(entry.name) && !entry.name.endsWith(".d.ts") ? [relative] : [];
+    // The Worker's SQL: a test beside its module (x.test.ts) is no part of it, and may hold SQL (sql-home.test.ts).
+    return /\.ts$/.test(entry.name) && !entry.name.endsWith(".d.ts") && !entry.name.endsWith(".test.ts") ? [relative] : [];
   });
 }
 
