@@ -23,19 +23,22 @@ describe("serverCodeInClient", () => {
 
   it("follows the chain through server modules tree-shaking emptied, one line per UI module that leads there", () => {
     const graph = [
-      module("app/routes/pos-terminals._index.tsx", 900),
-      module("app/routes/pos-terminals.device-details.tsx", 900),
-      module("functions/merchants/terminals.db.ts", 0, ["app/routes/pos-terminals._index.tsx", "app/routes/pos-terminals.device-details.tsx"]),
+      module("app/routes/pos-terminals/list.route.tsx", 900),
+      module("app/routes/pos-terminals/device-details.route.tsx", 900),
+      module("functions/merchants/terminals.db.ts", 0, ["app/routes/pos-terminals/list.route.tsx", "app/routes/pos-terminals/device-details.route.tsx"]),
       module("functions/audit/audit.db.ts", 300, ["functions/merchants/terminals.db.ts"]),
     ];
     expect(serverCodeInClient(root, graph)).toEqual([
-      "app/routes/pos-terminals._index.tsx → functions/merchants/terminals.db.ts → functions/audit/audit.db.ts",
-      "app/routes/pos-terminals.device-details.tsx → functions/merchants/terminals.db.ts → functions/audit/audit.db.ts",
+      "app/routes/pos-terminals/list.route.tsx → functions/merchants/terminals.db.ts → functions/audit/audit.db.ts",
+      "app/routes/pos-terminals/device-details.route.tsx → functions/merchants/terminals.db.ts → functions/audit/audit.db.ts",
     ]);
   });
 
   it("lets through a server module that left no code (a loader's import, or types only)", () => {
-    const graph = [module("app/routes/merchants._index.tsx", 900), module("functions/merchants/merchants.db.ts", 0, ["app/routes/merchants._index.tsx"])];
+    const graph = [
+      module("app/routes/merchants/list.route.tsx", 900),
+      module("functions/merchants/merchants.db.ts", 0, ["app/routes/merchants/list.route.tsx"]),
+    ];
     expect(serverCodeInClient(root, graph)).toEqual([]);
   });
 
@@ -116,10 +119,24 @@ describe("the lint rule for modules the browser reaches", () => {
   const pattern = options[1].patterns[0]!;
   const restricted = new RegExp(pattern.regex);
 
-  it("covers components, lib, the routes' section modules and entry.client, not .server modules", () => {
-    expect(block?.files).toEqual(["app/components/**/*.{ts,tsx}", "app/lib/**/*.{ts,tsx}", "app/routes/*/**/*.{ts,tsx}", "app/entry.client.tsx"]);
-    expect(block?.ignores).toEqual(["**/*.server.ts", "**/*.server.tsx"]);
+  it("covers components, lib, the routes' section modules and entry.client, not .server modules nor route modules", () => {
+    expect(block?.files).toEqual(["app/components/**/*.{ts,tsx}", "app/lib/**/*.{ts,tsx}", "app/routes/**/*.{ts,tsx}", "app/entry.client.tsx"]);
+    expect(block?.ignores).toEqual(["**/*.server.ts", "**/*.server.tsx", "app/routes/**/*.route.{ts,tsx}"]);
     expect(pattern.allowTypeImports).toBe(true);
+  });
+
+  // The rule leaves out `*.route.ts(x)` files: that name must mean "listed in app/routes.ts", or a section module
+  // named so would escape the rule, and a route module named otherwise would be held to it.
+  it("leaves out exactly the route modules app/routes.ts lists", async () => {
+    const { default: routeConfig } = await import("#app/routes");
+    const listed = new Set<string>();
+    const walk = (entries: readonly { file: string; children?: readonly { file: string }[] }[]) =>
+      entries.forEach((entry) => (listed.add(`app/${entry.file}`), walk(entry.children ?? [])));
+    walk(routeConfig);
+    const named = readdirSync("app/routes", { recursive: true, encoding: "utf8" })
+      .map((file) => `app/routes/${file.split(path.sep).join("/")}`)
+      .filter((file) => /\.route\.tsx?$/.test(file));
+    expect([...listed].sort()).toEqual(named.sort());
   });
 
   it("refuses every module of functions/ but the shared ones", () => {
