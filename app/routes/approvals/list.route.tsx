@@ -2,7 +2,7 @@
 // each with its pending count; filters by status (pending unless asked) and by
 // maker; keyset pages. Each row names what it concerns and links to the
 // request page, where a checker decides.
-import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useLoaderData, useLocation, useSubmit } from "@remix-run/react";
 import * as v from "valibot";
 import { countPendingRequests, listApprovalRequests, requestSubjects, type ApprovalKind, type ApprovalRequest } from "#server/approvals/approvals.db";
@@ -17,6 +17,8 @@ import { StatusPill } from "#app/components/status-pill";
 import { formatCount, formatDate } from "#app/lib/format";
 import { listParams, oneOf } from "#app/lib/list-params";
 import { filterHref } from "#app/lib/list-url";
+
+export const meta: MetaFunction = () => [{ title: "Approvals" }];
 
 const STATUS_FILTERS = ["pending", "approved", "rejected", "stale", "all"] as const;
 

@@ -3,15 +3,16 @@
 // now; a refund: the payment, what is already refunded or waits, the merchant's available balance now), then who
 // asked and when; approve, or reject with a reason. The maker cannot decide; a decided request is read-only. The
 // rules are the engine's (functions/approvals/money-requests.db.ts).
-import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import * as v from "valibot";
 import { getApprovalRequest } from "#server/approvals/approvals.db";
-import { approveMoneyRequest, isMoneyRequestKind, rejectMoneyRequest, type MoneyRequestKind } from "#server/approvals/money-requests.db";
+import { approveMoneyRequest, rejectMoneyRequest, type MoneyRequestKind } from "#server/approvals/money-requests.db";
 import { redirectWithFlash } from "#server/platform/flash";
 import { refusalMessage, requirePermission, requireTenant } from "#server/guards";
 import { pageNotFound, refuse, routeNotFound } from "#server/platform/http";
 import { formatAmount } from "#app/lib/format";
+import { APP_NAME } from "#app/lib/page";
 import { StatusPill } from "#app/components/status-pill";
 import { DecideCard, decisionSchema, requestFacts } from "./money-request";
 import { moneyTargetOf, refundFacts, sendApprovedRefund, transferFacts, underDecisionCheck } from "./money-request.server";
@@ -36,12 +37,25 @@ const PAGES = {
   },
 } satisfies Record<MoneyRequestKind, unknown>;
 
-/** The kind is the path's segment after /approvals/, in any case (routes match so). */
+/**
+ * The kind is the path's segment after /approvals/, in any case (routes match so). Told by PAGES, which has every
+ * kind, rather than by the engine's own check: `meta` runs in the browser too, and the engine stays on the server.
+ */
+function kindIn(pathname: string): MoneyRequestKind | null {
+  const kind = pathname.split("/")[2]?.toLowerCase();
+  return kind !== undefined && Object.hasOwn(PAGES, kind) ? (kind as MoneyRequestKind) : null;
+}
+
 function kindOf(request: Request): MoneyRequestKind {
-  const kind = new URL(request.url).pathname.split("/")[2]?.toLowerCase();
-  if (!isMoneyRequestKind(kind)) routeNotFound(request);
+  const kind = kindIn(new URL(request.url).pathname);
+  if (!kind) routeNotFound(request);
   return kind;
 }
+
+export const meta: MetaFunction = ({ location }) => {
+  const kind = kindIn(location.pathname);
+  return [{ title: kind ? PAGES[kind].title : APP_NAME }];
+};
 
 /** The request the URL names, of the kind the URL says, and its row, in this business; anything else is the 404 page. */
 async function moneyRequest(request: Request, context: LoaderFunctionArgs["context"], id: string | undefined) {

@@ -3,7 +3,7 @@
 // the record's other fields; the whole record a deactivation closes), who
 // asked and when, and the decision: Approve, or Reject with a reason. The
 // engine (functions/approvals/approvals.db.ts) holds the rules; this page says them.
-import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData, useNavigation, type ShouldRevalidateFunction } from "@remix-run/react";
 import * as v from "valibot";
 import { endSessionsInBusiness } from "#server/auth/sign-in";
@@ -33,6 +33,20 @@ import { isConnectionLost } from "#app/components/submission";
 import { copyMemberToCore } from "#server/tenancy/directory.db";
 import { checkBindings, underFreshCheck } from "#server/auth/fresh-check";
 import { checkOf, FreshCheck } from "#app/components/fresh-check";
+import { APP_NAME } from "#app/lib/page";
+
+/** SPEC section 2's titles of the four request pages; a kind it does not list keeps the app's name. */
+const TITLES: Partial<Record<ApprovalKind, string>> = {
+  employee: "Employee Request",
+  merchant: "Merchant Request",
+  point_of_sale: "Point of Sale Request",
+  settlement_account: "Settlement Account Request",
+};
+
+export const meta: MetaFunction = ({ params }) => {
+  const kind = KIND_BY_SLUG[(params.kind ?? "").toLowerCase()];
+  return [{ title: (kind && TITLES[kind]) ?? APP_NAME }];
+};
 
 /**
  * The request the URL names, of the kind the URL says, in this business; anything else is the 404 page.

@@ -1,5 +1,5 @@
 // Enter the one-time code (or ask for a new one after the cooldown).
-import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import * as v from "valibot";
 import { authDeps } from "#server/auth/deps";
@@ -11,6 +11,10 @@ import { smsPortFor } from "#server/sms/sms";
 import { refuse } from "#server/platform/http";
 import { describedBy, Field } from "#app/components/form";
 import { maskPhone } from "#app/lib/phone";
+import type { PageHandle } from "#app/lib/page";
+
+export const meta: MetaFunction = () => [{ title: "Authenticate" }];
+export const handle: PageHandle = { layout: "standard" };
 
 export const headers = retryAfterHeaders;
 

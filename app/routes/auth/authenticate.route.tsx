@@ -1,6 +1,6 @@
 // The step after the email or work account: a person with a passkey may use it (the first choice, decision 024);
 // otherwise, or as the fallback, they choose which linked phone gets the one-time code.
-import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, useActionData, useLoaderData, useNavigate, useNavigation } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import * as v from "valibot";
@@ -14,6 +14,10 @@ import { smsPortFor } from "#server/sms/sms";
 import { refuse } from "#server/platform/http";
 import { passkeyCall, signWithPasskey } from "#app/lib/passkey-browser";
 import { maskPhone } from "#app/lib/phone";
+import type { PageHandle } from "#app/lib/page";
+
+export const meta: MetaFunction = () => [{ title: "Authenticate" }];
+export const handle: PageHandle = { layout: "standard" };
 
 export const headers = retryAfterHeaders;
 

@@ -1,6 +1,6 @@
 // Unique-email sign-in: the email is trimmed and checked (SPEC section 5), then a
 // one-time code is sent to one of the person's linked phones (/authenticate).
-import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import * as v from "valibot";
 import { authDeps } from "#server/auth/deps";
@@ -13,6 +13,11 @@ import { setCookieHeaders } from "#server/platform/cookies";
 import { refuse } from "#server/platform/http";
 import { describedBy, Field } from "#app/components/form";
 import { isValidEmail } from "#app/lib/validation";
+import { APP_NAME, type PageHandle } from "#app/lib/page";
+
+// SPEC gives this page no title of its own: the document keeps the app's name.
+export const meta: MetaFunction = () => [{ title: APP_NAME }];
+export const handle: PageHandle = { layout: "standard" };
 
 export const headers = retryAfterHeaders;
 

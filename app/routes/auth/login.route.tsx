@@ -3,7 +3,7 @@
 // when the provider needs the user on its own pages); the unique-email channel
 // is /login-option. One sign-in at a time (SPEC section 4): while one runs, pressing
 // any channel says so and leaves the running one alone.
-import { data, type HeadersFunction, type LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { data, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Link, useLoaderData, useNavigate } from "@remix-run/react";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { authDeps, oidcDeps } from "#server/auth/deps";
@@ -13,6 +13,10 @@ import { isOidcConfigured, type OidcMode, type OidcProviderId } from "#server/au
 import { isSignInFailure, signInFailureMessage, SIGN_IN_FAILURES, type SignInFailure } from "#server/auth/sign-in-messages";
 import { popupFeatures, popupSize } from "#app/lib/popup";
 import { readSignInMessage } from "#app/lib/sign-in-popup";
+import type { PageHandle } from "#app/lib/page";
+
+export const meta: MetaFunction = () => [{ title: "Login" }];
+export const handle: PageHandle = { layout: "standard" };
 
 // Never cached: the page reflects who is signed in and the last failure.
 export const headers: HeadersFunction = ({ loaderHeaders }) => loaderHeaders;

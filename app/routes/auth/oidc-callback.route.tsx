@@ -3,7 +3,7 @@
 // with the failure's code. In the popup it renders a small page that hands the
 // outcome to the /login page that opened it, by postMessage to that exact
 // origin, and closes itself.
-import { data, redirect, type HeadersFunction, type LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { data, redirect, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { authDeps, oidcDeps } from "#server/auth/deps";
@@ -12,6 +12,10 @@ import { signInFailureMessage } from "#server/auth/sign-in-messages";
 import { setCookieHeaders } from "#server/platform/cookies";
 import { routeNotFound } from "#server/platform/http";
 import { SIGN_IN_MESSAGE_TYPE, type SignInMessage } from "#app/lib/sign-in-popup";
+import type { PageHandle } from "#app/lib/page";
+
+export const meta: MetaFunction = () => [{ title: "Login" }];
+export const handle: PageHandle = { layout: "standard" };
 
 // The popup goes portal -> provider -> here: with the portal's usual
 // same-origin-allow-popups this page would land in a new browsing context group

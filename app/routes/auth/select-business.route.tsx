@@ -1,5 +1,5 @@
 // Choose which business to work in (SPEC: verifiedBusinesses).
-import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import * as v from "valibot";
 import { listMemberBusinesses } from "#server/team/memberships.db";
@@ -10,6 +10,10 @@ import { clearResumeCookie, readResume } from "#server/auth/session";
 import { chooseBusiness } from "#server/auth/sign-in";
 import { setCookieHeaders } from "#server/platform/cookies";
 import { refuse } from "#server/platform/http";
+import type { PageHandle } from "#app/lib/page";
+
+export const meta: MetaFunction = () => [{ title: "Select Business" }];
+export const handle: PageHandle = { layout: "standard" };
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const deps = authDeps(request, context);

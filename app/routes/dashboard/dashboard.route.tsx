@@ -3,7 +3,7 @@
 // waits for people (approvals, silent terminals), a 30-day chart and the
 // latest payments. Figures come from the daily rollups; the list from the
 // transactions index.
-import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
 import { accraDay, dashboardFigures, type DayFigures, type PeriodFigures } from "#server/reports/dashboard.db";
 import { moneyBack } from "#server/refunds/refunds.db";
@@ -22,6 +22,8 @@ import { StatusPill } from "#app/components/status-pill";
 import { paymentMethod } from "#app/lib/transactions-view";
 import { useRootData } from "#app/lib/root-data";
 import { DAY_MS } from "#server/platform/time";
+
+export const meta: MetaFunction = () => [{ title: "Dashboard" }];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { deps, tenant } = await requireTenant(request, context, "view:dashboard");

@@ -2,12 +2,14 @@
 // processor, read from the same OpenAPI document that
 // /api/v1/openapi.json serves, so the page, the document and the Worker's checks
 // say the same. Administrators only (manage:developer), like the Developers tab.
-import type { LinksFunction, LoaderFunctionArgs } from "@remix-run/cloudflare";
+import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
 import { Fragment } from "react";
 import { requireTenant } from "#server/guards";
 import stylesheet from "#app/styles/developers-api.css?url";
 import { buildReference, type ReferenceBody, type ReferenceField } from "./reference.server";
+
+export const meta: MetaFunction = () => [{ title: "API Reference" }];
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: stylesheet }];
 

@@ -2,7 +2,7 @@
 // administrators write the response, attach evidence (PDF, JPEG, PNG or WebP up to 10 MB, its type checked from its
 // bytes) and submit it before the deadline; after that, or once the processor closed it, the page is read-only.
 // A Viewer reads it; the server refuses their writes (403) whatever the page shows.
-import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useState } from "react";
 import * as v from "valibot";
@@ -20,6 +20,8 @@ import { deadlineLabel, dueDay } from "#app/lib/disputes";
 import { formatAmount, formatCount, formatDate } from "#app/lib/format";
 import { paths } from "#app/lib/paths";
 import { paymentMethod } from "#app/lib/transactions-view";
+
+export const meta: MetaFunction = () => [{ title: "Dispute" }];
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const { deps, tenant } = await requireTenant(request, context, "view:dispute");

@@ -1,6 +1,6 @@
 // /disputes: the disputes the processor opened on this business's payments, open ones first with the
 // days left to answer (Africa/Accra days), overdue ones marked; filtered by status in the URL, in keyset pages.
-import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Link, useLoaderData, useLocation } from "@remix-run/react";
 import { listDisputes } from "#server/disputes/disputes.db";
 import { DISPUTE_STATUSES } from "#server/disputes/dispute-rules";
@@ -13,6 +13,8 @@ import { formatAmount, formatDate, networkLabel } from "#app/lib/format";
 import { listParams, oneOf } from "#app/lib/list-params";
 import { paths } from "#app/lib/paths";
 import { statusLabels } from "#app/lib/statuses";
+
+export const meta: MetaFunction = () => [{ title: "Disputes" }];
 
 const PARAMS = { status: oneOf(DISPUTE_STATUSES) };
 

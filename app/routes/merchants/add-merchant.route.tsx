@@ -1,7 +1,7 @@
 // /merchants/add-merchant: a new merchant is a request (maker-checker); it
 // exists only once another person approves it. Code and TIN must be new to the
 // business, counting pending requests, so a duplicate is refused here, by field.
-import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { SendButtons } from "#app/components/form";
 import { Form, useActionData, useNavigation } from "@remix-run/react";
 import * as v from "valibot";
@@ -13,6 +13,8 @@ import { refuse } from "#server/platform/http";
 import { MerchantFields } from "#app/components/merchant-fields";
 import { fieldErrors, formFields, MerchantCreateForm, SENT_FOR_APPROVAL, typedValues, type FieldErrors } from "#app/lib/merchant-forms";
 import { MERCHANT_COLUMNS } from "#server/merchants/merchant-columns";
+
+export const meta: MetaFunction = () => [{ title: "Add Merchant" }];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireTenant(request, context, "request:merchant");

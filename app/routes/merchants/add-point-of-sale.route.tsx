@@ -1,6 +1,6 @@
 // /merchants/:merchantId/add-point-of-sale: asks for a new point of sale of a
 // merchant. Nothing is created until another person approves the request.
-import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { requestChange } from "#server/approvals/approvals.db";
 import { getMerchant } from "#server/merchants/merchants.db";
@@ -10,6 +10,10 @@ import { refusalMessage, requireTenant } from "#server/guards";
 import { PointOfSaleFieldset } from "#app/components/point-of-sale-fields";
 import { pointOfSaleColumns, readPointOfSaleForm } from "#app/lib/point-of-sale-form";
 import { paths } from "#app/lib/paths";
+import { APP_NAME } from "#app/lib/page";
+
+// SPEC gives this page no title of its own: the document keeps the app's name.
+export const meta: MetaFunction = () => [{ title: APP_NAME }];
 
 export const SENT_FOR_APPROVAL = "Point of sale sent for approval: another person must approve it before it takes effect.";
 

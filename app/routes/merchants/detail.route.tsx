@@ -6,7 +6,7 @@
 // work before the script loads and survive a refused submission. The intents
 // are handled in merchant/merchant-intents.server.ts (the merchant) and
 // merchant/account-intents.server.ts (its settlement accounts).
-import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Link, useActionData, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
 import * as v from "valibot";
 import type { ChangeValues } from "#server/approvals/approvals.db";
@@ -36,6 +36,8 @@ import { MerchantFormCard } from "./merchant-form";
 import { MERCHANT_INTENTS, merchantIntent } from "./merchant-intents.server";
 import { editableAccount, SettlementAccounts } from "./settlement-accounts";
 import { openForm } from "./ui";
+
+export const meta: MetaFunction = () => [{ title: "Manage Merchant" }];
 
 const LIST_LIMIT = 50;
 const RECENT_TRANSACTIONS = 10;

@@ -1,7 +1,7 @@
 // /merchants: every merchant of the business, with search (name, trading name,
 // phone, TIN), filters (status, sector, region), sort, keyset pages, counts and
 // a CSV of the whole filtered set. The reference list for the other screens.
-import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Link, useLoaderData, useLocation } from "@remix-run/react";
 import { listMerchants, listMerchantSectors, type Merchant } from "#server/merchants/merchants.db";
 import { DEFAULT_PAGE_SIZE, numberedPage } from "#server/lists/page";
@@ -15,6 +15,8 @@ import { listParams, oneOf, searchParam } from "#app/lib/list-params";
 import { StatusPill } from "#app/components/status-pill";
 import { paths } from "#app/lib/paths";
 import { readMerchantSearch } from "#app/lib/merchant-search";
+
+export const meta: MetaFunction = () => [{ title: "Merchants" }];
 
 export const MERCHANT_LIST_PARAMS = {
   q: searchParam,

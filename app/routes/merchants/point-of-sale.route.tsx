@@ -1,7 +1,7 @@
 // /merchants/:merchantId/point-of-sale/:branchId: one point of sale (branch) of
 // a merchant: its details, its terminals and its recent payments. Edits and
 // deactivation are requests another person approves (maker-checker).
-import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import * as v from "valibot";
 import { requestChange } from "#server/approvals/approvals.db";
@@ -23,6 +23,8 @@ import { terminalColumns } from "#app/components/columns/terminals";
 import { paths } from "#app/lib/paths";
 import { shownTransaction } from "#app/lib/transactions.server";
 import { Details } from "#app/components/details";
+
+export const meta: MetaFunction = () => [{ title: "Point of Sale" }];
 
 /** The point of sale, only under its own merchant and only of this business. */
 async function loadPointOfSale(request: Request, tenant: Tenant, merchantId: string, branchId: string) {

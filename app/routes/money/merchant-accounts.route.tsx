@@ -1,7 +1,7 @@
 // /money/merchant-accounts: one row per merchant account with its pending,
 // available and total balances, derived from the ledger (never stored), and a
 // link to the account's transfer history.
-import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
 import { listMerchantBalances } from "#server/ledger/ledger.db";
 import { listMerchants } from "#server/merchants/merchants.db";
@@ -12,6 +12,8 @@ import { formatAmount } from "#app/lib/format";
 import { listParams, oneOf, searchParam } from "#app/lib/list-params";
 import { paths } from "#app/lib/paths";
 import { readMerchantSearch } from "#app/lib/merchant-search";
+
+export const meta: MetaFunction = () => [{ title: "Merchant Accounts" }];
 
 const PARAMS = { q: searchParam, status: oneOf(["active", "inactive"] as const) };
 

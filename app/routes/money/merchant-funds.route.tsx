@@ -2,7 +2,7 @@
 // what waits for clearance, what is available and what was settled; and
 // "transfer funds": from a merchant account to its settlement account or to
 // another merchant account, as a request another person approves.
-import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
 import { useState, type FormEvent } from "react";
 import * as v from "valibot";
@@ -28,6 +28,8 @@ import { filterHref } from "#app/lib/list-url";
 import { listParams, oneOf, searchParam } from "#app/lib/list-params";
 import { merchantChoices } from "#app/lib/merchant-choices.server";
 import { MERCHANT_FINDER_PARAM, readMerchantSearch } from "#app/lib/merchant-search";
+
+export const meta: MetaFunction = () => [{ title: "Merchant Funds" }];
 
 const PARAMS = {
   q: searchParam,

@@ -2,7 +2,7 @@
 // period, merchant, settlement account, gross, fees, net, status and
 // reference, the transactions each settlement covers and its payout attempts.
 // An administrator can run the day's settlement now (it also runs daily at 06:00).
-import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
 import * as v from "valibot";
 import { numberedPage } from "#server/lists/page";
@@ -22,6 +22,8 @@ import { Details } from "#app/components/details";
 import { StatusPill } from "#app/components/status-pill";
 import { statusLabel } from "#app/lib/statuses";
 import { readMerchantSearch } from "#app/lib/merchant-search";
+
+export const meta: MetaFunction = () => [{ title: "Settlement History" }];
 
 const PARAMS = {
   status: oneOf(["pending", "paid", "failed"] as const),

@@ -1,7 +1,7 @@
 // /money/merchant-accounts/transfer-history/{merchantId}: every transfer into
 // or out of one merchant account, with status, counterparty, who asked and who
 // approved; the account's balances on top.
-import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
 import { getMerchantBalances } from "#server/ledger/ledger.db";
 import { getMerchant } from "#server/merchants/merchants.db";
@@ -14,6 +14,8 @@ import { DataTable, Pager, type Column } from "#app/components/data-table";
 import { StatusPill } from "#app/components/status-pill";
 import { formatAmount, formatDate, networkLabel } from "#app/lib/format";
 import { readPage, readTrail } from "#app/lib/list-url";
+
+export const meta: MetaFunction = () => [{ title: "Transfer History" }];
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const { tenant } = await requireTenant(request, context, "view:transfer");

@@ -1,7 +1,7 @@
 // /pos-terminals/device-details/:deviceId: one terminal: details, where it has
 // stood, its recent payments, and (manage:terminal) assign, unassign, block and
 // unblock, each with a reason, audited, refused if the terminal changed meanwhile.
-import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData, useNavigation, useSubmit } from "@remix-run/react";
 import * as v from "valibot";
 import { getPointOfSale } from "#server/merchants/points-of-sale.db";
@@ -31,6 +31,10 @@ import { paths } from "#app/lib/paths";
 import { statusLabel } from "#app/lib/statuses";
 import { shownTransaction } from "#app/lib/transactions.server";
 import { Details } from "#app/components/details";
+import { APP_NAME } from "#app/lib/page";
+
+// SPEC gives this page no title of its own: the document keeps the app's name.
+export const meta: MetaFunction = () => [{ title: APP_NAME }];
 
 const ID = /^[\w-]{1,64}$/;
 

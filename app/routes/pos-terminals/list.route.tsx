@@ -1,7 +1,7 @@
 // /pos-terminals: the business's terminal fleet across merchants, with filters
 // (status, merchant, silent), serial prefix search, sort, keyset pages, counts,
 // a CSV of the whole filtered set, and how many terminals have gone silent.
-import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Link, useLoaderData, useLocation } from "@remix-run/react";
 import * as v from "valibot";
 import { DEFAULT_PAGE_SIZE, numberedPage } from "#server/lists/page";
@@ -24,6 +24,8 @@ import { listParams, oneOf, searchParam } from "#app/lib/list-params";
 import { statusLabels } from "#app/lib/statuses";
 import { SILENT_AFTER_MS } from "#app/lib/terminals";
 import { terminalColumns } from "#app/components/columns/terminals";
+
+export const meta: MetaFunction = () => [{ title: "POS Terminals" }];
 
 export const TERMINAL_LIST_PARAMS = {
   q: searchParam,

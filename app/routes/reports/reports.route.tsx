@@ -2,7 +2,7 @@
 // merchant, point of sale, terminal, channel or network, from the daily
 // rollups (a year answers from a few thousand rows); a chart to read at a
 // glance, the exact numbers in a table, and the same as CSV.
-import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useLoaderData, useLocation } from "@remix-run/react";
 import * as v from "valibot";
 import { namesOf, type NameKind } from "#server/lists/names.db";
@@ -20,6 +20,8 @@ import { listParams, oneOf } from "#app/lib/list-params";
 import { moneyBack, refundsBy } from "#server/refunds/refunds.db";
 import { MoneyBackFigures } from "#app/components/money-back";
 import { DAY_MS, utcDay } from "#server/platform/time";
+
+export const meta: MetaFunction = () => [{ title: "Reports" }];
 
 export const DIMENSIONS: { value: ReportDimension; label: string; heading: string }[] = [
   { value: "day", label: "By day", heading: "Day" },

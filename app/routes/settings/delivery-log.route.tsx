@@ -5,7 +5,7 @@
 // latency, error, the answer's first KB); "Send again" per delivery (under a fresh
 // check) and "Send a test event". Administrators and Super Administrators only;
 // another business's endpoint is a 404.
-import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs } from "@remix-run/cloudflare";
+import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { numberedPage } from "#server/lists/page";
 import { getWebhookEndpoint } from "#server/webhooks/endpoints.db";
@@ -23,6 +23,8 @@ import { endpointsAction, isEndpointIntent } from "./developers-endpoints.server
 import { EndpointStatus, EventChips } from "./developers-endpoints";
 import { ErrorNotice } from "./notice";
 import { NOT_UNDERSTOOD } from "./tabs";
+
+export const meta: MetaFunction = () => [{ title: "Delivery Log" }];
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const { tenant } = await requireTenant(request, context, "manage:developer");

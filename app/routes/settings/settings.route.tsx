@@ -5,7 +5,7 @@
 // payment conflicts) and, for administrators and Finance, Audit (the business's audit log). The tabs are links, so the page works before the script loads,
 // and the loader reads only what the chosen tab shows. Each tab lives in
 // settings/<tab>.tsx, with what it reads and handles in settings/*.server.ts.
-import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs } from "@remix-run/cloudflare";
+import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { refusalMessage, requirePermission, requireTenant } from "#server/guards";
 import { pageNotFound, refuse } from "#server/platform/http";
@@ -27,6 +27,8 @@ import { loadPhones, PHONE_INTENTS, phonesAction } from "./security-phones.serve
 import { POLICY_INTENT, TAB_LABEL } from "./tabs";
 import { TeamTab } from "./team";
 import { loadTeam, TEAM_INTENTS, teamAction, type InviteValues } from "./team.server";
+
+export const meta: MetaFunction = () => [{ title: "Settings" }];
 
 /** The tab in the URL; none is the profile, an unknown one is not a page here. */
 function readTab(request: Request): SettingsTab {

@@ -3,7 +3,7 @@
 // reference, phone or card's last four; totals of the filtered set; a detail
 // panel with the ledger postings; CSV of the whole filtered set; the archived
 // months (docs/archive.md) and a payment found there by its exact reference.
-import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useLoaderData, useLocation } from "@remix-run/react";
 import * as v from "valibot";
 import { listTransactionEntries } from "#server/ledger/ledger.db";
@@ -32,6 +32,8 @@ import { ArchivedInPeriod, ArchivedMonths, ArchivedPayment } from "#app/componen
 import { archiveLookup } from "#app/lib/transactions-archive.server";
 import { PaymentTotals } from "#app/components/payment-totals";
 import { MerchantFinder } from "#app/components/merchant-finder";
+
+export const meta: MetaFunction = () => [{ title: "Transactions" }];
 
 const id = v.optional(v.pipe(v.string(), v.regex(/^[\w-]{1,64}$/)));
 

@@ -1,7 +1,7 @@
 // /transactions/{id}/refund: asking for a payment's refund, full or partial, with a reason. The payment,
 // what is already refunded or waits for approval, what is left and the merchant's available money are shown; the
 // request goes to an administrator who did not ask (/approvals/refund/{id}) and no money moves until then.
-import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { checkBindings, underFreshCheck } from "#server/auth/fresh-check";
 import { checkOf, FreshCheck, refusalOf } from "#app/components/fresh-check";
@@ -20,6 +20,8 @@ import { formatAmount, formatDate } from "#app/lib/format";
 import { paths } from "#app/lib/paths";
 import { statusLabel } from "#app/lib/statuses";
 import { refundedPaymentView } from "#app/lib/transactions-view";
+
+export const meta: MetaFunction = () => [{ title: "Refund Payment" }];
 
 const TransactionId = v.pipe(v.string(), v.regex(/^[1-9]\d{0,15}$/), v.transform(Number), v.safeInteger());
 

@@ -1,17 +1,11 @@
+// Titles and layouts, read where they live: each route module's `meta` and `handle`, reached through app/routes.ts as
+// Remix reaches them (tests/support/route-pages.ts). SPEC's table is copied here, so a wrong title in a module fails.
 import { describe, expect, it } from "vitest";
-import {
-  APP_NAME,
-  NAVIGATION,
-  NOT_FOUND_TITLE,
-  ROUTE_TABLE,
-  SERVER_ERROR_TITLE,
-  documentTitle,
-  isCurrentSection,
-  isNavGroup,
-  layoutFor,
-  matchRouteEntry,
-  type NavItem,
-} from "#app/lib/route-table";
+import { NAVIGATION, isCurrentSection, isNavGroup, type NavItem } from "#app/lib/navigation";
+import { APP_NAME, NOT_FOUND_TITLE, SERVER_ERROR_TITLE } from "#app/lib/page";
+import { ROUTE_FILES, pageAt, routeModule } from "../support/route-pages";
+
+const NOT_FOUND_ROUTE = "routes/not-found";
 
 // SPEC.md section 2, copied verbatim: route and page title.
 const SPEC_ROUTES: readonly [route: string, title: string][] = [
@@ -47,7 +41,6 @@ const STANDARD_ROUTES = new Set(["/login", "/login-option", "/authenticate", "/a
 /** A concrete path for a SPEC route: "{merchantId}" becomes "m-merchantId-7". */
 const concrete = (route: string) => route.replace(/\{(\w+)\}/g, (_m, name: string) => `m-${name}-7`);
 const expectedTitle = (title: string) => (title === "(none given)" ? "Partners Portal" : title);
-const toPattern = (route: string) => route.replace(/\{(\w+)\}/g, ":$1");
 
 const navLinks: NavItem[] = NAVIGATION.flatMap((item) => (isNavGroup(item) ? item.items : [item]));
 
@@ -58,30 +51,45 @@ describe("titles", () => {
     expect(SERVER_ERROR_TITLE).toBe("Internal Server Error");
   });
 
-  it("has exactly the routes of the SPEC table", () => {
-    expect(ROUTE_TABLE.map((entry) => entry.pattern).sort()).toEqual(SPEC_ROUTES.map(([route]) => toPattern(route)).sort());
+  it.each(SPEC_ROUTES)("%s is a screen of its own, not the 404 route", async (route) => {
+    expect((await pageAt(concrete(route))).routeId).not.toBe(NOT_FOUND_ROUTE);
   });
 
-  it.each(SPEC_ROUTES)("%s has the title %j", (route, title) => {
-    expect(documentTitle(concrete(route))).toBe(expectedTitle(title));
+  it.each(SPEC_ROUTES)("%s has the title %j", async (route, title) => {
+    expect((await pageAt(concrete(route))).title).toBe(expectedTitle(title));
   });
 
-  it.each(SPEC_ROUTES)("%s matches its own table entry", (route) => {
-    expect(matchRouteEntry(concrete(route))?.pattern).toBe(toPattern(route));
+  it("every page names its title; only the 404 route, which always throws, leaves it to the root", async () => {
+    const untitled: string[] = [];
+    for (const id of ROUTE_FILES.keys()) {
+      const module = await routeModule(id);
+      if (module.default && !module.meta) untitled.push(id);
+    }
+    expect(untitled).toEqual([NOT_FOUND_ROUTE]);
   });
 });
 
 describe("layouts", () => {
-  it.each(SPEC_ROUTES)("%s uses the layout SPEC gives it", (route) => {
-    expect(layoutFor(concrete(route))).toBe(STANDARD_ROUTES.has(route) ? "standard" : "default");
+  it.each(SPEC_ROUTES)("%s uses the layout SPEC gives it", async (route) => {
+    expect((await pageAt(concrete(route))).layout).toBe(STANDARD_ROUTES.has(route) ? "standard" : "default");
   });
 
-  it("has exactly five standard-layout entries", () => {
-    expect(
-      ROUTE_TABLE.filter((entry) => entry.layout === "standard")
-        .map((entry) => entry.pattern)
-        .sort(),
-    ).toEqual([...STANDARD_ROUTES].sort());
+  it("only the five SPEC pages and the sign-in popup's landing page name the standard layout", async () => {
+    const standard: string[] = [];
+    for (const id of ROUTE_FILES.keys()) {
+      const handle = (await routeModule(id)).handle as { layout?: string } | undefined;
+      if (handle?.layout === "standard") standard.push(id);
+    }
+    expect(standard.sort()).toEqual(
+      [
+        "routes/login",
+        "routes/login-option",
+        "routes/authenticate",
+        "routes/authenticate.verify",
+        "routes/select-business",
+        "routes/auth.oidc.callback",
+      ].sort(),
+    );
   });
 });
 
@@ -94,19 +102,21 @@ describe("matching", () => {
     ["/Merchants/Add-Merchant", "Add Merchant"],
     ["/MONEY/merchant-funds/", "Merchant Funds"],
     ["/Select-Business", "Select Business"],
-  ])("ignores case and a trailing slash: %s -> %j", (path, title) => {
-    expect(documentTitle(path)).toBe(title);
+    ["/approvals/EMPLOYEE/1", "Employee Request"],
+    ["/Approvals/Transfer/1", "Transfer Request"],
+  ])("ignores case and a trailing slash: %s -> %j", async (path, title) => {
+    expect((await pageAt(path)).title).toBe(title);
   });
 
-  it("keeps the layout across case and trailing-slash variants", () => {
-    expect(layoutFor("/LOGIN-OPTION/")).toBe("standard");
-    expect(layoutFor("/Select-Business/")).toBe("standard");
-    expect(layoutFor("/Approvals/")).toBe("default");
+  it("keeps the layout across case and trailing-slash variants", async () => {
+    expect((await pageAt("/LOGIN-OPTION/")).layout).toBe("standard");
+    expect((await pageAt("/Select-Business/")).layout).toBe("standard");
+    expect((await pageAt("/Approvals/")).layout).toBe("default");
   });
 
-  it("treats the empty path as the dashboard", () => {
-    expect(documentTitle("")).toBe("Dashboard");
-    expect(documentTitle("/")).toBe("Dashboard");
+  it("treats the empty path as the dashboard", async () => {
+    expect((await pageAt("")).title).toBe("Dashboard");
+    expect((await pageAt("/")).title).toBe("Dashboard");
   });
 
   it.each([
@@ -115,14 +125,17 @@ describe("matching", () => {
     ["/merchants/add-merchants", "Manage Merchant"],
     ["/merchants/42", "Manage Merchant"],
     ["/merchants/Add Merchant", "Manage Merchant"],
-  ])("a literal wins over a param: %s -> %j", (path, title) => {
-    expect(documentTitle(path)).toBe(title);
+  ])("a literal wins over a param: %s -> %j", async (path, title) => {
+    expect((await pageAt(path)).title).toBe(title);
   });
 
-  it("a param matches any single segment", () => {
-    expect(matchRouteEntry("/approvals/employee/abc-123")?.pattern).toBe("/approvals/employee/:id");
-    expect(matchRouteEntry("/merchants/7/point-of-sale/9")?.pattern).toBe("/merchants/:merchantId/point-of-sale/:branchId");
-    expect(matchRouteEntry("/pos-terminals/device-details/SN-001")?.title).toBeNull();
+  it("a param matches any single segment", async () => {
+    expect(await pageAt("/approvals/employee/abc-123")).toMatchObject({ routeId: "routes/approvals.request", params: { kind: "employee", id: "abc-123" } });
+    expect(await pageAt("/merchants/7/point-of-sale/9")).toMatchObject({
+      routeId: "routes/merchants.point-of-sale",
+      params: { merchantId: "7", branchId: "9" },
+    });
+    expect((await pageAt("/pos-terminals/device-details/SN-001")).title).toBe(APP_NAME);
   });
 
   it.each([
@@ -135,20 +148,20 @@ describe("matching", () => {
     "/money/merchant-accounts/transfer-history/1/2",
     "/pos-terminals/device-details",
     "/pos-terminals/device-details/a/b",
-  ])("a param matches one segment only: %s is unknown", (path) => {
-    expect(matchRouteEntry(path)).toBeUndefined();
-    expect(documentTitle(path)).toBe("Partners Portal");
-    expect(layoutFor(path)).toBe("default");
+  ])("a param matches one segment only: %s is unknown", async (path) => {
+    expect(await pageAt(path)).toMatchObject({ routeId: NOT_FOUND_ROUTE, title: APP_NAME, layout: "default" });
   });
 
-  it.each(["/nope", "/money", "/login/extra", "/login-options", "/logins", "/approvals/unknown/1", "/settings/profile", "/dashboard"])(
+  it.each(["/nope", "/money", "/login/extra", "/login-options", "/logins", "/settings/profile", "/dashboard"])(
     "unknown path %s gets the default layout and the app name",
-    (path) => {
-      expect(matchRouteEntry(path)).toBeUndefined();
-      expect(layoutFor(path)).toBe("default");
-      expect(documentTitle(path)).toBe(APP_NAME);
+    async (path) => {
+      expect(await pageAt(path)).toMatchObject({ routeId: NOT_FOUND_ROUTE, title: APP_NAME, layout: "default" });
     },
   );
+
+  it("a request kind SPEC does not list reaches the request page, whose loader answers 404; its title is the app name", async () => {
+    expect(await pageAt("/approvals/unknown/1")).toMatchObject({ routeId: "routes/approvals.request", title: APP_NAME, layout: "default" });
+  });
 });
 
 describe("NAVIGATION", () => {
@@ -156,16 +169,15 @@ describe("NAVIGATION", () => {
     expect(navLinks.length).toBeGreaterThan(0);
   });
 
-  it.each(navLinks.map((link) => [link.label, link.to] as const))("%s (%s) points at a default-layout route of the table", (_label, to) => {
-    const entry = matchRouteEntry(to);
-    expect(entry?.pattern).toBe(to);
-    expect(entry?.layout).toBe("default");
+  it.each(navLinks.map((link) => [link.label, link.to] as const))("%s (%s) points at a default-layout screen", async (_label, to) => {
+    const page = await pageAt(to);
+    expect(page.routeId).not.toBe(NOT_FOUND_ROUTE);
+    expect(page.layout).toBe("default");
   });
 
-  it("labels each link with its page title", () => {
-    for (const link of navLinks) expect(link.label).toBe(documentTitle(link.to));
+  it("labels each link with its page title", async () => {
+    for (const link of navLinks) expect((await pageAt(link.to)).title).toBe(link.label);
   });
-
   it("has no duplicate links", () => {
     const targets = navLinks.map((link) => link.to);
     expect(new Set(targets).size).toBe(targets.length);
