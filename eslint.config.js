@@ -60,8 +60,10 @@ export default tseslint.config(
     // Modules the browser bundle reaches other than route modules (whose loaders and actions Remix strips from it):
     // they take only types from functions/, and values only from its pure shared modules, the ones
     // SHARED_WITH_BROWSER in scripts/server-code-boundary.ts lists (the client build checks the same; decision 014).
-    files: ["app/components/**/*.{ts,tsx}", "app/lib/**/*.{ts,tsx}", "app/routes/*/**/*.{ts,tsx}", "app/entry.client.tsx"],
-    ignores: ["**/*.server.ts", "**/*.server.tsx", ...TESTS_BESIDE_MODULES],
+    // A route module is a `*.route.ts(x)` file, the name app/routes.ts lists; the rest of a feature folder is its
+    // section modules, which the rule covers (decision 036).
+    files: ["app/components/**/*.{ts,tsx}", "app/lib/**/*.{ts,tsx}", "app/routes/**/*.{ts,tsx}", "app/entry.client.tsx"],
+    ignores: ["**/*.server.ts", "**/*.server.tsx", "app/routes/**/*.route.{ts,tsx}", ...TESTS_BESIDE_MODULES],
     rules: {
       "@typescript-eslint/no-restricted-imports": [
         "error",

@@ -1,5 +1,5 @@
 import type { LinksFunction, MetaFunction } from "@remix-run/cloudflare";
-import { Link, Links, Meta, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse, useLocation, useRouteError } from "@remix-run/react";
+import { Link, Links, Meta, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse, useLocation, useMatches, useRouteError } from "@remix-run/react";
 import { useEffect, useState, type ReactNode } from "react";
 import { Analytics, track } from "./components/analytics";
 import { BuildUpdateCheck } from "./components/build-update";
@@ -10,7 +10,7 @@ import { isNetworkFailure } from "./components/submission";
 import { DefaultLayout, StandardLayout } from "./components/shell";
 import { uncaughtExceptionInput } from "./lib/analytics";
 import { DEFAULT_ERROR_MESSAGE, errorMessage } from "./lib/errors";
-import { NOT_FOUND_TITLE, SERVER_ERROR_TITLE, documentTitle, layoutFor } from "./lib/route-table";
+import { APP_NAME, NOT_FOUND_TITLE, SERVER_ERROR_TITLE, layoutOf } from "./lib/page";
 import stylesheet from "./styles/app.css?url";
 
 // Nothing is reloaded after a send that lost its connection (app/components/submission.ts).
@@ -23,9 +23,10 @@ export const links: LinksFunction = () => [
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
 ];
 
-export const meta: MetaFunction = ({ location, error }) => {
+// A page's own `meta` replaces this one; on an error this one decides, because the root boundary shows it.
+export const meta: MetaFunction = ({ error }) => {
   if (error) return [{ title: isNotFound(error) ? NOT_FOUND_TITLE : SERVER_ERROR_TITLE }];
-  return [{ title: documentTitle(location.pathname) }];
+  return [{ title: APP_NAME }];
 };
 
 function isNotFound(error: unknown): boolean {
@@ -34,8 +35,7 @@ function isNotFound(error: unknown): boolean {
 
 export function Layout({ children }: { children: ReactNode }) {
   const { nonce, requestId } = useDocumentInfo();
-  const { pathname } = useLocation();
-  const Shell = layoutFor(pathname) === "standard" ? StandardLayout : DefaultLayout;
+  const Shell = layoutOf(useMatches()) === "standard" ? StandardLayout : DefaultLayout;
   return (
     <html lang="en">
       <head>

@@ -1,71 +1,82 @@
 import { type RouteConfig, index, route } from "@remix-run/route-config";
 
-// Screens are added here as they are built (app/lib/route-table.ts holds the
-// SPEC route table: titles, layouts and navigation). Until a screen exists its
-// path is unknown and falls through to the 404 routes at the end.
+// One folder per feature under routes/; a route module is a `*.route.ts(x)` file, listed here, and everything else in
+// the folder is a section module it renders or a `.server.ts` module its loader and action call (decision 036).
+// Each route keeps the id it had as a flat file: tests, the build manifest and the bundle budget name routes by id.
+// Each page's title (meta) and layout (handle) are in its own module. Until a screen exists its path is unknown and
+// falls through to the 404 route at the end.
 export default [
-  route("builds/latest.json", "routes/builds.latest.ts"),
-  route("__dev/ui", "routes/dev.ui.tsx"),
-  // Analytics: POST /api/events, and POST /api/events/replay for operators.
-  route("api/events/:op?", "routes/api.events.ts"),
-  route("__dev/events", "routes/dev.events.tsx"),
-  // Sign-in: the dev outbox of one-time codes (a 404 in production).
-  route("__dev/outbox", "routes/dev.outbox.tsx"),
+  index("routes/dashboard/dashboard.route.tsx", { id: "routes/_index" }),
+
   // Sign-in: /login (work account, Google) and the unique-email steps.
-  route("login", "routes/login.tsx"),
-  route("auth/oidc/:provider/start", "routes/auth.oidc.start.ts"),
-  route("auth/oidc/:provider/callback", "routes/auth.oidc.callback.tsx"),
-  route("login-option", "routes/login-option.tsx"),
-  route("authenticate", "routes/authenticate.tsx"),
-  route("authenticate/verify", "routes/authenticate.verify.tsx"),
+  route("login", "routes/auth/login.route.tsx", { id: "routes/login" }),
+  route("auth/oidc/:provider/start", "routes/auth/oidc-start.route.ts", { id: "routes/auth.oidc.start" }),
+  route("auth/oidc/:provider/callback", "routes/auth/oidc-callback.route.tsx", { id: "routes/auth.oidc.callback" }),
+  route("login-option", "routes/auth/login-option.route.tsx", { id: "routes/login-option" }),
+  route("authenticate", "routes/auth/authenticate.route.tsx", { id: "routes/authenticate" }),
+  route("authenticate/verify", "routes/auth/authenticate-verify.route.tsx", { id: "routes/authenticate.verify" }),
   // Passkeys: the JSON calls of signing in with one and adding one.
-  route("authenticate/passkey", "routes/authenticate.passkey.ts"),
-  route("select-business", "routes/select-business.tsx"),
-  route("logout", "routes/logout.ts"),
-  route("auth/check", "routes/auth.check.ts"),
-  route("settings", "routes/settings.tsx"),
-  // Settings > Audit: the filtered audit log as CSV.
-  route("settings/audit/export", "routes/settings.audit.export.ts"),
-  // Settings > Developers: a webhook endpoint's delivery log.
-  route("settings/developers/endpoints/:endpointId", "routes/settings.developers.endpoints.$endpointId.tsx"),
-  // Operations screens.
-  route("merchants", "routes/merchants._index.tsx", { id: "routes/merchants" }),
-  route("merchants/export", "routes/merchants.export.ts"),
-  index("routes/_index.tsx"),
-  // Money and transactions.
-  route("transactions", "routes/transactions._index.tsx", { id: "routes/transactions" }),
-  route("transactions/export", "routes/transactions.export.ts"),
-  // The cold archive: an archived month's CSV.
-  route("transactions/archive/:month", "routes/transactions.archive.$month.ts"),
-  route("money/merchant-accounts", "routes/money.merchant-accounts.tsx"),
-  route("money/merchant-funds", "routes/money.merchant-funds.tsx"),
-  route("money/settlement-history", "routes/money.settlement-history.tsx"),
-  // The two money requests share one page; each URL keeps its own route id.
-  route("approvals/transfer/:id", "routes/approvals.money-request.tsx", { id: "routes/approvals.transfer" }),
-  // Refunds: asked from a payment, decided as the sixth kind of request.
-  route("transactions/:transactionId/refund", "routes/transactions.refund.tsx"),
-  route("approvals/refund/:id", "routes/approvals.money-request.tsx", { id: "routes/approvals.refund" }),
-  route("reports", "routes/reports.tsx"),
-  route("reports/export", "routes/reports.export.ts"),
-  route("money/merchant-accounts/transfer-history/:merchantId", "routes/money.transfer-history.tsx"),
+  route("authenticate/passkey", "routes/auth/authenticate-passkey.route.ts", { id: "routes/authenticate.passkey" }),
+  route("select-business", "routes/auth/select-business.route.tsx", { id: "routes/select-business" }),
+  route("logout", "routes/auth/logout.route.ts", { id: "routes/logout" }),
+  route("auth/check", "routes/auth/check.route.ts", { id: "routes/auth.check" }),
+
   // Approvals: the maker-checker queue and one page per request kind.
-  route("approvals", "routes/approvals._index.tsx", { id: "routes/approvals" }),
-  route("approvals/:kind/:id", "routes/approvals.$kind.$id.tsx", { id: "routes/approvals.request" }),
+  route("approvals", "routes/approvals/list.route.tsx", { id: "routes/approvals" }),
+  route("approvals/:kind/:id", "routes/approvals/request.route.tsx", { id: "routes/approvals.request" }),
+  // The two money requests share one page; each URL keeps its own route id.
+  route("approvals/transfer/:id", "routes/approvals/money-request.route.tsx", { id: "routes/approvals.transfer" }),
+  route("approvals/refund/:id", "routes/approvals/money-request.route.tsx", { id: "routes/approvals.refund" }),
+
   // Merchants and their settlement accounts: adding a merchant, and one
   // merchant's page, where edits, deactivations and settlement accounts are requested.
-  route("merchants/add-merchant", "routes/merchants.add-merchant.tsx"),
-  route("merchants/:merchantId", "routes/merchants.$merchantId.tsx"),
-  // Points of sale and POS terminals.
-  route("merchants/:merchantId/point-of-sale/:branchId", "routes/merchants.point-of-sale.tsx"),
-  route("merchants/:merchantId/add-point-of-sale", "routes/merchants.add-point-of-sale.tsx"),
-  route("pos-terminals", "routes/pos-terminals._index.tsx", { id: "routes/pos-terminals" }),
-  route("pos-terminals/export", "routes/pos-terminals.export.ts"),
-  route("pos-terminals/device-details/:deviceId", "routes/pos-terminals.device-details.tsx"),
-  // The Partner API's reference.
-  route("developers/api", "routes/developers.api.tsx"),
+  route("merchants", "routes/merchants/list.route.tsx", { id: "routes/merchants" }),
+  route("merchants/export", "routes/merchants/export.route.ts", { id: "routes/merchants.export" }),
+  route("merchants/add-merchant", "routes/merchants/add-merchant.route.tsx", { id: "routes/merchants.add-merchant" }),
+  route("merchants/:merchantId", "routes/merchants/detail.route.tsx", { id: "routes/merchants.$merchantId" }),
+  route("merchants/:merchantId/point-of-sale/:branchId", "routes/merchants/point-of-sale.route.tsx", { id: "routes/merchants.point-of-sale" }),
+  route("merchants/:merchantId/add-point-of-sale", "routes/merchants/add-point-of-sale.route.tsx", { id: "routes/merchants.add-point-of-sale" }),
+
+  route("pos-terminals", "routes/pos-terminals/list.route.tsx", { id: "routes/pos-terminals" }),
+  route("pos-terminals/export", "routes/pos-terminals/export.route.ts", { id: "routes/pos-terminals.export" }),
+  route("pos-terminals/device-details/:deviceId", "routes/pos-terminals/device-details.route.tsx", { id: "routes/pos-terminals.device-details" }),
+
+  route("money/merchant-accounts", "routes/money/merchant-accounts.route.tsx", { id: "routes/money.merchant-accounts" }),
+  route("money/merchant-accounts/transfer-history/:merchantId", "routes/money/transfer-history.route.tsx", { id: "routes/money.transfer-history" }),
+  route("money/merchant-funds", "routes/money/merchant-funds.route.tsx", { id: "routes/money.merchant-funds" }),
+  route("money/settlement-history", "routes/money/settlement-history.route.tsx", { id: "routes/money.settlement-history" }),
+
   // Disputes: the list, one dispute, and its evidence files.
-  route("disputes", "routes/disputes._index.tsx"),
-  route("disputes/:disputeId", "routes/disputes.$disputeId.tsx"),
-  route("disputes/:disputeId/evidence/:evidenceId", "routes/disputes.evidence.ts"),
-  route("*", "routes/not-found.tsx"),
+  route("disputes", "routes/disputes/list.route.tsx", { id: "routes/disputes._index" }),
+  route("disputes/:disputeId", "routes/disputes/dispute.route.tsx", { id: "routes/disputes.$disputeId" }),
+  route("disputes/:disputeId/evidence/:evidenceId", "routes/disputes/evidence.route.ts", { id: "routes/disputes.evidence" }),
+
+  route("transactions", "routes/transactions/list.route.tsx", { id: "routes/transactions" }),
+  route("transactions/export", "routes/transactions/export.route.ts", { id: "routes/transactions.export" }),
+  // The cold archive: an archived month's CSV.
+  route("transactions/archive/:month", "routes/transactions/archive-month.route.ts", { id: "routes/transactions.archive.$month" }),
+  // Refunds: asked from a payment, decided as the sixth kind of request.
+  route("transactions/:transactionId/refund", "routes/transactions/refund.route.tsx", { id: "routes/transactions.refund" }),
+
+  route("reports", "routes/reports/reports.route.tsx", { id: "routes/reports" }),
+  route("reports/export", "routes/reports/export.route.ts", { id: "routes/reports.export" }),
+
+  route("settings", "routes/settings/settings.route.tsx", { id: "routes/settings" }),
+  // Settings > Audit: the filtered audit log as CSV.
+  route("settings/audit/export", "routes/settings/audit-export.route.ts", { id: "routes/settings.audit.export" }),
+  // Settings > Developers: a webhook endpoint's delivery log.
+  route("settings/developers/endpoints/:endpointId", "routes/settings/delivery-log.route.tsx", { id: "routes/settings.developers.endpoints.$endpointId" }),
+  // The Partner API's reference.
+  route("developers/api", "routes/developers/api-reference.route.tsx", { id: "routes/developers.api" }),
+
+  // Resource routes outside any screen. Analytics: POST /api/events, and POST /api/events/replay for operators.
+  route("api/events/:op?", "routes/api/events.route.ts", { id: "routes/api.events" }),
+  route("builds/latest.json", "routes/api/builds-latest.route.ts", { id: "routes/builds.latest" }),
+
+  // Development tools (404s in production); the outbox holds the one-time codes sign-in sent.
+  route("__dev/ui", "routes/dev/ui.route.tsx", { id: "routes/dev.ui" }),
+  route("__dev/events", "routes/dev/events.route.tsx", { id: "routes/dev.events" }),
+  route("__dev/outbox", "routes/dev/outbox.route.tsx", { id: "routes/dev.outbox" }),
+
+  route("*", "routes/errors/not-found.route.tsx", { id: "routes/not-found" }),
 ] satisfies RouteConfig;

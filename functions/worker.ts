@@ -63,7 +63,7 @@ const archive: CronJob = async (env, now, config) =>
   });
 // The settlement run's settlement.paid / settlement.failed events, sent now rather than at the next sweep.
 const sendWebhooks: CronJob = (env) => dispatchPendingDeliveries(env, Date.now());
-// Approved refunds are sent right after their approval (app/routes/approvals.money-request.tsx); this retries what failed or was missed.
+// Approved refunds are sent right after their approval (app/routes/approvals/money-request.route.tsx); this retries what failed or was missed.
 const sendRefunds: CronJob = async (env, now) => {
   const port = refundPortFor(env);
   if (!port) return;

@@ -1,6 +1,7 @@
 import { Link, NavLink, useLocation, useNavigation } from "@remix-run/react";
 import { useCallback, useEffect, useId, useRef, useState, type ReactNode } from "react";
-import { APP_NAME, NAVIGATION, isCurrentSection, isNavGroup, type NavItem } from "../lib/route-table";
+import { NAVIGATION, isCurrentSection, isNavGroup, type NavItem } from "../lib/navigation";
+import { APP_NAME } from "../lib/page";
 import { BusinessSwitcher, UserMenu } from "./account-menu";
 import { AlertRegion, ResponseModal } from "./notifications";
 import { FirstPrefetch } from "./prefetch";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ROLES, can } from "#server/permissions";
 import { MAX_PREFETCHED_PAGES, likelyNextPages, shouldPrefetch } from "./prefetch";
-import { NAVIGATION, isNavGroup } from "./route-table";
+import { NAVIGATION, isNavGroup } from "./navigation";
 
 const SECTIONS = NAVIGATION.flatMap((item) => (isNavGroup(item) ? item.items : [item])).map((item) => item.to);
 

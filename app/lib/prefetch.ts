@@ -1,7 +1,7 @@
 // SPEC section 7: "The first payload prefetch happens after 1 second and is skipped
 // on a very slow connection." Pure decisions, so the shell only renders what they say.
 import { can, type Permission, type Role } from "#server/permissions";
-import { isCurrentSection } from "./route-table";
+import { isCurrentSection } from "./navigation";
 
 /** SPEC section 7's wait after the page loads. */
 export const FIRST_PREFETCH_DELAY_MS = 1000;

@@ -1,5 +1,5 @@
-// The columns of every transactions CSV: the filtered list's (routes/transactions.export.ts) and an archived
-// month's (routes/transactions.archive.$month.ts) are the same file to a spreadsheet. Cards as BIN and last four,
+// The columns of every transactions CSV: the filtered list's (routes/transactions/export.route.ts) and an archived
+// month's (routes/transactions/archive-month.route.ts) are the same file to a spreadsheet. Cards as BIN and last four,
 // phones masked, as on screen.
 import type { CsvColumn } from "#server/platform/csv";
 import type { Transaction } from "#server/payments/transactions.db";

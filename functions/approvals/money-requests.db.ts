@@ -22,10 +22,6 @@ import { ForbiddenError, NotFoundError, RuleError, nowIso, type RequestMeta, typ
 export const MONEY_REQUEST_KINDS = ["transfer", "refund"] as const;
 export type MoneyRequestKind = (typeof MONEY_REQUEST_KINDS)[number];
 
-export function isMoneyRequestKind(value: unknown): value is MoneyRequestKind {
-  return (MONEY_REQUEST_KINDS as readonly unknown[]).includes(value);
-}
-
 /** The row each kind's request decides. */
 export interface MoneyRequestRows {
   transfer: Transfer;

@@ -6,6 +6,7 @@ import type { Linter } from "eslint";
 import { build } from "vite";
 import { afterAll, describe, expect, it } from "vitest";
 import { SHARED_WITH_BROWSER, serverCodeBoundary, serverCodeInClient, type ClientModule } from "../../scripts/server-code-boundary";
+import { ROUTE_FILES } from "../support/route-pages";
 
 const root = "/portal";
 const at = (file: string) => `${root}/${file}`;
@@ -23,19 +24,22 @@ describe("serverCodeInClient", () => {
 
   it("follows the chain through server modules tree-shaking emptied, one line per UI module that leads there", () => {
     const graph = [
-      module("app/routes/pos-terminals._index.tsx", 900),
-      module("app/routes/pos-terminals.device-details.tsx", 900),
-      module("functions/merchants/terminals.db.ts", 0, ["app/routes/pos-terminals._index.tsx", "app/routes/pos-terminals.device-details.tsx"]),
+      module("app/routes/pos-terminals/list.route.tsx", 900),
+      module("app/routes/pos-terminals/device-details.route.tsx", 900),
+      module("functions/merchants/terminals.db.ts", 0, ["app/routes/pos-terminals/list.route.tsx", "app/routes/pos-terminals/device-details.route.tsx"]),
       module("functions/audit/audit.db.ts", 300, ["functions/merchants/terminals.db.ts"]),
     ];
     expect(serverCodeInClient(root, graph)).toEqual([
-      "app/routes/pos-terminals._index.tsx → functions/merchants/terminals.db.ts → functions/audit/audit.db.ts",
-      "app/routes/pos-terminals.device-details.tsx → functions/merchants/terminals.db.ts → functions/audit/audit.db.ts",
+      "app/routes/pos-terminals/list.route.tsx → functions/merchants/terminals.db.ts → functions/audit/audit.db.ts",
+      "app/routes/pos-terminals/device-details.route.tsx → functions/merchants/terminals.db.ts → functions/audit/audit.db.ts",
     ]);
   });
 
   it("lets through a server module that left no code (a loader's import, or types only)", () => {
-    const graph = [module("app/routes/merchants._index.tsx", 900), module("functions/merchants/merchants.db.ts", 0, ["app/routes/merchants._index.tsx"])];
+    const graph = [
+      module("app/routes/merchants/list.route.tsx", 900),
+      module("functions/merchants/merchants.db.ts", 0, ["app/routes/merchants/list.route.tsx"]),
+    ];
     expect(serverCodeInClient(root, graph)).toEqual([]);
   });
 
@@ -116,11 +120,21 @@ describe("the lint rule for modules the browser reaches", () => {
   const pattern = options[1].patterns[0]!;
   const restricted = new RegExp(pattern.regex);
 
-  it("covers components, lib, the routes' section modules and entry.client, not .server modules nor the tests beside modules", () => {
-    expect(block?.files).toEqual(["app/components/**/*.{ts,tsx}", "app/lib/**/*.{ts,tsx}", "app/routes/*/**/*.{ts,tsx}", "app/entry.client.tsx"]);
+  it("covers components, lib, the routes' section modules and entry.client, not .server modules, route modules nor the tests beside modules", () => {
+    expect(block?.files).toEqual(["app/components/**/*.{ts,tsx}", "app/lib/**/*.{ts,tsx}", "app/routes/**/*.{ts,tsx}", "app/entry.client.tsx"]);
     // A test beside its module (app/lib/x.test.ts) runs in Node under vitest and no module imports it (sql-home.test.ts checks that).
-    expect(block?.ignores).toEqual(["**/*.server.ts", "**/*.server.tsx", "**/*.test.ts", "**/*.test.tsx"]);
+    expect(block?.ignores).toEqual(["**/*.server.ts", "**/*.server.tsx", "app/routes/**/*.route.{ts,tsx}", "**/*.test.ts", "**/*.test.tsx"]);
     expect(pattern.allowTypeImports).toBe(true);
+  });
+
+  // The rule leaves out `*.route.ts(x)` files: that name must mean "listed in app/routes.ts", or a section module
+  // named so would escape the rule, and a route module named otherwise would be held to it.
+  it("leaves out exactly the route modules app/routes.ts lists", () => {
+    const listed = new Set([...ROUTE_FILES.values()].map((file) => `app/${file}`));
+    const named = readdirSync("app/routes", { recursive: true, encoding: "utf8" })
+      .map((file) => `app/routes/${file.split(path.sep).join("/")}`)
+      .filter((file) => /\.route\.tsx?$/.test(file));
+    expect([...listed].sort()).toEqual(named.sort());
   });
 
   it("refuses every module of functions/ but the shared ones", () => {

@@ -11,7 +11,7 @@ import { refundableOf } from "#server/refunds/refund-requests.db";
 import { processRefunds, refundPortFor } from "#server/refunds/send";
 import type { Tenant } from "#server/tenancy/tenant";
 import { dispatchPendingDeliveries } from "#server/webhooks/dispatch";
-import { refundedPaymentView } from "../../lib/transactions-view";
+import { refundedPaymentView } from "#app/lib/transactions-view";
 import type { RefundFacts } from "./refund-request";
 import type { TransferFacts } from "./transfer-request";
 

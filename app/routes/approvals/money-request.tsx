@@ -1,14 +1,14 @@
-// What the two money requests (a transfer, a refund) share on their approval page (app/routes/approvals.money-request.tsx):
+// What the two money requests (a transfer, a refund) share on their approval page (app/routes/approvals/money-request.route.tsx):
 // who asked and decided, whether this person may decide, the approve-or-reject schema, and the Decide card. What each
 // moves is its kind's section (transfer-request.tsx, refund-request.tsx).
 import { Form } from "@remix-run/react";
 import * as v from "valibot";
-import { checkOf, FreshCheck } from "../../components/fresh-check";
+import { checkOf, FreshCheck } from "#app/components/fresh-check";
 import type { ApprovalRequest } from "#server/approvals/approvals.db";
 import type { Tenant } from "#server/tenancy/tenant";
 import { can } from "#server/permissions";
-import { describedBy, Field } from "../../components/form";
-import { formatDate } from "../../lib/format";
+import { describedBy, Field } from "#app/components/form";
+import { formatDate } from "#app/lib/format";
 
 /** Approve, or reject with a reason of at least three characters. */
 export function decisionSchema(noun: string) {

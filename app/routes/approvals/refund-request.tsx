@@ -1,12 +1,12 @@
 // A refund request's sections of the money request page: the refund (amount, reason, how its sending goes) and the
 // payment it gives back (what is already refunded or waits, and the merchant's available balance now).
 import { Link } from "@remix-run/react";
-import { Details } from "../../components/details";
-import { formatAmount, formatDate } from "../../lib/format";
-import { paths } from "../../lib/paths";
-import { statusLabel } from "../../lib/statuses";
+import { Details } from "#app/components/details";
+import { formatAmount, formatDate } from "#app/lib/format";
+import { paths } from "#app/lib/paths";
+import { statusLabel } from "#app/lib/statuses";
 import type { RefundStatus } from "#server/refunds/refunds.db";
-import type { refundedPaymentView } from "../../lib/transactions-view";
+import type { refundedPaymentView } from "#app/lib/transactions-view";
 import { decisionRows, type ShownRequest } from "./money-request";
 
 /** What the page shows of a refund and its payment (money-request.server.ts reads it); amounts in pesewas. */

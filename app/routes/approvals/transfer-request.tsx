@@ -1,6 +1,6 @@
 // A transfer request's section of the money request page: from, to, the amount and the available balance now.
-import { Details } from "../../components/details";
-import { formatAmount } from "../../lib/format";
+import { Details } from "#app/components/details";
+import { formatAmount } from "#app/lib/format";
 import { decisionRows, type ShownRequest } from "./money-request";
 
 /** What the page shows of a transfer (money-request.server.ts reads it). */

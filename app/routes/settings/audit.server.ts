@@ -1,6 +1,6 @@
 // The Audit tab of /settings: every audit entry of the business, newest first, from its own
 // database and the core one (its sign-in events), filtered by person, kind of record, action and Africa/Accra days in
-// the URL, in keyset pages; the CSV (routes/settings.audit.export.ts) reads the same filters.
+// the URL, in keyset pages; the CSV (routes/settings/audit-export.route.ts) reads the same filters.
 import * as v from "valibot";
 import type { AuthDeps } from "#server/auth/deps";
 import { listAuditChoices, listBusinessAudit, type AuditFilter, type AuditListEntry } from "#server/audit/audit.db";
@@ -8,10 +8,10 @@ import { businessPlace } from "#server/tenancy/directory.db";
 import { namesOf } from "#server/lists/names.db";
 import { numberedPage, type Page } from "#server/lists/page";
 import type { Db, Tenant } from "#server/tenancy/tenant";
-import { browserOf } from "../../lib/analytics";
-import { listParams } from "../../lib/list-params";
-import { paths } from "../../lib/paths";
-import { isCalendarDay } from "../../lib/validation";
+import { browserOf } from "#app/lib/analytics";
+import { listParams } from "#app/lib/list-params";
+import { paths } from "#app/lib/paths";
+import { isCalendarDay } from "#app/lib/validation";
 
 const text = v.optional(v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(100)));
 const day = v.optional(

@@ -10,7 +10,7 @@ import { redirectWithFlash } from "#server/platform/flash";
 import { refusalMessage, requirePermission, type TenantRequest } from "#server/guards";
 import { refuse } from "#server/platform/http";
 import { can } from "#server/permissions";
-import { paths } from "../../lib/paths";
+import { paths } from "#app/lib/paths";
 import { NOT_UNDERSTOOD, POLICY_INTENT } from "./tabs";
 
 export async function loadPolicy(tenant: Tenant) {

@@ -1,8 +1,8 @@
 // The Business tab of /settings: the business profile the person works in (SPEC section 3), and its security policy
 //: whether every decision needs a passkey, changed only through an approval request.
 import { Form, Link, useNavigation } from "@remix-run/react";
-import { Details } from "../../components/details";
-import { formatPathLike } from "../../lib/format";
+import { Details } from "#app/components/details";
+import { formatPathLike } from "#app/lib/format";
 import type { loadBusiness } from "./account.server";
 import type { loadPolicy } from "./business.server";
 import { ErrorNotice } from "./notice";

@@ -26,8 +26,8 @@ import { resendWebhookDelivery, sendWebhookTestEvent, type ManualSendResult } fr
 import { newWebhookSecret } from "#server/webhooks/signing";
 import { WEBHOOK_EVENT_TYPES } from "#server/webhooks/types";
 import { checkWebhookUrl, MAX_WEBHOOK_URL_LENGTH } from "#server/webhooks/url-rules";
-import { ENDPOINTS_URL, EVENT_FIELD_PREFIX, outcomeText, type SendOutcome } from "../../lib/webhook-endpoints";
-import { bidiControlMessage, hasBidiControl } from "../../lib/validation";
+import { ENDPOINTS_URL, EVENT_FIELD_PREFIX, outcomeText, type SendOutcome } from "#app/lib/webhook-endpoints";
+import { bidiControlMessage, hasBidiControl } from "#app/lib/validation";
 import { NOT_UNDERSTOOD } from "./tabs";
 import { checkBindings, fingerprintOf, underFreshCheck } from "#server/auth/fresh-check";
 import type { TenantRequest } from "#server/guards";

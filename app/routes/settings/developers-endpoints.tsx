@@ -4,12 +4,12 @@
 // its delivery log, and the form that adds one. The forms post to the tab
 // (ENDPOINTS_FORM_ACTION), whose action hands ENDPOINT_INTENTS to endpointsAction.
 import { Form, Link, useNavigation } from "@remix-run/react";
-import { Field, describedBy } from "../../components/form";
-import { StatusPill } from "../../components/status-pill";
-import { formatDate } from "../../lib/format";
+import { Field, describedBy } from "#app/components/form";
+import { StatusPill } from "#app/components/status-pill";
+import { formatDate } from "#app/lib/format";
 import type { WebhookEventType } from "#server/webhooks/types";
-import { paths } from "../../lib/paths";
-import { ENDPOINTS_FORM_ACTION, eventFieldName, outcomeText } from "../../lib/webhook-endpoints";
+import { paths } from "#app/lib/paths";
+import { ENDPOINTS_FORM_ACTION, eventFieldName, outcomeText } from "#app/lib/webhook-endpoints";
 import { ErrorNotice } from "./notice";
 import type { EndpointActionData, EndpointsData, EndpointValues } from "./developers-endpoints.server";
 

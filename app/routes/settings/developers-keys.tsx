@@ -3,11 +3,11 @@
 // loads), and the panel that shows a new key the one time it is shown.
 import { Form, Link, useNavigation } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
-import { DataTable, type Column } from "../../components/data-table";
-import { Field, SendButtons, describedBy } from "../../components/form";
-import { formatDate } from "../../lib/format";
-import { paths } from "../../lib/paths";
-import { statusClass, statusLabel } from "../../lib/statuses";
+import { DataTable, type Column } from "#app/components/data-table";
+import { Field, SendButtons, describedBy } from "#app/components/form";
+import { formatDate } from "#app/lib/format";
+import { paths } from "#app/lib/paths";
+import { statusClass, statusLabel } from "#app/lib/statuses";
 import type { DevelopersData, NewKey } from "./developers.server";
 import { ErrorNotice } from "./notice";
 import { DEVELOPERS_URL, KEY_NAME_MAX } from "./tabs";

@@ -2,8 +2,8 @@
 // parked so that they held back nothing else (decision 028), and reversals waiting for a payment the portal does not
 // hold. Both say what happened in plain words and what the business can do; the API lists the same (docs/partner-api.md).
 import { DEFAULT_PAGE_SIZE } from "#server/lists/page";
-import { DataTable, type Column } from "../../components/data-table";
-import { formatCount, formatDate } from "../../lib/format";
+import { DataTable, type Column } from "#app/components/data-table";
+import { formatCount, formatDate } from "#app/lib/format";
 import type { RefusedData } from "./developers-refused.server";
 
 type ParkedRow = RefusedData["parked"]["rows"][number];

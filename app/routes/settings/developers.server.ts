@@ -14,13 +14,13 @@ import type { Tenant } from "#server/tenancy/tenant";
 import { redirectWithFlash } from "#server/platform/flash";
 import { refusalMessage } from "#server/guards";
 import { pageNotFound, refuse, type FieldErrors } from "#server/platform/http";
-import { listParams } from "../../lib/list-params";
-import type { ApiKeyStatus } from "../../lib/statuses";
+import { listParams } from "#app/lib/list-params";
+import type { ApiKeyStatus } from "#app/lib/statuses";
 import { API_KEY_INTENTS, DEVELOPERS_URL, KEY_NAME_MAX, NOT_UNDERSTOOD } from "./tabs";
 import { checkBindings, fingerprintOf, underFreshCheck } from "#server/auth/fresh-check";
 import type { TenantRequest } from "#server/guards";
 import { loadRefused } from "./developers-refused.server";
-import { bidiControlMessage, hasBidiControl } from "../../lib/validation";
+import { bidiControlMessage, hasBidiControl } from "#app/lib/validation";
 
 export const DEVELOPER_INTENTS = API_KEY_INTENTS;
 

@@ -4,8 +4,8 @@
 // could not apply or is still waiting for (developers-refused.tsx).
 import { Link } from "@remix-run/react";
 import { DEFAULT_PAGE_SIZE } from "#server/lists/page";
-import { DataTable, ListCount, Pager, type Column } from "../../components/data-table";
-import { formatDate } from "../../lib/format";
+import { DataTable, ListCount, Pager, type Column } from "#app/components/data-table";
+import { formatDate } from "#app/lib/format";
 import { ApiKeysSection } from "./developers-keys";
 import { EndpointsSection } from "./developers-endpoints";
 import { RefusedSection, WaitingReversalsSection } from "./developers-refused";

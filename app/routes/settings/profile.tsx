@@ -1,5 +1,5 @@
 // The Profile tab of /settings: who the person is in the portal.
-import { Details } from "../../components/details";
+import { Details } from "#app/components/details";
 import type { loadProfile } from "./account.server";
 import { GENDER_LABEL } from "./tabs";
 

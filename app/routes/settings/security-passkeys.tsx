@@ -3,10 +3,10 @@
 // person's other sessions out). Adding needs the script; renaming and removing are plain forms.
 import { Form, useNavigation, useRevalidator } from "@remix-run/react";
 import { useEffect, useState, type FormEvent } from "react";
-import { formatDate } from "../../lib/format";
+import { formatDate } from "#app/lib/format";
 import type { CheckNeeded } from "#server/auth/fresh-check";
-import { FreshCheck } from "../../components/fresh-check";
-import { createPasskey, passkeyCall } from "../../lib/passkey-browser";
+import { FreshCheck } from "#app/components/fresh-check";
+import { createPasskey, passkeyCall } from "#app/lib/passkey-browser";
 import type { loadPasskeys } from "./security.server";
 import { SECURITY_URL } from "./tabs";
 

@@ -12,7 +12,7 @@ import { smsPortFor } from "#server/sms/sms";
 import { linkedNumbers } from "#server/team/people.db";
 import { redirectWithFlash } from "#server/platform/flash";
 import type { TenantRequest } from "#server/guards";
-import { ghanaPhoneField, maskPhone } from "../../lib/phone";
+import { ghanaPhoneField, maskPhone } from "#app/lib/phone";
 import { SECURITY_URL } from "./tabs";
 
 export const PHONE_INTENTS = ["add-phone", "confirm-phone"] as const;

@@ -1,7 +1,7 @@
 // The Security tab of /settings: the person's phone numbers (security-phones.tsx) and passkeys (security-passkeys.tsx),
 // where they are signed in, signing one session out, and signing out everywhere.
 import { Form, useNavigation } from "@remix-run/react";
-import { formatDate } from "../../lib/format";
+import { formatDate } from "#app/lib/format";
 import { ErrorNotice } from "./notice";
 import { PasskeysSection } from "./security-passkeys";
 import { PhonesSection } from "./security-phones";

@@ -1,5 +1,5 @@
 // The tabs of /settings (`?tab=`), shared by the route and its tab modules.
-import { paths, type SettingsTab } from "../../lib/paths";
+import { paths, type SettingsTab } from "#app/lib/paths";
 
 export const TAB_LABEL: Record<SettingsTab, string> = {
   profile: "Profile",

@@ -19,9 +19,9 @@ import { redirectWithFlash } from "#server/platform/flash";
 import { refusalMessage } from "#server/guards";
 import { pageNotFound, refuse } from "#server/platform/http";
 import { ROLES, can, canGrantRole } from "#server/permissions";
-import { listParams } from "../../lib/list-params";
-import { ghanaPhoneField, maskPhone } from "../../lib/phone";
-import { bidiControlMessage, hasBidiControl, isValidEmail } from "../../lib/validation";
+import { listParams } from "#app/lib/list-params";
+import { ghanaPhoneField, maskPhone } from "#app/lib/phone";
+import { bidiControlMessage, hasBidiControl, isValidEmail } from "#app/lib/validation";
 import { NOT_UNDERSTOOD, TEAM_URL } from "./tabs";
 import { accountIdByEmail } from "#server/tenancy/directory.db";
 

@@ -4,11 +4,11 @@
 import { Form, useLocation, useNavigation } from "@remix-run/react";
 import { DEFAULT_PAGE_SIZE } from "#server/lists/page";
 import type { Role } from "#server/permissions";
-import { DataTable, ListCount, Pager, type Column } from "../../components/data-table";
-import { Field, describedBy } from "../../components/form";
-import { StatusPill } from "../../components/status-pill";
-import { formatDate } from "../../lib/format";
-import { PHONE_MAX_LENGTH } from "../../lib/phone";
+import { DataTable, ListCount, Pager, type Column } from "#app/components/data-table";
+import { Field, describedBy } from "#app/components/form";
+import { StatusPill } from "#app/components/status-pill";
+import { formatDate } from "#app/lib/format";
+import { PHONE_MAX_LENGTH } from "#app/lib/phone";
 import { ErrorNotice } from "./notice";
 import { GENDER_LABEL, TEAM_URL } from "./tabs";
 import type { InviteErrors, InviteField, InviteValues, TeamData } from "./team.server";

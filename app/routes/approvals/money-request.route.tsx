@@ -1,0 +1,139 @@
+// /approvals/transfer/{requestId} and /approvals/refund/{requestId}: a request that moves money (app/routes.ts maps
+// both URLs here). What it moves is its kind's section (a transfer: from, to, the amount and the available balance
+// now; a refund: the payment, what is already refunded or waits, the merchant's available balance now), then who
+// asked and when; approve, or reject with a reason. The maker cannot decide; a decided request is read-only. The
+// rules are the engine's (functions/approvals/money-requests.db.ts).
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import * as v from "valibot";
+import { getApprovalRequest } from "#server/approvals/approvals.db";
+import { approveMoneyRequest, rejectMoneyRequest, type MoneyRequestKind } from "#server/approvals/money-requests.db";
+import { redirectWithFlash } from "#server/platform/flash";
+import { refusalMessage, requirePermission, requireTenant } from "#server/guards";
+import { pageNotFound, refuse, routeNotFound } from "#server/platform/http";
+import { formatAmount } from "#app/lib/format";
+import { APP_NAME } from "#app/lib/page";
+import { StatusPill } from "#app/components/status-pill";
+import { DecideCard, decisionSchema, requestFacts } from "./money-request";
+import { moneyTargetOf, refundFacts, sendApprovedRefund, transferFacts, underDecisionCheck } from "./money-request.server";
+import { RefundSection } from "./refund-request";
+import { TransferSection } from "./transfer-request";
+
+/** What the page says for each kind, around the kind's own section. */
+const PAGES = {
+  transfer: {
+    title: "Transfer Request",
+    approveLabel: "Approve and move the money",
+    decision: decisionSchema("transfer"),
+    approved: (amount: number) => `Transfer of GHS ${formatAmount(amount)} approved; the money has moved.`,
+    rejected: "Transfer rejected; no money moved.",
+  },
+  refund: {
+    title: "Refund Request",
+    approveLabel: "Approve and refund",
+    decision: decisionSchema("refund"),
+    approved: (amount: number) => `Refund of GHS ${formatAmount(amount)} approved: it left the merchant's available balance and is on its way to the payer.`,
+    rejected: "Refund rejected; no money moved.",
+  },
+} satisfies Record<MoneyRequestKind, unknown>;
+
+/**
+ * The kind is the path's segment after /approvals/, in any case (routes match so). Told by PAGES, which has every
+ * kind, rather than by the engine's own check: `meta` runs in the browser too, and the engine stays on the server.
+ */
+function kindIn(pathname: string): MoneyRequestKind | null {
+  const kind = pathname.split("/")[2]?.toLowerCase();
+  return kind !== undefined && Object.hasOwn(PAGES, kind) ? (kind as MoneyRequestKind) : null;
+}
+
+function kindOf(request: Request): MoneyRequestKind {
+  const kind = kindIn(new URL(request.url).pathname);
+  if (!kind) routeNotFound(request);
+  return kind;
+}
+
+export const meta: MetaFunction = ({ location }) => {
+  const kind = kindIn(location.pathname);
+  return [{ title: kind ? PAGES[kind].title : APP_NAME }];
+};
+
+/** The request the URL names, of the kind the URL says, and its row, in this business; anything else is the 404 page. */
+async function moneyRequest(request: Request, context: LoaderFunctionArgs["context"], id: string | undefined) {
+  const { deps, tenant, session } = await requireTenant(request, context, "view:approval");
+  const kind = kindOf(request);
+  const approval = id ? await getApprovalRequest(tenant, id) : null;
+  if (!approval || (approval.kind as string) !== kind) pageNotFound(request);
+  const target = await moneyTargetOf(tenant, kind, approval.targetId);
+  if (!target) pageNotFound(request);
+  return { deps, tenant, session, approval, target };
+}
+
+export async function loader({ request, context, params }: LoaderFunctionArgs) {
+  const { tenant, approval, target } = await moneyRequest(request, context, params.id);
+  const facts = requestFacts(approval, tenant);
+  return target.kind === "transfer"
+    ? { kind: target.kind, ...facts, ...(await transferFacts(tenant, approval, target.row)) }
+    : { kind: target.kind, ...facts, ...(await refundFacts(tenant, target.row)) };
+}
+
+// A lost connection while sending keeps the page and what was typed, and a re-send runs once (app/components/submission.ts).
+export { clientAction, shouldRevalidate } from "#app/components/submission";
+
+export async function action({ request, context, params }: ActionFunctionArgs) {
+  const { deps, tenant, session, approval, target } = await moneyRequest(request, context, params.id);
+  requirePermission(tenant, "decide:approval");
+  const page = PAGES[target.kind];
+  const form = Object.fromEntries(await request.formData());
+  const parsed = v.safeParse(page.decision, form);
+  if (!parsed.success) return refuse({ reason: parsed.issues[0].message });
+  const refused = await underDecisionCheck(request, { deps, tenant, session }, approval, form, async () => {
+    try {
+      if (parsed.output.intent === "approve") await approveMoneyRequest(tenant, deps.meta, target.kind, target.row.id);
+      else await rejectMoneyRequest(tenant, deps.meta, target.kind, target.row.id, parsed.output.reason);
+      return null;
+    } catch (error) {
+      return refuse({ form: refusalMessage(request, error) });
+    }
+  });
+  if (refused) return refused;
+  if (parsed.output.intent === "approve" && target.kind === "refund") sendApprovedRefund(context, tenant, target.row.id);
+  throw await redirectWithFlash(request, context.config.app, "/approvals", {
+    kind: "success",
+    message: parsed.output.intent === "approve" ? page.approved(target.row.amount) : page.rejected,
+  });
+}
+
+export default function MoneyRequest() {
+  const shown = useLoaderData<typeof loader>();
+  const answer = useActionData<typeof action>();
+  const busy = useNavigation().state === "submitting";
+  const page = PAGES[shown.kind];
+  return (
+    <div className="page">
+      <header className="page__header">
+        <p className="breadcrumb">
+          <Link to="/approvals">Approvals</Link>
+        </p>
+        <h1>{page.title}</h1>
+        <p className="page__lead">
+          <StatusPill entity="approval" status={shown.request.status} />
+        </p>
+      </header>
+      {answer && "errors" in answer && answer.errors.form ? (
+        <p className="notice notice--danger notice__message" role="alert">
+          {answer.errors.form}
+        </p>
+      ) : null}
+      {shown.kind === "transfer" ? <TransferSection {...shown} /> : <RefundSection {...shown} />}
+      <DecideCard
+        canDecide={shown.canDecide}
+        pending={shown.request.status === "pending"}
+        ownRequest={shown.ownRequest}
+        noun={shown.kind}
+        approveLabel={page.approveLabel}
+        answer={answer}
+        busy={busy}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,354 @@
+// /approvals/{employee|merchant|point-of-sale|settlement-account}/{id}: one
+// request, field by field (what a create sets; what an update changes, among
+// the record's other fields; the whole record a deactivation closes), who
+// asked and when, and the decision: Approve, or Reject with a reason. The
+// engine (functions/approvals/approvals.db.ts) holds the rules; this page says them.
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { Form, Link, useActionData, useLoaderData, useNavigation, type ShouldRevalidateFunction } from "@remix-run/react";
+import * as v from "valibot";
+import { endSessionsInBusiness } from "#server/auth/sign-in";
+import { forbidden, refusalMessage, requireTenant } from "#server/guards";
+import {
+  approveRequest,
+  getApprovalRequest,
+  getRequestRecord,
+  recordColumns,
+  rejectRequest,
+  requestSubjects,
+  type ApprovalKind,
+  type ApprovalRequest,
+  type ChangeValues,
+} from "#server/approvals/approvals.db";
+import type { Tenant } from "#server/tenancy/tenant";
+import { redirectWithFlash } from "#server/platform/flash";
+import { pageNotFound, refuse, routeNotFound } from "#server/platform/http";
+import { can } from "#server/permissions";
+import { describedBy, Field } from "#app/components/form";
+import { ACTION_NAMES, KIND_BY_SLUG, columnLabel, displayValue, kindName } from "#app/lib/approvals";
+import { statusClass, statusLabel } from "#app/lib/statuses";
+import { StatusPill } from "#app/components/status-pill";
+import { formatDate } from "#app/lib/format";
+import { maskPhone } from "#app/lib/phone";
+import { isConnectionLost } from "#app/components/submission";
+import { copyMemberToCore } from "#server/tenancy/directory.db";
+import { checkBindings, underFreshCheck } from "#server/auth/fresh-check";
+import { checkOf, FreshCheck } from "#app/components/fresh-check";
+import { APP_NAME } from "#app/lib/page";
+
+/** SPEC section 2's titles of the four request pages; a kind it does not list keeps the app's name. */
+const TITLES: Partial<Record<ApprovalKind, string>> = {
+  employee: "Employee Request",
+  merchant: "Merchant Request",
+  point_of_sale: "Point of Sale Request",
+  settlement_account: "Settlement Account Request",
+};
+
+export const meta: MetaFunction = ({ params }) => {
+  const kind = KIND_BY_SLUG[(params.kind ?? "").toLowerCase()];
+  return [{ title: (kind && TITLES[kind]) ?? APP_NAME }];
+};
+
+/**
+ * The request the URL names, of the kind the URL says, in this business; anything else is the 404 page.
+ * A kind that is none of the four is no route at all (SPEC section 2: 'Page not found: {path}').
+ */
+async function requestOf(request: Request, tenant: Tenant, params: { kind?: string; id?: string }): Promise<ApprovalRequest> {
+  const kind: ApprovalKind | undefined = KIND_BY_SLUG[(params.kind ?? "").toLowerCase()];
+  if (!kind) routeNotFound(request);
+  const found = params.id ? await getApprovalRequest(tenant, params.id) : null;
+  if (!found || found.kind !== kind) pageNotFound(request);
+  return found;
+}
+
+export interface ChangeRow {
+  column: string;
+  label: string;
+  before: string | null;
+  after: string | null;
+  changed: boolean;
+}
+
+/** The rows of the change table: a create's values; an update's or deactivation's whole record with the changed fields marked. */
+function changeRows(request: ApprovalRequest, current: ChangeValues | null, merchantName: string | null): ChangeRow[] {
+  const show = (column: string, value: ChangeValues[string] | undefined, changed: boolean) => {
+    const text = displayValue(column, value, merchantName);
+    // Another person's number that this request does not change is not the checker's business.
+    return column === "phone" && !changed && text !== "N/A" ? maskPhone(text) : text;
+  };
+  const columns = recordColumns(request.kind);
+  if (request.action === "create") {
+    return columns
+      .filter((c) => c in request.after)
+      .map((column) => ({ column, label: columnLabel(column), before: null, after: show(column, request.after[column], true), changed: true }));
+  }
+  const before = request.before ?? {};
+  return columns
+    .filter((column) => column in request.after || (current !== null && column in current))
+    .map((column) => {
+      const changed = column in request.after;
+      return {
+        column,
+        label: columnLabel(column),
+        before: show(column, changed ? before[column] : current?.[column], changed),
+        after: changed ? show(column, request.after[column], true) : null,
+        changed,
+      };
+    });
+}
+
+export async function loader({ request, context, params }: LoaderFunctionArgs) {
+  const { tenant } = await requireTenant(request, context, "view:approval");
+  const found = await requestOf(request, tenant, params);
+  const [record, subjects] = await Promise.all([getRequestRecord(tenant, found), requestSubjects(tenant, [found])]);
+  const own = found.makerId === tenant.userId;
+  return {
+    request: {
+      id: found.id,
+      kind: found.kind,
+      action: found.action,
+      status: found.status,
+      makerName: found.makerName,
+      madeAt: found.madeAt,
+      checkerName: found.checkerName,
+      decidedAt: found.decidedAt,
+      reason: found.reason,
+    },
+    subject: subjects[found.id] ?? null,
+    rows: changeRows(found, record.current, record.merchantName),
+    own,
+    mayDecide: can(tenant.role, "decide:approval"),
+  };
+}
+
+const DecisionForm = v.variant("intent", [
+  v.object({ intent: v.literal("approve") }),
+  v.object({
+    intent: v.literal("reject"),
+    reason: v.pipe(
+      v.optional(v.string(), ""),
+      v.trim(),
+      v.minLength(1, "Give a reason for rejecting: the person who asked will read it."),
+      v.maxLength(500, "Keep the reason under 500 characters."),
+    ),
+  }),
+]);
+
+export async function action({ request, context, params }: ActionFunctionArgs) {
+  const { deps, tenant, session } = await requireTenant(request, context, "decide:approval");
+  const found = await requestOf(request, tenant, params);
+  const form = Object.fromEntries(await request.formData());
+  const values = { reason: typeof form.reason === "string" ? form.reason : "" };
+  const parsed = v.safeParse(DecisionForm, form);
+  if (!parsed.success) {
+    const flat = v.flatten<typeof DecisionForm>(parsed.issues).nested;
+    if (form.intent === "reject" && flat?.reason) return refuse({ reason: flat.reason[0] }, values);
+    return refuse({ form: "Choose Approve or Reject." }, values);
+  }
+  // The engine refuses it too; saying so here keeps the answer a plain 403.
+  if (found.makerId === tenant.userId) forbidden("You made this request, so another person must decide it.");
+  if (found.status !== "pending") return refuse({ form: `This request is already ${found.status}.` }, values);
+  const refused = await underFreshCheck(request, { deps, tenant, session }, checkBindings.decision(found.id), form, async () => {
+    try {
+      if (parsed.output.intent === "approve") {
+        await approveRequest(tenant, deps.meta, found.id, { core: deps.db });
+        // Sign-in reads people and their businesses from the core database: the change reaches it now.
+        if (found.kind === "employee") await copyMemberToCore(deps.db, tenant, found.targetId);
+        // A changed role or a deactivation ends the person's sessions in this business at once (decision 026).
+        if (found.kind === "employee" && found.action !== "create")
+          await endSessionsInBusiness(deps, tenant.userId, found.targetId, tenant.businessId, found.action);
+      } else await rejectRequest(tenant, deps.meta, found.id, parsed.output.reason);
+      return null;
+    } catch (error) {
+      // A stale request is a rule refusal too: the page reads the request again and shows it stale.
+      return refuse({ form: refusalMessage(request, error) }, values);
+    }
+  });
+  if (refused) return refused;
+  const message =
+    parsed.output.intent === "approve"
+      ? `Approved: the ${kindName(found.kind).toLowerCase()} change has taken effect.`
+      : `Rejected: ${found.makerName} can read your reason on the request.`;
+  throw await redirectWithFlash(request, context.config.app, "/approvals", { kind: "success", message });
+}
+
+// A refused decision (400) may still have changed the request: the engine marks
+// it stale, or another checker decided it meanwhile. Read it again after every
+// post (Remix skips that after a 4xx) so the page shows where it stands.
+// Not after a lost send: the page stays as it was (app/components/submission.ts).
+export const shouldRevalidate: ShouldRevalidateFunction = ({ formMethod, actionResult, defaultShouldRevalidate }) =>
+  !isConnectionLost(actionResult) && (formMethod === "POST" || defaultShouldRevalidate);
+// A lost connection while sending keeps the page and what was typed, and a re-send runs once.
+export { clientAction } from "#app/components/submission";
+
+function Decision({ request }: { request: ReturnType<typeof useLoaderData<typeof loader>>["request"] }) {
+  if (request.status === "pending") return null;
+  if (request.status === "stale") {
+    return (
+      <p className="notice notice--warning notice__message" data-testid="stale-notice">
+        This request is stale: the record changed after it was made, so it cannot be approved. The person who asked makes a new request from the current values.
+      </p>
+    );
+  }
+  return (
+    <dl className="details" data-testid="decision">
+      <div className="details__row">
+        <dt>Decision</dt>
+        <dd>
+          <StatusPill entity="approval" status={request.status} />
+        </dd>
+      </div>
+      <div className="details__row">
+        <dt>Decided by</dt>
+        <dd>{request.checkerName ?? "N/A"}</dd>
+      </div>
+      <div className="details__row">
+        <dt>Decided at</dt>
+        <dd>{formatDate(request.decidedAt, "stamp")}</dd>
+      </div>
+      {request.status === "rejected" ? (
+        <div className="details__row details__row--wide">
+          <dt>Reason</dt>
+          <dd>{request.reason}</dd>
+        </div>
+      ) : null}
+    </dl>
+  );
+}
+
+export default function ApprovalRequestPage() {
+  const { request, subject, rows, own, mayDecide } = useLoaderData<typeof loader>();
+  const answer = useActionData<typeof action>();
+  const result = answer && "errors" in answer ? answer : undefined;
+  const navigation = useNavigation();
+  const busy = navigation.state !== "idle";
+  const noun = kindName(request.kind).toLowerCase();
+  const isCreate = request.action === "create";
+  const pending = request.status === "pending";
+  const reasonError = result?.errors.reason;
+  return (
+    <div className="page">
+      <header className="page__header page__header--actions">
+        <div>
+          <p className="page__crumb">
+            <Link to="/approvals">Approvals</Link>
+          </p>
+          <h1>
+            {ACTION_NAMES[request.action]} {noun}
+          </h1>
+          <p className="page__lead">
+            {subject ?? `A ${noun} no longer here`} · asked by {request.makerName}
+          </p>
+        </div>
+        <span className={statusClass("approval", request.status)} data-testid="request-status">
+          {statusLabel("approval", request.status)}
+        </span>
+      </header>
+
+      <section className="card" aria-labelledby="request-title">
+        <h2 id="request-title">Request</h2>
+        <dl className="details">
+          <div className="details__row">
+            <dt>Kind</dt>
+            <dd>{kindName(request.kind)}</dd>
+          </div>
+          <div className="details__row">
+            <dt>Action</dt>
+            <dd>{ACTION_NAMES[request.action]}</dd>
+          </div>
+          <div className="details__row">
+            <dt>Made by</dt>
+            <dd>{request.makerName}</dd>
+          </div>
+          <div className="details__row">
+            <dt>Made at</dt>
+            <dd>{formatDate(request.madeAt, "stamp")}</dd>
+          </div>
+        </dl>
+      </section>
+
+      <section className="card" aria-labelledby="change-title">
+        <h2 id="change-title">{isCreate ? `The new ${noun}` : request.action === "deactivate" ? `The ${noun} to deactivate` : "The change"}</h2>
+        <p className="card__lead">
+          {isCreate
+            ? `Every field of the ${noun} the request would create.`
+            : `The ${noun} as it stands, with the fields this request ${pending ? "changes" : "changed"} marked.`}
+        </p>
+        <table className="change-table">
+          <caption className="visually-hidden">{isCreate ? "Fields of the new record" : "Fields before and after"}</caption>
+          <thead>
+            <tr>
+              <th scope="col">Field</th>
+              {isCreate ? <th scope="col">Value</th> : null}
+              {isCreate ? null : <th scope="col">{pending ? "Now" : "Before"}</th>}
+              {isCreate ? null : <th scope="col">After</th>}
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((row) => (
+              <tr
+                key={row.column}
+                className={row.changed && !isCreate ? "change-table__row--changed" : undefined}
+                data-changed={row.changed && !isCreate ? "true" : undefined}
+              >
+                <th scope="row">
+                  {row.label}
+                  {row.changed && !isCreate ? <span className="change-table__mark">Changed</span> : null}
+                </th>
+                {isCreate ? <td>{row.after}</td> : null}
+                {isCreate ? null : <td>{row.before}</td>}
+                {isCreate ? null : <td>{row.changed ? row.after : <span className="change-table__same">Unchanged</span>}</td>}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </section>
+
+      <FreshCheck check={checkOf(answer)} />
+      <section className="card" aria-labelledby="decision-title">
+        <h2 id="decision-title">Decision</h2>
+        <Decision request={request} />
+        {pending && own ? (
+          <p className="notice notice--info notice__message" data-testid="own-request">
+            You made this request, so another person must approve or reject it.
+          </p>
+        ) : null}
+        {pending && !own && !mayDecide ? (
+          <p className="notice notice--info notice__message">Only a Super Administrator or an Administrator can approve or reject requests.</p>
+        ) : null}
+        {result?.errors.form ? (
+          <p className="notice notice--danger notice__message" role="alert">
+            {result.errors.form}
+          </p>
+        ) : null}
+        {pending && !own && mayDecide ? (
+          <div className="decision">
+            <Form method="post" className="decision__approve">
+              <p>Approving applies the change at once and records you as the checker.</p>
+              <input type="hidden" name="intent" value="approve" />
+              <button type="submit" className="button button--primary" disabled={busy}>
+                Approve
+              </button>
+            </Form>
+            <Form method="post" className="decision__reject" noValidate>
+              <input type="hidden" name="intent" value="reject" />
+              <Field id="reason" label="Reason for rejecting" hint={`${request.makerName} reads this; nothing changes.`} error={reasonError}>
+                <textarea
+                  id="reason"
+                  name="reason"
+                  rows={3}
+                  maxLength={500}
+                  required
+                  defaultValue={result?.values.reason ?? ""}
+                  {...describedBy("reason", reasonError, true)}
+                />
+              </Field>
+              <button type="submit" className="button button--danger" disabled={busy}>
+                Reject
+              </button>
+            </Form>
+          </div>
+        ) : null}
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,99 @@
+// /auth/check: where the fresh-check dialog (app/components/fresh-check.tsx) makes a check for one action (
+// point 2; functions/auth/fresh-check.ts). JSON in and out, for a signed-in person in their business; the action the
+// check is for checks its own permission when it runs. GET says what this person may check with; POST asks for a
+// passkey's options or takes its answer, sends a code, or takes a code. Each is limited per account and per address (429 with Retry-After).
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
+import * as v from "valibot";
+import {
+  BINDING_PATTERN,
+  CHECK_MESSAGES,
+  checkPhone,
+  freshCheckStatements,
+  passkeyOnlyFor,
+  purposeOf,
+  sendCheckCode,
+  verifyCheckCode,
+  type CheckRefused,
+} from "#server/auth/fresh-check";
+import { authLimited, CODE_SEND_LIMITS, CODE_VERIFY_LIMITS, PASSKEY_LIMITS, tooManyJson, type AuthLimitPair } from "#server/auth/limits";
+import { hasPasskey, passkeyCheckOptions, relyingPartyOf, verifyPasskeyCheck } from "#server/auth/passkeys";
+import { smsPortFor } from "#server/sms/sms";
+import { requireTenant, type TenantRequest } from "#server/guards";
+import { jsonResponse, methodNotAllowed } from "#server/platform/http";
+import { maskPhone } from "#app/lib/phone";
+
+const Binding = v.pipe(v.string("Say what the check is for."), v.regex(BINDING_PATTERN, "That check is not for anything the portal does."));
+
+const CheckPost = v.variant("intent", [
+  v.object({ intent: v.literal("passkey-options"), binding: Binding }),
+  // The authenticator's answer is checked whole by the WebAuthn library (functions/auth/passkeys.ts).
+  v.object({ intent: v.literal("passkey"), binding: Binding, response: v.record(v.string(), v.unknown()) }),
+  v.object({ intent: v.literal("send-code"), binding: Binding }),
+  v.object({ intent: v.literal("code"), binding: Binding, code: v.pipe(v.string(CHECK_MESSAGES.malformed), v.maxLength(20, CHECK_MESSAGES.malformed)) }),
+]);
+
+/** What the dialog offers: the person's passkey, and a code to the masked number unless the business asks for a passkey. */
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const { deps, tenant, session } = await requireTenant(request, context, null);
+  const parsed = v.safeParse(Binding, new URL(request.url).searchParams.get("binding") ?? "");
+  if (!parsed.success) return jsonResponse({ message: parsed.issues[0].message }, 400);
+  const [passkeyOnly, phone, passkey] = await Promise.all([
+    passkeyOnlyFor(tenant, parsed.output),
+    checkPhone(deps, session),
+    relyingPartyOf(deps) ? hasPasskey(deps.db, session.sub) : Promise.resolve(false),
+  ]);
+  return jsonResponse({ purpose: purposeOf(parsed.output), passkeyOnly, passkey, phone: phone && !passkeyOnly ? maskPhone(phone) : null });
+}
+
+function refused(refusal: CheckRefused, status = 400): Response {
+  const headers: Record<string, string> = refusal.retryAfterSeconds ? { "Retry-After": String(refusal.retryAfterSeconds) } : {};
+  return jsonResponse({ message: refusal.message }, refusal.retryAfterSeconds ? 429 : status, headers);
+}
+
+async function limited({ deps, session }: TenantRequest, request: Request, pair: AuthLimitPair): Promise<Response | null> {
+  const wait = await authLimited(deps.db, request, pair, session.sub, deps.now());
+  return wait === null ? null : tooManyJson(wait);
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  if (request.method !== "POST") return methodNotAllowed();
+  const signedIn = await requireTenant(request, context, null);
+  const { deps, tenant, session } = signedIn;
+  let body: unknown;
+  try {
+    body = await request.json();
+  } catch {
+    return jsonResponse({ message: "That request was not understood. Reload the page and try again." }, 400);
+  }
+  const parsed = v.safeParse(CheckPost, body);
+  if (!parsed.success) return jsonResponse({ message: parsed.issues[0].message }, 400);
+  const post = parsed.output;
+  if (post.intent === "passkey-options" || post.intent === "passkey") {
+    const over = await limited(signedIn, request, PASSKEY_LIMITS);
+    if (over) return over;
+    if (post.intent === "passkey-options") {
+      const options = await passkeyCheckOptions(deps, session, post.binding);
+      if (!options) return jsonResponse({ message: CHECK_MESSAGES.noPasskey }, 400);
+      return jsonResponse({ options });
+    }
+    const verified = await verifyPasskeyCheck(deps, session, post.binding, post.response);
+    if (!verified.ok) return jsonResponse({ message: verified.message }, 400);
+    await deps.db.batch(freshCheckStatements(deps, session, tenant.businessId, post.binding, "passkey", verified.passkeyId));
+    return jsonResponse({ checked: true });
+  }
+  if (await passkeyOnlyFor(tenant, post.binding)) return jsonResponse({ message: CHECK_MESSAGES.passkeyOnly }, 403);
+  if (post.intent === "send-code") {
+    const over = await limited(signedIn, request, CODE_SEND_LIMITS);
+    if (over) return over;
+    const msisdn = await checkPhone(deps, session);
+    if (!msisdn) return jsonResponse({ message: CHECK_MESSAGES.noPhone }, 400);
+    const sent = await sendCheckCode(deps, session, tenant.businessId, post.binding, { msisdn, masked: maskPhone(msisdn) }, smsPortFor(deps.config, deps.db));
+    if (!sent.ok) return refused(sent);
+    return jsonResponse({ sent: true, to: maskPhone(msisdn), resendAfterSeconds: sent.resendAfterSeconds });
+  }
+  const over = await limited(signedIn, request, CODE_VERIFY_LIMITS);
+  if (over) return over;
+  const checked = await verifyCheckCode(deps, session, tenant.businessId, post.binding, post.code);
+  if (!checked.ok) return refused(checked);
+  return jsonResponse({ checked: true });
+}

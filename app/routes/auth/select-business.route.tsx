@@ -1,0 +1,75 @@
+// Choose which business to work in (SPEC: verifiedBusinesses).
+import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import * as v from "valibot";
+import { listMemberBusinesses } from "#server/team/memberships.db";
+import { authDeps } from "#server/auth/deps";
+import { requireVerified } from "#server/auth/guards";
+import { requireSameOrigin } from "#server/auth/origin";
+import { clearResumeCookie, readResume } from "#server/auth/session";
+import { chooseBusiness } from "#server/auth/sign-in";
+import { setCookieHeaders } from "#server/platform/cookies";
+import { refuse } from "#server/platform/http";
+import type { PageHandle } from "#app/lib/page";
+
+export const meta: MetaFunction = () => [{ title: "Select Business" }];
+export const handle: PageHandle = { layout: "standard" };
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const deps = authDeps(request, context);
+  const session = await requireVerified(request, deps);
+  return { businesses: await listMemberBusinesses(deps.db, session.sub) };
+}
+
+const BusinessForm = v.object({ businessId: v.pipe(v.string("Choose a business."), v.minLength(1, "Choose a business."), v.maxLength(100)) });
+
+// A lost connection while sending keeps the page and what was typed, and a re-send runs once (app/components/submission.ts).
+export { clientAction, shouldRevalidate } from "#app/components/submission";
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  requireSameOrigin(request);
+  const deps = authDeps(request, context);
+  const session = await requireVerified(request, deps);
+  const parsed = v.safeParse(BusinessForm, Object.fromEntries(await request.formData()));
+  if (!parsed.success) return refuse({ business: parsed.issues[0].message });
+  const chosen = await chooseBusiness(request, deps, session, parsed.output.businessId);
+  if (!chosen.ok) return refuse({ business: chosen.message });
+  // Signed out by a limit and signed in again to the same business: back to the page they were on (decision 026).
+  const resume = await readResume(request, deps.config, deps.now());
+  const to = resume && (resume.business === null || resume.business === parsed.output.businessId) ? resume.path : "/";
+  return redirect(to, { headers: setCookieHeaders(resume ? [chosen.setCookie, clearResumeCookie(request)] : [chosen.setCookie]) });
+}
+
+export default function SelectBusiness() {
+  const { businesses } = useLoaderData<typeof loader>();
+  const error = useActionData<typeof action>()?.errors.business;
+  const busy = useNavigation().state !== "idle";
+  return (
+    <div className="sign-in">
+      <h1>Choose a business</h1>
+      {businesses.length === 0 ? (
+        <p>You are not an active employee of any business. Ask an administrator to invite you.</p>
+      ) : (
+        <Form method="post" className="form">
+          {error ? (
+            <p className="field-error" role="alert">
+              {error}
+            </p>
+          ) : null}
+          <ul className="business-list">
+            {businesses.map((business) => (
+              <li key={business.id}>
+                <button type="submit" name="businessId" value={business.id} className="business-choice" disabled={busy}>
+                  <strong>{business.name}</strong>
+                  <span>
+                    {business.role} · {business.town}
+                  </span>
+                </button>
+              </li>
+            ))}
+          </ul>
+        </Form>
+      )}
+    </div>
+  );
+}

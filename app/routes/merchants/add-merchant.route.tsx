@@ -1,0 +1,82 @@
+// /merchants/add-merchant: a new merchant is a request (maker-checker); it
+// exists only once another person approves it. Code and TIN must be new to the
+// business, counting pending requests, so a duplicate is refused here, by field.
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { SendButtons } from "#app/components/form";
+import { Form, useActionData, useNavigation } from "@remix-run/react";
+import * as v from "valibot";
+import { requestChange } from "#server/approvals/approvals.db";
+import { merchantClashes } from "#server/merchants/merchants.db";
+import { redirectWithFlash } from "#server/platform/flash";
+import { refusalMessage, requireTenant } from "#server/guards";
+import { refuse } from "#server/platform/http";
+import { MerchantFields } from "#app/components/merchant-fields";
+import { fieldErrors, formFields, MerchantCreateForm, SENT_FOR_APPROVAL, typedValues, type FieldErrors } from "#app/lib/merchant-forms";
+import { MERCHANT_COLUMNS } from "#server/merchants/merchant-columns";
+
+export const meta: MetaFunction = () => [{ title: "Add Merchant" }];
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  await requireTenant(request, context, "request:merchant");
+  return null;
+}
+
+// A lost connection while sending keeps the page and what was typed, and a re-send runs once (app/components/submission.ts).
+export { clientAction, shouldRevalidate } from "#app/components/submission";
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const { deps, tenant } = await requireTenant(request, context, "request:merchant");
+  const form = Object.fromEntries(await request.formData());
+  const values = typedValues(form);
+  const parsed = v.safeParse(MerchantCreateForm, formFields(form, MERCHANT_COLUMNS));
+  // A taken code or TIN is said along with any other mistake, not one round later.
+  const typedKey = (key: "code" | "tin") => (typeof form[key] === "string" ? form[key].trim().toUpperCase() : "");
+  const clash = await merchantClashes(
+    tenant,
+    parsed.success ? { code: parsed.output.code, tin: parsed.output.tin } : { code: typedKey("code"), tin: typedKey("tin") },
+  );
+  const errors: FieldErrors = parsed.success ? {} : fieldErrors(parsed.issues);
+  if (clash.code) errors.code ??= "Another merchant already has this code, or a pending request would give it one.";
+  if (clash.tin) errors.tin ??= "Another merchant already has this TIN, or a pending request would give it one.";
+  if (!parsed.success || Object.keys(errors).length > 0) return refuse(errors, values);
+  const after = parsed.output;
+  try {
+    await requestChange(tenant, deps.meta, { kind: "merchant", action: "create", after });
+  } catch (error) {
+    return refuse({ form: refusalMessage(request, error) }, values);
+  }
+  throw await redirectWithFlash(request, context.config.app, "/merchants", { kind: "success", message: `${after.name}: ${SENT_FOR_APPROVAL}` });
+}
+
+export default function AddMerchant() {
+  const result = useActionData<typeof action>();
+  const busy = useNavigation().state !== "idle";
+  const errors = result?.errors ?? {};
+  return (
+    <div className="page">
+      <header className="page__header">
+        <h1>Add merchant</h1>
+        <p className="page__lead">
+          The merchant is sent for approval: another person must approve it before it takes effect. Its points of sale and settlement accounts are added on its
+          page once it exists.
+        </p>
+      </header>
+      <section className="card" aria-labelledby="merchant-form-title">
+        <h2 id="merchant-form-title">Merchant details</h2>
+        {errors.form ? (
+          <p className="notice notice--danger notice__message" role="alert">
+            {errors.form}
+          </p>
+        ) : Object.keys(errors).length > 0 ? (
+          <p className="notice notice--danger notice__message" role="alert">
+            Some fields need attention: see the messages under them.
+          </p>
+        ) : null}
+        <Form method="post" className="form" noValidate key={JSON.stringify(result?.values ?? {})}>
+          <MerchantFields values={result?.values ?? {}} errors={errors} prefix="merchant" withCode />
+          <SendButtons busy={busy} cancelTo="/merchants" />
+        </Form>
+      </section>
+    </div>
+  );
+}

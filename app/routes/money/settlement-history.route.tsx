@@ -1,0 +1,256 @@
+// /money/settlement-history: what was paid to each merchant, day by day: the
+// period, merchant, settlement account, gross, fees, net, status and
+// reference, the transactions each settlement covers and its payout attempts.
+// An administrator can run the day's settlement now (it also runs daily at 06:00).
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { Form, Link, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
+import * as v from "valibot";
+import { numberedPage } from "#server/lists/page";
+import { namesOf } from "#server/lists/names.db";
+import { getSettlement, listPayoutAttempts, listSettlements, listSettlementTransactions } from "#server/settlement/settlements.db";
+import { redirectWithFlash } from "#server/platform/flash";
+import { pageNotFound, refuse } from "#server/platform/http";
+import { can } from "#server/permissions";
+import { payoutPortFor, settleAndPay } from "#server/settlement/daily";
+import { requireTenant } from "#server/guards";
+import { DataTable, ListToolbar, Pager, type Column } from "#app/components/data-table";
+import { formatAmount, formatCount, formatDate, networkLabel } from "#app/lib/format";
+import { filterHref } from "#app/lib/list-url";
+import { listParams, oneOf, searchParam } from "#app/lib/list-params";
+import { payerOf, paymentMethod } from "#app/lib/transactions-view";
+import { Details } from "#app/components/details";
+import { StatusPill } from "#app/components/status-pill";
+import { statusLabel } from "#app/lib/statuses";
+import { readMerchantSearch } from "#app/lib/merchant-search";
+
+export const meta: MetaFunction = () => [{ title: "Settlement History" }];
+
+const PARAMS = {
+  status: oneOf(["pending", "paid", "failed"] as const),
+  // A merchant's name or code as typed: a list of every merchant would not fit a large business.
+  q: searchParam,
+  s: v.optional(v.pipe(v.string(), v.regex(/^[\w-]{1,100}$/))),
+};
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const { tenant } = await requireTenant(request, context, "view:settlement");
+  const { filters, page, trail } = listParams(new URL(request.url), PARAMS);
+  const typed = readMerchantSearch(filters.q);
+  const merchantQuery = { merchantSearch: typed.search, merchantNumber: typed.number };
+  const [result, settlement] = await Promise.all([
+    numberedPage((after) => listSettlements(tenant, { status: filters.status, ...merchantQuery, after }), trail, page),
+    filters.s ? getSettlement(tenant, filters.s) : Promise.resolve(null),
+  ]);
+  if (filters.s && !settlement) pageNotFound(request);
+  const shown = settlement ? [...result.rows, settlement] : result.rows;
+  const [merchantName, accountLabel, covered, attempts] = await Promise.all([
+    namesOf(
+      tenant,
+      "merchant",
+      shown.map((s) => s.merchantId),
+    ),
+    namesOf(
+      tenant,
+      "settlement_account",
+      shown.map((s) => s.settlementAccountId),
+    ),
+    settlement ? listSettlementTransactions(tenant, settlement.id, 100) : Promise.resolve(null),
+    settlement ? listPayoutAttempts(tenant, settlement.id) : Promise.resolve([]),
+  ]);
+  const detail =
+    settlement && covered
+      ? {
+          ...settlement,
+          merchant: merchantName.get(settlement.merchantId) ?? "Unknown merchant",
+          account: accountLabel.get(settlement.settlementAccountId) ?? "Unknown account",
+          transactions: covered.rows.map((t) => ({
+            id: t.id,
+            reference: t.reference,
+            channel: t.channel,
+            network: t.network,
+            amount: t.amount,
+            fee: t.fee,
+            payer: payerOf(t),
+            createdAt: t.createdAt,
+          })),
+          transactionCount: covered.total,
+          attempts,
+        }
+      : null;
+  return {
+    rows: result.rows.map((s) => ({
+      ...s,
+      merchant: merchantName.get(s.merchantId) ?? "Unknown merchant",
+      account: accountLabel.get(s.settlementAccountId) ?? "Unknown account",
+    })),
+    page: result.number,
+    trail: result.trail,
+    hasNext: result.next !== null,
+    detail,
+    canRun: can(tenant.role, "run:settlement"),
+  };
+}
+
+// A lost connection while sending keeps the page and what was typed, and a re-send runs once (app/components/submission.ts).
+export { clientAction, shouldRevalidate } from "#app/components/submission";
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const { deps, tenant } = await requireTenant(request, context, "run:settlement");
+  const parsed = v.safeParse(v.object({ intent: v.literal("run") }), Object.fromEntries(await request.formData()));
+  if (!parsed.success) return refuse({ form: "That request was not understood." });
+  const { runs, payouts } = await settleAndPay([tenant], payoutPortFor(context.cloudflare.env), {
+    now: deps.now(),
+    meta: deps.meta,
+    actor: tenant,
+  });
+  const run = runs[0]!;
+  const settled = run.settled.length;
+  const message =
+    `Settlement run for ${formatDate(run.periodStart + 12 * 3_600_000, "day")}: ${formatCount(settled)} ${settled === 1 ? "settlement" : "settlements"} made` +
+    (run.skipped.length ? `, ${formatCount(run.skipped.length)} skipped (${[...new Set(run.skipped.map((s) => s.reason))].join("; ")})` : "") +
+    (payouts
+      ? `; payouts: ${formatCount(payouts.paid.length)} paid, ${formatCount(payouts.failed.length)} failed (retried on the next run).`
+      : "; payouts wait for a provider.");
+  throw await redirectWithFlash(request, context.config.app, "/money/settlement-history", { kind: payouts?.failed.length ? "warning" : "success", message });
+}
+
+type Row = ReturnType<typeof useLoaderData<typeof loader>>["rows"][number];
+
+export default function SettlementHistory() {
+  const { rows, page, trail, hasNext, detail, canRun } = useLoaderData<typeof loader>();
+  const { search } = useLocation();
+  const params = new URLSearchParams(search);
+  const busy = useNavigation().state === "submitting";
+  const day = (ms: number) => formatDate(ms + 12 * 3_600_000, "day");
+  const columns: Column<Row>[] = [
+    {
+      id: "period",
+      header: "Period",
+      cell: (s) => (
+        <Link to={filterHref(params, { s: s.id })} preventScrollReset className="cell-title">
+          <strong>{day(s.periodStart)}</strong>
+          <span className="cell-sub">{s.reference}</span>
+        </Link>
+      ),
+    },
+    { id: "merchant", header: "Merchant", cell: (s) => s.merchant },
+    { id: "account", header: "Settlement account", cell: (s) => networkLabel(s.account) },
+    {
+      id: "gross",
+      header: "Gross (GHS)",
+      numeric: true,
+      cell: (s) => formatAmount(s.gross),
+    },
+    {
+      id: "fees",
+      header: "Fees (GHS)",
+      numeric: true,
+      cell: (s) => formatAmount(s.fees),
+    },
+    {
+      id: "net",
+      header: "Net (GHS)",
+      numeric: true,
+      cell: (s) => <strong>{formatAmount(s.net)}</strong>,
+    },
+    {
+      id: "status",
+      header: "Status",
+      cell: (s) => <StatusPill entity="settlement" status={s.status} />,
+    },
+  ];
+  return (
+    <div className="page">
+      <header className="page__header page__header--actions">
+        <div>
+          <h1>Settlement History</h1>
+          <p className="page__lead">Each morning at 06:00 every merchant is paid what cleared the day before, to its primary settlement account.</p>
+        </div>
+        {canRun ? (
+          <Form method="post">
+            <input type="hidden" name="intent" value="run" />
+            <button type="submit" className="button button--primary" disabled={busy}>
+              {busy ? "Running…" : "Run settlement now"}
+            </button>
+          </Form>
+        ) : null}
+      </header>
+      <ListToolbar
+        searchLabel="Search by merchant"
+        searchPlaceholder="Merchant name or code"
+        filters={[
+          {
+            name: "status",
+            label: "Status",
+            allLabel: "Any status",
+            options: [
+              { value: "pending", label: "Paying out" },
+              { value: "paid", label: "Paid" },
+              { value: "failed", label: "Failed" },
+            ],
+          },
+        ]}
+      />
+      <DataTable
+        caption="Settlements"
+        columns={columns}
+        rows={rows}
+        rowKey={(s) => s.id}
+        empty={<h2>{params.get("q") || params.get("status") ? "No settlements match" : "No settlements yet"}</h2>}
+      />
+      <Pager page={page} totalPages={null} trail={trail} hasNext={hasNext} />
+      {detail ? (
+        <aside className="detail-panel" role="dialog" aria-labelledby="settlement-title" data-testid="settlement-detail">
+          <header className="detail-panel__header">
+            <h2 id="settlement-title">{detail.reference}</h2>
+            <Link to={filterHref(params, { s: null })} preventScrollReset className="detail-panel__close" aria-label="Close the settlement">
+              ×
+            </Link>
+          </header>
+          <Details
+            rows={
+              [
+                ["Merchant", detail.merchant],
+                ["Settlement account", networkLabel(detail.account)],
+                ["Period", day(detail.periodStart)],
+                ["Status", statusLabel("settlement", detail.status)],
+                ["Gross (GHS)", formatAmount(detail.gross)],
+                ["Fees (GHS)", formatAmount(detail.fees)],
+                ["Net (GHS)", formatAmount(detail.net)],
+                ["Paid", detail.paidAt ? formatDate(detail.paidAt, "stamp") : "Not yet"],
+              ] as const
+            }
+          />
+          <h3>Payout attempts</h3>
+          {detail.attempts.length === 0 ? (
+            <p>Not sent yet.</p>
+          ) : (
+            <ul className="latest">
+              {detail.attempts.map((a) => (
+                <li key={a.attempt} className="latest__item">
+                  <span>{`Attempt ${a.attempt} · ${formatDate(a.at, "stamp")}`}</span>
+                  <span className={a.outcome === "paid" ? "status status--good" : "status status--bad"} title={a.error ?? undefined}>
+                    {a.outcome === "paid" ? "Paid" : `Failed: ${a.error ?? "unknown"}`}
+                  </span>
+                </li>
+              ))}
+            </ul>
+          )}
+          <h3>{`Transactions covered (${formatCount(detail.transactionCount)})`}</h3>
+          <ul className="latest" data-testid="covered">
+            {detail.transactions.map((t) => (
+              <li key={t.id} className="latest__item">
+                <div>
+                  <strong>{t.reference}</strong>
+                  <span className="cell-sub">{`${paymentMethod(t)} · ${t.payer} · ${formatDate(t.createdAt, "numeric")}`}</span>
+                </div>
+                <div className="latest__amount">{`GHS ${formatAmount(t.amount)}`}</div>
+              </li>
+            ))}
+          </ul>
+          {detail.transactionCount > detail.transactions.length ? <p className="cell-sub">{`The first ${detail.transactions.length} are shown.`}</p> : null}
+        </aside>
+      ) : null}
+    </div>
+  );
+}

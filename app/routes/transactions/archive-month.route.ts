@@ -1,0 +1,30 @@
+// GET /transactions/archive/:month: an archived month's payments (docs/archive.md) as CSV, streamed from R2 as it
+// is unzipped, in the columns of every transactions CSV. A month the signed-in business has not archived (another
+// business's included) is a 404.
+import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { archivedMonthPages } from "#server/archive/read";
+import { asTransaction, isMonth } from "#server/archive/format";
+import { csvResponse } from "#server/platform/csv";
+import { findArchiveMonth } from "#server/archive/archive.db";
+import { namesOf } from "#server/lists/names.db";
+import { MAX_PAGE_SIZE } from "#server/lists/page";
+import { requireTenant } from "#server/guards";
+import { notFound } from "#server/platform/http";
+import { TRANSACTION_CSV_COLUMNS } from "#app/lib/transactions-csv";
+
+export async function loader({ request, context, params }: LoaderFunctionArgs) {
+  const { tenant } = await requireTenant(request, context, "export:transaction");
+  const month = params.month ?? "";
+  const archived = isMonth(month) ? await findArchiveMonth(tenant, month) : null;
+  const pages = archived ? await archivedMonthPages(context.cloudflare.env.ARCHIVE, archived, MAX_PAGE_SIZE) : null;
+  if (!archived || !pages) return notFound(request);
+  return csvResponse(`transactions-${month}-archived.csv`, TRANSACTION_CSV_COLUMNS, async (after) => {
+    const page = await pages(after);
+    const names = await namesOf(
+      tenant,
+      "merchant",
+      page.rows.map((line) => line.t.merchant_id),
+    );
+    return { ...page, rows: page.rows.map((line) => ({ ...asTransaction(line.t), merchant: names.get(line.t.merchant_id) ?? line.t.merchant_id })) };
+  });
+}

@@ -1,0 +1,352 @@
+// /transactions: every payment of the business for a period, filtered by
+// status, channel, network, merchant, point of sale and terminal, searched by
+// reference, phone or card's last four; totals of the filtered set; a detail
+// panel with the ledger postings; CSV of the whole filtered set; the archived
+// months (docs/archive.md) and a payment found there by its exact reference.
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { Form, Link, useLoaderData, useLocation } from "@remix-run/react";
+import * as v from "valibot";
+import { listTransactionEntries } from "#server/ledger/ledger.db";
+import { listPaymentRefunds, refundTotalsOf } from "#server/refunds/refunds.db";
+import { namesOf } from "#server/lists/names.db";
+import { DEFAULT_PAGE_SIZE, numberedPage } from "#server/lists/page";
+import { keptTransactionTotals } from "#server/reports/closed-days.db";
+import { getTransaction, listTransactions, type Transaction, type TransactionFilter } from "#server/payments/transactions.db";
+import { pageNotFound } from "#server/platform/http";
+import { can } from "#server/permissions";
+import { requireTenant } from "#server/guards";
+import { paths } from "#app/lib/paths";
+import { DataTable, ListCount, ListToolbar, Pager, type Column } from "#app/components/data-table";
+import { QUICK_RANGES, resolveRange } from "#app/lib/date-range";
+import { formatDate, networkLabel } from "#app/lib/format";
+import { filterHref } from "#app/lib/list-url";
+import { listParams, oneOf, searchParam } from "#app/lib/list-params";
+import { merchantChoices } from "#app/lib/merchant-choices.server";
+import { MERCHANT_FINDER_PARAM } from "#app/lib/merchant-search";
+import { readTransactionSearch } from "#app/lib/transaction-search";
+import { ACCOUNT_LABEL, NETWORKS, TRANSACTION_STATUSES, payerOf } from "#app/lib/transactions-view";
+import { statusLabel } from "#app/lib/statuses";
+import { transactionColumns } from "#app/components/columns/transactions";
+import { PaymentDetailPanel } from "#app/components/payment-detail";
+import { ArchivedInPeriod, ArchivedMonths, ArchivedPayment } from "#app/components/archived-months";
+import { archiveLookup } from "#app/lib/transactions-archive.server";
+import { PaymentTotals } from "#app/components/payment-totals";
+import { MerchantFinder } from "#app/components/merchant-finder";
+
+export const meta: MetaFunction = () => [{ title: "Transactions" }];
+
+const id = v.optional(v.pipe(v.string(), v.regex(/^[\w-]{1,64}$/)));
+
+export const TRANSACTION_LIST_PARAMS = {
+  q: searchParam,
+  range: oneOf(QUICK_RANGES.map((r) => r.value)),
+  from: v.optional(v.pipe(v.string(), v.maxLength(10))),
+  to: v.optional(v.pipe(v.string(), v.maxLength(10))),
+  status: oneOf(TRANSACTION_STATUSES),
+  channel: oneOf(["card", "mobile_money"] as const),
+  network: oneOf(NETWORKS),
+  merchant: id,
+  pos: id,
+  terminal: id,
+};
+
+/** The filter the URL asks for, as the data layer takes it (shared with the CSV). */
+export function transactionFilter(url: URL, now: number) {
+  const { filters, page, trail } = listParams(url, TRANSACTION_LIST_PARAMS);
+  const period = resolveRange(filters, now);
+  const filter: TransactionFilter = {
+    from: period.from,
+    to: period.to,
+    status: filters.status,
+    channel: filters.channel,
+    network: filters.network,
+    merchantId: filters.merchant,
+    pointOfSaleId: filters.pos,
+    terminalId: filters.terminal,
+    ...readTransactionSearch(filters.q),
+  };
+  return { filter, filters, period, page, trail };
+}
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const { deps, tenant } = await requireTenant(request, context, "view:transaction");
+  const url = new URL(request.url);
+  const { filter, filters, period, page, trail } = transactionFilter(url, deps.now());
+  const selected = Number(url.searchParams.get("tx"));
+  const [result, totals, merchants, detail] = await Promise.all([
+    numberedPage((after) => listTransactions(tenant, { ...filter, after }), trail, page),
+    keptTransactionTotals(tenant, filter, deps.now()),
+    merchantChoices(tenant, { typed: url.searchParams.get(MERCHANT_FINDER_PARAM), selected: filters.merchant }),
+    Number.isSafeInteger(selected) && selected > 0
+      ? Promise.all([getTransaction(tenant, selected), listTransactionEntries(tenant, selected), listPaymentRefunds(tenant, selected)])
+      : Promise.resolve(null),
+  ]);
+  const detailRow = detail?.[0] ?? null;
+  // A payment of another business (or none at all) behind ?tx= is the SPEC's page-level 404.
+  if (url.searchParams.has("tx") && !detailRow) pageNotFound(request);
+  // An exact reference the list does not have may be in an archived month.
+  const archive = await archiveLookup(tenant, context.cloudflare.env.ARCHIVE, result.rows.length === 0 ? filter : {}, period);
+  const names = await namesOf(tenant, "merchant", [
+    ...result.rows.map((t) => t.merchantId),
+    ...(detailRow ? [detailRow.merchantId] : []),
+    ...archive.found.map((f) => f.transaction.merchantId),
+  ]);
+  const refundTotals = await refundTotalsOf(tenant, [...result.rows.map((t) => t.id), ...(detailRow ? [detailRow.id] : [])]);
+  const view = (t: Transaction) => ({
+    id: t.id,
+    reference: t.reference,
+    merchantId: t.merchantId,
+    merchant: names.get(t.merchantId) ?? "Unknown merchant",
+    pointOfSaleId: t.pointOfSaleId,
+    terminalId: t.terminalId,
+    channel: t.channel,
+    network: t.network,
+    payer: payerOf(t),
+    amount: t.amount,
+    fee: t.fee,
+    status: t.status,
+    createdAt: t.createdAt,
+    clearedAt: t.clearedAt,
+    refunded: refundTotals.get(t.id)?.refunded ?? 0,
+  });
+  const left = detailRow ? detailRow.amount - (refundTotals.get(detailRow.id)?.refunded ?? 0) - (refundTotals.get(detailRow.id)?.pending ?? 0) : 0;
+  return {
+    rows: result.rows.map(view),
+    page: result.number,
+    trail: result.trail,
+    hasNext: result.next !== null,
+    totals,
+    period: {
+      range: period.range,
+      fromDay: period.fromDay,
+      toDay: period.toDay,
+      error: period.error,
+    },
+    merchants: merchants.choices,
+    moreMerchants: merchants.more || url.searchParams.has(MERCHANT_FINDER_PARAM),
+    filtered: Boolean(filters.q || filters.status || filters.channel || filters.network || filters.merchant || filters.pos || filters.terminal),
+    narrowedTo: {
+      pos: filters.pos ?? null,
+      terminal: filters.terminal ?? null,
+    },
+    detail: detailRow
+      ? {
+          ...view(detailRow),
+          failureReason: detailRow.failureReason,
+          reversalReason: detailRow.reversalReason,
+          reversedAt: detailRow.reversedAt,
+          entries: detail![1].map((e) => ({
+            id: e.id,
+            account: ACCOUNT_LABEL[e.kind] ?? e.kind,
+            amount: e.amount,
+            memo: e.memo,
+            postedAt: e.postedAt,
+          })),
+          refunds: detail![2].map((r) => ({
+            id: r.id,
+            amount: r.amount,
+            reason: r.reason,
+            status: r.status,
+            createdAt: r.createdAt,
+            completedAt: r.completedAt,
+            failureReason: r.failureReason,
+          })),
+          refundHref: can(tenant.role, "request:refund") && detailRow.status === "successful" && left > 0 ? paths.refundPayment(detailRow.id) : null,
+        }
+      : null,
+    canExport: can(tenant.role, "export:transaction"),
+    archivedMonths: archive.months,
+    archivedInPeriod: archive.inPeriod,
+    archived: archive.found.map((f) => ({
+      month: f.month,
+      detail: {
+        ...view(f.transaction),
+        failureReason: f.transaction.failureReason,
+        reversalReason: f.transaction.reversalReason,
+        reversedAt: f.transaction.reversedAt,
+        entries: f.entries,
+      },
+    })),
+  };
+}
+
+type Row = ReturnType<typeof useLoaderData<typeof loader>>["rows"][number];
+
+function withParam(search: string, key: string, value: string | null): string {
+  const params = new URLSearchParams(search);
+  if (value === null) params.delete(key);
+  else params.set(key, value);
+  const query = params.toString();
+  return query ? `?${query}` : "?";
+}
+
+function columns(search: string): Column<Row>[] {
+  return [
+    {
+      id: "reference",
+      header: "Reference",
+      cell: (t) => (
+        <Link to={withParam(search, "tx", String(t.id))} preventScrollReset className="cell-title">
+          <strong>{t.reference}</strong>
+          <span className="cell-sub">{formatDate(t.createdAt, "numeric")}</span>
+        </Link>
+      ),
+    },
+    ...transactionColumns(["merchant", "channel", "payer", "amount", "fee", "status"]),
+  ];
+}
+
+export default function Transactions() {
+  const data = useLoaderData<typeof loader>();
+  const { search } = useLocation();
+  const params = new URLSearchParams(search);
+  const exportSearch = withParam(withParam(withParam(search, "tx", null), "page", null), "trail", null);
+  return (
+    <div className="page">
+      <header className="page__header">
+        <h1>Transactions</h1>
+        <p className="page__lead">
+          {`Payments from ${formatDate(`${data.period.fromDay}T12:00:00Z`, "day")} to ${formatDate(`${data.period.toDay}T12:00:00Z`, "day")} (Africa/Accra).`}
+        </p>
+      </header>
+
+      <nav className="range-tabs" aria-label="Period">
+        {QUICK_RANGES.filter((r) => r.value !== "custom").map((r) => (
+          <Link
+            key={r.value}
+            to={filterHref(params, {
+              range: r.value,
+              from: null,
+              to: null,
+              tx: null,
+            })}
+            className="range-tabs__tab"
+            aria-current={data.period.range === r.value ? "true" : undefined}
+          >
+            {r.label}
+          </Link>
+        ))}
+      </nav>
+      <Form method="get" className="inline-form range-form" aria-label="Custom period">
+        {[...params]
+          .filter(([key]) => !["range", "from", "to", "page", "trail", "tx"].includes(key))
+          .map(([key, value]) => (
+            <input key={key} type="hidden" name={key} value={value} />
+          ))}
+        <input type="hidden" name="range" value="custom" />
+        <label>
+          From
+          <input
+            type="date"
+            name="from"
+            defaultValue={data.period.fromDay}
+            required
+            aria-invalid={data.period.error ? true : undefined}
+            aria-describedby={data.period.error ? "range-error" : undefined}
+          />
+        </label>
+        <label>
+          To
+          <input type="date" name="to" defaultValue={data.period.toDay} required aria-invalid={data.period.error ? true : undefined} />
+        </label>
+        <button type="submit" className="button">
+          Show period
+        </button>
+        {data.period.error ? (
+          <p className="field-error" id="range-error" role="alert">
+            {`${data.period.error} Showing the last 7 days instead.`}
+          </p>
+        ) : null}
+      </Form>
+
+      <ListToolbar
+        searchLabel="Search transactions"
+        searchPlaceholder="Reference, phone, card's last 4 or merchant"
+        filters={[
+          {
+            name: "status",
+            label: "Status",
+            allLabel: "Any status",
+            options: TRANSACTION_STATUSES.map((s) => ({
+              value: s,
+              label: statusLabel("transaction", s),
+            })),
+          },
+          {
+            name: "channel",
+            label: "Channel",
+            allLabel: "Any channel",
+            options: [
+              { value: "card", label: "Card" },
+              { value: "mobile_money", label: "Mobile money" },
+            ],
+          },
+          {
+            name: "network",
+            label: "Network or scheme",
+            allLabel: "Any network",
+            options: NETWORKS.map((n) => ({ value: n, label: networkLabel(n) })),
+          },
+          {
+            name: "merchant",
+            label: "Merchant",
+            allLabel: "Any merchant",
+            options: data.merchants.map((m) => ({
+              value: m.id,
+              label: m.name,
+            })),
+          },
+        ]}
+        actions={
+          data.canExport && data.totals.count > 0 ? (
+            <a href={`/transactions/export${exportSearch === "?" ? "" : exportSearch}`} className="button" download>
+              Export CSV
+            </a>
+          ) : null
+        }
+      />
+      {data.moreMerchants ? <MerchantFinder param={MERCHANT_FINDER_PARAM} id="merchant-finder" label="Find a merchant for the filter" /> : null}
+      {data.narrowedTo.pos || data.narrowedTo.terminal ? (
+        <p className="chips">
+          {data.narrowedTo.pos ? (
+            <Link to={filterHref(params, { pos: null })} className="chip" aria-label="Remove the point of sale filter">
+              One point of sale ×
+            </Link>
+          ) : null}
+          {data.narrowedTo.terminal ? (
+            <Link to={filterHref(params, { terminal: null })} className="chip" aria-label="Remove the terminal filter">
+              One terminal ×
+            </Link>
+          ) : null}
+        </p>
+      ) : null}
+      <ArchivedInPeriod months={data.archivedInPeriod} />
+      {data.archived.map((a) => (
+        <ArchivedPayment key={a.detail.reference} detail={a.detail} month={a.month} />
+      ))}
+      <PaymentTotals totals={data.totals} />
+      <ListCount
+        page={data.page}
+        pageSize={DEFAULT_PAGE_SIZE}
+        shown={data.rows.length}
+        total={data.totals.count}
+        noun={data.totals.count === 1 ? "payment" : "payments"}
+      />
+      <DataTable
+        caption="Transactions"
+        columns={columns(search)}
+        rows={data.rows}
+        rowKey={(t) => String(t.id)}
+        empty={
+          <>
+            <h2>No payments {data.filtered ? "match" : "in this period"}</h2>
+            <p>{data.filtered ? "Try another search, or clear the filters." : "Choose a longer period to see more."}</p>
+          </>
+        }
+      />
+      <Pager page={data.page} totalPages={Math.max(1, Math.ceil(data.totals.count / DEFAULT_PAGE_SIZE))} trail={data.trail} hasNext={data.hasNext} />
+      <ArchivedMonths months={data.archivedMonths} canExport={data.canExport} />
+      {data.detail ? <PaymentDetailPanel detail={data.detail} closeHref={withParam(search, "tx", null)} /> : null}
+    </div>
+  );
+}
