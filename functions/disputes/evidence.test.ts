@@ -1,4 +1,4 @@
-// The pure parts of disputes (issue 14): an evidence file's type from its first bytes, a name that contradicts it, a
+// The pure parts of disputes: an evidence file's type from its first bytes, a name that contradicts it, a
 // stored name, and the days left to answer in Africa/Accra days around midnight.
 import { describe, expect, it } from "vitest";
 import { cleanFileName, nameContradicts, sniffEvidenceType } from "./evidence";

@@ -123,7 +123,7 @@ describe("times (RFC 3339 date-time)", () => {
   });
 
   it.each([
-    ["2026-11-25T11:15:13+01", "a zone of hours alone (Date.parse gave NaN: issue 24)"],
+    ["2026-11-25T11:15:13+01", "a zone of hours alone (Date.parse gave NaN)"],
     ["2026-11-25T11:15:13 +00:00", "a space before the zone (Date.parse gave NaN)"],
     ["2026-11-25T11:15:13+0100", "a zone without its colon"],
     ["2026-11-25 11:15:13Z", "a space for the T"],
@@ -166,7 +166,7 @@ describe("dates (YYYY-MM-DD)", () => {
   });
 });
 
-describe("the schemas use it (issue 24, defect 1)", () => {
+describe("the schemas use it", () => {
   it("occurred_at 2026-09-31 is refused, not 1 October; the +01 and space forms are refused, not a NaN later", () => {
     for (const [occurredAt, words] of [
       ["2026-09-31T10:00:00Z", "has no day 31 in September 2026 (it has 30 days)"],

@@ -1,4 +1,4 @@
-// Poison isolation in the PAYMENTS consumer (issue 24, decision 028), as a property: random queue batches of several
+// Poison isolation in the PAYMENTS consumer (decision 028), as a property: random queue batches of several
 // businesses with poisoned messages at random places. Whatever the batch, every message that can be applied is applied
 // once and acked in the same delivery, exactly the poisoned ones are parked (and acked), nothing is retried, and a
 // race that fails a part once is not mistaken for poison. Transient errors are retried, bounded, then parked.

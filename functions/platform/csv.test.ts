@@ -1,4 +1,4 @@
-// A CSV export holds exactly the filtered rows or fails visibly (issue 24, security findings 3 and 5): the
+// A CSV export holds exactly the filtered rows or fails visibly: the
 // first page is read before the answer exists, an empty list ends after its header row, and a page that fails
 // later errors the download rather than ending it as if the list were shorter.
 import { describe, expect, it } from "vitest";

@@ -1,4 +1,4 @@
-// Webhooks going out (issue 12, points 7 and 8): where a webhook may go, how it is
+// Webhooks going out: where a webhook may go, how it is
 // signed and verified, and how long failures are retried.
 import { createHmac } from "node:crypto";
 import { readFileSync } from "node:fs";

@@ -1,4 +1,4 @@
-// The cold archive (issue 13, docs/archive.md) against real D1 and R2 in workerd: months older than the retention
+// The cold archive (docs/archive.md) against real D1 and R2 in workerd: months older than the retention
 // leave D1 for gzipped NDJSON objects, and balances, daily totals and reports stay exactly as they were; a restore
 // puts a month back row for row; re-running the job, also after a stop halfway, archives nothing twice and loses
 // nothing; the transactions screen finds an archived payment by reference and downloads an archived month as CSV;

@@ -1,4 +1,4 @@
-// Defect 4 of issue 24: a reversal for a reference the portal does not hold used to wait forever, invisibly, and
+// A reversal for a reference the portal does not hold used to wait forever, invisibly, and
 // would reverse a later payment reusing the reference. Now its 202 says the payment is not known yet, it is listed
 // (GET /api/v1/reversals/waiting, the Developers tab), and after REVERSAL_WAIT_MS it expires: still listed, as
 // expired, and never applied to a payment arriving later.
