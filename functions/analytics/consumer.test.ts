@@ -2,7 +2,7 @@
 // property: random batches with events D1 refuses at random places. Every other event is stored once and acked in the
 // same delivery, exactly the refused ones are parked with D1's reason (and acked), and nothing waits for a retry. A
 // busy database is not mistaken for poison: the whole batch is retried. The D1 side runs for real in
-// tests/integration/events-relay.test.ts; here the database is a stand-in so that many batches run in a second.
+// tests/integration/analytics-relay.test.ts; here the database is a stand-in so that many batches run in a second.
 import fc from "fast-check";
 import { afterEach, beforeEach, expect, it, vi } from "vitest";
 import { handleEventsBatch } from "./consumer";

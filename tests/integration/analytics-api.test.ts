@@ -178,7 +178,7 @@ describe("POST /api/events", () => {
     for (const event of events) {
       const response = await postEvent(portal(), event);
       expect(response.status, JSON.stringify(await response.clone().json())).toBe(202);
-      // Nobody is signed in: the claimed user is queued as nobody (events-identity.test.ts).
+      // Nobody is signed in: the claimed user is queued as nobody (analytics-identity.test.ts).
       accepted.push({ ...event, ...NOBODY });
     }
   });
