@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { APPROVAL_KINDS } from "#server/approvals/approvals.db";
+import { APPROVAL_KINDS } from "#server/approvals/change-kinds";
 import { KIND_BY_SLUG, KIND_SLUGS, columnLabel, displayValue, kindName } from "./approvals";
 
 describe("request kinds in URLs", () => {

@@ -1,7 +1,7 @@
 // How approval requests read to a person: the URL's kind words, the kinds'
 // names, column labels and values as the screens show them. Pure, so the
 // queue, the request page and their tests agree.
-import type { ApprovalAction, ApprovalKind, ChangeValues } from "#server/approvals/approvals.db";
+import type { ApprovalAction, ApprovalKind, ChangeValues } from "#server/approvals/change-kinds";
 import { networkLabel } from "./format";
 
 /** The URL says point-of-sale where the engine says point_of_sale. */

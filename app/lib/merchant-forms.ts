@@ -3,7 +3,7 @@
 // with. Field names are the approval engine's column names, so a parsed form is
 // the request's `after` as it stands.
 import * as v from "valibot";
-import type { ChangeValues } from "#server/approvals/approvals.db";
+import type { ChangeValues } from "#server/approvals/change-kinds";
 import type { MerchantColumn } from "#server/merchants/merchant-columns";
 import type { SettlementAccount } from "#server/settlement/settlement-accounts.db";
 import { GHANA_REGIONS } from "./ghana";

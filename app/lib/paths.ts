@@ -3,7 +3,7 @@
 // cannot be misspelt in one place or carry an id that breaks out of its segment.
 // functions/ builds none of these (it never links to a screen by id), so this
 // module stays in app/.
-import type { ApprovalKind } from "#server/approvals/approvals.db";
+import type { ApprovalKind } from "#server/approvals/change-kinds";
 import { KIND_SLUGS } from "./approvals";
 
 export const SETTINGS_TABS = ["profile", "business", "team", "security", "developers", "audit"] as const;

@@ -1,6 +1,6 @@
 // How every status reads (on screen and in CSVs) and the tone of its pill: one
 // map per entity, so a status reads the same on every list and page.
-import type { ApprovalStatus } from "#server/approvals/approvals.db";
+import type { ApprovalStatus } from "#server/approvals/change-kinds";
 import type { DisputeStatus } from "#server/disputes/dispute-rules";
 import type { Employee } from "#server/team/employees.db";
 import type { Merchant } from "#server/merchants/merchants.db";

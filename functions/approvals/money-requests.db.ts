@@ -1,5 +1,5 @@
 // Deciding the requests that move money: a transfer, a refund. They are maker-checker requests like the kinds of
-// approvals.db.ts, but their row (a transfer, a refund) is made with the request and carries its own status, so a
+// change-kinds.ts, but their row (a transfer, a refund) is made with the request and carries its own status, so a
 // decision is guarded by that row still being pending_approval, and an approval by what the money allows at that
 // moment, both inside the batch. MONEY_SPECS says what differs between the kinds; approveMoneyRequest and
 // rejectMoneyRequest take the same steps for both: the checker's permission, the maker never deciding, the

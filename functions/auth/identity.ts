@@ -2,7 +2,7 @@
 // analytics) and the settings page: SPEC section 3's user details and business
 // profile. Read from D1 on each document request rather than copied into the
 // cookie, so a role change or a renamed business shows at the next page.
-import { pendingCountStatement } from "../approvals/approvals.db";
+import { pendingCountStatement } from "../approvals/change-requests.db";
 import { memberBusinessesStatement, memberProfileStatement, type MemberBusiness, type MemberProfileRow } from "../team/memberships.db";
 import { can, type Role } from "../permissions";
 import type { AuthDeps } from "./deps";

@@ -1,7 +1,7 @@
 // The list and report queries the screens use, each run through the data layer
 // exactly as a loader would. A recording wrapper captures the SQL and bindings
 // each one sends, so the plan test and the benchmark judge the real statements.
-import { countPendingRequests, listApprovalRequests, requestSubjects } from "#server/approvals/approvals.db";
+import { countPendingRequests, listApprovalRequests, requestSubjects } from "#server/approvals/change-requests.db";
 import { listAudit, listAuditChoices, listBusinessAudit } from "#server/audit/audit.db";
 import { encodeCursor } from "#server/lists/page";
 import { countEmployees, emailTakenInBusiness, listEmployees, listPendingInvites, pendingChangesFor } from "#server/team/employees.db";

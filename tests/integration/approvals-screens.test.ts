@@ -2,7 +2,9 @@
 // decide, what a decision changes (and what a refused one leaves alone), and
 // another business's or the wrong kind's ids.
 import { describe, expect, it } from "vitest";
-import { getApprovalRequest, requestChange, type ChangeValues } from "#server/approvals/approvals.db";
+import { requestChange } from "#server/approvals/approvals.db";
+import type { ChangeValues } from "#server/approvals/change-kinds";
+import { getApprovalRequest } from "#server/approvals/change-requests.db";
 import { getMerchant } from "#server/merchants/merchants.db";
 import { loaderDataOf, textOf, titleOf } from "../support/html";
 import { signedInCookie } from "../support/sign-in";

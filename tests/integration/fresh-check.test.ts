@@ -4,7 +4,8 @@
 // bound to it and, when the gateway does not take one, audited as at sign-in; a business may ask for passkeys for every
 // decision; the check endpoint's limits answer 429.
 import { afterAll, describe, expect, it } from "vitest";
-import { requestChange, type ChangeValues } from "#server/approvals/approvals.db";
+import { requestChange } from "#server/approvals/approvals.db";
+import type { ChangeValues } from "#server/approvals/change-kinds";
 import { startFakeSmsGateway, type FakeSmsGateway } from "../support/fake-sms-gateway";
 import { checkBindings, checkUsed, mintFreshCheck, sessionOf } from "../support/fresh-check";
 import { actionDataOf } from "../support/html";

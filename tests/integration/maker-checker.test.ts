@@ -1,14 +1,8 @@
 // The maker-checker engine against real D1 in workerd.
 import { describe, expect, it } from "vitest";
-import {
-  approveRequest,
-  getApprovalRequest,
-  listApprovalRequests,
-  rejectRequest,
-  requestChange,
-  StaleRequestError,
-  type ChangeValues,
-} from "#server/approvals/approvals.db";
+import { approveRequest, rejectRequest, requestChange } from "#server/approvals/approvals.db";
+import { StaleRequestError, type ChangeValues } from "#server/approvals/change-kinds";
+import { getApprovalRequest, listApprovalRequests } from "#server/approvals/change-requests.db";
 import { listAudit } from "#server/audit/audit.db";
 import { getEmployee } from "#server/team/employees.db";
 import { getMerchant } from "#server/merchants/merchants.db";

@@ -2,7 +2,8 @@
 // is decided through the approvals engine and applies (the seed and the engine
 // agree on the payload contract).
 import { describe, expect, it } from "vitest";
-import { approveRequest, getApprovalRequest, listApprovalRequests } from "#server/approvals/approvals.db";
+import { approveRequest } from "#server/approvals/approvals.db";
+import { getApprovalRequest, listApprovalRequests } from "#server/approvals/change-requests.db";
 import { listAudit } from "#server/audit/audit.db";
 import { usePortal } from "../support/use-portal";
 import { AMA_KUMASI, KOFI_KUMASI, META } from "../support/tenants";

@@ -2,7 +2,8 @@
 // be changed. Each check has its positive control (the owner does see it), so a
 // missing fixture cannot make the test pass.
 import { beforeAll, describe, expect, it } from "vitest";
-import { approveRequest, getApprovalRequest, listApprovalRequests, rejectRequest, requestChange, requestSubjects } from "#server/approvals/approvals.db";
+import { approveRequest, rejectRequest, requestChange } from "#server/approvals/approvals.db";
+import { getApprovalRequest, listApprovalRequests, requestSubjects } from "#server/approvals/change-requests.db";
 import { listAudit } from "#server/audit/audit.db";
 import { getEmployee, listEmployees } from "#server/team/employees.db";
 import { getMerchantBalances, listMerchantBalances, listTransactionEntries, postingStatements } from "#server/ledger/ledger.db";

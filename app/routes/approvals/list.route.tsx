@@ -5,7 +5,8 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useLoaderData, useLocation, useSubmit } from "@remix-run/react";
 import * as v from "valibot";
-import { countPendingRequests, listApprovalRequests, requestSubjects, type ApprovalKind, type ApprovalRequest } from "#server/approvals/approvals.db";
+import type { ApprovalKind, ApprovalRequest } from "#server/approvals/change-kinds";
+import { countPendingRequests, listApprovalRequests, requestSubjects } from "#server/approvals/change-requests.db";
 import { listEmployees } from "#server/team/employees.db";
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, numberedPage } from "#server/lists/page";
 import { requireTenant } from "#server/guards";

@@ -6,7 +6,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import * as v from "valibot";
-import { getApprovalRequest } from "#server/approvals/approvals.db";
+import { getApprovalRequest } from "#server/approvals/change-requests.db";
 import { approveMoneyRequest, rejectMoneyRequest, type MoneyRequestKind } from "#server/approvals/money-requests.db";
 import { redirectWithFlash } from "#server/platform/flash";
 import { refusalMessage, requirePermission, requireTenant } from "#server/guards";

@@ -2,7 +2,7 @@
 // request's row by its kind, what each kind's section shows, the decision's fresh check, and a refund sent at once.
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import { checkBindings, underFreshCheck } from "#server/auth/fresh-check";
-import type { ApprovalRequest } from "#server/approvals/approvals.db";
+import type { ApprovalRequest } from "#server/approvals/change-kinds";
 import { readMoneyRequest, type MoneyRequestKind, type MoneyRequestRows } from "#server/approvals/money-requests.db";
 import type { TenantRequest } from "#server/guards";
 import { getMerchantBalances } from "#server/ledger/ledger.db";

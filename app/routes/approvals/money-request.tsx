@@ -4,7 +4,7 @@
 import { Form } from "@remix-run/react";
 import * as v from "valibot";
 import { checkOf, FreshCheck } from "#app/components/fresh-check";
-import type { ApprovalRequest } from "#server/approvals/approvals.db";
+import type { ApprovalRequest } from "#server/approvals/change-kinds";
 import type { Tenant } from "#server/tenancy/tenant";
 import { can } from "#server/permissions";
 import { describedBy, Field } from "#app/components/form";

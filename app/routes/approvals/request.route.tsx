@@ -8,17 +8,9 @@ import { Form, Link, useActionData, useLoaderData, useNavigation, type ShouldRev
 import * as v from "valibot";
 import { endSessionsInBusiness } from "#server/auth/sign-in";
 import { forbidden, refusalMessage, requireTenant } from "#server/guards";
-import {
-  approveRequest,
-  getApprovalRequest,
-  getRequestRecord,
-  recordColumns,
-  rejectRequest,
-  requestSubjects,
-  type ApprovalKind,
-  type ApprovalRequest,
-  type ChangeValues,
-} from "#server/approvals/approvals.db";
+import { approveRequest, rejectRequest } from "#server/approvals/approvals.db";
+import type { ApprovalKind, ApprovalRequest, ChangeValues } from "#server/approvals/change-kinds";
+import { getApprovalRequest, getRequestRecord, recordColumns, requestSubjects } from "#server/approvals/change-requests.db";
 import type { Tenant } from "#server/tenancy/tenant";
 import { redirectWithFlash } from "#server/platform/flash";
 import { pageNotFound, refuse, routeNotFound } from "#server/platform/http";

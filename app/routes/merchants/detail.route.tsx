@@ -9,7 +9,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Link, useActionData, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
 import * as v from "valibot";
-import type { ChangeValues } from "#server/approvals/approvals.db";
+import type { ChangeValues } from "#server/approvals/change-kinds";
 import { listAudit } from "#server/audit/audit.db";
 import { getMerchant, pendingRequestsOfMerchant, type Merchant } from "#server/merchants/merchants.db";
 import { listPointsOfSale } from "#server/merchants/points-of-sale.db";

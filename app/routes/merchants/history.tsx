@@ -1,6 +1,6 @@
 // The merchant page's change history: who changed what and when, in the words
 // of the merchant's form (addresses and browsers stay in the audit log).
-import type { ChangeValues } from "#server/approvals/approvals.db";
+import type { ChangeValues } from "#server/approvals/change-kinds";
 import { formatDate } from "#app/lib/format";
 import type { MerchantColumn } from "#server/merchants/merchant-columns";
 

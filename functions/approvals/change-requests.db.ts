@@ -1,0 +1,221 @@
+// Reading maker-checker requests (approvals.db.ts makes and decides them): one request, the queue and its counts,
+// the name of what each request concerns and the record it would change, for the queue and the request page.
+import { namesOf, type NameKind } from "../lists/names.db";
+import { decodeCursor, pageSize, toPage, type Page, type PageQuery } from "../lists/page";
+import type { Tenant } from "../tenancy/tenant";
+import { APPROVAL_KINDS, SPECS, type ApprovalAction, type ApprovalKind, type ApprovalRequest, type ApprovalStatus, type ChangeValues } from "./change-kinds";
+
+// ---------------------------------------------------------------- reading
+
+interface RequestRow {
+  id: string;
+  kind: ApprovalKind;
+  action: ApprovalAction;
+  target_id: string;
+  target_version: number | null;
+  before_json: string | null;
+  after_json: string;
+  maker_id: string;
+  maker_name: string;
+  made_at: string;
+  status: ApprovalStatus;
+  checker_id: string | null;
+  checker_name: string | null;
+  decided_at: string | null;
+  reason: string | null;
+}
+
+// users belong to no business: the maker and the checker are reached through their memberships of this one.
+const SELECT_REQUEST = `SELECT r.id, r.kind, r.action, r.target_id, r.target_version, r.before_json, r.after_json, r.maker_id,
+  mk.name AS maker_name, r.made_at, r.status, r.checker_id, ck.name AS checker_name, r.decided_at, r.reason
+  FROM approval_requests r
+  JOIN memberships mkm ON mkm.business_id = r.business_id AND mkm.user_id = r.maker_id JOIN users mk ON mk.id = mkm.user_id
+  LEFT JOIN memberships ckm ON ckm.business_id = r.business_id AND ckm.user_id = r.checker_id LEFT JOIN users ck ON ck.id = ckm.user_id`;
+
+function toRequest(row: RequestRow): ApprovalRequest {
+  return {
+    id: row.id,
+    kind: row.kind,
+    action: row.action,
+    targetId: row.target_id,
+    targetVersion: row.target_version,
+    before: row.before_json === null ? null : (JSON.parse(row.before_json) as ChangeValues),
+    after: JSON.parse(row.after_json) as ChangeValues,
+    makerId: row.maker_id,
+    makerName: row.maker_name,
+    madeAt: row.made_at,
+    status: row.status,
+    checkerId: row.checker_id,
+    checkerName: row.checker_name,
+    decidedAt: row.decided_at,
+    reason: row.reason,
+  };
+}
+
+export async function getApprovalRequest(tenant: Tenant, id: string): Promise<ApprovalRequest | null> {
+  const { db } = tenant;
+  const row = await db.prepare(`${SELECT_REQUEST} WHERE r.id = ? AND r.business_id = ?`).bind(id, tenant.businessId).first<RequestRow>();
+  return row ? toRequest(row) : null;
+}
+
+export interface ApprovalQuery extends PageQuery {
+  status?: ApprovalStatus;
+  kind?: ApprovalKind;
+  makerId?: string;
+}
+
+/** The queue, newest first. */
+export async function listApprovalRequests(tenant: Tenant, query: ApprovalQuery = {}): Promise<Page<ApprovalRequest>> {
+  const { db } = tenant;
+  const size = pageSize(query.limit);
+  const where = ["r.business_id = ?"];
+  const binds: unknown[] = [tenant.businessId];
+  for (const [column, value] of [
+    ["r.status", query.status],
+    ["r.kind", query.kind],
+    ["r.maker_id", query.makerId],
+  ] as const) {
+    if (value) {
+      where.push(`${column} = ?`);
+      binds.push(value);
+    }
+  }
+  const filter = where.join(" AND ");
+  const filterBinds = [...binds];
+  const after = decodeCursor(query.after, 2);
+  if (after) {
+    where.push("(r.made_at < ? OR (r.made_at = ? AND r.id < ?))");
+    binds.push(after[0], after[0], after[1]);
+  }
+  const [{ results }, total] = await Promise.all([
+    db
+      .prepare(`${SELECT_REQUEST} WHERE ${where.join(" AND ")} ORDER BY r.made_at DESC, r.id DESC LIMIT ?`)
+      .bind(...binds, size + 1)
+      .all<RequestRow>(),
+    query.withTotal
+      ? db
+          .prepare(`SELECT COUNT(*) AS n FROM approval_requests r WHERE ${filter}`)
+          .bind(...filterBinds)
+          .first<number>("n")
+      : undefined,
+  ]);
+  const page = toPage(results.map(toRequest), size, (r) => [r.madeAt, r.id]);
+  return query.withTotal ? { ...page, total: total ?? 0 } : page;
+}
+
+/** Pending requests per kind (transfers too, the fifth kind), for the queue's tabs. */
+export async function countPendingRequests(tenant: Tenant): Promise<Record<ApprovalKind | "transfer" | "refund", number>> {
+  const { db } = tenant;
+  const { results } = await db
+    .prepare("SELECT kind, COUNT(*) AS n FROM approval_requests WHERE business_id = ? AND status = 'pending' GROUP BY kind")
+    .bind(tenant.businessId)
+    .all<{ kind: ApprovalKind | "transfer" | "refund"; n: number }>();
+  const counts = { employee: 0, merchant: 0, point_of_sale: 0, settlement_account: 0, security_policy: 0, transfer: 0, refund: 0 };
+  for (const row of results) if (row.kind in counts) counts[row.kind] = row.n;
+  return counts;
+}
+
+// ---------------------------------------------------------------- showing
+
+/** A request as the queue and the request page read it (transfers included: the queue shows them until their screens exist). */
+type Subject = Pick<ApprovalRequest, "id" | "action" | "targetId" | "after"> & { kind: string };
+
+function subjectName(kind: string, values: ChangeValues): string | null {
+  if (kind === "settlement_account") {
+    const name = values.account_name;
+    if (name === undefined || name === null) return null;
+    const where = [values.provider, values.account_number].filter((part) => part !== undefined && part !== null && part !== "").join(" ");
+    return where ? `${String(name)} (${where})` : String(name);
+  }
+  const name = values.name;
+  return name === undefined || name === null ? null : String(name);
+}
+
+/** How namesOf names the target of each kind (a settlement account as its holder and number, as a create names it). */
+const SUBJECT_NAMES: Record<Exclude<ApprovalKind, "security_policy">, NameKind> = {
+  employee: "person",
+  merchant: "merchant",
+  point_of_sale: "point_of_sale",
+  settlement_account: "settlement_account_holder",
+};
+
+/**
+ * The name of what each request concerns, by request id: a create names itself
+ * in its after values; the others read their targets, one query per kind for
+ * the whole page. A target that is gone has no name (the page says so).
+ */
+export async function requestSubjects(tenant: Tenant, requests: readonly Subject[]): Promise<Record<string, string>> {
+  const names: Record<string, string> = {};
+  const wanted = new Map<ApprovalKind, Set<string>>();
+  for (const request of requests) {
+    // A refund names the payment it gives back (functions/refunds/refund-requests.db.ts).
+    if (request.kind === "refund" && typeof request.after.payment_reference === "string") names[request.id] = `Payment ${request.after.payment_reference}`;
+    // The policy is the business's own: what it concerns is its one setting.
+    if (request.kind === "security_policy") names[request.id] = "Passkeys for every decision";
+    if (!(APPROVAL_KINDS as readonly string[]).includes(request.kind) || request.kind === "security_policy") continue;
+    if (request.action === "create") {
+      const name = subjectName(request.kind, request.after);
+      if (name) names[request.id] = name;
+    } else {
+      const ids = wanted.get(request.kind as ApprovalKind) ?? new Set<string>();
+      ids.add(request.targetId);
+      wanted.set(request.kind as ApprovalKind, ids);
+    }
+  }
+  const lookups = [...wanted].map(
+    async ([kind, ids]) => [kind, await namesOf(tenant, SUBJECT_NAMES[kind as Exclude<ApprovalKind, "security_policy">], ids)] as const,
+  );
+  const found = new Map(await Promise.all(lookups));
+  for (const request of requests) {
+    if (request.action === "create") continue;
+    const name = found.get(request.kind as ApprovalKind)?.get(request.targetId);
+    if (name) names[request.id] = name;
+  }
+  return names;
+}
+
+/** The columns a request of this kind can show, in the order a person reads them. */
+export function recordColumns(kind: ApprovalKind): readonly string[] {
+  return kind === "employee" ? ["name", "email", "gender", "phone", "role", "status"] : [...SPECS[kind].createColumns, "status"];
+}
+
+export interface RequestRecord {
+  /** The target as it stands now (null: a create not applied yet, or a target that is gone). */
+  current: ChangeValues | null;
+  /** The name of the merchant a point of sale or settlement account belongs to. */
+  merchantName: string | null;
+}
+
+/** The target's current values and its merchant's name, for the request page. */
+export async function getRequestRecord(tenant: Tenant, request: ApprovalRequest): Promise<RequestRecord> {
+  const { db } = tenant;
+  let current: ChangeValues | null;
+  if (request.kind === "employee") {
+    current = await db
+      .prepare(
+        `SELECT u.name, u.email, u.gender, coalesce(m.contact_phone, (SELECT min(p.msisdn) FROM user_phones p WHERE p.user_id = u.id)) AS phone, m.role, m.status
+         FROM memberships m JOIN users u ON u.id = m.user_id WHERE m.business_id = ? AND m.user_id = ?`,
+      )
+      .bind(tenant.businessId, request.targetId)
+      .first<ChangeValues>();
+  } else {
+    const spec = SPECS[request.kind];
+    current = await db
+      .prepare(`SELECT ${recordColumns(request.kind).join(", ")} FROM ${spec.table} WHERE id = ? AND business_id = ?`)
+      .bind(request.targetId, tenant.businessId)
+      .first<ChangeValues>();
+  }
+  let merchantName: string | null = null;
+  const merchantId = current?.merchant_id ?? request.after.merchant_id;
+  if (SPECS[request.kind].underMerchant && merchantId) {
+    merchantName =
+      (await db.prepare("SELECT name FROM merchants WHERE id = ? AND business_id = ?").bind(merchantId, tenant.businessId).first<string>("name")) ?? null;
+  }
+  return { current, merchantName };
+}
+
+/** How many requests wait for a decision, for a batch (the navigation's count, read before the tenant's role is known). */
+export function pendingCountStatement(business: Pick<Tenant, "businessId" | "db">): D1PreparedStatement {
+  const { db } = business;
+  return db.prepare("SELECT COUNT(*) AS n FROM approval_requests WHERE business_id = ? AND status = 'pending'").bind(business.businessId);
+}
