@@ -102,6 +102,34 @@ test.describe("as Esi Owusu (Operations)", () => {
   });
 });
 
+test("on a slow link, corrections typed after a refusal are what the next send carries", async ({ page }) => {
+  await page.goto("/settings?tab=team");
+  await hydrated(page);
+  // The page's catching up after the refusal (its data read again) arrives late, as over a weak connection.
+  let sent = 0;
+  await page.route("**/settings.data?tab=team", async (route) => {
+    if (route.request().method() === "GET") await new Promise((resolve) => setTimeout(resolve, 1_500));
+    else sent += 1;
+    await route.continue();
+  });
+  const invite = page.getByRole("region", { name: "Invite an employee" });
+  await invite.getByLabel("Full name").fill("Akua Ɔforiwaa");
+  await invite.getByLabel("Work email").fill("akua@example");
+  await invite.getByRole("button", { name: "Send for approval" }).click();
+  await expect(invite.getByLabel("Work email")).toHaveAccessibleDescription("Enter an email address like name@example.com.");
+  await invite.getByLabel("Work email").fill("akua.oforiwaa@example.com");
+  await invite.getByLabel("Mobile number").fill("0244 100 321");
+  await invite.getByLabel("Gender").selectOption("female");
+  await invite.getByLabel("Role").selectOption("Viewer");
+  // Later than the late answer: what is in the fields now must be what was typed, not what the refusal sent back.
+  await page.waitForTimeout(2_000);
+  await expect(invite.getByLabel("Work email")).toHaveValue("akua.oforiwaa@example.com");
+  await expect(invite.getByLabel("Mobile number")).toHaveValue("0244 100 321");
+  await invite.getByRole("button", { name: "Send for approval" }).click();
+  await expect(page.getByTestId("alert")).toContainText("The invitation for Akua Ɔforiwaa is sent for approval.");
+  expect(sent).toBe(2);
+});
+
 test.describe("without JavaScript", () => {
   test.use({ javaScriptEnabled: false });
 

@@ -176,8 +176,10 @@ function InviteForm({ grantable, refused }: { grantable: readonly Role[]; refuse
         Invite an employee
       </h3>
       <p className="field-hint">The invitation is sent for approval: another person must approve it before the employee can sign in.</p>
-      {/* A new key after each navigation empties the form once an invitation went through. */}
-      <Form method="post" action={TEAM_URL} className="form invite-form" noValidate key={location.key}>
+      {/* A new key after each navigation empties the form once an invitation went through. While a refusal is shown
+          the key stays put: a navigation that commits after the refusal (its revalidation, on a slow link seconds
+          later) must not put back what was sent over the corrections the person has typed since. */}
+      <Form method="post" action={TEAM_URL} className="form invite-form" noValidate key={values ? "refused" : location.key}>
         <input type="hidden" name="intent" value="invite" />
         <ErrorNotice error={errors.form} />
         <Field id="invite-name" label="Full name" error={errors.name}>
