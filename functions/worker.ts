@@ -34,8 +34,12 @@ import { sealChain, sealDatabase } from "./audit/audit-chain";
 const handleRemix = createRequestHandler(build);
 const WEBHOOKS_QUEUE = "partners-portal-webhooks";
 
-/** A cron job gets the env and the settings parsed once from it (configOf), the same object every request reads. */
-type CronJob = (env: Env, now: number, config: FullConfig) => Promise<unknown>;
+/**
+ * A cron job gets the env and, when it needs them, the settings parsed once from it (configOf: the same object every
+ * request reads). Asked for, not handed ready: a job that reads no setting (clearing, sealing the audit chain) runs
+ * even while an unrelated setting is broken.
+ */
+type CronJob = (env: Env, now: number, settings: () => FullConfig) => Promise<unknown>;
 
 const clear: CronJob = async (env, now) => clearDuePayments(await everyBusinessDb(env), now);
 const settle: CronJob = async (env, now) =>
@@ -54,12 +58,12 @@ const webhookSweep: CronJob = (env, now) => sweepWebhooks(env, now);
 const sealAudit: CronJob = async (env) => {
   for (const name of shardNames(env).concat("DB")) await sealDatabase(databaseNamed(env, name));
 };
-const archive: CronJob = async (env, now, config) =>
+const archive: CronJob = async (env, now, settings) =>
   runArchive({
     businesses: await everyBusinessDb(env),
     bucket: env.ARCHIVE,
     now,
-    retentionMonths: config.archive.retentionMonths,
+    retentionMonths: settings().archive.retentionMonths,
   });
 // The settlement run's settlement.paid / settlement.failed events, sent now rather than at the next sweep.
 const sendWebhooks: CronJob = (env) => dispatchPendingDeliveries(env, Date.now());
@@ -92,8 +96,7 @@ async function runLine(cron: string, jobs: readonly CronJob[], env: Env, now: nu
   let failed: Error | null = null;
   for (const job of jobs) {
     try {
-      // Read per job: a broken setting fails each job (logged), as a request would fail, not the line unseen.
-      await job(env, now, configOf(env));
+      await job(env, now, () => configOf(env));
     } catch (error) {
       const reason = error instanceof Error ? error : new Error(String(error));
       failed ??= reason;

@@ -86,7 +86,9 @@ function record(step: Step, ok: boolean, started: number): void {
 for (let index = 0; index < steps.length;) {
   const step = steps[index]!;
   if (step.group) {
-    const together = steps.slice(index).filter((next, offset) => steps.slice(index, index + offset + 1).every((s) => s.group === step.group));
+    let end = index;
+    while (end < steps.length && steps[end]!.group === step.group) end += 1;
+    const together = steps.slice(index, end);
     console.log(`\n▶ ${step.group}, side by side: ${together.map((s) => s.name).join(", ")}`);
     const started = Date.now();
     await Promise.all(

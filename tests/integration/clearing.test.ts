@@ -206,3 +206,16 @@ describe("the daily Cron Trigger clears, then settles", () => {
     await expectAccountSumsMatchEntries(portal().shards());
   });
 });
+
+describe("a broken setting the clearing does not read", () => {
+  // The Partner API's rate limit is unreadable: requests fail on it, clearing reads no setting and goes on.
+  const portal = usePortal({ vars: { API_RATE_LIMIT_PER_MINUTE: "lots" } });
+
+  it("does not stop the 5-minute run from clearing what is due", async () => {
+    const db = await portal().db();
+    const due = await pay(db, "CLR-BROKEN-SETTING-1", "mobile_money", "successful", Date.now() - 2 * DAY);
+    expect(await clearedAt(db, due.id)).toBeNull();
+    await portal().scheduled("*/5 * * * *");
+    await expect.poll(() => clearedAt(db, due.id), { timeout: 10_000 }).toBe(clearsAt("mobile_money", due.createdAt));
+  });
+});
