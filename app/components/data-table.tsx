@@ -2,10 +2,11 @@
 // the loader, and search, filters, sort and page live in the URL (GET forms and
 // links, so lists work before the script loads). At 980 px and below each row
 // is a card with its labels.
-import { Form, Link, useLocation, useNavigation, useSubmit } from "@remix-run/react";
+import { Link, useLocation, useNavigation } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { formatCount } from "../lib/format";
 import { filterHref, pageHref } from "../lib/list-url";
+import { ListForm } from "./list-form";
 import { pageWindow } from "../lib/pagination";
 
 export interface Column<Row> {
@@ -76,7 +77,8 @@ export interface FilterDefinition {
 
 /**
  * Search box, filter and sort selects in one GET form: a change submits at once
- * (with the script), the Apply button does it without.
+ * (with the script), the Apply button does it without. Whatever else the URL
+ * holds (the period, a tab) stays.
  */
 export function ListToolbar({
   searchLabel,
@@ -84,6 +86,7 @@ export function ListToolbar({
   filters,
   sort,
   actions,
+  alsoDrops = [],
 }: {
   /** Omitted: the list has no search box. */
   searchLabel?: string;
@@ -91,31 +94,23 @@ export function ListToolbar({
   filters: readonly FilterDefinition[];
   sort?: { options: readonly FilterOption[] };
   actions?: ReactNode;
+  /** Parameters a narrowed list no longer applies to (an open payment), dropped when the toolbar is sent. */
+  alsoDrops?: readonly string[];
 }) {
   const { search } = useLocation();
   const params = new URLSearchParams(search);
-  const submit = useSubmit();
   const filtered = filters.some((filter) => params.get(filter.name)) || Boolean(params.get("q"));
   const defaultSort = sort?.options[0]?.value;
-  // Only what narrows the list goes into the URL: no empty filters, no default sort.
-  const apply = (form: HTMLFormElement) => {
-    const chosen = new URLSearchParams();
-    for (const [key, value] of new FormData(form)) {
-      if (typeof value === "string" && value.trim() !== "" && !(key === "sort" && value === defaultSort)) chosen.set(key, value.trim());
-    }
-    submit(chosen, { method: "get", replace: true });
-  };
+  const narrowing = ["q", ...filters.map((filter) => filter.name)];
+  const cleared = Object.fromEntries([...narrowing, ...alsoDrops].map((name) => [name, null]));
   return (
     <div className="list-toolbar">
-      <Form
-        method="get"
+      <ListForm
+        sets={[...narrowing, "sort", ...alsoDrops]}
+        defaults={defaultSort ? { sort: defaultSort } : {}}
+        submitOnSelect
         className="list-toolbar__form"
         role="search"
-        onSubmit={(event) => {
-          event.preventDefault();
-          apply(event.currentTarget);
-        }}
-        onChange={(event) => event.target instanceof HTMLSelectElement && apply(event.currentTarget)}
       >
         {searchLabel ? (
           <label className="list-toolbar__search">
@@ -152,11 +147,11 @@ export function ListToolbar({
           Apply
         </button>
         {filtered ? (
-          <Link to={filterHref(new URLSearchParams(sort && params.get("sort") ? { sort: params.get("sort")! } : {}), {})} className="button button--ghost">
+          <Link to={filterHref(params, cleared)} className="button button--ghost">
             Clear
           </Link>
         ) : null}
-      </Form>
+      </ListForm>
       {actions ? <div className="list-toolbar__actions">{actions}</div> : null}
     </div>
   );

@@ -48,3 +48,28 @@ export function filterHref(current: URLSearchParams, changes: Record<string, str
   const query = next.toString();
   return query ? `?${query}` : "?";
 }
+
+/**
+ * What a list form carries along unseen: every parameter of the URL it does not set itself (a period, a tab, a
+ * sort another form chose), less the page and trail, which a changed list starts again without. A GET form sends
+ * only its own fields, so without these a Status filter would silently drop the chosen period.
+ */
+export function keptParams(current: URLSearchParams, sets: readonly string[]): [string, string][] {
+  const owned = new Set([...sets, PAGE_PARAM, TRAIL_PARAM]);
+  return [...current].filter(([key]) => !owned.has(key));
+}
+
+/**
+ * A list form's fields as the URL they lead to: only what narrows the list (no empty fields, no field left at its
+ * default), each name once (the form's own field wins over a kept one of the same name).
+ */
+export function narrowedQuery(fields: Iterable<[string, FormDataEntryValue]>, defaults: Readonly<Record<string, string>> = {}): URLSearchParams {
+  const chosen = new URLSearchParams();
+  for (const [key, value] of fields) {
+    if (typeof value !== "string") continue;
+    const text = value.trim();
+    if (text === "" || defaults[key] === text) chosen.delete(key);
+    else chosen.set(key, text);
+  }
+  return chosen;
+}

@@ -3,7 +3,7 @@
 // rollups (a year answers from a few thousand rows); a chart to read at a
 // glance, the exact numbers in a table, and the same as CSV.
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { Form, Link, useLoaderData, useLocation } from "@remix-run/react";
+import { Link, useLoaderData, useLocation } from "@remix-run/react";
 import * as v from "valibot";
 import { namesOf, type NameKind } from "#server/lists/names.db";
 import { keptReportBy } from "#server/reports/closed-days.db";
@@ -13,6 +13,7 @@ import { can } from "#server/permissions";
 import { requireTenant } from "#server/guards";
 import { ColumnChart, ShareBar } from "#app/components/charts";
 import { DataTable, ListCount, Pager, type Column } from "#app/components/data-table";
+import { ListForm } from "#app/components/list-form";
 import { QUICK_RANGES, resolveRange } from "#app/lib/date-range";
 import { formatAmount, formatCount, formatDate, networkLabel } from "#app/lib/format";
 import { filterHref } from "#app/lib/list-url";
@@ -165,8 +166,7 @@ export default function Reports() {
           </Link>
         ))}
       </nav>
-      <Form method="get" className="inline-form range-form" aria-label="Custom period">
-        <input type="hidden" name="by" value={dimension} />
+      <ListForm sets={["range", "from", "to"]} className="inline-form range-form" label="Custom period">
         <input type="hidden" name="range" value="custom" />
         <label>
           From
@@ -191,7 +191,7 @@ export default function Reports() {
             {`${period.error} Showing the last 30 days instead.`}
           </p>
         ) : null}
-      </Form>
+      </ListForm>
       <nav className="range-tabs" aria-label="Group by">
         {DIMENSIONS.map((d) => (
           <Link

@@ -1,7 +1,8 @@
 // The Audit tab of /settings: who did what, when, from which address and browser, with the
 // values before and after; filters and page in the URL (a GET form that keeps ?tab=audit), the CSV of the whole set.
-import { Form, Link, useSubmit } from "@remix-run/react";
+import { Link } from "@remix-run/react";
 import { DataTable, Pager, type Column } from "#app/components/data-table";
+import { ListForm } from "#app/components/list-form";
 import { formatDate } from "#app/lib/format";
 import { paths } from "#app/lib/paths";
 import type { loadAudit } from "./audit.server";
@@ -99,29 +100,19 @@ function Choice({
   );
 }
 
+/** The audit log's filters: the names of its URL parameters and of its form's fields. */
+const AUDIT_FILTERS = ["person", "kind", "action", "from", "to"] as const;
+
 export function AuditTab({ audit }: { audit: Loaded }) {
   const { filter, choices } = audit;
   const filtered = Object.values(filter).some(Boolean);
   const asOptions = (values: string[]) => values.map((value) => ({ value, label: words(value) }));
-  const submit = useSubmit();
   return (
     <section className="card" aria-labelledby="audit-title">
       <h2 id="audit-title">Audit log</h2>
       <div className="list-toolbar">
-        {/* A plain GET form: the filters work before the script loads, and ?tab=audit stays in the URL. */}
-        <Form
-          method="get"
-          className="list-toolbar__form"
-          role="search"
-          aria-label="Filter the audit log"
-          onSubmit={(event) => {
-            // Only what narrows the list goes into the URL (as ListToolbar does).
-            event.preventDefault();
-            const chosen = new URLSearchParams();
-            for (const [key, value] of new FormData(event.currentTarget)) if (typeof value === "string" && value !== "") chosen.set(key, value);
-            submit(chosen, { method: "get" });
-          }}
-        >
+        {/* The filters work before the script loads; ?tab=audit stays in the URL. */}
+        <ListForm sets={["tab", ...AUDIT_FILTERS]} className="list-toolbar__form" role="search" label="Filter the audit log">
           <input type="hidden" name="tab" value="audit" />
           <Choice name="person" label="Person" allLabel="Anyone" value={filter.person} options={choices.people} />
           <Choice name="kind" label="Kind of record" allLabel="Any kind" value={filter.kind} options={asOptions(choices.kinds)} />
@@ -142,7 +133,7 @@ export function AuditTab({ audit }: { audit: Loaded }) {
               Clear
             </Link>
           ) : null}
-        </Form>
+        </ListForm>
         <div className="list-toolbar__actions">
           <a href={audit.exportHref} className="button" download>
             Download CSV

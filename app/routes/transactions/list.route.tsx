@@ -4,7 +4,7 @@
 // panel with the ledger postings; CSV of the whole filtered set; the archived
 // months (docs/archive.md) and a payment found there by its exact reference.
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { Form, Link, useLoaderData, useLocation } from "@remix-run/react";
+import { Link, useLoaderData, useLocation } from "@remix-run/react";
 import * as v from "valibot";
 import { listTransactionEntries } from "#server/ledger/ledger.db";
 import { listPaymentRefunds, refundTotalsOf } from "#server/refunds/refunds.db";
@@ -17,6 +17,7 @@ import { can } from "#server/permissions";
 import { requireTenant } from "#server/guards";
 import { paths } from "#app/lib/paths";
 import { DataTable, ListCount, ListToolbar, Pager, type Column } from "#app/components/data-table";
+import { ListForm } from "#app/components/list-form";
 import { QUICK_RANGES, resolveRange } from "#app/lib/date-range";
 import { formatDate, networkLabel } from "#app/lib/format";
 import { filterHref } from "#app/lib/list-url";
@@ -227,12 +228,7 @@ export default function Transactions() {
           </Link>
         ))}
       </nav>
-      <Form method="get" className="inline-form range-form" aria-label="Custom period">
-        {[...params]
-          .filter(([key]) => !["range", "from", "to", "page", "trail", "tx"].includes(key))
-          .map(([key, value]) => (
-            <input key={key} type="hidden" name={key} value={value} />
-          ))}
+      <ListForm sets={["range", "from", "to", "tx"]} className="inline-form range-form" label="Custom period">
         <input type="hidden" name="range" value="custom" />
         <label>
           From
@@ -257,9 +253,10 @@ export default function Transactions() {
             {`${data.period.error} Showing the last 7 days instead.`}
           </p>
         ) : null}
-      </Form>
+      </ListForm>
 
       <ListToolbar
+        alsoDrops={["tx"]}
         searchLabel="Search transactions"
         searchPlaceholder="Reference, phone, card's last 4 or merchant"
         filters={[
