@@ -6,6 +6,7 @@ import { BusinessSwitcher, UserMenu } from "./account-menu";
 import { AlertRegion, ResponseModal } from "./notifications";
 import { FirstPrefetch } from "./prefetch";
 import { useRootData } from "../lib/root-data";
+import { WAITING_FOR_ME } from "../lib/approvals";
 
 /**
  * Outside production every page says so, so nobody mistakes a test portal for
@@ -46,13 +47,13 @@ function Brand({ discover }: { discover?: "none" }) {
   );
 }
 
-/** The navigation's count of requests waiting for a decision. */
+/** The navigation's count of requests waiting for this person's decision (none shown for those who decide none). */
 function PendingBadge({ to }: { to: string }) {
-  const pending = useRootData()?.identity?.pendingApprovals;
-  if (to !== "/approvals" || !pending) return null;
+  const waiting = useRootData()?.identity?.approvalsWaiting;
+  if (to !== "/approvals" || !waiting) return null;
   return (
-    <span className="nav__badge" aria-label={`${pending} pending`} data-testid="pending-approvals">
-      {pending > 99 ? "99+" : pending}
+    <span className="nav__badge" aria-label={`${waiting} waiting for you`} data-testid="pending-approvals">
+      {waiting > 99 ? "99+" : waiting}
     </span>
   );
 }
@@ -60,10 +61,13 @@ function PendingBadge({ to }: { to: string }) {
 function NavLinkItem({ item, onNavigate }: { item: NavItem; onNavigate: () => void }) {
   const { pathname } = useLocation();
   const current = isCurrentSection(item.to, pathname);
+  // With requests waiting for this person, Approvals opens on them.
+  const waiting = useRootData()?.identity?.approvalsWaiting;
+  const to = item.to === "/approvals" && waiting ? WAITING_FOR_ME : item.to;
   return (
     <li>
       <NavLink
-        to={item.to}
+        to={to}
         prefetch="intent"
         className={current ? "nav__link nav__link--current" : "nav__link"}
         aria-current={current ? "page" : undefined}

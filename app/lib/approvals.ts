@@ -1,7 +1,7 @@
 // How approval requests read to a person: the URL's kind words, the kinds'
 // names, column labels and values as the screens show them. Pure, so the
 // queue, the request page and their tests agree.
-import type { ApprovalAction, ApprovalKind, ChangeValues } from "#server/approvals/change-kinds";
+import type { ApprovalAction, ApprovalKind, ChangeValues, RequestKind } from "#server/approvals/change-kinds";
 import { networkLabel } from "./format";
 
 /** The URL says point-of-sale where the engine says point_of_sale. */
@@ -18,6 +18,13 @@ export type KindSlug = (typeof KIND_SLUGS)[ApprovalKind];
 export const KIND_BY_SLUG: Record<string, ApprovalKind | undefined> = Object.fromEntries(
   Object.entries(KIND_SLUGS).map(([kind, slug]) => [slug, kind as ApprovalKind]),
 );
+
+/** The queue's ?kind= words: the change kinds' slugs, and the requests that move money by their own names. */
+export const QUEUE_KIND_BY_SLUG: Record<string, RequestKind | undefined> = { ...KIND_BY_SLUG, transfer: "transfer", refund: "refund" };
+
+/** The queue as it opens from the navigation and the dashboard: what waits for this person's decision. */
+export const WAITING_VIEW = "waiting";
+export const WAITING_FOR_ME = `/approvals?view=${WAITING_VIEW}`;
 
 const KIND_NAMES: Record<string, string> = {
   merchant: "Merchant",

@@ -8,6 +8,11 @@ import { RuleError } from "../tenancy/tenant";
 
 export const APPROVAL_KINDS = ["employee", "merchant", "point_of_sale", "settlement_account", "security_policy"] as const;
 export type ApprovalKind = (typeof APPROVAL_KINDS)[number];
+/** The requests that move money (functions/approvals/money-requests.db.ts decides them): the queue's other kinds. */
+export const MONEY_REQUEST_KINDS = ["transfer", "refund"] as const;
+export type MoneyRequestKind = (typeof MONEY_REQUEST_KINDS)[number];
+/** Every kind of request in the queue. */
+export type RequestKind = ApprovalKind | MoneyRequestKind;
 export type ApprovalAction = "create" | "update" | "deactivate";
 export type ApprovalStatus = "pending" | "approved" | "rejected" | "stale";
 export type ChangeValues = Record<string, string | number | null>;

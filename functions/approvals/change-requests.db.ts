@@ -3,7 +3,18 @@
 import { namesOf, type NameKind } from "../lists/names.db";
 import { decodeCursor, pageSize, toPage, type Page, type PageQuery } from "../lists/page";
 import type { Tenant } from "../tenancy/tenant";
-import { APPROVAL_KINDS, SPECS, type ApprovalAction, type ApprovalKind, type ApprovalRequest, type ApprovalStatus, type ChangeValues } from "./change-kinds";
+import { ROLES, can, canGrantRole } from "../permissions";
+import {
+  APPROVAL_KINDS,
+  MONEY_REQUEST_KINDS,
+  SPECS,
+  type ApprovalAction,
+  type ApprovalKind,
+  type ApprovalRequest,
+  type ApprovalStatus,
+  type ChangeValues,
+  type RequestKind,
+} from "./change-kinds";
 
 // ---------------------------------------------------------------- reading
 
@@ -60,8 +71,30 @@ export async function getApprovalRequest(tenant: Tenant, id: string): Promise<Ap
 
 export interface ApprovalQuery extends PageQuery {
   status?: ApprovalStatus;
-  kind?: ApprovalKind;
+  kind?: RequestKind;
   makerId?: string;
+  /** Only the requests that wait for this person's decision (a user id). */
+  waitingFor?: string;
+}
+
+/** The roles that decide requests, and each one's pairs "decider|role" it may not grant (an employee request giving one). */
+const DECIDERS = ROLES.filter((role) => can(role, "decide:approval"));
+const UNGRANTABLE = DECIDERS.flatMap((decider) => ROLES.filter((role) => !canGrantRole(decider, role)).map((role) => `${decider}|${role}`));
+
+/**
+ * The requests of `r` that wait for this person: pending, and ones the engine would let them decide. Their role
+ * (read from their membership, so the count needs nothing but their id) decides requests; they did not make it;
+ * it does not change their own access; and it does not give a role theirs cannot grant. The same rules as the
+ * engine's (approvals.db.ts, money-requests.db.ts), so the queue never offers a decision that is then refused.
+ */
+function waitingForClause(userId: string): { sql: string; binds: unknown[] } {
+  const role = "(SELECT m.role FROM memberships m WHERE m.business_id = r.business_id AND m.user_id = ?)";
+  return {
+    sql: `(r.status = 'pending' AND r.maker_id <> ? AND ${role} IN (${DECIDERS.map(() => "?").join(", ")})
+      AND NOT (r.kind = 'employee' AND (r.target_id = ?
+        OR ${role} || '|' || coalesce(json_extract(r.after_json, '$.role'), '') IN (${UNGRANTABLE.map(() => "?").join(", ") || "NULL"}))))`,
+    binds: [userId, userId, ...DECIDERS, userId, userId, ...UNGRANTABLE],
+  };
 }
 
 /** The queue, newest first. */
@@ -70,6 +103,11 @@ export async function listApprovalRequests(tenant: Tenant, query: ApprovalQuery 
   const size = pageSize(query.limit);
   const where = ["r.business_id = ?"];
   const binds: unknown[] = [tenant.businessId];
+  if (query.waitingFor) {
+    const waiting = waitingForClause(query.waitingFor);
+    where.push(waiting.sql);
+    binds.push(...waiting.binds);
+  }
   for (const [column, value] of [
     ["r.status", query.status],
     ["r.kind", query.kind],
@@ -103,16 +141,31 @@ export async function listApprovalRequests(tenant: Tenant, query: ApprovalQuery 
   return query.withTotal ? { ...page, total: total ?? 0 } : page;
 }
 
-/** Pending requests per kind (transfers too, the fifth kind), for the queue's tabs. */
-export async function countPendingRequests(tenant: Tenant): Promise<Record<ApprovalKind | "transfer" | "refund", number>> {
+/** Pending requests per kind (transfers and refunds too), for the queue's tabs; only those waiting for `waitingFor` when given. */
+export async function countPendingRequests(tenant: Tenant, waitingFor?: string): Promise<Record<RequestKind, number>> {
   const { db } = tenant;
+  const waiting = waitingFor ? waitingForClause(waitingFor) : null;
   const { results } = await db
-    .prepare("SELECT kind, COUNT(*) AS n FROM approval_requests WHERE business_id = ? AND status = 'pending' GROUP BY kind")
-    .bind(tenant.businessId)
-    .all<{ kind: ApprovalKind | "transfer" | "refund"; n: number }>();
-  const counts = { employee: 0, merchant: 0, point_of_sale: 0, settlement_account: 0, security_policy: 0, transfer: 0, refund: 0 };
+    .prepare(
+      `SELECT r.kind, COUNT(*) AS n FROM approval_requests r WHERE r.business_id = ? AND r.status = 'pending'${waiting ? ` AND ${waiting.sql}` : ""} GROUP BY r.kind`,
+    )
+    .bind(tenant.businessId, ...(waiting?.binds ?? []))
+    .all<{ kind: RequestKind; n: number }>();
+  const counts = Object.fromEntries([...APPROVAL_KINDS, ...MONEY_REQUEST_KINDS].map((kind) => [kind, 0])) as Record<RequestKind, number>;
   for (const row of results) if (row.kind in counts) counts[row.kind] = row.n;
   return counts;
+}
+
+/** Which of these requests wait for this person's decision (the queue offers a choice only on those). */
+export async function requestsWaitingFor(tenant: Tenant, userId: string, ids: readonly string[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const { db } = tenant;
+  const waiting = waitingForClause(userId);
+  const { results } = await db
+    .prepare(`SELECT r.id FROM approval_requests r WHERE r.business_id = ? AND r.id IN (SELECT value FROM json_each(?)) AND ${waiting.sql}`)
+    .bind(tenant.businessId, JSON.stringify(ids), ...waiting.binds)
+    .all<{ id: string }>();
+  return new Set(results.map((row) => row.id));
 }
 
 // ---------------------------------------------------------------- showing
@@ -214,8 +267,9 @@ export async function getRequestRecord(tenant: Tenant, request: ApprovalRequest)
   return { current, merchantName };
 }
 
-/** How many requests wait for a decision, for a batch (the navigation's count, read before the tenant's role is known). */
-export function pendingCountStatement(business: Pick<Tenant, "businessId" | "db">): D1PreparedStatement {
+/** How many requests wait for this person's decision, for a batch (the navigation's count, read before their role is known). */
+export function waitingCountStatement(business: Pick<Tenant, "businessId" | "db">, userId: string): D1PreparedStatement {
   const { db } = business;
-  return db.prepare("SELECT COUNT(*) AS n FROM approval_requests WHERE business_id = ? AND status = 'pending'").bind(business.businessId);
+  const waiting = waitingForClause(userId);
+  return db.prepare(`SELECT COUNT(*) AS n FROM approval_requests r WHERE r.business_id = ? AND ${waiting.sql}`).bind(business.businessId, ...waiting.binds);
 }

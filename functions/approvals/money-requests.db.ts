@@ -17,10 +17,8 @@ import { exceedsRefundable, notRefundable, refundableGuardStatement, refundableO
 import { exceedsAvailable } from "./transfer-requests.db";
 import { webhookEventStatements } from "../webhooks/outbox.db";
 import type { WebhookEventType } from "../webhooks/types";
+import type { MoneyRequestKind } from "./change-kinds";
 import { ForbiddenError, NotFoundError, RuleError, nowIso, type RequestMeta, type Tenant } from "../tenancy/tenant";
-
-export const MONEY_REQUEST_KINDS = ["transfer", "refund"] as const;
-export type MoneyRequestKind = (typeof MONEY_REQUEST_KINDS)[number];
 
 /** The row each kind's request decides. */
 export interface MoneyRequestRows {

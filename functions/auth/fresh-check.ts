@@ -33,6 +33,8 @@ export const FRESH_CHECK_MS = 5 * 60_000;
 /** What a check is for: the action and exactly what it acts on, so a check made for one request never allows another. */
 export const checkBindings = {
   decision: (requestId: string) => `decide:${requestId}`,
+  /** Several requests decided at once from the queue: one check for the batch, bound to the hash of the decision and the ids. */
+  decisions: (fingerprint: string) => `decide:batch:${fingerprint}`,
   transfer: (fromMerchantId: string, toKind: string, toId: string, amount: number) => `transfer:${fromMerchantId}:${toKind}:${toId}:${amount}`,
   refund: (transactionId: number, amount: number) => `refund:${transactionId}:${amount}`,
   apiKey: (action: "create" | "roll", subject: string) => `api-key:${action}:${subject}`,
@@ -61,6 +63,7 @@ export async function fingerprintOf(text: string): Promise<string> {
 /** What the person reads in the check dialog and the code's text message, by the binding's first words. */
 const PURPOSES: Record<string, string> = {
   decide: "decide this request",
+  "decide:batch": "decide the requests you chose",
   transfer: "ask for this transfer",
   refund: "ask for this refund",
   "api-key:create": "make an API key",
@@ -78,7 +81,7 @@ const PURPOSES: Record<string, string> = {
 
 export function purposeOf(binding: string): string {
   const [first = "", second = ""] = binding.split(":");
-  return PURPOSES[first] ?? PURPOSES[`${first}:${second}`] ?? "go on";
+  return PURPOSES[`${first}:${second}`] ?? PURPOSES[first] ?? "go on";
 }
 
 /** A binding as the check endpoint takes it: one of the shapes above, nothing else. */

@@ -2,7 +2,7 @@
 // analytics) and the settings page: SPEC section 3's user details and business
 // profile. Read from D1 on each document request rather than copied into the
 // cookie, so a role change or a renamed business shows at the next page.
-import { pendingCountStatement } from "../approvals/change-requests.db";
+import { waitingCountStatement } from "../approvals/change-requests.db";
 import { memberBusinessesStatement, memberProfileStatement, type MemberBusiness, type MemberProfileRow } from "../team/memberships.db";
 import { can, type Role } from "../permissions";
 import type { AuthDeps } from "./deps";
@@ -37,8 +37,8 @@ export interface SignedInIdentity {
   business: BusinessProfile;
   /** Every business the person may switch to (the active one included). */
   businesses: MemberBusiness[];
-  /** Requests waiting for a decision, for the navigation; null when the role cannot see approvals. */
-  pendingApprovals: number | null;
+  /** Requests waiting for this person's decision, for the navigation and the dashboard; null when their role decides none. */
+  approvalsWaiting: number | null;
 }
 
 /** The signed-in person in their active business, or null when not fully signed in. */
@@ -50,7 +50,10 @@ export async function signedInIdentity(request: Request, deps: AuthDeps): Promis
   // The person and the business from the business's database; the businesses they may switch to from the core one.
   const business = deps.businessDb(session.activeBusiness, check.shard);
   const [[profile, pending], choices] = await Promise.all([
-    business.db.batch([memberProfileStatement({ userId: session.sub, businessId: business.businessId }, business.db), pendingCountStatement(business)]),
+    business.db.batch([
+      memberProfileStatement({ userId: session.sub, businessId: business.businessId }, business.db),
+      waitingCountStatement(business, session.sub),
+    ]),
     memberBusinessesStatement(deps.db, session.sub).all(),
   ]);
   const row = (profile?.results as MemberProfileRow[] | undefined)?.[0];
@@ -70,6 +73,6 @@ export async function signedInIdentity(request: Request, deps: AuthDeps): Promis
       accessLevel: row.role,
     },
     businesses: choices.results as unknown as MemberBusiness[],
-    pendingApprovals: can(row.role, "view:approval") ? ((pending?.results[0] as { n: number } | undefined)?.n ?? 0) : null,
+    approvalsWaiting: can(row.role, "decide:approval") ? ((pending?.results[0] as { n: number } | undefined)?.n ?? 0) : null,
   };
 }

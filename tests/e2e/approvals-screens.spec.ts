@@ -2,7 +2,8 @@
 // Esi's merchant requests and rejects another, the maker is offered no decision
 // on her own, and both screens fit 390 px.
 import type { Page } from "@playwright/test";
-import { KUMASI } from "../support/tenants";
+import { requestChange } from "#server/approvals/approvals.db";
+import { ESI_KUMASI, KUMASI, META } from "../support/tenants";
 import { expect, hydrated, test } from "./fixtures";
 import { clickChecked } from "./fresh-check";
 
@@ -100,8 +101,55 @@ test("a request whose record changed meanwhile turns stale and can no longer be 
   await expect(page.getByRole("button", { name: /Approve|Reject/ })).toHaveCount(0);
 });
 
+test("what waits for a checker opens from the navigation; two ticked requests are approved with one check", async ({ page, portal }) => {
+  const db = await portal.db();
+  const chosen: { id: string; name: string }[] = [];
+  for (const n of [1, 2]) {
+    const name = `Ɛkuba Ŋmɔ Foods 🌶️ ${n}`;
+    const after = {
+      ...{ code: `MER-E2E${n}`, name, trading_name: name, tin: `C${7_200_000_000 + n}`, sector: "Retail", town: "Kumasi", region: "Ashanti" },
+      ...{ address: "3 Bantama Road", contact_name: "Ɛfua Ŋkansa", contact_phone: "233244000444", contact_email: "efua@example.com" },
+    };
+    chosen.push({ id: await requestChange(ESI_KUMASI, META, { kind: "merchant", action: "create", after }), name });
+  }
+  await page.goto("/");
+  await hydrated(page);
+  const before = await pendingInNavigation(page);
+  await page
+    .getByRole("navigation", { name: "Main" })
+    .getByRole("link", { name: /^Approvals/ })
+    .click();
+  await expect(page).toHaveURL(/\/approvals\?view=waiting$/);
+  await expect(page.getByRole("navigation", { name: "Whose requests" }).getByRole("link", { name: /Waiting for me/ })).toHaveAttribute("aria-current", "page");
+  await expect(page.getByTestId("pending-approvals").first()).toHaveText(String(before));
+
+  await page
+    .getByRole("navigation", { name: "Kinds of request" })
+    .getByRole("link", { name: /^Merchants/ })
+    .click();
+  await expect(page).toHaveURL(/view=waiting&kind=merchant|kind=merchant&view=waiting/);
+  for (const request of chosen) await page.getByRole("checkbox", { name: `Choose ${request.name}` }).check();
+  await clickChecked(page, portal, page.getByRole("button", { name: "Approve chosen" }));
+  await expect(page.getByRole("status").filter({ hasText: "Approved 2 requests." })).toBeVisible();
+  await expect(page).toHaveURL(/view=waiting/);
+  await expect(page.getByTestId("pending-approvals").first()).toHaveText(String(before - 2));
+  for (const request of chosen) {
+    expect(await db.prepare("SELECT status FROM approval_requests WHERE id = ?").bind(request.id).first<string>("status")).toBe("approved");
+    await expect(page.getByRole("checkbox", { name: `Choose ${request.name}` })).toHaveCount(0);
+  }
+});
+
 test.describe("as the maker", () => {
   test.use({ signedInAs: ESI });
+
+  test("Operations decides nothing: no count in the navigation, no boxes to tick, every request listed", async ({ page }) => {
+    await page.goto("/approvals?view=waiting");
+    await hydrated(page);
+    await expect(page.getByTestId("pending-approvals")).toHaveCount(0);
+    await expect(page.getByRole("navigation", { name: "Whose requests" })).toHaveCount(0);
+    await expect(page.getByRole("checkbox")).toHaveCount(0);
+    await expect(page.getByRole("table")).toBeVisible();
+  });
 
   test("Esi (Operations) sees her own request without Approve or Reject", async ({ page, portal }) => {
     const own = await (

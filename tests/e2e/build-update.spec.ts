@@ -64,7 +64,7 @@ test("a newer build turns the next navigation into a full page load, at most onc
 
   // Once 10 s have passed, the next navigation may reload again.
   await page.clock.runFor(10_000);
-  const secondLoad = page.waitForResponse((r) => r.request().resourceType() === "document" && r.url().endsWith("/approvals"));
+  const secondLoad = page.waitForResponse((r) => r.request().resourceType() === "document" && new URL(r.url()).pathname === "/approvals");
   await page.getByRole("link", { name: "Approvals" }).click();
   await secondLoad;
   await hydrated(page);

@@ -20,9 +20,9 @@ test.describe("default layout on a desktop", () => {
     await hydrated(page);
     const nav = page.getByRole("navigation", { name: "Main" });
     await expect(nav).toBeVisible();
-    // A link's name is its section, and for Approvals the count waiting ("Approvals 8 pending").
-    for (const section of SECTIONS) await expect(nav.getByRole("link", { name: new RegExp(`^${section}( \\d+ pending)?$`) })).toBeVisible();
-    await expect(nav.getByRole("link", { name: /^Approvals \d+ pending$/ })).toBeVisible();
+    // A link's name is its section, and for Approvals the count waiting for this person ("Approvals 8 waiting for you").
+    for (const section of SECTIONS) await expect(nav.getByRole("link", { name: new RegExp(`^${section}( \\d+ waiting for you)?$`) })).toBeVisible();
+    await expect(nav.getByRole("link", { name: /^Approvals \d+ waiting for you$/ })).toBeVisible();
     await expect(page.getByRole("banner")).toBeVisible();
     await expect(page.getByRole("button", { name: "Open menu" })).toBeHidden();
     await expect(nav.getByRole("link", { name: "Merchants", exact: true })).toHaveAttribute("aria-current", "page");

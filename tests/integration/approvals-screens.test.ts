@@ -92,7 +92,7 @@ async function seeded(kind: string, action: string, businessId = KUMASI): Promis
 
 type QueueData = {
   requests: { id: string; kind: string; action: string; subject: string | null; status: string; makerName: string }[];
-  pending: Record<string, number>;
+  counts: Record<string, number>;
   total: number;
 };
 
@@ -116,7 +116,7 @@ describe("/approvals", () => {
       .bind(KUMASI)
       .first<number>("n");
     expect(data.total).toBe(counted);
-    expect(Object.values(data.pending).reduce((a, b) => a + b, 0)).toBe(counted);
+    expect(Object.values(data.counts).reduce((a, b) => a + b, 0)).toBe(counted);
     // Updates are named from their targets: the seeded contact change names the merchant as it stands.
     const update = data.requests.find((r) => r.kind === "merchant" && r.action === "update")!;
     const target = (await getApprovalRequest(ESI_KUMASI, update.id))!.targetId;
@@ -167,6 +167,11 @@ describe("/approvals", () => {
     expect(data.requests.find((r) => r.id === id)).toMatchObject({ kind: "transfer", subject: null });
     expect(html).toContain(`href="/approvals/transfer/${id}"`);
     expect((await get(`/approvals/merchant/${id}`, await as(KOFI))).status).toBe(404);
+    // Transfers have their own tab, counted like the others.
+    const transfers = await queue("?kind=transfer");
+    expect(transfers.data.requests.map((r) => r.id)).toEqual([id]);
+    expect(transfers.data.counts.transfer).toBe(1);
+    expect(textOf(transfers.html)).toMatch(/Transfers\s*1/);
     await db.prepare("UPDATE approval_requests SET status = 'stale' WHERE id = ?").bind(id).run();
   });
 

@@ -112,7 +112,8 @@ describe("/ (Dashboard)", () => {
   it("counts silent terminals and pending approvals, linking to them", async () => {
     const html = await (await portal().fetch("/", { headers: await signedInCookie(portal()) })).text();
     expect(html).toContain('href="/pos-terminals?silent=1"');
-    expect(html).toContain('href="/approvals"');
+    // What waits for this person's decision, the queue's "waiting for me" view.
+    expect(html).toContain('href="/approvals?view=waiting"');
   });
 
   it("needs a session and a business", async () => {

@@ -1,7 +1,8 @@
 // The one decision engine of the money requests (functions/approvals/money-requests.db.ts), the same checks run against
 // each kind: a kind whose spec skipped a guard, or whose batch left half a decision behind, fails here by name.
 import { beforeAll, describe, expect, it } from "vitest";
-import { approveMoneyRequest, readMoneyRequest, rejectMoneyRequest, type MoneyRequestKind } from "#server/approvals/money-requests.db";
+import { approveMoneyRequest, readMoneyRequest, rejectMoneyRequest } from "#server/approvals/money-requests.db";
+import type { MoneyRequestKind } from "#server/approvals/change-kinds";
 import { requestTransfer } from "#server/approvals/transfer-requests.db";
 import { merchantTransferPosting } from "#server/ledger/ledger";
 import { getMerchantBalances, postingStatements } from "#server/ledger/ledger.db";

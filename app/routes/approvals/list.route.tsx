@@ -1,58 +1,80 @@
-// /approvals: the maker-checker queue. Tabs per kind (links that set ?kind=),
-// each with its pending count; filters by status (pending unless asked) and by
-// maker; keyset pages. Each row names what it concerns and links to the
-// request page, where a checker decides.
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { Form, Link, useLoaderData, useLocation, useSubmit } from "@remix-run/react";
+// /approvals: the maker-checker queue. "Waiting for me" (what this person may decide now: the navigation's count
+// opens it) or every request; tabs per kind, transfers and refunds included (links that set ?kind=), each with its
+// count; filters by status (pending unless asked) and by maker; keyset pages. Each row names what it concerns and
+// links to the request page, where a checker decides; a checker may also tick requests and decide them together.
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { Link, useActionData, useLoaderData, useLocation, type ShouldRevalidateFunction } from "@remix-run/react";
 import * as v from "valibot";
-import type { ApprovalKind, ApprovalRequest } from "#server/approvals/change-kinds";
-import { countPendingRequests, listApprovalRequests, requestSubjects } from "#server/approvals/change-requests.db";
+import type { RequestKind, ApprovalRequest } from "#server/approvals/change-kinds";
+import { countPendingRequests, listApprovalRequests, requestSubjects, requestsWaitingFor } from "#server/approvals/change-requests.db";
 import { listEmployees } from "#server/team/employees.db";
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, numberedPage } from "#server/lists/page";
 import { requireTenant } from "#server/guards";
+import { can } from "#server/permissions";
+import { redirectWithFlash } from "#server/platform/flash";
 import { DataTable, ListCount, Pager, type Column } from "#app/components/data-table";
-import { ACTION_NAMES, KIND_BY_SLUG, KIND_SLUGS, kindName } from "#app/lib/approvals";
+import { ListForm } from "#app/components/list-form";
+import { ACTION_NAMES, KIND_SLUGS, QUEUE_KIND_BY_SLUG, WAITING_VIEW, kindName } from "#app/lib/approvals";
 import { approvalPath } from "#app/lib/paths";
 import { statusLabels } from "#app/lib/statuses";
 import { StatusPill } from "#app/components/status-pill";
 import { formatCount, formatDate } from "#app/lib/format";
 import { listParams, oneOf } from "#app/lib/list-params";
 import { filterHref } from "#app/lib/list-url";
+import { isConnectionLost } from "#app/components/submission";
+import { BulkDecision, ChooseRequest } from "./bulk-decision";
+import { decideSelected } from "./bulk-decision.server";
 
 export const meta: MetaFunction = () => [{ title: "Approvals" }];
 
 const STATUS_FILTERS = ["pending", "approved", "rejected", "stale", "all"] as const;
 
 export const APPROVAL_LIST_PARAMS = {
-  kind: oneOf(Object.values(KIND_SLUGS)),
+  view: oneOf([WAITING_VIEW]),
+  kind: oneOf(Object.keys(QUEUE_KIND_BY_SLUG)),
   status: oneOf(STATUS_FILTERS),
   maker: v.optional(v.pipe(v.string(), v.regex(/^[\w-]{1,80}$/))),
 };
 
-const TABS: { slug: string | null; label: string; kind: ApprovalKind | null }[] = [
+const TABS: { slug: string | null; label: string; kind: RequestKind | null }[] = [
   { slug: null, label: "All", kind: null },
   { slug: KIND_SLUGS.merchant, label: "Merchants", kind: "merchant" },
   { slug: KIND_SLUGS.point_of_sale, label: "Points of sale", kind: "point_of_sale" },
   { slug: KIND_SLUGS.settlement_account, label: "Settlement accounts", kind: "settlement_account" },
   { slug: KIND_SLUGS.employee, label: "Employees", kind: "employee" },
   { slug: KIND_SLUGS.security_policy, label: "Security", kind: "security_policy" },
+  { slug: "transfer", label: "Transfers", kind: "transfer" },
+  { slug: "refund", label: "Refunds", kind: "refund" },
 ];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { tenant } = await requireTenant(request, context, "view:approval");
   const { filters, page, trail } = listParams(new URL(request.url), APPROVAL_LIST_PARAMS);
-  const status = filters.status ?? "pending";
-  const kind = filters.kind ? KIND_BY_SLUG[filters.kind] : undefined;
+  const decides = can(tenant.role, "decide:approval");
+  // Nothing waits for someone who decides nothing: they see every request.
+  const waitingView = decides && filters.view === WAITING_VIEW;
+  const status = waitingView ? "pending" : (filters.status ?? "pending");
+  const kind = filters.kind ? QUEUE_KIND_BY_SLUG[filters.kind] : undefined;
   // Makers are the business's people; a maker id that is not one of them filters nothing in.
   const employees = (await listEmployees(tenant, { limit: MAX_PAGE_SIZE })).rows.map((e) => ({ id: e.userId, name: e.name }));
   const makerId = filters.maker && employees.some((e) => e.id === filters.maker) ? filters.maker : undefined;
-  const query = { status: status === "all" ? undefined : status, kind, makerId };
-  const [result, total, pending] = await Promise.all([
+  const query = { status: status === "all" ? undefined : status, kind, makerId, waitingFor: waitingView ? tenant.userId : undefined };
+  const [result, total, pending, waiting] = await Promise.all([
     numberedPage((after) => listApprovalRequests(tenant, { ...query, after }), trail, page),
     listApprovalRequests(tenant, { ...query, limit: 1, withTotal: true }).then((counted) => counted.total ?? 0),
     countPendingRequests(tenant),
+    decides ? countPendingRequests(tenant, tenant.userId) : null,
   ]);
-  const subjects = await requestSubjects(tenant, result.rows);
+  const [subjects, decidable] = await Promise.all([
+    requestSubjects(tenant, result.rows),
+    decides
+      ? requestsWaitingFor(
+          tenant,
+          tenant.userId,
+          result.rows.map((r) => r.id),
+        )
+      : new Set<string>(),
+  ]);
   return {
     requests: result.rows.map((r) => ({
       id: r.id,
@@ -62,20 +84,48 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       madeAt: r.madeAt,
       status: r.status,
       subject: subjects[r.id] ?? null,
+      waitsForMe: decidable.has(r.id),
     })),
     page: result.number,
     trail: result.trail,
     hasNext: result.next !== null,
     total,
-    pending,
+    counts: waitingView && waiting ? waiting : pending,
+    waitingTotal: waiting ? Object.values(waiting).reduce((sum, n) => sum + n, 0) : null,
+    waitingView,
     employees,
-    kindSlug: filters.kind ?? null,
+    kindSlug: kind ? filters.kind : null,
     status,
     makerId: makerId ?? null,
   };
 }
 
-type Row = Pick<ApprovalRequest, "id" | "action" | "makerName" | "madeAt" | "status"> & { kind: string; subject: string | null };
+export async function action({ request, context }: ActionFunctionArgs) {
+  const signedIn = await requireTenant(request, context, "decide:approval");
+  const answer = await decideSelected(request, context, signedIn, await request.formData());
+  const outcome = "data" in answer && answer.data && typeof answer.data === "object" && "outcome" in answer.data ? answer.data.outcome : null;
+  // Every chosen request decided: back to the queue as it was, saying so.
+  if (outcome && outcome.refused.length === 0) {
+    const done = outcome.intent === "approve-selected" ? "Approved" : "Rejected";
+    throw await redirectWithFlash(request, context.config.app, `${new URL(request.url).pathname}${new URL(request.url).search}`, {
+      kind: "success",
+      message: `${done} ${formatCount(outcome.decided)} ${outcome.decided === 1 ? "request" : "requests"}.`,
+    });
+  }
+  return answer;
+}
+
+// A batch that was partly or wholly refused (a 400 when none went through) has still changed the queue: a request
+// found stale, or decided by someone else meanwhile. Read it again after every post, as the request page does; not
+// after a lost send, which keeps the page and the ticked boxes.
+export const shouldRevalidate: ShouldRevalidateFunction = ({ formMethod, actionResult, defaultShouldRevalidate }) =>
+  !isConnectionLost(actionResult) && (formMethod === "POST" || defaultShouldRevalidate);
+// A lost connection while sending keeps the page, and a re-send runs once.
+export { clientAction } from "#app/components/submission";
+
+type Row = Pick<ApprovalRequest, "id" | "action" | "makerName" | "madeAt" | "status"> & { kind: string; subject: string | null; waitsForMe: boolean };
+
+const titleOf = (r: Row) => r.subject ?? (r.kind === "transfer" ? "A transfer" : r.kind === "refund" ? "A refund" : "A record no longer here");
 
 const COLUMNS: Column<Row>[] = [
   {
@@ -83,15 +133,14 @@ const COLUMNS: Column<Row>[] = [
     header: "Concerns",
     cell: (r) => {
       const href = approvalPath(r.kind, r.id);
-      const title = r.subject ?? (r.kind === "transfer" ? "A transfer" : r.kind === "refund" ? "A refund" : "A record no longer here");
       return href ? (
         <Link to={href} className="cell-title">
-          <strong>{title}</strong>
+          <strong>{titleOf(r)}</strong>
           <span className="cell-sub">Open the request</span>
         </Link>
       ) : (
         <span className="cell-title">
-          <span>{title}</span>
+          <span>{titleOf(r)}</span>
           <span className="cell-sub">Decided on its own screen</span>
         </span>
       );
@@ -105,25 +154,60 @@ const COLUMNS: Column<Row>[] = [
   { id: "status", header: "Status", cell: (r) => <StatusPill entity="approval" status={r.status} /> },
 ];
 
+/** The box a checker ticks, first in each row that waits for them (the others cannot be decided by them). */
+const CHOOSE: Column<Row> = {
+  id: "choose",
+  header: "Choose",
+  cell: (r) => (r.waitsForMe ? <ChooseRequest id={r.id} subject={titleOf(r)} /> : null),
+};
+
 const STATUS_LABELS: Record<(typeof STATUS_FILTERS)[number], string> = { ...statusLabels("approval"), all: "Any status" };
 
 export default function Approvals() {
-  const { requests, page, trail, hasNext, total, pending, employees, kindSlug, status, makerId } = useLoaderData<typeof loader>();
+  const { requests, page, trail, hasNext, total, counts, waitingTotal, waitingView, employees, kindSlug, status, makerId } = useLoaderData<typeof loader>();
+  const answer = useActionData<typeof action>();
   const { search } = useLocation();
   const params = new URLSearchParams(search);
-  const submit = useSubmit();
-  const allPending = pending.employee + pending.merchant + pending.point_of_sale + pending.settlement_account + pending.transfer + pending.refund;
-  const filtered = status !== "pending" || makerId !== null;
+  const allCounted = Object.values(counts).reduce((sum, n) => sum + n, 0);
+  const filtered = (!waitingView && status !== "pending") || makerId !== null;
+  const choosing = requests.some((r) => r.waitsForMe);
   return (
     <div className="page">
       <header className="page__header">
         <h1>Approvals</h1>
         <p className="page__lead">Changes that one person asked for and another must approve before they take effect.</p>
       </header>
+      {waitingTotal !== null ? (
+        <nav className="tabs tabs--views" aria-label="Whose requests">
+          <ul className="tabs__list">
+            <li>
+              <Link
+                to={filterHref(params, { view: WAITING_VIEW, status: null })}
+                className={waitingView ? "tabs__tab tabs__tab--current" : "tabs__tab"}
+                aria-current={waitingView ? "page" : undefined}
+              >
+                Waiting for me
+                <span className="tabs__count" aria-label={`${waitingTotal} waiting for you`}>
+                  {formatCount(waitingTotal)}
+                </span>
+              </Link>
+            </li>
+            <li>
+              <Link
+                to={filterHref(params, { view: null })}
+                className={waitingView ? "tabs__tab" : "tabs__tab tabs__tab--current"}
+                aria-current={waitingView ? undefined : "page"}
+              >
+                Every request
+              </Link>
+            </li>
+          </ul>
+        </nav>
+      ) : null}
       <nav className="tabs" aria-label="Kinds of request">
         <ul className="tabs__list">
           {TABS.map((tab) => {
-            const count = tab.kind ? pending[tab.kind] : allPending;
+            const count = tab.kind ? counts[tab.kind] : allCounted;
             const current = tab.slug === kindSlug;
             return (
               <li key={tab.label}>
@@ -133,7 +217,7 @@ export default function Approvals() {
                   aria-current={current ? "page" : undefined}
                 >
                   {tab.label}
-                  <span className="tabs__count" aria-label={`${count} pending`}>
+                  <span className="tabs__count" aria-label={`${count} ${waitingView ? "waiting for you" : "pending"}`}>
                     {formatCount(count)}
                   </span>
                 </Link>
@@ -143,22 +227,19 @@ export default function Approvals() {
         </ul>
       </nav>
       <div className="list-toolbar">
-        <Form
-          method="get"
-          className="list-toolbar__form"
-          onChange={(event) => event.target instanceof HTMLSelectElement && submit(event.currentTarget, { replace: true })}
-        >
-          {kindSlug ? <input type="hidden" name="kind" value={kindSlug} /> : null}
-          <label className="list-toolbar__filter">
-            <span>Status</span>
-            <select name="status" defaultValue={status}>
-              {STATUS_FILTERS.map((value) => (
-                <option key={value} value={value}>
-                  {STATUS_LABELS[value]}
-                </option>
-              ))}
-            </select>
-          </label>
+        <ListForm sets={["status", "maker"]} submitOnSelect className="list-toolbar__form">
+          {waitingView ? null : (
+            <label className="list-toolbar__filter">
+              <span>Status</span>
+              <select name="status" defaultValue={status}>
+                {STATUS_FILTERS.map((value) => (
+                  <option key={value} value={value}>
+                    {STATUS_LABELS[value]}
+                  </option>
+                ))}
+              </select>
+            </label>
+          )}
           <label className="list-toolbar__filter">
             <span>Made by</span>
             <select name="maker" defaultValue={makerId ?? ""}>
@@ -174,25 +255,28 @@ export default function Approvals() {
             Apply
           </button>
           {filtered ? (
-            <Link to={filterHref(new URLSearchParams(kindSlug ? { kind: kindSlug } : {}), {})} className="button button--ghost">
+            <Link to={filterHref(params, { status: null, maker: null })} className="button button--ghost">
               Clear
             </Link>
           ) : null}
-        </Form>
+        </ListForm>
       </div>
+      {choosing ? <BulkDecision answer={answer} /> : null}
       <ListCount page={page} pageSize={DEFAULT_PAGE_SIZE} shown={requests.length} total={total} noun={total === 1 ? "request" : "requests"} />
       <DataTable
         caption="Approval requests"
-        columns={COLUMNS}
+        columns={choosing ? [CHOOSE, ...COLUMNS] : COLUMNS}
         rows={requests}
         rowKey={(r) => r.id}
         empty={
           <>
-            <h2>Nothing waiting for a decision</h2>
+            <h2>{waitingView ? "Nothing waits for your decision" : "Nothing waiting for a decision"}</h2>
             <p>
-              {status === "pending" && makerId === null
-                ? "New requests appear here as soon as someone asks for a change."
-                : "No request matches these filters. Try another status or maker."}
+              {waitingView
+                ? "Requests other people make appear here. Your own requests wait for someone else: see Every request."
+                : status === "pending" && makerId === null
+                  ? "New requests appear here as soon as someone asks for a change."
+                  : "No request matches these filters. Try another status or maker."}
             </p>
           </>
         }

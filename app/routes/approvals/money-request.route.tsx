@@ -7,7 +7,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import * as v from "valibot";
 import { getApprovalRequest } from "#server/approvals/change-requests.db";
-import { approveMoneyRequest, rejectMoneyRequest, type MoneyRequestKind } from "#server/approvals/money-requests.db";
+import type { MoneyRequestKind } from "#server/approvals/change-kinds";
 import { redirectWithFlash } from "#server/platform/flash";
 import { refusalMessage, requirePermission, requireTenant } from "#server/guards";
 import { pageNotFound, refuse, routeNotFound } from "#server/platform/http";
@@ -15,7 +15,8 @@ import { formatAmount } from "#app/lib/format";
 import { APP_NAME } from "#app/lib/page";
 import { StatusPill } from "#app/components/status-pill";
 import { DecideCard, decisionSchema, requestFacts } from "./money-request";
-import { moneyTargetOf, refundFacts, sendApprovedRefund, transferFacts, underDecisionCheck } from "./money-request.server";
+import { moneyTargetOf, refundFacts, transferFacts, underDecisionCheck } from "./money-request.server";
+import { decideRequest } from "./decide.server";
 import { RefundSection } from "./refund-request";
 import { TransferSection } from "./transfer-request";
 
@@ -88,15 +89,13 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   if (!parsed.success) return refuse({ reason: parsed.issues[0].message });
   const refused = await underDecisionCheck(request, { deps, tenant, session }, approval, form, async () => {
     try {
-      if (parsed.output.intent === "approve") await approveMoneyRequest(tenant, deps.meta, target.kind, target.row.id);
-      else await rejectMoneyRequest(tenant, deps.meta, target.kind, target.row.id, parsed.output.reason);
+      await decideRequest(context, { deps, tenant, session }, approval, parsed.output);
       return null;
     } catch (error) {
       return refuse({ form: refusalMessage(request, error) });
     }
   });
   if (refused) return refused;
-  if (parsed.output.intent === "approve" && target.kind === "refund") sendApprovedRefund(context, tenant, target.row.id);
   throw await redirectWithFlash(request, context.config.app, "/approvals", {
     kind: "success",
     message: parsed.output.intent === "approve" ? page.approved(target.row.amount) : page.rejected,

@@ -3,7 +3,8 @@
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import { checkBindings, underFreshCheck } from "#server/auth/fresh-check";
 import type { ApprovalRequest } from "#server/approvals/change-kinds";
-import { readMoneyRequest, type MoneyRequestKind, type MoneyRequestRows } from "#server/approvals/money-requests.db";
+import { readMoneyRequest, type MoneyRequestRows } from "#server/approvals/money-requests.db";
+import type { MoneyRequestKind } from "#server/approvals/change-kinds";
 import type { TenantRequest } from "#server/guards";
 import { getMerchantBalances } from "#server/ledger/ledger.db";
 import { namesOf } from "#server/lists/names.db";

@@ -6,9 +6,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData, useNavigation, type ShouldRevalidateFunction } from "@remix-run/react";
 import * as v from "valibot";
-import { endSessionsInBusiness } from "#server/auth/sign-in";
 import { forbidden, refusalMessage, requireTenant } from "#server/guards";
-import { approveRequest, rejectRequest } from "#server/approvals/approvals.db";
 import type { ApprovalKind, ApprovalRequest, ChangeValues } from "#server/approvals/change-kinds";
 import { getApprovalRequest, getRequestRecord, recordColumns, requestSubjects } from "#server/approvals/change-requests.db";
 import type { Tenant } from "#server/tenancy/tenant";
@@ -22,10 +20,10 @@ import { StatusPill } from "#app/components/status-pill";
 import { formatDate } from "#app/lib/format";
 import { maskPhone } from "#app/lib/phone";
 import { isConnectionLost } from "#app/components/submission";
-import { copyMemberToCore } from "#server/tenancy/directory.db";
 import { checkBindings, underFreshCheck } from "#server/auth/fresh-check";
 import { checkOf, FreshCheck } from "#app/components/fresh-check";
 import { APP_NAME } from "#app/lib/page";
+import { decideRequest } from "./decide.server";
 
 /** SPEC section 2's titles of the four request pages; a kind it does not list keeps the app's name. */
 const TITLES: Partial<Record<ApprovalKind, string>> = {
@@ -141,14 +139,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   if (found.status !== "pending") return refuse({ form: `This request is already ${found.status}.` }, values);
   const refused = await underFreshCheck(request, { deps, tenant, session }, checkBindings.decision(found.id), form, async () => {
     try {
-      if (parsed.output.intent === "approve") {
-        await approveRequest(tenant, deps.meta, found.id, { core: deps.db });
-        // Sign-in reads people and their businesses from the core database: the change reaches it now.
-        if (found.kind === "employee") await copyMemberToCore(deps.db, tenant, found.targetId);
-        // A changed role or a deactivation ends the person's sessions in this business at once (decision 026).
-        if (found.kind === "employee" && found.action !== "create")
-          await endSessionsInBusiness(deps, tenant.userId, found.targetId, tenant.businessId, found.action);
-      } else await rejectRequest(tenant, deps.meta, found.id, parsed.output.reason);
+      await decideRequest(context, { deps, tenant, session }, found, parsed.output);
       return null;
     } catch (error) {
       // A stale request is a rule refusal too: the page reads the request again and shows it stale.

@@ -21,6 +21,7 @@ import { ColumnChart } from "#app/components/charts";
 import { StatusPill } from "#app/components/status-pill";
 import { paymentMethod } from "#app/lib/transactions-view";
 import { useRootData } from "#app/lib/root-data";
+import { WAITING_FOR_ME } from "#app/lib/approvals";
 import { DAY_MS } from "#server/platform/time";
 
 export const meta: MetaFunction = () => [{ title: "Dashboard" }];
@@ -167,10 +168,10 @@ export default function Dashboard() {
       </section>
 
       <section className="attention" aria-label="Waiting for you">
-        {identity?.pendingApprovals !== null && identity?.pendingApprovals !== undefined ? (
-          <Link to="/approvals" className="attention__item" data-testid="dashboard-pending">
-            <strong>{formatCount(identity.pendingApprovals)}</strong>
-            <span>{identity.pendingApprovals === 1 ? "request waits for a decision" : "requests wait for a decision"}</span>
+        {identity?.approvalsWaiting !== null && identity?.approvalsWaiting !== undefined ? (
+          <Link to={WAITING_FOR_ME} className="attention__item" data-testid="dashboard-pending">
+            <strong>{formatCount(identity.approvalsWaiting)}</strong>
+            <span>{identity.approvalsWaiting === 1 ? "request waits for your decision" : "requests wait for your decision"}</span>
           </Link>
         ) : null}
         <Link to="/money/settlement-history" className="attention__item" data-testid="dashboard-awaiting">

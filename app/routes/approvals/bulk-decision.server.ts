@@ -1,0 +1,101 @@
+// Deciding several requests at once from the queue: one fresh check for the batch (bound to the decision and the
+// ids, so it allows exactly that batch), then each request decided on its own through the same steps as its page
+// (decide.server.ts), each applied and audited alone. One that the rules refuse (stale, decided meanwhile, the
+// person's own) is named with its reason; the others still go through.
+import { data, type AppLoadContext } from "@remix-run/cloudflare";
+import * as v from "valibot";
+import { checkBindings, fingerprintOf, underFreshCheck } from "#server/auth/fresh-check";
+import { getApprovalRequest, requestSubjects } from "#server/approvals/change-requests.db";
+import { refusalMessage, type TenantRequest } from "#server/guards";
+import { refuse } from "#server/platform/http";
+import { ForbiddenError, NotFoundError } from "#server/tenancy/tenant";
+import { decideRequest } from "./decide.server";
+
+/** At most this many in one batch: a page of the queue. */
+export const MOST_IN_A_BATCH = 50;
+
+const Ids = v.pipe(
+  v.array(v.pipe(v.string(), v.regex(/^[\w-]{1,80}$/, "Choose requests from the list."))),
+  v.minLength(1, "Choose at least one request."),
+  v.maxLength(MOST_IN_A_BATCH, `Choose at most ${MOST_IN_A_BATCH} requests at a time.`),
+);
+
+const BulkDecision = v.variant("intent", [
+  v.object({ intent: v.literal("approve-selected"), ids: Ids }),
+  v.object({
+    intent: v.literal("reject-selected"),
+    ids: Ids,
+    reason: v.pipe(
+      v.optional(v.string(), ""),
+      v.trim(),
+      v.minLength(1, "Give a reason for rejecting: the people who asked will read it."),
+      v.maxLength(500, "Keep the reason under 500 characters."),
+    ),
+  }),
+]);
+
+export const BULK_INTENTS = ["approve-selected", "reject-selected"] as const;
+
+export interface BulkOutcome {
+  intent: (typeof BULK_INTENTS)[number];
+  decided: number;
+  refused: { id: string; subject: string; message: string }[];
+}
+
+/** Ticked boxes arrive one `ids` field each; a batch sent again after its check arrives as one field, comma-separated. */
+function idsOf(form: FormData): string[] {
+  const ids = form
+    .getAll("ids")
+    .flatMap((value) => (typeof value === "string" ? value.split(",") : []))
+    .map((id) => id.trim())
+    .filter(Boolean);
+  return [...new Set(ids)];
+}
+
+/** A rule's refusal of one request of the batch, said beside it; anything else is a fault and fails the batch. */
+function refusalOf(request: Request, error: unknown): string {
+  if (error instanceof NotFoundError) return "This request is no longer here.";
+  if (error instanceof ForbiddenError) return error.message;
+  return refusalMessage(request, error);
+}
+
+export async function decideSelected(request: Request, context: AppLoadContext, signedIn: TenantRequest, form: FormData) {
+  const { tenant } = signedIn;
+  const fields = { intent: form.get("intent"), ids: idsOf(form), reason: form.get("reason") ?? undefined };
+  const values = { reason: typeof fields.reason === "string" ? fields.reason : "" };
+  const parsed = v.safeParse(BulkDecision, fields);
+  if (!parsed.success) {
+    const flat = v.flatten<typeof BulkDecision>(parsed.issues).nested;
+    return refuse(
+      { ...(flat?.reason ? { reason: flat.reason[0] } : {}), ...(flat?.ids ? { ids: flat.ids[0] } : {}), bulk: "Nothing was decided." },
+      values,
+      "bulk",
+    );
+  }
+  const decision = parsed.output;
+  const ids = [...decision.ids].sort();
+  const binding = checkBindings.decisions(await fingerprintOf(`${decision.intent}:${ids.join(",")}`));
+  // What the page sends again once the check is made: the same batch, the ids as one field.
+  const resend = { intent: decision.intent, ids: ids.join(","), ...("reason" in decision ? { reason: decision.reason } : {}) };
+  return underFreshCheck(request, signedIn, binding, resend, async () => {
+    const outcome: BulkOutcome = { intent: decision.intent, decided: 0, refused: [] };
+    for (const id of ids) {
+      const found = await getApprovalRequest(tenant, id);
+      try {
+        if (!found) throw new NotFoundError("Request");
+        await decideRequest(
+          context,
+          signedIn,
+          found,
+          decision.intent === "approve-selected" ? { intent: "approve" } : { intent: "reject", reason: decision.reason },
+        );
+        outcome.decided += 1;
+      } catch (error) {
+        const subject = found ? ((await requestSubjects(tenant, [found]))[found.id] ?? "A request") : "A request";
+        outcome.refused.push({ id, subject, message: refusalOf(request, error) });
+      }
+    }
+    // Nothing decided: the check is given back (a 400), so the person can choose again without a new one.
+    return data({ intent: "bulk" as const, outcome }, { status: outcome.decided === 0 ? 400 : 200 });
+  });
+}
