@@ -1,5 +1,6 @@
 // What the transactions screen shows of the cold archive: the archived months with their counts, and the payments
-// an exact reference search finds there (only asked when the list found nothing).
+// a search for a whole reference finds there (only asked when the list found nothing; the archive is read by the
+// exact reference, so the last characters of one do not find it).
 import { asTransaction, monthSpan } from "#server/archive/format";
 import { findArchivedPayments } from "#server/archive/read";
 import { listArchiveMonths } from "#server/archive/archive.db";
@@ -16,13 +17,14 @@ function accountLabel(accountId: string): string {
 export async function archiveLookup(
   tenant: Tenant,
   bucket: R2Bucket,
-  filter: Pick<TransactionFilter, "reference" | "merchantSearch">,
+  filter: Pick<TransactionFilter, "reference" | "referenceTail" | "merchantSearch">,
   /** The period shown: archived months within it are named above the list (their payments are not in it). */
   period: { from: number; to: number },
 ) {
   // A reference written mostly in letters reads as a merchant search; the list tries it as a reference too, and so does this.
   const typed = filter.merchantSearch?.trim();
-  const references = filter.reference ? [filter.reference] : typed ? [typed, typed.toUpperCase()] : [];
+  const whole = filter.reference ?? filter.referenceTail;
+  const references = [...new Set([whole, typed, typed?.toUpperCase()].filter((text): text is string => Boolean(text)))];
   const [months, found] = await Promise.all([listArchiveMonths(tenant), findArchivedPayments(tenant, bucket, references)]);
   return {
     months: months.map((m) => ({ month: m.month, payments: m.payments, successful: m.successful, gross: m.gross, fees: m.fees })),

@@ -2,25 +2,41 @@
 //
 // D1 refuses a LIKE or GLOB pattern over 50 bytes ("LIKE or GLOB pattern too complex"): 49 ASCII
 // characters, or 25 of Ɔ Ɛ Ŋ, between the two %s. A pasted name or reference is often longer, so no
-// search is a LIKE: it is instr() on both sides folded by lower(), which has no length limit and
-// keeps what LIKE did (ASCII letters in either case; Ɔ, Ɛ, Ŋ, accents and emoji as typed, since
-// SQLite's lower() and LIKE fold ASCII only). A contains-search reads every row its other
-// conditions leave either way (LIKE '%x%' can use no index), so the plans are unchanged.
+// search is a LIKE: it is instr() on both sides folded the same way, which has no length limit. SQLite's
+// lower() folds ASCII only (D1 has no ICU), so the capitals of the letters Ghana's languages add to the
+// Latin alphabet are folded by replace(): "ɔkɔdeɛ" finds "Ɔkɔdeɛ". Accents and emoji match as typed.
+// A contains-search reads every row its other conditions leave either way (LIKE '%x%' can use no index).
 
 export interface Match {
   sql: string;
   binds: unknown[];
 }
 
+/** Akan, Ga, Dagbani and Ewe letters beyond the Latin alphabet, capital and small. */
+const GHANAIAN_CASES = [
+  ["Ɔ", "ɔ"],
+  ["Ɛ", "ɛ"],
+  ["Ŋ", "ŋ"],
+  ["Ɖ", "ɖ"],
+  ["Ƒ", "ƒ"],
+  ["Ɣ", "ɣ"],
+  ["Ʋ", "ʋ"],
+] as const;
+
+/** `expression` in small letters: ASCII by lower(), Ghana's own letters by replace() (one call each: D1's 32 arguments). */
+function folded(expression: string): string {
+  return GHANAIAN_CASES.reduce((sql, [capital, small]) => `replace(${sql}, '${capital}', '${small}')`, `lower(${expression})`);
+}
+
 /** `text` anywhere in any of `columns` (SQL expressions of trusted code, never user text). */
 export function textContains(columns: readonly string[], text: string): Match {
   return {
-    sql: `(${columns.map((column) => `instr(lower(${column}), lower(?)) > 0`).join(" OR ")})`,
+    sql: `(${columns.map((column) => `instr(${folded(column)}, ${folded("?")}) > 0`).join(" OR ")})`,
     binds: columns.map(() => text),
   };
 }
 
 /** `column` begins with `text` (instr gives the first place the text occurs: 1 is the start). */
 export function textStartsWith(column: string, text: string): Match {
-  return { sql: `instr(lower(${column}), lower(?)) = 1`, binds: [text] };
+  return { sql: `instr(${folded(column)}, ${folded("?")}) = 1`, binds: [text] };
 }

@@ -36,7 +36,7 @@ export interface MerchantQuery extends PageQuery {
   sector?: string;
   region?: string;
   town?: string;
-  /** Name, trading name, TIN or phone. */
+  /** Part of the name, trading name, code, TIN or phone. */
   search?: string;
   /** A number-heavy query (app/lib/merchant-search.ts): code, TIN or phone, never names. */
   number?: MerchantNumber;
@@ -74,7 +74,7 @@ export async function listMerchants(tenant: Tenant, query: MerchantQuery = {}): 
     }
   }
   if (query.search?.trim()) {
-    const match = textContains(["name", "trading_name", "tin", "contact_phone"], query.search.trim());
+    const match = textContains(["name", "trading_name", "code", "tin", "contact_phone"], query.search.trim());
     where.push(match.sql);
     binds.push(...match.binds);
   }

@@ -43,13 +43,33 @@ export interface TransactionFilter {
   merchantId?: string;
   pointOfSaleId?: string;
   terminalId?: string;
+  // The rest are the ways one typed search can match (app/lib/transaction-search.ts): a payment that matches any of
+  // them is found.
   reference?: string;
+  /** The last characters of a reference, in either case; one shorter than REFERENCE_TAIL_MIN finds only itself. */
+  referenceTail?: string;
   /** The customer's number as 233XXXXXXXXX. */
   customerMsisdn?: string;
   cardLast4?: string;
+  /** Pesewas. */
+  amount?: number;
   /** Part of a merchant's name or trading name, or a reference written mostly in letters. */
   merchantSearch?: string;
 }
+
+/** The characters transactions_by_reference_tail keys (migration 0029): a shorter tail cannot be looked up by it. */
+const REFERENCE_TAIL_MIN = 4;
+
+/** Whether a filter searches: its totals must then be read from the payments, not the daily rollups. */
+export function searches(filter: TransactionFilter): boolean {
+  return (
+    [filter.reference, filter.referenceTail, filter.customerMsisdn, filter.cardLast4, filter.merchantSearch?.trim()].some(Boolean) ||
+    filter.amount !== undefined
+  );
+}
+
+/** D1 takes at most 5 terms in a compound SELECT: the UNION of a search's branches. */
+const MAX_BRANCHES = 5;
 
 /** Where a list or a total reads payments: the table (with the index a branch must use) and the WHERE. */
 interface Branch {
@@ -59,9 +79,9 @@ interface Branch {
 }
 
 /**
- * The reads of a filter: one, or for a search by a word, one per way the word can match: the payments of the
- * merchants whose names match, and the payment whose reference is the word. An OR of these read a month of
- * payments row by row to find none; each branch alone reads an index, and the answer is their UNION.
+ * The reads of a filter: one, or for a search, one per way it can match (the payments of the merchants so named, of a
+ * reference, of its tail, of a phone, a card's last four, an amount). An OR of these read every payment of the period
+ * row by row; each branch alone reads an index, and the answer is their UNION (the search box makes at most 3).
  */
 function branchesOf(tenant: Tenant, filter: TransactionFilter): Branch[] {
   const where = ["business_id = ?"];
@@ -73,9 +93,6 @@ function branchesOf(tenant: Tenant, filter: TransactionFilter): Branch[] {
     ["merchant_id", filter.merchantId],
     ["point_of_sale_id", filter.pointOfSaleId],
     ["terminal_id", filter.terminalId],
-    ["reference", filter.reference],
-    ["customer_msisdn", filter.customerMsisdn],
-    ["card_last4", filter.cardLast4],
   ];
   for (const [column, value] of equal) {
     if (value !== undefined && value !== "") {
@@ -91,19 +108,43 @@ function branchesOf(tenant: Tenant, filter: TransactionFilter): Branch[] {
     where.push("created_at < ?");
     binds.push(filter.to);
   }
+  const branch = (from: string, sql: string, more: unknown[]): Branch => ({ from, sql: [...where, sql].join(" AND "), binds: [...binds, ...more] });
+  const branches: Branch[] = [];
   const word = filter.merchantSearch?.trim();
-  if (!word) return [{ from: "transactions", sql: where.join(" AND "), binds }];
-  const name = textContains(["name", "trading_name"], word);
-  const byName: Branch = {
+  if (word) {
+    const name = textContains(["name", "trading_name"], word);
     // By merchant, then by time: a word no merchant's name has reads nothing (by time, it read the whole range).
-    from: "transactions INDEXED BY transactions_by_merchant",
-    sql: [...where, `merchant_id IN (SELECT id FROM merchants WHERE business_id = ? AND ${name.sql})`].join(" AND "),
-    binds: [...binds, tenant.businessId, ...name.binds],
-  };
-  // A processor's reference may be mostly letters (SIMMWT7BG05T18): such a search is also that reference, exactly
-  // (as typed, or in capitals). An equality reads the unique (business, reference) key.
-  const references = [...new Set([word, word.toUpperCase()])];
-  return [byName, ...references.map((reference) => ({ from: "transactions", sql: [...where, "reference = ?"].join(" AND "), binds: [...binds, reference] }))];
+    branches.push(
+      branch("transactions INDEXED BY transactions_by_merchant", `merchant_id IN (SELECT id FROM merchants WHERE business_id = ? AND ${name.sql})`, [
+        tenant.businessId,
+        ...name.binds,
+      ]),
+    );
+  }
+  // A processor's reference may be mostly letters (SIMMWT7BG05T18): a word is also that reference, exactly (as typed,
+  // or in capitals). An equality reads the unique (business, reference) key.
+  const tail = filter.referenceTail?.trim();
+  const longTail = tail && [...tail].length >= REFERENCE_TAIL_MIN ? tail : undefined;
+  const exact = [filter.reference, word, word?.toUpperCase(), longTail ? undefined : tail, longTail ? undefined : tail?.toUpperCase()];
+  const references = [...new Set(exact.filter((text): text is string => Boolean(text)))];
+  if (references.length > 0) branches.push(branch("transactions", `reference IN (${references.map(() => "?").join(", ")})`, references));
+  if (longTail) {
+    // The index finds the references ending in the tail's last four characters (a handful a month), and the whole
+    // tail is compared on those; upper() on both sides folds ASCII letters as the index does.
+    branches.push(
+      branch(
+        "transactions INDEXED BY transactions_by_reference_tail",
+        "upper(substr(reference, -4)) = upper(substr(?, -4)) AND upper(substr(reference, -length(?))) = upper(?)",
+        [longTail, longTail, longTail],
+      ),
+    );
+  }
+  if (filter.customerMsisdn) branches.push(branch("transactions", "customer_msisdn = ?", [filter.customerMsisdn]));
+  if (filter.cardLast4) branches.push(branch("transactions", "card_last4 = ?", [filter.cardLast4]));
+  if (filter.amount !== undefined) branches.push(branch("transactions INDEXED BY transactions_by_amount", "amount = ?", [filter.amount]));
+  // Only a caller that asks for every way at once gets here; a D1 error would say less.
+  if (branches.length > MAX_BRANCHES) throw new Error(`A transactions search reads at most ${MAX_BRANCHES} ways at once, not ${branches.length}.`);
+  return branches.length > 0 ? branches : [{ from: "transactions", sql: where.join(" AND "), binds }];
 }
 
 export async function getTransaction(tenant: Tenant, id: number): Promise<Transaction | null> {

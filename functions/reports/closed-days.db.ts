@@ -9,7 +9,7 @@
 import { accraDay } from "./dashboard.db";
 import { reportStatement, type ReportQuery, type ReportRow } from "./reports.db";
 import type { BusinessDb, Tenant } from "../tenancy/tenant";
-import { transactionTotals, type TransactionFilter, type TransactionTotals } from "../payments/transactions.db";
+import { searches, transactionTotals, type TransactionFilter, type TransactionTotals } from "../payments/transactions.db";
 import { DAY_MS } from "../platform/time";
 
 /**
@@ -46,13 +46,19 @@ export function keptReportBy(tenant: Tenant, query: ReportQuery, now: number): P
 
 /**
  * transactionTotals, for a period of whole days with no search: from the daily rollups (which the ingest batch
- * writes with the payments), the closed days kept. A search (reference, phone, card, merchant name) or a period
+ * writes with the payments), the closed days kept. A search (reference, phone, card, amount, merchant name) or a period
  * that is not whole days reads the payments.
  */
 export function keptTransactionTotals(tenant: Tenant, filter: TransactionFilter, now: number): Promise<TransactionTotals> {
   const { db } = tenant;
-  const searched = [filter.reference, filter.customerMsisdn, filter.cardLast4, filter.merchantSearch?.trim()].some((value) => value);
-  if (searched || filter.from === undefined || filter.to === undefined || filter.from % DAY_MS !== 0 || filter.to % DAY_MS !== 0 || filter.to <= filter.from) {
+  if (
+    searches(filter) ||
+    filter.from === undefined ||
+    filter.to === undefined ||
+    filter.from % DAY_MS !== 0 ||
+    filter.to % DAY_MS !== 0 ||
+    filter.to <= filter.from
+  ) {
     return transactionTotals(tenant, filter);
   }
   const equal: [string, string | undefined][] = [

@@ -172,6 +172,25 @@ export const CATALOGUE: CatalogueEntry[] = [
   ],
   ["transactions: by a word, 30 days", (t, s) => listTransactions(t, { merchantSearch: "fresh", from: s.newest - 30 * DAY })],
   ["transactions: totals by a word, 30 days", (t, s) => transactionTotals(t, { merchantSearch: "fresh", from: s.newest - 30 * DAY })],
+  // The search box's other ways (app/lib/transaction-search.ts): each its own indexed read, none a range of days.
+  [
+    "transactions: by a reference's last characters, 30 days",
+    (t, s) => listTransactions(t, { referenceTail: s.reference.slice(-6), from: s.newest - 30 * DAY }),
+  ],
+  [
+    "transactions: totals by a reference's last characters, 30 days",
+    (t, s) => transactionTotals(t, { referenceTail: s.reference.slice(-6), from: s.newest - 30 * DAY }),
+  ],
+  ["transactions: by an amount, 30 days", (t, s) => listTransactions(t, { amount: 2_500, from: s.newest - 30 * DAY })],
+  ["transactions: totals by an amount, 30 days", (t, s) => transactionTotals(t, { amount: 2_500, from: s.newest - 30 * DAY })],
+  [
+    "transactions: by four digits (a card's last four, a reference's tail, an amount), 30 days",
+    (t, s) => listTransactions(t, { cardLast4: s.last4, referenceTail: s.last4, amount: Number(s.last4) * 100, from: s.newest - 30 * DAY }),
+  ],
+  [
+    "transactions: totals by a phone as typed (the phone, a reference's tail, an amount), 30 days",
+    (t, s) => transactionTotals(t, { customerMsisdn: s.msisdn, referenceTail: s.msisdn, amount: Number(s.msisdn) * 100, from: s.newest - 30 * DAY }),
+  ],
   ["transactions: totals, last 30 days", (t, s) => transactionTotals(t, { from: s.newest - 30 * DAY })],
   ["transactions: totals of a merchant, 30 days", (t, s) => transactionTotals(t, { merchantId: s.merchantId, from: s.newest - 30 * DAY })],
   ["ledger: a merchant's balances", (t, s) => getMerchantBalances(t, s.merchantId)],

@@ -1,5 +1,6 @@
 // /transactions as Abena Darko (Finance) works it: a quick period, a filter,
-// a payment's detail with its postings (closed by Escape), the CSV link, 390 px.
+// a payment's detail with its postings (closed by Escape), the CSV link, a
+// payment found by the last digits of its reference, 390 px.
 import { KUMASI } from "../support/tenants";
 import { expect, hydrated, test } from "./fixtures";
 
@@ -33,6 +34,24 @@ test("a period, a filter, a payment's postings, and back", async ({ page }) => {
   await page.keyboard.press("Escape");
   await expect(detail).toHaveCount(0);
   await expect(page.getByRole("link", { name: "Export CSV" })).toBeVisible();
+});
+
+test("the last digits of a reference, typed from a receipt, find the payment", async ({ page }) => {
+  await page.goto("/transactions?range=30d");
+  await hydrated(page);
+  const references = page.getByRole("table").getByRole("link").locator("strong");
+  const reference = (await references.nth(9).textContent())!.trim();
+  const digits = reference.slice(-6);
+  expect(digits).toMatch(/^\d{6}$/);
+
+  const search = page.getByRole("searchbox", { name: "Search transactions" });
+  await expect(search).toHaveAttribute("placeholder", "Reference, phone, last 4 or amount");
+  await search.fill(digits);
+  await search.press("Enter");
+  await expect(page).toHaveURL(new RegExp(`q=${digits}`));
+  await expect(references.filter({ hasText: reference })).toHaveCount(1);
+  await references.filter({ hasText: reference }).click();
+  await expect(page.getByTestId("payment-detail").getByRole("heading", { name: reference })).toBeVisible();
 });
 
 test("a typed period that cannot be is refused by the date fields", async ({ page }) => {

@@ -10,6 +10,7 @@ import { listMerchantFunds } from "#server/ledger/funds.db";
 import { listMerchantBalances } from "#server/ledger/ledger.db";
 import { listMerchants } from "#server/merchants/merchants.db";
 import { namesOf } from "#server/lists/names.db";
+import { encodeCursor } from "#server/lists/page";
 import { listSettlements } from "#server/settlement/settlements.db";
 import { listTerminals } from "#server/merchants/terminals.db";
 import { listTransactions, transactionTotals } from "#server/payments/transactions.db";
@@ -70,7 +71,41 @@ describe("the searches at D1's 50-byte pattern limit", () => {
       await expect(listTerminals(AMA_KUMASI, { serial: typed })).resolves.toMatchObject({ rows: [] });
       await expect(listTransactions(AMA_KUMASI, { merchantSearch: typed })).resolves.toMatchObject({ rows: [] });
       await expect(transactionTotals(AMA_KUMASI, { merchantSearch: typed })).resolves.toBeTruthy();
+      await expect(listTransactions(AMA_KUMASI, { referenceTail: typed })).resolves.toMatchObject({ rows: [] });
+      await expect(transactionTotals(AMA_KUMASI, { referenceTail: typed })).resolves.toMatchObject({ count: 0 });
     }
+  });
+
+  it.each([3, 4, 49, 50, 51, 2_000])("the transactions search answers a %i-digit reference's tail", async (length) => {
+    const typed = "9".repeat(length);
+    await expect(listTransactions(AMA_KUMASI, { referenceTail: typed })).resolves.toMatchObject({ rows: [] });
+    await expect(transactionTotals(AMA_KUMASI, { referenceTail: typed })).resolves.toMatchObject({ count: 0 });
+  });
+});
+
+describe("the widest transactions search", () => {
+  const widest = {
+    ...({ from: SAMPLE.newest - 30 * 86_400_000, to: SAMPLE.newest, status: "successful", channel: "card", network: "VISA" } as const),
+    ...{ merchantId: SAMPLE.merchantId, pointOfSaleId: SAMPLE.pointOfSaleId, terminalId: SAMPLE.terminalId },
+    merchantSearch: "ƆƐŊ".repeat(700),
+    referenceTail: "9".repeat(2_000),
+    customerMsisdn: SAMPLE.msisdn,
+    amount: 2_500,
+  };
+
+  // Five ways to match (the search box makes at most three), every filter and a page's cursor.
+  it("keeps its compound SELECTs, parameters and function arguments within D1's limits, and runs", async () => {
+    const db = portal().businessDb(KUMASI);
+    const recorded: Recorded[] = [];
+    const tenant = { ...AMA_KUMASI, db: recordingDb(db, recorded) };
+    expect((await listTransactions(tenant, widest)).rows).toEqual([]);
+    await listTransactions(tenant, { ...widest, after: encodeCursor([SAMPLE.newest, 5]) });
+    await transactionTotals(tenant, widest);
+    expect(recorded.map((statement) => limitProblems(statement.sql, statement.binds))).toEqual([[], [], []]);
+  });
+
+  it("refuses a sixth way to match in words, before D1 would refuse it", async () => {
+    await expect(listTransactions(AMA_KUMASI, { ...widest, cardLast4: SAMPLE.last4 })).rejects.toThrow("at most 5 ways at once, not 6");
   });
 });
 

@@ -54,6 +54,26 @@ describe("/merchants", () => {
     expect(none.text).toContain("No merchant matches");
   });
 
+  it("finds a merchant by part of its code, written mostly in letters", async () => {
+    // "ST-0" is no number-heavy text (SPEC 5), so it is read as a name: codes TST-01 to TST-09 hold it.
+    expect((await page("/merchants?q=ST-0")).text).toContain("Showing 1–9 of 9 merchants");
+    expect((await page("/merchants?q=tst-1")).text).toContain("Showing 1–10 of 10 merchants");
+  });
+
+  it("finds a merchant by part of its name in Ghana's own letters and emoji, in either case", async () => {
+    const db = await portal().db();
+    await db
+      .prepare("UPDATE merchants SET name = ?, trading_name = ? WHERE business_id = ? AND id = 'mer_test_60'")
+      .bind("Ɔbaa Yaa Ɛnyɔnko Ŋkwa 🍲 Chop Bar", "Ɔbaa Yaa Chop Bar", KUMASI)
+      .run();
+    for (const typed of ["ɔbaa yaa", "ƆBAA YAA", "ɛnyɔnko", "ƐNYƆNKO ŊKWA", "ŋkwa 🍲", "🍲", "🍲 chop"]) {
+      const { text } = await page(`/merchants?q=${encodeURIComponent(typed)}`);
+      expect(text, typed).toContain("Showing 1–1 of 1 merchant");
+      expect(text, typed).toContain("Ɔbaa Yaa Ɛnyɔnko Ŋkwa 🍲 Chop Bar");
+    }
+    expect((await page(`/merchants?q=${encodeURIComponent("ɔbaa yaa ɛnyɔnko ŋkwa 🍲 chop bars")}`)).text).toContain("No merchant matches");
+  });
+
   it("a filter value that is not one drops out instead of failing", async () => {
     const { response, text } = await page("/merchants?status=deleted&region=Mars");
     expect(response.status).toBe(200);

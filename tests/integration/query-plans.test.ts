@@ -54,6 +54,42 @@ describe("query plans", () => {
     }
   });
 
+  // An amount or a reference's tail had no index: either search read every payment of the period to find a few.
+  it.each([
+    ["a reference's tail", { referenceTail: "0000487" }, /transactions_by_reference_tail \(business_id=\? AND <expr>=\? AND created_at>\?\)/],
+    ["an amount", { amount: 2_500 }, /transactions_by_amount \(business_id=\? AND amount=\? AND created_at>\?\)/],
+    ["a card's last four", { cardLast4: "4821" }, /transactions_by_last4 \(business_id=\? AND card_last4=\? AND created_at>\?\)/],
+    ["a phone", { customerMsisdn: "233244123456" }, /transactions_by_msisdn \(business_id=\? AND customer_msisdn=\? AND created_at>\?\)/],
+  ] as const)("a search by %s reads its own index within the period, never a range of days", async (_name, search, index) => {
+    const db = portal().businessDb(AMA_KUMASI.businessId);
+    const recorded: Recorded[] = [];
+    const tenant = { ...AMA_KUMASI, db: recordingDb(db, recorded) };
+    const filter = { ...search, from: SAMPLE.newest - 30 * 86_400_000 };
+    await listTransactions(tenant, filter);
+    await transactionTotals(tenant, filter);
+    expect(recorded).toHaveLength(2);
+    for (const statement of recorded) {
+      const reads = (await planOf(db, statement)).plan.filter((detail) => /^(SEARCH|SCAN) transactions /.test(detail));
+      expect(reads.join(" / ")).toMatch(index);
+      expect(reads.join(" / ")).not.toMatch(/transactions_by_time|SCAN/);
+    }
+  });
+
+  // Four digits are a card's last four, a reference's tail and an amount at once: three reads, each by its index.
+  it("a search by four digits reads three indexes, never a range of days", async () => {
+    const db = portal().businessDb(AMA_KUMASI.businessId);
+    const recorded: Recorded[] = [];
+    const tenant = { ...AMA_KUMASI, db: recordingDb(db, recorded) };
+    const filter = { cardLast4: "4821", referenceTail: "4821", amount: 482_100, from: SAMPLE.newest - 30 * 86_400_000 };
+    await listTransactions(tenant, filter);
+    await transactionTotals(tenant, filter);
+    for (const statement of recorded) {
+      const reads = (await planOf(db, statement)).plan.filter((detail) => /^(SEARCH|SCAN) transactions /.test(detail)).join(" / ");
+      for (const index of ["transactions_by_last4", "transactions_by_reference_tail", "transactions_by_amount"]) expect(reads).toContain(index);
+      expect(reads).not.toMatch(/transactions_by_time|SCAN/);
+    }
+  });
+
   it.each([
     ["an unindexed filter", "SELECT id FROM transactions WHERE amount > ?", [100]],
     ["an aliased unindexed filter", "SELECT r.id FROM approval_requests r WHERE r.reason = ?", ["x"]],

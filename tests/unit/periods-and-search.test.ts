@@ -1,7 +1,6 @@
 // The money lists' period and search rules, at their edges.
 import { describe, expect, it } from "vitest";
 import { MAX_RANGE_DAYS, resolveRange } from "#app/lib/date-range";
-import { readTransactionSearch } from "#app/lib/transaction-search";
 import { isCalendarDay, parseCedis } from "#app/lib/validation";
 
 const NOW = Date.parse("2026-11-21T15:30:00Z");
@@ -45,24 +44,6 @@ describe("resolveRange (Africa/Accra days)", () => {
     expect(resolveRange({ range: "custom", from: "2026-03-02", to: "2026-03-01" }, NOW).error).toBe("The first day must not be after the last day.");
     expect(resolveRange({ range: "custom", from: "2025-01-01", to: "2026-01-02" }, NOW).error).toBe(`Choose at most ${MAX_RANGE_DAYS} days.`);
     expect(resolveRange({ range: "custom", from: "2025-01-01", to: "2026-01-01" }, NOW).error).toBeNull();
-  });
-});
-
-describe("readTransactionSearch", () => {
-  it("tells a card's last four, a phone and a reference apart", () => {
-    expect(readTransactionSearch("9801")).toEqual({ cardLast4: "9801" });
-    expect(readTransactionSearch("024 412 3456")).toEqual({ customerMsisdn: "233244123456" });
-    expect(readTransactionSearch("+233244123456")).toEqual({ customerMsisdn: "233244123456" });
-    expect(readTransactionSearch("233244123456")).toEqual({ customerMsisdn: "233244123456" });
-    expect(readTransactionSearch(" kff-261120-0000500 ")).toEqual({ reference: "KFF-261120-0000500" });
-    expect(readTransactionSearch("   ")).toBeNull();
-    expect(readTransactionSearch(undefined)).toBeNull();
-  });
-
-  it("reads text that is not number-heavy (SPEC 5) as a merchant's name, spaces and all", () => {
-    expect(readTransactionSearch(" Papa Kwaku ")).toEqual({ merchantSearch: "Papa Kwaku" });
-    expect(readTransactionSearch("Ɔkɔdeɛ 24")).toEqual({ merchantSearch: "Ɔkɔdeɛ 24" });
-    expect(readTransactionSearch("KFF-2611")).toEqual({ reference: "KFF-2611" });
   });
 });
 

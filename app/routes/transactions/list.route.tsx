@@ -1,6 +1,7 @@
 // /transactions: every payment of the business for a period, filtered by
 // status, channel, network, merchant, point of sale and terminal, searched by
-// reference, phone or card's last four; totals of the filtered set; a detail
+// reference or its last characters, phone, card's last four, amount or merchant's
+// name (app/lib/transaction-search.ts); totals of the filtered set; a detail
 // panel with the ledger postings; CSV of the whole filtered set; the archived
 // months (docs/archive.md) and a payment found there by its exact reference.
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
@@ -258,7 +259,7 @@ export default function Transactions() {
       <ListToolbar
         alsoDrops={["tx"]}
         searchLabel="Search transactions"
-        searchPlaceholder="Reference, phone, card's last 4 or merchant"
+        searchPlaceholder="Reference, phone, last 4 or amount"
         filters={[
           {
             name: "status",
