@@ -32,6 +32,7 @@ import { archiveLookup } from "#app/lib/transactions-archive.server";
 import { PaymentTotals } from "#app/components/payment-totals";
 import { paymentDetailOf } from "./payment-detail.server";
 import { MerchantFinder } from "#app/components/merchant-finder";
+import { DateInput } from "#app/components/form";
 
 export const meta: MetaFunction = () => [{ title: "Transactions" }];
 
@@ -217,10 +218,10 @@ export default function Transactions() {
             <input key={key} type="hidden" name={key} value={value} />
           ))}
         <input type="hidden" name="range" value="custom" />
-        <label>
+        <label htmlFor="period-from">
           From
-          <input
-            type="date"
+          <DateInput
+            id="period-from"
             name="from"
             defaultValue={data.period.fromDay}
             required
@@ -228,9 +229,9 @@ export default function Transactions() {
             aria-describedby={data.period.error ? "range-error" : undefined}
           />
         </label>
-        <label>
+        <label htmlFor="period-to">
           To
-          <input type="date" name="to" defaultValue={data.period.toDay} required aria-invalid={data.period.error ? true : undefined} />
+          <DateInput id="period-to" name="to" defaultValue={data.period.toDay} required aria-invalid={data.period.error ? true : undefined} />
         </label>
         <button type="submit" className="button">
           Show period
