@@ -6,6 +6,7 @@ import { BuildUpdateCheck } from "./components/build-update";
 import { useDocumentInfo } from "./components/document-context";
 import { newClientErrorId, takeServerErrorId } from "./components/error-id";
 import { NotificationRules } from "./components/notifications";
+import { RefusalFocus } from "./components/form";
 import { isNetworkFailure } from "./components/submission";
 import { DefaultLayout, StandardLayout } from "./components/shell";
 import { uncaughtExceptionInput } from "./lib/analytics";
@@ -49,6 +50,7 @@ export function Layout({ children }: { children: ReactNode }) {
       <body>
         <Shell>{children}</Shell>
         <NotificationRules />
+        <RefusalFocus />
         <BuildUpdateCheck />
         <Analytics />
         <ScrollRestoration nonce={nonce} />

@@ -1,5 +1,8 @@
-import { Link } from "@remix-run/react";
-import type { ReactNode } from "react";
+// The pieces every form is built from, and what every form does after a refused send.
+import { Link, useNavigation } from "@remix-run/react";
+import { useEffect, useState, type InputHTMLAttributes, type ReactNode } from "react";
+import { formatDate } from "../lib/format";
+import { takeRefusedSend } from "./submission";
 
 /** A labelled field whose error sits right under it and is announced with it. */
 export function Field({ id, label, error, hint, children }: { id: string; label: string; error?: string | null; hint?: string; children: ReactNode }) {
@@ -48,5 +51,89 @@ export function SendButtons({
         Cancel
       </Link>
     </div>
+  );
+}
+
+/** A refusal that speaks to the whole form: where the eye is taken after a refused send (RefusalFocus). */
+export function ErrorSummary({ children }: { children: ReactNode }) {
+  return (
+    <p className="notice notice--danger notice__message" role="alert" tabIndex={-1} data-error-summary="">
+      {children}
+    </p>
+  );
+}
+
+/**
+ * Where a refused send's messages start: the form's error summary, else a refusal notice of the page, else the first
+ * field in error, else the first message under a field. Only the page's main region is searched: the top bar's alert
+ * is not about the form.
+ */
+const REFUSAL_TARGETS = ["[data-error-summary]", '.notice--danger[role="alert"]', '[aria-invalid="true"]', ".field-error"];
+
+/** Moves focus to the first of REFUSAL_TARGETS the page shows and scrolls it to the middle of the screen. */
+export function focusRefusal(root: Element | Document): HTMLElement | null {
+  let target: HTMLElement | null = null;
+  for (const selector of REFUSAL_TARGETS) {
+    target = root.querySelector<HTMLElement>(selector);
+    if (target) break;
+  }
+  if (!target) return null;
+  // A message is not focusable by nature; tabindex -1 makes it focusable by script only, never a Tab stop.
+  if (!target.matches("input, select, textarea, button, a[href], [tabindex]")) target.setAttribute("tabindex", "-1");
+  target.focus({ preventScroll: true });
+  // The middle, not the top: the sticky top bar would cover a target scrolled to the top edge.
+  target.scrollIntoView({ block: "center" });
+  return target;
+}
+
+/**
+ * After a send the server refused (400 with messages), focus moves to what was refused and the page scrolls there,
+ * on every page with a form: the root renders this once, and every form's clientAction notes the refusal. A screen
+ * reader hears the summary or the field's message; a person on a phone sees it instead of the unchanged top of the page.
+ */
+export function RefusalFocus(): null {
+  const { state } = useNavigation();
+  useEffect(() => {
+    // Runs once the answer's page is rendered (the navigation is idle again), so the messages are in the document.
+    if (state !== "idle" || !takeRefusedSend()) return;
+    focusRefusal(document.getElementById("main") ?? document);
+  }, [state]);
+  return null;
+}
+
+/** A day as the SPEC writes it ('DD MMM YYYY'), from a date field's YYYY-MM-DD; nothing for a partial or empty value. */
+export function spelledDay(value: string): string {
+  return /^\d{4}-\d{2}-\d{2}$/.test(value) ? formatDate(`${value}T12:00:00Z`, "day") : "";
+}
+
+/**
+ * A day field: the browser's date picker, whose value is the URL's YYYY-MM-DD, with the chosen day written beside it
+ * in the SPEC's 'DD MMM YYYY'. The picker itself shows the day in the browser's language (07/03/2026 reads as 3 July
+ * in the US and 7 March in Ghana); the words beside it cannot be misread.
+ */
+export function DateInput({
+  defaultValue = "",
+  onChange,
+  ...input
+}: Omit<InputHTMLAttributes<HTMLInputElement>, "type" | "defaultValue" | "value"> & { name: string; defaultValue?: string }) {
+  const [day, setDay] = useState(defaultValue);
+  // A new period from the server (a quick range chosen) is a new field: an uncontrolled input keeps its old value.
+  useEffect(() => setDay(defaultValue), [defaultValue]);
+  return (
+    <span className="date-input">
+      <input
+        key={defaultValue}
+        type="date"
+        defaultValue={defaultValue}
+        onChange={(event) => {
+          setDay(event.currentTarget.value);
+          onChange?.(event);
+        }}
+        {...input}
+      />
+      <span className="date-input__day" data-testid={`${input.name}-day`}>
+        {spelledDay(day)}
+      </span>
+    </span>
   );
 }

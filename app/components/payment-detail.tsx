@@ -1,17 +1,33 @@
 // One payment's facts and ledger postings: the transactions screen's detail panel, and a payment found in the
 // cold archive (read-only, shown in place: it has no row to open).
 import { Link, useNavigate } from "@remix-run/react";
-import { useEffect } from "react";
+import { useEffect, type ReactNode } from "react";
 import { formatAmount, formatDate } from "../lib/format";
 import { paymentStatus, statusLabel } from "../lib/statuses";
 import { feeOf, netOf, NO_MONEY, paymentMethod } from "../lib/transactions-view";
 import { Details } from "./details";
 import { StatusPill } from "./status-pill";
 import type { Channel } from "#server/ledger/pricing";
+import type { PaymentDispute } from "#server/disputes/disputes.db";
+import type { Settlement } from "#server/settlement/settlements.db";
 
-export interface PaymentDetailView {
+/** Where a payment was taken and what followed it, each with the page it opens; an archived payment has none. */
+export interface PaymentDetailLinks {
+  merchantHref: string;
+  /** The name is null when the business no longer has the point of sale. */
+  pointOfSale: { name: string | null; href: string };
+  /** Null for a payment taken with no terminal. */
+  terminal: { serial: string | null; href: string } | null;
+  /** The settlement that paid it out; null while none has. */
+  settlement: { reference: string; status: Settlement["status"]; href: string } | null;
+  disputes: (PaymentDispute & { href: string })[];
+}
+
+export interface PaymentDetailView extends Partial<PaymentDetailLinks> {
   reference: string;
   merchant: string;
+  pointOfSaleId: string;
+  terminalId: string | null;
   status: "successful" | "failed" | "reversed";
   channel: Channel;
   network: string;
@@ -39,17 +55,44 @@ export interface PaymentRefundView {
   createdAt: string;
   completedAt: string | null;
   failureReason: string | null;
+  /** Its approval request's page. */
+  href?: string | null;
 }
 
 /** A fee or net, or a dash for a failed payment's (it has none). */
 const shownMoney = (pesewas: number | null) => (pesewas === null ? NO_MONEY : formatAmount(pesewas));
+
+/** A point of sale or terminal by its name or serial, linked to its page; its id when the business no longer has it. */
+function place(name: string | null, id: string, href: string | undefined): ReactNode {
+  if (name === null) return <span className="mono">{id}</span>;
+  return href ? <Link to={href}>{name}</Link> : name;
+}
+
+function settlementOf(detail: PaymentDetailView): ReactNode {
+  if (detail.settlement) {
+    return (
+      <>
+        <Link to={detail.settlement.href} className="mono">
+          {detail.settlement.reference}
+        </Link>{" "}
+        <StatusPill entity="settlement" status={detail.settlement.status} />
+      </>
+    );
+  }
+  return detail.status === "successful" ? "Not settled yet" : "None: no money to pay out";
+}
 
 export function PaymentFacts({ detail, extra = [] }: { detail: PaymentDetailView; extra?: readonly (readonly [string, string])[] }) {
   return (
     <Details
       rows={
         [
-          ["Merchant", detail.merchant],
+          ["Merchant", detail.merchantHref ? <Link to={detail.merchantHref}>{detail.merchant}</Link> : detail.merchant],
+          ["Point of sale", place(detail.pointOfSale?.name ?? null, detail.pointOfSaleId, detail.pointOfSale?.href)],
+          [
+            "Terminal",
+            detail.terminalId === null ? "None: taken without a terminal" : place(detail.terminal?.serial ?? null, detail.terminalId, detail.terminal?.href),
+          ],
           ["Status", statusLabel("transaction", paymentStatus(detail))],
           ["Channel", paymentMethod(detail)],
           ["Payer", detail.payer],
@@ -58,11 +101,14 @@ export function PaymentFacts({ detail, extra = [] }: { detail: PaymentDetailView
           ["Net (GHS)", shownMoney(netOf(detail))],
           ["Paid", formatDate(detail.createdAt, "stamp")],
           ["Available to the merchant", detail.clearedAt ? formatDate(detail.clearedAt, "stamp") : detail.status === "successful" ? "Not yet" : "Never"],
-          ...(detail.failureReason ? [["Why it failed", detail.failureReason] as const] : []),
+          // The processor's reason as it sent it; a payment sent before the reason was asked for has none.
+          ...(detail.status === "failed" ? [["Why it failed", detail.failureReason ?? "The processor gave no reason"] as const] : []),
+          ...(detail.failureReason && detail.status !== "failed" ? [["Why it failed", detail.failureReason] as const] : []),
           ...(detail.status === "reversed" && detail.reversedAt !== null
             ? [["Reversed", `${formatDate(detail.reversedAt, "stamp")}${detail.reversalReason ? ` · ${detail.reversalReason}` : ""}`] as const]
             : []),
           ...(detail.refunded ? [["Refunded (GHS)", formatAmount(detail.refunded)] as const] : []),
+          ...(detail.settlement !== undefined ? [["Settlement", settlementOf(detail)] as const] : []),
           ...extra,
         ] as const
       }
@@ -133,6 +179,7 @@ export function PaymentDetailPanel({ detail, closeHref }: { detail: PaymentDetai
         </p>
       ) : null}
       {detail.refunds && detail.refunds.length > 0 ? <Refunds refunds={detail.refunds} /> : null}
+      {detail.disputes && detail.disputes.length > 0 ? <Disputes disputes={detail.disputes} /> : null}
       <h3>Ledger postings</h3>
       <Postings entries={detail.entries} />
     </aside>
@@ -148,7 +195,14 @@ function Refunds({ refunds }: { refunds: PaymentRefundView[] }) {
         {refunds.map((refund) => (
           <li key={refund.id} className="refund-list__item">
             <span>
-              <strong>{`GHS ${formatAmount(refund.amount)}`}</strong> <StatusPill entity="refund" status={refund.status} />
+              {refund.href ? (
+                <Link to={refund.href}>
+                  <strong>{`GHS ${formatAmount(refund.amount)}`}</strong>
+                </Link>
+              ) : (
+                <strong>{`GHS ${formatAmount(refund.amount)}`}</strong>
+              )}{" "}
+              <StatusPill entity="refund" status={refund.status} />
             </span>
             <span className="cell-sub">
               <bdi>{refund.reason}</bdi>
@@ -157,6 +211,28 @@ function Refunds({ refunds }: { refunds: PaymentRefundView[] }) {
               }`}
             </span>
             {refund.failureReason ? <span className="cell-sub">{`Why it failed: ${refund.failureReason}`}</span> : null}
+          </li>
+        ))}
+      </ul>
+    </>
+  );
+}
+
+/** A payment's disputes, oldest first: each links to its page, where it is answered. */
+function Disputes({ disputes }: { disputes: NonNullable<PaymentDetailView["disputes"]> }) {
+  return (
+    <>
+      <h3>Disputes</h3>
+      <ul className="refund-list" aria-label="Disputes">
+        {disputes.map((dispute) => (
+          <li key={dispute.id} className="refund-list__item">
+            <span>
+              <Link to={dispute.href}>
+                <strong>{`GHS ${formatAmount(dispute.amount)}`}</strong>
+              </Link>{" "}
+              <StatusPill entity="dispute" status={dispute.status} />
+            </span>
+            <span className="cell-sub">{`Reason code ${dispute.reasonCode} · opened ${formatDate(dispute.openedAt, "numeric")}`}</span>
           </li>
         ))}
       </ul>

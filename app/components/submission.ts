@@ -108,12 +108,30 @@ async function typedValues(request: Pick<Request, "formData">): Promise<{ intent
   return values.intent === undefined ? { values } : { intent: values.intent, values };
 }
 
+/** Whether the last answer was a refusal with messages (a 400 of functions/platform/http.ts), not yet shown to the eye. */
+let refusedSend = false;
+
+function isRefusal(value: unknown): boolean {
+  if (typeof value !== "object" || value === null || isConnectionLost(value)) return false;
+  const errors = (value as { errors?: unknown }).errors;
+  return typeof errors === "object" && errors !== null && Object.keys(errors).length > 0;
+}
+
+/** True once after a refused send: the page then takes the eye to what was refused (app/components/form.tsx). */
+export function takeRefusedSend(): boolean {
+  const refused = refusedSend;
+  refusedSend = false;
+  return refused;
+}
+
 export async function clientAction({ request, serverAction }: ClientActionFunctionArgs): Promise<unknown> {
   let connectionLost = false;
   // Read before the send: the request's body can be read once.
   const typed = typedValues(request.clone());
   try {
-    return await serverAction();
+    const answer = await serverAction();
+    refusedSend = isRefusal(answer);
+    return answer;
   } catch (error) {
     if (!isNetworkFailure(error)) throw error;
     connectionLost = true;

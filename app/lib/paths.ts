@@ -28,6 +28,14 @@ export const paths = {
   /** A request's page: transfers, the fifth kind, have their own. */
   approval: (kind: ApprovalKind | "transfer" | "refund", id: string) =>
     `/approvals/${kind === "transfer" || kind === "refund" ? kind : KIND_SLUGS[kind]}/${segment(id)}`,
+  /** The transactions list, optionally of one merchant (the list's own `merchant` filter). */
+  transactions: (filters: { merchant?: string } = {}) => `/transactions${query(filters)}`,
+  /** Merchant funds (balances and what was collected), optionally of one merchant. */
+  merchantFunds: (filters: { merchant?: string } = {}) => `/money/merchant-funds${query(filters)}`,
+  /** Settlement history, optionally of one merchant. */
+  settlements: (filters: { merchant?: string } = {}) => `/money/settlement-history${query(filters)}`,
+  /** One settlement's detail on the settlement history screen. */
+  settlement: (settlementId: string) => `/money/settlement-history${query({ s: settlementId })}`,
   /** A payment's detail on the transactions screen, and the form that asks for its refund. */
   payment: (transactionId: number) => `/transactions?tx=${transactionId}`,
   refundPayment: (transactionId: number) => `/transactions/${transactionId}/refund`,

@@ -7,8 +7,12 @@ import { networkLabel } from "./format";
 import { CHANNEL_LABEL, feeOf, netOf, payerOf } from "./transactions-view";
 import { plainCedis } from "#server/ledger/money";
 
-/** `refunded`: refunds approved and not failed; an archived month's payments have none. */
-export type CsvTransaction = Transaction & { merchant: string; refunded?: number };
+/**
+ * `merchant`, `pointOfSale` and `terminalSerial`: the names beside the ids, null when the business has no such record
+ * (the cell is then empty, the id still there). `refunded`: refunds approved and not failed; an archived month's
+ * payments have none.
+ */
+export type CsvTransaction = Transaction & { merchant: string | null; pointOfSale: string | null; terminalSerial: string | null; refunded?: number };
 
 const cedis = plainCedis;
 /** A failed payment's fee and net are empty cells: it has none (not 0.00 of something). */
@@ -17,9 +21,13 @@ const cedisOrEmpty = (pesewas: number | null) => (pesewas === null ? null : cedi
 export const TRANSACTION_CSV_COLUMNS: readonly CsvColumn<CsvTransaction>[] = [
   { header: "Reference", value: (t) => t.reference },
   { header: "Paid (UTC)", value: (t) => new Date(t.createdAt).toISOString() },
+  // Each id with its name beside it: the id for joining to other files, the name for reading.
+  { header: "Merchant id", value: (t) => t.merchantId },
   { header: "Merchant", value: (t) => t.merchant },
   { header: "Point of sale id", value: (t) => t.pointOfSaleId },
+  { header: "Point of sale", value: (t) => t.pointOfSale },
   { header: "Terminal id", value: (t) => t.terminalId },
+  { header: "Terminal serial", value: (t) => t.terminalSerial },
   { header: "Channel", value: (t) => CHANNEL_LABEL[t.channel] },
   { header: "Network", value: (t) => networkLabel(t.network) },
   { header: "Payer", value: (t) => payerOf(t) },
@@ -28,6 +36,6 @@ export const TRANSACTION_CSV_COLUMNS: readonly CsvColumn<CsvTransaction>[] = [
   { header: "Net (GHS)", value: (t) => cedisOrEmpty(netOf(t)) },
   { header: "Status", value: (t) => t.status },
   { header: "Available (UTC)", value: (t) => (t.clearedAt ? new Date(t.clearedAt).toISOString() : null) },
-  // Last, so the columns before keep their places in a spreadsheet made before refunds.
+  // Last, so a spreadsheet that reads the columns before it by place is not moved by it.
   { header: "Refunded (GHS)", value: (t) => (t.refunded === undefined ? null : cedis(t.refunded)) },
 ];

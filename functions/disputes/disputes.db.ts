@@ -421,3 +421,24 @@ export async function submitResponse(tenant: Tenant, meta: RequestMeta, id: stri
     }),
   ]);
 }
+
+/** What a payment's detail says of its disputes: each one's status, amount and reason code, oldest first. */
+export interface PaymentDispute {
+  id: string;
+  status: DisputeStatus;
+  amount: number;
+  reasonCode: string;
+  openedAt: number;
+}
+
+export async function listPaymentDisputes(tenant: BusinessDb, transactionId: number): Promise<PaymentDispute[]> {
+  const { db } = tenant;
+  const { results } = await db
+    .prepare(
+      `SELECT id, status, amount, reason_code AS reasonCode, opened_at AS openedAt FROM disputes
+       WHERE business_id = ? AND transaction_id = ? ORDER BY opened_at, id`,
+    )
+    .bind(tenant.businessId, transactionId)
+    .all<PaymentDispute>();
+  return results;
+}

@@ -4,7 +4,7 @@
 // reads at most ID_CHUNK ids, under D1's 100 bound parameters a statement.
 import type { Tenant } from "../tenancy/tenant";
 
-export type NameKind = "merchant" | "point_of_sale" | "terminal" | "person" | "settlement_account" | "settlement_account_holder";
+export type NameKind = "merchant" | "point_of_sale" | "terminal" | "terminal_serial" | "person" | "settlement_account" | "settlement_account_holder";
 
 interface Lookup {
   /** Tables read; `business` is the business_id column that scopes them. */
@@ -18,6 +18,8 @@ const LOOKUPS: Record<NameKind, Lookup> = {
   merchant: { from: "merchants", business: "business_id", id: "id", name: "name" },
   point_of_sale: { from: "points_of_sale", business: "business_id", id: "id", name: "name" },
   terminal: { from: "terminals", business: "business_id", id: "id", name: "serial || ' · ' || model" },
+  // The serial alone: what is printed on the device, and what a spreadsheet matches on.
+  terminal_serial: { from: "terminals", business: "business_id", id: "id", name: "serial" },
   // users belong to no business: a person is named only through a membership of this one.
   person: { from: "memberships m JOIN users u ON u.id = m.user_id", business: "m.business_id", id: "m.user_id", name: "u.name" },
   settlement_account: { from: "settlement_accounts", business: "business_id", id: "id", name: "provider || ' ' || account_number" },

@@ -152,6 +152,35 @@ export async function getTransaction(tenant: Tenant, id: number): Promise<Transa
   return db.prepare(`SELECT ${COLUMNS} FROM transactions WHERE id = ? AND business_id = ?`).bind(id, tenant.businessId).first<Transaction>();
 }
 
+/** Where a payment was taken and where its money went: the names a payment's detail links by. */
+export interface PaymentPlaces {
+  pointOfSaleName: string | null;
+  terminalSerial: string | null;
+  /** The settlement that paid it out, if one has. */
+  settlementId: string | null;
+  settlementReference: string | null;
+  settlementStatus: "pending" | "paid" | "failed" | null;
+}
+
+/** A payment of the business's places and settlement; null for a payment it does not have. */
+export async function getPaymentPlaces(tenant: Tenant, id: number): Promise<PaymentPlaces | null> {
+  const { db } = tenant;
+  // settlement_items has no business_id: it is reached through this business's payment and settlement.
+  return db
+    .prepare(
+      `SELECT p.name AS pointOfSaleName, tm.serial AS terminalSerial,
+         s.id AS settlementId, s.reference AS settlementReference, s.status AS settlementStatus
+       FROM transactions t
+       LEFT JOIN points_of_sale p ON p.business_id = t.business_id AND p.id = t.point_of_sale_id
+       LEFT JOIN terminals tm ON tm.business_id = t.business_id AND tm.id = t.terminal_id
+       LEFT JOIN settlement_items si ON si.transaction_id = t.id
+       LEFT JOIN settlements s ON s.business_id = t.business_id AND s.id = si.settlement_id
+       WHERE t.business_id = ? AND t.id = ?`,
+    )
+    .bind(tenant.businessId, id)
+    .first<PaymentPlaces>();
+}
+
 /** Newest first. */
 export async function listTransactions(tenant: Tenant, query: TransactionFilter & PageQuery = {}): Promise<Page<Transaction>> {
   const { db } = tenant;

@@ -11,7 +11,7 @@ import { REFUNDED_STATUSES_SQL, refundTotalsOf } from "./refunds.db";
 import { exceedsAvailable } from "../approvals/transfer-requests.db";
 import { getTransaction, type Transaction } from "../payments/transactions.db";
 import { webhookEventStatements } from "../webhooks/outbox.db";
-import { ForbiddenError, NotFoundError, RuleError, nowIso, type RequestMeta, type Tenant } from "../tenancy/tenant";
+import { ForbiddenError, NotFoundError, RuleError, nowIso, type BusinessDb, type RequestMeta, type Tenant } from "../tenancy/tenant";
 import { formatPesewas } from "../ledger/money";
 
 export interface RefundInput {
@@ -172,4 +172,18 @@ async function disputedAmountOf(tenant: Tenant, transactionId: number): Promise<
     .bind(tenant.businessId, transactionId)
     .first<{ amount: number }>();
   return row?.amount ?? 0;
+}
+
+/** The approval request behind each refund of a payment (refund id → request id): where the detail links a refund. */
+export async function refundRequestIdsOf(tenant: BusinessDb, transactionId: number): Promise<Map<string, string>> {
+  const { db } = tenant;
+  const { results } = await db
+    .prepare(
+      `SELECT r.id AS refundId, a.id AS requestId FROM refunds r
+       JOIN approval_requests a ON a.business_id = r.business_id AND a.kind = 'refund' AND a.target_id = r.id
+       WHERE r.business_id = ? AND r.transaction_id = ?`,
+    )
+    .bind(tenant.businessId, transactionId)
+    .all<{ refundId: string; requestId: string }>();
+  return new Map(results.map((row) => [row.refundId, row.requestId]));
 }

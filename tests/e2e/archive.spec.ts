@@ -94,7 +94,7 @@ for (const width of [1280, 390]) {
       const csv = readFileSync(await download.path(), "utf8").replace(/^\uFEFF/, "");
       const lines = csv.trim().split("\r\n");
       expect(lines[0]).toBe(
-        "Reference,Paid (UTC),Merchant,Point of sale id,Terminal id,Channel,Network,Payer,Amount (GHS),Fee (GHS),Net (GHS),Status,Available (UTC),Refunded (GHS)",
+        "Reference,Paid (UTC),Merchant id,Merchant,Point of sale id,Point of sale,Terminal id,Terminal serial,Channel,Network,Payer,Amount (GHS),Fee (GHS),Net (GHS),Status,Available (UTC),Refunded (GHS)",
       );
       expect(lines).toHaveLength(7);
       expect(lines.filter((l) => l.includes("Nyamekyɛ Chemists Enterprise"))).toHaveLength(3);

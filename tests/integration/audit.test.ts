@@ -163,7 +163,7 @@ describe("Settings → Audit", () => {
     expect(response.headers.get("Content-Type")).toContain("text/csv");
     const text = await response.text();
     const lines = text.trim().split("\r\n");
-    expect(lines[0]?.replace(/^\uFEFF/, "")).toBe("When (UTC),Person,Action,Kind of record,Record,Before,After,Address,Browser");
+    expect(lines[0]?.replace(/^\uFEFF/, "")).toBe("When (UTC),Person,Action,Kind of record,Record,Record name,Before,After,Address,Browser");
     expect(lines.slice(1)).toHaveLength(seeded.filter((row) => row.actor === "usr_esi_owusu").length);
     expect(lines.slice(1).every((line) => line.includes(ESI_NAME))).toBe(true);
     expect(text).toContain('"{""name"":""Ɛsi\'s 🍲 Chop Bar""}"');

@@ -46,6 +46,11 @@ describe("paths to the SPEC screens", () => {
     expect(paths.settings("team")).toBe("/settings?tab=team");
     expect(paths.settings("security")).toBe("/settings?tab=security");
     expect(paths.settings("developers")).toBe("/settings?tab=developers");
+    expect(paths.transactions({ merchant: "mer_1" })).toBe("/transactions?merchant=mer_1");
+    expect(paths.merchantFunds({ merchant: "a&b" })).toBe("/money/merchant-funds?merchant=a%26b");
+    expect(paths.settlements({ merchant: "mer_1" })).toBe("/money/settlement-history?merchant=mer_1");
+    expect(paths.settlement("stl_1")).toBe("/money/settlement-history?s=stl_1");
+    expect(paths.transactions()).toBe("/transactions");
     expect(paths.confirmApiKey("roll", "key_1")).toBe("/settings?tab=developers&confirm=roll&key=key_1#confirm-key-title");
     expect(paths.confirmApiKey("revoke", "a&b#c")).toBe("/settings?tab=developers&confirm=revoke&key=a%26b%23c#confirm-key-title");
   });
@@ -62,6 +67,10 @@ describe("paths to the SPEC screens", () => {
       paths.transferHistory("m"),
       paths.settings("team"),
       paths.terminals({ merchant: "m" }),
+      paths.transactions({ merchant: "m" }),
+      paths.merchantFunds({ merchant: "m" }),
+      paths.settlements({ merchant: "m" }),
+      paths.settlement("s"),
     ];
     for (const path of built) expect((await pageAt(path.split("?")[0]!)).routeId, path).not.toBe("routes/not-found");
   });

@@ -13,6 +13,7 @@ import { refuse } from "#server/platform/http";
 import { MerchantFields } from "#app/components/merchant-fields";
 import { fieldErrors, formFields, MerchantCreateForm, SENT_FOR_APPROVAL, typedValues, type FieldErrors } from "#app/lib/merchant-forms";
 import { MERCHANT_COLUMNS } from "#server/merchants/merchant-columns";
+import { FormNotice } from "./ui";
 
 export const meta: MetaFunction = () => [{ title: "Add Merchant" }];
 
@@ -63,15 +64,7 @@ export default function AddMerchant() {
       </header>
       <section className="card" aria-labelledby="merchant-form-title">
         <h2 id="merchant-form-title">Merchant details</h2>
-        {errors.form ? (
-          <p className="notice notice--danger notice__message" role="alert">
-            {errors.form}
-          </p>
-        ) : Object.keys(errors).length > 0 ? (
-          <p className="notice notice--danger notice__message" role="alert">
-            Some fields need attention: see the messages under them.
-          </p>
-        ) : null}
+        <FormNotice errors={errors} />
         <Form method="post" className="form" noValidate key={JSON.stringify(result?.values ?? {})}>
           <MerchantFields values={result?.values ?? {}} errors={errors} prefix="merchant" withCode />
           <SendButtons busy={busy} cancelTo="/merchants" />

@@ -17,6 +17,7 @@ import { listSettlementAccounts } from "#server/settlement/settlement-accounts.d
 import type { Tenant } from "#server/tenancy/tenant";
 import { listTerminals } from "#server/merchants/terminals.db";
 import { listTransactions } from "#server/payments/transactions.db";
+import { getMerchantBalances } from "#server/ledger/ledger.db";
 import { refusalMessage, requirePermission, requireTenant } from "#server/guards";
 import { pageNotFound, refuse } from "#server/platform/http";
 import { can } from "#server/permissions";
@@ -25,7 +26,7 @@ import { DataTable } from "#app/components/data-table";
 import { Details } from "#app/components/details";
 import { RecentTransactions } from "#app/components/recent-transactions";
 import { StatusPill } from "#app/components/status-pill";
-import { formatDate, formatPathLike } from "#app/lib/format";
+import { formatAmount, formatDate, formatPathLike } from "#app/lib/format";
 import { typedValues } from "#app/lib/merchant-forms";
 import { paths } from "#app/lib/paths";
 import { statusLabel } from "#app/lib/statuses";
@@ -53,13 +54,15 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const { tenant } = await requireTenant(request, context, "view:merchant");
   const merchant = await loadMerchant(request, tenant, params.merchantId);
   const canViewAccounts = can(tenant.role, "view:settlement_account");
-  const [pointsOfSale, terminals, accounts, transactions, history, pending] = await Promise.all([
+  const canViewBalance = can(tenant.role, "view:balance");
+  const [pointsOfSale, terminals, accounts, transactions, history, pending, balances] = await Promise.all([
     listPointsOfSale(tenant, { merchantId: merchant.id, limit: LIST_LIMIT }),
     listTerminals(tenant, { merchantId: merchant.id, limit: LIST_LIMIT }),
     canViewAccounts ? listSettlementAccounts(tenant, merchant.id) : Promise.resolve([]),
     listTransactions(tenant, { merchantId: merchant.id, limit: RECENT_TRANSACTIONS }),
     listAudit(tenant, { entity: "merchant", entityId: merchant.id, limit: HISTORY_LIMIT }),
     pendingRequestsOfMerchant(tenant, merchant.id),
+    canViewBalance ? getMerchantBalances(tenant, merchant.id) : Promise.resolve(null),
   ]);
   return {
     merchant,
@@ -89,6 +92,14 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
       createdAt: entry.createdAt,
     })),
     pending,
+    balances,
+    // Where the merchant's money is followed further: each link opens its list narrowed to this merchant.
+    moneyLinks: [
+      ...(can(tenant.role, "view:transaction") ? [{ label: "Transactions", href: paths.transactions({ merchant: merchant.id }) }] : []),
+      ...(canViewBalance ? [{ label: "Balance in merchant funds", href: paths.merchantFunds({ merchant: merchant.id }) }] : []),
+      ...(can(tenant.role, "view:settlement") ? [{ label: "Settlements", href: paths.settlements({ merchant: merchant.id }) }] : []),
+      ...(can(tenant.role, "view:transfer") ? [{ label: "Transfer history", href: paths.transferHistory(merchant.id) }] : []),
+    ],
     canRequestMerchant: can(tenant.role, "request:merchant"),
     canRequestAccount: can(tenant.role, "request:settlement_account"),
     canRequestPointOfSale: can(tenant.role, "request:point_of_sale"),
@@ -206,6 +217,28 @@ export default function ManageMerchant() {
         />
       </section>
 
+      <section className="card" aria-labelledby="money-title">
+        <h2 id="money-title">Money</h2>
+        {loaded.balances ? (
+          <Details
+            rows={[
+              ["Available (GHS)", formatAmount(loaded.balances.available)],
+              ["Pending clearance (GHS)", formatAmount(loaded.balances.pending)],
+              ["Held by disputes (GHS)", formatAmount(loaded.balances.held)],
+            ]}
+          />
+        ) : null}
+        <nav aria-label={`Money of ${merchant.name}`}>
+          <ul className="link-row">
+            {loaded.moneyLinks.map((link) => (
+              <li key={link.href}>
+                <Link to={link.href}>{link.label}</Link>
+              </li>
+            ))}
+          </ul>
+        </nav>
+      </section>
+
       <section className="card" aria-labelledby="pos-title">
         <div className="card__header">
           <h2 id="pos-title">Points of sale</h2>
@@ -266,7 +299,10 @@ export default function ManageMerchant() {
       ) : null}
 
       <section className="card" aria-labelledby="transactions-title">
-        <h2 id="transactions-title">Recent transactions</h2>
+        <div className="card__header">
+          <h2 id="transactions-title">Recent transactions</h2>
+          <Link to={paths.transactions({ merchant: merchant.id })}>All transactions of this merchant</Link>
+        </div>
         <RecentTransactions caption="Recent transactions" rows={loaded.transactions} empty="No transactions yet." />
       </section>
 

@@ -1,20 +1,12 @@
 // Small pieces the merchant page's sections share.
 import type { FieldErrors } from "#app/lib/merchant-forms";
+import { ErrorSummary } from "#app/components/form";
 
 /** The form's own refusal, or a pointer to the messages under the fields. */
 export function FormNotice({ errors }: { errors: FieldErrors }) {
-  if (errors.form)
-    return (
-      <p className="notice notice--danger notice__message" role="alert">
-        {errors.form}
-      </p>
-    );
+  if (errors.form) return <ErrorSummary>{errors.form}</ErrorSummary>;
   if (Object.keys(errors).length === 0) return null;
-  return (
-    <p className="notice notice--danger notice__message" role="alert">
-      Some fields need attention: see the messages under them.
-    </p>
-  );
+  return <ErrorSummary>Some fields need attention: see the messages under them.</ErrorSummary>;
 }
 
 /** Which form of the page is open: the one refused just now, else the one the URL asks for. */

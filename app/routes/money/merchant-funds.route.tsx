@@ -37,6 +37,8 @@ const PARAMS = {
   from: v.optional(v.pipe(v.string(), v.maxLength(10))),
   to: v.optional(v.pipe(v.string(), v.maxLength(10))),
   transfer: v.optional(v.pipe(v.string(), v.regex(/^[\w-]{1,64}$/))),
+  // One merchant's funds by its id, as the transactions list filters (a merchant's page links here).
+  merchant: v.optional(v.pipe(v.string(), v.regex(/^[\w-]{1,64}$/))),
 };
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
@@ -44,10 +46,14 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const { filters, page, trail } = listParams(new URL(request.url), PARAMS);
   const period = resolveRange(filters, deps.now(), "30d");
   const query = readMerchantSearch(filters.q);
-  const [result, total] = await Promise.all([
-    numberedPage((after) => listMerchants(tenant, { ...query, after }), trail, page),
-    listMerchants(tenant, { ...query, limit: 1, withTotal: true }).then((counted) => counted.total ?? 0),
-  ]);
+  const only = filters.merchant ? await getMerchant(tenant, filters.merchant) : null;
+  // One merchant is its own page of one (or of none: another business's id has nothing here).
+  const [result, total] = filters.merchant
+    ? [{ rows: only ? [only] : [], number: 1, trail: [] as string[], next: null }, only ? 1 : 0]
+    : await Promise.all([
+        numberedPage((after) => listMerchants(tenant, { ...query, after }), trail, page),
+        listMerchants(tenant, { ...query, limit: 1, withTotal: true }).then((counted) => counted.total ?? 0),
+      ]);
   const funds = await listMerchantFunds(
     tenant,
     result.rows.map((m) => m.id),
@@ -86,6 +92,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     hasNext: result.next !== null,
     total,
     period: { range: period.range, fromDay: period.fromDay, toDay: period.toDay, error: period.error },
+    narrowedTo: filters.merchant ? (only?.name ?? "Unknown merchant") : null,
     canTransfer,
     transfer,
   };
@@ -181,7 +188,7 @@ function refuseOverLimit(event: FormEvent<HTMLFormElement>, limit: AmountLimit) 
 type FundsRow = ReturnType<typeof useLoaderData<typeof loader>>["rows"][number];
 
 export default function MerchantFunds() {
-  const { rows, page, trail, hasNext, total, period, canTransfer, transfer } = useLoaderData<typeof loader>();
+  const { rows, page, trail, hasNext, total, period, narrowedTo, canTransfer, transfer } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const answer = refusalOf(actionData);
   const { search } = useLocation();
@@ -290,6 +297,13 @@ export default function MerchantFunds() {
         </section>
       ) : null}
 
+      {narrowedTo ? (
+        <p className="chips">
+          <Link to={filterHref(params, { merchant: null, transfer: null })} className="chip" aria-label={`Remove the merchant filter: ${narrowedTo}`}>
+            {`${narrowedTo} ×`}
+          </Link>
+        </p>
+      ) : null}
       <ListCount page={page} pageSize={DEFAULT_PAGE_SIZE} shown={rows.length} total={total} noun={total === 1 ? "merchant" : "merchants"} />
       <DataTable caption="Merchant funds" columns={columns} rows={rows} rowKey={(r) => r.id} empty={<h2>No merchants yet</h2>} />
       <Pager page={page} totalPages={Math.max(1, Math.ceil(total / DEFAULT_PAGE_SIZE))} trail={trail} hasNext={hasNext} />

@@ -22,6 +22,7 @@ import { Details } from "#app/components/details";
 import { StatusPill } from "#app/components/status-pill";
 import { statusLabel } from "#app/lib/statuses";
 import { readMerchantSearch } from "#app/lib/merchant-search";
+import { paths } from "#app/lib/paths";
 
 export const meta: MetaFunction = () => [{ title: "Settlement History" }];
 
@@ -30,6 +31,8 @@ const PARAMS = {
   // A merchant's name or code as typed: a list of every merchant would not fit a large business.
   q: searchParam,
   s: v.optional(v.pipe(v.string(), v.regex(/^[\w-]{1,100}$/))),
+  // One merchant's settlements by its id, as the transactions list filters (a merchant's page links here).
+  merchant: v.optional(v.pipe(v.string(), v.regex(/^[\w-]{1,64}$/))),
 };
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
@@ -38,17 +41,13 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const typed = readMerchantSearch(filters.q);
   const merchantQuery = { merchantSearch: typed.search, merchantNumber: typed.number };
   const [result, settlement] = await Promise.all([
-    numberedPage((after) => listSettlements(tenant, { status: filters.status, ...merchantQuery, after }), trail, page),
+    numberedPage((after) => listSettlements(tenant, { status: filters.status, merchantId: filters.merchant, ...merchantQuery, after }), trail, page),
     filters.s ? getSettlement(tenant, filters.s) : Promise.resolve(null),
   ]);
   if (filters.s && !settlement) pageNotFound(request);
   const shown = settlement ? [...result.rows, settlement] : result.rows;
   const [merchantName, accountLabel, covered, attempts] = await Promise.all([
-    namesOf(
-      tenant,
-      "merchant",
-      shown.map((s) => s.merchantId),
-    ),
+    namesOf(tenant, "merchant", [...shown.map((s) => s.merchantId), filters.merchant]),
     namesOf(
       tenant,
       "settlement_account",
@@ -62,6 +61,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       ? {
           ...settlement,
           merchant: merchantName.get(settlement.merchantId) ?? "Unknown merchant",
+          merchantId: settlement.merchantId,
           account: accountLabel.get(settlement.settlementAccountId) ?? "Unknown account",
           transactions: covered.rows.map((t) => ({
             id: t.id,
@@ -87,6 +87,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     trail: result.trail,
     hasNext: result.next !== null,
     detail,
+    // The merchant the list is narrowed to; a merchant of another business has no name and no settlements here.
+    narrowedTo: filters.merchant ? (merchantName.get(filters.merchant) ?? "Unknown merchant") : null,
     canRun: can(tenant.role, "run:settlement"),
   };
 }
@@ -117,7 +119,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 type Row = ReturnType<typeof useLoaderData<typeof loader>>["rows"][number];
 
 export default function SettlementHistory() {
-  const { rows, page, trail, hasNext, detail, canRun } = useLoaderData<typeof loader>();
+  const { rows, page, trail, hasNext, detail, narrowedTo, canRun } = useLoaderData<typeof loader>();
   const { search } = useLocation();
   const params = new URLSearchParams(search);
   const busy = useNavigation().state === "submitting";
@@ -191,12 +193,19 @@ export default function SettlementHistory() {
           },
         ]}
       />
+      {narrowedTo ? (
+        <p className="chips">
+          <Link to={filterHref(params, { merchant: null, s: null })} className="chip" aria-label={`Remove the merchant filter: ${narrowedTo}`}>
+            {`${narrowedTo} ×`}
+          </Link>
+        </p>
+      ) : null}
       <DataTable
         caption="Settlements"
         columns={columns}
         rows={rows}
         rowKey={(s) => s.id}
-        empty={<h2>{params.get("q") || params.get("status") ? "No settlements match" : "No settlements yet"}</h2>}
+        empty={<h2>{params.get("q") || params.get("status") || narrowedTo ? "No settlements match" : "No settlements yet"}</h2>}
       />
       <Pager page={page} totalPages={null} trail={trail} hasNext={hasNext} />
       {detail ? (
@@ -210,7 +219,7 @@ export default function SettlementHistory() {
           <Details
             rows={
               [
-                ["Merchant", detail.merchant],
+                ["Merchant", <Link to={paths.merchant(detail.merchantId)}>{detail.merchant}</Link>],
                 ["Settlement account", networkLabel(detail.account)],
                 ["Period", day(detail.periodStart)],
                 ["Status", statusLabel("settlement", detail.status)],
@@ -241,7 +250,9 @@ export default function SettlementHistory() {
             {detail.transactions.map((t) => (
               <li key={t.id} className="latest__item">
                 <div>
-                  <strong>{t.reference}</strong>
+                  <Link to={paths.payment(t.id)}>
+                    <strong>{t.reference}</strong>
+                  </Link>
                   <span className="cell-sub">{`${paymentMethod(t)} · ${t.payer} · ${formatDate(t.createdAt, "numeric")}`}</span>
                 </div>
                 <div className="latest__amount">{`GHS ${formatAmount(t.amount)}`}</div>

@@ -20,6 +20,7 @@ import { filterHref } from "#app/lib/list-url";
 import { listParams, oneOf } from "#app/lib/list-params";
 import { moneyBack, refundsBy } from "#server/refunds/refunds.db";
 import { MoneyBackFigures } from "#app/components/money-back";
+import { DateInput } from "#app/components/form";
 import { DAY_MS, utcDay } from "#server/platform/time";
 
 export const meta: MetaFunction = () => [{ title: "Reports" }];
@@ -168,10 +169,10 @@ export default function Reports() {
       </nav>
       <ListForm sets={["range", "from", "to"]} className="inline-form range-form" label="Custom period">
         <input type="hidden" name="range" value="custom" />
-        <label>
+        <label htmlFor="period-from">
           From
-          <input
-            type="date"
+          <DateInput
+            id="period-from"
             name="from"
             defaultValue={period.fromDay}
             required
@@ -179,9 +180,9 @@ export default function Reports() {
             aria-describedby={period.error ? "range-error" : undefined}
           />
         </label>
-        <label>
+        <label htmlFor="period-to">
           To
-          <input type="date" name="to" defaultValue={period.toDay} required aria-invalid={period.error ? true : undefined} />
+          <DateInput id="period-to" name="to" defaultValue={period.toDay} required aria-invalid={period.error ? true : undefined} />
         </label>
         <button type="submit" className="button">
           Show period

@@ -3,6 +3,7 @@
 import { Link } from "@remix-run/react";
 import { DataTable, Pager, type Column } from "#app/components/data-table";
 import { ListForm } from "#app/components/list-form";
+import { DateInput } from "#app/components/form";
 import { formatDate } from "#app/lib/format";
 import { paths } from "#app/lib/paths";
 import type { loadAudit } from "./audit.server";
@@ -117,13 +118,13 @@ export function AuditTab({ audit }: { audit: Loaded }) {
           <Choice name="person" label="Person" allLabel="Anyone" value={filter.person} options={choices.people} />
           <Choice name="kind" label="Kind of record" allLabel="Any kind" value={filter.kind} options={asOptions(choices.kinds)} />
           <Choice name="action" label="Action" allLabel="Any action" value={filter.action} options={asOptions(choices.actions)} />
-          <label className="list-toolbar__filter">
+          <label className="list-toolbar__filter" htmlFor="audit-from">
             <span>From</span>
-            <input type="date" name="from" defaultValue={filter.from} />
+            <DateInput id="audit-from" name="from" defaultValue={filter.from} />
           </label>
-          <label className="list-toolbar__filter">
+          <label className="list-toolbar__filter" htmlFor="audit-to">
             <span>To</span>
-            <input type="date" name="to" defaultValue={filter.to} />
+            <DateInput id="audit-to" name="to" defaultValue={filter.to} />
           </label>
           <button type="submit" className="button">
             Apply

@@ -6,11 +6,11 @@ import { archivedMonthPages } from "#server/archive/read";
 import { asTransaction, isMonth } from "#server/archive/format";
 import { csvResponse } from "#server/platform/csv";
 import { findArchiveMonth } from "#server/archive/archive.db";
-import { namesOf } from "#server/lists/names.db";
 import { MAX_PAGE_SIZE } from "#server/lists/page";
 import { requireTenant } from "#server/guards";
 import { notFound } from "#server/platform/http";
 import { TRANSACTION_CSV_COLUMNS } from "#app/lib/transactions-csv";
+import { namedCsvRows } from "#app/lib/transactions-csv.server";
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const { tenant } = await requireTenant(request, context, "export:transaction");
@@ -20,11 +20,12 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   if (!archived || !pages) return notFound(request);
   return csvResponse(`transactions-${month}-archived.csv`, TRANSACTION_CSV_COLUMNS, async (after) => {
     const page = await pages(after);
-    const names = await namesOf(
-      tenant,
-      "merchant",
-      page.rows.map((line) => line.t.merchant_id),
-    );
-    return { ...page, rows: page.rows.map((line) => ({ ...asTransaction(line.t), merchant: names.get(line.t.merchant_id) ?? line.t.merchant_id })) };
+    return {
+      ...page,
+      rows: await namedCsvRows(
+        tenant,
+        page.rows.map((line) => asTransaction(line.t)),
+      ),
+    };
   });
 }

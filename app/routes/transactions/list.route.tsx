@@ -7,8 +7,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Link, useLoaderData, useLocation } from "@remix-run/react";
 import * as v from "valibot";
-import { listTransactionEntries } from "#server/ledger/ledger.db";
-import { listPaymentRefunds, refundTotalsOf } from "#server/refunds/refunds.db";
+import { refundTotalsOf } from "#server/refunds/refunds.db";
 import { namesOf } from "#server/lists/names.db";
 import { DEFAULT_PAGE_SIZE, numberedPage } from "#server/lists/page";
 import { keptTransactionTotals } from "#server/reports/closed-days.db";
@@ -26,14 +25,16 @@ import { listParams, oneOf, searchParam } from "#app/lib/list-params";
 import { merchantChoices } from "#app/lib/merchant-choices.server";
 import { MERCHANT_FINDER_PARAM } from "#app/lib/merchant-search";
 import { readTransactionSearch } from "#app/lib/transaction-search";
-import { ACCOUNT_LABEL, NETWORKS, TRANSACTION_STATUSES, payerOf } from "#app/lib/transactions-view";
+import { NETWORKS, TRANSACTION_STATUSES, payerOf } from "#app/lib/transactions-view";
 import { statusLabel } from "#app/lib/statuses";
 import { transactionColumns } from "#app/components/columns/transactions";
 import { PaymentDetailPanel } from "#app/components/payment-detail";
 import { ArchivedInPeriod, ArchivedMonths, ArchivedPayment } from "#app/components/archived-months";
 import { archiveLookup } from "#app/lib/transactions-archive.server";
 import { PaymentTotals } from "#app/components/payment-totals";
+import { paymentDetailOf } from "./payment-detail.server";
 import { MerchantFinder } from "#app/components/merchant-finder";
+import { DateInput } from "#app/components/form";
 
 export const meta: MetaFunction = () => [{ title: "Transactions" }];
 
@@ -75,15 +76,15 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const { filter, filters, period, page, trail } = transactionFilter(url, deps.now());
   const selected = Number(url.searchParams.get("tx"));
-  const [result, totals, merchants, detail] = await Promise.all([
+  const [result, totals, merchants, selectedPayment] = await Promise.all([
     numberedPage((after) => listTransactions(tenant, { ...filter, after }), trail, page),
     keptTransactionTotals(tenant, filter, deps.now()),
     merchantChoices(tenant, { typed: url.searchParams.get(MERCHANT_FINDER_PARAM), selected: filters.merchant }),
     Number.isSafeInteger(selected) && selected > 0
-      ? Promise.all([getTransaction(tenant, selected), listTransactionEntries(tenant, selected), listPaymentRefunds(tenant, selected)])
+      ? getTransaction(tenant, selected).then(async (row) => (row ? { row, more: await paymentDetailOf(tenant, row) } : null))
       : Promise.resolve(null),
   ]);
-  const detailRow = detail?.[0] ?? null;
+  const detailRow = selectedPayment?.row ?? null;
   // A payment of another business (or none at all) behind ?tx= is the SPEC's page-level 404.
   if (url.searchParams.has("tx") && !detailRow) pageNotFound(request);
   // An exact reference the list does not have may be in an archived month.
@@ -131,31 +132,14 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       pos: filters.pos ?? null,
       terminal: filters.terminal ?? null,
     },
-    detail: detailRow
-      ? {
-          ...view(detailRow),
-          failureReason: detailRow.failureReason,
-          reversalReason: detailRow.reversalReason,
-          reversedAt: detailRow.reversedAt,
-          entries: detail![1].map((e) => ({
-            id: e.id,
-            account: ACCOUNT_LABEL[e.kind] ?? e.kind,
-            amount: e.amount,
-            memo: e.memo,
-            postedAt: e.postedAt,
-          })),
-          refunds: detail![2].map((r) => ({
-            id: r.id,
-            amount: r.amount,
-            reason: r.reason,
-            status: r.status,
-            createdAt: r.createdAt,
-            completedAt: r.completedAt,
-            failureReason: r.failureReason,
-          })),
-          refundHref: can(tenant.role, "request:refund") && detailRow.status === "successful" && left > 0 ? paths.refundPayment(detailRow.id) : null,
-        }
-      : null,
+    detail:
+      detailRow && selectedPayment
+        ? {
+            ...view(detailRow),
+            ...selectedPayment.more,
+            refundHref: can(tenant.role, "request:refund") && detailRow.status === "successful" && left > 0 ? paths.refundPayment(detailRow.id) : null,
+          }
+        : null,
     canExport: can(tenant.role, "export:transaction"),
     archivedMonths: archive.months,
     archivedInPeriod: archive.inPeriod,
@@ -231,10 +215,10 @@ export default function Transactions() {
       </nav>
       <ListForm sets={["range", "from", "to", "tx"]} className="inline-form range-form" label="Custom period">
         <input type="hidden" name="range" value="custom" />
-        <label>
+        <label htmlFor="period-from">
           From
-          <input
-            type="date"
+          <DateInput
+            id="period-from"
             name="from"
             defaultValue={data.period.fromDay}
             required
@@ -242,9 +226,9 @@ export default function Transactions() {
             aria-describedby={data.period.error ? "range-error" : undefined}
           />
         </label>
-        <label>
+        <label htmlFor="period-to">
           To
-          <input type="date" name="to" defaultValue={data.period.toDay} required aria-invalid={data.period.error ? true : undefined} />
+          <DateInput id="period-to" name="to" defaultValue={data.period.toDay} required aria-invalid={data.period.error ? true : undefined} />
         </label>
         <button type="submit" className="button">
           Show period

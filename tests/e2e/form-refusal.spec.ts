@@ -1,0 +1,49 @@
+// After a send the server refuses (400 with messages), focus is on the error summary, or the first field in error, and
+// it is on screen: one behaviour of every form (app/components/form.tsx), checked on two forms at 390 px and 1280 px.
+import type { Page } from "@playwright/test";
+import { expect, hydrated, test } from "./fixtures";
+
+/** The focused element's text and whether it is inside the viewport. */
+async function focused(page: Page) {
+  return page.evaluate(() => {
+    const element = document.activeElement as HTMLElement | null;
+    if (!element || element === document.body) return null;
+    const box = element.getBoundingClientRect();
+    return {
+      summary: element.hasAttribute("data-error-summary") || element.classList.contains("notice--danger"),
+      invalid: element.getAttribute("aria-invalid") === "true",
+      text: element.textContent ?? "",
+      inView: box.top >= 0 && box.bottom <= window.innerHeight && box.height > 0,
+    };
+  });
+}
+
+for (const width of [390, 1280]) {
+  test(`a refused new merchant takes focus to the error summary, on screen (${width} px)`, async ({ page }) => {
+    await page.setViewportSize({ width, height: 800 });
+    await page.goto("/merchants/add-merchant");
+    await hydrated(page);
+    // The send button is at the bottom of a long form: the summary is off screen when it is pressed.
+    await page.getByRole("button", { name: "Send for approval" }).click();
+    await expect(page.getByRole("alert").filter({ hasText: "Some fields need attention" })).toBeVisible();
+    await expect.poll(() => focused(page)).toMatchObject({ summary: true, inView: true });
+  });
+}
+
+test("a refused terminal action takes focus to the first field in error, on screen (390 px)", async ({ page, portal }) => {
+  await page.setViewportSize({ width: 390, height: 700 });
+  const terminal = await (
+    await portal.db()
+  )
+    .prepare("SELECT id FROM terminals WHERE business_id = 'bus_kumasi_fresh_foods' AND status = 'active' ORDER BY serial LIMIT 1")
+    .first<{ id: string }>();
+  await page.goto(`/pos-terminals/device-details/${terminal!.id}`);
+  await hydrated(page);
+  const block = page.locator("form").filter({ has: page.getByRole("button", { name: "Block terminal" }) });
+  // The browser's own check would stop an empty reason before it is sent: a reason of spaces reaches the server.
+  await block.getByLabel("Reason").fill("   ");
+  await block.getByRole("button", { name: "Block terminal" }).click();
+  await expect.poll(() => focused(page)).toMatchObject({ inView: true });
+  const now = await focused(page);
+  expect(now!.summary || now!.invalid).toBe(true);
+});
