@@ -4,7 +4,7 @@ import { NAVIGATION, isCurrentSection, isNavGroup, type NavItem } from "../lib/n
 import { APP_NAME } from "../lib/page";
 import { BusinessSwitcher, UserMenu } from "./account-menu";
 import { AlertRegion, ResponseModal } from "./notifications";
-import { FirstPrefetch } from "./prefetch";
+import { FirstPrefetch, PrefetchPage, usePrefetchIntent } from "./prefetch";
 import { useRootData } from "../lib/root-data";
 
 /**
@@ -60,18 +60,21 @@ function PendingBadge({ to }: { to: string }) {
 function NavLinkItem({ item, onNavigate }: { item: NavItem; onNavigate: () => void }) {
   const { pathname } = useLocation();
   const current = isCurrentSection(item.to, pathname);
+  // Not Remix's prefetch="intent": its prefetch reloads the page when the section's code cannot load (decision 037).
+  const intent = usePrefetchIntent();
   return (
     <li>
       <NavLink
         to={item.to}
-        prefetch="intent"
         className={current ? "nav__link nav__link--current" : "nav__link"}
         aria-current={current ? "page" : undefined}
         onClick={onNavigate}
+        {...intent.handlers}
       >
         {item.label}
         <PendingBadge to={item.to} />
       </NavLink>
+      {intent.show ? <PrefetchPage page={item.to} /> : null}
     </li>
   );
 }
