@@ -2,6 +2,7 @@ import { vitePlugin as remix } from "@remix-run/dev";
 import { defineConfig } from "vite";
 import { resolveBuildId, writeBuildIdFile } from "./scripts/build-id";
 import { importAliases } from "./scripts/lib/import-aliases";
+import { routeModuleLoading } from "./scripts/route-module-loading";
 import { serverCodeBoundary } from "./scripts/server-code-boundary";
 
 declare module "@remix-run/cloudflare" {
@@ -35,5 +36,7 @@ export default defineConfig({
     }),
     // Fails the client build when code from functions/ would ship to the browser (decision 014).
     serverCodeBoundary(),
+    // A page's code that cannot load offline fails the navigation instead of reloading the document (decision 038).
+    routeModuleLoading(),
   ],
 });

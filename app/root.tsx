@@ -1,5 +1,17 @@
 import type { LinksFunction, MetaFunction } from "@remix-run/cloudflare";
-import { Link, Links, Meta, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse, useLocation, useMatches, useRouteError } from "@remix-run/react";
+import {
+  Link,
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  isRouteErrorResponse,
+  useLocation,
+  useMatches,
+  useNavigate,
+  useRouteError,
+} from "@remix-run/react";
 import { useEffect, useState, type ReactNode } from "react";
 import { Analytics, track } from "./components/analytics";
 import { BuildUpdateCheck } from "./components/build-update";
@@ -7,6 +19,7 @@ import { useDocumentInfo } from "./components/document-context";
 import { newClientErrorId, takeServerErrorId } from "./components/error-id";
 import { NotificationRules } from "./components/notifications";
 import { RefusalFocus } from "./components/form";
+import { someRouteCodeUnreachable } from "./components/route-code";
 import { isNetworkFailure } from "./components/submission";
 import { DefaultLayout, StandardLayout } from "./components/shell";
 import { uncaughtExceptionInput } from "./lib/analytics";
@@ -27,6 +40,8 @@ export const links: LinksFunction = () => [
 // A page's own `meta` replaces this one; on an error this one decides, because the root boundary shows it.
 export const meta: MetaFunction = ({ error }) => {
   if (error) return [{ title: isNotFound(error) ? NOT_FOUND_TITLE : SERVER_ERROR_TITLE }];
+  // Every page has a title of its own; only one whose code never arrived shows this, as "No connection" (HydrateFallback).
+  if (someRouteCodeUnreachable()) return [{ title: SERVER_ERROR_TITLE }];
   return [{ title: APP_NAME }];
 };
 
@@ -62,6 +77,16 @@ export function Layout({ children }: { children: ReactNode }) {
 
 export default function App() {
   return <Outlet />;
+}
+
+/**
+ * React Router renders the root's fallback in place of the page while a matched route's code is not loaded. No page
+ * here loads data in the browser as it hydrates (no clientLoader), so after hydration that happens only when the
+ * code never arrived: its data came, the connection dropped before the code, and Remix's single fetch kept the data
+ * and dropped the code's failure (app/components/route-code.ts).
+ */
+export function HydrateFallback() {
+  return someRouteCodeUnreachable() ? <ConnectionLost /> : null;
 }
 
 /** The error id on the page: the failing request's, or one made in the browser. */
@@ -123,20 +148,29 @@ function AccessDenied({ message }: { message: string | null }) {
 }
 
 /**
- * A page whose data never arrived (a link followed with no connection): not the
- * server's fault, so no 500 and no error id, and nothing to report. Trying again
- * loads the page it was going to.
+ * A page whose data or code never arrived (a link followed with no connection): not
+ * the server's fault, so no 500 and no error id, and nothing to report. The shell
+ * stays. When the browser is back online the page it was going to loads by itself;
+ * Try again does the same in the page, so a click while still offline shows this
+ * again rather than the browser's own error page.
  */
 function ConnectionLost() {
-  const { pathname, search } = useLocation();
+  const { pathname, search, hash } = useLocation();
+  const navigate = useNavigate();
+  const here = pathname + search + hash;
+  useEffect(() => {
+    const retry = () => navigate(here, { replace: true });
+    window.addEventListener("online", retry);
+    return () => window.removeEventListener("online", retry);
+  }, [navigate, here]);
   return (
     <section className="error-page" aria-labelledby="error-title">
       <h1 id="error-title">No connection</h1>
       <p data-testid="error-message">{DEFAULT_ERROR_MESSAGE}</p>
-      <p>The page could not be loaded.</p>
-      <a className="button button--primary" href={pathname + search}>
+      <p>The page could not be loaded. It will load by itself when the connection is back.</p>
+      <Link className="button button--primary" to={here} replace>
         Try again
-      </a>
+      </Link>
     </section>
   );
 }

@@ -4,7 +4,7 @@ import { NAVIGATION, isCurrentSection, isNavGroup, type NavItem } from "../lib/n
 import { APP_NAME } from "../lib/page";
 import { BusinessSwitcher, UserMenu } from "./account-menu";
 import { AlertRegion, ResponseModal } from "./notifications";
-import { FirstPrefetch } from "./prefetch";
+import { FirstPrefetch, PrefetchPage, usePrefetchIntent } from "./prefetch";
 import { useRootData } from "../lib/root-data";
 import { WAITING_FOR_ME } from "../lib/approvals";
 
@@ -64,18 +64,21 @@ function NavLinkItem({ item, onNavigate }: { item: NavItem; onNavigate: () => vo
   // With requests waiting for this person, Approvals opens on them.
   const waiting = useRootData()?.identity?.approvalsWaiting;
   const to = item.to === "/approvals" && waiting ? WAITING_FOR_ME : item.to;
+  // Not Remix's prefetch="intent": its prefetch reloads the page when the section's code cannot load (decision 038).
+  const intent = usePrefetchIntent();
   return (
     <li>
       <NavLink
         to={to}
-        prefetch="intent"
         className={current ? "nav__link nav__link--current" : "nav__link"}
         aria-current={current ? "page" : undefined}
         onClick={onNavigate}
+        {...intent.handlers}
       >
         {item.label}
         <PendingBadge to={item.to} />
       </NavLink>
+      {intent.show ? <PrefetchPage page={to} /> : null}
     </li>
   );
 }

@@ -10,7 +10,10 @@
 // Every route with a form exports `clientAction` and `shouldRevalidate` from
 // here (the root exports `shouldRevalidate` too), so there is one way to do it.
 import type { ClientActionFunctionArgs, ShouldRevalidateFunction } from "@remix-run/react";
+import { isNetworkFailure } from "../lib/errors";
 import { notifications } from "./notifications";
+
+export { isNetworkFailure };
 
 /** The hidden field's name; the Worker reads the same (functions/platform/submitted-once.ts). */
 export const SUBMISSION_FIELD = "submission";
@@ -37,18 +40,6 @@ export class ConnectionLost extends Error {
 
 export function isConnectionLost(value: unknown): value is ConnectionLostResult {
   return typeof value === "object" && value !== null && (value as Partial<ConnectionLostResult>).connectionLost === true;
-}
-
-/** What browsers say when fetch got no answer: Chromium, Firefox, Safari, and Node's fetch. */
-const NO_ANSWER = /^(Failed to fetch|NetworkError when attempting to fetch resource\.?|Load failed|Network request failed|fetch failed)$/;
-
-/**
- * Whether fetch got no answer at all (offline, reset, DNS): a TypeError with the
- * browser's words for it. A server error is an answer, and a TypeError from a
- * bug in the page ("Cannot read properties of undefined") is not this.
- */
-export function isNetworkFailure(error: unknown): boolean {
-  return error instanceof TypeError && NO_ANSWER.test(error.message);
 }
 
 interface Send {

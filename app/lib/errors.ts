@@ -25,3 +25,15 @@ export function errorMessage(error: unknown, fallback?: string): string | undefi
     (isEmpty(fallback) || fallback.trim() === "" ? undefined : fallback)
   );
 }
+
+/** What browsers say when fetch got no answer: Chromium, Firefox, Safari, and Node's fetch. */
+const NO_ANSWER = /^(Failed to fetch|NetworkError when attempting to fetch resource\.?|Load failed|Network request failed|fetch failed)$/;
+
+/**
+ * Whether fetch got no answer at all (offline, reset, DNS): a TypeError with the
+ * browser's words for it. A server error is an answer, and a TypeError from a
+ * bug in the page ("Cannot read properties of undefined") is not this.
+ */
+export function isNetworkFailure(error: unknown): boolean {
+  return error instanceof TypeError && NO_ANSWER.test(error.message);
+}

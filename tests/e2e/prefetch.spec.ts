@@ -53,6 +53,16 @@ test("from a section, that section's next pages; the page itself is not fetched 
   await expect.poll(() => [...requests].sort()).toEqual(["/_root.data", "/pos-terminals.data", "/transactions.data"]);
 });
 
+test("a section hovered in the navigation is prefetched, its code and its data", async ({ page }) => {
+  const requests = watchDataRequests(page);
+  await openPaused(page, "/");
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Reports" }).hover();
+  // A hover counts as intent after a tenth of a second, as Remix's prefetch="intent".
+  await page.clock.runFor(100);
+  await expect.poll(() => requests).toEqual(["/reports.data"]);
+  await expect(page.locator(".nav link[rel=modulepreload]").first()).toHaveAttribute("href", /reports\.route/);
+});
+
 for (const [label, connection] of [
   ["the person asked to save data", { saveData: true, effectiveType: "4g" }],
   ["the connection is 2g", { saveData: false, effectiveType: "2g" }],
