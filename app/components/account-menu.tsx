@@ -58,13 +58,13 @@ export function BusinessSwitcher() {
   const others = businesses.filter((choice) => choice.id !== business.businessId);
   const current = (
     <span className="business-name">
-      <strong>{business.businessName}</strong>
+      <strong>{business.businessName}</strong>{" "}
       <span className="business-name__role">{business.accessLevel}</span>
     </span>
   );
   if (others.length === 0) return <div className="business-switcher business-switcher--single">{current}</div>;
   return (
-    <Menu className="business-switcher" label={`Business: ${business.businessName}. Switch business`} summary={current}>
+    <Menu className="business-switcher" label={`Business: ${business.businessName}, ${business.accessLevel}. Switch business`} summary={current}>
       <p className="menu__heading">Switch business</p>
       <Form method="post" action="/select-business">
         <ul className="menu__list">
@@ -92,9 +92,9 @@ export function UserMenu() {
       label={`Signed in as ${user.employeeName}. Account menu`}
       summary={
         <>
-          <span className="avatar" aria-hidden="true">
-            {initials(user.employeeName)}
-          </span>
+          {/* The initials are drawn by CSS: the menu's name is the person's name, and the letters beside it would make
+              the visible text differ from it (WCAG 2.5.3, label in name). */}
+          <span className="avatar" aria-hidden="true" data-initials={initials(user.employeeName)} />
           <span className="user-menu__name">{user.employeeName}</span>
         </>
       }

@@ -14,7 +14,7 @@ test.describe("as Ama Mensah, who works for two businesses", () => {
     await page.goto("/settings");
     await hydrated(page);
     const topbar = page.getByRole("banner");
-    const switcher = topbar.getByLabel("Business: Kumasi Fresh Foods. Switch business");
+    const switcher = topbar.getByLabel("Business: Kumasi Fresh Foods, Super Administrator. Switch business");
     await expect(switcher).toContainText("Kumasi Fresh Foods");
     await expect(switcher).toContainText("Super Administrator");
     await topbar.getByLabel("Signed in as Ama Mensah. Account menu").click();
@@ -25,7 +25,7 @@ test.describe("as Ama Mensah, who works for two businesses", () => {
     await switcher.click();
     await topbar.getByRole("button", { name: /Accra Mobile Pay\s*Administrator/ }).click();
     // The switch lands on the dashboard of the other business.
-    await expect(topbar.getByLabel("Business: Accra Mobile Pay. Switch business")).toBeVisible();
+    await expect(topbar.getByLabel("Business: Accra Mobile Pay, Administrator. Switch business")).toBeVisible();
     await expect(page).toHaveURL(/\/$/);
     await page.goto("/settings?tab=business");
     await expect(page.getByRole("region", { name: "Business profile" })).toContainText("Accra Mobile Pay");

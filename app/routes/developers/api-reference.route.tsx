@@ -137,7 +137,8 @@ export default function DevelopersApi() {
           {section.title === "Webhooks" ? (
             <>
               <p>Checking a call&apos;s signature in Node.js:</p>
-              <pre className="api-code">
+              {/* A long line scrolls sideways: a keyboard reaches it too. */}
+              <pre className="api-code" tabIndex={0} role="region" aria-label="Checking a signature in Node.js">
                 <code>{VERIFY_EXAMPLE}</code>
               </pre>
             </>
@@ -192,7 +193,7 @@ export default function DevelopersApi() {
           ) : null}
           <div className="api-body">
             <h3>Example</h3>
-            <pre className="api-code">
+            <pre className="api-code" tabIndex={0} role="region" aria-label={`Example: ${endpoint.summary}`}>
               <code>{endpoint.curl}</code>
             </pre>
           </div>
