@@ -73,11 +73,11 @@ export function DataTable<Row>({
   const wrap = useFitToCard(rows);
   if (rows.length === 0) return <div className="empty-state">{empty}</div>;
   // Before the script lays the table out it may scroll sideways: focusable and named, a keyboard can scroll it.
-  // Its name is not the caption alone, which is often the name of the section around it too.
+  // A group, not a region: a landmark per list would crowd the page's own sections, often named as the caption is.
   return (
     // A region that scrolls must take focus, or a keyboard cannot scroll it (axe: scrollable-region-focusable).
     // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex
-    <div className="table-wrap" aria-busy={busy} ref={wrap} role="region" aria-label={`${caption} (table)`} tabIndex={0}>
+    <div className="table-wrap" aria-busy={busy} ref={wrap} role="group" aria-label={caption} tabIndex={0}>
       <table className="data-table">
         <caption className="visually-hidden">{caption}</caption>
         <thead>
