@@ -1,9 +1,10 @@
 // One table for every list: columns are per-entity definitions, rows come from
 // the loader, and search, filters, sort and page live in the URL (GET forms and
 // links, so lists work before the script loads). At 980 px and below each row
-// is a card with its labels.
+// is a card with its labels; wider, a table with more columns than its card
+// holds lays each row out as a grid of labelled values instead of scrolling.
 import { Link, useLocation, useNavigation } from "@remix-run/react";
-import type { ReactNode } from "react";
+import { useEffect, useLayoutEffect, useRef, type ReactNode } from "react";
 import { formatCount } from "../lib/format";
 import { filterHref, pageHref } from "../lib/list-url";
 import { ListForm } from "./list-form";
@@ -15,6 +16,43 @@ export interface Column<Row> {
   cell: (row: Row) => ReactNode;
   /** Numbers and amounts line up on the right. */
   numeric?: boolean;
+  /** The row's main action: kept in sight at the right edge while the table scrolls (before the script has laid it out). */
+  action?: boolean;
+}
+
+function cellClass<Row>(column: Column<Row>): string | undefined {
+  return [column.numeric ? "num" : "", column.action ? "action" : ""].filter(Boolean).join(" ") || undefined;
+}
+
+// The server has no layout to measure; React 18 warns about useLayoutEffect there.
+const useMeasureEffect = typeof document === "undefined" ? useEffect : useLayoutEffect;
+
+/**
+ * Lays the table out as a table when its columns fit the card, as rows of labelled
+ * values when they do not. Measured (not guessed from a breakpoint) because how
+ * wide a list needs to be depends on its columns and on the data in them. The
+ * choice is an attribute React does not render, so a re-render keeps it.
+ */
+function useFitToCard(rows: unknown) {
+  const wrap = useRef<HTMLDivElement>(null);
+  useMeasureEffect(() => {
+    const element = wrap.current;
+    if (!element) return;
+    let width = -1;
+    const fit = () => {
+      if (element.clientWidth === width) return;
+      width = element.clientWidth;
+      delete element.dataset.fit;
+      if (element.scrollWidth > element.clientWidth + 1) element.dataset.fit = "rows";
+      // A frame with nothing to scroll needs no stop in the tab order.
+      element.tabIndex = element.scrollWidth > element.clientWidth + 1 ? 0 : -1;
+    };
+    fit();
+    const observer = new ResizeObserver(fit);
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, [rows]);
+  return wrap;
 }
 
 export function DataTable<Row>({
@@ -32,15 +70,20 @@ export function DataTable<Row>({
   empty: ReactNode;
 }) {
   const busy = useNavigation().state === "loading";
+  const wrap = useFitToCard(rows);
   if (rows.length === 0) return <div className="empty-state">{empty}</div>;
+  // Before the script lays the table out it may scroll sideways: focusable and named, a keyboard can scroll it.
+  // A group, not a region: a landmark per list would crowd the page's own sections, often named as the caption is.
   return (
-    <div className="table-wrap" aria-busy={busy}>
+    // A region that scrolls must take focus, or a keyboard cannot scroll it (axe: scrollable-region-focusable).
+    // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex
+    <div className="table-wrap" aria-busy={busy} ref={wrap} role="group" aria-label={caption} tabIndex={0}>
       <table className="data-table">
         <caption className="visually-hidden">{caption}</caption>
         <thead>
           <tr>
             {columns.map((column) => (
-              <th key={column.id} scope="col" className={column.numeric ? "num" : undefined}>
+              <th key={column.id} scope="col" className={cellClass(column)}>
                 {column.header}
               </th>
             ))}
@@ -50,7 +93,7 @@ export function DataTable<Row>({
           {rows.map((row) => (
             <tr key={rowKey(row)}>
               {columns.map((column) => (
-                <td key={column.id} data-label={column.header} className={column.numeric ? "num" : undefined}>
+                <td key={column.id} data-label={column.header} className={cellClass(column)}>
                   {column.cell(row)}
                 </td>
               ))}
@@ -99,7 +142,8 @@ export function ListToolbar({
 }) {
   const { search } = useLocation();
   const params = new URLSearchParams(search);
-  const filtered = filters.some((filter) => params.get(filter.name)) || Boolean(params.get("q"));
+  const active = filters.filter((filter) => params.get(filter.name)).length;
+  const filtered = active > 0 || Boolean(params.get("q"));
   const defaultSort = sort?.options[0]?.value;
   const narrowing = ["q", ...filters.map((filter) => filter.name)];
   const cleared = Object.fromEntries([...narrowing, ...alsoDrops].map((name) => [name, null]));
@@ -118,30 +162,48 @@ export function ListToolbar({
             <input type="search" name="q" defaultValue={params.get("q") ?? ""} placeholder={searchPlaceholder ?? searchLabel} />
           </label>
         ) : null}
-        {filters.map((filter) => (
-          <label key={filter.name} className="list-toolbar__filter">
-            <span>{filter.label}</span>
-            <select name={filter.name} defaultValue={params.get(filter.name) ?? ""}>
-              <option value="">{filter.allLabel}</option>
-              {filter.options.map((option) => (
-                <option key={option.value} value={option.value}>
-                  {option.label}
-                </option>
+        {filters.length > 0 || sort ? (
+          // On a phone the selects fold behind one button (a disclosure, so it opens without the script); wider, the stylesheet shows them in line.
+          <details className="list-toolbar__more">
+            <summary className="button">
+              Filters
+              {active > 0 ? (
+                <>
+                  <span className="tabs__count" aria-hidden="true">
+                    {active}
+                  </span>
+                  <span className="visually-hidden">{`, ${active} on`}</span>
+                </>
+              ) : null}
+            </summary>
+            <div className="list-toolbar__filters">
+              {filters.map((filter) => (
+                <label key={filter.name} className="list-toolbar__filter">
+                  <span>{filter.label}</span>
+                  <select name={filter.name} defaultValue={params.get(filter.name) ?? ""}>
+                    <option value="">{filter.allLabel}</option>
+                    {filter.options.map((option) => (
+                      <option key={option.value} value={option.value}>
+                        {option.label}
+                      </option>
+                    ))}
+                  </select>
+                </label>
               ))}
-            </select>
-          </label>
-        ))}
-        {sort ? (
-          <label className="list-toolbar__filter">
-            <span>Sort</span>
-            <select name="sort" defaultValue={params.get("sort") ?? defaultSort}>
-              {sort.options.map((option) => (
-                <option key={option.value} value={option.value}>
-                  {option.label}
-                </option>
-              ))}
-            </select>
-          </label>
+              {sort ? (
+                <label className="list-toolbar__filter">
+                  <span>Sort</span>
+                  <select name="sort" defaultValue={params.get("sort") ?? defaultSort}>
+                    {sort.options.map((option) => (
+                      <option key={option.value} value={option.value}>
+                        {option.label}
+                      </option>
+                    ))}
+                  </select>
+                </label>
+              ) : null}
+            </div>
+          </details>
         ) : null}
         <button type="submit" className="button">
           Apply

@@ -127,6 +127,31 @@ export default function Dashboard() {
         <p className="page__lead">{identity ? `${identity.business.businessName} at a glance.` : "At a glance."}</p>
       </header>
 
+      {/* What needs someone comes before the figures: on a phone it would otherwise sit a screen or two down. */}
+      <section className="attention" aria-label="Waiting for you">
+        {identity?.approvalsWaiting !== null && identity?.approvalsWaiting !== undefined ? (
+          <Link to={WAITING_FOR_ME} className="attention__item" data-testid="dashboard-pending">
+            <strong>{formatCount(identity.approvalsWaiting)}</strong>
+            <span>{identity.approvalsWaiting === 1 ? "request waits for your decision" : "requests wait for your decision"}</span>
+          </Link>
+        ) : null}
+        <Link to="/money/settlement-history" className="attention__item" data-testid="dashboard-awaiting">
+          <strong>{`GHS ${formatAmount(figures.awaiting.clearedUnsettled)}`}</strong>
+          <span>{`cleared, awaiting settlement (GHS ${formatAmount(figures.awaiting.pendingClearance)} still clearing)`}</span>
+        </Link>
+        {silent !== null ? (
+          <Link
+            to="/pos-terminals?silent=1"
+            className={silent > 0 ? "attention__item attention__item--warn" : "attention__item"}
+            data-testid="dashboard-silent"
+          >
+            <strong>{formatCount(silent)}</strong>
+            <span>{silent === 1 ? "terminal silent for 24 hours" : "terminals silent for 24 hours"}</span>
+          </Link>
+        ) : null}
+        {disputes ? <DisputesNeedingResponse {...disputes} /> : null}
+      </section>
+
       <section className="figures" aria-label="Key figures">
         <Figure
           testId="today-value"
@@ -165,30 +190,6 @@ export default function Dashboard() {
           <strong className="figure__value">{successRate(last30)}</strong>
           <span className="figure__change">{`${formatCount(last30.attempts)} attempts`}</span>
         </div>
-      </section>
-
-      <section className="attention" aria-label="Waiting for you">
-        {identity?.approvalsWaiting !== null && identity?.approvalsWaiting !== undefined ? (
-          <Link to={WAITING_FOR_ME} className="attention__item" data-testid="dashboard-pending">
-            <strong>{formatCount(identity.approvalsWaiting)}</strong>
-            <span>{identity.approvalsWaiting === 1 ? "request waits for your decision" : "requests wait for your decision"}</span>
-          </Link>
-        ) : null}
-        <Link to="/money/settlement-history" className="attention__item" data-testid="dashboard-awaiting">
-          <strong>{`GHS ${formatAmount(figures.awaiting.clearedUnsettled)}`}</strong>
-          <span>{`cleared, awaiting settlement (GHS ${formatAmount(figures.awaiting.pendingClearance)} still clearing)`}</span>
-        </Link>
-        {silent !== null ? (
-          <Link
-            to="/pos-terminals?silent=1"
-            className={silent > 0 ? "attention__item attention__item--warn" : "attention__item"}
-            data-testid="dashboard-silent"
-          >
-            <strong>{formatCount(silent)}</strong>
-            <span>{silent === 1 ? "terminal silent for 24 hours" : "terminals silent for 24 hours"}</span>
-          </Link>
-        ) : null}
-        {disputes ? <DisputesNeedingResponse {...disputes} /> : null}
       </section>
 
       <MoneyBackFigures back={back} label="Money going back in the last 30 days" />

@@ -23,6 +23,7 @@ import { pageNotFound, refuse } from "#server/platform/http";
 import { can } from "#server/permissions";
 import { terminalColumns } from "#app/components/columns/terminals";
 import { DataTable } from "#app/components/data-table";
+import { OnThisPage } from "#app/components/on-this-page";
 import { Details } from "#app/components/details";
 import { RecentTransactions } from "#app/components/recent-transactions";
 import { StatusPill } from "#app/components/status-pill";
@@ -174,6 +175,18 @@ export default function ManageMerchant() {
           </div>
         ) : null}
       </header>
+
+      <OnThisPage
+        sections={[
+          { id: "overview-title", label: "Overview" },
+          { id: "money-title", label: "Money" },
+          { id: "pos-title", label: "Points of sale" },
+          { id: "terminals-title", label: "POS terminals" },
+          ...(canViewAccounts ? [{ id: "accounts-title", label: "Settlement accounts" }] : []),
+          { id: "transactions-title", label: "Recent transactions" },
+          { id: "history-title", label: "Change history" },
+        ]}
+      />
 
       {refused && !formShown ? (
         <p className="notice notice--danger notice__message" role="alert">

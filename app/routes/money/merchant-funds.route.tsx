@@ -217,6 +217,7 @@ export default function MerchantFunds() {
           {
             id: "transfer",
             header: "Transfer",
+            action: true,
             cell: (r: FundsRow) =>
               r.available > 0 ? (
                 <Link to={filterHref(params, { transfer: r.id })} preventScrollReset aria-label={`Transfer funds from ${r.name}`}>
