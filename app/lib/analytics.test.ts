@@ -11,6 +11,7 @@ import {
   isFailedRequest,
   isPageView,
   sectionName,
+  signInFailedInput,
   uncaughtExceptionInput,
   type AnalyticsContext,
   type EventInput,
@@ -116,6 +117,7 @@ describe("buildEvent", () => {
       { eventId: "NavigationDuration", eventDescription: "ms", eventType: "Duration" as const, eventValue: { type: "Double" as const, value: 123.4 } },
       failedRequestInput({ url: "/merchants.data", method: "GET", status: 500, message: "Unexpected Server Error", errors: null, stack: null }),
       uncaughtExceptionInput(new Error("boom")),
+      signInFailedInput("microsoft", "popup_closed", "The sign-in window was closed before sign-in finished. Please try again."),
     ]) {
       const result = v.safeParse(AnalyticsEventSchema, buildEvent(input, context, now, crypto.randomUUID()));
       expect(result.issues ?? []).toEqual([]);
@@ -193,6 +195,17 @@ describe("isPageView", () => {
   it("a form that leads elsewhere is", () => {
     expect(isPageView("/merchants/add-merchant", "/merchants", true)).toBe(true);
     expect(isPageView(null, "/merchants", true)).toBe(true);
+  });
+});
+
+describe("sign-in failures", () => {
+  it("is an Error event with the channel, the failure's code and what the page said", () => {
+    expect(signInFailedInput("google", "no_network", "No network connection.")).toEqual({
+      eventId: "SignInFailed",
+      eventDescription: "Sign-in failed (google): no_network",
+      eventType: "Error",
+      eventValue: { type: "Object", value: { channel: "google", code: "no_network", message: "No network connection." } },
+    });
   });
 });
 

@@ -211,6 +211,23 @@ export function failedRequestInput(request: FailedRequest): EventInput {
   };
 }
 
+/** SPEC section 3's authenticationChannel: the work account, Google, or the unique email. */
+export type SignInChannel = "microsoft" | "google" | "userUniqueEmail";
+
+/**
+ * An Error event for a sign-in that failed in the browser (SPEC sections 4 and 8: the popup closed, no network, a
+ * sign-in already in progress), which the Worker never sees; the failures it does see it audits itself. `code` is one
+ * of functions/auth/sign-in-messages.ts, `message` what the page showed.
+ */
+export function signInFailedInput(channel: SignInChannel, code: string, message: string): EventInput {
+  return {
+    eventId: "SignInFailed",
+    eventDescription: `Sign-in failed (${channel}): ${code}`,
+    eventType: "Error",
+    eventValue: { type: "Object", value: { channel, code, message } },
+  };
+}
+
 /** An Exception event for an error nobody caught (SPEC section 8). */
 export function uncaughtExceptionInput(error: unknown, eventId = UNCAUGHT_EXCEPTION_ID): EventInput {
   const err = error instanceof Error ? error : new Error(typeof error === "string" ? error : "Unknown error");
