@@ -161,6 +161,22 @@ test("Google when pop-ups are blocked: the whole page goes to the provider and c
   await expect(page.getByText("Signing in as ama.mensah@example.com.")).toBeVisible();
 });
 
+test("the events of the pages before a business is chosen carry the session's email", async ({ page, request }) => {
+  const since = Date.now() - 1000;
+  await page.addInitScript(() => {
+    window.open = () => null;
+  });
+  await openLogin(page);
+  await google(page).click();
+  await page.waitForURL(/\/interaction\//);
+  await signInAtProvider(page, "ama");
+  await expect(page).toHaveURL(/\/authenticate$/);
+  await hydrated(page);
+  const views = async () => (await eventsSince(request, since)).filter((e) => e.eventId === "PageView" && e.sectionName === "Authenticate");
+  await expect.poll(async () => (await views()).length, { timeout: 10_000 }).toBeGreaterThan(0);
+  expect((await views())[0]).toMatchObject({ userEmail: "ama.mensah@example.com", extrasObject: { businessName: null, businessId: null } });
+});
+
 test("closing the popup: the buttons come back and the message says what happened", async ({ page }) => {
   await openLogin(page);
   const popupOpened = page.waitForEvent("popup");
