@@ -4,7 +4,16 @@
 // time to POST /api/events. The server de-duplicates each copy it accepted by its own hash.
 import { useLocation, useNavigation } from "@remix-run/react";
 import { useEffect, useRef } from "react";
-import { buildEvent, eventHash, isPageView, failedRequestInput, uncaughtExceptionInput, type AnalyticsContext, type EventInput } from "../lib/analytics";
+import {
+  buildEvent,
+  eventHash,
+  isFailedRequest,
+  isPageView,
+  failedRequestInput,
+  uncaughtExceptionInput,
+  type AnalyticsContext,
+  type EventInput,
+} from "../lib/analytics";
 import { EVENTS_ENDPOINT, EventQueue } from "../lib/analytics-queue";
 import { useSignedInIdentity } from "./account-menu";
 import { installFetchObserver, onFetchResponse, unobservedFetch } from "./fetch-observer";
@@ -89,7 +98,7 @@ export function Analytics() {
     installFetchObserver();
     const stopObserving = onFetchResponse(({ url, method, response }) => {
       const path = sameOrigin(url);
-      if (!path || path.pathname === EVENTS_ENDPOINT || response.status < 400) return;
+      if (!path || path.pathname === EVENTS_ENDPOINT || !isFailedRequest(response.status)) return;
       void reportFailedRequest(url, method, response);
     });
     const onError = (event: ErrorEvent) => void track(uncaughtExceptionInput(event.error ?? event.message));

@@ -7,8 +7,8 @@ import type { AnalyticsEvent } from "./analytics";
 
 const QUEUE_KEY = "pp:analytics:queue";
 
-function item(name: string): QueuedEvent {
-  return { hash: `hash-${name}`, event: { eventId: name } as AnalyticsEvent };
+function item(name: string, eventType: AnalyticsEvent["eventType"] = "Regular"): QueuedEvent {
+  return { hash: `hash-${name}`, event: { eventId: name, eventType } as AnalyticsEvent };
 }
 
 /** localStorage as a Map; `denied` makes every use throw, as a browser that refuses storage does. */
@@ -98,6 +98,51 @@ describe("the analytics queue", () => {
     await flush();
     expect(net.sentIds()).toEqual(["LEFT"]);
     expect(store.items.has("pp:analytics:sent")).toBe(false);
+  });
+
+  it("sends an Error or Exception event once across page loads in the same browser; other events once per page life", async () => {
+    const first = setUp();
+    first.queue.add(item("ERR", "Error"));
+    first.queue.add(item("EXC", "Exception"));
+    first.queue.add(item("VIEW"));
+    for (let i = 0; i < 3; i += 1) {
+      await flush();
+      first.net.calls[i]!.answer(ok());
+    }
+    await flush();
+    expect(first.net.sentIds()).toEqual(["ERR", "EXC", "VIEW"]);
+
+    // A reload: a new queue over the same storage.
+    const net = scriptedFetch();
+    const reloaded = new EventQueue({ fetch: net.fetch, storage: () => first.store.storage });
+    expect(reloaded.add(item("ERR", "Error"))).toBe(false);
+    expect(reloaded.add(item("EXC", "Exception"))).toBe(false);
+    expect(reloaded.add(item("VIEW"))).toBe(true);
+    await flush();
+    expect(net.sentIds()).toEqual(["VIEW"]);
+  });
+
+  it("remembers an error another tab sent after this one loaded, and only the newest 500", async () => {
+    const { queue, net, store } = setUp({ "pp:analytics:sent-once": JSON.stringify(Array.from({ length: 500 }, (_, i) => `old-${i}`)) });
+    const other = new EventQueue({ fetch: () => Promise.resolve(ok()), storage: () => store.storage });
+    queue.add(item("MINE", "Error"));
+    other.add(item("THEIRS", "Exception"));
+    await flush();
+    net.calls[0]!.answer(ok());
+    await flush();
+    const remembered = JSON.parse(store.items.get("pp:analytics:sent-once")!) as string[];
+    expect(remembered).toHaveLength(500);
+    expect(remembered.slice(-2).sort()).toEqual(["hash-MINE", "hash-THEIRS"]);
+    expect(remembered).not.toContain("old-0");
+  });
+
+  it("does not count an error the server refused as sent", async () => {
+    const { queue, net, store } = setUp();
+    queue.add(item("ERR", "Error"));
+    await flush();
+    net.calls[0]!.answer(new Response(null, { status: 400 }));
+    await flush();
+    expect(store.items.get("pp:analytics:sent-once")).toBeUndefined();
   });
 
   it("keeps the newest 200 events when it is full", () => {

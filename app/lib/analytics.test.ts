@@ -8,8 +8,10 @@ import {
   eventIdOf,
   failedRequestInput,
   httpStatusName,
+  isFailedRequest,
   isPageView,
   sectionName,
+  signInFailedInput,
   uncaughtExceptionInput,
   type AnalyticsContext,
   type EventInput,
@@ -115,6 +117,7 @@ describe("buildEvent", () => {
       { eventId: "NavigationDuration", eventDescription: "ms", eventType: "Duration" as const, eventValue: { type: "Double" as const, value: 123.4 } },
       failedRequestInput({ url: "/merchants.data", method: "GET", status: 500, message: "Unexpected Server Error", errors: null, stack: null }),
       uncaughtExceptionInput(new Error("boom")),
+      signInFailedInput("microsoft", "popup_closed", "The sign-in window was closed before sign-in finished. Please try again."),
     ]) {
       const result = v.safeParse(AnalyticsEventSchema, buildEvent(input, context, now, crypto.randomUUID()));
       expect(result.issues ?? []).toEqual([]);
@@ -195,6 +198,17 @@ describe("isPageView", () => {
   });
 });
 
+describe("sign-in failures", () => {
+  it("is an Error event with the channel, the failure's code and what the page said", () => {
+    expect(signInFailedInput("google", "no_network", "No network connection.")).toEqual({
+      eventId: "SignInFailed",
+      eventDescription: "Sign-in failed (google): no_network",
+      eventType: "Error",
+      eventValue: { type: "Object", value: { channel: "google", code: "no_network", message: "No network connection." } },
+    });
+  });
+});
+
 describe("failed requests and uncaught errors", () => {
   it.each([
     [400, "400 Bad Request"],
@@ -207,6 +221,44 @@ describe("failed requests and uncaught errors", () => {
     [599, "599 Server Error"],
   ])("status %i is named %s", (status, name) => {
     expect(httpStatusName(status)).toBe(name);
+  });
+
+  // What the Worker answers with (refusals, guards, limits, the fresh check, the Partner API, the relay's upstream).
+  it.each([
+    [405, "405 Method Not Allowed"],
+    [409, "409 Conflict"],
+    [413, "413 Content Too Large"],
+    [415, "415 Unsupported Media Type"],
+    [422, "422 Unprocessable Content"],
+    [428, "428 Precondition Required"],
+    [431, "431 Request Header Fields Too Large"],
+    [502, "502 Bad Gateway"],
+    [504, "504 Gateway Timeout"],
+  ])("the portal's status %i is named %s", (status, name) => {
+    expect(httpStatusName(status)).toBe(name);
+  });
+
+  it("names every status the portal's code answers with", async () => {
+    const { readdir, readFile } = await import("node:fs/promises");
+    const sources = [
+      ...(await readdir("functions", { recursive: true })).map((f) => `functions/${f}`),
+      ...(await readdir("app", { recursive: true })).map((f) => `app/${f}`),
+    ].filter((f) => /\.tsx?$/.test(f) && !/\.test\.tsx?$/.test(f));
+    const statuses = new Set<number>();
+    for (const file of sources) {
+      const text = await readFile(file, "utf8");
+      for (const match of text.matchAll(/\bstatus:\s*([45]\d\d)\b|\b(?:problem|jsonResponse|refuse\w*)\(\s*([45]\d\d)\b|\}\s*,\s*([45]\d\d)\b/g))
+        statuses.add(Number(match[1] ?? match[2] ?? match[3]));
+    }
+    expect(statuses.size).toBeGreaterThan(5);
+    const unnamed = [...statuses].filter((status) => /(Client|Server) Error$/.test(httpStatusName(status)) && status !== 500);
+    expect(unnamed).toEqual([]);
+  });
+
+  it("a 428 (an action asking for a fresh check) is no failed request; other 4xx and 5xx are", () => {
+    expect(isFailedRequest(428)).toBe(false);
+    expect(isFailedRequest(399)).toBe(false);
+    for (const status of [400, 401, 403, 404, 409, 413, 422, 429, 500, 502, 503, 504]) expect(isFailedRequest(status), String(status)).toBe(true);
   });
 
   it("a failed request is an Error event with the status name, URL, method, message, errors and stack", () => {

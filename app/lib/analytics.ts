@@ -123,6 +123,7 @@ export function isPageView(previous: string | null, url: string, bySubmission: b
   return previous === null || !bySubmission || url !== previous;
 }
 
+/** Every 4xx and 5xx the HTTP registry names: whatever the Worker or a proxy in front of it answers reads by name. */
 const STATUS_NAMES: Record<number, string> = {
   400: "Bad Request",
   401: "Unauthorized",
@@ -130,24 +131,53 @@ const STATUS_NAMES: Record<number, string> = {
   403: "Forbidden",
   404: "Not Found",
   405: "Method Not Allowed",
+  406: "Not Acceptable",
+  407: "Proxy Authentication Required",
   408: "Request Timeout",
   409: "Conflict",
   410: "Gone",
+  411: "Length Required",
+  412: "Precondition Failed",
   413: "Content Too Large",
+  414: "URI Too Long",
   415: "Unsupported Media Type",
+  416: "Range Not Satisfiable",
+  417: "Expectation Failed",
+  421: "Misdirected Request",
   422: "Unprocessable Content",
+  423: "Locked",
+  424: "Failed Dependency",
+  425: "Too Early",
+  426: "Upgrade Required",
+  428: "Precondition Required",
   429: "Too Many Requests",
+  431: "Request Header Fields Too Large",
+  451: "Unavailable For Legal Reasons",
   500: "Internal Server Error",
   501: "Not Implemented",
   502: "Bad Gateway",
   503: "Service Unavailable",
   504: "Gateway Timeout",
+  505: "HTTP Version Not Supported",
+  506: "Variant Also Negotiates",
+  507: "Insufficient Storage",
+  508: "Loop Detected",
+  510: "Not Extended",
+  511: "Network Authentication Required",
 };
 
 /** "404 Not Found", as the events service expects (SPEC section 8). */
 export function httpStatusName(status: number): string {
   const name = STATUS_NAMES[status] ?? (status >= 500 ? "Server Error" : status >= 400 ? "Client Error" : "Unknown");
   return `${status} ${name}`;
+}
+
+/**
+ * Whether an answer is a failed request worth an Error event. A 428 is not: it is how an action asks for a fresh
+ * check, which the page then makes and sends again (SPEC section 8 reports errors, not questions).
+ */
+export function isFailedRequest(status: number): boolean {
+  return status >= 400 && status !== 428;
 }
 
 export interface FailedRequest {
@@ -178,6 +208,23 @@ export function failedRequestInput(request: FailedRequest): EventInput {
         stack: request.stack,
       },
     },
+  };
+}
+
+/** SPEC section 3's authenticationChannel: the work account, Google, or the unique email. */
+export type SignInChannel = "microsoft" | "google" | "userUniqueEmail";
+
+/**
+ * An Error event for a sign-in that failed in the browser (SPEC sections 4 and 8: the popup closed, no network, a
+ * sign-in already in progress), which the Worker never sees; the failures it does see it audits itself. `code` is one
+ * of functions/auth/sign-in-messages.ts, `message` what the page showed.
+ */
+export function signInFailedInput(channel: SignInChannel, code: string, message: string): EventInput {
+  return {
+    eventId: "SignInFailed",
+    eventDescription: `Sign-in failed (${channel}): ${code}`,
+    eventType: "Error",
+    eventValue: { type: "Object", value: { channel, code, message } },
   };
 }
 

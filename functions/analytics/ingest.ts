@@ -22,16 +22,18 @@ export interface IngestDeps {
   requestId: string;
   /** Who is signed in, and in which business; null when not fully signed in (the login pages send events too). */
   identity(): Promise<SignedInIdentity | null>;
+  /** The session's email when nobody is fully signed in yet (the pages before a business is chosen); null without a session. */
+  sessionEmail(): Promise<string | null>;
   now?: number;
 }
 
 const tooLarge = () => jsonResponse({ message: `The event is larger than ${MAX_BODY_BYTES / 1024} KB` }, 413);
 
 /** The event with the server's user and business in place of whatever the browser claimed. */
-function withIdentity(event: AnalyticsEvent, identity: SignedInIdentity | null): AnalyticsEvent {
+function withIdentity(event: AnalyticsEvent, identity: SignedInIdentity | null, email: string | null): AnalyticsEvent {
   return {
     ...event,
-    userEmail: identity?.user.employeeEmail ?? null,
+    userEmail: identity?.user.employeeEmail ?? email,
     userName: identity?.user.employeeName ?? null,
     userId: identity?.user.msisdn ?? null,
     userGender: identity?.user.employeeGender ?? null,
@@ -88,13 +90,15 @@ export async function acceptEvent(request: Request, deps: IngestDeps): Promise<R
 
   // Looked up only for a valid event: a refused one costs no session read.
   let identity: SignedInIdentity | null = null;
+  let email: string | null = null;
   try {
     identity = await deps.identity();
+    if (!identity) email = await deps.sessionEmail();
   } catch (error) {
     // Sign-in state unreadable (D1 unavailable): keep the event, as nobody's.
     logEvent("error", "analytics.identity_failed", { requestId: deps.requestId, error: errorText(error) });
   }
-  const event = withIdentity(parsed.event, identity);
+  const event = withIdentity(parsed.event, identity, email);
   const message: EventsQueueMessage = { hash: await eventHash(event), event, receivedAt: new Date(now).toISOString() };
   try {
     await deps.queue.send(message, { contentType: "json" });

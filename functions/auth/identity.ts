@@ -41,6 +41,15 @@ export interface SignedInIdentity {
   approvalsWaiting: number | null;
 }
 
+/**
+ * The session's email at any stage, or null without a session: before a business is chosen (the phone, the code, the
+ * business choice) nobody is fully signed in, yet the email is known, and SPEC section 3's events carry it.
+ */
+export async function sessionEmail(request: Request, deps: AuthDeps): Promise<string | null> {
+  const check = await checkSession(request, deps);
+  return check.ok && check.session.email ? check.session.email : null;
+}
+
 /** The signed-in person in their active business, or null when not fully signed in. */
 export async function signedInIdentity(request: Request, deps: AuthDeps): Promise<SignedInIdentity | null> {
   const check = await checkSession(request, deps);

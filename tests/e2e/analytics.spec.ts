@@ -3,6 +3,8 @@
 // and, with no events service configured, stored where /__dev/events shows them.
 import type { APIRequestContext, Page } from "@playwright/test";
 import type { AnalyticsEvent } from "#app/lib/analytics";
+import { requestChange } from "#server/approvals/approvals.db";
+import { ESI_KUMASI, META } from "../support/tenants";
 import { expect, hydrated, test } from "./fixtures";
 
 // The errors these tests throw, break and report on purpose.
@@ -178,4 +180,56 @@ test("events survive a reload before they are sent, and go once the network retu
       { timeout: 10_000 },
     )
     .toBe(true);
+});
+
+test("an Error event is sent once across page loads in the same browser", async ({ page, request }) => {
+  const since = Date.now() - 1000;
+  const sameFailure = (e: AnalyticsEvent) => e.eventId === "RequestFailed" && e.eventDescription === "400 Bad Request: GET /builds/latest.json?t=twice";
+  for (let load = 0; load < 2; load += 1) {
+    if (load === 0) await page.goto("/__dev/ui");
+    else await page.reload();
+    await hydrated(page);
+    await page.evaluate(async () => {
+      await fetch("/builds/latest.json?t=twice");
+    });
+    await eventually(request, since, sameFailure);
+  }
+  // Events go in order: once the next page's view has arrived, no copy of the error is still on its way.
+  await page.getByRole("link", { name: "Unknown page" }).click();
+  await eventually(request, since, (e) => e.eventId === "PageView" && e.eventValue.type === "String" && e.eventValue.value === "/no-such-page");
+  expect((await storedSince(request, since)).filter(sameFailure)).toHaveLength(1);
+});
+
+test("a 428 asking for a fresh check is no RequestFailed event", async ({ page, request }) => {
+  const since = Date.now() - 1000;
+  const n = `${Date.now() % 100_000}`;
+  const id = await requestChange(ESI_KUMASI, META, {
+    kind: "merchant",
+    action: "create",
+    after: {
+      code: `MER-A${n}`,
+      name: `Adwoa Analytics Foods ${n}`,
+      trading_name: `Adwoa Analytics ${n}`,
+      tin: `C${String(6_200_000_000 + Number(n))}`,
+      sector: "Retail",
+      town: "Kumasi",
+      region: "Ashanti",
+      address: "4 Bantama Road",
+      contact_name: "Adwoa Mensah",
+      contact_phone: "233244000555",
+      contact_email: "adwoa@example.com",
+    },
+  });
+  await page.goto(`/approvals/merchant/${id}`);
+  await hydrated(page);
+  const asked = page.waitForResponse((response) => response.status() === 428);
+  await page.getByRole("button", { name: "Approve" }).click();
+  await asked;
+  await expect(page.getByRole("dialog", { name: "Confirm it is you" })).toBeVisible();
+  await page.getByRole("dialog", { name: "Confirm it is you" }).getByRole("button", { name: "Cancel" }).click();
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Reports" }).click();
+  // Events go in order: once the next page's view has arrived, nothing sent before it is still on its way.
+  await eventually(request, since, (e) => e.eventId === "PageView" && e.eventValue.type === "String" && e.eventValue.value === "/reports");
+  const failures = (await storedSince(request, since)).filter((e) => e.eventId === "RequestFailed");
+  expect(failures.map((e) => e.eventDescription)).toEqual([]);
 });

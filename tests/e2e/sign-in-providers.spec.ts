@@ -3,7 +3,8 @@
 // test: the popup, the blocked-popup redirect, the user closing the popup or
 // cancelling, interaction required, user_switch, no network, cookies blocked,
 // and a provider nobody can reach.
-import type { Page } from "@playwright/test";
+import type { APIRequestContext, Page } from "@playwright/test";
+import type { AnalyticsEvent } from "#app/lib/analytics";
 import { eventsConsumers, startPortal, type Portal } from "../support/portal";
 import { closedPort, startOidcProvider, type LocalProvider } from "../support/oidc-provider";
 import { mintSession } from "../support/sign-in";
@@ -91,6 +92,21 @@ async function signInAtProvider(window: Page, account: string): Promise<void> {
   await window.getByRole("button", { name: "Continue" }).click();
 }
 
+/** The analytics events stored since `since` (the relay with no events service keeps them for /__dev/events). */
+async function eventsSince(request: APIRequestContext, since: number): Promise<AnalyticsEvent[]> {
+  const response = await request.get("/__dev/events?limit=500", { headers: { Accept: "application/json" } });
+  expect(response.status()).toBe(200);
+  const body = (await response.json()) as { events: { event: AnalyticsEvent }[] };
+  return body.events.map((stored) => stored.event).filter((event) => event.occurredAt >= since);
+}
+
+/** The SignInFailed events' channel and code since `since`, once `count` of them have arrived. */
+async function signInFailures(request: APIRequestContext, since: number, count: number): Promise<unknown[]> {
+  const failures = async () => (await eventsSince(request, since)).filter((e) => e.eventId === "SignInFailed").map((e) => e.eventValue.value);
+  await expect.poll(async () => (await failures()).length, { timeout: 10_000 }).toBeGreaterThanOrEqual(count);
+  return failures();
+}
+
 async function openLogin(page: Page): Promise<void> {
   await page.goto("/login");
   await hydrated(page);
@@ -145,6 +161,22 @@ test("Google when pop-ups are blocked: the whole page goes to the provider and c
   await expect(page.getByText("Signing in as ama.mensah@example.com.")).toBeVisible();
 });
 
+test("the events of the pages before a business is chosen carry the session's email", async ({ page, request }) => {
+  const since = Date.now() - 1000;
+  await page.addInitScript(() => {
+    window.open = () => null;
+  });
+  await openLogin(page);
+  await google(page).click();
+  await page.waitForURL(/\/interaction\//);
+  await signInAtProvider(page, "ama");
+  await expect(page).toHaveURL(/\/authenticate$/);
+  await hydrated(page);
+  const views = async () => (await eventsSince(request, since)).filter((e) => e.eventId === "PageView" && e.sectionName === "Authenticate");
+  await expect.poll(async () => (await views()).length, { timeout: 10_000 }).toBeGreaterThan(0);
+  expect((await views())[0]).toMatchObject({ userEmail: "ama.mensah@example.com", extrasObject: { businessName: null, businessId: null } });
+});
+
 test("closing the popup: the buttons come back and the message says what happened", async ({ page }) => {
   await openLogin(page);
   const popupOpened = page.waitForEvent("popup");
@@ -157,6 +189,35 @@ test("closing the popup: the buttons come back and the message says what happene
   await expect(workAccount(page)).toBeEnabled();
   await expect(page).toHaveURL(/\/login$/);
   expect((await page.context().cookies()).find((c) => c.name === "pp_session")).toBeUndefined();
+});
+
+test("failures only the browser sees are analytics events: the popup closed, a second sign-in, no network", async ({ page, context, request }) => {
+  const since = Date.now() - 1000;
+  await openLogin(page);
+  const popupOpened = page.waitForEvent("popup");
+  await workAccount(page).click();
+  const popup = await popupOpened;
+  await popup.waitForURL(/\/interaction\//);
+  await google(page).click();
+  await expect(page.getByTestId("sign-in-error")).toHaveText("A sign-in is already in progress.");
+  await popup.close();
+  await expect(page.getByTestId("sign-in-error")).toHaveText("The sign-in window was closed before sign-in finished. Please try again.");
+  await context.setOffline(true);
+  await workAccount(page).click();
+  await expect(page.getByTestId("sign-in-error")).toHaveText("No network connection. Check your connection and try again.");
+  // Back online, the queue sends what waited.
+  await context.setOffline(false);
+  const failures = await signInFailures(request, since, 3);
+  expect(failures).toHaveLength(3);
+  expect(failures).toEqual(
+    expect.arrayContaining([
+      { channel: "google", code: "in_progress", message: "A sign-in is already in progress." },
+      { channel: "microsoft", code: "popup_closed", message: "The sign-in window was closed before sign-in finished. Please try again." },
+      { channel: "microsoft", code: "no_network", message: "No network connection. Check your connection and try again." },
+    ]),
+  );
+  const closed = (await eventsSince(request, since)).find((e) => e.eventId === "SignInFailed" && e.eventDescription.endsWith("popup_closed"));
+  expect(closed).toMatchObject({ eventType: "Error", sectionName: "Login", userEmail: null });
 });
 
 test("cancelling at the provider and an account with no portal user are told apart", async ({ page }) => {

@@ -58,9 +58,9 @@ describe("POST /api/events: whose event it is", () => {
     expect(await queuedAs(event)).toEqual({ ...event, ...NOBODY });
   });
 
-  it("signed in but no business chosen yet, the event is nobody's", async () => {
+  it("signing in, no business chosen yet (/select-business), the event carries the session's email and no business", async () => {
     const event = sampleEvent(CLAIMED);
     const queued = await queuedAs(event, await signedInCookie(portal(), "kofi.boateng@example.com", null));
-    expect(queued).toEqual({ ...event, ...NOBODY });
+    expect(queued).toEqual({ ...event, ...NOBODY, userEmail: "kofi.boateng@example.com" });
   });
 });

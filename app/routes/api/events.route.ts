@@ -4,7 +4,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
 import * as v from "valibot";
 import { authDeps } from "#server/auth/deps";
-import { signedInIdentity } from "#server/auth/identity";
+import { sessionEmail, signedInIdentity } from "#server/auth/identity";
 import { methodNotAllowed, notFound } from "#server/analytics/http";
 import { acceptEvent } from "#server/analytics/ingest";
 import { replayRequest } from "#server/analytics/replay";
@@ -25,11 +25,15 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   if (parsed.output.op === "replay") {
     return replayRequest(request, { db: env.DB, queue: env.EVENTS, config: context.config.events, requestId: context.requestId });
   }
+  // Made at first use: a refused event never reads the session.
+  let auth: ReturnType<typeof authDeps> | null = null;
+  const deps = () => (auth ??= authDeps(request, context));
   return acceptEvent(request, {
     db: env.DB,
     queue: env.EVENTS,
     waitUntil: (promise) => ctx.waitUntil(promise),
     requestId: context.requestId,
-    identity: () => signedInIdentity(request, authDeps(request, context)),
+    identity: () => signedInIdentity(request, deps()),
+    sessionEmail: () => sessionEmail(request, deps()),
   });
 }

@@ -11,6 +11,8 @@ import { redirectSignedIn } from "#server/auth/guards";
 import { endedMessage } from "#server/auth/session";
 import { isOidcConfigured, type OidcMode, type OidcProviderId } from "#server/auth/oidc";
 import { isSignInFailure, signInFailureMessage, SIGN_IN_FAILURES, type SignInFailure } from "#server/auth/sign-in-messages";
+import { track } from "#app/components/analytics";
+import { signInFailedInput, type SignInChannel } from "#app/lib/analytics";
 import { popupFeatures, popupSize } from "#app/lib/popup";
 import { readSignInMessage } from "#app/lib/sign-in-popup";
 import type { PageHandle } from "#app/lib/page";
@@ -48,6 +50,19 @@ const CHANNELS: { provider: OidcProviderId; label: string; short: string }[] = [
 
 type Started = { url: string } | { code: SignInFailure };
 
+let attempts = 0;
+
+/**
+ * SPEC section 4: a failure is reported. The Worker audits the failures it detects (functions/auth/oidc-sign-in.ts),
+ * but some only the browser sees (the popup closed, no network, a second sign-in, cookies blocked): every failure this
+ * page shows is an event, so each kind is counted in one place. Each attempt's failure is its own event: a person who
+ * closes the popup twice failed twice.
+ */
+function reportFailure(channel: SignInChannel, code: SignInFailure): void {
+  attempts += 1;
+  void track(signInFailedInput(channel, code, SIGN_IN_FAILURES[code]), `sign-in ${attempts}`);
+}
+
 /** Asks the portal to start a flow: the provider URL to open, and the flow cookie. */
 async function startFlow(provider: OidcProviderId, mode: OidcMode): Promise<Started> {
   if (!navigator.onLine) return { code: "no_network" };
@@ -78,7 +93,8 @@ function useProviderSignIn(configuredSize: string | null, initialError: string |
   const [signingIn, setSigningIn] = useState<OidcProviderId | null>(null);
   const [error, setError] = useState<string | null>(initialError);
 
-  const fail = useCallback((code: SignInFailure) => {
+  const fail = useCallback((code: SignInFailure, provider: OidcProviderId) => {
+    reportFailure(provider, code);
     stopWatching.current();
     stopWatching.current = () => undefined;
     inProgress.current = null;
@@ -90,7 +106,8 @@ function useProviderSignIn(configuredSize: string | null, initialError: string |
   useEffect(() => () => stopWatching.current(), []);
 
   /** A second sign-in while one runs is refused with SPEC section 4's message; the running one's window comes forward. */
-  const refuseSecond = useCallback(() => {
+  const refuseSecond = useCallback((attempted: SignInChannel) => {
+    reportFailure(attempted, "in_progress");
     setError(SIGN_IN_FAILURES.in_progress);
     openPopup.current?.focus();
   }, []);
@@ -98,9 +115,9 @@ function useProviderSignIn(configuredSize: string | null, initialError: string |
   /** The full-page flow: the flow state rides in a cookie across the redirect. */
   const redirectFlow = useCallback(
     async (provider: OidcProviderId) => {
-      if (!navigator.cookieEnabled) return fail("redirect_storage");
+      if (!navigator.cookieEnabled) return fail("redirect_storage", provider);
       const started = await startFlow(provider, "redirect");
-      if ("code" in started) return fail(started.code);
+      if ("code" in started) return fail(started.code, provider);
       window.location.assign(started.url);
     },
     [fail],
@@ -108,7 +125,7 @@ function useProviderSignIn(configuredSize: string | null, initialError: string |
 
   const signIn = useCallback(
     async (provider: OidcProviderId) => {
-      if (inProgress.current) return refuseSecond();
+      if (inProgress.current) return refuseSecond(provider);
       inProgress.current = provider;
       setSigningIn(provider);
       setError(null);
@@ -124,7 +141,7 @@ function useProviderSignIn(configuredSize: string | null, initialError: string |
       const started = await startFlow(provider, "popup");
       if ("code" in started) {
         popup.close();
-        return fail(started.code);
+        return fail(started.code, provider);
       }
       let settled = false;
       const onMessage = (event: MessageEvent) => {
@@ -135,13 +152,13 @@ function useProviderSignIn(configuredSize: string | null, initialError: string |
         popup.close();
         if (message.ok) navigate(message.next);
         else if (message.code === "interaction_required") void redirectFlow(provider);
-        else fail(message.code);
+        else fail(message.code, provider);
       };
       const poll = window.setInterval(() => {
         if (!popup.closed) return;
         window.clearInterval(poll);
         // A message posted just before closing is still on its way: give it a moment.
-        window.setTimeout(() => settled || fail("popup_closed"), 300);
+        window.setTimeout(() => settled || fail("popup_closed", provider), 300);
       }, 300);
       window.addEventListener("message", onMessage);
       stopWatching.current = () => {
@@ -203,7 +220,7 @@ export default function Login() {
           onClick={(event) => {
             if (!signingIn) return;
             event.preventDefault();
-            refuseSecond();
+            refuseSecond("userUniqueEmail");
           }}
         >
           Sign in with your email
