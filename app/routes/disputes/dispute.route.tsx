@@ -122,7 +122,7 @@ export default function DisputePage() {
         <Details
           rows={
             [
-              ["Reference", dispute.paymentReference],
+              ["Reference", <span className="code">{dispute.paymentReference}</span>],
               ["Merchant", dispute.merchantName],
               ["Method", paymentMethod({ channel: dispute.paymentChannel, network: dispute.paymentNetwork })],
               ["Amount (GHS)", formatAmount(dispute.paymentAmount)],

@@ -52,7 +52,7 @@ export default function Disputes() {
       header: "Payment",
       cell: (d) => (
         <Link to={paths.dispute(d.id)} className="cell-title">
-          <strong>{d.paymentReference}</strong>
+          <strong className="code">{d.paymentReference}</strong>
           <span className="cell-sub">{d.merchantName}</span>
         </Link>
       ),
