@@ -8,6 +8,7 @@ import { feeOf, netOf, NO_MONEY, paymentMethod } from "../lib/transactions-view"
 import { Details } from "./details";
 import { StatusPill } from "./status-pill";
 import type { Channel } from "#server/ledger/pricing";
+import { reasonCodeLabel } from "#server/disputes/dispute-rules";
 import type { PaymentDispute } from "#server/disputes/disputes.db";
 import type { Settlement } from "#server/settlement/settlements.db";
 
@@ -232,7 +233,7 @@ function Disputes({ disputes }: { disputes: NonNullable<PaymentDetailView["dispu
               </Link>{" "}
               <StatusPill entity="dispute" status={dispute.status} />
             </span>
-            <span className="cell-sub">{`Reason code ${dispute.reasonCode} · opened ${formatDate(dispute.openedAt, "numeric")}`}</span>
+            <span className="cell-sub">{`Reason code ${reasonCodeLabel(dispute.reasonCode)} · opened ${formatDate(dispute.openedAt, "numeric")}`}</span>
           </li>
         ))}
       </ul>

@@ -3,7 +3,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Link, useLoaderData, useLocation } from "@remix-run/react";
 import { listDisputes } from "#server/disputes/disputes.db";
-import { DISPUTE_STATUSES } from "#server/disputes/dispute-rules";
+import { DISPUTE_STATUSES, reasonCodeLabel } from "#server/disputes/dispute-rules";
 import { numberedPage } from "#server/lists/page";
 import { requireTenant } from "#server/guards";
 import { DataTable, ListToolbar, Pager, type Column } from "#app/components/data-table";
@@ -57,7 +57,7 @@ export default function Disputes() {
         </Link>
       ),
     },
-    { id: "reason", header: "Reason code", cell: (d) => `${d.reasonCode} · ${networkLabel(d.paymentNetwork)}` },
+    { id: "reason", header: "Reason code", cell: (d) => `${reasonCodeLabel(d.reasonCode)} · ${networkLabel(d.paymentNetwork)}` },
     { id: "amount", header: "Disputed (GHS)", numeric: true, cell: (d) => <strong>{formatAmount(d.amount)}</strong> },
     {
       id: "deadline",
