@@ -7,6 +7,7 @@ import type { ReactNode } from "react";
 import { formatCount } from "../lib/format";
 import { filterHref, pageHref } from "../lib/list-url";
 import { ListForm } from "./list-form";
+import { shownText } from "./details";
 import { pageWindow } from "../lib/pagination";
 
 export interface Column<Row> {
@@ -51,7 +52,7 @@ export function DataTable<Row>({
             <tr key={rowKey(row)}>
               {columns.map((column) => (
                 <td key={column.id} data-label={column.header} className={column.numeric ? "num" : undefined}>
-                  {column.cell(row)}
+                  {shownText(column.cell(row))}
                 </td>
               ))}
             </tr>
@@ -125,7 +126,7 @@ export function ListToolbar({
               <option value="">{filter.allLabel}</option>
               {filter.options.map((option) => (
                 <option key={option.value} value={option.value}>
-                  {option.label}
+                  {shownText(option.label)}
                 </option>
               ))}
             </select>
