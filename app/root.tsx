@@ -132,12 +132,15 @@ export function ErrorBoundary() {
   return <ServerError error={error} />;
 }
 
-/** A refusal (403): the person's role does not allow this. SPEC keeps the document title of "any other error". */
+/**
+ * A refusal (403): the person's role does not allow this. SPEC keeps the document title of "any other error"
+ * (Internal Server Error), so the heading is what tells the person nothing broke: they may not be here.
+ */
 function AccessDenied({ message }: { message: string | null }) {
   return (
     <section className="error-page" aria-labelledby="error-title">
       <p className="error-page__code">403</p>
-      <h1 id="error-title">Access denied</h1>
+      <h1 id="error-title">You don&apos;t have access to this page</h1>
       <p data-testid="error-message">{message ?? "You do not have permission to do that."}</p>
       <p>Your role in this business does not allow it. Ask an administrator if you need it.</p>
       <Link className="button button--primary" to="/">

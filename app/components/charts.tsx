@@ -54,9 +54,9 @@ export function ColumnChart({ bars, label, firstLabel, lastLabel }: { bars: read
   );
 }
 
-/** A share bar for one row of a ranking (its value against the largest). */
-export function ShareBar({ value, max }: { value: number; max: number }) {
-  const share = max > 0 ? Math.max(0, Math.min(1, value / max)) : 0;
+/** A share bar for one row of a ranking: its part of the whole, so a row of 30% fills 30% whichever row is largest. */
+export function ShareBar({ value, total }: { value: number; total: number }) {
+  const share = total > 0 ? Math.max(0, Math.min(1, value / total)) : 0;
   return (
     <svg viewBox="0 0 100 8" preserveAspectRatio="none" className="share-bar" aria-hidden="true">
       <rect x={0} y={0} width={100} height={8} rx={4} className="share-bar__track" />

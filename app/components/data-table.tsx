@@ -8,6 +8,7 @@ import { useEffect, useLayoutEffect, useRef, type ReactNode } from "react";
 import { formatCount } from "../lib/format";
 import { filterHref, pageHref } from "../lib/list-url";
 import { ListForm } from "./list-form";
+import { shownText } from "./details";
 import { pageWindow } from "../lib/pagination";
 
 export interface Column<Row> {
@@ -94,7 +95,7 @@ export function DataTable<Row>({
             <tr key={rowKey(row)}>
               {columns.map((column) => (
                 <td key={column.id} data-label={column.header} className={cellClass(column)}>
-                  {column.cell(row)}
+                  {shownText(column.cell(row))}
                 </td>
               ))}
             </tr>
@@ -184,7 +185,7 @@ export function ListToolbar({
                     <option value="">{filter.allLabel}</option>
                     {filter.options.map((option) => (
                       <option key={option.value} value={option.value}>
-                        {option.label}
+                        {shownText(option.label)}
                       </option>
                     ))}
                   </select>

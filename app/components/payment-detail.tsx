@@ -8,6 +8,7 @@ import { feeOf, netOf, NO_MONEY, paymentMethod } from "../lib/transactions-view"
 import { Details } from "./details";
 import { StatusPill } from "./status-pill";
 import type { Channel } from "#server/ledger/pricing";
+import { reasonCodeLabel } from "#server/disputes/dispute-rules";
 import type { PaymentDispute } from "#server/disputes/disputes.db";
 import type { Settlement } from "#server/settlement/settlements.db";
 
@@ -64,7 +65,7 @@ const shownMoney = (pesewas: number | null) => (pesewas === null ? NO_MONEY : fo
 
 /** A point of sale or terminal by its name or serial, linked to its page; its id when the business no longer has it. */
 function place(name: string | null, id: string, href: string | undefined): ReactNode {
-  if (name === null) return <span className="mono">{id}</span>;
+  if (name === null) return <span className="mono code">{id}</span>;
   return href ? <Link to={href}>{name}</Link> : name;
 }
 
@@ -72,7 +73,7 @@ function settlementOf(detail: PaymentDetailView): ReactNode {
   if (detail.settlement) {
     return (
       <>
-        <Link to={detail.settlement.href} className="mono">
+        <Link to={detail.settlement.href} className="mono code">
           {detail.settlement.reference}
         </Link>{" "}
         <StatusPill entity="settlement" status={detail.settlement.status} />
@@ -163,7 +164,7 @@ export function PaymentDetailPanel({ detail, closeHref }: { detail: PaymentDetai
   return (
     <aside className="detail-panel" role="dialog" aria-labelledby="payment-detail-title" data-testid="payment-detail">
       <header className="detail-panel__header">
-        <h2 id="payment-detail-title" tabIndex={-1}>
+        <h2 id="payment-detail-title" tabIndex={-1} className="code">
           {detail.reference}
         </h2>
         <Link to={closeHref} preventScrollReset className="detail-panel__close" aria-label="Close the payment">
@@ -232,7 +233,7 @@ function Disputes({ disputes }: { disputes: NonNullable<PaymentDetailView["dispu
               </Link>{" "}
               <StatusPill entity="dispute" status={dispute.status} />
             </span>
-            <span className="cell-sub">{`Reason code ${dispute.reasonCode} · opened ${formatDate(dispute.openedAt, "numeric")}`}</span>
+            <span className="cell-sub">{`Reason code ${reasonCodeLabel(dispute.reasonCode)} · opened ${formatDate(dispute.openedAt, "numeric")}`}</span>
           </li>
         ))}
       </ul>

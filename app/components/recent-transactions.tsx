@@ -24,7 +24,7 @@ const COLUMNS: Column<ShownTransaction>[] = [
     id: "reference",
     header: "Reference",
     cell: (t) => (
-      <Link to={paths.payment(t.id)} className="mono">
+      <Link to={paths.payment(t.id)} className="mono code">
         {t.reference}
       </Link>
     ),

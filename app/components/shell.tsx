@@ -116,6 +116,27 @@ function SideNavigation({ id, open, onClose }: { id: string; open: boolean; onCl
 }
 
 /**
+ * After a client-side move to another page, the focus starts on its h1 (or on main), as a full page load would start
+ * at the top: left on the navigation link, a screen reader would not announce the new page and Tab would walk the
+ * navigation again. A page that put the focus inside main itself (a panel, a field) keeps it; a first load, a change
+ * of search or filter (the same path) and a hash move nothing.
+ */
+function useFocusOnNewPage(): void {
+  const { pathname } = useLocation();
+  const shown = useRef(pathname);
+  useEffect(() => {
+    if (shown.current === pathname) return;
+    shown.current = pathname;
+    const main = document.getElementById("main");
+    const active = document.activeElement;
+    if (!main || (active && active !== main && main.contains(active))) return;
+    const heading = main.querySelector<HTMLElement>("h1");
+    if (heading && !heading.hasAttribute("tabindex")) heading.tabIndex = -1;
+    (heading ?? main).focus({ preventScroll: true });
+  }, [pathname]);
+}
+
+/**
  * Side navigation and a top bar; at 980 px or less the navigation is a drawer.
  * Before the script loads the menu button is a link to #main-nav, which the
  * stylesheet opens with :target, so the menu works on a slow first load too.
@@ -125,6 +146,7 @@ export function DefaultLayout({ children }: { children: ReactNode }) {
   const [open, setOpen] = useState(false);
   const menuButton = useRef<HTMLAnchorElement>(null);
   const location = useLocation();
+  useFocusOnNewPage();
 
   const close = useCallback(() => {
     setOpen(false);

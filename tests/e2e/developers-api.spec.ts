@@ -47,7 +47,7 @@ test.describe("as Esi Owusu (Operations)", () => {
   test("the reference is refused", async ({ page }) => {
     const response = await page.goto("/developers/api");
     expect(response?.status()).toBe(403);
-    await expect(page.getByRole("heading", { name: "Access denied" })).toBeVisible();
+    await expect(page.getByRole("heading", { name: "You don't have access to this page" })).toBeVisible();
   });
 });
 

@@ -140,7 +140,7 @@ test.describe("as a Viewer", () => {
 
     const response = await page.goto(TAB);
     expect(response?.status()).toBe(403);
-    await expect(page.getByText("Access denied")).toBeVisible();
+    await expect(page.getByText("You don't have access to this page")).toBeVisible();
 
     const before = await (await portal.db()).prepare("SELECT COUNT(*) AS n FROM api_keys").first<number>("n");
     const refused = await page.request.post(TAB, { form: { intent: "create-key", name: "Not allowed" }, headers: { Origin: portal.url }, maxRedirects: 0 });

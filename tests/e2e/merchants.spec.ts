@@ -117,6 +117,6 @@ test.describe("as Yaw Asante (Viewer, Accra Mobile Pay)", () => {
     }
     await expect(page.getByRole("button")).not.toContainText(["Send for approval"]);
     await page.goto("/merchants/add-merchant");
-    await expect(page.getByRole("heading", { name: "Access denied" })).toBeVisible();
+    await expect(page.getByRole("heading", { name: "You don't have access to this page" })).toBeVisible();
   });
 });

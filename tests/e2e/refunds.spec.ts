@@ -88,6 +88,17 @@ test("Esi asks for a partial refund, Kofi approves it, and the payment is partia
   await hydrated(kofiPage);
   await expect(kofiPage).toHaveTitle("Refund Request");
   await expect(kofiPage.getByText("One crate of tomatoes returned")).toBeVisible();
+  // Approve and Reject weigh the same at both widths: Reject is not a full-width red bar beside a small Approve.
+  for (const width of [1280, 390]) {
+    await kofiPage.setViewportSize({ width, height: width === 390 ? 844 : 800 });
+    const approve = (await kofiPage.getByRole("button", { name: "Approve and refund" }).boundingBox())!;
+    const reject = (await kofiPage.getByRole("button", { name: "Reject" }).boundingBox())!;
+    expect(reject.height, `at ${width} px`).toBe(approve.height);
+    expect(reject.width, `at ${width} px`).toBeLessThanOrEqual(approve.width);
+    if (width === 1280) expect(reject.x, "side by side at 1280 px").toBeGreaterThan(approve.x + approve.width);
+    await kofiPage.screenshot({ path: `tmp/refund-decision-${width}.png`, fullPage: true });
+  }
+  await kofiPage.setViewportSize({ width: 1280, height: 800 });
   await clickChecked(kofiPage, portal, kofiPage.getByRole("button", { name: "Approve and refund" }));
   await expect(kofiPage.getByTestId("alert")).toContainText("Refund of GHS 1.25 approved");
   await kofi.close();

@@ -98,7 +98,7 @@ test.describe("as Esi Owusu (Operations)", () => {
     await expect(tabs(page).getByRole("link")).toHaveText(["Profile", "Business", "Security"]);
     const response = await page.goto("/settings?tab=team");
     expect(response?.status()).toBe(403);
-    await expect(page.getByRole("heading", { name: "Access denied" })).toBeVisible();
+    await expect(page.getByRole("heading", { name: "You don't have access to this page" })).toBeVisible();
   });
 });
 

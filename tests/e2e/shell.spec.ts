@@ -45,6 +45,22 @@ test.describe("default layout on a desktop", () => {
     await expect(page).toHaveTitle("Page Not Found");
   });
 
+  test("after a client-side navigation the new page's heading has the focus, not the link that was clicked", async ({ page }) => {
+    await page.goto("/");
+    await hydrated(page);
+    await markWindow(page);
+    const nav = page.getByRole("navigation", { name: "Main" });
+    for (const [link, heading] of [
+      ["Merchants", "Merchants"],
+      ["Reports", "Reports"],
+    ] as const) {
+      await nav.getByRole("link", { name: link, exact: true }).focus();
+      await page.keyboard.press("Enter");
+      await expect(page.getByRole("heading", { level: 1, name: heading })).toBeFocused();
+    }
+    expect(await windowIsMarked(page)).toBe(true);
+  });
+
   test("keyboard: the skip link jumps to the content", async ({ page }) => {
     await page.goto("/settings");
     await hydrated(page);

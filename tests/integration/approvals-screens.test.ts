@@ -364,7 +364,7 @@ describe("deciding", () => {
     for (const form of DECISIONS) {
       const response = await post(`/approvals/merchant/${accra}`, form, await as(YAW, ACCRA));
       expect(response.status).toBe(403);
-      expect(textOf(await response.text())).toContain("Access denied");
+      expect(textOf(await response.text())).toContain("You don't have access to this page");
     }
     expect(await statusOf(accra)).toBe("pending");
     expect((await auditOf(accra)).map((a) => a.action)).toEqual(["request.create"]);

@@ -87,4 +87,25 @@ describe("the old brand word reads as the new one", () => {
     expect(csv.split("\r\n").some((line) => line.startsWith(`${NEW},`))).toBe(true);
     expect(csv).not.toContain("Vodafone");
   });
+
+  it("in text people typed: a merchant's name and sector, in the list's cells and filter, and on the merchant's page", async () => {
+    const db = await portal().db();
+    const merchant = (await db
+      .prepare("SELECT id, code FROM merchants WHERE business_id = ? ORDER BY code LIMIT 1")
+      .bind(KUMASI)
+      .first<{ id: string; code: string }>())!;
+    await db
+      .prepare("UPDATE merchants SET name = 'Vodafone Corner Ɔsu', trading_name = 'VODAFONE CORNER', sector = 'Vodafone agents' WHERE id = ?")
+      .bind(merchant.id)
+      .run();
+
+    const list = textOf(await get(`/merchants?q=${encodeURIComponent(merchant.code)}`));
+    expect(list).toContain("Telecel Corner Ɔsu TELECEL CORNER");
+    expect(list).toContain("Telecel agents");
+    expect(list).not.toMatch(/vodafone/i);
+
+    const page = textOf(await get(`/merchants/${merchant.id}`));
+    expect(page).toContain("Registered name Telecel Corner Ɔsu Trading name TELECEL CORNER");
+    expect(page).toContain("Sector Telecel agents");
+  });
 });

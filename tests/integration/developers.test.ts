@@ -192,7 +192,7 @@ describe("the Developers tab", () => {
 
     const tab = await get(TAB, email, businessId);
     expect(tab.status).toBe(403);
-    expect(textOf(await tab.text())).toContain("Access denied");
+    expect(textOf(await tab.text())).toContain("You don't have access to this page");
 
     const db = await portal().db();
     const someKey = await db.prepare("SELECT id FROM api_keys WHERE business_id = ? LIMIT 1").bind(KUMASI).first<string>("id");

@@ -13,7 +13,7 @@ import { clearingPosting, paymentPosting, transactionFee } from "#server/ledger/
 import { runSettlement, settlementPeriodFor } from "#server/settlement/run";
 import { moveBusiness } from "#server/tenancy/shard-move";
 import { newWebhookSecret } from "#server/webhooks/signing";
-import { actionDataOf } from "../support/html";
+import { actionDataOf, textOf } from "../support/html";
 import { expectAccountSumsMatchEntries } from "../support/ledger";
 import { api, makeKey } from "../support/partner-api";
 import { signedInCookie } from "../support/sign-in";
@@ -486,6 +486,31 @@ describe("answering a dispute", () => {
     expect(await count("SELECT COUNT(*) AS n FROM disputes WHERE id = ? AND status = 'open' AND submitted_at IS NULL", id)).toBe(1);
     const list = await (await page("/disputes?status=open", ESI, KUMASI)).text();
     expect(list).toContain("Overdue");
+  });
+
+  it("a reason code is shown with the scheme's meaning beside it: on the dispute, in the list and on the payment", async () => {
+    const payment = await undisputedPayment(KUMASI);
+    const opened = await openDispute(KUMASI, { payment_reference: payment.reference, amount: Math.min(300, payment.amount), reason_code: "4853" });
+    expect(opened.status, JSON.stringify(opened.body)).toBe(201);
+    expect(textOf(await (await page(`/disputes/${opened.body.id}`, ESI, KUMASI)).text())).toContain("Reason code 4853 · Cardholder dispute");
+    expect(textOf(await (await page(`/transactions?tx=${payment.id}`, ESI, KUMASI)).text())).toContain("Reason code 4853 · Cardholder dispute");
+    expect(textOf(await (await page("/disputes?status=open", ESI, KUMASI)).text())).toMatch(
+      /(13\.1 · Merchandise or services not received|4853 · Cardholder dispute) · /,
+    );
+  });
+
+  it("Submit the response, disabled until a response is saved, says so beside it", async () => {
+    const id = await openKumasiDispute();
+    const html = await (await page(`/disputes/${id}`, ABENA, KUMASI)).text();
+    const button = /<button\b[^>]*>Submit the response<\/button>/.exec(html)?.[0] ?? "";
+    expect(button).toContain("disabled");
+    const why = /aria-describedby="([^"]+)"/.exec(button)?.[1];
+    expect(why).toBeDefined();
+    expect(textOf(new RegExp(`<p[^>]*id="${why}"[^>]*>[^<]*</p>`).exec(html)?.[0] ?? "")).toMatch(/save it first/);
+
+    await page(`/disputes/${id}`, ABENA, KUMASI, { form: { intent: "respond", response: "Signed for in person." } });
+    const written = await (await page(`/disputes/${id}`, ABENA, KUMASI)).text();
+    expect(/<button\b[^>]*>Submit the response<\/button>/.exec(written)?.[0]).not.toMatch(/disabled|aria-describedby/);
   });
 
   it("the list shows open disputes first, with the days left", async () => {

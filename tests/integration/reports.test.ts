@@ -96,6 +96,15 @@ describe("/reports", () => {
     expect(last).not.toMatch(/\b20\d\d-\d\d-\d\d\b/);
   });
 
+  it.each(["merchant", "channel"])("by %s, each share bar is the row's part of the period's value, so together they fill one bar", async (by) => {
+    const html = await (await portal().fetch(`/reports?by=${by}`, { headers: await signedInCookie(portal()) })).text();
+    const widths = [...html.matchAll(/<rect\b[^>]*\bwidth="([\d.]+)"[^>]*class="share-bar__fill"/g)].map((m) => Number(m[1]));
+    expect(widths.length).toBeGreaterThan(1);
+    // Drawn against the largest row, the first bar was full and the widths added up to well over 100.
+    expect(widths.reduce((sum, w) => sum + w, 0)).toBeCloseTo(100, 0);
+    expect(Math.max(...widths)).toBeLessThan(100);
+  });
+
   it("another business sees its own report", async () => {
     const now = Date.now();
     const want = await rollupTotals(ACCRA, day(now - 29 * DAY), day(now));

@@ -88,21 +88,23 @@ export function DecideCard({
     <section className="card" aria-labelledby="decide-heading">
       <h2 id="decide-heading">Decide</h2>
       <FreshCheck check={checkOf(answer)} />
-      <Form method="post">
-        <input type="hidden" name="intent" value="approve" />
-        <button type="submit" className="button button--primary" disabled={busy}>
-          {approveLabel}
-        </button>
-      </Form>
-      <Form method="post" className="form">
-        <input type="hidden" name="intent" value="reject" />
-        <Field id="reason" label="Reason for rejecting" error={reasonError}>
-          <input id="reason" name="reason" maxLength={500} {...describedBy("reason", reasonError)} />
-        </Field>
-        <button type="submit" className="button button--danger" disabled={busy}>
-          Reject
-        </button>
-      </Form>
+      <div className="decision">
+        <Form method="post" className="decision__approve">
+          <input type="hidden" name="intent" value="approve" />
+          <button type="submit" className="button button--primary" disabled={busy}>
+            {approveLabel}
+          </button>
+        </Form>
+        <Form method="post" className="decision__reject">
+          <input type="hidden" name="intent" value="reject" />
+          <Field id="reason" label="Reason for rejecting" error={reasonError}>
+            <input id="reason" name="reason" maxLength={500} {...describedBy("reason", reasonError)} />
+          </Field>
+          <button type="submit" className="button button--danger" disabled={busy}>
+            Reject
+          </button>
+        </Form>
+      </div>
     </section>
   );
 }

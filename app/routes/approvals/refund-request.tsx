@@ -39,7 +39,7 @@ export function RefundSection({ request, refund, payment, refunded, pendingOther
         <h2 id="payment-heading">The payment</h2>
         <Details
           rows={[
-            ["Reference", payment.reference],
+            ["Reference", <span className="code">{payment.reference}</span>],
             ["Merchant", payment.merchant],
             ["Channel", payment.method],
             ["Paid", formatDate(payment.createdAt, "stamp")],

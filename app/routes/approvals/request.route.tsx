@@ -31,6 +31,8 @@ const TITLES: Partial<Record<ApprovalKind, string>> = {
   merchant: "Merchant Request",
   point_of_sale: "Point of Sale Request",
   settlement_account: "Settlement Account Request",
+  // Not in SPEC's table (it has no security policy): named as the other four are.
+  security_policy: "Security Policy Request",
 };
 
 export const meta: MetaFunction = ({ params }) => {

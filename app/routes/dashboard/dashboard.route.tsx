@@ -213,7 +213,7 @@ export default function Dashboard() {
                       {paymentMethod(t)} · {t.payer}
                     </span>
                     <span className="cell-sub">
-                      {t.reference} · {formatDate(t.createdAt, "numeric")}
+                      <span className="code">{t.reference}</span> · {formatDate(t.createdAt, "numeric")}
                     </span>
                   </div>
                   <div className="latest__amount">

@@ -7,7 +7,7 @@ import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-
 import { useState } from "react";
 import * as v from "valibot";
 import { getDispute, saveResponse, submitResponse } from "#server/disputes/disputes.db";
-import { isAnswerable, MAX_EVIDENCE_BYTES, MAX_EVIDENCE_FILES, MAX_RESPONSE_CHARS } from "#server/disputes/dispute-rules";
+import { isAnswerable, MAX_EVIDENCE_BYTES, reasonCodeLabel, MAX_EVIDENCE_FILES, MAX_RESPONSE_CHARS } from "#server/disputes/dispute-rules";
 import { uploadEvidence } from "#server/disputes/evidence-upload";
 import { redirectWithFlash } from "#server/platform/flash";
 import { refusalMessage, requirePermission, requireTenant } from "#server/guards";
@@ -87,6 +87,8 @@ export default function DisputePage() {
   const { now, dispute, canAnswer, mayAnswer } = useLoaderData<typeof loader>();
   const answer = useActionData<typeof action>();
   const busy = useNavigation().state === "submitting";
+  // The one thing the server refuses a submission for while the dispute is open: no saved written response.
+  const unwritten = dispute.responseText.trim() === "";
   const [tooLarge, setTooLarge] = useState<string | null>(null);
   const deadline = deadlineLabel(dispute.evidenceDueAt, now);
   const fileError = tooLarge ?? (answer?.intent === "upload" ? answer.errors.file : undefined);
@@ -122,7 +124,7 @@ export default function DisputePage() {
         <Details
           rows={
             [
-              ["Reference", dispute.paymentReference],
+              ["Reference", <span className="code">{dispute.paymentReference}</span>],
               ["Merchant", dispute.merchantName],
               ["Method", paymentMethod({ channel: dispute.paymentChannel, network: dispute.paymentNetwork })],
               ["Amount (GHS)", formatAmount(dispute.paymentAmount)],
@@ -136,7 +138,7 @@ export default function DisputePage() {
         <Details
           rows={
             [
-              ["Reason code", dispute.reasonCode],
+              ["Reason code", reasonCodeLabel(dispute.reasonCode)],
               ["Disputed (GHS)", formatAmount(dispute.amount)],
               ["Opened", formatDate(dispute.openedAt, "stamp")],
               ["Evidence due by", `${formatDate(dueDay(dispute.evidenceDueAt), "day")} (end of day, Accra)`],
@@ -221,9 +223,14 @@ export default function DisputePage() {
           <Form method="post" className="form">
             <input type="hidden" name="intent" value="submit" />
             <p className="field-hint">Submitting sends the response and its evidence: nothing can be changed afterwards.</p>
-            <button type="submit" className="button button--primary" disabled={busy || dispute.responseText.trim() === ""}>
+            <button type="submit" className="button button--primary" disabled={busy || unwritten} aria-describedby={unwritten ? "submit-blocked" : undefined}>
               Submit the response
             </button>
+            {unwritten ? (
+              <p className="field-hint" id="submit-blocked">
+                Write the response above and save it first: the scheme or network reads it with the evidence.
+              </p>
+            ) : null}
           </Form>
         ) : null}
       </section>

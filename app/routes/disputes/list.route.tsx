@@ -3,7 +3,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Link, useLoaderData, useLocation } from "@remix-run/react";
 import { listDisputes } from "#server/disputes/disputes.db";
-import { DISPUTE_STATUSES } from "#server/disputes/dispute-rules";
+import { DISPUTE_STATUSES, reasonCodeLabel } from "#server/disputes/dispute-rules";
 import { numberedPage } from "#server/lists/page";
 import { requireTenant } from "#server/guards";
 import { DataTable, ListToolbar, Pager, type Column } from "#app/components/data-table";
@@ -52,12 +52,12 @@ export default function Disputes() {
       header: "Payment",
       cell: (d) => (
         <Link to={paths.dispute(d.id)} className="cell-title">
-          <strong>{d.paymentReference}</strong>
+          <strong className="code">{d.paymentReference}</strong>
           <span className="cell-sub">{d.merchantName}</span>
         </Link>
       ),
     },
-    { id: "reason", header: "Reason code", cell: (d) => `${d.reasonCode} · ${networkLabel(d.paymentNetwork)}` },
+    { id: "reason", header: "Reason code", cell: (d) => `${reasonCodeLabel(d.reasonCode)} · ${networkLabel(d.paymentNetwork)}` },
     { id: "amount", header: "Disputed (GHS)", numeric: true, cell: (d) => <strong>{formatAmount(d.amount)}</strong> },
     {
       id: "deadline",

@@ -10,10 +10,9 @@ import { refusalMessage, requireTenant } from "#server/guards";
 import { PointOfSaleFieldset } from "#app/components/point-of-sale-fields";
 import { pointOfSaleColumns, readPointOfSaleForm } from "#app/lib/point-of-sale-form";
 import { paths } from "#app/lib/paths";
-import { APP_NAME } from "#app/lib/page";
 
-// SPEC gives this page no title of its own: the document keeps the app's name.
-export const meta: MetaFunction = () => [{ title: APP_NAME }];
+// SPEC's table leaves this page out; it is named as Add Merchant is.
+export const meta: MetaFunction = () => [{ title: "Add Point of Sale" }];
 
 export const SENT_FOR_APPROVAL = "Point of sale sent for approval: another person must approve it before it takes effect.";
 

@@ -131,7 +131,7 @@ export default function SettlementHistory() {
       cell: (s) => (
         <Link to={filterHref(params, { s: s.id })} preventScrollReset className="cell-title">
           <strong>{day(s.periodStart)}</strong>
-          <span className="cell-sub">{s.reference}</span>
+          <span className="cell-sub code">{s.reference}</span>
         </Link>
       ),
     },
@@ -211,7 +211,9 @@ export default function SettlementHistory() {
       {detail ? (
         <aside className="detail-panel" role="dialog" aria-labelledby="settlement-title" data-testid="settlement-detail">
           <header className="detail-panel__header">
-            <h2 id="settlement-title">{detail.reference}</h2>
+            <h2 id="settlement-title" className="code">
+              {detail.reference}
+            </h2>
             <Link to={filterHref(params, { s: null })} preventScrollReset className="detail-panel__close" aria-label="Close the settlement">
               ×
             </Link>
@@ -251,7 +253,7 @@ export default function SettlementHistory() {
               <li key={t.id} className="latest__item">
                 <div>
                   <Link to={paths.payment(t.id)}>
-                    <strong>{t.reference}</strong>
+                    <strong className="code">{t.reference}</strong>
                   </Link>
                   <span className="cell-sub">{`${paymentMethod(t)} · ${t.payer} · ${formatDate(t.createdAt, "numeric")}`}</span>
                 </div>

@@ -31,10 +31,9 @@ import { paths } from "#app/lib/paths";
 import { statusLabel } from "#app/lib/statuses";
 import { shownTransaction } from "#app/lib/transactions.server";
 import { Details } from "#app/components/details";
-import { APP_NAME } from "#app/lib/page";
 
-// SPEC gives this page no title of its own: the document keeps the app's name.
-export const meta: MetaFunction = () => [{ title: APP_NAME }];
+// SPEC gives this page no title; the app's name alone would not tell one tab from another. The h1 names the device.
+export const meta: MetaFunction = () => [{ title: "POS Terminal" }];
 
 const ID = /^[\w-]{1,64}$/;
 

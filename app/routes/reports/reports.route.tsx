@@ -130,7 +130,6 @@ export default function Reports() {
   const { search } = useLocation();
   const params = new URLSearchParams(search);
   const heading = DIMENSIONS.find((d) => d.value === dimension)?.heading ?? "Key";
-  const maxAmount = Math.max(0, ...lines.map((l) => l.amount));
   const noon = (day: string) => `${day}T12:00:00Z`;
   const columns: Column<ReportLine>[] = [
     { id: "key", header: heading, cell: (l) => (dimension === "network" ? networkLabel(l.label) : l.label) },
@@ -138,7 +137,7 @@ export default function Reports() {
     { id: "amount", header: "Value (GHS)", numeric: true, cell: (l) => formatAmount(l.amount) },
     { id: "fee", header: "Fees (GHS)", numeric: true, cell: (l) => formatAmount(l.fee) },
     { id: "refunded", header: "Refunds (GHS)", numeric: true, cell: (l) => formatAmount(l.refunded) },
-    ...(dimension === "day" ? [] : [{ id: "share", header: "Share of value", cell: (l: ReportLine) => <ShareBar value={l.amount} max={maxAmount} /> }]),
+    ...(dimension === "day" ? [] : [{ id: "share", header: "Share of value", cell: (l: ReportLine) => <ShareBar value={l.amount} total={totals.amount} /> }]),
   ];
   const firstDay = Date.parse(`${period.fromDay}T12:00:00Z`);
   return (

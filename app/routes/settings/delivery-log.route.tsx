@@ -171,7 +171,7 @@ function DeliveryItem({ delivery, endpointId, busy, canSend }: { delivery: Deliv
           <div className="details__row details__row--wide">
             <dt>Payment reference</dt>
             <dd>
-              <bdi>{delivery.paymentReference}</bdi>
+              <bdi className="code">{delivery.paymentReference}</bdi>
             </dd>
           </div>
         ) : null}

@@ -173,7 +173,7 @@ function columns(search: string): Column<Row>[] {
       header: "Reference",
       cell: (t) => (
         <Link to={withParam(search, "tx", String(t.id))} preventScrollReset className="cell-title">
-          <strong>{t.reference}</strong>
+          <strong className="code">{t.reference}</strong>
           <span className="cell-sub">{formatDate(t.createdAt, "numeric")}</span>
         </Link>
       ),

@@ -172,7 +172,7 @@ export default function RefundPayment() {
         <h2 id="payment-heading">The payment</h2>
         <Details
           rows={[
-            ["Reference", payment.reference],
+            ["Reference", <span className="code">{payment.reference}</span>],
             ["Merchant", payment.merchant],
             ["Channel", payment.method],
             ["Status", statusLabel("transaction", payment.status)],
