@@ -58,8 +58,7 @@ export function BusinessSwitcher() {
   const others = businesses.filter((choice) => choice.id !== business.businessId);
   const current = (
     <span className="business-name">
-      <strong>{business.businessName}</strong>{" "}
-      <span className="business-name__role">{business.accessLevel}</span>
+      <strong>{business.businessName}</strong> <span className="business-name__role">{business.accessLevel}</span>
     </span>
   );
   if (others.length === 0) return <div className="business-switcher business-switcher--single">{current}</div>;

@@ -29,7 +29,11 @@ interface Found {
 
 async function violations(page: Page): Promise<Found[]> {
   return page.evaluate(async (rules) => {
-    const axe = (window as unknown as { axe: { run: (context: Document, options: unknown) => Promise<{ violations: { id: string; impact: string | null; nodes: { target: string[] }[] }[] }> } }).axe;
+    const axe = (
+      window as unknown as {
+        axe: { run: (context: Document, options: unknown) => Promise<{ violations: { id: string; impact: string | null; nodes: { target: string[] }[] }[] }> };
+      }
+    ).axe;
     const result = await axe.run(document, rules);
     return result.violations.map((v) => ({ rule: v.id, impact: v.impact, targets: v.nodes.slice(0, 3).map((n) => n.target.join(" ")) }));
   }, RULES);
@@ -46,10 +50,15 @@ async function kumasiScreens(portal: Portal): Promise<string[]> {
   const merchant = await one("SELECT id FROM merchants WHERE business_id = ? AND status = 'active' ORDER BY id LIMIT 1");
   const branch = await one("SELECT merchant_id AS id, id AS second FROM points_of_sale WHERE business_id = ? ORDER BY id LIMIT 1");
   const terminal = await one("SELECT id FROM terminals WHERE business_id = ? ORDER BY id LIMIT 1");
-  const payment = await one("SELECT id, merchant_id AS second FROM transactions WHERE business_id = ? AND status = 'successful' AND amount >= 5000 ORDER BY id LIMIT 1");
+  const payment = await one(
+    "SELECT id, merchant_id AS second FROM transactions WHERE business_id = ? AND status = 'successful' AND amount >= 5000 ORDER BY id LIMIT 1",
+  );
   const requests: string[] = [];
   for (const kind of ["merchant", "point_of_sale", "settlement_account", "employee"]) {
-    const row = await db.prepare("SELECT id FROM approval_requests WHERE business_id = ? AND kind = ? AND status = 'pending' LIMIT 1").bind(KUMASI, kind).first<string>("id");
+    const row = await db
+      .prepare("SELECT id FROM approval_requests WHERE business_id = ? AND kind = ? AND status = 'pending' LIMIT 1")
+      .bind(KUMASI, kind)
+      .first<string>("id");
     if (row) requests.push(`/approvals/${kind.replace(/_/g, "-")}/${row}`);
   }
   // A transfer and a refund waiting for a decision, and an endpoint with a delivery log.
@@ -57,10 +66,23 @@ async function kumasiScreens(portal: Portal): Promise<string[]> {
   await topUp(KOFI_KUMASI, String(merchant.id), 500_000);
   await topUp(KOFI_KUMASI, String(payment.second), 500_000);
   const key = `a11y-${Date.now()}`;
-  await requestTransfer(ABENA_KUMASI, META, { fromMerchantId: String(merchant.id), to: { kind: "merchant", id: String(other.id) }, amount: 12_345, idempotencyKey: `${key}-t` });
-  await requestRefund(ABENA_KUMASI, META, { transactionId: Number(payment.id), amount: 2_500, reason: "Ɔkyeame's order returned 🍍", idempotencyKey: `${key}-r` });
+  await requestTransfer(ABENA_KUMASI, META, {
+    fromMerchantId: String(merchant.id),
+    to: { kind: "merchant", id: String(other.id) },
+    amount: 12_345,
+    idempotencyKey: `${key}-t`,
+  });
+  await requestRefund(ABENA_KUMASI, META, {
+    transactionId: Number(payment.id),
+    amount: 2_500,
+    reason: "Ɔkyeame's order returned 🍍",
+    idempotencyKey: `${key}-r`,
+  });
   for (const kind of ["transfer", "refund"]) {
-    const row = await db.prepare("SELECT id FROM approval_requests WHERE business_id = ? AND kind = ? AND status = 'pending' LIMIT 1").bind(KUMASI, kind).first<string>("id");
+    const row = await db
+      .prepare("SELECT id FROM approval_requests WHERE business_id = ? AND kind = ? AND status = 'pending' LIMIT 1")
+      .bind(KUMASI, kind)
+      .first<string>("id");
     requests.push(`/approvals/${kind}/${row}`);
   }
   // A dispute, opened through the Partner API as the processor would.
@@ -75,7 +97,13 @@ async function kumasiScreens(portal: Portal): Promise<string[]> {
     evidence_due_by: new Date(Date.now() + 7 * 86_400_000).toISOString().slice(0, 10),
   });
   const dispute = await opened.json<{ id: string }>();
-  const endpoint = await createWebhookEndpoint(KOFI_KUMASI, META, { url: "https://hooks.example.com/a11y", eventTypes: ["payment.succeeded"] }, newWebhookSecret(), "development");
+  const endpoint = await createWebhookEndpoint(
+    KOFI_KUMASI,
+    META,
+    { url: "https://hooks.example.com/a11y", eventTypes: ["payment.succeeded"] },
+    newWebhookSecret(),
+    "development",
+  );
   return [
     "/",
     "/approvals",
@@ -119,7 +147,11 @@ async function navigate(page: Page, path: string): Promise<void> {
     const router = (window as unknown as { __remixRouter: Router }).__remixRouter;
     await router.navigate(to);
   }, path);
-  await expect.poll(() => page.evaluate(() => (window as unknown as { __remixRouter: { state: { navigation: { state: string } } } }).__remixRouter.state.navigation.state)).toBe("idle");
+  await expect
+    .poll(() =>
+      page.evaluate(() => (window as unknown as { __remixRouter: { state: { navigation: { state: string } } } }).__remixRouter.state.navigation.state),
+    )
+    .toBe("idle");
   await expect(page).toHaveURL(new RegExp(`${path.replace(/[?]/g, "\\?")}$`));
 }
 
