@@ -107,5 +107,7 @@ describe("the old brand word reads as the new one", () => {
     const page = textOf(await get(`/merchants/${merchant.id}`));
     expect(page).toContain("Registered name Telecel Corner Ɔsu Trading name TELECEL CORNER");
     expect(page).toContain("Sector Telecel agents");
+    // Its heading and everything else on the page too.
+    expect(page.match(/.{0,60}vodafone.{0,40}/gi) ?? []).toEqual([]);
   });
 });

@@ -24,7 +24,7 @@ import { can } from "#server/permissions";
 import { terminalColumns } from "#app/components/columns/terminals";
 import { DataTable } from "#app/components/data-table";
 import { OnThisPage } from "#app/components/on-this-page";
-import { Details } from "#app/components/details";
+import { Details, shownText } from "#app/components/details";
 import { RecentTransactions } from "#app/components/recent-transactions";
 import { StatusPill } from "#app/components/status-pill";
 import { formatAmount, formatDate, formatPathLike } from "#app/lib/format";
@@ -159,9 +159,9 @@ export default function ManageMerchant() {
     <div className="page merchant-page">
       <header className="page__header page__header--actions">
         <div>
-          <h1>{merchant.name}</h1>
+          <h1>{shownText(merchant.name)}</h1>
           <p className="page__lead">
-            {merchant.tradingName} · {merchant.code} · <StatusPill entity="merchant" status={merchant.status} />
+            {shownText(merchant.tradingName)} · {merchant.code} · <StatusPill entity="merchant" status={merchant.status} />
           </p>
         </div>
         {mayChangeMerchant ? (

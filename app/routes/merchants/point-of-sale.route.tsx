@@ -22,7 +22,7 @@ import { pointOfSaleColumns, readPointOfSaleForm } from "#app/lib/point-of-sale-
 import { terminalColumns } from "#app/components/columns/terminals";
 import { paths } from "#app/lib/paths";
 import { shownTransaction } from "#app/lib/transactions.server";
-import { Details } from "#app/components/details";
+import { Details, shownText } from "#app/components/details";
 
 export const meta: MetaFunction = () => [{ title: "Point of Sale" }];
 
@@ -106,11 +106,12 @@ export default function PointOfSalePage() {
     <div className="page">
       <header className="page__header">
         <p className="page__eyebrow">
-          <Link to={paths.merchant(merchant.id)}>{merchant.name}</Link>
+          <Link to={paths.merchant(merchant.id)}>{shownText(merchant.name)}</Link>
         </p>
-        <h1>{pos.name}</h1>
+        <h1>{shownText(pos.name)}</h1>
         <p className="page__lead">
-          Point of sale in {pos.town}, {pos.region} · <span className={active ? "status status--good" : "status"}>{active ? "Active" : "Inactive"}</span>
+          Point of sale in {shownText(pos.town)}, {pos.region} ·{" "}
+          <span className={active ? "status status--good" : "status"}>{active ? "Active" : "Inactive"}</span>
         </p>
       </header>
 
