@@ -8,7 +8,7 @@ import { useEffect, useLayoutEffect, useRef, type ReactNode } from "react";
 import { formatCount } from "../lib/format";
 import { filterHref, pageHref } from "../lib/list-url";
 import { ListForm } from "./list-form";
-import { shownText } from "./details";
+import { shownText, shownValue } from "./details";
 import { pageWindow } from "../lib/pagination";
 
 export interface Column<Row> {
@@ -95,7 +95,7 @@ export function DataTable<Row>({
             <tr key={rowKey(row)}>
               {columns.map((column) => (
                 <td key={column.id} data-label={column.header} className={cellClass(column)}>
-                  {shownText(column.cell(row))}
+                  {shownValue(column.cell(row))}
                 </td>
               ))}
             </tr>

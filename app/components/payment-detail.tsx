@@ -5,7 +5,7 @@ import { useEffect, type ReactNode } from "react";
 import { formatAmount, formatDate } from "../lib/format";
 import { paymentStatus, statusLabel } from "../lib/statuses";
 import { feeOf, netOf, NO_MONEY, paymentMethod } from "../lib/transactions-view";
-import { Details } from "./details";
+import { Details, withCodes } from "./details";
 import { StatusPill } from "./status-pill";
 import type { Channel } from "#server/ledger/pricing";
 import { reasonCodeLabel } from "#server/disputes/dispute-rules";
@@ -137,7 +137,7 @@ export function Postings({ entries }: { entries: PaymentDetailView["entries"] })
           <tr key={entry.id}>
             <td data-label="Account">
               {entry.account}
-              <span className="cell-sub">{`${entry.memo} · ${formatDate(entry.postedAt, "numeric")}`}</span>
+              <span className="cell-sub">{withCodes(`${entry.memo} · ${formatDate(entry.postedAt, "numeric")}`)}</span>
             </td>
             <td data-label="Debit (GHS)" className="num">
               {entry.amount > 0 ? formatAmount(entry.amount) : ""}

@@ -58,3 +58,34 @@ test("a payment's and its settlement's references stay on one line at 390 px, wi
     await page.screenshot({ path: `tmp/codes-${path.startsWith("/money") ? "settlement" : "payment"}-390.png` });
   }
 });
+
+test("codes inside running text stay on one line too: a posting's note, an account number, a refund's request", async ({ page, portal }) => {
+  const db = await portal.db();
+  const account = (await db
+    .prepare("SELECT merchant_id AS merchantId, account_number AS number FROM settlement_accounts WHERE business_id = ? AND account_number LIKE '%-%' LIMIT 1")
+    .bind(KUMASI)
+    .first<{ merchantId: string; number: string }>())!;
+  await page.goto(`/merchants/${account.merchantId}`);
+  await hydrated(page);
+  const numbers = await linesOf(page, account.number);
+  expect(numbers.length).toBeGreaterThan(0);
+  expect(numbers, account.number).toEqual(numbers.map(() => 1));
+  expect(await sidewaysScroll(page)).toBe(0);
+
+  const payment = (await db
+    .prepare("SELECT id, reference FROM transactions WHERE business_id = ? AND status = 'successful' ORDER BY length(reference) DESC, id LIMIT 1")
+    .bind(KUMASI)
+    .first<{ id: number; reference: string }>())!;
+  await page.goto(`/transactions?tx=${payment.id}`);
+  await hydrated(page);
+  const postings = page.getByTestId("payment-detail").locator(".postings");
+  await expect(postings).toBeVisible();
+  const inNotes = await postings
+    .locator(".code", { hasText: payment.reference })
+    .evaluateAll((elements) =>
+      elements.map((element) => Math.round(element.getBoundingClientRect().height / parseFloat(getComputedStyle(element).lineHeight || "20"))),
+    );
+  expect(inNotes.length).toBeGreaterThan(0);
+  expect(inNotes).toEqual(inNotes.map(() => 1));
+  expect(await sidewaysScroll(page)).toBe(0);
+});
