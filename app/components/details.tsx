@@ -8,11 +8,16 @@ import { replaceBrandWords } from "../lib/format";
  */
 const CODE = /(?<![\w-])(?=[\w-]*\d)[A-Za-z0-9]+(?:-[A-Za-z0-9]+)+(?![\w-])/g;
 
+/** The longest reference the portal shows (a settlement's, STL-KFF-MRC-0001-20261125, is 25). */
+const LONGEST_CODE = 28;
+
 /** `text` with each code in it kept on one line (a `.code` span); the text itself when it holds none. */
 export function withCodes(text: string): ReactNode {
   const parts: ReactNode[] = [];
   let last = 0;
   for (const match of text.matchAll(CODE)) {
+    // Longer than a reference (an id, a hash): it may wrap, or it would push a phone's card sideways.
+    if (match[0].length > LONGEST_CODE) continue;
     if (match.index > last) parts.push(text.slice(last, match.index));
     parts.push(
       <span key={match.index} className="code">
