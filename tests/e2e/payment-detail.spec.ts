@@ -60,7 +60,10 @@ test("a payment leads to its terminal, its settlement and its merchant, and the 
   const money = page.getByRole("navigation", { name: `Money of ${payment.merchant}` });
   await money.getByRole("link", { name: "Transactions" }).click();
   await expect(page).toHaveURL(new RegExp(`/transactions\\?merchant=${payment.merchantId}$`));
-  await expect(page.getByLabel("Merchant")).toHaveValue(payment.merchantId);
+  // The URL moves before React paints the new page (navigations render in a transition): wait for the list
+  // itself, and name the filter exactly, or a label on the merchant's page still showing can be found instead.
+  await expect(page.getByRole("heading", { level: 1, name: "Transactions" })).toBeVisible();
+  await expect(page.getByRole("combobox", { name: "Merchant", exact: true })).toHaveValue(payment.merchantId);
 
   await page.goBack();
   await money.getByRole("link", { name: "Settlements" }).click();
