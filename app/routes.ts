@@ -71,6 +71,9 @@ export default [
 
   // The platform's own screens, for its staff only (decision 039).
   route("platform", "routes/platform/overview.route.tsx", { id: "routes/platform" }),
+  route("platform/requests", "routes/platform/requests.route.tsx", { id: "routes/platform.requests" }),
+  route("platform/requests/:id", "routes/platform/request.route.tsx", { id: "routes/platform.request" }),
+  route("platform/businesses/:businessId/lifecycle", "routes/platform/business-lifecycle.route.ts", { id: "routes/platform.business-lifecycle" }),
 
   // Resource routes outside any screen. Analytics: POST /api/events, and POST /api/events/replay for operators.
   route("api/events/:op?", "routes/api/events.route.ts", { id: "routes/api.events" }),
