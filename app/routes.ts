@@ -69,6 +69,9 @@ export default [
   // The Partner API's reference.
   route("developers/api", "routes/developers/api-reference.route.tsx", { id: "routes/developers.api" }),
 
+  // The platform's own screens (platform staff only). The switch's platform keys.
+  route("platform/keys", "routes/platform/keys.route.tsx", { id: "routes/platform.keys" }),
+
   // Resource routes outside any screen. Analytics: POST /api/events, and POST /api/events/replay for operators.
   route("api/events/:op?", "routes/api/events.route.ts", { id: "routes/api.events" }),
   route("builds/latest.json", "routes/api/builds-latest.route.ts", { id: "routes/builds.latest" }),
