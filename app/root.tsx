@@ -21,7 +21,7 @@ import { NotificationRules } from "./components/notifications";
 import { RefusalFocus } from "./components/form";
 import { someRouteCodeUnreachable } from "./components/route-code";
 import { isNetworkFailure } from "./components/submission";
-import { DefaultLayout, StandardLayout } from "./components/shell";
+import { DefaultLayout, PlatformLayout, StandardLayout } from "./components/shell";
 import { uncaughtExceptionInput } from "./lib/analytics";
 import { DEFAULT_ERROR_MESSAGE, errorMessage } from "./lib/errors";
 import { APP_NAME, NOT_FOUND_TITLE, SERVER_ERROR_TITLE, layoutOf } from "./lib/page";
@@ -49,9 +49,11 @@ function isNotFound(error: unknown): boolean {
   return isRouteErrorResponse(error) && error.status === 404;
 }
 
+const SHELLS = { standard: StandardLayout, default: DefaultLayout, platform: PlatformLayout } as const;
+
 export function Layout({ children }: { children: ReactNode }) {
   const { nonce, requestId } = useDocumentInfo();
-  const Shell = layoutOf(useMatches()) === "standard" ? StandardLayout : DefaultLayout;
+  const Shell = SHELLS[layoutOf(useMatches())];
   return (
     <html lang="en">
       <head>

@@ -69,7 +69,9 @@ export default [
   // The Partner API's reference.
   route("developers/api", "routes/developers/api-reference.route.tsx", { id: "routes/developers.api" }),
 
-  // The platform's own screens (platform staff only). The switch's platform keys.
+  // The platform's own screens, for its staff only (decision 039).
+  route("platform", "routes/platform/overview.route.tsx", { id: "routes/platform" }),
+  // The switch's platform keys.
   route("platform/keys", "routes/platform/keys.route.tsx", { id: "routes/platform.keys" }),
 
   // Resource routes outside any screen. Analytics: POST /api/events, and POST /api/events/replay for operators.

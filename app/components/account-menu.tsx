@@ -1,9 +1,20 @@
 // The top bar's business switcher and the signed-in person's menu. Both are
 // <details> menus, so they open before the script has loaded; their forms post
 // to /select-business and /logout, which work without JavaScript too.
-import { Form, Link, useLocation, useNavigation } from "@remix-run/react";
+import { Form, Link, useLocation, useMatches, useNavigation } from "@remix-run/react";
 import { useEffect, useRef, type ReactNode } from "react";
+import { layoutOf } from "../lib/page";
 import { useRootData } from "../lib/root-data";
+
+/** The signed-in person as platform staff (decision 039), or null. */
+function usePlatformStaff() {
+  return useRootData()?.platform ?? null;
+}
+
+/** Whether the page is one of the platform's own (its layout), not a business's. */
+function useOnPlatform(): boolean {
+  return layoutOf(useMatches()) === "platform";
+}
 
 export function useSignedInIdentity() {
   return useRootData()?.identity ?? null;
@@ -49,10 +60,13 @@ function initials(name: string): string {
   return ((parts[0]?.[0] ?? "") + (parts.length > 1 ? (parts[parts.length - 1]?.[0] ?? "") : "")).toUpperCase();
 }
 
-/** The business being worked in; with more than one, a menu to switch without signing in again. */
+/** The business being worked in; with more than one, a menu to switch without signing in again. Platform staff switch to the platform there too. */
 export function BusinessSwitcher() {
   const identity = useSignedInIdentity();
+  const staff = usePlatformStaff();
+  const onPlatform = useOnPlatform();
   const busy = useNavigation().state !== "idle";
+  if (onPlatform && staff) return <PlatformSwitcher role={staff.role} business={identity?.business.businessName ?? null} />;
   if (!identity) return null;
   const { business, businesses } = identity;
   const others = businesses.filter((choice) => choice.id !== business.businessId);
@@ -61,54 +75,105 @@ export function BusinessSwitcher() {
       <strong>{business.businessName}</strong> <span className="business-name__role">{business.accessLevel}</span>
     </span>
   );
-  if (others.length === 0) return <div className="business-switcher business-switcher--single">{current}</div>;
+  if (others.length === 0 && !staff) return <div className="business-switcher business-switcher--single">{current}</div>;
   return (
     <Menu className="business-switcher" label={`Business: ${business.businessName}, ${business.accessLevel}. Switch business`} summary={current}>
-      <p className="menu__heading">Switch business</p>
-      <Form method="post" action="/select-business">
+      {others.length > 0 ? (
+        <>
+          <p className="menu__heading">Switch business</p>
+          <Form method="post" action="/select-business">
+            <ul className="menu__list">
+              {others.map((choice) => (
+                <li key={choice.id}>
+                  <button type="submit" name="businessId" value={choice.id} className="menu__item" disabled={busy}>
+                    <span>{choice.name}</span>
+                    <span className="menu__hint">{choice.role}</span>
+                  </button>
+                </li>
+              ))}
+            </ul>
+          </Form>
+        </>
+      ) : null}
+      {staff ? (
         <ul className="menu__list">
-          {others.map((choice) => (
-            <li key={choice.id}>
-              <button type="submit" name="businessId" value={choice.id} className="menu__item" disabled={busy}>
-                <span>{choice.name}</span>
-                <span className="menu__hint">{choice.role}</span>
-              </button>
-            </li>
-          ))}
+          <li>
+            <Link to="/platform" className="menu__item">
+              <span>Platform operations</span>
+              <span className="menu__hint">{staff.role}</span>
+            </Link>
+          </li>
         </ul>
-      </Form>
+      ) : null}
+    </Menu>
+  );
+}
+
+/** On the platform's screens: where the person is, and the way to a business. */
+function PlatformSwitcher({ role, business }: { role: string; business: string | null }) {
+  const current = (
+    <span className="business-name">
+      <strong>Platform operations</strong> <span className="business-name__role">{role}</span>
+    </span>
+  );
+  return (
+    <Menu className="business-switcher" label={`Platform operations, ${role}. Switch to a business`} summary={current}>
+      <ul className="menu__list">
+        {business ? (
+          <li>
+            <Link to="/" className="menu__item">
+              <span>Back to {business}</span>
+            </Link>
+          </li>
+        ) : null}
+        <li>
+          <Link to="/select-business" className="menu__item">
+            <span>Choose a business</span>
+          </Link>
+        </li>
+      </ul>
     </Menu>
   );
 }
 
 export function UserMenu() {
   const identity = useSignedInIdentity();
-  if (!identity) return null;
-  const { user } = identity;
+  const staff = usePlatformStaff();
+  const onPlatform = useOnPlatform();
+  // On the platform's screens the person is staff first; elsewhere an employee of the business they chose.
+  const person =
+    onPlatform && staff
+      ? { name: staff.name, email: staff.email, role: staff.role }
+      : identity
+        ? { name: identity.user.employeeName, email: identity.user.employeeEmail, role: identity.user.role }
+        : null;
+  if (!person) return null;
   return (
     <Menu
       className="user-menu"
-      label={`Signed in as ${user.employeeName}. Account menu`}
+      label={`Signed in as ${person.name}. Account menu`}
       summary={
         <>
           {/* The initials are drawn by CSS: the menu's name is the person's name, and the letters beside it would make
               the visible text differ from it (WCAG 2.5.3, label in name). */}
-          <span className="avatar" aria-hidden="true" data-initials={initials(user.employeeName)} />
-          <span className="user-menu__name">{user.employeeName}</span>
+          <span className="avatar" aria-hidden="true" data-initials={initials(person.name)} />
+          <span className="user-menu__name">{person.name}</span>
         </>
       }
     >
       <div className="menu__identity">
-        <strong>{user.employeeName}</strong>
-        <span>{user.employeeEmail}</span>
-        <span className="menu__hint">{user.role}</span>
+        <strong>{person.name}</strong>
+        <span>{person.email}</span>
+        <span className="menu__hint">{person.role}</span>
       </div>
       <ul className="menu__list">
-        <li>
-          <Link to="/settings" className="menu__item">
-            Settings
-          </Link>
-        </li>
+        {identity ? (
+          <li>
+            <Link to="/settings" className="menu__item">
+              Settings
+            </Link>
+          </li>
+        ) : null}
         <li>
           <Form method="post" action="/logout">
             <button type="submit" className="menu__item">

@@ -1,6 +1,6 @@
 import { Link, NavLink, useLocation, useNavigation } from "@remix-run/react";
 import { useCallback, useEffect, useId, useRef, useState, type ReactNode } from "react";
-import { NAVIGATION, isCurrentSection, isNavGroup, type NavItem } from "../lib/navigation";
+import { NAVIGATION, PLATFORM_NAVIGATION, isCurrentSection, isNavGroup, type NavGroup, type NavItem } from "../lib/navigation";
 import { APP_NAME } from "../lib/page";
 import { BusinessSwitcher, UserMenu } from "./account-menu";
 import { AlertRegion, ResponseModal } from "./notifications";
@@ -60,7 +60,7 @@ function PendingBadge({ to }: { to: string }) {
 
 function NavLinkItem({ item, onNavigate }: { item: NavItem; onNavigate: () => void }) {
   const { pathname } = useLocation();
-  const current = isCurrentSection(item.to, pathname);
+  const current = item.exact ? isCurrentSection(item.to, pathname) && isCurrentSection(pathname, item.to) : isCurrentSection(item.to, pathname);
   // With requests waiting for this person, Approvals opens on them.
   const waiting = useRootData()?.identity?.approvalsWaiting;
   const to = item.to === "/approvals" && waiting ? WAITING_FOR_ME : item.to;
@@ -83,7 +83,7 @@ function NavLinkItem({ item, onNavigate }: { item: NavItem; onNavigate: () => vo
   );
 }
 
-function SideNavigation({ id, open, onClose }: { id: string; open: boolean; onClose: () => void }) {
+function SideNavigation({ id, open, onClose, navigation }: { id: string; open: boolean; onClose: () => void; navigation: readonly (NavItem | NavGroup)[] }) {
   const groupIds = useId();
   return (
     <nav id={id} className={open ? "nav nav--open" : "nav"} aria-label="Main">
@@ -94,7 +94,7 @@ function SideNavigation({ id, open, onClose }: { id: string; open: boolean; onCl
         </a>
       </div>
       <ul className="nav__list">
-        {NAVIGATION.map((item, index) =>
+        {navigation.map((item, index) =>
           isNavGroup(item) ? (
             <li key={item.label} className="nav__group">
               <span className="nav__group-label" id={`${groupIds}-${index}`}>
@@ -141,7 +141,7 @@ function useFocusOnNewPage(): void {
  * Before the script loads the menu button is a link to #main-nav, which the
  * stylesheet opens with :target, so the menu works on a slow first load too.
  */
-export function DefaultLayout({ children }: { children: ReactNode }) {
+export function DefaultLayout({ children, navigation = NAVIGATION }: { children: ReactNode; navigation?: readonly (NavItem | NavGroup)[] }) {
   const navId = "main-nav";
   const [open, setOpen] = useState(false);
   const menuButton = useRef<HTMLAnchorElement>(null);
@@ -174,7 +174,7 @@ export function DefaultLayout({ children }: { children: ReactNode }) {
         Skip to content
       </a>
       <NavigationProgress />
-      <SideNavigation id={navId} open={open} onClose={close} />
+      <SideNavigation id={navId} open={open} onClose={close} navigation={navigation} />
       <button type="button" className="nav-backdrop" aria-label="Close menu" tabIndex={-1} onClick={close} />
       <div className="shell__body">
         <header className="topbar">
@@ -213,6 +213,11 @@ export function DefaultLayout({ children }: { children: ReactNode }) {
       <FirstPrefetch />
     </div>
   );
+}
+
+/** The platform staff's screens (decision 039): the same frame, the platform's sections. */
+export function PlatformLayout({ children }: { children: ReactNode }) {
+  return <DefaultLayout navigation={PLATFORM_NAVIGATION}>{children}</DefaultLayout>;
 }
 
 /** A centred card with no navigation: sign-in steps and the business choice. */

@@ -4,6 +4,8 @@
 export interface NavItem {
   label: string;
   to: string;
+  /** Current only on its own path, not below it (an overview whose sections have links of their own). */
+  exact?: boolean;
 }
 export interface NavGroup {
   label: string;
@@ -29,6 +31,9 @@ export const NAVIGATION: readonly (NavItem | NavGroup)[] = [
   { label: "Reports", to: "/reports" },
   { label: "Settings", to: "/settings" },
 ];
+
+/** The platform staff's sections (decision 039); each screen adds its link here as it lands. */
+export const PLATFORM_NAVIGATION: readonly (NavItem | NavGroup)[] = [{ label: "Platform", to: "/platform", exact: true }];
 
 export function isNavGroup(item: NavItem | NavGroup): item is NavGroup {
   return "items" in item;

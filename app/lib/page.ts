@@ -7,8 +7,11 @@ export const APP_NAME = "Partners Portal";
 export const NOT_FOUND_TITLE = "Page Not Found";
 export const SERVER_ERROR_TITLE = "Internal Server Error";
 
-/** SPEC section 2: the sign-in steps and the business choice use standard (a card, no navigation); the rest default. */
-export type Layout = "standard" | "default";
+/**
+ * SPEC section 2: the sign-in steps and the business choice use standard (a card, no navigation); the rest default.
+ * The platform's own screens (/platform, decision 039) have the default's frame with the platform's navigation.
+ */
+export type Layout = "standard" | "default" | "platform";
 
 /** A route module's `handle`. */
 export interface PageHandle {

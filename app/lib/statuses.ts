@@ -1,5 +1,6 @@
 // How every status reads (on screen and in CSVs) and the tone of its pill: one
 // map per entity, so a status reads the same on every list and page.
+import type { Lifecycle } from "#server/operators/businesses.db";
 import type { ApprovalStatus } from "#server/approvals/change-kinds";
 import type { DisputeStatus } from "#server/disputes/dispute-rules";
 import type { Employee } from "#server/team/employees.db";
@@ -72,6 +73,7 @@ const STATUSES = {
   } satisfies Statuses<ApprovalStatus>,
   webhook_endpoint: { enabled: ["Enabled", "good"], disabled: ["Disabled", "bad"] } satisfies Statuses<WebhookEndpointStatus>,
   webhook_delivery: { pending: ["Pending", "wait"], delivered: ["Delivered", "good"], failed: ["Failed", "bad"] } satisfies Statuses<WebhookDeliveryStatus>,
+  business: { active: ["Active", "good"], suspended: ["Suspended", "bad"], closed: ["Closed", "plain"] } satisfies Statuses<Lifecycle>,
   dispute: {
     open: ["Open", "wait"],
     submitted: ["Response submitted", "plain"],

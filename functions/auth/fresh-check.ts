@@ -53,7 +53,16 @@ export const checkBindings = {
    * so /auth/check can never send one to the person's old phone), and the number is in the binding.
    */
   provePhone: (msisdn: string) => `prove-phone:${msisdn}`,
+  /** Platform staff deciding a platform request (onboarding, suspending, running a job now...). */
+  platformDecision: (requestId: string) => `platform:decide:${requestId}`,
+  /** Platform staff making, rolling or revoking the switch's platform key. */
+  platformKey: (action: "create" | "roll" | "revoke", subject: string) => `platform:key:${action}:${subject}`,
 } as const;
+
+/** A platform binding's check is made by platform staff, on the platform (the check endpoint's guard follows it). */
+export function isPlatformBinding(binding: string): boolean {
+  return binding.startsWith("platform:");
+}
 
 /** Free text a check is bound to (a key's name, an endpoint's URL), as a short hash: bindings stay short and plain. */
 export async function fingerprintOf(text: string): Promise<string> {
@@ -77,6 +86,8 @@ const PURPOSES: Record<string, string> = {
   "passkey:add": "add a passkey",
   "phone:add": "add a phone number",
   "prove-phone": "link this phone number to your account",
+  "platform:decide": "decide this platform request",
+  "platform:key": "manage a platform key",
 };
 
 export function purposeOf(binding: string): string {
@@ -86,7 +97,7 @@ export function purposeOf(binding: string): string {
 
 /** A binding as the check endpoint takes it: one of the shapes above, nothing else. */
 // Not prove-phone: that code goes to the phone being added, never to the one the person already has.
-export const BINDING_PATTERN = /^(decide|transfer|refund|api-key|endpoint|passkey|phone):[^\s]{1,280}$/;
+export const BINDING_PATTERN = /^(decide|transfer|refund|api-key|endpoint|passkey|phone|platform):[^\s]{1,280}$/;
 
 export interface CheckNeeded {
   binding: string;
@@ -120,6 +131,39 @@ function ownerOf(session: Pick<SessionData, "sid" | "sub">, businessId: string):
   return { businessId, sessionId: session.sid, userId: session.sub };
 }
 
+/**
+ * The owner of the platform staff's checks (decision 039): what fresh_checks stores in place of a business. Their
+ * checks, codes and uses are audited on the platform's chain (the core database's entries of no business).
+ */
+export const PLATFORM_CHECKS = "platform";
+
+/** The business whose audit chain a check's entries join: the platform's checks join none (the core's own chain). */
+function auditedIn(owner: string): string | null {
+  return owner === PLATFORM_CHECKS ? null : owner;
+}
+
+/** Who a check is for and what it asks: a business's person in their business, or platform staff on the platform. */
+export interface CheckFor {
+  deps: AuthDeps;
+  session: VerifiedSession;
+  /** The business, or PLATFORM_CHECKS. */
+  owner: string;
+  passkeyOnly: (binding: string) => Promise<boolean>;
+}
+
+export const tenantCheck = ({ deps, session, tenant }: TenantRequest): CheckFor => ({
+  deps,
+  session,
+  owner: tenant.businessId,
+  passkeyOnly: (binding) => passkeyOnlyFor(tenant, binding),
+});
+
+/** A platform staff member's checks: the same rules, owned by the platform. */
+export function platformCheck(signedIn: { deps: AuthDeps; session: VerifiedSession }): CheckFor {
+  // The platform has no policy of its own yet: a code or a passkey does for each of its decisions.
+  return { deps: signedIn.deps, session: signedIn.session, owner: PLATFORM_CHECKS, passkeyOnly: () => Promise.resolve(false) };
+}
+
 /** Whether only a passkey does for this binding in this business. */
 export async function passkeyOnlyFor(tenant: Tenant, binding: string): Promise<boolean> {
   return binding.startsWith("decide:") && (await getSecurityPolicy(tenant)).decisionsNeedPasskey;
@@ -131,13 +175,13 @@ export async function passkeyOnlyFor(tenant: Tenant, binding: string): Promise<b
  */
 async function spendCheckOrAsk(
   request: Request,
-  { deps, tenant, session }: TenantRequest,
+  { deps, session, owner: ownerId, passkeyOnly: needsPasskey }: CheckFor,
   binding: string,
   fields: Record<string, unknown>,
 ): Promise<{ checkId: string } | { needed: CheckNeeded }> {
-  const passkeyOnly = await passkeyOnlyFor(tenant, binding);
+  const passkeyOnly = await needsPasskey(binding);
   const now = iso(deps.now());
-  const owner = ownerOf(session, tenant.businessId);
+  const owner = ownerOf(session, ownerId);
   const used = await spendFreshCheckStatement(deps.db, owner, binding, now, passkeyOnly).first<{ id: string; method: CheckMethod }>();
   if (used) return { checkId: used.id };
   const posted: Record<string, string> = {};
@@ -159,21 +203,42 @@ function refusedAnswer(answer: unknown): boolean {
  * is used up by the action it allowed; if the action is refused (a rule of the business, a field), the check is given
  * back, so the person corrects the form without checking again. A thrown redirect is the action done.
  */
-export async function underFreshCheck<T>(
+export function underFreshCheck<T>(
   request: Request,
   signedIn: TenantRequest,
   binding: string,
   fields: Record<string, unknown>,
   act: () => Promise<T>,
 ): Promise<T | ReturnType<typeof checkNeeded>> {
+  return underCheck(request, tenantCheck(signedIn), binding, fields, act);
+}
+
+/** underFreshCheck for platform staff (functions/operators/guards.ts): the same check, owned by the platform. */
+export function underPlatformCheck<T>(
+  request: Request,
+  signedIn: { deps: AuthDeps; session: VerifiedSession },
+  binding: string,
+  fields: Record<string, unknown>,
+  act: () => Promise<T>,
+): Promise<T | ReturnType<typeof checkNeeded>> {
+  return underCheck(request, platformCheck(signedIn), binding, fields, act);
+}
+
+async function underCheck<T>(
+  request: Request,
+  signedIn: CheckFor,
+  binding: string,
+  fields: Record<string, unknown>,
+  act: () => Promise<T>,
+): Promise<T | ReturnType<typeof checkNeeded>> {
   const spent = await spendCheckOrAsk(request, signedIn, binding, fields);
   if ("needed" in spent) return checkNeeded(spent.needed);
-  const { deps, tenant, session } = signedIn;
-  const giveBack = () => giveBackFreshCheck(deps.db, spent.checkId, tenant.businessId);
+  const { deps, owner, session } = signedIn;
+  const giveBack = () => giveBackFreshCheck(deps.db, spent.checkId, owner);
   // The audit says which check allowed which action, once the action is done.
   const audited = () =>
     signInAuditStatement(
-      { userId: session.sub, businessId: tenant.businessId },
+      { userId: session.sub, businessId: auditedIn(owner) },
       deps.db,
       deps.meta,
       { action: "auth.check.used", entity: "fresh_check", entityId: spent.checkId, after: { binding } },
@@ -250,7 +315,7 @@ export function freshCheckStatements(
       ifPreviousChanged,
     ),
     ifChangedAuditStatement(
-      { userId: session.sub, businessId },
+      { userId: session.sub, businessId: auditedIn(businessId) },
       deps.db,
       deps.meta,
       { action: "auth.check.passed", entity: "fresh_check", entityId: id, after: { binding, method } },
@@ -278,7 +343,10 @@ export const CHECK_CODES: CodePurpose = {
   smsBody: (code, binding) => `Your Partners Portal code to ${purposeOf(binding ?? "")} is ${code}. It expires in 5 minutes. Never share it.`,
 };
 
-const askerOf = (session: VerifiedSession, businessId: string) => ({ sessionId: session.sid, userId: session.sub, businessId });
+const askerOf = (session: VerifiedSession, owner: string) => ({ sessionId: session.sid, userId: session.sub, businessId: auditedIn(owner) });
+
+/** A business's checks are asked for in the business; the platform's in whichever stage the staff member's session is. */
+const codesFor = (session: VerifiedSession, owner: string): CodePurpose => (owner === PLATFORM_CHECKS ? { ...CHECK_CODES, stage: session.stage } : CHECK_CODES);
 
 /** Sends a code for a check, bound to `binding`. */
 export async function sendCheckCode(
@@ -289,7 +357,7 @@ export async function sendCheckCode(
   phone: CodePhone,
   sms: SmsPort | null,
 ): Promise<{ ok: true; resendAfterSeconds: number } | CheckRefused> {
-  const sent = await sendCode(deps, CHECK_CODES, askerOf(session, businessId), phone, binding, sms);
+  const sent = await sendCode(deps, codesFor(session, businessId), askerOf(session, businessId), phone, binding, sms);
   return sent.ok ? { ok: true, resendAfterSeconds: sent.resendAfterSeconds } : sent;
 }
 
@@ -301,7 +369,7 @@ export async function verifyCheckCode(
   binding: string,
   typed: string,
 ): Promise<{ ok: true } | CheckRefused> {
-  const checked = await verifyCode(deps, CHECK_CODES, askerOf(session, businessId), binding, typed, (code) =>
+  const checked = await verifyCode(deps, codesFor(session, businessId), askerOf(session, businessId), binding, typed, (code) =>
     // Only if this request consumed the code (two requests with the right code: one check).
     freshCheckStatements(deps, session, businessId, binding, "sms", code.id, true),
   );

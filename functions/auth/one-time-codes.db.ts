@@ -8,7 +8,7 @@ import type { Db } from "../tenancy/tenant";
 export type CodeKind = "sign-in" | "bound";
 
 /** The session stage a code may be asked for in (functions/auth/sign-in-sessions.db.ts). */
-export type CodeStage = "identified" | "business_chosen";
+export type CodeStage = "identified" | "verified" | "business_chosen";
 
 export type CounterScope = "phone" | "account";
 

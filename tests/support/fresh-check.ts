@@ -4,6 +4,7 @@
 // as they mint a session.
 import { randomUUID } from "node:crypto";
 import { decodeJwt } from "jose";
+import { PLATFORM_CHECKS } from "#server/auth/fresh-check";
 import { actionDataOf } from "./html";
 
 export { checkBindings } from "#server/auth/fresh-check";
@@ -52,7 +53,7 @@ export async function checkUsed(core: D1Database, check: MintedCheck): Promise<b
 export function askedCheck(body: string): { binding: string; passkeyOnly: boolean } | null {
   if (!body.startsWith("<")) {
     // A data request's answer (turbo-stream): the binding is one of its strings.
-    const binding = /"((?:decide|transfer|refund|api-key|endpoint|phone):[^"\s]+)"/.exec(body)?.[1];
+    const binding = /"((?:decide|transfer|refund|api-key|endpoint|phone|platform):[^"\s]+)"/.exec(body)?.[1];
     return binding ? { binding, passkeyOnly: false } : null;
   }
   const data = Object.values(actionDataOf(body)) as ({ check?: { binding: string; passkeyOnly: boolean } } | null)[];
@@ -68,7 +69,8 @@ export async function sendChecked(core: D1Database, cookie: { Cookie: string } |
   if (first.status !== 428) return first;
   const asked = askedCheck(await first.text());
   if (!asked) throw new Error("A 428 that asks for no check");
-  const businessId = sessionOf(cookie).activeBusiness;
+  // Platform staff's checks are the platform's (functions/auth/fresh-check.ts PLATFORM_CHECKS), whatever business they chose.
+  const businessId = asked.binding.startsWith("platform:") ? PLATFORM_CHECKS : sessionOf(cookie).activeBusiness;
   if (!businessId) throw new Error("A check is made in a business");
   await mintFreshCheck(core, cookie, businessId, asked.binding, { method: asked.passkeyOnly ? "passkey" : "sms" });
   return send();

@@ -9,16 +9,20 @@ import {
   CHECK_MESSAGES,
   checkPhone,
   freshCheckStatements,
-  passkeyOnlyFor,
+  isPlatformBinding,
+  platformCheck,
   purposeOf,
   sendCheckCode,
+  tenantCheck,
   verifyCheckCode,
+  type CheckFor,
   type CheckRefused,
 } from "#server/auth/fresh-check";
 import { authLimited, CODE_SEND_LIMITS, CODE_VERIFY_LIMITS, PASSKEY_LIMITS, tooManyJson, type AuthLimitPair } from "#server/auth/limits";
 import { hasPasskey, passkeyCheckOptions, relyingPartyOf, verifyPasskeyCheck } from "#server/auth/passkeys";
 import { smsPortFor } from "#server/sms/sms";
-import { requireTenant, type TenantRequest } from "#server/guards";
+import { requireTenant } from "#server/guards";
+import { requirePlatform } from "#server/operators/guards";
 import { jsonResponse, methodNotAllowed } from "#server/platform/http";
 import { maskPhone } from "#app/lib/phone";
 
@@ -32,13 +36,23 @@ const CheckPost = v.variant("intent", [
   v.object({ intent: v.literal("code"), binding: Binding, code: v.pipe(v.string(CHECK_MESSAGES.malformed), v.maxLength(20, CHECK_MESSAGES.malformed)) }),
 ]);
 
+/**
+ * Who makes the check: a person in their business, or platform staff for a platform action (decision 039). Each guard
+ * refuses the other: a business's people cannot check for the platform, nor staff without a business for a business.
+ */
+async function checker(request: Request, context: LoaderFunctionArgs["context"], binding: unknown): Promise<CheckFor> {
+  if (typeof binding === "string" && isPlatformBinding(binding)) return platformCheck(await requirePlatform(request, context, "platform:view"));
+  return tenantCheck(await requireTenant(request, context, null));
+}
+
 /** What the dialog offers: the person's passkey, and a code to the masked number unless the business asks for a passkey. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const { deps, tenant, session } = await requireTenant(request, context, null);
-  const parsed = v.safeParse(Binding, new URL(request.url).searchParams.get("binding") ?? "");
+  const binding = new URL(request.url).searchParams.get("binding") ?? "";
+  const { deps, session, passkeyOnly: needsPasskey } = await checker(request, context, binding);
+  const parsed = v.safeParse(Binding, binding);
   if (!parsed.success) return jsonResponse({ message: parsed.issues[0].message }, 400);
   const [passkeyOnly, phone, passkey] = await Promise.all([
-    passkeyOnlyFor(tenant, parsed.output),
+    needsPasskey(parsed.output),
     checkPhone(deps, session),
     relyingPartyOf(deps) ? hasPasskey(deps.db, session.sub) : Promise.resolve(false),
   ]);
@@ -50,21 +64,22 @@ function refused(refusal: CheckRefused, status = 400): Response {
   return jsonResponse({ message: refusal.message }, refusal.retryAfterSeconds ? 429 : status, headers);
 }
 
-async function limited({ deps, session }: TenantRequest, request: Request, pair: AuthLimitPair): Promise<Response | null> {
+async function limited({ deps, session }: CheckFor, request: Request, pair: AuthLimitPair): Promise<Response | null> {
   const wait = await authLimited(deps.db, request, pair, session.sub, deps.now());
   return wait === null ? null : tooManyJson(wait);
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
   if (request.method !== "POST") return methodNotAllowed();
-  const signedIn = await requireTenant(request, context, null);
-  const { deps, tenant, session } = signedIn;
   let body: unknown;
   try {
     body = await request.json();
   } catch {
-    return jsonResponse({ message: "That request was not understood. Reload the page and try again." }, 400);
+    body = null;
   }
+  const signedIn = await checker(request, context, (body as { binding?: unknown } | null)?.binding);
+  const { deps, session, owner } = signedIn;
+  if (body === null) return jsonResponse({ message: "That request was not understood. Reload the page and try again." }, 400);
   const parsed = v.safeParse(CheckPost, body);
   if (!parsed.success) return jsonResponse({ message: parsed.issues[0].message }, 400);
   const post = parsed.output;
@@ -78,22 +93,22 @@ export async function action({ request, context }: ActionFunctionArgs) {
     }
     const verified = await verifyPasskeyCheck(deps, session, post.binding, post.response);
     if (!verified.ok) return jsonResponse({ message: verified.message }, 400);
-    await deps.db.batch(freshCheckStatements(deps, session, tenant.businessId, post.binding, "passkey", verified.passkeyId));
+    await deps.db.batch(freshCheckStatements(deps, session, owner, post.binding, "passkey", verified.passkeyId));
     return jsonResponse({ checked: true });
   }
-  if (await passkeyOnlyFor(tenant, post.binding)) return jsonResponse({ message: CHECK_MESSAGES.passkeyOnly }, 403);
+  if (await signedIn.passkeyOnly(post.binding)) return jsonResponse({ message: CHECK_MESSAGES.passkeyOnly }, 403);
   if (post.intent === "send-code") {
     const over = await limited(signedIn, request, CODE_SEND_LIMITS);
     if (over) return over;
     const msisdn = await checkPhone(deps, session);
     if (!msisdn) return jsonResponse({ message: CHECK_MESSAGES.noPhone }, 400);
-    const sent = await sendCheckCode(deps, session, tenant.businessId, post.binding, { msisdn, masked: maskPhone(msisdn) }, smsPortFor(deps.config, deps.db));
+    const sent = await sendCheckCode(deps, session, owner, post.binding, { msisdn, masked: maskPhone(msisdn) }, smsPortFor(deps.config, deps.db));
     if (!sent.ok) return refused(sent);
     return jsonResponse({ sent: true, to: maskPhone(msisdn), resendAfterSeconds: sent.resendAfterSeconds });
   }
   const over = await limited(signedIn, request, CODE_VERIFY_LIMITS);
   if (over) return over;
-  const checked = await verifyCheckCode(deps, session, tenant.businessId, post.binding, post.code);
+  const checked = await verifyCheckCode(deps, session, owner, post.binding, post.code);
   if (!checked.ok) return refused(checked);
   return jsonResponse({ checked: true });
 }

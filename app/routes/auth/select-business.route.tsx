@@ -1,6 +1,6 @@
 // Choose which business to work in (SPEC: verifiedBusinesses).
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
-import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import * as v from "valibot";
 import { listMemberBusinesses } from "#server/team/memberships.db";
 import { authDeps } from "#server/auth/deps";
@@ -10,6 +10,7 @@ import { clearResumeCookie, readResume } from "#server/auth/session";
 import { chooseBusiness } from "#server/auth/sign-in";
 import { setCookieHeaders } from "#server/platform/cookies";
 import { refuse } from "#server/platform/http";
+import { platformStaffMember } from "#server/operators/staff.db";
 import type { PageHandle } from "#app/lib/page";
 
 export const meta: MetaFunction = () => [{ title: "Select Business" }];
@@ -18,7 +19,10 @@ export const handle: PageHandle = { layout: "standard" };
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const deps = authDeps(request, context);
   const session = await requireVerified(request, deps);
-  return { businesses: await listMemberBusinesses(deps.db, session.sub) };
+  const [businesses, staff] = await Promise.all([listMemberBusinesses(deps.db, session.sub), platformStaffMember(deps.db, session.sub)]);
+  // Platform staff with no business of their own have one place to go (decision 039).
+  if (staff && businesses.length === 0) throw redirect("/platform");
+  return { businesses, platformRole: staff?.role ?? null };
 }
 
 const BusinessForm = v.object({ businessId: v.pipe(v.string("Choose a business."), v.minLength(1, "Choose a business."), v.maxLength(100)) });
@@ -41,12 +45,22 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function SelectBusiness() {
-  const { businesses } = useLoaderData<typeof loader>();
+  const { businesses, platformRole } = useLoaderData<typeof loader>();
   const error = useActionData<typeof action>()?.errors.business;
   const busy = useNavigation().state !== "idle";
   return (
     <div className="sign-in">
       <h1>Choose a business</h1>
+      {platformRole ? (
+        <ul className="business-list">
+          <li>
+            <Link to="/platform" className="business-choice">
+              <strong>Platform operations</strong>
+              <span>{platformRole}</span>
+            </Link>
+          </li>
+        </ul>
+      ) : null}
       {businesses.length === 0 ? (
         <p>You are not an active employee of any business. Ask an administrator to invite you.</p>
       ) : (

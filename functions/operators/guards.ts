@@ -1,0 +1,46 @@
+// The one guard of every /platform loader and action (decision 039). A verified session (signed in, whatever business
+// it chose, if any) of an active platform staff member. Signed out goes to /login as every guarded page does; a
+// business's people, and anyone else, get the 404 of a page that does not exist: /platform is not theirs to find.
+import type { AppLoadContext } from "@remix-run/cloudflare";
+import { authDeps, type AuthDeps } from "../auth/deps";
+import { checkSession, requireVerified, type VerifiedSession } from "../auth/guards";
+import { requireSameOrigin } from "../auth/origin";
+import { isValidSession } from "../auth/session";
+import { forbidden } from "../guards";
+import { pageNotFound } from "../platform/http";
+import { platformCan, type PlatformPermission } from "./roles";
+import { platformStaffMember, type PlatformStaffMember } from "./staff.db";
+
+export interface PlatformRequest {
+  deps: AuthDeps;
+  session: VerifiedSession;
+  staff: PlatformStaffMember;
+}
+
+/** The staff member behind a request, read once per request (the root loader and the page's both ask). */
+const staffOf = new WeakMap<AuthDeps, { sub: string; value: Promise<PlatformStaffMember | null> }>();
+
+function staffMember(deps: AuthDeps, userId: string): Promise<PlatformStaffMember | null> {
+  const found = staffOf.get(deps);
+  if (found && found.sub === userId) return found.value;
+  const value = platformStaffMember(deps.db, userId);
+  staffOf.set(deps, { sub: userId, value });
+  return value;
+}
+
+export async function requirePlatform(request: Request, context: AppLoadContext, permission: PlatformPermission): Promise<PlatformRequest> {
+  requireSameOrigin(request);
+  const deps = authDeps(request, context);
+  const session = await requireVerified(request, deps);
+  const staff = await staffMember(deps, session.sub);
+  if (!staff) pageNotFound(request);
+  if (!platformCan(staff.role, permission)) forbidden("You do not have permission to do that.");
+  return { deps, session, staff };
+}
+
+/** The signed-in person as platform staff, for the shell; null for anyone else or a session not (yet) valid. */
+export async function signedInStaff(request: Request, deps: AuthDeps): Promise<PlatformStaffMember | null> {
+  const check = await checkSession(request, deps);
+  if (!check.ok || check.session.stage === "identified" || !isValidSession(check.session, deps.now())) return null;
+  return staffMember(deps, check.session.sub);
+}
