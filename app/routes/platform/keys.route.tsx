@@ -8,6 +8,7 @@ import { requirePlatform } from "#server/operators/guards";
 import { checkOf, FreshCheck } from "#app/components/fresh-check";
 import { DataTable, type Column } from "#app/components/data-table";
 import { ConfirmKeyCard, CreateKeyForm, keyColumns, NewKeyPanel } from "#app/components/api-keys";
+import { ErrorSummary } from "#app/components/form";
 import type { NewKey } from "#app/lib/api-keys";
 import type { PageHandle } from "#app/lib/page";
 import { confirmPlatformKey, PLATFORM_KEYS_URL, SCOPE_FIELD_PREFIX } from "#app/lib/platform-keys";
@@ -107,11 +108,7 @@ export default function PlatformKeys() {
           Create key
         </a>
       </header>
-      {answer && !newKey && !named && answer.errors.form ? (
-        <p className="notice notice--error notice__message" role="alert">
-          {answer.errors.form}
-        </p>
-      ) : null}
+      {answer && !newKey && !named && answer.errors.form ? <ErrorSummary>{answer.errors.form}</ErrorSummary> : null}
       {newKey ? <NewKeyPanel newKey={newKey} backTo={PLATFORM_KEYS_URL} /> : null}
       {loaded.confirm ? <ConfirmKeyCard confirm={loaded.confirm} busy={busy} action={PLATFORM_KEYS_URL} /> : null}
       <DataTable
