@@ -36,6 +36,7 @@ export const NAVIGATION: readonly (NavItem | NavGroup)[] = [
 export const PLATFORM_NAVIGATION: readonly (NavItem | NavGroup)[] = [
   { label: "Platform", to: "/platform", exact: true },
   { label: "Platform Requests", to: "/platform/requests" },
+  { label: "Platform keys", to: "/platform/keys" },
 ];
 
 export function isNavGroup(item: NavItem | NavGroup): item is NavGroup {

@@ -3,20 +3,23 @@
 // core `db` first: they are how a business's database is found, so they cannot be reached through it.
 import type { Db, Tenant } from "./tenant";
 
+/** Where a business stands with the platform (migration 0030): suspended refuses its people and keys, closed is read-only. */
+export type BusinessLifecycle = "active" | "suspended" | "closed";
+
 export interface BusinessPlace {
   businessId: string;
   shard: string;
   /** Set while a move runs: the business is read-only. */
   movingTo: string | null;
   /** Where it stands with the platform (decision 039). */
-  lifecycle: "active" | "suspended" | "closed";
+  lifecycle: BusinessLifecycle;
 }
 
 interface PlaceRow {
   business_id: string;
   shard: string;
   moving_to: string | null;
-  lifecycle: BusinessPlace["lifecycle"];
+  lifecycle: BusinessLifecycle;
 }
 
 const toPlace = (row: PlaceRow): BusinessPlace => ({ businessId: row.business_id, shard: row.shard, movingTo: row.moving_to, lifecycle: row.lifecycle });
