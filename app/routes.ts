@@ -73,7 +73,7 @@ export default [
   route("platform", "routes/platform/overview.route.tsx", { id: "routes/platform" }),
   route("platform/requests", "routes/platform/requests.route.tsx", { id: "routes/platform.requests" }),
   route("platform/requests/:id", "routes/platform/request.route.tsx", { id: "routes/platform.request" }),
-  route("platform/businesses/:businessId/lifecycle", "routes/platform/business-lifecycle.route.ts", { id: "routes/platform.business-lifecycle" }),
+  route("platform/businesses/:businessId/lifecycle", "routes/platform/business-lifecycle.route.tsx", { id: "routes/platform.business-lifecycle" }),
   // The switch's platform keys.
   route("platform/keys", "routes/platform/keys.route.tsx", { id: "routes/platform.keys" }),
 

@@ -21,6 +21,8 @@ export type LifecycleKind = Extract<PlatformRequestKind, "suspend_business" | "r
 
 interface Change {
   verb: string;
+  /** "suspended", "reactivated", "closed": what a business cannot be when the change does not apply. */
+  done: string;
   to: Lifecycle;
   /** Where a business may be for the change to apply. */
   from: readonly Lifecycle[];
@@ -31,6 +33,7 @@ interface Change {
 export const LIFECYCLE_CHANGES: Record<LifecycleKind, Change> = {
   suspend_business: {
     verb: "Suspend",
+    done: "suspended",
     to: "suspended",
     from: ["active"],
     sms: (business) =>
@@ -38,12 +41,14 @@ export const LIFECYCLE_CHANGES: Record<LifecycleKind, Change> = {
   },
   reactivate_business: {
     verb: "Reactivate",
+    done: "reactivated",
     to: "active",
     from: ["suspended", "closed"],
     sms: (business) => `Partners Portal: ${business} has been reactivated by the platform. Its people can sign in again.`,
   },
   close_business: {
     verb: "Close",
+    done: "closed",
     to: "closed",
     from: ["active", "suspended"],
     sms: (business) => `Partners Portal: ${business} has been closed by the platform. Its records can still be read; nothing can be changed.`,
@@ -71,7 +76,7 @@ export function lifecycleRefusal(kind: LifecycleKind, now: Lifecycle): string | 
   if (change.from.includes(now)) return null;
   return now === change.to
     ? `The business is already ${LIFECYCLE_WORDS[now].toLowerCase()}.`
-    : `A ${LIFECYCLE_WORDS[now].toLowerCase()} business cannot be ${change.verb.toLowerCase()}d.`;
+    : `A ${LIFECYCLE_WORDS[now].toLowerCase()} business cannot be ${change.done}.`;
 }
 
 async function apply(kind: LifecycleKind, run: PlatformRun, request: PlatformRequestRow): Promise<Record<string, unknown>> {
