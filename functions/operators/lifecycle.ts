@@ -11,6 +11,7 @@ import { smsPortFor } from "../sms/sms";
 import { businessPlace } from "../tenancy/directory.db";
 import { databaseNamed } from "../tenancy/shards";
 import { isBusinessMoving, MOVING_MESSAGE, RuleError } from "../tenancy/tenant";
+import { resumeDeliveries } from "../webhooks/dispatch";
 import { administratorPhones } from "../webhooks/sending.db";
 import type { Lifecycle } from "./businesses.db";
 import { coreLifecycleStatements, shardLifecycleStatement } from "./lifecycle.db";
@@ -117,6 +118,8 @@ async function apply(kind: LifecycleKind, run: PlatformRun, request: PlatformReq
     ...coreLifecycleStatements(deps.db, place.businessId, change.to, at),
     ...(change.to === "suspended" ? [revokeBusinessSessionsStatement(deps.db, place.businessId, at)] : []),
   ]);
+  // What waited while it was suspended goes out now.
+  if (place.lifecycle === "suspended" && change.to !== "suspended") await resumeDeliveries(env, business, deps.now());
   const told = await tellAdministrators(run, business, change.sms(name));
   return { lifecycle: change.to, told };
 }

@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { sendChecked } from "../support/fresh-check";
 import { textOf } from "../support/html";
 import { makeKey } from "../support/partner-api";
-import { ADJOA, EFUA, KWAME, makeStaff } from "../support/platform";
+import { ADJOA, askLifecycle, EFUA, KWAME, makeStaff, postForm } from "../support/platform";
 import { signedInCookie } from "../support/sign-in";
 import { ACCRA, KUMASI } from "../support/tenants";
 import { usePortal } from "../support/use-portal";
@@ -27,25 +27,12 @@ beforeAll(async () => {
   adjoa = await signedInCookie(portal(), ADJOA.email, null);
 });
 
-function post(path: string, form: Record<string, string>, cookie: Cookie) {
-  return portal().fetch(path, {
-    method: "POST",
-    headers: { Origin: portal().url, "Sec-Fetch-Site": "same-origin", "Content-Type": "application/x-www-form-urlencoded", ...cookie },
-    body: new URLSearchParams(form).toString(),
-    redirect: "manual",
-  });
-}
+const post = (path: string, form: Record<string, string>, cookie: Cookie) => postForm(portal(), path, form, cookie);
 
 const get = (path: string, cookie: Cookie) => portal().fetch(path, { headers: cookie, redirect: "manual" });
 
-/** Asks for `intent` on the business; the request's id (from where the answer sends the asker). */
-async function ask(businessId: string, intent: string, reason: string, cookie = efua): Promise<string> {
-  const answer = await post(`/platform/businesses/${businessId}/lifecycle`, { intent, reason }, cookie);
-  expect(answer.status, await answer.clone().text()).toBe(302);
-  const id = /^\/platform\/requests\/(preq_[\w-]+)$/.exec(answer.headers.get("Location") ?? "")?.[1];
-  if (!id) throw new Error(`No request in ${answer.headers.get("Location")}`);
-  return id;
-}
+const ask = (businessId: string, intent: "suspend" | "reactivate" | "close", reason: string, cookie = efua) =>
+  askLifecycle(portal(), businessId, intent, reason, cookie);
 
 const decide = (id: string, form: Record<string, string>, cookie = kwame) => sendChecked(core(), cookie, () => post(`/platform/requests/${id}`, form, cookie));
 
