@@ -20,11 +20,15 @@ beforeAll(async () => {
   kwame = await signedInCookie(portal(), KWAME.email, null);
 });
 
-const offered = async (binding: string) =>
-  (await portal().fetch(`/auth/check?binding=${encodeURIComponent(binding)}`, { headers: kwame })).json() as Promise<{
-    passkeyOnly: boolean;
-    phone: string | null;
-  }>;
+interface Offer {
+  passkeyOnly: boolean;
+  phone: string | null;
+}
+
+async function offered(binding: string): Promise<Offer> {
+  const answer = await portal().fetch(`/auth/check?binding=${encodeURIComponent(binding)}`, { headers: kwame });
+  return (await answer.json()) as Offer;
+}
 
 describe("a platform that insists on passkeys for its decisions", () => {
   it("offers no code for a decision, and still one for a key", async () => {
