@@ -27,7 +27,7 @@ interface Offer {
 
 async function offered(binding: string): Promise<Offer> {
   const answer = await portal().fetch(`/auth/check?binding=${encodeURIComponent(binding)}`, { headers: kwame });
-  return (await answer.json()) as Offer;
+  return answer.json<Offer>();
 }
 
 describe("a platform that insists on passkeys for its decisions", () => {
