@@ -73,7 +73,10 @@ export default [
   route("platform", "routes/platform/overview.route.tsx", { id: "routes/platform" }),
   route("platform/requests", "routes/platform/requests.route.tsx", { id: "routes/platform.requests" }),
   route("platform/requests/:id", "routes/platform/request.route.tsx", { id: "routes/platform.request" }),
+  route("platform/businesses/new", "routes/platform/onboard.route.tsx", { id: "routes/platform.businesses.new" }),
   route("platform/businesses/:businessId/lifecycle", "routes/platform/business-lifecycle.route.ts", { id: "routes/platform.business-lifecycle" }),
+  // A business's logo, for its people and the platform's staff.
+  route("logos/:businessId", "routes/platform/logo.route.ts", { id: "routes/logos.$businessId" }),
   // The switch's platform keys.
   route("platform/keys", "routes/platform/keys.route.tsx", { id: "routes/platform.keys" }),
 
