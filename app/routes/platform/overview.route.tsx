@@ -1,9 +1,10 @@
 // /platform: where platform staff land (decision 039). The businesses on the platform, where each lives and where it
 // stands. Only platform staff reach it: the guard answers 404 to anyone else.
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { useLoaderData } from "@remix-run/react";
+import { Link, useLoaderData } from "@remix-run/react";
 import { requirePlatform } from "#server/operators/guards";
 import { listPlatformBusinesses } from "#server/operators/businesses.db";
+import { platformCan } from "#server/operators/roles";
 import { DataTable, type Column } from "#app/components/data-table";
 import { StatusPill } from "#app/components/status-pill";
 import { formatDate } from "#app/lib/format";
@@ -14,7 +15,12 @@ export const handle: PageHandle = { layout: "platform" };
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { deps, staff } = await requirePlatform(request, context, "platform:view");
-  return { staff: { name: staff.name, role: staff.role }, businesses: await listPlatformBusinesses(deps.db) };
+  return {
+    staff: { name: staff.name, role: staff.role },
+    businesses: await listPlatformBusinesses(deps.db),
+    // Onboarding a business is asked for from here (/platform/businesses/new).
+    mayOnboard: platformCan(staff.role, "platform:request"),
+  };
 }
 
 type Business = ReturnType<typeof useLoaderData<typeof loader>>["businesses"][number];
@@ -28,7 +34,7 @@ const COLUMNS: readonly Column<Business>[] = [
 ];
 
 export default function PlatformOverview() {
-  const { staff, businesses } = useLoaderData<typeof loader>();
+  const { staff, businesses, mayOnboard } = useLoaderData<typeof loader>();
   return (
     <div className="page">
       <header className="page__header">
@@ -36,6 +42,11 @@ export default function PlatformOverview() {
         <p className="page__lead">
           Signed in as {staff.name}, {staff.role}.
         </p>
+        {mayOnboard ? (
+          <Link to="/platform/businesses/new" className="button button--primary">
+            Onboard a business
+          </Link>
+        ) : null}
       </header>
       <section className="card" aria-labelledby="businesses-title">
         <h2 id="businesses-title">Businesses</h2>
