@@ -44,3 +44,13 @@ export async function signedInStaff(request: Request, deps: AuthDeps): Promise<P
   if (!check.ok || check.session.stage === "identified" || !isValidSession(check.session, deps.now())) return null;
   return staffMember(deps, check.session.sub);
 }
+
+/**
+ * The action of a platform page that takes no form: a POST to it is refused as a GET would be (signed out to sign in,
+ * anyone not on the staff 404), and only staff learn that the page takes no POST (405). Without it Remix answers 405
+ * to anyone, telling a business's people the page exists.
+ */
+export async function readOnlyPlatformAction({ request, context }: { request: Request; context: AppLoadContext }): Promise<never> {
+  await requirePlatform(request, context, "platform:view");
+  throw new Response(null, { status: 405, headers: { Allow: "GET, HEAD" } });
+}

@@ -12,6 +12,7 @@ import type { PageHandle } from "#app/lib/page";
 
 export const meta: MetaFunction = () => [{ title: "Platform" }];
 export const handle: PageHandle = { layout: "platform" };
+export { readOnlyPlatformAction as action } from "#server/operators/guards";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { deps, staff } = await requirePlatform(request, context, "platform:view");

@@ -13,6 +13,7 @@ import type { PageHandle } from "#app/lib/page";
 
 export const meta: MetaFunction = () => [{ title: "Platform Requests" }];
 export const handle: PageHandle = { layout: "platform" };
+export { readOnlyPlatformAction as action } from "#server/operators/guards";
 
 const View = v.fallback(v.picklist(["waiting", "decided"]), "waiting");
 
