@@ -5,13 +5,17 @@
 import { expect, type Locator, type Page } from "@playwright/test";
 import type { Portal } from "../support/portal";
 import { mintFreshCheck } from "../support/fresh-check";
+import { PLATFORM_CHECKS } from "#server/auth/fresh-check";
 
 /** Makes a check for `binding` in the page's session, as a passkey or a code would. */
 export async function mintCheckFor(page: Page, portal: Portal, binding: string): Promise<void> {
   const session = (await page.context().cookies()).find((cookie) => cookie.name.endsWith("pp_session"));
   if (!session) throw new Error("Not signed in");
-  const claims = JSON.parse(Buffer.from(session.value.split(".")[1]!, "base64url").toString()) as { activeBusiness: string };
-  await mintFreshCheck(portal.core(), `pp_session=${session.value}`, claims.activeBusiness, binding);
+  const claims = JSON.parse(Buffer.from(session.value.split(".")[1]!, "base64url").toString()) as { activeBusiness: string | null };
+  // A platform action's check is the platform's, whatever business the person chose (decision 039).
+  const owner = binding.startsWith("platform:") ? PLATFORM_CHECKS : claims.activeBusiness;
+  if (!owner) throw new Error("A check is made in a business");
+  await mintFreshCheck(portal.core(), `pp_session=${session.value}`, owner, binding);
 }
 
 /** The check dialog is open: make the check it asks for and close it (the form is then sent again by the test). */
