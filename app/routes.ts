@@ -71,6 +71,10 @@ export default [
 
   // The platform's own screens, for its staff only (decision 039).
   route("platform", "routes/platform/overview.route.tsx", { id: "routes/platform" }),
+  route("platform/businesses/:businessId", "routes/platform/business.route.tsx", { id: "routes/platform.businesses.$businessId" }),
+  route("platform/jobs", "routes/platform/jobs.route.tsx", { id: "routes/platform.jobs" }),
+  route("platform/queues", "routes/platform/queues.route.tsx", { id: "routes/platform.queues" }),
+  route("platform/shards", "routes/platform/shards.route.tsx", { id: "routes/platform.shards" }),
 
   // Resource routes outside any screen. Analytics: POST /api/events, and POST /api/events/replay for operators.
   route("api/events/:op?", "routes/api/events.route.ts", { id: "routes/api.events" }),
