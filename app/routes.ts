@@ -75,6 +75,11 @@ export default [
   route("platform/jobs", "routes/platform/jobs.route.tsx", { id: "routes/platform.jobs" }),
   route("platform/queues", "routes/platform/queues.route.tsx", { id: "routes/platform.queues" }),
   route("platform/shards", "routes/platform/shards.route.tsx", { id: "routes/platform.shards" }),
+  route("platform/requests", "routes/platform/requests.route.tsx", { id: "routes/platform.requests" }),
+  route("platform/requests/:id", "routes/platform/request.route.tsx", { id: "routes/platform.request" }),
+  route("platform/businesses/:businessId/lifecycle", "routes/platform/business-lifecycle.route.ts", { id: "routes/platform.business-lifecycle" }),
+  // The switch's platform keys.
+  route("platform/keys", "routes/platform/keys.route.tsx", { id: "routes/platform.keys" }),
 
   // Resource routes outside any screen. Analytics: POST /api/events, and POST /api/events/replay for operators.
   route("api/events/:op?", "routes/api/events.route.ts", { id: "routes/api.events" }),

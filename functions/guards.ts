@@ -4,7 +4,7 @@ import { data, type AppLoadContext } from "@remix-run/cloudflare";
 import { authDeps, type AuthDeps } from "./auth/deps";
 import { requireBusiness, type VerifiedSession } from "./auth/guards";
 import { requireSameOrigin } from "./auth/origin";
-import { ForbiddenError, isBusinessMoving, MOVING_MESSAGE, NotFoundError, RuleError, type Tenant } from "./tenancy/tenant";
+import { CLOSED_MESSAGE, ForbiddenError, isBusinessMoving, MOVING_MESSAGE, NotFoundError, RuleError, type Tenant } from "./tenancy/tenant";
 import { pageNotFound } from "./platform/http";
 import { can, type Permission } from "./permissions";
 
@@ -33,6 +33,8 @@ export async function requireTenant(request: Request, context: AppLoadContext, p
   requireSameOrigin(request);
   const deps = authDeps(request, context);
   const { session, tenant } = await requireBusiness(request, deps);
+  // A closed business is read-only for its people (decision 039): every change they send is refused here, once.
+  if (tenant.closed && request.method !== "GET" && request.method !== "HEAD") forbidden(CLOSED_MESSAGE);
   if (permission) requirePermission(tenant, permission);
   return { deps, tenant, session };
 }

@@ -70,7 +70,7 @@ async function ensureKey(db: D1Database, world: World): Promise<{ key: string; m
   const saved = keys[stateKey];
   if (saved && KEY_PATTERN.test(saved)) {
     const holder = await findKeyByHash({ businessId: KUMASI_FRESH_FOODS, db }, await hashKey(saved), Date.now());
-    if (holder?.businessId === KUMASI_FRESH_FOODS) return { key: saved, made: false };
+    if (holder?.businessId === KUMASI_FRESH_FOODS && !holder.suspended) return { key: saved, made: false };
   }
   const secret = await makeDevelopmentKey(db, world, KEY_NAME);
   mkdirSync(dirname(KEY_FILE), { recursive: true });

@@ -38,6 +38,8 @@ export const PLATFORM_NAVIGATION: readonly (NavItem | NavGroup)[] = [
   { label: "Jobs", to: "/platform/jobs" },
   { label: "Queues", to: "/platform/queues" },
   { label: "Shards", to: "/platform/shards" },
+  { label: "Platform Requests", to: "/platform/requests" },
+  { label: "Platform keys", to: "/platform/keys" },
 ];
 
 export function isNavGroup(item: NavItem | NavGroup): item is NavGroup {

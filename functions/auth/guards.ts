@@ -30,7 +30,7 @@ export type SessionCheck =
    * `shard`: the database of the cookie's business (the directory, read with the session row); `role`: the member's
    * role there, read from that database alongside (undefined when not read).
    */
-  | { ok: true; session: SessionData; shard: string | null; role?: Role | null }
+  | { ok: true; session: SessionData; shard: string | null; role?: Role | null; closed?: boolean }
   /** `ended`: the idle or the 12-hour limit ended it (the sign-in page says so); `business`: the business it was in. */
   | { ok: false; returnUrl: ReturnUrl; clear: boolean; ended?: EndedReason; business?: string | null };
 
@@ -97,11 +97,13 @@ async function readSession(request: Request, deps: AuthDeps): Promise<SessionChe
     await touchSessionStatement(deps.db, sid, iso(now), iso(now - ACTIVITY_PRECISION_MS)).run();
   }
   const shard = row?.shard ?? null;
+  // A suspended business (decision 039): its people are signed out at their next request, whatever else holds.
+  if (activeBusiness && row?.lifecycle === "suspended") return { ok: false, returnUrl: read.session.returnUrl, clear: true, business: activeBusiness };
   if (!activeBusiness || !shard) return { ok: true, session: read.session, shard };
   lastPlace.set(activeBusiness, shard);
   // The business's own copy of the membership decides (the core copy only lists businesses at sign-in).
   const role = guess === shard && guessed !== undefined ? guessed : await roleIn(shard);
-  return { ok: true, session: read.session, shard, role };
+  return { ok: true, session: read.session, shard, role, closed: row?.lifecycle === "closed" };
 }
 
 /**
@@ -194,7 +196,8 @@ async function enterBusiness(request: Request, deps: AuthDeps): Promise<{ sessio
   if (session.stage !== "business_chosen" || !session.activeBusiness || !shard) leave(request, "/select-business", false);
   const role = check.ok ? check.role : null;
   if (!role) leave(request, "/select-business", false);
-  return { session, tenant: { ...deps.businessDb(session.activeBusiness, shard), userId: session.sub, role } };
+  const closed = check.ok && check.closed === true;
+  return { session, tenant: { ...deps.businessDb(session.activeBusiness, shard), userId: session.sub, role, ...(closed ? { closed } : {}) } };
 }
 
 /**

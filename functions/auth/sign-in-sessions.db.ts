@@ -15,6 +15,8 @@ export interface SessionRow {
   /** The database of the business asked about (the directory, read in the same query); null without one. */
   shard: string | null;
   moving_to: string | null;
+  /** Where the business stands with the platform (decision 039); null without one. */
+  lifecycle: "active" | "suspended" | "closed" | null;
 }
 
 export async function sessionRow(db: Db, sessionId: string, businessId: string | null = null): Promise<SessionRow | null> {
@@ -25,7 +27,7 @@ export async function sessionRow(db: Db, sessionId: string, businessId: string |
 export function sessionRowStatement(db: Db, sessionId: string, businessId: string | null): D1PreparedStatement {
   return db
     .prepare(
-      `SELECT s.user_id, s.stage, s.business_id, s.expires_at, s.revoked_at, s.created_at, s.last_active_at, d.shard, d.moving_to
+      `SELECT s.user_id, s.stage, s.business_id, s.expires_at, s.revoked_at, s.created_at, s.last_active_at, d.shard, d.moving_to, d.lifecycle
        FROM sessions s LEFT JOIN business_shards d ON d.business_id = ? WHERE s.id = ?`,
     )
     .bind(businessId, sessionId);
@@ -133,4 +135,9 @@ export async function activeSessions(db: Db, userId: string, now: string, limits
     .bind(userId, now, limits.createdAfter, limits.activeAfter)
     .all<ActiveSession>();
   return results;
+}
+
+/** Revokes every session anyone has in a business (the platform suspended it: decision 039), for the caller's batch. */
+export function revokeBusinessSessionsStatement(db: Db, businessId: string, at: string): D1PreparedStatement {
+  return db.prepare("UPDATE sessions SET revoked_at = ? WHERE business_id = ? AND revoked_at IS NULL").bind(at, businessId);
 }

@@ -8,6 +8,7 @@ import { closeDispute, disputablePayment, disputeData, getDisputeFacts, openDisp
 import { keptAnswerOf } from "../partner-api/api-idempotency.db";
 import { RuleError, type BusinessDb, type RequestMeta } from "../tenancy/tenant";
 import { badRequest, issuesOf, jsonBody, problem, type ApiDeps } from "../partner-api/request";
+import type { Credential } from "../partner-api/credential";
 import { DisputeCloseInput, DisputeId, DisputeInput, IdempotencyKey, MAX_EVIDENCE_DAYS, type Problem } from "../partner-api/schemas";
 import { DAY_MS } from "../platform/time";
 
@@ -29,14 +30,16 @@ function afterWrite(deps: ApiDeps, business: BusinessDb): void {
   if (deps.dispatchWebhooks) deps.waitUntil(deps.dispatchWebhooks(business).catch(() => {}));
 }
 
-export async function openDisputeRequest(request: Request, deps: ApiDeps, business: BusinessDb): Promise<Response> {
+export async function openDisputeRequest(request: Request, deps: ApiDeps, { business, idempotencyKey }: Credential): Promise<Response> {
   const body = await jsonBody(request);
   if (body instanceof Response) return body;
   const parsed = v.safeParse(DisputeInput, body.json);
   if (!parsed.success) return badRequest(issuesOf(parsed.issues));
   const input = parsed.output;
-  const key = request.headers.get("Idempotency-Key");
-  if (key !== null && !v.is(IdempotencyKey, key)) return badRequest([{ path: "Idempotency-Key", message: "must be 1 to 255 visible ASCII characters" }]);
+  const sent = request.headers.get("Idempotency-Key");
+  if (sent !== null && !v.is(IdempotencyKey, sent)) return badRequest([{ path: "Idempotency-Key", message: "must be 1 to 255 visible ASCII characters" }]);
+  // As the credential keeps it: the platform's keys apart from the business's own (functions/partner-api/credential.ts).
+  const key = sent === null ? null : idempotencyKey(sent);
   const requestHash = await sha256Hex(`${request.method} ${new URL(request.url).pathname}\n${body.text}`);
   if (key !== null) {
     const replay = await keptAnswer(business, key, requestHash);

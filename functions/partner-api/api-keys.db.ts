@@ -24,6 +24,8 @@ export interface KeyHolder {
   keyId: string;
   businessId: string;
   lastUsedAt: number | null;
+  /** The business's own row says suspended (businesses.status); the directory's lifecycle says it too, where the platform sets it. */
+  suspended: boolean;
 }
 
 export interface NewKeyRow {
@@ -115,15 +117,21 @@ export async function revokeApiKey(tenant: Tenant, meta: RequestMeta, keyId: str
   ]);
 }
 
-/** The business's live key with this hash, if any (revoked and expired keys are no keys); the directory (keyPlace) said which business. */
+/**
+ * The business's live key with this hash, if any (revoked and expired keys are no keys); the directory (keyPlace) said
+ * which business. A suspended business's key is found, and says so: the router answers it 403 "business suspended"
+ * rather than the 401 of a key that is no key, so the business's developers know why.
+ */
 export async function findKeyByHash({ businessId, db }: BusinessDb, secretHash: string, now: number): Promise<KeyHolder | null> {
-  return db
+  const row = await db
     .prepare(
-      `SELECT k.id AS keyId, k.business_id AS businessId, k.last_used_at AS lastUsedAt FROM api_keys k JOIN businesses b ON b.id = k.business_id
-       WHERE k.secret_hash = ? AND k.business_id = ? AND k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > ?) AND b.status = 'active'`,
+      `SELECT k.id AS keyId, k.business_id AS businessId, k.last_used_at AS lastUsedAt, b.status <> 'active' AS suspended
+       FROM api_keys k JOIN businesses b ON b.id = k.business_id
+       WHERE k.secret_hash = ? AND k.business_id = ? AND k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > ?)`,
     )
     .bind(secretHash, businessId, now)
-    .first<KeyHolder>();
+    .first<Omit<KeyHolder, "suspended"> & { suspended: number }>();
+  return row ? { ...row, suspended: row.suspended === 1 } : null;
 }
 
 /** Records use, at most once a minute per key (a write per request would cost more than it tells). */

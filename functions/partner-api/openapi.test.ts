@@ -11,6 +11,19 @@ import { EXAMPLES, openApiDocument, RULES_IN_WORDS, type SchemaName } from "./op
 import { IdempotencyKey } from "./schemas";
 import * as rejections from "./rejections";
 import * as api from "./schemas";
+import { OPERATION_SCOPES, PLATFORM_SCOPES, type ScopedOperation } from "../operators/platform-scopes";
+
+/** Each documented operation and the router's route that answers it. */
+const ROUTE_OF: Record<string, ScopedOperation> = {
+  sendPayments: "payments",
+  getPayment: "payment",
+  reversePayment: "reversal",
+  listRejections: "rejections",
+  listWaitingReversals: "waitingReversals",
+  openDispute: "disputes",
+  closeDispute: "disputeClose",
+  sendHeartbeat: "heartbeat",
+};
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type JsonObject = { [key: string]: Json };
@@ -368,15 +381,17 @@ describe("the OpenAPI document is OpenAPI 3.1 in shape", () => {
     for (const pointer of refs) expect(() => resolve(pointer), pointer).not.toThrow();
   });
 
+  // 400 (a platform key without PP-Business), 403 (scopes, a suspended or closed business, another business's id) and
+  // 404 (no such business) are the door's answers: every operation may give them.
   const EXPECTED: Record<string, string[]> = {
-    "post /api/v1/payments": ["202", "400", "401", "409", "413", "415", "429"],
-    "get /api/v1/payments/{reference}": ["200", "401", "404", "429"],
-    "post /api/v1/payments/{reference}/reversal": ["202", "400", "401", "404", "409", "413", "415", "429"],
-    "post /api/v1/terminals/{serial}/heartbeats": ["200", "202", "400", "401", "404", "409", "413", "415", "429"],
-    "post /api/v1/disputes": ["201", "400", "401", "409", "413", "415", "429"],
-    "post /api/v1/disputes/{id}/close": ["200", "400", "401", "404", "409", "415", "429"],
-    "get /api/v1/rejections": ["200", "400", "401", "429"],
-    "get /api/v1/reversals/waiting": ["200", "400", "401", "429"],
+    "post /api/v1/payments": ["202", "400", "401", "403", "404", "409", "413", "415", "429"],
+    "get /api/v1/payments/{reference}": ["200", "400", "401", "403", "404", "429"],
+    "post /api/v1/payments/{reference}/reversal": ["202", "400", "401", "403", "404", "409", "413", "415", "429"],
+    "post /api/v1/terminals/{serial}/heartbeats": ["200", "202", "400", "401", "403", "404", "409", "413", "415", "429"],
+    "post /api/v1/disputes": ["201", "400", "401", "403", "404", "409", "413", "415", "429"],
+    "post /api/v1/disputes/{id}/close": ["200", "400", "401", "403", "404", "409", "415", "429"],
+    "get /api/v1/rejections": ["200", "400", "401", "403", "404", "429"],
+    "get /api/v1/reversals/waiting": ["200", "400", "401", "403", "404", "429"],
   };
   /** Closing a dispute is idempotent by its outcome (the same outcome again is the same answer): it takes no key. */
   const IDEMPOTENT_BY_ITSELF = new Set(["/api/v1/disputes/{id}/close"]);
@@ -406,6 +421,35 @@ describe("the OpenAPI document is OpenAPI 3.1 in shape", () => {
     expect(new Set(operations.map(({ operation }) => operation.operationId)).size).toBe(operations.length);
     const tooMany = resolve("#/components/responses/TooManyRequests") as JsonObject;
     expect(Object.keys(tooMany.headers as JsonObject)).toEqual(["Retry-After"]);
+  });
+
+  it("documents the platform key: its scheme, the scope each operation needs, the PP-Business header on every operation", () => {
+    expect(components.securitySchemes).toMatchObject({
+      platformKey: { type: "http", scheme: "bearer", bearerFormat: expect.stringContaining("pp_platform_") },
+    });
+    const byOperation = Object.fromEntries(
+      Object.values(doc.paths as JsonObject).flatMap((item) =>
+        Object.values(item as JsonObject).map((op) => [(op as JsonObject).operationId, op as JsonObject]),
+      ),
+    );
+    for (const [operationId, route] of Object.entries(ROUTE_OF)) {
+      const operation = byOperation[operationId]!;
+      expect(operation.security, operationId).toEqual([{ apiKey: [] }, { platformKey: [OPERATION_SCOPES[route]] }]);
+      const parameters = (operation.parameters as JsonObject[]).map((p) => (p.$ref ? (resolve(p.$ref as string) as JsonObject) : p));
+      expect(
+        parameters.find((p) => p.name === "PP-Business"),
+        operationId,
+      ).toMatchObject({ in: "header", required: false });
+    }
+    expect(Object.keys(ROUTE_OF).sort()).toEqual(Object.keys(byOperation).sort());
+    expect(new Set(Object.values(ROUTE_OF))).toEqual(new Set(Object.keys(OPERATION_SCOPES)));
+    const forbidden = resolve("#/components/responses/Forbidden") as JsonObject;
+    expect(JSON.stringify(forbidden)).toContain("This key's scopes do not include disputes.");
+    expect(JSON.stringify(forbidden)).toContain("business is suspended");
+    expect(JSON.stringify(forbidden)).toContain("business is closed");
+    expect((resolve("#/components/responses/BadRequest") as JsonObject).description).toContain("PP-Business");
+    const info = doc.info as JsonObject;
+    for (const scope of PLATFORM_SCOPES) expect(info.description).toContain(`\`${scope}\``);
   });
 
   it("explains the webhook signature and points to docs/webhooks.md", () => {

@@ -43,6 +43,8 @@ import {
   WaitingReversalView,
 } from "./rejections";
 import { DAY_MS } from "../platform/time";
+import { BUSINESS_HEADER, MESSAGES } from "./credential";
+import { OPERATION_SCOPES, PLATFORM_SCOPES, SCOPE_WORDS, type ScopedOperation } from "../operators/platform-scopes";
 
 /** The Retry-After answer header of a 429. */
 export const RetryAfter = v.pipe(v.number(), v.integer(), v.minValue(1), v.description("Seconds to wait before sending again."));
@@ -178,7 +180,7 @@ export interface DocumentOptions {
 }
 
 const rateLimitWords = (perMinute: number) =>
-  `Each API key may send at most ${perMinute} requests a minute. Over the limit the API answers 429 with Retry-After (seconds): wait that long, ` +
+  `Each API key may send at most ${perMinute} requests a minute (a platform key as many for each business it acts for). Over the limit the API answers 429 with Retry-After (seconds): wait that long, ` +
   `then send the same request again (with the same Idempotency-Key). Send up to ${MAX_PAYMENTS_PER_REQUEST} payments in one request rather than many small ones.`;
 
 const description = (perMinute: number) =>
@@ -187,11 +189,20 @@ const description = (perMinute: number) =>
     "",
     "**Authentication.** Every request carries `Authorization: Bearer <key>` with one of the business's API keys (Settings → Developers). " +
       "A key is shown once, when it is made; `pp_live_` keys work in production, `pp_test_` keys elsewhere. A rolled key keeps working for 24 hours; a revoked one stops at once. " +
-      "No key, or a wrong one, is 401, and the answer says nothing about which businesses exist.",
+      "No key, or a wrong one, is 401, and the answer says nothing about which businesses exist. " +
+      "A suspended business's own keys are refused with 403 until the platform reactivates it; a closed business takes nothing (403).",
+    "",
+    `**Platform keys.** The switch holds a platform key (\`pp_platform_live_\` or \`pp_platform_test_\`, made by the platform's staff) that acts for any business: ` +
+      `each request names the business in the \`${BUSINESS_HEADER}\` header, as Stripe Connect's Stripe-Account does. Without the header it is 400; ` +
+      "an id that is no business's is 404. A platform key may do only what its scopes allow, 403 otherwise: " +
+      PLATFORM_SCOPES.map((scope) => `\`${scope}\` (${SCOPE_WORDS[scope].toLowerCase()})`).join(", ") +
+      ". It still acts for a suspended business, so that money that moved is recorded. " +
+      `A business's own key may send \`${BUSINESS_HEADER}\` only with its own business's id (403 otherwise).`,
     "",
     "**Idempotency.** A reference is unique within the business: sending the same payment again is harmless (it is one payment), " +
       "while the same reference with other content is kept aside as a conflict for an administrator and does not change the payment. " +
-      "Send an `Idempotency-Key` header to get the first answer again when you retry a request; the same key with another body is 409.",
+      "Send an `Idempotency-Key` header to get the first answer again when you retry a request; the same key with another body is 409. " +
+      "Keys are kept per business, and a platform key's apart from the business's own keys: the same key sent for two businesses is two requests.",
     "",
     `**Rate limits.** ${rateLimitWords(perMinute)}`,
     "",
@@ -220,7 +231,9 @@ const description = (perMinute: number) =>
 
 const responsesFor = (perMinute: number) => ({
   BadRequest: {
-    description: "The request is not valid: every problem is listed with its JSON path. A field that looks like a full card number is one of them.",
+    description:
+      "The request is not valid: every problem is listed with its JSON path. A field that looks like a full card number is one of them. " +
+      `A platform key without the ${BUSINESS_HEADER} header is 400 too.`,
     content: json("Problem", EXAMPLES.problem),
   },
   Unauthorized: {
@@ -228,8 +241,26 @@ const responsesFor = (perMinute: number) => ({
     content: json("Problem", { message: "Missing or invalid API key. Send Authorization: Bearer <key>." }),
   },
   NotFound: {
-    description: "No such payment or terminal in this business (another business's reads the same).",
+    description:
+      `No such payment or terminal in this business (another business's reads the same); with a platform key, also a ${BUSINESS_HEADER} ` +
+      "that names no business.",
     content: json("Problem", { message: "No payment with that reference." }),
+  },
+  Forbidden: {
+    description:
+      "The key may not do this for this business: the operation is outside a platform key's scopes, the business is closed, " +
+      `the business is suspended (its own keys; a platform key still acts for it), or a business's own key named another business in ${BUSINESS_HEADER}.`,
+    content: {
+      "application/json": {
+        schema: ref("Problem"),
+        examples: {
+          scope: { summary: "Outside the key's scopes", value: { message: MESSAGES.outOfScope("disputes") } },
+          suspended: { summary: "A suspended business's own key", value: { message: MESSAGES.suspended } },
+          closed: { summary: "A closed business", value: { message: MESSAGES.closed } },
+          otherBusiness: { summary: "A business's key naming another business", value: { message: MESSAGES.notYourBusiness } },
+        },
+      },
+    },
   },
   Conflict: {
     description: "The Idempotency-Key was already used with another request.",
@@ -251,16 +282,21 @@ const responsesFor = (perMinute: number) => ({
 });
 type ResponseName = keyof ReturnType<typeof responsesFor>;
 
-const errors = (...names: ResponseName[]) => {
+/** The answers of the door every operation may give (functions/partner-api/credential.ts): no key, no or another business, not allowed. */
+const DOOR: ResponseName[] = ["BadRequest", "Unauthorized", "Forbidden", "NotFound"];
+
+const errors = (...own: ResponseName[]) => {
   const codes: Record<ResponseName, string> = {
     BadRequest: "400",
     Unauthorized: "401",
+    Forbidden: "403",
     NotFound: "404",
     Conflict: "409",
     TooLarge: "413",
     UnsupportedMediaType: "415",
     TooManyRequests: "429",
   };
+  const names = [...new Set([...DOOR, ...own])].sort((a, b) => codes[a].localeCompare(codes[b]));
   return Object.fromEntries(names.map((name) => [codes[name], ref(name, "responses")]));
 };
 
@@ -268,8 +304,16 @@ const accepted = (what: string) => ({
   "202": { description: `${what} queued: the portal applies it within seconds.`, content: json("Accepted", EXAMPLES.accepted) },
 });
 
-const POST_PARAMETERS = [ref("IdempotencyKey", "parameters")];
+/**
+ * Who may call an operation: a business's own key, or a platform key holding the operation's scope (OpenAPI 3.1 lets
+ * any scheme list the roles an operation needs).
+ */
+const securedFor = (operation: ScopedOperation) => [{ apiKey: [] }, { platformKey: [OPERATION_SCOPES[operation]] }];
+
+const BUSINESS = ref("business", "parameters");
+const POST_PARAMETERS = [BUSINESS, ref("IdempotencyKey", "parameters")];
 const PAGE_PARAMETERS = [
+  BUSINESS,
   { name: "limit", in: "query", required: false, description: "How many to a page: 1 to 100 (25).", schema: { type: "integer", minimum: 1, maximum: 100 } },
   { name: "after", in: "query", required: false, description: "The previous page's `next`.", schema: { type: "string" } },
 ];
@@ -293,6 +337,7 @@ export function openApiDocument(origin: string, options: DocumentOptions = {}) {
       "/api/v1/payments": {
         post: {
           operationId: "sendPayments",
+          security: securedFor("payments"),
           tags: ["Payments"],
           summary: "Send payments",
           description:
@@ -320,10 +365,11 @@ export function openApiDocument(origin: string, options: DocumentOptions = {}) {
       "/api/v1/payments/{reference}": {
         get: {
           operationId: "getPayment",
+          security: securedFor("payment"),
           tags: ["Payments"],
           summary: "Get a payment",
           description: "The payment as the portal holds it: status, fee, net, whether it cleared, and its settlement once there is one.",
-          parameters: [ref("reference", "parameters")],
+          parameters: [ref("reference", "parameters"), BUSINESS],
           responses: {
             "200": { description: "The payment.", content: json("PaymentView") },
             ...errors("Unauthorized", "NotFound", "TooManyRequests"),
@@ -333,6 +379,7 @@ export function openApiDocument(origin: string, options: DocumentOptions = {}) {
       "/api/v1/payments/{reference}/reversal": {
         post: {
           operationId: "reversePayment",
+          security: securedFor("reversal"),
           tags: ["Payments"],
           summary: "Reverse a payment",
           description:
@@ -354,6 +401,7 @@ export function openApiDocument(origin: string, options: DocumentOptions = {}) {
       "/api/v1/rejections": {
         get: {
           operationId: "listRejections",
+          security: securedFor("rejections"),
           tags: ["Payments"],
           summary: "List requests accepted but not applied",
           description:
@@ -369,6 +417,7 @@ export function openApiDocument(origin: string, options: DocumentOptions = {}) {
       "/api/v1/reversals/waiting": {
         get: {
           operationId: "listWaitingReversals",
+          security: securedFor("waitingReversals"),
           tags: ["Payments"],
           summary: "List reversals waiting for their payment",
           description:
@@ -384,6 +433,7 @@ export function openApiDocument(origin: string, options: DocumentOptions = {}) {
       "/api/v1/disputes": {
         post: {
           operationId: "openDispute",
+          security: securedFor("disputes"),
           tags: ["Disputes"],
           summary: "Open a dispute",
           description:
@@ -401,12 +451,13 @@ export function openApiDocument(origin: string, options: DocumentOptions = {}) {
       "/api/v1/disputes/{id}/close": {
         post: {
           operationId: "closeDispute",
+          security: securedFor("disputeClose"),
           tags: ["Disputes"],
           summary: "Close a dispute",
           description:
             "won: the held amount returns to the merchant's available money; lost: it leaves (the scheme or network takes it back). " +
             "Closing again with the same outcome answers the dispute as it is; with the other outcome, 409.",
-          parameters: [{ name: "id", in: "path", required: true, description: "The dispute's id (dsp_...).", schema: { type: "string" } }],
+          parameters: [{ name: "id", in: "path", required: true, description: "The dispute's id (dsp_...).", schema: { type: "string" } }, BUSINESS],
           requestBody: { required: true, content: json("DisputeCloseInput", EXAMPLES.disputeClose) },
           responses: {
             "200": { description: "The dispute, closed.", content: json("DisputeView") },
@@ -417,6 +468,7 @@ export function openApiDocument(origin: string, options: DocumentOptions = {}) {
       "/api/v1/terminals/{serial}/heartbeats": {
         post: {
           operationId: "sendHeartbeat",
+          security: securedFor("heartbeat"),
           tags: ["Terminals"],
           summary: "Send a terminal heartbeat",
           description: "The terminal is alive: its last-seen time, battery, signal and software version are updated, so it is no longer silent.",
@@ -446,10 +498,27 @@ export function openApiDocument(origin: string, options: DocumentOptions = {}) {
           type: "http",
           scheme: "bearer",
           bearerFormat: "pp_live_ or pp_test_ and 32 letters and digits",
-          description: "A business's API key, made in Settings → Developers.",
+          description: "A business's API key, made in Settings → Developers. It acts for its own business only.",
+        },
+        platformKey: {
+          type: "http",
+          scheme: "bearer",
+          bearerFormat: "pp_platform_live_ or pp_platform_test_ and 32 letters and digits",
+          description:
+            `The switch's platform key, made by the platform's staff: it acts for the business named in the ${BUSINESS_HEADER} header, ` +
+            `within its scopes (${PLATFORM_SCOPES.join(", ")}); each operation lists the scope it needs.`,
         },
       },
       parameters: {
+        business: {
+          name: BUSINESS_HEADER,
+          in: "header",
+          required: false,
+          description:
+            "The id of the business the request is for. Required with a platform key (400 without it, 404 for an id that is no business's); " +
+            "a business's own key may leave it out, and may name only its own business (403 otherwise). For example bus_kumasi_fresh_foods.",
+          schema: { type: "string", pattern: "^[A-Za-z0-9_-]{1,100}$" },
+        },
         IdempotencyKey: {
           name: "Idempotency-Key",
           in: "header",

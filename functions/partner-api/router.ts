@@ -1,18 +1,17 @@
 // The Partner API, /api/v1/...: JSON in and out, a Bearer API key
-// per business, answered by the Worker before Remix (no session, no cookies, no
+// per business (or the switch's platform key naming the business in PP-Business: ./credential.ts),
+// answered by the Worker before Remix (no session, no cookies, no
 // pages). A request is checked whole at the door (key, size, rate, card numbers,
 // schema, the merchants it names) and then queued (PAYMENTS); the consumer
 // (functions/payments/consumer.ts) writes it within seconds. Docs: docs/partner-api.md.
 import * as v from "valibot";
 import { jsonResponse } from "../platform/http";
 import { countRequest, type RateLimit } from "../platform/rate-limit";
-import { findKeyByHash, touchApiKey } from "./api-keys.db";
-import { keyPlace } from "../tenancy/directory.db";
-import { isBusinessMoving, MOVING_MESSAGE, type BusinessDb } from "../tenancy/tenant";
+import { isBusinessMoving, MOVING_MESSAGE } from "../tenancy/tenant";
 import { claimIdempotencyKey, releaseIdempotencyKey } from "./api-idempotency.db";
 import { getPaymentByReference } from "../payments/api-payments.db";
 import { cardNumberPlaces } from "./card-numbers";
-import { bearerKey, hashKey } from "./keys";
+import { authenticate, type Credential } from "./credential";
 import { paymentView, refundsView } from "./views";
 import { listRefundsByReference } from "../refunds/refunds.db";
 import { openApiDocument } from "./openapi";
@@ -90,7 +89,7 @@ function match(request: Request): Route | Response {
 async function queueOnce(
   request: Request,
   deps: ApiDeps,
-  business: BusinessDb,
+  { business, idempotencyKey }: Credential,
   bodyText: string,
   message: IngestMessage,
   count: number,
@@ -103,7 +102,7 @@ async function queueOnce(
   }
   if (!v.is(IdempotencyKey, key)) return badRequest([{ path: "Idempotency-Key", message: "must be 1 to 255 visible ASCII characters" }]);
   const requestHash = await sha256Hex(`${request.method} ${new URL(request.url).pathname}\n${bodyText}`);
-  const kept = await claimIdempotencyKey(business, key, { requestHash, status: 202, body: JSON.stringify(answer) }, deps.now());
+  const kept = await claimIdempotencyKey(business, idempotencyKey(key), { requestHash, status: 202, body: JSON.stringify(answer) }, deps.now());
   if (kept) {
     if (kept.requestHash !== requestHash) return problem(409, "This Idempotency-Key was already used with another request. Use a new key for a new request.");
     return jsonResponse(JSON.parse(kept.body), kept.status, { "Idempotent-Replayed": "true" });
@@ -111,7 +110,7 @@ async function queueOnce(
   try {
     await deps.queue.send(message, { contentType: "json" });
   } catch (error) {
-    await releaseIdempotencyKey(business, key);
+    await releaseIdempotencyKey(business, idempotencyKey(key));
     throw error;
   }
   return jsonResponse(answer, 202);
@@ -175,19 +174,13 @@ async function answer(request: Request, deps: ApiDeps): Promise<Response> {
     });
   }
 
-  // 401 says nothing more: not whether the key ever existed, nor whose it was.
-  const key = bearerKey(request);
-  const secretHash = key ? await hashKey(key) : null;
-  const place = secretHash ? await keyPlace(deps.core, secretHash) : null;
-  const business: BusinessDb | null = place ? { businessId: place.businessId, db: deps.database(place.shard) } : null;
-  const holder = business && secretHash ? await findKeyByHash(business, secretHash, deps.now()) : null;
-  if (!business || !holder)
-    return problem(401, "Missing or invalid API key. Send Authorization: Bearer <key>.", undefined, { "WWW-Authenticate": 'Bearer realm="partners-portal"' });
-  // Last use is kept to the minute: most requests write nothing.
-  if (holder.lastUsedAt === null || holder.lastUsedAt < deps.now() - 60_000) deps.waitUntil(touchApiKey(business, holder, deps.now()).catch(() => {}));
+  // Which key, for which business (a platform key names it in PP-Business), and whether it may run this operation.
+  const credential = await authenticate(request, deps, route.name);
+  if (credential instanceof Response) return credential;
+  const { business } = credential;
 
   const limit: RateLimit = { name: "api", max: deps.rateLimitPerMinute, windowMs: 60_000 };
-  const rate = await countRequest(deps.core, limit, holder.keyId, deps.now());
+  const rate = await countRequest(deps.core, limit, credential.rateClient, deps.now());
   if (!rate.allowed) {
     return problem(429, `Too many requests for this key: at most ${limit.max} a minute.`, undefined, { "Retry-After": String(rate.retryAfterSeconds) });
   }
@@ -235,7 +228,7 @@ async function answer(request: Request, deps: ApiDeps): Promise<Response> {
       errors.push(...resolved.errors);
       if (errors.length > 0) return badRequest(errors);
       const items = resolved.items;
-      return queueOnce(request, deps, business, body.text, { v: 1, businessId: holder.businessId, receivedAt: now, payments: items }, items.length);
+      return queueOnce(request, deps, credential, body.text, { v: 1, businessId: business.businessId, receivedAt: now, payments: items }, items.length);
     }
     case "reversal": {
       if (!v.is(Reference, route.reference)) return problem(404, "No payment with that reference.");
@@ -250,15 +243,15 @@ async function answer(request: Request, deps: ApiDeps): Promise<Response> {
       // A reversal whose payment has not arrived yet is accepted: it waits for it, and the answer says so.
       const reversal = { reference: route.reference, reason: parsed.output.reason, reversedAt: Math.min(at, now) };
       const known = (await getPaymentByReference(business, route.reference)) !== null;
-      const message: IngestMessage = { v: 1, businessId: holder.businessId, receivedAt: now, reversals: [reversal] };
-      return queueOnce(request, deps, business, body.text, message, 1, reversalAnswer(known));
+      const message: IngestMessage = { v: 1, businessId: business.businessId, receivedAt: now, reversals: [reversal] };
+      return queueOnce(request, deps, credential, body.text, message, 1, reversalAnswer(known));
     }
     case "rejections":
       return rejectionsRequest(request, business);
     case "waitingReversals":
       return waitingReversalsRequest(request, business, deps.now());
     case "disputes":
-      return openDisputeRequest(request, deps, business);
+      return openDisputeRequest(request, deps, credential);
     case "disputeClose":
       return closeDisputeRequest(request, deps, business, route.id);
     case "heartbeat": {
@@ -281,7 +274,7 @@ async function answer(request: Request, deps: ApiDeps): Promise<Response> {
         softwareVersion: parsed.output.software_version,
         seenAt,
       };
-      return queueOnce(request, deps, business, body.text, { v: 1, businessId: holder.businessId, receivedAt: now, heartbeats: [beat] }, 1);
+      return queueOnce(request, deps, credential, body.text, { v: 1, businessId: business.businessId, receivedAt: now, heartbeats: [beat] }, 1);
     }
   }
 }

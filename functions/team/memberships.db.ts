@@ -20,6 +20,18 @@ export function memberBusinessesStatement(db: Db, userId: string): D1PreparedSta
     .bind(userId);
 }
 
+/** The names of businesses the person is an active member of that the platform suspended: sign-in says why they are not offered. */
+export async function suspendedMemberBusinesses(db: Db, userId: string): Promise<string[]> {
+  const { results } = await db
+    .prepare(
+      `SELECT b.name FROM memberships m JOIN businesses b ON b.id = m.business_id
+       WHERE m.user_id = ? AND m.status = 'active' AND b.status = 'suspended' ORDER BY b.name`,
+    )
+    .bind(userId)
+    .all<{ name: string }>();
+  return results.map((row) => row.name);
+}
+
 /** The businesses a verified person may enter (SPEC: verifiedBusinesses). */
 export async function listMemberBusinesses(db: Db, userId: string): Promise<MemberBusiness[]> {
   return (await memberBusinessesStatement(db, userId).all<MemberBusiness>()).results;

@@ -3,30 +3,42 @@
 // core `db` first: they are how a business's database is found, so they cannot be reached through it.
 import type { Db, Tenant } from "./tenant";
 
+/** Where a business stands with the platform (migration 0030): suspended refuses its people and keys, closed is read-only. */
+export type BusinessLifecycle = "active" | "suspended" | "closed";
+
 export interface BusinessPlace {
   businessId: string;
   shard: string;
   /** Set while a move runs: the business is read-only. */
   movingTo: string | null;
+  /** Where it stands with the platform (decision 039). */
+  lifecycle: BusinessLifecycle;
 }
 
 interface PlaceRow {
   business_id: string;
   shard: string;
   moving_to: string | null;
+  lifecycle: BusinessLifecycle;
 }
 
-const toPlace = (row: PlaceRow): BusinessPlace => ({ businessId: row.business_id, shard: row.shard, movingTo: row.moving_to });
+const toPlace = (row: PlaceRow): BusinessPlace => ({ businessId: row.business_id, shard: row.shard, movingTo: row.moving_to, lifecycle: row.lifecycle });
 
 export async function businessPlace(core: Db, businessId: string): Promise<BusinessPlace | null> {
-  const row = await core.prepare("SELECT business_id, shard, moving_to FROM business_shards WHERE business_id = ?").bind(businessId).first<PlaceRow>();
+  const row = await core
+    .prepare("SELECT business_id, shard, moving_to, lifecycle FROM business_shards WHERE business_id = ?")
+    .bind(businessId)
+    .first<PlaceRow>();
   return row ? toPlace(row) : null;
 }
 
 /** Every business with its database, for the jobs that visit them all (clearing, settlement, webhooks, the archive). */
 export async function businessPlaces(core: Db, options: { activeOnly?: boolean } = {}): Promise<BusinessPlace[]> {
-  const active = options.activeOnly ? "JOIN businesses b ON b.id = d.business_id AND b.status = 'active'" : "";
-  const { results } = await core.prepare(`SELECT d.business_id, d.shard, d.moving_to FROM business_shards d ${active} ORDER BY d.business_id`).all<PlaceRow>();
+  // A suspended business's jobs wait (no payouts, no webhooks) until it is reactivated; a closed one's still run out.
+  const active = options.activeOnly ? "JOIN businesses b ON b.id = d.business_id AND b.status = 'active' AND d.lifecycle <> 'suspended'" : "";
+  const { results } = await core
+    .prepare(`SELECT d.business_id, d.shard, d.moving_to, d.lifecycle FROM business_shards d ${active} ORDER BY d.business_id`)
+    .all<PlaceRow>();
   return results.map(toPlace);
 }
 
@@ -74,7 +86,7 @@ export function registerKeyHashStatement(core: Db, businessId: string, secretHas
 export async function keyPlace(core: Db, secretHash: string): Promise<BusinessPlace | null> {
   const row = await core
     .prepare(
-      `SELECT d.business_id, d.shard, d.moving_to FROM api_key_directory k JOIN business_shards d ON d.business_id = k.business_id
+      `SELECT d.business_id, d.shard, d.moving_to, d.lifecycle FROM api_key_directory k JOIN business_shards d ON d.business_id = k.business_id
        WHERE k.secret_hash = ?`,
     )
     .bind(secretHash)

@@ -16,7 +16,11 @@ export interface BusinessDb {
 export interface Tenant extends BusinessDb {
   userId: string;
   role: Role;
+  /** The platform closed the business (decision 039): its records are read, never changed. */
+  closed?: boolean;
 }
+
+export const CLOSED_MESSAGE = "This business was closed by the platform: its records can be read, but nothing can be changed.";
 
 /** Where a change came from, for the audit log. */
 export interface RequestMeta {

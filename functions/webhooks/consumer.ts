@@ -25,7 +25,8 @@ import { nextStep, webhookRetryDelaySeconds } from "./backoff";
 import { sendOnce, type AttemptResult } from "./delivery";
 import { disableAndTell } from "./notify";
 import type { BusinessDb } from "../tenancy/tenant";
-import { businessDb } from "../tenancy/shards";
+import { businessDb, databaseNamed } from "../tenancy/shards";
+import { businessPlace } from "../tenancy/directory.db";
 
 const MessageSchema = v.object({ deliveryId: v.string(), businessId: v.string(), queuedAt: v.number() });
 
@@ -93,8 +94,14 @@ async function handleMessage(message: Message<unknown>, env: Env, settings: Full
     return message.ack();
   }
   const { deliveryId, businessId, queuedAt } = parsed.output;
-  const business = await businessDb(env, businessId);
-  if (!business) return message.ack();
+  const place = await businessPlace(env.DB, businessId);
+  if (!place) return message.ack();
+  // A suspended business's deliveries wait (decision 039): left queued, the sweep sends them again once it is reactivated.
+  if (place.lifecycle === "suspended") {
+    logEvent("info", "webhooks.business_suspended", { deliveryId, businessId });
+    return message.ack();
+  }
+  const business: BusinessDb = { businessId, db: databaseNamed(env, place.shard) };
   const delivery = await deliveryToSend(business, deliveryId);
   if (!delivery || delivery.status !== "pending" || delivery.queuedAt !== queuedAt) return message.ack();
   const now = Date.now();

@@ -27,7 +27,8 @@ function delayOf(delivery: QueuedDelivery, now: number): number {
 /** Sends not-yet-queued pending deliveries to the queue (of one business when given, else of every one); returns how many. */
 export async function dispatchPendingDeliveries(env: Env, now: number = Date.now(), business?: BusinessDb): Promise<number> {
   let sent = 0;
-  for (const each of business ? [business] : await everyBusinessDb(env)) sent += await dispatchBusiness(env, each, now);
+  // A suspended business's deliveries wait (decision 039): queued again by the sweep once it is reactivated.
+  for (const each of business ? [business] : await everyBusinessDb(env, { activeOnly: true })) sent += await dispatchBusiness(env, each, now);
   return sent;
 }
 

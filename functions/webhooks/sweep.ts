@@ -44,7 +44,7 @@ export async function announceSilentTerminals(business: BusinessDb, now: number)
 }
 
 export async function sweepWebhooks(env: Env, now: number): Promise<void> {
-  for (const business of await everyBusinessDb(env)) {
+  for (const business of await everyBusinessDb(env, { activeOnly: true })) {
     try {
       await requeueLostDeliveries(business, now - LOST_AFTER_MS, now);
       await announceSilentTerminals(business, now);

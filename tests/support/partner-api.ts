@@ -1,7 +1,9 @@
 // Helpers for tests of the Partner API (/api/v1): a key made as the Developers
 // tab makes one (its hash in D1), the seeded parties a payment can name, and
 // payments built from them.
-import { makeApiKey } from "#server/partner-api/keys";
+import { makeApiKey, makePlatformKey } from "#server/partner-api/keys";
+import { createPlatformKey } from "#server/operators/platform-keys.db";
+import { PLATFORM_SCOPES, type PlatformScope } from "#server/operators/platform-scopes";
 import { registerKeyHashStatement } from "#server/tenancy/directory.db";
 import { listWebhookEndpoints, setWebhookEndpointEnabled } from "#server/webhooks/endpoints.db";
 import type { Tenant } from "#server/tenancy/tenant";
@@ -40,6 +42,17 @@ export async function makeKey(portal: Portal, businessId: string, options: { exp
     .bind(row.id, businessId, row.name, row.prefix, row.secretHash, Date.now(), options.expiresAt ?? null, successor, options.revokedAt ?? null)
     .run();
   return secret;
+}
+
+/** A platform key (the switch's), made as /platform/keys makes one by a seeded person; returns the key to send and its id. */
+export async function makePlatformKeyFor(
+  portal: Portal,
+  scopes: readonly PlatformScope[] = PLATFORM_SCOPES,
+  madeBy = "usr_ama_mensah",
+): Promise<{ secret: string; id: string }> {
+  const { secret, row } = await makePlatformKey("Integration switch", "development");
+  await createPlatformKey(portal.core(), { userId: madeBy }, META, row, scopes, Date.now());
+  return { secret, id: row.id };
 }
 
 /** Points of sale of the business that have a terminal standing at them, with their merchant. */

@@ -4,7 +4,7 @@
 // asked and when, and the decision: Approve, or Reject with a reason. The
 // engine (functions/approvals/approvals.db.ts) holds the rules; this page says them.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { Form, Link, useActionData, useLoaderData, useNavigation, type ShouldRevalidateFunction } from "@remix-run/react";
+import { Link, useActionData, useLoaderData, useNavigation, type ShouldRevalidateFunction } from "@remix-run/react";
 import * as v from "valibot";
 import { forbidden, refusalMessage, requireTenant } from "#server/guards";
 import type { ApprovalKind, ApprovalRequest, ChangeValues } from "#server/approvals/change-kinds";
@@ -13,7 +13,8 @@ import type { Tenant } from "#server/tenancy/tenant";
 import { redirectWithFlash } from "#server/platform/flash";
 import { pageNotFound, refuse, routeNotFound } from "#server/platform/http";
 import { can } from "#server/permissions";
-import { describedBy, Field } from "#app/components/form";
+import { DecisionForms } from "#app/components/decision-forms";
+import { DecisionForm } from "#app/lib/decision";
 import { ACTION_NAMES, KIND_BY_SLUG, columnLabel, displayValue, kindName } from "#app/lib/approvals";
 import { statusClass, statusLabel } from "#app/lib/statuses";
 import { StatusPill } from "#app/components/status-pill";
@@ -111,19 +112,6 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
     mayDecide: can(tenant.role, "decide:approval"),
   };
 }
-
-const DecisionForm = v.variant("intent", [
-  v.object({ intent: v.literal("approve") }),
-  v.object({
-    intent: v.literal("reject"),
-    reason: v.pipe(
-      v.optional(v.string(), ""),
-      v.trim(),
-      v.minLength(1, "Give a reason for rejecting: the person who asked will read it."),
-      v.maxLength(500, "Keep the reason under 500 characters."),
-    ),
-  }),
-]);
 
 export async function action({ request, context, params }: ActionFunctionArgs) {
   const { deps, tenant, session } = await requireTenant(request, context, "decide:approval");
@@ -306,32 +294,13 @@ export default function ApprovalRequestPage() {
           </p>
         ) : null}
         {pending && !own && mayDecide ? (
-          <div className="decision">
-            <Form method="post" className="decision__approve">
-              <p>Approving applies the change at once and records you as the checker.</p>
-              <input type="hidden" name="intent" value="approve" />
-              <button type="submit" className="button button--primary" disabled={busy}>
-                Approve
-              </button>
-            </Form>
-            <Form method="post" className="decision__reject" noValidate>
-              <input type="hidden" name="intent" value="reject" />
-              <Field id="reason" label="Reason for rejecting" hint={`${request.makerName} reads this; nothing changes.`} error={reasonError}>
-                <textarea
-                  id="reason"
-                  name="reason"
-                  rows={3}
-                  maxLength={500}
-                  required
-                  defaultValue={result?.values.reason ?? ""}
-                  {...describedBy("reason", reasonError, true)}
-                />
-              </Field>
-              <button type="submit" className="button button--danger" disabled={busy}>
-                Reject
-              </button>
-            </Form>
-          </div>
+          <DecisionForms
+            approveNote="Approving applies the change at once and records you as the checker."
+            makerName={request.makerName}
+            reasonError={reasonError}
+            reasonDefault={result?.values.reason ?? ""}
+            busy={busy}
+          />
         ) : null}
       </section>
     </div>

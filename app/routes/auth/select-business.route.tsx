@@ -2,7 +2,7 @@
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import * as v from "valibot";
-import { listMemberBusinesses } from "#server/team/memberships.db";
+import { listMemberBusinesses, suspendedMemberBusinesses } from "#server/team/memberships.db";
 import { authDeps } from "#server/auth/deps";
 import { requireVerified } from "#server/auth/guards";
 import { requireSameOrigin } from "#server/auth/origin";
@@ -19,10 +19,14 @@ export const handle: PageHandle = { layout: "standard" };
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const deps = authDeps(request, context);
   const session = await requireVerified(request, deps);
-  const [businesses, staff] = await Promise.all([listMemberBusinesses(deps.db, session.sub), platformStaffMember(deps.db, session.sub)]);
+  const [businesses, suspended, staff] = await Promise.all([
+    listMemberBusinesses(deps.db, session.sub),
+    suspendedMemberBusinesses(deps.db, session.sub),
+    platformStaffMember(deps.db, session.sub),
+  ]);
   // Platform staff with no business of their own have one place to go (decision 039).
   if (staff && businesses.length === 0) throw redirect("/platform");
-  return { businesses, platformRole: staff?.role ?? null };
+  return { businesses, suspended, platformRole: staff?.role ?? null };
 }
 
 const BusinessForm = v.object({ businessId: v.pipe(v.string("Choose a business."), v.minLength(1, "Choose a business."), v.maxLength(100)) });
@@ -45,12 +49,18 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function SelectBusiness() {
-  const { businesses, platformRole } = useLoaderData<typeof loader>();
+  const { businesses, suspended, platformRole } = useLoaderData<typeof loader>();
   const error = useActionData<typeof action>()?.errors.business;
   const busy = useNavigation().state !== "idle";
   return (
     <div className="sign-in">
       <h1>Choose a business</h1>
+      {suspended.length > 0 ? (
+        <p className="notice notice--warning notice__message" role="status" data-testid="suspended-businesses">
+          {suspended.join(", ")} {suspended.length === 1 ? "is" : "are"} suspended by the platform: nobody can sign in to{" "}
+          {suspended.length === 1 ? "it" : "them"} until {suspended.length === 1 ? "it is" : "they are"} reactivated.
+        </p>
+      ) : null}
       {platformRole ? (
         <ul className="business-list">
           <li>

@@ -1,173 +1,17 @@
 // The API keys section of the Developers tab: the list, Create key, the Roll and
-// Revoke confirmations (opened from the URL, so they work before the script
-// loads), and the panel that shows a new key the one time it is shown.
-import { Form, Link, useNavigation } from "@remix-run/react";
-import { useEffect, useRef, useState } from "react";
-import { DataTable, type Column } from "#app/components/data-table";
-import { Field, SendButtons, describedBy } from "#app/components/form";
-import { formatDate } from "#app/lib/format";
+// Revoke confirmations, and the panel that shows a new key the one time it is
+// shown (app/components/api-keys.tsx, shared with the platform's keys screen).
+import { useNavigation } from "@remix-run/react";
+import { DataTable } from "#app/components/data-table";
+import { ConfirmKeyCard, CreateKeyForm, keyColumns, NewKeyPanel } from "#app/components/api-keys";
 import { paths } from "#app/lib/paths";
-import { statusClass, statusLabel } from "#app/lib/statuses";
 import type { DevelopersData, NewKey } from "./developers.server";
 import { ErrorNotice } from "./notice";
-import { DEVELOPERS_URL, KEY_NAME_MAX } from "./tabs";
+import { DEVELOPERS_URL } from "./tabs";
 
 type KeyRow = DevelopersData["keys"][number];
 type Confirm = NonNullable<DevelopersData["confirm"]>;
-
-function KeyStatus({ row }: { row: Pick<KeyRow, "status" | "expiresAt"> }) {
-  const label = row.status === "rolled" ? `Expires ${formatDate(row.expiresAt)}` : statusLabel("api_key", row.status);
-  return (
-    <span className={statusClass("api_key", row.status)} title={row.status === "rolled" ? "Rolled: this key works until then" : undefined}>
-      {label}
-    </span>
-  );
-}
-
-const keyColumns: Column<KeyRow>[] = [
-  {
-    id: "name",
-    header: "Key",
-    cell: (k) => (
-      <span className="cell-title">
-        <strong>{k.name}</strong>
-        <code className="cell-sub key-prefix">{`${k.prefix}…`}</code>
-      </span>
-    ),
-  },
-  {
-    id: "created",
-    header: "Created",
-    cell: (k) => (
-      <span className="cell-title">
-        <span>{formatDate(k.createdAt)}</span>
-        <span className="cell-sub">by {k.createdByName ?? "a person no longer here"}</span>
-      </span>
-    ),
-  },
-  { id: "used", header: "Last used", cell: (k) => (k.lastUsedAt === null ? "Never" : formatDate(k.lastUsedAt)) },
-  { id: "status", header: "Status", cell: (k) => <KeyStatus row={k} /> },
-  {
-    id: "actions",
-    header: "Actions",
-    cell: (k) =>
-      k.canRoll || k.canRevoke ? (
-        <div className="key-actions">
-          {k.canRoll ? (
-            <Link to={paths.confirmApiKey("roll", k.id)} className="button" aria-label={`Roll ${k.name} (${k.prefix}…)`}>
-              Roll
-            </Link>
-          ) : null}
-          {k.canRevoke ? (
-            <Link to={paths.confirmApiKey("revoke", k.id)} className="button button--ghost" aria-label={`Revoke ${k.name} (${k.prefix}…)`}>
-              Revoke
-            </Link>
-          ) : null}
-        </div>
-      ) : (
-        <span className="cell-sub">None</span>
-      ),
-  },
-];
-
-/** The key's one showing: the secret, Copy, and the warning that it is not shown again. */
-export function NewKeyPanel({ newKey }: { newKey: NewKey }) {
-  const heading = useRef<HTMLHeadingElement>(null);
-  const [copied, setCopied] = useState<"no" | "yes" | "failed">("no");
-  // The panel is what the person must act on: focus goes to it, and a screen reader reads it.
-  useEffect(() => {
-    heading.current?.focus();
-    setCopied("no");
-  }, [newKey.secret]);
-  const copy = () => {
-    navigator.clipboard.writeText(newKey.secret).then(
-      () => setCopied("yes"),
-      () => setCopied("failed"),
-    );
-  };
-  return (
-    <section className="card new-key" aria-labelledby="new-key-title" data-testid="new-key">
-      <h3 id="new-key-title" className="card__title" tabIndex={-1} ref={heading}>
-        {newKey.rolled ? `The new key for ${newKey.name}` : `Your new key: ${newKey.name}`}
-      </h3>
-      <p className="notice notice--warning notice__message">
-        Copy this key now and keep it somewhere safe, such as your system&apos;s secret store. It will not be shown again: the portal keeps only a fingerprint
-        of it.
-        {newKey.rolled ? " The old key keeps working for 24 hours, so switch your system to this one before then." : ""}
-      </p>
-      <div className="new-key__row">
-        <code className="new-key__secret" data-testid="new-key-secret">
-          {newKey.secret}
-        </code>
-        <button type="button" className="button button--primary" onClick={copy}>
-          Copy
-        </button>
-      </div>
-      <p className="field-hint" role="status">
-        {copied === "yes" ? "Copied." : copied === "failed" ? "The browser did not allow copying: select the key and copy it yourself." : ""}
-      </p>
-      <div className="button-row">
-        <Link to={DEVELOPERS_URL} className="button">
-          I have saved it
-        </Link>
-      </div>
-    </section>
-  );
-}
-
-function ConfirmKeyCard({ confirm, busy }: { confirm: Confirm; busy: boolean }) {
-  const heading = useRef<HTMLHeadingElement>(null);
-  const roll = confirm.action === "roll";
-  // Opened from a row below it: the keyboard's next Tab should reach its buttons, not the rest of the row.
-  useEffect(() => heading.current?.focus(), [confirm.action, confirm.keyId]);
-  return (
-    <section className="card confirm-key" aria-labelledby="confirm-key-title">
-      <h3 id="confirm-key-title" className="card__title" tabIndex={-1} ref={heading}>
-        {roll ? "Roll" : "Revoke"} {confirm.name} (<code>{`${confirm.prefix}…`}</code>)?
-      </h3>
-      <Form method="post" action={DEVELOPERS_URL} className="form">
-        <input type="hidden" name="intent" value={roll ? "roll-key" : "revoke-key"} />
-        <input type="hidden" name="keyId" value={confirm.keyId} />
-        <p>
-          {roll
-            ? "A new key is made and shown to you once. The old key keeps working for 24 hours, so your system can switch to the new one; after that it stops."
-            : "The key stops working at once: every request made with it is refused from now on. This cannot be undone."}
-        </p>
-        <SendButtons busy={busy} label={roll ? "Yes, roll the key" : "Yes, revoke the key"} danger={!roll} cancelTo={DEVELOPERS_URL} />
-      </Form>
-    </section>
-  );
-}
-
-function CreateKeyForm({ error, typed, busy, resetKey }: { error: string | undefined; typed: string | undefined; busy: boolean; resetKey: string }) {
-  return (
-    <section className="card" id="create-key" aria-labelledby="create-key-title">
-      <h3 id="create-key-title" className="card__title">
-        Create key
-      </h3>
-      {/* A new key after each new key empties the form. */}
-      <Form method="post" action={DEVELOPERS_URL} className="form create-key" noValidate key={resetKey}>
-        <input type="hidden" name="intent" value="create-key" />
-        <Field id="key-name" label="Name" hint="What uses it, so you can tell keys apart, like “Switch production”." error={error}>
-          <input
-            id="key-name"
-            name="name"
-            autoComplete="off"
-            maxLength={KEY_NAME_MAX}
-            required
-            defaultValue={typed}
-            {...describedBy("key-name", error, true)}
-          />
-        </Field>
-        <div className="button-row">
-          <button type="submit" className="button button--primary" disabled={busy}>
-            {busy ? "Creating…" : "Create key"}
-          </button>
-        </div>
-      </Form>
-    </section>
-  );
-}
+const columns = keyColumns<KeyRow>(paths.confirmApiKey);
 
 export function ApiKeysSection({
   keys,
@@ -203,11 +47,11 @@ export function ApiKeysSection({
         </a>
       </div>
       <ErrorNotice error={error} />
-      {newKey ? <NewKeyPanel newKey={newKey} /> : null}
-      {confirm ? <ConfirmKeyCard confirm={confirm} busy={busy} /> : null}
+      {newKey ? <NewKeyPanel newKey={newKey} backTo={DEVELOPERS_URL} /> : null}
+      {confirm ? <ConfirmKeyCard confirm={confirm} busy={busy} action={DEVELOPERS_URL} /> : null}
       <DataTable
         caption="API keys"
-        columns={keyColumns}
+        columns={columns}
         rows={keys}
         rowKey={(k) => k.id}
         empty={
@@ -217,7 +61,7 @@ export function ApiKeysSection({
           </>
         }
       />
-      <CreateKeyForm error={nameError} typed={typedName} busy={busy} resetKey={newKey?.prefix ?? "create"} />
+      <CreateKeyForm error={nameError} typed={typedName} busy={busy} resetKey={newKey?.prefix ?? "create"} action={DEVELOPERS_URL} />
     </section>
   );
 }

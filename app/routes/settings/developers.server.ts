@@ -2,38 +2,26 @@
 // business's Partner API keys (make, roll, revoke) and the payments the API
 // received for a reference the portal holds with other content. Webhook
 // endpoints join this tab later, with their own loader and intents beside these.
-import { data, type AppLoadContext } from "@remix-run/cloudflare";
+import type { AppLoadContext } from "@remix-run/cloudflare";
 import * as v from "valibot";
 import { makeApiKey, ROLL_GRACE_MS } from "#server/partner-api/keys";
 import type { AuthDeps } from "#server/auth/deps";
-import { createApiKey, listApiKeys, revokeApiKey, rollApiKey, type ApiKey } from "#server/partner-api/api-keys.db";
+import { createApiKey, listApiKeys, revokeApiKey, rollApiKey } from "#server/partner-api/api-keys.db";
 import { registerKeyHashStatement } from "#server/tenancy/directory.db";
 import { numberedPage } from "#server/lists/page";
 import { countPaymentConflicts, listPaymentConflicts } from "#server/payments/payment-conflicts.db";
 import type { Tenant } from "#server/tenancy/tenant";
 import { redirectWithFlash } from "#server/platform/flash";
 import { refusalMessage } from "#server/guards";
-import { pageNotFound, refuse, type FieldErrors } from "#server/platform/http";
+import { pageNotFound, refuse } from "#server/platform/http";
 import { listParams } from "#app/lib/list-params";
-import type { ApiKeyStatus } from "#app/lib/statuses";
-import { API_KEY_INTENTS, DEVELOPERS_URL, KEY_NAME_MAX, NOT_UNDERSTOOD } from "./tabs";
+import { confirmOf, KeyForm, KeyName, keyRow, shownOnce, type NewKey } from "#app/lib/api-keys.server";
+import { API_KEY_INTENTS, DEVELOPERS_URL, NOT_UNDERSTOOD } from "./tabs";
 import { checkBindings, fingerprintOf, underFreshCheck } from "#server/auth/fresh-check";
 import type { TenantRequest } from "#server/guards";
 import { loadRefused } from "./developers-refused.server";
-import { bidiControlMessage, hasBidiControl } from "#app/lib/validation";
 
 export const DEVELOPER_INTENTS = API_KEY_INTENTS;
-
-function keyStatus(key: Pick<ApiKey, "revokedAt" | "expiresAt">, now: number): ApiKeyStatus {
-  if (key.revokedAt !== null) return "revoked";
-  if (key.expiresAt !== null) return key.expiresAt > now ? "rolled" : "expired";
-  return "active";
-}
-
-const ConfirmParams = v.object({
-  confirm: v.picklist(["roll", "revoke"]),
-  key: v.pipe(v.string(), v.nonEmpty(), v.maxLength(100)),
-});
 
 export async function loadDevelopers(request: Request, deps: AuthDeps, tenant: Tenant, context: AppLoadContext) {
   const url = new URL(request.url);
@@ -45,28 +33,8 @@ export async function loadDevelopers(request: Request, deps: AuthDeps, tenant: T
     countPaymentConflicts(tenant),
     loadRefused(tenant, now),
   ]);
-  const rows = keys.map((key) => {
-    const status = keyStatus(key, now);
-    return {
-      id: key.id,
-      name: key.name,
-      prefix: key.prefix,
-      createdByName: key.createdByName,
-      createdAt: key.createdAt,
-      lastUsedAt: key.lastUsedAt,
-      expiresAt: key.expiresAt,
-      status,
-      canRoll: status === "active",
-      canRevoke: status === "active" || status === "rolled",
-    };
-  });
-  // The confirmation step of Roll and Revoke opens from the URL; a key that is not listed (or cannot be) opens nothing.
-  const asked = v.safeParse(ConfirmParams, { confirm: url.searchParams.get("confirm"), key: url.searchParams.get("key") });
-  const target = asked.success ? rows.find((row) => row.id === asked.output.key) : undefined;
-  const confirm =
-    asked.success && target && (asked.output.confirm === "roll" ? target.canRoll : target.canRevoke)
-      ? { action: asked.output.confirm, keyId: target.id, name: target.name, prefix: target.prefix }
-      : null;
+  const rows = keys.map((key) => keyRow(key, now));
+  const confirm = confirmOf(url, rows);
   return {
     environment: context.config.app.environment,
     keys: rows,
@@ -85,39 +53,9 @@ export async function loadDevelopers(request: Request, deps: AuthDeps, tenant: T
 export type DevelopersData = Awaited<ReturnType<typeof loadDevelopers>>;
 
 // Exported for its unit test (tests/unit/name-fields.test.ts).
-export const CreateForm = v.object({
-  intent: v.literal("create-key"),
-  name: v.pipe(
-    v.string("Name the key."),
-    v.trim(),
-    v.nonEmpty("Name the key, for example after the system that will use it."),
-    v.maxLength(KEY_NAME_MAX, `Keep the name to ${KEY_NAME_MAX} characters or fewer.`),
-    v.check((typed) => !hasBidiControl(typed), bidiControlMessage("name")),
-  ),
-});
-const KeyForm = v.object({
-  intent: v.picklist(["roll-key", "revoke-key"]),
-  keyId: v.pipe(v.string(), v.nonEmpty(), v.maxLength(100)),
-});
+export const CreateForm = v.object({ intent: v.literal("create-key"), name: KeyName });
 
-/** What the page shows once after a key is made or rolled: the only time its secret leaves the Worker. */
-export interface NewKey {
-  name: string;
-  prefix: string;
-  secret: string;
-  rolled: boolean;
-}
-
-/**
- * A new key comes back in this answer's data and nowhere else: not in a redirect's
- * URL, not in the flash cookie (it would ride along with later requests), not in
- * the audit log (only the prefix goes there). `no-store` keeps it out of caches.
- */
-function shownOnce(key: NewKey) {
-  // No errors, in the refusals' shape, so the route reads every answer alike.
-  const errors: FieldErrors = {};
-  return data({ intent: key.rolled ? "roll-key" : "create-key", newKey: key, errors, values: null }, { headers: { "Cache-Control": "no-store" } });
-}
+export type { NewKey };
 
 /** A refusal (the name form's keeps what was typed), the new key's one showing, or a thrown redirect back to the tab with the flash. */
 export async function developersAction(request: Request, context: AppLoadContext, signedIn: TenantRequest, form: Record<string, FormDataEntryValue>) {

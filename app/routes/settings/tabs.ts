@@ -19,7 +19,7 @@ export const DEVELOPERS_URL = paths.settings("developers");
 export const API_REFERENCE_URL = "/developers/api";
 
 /** The longest name of an API key. */
-export const KEY_NAME_MAX = 60;
+export { KEY_NAME_MAX } from "#app/lib/api-keys";
 
 export const GENDER_LABEL = {
   female: "Female",

@@ -1,0 +1,171 @@
+// /platform/requests/:id: one platform request, what it would do, who asked and when, and the decision: a second
+// Platform Administrator approves (the kind's spec applies it) or rejects with a reason, each under a fresh check.
+// The engine (functions/operators/requests.ts) holds the rules; this page says them.
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { Link, useActionData, useLoaderData, useNavigation, type ShouldRevalidateFunction } from "@remix-run/react";
+import * as v from "valibot";
+import { checkBindings, underPlatformCheck } from "#server/auth/fresh-check";
+import { forbidden, refusalMessage } from "#server/guards";
+import { requirePlatform } from "#server/operators/guards";
+import { PLATFORM_SPECS } from "#server/operators/kinds";
+import { platformCan } from "#server/operators/roles";
+import { decidePlatform, findPlatformRequest } from "#server/operators/requests";
+import { redirectWithFlash } from "#server/platform/flash";
+import { pageNotFound, refuse } from "#server/platform/http";
+import { NotFoundError } from "#server/tenancy/tenant";
+import { DecisionForms } from "#app/components/decision-forms";
+import { checkOf, FreshCheck } from "#app/components/fresh-check";
+import { StatusPill } from "#app/components/status-pill";
+import { isConnectionLost } from "#app/components/submission";
+import { DecisionForm } from "#app/lib/decision";
+import { formatDate } from "#app/lib/format";
+import type { PageHandle } from "#app/lib/page";
+
+export const meta: MetaFunction = () => [{ title: "Platform Request" }];
+export const handle: PageHandle = { layout: "platform" };
+
+/** The request the URL names, with its kind's spec; anything else is the 404 page. */
+async function requestOf(request: Request, core: D1Database, id: string | undefined) {
+  try {
+    return await findPlatformRequest(core, id ?? "", PLATFORM_SPECS);
+  } catch (error) {
+    if (error instanceof NotFoundError) pageNotFound(request);
+    throw error;
+  }
+}
+
+export async function loader({ request, context, params }: LoaderFunctionArgs) {
+  const { deps, staff } = await requirePlatform(request, context, "platform:view");
+  const { request: found, spec } = await requestOf(request, deps.db, params.id);
+  return {
+    request: {
+      id: found.id,
+      title: spec.title(found),
+      facts: spec.facts(found),
+      status: found.status,
+      makerName: found.makerName,
+      madeAt: found.madeAt,
+      checkerName: found.checkerName,
+      decidedAt: found.decidedAt,
+      reason: found.reason,
+    },
+    own: found.makerId === staff.userId,
+    mayDecide: platformCan(staff.role, "platform:decide"),
+  };
+}
+
+export async function action({ request, context, params }: ActionFunctionArgs) {
+  const signedIn = await requirePlatform(request, context, "platform:decide");
+  const { request: found, spec } = await requestOf(request, signedIn.deps.db, params.id);
+  const form = Object.fromEntries(await request.formData());
+  const values = { reason: typeof form.reason === "string" ? form.reason : "" };
+  const parsed = v.safeParse(DecisionForm, form);
+  if (!parsed.success) {
+    const flat = v.flatten<typeof DecisionForm>(parsed.issues).nested;
+    if (form.intent === "reject" && flat?.reason) return refuse({ reason: flat.reason[0] }, values);
+    return refuse({ form: "Choose Approve or Reject." }, values);
+  }
+  // The engine refuses it too; saying so here keeps the answer a plain 403 before any check is asked for.
+  if (found.makerId === signedIn.staff.userId) forbidden("You made this request, so another Platform Administrator must decide it.");
+  if (found.status !== "pending") return refuse({ form: `This request is already ${found.status}.` }, values);
+  const refused = await underPlatformCheck(request, signedIn, checkBindings.platformDecision(found.id), form, async () => {
+    try {
+      await decidePlatform({ ...signedIn, context }, found, spec, parsed.output);
+      return null;
+    } catch (error) {
+      return refuse({ form: refusalMessage(request, error) }, values);
+    }
+  });
+  if (refused) return refused;
+  const message = parsed.output.intent === "approve" ? `Approved: ${spec.title(found)}.` : `Rejected: ${found.makerName} can read your reason on the request.`;
+  throw await redirectWithFlash(request, context.config.app, "/platform/requests", { kind: "success", message });
+}
+
+// A refused decision may still have changed the request (another administrator decided it): read it again after every
+// post, except after a lost send, where the page stays as it was (app/components/submission.ts).
+export const shouldRevalidate: ShouldRevalidateFunction = ({ formMethod, actionResult, defaultShouldRevalidate }) =>
+  !isConnectionLost(actionResult) && (formMethod === "POST" || defaultShouldRevalidate);
+export { clientAction } from "#app/components/submission";
+
+export default function PlatformRequestPage() {
+  const { request, own, mayDecide } = useLoaderData<typeof loader>();
+  const answer = useActionData<typeof action>();
+  const result = answer && "errors" in answer ? answer : undefined;
+  const busy = useNavigation().state !== "idle";
+  const pending = request.status === "pending";
+  return (
+    <div className="page">
+      <header className="page__header page__header--actions">
+        <div>
+          <p className="page__crumb">
+            <Link to="/platform/requests">Platform Requests</Link>
+          </p>
+          <h1>{request.title}</h1>
+          <p className="page__lead">
+            Asked by {request.makerName}, {formatDate(request.madeAt, "stamp")}
+          </p>
+        </div>
+        <span data-testid="request-status">
+          <StatusPill entity="approval" status={request.status} />
+        </span>
+      </header>
+
+      <section className="card" aria-labelledby="facts-title">
+        <h2 id="facts-title">What it does</h2>
+        <dl className="details">
+          {request.facts.map(([label, value]) => (
+            <div className="details__row" key={label}>
+              <dt>{label}</dt>
+              <dd>{value}</dd>
+            </div>
+          ))}
+        </dl>
+      </section>
+
+      <FreshCheck check={checkOf(answer)} />
+      <section className="card" aria-labelledby="decision-title">
+        <h2 id="decision-title">Decision</h2>
+        {pending ? null : (
+          <dl className="details" data-testid="decision">
+            <div className="details__row">
+              <dt>Decided by</dt>
+              <dd>{request.checkerName ?? "N/A"}</dd>
+            </div>
+            <div className="details__row">
+              <dt>Decided at</dt>
+              <dd>{formatDate(request.decidedAt, "stamp")}</dd>
+            </div>
+            {request.status === "rejected" ? (
+              <div className="details__row details__row--wide">
+                <dt>Reason</dt>
+                <dd>{request.reason}</dd>
+              </div>
+            ) : null}
+          </dl>
+        )}
+        {pending && own ? (
+          <p className="notice notice--info notice__message" data-testid="own-request">
+            You made this request, so another Platform Administrator must approve or reject it.
+          </p>
+        ) : null}
+        {pending && !own && !mayDecide ? (
+          <p className="notice notice--info notice__message">Only a Platform Administrator can approve or reject requests.</p>
+        ) : null}
+        {result?.errors.form ? (
+          <p className="notice notice--danger notice__message" role="alert">
+            {result.errors.form}
+          </p>
+        ) : null}
+        {pending && !own && mayDecide ? (
+          <DecisionForms
+            approveNote="Approving applies it at once and records you as the checker."
+            makerName={request.makerName}
+            reasonError={result?.errors.reason}
+            reasonDefault={result?.values.reason ?? ""}
+            busy={busy}
+          />
+        ) : null}
+      </section>
+    </div>
+  );
+}
