@@ -77,3 +77,9 @@ export async function recentJobRuns(core: Db, query: { job?: string; limit: numb
     : await core.prepare(`SELECT ${COLUMNS} FROM job_runs ORDER BY id DESC LIMIT ?`).bind(query.limit).all<JobRun>();
   return results;
 }
+
+/** The run a platform request started ("run now", a move), if any: applying the request twice runs nothing twice. */
+export async function jobRunForRequest(core: Db, job: string, requestId: string): Promise<JobRun | null> {
+  // By the job's index: at most RUNS_KEPT_PER_JOB rows are read.
+  return core.prepare(`SELECT ${COLUMNS} FROM job_runs WHERE job = ? AND request_id = ? ORDER BY id DESC LIMIT 1`).bind(job, requestId).first<JobRun>();
+}

@@ -115,6 +115,8 @@ export interface JobRunOptions {
   /** The platform request that asked for the run ("run now"). */
   requestId?: string | null;
   now: number;
+  /** What the run's record says when it ends well (a failure records its error). */
+  detail?: string;
   /** The clock for the duration (tests). */
   clock?: () => number;
 }
@@ -150,7 +152,7 @@ export async function runJob(env: Env, job: ScheduledJob, options: JobRunOptions
         outcome: result.outcome,
         finishedAt: finished,
         durationMs: result.durationMs,
-        detail: failure?.message ?? null,
+        detail: failure?.message ?? options.detail ?? null,
       });
     } catch (error) {
       logEvent("error", "job.record_failed", { job: job.name, message: messageOf(error) });

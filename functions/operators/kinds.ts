@@ -3,7 +3,9 @@
 import type { PlatformRequestKind } from "./requests.db";
 import type { PlatformKindSpec } from "./requests";
 import { LIFECYCLE_SPECS } from "./lifecycle";
+import { OPERATION_SPECS } from "./operations";
 
 export const PLATFORM_SPECS: Readonly<Partial<Record<PlatformRequestKind, PlatformKindSpec>>> = {
   ...LIFECYCLE_SPECS,
+  ...OPERATION_SPECS,
 };

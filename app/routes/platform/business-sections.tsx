@@ -1,5 +1,7 @@
 // The sections of a business's page on the platform (business.route.tsx): each a card of counts and sums.
+import { Form, Link } from "@remix-run/react";
 import { Details } from "#app/components/details";
+import { describedBy, Field } from "#app/components/form";
 import { formatAmount, formatCount, formatDate } from "#app/lib/format";
 import { statusLabel } from "#app/lib/statuses";
 import type { PlatformBusiness } from "#server/operators/businesses.db";
@@ -13,6 +15,7 @@ export interface BusinessPage {
   parkedLagMs: number | null;
   webhookFailureRate: number | null;
   dueDays: number;
+  move: { mayAsk: boolean; targets: string[]; waiting: string | null };
 }
 
 const ghs = (pesewas: number) => `GHS ${formatAmount(pesewas)}`;
@@ -128,6 +131,43 @@ export function ProblemsSection({ summary, parkedLagMs, webhookFailureRate }: Bu
           ],
         ]}
       />
+    </section>
+  );
+}
+
+/** Where its rows live, and (for those who may ask) a move to another database: a request decided by another administrator. */
+export function DatabaseSection({ business, move }: BusinessPage) {
+  return (
+    <section className="card" aria-labelledby="database-title">
+      <h2 id="database-title">Database</h2>
+      <p className="card__lead">
+        {business.movingTo
+          ? `Being moved from ${business.shard} to ${business.movingTo}: read-only until its copy is checked and the directory switches.`
+          : `Its rows live on ${business.shard}.`}{" "}
+        <Link to="/platform/shards">The databases</Link>
+      </p>
+      {move.waiting ? (
+        <p>
+          <Link to={`/platform/requests/${move.waiting}`}>A move waits for a decision</Link>
+        </p>
+      ) : move.mayAsk && !business.movingTo && move.targets.length > 0 ? (
+        <Form method="post" action="/platform/shards" className="form">
+          <input type="hidden" name="intent" value="move" />
+          <input type="hidden" name="business" value={business.id} />
+          <Field id="move-to" label="Move this business to" hint="While it moves, the business is read-only and the Partner API's payments wait in the queue.">
+            <select id="move-to" name="to" defaultValue={move.targets[0]} {...describedBy("move-to", null, true)}>
+              {move.targets.map((name) => (
+                <option key={name} value={name}>
+                  {name}
+                </option>
+              ))}
+            </select>
+          </Field>
+          <button type="submit" className="button">
+            Ask to move
+          </button>
+        </Form>
+      ) : null}
     </section>
   );
 }

@@ -8,12 +8,15 @@ import * as v from "valibot";
 import { requirePlatform } from "#server/operators/guards";
 import { platformBusiness } from "#server/operators/businesses.db";
 import { businessSummary, DISPUTES_DUE_DAYS } from "#server/operators/figures.db";
+import { movableDatabases } from "#server/operators/operations";
+import { waitingFor } from "#server/operators/requests.db";
+import { platformCan } from "#server/operators/roles";
 import { failureRate } from "#server/operators/figures";
 import { pageNotFound } from "#server/platform/http";
 import { databaseNamed } from "#server/tenancy/shards";
 import { StatusPill } from "#app/components/status-pill";
 import type { PageHandle } from "#app/lib/page";
-import { AboutSection, MoneySection, PaymentsSection, PeopleAndPlacesSection, ProblemsSection } from "./business-sections";
+import { AboutSection, DatabaseSection, MoneySection, PaymentsSection, PeopleAndPlacesSection, ProblemsSection } from "./business-sections";
 
 export const meta: MetaFunction = () => [{ title: "Business" }];
 export const handle: PageHandle = { layout: "platform" };
@@ -21,19 +24,28 @@ export const handle: PageHandle = { layout: "platform" };
 const BusinessId = v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{1,64}$/));
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
-  const { deps } = await requirePlatform(request, context, "platform:view");
+  const { deps, staff } = await requirePlatform(request, context, "platform:view");
   const id = v.safeParse(BusinessId, params.businessId);
   const business = id.success ? await platformBusiness(deps.db, id.output) : null;
   if (!business) pageNotFound(request);
   const now = deps.now();
   // Read where the directory places it: until a move switches, its rows are still on the database it leaves.
-  const summary = await businessSummary({ businessId: business.id, db: databaseNamed(context.cloudflare.env, business.shard) }, now);
+  const env = context.cloudflare.env;
+  const [summary, waiting] = await Promise.all([
+    businessSummary({ businessId: business.id, db: databaseNamed(env, business.shard) }, now),
+    waitingFor(deps.db, business.id),
+  ]);
   return {
     business,
     summary,
     parkedLagMs: summary.parked.oldestAt === null ? null : Math.max(0, now - summary.parked.oldestAt),
     webhookFailureRate: failureRate(summary.webhooks),
     dueDays: DISPUTES_DUE_DAYS,
+    move: {
+      mayAsk: platformCan(staff.role, "platform:request"),
+      targets: movableDatabases(env).filter((name) => name !== business.shard),
+      waiting: waiting.find((r) => r.kind === "move_business")?.id ?? null,
+    },
   };
 }
 
@@ -56,6 +68,7 @@ export default function PlatformBusiness() {
       <MoneySection {...loaded} />
       <PeopleAndPlacesSection {...loaded} />
       <ProblemsSection {...loaded} />
+      <DatabaseSection {...loaded} />
     </div>
   );
 }

@@ -1,17 +1,22 @@
 // /platform/jobs: the scheduled jobs (functions/operators/jobs.ts), each with its schedule and its last run: when,
-// how it ended and how long it took; below, the recent runs, of every job or of one (?job=).
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { Link, useLoaderData } from "@remix-run/react";
+// how it ended and how long it took; below, the recent runs, of every job or of one (?job=). A Platform Administrator
+// asks to run a job now: a request another administrator decides (functions/operators/operations.ts runs it).
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import * as v from "valibot";
 import { requirePlatform } from "#server/operators/guards";
 import { JOB_NAMES, JOBS, schedulesOf } from "#server/operators/jobs";
 import { lastJobRuns, recentJobRuns } from "#server/operators/jobs.db";
+import { listPlatformRequests } from "#server/operators/requests.db";
+import { platformCan } from "#server/operators/roles";
+import { refuse } from "#server/platform/http";
 import { DataTable, type Column } from "#app/components/data-table";
 import { ListForm } from "#app/components/list-form";
 import { formatDate } from "#app/lib/format";
 import { listParams } from "#app/lib/list-params";
 import type { PageHandle } from "#app/lib/page";
 import { formatDuration } from "./figures";
+import { askOperation } from "./operations.server";
 
 export const meta: MetaFunction = () => [{ title: "Jobs" }];
 export const handle: PageHandle = { layout: "platform" };
@@ -21,9 +26,14 @@ const RECENT_RUNS = 50;
 const SCHEDULES: Readonly<Record<string, string>> = { "*/5 * * * *": "Every 5 minutes", "0 6 * * *": "Daily at 06:00" };
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const { deps } = await requirePlatform(request, context, "platform:view");
+  const { deps, staff } = await requirePlatform(request, context, "platform:view");
   const { filters } = listParams(new URL(request.url), { job: v.optional(v.picklist(JOB_NAMES)) });
-  const [last, recent] = await Promise.all([lastJobRuns(deps.db, JOB_NAMES), recentJobRuns(deps.db, { job: filters.job, limit: RECENT_RUNS })]);
+  const [last, recent, waiting] = await Promise.all([
+    lastJobRuns(deps.db, JOB_NAMES),
+    recentJobRuns(deps.db, { job: filters.job, limit: RECENT_RUNS }),
+    listPlatformRequests(deps.db, "waiting"),
+  ]);
+  const asked = new Map(waiting.filter((r) => r.kind === "run_job").map((r) => [r.subjectId, r.id]));
   const labels = Object.fromEntries(JOBS.map((job) => [job.name, job.label]));
   return {
     jobs: JOBS.map((job) => ({
@@ -36,10 +46,22 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
           .join("; ") || "Not scheduled",
       last: last.get(job.name)?.last ?? null,
       lastOk: last.get(job.name)?.lastOk ?? null,
+      waitingRequest: asked.get(job.name) ?? null,
     })),
+    mayAsk: platformCan(staff.role, "platform:request"),
     recent: recent.map((run) => ({ ...run, label: labels[run.job] ?? run.job })),
     job: filters.job ?? null,
   };
+}
+
+const RunNow = v.object({ intent: v.literal("run"), job: v.picklist(JOB_NAMES) });
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const maker = await requirePlatform(request, context, "platform:request");
+  const parsed = v.safeParse(RunNow, Object.fromEntries(await request.formData()));
+  if (!parsed.success) return refuse({ form: "Choose a job to run." });
+  const job = JOBS.find((j) => j.name === parsed.output.job)!;
+  return askOperation(request, context, maker, "run_job", job.name, { label: job.label });
 }
 
 type Loaded = ReturnType<typeof useLoaderData<typeof loader>>;
@@ -71,6 +93,24 @@ const JOB_COLUMNS: readonly Column<Job>[] = [
   { id: "ok", header: "Last success", cell: (job) => (job.lastOk ? formatDate(job.lastOk.startedAt) : "—") },
 ];
 
+/** "Run now" for those who may ask; the request already waiting instead of a second one. */
+const RUN_COLUMN: Column<Job> = {
+  id: "run",
+  header: "Run now",
+  action: true,
+  cell: (job) =>
+    job.waitingRequest ? (
+      <Link to={`/platform/requests/${job.waitingRequest}`}>Waiting for a decision</Link>
+    ) : (
+      <Form method="post">
+        <input type="hidden" name="intent" value="run" />
+        <button type="submit" name="job" value={job.name} className="button" aria-label={`Run ${job.label} now`}>
+          Run now
+        </button>
+      </Form>
+    ),
+};
+
 const RUN_COLUMNS: readonly Column<Run>[] = [
   { id: "job", header: "Job", cell: (run) => run.label },
   { id: "started", header: "Started", cell: (run) => formatDate(run.startedAt) },
@@ -81,16 +121,31 @@ const RUN_COLUMNS: readonly Column<Run>[] = [
 ];
 
 export default function PlatformJobs() {
-  const { jobs, recent, job } = useLoaderData<typeof loader>();
+  const { jobs, recent, job, mayAsk } = useLoaderData<typeof loader>();
+  const answer = useActionData<typeof action>();
   return (
     <div className="page">
       <header className="page__header">
         <h1>Jobs</h1>
-        <p className="page__lead">The scheduled jobs, when each last ran, how it ended and how long it took. Times are Africa/Accra.</p>
+        <p className="page__lead">
+          The scheduled jobs, when each last ran, how it ended and how long it took. Times are Africa/Accra.
+          {mayAsk ? " Run now asks for one run at once: another Platform Administrator approves it, and it runs then." : ""}
+        </p>
       </header>
+      {answer?.errors.form ? (
+        <p className="notice notice--danger notice__message" role="alert">
+          {answer.errors.form}
+        </p>
+      ) : null}
       <section className="card" aria-labelledby="jobs-title">
         <h2 id="jobs-title">Scheduled jobs</h2>
-        <DataTable caption="Scheduled jobs" columns={JOB_COLUMNS} rows={jobs} rowKey={(j) => j.name} empty={<p>No job is scheduled.</p>} />
+        <DataTable
+          caption="Scheduled jobs"
+          columns={mayAsk ? [...JOB_COLUMNS, RUN_COLUMN] : JOB_COLUMNS}
+          rows={jobs}
+          rowKey={(j) => j.name}
+          empty={<p>No job is scheduled.</p>}
+        />
       </section>
       <section className="card" aria-labelledby="runs-title">
         <div className="card__header">

@@ -22,7 +22,7 @@ import { CountAndSum, FailureRate, formatSpan } from "./figures";
 export const meta: MetaFunction = () => [{ title: "Platform" }];
 export const handle: PageHandle = { layout: "platform" };
 
-export const PLATFORM_LIST_PARAMS = {
+const PLATFORM_LIST_PARAMS = {
   q: searchParam,
   status: oneOf(LIFECYCLES),
   shard: v.optional(v.pipe(v.string(), v.regex(/^(DB|SHARD_[A-Z0-9_]{1,30})$/))),
