@@ -2,6 +2,8 @@
 // database, a business's read-only summary, the jobs and their recorded runs, the queues' parked messages, the
 // databases; and "run now", "move this business" and "replay" as platform requests a second administrator decides.
 import { beforeAll, describe, expect, it } from "vitest";
+import { planOf, recordingDb, type Recorded } from "../../scripts/bench/query-catalogue";
+import { businessSummary, listFigures } from "#server/operators/figures.db";
 import { textOf } from "../support/html";
 import { sendChecked } from "../support/fresh-check";
 import { ADJOA, EFUA, KWAME, makeStaff } from "../support/platform";
@@ -276,5 +278,26 @@ describe("a job that fails", () => {
     expect(byJob.get("archive")).toMatchObject({ outcome: "failed", detail: expect.stringContaining("ARCHIVE_RETENTION_MONTHS") });
     expect(byJob.get("clearing")).toMatchObject({ outcome: "ok" });
     expect(byJob.get("drop-submissions")?.outcome).toBe("ok");
+  });
+});
+
+describe("the figures' reads", () => {
+  // Every figure of the list and of a summary reads by an index from the businesses' ids: no table is read whole,
+  // whatever the number of businesses or payments (json_each, the bound list of ids, is the only SCAN).
+  it("read no table whole, and bind a page's ids as one parameter", async () => {
+    const db = portal().businessDb(KUMASI);
+    const recorded: Recorded[] = [];
+    const ids = [KUMASI, ...Array.from({ length: 149 }, (_, i) => `bus_other_${i}`)];
+    await listFigures({ db: recordingDb(db, recorded), businessIds: ids }, Date.now());
+    await businessSummary({ businessId: KUMASI, db: recordingDb(db, recorded) }, Date.now());
+    expect(recorded.length).toBe(16);
+    for (const statement of recorded) {
+      expect(statement.binds.length, statement.sql).toBeLessThanOrEqual(4);
+      const { plan } = await planOf(db, statement);
+      const scans = plan.filter((line) => /^SCAN /.test(line) && !/^SCAN (json_each|j)\b/.test(line));
+      expect(scans, `${statement.sql}\n  plan: ${plan.join(" / ")}`).toEqual([]);
+    }
+    const today = recorded.find((s) => s.sql.includes("FROM transactions") && s.sql.includes("GROUP BY business_id"))!;
+    expect((await planOf(db, today)).plan.join(" / ")).toMatch(/transactions_by_status \(business_id=\? AND status=\? AND created_at>\?\)/);
   });
 });
