@@ -81,7 +81,7 @@ const COLUMNS: readonly Column<Business>[] = [
   { id: "today", header: "Payments today", numeric: true, cell: (b) => <CountAndSum {...b.paymentsToday} /> },
   { id: "lag", header: "Ingest lag", numeric: true, cell: (b) => (b.lagMs === null ? "None waiting" : formatSpan(b.lagMs)) },
   { id: "parked", header: "Parked", numeric: true, cell: (b) => formatCount(b.parked) },
-  { id: "webhooks", header: "Webhook failures (24 h)", numeric: true, cell: (b) => <FailureRate {...b.webhooks} rate={b.failureRate} /> },
+  { id: "webhooks", header: "Webhook failures", numeric: true, cell: (b) => <FailureRate {...b.webhooks} rate={b.failureRate} /> },
   { id: "disputes", header: "Disputes due", numeric: true, cell: (b) => formatCount(b.disputesDue) },
 ];
 
@@ -94,31 +94,29 @@ export default function PlatformOverview() {
         <p className="page__lead">
           Signed in as {staff.name}, {staff.role}.
         </p>
-      </header>
-      <section className="card" aria-labelledby="businesses-title">
-        <h2 id="businesses-title">Businesses</h2>
-        <p className="card__lead">
-          Today&apos;s figures (Africa/Accra) from each business&apos;s own database. Ingest lag: how long the oldest payment message the Partner API accepted
-          has waited unapplied (parked). Disputes due: open, evidence due within {dueDays} days.
+        <p className="page__lead">
+          Each business with today&apos;s figures (Africa/Accra) from its own database. Ingest lag: how long the oldest payment message the Partner API accepted
+          has waited unapplied (parked). Webhook failures: deliveries of the last 24 hours whose last try failed. Disputes due: open, evidence due within{" "}
+          {dueDays} days.
         </p>
-        <ListToolbar
-          searchLabel="Search businesses"
-          searchPlaceholder="Name, trading name or id"
-          filters={[
-            { name: "status", label: "Status", allLabel: "Any status", options: lifecycles.map((s) => ({ value: s, label: statusLabel("business", s) })) },
-            { name: "shard", label: "Database", allLabel: "Any database", options: databases.map((d) => ({ value: d, label: d })) },
-          ]}
-        />
-        <ListCount page={page} pageSize={DEFAULT_PAGE_SIZE} shown={businesses.length} total={total} noun={total === 1 ? "business" : "businesses"} />
-        <DataTable
-          caption="Businesses on the platform"
-          columns={COLUMNS}
-          rows={businesses}
-          rowKey={(b) => b.id}
-          empty={filtered ? <p>No business matches. Try another search, or clear the filters.</p> : <p>No business is on the platform yet.</p>}
-        />
-        <Pager page={page} totalPages={Math.max(1, Math.ceil(total / DEFAULT_PAGE_SIZE))} trail={trail} hasNext={hasNext} />
-      </section>
+      </header>
+      <ListToolbar
+        searchLabel="Search businesses"
+        searchPlaceholder="Name, trading name or id"
+        filters={[
+          { name: "status", label: "Status", allLabel: "Any status", options: lifecycles.map((s) => ({ value: s, label: statusLabel("business", s) })) },
+          { name: "shard", label: "Database", allLabel: "Any database", options: databases.map((d) => ({ value: d, label: d })) },
+        ]}
+      />
+      <ListCount page={page} pageSize={DEFAULT_PAGE_SIZE} shown={businesses.length} total={total} noun={total === 1 ? "business" : "businesses"} />
+      <DataTable
+        caption="Businesses on the platform"
+        columns={COLUMNS}
+        rows={businesses}
+        rowKey={(b) => b.id}
+        empty={filtered ? <p>No business matches. Try another search, or clear the filters.</p> : <p>No business is on the platform yet.</p>}
+      />
+      <Pager page={page} totalPages={Math.max(1, Math.ceil(total / DEFAULT_PAGE_SIZE))} trail={trail} hasNext={hasNext} />
     </div>
   );
 }
