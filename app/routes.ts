@@ -77,7 +77,10 @@ export default [
   route("platform/shards", "routes/platform/shards.route.tsx", { id: "routes/platform.shards" }),
   route("platform/requests", "routes/platform/requests.route.tsx", { id: "routes/platform.requests" }),
   route("platform/requests/:id", "routes/platform/request.route.tsx", { id: "routes/platform.request" }),
-  route("platform/businesses/:businessId/lifecycle", "routes/platform/business-lifecycle.route.ts", { id: "routes/platform.business-lifecycle" }),
+  route("platform/businesses/:businessId/lifecycle", "routes/platform/business-lifecycle.route.tsx", { id: "routes/platform.business-lifecycle" }),
+  route("platform/businesses/new", "routes/platform/onboard.route.tsx", { id: "routes/platform.businesses.new" }),
+  // A business's logo, for its people and the platform's staff.
+  route("logos/:businessId", "routes/platform/logo.route.ts", { id: "routes/logos.$businessId" }),
   // The switch's platform keys.
   route("platform/keys", "routes/platform/keys.route.tsx", { id: "routes/platform.keys" }),
 

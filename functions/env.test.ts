@@ -206,7 +206,14 @@ describe("configOf(env).auth (sign-in)", () => {
       smsGatewayUrl: null,
       smsGatewayToken: null,
       relyingParty: { fromRequest: true, name: "Partners Portal" },
+      platformDecisionsNeedPasskey: false,
     });
+  });
+
+  it("insists on passkeys for the platform's decisions only when PLATFORM_DECISIONS_NEED_PASSKEY is on", () => {
+    expect(configOf({ PLATFORM_DECISIONS_NEED_PASSKEY: "on" }).auth.platformDecisionsNeedPasskey).toBe(true);
+    expect(configOf({ PLATFORM_DECISIONS_NEED_PASSKEY: "" }).auth.platformDecisionsNeedPasskey).toBe(false);
+    expect(() => configOf({ PLATFORM_DECISIONS_NEED_PASSKEY: "yes" })).toThrow("PLATFORM_DECISIONS_NEED_PASSKEY must be on or off");
   });
 
   it("passkeys: the configured relying party exactly; unset, the request's own outside production and none in production", () => {
@@ -326,6 +333,7 @@ describe("configOf(env).oidc (OpenID Connect sign-in)", () => {
     expect(Object.keys(configOf(env).auth).sort()).toEqual([
       "environment",
       "otpSecret",
+      "platformDecisionsNeedPasskey",
       "relyingParty",
       "sessionSecret",
       "sessionSecretPrevious",

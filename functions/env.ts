@@ -120,6 +120,8 @@ const RawConfig = v.object({
   WEBAUTHN_RP_NAME: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(100, "WEBAUTHN_RP_NAME must be at most 100 characters")), "Partners Portal"),
   // "on": each answer says where its time went (Server-Timing, functions/platform/timing.ts). Never in production.
   SERVER_TIMING: v.optional(v.picklist(["on", "off"], "SERVER_TIMING must be on or off"), "off"),
+  // The platform insists on a passkey for each of its decisions (decision 039), as a business may for its own.
+  PLATFORM_DECISIONS_NEED_PASSKEY: v.optional(v.picklist(["on", "off"], "PLATFORM_DECISIONS_NEED_PASSKEY must be on or off"), "off"),
   // The Partner API: requests a minute per key (a batch of 100 payments is one request).
   API_RATE_LIMIT_PER_MINUTE: v.optional(
     v.pipe(
@@ -157,6 +159,7 @@ const OPTIONAL_TEXT_VARS = [
   "OIDC_REDIRECT_BASE_URL",
   "SIGN_IN_POPUP_SIZE",
   "SERVER_TIMING",
+  "PLATFORM_DECISIONS_NEED_PASSKEY",
   "WEBAUTHN_RP_ID",
   "WEBAUTHN_ORIGIN",
   "WEBAUTHN_RP_NAME",
@@ -229,6 +232,8 @@ export interface AuthConfig {
    * passkeys).
    */
   relyingParty: RelyingParty | { fromRequest: true; name: string } | null;
+  /** Only a passkey checks a platform decision (PLATFORM_DECISIONS_NEED_PASSKEY; decision 039). */
+  platformDecisionsNeedPasskey: boolean;
 }
 
 /** A WebAuthn relying party: answers are verified against exactly this id and origin. */
@@ -371,6 +376,7 @@ function parseAll(env: Record<string, unknown>): FullConfig {
           : raw.ENVIRONMENT === "production"
             ? null
             : { fromRequest: true as const, name: raw.WEBAUTHN_RP_NAME },
+      platformDecisionsNeedPasskey: raw.PLATFORM_DECISIONS_NEED_PASSKEY === "on",
     },
     oidc: {
       environment: raw.ENVIRONMENT,

@@ -30,6 +30,42 @@ export function describedBy(id: string, error?: string | null, hint?: boolean) {
   return { "aria-invalid": error ? true : undefined, "aria-describedby": ids || undefined } as const;
 }
 
+/** What a form shows again after a refused send, by input name. */
+export type FieldValues = Record<string, string | number | null | undefined>;
+
+/** A labelled text input: what was typed kept, its hint and its error under the label, tied to it for screen readers. */
+export function TextField({
+  name,
+  label,
+  values,
+  errors,
+  prefix,
+  hint,
+  required = true,
+  ...input
+}: {
+  name: string;
+  label: string;
+  values: FieldValues;
+  errors: Record<string, string>;
+  /** Makes the input's id (`prefix-name`) unique on a page with several forms. */
+  prefix: string;
+  hint?: string;
+  required?: boolean;
+  type?: string;
+  autoComplete?: string;
+  inputMode?: "text" | "tel" | "email" | "numeric";
+  maxLength?: number;
+}) {
+  const id = `${prefix}-${name}`;
+  const error = errors[name];
+  return (
+    <Field id={id} label={label} error={error} hint={hint}>
+      <input id={id} name={name} defaultValue={String(values[name] ?? "")} required={required} {...input} {...describedBy(id, error, Boolean(hint))} />
+    </Field>
+  );
+}
+
 /** A maker's form ends the same way everywhere: the send button (busy while it goes) and a way back. */
 export function SendButtons({
   busy,

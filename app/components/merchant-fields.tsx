@@ -3,38 +3,9 @@
 import { RegionSelect } from "./region-select";
 import { BANKS, MOBILE_NETWORKS, type FieldErrors } from "../lib/merchant-forms";
 import { PHONE_MAX_LENGTH } from "../lib/phone";
-import { describedBy, Field } from "./form";
+import { describedBy, Field, TextField, type FieldValues } from "./form";
 
-type Values = Record<string, string | number | null | undefined>;
-
-function TextField({
-  name,
-  label,
-  values,
-  errors,
-  prefix,
-  hint,
-  ...input
-}: {
-  name: string;
-  label: string;
-  values: Values;
-  errors: FieldErrors;
-  prefix: string;
-  hint?: string;
-  type?: string;
-  autoComplete?: string;
-  inputMode?: "text" | "tel" | "email" | "numeric";
-  maxLength?: number;
-}) {
-  const id = `${prefix}-${name}`;
-  const error = errors[name];
-  return (
-    <Field id={id} label={label} error={error} hint={hint}>
-      <input id={id} name={name} defaultValue={String(values[name] ?? "")} required {...input} {...describedBy(id, error, Boolean(hint))} />
-    </Field>
-  );
-}
+type Values = FieldValues;
 
 export function MerchantFields({ values, errors, prefix, withCode }: { values: Values; errors: FieldErrors; prefix: string; withCode: boolean }) {
   const common = { values, errors, prefix };

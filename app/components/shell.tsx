@@ -70,6 +70,7 @@ function NavLinkItem({ item, onNavigate }: { item: NavItem; onNavigate: () => vo
     <li>
       <NavLink
         to={to}
+        end={item.exact}
         className={current ? "nav__link nav__link--current" : "nav__link"}
         aria-current={current ? "page" : undefined}
         onClick={onNavigate}

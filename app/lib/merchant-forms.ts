@@ -8,7 +8,8 @@ import type { MerchantColumn } from "#server/merchants/merchant-columns";
 import type { SettlementAccount } from "#server/settlement/settlement-accounts.db";
 import { GHANA_REGIONS } from "./ghana";
 import { ghanaPhoneField } from "./phone";
-import { bidiControlMessage, hasBidiControl, isAccountNumber, isValidEmail } from "./validation";
+import { emailField, textField, tinField } from "./fields";
+import { isAccountNumber } from "./validation";
 
 export type FieldErrors = Record<string, string>;
 
@@ -39,42 +40,18 @@ export function typedValues(form: Record<string, FormDataEntryValue>): Record<st
   return Object.fromEntries(Object.entries(form).flatMap(([key, value]) => (typeof value === "string" ? [[key, value.slice(0, 300)]] : [])));
 }
 
-const required = (message: string, max: number, label: string) =>
-  v.pipe(
-    v.string(message),
-    v.trim(),
-    v.nonEmpty(message),
-    v.maxLength(max, `Keep the ${label} to ${max} characters or fewer.`),
-    v.check((typed) => !hasBidiControl(typed), bidiControlMessage(label)),
-  );
-
-const email = v.pipe(
-  v.string("Enter the contact email address."),
-  v.trim(),
-  v.nonEmpty("Enter the contact email address."),
-  v.check((typed) => isValidEmail(typed), "Enter a valid email address, like name@company.com."),
-  v.maxLength(254, "Keep the email address to 254 characters or fewer."),
-  v.transform((typed) => typed.toLowerCase()),
-);
-
 /** Every field but the code, which is fixed once the merchant exists. */
 const MERCHANT_CHANGEABLE = {
-  name: required("Enter the merchant's registered name.", 120, "name"),
-  trading_name: required("Enter the name the merchant trades under.", 120, "trading name"),
-  tin: v.pipe(
-    v.string("Enter the TIN."),
-    v.trim(),
-    v.toUpperCase(),
-    v.nonEmpty("Enter the TIN."),
-    v.regex(/^[PCGQ]\d{10}$/, "Enter the Ghana TIN: P, C, G or Q and 10 digits, like C0008473783."),
-  ),
-  sector: required("Enter the sector, like Groceries.", 60, "sector"),
-  town: required("Enter the town.", 60, "town"),
+  name: textField("Enter the merchant's registered name.", 120, "name"),
+  trading_name: textField("Enter the name the merchant trades under.", 120, "trading name"),
+  tin: tinField(),
+  sector: textField("Enter the sector, like Groceries.", 60, "sector"),
+  town: textField("Enter the town.", 60, "town"),
   region: v.picklist(GHANA_REGIONS, "Choose the region."),
-  address: required("Enter the address.", 200, "address"),
-  contact_name: required("Enter the contact person's name.", 120, "contact name"),
+  address: textField("Enter the address.", 200, "address"),
+  contact_name: textField("Enter the contact person's name.", 120, "contact name"),
   contact_phone: ghanaPhoneField("Enter the contact phone number."),
-  contact_email: email,
+  contact_email: emailField("Enter the contact email address."),
 } satisfies Record<Exclude<MerchantColumn, "code">, v.GenericSchema>;
 
 export const MerchantCreateForm = v.object({
@@ -123,7 +100,7 @@ export const SettlementAccountForm = v.pipe(
       v.nonEmpty("Enter the account number."),
       v.check((typed) => isAccountNumber(typed), "Use 9 to 12 characters: digits, optionally a hyphen and more digits (like 463-09378022)."),
     ),
-    account_name: required("Enter the name on the account.", 120, "account name"),
+    account_name: textField("Enter the name on the account.", 120, "account name"),
     is_primary: v.optional(v.picklist(["", "on", "1"], "Tick the box or leave it empty.")),
   }),
   v.transform(({ provider, account_number, account_name, is_primary }) => ({

@@ -160,8 +160,14 @@ export const tenantCheck = ({ deps, session, tenant }: TenantRequest): CheckFor 
 
 /** A platform staff member's checks: the same rules, owned by the platform. */
 export function platformCheck(signedIn: { deps: AuthDeps; session: VerifiedSession }): CheckFor {
-  // The platform has no policy of its own yet: a code or a passkey does for each of its decisions.
-  return { deps: signedIn.deps, session: signedIn.session, owner: PLATFORM_CHECKS, passkeyOnly: () => Promise.resolve(false) };
+  // The platform's policy is the deployment's (PLATFORM_DECISIONS_NEED_PASSKEY): its staff cannot change it from a page.
+  const decisionsNeedPasskey = signedIn.deps.config.platformDecisionsNeedPasskey;
+  return {
+    deps: signedIn.deps,
+    session: signedIn.session,
+    owner: PLATFORM_CHECKS,
+    passkeyOnly: (binding) => Promise.resolve(decisionsNeedPasskey && binding.startsWith("platform:decide:")),
+  };
 }
 
 /** Whether only a passkey does for this binding in this business. */

@@ -1,6 +1,6 @@
 // Reading and writing the ledger. Balances are always sums of entries; postings
 // are written as statements for the caller's batch, checked to balance first.
-import { assertBalanced, ledgerAccountId, merchantBalance, type PostingLine } from "./ledger";
+import { assertBalanced, BUSINESS_ACCOUNT_KINDS, ledgerAccountId, merchantBalance, type PostingLine } from "./ledger";
 import { idChunks } from "../lists/names.db";
 import type { Tenant, BusinessDb } from "../tenancy/tenant";
 
@@ -57,6 +57,15 @@ export interface PostingRefs {
   transactionId?: number;
   transferId?: string;
   settlementId?: string;
+}
+
+/** Opens the business's own accounts (merchants' accounts open with their first posting); nothing twice. */
+export function openBusinessAccountsStatements(business: BusinessDb): D1PreparedStatement[] {
+  return BUSINESS_ACCOUNT_KINDS.map((kind) =>
+    business.db
+      .prepare("INSERT OR IGNORE INTO ledger_accounts (id, business_id, merchant_id, kind) VALUES (?, ?, NULL, ?)")
+      .bind(ledgerAccountId(business.businessId, { kind }), business.businessId, kind),
+  );
 }
 
 /**

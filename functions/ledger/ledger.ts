@@ -112,6 +112,9 @@ export function merchantTransferPosting(fromMerchantId: string, toMerchantId: st
   ]);
 }
 
+/** A business's own accounts (its fees, what the schemes owe it, payouts in flight): every business has them from its start. */
+export const BUSINESS_ACCOUNT_KINDS: readonly LedgerAccountKind[] = ["fee_revenue", "scheme_receivable", "settlement_payable"];
+
 /** The id of a ledger account: one per merchant and kind, one per business for the rest. */
 export function ledgerAccountId(businessId: string, account: AccountRef): string {
   return account.merchantId ? `la_${account.merchantId}_${account.kind}` : `la_${businessId}_${account.kind}`;

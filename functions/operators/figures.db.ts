@@ -3,6 +3,7 @@
 // the list: one statement per figure, each grouped by business over the ids bound as one JSON array (decision 033),
 // so a page of 25 businesses costs one batch per database, whatever the number of businesses.
 import { DAY_MS, utcDay } from "../platform/time";
+import { databaseNamed } from "../tenancy/shards";
 import type { BusinessDb, Db } from "../tenancy/tenant";
 
 /** The businesses of one database, as the directory places them: their ids are what every statement here binds. */
@@ -95,6 +96,22 @@ export async function listFigures(shard: ShardBusinesses, now: number): Promise<
     of(row.businessId).webhooks = { tried: row.tried, failing: row.failing };
   for (const row of rows<{ businessId: string; disputesDue: number }>(disputes)) of(row.businessId).disputesDue = row.disputesDue;
   return figures;
+}
+
+/**
+ * The list's figures for a page of businesses: grouped by the database the directory places each on (a business being
+ * moved is read where it still is until the switch), one batch per database, the databases side by side.
+ */
+export async function figuresOf(env: Env, businesses: readonly { id: string; shard: string }[], now: number): Promise<Map<string, ListFigures>> {
+  const byShard = new Map<string, string[]>();
+  for (const business of businesses) byShard.set(business.shard, [...(byShard.get(business.shard) ?? []), business.id]);
+  const found = await Promise.all([...byShard].map(([shard, businessIds]) => listFigures({ db: databaseNamed(env, shard), businessIds }, now)));
+  return new Map(found.flatMap((figures) => [...figures]));
+}
+
+/** Failed over tried, 0 to 100 with one decimal; null when nothing was tried (no rate to speak of). */
+export function failureRate(webhooks: { tried: number; failing: number }): number | null {
+  return webhooks.tried === 0 ? null : Math.round((webhooks.failing / webhooks.tried) * 1000) / 10;
 }
 
 function rows<T>(result: D1Result | undefined): T[] {

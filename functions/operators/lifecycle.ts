@@ -11,6 +11,7 @@ import { smsPortFor } from "../sms/sms";
 import { businessPlace } from "../tenancy/directory.db";
 import { databaseNamed } from "../tenancy/shards";
 import { isBusinessMoving, MOVING_MESSAGE, RuleError } from "../tenancy/tenant";
+import { resumeDeliveries } from "../webhooks/dispatch";
 import { administratorPhones } from "../webhooks/sending.db";
 import type { Lifecycle } from "./businesses.db";
 import { coreLifecycleStatements, shardLifecycleStatement } from "./lifecycle.db";
@@ -21,6 +22,8 @@ export type LifecycleKind = Extract<PlatformRequestKind, "suspend_business" | "r
 
 interface Change {
   verb: string;
+  /** "suspended", "reactivated", "closed": what a business cannot be when the change does not apply. */
+  done: string;
   to: Lifecycle;
   /** Where a business may be for the change to apply. */
   from: readonly Lifecycle[];
@@ -31,6 +34,7 @@ interface Change {
 export const LIFECYCLE_CHANGES: Record<LifecycleKind, Change> = {
   suspend_business: {
     verb: "Suspend",
+    done: "suspended",
     to: "suspended",
     from: ["active"],
     sms: (business) =>
@@ -38,12 +42,14 @@ export const LIFECYCLE_CHANGES: Record<LifecycleKind, Change> = {
   },
   reactivate_business: {
     verb: "Reactivate",
+    done: "reactivated",
     to: "active",
     from: ["suspended", "closed"],
     sms: (business) => `Partners Portal: ${business} has been reactivated by the platform. Its people can sign in again.`,
   },
   close_business: {
     verb: "Close",
+    done: "closed",
     to: "closed",
     from: ["active", "suspended"],
     sms: (business) => `Partners Portal: ${business} has been closed by the platform. Its records can still be read; nothing can be changed.`,
@@ -71,7 +77,7 @@ export function lifecycleRefusal(kind: LifecycleKind, now: Lifecycle): string | 
   if (change.from.includes(now)) return null;
   return now === change.to
     ? `The business is already ${LIFECYCLE_WORDS[now].toLowerCase()}.`
-    : `A ${LIFECYCLE_WORDS[now].toLowerCase()} business cannot be ${change.verb.toLowerCase()}d.`;
+    : `A ${LIFECYCLE_WORDS[now].toLowerCase()} business cannot be ${change.done}.`;
 }
 
 async function apply(kind: LifecycleKind, run: PlatformRun, request: PlatformRequestRow): Promise<Record<string, unknown>> {
@@ -112,6 +118,8 @@ async function apply(kind: LifecycleKind, run: PlatformRun, request: PlatformReq
     ...coreLifecycleStatements(deps.db, place.businessId, change.to, at),
     ...(change.to === "suspended" ? [revokeBusinessSessionsStatement(deps.db, place.businessId, at)] : []),
   ]);
+  // What waited while it was suspended goes out now.
+  if (place.lifecycle === "suspended" && change.to !== "suspended") await resumeDeliveries(env, business, deps.now());
   const told = await tellAdministrators(run, business, change.sms(name));
   return { lifecycle: change.to, told };
 }

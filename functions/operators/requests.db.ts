@@ -79,7 +79,7 @@ export interface Actor {
 export async function insertPlatformRequest(
   core: Db,
   actor: Actor,
-  request: { id: string; kind: PlatformRequestKind; subjectId: string; after: Record<string, unknown> },
+  request: { id: string; kind: PlatformRequestKind; subjectId: string; after: Record<string, unknown>; audited?: Record<string, unknown> },
   at: string,
 ): Promise<{ id: string; made: boolean }> {
   const [inserted] = await core.batch([
@@ -98,7 +98,7 @@ export async function insertPlatformRequest(
         action: "platform.request.made",
         entity: "platform_request",
         entityId: request.id,
-        after: { kind: request.kind, subject: request.subjectId, ...request.after },
+        after: { kind: request.kind, subject: request.subjectId, ...(request.audited ?? request.after) },
       },
       at,
     ),

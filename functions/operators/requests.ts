@@ -32,19 +32,23 @@ export type PlatformDecision = { intent: "approve" } | { intent: "reject"; reaso
 
 export const ALREADY_WAITING = "A request like this already waits for a decision: it is shown below.";
 
-/** Records what `maker` asks for; the request waiting already when there is one (`made: false`). */
+/**
+ * Records what `maker` asks for; the request waiting already when there is one (`made: false`). `audited` is what the
+ * audit entry says of it when that must differ from `after` (a person's number is kept whole to apply, shown masked).
+ */
 export async function askPlatform(
   maker: PlatformRequest,
   kind: PlatformRequestKind,
   subjectId: string,
   after: Record<string, unknown>,
+  audited: Record<string, unknown> = after,
 ): Promise<{ id: string; made: boolean }> {
   if (!platformCan(maker.staff.role, "platform:request")) throw new ForbiddenError("You do not have permission to do that.");
   const { deps } = maker;
   return insertPlatformRequest(
     deps.db,
     { userId: maker.staff.userId, meta: deps.meta },
-    { id: `preq_${crypto.randomUUID()}`, kind, subjectId, after },
+    { id: `preq_${crypto.randomUUID()}`, kind, subjectId, after, audited },
     new Date(deps.now()).toISOString(),
   );
 }

@@ -2,7 +2,7 @@
 // are handed to the WEBHOOKS queue here, after that batch committed. Callers run
 // dispatchPendingDeliveries right after (ctx.waitUntil); the 5-minute sweep runs it
 // too, for whatever a caller missed (a crash between the batch and the queue).
-import { claimUnqueuedDeliveries, unqueueDeliveries, type QueuedDelivery } from "./outbox.db";
+import { claimUnqueuedDeliveries, requeueLostDeliveries, unqueueDeliveries, type QueuedDelivery } from "./outbox.db";
 import { errorText, logEvent } from "../analytics/http";
 import type { BusinessDb } from "../tenancy/tenant";
 import { everyBusinessDb } from "../tenancy/shards";
@@ -56,4 +56,14 @@ async function dispatchBusiness(env: Env, business: BusinessDb, now: number): Pr
     if (claimed.length < CLAIM_LIMIT) break;
   }
   return sent;
+}
+
+/**
+ * A reactivated business's deliveries (decision 039): those its suspension left queued (their messages were dropped
+ * unsent) go back to the outbox and out now, not after the sweep's wait for lost ones. A message still in the queue
+ * carries an older marker and is dropped by the consumer, so nothing is sent twice.
+ */
+export async function resumeDeliveries(env: Env, business: BusinessDb, now: number = Date.now()): Promise<number> {
+  await requeueLostDeliveries(business, Number.MAX_SAFE_INTEGER, now);
+  return dispatchPendingDeliveries(env, now, business);
 }

@@ -6,7 +6,7 @@
 // to it, so a fresh database has a "today so far", and nothing lies after it.
 import { createHash } from "node:crypto";
 import type { LedgerAccountKind } from "#server/ledger/ledger";
-import { ledgerAccountId } from "#server/ledger/ledger";
+import { BUSINESS_ACCOUNT_KINDS, ledgerAccountId } from "#server/ledger/ledger";
 import { activity } from "./activity";
 import { pendingApprovals } from "./approvals";
 import { BUSINESSES, USERS, type SeedSize } from "./data";
@@ -21,7 +21,6 @@ export function startOfUtcDay(ms: number): number {
   return Math.floor(ms / DAY_MS) * DAY_MS;
 }
 
-const BUSINESS_KINDS: readonly LedgerAccountKind[] = ["fee_revenue", "scheme_receivable", "settlement_payable"];
 const MERCHANT_KINDS: readonly LedgerAccountKind[] = ["merchant_pending", "merchant_available"];
 
 export function* generateSeed(size: SeedSize, anchor: number, now: number = anchor): Generator<Chunk> {
@@ -88,7 +87,7 @@ export function* generateSeed(size: SeedSize, anchor: number, now: number = anch
   const accounts: LedgerAccountRow[] = [];
   for (const model of models) {
     const businessId = model.business.id;
-    for (const kind of BUSINESS_KINDS) accounts.push({ id: ledgerAccountId(businessId, { kind }), business_id: businessId, merchant_id: null, kind });
+    for (const kind of BUSINESS_ACCOUNT_KINDS) accounts.push({ id: ledgerAccountId(businessId, { kind }), business_id: businessId, merchant_id: null, kind });
     for (const merchant of model.merchants) {
       for (const kind of MERCHANT_KINDS) {
         accounts.push({ id: ledgerAccountId(businessId, { kind, merchantId: merchant.row.id }), business_id: businessId, merchant_id: merchant.row.id, kind });

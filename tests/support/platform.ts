@@ -33,3 +33,34 @@ export async function makeStaff(core: D1Database, member: StaffMember): Promise<
   ]);
   return userId;
 }
+
+type Cookie = { Cookie: string };
+
+/** A form post from the portal's own pages, as a signed-in browser sends it. */
+export function postForm(
+  portal: { fetch: (path: string, init?: RequestInit) => Promise<Response>; url: string },
+  path: string,
+  form: Record<string, string>,
+  cookie: Cookie,
+) {
+  return portal.fetch(path, {
+    method: "POST",
+    headers: { Origin: portal.url, "Sec-Fetch-Site": "same-origin", "Content-Type": "application/x-www-form-urlencoded", ...cookie },
+    body: new URLSearchParams(form).toString(),
+    redirect: "manual",
+  });
+}
+
+/** Asks (as `maker`) to suspend, reactivate or close a business; the request's id. */
+export async function askLifecycle(
+  portal: Parameters<typeof postForm>[0],
+  businessId: string,
+  intent: "suspend" | "reactivate" | "close",
+  reason: string,
+  maker: Cookie,
+): Promise<string> {
+  const answer = await postForm(portal, `/platform/businesses/${businessId}/lifecycle`, { intent, reason }, maker);
+  const id = /^\/platform\/requests\/(preq_[\w-]+)$/.exec(answer.headers.get("Location") ?? "")?.[1];
+  if (answer.status !== 302 || !id) throw new Error(`Asking to ${intent} answered ${answer.status}: ${await answer.text()}`);
+  return id;
+}

@@ -7,11 +7,11 @@ import { Link, useLoaderData } from "@remix-run/react";
 import * as v from "valibot";
 import { requirePlatform } from "#server/operators/guards";
 import { LIFECYCLES, searchPlatformBusinesses } from "#server/operators/businesses.db";
-import { DISPUTES_DUE_DAYS, NO_FIGURES } from "#server/operators/figures.db";
-import { failureRate, figuresOf } from "#server/operators/figures";
+import { DISPUTES_DUE_DAYS, failureRate, figuresOf, NO_FIGURES } from "#server/operators/figures.db";
 import { DEFAULT_PAGE_SIZE, numberedPage } from "#server/lists/page";
 import { shardNames } from "#server/tenancy/shards";
 import { DataTable, ListCount, ListToolbar, Pager, type Column } from "#app/components/data-table";
+import { platformCan } from "#server/operators/roles";
 import { StatusPill } from "#app/components/status-pill";
 import { formatCount } from "#app/lib/format";
 import { listParams, oneOf, searchParam } from "#app/lib/list-params";
@@ -60,6 +60,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     lifecycles: LIFECYCLES,
     dueDays: DISPUTES_DUE_DAYS,
     filtered: Boolean(filters.q || filters.status || query.shard),
+    // Onboarding a business is asked for from here (/platform/businesses/new).
+    mayOnboard: platformCan(staff.role, "platform:request"),
   };
 }
 
@@ -86,19 +88,26 @@ const COLUMNS: readonly Column<Business>[] = [
 ];
 
 export default function PlatformOverview() {
-  const { staff, businesses, page, trail, hasNext, total, databases, lifecycles, dueDays, filtered } = useLoaderData<typeof loader>();
+  const { staff, businesses, page, trail, hasNext, total, databases, lifecycles, dueDays, filtered, mayOnboard } = useLoaderData<typeof loader>();
   return (
     <div className="page">
-      <header className="page__header">
-        <h1>Platform</h1>
-        <p className="page__lead">
-          Signed in as {staff.name}, {staff.role}.
-        </p>
-        <p className="page__lead">
-          Each business with today&apos;s figures (Africa/Accra) from its own database. Ingest lag: how long the oldest payment message the Partner API accepted
-          has waited unapplied (parked). Webhook failures: deliveries of the last 24 hours whose last try failed. Disputes due: open, evidence due within{" "}
-          {dueDays} days.
-        </p>
+      <header className="page__header page__header--actions">
+        <div>
+          <h1>Platform</h1>
+          <p className="page__lead">
+            Signed in as {staff.name}, {staff.role}.
+          </p>
+          <p className="page__lead">
+            Each business with today&apos;s figures (Africa/Accra) from its own database. Ingest lag: how long the oldest payment message the Partner API
+            accepted has waited unapplied (parked). Webhook failures: deliveries of the last 24 hours whose last try failed. Disputes due: open, evidence due
+            within {dueDays} days.
+          </p>
+        </div>
+        {mayOnboard ? (
+          <Link to="/platform/businesses/new" className="button button--primary">
+            Onboard a business
+          </Link>
+        ) : null}
       </header>
       <ListToolbar
         searchLabel="Search businesses"
