@@ -71,6 +71,10 @@ export default [
 
   // The platform's own screens, for its staff only (decision 039).
   route("platform", "routes/platform/overview.route.tsx", { id: "routes/platform" }),
+  route("platform/businesses/:businessId", "routes/platform/business.route.tsx", { id: "routes/platform.businesses.$businessId" }),
+  route("platform/jobs", "routes/platform/jobs.route.tsx", { id: "routes/platform.jobs" }),
+  route("platform/queues", "routes/platform/queues.route.tsx", { id: "routes/platform.queues" }),
+  route("platform/shards", "routes/platform/shards.route.tsx", { id: "routes/platform.shards" }),
   route("platform/requests", "routes/platform/requests.route.tsx", { id: "routes/platform.requests" }),
   route("platform/requests/:id", "routes/platform/request.route.tsx", { id: "routes/platform.request" }),
   route("platform/businesses/:businessId/lifecycle", "routes/platform/business-lifecycle.route.tsx", { id: "routes/platform.business-lifecycle" }),

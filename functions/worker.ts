@@ -5,28 +5,22 @@ import { type AppLoadContext, createRequestHandler } from "@remix-run/cloudflare
 import * as build from "remix-server-build";
 import { CROSS_ORIGIN_MESSAGE, isSameOriginRequest } from "./auth/origin";
 import { answersSession } from "./auth/session";
-import { clearDuePayments } from "./ledger/clearing";
-import { configOf, type FullConfig } from "./env";
-import { runArchive } from "./archive/job";
+import { configOf } from "./env";
 import { handleEventsBatch } from "./analytics/consumer";
 import { logEvent } from "./analytics/http";
 import { handleWebhooksBatch } from "./webhooks/consumer";
 import { dispatchPendingDeliveries } from "./webhooks/dispatch";
-import { sweepWebhooks } from "./webhooks/sweep";
-import { payoutPortFor, settleAndPay } from "./settlement/daily";
-import { processRefunds, refundPortFor } from "./refunds/send";
 import "./load-context";
 import { logError } from "./platform/log";
 import { newNonce, newRequestId } from "./platform/request-id";
 import { withSecurityHeaders } from "./platform/security-headers";
-import { dropOldSubmissions } from "./platform/submissions.db";
-import { dropOldIdempotencyKeys } from "./partner-api/api-idempotency.db";
 import { runOnce } from "./platform/submitted-once";
 import { handlePaymentsBatch, handlePaymentsDeadLetters, PAYMENTS_DLQ, PAYMENTS_QUEUE } from "./payments/consumer";
 import { INGEST_OPS_PREFIX, ingestOpsRequest } from "./payments/ingest-replay";
 import { handlePartnerApi } from "./partner-api/router";
 import { withSetCookie } from "./platform/cookies";
-import { businessDb, databaseNamed, everyBusinessDb, RequestDatabases, shardNames } from "./tenancy/shards";
+import { businessDb, databaseNamed, RequestDatabases, shardNames } from "./tenancy/shards";
+import { CRON_LINES, jobNamed, runJob, type JobName } from "./operators/jobs";
 import { RequestTiming, timedEnv } from "./platform/timing";
 import { coalescedEnv } from "./platform/d1-coalesce";
 import { sealChain, sealDatabase } from "./audit/audit-chain";
@@ -35,72 +29,18 @@ const handleRemix = createRequestHandler(build);
 const WEBHOOKS_QUEUE = "partners-portal-webhooks";
 
 /**
- * A cron job gets the env and, when it needs them, the settings parsed once from it (configOf: the same object every
- * request reads). Asked for, not handed ready: a job that reads no setting (clearing, sealing the audit chain) runs
- * even while an unrelated setting is broken.
+ * Runs a line's jobs in order, each recorded in job_runs (functions/operators/jobs.ts); one that fails is logged and
+ * the next still runs, and the line fails at the end.
  */
-type CronJob = (env: Env, now: number, settings: () => FullConfig) => Promise<unknown>;
-
-const clear: CronJob = async (env, now) => clearDuePayments(await everyBusinessDb(env), now);
-const settle: CronJob = async (env, now) =>
-  settleAndPay(await everyBusinessDb(env, { activeOnly: true }), payoutPortFor(env), {
-    now,
-    meta: { ip: null, userAgent: "cron", requestId: newRequestId() },
-    actor: null,
-  });
-const dropSubmissions: CronJob = (env, now) => dropOldSubmissions(env.DB, now);
-// Idempotency keys are each business's, so every database that holds businesses is swept.
-const dropIdempotencyKeys: CronJob = async (env, now) => {
-  for (const name of shardNames(env).concat("DB")) await dropOldIdempotencyKeys(databaseNamed(env, name), now);
-};
-const webhookSweep: CronJob = (env, now) => sweepWebhooks(env, now);
-// Audit entries not sealed after their request (decision 025): every database, every chain with unsealed entries.
-const sealAudit: CronJob = async (env) => {
-  for (const name of shardNames(env).concat("DB")) await sealDatabase(databaseNamed(env, name));
-};
-const archive: CronJob = async (env, now, settings) =>
-  runArchive({
-    businesses: await everyBusinessDb(env),
-    bucket: env.ARCHIVE,
-    now,
-    retentionMonths: settings().archive.retentionMonths,
-  });
-// The settlement run's settlement.paid / settlement.failed events, sent now rather than at the next sweep.
-const sendWebhooks: CronJob = (env) => dispatchPendingDeliveries(env, Date.now());
-// Approved refunds are sent right after their approval (app/routes/approvals/money-request.route.tsx); this retries what failed or was missed.
-const sendRefunds: CronJob = async (env, now) => {
-  const port = refundPortFor(env);
-  if (!port) return;
-  for (const business of await everyBusinessDb(env)) {
-    const run = await processRefunds(business, port, { now });
-    if (run.succeeded.length + run.failed.length > 0) await dispatchPendingDeliveries(env, Date.now(), business);
-  }
-};
-
-/**
- * What each Cron Trigger of wrangler.toml [triggers] runs: lines run side by side, the jobs of a line one after the
- * other. The daily run clears first so that yesterday's last clearings are there to settle. Add work to a cron here.
- */
-const CRON_JOBS: Readonly<Record<string, readonly (readonly CronJob[])[]>> = {
-  "*/5 * * * *": [[clear], [webhookSweep], [sendRefunds], [sealAudit]],
-  "0 6 * * *": [
-    [clear, settle, sendWebhooks],
-    [dropSubmissions, dropIdempotencyKeys],
-    // Months older than the retention go to R2 (functions/archive/job.ts); balances and rollups stay, so it may run beside the settlement.
-    [archive],
-  ],
-};
-
-/** Runs a line's jobs in order; one that fails is logged and the next still runs, and the line fails at the end. */
-async function runLine(cron: string, jobs: readonly CronJob[], env: Env, now: number): Promise<void> {
+async function runLine(cron: string, jobs: readonly JobName[], env: Env, now: number): Promise<void> {
   let failed: Error | null = null;
-  for (const job of jobs) {
-    try {
-      await job(env, now, () => configOf(env));
-    } catch (error) {
-      const reason = error instanceof Error ? error : new Error(String(error));
-      failed ??= reason;
-      logEvent("error", "cron.failed", { cron, message: reason.message });
+  for (const name of jobs) {
+    const job = jobNamed(name);
+    if (!job) continue;
+    const { error } = await runJob(env, job, { trigger: "schedule", now });
+    if (error) {
+      failed ??= error;
+      logEvent("error", "cron.line_failed", { cron, job: name });
     }
   }
   if (failed) throw failed;
@@ -252,9 +192,10 @@ export default {
     await handleEventsBatch(batch, env);
   },
 
-  // Clearing and the webhook sweeps every 5 minutes, the daily settlement run (wrangler.toml [triggers] crons; CRON_JOBS above).
+  // Clearing and the webhook sweeps every 5 minutes, the daily settlement run (wrangler.toml [triggers] crons; CRON_LINES of
+  // functions/operators/jobs.ts).
   scheduled(controller, env, ctx) {
-    const lines = CRON_JOBS[controller.cron];
+    const lines = CRON_LINES[controller.cron];
     if (!lines) {
       logEvent("error", "cron.unknown", { cron: controller.cron });
       return;

@@ -35,6 +35,9 @@ export const NAVIGATION: readonly (NavItem | NavGroup)[] = [
 /** The platform staff's sections (decision 039); each screen adds its link here as it lands. */
 export const PLATFORM_NAVIGATION: readonly (NavItem | NavGroup)[] = [
   { label: "Platform", to: "/platform", exact: true },
+  { label: "Jobs", to: "/platform/jobs" },
+  { label: "Queues", to: "/platform/queues" },
+  { label: "Shards", to: "/platform/shards" },
   { label: "Platform Requests", to: "/platform/requests" },
   { label: "Platform keys", to: "/platform/keys" },
 ];

@@ -62,33 +62,45 @@ export async function ingestOpsRequest(request: Request, deps: IngestOpsDeps): P
       limit: url.searchParams.get("limit") ?? undefined,
     });
     if (!query.success) return jsonResponse({ message: "Name parked messages with id=prk_… (repeatable), or send all=1 (limit=N, default 100)." }, 400);
-    const found: { db: Db; row: ParkedWithBody }[] = [];
-    const missing: string[] = [];
-    if (query.output.all) {
-      for (const { db } of deps.databases) for (const row of await allParkedMessages(db, query.output.limit)) found.push({ db, row });
-      found.sort((a, b) => a.row.parkedAt - b.row.parkedAt);
-      found.splice(query.output.limit);
-    } else {
-      for (const id of query.output.ids) {
-        let hit: { db: Db; row: ParkedWithBody } | null = null;
-        for (const { db } of deps.databases) {
-          const row = await parkedMessageById(db, id);
-          if (row) hit = { db, row };
-          if (hit) break;
-        }
-        if (hit) found.push(hit);
-        else missing.push(id);
-      }
-    }
-    for (const { db, row } of found) {
-      await deps.queue.send(JSON.parse(row.body) as unknown, { contentType: "json" });
-      await unparkStatement(db, row.businessId, row.id).run();
-    }
-    const result = { replayed: found.map(({ row }) => row.id), missing };
-    logEvent("info", "ingest.replayed", { requestId: deps.requestId, replayed: result.replayed.length, missing: missing.length });
+    const result = await replayParkedPayments(deps.databases, deps.queue, query.output.all ? { limit: query.output.limit } : { ids: query.output.ids });
+    logEvent("info", "ingest.replayed", { requestId: deps.requestId, replayed: result.replayed.length, missing: result.missing.length });
     return jsonResponse(result);
   } catch (error) {
     logEvent("error", "ingest.replay_failed", { requestId: deps.requestId, error: errorText(error) });
     return jsonResponse({ message: `Replay failed; nothing parked was lost. Quote this id to support: ${deps.requestId}` }, 500);
   }
+}
+
+/**
+ * Puts parked messages back on the PAYMENTS queue: the named ones, or the oldest `limit` of every database. Each is
+ * sent first and unparked after (see above). Used by the operators' endpoint and by the platform's replay request.
+ */
+export async function replayParkedPayments(
+  databases: readonly { db: Db }[],
+  queue: Queue,
+  which: { ids: readonly string[] } | { limit: number },
+): Promise<{ replayed: string[]; missing: string[] }> {
+  const found: { db: Db; row: ParkedWithBody }[] = [];
+  const missing: string[] = [];
+  if ("limit" in which) {
+    for (const { db } of databases) for (const row of await allParkedMessages(db, which.limit)) found.push({ db, row });
+    found.sort((a, b) => a.row.parkedAt - b.row.parkedAt);
+    found.splice(which.limit);
+  } else {
+    for (const id of which.ids) {
+      let hit: { db: Db; row: ParkedWithBody } | null = null;
+      for (const { db } of databases) {
+        const row = await parkedMessageById(db, id);
+        if (row) hit = { db, row };
+        if (hit) break;
+      }
+      if (hit) found.push(hit);
+      else missing.push(id);
+    }
+  }
+  for (const { db, row } of found) {
+    await queue.send(JSON.parse(row.body) as unknown, { contentType: "json" });
+    await unparkStatement(db, row.businessId, row.id).run();
+  }
+  return { replayed: found.map(({ row }) => row.id), missing };
 }

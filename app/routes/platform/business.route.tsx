@@ -1,0 +1,73 @@
+// /platform/businesses/:businessId: one business as the platform sees it (decision 039), read only. Its place in the
+// directory and its counts and sums from its own database: people, merchants, terminals, payments, the merchants'
+// money, disputes, parked messages and webhooks. Never a payer's number, card or name, nor a payment's detail.
+// Each part is a section of business-sections.tsx; what acts on the business (its lifecycle) comes as sections of its own.
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { Link, useLoaderData } from "@remix-run/react";
+import * as v from "valibot";
+import { requirePlatform } from "#server/operators/guards";
+import { platformBusiness } from "#server/operators/businesses.db";
+import { businessSummary, DISPUTES_DUE_DAYS, failureRate } from "#server/operators/figures.db";
+import { movableDatabases } from "#server/operators/operations";
+import { waitingFor } from "#server/operators/requests.db";
+import { platformCan } from "#server/operators/roles";
+import { pageNotFound } from "#server/platform/http";
+import { databaseNamed } from "#server/tenancy/shards";
+import { StatusPill } from "#app/components/status-pill";
+import type { PageHandle } from "#app/lib/page";
+import { AboutSection, DatabaseSection, MoneySection, PaymentsSection, PeopleAndPlacesSection, ProblemsSection } from "./business-sections";
+
+export const meta: MetaFunction = () => [{ title: "Business" }];
+export const handle: PageHandle = { layout: "platform" };
+
+const BusinessId = v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{1,64}$/));
+
+export async function loader({ request, context, params }: LoaderFunctionArgs) {
+  const { deps, staff } = await requirePlatform(request, context, "platform:view");
+  const id = v.safeParse(BusinessId, params.businessId);
+  const business = id.success ? await platformBusiness(deps.db, id.output) : null;
+  if (!business) pageNotFound(request);
+  const now = deps.now();
+  // Read where the directory places it: until a move switches, its rows are still on the database it leaves.
+  const env = context.cloudflare.env;
+  const [summary, waiting] = await Promise.all([
+    businessSummary({ businessId: business.id, db: databaseNamed(env, business.shard) }, now),
+    waitingFor(deps.db, business.id),
+  ]);
+  return {
+    business,
+    summary,
+    parkedLagMs: summary.parked.oldestAt === null ? null : Math.max(0, now - summary.parked.oldestAt),
+    webhookFailureRate: failureRate(summary.webhooks),
+    dueDays: DISPUTES_DUE_DAYS,
+    move: {
+      mayAsk: platformCan(staff.role, "platform:request"),
+      targets: movableDatabases(env).filter((name) => name !== business.shard),
+      waiting: waiting.find((r) => r.kind === "move_business")?.id ?? null,
+    },
+  };
+}
+
+export default function PlatformBusiness() {
+  const loaded = useLoaderData<typeof loader>();
+  const { business } = loaded;
+  return (
+    <div className="page">
+      <header className="page__header">
+        <p className="breadcrumb">
+          <Link to="/platform">Platform</Link>
+        </p>
+        <h1>{business.tradingName ?? business.name}</h1>
+        <p className="page__lead">
+          <StatusPill entity="business" status={business.lifecycle} /> <span className="code">{business.id}</span>
+        </p>
+      </header>
+      <AboutSection {...loaded} />
+      <PaymentsSection {...loaded} />
+      <MoneySection {...loaded} />
+      <PeopleAndPlacesSection {...loaded} />
+      <ProblemsSection {...loaded} />
+      <DatabaseSection {...loaded} />
+    </div>
+  );
+}

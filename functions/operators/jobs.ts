@@ -1,0 +1,166 @@
+// The scheduled jobs, by name: what each runs, when the Cron Triggers run it (functions/worker.ts CRON_JOBS), and the
+// record of every run (job_runs) that the platform's Jobs screen reads. A job is run the same way by its cron and by
+// the platform's "run now"; only the trigger recorded differs. Recording is best effort: a database that refuses the
+// record is logged, and the job runs (and ends) all the same.
+import { logEvent } from "../analytics/http";
+import { runArchive } from "../archive/job";
+import { sealDatabase } from "../audit/audit-chain";
+import { configOf, type FullConfig } from "../env";
+import { clearDuePayments } from "../ledger/clearing";
+import { dropOldIdempotencyKeys } from "../partner-api/api-idempotency.db";
+import { newRequestId } from "../platform/request-id";
+import { dropOldSubmissions } from "../platform/submissions.db";
+import { processRefunds, refundPortFor } from "../refunds/send";
+import { payoutPortFor, settleAndPay } from "../settlement/daily";
+import { databaseNamed, everyBusinessDb, shardNames } from "../tenancy/shards";
+import { dispatchPendingDeliveries } from "../webhooks/dispatch";
+import { sweepWebhooks } from "../webhooks/sweep";
+import { recordJobFinish, recordJobStart, type JobOutcome, type JobTrigger } from "./jobs.db";
+
+/**
+ * A job gets the env and, when it needs them, the settings parsed once from it (configOf: the same object every
+ * request reads). Asked for, not handed ready: a job that reads no setting (clearing, sealing the audit chain) runs
+ * even while an unrelated setting is broken.
+ */
+export type JobRunner = (env: Env, now: number, settings: () => FullConfig) => Promise<unknown>;
+
+export interface ScheduledJob {
+  /** Its name in job_runs and in a "run now" request (lower case, hyphens). */
+  name: string;
+  label: string;
+  /** What it does, for the Jobs screen. */
+  what: string;
+  run: JobRunner;
+}
+
+const clear: JobRunner = async (env, now) => clearDuePayments(await everyBusinessDb(env), now);
+const settle: JobRunner = async (env, now) =>
+  settleAndPay(await everyBusinessDb(env, { activeOnly: true }), payoutPortFor(env), {
+    now,
+    meta: { ip: null, userAgent: "cron", requestId: newRequestId() },
+    actor: null,
+  });
+const dropSubmissions: JobRunner = (env, now) => dropOldSubmissions(env.DB, now);
+// Idempotency keys are each business's, so every database that holds businesses is swept.
+const dropIdempotencyKeys: JobRunner = async (env, now) => {
+  for (const name of shardNames(env).concat("DB")) await dropOldIdempotencyKeys(databaseNamed(env, name), now);
+};
+const webhookSweep: JobRunner = (env, now) => sweepWebhooks(env, now);
+// Audit entries not sealed after their request (decision 025): every database, every chain with unsealed entries.
+const sealAudit: JobRunner = async (env) => {
+  for (const name of shardNames(env).concat("DB")) await sealDatabase(databaseNamed(env, name));
+};
+const archive: JobRunner = async (env, now, settings) =>
+  runArchive({
+    businesses: await everyBusinessDb(env),
+    bucket: env.ARCHIVE,
+    now,
+    retentionMonths: settings().archive.retentionMonths,
+  });
+// The settlement run's settlement.paid / settlement.failed events, sent now rather than at the next sweep.
+const sendWebhooks: JobRunner = (env) => dispatchPendingDeliveries(env, Date.now());
+// Approved refunds are sent right after their approval (app/routes/approvals/money-request.route.tsx); this retries what failed or was missed.
+const sendRefunds: JobRunner = async (env, now) => {
+  const port = refundPortFor(env);
+  if (!port) return;
+  for (const business of await everyBusinessDb(env)) {
+    const run = await processRefunds(business, port, { now });
+    if (run.succeeded.length + run.failed.length > 0) await dispatchPendingDeliveries(env, Date.now(), business);
+  }
+};
+
+/** Every scheduled job, in the order the Jobs screen lists them. */
+export const JOBS = [
+  { name: "clearing", label: "Clearing", what: "Makes payments due for clearing available to their merchants.", run: clear },
+  { name: "settlement", label: "Settlement and payouts", what: "Settles each active business's cleared money and pays it out.", run: settle },
+  { name: "settlement-webhooks", label: "Settlement webhooks", what: "Sends the settlement run's webhooks at once.", run: sendWebhooks },
+  { name: "archive", label: "Archive", what: "Moves months older than the retention to the cold archive (R2).", run: archive },
+  { name: "audit-sealing", label: "Audit sealing", what: "Seals audit entries not yet in their chain, on every database.", run: sealAudit },
+  { name: "webhook-sweep", label: "Webhook sweep", what: "Queues webhook deliveries that are due or were missed.", run: webhookSweep },
+  { name: "refunds", label: "Refunds", what: "Sends approved refunds that failed or were missed.", run: sendRefunds },
+  { name: "drop-submissions", label: "Old form submissions", what: "Drops the record of forms sent long ago.", run: dropSubmissions },
+  { name: "drop-idempotency-keys", label: "Old idempotency keys", what: "Drops Partner API idempotency keys past their time.", run: dropIdempotencyKeys },
+] as const satisfies readonly ScheduledJob[];
+
+export type JobName = (typeof JOBS)[number]["name"];
+export const JOB_NAMES = JOBS.map((job) => job.name) as readonly JobName[];
+
+export function jobNamed(name: string): ScheduledJob | null {
+  return JOBS.find((job) => job.name === name) ?? null;
+}
+
+/**
+ * What each Cron Trigger of wrangler.toml [triggers] runs: lines run side by side, the jobs of a line one after the
+ * other. The daily run clears first so that yesterday's last clearings are there to settle. Add work to a cron here.
+ */
+export const CRON_LINES: Readonly<Record<string, readonly (readonly JobName[])[]>> = {
+  "*/5 * * * *": [["clearing"], ["webhook-sweep"], ["refunds"], ["audit-sealing"]],
+  "0 6 * * *": [
+    ["clearing", "settlement", "settlement-webhooks"],
+    ["drop-submissions", "drop-idempotency-keys"],
+    // Months older than the retention go to R2 (functions/archive/job.ts); balances and rollups stay, so it may run beside the settlement.
+    ["archive"],
+  ],
+};
+
+/** The crons that run a job, for the Jobs screen ("every 5 minutes", "daily at 06:00"). */
+export function schedulesOf(name: string): string[] {
+  return Object.entries(CRON_LINES)
+    .filter(([, lines]) => lines.some((line) => (line as readonly string[]).includes(name)))
+    .map(([cron]) => cron);
+}
+
+export interface JobRunOptions {
+  trigger: JobTrigger;
+  /** The platform request that asked for the run ("run now"). */
+  requestId?: string | null;
+  now: number;
+  /** What the run's record says when it ends well (a failure records its error). */
+  detail?: string;
+  /** The clock for the duration (tests). */
+  clock?: () => number;
+}
+
+export interface JobResult {
+  outcome: JobOutcome;
+  durationMs: number;
+  error: Error | null;
+}
+
+/** Runs one job and records the run; never throws: the outcome says how it went (a failure is logged too). */
+export async function runJob(env: Env, job: ScheduledJob, options: JobRunOptions): Promise<JobResult> {
+  const clock = options.clock ?? Date.now;
+  const started = clock();
+  let runId: number | null = null;
+  try {
+    runId = await recordJobStart(env.DB, { job: job.name, trigger: options.trigger, requestId: options.requestId ?? null, startedAt: started });
+  } catch (error) {
+    logEvent("error", "job.record_failed", { job: job.name, message: messageOf(error) });
+  }
+  let failure: Error | null = null;
+  try {
+    await job.run(env, options.now, () => configOf(env));
+  } catch (error) {
+    failure = error instanceof Error ? error : new Error(String(error));
+    logEvent("error", "cron.failed", { job: job.name, trigger: options.trigger, message: failure.message });
+  }
+  const finished = clock();
+  const result: JobResult = { outcome: failure ? "failed" : "ok", durationMs: Math.max(0, finished - started), error: failure };
+  if (runId !== null) {
+    try {
+      await recordJobFinish(env.DB, runId, job.name, {
+        outcome: result.outcome,
+        finishedAt: finished,
+        durationMs: result.durationMs,
+        detail: failure?.message ?? options.detail ?? null,
+      });
+    } catch (error) {
+      logEvent("error", "job.record_failed", { job: job.name, message: messageOf(error) });
+    }
+  }
+  return result;
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
