@@ -112,7 +112,7 @@ export default function BusinessStanding() {
     <div className="page">
       <header className="page__header">
         <p className="page__crumb">
-          <Link to="/platform">Platform</Link>
+          <Link to="/platform">Platform</Link> › <Link to={`/platform/businesses/${business.id}`}>{business.name}</Link>
         </p>
         <h1>{business.name}</h1>
         <p className="page__lead">Its standing with the platform, and the requests that change it.</p>

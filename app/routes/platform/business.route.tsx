@@ -19,6 +19,7 @@ import { AboutSection, DatabaseSection, MoneySection, PaymentsSection, PeopleAnd
 
 export const meta: MetaFunction = () => [{ title: "Business" }];
 export const handle: PageHandle = { layout: "platform" };
+export { readOnlyPlatformAction as action } from "#server/operators/guards";
 
 const BusinessId = v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{1,64}$/));
 
@@ -45,6 +46,8 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
       targets: movableDatabases(env).filter((name) => name !== business.shard),
       waiting: waiting.find((r) => r.kind === "move_business")?.id ?? null,
     },
+    // Suspending, reactivating and closing are asked on the business's standing page.
+    mayAskStanding: platformCan(staff.role, "platform:request"),
   };
 }
 
@@ -59,7 +62,8 @@ export default function PlatformBusiness() {
         </p>
         <h1>{business.tradingName ?? business.name}</h1>
         <p className="page__lead">
-          <StatusPill entity="business" status={business.lifecycle} /> <span className="code">{business.id}</span>
+          <StatusPill entity="business" status={business.lifecycle} /> <span className="code">{business.id}</span>{" "}
+          <Link to={`/platform/businesses/${business.id}/lifecycle`}>{loaded.mayAskStanding ? "Suspend, reactivate or close" : "Its standing"}</Link>
         </p>
       </header>
       <AboutSection {...loaded} />
