@@ -1,8 +1,8 @@
 // Onboarding a business (decision 039): what the platform reads before asking (how full each shard is, whether an
-// identifier is taken) and the statements that make the business once a second administrator approves. The business
-// is written on its shard first and in the core database after, the directory entry last in the core's batch: until
-// that entry exists nobody can reach the business, so a run stopped half way leaves nothing anyone can use, and the
-// next run (every statement is a no-op when its row stands) finishes it.
+// identifier is taken) and the statements that make the business once a second Platform Administrator approves. The
+// business is written on its shard first and in the core database after, the directory entry last in the core's
+// batch: until that entry exists nobody can reach the business, so a run stopped half way leaves nothing anyone can
+// use, and the next run (every statement is a no-op when its row stands) finishes it.
 import { ifChangedAuditStatement } from "../audit/audit.db";
 import { openBusinessAccountsStatements } from "../ledger/ledger.db";
 import type { CoreAccount } from "../tenancy/directory.db";
@@ -51,11 +51,12 @@ export interface NewBusiness {
 }
 
 /**
- * Its first Super Administrator: an account the core already has (their own name and numbers, decision 029), or a new
- * person with the typed name and the typed number as their first way to sign in. `contactPhone` is what was typed:
- * the business's contact number for the membership either way.
+ * One of its first two people (its Super Administrator and an Administrator): an account the core already has (their
+ * own name and numbers, decision 029), or a new person with the typed name and the typed number as their first way to
+ * sign in. `contactPhone` is what was typed: the business's contact number for the membership either way.
  */
-export interface FirstAdministrator {
+export interface FoundingMember {
+  role: "Super Administrator" | "Administrator";
   account: Pick<CoreAccount, "id" | "email" | "name" | "gender" | "status" | "createdAt" | "phones">;
   isNew: boolean;
   contactPhone: string;
@@ -83,8 +84,8 @@ function businessStatement(db: Db, business: NewBusiness): D1PreparedStatement {
     );
 }
 
-function personStatements(db: Db, admin: FirstAdministrator): D1PreparedStatement[] {
-  const { account } = admin;
+function personStatements(db: Db, member: FoundingMember): D1PreparedStatement[] {
+  const { account } = member;
   return [
     // ON CONFLICT (id): the person's row stands (a copy made for another business of this database, or the first run's);
     // an email that names another id still fails the batch, as copyMemberToCore's plain INSERT does.
@@ -101,12 +102,12 @@ function personStatements(db: Db, admin: FirstAdministrator): D1PreparedStatemen
 
 /**
  * The business's own database: its row (and, only when that row is new, business.onboarded on its own audit chain),
- * the copy of its Super Administrator and their numbers, the membership, and the business's ledger accounts.
+ * the copies of its first people and their numbers, their memberships, and the business's ledger accounts.
  */
 export function shardOnboardingStatements(
   shard: Db,
   business: NewBusiness,
-  admin: FirstAdministrator,
+  members: readonly FoundingMember[],
   audit: { meta: RequestMeta; after: Record<string, unknown> },
   at: string,
 ): D1PreparedStatement[] {
@@ -119,31 +120,41 @@ export function shardOnboardingStatements(
       { action: "business.onboarded", entity: "business", entityId: business.id, after: audit.after },
       at,
     ),
-    ...personStatements(shard, admin),
-    shard
-      .prepare(
-        `INSERT INTO memberships (business_id, user_id, role, status, created_at, updated_at, version, contact_phone)
-         VALUES (?, ?, 'Super Administrator', 'active', ?, ?, 1, ?) ON CONFLICT (business_id, user_id) DO NOTHING`,
-      )
-      .bind(business.id, admin.account.id, at, at, admin.contactPhone),
+    ...members.flatMap((member) => [
+      ...personStatements(shard, member),
+      shard
+        .prepare(
+          `INSERT INTO memberships (business_id, user_id, role, status, created_at, updated_at, version, contact_phone)
+           VALUES (?, ?, ?, 'active', ?, ?, 1, ?) ON CONFLICT (business_id, user_id) DO NOTHING`,
+        )
+        .bind(business.id, member.account.id, member.role, at, at, member.contactPhone),
+    ]),
     ...openBusinessAccountsStatements({ businessId: business.id, db: shard }),
   ];
 }
 
 /**
- * The core database: the business's row, a new person and their first number (an existing account is not touched),
- * the membership's copy that sign-in reads, and last the directory entry that makes the business reachable, active.
+ * The core database: the business's row, each new person and their first number (an existing account is not
+ * touched), the memberships' copies that sign-in reads, and last the directory entry that makes the business reachable.
  */
-export function coreOnboardingStatements(core: Db, business: NewBusiness, admin: FirstAdministrator, shard: string, at: string): D1PreparedStatement[] {
+export function coreOnboardingStatements(
+  core: Db,
+  business: NewBusiness,
+  members: readonly FoundingMember[],
+  shard: string,
+  at: string,
+): D1PreparedStatement[] {
   return [
     businessStatement(core, business),
-    ...(admin.isNew ? personStatements(core, admin) : []),
-    core
-      .prepare(
-        `INSERT INTO memberships (business_id, user_id, role, status, created_at, updated_at, version)
-         VALUES (?, ?, 'Super Administrator', 'active', ?, ?, 1) ON CONFLICT (business_id, user_id) DO NOTHING`,
-      )
-      .bind(business.id, admin.account.id, at, at),
+    ...members.flatMap((member) => [
+      ...(member.isNew ? personStatements(core, member) : []),
+      core
+        .prepare(
+          `INSERT INTO memberships (business_id, user_id, role, status, created_at, updated_at, version)
+           VALUES (?, ?, ?, 'active', ?, ?, 1) ON CONFLICT (business_id, user_id) DO NOTHING`,
+        )
+        .bind(business.id, member.account.id, member.role, at, at),
+    ]),
     core
       .prepare(
         `INSERT INTO business_shards (business_id, shard, moving_to, updated_at, lifecycle) VALUES (?, ?, NULL, ?, 'active')

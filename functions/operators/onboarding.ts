@@ -1,8 +1,11 @@
 // Onboarding a business (issue 27, decision 039): one Platform Administrator asks at /platform/businesses/new, another
 // decides. Nothing of the business exists before the approval: no directory entry, no row, no person; only the request
 // and its logo, stored as it is asked (the checker sees what the business will show). Approving makes the business on
-// its shard and in the core database (onboarding.db.ts), with its first Super Administrator, who then signs in as
-// anyone does and finds an empty business that works: its row, their membership, its ledger accounts.
+// its shard and in the core database (onboarding.db.ts), with its first two people, a Super Administrator and an
+// Administrator, who then sign in as anyone does and find an empty business that works: its row, their memberships,
+// its ledger accounts. Two, because every change a business makes is maker-checker and nobody decides their own
+// request: a business made with one person could never have anything approved, not even inviting a second.
+import * as v from "valibot";
 import { nameContradicts, sniffEvidenceType, type EvidenceType } from "../disputes/evidence";
 import { accountIdByEmail, accountsForInvitation, businessPlace } from "../tenancy/directory.db";
 import { databaseNamed, shardNames } from "../tenancy/shards";
@@ -14,11 +17,23 @@ import {
   coreOnboardingStatements,
   identifierHolder,
   shardOnboardingStatements,
-  type FirstAdministrator,
+  type FoundingMember,
   type NewBusiness,
 } from "./onboarding.db";
 import type { PlatformRequestRow } from "./requests.db";
 import { askPlatform, type PlatformKindSpec, type PlatformRun } from "./requests";
+
+/** The roles a business starts with: two people who can decide, so each can approve what the other asks for. */
+export type FoundingRole = "Super Administrator" | "Administrator";
+
+/** One of the business's first two people as typed (the email lower case, the number as 233XXXXXXXXX). */
+export interface FoundingPerson {
+  role: FoundingRole;
+  name: string;
+  email: string;
+  phone: string;
+  phoneMasked: string;
+}
 
 /** What the form gives, read by app/lib/onboarding-form.ts (names trimmed, numbers as 233XXXXXXXXX, emails lower case). */
 export interface OnboardingFields {
@@ -32,17 +47,23 @@ export interface OnboardingFields {
   contactEmail: string;
   /** A shard binding, or null for the one with the fewest businesses. */
   shard: string | null;
-  admin: { name: string; email: string; phone: string; phoneMasked: string };
+  /** The Super Administrator, then the Administrator: two different emails and two different numbers. */
+  people: readonly [FoundingPerson, FoundingPerson];
 }
 
-/** What the request keeps: the fields, where the business goes, who its Super Administrator is, and its logo. */
-export interface OnboardingAsk extends Omit<OnboardingFields, "shard"> {
+/** A founding person as the request keeps them: with the account their email had when asked. */
+export interface AskedPerson extends FoundingPerson {
+  /** The account the email had when asked, or the id a new person will get. */
+  userId: string;
+  existing: boolean;
+}
+
+/** What the request keeps: the fields, where the business goes, who its first two people are, and its logo. */
+export interface OnboardingAsk extends Omit<OnboardingFields, "shard" | "people"> {
   shard: string;
   /** Whether the maker chose the database (else: the fewest businesses when asked). */
   shardChosen: boolean;
-  /** The account the email had when asked, or the id a new person will get. */
-  adminUserId: string;
-  adminExisting: boolean;
+  people: readonly [AskedPerson, AskedPerson];
   logo: { contentType: LogoType; size: number } | null;
 }
 
@@ -114,13 +135,15 @@ export async function askOnboarding(
 ): Promise<{ id: string }> {
   const businessId = `bus_${crypto.randomUUID()}`;
   // An email that already has an account (any business, or the platform's staff) is that person: no second account.
-  const existing = await accountIdByEmail(maker.deps.db, fields.admin.email);
+  const asked = async (person: FoundingPerson): Promise<AskedPerson> => {
+    const existing = await accountIdByEmail(maker.deps.db, person.email);
+    return { ...person, userId: existing ?? `usr_${crypto.randomUUID()}`, existing: Boolean(existing) };
+  };
   const ask: OnboardingAsk = {
     ...fields,
     shard: placement.shard,
     shardChosen: placement.chosen,
-    adminUserId: existing ?? `usr_${crypto.randomUUID()}`,
-    adminExisting: Boolean(existing),
+    people: [await asked(fields.people[0]), await asked(fields.people[1])],
     logo: logo ? { contentType: logo.contentType, size: logo.file.size } : null,
   };
   if (logo) {
@@ -130,7 +153,8 @@ export async function askOnboarding(
     });
   }
   try {
-    const audited = { ...ask, admin: { ...ask.admin, phone: ask.admin.phoneMasked } };
+    // The audit log shows numbers masked, as the request's page does; the request keeps them whole to apply.
+    const audited = { ...ask, people: ask.people.map((person) => ({ ...person, phone: person.phoneMasked })) };
     const { id } = await askPlatform(maker, "onboard_business", businessId, { ...ask }, audited);
     return { id };
   } catch (error) {
@@ -141,8 +165,43 @@ export async function askOnboarding(
 
 // ---------------------------------------------------------------- the kind
 
-function askOf(request: PlatformRequestRow): OnboardingAsk {
-  return request.after as unknown as OnboardingAsk;
+const askedPerson = <R extends FoundingRole>(role: R) =>
+  v.object({
+    role: v.literal(role),
+    name: v.string(),
+    email: v.string(),
+    phone: v.string(),
+    phoneMasked: v.string(),
+    userId: v.string(),
+    existing: v.boolean(),
+  });
+
+/**
+ * The request's after_json read strictly: a request kept before onboarding took two people (it has `admin`, no
+ * `people`) does not pass, and is then shown as one to reject rather than applied into a business nobody could
+ * approve anything in.
+ */
+const StoredAsk = v.object({
+  name: v.string(),
+  tradingName: v.nullable(v.string()),
+  identifier: v.string(),
+  sector: v.string(),
+  town: v.string(),
+  region: v.string(),
+  contactNumber: v.string(),
+  contactEmail: v.string(),
+  shard: v.string(),
+  shardChosen: v.boolean(),
+  people: v.strictTuple([askedPerson("Super Administrator"), askedPerson("Administrator")]),
+  logo: v.nullable(v.object({ contentType: v.picklist(LOGO_TYPES), size: v.number() })),
+});
+
+export const UNREADABLE_ASK =
+  "This request was asked before a business started with two administrators, or cannot be read: reject it and ask again with both people.";
+
+function askOf(request: PlatformRequestRow): OnboardingAsk | null {
+  const parsed = v.safeParse(StoredAsk, request.after);
+  return parsed.success ? (parsed.output satisfies OnboardingAsk) : null;
 }
 
 const displayName = (ask: OnboardingAsk) => ask.tradingName ?? ask.name;
@@ -151,36 +210,19 @@ const LOGO_WORDS: Record<LogoType, string> = { "image/png": "PNG image", "image/
 
 async function apply(run: PlatformRun, request: PlatformRequestRow): Promise<Record<string, unknown>> {
   const ask = askOf(request);
+  if (!ask) throw new RuleError(UNREADABLE_ASK);
   const { deps, staff } = run;
   const env = run.context.cloudflare.env;
   const businessId = request.subjectId;
   // The directory entry is written last: once it stands, everything before it does (two approvals at once, or a retry).
   const placed = await businessPlace(deps.db, businessId);
-  if (placed) return { businessId, shard: placed.shard, superAdministrator: ask.adminUserId };
+  if (placed) return { businessId, shard: placed.shard, superAdministrator: ask.people[0].userId, administrator: ask.people[1].userId };
   const holder = await businessWithIdentifier(deps.db, ask.identifier);
   if (holder && holder !== businessId) throw new RuleError(`${IDENTIFIER_TAKEN} Reject this request: the identifier ${ask.identifier} cannot be used twice.`);
   if (!shardNames(env).includes(ask.shard))
     throw new RuleError(`The database ${ask.shard} is no longer bound to the portal. Reject this request and ask again.`);
-  const accounts = await accountsForInvitation(deps.db, ask.admin.email, ask.adminUserId);
-  const account = accounts.find((a) => a.email === ask.admin.email) ?? null;
-  if (accounts.length > 1) throw new RuleError(`The account of ${ask.admin.email} changed since this was asked. Reject this request and ask again.`);
-  if (account?.status === "disabled") throw new RuleError(`The account of ${ask.admin.email} is disabled: its person could not sign in to the business.`);
   const at = new Date(deps.now()).toISOString();
-  const admin: FirstAdministrator = account
-    ? { account, isNew: false, contactPhone: ask.admin.phone }
-    : {
-        account: {
-          id: ask.adminUserId,
-          email: ask.admin.email,
-          name: ask.admin.name,
-          gender: "unspecified",
-          status: "active",
-          createdAt: at,
-          phones: [{ msisdn: ask.admin.phone, createdAt: at, linkedBy: "invitation" }],
-        },
-        isNew: true,
-        contactPhone: ask.admin.phone,
-      };
+  const members: [FoundingMember, FoundingMember] = [await foundingMember(deps.db, ask.people[0], at), await foundingMember(deps.db, ask.people[1], at)];
   const business: NewBusiness = {
     id: businessId,
     name: ask.name,
@@ -196,23 +238,85 @@ async function apply(run: PlatformRun, request: PlatformRequestRow): Promise<Rec
   };
   const audit = {
     meta: deps.meta,
-    after: { by: "platform", staff: staff.name, request: request.id, name: ask.name, identifier: ask.identifier, superAdministrator: ask.admin.email },
+    after: {
+      by: "platform",
+      staff: staff.name,
+      request: request.id,
+      name: ask.name,
+      identifier: ask.identifier,
+      superAdministrator: ask.people[0].email,
+      administrator: ask.people[1].email,
+    },
   };
   try {
-    await databaseNamed(env, ask.shard).batch(shardOnboardingStatements(databaseNamed(env, ask.shard), business, admin, audit, at));
+    await databaseNamed(env, ask.shard).batch(shardOnboardingStatements(databaseNamed(env, ask.shard), business, members, audit, at));
   } catch (error) {
     if (isBusinessMoving(error)) throw new RuleError(MOVING_MESSAGE);
     throw error;
   }
-  await deps.db.batch(coreOnboardingStatements(deps.db, business, admin, ask.shard, at));
-  return { businessId, shard: ask.shard, superAdministrator: admin.account.id, existingAccount: !admin.isNew };
+  await deps.db.batch(coreOnboardingStatements(deps.db, business, members, ask.shard, at));
+  const [superAdministrator, administrator] = members;
+  return {
+    businessId,
+    shard: ask.shard,
+    superAdministrator: superAdministrator.account.id,
+    administrator: administrator.account.id,
+    existingAccounts: members.filter((member) => !member.isNew).map((member) => member.account.id),
+  };
 }
+
+/**
+ * A founding person as the core has them now (decision 029): an existing account keeps its own name and numbers, the
+ * typed number becoming only the membership's contact; a new person gets the typed name and number to sign in with.
+ */
+async function foundingMember(core: D1Database, person: AskedPerson, at: string): Promise<FoundingMember> {
+  const accounts = await accountsForInvitation(core, person.email, person.userId);
+  const account = accounts.find((a) => a.email === person.email) ?? null;
+  if (accounts.length > 1) throw new RuleError(`The account of ${person.email} changed since this was asked. Reject this request and ask again.`);
+  if (account?.status === "disabled") throw new RuleError(`The account of ${person.email} is disabled: its person could not sign in to the business.`);
+  if (account) return { role: person.role, account, isNew: false, contactPhone: person.phone };
+  return {
+    role: person.role,
+    account: {
+      id: person.userId,
+      email: person.email,
+      name: person.name,
+      gender: "unspecified",
+      status: "active",
+      createdAt: at,
+      phones: [{ msisdn: person.phone, createdAt: at, linkedBy: "invitation" }],
+    },
+    isNew: true,
+    contactPhone: person.phone,
+  };
+}
+
+/** One founding person's lines, the same for both (labels unique: the page keys its rows by them), the number masked. */
+const personFacts = (person: AskedPerson): (readonly [string, string])[] => [
+  [person.role, person.name],
+  [`${person.role}'s email`, person.email],
+  [`${person.role}'s phone`, person.phoneMasked],
+  [
+    `${person.role}'s account`,
+    person.existing
+      ? `Already has one: it becomes this business's ${person.role}, with its own name and numbers.`
+      : "New: made with this name, and this phone as its way to sign in.",
+  ],
+];
 
 export const ONBOARDING_SPEC: PlatformKindSpec = {
   kind: "onboard_business",
-  title: (request) => `Onboard ${displayName(askOf(request))}`,
+  title: (request) => {
+    const ask = askOf(request);
+    return ask ? `Onboard ${displayName(ask)}` : "Onboard a business (cannot be approved)";
+  },
   facts: (request) => {
     const ask = askOf(request);
+    if (!ask)
+      return [
+        ["Why it cannot be approved", UNREADABLE_ASK],
+        ["Business id", request.subjectId],
+      ];
     return [
       ["Legal name", ask.name],
       ["Trading name", ask.tradingName ?? "Same as the legal name"],
@@ -224,15 +328,7 @@ export const ONBOARDING_SPEC: PlatformKindSpec = {
       ["Contact email", ask.contactEmail],
       ["Logo", ask.logo ? `${LOGO_WORDS[ask.logo.contentType]}, ${Math.max(1, Math.round(ask.logo.size / 1024))} KB` : "None"],
       ["Database", ask.shardChosen ? `${ask.shard} (chosen)` : `${ask.shard} (the fewest businesses when asked)`],
-      ["Super Administrator", ask.admin.name],
-      ["Their email", ask.admin.email],
-      ["Their phone", ask.admin.phoneMasked],
-      [
-        "Their account",
-        ask.adminExisting
-          ? "Already has one: it becomes this business's Super Administrator, with its own name and numbers."
-          : "New: made with this name, and this phone as its way to sign in.",
-      ],
+      ...ask.people.flatMap(personFacts),
       ["Business id", request.subjectId],
     ];
   },

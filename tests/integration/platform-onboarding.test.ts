@@ -1,8 +1,10 @@
 // /platform/businesses/new through the built Worker (issue 27): a Platform Administrator asks to onboard a business,
 // another approves it under the platform's fresh check, and only then does the business exist: on the directory, on
-// the shard with the fewest businesses (or the chosen one), with its first Super Administrator, who signs in and finds
-// an empty business that works. A business's people do not find the page; Platform Support may not ask; bad input,
-// an identifier in use and a logo that is not a picture (by its bytes) are refused with nothing written.
+// the shard with the fewest businesses (or the chosen one), with its first two people, a Super Administrator and an
+// Administrator, who sign in and find an empty business that works: one asks for a merchant, the other approves it.
+// A business's people do not find the page; Platform Support may not ask; bad input (the second person missing, or
+// the first one typed twice), an identifier in use and a logo that is not a picture (by its bytes) are refused with
+// nothing written.
 import { beforeAll, describe, expect, it } from "vitest";
 import { actionDataOf, textOf } from "../support/html";
 import { EFUA, KWAME, ADJOA, makeStaff, type StaffMember } from "../support/platform";
@@ -40,6 +42,9 @@ function fields(overrides: Record<string, string> = {}): Record<string, string> 
     admin_name: "Abena Ɛsi Nkrumah",
     admin_email: `abena.${identifiers}@tamaleshea.example.com`,
     admin_phone: "024 555 0101",
+    second_name: "Kwabena Ŋmɛ Osei 🙂",
+    second_email: `kwabena.${identifiers}@tamaleshea.example.com`,
+    second_phone: "020 555 0202",
     ...overrides,
   };
 }
@@ -158,6 +163,44 @@ describe("what the form refuses", () => {
     expect(await logoCount()).toBe(0);
   });
 
+  it("requires the second person, an Administrator, by the same rules as the first (400, nothing written)", async () => {
+    const before = await requestCount();
+    const missing = await ask(EFUA.email, fields({ second_name: " ", second_email: "", second_phone: "" }));
+    expect(missing.status).toBe(400);
+    expect(errorsOf(await missing.text())).toEqual({
+      second_name: "Enter the Administrator's full name.",
+      second_email: "Enter the Administrator's email address.",
+      second_phone: "Enter the Administrator's mobile number.",
+    });
+    const wrong = await ask(EFUA.email, fields({ second_email: "kwabena@", second_phone: "12345" }));
+    expect(wrong.status).toBe(400);
+    expect(errorsOf(await wrong.text())).toEqual({
+      second_email: "Enter a valid email address, like name@company.com.",
+      second_phone: "Enter a Ghana phone number, like 024 412 3456 or 233244123456.",
+    });
+    expect(await requestCount()).toBe(before);
+  });
+
+  it("refuses the Super Administrator's email or number for the Administrator, however it is spelled, by the Administrator's fields", async () => {
+    const before = await requestCount();
+    const form = fields();
+    const answer = await ask(
+      EFUA.email,
+      // The same email in other capitals and the same number in the other spelling the phone rule reads.
+      { ...form, second_email: ` ${form.admin_email!.toUpperCase()} `, second_phone: "233 24 555 0101" },
+    );
+    expect(answer.status).toBe(400);
+    const html = await answer.text();
+    expect(errorsOf(html)).toEqual({
+      second_email: "Enter an email of the Administrator's own: this one is the Super Administrator's.",
+      second_phone: "Enter a mobile number of the Administrator's own: this one is the Super Administrator's.",
+    });
+    // Said along with the other fields' mistakes, not one round later.
+    const both = await ask(EFUA.email, { ...form, name: "", second_email: form.admin_email!, second_phone: form.admin_phone! });
+    expect(Object.keys(errorsOf(await both.text())).sort()).toEqual(["name", "second_email", "second_phone"]);
+    expect(await requestCount()).toBe(before);
+  });
+
   it("refuses an SVG and a program renamed logo.png by their content, storing nothing", async () => {
     const before = await requestCount();
     for (const logo of [
@@ -231,6 +274,19 @@ describe("asking, deciding, and the business that results", () => {
     expect(page).toContain(`${shard} (the fewest businesses when asked)`);
     expect(page).toContain("233*****0101");
     expect(page).not.toContain("233245550101");
+    // Both people, the Administrator's number masked the same way.
+    expect(page).toContain("Abena Ɛsi Nkrumah");
+    expect(page).toContain("Kwabena Ŋmɛ Osei 🙂");
+    expect(page).toContain(form.second_email);
+    expect(page).toContain("233*****0202");
+    expect(page).not.toContain("233205550202");
+    const audited = await portal()
+      .core()
+      .prepare("SELECT after_json FROM audit_log WHERE action = 'platform.request.made' AND entity_id = ?")
+      .bind(requestId)
+      .first<string>("after_json");
+    expect(audited).toContain("233*****0202");
+    expect(audited).not.toContain("233205550202");
     // Platform staff see the logo before deciding; a business's person does not.
     const logo = await portal().fetch(`/logos/${businessId}`, { headers: await signedInCookie(portal(), KWAME.email, null) });
     expect(logo.status).toBe(200);
@@ -268,10 +324,15 @@ describe("asking, deciding, and the business that results", () => {
         logo_url: `/logos/${businessId}`,
         status: "active",
       });
-      expect(
-        await count(db, "SELECT count(*) AS n FROM memberships WHERE business_id = ? AND role = 'Super Administrator' AND status = 'active'", businessId),
-      ).toBe(1);
-      expect(await count(db, "SELECT count(*) AS n FROM users WHERE email = ?", form.admin_email)).toBe(1);
+      const { results: members } = await db
+        .prepare("SELECT u.email, m.role, m.status FROM memberships m JOIN users u ON u.id = m.user_id WHERE m.business_id = ? ORDER BY m.role DESC")
+        .bind(businessId)
+        .all();
+      expect(members).toEqual([
+        { email: form.admin_email, role: "Super Administrator", status: "active" },
+        { email: form.second_email, role: "Administrator", status: "active" },
+      ]);
+      expect(await count(db, "SELECT count(*) AS n FROM users WHERE email IN (?, ?)", form.admin_email, form.second_email)).toBe(2);
     }
     const other = portal().database(shard === "SHARD_A" ? "SHARD_B" : "SHARD_A");
     expect(await count(other, "SELECT count(*) AS n FROM businesses WHERE id = ?", businessId)).toBe(0);
@@ -279,16 +340,21 @@ describe("asking, deciding, and the business that results", () => {
     expect(await count(home, "SELECT count(*) AS n FROM ledger_accounts WHERE business_id = ?", businessId)).toBe(3);
     expect(await portal().core().prepare("SELECT status FROM platform_requests WHERE id = ?").bind(requestId).first("status")).toBe("approved");
     expect(await count(portal().core(), "SELECT count(*) AS n FROM audit_log WHERE action = 'platform.request.approved' AND entity_id = ?", requestId)).toBe(1);
-    // The new person signs in with the number typed for them.
-    const phones = await portal()
-      .core()
-      .prepare("SELECT p.msisdn, p.linked_by FROM user_phones p JOIN users u ON u.id = p.user_id WHERE u.email = ?")
-      .bind(form.admin_email)
-      .all();
-    expect(phones.results).toEqual([{ msisdn: "233245550101", linked_by: "invitation" }]);
+    // Each new person signs in with the number typed for them, under the name typed for them.
+    for (const [email, name, msisdn] of [
+      [form.admin_email, "Abena Ɛsi Nkrumah", "233245550101"],
+      [form.second_email, "Kwabena Ŋmɛ Osei 🙂", "233205550202"],
+    ]) {
+      const phones = await portal()
+        .core()
+        .prepare("SELECT u.name, p.msisdn, p.linked_by FROM user_phones p JOIN users u ON u.id = p.user_id WHERE u.email = ?")
+        .bind(email)
+        .all();
+      expect(phones.results).toEqual([{ name, msisdn, linked_by: "invitation" }]);
+    }
   });
 
-  it("its Super Administrator signs in and finds an empty business that works: the dashboard, no merchants, and a merchant can be asked for", async () => {
+  it("its Super Administrator signs in and finds an empty business that works: the dashboard, no merchants, and a merchant the Administrator approves", async () => {
     const session = await mintSession(await portal().db(), portal().url, form.admin_email!, businessId);
     const cookie = { Cookie: session.cookieHeader };
     const choice = await portal().fetch("/select-business", {
@@ -320,10 +386,48 @@ describe("asking, deciding, and the business that results", () => {
       }).toString(),
     });
     expect(added.status).toBe(302);
-    expect(await count(portal().database(shard), "SELECT count(*) AS n FROM approval_requests WHERE business_id = ? AND kind = 'merchant'", businessId)).toBe(
-      1,
-    );
+    const home = portal().database(shard);
+    const asked = await home
+      .prepare("SELECT id, status FROM approval_requests WHERE business_id = ? AND kind = 'merchant'")
+      .bind(businessId)
+      .all<{ id: string; status: string }>();
+    expect(asked.results).toEqual([{ id: expect.any(String), status: "pending" }]);
+    const merchantRequest = asked.results[0]!.id;
     expect((await portal().fetch(`/logos/${businessId}`, { headers: cookie })).status).toBe(200);
+
+    // The point of the second person: the Super Administrator may not decide their own request, the Administrator may.
+    const decideMerchant = async (email: string) => {
+      const as = await signedInCookie(portal(), email, businessId);
+      return sendChecked(portal().core(), as, () =>
+        portal().fetch(`/approvals/merchant/${merchantRequest}`, {
+          method: "POST",
+          redirect: "manual",
+          headers: { ...as, Origin: portal().url, "Sec-Fetch-Site": "same-origin", "Content-Type": "application/x-www-form-urlencoded" },
+          body: new URLSearchParams({ intent: "approve" }).toString(),
+        }),
+      );
+    };
+    expect((await decideMerchant(form.admin_email!)).status).toBe(403);
+    expect(await home.prepare("SELECT status FROM approval_requests WHERE id = ?").bind(merchantRequest).first("status")).toBe("pending");
+    const approved = await decideMerchant(form.second_email!);
+    expect(approved.status, await approved.clone().text()).toBe(302);
+    expect(await home.prepare("SELECT status FROM approval_requests WHERE id = ?").bind(merchantRequest).first("status")).toBe("approved");
+    expect(await home.prepare("SELECT name, status FROM merchants WHERE business_id = ? AND code = 'MRC-0001'").bind(businessId).first()).toEqual({
+      name: "Ɛkuo Shea Butter Ltd",
+      status: "active",
+    });
+  });
+
+  it("both its people enter it, each in their role (the account menu says which)", async () => {
+    for (const [email, role] of [
+      [form.admin_email!, "Super Administrator"],
+      [form.second_email!, "Administrator"],
+    ] as const) {
+      const cookie = { Cookie: (await mintSession(await portal().db(), portal().url, email, businessId)).cookieHeader };
+      const dashboard = await portal().fetch("/", { headers: cookie });
+      expect(dashboard.status, email).toBe(200);
+      expect(await dashboard.text()).toContain(`<span class="menu__hint">${role}</span>`);
+    }
   });
 
   it("refuses the identifier of a business on the platform", async () => {
@@ -332,28 +436,90 @@ describe("asking, deciding, and the business that results", () => {
     expect(errorsOf(await answer.text()).identifier).toBe("A business on the platform already has this identifier.");
   });
 
-  it("places on the chosen database, and makes a person who already has an account its Super Administrator without a second account", async () => {
-    const yaw = await portal().core().prepare("SELECT id, name FROM users WHERE email = 'yaw.asante@example.com'").first<{ id: string; name: string }>();
-    const phonesBefore = await portal().core().prepare("SELECT msisdn FROM user_phones WHERE user_id = ? ORDER BY msisdn").bind(yaw!.id).all();
+  it("places on the chosen database, and makes people who already have accounts its Super Administrator and Administrator without second accounts", async () => {
+    const existing = [
+      { email: "yaw.asante@example.com", typed: "Yaw.Asante@example.com", phone: "0245550199", msisdn: "233245550199", role: "Super Administrator" },
+      { email: "ama.mensah@example.com", typed: "AMA.Mensah@example.com", phone: "0205550198", msisdn: "233205550198", role: "Administrator" },
+    ];
+    const before = await Promise.all(
+      existing.map(async ({ email }) => {
+        const person = await portal().core().prepare("SELECT id, name FROM users WHERE email = ?").bind(email).first<{ id: string; name: string }>();
+        const phones = await portal().core().prepare("SELECT msisdn FROM user_phones WHERE user_id = ? ORDER BY msisdn").bind(person!.id).all();
+        return { ...person!, phones: phones.results };
+      }),
+    );
     const chosen = shard === "SHARD_A" ? "SHARD_B" : "SHARD_A";
     const second = await asked(
-      fields({ shard: chosen, admin_email: "Yaw.Asante@example.com", admin_name: "Someone Else", admin_phone: "0245550199", trading_name: "" }),
+      fields({
+        shard: chosen,
+        admin_email: existing[0]!.typed,
+        admin_name: "Someone Else",
+        admin_phone: existing[0]!.phone,
+        second_email: existing[1]!.typed,
+        second_name: "Someone Else Too",
+        second_phone: existing[1]!.phone,
+        trading_name: "",
+      }),
     );
     expect((await decide(KWAME.email, second.requestId)).status).toBe(302);
     expect(await portal().core().prepare("SELECT shard FROM business_shards WHERE business_id = ?").bind(second.businessId).first("shard")).toBe(chosen);
     await portal().refreshPlaces();
     for (const db of [portal().core(), portal().database(chosen)]) {
-      expect(await db.prepare("SELECT user_id FROM memberships WHERE business_id = ?").bind(second.businessId).first("user_id")).toBe(yaw!.id);
+      expect(
+        (await db.prepare("SELECT user_id, role FROM memberships WHERE business_id = ? ORDER BY role DESC").bind(second.businessId).all()).results,
+      ).toEqual(existing.map(({ role }, i) => ({ user_id: before[i]!.id, role })));
       expect(await db.prepare("SELECT trading_name FROM businesses WHERE id = ?").bind(second.businessId).first("trading_name")).toBeNull();
     }
-    expect(await count(portal().core(), "SELECT count(*) AS n FROM users WHERE email = 'yaw.asante@example.com'")).toBe(1);
-    // Their own name and numbers (decision 029): the typed phone is the business's contact number for them only.
-    expect(await portal().core().prepare("SELECT name FROM users WHERE id = ?").bind(yaw!.id).first("name")).toBe(yaw!.name);
-    expect((await portal().core().prepare("SELECT msisdn FROM user_phones WHERE user_id = ? ORDER BY msisdn").bind(yaw!.id).all()).results).toEqual(
-      phonesBefore.results,
-    );
-    expect(
-      await portal().database(chosen).prepare("SELECT contact_phone FROM memberships WHERE business_id = ?").bind(second.businessId).first("contact_phone"),
-    ).toBe("233245550199");
+    for (const [i, person] of existing.entries()) {
+      const { id, name, phones } = before[i]!;
+      expect(await count(portal().core(), "SELECT count(*) AS n FROM users WHERE email = ?", person.email)).toBe(1);
+      // Their own name and numbers (decision 029), on the core and on the business's database: the typed phone is the
+      // business's contact number for them only.
+      for (const db of [portal().core(), portal().database(chosen)])
+        expect(await db.prepare("SELECT name FROM users WHERE id = ?").bind(id).first("name")).toBe(name);
+      expect((await portal().core().prepare("SELECT msisdn FROM user_phones WHERE user_id = ? ORDER BY msisdn").bind(id).all()).results).toEqual(phones);
+      expect(
+        await portal()
+          .database(chosen)
+          .prepare("SELECT contact_phone FROM memberships WHERE business_id = ? AND user_id = ?")
+          .bind(second.businessId, id)
+          .first("contact_phone"),
+      ).toBe(person.msisdn);
+    }
+  });
+
+  it("refuses to apply a request kept before a business started with two people, and says to reject it", async () => {
+    // A request of the earlier shape (one `admin`, no `people`), as a database that ran the earlier code may hold.
+    const businessId = `bus_${crypto.randomUUID()}`;
+    const requestId = `preq_${crypto.randomUUID()}`;
+    const efua = await portal().core().prepare("SELECT id FROM users WHERE email = ?").bind(EFUA.email).first<string>("id");
+    const old = {
+      name: "Old Shape Ltd",
+      tradingName: null,
+      identifier: newIdentifier(),
+      sector: "Retail",
+      town: "Tamale",
+      region: "Northern",
+      contactNumber: "233372022345",
+      contactEmail: "hello@oldshape.example.com",
+      shard: "SHARD_A",
+      shardChosen: true,
+      adminUserId: "usr_old_shape",
+      adminExisting: false,
+      admin: { name: "Abena Ɛsi Nkrumah", email: "old.shape@example.com", phone: "233245550101", phoneMasked: "233*****0101" },
+      logo: null,
+    };
+    await portal()
+      .core()
+      .prepare("INSERT INTO platform_requests (id, kind, subject_id, after_json, maker_id, made_at) VALUES (?, 'onboard_business', ?, ?, ?, ?)")
+      .bind(requestId, businessId, JSON.stringify(old), efua, new Date().toISOString())
+      .run();
+    const page = textOf(await (await portal().fetch(`/platform/requests/${requestId}`, { headers: await signedInCookie(portal(), KWAME.email, null) })).text());
+    expect(page).toContain("asked before a business started with two administrators");
+    const answer = await decide(KWAME.email, requestId);
+    expect(answer.status).toBe(400);
+    expect(textOf(await answer.text())).toContain("reject it and ask again with both people");
+    expect(await count(portal().core(), "SELECT count(*) AS n FROM business_shards WHERE business_id = ?", businessId)).toBe(0);
+    expect(await portal().core().prepare("SELECT status FROM platform_requests WHERE id = ?").bind(requestId).first("status")).toBe("pending");
   });
 });

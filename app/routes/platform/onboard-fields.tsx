@@ -1,8 +1,9 @@
 // The sections of the onboarding form (/platform/businesses/new): the business, its logo and database, and its first
-// Super Administrator. Each error sits under its field (app/components/form.tsx).
+// two people, a Super Administrator and an Administrator. Each error sits under its field (app/components/form.tsx).
 import { describedBy, Field, TextField, type FieldValues } from "#app/components/form";
 import { RegionSelect } from "#app/components/region-select";
-import { FEWEST } from "#app/lib/onboarding-form";
+import { FEWEST, PERSON_PREFIXES } from "#app/lib/onboarding-form";
+import type { FoundingRole } from "#server/operators/onboarding";
 import { PHONE_MAX_LENGTH } from "#app/lib/phone";
 
 type Errors = Record<string, string>;
@@ -70,24 +71,29 @@ export function PlacementFields({ values, errors, shards }: { values: FieldValue
   );
 }
 
-export function AdministratorFields({ values, errors }: { values: FieldValues; errors: Errors }) {
+/**
+ * One of the business's first two people, the same three fields for both (app/lib/onboarding-form.ts gives them the
+ * same rules); only the names' prefix and the role in the hints differ.
+ */
+export function PersonFields({ roleName: role, values, errors }: { roleName: FoundingRole; values: FieldValues; errors: Errors }) {
   const common = { values, errors, prefix: PREFIX };
+  const field = PERSON_PREFIXES[role];
   return (
     <div className="form-grid">
-      <TextField {...common} name="admin_name" label="Full name" maxLength={100} autoComplete="off" />
+      <TextField {...common} name={`${field}_name`} label="Full name" maxLength={100} autoComplete="off" />
       <TextField
         {...common}
-        name="admin_email"
+        name={`${field}_email`}
         label="Email"
         type="email"
         inputMode="email"
-        hint="They sign in with it. If it already has an account, that person becomes the Super Administrator."
+        hint={`They sign in with it. If it already has an account, that person becomes the ${role}.`}
         maxLength={254}
         autoComplete="off"
       />
       <TextField
         {...common}
-        name="admin_phone"
+        name={`${field}_phone`}
         label="Mobile number"
         type="tel"
         inputMode="tel"

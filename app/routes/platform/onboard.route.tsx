@@ -15,7 +15,7 @@ import { fieldErrors, formFields, typedValues } from "#app/lib/merchant-forms";
 import { businessIdentifierField } from "#app/lib/fields";
 import { ONBOARDING_FIELDS, OnboardingForm } from "#app/lib/onboarding-form";
 import type { PageHandle } from "#app/lib/page";
-import { AdministratorFields, BusinessFields, PlacementFields } from "./onboard-fields";
+import { BusinessFields, PersonFields, PlacementFields } from "./onboard-fields";
 
 export const meta: MetaFunction = () => [{ title: "Onboard a Business" }];
 export const handle: PageHandle = { layout: "platform" };
@@ -87,8 +87,8 @@ export default function OnboardBusiness() {
       <header className="page__header">
         <h1>Onboard a business</h1>
         <p className="page__lead">
-          The request is sent for approval: another Platform Administrator must approve it before the business exists. Its Super Administrator can then sign in
-          and add its merchants and people.
+          The request is sent for approval: another Platform Administrator must approve it before the business exists. Its Super Administrator and Administrator
+          can then sign in and add its merchants and people.
         </p>
       </header>
       <Form method="post" encType="multipart/form-data" className="form" noValidate key={JSON.stringify(values)}>
@@ -105,10 +105,22 @@ export default function OnboardBusiness() {
           <h2 id="placement-title">Logo and database</h2>
           <PlacementFields values={values} errors={errors} shards={shards} />
         </section>
-        <section className="card" aria-labelledby="admin-title">
-          <h2 id="admin-title">Super Administrator</h2>
-          <p className="card__lead">The business&apos;s first administrator. They sign in through the usual channels and invite the rest of its people.</p>
-          <AdministratorFields values={values} errors={errors} />
+        <section className="card" aria-labelledby="people-title">
+          <h2 id="people-title">Its first two people</h2>
+          <p className="card__lead">
+            Every change a business makes is approved by a second person, never by the one who asked: it starts with two who can decide. They sign in through
+            the usual channels and invite the rest of its people.
+          </p>
+          {/* Each person's fields are a group named by its heading: both have a "Full name", an "Email" and a "Mobile number". */}
+          <div className="subcard" role="group" aria-labelledby="admin-title">
+            <h3 id="admin-title">Super Administrator</h3>
+            <PersonFields roleName="Super Administrator" values={values} errors={errors} />
+          </div>
+          <div className="subcard" role="group" aria-labelledby="second-title">
+            <h3 id="second-title">Administrator</h3>
+            <p className="card__lead">Approves what the Super Administrator asks for, and the other way round: a different email and mobile number.</p>
+            <PersonFields roleName="Administrator" values={values} errors={errors} />
+          </div>
         </section>
         <SendButtons busy={busy} cancelTo="/platform" />
       </Form>
