@@ -27,9 +27,13 @@ const SECOND_ADMIN = { name: "Ŋmɛ Adjei Wumbei", email: "wumbei@tamaleshea.exa
 /** `npm run platform:admin` on the portal's own state folder, as a deployer runs it; its exit code and output. */
 function platformAdmin(portal: Portal, person: { email: string; phone: string; name: string }): Promise<{ code: number | null; out: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn("npx", ["tsx", "scripts/platform-admin.ts", "--email", person.email, "--phone", person.phone, "--name", person.name, "--persist-to", portal.stateDir], {
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const child = spawn(
+      "npx",
+      ["tsx", "scripts/platform-admin.ts", "--email", person.email, "--phone", person.phone, "--name", person.name, "--persist-to", portal.stateDir],
+      {
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
     let out = "";
     child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
     child.stderr.on("data", (chunk: Buffer) => (out += chunk.toString()));
@@ -90,11 +94,11 @@ test("Efua onboards a cooperative, which exists only once a second administrator
   await efua.getByLabel("Region").selectOption("Northern");
   await efua.getByLabel("Contact number").fill("037 202 2345");
   await efua.getByLabel("Contact email").fill("office@tamaleshea.example.com");
-  const first = efua.getByRole("region", { name: "Super Administrator" });
+  const first = efua.getByRole("group", { name: "Super Administrator" });
   await first.getByLabel("Full name").fill(SUPER_ADMIN.name);
   await first.getByLabel("Email").fill(SUPER_ADMIN.email);
   await first.getByLabel("Mobile number").fill(SUPER_ADMIN.phone);
-  const second = efua.getByRole("region", { name: "Administrator", exact: true });
+  const second = efua.getByRole("group", { name: "Administrator", exact: true });
   await second.getByLabel("Full name").fill(SECOND_ADMIN.name);
   await second.getByLabel("Email").fill(SECOND_ADMIN.email);
   await second.getByLabel("Mobile number").fill(SECOND_ADMIN.phone);
@@ -156,7 +160,10 @@ test("its Super Administrator finds an empty business, asks for a merchant and a
   };
   await approve("merchant");
   await abdul.goto("/merchants");
-  await abdul.getByRole("link", { name: /Ɛkuo Shea Butter/ }).first().click();
+  await abdul
+    .getByRole("link", { name: /Ɛkuo Shea Butter/ })
+    .first()
+    .click();
   await expect(abdul.getByRole("heading", { level: 1, name: /Ɛkuo Shea Butter/ })).toBeVisible();
 
   await abdul.getByRole("link", { name: "Add point of sale" }).click();
@@ -220,7 +227,11 @@ test("the switch's key pushes payments a business's people see; suspension stops
     const during = momoPayment(parties[0]!, { amount: 5_555 });
     expect((await push(during)).status()).toBe(202);
     await expect
-      .poll(async () => (await portal.businessDb(ACCRA).prepare("SELECT count(*) AS n FROM transactions WHERE reference = ?").bind(during.reference).first<{ n: number }>())?.n)
+      .poll(
+        async () =>
+          (await portal.businessDb(ACCRA).prepare("SELECT count(*) AS n FROM transactions WHERE reference = ?").bind(during.reference).first<{ n: number }>())
+            ?.n,
+      )
       .toBe(1);
 
     // Platform Support reads the next request and is told who decides it.
@@ -242,10 +253,12 @@ test("the switch's key pushes payments a business's people see; suspension stops
     await expect(back.getByRole("heading", { level: 1, name: "Dashboard" })).toBeVisible();
   } finally {
     // Other files of this worker share the portal: Accra is active again whatever happened above.
-    await portal.core().batch([
-      portal.core().prepare("UPDATE business_shards SET lifecycle = 'active' WHERE business_id = ?").bind(ACCRA),
-      portal.core().prepare("UPDATE businesses SET status = 'active' WHERE id = ?").bind(ACCRA),
-    ]);
+    await portal
+      .core()
+      .batch([
+        portal.core().prepare("UPDATE business_shards SET lifecycle = 'active' WHERE business_id = ?").bind(ACCRA),
+        portal.core().prepare("UPDATE businesses SET status = 'active' WHERE id = ?").bind(ACCRA),
+      ]);
     await portal.businessDb(ACCRA).prepare("UPDATE businesses SET status = 'active' WHERE id = ?").bind(ACCRA).run();
   }
 });
