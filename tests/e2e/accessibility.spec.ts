@@ -12,6 +12,8 @@ import type { Portal } from "../support/portal";
 import { topUp } from "../support/ledger";
 import { api, makeKey } from "../support/partner-api";
 import { ABENA_KUMASI, ACCRA, KOFI_KUMASI, KUMASI, META } from "../support/tenants";
+import { ADJOA, EFUA, KWAME, makeStaff } from "../support/platform";
+import { insertPlatformRequest } from "#server/operators/requests.db";
 import { expect, hydrated, test, type SignedInAs } from "./fixtures";
 
 const AXE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
@@ -189,6 +191,65 @@ for (const width of [1280, 390]) {
       });
     }
   });
+}
+
+/** Each of the platform's screens (decision 039), with a request waiting so its page and the queue have a row. */
+async function platformScreens(portal: Portal): Promise<string[]> {
+  const maker = await makeStaff(portal.core(), KWAME);
+  const { id } = await insertPlatformRequest(
+    portal.core(),
+    { userId: maker, meta: META },
+    {
+      id: `preq_a11y_${Date.now()}`,
+      kind: "suspend_business",
+      subjectId: ACCRA,
+      after: { businessName: "Accra Mobile Pay", reason: "Ɔkyeame's papers 🍍", from: "active" },
+    },
+    new Date().toISOString(),
+  );
+  return [
+    "/platform",
+    "/platform?q=kumasi",
+    `/platform/businesses/${KUMASI}`,
+    `/platform/businesses/${ACCRA}/lifecycle`,
+    "/platform/businesses/new",
+    "/platform/requests",
+    "/platform/requests?view=decided",
+    `/platform/requests/${id}`,
+    "/platform/jobs",
+    "/platform/queues",
+    "/platform/shards",
+    "/platform/keys",
+  ];
+}
+
+let platform: Promise<string[]> | null = null;
+
+for (const width of [1280, 390]) {
+  for (const member of [EFUA, ADJOA]) {
+    test.describe(`the platform's screens at ${width} px as ${member.role}`, () => {
+      test.use({ viewport: { width, height: width < 500 ? 844 : 800 }, signedInAs: { email: member.email, businessId: null } });
+      test.beforeAll(async ({ portal }) => {
+        await makeStaff(portal.core(), member);
+      });
+
+      test("have no axe violation", async ({ page, portal }) => {
+        test.setTimeout(120_000);
+        platform ??= platformScreens(portal);
+        const found: string[] = [];
+        // Staff without a business land on the platform.
+        await page.goto("/platform");
+        await hydrated(page);
+        await page.evaluate(AXE);
+        // Support has no keys page (403): the page that says so is checked too.
+        for (const path of await platform) {
+          await navigate(page, path);
+          for (const v of await violations(page)) found.push(`${path}: ${v.rule} (${v.impact}) at ${v.targets.join(", ")}`);
+        }
+        expect(found).toEqual([]);
+      });
+    });
+  }
 }
 
 test.describe("signed out", () => {

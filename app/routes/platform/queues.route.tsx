@@ -70,8 +70,9 @@ function ReplayButton({ queue, label, waiting, count, limit }: { queue: QueueNam
   return (
     <Form method="post" className="form">
       <input type="hidden" name="intent" value="replay" />
-      <button type="submit" name="queue" value={queue} className="button" aria-label={`Ask to replay ${label.toLowerCase()}`}>
+      <button type="submit" name="queue" value={queue} className="button">
         {`Ask to replay (the oldest ${limit})`}
+        <span className="visually-hidden">: {label.toLowerCase()}</span>
       </button>
     </Form>
   );
