@@ -1,17 +1,23 @@
-// Approve, or Reject with a reason: the two forms of a checker's decision on one request, for a business's request
-// page and the platform's (decision 039). Each posts its `intent` to the page's own action.
+// A checker's decision on one request, for a business's request pages (changes, transfers, refunds) and the
+// platform's (decision 039): Approve, or Reject with a reason, each posting its `intent` to the page's own action; and,
+// once decided, who decided, when and why.
 import { Form } from "@remix-run/react";
+import { formatDate } from "../lib/format";
+import type { StatusOf } from "../lib/statuses";
 import { describedBy, Field } from "./form";
+import { StatusPill } from "./status-pill";
 
 export function DecisionForms({
   approveNote,
+  approveLabel = "Approve",
   makerName,
   reasonError,
   reasonDefault,
   busy,
 }: {
   /** What approving does, said before the button. */
-  approveNote: string;
+  approveNote?: string;
+  approveLabel?: string;
   makerName: string;
   reasonError: string | undefined;
   reasonDefault: string;
@@ -20,10 +26,10 @@ export function DecisionForms({
   return (
     <div className="decision">
       <Form method="post" className="decision__approve">
-        <p>{approveNote}</p>
+        {approveNote ? <p>{approveNote}</p> : null}
         <input type="hidden" name="intent" value="approve" />
         <button type="submit" className="button button--primary" disabled={busy}>
-          Approve
+          {approveLabel}
         </button>
       </Form>
       <Form method="post" className="decision__reject" noValidate>
@@ -36,5 +42,43 @@ export function DecisionForms({
         </button>
       </Form>
     </div>
+  );
+}
+
+/** A decided request: the decision, who made it and when, and the reason of a rejection. */
+export function DecisionRecord({
+  status,
+  checkerName,
+  decidedAt,
+  reason,
+}: {
+  status: StatusOf<"approval">;
+  checkerName: string | null;
+  decidedAt: string | null;
+  reason: string | null;
+}) {
+  return (
+    <dl className="details" data-testid="decision">
+      <div className="details__row">
+        <dt>Decision</dt>
+        <dd>
+          <StatusPill entity="approval" status={status} />
+        </dd>
+      </div>
+      <div className="details__row">
+        <dt>Decided by</dt>
+        <dd>{checkerName ?? "N/A"}</dd>
+      </div>
+      <div className="details__row">
+        <dt>Decided at</dt>
+        <dd>{formatDate(decidedAt, "stamp")}</dd>
+      </div>
+      {status === "rejected" ? (
+        <div className="details__row details__row--wide">
+          <dt>Reason</dt>
+          <dd>{reason}</dd>
+        </div>
+      ) : null}
+    </dl>
   );
 }

@@ -129,6 +129,7 @@ export default function MoneyRequest() {
         pending={shown.request.status === "pending"}
         ownRequest={shown.ownRequest}
         noun={shown.kind}
+        maker={shown.request.maker}
         approveLabel={page.approveLabel}
         answer={answer}
         busy={busy}

@@ -1,13 +1,12 @@
 // What the two money requests (a transfer, a refund) share on their approval page (app/routes/approvals/money-request.route.tsx):
 // who asked and decided, whether this person may decide, the approve-or-reject schema, and the Decide card. What each
 // moves is its kind's section (transfer-request.tsx, refund-request.tsx).
-import { Form } from "@remix-run/react";
 import * as v from "valibot";
 import { checkOf, FreshCheck } from "#app/components/fresh-check";
 import type { ApprovalRequest } from "#server/approvals/change-kinds";
 import type { Tenant } from "#server/tenancy/tenant";
 import { can } from "#server/permissions";
-import { describedBy, Field } from "#app/components/form";
+import { DecisionForms } from "#app/components/decision-forms";
 import { formatDate } from "#app/lib/format";
 
 /** Approve, or reject with a reason of at least three characters. */
@@ -62,6 +61,7 @@ export function DecideCard({
   pending,
   ownRequest,
   noun,
+  maker,
   approveLabel,
   answer,
   busy,
@@ -70,6 +70,8 @@ export function DecideCard({
   pending: boolean;
   ownRequest: boolean;
   noun: string;
+  /** Who asked: they read the reason of a rejection. */
+  maker: string;
   approveLabel: string;
   /** The action's answer: a refusal by the reason, or a fresh check to make. */
   answer: unknown;
@@ -88,23 +90,7 @@ export function DecideCard({
     <section className="card" aria-labelledby="decide-heading">
       <h2 id="decide-heading">Decide</h2>
       <FreshCheck check={checkOf(answer)} />
-      <div className="decision">
-        <Form method="post" className="decision__approve">
-          <input type="hidden" name="intent" value="approve" />
-          <button type="submit" className="button button--primary" disabled={busy}>
-            {approveLabel}
-          </button>
-        </Form>
-        <Form method="post" className="decision__reject">
-          <input type="hidden" name="intent" value="reject" />
-          <Field id="reason" label="Reason for rejecting" error={reasonError}>
-            <input id="reason" name="reason" maxLength={500} {...describedBy("reason", reasonError)} />
-          </Field>
-          <button type="submit" className="button button--danger" disabled={busy}>
-            Reject
-          </button>
-        </Form>
-      </div>
+      <DecisionForms approveLabel={approveLabel} makerName={maker} reasonError={reasonError} reasonDefault="" busy={busy} />
     </section>
   );
 }

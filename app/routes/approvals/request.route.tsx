@@ -13,11 +13,10 @@ import type { Tenant } from "#server/tenancy/tenant";
 import { redirectWithFlash } from "#server/platform/flash";
 import { pageNotFound, refuse, routeNotFound } from "#server/platform/http";
 import { can } from "#server/permissions";
-import { DecisionForms } from "#app/components/decision-forms";
+import { DecisionForms, DecisionRecord } from "#app/components/decision-forms";
 import { DecisionForm } from "#app/lib/decision";
 import { ACTION_NAMES, KIND_BY_SLUG, columnLabel, displayValue, kindName } from "#app/lib/approvals";
 import { statusClass, statusLabel } from "#app/lib/statuses";
-import { StatusPill } from "#app/components/status-pill";
 import { formatDate } from "#app/lib/format";
 import { maskPhone } from "#app/lib/phone";
 import { isConnectionLost } from "#app/components/submission";
@@ -162,30 +161,7 @@ function Decision({ request }: { request: ReturnType<typeof useLoaderData<typeof
       </p>
     );
   }
-  return (
-    <dl className="details" data-testid="decision">
-      <div className="details__row">
-        <dt>Decision</dt>
-        <dd>
-          <StatusPill entity="approval" status={request.status} />
-        </dd>
-      </div>
-      <div className="details__row">
-        <dt>Decided by</dt>
-        <dd>{request.checkerName ?? "N/A"}</dd>
-      </div>
-      <div className="details__row">
-        <dt>Decided at</dt>
-        <dd>{formatDate(request.decidedAt, "stamp")}</dd>
-      </div>
-      {request.status === "rejected" ? (
-        <div className="details__row details__row--wide">
-          <dt>Reason</dt>
-          <dd>{request.reason}</dd>
-        </div>
-      ) : null}
-    </dl>
-  );
+  return <DecisionRecord status={request.status} checkerName={request.checkerName} decidedAt={request.decidedAt} reason={request.reason} />;
 }
 
 export default function ApprovalRequestPage() {

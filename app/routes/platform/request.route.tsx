@@ -13,7 +13,7 @@ import { decidePlatform, findPlatformRequest } from "#server/operators/requests"
 import { redirectWithFlash } from "#server/platform/flash";
 import { pageNotFound, refuse } from "#server/platform/http";
 import { NotFoundError } from "#server/tenancy/tenant";
-import { DecisionForms } from "#app/components/decision-forms";
+import { DecisionForms, DecisionRecord } from "#app/components/decision-forms";
 import { checkOf, FreshCheck } from "#app/components/fresh-check";
 import { StatusPill } from "#app/components/status-pill";
 import { isConnectionLost } from "#app/components/submission";
@@ -125,24 +125,7 @@ export default function PlatformRequestPage() {
       <FreshCheck check={checkOf(answer)} />
       <section className="card" aria-labelledby="decision-title">
         <h2 id="decision-title">Decision</h2>
-        {pending ? null : (
-          <dl className="details" data-testid="decision">
-            <div className="details__row">
-              <dt>Decided by</dt>
-              <dd>{request.checkerName ?? "N/A"}</dd>
-            </div>
-            <div className="details__row">
-              <dt>Decided at</dt>
-              <dd>{formatDate(request.decidedAt, "stamp")}</dd>
-            </div>
-            {request.status === "rejected" ? (
-              <div className="details__row details__row--wide">
-                <dt>Reason</dt>
-                <dd>{request.reason}</dd>
-              </div>
-            ) : null}
-          </dl>
-        )}
+        {pending ? null : <DecisionRecord status={request.status} checkerName={request.checkerName} decidedAt={request.decidedAt} reason={request.reason} />}
         {pending && own ? (
           <p className="notice notice--info notice__message" data-testid="own-request">
             You made this request, so another Platform Administrator must approve or reject it.
