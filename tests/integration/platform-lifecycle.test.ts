@@ -76,6 +76,11 @@ describe("suspending Accra Mobile Pay", () => {
     expect(await standing(ACCRA)).toEqual({ lifecycle: "active", status: "active" });
     expect((await get("/", amaInAccra)).status).toBe(200);
     expect(await ask(ACCRA, "suspend", "again", kwame)).toBe(requestId);
+    // The page offers the waiting request, not a second one.
+    const page = textOf(await (await get(`/platform/businesses/${ACCRA}/lifecycle`, efua)).text());
+    expect(page).toMatch(/Suspend Accra Mobile Pay ?: waits for a decision\./);
+    expect(page).not.toContain("Ask to suspend");
+    expect(page).toContain("Ask to close");
     expect(await core().prepare("SELECT count(*) AS n FROM platform_requests WHERE status = 'pending'").first<{ n: number }>()).toEqual({ n: 1 });
   });
 

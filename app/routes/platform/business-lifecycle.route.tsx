@@ -44,7 +44,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const business = await businessOf(request, deps.db, params.businessId);
   const waiting = (await waitingFor(deps.db, business.id)).flatMap((r) => {
     const spec = PLATFORM_SPECS[r.kind];
-    return spec ? [{ id: r.id, title: spec.title(r) }] : [];
+    return spec ? [{ id: r.id, kind: r.kind, title: spec.title(r) }] : [];
   });
   return {
     business: { id: business.id, name: business.tradingName ?? business.name, lifecycle: business.lifecycle },
@@ -108,6 +108,8 @@ export default function BusinessStanding() {
   const answer = useActionData<typeof action>();
   const error = answer && "errors" in answer ? answer.errors.reason : undefined;
   const busy = useNavigation().state !== "idle";
+  // A change already waiting is decided on its request, not asked again.
+  const choices = CHOICES[business.lifecycle].filter((choice) => !waiting.some((request) => request.kind === KIND_BY_INTENT[choice.intent]));
   return (
     <div className="page">
       <header className="page__header">
@@ -132,7 +134,7 @@ export default function BusinessStanding() {
           </ul>
         ) : null}
       </section>
-      {mayAsk ? (
+      {mayAsk && choices.length > 0 ? (
         <section className="card" aria-labelledby="change-title">
           <h2 id="change-title">Ask for a change</h2>
           <p className="card__lead">Another Platform Administrator approves or rejects it; the business's administrators are told by text message.</p>
@@ -149,7 +151,7 @@ export default function BusinessStanding() {
               />
             </Field>
             <div className="form__actions">
-              {CHOICES[business.lifecycle].map((choice) => (
+              {choices.map((choice) => (
                 <button key={choice.intent} type="submit" name="intent" value={choice.intent} className={`button ${choice.tone}`} disabled={busy}>
                   {choice.label}
                 </button>
