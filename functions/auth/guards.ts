@@ -6,6 +6,7 @@
 // cookie's (session.ts), which outlives it.
 import { redirect } from "@remix-run/cloudflare";
 import { membershipRoleStatement } from "../team/memberships.db";
+import { platformStaffMember } from "../operators/staff.db";
 import { sessionRowStatement, touchSessionStatement, type SessionRow } from "./sign-in-sessions.db";
 import type { Role } from "../permissions";
 import type { Tenant } from "../tenancy/tenant";
@@ -206,5 +207,8 @@ async function enterBusiness(request: Request, deps: AuthDeps): Promise<{ sessio
  */
 export async function redirectSignedIn(request: Request, deps: AuthDeps): Promise<void> {
   const check = await checkSession(request, deps);
-  if (check.ok && check.session.stage === "business_chosen" && isValidSession(check.session, deps.now())) throw redirect("/");
+  if (!check.ok || !isValidSession(check.session, deps.now())) return;
+  if (check.session.stage === "business_chosen") throw redirect("/");
+  // Platform staff are fully signed in without a business (decision 039): back to the platform, not a second sign-in.
+  if (check.session.stage === "verified" && (await platformStaffMember(deps.db, check.session.sub))) throw redirect("/platform");
 }

@@ -60,6 +60,16 @@ describe("who reaches /platform", () => {
 });
 
 describe("choosing where to work", () => {
+  it("sends signed-in staff who open a sign-in page back to the platform, not through sign-in again", async () => {
+    const cookie = await signedInCookie(portal(), EFUA.email, null);
+    for (const path of ["/login", "/login-option"]) {
+      const answer = await get(path, cookie);
+      expect([answer.status, answer.headers.get("Location")], path).toEqual([302, "/platform"]);
+    }
+    // A business's person part-way through sign-in (no business chosen) still sees the page.
+    expect((await get("/login-option", await signedInCookie(portal(), KOFI, null))).status).toBe(200);
+  });
+
   it("sends staff with no business of their own from the business choice to the platform", async () => {
     const answer = await get("/select-business", await signedInCookie(portal(), EFUA.email, null));
     expect(answer.status).toBe(302);
