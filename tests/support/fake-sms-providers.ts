@@ -82,7 +82,7 @@ function arkesel(request: IncomingMessage, text: string, mode: FakeMode, problem
   const message = expectText(problems, "message", body.message);
   const recipients = Array.isArray(body.recipients) ? (body.recipients as unknown[]) : [];
   if (recipients.length !== 1 || !recipients.every((r) => typeof r === "string" && /^233\d{9}$/.test(r))) problems.push("recipients must be [233XXXXXXXXX]");
-  const to = (typeof recipients[0] === "string" ? recipients[0] : "");
+  const to = typeof recipients[0] === "string" ? recipients[0] : "";
   if (mode === "auth") return { status: 401, body: { status: "error", message: "Unauthenticated" } }; // assumed
   if (mode === "balance") return { status: 422, body: { status: "error", message: "Insufficient balance" } }; // assumed
   if (mode === "sender") return { status: 422, body: { status: "error", message: "Invalid Sender ID" } }; // assumed
@@ -129,7 +129,7 @@ function mnotify(request: IncomingMessage, text: string, mode: FakeMode, problem
   if (mode === "balance") return { status: 200, body: { status: "error", code: "1003", message: "Insufficient balance" } }; // assumed
   if (mode === "sender") return { status: 200, body: { status: "error", code: "1005", message: "Sender ID is not registered" } }; // assumed
   if (mode === "number") return { status: 200, body: { status: "error", code: "1004", message: "Invalid recipient number" } }; // assumed
-  received.push({ provider: "mnotify", to: (typeof recipients[0] === "string" ? recipients[0] : ""), body: message, sender });
+  received.push({ provider: "mnotify", to: typeof recipients[0] === "string" ? recipients[0] : "", body: message, sender });
   return {
     status: 200,
     body: {
