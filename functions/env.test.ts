@@ -205,6 +205,8 @@ describe("configOf(env).auth (sign-in)", () => {
       otpSecret: `otp:${DEV_SESSION_SECRET}`,
       smsGatewayUrl: null,
       smsGatewayToken: null,
+      smsProviderName: null,
+      smsProvider: null,
       relyingParty: { fromRequest: true, name: "Partners Portal" },
       platformDecisionsNeedPasskey: false,
     });
@@ -339,6 +341,8 @@ describe("configOf(env).oidc (OpenID Connect sign-in)", () => {
       "sessionSecretPrevious",
       "smsGatewayToken",
       "smsGatewayUrl",
+      "smsProvider",
+      "smsProviderName",
     ]);
   });
 
@@ -401,5 +405,58 @@ describe("the Worker's Env type", () => {
     expectTypeOf<Env["DB"]>().toEqualTypeOf<D1Database>();
     // @ts-expect-error: a name the parse does not read is no setting
     expectTypeOf<Env["SESION_SECRET"]>();
+  });
+});
+
+describe("configOf(env).auth: SMS providers (decision 040)", () => {
+  const SID = `AC${"0123456789abcdef".repeat(2)}`;
+  const SETS: Record<string, Record<string, string>> = {
+    arkesel: { SMS_PROVIDER: "arkesel", ARKESEL_API_KEY: "ark-key", SMS_SENDER_ID: "Partners" },
+    hubtel: { SMS_PROVIDER: "hubtel", HUBTEL_CLIENT_ID: "id", HUBTEL_CLIENT_SECRET: "secret", SMS_SENDER_ID: "Partners" },
+    mnotify: { SMS_PROVIDER: "mnotify", MNOTIFY_API_KEY: "mn-key", SMS_SENDER_ID: "Partners" },
+    africastalking: { SMS_PROVIDER: "africastalking", AT_USERNAME: "portal", AT_API_KEY: "at-key" },
+    twilio: { SMS_PROVIDER: "twilio", TWILIO_ACCOUNT_SID: SID, TWILIO_AUTH_TOKEN: "token", TWILIO_FROM: "+15005550006" },
+  };
+
+  it("unset: today's choice (no provider settings)", () => {
+    expect(configOf({}).auth).toMatchObject({ smsProviderName: null, smsProvider: null });
+    expect(configOf({ SMS_PROVIDER: "", ARKESEL_API_KEY: "ignored" }).auth.smsProvider).toBeNull();
+  });
+
+  it.each(Object.entries(SETS))("%s: its settings, for its adapter", (name, env) => {
+    expect(configOf(env).auth.smsProviderName).toBe(name);
+    expect(configOf(env).auth.smsProvider).toMatchObject({ name, baseUrl: null });
+  });
+
+  it("the fakes' base URL outside production only; outbox explicitly, never in production", () => {
+    expect(configOf({ ...SETS.arkesel, SMS_PROVIDER_BASE_URL: "http://127.0.0.1:9/" }).auth.smsProvider).toMatchObject({ baseUrl: "http://127.0.0.1:9" });
+    expect(configOf({ SMS_PROVIDER: "outbox" }).auth).toMatchObject({ smsProviderName: "outbox", smsProvider: null });
+  });
+
+  it.each([
+    [{ SMS_PROVIDER: "nexmo" }, /SMS_PROVIDER: SMS_PROVIDER must be one of generic, outbox, arkesel, hubtel, mnotify, africastalking, twilio/],
+    [{ SMS_PROVIDER: "arkesel", SMS_SENDER_ID: "Partners" }, /ARKESEL_API_KEY is required when SMS_PROVIDER is arkesel/],
+    [{ SMS_PROVIDER: "arkesel", ARKESEL_API_KEY: "k" }, /SMS_SENDER_ID is required when SMS_PROVIDER is arkesel/],
+    [{ ...SETS.arkesel, ARKESEL_API_KEY: "key with space" }, /ARKESEL_API_KEY must be printable ASCII without spaces or line breaks/],
+    [{ ...SETS.arkesel, ARKESEL_API_KEY: "key\n" }, /ARKESEL_API_KEY must be printable ASCII/],
+    [{ ...SETS.hubtel, SMS_SENDER_ID: "PartnersPortal" }, /SMS_SENDER_ID must be at most 11 letters, digits or spaces, with at least one letter/],
+    [{ ...SETS.hubtel, SMS_SENDER_ID: "0244123456" }, /SMS_SENDER_ID must be at most 11/],
+    [{ ...SETS.hubtel, SMS_SENDER_ID: "Ɔkyeame" }, /SMS_SENDER_ID must be at most 11/],
+    [{ SMS_PROVIDER: "hubtel", HUBTEL_CLIENT_ID: "id", SMS_SENDER_ID: "P" }, /HUBTEL_CLIENT_SECRET is required when SMS_PROVIDER is hubtel/],
+    [{ SMS_PROVIDER: "mnotify", SMS_SENDER_ID: "P" }, /MNOTIFY_API_KEY is required when SMS_PROVIDER is mnotify/],
+    [{ SMS_PROVIDER: "africastalking", AT_API_KEY: "k" }, /AT_USERNAME is required when SMS_PROVIDER is africastalking/],
+    [{ ...SETS.twilio, TWILIO_ACCOUNT_SID: "AC123" }, /TWILIO_ACCOUNT_SID must be AC followed by 32 hexadecimal digits/],
+    [{ ...SETS.twilio, TWILIO_FROM: "" }, /TWILIO_FROM, SMS_SENDER_ID or TWILIO_MESSAGING_SERVICE_SID is required when SMS_PROVIDER is twilio/],
+    [{ ...SETS.twilio, TWILIO_FROM: "0244123456" }, /TWILIO_FROM must be a \+E.164 number or a sender id/],
+    [{ SMS_PROVIDER: "generic" }, /SMS_GATEWAY_URL is required when SMS_PROVIDER is generic/],
+    [{ ...SETS.mnotify, SMS_GATEWAY_URL: "https://sms.example.com", SMS_GATEWAY_TOKEN: "t" }, /SMS_GATEWAY_URL is set but SMS_PROVIDER is mnotify/],
+    [
+      { ...SETS.arkesel, ENVIRONMENT: "production", SESSION_SECRET: SECRET_32, SMS_PROVIDER_BASE_URL: "https://fake.example" },
+      /SMS_PROVIDER_BASE_URL must not be set in production/,
+    ],
+    [{ SMS_PROVIDER: "outbox", ENVIRONMENT: "production", SESSION_SECRET: SECRET_32 }, /SMS_PROVIDER cannot be outbox in production/],
+  ])("%o is one clear ConfigError naming the variable", (env, message) => {
+    expect(() => configOf(env)).toThrow(ConfigError);
+    expect(() => configOf(env)).toThrow(message);
   });
 });

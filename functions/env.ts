@@ -166,12 +166,160 @@ const OPTIONAL_TEXT_VARS = [
   "API_RATE_LIMIT_PER_MINUTE",
 ] as const;
 
+// ---------------------------------------------------------------------------------------------------------------------
+// SMS providers (functions/sms/providers.ts, decision 040). Kept in one block, checked after the main schema, so other
+// settings can be added above without touching it. SMS_PROVIDER names the adapter; each provider's own settings are
+// required only when it is chosen, and a missing or malformed one is a ConfigError naming the variable.
+// ---------------------------------------------------------------------------------------------------------------------
+
+export const SMS_PROVIDERS = ["generic", "outbox", "arkesel", "hubtel", "mnotify", "africastalking", "twilio"] as const;
+export type SmsProviderName = (typeof SMS_PROVIDERS)[number];
+
+const SMS_PROVIDER_VARS = [
+  "SMS_PROVIDER",
+  "SMS_SENDER_ID",
+  "SMS_PROVIDER_BASE_URL",
+  "ARKESEL_API_KEY",
+  "HUBTEL_CLIENT_ID",
+  "HUBTEL_CLIENT_SECRET",
+  "MNOTIFY_API_KEY",
+  "AT_USERNAME",
+  "AT_API_KEY",
+  "TWILIO_ACCOUNT_SID",
+  "TWILIO_AUTH_TOKEN",
+  "TWILIO_FROM",
+  "TWILIO_MESSAGING_SERVICE_SID",
+] as const;
+
+// A key pasted with a space or a line break would be sent as is and refused as a bad key: caught here instead.
+const providerSecret = (name: string) =>
+  v.optional(
+    v.pipe(
+      v.string(`${name} must be text`),
+      v.maxLength(1000, `${name} must be at most 1000 characters`),
+      v.regex(/^[\x21-\x7e]+$/, `${name} must be printable ASCII without spaces or line breaks`),
+    ),
+  );
+
+// What an alphanumeric sender id can be on every provider here: at most 11 letters, digits or inner spaces (GSM 03.40's
+// limit; mNotify says "without any special character"), with a letter, or the network reads it as a number.
+const SENDER_ID = /^(?=.*[A-Za-z])[A-Za-z0-9](?:[A-Za-z0-9 ]{0,9}[A-Za-z0-9])?$/;
+const SENDER_ID_RULE = "at most 11 letters, digits or spaces, with at least one letter";
+
+const SmsProviderVars = v.object({
+  SMS_PROVIDER: v.optional(v.picklist(SMS_PROVIDERS, `SMS_PROVIDER must be one of ${SMS_PROVIDERS.join(", ")}`)),
+  SMS_SENDER_ID: v.optional(v.pipe(v.string(), v.regex(SENDER_ID, `SMS_SENDER_ID must be ${SENDER_ID_RULE}`))),
+  SMS_PROVIDER_BASE_URL: httpUrl("SMS_PROVIDER_BASE_URL"),
+  ARKESEL_API_KEY: providerSecret("ARKESEL_API_KEY"),
+  HUBTEL_CLIENT_ID: providerSecret("HUBTEL_CLIENT_ID"),
+  HUBTEL_CLIENT_SECRET: providerSecret("HUBTEL_CLIENT_SECRET"),
+  MNOTIFY_API_KEY: providerSecret("MNOTIFY_API_KEY"),
+  AT_USERNAME: v.optional(v.pipe(v.string(), v.regex(/^[A-Za-z0-9_.-]{1,100}$/, "AT_USERNAME must be an Africa's Talking application username"))),
+  AT_API_KEY: providerSecret("AT_API_KEY"),
+  TWILIO_ACCOUNT_SID: v.optional(v.pipe(v.string(), v.regex(/^AC[0-9a-fA-F]{32}$/, "TWILIO_ACCOUNT_SID must be AC followed by 32 hexadecimal digits"))),
+  TWILIO_AUTH_TOKEN: providerSecret("TWILIO_AUTH_TOKEN"),
+  TWILIO_FROM: v.optional(
+    v.pipe(
+      v.string(),
+      v.check((value) => /^\+[1-9]\d{7,14}$/.test(value) || SENDER_ID.test(value), `TWILIO_FROM must be a +E.164 number or a sender id of ${SENDER_ID_RULE}`),
+    ),
+  ),
+  TWILIO_MESSAGING_SERVICE_SID: v.optional(
+    v.pipe(v.string(), v.regex(/^MG[0-9a-fA-F]{32}$/, "TWILIO_MESSAGING_SERVICE_SID must be MG followed by 32 hexadecimal digits")),
+  ),
+});
+
+/** One provider's settings, as its adapter (functions/sms/providers.ts) needs them. */
+export type SmsProviderConfig =
+  | { name: "arkesel"; apiKey: string; senderId: string; baseUrl: string | null }
+  | { name: "hubtel"; clientId: string; clientSecret: string; senderId: string; baseUrl: string | null }
+  | { name: "mnotify"; apiKey: string; senderId: string; baseUrl: string | null }
+  | { name: "africastalking"; username: string; apiKey: string; senderId: string | null; baseUrl: string | null }
+  | { name: "twilio"; accountSid: string; authToken: string; from: string | null; messagingServiceSid: string | null; baseUrl: string | null };
+
+/**
+ * SMS_PROVIDER and its settings. Returns the provider's settings; null for the generic gateway and the dev outbox (and
+ * when SMS_PROVIDER is unset: today's choice, the gateway when SMS_GATEWAY_URL is set, else the outbox outside
+ * production). `outbox` says so explicitly (never in production). Problems are pushed onto `problems`.
+ */
+function smsProviderOf(
+  env: Record<string, unknown>,
+  environment: v.InferOutput<typeof Environment>,
+  gatewayUrl: string | undefined,
+  problems: string[],
+): { provider: SmsProviderName | null; config: SmsProviderConfig | null } {
+  const input: Record<string, unknown> = {};
+  for (const name of SMS_PROVIDER_VARS) input[name] = env[name] === "" ? undefined : env[name];
+  const parsed = v.safeParse(SmsProviderVars, input);
+  if (!parsed.success) {
+    problems.push(...parsed.issues.map((issue) => `${v.getDotPath(issue) ?? "env"}: ${issue.message}`));
+    return { provider: null, config: null };
+  }
+  const raw = parsed.output;
+  const provider = raw.SMS_PROVIDER ?? null;
+  const required = <T>(name: (typeof SMS_PROVIDER_VARS)[number], value: T | undefined): T | null => {
+    if (value === undefined) problems.push(`${name} is required when SMS_PROVIDER is ${provider}`);
+    return value ?? null;
+  };
+  // The fakes' address (tests, npm start); production talks to the providers' documented hosts only.
+  if (raw.SMS_PROVIDER_BASE_URL && environment === "production") problems.push("SMS_PROVIDER_BASE_URL must not be set in production");
+  if (provider === "outbox" && environment === "production") problems.push("SMS_PROVIDER cannot be outbox in production");
+  if (provider === "generic" && !gatewayUrl) problems.push("SMS_GATEWAY_URL is required when SMS_PROVIDER is generic");
+  if (provider !== null && provider !== "generic" && gatewayUrl) problems.push(`SMS_GATEWAY_URL is set but SMS_PROVIDER is ${provider}: unset one of them`);
+  const baseUrl = raw.SMS_PROVIDER_BASE_URL ? raw.SMS_PROVIDER_BASE_URL.replace(/\/+$/, "") : null;
+  const before = problems.length;
+  let config: SmsProviderConfig | null = null;
+  switch (provider) {
+    case "arkesel": {
+      const apiKey = required("ARKESEL_API_KEY", raw.ARKESEL_API_KEY);
+      const senderId = required("SMS_SENDER_ID", raw.SMS_SENDER_ID);
+      if (apiKey && senderId) config = { name: provider, apiKey, senderId, baseUrl };
+      break;
+    }
+    case "hubtel": {
+      const clientId = required("HUBTEL_CLIENT_ID", raw.HUBTEL_CLIENT_ID);
+      const clientSecret = required("HUBTEL_CLIENT_SECRET", raw.HUBTEL_CLIENT_SECRET);
+      const senderId = required("SMS_SENDER_ID", raw.SMS_SENDER_ID);
+      if (clientId && clientSecret && senderId) config = { name: provider, clientId, clientSecret, senderId, baseUrl };
+      break;
+    }
+    case "mnotify": {
+      const apiKey = required("MNOTIFY_API_KEY", raw.MNOTIFY_API_KEY);
+      const senderId = required("SMS_SENDER_ID", raw.SMS_SENDER_ID);
+      if (apiKey && senderId) config = { name: provider, apiKey, senderId, baseUrl };
+      break;
+    }
+    case "africastalking": {
+      const username = required("AT_USERNAME", raw.AT_USERNAME);
+      const apiKey = required("AT_API_KEY", raw.AT_API_KEY);
+      // Optional at Africa's Talking (their shared sender otherwise); Ghana's networks may still refuse an unregistered one.
+      if (username && apiKey) config = { name: provider, username, apiKey, senderId: raw.SMS_SENDER_ID ?? null, baseUrl };
+      break;
+    }
+    case "twilio": {
+      const accountSid = required("TWILIO_ACCOUNT_SID", raw.TWILIO_ACCOUNT_SID);
+      const authToken = required("TWILIO_AUTH_TOKEN", raw.TWILIO_AUTH_TOKEN);
+      const from = raw.TWILIO_FROM ?? raw.SMS_SENDER_ID ?? null;
+      const messagingServiceSid = raw.TWILIO_MESSAGING_SERVICE_SID ?? null;
+      if (!from && !messagingServiceSid) problems.push("TWILIO_FROM, SMS_SENDER_ID or TWILIO_MESSAGING_SERVICE_SID is required when SMS_PROVIDER is twilio");
+      if (accountSid && authToken) config = { name: provider, accountSid, authToken, from, messagingServiceSid, baseUrl };
+      break;
+    }
+    default:
+      break;
+  }
+  return { provider, config: problems.length > before ? null : config };
+}
+// --- end of the SMS providers block ----------------------------------------------------------------------------------
+
 /**
  * The settings wrangler.toml does not declare (secrets put with `wrangler secret put`, .dev.vars, optional vars), typed
  * on Env as the Worker receives them: text, or absent. `wrangler types` sees only wrangler.toml; this adds the rest,
  * from the same list the parse reads, so a new setting is typed where it is checked.
  */
-type UndeclaredSettings = { readonly [Name in Exclude<(typeof OPTIONAL_TEXT_VARS)[number], keyof Cloudflare.Env>]?: string };
+type UndeclaredSettings = {
+  readonly [Name in Exclude<(typeof OPTIONAL_TEXT_VARS)[number] | (typeof SMS_PROVIDER_VARS)[number], keyof Cloudflare.Env>]?: string;
+};
 
 declare global {
   // eslint-disable-next-line @typescript-eslint/no-empty-object-type
@@ -226,6 +374,9 @@ export interface AuthConfig {
   smsGatewayUrl: string | null;
   /** Sent as `Authorization: Bearer` to the gateway. Required when there is a gateway. */
   smsGatewayToken: string | null;
+  /** SMS_PROVIDER as set (null: unset, the choice above); with a named provider, its settings in smsProvider. */
+  smsProviderName: SmsProviderName | null;
+  smsProvider: SmsProviderConfig | null;
   /**
    * Who passkeys are made for and where their answers must come from (decision 024): as configured; "request" outside
    * production when unset ({ fromRequest }: the request's own host and origin, relyingPartyFor); null in production when unset (no
@@ -316,6 +467,7 @@ function parseAll(env: Record<string, unknown>): FullConfig {
   if (raw.ENVIRONMENT === "production" && raw.SMS_GATEWAY_URL && protocolOf(raw.SMS_GATEWAY_URL) !== "https:") {
     problems.push("SMS_GATEWAY_URL must be an https URL in production");
   }
+  const sms = smsProviderOf(env, raw.ENVIRONMENT, raw.SMS_GATEWAY_URL, problems);
   if (raw.SESSION_SECRET_PREVIOUS && raw.SESSION_SECRET_PREVIOUS === raw.SESSION_SECRET) {
     problems.push("SESSION_SECRET_PREVIOUS must differ from SESSION_SECRET");
   }
@@ -370,6 +522,8 @@ function parseAll(env: Record<string, unknown>): FullConfig {
       otpSecret: raw.OTP_SECRET ?? `otp:${sessionSecret}`,
       smsGatewayUrl: raw.SMS_GATEWAY_URL ?? null,
       smsGatewayToken: raw.SMS_GATEWAY_TOKEN ?? null,
+      smsProviderName: sms.provider,
+      smsProvider: sms.config,
       relyingParty:
         raw.WEBAUTHN_RP_ID && raw.WEBAUTHN_ORIGIN
           ? { id: raw.WEBAUTHN_RP_ID, origin: new URL(raw.WEBAUTHN_ORIGIN).origin, name: raw.WEBAUTHN_RP_NAME }

@@ -30,7 +30,8 @@ import {
   type CounterRow,
 } from "./one-time-codes.db";
 import { iso, type AuthDeps } from "./deps";
-import type { SmsPort } from "../sms/sms";
+import { SmsDeliveryError, type SmsPort, type SmsRefusal } from "../sms/sms";
+import { logEvent } from "../analytics/http";
 
 export type { ChallengeRow } from "./one-time-codes.db";
 
@@ -60,11 +61,13 @@ export type CodeRefusal =
   | "wrong"
   | "malformed";
 
-export type CodeRefused = { ok: false; reason: CodeRefusal; message: string; retryAfterSeconds?: number };
+export type CodeRefused = { ok: false; reason: CodeRefusal; message: string; retryAfterSeconds?: number; smsRefusal?: SmsRefusal };
 
 /** What the person reads, alike for every purpose. */
 export const CODE_MESSAGES = {
   deliveryFailed: "We could not send the code. Please try again in a moment.",
+  /** The provider said no text message can go to this number (invalid, unroutable, blocked): trying again will not help. */
+  numberRefused: "Text messages cannot reach this phone number. If it is wrong or no longer in use, ask an administrator of your business to change it.",
   cooldown: (seconds: number) => `Please wait ${seconds} seconds before asking for a new code.`,
   noCode: "Ask for a code first.",
   used: "This code has already been used. Ask for a new one.",
@@ -139,6 +142,16 @@ type PlainRefusal = "deliveryFailed" | "noCode" | "used" | "expired" | "noTriesL
 
 function refuse(reason: PlainRefusal): CodeRefused {
   return { ok: false, reason, message: CODE_MESSAGES[reason] };
+}
+
+/**
+ * What the person reads when the message was not sent: a problem with the provider account (key, balance, sender id) is
+ * ours and lasts, worded as "no text messages now" with the purpose's way out (a passkey for a check); a refused number
+ * is theirs to get changed; anything else may pass, so they try again in a moment. Still "deliveryFailed" to the caller.
+ */
+function deliveryRefused(purpose: CodePurpose, refusal: SmsRefusal): CodeRefused {
+  const message = refusal === "number" ? CODE_MESSAGES.numberRefused : refusal === "unavailable" ? CODE_MESSAGES.deliveryFailed : purpose.messages.noSms;
+  return { ok: false, reason: "deliveryFailed", message, smsRefusal: refusal };
 }
 
 function refuseAs(purpose: CodePurpose, reason: "noSms" | "ended"): CodeRefused {
@@ -228,6 +241,11 @@ export async function sendCode(
   try {
     await sms.send({ to: msisdn, body: purpose.smsBody(code, binding) });
   } catch (error) {
+    // The person reads what they can act on; the provider's own answer goes to the log and the audit log.
+    const refusal: SmsRefusal = error instanceof SmsDeliveryError ? error.reason : "unavailable";
+    const detail = error instanceof Error ? error.message.slice(0, 200) : "unknown";
+    // A refused key, an empty balance or a refused sender id stops every code until an operator acts: an error, not a warning.
+    logEvent(refusal === "auth" || refusal === "balance" || refusal === "sender" ? "error" : "warn", "sms.not_sent", { via: sms.kind, refusal, error: detail });
     await deps.db.batch([
       deleteChallengeStatement(deps.db, id),
       signInAuditStatement(
@@ -238,12 +256,12 @@ export async function sendCode(
           action: purpose.audit.sendFailed,
           entity: "otp_challenge",
           entityId: id,
-          after: { ...facts, error: error instanceof Error ? error.message.slice(0, 200) : "unknown" },
+          after: { ...facts, refusal, error: detail },
         },
         iso(now),
       ),
     ]);
-    return refuse("deliveryFailed");
+    return deliveryRefused(purpose, refusal);
   }
   return { ok: true, codeId: id, resendAfterSeconds: OTP.resendCooldownMs / 1000 };
 }

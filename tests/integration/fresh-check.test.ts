@@ -354,7 +354,13 @@ describe("a check code the SMS gateway does not take", () => {
       {
         business_id: KUMASI,
         entity: "otp_challenge",
-        after_json: { to: expect.stringMatching(/^233\*+\d{4}$/) as string, via: "gateway", binding, error: "SMS gateway answered 503" },
+        after_json: {
+          to: expect.stringMatching(/^233\*+\d{4}$/) as string,
+          via: "gateway",
+          binding,
+          refusal: "unavailable",
+          error: "SMS gateway answered 503",
+        },
       },
     ]);
     gateway!.mode = "up";
