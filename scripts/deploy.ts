@@ -126,7 +126,8 @@ if (beforeBuild.length > 0 || before.blockers.length > 0) {
 }
 // The R2 buckets must exist before a Worker that binds them is deployed (README "Deploy" creates them once):
 // `wrangler r2 bucket info` fails for a missing one, and nothing has changed yet.
-for (const { bucket_name: bucket } of before.config.r2_buckets) await run("npx", ["wrangler", "r2", "bucket", "info", bucket], { env });
+// (A bucket without a name is one of the plan's problems above.)
+for (const { bucket_name: bucket = "" } of before.config.r2_buckets) await run("npx", ["wrangler", "r2", "bucket", "info", bucket], { env });
 await run("npx", ["tsx", "scripts/build.ts"], { env });
 const bundleProblems = makePlan().problems.filter((problem) => problem.startsWith("Worker bundle:"));
 if (bundleProblems.length > 0) fail(`${bundleProblems.join("\n")}\nNothing was deployed.`);

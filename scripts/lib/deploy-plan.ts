@@ -117,14 +117,21 @@ function planSettings(input: PlanInput, problems: string[], lines: string[]): vo
 
   const source = (name: string) => (name in PRODUCTION_VARS ? "npm run deploy" : name in secrets ? "secret" : "wrangler.toml");
   lines.push("", `Settings (names only, never values; as production gets them: ${Object.keys(PRODUCTION_VARS).join(", ")} set by npm run deploy)`);
-  lines.push(input.secrets ? `  secrets read from ${input.secretsSource ?? "the secrets given"}` : "  no secrets given (--secrets FILE, .dev.vars format): every secret counts as unset");
+  lines.push(
+    input.secrets
+      ? `  secrets read from ${input.secretsSource ?? "the secrets given"}`
+      : "  no secrets given (--secrets FILE, .dev.vars format): every secret counts as unset",
+  );
   const configured: string[] = [];
   const unconfigured: string[] = [];
   for (const [group, names] of settingGroups(SETTING_NAMES)) {
     const set = names.filter((name) => name in env);
     if (set.length === 0) unconfigured.push(group);
     else if (names.length === 1) configured.push(`  ${names[0]} (${source(names[0]!)})`);
-    else configured.push(`  ${group}: ${set.map((name) => `${name} (${source(name)})`).join(", ")}${set.length < names.length ? `; unset: ${names.filter((n) => !(n in env)).join(", ")}` : ""}`);
+    else
+      configured.push(
+        `  ${group}: ${set.map((name) => `${name} (${source(name)})`).join(", ")}${set.length < names.length ? `; unset: ${names.filter((n) => !(n in env)).join(", ")}` : ""}`,
+      );
   }
   lines.push(...configured);
   if (unconfigured.length > 0) lines.push(`  not configured (defaults apply, or the feature is off): ${unconfigured.join(", ")}`);
@@ -157,7 +164,8 @@ export function planDeploy(input: PlanInput): Plan {
     lines.push(
       `  bundle (${files.join(", ")}): ${megabytes(bytes)}, ${megabytes(gzipBytes)} gzip; Workers allow ${megabytes(WORKER_GZIP_LIMIT_FREE)} gzip on Free, ${megabytes(WORKER_GZIP_LIMIT_PAID)} on Paid`,
     );
-    if (gzipBytes > WORKER_GZIP_LIMIT_PAID) problems.push(`Worker bundle: ${megabytes(gzipBytes)} gzip is over Workers Paid's ${megabytes(WORKER_GZIP_LIMIT_PAID)}`);
+    if (gzipBytes > WORKER_GZIP_LIMIT_PAID)
+      problems.push(`Worker bundle: ${megabytes(gzipBytes)} gzip is over Workers Paid's ${megabytes(WORKER_GZIP_LIMIT_PAID)}`);
     else if (gzipBytes > WORKER_GZIP_LIMIT_FREE) lines.push(`  over Workers Free's ${megabytes(WORKER_GZIP_LIMIT_FREE)}: needs Workers Paid`);
   } else problems.push("Worker bundle: none to measure (dist/worker/worker.js); run without --skip-build");
 
@@ -181,7 +189,9 @@ export function planDeploy(input: PlanInput): Plan {
     }
     const sql = files.filter((file) => file.endsWith(".sql")).sort();
     const users = d1.filter((db) => (db.migrations_dir ?? "migrations") === dir).map((db) => db.binding);
-    lines.push(`  ${dir}/ (${users.join(", ")}): ${sql.length} migrations, ${sql[0] ?? "none"} … ${sql.at(-1) ?? "none"}; wrangler applies those a database has not applied yet, in this order`);
+    lines.push(
+      `  ${dir}/ (${users.join(", ")}): ${sql.length} migrations, ${sql[0] ?? "none"} … ${sql.at(-1) ?? "none"}; wrangler applies those a database has not applied yet, in this order`,
+    );
     const numbers = new Map<string, string>();
     for (const file of sql) {
       const number = MIGRATION_FILE.exec(file)?.[1];
@@ -208,10 +218,13 @@ export function planDeploy(input: PlanInput): Plan {
 
   const producers = config.queues.producers ?? [];
   const consumers = config.queues.consumers ?? [];
-  const queues = [...new Set([...producers.map((p) => p.queue), ...consumers.flatMap((c) => [c.queue, ...(c.dead_letter_queue ? [c.dead_letter_queue] : [])])])];
+  const queues = [
+    ...new Set([...producers.map((p) => p.queue), ...consumers.flatMap((c) => [c.queue, ...(c.dead_letter_queue ? [c.dead_letter_queue] : [])])]),
+  ];
   lines.push("", `Queues (each must exist: ${queues.join(", ")})`);
   for (const producer of producers) lines.push(`  ${producer.binding} sends to ${producer.queue}`);
-  for (const consumer of consumers) lines.push(`  the Worker consumes ${consumer.queue}${consumer.dead_letter_queue ? `; dead letters to ${consumer.dead_letter_queue}` : ""}`);
+  for (const consumer of consumers)
+    lines.push(`  the Worker consumes ${consumer.queue}${consumer.dead_letter_queue ? `; dead letters to ${consumer.dead_letter_queue}` : ""}`);
   const consumed = new Set(consumers.map((c) => c.queue));
   // Nothing is lost silently (decision 028): a queue nobody consumes would hold its messages until they expire.
   for (const queue of queues) if (!consumed.has(queue)) problems.push(`Queues: nothing consumes ${queue}`);
@@ -223,7 +236,8 @@ export function planDeploy(input: PlanInput): Plan {
     lines.push(`  ${cron}: ${jobs ? jobs.join("; ") : "(no jobs)"}`);
     if (!jobs) problems.push(`Crons: "${cron}" runs no job (functions/operators/jobs.ts CRON_LINES)`);
   }
-  for (const cron of Object.keys(input.cronLines)) if (!crons.includes(cron)) problems.push(`Crons: the jobs of "${cron}" never run: wrangler.toml has no such trigger`);
+  for (const cron of Object.keys(input.cronLines))
+    if (!crons.includes(cron)) problems.push(`Crons: the jobs of "${cron}" never run: wrangler.toml has no such trigger`);
 
   planSettings(input, problems, lines);
   return { lines, problems, blockers };
