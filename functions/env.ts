@@ -574,3 +574,23 @@ export function configOf(env: object): FullConfig {
   }
   return config;
 }
+
+// --- Read by the deploy's dry run (scripts/deploy-plan.ts) and the Worker's answer to a broken configuration ---
+
+/**
+ * Every setting the Worker reads, straight from the schema: the deploy's dry run checks a deployment's settings with
+ * configOf and lists them by these names, so a setting added to RawConfig is planned and checked without the dry run
+ * knowing it.
+ */
+export const SETTING_NAMES: readonly string[] = [...new Set(["ENVIRONMENT", ...OPTIONAL_TEXT_VARS, ...Object.keys(RawConfig.entries)])];
+
+/**
+ * A ConfigError's problems, each naming its setting and none carrying a value: valibot's own messages end in "but
+ * received <the value>", which may be a secret, so that part goes. Shown to people (the Worker's 503, the dry run).
+ */
+export function configProblems(error: ConfigError): string[] {
+  return error.message
+    .replace(/^Invalid Worker configuration: /, "")
+    .split("; ")
+    .map((problem) => problem.replace(/ but received .*$/, "").replace(/^(\w+): (?=\1\b)/, ""));
+}

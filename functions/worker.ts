@@ -5,13 +5,14 @@ import { type AppLoadContext, createRequestHandler } from "@remix-run/cloudflare
 import * as build from "remix-server-build";
 import { CROSS_ORIGIN_MESSAGE, isSameOriginRequest } from "./auth/origin";
 import { answersSession } from "./auth/session";
-import { configOf } from "./env";
+import { ConfigError, configOf } from "./env";
 import { handleEventsBatch } from "./analytics/consumer";
 import { logEvent } from "./analytics/http";
 import { handleWebhooksBatch } from "./webhooks/consumer";
 import { dispatchPendingDeliveries } from "./webhooks/dispatch";
 import "./load-context";
 import { logError } from "./platform/log";
+import { misconfiguredAnswer } from "./platform/misconfigured";
 import { newNonce, newRequestId } from "./platform/request-id";
 import { withSecurityHeaders } from "./platform/security-headers";
 import { runOnce } from "./platform/submitted-once";
@@ -46,7 +47,7 @@ async function runLine(cron: string, jobs: readonly JobName[], env: Env, now: nu
   if (failed) throw failed;
 }
 
-/** Shown only when Remix itself cannot run (bad configuration): no scripts, nothing internal. */
+/** Shown only when Remix itself cannot run (not a bad setting: that is misconfiguredAnswer): no scripts, nothing internal. */
 function unavailablePage(requestId: string): Response {
   const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>Internal Server Error</title></head><body><main><h1>Internal Server Error</h1><p>Something went wrong on our side. If it keeps happening, quote this error id to support: <strong>${requestId}</strong></p></main></body></html>`;
   return new Response(html, { status: 500, headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" } });
@@ -97,9 +98,12 @@ export default {
           requestId,
         });
       } catch (error) {
-        // Never the body: it may be what a processor should not have sent.
-        logError(requestId, request, error);
-        response = Response.json({ message: `Something went wrong on our side; nothing was queued. Quote ${requestId} to support.` }, { status: 500 });
+        if (error instanceof ConfigError) response = misconfiguredAnswer(error, request, env, requestId, "Nothing was queued.");
+        else {
+          // Never the body: it may be what a processor should not have sent.
+          logError(requestId, request, error);
+          response = Response.json({ message: `Something went wrong on our side; nothing was queued. Quote ${requestId} to support.` }, { status: 500 });
+        }
       }
       return withSecurityHeaders(response, request, nonce, requestId);
     }
@@ -114,8 +118,11 @@ export default {
           requestId,
         });
       } catch (error) {
-        logError(requestId, request, error);
-        response = Response.json({ message: `Something went wrong on our side. Quote ${requestId} to support.` }, { status: 500 });
+        if (error instanceof ConfigError) response = misconfiguredAnswer(error, request, env, requestId);
+        else {
+          logError(requestId, request, error);
+          response = Response.json({ message: `Something went wrong on our side. Quote ${requestId} to support.` }, { status: 500 });
+        }
       }
       return withSecurityHeaders(response, request, nonce, requestId);
     }
@@ -137,8 +144,12 @@ export default {
       // A form re-sent after a lost connection is answered, not run a second time.
       response = await runOnce(request, env.DB, config.auth, Date.now, (sent) => handleRemix(sent, context));
     } catch (error) {
-      logError(requestId, request, error);
-      response = unavailablePage(requestId);
+      // A broken setting names itself (a 503, logged once); anything else Remix could not even start on is the 500 page.
+      if (error instanceof ConfigError) response = misconfiguredAnswer(error, request, env, requestId);
+      else {
+        logError(requestId, request, error);
+        response = unavailablePage(requestId);
+      }
     }
     // A change may have written webhook deliveries in its batch (the outbox): queue them
     // now that it committed. One indexed read when there are none; the 5-minute sweep catches the rest.

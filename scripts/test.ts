@@ -1,4 +1,4 @@
-// npm test: everything a change must pass, in order — build, typecheck, lint, format,
+// npm test: everything a change must pass, in order — build, typecheck, lint, format, the deploy's dry run,
 // unit, integration (the built Worker in workerd), end-to-end (Chromium).
 // A failed build stops the run; otherwise every step runs and the run fails if any did.
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
@@ -26,6 +26,13 @@ const steps: Step[] = [
   { name: "typecheck worker", command: ["npx", "tsc", "-p", "tsconfig.worker.json"], group: "static checks" },
   { name: "lint", command: ["npx", "eslint", "--max-warnings=0", "."], group: "static checks" },
   { name: "format", command: ["npx", "prettier", "--check", "."], group: "static checks" },
+  // What `npm run deploy` would do, offline, on the build above (decision 042): everything but the real ids and secrets,
+  // which a clone does not have (placeholders are listed, the secrets are stand-ins).
+  {
+    name: "deploy dry run",
+    command: ["npx", "tsx", "scripts/deploy.ts", "--dry-run", "--skip-build", "--allow-placeholders", "--secrets", "tests/fixtures/deploy/ci.secrets"],
+    group: "static checks",
+  },
   {
     name: "unit",
     command: ["npx", "vitest", "run", "--project", "unit", "--reporter=default", "--reporter=json", "--outputFile.json=test-results/unit.json"],

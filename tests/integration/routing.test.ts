@@ -175,17 +175,3 @@ describe("in production", () => {
     expect(response.headers.get("Set-Cookie")).toBeNull();
   });
 });
-
-describe("misconfigured Worker", () => {
-  const broken = usePortal({ vars: { ENVIRONMENT: "production" } });
-
-  it("answers an Internal Server Error page with an error id and no detail", async () => {
-    const response = await broken().fetch("/anything");
-    expect(response.status).toBe(500);
-    const html = await response.text();
-    expect(titleOf(html)).toBe("Internal Server Error");
-    expect(html).toContain(response.headers.get("X-Request-Id") ?? "missing");
-    expect(html).not.toContain("SESSION_SECRET");
-    expect(response.headers.get("Content-Security-Policy")).toContain("frame-ancestors 'none'");
-  });
-});

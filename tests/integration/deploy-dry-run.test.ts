@@ -1,0 +1,95 @@
+// Issue 28, point 3: `npm run deploy -- --dry-run` on the repository as cloned and on broken copies of wrangler.toml,
+// offline, on the build the integration tier already has (--skip-build): its exit code and what it says.
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { ROOT } from "../support/portal";
+
+const tmp = mkdtempSync(join(tmpdir(), "pp-dry-run-"));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+function dryRun(...args: string[]): { status: number | null; output: string } {
+  const result = spawnSync("npx", ["tsx", "scripts/deploy.ts", "--dry-run", "--skip-build", ...args], {
+    cwd: ROOT,
+    encoding: "utf8",
+    env: { ...process.env, WRANGLER_SEND_METRICS: "false" },
+  });
+  return { status: result.status, output: `${result.stdout}${result.stderr}` };
+}
+
+function secretsFile(text: string): string {
+  const file = join(tmp, `secrets-${Math.random().toString(36).slice(2)}`);
+  writeFileSync(file, text);
+  return file;
+}
+
+const SECRET = "a-production-secret-that-is-long-enough-5678";
+
+describe("on the repository", () => {
+  it("refuses by default: the placeholder ids and the missing secret are named, exit 1", () => {
+    const { status, output } = dryRun();
+    expect(status).toBe(1);
+    expect(output).toContain("D1 DB (00000000-0000-4000-8000-000000000001) is a placeholder id");
+    expect(output).toContain("KV KV (00000000000000000000000000000001) is a placeholder id");
+    expect(output).toContain("Settings: SESSION_SECRET is required in production");
+  });
+
+  it("as CI runs it, prints the whole plan and passes, the placeholders listed as blocking production", () => {
+    const { status, output } = dryRun("--allow-placeholders", "--secrets", join(ROOT, "tests/fixtures/deploy/ci.secrets"));
+    expect(status, output).toBe(0);
+    for (const part of [
+      "gzip; Workers allow 3.00 MB gzip on Free, 10.00 MB on Paid",
+      "SHARD_B: partners-portal-shard-b",
+      "0001_identity.sql",
+      "partners-portal-payments-dlq",
+      "0 6 * * *",
+      "Would block a production deploy",
+    ]) {
+      expect(output).toContain(part);
+    }
+  }, 30_000);
+
+  it("names the secrets it was given and never prints a value", () => {
+    const file = secretsFile(`SESSION_SECRET=${SECRET}\nSMS_GATEWAY_URL=https://sms.example.org/send\nSMS_GATEWAY_TOKEN=token-value-xyz\n`);
+    const { status, output } = dryRun("--allow-placeholders", "--secrets", file);
+    expect(status, output).toBe(0);
+    expect(output).toContain("SMS_GATEWAY_URL (secret), SMS_GATEWAY_TOKEN (secret)");
+    for (const value of [SECRET, "sms.example.org", "token-value-xyz"]) expect(output).not.toContain(value);
+  }, 30_000);
+
+  it("names a malformed provider setting, exit 1", () => {
+    const file = secretsFile(`SESSION_SECRET=${SECRET}\nSMS_GATEWAY_URL=http://sms.example.org\n`);
+    const { status, output } = dryRun("--allow-placeholders", "--secrets", file);
+    expect(status).toBe(1);
+    expect(output).toContain("SMS_GATEWAY_TOKEN is required when SMS_GATEWAY_URL is set");
+    expect(output).toContain("SMS_GATEWAY_URL must be an https URL in production");
+  }, 30_000);
+});
+
+describe("on a broken wrangler.toml", () => {
+  it("names each problem, exit 1", () => {
+    const toml = readFileSync(join(ROOT, "wrangler.toml"), "utf8")
+      .replace('database_id = "00000000-0000-4000-8000-00000000000a"', 'database_id = "not-a-database-id"')
+      .replace('crons = ["*/5 * * * *", "0 6 * * *"]', 'crons = ["*/5 * * * *", "0 7 * * *"]')
+      .replace('dead_letter_queue = "partners-portal-webhooks-dlq"\n', "");
+    const config = join(tmp, "wrangler.toml");
+    writeFileSync(config, toml);
+    const { status, output } = dryRun("--allow-placeholders", "--secrets", join(ROOT, "tests/fixtures/deploy/ci.secrets"), "--config", config);
+    expect(status).toBe(1);
+    expect(output).toContain("D1 SHARD_A: database_id not-a-database-id is not a D1 id");
+    // Its migrations_dir is relative to the copy, where there is none.
+    expect(output).toContain("Migrations: migrations/ does not exist");
+    expect(output).toContain('Crons: "0 7 * * *" runs no job');
+    expect(output).toContain('Crons: the jobs of "0 6 * * *" never run');
+  }, 30_000);
+
+  it("that is not TOML says so, exit 1", () => {
+    const config = join(tmp, "not-toml.toml");
+    writeFileSync(config, 'name = "partners-portal"\n[[d1_databases]\nbinding = "DB"\n');
+    const { status, output } = dryRun("--config", config);
+    expect(status).toBe(1);
+    expect(output).toContain("cannot be read");
+  }, 30_000);
+});

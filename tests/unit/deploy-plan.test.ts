@@ -1,0 +1,171 @@
+// The deploy's plan (scripts/lib/deploy-plan.ts): what it refuses, what it only reports, and that it never prints a value.
+import { describe, expect, it } from "vitest";
+import { isPlaceholderId, parseDotVars, planDeploy, settingGroups, WORKER_GZIP_LIMIT_PAID, type PlanInput } from "../../scripts/lib/deploy-plan";
+
+const D1_ID = "3f2c9a1e-7b4d-4c8e-9a55-0d1e2f3a4b5c";
+const SHARD_ID = "9b8a7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d";
+const KV_ID = "5d41402abc4b2a76b9719d911017c592";
+const SECRET = "a-production-secret-that-is-long-enough-1234";
+
+function input(overrides: Partial<PlanInput> = {}, config: Partial<PlanInput["config"]> = {}): PlanInput {
+  return {
+    config: {
+      name: "partners-portal",
+      main: "functions/worker.ts",
+      vars: { ENVIRONMENT: "development", ARCHIVE_RETENTION_MONTHS: "13" },
+      d1_databases: [
+        { binding: "DB", database_name: "partners-portal", database_id: D1_ID, migrations_dir: "migrations" },
+        { binding: "SHARD_A", database_name: "partners-portal-shard-a", database_id: SHARD_ID, migrations_dir: "migrations" },
+      ],
+      kv_namespaces: [{ binding: "KV", id: KV_ID }],
+      r2_buckets: [{ binding: "ARCHIVE", bucket_name: "partners-portal-archive" }],
+      queues: {
+        producers: [{ binding: "EVENTS", queue: "partners-portal-events" }],
+        consumers: [{ queue: "partners-portal-events", dead_letter_queue: "partners-portal-events-dlq" }, { queue: "partners-portal-events-dlq" }],
+      },
+      triggers: { crons: ["*/5 * * * *"] },
+      ...config,
+    },
+    migrations: { migrations: ["0001_identity.sql", "0002_operations.sql"] },
+    bundle: { files: ["dist/worker/worker.js"], bytes: 3_000_000, gzipBytes: 700_000 },
+    secrets: { SESSION_SECRET: SECRET },
+    secretsSource: "prod.secrets",
+    cronLines: { "*/5 * * * *": ["clearing"] },
+    allowPlaceholders: false,
+    ...overrides,
+  };
+}
+
+describe("isPlaceholderId", () => {
+  it("knows the repository's ids and hand-written ones", () => {
+    for (const id of ["00000000-0000-4000-8000-000000000001", "00000000000000000000000000000001", "local-db", "placeholder"])
+      expect(isPlaceholderId(id), id).toBe(true);
+  });
+  it("lets a real id through", () => {
+    for (const id of [D1_ID, KV_ID]) expect(isPlaceholderId(id), id).toBe(false);
+  });
+});
+
+describe("parseDotVars", () => {
+  it("reads NAME=value lines, quotes, comments; an empty value is unset", () => {
+    expect(parseDotVars("# c\nA=1\nB=\"two words\"\nexport C='3'\nD=\n\n")).toEqual({ A: "1", B: "two words", C: "3" });
+  });
+  it("refuses a line that is not NAME=value without quoting its value", () => {
+    expect(() => parseDotVars("not a line with a secret-value")).toThrow(/not a NAME=value line/);
+    try {
+      parseDotVars("BAD NAME=secret-value");
+    } catch (error) {
+      expect(String(error)).not.toContain("secret-value");
+    }
+  });
+});
+
+describe("planDeploy", () => {
+  it("a complete, real configuration has no problem and says what would happen", () => {
+    const plan = planDeploy(input());
+    expect(plan.problems).toEqual([]);
+    const text = plan.lines.join("\n");
+    expect(text).toContain("DB: partners-portal 3f2c9a1e");
+    expect(text).toContain("2 migrations, 0001_identity.sql … 0002_operations.sql");
+    expect(text).toContain("partners-portal-events-dlq");
+    expect(text).toContain("*/5 * * * *: clearing");
+    expect(text).toContain("0.70 MB gzip");
+  });
+
+  it("never prints a setting's value, only its name", () => {
+    const text = planDeploy(input()).lines.join("\n");
+    expect(text).toContain("SESSION_SECRET (secret)");
+    expect(text).not.toContain(SECRET);
+  });
+
+  it("refuses placeholder ids, or lists them as blocking production with allowPlaceholders", () => {
+    const config = {
+      d1_databases: [{ binding: "DB", database_id: "00000000-0000-4000-8000-000000000001" }],
+      kv_namespaces: [{ binding: "KV", id: "0".repeat(31) + "1" }],
+    };
+    const strict = planDeploy(input({}, config));
+    expect(strict.problems.filter((p) => p.includes("placeholder id"))).toHaveLength(2);
+    const allowed = planDeploy(input({ allowPlaceholders: true }, config));
+    expect(allowed.problems).toEqual([]);
+    expect(allowed.blockers).toHaveLength(2);
+  });
+
+  it("refuses malformed ids, a missing core database and two bindings on one database", () => {
+    const problems = planDeploy(
+      input(
+        {},
+        {
+          d1_databases: [
+            { binding: "SHARD_A", database_id: "not-a-uuid" },
+            { binding: "SHARD_B", database_id: "not-a-uuid" },
+          ],
+          kv_namespaces: [{ binding: "KV", id: "xyz1" }],
+        },
+      ),
+    ).problems;
+    expect(problems).toContain("D1: no DB binding (the core database)");
+    expect(problems.some((p) => p.startsWith("D1 SHARD_A: database_id not-a-uuid is not a D1 id"))).toBe(true);
+    expect(problems).toContain("D1 SHARD_B: the same database_id as SHARD_A");
+    expect(problems.some((p) => p.startsWith("KV KV: id xyz1 is not a KV namespace id"))).toBe(true);
+  });
+
+  it("refuses a bundle over Workers Paid's limit and a missing one", () => {
+    expect(planDeploy(input({ bundle: { files: ["w.js"], bytes: 1, gzipBytes: WORKER_GZIP_LIMIT_PAID + 1 } })).problems[0]).toMatch(
+      /over Workers Paid's 10.00 MB/,
+    );
+    expect(planDeploy(input({ bundle: null })).problems[0]).toMatch(/^Worker bundle: none/);
+  });
+
+  it("refuses migrations named out of order or twice, and a missing folder", () => {
+    expect(planDeploy(input({ migrations: { migrations: ["0001_a.sql", "0001_b.sql", "notes.sql"] } })).problems).toEqual([
+      "Migrations: migrations/0001_b.sql has the number of 0001_a.sql",
+      "Migrations: migrations/notes.sql is not named NNNN_words.sql",
+    ]);
+    expect(planDeploy(input({ migrations: { migrations: null } })).problems).toEqual(["Migrations: migrations/ does not exist"]);
+  });
+
+  it("refuses a queue nothing consumes and crons without jobs either way", () => {
+    const problems = planDeploy(
+      input({ cronLines: { "0 6 * * *": ["settlement"] } }, { queues: { producers: [{ binding: "EVENTS", queue: "q" }], consumers: [] } }),
+    ).problems;
+    expect(problems).toContain("Queues: nothing consumes q");
+    expect(problems).toContain('Crons: "*/5 * * * *" runs no job (functions/operators/jobs.ts CRON_LINES)');
+    expect(problems).toContain('Crons: the jobs of "0 6 * * *" never run: wrangler.toml has no such trigger');
+  });
+
+  it("checks the settings with the Worker's own parser, as production: a missing secret, a malformed one, an unknown name", () => {
+    expect(planDeploy(input({ secrets: null })).problems).toEqual([
+      "Settings: SESSION_SECRET is required in production (no secrets were given: --secrets FILE)",
+    ]);
+    const problems = planDeploy(
+      input({ secrets: { SESSION_SECRET: SECRET, SMS_GATEWAY_URL: "http://sms.example.com", SMS_GATEWAY_TOKEN: "t", SMS_GATWAY: "x" } }),
+    ).problems;
+    expect(problems).toContain("Settings: SMS_GATWAY (prod.secrets) is not a setting the Worker reads (functions/env.ts)");
+    // wrangler.toml's dev vars do not hide production's rules: ENVIRONMENT is production here.
+    const https = planDeploy(input({ secrets: { SESSION_SECRET: SECRET, SMS_GATEWAY_URL: "http://sms.example.com", SMS_GATEWAY_TOKEN: "t" } })).problems;
+    expect(https).toEqual(["Settings: SMS_GATEWAY_URL must be an https URL in production"]);
+  });
+
+  it("refuses a secret that clashes with a var", () => {
+    expect(planDeploy(input({ secrets: { SESSION_SECRET: SECRET, ENVIRONMENT: "production" } })).problems).toContain(
+      "Settings: ENVIRONMENT is set by npm run deploy itself; a secret of that name would clash with it",
+    );
+  });
+
+  it("lists a provider's settings together, set and unset, by name", () => {
+    const text = planDeploy(input({ secrets: { SESSION_SECRET: SECRET, SMS_GATEWAY_URL: "https://sms.example.com", SMS_GATEWAY_TOKEN: "tok" } })).lines.join(
+      "\n",
+    );
+    expect(text).toMatch(/SMS: SMS_GATEWAY_URL \(secret\), SMS_GATEWAY_TOKEN \(secret\)/);
+    expect(text).not.toContain("sms.example.com");
+  });
+});
+
+it("settingGroups groups by the first word", () => {
+  expect(settingGroups(["SMS_A", "SMS_B", "ENVIRONMENT"])).toEqual(
+    new Map([
+      ["SMS", ["SMS_A", "SMS_B"]],
+      ["ENVIRONMENT", ["ENVIRONMENT"]],
+    ]),
+  );
+});
