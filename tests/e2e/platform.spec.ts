@@ -115,7 +115,7 @@ test("Efua onboards a cooperative, which exists only once a second administrator
   const kwame = await signedIn(await browser.newContext(), portal, KWAME.email, null);
   await kwame.goto(requestUrl);
   await hydrated(kwame);
-  await clickChecked(kwame, portal, kwame.getByRole("button", { name: "Approve" }));
+  await clickChecked(kwame, portal, kwame.getByRole("button", { name: "Approve", exact: true }));
   await expect(kwame).toHaveURL(/\/platform\/requests$/);
   await expect(kwame.getByText(`Approved: Onboard ${COOPERATIVE}.`)).toBeVisible();
   await kwame.goto("/platform");
@@ -153,9 +153,11 @@ test("its Super Administrator finds an empty business, asks for a merchant and a
   const wumbei = await signedIn(await browser.newContext(), portal, SECOND_ADMIN.email, businessId);
   const approve = async (kind: string) => {
     await wumbei.goto(`/approvals?kind=${kind}`);
-    await wumbei.getByRole("table").getByRole("link").first().click();
+    await wumbei.getByRole("table").getByRole("link", { name: "Open the request" }).first().click();
+    // The queue has "Approve chosen" too: wait for the request's own page before deciding on it.
+    await expect(wumbei).toHaveURL(new RegExp(`/approvals/${kind}/[\\w-]+$`));
     await hydrated(wumbei);
-    await clickChecked(wumbei, portal, wumbei.getByRole("button", { name: "Approve" }));
+    await clickChecked(wumbei, portal, wumbei.getByRole("button", { name: "Approve", exact: true }));
     await expect(wumbei).toHaveURL(/\/approvals/);
   };
   await approve("merchant");
@@ -215,7 +217,7 @@ test("the switch's key pushes payments a business's people see; suspension stops
     const url = new URL(efua.url()).pathname;
     await kwame.goto(url);
     await hydrated(kwame);
-    await clickChecked(kwame, portal, kwame.getByRole("button", { name: "Approve" }));
+    await clickChecked(kwame, portal, kwame.getByRole("button", { name: "Approve", exact: true }));
     await expect(kwame).toHaveURL(/\/platform\/requests$/);
     return url;
   };
@@ -246,7 +248,7 @@ test("the switch's key pushes payments a business's people see; suspension stops
     await expect(adjoa.getByRole("button", { name: "Approve" })).toHaveCount(0);
     await kwame.goto(new URL(efua.url()).pathname);
     await hydrated(kwame);
-    await clickChecked(kwame, portal, kwame.getByRole("button", { name: "Approve" }));
+    await clickChecked(kwame, portal, kwame.getByRole("button", { name: "Approve", exact: true }));
     await expect(kwame).toHaveURL(/\/platform\/requests$/);
     const back = await signedIn(await browser.newContext(), portal, "yaw.asante@example.com", ACCRA);
     await back.goto("/");
