@@ -39,7 +39,7 @@ export function switchRefunds(rail: Parameters<typeof switchClient>[0], fetcher?
 type RailEnv = { ENVIRONMENT?: string; KV: KVNamespace };
 
 /** The payout port for this environment, or null with the reason (railProblems). */
-export function payoutRailFor(env: RailEnv, config: RailsConfig = railsConfigOf(env), fetcher?: Fetch): PayoutPort | null {
+export function payoutPortFor(env: RailEnv, config: RailsConfig = railsConfigOf(env), fetcher?: Fetch): PayoutPort | null {
   const choice = config.payout;
   if (choice.rail === "simulator") return simulatedPayouts(env.KV);
   if (choice.rail === "switch") return switchPayouts(choice, fetcher);

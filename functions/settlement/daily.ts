@@ -3,7 +3,7 @@
 // administrator (/money/settlement-history), for one business.
 import type { BusinessDb, RequestMeta, Tenant } from "../tenancy/tenant";
 import { logEvent } from "../analytics/http";
-import { payoutRailFor } from "../rails/ports";
+import { payoutPortFor as payoutRailFor } from "../rails/ports";
 import { processPayouts, type PayoutPort, type PayoutRunResult } from "./payouts";
 import { runSettlement, settlementPeriodFor, type SettlementRunResult } from "./run";
 
