@@ -143,7 +143,8 @@ export async function applyRefundAnswer(
 ): Promise<"succeeded" | "failed" | "retrying" | "waiting" | "already"> {
   const { db } = business;
   const { at } = options;
-  const attempt = options.attempt ?? refund.attempts;
+  // An answer before any attempt was claimed (a callback racing the claim) is about the first.
+  const attempt = Math.max(1, options.attempt ?? refund.attempts);
   const mark = answer.rail ?? null;
   if (!answer.ok && answer.pending) {
     await db.batch([waitRefundOnRailStatement(business, refund.id, answer.rail, at)]);
