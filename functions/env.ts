@@ -469,8 +469,12 @@ const RailSettingsSchema = v.object({
   PAYOUT_RAIL: v.optional(v.picklist(["simulator", "switch", "paystack"], "PAYOUT_RAIL must be simulator, switch or paystack")),
   REFUND_RAIL: v.optional(v.picklist(["simulator", "switch"], "REFUND_RAIL must be simulator or switch")),
   SWITCH_RAIL_URL: httpUrl("SWITCH_RAIL_URL"),
-  SWITCH_RAIL_SECRET: v.optional(v.pipe(v.string(), v.regex(SWITCH_SECRET_PATTERN, "SWITCH_RAIL_SECRET must be whsec_ followed by base64 of 24 bytes or more"))),
-  PAYSTACK_SECRET_KEY: v.optional(v.pipe(v.string(), v.regex(/^sk_(test|live)_[A-Za-z0-9]{16,}$/, "PAYSTACK_SECRET_KEY must be a Paystack secret key (sk_test_… or sk_live_…)"))),
+  SWITCH_RAIL_SECRET: v.optional(
+    v.pipe(v.string(), v.regex(SWITCH_SECRET_PATTERN, "SWITCH_RAIL_SECRET must be whsec_ followed by base64 of 24 bytes or more")),
+  ),
+  PAYSTACK_SECRET_KEY: v.optional(
+    v.pipe(v.string(), v.regex(/^sk_(test|live)_[A-Za-z0-9]{16,}$/, "PAYSTACK_SECRET_KEY must be a Paystack secret key (sk_test_… or sk_live_…)")),
+  ),
   PAYSTACK_BASE_URL: httpUrl("PAYSTACK_BASE_URL"),
   RAIL_POLL_AFTER_MINUTES: v.optional(
     v.pipe(

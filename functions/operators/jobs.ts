@@ -75,10 +75,14 @@ const sendRefunds: JobRunner = async (env, now) => {
 // A rail left unconfigured fails the job with the message naming the variable, so the Jobs screen says why.
 const pollRails: JobRunner = async (env, now) => {
   const problems = railProblems(env);
-  const result = await pollRailsOf(await everyBusinessDb(env), { payout: payoutRailPortFor(env), refund: refundPortFor(env) }, {
-    now,
-    afterMs: railsConfigOf(env).pollAfterMs,
-  });
+  const result = await pollRailsOf(
+    await everyBusinessDb(env),
+    { payout: payoutRailPortFor(env), refund: refundPortFor(env) },
+    {
+      now,
+      afterMs: railsConfigOf(env).pollAfterMs,
+    },
+  );
   if (result.answered > 0) await dispatchPendingDeliveries(env, Date.now());
   const problem = [problems.payout, problems.refund].filter(Boolean).join("; ");
   if (problem) throw new Error(problem);

@@ -32,7 +32,12 @@ export function switchAnswer(order: SwitchOrder): RailAnswer {
   return { ok: false, pending: true, error: `Switch: ${order.status}`, rail };
 }
 
-const unknown = (error: string, key: string): RailAnswer => ({ ok: false, pending: true, error, rail: { rail: "switch", reference: null, status: `no answer (${key})` } });
+const unknown = (error: string, key: string): RailAnswer => ({
+  ok: false,
+  pending: true,
+  error,
+  rail: { rail: "switch", reference: null, status: `no answer (${key})` },
+});
 
 export interface SwitchClient {
   send(kind: "payouts" | "refunds", key: string, body: Record<string, unknown>): Promise<RailAnswer>;
@@ -60,7 +65,8 @@ export function switchClient(rail: SwitchRail, fetcher: Fetch = fetch, clock: ()
     }
     const text = await response.text();
     // A poll for a key the switch never received: it was never taken, so a new attempt is safe.
-    if (method === "GET" && response.status === 404) return { ok: false, error: "Switch: no such order (never received)", rail: { rail: "switch", reference: null, status: "not found" } };
+    if (method === "GET" && response.status === 404)
+      return { ok: false, error: "Switch: no such order (never received)", rail: { rail: "switch", reference: null, status: "not found" } };
     if (response.status >= 500 || response.status === 429) return unknown(`Switch answered ${response.status}`, key);
     const signed = await verifyStandard(response.headers, text, rail.secret, Math.floor(clock() / 1000));
     if (!signed.ok) return unknown(`Switch reply refused: signature ${signed.reason}`, key);
@@ -73,7 +79,11 @@ export function switchClient(rail: SwitchRail, fetcher: Fetch = fetch, clock: ()
     if (response.status >= 400) {
       // A refusal of the request itself (400, 401, 409 a key reused with another body, 422): definite, with its reason.
       const message = v.safeParse(v.object({ message: v.pipe(v.string(), v.maxLength(500)) }), json);
-      return { ok: false, error: `Switch refused (${response.status}): ${message.success ? message.output.message : "no reason given"}`, rail: { rail: "switch", reference: null, status: `refused ${response.status}` } };
+      return {
+        ok: false,
+        error: `Switch refused (${response.status}): ${message.success ? message.output.message : "no reason given"}`,
+        rail: { rail: "switch", reference: null, status: `refused ${response.status}` },
+      };
     }
     const order = v.safeParse(SwitchOrder, json);
     if (!order.success || order.output.reference !== key) return unknown("Switch reply did not match the documented order", key);

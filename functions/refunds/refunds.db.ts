@@ -197,7 +197,9 @@ export async function refundTargetById(db: BusinessDb["db"], id: string): Promis
 /** Refunds sent to a rail and unanswered since before `before`, oldest first. */
 export async function refundsWaitingOnRail({ businessId, db }: BusinessDb, before: string, limit: number): Promise<RefundTarget[]> {
   const { results } = await db
-    .prepare(`${TARGET} WHERE r.business_id = ? AND r.status = 'sending' AND r.rail_waiting_since IS NOT NULL AND r.rail_waiting_since < ? ORDER BY r.rail_waiting_since LIMIT ?`)
+    .prepare(
+      `${TARGET} WHERE r.business_id = ? AND r.status = 'sending' AND r.rail_waiting_since IS NOT NULL AND r.rail_waiting_since < ? ORDER BY r.rail_waiting_since LIMIT ?`,
+    )
     .bind(businessId, before, limit)
     .all<RefundTarget>();
   return results;
@@ -268,7 +270,10 @@ export function failedRefundAttemptOnceStatement(
 }
 
 /** A success overrides what its attempt said before. */
-export function succeededRefundAttemptStatement({ businessId, db }: BusinessDb, attempt: { refundId: string; attempt: number; at: string }): D1PreparedStatement {
+export function succeededRefundAttemptStatement(
+  { businessId, db }: BusinessDb,
+  attempt: { refundId: string; attempt: number; at: string },
+): D1PreparedStatement {
   return db
     .prepare(
       `INSERT INTO refund_attempts (business_id, refund_id, attempt, outcome, error, at) VALUES (?, ?, ?, 'succeeded', NULL, ?)

@@ -79,7 +79,6 @@ export function simulatedRefunds(memory: RefundMemory): RefundPort {
   };
 }
 
-
 export interface RefundRunResult {
   succeeded: string[];
   failed: { id: string; error: string; final: boolean }[];
@@ -95,7 +94,6 @@ export async function processRefunds(
   port: RefundPort,
   options: { now?: number; limit?: number; onlyId?: string } = {},
 ): Promise<RefundRunResult> {
-  const { db } = business;
   const result: RefundRunResult = { succeeded: [], failed: [] };
   const now = options.now ?? Date.now();
   const due = await dueRefunds(business, {
@@ -115,14 +113,21 @@ export async function processRefunds(
     if (!claimed) continue;
     let outcome: RefundOutcome;
     try {
-      outcome = await port.refund({ idempotencyKey: refund.id, paymentReference: refund.paymentReference, channel: refund.channel, amount: refund.amount, attempt: claimed.attempts });
+      outcome = await port.refund({
+        idempotencyKey: refund.id,
+        paymentReference: refund.paymentReference,
+        channel: refund.channel,
+        amount: refund.amount,
+        attempt: claimed.attempts,
+      });
     } catch (error) {
       outcome = { ok: false, error: error instanceof Error ? error.message : String(error) };
     }
     const at = new Date(Math.max(now, Date.now())).toISOString();
     const applied = await applyRefundAnswer(business, { ...refund, attempts: claimed.attempts }, outcome, { at, now });
     if (applied === "succeeded") result.succeeded.push(refund.id);
-    else if (applied === "retrying" || applied === "failed") result.failed.push({ id: refund.id, error: (outcome as { error: string }).error.slice(0, 300), final: applied === "failed" });
+    else if (applied === "retrying" || applied === "failed")
+      result.failed.push({ id: refund.id, error: (outcome as { error: string }).error.slice(0, 300), final: applied === "failed" });
   }
   return result;
 }

@@ -97,7 +97,12 @@ export function markPaidOnRailStatement({ businessId, db }: BusinessDb, settleme
 }
 
 /** Failed, only while `attempt` is still the settlement's latest and it is not paid; the caller's batch guards changes() = 1. */
-export function markFailedOnRailStatement({ businessId, db }: BusinessDb, settlementId: string, attempt: number, mark: RailColumns | null): D1PreparedStatement {
+export function markFailedOnRailStatement(
+  { businessId, db }: BusinessDb,
+  settlementId: string,
+  attempt: number,
+  mark: RailColumns | null,
+): D1PreparedStatement {
   return db
     .prepare(
       `UPDATE settlements SET status = 'failed', payout_lease_until = NULL, rail_waiting_since = NULL,
@@ -108,7 +113,10 @@ export function markFailedOnRailStatement({ businessId, db }: BusinessDb, settle
 }
 
 /** An attempt's answer, recorded once: a failure only if the attempt has none yet (the caller guards changes() = 1). */
-export function failedAttemptOnceStatement({ businessId, db }: BusinessDb, attempt: { settlementId: string; attempt: number; error: string; at: string }): D1PreparedStatement {
+export function failedAttemptOnceStatement(
+  { businessId, db }: BusinessDb,
+  attempt: { settlementId: string; attempt: number; error: string; at: string },
+): D1PreparedStatement {
   return db
     .prepare("INSERT OR IGNORE INTO payout_attempts (business_id, settlement_id, attempt, outcome, error, at) VALUES (?, ?, ?, 'failed', ?, ?)")
     .bind(businessId, attempt.settlementId, attempt.attempt, attempt.error, attempt.at);

@@ -76,7 +76,6 @@ export interface PayoutRunResult {
 /** Pays what is due (pending, or failed with attempts left), oldest first, at most `limit`. */
 /** Pays what is due in one business (pending, or failed with attempts left), oldest first, at most `limit`. */
 export async function processPayouts(business: BusinessDb, port: PayoutPort, options: { limit?: number } = {}): Promise<PayoutRunResult> {
-  const { db } = business;
   const result: PayoutRunResult = { paid: [], failed: [] };
   const results = await duePayouts(business, {
     maxAttempts: MAX_PAYOUT_ATTEMPTS,

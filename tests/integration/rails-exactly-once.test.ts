@@ -52,7 +52,12 @@ async function approvedRefund(amount: number): Promise<string> {
     .bind(KUMASI, amount, sequence)
     .first<{ id: number; merchantId: string }>();
   await topUp(KOFI_KUMASI, payment!.merchantId, amount * 3);
-  const { id } = await requestRefund(ESI_KUMASI, META, { transactionId: payment!.id, amount, reason: "Returned", idempotencyKey: `rails-eo-${(sequence += 1)}` });
+  const { id } = await requestRefund(ESI_KUMASI, META, {
+    transactionId: payment!.id,
+    amount,
+    reason: "Returned",
+    idempotencyKey: `rails-eo-${(sequence += 1)}`,
+  });
   await approveMoneyRequest(KOFI_KUMASI, META, "refund", id);
   return id;
 }
@@ -82,7 +87,9 @@ describe("a refund's outcome lands once whatever order the reply, callback and p
             .all<{ id: string }>()
         ).results.map((r) => r.id);
         const entries = (await db.prepare("SELECT COUNT(*) AS n FROM ledger_entries WHERE posting_id LIKE ?").bind(`pst_${id}_%`).first<{ n: number }>())!.n;
-        const events = (await db.prepare("SELECT id FROM webhook_events WHERE id IN (?, ?)").bind(`evt_${id}_succeeded`, `evt_${id}_failed`).all<{ id: string }>()).results;
+        const events = (
+          await db.prepare("SELECT id FROM webhook_events WHERE id IN (?, ?)").bind(`evt_${id}_succeeded`, `evt_${id}_failed`).all<{ id: string }>()
+        ).results;
         if (refund.status === "sending") expect(postings).toEqual([]);
         else {
           expect(["succeeded", "failed"]).toContain(refund.status);
