@@ -594,3 +594,137 @@ export function configProblems(error: ConfigError): string[] {
     .split("; ")
     .map((problem) => problem.replace(/ but received .*$/, "").replace(/^(\w+): (?=\1\b)/, ""));
 }
+
+// ==================================================================================================================
+// Payout and refund rails (issue 28; docs/decisions/041-payout-and-refund-rails.md, docs/payout-rails.md).
+// Kept apart from the parse above on purpose: a missing or malformed rail setting must not take the whole portal down
+// (configOf throwing is a 500 for every page). It is one clear message naming the variable instead, which the
+// settlement and refund screens show where "Sending" would otherwise wait for ever, and which the cron job records
+// as its failure on the platform's Jobs screen.
+// ==================================================================================================================
+
+const RAIL_VARS = [
+  "PAYOUT_RAIL",
+  "REFUND_RAIL",
+  "SWITCH_RAIL_URL",
+  "SWITCH_RAIL_SECRET",
+  "PAYSTACK_SECRET_KEY",
+  "PAYSTACK_BASE_URL",
+  "RAIL_POLL_AFTER_MINUTES",
+] as const;
+
+type RailSettings = { readonly [Name in Exclude<(typeof RAIL_VARS)[number], keyof Cloudflare.Env>]?: string };
+declare global {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
+  interface Env extends RailSettings {}
+}
+
+/** The switch's key for both directions: Standard Webhooks' form, "whsec_" and base64 of at least 24 bytes. */
+export const SWITCH_SECRET_PATTERN = /^whsec_[A-Za-z0-9+/]{32,}={0,2}$/;
+export const PAYSTACK_DEFAULT_BASE_URL = "https://api.paystack.co";
+export const RAIL_POLL_AFTER_MINUTES_DEFAULT = 15;
+
+export type SwitchRail = { rail: "switch"; url: string; secret: string };
+export type PaystackRail = { rail: "paystack"; secretKey: string; baseUrl: string };
+/** A rail to use, or the one sentence that says which variable to set (never a throw). */
+export type RailChoice<R> = R | { rail: "simulator" } | { rail: null; problem: string };
+
+export interface RailsConfig {
+  payout: RailChoice<SwitchRail | PaystackRail>;
+  refund: RailChoice<SwitchRail>;
+  /** A payout or refund sent and not answered this long is asked about (the poll in the 5-minute cron). */
+  pollAfterMs: number;
+  /** The callback routes' keys, whatever the rails chosen (a switch callback may arrive for an order sent before a change). */
+  switchSecret: string | null;
+  paystackSecretKey: string | null;
+}
+
+const RailSettingsSchema = v.object({
+  PAYOUT_RAIL: v.optional(v.picklist(["simulator", "switch", "paystack"], "PAYOUT_RAIL must be simulator, switch or paystack")),
+  REFUND_RAIL: v.optional(v.picklist(["simulator", "switch"], "REFUND_RAIL must be simulator or switch")),
+  SWITCH_RAIL_URL: httpUrl("SWITCH_RAIL_URL"),
+  SWITCH_RAIL_SECRET: v.optional(
+    v.pipe(v.string(), v.regex(SWITCH_SECRET_PATTERN, "SWITCH_RAIL_SECRET must be whsec_ followed by base64 of 24 bytes or more")),
+  ),
+  PAYSTACK_SECRET_KEY: v.optional(
+    v.pipe(v.string(), v.regex(/^sk_(test|live)_[A-Za-z0-9]{16,}$/, "PAYSTACK_SECRET_KEY must be a Paystack secret key (sk_test_… or sk_live_…)")),
+  ),
+  PAYSTACK_BASE_URL: httpUrl("PAYSTACK_BASE_URL"),
+  RAIL_POLL_AFTER_MINUTES: v.optional(
+    v.pipe(
+      v.string(),
+      v.regex(/^\d{1,4}$/, "RAIL_POLL_AFTER_MINUTES must be a whole number of minutes"),
+      v.transform(Number),
+      v.minValue(1, "RAIL_POLL_AFTER_MINUTES must be at least 1"),
+      v.maxValue(1440, "RAIL_POLL_AFTER_MINUTES must be at most 1440"),
+    ),
+  ),
+});
+
+function parseRails(env: Record<string, unknown>): RailsConfig {
+  const production = env.ENVIRONMENT === "production";
+  const input: Record<string, unknown> = {};
+  for (const name of RAIL_VARS) input[name] = env[name] === "" ? undefined : env[name];
+  // Each variable on its own: one bad value names itself and leaves the other rails usable.
+  const bad = new Map<string, string>();
+  const ok: Record<string, unknown> = {};
+  for (const name of RAIL_VARS) {
+    const one = v.safeParse(v.object({ [name]: RailSettingsSchema.entries[name] }), { [name]: input[name] });
+    if (one.success) ok[name] = (one.output as Record<string, unknown>)[name];
+    else bad.set(name, one.issues.map((issue) => issue.message.replace(/^Invalid type: .*/, `${name} is not valid`)).join("; "));
+  }
+  const switchRail = (): SwitchRail | { rail: null; problem: string } => {
+    const url = ok.SWITCH_RAIL_URL as string | undefined;
+    const secret = ok.SWITCH_RAIL_SECRET as string | undefined;
+    if (bad.has("SWITCH_RAIL_URL")) return { rail: null, problem: bad.get("SWITCH_RAIL_URL")! };
+    if (bad.has("SWITCH_RAIL_SECRET")) return { rail: null, problem: bad.get("SWITCH_RAIL_SECRET")! };
+    if (!url) return { rail: null, problem: "SWITCH_RAIL_URL is not set: the switch rail needs its URL" };
+    if (!secret) return { rail: null, problem: "SWITCH_RAIL_SECRET is not set: the switch rail needs its signing key" };
+    if (production && protocolOf(url) !== "https:") return { rail: null, problem: "SWITCH_RAIL_URL must be an https URL in production" };
+    return { rail: "switch", url: url.replace(/\/+$/, ""), secret };
+  };
+  const paystackRail = (): PaystackRail | { rail: null; problem: string } => {
+    if (bad.has("PAYSTACK_SECRET_KEY")) return { rail: null, problem: bad.get("PAYSTACK_SECRET_KEY")! };
+    const secretKey = ok.PAYSTACK_SECRET_KEY as string | undefined;
+    if (!secretKey) return { rail: null, problem: "PAYSTACK_SECRET_KEY is not set: Paystack payouts need the account's secret key" };
+    if (production && secretKey.startsWith("sk_test_")) return { rail: null, problem: "PAYSTACK_SECRET_KEY is a test key (sk_test_…) in production" };
+    // Fakes only: production always talks to Paystack itself.
+    if (production && ok.PAYSTACK_BASE_URL) return { rail: null, problem: "PAYSTACK_BASE_URL may only be set outside production" };
+    if (bad.has("PAYSTACK_BASE_URL")) return { rail: null, problem: bad.get("PAYSTACK_BASE_URL")! };
+    return { rail: "paystack", secretKey, baseUrl: ((ok.PAYSTACK_BASE_URL as string | undefined) ?? PAYSTACK_DEFAULT_BASE_URL).replace(/\/+$/, "") };
+  };
+  const choose = <R>(name: "PAYOUT_RAIL" | "REFUND_RAIL", rails: Record<string, () => R | { rail: null; problem: string }>): RailChoice<R> => {
+    if (bad.has(name)) return { rail: null, problem: bad.get(name)! };
+    const chosen = ok[name] as string | undefined;
+    if (!chosen || chosen === "simulator") {
+      if (!production) return { rail: "simulator" };
+      return {
+        rail: null,
+        problem: chosen
+          ? `${name} is simulator, which production refuses: set it to ${Object.keys(rails).join(" or ")}`
+          : `${name} is not set: set it to ${Object.keys(rails).join(" or ")} (production never uses the simulator)`,
+      };
+    }
+    return rails[chosen]!();
+  };
+  return {
+    payout: choose<SwitchRail | PaystackRail>("PAYOUT_RAIL", { switch: switchRail, paystack: paystackRail }),
+    refund: choose<SwitchRail>("REFUND_RAIL", { switch: switchRail }),
+    pollAfterMs: ((ok.RAIL_POLL_AFTER_MINUTES as number | undefined) ?? RAIL_POLL_AFTER_MINUTES_DEFAULT) * 60_000,
+    switchSecret: (ok.SWITCH_RAIL_SECRET as string | undefined) ?? null,
+    paystackSecretKey: (ok.PAYSTACK_SECRET_KEY as string | undefined) ?? null,
+  };
+}
+
+const parsedRails = new WeakMap<object, RailsConfig>();
+
+/** The rails' settings, parsed once per env like configOf; never throws (see the block's comment). */
+export function railsConfigOf(env: object): RailsConfig {
+  let config = parsedRails.get(env);
+  if (!config) {
+    config = parseRails(env as Record<string, unknown>);
+    parsedRails.set(env, config);
+  }
+  return config;
+}
+// ============================================================================================ end of the rails' block

@@ -19,6 +19,7 @@ import { runOnce } from "./platform/submitted-once";
 import { handlePaymentsBatch, handlePaymentsDeadLetters, PAYMENTS_DLQ, PAYMENTS_QUEUE } from "./payments/consumer";
 import { INGEST_OPS_PREFIX, ingestOpsRequest } from "./payments/ingest-replay";
 import { handlePartnerApi } from "./partner-api/router";
+import { handleRailCallback, isCallbackPath } from "./rails/callbacks";
 import { withSetCookie } from "./platform/cookies";
 import { businessDb, databaseNamed, RequestDatabases, shardNames } from "./tenancy/shards";
 import { CRON_LINES, jobNamed, runJob, type JobName } from "./operators/jobs";
@@ -82,6 +83,18 @@ export default {
   async fetch(request, env, ctx) {
     const requestId = newRequestId();
     const nonce = newNonce();
+    // The payout and refund rails' callbacks: signed by the rail, not by a Partner API key (functions/rails/callbacks.ts).
+    if (isCallbackPath(new URL(request.url).pathname)) {
+      let response: Response;
+      try {
+        response = await handleRailCallback(request, env);
+      } catch (error) {
+        logError(requestId, request, error);
+        // A 5xx makes the rail send it again; the id was forgotten, so that copy is taken.
+        response = Response.json({ message: `Something went wrong on our side; nothing was applied. Quote ${requestId} to support.` }, { status: 500 });
+      }
+      return withSecurityHeaders(response, request, nonce, requestId);
+    }
     // The Partner API authenticates each request with its own key: no session, no same-origin rule.
     if (new URL(request.url).pathname.toLowerCase().startsWith("/api/v1/")) {
       let response: Response;

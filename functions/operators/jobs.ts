@@ -5,12 +5,14 @@
 import { logEvent } from "../analytics/http";
 import { runArchive } from "../archive/job";
 import { sealDatabase } from "../audit/audit-chain";
-import { configOf, type FullConfig } from "../env";
+import { configOf, railsConfigOf, type FullConfig } from "../env";
 import { clearDuePayments } from "../ledger/clearing";
 import { dropOldIdempotencyKeys } from "../partner-api/api-idempotency.db";
 import { newRequestId } from "../platform/request-id";
 import { dropOldSubmissions } from "../platform/submissions.db";
-import { processRefunds, refundPortFor } from "../refunds/send";
+import { processRefunds } from "../refunds/send";
+import { payoutPortFor as payoutRailPortFor, railProblems, refundPortFor } from "../rails/ports";
+import { pollRails as pollRailsOf } from "../rails/apply";
 import { payoutPortFor, settleAndPay } from "../settlement/daily";
 import { databaseNamed, everyBusinessDb, shardNames } from "../tenancy/shards";
 import { dispatchPendingDeliveries } from "../webhooks/dispatch";
@@ -69,6 +71,23 @@ const sendRefunds: JobRunner = async (env, now) => {
   }
 };
 
+// Payouts and refunds sent to a rail and unanswered for RAIL_POLL_AFTER_MINUTES: asked about (functions/rails/apply.ts).
+// A rail left unconfigured fails the job with the message naming the variable, so the Jobs screen says why.
+const pollRails: JobRunner = async (env, now) => {
+  const problems = railProblems(env);
+  const result = await pollRailsOf(
+    await everyBusinessDb(env),
+    { payout: payoutRailPortFor(env), refund: refundPortFor(env) },
+    {
+      now,
+      afterMs: railsConfigOf(env).pollAfterMs,
+    },
+  );
+  if (result.answered > 0) await dispatchPendingDeliveries(env, Date.now());
+  const problem = [problems.payout, problems.refund].filter(Boolean).join("; ");
+  if (problem) throw new Error(problem);
+};
+
 /** Every scheduled job, in the order the Jobs screen lists them. */
 export const JOBS = [
   { name: "clearing", label: "Clearing", what: "Makes payments due for clearing available to their merchants.", run: clear },
@@ -78,6 +97,7 @@ export const JOBS = [
   { name: "audit-sealing", label: "Audit sealing", what: "Seals audit entries not yet in their chain, on every database.", run: sealAudit },
   { name: "webhook-sweep", label: "Webhook sweep", what: "Queues webhook deliveries that are due or were missed.", run: webhookSweep },
   { name: "refunds", label: "Refunds", what: "Sends approved refunds that failed or were missed.", run: sendRefunds },
+  { name: "rail-poll", label: "Payout and refund answers", what: "Asks the payout and refund rails about what they have not answered.", run: pollRails },
   { name: "drop-submissions", label: "Old form submissions", what: "Drops the record of forms sent long ago.", run: dropSubmissions },
   { name: "drop-idempotency-keys", label: "Old idempotency keys", what: "Drops Partner API idempotency keys past their time.", run: dropIdempotencyKeys },
 ] as const satisfies readonly ScheduledJob[];
@@ -94,7 +114,7 @@ export function jobNamed(name: string): ScheduledJob | null {
  * other. The daily run clears first so that yesterday's last clearings are there to settle. Add work to a cron here.
  */
 export const CRON_LINES: Readonly<Record<string, readonly (readonly JobName[])[]>> = {
-  "*/5 * * * *": [["clearing"], ["webhook-sweep"], ["refunds"], ["audit-sealing"]],
+  "*/5 * * * *": [["clearing"], ["webhook-sweep"], ["refunds", "rail-poll"], ["audit-sealing"]],
   "0 6 * * *": [
     ["clearing", "settlement", "settlement-webhooks"],
     ["drop-submissions", "drop-idempotency-keys"],

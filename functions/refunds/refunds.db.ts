@@ -101,7 +101,7 @@ export async function dueRefunds(
       `SELECT r.id, r.transaction_id AS transactionId, r.merchant_id AS merchantId, r.amount, r.attempts, t.reference AS paymentReference, t.channel
        FROM refunds r JOIN transactions t ON t.id = r.transaction_id AND t.business_id = r.business_id
        WHERE r.business_id = ? AND r.status = 'sending' AND r.attempts < ? AND (r.next_attempt_at IS NULL OR r.next_attempt_at <= ?)
-         AND (r.send_lease_until IS NULL OR r.send_lease_until < ?) AND (? IS NULL OR r.id = ?)
+         AND (r.send_lease_until IS NULL OR r.send_lease_until < ?) AND (? IS NULL OR r.id = ?) AND r.rail_waiting_since IS NULL
        ORDER BY r.next_attempt_at, r.id LIMIT ?`,
     )
     .bind(businessId, options.maxAttempts, options.now, options.now, options.onlyId ?? null, options.onlyId ?? null, options.limit)
@@ -170,6 +170,116 @@ export async function listRefundAttempts(
     .bind(tenant.businessId, refundId)
     .all<{ attempt: number; outcome: "succeeded" | "failed"; error: string | null; at: string }>();
   return results;
+}
+
+// ---------------------------------------------------------------- rails (migration 0031, functions/rails)
+
+export interface RefundRailColumns {
+  rail: string;
+  reference: string | null;
+  status: string;
+}
+
+/** A refund as an answer about it needs it: what dueRefunds reads, and its status. */
+export interface RefundTarget extends DueRefund {
+  businessId: string;
+  status: RefundStatus;
+}
+
+const TARGET = `SELECT r.id, r.business_id AS businessId, r.transaction_id AS transactionId, r.merchant_id AS merchantId, r.amount, r.attempts, r.status,
+  t.reference AS paymentReference, t.channel FROM refunds r JOIN transactions t ON t.id = r.transaction_id AND t.business_id = r.business_id`;
+
+/** The refund with this id in `db` (a callback or poll answer names the refund, not its business). */
+export async function refundTargetById(db: BusinessDb["db"], id: string): Promise<RefundTarget | null> {
+  return db.prepare(`${TARGET} WHERE r.id = ?`).bind(id).first<RefundTarget>();
+}
+
+/** Refunds sent to a rail and unanswered since before `before`, oldest first. */
+export async function refundsWaitingOnRail({ businessId, db }: BusinessDb, before: string, limit: number): Promise<RefundTarget[]> {
+  const { results } = await db
+    .prepare(
+      `${TARGET} WHERE r.business_id = ? AND r.status = 'sending' AND r.rail_waiting_since IS NOT NULL AND r.rail_waiting_since < ? ORDER BY r.rail_waiting_since LIMIT ?`,
+    )
+    .bind(businessId, before, limit)
+    .all<RefundTarget>();
+  return results;
+}
+
+/** Sent and waiting for the rail's answer from `since`: not due again (the poll asks instead). */
+export function waitRefundOnRailStatement({ businessId, db }: BusinessDb, refundId: string, mark: RefundRailColumns, since: string): D1PreparedStatement {
+  return db
+    .prepare(
+      `UPDATE refunds SET rail = ?, rail_reference = coalesce(?, rail_reference), rail_status = ?, rail_waiting_since = ?, send_lease_until = NULL
+       WHERE id = ? AND business_id = ? AND status = 'sending'`,
+    )
+    .bind(mark.rail, mark.reference, mark.status, since, refundId, businessId);
+}
+
+/**
+ * Final, only from sending: succeeded from any attempt, failed only while `attempt` is the latest (a stale failure
+ * changes nothing). The caller's batch guards changes() = 1 right after it, before posting.
+ */
+export function finishRefundOnRailStatement(
+  { businessId, db }: BusinessDb,
+  refundId: string,
+  outcome: { status: "succeeded" | "failed"; at: string; failureReason: string | null; attempt: number; mark: RefundRailColumns | null },
+): D1PreparedStatement {
+  return db
+    .prepare(
+      `UPDATE refunds SET status = ?, completed_at = ?, failure_reason = ?, send_lease_until = NULL, next_attempt_at = NULL, rail_waiting_since = NULL,
+         rail = coalesce(?, rail), rail_reference = coalesce(?, rail_reference), rail_status = coalesce(?, rail_status)
+       WHERE id = ? AND business_id = ? AND status = 'sending' AND (? = 'succeeded' OR attempts = ?)`,
+    )
+    .bind(
+      outcome.status,
+      outcome.at,
+      outcome.failureReason,
+      outcome.mark?.rail ?? null,
+      outcome.mark?.reference ?? null,
+      outcome.mark?.status ?? null,
+      refundId,
+      businessId,
+      outcome.status,
+      outcome.attempt,
+    );
+}
+
+/** A failed attempt with attempts left, still the latest: released, due again at `nextAttemptAt`. The caller guards changes() = 1. */
+export function retryRefundOnRailStatement(
+  { businessId, db }: BusinessDb,
+  refundId: string,
+  retry: { attempt: number; nextAttemptAt: string; mark: RefundRailColumns | null },
+): D1PreparedStatement {
+  return db
+    .prepare(
+      `UPDATE refunds SET send_lease_until = NULL, next_attempt_at = ?, rail_waiting_since = NULL,
+         rail = coalesce(?, rail), rail_reference = coalesce(?, rail_reference), rail_status = coalesce(?, rail_status)
+       WHERE id = ? AND business_id = ? AND status = 'sending' AND attempts = ?`,
+    )
+    .bind(retry.nextAttemptAt, retry.mark?.rail ?? null, retry.mark?.reference ?? null, retry.mark?.status ?? null, refundId, businessId, retry.attempt);
+}
+
+/** A failed attempt, recorded only if the attempt has no answer yet (the caller guards changes() = 1). */
+export function failedRefundAttemptOnceStatement(
+  { businessId, db }: BusinessDb,
+  attempt: { refundId: string; attempt: number; error: string; at: string },
+): D1PreparedStatement {
+  return db
+    .prepare("INSERT OR IGNORE INTO refund_attempts (business_id, refund_id, attempt, outcome, error, at) VALUES (?, ?, ?, 'failed', ?, ?)")
+    .bind(businessId, attempt.refundId, attempt.attempt, attempt.error, attempt.at);
+}
+
+/** A success overrides what its attempt said before. */
+export function succeededRefundAttemptStatement(
+  { businessId, db }: BusinessDb,
+  attempt: { refundId: string; attempt: number; at: string },
+): D1PreparedStatement {
+  return db
+    .prepare(
+      `INSERT INTO refund_attempts (business_id, refund_id, attempt, outcome, error, at) VALUES (?, ?, ?, 'succeeded', NULL, ?)
+       ON CONFLICT (refund_id, attempt) DO UPDATE SET outcome = 'succeeded', error = NULL, at = excluded.at`,
+    )
+    .bind(businessId, attempt.refundId, attempt.attempt, attempt.at);
 }
 
 // ---------------------------------------------------------------- figures

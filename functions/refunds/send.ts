@@ -6,13 +6,17 @@
 import { refundFailedPosting, refundSucceededPosting } from "../ledger/ledger";
 import { clearBatchGuardsStatement } from "../platform/batch-guards.db";
 import { postingStatements } from "../ledger/ledger.db";
+import { guardStatement } from "../platform/batch-guards.db";
+import type { RailAnswer } from "../rails/answer";
+import { isGuardRefusal } from "../settlement/payouts";
 import {
   claimRefund,
   dueRefunds,
-  finishRefundStatement,
-  refundAttemptStatement,
-  retryRefundStatement,
-  stillSendingGuardStatement,
+  failedRefundAttemptOnceStatement,
+  finishRefundOnRailStatement,
+  retryRefundOnRailStatement,
+  succeededRefundAttemptStatement,
+  waitRefundOnRailStatement,
   type DueRefund,
 } from "./refunds.db";
 import { webhookEventStatements } from "../webhooks/outbox.db";
@@ -31,14 +35,19 @@ export interface RefundOrder {
   paymentReference: string;
   channel: Channel;
   amount: number;
+  /** Which attempt this is (1 first): a rail sends a later attempt under a new key (railKey). */
+  attempt?: number;
 }
 
-export type RefundOutcome = { ok: true } | { ok: false; error: string };
+/** The rail's answer (functions/rails/answer.ts): done, definitely not done, or pending (the poll asks later). */
+export type RefundOutcome = RailAnswer;
 
 export interface RefundPort {
   kind: string;
   /** Must be idempotent on `idempotencyKey`. */
   refund(order: RefundOrder): Promise<RefundOutcome>;
+  /** The status poll of an attempt that had no answer; `key` is the attempt's key (railKey of the refund id). */
+  status?(key: string): Promise<RefundOutcome>;
 }
 
 /** What the simulated processor needs to remember: KV in the Worker, a Map in a test. */
@@ -70,11 +79,6 @@ export function simulatedRefunds(memory: RefundMemory): RefundPort {
   };
 }
 
-/** The processor for this environment; production has none configured yet, so approved refunds wait (sending). */
-export function refundPortFor(env: { ENVIRONMENT?: string; KV: KVNamespace }): RefundPort | null {
-  return env.ENVIRONMENT === "production" ? null : simulatedRefunds(env.KV);
-}
-
 export interface RefundRunResult {
   succeeded: string[];
   failed: { id: string; error: string; final: boolean }[];
@@ -90,7 +94,6 @@ export async function processRefunds(
   port: RefundPort,
   options: { now?: number; limit?: number; onlyId?: string } = {},
 ): Promise<RefundRunResult> {
-  const { db } = business;
   const result: RefundRunResult = { succeeded: [], failed: [] };
   const now = options.now ?? Date.now();
   const due = await dueRefunds(business, {
@@ -110,33 +113,74 @@ export async function processRefunds(
     if (!claimed) continue;
     let outcome: RefundOutcome;
     try {
-      outcome = await port.refund({ idempotencyKey: refund.id, paymentReference: refund.paymentReference, channel: refund.channel, amount: refund.amount });
+      outcome = await port.refund({
+        idempotencyKey: refund.id,
+        paymentReference: refund.paymentReference,
+        channel: refund.channel,
+        amount: refund.amount,
+        attempt: claimed.attempts,
+      });
     } catch (error) {
       outcome = { ok: false, error: error instanceof Error ? error.message : String(error) };
     }
     const at = new Date(Math.max(now, Date.now())).toISOString();
-    const error = outcome.ok ? null : outcome.error.slice(0, 300);
-    const record = refundAttemptStatement(business, {
-      refundId: refund.id,
-      attempt: claimed.attempts,
-      outcome: outcome.ok ? "succeeded" : "failed",
-      error,
-      at,
-    });
-    const final = !outcome.ok && claimed.attempts >= MAX_REFUND_ATTEMPTS;
-    if (!outcome.ok && !final) {
-      const wait = REFUND_RETRY_DELAYS_MS[Math.min(claimed.attempts, REFUND_RETRY_DELAYS_MS.length) - 1]!;
-      await db.batch([retryRefundStatement(business, refund.id, new Date(now + wait).toISOString()), record]);
-      result.failed.push({ id: refund.id, error: error!, final: false });
-      continue;
+    const applied = await applyRefundAnswer(business, { ...refund, attempts: claimed.attempts }, outcome, { at, now });
+    if (applied === "succeeded") result.succeeded.push(refund.id);
+    else if (applied === "retrying" || applied === "failed")
+      result.failed.push({ id: refund.id, error: (outcome as { error: string }).error.slice(0, 300), final: applied === "failed" });
+  }
+  return result;
+}
+
+/**
+ * Applies one rail answer to a refund: the reply to the request, a callback and the poll all come here, in any order
+ * and any number of times. Succeeded is written once from sending (from any attempt), with its posting
+ * (refund_payable -> scheme_receivable) and refund.succeeded; a failure once per attempt and only for the latest one:
+ * retried with backoff while attempts are left, else final with its posting (back to merchant_available) and
+ * refund.failed. A success after the final failure, or a failure after the success, changes nothing (the guard rolls
+ * the batch back). Postings are keyed pst_<refund>_<status>, so the ledger holds one outcome per refund.
+ */
+export async function applyRefundAnswer(
+  business: BusinessDb,
+  refund: DueRefund,
+  answer: RefundOutcome,
+  options: { at: string; now: number; attempt?: number },
+): Promise<"succeeded" | "failed" | "retrying" | "waiting" | "already"> {
+  const { db } = business;
+  const { at } = options;
+  // An answer before any attempt was claimed (a callback racing the claim) is about the first.
+  const attempt = Math.max(1, options.attempt ?? refund.attempts);
+  const mark = answer.rail ?? null;
+  if (!answer.ok && answer.pending) {
+    await db.batch([waitRefundOnRailStatement(business, refund.id, answer.rail, at)]);
+    return "waiting";
+  }
+  const error = answer.ok ? null : answer.error.slice(0, 300);
+  try {
+    if (!answer.ok && attempt < MAX_REFUND_ATTEMPTS) {
+      const wait = REFUND_RETRY_DELAYS_MS[Math.min(attempt, REFUND_RETRY_DELAYS_MS.length) - 1]!;
+      await db.batch([
+        failedRefundAttemptOnceStatement(business, { refundId: refund.id, attempt, error: error!, at }),
+        guardStatement(db, "SELECT changes() = 1", "attempt not answered yet"),
+        retryRefundOnRailStatement(business, refund.id, { attempt, nextAttemptAt: new Date(options.now + wait).toISOString(), mark }),
+        guardStatement(db, "SELECT changes() = 1", "latest attempt, still sending"),
+        clearBatchGuardsStatement(db),
+      ]);
+      return "retrying";
     }
-    const status = outcome.ok ? "succeeded" : "failed";
-    const lines = outcome.ok ? refundSucceededPosting(refund.amount) : refundFailedPosting(refund.merchantId, refund.amount);
+    const status = answer.ok ? "succeeded" : "failed";
+    const lines = answer.ok ? refundSucceededPosting(refund.amount) : refundFailedPosting(refund.merchantId, refund.amount);
     await db.batch([
-      finishRefundStatement(business, refund.id, { status, at, failureReason: error }),
+      ...(answer.ok
+        ? []
+        : [
+            failedRefundAttemptOnceStatement(business, { refundId: refund.id, attempt, error: error!, at }),
+            guardStatement(db, "SELECT changes() = 1", "attempt not answered yet"),
+          ]),
+      finishRefundOnRailStatement(business, refund.id, { status, at, failureReason: error, attempt, mark }),
       // Only from sending: a refund finished by someone else is not posted again (the batch rolls back).
-      stillSendingGuardStatement(db),
-      record,
+      guardStatement(db, "SELECT changes() = 1", "still sending"),
+      ...(answer.ok ? [succeededRefundAttemptStatement(business, { refundId: refund.id, attempt, at })] : []),
       ...postingStatements(business, lines, {
         postingId: `pst_${refund.id}_${status}`,
         memo: `Refund ${refund.id} ${status}`,
@@ -146,15 +190,16 @@ export async function processRefunds(
       ...webhookEventStatements(business, [
         {
           id: `evt_${refund.id}_${status}`,
-          type: outcome.ok ? "refund.succeeded" : "refund.failed",
+          type: answer.ok ? "refund.succeeded" : "refund.failed",
           at: Date.parse(at),
-          data: { refund: refundData(refund, status, at, outcome.ok ? {} : { error, attempts: claimed.attempts }) },
+          data: { refund: refundData(refund, status, at, answer.ok ? {} : { error, attempts: attempt }) },
         },
       ]),
       clearBatchGuardsStatement(db),
     ]);
-    if (outcome.ok) result.succeeded.push(refund.id);
-    else result.failed.push({ id: refund.id, error: error!, final: true });
+    return status;
+  } catch (caught) {
+    if (isGuardRefusal(caught)) return "already";
+    throw caught;
   }
-  return result;
 }

@@ -3,12 +3,13 @@
 // administrator (/money/settlement-history), for one business.
 import type { BusinessDb, RequestMeta, Tenant } from "../tenancy/tenant";
 import { logEvent } from "../analytics/http";
-import { processPayouts, simulatedPayouts, type PayoutPort, type PayoutRunResult } from "./payouts";
+import { payoutPortFor as payoutRailFor } from "../rails/ports";
+import { processPayouts, type PayoutPort, type PayoutRunResult } from "./payouts";
 import { runSettlement, settlementPeriodFor, type SettlementRunResult } from "./run";
 
-/** The payout provider for this environment; production has none configured yet, so payouts wait. */
+/** The payout rail PAYOUT_RAIL names (functions/rails/ports.ts); null when it is not configured (railProblems says why). */
 export function payoutPortFor(env: { ENVIRONMENT?: string; KV: KVNamespace }): PayoutPort | null {
-  return env.ENVIRONMENT === "production" ? null : simulatedPayouts(env.KV);
+  return payoutRailFor(env);
 }
 
 /** Settles each business (every active one for the Cron Trigger: functions/tenancy/shards.ts everyBusinessDb), then pays out what is due. */

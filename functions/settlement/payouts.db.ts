@@ -19,7 +19,8 @@ export async function duePayouts({ businessId, db }: BusinessDb, options: { maxA
     .prepare(
       `SELECT s.id, s.business_id AS businessId, s.reference, s.net, s.attempts, a.provider, a.account_number AS accountNumber, a.account_name AS accountName
        FROM settlements s JOIN settlement_accounts a ON a.id = s.settlement_account_id AND a.business_id = s.business_id
-       WHERE s.status IN ('pending', 'failed') AND s.attempts < ? AND (s.payout_lease_until IS NULL OR s.payout_lease_until < ?) AND s.business_id = ? ORDER BY s.created_at LIMIT ?`,
+       WHERE s.status IN ('pending', 'failed') AND s.attempts < ? AND (s.payout_lease_until IS NULL OR s.payout_lease_until < ?) AND s.business_id = ?
+         AND s.rail_waiting_since IS NULL ORDER BY s.created_at LIMIT ?`,
     )
     .bind(options.maxAttempts, options.now, businessId, options.limit)
     .all<DuePayout>();
@@ -63,4 +64,100 @@ export function markFailedStatement({ businessId, db }: BusinessDb, settlementId
   return db
     .prepare("UPDATE settlements SET status = 'failed', payout_lease_until = NULL WHERE id = ? AND business_id = ? AND status <> 'paid'")
     .bind(settlementId, businessId);
+}
+
+// ---------------------------------------------------------------- rails (migration 0031, functions/rails)
+
+/** The rail's reference and status as the screens show them. */
+export interface RailColumns {
+  rail: string;
+  reference: string | null;
+  status: string;
+}
+
+/** Sent and waiting for the rail's answer from `since`: not due again (the poll asks instead); released from the lease. */
+export function waitOnRailStatement({ businessId, db }: BusinessDb, settlementId: string, mark: RailColumns, since: string): D1PreparedStatement {
+  return db
+    .prepare(
+      `UPDATE settlements SET rail = ?, rail_reference = coalesce(?, rail_reference), rail_status = ?, rail_waiting_since = ?, payout_lease_until = NULL
+       WHERE id = ? AND business_id = ? AND status <> 'paid'`,
+    )
+    .bind(mark.rail, mark.reference, mark.status, since, settlementId, businessId);
+}
+
+/** Paid, from any state but paid, with the rail's answer; the caller's batch guards changes() = 1 right after it. */
+export function markPaidOnRailStatement({ businessId, db }: BusinessDb, settlementId: string, at: string, mark: RailColumns | null): D1PreparedStatement {
+  return db
+    .prepare(
+      `UPDATE settlements SET status = 'paid', paid_at = ?, payout_lease_until = NULL, rail_waiting_since = NULL,
+         rail = coalesce(?, rail), rail_reference = coalesce(?, rail_reference), rail_status = coalesce(?, rail_status)
+       WHERE id = ? AND business_id = ? AND status <> 'paid'`,
+    )
+    .bind(at, mark?.rail ?? null, mark?.reference ?? null, mark?.status ?? null, settlementId, businessId);
+}
+
+/** Failed, only while `attempt` is still the settlement's latest and it is not paid; the caller's batch guards changes() = 1. */
+export function markFailedOnRailStatement(
+  { businessId, db }: BusinessDb,
+  settlementId: string,
+  attempt: number,
+  mark: RailColumns | null,
+): D1PreparedStatement {
+  return db
+    .prepare(
+      `UPDATE settlements SET status = 'failed', payout_lease_until = NULL, rail_waiting_since = NULL,
+         rail = coalesce(?, rail), rail_reference = coalesce(?, rail_reference), rail_status = coalesce(?, rail_status)
+       WHERE id = ? AND business_id = ? AND status <> 'paid' AND attempts = ?`,
+    )
+    .bind(mark?.rail ?? null, mark?.reference ?? null, mark?.status ?? null, settlementId, businessId, attempt);
+}
+
+/** An attempt's answer, recorded once: a failure only if the attempt has none yet (the caller guards changes() = 1). */
+export function failedAttemptOnceStatement(
+  { businessId, db }: BusinessDb,
+  attempt: { settlementId: string; attempt: number; error: string; at: string },
+): D1PreparedStatement {
+  return db
+    .prepare("INSERT OR IGNORE INTO payout_attempts (business_id, settlement_id, attempt, outcome, error, at) VALUES (?, ?, ?, 'failed', ?, ?)")
+    .bind(businessId, attempt.settlementId, attempt.attempt, attempt.error, attempt.at);
+}
+
+/** A success overrides what the attempt said before (a failure answered late by a success is paid after all). */
+export function paidAttemptStatement({ businessId, db }: BusinessDb, attempt: { settlementId: string; attempt: number; at: string }): D1PreparedStatement {
+  return db
+    .prepare(
+      `INSERT INTO payout_attempts (business_id, settlement_id, attempt, outcome, error, at) VALUES (?, ?, ?, 'paid', NULL, ?)
+       ON CONFLICT (settlement_id, attempt) DO UPDATE SET outcome = 'paid', error = NULL, at = excluded.at`,
+    )
+    .bind(businessId, attempt.settlementId, attempt.attempt, attempt.at);
+}
+
+/** What an answer needs to know of the settlement it is about. */
+export interface PayoutTarget {
+  id: string;
+  businessId: string;
+  reference: string;
+  net: number;
+  attempts: number;
+  status: "pending" | "paid" | "failed";
+}
+
+/** The settlement with this reference in `db` (a callback or poll answer names the reference, not the business). */
+export async function payoutTargetByReference(db: D1Database | BusinessDb["db"], reference: string): Promise<PayoutTarget | null> {
+  return db
+    .prepare("SELECT id, business_id AS businessId, reference, net, attempts, status FROM settlements WHERE reference = ?")
+    .bind(reference)
+    .first<PayoutTarget>();
+}
+
+/** Settlements sent to a rail and unanswered since before `before`, oldest first. */
+export async function payoutsWaitingOnRail({ businessId, db }: BusinessDb, before: string, limit: number): Promise<PayoutTarget[]> {
+  const { results } = await db
+    .prepare(
+      `SELECT id, business_id AS businessId, reference, net, attempts, status FROM settlements
+       WHERE business_id = ? AND rail_waiting_since IS NOT NULL AND rail_waiting_since < ? AND status <> 'paid' ORDER BY rail_waiting_since LIMIT ?`,
+    )
+    .bind(businessId, before, limit)
+    .all<PayoutTarget>();
+  return results;
 }

@@ -5,7 +5,18 @@
 // marked paid only from a state that is not paid: money is never paid twice,
 // and a failure is recorded and retried on the next run, up to MAX_ATTEMPTS.
 import { webhookEventStatements } from "../webhooks/outbox.db";
-import { claimPayout, duePayouts, markFailedStatement, markPaidStatement, payoutAttemptStatement } from "./payouts.db";
+import { clearBatchGuardsStatement, guardStatement } from "../platform/batch-guards.db";
+import type { RailAnswer } from "../rails/answer";
+import {
+  claimPayout,
+  duePayouts,
+  failedAttemptOnceStatement,
+  markFailedOnRailStatement,
+  markPaidOnRailStatement,
+  paidAttemptStatement,
+  waitOnRailStatement,
+  type PayoutTarget,
+} from "./payouts.db";
 import type { BusinessDb } from "../tenancy/tenant";
 
 export const MAX_PAYOUT_ATTEMPTS = 5;
@@ -18,14 +29,19 @@ export interface Payout {
   provider: string;
   accountNumber: string;
   accountName: string;
+  /** Which attempt this is (1 first): a rail sends a later attempt under a new key (railKey). */
+  attempt?: number;
 }
 
-export type PayoutOutcome = { ok: true } | { ok: false; error: string };
+/** The rail's answer (functions/rails/answer.ts): done, definitely not done, or pending (taken or unknown: the poll asks later). */
+export type PayoutOutcome = RailAnswer;
 
 export interface PayoutPort {
   kind: string;
   /** Must be idempotent on `reference`: paying the same reference twice pays once. */
   pay(payout: Payout): Promise<PayoutOutcome>;
+  /** The status poll of an attempt that had no answer (rails that answer later); `reference` is the attempt's key. */
+  status?(reference: string): Promise<PayoutOutcome>;
 }
 
 /**
@@ -60,7 +76,6 @@ export interface PayoutRunResult {
 /** Pays what is due (pending, or failed with attempts left), oldest first, at most `limit`. */
 /** Pays what is due in one business (pending, or failed with attempts left), oldest first, at most `limit`. */
 export async function processPayouts(business: BusinessDb, port: PayoutPort, options: { limit?: number } = {}): Promise<PayoutRunResult> {
-  const { db } = business;
   const result: PayoutRunResult = { paid: [], failed: [] };
   const results = await duePayouts(business, {
     maxAttempts: MAX_PAYOUT_ATTEMPTS,
@@ -90,32 +105,77 @@ export async function processPayouts(business: BusinessDb, port: PayoutPort, opt
               provider: due.provider,
               accountNumber: due.accountNumber,
               accountName: due.accountName,
+              attempt: claimed.attempts,
             });
     } catch (error) {
       outcome = { ok: false, error: error instanceof Error ? error.message : String(error) };
     }
-    const record = payoutAttemptStatement(business, {
-      settlementId: due.id,
-      attempt: claimed.attempts,
-      outcome: outcome.ok ? "paid" : "failed",
-      error: outcome.ok ? null : outcome.error.slice(0, 300),
-      at,
-    });
-    const settlement = { id: due.id, reference: due.reference, net: due.net, currency: "GHS", attempt: claimed.attempts };
+    const applied = await applyPayoutAnswer(business, { ...due, attempts: claimed.attempts, status: "pending" }, outcome, at);
     if (outcome.ok) {
-      const event = { id: `evt_${due.id}_paid`, type: "settlement.paid" as const, at: Date.parse(at), data: { settlement: { ...settlement, paidAt: at } } };
-      await db.batch([markPaidStatement(business, due.id, at), record, ...webhookEventStatements(business, [event])]);
-      result.paid.push(due.id);
-    } else {
-      const event = {
-        id: `evt_${due.id}_failed_${claimed.attempts}`,
-        type: "settlement.failed" as const,
-        at: Date.parse(at),
-        data: { settlement: { ...settlement, error: outcome.error.slice(0, 300), willRetry: claimed.attempts < MAX_PAYOUT_ATTEMPTS } },
-      };
-      await db.batch([markFailedStatement(business, due.id), record, ...webhookEventStatements(business, [event])]);
-      result.failed.push({ id: due.id, error: outcome.error });
-    }
+      if (applied === "applied") result.paid.push(due.id);
+    } else if (!outcome.pending) result.failed.push({ id: due.id, error: outcome.error });
   }
   return result;
+}
+
+/** A batch refused by its guard (batch_guards' CHECK): the answer was already applied. Anything else is rethrown. */
+export function isGuardRefusal(error: unknown): boolean {
+  return error instanceof Error && error.message.includes("CHECK constraint failed");
+}
+
+/**
+ * Applies one rail answer to a settlement: the reply to the request, a callback and the poll all come here, in any
+ * order and any number of times. Paid is written once (from any state but paid: a late success after a failure is
+ * paid after all); a failure once per attempt, and only for the latest attempt of a settlement not paid; pending only
+ * notes the rail's reference and status. Each write is one batch whose guard rolls it back when it was already done,
+ * so the attempt record and the webhook event are there exactly once with it. The settlement's ledger posting was
+ * made by the settlement run (available -> settlement_payable) and is not touched here.
+ */
+export async function applyPayoutAnswer(
+  business: BusinessDb,
+  target: Pick<PayoutTarget, "id" | "reference" | "net" | "attempts" | "status">,
+  answer: PayoutOutcome,
+  at: string,
+  /** The attempt the answer is about (a callback's key names it); the settlement's latest by default. */
+  attempt: number = target.attempts,
+): Promise<"applied" | "already" | "waiting"> {
+  const { db } = business;
+  const mark = answer.rail ?? null;
+  const settlement = { id: target.id, reference: target.reference, net: target.net, currency: "GHS", attempt };
+  if (!answer.ok && answer.pending) {
+    await db.batch([waitOnRailStatement(business, target.id, answer.rail, at)]);
+    return "waiting";
+  }
+  try {
+    if (answer.ok) {
+      const event = { id: `evt_${target.id}_paid`, type: "settlement.paid" as const, at: Date.parse(at), data: { settlement: { ...settlement, paidAt: at } } };
+      await db.batch([
+        markPaidOnRailStatement(business, target.id, at, mark),
+        guardStatement(db, "SELECT changes() = 1", "not paid yet"),
+        paidAttemptStatement(business, { settlementId: target.id, attempt, at }),
+        ...webhookEventStatements(business, [event]),
+        clearBatchGuardsStatement(db),
+      ]);
+    } else {
+      const error = answer.error.slice(0, 300);
+      const event = {
+        id: `evt_${target.id}_failed_${attempt}`,
+        type: "settlement.failed" as const,
+        at: Date.parse(at),
+        data: { settlement: { ...settlement, error, willRetry: attempt < MAX_PAYOUT_ATTEMPTS } },
+      };
+      await db.batch([
+        failedAttemptOnceStatement(business, { settlementId: target.id, attempt, error, at }),
+        guardStatement(db, "SELECT changes() = 1", "attempt not answered yet"),
+        markFailedOnRailStatement(business, target.id, attempt, mark),
+        guardStatement(db, "SELECT changes() = 1", "latest attempt, not paid"),
+        ...webhookEventStatements(business, [event]),
+        clearBatchGuardsStatement(db),
+      ]);
+    }
+    return "applied";
+  } catch (error) {
+    if (isGuardRefusal(error)) return "already";
+    throw error;
+  }
 }

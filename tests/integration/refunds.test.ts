@@ -322,7 +322,7 @@ describe("sending a refund to the processor", () => {
     const [a, b] = await Promise.all([processRefunds(businessOf(KUMASI), port), processRefunds(businessOf(KUMASI), port)]);
     expect([...a.succeeded, ...b.succeeded].filter((s) => s === id)).toHaveLength(1);
     expect(port.calls.filter((c) => c.idempotencyKey === id)).toEqual([
-      { idempotencyKey: id, paymentReference: payment.reference, channel: expect.any(String), amount: 1_500 },
+      { idempotencyKey: id, paymentReference: payment.reference, channel: expect.any(String), amount: 1_500, attempt: 1 },
     ]);
     await processRefunds(businessOf(KUMASI), port, { now: Date.now() + 5 * HOUR });
     expect(port.calls.filter((c) => c.idempotencyKey === id)).toHaveLength(1);

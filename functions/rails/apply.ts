@@ -1,0 +1,67 @@
+// An answer about an attempt key, from a callback or the poll, applied to the order it names wherever its business
+// lives: the key names the settlement reference or refund id (railKey), found by looking in each database.
+import { databaseNamed, shardNames } from "../tenancy/shards";
+import { applyRefundAnswer } from "../refunds/send";
+import { refundTargetById, refundsWaitingOnRail } from "../refunds/refunds.db";
+import { applyPayoutAnswer } from "../settlement/payouts";
+import { payoutTargetByReference, payoutsWaitingOnRail } from "../settlement/payouts.db";
+import type { BusinessDb } from "../tenancy/tenant";
+import { parseRailKey, railKey, type RailAnswer } from "./answer";
+import type { PayoutPort } from "../settlement/payouts";
+import type { RefundPort } from "../refunds/send";
+
+export type Applied = "applied" | "already" | "waiting" | "unknown order";
+
+export async function applyAnswerByKey(env: Env, kind: "payout" | "refund", key: string, answer: RailAnswer, now: number): Promise<Applied> {
+  const { base, attempt } = parseRailKey(key);
+  const at = new Date(now).toISOString();
+  for (const name of ["DB", ...shardNames(env)]) {
+    const db = databaseNamed(env, name);
+    if (kind === "payout") {
+      const target = await payoutTargetByReference(db, base);
+      if (!target) continue;
+      const result = await applyPayoutAnswer({ businessId: target.businessId, db }, target, answer, at, attempt);
+      return result;
+    }
+    const target = await refundTargetById(db, base);
+    if (!target) continue;
+    const result = await applyRefundAnswer({ businessId: target.businessId, db }, target, answer, { at, now, attempt });
+    return result === "waiting" || result === "already" ? result : "applied";
+  }
+  return "unknown order";
+}
+
+/**
+ * The status poll (the 5-minute cron): every payout and refund sent and unanswered for longer than `afterMs` is asked
+ * about by its latest attempt's key, and the answer goes through the same apply functions as a callback. Still
+ * pending: it waits for the next poll (rail_waiting_since is moved on, so the oldest are asked first).
+ */
+export async function pollRails(
+  businesses: readonly BusinessDb[],
+  ports: { payout: PayoutPort | null; refund: RefundPort | null },
+  options: { now: number; afterMs: number; limit?: number },
+): Promise<{ asked: number; answered: number }> {
+  const before = new Date(options.now - options.afterMs).toISOString();
+  const at = new Date(options.now).toISOString();
+  let asked = 0;
+  let answered = 0;
+  for (const business of businesses) {
+    const payoutStatus = ports.payout?.status?.bind(ports.payout);
+    if (payoutStatus) {
+      for (const target of await payoutsWaitingOnRail(business, before, options.limit ?? 50)) {
+        asked += 1;
+        const answer = await payoutStatus(railKey(target.reference, target.attempts));
+        if ((await applyPayoutAnswer(business, target, answer, at)) !== "waiting") answered += 1;
+      }
+    }
+    const refundStatus = ports.refund?.status?.bind(ports.refund);
+    if (refundStatus) {
+      for (const target of await refundsWaitingOnRail(business, before, options.limit ?? 50)) {
+        asked += 1;
+        const answer = await refundStatus(railKey(target.id, target.attempts));
+        if ((await applyRefundAnswer(business, target, answer, { at, now: options.now })) !== "waiting") answered += 1;
+      }
+    }
+  }
+  return { asked, answered };
+}
