@@ -626,7 +626,17 @@ describe("in production", () => {
   const portal = usePortal(async () => {
     hooks = await receiver();
     return {
-      vars: { ...FAST, WEBHOOKS_RETRY_WINDOW_SECONDS: "120", ENVIRONMENT: "production", SESSION_SECRET: "production-test-session-secret-0123456789" },
+      vars: {
+        ...FAST,
+        WEBHOOKS_RETRY_WINDOW_SECONDS: "120",
+        ENVIRONMENT: "production",
+        SESSION_SECRET: "production-test-session-secret-0123456789",
+        // Production pays out and refunds through a real rail (decision 041): without one its cron line reports the missing settings.
+        PAYOUT_RAIL: "switch",
+        REFUND_RAIL: "switch",
+        SWITCH_RAIL_URL: "https://switch.example.invalid/rails",
+        SWITCH_RAIL_SECRET: `whsec_${Buffer.from("production-test-rail-key-0123456789").toString("base64")}`,
+      },
       queueConsumers: webhooksConsumers(),
     };
   });
