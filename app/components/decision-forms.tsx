@@ -2,6 +2,7 @@
 // platform's (decision 039): Approve, or Reject with a reason, each posting its `intent` to the page's own action; and,
 // once decided, who decided, when and why.
 import { Form } from "@remix-run/react";
+import type { ReactNode } from "react";
 import { formatDate } from "../lib/format";
 import type { StatusOf } from "../lib/statuses";
 import { describedBy, Field } from "./form";
@@ -80,5 +81,50 @@ export function DecisionRecord({
         </div>
       ) : null}
     </dl>
+  );
+}
+
+/**
+ * The Decision card's body on a request page: the decision once made; while pending, who may decide it (never its
+ * maker) and, for a checker, the forms.
+ */
+export function DecisionSection({
+  pending,
+  own,
+  mayDecide,
+  ownNotice,
+  whoDecides,
+  formError,
+  record,
+  forms,
+}: {
+  pending: boolean;
+  own: boolean;
+  mayDecide: boolean;
+  /** Said to the maker of a pending request. */
+  ownNotice: string;
+  /** Said to someone whose role decides nothing. */
+  whoDecides: string;
+  formError: string | undefined;
+  /** The decided request, or what the page shows instead (a stale request's notice). */
+  record: ReactNode;
+  forms: Parameters<typeof DecisionForms>[0];
+}) {
+  return (
+    <>
+      {record}
+      {pending && own ? (
+        <p className="notice notice--info notice__message" data-testid="own-request">
+          {ownNotice}
+        </p>
+      ) : null}
+      {pending && !own && !mayDecide ? <p className="notice notice--info notice__message">{whoDecides}</p> : null}
+      {formError ? (
+        <p className="notice notice--danger notice__message" role="alert">
+          {formError}
+        </p>
+      ) : null}
+      {pending && !own && mayDecide ? <DecisionForms {...forms} /> : null}
+    </>
   );
 }

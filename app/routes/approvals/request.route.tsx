@@ -13,7 +13,7 @@ import type { Tenant } from "#server/tenancy/tenant";
 import { redirectWithFlash } from "#server/platform/flash";
 import { pageNotFound, refuse, routeNotFound } from "#server/platform/http";
 import { can } from "#server/permissions";
-import { DecisionForms, DecisionRecord } from "#app/components/decision-forms";
+import { DecisionRecord, DecisionSection } from "#app/components/decision-forms";
 import { DecisionForm } from "#app/lib/decision";
 import { ACTION_NAMES, KIND_BY_SLUG, columnLabel, displayValue, kindName } from "#app/lib/approvals";
 import { statusClass, statusLabel } from "#app/lib/statuses";
@@ -255,29 +255,22 @@ export default function ApprovalRequestPage() {
       <FreshCheck check={checkOf(answer)} />
       <section className="card" aria-labelledby="decision-title">
         <h2 id="decision-title">Decision</h2>
-        <Decision request={request} />
-        {pending && own ? (
-          <p className="notice notice--info notice__message" data-testid="own-request">
-            You made this request, so another person must approve or reject it.
-          </p>
-        ) : null}
-        {pending && !own && !mayDecide ? (
-          <p className="notice notice--info notice__message">Only a Super Administrator or an Administrator can approve or reject requests.</p>
-        ) : null}
-        {result?.errors.form ? (
-          <p className="notice notice--danger notice__message" role="alert">
-            {result.errors.form}
-          </p>
-        ) : null}
-        {pending && !own && mayDecide ? (
-          <DecisionForms
-            approveNote="Approving applies the change at once and records you as the checker."
-            makerName={request.makerName}
-            reasonError={reasonError}
-            reasonDefault={result?.values.reason ?? ""}
-            busy={busy}
-          />
-        ) : null}
+        <DecisionSection
+          pending={pending}
+          own={own}
+          mayDecide={mayDecide}
+          ownNotice="You made this request, so another person must approve or reject it."
+          whoDecides="Only a Super Administrator or an Administrator can approve or reject requests."
+          formError={result?.errors.form}
+          record={<Decision request={request} />}
+          forms={{
+            approveNote: "Approving applies the change at once and records you as the checker.",
+            makerName: request.makerName,
+            reasonError,
+            reasonDefault: result?.values.reason ?? "",
+            busy,
+          }}
+        />
       </section>
     </div>
   );

@@ -13,7 +13,7 @@ import { decidePlatform, findPlatformRequest } from "#server/operators/requests"
 import { redirectWithFlash } from "#server/platform/flash";
 import { pageNotFound, refuse } from "#server/platform/http";
 import { NotFoundError } from "#server/tenancy/tenant";
-import { DecisionForms, DecisionRecord } from "#app/components/decision-forms";
+import { DecisionRecord, DecisionSection } from "#app/components/decision-forms";
 import { checkOf, FreshCheck } from "#app/components/fresh-check";
 import { StatusPill } from "#app/components/status-pill";
 import { isConnectionLost } from "#app/components/submission";
@@ -125,29 +125,24 @@ export default function PlatformRequestPage() {
       <FreshCheck check={checkOf(answer)} />
       <section className="card" aria-labelledby="decision-title">
         <h2 id="decision-title">Decision</h2>
-        {pending ? null : <DecisionRecord status={request.status} checkerName={request.checkerName} decidedAt={request.decidedAt} reason={request.reason} />}
-        {pending && own ? (
-          <p className="notice notice--info notice__message" data-testid="own-request">
-            You made this request, so another Platform Administrator must approve or reject it.
-          </p>
-        ) : null}
-        {pending && !own && !mayDecide ? (
-          <p className="notice notice--info notice__message">Only a Platform Administrator can approve or reject requests.</p>
-        ) : null}
-        {result?.errors.form ? (
-          <p className="notice notice--danger notice__message" role="alert">
-            {result.errors.form}
-          </p>
-        ) : null}
-        {pending && !own && mayDecide ? (
-          <DecisionForms
-            approveNote="Approving applies it at once and records you as the checker."
-            makerName={request.makerName}
-            reasonError={result?.errors.reason}
-            reasonDefault={result?.values.reason ?? ""}
-            busy={busy}
-          />
-        ) : null}
+        <DecisionSection
+          pending={pending}
+          own={own}
+          mayDecide={mayDecide}
+          ownNotice="You made this request, so another Platform Administrator must approve or reject it."
+          whoDecides="Only a Platform Administrator can approve or reject requests."
+          formError={result?.errors.form}
+          record={
+            pending ? null : <DecisionRecord status={request.status} checkerName={request.checkerName} decidedAt={request.decidedAt} reason={request.reason} />
+          }
+          forms={{
+            approveNote: "Approving applies it at once and records you as the checker.",
+            makerName: request.makerName,
+            reasonError: result?.errors.reason,
+            reasonDefault: result?.values.reason ?? "",
+            busy,
+          }}
+        />
       </section>
     </div>
   );
