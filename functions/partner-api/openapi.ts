@@ -222,7 +222,9 @@ const description = (perMinute: number) =>
       "unknown one, whoever it belongs to.",
     "",
     "**Webhooks.** The portal calls the business's endpoints on payment.succeeded, payment.failed, payment.reversed, settlement.paid, settlement.failed, " +
-      "transfer.approved, transfer.rejected, refund.succeeded, refund.failed, approval.requested, terminal.silent, dispute.opened and dispute.closed. Each call is signed: its `PP-Signature` header is " +
+      "transfer.approved, transfer.rejected, refund.succeeded, refund.failed, approval.requested, terminal.silent, dispute.opened and dispute.closed. " +
+      "Each call is signed the [Standard Webhooks](https://www.standardwebhooks.com/) way (`webhook-id` = the event id, `webhook-timestamp`, `webhook-signature`), " +
+      "so its libraries and Svix's verify it given the endpoint's secret as shown (`whsec_...`). It is also signed the portal's own way: its `PP-Signature` header is " +
       '`t=<unix seconds>,v1=<hex>`, the hex being `HMAC-SHA256(secret, timestamp + "." + body)` over the raw body, keyed with the endpoint\'s secret (`whsec_...`). ' +
       "While a secret is being rolled a second `v1=` is made with the previous one: accept the call when any `v1=` matches. Compare in constant time, " +
       "refuse a timestamp more than 5 minutes from your clock, and de-duplicate on the event's id (`PP-Event-Id`): a call may come more than once. " +

@@ -3,7 +3,7 @@
 // redirects not followed, keep the first KB of the answer, record the attempt.
 // 2xx is delivered; anything else, or no answer, is a failure.
 import { checkWebhookUrl } from "./url-rules";
-import { signatureHeader } from "./signing";
+import { signatureHeader, standardHeaders } from "./signing";
 import { EVENT_ID_HEADER, EVENT_TYPE_HEADER, SIGNATURE_HEADER } from "./types";
 import type { WebhooksConfig } from "../env";
 import type { DeliveryToSend } from "./sending.db";
@@ -69,7 +69,10 @@ export async function sendOnce(delivery: DeliveryToSend, config: WebhooksConfig,
   const verdict = checkWebhookUrl(delivery.url, config.environment);
   if (!verdict.ok) return { ok: false, at, responseStatus: null, latencyMs: null, responseBody: null, error: `Not sent: ${verdict.reason}` };
   const body = envelopeOf(delivery);
-  const signature = await signatureHeader(signingSecrets(delivery, at), Math.floor(at / 1000), body);
+  const secrets = signingSecrets(delivery, at);
+  const signature = await signatureHeader(secrets, Math.floor(at / 1000), body);
+  // The event id is the Standard Webhooks message id: the same on every retry, so a receiver de-duplicates on it.
+  const standard = await standardHeaders(secrets, delivery.eventId, Math.floor(at / 1000), body);
   const started = now();
   let response: Response;
   try {
@@ -81,6 +84,7 @@ export async function sendOnce(delivery: DeliveryToSend, config: WebhooksConfig,
         [SIGNATURE_HEADER]: signature,
         [EVENT_ID_HEADER]: delivery.eventId,
         [EVENT_TYPE_HEADER]: delivery.eventType,
+        ...standard,
       },
       body,
       // A redirect is a failure: following it could reach an address the rules refuse.

@@ -3,6 +3,13 @@
 // While a secret is being rolled, a second v1= carries the signature made with the
 // previous secret, so a receiver that still has only the old one keeps accepting.
 // The HMAC key is the secret exactly as shown (UTF-8 bytes of "whsec_...").
+//
+// Every delivery is also signed the Standard Webhooks way (https://www.standardwebhooks.com/), so its libraries and
+// Svix's verify it unchanged:
+//   webhook-id: the event id (the same on every retry), webhook-timestamp: unix seconds,
+//   webhook-signature: "v1,<base64 HMAC-SHA256(key, id + "." + timestamp + "." + body)>", space-separated while rolling,
+// where the key is the base64 text after "whsec_" decoded, as those libraries read a secret. Our secrets' 64 hex
+// characters are valid base64 (48 bytes of key), so the one secret a business copies serves both schemes.
 
 import { hex } from "../platform/sha256";
 
@@ -26,6 +33,26 @@ export async function hmacSha256Hex(secret: string, message: string): Promise<st
 export async function signatureHeader(secrets: readonly string[], timestamp: number, body: string): Promise<string> {
   const signatures = await Promise.all(secrets.map((secret) => hmacSha256Hex(secret, `${timestamp}.${body}`)));
   return [`t=${timestamp}`, ...signatures.map((signature) => `v1=${signature}`)].join(",");
+}
+
+function base64ToBytes(text: string): Uint8Array<ArrayBuffer> {
+  return Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
+}
+
+function bytesToBase64(bytes: ArrayBuffer): string {
+  return btoa(String.fromCharCode(...new Uint8Array(bytes)));
+}
+
+/** Standard Webhooks' signature of one message with one secret ("v1,<base64>"). */
+export async function standardSignature(secret: string, id: string, timestamp: number, body: string): Promise<string> {
+  const key = await crypto.subtle.importKey("raw", base64ToBytes(secret.replace(/^whsec_/, "")), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+  return `v1,${bytesToBase64(await crypto.subtle.sign("HMAC", key, encoder.encode(`${id}.${timestamp}.${body}`)))}`;
+}
+
+/** The three Standard Webhooks headers of a message, one signature per secret (newest first). */
+export async function standardHeaders(secrets: readonly string[], id: string, timestamp: number, body: string): Promise<Record<string, string>> {
+  const signatures = await Promise.all(secrets.map((secret) => standardSignature(secret, id, timestamp, body)));
+  return { "webhook-id": id, "webhook-timestamp": String(timestamp), "webhook-signature": signatures.join(" ") };
 }
 
 function sameText(a: string, b: string): boolean {

@@ -1,6 +1,7 @@
 // Payments in, webhooks out: a payment, a failure and a reversal received through
 // the Partner API reach a business's endpoint as payment.succeeded, payment.failed
 // and payment.reversed, signed, once each, even when the queue delivers a batch again.
+import { Webhook as StandardWebhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createWebhookEndpoint } from "#server/webhooks/endpoints.db";
 import { newWebhookSecret, verifySignature } from "#server/webhooks/signing";
@@ -73,6 +74,7 @@ describe("payment webhooks", () => {
     expect(received(failed.reference as string)[0]!.envelope.type).toBe("payment.failed");
     for (const request of [succeeded!, reversed!]) {
       expect(request.headers["pp-event-id"]).toBe(request.envelope.id);
+      expect(new StandardWebhook(secret).verify(request.body, request.headers)).toEqual(request.envelope);
       expect(await verifySignature(request.headers["pp-signature"]!, request.body, secret, { nowSeconds: Math.floor(Date.now() / 1000) })).toEqual({
         ok: true,
       });

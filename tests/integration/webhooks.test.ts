@@ -3,6 +3,7 @@
 // signatures, rolled secrets, forbidden addresses, and the events the portal's own
 // changes emit. Retries are 1 s apart here and answers time out after 2 s
 // (WEBHOOKS_RETRY_* and WEBHOOKS_TIMEOUT_SECONDS), so hours of outage take seconds.
+import { Webhook as StandardWebhook } from "standardwebhooks";
 import { afterAll, describe, expect, it } from "vitest";
 import { requestChange } from "#server/approvals/approvals.db";
 import { requestTransfer } from "#server/approvals/transfer-requests.db";
@@ -118,6 +119,12 @@ async function expectSigned(requests: ReceivedWebhook[], eventId: string, type: 
     const nowSeconds = Math.floor(request.at / 1000);
     for (const secret of secrets) expect(await verifySignature(header, request.body, secret, { nowSeconds }), `signed with ${secret}`).toEqual({ ok: true });
     expect(await verifySignature(header, request.body, newWebhookSecret(), { nowSeconds })).toEqual({ ok: false, reason: "no matching signature" });
+    // The same delivery verifies with the Standard Webhooks reference library, the secret as the Developers tab shows it;
+    // its id is the event's on every retry, so such a receiver de-duplicates retries.
+    expect(request.headers["webhook-id"]).toBe(eventId);
+    for (const secret of secrets)
+      expect(new StandardWebhook(secret).verify(request.body, request.headers), `standard, signed with ${secret}`).toEqual(envelope);
+    expect(() => new StandardWebhook(newWebhookSecret()).verify(request.body, request.headers)).toThrow();
   }
 }
 

@@ -270,8 +270,9 @@ function EndpointForm({
       </h3>
       <p className="field-hint">
         What will happen: for each event you choose, the portal sends a POST with a JSON body to this URL and signs it with a secret only your business and the
-        portal know (the PP-Signature header). After adding, reveal the secret and check every delivery&apos;s signature with it. An answer other than 2xx is
-        retried for 24 hours; an endpoint that fails for 24 hours is disabled and your administrators are told.
+        portal know (the Standard Webhooks headers, which its libraries verify unchanged, and PP-Signature). After adding, reveal the secret and check every
+        delivery&apos;s signature with it. An answer other than 2xx is retried for 24 hours; an endpoint that fails for 24 hours is disabled and your
+        administrators are told.
       </p>
       {body}
     </section>
