@@ -12,13 +12,14 @@ import { handleWebhooksBatch } from "./webhooks/consumer";
 import { dispatchPendingDeliveries } from "./webhooks/dispatch";
 import "./load-context";
 import { logError } from "./platform/log";
-import { misconfiguredAnswer } from "./platform/misconfigured";
+import { misconfiguredAnswer, noteMisconfigured } from "./platform/misconfigured";
 import { newNonce, newRequestId } from "./platform/request-id";
 import { withSecurityHeaders } from "./platform/security-headers";
 import { runOnce } from "./platform/submitted-once";
 import { handlePaymentsBatch, handlePaymentsDeadLetters, PAYMENTS_DLQ, PAYMENTS_QUEUE } from "./payments/consumer";
 import { INGEST_OPS_PREFIX, ingestOpsRequest } from "./payments/ingest-replay";
 import { handlePartnerApi } from "./partner-api/router";
+import { finishProblem, problemResponse } from "./partner-api/problems";
 import { handleRailCallback, isCallbackPath } from "./rails/callbacks";
 import { withSetCookie } from "./platform/cookies";
 import { businessDb, databaseNamed, RequestDatabases, shardNames } from "./tenancy/shards";
@@ -111,12 +112,14 @@ export default {
           requestId,
         });
       } catch (error) {
-        if (error instanceof ConfigError) response = misconfiguredAnswer(error, request, env, requestId, "Nothing was queued.");
-        else {
+        if (error instanceof ConfigError) {
+          response = problemResponse("misconfigured", noteMisconfigured(error, env, requestId, "Nothing was queued."), undefined, { "Retry-After": "300" });
+        } else {
           // Never the body: it may be what a processor should not have sent.
           logError(requestId, request, error);
-          response = Response.json({ message: `Something went wrong on our side; nothing was queued. Quote ${requestId} to support.` }, { status: 500 });
+          response = problemResponse("internal_error", `Something went wrong on our side; nothing was queued. Quote ${requestId} to support.`);
         }
+        response = await finishProblem(response, new URL(request.url).origin, requestId);
       }
       return withSecurityHeaders(response, request, nonce, requestId);
     }

@@ -22,7 +22,8 @@ function metaOf(request: Request, deps: ApiDeps): RequestMeta {
 async function keptAnswer(business: BusinessDb, key: string, requestHash: string): Promise<Response | null> {
   const kept = await keptAnswerOf(business, key);
   if (!kept) return null;
-  if (kept.requestHash !== requestHash) return problem(409, "This Idempotency-Key was already used with another request. Use a new key for a new request.");
+  if (kept.requestHash !== requestHash)
+    return problem("idempotency_key_reused", "This Idempotency-Key was already used with another request. Use a new key for a new request.");
   return jsonResponse(JSON.parse(kept.body), kept.status, { "Idempotent-Replayed": "true" });
 }
 
@@ -112,18 +113,18 @@ export async function openDisputeRequest(request: Request, deps: ApiDeps, { busi
  * the other outcome is a 409; nothing is posted twice either way.
  */
 export async function closeDisputeRequest(request: Request, deps: ApiDeps, business: BusinessDb, id: string): Promise<Response> {
-  if (!v.is(DisputeId, id)) return problem(404, "No dispute with that id.");
+  if (!v.is(DisputeId, id)) return problem("dispute_not_found", "No dispute with that id.");
   const body = await jsonBody(request);
   if (body instanceof Response) return body;
   const parsed = v.safeParse(DisputeCloseInput, body.json);
   if (!parsed.success) return badRequest(issuesOf(parsed.issues));
   const { outcome } = parsed.output;
   const dispute = await getDisputeFacts(business, id);
-  if (!dispute) return problem(404, "No dispute with that id.");
+  if (!dispute) return problem("dispute_not_found", "No dispute with that id.");
   const now = deps.now();
   const closed = await closeDispute(business, metaOf(request, deps), dispute, outcome, now);
   const fresh = (await getDisputeFacts(business, id))!;
-  if (!closed && fresh.status !== outcome) return problem(409, `This dispute is already closed as ${fresh.status}.`);
+  if (!closed && fresh.status !== outcome) return problem("dispute_already_closed", `This dispute is already closed as ${fresh.status}.`);
   if (closed) afterWrite(deps, business);
   return jsonResponse(disputeData(fresh), 200, closed ? {} : { "Idempotent-Replayed": "true" });
 }

@@ -45,9 +45,9 @@ export interface Credential {
   idempotencyKey: (sent: string) => string;
 }
 
-const unauthorized = () => problem(401, MESSAGES.unauthorized, undefined, { "WWW-Authenticate": 'Bearer realm="partners-portal"' });
+const unauthorized = () => problem("unauthorized", MESSAGES.unauthorized, undefined, { "WWW-Authenticate": 'Bearer realm="partners-portal"' });
 
-const refusedFor = (place: BusinessPlace): Response | null => (place.lifecycle === "closed" ? problem(403, MESSAGES.closed) : null);
+const refusedFor = (place: BusinessPlace): Response | null => (place.lifecycle === "closed" ? problem("business_closed", MESSAGES.closed) : null);
 
 /** The credential of a request for `operation`, or the answer that refuses it. Records the key's last use (to the minute). */
 export async function authenticate(request: Request, deps: ApiDeps, operation: ScopedOperation): Promise<Credential | Response> {
@@ -64,12 +64,12 @@ export async function authenticate(request: Request, deps: ApiDeps, operation: S
     const holder = await findPlatformKeyByHash(deps.core, secretHash, now);
     if (!holder) return unauthorized();
     if (stale(holder.lastUsedAt)) deps.waitUntil(touchPlatformKey(deps.core, holder, now).catch(() => {}));
-    if (named === null) return problem(400, MESSAGES.businessRequired);
+    if (named === null) return problem("business_required", MESSAGES.businessRequired);
     const place = v.is(BusinessIdHeader, named) ? await businessPlace(deps.core, named) : null;
-    if (!place) return problem(404, MESSAGES.noSuchBusiness);
+    if (!place) return problem("business_not_found", MESSAGES.noSuchBusiness);
     const refused = refusedFor(place);
     if (refused) return refused;
-    if (!allows(holder.scopes, operation)) return problem(403, MESSAGES.outOfScope(scopeOf(operation)));
+    if (!allows(holder.scopes, operation)) return problem("out_of_scope", MESSAGES.outOfScope(scopeOf(operation)));
     return {
       kind: "platform",
       keyId: holder.keyId,
@@ -86,9 +86,9 @@ export async function authenticate(request: Request, deps: ApiDeps, operation: S
   if (!place || !business || !holder) return unauthorized();
   if (stale(holder.lastUsedAt)) deps.waitUntil(touchApiKey(business, holder, now).catch(() => {}));
   // Whatever the header names, a business's key is its business's: another id, known or not, gets the same answer.
-  if (named !== null && named !== place.businessId) return problem(403, MESSAGES.notYourBusiness);
+  if (named !== null && named !== place.businessId) return problem("not_your_business", MESSAGES.notYourBusiness);
   const refused = refusedFor(place);
   if (refused) return refused;
-  if (place.lifecycle === "suspended" || holder.suspended) return problem(403, MESSAGES.suspended);
+  if (place.lifecycle === "suspended" || holder.suspended) return problem("business_suspended", MESSAGES.suspended);
   return { kind: "business", keyId: holder.keyId, business, rateClient: holder.keyId, idempotencyKey: (sent) => sent };
 }

@@ -7,7 +7,7 @@
 import * as v from "valibot";
 import { describe, expect, it } from "vitest";
 import { cardNumberPaths } from "./card-numbers";
-import { EXAMPLES, openApiDocument, RULES_IN_WORDS, type SchemaName } from "./openapi";
+import { EXAMPLES, openApiDocument, PROBLEM_EXAMPLE, RULES_IN_WORDS, type SchemaName } from "./openapi";
 import { IdempotencyKey } from "./schemas";
 import * as rejections from "./rejections";
 import * as api from "./schemas";
@@ -355,7 +355,7 @@ const CASES: [SchemaName, v.GenericSchema, unknown[]][] = [
     ],
   ],
   ["WaitingReversalsPage", rejections.WaitingReversalsPage, [{ data: [], next: "abc" }]],
-  ["Problem", api.Problem, [EXAMPLES.problem]],
+  ["Problem", api.Problem, [PROBLEM_EXAMPLE]],
 ];
 
 function leafIssues(issues: readonly v.BaseIssue<unknown>[]): v.BaseIssue<unknown>[] {
@@ -404,10 +404,13 @@ describe("the OpenAPI document is OpenAPI 3.1 in shape", () => {
     for (const { path, method, operation } of operations) {
       const responses = operation.responses as JsonObject;
       expect(Object.keys(responses).sort(), `${method} ${path}`).toEqual(EXPECTED[`${method} ${path}`]);
-      for (const response of Object.values(responses)) {
+      for (const [status, response] of Object.entries(responses)) {
         const resolved = (response as JsonObject).$ref ? (resolve((response as JsonObject).$ref as string) as JsonObject) : (response as JsonObject);
         expect(resolved.description).toEqual(expect.any(String));
-        expect(resolved.content).toMatchObject({ "application/json": { schema: expect.anything() } });
+        // Success is JSON; every refusal is an RFC 9457 problem.
+        const contentType = Object.keys(resolved.content as JsonObject)[0];
+        expect(contentType).toBe(/^[45]/.test(status) ? "application/problem+json" : "application/json");
+        expect((resolved.content as JsonObject)[contentType!]).toMatchObject({ schema: expect.anything() });
       }
       const parameters = ((operation.parameters as JsonObject[] | undefined) ?? []).map((p) => (p.$ref ? (resolve(p.$ref as string) as JsonObject) : p));
       const inPath = [...path.matchAll(/\{(\w+)\}/g)].map((match) => match[1]);

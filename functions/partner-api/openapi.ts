@@ -44,6 +44,7 @@ import {
 } from "./rejections";
 import { DAY_MS } from "../platform/time";
 import { BUSINESS_HEADER, MESSAGES } from "./credential";
+import { PROBLEM_CODES, PROBLEM_CONTENT_TYPE, PROBLEMS, problemType, type ProblemCode, type ProblemError } from "./problems";
 import { OPERATION_SCOPES, PLATFORM_SCOPES, SCOPE_WORDS, type ScopedOperation } from "../operators/platform-scopes";
 
 /** The Retry-After answer header of a 429. */
@@ -131,6 +132,19 @@ const json = (schema: SchemaName, example?: unknown) => ({
   "application/json": { schema: ref(schema), ...(example === undefined ? {} : { example }) },
 });
 
+/** A problem as the API answers it (functions/partner-api/problems.ts), for the document's examples. */
+const problemExample = (code: ProblemCode, detail: string, errors?: ProblemError[]) => ({
+  type: problemType(EXAMPLE_ORIGIN, code),
+  title: PROBLEMS[code].title,
+  status: PROBLEMS[code].status,
+  code,
+  detail,
+  message: detail,
+  request_id: "7F3K-Q2M9-XD4T",
+  ...(errors ? { errors } : {}),
+});
+const problemJson = (example: unknown) => ({ [PROBLEM_CONTENT_TYPE]: { schema: ref("Problem"), example } });
+
 export const EXAMPLES = {
   cardPayment: {
     reference: "PSP-20261123-K000187",
@@ -163,14 +177,13 @@ export const EXAMPLES = {
   dispute: { payment_reference: "PSP-20261123-K000187", reason_code: "13.1", amount: 12_550, currency: "GHS", evidence_due_by: "2026-12-07" },
   disputeClose: { outcome: "won" },
   accepted: { accepted: 1 },
-  problem: {
-    message: "The request has 2 problems.",
-    errors: [
-      { path: "payments[0].amount", message: "must be whole pesewas" },
-      { path: "payments[1].failure_reason", message: "is required when status is failed, and only then" },
-    ],
-  },
 } as const;
+
+const EXAMPLE_ORIGIN = "https://portal.example.com";
+export const PROBLEM_EXAMPLE = problemExample("validation_failed", "The request has 2 problems.", [
+  { path: "payments[0].amount", message: "must be whole pesewas" },
+  { path: "payments[1].failure_reason", message: "is required when status is failed, and only then" },
+]);
 
 const DEFAULT_RATE_LIMIT_PER_MINUTE = configOf({}).api.rateLimitPerMinute;
 
@@ -181,7 +194,9 @@ export interface DocumentOptions {
 
 const rateLimitWords = (perMinute: number) =>
   `Each API key may send at most ${perMinute} requests a minute (a platform key as many for each business it acts for). Over the limit the API answers 429 with Retry-After (seconds): wait that long, ` +
-  `then send the same request again (with the same Idempotency-Key). Send up to ${MAX_PAYMENTS_PER_REQUEST} payments in one request rather than many small ones.`;
+  `then send the same request again (with the same Idempotency-Key). Send up to ${MAX_PAYMENTS_PER_REQUEST} payments in one request rather than many small ones. ` +
+  `Every answer carries the IETF RateLimit header fields (draft-ietf-httpapi-ratelimit-headers-10): \`RateLimit-Policy: "per-key";q=${perMinute};w=60\` ` +
+  'and, once the request was counted against a key, `RateLimit: "per-key";r=<requests left>;t=<seconds until the window ends>`.';
 
 const description = (perMinute: number) =>
   [
@@ -217,6 +232,10 @@ const description = (perMinute: number) =>
       `A payment or reversal may say it happened at most ${MAX_PAYMENT_AGE_MS / DAY_MS} days ago, ` +
       `and at most ${CLOCK_SKEW_MS / 60_000} minutes ahead of the portal's clock. Amounts are integer pesewas in GHS, at most ${MAX_AMOUNT_PESEWAS}.`,
     "",
+    "**Errors.** Every refusal is an RFC 9457 problem (`application/problem+json`): `type` links to the code's explanation in the API reference, " +
+      "`code` is stable (branch on it, not on the words), `detail` says what went wrong with this request, `request_id` is what to quote to support, and a 400 " +
+      `lists \`errors\`. The codes: ${PROBLEM_CODES.map((code) => `\`${code}\` (${PROBLEMS[code].status})`).join(", ")}.`,
+    "",
     "**Validation.** A 400 lists every problem of the request with its JSON path (`payments[3].merchant`): a missing field `is required`, " +
       "an unknown one `is not a documented field`. A merchant, point of sale or terminal that is not this business's is answered exactly as an " +
       "unknown one, whoever it belongs to.",
@@ -236,50 +255,52 @@ const responsesFor = (perMinute: number) => ({
     description:
       "The request is not valid: every problem is listed with its JSON path. A field that looks like a full card number is one of them. " +
       `A platform key without the ${BUSINESS_HEADER} header is 400 too.`,
-    content: json("Problem", EXAMPLES.problem),
+    content: problemJson(PROBLEM_EXAMPLE),
   },
   Unauthorized: {
     description: "No API key, or not a live key of any business (revoked, expired after a roll, or never made). The answer says nothing more.",
-    content: json("Problem", { message: "Missing or invalid API key. Send Authorization: Bearer <key>." }),
+    content: problemJson(problemExample("unauthorized", MESSAGES.unauthorized)),
   },
   NotFound: {
     description:
       `No such payment or terminal in this business (another business's reads the same); with a platform key, also a ${BUSINESS_HEADER} ` +
       "that names no business.",
-    content: json("Problem", { message: "No payment with that reference." }),
+    content: problemJson(problemExample("payment_not_found", "No payment with that reference.")),
   },
   Forbidden: {
     description:
       "The key may not do this for this business: the operation is outside a platform key's scopes, the business is closed, " +
       `the business is suspended (its own keys; a platform key still acts for it), or a business's own key named another business in ${BUSINESS_HEADER}.`,
     content: {
-      "application/json": {
+      [PROBLEM_CONTENT_TYPE]: {
         schema: ref("Problem"),
         examples: {
-          scope: { summary: "Outside the key's scopes", value: { message: MESSAGES.outOfScope("disputes") } },
-          suspended: { summary: "A suspended business's own key", value: { message: MESSAGES.suspended } },
-          closed: { summary: "A closed business", value: { message: MESSAGES.closed } },
-          otherBusiness: { summary: "A business's key naming another business", value: { message: MESSAGES.notYourBusiness } },
+          scope: { summary: "Outside the key's scopes", value: problemExample("out_of_scope", MESSAGES.outOfScope("disputes")) },
+          suspended: { summary: "A suspended business's own key", value: problemExample("business_suspended", MESSAGES.suspended) },
+          closed: { summary: "A closed business", value: problemExample("business_closed", MESSAGES.closed) },
+          otherBusiness: { summary: "A business's key naming another business", value: problemExample("not_your_business", MESSAGES.notYourBusiness) },
         },
       },
     },
   },
   Conflict: {
     description: "The Idempotency-Key was already used with another request.",
-    content: json("Problem", { message: "This Idempotency-Key was already used with another request. Use a new key for a new request." }),
+    content: problemJson(
+      problemExample("idempotency_key_reused", "This Idempotency-Key was already used with another request. Use a new key for a new request."),
+    ),
   },
   TooLarge: {
     description: `The body is larger than ${MAX_BODY_BYTES / 1024} KiB (${MAX_PAYMENTS_PER_REQUEST} payments take about 60 kB).`,
-    content: json("Problem", { message: `The body is larger than ${MAX_BODY_BYTES} bytes. Send at most 100 payments a request.` }),
+    content: problemJson(problemExample("body_too_large", `The body is larger than ${MAX_BODY_BYTES} bytes. Send at most 100 payments a request.`)),
   },
   UnsupportedMediaType: {
     description: "The body is not sent as Content-Type: application/json.",
-    content: json("Problem", { message: "Send the body as JSON with Content-Type: application/json." }),
+    content: problemJson(problemExample("unsupported_media_type", "Send the body as JSON with Content-Type: application/json.")),
   },
   TooManyRequests: {
     description: rateLimitWords(perMinute),
     headers: { "Retry-After": ref("RetryAfter", "headers") },
-    content: json("Problem", { message: `Too many requests for this key: at most ${perMinute} a minute.` }),
+    content: problemJson(problemExample("rate_limited", `Too many requests for this key: at most ${perMinute} a minute.`)),
   },
 });
 type ResponseName = keyof ReturnType<typeof responsesFor>;

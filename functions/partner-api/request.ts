@@ -1,13 +1,15 @@
 // Reading and refusing a Partner API request: the problem+json answers, the body (size, UTF-8, JSON, depth, card
 // numbers) and the paths of validation issues. Shared by the router and the handlers it calls.
 import type * as v from "valibot";
-import { jsonResponse, readBodyUpTo } from "../platform/http";
+import { readBodyUpTo } from "../platform/http";
 import type { BusinessDb, Db } from "../tenancy/tenant";
 import { MAX_JSON_DEPTH, scanBody } from "./card-numbers";
 import { MAX_BODY_BYTES, type Problem } from "./schemas";
+import { problemResponse, type ProblemCode } from "./problems";
 
-export function problem(status: number, message: string, errors?: Problem["errors"], headers: Record<string, string> = {}): Response {
-  return jsonResponse(errors ? { message, errors } : { message }, status, headers);
+/** A refusal: an RFC 9457 problem with its stable code (./problems.ts), the status the code has. */
+export function problem(code: ProblemCode, message: string, errors?: Problem["errors"], headers: Record<string, string> = {}): Response {
+  return problemResponse(code, message, errors, headers);
 }
 
 export interface ApiDeps {
@@ -38,10 +40,10 @@ export function issuesOf(issues: readonly v.BaseIssue<unknown>[], prefix = ""): 
 }
 
 export function badRequest(errors: NonNullable<Problem["errors"]>): Response {
-  return problem(400, errors.length === 1 ? "The request has 1 problem." : `The request has ${errors.length} problems.`, errors);
+  return problem("validation_failed", errors.length === 1 ? "The request has 1 problem." : `The request has ${errors.length} problems.`, errors);
 }
 
-const tooLarge = () => problem(413, `The body is larger than ${MAX_BODY_BYTES} bytes. Send at most 100 payments a request.`);
+const tooLarge = () => problem("body_too_large", `The body is larger than ${MAX_BODY_BYTES} bytes. Send at most 100 payments a request.`);
 
 /** The body as text, refused past MAX_BODY_BYTES without reading it all. */
 async function readBody(request: Request): Promise<string | Response> {
@@ -51,7 +53,7 @@ async function readBody(request: Request): Promise<string | Response> {
   try {
     return new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(bytes);
   } catch {
-    return problem(400, "The body is not UTF-8 text.");
+    return problem("body_not_utf8", "The body is not UTF-8 text.");
   }
 }
 
@@ -60,7 +62,7 @@ const CARD_NUMBER_MESSAGE = "looks like a full card number (PCI DSS 3.4.1); noth
 /** Names where each card number was (a JSON path, "URL path", "header idempotency-key"), never the number. */
 export function cardNumberRefusal(places: string[]): Response {
   return problem(
-    400,
+    "card_number",
     "The request holds what looks like a full card number. The portal never takes one: send only the card's first six and last four digits.",
     places.map((path) => ({ path, message: CARD_NUMBER_MESSAGE })),
   );
@@ -69,18 +71,18 @@ export function cardNumberRefusal(places: string[]): Response {
 /** Parses the JSON body and refuses card numbers before anything else looks at it. Never logs or echoes the body. */
 export async function jsonBody(request: Request): Promise<{ text: string; json: unknown } | Response> {
   if (!/^application\/json\b/i.test(request.headers.get("Content-Type") ?? ""))
-    return problem(415, "Send the body as JSON with Content-Type: application/json.");
+    return problem("unsupported_media_type", "Send the body as JSON with Content-Type: application/json.");
   const text = await readBody(request);
   if (text instanceof Response) return text;
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch {
-    return problem(400, "The body is not valid JSON.");
+    return problem("body_not_json", "The body is not valid JSON.");
   }
   // Walked without recursion and only so deep: a body nested thousands of levels deep is refused, not a stack overflow.
   const scan = scanBody(json, MAX_JSON_DEPTH);
-  if (scan.tooDeep) return problem(400, `The body is nested more than ${MAX_JSON_DEPTH} levels deep; no request of this API needs more than 4.`);
+  if (scan.tooDeep) return problem("body_too_deep", `The body is nested more than ${MAX_JSON_DEPTH} levels deep; no request of this API needs more than 4.`);
   if (scan.cards.length > 0) return cardNumberRefusal(scan.cards);
   return { text, json };
 }

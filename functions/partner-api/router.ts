@@ -32,6 +32,7 @@ import {
 import { resolvePayments, resolveTerminal } from "./resolve";
 import { closeDisputeRequest, openDisputeRequest } from "../disputes/partner-api";
 import { badRequest, cardNumberRefusal, issuesOf, jsonBody, problem, type ApiDeps } from "./request";
+import { finishProblem } from "./problems";
 
 export type { ApiDeps };
 import { rejectionsRequest, reversalAnswer, waitingReversalsRequest } from "./rejections";
@@ -66,10 +67,12 @@ const ROUTES: { method: string; pattern: RegExp; route: (m: RegExpExecArray) => 
 function match(request: Request): Route | Response {
   const path = new URL(request.url).pathname;
   const candidates = ROUTES.filter((r) => r.pattern.test(path));
-  if (candidates.length === 0) return problem(404, `No such endpoint: ${path}`);
+  if (candidates.length === 0) return problem("endpoint_not_found", `No such endpoint: ${path}`);
   const found = candidates.find((r) => r.method === request.method || (r.method === "GET" && request.method === "HEAD"));
   if (!found)
-    return problem(405, `Use ${candidates.map((r) => r.method).join(" or ")} for ${path}`, undefined, { Allow: candidates.map((r) => r.method).join(", ") });
+    return problem("method_not_allowed", `Use ${candidates.map((r) => r.method).join(" or ")} for ${path}`, undefined, {
+      Allow: candidates.map((r) => r.method).join(", "),
+    });
   let decoded: Route;
   try {
     decoded = found.route(found.pattern.exec(path)!);
@@ -77,7 +80,7 @@ function match(request: Request): Route | Response {
     if ("serial" in decoded) decoded.serial = decodeURIComponent(decoded.serial);
     if ("id" in decoded) decoded.id = decodeURIComponent(decoded.id);
   } catch {
-    return problem(404, `No such endpoint: ${path}`);
+    return problem("endpoint_not_found", `No such endpoint: ${path}`);
   }
   return decoded;
 }
@@ -104,7 +107,8 @@ async function queueOnce(
   const requestHash = await sha256Hex(`${request.method} ${new URL(request.url).pathname}\n${bodyText}`);
   const kept = await claimIdempotencyKey(business, idempotencyKey(key), { requestHash, status: 202, body: JSON.stringify(answer) }, deps.now());
   if (kept) {
-    if (kept.requestHash !== requestHash) return problem(409, "This Idempotency-Key was already used with another request. Use a new key for a new request.");
+    if (kept.requestHash !== requestHash)
+      return problem("idempotency_key_reused", "This Idempotency-Key was already used with another request. Use a new key for a new request.");
     return jsonResponse(JSON.parse(kept.body), kept.status, { "Idempotent-Replayed": "true" });
   }
   try {
@@ -151,17 +155,40 @@ function staleHeartbeat(lastSeenAt: number): Response {
   );
 }
 
-export async function handlePartnerApi(request: Request, deps: ApiDeps): Promise<Response> {
-  try {
-    return await answer(request, deps);
-  } catch (error) {
-    // A business being moved to another database takes no writes for a moment; nothing was kept or queued.
-    if (isBusinessMoving(error)) return problem(503, MOVING_MESSAGE, undefined, { "Retry-After": "30" });
-    throw error;
-  }
+/** The quota of a key, as the IETF RateLimit header fields name it (draft-ietf-httpapi-ratelimit-headers-10). */
+const RATE_POLICY = "per-key";
+
+/** What the answer's headers say of the key's quota: known once the request was counted. */
+interface Counted {
+  rate?: { remaining: number; resetSeconds: number };
 }
 
-async function answer(request: Request, deps: ApiDeps): Promise<Response> {
+export async function handlePartnerApi(request: Request, deps: ApiDeps): Promise<Response> {
+  const counted: Counted = {};
+  let response: Response;
+  try {
+    response = await answer(request, deps, counted);
+  } catch (error) {
+    // A business being moved to another database takes no writes for a moment; nothing was kept or queued.
+    if (!isBusinessMoving(error)) throw error;
+    response = problem("business_moving", MOVING_MESSAGE, undefined, { "Retry-After": "30" });
+  }
+  return withRateLimitHeaders(await finishProblem(response, new URL(request.url).origin, deps.requestId), deps.rateLimitPerMinute, counted);
+}
+
+/**
+ * Every answer carries the policy (how many requests a key may send in how many seconds); an answer to a request that
+ * was counted against a key also carries what is left of it and when the window ends. Requests refused before a key
+ * is known (no key, an unknown path, a card number) use up no quota, so they say only the policy.
+ */
+function withRateLimitHeaders(response: Response, perMinute: number, counted: Counted): Response {
+  const headers = new Headers(response.headers);
+  headers.set("RateLimit-Policy", `"${RATE_POLICY}";q=${perMinute};w=60`);
+  if (counted.rate) headers.set("RateLimit", `"${RATE_POLICY}";r=${counted.rate.remaining};t=${counted.rate.resetSeconds}`);
+  return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+}
+
+async function answer(request: Request, deps: ApiDeps, counted: Counted): Promise<Response> {
   // Before anything reads, answers with, stores or queues the path, the query or a header (the body: jsonBody).
   const places = cardNumberPlaces(request);
   if (places.length > 0) return cardNumberRefusal(places);
@@ -181,15 +208,18 @@ async function answer(request: Request, deps: ApiDeps): Promise<Response> {
 
   const limit: RateLimit = { name: "api", max: deps.rateLimitPerMinute, windowMs: 60_000 };
   const rate = await countRequest(deps.core, limit, credential.rateClient, deps.now());
+  counted.rate = { remaining: rate.remaining, resetSeconds: rate.resetSeconds };
   if (!rate.allowed) {
-    return problem(429, `Too many requests for this key: at most ${limit.max} a minute.`, undefined, { "Retry-After": String(rate.retryAfterSeconds) });
+    return problem("rate_limited", `Too many requests for this key: at most ${limit.max} a minute.`, undefined, {
+      "Retry-After": String(rate.retryAfterSeconds),
+    });
   }
 
   switch (route.name) {
     case "payment": {
-      if (!v.is(Reference, route.reference)) return problem(404, "No payment with that reference.");
+      if (!v.is(Reference, route.reference)) return problem("payment_not_found", "No payment with that reference.");
       const [held, refunds] = await Promise.all([getPaymentByReference(business, route.reference), listRefundsByReference(business, route.reference)]);
-      return held ? jsonResponse({ ...paymentView(held), ...refundsView(refunds) }) : problem(404, "No payment with that reference.");
+      return held ? jsonResponse({ ...paymentView(held), ...refundsView(refunds) }) : problem("payment_not_found", "No payment with that reference.");
     }
     case "payments": {
       const body = await jsonBody(request);
@@ -231,7 +261,7 @@ async function answer(request: Request, deps: ApiDeps): Promise<Response> {
       return queueOnce(request, deps, credential, body.text, { v: 1, businessId: business.businessId, receivedAt: now, payments: items }, items.length);
     }
     case "reversal": {
-      if (!v.is(Reference, route.reference)) return problem(404, "No payment with that reference.");
+      if (!v.is(Reference, route.reference)) return problem("payment_not_found", "No payment with that reference.");
       const body = await jsonBody(request);
       if (body instanceof Response) return body;
       const parsed = v.safeParse(ReversalInput, body.json);
@@ -255,13 +285,13 @@ async function answer(request: Request, deps: ApiDeps): Promise<Response> {
     case "disputeClose":
       return closeDisputeRequest(request, deps, business, route.id);
     case "heartbeat": {
-      if (!v.is(TerminalSerial, route.serial)) return problem(404, "No terminal with that serial.");
+      if (!v.is(TerminalSerial, route.serial)) return problem("terminal_not_found", "No terminal with that serial.");
       const body = await jsonBody(request);
       if (body instanceof Response) return body;
       const parsed = v.safeParse(HeartbeatInput, body.json);
       if (!parsed.success) return badRequest(issuesOf(parsed.issues));
       const terminal = await resolveTerminal(business, route.serial);
-      if (!terminal) return problem(404, "No terminal with that serial.");
+      if (!terminal) return problem("terminal_not_found", "No terminal with that serial.");
       const now = deps.now();
       // A terminal's clock may run ahead: it was seen no later than now.
       const seenAt = Math.min(parsed.output.sent_at, now);

@@ -3,6 +3,7 @@
 // document cannot say one thing while the Worker does another. JSON field names
 // are snake_case, as processors' APIs are. Money is integer pesewas in GHS.
 import * as v from "valibot";
+import { PROBLEM_CODES } from "./problems";
 import { CalendarDate, Instant } from "./instant";
 import { DAY_MS } from "../platform/time";
 
@@ -354,9 +355,17 @@ export const HeartbeatNotApplied = v.pipe(
 
 export const Problem = v.pipe(
   v.object({
-    message: v.string(),
-    errors: v.optional(v.array(v.object({ path: v.string(), message: v.string() }))),
+    type: v.pipe(v.string(), v.description("Where this problem is explained: the API reference page's entry for its code (an absolute URL).")),
+    title: v.pipe(v.string(), v.description("The code's short title; the same for every answer with this code.")),
+    status: v.pipe(v.number(), v.integer(), v.description("The HTTP status, again.")),
+    code: v.pipe(v.picklist(PROBLEM_CODES), v.description("Stable: branch on it. The API reference page lists every code.")),
+    detail: v.pipe(v.string(), v.description("What went wrong with this request, in words for a developer.")),
+    message: v.pipe(v.string(), v.description("The same as detail, kept for clients written before the problem format.")),
+    request_id: v.optional(v.pipe(v.string(), v.description("This request's id: quote it to support."))),
+    errors: v.optional(
+      v.pipe(v.array(v.object({ path: v.string(), message: v.string() })), v.description("For a 400: every problem of the request with its JSON path.")),
+    ),
   }),
-  v.description("What went wrong; for a 400, every problem with its JSON path."),
+  v.description("An RFC 9457 problem (application/problem+json): what went wrong, with a stable code."),
 );
 export type Problem = v.InferOutput<typeof Problem>;

@@ -20,13 +20,18 @@ export function misconfiguredMessage(error: ConfigError): string {
   return `The portal is not configured correctly: ${configProblems(error).join("; ")}. The people who deploy it must correct this setting; nothing done here can.`;
 }
 
-/** The 503 a request gets while the configuration is broken: a page for a browser, JSON for anything else. */
-export function misconfiguredAnswer(error: ConfigError, request: Request, env: object, requestId: string, extra = ""): Response {
+/** Logs the broken settings once per env and returns the sentence to answer with (the Partner API's problem uses it). */
+export function noteMisconfigured(error: ConfigError, env: object, requestId: string, extra = ""): string {
   if (!logged.has(env)) {
     logged.add(env);
     logEvent("error", "config.invalid", { requestId, problems: configProblems(error) });
   }
-  const message = extra ? `${misconfiguredMessage(error)} ${extra}` : misconfiguredMessage(error);
+  return extra ? `${misconfiguredMessage(error)} ${extra}` : misconfiguredMessage(error);
+}
+
+/** The 503 a request gets while the configuration is broken: a page for a browser, JSON for anything else. */
+export function misconfiguredAnswer(error: ConfigError, request: Request, env: object, requestId: string, extra = ""): Response {
+  const message = noteMisconfigured(error, env, requestId, extra);
   const headers = { "Cache-Control": "no-store", "Retry-After": "300" };
   if ((request.headers.get("Accept") ?? "").includes("text/html")) {
     const items = configProblems(error)

@@ -13,14 +13,18 @@ export interface RateLimit {
 /** POST /api/events: 120 events a minute per client. */
 export const EVENTS_RATE_LIMIT: RateLimit = { name: "events", max: 120, windowMs: 60_000 };
 
-export type RateDecision = { allowed: true; newWindow: boolean } | { allowed: false; retryAfterSeconds: number };
+/** `remaining` requests are left in the window, which ends in `resetSeconds` (the IETF RateLimit header's r and t). */
+export type RateDecision =
+  | { allowed: true; newWindow: boolean; remaining: number; resetSeconds: number }
+  | { allowed: false; retryAfterSeconds: number; remaining: 0; resetSeconds: number };
 
 /** Counts this request of `client` against `limit` and says whether it is within it. */
 export async function countRequest(db: D1Database, limit: RateLimit, client: string, now: number): Promise<RateDecision> {
   const row = await countInWindow(db, `${limit.name}:${client}`, now, now - limit.windowMs);
   if (!row) throw new Error("rate window upsert returned no row");
-  if (row.count <= limit.max) return { allowed: true, newWindow: row.count === 1 };
-  return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((row.window_start + limit.windowMs - now) / 1000)) };
+  const resetSeconds = Math.max(1, Math.ceil((row.window_start + limit.windowMs - now) / 1000));
+  if (row.count <= limit.max) return { allowed: true, newWindow: row.count === 1, remaining: limit.max - row.count, resetSeconds };
+  return { allowed: false, retryAfterSeconds: resetSeconds, remaining: 0, resetSeconds };
 }
 
 /** One limit counted for one key: an account (`account:<user id>`) or an address (`ip:<clientKey>`). */

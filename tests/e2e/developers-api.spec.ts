@@ -8,7 +8,7 @@ test("an administrator reads every endpoint with its fields, answers and a curl 
   expect(response?.status()).toBe(200);
   await expect(page).toHaveTitle(/API Reference/);
   await expect(page.getByRole("heading", { level: 1, name: "API reference" })).toBeVisible();
-  for (const name of ["Authentication", "Idempotency", "Rate limits", "Card numbers", "Times", "Validation", "Webhooks"]) {
+  for (const name of ["Authentication", "Idempotency", "Rate limits", "Card numbers", "Times", "Errors", "Validation", "Webhooks"]) {
     await expect(page.getByRole("region", { name, exact: true })).toBeVisible();
   }
   const send = page.getByRole("region", { name: "Send payments" });
@@ -21,7 +21,14 @@ test("an administrator reads every endpoint with its fields, answers and a curl 
   for (const name of ["Get a payment", "Reverse a payment", "Send a terminal heartbeat"]) await expect(page.getByRole("region", { name })).toBeVisible();
   const webhooks = page.getByRole("region", { name: "Webhooks" });
   await expect(webhooks).toContainText('HMAC-SHA256(secret, timestamp + "." + body)');
-  await expect(webhooks.locator("pre")).toContainText('createHmac("sha256", secret)');
+  await expect(webhooks.getByRole("group", { name: "Checking a signature in Node.js" })).toContainText('createHmac("sha256", secret)');
+  await expect(webhooks.getByRole("group", { name: "Checking a call with a Standard Webhooks library" })).toContainText('from "standardwebhooks"');
+  // Every problem's type links to its code here: following one lands on its entry.
+  const problems = page.getByRole("region", { name: "Problem codes" });
+  await expect(problems.getByText("validation_failed", { exact: true })).toBeVisible();
+  await page.goto("/developers/api#problem-rate_limited");
+  await expect(page.locator("#problem-rate_limited")).toBeInViewport();
+  await expect(page.locator("#problem-rate_limited")).toContainText("429");
   await page.screenshot({ path: `${SHOTS}/developers-api-1280.png`, fullPage: true });
   await page.screenshot({ path: `${SHOTS}/developers-api-1280-top.png` });
   await send.screenshot({ path: `${SHOTS}/developers-api-1280-payments.png` });

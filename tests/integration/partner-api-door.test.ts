@@ -4,7 +4,7 @@
 // unknown ones, a stale heartbeat answered as not applied.
 import { beforeAll, describe, expect, it } from "vitest";
 import { ACCRA, KUMASI } from "../support/tenants";
-import { api, cardPayment, eventually, makeKey, momoPayment, partiesOf, type Parties } from "../support/partner-api";
+import { answerOf, api, cardPayment, eventually, makeKey, momoPayment, partiesOf, type Parties } from "../support/partner-api";
 import { paymentsConsumers } from "../support/portal";
 import { usePortal } from "../support/use-portal";
 
@@ -19,11 +19,10 @@ beforeAll(async () => {
   accra = await partiesOf(portal(), ACCRA);
 });
 
-type Problem = { message: string; errors?: { path: string; message: string }[] };
+type Problem = { code: string; message: string; errors?: { path: string; message: string }[] };
 
 async function answer(path: string, body: unknown): Promise<{ status: number; body: Problem }> {
-  const response = await api(portal(), key, path, body);
-  return { status: response.status, body: await response.json<Problem>() };
+  return (await answerOf(await api(portal(), key, path, body))) as { status: number; body: Problem };
 }
 
 const DAY = 86_400_000;
@@ -146,7 +145,7 @@ describe("validation answers (point 8)", () => {
     }
     const theirBeat = await answer(`/api/v1/terminals/${accra[0]!.serial}/heartbeats`, beat(new Date().toISOString()));
     const nobodysBeat = await answer("/api/v1/terminals/NOSUCH-0001/heartbeats", beat(new Date().toISOString()));
-    expect(theirBeat).toEqual({ status: 404, body: { message: "No terminal with that serial." } });
+    expect(theirBeat).toEqual({ status: 404, body: { code: "terminal_not_found", message: "No terminal with that serial." } });
     expect(nobodysBeat).toEqual(theirBeat);
   });
 

@@ -7,7 +7,7 @@ import { revokePlatformKey, rollPlatformKey } from "#server/operators/platform-k
 import { makePlatformKey, ROLL_GRACE_MS } from "#server/partner-api/keys";
 import { MESSAGES } from "#server/partner-api/credential";
 import { ACCRA, KUMASI, META } from "../support/tenants";
-import { api, eventually, makeKey, makePlatformKeyFor, momoPayment, partiesOf, type Parties } from "../support/partner-api";
+import { answerOf, api, eventually, makeKey, makePlatformKeyFor, momoPayment, partiesOf, type Parties } from "../support/partner-api";
 import { paymentsConsumers, type Portal } from "../support/portal";
 import { usePortal } from "../support/use-portal";
 
@@ -59,9 +59,7 @@ async function whileBusiness(businessId: string, lifecycle: "suspended" | "close
   }
 }
 
-async function answer(response: Response): Promise<{ status: number; body: unknown }> {
-  return { status: response.status, body: await response.json() };
-}
+const answer = answerOf;
 
 describe("a platform key acts for the business it names", () => {
   it("a payment sent with PP-Business lands in that business, and is not reachable from another", async () => {
@@ -76,7 +74,7 @@ describe("a platform key acts for the business it names", () => {
     expect(await (await api(portal(), platform, `/api/v1/payments/${reference}`, undefined, as(KUMASI))).json()).toMatchObject({ reference });
     expect(await answer(await api(portal(), platform, `/api/v1/payments/${reference}`, undefined, as(ACCRA)))).toEqual({
       status: 404,
-      body: { message: "No payment with that reference." },
+      body: { code: "payment_not_found", message: "No payment with that reference." },
     });
     expect((await api(portal(), accraKey, `/api/v1/payments/${reference}`)).status).toBe(404);
   });
@@ -92,7 +90,7 @@ describe("a platform key acts for the business it names", () => {
     for (const headers of [{}, as(""), as("   ")]) {
       expect(await answer(await api(portal(), platform, "/api/v1/payments", momoPayment(kumasi[0]!), headers))).toEqual({
         status: 400,
-        body: { message: MESSAGES.businessRequired },
+        body: { code: "business_required", message: MESSAGES.businessRequired },
       });
     }
     expect(MESSAGES.businessRequired).toMatch(/^PP-Business header is required with a platform key/);
@@ -104,7 +102,7 @@ describe("a platform key acts for the business it names", () => {
         answer(await api(portal(), platform, "/api/v1/payments", momoPayment(kumasi[0]!), as(id))),
       ),
     );
-    for (const one of answers) expect(one).toEqual({ status: 404, body: { message: MESSAGES.noSuchBusiness } });
+    for (const one of answers) expect(one).toEqual({ status: 404, body: { code: "business_not_found", message: MESSAGES.noSuchBusiness } });
   });
 
   it("a key that is no key is the same 401 whatever its kind: unknown, revoked, or past its roll's grace", async () => {
@@ -164,13 +162,13 @@ describe("scopes", () => {
     for (const [path, body, scope] of refused) {
       expect(await answer(await api(portal(), payments, path, body, as(KUMASI))), path).toEqual({
         status: 403,
-        body: { message: `This key's scopes do not include ${scope}.` },
+        body: { code: "out_of_scope", message: `This key's scopes do not include ${scope}.` },
       });
     }
     const heartbeats = (await makePlatformKeyFor(portal(), ["heartbeats"])).secret;
     expect(await answer(await api(portal(), heartbeats, "/api/v1/payments", momoPayment(kumasi[0]!), as(KUMASI)))).toEqual({
       status: 403,
-      body: { message: "This key's scopes do not include payments." },
+      body: { code: "out_of_scope", message: "This key's scopes do not include payments." },
     });
   });
 });
@@ -188,7 +186,7 @@ describe("a business's own key", () => {
     const answers = await Promise.all(
       [ACCRA, "bus_nobody", KUMASI.toUpperCase()].map(async (id) => answer(await api(portal(), kumasiKey, "/api/v1/payments", payment, as(id)))),
     );
-    for (const one of answers) expect(one).toEqual({ status: 403, body: { message: MESSAGES.notYourBusiness } });
+    for (const one of answers) expect(one).toEqual({ status: 403, body: { code: "not_your_business", message: MESSAGES.notYourBusiness } });
     // Nor may a business's key read the other's payments by naming it.
     const reference = (await (
       await portal().db()
@@ -207,7 +205,7 @@ describe("a suspended or closed business", () => {
     await whileBusiness(ACCRA, "suspended", async () => {
       expect(await answer(await api(portal(), accraKey, "/api/v1/payments", momoPayment(accra[0]!)))).toEqual({
         status: 403,
-        body: { message: MESSAGES.suspended },
+        body: { code: "business_suspended", message: MESSAGES.suspended },
       });
       expect(MESSAGES.suspended).toMatch(/business is suspended/);
       const payment = momoPayment(accra[0]!);
@@ -222,7 +220,10 @@ describe("a suspended or closed business", () => {
     const db = portal().businessDb(ACCRA);
     await db.prepare("UPDATE businesses SET status = 'suspended' WHERE id = ?").bind(ACCRA).run();
     try {
-      expect(await answer(await api(portal(), accraKey, "/api/v1/payments/NOPE-3"))).toEqual({ status: 403, body: { message: MESSAGES.suspended } });
+      expect(await answer(await api(portal(), accraKey, "/api/v1/payments/NOPE-3"))).toEqual({
+        status: 403,
+        body: { code: "business_suspended", message: MESSAGES.suspended },
+      });
     } finally {
       await db.prepare("UPDATE businesses SET status = 'active' WHERE id = ?").bind(ACCRA).run();
     }
@@ -236,7 +237,7 @@ describe("a suspended or closed business", () => {
       ] as const) {
         expect(await answer(await api(portal(), key, "/api/v1/payments", momoPayment(accra[0]!), headers))).toEqual({
           status: 403,
-          body: { message: MESSAGES.closed },
+          body: { code: "business_closed", message: MESSAGES.closed },
         });
       }
       expect(MESSAGES.closed).toMatch(/business is closed/);

@@ -8,7 +8,7 @@ import { clearingPosting, paymentPosting } from "#server/ledger/ledger";
 import { requestRefund } from "#server/refunds/refund-requests.db";
 import { approveMoneyRequest } from "#server/approvals/money-requests.db";
 import { ACCRA, ESI_KUMASI, KOFI_KUMASI, KUMASI, META } from "../support/tenants";
-import { api, cardPayment, eventually, makeKey, momoPayment, partiesOf, type Parties } from "../support/partner-api";
+import { answerOf, api, cardPayment, eventually, makeKey, momoPayment, partiesOf, type Parties } from "../support/partner-api";
 import { paymentsConsumers } from "../support/portal";
 import { usePortal } from "../support/use-portal";
 import { expectAccountSumsMatchEntries } from "../support/ledger";
@@ -46,13 +46,13 @@ describe("authentication", () => {
     const answers = await Promise.all(
       [null, "not-a-key", unknown, revoked, expired].map(async (k) => {
         const response = await api(portal(), k, "/api/v1/payments", momoPayment(kumasi[0]!));
-        return { status: response.status, challenge: response.headers.get("WWW-Authenticate"), body: await response.text() };
+        return { challenge: response.headers.get("WWW-Authenticate"), ...(await answerOf(response)) };
       }),
     );
     for (const answer of answers) expect(answer).toEqual(answers[0]);
     expect(answers[0]!.status).toBe(401);
     expect(answers[0]!.challenge).toMatch(/^Bearer/);
-    expect(answers[0]!.body).not.toMatch(/business|revoked|expired/i);
+    expect(JSON.stringify(answers[0]!.body)).not.toMatch(/business|revoked|expired/i);
   });
 
   it("a rolled key still works until its grace ends; last use is recorded", async () => {
@@ -67,7 +67,7 @@ describe("authentication", () => {
   it("answers JSON even to a request from another site (no same-origin rule: the key is the proof)", async () => {
     const response = await api(portal(), key, "/api/v1/payments/NOPE-2", undefined, { Origin: "https://elsewhere.example" });
     expect(response.status).toBe(404);
-    expect(await response.json()).toEqual({ message: "No payment with that reference." });
+    expect((await answerOf(response)).body).toEqual({ code: "payment_not_found", message: "No payment with that reference." });
   });
 });
 
@@ -412,13 +412,22 @@ describe("rate limit", () => {
   it("429 with Retry-After, per key: another key of the business is not held back", async () => {
     const [a, b] = [await makeKey(limited(), KUMASI), await makeKey(limited(), KUMASI)];
     const statuses: number[] = [];
+    const left: (string | null)[] = [];
     let retryAfter: string | null = null;
     for (let i = 0; i < 5; i++) {
       const response = await api(limited(), a, "/api/v1/payments/NOPE-3");
       statuses.push(response.status);
-      if (response.status === 429) retryAfter = response.headers.get("Retry-After");
+      // The IETF RateLimit fields on every answer: the policy, and what is left of the key's quota.
+      expect(response.headers.get("RateLimit-Policy")).toBe('"per-key";q=3;w=60');
+      left.push(/r=(\d+);t=(\d+)$/.exec(response.headers.get("RateLimit") ?? "")?.[1] ?? null);
+      if (response.status === 429) {
+        retryAfter = response.headers.get("Retry-After");
+        expect(response.headers.get("RateLimit")).toBe(`"per-key";r=0;t=${retryAfter}`);
+        expect(await response.json()).toMatchObject({ code: "rate_limited", status: 429 });
+      }
     }
     expect(statuses).toEqual([404, 404, 404, 429, 429]);
+    expect(left).toEqual(["2", "1", "0", "0", "0"]);
     expect(Number(retryAfter)).toBeGreaterThan(0);
     expect(Number(retryAfter)).toBeLessThanOrEqual(60);
     expect((await api(limited(), b, "/api/v1/payments/NOPE-3")).status).toBe(404);

@@ -128,3 +128,14 @@ export async function disableEndpoints(portal: Portal, tenant: Tenant): Promise<
     if (endpoint.status === "enabled") await setWebhookEndpointEnabled(tenant, META, endpoint.id, false);
   }
 }
+
+/**
+ * What a caller relies on in an answer: its status and body, a problem's reduced to its code, words and errors (the
+ * request id differs on every request; type, title and the repeated status and detail follow from the code and words).
+ */
+export async function answerOf(response: Response): Promise<{ status: number; body: unknown }> {
+  const body = await response.json<Record<string, unknown>>();
+  if (!(response.headers.get("Content-Type") ?? "").startsWith("application/problem+json")) return { status: response.status, body };
+  const { code, message, errors } = body;
+  return { status: response.status, body: errors === undefined ? { code, message } : { code, message, errors } };
+}

@@ -20,6 +20,11 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 // How a receiver checks a webhook call (docs/webhooks.md has the same, with an Express handler).
+const STANDARD_EXAMPLE = `import { Webhook } from "standardwebhooks";
+
+// secret: the endpoint's whsec_... secret as shown; rawBody: the body exactly as received.
+const event = new Webhook(secret).verify(rawBody, headers); // throws when the signature or the time is wrong`;
+
 const VERIFY_EXAMPLE = `import { createHmac, timingSafeEqual } from "node:crypto";
 
 // rawBody: the request body exactly as received (verify before parsing the JSON);
@@ -125,6 +130,9 @@ export default function DevelopersApi() {
               </a>
             </li>
           ))}
+          <li>
+            <a href="#problems">Problem codes</a>
+          </li>
         </ul>
       </nav>
 
@@ -136,7 +144,12 @@ export default function DevelopersApi() {
           </p>
           {section.title === "Webhooks" ? (
             <>
-              <p>Checking a call&apos;s signature in Node.js:</p>
+              <p>Checking a call with a Standard Webhooks library (any language; here Node.js):</p>
+              {/* eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- a scrolling region is focusable so arrows scroll it */}
+              <pre className="api-code" tabIndex={0} role="group" aria-label="Checking a call with a Standard Webhooks library">
+                <code>{STANDARD_EXAMPLE}</code>
+              </pre>
+              <p>Or checking PP-Signature by hand in Node.js:</p>
               {/* A long line scrolls sideways: a keyboard reaches it too (WCAG 2.1.1; axe scrollable-region-focusable). */}
               {/* eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- a scrolling region is focusable so arrows scroll it */}
               <pre className="api-code" tabIndex={0} role="group" aria-label="Checking a signature in Node.js">
@@ -201,6 +214,26 @@ export default function DevelopersApi() {
           </div>
         </section>
       ))}
+
+      <section className="card" id="problems" aria-labelledby="problems-title">
+        <h2 id="problems-title">Problem codes</h2>
+        <p>
+          Every refusal is <code>application/problem+json</code> (RFC 9457). Its <code>type</code> links here, to its <code>code</code>; branch on the code,
+          never on the words of <code>detail</code>.
+        </p>
+        <dl className="api-answers api-problems">
+          {reference.problems.map((problem) => (
+            <div key={problem.code} id={problem.anchor} className="api-answer">
+              <dt>
+                <span className="status status--bad">{problem.status}</span>
+              </dt>
+              <dd>
+                <code className="api-field__name">{problem.code}</code> {problem.title}. <Prose text={problem.explanation} />
+              </dd>
+            </div>
+          ))}
+        </dl>
+      </section>
     </div>
   );
 }

@@ -2,6 +2,7 @@
 // read into plain endpoints, fields and answers, on the server, so the page says
 // what the API checks and the browser gets no server code (decision 014).
 import { openApiDocument, RULES_IN_WORDS, type DocumentOptions } from "#server/partner-api/openapi";
+import { PROBLEM_CODES, problemAnchor, PROBLEMS } from "#server/partner-api/problems";
 
 /** The parts of the document's JSON Schemas, parameters, responses and operations that the page reads. */
 interface Node {
@@ -77,6 +78,8 @@ export interface Reference {
   intro: string;
   sections: ReferenceSection[];
   endpoints: ReferenceEndpoint[];
+  /** Every problem code an answer may carry: each problem's `type` links to its entry here. */
+  problems: { code: string; anchor: string; status: number; title: string; explanation: string }[];
   documentUrl: string;
 }
 
@@ -182,7 +185,8 @@ export function buildReference(origin: string, options: DocumentOptions = {}): R
     return match ? [{ title: match[1]!, text: match[2]! }] : [];
   });
   const intro = paragraphs.filter((paragraph) => !paragraph.startsWith("**")).join(" ");
-  return { title: doc.info.title, intro, sections, endpoints, documentUrl: "/api/v1/openapi.json" };
+  const problems = PROBLEM_CODES.map((code) => ({ code, anchor: problemAnchor(code), ...PROBLEMS[code] }));
+  return { title: doc.info.title, intro, sections, endpoints, problems, documentUrl: "/api/v1/openapi.json" };
 }
 
 const SAMPLE_PATH_VALUES: Record<string, string> = { reference: "PSP-20261123-K000187", serial: "PAX-A920-004512" };

@@ -1,0 +1,135 @@
+// Every refusal of the Partner API is an RFC 9457 problem (application/problem+json) with a stable `code`. The
+// catalogue below is the one list: `problem()` takes only its codes, the API reference page lists every one under an
+// anchor (#problem-<code>) which is the problem's `type`, and the OpenAPI document names them. The request id and the
+// absolute `type` are added in one place on the way out (finishProblem), so no handler can forget them.
+// `message` repeats `detail`: clients written before the problem format read it, and it costs a few bytes.
+
+export const PROBLEMS = {
+  validation_failed: {
+    status: 400,
+    title: "The request is not valid",
+    explanation:
+      "Every problem of the request is listed in `errors`, each with its JSON path (`payments[3].merchant`) and what is wrong there. Fix them all and send again.",
+  },
+  card_number: {
+    status: 400,
+    title: "The request holds a full card number",
+    explanation:
+      "A value, key, header, path or query looked like a full card number (13 to 19 digits passing the Luhn check). Nothing of the request was stored or logged. Send a card's BIN and last four only.",
+  },
+  body_not_utf8: { status: 400, title: "The body is not UTF-8", explanation: "Send the JSON body encoded as UTF-8." },
+  body_not_json: { status: 400, title: "The body is not JSON", explanation: "The body could not be parsed as JSON." },
+  body_too_deep: { status: 400, title: "The body is nested too deeply", explanation: "No request of this API needs JSON nested more than 4 levels deep." },
+  business_required: {
+    status: 400,
+    title: "Name the business",
+    explanation: "A platform key acts for many businesses: name the one this request is for in the PP-Business header.",
+  },
+  unauthorized: {
+    status: 401,
+    title: "No valid API key",
+    explanation:
+      "Send Authorization: Bearer <key> with a live key. A revoked key, a previous key after its overlap ended, or a key never made all answer this.",
+  },
+  out_of_scope: { status: 403, title: "Outside the key's scopes", explanation: "The platform key may not run this operation: its scopes do not include it." },
+  not_your_business: {
+    status: 403,
+    title: "A business's key named another business",
+    explanation: "A business's own key acts for its business only: leave PP-Business out, or name the key's own business.",
+  },
+  business_suspended: {
+    status: 403,
+    title: "The business is suspended",
+    explanation: "The platform suspended this business: its own keys are refused until it is reactivated.",
+  },
+  business_closed: { status: 403, title: "The business is closed", explanation: "The business was closed: the API takes nothing more for it." },
+  endpoint_not_found: { status: 404, title: "No such endpoint", explanation: "The path is not one of the API's. The OpenAPI document lists them all." },
+  business_not_found: { status: 404, title: "No such business", explanation: "The business named in PP-Business is not one the platform holds." },
+  payment_not_found: {
+    status: 404,
+    title: "No such payment",
+    explanation: "No payment with that reference in this business. Another business's payment is answered the same way.",
+  },
+  terminal_not_found: {
+    status: 404,
+    title: "No such terminal",
+    explanation: "No terminal with that serial in this business. Another business's terminal is answered the same way.",
+  },
+  dispute_not_found: {
+    status: 404,
+    title: "No such dispute",
+    explanation: "No dispute with that id in this business. Another business's dispute is answered the same way.",
+  },
+  method_not_allowed: {
+    status: 405,
+    title: "Method not allowed",
+    explanation: "The path exists but not with this method: the Allow header lists the ones it takes.",
+  },
+  idempotency_key_reused: {
+    status: 409,
+    title: "Idempotency-Key used for another request",
+    explanation: "The Idempotency-Key was already used with a different request (method, path or body). Use a new key for a new request.",
+  },
+  dispute_already_closed: {
+    status: 409,
+    title: "The dispute is already closed",
+    explanation: "The dispute was closed with another outcome; it cannot be closed again.",
+  },
+  body_too_large: { status: 413, title: "The body is too large", explanation: "Send at most 100 payments a request (256 KB)." },
+  unsupported_media_type: { status: 415, title: "Send JSON", explanation: "Send the body with Content-Type: application/json." },
+  rate_limited: {
+    status: 429,
+    title: "Too many requests",
+    explanation: "The key sent more requests in the window than its limit. Wait the seconds in Retry-After (or the RateLimit header's t) and send again.",
+  },
+  internal_error: {
+    status: 500,
+    title: "Something went wrong on the portal's side",
+    explanation: "Nothing of the request was queued or applied. Send it again; if it keeps failing, quote the request_id to support.",
+  },
+  business_moving: {
+    status: 503,
+    title: "The business is being moved",
+    explanation: "The business's data is moving to another database for a moment. Nothing was kept or queued: send again after Retry-After.",
+  },
+  misconfigured: {
+    status: 503,
+    title: "The portal is not configured",
+    explanation: "A setting of this deployment is missing or malformed. Nothing was queued; the portal's operators are told.",
+  },
+} as const satisfies Record<string, { status: number; title: string; explanation: string }>;
+
+export type ProblemCode = keyof typeof PROBLEMS;
+export const PROBLEM_CODES = Object.keys(PROBLEMS) as ProblemCode[];
+export const PROBLEM_CONTENT_TYPE = "application/problem+json";
+
+/** Where a problem is explained: the API reference page's anchor for its code. */
+export const PROBLEM_REFERENCE_PATH = "/developers/api";
+export const problemAnchor = (code: ProblemCode) => `problem-${code}`;
+export const problemType = (origin: string, code: ProblemCode) => `${origin}${PROBLEM_REFERENCE_PATH}#${problemAnchor(code)}`;
+
+export interface ProblemError {
+  path: string;
+  message: string;
+}
+
+/** A problem answer. `type` is relative until finishProblem makes it absolute with the request's origin. */
+export function problemResponse(code: ProblemCode, detail: string, errors?: ProblemError[], headers: Record<string, string> = {}): Response {
+  const { status, title } = PROBLEMS[code];
+  const body = { type: `${PROBLEM_REFERENCE_PATH}#${problemAnchor(code)}`, title, status, code, detail, message: detail, ...(errors ? { errors } : {}) };
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { "Content-Type": `${PROBLEM_CONTENT_TYPE}; charset=utf-8`, "Cache-Control": "no-store", ...headers },
+  });
+}
+
+/** On the way out: the absolute `type` and the request id in the body of a problem (other answers pass untouched). */
+export async function finishProblem(response: Response, origin: string, requestId: string | undefined): Promise<Response> {
+  if (!(response.headers.get("Content-Type") ?? "").startsWith(PROBLEM_CONTENT_TYPE)) return response;
+  const body = await response.json<Record<string, unknown>>();
+  const type = typeof body.type === "string" && body.type.startsWith("/") ? `${origin}${body.type}` : body.type;
+  return new Response(JSON.stringify({ ...body, type, ...(requestId ? { request_id: requestId } : {}) }), {
+    status: response.status,
+    headers: response.headers,
+  });
+}
