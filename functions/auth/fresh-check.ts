@@ -43,7 +43,7 @@ export const checkBindings = {
    * event types (`edit`, bound to the endpoint and the hash of the new URL and types), enabling it again, rolling or
    * revealing its secret, and sending a delivery again (`resend`, bound to the delivery).
    */
-  endpoint: (action: "create" | "edit" | "enable" | "roll" | "reveal" | "resend", subject: string) => `endpoint:${action}:${subject}`,
+  endpoint: (action: "create" | "edit" | "enable" | "roll" | "reveal" | "resend" | "resend-failed", subject: string) => `endpoint:${action}:${subject}`,
   /** A new passkey passes every later check: adding one needs a check by what the person already has. */
   addPasskey: () => "passkey:add",
   /** A new phone is a new way to sign in: asking for its code needs a check by what the person already has (decision 029). */
@@ -81,6 +81,7 @@ const PURPOSES: Record<string, string> = {
   "endpoint:edit": "change a webhook endpoint",
   "endpoint:enable": "enable a webhook endpoint",
   "endpoint:resend": "send a delivery again",
+  "endpoint:resend-failed": "send failed deliveries again",
   "endpoint:roll": "roll a webhook secret",
   "endpoint:reveal": "see a webhook secret",
   "passkey:add": "add a passkey",

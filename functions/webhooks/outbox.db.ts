@@ -21,8 +21,9 @@ export function newEventId(): string {
 /**
  * Statements for the caller's D1 batch: each event, and one pending delivery per
  * enabled endpoint of the business subscribed to its type, written with the
- * change that caused them (or not at all). Nothing is written for an event no
- * endpoint wants. Two statements however many events (they travel as one JSON
+ * change that caused them (or not at all). Every event is kept, wanted by an
+ * endpoint or not: the events feed (GET /api/v1/events) answers them to a receiver
+ * that was down or has no endpoint. Two statements however many events (they travel as one JSON
  * parameter: the Partner API's consumer writes a thousand payments a batch).
  * An event id given by the caller makes a re-emission a no-op. After the batch
  * commits, the caller runs dispatchPendingDeliveries (functions/webhooks/dispatch.ts),
@@ -44,8 +45,7 @@ export function webhookEventStatements(
     db
       .prepare(
         `INSERT OR IGNORE INTO webhook_events (id, business_id, type, payload, happened_at, created_at)
-         SELECT j.value->>'id', ?1, j.value->>'type', j.value->>'payload', j.value->>'at', ?3 FROM json_each(?2) j
-         WHERE EXISTS (SELECT 1 FROM webhook_endpoints e WHERE ${subscribed})`,
+         SELECT j.value->>'id', ?1, j.value->>'type', j.value->>'payload', j.value->>'at', ?3 FROM json_each(?2) j`,
       )
       .bind(businessId, json, now),
     // The delivery id is the event's and the endpoint's, so one statement makes them all.

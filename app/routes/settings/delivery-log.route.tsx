@@ -23,6 +23,8 @@ import { endpointsAction, isEndpointIntent } from "./developers-endpoints.server
 import { EndpointStatus, EventChips } from "./developers-endpoints";
 import { ErrorNotice } from "./notice";
 import { NOT_UNDERSTOOD } from "./tabs";
+import { RESEND_FAILED_LIMIT } from "#server/webhooks/recovery.db";
+import { DAY_MS } from "#server/platform/time";
 
 export const meta: MetaFunction = () => [{ title: "Delivery Log" }];
 
@@ -69,6 +71,9 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
     page: result.number,
     trail: result.trail,
     hasNext: result.next !== null,
+    // "Send again every failed delivery since": a day ago by default, as the field shows it (Accra's time is UTC).
+    resendSince: new Date(Date.now() - DAY_MS).toISOString().slice(0, 16),
+    resendLimit: RESEND_FAILED_LIMIT,
   };
 }
 
@@ -95,7 +100,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
 type Delivery = ReturnType<typeof useLoaderData<typeof loader>>["deliveries"][number];
 
 export default function EndpointLog() {
-  const { endpoint, deliveries, page, trail, hasNext } = useLoaderData<typeof loader>();
+  const { endpoint, deliveries, page, trail, hasNext, resendSince, resendLimit } = useLoaderData<typeof loader>();
   const answer = useActionData<typeof action>();
   const navigation = useNavigation();
   const busy = navigation.state !== "idle";
@@ -117,7 +122,7 @@ export default function EndpointLog() {
         </div>
         <EventChips eventTypes={endpoint.eventTypes} label="Event types" />
         <p className="cell-sub">Last success: {endpoint.lastSuccessAt ? formatDate(endpoint.lastSuccessAt) : "never"}</p>
-        {answer && "errors" in answer ? <ErrorNotice error={answer.errors.form} /> : null}
+        {answer && "errors" in answer && answer.intent !== `resend-failed:${endpoint.id}` ? <ErrorNotice error={answer.errors.form} /> : null}
         {answer && "result" in answer ? (
           <p className={`notice ${answer.result.delivered ? "notice--success" : "notice--danger"}`} role="status">
             Test event: {outcomeText(answer.result)}
@@ -139,6 +144,15 @@ export default function EndpointLog() {
             Back to Developers
           </Link>
         </div>
+        {endpoint.status === "enabled" ? (
+          <ResendFailed
+            endpointId={endpoint.id}
+            defaultSince={resendSince}
+            limit={resendLimit}
+            busy={busy}
+            refusal={answer && "errors" in answer && answer.intent === `resend-failed:${endpoint.id}` ? answer.errors : null}
+          />
+        ) : null}
       </section>
       {deliveries.length === 0 ? (
         <div className="card empty-state">
@@ -154,6 +168,59 @@ export default function EndpointLog() {
       )}
       <Pager page={page} totalPages={null} trail={trail} hasNext={hasNext} />
     </div>
+  );
+}
+
+/** After the receiver was down: every delivery that failed for good since a time is sent again, each with a fresh retry window. */
+function ResendFailed({
+  endpointId,
+  defaultSince,
+  limit,
+  busy,
+  refusal,
+}: {
+  endpointId: string;
+  defaultSince: string;
+  limit: number;
+  busy: boolean;
+  refusal: Record<string, string> | null;
+}) {
+  const navigation = useNavigation();
+  const sending = busy && navigation.formData?.get("intent") === "resend-failed";
+  return (
+    <Form method="post" preventScrollReset className="resend-failed" aria-labelledby="resend-failed-title">
+      <h2 id="resend-failed-title" className="card__title">
+        Send failed deliveries again
+      </h2>
+      <input type="hidden" name="intent" value="resend-failed" />
+      <input type="hidden" name="endpointId" value={endpointId} />
+      <div className="field">
+        <label htmlFor="resend-failed-since">Failed deliveries made since (Accra time)</label>
+        <input
+          id="resend-failed-since"
+          name="since"
+          type="datetime-local"
+          required
+          defaultValue={defaultSince}
+          aria-invalid={refusal?.since ? true : undefined}
+          aria-describedby={refusal?.since ? "resend-failed-since-error" : "resend-failed-since-hint"}
+        />
+        {refusal?.since ? (
+          <p id="resend-failed-since-error" className="field-error">
+            {refusal.since}
+          </p>
+        ) : (
+          <p id="resend-failed-since-hint" className="field-hint">
+            Each delivery that failed for good since then is sent again within a minute, with a new 24-hour retry window. At most {formatCount(limit)} at a
+            time. You will be asked to confirm it is you.
+          </p>
+        )}
+      </div>
+      {refusal?.form ? <ErrorNotice error={refusal.form} /> : null}
+      <button type="submit" className="button" disabled={busy}>
+        {sending ? "Sending…" : "Send failed deliveries again"}
+      </button>
+    </Form>
   );
 }
 

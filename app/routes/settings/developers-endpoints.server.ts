@@ -31,8 +31,11 @@ import { bidiControlMessage, hasBidiControl } from "#app/lib/validation";
 import { NOT_UNDERSTOOD } from "./tabs";
 import { checkBindings, fingerprintOf, underFreshCheck } from "#server/auth/fresh-check";
 import type { TenantRequest } from "#server/guards";
+import { RESEND_FAILED_LIMIT, resendFailedDeliveries } from "#server/webhooks/recovery.db";
+import { dispatchPendingDeliveries } from "#server/webhooks/dispatch";
+import { formatCount, formatDate } from "#app/lib/format";
 
-export const ENDPOINT_INTENTS = ["create", "edit", "enable", "disable", "delete", "roll", "reveal", "test", "resend"] as const;
+export const ENDPOINT_INTENTS = ["create", "edit", "enable", "disable", "delete", "roll", "reveal", "test", "resend", "resend-failed"] as const;
 export type EndpointIntent = (typeof ENDPOINT_INTENTS)[number];
 
 export function isEndpointIntent(value: unknown): value is EndpointIntent {
@@ -89,6 +92,17 @@ export const EndpointSchema = v.object({
 
 const IdForm = v.object({ endpointId: v.pipe(v.string(), v.nonEmpty(), v.maxLength(100)) });
 const DeliveryForm = v.object({ ...IdForm.entries, deliveryId: v.pipe(v.string(), v.nonEmpty(), v.maxLength(200)) });
+/** "Send again every failed delivery since": a date and time in Accra (GMT all year, so the wall time is UTC). */
+const SINCE_PATTERN = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})$/;
+export function sinceOf(text: unknown): number | null {
+  const match = typeof text === "string" ? SINCE_PATTERN.exec(text) : null;
+  if (!match) return null;
+  const [year, month, day, hour, minute] = match.slice(1).map(Number) as [number, number, number, number, number];
+  const at = Date.UTC(year, month - 1, day, hour, minute);
+  // 2026-02-30T10:00 would roll into March: a time the calendar does not have is refused, not moved.
+  const back = new Date(at);
+  return back.getUTCMonth() === month - 1 && back.getUTCDate() === day && hour < 24 && minute < 60 ? at : null;
+}
 
 function endpointValues(form: Record<string, FormDataEntryValue>): EndpointValues {
   const text = (name: string) => (typeof form[name] === "string" ? form[name] : "");
@@ -180,6 +194,7 @@ export async function endpointsAction(
     }
   }
 
+  if (intent === "resend-failed") return resendFailed(request, context, signedIn, form, back);
   const parsed = v.safeParse(intent === "resend" ? DeliveryForm : IdForm, form);
   if (!parsed.success) return refuse({ form: NOT_UNDERSTOOD }, null, intent);
   const { endpointId } = parsed.output;
@@ -229,6 +244,38 @@ export async function endpointsAction(
     return refuse({ form: refusalMessage(request, error) }, null, `${intent}:${endpointId}`);
   }
   return refuse({ form: NOT_UNDERSTOOD });
+}
+
+/** "Send again every failed delivery since …": under a fresh check bound to the endpoint and the instant. */
+async function resendFailed(request: Request, context: AppLoadContext, signedIn: TenantRequest, form: Record<string, FormDataEntryValue>, back: string) {
+  const { tenant, deps } = signedIn;
+  const id = v.safeParse(IdForm, form);
+  if (!id.success) return refuse({ form: NOT_UNDERSTOOD }, null, "resend-failed");
+  const { endpointId } = id.output;
+  const key = `resend-failed:${endpointId}`;
+  const since = sinceOf(form.since);
+  const now = Date.now();
+  if (since === null) return refuse({ since: "Enter a date and time, such as 2026-11-26 09:00." }, null, key);
+  if (since > now) return refuse({ since: "Choose a time in the past." }, null, key);
+  if (!(await getWebhookEndpoint(tenant, endpointId))) pageNotFound(request);
+  try {
+    return await underFreshCheck(request, signedIn, checkBindings.endpoint("resend-failed", `${endpointId}:${since}`), form, async () => {
+      const result = await resendFailedDeliveries(tenant, deps.meta, endpointId, since, now);
+      if (result.queued > 0) {
+        const { env, ctx } = context.cloudflare;
+        ctx.waitUntil(dispatchPendingDeliveries(env, Date.now(), tenant).catch((error: unknown) => console.error("resend dispatch failed", endpointId, error)));
+      }
+      const words =
+        result.queued === 0
+          ? `No failed deliveries since ${formatDate(since)}: nothing to send again.`
+          : `${formatCount(result.queued)} failed ${result.queued === 1 ? "delivery" : "deliveries"} since ${formatDate(since)} will be sent again within a minute.` +
+            (result.more ? ` More are left: send again to queue the next ${formatCount(RESEND_FAILED_LIMIT)}.` : "");
+      throw await redirectWithFlash(request, context.config.app, back, { kind: result.queued === 0 ? "warning" : "success", message: words });
+    });
+  } catch (error) {
+    if (error instanceof Response) throw error;
+    return refuse({ form: refusalMessage(request, error) }, null, key);
+  }
 }
 
 /** Where an endpoint sends (its URL as stored, and its event types in a fixed order): what an edit's check is bound to. */

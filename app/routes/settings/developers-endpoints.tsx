@@ -23,7 +23,7 @@ function answerOf(actionData: unknown): Answer | null {
   if (!actionData || typeof actionData !== "object") return null;
   const intent = (actionData as { intent?: unknown }).intent;
   if (typeof intent !== "string") return null;
-  return /^(create|edit|enable|disable|delete|roll|reveal|test|resend)(:|$)/.test(intent) ? (actionData as Answer) : null;
+  return /^(create|edit|enable|disable|delete|roll|reveal|test|resend|resend-failed)(:|$)/.test(intent) ? (actionData as Answer) : null;
 }
 
 /** An endpoint's status, with why it is disabled and since when. */
