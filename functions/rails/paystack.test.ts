@@ -175,12 +175,13 @@ describe("paying out", () => {
     expect(answer.ok || answer.pending).toBeFalsy();
   });
 
-  it("a reference already used is pending: that transfer's outcome comes by the webhook or the poll", async () => {
+  it("a reference another transfer already holds is a definite failure of this attempt, never read as its own", async () => {
     const kv = memoryKv();
     const first = payout();
     await port(kv).pay(first);
-    expect(await port(kv).pay(first)).toMatchObject({ ok: false, pending: true, error: expect.stringContaining("Duplicate") });
-    expect(fake.transfers.size).toBeGreaterThan(0);
+    const answer = await port(kv).pay(first);
+    expect(answer).toMatchObject({ ok: false, error: expect.stringContaining("Duplicate"), rail: { status: "reference taken" } });
+    expect(answer.ok || answer.pending).toBeFalsy();
   });
 });
 

@@ -208,8 +208,14 @@ export function paystackPayouts(rail: PaystackRail, kv: KVNamespace, fetcher: Fe
       if (sent.kind === "unknown") return unknown(sent.why, key);
       const { status, body } = sent;
       if (status >= 400 || !body.status) {
-        // The reference was taken before: the transfer exists, so its outcome comes by the webhook or the poll.
-        if (/duplicate|already/i.test(body.message)) return unknown(`Paystack: ${body.message}`, key);
+        // The reference is taken by a transfer this attempt did not make: we never send a key twice (an unanswered send
+        // waits for the poll), so it is another order's (a merchant code another business also uses, or another
+        // deployment on the same Paystack account). This request moved nothing; waiting would read the other transfer.
+        if (/duplicate|already/i.test(body.message))
+          return refused(
+            `Paystack already has a transfer under ${reference} that this attempt did not make (${body.message}); nothing was sent`,
+            "reference taken",
+          );
         // A recipient deleted on Paystack's side: forget it so the next attempt makes it again.
         if (/recipient/i.test(body.message)) await kv.delete(recipient.cacheKey);
         return refused(refusal("the transfer", status, body.message), `refused ${status}`);
