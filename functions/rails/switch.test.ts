@@ -3,6 +3,7 @@
 // that an answer we cannot trust (no answer, 5xx, 429, unsigned, wrongly signed, unreadable, another order's) is pending.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { railsConfigOf, type SwitchRail } from "../env";
+import type { RefundOrder } from "../refunds/send";
 import { railKey, type RailAnswer } from "./answer";
 import { switchPayouts, switchRefunds } from "./ports";
 import { FAKE_SWITCH_SECRET, startFakeSwitch, type FakeSwitch, type SwitchMode } from "../../tests/support/fake-switch";
@@ -34,7 +35,7 @@ const payout = (attempt = 1) => ({
   accountName: "Ama Stores",
   attempt,
 });
-const refund = () => ({ idempotencyKey: `rfd_sw_${(serial += 1)}`, paymentReference: "PAY-123", channel: "card", amount: 1_500 });
+const refund = (): RefundOrder => ({ idempotencyKey: `rfd_sw_${(serial += 1)}`, paymentReference: "PAY-123", channel: "card", amount: 1_500 });
 
 const isDefiniteFailure = (answer: RailAnswer) => !answer.ok && !answer.pending;
 

@@ -69,7 +69,7 @@ const referenceOf = (row: Row) => paystackReference(railKey(row.reference, row.a
 async function webhook(event: string, row: Row, key?: string) {
   const signed = fake.webhook(event, referenceOf(row), key);
   const response = await post(signed.body, signed.headers);
-  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+  return { status: response.status, body: await response.json<Record<string, unknown>>() };
 }
 
 function memoryKv(): KVNamespace {
