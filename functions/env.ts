@@ -612,6 +612,8 @@ const RAIL_VARS = [
   "PAYSTACK_BASE_URL",
   "RAIL_POLL_AFTER_MINUTES",
 ] as const;
+/** The rails' settings by name, for the deploy's dry run (apart from SETTING_NAMES, which is defined above this block). */
+export const RAIL_SETTING_NAMES: readonly string[] = RAIL_VARS;
 
 type RailSettings = { readonly [Name in Exclude<(typeof RAIL_VARS)[number], keyof Cloudflare.Env>]?: string };
 declare global {
@@ -637,11 +639,15 @@ export interface RailsConfig {
   /** The callback routes' keys, whatever the rails chosen (a switch callback may arrive for an order sent before a change). */
   switchSecret: string | null;
   paystackSecretKey: string | null;
+  /** Every rail setting that is set but malformed, one sentence each naming it (used or not: the deploy's dry run refuses them). */
+  invalid: string[];
 }
 
 const RailSettingsSchema = v.object({
   PAYOUT_RAIL: v.optional(v.picklist(["simulator", "switch", "paystack"], "PAYOUT_RAIL must be simulator, switch or paystack")),
-  REFUND_RAIL: v.optional(v.picklist(["simulator", "switch"], "REFUND_RAIL must be simulator or switch")),
+  REFUND_RAIL: v.optional(
+    v.picklist(["simulator", "switch"], "REFUND_RAIL must be simulator or switch (Paystack Transfers only pays out: refunds go through the switch)"),
+  ),
   SWITCH_RAIL_URL: httpUrl("SWITCH_RAIL_URL"),
   SWITCH_RAIL_SECRET: v.optional(
     v.pipe(v.string(), v.regex(SWITCH_SECRET_PATTERN, "SWITCH_RAIL_SECRET must be whsec_ followed by base64 of 24 bytes or more")),
@@ -713,6 +719,7 @@ function parseRails(env: Record<string, unknown>): RailsConfig {
     pollAfterMs: ((ok.RAIL_POLL_AFTER_MINUTES as number | undefined) ?? RAIL_POLL_AFTER_MINUTES_DEFAULT) * 60_000,
     switchSecret: (ok.SWITCH_RAIL_SECRET as string | undefined) ?? null,
     paystackSecretKey: (ok.PAYSTACK_SECRET_KEY as string | undefined) ?? null,
+    invalid: [...bad.values()],
   };
 }
 

@@ -5,6 +5,7 @@ import { railsConfigOf, type RailsConfig } from "../env";
 import { simulatedRefunds, type RefundPort } from "../refunds/send";
 import { simulatedPayouts, type PayoutPort } from "../settlement/payouts";
 import { railKey } from "./answer";
+import { paystackPayouts } from "./paystack";
 import { switchClient, type Fetch } from "./switch";
 
 /** The switch as a payout rail: POST /v1/payouts under the attempt's key, GET /v1/payouts/{key} to poll. */
@@ -43,7 +44,7 @@ export function payoutPortFor(env: RailEnv, config: RailsConfig = railsConfigOf(
   const choice = config.payout;
   if (choice.rail === "simulator") return simulatedPayouts(env.KV);
   if (choice.rail === "switch") return switchPayouts(choice, fetcher);
-  if (choice.rail === "paystack") return null; // Not built yet: see docs/decisions/041-payout-and-refund-rails.md.
+  if (choice.rail === "paystack") return paystackPayouts(choice, env.KV, fetcher);
   return null;
 }
 
@@ -58,11 +59,5 @@ export function refundPortFor(env: RailEnv, config: RailsConfig = railsConfigOf(
 /** Why payouts or refunds are not being sent, one sentence each naming the variable; empty when they are. */
 export function railProblems(env: object): { payout: string | null; refund: string | null } {
   const config = railsConfigOf(env);
-  const payout =
-    config.payout.rail === null
-      ? config.payout.problem
-      : config.payout.rail === "paystack"
-        ? "PAYOUT_RAIL is paystack, which is not built yet: set it to switch"
-        : null;
-  return { payout, refund: config.refund.rail === null ? config.refund.problem : null };
+  return { payout: config.payout.rail === null ? config.payout.problem : null, refund: config.refund.rail === null ? config.refund.problem : null };
 }

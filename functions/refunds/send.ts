@@ -1,5 +1,5 @@
-// Sending approved refunds to the processor through a port (docs/decisions/022-refunds.md): the real processor in
-// production (not built yet: none is named, so refunds wait there), a simulated one in development and tests. Each
+// Sending approved refunds to the processor through a port (docs/decisions/022-refunds.md): the acquirer's switch in
+// production (REFUND_RAIL, functions/rails/ports.ts; decision 041), a simulated one in development and tests. Each
 // due refund is claimed (attempts + 1 and a lease, only if nobody claimed it meanwhile) and sent with its id as the
 // idempotency key; the outcome is written with its posting and webhook in one batch guarded by the refund still
 // sending, so it is posted once. A failure is retried with backoff; after the last, the money returns to available.

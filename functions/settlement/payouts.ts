@@ -1,5 +1,6 @@
-// Paying settlements out through a port: the real provider in production (not
-// built yet: no provider is named), a simulated one in development and tests.
+// Paying settlements out through a port: the rail PAYOUT_RAIL names in production
+// (the switch or Paystack Transfers, functions/rails/ports.ts; decision 041), a
+// simulated one in development and tests.
 // Each pending or failed settlement is claimed (attempts + 1, only if nobody
 // claimed it meanwhile), sent with its reference as the idempotency key, and
 // marked paid only from a state that is not paid: money is never paid twice,

@@ -2,7 +2,11 @@
 // wrangler.toml's bindings and ids, the Worker bundle against Workers' size limits, the migrations each database would
 // get, the queues and crons, and the Worker's settings checked by the Worker's own parser (configOf over the production
 // vars and the secrets the deployer gives). Pure: scripts/deploy.ts reads the files and prints; tests give it objects.
-import { ConfigError, configOf, configProblems, SETTING_NAMES } from "#server/env";
+import { ConfigError, configOf, configProblems, RAIL_SETTING_NAMES, railsConfigOf, SETTING_NAMES } from "#server/env";
+
+/** Every setting the Worker reads: configOf's and the rails' (parsed apart by railsConfigOf, so that a bad rail setting
+ *  does not stop the portal, but checked here all the same: production with no rail leaves payouts waiting). */
+const ALL_SETTING_NAMES: readonly string[] = [...SETTING_NAMES, ...RAIL_SETTING_NAMES];
 
 /** What `npm run deploy` passes as `wrangler deploy --var`: these win over wrangler.toml's [vars]. */
 export const PRODUCTION_VARS: Readonly<Record<string, string>> = { ENVIRONMENT: "production", SERVER_TIMING: "off" };
@@ -102,7 +106,7 @@ export function settingGroups(names: readonly string[]): Map<string, string[]> {
 function planSettings(input: PlanInput, problems: string[], lines: string[]): void {
   const vars = Object.fromEntries(Object.entries(input.config.vars).map(([name, value]) => [name, String(value)]));
   const secrets = input.secrets ?? {};
-  const known = new Set(SETTING_NAMES);
+  const known = new Set(ALL_SETTING_NAMES);
   for (const name of Object.keys(secrets)) {
     if (!known.has(name)) problems.push(`Settings: ${name} (${input.secretsSource ?? "secrets"}) is not a setting the Worker reads (functions/env.ts)`);
     if (name in PRODUCTION_VARS) problems.push(`Settings: ${name} is set by npm run deploy itself; a secret of that name would clash with it`);
@@ -124,7 +128,7 @@ function planSettings(input: PlanInput, problems: string[], lines: string[]): vo
   );
   const configured: string[] = [];
   const unconfigured: string[] = [];
-  for (const [group, names] of settingGroups(SETTING_NAMES)) {
+  for (const [group, names] of settingGroups(ALL_SETTING_NAMES)) {
     const set = names.filter((name) => name in env);
     if (set.length === 0) unconfigured.push(group);
     else if (names.length === 1) configured.push(`  ${names[0]} (${source(names[0]!)})`);
@@ -143,6 +147,17 @@ function planSettings(input: PlanInput, problems: string[], lines: string[]): vo
     const hint = input.secrets ? "" : " (no secrets were given: --secrets FILE)";
     for (const problem of configProblems(error)) problems.push(`Settings: ${problem}${hint}`);
   }
+  // The rails as production reads them: each rail chosen has its settings, and no rail setting is malformed (used or
+  // not). Their sentences name the variable, never a value.
+  const rails = railsConfigOf({ ...env });
+  const railProblems = new Set([
+    ...(rails.payout.rail === null ? [rails.payout.problem] : []),
+    ...(rails.refund.rail === null ? [rails.refund.problem] : []),
+    ...rails.invalid,
+  ]);
+  const railHint = input.secrets ? "" : " (no secrets were given: --secrets FILE)";
+  for (const problem of railProblems) problems.push(`Settings: ${problem}${railHint}`);
+  if (railProblems.size === 0) lines.push("  the rails' own check (railsConfigOf) accepts them: payouts and refunds each have a rail with its settings");
 }
 
 /** The deploy plan: what would be created, bound, migrated and scheduled, and every problem that would stop it. */

@@ -26,6 +26,9 @@ function secretsFile(text: string): string {
 }
 
 const SECRET = "a-production-secret-that-is-long-enough-5678";
+const SWITCH_KEY = `whsec_${Buffer.from("dry-run-switch-rail-key-0123456789").toString("base64")}`;
+/** Production's rails (decision 041): without them the plan names the missing settings. */
+const RAILS = `PAYOUT_RAIL=switch\nREFUND_RAIL=switch\nSWITCH_RAIL_URL=https://switch.example.org/rails\nSWITCH_RAIL_SECRET=${SWITCH_KEY}\n`;
 
 describe("on the repository", () => {
   it("refuses by default: the placeholder ids and the missing secret are named, exit 1", () => {
@@ -52,12 +55,34 @@ describe("on the repository", () => {
   }, 30_000);
 
   it("names the secrets it was given and never prints a value", () => {
-    const file = secretsFile(`SESSION_SECRET=${SECRET}\nSMS_GATEWAY_URL=https://sms.example.org/send\nSMS_GATEWAY_TOKEN=token-value-xyz\n`);
+    const file = secretsFile(`SESSION_SECRET=${SECRET}\n${RAILS}SMS_GATEWAY_URL=https://sms.example.org/send\nSMS_GATEWAY_TOKEN=token-value-xyz\n`);
     const { status, output } = dryRun("--allow-placeholders", "--secrets", file);
     expect(status, output).toBe(0);
     expect(output).toContain("SMS_GATEWAY_URL (secret), SMS_GATEWAY_TOKEN (secret)");
     for (const value of [SECRET, "sms.example.org", "token-value-xyz"]) expect(output).not.toContain(value);
   }, 30_000);
+
+  it("lists Paystack's and the switch's settings by name and refuses a missing or malformed one by name, exit 1", () => {
+    const paystackKey = "sk_live_dryrunpaystackkey0123456789";
+    const good = secretsFile(`SESSION_SECRET=${SECRET}\n${RAILS.replace("PAYOUT_RAIL=switch", "PAYOUT_RAIL=paystack")}PAYSTACK_SECRET_KEY=${paystackKey}\n`);
+    const ok = dryRun("--allow-placeholders", "--secrets", good);
+    expect(ok.status, ok.output).toBe(0);
+    expect(ok.output).toContain("PAYSTACK: PAYSTACK_SECRET_KEY (secret); unset: PAYSTACK_BASE_URL");
+    expect(ok.output).toContain("the rails' own check (railsConfigOf) accepts them");
+    for (const value of [paystackKey, SWITCH_KEY, "switch.example.org"]) expect(ok.output).not.toContain(value);
+
+    const missing = dryRun(
+      "--allow-placeholders",
+      "--secrets",
+      secretsFile(`SESSION_SECRET=${SECRET}\n${RAILS.replace("PAYOUT_RAIL=switch", "PAYOUT_RAIL=paystack")}`),
+    );
+    expect(missing.status).toBe(1);
+    expect(missing.output).toContain("Settings: PAYSTACK_SECRET_KEY is not set: Paystack payouts need the account's secret key");
+    const malformed = dryRun("--allow-placeholders", "--secrets", secretsFile(`SESSION_SECRET=${SECRET}\n${RAILS}PAYSTACK_SECRET_KEY=pk_live_wrongkind\n`));
+    expect(malformed.status).toBe(1);
+    expect(malformed.output).toContain("Settings: PAYSTACK_SECRET_KEY must be a Paystack secret key");
+    expect(malformed.output).not.toContain("pk_live_wrongkind");
+  }, 60_000);
 
   it("names a malformed provider setting, exit 1", () => {
     const file = secretsFile(`SESSION_SECRET=${SECRET}\nSMS_GATEWAY_URL=http://sms.example.org\n`);

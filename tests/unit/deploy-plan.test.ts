@@ -6,6 +6,10 @@ const D1_ID = "3f2c9a1e-7b4d-4c8e-9a55-0d1e2f3a4b5c";
 const SHARD_ID = "9b8a7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d";
 const KV_ID = "5d41402abc4b2a76b9719d911017c592";
 const SECRET = "a-production-secret-that-is-long-enough-1234";
+const SWITCH_KEY = `whsec_${Buffer.from("a-production-switch-rail-key-0123456789").toString("base64")}`;
+const PAYSTACK_KEY = "sk_live_productionpaystackkey0123456789";
+/** The rails production requires (decision 041): payouts and refunds through the switch. */
+const RAILS = { PAYOUT_RAIL: "switch", REFUND_RAIL: "switch", SWITCH_RAIL_URL: "https://switch.example.com/rails", SWITCH_RAIL_SECRET: SWITCH_KEY };
 
 function input(overrides: Partial<PlanInput> = {}, config: Partial<PlanInput["config"]> = {}): PlanInput {
   return {
@@ -28,7 +32,7 @@ function input(overrides: Partial<PlanInput> = {}, config: Partial<PlanInput["co
     },
     migrations: { migrations: ["0001_identity.sql", "0002_operations.sql"] },
     bundle: { files: ["dist/worker/worker.js"], bytes: 3_000_000, gzipBytes: 700_000 },
-    secrets: { SESSION_SECRET: SECRET },
+    secrets: { SESSION_SECRET: SECRET, ...RAILS },
     secretsSource: "prod.secrets",
     cronLines: { "*/5 * * * *": ["clearing"] },
     allowPlaceholders: false,
@@ -136,28 +140,77 @@ describe("planDeploy", () => {
   it("checks the settings with the Worker's own parser, as production: a missing secret, a malformed one, an unknown name", () => {
     expect(planDeploy(input({ secrets: null })).problems).toEqual([
       "Settings: SESSION_SECRET is required in production (no secrets were given: --secrets FILE)",
+      "Settings: PAYOUT_RAIL is not set: set it to switch or paystack (production never uses the simulator) (no secrets were given: --secrets FILE)",
+      "Settings: REFUND_RAIL is not set: set it to switch (production never uses the simulator) (no secrets were given: --secrets FILE)",
     ]);
     const problems = planDeploy(
-      input({ secrets: { SESSION_SECRET: SECRET, SMS_GATEWAY_URL: "http://sms.example.com", SMS_GATEWAY_TOKEN: "t", SMS_GATWAY: "x" } }),
+      input({ secrets: { SESSION_SECRET: SECRET, ...RAILS, SMS_GATEWAY_URL: "http://sms.example.com", SMS_GATEWAY_TOKEN: "t", SMS_GATWAY: "x" } }),
     ).problems;
     expect(problems).toContain("Settings: SMS_GATWAY (prod.secrets) is not a setting the Worker reads (functions/env.ts)");
     // wrangler.toml's dev vars do not hide production's rules: ENVIRONMENT is production here.
-    const https = planDeploy(input({ secrets: { SESSION_SECRET: SECRET, SMS_GATEWAY_URL: "http://sms.example.com", SMS_GATEWAY_TOKEN: "t" } })).problems;
+    const https = planDeploy(
+      input({ secrets: { SESSION_SECRET: SECRET, ...RAILS, SMS_GATEWAY_URL: "http://sms.example.com", SMS_GATEWAY_TOKEN: "t" } }),
+    ).problems;
     expect(https).toEqual(["Settings: SMS_GATEWAY_URL must be an https URL in production"]);
   });
 
   it("refuses a secret that clashes with a var", () => {
-    expect(planDeploy(input({ secrets: { SESSION_SECRET: SECRET, ENVIRONMENT: "production" } })).problems).toContain(
+    expect(planDeploy(input({ secrets: { SESSION_SECRET: SECRET, ...RAILS, ENVIRONMENT: "production" } })).problems).toContain(
       "Settings: ENVIRONMENT is set by npm run deploy itself; a secret of that name would clash with it",
     );
   });
 
   it("lists a provider's settings together, set and unset, by name", () => {
-    const text = planDeploy(input({ secrets: { SESSION_SECRET: SECRET, SMS_GATEWAY_URL: "https://sms.example.com", SMS_GATEWAY_TOKEN: "tok" } })).lines.join(
-      "\n",
-    );
+    const text = planDeploy(
+      input({ secrets: { SESSION_SECRET: SECRET, ...RAILS, SMS_GATEWAY_URL: "https://sms.example.com", SMS_GATEWAY_TOKEN: "tok" } }),
+    ).lines.join("\n");
     expect(text).toMatch(/SMS: SMS_GATEWAY_URL \(secret\), SMS_GATEWAY_TOKEN \(secret\)/);
     expect(text).not.toContain("sms.example.com");
+  });
+});
+
+describe("the payout and refund rails", () => {
+  it("lists each rail's settings by name, never a value, and accepts a complete set", () => {
+    const plan = planDeploy(
+      input({
+        secrets: {
+          SESSION_SECRET: SECRET,
+          PAYOUT_RAIL: "paystack",
+          PAYSTACK_SECRET_KEY: PAYSTACK_KEY,
+          ...{ REFUND_RAIL: "switch", SWITCH_RAIL_URL: RAILS.SWITCH_RAIL_URL, SWITCH_RAIL_SECRET: SWITCH_KEY },
+        },
+      }),
+    );
+    expect(plan.problems).toEqual([]);
+    const text = plan.lines.join("\n");
+    expect(text).toContain("PAYSTACK: PAYSTACK_SECRET_KEY (secret); unset: PAYSTACK_BASE_URL");
+    expect(text).toContain("SWITCH: SWITCH_RAIL_URL (secret), SWITCH_RAIL_SECRET (secret)");
+    expect(text).toContain("PAYOUT_RAIL (secret)");
+    expect(text).toContain("the rails' own check (railsConfigOf) accepts them");
+    for (const value of [PAYSTACK_KEY, SWITCH_KEY, "switch.example.com", "paystack\n"]) expect(text).not.toContain(value);
+  });
+
+  it("refuses production without a rail's settings, or with one malformed (used or not), naming the variable", () => {
+    const problems = (secrets: Record<string, string>) => planDeploy(input({ secrets: { SESSION_SECRET: SECRET, ...secrets } })).problems;
+    expect(problems({ ...RAILS, PAYOUT_RAIL: "paystack" })).toEqual([
+      "Settings: PAYSTACK_SECRET_KEY is not set: Paystack payouts need the account's secret key",
+    ]);
+    expect(problems({ ...RAILS, PAYOUT_RAIL: "paystack", PAYSTACK_SECRET_KEY: "sk_test_stillatestkey0123456789" })).toEqual([
+      "Settings: PAYSTACK_SECRET_KEY is a test key (sk_test_…) in production",
+    ]);
+    expect(problems({ ...RAILS, PAYSTACK_SECRET_KEY: "not-a-key" })).toEqual([
+      "Settings: PAYSTACK_SECRET_KEY must be a Paystack secret key (sk_test_… or sk_live_…)",
+    ]);
+    expect(problems({ ...RAILS, REFUND_RAIL: "paystack" })).toEqual([
+      "Settings: REFUND_RAIL must be simulator or switch (Paystack Transfers only pays out: refunds go through the switch)",
+    ]);
+    expect(problems({ ...RAILS, SWITCH_RAIL_SECRET: "whsec_short" })).toContain(
+      "Settings: SWITCH_RAIL_SECRET must be whsec_ followed by base64 of 24 bytes or more",
+    );
+    expect(problems({ ...RAILS, PAYOUT_RAIL: "simulator" })).toEqual([
+      "Settings: PAYOUT_RAIL is simulator, which production refuses: set it to switch or paystack",
+    ]);
+    for (const problem of problems({ ...RAILS, PAYSTACK_SECRET_KEY: "not-a-key" })) expect(problem).not.toContain("not-a-key");
   });
 });
 
