@@ -8,8 +8,8 @@ import { replaceBrandWords } from "../lib/format";
  */
 const CODE = /(?<![\w-])(?=[\w-]*\d)[A-Za-z0-9]+(?:-[A-Za-z0-9]+)+(?![\w-])/g;
 
-/** The longest reference the portal shows (a settlement's, STL-KFF-MRC-0001-20261125, is 25). */
-const LONGEST_CODE = 28;
+/** The longest reference the portal shows (a settlement's, STL-MRC-0001-20261125-K3F9QZ2M, is 30; a longer merchant code adds to it). */
+const LONGEST_CODE = 34;
 
 /** `text` with each code in it kept on one line (a `.code` span); the text itself when it holds none. */
 export function withCodes(text: string): ReactNode {

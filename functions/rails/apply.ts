@@ -6,23 +6,33 @@ import { refundTargetById, refundsWaitingOnRail } from "../refunds/refunds.db";
 import { applyPayoutAnswer } from "../settlement/payouts";
 import { payoutTargetByReference, payoutsWaitingOnRail } from "../settlement/payouts.db";
 import type { BusinessDb } from "../tenancy/tenant";
+import { logEvent } from "../analytics/http";
 import { parseRailKey, railKey, type RailAnswer } from "./answer";
 import type { PayoutPort } from "../settlement/payouts";
 import type { RefundPort } from "../refunds/send";
 
-export type Applied = "applied" | "already" | "waiting" | "unknown order";
+export type Applied = "applied" | "already" | "waiting" | "unknown order" | "ambiguous";
 
+/**
+ * Every database is asked, not the first that answers: a settlement reference made before references carried their
+ * business's tag (functions/settlement/run.ts settlementReference) may name a settlement in two businesses. Such an
+ * answer is applied to neither ("ambiguous", logged for the operators) rather than to whichever was found first.
+ */
 export async function applyAnswerByKey(env: Env, kind: "payout" | "refund", key: string, answer: RailAnswer, now: number): Promise<Applied> {
   const { base, attempt } = parseRailKey(key);
   const at = new Date(now).toISOString();
-  for (const name of ["DB", ...shardNames(env)]) {
-    const db = databaseNamed(env, name);
-    if (kind === "payout") {
-      const target = await payoutTargetByReference(db, base);
-      if (!target) continue;
-      const result = await applyPayoutAnswer({ businessId: target.businessId, db }, target, answer, at, attempt);
-      return result;
+  const databases = ["DB", ...shardNames(env)].map((name) => databaseNamed(env, name));
+  if (kind === "payout") {
+    const found = (await Promise.all(databases.map(async (db) => ({ db, target: await payoutTargetByReference(db, base) })))).filter((f) => f.target);
+    if (found.length > 1) {
+      logEvent("error", "rail.ambiguous_reference", { kind, key, businesses: found.map((f) => f.target!.businessId) });
+      return "ambiguous";
     }
+    const [only] = found;
+    return only ? applyPayoutAnswer({ businessId: only.target!.businessId, db: only.db }, only.target!, answer, at, attempt) : "unknown order";
+  }
+  // Refund ids are random (ref_<uuid>): one database at most holds one.
+  for (const db of databases) {
     const target = await refundTargetById(db, base);
     if (!target) continue;
     const result = await applyRefundAnswer({ businessId: target.businessId, db }, target, answer, { at, now, attempt });

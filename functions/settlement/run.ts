@@ -31,6 +31,25 @@ export interface SettlementRunResult {
 
 const ymd = (ms: number) => utcDay(ms).replace(/-/g, "");
 
+const TAG_ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
+
+/**
+ * A settlement's reference: STL-<merchant code>-<yyyymmdd>-<business tag>. Merchant codes are unique only within a
+ * business (two businesses both have MRC-0002), so without the tag two businesses' settlements of a day had one
+ * reference: on one database the second was refused by reference's UNIQUE and its merchant never paid, and on a
+ * payout rail the reference is the idempotency key, so the rail answered one business's payout with the other's and a
+ * callback could land on the wrong business's settlement. The tag is 8 characters (40 bits) of SHA-256 of the business
+ * id in a read-aloud alphabet (no 0/O or 1/I/L), so it is the same for every settlement of a business.
+ */
+export async function settlementReference(businessId: string, merchantCode: string, periodStart: number): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(businessId)));
+  let bits = 0n;
+  for (const byte of digest.slice(0, 5)) bits = (bits << 8n) | BigInt(byte);
+  let tag = "";
+  for (let i = 0; i < 8; i += 1) tag = TAG_ALPHABET[Number((bits >> BigInt(5 * i)) & 31n)]! + tag;
+  return `STL-${merchantCode}-${ymd(periodStart)}-${tag}`;
+}
+
 /** The day whose cleared money a run at `now` pays: yesterday (Africa/Accra = UTC). */
 export function settlementPeriodFor(now: number): number {
   return Math.floor(now / DAY_MS) * DAY_MS - DAY_MS;
@@ -59,7 +78,7 @@ export async function runSettlement(business: BusinessDb, periodStart: number, m
     const fees = items.reduce((sum, t) => sum + t.fee, 0);
     const net = gross - fees;
     const settlementId = `stl_${merchant.id}_${ymd(periodStart)}`;
-    const reference = `STL-${merchant.code}-${ymd(periodStart)}`;
+    const reference = await settlementReference(businessId, merchant.code, periodStart);
     const at = new Date().toISOString();
     const available = ledgerAccountId(businessId, { kind: "merchant_available", merchantId: merchant.id });
     try {

@@ -92,12 +92,9 @@ describe("PAYOUT_RAIL=paystack", () => {
   let waiting: Row[] = [];
 
   it("the daily run sends each settlement to Paystack, which queues it: pending, waiting for the webhook or the poll", async () => {
-    // Kumasi's merchants get codes of their own (the seed's MRC-000n are Accra's too, and a settlement reference is only
-    // unique within a business: decision 041) and a bank Paystack has a code for.
-    await db().batch([
-      db().prepare("UPDATE merchants SET code = 'KFF-' || code WHERE business_id = ? AND code NOT LIKE 'KFF-%'").bind(KUMASI),
-      db().prepare("UPDATE settlement_accounts SET provider = 'GCB Bank' WHERE business_id = ? AND kind = 'bank'").bind(KUMASI),
-    ]);
+    // Kumasi's bank accounts at a bank Paystack has a code for. Its merchant codes are Accra's too (MRC-000n): the
+    // references' business tag keeps their settlements apart (functions/settlement/run.ts settlementReference).
+    await db().prepare("UPDATE settlement_accounts SET provider = 'GCB Bank' WHERE business_id = ? AND kind = 'bank'").bind(KUMASI).run();
     expect(await portal().scheduled("0 6 * * *")).toBe("ok");
     await expect
       .poll(() => count("SELECT COUNT(*) AS n FROM settlements WHERE business_id = ? AND rail = 'paystack' AND rail_waiting_since IS NOT NULL", KUMASI), {
