@@ -4,6 +4,7 @@ import { resolveBuildId, writeBuildIdFile } from "./scripts/build-id";
 import { importAliases } from "./scripts/lib/import-aliases";
 import { routeModuleLoading } from "./scripts/route-module-loading";
 import { serverCodeBoundary } from "./scripts/server-code-boundary";
+import { shellChunk } from "./scripts/lib/shell-chunk";
 
 declare module "@remix-run/cloudflare" {
   interface Future {
@@ -16,10 +17,11 @@ declare module "@remix-run/cloudflare" {
 // for the client build and again for the server build: keep the first id.
 const buildId = (process.env.BUILD_ID = resolveBuildId());
 
-export default defineConfig({
+export default defineConfig(({ isSsrBuild }) => ({
   define: { __BUILD_ID__: JSON.stringify(buildId) },
   resolve: { alias: importAliases() },
-  build: { target: "es2022" },
+  // The browser's shared app code in one chunk (decision 043); the server bundle is one file anyway.
+  build: { target: "es2022", rollupOptions: isSsrBuild ? {} : { output: { manualChunks: shellChunk() } } },
   plugins: [
     remix({
       appDirectory: "app",
@@ -39,4 +41,4 @@ export default defineConfig({
     // A page's code that cannot load offline fails the navigation instead of reloading the document (decision 038).
     routeModuleLoading(),
   ],
-});
+}));

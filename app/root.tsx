@@ -13,7 +13,7 @@ import {
   useRouteError,
 } from "@remix-run/react";
 import { useEffect, useState, type ReactNode } from "react";
-import { Analytics, track } from "./components/analytics";
+import { Analytics, trackException } from "./components/analytics";
 import { BuildUpdateCheck } from "./components/build-update";
 import { useDocumentInfo } from "./components/document-context";
 import { newClientErrorId, takeServerErrorId } from "./components/error-id";
@@ -22,7 +22,6 @@ import { RefusalFocus } from "./components/form";
 import { someRouteCodeUnreachable } from "./components/route-code";
 import { isNetworkFailure } from "./components/submission";
 import { DefaultLayout, PlatformLayout, StandardLayout } from "./components/shell";
-import { uncaughtExceptionInput } from "./lib/analytics";
 import { DEFAULT_ERROR_MESSAGE, errorMessage } from "./lib/errors";
 import { APP_NAME, NOT_FOUND_TITLE, SERVER_ERROR_TITLE, layoutOf } from "./lib/page";
 import stylesheet from "./styles/app.css?url";
@@ -106,7 +105,7 @@ function useErrorId(error: unknown): string {
     if (!browserOnly) return;
     console.error(`[${id}]`, error);
     // Caught by the error boundary, so window.onerror never sees it: report it here.
-    void track(uncaughtExceptionInput(error));
+    void trackException(error);
   }, [browserOnly, id, error]);
   return id;
 }

@@ -2,45 +2,68 @@
 // requests become events, each hashed so that the same content (whenever it happened) is one event, Error and
 // Exception events included, and handed to the page's queue (app/lib/analytics-queue.ts), which sends them one at a
 // time to POST /api/events. The server de-duplicates each copy it accepted by its own hash.
+// This module is in every page's first load, so it only notes what happened (what, when, on which page, by whom);
+// building, hashing, queueing and sending are app/components/analytics-sender.ts, loaded once the page is idle
+// (decision 043), at most five seconds after the page loaded.
 import { useLocation, useNavigation } from "@remix-run/react";
 import { useEffect, useRef } from "react";
-import {
-  buildEvent,
-  eventHash,
-  isFailedRequest,
-  isPageView,
-  failedRequestInput,
-  uncaughtExceptionInput,
-  type AnalyticsContext,
-  type EventInput,
-} from "../lib/analytics";
-import { EVENTS_ENDPOINT, EventQueue } from "../lib/analytics-queue";
+import { EVENTS_ENDPOINT, isFailedRequest, isPageView } from "../lib/analytics-rules";
+import type { AnalyticsContext, EventInput } from "../lib/analytics";
 import { useSignedInIdentity } from "./account-menu";
-import { installFetchObserver, onFetchResponse, unobservedFetch } from "./fetch-observer";
+import { installFetchObserver, onFetchResponse } from "./fetch-observer";
+import type * as Sender from "./analytics-sender";
 
-/** The page's queue: posted with the fetch the observer does not see, kept in localStorage. */
-const events = new EventQueue({ fetch: unobservedFetch, storage: () => localStorage });
 let identity: Pick<AnalyticsContext, "user" | "business"> = { user: null, business: null };
 
-function context(): AnalyticsContext {
-  return { title: document.title, userAgent: navigator.userAgent, ...identity };
+function noted(): Sender.Noted {
+  return { context: { title: document.title, userAgent: navigator.userAgent, ...identity }, occurredAt: Date.now(), clientEventId: crypto.randomUUID() };
 }
 
-/** This page life, told apart from the one before a reload (whose queue may still wait here). Made at first use: a Worker may not draw random values at load. */
-let pageLife: string | null = null;
+type Job = (sender: typeof Sender) => Promise<void>;
+let sender: typeof Sender | null = null;
+let loading: Promise<typeof Sender> | null = null;
+/** What happened before the sender arrived, in order. */
+const waiting: Job[] = [];
+
+/** Loads the sender (once; again after a failed load, e.g. offline) and hands it what waited. */
+function loadSender(): Promise<typeof Sender> {
+  loading ??= import("./analytics-sender").then(
+    (loaded) => {
+      sender = loaded;
+      for (const job of waiting.splice(0)) void job(loaded);
+      return loaded;
+    },
+    (error: unknown) => {
+      loading = null;
+      throw error;
+    },
+  );
+  return loading;
+}
+
+/** Runs the job now when the sender is here, or once it is: it keeps what was noted when the event happened. */
+function withSender(job: Job): Promise<void> {
+  if (sender) return job(sender);
+  waiting.push(job);
+  return Promise.resolve();
+}
 
 /**
  * Records an event: queued, persisted, then sent. `occurrence` tells apart two
  * happenings with the same content (two visits of a page); without it, the same
  * content is one event, sent once.
  */
-export async function track(input: EventInput, occurrence?: string): Promise<void> {
-  if (typeof window === "undefined") return;
-  const event = buildEvent(input, context(), Date.now(), crypto.randomUUID());
-  pageLife ??= crypto.randomUUID();
-  const hash = await eventHash(event, occurrence === undefined ? "" : `${pageLife}:${occurrence}`);
-  // Checked and queued in one step after the await, so two identical events at once still make one.
-  events.add({ hash, event });
+export function track(input: EventInput, occurrence?: string): Promise<void> {
+  if (typeof window === "undefined") return Promise.resolve();
+  const at = noted();
+  return withSender((loaded) => loaded.record(input, at, occurrence));
+}
+
+/** An uncaught exception (SPEC section 7), reported once per browser. */
+export function trackException(error: unknown): Promise<void> {
+  if (typeof window === "undefined") return Promise.resolve();
+  const at = noted();
+  return withSender((loaded) => loaded.recordException(error, at));
 }
 
 /** Who the events are about, once sign-in knows (null before). */
@@ -57,22 +80,14 @@ function sameOrigin(url: string): URL | null {
   }
 }
 
-async function reportFailedRequest(url: string, method: string, response: Response): Promise<void> {
-  let message: string | null = response.statusText || null;
-  let errors: unknown = null;
-  if (response.headers.get("Content-Type")?.includes("application/json")) {
-    try {
-      const body = await response.clone().json<{ message?: unknown; errors?: unknown; issues?: unknown }>();
-      if (typeof body.message === "string") message = body.message;
-      errors = body.errors ?? body.issues ?? null;
-    } catch {
-      // not JSON after all
-    }
+/** Calls `then` once the browser is idle after the page loaded (at most five seconds later). */
+function whenIdle(then: () => void): () => void {
+  if (typeof requestIdleCallback === "function") {
+    const id = requestIdleCallback(then, { timeout: 5_000 });
+    return () => cancelIdleCallback(id);
   }
-  const path = sameOrigin(url);
-  await track(
-    failedRequestInput({ url: path ? path.pathname + path.search : url, method, status: response.status, message, errors, stack: new Error().stack ?? null }),
-  );
+  const id = setTimeout(then, 1_000);
+  return () => clearTimeout(id);
 }
 
 /** Page views, navigation timings, uncaught errors and failed requests, for the whole app. */
@@ -99,15 +114,21 @@ export function Analytics() {
     const stopObserving = onFetchResponse(({ url, method, response }) => {
       const path = sameOrigin(url);
       if (!path || path.pathname === EVENTS_ENDPOINT || !isFailedRequest(response.status)) return;
-      void reportFailedRequest(url, method, response);
+      const at = noted();
+      void withSender((loaded) => loaded.recordFailedRequest(path.pathname + path.search, method, response, at));
     });
-    const onError = (event: ErrorEvent) => void track(uncaughtExceptionInput(event.error ?? event.message));
-    const onRejection = (event: PromiseRejectionEvent) => void track(uncaughtExceptionInput(event.reason));
-    const onOnline = () => void events.send();
+    const onError = (event: ErrorEvent) => void trackException(event.error ?? event.message);
+    const onRejection = (event: PromiseRejectionEvent) => void trackException(event.reason);
+    // Sends what waits (this page's events and an earlier page life's); offline, the sender's load is tried again here.
+    const sendWaiting = () =>
+      void loadSender().then(
+        (loaded) => loaded.send(),
+        () => undefined,
+      );
     window.addEventListener("error", onError);
     window.addEventListener("unhandledrejection", onRejection);
-    window.addEventListener("online", onOnline);
-    void events.send();
+    window.addEventListener("online", sendWaiting);
+    const stopWaiting = whenIdle(sendWaiting);
 
     const [timing] = performance.getEntriesByType("navigation") as PerformanceNavigationTiming[];
     if (timing) {
@@ -122,9 +143,10 @@ export function Analytics() {
     }
     return () => {
       stopObserving();
+      stopWaiting();
       window.removeEventListener("error", onError);
       window.removeEventListener("unhandledrejection", onRejection);
-      window.removeEventListener("online", onOnline);
+      window.removeEventListener("online", sendWaiting);
     };
   }, []);
 

@@ -4,10 +4,11 @@
 // as Retry-After says, and a 4xx drops that event (the server will never take it) so the rest keep moving. An event
 // with the hash of one queued or sent in this page life is not queued again; a reload starts a new page life, except
 // for Error and Exception events, which SPEC section 7 sends once: their sent hashes are kept beside the queue. No
-// React and no window here: app/components/analytics.tsx makes the page's queue with the page's fetch and storage.
+// React and no window here: app/components/analytics-sender.ts makes the page's queue with the page's fetch and storage.
 import type { AnalyticsEvent } from "./analytics";
+import { EVENTS_ENDPOINT } from "./analytics-rules";
 
-export const EVENTS_ENDPOINT = "/api/events";
+export { EVENTS_ENDPOINT };
 const QUEUE_KEY = "pp:analytics:queue";
 /** Where sent hashes were once kept across reloads; now they last a page life, and the old list is dropped. */
 const OLD_SENT_KEY = "pp:analytics:sent";

@@ -2,6 +2,8 @@
 // client queue (app/lib/analytics-queue.ts) sends what these functions make,
 // and a unit test parses their output with the server's schema.
 import type { AnalyticsEventInput } from "#server/analytics/schema";
+// The two rules the page applies before the sending code has loaded live apart, so that the first load stays small.
+export { isFailedRequest, isPageView } from "./analytics-rules";
 
 export type AnalyticsEvent = AnalyticsEventInput;
 export type EventType = AnalyticsEvent["eventType"];
@@ -114,15 +116,6 @@ export function eventHash(event: AnalyticsEvent, occurrence = ""): Promise<strin
   return sha256(`${canonicalJson(content)}\n${occurrence}`);
 }
 
-/**
- * Whether landing on `url` is a page view. Every navigation is, a link to the same
- * page included; a form submission's answer is not when it shows the page it was
- * sent from (a refusal, 400, re-rendered in place, or a redirect back to it).
- */
-export function isPageView(previous: string | null, url: string, bySubmission: boolean): boolean {
-  return previous === null || !bySubmission || url !== previous;
-}
-
 /** Every 4xx and 5xx the HTTP registry names: whatever the Worker or a proxy in front of it answers reads by name. */
 const STATUS_NAMES: Record<number, string> = {
   400: "Bad Request",
@@ -170,14 +163,6 @@ const STATUS_NAMES: Record<number, string> = {
 export function httpStatusName(status: number): string {
   const name = STATUS_NAMES[status] ?? (status >= 500 ? "Server Error" : status >= 400 ? "Client Error" : "Unknown");
   return `${status} ${name}`;
-}
-
-/**
- * Whether an answer is a failed request worth an Error event. A 428 is not: it is how an action asks for a fresh
- * check, which the page then makes and sends again (SPEC section 8 reports errors, not questions).
- */
-export function isFailedRequest(status: number): boolean {
-  return status >= 400 && status !== 428;
 }
 
 export interface FailedRequest {

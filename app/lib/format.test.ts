@@ -1,6 +1,7 @@
 import dayjs from "dayjs";
 import timezone from "dayjs/plugin/timezone.js";
 import utc from "dayjs/plugin/utc.js";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { displayValue } from "./approvals";
 import { paymentMethod } from "./transactions-view";
@@ -45,6 +46,36 @@ describe("DATE_FORMATS (SPEC 9)", () => {
       }
     }
   });
+});
+
+describe("formatDate without dayjs (decision 043)", () => {
+  // The page's first load no longer carries dayjs; its text must stay exactly dayjs's.
+  const viaDayjs = (value: string | number | Date, format: DateFormat) => {
+    dayjs.extend(utc);
+    const instant = dayjs.utc(value);
+    return instant.isValid() ? instant.utcOffset(ACCRA_UTC_OFFSET_MINUTES).format(DATE_FORMATS[format]) : NOT_AVAILABLE;
+  };
+  const formats = Object.keys(DATE_FORMATS) as DateFormat[];
+  const instants = fc.integer({ min: Date.UTC(1900, 0, 1), max: Date.UTC(2200, 0, 1) });
+
+  it("gives dayjs's text for any instant, as epoch ms, Date and every ISO and SQLite spelling", () => {
+    fc.assert(
+      fc.property(instants, fc.constantFrom(...formats), (ms, format) => {
+        const iso = new Date(ms).toISOString();
+        for (const value of [ms, new Date(ms), iso, iso.slice(0, -1), iso.slice(0, 19).replace("T", " "), iso.slice(0, 10), iso.slice(0, 16)]) {
+          expect(formatDate(value, format)).toBe(viaDayjs(value, format));
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it.each(["2026-11-21T18:05:00+02:00", "2026-11-21T16:05:00.1234Z", "20261121", "2026/11/21 4:5", "2026-11", "Sat, 21 Nov 2026 16:05:00 GMT"])(
+    "reads %s as dayjs does",
+    (value) => {
+      for (const format of formats) expect(formatDate(value, format)).toBe(viaDayjs(value, format));
+    },
+  );
 });
 
 describe("formatDate in Africa/Accra (UTC+0, no daylight saving)", () => {

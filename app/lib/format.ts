@@ -1,11 +1,7 @@
 // Display rules of SPEC.md sections 5 and 9. Money arrives as integer pesewas
 // and is only turned into text here, at the edge of the UI.
-import dayjs from "dayjs";
-import utc from "dayjs/plugin/utc.js";
 import { isEmpty, parseLooseNumber } from "./validation";
 import { formatPesewas } from "#server/ledger/money";
-
-dayjs.extend(utc);
 
 export const TIME_ZONE = "Africa/Accra";
 export const NOT_AVAILABLE = "N/A";
@@ -27,12 +23,57 @@ export type DateFormat = keyof typeof DATE_FORMATS;
 /** A UTC instant (ISO string, epoch ms or Date) shown in Africa/Accra. */
 export function formatDate(value: string | number | Date | null | undefined, format: DateFormat = "default"): string {
   if (isEmpty(value)) return NOT_AVAILABLE;
-  const instant = dayjs.utc(value);
-  if (!instant.isValid()) return NOT_AVAILABLE;
+  const instant = parseUtc(value);
+  if (Number.isNaN(instant.getTime())) return NOT_AVAILABLE;
   // Africa/Accra is UTC+0 all year (no daylight saving since 1942; app/lib/format.test.ts checks the time zone
-  // database says so): the fixed offset gives the same text as .tz(TIME_ZONE), which asks Intl for the offset of
+  // database says so): the fixed offset gives the same text as a time zone lookup, which asks Intl for the offset of
   // every date it formats (a tenth of a millisecond each: 40 ms for a year's report by day).
-  return instant.utcOffset(ACCRA_UTC_OFFSET_MINUTES).format(DATE_FORMATS[format]);
+  return formatAt(new Date(instant.getTime() + ACCRA_UTC_OFFSET_MINUTES * 60_000), DATE_FORMATS[format]);
+}
+
+// Parsing and formatting are dayjs's `dayjs.utc(value).format(...)` for the tokens DATE_FORMATS uses, written out so
+// that every page's first load does not carry dayjs (decision 043); app/lib/format.test.ts compares the two.
+/** dayjs's REGEX_PARSE: a date and time without a zone, read as UTC. */
+const NO_ZONE = /^(\d{4})[-/]?(\d{1,2})?[-/]?(\d{0,2})[Tt\s]*(\d{1,2})?:?(\d{1,2})?:?(\d{1,2})?[.:]?(\d+)?$/;
+
+function parseUtc(value: string | number | Date): Date {
+  if (value instanceof Date) return new Date(value.getTime());
+  if (typeof value === "string" && !/Z$/i.test(value)) {
+    const parts = NO_ZONE.exec(value);
+    if (parts) {
+      const [, year, month, day, hour, minute, second, fraction] = parts;
+      const ms = (fraction ?? "0").substring(0, 3);
+      return new Date(
+        Date.UTC(Number(year), Number(month ?? 1) - 1, Number(day || 1), Number(hour ?? 0), Number(minute ?? 0), Number(second ?? 0), Number(ms)),
+      );
+    }
+  }
+  return new Date(value);
+}
+
+const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"] as const;
+const pad2 = (n: number) => String(n).padStart(2, "0");
+
+/** The tokens of DATE_FORMATS (YYYY, MMM, MM, DD, h, mm, A) of a date read in UTC. */
+function formatAt(date: Date, pattern: string): string {
+  return pattern.replace(/YYYY|MMM|MM|DD|h|mm|A/g, (token) => {
+    switch (token) {
+      case "YYYY":
+        return String(date.getUTCFullYear()).padStart(4, "0");
+      case "MMM":
+        return MONTHS[date.getUTCMonth()]!;
+      case "MM":
+        return pad2(date.getUTCMonth() + 1);
+      case "DD":
+        return pad2(date.getUTCDate());
+      case "h":
+        return String(date.getUTCHours() % 12 || 12);
+      case "mm":
+        return pad2(date.getUTCMinutes());
+      default:
+        return date.getUTCHours() < 12 ? "AM" : "PM";
+    }
+  });
 }
 
 /** Africa/Accra's offset from UTC. */
