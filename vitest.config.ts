@@ -12,7 +12,7 @@ export default defineConfig({
         test: {
           name: "unit",
           // Tests of the whole tree or of tooling in tests/unit; a module's own test beside it (x.test.ts next to x.ts).
-          include: ["tests/unit/**/*.test.ts", "{functions,app}/**/*.test.{ts,tsx}"],
+          include: ["tests/unit/**/*.test.ts", "{functions,app,clients}/**/*.test.{ts,tsx}"],
           environment: "node",
           sequence: { groupOrder: 0 },
         },

@@ -4,6 +4,7 @@
 // grace, a revoked one stops at once. They belong to no business, so they live in the core database only, and their
 // changes are audited on the platform's chain (business_id NULL) with the staff member as actor.
 // Like the directory's (functions/tenancy/directory.db.ts), these take the core `db` first.
+import { CURRENT_API_VERSION } from "../partner-api/versions";
 import { signInAuditStatement } from "../audit/audit.db";
 import type { NewKeyRow } from "../partner-api/api-keys.db";
 import { NotFoundError, RuleError, type Db, type RequestMeta } from "../tenancy/tenant";
@@ -22,6 +23,8 @@ export interface PlatformKey {
   expiresAt: number | null;
   rolledTo: string | null;
   revokedAt: number | null;
+  /** The Partner API version the key answers as (functions/partner-api/versions.ts). */
+  apiVersion: string;
 }
 
 /** The platform key a request authenticated with. */
@@ -29,6 +32,7 @@ export interface PlatformKeyHolder {
   keyId: string;
   scopes: PlatformScope[];
   lastUsedAt: number | null;
+  apiVersion: string;
 }
 
 /** Who changes a key: a member of the platform's staff. */
@@ -39,7 +43,7 @@ export interface PlatformActor {
 type KeyRow = Omit<PlatformKey, "scopes"> & { scopes: string };
 
 const KEY_COLUMNS = `k.id, k.name, k.prefix, k.scopes, k.created_by AS createdBy, u.name AS createdByName, k.created_at AS createdAt,
-  k.last_used_at AS lastUsedAt, k.expires_at AS expiresAt, k.rolled_to AS rolledTo, k.revoked_at AS revokedAt`;
+  k.last_used_at AS lastUsedAt, k.expires_at AS expiresAt, k.rolled_to AS rolledTo, k.revoked_at AS revokedAt, k.api_version AS apiVersion`;
 
 const toKey = (row: KeyRow): PlatformKey => ({ ...row, scopes: scopesOf(row.scopes) });
 
@@ -68,10 +72,18 @@ export async function getPlatformKey(core: Db, keyId: string): Promise<PlatformK
   return toKey(row);
 }
 
-function insertKeyStatement(core: Db, actor: PlatformActor, key: NewKeyRow, scopes: readonly PlatformScope[], now: number): D1PreparedStatement {
+/** A new key answers as the current version; a rolled key's successor keeps its predecessor's. */
+function insertKeyStatement(
+  core: Db,
+  actor: PlatformActor,
+  key: NewKeyRow,
+  scopes: readonly PlatformScope[],
+  now: number,
+  apiVersion: string = CURRENT_API_VERSION,
+): D1PreparedStatement {
   return core
-    .prepare("INSERT INTO platform_keys (id, name, prefix, secret_hash, scopes, created_by, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)")
-    .bind(key.id, key.name, key.prefix, key.secretHash, JSON.stringify(scopes), actor.userId, now);
+    .prepare("INSERT INTO platform_keys (id, name, prefix, secret_hash, scopes, created_by, created_at, api_version) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
+    .bind(key.id, key.name, key.prefix, key.secretHash, JSON.stringify(scopes), actor.userId, now, apiVersion);
 }
 
 /** A new key; the caller shows the key once (only its hash reaches D1, only its prefix the audit log). */
@@ -110,7 +122,7 @@ export async function rollPlatformKey(
   if (old.rolledTo !== null) throw new RuleError("This key was already rolled; roll its replacement instead.");
   const expiresAt = now + graceMs;
   const results = await core.batch([
-    insertKeyStatement(core, actor, key, old.scopes, now),
+    insertKeyStatement(core, actor, key, old.scopes, now, old.apiVersion),
     core
       .prepare("UPDATE platform_keys SET rolled_to = ?, expires_at = ? WHERE id = ? AND rolled_to IS NULL AND revoked_at IS NULL")
       .bind(key.id, expiresAt, oldKeyId),
@@ -143,11 +155,11 @@ export async function revokePlatformKey(core: Db, actor: PlatformActor, meta: Re
 export async function findPlatformKeyByHash(core: Db, secretHash: string, now: number): Promise<PlatformKeyHolder | null> {
   const row = await core
     .prepare(
-      `SELECT id AS keyId, scopes, last_used_at AS lastUsedAt FROM platform_keys
+      `SELECT id AS keyId, scopes, last_used_at AS lastUsedAt, api_version AS apiVersion FROM platform_keys
        WHERE secret_hash = ? AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > ?)`,
     )
     .bind(secretHash, now)
-    .first<{ keyId: string; scopes: string; lastUsedAt: number | null }>();
+    .first<{ keyId: string; scopes: string; lastUsedAt: number | null; apiVersion: string }>();
   return row ? { ...row, scopes: scopesOf(row.scopes) } : null;
 }
 

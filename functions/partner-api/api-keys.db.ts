@@ -2,6 +2,7 @@
 // stored: only its SHA-256 (functions/partner-api/keys.ts makes and hashes keys). A key
 // is found by its hash, so a wrong key costs one index look-up and says nothing
 // about which business exists.
+import { CURRENT_API_VERSION } from "./versions";
 import { auditStatement } from "../audit/audit.db";
 import { NotFoundError, RuleError, type BusinessDb, type RequestMeta, type Tenant } from "../tenancy/tenant";
 
@@ -17,6 +18,8 @@ export interface ApiKey {
   expiresAt: number | null;
   rolledTo: string | null;
   revokedAt: number | null;
+  /** The Partner API version the key answers as (functions/partner-api/versions.ts). */
+  apiVersion: string;
 }
 
 /** The key a request authenticated with. */
@@ -24,6 +27,7 @@ export interface KeyHolder {
   keyId: string;
   businessId: string;
   lastUsedAt: number | null;
+  apiVersion: string;
   /** The business's own row says suspended (businesses.status); the directory's lifecycle says it too, where the platform sets it. */
   suspended: boolean;
 }
@@ -36,7 +40,7 @@ export interface NewKeyRow {
 }
 
 const KEY_COLUMNS = `k.id, k.name, k.prefix, k.created_by AS createdBy, u.name AS createdByName, k.created_at AS createdAt, k.last_used_at AS lastUsedAt,
-  k.expires_at AS expiresAt, k.rolled_to AS rolledTo, k.revoked_at AS revokedAt`;
+  k.expires_at AS expiresAt, k.rolled_to AS rolledTo, k.revoked_at AS revokedAt, k.api_version AS apiVersion`;
 
 /** Live (not revoked, not expired) keys of the business first, newest first; then the rest. */
 export async function listApiKeys(tenant: Tenant): Promise<ApiKey[]> {
@@ -61,11 +65,12 @@ async function getApiKey(tenant: Tenant, keyId: string): Promise<ApiKey> {
   return row;
 }
 
-function insertKeyStatement(tenant: Tenant, key: NewKeyRow, now: number): D1PreparedStatement {
+/** A new key answers as the current version; a rolled key's successor keeps its predecessor's. */
+function insertKeyStatement(tenant: Tenant, key: NewKeyRow, now: number, apiVersion: string = CURRENT_API_VERSION): D1PreparedStatement {
   const { db } = tenant;
   return db
-    .prepare("INSERT INTO api_keys (id, business_id, name, prefix, secret_hash, created_by, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)")
-    .bind(key.id, tenant.businessId, key.name, key.prefix, key.secretHash, tenant.userId || null, now);
+    .prepare("INSERT INTO api_keys (id, business_id, name, prefix, secret_hash, created_by, created_at, api_version) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
+    .bind(key.id, tenant.businessId, key.name, key.prefix, key.secretHash, tenant.userId || null, now, apiVersion);
 }
 
 /** A new key; the caller shows the key once (only its hash reaches D1). */
@@ -85,7 +90,7 @@ export async function rollApiKey(tenant: Tenant, meta: RequestMeta, oldKeyId: st
   if (old.rolledTo !== null) throw new RuleError("This key was already rolled; roll its replacement instead.");
   const expiresAt = now + graceMs;
   const results = await db.batch([
-    insertKeyStatement(tenant, key, now),
+    insertKeyStatement(tenant, key, now, old.apiVersion),
     db
       .prepare("UPDATE api_keys SET rolled_to = ?, expires_at = ? WHERE business_id = ? AND id = ? AND rolled_to IS NULL AND revoked_at IS NULL")
       .bind(key.id, expiresAt, tenant.businessId, oldKeyId),
@@ -125,7 +130,7 @@ export async function revokeApiKey(tenant: Tenant, meta: RequestMeta, keyId: str
 export async function findKeyByHash({ businessId, db }: BusinessDb, secretHash: string, now: number): Promise<KeyHolder | null> {
   const row = await db
     .prepare(
-      `SELECT k.id AS keyId, k.business_id AS businessId, k.last_used_at AS lastUsedAt, b.status <> 'active' AS suspended
+      `SELECT k.id AS keyId, k.business_id AS businessId, k.last_used_at AS lastUsedAt, k.api_version AS apiVersion, b.status <> 'active' AS suspended
        FROM api_keys k JOIN businesses b ON b.id = k.business_id
        WHERE k.secret_hash = ? AND k.business_id = ? AND k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > ?)`,
     )

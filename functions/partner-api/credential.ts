@@ -36,6 +36,8 @@ export interface Credential {
   business: BusinessDb;
   /** Requests are counted per key and business: one platform key pushing for many businesses gets a fair share for each. */
   rateClient: string;
+  /** The API version the key is pinned to (a request may name another in PP-Version: ./versions.ts). */
+  apiVersion: string;
   /**
    * What an Idempotency-Key is stored under in the business's api_idempotency. A business's own keys use the key as
    * sent (as ever); the platform's are set apart with a space, which no Idempotency-Key may hold, so the switch and
@@ -75,6 +77,7 @@ export async function authenticate(request: Request, deps: ApiDeps, operation: S
       keyId: holder.keyId,
       business: { businessId: place.businessId, db: deps.database(place.shard) },
       rateClient: `${holder.keyId}:${place.businessId}`,
+      apiVersion: holder.apiVersion,
       idempotencyKey: (sent) => `platform ${sent}`,
     };
   }
@@ -90,5 +93,5 @@ export async function authenticate(request: Request, deps: ApiDeps, operation: S
   const refused = refusedFor(place);
   if (refused) return refused;
   if (place.lifecycle === "suspended" || holder.suspended) return problem("business_suspended", MESSAGES.suspended);
-  return { kind: "business", keyId: holder.keyId, business, rateClient: holder.keyId, idempotencyKey: (sent) => sent };
+  return { kind: "business", keyId: holder.keyId, business, rateClient: holder.keyId, apiVersion: holder.apiVersion, idempotencyKey: (sent) => sent };
 }

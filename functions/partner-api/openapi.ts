@@ -44,6 +44,7 @@ import {
 } from "./rejections";
 import { DAY_MS } from "../platform/time";
 import { BUSINESS_HEADER, MESSAGES } from "./credential";
+import { API_VERSIONS, CURRENT_API_VERSION, VERSION_HEADER } from "./versions";
 import { PROBLEM_CODES, PROBLEM_CONTENT_TYPE, PROBLEMS, problemType, type ProblemCode, type ProblemError } from "./problems";
 import { OPERATION_SCOPES, PLATFORM_SCOPES, SCOPE_WORDS, type ScopedOperation } from "../operators/platform-scopes";
 
@@ -232,6 +233,10 @@ const description = (perMinute: number) =>
       `A payment or reversal may say it happened at most ${MAX_PAYMENT_AGE_MS / DAY_MS} days ago, ` +
       `and at most ${CLOCK_SKEW_MS / 60_000} minutes ahead of the portal's clock. Amounts are integer pesewas in GHS, at most ${MAX_AMOUNT_PESEWAS}.`,
     "",
+    "**Versions.** The API is versioned by date. Each key answers as the version that was current when it was made (a rolled key keeps its " +
+      `predecessor's); send \`${VERSION_HEADER}: <date>\` to be answered as another. Every answer names its version in \`${VERSION_HEADER}\`. ` +
+      `Versions: ${API_VERSIONS.join(", ")}. docs/api-changelog.md says what each one changed; a change that could break your code only ever comes with a new date.`,
+    "",
     "**Errors.** Every refusal is an RFC 9457 problem (`application/problem+json`): `type` links to the code's explanation in the API reference, " +
       "`code` is stable (branch on it, not on the words), `detail` says what went wrong with this request, `request_id` is what to quote to support, and a 400 " +
       `lists \`errors\`. The codes: ${PROBLEM_CODES.map((code) => `\`${code}\` (${PROBLEMS[code].status})`).join(", ")}.`,
@@ -345,10 +350,11 @@ const PAGE_PARAMETERS = [
 export function openApiDocument(origin: string, options: DocumentOptions = {}) {
   const perMinute = options.rateLimitPerMinute ?? DEFAULT_RATE_LIMIT_PER_MINUTE;
   const schemas = convert();
-  return {
+  return withVersionParameter({
     openapi: "3.1.0",
     jsonSchemaDialect: "https://spec.openapis.org/oas/3.1/dialect/base",
-    info: { title: "Partners Portal Partner API", version: "1.0.0", description: description(perMinute) },
+    // The document describes the newest version; docs/api-changelog.md says what each changed.
+    info: { title: "Partners Portal Partner API", version: CURRENT_API_VERSION, description: description(perMinute) },
     servers: [{ url: origin, description: "This portal" }],
     security: [{ apiKey: [] }],
     tags: [
@@ -551,13 +557,31 @@ export function openApiDocument(origin: string, options: DocumentOptions = {}) {
         },
         reference: { name: "reference", in: "path", required: true, description: schemas.Reference.description, schema: ref("Reference") },
         serial: { name: "serial", in: "path", required: true, description: "The terminal's serial.", schema: ref("TerminalSerial") },
+        version: {
+          name: VERSION_HEADER,
+          in: "header",
+          required: false,
+          description:
+            `The dated API version to answer as: one of ${API_VERSIONS.join(", ")}. Without it, the version the key was made with ` +
+            "(a rolled key keeps its predecessor's). Every answer names the version it was answered as in the same header; an unknown one is 400 unknown_version.",
+          schema: { type: "string", enum: [...API_VERSIONS] },
+        },
       },
       headers: {
         RetryAfter: { description: schemas.RetryAfter.description, schema: ref("RetryAfter") },
       },
       responses: responsesFor(perMinute),
     },
-  };
+  });
+}
+
+/** PP-Version on every operation but the public document itself, without repeating it in each. */
+function withVersionParameter<T extends { paths: Record<string, Record<string, { parameters?: unknown[] }>> }>(doc: T): T {
+  for (const [path, item] of Object.entries(doc.paths)) {
+    if (path.endsWith("/openapi.json")) continue;
+    for (const operation of Object.values(item)) operation.parameters = [...(operation.parameters ?? []), ref("version", "parameters")];
+  }
+  return doc;
 }
 
 export type OpenApiDocument = ReturnType<typeof openApiDocument>;

@@ -25,6 +25,11 @@ export const PROBLEMS = {
     title: "Name the business",
     explanation: "A platform key acts for many businesses: name the one this request is for in the PP-Business header.",
   },
+  unknown_version: {
+    status: 400,
+    title: "No such API version",
+    explanation: "The PP-Version header names a version this API does not have. Leave it out to use the key's own version; docs/api-changelog.md lists them.",
+  },
   unauthorized: {
     status: 401,
     title: "No valid API key",

@@ -33,6 +33,7 @@ import { resolvePayments, resolveTerminal } from "./resolve";
 import { closeDisputeRequest, openDisputeRequest } from "../disputes/partner-api";
 import { badRequest, cardNumberRefusal, issuesOf, jsonBody, problem, type ApiDeps } from "./request";
 import { finishProblem } from "./problems";
+import { API_VERSIONS, CURRENT_API_VERSION, VERSION_HEADER, versionOf, type ApiVersion } from "./versions";
 
 export type { ApiDeps };
 import { rejectionsRequest, reversalAnswer, waitingReversalsRequest } from "./rejections";
@@ -161,6 +162,8 @@ const RATE_POLICY = "per-key";
 /** What the answer's headers say of the key's quota: known once the request was counted. */
 interface Counted {
   rate?: { remaining: number; resetSeconds: number };
+  /** The version the request was answered as, once its key is known. */
+  version?: ApiVersion;
 }
 
 export async function handlePartnerApi(request: Request, deps: ApiDeps): Promise<Response> {
@@ -183,6 +186,8 @@ export async function handlePartnerApi(request: Request, deps: ApiDeps): Promise
  */
 function withRateLimitHeaders(response: Response, perMinute: number, counted: Counted): Response {
   const headers = new Headers(response.headers);
+  // Every answer says which version it was answered as: before a key is known, the current one.
+  headers.set(VERSION_HEADER, counted.version ?? CURRENT_API_VERSION);
   headers.set("RateLimit-Policy", `"${RATE_POLICY}";q=${perMinute};w=60`);
   if (counted.rate) headers.set("RateLimit", `"${RATE_POLICY}";r=${counted.rate.remaining};t=${counted.rate.resetSeconds}`);
   return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
@@ -205,6 +210,13 @@ async function answer(request: Request, deps: ApiDeps, counted: Counted): Promis
   const credential = await authenticate(request, deps, route.name);
   if (credential instanceof Response) return credential;
   const { business } = credential;
+  const version = versionOf(request, credential.apiVersion);
+  if (version === null) {
+    return problem("unknown_version", `${VERSION_HEADER} names no version of this API. Versions: ${API_VERSIONS.join(", ")}; leave it out to use the key's.`, [
+      { path: `header ${VERSION_HEADER.toLowerCase()}`, message: `must be one of ${API_VERSIONS.join(", ")}` },
+    ]);
+  }
+  counted.version = version;
 
   const limit: RateLimit = { name: "api", max: deps.rateLimitPerMinute, windowMs: 60_000 };
   const rate = await countRequest(deps.core, limit, credential.rateClient, deps.now());

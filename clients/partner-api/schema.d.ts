@@ -1,0 +1,1063 @@
+// Generated from the Partner API's OpenAPI document by `npm run api:client` (openapi-typescript). Do not edit:
+// change functions/partner-api (the schemas and openapi.ts) and generate again. clients/partner-api/index.ts is the client.
+
+export interface paths {
+  "/api/v1/payments": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Send payments
+     * @description One payment, or up to 100 as {"payments": [...]}. The whole request is refused if any payment in it is not valid; a payment whose reference the business already holds is not applied twice.
+     */
+    post: operations["sendPayments"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/payments/{reference}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Get a payment
+     * @description The payment as the portal holds it: status, fee, net, whether it cleared, and its settlement once there is one.
+     */
+    get: operations["getPayment"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/payments/{reference}/reversal": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Reverse a payment
+     * @description A full reversal. A reversal that arrives before its payment waits for it; reversing twice is one reversal. A cleared payment can be reversed: the amount comes back out of the merchant's available money.
+     */
+    post: operations["reversePayment"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/rejections": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List requests accepted but not applied
+     * @description Requests the API answered 202 and the portal then could not apply (kept aside so that they hold back nothing else), newest first. Nothing of such a request was applied; the portal's operators are alerted and apply it again once the cause is fixed. Empty when all is well.
+     */
+    get: operations["listRejections"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/reversals/waiting": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List reversals waiting for their payment
+     * @description Reversals sent for a reference the portal did not hold, newest first: each waits 7 days for its payment and is applied when it arrives; after that it is listed as expired and never applied (a later payment with the reference is another payment).
+     */
+    get: operations["listWaitingReversals"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/disputes": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Open a dispute
+     * @description Written before the answer (not queued): the disputed amount is held from the merchant's available money at once, so it is neither transferred nor settled until the dispute is closed. Only a successful payment can be disputed, for at most its amount less its earlier disputes that were not won. The business answers in the portal before the evidence due date.
+     */
+    post: operations["openDispute"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/disputes/{id}/close": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Close a dispute
+     * @description won: the held amount returns to the merchant's available money; lost: it leaves (the scheme or network takes it back). Closing again with the same outcome answers the dispute as it is; with the other outcome, 409.
+     */
+    post: operations["closeDispute"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/terminals/{serial}/heartbeats": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Send a terminal heartbeat
+     * @description The terminal is alive: its last-seen time, battery, signal and software version are updated, so it is no longer silent.
+     */
+    post: operations["sendHeartbeat"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+  schemas: {
+    /**
+     * @description The processor's reference for the payment: unique within the business.
+     * @example PSP-20261123-000187
+     */
+    Reference: string;
+    TerminalSerial: string;
+    /** @description Who paid: a card's BIN and last four digits (never the full number), or a mobile-money number. */
+    Payer: {
+      /** @description Cards: the first six digits. */
+      card_bin?: string;
+      /** @description Cards: the last four digits. */
+      card_last4?: string;
+      /**
+       * @description Mobile money: the payer's wallet number, 233XXXXXXXXX.
+       * @example 233244123456
+       */
+      msisdn?: string;
+    };
+    /** @description One payment as the processor saw it. Also: network goes with channel: MTN, Telecel or AirtelTigo for mobile_money; VISA, MASTERCARD or GHLINK for card. payer holds card_bin and card_last4 (and no msisdn) for a card payment, and msisdn alone for mobile money. terminal_serial is required for a card payment (card-present). failure_reason is required when status is failed, and not allowed otherwise. */
+    PaymentInput: {
+      reference: components["schemas"]["Reference"];
+      /** @description The merchant: the portal's merchant id (mer_...) or the merchant's code. */
+      merchant: string;
+      /** @description The point of sale's id in the portal (pos_...); it must belong to the merchant. */
+      point_of_sale: string;
+      /** @description The POS terminal's serial: required for card payments (card-present), optional for mobile money. */
+      terminal_serial?: string;
+      /**
+       * @description How the payer paid.
+       * @enum {string}
+       */
+      channel: "card" | "mobile_money";
+      /**
+       * @description The mobile-money network, or the card scheme.
+       * @enum {string}
+       */
+      network: "MTN" | "Telecel" | "AirtelTigo" | "VISA" | "MASTERCARD" | "GHLINK";
+      payer: components["schemas"]["Payer"];
+      /**
+       * @description The amount in pesewas (GHS 12.50 is 1250).
+       * @example 1250
+       */
+      amount: number;
+      /**
+       * @description Always GHS.
+       * @constant
+       */
+      currency: "GHS";
+      /**
+       * @description What the processor decided.
+       * @enum {string}
+       */
+      status: "successful" | "failed";
+      /** @description Why it failed: required when status is failed, not allowed otherwise. Spaces around it are removed first; it must hold more than spaces. */
+      failure_reason?: string;
+      /**
+       * Format: date-time
+       * @description When the payment happened. At most 90 days ago and not in the future. RFC 3339 with seconds and a zone of Z or ±HH:MM (up to 9 digits of fraction; past the millisecond they are cut).
+       * @example 2026-11-23T10:15:00Z
+       * @example 2026-11-23T11:15:00.250+01:00
+       */
+      occurred_at: string;
+    };
+    /** @description Up to 100 payments in one request. */
+    PaymentBatchInput: {
+      payments: components["schemas"]["PaymentInput"][];
+    };
+    PaymentsRequest: components["schemas"]["PaymentBatchInput"] | components["schemas"]["PaymentInput"];
+    /** @description A full reversal of a payment. */
+    ReversalInput: {
+      /** @description Why the payment was reversed. Spaces around it are removed first; it must hold more than spaces. */
+      reason: string;
+      /**
+       * Format: date-time
+       * @description When the processor reversed it. At most 90 days ago and not in the future. RFC 3339 with seconds and a zone of Z or ±HH:MM (up to 9 digits of fraction; past the millisecond they are cut).
+       * @example 2026-11-23T10:15:00Z
+       * @example 2026-11-23T11:15:00.250+01:00
+       */
+      reversed_at: string;
+    };
+    /** @description A terminal's heartbeat: it is alive, with its battery, signal and software. */
+    HeartbeatInput: {
+      battery_percent: number;
+      signal_percent: number;
+      software_version: string;
+      /**
+       * Format: date-time
+       * @description When the terminal sent it. Older than the terminal's last heartbeat, it is answered 200 with applied: false. RFC 3339 with seconds and a zone of Z or ±HH:MM (up to 9 digits of fraction; past the millisecond they are cut).
+       * @example 2026-11-23T10:15:00Z
+       * @example 2026-11-23T11:15:00.250+01:00
+       */
+      sent_at: string;
+    };
+    /** @description The heartbeat was not applied: the portal already holds a newer one for this terminal. Nothing was queued; do not resend it. */
+    HeartbeatNotApplied: {
+      /** @constant */
+      accepted: 0;
+      /** @constant */
+      applied: false;
+      /**
+       * @description stale: sent_at is older than the terminal's last heartbeat.
+       * @constant
+       */
+      reason: "stale";
+      message: string;
+      /** @description The terminal's last heartbeat the portal holds, RFC 3339 in UTC. */
+      last_seen_at: string;
+    };
+    /** @description A payment as the portal holds it. */
+    PaymentView: {
+      reference: components["schemas"]["Reference"];
+      merchant: {
+        id: string;
+        code: string;
+      };
+      point_of_sale: string;
+      /** @description The terminal's serial, or null. */
+      terminal_serial: string | null;
+      /** @enum {string} */
+      channel: "card" | "mobile_money";
+      /** @enum {string} */
+      network: "MTN" | "Telecel" | "AirtelTigo" | "VISA" | "MASTERCARD" | "GHLINK";
+      payer: {
+        card_bin?: string;
+        card_last4?: string;
+        msisdn?: string;
+      };
+      /** @description Pesewas. */
+      amount: number;
+      /** @constant */
+      currency: "GHS";
+      /** @description The merchant service charge, pesewas; 0 for a failed payment (nothing was charged). */
+      fee: number;
+      /** @description amount - fee: what the merchant is owed, pesewas; 0 for a failed payment. */
+      net: number;
+      /** @enum {string} */
+      status: "successful" | "failed" | "reversed";
+      /** @description Why it failed, for a failed payment. */
+      failure_reason: string | null;
+      occurred_at: string;
+      /** @description Whether the net has become available to the merchant. */
+      cleared: boolean;
+      /** @description When it cleared. */
+      cleared_at: string | null;
+      /** @description The reversal, for a reversed payment. */
+      reversal: {
+        reason: string;
+        reversed_at: string;
+      } | null;
+      /** @description The settlement that paid the merchant for it, once there is one. */
+      settlement: {
+        id: string;
+        reference: string;
+        /** @enum {string} */
+        status: "pending" | "paid" | "failed";
+        paid_at: string | null;
+      } | null;
+      /** @description Refunds approved and not failed (sending or succeeded), pesewas. */
+      refunded?: number;
+      /** @description The payment's refunds, oldest first. */
+      refunds?: {
+        id: string;
+        /** @description Pesewas. */
+        amount: number;
+        /** @constant */
+        currency: "GHS";
+        /** @enum {string} */
+        status: "pending_approval" | "rejected" | "sending" | "succeeded" | "failed";
+        reason: string;
+        requested_at: string;
+        /** @description When an administrator approved or rejected it. */
+        decided_at: string | null;
+        /** @description When the processor confirmed it, or its last attempt failed. */
+        completed_at: string | null;
+        /** @description Why the processor refused it, for a failed refund (the money went back to the merchant). */
+        failure_reason: string | null;
+      }[];
+    };
+    /** @description A dispute the scheme or network raised on a payment: its amount is held from the merchant's available money until it is closed. */
+    DisputeInput: {
+      payment_reference: components["schemas"]["Reference"];
+      /**
+       * @description The scheme's or network's reason code, as the processor received it (e.g. 13.1, 4853, FRAUD).
+       * @example 13.1
+       */
+      reason_code: string;
+      /**
+       * @description The disputed amount in pesewas: at most the payment's amount less what earlier disputes of it hold or took.
+       * @example 12550
+       */
+      amount: number;
+      /**
+       * @description Always GHS.
+       * @constant
+       */
+      currency: "GHS";
+      /**
+       * Format: date
+       * @description The last day (Africa/Accra) on which the business may submit its response: today at the earliest, at most 120 days ahead. A real calendar day (no 30 February).
+       * @example 2026-12-07
+       */
+      evidence_due_by: string;
+    };
+    /** @description How the scheme or network decided the dispute. */
+    DisputeCloseInput: {
+      /**
+       * @description won: the hold returns to the merchant; lost: the held amount leaves.
+       * @enum {string}
+       */
+      outcome: "won" | "lost";
+    };
+    /** @description A dispute as the portal holds it. */
+    DisputeView: {
+      /** @description The portal's id of the dispute (dsp_...): close it with this. */
+      id: string;
+      payment_reference: components["schemas"]["Reference"];
+      merchant_id: string;
+      reason_code: string;
+      /** @description Pesewas held. */
+      amount: number;
+      /** @constant */
+      currency: "GHS";
+      /** @description YYYY-MM-DD, Africa/Accra. */
+      evidence_due_by: string;
+      /**
+       * @description open; submitted (the business answered); won or lost (closed).
+       * @enum {string}
+       */
+      status: "open" | "submitted" | "won" | "lost";
+      opened_at: string;
+      /** @description When the business submitted its response. */
+      response_submitted_at: string | null;
+      /** @description When the processor closed it. */
+      closed_at: string | null;
+    };
+    /** @description Queued: the portal will apply it within seconds. */
+    Accepted: {
+      accepted: number;
+    };
+    /** @description An RFC 9457 problem (application/problem+json): what went wrong, with a stable code. */
+    Problem: {
+      /** @description Where this problem is explained: the API reference page's entry for its code (an absolute URL). */
+      type: string;
+      /** @description The code's short title; the same for every answer with this code. */
+      title: string;
+      /** @description The HTTP status, again. */
+      status: number;
+      /**
+       * @description Stable: branch on it. The API reference page lists every code.
+       * @enum {string}
+       */
+      code:
+        | "validation_failed"
+        | "card_number"
+        | "body_not_utf8"
+        | "body_not_json"
+        | "body_too_deep"
+        | "business_required"
+        | "unknown_version"
+        | "unauthorized"
+        | "out_of_scope"
+        | "not_your_business"
+        | "business_suspended"
+        | "business_closed"
+        | "endpoint_not_found"
+        | "business_not_found"
+        | "payment_not_found"
+        | "terminal_not_found"
+        | "dispute_not_found"
+        | "method_not_allowed"
+        | "idempotency_key_reused"
+        | "dispute_already_closed"
+        | "body_too_large"
+        | "unsupported_media_type"
+        | "rate_limited"
+        | "internal_error"
+        | "business_moving"
+        | "misconfigured";
+      /** @description What went wrong with this request, in words for a developer. */
+      detail: string;
+      /** @description The same as detail, kept for clients written before the problem format. */
+      message: string;
+      /** @description This request's id: quote it to support. */
+      request_id?: string;
+      /** @description For a 400: every problem of the request with its JSON path. */
+      errors?: {
+        path: string;
+        message: string;
+      }[];
+    };
+    /** @description Any unique string (a UUID is best). The same key with the same body gets the first answer again; with another body, 409. Kept for 24 hours. */
+    IdempotencyKey: string;
+    /** @description Seconds to wait before sending again. */
+    RetryAfter: number;
+    /** @description Queued: the portal will apply the reversal within seconds, or keep it waiting for its payment. */
+    ReversalAccepted: {
+      accepted: number;
+      /** @description Whether the portal held the payment when the reversal arrived. */
+      payment_known: boolean;
+      /** @description When the payment is not known yet: how long the reversal waits for it. */
+      message?: string;
+    };
+    /** @description A request the API accepted (202) and then could not apply: nothing of it was applied. The portal's operators are alerted and can apply it again once the cause is fixed; the other payments were applied as usual. */
+    RejectionView: {
+      /** @description The parked message's id (prk_...): quote it to the portal's operators. */
+      id: string;
+      /** @description The payment and reversal references the request carried. */
+      references: string[];
+      /** @description What happened, in plain words. */
+      problem: string;
+      /** @description The error the portal met, as it was. */
+      error: string;
+      attempts: number;
+      received_at: string | null;
+      /** @description UTC, as 2026-11-25T11:15:13.000Z. */
+      parked_at: string;
+    };
+    RejectionsPage: {
+      data: components["schemas"]["RejectionView"][];
+      /** @description Send as ?after= for the next page; null on the last page. */
+      next: string | null;
+    };
+    /** @description A reversal for a reference the portal did not hold: it waits 7 days for its payment, then expires. */
+    WaitingReversalView: {
+      reference: string;
+      reason: string;
+      /** @description UTC, as 2026-11-25T11:15:13.000Z. */
+      reversed_at: string;
+      /** @description UTC, as 2026-11-25T11:15:13.000Z. */
+      received_at: string;
+      /** @description received_at plus 7 days. */
+      expires_at: string;
+      /**
+       * @description waiting: applied as soon as the payment arrives; expired: never applied (a later payment with this reference is another payment).
+       * @enum {string}
+       */
+      status: "waiting" | "expired";
+    };
+    WaitingReversalsPage: {
+      data: components["schemas"]["WaitingReversalView"][];
+      /** @description Send as ?after= for the next page; null on the last page. */
+      next: string | null;
+    };
+  };
+  responses: {
+    /** @description The request is not valid: every problem is listed with its JSON path. A field that looks like a full card number is one of them. A platform key without the PP-Business header is 400 too. */
+    BadRequest: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        /**
+         * @example {
+         *       "type": "https://portal.example.com/developers/api#problem-validation_failed",
+         *       "title": "The request is not valid",
+         *       "status": 400,
+         *       "code": "validation_failed",
+         *       "detail": "The request has 2 problems.",
+         *       "message": "The request has 2 problems.",
+         *       "request_id": "7F3K-Q2M9-XD4T",
+         *       "errors": [
+         *         {
+         *           "path": "payments[0].amount",
+         *           "message": "must be whole pesewas"
+         *         },
+         *         {
+         *           "path": "payments[1].failure_reason",
+         *           "message": "is required when status is failed, and only then"
+         *         }
+         *       ]
+         *     }
+         */
+        "application/problem+json": components["schemas"]["Problem"];
+      };
+    };
+    /** @description No API key, or not a live key of any business (revoked, expired after a roll, or never made). The answer says nothing more. */
+    Unauthorized: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        /**
+         * @example {
+         *       "type": "https://portal.example.com/developers/api#problem-unauthorized",
+         *       "title": "No valid API key",
+         *       "status": 401,
+         *       "code": "unauthorized",
+         *       "detail": "Missing or invalid API key. Send Authorization: Bearer <key>.",
+         *       "message": "Missing or invalid API key. Send Authorization: Bearer <key>.",
+         *       "request_id": "7F3K-Q2M9-XD4T"
+         *     }
+         */
+        "application/problem+json": components["schemas"]["Problem"];
+      };
+    };
+    /** @description No such payment or terminal in this business (another business's reads the same); with a platform key, also a PP-Business that names no business. */
+    NotFound: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        /**
+         * @example {
+         *       "type": "https://portal.example.com/developers/api#problem-payment_not_found",
+         *       "title": "No such payment",
+         *       "status": 404,
+         *       "code": "payment_not_found",
+         *       "detail": "No payment with that reference.",
+         *       "message": "No payment with that reference.",
+         *       "request_id": "7F3K-Q2M9-XD4T"
+         *     }
+         */
+        "application/problem+json": components["schemas"]["Problem"];
+      };
+    };
+    /** @description The key may not do this for this business: the operation is outside a platform key's scopes, the business is closed, the business is suspended (its own keys; a platform key still acts for it), or a business's own key named another business in PP-Business. */
+    Forbidden: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        "application/problem+json": components["schemas"]["Problem"];
+      };
+    };
+    /** @description The Idempotency-Key was already used with another request. */
+    Conflict: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        /**
+         * @example {
+         *       "type": "https://portal.example.com/developers/api#problem-idempotency_key_reused",
+         *       "title": "Idempotency-Key used for another request",
+         *       "status": 409,
+         *       "code": "idempotency_key_reused",
+         *       "detail": "This Idempotency-Key was already used with another request. Use a new key for a new request.",
+         *       "message": "This Idempotency-Key was already used with another request. Use a new key for a new request.",
+         *       "request_id": "7F3K-Q2M9-XD4T"
+         *     }
+         */
+        "application/problem+json": components["schemas"]["Problem"];
+      };
+    };
+    /** @description The body is larger than 256 KiB (100 payments take about 60 kB). */
+    TooLarge: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        /**
+         * @example {
+         *       "type": "https://portal.example.com/developers/api#problem-body_too_large",
+         *       "title": "The body is too large",
+         *       "status": 413,
+         *       "code": "body_too_large",
+         *       "detail": "The body is larger than 262144 bytes. Send at most 100 payments a request.",
+         *       "message": "The body is larger than 262144 bytes. Send at most 100 payments a request.",
+         *       "request_id": "7F3K-Q2M9-XD4T"
+         *     }
+         */
+        "application/problem+json": components["schemas"]["Problem"];
+      };
+    };
+    /** @description The body is not sent as Content-Type: application/json. */
+    UnsupportedMediaType: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        /**
+         * @example {
+         *       "type": "https://portal.example.com/developers/api#problem-unsupported_media_type",
+         *       "title": "Send JSON",
+         *       "status": 415,
+         *       "code": "unsupported_media_type",
+         *       "detail": "Send the body as JSON with Content-Type: application/json.",
+         *       "message": "Send the body as JSON with Content-Type: application/json.",
+         *       "request_id": "7F3K-Q2M9-XD4T"
+         *     }
+         */
+        "application/problem+json": components["schemas"]["Problem"];
+      };
+    };
+    /** @description Each API key may send at most 1200 requests a minute (a platform key as many for each business it acts for). Over the limit the API answers 429 with Retry-After (seconds): wait that long, then send the same request again (with the same Idempotency-Key). Send up to 100 payments in one request rather than many small ones. Every answer carries the IETF RateLimit header fields (draft-ietf-httpapi-ratelimit-headers-10): `RateLimit-Policy: "per-key";q=1200;w=60` and, once the request was counted against a key, `RateLimit: "per-key";r=<requests left>;t=<seconds until the window ends>`. */
+    TooManyRequests: {
+      headers: {
+        "Retry-After": components["headers"]["RetryAfter"];
+        [name: string]: unknown;
+      };
+      content: {
+        /**
+         * @example {
+         *       "type": "https://portal.example.com/developers/api#problem-rate_limited",
+         *       "title": "Too many requests",
+         *       "status": 429,
+         *       "code": "rate_limited",
+         *       "detail": "Too many requests for this key: at most 1200 a minute.",
+         *       "message": "Too many requests for this key: at most 1200 a minute.",
+         *       "request_id": "7F3K-Q2M9-XD4T"
+         *     }
+         */
+        "application/problem+json": components["schemas"]["Problem"];
+      };
+    };
+  };
+  parameters: {
+    /** @description The id of the business the request is for. Required with a platform key (400 without it, 404 for an id that is no business's); a business's own key may leave it out, and may name only its own business (403 otherwise). For example bus_kumasi_fresh_foods. */
+    business: string;
+    /** @description Any unique string (a UUID is best). The same key with the same body gets the first answer again; with another body, 409. Kept for 24 hours. */
+    IdempotencyKey: components["schemas"]["IdempotencyKey"];
+    /** @description The processor's reference for the payment: unique within the business. */
+    reference: components["schemas"]["Reference"];
+    /** @description The terminal's serial. */
+    serial: components["schemas"]["TerminalSerial"];
+    /** @description The dated API version to answer as: one of 2026-11-27. Without it, the version the key was made with (a rolled key keeps its predecessor's). Every answer names the version it was answered as in the same header; an unknown one is 400 unknown_version. */
+    version: "2026-11-27";
+  };
+  requestBodies: never;
+  headers: {
+    /** @description Seconds to wait before sending again. */
+    RetryAfter: components["schemas"]["RetryAfter"];
+  };
+  pathItems: never;
+}
+export type $defs = Record<string, never>;
+export interface operations {
+  sendPayments: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The id of the business the request is for. Required with a platform key (400 without it, 404 for an id that is no business's); a business's own key may leave it out, and may name only its own business (403 otherwise). For example bus_kumasi_fresh_foods. */
+        "PP-Business"?: components["parameters"]["business"];
+        /** @description Any unique string (a UUID is best). The same key with the same body gets the first answer again; with another body, 409. Kept for 24 hours. */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+        /** @description The dated API version to answer as: one of 2026-11-27. Without it, the version the key was made with (a rolled key keeps its predecessor's). Every answer names the version it was answered as in the same header; an unknown one is 400 unknown_version. */
+        "PP-Version"?: components["parameters"]["version"];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["PaymentsRequest"];
+      };
+    };
+    responses: {
+      /** @description Payments queued: the portal applies it within seconds. */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "accepted": 1
+           *     }
+           */
+          "application/json": components["schemas"]["Accepted"];
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      409: components["responses"]["Conflict"];
+      413: components["responses"]["TooLarge"];
+      415: components["responses"]["UnsupportedMediaType"];
+      429: components["responses"]["TooManyRequests"];
+    };
+  };
+  getPayment: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The id of the business the request is for. Required with a platform key (400 without it, 404 for an id that is no business's); a business's own key may leave it out, and may name only its own business (403 otherwise). For example bus_kumasi_fresh_foods. */
+        "PP-Business"?: components["parameters"]["business"];
+        /** @description The dated API version to answer as: one of 2026-11-27. Without it, the version the key was made with (a rolled key keeps its predecessor's). Every answer names the version it was answered as in the same header; an unknown one is 400 unknown_version. */
+        "PP-Version"?: components["parameters"]["version"];
+      };
+      path: {
+        /** @description The processor's reference for the payment: unique within the business. */
+        reference: components["parameters"]["reference"];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The payment. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["PaymentView"];
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      429: components["responses"]["TooManyRequests"];
+    };
+  };
+  reversePayment: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The id of the business the request is for. Required with a platform key (400 without it, 404 for an id that is no business's); a business's own key may leave it out, and may name only its own business (403 otherwise). For example bus_kumasi_fresh_foods. */
+        "PP-Business"?: components["parameters"]["business"];
+        /** @description Any unique string (a UUID is best). The same key with the same body gets the first answer again; with another body, 409. Kept for 24 hours. */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+        /** @description The dated API version to answer as: one of 2026-11-27. Without it, the version the key was made with (a rolled key keeps its predecessor's). Every answer names the version it was answered as in the same header; an unknown one is 400 unknown_version. */
+        "PP-Version"?: components["parameters"]["version"];
+      };
+      path: {
+        /** @description The processor's reference for the payment: unique within the business. */
+        reference: components["parameters"]["reference"];
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "reason": "Customer returned the goods",
+         *       "reversed_at": "2026-11-23T11:02:00Z"
+         *     }
+         */
+        "application/json": components["schemas"]["ReversalInput"];
+      };
+    };
+    responses: {
+      /** @description The reversal queued. payment_known says whether the portal held the payment; when it did not, the reversal waits 7 days for it (GET /api/v1/reversals/waiting) and then expires. */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "accepted": 1,
+           *       "payment_known": false,
+           *       "message": "The portal does not hold a payment with this reference yet. The reversal waits for it for 7 days (GET /api/v1/reversals/waiting lists it); if the payment has not arrived by then, the reversal expires and is never applied."
+           *     }
+           */
+          "application/json": components["schemas"]["ReversalAccepted"];
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      409: components["responses"]["Conflict"];
+      413: components["responses"]["TooLarge"];
+      415: components["responses"]["UnsupportedMediaType"];
+      429: components["responses"]["TooManyRequests"];
+    };
+  };
+  listRejections: {
+    parameters: {
+      query?: {
+        /** @description How many to a page: 1 to 100 (25). */
+        limit?: number;
+        /** @description The previous page's `next`. */
+        after?: string;
+      };
+      header?: {
+        /** @description The id of the business the request is for. Required with a platform key (400 without it, 404 for an id that is no business's); a business's own key may leave it out, and may name only its own business (403 otherwise). For example bus_kumasi_fresh_foods. */
+        "PP-Business"?: components["parameters"]["business"];
+        /** @description The dated API version to answer as: one of 2026-11-27. Without it, the version the key was made with (a rolled key keeps its predecessor's). Every answer names the version it was answered as in the same header; an unknown one is 400 unknown_version. */
+        "PP-Version"?: components["parameters"]["version"];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of them. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["RejectionsPage"];
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      429: components["responses"]["TooManyRequests"];
+    };
+  };
+  listWaitingReversals: {
+    parameters: {
+      query?: {
+        /** @description How many to a page: 1 to 100 (25). */
+        limit?: number;
+        /** @description The previous page's `next`. */
+        after?: string;
+      };
+      header?: {
+        /** @description The id of the business the request is for. Required with a platform key (400 without it, 404 for an id that is no business's); a business's own key may leave it out, and may name only its own business (403 otherwise). For example bus_kumasi_fresh_foods. */
+        "PP-Business"?: components["parameters"]["business"];
+        /** @description The dated API version to answer as: one of 2026-11-27. Without it, the version the key was made with (a rolled key keeps its predecessor's). Every answer names the version it was answered as in the same header; an unknown one is 400 unknown_version. */
+        "PP-Version"?: components["parameters"]["version"];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of them. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["WaitingReversalsPage"];
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      429: components["responses"]["TooManyRequests"];
+    };
+  };
+  openDispute: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The id of the business the request is for. Required with a platform key (400 without it, 404 for an id that is no business's); a business's own key may leave it out, and may name only its own business (403 otherwise). For example bus_kumasi_fresh_foods. */
+        "PP-Business"?: components["parameters"]["business"];
+        /** @description Any unique string (a UUID is best). The same key with the same body gets the first answer again; with another body, 409. Kept for 24 hours. */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+        /** @description The dated API version to answer as: one of 2026-11-27. Without it, the version the key was made with (a rolled key keeps its predecessor's). Every answer names the version it was answered as in the same header; an unknown one is 400 unknown_version. */
+        "PP-Version"?: components["parameters"]["version"];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "payment_reference": "PSP-20261123-K000187",
+         *       "reason_code": "13.1",
+         *       "amount": 12550,
+         *       "currency": "GHS",
+         *       "evidence_due_by": "2026-12-07"
+         *     }
+         */
+        "application/json": components["schemas"]["DisputeInput"];
+      };
+    };
+    responses: {
+      /** @description The dispute, with the id to close it with. */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DisputeView"];
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      409: components["responses"]["Conflict"];
+      413: components["responses"]["TooLarge"];
+      415: components["responses"]["UnsupportedMediaType"];
+      429: components["responses"]["TooManyRequests"];
+    };
+  };
+  closeDispute: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The id of the business the request is for. Required with a platform key (400 without it, 404 for an id that is no business's); a business's own key may leave it out, and may name only its own business (403 otherwise). For example bus_kumasi_fresh_foods. */
+        "PP-Business"?: components["parameters"]["business"];
+        /** @description The dated API version to answer as: one of 2026-11-27. Without it, the version the key was made with (a rolled key keeps its predecessor's). Every answer names the version it was answered as in the same header; an unknown one is 400 unknown_version. */
+        "PP-Version"?: components["parameters"]["version"];
+      };
+      path: {
+        /** @description The dispute's id (dsp_...). */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "outcome": "won"
+         *     }
+         */
+        "application/json": components["schemas"]["DisputeCloseInput"];
+      };
+    };
+    responses: {
+      /** @description The dispute, closed. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DisputeView"];
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      409: components["responses"]["Conflict"];
+      415: components["responses"]["UnsupportedMediaType"];
+      429: components["responses"]["TooManyRequests"];
+    };
+  };
+  sendHeartbeat: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The id of the business the request is for. Required with a platform key (400 without it, 404 for an id that is no business's); a business's own key may leave it out, and may name only its own business (403 otherwise). For example bus_kumasi_fresh_foods. */
+        "PP-Business"?: components["parameters"]["business"];
+        /** @description Any unique string (a UUID is best). The same key with the same body gets the first answer again; with another body, 409. Kept for 24 hours. */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+        /** @description The dated API version to answer as: one of 2026-11-27. Without it, the version the key was made with (a rolled key keeps its predecessor's). Every answer names the version it was answered as in the same header; an unknown one is 400 unknown_version. */
+        "PP-Version"?: components["parameters"]["version"];
+      };
+      path: {
+        /** @description The terminal's serial. */
+        serial: components["parameters"]["serial"];
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "battery_percent": 76,
+         *       "signal_percent": 58,
+         *       "software_version": "4.2.1",
+         *       "sent_at": "2026-11-23T10:20:00Z"
+         *     }
+         */
+        "application/json": components["schemas"]["HeartbeatInput"];
+      };
+    };
+    responses: {
+      /** @description Not applied: sent_at is older than the terminal's last heartbeat. Nothing was queued. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "accepted": 0,
+           *       "applied": false,
+           *       "reason": "stale",
+           *       "message": "sent_at is older than this terminal's last heartbeat (2026-11-23T10:25:00.000Z): it was not applied.",
+           *       "last_seen_at": "2026-11-23T10:25:00.000Z"
+           *     }
+           */
+          "application/json": components["schemas"]["HeartbeatNotApplied"];
+        };
+      };
+      /** @description The heartbeat queued: the portal applies it within seconds. */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "accepted": 1
+           *     }
+           */
+          "application/json": components["schemas"]["Accepted"];
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      409: components["responses"]["Conflict"];
+      413: components["responses"]["TooLarge"];
+      415: components["responses"]["UnsupportedMediaType"];
+      429: components["responses"]["TooManyRequests"];
+    };
+  };
+}

@@ -1,0 +1,23 @@
+// Dated versions of the Partner API (issue 29, point 8). A key is pinned to the version current when it was made
+// (api_keys.api_version, platform_keys.api_version); a request may name another in PP-Version; every answer says in
+// PP-Version which version it was answered as. docs/api-changelog.md says what each version changed. A version is only
+// ever added: a change that would break a processor's code waits for a new date and is answered only to keys pinned to
+// it or requests that name it.
+
+/** Every version this portal answers, oldest first. */
+export const API_VERSIONS = ["2026-11-27"] as const;
+export type ApiVersion = (typeof API_VERSIONS)[number];
+export const CURRENT_API_VERSION: ApiVersion = API_VERSIONS[API_VERSIONS.length - 1]!;
+export const VERSION_HEADER = "PP-Version";
+
+export function isApiVersion(value: unknown): value is ApiVersion {
+  return typeof value === "string" && (API_VERSIONS as readonly string[]).includes(value);
+}
+
+/** The version a request is answered as: the one it names, or its key's; null when it names one this portal lacks. */
+export function versionOf(request: Request, pinned: string): ApiVersion | null {
+  const named = request.headers.get(VERSION_HEADER)?.trim();
+  if (named) return isApiVersion(named) ? named : null;
+  // A key pinned to a version this deployment no longer knows (none is ever removed) would read as the current one.
+  return isApiVersion(pinned) ? pinned : CURRENT_API_VERSION;
+}
