@@ -202,6 +202,43 @@ export async function getDisputeFacts({ businessId, db }: BusinessDb, id: string
 }
 
 /**
+ * A page of the business's disputes as the API sees them, newest first by (opened_at, id): read by disputes_by_opened or
+ * disputes_by_status_opened (migration 0033); of one payment, by disputes_by_transaction (a payment has a handful).
+ * `after` is the last row's (opened_at, id); `limit` rows are asked for plus one, to know if more follow.
+ */
+export async function listDisputeFactsPage(
+  { businessId, db }: BusinessDb,
+  filter: { status?: DisputeStatus; paymentReference?: string },
+  after: readonly [openedAt: number, id: string] | null,
+  limit: number,
+): Promise<DisputeFacts[]> {
+  const where = ["d.business_id = ?1"];
+  const binds: unknown[] = [businessId];
+  const bind = (value: unknown) => {
+    binds.push(value);
+    return `?${binds.length}`;
+  };
+  if (filter.status) where.push(`d.status = ${bind(filter.status)}`);
+  if (filter.paymentReference !== undefined)
+    where.push(`d.transaction_id = (SELECT p.id FROM transactions p WHERE p.business_id = ?1 AND p.reference = ${bind(filter.paymentReference)})`);
+  if (after) {
+    const at = bind(after[0]);
+    where.push(`d.opened_at <= ${at} AND (d.opened_at < ${at} OR d.id < ${bind(after[1])})`);
+  }
+  const { results } = await db
+    .prepare(
+      `SELECT d.id, t.reference AS paymentReference, d.merchant_id AS merchantId, d.reason_code AS reasonCode, d.amount, d.evidence_due_at AS evidenceDueAt,
+         d.status, d.opened_at AS openedAt, d.submitted_at AS submittedAt, d.closed_at AS closedAt
+       FROM disputes d JOIN transactions t ON t.id = d.transaction_id AND t.business_id = d.business_id
+       WHERE ${where.join(" AND ")}
+       ORDER BY d.opened_at DESC, d.id DESC LIMIT ${bind(limit + 1)}`,
+    )
+    .bind(...binds)
+    .all<DisputeFacts>();
+  return results;
+}
+
+/**
  * Closes an open or submitted dispute: the hold returns to available (won) or leaves (lost). The UPDATE names the
  * status it found, and a guard after it rolls the whole batch back if another close came first: nothing is posted twice.
  * Returns false when the dispute was already closed.

@@ -1,6 +1,6 @@
 import { decodeCursor, pageSize, toPage, type Page, type PageQuery } from "../lists/page";
 import { textContains, type Match } from "../lists/search";
-import type { Tenant } from "../tenancy/tenant";
+import type { BusinessDb, Tenant } from "../tenancy/tenant";
 
 export type MerchantStatus = "active" | "inactive";
 
@@ -209,5 +209,22 @@ export async function pendingRequestsOfMerchant(tenant: Tenant, merchantId: stri
     )
     .bind(tenant.businessId, merchantId)
     .all<PendingRequestRef>();
+  return results;
+}
+
+/**
+ * A page of the business's merchants for the Partner API, newest first by (created_at, id): merchants_by_created.
+ * `after` is the last row's (created_at, id); `limit` rows are asked for plus one, to know if more follow.
+ */
+export async function listMerchantsPage(
+  { businessId, db }: BusinessDb,
+  after: readonly [createdAt: string, id: string] | null,
+  limit: number,
+): Promise<Merchant[]> {
+  const keyset = after ? " AND created_at <= ? AND (created_at < ? OR id < ?)" : "";
+  const { results } = await db
+    .prepare(`${SELECT} WHERE business_id = ?${keyset} ORDER BY created_at DESC, id DESC LIMIT ?`)
+    .bind(businessId, ...(after ? [after[0], after[0], after[1]] : []), limit + 1)
+    .all<Merchant>();
   return results;
 }

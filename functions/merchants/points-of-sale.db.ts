@@ -1,5 +1,5 @@
 import { decodeCursor, pageSize, toPage, type Page, type PageQuery } from "../lists/page";
-import type { Tenant } from "../tenancy/tenant";
+import type { BusinessDb, Tenant } from "../tenancy/tenant";
 
 export interface PointOfSale {
   id: string;
@@ -49,4 +49,32 @@ export async function pendingPointOfSaleRequest(tenant: Tenant, id: string): Pro
     )
     .bind(tenant.businessId, id)
     .first();
+}
+
+/**
+ * A page of the business's points of sale for the Partner API, of every merchant or of one, newest first by
+ * (created_at, id): points_of_sale_by_created or points_of_sale_by_merchant_created (migration 0033). A merchant of
+ * another business has none. `after` is the last row's (created_at, id); `limit` rows are asked for plus one.
+ */
+export async function listPointsOfSalePage(
+  { businessId, db }: BusinessDb,
+  filter: { merchantId?: string },
+  after: readonly [createdAt: string, id: string] | null,
+  limit: number,
+): Promise<PointOfSale[]> {
+  const where = ["business_id = ?"];
+  const binds: unknown[] = [businessId];
+  if (filter.merchantId !== undefined) {
+    where.push("merchant_id = ?");
+    binds.push(filter.merchantId);
+  }
+  if (after) {
+    where.push("created_at <= ? AND (created_at < ? OR id < ?)");
+    binds.push(after[0], after[0], after[1]);
+  }
+  const { results } = await db
+    .prepare(`${SELECT} WHERE ${where.join(" AND ")} ORDER BY created_at DESC, id DESC LIMIT ?`)
+    .bind(...binds, limit + 1)
+    .all<PointOfSale>();
+  return results;
 }

@@ -3,7 +3,7 @@ import { can } from "../permissions";
 import { auditStatement } from "../audit/audit.db";
 import { decodeCursor, pageSize, toPage, type Page, type PageQuery } from "../lists/page";
 import { textStartsWith } from "../lists/search";
-import { ForbiddenError, NotFoundError, RuleError, nowIso, type RequestMeta, type Tenant } from "../tenancy/tenant";
+import { ForbiddenError, NotFoundError, RuleError, nowIso, type BusinessDb, type RequestMeta, type Tenant } from "../tenancy/tenant";
 
 export const TERMINAL_STATUSES = ["in_stock", "assigned", "active", "blocked", "faulty", "retired"] as const;
 export type TerminalStatus = (typeof TERMINAL_STATUSES)[number];
@@ -116,6 +116,40 @@ export async function listTerminals(tenant: Tenant, query: TerminalQuery = {}): 
   ]);
   const page = toPage(results, size, keyOf);
   return query.withTotal ? { ...page, total: total ?? 0 } : page;
+}
+
+/**
+ * A page of the business's terminals for the Partner API, by serial (unique, and never changed): terminals_by_serial,
+ * or the index of the filter (terminals_by_status, _by_merchant, _by_point_of_sale), each ordered by serial.
+ * `after` is the last row's serial; `limit` rows are asked for plus one, to know if more follow.
+ */
+export async function listTerminalsPage(
+  { businessId, db }: BusinessDb,
+  filter: { status?: TerminalStatus; merchantId?: string; pointOfSaleId?: string },
+  after: readonly [serial: string] | null,
+  limit: number,
+): Promise<Terminal[]> {
+  const where = ["business_id = ?"];
+  const binds: unknown[] = [businessId];
+  const equal: [string, string | undefined][] = [
+    ["status", filter.status],
+    ["merchant_id", filter.merchantId],
+    ["point_of_sale_id", filter.pointOfSaleId],
+  ];
+  for (const [column, value] of equal) {
+    if (value === undefined) continue;
+    where.push(`${column} = ?`);
+    binds.push(value);
+  }
+  if (after) {
+    where.push("serial > ?");
+    binds.push(after[0]);
+  }
+  const { results } = await db
+    .prepare(`${SELECT} WHERE ${where.join(" AND ")} ORDER BY serial LIMIT ?`)
+    .bind(...binds, limit + 1)
+    .all<Terminal>();
+  return results;
 }
 
 /** Terminals in service that have not been seen since `since` (epoch ms). */

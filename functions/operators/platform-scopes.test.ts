@@ -15,12 +15,20 @@ describe("scopes", () => {
     expect(OPERATION_SCOPES).toEqual({
       payments: "payments",
       payment: "payments",
+      listPayments: "payments",
+      merchants: "payments",
+      pointsOfSale: "payments",
+      terminals: "payments",
+      settlements: "payments",
+      refunds: "payments",
       rejections: "payments",
       reversal: "reversals",
       waitingReversals: "reversals",
       heartbeat: "heartbeats",
       disputes: "disputes",
       disputeClose: "disputes",
+      listDisputes: "disputes",
+      dispute: "disputes",
     });
     // Every scope opens something.
     expect(new Set(Object.values(OPERATION_SCOPES))).toEqual(new Set(PLATFORM_SCOPES));

@@ -8,26 +8,38 @@ export type PlatformScope = (typeof PLATFORM_SCOPES)[number];
 
 /** What each scope lets the switch do, in the words the keys screen and the OpenAPI document use. */
 export const SCOPE_WORDS: Record<PlatformScope, string> = {
-  payments: "Send payments, read them, and list what was accepted but not applied",
+  payments:
+    "Send payments and read them; list the business's merchants, points of sale, terminals, settlements and refunds, and what was accepted but not applied",
   reversals: "Reverse payments and list reversals waiting for their payment",
   heartbeats: "Send terminals' heartbeats",
-  disputes: "Open and close disputes",
+  disputes: "Open, close, list and read disputes",
 };
 
 /**
  * The scope each operation of functions/partner-api/router.ts needs, by its route's name. The router indexes it with
  * every route but the public OpenAPI document, so a new route without a scope does not compile. Rejections (requests
- * accepted and then not applied) are read with payments: they are what the switch sent, whatever it was.
+ * accepted and then not applied) are read with payments: they are what the switch sent, whatever it was. So are the
+ * lists of what a payment names or becomes (merchants, points of sale, terminals, settlements, refunds): a payment's own
+ * answer already carries its settlement and refunds, and the switch needs the parties to address payments. Disputes
+ * are read with disputes.
  */
 export const OPERATION_SCOPES = {
   payments: "payments",
   payment: "payments",
+  listPayments: "payments",
+  merchants: "payments",
+  pointsOfSale: "payments",
+  terminals: "payments",
+  settlements: "payments",
+  refunds: "payments",
   rejections: "payments",
   reversal: "reversals",
   waitingReversals: "reversals",
   heartbeat: "heartbeats",
   disputes: "disputes",
   disputeClose: "disputes",
+  listDisputes: "disputes",
+  dispute: "disputes",
 } as const satisfies Record<string, PlatformScope>;
 export type ScopedOperation = keyof typeof OPERATION_SCOPES;
 

@@ -11,6 +11,8 @@ import { EXAMPLES, openApiDocument, PROBLEM_EXAMPLE, RULES_IN_WORDS, type Schema
 import { IdempotencyKey } from "./schemas";
 import * as rejections from "./rejections";
 import * as api from "./schemas";
+import * as lists from "./list-schemas";
+import { LIST_QUERIES } from "./openapi";
 import { OPERATION_SCOPES, PLATFORM_SCOPES, type ScopedOperation } from "../operators/platform-scopes";
 
 /** Each documented operation and the router's route that answers it. */
@@ -23,6 +25,14 @@ const ROUTE_OF: Record<string, ScopedOperation> = {
   openDispute: "disputes",
   closeDispute: "disputeClose",
   sendHeartbeat: "heartbeat",
+  listPayments: "listPayments",
+  listMerchants: "merchants",
+  listPointsOfSale: "pointsOfSale",
+  listTerminals: "terminals",
+  listDisputes: "listDisputes",
+  getDispute: "dispute",
+  listSettlements: "settlements",
+  listRefunds: "refunds",
 };
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -285,6 +295,97 @@ const paymentView = {
   settlement: { id: "stl_1", reference: "STL-1", status: "paid", paid_at: "2026-11-24T18:00:00Z" },
 };
 
+/** Items of the lists, as the Worker's views make them. */
+const LISTED = {
+  merchant: {
+    id: "mer_kff_osu",
+    code: "KFF-OSU",
+    name: "Ɔdɔ Ɛnyo Ŋkatie 🍲",
+    trading_name: "Ɔdɔ",
+    tin: "C0012345678",
+    sector: "Food",
+    town: "Osu",
+    region: "Greater Accra",
+    address: "Oxford Street",
+    contact_name: "Ama",
+    contact_phone: "233244123456",
+    contact_email: "a@example.com",
+    status: "active",
+    created_at: "2026-03-02T09:00:00.000Z",
+    updated_at: "2026-03-02T09:00:00.000Z",
+  },
+  pointOfSale: {
+    id: "pos_kff_osu_1",
+    merchant: "mer_kff_osu",
+    name: "Osu",
+    town: "Osu",
+    region: "Greater Accra",
+    address: "Oxford Street",
+    contact_phone: "233244123456",
+    status: "inactive",
+    created_at: "2026-03-02T09:00:00.000Z",
+    updated_at: "2026-03-02T09:00:00.000Z",
+  },
+  terminal: {
+    id: "trm_1",
+    serial: "PAX-A920-004512",
+    model: "PAX A920",
+    software_version: "4.2.1",
+    status: "active",
+    merchant: "mer_kff_osu",
+    point_of_sale: "pos_kff_osu_1",
+    last_seen_at: "2026-11-23T10:20:00.000Z",
+    battery_percent: 76,
+    signal_percent: 58,
+    created_at: "2026-03-02T09:00:00.000Z",
+    updated_at: "2026-03-02T09:00:00.000Z",
+  },
+  dispute: {
+    id: "dsp_0123456789abcdef0123456789abcdef",
+    payment_reference: "PSP-20261123-K000187",
+    merchant_id: "mer_kff_osu",
+    reason_code: "13.1",
+    amount: 12_550,
+    currency: "GHS",
+    evidence_due_by: "2026-12-07",
+    status: "lost",
+    opened_at: "2026-11-23T10:15:00.000Z",
+    response_submitted_at: "2026-11-24T10:15:00.000Z",
+    closed_at: "2026-11-25T10:15:00.000Z",
+  },
+  settlement: {
+    id: "stl_1",
+    reference: "STL-1",
+    merchant: "mer_kff_osu",
+    settlement_account: "sa_1",
+    period_start: "2026-11-23T00:00:00.000Z",
+    period_end: "2026-11-24T00:00:00.000Z",
+    gross: 1000,
+    fees: 18,
+    net: 982,
+    currency: "GHS",
+    status: "paid",
+    attempts: 2,
+    created_at: "2026-11-24T06:00:00.000Z",
+    paid_at: "2026-11-24T06:01:00.000Z",
+    rail: "switch",
+    rail_reference: "SW-1",
+    rail_status: "completed",
+  },
+  refund: {
+    id: "rfd_1",
+    amount: 500,
+    currency: "GHS",
+    status: "failed",
+    reason: "Returned",
+    requested_at: "2026-11-23T10:15:00.000Z",
+    decided_at: "2026-11-23T10:20:00.000Z",
+    completed_at: "2026-11-23T10:25:00.000Z",
+    failure_reason: "Wallet closed",
+    payment_reference: "PSP-20261123-K000187",
+  },
+};
+
 const CASES: [SchemaName, v.GenericSchema, unknown[]][] = [
   ["PaymentInput", api.PaymentInput, payments],
   ["PaymentBatchInput", api.PaymentBatchInput, [{ payments: payments.slice(0, 2) }]],
@@ -356,6 +457,46 @@ const CASES: [SchemaName, v.GenericSchema, unknown[]][] = [
   ],
   ["WaitingReversalsPage", rejections.WaitingReversalsPage, [{ data: [], next: "abc" }]],
   ["Problem", api.Problem, [PROBLEM_EXAMPLE]],
+  ["Limit", lists.Limit, ["1", "25", "100"]],
+  ["Cursor", lists.Cursor, ["WyJwYXltZW50cyIsMTc5NTQzMjkwMDAwMCw0MjFd"]],
+  [
+    "PaymentsQuery",
+    lists.PaymentsQuery,
+    [
+      {},
+      {
+        created_from: "2026-11-01T00:00:00Z",
+        created_to: "2026-11-23T11:15:00.250+01:00",
+        status: "reversed",
+        merchant: "mer_kff_osu",
+        channel: "card",
+        limit: "100",
+        cursor: "abc",
+      },
+    ],
+  ],
+  ["MerchantsQuery", lists.MerchantsQuery, [{ limit: "1", cursor: "abc" }]],
+  ["PointsOfSaleQuery", lists.PointsOfSaleQuery, [{ merchant: "mer_kff_osu", limit: "5" }]],
+  ["TerminalsQuery", lists.TerminalsQuery, [{ merchant: "mer_kff_osu", point_of_sale: "pos_kff_osu_1", status: "in_stock" }]],
+  ["DisputesQuery", lists.DisputesQuery, [{ status: "won", payment_reference: "PSP-20261123-K000187" }]],
+  ["SettlementsQuery", lists.SettlementsQuery, [{ created_from: "2026-11-01T00:00:00Z", created_to: "2026-12-01T00:00:00Z", status: "failed" }]],
+  ["RefundsQuery", lists.RefundsQuery, [{ status: "pending_approval", payment_reference: "PSP-1" }]],
+  ["PaymentsPage", lists.PaymentsPage, [{ data: [paymentView], has_more: true, next_cursor: "abc" }]],
+  ["MerchantView", lists.MerchantView, [LISTED.merchant]],
+  ["MerchantsPage", lists.MerchantsPage, [{ data: [LISTED.merchant], has_more: false, next_cursor: null }]],
+  ["PointOfSaleView", lists.PointOfSaleView, [LISTED.pointOfSale]],
+  ["PointsOfSalePage", lists.PointsOfSalePage, [{ data: [LISTED.pointOfSale], has_more: false, next_cursor: null }]],
+  ["TerminalView", lists.TerminalView, [LISTED.terminal, { ...LISTED.terminal, merchant: null, point_of_sale: null, last_seen_at: null, status: "in_stock" }]],
+  ["TerminalsPage", lists.TerminalsPage, [{ data: [LISTED.terminal], has_more: false, next_cursor: null }]],
+  ["DisputesPage", lists.DisputesPage, [{ data: [LISTED.dispute], has_more: true, next_cursor: "abc" }]],
+  [
+    "SettlementView",
+    lists.SettlementView,
+    [LISTED.settlement, { ...LISTED.settlement, status: "pending", paid_at: null, rail: null, rail_reference: null, rail_status: null }],
+  ],
+  ["SettlementsPage", lists.SettlementsPage, [{ data: [LISTED.settlement], has_more: false, next_cursor: null }]],
+  ["RefundListItem", lists.RefundListItem, [LISTED.refund]],
+  ["RefundsPage", lists.RefundsPage, [{ data: [LISTED.refund], has_more: false, next_cursor: null }]],
 ];
 
 function leafIssues(issues: readonly v.BaseIssue<unknown>[]): v.BaseIssue<unknown>[] {
@@ -392,11 +533,19 @@ describe("the OpenAPI document is OpenAPI 3.1 in shape", () => {
     "post /api/v1/disputes/{id}/close": ["200", "400", "401", "403", "404", "409", "415", "429"],
     "get /api/v1/rejections": ["200", "400", "401", "403", "404", "429"],
     "get /api/v1/reversals/waiting": ["200", "400", "401", "403", "404", "429"],
+    "get /api/v1/payments": ["200", "400", "401", "403", "404", "429"],
+    "get /api/v1/merchants": ["200", "400", "401", "403", "404", "429"],
+    "get /api/v1/points-of-sale": ["200", "400", "401", "403", "404", "429"],
+    "get /api/v1/terminals": ["200", "400", "401", "403", "404", "429"],
+    "get /api/v1/disputes": ["200", "400", "401", "403", "404", "429"],
+    "get /api/v1/disputes/{id}": ["200", "400", "401", "403", "404", "429"],
+    "get /api/v1/settlements": ["200", "400", "401", "403", "404", "429"],
+    "get /api/v1/refunds": ["200", "400", "401", "403", "404", "429"],
   };
   /** Closing a dispute is idempotent by its outcome (the same outcome again is the same answer): it takes no key. */
   const IDEMPOTENT_BY_ITSELF = new Set(["/api/v1/disputes/{id}/close"]);
 
-  it("has the eight endpoints, each with its answers, its path parameters, and Idempotency-Key on every POST", () => {
+  it("has every endpoint, each with its answers, its path parameters, and Idempotency-Key on every POST", () => {
     const operations = Object.entries(doc.paths as JsonObject).flatMap(([path, item]) =>
       Object.entries(item as JsonObject).map(([method, operation]) => ({ path, method, operation: operation as JsonObject })),
     );
@@ -455,6 +604,32 @@ describe("the OpenAPI document is OpenAPI 3.1 in shape", () => {
     for (const scope of PLATFORM_SCOPES) expect(info.description).toContain(`\`${scope}\``);
   });
 
+  it("lists each list's query parameters exactly as its query schema takes them, in the query, none required", () => {
+    const byOperation = Object.fromEntries(
+      Object.values(doc.paths as JsonObject).flatMap((item) =>
+        Object.values(item as JsonObject).map((op) => [(op as JsonObject).operationId, op as JsonObject]),
+      ),
+    );
+    for (const [operationId, query] of Object.entries(LIST_QUERIES)) {
+      const operation = byOperation[operationId]!;
+      const parameters = (operation.parameters as JsonObject[]).map((p) => (p.$ref ? (resolve(p.$ref as string) as JsonObject) : p));
+      const inQuery = parameters.filter((p) => p.in === "query");
+      const schema = lists[query] as unknown as { entries: Record<string, unknown> };
+      expect(inQuery.map((p) => p.name).sort(), operationId).toEqual(Object.keys(schema.entries).sort());
+      for (const p of inQuery) {
+        expect(p.required, `${operationId} ${p.name as string}`).toBe(false);
+        expect(p.description, `${operationId} ${p.name as string}`).toEqual(expect.stringMatching(/\w/));
+        if (p.name !== "limit") expect(p.schema).toEqual((schemas[query].properties as JsonObject)[p.name as string]);
+      }
+      // The limit is shown as the integer it is; the Worker takes exactly the same ones, written in digits.
+      const limit = inQuery.find((p) => p.name === "limit")!.schema as JsonObject;
+      expect(limit).toMatchObject({ type: "integer", minimum: 1, maximum: 100, default: 25 });
+      for (const n of [-1, 0, 1, 2, 25, 99, 100, 101, 1000, 1.5])
+        expect(v.is(lists.Limit, String(n)), String(n)).toBe(Number.isInteger(n) && n >= 1 && n <= 100);
+      expect(operation.description).toContain("cursor");
+    }
+  });
+
   it("explains the webhook signature and points to docs/webhooks.md", () => {
     const info = doc.info as JsonObject;
     expect(info.description).toContain('HMAC-SHA256(secret, timestamp + "." + body)');
@@ -494,7 +669,8 @@ describe("the document and the valibot schemas agree", () => {
     }
     expect(tally.accepted).toBeGreaterThan(0);
     expect(tally.refused).toBeGreaterThan(0);
-    if (name.startsWith("Payment") && name !== "PaymentView") expect(tally.onlyInWords).toBeGreaterThan(0);
+    // The payment inputs have rules across fields, said in words only.
+    if (["PaymentInput", "PaymentBatchInput", "PaymentsRequest"].includes(name)) expect(tally.onlyInWords).toBeGreaterThan(0);
   });
 
   it("has examples that the Worker accepts, that match their schemas, and that hold no card number", () => {

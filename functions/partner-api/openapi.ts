@@ -42,6 +42,30 @@ import {
   WaitingReversalsPage,
   WaitingReversalView,
 } from "./rejections";
+import {
+  Cursor,
+  DisputesPage,
+  DisputesQuery,
+  Limit,
+  MerchantsPage,
+  MerchantsQuery,
+  MerchantView,
+  PaymentsPage,
+  PaymentsQuery,
+  PointOfSaleView,
+  PointsOfSalePage,
+  PointsOfSaleQuery,
+  RefundListItem,
+  RefundsPage,
+  RefundsQuery,
+  SettlementsPage,
+  SettlementsQuery,
+  SettlementView,
+  TerminalsPage,
+  TerminalsQuery,
+  TerminalView,
+} from "./list-schemas";
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "../lists/page";
 import { DAY_MS } from "../platform/time";
 import { BUSINESS_HEADER, MESSAGES } from "./credential";
 import { API_VERSIONS, CURRENT_API_VERSION, VERSION_HEADER } from "./versions";
@@ -74,6 +98,27 @@ const SCHEMAS = {
   RejectionsPage,
   WaitingReversalView,
   WaitingReversalsPage,
+  Limit,
+  Cursor,
+  PaymentsQuery,
+  PaymentsPage,
+  MerchantsQuery,
+  MerchantView,
+  MerchantsPage,
+  PointsOfSaleQuery,
+  PointOfSaleView,
+  PointsOfSalePage,
+  TerminalsQuery,
+  TerminalView,
+  TerminalsPage,
+  DisputesQuery,
+  DisputesPage,
+  SettlementsQuery,
+  SettlementView,
+  SettlementsPage,
+  RefundsQuery,
+  RefundListItem,
+  RefundsPage,
 };
 export type SchemaName = keyof typeof SCHEMAS;
 
@@ -179,6 +224,134 @@ export const EXAMPLES = {
   disputeClose: { outcome: "won" },
   accepted: { accepted: 1 },
 } as const;
+
+/** The items of the lists' example pages. */
+const LISTED = {
+  payment: {
+    reference: "PSP-20261123-K000187",
+    merchant: { id: "mer_kff_osu", code: "KFF-OSU" },
+    point_of_sale: "pos_kff_osu_1",
+    terminal_serial: "PAX-A920-004512",
+    channel: "card",
+    network: "VISA",
+    payer: { card_bin: "492181", card_last4: "4242" },
+    amount: 12_550,
+    currency: "GHS",
+    fee: 220,
+    net: 12_330,
+    status: "successful",
+    failure_reason: null,
+    occurred_at: "2026-11-23T10:15:00.000Z",
+    cleared: true,
+    cleared_at: "2026-11-24T00:00:00.000Z",
+    reversal: null,
+    settlement: { id: "stl_kff_osu_20261124", reference: "STL-KFF-OSU-20261124", status: "paid", paid_at: "2026-11-25T06:02:11.000Z" },
+    refunded: 2_000,
+    refunds: [
+      {
+        id: "rfd_5c1f0b7e",
+        amount: 2_000,
+        currency: "GHS",
+        status: "succeeded",
+        reason: "One item returned",
+        requested_at: "2026-11-23T12:00:00.000Z",
+        decided_at: "2026-11-23T12:30:00.000Z",
+        completed_at: "2026-11-23T12:30:05.000Z",
+        failure_reason: null,
+      },
+    ],
+  },
+  merchant: {
+    id: "mer_kff_osu",
+    code: "KFF-OSU",
+    name: "Ɔdɔ Ɛnyo Chop Bar",
+    trading_name: "Ɔdɔ Ɛnyo 🍲",
+    tin: "C0012345678",
+    sector: "Food",
+    town: "Osu",
+    region: "Greater Accra",
+    address: "Oxford Street",
+    contact_name: "Maame Ɛsi Ŋkansah",
+    contact_phone: "233244123456",
+    contact_email: "owner@example.com",
+    status: "active",
+    created_at: "2026-03-02T09:00:00.000Z",
+    updated_at: "2026-10-11T14:20:00.000Z",
+  },
+  pointOfSale: {
+    id: "pos_kff_osu_1",
+    merchant: "mer_kff_osu",
+    name: "Osu branch",
+    town: "Osu",
+    region: "Greater Accra",
+    address: "Oxford Street",
+    contact_phone: "233244123456",
+    status: "active",
+    created_at: "2026-03-02T09:05:00.000Z",
+    updated_at: "2026-03-02T09:05:00.000Z",
+  },
+  terminal: {
+    id: "trm_kff_osu_1",
+    serial: "PAX-A920-004512",
+    model: "PAX A920",
+    software_version: "4.2.1",
+    status: "active",
+    merchant: "mer_kff_osu",
+    point_of_sale: "pos_kff_osu_1",
+    last_seen_at: "2026-11-23T10:20:00.000Z",
+    battery_percent: 76,
+    signal_percent: 58,
+    created_at: "2026-03-02T09:10:00.000Z",
+    updated_at: "2026-11-23T10:20:00.000Z",
+  },
+  dispute: {
+    id: "dsp_0123456789abcdef0123456789abcdef",
+    payment_reference: "PSP-20261123-K000187",
+    merchant_id: "mer_kff_osu",
+    reason_code: "13.1",
+    amount: 12_550,
+    currency: "GHS",
+    evidence_due_by: "2026-12-07",
+    status: "open",
+    opened_at: "2026-11-23T15:00:00.000Z",
+    response_submitted_at: null,
+    closed_at: null,
+  },
+  settlement: {
+    id: "stl_kff_osu_20261124",
+    reference: "STL-KFF-OSU-20261124",
+    merchant: "mer_kff_osu",
+    settlement_account: "sa_kff_osu_1",
+    period_start: "2026-11-23T00:00:00.000Z",
+    period_end: "2026-11-24T00:00:00.000Z",
+    gross: 1_250_000,
+    fees: 21_875,
+    net: 1_228_125,
+    currency: "GHS",
+    status: "paid",
+    attempts: 1,
+    created_at: "2026-11-25T06:00:00.000Z",
+    paid_at: "2026-11-25T06:02:11.000Z",
+    rail: "switch",
+    rail_reference: "SW-PAYOUT-88213",
+    rail_status: "completed",
+  },
+  refund: {
+    id: "rfd_5c1f0b7e",
+    amount: 2_000,
+    currency: "GHS",
+    status: "succeeded",
+    reason: "One item returned",
+    requested_at: "2026-11-23T12:00:00.000Z",
+    decided_at: "2026-11-23T12:30:00.000Z",
+    completed_at: "2026-11-23T12:30:05.000Z",
+    failure_reason: null,
+    payment_reference: "PSP-20261123-K000187",
+  },
+} as const;
+
+/** A page as every list answers it: here the first of several. */
+const examplePage = (item: unknown) => ({ data: [item], has_more: true, next_cursor: "WyJwYXltZW50cyIsMTc5NTQzMjkwMDAwMCw0MjFd" });
 
 const EXAMPLE_ORIGIN = "https://portal.example.com";
 export const PROBLEM_EXAMPLE = problemExample("validation_failed", "The request has 2 problems.", [
@@ -346,6 +519,67 @@ const PAGE_PARAMETERS = [
   { name: "after", in: "query", required: false, description: "The previous page's `next`.", schema: { type: "string" } },
 ];
 
+/** The query schemas of the lists (./list-schemas.ts), each parameter of which the document lists. */
+export const LIST_QUERIES = {
+  listPayments: "PaymentsQuery",
+  listMerchants: "MerchantsQuery",
+  listPointsOfSale: "PointsOfSaleQuery",
+  listTerminals: "TerminalsQuery",
+  listDisputes: "DisputesQuery",
+  listSettlements: "SettlementsQuery",
+  listRefunds: "RefundsQuery",
+} as const satisfies Record<string, SchemaName>;
+
+/**
+ * A list's query parameters, one for each property of its query schema, as the Worker reads them. The limit is
+ * written in digits, so it is shown as the integer it is (1 to 100); openapi.test.ts checks both say the same.
+ */
+function listParameters(schemas: Record<SchemaName, Schema>, query: SchemaName) {
+  const properties = (schemas[query] as { properties?: Record<string, Schema> }).properties ?? {};
+  return [
+    BUSINESS,
+    ...Object.entries(properties).map(([name, schema]) => {
+      const resolved = schema.$ref ? schemas[schema.$ref.split("/").at(-1) as SchemaName] : schema;
+      return {
+        name,
+        in: "query",
+        required: false,
+        description: resolved.description ?? "",
+        schema: name === "limit" ? { type: "integer", minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE } : schema,
+      };
+    }),
+  ];
+}
+
+const LIST_WORDS =
+  "A page of at most `limit` items (1 to 100, 25 when left out) with `has_more` and `next_cursor`: send `?cursor=<next_cursor>` with the same filters for the next page; " +
+  "the last page has `has_more: false` and `next_cursor: null`. A cursor is opaque and works only on the list that gave it. Paging reads each item once while " +
+  "nothing changes; an item added meanwhile comes on the first page of a new walk. An unknown parameter, a bad value or a cursor this list did not give is a 400 " +
+  "naming each as `query.<name>`.";
+
+/** A list operation: its query, its page, and the door's answers. */
+const listOperation = (
+  schemas: Record<SchemaName, Schema>,
+  operationId: keyof typeof LIST_QUERIES,
+  route: ScopedOperation,
+  tag: string,
+  summary: string,
+  description: string,
+  page: SchemaName,
+  example: unknown,
+) => ({
+  operationId,
+  security: securedFor(route),
+  tags: [tag],
+  summary,
+  description: `${description} ${LIST_WORDS}`,
+  parameters: listParameters(schemas, LIST_QUERIES[operationId]),
+  responses: {
+    "200": { description: "A page of them.", content: json(page, examplePage(example)) },
+    ...errors("BadRequest", "Unauthorized", "TooManyRequests"),
+  },
+});
+
 /** The OpenAPI 3.1 document of the Partner API, with `origin` as its server. */
 export function openApiDocument(origin: string, options: DocumentOptions = {}) {
   const perMinute = options.rateLimitPerMinute ?? DEFAULT_RATE_LIMIT_PER_MINUTE;
@@ -361,9 +595,23 @@ export function openApiDocument(origin: string, options: DocumentOptions = {}) {
       { name: "Payments", description: "Payments and their reversals." },
       { name: "Terminals", description: "POS terminals' heartbeats." },
       { name: "Disputes", description: "Disputes a scheme or network raised on payments: opened and closed by the processor." },
+      { name: "Merchants", description: "The business's merchants and their points of sale: what a payment names." },
+      { name: "Money out", description: "Settlements paid to merchants, and refunds of payments." },
     ],
     paths: {
       "/api/v1/payments": {
+        get: listOperation(
+          schemas,
+          "listPayments",
+          "listPayments",
+          "Payments",
+          "List payments",
+          "The business's payments, newest first (by occurred_at, then as they were written), each as GET /api/v1/payments/{reference} answers it, " +
+            "with its settlement and refunds. Filter by when they happened (`created_from` inclusive, `created_to` exclusive), status, merchant (its id: " +
+            "another business's merchant filters to nothing, as an unknown one) and channel.",
+          "PaymentsPage",
+          LISTED.payment,
+        ),
         post: {
           operationId: "sendPayments",
           security: securedFor("payments"),
@@ -460,6 +708,16 @@ export function openApiDocument(origin: string, options: DocumentOptions = {}) {
         },
       },
       "/api/v1/disputes": {
+        get: listOperation(
+          schemas,
+          "listDisputes",
+          "listDisputes",
+          "Disputes",
+          "List disputes",
+          "The business's disputes, newest first (by opened_at), each as opening it answered; filter by status or by the disputed payment's reference.",
+          "DisputesPage",
+          LISTED.dispute,
+        ),
         post: {
           operationId: "openDispute",
           security: securedFor("disputes"),
@@ -476,6 +734,83 @@ export function openApiDocument(origin: string, options: DocumentOptions = {}) {
             ...errors("BadRequest", "Unauthorized", "Conflict", "TooLarge", "UnsupportedMediaType", "TooManyRequests"),
           },
         },
+      },
+      "/api/v1/disputes/{id}": {
+        get: {
+          operationId: "getDispute",
+          security: securedFor("dispute"),
+          tags: ["Disputes"],
+          summary: "Get a dispute",
+          description:
+            "The dispute as the portal holds it: its status, whether the business submitted its response, and when it closed. Another business's id is 404.",
+          parameters: [{ name: "id", in: "path", required: true, description: "The dispute's id (dsp_...).", schema: { type: "string" } }, BUSINESS],
+          responses: {
+            "200": { description: "The dispute.", content: json("DisputeView", LISTED.dispute) },
+            ...errors("Unauthorized", "NotFound", "TooManyRequests"),
+          },
+        },
+      },
+      "/api/v1/merchants": {
+        get: listOperation(
+          schemas,
+          "listMerchants",
+          "merchants",
+          "Merchants",
+          "List merchants",
+          "The business's merchants, newest first (by when they were added). A payment names its merchant by `id` or `code`.",
+          "MerchantsPage",
+          LISTED.merchant,
+        ),
+      },
+      "/api/v1/points-of-sale": {
+        get: listOperation(
+          schemas,
+          "listPointsOfSale",
+          "pointsOfSale",
+          "Merchants",
+          "List points of sale",
+          "The business's points of sale, newest first (by when they were added), of every merchant or of one.",
+          "PointsOfSalePage",
+          LISTED.pointOfSale,
+        ),
+      },
+      "/api/v1/terminals": {
+        get: listOperation(
+          schemas,
+          "listTerminals",
+          "terminals",
+          "Terminals",
+          "List terminals",
+          "The business's POS terminals by serial, with their last heartbeat; filter by merchant, point of sale or status.",
+          "TerminalsPage",
+          LISTED.terminal,
+        ),
+      },
+      "/api/v1/settlements": {
+        get: listOperation(
+          schemas,
+          "listSettlements",
+          "settlements",
+          "Money out",
+          "List settlements",
+          "The business's settlements, newest first (by when the daily run made them), with their amounts in pesewas, status, payout attempts and the rail " +
+            "that carried them; filter by status and by when they were made (`created_from` inclusive, `created_to` exclusive).",
+          "SettlementsPage",
+          LISTED.settlement,
+        ),
+      },
+      "/api/v1/refunds": {
+        get: listOperation(
+          schemas,
+          "listRefunds",
+          "refunds",
+          "Money out",
+          "List refunds",
+          "The business's refunds, newest first (by when they were asked for), each as its payment's answer shows it with the payment's reference; " +
+            "filter by status or by the payment's reference.",
+          "RefundsPage",
+          LISTED.refund,
+        ),
       },
       "/api/v1/disputes/{id}/close": {
         post: {

@@ -8,6 +8,8 @@ import { listParkedMessages, type ParkedMessage } from "../payments/ingest-parke
 import { listWaitingReversals, REVERSAL_WAIT_MS, type WaitingReversal } from "../payments/waiting-reversals.db";
 import type { BusinessDb } from "../tenancy/tenant";
 import { DAY_MS } from "../platform/time";
+import { Limit } from "./list-schemas";
+import { readQuery } from "./lists";
 
 const iso = (ms: number) => new Date(ms).toISOString();
 // What the portal writes (toISOString), not the wider set a request may send: the document must say the same.
@@ -82,25 +84,19 @@ export function problemInWords(row: Pick<ParkedMessage, "source" | "error">): st
   return "The portal accepted this request but could not apply it. Nothing of it was applied; the rest of what you sent was.";
 }
 
-const PageParams = v.object({
-  limit: v.optional(
-    v.pipe(
-      v.string(),
-      v.regex(/^\d{1,3}$/, "must be a whole number"),
-      v.transform(Number),
-      v.minValue(1, "must be at least 1"),
-      v.maxValue(100, "must be at most 100"),
-    ),
-  ),
-  after: v.optional(v.pipe(v.string(), v.maxLength(500, "is not a cursor this API gave"))),
-});
+/** The query of both lists: ?limit= and ?after= (the previous page's next), strictly (./lists.ts readQuery). */
+const PageQuery = v.strictObject(
+  {
+    limit: v.optional(Limit),
+    after: v.optional(v.pipe(v.string(), v.maxLength(500, "is not a cursor this API gave"))),
+  },
+  (issue) => (issue.expected === "never" ? "is not a documented parameter" : "must be a query string"),
+);
 
 function pageParams(request: Request): { limit?: number; after?: string } | Response {
-  const params = new URL(request.url).searchParams;
-  const parsed = v.safeParse(PageParams, { limit: params.get("limit") ?? undefined, after: params.get("after") ?? undefined });
-  if (parsed.success) return parsed.output;
-  const errors = parsed.issues.map((issue) => ({ path: typeof issue.path?.[0]?.key === "string" ? issue.path[0].key : "query", message: issue.message }));
-  return jsonResponse({ message: errors.length === 1 ? "The request has 1 problem." : `The request has ${errors.length} problems.`, errors }, 400);
+  const read = readQuery(request, PageQuery);
+  if (read instanceof Response) return read;
+  return { limit: read.limit, after: read.query.after };
 }
 
 export async function rejectionsRequest(request: Request, tenant: BusinessDb): Promise<Response> {

@@ -37,6 +37,16 @@ import { API_VERSIONS, CURRENT_API_VERSION, VERSION_HEADER, versionOf, type ApiV
 
 export type { ApiDeps };
 import { rejectionsRequest, reversalAnswer, waitingReversalsRequest } from "./rejections";
+import {
+  disputeRequest,
+  disputesListRequest,
+  merchantsRequest,
+  paymentsListRequest,
+  pointsOfSaleRequest,
+  refundsRequest,
+  settlementsRequest,
+  terminalsRequest,
+} from "./lists";
 import type { IngestMessage } from "../payments/consumer";
 import { sha256Hex } from "../platform/sha256";
 import { DAY_MS } from "../platform/time";
@@ -50,7 +60,15 @@ type Route =
   | { name: "disputeClose"; id: string }
   | { name: "openapi" }
   | { name: "rejections" }
-  | { name: "waitingReversals" };
+  | { name: "waitingReversals" }
+  | { name: "listPayments" }
+  | { name: "merchants" }
+  | { name: "pointsOfSale" }
+  | { name: "terminals" }
+  | { name: "listDisputes" }
+  | { name: "dispute"; id: string }
+  | { name: "settlements" }
+  | { name: "refunds" };
 
 const ROUTES: { method: string; pattern: RegExp; route: (m: RegExpExecArray) => Route }[] = [
   { method: "POST", pattern: /^\/api\/v1\/payments\/?$/, route: () => ({ name: "payments" }) },
@@ -63,6 +81,15 @@ const ROUTES: { method: string; pattern: RegExp; route: (m: RegExpExecArray) => 
   // What was accepted and then not applied as sent (functions/partner-api/rejections.ts, decision 028).
   { method: "GET", pattern: /^\/api\/v1\/rejections\/?$/, route: () => ({ name: "rejections" }) },
   { method: "GET", pattern: /^\/api\/v1\/reversals\/waiting\/?$/, route: () => ({ name: "waitingReversals" }) },
+  // The lists, with cursors (./lists.ts).
+  { method: "GET", pattern: /^\/api\/v1\/payments\/?$/, route: () => ({ name: "listPayments" }) },
+  { method: "GET", pattern: /^\/api\/v1\/merchants\/?$/, route: () => ({ name: "merchants" }) },
+  { method: "GET", pattern: /^\/api\/v1\/points-of-sale\/?$/, route: () => ({ name: "pointsOfSale" }) },
+  { method: "GET", pattern: /^\/api\/v1\/terminals\/?$/, route: () => ({ name: "terminals" }) },
+  { method: "GET", pattern: /^\/api\/v1\/disputes\/?$/, route: () => ({ name: "listDisputes" }) },
+  { method: "GET", pattern: /^\/api\/v1\/disputes\/([^/]+)\/?$/, route: (m) => ({ name: "dispute", id: m[1]! }) },
+  { method: "GET", pattern: /^\/api\/v1\/settlements\/?$/, route: () => ({ name: "settlements" }) },
+  { method: "GET", pattern: /^\/api\/v1\/refunds\/?$/, route: () => ({ name: "refunds" }) },
 ];
 
 function match(request: Request): Route | Response {
@@ -288,6 +315,22 @@ async function answer(request: Request, deps: ApiDeps, counted: Counted): Promis
       const message: IngestMessage = { v: 1, businessId: business.businessId, receivedAt: now, reversals: [reversal] };
       return queueOnce(request, deps, credential, body.text, message, 1, reversalAnswer(known));
     }
+    case "listPayments":
+      return paymentsListRequest(request, business);
+    case "merchants":
+      return merchantsRequest(request, business);
+    case "pointsOfSale":
+      return pointsOfSaleRequest(request, business);
+    case "terminals":
+      return terminalsRequest(request, business);
+    case "listDisputes":
+      return disputesListRequest(request, business);
+    case "dispute":
+      return disputeRequest(request, business, route.id);
+    case "settlements":
+      return settlementsRequest(request, business);
+    case "refunds":
+      return refundsRequest(request, business);
     case "rejections":
       return rejectionsRequest(request, business);
     case "waitingReversals":

@@ -1,8 +1,14 @@
 // The payment as the Partner API answers it (GET /api/v1/payments/{reference},
-// and the data of payment.* webhooks): snake_case, pesewas, ISO times in UTC.
+// and the data of payment.* webhooks), and the items of its lists (./lists.ts): snake_case, pesewas, ISO times in UTC.
+import type * as v from "valibot";
 import type { StoredPayment } from "../payments/api-payments.db";
-import type { Refund } from "../refunds/refunds.db";
+import type { ListedRefund, Refund } from "../refunds/refunds.db";
+import type { Merchant } from "../merchants/merchants.db";
+import type { PointOfSale } from "../merchants/points-of-sale.db";
+import type { Terminal } from "../merchants/terminals.db";
+import type { ListedSettlement } from "../settlement/settlements.db";
 import type { PaymentView } from "./schemas";
+import type { MerchantView, PointOfSaleView, RefundListItem, SettlementView, TerminalView } from "./list-schemas";
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
@@ -34,20 +40,103 @@ export function paymentView(p: StoredPayment): PaymentView {
   };
 }
 
+function refundView(r: Refund): NonNullable<PaymentView["refunds"]>[number] {
+  return {
+    id: r.id,
+    amount: r.amount,
+    currency: "GHS",
+    status: r.status,
+    reason: r.reason,
+    requested_at: r.createdAt,
+    decided_at: r.decidedAt,
+    completed_at: r.completedAt,
+    failure_reason: r.failureReason,
+  };
+}
+
 /** A payment's refunds as GET /api/v1/payments/{reference} adds them. */
 export function refundsView(refunds: readonly Refund[]): Required<Pick<PaymentView, "refunded" | "refunds">> {
   return {
     refunded: refunds.filter((r) => r.status === "sending" || r.status === "succeeded").reduce((sum, r) => sum + r.amount, 0),
-    refunds: refunds.map((r) => ({
-      id: r.id,
-      amount: r.amount,
-      currency: "GHS",
-      status: r.status,
-      reason: r.reason,
-      requested_at: r.createdAt,
-      decided_at: r.decidedAt,
-      completed_at: r.completedAt,
-      failure_reason: r.failureReason,
-    })),
+    refunds: refunds.map(refundView),
+  };
+}
+
+/** A refund as GET /api/v1/refunds lists it: as a payment's refunds show it, with the payment's reference. */
+export function refundListItem(r: ListedRefund): v.InferOutput<typeof RefundListItem> {
+  return { ...refundView(r), payment_reference: r.paymentReference };
+}
+
+export function merchantView(m: Merchant): v.InferOutput<typeof MerchantView> {
+  return {
+    id: m.id,
+    code: m.code,
+    name: m.name,
+    trading_name: m.tradingName,
+    tin: m.tin,
+    sector: m.sector,
+    town: m.town,
+    region: m.region,
+    address: m.address,
+    contact_name: m.contactName,
+    contact_phone: m.contactPhone,
+    contact_email: m.contactEmail,
+    status: m.status,
+    created_at: m.createdAt,
+    updated_at: m.updatedAt,
+  };
+}
+
+export function pointOfSaleView(p: PointOfSale): v.InferOutput<typeof PointOfSaleView> {
+  return {
+    id: p.id,
+    merchant: p.merchantId,
+    name: p.name,
+    town: p.town,
+    region: p.region,
+    address: p.address,
+    contact_phone: p.contactPhone,
+    status: p.status,
+    created_at: p.createdAt,
+    updated_at: p.updatedAt,
+  };
+}
+
+export function terminalView(t: Terminal): v.InferOutput<typeof TerminalView> {
+  return {
+    id: t.id,
+    serial: t.serial,
+    model: t.model,
+    software_version: t.softwareVersion,
+    status: t.status,
+    merchant: t.merchantId,
+    point_of_sale: t.pointOfSaleId,
+    last_seen_at: iso(t.lastSeenAt),
+    battery_percent: t.batteryPercent,
+    signal_percent: t.signalPercent,
+    created_at: t.createdAt,
+    updated_at: t.updatedAt,
+  };
+}
+
+export function settlementView(s: ListedSettlement): v.InferOutput<typeof SettlementView> {
+  return {
+    id: s.id,
+    reference: s.reference,
+    merchant: s.merchantId,
+    settlement_account: s.settlementAccountId,
+    period_start: new Date(s.periodStart).toISOString(),
+    period_end: new Date(s.periodEnd).toISOString(),
+    gross: s.gross,
+    fees: s.fees,
+    net: s.net,
+    currency: "GHS",
+    status: s.status,
+    attempts: s.attempts,
+    created_at: s.createdAt,
+    paid_at: s.paidAt,
+    rail: s.rail,
+    rail_reference: s.railReference,
+    rail_status: s.railStatus,
   };
 }

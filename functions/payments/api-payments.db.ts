@@ -94,3 +94,66 @@ export async function getPaymentByReference({ businessId, db }: BusinessDb, refe
     .bind(businessId, reference)
     .first<StoredPayment>();
 }
+
+/** What GET /api/v1/payments narrows to. Times are epoch ms: from inclusive, to exclusive. */
+export interface ApiPaymentFilter {
+  from?: number;
+  to?: number;
+  status?: StoredPayment["status"];
+  merchantId?: string;
+  channel?: Channel;
+}
+
+/** A payment of a list, with its row id (the page's key, and how its refunds are found). */
+export type ListedPayment = StoredPayment & { id: number };
+
+/**
+ * A page of the business's payments, newest first by (created_at, id), with their settlements: one statement, read by
+ * the index of the filter (transactions_by_status, _by_merchant, or _by_time; the rowid closes each of them, so the
+ * order needs no sort). `after` is the last row's (created_at, id): the range on created_at bounds the index read, and
+ * the id breaks ties, so page 1,000 reads what page 1 reads. `limit` rows are asked for plus one, to know if more follow.
+ */
+export async function listPaymentsPage(
+  { businessId, db }: BusinessDb,
+  filter: ApiPaymentFilter,
+  after: readonly [createdAt: number, id: number] | null,
+  limit: number,
+): Promise<ListedPayment[]> {
+  const where = ["t.business_id = ?"];
+  const binds: unknown[] = [businessId];
+  const equal: [string, unknown][] = [
+    ["t.status", filter.status],
+    ["t.merchant_id", filter.merchantId],
+    ["t.channel", filter.channel],
+  ];
+  for (const [column, value] of equal) {
+    if (value === undefined) continue;
+    where.push(`${column} = ?`);
+    binds.push(value);
+  }
+  if (filter.from !== undefined) {
+    where.push("t.created_at >= ?");
+    binds.push(filter.from);
+  }
+  if (filter.to !== undefined) {
+    where.push("t.created_at < ?");
+    binds.push(filter.to);
+  }
+  if (after) {
+    where.push("t.created_at <= ? AND (t.created_at < ? OR t.id < ?)");
+    binds.push(after[0], after[0], after[1]);
+  }
+  const { results } = await db
+    .prepare(
+      `SELECT t.id, ${PAYMENT_COLUMNS},
+         s.id AS settlementId, s.reference AS settlementReference, s.status AS settlementStatus, s.paid_at AS settlementPaidAt
+       FROM ${PAYMENT_FROM}
+       LEFT JOIN settlement_items si ON si.transaction_id = t.id
+       LEFT JOIN settlements s ON s.id = si.settlement_id AND s.business_id = t.business_id
+       WHERE ${where.join(" AND ")}
+       ORDER BY t.created_at DESC, t.id DESC LIMIT ?`,
+    )
+    .bind(...binds, limit + 1)
+    .all<ListedPayment>();
+  return results;
+}

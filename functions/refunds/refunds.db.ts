@@ -54,6 +54,57 @@ export async function listRefundsByReference({ businessId, db }: BusinessDb, ref
   return results;
 }
 
+/** The refunds of a page of payments, oldest first: one statement for the page (refunds_by_transaction), never one a payment. */
+export async function listRefundsOfPayments({ businessId, db }: BusinessDb, transactionIds: readonly number[]): Promise<Refund[]> {
+  if (transactionIds.length === 0) return [];
+  const { results } = await db
+    .prepare(`${SELECT} WHERE business_id = ? AND transaction_id IN (SELECT value FROM json_each(?)) ORDER BY created_at, id`)
+    .bind(businessId, JSON.stringify([...new Set(transactionIds)]))
+    .all<Refund>();
+  return results;
+}
+
+/** A refund as GET /api/v1/refunds lists it: with its payment's reference. */
+export type ListedRefund = Refund & { paymentReference: string };
+
+/**
+ * A page of the business's refunds, newest first by (created_at, id), read by refunds_by_created or
+ * refunds_by_status_created (migration 0033); of one payment, by refunds_by_transaction (a payment has a handful).
+ * `after` is the last row's (created_at, id); `limit` rows are asked for plus one, to know if more follow.
+ */
+export async function listRefundsPage(
+  { businessId, db }: BusinessDb,
+  filter: { status?: RefundStatus; paymentReference?: string },
+  after: readonly [createdAt: string, id: string] | null,
+  limit: number,
+): Promise<ListedRefund[]> {
+  const where = ["r.business_id = ?1"];
+  const binds: unknown[] = [businessId];
+  const bind = (value: unknown) => {
+    binds.push(value);
+    return `?${binds.length}`;
+  };
+  if (filter.status) where.push(`r.status = ${bind(filter.status)}`);
+  if (filter.paymentReference !== undefined)
+    where.push(`r.transaction_id = (SELECT p.id FROM transactions p WHERE p.business_id = ?1 AND p.reference = ${bind(filter.paymentReference)})`);
+  if (after) {
+    const at = bind(after[0]);
+    where.push(`r.created_at <= ${at} AND (r.created_at < ${at} OR r.id < ${bind(after[1])})`);
+  }
+  const { results } = await db
+    .prepare(
+      `SELECT r.id, r.transaction_id AS transactionId, r.merchant_id AS merchantId, r.amount, r.reason, r.status, r.requested_by AS requestedBy,
+         r.approved_by AS approvedBy, r.created_at AS createdAt, r.decided_at AS decidedAt, r.attempts, r.completed_at AS completedAt,
+         r.failure_reason AS failureReason, t.reference AS paymentReference
+       FROM refunds r JOIN transactions t ON t.id = r.transaction_id AND t.business_id = r.business_id
+       WHERE ${where.join(" AND ")}
+       ORDER BY r.created_at DESC, r.id DESC LIMIT ${bind(limit + 1)}`,
+    )
+    .bind(...binds)
+    .all<ListedRefund>();
+  return results;
+}
+
 export interface RefundTotals {
   /** Approved and not failed (sending or succeeded). */
   refunded: number;

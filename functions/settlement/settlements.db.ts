@@ -1,7 +1,7 @@
 import { merchantNumberMatch, type MerchantNumber } from "../merchants/merchants.db";
 import { decodeCursor, pageSize, toPage, type Page, type PageQuery } from "../lists/page";
 import { textContains } from "../lists/search";
-import type { Tenant } from "../tenancy/tenant";
+import type { BusinessDb, Tenant } from "../tenancy/tenant";
 import type { Transaction } from "../payments/transactions.db";
 
 export interface Settlement {
@@ -20,8 +20,9 @@ export interface Settlement {
   paidAt: string | null;
 }
 
-const SELECT = `SELECT id, merchant_id AS merchantId, settlement_account_id AS settlementAccountId, period_start AS periodStart,
-  period_end AS periodEnd, gross, fees, net, status, reference, attempts, created_at AS createdAt, paid_at AS paidAt FROM settlements`;
+const COLUMNS = `id, merchant_id AS merchantId, settlement_account_id AS settlementAccountId, period_start AS periodStart,
+  period_end AS periodEnd, gross, fees, net, status, reference, attempts, created_at AS createdAt, paid_at AS paidAt`;
+const SELECT = `SELECT ${COLUMNS} FROM settlements`;
 
 export async function getSettlement(tenant: Tenant, id: string): Promise<Settlement | null> {
   const { db } = tenant;
@@ -112,5 +113,51 @@ export async function listPayoutAttempts(tenant: Tenant, settlementId: string): 
     .prepare("SELECT attempt, outcome, error, at FROM payout_attempts WHERE business_id = ? AND settlement_id = ? ORDER BY attempt")
     .bind(tenant.businessId, settlementId)
     .all<PayoutAttempt>();
+  return results;
+}
+
+/** A settlement as GET /api/v1/settlements lists it: with the rail that paid it out, where one did (migration 0031). */
+export interface ListedSettlement extends Settlement {
+  rail: string | null;
+  railReference: string | null;
+  railStatus: string | null;
+}
+
+/**
+ * A page of the business's settlements, newest first by (created_at, id), read by settlements_by_created or
+ * settlements_by_status_created (migration 0033). Times are ISO text as stored: from inclusive, to exclusive.
+ * `after` is the last row's (created_at, id); `limit` rows are asked for plus one, to know if more follow.
+ */
+export async function listSettlementsPage(
+  { businessId, db }: BusinessDb,
+  filter: { status?: Settlement["status"]; from?: string; to?: string },
+  after: readonly [createdAt: string, id: string] | null,
+  limit: number,
+): Promise<ListedSettlement[]> {
+  const where = ["business_id = ?"];
+  const binds: unknown[] = [businessId];
+  if (filter.status) {
+    where.push("status = ?");
+    binds.push(filter.status);
+  }
+  if (filter.from !== undefined) {
+    where.push("created_at >= ?");
+    binds.push(filter.from);
+  }
+  if (filter.to !== undefined) {
+    where.push("created_at < ?");
+    binds.push(filter.to);
+  }
+  if (after) {
+    where.push("created_at <= ? AND (created_at < ? OR id < ?)");
+    binds.push(after[0], after[0], after[1]);
+  }
+  const { results } = await db
+    .prepare(
+      `SELECT ${COLUMNS}, rail, rail_reference AS railReference, rail_status AS railStatus FROM settlements
+       WHERE ${where.join(" AND ")} ORDER BY created_at DESC, id DESC LIMIT ?`,
+    )
+    .bind(...binds, limit + 1)
+    .all<ListedSettlement>();
   return results;
 }

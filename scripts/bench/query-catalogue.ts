@@ -27,6 +27,13 @@ import { listTransactions, transactionTotals } from "#server/payments/transactio
 import { archiveMonthsForReferences, firstPaymentAt, listArchiveMonths, monthFigures, readMonthPage } from "#server/archive/archive.db";
 import { listMerchantTransfers } from "#server/ledger/transfers.db";
 import { keptReportBy, keptTransactionTotals } from "#server/reports/closed-days.db";
+import { listPaymentsPage } from "#server/payments/api-payments.db";
+import { listMerchantsPage } from "#server/merchants/merchants.db";
+import { listPointsOfSalePage } from "#server/merchants/points-of-sale.db";
+import { listTerminalsPage } from "#server/merchants/terminals.db";
+import { getDisputeFacts, listDisputeFactsPage } from "#server/disputes/disputes.db";
+import { listSettlementsPage } from "#server/settlement/settlements.db";
+import { listRefundsOfPayments, listRefundsPage } from "#server/refunds/refunds.db";
 
 export interface Recorded {
   sql: string;
@@ -225,6 +232,50 @@ export const CATALOGUE: CatalogueEntry[] = [
   ],
 ];
 
+/**
+ * The Partner API's lists (functions/partner-api/lists.ts): a page as the API reads it, first and later, by each
+ * filter and by all of them at once. Besides reading no large table whole, each reads its rows in the list's order
+ * straight off an index (no sort of the filtered rows), so a page costs the same however many rows the filter has.
+ */
+export const API_LIST_CATALOGUE: CatalogueEntry[] = [
+  ["api payments: first page", (t) => listPaymentsPage(t, {}, null, 25)],
+  ["api payments: a later page", (t, s) => listPaymentsPage(t, {}, [s.newest, s.transactionId], 100)],
+  ["api payments: by status, later", (t, s) => listPaymentsPage(t, { status: "failed" }, [s.newest, s.transactionId], 25)],
+  ["api payments: of a merchant, later", (t, s) => listPaymentsPage(t, { merchantId: s.merchantId }, [s.newest, s.transactionId], 25)],
+  ["api payments: by channel", (t) => listPaymentsPage(t, { channel: "mobile_money" }, null, 25)],
+  ["api payments: a creation range", (t, s) => listPaymentsPage(t, { from: s.newest - 7 * DAY, to: s.newest }, null, 25)],
+  [
+    "api payments: every filter, later",
+    (t, s) =>
+      listPaymentsPage(t, { from: s.newest - 30 * DAY, to: s.newest, status: "successful", merchantId: s.merchantId, channel: "card" }, [s.newest, 9], 25),
+  ],
+  ["api merchants: first page", (t) => listMerchantsPage(t, null, 25)],
+  ["api merchants: a later page", (t) => listMerchantsPage(t, ["2026-11-01T00:00:00.000Z", "mer_sample"], 25)],
+  ["api points of sale: first page", (t) => listPointsOfSalePage(t, {}, null, 25)],
+  ["api points of sale: of a merchant, later", (t, s) => listPointsOfSalePage(t, { merchantId: s.merchantId }, ["2026-11-01T00:00:00.000Z", "pos_sample"], 25)],
+  ["api terminals: first page", (t) => listTerminalsPage(t, {}, null, 25)],
+  ["api terminals: by status, later", (t) => listTerminalsPage(t, { status: "active" }, ["PAX-0001"], 25)],
+  ["api terminals: of a merchant", (t, s) => listTerminalsPage(t, { merchantId: s.merchantId }, null, 25)],
+  ["api terminals: of a point of sale, later", (t, s) => listTerminalsPage(t, { pointOfSaleId: s.pointOfSaleId }, ["PAX-0001"], 25)],
+  ["api disputes: first page", (t) => listDisputeFactsPage(t, {}, null, 25)],
+  ["api disputes: by status, later", (t, s) => listDisputeFactsPage(t, { status: "open" }, [s.newest, "dsp_sample"], 25)],
+  ["api settlements: first page", (t) => listSettlementsPage(t, {}, null, 25)],
+  ["api settlements: by status, later", (t) => listSettlementsPage(t, { status: "paid" }, ["2026-11-01T00:00:00.000Z", "stl_sample"], 25)],
+  ["api settlements: a creation range", (t) => listSettlementsPage(t, { from: "2026-10-01T00:00:00.000Z", to: "2026-11-01T00:00:00.000Z" }, null, 25)],
+  ["api refunds: first page", (t) => listRefundsPage(t, {}, null, 25)],
+  ["api refunds: by status, later", (t) => listRefundsPage(t, { status: "sending" }, ["2026-11-01T00:00:00.000Z", "rfd_sample"], 25)],
+];
+
+/** The API's reads of one payment's few rows (its disputes, its refunds) and of a page's refunds: indexed, sorted small. */
+export const API_LOOKUP_CATALOGUE: CatalogueEntry[] = [
+  ["api disputes: of a payment", (t, s) => listDisputeFactsPage(t, { paymentReference: s.reference }, null, 25)],
+  ["api refunds: of a payment, later", (t, s) => listRefundsPage(t, { paymentReference: s.reference }, ["2026-11-01T00:00:00.000Z", "rfd_sample"], 25)],
+  ["api payments: the refunds of a page", (t, s) => listRefundsOfPayments(t, [s.transactionId, s.transactionId + 1])],
+  ["api disputes: one by id", (t) => getDisputeFacts(t, "dsp_00000000000000000000000000000000")],
+];
+
+CATALOGUE.push(...API_LIST_CATALOGUE, ...API_LOOKUP_CATALOGUE);
+
 /** Tables big enough that reading all of them is a defect. */
 export const LARGE_TABLES = [
   "transactions",
@@ -246,6 +297,8 @@ export const LARGE_TABLES = [
   "settlement_accounts",
   "payout_attempts",
   "transfers",
+  "disputes",
+  "refunds",
   "users",
   "memberships",
 ];

@@ -2,7 +2,7 @@
 // checked with EXPLAIN QUERY PLAN on the exact SQL and bindings the data layer
 // sends. (Timings are for scripts/bench/queries.ts, never for tests.)
 import { describe, expect, it } from "vitest";
-import { CATALOGUE, planOf, recordingDb, type Recorded, type Sample } from "../../scripts/bench/query-catalogue";
+import { API_LIST_CATALOGUE, CATALOGUE, planOf, recordingDb, type Recorded, type Sample } from "../../scripts/bench/query-catalogue";
 import { listTransactions, transactionTotals } from "#server/payments/transactions.db";
 import { usePortal } from "../support/use-portal";
 import { AMA_KUMASI } from "../support/tenants";
@@ -34,6 +34,23 @@ describe("query plans", () => {
       const verdict = await planOf(db, statement);
       expect(verdict.scans, `${statement.sql}\n  plan: ${verdict.plan.join(" / ")}`).toEqual([]);
     }
+  });
+
+  // The Partner API's lists page by keyset: a page must come off an index in the list's order, or every row the filter
+  // has would be read and sorted to give 25 of them (issue 29, point 1).
+  it.each(API_LIST_CATALOGUE)("%s: read in order off an index, no sort", async (_name, run) => {
+    const db = portal().businessDb(AMA_KUMASI.businessId);
+    const recorded: Recorded[] = [];
+    await run({ ...AMA_KUMASI, db: recordingDb(db, recorded) }, SAMPLE);
+    expect(recorded).toHaveLength(1);
+    const [statement] = recorded;
+    expect(statement!.binds[0], "the business is bound first").toBe(AMA_KUMASI.businessId);
+    const { plan } = await planOf(db, statement!);
+    expect(plan.join(" / ")).not.toMatch(/TEMP B-TREE|SCAN/);
+    expect(
+      plan.some((line) => /^SEARCH \w+ USING (COVERING )?INDEX \w+ \(business_id=\?/.test(line)),
+      plan.join(" / "),
+    ).toBe(true);
   });
 
   // A word no merchant's name has read a month of payments by time, row by row, to find none (issue 13, point 5).

@@ -8,7 +8,11 @@ import { TEMPLATE_STATE } from "../support/state";
 
 // The tiny seed held 2,175 bytes per payment before migration 0012 and holds about 1,110 after it (the large seed:
 // 995 bytes of pages per payment). One more index on the payments' business and time is about 40 bytes per payment.
-const BUDGET = 1_140;
+// Migration 0033 (the Partner API's lists) indexes settlements by creation and by status and creation: about 37 bytes
+// a payment here, where the tiny seed makes a settlement for every 4 or 5 payments (6 merchants, 30 days, 500 payments),
+// and about 8 at the large seed's one for every 20 (135 merchants, 365 days, 1,000,000 payments). They grow with
+// merchants and days, not with payments; the budget took them with 20 bytes to spare, as before.
+const BUDGET = 1_170;
 
 describe("storage", () => {
   it(`a payment, with its ledger, settlement and rollups, takes at most ${BUDGET} bytes of rows and index entries`, () => {

@@ -149,7 +149,7 @@ export function buildReference(origin: string, options: DocumentOptions = {}): R
       .filter(([method]) => HTTP_METHODS.includes(method))
       .map(([method, operation]): ReferenceEndpoint => {
         const parameters = (operation.parameters ?? []).map(resolve).map((p) => ({
-          name: `${p.name} (${p.in === "path" ? "in the path" : "header"})`,
+          name: `${p.name} (${p.in === "path" ? "in the path" : p.in === "query" ? "in the query" : "header"})`,
           type: describeType(resolve(p.schema ?? {})),
           required: p.required === true,
           limits: limitsOf(resolve(p.schema ?? {})),
@@ -189,7 +189,11 @@ export function buildReference(origin: string, options: DocumentOptions = {}): R
   return { title: doc.info.title, intro, sections, endpoints, problems, documentUrl: "/api/v1/openapi.json" };
 }
 
-const SAMPLE_PATH_VALUES: Record<string, string> = { reference: "PSP-20261123-K000187", serial: "PAX-A920-004512" };
+const SAMPLE_PATH_VALUES: Record<string, string> = {
+  reference: "PSP-20261123-K000187",
+  serial: "PAX-A920-004512",
+  id: "dsp_0123456789abcdef0123456789abcdef",
+};
 
 function curlFor(origin: string, method: string, path: string, example: unknown): string {
   const url = origin + path.replace(/\{(\w+)\}/g, (_, name: string) => SAMPLE_PATH_VALUES[name] ?? name);
