@@ -21,10 +21,16 @@ export interface Refund {
   attempts: number;
   completedAt: string | null;
   failureReason: string | null;
+  /** The rail it was sent through (migration 0031), its own reference and status word, and since when it waits for the rail's answer; null until a rail said something. */
+  rail: string | null;
+  railReference: string | null;
+  railStatus: string | null;
+  railWaitingSince: string | null;
 }
 
 const SELECT = `SELECT id, transaction_id AS transactionId, merchant_id AS merchantId, amount, reason, status, requested_by AS requestedBy,
-  approved_by AS approvedBy, created_at AS createdAt, decided_at AS decidedAt, attempts, completed_at AS completedAt, failure_reason AS failureReason FROM refunds`;
+  approved_by AS approvedBy, created_at AS createdAt, decided_at AS decidedAt, attempts, completed_at AS completedAt, failure_reason AS failureReason,
+  rail, rail_reference AS railReference, rail_status AS railStatus, rail_waiting_since AS railWaitingSince FROM refunds`;
 
 /** Approved and not failed: money that left the merchant's available balance for the payer. */
 export const REFUNDED_STATUSES_SQL = "('sending', 'succeeded')";

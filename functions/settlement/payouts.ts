@@ -50,20 +50,22 @@ export interface PayoutPort {
  * (about one in five, decided by the reference) so retries can be seen.
  */
 export function simulatedPayouts(kv: KVNamespace): PayoutPort {
+  // Its answers name it, so the settlement screens say a payout went through the simulator (it has no reference of its own).
+  const rail = (status: string) => ({ rail: "simulator", reference: null, status });
   return {
     kind: "simulated",
     async pay(payout) {
       const key = `payout:${payout.reference}`;
       const seen = await kv.get(key);
-      if (seen === "paid") return { ok: true };
+      if (seen === "paid") return { ok: true, rail: rail("paid") };
       let hash = 0;
       for (const char of payout.reference) hash = (hash * 31 + char.charCodeAt(0)) >>> 0;
       if (seen === null && hash % 5 === 0) {
         await kv.put(key, "failed-once", { expirationTtl: 30 * 86_400 });
-        return { ok: false, error: "Simulated provider: the bank did not answer in time" };
+        return { ok: false, error: "Simulated provider: the bank did not answer in time", rail: rail("timed out") };
       }
       await kv.put(key, "paid", { expirationTtl: 365 * 86_400 });
-      return { ok: true };
+      return { ok: true, rail: rail("paid") };
     },
   };
 }

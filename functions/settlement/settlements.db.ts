@@ -18,10 +18,16 @@ export interface Settlement {
   attempts: number;
   createdAt: string;
   paidAt: string | null;
+  /** The rail it was sent through (migration 0031; "switch", "paystack", "simulator"), its own reference and status word, and since when it waits for the rail's answer; null until a rail said something. */
+  rail: string | null;
+  railReference: string | null;
+  railStatus: string | null;
+  railWaitingSince: string | null;
 }
 
 const SELECT = `SELECT id, merchant_id AS merchantId, settlement_account_id AS settlementAccountId, period_start AS periodStart,
-  period_end AS periodEnd, gross, fees, net, status, reference, attempts, created_at AS createdAt, paid_at AS paidAt FROM settlements`;
+  period_end AS periodEnd, gross, fees, net, status, reference, attempts, created_at AS createdAt, paid_at AS paidAt,
+  rail, rail_reference AS railReference, rail_status AS railStatus, rail_waiting_since AS railWaitingSince FROM settlements`;
 
 export async function getSettlement(tenant: Tenant, id: string): Promise<Settlement | null> {
   const { db } = tenant;
