@@ -211,14 +211,25 @@ export async function refundsWaitingOnRail({ businessId, db }: BusinessDb, befor
   return results;
 }
 
-/** Sent and waiting for the rail's answer from `since`: not due again (the poll asks instead). */
-export function waitRefundOnRailStatement({ businessId, db }: BusinessDb, refundId: string, mark: RefundRailColumns, since: string): D1PreparedStatement {
+/**
+ * Sent and waiting for the rail's answer from `since`: not due again (the poll asks instead). Only while `attempt` is
+ * the latest and has no answer yet: a late "processing" about an attempt that already failed (or a stale one) would
+ * otherwise hold the refund waiting for an answer that has come, neither retried nor finished.
+ */
+export function waitRefundOnRailStatement(
+  { businessId, db }: BusinessDb,
+  refundId: string,
+  mark: RefundRailColumns,
+  since: string,
+  attempt: number,
+): D1PreparedStatement {
   return db
     .prepare(
       `UPDATE refunds SET rail = ?, rail_reference = coalesce(?, rail_reference), rail_status = ?, rail_waiting_since = ?, send_lease_until = NULL
-       WHERE id = ? AND business_id = ? AND status = 'sending'`,
+       WHERE id = ? AND business_id = ? AND status = 'sending' AND attempts = ?
+         AND NOT EXISTS (SELECT 1 FROM refund_attempts a WHERE a.business_id = refunds.business_id AND a.refund_id = refunds.id AND a.attempt = refunds.attempts)`,
     )
-    .bind(mark.rail, mark.reference, mark.status, since, refundId, businessId);
+    .bind(mark.rail, mark.reference, mark.status, since, refundId, businessId, attempt);
 }
 
 /**

@@ -154,7 +154,7 @@ export async function applyRefundAnswer(
   const attempt = Math.max(1, options.attempt ?? refund.attempts);
   const mark = answer.rail ?? null;
   if (!answer.ok && answer.pending) {
-    await db.batch([waitRefundOnRailStatement(business, refund.id, answer.rail, at)]);
+    await db.batch([waitRefundOnRailStatement(business, refund.id, answer.rail, at, attempt)]);
     return "waiting";
   }
   const error = answer.ok ? null : answer.error.slice(0, 300);

@@ -129,7 +129,7 @@ export function isGuardRefusal(error: unknown): boolean {
  * Applies one rail answer to a settlement: the reply to the request, a callback and the poll all come here, in any
  * order and any number of times. Paid is written once (from any state but paid: a late success after a failure is
  * paid after all); a failure once per attempt, and only for the latest attempt of a settlement not paid; pending only
- * notes the rail's reference and status. Each write is one batch whose guard rolls it back when it was already done,
+ * notes the rail's reference and status, and only while the latest attempt has no answer. Each write is one batch whose guard rolls it back when it was already done,
  * so the attempt record and the webhook event are there exactly once with it. The settlement's ledger posting was
  * made by the settlement run (available -> settlement_payable) and is not touched here.
  */
@@ -145,7 +145,7 @@ export async function applyPayoutAnswer(
   const mark = answer.rail ?? null;
   const settlement = { id: target.id, reference: target.reference, net: target.net, currency: "GHS", attempt };
   if (!answer.ok && answer.pending) {
-    await db.batch([waitOnRailStatement(business, target.id, answer.rail, at)]);
+    await db.batch([waitOnRailStatement(business, target.id, answer.rail, at, attempt)]);
     return "waiting";
   }
   try {
