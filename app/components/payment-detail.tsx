@@ -7,6 +7,8 @@ import { paymentStatus, statusLabel } from "../lib/statuses";
 import { feeOf, netOf, NO_MONEY, paymentMethod } from "../lib/transactions-view";
 import { Details, withCodes } from "./details";
 import { StatusPill } from "./status-pill";
+import { RailLine } from "./rail-facts";
+import type { RailView } from "../lib/rails";
 import type { Channel } from "#server/ledger/pricing";
 import { reasonCodeLabel } from "#server/disputes/dispute-rules";
 import type { PaymentDispute } from "#server/disputes/disputes.db";
@@ -56,6 +58,8 @@ export interface PaymentRefundView {
   createdAt: string;
   completedAt: string | null;
   failureReason: string | null;
+  /** The rail it was sent through, its own reference and status; null before any rail said anything. */
+  rail?: RailView | null;
   /** Its approval request's page. */
   href?: string | null;
 }
@@ -187,7 +191,7 @@ export function PaymentDetailPanel({ detail, closeHref }: { detail: PaymentDetai
   );
 }
 
-/** A payment's refunds, oldest first: each amount, status, reason and times, and why one failed. */
+/** A payment's refunds, oldest first: each amount, status, reason and times, why one failed, and its rail. */
 function Refunds({ refunds }: { refunds: PaymentRefundView[] }) {
   return (
     <>
@@ -212,6 +216,7 @@ function Refunds({ refunds }: { refunds: PaymentRefundView[] }) {
               }`}
             </span>
             {refund.failureReason ? <span className="cell-sub">{`Why it failed: ${refund.failureReason}`}</span> : null}
+            <RailLine view={refund.rail ?? null} />
           </li>
         ))}
       </ul>

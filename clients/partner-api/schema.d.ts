@@ -9,7 +9,11 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    get?: never;
+    /**
+     * List payments
+     * @description The business's payments, newest first (by occurred_at, then as they were written), each as GET /api/v1/payments/{reference} answers it, with its settlement and refunds. Filter by when they happened (`created_from` inclusive, `created_to` exclusive), status, merchant (its id: another business's merchant filters to nothing, as an unknown one) and channel. A page of at most `limit` items (1 to 100, 25 when left out) with `has_more` and `next_cursor`: send `?cursor=<next_cursor>` with the same filters for the next page; the last page has `has_more: false` and `next_cursor: null`. A cursor is opaque and works only on the list that gave it. Paging reads each item once while nothing changes; an item added meanwhile comes on the first page of a new walk. An unknown parameter, a bad value or a cursor this list did not give is a 400 naming each as `query.<name>`.
+     */
+    get: operations["listPayments"];
     put?: never;
     /**
      * Send payments
@@ -109,13 +113,137 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    get?: never;
+    /**
+     * List disputes
+     * @description The business's disputes, newest first (by opened_at), each as opening it answered; filter by status or by the disputed payment's reference. A page of at most `limit` items (1 to 100, 25 when left out) with `has_more` and `next_cursor`: send `?cursor=<next_cursor>` with the same filters for the next page; the last page has `has_more: false` and `next_cursor: null`. A cursor is opaque and works only on the list that gave it. Paging reads each item once while nothing changes; an item added meanwhile comes on the first page of a new walk. An unknown parameter, a bad value or a cursor this list did not give is a 400 naming each as `query.<name>`.
+     */
+    get: operations["listDisputes"];
     put?: never;
     /**
      * Open a dispute
      * @description Written before the answer (not queued): the disputed amount is held from the merchant's available money at once, so it is neither transferred nor settled until the dispute is closed. Only a successful payment can be disputed, for at most its amount less its earlier disputes that were not won. The business answers in the portal before the evidence due date.
      */
     post: operations["openDispute"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/disputes/{id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Get a dispute
+     * @description The dispute as the portal holds it: its status, whether the business submitted its response, and when it closed. Another business's id is 404.
+     */
+    get: operations["getDispute"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/merchants": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List merchants
+     * @description The business's merchants, newest first (by when they were added). A payment names its merchant by `id` or `code`. A page of at most `limit` items (1 to 100, 25 when left out) with `has_more` and `next_cursor`: send `?cursor=<next_cursor>` with the same filters for the next page; the last page has `has_more: false` and `next_cursor: null`. A cursor is opaque and works only on the list that gave it. Paging reads each item once while nothing changes; an item added meanwhile comes on the first page of a new walk. An unknown parameter, a bad value or a cursor this list did not give is a 400 naming each as `query.<name>`.
+     */
+    get: operations["listMerchants"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/points-of-sale": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List points of sale
+     * @description The business's points of sale, newest first (by when they were added), of every merchant or of one. A page of at most `limit` items (1 to 100, 25 when left out) with `has_more` and `next_cursor`: send `?cursor=<next_cursor>` with the same filters for the next page; the last page has `has_more: false` and `next_cursor: null`. A cursor is opaque and works only on the list that gave it. Paging reads each item once while nothing changes; an item added meanwhile comes on the first page of a new walk. An unknown parameter, a bad value or a cursor this list did not give is a 400 naming each as `query.<name>`.
+     */
+    get: operations["listPointsOfSale"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/terminals": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List terminals
+     * @description The business's POS terminals by serial, with their last heartbeat; filter by merchant, point of sale or status. A page of at most `limit` items (1 to 100, 25 when left out) with `has_more` and `next_cursor`: send `?cursor=<next_cursor>` with the same filters for the next page; the last page has `has_more: false` and `next_cursor: null`. A cursor is opaque and works only on the list that gave it. Paging reads each item once while nothing changes; an item added meanwhile comes on the first page of a new walk. An unknown parameter, a bad value or a cursor this list did not give is a 400 naming each as `query.<name>`.
+     */
+    get: operations["listTerminals"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/settlements": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List settlements
+     * @description The business's settlements, newest first (by when the daily run made them), with their amounts in pesewas, status, payout attempts and the rail that carried them; filter by status and by when they were made (`created_from` inclusive, `created_to` exclusive). A page of at most `limit` items (1 to 100, 25 when left out) with `has_more` and `next_cursor`: send `?cursor=<next_cursor>` with the same filters for the next page; the last page has `has_more: false` and `next_cursor: null`. A cursor is opaque and works only on the list that gave it. Paging reads each item once while nothing changes; an item added meanwhile comes on the first page of a new walk. An unknown parameter, a bad value or a cursor this list did not give is a 400 naming each as `query.<name>`.
+     */
+    get: operations["listSettlements"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/refunds": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List refunds
+     * @description The business's refunds, newest first (by when they were asked for), each as its payment's answer shows it with the payment's reference; filter by status or by the payment's reference. A page of at most `limit` items (1 to 100, 25 when left out) with `has_more` and `next_cursor`: send `?cursor=<next_cursor>` with the same filters for the next page; the last page has `has_more: false` and `next_cursor: null`. A cursor is opaque and works only on the list that gave it. Paging reads each item once while nothing changes; an item added meanwhile comes on the first page of a new walk. An unknown parameter, a bad value or a cursor this list did not give is a 400 naming each as `query.<name>`.
+     */
+    get: operations["listRefunds"];
+    put?: never;
+    post?: never;
     delete?: never;
     options?: never;
     head?: never;
@@ -509,6 +637,317 @@ export interface components {
       /** @description Send as ?after= for the next page; null on the last page. */
       next: string | null;
     };
+    /**
+     * @description How many items to a page: 1 to 100 (25 when left out).
+     * @example 100
+     */
+    Limit: string;
+    /** @description The previous page's next_cursor, as it was: the page after it. Opaque; it works only on the list that gave it. */
+    Cursor: string;
+    /** @description The query of GET /api/v1/payments: every parameter is optional. */
+    PaymentsQuery: {
+      /**
+       * Format: date-time
+       * @description Only those created at this time or later. RFC 3339 with seconds and a zone of Z or ±HH:MM (up to 9 digits of fraction; past the millisecond they are cut).
+       * @example 2026-11-23T10:15:00Z
+       * @example 2026-11-23T11:15:00.250+01:00
+       */
+      created_from?: string;
+      /**
+       * Format: date-time
+       * @description Only those created before this time. RFC 3339 with seconds and a zone of Z or ±HH:MM (up to 9 digits of fraction; past the millisecond they are cut).
+       * @example 2026-11-23T10:15:00Z
+       * @example 2026-11-23T11:15:00.250+01:00
+       */
+      created_to?: string;
+      /**
+       * @description Only payments in this status.
+       * @enum {string}
+       */
+      status?: "successful" | "failed" | "reversed";
+      /** @description Only those of this merchant's id (mer_...). */
+      merchant?: string;
+      /**
+       * @description Only payments by this channel.
+       * @enum {string}
+       */
+      channel?: "card" | "mobile_money";
+      limit?: components["schemas"]["Limit"];
+      cursor?: components["schemas"]["Cursor"];
+    };
+    /** @description A page of the business's payments, newest first: each as GET /api/v1/payments/{reference} answers it, refunds included. */
+    PaymentsPage: {
+      /** @description This page's items, in the list's order. */
+      data: components["schemas"]["PaymentView"][];
+      /** @description Whether another page follows this one. */
+      has_more: boolean;
+      /** @description Send it as ?cursor= (with the same filters) for the next page; null on the last page. */
+      next_cursor: string | null;
+    };
+    /** @description The query of GET /api/v1/merchants. */
+    MerchantsQuery: {
+      limit?: components["schemas"]["Limit"];
+      cursor?: components["schemas"]["Cursor"];
+    };
+    /** @description A merchant of the business. */
+    MerchantView: {
+      /** @description The portal's id (mer_...): a payment names its merchant by it or by its code. */
+      id: string;
+      code: string;
+      /** @description The registered name, in any script. */
+      name: string;
+      trading_name: string;
+      /** @description The Ghana Revenue Authority's TIN. */
+      tin: string;
+      sector: string;
+      town: string;
+      region: string;
+      address: string;
+      contact_name: string;
+      /** @description 233XXXXXXXXX. */
+      contact_phone: string;
+      contact_email: string;
+      /** @enum {string} */
+      status: "active" | "inactive";
+      /** @description When it was added. RFC 3339 in UTC. */
+      created_at: string;
+      /** @description When it last changed. RFC 3339 in UTC. */
+      updated_at: string;
+    };
+    /** @description A page of the business's merchants, newest first. */
+    MerchantsPage: {
+      /** @description This page's items, in the list's order. */
+      data: components["schemas"]["MerchantView"][];
+      /** @description Whether another page follows this one. */
+      has_more: boolean;
+      /** @description Send it as ?cursor= (with the same filters) for the next page; null on the last page. */
+      next_cursor: string | null;
+    };
+    /** @description The query of GET /api/v1/points-of-sale. */
+    PointsOfSaleQuery: {
+      /** @description Only those of this merchant's id (mer_...). */
+      merchant?: string;
+      limit?: components["schemas"]["Limit"];
+      cursor?: components["schemas"]["Cursor"];
+    };
+    /** @description A point of sale (branch) of a merchant. */
+    PointOfSaleView: {
+      /** @description The portal's id (pos_...): a payment names its point of sale by it. */
+      id: string;
+      /** @description The merchant's id. */
+      merchant: string;
+      name: string;
+      town: string;
+      region: string;
+      address: string;
+      /** @description 233XXXXXXXXX. */
+      contact_phone: string;
+      /** @enum {string} */
+      status: "active" | "inactive";
+      /** @description When it was added. RFC 3339 in UTC. */
+      created_at: string;
+      /** @description When it last changed. RFC 3339 in UTC. */
+      updated_at: string;
+    };
+    /** @description A page of the business's points of sale, newest first. */
+    PointsOfSalePage: {
+      /** @description This page's items, in the list's order. */
+      data: components["schemas"]["PointOfSaleView"][];
+      /** @description Whether another page follows this one. */
+      has_more: boolean;
+      /** @description Send it as ?cursor= (with the same filters) for the next page; null on the last page. */
+      next_cursor: string | null;
+    };
+    /** @description The query of GET /api/v1/terminals. */
+    TerminalsQuery: {
+      /** @description Only those of this merchant's id (mer_...). */
+      merchant?: string;
+      /** @description Only those of this point of sale's id (pos_...). */
+      point_of_sale?: string;
+      /**
+       * @description Only terminals in this status.
+       * @enum {string}
+       */
+      status?: "in_stock" | "assigned" | "active" | "blocked" | "faulty" | "retired";
+      limit?: components["schemas"]["Limit"];
+      cursor?: components["schemas"]["Cursor"];
+    };
+    /** @description A POS terminal of the business's fleet. */
+    TerminalView: {
+      id: string;
+      /** @description The serial a card payment and a heartbeat name the terminal by. */
+      serial: string;
+      model: string;
+      software_version: string;
+      /** @enum {string} */
+      status: "in_stock" | "assigned" | "active" | "blocked" | "faulty" | "retired";
+      /** @description The merchant's id, while it is assigned to one. */
+      merchant: string | null;
+      /** @description The point of sale it stands at, while it is assigned to one. */
+      point_of_sale: string | null;
+      /** @description Its last heartbeat, RFC 3339 in UTC; null until it sends one. */
+      last_seen_at: string | null;
+      /** @description From its last heartbeat. */
+      battery_percent: number | null;
+      /** @description From its last heartbeat. */
+      signal_percent: number | null;
+      /** @description When it was added. RFC 3339 in UTC. */
+      created_at: string;
+      /** @description When it last changed. RFC 3339 in UTC. */
+      updated_at: string;
+    };
+    /** @description A page of the business's terminals, by serial. */
+    TerminalsPage: {
+      /** @description This page's items, in the list's order. */
+      data: components["schemas"]["TerminalView"][];
+      /** @description Whether another page follows this one. */
+      has_more: boolean;
+      /** @description Send it as ?cursor= (with the same filters) for the next page; null on the last page. */
+      next_cursor: string | null;
+    };
+    /** @description The query of GET /api/v1/disputes. */
+    DisputesQuery: {
+      /**
+       * @description Only disputes in this status.
+       * @enum {string}
+       */
+      status?: "open" | "submitted" | "won" | "lost";
+      /**
+       * @description Only the disputes of the payment with this reference.
+       * @example PSP-20261123-000187
+       */
+      payment_reference?: string;
+      limit?: components["schemas"]["Limit"];
+      cursor?: components["schemas"]["Cursor"];
+    };
+    /** @description A page of the business's disputes, newest first (by when they were opened). */
+    DisputesPage: {
+      /** @description This page's items, in the list's order. */
+      data: components["schemas"]["DisputeView"][];
+      /** @description Whether another page follows this one. */
+      has_more: boolean;
+      /** @description Send it as ?cursor= (with the same filters) for the next page; null on the last page. */
+      next_cursor: string | null;
+    };
+    /** @description The query of GET /api/v1/settlements. */
+    SettlementsQuery: {
+      /**
+       * Format: date-time
+       * @description Only those created at this time or later. RFC 3339 with seconds and a zone of Z or ±HH:MM (up to 9 digits of fraction; past the millisecond they are cut).
+       * @example 2026-11-23T10:15:00Z
+       * @example 2026-11-23T11:15:00.250+01:00
+       */
+      created_from?: string;
+      /**
+       * Format: date-time
+       * @description Only those created before this time. RFC 3339 with seconds and a zone of Z or ±HH:MM (up to 9 digits of fraction; past the millisecond they are cut).
+       * @example 2026-11-23T10:15:00Z
+       * @example 2026-11-23T11:15:00.250+01:00
+       */
+      created_to?: string;
+      /**
+       * @description Only settlements in this status.
+       * @enum {string}
+       */
+      status?: "pending" | "paid" | "failed";
+      limit?: components["schemas"]["Limit"];
+      cursor?: components["schemas"]["Cursor"];
+    };
+    /** @description A settlement: one merchant's net for one period, paid out to its settlement account. */
+    SettlementView: {
+      id: string;
+      /** @description The reference the merchant's bank or wallet statement shows. */
+      reference: string;
+      /** @description The merchant's id. */
+      merchant: string;
+      /** @description The settlement account it is paid to. */
+      settlement_account: string;
+      /** @description The start of the period of payments it covers. RFC 3339 in UTC. */
+      period_start: string;
+      /** @description The end of the period (exclusive). RFC 3339 in UTC. */
+      period_end: string;
+      /** @description The successful payments it covers. Pesewas. */
+      gross: number;
+      /** @description The fees of those payments. Pesewas. */
+      fees: number;
+      /** @description gross - fees: what is paid out. Pesewas. */
+      net: number;
+      /** @constant */
+      currency: "GHS";
+      /**
+       * @description pending (not paid out yet), paid, or failed (its last attempt failed).
+       * @enum {string}
+       */
+      status: "pending" | "paid" | "failed";
+      /** @description How many times the portal tried to pay it out. */
+      attempts: number;
+      /** @description When the daily run made it. RFC 3339 in UTC. */
+      created_at: string;
+      /** @description When it was paid out, RFC 3339 in UTC. */
+      paid_at: string | null;
+      /** @description The payout rail that carries it (e.g. switch), once one has. */
+      rail: string | null;
+      /** @description The rail's reference for the payout. */
+      rail_reference: string | null;
+      /** @description What the rail last said of it. */
+      rail_status: string | null;
+    };
+    /** @description A page of the business's settlements, newest first. */
+    SettlementsPage: {
+      /** @description This page's items, in the list's order. */
+      data: components["schemas"]["SettlementView"][];
+      /** @description Whether another page follows this one. */
+      has_more: boolean;
+      /** @description Send it as ?cursor= (with the same filters) for the next page; null on the last page. */
+      next_cursor: string | null;
+    };
+    /** @description The query of GET /api/v1/refunds. */
+    RefundsQuery: {
+      /**
+       * @description Only refunds in this status.
+       * @enum {string}
+       */
+      status?: "pending_approval" | "rejected" | "sending" | "succeeded" | "failed";
+      /**
+       * @description Only the refunds of the payment with this reference.
+       * @example PSP-20261123-000187
+       */
+      payment_reference?: string;
+      limit?: components["schemas"]["Limit"];
+      cursor?: components["schemas"]["Cursor"];
+    };
+    /** @description A refund of a payment, with the payment's reference. */
+    RefundListItem: {
+      id: string;
+      /** @description Pesewas. */
+      amount: number;
+      /** @constant */
+      currency: "GHS";
+      /** @enum {string} */
+      status: "pending_approval" | "rejected" | "sending" | "succeeded" | "failed";
+      reason: string;
+      requested_at: string;
+      /** @description When an administrator approved or rejected it. */
+      decided_at: string | null;
+      /** @description When the processor confirmed it, or its last attempt failed. */
+      completed_at: string | null;
+      /** @description Why the processor refused it, for a failed refund (the money went back to the merchant). */
+      failure_reason: string | null;
+      /**
+       * @description The reference of the payment it refunds.
+       * @example PSP-20261123-000187
+       */
+      payment_reference: string;
+    };
+    /** @description A page of the business's refunds, newest first (by when they were asked for). */
+    RefundsPage: {
+      /** @description This page's items, in the list's order. */
+      data: components["schemas"]["RefundListItem"][];
+      /** @description Whether another page follows this one. */
+      has_more: boolean;
+      /** @description Send it as ?cursor= (with the same filters) for the next page; null on the last page. */
+      next_cursor: string | null;
+    };
   };
   responses: {
     /** @description The request is not valid: every problem is listed with its JSON path. A field that looks like a full card number is one of them. A platform key without the PP-Business header is 400 too. */
@@ -693,6 +1132,104 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+  listPayments: {
+    parameters: {
+      query?: {
+        /** @description Only those created at this time or later. RFC 3339 with seconds and a zone of Z or ±HH:MM (up to 9 digits of fraction; past the millisecond they are cut). */
+        created_from?: string;
+        /** @description Only those created before this time. RFC 3339 with seconds and a zone of Z or ±HH:MM (up to 9 digits of fraction; past the millisecond they are cut). */
+        created_to?: string;
+        /** @description Only payments in this status. */
+        status?: "successful" | "failed" | "reversed";
+        /** @description Only those of this merchant's id (mer_...). */
+        merchant?: string;
+        /** @description Only payments by this channel. */
+        channel?: "card" | "mobile_money";
+        /** @description How many items to a page: 1 to 100 (25 when left out). */
+        limit?: number;
+        /** @description The previous page's next_cursor, as it was: the page after it. Opaque; it works only on the list that gave it. */
+        cursor?: components["schemas"]["Cursor"];
+      };
+      header?: {
+        /** @description The id of the business the request is for. Required with a platform key (400 without it, 404 for an id that is no business's); a business's own key may leave it out, and may name only its own business (403 otherwise). For example bus_kumasi_fresh_foods. */
+        "PP-Business"?: components["parameters"]["business"];
+        /** @description The dated API version to answer as: one of 2026-11-27. Without it, the version the key was made with (a rolled key keeps its predecessor's). Every answer names the version it was answered as in the same header; an unknown one is 400 unknown_version. */
+        "PP-Version"?: components["parameters"]["version"];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of them. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "data": [
+           *         {
+           *           "reference": "PSP-20261123-K000187",
+           *           "merchant": {
+           *             "id": "mer_kff_osu",
+           *             "code": "KFF-OSU"
+           *           },
+           *           "point_of_sale": "pos_kff_osu_1",
+           *           "terminal_serial": "PAX-A920-004512",
+           *           "channel": "card",
+           *           "network": "VISA",
+           *           "payer": {
+           *             "card_bin": "492181",
+           *             "card_last4": "4242"
+           *           },
+           *           "amount": 12550,
+           *           "currency": "GHS",
+           *           "fee": 220,
+           *           "net": 12330,
+           *           "status": "successful",
+           *           "failure_reason": null,
+           *           "occurred_at": "2026-11-23T10:15:00.000Z",
+           *           "cleared": true,
+           *           "cleared_at": "2026-11-24T00:00:00.000Z",
+           *           "reversal": null,
+           *           "settlement": {
+           *             "id": "stl_kff_osu_20261124",
+           *             "reference": "STL-KFF-OSU-20261124",
+           *             "status": "paid",
+           *             "paid_at": "2026-11-25T06:02:11.000Z"
+           *           },
+           *           "refunded": 2000,
+           *           "refunds": [
+           *             {
+           *               "id": "rfd_5c1f0b7e",
+           *               "amount": 2000,
+           *               "currency": "GHS",
+           *               "status": "succeeded",
+           *               "reason": "One item returned",
+           *               "requested_at": "2026-11-23T12:00:00.000Z",
+           *               "decided_at": "2026-11-23T12:30:00.000Z",
+           *               "completed_at": "2026-11-23T12:30:05.000Z",
+           *               "failure_reason": null
+           *             }
+           *           ]
+           *         }
+           *       ],
+           *       "has_more": true,
+           *       "next_cursor": "WyJwYXltZW50cyIsMTc5NTQzMjkwMDAwMCw0MjFd"
+           *     }
+           */
+          "application/json": components["schemas"]["PaymentsPage"];
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      429: components["responses"]["TooManyRequests"];
+    };
+  };
   sendPayments: {
     parameters: {
       query?: never;
@@ -895,6 +1432,66 @@ export interface operations {
       429: components["responses"]["TooManyRequests"];
     };
   };
+  listDisputes: {
+    parameters: {
+      query?: {
+        /** @description Only disputes in this status. */
+        status?: "open" | "submitted" | "won" | "lost";
+        /** @description Only the disputes of the payment with this reference. */
+        payment_reference?: string;
+        /** @description How many items to a page: 1 to 100 (25 when left out). */
+        limit?: number;
+        /** @description The previous page's next_cursor, as it was: the page after it. Opaque; it works only on the list that gave it. */
+        cursor?: components["schemas"]["Cursor"];
+      };
+      header?: {
+        /** @description The id of the business the request is for. Required with a platform key (400 without it, 404 for an id that is no business's); a business's own key may leave it out, and may name only its own business (403 otherwise). For example bus_kumasi_fresh_foods. */
+        "PP-Business"?: components["parameters"]["business"];
+        /** @description The dated API version to answer as: one of 2026-11-27. Without it, the version the key was made with (a rolled key keeps its predecessor's). Every answer names the version it was answered as in the same header; an unknown one is 400 unknown_version. */
+        "PP-Version"?: components["parameters"]["version"];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of them. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "data": [
+           *         {
+           *           "id": "dsp_0123456789abcdef0123456789abcdef",
+           *           "payment_reference": "PSP-20261123-K000187",
+           *           "merchant_id": "mer_kff_osu",
+           *           "reason_code": "13.1",
+           *           "amount": 12550,
+           *           "currency": "GHS",
+           *           "evidence_due_by": "2026-12-07",
+           *           "status": "open",
+           *           "opened_at": "2026-11-23T15:00:00.000Z",
+           *           "response_submitted_at": null,
+           *           "closed_at": null
+           *         }
+           *       ],
+           *       "has_more": true,
+           *       "next_cursor": "WyJwYXltZW50cyIsMTc5NTQzMjkwMDAwMCw0MjFd"
+           *     }
+           */
+          "application/json": components["schemas"]["DisputesPage"];
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      429: components["responses"]["TooManyRequests"];
+    };
+  };
   openDispute: {
     parameters: {
       query?: never;
@@ -940,6 +1537,361 @@ export interface operations {
       409: components["responses"]["Conflict"];
       413: components["responses"]["TooLarge"];
       415: components["responses"]["UnsupportedMediaType"];
+      429: components["responses"]["TooManyRequests"];
+    };
+  };
+  getDispute: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The id of the business the request is for. Required with a platform key (400 without it, 404 for an id that is no business's); a business's own key may leave it out, and may name only its own business (403 otherwise). For example bus_kumasi_fresh_foods. */
+        "PP-Business"?: components["parameters"]["business"];
+        /** @description The dated API version to answer as: one of 2026-11-27. Without it, the version the key was made with (a rolled key keeps its predecessor's). Every answer names the version it was answered as in the same header; an unknown one is 400 unknown_version. */
+        "PP-Version"?: components["parameters"]["version"];
+      };
+      path: {
+        /** @description The dispute's id (dsp_...). */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The dispute. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "id": "dsp_0123456789abcdef0123456789abcdef",
+           *       "payment_reference": "PSP-20261123-K000187",
+           *       "merchant_id": "mer_kff_osu",
+           *       "reason_code": "13.1",
+           *       "amount": 12550,
+           *       "currency": "GHS",
+           *       "evidence_due_by": "2026-12-07",
+           *       "status": "open",
+           *       "opened_at": "2026-11-23T15:00:00.000Z",
+           *       "response_submitted_at": null,
+           *       "closed_at": null
+           *     }
+           */
+          "application/json": components["schemas"]["DisputeView"];
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      429: components["responses"]["TooManyRequests"];
+    };
+  };
+  listMerchants: {
+    parameters: {
+      query?: {
+        /** @description How many items to a page: 1 to 100 (25 when left out). */
+        limit?: number;
+        /** @description The previous page's next_cursor, as it was: the page after it. Opaque; it works only on the list that gave it. */
+        cursor?: components["schemas"]["Cursor"];
+      };
+      header?: {
+        /** @description The id of the business the request is for. Required with a platform key (400 without it, 404 for an id that is no business's); a business's own key may leave it out, and may name only its own business (403 otherwise). For example bus_kumasi_fresh_foods. */
+        "PP-Business"?: components["parameters"]["business"];
+        /** @description The dated API version to answer as: one of 2026-11-27. Without it, the version the key was made with (a rolled key keeps its predecessor's). Every answer names the version it was answered as in the same header; an unknown one is 400 unknown_version. */
+        "PP-Version"?: components["parameters"]["version"];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of them. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "data": [
+           *         {
+           *           "id": "mer_kff_osu",
+           *           "code": "KFF-OSU",
+           *           "name": "Ɔdɔ Ɛnyo Chop Bar",
+           *           "trading_name": "Ɔdɔ Ɛnyo 🍲",
+           *           "tin": "C0012345678",
+           *           "sector": "Food",
+           *           "town": "Osu",
+           *           "region": "Greater Accra",
+           *           "address": "Oxford Street",
+           *           "contact_name": "Maame Ɛsi Ŋkansah",
+           *           "contact_phone": "233244123456",
+           *           "contact_email": "owner@example.com",
+           *           "status": "active",
+           *           "created_at": "2026-03-02T09:00:00.000Z",
+           *           "updated_at": "2026-10-11T14:20:00.000Z"
+           *         }
+           *       ],
+           *       "has_more": true,
+           *       "next_cursor": "WyJwYXltZW50cyIsMTc5NTQzMjkwMDAwMCw0MjFd"
+           *     }
+           */
+          "application/json": components["schemas"]["MerchantsPage"];
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      429: components["responses"]["TooManyRequests"];
+    };
+  };
+  listPointsOfSale: {
+    parameters: {
+      query?: {
+        /** @description Only those of this merchant's id (mer_...). */
+        merchant?: string;
+        /** @description How many items to a page: 1 to 100 (25 when left out). */
+        limit?: number;
+        /** @description The previous page's next_cursor, as it was: the page after it. Opaque; it works only on the list that gave it. */
+        cursor?: components["schemas"]["Cursor"];
+      };
+      header?: {
+        /** @description The id of the business the request is for. Required with a platform key (400 without it, 404 for an id that is no business's); a business's own key may leave it out, and may name only its own business (403 otherwise). For example bus_kumasi_fresh_foods. */
+        "PP-Business"?: components["parameters"]["business"];
+        /** @description The dated API version to answer as: one of 2026-11-27. Without it, the version the key was made with (a rolled key keeps its predecessor's). Every answer names the version it was answered as in the same header; an unknown one is 400 unknown_version. */
+        "PP-Version"?: components["parameters"]["version"];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of them. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "data": [
+           *         {
+           *           "id": "pos_kff_osu_1",
+           *           "merchant": "mer_kff_osu",
+           *           "name": "Osu branch",
+           *           "town": "Osu",
+           *           "region": "Greater Accra",
+           *           "address": "Oxford Street",
+           *           "contact_phone": "233244123456",
+           *           "status": "active",
+           *           "created_at": "2026-03-02T09:05:00.000Z",
+           *           "updated_at": "2026-03-02T09:05:00.000Z"
+           *         }
+           *       ],
+           *       "has_more": true,
+           *       "next_cursor": "WyJwYXltZW50cyIsMTc5NTQzMjkwMDAwMCw0MjFd"
+           *     }
+           */
+          "application/json": components["schemas"]["PointsOfSalePage"];
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      429: components["responses"]["TooManyRequests"];
+    };
+  };
+  listTerminals: {
+    parameters: {
+      query?: {
+        /** @description Only those of this merchant's id (mer_...). */
+        merchant?: string;
+        /** @description Only those of this point of sale's id (pos_...). */
+        point_of_sale?: string;
+        /** @description Only terminals in this status. */
+        status?: "in_stock" | "assigned" | "active" | "blocked" | "faulty" | "retired";
+        /** @description How many items to a page: 1 to 100 (25 when left out). */
+        limit?: number;
+        /** @description The previous page's next_cursor, as it was: the page after it. Opaque; it works only on the list that gave it. */
+        cursor?: components["schemas"]["Cursor"];
+      };
+      header?: {
+        /** @description The id of the business the request is for. Required with a platform key (400 without it, 404 for an id that is no business's); a business's own key may leave it out, and may name only its own business (403 otherwise). For example bus_kumasi_fresh_foods. */
+        "PP-Business"?: components["parameters"]["business"];
+        /** @description The dated API version to answer as: one of 2026-11-27. Without it, the version the key was made with (a rolled key keeps its predecessor's). Every answer names the version it was answered as in the same header; an unknown one is 400 unknown_version. */
+        "PP-Version"?: components["parameters"]["version"];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of them. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "data": [
+           *         {
+           *           "id": "trm_kff_osu_1",
+           *           "serial": "PAX-A920-004512",
+           *           "model": "PAX A920",
+           *           "software_version": "4.2.1",
+           *           "status": "active",
+           *           "merchant": "mer_kff_osu",
+           *           "point_of_sale": "pos_kff_osu_1",
+           *           "last_seen_at": "2026-11-23T10:20:00.000Z",
+           *           "battery_percent": 76,
+           *           "signal_percent": 58,
+           *           "created_at": "2026-03-02T09:10:00.000Z",
+           *           "updated_at": "2026-11-23T10:20:00.000Z"
+           *         }
+           *       ],
+           *       "has_more": true,
+           *       "next_cursor": "WyJwYXltZW50cyIsMTc5NTQzMjkwMDAwMCw0MjFd"
+           *     }
+           */
+          "application/json": components["schemas"]["TerminalsPage"];
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      429: components["responses"]["TooManyRequests"];
+    };
+  };
+  listSettlements: {
+    parameters: {
+      query?: {
+        /** @description Only those created at this time or later. RFC 3339 with seconds and a zone of Z or ±HH:MM (up to 9 digits of fraction; past the millisecond they are cut). */
+        created_from?: string;
+        /** @description Only those created before this time. RFC 3339 with seconds and a zone of Z or ±HH:MM (up to 9 digits of fraction; past the millisecond they are cut). */
+        created_to?: string;
+        /** @description Only settlements in this status. */
+        status?: "pending" | "paid" | "failed";
+        /** @description How many items to a page: 1 to 100 (25 when left out). */
+        limit?: number;
+        /** @description The previous page's next_cursor, as it was: the page after it. Opaque; it works only on the list that gave it. */
+        cursor?: components["schemas"]["Cursor"];
+      };
+      header?: {
+        /** @description The id of the business the request is for. Required with a platform key (400 without it, 404 for an id that is no business's); a business's own key may leave it out, and may name only its own business (403 otherwise). For example bus_kumasi_fresh_foods. */
+        "PP-Business"?: components["parameters"]["business"];
+        /** @description The dated API version to answer as: one of 2026-11-27. Without it, the version the key was made with (a rolled key keeps its predecessor's). Every answer names the version it was answered as in the same header; an unknown one is 400 unknown_version. */
+        "PP-Version"?: components["parameters"]["version"];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of them. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "data": [
+           *         {
+           *           "id": "stl_kff_osu_20261124",
+           *           "reference": "STL-KFF-OSU-20261124",
+           *           "merchant": "mer_kff_osu",
+           *           "settlement_account": "sa_kff_osu_1",
+           *           "period_start": "2026-11-23T00:00:00.000Z",
+           *           "period_end": "2026-11-24T00:00:00.000Z",
+           *           "gross": 1250000,
+           *           "fees": 21875,
+           *           "net": 1228125,
+           *           "currency": "GHS",
+           *           "status": "paid",
+           *           "attempts": 1,
+           *           "created_at": "2026-11-25T06:00:00.000Z",
+           *           "paid_at": "2026-11-25T06:02:11.000Z",
+           *           "rail": "switch",
+           *           "rail_reference": "SW-PAYOUT-88213",
+           *           "rail_status": "completed"
+           *         }
+           *       ],
+           *       "has_more": true,
+           *       "next_cursor": "WyJwYXltZW50cyIsMTc5NTQzMjkwMDAwMCw0MjFd"
+           *     }
+           */
+          "application/json": components["schemas"]["SettlementsPage"];
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      429: components["responses"]["TooManyRequests"];
+    };
+  };
+  listRefunds: {
+    parameters: {
+      query?: {
+        /** @description Only refunds in this status. */
+        status?: "pending_approval" | "rejected" | "sending" | "succeeded" | "failed";
+        /** @description Only the refunds of the payment with this reference. */
+        payment_reference?: string;
+        /** @description How many items to a page: 1 to 100 (25 when left out). */
+        limit?: number;
+        /** @description The previous page's next_cursor, as it was: the page after it. Opaque; it works only on the list that gave it. */
+        cursor?: components["schemas"]["Cursor"];
+      };
+      header?: {
+        /** @description The id of the business the request is for. Required with a platform key (400 without it, 404 for an id that is no business's); a business's own key may leave it out, and may name only its own business (403 otherwise). For example bus_kumasi_fresh_foods. */
+        "PP-Business"?: components["parameters"]["business"];
+        /** @description The dated API version to answer as: one of 2026-11-27. Without it, the version the key was made with (a rolled key keeps its predecessor's). Every answer names the version it was answered as in the same header; an unknown one is 400 unknown_version. */
+        "PP-Version"?: components["parameters"]["version"];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of them. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "data": [
+           *         {
+           *           "id": "rfd_5c1f0b7e",
+           *           "amount": 2000,
+           *           "currency": "GHS",
+           *           "status": "succeeded",
+           *           "reason": "One item returned",
+           *           "requested_at": "2026-11-23T12:00:00.000Z",
+           *           "decided_at": "2026-11-23T12:30:00.000Z",
+           *           "completed_at": "2026-11-23T12:30:05.000Z",
+           *           "failure_reason": null,
+           *           "payment_reference": "PSP-20261123-K000187"
+           *         }
+           *       ],
+           *       "has_more": true,
+           *       "next_cursor": "WyJwYXltZW50cyIsMTc5NTQzMjkwMDAwMCw0MjFd"
+           *     }
+           */
+          "application/json": components["schemas"]["RefundsPage"];
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
       429: components["responses"]["TooManyRequests"];
     };
   };

@@ -21,10 +21,16 @@ export interface Refund {
   attempts: number;
   completedAt: string | null;
   failureReason: string | null;
+  /** The rail it was sent through (migration 0031), its own reference and status word, and since when it waits for the rail's answer; null until a rail said something. */
+  rail: string | null;
+  railReference: string | null;
+  railStatus: string | null;
+  railWaitingSince: string | null;
 }
 
 const SELECT = `SELECT id, transaction_id AS transactionId, merchant_id AS merchantId, amount, reason, status, requested_by AS requestedBy,
-  approved_by AS approvedBy, created_at AS createdAt, decided_at AS decidedAt, attempts, completed_at AS completedAt, failure_reason AS failureReason FROM refunds`;
+  approved_by AS approvedBy, created_at AS createdAt, decided_at AS decidedAt, attempts, completed_at AS completedAt, failure_reason AS failureReason,
+  rail, rail_reference AS railReference, rail_status AS railStatus, rail_waiting_since AS railWaitingSince FROM refunds`;
 
 /** Approved and not failed: money that left the merchant's available balance for the payer. */
 export const REFUNDED_STATUSES_SQL = "('sending', 'succeeded')";
@@ -256,14 +262,25 @@ export async function refundsWaitingOnRail({ businessId, db }: BusinessDb, befor
   return results;
 }
 
-/** Sent and waiting for the rail's answer from `since`: not due again (the poll asks instead). */
-export function waitRefundOnRailStatement({ businessId, db }: BusinessDb, refundId: string, mark: RefundRailColumns, since: string): D1PreparedStatement {
+/**
+ * Sent and waiting for the rail's answer from `since`: not due again (the poll asks instead). Only while `attempt` is
+ * the latest and has no answer yet: a late "processing" about an attempt that already failed (or a stale one) would
+ * otherwise hold the refund waiting for an answer that has come, neither retried nor finished.
+ */
+export function waitRefundOnRailStatement(
+  { businessId, db }: BusinessDb,
+  refundId: string,
+  mark: RefundRailColumns,
+  since: string,
+  attempt: number,
+): D1PreparedStatement {
   return db
     .prepare(
       `UPDATE refunds SET rail = ?, rail_reference = coalesce(?, rail_reference), rail_status = ?, rail_waiting_since = ?, send_lease_until = NULL
-       WHERE id = ? AND business_id = ? AND status = 'sending'`,
+       WHERE id = ? AND business_id = ? AND status = 'sending' AND attempts = ?
+         AND NOT EXISTS (SELECT 1 FROM refund_attempts a WHERE a.business_id = refunds.business_id AND a.refund_id = refunds.id AND a.attempt = refunds.attempts)`,
     )
-    .bind(mark.rail, mark.reference, mark.status, since, refundId, businessId);
+    .bind(mark.rail, mark.reference, mark.status, since, refundId, businessId, attempt);
 }
 
 /**

@@ -62,19 +62,21 @@ export interface RefundMemory {
  * succeeds when tried again; any other succeeds. A key it refunded is answered "done" again, never refunded twice.
  */
 export function simulatedRefunds(memory: RefundMemory): RefundPort {
+  // Its answers name it, so the refund screens say a refund went through the simulator (it has no reference of its own).
+  const rail = (status: string) => ({ rail: "simulator", reference: null, status });
   return {
     kind: "simulated",
     async refund(order) {
       const key = `refund:${order.idempotencyKey}`;
       const seen = await memory.get(key);
-      if (seen === "refunded") return { ok: true };
-      if (order.amount % 100 === 99) return { ok: false, error: "Simulated processor: the payer's bank refused the refund" };
+      if (seen === "refunded") return { ok: true, rail: rail("refunded") };
+      if (order.amount % 100 === 99) return { ok: false, error: "Simulated processor: the payer's bank refused the refund", rail: rail("refused") };
       if (order.amount % 100 === 98 && seen === null) {
         await memory.put(key, "failed-once", { expirationTtl: 30 * 86_400 });
-        return { ok: false, error: "Simulated processor: the network did not answer in time" };
+        return { ok: false, error: "Simulated processor: the network did not answer in time", rail: rail("timed out") };
       }
       await memory.put(key, "refunded", { expirationTtl: 365 * 86_400 });
-      return { ok: true };
+      return { ok: true, rail: rail("refunded") };
     },
   };
 }
@@ -152,7 +154,7 @@ export async function applyRefundAnswer(
   const attempt = Math.max(1, options.attempt ?? refund.attempts);
   const mark = answer.rail ?? null;
   if (!answer.ok && answer.pending) {
-    await db.batch([waitRefundOnRailStatement(business, refund.id, answer.rail, at)]);
+    await db.batch([waitRefundOnRailStatement(business, refund.id, answer.rail, at, attempt)]);
     return "waiting";
   }
   const error = answer.ok ? null : answer.error.slice(0, 300);

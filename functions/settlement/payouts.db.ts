@@ -75,14 +75,25 @@ export interface RailColumns {
   status: string;
 }
 
-/** Sent and waiting for the rail's answer from `since`: not due again (the poll asks instead); released from the lease. */
-export function waitOnRailStatement({ businessId, db }: BusinessDb, settlementId: string, mark: RailColumns, since: string): D1PreparedStatement {
+/**
+ * Sent and waiting for the rail's answer from `since`: not due again (the poll asks instead); released from the lease.
+ * Only while `attempt` is the latest and has no answer yet: a late "processing" about an attempt that already failed
+ * (or a stale one) would otherwise hold the settlement waiting for an answer that has come, never retried.
+ */
+export function waitOnRailStatement(
+  { businessId, db }: BusinessDb,
+  settlementId: string,
+  mark: RailColumns,
+  since: string,
+  attempt: number,
+): D1PreparedStatement {
   return db
     .prepare(
       `UPDATE settlements SET rail = ?, rail_reference = coalesce(?, rail_reference), rail_status = ?, rail_waiting_since = ?, payout_lease_until = NULL
-       WHERE id = ? AND business_id = ? AND status <> 'paid'`,
+       WHERE id = ? AND business_id = ? AND status <> 'paid' AND attempts = ?
+         AND NOT EXISTS (SELECT 1 FROM payout_attempts a WHERE a.business_id = settlements.business_id AND a.settlement_id = settlements.id AND a.attempt = settlements.attempts)`,
     )
-    .bind(mark.rail, mark.reference, mark.status, since, settlementId, businessId);
+    .bind(mark.rail, mark.reference, mark.status, since, settlementId, businessId, attempt);
 }
 
 /** Paid, from any state but paid, with the rail's answer; the caller's batch guards changes() = 1 right after it. */

@@ -51,20 +51,22 @@ export interface PayoutPort {
  * (about one in five, decided by the reference) so retries can be seen.
  */
 export function simulatedPayouts(kv: KVNamespace): PayoutPort {
+  // Its answers name it, so the settlement screens say a payout went through the simulator (it has no reference of its own).
+  const rail = (status: string) => ({ rail: "simulator", reference: null, status });
   return {
     kind: "simulated",
     async pay(payout) {
       const key = `payout:${payout.reference}`;
       const seen = await kv.get(key);
-      if (seen === "paid") return { ok: true };
+      if (seen === "paid") return { ok: true, rail: rail("paid") };
       let hash = 0;
       for (const char of payout.reference) hash = (hash * 31 + char.charCodeAt(0)) >>> 0;
       if (seen === null && hash % 5 === 0) {
         await kv.put(key, "failed-once", { expirationTtl: 30 * 86_400 });
-        return { ok: false, error: "Simulated provider: the bank did not answer in time" };
+        return { ok: false, error: "Simulated provider: the bank did not answer in time", rail: rail("timed out") };
       }
       await kv.put(key, "paid", { expirationTtl: 365 * 86_400 });
-      return { ok: true };
+      return { ok: true, rail: rail("paid") };
     },
   };
 }
@@ -128,7 +130,7 @@ export function isGuardRefusal(error: unknown): boolean {
  * Applies one rail answer to a settlement: the reply to the request, a callback and the poll all come here, in any
  * order and any number of times. Paid is written once (from any state but paid: a late success after a failure is
  * paid after all); a failure once per attempt, and only for the latest attempt of a settlement not paid; pending only
- * notes the rail's reference and status. Each write is one batch whose guard rolls it back when it was already done,
+ * notes the rail's reference and status, and only while the latest attempt has no answer. Each write is one batch whose guard rolls it back when it was already done,
  * so the attempt record and the webhook event are there exactly once with it. The settlement's ledger posting was
  * made by the settlement run (available -> settlement_payable) and is not touched here.
  */
@@ -144,7 +146,7 @@ export async function applyPayoutAnswer(
   const mark = answer.rail ?? null;
   const settlement = { id: target.id, reference: target.reference, net: target.net, currency: "GHS", attempt };
   if (!answer.ok && answer.pending) {
-    await db.batch([waitOnRailStatement(business, target.id, answer.rail, at)]);
+    await db.batch([waitOnRailStatement(business, target.id, answer.rail, at, attempt)]);
     return "waiting";
   }
   try {

@@ -18,10 +18,16 @@ export interface Settlement {
   attempts: number;
   createdAt: string;
   paidAt: string | null;
+  /** The rail it was sent through (migration 0031; "switch", "paystack", "simulator"), its own reference and status word, and since when it waits for the rail's answer; null until a rail said something. */
+  rail: string | null;
+  railReference: string | null;
+  railStatus: string | null;
+  railWaitingSince: string | null;
 }
 
 const COLUMNS = `id, merchant_id AS merchantId, settlement_account_id AS settlementAccountId, period_start AS periodStart,
-  period_end AS periodEnd, gross, fees, net, status, reference, attempts, created_at AS createdAt, paid_at AS paidAt`;
+  period_end AS periodEnd, gross, fees, net, status, reference, attempts, created_at AS createdAt, paid_at AS paidAt,
+  rail, rail_reference AS railReference, rail_status AS railStatus, rail_waiting_since AS railWaitingSince`;
 const SELECT = `SELECT ${COLUMNS} FROM settlements`;
 
 export async function getSettlement(tenant: Tenant, id: string): Promise<Settlement | null> {
@@ -117,11 +123,8 @@ export async function listPayoutAttempts(tenant: Tenant, settlementId: string): 
 }
 
 /** A settlement as GET /api/v1/settlements lists it: with the rail that paid it out, where one did (migration 0031). */
-export interface ListedSettlement extends Settlement {
-  rail: string | null;
-  railReference: string | null;
-  railStatus: string | null;
-}
+/** A settlement as the Partner API lists it: the rail's fields are every settlement's now. */
+export type ListedSettlement = Settlement;
 
 /**
  * A page of the business's settlements, newest first by (created_at, id), read by settlements_by_created or
@@ -154,7 +157,7 @@ export async function listSettlementsPage(
   }
   const { results } = await db
     .prepare(
-      `SELECT ${COLUMNS}, rail, rail_reference AS railReference, rail_status AS railStatus FROM settlements
+      `SELECT ${COLUMNS} FROM settlements
        WHERE ${where.join(" AND ")} ORDER BY created_at DESC, id DESC LIMIT ?`,
     )
     .bind(...binds, limit + 1)

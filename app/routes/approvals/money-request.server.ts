@@ -14,6 +14,7 @@ import { refundPortFor } from "#server/rails/ports";
 import type { Tenant } from "#server/tenancy/tenant";
 import { dispatchPendingDeliveries } from "#server/webhooks/dispatch";
 import { refundedPaymentView } from "#app/lib/transactions-view";
+import { railViewOf } from "#app/lib/rails";
 import type { RefundFacts } from "./refund-request";
 import type { TransferFacts } from "./transfer-request";
 
@@ -48,7 +49,7 @@ export async function refundFacts(tenant: Tenant, refund: MoneyRequestRows["refu
   const { payment, refunded, pending, available } = await refundableOf(tenant, refund.transactionId);
   const names = await namesOf(tenant, "merchant", [payment.merchantId]);
   return {
-    refund: { amount: refund.amount, reason: refund.reason, status: refund.status, failureReason: refund.failureReason },
+    refund: { amount: refund.amount, reason: refund.reason, status: refund.status, failureReason: refund.failureReason, rail: railViewOf(refund) },
     payment: refundedPaymentView(payment, names.get(payment.merchantId)),
     refunded,
     pendingOthers: pending - (refund.status === "pending_approval" ? refund.amount : 0),

@@ -1,5 +1,6 @@
-// A refund request's sections of the money request page: the refund (amount, reason, how its sending goes) and the
-// payment it gives back (what is already refunded or waits, and the merchant's available balance now).
+// A refund request's sections of the money request page: the refund (amount, reason, how its sending goes, the rail
+// it went through with the rail's own reference and status) and the payment it gives back (what is already refunded
+// or waits, and the merchant's available balance now).
 import { Link } from "@remix-run/react";
 import { Details } from "#app/components/details";
 import { formatAmount, formatDate } from "#app/lib/format";
@@ -7,11 +8,13 @@ import { paths } from "#app/lib/paths";
 import { statusLabel } from "#app/lib/statuses";
 import type { RefundStatus } from "#server/refunds/refunds.db";
 import type { refundedPaymentView } from "#app/lib/transactions-view";
+import { railRows, RailWaiting } from "#app/components/rail-facts";
+import type { RailView } from "#app/lib/rails";
 import { decisionRows, type ShownRequest } from "./money-request";
 
 /** What the page shows of a refund and its payment (money-request.server.ts reads it); amounts in pesewas. */
 export interface RefundFacts {
-  refund: { amount: number; reason: string; status: RefundStatus; failureReason: string | null };
+  refund: { amount: number; reason: string; status: RefundStatus; failureReason: string | null; rail: RailView | null };
   payment: ReturnType<typeof refundedPaymentView>;
   refunded: number;
   /** Other requests waiting, not this one. */
@@ -31,9 +34,11 @@ export function RefundSection({ request, refund, payment, refunded, pendingOther
             ["Reason", refund.reason],
             ["Refund status", statusLabel("refund", refund.status)],
             ...(refund.failureReason ? ([["Why it failed", refund.failureReason]] as const) : []),
+            ...railRows(refund.rail),
             ...decisionRows(request, "Why it was rejected"),
           ]}
         />
+        <RailWaiting view={refund.rail} />
       </section>
       <section className="card" aria-labelledby="payment-heading">
         <h2 id="payment-heading">The payment</h2>

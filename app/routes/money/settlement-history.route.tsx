@@ -1,6 +1,7 @@
 // /money/settlement-history: what was paid to each merchant, day by day: the
 // period, merchant, settlement account, gross, fees, net, status and
-// reference, the transactions each settlement covers and its payout attempts.
+// reference, the rail it was paid through (its own reference and status, and since when it waits for the rail's
+// answer), the transactions each settlement covers and its payout attempts.
 // An administrator can run the day's settlement now (it also runs daily at 06:00).
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
@@ -22,6 +23,8 @@ import { Details } from "#app/components/details";
 import { StatusPill } from "#app/components/status-pill";
 import { statusLabel } from "#app/lib/statuses";
 import { readMerchantSearch } from "#app/lib/merchant-search";
+import { railSummary, railViewOf } from "#app/lib/rails";
+import { RailSection } from "#app/components/rail-facts";
 import { paths } from "#app/lib/paths";
 
 export const meta: MetaFunction = () => [{ title: "Settlement History" }];
@@ -75,6 +78,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
           })),
           transactionCount: covered.total,
           attempts,
+          // Attempts made, answered or not (the records above hold only the answered ones).
+          attemptsMade: settlement.attempts,
+          railView: railViewOf(settlement),
         }
       : null;
   return {
@@ -82,6 +88,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       ...s,
       merchant: merchantName.get(s.merchantId) ?? "Unknown merchant",
       account: accountLabel.get(s.settlementAccountId) ?? "Unknown account",
+      railSummary: railSummary(railViewOf(s)),
     })),
     page: result.number,
     trail: result.trail,
@@ -158,7 +165,13 @@ export default function SettlementHistory() {
     {
       id: "status",
       header: "Status",
-      cell: (s) => <StatusPill entity="settlement" status={s.status} />,
+      // The rail's name and its status word under the pill, one block (a phone's card lays a cell's children out as a grid).
+      cell: (s) => (
+        <div className="cell-stack">
+          <StatusPill entity="settlement" status={s.status} />
+          {s.railSummary ? <span className="cell-sub">{s.railSummary}</span> : null}
+        </div>
+      ),
     },
   ];
   return (
@@ -232,8 +245,9 @@ export default function SettlementHistory() {
               ] as const
             }
           />
+          <RailSection view={detail.railView} title="Payout rail" />
           <h3>Payout attempts</h3>
-          {detail.attempts.length === 0 ? (
+          {detail.attempts.length === 0 && detail.attemptsMade === 0 ? (
             <p>Not sent yet.</p>
           ) : (
             <ul className="latest">
@@ -245,6 +259,12 @@ export default function SettlementHistory() {
                   </span>
                 </li>
               ))}
+              {detail.status !== "paid" && !detail.attempts.some((a) => a.attempt === detail.attemptsMade) ? (
+                <li className="latest__item">
+                  <span>{`Attempt ${detail.attemptsMade}`}</span>
+                  <span className="status status--wait">Sent, no answer yet</span>
+                </li>
+              ) : null}
             </ul>
           )}
           <h3>{`Transactions covered (${formatCount(detail.transactionCount)})`}</h3>

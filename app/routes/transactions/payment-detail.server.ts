@@ -1,6 +1,7 @@
-// What the detail panel shows of one payment beyond its row: its postings and refunds, where it was taken (point of
-// sale, terminal serial), the settlement that paid it out and its disputes, each with the page it links to. Every read
-// binds the business, so a payment of another business has none of these (the loader answers 404 before).
+// What the detail panel shows of one payment beyond its row: its postings and refunds (each with its rail's reference
+// and status), where it was taken (point of sale, terminal serial), the settlement that paid it out and its disputes,
+// each with the page it links to. Every read binds the business, so a payment of another business has none of these
+// (the loader answers 404 before).
 import { listTransactionEntries } from "#server/ledger/ledger.db";
 import { listPaymentDisputes } from "#server/disputes/disputes.db";
 import { getPaymentPlaces, type Transaction } from "#server/payments/transactions.db";
@@ -9,6 +10,7 @@ import { listPaymentRefunds } from "#server/refunds/refunds.db";
 import type { Tenant } from "#server/tenancy/tenant";
 import type { PaymentDetailLinks } from "#app/components/payment-detail";
 import { approvalPath, paths } from "#app/lib/paths";
+import { railViewOf } from "#app/lib/rails";
 import { ACCOUNT_LABEL } from "#app/lib/transactions-view";
 
 export async function paymentDetailOf(tenant: Tenant, payment: Transaction) {
@@ -46,6 +48,7 @@ export async function paymentDetailOf(tenant: Tenant, payment: Transaction) {
         createdAt: r.createdAt,
         completedAt: r.completedAt,
         failureReason: r.failureReason,
+        rail: railViewOf(r),
         href: requestId ? approvalPath("refund", requestId) : null,
       };
     }),
