@@ -5,3 +5,6 @@
 -- record time had no index.
 CREATE INDEX webhook_events_by_record ON webhook_events (business_id, created_at, id);
 CREATE INDEX webhook_events_by_type ON webhook_events (business_id, type, created_at, id);
+-- The daily drop of events older than the feed's 30 days that no delivery refers to (functions/webhooks/events.db.ts
+-- dropOldEvents) asks, for each, whether a delivery refers to it: by this index, not by reading the deliveries.
+CREATE INDEX webhook_deliveries_by_event ON webhook_deliveries (business_id, event_id);

@@ -270,6 +270,66 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/v1/events": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List events
+     * @description Every event the business's changes made in the last 30 days, subscribed to by an endpoint or not, newest recorded first, with the same id, type, created and data its webhook deliveries carry: a receiver that was down reads what was recorded while it was away (`recorded_from`), and skips ids it already has. Filter by type. A business's own key only. A page of at most `limit` items (1 to 100, 25 when left out) with `has_more` and `next_cursor`: send `?cursor=<next_cursor>` with the same filters for the next page; the last page has `has_more: false` and `next_cursor: null`. A cursor is opaque and works only on the list that gave it. Paging reads each item once while nothing changes; an item added meanwhile comes on the first page of a new walk. An unknown parameter, a bad value or a cursor this list did not give is a 400 naming each as `query.<name>`.
+     */
+    get: operations["listEvents"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/events/{id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Get an event
+     * @description One event of the last 30 days, as the feed and its webhook deliveries carry it. Another business's event is answered as an unknown one.
+     */
+    get: operations["getEvent"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/webhook-endpoints/{id}/resend-failed": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Send failed deliveries again
+     * @description Every delivery to this endpoint that failed for good and was made at `since` or later becomes pending again with a new 24-hour retry window, oldest first, at most 1,000 a request (`has_more` says when more are left). The endpoint must be enabled (409 otherwise). The endpoint's id is in its delivery log's address (Settings → Developers). As the delivery log's button does, audited. A business's own key only.
+     */
+    post: operations["resendFailedDeliveries"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/api/v1/terminals/{serial}/heartbeats": {
     parameters: {
       query?: never;
@@ -555,6 +615,7 @@ export interface components {
         | "unknown_version"
         | "unauthorized"
         | "out_of_scope"
+        | "business_key_required"
         | "not_your_business"
         | "business_suspended"
         | "business_closed"
@@ -562,6 +623,9 @@ export interface components {
         | "business_not_found"
         | "payment_not_found"
         | "terminal_not_found"
+        | "event_not_found"
+        | "webhook_endpoint_not_found"
+        | "webhook_endpoint_disabled"
         | "dispute_not_found"
         | "method_not_allowed"
         | "idempotency_key_reused"
@@ -947,6 +1011,98 @@ export interface components {
       has_more: boolean;
       /** @description Send it as ?cursor= (with the same filters) for the next page; null on the last page. */
       next_cursor: string | null;
+    };
+    /** @description The query of GET /api/v1/events: every parameter is optional. */
+    EventsQuery: {
+      /**
+       * @description Only events of this type.
+       * @enum {string}
+       */
+      type?:
+        | "payment.succeeded"
+        | "payment.failed"
+        | "payment.reversed"
+        | "settlement.paid"
+        | "settlement.failed"
+        | "transfer.approved"
+        | "transfer.rejected"
+        | "refund.succeeded"
+        | "refund.failed"
+        | "approval.requested"
+        | "terminal.silent"
+        | "dispute.opened"
+        | "dispute.closed";
+      /**
+       * Format: date-time
+       * @description Only events the portal recorded at this time or later (the feed keeps 30 days). RFC 3339 with seconds and a zone of Z or ±HH:MM (up to 9 digits of fraction; past the millisecond they are cut).
+       * @example 2026-11-23T10:15:00Z
+       * @example 2026-11-23T11:15:00.250+01:00
+       */
+      recorded_from?: string;
+      /**
+       * Format: date-time
+       * @description Only events the portal recorded before this time. RFC 3339 with seconds and a zone of Z or ±HH:MM (up to 9 digits of fraction; past the millisecond they are cut).
+       * @example 2026-11-23T10:15:00Z
+       * @example 2026-11-23T11:15:00.250+01:00
+       */
+      recorded_to?: string;
+      limit?: components["schemas"]["Limit"];
+      cursor?: components["schemas"]["Cursor"];
+    };
+    /** @description An event, with the id, type, created and data its webhook deliveries carry, and when the portal recorded it. */
+    EventView: {
+      /** @description The event's id (evt_...): the same as its webhook deliveries' webhook-id and PP-Event-Id. De-duplicate on it. */
+      id: string;
+      /**
+       * @description What happened.
+       * @enum {string}
+       */
+      type:
+        | "payment.succeeded"
+        | "payment.failed"
+        | "payment.reversed"
+        | "settlement.paid"
+        | "settlement.failed"
+        | "transfer.approved"
+        | "transfer.rejected"
+        | "refund.succeeded"
+        | "refund.failed"
+        | "approval.requested"
+        | "terminal.silent"
+        | "dispute.opened"
+        | "dispute.closed";
+      /** @description When what it describes happened (a payment's occurred_at), as the webhook body's created: RFC 3339 in UTC. */
+      created: string;
+      /** @description When the portal recorded it: the feed's order. A receiver catching up reads what was recorded while it was away. RFC 3339 in UTC. */
+      recorded_at: string;
+      /** @description Exactly the data its webhook deliveries carry. */
+      data: Record<string, never>;
+    };
+    /** @description A page of the business's events of the last 30 days, newest recorded first. */
+    EventsPage: {
+      /** @description This page's items, in the list's order. */
+      data: components["schemas"]["EventView"][];
+      /** @description Whether another page follows this one. */
+      has_more: boolean;
+      /** @description Send it as ?cursor= (with the same filters) for the next page; null on the last page. */
+      next_cursor: string | null;
+    };
+    /** @description Which failed deliveries to send again. */
+    ResendFailedInput: {
+      /**
+       * Format: date-time
+       * @description Send again every delivery to this endpoint that failed for good and was made at this time or later. RFC 3339 with seconds and a zone of Z or ±HH:MM (up to 9 digits of fraction; past the millisecond they are cut).
+       * @example 2026-11-23T10:15:00Z
+       * @example 2026-11-23T11:15:00.250+01:00
+       */
+      since: string;
+    };
+    /** @description Queued: each is sent within a minute and logged on the endpoint's delivery log. */
+    ResendFailedAnswer: {
+      /** @description How many failed deliveries were made pending again, each with a new 24-hour retry window. */
+      queued: number;
+      /** @description More failed deliveries since that time are left (at most 1,000 are queued a request): send it again. */
+      has_more: boolean;
     };
   };
   responses: {
@@ -1928,6 +2084,179 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["DisputeView"];
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      409: components["responses"]["Conflict"];
+      415: components["responses"]["UnsupportedMediaType"];
+      429: components["responses"]["TooManyRequests"];
+    };
+  };
+  listEvents: {
+    parameters: {
+      query?: {
+        /** @description Only events of this type. */
+        type?:
+          | "payment.succeeded"
+          | "payment.failed"
+          | "payment.reversed"
+          | "settlement.paid"
+          | "settlement.failed"
+          | "transfer.approved"
+          | "transfer.rejected"
+          | "refund.succeeded"
+          | "refund.failed"
+          | "approval.requested"
+          | "terminal.silent"
+          | "dispute.opened"
+          | "dispute.closed";
+        /** @description Only events the portal recorded at this time or later (the feed keeps 30 days). RFC 3339 with seconds and a zone of Z or ±HH:MM (up to 9 digits of fraction; past the millisecond they are cut). */
+        recorded_from?: string;
+        /** @description Only events the portal recorded before this time. RFC 3339 with seconds and a zone of Z or ±HH:MM (up to 9 digits of fraction; past the millisecond they are cut). */
+        recorded_to?: string;
+        /** @description How many items to a page: 1 to 100 (25 when left out). */
+        limit?: number;
+        /** @description The previous page's next_cursor, as it was: the page after it. Opaque; it works only on the list that gave it. */
+        cursor?: components["schemas"]["Cursor"];
+      };
+      header?: {
+        /** @description The id of the business the request is for. Required with a platform key (400 without it, 404 for an id that is no business's); a business's own key may leave it out, and may name only its own business (403 otherwise). For example bus_kumasi_fresh_foods. */
+        "PP-Business"?: components["parameters"]["business"];
+        /** @description The dated API version to answer as: one of 2026-11-27. Without it, the version the key was made with (a rolled key keeps its predecessor's). Every answer names the version it was answered as in the same header; an unknown one is 400 unknown_version. */
+        "PP-Version"?: components["parameters"]["version"];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of them. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "data": [
+           *         {
+           *           "id": "evt_3f1c9a0d2b7e4c58a6d1e0f9b2c4a7e1",
+           *           "type": "dispute.opened",
+           *           "created": "2026-11-26T09:12:40.000Z",
+           *           "recorded_at": "2026-11-26T09:12:40.412Z",
+           *           "data": {
+           *             "dispute": {
+           *               "id": "dsp_0c1d2e3f4a5b6c7d8e9f0a1b",
+           *               "payment_reference": "PSP-20261123-K000187",
+           *               "status": "open"
+           *             }
+           *           }
+           *         }
+           *       ],
+           *       "has_more": true,
+           *       "next_cursor": "WyJwYXltZW50cyIsMTc5NTQzMjkwMDAwMCw0MjFd"
+           *     }
+           */
+          "application/json": components["schemas"]["EventsPage"];
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      429: components["responses"]["TooManyRequests"];
+    };
+  };
+  getEvent: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The id of the business the request is for. Required with a platform key (400 without it, 404 for an id that is no business's); a business's own key may leave it out, and may name only its own business (403 otherwise). For example bus_kumasi_fresh_foods. */
+        "PP-Business"?: components["parameters"]["business"];
+        /** @description The dated API version to answer as: one of 2026-11-27. Without it, the version the key was made with (a rolled key keeps its predecessor's). Every answer names the version it was answered as in the same header; an unknown one is 400 unknown_version. */
+        "PP-Version"?: components["parameters"]["version"];
+      };
+      path: {
+        /** @description The event's id (evt_...). */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The event. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "id": "evt_3f1c9a0d2b7e4c58a6d1e0f9b2c4a7e1",
+           *       "type": "dispute.opened",
+           *       "created": "2026-11-26T09:12:40.000Z",
+           *       "recorded_at": "2026-11-26T09:12:40.412Z",
+           *       "data": {
+           *         "dispute": {
+           *           "id": "dsp_0c1d2e3f4a5b6c7d8e9f0a1b",
+           *           "payment_reference": "PSP-20261123-K000187",
+           *           "status": "open"
+           *         }
+           *       }
+           *     }
+           */
+          "application/json": components["schemas"]["EventView"];
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      429: components["responses"]["TooManyRequests"];
+    };
+  };
+  resendFailedDeliveries: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The id of the business the request is for. Required with a platform key (400 without it, 404 for an id that is no business's); a business's own key may leave it out, and may name only its own business (403 otherwise). For example bus_kumasi_fresh_foods. */
+        "PP-Business"?: components["parameters"]["business"];
+        /** @description The dated API version to answer as: one of 2026-11-27. Without it, the version the key was made with (a rolled key keeps its predecessor's). Every answer names the version it was answered as in the same header; an unknown one is 400 unknown_version. */
+        "PP-Version"?: components["parameters"]["version"];
+      };
+      path: {
+        /** @description The webhook endpoint's id (we_...). */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "since": "2026-11-26T06:00:00Z"
+         *     }
+         */
+        "application/json": components["schemas"]["ResendFailedInput"];
+      };
+    };
+    responses: {
+      /** @description Queued. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "queued": 42,
+           *       "has_more": false
+           *     }
+           */
+          "application/json": components["schemas"]["ResendFailedAnswer"];
         };
       };
       400: components["responses"]["BadRequest"];

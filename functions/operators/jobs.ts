@@ -17,6 +17,7 @@ import { payoutPortFor, settleAndPay } from "../settlement/daily";
 import { databaseNamed, everyBusinessDb, shardNames } from "../tenancy/shards";
 import { dispatchPendingDeliveries } from "../webhooks/dispatch";
 import { sweepWebhooks } from "../webhooks/sweep";
+import { dropOldEvents } from "../webhooks/events.db";
 import { recordJobFinish, recordJobStart, type JobOutcome, type JobTrigger } from "./jobs.db";
 
 /**
@@ -48,6 +49,10 @@ const dropIdempotencyKeys: JobRunner = async (env, now) => {
   for (const name of shardNames(env).concat("DB")) await dropOldIdempotencyKeys(databaseNamed(env, name), now);
 };
 const webhookSweep: JobRunner = (env, now) => sweepWebhooks(env, now);
+// The events feed keeps 30 days (functions/webhooks/events.db.ts): older events no delivery refers to are dropped.
+const dropEvents: JobRunner = async (env, now) => {
+  for (const business of await everyBusinessDb(env)) await dropOldEvents(business, now);
+};
 // Audit entries not sealed after their request (decision 025): every database, every chain with unsealed entries.
 const sealAudit: JobRunner = async (env) => {
   for (const name of shardNames(env).concat("DB")) await sealDatabase(databaseNamed(env, name));
@@ -100,6 +105,7 @@ export const JOBS = [
   { name: "rail-poll", label: "Payout and refund answers", what: "Asks the payout and refund rails about what they have not answered.", run: pollRails },
   { name: "drop-submissions", label: "Old form submissions", what: "Drops the record of forms sent long ago.", run: dropSubmissions },
   { name: "drop-idempotency-keys", label: "Old idempotency keys", what: "Drops Partner API idempotency keys past their time.", run: dropIdempotencyKeys },
+  { name: "drop-old-events", label: "Old events", what: "Drops events older than the events feed's 30 days that no delivery refers to.", run: dropEvents },
 ] as const satisfies readonly ScheduledJob[];
 
 export type JobName = (typeof JOBS)[number]["name"];
@@ -117,7 +123,7 @@ export const CRON_LINES: Readonly<Record<string, readonly (readonly JobName[])[]
   "*/5 * * * *": [["clearing"], ["webhook-sweep"], ["refunds", "rail-poll"], ["audit-sealing"]],
   "0 6 * * *": [
     ["clearing", "settlement", "settlement-webhooks"],
-    ["drop-submissions", "drop-idempotency-keys"],
+    ["drop-submissions", "drop-idempotency-keys", "drop-old-events"],
     // Months older than the retention go to R2 (functions/archive/job.ts); balances and rollups stay, so it may run beside the settlement.
     ["archive"],
   ],

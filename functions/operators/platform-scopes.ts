@@ -43,6 +43,18 @@ export const OPERATION_SCOPES = {
 } as const satisfies Record<string, PlatformScope>;
 export type ScopedOperation = keyof typeof OPERATION_SCOPES;
 
+/**
+ * Operations only a business's own key may run, whatever a platform key's scopes: the business's events feed and its
+ * webhook endpoints are its own integration's, not the switch's (a platform key is answered 403 business_key_required).
+ */
+export const BUSINESS_KEY_OPERATIONS = ["events", "event", "resendFailed"] as const;
+export type BusinessKeyOperation = (typeof BUSINESS_KEY_OPERATIONS)[number];
+export type ApiOperation = ScopedOperation | BusinessKeyOperation;
+
+export function isBusinessKeyOperation(operation: ApiOperation): operation is BusinessKeyOperation {
+  return (BUSINESS_KEY_OPERATIONS as readonly string[]).includes(operation);
+}
+
 export function scopeOf(operation: ScopedOperation): PlatformScope {
   return OPERATION_SCOPES[operation];
 }

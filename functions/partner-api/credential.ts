@@ -12,7 +12,7 @@ import { problem, type ApiDeps } from "./request";
 import { businessPlace, keyPlace, type BusinessPlace } from "../tenancy/directory.db";
 import type { BusinessDb } from "../tenancy/tenant";
 import { findPlatformKeyByHash, touchPlatformKey } from "../operators/platform-keys.db";
-import { allows, scopeOf, type PlatformScope, type ScopedOperation } from "../operators/platform-scopes";
+import { allows, isBusinessKeyOperation, scopeOf, type ApiOperation, type PlatformScope } from "../operators/platform-scopes";
 
 /** The header that names the business a platform key acts for. */
 export const BUSINESS_HEADER = "PP-Business";
@@ -27,6 +27,7 @@ export const MESSAGES = {
   suspended: "This business is suspended: its API keys are refused until the platform reactivates it.",
   closed: "This business is closed: the API takes nothing more for it.",
   outOfScope: (scope: PlatformScope) => `This key's scopes do not include ${scope}.`,
+  businessKeyRequired: "Only a business's own key reads its events feed and sends its webhook deliveries again; a platform key does not.",
 } as const;
 
 export interface Credential {
@@ -52,7 +53,7 @@ const unauthorized = () => problem("unauthorized", MESSAGES.unauthorized, undefi
 const refusedFor = (place: BusinessPlace): Response | null => (place.lifecycle === "closed" ? problem("business_closed", MESSAGES.closed) : null);
 
 /** The credential of a request for `operation`, or the answer that refuses it. Records the key's last use (to the minute). */
-export async function authenticate(request: Request, deps: ApiDeps, operation: ScopedOperation): Promise<Credential | Response> {
+export async function authenticate(request: Request, deps: ApiDeps, operation: ApiOperation): Promise<Credential | Response> {
   const key = bearerKey(request);
   if (!key) return unauthorized();
   const secretHash = await hashKey(key);
@@ -71,6 +72,7 @@ export async function authenticate(request: Request, deps: ApiDeps, operation: S
     if (!place) return problem("business_not_found", MESSAGES.noSuchBusiness);
     const refused = refusedFor(place);
     if (refused) return refused;
+    if (isBusinessKeyOperation(operation)) return problem("business_key_required", MESSAGES.businessKeyRequired);
     if (!allows(holder.scopes, operation)) return problem("out_of_scope", MESSAGES.outOfScope(scopeOf(operation)));
     return {
       kind: "platform",

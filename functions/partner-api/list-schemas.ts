@@ -8,6 +8,7 @@ import { TERMINAL_STATUSES } from "../merchants/terminals.db";
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "../lists/page";
 import { Instant } from "./instant";
 import { CHANNELS, DisputeView, PaymentView, Reference, RefundView } from "./schemas";
+import { WEBHOOK_EVENT_TYPES } from "../webhooks/types";
 
 export const PAYMENT_STATUSES = ["successful", "failed", "reversed"] as const;
 export const SETTLEMENT_STATUSES = ["pending", "paid", "failed"] as const;
@@ -203,3 +204,43 @@ export const RefundListItem = v.pipe(
   v.description("A refund of a payment, with the payment's reference."),
 );
 export const RefundsPage = page(RefundListItem, "A page of the business's refunds, newest first (by when they were asked for).");
+
+// ------------------------------------------------------------------------------------------------- the events feed
+export const EventsQuery = query(
+  {
+    type: v.optional(v.pipe(v.picklist(WEBHOOK_EVENT_TYPES, `must be one of ${WEBHOOK_EVENT_TYPES.join(", ")}`), v.description("Only events of this type."))),
+    recorded_from: v.optional(Instant("Only events the portal recorded at this time or later (the feed keeps 30 days).")),
+    recorded_to: v.optional(Instant("Only events the portal recorded before this time.")),
+  },
+  "The query of GET /api/v1/events: every parameter is optional.",
+);
+
+export const EventView = v.pipe(
+  v.object({
+    id: v.pipe(v.string(), v.description("The event's id (evt_...): the same as its webhook deliveries' webhook-id and PP-Event-Id. De-duplicate on it.")),
+    type: v.pipe(v.picklist(WEBHOOK_EVENT_TYPES), v.description("What happened.")),
+    created: Time("When what it describes happened (a payment's occurred_at), as the webhook body's created:"),
+    recorded_at: Time("When the portal recorded it: the feed's order. A receiver catching up reads what was recorded while it was away."),
+    data: v.pipe(v.looseObject({}), v.description("Exactly the data its webhook deliveries carry.")),
+  }),
+  v.description("An event, with the id, type, created and data its webhook deliveries carry, and when the portal recorded it."),
+);
+export const EventsPage = page(EventView, "A page of the business's events of the last 30 days, newest recorded first.");
+
+export const ResendFailedInput = v.pipe(
+  v.strictObject(
+    {
+      since: Instant("Send again every delivery to this endpoint that failed for good and was made at this time or later."),
+    },
+    (issue) => (issue.expected === "never" ? "is not a documented field" : "is required"),
+  ),
+  v.description("Which failed deliveries to send again."),
+);
+
+export const ResendFailedAnswer = v.pipe(
+  v.object({
+    queued: v.pipe(v.number(), v.integer(), v.description("How many failed deliveries were made pending again, each with a new 24-hour retry window.")),
+    has_more: v.pipe(v.boolean(), v.description("More failed deliveries since that time are left (at most 1,000 are queued a request): send it again.")),
+  }),
+  v.description("Queued: each is sent within a minute and logged on the endpoint's delivery log."),
+);

@@ -22,11 +22,13 @@ import { listPointsOfSalePage } from "../merchants/points-of-sale.db";
 import { listTerminalsPage } from "../merchants/terminals.db";
 import { disputeData, getDisputeFacts, listDisputeFactsPage } from "../disputes/disputes.db";
 import { listSettlementsPage } from "../settlement/settlements.db";
+import { getEvent, listEventsPage, type FeedEvent } from "../webhooks/events.db";
 import { badRequest, issuesOf, problem } from "./request";
 import { DisputeId, type Problem } from "./schemas";
 import {
   CURSOR_MESSAGE,
   DisputesQuery,
+  EventsQuery,
   MerchantsQuery,
   NoQuery,
   PaymentsQuery,
@@ -76,7 +78,14 @@ export function readQuery<Q extends v.GenericSchema>(
   }
   const parsed = v.safeParse(schema, given);
   if (!parsed.success) return badRequest([...errors, ...issuesOf(parsed.issues, "query")]);
-  const query = parsed.output as v.InferOutput<Q> & { limit?: string; cursor?: string; created_from?: number; created_to?: number };
+  const query = parsed.output as v.InferOutput<Q> & {
+    limit?: string;
+    cursor?: string;
+    created_from?: number;
+    created_to?: number;
+    recorded_from?: number;
+    recorded_to?: number;
+  };
   let after: Key[] | null = null;
   if (cursor && query.cursor !== undefined) {
     after = keyOfCursor(cursor.list, cursor.key, query.cursor);
@@ -84,6 +93,8 @@ export function readQuery<Q extends v.GenericSchema>(
   }
   if (query.created_from !== undefined && query.created_to !== undefined && query.created_to <= query.created_from)
     errors.push({ path: "query.created_to", message: "must be later than created_from" });
+  if (query.recorded_from !== undefined && query.recorded_to !== undefined && query.recorded_to <= query.recorded_from)
+    errors.push({ path: "query.recorded_to", message: "must be later than recorded_from" });
   if (errors.length > 0) return badRequest(errors);
   return { query, limit: query.limit === undefined ? DEFAULT_PAGE_SIZE : Number(query.limit), after };
 }
@@ -189,6 +200,27 @@ const REFUNDS: List<typeof RefundsQuery, Awaited<ReturnType<typeof listRefundsPa
   view: (_business, rows) => rows.map(refundListItem),
 };
 
+/** An event as the feed answers it: its webhook body (id, type, created, data) and when the portal recorded it. */
+function eventView(event: FeedEvent) {
+  return {
+    id: event.id,
+    type: event.type,
+    created: new Date(event.happenedAt).toISOString(),
+    recorded_at: new Date(event.recordedAt).toISOString(),
+    data: JSON.parse(event.payload) as Record<string, unknown>,
+  };
+}
+
+const EVENTS: List<typeof EventsQuery, FeedEvent> = {
+  name: "events",
+  query: EventsQuery,
+  key: ["number", "string"],
+  load: (business, q, after, limit) =>
+    listEventsPage(business, Date.now(), { type: q.type, from: q.recorded_from, to: q.recorded_to }, pair<number, string>(after), limit),
+  keyOf: (e) => [e.recordedAt, e.id],
+  view: (_business, rows) => rows.map(eventView),
+};
+
 export const paymentsListRequest = (request: Request, business: BusinessDb) => answerList(request, business, PAYMENTS);
 export const merchantsRequest = (request: Request, business: BusinessDb) => answerList(request, business, MERCHANTS);
 export const pointsOfSaleRequest = (request: Request, business: BusinessDb) => answerList(request, business, POINTS_OF_SALE);
@@ -196,6 +228,16 @@ export const terminalsRequest = (request: Request, business: BusinessDb) => answ
 export const disputesListRequest = (request: Request, business: BusinessDb) => answerList(request, business, DISPUTES);
 export const settlementsRequest = (request: Request, business: BusinessDb) => answerList(request, business, SETTLEMENTS);
 export const refundsRequest = (request: Request, business: BusinessDb) => answerList(request, business, REFUNDS);
+
+export const eventsRequest = (request: Request, business: BusinessDb) => answerList(request, business, EVENTS);
+
+/** GET /api/v1/events/{id}: one event of the feed's 30 days; another business's id is 404, as an unknown one. */
+export async function eventRequest(request: Request, business: BusinessDb, id: string): Promise<Response> {
+  const read = readQuery(request, NoQuery);
+  if (read instanceof Response) return read;
+  const event = /^evt_[A-Za-z0-9_]{1,100}$/.test(id) ? await getEvent(business, id, Date.now()) : null;
+  return event ? jsonResponse(eventView(event)) : problem("event_not_found", "No event with that id in the last 30 days.");
+}
 
 /** GET /api/v1/disputes/{id}: the dispute as opening and closing it answer it; another business's id is 404, as an unknown one. */
 export async function disputeRequest(request: Request, business: BusinessDb, id: string): Promise<Response> {

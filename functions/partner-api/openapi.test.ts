@@ -13,10 +13,10 @@ import * as rejections from "./rejections";
 import * as api from "./schemas";
 import * as lists from "./list-schemas";
 import { LIST_QUERIES } from "./openapi";
-import { OPERATION_SCOPES, PLATFORM_SCOPES, type ScopedOperation } from "../operators/platform-scopes";
+import { BUSINESS_KEY_OPERATIONS, isBusinessKeyOperation, OPERATION_SCOPES, PLATFORM_SCOPES, type ApiOperation } from "../operators/platform-scopes";
 
 /** Each documented operation and the router's route that answers it. */
-const ROUTE_OF: Record<string, ScopedOperation> = {
+const ROUTE_OF: Record<string, ApiOperation> = {
   sendPayments: "payments",
   getPayment: "payment",
   reversePayment: "reversal",
@@ -33,6 +33,9 @@ const ROUTE_OF: Record<string, ScopedOperation> = {
   getDispute: "dispute",
   listSettlements: "settlements",
   listRefunds: "refunds",
+  listEvents: "events",
+  getEvent: "event",
+  resendFailedDeliveries: "resendFailed",
 };
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -297,6 +300,13 @@ const paymentView = {
 
 /** Items of the lists, as the Worker's views make them. */
 const LISTED = {
+  event: {
+    id: "evt_3f1c9a0d2b7e4c58a6d1e0f9b2c4a7e1",
+    type: "dispute.opened",
+    created: "2026-11-26T09:12:40.000Z",
+    recorded_at: "2026-11-26T09:12:40.412Z",
+    data: { dispute: { id: "dsp_1", status: "open" } },
+  },
   merchant: {
     id: "mer_kff_osu",
     code: "KFF-OSU",
@@ -497,6 +507,11 @@ const CASES: [SchemaName, v.GenericSchema, unknown[]][] = [
   ["SettlementsPage", lists.SettlementsPage, [{ data: [LISTED.settlement], has_more: false, next_cursor: null }]],
   ["RefundListItem", lists.RefundListItem, [LISTED.refund]],
   ["RefundsPage", lists.RefundsPage, [{ data: [LISTED.refund], has_more: false, next_cursor: null }]],
+  ["EventsQuery", lists.EventsQuery, [{ type: "payment.succeeded", recorded_from: "2026-11-26T00:00:00Z", limit: "10" }]],
+  ["EventView", lists.EventView, [LISTED.event]],
+  ["EventsPage", lists.EventsPage, [{ data: [LISTED.event], has_more: false, next_cursor: null }]],
+  ["ResendFailedInput", lists.ResendFailedInput, [{ since: "2026-11-26T06:00:00Z" }]],
+  ["ResendFailedAnswer", lists.ResendFailedAnswer, [{ queued: 42, has_more: false }]],
 ];
 
 function leafIssues(issues: readonly v.BaseIssue<unknown>[]): v.BaseIssue<unknown>[] {
@@ -541,9 +556,13 @@ describe("the OpenAPI document is OpenAPI 3.1 in shape", () => {
     "get /api/v1/disputes/{id}": ["200", "400", "401", "403", "404", "429"],
     "get /api/v1/settlements": ["200", "400", "401", "403", "404", "429"],
     "get /api/v1/refunds": ["200", "400", "401", "403", "404", "429"],
+    "get /api/v1/events": ["200", "400", "401", "403", "404", "429"],
+    "get /api/v1/events/{id}": ["200", "400", "401", "403", "404", "429"],
+    "post /api/v1/webhook-endpoints/{id}/resend-failed": ["200", "400", "401", "403", "404", "409", "415", "429"],
   };
+  /** Sending failed deliveries again is idempotent by itself: a delivery already pending is not failed, so a second call queues nothing. */
   /** Closing a dispute is idempotent by its outcome (the same outcome again is the same answer): it takes no key. */
-  const IDEMPOTENT_BY_ITSELF = new Set(["/api/v1/disputes/{id}/close"]);
+  const IDEMPOTENT_BY_ITSELF = new Set(["/api/v1/disputes/{id}/close", "/api/v1/webhook-endpoints/{id}/resend-failed"]);
 
   it("has every endpoint, each with its answers, its path parameters, and Idempotency-Key on every POST", () => {
     const operations = Object.entries(doc.paths as JsonObject).flatMap(([path, item]) =>
@@ -586,7 +605,10 @@ describe("the OpenAPI document is OpenAPI 3.1 in shape", () => {
     );
     for (const [operationId, route] of Object.entries(ROUTE_OF)) {
       const operation = byOperation[operationId]!;
-      expect(operation.security, operationId).toEqual([{ apiKey: [] }, { platformKey: [OPERATION_SCOPES[route]] }]);
+      // The events feed and a business's endpoints are its own key's only.
+      expect(operation.security, operationId).toEqual(
+        isBusinessKeyOperation(route) ? [{ apiKey: [] }] : [{ apiKey: [] }, { platformKey: [OPERATION_SCOPES[route]] }],
+      );
       const parameters = (operation.parameters as JsonObject[]).map((p) => (p.$ref ? (resolve(p.$ref as string) as JsonObject) : p));
       expect(
         parameters.find((p) => p.name === "PP-Business"),
@@ -594,7 +616,7 @@ describe("the OpenAPI document is OpenAPI 3.1 in shape", () => {
       ).toMatchObject({ in: "header", required: false });
     }
     expect(Object.keys(ROUTE_OF).sort()).toEqual(Object.keys(byOperation).sort());
-    expect(new Set(Object.values(ROUTE_OF))).toEqual(new Set(Object.keys(OPERATION_SCOPES)));
+    expect(new Set(Object.values(ROUTE_OF))).toEqual(new Set([...Object.keys(OPERATION_SCOPES), ...BUSINESS_KEY_OPERATIONS]));
     const forbidden = resolve("#/components/responses/Forbidden") as JsonObject;
     expect(JSON.stringify(forbidden)).toContain("This key's scopes do not include disputes.");
     expect(JSON.stringify(forbidden)).toContain("business is suspended");

@@ -57,6 +57,11 @@ import {
   PointsOfSaleQuery,
   RefundListItem,
   RefundsPage,
+  EventsQuery,
+  EventView,
+  EventsPage,
+  ResendFailedInput,
+  ResendFailedAnswer,
   RefundsQuery,
   SettlementsPage,
   SettlementsQuery,
@@ -70,7 +75,7 @@ import { DAY_MS } from "../platform/time";
 import { BUSINESS_HEADER, MESSAGES } from "./credential";
 import { API_VERSIONS, CURRENT_API_VERSION, VERSION_HEADER } from "./versions";
 import { PROBLEM_CODES, PROBLEM_CONTENT_TYPE, PROBLEMS, problemType, type ProblemCode, type ProblemError } from "./problems";
-import { OPERATION_SCOPES, PLATFORM_SCOPES, SCOPE_WORDS, type ScopedOperation } from "../operators/platform-scopes";
+import { isBusinessKeyOperation, OPERATION_SCOPES, PLATFORM_SCOPES, SCOPE_WORDS, type ApiOperation } from "../operators/platform-scopes";
 
 /** The Retry-After answer header of a 429. */
 export const RetryAfter = v.pipe(v.number(), v.integer(), v.minValue(1), v.description("Seconds to wait before sending again."));
@@ -119,6 +124,11 @@ const SCHEMAS = {
   RefundsQuery,
   RefundListItem,
   RefundsPage,
+  EventsQuery,
+  EventView,
+  EventsPage,
+  ResendFailedInput,
+  ResendFailedAnswer,
 };
 export type SchemaName = keyof typeof SCHEMAS;
 
@@ -227,6 +237,13 @@ export const EXAMPLES = {
 
 /** The items of the lists' example pages. */
 const LISTED = {
+  event: {
+    id: "evt_3f1c9a0d2b7e4c58a6d1e0f9b2c4a7e1",
+    type: "dispute.opened",
+    created: "2026-11-26T09:12:40.000Z",
+    recorded_at: "2026-11-26T09:12:40.412Z",
+    data: { dispute: { id: "dsp_0c1d2e3f4a5b6c7d8e9f0a1b", payment_reference: "PSP-20261123-K000187", status: "open" } },
+  },
   payment: {
     reference: "PSP-20261123-K000187",
     merchant: { id: "mer_kff_osu", code: "KFF-OSU" },
@@ -509,7 +526,8 @@ const accepted = (what: string) => ({
  * Who may call an operation: a business's own key, or a platform key holding the operation's scope (OpenAPI 3.1 lets
  * any scheme list the roles an operation needs).
  */
-const securedFor = (operation: ScopedOperation) => [{ apiKey: [] }, { platformKey: [OPERATION_SCOPES[operation]] }];
+const securedFor = (operation: ApiOperation) =>
+  isBusinessKeyOperation(operation) ? [{ apiKey: [] }] : [{ apiKey: [] }, { platformKey: [OPERATION_SCOPES[operation]] }];
 
 const BUSINESS = ref("business", "parameters");
 const POST_PARAMETERS = [BUSINESS, ref("IdempotencyKey", "parameters")];
@@ -528,6 +546,7 @@ export const LIST_QUERIES = {
   listDisputes: "DisputesQuery",
   listSettlements: "SettlementsQuery",
   listRefunds: "RefundsQuery",
+  listEvents: "EventsQuery",
 } as const satisfies Record<string, SchemaName>;
 
 /**
@@ -561,7 +580,7 @@ const LIST_WORDS =
 const listOperation = (
   schemas: Record<SchemaName, Schema>,
   operationId: keyof typeof LIST_QUERIES,
-  route: ScopedOperation,
+  route: ApiOperation,
   tag: string,
   summary: string,
   description: string,
@@ -597,6 +616,7 @@ export function openApiDocument(origin: string, options: DocumentOptions = {}) {
       { name: "Disputes", description: "Disputes a scheme or network raised on payments: opened and closed by the processor." },
       { name: "Merchants", description: "The business's merchants and their points of sale: what a payment names." },
       { name: "Money out", description: "Settlements paid to merchants, and refunds of payments." },
+      { name: "Events", description: "The events feed (what the webhooks announce, kept 30 days) and sending failed webhook deliveries again." },
     ],
     paths: {
       "/api/v1/payments": {
@@ -825,6 +845,53 @@ export function openApiDocument(origin: string, options: DocumentOptions = {}) {
           requestBody: { required: true, content: json("DisputeCloseInput", EXAMPLES.disputeClose) },
           responses: {
             "200": { description: "The dispute, closed.", content: json("DisputeView") },
+            ...errors("BadRequest", "Unauthorized", "NotFound", "Conflict", "UnsupportedMediaType", "TooManyRequests"),
+          },
+        },
+      },
+      "/api/v1/events": {
+        get: listOperation(
+          schemas,
+          "listEvents",
+          "events",
+          "Events",
+          "List events",
+          "Every event the business's changes made in the last 30 days, subscribed to by an endpoint or not, newest recorded first, with the same id, type, " +
+            "created and data its webhook deliveries carry: a receiver that was down reads what was recorded while it was away (`recorded_from`), and skips " +
+            "ids it already has. Filter by type. A business's own key only.",
+          "EventsPage",
+          LISTED.event,
+        ),
+      },
+      "/api/v1/events/{id}": {
+        get: {
+          operationId: "getEvent",
+          security: securedFor("event"),
+          tags: ["Events"],
+          summary: "Get an event",
+          description:
+            "One event of the last 30 days, as the feed and its webhook deliveries carry it. Another business's event is answered as an unknown one.",
+          parameters: [{ name: "id", in: "path", required: true, description: "The event's id (evt_...).", schema: { type: "string" } }, BUSINESS],
+          responses: {
+            "200": { description: "The event.", content: json("EventView", LISTED.event) },
+            ...errors("Unauthorized", "NotFound", "TooManyRequests"),
+          },
+        },
+      },
+      "/api/v1/webhook-endpoints/{id}/resend-failed": {
+        post: {
+          operationId: "resendFailedDeliveries",
+          security: securedFor("resendFailed"),
+          tags: ["Events"],
+          summary: "Send failed deliveries again",
+          description:
+            "Every delivery to this endpoint that failed for good and was made at `since` or later becomes pending again with a new 24-hour retry window, " +
+            "oldest first, at most 1,000 a request (`has_more` says when more are left). The endpoint must be enabled (409 otherwise). The endpoint's id is in " +
+            "its delivery log's address (Settings → Developers). As the delivery log's button does, audited. A business's own key only.",
+          parameters: [{ name: "id", in: "path", required: true, description: "The webhook endpoint's id (we_...).", schema: { type: "string" } }, BUSINESS],
+          requestBody: { required: true, content: json("ResendFailedInput", { since: "2026-11-26T06:00:00Z" }) },
+          responses: {
+            "200": { description: "Queued.", content: json("ResendFailedAnswer", { queued: 42, has_more: false }) },
             ...errors("BadRequest", "Unauthorized", "NotFound", "Conflict", "UnsupportedMediaType", "TooManyRequests"),
           },
         },

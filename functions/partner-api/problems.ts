@@ -37,6 +37,11 @@ export const PROBLEMS = {
       "Send Authorization: Bearer <key> with a live key. A revoked key, a previous key after its overlap ended, or a key never made all answer this.",
   },
   out_of_scope: { status: 403, title: "Outside the key's scopes", explanation: "The platform key may not run this operation: its scopes do not include it." },
+  business_key_required: {
+    status: 403,
+    title: "A business's own key is needed",
+    explanation: "The events feed and a business's webhook endpoints are its own integration's: a platform key may not use them, whatever its scopes.",
+  },
   not_your_business: {
     status: 403,
     title: "A business's key named another business",
@@ -59,6 +64,21 @@ export const PROBLEMS = {
     status: 404,
     title: "No such terminal",
     explanation: "No terminal with that serial in this business. Another business's terminal is answered the same way.",
+  },
+  event_not_found: {
+    status: 404,
+    title: "No such event",
+    explanation: "No event with that id in this business in the feed's 30 days. Another business's event is answered the same way.",
+  },
+  webhook_endpoint_not_found: {
+    status: 404,
+    title: "No such webhook endpoint",
+    explanation: "No webhook endpoint with that id in this business. Another business's endpoint is answered the same way.",
+  },
+  webhook_endpoint_disabled: {
+    status: 409,
+    title: "The webhook endpoint is disabled",
+    explanation: "Enable the endpoint (Settings → Developers) before sending deliveries to it again.",
   },
   dispute_not_found: {
     status: 404,

@@ -39,6 +39,8 @@ export type { ApiDeps };
 import { rejectionsRequest, reversalAnswer, waitingReversalsRequest } from "./rejections";
 import {
   disputeRequest,
+  eventRequest,
+  eventsRequest,
   disputesListRequest,
   merchantsRequest,
   paymentsListRequest,
@@ -47,6 +49,7 @@ import {
   settlementsRequest,
   terminalsRequest,
 } from "./lists";
+import { resendFailedRequest } from "./webhook-endpoints";
 import type { IngestMessage } from "../payments/consumer";
 import { sha256Hex } from "../platform/sha256";
 import { DAY_MS } from "../platform/time";
@@ -68,7 +71,10 @@ type Route =
   | { name: "listDisputes" }
   | { name: "dispute"; id: string }
   | { name: "settlements" }
-  | { name: "refunds" };
+  | { name: "refunds" }
+  | { name: "events" }
+  | { name: "event"; id: string }
+  | { name: "resendFailed"; id: string };
 
 const ROUTES: { method: string; pattern: RegExp; route: (m: RegExpExecArray) => Route }[] = [
   { method: "POST", pattern: /^\/api\/v1\/payments\/?$/, route: () => ({ name: "payments" }) },
@@ -90,6 +96,10 @@ const ROUTES: { method: string; pattern: RegExp; route: (m: RegExpExecArray) => 
   { method: "GET", pattern: /^\/api\/v1\/disputes\/([^/]+)\/?$/, route: (m) => ({ name: "dispute", id: m[1]! }) },
   { method: "GET", pattern: /^\/api\/v1\/settlements\/?$/, route: () => ({ name: "settlements" }) },
   { method: "GET", pattern: /^\/api\/v1\/refunds\/?$/, route: () => ({ name: "refunds" }) },
+  // The events feed and sending failed deliveries again (./lists.ts, ./webhook-endpoints.ts): a business's own key only.
+  { method: "GET", pattern: /^\/api\/v1\/events\/?$/, route: () => ({ name: "events" }) },
+  { method: "GET", pattern: /^\/api\/v1\/events\/([^/]+)\/?$/, route: (m) => ({ name: "event", id: m[1]! }) },
+  { method: "POST", pattern: /^\/api\/v1\/webhook-endpoints\/([^/]+)\/resend-failed\/?$/, route: (m) => ({ name: "resendFailed", id: m[1]! }) },
 ];
 
 function match(request: Request): Route | Response {
@@ -327,6 +337,12 @@ async function answer(request: Request, deps: ApiDeps, counted: Counted): Promis
       return disputesListRequest(request, business);
     case "dispute":
       return disputeRequest(request, business, route.id);
+    case "events":
+      return eventsRequest(request, business);
+    case "event":
+      return eventRequest(request, business, route.id);
+    case "resendFailed":
+      return resendFailedRequest(request, deps, business, route.id);
     case "settlements":
       return settlementsRequest(request, business);
     case "refunds":

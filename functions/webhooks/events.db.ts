@@ -3,7 +3,6 @@
 // when the portal recorded each event (created_at), newest first: a payment announced today may have happened
 // yesterday, and a receiver catching up wants what was recorded while it was away. Test events ("Send a test event")
 // belong to one endpoint and are not in the feed.
-import { decodeCursor, pageSize, toPage, type Page, type PageQuery } from "../lists/page";
 import type { BusinessDb } from "../tenancy/tenant";
 import { WEBHOOK_TEST_EVENT_TYPE, type WebhookEventType } from "./types";
 import { DAY_MS } from "../platform/time";
@@ -22,7 +21,7 @@ export interface FeedEvent {
   payload: string;
 }
 
-export interface EventsQuery extends PageQuery {
+export interface EventsFilter {
   type?: WebhookEventType;
   /** Epoch ms, inclusive; never before the feed's 30 days. */
   from?: number;
@@ -32,34 +31,40 @@ export interface EventsQuery extends PageQuery {
 
 const COLUMNS = "id, type, happened_at AS happenedAt, created_at AS recordedAt, payload";
 
-/** Newest first, by the index of the filter: (business, type, created_at, id) or (business, created_at, id). */
-export async function listEvents({ businessId, db }: BusinessDb, now: number, query: EventsQuery = {}): Promise<Page<FeedEvent>> {
-  const size = pageSize(query.limit);
-  const after = decodeCursor(query.after, 2);
-  const from = Math.max(now - EVENTS_FEED_DAYS * DAY_MS, query.from ?? 0);
+/**
+ * One page (and one row more, to know whether another follows) after the key (recordedAt, id), newest first, read by
+ * the index of the filter: (business, type, created_at, id) or (business, created_at, id).
+ */
+export async function listEventsPage(
+  { businessId, db }: BusinessDb,
+  now: number,
+  filter: EventsFilter,
+  after: readonly [number, string] | null,
+  limit: number,
+): Promise<FeedEvent[]> {
   const where = ["business_id = ?", "created_at >= ?"];
-  const binds: unknown[] = [businessId, from];
-  if (query.type) {
+  const binds: unknown[] = [businessId, Math.max(now - EVENTS_FEED_DAYS * DAY_MS, filter.from ?? 0)];
+  if (filter.type) {
     where.push("type = ?");
-    binds.push(query.type);
+    binds.push(filter.type);
   } else {
     where.push("type <> ?");
     binds.push(WEBHOOK_TEST_EVENT_TYPE);
   }
-  if (query.to !== undefined) {
+  if (filter.to !== undefined) {
     where.push("created_at < ?");
-    binds.push(query.to);
+    binds.push(filter.to);
   }
   if (after) {
-    where.push("(created_at < ? OR (created_at = ? AND id < ?))");
+    where.push("created_at <= ? AND (created_at < ? OR id < ?)");
     binds.push(after[0], after[0], after[1]);
   }
-  const index = query.type ? "webhook_events_by_type" : "webhook_events_by_record";
+  const index = filter.type ? "webhook_events_by_type" : "webhook_events_by_record";
   const { results } = await db
     .prepare(`SELECT ${COLUMNS} FROM webhook_events INDEXED BY ${index} WHERE ${where.join(" AND ")} ORDER BY created_at DESC, id DESC LIMIT ?`)
-    .bind(...binds, size + 1)
+    .bind(...binds, limit + 1)
     .all<FeedEvent>();
-  return toPage(results, size, (event) => [event.recordedAt, event.id]);
+  return results;
 }
 
 /** One event of the feed's 30 days, or null (another business's, a test event, or older). */
@@ -68,4 +73,27 @@ export async function getEvent({ businessId, db }: BusinessDb, id: string, now: 
     .prepare(`SELECT ${COLUMNS} FROM webhook_events WHERE business_id = ? AND id = ? AND type <> ? AND created_at >= ?`)
     .bind(businessId, id, WEBHOOK_TEST_EVENT_TYPE, now - EVENTS_FEED_DAYS * DAY_MS)
     .first<FeedEvent>();
+}
+
+/** How many events a run drops a business at most: the next day's run takes the rest. */
+const DROP_BATCH = 5_000;
+
+/**
+ * Drops the business's events older than the feed's 30 days (and a day's margin) that no delivery refers to: the feed
+ * no longer answers them, and keeping every payment's event for ever would double what a payment costs on disk. An
+ * event a delivery refers to stays with its delivery log.
+ */
+export async function dropOldEvents({ businessId, db }: BusinessDb, now: number): Promise<number> {
+  const before = now - (EVENTS_FEED_DAYS + 1) * DAY_MS;
+  const result = await db
+    .prepare(
+      `DELETE FROM webhook_events WHERE business_id = ?1 AND id IN (
+         SELECT e.id FROM webhook_events e INDEXED BY webhook_events_by_record
+         WHERE e.business_id = ?1 AND e.created_at < ?2
+           AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d INDEXED BY webhook_deliveries_by_event WHERE d.business_id = ?1 AND d.event_id = e.id)
+         LIMIT ?3)`,
+    )
+    .bind(businessId, before, DROP_BATCH)
+    .run();
+  return result.meta.changes ?? 0;
 }

@@ -4,7 +4,7 @@
 // so the backoff and the disabling rule count from the resend, not from the first failure) and is queued by the next
 // dispatch; the attempt log keeps every earlier attempt. At most RESEND_FAILED_LIMIT a time, oldest first, so one
 // request never rewrites an unbounded number of rows; the answer says whether more are left.
-import { auditStatement } from "../audit/audit.db";
+import { signInAuditStatement } from "../audit/audit.db";
 import { NotFoundError, RuleError, nowIso, type RequestMeta, type Tenant } from "../tenancy/tenant";
 import { getWebhookEndpoint, mayManage } from "./endpoints.db";
 
@@ -32,8 +32,10 @@ export async function resendFailedDeliveries(tenant: Tenant, meta: RequestMeta, 
          WHERE business_id = ?1 AND id IN (${failedSince} ORDER BY created_at, id LIMIT ?5) RETURNING id`,
       )
       .bind(businessId, endpointId, since, now, RESEND_FAILED_LIMIT),
-    auditStatement(
-      tenant,
+    // A person from the delivery log, or no one (the Partner API: the request id ties it to the key's request).
+    signInAuditStatement(
+      { userId: tenant.userId || null, businessId },
+      db,
       meta,
       { action: "webhook_endpoint.resend_failed", entity: "webhook_endpoint", entityId: endpointId, after: { since: new Date(since).toISOString() } },
       at,

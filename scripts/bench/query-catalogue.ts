@@ -34,6 +34,7 @@ import { listTerminalsPage } from "#server/merchants/terminals.db";
 import { getDisputeFacts, listDisputeFactsPage } from "#server/disputes/disputes.db";
 import { listSettlementsPage } from "#server/settlement/settlements.db";
 import { listRefundsOfPayments, listRefundsPage } from "#server/refunds/refunds.db";
+import { listEventsPage } from "#server/webhooks/events.db";
 
 export interface Recorded {
   sql: string;
@@ -264,6 +265,9 @@ export const API_LIST_CATALOGUE: CatalogueEntry[] = [
   ["api settlements: a creation range", (t) => listSettlementsPage(t, { from: "2026-10-01T00:00:00.000Z", to: "2026-11-01T00:00:00.000Z" }, null, 25)],
   ["api refunds: first page", (t) => listRefundsPage(t, {}, null, 25)],
   ["api refunds: by status, later", (t) => listRefundsPage(t, { status: "sending" }, ["2026-11-01T00:00:00.000Z", "rfd_sample"], 25)],
+  ["api events: first page", (t, s) => listEventsPage(t, s.newest, {}, null, 25)],
+  ["api events: of a type, later", (t, s) => listEventsPage(t, s.newest, { type: "payment.succeeded" }, [s.newest - DAY, "evt_sample"], 25)],
+  ["api events: a recorded range", (t, s) => listEventsPage(t, s.newest, { from: s.newest - 7 * DAY, to: s.newest }, null, 25)],
 ];
 
 /** The API's reads of one payment's few rows (its disputes, its refunds) and of a page's refunds: indexed, sorted small. */
@@ -287,6 +291,8 @@ export const LARGE_TABLES = [
   "daily_rollups",
   "daily_merchant_totals",
   "audit_log",
+  // Every event a business makes, one a payment at least (issue 29: the events feed keeps them all).
+  "webhook_events",
   "approval_requests",
   "merchants",
   "terminals",

@@ -1,0 +1,35 @@
+// POST /api/v1/webhook-endpoints/{id}/resend-failed (issue 29, point 2): after its receiver was down, a business's
+// integration sends again every delivery to one endpoint that failed for good since a time, as "Send failed deliveries
+// again" does on the endpoint's delivery log (functions/webhooks/recovery.db.ts: the same function, audited the same
+// way). A business's own key only (functions/operators/platform-scopes.ts BUSINESS_KEY_OPERATIONS): the key is the
+// proof, as for every API request; the deliveries go to the URL the business's administrators set and checked.
+import * as v from "valibot";
+import { jsonResponse } from "../platform/http";
+import { RuleError, type BusinessDb, type RequestMeta, type Tenant } from "../tenancy/tenant";
+import { getWebhookEndpoint } from "../webhooks/endpoints.db";
+import { resendFailedDeliveries } from "../webhooks/recovery.db";
+import { ResendFailedInput } from "./list-schemas";
+import { badRequest, issuesOf, jsonBody, problem, type ApiDeps } from "./request";
+
+export async function resendFailedRequest(request: Request, deps: ApiDeps, business: BusinessDb, endpointId: string): Promise<Response> {
+  const body = await jsonBody(request);
+  if (body instanceof Response) return body;
+  const parsed = v.safeParse(ResendFailedInput, body.json);
+  if (!parsed.success) return badRequest(issuesOf(parsed.issues));
+  const now = deps.now();
+  if (parsed.output.since > now) return badRequest([{ path: "since", message: "must be in the past" }]);
+  // The key acts for its business as its administrators would; the audit log names no person (the API acted).
+  const tenant: Tenant = { ...business, userId: "", role: "Administrator" };
+  const endpoint = /^[A-Za-z0-9_-]{1,100}$/.test(endpointId) ? await getWebhookEndpoint(tenant, endpointId) : null;
+  if (!endpoint) return problem("webhook_endpoint_not_found", "No webhook endpoint with that id.");
+  if (endpoint.status !== "enabled") return problem("webhook_endpoint_disabled", "The endpoint is disabled: enable it before sending to it again.");
+  const meta: RequestMeta = { ip: request.headers.get("CF-Connecting-IP"), userAgent: request.headers.get("User-Agent"), requestId: deps.requestId ?? null };
+  try {
+    const result = await resendFailedDeliveries(tenant, meta, endpoint.id, parsed.output.since, now);
+    if (result.queued > 0 && deps.dispatchWebhooks) deps.waitUntil(deps.dispatchWebhooks(business).catch(() => undefined));
+    return jsonResponse({ queued: result.queued, has_more: result.more });
+  } catch (error) {
+    if (error instanceof RuleError) return problem("webhook_endpoint_disabled", error.message);
+    throw error;
+  }
+}
