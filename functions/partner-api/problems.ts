@@ -153,8 +153,8 @@ export async function finishProblem(response: Response, origin: string, requestI
   if (!(response.headers.get("Content-Type") ?? "").startsWith(PROBLEM_CONTENT_TYPE)) return response;
   const body = await response.json<Record<string, unknown>>();
   const type = typeof body.type === "string" && body.type.startsWith("/") ? `${origin}${body.type}` : body.type;
-  return new Response(JSON.stringify({ ...body, type, ...(requestId ? { request_id: requestId } : {}) }), {
-    status: response.status,
-    headers: response.headers,
-  });
+  // The body grows (the absolute type, the request id): a length said for the old one must not go out with it.
+  const headers = new Headers(response.headers);
+  headers.delete("Content-Length");
+  return new Response(JSON.stringify({ ...body, type, ...(requestId ? { request_id: requestId } : {}) }), { status: response.status, headers });
 }

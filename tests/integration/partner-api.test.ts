@@ -408,6 +408,9 @@ describe("the description", () => {
         "/api/v1/terminals",
         "/api/v1/settlements",
         "/api/v1/refunds",
+        "/api/v1/events",
+        "/api/v1/events/{id}",
+        "/api/v1/webhook-endpoints/{id}/resend-failed",
       ].sort(),
     );
     expect(Object.keys(doc.paths["/api/v1/payments"]!).sort()).toEqual(["get", "post"]);
