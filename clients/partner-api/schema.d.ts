@@ -351,7 +351,268 @@ export interface paths {
     trace?: never;
   };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+  "payment.succeeded": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * payment.succeeded
+     * @description A payment succeeded: the payment as GET /api/v1/payments/{reference} answers it (without its refunds). The same body is in the events feed (GET /api/v1/events). Verify the signature before parsing (docs/webhooks.md).
+     */
+    post: operations["webhook_payment_succeeded"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "payment.failed": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * payment.failed
+     * @description A payment failed: the payment, with fee and net 0 (nothing was charged or is owed). The same body is in the events feed (GET /api/v1/events). Verify the signature before parsing (docs/webhooks.md).
+     */
+    post: operations["webhook_payment_failed"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "payment.reversed": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * payment.reversed
+     * @description A payment was reversed: the payment, with its reversal. The same body is in the events feed (GET /api/v1/events). Verify the signature before parsing (docs/webhooks.md).
+     */
+    post: operations["webhook_payment_reversed"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "settlement.paid": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * settlement.paid
+     * @description A settlement was paid out to the merchant's settlement account. The same body is in the events feed (GET /api/v1/events). Verify the signature before parsing (docs/webhooks.md).
+     */
+    post: operations["webhook_settlement_paid"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "settlement.failed": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * settlement.failed
+     * @description A payout attempt of a settlement failed. The same body is in the events feed (GET /api/v1/events). Verify the signature before parsing (docs/webhooks.md).
+     */
+    post: operations["webhook_settlement_failed"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "transfer.approved": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * transfer.approved
+     * @description A transfer of a merchant's money was approved and made. The same body is in the events feed (GET /api/v1/events). Verify the signature before parsing (docs/webhooks.md).
+     */
+    post: operations["webhook_transfer_approved"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "transfer.rejected": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * transfer.rejected
+     * @description A transfer request was rejected: no money moved. The same body is in the events feed (GET /api/v1/events). Verify the signature before parsing (docs/webhooks.md).
+     */
+    post: operations["webhook_transfer_rejected"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "refund.succeeded": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * refund.succeeded
+     * @description A refund reached the payer. The same body is in the events feed (GET /api/v1/events). Verify the signature before parsing (docs/webhooks.md).
+     */
+    post: operations["webhook_refund_succeeded"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "refund.failed": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * refund.failed
+     * @description A refund failed for good; its money is back in the merchant's available balance. The same body is in the events feed (GET /api/v1/events). Verify the signature before parsing (docs/webhooks.md).
+     */
+    post: operations["webhook_refund_failed"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "approval.requested": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * approval.requested
+     * @description Someone asked for a change that another person must approve in the portal. The same body is in the events feed (GET /api/v1/events). Verify the signature before parsing (docs/webhooks.md).
+     */
+    post: operations["webhook_approval_requested"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "terminal.silent": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * terminal.silent
+     * @description A terminal in service has not been seen for 24 hours (once per silence). The same body is in the events feed (GET /api/v1/events). Verify the signature before parsing (docs/webhooks.md).
+     */
+    post: operations["webhook_terminal_silent"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "dispute.opened": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * dispute.opened
+     * @description A dispute was opened on a payment: its amount is held from the merchant. The same body is in the events feed (GET /api/v1/events). Verify the signature before parsing (docs/webhooks.md).
+     */
+    post: operations["webhook_dispute_opened"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "dispute.closed": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * dispute.closed
+     * @description A dispute was closed, won (the hold returns) or lost (the amount leaves). The same body is in the events feed (GET /api/v1/events). Verify the signature before parsing (docs/webhooks.md).
+     */
+    post: operations["webhook_dispute_closed"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+}
 export interface components {
   schemas: {
     /**
@@ -1103,6 +1364,258 @@ export interface components {
       queued: number;
       /** @description More failed deliveries since that time are left (at most 1,000 are queued a request): send it again. */
       has_more: boolean;
+    };
+    PaymentSucceededEvent: {
+      /** @description The event's id (evt_...): the same on every retry, in webhook-id and PP-Event-Id. De-duplicate on it. */
+      id: string;
+      /** @constant */
+      type: "payment.succeeded";
+      /** @description When what it describes happened (for payment.*, the payment's occurred_at). ISO 8601 in UTC. */
+      created: string;
+      data: components["schemas"]["PaymentView"];
+    };
+    PaymentFailedEvent: {
+      /** @description The event's id (evt_...): the same on every retry, in webhook-id and PP-Event-Id. De-duplicate on it. */
+      id: string;
+      /** @constant */
+      type: "payment.failed";
+      /** @description When what it describes happened (for payment.*, the payment's occurred_at). ISO 8601 in UTC. */
+      created: string;
+      data: components["schemas"]["PaymentView"];
+    };
+    PaymentReversedEvent: {
+      /** @description The event's id (evt_...): the same on every retry, in webhook-id and PP-Event-Id. De-duplicate on it. */
+      id: string;
+      /** @constant */
+      type: "payment.reversed";
+      /** @description When what it describes happened (for payment.*, the payment's occurred_at). ISO 8601 in UTC. */
+      created: string;
+      data: components["schemas"]["PaymentView"];
+    };
+    SettlementPaidEvent: {
+      /** @description The event's id (evt_...): the same on every retry, in webhook-id and PP-Event-Id. De-duplicate on it. */
+      id: string;
+      /** @constant */
+      type: "settlement.paid";
+      /** @description When what it describes happened (for payment.*, the payment's occurred_at). ISO 8601 in UTC. */
+      created: string;
+      data: {
+        settlement: {
+          /** @description The settlement's id (stl_...). */
+          id: string;
+          /** @description The settlement's reference, as the merchant's statement shows it. */
+          reference: string;
+          /** @description What was paid out (or was to be). Pesewas. */
+          net: number;
+          /** @constant */
+          currency: "GHS";
+          /** @description Which payout attempt this is about (1 first). */
+          attempt: number;
+          /** @description When the rail confirmed the payout. ISO 8601 in UTC. */
+          paidAt: string;
+        };
+      };
+    };
+    SettlementFailedEvent: {
+      /** @description The event's id (evt_...): the same on every retry, in webhook-id and PP-Event-Id. De-duplicate on it. */
+      id: string;
+      /** @constant */
+      type: "settlement.failed";
+      /** @description When what it describes happened (for payment.*, the payment's occurred_at). ISO 8601 in UTC. */
+      created: string;
+      data: {
+        settlement: {
+          /** @description The settlement's id (stl_...). */
+          id: string;
+          /** @description The settlement's reference, as the merchant's statement shows it. */
+          reference: string;
+          /** @description What was paid out (or was to be). Pesewas. */
+          net: number;
+          /** @constant */
+          currency: "GHS";
+          /** @description Which payout attempt this is about (1 first). */
+          attempt: number;
+          /** @description Why the attempt failed, as the rail said. */
+          error: string;
+          /** @description Whether the portal will try again (at most 5 attempts). */
+          willRetry: boolean;
+        };
+      };
+    };
+    TransferApprovedEvent: {
+      /** @description The event's id (evt_...): the same on every retry, in webhook-id and PP-Event-Id. De-duplicate on it. */
+      id: string;
+      /** @constant */
+      type: "transfer.approved";
+      /** @description When what it describes happened (for payment.*, the payment's occurred_at). ISO 8601 in UTC. */
+      created: string;
+      data: {
+        transfer: {
+          id: string;
+          fromMerchantId: string;
+          toMerchantId: string | null;
+          toSettlementAccountId: string | null;
+          /** @description The amount moved. Pesewas. */
+          amount: number;
+          /** @constant */
+          currency: "GHS";
+          /**
+           * @description completed: approved and the money moved; rejected: nothing moved.
+           * @enum {string}
+           */
+          status: "completed" | "rejected";
+          requestedBy: string | null;
+          decidedBy: string | null;
+          /** @description When it was decided. ISO 8601 in UTC. */
+          decidedAt: string;
+          /** @description Why it was rejected. */
+          reason?: string;
+        };
+      };
+    };
+    TransferRejectedEvent: {
+      /** @description The event's id (evt_...): the same on every retry, in webhook-id and PP-Event-Id. De-duplicate on it. */
+      id: string;
+      /** @constant */
+      type: "transfer.rejected";
+      /** @description When what it describes happened (for payment.*, the payment's occurred_at). ISO 8601 in UTC. */
+      created: string;
+      data: {
+        transfer: {
+          id: string;
+          fromMerchantId: string;
+          toMerchantId: string | null;
+          toSettlementAccountId: string | null;
+          /** @description The amount moved. Pesewas. */
+          amount: number;
+          /** @constant */
+          currency: "GHS";
+          /**
+           * @description completed: approved and the money moved; rejected: nothing moved.
+           * @enum {string}
+           */
+          status: "completed" | "rejected";
+          requestedBy: string | null;
+          decidedBy: string | null;
+          /** @description When it was decided. ISO 8601 in UTC. */
+          decidedAt: string;
+          /** @description Why it was rejected. */
+          reason?: string;
+        };
+      };
+    };
+    RefundSucceededEvent: {
+      /** @description The event's id (evt_...): the same on every retry, in webhook-id and PP-Event-Id. De-duplicate on it. */
+      id: string;
+      /** @constant */
+      type: "refund.succeeded";
+      /** @description When what it describes happened (for payment.*, the payment's occurred_at). ISO 8601 in UTC. */
+      created: string;
+      data: {
+        refund: {
+          /** @description The refund's id (rfd_...). */
+          id: string;
+          paymentReference: string;
+          /** @description The amount refunded. Pesewas. */
+          amount: number;
+          /** @constant */
+          currency: "GHS";
+          /** @description When the rail answered. ISO 8601 in UTC. */
+          completedAt: string;
+          /** @constant */
+          status: "succeeded";
+        };
+      };
+    };
+    RefundFailedEvent: {
+      /** @description The event's id (evt_...): the same on every retry, in webhook-id and PP-Event-Id. De-duplicate on it. */
+      id: string;
+      /** @constant */
+      type: "refund.failed";
+      /** @description When what it describes happened (for payment.*, the payment's occurred_at). ISO 8601 in UTC. */
+      created: string;
+      data: {
+        refund: {
+          /** @description The refund's id (rfd_...). */
+          id: string;
+          paymentReference: string;
+          /** @description The amount refunded. Pesewas. */
+          amount: number;
+          /** @constant */
+          currency: "GHS";
+          /** @description When the rail answered. ISO 8601 in UTC. */
+          completedAt: string;
+          /** @constant */
+          status: "failed";
+          /** @description Why it failed; the money is back in the merchant's available balance. */
+          error: string;
+          attempts: number;
+        };
+      };
+    };
+    ApprovalRequestedEvent: {
+      /** @description The event's id (evt_...): the same on every retry, in webhook-id and PP-Event-Id. De-duplicate on it. */
+      id: string;
+      /** @constant */
+      type: "approval.requested";
+      /** @description When what it describes happened (for payment.*, the payment's occurred_at). ISO 8601 in UTC. */
+      created: string;
+      data: {
+        approvalRequest: {
+          /** @description The approval request's id (apr_...). */
+          id: string;
+          /** @description What it changes: merchant, point_of_sale, terminal, settlement_account, employee, transfer or refund. */
+          kind: string;
+          /** @description create, update, deactivate… */
+          action: string;
+          targetId: string | null;
+          /** @description Who asked (a person's id, or empty when the Partner API asked). */
+          makerId: string;
+          /** @description When it was asked. ISO 8601 in UTC. */
+          madeAt: string;
+        };
+      };
+    };
+    TerminalSilentEvent: {
+      /** @description The event's id (evt_...): the same on every retry, in webhook-id and PP-Event-Id. De-duplicate on it. */
+      id: string;
+      /** @constant */
+      type: "terminal.silent";
+      /** @description When what it describes happened (for payment.*, the payment's occurred_at). ISO 8601 in UTC. */
+      created: string;
+      data: {
+        terminal: {
+          id: string;
+          serial: string;
+          merchantId: string | null;
+          pointOfSaleId: string | null;
+        };
+        lastSeenAt: string | null;
+        /** @description How long without a sign counts as silent. */
+        silentAfterHours: number;
+      };
+    };
+    DisputeOpenedEvent: {
+      /** @description The event's id (evt_...): the same on every retry, in webhook-id and PP-Event-Id. De-duplicate on it. */
+      id: string;
+      /** @constant */
+      type: "dispute.opened";
+      /** @description When what it describes happened (for payment.*, the payment's occurred_at). ISO 8601 in UTC. */
+      created: string;
+      data: {
+        dispute: components["schemas"]["DisputeView"];
+      };
+    };
+    DisputeClosedEvent: {
+      /** @description The event's id (evt_...): the same on every retry, in webhook-id and PP-Event-Id. De-duplicate on it. */
+      id: string;
+      /** @constant */
+      type: "dispute.closed";
+      /** @description When what it describes happened (for payment.*, the payment's occurred_at). ISO 8601 in UTC. */
+      created: string;
+      data: {
+        dispute: components["schemas"]["DisputeView"];
+      };
     };
   };
   responses: {
@@ -2339,6 +2852,752 @@ export interface operations {
       413: components["responses"]["TooLarge"];
       415: components["responses"]["UnsupportedMediaType"];
       429: components["responses"]["TooManyRequests"];
+    };
+  };
+  webhook_payment_succeeded: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event's id (evt_...): the same on every retry. Standard Webhooks. */
+        "webhook-id": string;
+        /** @description When this attempt was signed, in Unix seconds. Standard Webhooks. */
+        "webhook-timestamp": string;
+        /** @description Space-separated "v1,<base64 HMAC-SHA256>" of webhook-id.webhook-timestamp.body, one per secret while a secret is rolled. Standard Webhooks. */
+        "webhook-signature": string;
+        /** @description t=<unix seconds>,v1=<hex HMAC-SHA256(secret, t + "." + body)>: the portal's own signature of the same body. */
+        "PP-Signature": string;
+        /** @description The event's id, again. */
+        "PP-Event-Id": string;
+        /** @description The event's type, again. */
+        "PP-Event-Type": string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "evt_3f1c9a0d2b7e4c58a6d1e0f9b2c4a7e1",
+         *       "type": "payment.succeeded",
+         *       "created": "2026-11-26T09:12:40.000Z",
+         *       "data": {
+         *         "reference": "PSP-20261123-K000187",
+         *         "merchant": {
+         *           "id": "mer_kff_osu",
+         *           "code": "KFF-OSU"
+         *         },
+         *         "point_of_sale": "pos_kff_osu_1",
+         *         "terminal_serial": null,
+         *         "channel": "mobile_money",
+         *         "network": "MTN",
+         *         "payer": {
+         *           "msisdn": "233244123456"
+         *         },
+         *         "amount": 12000,
+         *         "currency": "GHS",
+         *         "fee": 90,
+         *         "net": 11910,
+         *         "status": "successful",
+         *         "failure_reason": null,
+         *         "occurred_at": "2026-11-23T10:15:00.000Z",
+         *         "cleared": false,
+         *         "cleared_at": null,
+         *         "reversal": null,
+         *         "settlement": null
+         *       }
+         *     }
+         */
+        "application/json": components["schemas"]["PaymentSucceededEvent"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx within 10 seconds: received. Anything else, a redirect or no answer is retried with backoff for 24 hours; an endpoint that fails for 24 hours is disabled. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_payment_failed: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event's id (evt_...): the same on every retry. Standard Webhooks. */
+        "webhook-id": string;
+        /** @description When this attempt was signed, in Unix seconds. Standard Webhooks. */
+        "webhook-timestamp": string;
+        /** @description Space-separated "v1,<base64 HMAC-SHA256>" of webhook-id.webhook-timestamp.body, one per secret while a secret is rolled. Standard Webhooks. */
+        "webhook-signature": string;
+        /** @description t=<unix seconds>,v1=<hex HMAC-SHA256(secret, t + "." + body)>: the portal's own signature of the same body. */
+        "PP-Signature": string;
+        /** @description The event's id, again. */
+        "PP-Event-Id": string;
+        /** @description The event's type, again. */
+        "PP-Event-Type": string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "evt_3f1c9a0d2b7e4c58a6d1e0f9b2c4a7e1",
+         *       "type": "payment.failed",
+         *       "created": "2026-11-26T09:12:40.000Z",
+         *       "data": {
+         *         "reference": "PSP-20261123-K000187",
+         *         "merchant": {
+         *           "id": "mer_kff_osu",
+         *           "code": "KFF-OSU"
+         *         },
+         *         "point_of_sale": "pos_kff_osu_1",
+         *         "terminal_serial": null,
+         *         "channel": "mobile_money",
+         *         "network": "MTN",
+         *         "payer": {
+         *           "msisdn": "233244123456"
+         *         },
+         *         "amount": 12000,
+         *         "currency": "GHS",
+         *         "fee": 0,
+         *         "net": 0,
+         *         "status": "failed",
+         *         "failure_reason": "Insufficient funds in the wallet",
+         *         "occurred_at": "2026-11-23T10:15:00.000Z",
+         *         "cleared": false,
+         *         "cleared_at": null,
+         *         "reversal": null,
+         *         "settlement": null
+         *       }
+         *     }
+         */
+        "application/json": components["schemas"]["PaymentFailedEvent"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx within 10 seconds: received. Anything else, a redirect or no answer is retried with backoff for 24 hours; an endpoint that fails for 24 hours is disabled. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_payment_reversed: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event's id (evt_...): the same on every retry. Standard Webhooks. */
+        "webhook-id": string;
+        /** @description When this attempt was signed, in Unix seconds. Standard Webhooks. */
+        "webhook-timestamp": string;
+        /** @description Space-separated "v1,<base64 HMAC-SHA256>" of webhook-id.webhook-timestamp.body, one per secret while a secret is rolled. Standard Webhooks. */
+        "webhook-signature": string;
+        /** @description t=<unix seconds>,v1=<hex HMAC-SHA256(secret, t + "." + body)>: the portal's own signature of the same body. */
+        "PP-Signature": string;
+        /** @description The event's id, again. */
+        "PP-Event-Id": string;
+        /** @description The event's type, again. */
+        "PP-Event-Type": string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "evt_3f1c9a0d2b7e4c58a6d1e0f9b2c4a7e1",
+         *       "type": "payment.reversed",
+         *       "created": "2026-11-26T09:12:40.000Z",
+         *       "data": {
+         *         "reference": "PSP-20261123-K000187",
+         *         "merchant": {
+         *           "id": "mer_kff_osu",
+         *           "code": "KFF-OSU"
+         *         },
+         *         "point_of_sale": "pos_kff_osu_1",
+         *         "terminal_serial": null,
+         *         "channel": "mobile_money",
+         *         "network": "MTN",
+         *         "payer": {
+         *           "msisdn": "233244123456"
+         *         },
+         *         "amount": 12000,
+         *         "currency": "GHS",
+         *         "fee": 90,
+         *         "net": 11910,
+         *         "status": "reversed",
+         *         "failure_reason": null,
+         *         "occurred_at": "2026-11-23T10:15:00.000Z",
+         *         "cleared": false,
+         *         "cleared_at": null,
+         *         "reversal": {
+         *           "reason": "Wallet debit not completed",
+         *           "reversed_at": "2026-11-23T10:40:00.000Z"
+         *         },
+         *         "settlement": null
+         *       }
+         *     }
+         */
+        "application/json": components["schemas"]["PaymentReversedEvent"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx within 10 seconds: received. Anything else, a redirect or no answer is retried with backoff for 24 hours; an endpoint that fails for 24 hours is disabled. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_settlement_paid: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event's id (evt_...): the same on every retry. Standard Webhooks. */
+        "webhook-id": string;
+        /** @description When this attempt was signed, in Unix seconds. Standard Webhooks. */
+        "webhook-timestamp": string;
+        /** @description Space-separated "v1,<base64 HMAC-SHA256>" of webhook-id.webhook-timestamp.body, one per secret while a secret is rolled. Standard Webhooks. */
+        "webhook-signature": string;
+        /** @description t=<unix seconds>,v1=<hex HMAC-SHA256(secret, t + "." + body)>: the portal's own signature of the same body. */
+        "PP-Signature": string;
+        /** @description The event's id, again. */
+        "PP-Event-Id": string;
+        /** @description The event's type, again. */
+        "PP-Event-Type": string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "evt_3f1c9a0d2b7e4c58a6d1e0f9b2c4a7e1",
+         *       "type": "settlement.paid",
+         *       "created": "2026-11-26T09:12:40.000Z",
+         *       "data": {
+         *         "settlement": {
+         *           "id": "stl_mer_kff_osu_20261126",
+         *           "reference": "STL-MRC-0001-20261126-K3F9QZ2M",
+         *           "net": 1250000,
+         *           "currency": "GHS",
+         *           "attempt": 1,
+         *           "paidAt": "2026-11-26T06:04:12.000Z"
+         *         }
+         *       }
+         *     }
+         */
+        "application/json": components["schemas"]["SettlementPaidEvent"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx within 10 seconds: received. Anything else, a redirect or no answer is retried with backoff for 24 hours; an endpoint that fails for 24 hours is disabled. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_settlement_failed: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event's id (evt_...): the same on every retry. Standard Webhooks. */
+        "webhook-id": string;
+        /** @description When this attempt was signed, in Unix seconds. Standard Webhooks. */
+        "webhook-timestamp": string;
+        /** @description Space-separated "v1,<base64 HMAC-SHA256>" of webhook-id.webhook-timestamp.body, one per secret while a secret is rolled. Standard Webhooks. */
+        "webhook-signature": string;
+        /** @description t=<unix seconds>,v1=<hex HMAC-SHA256(secret, t + "." + body)>: the portal's own signature of the same body. */
+        "PP-Signature": string;
+        /** @description The event's id, again. */
+        "PP-Event-Id": string;
+        /** @description The event's type, again. */
+        "PP-Event-Type": string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "evt_3f1c9a0d2b7e4c58a6d1e0f9b2c4a7e1",
+         *       "type": "settlement.failed",
+         *       "created": "2026-11-26T09:12:40.000Z",
+         *       "data": {
+         *         "settlement": {
+         *           "id": "stl_mer_kff_osu_20261126",
+         *           "reference": "STL-MRC-0001-20261126-K3F9QZ2M",
+         *           "net": 1250000,
+         *           "currency": "GHS",
+         *           "attempt": 1,
+         *           "error": "Switch: account closed",
+         *           "willRetry": true
+         *         }
+         *       }
+         *     }
+         */
+        "application/json": components["schemas"]["SettlementFailedEvent"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx within 10 seconds: received. Anything else, a redirect or no answer is retried with backoff for 24 hours; an endpoint that fails for 24 hours is disabled. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_transfer_approved: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event's id (evt_...): the same on every retry. Standard Webhooks. */
+        "webhook-id": string;
+        /** @description When this attempt was signed, in Unix seconds. Standard Webhooks. */
+        "webhook-timestamp": string;
+        /** @description Space-separated "v1,<base64 HMAC-SHA256>" of webhook-id.webhook-timestamp.body, one per secret while a secret is rolled. Standard Webhooks. */
+        "webhook-signature": string;
+        /** @description t=<unix seconds>,v1=<hex HMAC-SHA256(secret, t + "." + body)>: the portal's own signature of the same body. */
+        "PP-Signature": string;
+        /** @description The event's id, again. */
+        "PP-Event-Id": string;
+        /** @description The event's type, again. */
+        "PP-Event-Type": string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "evt_3f1c9a0d2b7e4c58a6d1e0f9b2c4a7e1",
+         *       "type": "transfer.approved",
+         *       "created": "2026-11-26T09:12:40.000Z",
+         *       "data": {
+         *         "transfer": {
+         *           "id": "trf_5c0e1f6a-7b8c-4d9e-a0f1-b2c3d4e5f6a7",
+         *           "fromMerchantId": "mer_kff_osu",
+         *           "toMerchantId": null,
+         *           "toSettlementAccountId": "sac_kff_osu_gcb",
+         *           "amount": 50000,
+         *           "currency": "GHS",
+         *           "requestedBy": "usr_esi_owusu",
+         *           "decidedBy": "usr_kofi_boateng",
+         *           "decidedAt": "2026-11-26T11:02:00.000Z",
+         *           "status": "completed"
+         *         }
+         *       }
+         *     }
+         */
+        "application/json": components["schemas"]["TransferApprovedEvent"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx within 10 seconds: received. Anything else, a redirect or no answer is retried with backoff for 24 hours; an endpoint that fails for 24 hours is disabled. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_transfer_rejected: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event's id (evt_...): the same on every retry. Standard Webhooks. */
+        "webhook-id": string;
+        /** @description When this attempt was signed, in Unix seconds. Standard Webhooks. */
+        "webhook-timestamp": string;
+        /** @description Space-separated "v1,<base64 HMAC-SHA256>" of webhook-id.webhook-timestamp.body, one per secret while a secret is rolled. Standard Webhooks. */
+        "webhook-signature": string;
+        /** @description t=<unix seconds>,v1=<hex HMAC-SHA256(secret, t + "." + body)>: the portal's own signature of the same body. */
+        "PP-Signature": string;
+        /** @description The event's id, again. */
+        "PP-Event-Id": string;
+        /** @description The event's type, again. */
+        "PP-Event-Type": string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "evt_3f1c9a0d2b7e4c58a6d1e0f9b2c4a7e1",
+         *       "type": "transfer.rejected",
+         *       "created": "2026-11-26T09:12:40.000Z",
+         *       "data": {
+         *         "transfer": {
+         *           "id": "trf_5c0e1f6a-7b8c-4d9e-a0f1-b2c3d4e5f6a7",
+         *           "fromMerchantId": "mer_kff_osu",
+         *           "toMerchantId": null,
+         *           "toSettlementAccountId": "sac_kff_osu_gcb",
+         *           "amount": 50000,
+         *           "currency": "GHS",
+         *           "requestedBy": "usr_esi_owusu",
+         *           "decidedBy": "usr_kofi_boateng",
+         *           "decidedAt": "2026-11-26T11:02:00.000Z",
+         *           "status": "rejected",
+         *           "reason": "Not agreed with the merchant"
+         *         }
+         *       }
+         *     }
+         */
+        "application/json": components["schemas"]["TransferRejectedEvent"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx within 10 seconds: received. Anything else, a redirect or no answer is retried with backoff for 24 hours; an endpoint that fails for 24 hours is disabled. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_refund_succeeded: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event's id (evt_...): the same on every retry. Standard Webhooks. */
+        "webhook-id": string;
+        /** @description When this attempt was signed, in Unix seconds. Standard Webhooks. */
+        "webhook-timestamp": string;
+        /** @description Space-separated "v1,<base64 HMAC-SHA256>" of webhook-id.webhook-timestamp.body, one per secret while a secret is rolled. Standard Webhooks. */
+        "webhook-signature": string;
+        /** @description t=<unix seconds>,v1=<hex HMAC-SHA256(secret, t + "." + body)>: the portal's own signature of the same body. */
+        "PP-Signature": string;
+        /** @description The event's id, again. */
+        "PP-Event-Id": string;
+        /** @description The event's type, again. */
+        "PP-Event-Type": string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "evt_3f1c9a0d2b7e4c58a6d1e0f9b2c4a7e1",
+         *       "type": "refund.succeeded",
+         *       "created": "2026-11-26T09:12:40.000Z",
+         *       "data": {
+         *         "refund": {
+         *           "id": "rfd_3a4b5c6d-7e8f-4a0b-9c1d-2e3f4a5b6c7d",
+         *           "paymentReference": "PSP-20261123-K000187",
+         *           "amount": 4000,
+         *           "currency": "GHS",
+         *           "completedAt": "2026-11-26T12:00:05.000Z",
+         *           "status": "succeeded"
+         *         }
+         *       }
+         *     }
+         */
+        "application/json": components["schemas"]["RefundSucceededEvent"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx within 10 seconds: received. Anything else, a redirect or no answer is retried with backoff for 24 hours; an endpoint that fails for 24 hours is disabled. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_refund_failed: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event's id (evt_...): the same on every retry. Standard Webhooks. */
+        "webhook-id": string;
+        /** @description When this attempt was signed, in Unix seconds. Standard Webhooks. */
+        "webhook-timestamp": string;
+        /** @description Space-separated "v1,<base64 HMAC-SHA256>" of webhook-id.webhook-timestamp.body, one per secret while a secret is rolled. Standard Webhooks. */
+        "webhook-signature": string;
+        /** @description t=<unix seconds>,v1=<hex HMAC-SHA256(secret, t + "." + body)>: the portal's own signature of the same body. */
+        "PP-Signature": string;
+        /** @description The event's id, again. */
+        "PP-Event-Id": string;
+        /** @description The event's type, again. */
+        "PP-Event-Type": string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "evt_3f1c9a0d2b7e4c58a6d1e0f9b2c4a7e1",
+         *       "type": "refund.failed",
+         *       "created": "2026-11-26T09:12:40.000Z",
+         *       "data": {
+         *         "refund": {
+         *           "id": "rfd_3a4b5c6d-7e8f-4a0b-9c1d-2e3f4a5b6c7d",
+         *           "paymentReference": "PSP-20261123-K000187",
+         *           "amount": 4000,
+         *           "currency": "GHS",
+         *           "completedAt": "2026-11-26T12:00:05.000Z",
+         *           "status": "failed",
+         *           "error": "Switch: wallet closed",
+         *           "attempts": 3
+         *         }
+         *       }
+         *     }
+         */
+        "application/json": components["schemas"]["RefundFailedEvent"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx within 10 seconds: received. Anything else, a redirect or no answer is retried with backoff for 24 hours; an endpoint that fails for 24 hours is disabled. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_approval_requested: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event's id (evt_...): the same on every retry. Standard Webhooks. */
+        "webhook-id": string;
+        /** @description When this attempt was signed, in Unix seconds. Standard Webhooks. */
+        "webhook-timestamp": string;
+        /** @description Space-separated "v1,<base64 HMAC-SHA256>" of webhook-id.webhook-timestamp.body, one per secret while a secret is rolled. Standard Webhooks. */
+        "webhook-signature": string;
+        /** @description t=<unix seconds>,v1=<hex HMAC-SHA256(secret, t + "." + body)>: the portal's own signature of the same body. */
+        "PP-Signature": string;
+        /** @description The event's id, again. */
+        "PP-Event-Id": string;
+        /** @description The event's type, again. */
+        "PP-Event-Type": string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "evt_3f1c9a0d2b7e4c58a6d1e0f9b2c4a7e1",
+         *       "type": "approval.requested",
+         *       "created": "2026-11-26T09:12:40.000Z",
+         *       "data": {
+         *         "approvalRequest": {
+         *           "id": "apr_9f8e7d6c",
+         *           "kind": "refund",
+         *           "action": "create",
+         *           "targetId": "rfd_3a4b5c6d-7e8f-4a0b-9c1d-2e3f4a5b6c7d",
+         *           "makerId": "usr_esi_owusu",
+         *           "madeAt": "2026-11-26T11:58:00.000Z"
+         *         }
+         *       }
+         *     }
+         */
+        "application/json": components["schemas"]["ApprovalRequestedEvent"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx within 10 seconds: received. Anything else, a redirect or no answer is retried with backoff for 24 hours; an endpoint that fails for 24 hours is disabled. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_terminal_silent: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event's id (evt_...): the same on every retry. Standard Webhooks. */
+        "webhook-id": string;
+        /** @description When this attempt was signed, in Unix seconds. Standard Webhooks. */
+        "webhook-timestamp": string;
+        /** @description Space-separated "v1,<base64 HMAC-SHA256>" of webhook-id.webhook-timestamp.body, one per secret while a secret is rolled. Standard Webhooks. */
+        "webhook-signature": string;
+        /** @description t=<unix seconds>,v1=<hex HMAC-SHA256(secret, t + "." + body)>: the portal's own signature of the same body. */
+        "PP-Signature": string;
+        /** @description The event's id, again. */
+        "PP-Event-Id": string;
+        /** @description The event's type, again. */
+        "PP-Event-Type": string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "evt_3f1c9a0d2b7e4c58a6d1e0f9b2c4a7e1",
+         *       "type": "terminal.silent",
+         *       "created": "2026-11-26T09:12:40.000Z",
+         *       "data": {
+         *         "terminal": {
+         *           "id": "trm_kff_osu_1",
+         *           "serial": "PAX-A920-004512",
+         *           "merchantId": "mer_kff_osu",
+         *           "pointOfSaleId": "pos_kff_osu_1"
+         *         },
+         *         "lastSeenAt": "2026-11-25T08:00:00.000Z",
+         *         "silentAfterHours": 24
+         *       }
+         *     }
+         */
+        "application/json": components["schemas"]["TerminalSilentEvent"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx within 10 seconds: received. Anything else, a redirect or no answer is retried with backoff for 24 hours; an endpoint that fails for 24 hours is disabled. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_dispute_opened: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event's id (evt_...): the same on every retry. Standard Webhooks. */
+        "webhook-id": string;
+        /** @description When this attempt was signed, in Unix seconds. Standard Webhooks. */
+        "webhook-timestamp": string;
+        /** @description Space-separated "v1,<base64 HMAC-SHA256>" of webhook-id.webhook-timestamp.body, one per secret while a secret is rolled. Standard Webhooks. */
+        "webhook-signature": string;
+        /** @description t=<unix seconds>,v1=<hex HMAC-SHA256(secret, t + "." + body)>: the portal's own signature of the same body. */
+        "PP-Signature": string;
+        /** @description The event's id, again. */
+        "PP-Event-Id": string;
+        /** @description The event's type, again. */
+        "PP-Event-Type": string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "evt_3f1c9a0d2b7e4c58a6d1e0f9b2c4a7e1",
+         *       "type": "dispute.opened",
+         *       "created": "2026-11-26T09:12:40.000Z",
+         *       "data": {
+         *         "dispute": {
+         *           "id": "dsp_0c1d2e3f4a5b6c7d8e9f0a1b",
+         *           "payment_reference": "PSP-20261123-K000187",
+         *           "merchant_id": "mer_kff_osu",
+         *           "reason_code": "13.1",
+         *           "amount": 12000,
+         *           "currency": "GHS",
+         *           "evidence_due_by": "2026-12-07",
+         *           "status": "open",
+         *           "opened_at": "2026-11-26T09:12:40.000Z",
+         *           "response_submitted_at": null,
+         *           "closed_at": null
+         *         }
+         *       }
+         *     }
+         */
+        "application/json": components["schemas"]["DisputeOpenedEvent"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx within 10 seconds: received. Anything else, a redirect or no answer is retried with backoff for 24 hours; an endpoint that fails for 24 hours is disabled. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_dispute_closed: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event's id (evt_...): the same on every retry. Standard Webhooks. */
+        "webhook-id": string;
+        /** @description When this attempt was signed, in Unix seconds. Standard Webhooks. */
+        "webhook-timestamp": string;
+        /** @description Space-separated "v1,<base64 HMAC-SHA256>" of webhook-id.webhook-timestamp.body, one per secret while a secret is rolled. Standard Webhooks. */
+        "webhook-signature": string;
+        /** @description t=<unix seconds>,v1=<hex HMAC-SHA256(secret, t + "." + body)>: the portal's own signature of the same body. */
+        "PP-Signature": string;
+        /** @description The event's id, again. */
+        "PP-Event-Id": string;
+        /** @description The event's type, again. */
+        "PP-Event-Type": string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "evt_3f1c9a0d2b7e4c58a6d1e0f9b2c4a7e1",
+         *       "type": "dispute.closed",
+         *       "created": "2026-11-26T09:12:40.000Z",
+         *       "data": {
+         *         "dispute": {
+         *           "id": "dsp_0c1d2e3f4a5b6c7d8e9f0a1b",
+         *           "payment_reference": "PSP-20261123-K000187",
+         *           "merchant_id": "mer_kff_osu",
+         *           "reason_code": "13.1",
+         *           "amount": 12000,
+         *           "currency": "GHS",
+         *           "evidence_due_by": "2026-12-07",
+         *           "status": "won",
+         *           "opened_at": "2026-11-26T09:12:40.000Z",
+         *           "response_submitted_at": null,
+         *           "closed_at": "2026-12-03T15:00:00.000Z"
+         *         }
+         *       }
+         *     }
+         */
+        "application/json": components["schemas"]["DisputeClosedEvent"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx within 10 seconds: received. Anything else, a redirect or no answer is retried with backoff for 24 hours; an endpoint that fails for 24 hours is disabled. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
     };
   };
 }

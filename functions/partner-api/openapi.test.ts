@@ -12,6 +12,8 @@ import { IdempotencyKey } from "./schemas";
 import * as rejections from "./rejections";
 import * as api from "./schemas";
 import * as lists from "./list-schemas";
+import { EVENT_EXAMPLES, eventEnvelope, eventSchemaName } from "./event-schemas";
+import { WEBHOOK_EVENT_TYPES } from "../webhooks/types";
 import { LIST_QUERIES } from "./openapi";
 import { BUSINESS_KEY_OPERATIONS, isBusinessKeyOperation, OPERATION_SCOPES, PLATFORM_SCOPES, type ApiOperation } from "../operators/platform-scopes";
 
@@ -512,6 +514,12 @@ const CASES: [SchemaName, v.GenericSchema, unknown[]][] = [
   ["EventsPage", lists.EventsPage, [{ data: [LISTED.event], has_more: false, next_cursor: null }]],
   ["ResendFailedInput", lists.ResendFailedInput, [{ since: "2026-11-26T06:00:00Z" }]],
   ["ResendFailedAnswer", lists.ResendFailedAnswer, [{ queued: 42, has_more: false }]],
+  // Each webhook delivery's body, with the example the document shows for it.
+  ...WEBHOOK_EVENT_TYPES.map((type): [SchemaName, v.GenericSchema, unknown[]] => [
+    eventSchemaName(type) as SchemaName,
+    eventEnvelope(type),
+    [EVENT_EXAMPLES[type]],
+  ]),
 ];
 
 function leafIssues(issues: readonly v.BaseIssue<unknown>[]): v.BaseIssue<unknown>[] {
@@ -711,6 +719,21 @@ describe("the document and the valibot schemas agree", () => {
       expect(v.safeParse(schema, example).success, `${name}: ${JSON.stringify(example)}`).toBe(true);
       expect(accepts(schemas[name], example)).toBe(true);
       expect(cardNumberPaths(example)).toEqual([]);
+    }
+  });
+});
+
+describe("the webhooks section", () => {
+  it("describes every event type the portal sends: its headers, its body's schema and an example", () => {
+    const webhooks = doc.webhooks as JsonObject;
+    expect(Object.keys(webhooks).sort()).toEqual([...WEBHOOK_EVENT_TYPES].sort());
+    for (const type of WEBHOOK_EVENT_TYPES) {
+      const post = (webhooks[type] as JsonObject).post as JsonObject;
+      const headers = (post.parameters as JsonObject[]).map((p) => p.name);
+      expect(headers, type).toEqual(expect.arrayContaining(["webhook-id", "webhook-timestamp", "webhook-signature", "PP-Signature"]));
+      const media = ((post.requestBody as JsonObject).content as JsonObject)["application/json"] as JsonObject;
+      expect(media.schema, type).toEqual({ $ref: `#/components/schemas/${eventSchemaName(type)}` });
+      expect((media.example as JsonObject).type, type).toBe(type);
     }
   });
 });

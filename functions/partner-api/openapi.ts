@@ -74,6 +74,8 @@ import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "../lists/page";
 import { DAY_MS } from "../platform/time";
 import { BUSINESS_HEADER, MESSAGES } from "./credential";
 import { API_VERSIONS, CURRENT_API_VERSION, VERSION_HEADER } from "./versions";
+import { EVENT_DATA, EVENT_EXAMPLES, EVENT_SCHEMAS, eventSchemaName } from "./event-schemas";
+import { WEBHOOK_EVENT_TYPES } from "../webhooks/types";
 import { PROBLEM_CODES, PROBLEM_CONTENT_TYPE, PROBLEMS, problemType, type ProblemCode, type ProblemError } from "./problems";
 import { isBusinessKeyOperation, OPERATION_SCOPES, PLATFORM_SCOPES, SCOPE_WORDS, type ApiOperation } from "../operators/platform-scopes";
 
@@ -154,27 +156,31 @@ type Schema = JsonSchema & { "x-rules"?: string[]; "x-trim"?: boolean; descripti
 // one the Worker takes (the pattern fixes the spelling; the format, in JSON Schema's
 // RFC 3339 sense, asks for a day and time the calendar has).
 function convert(): Record<SchemaName, Schema> {
-  const defs = toJsonSchemaDefs(SCHEMAS, {
-    target: "draft-2020-12",
-    errorMode: "throw",
-    overrideRef: (context) => `#/components/schemas/${context.referenceId}`,
-    overrideAction: (context) => {
-      const action = context.valibotAction as { type: string; message?: unknown; requirement?: unknown };
-      const schema = context.jsonSchema as Schema;
-      if (action.type === "trim") return { ...schema, pattern: "\\S", "x-trim": true } as JsonSchema;
-      if (action.type === "raw_transform") {
-        const format = formatOfPattern(schema.pattern);
-        if (!format) throw new Error("functions/partner-api/openapi.ts: a transform the document cannot describe");
-        return { ...schema, format };
-      }
-      if (action.type === "check" || action.type === "partial_check") {
-        const words = typeof action.message === "string" ? RULES_IN_WORDS[action.message] : undefined;
-        if (!words) throw new Error(`functions/partner-api/openapi.ts: no words for the check "${String(action.message)}"`);
-        return { ...schema, "x-rules": [...(schema["x-rules"] ?? []), words] } as JsonSchema;
-      }
-      return undefined;
+  // The webhook deliveries' bodies go in too, so they can $ref the payment and the dispute they carry.
+  const defs = toJsonSchemaDefs(
+    { ...SCHEMAS, ...EVENT_SCHEMAS },
+    {
+      target: "draft-2020-12",
+      errorMode: "throw",
+      overrideRef: (context) => `#/components/schemas/${context.referenceId}`,
+      overrideAction: (context) => {
+        const action = context.valibotAction as { type: string; message?: unknown; requirement?: unknown };
+        const schema = context.jsonSchema as Schema;
+        if (action.type === "trim") return { ...schema, pattern: "\\S", "x-trim": true } as JsonSchema;
+        if (action.type === "raw_transform") {
+          const format = formatOfPattern(schema.pattern);
+          if (!format) throw new Error("functions/partner-api/openapi.ts: a transform the document cannot describe");
+          return { ...schema, format };
+        }
+        if (action.type === "check" || action.type === "partial_check") {
+          const words = typeof action.message === "string" ? RULES_IN_WORDS[action.message] : undefined;
+          if (!words) throw new Error(`functions/partner-api/openapi.ts: no words for the check "${String(action.message)}"`);
+          return { ...schema, "x-rules": [...(schema["x-rules"] ?? []), words] } as JsonSchema;
+        }
+        return undefined;
+      },
     },
-  }) as Record<SchemaName, Schema>;
+  ) as Record<SchemaName, Schema>;
   return JSON.parse(JSON.stringify(defs), (_key, value: unknown) => {
     if (!value || typeof value !== "object" || Array.isArray(value)) return value;
     const { "x-rules": rules, "x-trim": trim, ...rest } = value as Schema;
@@ -599,6 +605,44 @@ const listOperation = (
   },
 });
 
+/** The headers every webhook delivery carries (docs/webhooks.md). */
+const WEBHOOK_HEADERS = [
+  ["webhook-id", "The event's id (evt_...): the same on every retry. Standard Webhooks."],
+  ["webhook-timestamp", "When this attempt was signed, in Unix seconds. Standard Webhooks."],
+  [
+    "webhook-signature",
+    'Space-separated "v1,<base64 HMAC-SHA256>" of webhook-id.webhook-timestamp.body, one per secret while a secret is rolled. Standard Webhooks.',
+  ],
+  ["PP-Signature", 't=<unix seconds>,v1=<hex HMAC-SHA256(secret, t + "." + body)>: the portal\'s own signature of the same body.'],
+  ["PP-Event-Id", "The event's id, again."],
+  ["PP-Event-Type", "The event's type, again."],
+].map(([name, description]) => ({ name, in: "header", required: true, description, schema: { type: "string" } }));
+
+/** OpenAPI 3.1's webhooks: what the portal POSTs to a business's endpoints, one entry per event type. */
+function webhooksSection() {
+  return Object.fromEntries(
+    WEBHOOK_EVENT_TYPES.map((type) => [
+      type,
+      {
+        post: {
+          operationId: `webhook_${type.replace(".", "_")}`,
+          tags: ["Events"],
+          summary: type,
+          description: `${EVENT_DATA[type][1]} The same body is in the events feed (GET /api/v1/events). Verify the signature before parsing (docs/webhooks.md).`,
+          parameters: WEBHOOK_HEADERS,
+          requestBody: { required: true, content: json(eventSchemaName(type) as SchemaName, EVENT_EXAMPLES[type]) },
+          responses: {
+            "200": {
+              description:
+                "Any 2xx within 10 seconds: received. Anything else, a redirect or no answer is retried with backoff for 24 hours; an endpoint that fails for 24 hours is disabled.",
+            },
+          },
+        },
+      },
+    ]),
+  );
+}
+
 /** The OpenAPI 3.1 document of the Partner API, with `origin` as its server. */
 export function openApiDocument(origin: string, options: DocumentOptions = {}) {
   const perMinute = options.rateLimitPerMinute ?? DEFAULT_RATE_LIMIT_PER_MINUTE;
@@ -609,6 +653,7 @@ export function openApiDocument(origin: string, options: DocumentOptions = {}) {
     // The document describes the newest version; docs/api-changelog.md says what each changed.
     info: { title: "Partners Portal Partner API", version: CURRENT_API_VERSION, description: description(perMinute) },
     servers: [{ url: origin, description: "This portal" }],
+    webhooks: webhooksSection(),
     security: [{ apiKey: [] }],
     tags: [
       { name: "Payments", description: "Payments and their reversals." },

@@ -19,6 +19,7 @@ import { api, makeKey } from "../support/partner-api";
 import { signedInCookie } from "../support/sign-in";
 import { ABENA_KUMASI, ACCRA, AMA_ACCRA, businessOf, KOFI_KUMASI, KUMASI, META } from "../support/tenants";
 import { usePortal } from "../support/use-portal";
+import { expectEventsAsDocumented } from "../support/event-payloads";
 
 const portal = usePortal();
 const keys: Record<string, string> = {};
@@ -586,5 +587,12 @@ describe("a business that moves to another database", () => {
     expect(new Uint8Array(await file.arrayBuffer())).toEqual(PDF);
     expect((await close(KUMASI, id, "won")).status).toBe(200);
     await expectAccountSumsMatchEntries(portal().shards());
+  });
+});
+
+describe("the events it wrote", () => {
+  it("each holds what the OpenAPI document says its type's data holds", async () => {
+    const seen = await expectEventsAsDocumented(portal());
+    expect([...seen].sort()).toEqual(expect.arrayContaining(["dispute.closed", "dispute.opened"]));
   });
 });

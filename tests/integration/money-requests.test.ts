@@ -14,6 +14,7 @@ import { recordingDb, type Recorded } from "../../scripts/bench/query-catalogue"
 import { expectAccountSumsMatchEntries, topUp } from "../support/ledger";
 import { ABENA_KUMASI, AMA_ACCRA, AMA_KUMASI, businessDatabase, ESI_KUMASI, KOFI_KUMASI, KUMASI, META } from "../support/tenants";
 import { usePortal } from "../support/use-portal";
+import { expectEventsAsDocumented } from "../support/event-payloads";
 
 const portal = usePortal();
 let sequence = 0;
@@ -224,5 +225,12 @@ describe.each(KINDS)("deciding a $kind request", (c) => {
       [...sql.matchAll(/\b(?:FROM|JOIN|INTO|UPDATE)\s+(\w+)/gi)].every((m) => m[1] === "batch_guards" || m[1] === "json_each");
     expect(log.filter((r) => r.sql.includes(`UPDATE ${c.kind}s`))).toHaveLength(2);
     expect(log.filter((r) => !scratchOnly(r.sql) && !r.binds.includes(KUMASI)).map((r) => r.sql)).toEqual([]);
+  });
+});
+
+describe("the events it wrote", () => {
+  it("each holds what the OpenAPI document says its type's data holds", async () => {
+    const seen = await expectEventsAsDocumented(portal());
+    expect([...seen].sort()).toEqual(expect.arrayContaining(["transfer.approved", "transfer.rejected"]));
   });
 });

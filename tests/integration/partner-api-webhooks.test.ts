@@ -10,6 +10,7 @@ import { api, eventually, makeKey, momoPayment, partiesOf, type Parties } from "
 import { paymentsConsumers, webhooksConsumers } from "../support/portal";
 import { KOFI_KUMASI, KUMASI, META } from "../support/tenants";
 import { usePortal } from "../support/use-portal";
+import { expectEventsAsDocumented } from "../support/event-payloads";
 
 const portal = usePortal({
   queueConsumers: { ...paymentsConsumers(), ...webhooksConsumers() },
@@ -79,5 +80,12 @@ describe("payment webhooks", () => {
         ok: true,
       });
     }
+  });
+});
+
+describe("the events it wrote", () => {
+  it("each holds what the OpenAPI document says its type's data holds", async () => {
+    const seen = await expectEventsAsDocumented(portal());
+    expect([...seen].sort()).toEqual(expect.arrayContaining(["payment.failed", "payment.reversed", "payment.succeeded"]));
   });
 });

@@ -19,6 +19,7 @@ import { api, makeKey } from "../support/partner-api";
 import { signedInCookie } from "../support/sign-in";
 import { ABENA_KUMASI, ACCRA, AMA_ACCRA, AMA_KUMASI, businessOf, ESI_KUMASI, KOFI_KUMASI, KUMASI, META, YAW_ACCRA } from "../support/tenants";
 import { usePortal } from "../support/use-portal";
+import { expectEventsAsDocumented } from "../support/event-payloads";
 import { sendChecked } from "../support/fresh-check";
 
 const portal = usePortal();
@@ -505,5 +506,12 @@ describe("a business moving to another database", () => {
     expect(await read(portal().database(to))).toEqual(before);
     expect(await portal().database(from).prepare("SELECT COUNT(*) AS n FROM refunds WHERE business_id = ?").bind(KUMASI).first("n")).toBe(0);
     await expectAccountSumsMatchEntries(portal().shards());
+  });
+});
+
+describe("the events it wrote", () => {
+  it("each holds what the OpenAPI document says its type's data holds", async () => {
+    const seen = await expectEventsAsDocumented(portal());
+    expect([...seen].sort()).toEqual(expect.arrayContaining(["approval.requested", "refund.failed", "refund.succeeded"]));
   });
 });

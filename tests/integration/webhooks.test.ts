@@ -34,6 +34,7 @@ import { waitFor } from "../support/fake-events-service";
 import { webhooksConsumers, type Portal } from "../support/portal";
 import { ABENA_KUMASI, AMA_ACCRA, businessOf, KOFI_KUMASI, KUMASI, META, YAW_ACCRA } from "../support/tenants";
 import { usePortal } from "../support/use-portal";
+import { expectEventsAsDocumented } from "../support/event-payloads";
 import { signedInCookie } from "../support/sign-in";
 
 const SWEEP = "*/5 * * * *";
@@ -512,6 +513,13 @@ describe("the portal's own changes emit their events", () => {
     await sweep(portal());
     await new Promise((resolve) => setTimeout(resolve, 1000));
     expect(announcedIds().filter((id) => id === terminal)).toHaveLength(before + 1);
+  });
+
+  it("each event it wrote holds what the OpenAPI document says its type's data holds", async () => {
+    const seen = await expectEventsAsDocumented(portal());
+    expect([...seen]).toEqual(
+      expect.arrayContaining(["approval.requested", "settlement.failed", "settlement.paid", "terminal.silent", "transfer.approved", "transfer.rejected"]),
+    );
   });
 });
 
