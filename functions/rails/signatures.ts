@@ -4,19 +4,14 @@
 //   with the key the base64 after "whsec_" (several space-separated signatures while a key is rolled).
 // Paystack: x-paystack-signature = hex HMAC-SHA512 of the raw body, keyed with the account's secret key.
 import { hex } from "../platform/sha256";
+// One Standard Webhooks signer for the portal's deliveries and the rails' messages.
+import { standardHeaders as standardHeadersOf, standardSignature } from "../webhooks/signing";
+
+export { standardSignature };
 
 const encoder = new TextEncoder();
 /** Standard Webhooks' recommended tolerance: older or newer messages are refused (replays outside the id store). */
 export const RAIL_SIGNATURE_TOLERANCE_SECONDS = 300;
-
-function base64ToBytes(text: string): Uint8Array<ArrayBuffer> {
-  const binary = atob(text);
-  return Uint8Array.from(binary, (c) => c.charCodeAt(0));
-}
-
-function bytesToBase64(bytes: ArrayBuffer): string {
-  return btoa(String.fromCharCode(...new Uint8Array(bytes)));
-}
 
 function sameText(a: string, b: string): boolean {
   if (a.length !== b.length) return false;
@@ -25,19 +20,14 @@ function sameText(a: string, b: string): boolean {
   return difference === 0;
 }
 
-async function hmac(hash: "SHA-256" | "SHA-512", key: Uint8Array<ArrayBuffer>, message: string): Promise<ArrayBuffer> {
+async function hmac(hash: "SHA-512", key: Uint8Array<ArrayBuffer>, message: string): Promise<ArrayBuffer> {
   const imported = await crypto.subtle.importKey("raw", key, { name: "HMAC", hash }, false, ["sign"]);
   return crypto.subtle.sign("HMAC", imported, encoder.encode(message));
 }
 
-/** Standard Webhooks' signature of one message. */
-export async function standardSignature(secret: string, id: string, timestamp: number, body: string): Promise<string> {
-  return `v1,${bytesToBase64(await hmac("SHA-256", base64ToBytes(secret.replace(/^whsec_/, "")), `${id}.${timestamp}.${body}`))}`;
-}
-
-/** The three headers of a signed message (a request to the switch, or a test's callback). */
+/** The three headers of a signed message (a request to the switch, or a test's callback): one secret, as the webhooks' with one. */
 export async function standardHeaders(secret: string, id: string, timestamp: number, body: string): Promise<Record<string, string>> {
-  return { "webhook-id": id, "webhook-timestamp": String(timestamp), "webhook-signature": await standardSignature(secret, id, timestamp, body) };
+  return standardHeadersOf([secret], id, timestamp, body);
 }
 
 export type StandardVerify = { ok: true; id: string } | { ok: false; reason: "malformed" | "too old" | "no matching signature" };
