@@ -28,7 +28,7 @@ import { Details, shownText } from "#app/components/details";
 import { RecentTransactions } from "#app/components/recent-transactions";
 import { StatusPill } from "#app/components/status-pill";
 import { formatAmount, formatDate, formatPathLike } from "#app/lib/format";
-import { typedValues } from "#app/lib/merchant-forms";
+import { typedValues } from "#app/lib/merchant-form-values";
 import { paths } from "#app/lib/paths";
 import { statusLabel } from "#app/lib/statuses";
 import { shownTransaction } from "#app/lib/transactions.server";
@@ -108,7 +108,6 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   };
 }
 
-const Intent = v.picklist([...MERCHANT_INTENTS, ...ACCOUNT_INTENTS], "That request was not understood.");
 const isAccountIntent = (intent: string): intent is AccountIntent => (ACCOUNT_INTENTS as readonly string[]).includes(intent);
 
 // A lost connection while sending keeps the page and what was typed, and a re-send runs once (app/components/submission.ts).
@@ -119,7 +118,8 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const { deps, tenant } = await requireTenant(request, context, null);
   const form = Object.fromEntries(await request.formData());
   const values = typedValues(form);
-  const intent = v.safeParse(Intent, form.intent);
+  // The schema is made here, in the action, so that neither it nor valibot is in the page's code (decision 043).
+  const intent = v.safeParse(v.picklist([...MERCHANT_INTENTS, ...ACCOUNT_INTENTS], "That request was not understood."), form.intent);
   // Who may not ask for anything here hears 403 whatever they post; then the merchant must be theirs.
   if (!intent.success && !can(tenant.role, "request:merchant")) requirePermission(tenant, "request:settlement_account");
   if (intent.success) requirePermission(tenant, isAccountIntent(intent.output) ? "request:settlement_account" : "request:merchant");

@@ -7,7 +7,7 @@ import type { SettlementAccount } from "#server/settlement/settlement-accounts.d
 import { DataTable, type Column } from "#app/components/data-table";
 import { SettlementAccountFields } from "#app/components/merchant-fields";
 import { networkLabel } from "#app/lib/format";
-import { accountValues, SENT_FOR_APPROVAL, type FieldErrors } from "#app/lib/merchant-forms";
+import { accountValues, SENT_FOR_APPROVAL, type FieldErrors } from "#app/lib/merchant-form-values";
 import { paths } from "#app/lib/paths";
 import { StatusPill } from "#app/components/status-pill";
 import { FormNotice, type OpenForm } from "./ui";

@@ -6,25 +6,22 @@
 // months (docs/archive.md) and a payment found there by its exact reference.
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Link, useLoaderData, useLocation } from "@remix-run/react";
-import * as v from "valibot";
 import { refundTotalsOf } from "#server/refunds/refunds.db";
 import { namesOf } from "#server/lists/names.db";
 import { DEFAULT_PAGE_SIZE, numberedPage } from "#server/lists/page";
 import { keptTransactionTotals } from "#server/reports/closed-days.db";
-import { getTransaction, listTransactions, type Transaction, type TransactionFilter } from "#server/payments/transactions.db";
+import { getTransaction, listTransactions, type Transaction } from "#server/payments/transactions.db";
 import { pageNotFound } from "#server/platform/http";
 import { can } from "#server/permissions";
 import { requireTenant } from "#server/guards";
 import { paths } from "#app/lib/paths";
 import { DataTable, ListCount, ListToolbar, Pager, type Column } from "#app/components/data-table";
 import { ListForm } from "#app/components/list-form";
-import { QUICK_RANGES, resolveRange } from "#app/lib/date-range";
+import { QUICK_RANGES } from "#app/lib/date-range";
 import { formatDate, networkLabel } from "#app/lib/format";
 import { filterHref } from "#app/lib/list-url";
-import { listParams, oneOf, searchParam } from "#app/lib/list-params";
 import { merchantChoices } from "#app/lib/merchant-choices.server";
 import { MERCHANT_FINDER_PARAM } from "#app/lib/merchant-search";
-import { readTransactionSearch } from "#app/lib/transaction-search";
 import { NETWORKS, TRANSACTION_STATUSES, payerOf } from "#app/lib/transactions-view";
 import { statusLabel } from "#app/lib/statuses";
 import { transactionColumns } from "#app/components/columns/transactions";
@@ -33,43 +30,11 @@ import { ArchivedInPeriod, ArchivedMonths, ArchivedPayment } from "#app/componen
 import { archiveLookup } from "#app/lib/transactions-archive.server";
 import { PaymentTotals } from "#app/components/payment-totals";
 import { paymentDetailOf } from "./payment-detail.server";
+import { transactionFilter } from "./list-filter.server";
 import { MerchantFinder } from "#app/components/merchant-finder";
 import { DateInput } from "#app/components/form";
 
 export const meta: MetaFunction = () => [{ title: "Transactions" }];
-
-const id = v.optional(v.pipe(v.string(), v.regex(/^[\w-]{1,64}$/)));
-
-export const TRANSACTION_LIST_PARAMS = {
-  q: searchParam,
-  range: oneOf(QUICK_RANGES.map((r) => r.value)),
-  from: v.optional(v.pipe(v.string(), v.maxLength(10))),
-  to: v.optional(v.pipe(v.string(), v.maxLength(10))),
-  status: oneOf(TRANSACTION_STATUSES),
-  channel: oneOf(["card", "mobile_money"] as const),
-  network: oneOf(NETWORKS),
-  merchant: id,
-  pos: id,
-  terminal: id,
-};
-
-/** The filter the URL asks for, as the data layer takes it (shared with the CSV). */
-export function transactionFilter(url: URL, now: number) {
-  const { filters, page, trail } = listParams(url, TRANSACTION_LIST_PARAMS);
-  const period = resolveRange(filters, now);
-  const filter: TransactionFilter = {
-    from: period.from,
-    to: period.to,
-    status: filters.status,
-    channel: filters.channel,
-    network: filters.network,
-    merchantId: filters.merchant,
-    pointOfSaleId: filters.pos,
-    terminalId: filters.terminal,
-    ...readTransactionSearch(filters.q),
-  };
-  return { filter, filters, period, page, trail };
-}
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { deps, tenant } = await requireTenant(request, context, "view:transaction");
