@@ -5,7 +5,7 @@ import { SendButtons } from "#app/components/form";
 import type { PendingRequestRef } from "#server/merchants/merchants.db";
 import type { SettlementAccount } from "#server/settlement/settlement-accounts.db";
 import { DataTable, type Column } from "#app/components/data-table";
-import { SettlementAccountFields } from "#app/components/merchant-fields";
+import { SettlementAccountFields } from "./form-code";
 import { networkLabel } from "#app/lib/format";
 import { accountValues, SENT_FOR_APPROVAL, type FieldErrors } from "#app/lib/merchant-form-values";
 import { paths } from "#app/lib/paths";

@@ -6,6 +6,7 @@
 // and the loader reads only what the chosen tab shows. Each tab lives in
 // settings/<tab>.tsx, with what it reads and handles in settings/*.server.ts.
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import type { ClientLoaderFunctionArgs } from "@remix-run/react";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { Suspense } from "react";
 import { refusalMessage, requirePermission, requireTenant } from "#server/guards";
@@ -122,6 +123,14 @@ const LEAD: Record<SettingsTab, string> = {
   developers: "How this business's own systems reach the portal: Partner API keys, and what the API could not take as sent.",
   audit: "Everything done in this business, newest first: who, when, from where, and what changed.",
 };
+
+// A navigation in the page (another tab, say) finishes once the tab's code is here as well as its data, so the page
+// never shows the previous tab, still dimmed as busy, while the new tab's code comes (no clientLoader.hydrate: the
+// first load uses the server's data).
+export async function clientLoader({ request, serverLoader }: ClientLoaderFunctionArgs) {
+  const [data] = await Promise.all([serverLoader<typeof loader>(), loadTabCode(tabOfSearch(new URL(request.url).search) ?? "profile").catch(() => undefined)]);
+  return data;
+}
 
 // In the browser, the shown tab's code starts loading as soon as this module is evaluated, next to hydration.
 if (typeof document !== "undefined") {

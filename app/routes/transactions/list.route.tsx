@@ -6,6 +6,7 @@
 // months (docs/archive.md) and a payment found there by its exact reference.
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Link, useLoaderData, useLocation } from "@remix-run/react";
+import { Suspense, type ComponentProps } from "react";
 import { refundTotalsOf } from "#server/refunds/refunds.db";
 import { namesOf } from "#server/lists/names.db";
 import { DEFAULT_PAGE_SIZE, numberedPage } from "#server/lists/page";
@@ -25,8 +26,8 @@ import { MERCHANT_FINDER_PARAM } from "#app/lib/merchant-search";
 import { NETWORKS, TRANSACTION_STATUSES, payerOf } from "#app/lib/transactions-view";
 import { statusLabel } from "#app/lib/statuses";
 import { transactionColumns } from "#app/components/columns/transactions";
-import { PaymentDetailPanel } from "#app/components/payment-detail";
-import { ArchivedInPeriod, ArchivedMonths, ArchivedPayment } from "#app/components/archived-months";
+import { ArchivedInPeriod, ArchivedMonths } from "#app/components/archived-months";
+import { codeOnDemand } from "#app/components/code-on-demand";
 import { archiveLookup } from "#app/lib/transactions-archive.server";
 import { PaymentTotals } from "#app/components/payment-totals";
 import { paymentDetailOf } from "./payment-detail.server";
@@ -35,6 +36,19 @@ import { MerchantFinder } from "#app/components/merchant-finder";
 import { DateInput } from "#app/components/form";
 
 export const meta: MetaFunction = () => [{ title: "Transactions" }];
+
+/** The one-payment panels, outside the list's first load (./payment-panels). */
+const panels = codeOnDemand(() => import("./payment-panels"));
+// In the browser, a document that shows a payment starts loading them next to hydration; once the list is idle, they
+// load for the first click on a payment. (No clientLoader waiting for them, as Settings has: its own chunk would put
+// this page back over 105 kB; a click before they are here keeps the list, marked busy, until they are.)
+if (typeof document !== "undefined") {
+  if (new URLSearchParams(window.location.search).has("tx")) void panels.preload().catch(() => undefined);
+  const idle = (run: () => void) => (typeof window.requestIdleCallback === "function" ? window.requestIdleCallback(run) : setTimeout(run, 2_000));
+  idle(() => void panels.preload().catch(() => undefined));
+}
+const PaymentDetailPanel = (props: ComponentProps<ReturnType<typeof panels.read>["PaymentDetailPanel"]>) => panels.read().PaymentDetailPanel(props);
+const ArchivedPayment = (props: ComponentProps<ReturnType<typeof panels.read>["ArchivedPayment"]>) => panels.read().ArchivedPayment(props);
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { deps, tenant } = await requireTenant(request, context, "view:transaction");
@@ -54,6 +68,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   if (url.searchParams.has("tx") && !detailRow) pageNotFound(request);
   // An exact reference the list does not have may be in an archived month.
   const archive = await archiveLookup(tenant, context.cloudflare.env.ARCHIVE, result.rows.length === 0 ? filter : {}, period);
+  // The page will show a payment's panel: its code before the page renders (app/components/code-on-demand.ts).
+  if (detailRow || archive.found.length > 0) await panels.preload();
   const names = await namesOf(tenant, "merchant", [
     ...result.rows.map((t) => t.merchantId),
     ...(detailRow ? [detailRow.merchantId] : []),
@@ -269,7 +285,9 @@ export default function Transactions() {
       ) : null}
       <ArchivedInPeriod months={data.archivedInPeriod} />
       {data.archived.map((a) => (
-        <ArchivedPayment key={a.detail.reference} detail={a.detail} month={a.month} />
+        <Suspense key={a.detail.reference} fallback={<p aria-live="polite">Loading…</p>}>
+          <ArchivedPayment detail={a.detail} month={a.month} />
+        </Suspense>
       ))}
       <PaymentTotals totals={data.totals} />
       <ListCount
@@ -293,7 +311,11 @@ export default function Transactions() {
       />
       <Pager page={data.page} totalPages={Math.max(1, Math.ceil(data.totals.count / DEFAULT_PAGE_SIZE))} trail={data.trail} hasNext={data.hasNext} />
       <ArchivedMonths months={data.archivedMonths} canExport={data.canExport} />
-      {data.detail ? <PaymentDetailPanel detail={data.detail} closeHref={withParam(search, "tx", null)} /> : null}
+      {data.detail ? (
+        <Suspense fallback={<p aria-live="polite">Loading…</p>}>
+          <PaymentDetailPanel detail={data.detail} closeHref={withParam(search, "tx", null)} />
+        </Suspense>
+      ) : null}
     </div>
   );
 }
