@@ -32,7 +32,7 @@ const IMPORTS: { [T in LazyTab]: () => Promise<Components[T]> } = {
 const loaded: Partial<Components> = {};
 const loading: Partial<Record<LazyTab, Promise<void>>> = {};
 
-const isLazy = (tab: SettingsTab): tab is LazyTab => tab in IMPORTS;
+const isLazy = (tab: SettingsTab): tab is LazyTab => Object.hasOwn(IMPORTS, tab);
 
 /** Loads the tab's code (once; a failed import is tried again the next time). Resolves at once for the light tabs. */
 export function loadTabCode(tab: SettingsTab): Promise<void> {
