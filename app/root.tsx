@@ -82,7 +82,7 @@ export default function App() {
 
 /**
  * React Router renders the root's fallback in place of the page while a matched route's code is not loaded. No page
- * here loads data in the browser as it hydrates (no clientLoader), so after hydration that happens only when the
+ * here loads data in the browser as it hydrates (no clientLoader.hydrate), so after hydration that happens only when the
  * code never arrived: its data came, the connection dropped before the code, and Remix's single fetch kept the data
  * and dropped the code's failure (app/components/route-code.ts).
  */

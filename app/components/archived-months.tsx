@@ -2,7 +2,6 @@
 // a CSV each, and a payment found there by its exact reference.
 import { formatAmount, formatDate } from "../lib/format";
 import { paths } from "../lib/paths";
-import { PaymentFacts, Postings, type PaymentDetailView } from "./payment-detail";
 
 export interface ArchivedMonthView {
   month: string;
@@ -85,18 +84,5 @@ export function ArchivedInPeriod({ months }: { months: readonly string[] }) {
       {` ${months.length === 1 ? "its" : "their"} payments are not in this list or its totals. Find one by its exact reference, or download ${months.length === 1 ? "it" : "them"} under `}
       <a href="#archived-months-title">Archived months</a>.
     </p>
-  );
-}
-
-/** A payment found in an archived month: read-only, with its month. */
-export function ArchivedPayment({ detail, month }: { detail: PaymentDetailView; month: string }) {
-  return (
-    <section className="card archived-payment" aria-labelledby="archived-payment-title" data-testid="archived-payment">
-      <h2 id="archived-payment-title">{detail.reference}</h2>
-      <p className="page__lead">{`Archived with ${monthLabel(month)}: read-only, and not in the list or its totals.`}</p>
-      <PaymentFacts detail={detail} extra={[["Archived month", monthLabel(month)]]} />
-      <h3>Ledger postings</h3>
-      <Postings entries={detail.entries} />
-    </section>
   );
 }

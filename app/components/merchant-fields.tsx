@@ -1,7 +1,7 @@
 // The merchant's fields, shared by /merchants/add-merchant and the Edit form on
 // /merchants/:merchantId. Each error sits under its field (app/components/form.tsx).
 import { RegionSelect } from "./region-select";
-import { BANKS, MOBILE_NETWORKS, type FieldErrors } from "../lib/merchant-forms";
+import { BANKS, MOBILE_NETWORKS, type FieldErrors } from "../lib/merchant-form-values";
 import { PHONE_MAX_LENGTH } from "../lib/phone";
 import { describedBy, Field, TextField, type FieldValues } from "./form";
 

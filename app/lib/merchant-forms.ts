@@ -5,15 +5,15 @@
 import * as v from "valibot";
 import type { ChangeValues } from "#server/approvals/change-kinds";
 import type { MerchantColumn } from "#server/merchants/merchant-columns";
-import type { SettlementAccount } from "#server/settlement/settlement-accounts.db";
 import { GHANA_REGIONS } from "./ghana";
-import { ghanaPhoneField } from "./phone";
+import { ghanaPhoneField } from "./phone-field";
 import { emailField, textField, tinField } from "./fields";
 import { isAccountNumber } from "./validation";
+import { BANKS, MOBILE_NETWORKS, type FieldErrors } from "./merchant-form-values";
 
-export type FieldErrors = Record<string, string>;
-
-export const SENT_FOR_APPROVAL = "Sent for approval: another person must approve it before it takes effect.";
+// What the browser needs of these forms is in ./merchant-form-values (no valibot: decision 043); the rest of the
+// modules keep importing it from here.
+export * from "./merchant-form-values";
 
 /** The first message for each field, for showing next to it. */
 export function fieldErrors(issues: readonly v.BaseIssue<unknown>[]): FieldErrors {
@@ -31,13 +31,6 @@ export function fieldErrors(issues: readonly v.BaseIssue<unknown>[]): FieldError
  */
 export function formFields(form: Record<string, FormDataEntryValue>, keys: readonly string[]): Record<string, FormDataEntryValue> {
   return { ...Object.fromEntries(keys.map((key) => [key, ""])), ...form };
-}
-
-export const ACCOUNT_FIELDS = ["provider", "account_number", "account_name"] as const;
-
-/** The typed values, kept so a refused form comes back as it was sent (strings only, and short). */
-export function typedValues(form: Record<string, FormDataEntryValue>): Record<string, string> {
-  return Object.fromEntries(Object.entries(form).flatMap(([key, value]) => (typeof value === "string" ? [[key, value.slice(0, 300)]] : [])));
 }
 
 /** Every field but the code, which is fixed once the merchant exists. */
@@ -69,24 +62,6 @@ export type MerchantCreate = v.InferOutput<typeof MerchantCreateForm>;
 export const MerchantUpdateForm = v.object(MERCHANT_CHANGEABLE);
 export type MerchantUpdate = v.InferOutput<typeof MerchantUpdateForm>;
 
-export const MOBILE_NETWORKS = ["MTN", "Telecel", "AirtelTigo"] as const;
-
-// The banks merchants are paid out to (the seed's list, which the form offers).
-export const BANKS = [
-  "Absa Bank Ghana",
-  "Access Bank Ghana",
-  "Agricultural Development Bank",
-  "CalBank",
-  "Consolidated Bank Ghana",
-  "Ecobank Ghana",
-  "Fidelity Bank Ghana",
-  "GCB Bank",
-  "Republic Bank Ghana",
-  "Stanbic Bank Ghana",
-  "Standard Chartered Bank Ghana",
-  "Zenith Bank Ghana",
-] as const;
-
 /**
  * One choice says both what the account is and who holds it: a network means
  * mobile money, a bank means a bank account.
@@ -112,16 +87,6 @@ export const SettlementAccountForm = v.pipe(
   })),
 );
 export type SettlementAccountValues = v.InferOutput<typeof SettlementAccountForm>;
-
-export function accountValues(a: SettlementAccount): ChangeValues {
-  return {
-    kind: a.kind,
-    provider: a.provider,
-    account_number: a.accountNumber,
-    account_name: a.accountName,
-    is_primary: a.isPrimary ? 1 : 0,
-  };
-}
 
 /** What a request asks to change: the wanted values that differ from the current ones. */
 export const changedOnly = (wanted: ChangeValues, current: ChangeValues): ChangeValues =>

@@ -8,7 +8,8 @@ import type { FoundingPerson, FoundingRole, OnboardingFields } from "#server/ope
 import { bidiControlMessage, hasBidiControl } from "./validation";
 import { businessIdentifierField, emailField, textField } from "./fields";
 import { GHANA_REGIONS } from "./ghana";
-import { ghanaPhoneField, maskPhone } from "./phone";
+import { maskPhone } from "./phone";
+import { ghanaPhoneField } from "./phone-field";
 
 export const ONBOARDING_FIELDS = [
   "name",

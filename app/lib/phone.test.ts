@@ -2,7 +2,8 @@
 // transactions search use, its one message, and the one way a number is masked.
 import * as v from "valibot";
 import { describe, expect, it } from "vitest";
-import { PHONE_MAX_LENGTH, PHONE_MESSAGE, ghanaMsisdn, ghanaPhoneField, maskPhone } from "./phone";
+import { PHONE_MAX_LENGTH, PHONE_MESSAGE, ghanaMsisdn, maskPhone } from "./phone";
+import { ghanaPhoneField } from "./phone-field";
 
 describe("ghanaMsisdn: every way people in Ghana write a number", () => {
   it.each([

@@ -11,8 +11,8 @@
 // number that does not start with 2 or 5 (mobile networks) or 3 (fixed lines):
 // Ghana gives out no other. SPEC section 5's "account or phone-like number"
 // rule (isAccountNumber) stays the rule for account numbers; it refuses
-// writings people use for phones (+233, two hyphens, spaces), so it is not this one.
-import * as v from "valibot";
+// writings people use for phones (+233, two hyphens, spaces), so it is not this one. The form field (valibot) is
+// ./phone-field, so the pages that only show or mask a number do not load valibot (decision 043).
 
 /** The longest phone text a form takes ("+233 (0)24 412 3456" is 19). */
 export const PHONE_MAX_LENGTH = 24;
@@ -50,24 +50,6 @@ export function ghanaMsisdn(typed: string): string | null {
     national = digits;
   }
   return NATIONAL.test(national) ? `233${national}` : null;
-}
-
-/**
- * A form field for a Ghana phone number: `missing` when it is left empty,
- * PHONE_MESSAGE when it is not a Ghana number; its output is 233XXXXXXXXX.
- */
-export function ghanaPhoneField(missing: string) {
-  return v.pipe(
-    v.string(missing),
-    v.trim(),
-    v.nonEmpty(missing),
-    v.rawTransform(({ dataset, addIssue, NEVER }) => {
-      const msisdn = ghanaMsisdn(dataset.value);
-      if (msisdn) return msisdn;
-      addIssue({ message: PHONE_MESSAGE });
-      return NEVER;
-    }),
-  );
 }
 
 /** 233244123456 -> 233*****3456: other people's numbers, on screen and in the audit log. */

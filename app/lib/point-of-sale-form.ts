@@ -3,7 +3,7 @@
 // Ghana rule (app/lib/phone.ts) and is stored as 233XXXXXXXXX.
 import * as v from "valibot";
 import { GHANA_REGIONS } from "./ghana";
-import { ghanaPhoneField } from "./phone";
+import { ghanaPhoneField } from "./phone-field";
 import { bidiControlMessage, hasBidiControl } from "./validation";
 
 const text = (label: string, max: number) =>

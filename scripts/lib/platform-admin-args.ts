@@ -3,7 +3,8 @@
 // rule. Pure, so tests/unit/platform-admin-args.test.ts holds every refusal to its message.
 import { parseArgs } from "node:util";
 import * as v from "valibot";
-import { ghanaPhoneField, maskPhone } from "#app/lib/phone";
+import { maskPhone } from "#app/lib/phone";
+import { ghanaPhoneField } from "#app/lib/phone-field";
 import { bidiControlMessage, hasBidiControl, isValidEmail } from "#app/lib/validation";
 import { normaliseEmail } from "#server/auth/sign-in";
 import type { AdminInput } from "#server/operators/bootstrap";

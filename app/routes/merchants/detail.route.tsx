@@ -7,7 +7,7 @@
 // are handled in merchant/merchant-intents.server.ts (the merchant) and
 // merchant/account-intents.server.ts (its settlement accounts).
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { Link, useActionData, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
+import { Link, useActionData, useLoaderData, useLocation, useNavigation, type ClientLoaderFunctionArgs } from "@remix-run/react";
 import * as v from "valibot";
 import type { ChangeValues } from "#server/approvals/change-kinds";
 import { listAudit } from "#server/audit/audit.db";
@@ -28,13 +28,13 @@ import { Details, shownText } from "#app/components/details";
 import { RecentTransactions } from "#app/components/recent-transactions";
 import { StatusPill } from "#app/components/status-pill";
 import { formatAmount, formatDate, formatPathLike } from "#app/lib/format";
-import { typedValues } from "#app/lib/merchant-forms";
+import { typedValues } from "#app/lib/merchant-form-values";
 import { paths } from "#app/lib/paths";
 import { statusLabel } from "#app/lib/statuses";
 import { shownTransaction } from "#app/lib/transactions.server";
 import { ACCOUNT_INTENTS, accountIntent, type AccountIntent } from "./account-intents.server";
 import { ChangeHistory } from "./history";
-import { MerchantFormCard } from "./merchant-form";
+import { formCode, MerchantFormCard } from "./form-code";
 import { MERCHANT_INTENTS, merchantIntent } from "./merchant-intents.server";
 import { editableAccount, SettlementAccounts } from "./settlement-accounts";
 import { openForm } from "./ui";
@@ -54,6 +54,8 @@ async function loadMerchant(request: Request, tenant: Tenant, merchantId: string
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const { tenant } = await requireTenant(request, context, "view:merchant");
   const merchant = await loadMerchant(request, tenant, params.merchantId);
+  // The forms' code, so the server renders an open form whole (a refused one too: ./form-code).
+  await formCode.preload();
   const canViewAccounts = can(tenant.role, "view:settlement_account");
   const canViewBalance = can(tenant.role, "view:balance");
   const [pointsOfSale, terminals, accounts, transactions, history, pending, balances] = await Promise.all([
@@ -108,8 +110,15 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   };
 }
 
-const Intent = v.picklist([...MERCHANT_INTENTS, ...ACCOUNT_INTENTS], "That request was not understood.");
 const isAccountIntent = (intent: string): intent is AccountIntent => (ACCOUNT_INTENTS as readonly string[]).includes(intent);
+
+// A navigation in the page that opens a form finishes once the forms' code is here too (./form-code); the first load
+// uses the server's data.
+export async function clientLoader({ request, serverLoader }: ClientLoaderFunctionArgs) {
+  const opens = openForm(null, new URL(request.url).searchParams) !== null;
+  const [data] = await Promise.all([serverLoader<typeof loader>(), opens ? formCode.preload().catch(() => undefined) : null]);
+  return data;
+}
 
 // A lost connection while sending keeps the page and what was typed, and a re-send runs once (app/components/submission.ts).
 export { clientAction, shouldRevalidate } from "#app/components/submission";
@@ -119,7 +128,8 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const { deps, tenant } = await requireTenant(request, context, null);
   const form = Object.fromEntries(await request.formData());
   const values = typedValues(form);
-  const intent = v.safeParse(Intent, form.intent);
+  // The schema is made here, in the action, so that neither it nor valibot is in the page's code (decision 043).
+  const intent = v.safeParse(v.picklist([...MERCHANT_INTENTS, ...ACCOUNT_INTENTS], "That request was not understood."), form.intent);
   // Who may not ask for anything here hears 403 whatever they post; then the merchant must be theirs.
   if (!intent.success && !can(tenant.role, "request:merchant")) requirePermission(tenant, "request:settlement_account");
   if (intent.success) requirePermission(tenant, isAccountIntent(intent.output) ? "request:settlement_account" : "request:merchant");

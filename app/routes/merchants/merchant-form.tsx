@@ -4,7 +4,7 @@ import { Form } from "@remix-run/react";
 import { SendButtons } from "#app/components/form";
 import type { Merchant } from "#server/merchants/merchants.db";
 import { MerchantFields } from "#app/components/merchant-fields";
-import { SENT_FOR_APPROVAL, type FieldErrors } from "#app/lib/merchant-forms";
+import { SENT_FOR_APPROVAL, type FieldErrors } from "#app/lib/merchant-form-values";
 import { merchantValues } from "#server/merchants/merchant-columns";
 import { FormNotice } from "./ui";
 

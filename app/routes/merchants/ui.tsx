@@ -1,5 +1,5 @@
 // Small pieces the merchant page's sections share.
-import type { FieldErrors } from "#app/lib/merchant-forms";
+import type { FieldErrors } from "#app/lib/merchant-form-values";
 import { ErrorSummary } from "#app/components/form";
 
 /** The form's own refusal, or a pointer to the messages under the fields. */

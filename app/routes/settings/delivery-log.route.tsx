@@ -20,7 +20,7 @@ import { paths } from "#app/lib/paths";
 import { ENDPOINTS_URL, outcomeText, repeatsStatus } from "#app/lib/webhook-endpoints";
 import { checkOf, FreshCheck } from "#app/components/fresh-check";
 import { endpointsAction, isEndpointIntent } from "./developers-endpoints.server";
-import { EndpointStatus, EventChips } from "./developers-endpoints";
+import { EndpointStatus, EventChips } from "./endpoint-badges";
 import { ErrorNotice } from "./notice";
 import { NOT_UNDERSTOOD } from "./tabs";
 import { RESEND_FAILED_LIMIT } from "#server/webhooks/recovery.db";

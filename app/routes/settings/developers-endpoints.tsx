@@ -5,11 +5,11 @@
 // (ENDPOINTS_FORM_ACTION), whose action hands ENDPOINT_INTENTS to endpointsAction.
 import { Form, Link, useNavigation } from "@remix-run/react";
 import { Field, describedBy } from "#app/components/form";
-import { StatusPill } from "#app/components/status-pill";
 import { formatDate } from "#app/lib/format";
 import type { WebhookEventType } from "#server/webhooks/types";
 import { paths } from "#app/lib/paths";
 import { ENDPOINTS_FORM_ACTION, eventFieldName, outcomeText } from "#app/lib/webhook-endpoints";
+import { EndpointStatus, EventChips } from "./endpoint-badges";
 import { ErrorNotice } from "./notice";
 import type { EndpointActionData, EndpointsData, EndpointValues } from "./developers-endpoints.server";
 
@@ -24,33 +24,6 @@ function answerOf(actionData: unknown): Answer | null {
   const intent = (actionData as { intent?: unknown }).intent;
   if (typeof intent !== "string") return null;
   return /^(create|edit|enable|disable|delete|roll|reveal|test|resend|resend-failed)(:|$)/.test(intent) ? (actionData as Answer) : null;
-}
-
-/** An endpoint's status, with why it is disabled and since when. */
-export function EndpointStatus({ endpoint }: { endpoint: Pick<Endpoint, "status" | "disabledReason" | "disabledAt"> }) {
-  return (
-    <span className="endpoint-status">
-      <StatusPill entity="webhook_endpoint" status={endpoint.status} />
-      {endpoint.status === "disabled" && endpoint.disabledReason ? (
-        <span className="cell-sub">
-          {endpoint.disabledReason}
-          {endpoint.disabledAt ? ` Since ${formatDate(endpoint.disabledAt)}.` : ""}
-        </span>
-      ) : null}
-    </span>
-  );
-}
-
-export function EventChips({ eventTypes, label }: { eventTypes: readonly string[]; label: string }) {
-  return (
-    <ul className="chips endpoint-events" aria-label={label}>
-      {eventTypes.map((type) => (
-        <li key={type} className="chip chip--small">
-          {type}
-        </li>
-      ))}
-    </ul>
-  );
 }
 
 export function EndpointsSection({ endpoints: loaded, actionData }: { endpoints: EndpointsData; actionData: unknown }) {

@@ -6,26 +6,25 @@
 // and the loader reads only what the chosen tab shows. Each tab lives in
 // settings/<tab>.tsx, with what it reads and handles in settings/*.server.ts.
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import type { ClientLoaderFunctionArgs } from "@remix-run/react";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
+import { Suspense } from "react";
 import { refusalMessage, requirePermission, requireTenant } from "#server/guards";
 import { pageNotFound, refuse } from "#server/platform/http";
 import { can } from "#server/permissions";
 import { paths, SETTINGS_TABS, type SettingsTab } from "#app/lib/paths";
 import { loadBusiness, loadProfile } from "./account.server";
-import { AuditTab } from "./audit";
 import { loadAudit } from "./audit.server";
 import { BusinessTab } from "./business";
 import { loadPolicy, policyAction } from "./business.server";
-import { DevelopersTab } from "./developers";
 import { checkOf, FreshCheck } from "#app/components/fresh-check";
 import { DEVELOPER_INTENTS, developersAction, loadDevelopers } from "./developers.server";
 import { endpointsAction, isEndpointIntent, loadEndpoints } from "./developers-endpoints.server";
 import { ProfileTab } from "./profile";
-import { SecurityTab } from "./security";
 import { loadPasskeys, loadSessions, securityAction } from "./security.server";
 import { loadPhones, PHONE_INTENTS, phonesAction } from "./security-phones.server";
 import { POLICY_INTENT, TAB_LABEL } from "./tabs";
-import { TeamTab } from "./team";
+import { loadTabCode, tabCode, tabOfSearch } from "./tab-code";
 import { loadTeam, TEAM_INTENTS, teamAction, type InviteValues } from "./team.server";
 
 export const meta: MetaFunction = () => [{ title: "Settings" }];
@@ -47,6 +46,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   // Each tab checks its own permission.
   const { deps, session, tenant } = await requireTenant(request, context, null);
   const tab = readTab(request);
+  // The tab's code before the page renders, so the server renders the whole tab (./tab-code).
+  await loadTabCode(tab);
   const canSeeTeam = can(tenant.role, "view:employee");
   const canSeeDevelopers = can(tenant.role, "manage:developer");
   const canSeeAudit = can(tenant.role, "view:audit");
@@ -123,6 +124,25 @@ const LEAD: Record<SettingsTab, string> = {
   audit: "Everything done in this business, newest first: who, when, from where, and what changed.",
 };
 
+// A navigation in the page (another tab, say) finishes once the tab's code is here as well as its data, so the page
+// never shows the previous tab, still dimmed as busy, while the new tab's code comes (no clientLoader.hydrate: the
+// first load uses the server's data).
+export async function clientLoader({ request, serverLoader }: ClientLoaderFunctionArgs) {
+  const [data] = await Promise.all([serverLoader<typeof loader>(), loadTabCode(tabOfSearch(new URL(request.url).search) ?? "profile").catch(() => undefined)]);
+  return data;
+}
+
+// In the browser, the shown tab's code starts loading as soon as this module is evaluated, next to hydration.
+if (typeof document !== "undefined") {
+  const shown = tabOfSearch(window.location.search);
+  if (window.location.pathname === "/settings" && shown) void loadTabCode(shown).catch(() => undefined);
+}
+
+const TeamTab = (props: Parameters<ReturnType<typeof tabCode<"team">>>[0]) => tabCode("team")(props);
+const SecurityTab = (props: Parameters<ReturnType<typeof tabCode<"security">>>[0]) => tabCode("security")(props);
+const AuditTab = (props: Parameters<ReturnType<typeof tabCode<"audit">>>[0]) => tabCode("audit")(props);
+const DevelopersTab = (props: Parameters<ReturnType<typeof tabCode<"developers">>>[0]) => tabCode("developers")(props);
+
 export default function Settings() {
   const loaded = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
@@ -151,14 +171,16 @@ export default function Settings() {
           ))}
         </ul>
       </nav>
-      {loaded.tab === "profile" ? <ProfileTab user={loaded.user} /> : null}
-      {loaded.tab === "business" ? <BusinessTab business={loaded.business} policy={loaded.policy} error={error} /> : null}
-      {loaded.tab === "security" ? (
-        <SecurityTab sessions={loaded.sessions} passkeys={loaded.passkeys} phones={loaded.phones} answer={actionData} error={error} />
-      ) : null}
-      {loaded.tab === "team" ? <TeamTab team={loaded.team} error={error} invite={invite} /> : null}
-      {loaded.tab === "audit" ? <AuditTab audit={loaded.audit} /> : null}
-      {loaded.tab === "developers" ? <DevelopersTab developers={loaded.developers} endpoints={loaded.endpoints} actionData={actionData ?? null} /> : null}
+      <Suspense fallback={<p aria-live="polite">Loading…</p>}>
+        {loaded.tab === "profile" ? <ProfileTab user={loaded.user} /> : null}
+        {loaded.tab === "business" ? <BusinessTab business={loaded.business} policy={loaded.policy} error={error} /> : null}
+        {loaded.tab === "security" ? (
+          <SecurityTab sessions={loaded.sessions} passkeys={loaded.passkeys} phones={loaded.phones} answer={actionData} error={error} />
+        ) : null}
+        {loaded.tab === "team" ? <TeamTab team={loaded.team} error={error} invite={invite} /> : null}
+        {loaded.tab === "audit" ? <AuditTab audit={loaded.audit} /> : null}
+        {loaded.tab === "developers" ? <DevelopersTab developers={loaded.developers} endpoints={loaded.endpoints} actionData={actionData ?? null} /> : null}
+      </Suspense>
     </div>
   );
 }

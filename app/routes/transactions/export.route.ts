@@ -9,7 +9,7 @@ import { refundTotalsOf } from "#server/refunds/refunds.db";
 import { requireTenant } from "#server/guards";
 import { TRANSACTION_CSV_COLUMNS } from "#app/lib/transactions-csv";
 import { namedCsvRows } from "#app/lib/transactions-csv.server";
-import { transactionFilter } from "./list.route";
+import { transactionFilter } from "./list-filter.server";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { deps, tenant } = await requireTenant(request, context, "export:transaction");

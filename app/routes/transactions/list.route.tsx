@@ -6,70 +6,49 @@
 // months (docs/archive.md) and a payment found there by its exact reference.
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Link, useLoaderData, useLocation } from "@remix-run/react";
-import * as v from "valibot";
+import { Suspense, type ComponentProps } from "react";
 import { refundTotalsOf } from "#server/refunds/refunds.db";
 import { namesOf } from "#server/lists/names.db";
 import { DEFAULT_PAGE_SIZE, numberedPage } from "#server/lists/page";
 import { keptTransactionTotals } from "#server/reports/closed-days.db";
-import { getTransaction, listTransactions, type Transaction, type TransactionFilter } from "#server/payments/transactions.db";
+import { getTransaction, listTransactions, type Transaction } from "#server/payments/transactions.db";
 import { pageNotFound } from "#server/platform/http";
 import { can } from "#server/permissions";
 import { requireTenant } from "#server/guards";
 import { paths } from "#app/lib/paths";
 import { DataTable, ListCount, ListToolbar, Pager, type Column } from "#app/components/data-table";
 import { ListForm } from "#app/components/list-form";
-import { QUICK_RANGES, resolveRange } from "#app/lib/date-range";
+import { QUICK_RANGES } from "#app/lib/date-range";
 import { formatDate, networkLabel } from "#app/lib/format";
 import { filterHref } from "#app/lib/list-url";
-import { listParams, oneOf, searchParam } from "#app/lib/list-params";
 import { merchantChoices } from "#app/lib/merchant-choices.server";
 import { MERCHANT_FINDER_PARAM } from "#app/lib/merchant-search";
-import { readTransactionSearch } from "#app/lib/transaction-search";
 import { NETWORKS, TRANSACTION_STATUSES, payerOf } from "#app/lib/transactions-view";
 import { statusLabel } from "#app/lib/statuses";
 import { transactionColumns } from "#app/components/columns/transactions";
-import { PaymentDetailPanel } from "#app/components/payment-detail";
-import { ArchivedInPeriod, ArchivedMonths, ArchivedPayment } from "#app/components/archived-months";
+import { ArchivedInPeriod, ArchivedMonths } from "#app/components/archived-months";
+import { codeOnDemand } from "#app/components/code-on-demand";
 import { archiveLookup } from "#app/lib/transactions-archive.server";
 import { PaymentTotals } from "#app/components/payment-totals";
 import { paymentDetailOf } from "./payment-detail.server";
+import { transactionFilter } from "./list-filter.server";
 import { MerchantFinder } from "#app/components/merchant-finder";
 import { DateInput } from "#app/components/form";
 
 export const meta: MetaFunction = () => [{ title: "Transactions" }];
 
-const id = v.optional(v.pipe(v.string(), v.regex(/^[\w-]{1,64}$/)));
-
-export const TRANSACTION_LIST_PARAMS = {
-  q: searchParam,
-  range: oneOf(QUICK_RANGES.map((r) => r.value)),
-  from: v.optional(v.pipe(v.string(), v.maxLength(10))),
-  to: v.optional(v.pipe(v.string(), v.maxLength(10))),
-  status: oneOf(TRANSACTION_STATUSES),
-  channel: oneOf(["card", "mobile_money"] as const),
-  network: oneOf(NETWORKS),
-  merchant: id,
-  pos: id,
-  terminal: id,
-};
-
-/** The filter the URL asks for, as the data layer takes it (shared with the CSV). */
-export function transactionFilter(url: URL, now: number) {
-  const { filters, page, trail } = listParams(url, TRANSACTION_LIST_PARAMS);
-  const period = resolveRange(filters, now);
-  const filter: TransactionFilter = {
-    from: period.from,
-    to: period.to,
-    status: filters.status,
-    channel: filters.channel,
-    network: filters.network,
-    merchantId: filters.merchant,
-    pointOfSaleId: filters.pos,
-    terminalId: filters.terminal,
-    ...readTransactionSearch(filters.q),
-  };
-  return { filter, filters, period, page, trail };
+/** The one-payment panels, outside the list's first load (./payment-panels). */
+const panels = codeOnDemand(() => import("./payment-panels"));
+// In the browser, a document that shows a payment starts loading them next to hydration; once the list is idle, they
+// load for the first click on a payment. (No clientLoader waiting for them, as Settings has: its own chunk would put
+// this page back over 105 kB; a click before they are here keeps the list, marked busy, until they are.)
+if (typeof document !== "undefined") {
+  if (new URLSearchParams(window.location.search).has("tx")) void panels.preload().catch(() => undefined);
+  const idle = (run: () => void) => (typeof window.requestIdleCallback === "function" ? window.requestIdleCallback(run) : setTimeout(run, 2_000));
+  idle(() => void panels.preload().catch(() => undefined));
 }
+const PaymentDetailPanel = (props: ComponentProps<ReturnType<typeof panels.read>["PaymentDetailPanel"]>) => panels.read().PaymentDetailPanel(props);
+const ArchivedPayment = (props: ComponentProps<ReturnType<typeof panels.read>["ArchivedPayment"]>) => panels.read().ArchivedPayment(props);
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { deps, tenant } = await requireTenant(request, context, "view:transaction");
@@ -89,6 +68,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   if (url.searchParams.has("tx") && !detailRow) pageNotFound(request);
   // An exact reference the list does not have may be in an archived month.
   const archive = await archiveLookup(tenant, context.cloudflare.env.ARCHIVE, result.rows.length === 0 ? filter : {}, period);
+  // The page will show a payment's panel: its code before the page renders (app/components/code-on-demand.ts).
+  if (detailRow || archive.found.length > 0) await panels.preload();
   const names = await namesOf(tenant, "merchant", [
     ...result.rows.map((t) => t.merchantId),
     ...(detailRow ? [detailRow.merchantId] : []),
@@ -304,7 +285,9 @@ export default function Transactions() {
       ) : null}
       <ArchivedInPeriod months={data.archivedInPeriod} />
       {data.archived.map((a) => (
-        <ArchivedPayment key={a.detail.reference} detail={a.detail} month={a.month} />
+        <Suspense key={a.detail.reference} fallback={<p aria-live="polite">Loading…</p>}>
+          <ArchivedPayment detail={a.detail} month={a.month} />
+        </Suspense>
       ))}
       <PaymentTotals totals={data.totals} />
       <ListCount
@@ -328,7 +311,11 @@ export default function Transactions() {
       />
       <Pager page={data.page} totalPages={Math.max(1, Math.ceil(data.totals.count / DEFAULT_PAGE_SIZE))} trail={data.trail} hasNext={data.hasNext} />
       <ArchivedMonths months={data.archivedMonths} canExport={data.canExport} />
-      {data.detail ? <PaymentDetailPanel detail={data.detail} closeHref={withParam(search, "tx", null)} /> : null}
+      {data.detail ? (
+        <Suspense fallback={<p aria-live="polite">Loading…</p>}>
+          <PaymentDetailPanel detail={data.detail} closeHref={withParam(search, "tx", null)} />
+        </Suspense>
+      ) : null}
     </div>
   );
 }

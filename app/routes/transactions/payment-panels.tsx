@@ -1,0 +1,4 @@
+// What /transactions shows only for one payment (the detail panel of ?tx=, a payment found in an archived month): loaded
+// on demand by the list route (app/components/code-on-demand.ts, decision 043).
+export { PaymentDetailPanel } from "#app/components/payment-detail";
+export { ArchivedPayment } from "#app/components/archived-payment";
