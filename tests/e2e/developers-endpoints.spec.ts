@@ -118,6 +118,45 @@ test("changing an endpoint's URL and sending a delivery again each pass a fresh 
   expect(receiver.to("/e2e-before-edit")).toHaveLength(0);
 });
 
+test("after an outage, the failed deliveries since a time are sent again in one step, under a fresh check", async ({ page, portal }) => {
+  const receiver = await endpointPage(page, portal, "/e2e-outage");
+  const endpointId = page.url().split("/").at(-1)!;
+  // The receiver was down: a delivery of a payment failed for good an hour ago.
+  const db = await portal.db();
+  const eventId = `evt_e2e_${crypto.randomUUID().replaceAll("-", "")}`;
+  const hourAgo = Date.now() - 3_600_000;
+  await db.batch([
+    db
+      .prepare("INSERT INTO webhook_events (id, business_id, type, payload, happened_at, created_at) VALUES (?, ?, 'payment.succeeded', ?, ?, ?)")
+      .bind(eventId, KOFI_KUMASI.businessId, JSON.stringify({ reference: "E2E-OUTAGE-1", note: NAME }), hourAgo, hourAgo),
+    db
+      .prepare(
+        `INSERT INTO webhook_deliveries (id, business_id, endpoint_id, event_id, status, attempts, next_attempt_at, queued_at, last_error, created_at, updated_at)
+         VALUES (?, ?, ?, ?, 'failed', 9, ?, ?, 'HTTP 503', ?, ?)`,
+      )
+      .bind(`wd_${eventId.slice(4)}`, KOFI_KUMASI.businessId, endpointId, eventId, hourAgo, hourAgo, hourAgo, hourAgo),
+  ]);
+  await page.reload();
+  await hydrated(page);
+  const form = page.getByRole("form", { name: "Send failed deliveries again" });
+  await expect(form).toBeVisible();
+  // A time to come is refused where the person is looking, and nothing is sent.
+  const since = form.getByLabel("Failed deliveries made since (Accra time)");
+  await since.fill(new Date(Date.now() + 86_400_000).toISOString().slice(0, 16));
+  // Refused before any check is asked for: the form is wrong, not the person.
+  await form.getByRole("button", { name: "Send failed deliveries again" }).click();
+  await expect(form.getByText("Choose a time in the past.")).toBeVisible();
+  await expect(since).toHaveAttribute("aria-invalid", "true");
+  expect(receiver.to("/e2e-outage")).toHaveLength(0);
+
+  await since.fill(new Date(Date.now() - 2 * 3_600_000).toISOString().slice(0, 16));
+  await page.screenshot({ path: "tmp/screenshots/resend-failed-1280.png", fullPage: true });
+  await clickChecked(page, portal, form.getByRole("button", { name: "Send failed deliveries again" }));
+  await expect(page.getByText(/1 failed delivery since .* will be sent again within a minute\./)).toBeVisible();
+  await expect.poll(() => receiver.to("/e2e-outage").length, { timeout: 20_000 }).toBe(1);
+  expect(JSON.parse(receiver.to("/e2e-outage")[0]!.body)).toMatchObject({ id: eventId, data: { reference: "E2E-OUTAGE-1", note: NAME } });
+});
+
 test.describe("at 390 px wide", () => {
   test.use({ viewport: { width: 390, height: 844 } });
   // Until the Developers tab exists, "Back to Developers" lands on the 404 page; not followed here.
@@ -128,5 +167,7 @@ test.describe("at 390 px wide", () => {
     await expect(page.getByRole("status")).toContainText("Answered 200");
     await page.getByText("Response (first KB)").click();
     expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+    await page.getByRole("form", { name: "Send failed deliveries again" }).scrollIntoViewIfNeeded();
+    await page.screenshot({ path: "tmp/screenshots/resend-failed-390.png" });
   });
 });
