@@ -58,7 +58,8 @@ test("Operations asks, cannot approve; an Administrator approves one and rejects
   await page.getByLabel("Address").fill("Suame Roundabout");
   await page.getByLabel("Contact phone").fill("0244777778");
   await page.getByRole("button", { name: "Send for approval" }).click();
-  await expect(page.getByText(/sent for approval/i).first()).toBeVisible();
+  // The form says "Sent for approval: …" before it is sent: wait for the flash that says it was.
+  await expect(page.getByText(/Point of sale sent for approval/)).toBeVisible();
 
   // ...and a settlement account.
   await page.goto("/merchants/mer_kff_0002?account=new");
@@ -67,7 +68,7 @@ test("Operations asks, cannot approve; an Administrator approves one and rejects
   await page.getByLabel("Account or wallet number").fill("0207777777");
   await page.getByLabel("Name on the account").fill("Suame Bread & Pastries");
   await page.getByRole("button", { name: "Send for approval" }).click();
-  await expect(page.getByText(/sent for approval/i).first()).toBeVisible();
+  await expect(page.getByText(/The new settlement account: Sent for approval/)).toBeVisible();
 
   const merchantRequest = await requestId(portal, "merchant", "json_extract(after_json, '$.code') = 'MRC-0777'");
   const posRequest = await requestId(portal, "point_of_sale", "json_extract(after_json, '$.name') = 'Suame Roundabout Kiosk'");

@@ -174,7 +174,8 @@ test("its Super Administrator finds an empty business, asks for a merchant and a
   await abdul.getByLabel("Address").fill("Kalpohin Market, Tamale");
   await abdul.getByLabel("Contact phone").fill("024 412 3456");
   await abdul.getByRole("button", { name: "Send for approval" }).click();
-  await expect(abdul.getByText(/sent for approval/i).first()).toBeVisible();
+  // The form itself says "Sent for approval: …" before it is sent: wait for the flash that says it was.
+  await expect(abdul.getByText(/Point of sale sent for approval/)).toBeVisible();
   await approve("point-of-sale");
   await abdul.reload();
   await expect(abdul.getByRole("link", { name: /Kalpohin Shed/ })).toBeVisible();
