@@ -243,6 +243,30 @@ export interface paths {
      */
     get: operations["listRefunds"];
     put?: never;
+    /**
+     * Ask for a refund
+     * @description The same request the portal's refund screen makes, with its rules and words: a refund of a successful payment, full or partial, waiting for an administrator of the business to approve it in the portal (Approvals). No money moves before. It is asked in the name of the person who made the key, so another administrator decides it. The amount is at most the payment's amount less what is refunded, waits for approval or is disputed, and at most the merchant's available money. Written before the answer (not queued): read its status with GET /api/v1/refunds/{id}, or hear refund.succeeded and refund.failed. A business's own key only.
+     */
+    post: operations["askRefund"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/refunds/{id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Get a refund
+     * @description A refund's status now: pending_approval until an administrator decides it, then rejected, or sending and then succeeded or failed. Another business's id is 404.
+     */
+    get: operations["getRefund"];
+    put?: never;
     post?: never;
     delete?: never;
     options?: never;
@@ -589,6 +613,25 @@ export interface components {
       /** @description When the processor closed it. */
       closed_at: string | null;
     };
+    /** @description A refund of a successful payment, full or partial. No money moves until an administrator of the business approves it in the portal. */
+    RefundRequestInput: {
+      payment_reference: components["schemas"]["Reference"];
+      /**
+       * @description The amount to give back, in pesewas: at most the payment's amount less what is refunded, waits for approval or is disputed, and at most the merchant's available money.
+       * @example 2000
+       */
+      amount: number;
+      /**
+       * @description Always GHS.
+       * @constant
+       */
+      currency: "GHS";
+      /**
+       * @description Why the payment is refunded, for the administrator who approves it: 3 to 500 characters. Spaces around it are removed first; it must hold more than spaces.
+       * @example One item returned
+       */
+      reason: string;
+    };
     /** @description Queued: the portal will apply it within seconds. */
     Accepted: {
       accepted: number;
@@ -616,6 +659,7 @@ export interface components {
         | "unauthorized"
         | "out_of_scope"
         | "business_key_required"
+        | "key_maker_not_allowed"
         | "not_your_business"
         | "business_suspended"
         | "business_closed"
@@ -627,6 +671,7 @@ export interface components {
         | "webhook_endpoint_not_found"
         | "webhook_endpoint_disabled"
         | "dispute_not_found"
+        | "refund_not_found"
         | "method_not_allowed"
         | "idempotency_key_reused"
         | "dispute_already_closed"
@@ -1156,7 +1201,7 @@ export interface components {
         "application/problem+json": components["schemas"]["Problem"];
       };
     };
-    /** @description No such payment or terminal in this business (another business's reads the same); with a platform key, also a PP-Business that names no business. */
+    /** @description No such payment, terminal, dispute, refund or event in this business (another business's reads the same); with a platform key, also a PP-Business that names no business. */
     NotFound: {
       headers: {
         [name: string]: unknown;
@@ -2042,6 +2087,114 @@ export interface operations {
            *     }
            */
           "application/json": components["schemas"]["RefundsPage"];
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      429: components["responses"]["TooManyRequests"];
+    };
+  };
+  askRefund: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The id of the business the request is for. Required with a platform key (400 without it, 404 for an id that is no business's); a business's own key may leave it out, and may name only its own business (403 otherwise). For example bus_kumasi_fresh_foods. */
+        "PP-Business"?: components["parameters"]["business"];
+        /** @description Any unique string (a UUID is best). The same key with the same body gets the first answer again; with another body, 409. Kept for 24 hours. */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+        /** @description The dated API version to answer as: one of 2026-11-27. Without it, the version the key was made with (a rolled key keeps its predecessor's). Every answer names the version it was answered as in the same header; an unknown one is 400 unknown_version. */
+        "PP-Version"?: components["parameters"]["version"];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "payment_reference": "PSP-20261123-K000187",
+         *       "amount": 2000,
+         *       "currency": "GHS",
+         *       "reason": "One item returned"
+         *     }
+         */
+        "application/json": components["schemas"]["RefundRequestInput"];
+      };
+    };
+    responses: {
+      /** @description The refund, waiting for approval, with its id. */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "id": "rfd_5c1f0b7e",
+           *       "amount": 2000,
+           *       "currency": "GHS",
+           *       "status": "pending_approval",
+           *       "reason": "One item returned",
+           *       "requested_at": "2026-11-23T12:00:00.000Z",
+           *       "decided_at": null,
+           *       "completed_at": null,
+           *       "failure_reason": null,
+           *       "payment_reference": "PSP-20261123-K000187"
+           *     }
+           */
+          "application/json": components["schemas"]["RefundListItem"];
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      409: components["responses"]["Conflict"];
+      413: components["responses"]["TooLarge"];
+      415: components["responses"]["UnsupportedMediaType"];
+      429: components["responses"]["TooManyRequests"];
+    };
+  };
+  getRefund: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The id of the business the request is for. Required with a platform key (400 without it, 404 for an id that is no business's); a business's own key may leave it out, and may name only its own business (403 otherwise). For example bus_kumasi_fresh_foods. */
+        "PP-Business"?: components["parameters"]["business"];
+        /** @description The dated API version to answer as: one of 2026-11-27. Without it, the version the key was made with (a rolled key keeps its predecessor's). Every answer names the version it was answered as in the same header; an unknown one is 400 unknown_version. */
+        "PP-Version"?: components["parameters"]["version"];
+      };
+      path: {
+        /** @description The refund's id (rfd_...). */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The refund. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "id": "rfd_5c1f0b7e",
+           *       "amount": 2000,
+           *       "currency": "GHS",
+           *       "status": "succeeded",
+           *       "reason": "One item returned",
+           *       "requested_at": "2026-11-23T12:00:00.000Z",
+           *       "decided_at": "2026-11-23T12:30:00.000Z",
+           *       "completed_at": "2026-11-23T12:30:05.000Z",
+           *       "failure_reason": null,
+           *       "payment_reference": "PSP-20261123-K000187"
+           *     }
+           */
+          "application/json": components["schemas"]["RefundListItem"];
         };
       };
       400: components["responses"]["BadRequest"];

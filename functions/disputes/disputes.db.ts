@@ -14,6 +14,7 @@ import { webhookEventStatements } from "../webhooks/outbox.db";
 import { ForbiddenError, NotFoundError, RuleError, type BusinessDb, type Db, type RequestMeta, type Tenant } from "../tenancy/tenant";
 import { utcDay } from "../platform/time";
 import type { Channel } from "../ledger/pricing";
+import { keepAnswerStatement, type KeptAnswerRow } from "../partner-api/api-idempotency.db";
 
 export { DISPUTE_STATUSES, MAX_EVIDENCE_BYTES, MAX_EVIDENCE_FILES, MAX_RESPONSE_CHARS, isAnswerable, type DisputeStatus } from "./dispute-rules";
 export type DisputeOutcome = "won" | "lost";
@@ -87,19 +88,6 @@ export interface OpenDisputeInput {
 }
 
 /** The Idempotency-Key's row, written in the batch of the change it answered: the key and the change are one fact. */
-export interface KeptAnswerRow {
-  key: string;
-  requestHash: string;
-  status: number;
-  body: string;
-}
-
-function keepAnswerStatement({ businessId, db }: BusinessDb, kept: KeptAnswerRow, now: number): D1PreparedStatement {
-  return db
-    .prepare("INSERT INTO api_idempotency (business_id, idempotency_key, request_hash, status, body, created_at) VALUES (?, ?, ?, ?, ?, ?)")
-    .bind(businessId, kept.key, kept.requestHash, kept.status, kept.body, now);
-}
-
 /** What a dispute.* webhook and the API answer say of a dispute. */
 export interface DisputeFacts {
   id: string;

@@ -21,6 +21,7 @@ describe("scopes", () => {
       terminals: "payments",
       settlements: "payments",
       refunds: "payments",
+      refund: "payments",
       rejections: "payments",
       reversal: "reversals",
       waitingReversals: "reversals",

@@ -17,6 +17,7 @@ import {
   DisputeCloseInput,
   DisputeInput,
   DisputeView,
+  RefundRequestInput,
   HeartbeatInput,
   HeartbeatNotApplied,
   MAX_AMOUNT_PESEWAS,
@@ -94,6 +95,7 @@ const SCHEMAS = {
   DisputeInput,
   DisputeCloseInput,
   DisputeView,
+  RefundRequestInput,
   Accepted,
   Problem,
   IdempotencyKey,
@@ -232,6 +234,7 @@ export const EXAMPLES = {
   heartbeat: { battery_percent: 76, signal_percent: 58, software_version: "4.2.1", sent_at: "2026-11-23T10:20:00Z" },
   dispute: { payment_reference: "PSP-20261123-K000187", reason_code: "13.1", amount: 12_550, currency: "GHS", evidence_due_by: "2026-12-07" },
   disputeClose: { outcome: "won" },
+  refundRequest: { payment_reference: "PSP-20261123-K000187", amount: 2_000, currency: "GHS", reason: "One item returned" },
   accepted: { accepted: 1 },
 } as const;
 
@@ -458,7 +461,7 @@ const responsesFor = (perMinute: number) => ({
   },
   NotFound: {
     description:
-      `No such payment or terminal in this business (another business's reads the same); with a platform key, also a ${BUSINESS_HEADER} ` +
+      `No such payment, terminal, dispute, refund or event in this business (another business's reads the same); with a platform key, also a ${BUSINESS_HEADER} ` +
       "that names no business.",
     content: problemJson(problemExample("payment_not_found", "No payment with that reference.")),
   },
@@ -831,6 +834,48 @@ export function openApiDocument(origin: string, options: DocumentOptions = {}) {
           "RefundsPage",
           LISTED.refund,
         ),
+        post: {
+          operationId: "askRefund",
+          security: securedFor("askRefund"),
+          tags: ["Money out"],
+          summary: "Ask for a refund",
+          description:
+            "The same request the portal's refund screen makes, with its rules and words: a refund of a successful payment, full or partial, waiting for an " +
+            "administrator of the business to approve it in the portal (Approvals). No money moves before. It is asked in the name of the person who made " +
+            "the key, so another administrator decides it. The amount is at most the payment's amount less what is refunded, waits for approval or is " +
+            "disputed, and at most the merchant's available money. Written before the answer (not queued): read its status with GET /api/v1/refunds/{id}, " +
+            "or hear refund.succeeded and refund.failed. A business's own key only.",
+          parameters: POST_PARAMETERS,
+          requestBody: { required: true, content: json("RefundRequestInput", EXAMPLES.refundRequest) },
+          responses: {
+            "201": {
+              description: "The refund, waiting for approval, with its id.",
+              content: json("RefundListItem", {
+                ...LISTED.refund,
+                status: "pending_approval",
+                decided_at: null,
+                completed_at: null,
+              }),
+            },
+            ...errors("BadRequest", "Unauthorized", "Conflict", "TooLarge", "UnsupportedMediaType", "TooManyRequests"),
+          },
+        },
+      },
+      "/api/v1/refunds/{id}": {
+        get: {
+          operationId: "getRefund",
+          security: securedFor("refund"),
+          tags: ["Money out"],
+          summary: "Get a refund",
+          description:
+            "A refund's status now: pending_approval until an administrator decides it, then rejected, or sending and then succeeded or failed. " +
+            "Another business's id is 404.",
+          parameters: [{ name: "id", in: "path", required: true, description: "The refund's id (rfd_...).", schema: { type: "string" } }, BUSINESS],
+          responses: {
+            "200": { description: "The refund.", content: json("RefundListItem", LISTED.refund) },
+            ...errors("Unauthorized", "NotFound", "TooManyRequests"),
+          },
+        },
       },
       "/api/v1/disputes/{id}/close": {
         post: {

@@ -40,7 +40,14 @@ export const PROBLEMS = {
   business_key_required: {
     status: 403,
     title: "A business's own key is needed",
-    explanation: "The events feed and a business's webhook endpoints are its own integration's: a platform key may not use them, whatever its scopes.",
+    explanation:
+      "The events feed, a business's webhook endpoints and asking for refunds are its own integration's: a platform key may not use them, whatever its scopes.",
+  },
+  key_maker_not_allowed: {
+    status: 403,
+    title: "The key's maker may not ask for refunds",
+    explanation:
+      "A refund asked through the API is asked in the name of the person who made the key, and an administrator other than them approves it. That person must still be an active member of the business whose role may ask for refunds: make a new key (Settings → Developers) as such a person.",
   },
   not_your_business: {
     status: 403,
@@ -84,6 +91,11 @@ export const PROBLEMS = {
     status: 404,
     title: "No such dispute",
     explanation: "No dispute with that id in this business. Another business's dispute is answered the same way.",
+  },
+  refund_not_found: {
+    status: 404,
+    title: "No such refund",
+    explanation: "No refund with that id in this business. Another business's refund is answered the same way.",
   },
   method_not_allowed: {
     status: 405,

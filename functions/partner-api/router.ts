@@ -32,6 +32,7 @@ import {
 } from "./schemas";
 import { resolvePayments, resolveTerminal } from "./resolve";
 import { closeDisputeRequest, openDisputeRequest } from "../disputes/partner-api";
+import { askRefundRequest } from "../refunds/partner-api";
 import { badRequest, cardNumberRefusal, issuesOf, jsonBody, problem, type ApiDeps } from "./request";
 import { finishProblem } from "./problems";
 import { API_VERSIONS, CURRENT_API_VERSION, VERSION_HEADER, versionOf, type ApiVersion } from "./versions";
@@ -46,6 +47,7 @@ import {
   merchantsRequest,
   paymentsListRequest,
   pointsOfSaleRequest,
+  refundRequest,
   refundsRequest,
   settlementsRequest,
   terminalsRequest,
@@ -73,6 +75,8 @@ type Route =
   | { name: "dispute"; id: string }
   | { name: "settlements" }
   | { name: "refunds" }
+  | { name: "askRefund" }
+  | { name: "refund"; id: string }
   | { name: "events" }
   | { name: "event"; id: string }
   | { name: "resendFailed"; id: string };
@@ -97,6 +101,9 @@ const ROUTES: { method: string; pattern: RegExp; route: (m: RegExpExecArray) => 
   { method: "GET", pattern: /^\/api\/v1\/disputes\/([^/]+)\/?$/, route: (m) => ({ name: "dispute", id: m[1]! }) },
   { method: "GET", pattern: /^\/api\/v1\/settlements\/?$/, route: () => ({ name: "settlements" }) },
   { method: "GET", pattern: /^\/api\/v1\/refunds\/?$/, route: () => ({ name: "refunds" }) },
+  // Asking for a refund (decided in the portal) and reading one's status (functions/refunds/partner-api.ts, ./lists.ts).
+  { method: "POST", pattern: /^\/api\/v1\/refunds\/?$/, route: () => ({ name: "askRefund" }) },
+  { method: "GET", pattern: /^\/api\/v1\/refunds\/([^/]+)\/?$/, route: (m) => ({ name: "refund", id: m[1]! }) },
   // The events feed and sending failed deliveries again (./lists.ts, ./webhook-endpoints.ts): a business's own key only.
   { method: "GET", pattern: /^\/api\/v1\/events\/?$/, route: () => ({ name: "events" }) },
   { method: "GET", pattern: /^\/api\/v1\/events\/([^/]+)\/?$/, route: (m) => ({ name: "event", id: m[1]! }) },
@@ -351,6 +358,10 @@ async function answer(request: Request, deps: ApiDeps, counted: Counted): Promis
       return settlementsRequest(request, business);
     case "refunds":
       return refundsRequest(request, business);
+    case "refund":
+      return refundRequest(request, business, route.id);
+    case "askRefund":
+      return askRefundRequest(request, deps, credential);
     case "rejections":
       return rejectionsRequest(request, business);
     case "waitingReversals":
