@@ -294,6 +294,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/v1/disputes/{id}/evidence": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Attach evidence to a dispute
+     * @description One file, sent as multipart/form-data with one part named `file` (`curl -F file=@receipt.pdf`), as the dispute's page attaches it and with the same rules and words: a PDF, JPEG, PNG or WebP image told from its content (not its name or declared type), at most 10 MB, a name that does not claim another of the four kinds, at most 10 files a dispute, only while the dispute is open and before its evidence due date (409 otherwise). The file's content is not scanned for card numbers (it is kept, never logged or shown back); its name is. Each request attaches a file: it takes no Idempotency-Key.
+     */
+    post: operations["addDisputeEvidence"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/api/v1/events": {
     parameters: {
       query?: never;
@@ -613,6 +633,22 @@ export interface components {
       /** @description When the processor closed it. */
       closed_at: string | null;
     };
+    /** @description A file of evidence attached to a dispute, as the dispute's page lists it. */
+    EvidenceView: {
+      /** @description The file's id (dev_...). */
+      id: string;
+      dispute_id: string;
+      /** @description The name it was sent with, without any path, at most 120 characters. */
+      file_name: string;
+      /**
+       * @description What its content is, told from its first bytes (never from its name or the declared type).
+       * @enum {string}
+       */
+      content_type: "application/pdf" | "image/jpeg" | "image/png" | "image/webp";
+      /** @description Bytes. */
+      size: number;
+      uploaded_at: string;
+    };
     /** @description A refund of a successful payment, full or partial. No money moves until an administrator of the business approves it in the portal. */
     RefundRequestInput: {
       payment_reference: components["schemas"]["Reference"];
@@ -675,6 +711,7 @@ export interface components {
         | "method_not_allowed"
         | "idempotency_key_reused"
         | "dispute_already_closed"
+        | "dispute_not_answerable"
         | "body_too_large"
         | "unsupported_media_type"
         | "rate_limited"
@@ -2244,6 +2281,59 @@ export interface operations {
       403: components["responses"]["Forbidden"];
       404: components["responses"]["NotFound"];
       409: components["responses"]["Conflict"];
+      415: components["responses"]["UnsupportedMediaType"];
+      429: components["responses"]["TooManyRequests"];
+    };
+  };
+  addDisputeEvidence: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The id of the business the request is for. Required with a platform key (400 without it, 404 for an id that is no business's); a business's own key may leave it out, and may name only its own business (403 otherwise). For example bus_kumasi_fresh_foods. */
+        "PP-Business"?: components["parameters"]["business"];
+        /** @description The dated API version to answer as: one of 2026-11-27. Without it, the version the key was made with (a rolled key keeps its predecessor's). Every answer names the version it was answered as in the same header; an unknown one is 400 unknown_version. */
+        "PP-Version"?: components["parameters"]["version"];
+      };
+      path: {
+        /** @description The dispute's id (dsp_...). */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "multipart/form-data": {
+          /** @description The file, with its name. */
+          file: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The file, attached. */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "id": "dev_4b0c6e2a9f1d4c7e8a3b5d0f2e1c9a7b",
+           *       "dispute_id": "dsp_0123456789abcdef0123456789abcdef",
+           *       "file_name": "Receipt Ɔdɔ Ɛnyo 🍲.pdf",
+           *       "content_type": "application/pdf",
+           *       "size": 48213,
+           *       "uploaded_at": "2026-11-24T09:30:00.000Z"
+           *     }
+           */
+          "application/json": components["schemas"]["EvidenceView"];
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      409: components["responses"]["Conflict"];
+      413: components["responses"]["TooLarge"];
       415: components["responses"]["UnsupportedMediaType"];
       429: components["responses"]["TooManyRequests"];
     };

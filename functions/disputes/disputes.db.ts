@@ -418,8 +418,9 @@ export async function addEvidence(tenant: Tenant, meta: RequestMeta, disputeId: 
         `INSERT INTO dispute_evidence (id, business_id, dispute_id, r2_key, file_name, content_type, size, uploaded_by, uploaded_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
-      .bind(file.id, tenant.businessId, disputeId, file.r2Key, file.fileName, file.contentType, file.size, tenant.userId, now),
-    auditStatement(tenant, meta, {
+      .bind(file.id, tenant.businessId, disputeId, file.r2Key, file.fileName, file.contentType, file.size, tenant.userId || null, now),
+    // A person on the dispute's page, or no one (the Partner API: the request id ties the entry to the key's request).
+    signInAuditStatement({ userId: tenant.userId || null, businessId: tenant.businessId }, db, meta, {
       action: "dispute.evidence_add",
       entity: "dispute",
       entityId: disputeId,

@@ -12,7 +12,7 @@ export const SCOPE_WORDS: Record<PlatformScope, string> = {
     "Send payments and read them; list the business's merchants, points of sale, terminals, settlements and refunds, and what was accepted but not applied",
   reversals: "Reverse payments and list reversals waiting for their payment",
   heartbeats: "Send terminals' heartbeats",
-  disputes: "Open, close, list and read disputes",
+  disputes: "Open, close, list and read disputes, and attach evidence to them",
 };
 
 /**
@@ -41,6 +41,7 @@ export const OPERATION_SCOPES = {
   disputeClose: "disputes",
   listDisputes: "disputes",
   dispute: "disputes",
+  disputeEvidence: "disputes",
 } as const satisfies Record<string, PlatformScope>;
 export type ScopedOperation = keyof typeof OPERATION_SCOPES;
 

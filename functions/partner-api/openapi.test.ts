@@ -24,6 +24,7 @@ const ROUTE_OF: Record<string, ApiOperation> = {
   listWaitingReversals: "waitingReversals",
   openDispute: "disputes",
   closeDispute: "disputeClose",
+  addDisputeEvidence: "disputeEvidence",
   sendHeartbeat: "heartbeat",
   listPayments: "listPayments",
   listMerchants: "merchants",
@@ -433,6 +434,20 @@ const CASES: [SchemaName, v.GenericSchema, unknown[]][] = [
   ],
   ["Accepted", api.Accepted, [EXAMPLES.accepted]],
   [
+    "EvidenceView",
+    api.EvidenceView,
+    [
+      {
+        id: "dev_4b0c6e2a9f1d4c7e8a3b5d0f2e1c9a7b",
+        dispute_id: "dsp_0123456789abcdef0123456789abcdef",
+        file_name: "Receipt Ɔdɔ Ɛnyo 🍲.pdf",
+        content_type: "application/pdf",
+        size: 48_213,
+        uploaded_at: "2026-11-24T09:30:00.000Z",
+      },
+    ],
+  ],
+  [
     "HeartbeatNotApplied",
     api.HeartbeatNotApplied,
     [{ accepted: 0, applied: false, reason: "stale", message: "sent_at is older", last_seen_at: "2026-11-23T10:25:00.000Z" }],
@@ -549,6 +564,7 @@ describe("the OpenAPI document is OpenAPI 3.1 in shape", () => {
     "post /api/v1/terminals/{serial}/heartbeats": ["200", "202", "400", "401", "403", "404", "409", "413", "415", "429"],
     "post /api/v1/disputes": ["201", "400", "401", "403", "404", "409", "413", "415", "429"],
     "post /api/v1/disputes/{id}/close": ["200", "400", "401", "403", "404", "409", "415", "429"],
+    "post /api/v1/disputes/{id}/evidence": ["201", "400", "401", "403", "404", "409", "413", "415", "429"],
     "get /api/v1/rejections": ["200", "400", "401", "403", "404", "429"],
     "get /api/v1/reversals/waiting": ["200", "400", "401", "403", "404", "429"],
     "get /api/v1/payments": ["200", "400", "401", "403", "404", "429"],
@@ -567,7 +583,9 @@ describe("the OpenAPI document is OpenAPI 3.1 in shape", () => {
   };
   /** Sending failed deliveries again is idempotent by itself: a delivery already pending is not failed, so a second call queues nothing. */
   /** Closing a dispute is idempotent by its outcome (the same outcome again is the same answer): it takes no key. */
+  /** Attaching evidence takes a file, not JSON, and no key: each request attaches a file (at most 10 a dispute). */
   const IDEMPOTENT_BY_ITSELF = new Set(["/api/v1/disputes/{id}/close", "/api/v1/webhook-endpoints/{id}/resend-failed"]);
+  const FILE_UPLOADS = new Set(["/api/v1/disputes/{id}/evidence"]);
 
   it("has every endpoint, each with its answers, its path parameters, and Idempotency-Key on every POST", () => {
     const operations = Object.entries(doc.paths as JsonObject).flatMap(([path, item]) =>
@@ -590,8 +608,12 @@ describe("the OpenAPI document is OpenAPI 3.1 in shape", () => {
       expect(parameters.filter((p) => p.in === "path").map((p) => p.name)).toEqual(inPath);
       for (const p of parameters) if (p.in === "path") expect(p.required).toBe(true);
       if (method === "post") {
-        expect(parameters.some((p) => p.in === "header" && p.name === "Idempotency-Key")).toBe(!IDEMPOTENT_BY_ITSELF.has(path));
-        expect(operation.requestBody).toMatchObject({ required: true, content: { "application/json": { schema: expect.anything() } } });
+        const upload = FILE_UPLOADS.has(path);
+        expect(parameters.some((p) => p.in === "header" && p.name === "Idempotency-Key")).toBe(!IDEMPOTENT_BY_ITSELF.has(path) && !upload);
+        expect(operation.requestBody).toMatchObject({
+          required: true,
+          content: { [upload ? "multipart/form-data" : "application/json"]: { schema: expect.anything() } },
+        });
       }
     }
     expect(new Set(operations.map(({ operation }) => operation.operationId)).size).toBe(operations.length);

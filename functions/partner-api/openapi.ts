@@ -17,6 +17,7 @@ import {
   DisputeCloseInput,
   DisputeInput,
   DisputeView,
+  EvidenceView,
   RefundRequestInput,
   HeartbeatInput,
   HeartbeatNotApplied,
@@ -95,6 +96,7 @@ const SCHEMAS = {
   DisputeInput,
   DisputeCloseInput,
   DisputeView,
+  EvidenceView,
   RefundRequestInput,
   Accepted,
   Problem,
@@ -891,6 +893,48 @@ export function openApiDocument(origin: string, options: DocumentOptions = {}) {
           responses: {
             "200": { description: "The dispute, closed.", content: json("DisputeView") },
             ...errors("BadRequest", "Unauthorized", "NotFound", "Conflict", "UnsupportedMediaType", "TooManyRequests"),
+          },
+        },
+      },
+      "/api/v1/disputes/{id}/evidence": {
+        post: {
+          operationId: "addDisputeEvidence",
+          security: securedFor("disputeEvidence"),
+          tags: ["Disputes"],
+          summary: "Attach evidence to a dispute",
+          description:
+            "One file, sent as multipart/form-data with one part named `file` (`curl -F file=@receipt.pdf`), as the dispute's page attaches it and with " +
+            "the same rules and words: a PDF, JPEG, PNG or WebP image told from its content (not its name or declared type), at most 10 MB, a name that " +
+            "does not claim another of the four kinds, at most 10 files a dispute, only while the dispute is open and before its evidence due date " +
+            "(409 otherwise). The file's content is not scanned for card numbers (it is kept, never logged or shown back); its name is. " +
+            "Each request attaches a file: it takes no Idempotency-Key.",
+          parameters: [{ name: "id", in: "path", required: true, description: "The dispute's id (dsp_...).", schema: { type: "string" } }, BUSINESS],
+          requestBody: {
+            required: true,
+            content: {
+              "multipart/form-data": {
+                schema: {
+                  type: "object",
+                  required: ["file"],
+                  properties: { file: { type: "string", contentMediaType: "application/octet-stream", description: "The file, with its name." } },
+                },
+                encoding: { file: { contentType: "application/pdf, image/jpeg, image/png, image/webp" } },
+              },
+            },
+          },
+          responses: {
+            "201": {
+              description: "The file, attached.",
+              content: json("EvidenceView", {
+                id: "dev_4b0c6e2a9f1d4c7e8a3b5d0f2e1c9a7b",
+                dispute_id: "dsp_0123456789abcdef0123456789abcdef",
+                file_name: "Receipt Ɔdɔ Ɛnyo 🍲.pdf",
+                content_type: "application/pdf",
+                size: 48_213,
+                uploaded_at: "2026-11-24T09:30:00.000Z",
+              }),
+            },
+            ...errors("BadRequest", "Unauthorized", "NotFound", "Conflict", "TooLarge", "UnsupportedMediaType", "TooManyRequests"),
           },
         },
       },

@@ -112,8 +112,22 @@ export const PROBLEMS = {
     title: "The dispute is already closed",
     explanation: "The dispute was closed with another outcome; it cannot be closed again.",
   },
-  body_too_large: { status: 413, title: "The body is too large", explanation: "Send at most 100 payments a request (256 KB)." },
-  unsupported_media_type: { status: 415, title: "Send JSON", explanation: "Send the body with Content-Type: application/json." },
+  dispute_not_answerable: {
+    status: 409,
+    title: "The dispute takes no more evidence",
+    explanation:
+      "The business already submitted its response, the dispute is closed, or its evidence due date has passed: as on the dispute's page, no file can be attached.",
+  },
+  body_too_large: {
+    status: 413,
+    title: "The body is too large",
+    explanation: "Send at most 100 payments a request (256 KB); an evidence file is at most 10 MB.",
+  },
+  unsupported_media_type: {
+    status: 415,
+    title: "Send JSON",
+    explanation: "Send the body with Content-Type: application/json (an evidence file: multipart/form-data).",
+  },
   rate_limited: {
     status: 429,
     title: "Too many requests",

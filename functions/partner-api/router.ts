@@ -31,7 +31,7 @@ import {
   type Problem,
 } from "./schemas";
 import { resolvePayments, resolveTerminal } from "./resolve";
-import { closeDisputeRequest, openDisputeRequest } from "../disputes/partner-api";
+import { addEvidenceRequest, closeDisputeRequest, openDisputeRequest } from "../disputes/partner-api";
 import { askRefundRequest } from "../refunds/partner-api";
 import { badRequest, cardNumberRefusal, issuesOf, jsonBody, problem, type ApiDeps } from "./request";
 import { finishProblem } from "./problems";
@@ -64,6 +64,7 @@ type Route =
   | { name: "heartbeat"; serial: string }
   | { name: "disputes" }
   | { name: "disputeClose"; id: string }
+  | { name: "disputeEvidence"; id: string }
   | { name: "openapi" }
   | { name: "rejections" }
   | { name: "waitingReversals" }
@@ -89,6 +90,7 @@ const ROUTES: { method: string; pattern: RegExp; route: (m: RegExpExecArray) => 
   { method: "GET", pattern: /^\/api\/v1\/openapi\.json$/, route: () => ({ name: "openapi" }) },
   { method: "POST", pattern: /^\/api\/v1\/disputes\/?$/, route: () => ({ name: "disputes" }) },
   { method: "POST", pattern: /^\/api\/v1\/disputes\/([^/]+)\/close\/?$/, route: (m) => ({ name: "disputeClose", id: m[1]! }) },
+  { method: "POST", pattern: /^\/api\/v1\/disputes\/([^/]+)\/evidence\/?$/, route: (m) => ({ name: "disputeEvidence", id: m[1]! }) },
   // What was accepted and then not applied as sent (functions/partner-api/rejections.ts, decision 028).
   { method: "GET", pattern: /^\/api\/v1\/rejections\/?$/, route: () => ({ name: "rejections" }) },
   { method: "GET", pattern: /^\/api\/v1\/reversals\/waiting\/?$/, route: () => ({ name: "waitingReversals" }) },
@@ -370,6 +372,8 @@ async function answer(request: Request, deps: ApiDeps, counted: Counted): Promis
       return openDisputeRequest(request, deps, credential);
     case "disputeClose":
       return closeDisputeRequest(request, deps, business, route.id);
+    case "disputeEvidence":
+      return addEvidenceRequest(request, deps, business, route.id);
     case "heartbeat": {
       if (!v.is(TerminalSerial, route.serial)) return problem("terminal_not_found", "No terminal with that serial.");
       const body = await jsonBody(request);

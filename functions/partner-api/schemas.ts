@@ -377,6 +377,21 @@ export const DisputeView = v.pipe(
 );
 export type DisputeView = v.InferOutput<typeof DisputeView>;
 
+export const EvidenceView = v.pipe(
+  v.object({
+    id: v.pipe(v.string(), v.description("The file's id (dev_...).")),
+    dispute_id: v.string(),
+    file_name: v.pipe(v.string(), v.description("The name it was sent with, without any path, at most 120 characters.")),
+    content_type: v.pipe(
+      v.picklist(["application/pdf", "image/jpeg", "image/png", "image/webp"]),
+      v.description("What its content is, told from its first bytes (never from its name or the declared type)."),
+    ),
+    size: v.pipe(v.number(), v.integer(), v.description("Bytes.")),
+    uploaded_at: v.string(),
+  }),
+  v.description("A file of evidence attached to a dispute, as the dispute's page lists it."),
+);
+
 export const Accepted = v.pipe(v.object({ accepted: v.pipe(v.number(), v.integer()) }), v.description("Queued: the portal will apply it within seconds."));
 
 export const HeartbeatNotApplied = v.pipe(
