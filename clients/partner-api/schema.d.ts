@@ -139,7 +139,7 @@ export interface paths {
     };
     /**
      * Get a dispute
-     * @description The dispute as the portal holds it: its status, whether the business submitted its response, and when it closed. Another business's id is 404.
+     * @description The dispute as the portal holds it: its status, whether the business submitted its response, when it closed, and the evidence files attached to it (on its page or through the API). Another business's id is 404.
      */
     get: operations["getDispute"];
     put?: never;
@@ -632,6 +632,32 @@ export interface components {
       response_submitted_at: string | null;
       /** @description When the processor closed it. */
       closed_at: string | null;
+    };
+    /** @description A dispute as the portal holds it, with its evidence files. */
+    DisputeDetailView: {
+      /** @description The portal's id of the dispute (dsp_...): close it with this. */
+      id: string;
+      payment_reference: components["schemas"]["Reference"];
+      merchant_id: string;
+      reason_code: string;
+      /** @description Pesewas held. */
+      amount: number;
+      /** @constant */
+      currency: "GHS";
+      /** @description YYYY-MM-DD, Africa/Accra. */
+      evidence_due_by: string;
+      /**
+       * @description open; submitted (the business answered); won or lost (closed).
+       * @enum {string}
+       */
+      status: "open" | "submitted" | "won" | "lost";
+      opened_at: string;
+      /** @description When the business submitted its response. */
+      response_submitted_at: string | null;
+      /** @description When the processor closed it. */
+      closed_at: string | null;
+      /** @description The files attached to it, on its page or through the API, oldest first. */
+      evidence: components["schemas"]["EvidenceView"][];
     };
     /** @description A file of evidence attached to a dispute, as the dispute's page lists it. */
     EvidenceView: {
@@ -1795,7 +1821,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description The dispute. */
+      /** @description The dispute, with its evidence files. */
       200: {
         headers: {
           [name: string]: unknown;
@@ -1813,10 +1839,20 @@ export interface operations {
            *       "status": "open",
            *       "opened_at": "2026-11-23T15:00:00.000Z",
            *       "response_submitted_at": null,
-           *       "closed_at": null
+           *       "closed_at": null,
+           *       "evidence": [
+           *         {
+           *           "id": "dev_4b0c6e2a9f1d4c7e8a3b5d0f2e1c9a7b",
+           *           "dispute_id": "dsp_0123456789abcdef0123456789abcdef",
+           *           "file_name": "Receipt Ɔdɔ Ɛnyo 🍲.pdf",
+           *           "content_type": "application/pdf",
+           *           "size": 48213,
+           *           "uploaded_at": "2026-11-24T09:30:00.000Z"
+           *         }
+           *       ]
            *     }
            */
-          "application/json": components["schemas"]["DisputeView"];
+          "application/json": components["schemas"]["DisputeDetailView"];
         };
       };
       400: components["responses"]["BadRequest"];

@@ -339,6 +339,18 @@ export async function getDispute(tenant: Tenant, id: string): Promise<DisputeDet
   return { ...row, evidence: (evidence?.results ?? []) as Evidence[] };
 }
 
+/** A dispute's evidence files, oldest first (GET /api/v1/disputes/{id}); none for another business's dispute. */
+export async function listDisputeEvidence({ businessId, db }: BusinessDb, disputeId: string): Promise<Evidence[]> {
+  const { results } = await db
+    .prepare(
+      `SELECT id, file_name AS fileName, content_type AS contentType, size, uploaded_at AS uploadedAt, r2_key AS r2Key
+       FROM dispute_evidence WHERE business_id = ? AND dispute_id = ? ORDER BY uploaded_at, id`,
+    )
+    .bind(businessId, disputeId)
+    .all<Evidence>();
+  return results;
+}
+
 /** One evidence file's row, only of a dispute of this business. */
 export async function getEvidence(tenant: Tenant, disputeId: string, evidenceId: string): Promise<Evidence | null> {
   const { db } = tenant;

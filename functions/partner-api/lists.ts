@@ -20,7 +20,8 @@ import { getListedRefund, listRefundsOfPayments, listRefundsPage, type Refund } 
 import { listMerchantsPage } from "../merchants/merchants.db";
 import { listPointsOfSalePage } from "../merchants/points-of-sale.db";
 import { listTerminalsPage } from "../merchants/terminals.db";
-import { disputeData, getDisputeFacts, listDisputeFactsPage } from "../disputes/disputes.db";
+import { disputeData, getDisputeFacts, listDisputeEvidence, listDisputeFactsPage } from "../disputes/disputes.db";
+import { evidenceData } from "../disputes/partner-api";
 import { listSettlementsPage } from "../settlement/settlements.db";
 import { getEvent, listEventsPage, type FeedEvent } from "../webhooks/events.db";
 import { badRequest, issuesOf, problem } from "./request";
@@ -239,13 +240,15 @@ export async function eventRequest(request: Request, business: BusinessDb, id: s
   return event ? jsonResponse(eventView(event)) : problem("event_not_found", "No event with that id in the last 30 days.");
 }
 
-/** GET /api/v1/disputes/{id}: the dispute as opening and closing it answer it; another business's id is 404, as an unknown one. */
+/** GET /api/v1/disputes/{id}: the dispute as opening and closing it answer it, with its evidence files; another business's id is 404, as an unknown one. */
 export async function disputeRequest(request: Request, business: BusinessDb, id: string): Promise<Response> {
   const read = readQuery(request, NoQuery);
   if (read instanceof Response) return read;
   if (!v.is(DisputeId, id)) return problem("dispute_not_found", "No dispute with that id.");
-  const dispute = await getDisputeFacts(business, id);
-  return dispute ? jsonResponse(disputeData(dispute)) : problem("dispute_not_found", "No dispute with that id.");
+  const [dispute, evidence] = await Promise.all([getDisputeFacts(business, id), listDisputeEvidence(business, id)]);
+  return dispute
+    ? jsonResponse({ ...disputeData(dispute), evidence: evidence.map((file) => evidenceData(id, file)) })
+    : problem("dispute_not_found", "No dispute with that id.");
 }
 
 /** GET /api/v1/refunds/{id}: the refund's status now, as the list shows it; another business's id is 404, as an unknown one. */

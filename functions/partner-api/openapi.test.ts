@@ -434,6 +434,26 @@ const CASES: [SchemaName, v.GenericSchema, unknown[]][] = [
   ],
   ["Accepted", api.Accepted, [EXAMPLES.accepted]],
   [
+    "DisputeDetailView",
+    api.DisputeDetailView,
+    [
+      {
+        id: "dsp_0123456789abcdef0123456789abcdef",
+        payment_reference: "PSP-20261123-K000187",
+        merchant_id: "mer_kff_osu",
+        reason_code: "13.1",
+        amount: 12_550,
+        currency: "GHS",
+        evidence_due_by: "2026-12-07",
+        status: "open",
+        opened_at: "2026-11-23T10:15:00.000Z",
+        response_submitted_at: null,
+        closed_at: null,
+        evidence: [],
+      },
+    ],
+  ],
+  [
     "EvidenceView",
     api.EvidenceView,
     [

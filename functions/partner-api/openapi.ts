@@ -17,6 +17,7 @@ import {
   DisputeCloseInput,
   DisputeInput,
   DisputeView,
+  DisputeDetailView,
   EvidenceView,
   RefundRequestInput,
   HeartbeatInput,
@@ -96,6 +97,7 @@ const SCHEMAS = {
   DisputeInput,
   DisputeCloseInput,
   DisputeView,
+  DisputeDetailView,
   EvidenceView,
   RefundRequestInput,
   Accepted,
@@ -370,6 +372,16 @@ const LISTED = {
     failure_reason: null,
     payment_reference: "PSP-20261123-K000187",
   },
+} as const;
+
+/** An evidence file, as attaching it and reading its dispute answer it. */
+const EVIDENCE_EXAMPLE = {
+  id: "dev_4b0c6e2a9f1d4c7e8a3b5d0f2e1c9a7b",
+  dispute_id: "dsp_0123456789abcdef0123456789abcdef",
+  file_name: "Receipt Ɔdɔ Ɛnyo 🍲.pdf",
+  content_type: "application/pdf",
+  size: 48_213,
+  uploaded_at: "2026-11-24T09:30:00.000Z",
 } as const;
 
 /** A page as every list answers it: here the first of several. */
@@ -767,10 +779,14 @@ export function openApiDocument(origin: string, options: DocumentOptions = {}) {
           tags: ["Disputes"],
           summary: "Get a dispute",
           description:
-            "The dispute as the portal holds it: its status, whether the business submitted its response, and when it closed. Another business's id is 404.",
+            "The dispute as the portal holds it: its status, whether the business submitted its response, when it closed, and the evidence files " +
+            "attached to it (on its page or through the API). Another business's id is 404.",
           parameters: [{ name: "id", in: "path", required: true, description: "The dispute's id (dsp_...).", schema: { type: "string" } }, BUSINESS],
           responses: {
-            "200": { description: "The dispute.", content: json("DisputeView", LISTED.dispute) },
+            "200": {
+              description: "The dispute, with its evidence files.",
+              content: json("DisputeDetailView", { ...LISTED.dispute, evidence: [EVIDENCE_EXAMPLE] }),
+            },
             ...errors("Unauthorized", "NotFound", "TooManyRequests"),
           },
         },
@@ -925,14 +941,7 @@ export function openApiDocument(origin: string, options: DocumentOptions = {}) {
           responses: {
             "201": {
               description: "The file, attached.",
-              content: json("EvidenceView", {
-                id: "dev_4b0c6e2a9f1d4c7e8a3b5d0f2e1c9a7b",
-                dispute_id: "dsp_0123456789abcdef0123456789abcdef",
-                file_name: "Receipt Ɔdɔ Ɛnyo 🍲.pdf",
-                content_type: "application/pdf",
-                size: 48_213,
-                uploaded_at: "2026-11-24T09:30:00.000Z",
-              }),
+              content: json("EvidenceView", EVIDENCE_EXAMPLE),
             },
             ...errors("BadRequest", "Unauthorized", "NotFound", "Conflict", "TooLarge", "UnsupportedMediaType", "TooManyRequests"),
           },

@@ -392,6 +392,14 @@ export const EvidenceView = v.pipe(
   v.description("A file of evidence attached to a dispute, as the dispute's page lists it."),
 );
 
+export const DisputeDetailView = v.pipe(
+  v.object({
+    ...DisputeView.entries,
+    evidence: v.pipe(v.array(EvidenceView), v.description("The files attached to it, on its page or through the API, oldest first.")),
+  }),
+  v.description("A dispute as the portal holds it, with its evidence files."),
+);
+
 export const Accepted = v.pipe(v.object({ accepted: v.pipe(v.number(), v.integer()) }), v.description("Queued: the portal will apply it within seconds."));
 
 export const HeartbeatNotApplied = v.pipe(

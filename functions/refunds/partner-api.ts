@@ -8,6 +8,7 @@
 // refund's id, and an Idempotency-Key's answer is kept in the refund's own batch.
 import * as v from "valibot";
 import { jsonResponse } from "../platform/http";
+import { can } from "../permissions";
 import { sha256Hex } from "../platform/sha256";
 import { ForbiddenError, NotFoundError, RuleError, type BusinessDb, type RequestMeta, type Tenant } from "../tenancy/tenant";
 import { keepAnswerStatement, keptAnswerOf } from "../partner-api/api-idempotency.db";
@@ -79,7 +80,8 @@ export async function askRefundRequest(request: Request, deps: ApiDeps, { busine
   }
 
   const maker = await activeKeyMakerOf(business, keyId);
-  if (!maker) return problem("key_maker_not_allowed", MAKER_NOT_ALLOWED);
+  // Before the payment is looked at: the key may not ask at all, whatever it names.
+  if (!maker || !can(maker.role, "request:refund")) return problem("key_maker_not_allowed", MAKER_NOT_ALLOWED);
   const tenant: Tenant = { ...business, userId: maker.userId, role: maker.role };
   const payment = await disputablePayment(business, input.payment_reference);
   if (!payment) return badRequest([{ path: "payment_reference", message: "is not the reference of a payment of this business" }]);
