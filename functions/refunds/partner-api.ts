@@ -103,8 +103,9 @@ export async function askRefundRequest(request: Request, deps: ApiDeps, { busine
       },
     );
   } catch (error) {
-    // The same key raced this request: the kept answer is the one (or a 409 for another body).
-    if (key !== null && error instanceof Error && /UNIQUE/.test(error.message)) {
+    // The same key raced this request (its batch failed on the key, or then found less left to refund): the kept answer
+    // is the one, or a 409 for another body.
+    if (key !== null) {
       const replay = await keptAnswer(business, key, requestHash);
       if (replay) return replay;
     }
