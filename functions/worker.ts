@@ -109,6 +109,7 @@ export default {
           waitUntil: (promise) => ctx.waitUntil(promise),
           rateLimitPerMinute: api.rateLimitPerMinute,
           dispatchWebhooks: (business) => dispatchPendingDeliveries(env, Date.now(), business),
+          evidence: env.EVIDENCE,
           requestId,
         });
       } catch (error) {

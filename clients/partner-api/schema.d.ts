@@ -139,7 +139,7 @@ export interface paths {
     };
     /**
      * Get a dispute
-     * @description The dispute as the portal holds it: its status, whether the business submitted its response, and when it closed. Another business's id is 404.
+     * @description The dispute as the portal holds it: its status, whether the business submitted its response, when it closed, and the evidence files attached to it (on its page or through the API). Another business's id is 404.
      */
     get: operations["getDispute"];
     put?: never;
@@ -243,6 +243,30 @@ export interface paths {
      */
     get: operations["listRefunds"];
     put?: never;
+    /**
+     * Ask for a refund
+     * @description The same request the portal's refund screen makes, with its rules and words: a refund of a successful payment, full or partial, waiting for an administrator of the business to approve it in the portal (Approvals). No money moves before. It is asked in the name of the person who made the key, so another administrator decides it. The amount is at most the payment's amount less what is refunded, waits for approval or is disputed, and at most the merchant's available money. Written before the answer (not queued): read its status with GET /api/v1/refunds/{id}, or hear refund.succeeded and refund.failed. A business's own key only.
+     */
+    post: operations["askRefund"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/refunds/{id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Get a refund
+     * @description A refund's status now: pending_approval until an administrator decides it, then rejected, or sending and then succeeded or failed. Another business's id is 404.
+     */
+    get: operations["getRefund"];
+    put?: never;
     post?: never;
     delete?: never;
     options?: never;
@@ -264,6 +288,26 @@ export interface paths {
      * @description won: the held amount returns to the merchant's available money; lost: it leaves (the scheme or network takes it back). Closing again with the same outcome answers the dispute as it is; with the other outcome, 409.
      */
     post: operations["closeDispute"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/disputes/{id}/evidence": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Attach evidence to a dispute
+     * @description One file, sent as multipart/form-data with one part named `file` (`curl -F file=@receipt.pdf`), as the dispute's page attaches it and with the same rules and words: a PDF, JPEG, PNG or WebP image told from its content (not its name or declared type), at most 10 MB, a name that does not claim another of the four kinds, at most 10 files a dispute, only while the dispute is open and before its evidence due date (409 otherwise). The file's content is not scanned for card numbers (it is kept, never logged or shown back); its name is. Each request attaches a file: it takes no Idempotency-Key.
+     */
+    post: operations["addDisputeEvidence"];
     delete?: never;
     options?: never;
     head?: never;
@@ -850,6 +894,67 @@ export interface components {
       /** @description When the processor closed it. */
       closed_at: string | null;
     };
+    /** @description A dispute as the portal holds it, with its evidence files. */
+    DisputeDetailView: {
+      /** @description The portal's id of the dispute (dsp_...): close it with this. */
+      id: string;
+      payment_reference: components["schemas"]["Reference"];
+      merchant_id: string;
+      reason_code: string;
+      /** @description Pesewas held. */
+      amount: number;
+      /** @constant */
+      currency: "GHS";
+      /** @description YYYY-MM-DD, Africa/Accra. */
+      evidence_due_by: string;
+      /**
+       * @description open; submitted (the business answered); won or lost (closed).
+       * @enum {string}
+       */
+      status: "open" | "submitted" | "won" | "lost";
+      opened_at: string;
+      /** @description When the business submitted its response. */
+      response_submitted_at: string | null;
+      /** @description When the processor closed it. */
+      closed_at: string | null;
+      /** @description The files attached to it, on its page or through the API, oldest first. */
+      evidence: components["schemas"]["EvidenceView"][];
+    };
+    /** @description A file of evidence attached to a dispute, as the dispute's page lists it. */
+    EvidenceView: {
+      /** @description The file's id (dev_...). */
+      id: string;
+      dispute_id: string;
+      /** @description The name it was sent with, without any path, at most 120 characters. */
+      file_name: string;
+      /**
+       * @description What its content is, told from its first bytes (never from its name or the declared type).
+       * @enum {string}
+       */
+      content_type: "application/pdf" | "image/jpeg" | "image/png" | "image/webp";
+      /** @description Bytes. */
+      size: number;
+      uploaded_at: string;
+    };
+    /** @description A refund of a successful payment, full or partial. No money moves until an administrator of the business approves it in the portal. */
+    RefundRequestInput: {
+      payment_reference: components["schemas"]["Reference"];
+      /**
+       * @description The amount to give back, in pesewas: at most the payment's amount less what is refunded, waits for approval or is disputed, and at most the merchant's available money.
+       * @example 2000
+       */
+      amount: number;
+      /**
+       * @description Always GHS.
+       * @constant
+       */
+      currency: "GHS";
+      /**
+       * @description Why the payment is refunded, for the administrator who approves it: 3 to 500 characters. Spaces around it are removed first; it must hold more than spaces.
+       * @example One item returned
+       */
+      reason: string;
+    };
     /** @description Queued: the portal will apply it within seconds. */
     Accepted: {
       accepted: number;
@@ -877,6 +982,7 @@ export interface components {
         | "unauthorized"
         | "out_of_scope"
         | "business_key_required"
+        | "key_maker_not_allowed"
         | "not_your_business"
         | "business_suspended"
         | "business_closed"
@@ -888,9 +994,11 @@ export interface components {
         | "webhook_endpoint_not_found"
         | "webhook_endpoint_disabled"
         | "dispute_not_found"
+        | "refund_not_found"
         | "method_not_allowed"
         | "idempotency_key_reused"
         | "dispute_already_closed"
+        | "dispute_not_answerable"
         | "body_too_large"
         | "unsupported_media_type"
         | "rate_limited"
@@ -1669,7 +1777,7 @@ export interface components {
         "application/problem+json": components["schemas"]["Problem"];
       };
     };
-    /** @description No such payment or terminal in this business (another business's reads the same); with a platform key, also a PP-Business that names no business. */
+    /** @description No such payment, terminal, dispute, refund or event in this business (another business's reads the same); with a platform key, also a PP-Business that names no business. */
     NotFound: {
       headers: {
         [name: string]: unknown;
@@ -2226,7 +2334,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description The dispute. */
+      /** @description The dispute, with its evidence files. */
       200: {
         headers: {
           [name: string]: unknown;
@@ -2244,10 +2352,20 @@ export interface operations {
            *       "status": "open",
            *       "opened_at": "2026-11-23T15:00:00.000Z",
            *       "response_submitted_at": null,
-           *       "closed_at": null
+           *       "closed_at": null,
+           *       "evidence": [
+           *         {
+           *           "id": "dev_4b0c6e2a9f1d4c7e8a3b5d0f2e1c9a7b",
+           *           "dispute_id": "dsp_0123456789abcdef0123456789abcdef",
+           *           "file_name": "Receipt Ɔdɔ Ɛnyo 🍲.pdf",
+           *           "content_type": "application/pdf",
+           *           "size": 48213,
+           *           "uploaded_at": "2026-11-24T09:30:00.000Z"
+           *         }
+           *       ]
            *     }
            */
-          "application/json": components["schemas"]["DisputeView"];
+          "application/json": components["schemas"]["DisputeDetailView"];
         };
       };
       400: components["responses"]["BadRequest"];
@@ -2564,6 +2682,114 @@ export interface operations {
       429: components["responses"]["TooManyRequests"];
     };
   };
+  askRefund: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The id of the business the request is for. Required with a platform key (400 without it, 404 for an id that is no business's); a business's own key may leave it out, and may name only its own business (403 otherwise). For example bus_kumasi_fresh_foods. */
+        "PP-Business"?: components["parameters"]["business"];
+        /** @description Any unique string (a UUID is best). The same key with the same body gets the first answer again; with another body, 409. Kept for 24 hours. */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+        /** @description The dated API version to answer as: one of 2026-11-27. Without it, the version the key was made with (a rolled key keeps its predecessor's). Every answer names the version it was answered as in the same header; an unknown one is 400 unknown_version. */
+        "PP-Version"?: components["parameters"]["version"];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "payment_reference": "PSP-20261123-K000187",
+         *       "amount": 2000,
+         *       "currency": "GHS",
+         *       "reason": "One item returned"
+         *     }
+         */
+        "application/json": components["schemas"]["RefundRequestInput"];
+      };
+    };
+    responses: {
+      /** @description The refund, waiting for approval, with its id. */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "id": "rfd_5c1f0b7e",
+           *       "amount": 2000,
+           *       "currency": "GHS",
+           *       "status": "pending_approval",
+           *       "reason": "One item returned",
+           *       "requested_at": "2026-11-23T12:00:00.000Z",
+           *       "decided_at": null,
+           *       "completed_at": null,
+           *       "failure_reason": null,
+           *       "payment_reference": "PSP-20261123-K000187"
+           *     }
+           */
+          "application/json": components["schemas"]["RefundListItem"];
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      409: components["responses"]["Conflict"];
+      413: components["responses"]["TooLarge"];
+      415: components["responses"]["UnsupportedMediaType"];
+      429: components["responses"]["TooManyRequests"];
+    };
+  };
+  getRefund: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The id of the business the request is for. Required with a platform key (400 without it, 404 for an id that is no business's); a business's own key may leave it out, and may name only its own business (403 otherwise). For example bus_kumasi_fresh_foods. */
+        "PP-Business"?: components["parameters"]["business"];
+        /** @description The dated API version to answer as: one of 2026-11-27. Without it, the version the key was made with (a rolled key keeps its predecessor's). Every answer names the version it was answered as in the same header; an unknown one is 400 unknown_version. */
+        "PP-Version"?: components["parameters"]["version"];
+      };
+      path: {
+        /** @description The refund's id (rfd_...). */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The refund. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "id": "rfd_5c1f0b7e",
+           *       "amount": 2000,
+           *       "currency": "GHS",
+           *       "status": "succeeded",
+           *       "reason": "One item returned",
+           *       "requested_at": "2026-11-23T12:00:00.000Z",
+           *       "decided_at": "2026-11-23T12:30:00.000Z",
+           *       "completed_at": "2026-11-23T12:30:05.000Z",
+           *       "failure_reason": null,
+           *       "payment_reference": "PSP-20261123-K000187"
+           *     }
+           */
+          "application/json": components["schemas"]["RefundListItem"];
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      429: components["responses"]["TooManyRequests"];
+    };
+  };
   closeDispute: {
     parameters: {
       query?: never;
@@ -2604,6 +2830,59 @@ export interface operations {
       403: components["responses"]["Forbidden"];
       404: components["responses"]["NotFound"];
       409: components["responses"]["Conflict"];
+      415: components["responses"]["UnsupportedMediaType"];
+      429: components["responses"]["TooManyRequests"];
+    };
+  };
+  addDisputeEvidence: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The id of the business the request is for. Required with a platform key (400 without it, 404 for an id that is no business's); a business's own key may leave it out, and may name only its own business (403 otherwise). For example bus_kumasi_fresh_foods. */
+        "PP-Business"?: components["parameters"]["business"];
+        /** @description The dated API version to answer as: one of 2026-11-27. Without it, the version the key was made with (a rolled key keeps its predecessor's). Every answer names the version it was answered as in the same header; an unknown one is 400 unknown_version. */
+        "PP-Version"?: components["parameters"]["version"];
+      };
+      path: {
+        /** @description The dispute's id (dsp_...). */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "multipart/form-data": {
+          /** @description The file, with its name. */
+          file: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The file, attached. */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "id": "dev_4b0c6e2a9f1d4c7e8a3b5d0f2e1c9a7b",
+           *       "dispute_id": "dsp_0123456789abcdef0123456789abcdef",
+           *       "file_name": "Receipt Ɔdɔ Ɛnyo 🍲.pdf",
+           *       "content_type": "application/pdf",
+           *       "size": 48213,
+           *       "uploaded_at": "2026-11-24T09:30:00.000Z"
+           *     }
+           */
+          "application/json": components["schemas"]["EvidenceView"];
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      409: components["responses"]["Conflict"];
+      413: components["responses"]["TooLarge"];
       415: components["responses"]["UnsupportedMediaType"];
       429: components["responses"]["TooManyRequests"];
     };

@@ -14,6 +14,7 @@ import { webhookEventStatements } from "../webhooks/outbox.db";
 import { ForbiddenError, NotFoundError, RuleError, type BusinessDb, type Db, type RequestMeta, type Tenant } from "../tenancy/tenant";
 import { utcDay } from "../platform/time";
 import type { Channel } from "../ledger/pricing";
+import { keepAnswerStatement, type KeptAnswerRow } from "../partner-api/api-idempotency.db";
 
 export { DISPUTE_STATUSES, MAX_EVIDENCE_BYTES, MAX_EVIDENCE_FILES, MAX_RESPONSE_CHARS, isAnswerable, type DisputeStatus } from "./dispute-rules";
 export type DisputeOutcome = "won" | "lost";
@@ -87,19 +88,6 @@ export interface OpenDisputeInput {
 }
 
 /** The Idempotency-Key's row, written in the batch of the change it answered: the key and the change are one fact. */
-export interface KeptAnswerRow {
-  key: string;
-  requestHash: string;
-  status: number;
-  body: string;
-}
-
-function keepAnswerStatement({ businessId, db }: BusinessDb, kept: KeptAnswerRow, now: number): D1PreparedStatement {
-  return db
-    .prepare("INSERT INTO api_idempotency (business_id, idempotency_key, request_hash, status, body, created_at) VALUES (?, ?, ?, ?, ?, ?)")
-    .bind(businessId, kept.key, kept.requestHash, kept.status, kept.body, now);
-}
-
 /** What a dispute.* webhook and the API answer say of a dispute. */
 export interface DisputeFacts {
   id: string;
@@ -351,6 +339,18 @@ export async function getDispute(tenant: Tenant, id: string): Promise<DisputeDet
   return { ...row, evidence: (evidence?.results ?? []) as Evidence[] };
 }
 
+/** A dispute's evidence files, oldest first (GET /api/v1/disputes/{id}); none for another business's dispute. */
+export async function listDisputeEvidence({ businessId, db }: BusinessDb, disputeId: string): Promise<Evidence[]> {
+  const { results } = await db
+    .prepare(
+      `SELECT id, file_name AS fileName, content_type AS contentType, size, uploaded_at AS uploadedAt, r2_key AS r2Key
+       FROM dispute_evidence WHERE business_id = ? AND dispute_id = ? ORDER BY uploaded_at, id`,
+    )
+    .bind(businessId, disputeId)
+    .all<Evidence>();
+  return results;
+}
+
 /** One evidence file's row, only of a dispute of this business. */
 export async function getEvidence(tenant: Tenant, disputeId: string, evidenceId: string): Promise<Evidence | null> {
   const { db } = tenant;
@@ -430,8 +430,9 @@ export async function addEvidence(tenant: Tenant, meta: RequestMeta, disputeId: 
         `INSERT INTO dispute_evidence (id, business_id, dispute_id, r2_key, file_name, content_type, size, uploaded_by, uploaded_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
-      .bind(file.id, tenant.businessId, disputeId, file.r2Key, file.fileName, file.contentType, file.size, tenant.userId, now),
-    auditStatement(tenant, meta, {
+      .bind(file.id, tenant.businessId, disputeId, file.r2Key, file.fileName, file.contentType, file.size, tenant.userId || null, now),
+    // A person on the dispute's page, or no one (the Partner API: the request id ties the entry to the key's request).
+    signInAuditStatement({ userId: tenant.userId || null, businessId: tenant.businessId }, db, meta, {
       action: "dispute.evidence_add",
       entity: "dispute",
       entityId: disputeId,

@@ -7,15 +7,33 @@
 import { addEvidence, answerableDispute, MAX_EVIDENCE_BYTES } from "./disputes.db";
 import { cleanFileName, nameContradicts, sniffEvidenceType } from "./evidence";
 import { bidiControlMessage, hasBidiControl } from "../platform/text-direction";
+import { cardNumberPaths } from "../partner-api/card-numbers";
 import type { FieldErrors } from "../platform/http";
 import { isBusinessMoving, MOVING_MESSAGE, NotFoundError, RuleError, type RequestMeta, type Tenant } from "../tenancy/tenant";
 import { pageNotFound } from "../platform/http";
 
 /** Room for the form's other fields and the multipart boundaries around the one file. */
 const FORM_OVERHEAD_BYTES = 64 * 1024;
-const TOO_LARGE = "The file is larger than 10 MB. Send a smaller file (a photo at a lower resolution, or the PDF's pages in two files).";
-const NOT_ACCEPTED = "This file is not a PDF, JPEG, PNG or WebP image: its content was checked, not its name. Save it as one of those and attach it again.";
+export const TOO_LARGE = "The file is larger than 10 MB. Send a smaller file (a photo at a lower resolution, or the PDF's pages in two files).";
+export const NOT_ACCEPTED =
+  "This file is not a PDF, JPEG, PNG or WebP image: its content was checked, not its name. Save it as one of those and attach it again.";
 
+/** The file as it was kept. */
+export interface UploadedEvidence {
+  id: string;
+  fileName: string;
+  contentType: string;
+  size: number;
+  uploadedAt: number;
+}
+
+/** The file name is kept and shown (and the Partner API answers it): no card number in it, as nowhere else. */
+export const CARD_NUMBER_IN_NAME = "This file's name holds what looks like a full card number. Rename the file without it and attach it again.";
+
+/**
+ * Takes the one file of a multipart form (its part named "file") for the dispute: the dispute's page and the Partner
+ * API (POST /api/v1/disputes/{id}/evidence, tenant.userId "" for no person) both send it here, so the rules are one.
+ */
 export async function uploadEvidence(
   request: Request,
   bucket: R2Bucket,
@@ -23,7 +41,7 @@ export async function uploadEvidence(
   meta: RequestMeta,
   disputeId: string,
   now: number,
-): Promise<{ fileName: string } | { errors: FieldErrors }> {
+): Promise<UploadedEvidence | { errors: FieldErrors }> {
   const declared = Number(request.headers.get("Content-Length") ?? "0");
   if (declared > MAX_EVIDENCE_BYTES + FORM_OVERHEAD_BYTES) return { errors: { file: TOO_LARGE } };
   try {
@@ -46,6 +64,7 @@ export async function uploadEvidence(
   if (file.size > MAX_EVIDENCE_BYTES) return { errors: { file: TOO_LARGE } };
   // "invoice\u202Egnp.pdf" would be listed as "invoicefdp.png": refused, not quietly cleaned.
   if (hasBidiControl(file.name)) return { errors: { file: bidiControlMessage("file name") } };
+  if (cardNumberPaths({ name: file.name }).length > 0) return { errors: { file: CARD_NUMBER_IN_NAME } };
   const contentType = sniffEvidenceType(new Uint8Array(await file.slice(0, 16).arrayBuffer()));
   if (!contentType) return { errors: { file: NOT_ACCEPTED } };
   const contradiction = nameContradicts(file.name, contentType);
@@ -56,7 +75,7 @@ export async function uploadEvidence(
   const fileName = cleanFileName(file.name);
   await bucket.put(r2Key, await file.arrayBuffer(), {
     httpMetadata: { contentType },
-    customMetadata: { businessId: tenant.businessId, disputeId, uploadedBy: tenant.userId },
+    customMetadata: { businessId: tenant.businessId, disputeId, uploadedBy: tenant.userId || "partner-api" },
   });
   try {
     await addEvidence(tenant, meta, disputeId, { id, r2Key, fileName, contentType, size: file.size }, now);
@@ -68,5 +87,5 @@ export async function uploadEvidence(
       return { errors: { file: "This dispute already has 10 files: that is the most it takes." } };
     throw error;
   }
-  return { fileName };
+  return { id, fileName, contentType, size: file.size, uploadedAt: now };
 }

@@ -1,4 +1,4 @@
-// POST /api/v1/disputes and POST /api/v1/disputes/{id}/close (decision 023). Unlike payments these are
+// POST /api/v1/disputes, POST /api/v1/disputes/{id}/close and POST /api/v1/disputes/{id}/evidence (decision 023). Unlike payments these are
 // not queued: the processor needs the dispute's id to close it, and the hold must be checked against the payment
 // now, so each is one D1 batch answered at once (functions/disputes/disputes.db.ts).
 import * as v from "valibot";
@@ -6,10 +6,11 @@ import { jsonResponse } from "../platform/http";
 import { sha256Hex } from "../platform/sha256";
 import { closeDispute, disputablePayment, disputeData, getDisputeFacts, openDispute, type DisputeFacts } from "./disputes.db";
 import { keptAnswerOf } from "../partner-api/api-idempotency.db";
-import { RuleError, type BusinessDb, type RequestMeta } from "../tenancy/tenant";
+import { MOVING_MESSAGE, RuleError, type BusinessDb, type RequestMeta, type Tenant } from "../tenancy/tenant";
+import { TOO_LARGE, uploadEvidence, type UploadedEvidence } from "./evidence-upload";
 import { badRequest, issuesOf, jsonBody, problem, type ApiDeps } from "../partner-api/request";
 import type { Credential } from "../partner-api/credential";
-import { DisputeCloseInput, DisputeId, DisputeInput, IdempotencyKey, MAX_EVIDENCE_DAYS, type Problem } from "../partner-api/schemas";
+import { DisputeCloseInput, DisputeId, DisputeInput, type EvidenceView, IdempotencyKey, MAX_EVIDENCE_DAYS, type Problem } from "../partner-api/schemas";
 import { DAY_MS } from "../platform/time";
 
 function metaOf(request: Request, deps: ApiDeps): RequestMeta {
@@ -127,4 +128,51 @@ export async function closeDisputeRequest(request: Request, deps: ApiDeps, busin
   if (!closed && fresh.status !== outcome) return problem("dispute_already_closed", `This dispute is already closed as ${fresh.status}.`);
   if (closed) afterWrite(deps, business);
   return jsonResponse(disputeData(fresh), 200, closed ? {} : { "Idempotent-Replayed": "true" });
+}
+
+/**
+ * POST /api/v1/disputes/{id}/evidence: one file, as multipart/form-data with one part named "file" (what `curl -F
+ * file=@receipt.pdf` and every HTTP library send; the file keeps its name, and nothing is base64-inflated). It goes
+ * through the dispute page's own upload (./evidence-upload.ts): the same type sniffing, size limit, name rules and
+ * R2-then-D1 order, and the same words. The file's bytes are not scanned for card numbers as a JSON body is: a PDF or
+ * image holds long digit runs by chance, a scanned receipt may show a masked number, and the file is kept in R2 only,
+ * never logged or echoed; its name, which is kept and answered, is scanned. Not idempotent by a key: each request
+ * attaches a file (at most 10 a dispute). No person of the business is named: uploaded_by is null, the audit entry
+ * carries the request id.
+ */
+export async function addEvidenceRequest(request: Request, deps: ApiDeps, business: BusinessDb, id: string): Promise<Response> {
+  if (!v.is(DisputeId, id)) return problem("dispute_not_found", "No dispute with that id.");
+  if (!/^multipart\/form-data\b/i.test(request.headers.get("Content-Type") ?? ""))
+    return problem("unsupported_media_type", "Send the file as multipart/form-data, in one part named file.");
+  if (!deps.evidence) throw new Error("The EVIDENCE bucket is not bound.");
+  if (!(await getDisputeFacts(business, id))) return problem("dispute_not_found", "No dispute with that id.");
+  const tenant: Tenant = { ...business, userId: "", role: "Administrator" };
+  let answer: Awaited<ReturnType<typeof uploadEvidence>>;
+  try {
+    answer = await uploadEvidence(request, deps.evidence, tenant, metaOf(request, deps), id, deps.now());
+  } catch (error) {
+    // The dispute went between the look-up and the upload (the page's 404).
+    if (error instanceof Response && error.status === 404) return problem("dispute_not_found", "No dispute with that id.");
+    throw error;
+  }
+  if ("errors" in answer) {
+    const { file, form } = answer.errors;
+    if (file === TOO_LARGE) return problem("body_too_large", TOO_LARGE);
+    if (file) return badRequest([{ path: "file", message: file }]);
+    if (form === MOVING_MESSAGE) return problem("business_moving", MOVING_MESSAGE, undefined, { "Retry-After": "30" });
+    return problem("dispute_not_answerable", form ?? "This dispute takes no more evidence.");
+  }
+  return jsonResponse(evidenceData(id, answer), 201);
+}
+
+/** An evidence file as the API answers it. */
+export function evidenceData(disputeId: string, file: UploadedEvidence): v.InferOutput<typeof EvidenceView> {
+  return {
+    id: file.id,
+    dispute_id: disputeId,
+    file_name: file.fileName,
+    content_type: file.contentType as v.InferOutput<typeof EvidenceView>["content_type"],
+    size: file.size,
+    uploaded_at: new Date(file.uploadedAt).toISOString(),
+  };
 }

@@ -21,6 +21,7 @@ describe("scopes", () => {
       terminals: "payments",
       settlements: "payments",
       refunds: "payments",
+      refund: "payments",
       rejections: "payments",
       reversal: "reversals",
       waitingReversals: "reversals",
@@ -29,6 +30,7 @@ describe("scopes", () => {
       disputeClose: "disputes",
       listDisputes: "disputes",
       dispute: "disputes",
+      disputeEvidence: "disputes",
     });
     // Every scope opens something.
     expect(new Set(Object.values(OPERATION_SCOPES))).toEqual(new Set(PLATFORM_SCOPES));

@@ -12,7 +12,7 @@ export const SCOPE_WORDS: Record<PlatformScope, string> = {
     "Send payments and read them; list the business's merchants, points of sale, terminals, settlements and refunds, and what was accepted but not applied",
   reversals: "Reverse payments and list reversals waiting for their payment",
   heartbeats: "Send terminals' heartbeats",
-  disputes: "Open, close, list and read disputes",
+  disputes: "Open, close, list and read disputes, and attach evidence to them",
 };
 
 /**
@@ -32,6 +32,7 @@ export const OPERATION_SCOPES = {
   terminals: "payments",
   settlements: "payments",
   refunds: "payments",
+  refund: "payments",
   rejections: "payments",
   reversal: "reversals",
   waitingReversals: "reversals",
@@ -40,14 +41,17 @@ export const OPERATION_SCOPES = {
   disputeClose: "disputes",
   listDisputes: "disputes",
   dispute: "disputes",
+  disputeEvidence: "disputes",
 } as const satisfies Record<string, PlatformScope>;
 export type ScopedOperation = keyof typeof OPERATION_SCOPES;
 
 /**
  * Operations only a business's own key may run, whatever a platform key's scopes: the business's events feed and its
  * webhook endpoints are its own integration's, not the switch's (a platform key is answered 403 business_key_required).
+ * So is asking for a refund: it is asked in the name of the person of the business who made the key (a second person
+ * approves it in the portal), and a platform key has no such person.
  */
-export const BUSINESS_KEY_OPERATIONS = ["events", "event", "resendFailed"] as const;
+export const BUSINESS_KEY_OPERATIONS = ["events", "event", "resendFailed", "askRefund"] as const;
 export type BusinessKeyOperation = (typeof BUSINESS_KEY_OPERATIONS)[number];
 export type ApiOperation = ScopedOperation | BusinessKeyOperation;
 

@@ -36,6 +36,21 @@ export async function keptAnswerOf({ businessId, db }: BusinessDb, key: string):
     .first<KeptAnswer>();
 }
 
+/** An answer to keep with its key, written in the same batch as what the request made (a dispute, a refund request). */
+export interface KeptAnswerRow {
+  key: string;
+  requestHash: string;
+  status: number;
+  body: string;
+}
+
+/** The statement that keeps it: the key's primary key makes a second request with the same key fail its whole batch. */
+export function keepAnswerStatement({ businessId, db }: BusinessDb, kept: KeptAnswerRow, now: number): D1PreparedStatement {
+  return db
+    .prepare("INSERT INTO api_idempotency (business_id, idempotency_key, request_hash, status, body, created_at) VALUES (?, ?, ?, ?, ?, ?)")
+    .bind(businessId, kept.key, kept.requestHash, kept.status, kept.body, now);
+}
+
 /** Frees a claim whose request could not be queued, so a retry with the same key runs. */
 export async function releaseIdempotencyKey({ businessId, db }: BusinessDb, key: string): Promise<void> {
   await db.prepare("DELETE FROM api_idempotency WHERE business_id = ? AND idempotency_key = ?").bind(businessId, key).run();

@@ -5,6 +5,7 @@
 import { CURRENT_API_VERSION } from "./versions";
 import { auditStatement } from "../audit/audit.db";
 import { NotFoundError, RuleError, type BusinessDb, type RequestMeta, type Tenant } from "../tenancy/tenant";
+import type { Role } from "../permissions";
 
 export interface ApiKey {
   id: string;
@@ -145,4 +146,21 @@ export async function touchApiKey({ db }: BusinessDb, holder: KeyHolder, now: nu
     .prepare("UPDATE api_keys SET last_used_at = ? WHERE business_id = ? AND id = ? AND (last_used_at IS NULL OR last_used_at < ?)")
     .bind(now, holder.businessId, holder.keyId, now - 60_000)
     .run();
+}
+
+/**
+ * The person who made the key and their role in its business now, when they are still an active member: a refund
+ * asked through the API is asked in their name (functions/refunds/partner-api.ts). Null for a key made with no person
+ * recorded, or whose maker left the business.
+ */
+export async function activeKeyMakerOf({ businessId, db }: BusinessDb, keyId: string): Promise<{ userId: string; role: Role } | null> {
+  return db
+    .prepare(
+      `SELECT m.user_id AS userId, m.role FROM api_keys k
+       JOIN memberships m ON m.business_id = k.business_id AND m.user_id = k.created_by AND m.status = 'active'
+       JOIN users u ON u.id = m.user_id AND u.status = 'active'
+       WHERE k.business_id = ? AND k.id = ?`,
+    )
+    .bind(businessId, keyId)
+    .first<{ userId: string; role: Role }>();
 }

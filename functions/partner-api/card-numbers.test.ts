@@ -320,6 +320,14 @@ describe("cardNumberPlaces", () => {
     };
     expect(cardNumberPlaces(request("/api/v1/payments/PSP-20261123-000187?expand=refunds", headers))).toEqual([]);
   });
+  it("does not read a multipart body's boundary (random framing, never kept), but reads the rest of Content-Type", () => {
+    // 4111111111111111 passes the Luhn check: as a boundary it is framing; anywhere else in the header, a card number.
+    expect(cardNumberPlaces(request("/api/v1/disputes/x/evidence", { "Content-Type": "multipart/form-data; boundary=4111111111111111abcdef" }))).toEqual([]);
+    expect(cardNumberPlaces(request("/api/v1/disputes/x/evidence", { "Content-Type": 'multipart/form-data; boundary="4111111111111111"' }))).toEqual([]);
+    expect(cardNumberPlaces(request("/api/v1/disputes/x/evidence", { "Content-Type": "multipart/form-data; note=4111111111111111; boundary=abc" }))).toEqual([
+      "header content-type",
+    ]);
+  });
 });
 
 describe("withoutCardNumbers", () => {

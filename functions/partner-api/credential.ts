@@ -27,7 +27,7 @@ export const MESSAGES = {
   suspended: "This business is suspended: its API keys are refused until the platform reactivates it.",
   closed: "This business is closed: the API takes nothing more for it.",
   outOfScope: (scope: PlatformScope) => `This key's scopes do not include ${scope}.`,
-  businessKeyRequired: "Only a business's own key reads its events feed and sends its webhook deliveries again; a platform key does not.",
+  businessKeyRequired: "Only a business's own key reads its events feed, sends its webhook deliveries again and asks for refunds; a platform key does not.",
 } as const;
 
 export interface Credential {

@@ -16,15 +16,16 @@ import { jsonResponse } from "../platform/http";
 import { decodeCursor, DEFAULT_PAGE_SIZE, encodeCursor } from "../lists/page";
 import type { BusinessDb } from "../tenancy/tenant";
 import { listPaymentsPage } from "../payments/api-payments.db";
-import { listRefundsOfPayments, listRefundsPage, type Refund } from "../refunds/refunds.db";
+import { getListedRefund, listRefundsOfPayments, listRefundsPage, type Refund } from "../refunds/refunds.db";
 import { listMerchantsPage } from "../merchants/merchants.db";
 import { listPointsOfSalePage } from "../merchants/points-of-sale.db";
 import { listTerminalsPage } from "../merchants/terminals.db";
-import { disputeData, getDisputeFacts, listDisputeFactsPage } from "../disputes/disputes.db";
+import { disputeData, getDisputeFacts, listDisputeEvidence, listDisputeFactsPage } from "../disputes/disputes.db";
+import { evidenceData } from "../disputes/partner-api";
 import { listSettlementsPage } from "../settlement/settlements.db";
 import { getEvent, listEventsPage, type FeedEvent } from "../webhooks/events.db";
 import { badRequest, issuesOf, problem } from "./request";
-import { DisputeId, type Problem } from "./schemas";
+import { DisputeId, RefundId, type Problem } from "./schemas";
 import {
   CURSOR_MESSAGE,
   DisputesQuery,
@@ -239,11 +240,21 @@ export async function eventRequest(request: Request, business: BusinessDb, id: s
   return event ? jsonResponse(eventView(event)) : problem("event_not_found", "No event with that id in the last 30 days.");
 }
 
-/** GET /api/v1/disputes/{id}: the dispute as opening and closing it answer it; another business's id is 404, as an unknown one. */
+/** GET /api/v1/disputes/{id}: the dispute as opening and closing it answer it, with its evidence files; another business's id is 404, as an unknown one. */
 export async function disputeRequest(request: Request, business: BusinessDb, id: string): Promise<Response> {
   const read = readQuery(request, NoQuery);
   if (read instanceof Response) return read;
   if (!v.is(DisputeId, id)) return problem("dispute_not_found", "No dispute with that id.");
-  const dispute = await getDisputeFacts(business, id);
-  return dispute ? jsonResponse(disputeData(dispute)) : problem("dispute_not_found", "No dispute with that id.");
+  const [dispute, evidence] = await Promise.all([getDisputeFacts(business, id), listDisputeEvidence(business, id)]);
+  return dispute
+    ? jsonResponse({ ...disputeData(dispute), evidence: evidence.map((file) => evidenceData(id, file)) })
+    : problem("dispute_not_found", "No dispute with that id.");
+}
+
+/** GET /api/v1/refunds/{id}: the refund's status now, as the list shows it; another business's id is 404, as an unknown one. */
+export async function refundRequest(request: Request, business: BusinessDb, id: string): Promise<Response> {
+  const read = readQuery(request, NoQuery);
+  if (read instanceof Response) return read;
+  const refund = v.is(RefundId, id) ? await getListedRefund(business, id) : null;
+  return refund ? jsonResponse(refundListItem(refund)) : problem("refund_not_found", "No refund with that id.");
 }

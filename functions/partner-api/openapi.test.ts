@@ -26,6 +26,7 @@ const ROUTE_OF: Record<string, ApiOperation> = {
   listWaitingReversals: "waitingReversals",
   openDispute: "disputes",
   closeDispute: "disputeClose",
+  addDisputeEvidence: "disputeEvidence",
   sendHeartbeat: "heartbeat",
   listPayments: "listPayments",
   listMerchants: "merchants",
@@ -35,6 +36,8 @@ const ROUTE_OF: Record<string, ApiOperation> = {
   getDispute: "dispute",
   listSettlements: "settlements",
   listRefunds: "refunds",
+  askRefund: "askRefund",
+  getRefund: "refund",
   listEvents: "events",
   getEvent: "event",
   resendFailedDeliveries: "resendFailed",
@@ -406,6 +409,7 @@ const CASES: [SchemaName, v.GenericSchema, unknown[]][] = [
   ["HeartbeatInput", api.HeartbeatInput, [EXAMPLES.heartbeat]],
   ["DisputeInput", api.DisputeInput, [EXAMPLES.dispute]],
   ["DisputeCloseInput", api.DisputeCloseInput, [EXAMPLES.disputeClose, { outcome: "lost" }]],
+  ["RefundRequestInput", api.RefundRequestInput, [EXAMPLES.refundRequest, { ...EXAMPLES.refundRequest, reason: "Ɔdɔ Ɛnyo: wrong item 🍲" }]],
   ["Reference", api.Reference, ["PSP-20261123-K000187"]],
   ["TerminalSerial", api.TerminalSerial, ["PAX-A920-004512"]],
   ["Payer", api.Payer, [{ msisdn: "233244123456" }, { card_bin: "492181", card_last4: "4242" }]],
@@ -431,6 +435,40 @@ const CASES: [SchemaName, v.GenericSchema, unknown[]][] = [
     ],
   ],
   ["Accepted", api.Accepted, [EXAMPLES.accepted]],
+  [
+    "DisputeDetailView",
+    api.DisputeDetailView,
+    [
+      {
+        id: "dsp_0123456789abcdef0123456789abcdef",
+        payment_reference: "PSP-20261123-K000187",
+        merchant_id: "mer_kff_osu",
+        reason_code: "13.1",
+        amount: 12_550,
+        currency: "GHS",
+        evidence_due_by: "2026-12-07",
+        status: "open",
+        opened_at: "2026-11-23T10:15:00.000Z",
+        response_submitted_at: null,
+        closed_at: null,
+        evidence: [],
+      },
+    ],
+  ],
+  [
+    "EvidenceView",
+    api.EvidenceView,
+    [
+      {
+        id: "dev_4b0c6e2a9f1d4c7e8a3b5d0f2e1c9a7b",
+        dispute_id: "dsp_0123456789abcdef0123456789abcdef",
+        file_name: "Receipt Ɔdɔ Ɛnyo 🍲.pdf",
+        content_type: "application/pdf",
+        size: 48_213,
+        uploaded_at: "2026-11-24T09:30:00.000Z",
+      },
+    ],
+  ],
   [
     "HeartbeatNotApplied",
     api.HeartbeatNotApplied,
@@ -554,6 +592,7 @@ describe("the OpenAPI document is OpenAPI 3.1 in shape", () => {
     "post /api/v1/terminals/{serial}/heartbeats": ["200", "202", "400", "401", "403", "404", "409", "413", "415", "429"],
     "post /api/v1/disputes": ["201", "400", "401", "403", "404", "409", "413", "415", "429"],
     "post /api/v1/disputes/{id}/close": ["200", "400", "401", "403", "404", "409", "415", "429"],
+    "post /api/v1/disputes/{id}/evidence": ["201", "400", "401", "403", "404", "409", "413", "415", "429"],
     "get /api/v1/rejections": ["200", "400", "401", "403", "404", "429"],
     "get /api/v1/reversals/waiting": ["200", "400", "401", "403", "404", "429"],
     "get /api/v1/payments": ["200", "400", "401", "403", "404", "429"],
@@ -564,13 +603,17 @@ describe("the OpenAPI document is OpenAPI 3.1 in shape", () => {
     "get /api/v1/disputes/{id}": ["200", "400", "401", "403", "404", "429"],
     "get /api/v1/settlements": ["200", "400", "401", "403", "404", "429"],
     "get /api/v1/refunds": ["200", "400", "401", "403", "404", "429"],
+    "post /api/v1/refunds": ["201", "400", "401", "403", "404", "409", "413", "415", "429"],
+    "get /api/v1/refunds/{id}": ["200", "400", "401", "403", "404", "429"],
     "get /api/v1/events": ["200", "400", "401", "403", "404", "429"],
     "get /api/v1/events/{id}": ["200", "400", "401", "403", "404", "429"],
     "post /api/v1/webhook-endpoints/{id}/resend-failed": ["200", "400", "401", "403", "404", "409", "415", "429"],
   };
   /** Sending failed deliveries again is idempotent by itself: a delivery already pending is not failed, so a second call queues nothing. */
   /** Closing a dispute is idempotent by its outcome (the same outcome again is the same answer): it takes no key. */
+  /** Attaching evidence takes a file, not JSON, and no key: each request attaches a file (at most 10 a dispute). */
   const IDEMPOTENT_BY_ITSELF = new Set(["/api/v1/disputes/{id}/close", "/api/v1/webhook-endpoints/{id}/resend-failed"]);
+  const FILE_UPLOADS = new Set(["/api/v1/disputes/{id}/evidence"]);
 
   it("has every endpoint, each with its answers, its path parameters, and Idempotency-Key on every POST", () => {
     const operations = Object.entries(doc.paths as JsonObject).flatMap(([path, item]) =>
@@ -593,8 +636,12 @@ describe("the OpenAPI document is OpenAPI 3.1 in shape", () => {
       expect(parameters.filter((p) => p.in === "path").map((p) => p.name)).toEqual(inPath);
       for (const p of parameters) if (p.in === "path") expect(p.required).toBe(true);
       if (method === "post") {
-        expect(parameters.some((p) => p.in === "header" && p.name === "Idempotency-Key")).toBe(!IDEMPOTENT_BY_ITSELF.has(path));
-        expect(operation.requestBody).toMatchObject({ required: true, content: { "application/json": { schema: expect.anything() } } });
+        const upload = FILE_UPLOADS.has(path);
+        expect(parameters.some((p) => p.in === "header" && p.name === "Idempotency-Key")).toBe(!IDEMPOTENT_BY_ITSELF.has(path) && !upload);
+        expect(operation.requestBody).toMatchObject({
+          required: true,
+          content: { [upload ? "multipart/form-data" : "application/json"]: { schema: expect.anything() } },
+        });
       }
     }
     expect(new Set(operations.map(({ operation }) => operation.operationId)).size).toBe(operations.length);

@@ -17,6 +17,9 @@ import {
   DisputeCloseInput,
   DisputeInput,
   DisputeView,
+  DisputeDetailView,
+  EvidenceView,
+  RefundRequestInput,
   HeartbeatInput,
   HeartbeatNotApplied,
   MAX_AMOUNT_PESEWAS,
@@ -96,6 +99,9 @@ const SCHEMAS = {
   DisputeInput,
   DisputeCloseInput,
   DisputeView,
+  DisputeDetailView,
+  EvidenceView,
+  RefundRequestInput,
   Accepted,
   Problem,
   IdempotencyKey,
@@ -238,6 +244,7 @@ export const EXAMPLES = {
   heartbeat: { battery_percent: 76, signal_percent: 58, software_version: "4.2.1", sent_at: "2026-11-23T10:20:00Z" },
   dispute: { payment_reference: "PSP-20261123-K000187", reason_code: "13.1", amount: 12_550, currency: "GHS", evidence_due_by: "2026-12-07" },
   disputeClose: { outcome: "won" },
+  refundRequest: { payment_reference: "PSP-20261123-K000187", amount: 2_000, currency: "GHS", reason: "One item returned" },
   accepted: { accepted: 1 },
 } as const;
 
@@ -373,6 +380,16 @@ const LISTED = {
   },
 } as const;
 
+/** An evidence file, as attaching it and reading its dispute answer it. */
+const EVIDENCE_EXAMPLE = {
+  id: "dev_4b0c6e2a9f1d4c7e8a3b5d0f2e1c9a7b",
+  dispute_id: "dsp_0123456789abcdef0123456789abcdef",
+  file_name: "Receipt Ɔdɔ Ɛnyo 🍲.pdf",
+  content_type: "application/pdf",
+  size: 48_213,
+  uploaded_at: "2026-11-24T09:30:00.000Z",
+} as const;
+
 /** A page as every list answers it: here the first of several. */
 const examplePage = (item: unknown) => ({ data: [item], has_more: true, next_cursor: "WyJwYXltZW50cyIsMTc5NTQzMjkwMDAwMCw0MjFd" });
 
@@ -464,7 +481,7 @@ const responsesFor = (perMinute: number) => ({
   },
   NotFound: {
     description:
-      `No such payment or terminal in this business (another business's reads the same); with a platform key, also a ${BUSINESS_HEADER} ` +
+      `No such payment, terminal, dispute, refund or event in this business (another business's reads the same); with a platform key, also a ${BUSINESS_HEADER} ` +
       "that names no business.",
     content: problemJson(problemExample("payment_not_found", "No payment with that reference.")),
   },
@@ -807,10 +824,14 @@ export function openApiDocument(origin: string, options: DocumentOptions = {}) {
           tags: ["Disputes"],
           summary: "Get a dispute",
           description:
-            "The dispute as the portal holds it: its status, whether the business submitted its response, and when it closed. Another business's id is 404.",
+            "The dispute as the portal holds it: its status, whether the business submitted its response, when it closed, and the evidence files " +
+            "attached to it (on its page or through the API). Another business's id is 404.",
           parameters: [{ name: "id", in: "path", required: true, description: "The dispute's id (dsp_...).", schema: { type: "string" } }, BUSINESS],
           responses: {
-            "200": { description: "The dispute.", content: json("DisputeView", LISTED.dispute) },
+            "200": {
+              description: "The dispute, with its evidence files.",
+              content: json("DisputeDetailView", { ...LISTED.dispute, evidence: [EVIDENCE_EXAMPLE] }),
+            },
             ...errors("Unauthorized", "NotFound", "TooManyRequests"),
           },
         },
@@ -876,6 +897,48 @@ export function openApiDocument(origin: string, options: DocumentOptions = {}) {
           "RefundsPage",
           LISTED.refund,
         ),
+        post: {
+          operationId: "askRefund",
+          security: securedFor("askRefund"),
+          tags: ["Money out"],
+          summary: "Ask for a refund",
+          description:
+            "The same request the portal's refund screen makes, with its rules and words: a refund of a successful payment, full or partial, waiting for an " +
+            "administrator of the business to approve it in the portal (Approvals). No money moves before. It is asked in the name of the person who made " +
+            "the key, so another administrator decides it. The amount is at most the payment's amount less what is refunded, waits for approval or is " +
+            "disputed, and at most the merchant's available money. Written before the answer (not queued): read its status with GET /api/v1/refunds/{id}, " +
+            "or hear refund.succeeded and refund.failed. A business's own key only.",
+          parameters: POST_PARAMETERS,
+          requestBody: { required: true, content: json("RefundRequestInput", EXAMPLES.refundRequest) },
+          responses: {
+            "201": {
+              description: "The refund, waiting for approval, with its id.",
+              content: json("RefundListItem", {
+                ...LISTED.refund,
+                status: "pending_approval",
+                decided_at: null,
+                completed_at: null,
+              }),
+            },
+            ...errors("BadRequest", "Unauthorized", "Conflict", "TooLarge", "UnsupportedMediaType", "TooManyRequests"),
+          },
+        },
+      },
+      "/api/v1/refunds/{id}": {
+        get: {
+          operationId: "getRefund",
+          security: securedFor("refund"),
+          tags: ["Money out"],
+          summary: "Get a refund",
+          description:
+            "A refund's status now: pending_approval until an administrator decides it, then rejected, or sending and then succeeded or failed. " +
+            "Another business's id is 404.",
+          parameters: [{ name: "id", in: "path", required: true, description: "The refund's id (rfd_...).", schema: { type: "string" } }, BUSINESS],
+          responses: {
+            "200": { description: "The refund.", content: json("RefundListItem", LISTED.refund) },
+            ...errors("Unauthorized", "NotFound", "TooManyRequests"),
+          },
+        },
       },
       "/api/v1/disputes/{id}/close": {
         post: {
@@ -891,6 +954,41 @@ export function openApiDocument(origin: string, options: DocumentOptions = {}) {
           responses: {
             "200": { description: "The dispute, closed.", content: json("DisputeView") },
             ...errors("BadRequest", "Unauthorized", "NotFound", "Conflict", "UnsupportedMediaType", "TooManyRequests"),
+          },
+        },
+      },
+      "/api/v1/disputes/{id}/evidence": {
+        post: {
+          operationId: "addDisputeEvidence",
+          security: securedFor("disputeEvidence"),
+          tags: ["Disputes"],
+          summary: "Attach evidence to a dispute",
+          description:
+            "One file, sent as multipart/form-data with one part named `file` (`curl -F file=@receipt.pdf`), as the dispute's page attaches it and with " +
+            "the same rules and words: a PDF, JPEG, PNG or WebP image told from its content (not its name or declared type), at most 10 MB, a name that " +
+            "does not claim another of the four kinds, at most 10 files a dispute, only while the dispute is open and before its evidence due date " +
+            "(409 otherwise). The file's content is not scanned for card numbers (it is kept, never logged or shown back); its name is. " +
+            "Each request attaches a file: it takes no Idempotency-Key.",
+          parameters: [{ name: "id", in: "path", required: true, description: "The dispute's id (dsp_...).", schema: { type: "string" } }, BUSINESS],
+          requestBody: {
+            required: true,
+            content: {
+              "multipart/form-data": {
+                schema: {
+                  type: "object",
+                  required: ["file"],
+                  properties: { file: { type: "string", contentMediaType: "application/octet-stream", description: "The file, with its name." } },
+                },
+                encoding: { file: { contentType: "application/pdf, image/jpeg, image/png, image/webp" } },
+              },
+            },
+          },
+          responses: {
+            "201": {
+              description: "The file, attached.",
+              content: json("EvidenceView", EVIDENCE_EXAMPLE),
+            },
+            ...errors("BadRequest", "Unauthorized", "NotFound", "Conflict", "TooLarge", "UnsupportedMediaType", "TooManyRequests"),
           },
         },
       },

@@ -40,7 +40,14 @@ export const PROBLEMS = {
   business_key_required: {
     status: 403,
     title: "A business's own key is needed",
-    explanation: "The events feed and a business's webhook endpoints are its own integration's: a platform key may not use them, whatever its scopes.",
+    explanation:
+      "The events feed, a business's webhook endpoints and asking for refunds are its own integration's: a platform key may not use them, whatever its scopes.",
+  },
+  key_maker_not_allowed: {
+    status: 403,
+    title: "The key's maker may not ask for refunds",
+    explanation:
+      "A refund asked through the API is asked in the name of the person who made the key, and an administrator other than them approves it. That person must still be an active member of the business whose role may ask for refunds: make a new key (Settings → Developers) as such a person.",
   },
   not_your_business: {
     status: 403,
@@ -85,6 +92,11 @@ export const PROBLEMS = {
     title: "No such dispute",
     explanation: "No dispute with that id in this business. Another business's dispute is answered the same way.",
   },
+  refund_not_found: {
+    status: 404,
+    title: "No such refund",
+    explanation: "No refund with that id in this business. Another business's refund is answered the same way.",
+  },
   method_not_allowed: {
     status: 405,
     title: "Method not allowed",
@@ -100,8 +112,22 @@ export const PROBLEMS = {
     title: "The dispute is already closed",
     explanation: "The dispute was closed with another outcome; it cannot be closed again.",
   },
-  body_too_large: { status: 413, title: "The body is too large", explanation: "Send at most 100 payments a request (256 KB)." },
-  unsupported_media_type: { status: 415, title: "Send JSON", explanation: "Send the body with Content-Type: application/json." },
+  dispute_not_answerable: {
+    status: 409,
+    title: "The dispute takes no more evidence",
+    explanation:
+      "The business already submitted its response, the dispute is closed, or its evidence due date has passed: as on the dispute's page, no file can be attached.",
+  },
+  body_too_large: {
+    status: 413,
+    title: "The body is too large",
+    explanation: "Send at most 100 payments a request (256 KB); an evidence file is at most 10 MB.",
+  },
+  unsupported_media_type: {
+    status: 415,
+    title: "Send JSON",
+    explanation: "Send the body with Content-Type: application/json (an evidence file: multipart/form-data).",
+  },
   rate_limited: {
     status: 429,
     title: "Too many requests",

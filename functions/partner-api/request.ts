@@ -24,6 +24,8 @@ export interface ApiDeps {
   rateLimitPerMinute: number;
   /** Queues the webhook deliveries a synchronous write (disputes) just committed; the 5-minute sweep sends them otherwise. */
   dispatchWebhooks?: (business: BusinessDb) => Promise<unknown>;
+  /** Where dispute evidence is kept (R2 EVIDENCE): POST /api/v1/disputes/{id}/evidence. */
+  evidence?: R2Bucket;
   /** The request's id, for the audit log. */
   requestId?: string;
 }

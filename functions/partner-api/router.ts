@@ -31,7 +31,8 @@ import {
   type Problem,
 } from "./schemas";
 import { resolvePayments, resolveTerminal } from "./resolve";
-import { closeDisputeRequest, openDisputeRequest } from "../disputes/partner-api";
+import { addEvidenceRequest, closeDisputeRequest, openDisputeRequest } from "../disputes/partner-api";
+import { askRefundRequest } from "../refunds/partner-api";
 import { badRequest, cardNumberRefusal, issuesOf, jsonBody, problem, type ApiDeps } from "./request";
 import { finishProblem } from "./problems";
 import { API_VERSIONS, CURRENT_API_VERSION, VERSION_HEADER, versionOf, type ApiVersion } from "./versions";
@@ -46,6 +47,7 @@ import {
   merchantsRequest,
   paymentsListRequest,
   pointsOfSaleRequest,
+  refundRequest,
   refundsRequest,
   settlementsRequest,
   terminalsRequest,
@@ -62,6 +64,7 @@ type Route =
   | { name: "heartbeat"; serial: string }
   | { name: "disputes" }
   | { name: "disputeClose"; id: string }
+  | { name: "disputeEvidence"; id: string }
   | { name: "openapi" }
   | { name: "rejections" }
   | { name: "waitingReversals" }
@@ -73,6 +76,8 @@ type Route =
   | { name: "dispute"; id: string }
   | { name: "settlements" }
   | { name: "refunds" }
+  | { name: "askRefund" }
+  | { name: "refund"; id: string }
   | { name: "events" }
   | { name: "event"; id: string }
   | { name: "resendFailed"; id: string };
@@ -85,6 +90,7 @@ const ROUTES: { method: string; pattern: RegExp; route: (m: RegExpExecArray) => 
   { method: "GET", pattern: /^\/api\/v1\/openapi\.json$/, route: () => ({ name: "openapi" }) },
   { method: "POST", pattern: /^\/api\/v1\/disputes\/?$/, route: () => ({ name: "disputes" }) },
   { method: "POST", pattern: /^\/api\/v1\/disputes\/([^/]+)\/close\/?$/, route: (m) => ({ name: "disputeClose", id: m[1]! }) },
+  { method: "POST", pattern: /^\/api\/v1\/disputes\/([^/]+)\/evidence\/?$/, route: (m) => ({ name: "disputeEvidence", id: m[1]! }) },
   // What was accepted and then not applied as sent (functions/partner-api/rejections.ts, decision 028).
   { method: "GET", pattern: /^\/api\/v1\/rejections\/?$/, route: () => ({ name: "rejections" }) },
   { method: "GET", pattern: /^\/api\/v1\/reversals\/waiting\/?$/, route: () => ({ name: "waitingReversals" }) },
@@ -97,6 +103,9 @@ const ROUTES: { method: string; pattern: RegExp; route: (m: RegExpExecArray) => 
   { method: "GET", pattern: /^\/api\/v1\/disputes\/([^/]+)\/?$/, route: (m) => ({ name: "dispute", id: m[1]! }) },
   { method: "GET", pattern: /^\/api\/v1\/settlements\/?$/, route: () => ({ name: "settlements" }) },
   { method: "GET", pattern: /^\/api\/v1\/refunds\/?$/, route: () => ({ name: "refunds" }) },
+  // Asking for a refund (decided in the portal) and reading one's status (functions/refunds/partner-api.ts, ./lists.ts).
+  { method: "POST", pattern: /^\/api\/v1\/refunds\/?$/, route: () => ({ name: "askRefund" }) },
+  { method: "GET", pattern: /^\/api\/v1\/refunds\/([^/]+)\/?$/, route: (m) => ({ name: "refund", id: m[1]! }) },
   // The events feed and sending failed deliveries again (./lists.ts, ./webhook-endpoints.ts): a business's own key only.
   { method: "GET", pattern: /^\/api\/v1\/events\/?$/, route: () => ({ name: "events" }) },
   { method: "GET", pattern: /^\/api\/v1\/events\/([^/]+)\/?$/, route: (m) => ({ name: "event", id: m[1]! }) },
@@ -351,6 +360,10 @@ async function answer(request: Request, deps: ApiDeps, counted: Counted): Promis
       return settlementsRequest(request, business);
     case "refunds":
       return refundsRequest(request, business);
+    case "refund":
+      return refundRequest(request, business, route.id);
+    case "askRefund":
+      return askRefundRequest(request, deps, credential);
     case "rejections":
       return rejectionsRequest(request, business);
     case "waitingReversals":
@@ -359,6 +372,8 @@ async function answer(request: Request, deps: ApiDeps, counted: Counted): Promis
       return openDisputeRequest(request, deps, credential);
     case "disputeClose":
       return closeDisputeRequest(request, deps, business, route.id);
+    case "disputeEvidence":
+      return addEvidenceRequest(request, deps, business, route.id);
     case "heartbeat": {
       if (!v.is(TerminalSerial, route.serial)) return problem("terminal_not_found", "No terminal with that serial.");
       const body = await jsonBody(request);

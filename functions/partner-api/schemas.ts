@@ -269,6 +269,43 @@ export type DisputeCloseInput = v.InferOutput<typeof DisputeCloseInput>;
 
 export const DisputeId = v.pipe(v.string(), v.regex(/^dsp_[0-9a-f]{32}$/, "must be a dispute id"));
 
+/**
+ * A refund asked for through the API (POST /api/v1/refunds): the same request the portal's refund screen makes, decided
+ * by an administrator in the portal. The reason's rules and words are the screen's (app/routes/transactions/refund.route.tsx).
+ */
+export const RefundRequestInput = v.pipe(
+  v.strictObject(
+    {
+      payment_reference: Reference,
+      amount: v.pipe(
+        v.number("must be a number"),
+        v.integer("must be whole pesewas"),
+        v.minValue(1, "Enter an amount above zero."),
+        v.maxValue(MAX_AMOUNT_PESEWAS, `must be at most ${MAX_AMOUNT_PESEWAS} pesewas`),
+        v.description(
+          "The amount to give back, in pesewas: at most the payment's amount less what is refunded, waits for approval or is disputed, and at most the merchant's available money.",
+        ),
+        v.examples([2_000]),
+      ),
+      currency: v.pipe(v.literal("GHS", "must be GHS"), v.description("Always GHS.")),
+      reason: v.pipe(
+        v.string("must be a string"),
+        v.trim(),
+        v.minLength(3, "Say why the payment is refunded."),
+        v.maxLength(500, "Keep the reason under 500 characters."),
+        v.description("Why the payment is refunded, for the administrator who approves it: 3 to 500 characters."),
+        v.examples(["One item returned"]),
+      ),
+    },
+    objectMessage("an object (one refund)"),
+  ),
+  v.description("A refund of a successful payment, full or partial. No money moves until an administrator of the business approves it in the portal."),
+);
+export type RefundRequestInput = v.InferInput<typeof RefundRequestInput>;
+
+/** A refund's id as the path carries it; anything else is no refund (404). */
+export const RefundId = v.pipe(v.string(), v.regex(/^rfd_[A-Za-z0-9_-]{1,64}$/, "must be a refund id"));
+
 /** Path parameters. */
 export const TerminalSerial = v.pipe(v.string(), v.regex(/^[A-Za-z0-9-]{6,32}$/, "must be a terminal serial"));
 
@@ -339,6 +376,29 @@ export const DisputeView = v.pipe(
   v.description("A dispute as the portal holds it."),
 );
 export type DisputeView = v.InferOutput<typeof DisputeView>;
+
+export const EvidenceView = v.pipe(
+  v.object({
+    id: v.pipe(v.string(), v.description("The file's id (dev_...).")),
+    dispute_id: v.string(),
+    file_name: v.pipe(v.string(), v.description("The name it was sent with, without any path, at most 120 characters.")),
+    content_type: v.pipe(
+      v.picklist(["application/pdf", "image/jpeg", "image/png", "image/webp"]),
+      v.description("What its content is, told from its first bytes (never from its name or the declared type)."),
+    ),
+    size: v.pipe(v.number(), v.integer(), v.description("Bytes.")),
+    uploaded_at: v.string(),
+  }),
+  v.description("A file of evidence attached to a dispute, as the dispute's page lists it."),
+);
+
+export const DisputeDetailView = v.pipe(
+  v.object({
+    ...DisputeView.entries,
+    evidence: v.pipe(v.array(EvidenceView), v.description("The files attached to it, on its page or through the API, oldest first.")),
+  }),
+  v.description("A dispute as the portal holds it, with its evidence files."),
+);
 
 export const Accepted = v.pipe(v.object({ accepted: v.pipe(v.number(), v.integer()) }), v.description("Queued: the portal will apply it within seconds."));
 

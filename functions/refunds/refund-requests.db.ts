@@ -83,8 +83,27 @@ export function refundableGuardStatement(tenant: Tenant, transactionId: number, 
   );
 }
 
-/** Makes the request (a refund pending_approval + an approval_requests row for the queue); returns the refund id. */
-export async function requestRefund(tenant: Tenant, meta: RequestMeta, input: RefundInput): Promise<{ id: string; duplicate: boolean }> {
+/** The refund a request made, as its batch writes it: for statements that go in the same batch (the Partner API's kept answer). */
+export interface MadeRefund {
+  id: string;
+  paymentReference: string;
+  amount: number;
+  /** As stored: trimmed, at most 500 characters. */
+  reason: string;
+  /** ISO time it was asked. */
+  at: string;
+}
+
+/**
+ * Makes the request (a refund pending_approval + an approval_requests row for the queue); returns the refund id.
+ * `alsoInBatch` adds statements to the same batch (the Partner API keeps its Idempotency-Key's answer with the refund).
+ */
+export async function requestRefund(
+  tenant: Tenant,
+  meta: RequestMeta,
+  input: RefundInput,
+  alsoInBatch: (made: MadeRefund) => D1PreparedStatement[] = () => [],
+): Promise<{ id: string; duplicate: boolean }> {
   const { db } = tenant;
   if (!can(tenant.role, "request:refund")) throw new ForbiddenError("Your role cannot ask for refunds.");
   const existing = await db
@@ -104,6 +123,7 @@ export async function requestRefund(tenant: Tenant, meta: RequestMeta, input: Re
   const id = `rfd_${crypto.randomUUID()}`;
   const requestId = `req_${crypto.randomUUID()}`;
   const at = nowIso();
+  const stored = reason.slice(0, 500);
   const merchant = await db
     .prepare("SELECT name FROM merchants WHERE id = ? AND business_id = ?")
     .bind(payment.merchantId, tenant.businessId)
@@ -126,7 +146,7 @@ export async function requestRefund(tenant: Tenant, meta: RequestMeta, input: Re
           `INSERT INTO refunds (id, business_id, transaction_id, merchant_id, amount, reason, status, idempotency_key, requested_by, created_at)
            VALUES (?, ?, ?, ?, ?, ?, 'pending_approval', ?, ?, ?)`,
         )
-        .bind(id, tenant.businessId, payment.id, payment.merchantId, input.amount, reason.slice(0, 500), input.idempotencyKey, tenant.userId, at),
+        .bind(id, tenant.businessId, payment.id, payment.merchantId, input.amount, stored, input.idempotencyKey, tenant.userId, at),
       db
         .prepare(
           `INSERT INTO approval_requests (id, business_id, kind, action, target_id, target_version, before_json, after_json, maker_id, made_at, status)
@@ -134,6 +154,7 @@ export async function requestRefund(tenant: Tenant, meta: RequestMeta, input: Re
         )
         .bind(requestId, tenant.businessId, id, JSON.stringify(after), tenant.userId, at),
       auditStatement(tenant, meta, { action: "refund.request", entity: "refund", entityId: id, after }, at),
+      ...alsoInBatch({ id, paymentReference: payment.reference, amount: input.amount, reason: stored, at }),
       ...webhookEventStatements(tenant, [
         {
           id: `evt_${requestId}_requested`,

@@ -73,6 +73,21 @@ export async function listRefundsOfPayments({ businessId, db }: BusinessDb, tran
 /** A refund as GET /api/v1/refunds lists it: with its payment's reference. */
 export type ListedRefund = Refund & { paymentReference: string };
 
+/** One refund with its payment's reference (GET /api/v1/refunds/{id}); another business's id is null, as an unknown one. */
+export async function getListedRefund({ businessId, db }: BusinessDb, id: string): Promise<ListedRefund | null> {
+  return db
+    .prepare(
+      `SELECT r.id, r.transaction_id AS transactionId, r.merchant_id AS merchantId, r.amount, r.reason, r.status, r.requested_by AS requestedBy,
+         r.approved_by AS approvedBy, r.created_at AS createdAt, r.decided_at AS decidedAt, r.attempts, r.completed_at AS completedAt,
+         r.failure_reason AS failureReason, r.rail, r.rail_reference AS railReference, r.rail_status AS railStatus,
+         r.rail_waiting_since AS railWaitingSince, t.reference AS paymentReference
+       FROM refunds r JOIN transactions t ON t.id = r.transaction_id AND t.business_id = r.business_id
+       WHERE r.business_id = ? AND r.id = ?`,
+    )
+    .bind(businessId, id)
+    .first<ListedRefund>();
+}
+
 /**
  * A page of the business's refunds, newest first by (created_at, id), read by refunds_by_created or
  * refunds_by_status_created (migration 0033); of one payment, by refunds_by_transaction (a payment has a handful).

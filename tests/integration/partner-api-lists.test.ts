@@ -278,11 +278,11 @@ describe("the items", () => {
     expect(payment.refunds).toContainEqual(refund);
   });
 
-  it("GET /api/v1/disputes/{id} answers the dispute as the list shows it; another business's id is 404 dispute_not_found", async () => {
+  it("GET /api/v1/disputes/{id} answers the dispute as the list shows it, with its evidence; another business's id is 404 dispute_not_found", async () => {
     const [listed] = (await (await api(portal(), kumasiKey, "/api/v1/disputes?limit=1")).json<Page>()).data;
     const response = await api(portal(), kumasiKey, `/api/v1/disputes/${String(listed!.id)}`);
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual(listed);
+    expect(await response.json()).toEqual({ ...listed, evidence: expect.any(Array) });
     const [accras] = await idsOf("SELECT id FROM disputes WHERE business_id = ?", ACCRA);
     for (const id of [accras!, "dsp_00000000000000000000000000000000", "not-a-dispute"]) {
       expect(await answerOf(await api(portal(), kumasiKey, `/api/v1/disputes/${id}`))).toEqual({

@@ -400,6 +400,7 @@ describe("the description", () => {
         "/api/v1/terminals/{serial}/heartbeats",
         "/api/v1/disputes",
         "/api/v1/disputes/{id}/close",
+        "/api/v1/disputes/{id}/evidence",
         "/api/v1/rejections",
         "/api/v1/reversals/waiting",
         "/api/v1/disputes/{id}",
@@ -408,6 +409,7 @@ describe("the description", () => {
         "/api/v1/terminals",
         "/api/v1/settlements",
         "/api/v1/refunds",
+        "/api/v1/refunds/{id}",
         "/api/v1/events",
         "/api/v1/events/{id}",
         "/api/v1/webhook-endpoints/{id}/resend-failed",
@@ -415,6 +417,7 @@ describe("the description", () => {
     );
     expect(Object.keys(doc.paths["/api/v1/payments"]!).sort()).toEqual(["get", "post"]);
     expect(Object.keys(doc.paths["/api/v1/disputes"]!).sort()).toEqual(["get", "post"]);
+    expect(Object.keys(doc.paths["/api/v1/refunds"]!).sort()).toEqual(["get", "post"]);
   });
 });
 

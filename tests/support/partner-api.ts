@@ -18,8 +18,8 @@ export interface Parties {
   serial: string;
 }
 
-/** A live key of the business; returns the key to send. */
-export async function makeKey(portal: Portal, businessId: string, options: { expiresAt?: number; revokedAt?: number } = {}): Promise<string> {
+/** A live key of the business, made by `madeBy` (no one recorded when left out); returns the key to send. */
+export async function makeKey(portal: Portal, businessId: string, options: { expiresAt?: number; revokedAt?: number; madeBy?: string } = {}): Promise<string> {
   const { secret, row } = await makeApiKey("Integration test", "development");
   const db = await portal.db();
   let successor: string | null = null;
@@ -37,9 +37,20 @@ export async function makeKey(portal: Portal, businessId: string, options: { exp
   await registerKeyHashStatement(portal.core(), businessId, row.secretHash).run();
   await db
     .prepare(
-      "INSERT INTO api_keys (id, business_id, name, prefix, secret_hash, created_at, expires_at, rolled_to, revoked_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+      "INSERT INTO api_keys (id, business_id, name, prefix, secret_hash, created_by, created_at, expires_at, rolled_to, revoked_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
     )
-    .bind(row.id, businessId, row.name, row.prefix, row.secretHash, Date.now(), options.expiresAt ?? null, successor, options.revokedAt ?? null)
+    .bind(
+      row.id,
+      businessId,
+      row.name,
+      row.prefix,
+      row.secretHash,
+      options.madeBy ?? null,
+      Date.now(),
+      options.expiresAt ?? null,
+      successor,
+      options.revokedAt ?? null,
+    )
     .run();
   return secret;
 }

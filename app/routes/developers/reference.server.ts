@@ -173,7 +173,7 @@ export function buildReference(origin: string, options: DocumentOptions = {}): R
           bodies: media?.schema ? bodiesOf(media.schema) : [],
           answers: answers.map(({ schema: _schema, ...answer }) => answer),
           returns: ok?.schema ? (bodiesOf(ok.schema)[0] ?? null) : null,
-          curl: curlFor(origin, method, path, example),
+          curl: curlFor(origin, method, path, example, operation.requestBody?.content?.["multipart/form-data"] !== undefined),
         };
       }),
   );
@@ -195,12 +195,22 @@ const SAMPLE_PATH_VALUES: Record<string, string> = {
   id: "dsp_0123456789abcdef0123456789abcdef",
 };
 
-function curlFor(origin: string, method: string, path: string, example: unknown): string {
-  const url = origin + path.replace(/\{(\w+)\}/g, (_, name: string) => SAMPLE_PATH_VALUES[name] ?? name);
+/** An {id} of the path's own kind: a refund's under /refunds, an event's under /events. */
+const SAMPLE_IDS: [RegExp, string][] = [
+  [/^\/api\/v1\/refunds\//, "rfd_5c1f0b7e"],
+  [/^\/api\/v1\/events\//, "evt_3f1c9a0d2b7e4c58a6d1e0f9b2c4a7e1"],
+  [/^\/api\/v1\/webhook-endpoints\//, "we_0123456789abcdef0123456789abcdef"],
+];
+
+function curlFor(origin: string, method: string, path: string, example: unknown, fileUpload = false): string {
+  const sample = (name: string) => (name === "id" ? SAMPLE_IDS.find(([prefix]) => prefix.test(path))?.[1] : undefined) ?? SAMPLE_PATH_VALUES[name] ?? name;
+  const url = origin + path.replace(/\{(\w+)\}/g, (_, name: string) => sample(name));
   const lines = [`curl${method === "get" ? "" : ` -X ${method.toUpperCase()}`} ${url}`, `  -H "Authorization: Bearer $PP_API_KEY"`];
   if (example !== undefined) {
     const body = JSON.stringify(example, null, 2).replace(/'/g, "'\\''");
     lines.push(`  -H "Content-Type: application/json"`, `  -H "Idempotency-Key: $(uuidgen)"`, `  -d '${body}'`);
   }
+  // A file goes as multipart/form-data, one part named file; curl -F sets the type and boundary.
+  if (fileUpload) lines.push(`  -F "file=@receipt.pdf"`);
   return lines.join(" \\\n");
 }

@@ -1,0 +1,130 @@
+// POST /api/v1/refunds and GET /api/v1/refunds/{id} (issue 29 point 7). Asking for a refund through the API makes
+// exactly the request the portal's refund screen makes (./refund-requests.db.ts requestRefund: a refund waiting for
+// approval and its approval request, one maker-checker), with the screen's rules and words; an administrator decides
+// it at /approvals/refund/{id}, and no money moves before. It is asked in the name of the person who made the key:
+// approval_requests.maker_id and refunds.requested_by name a person of the business, and the four-eyes rule then keeps
+// the key's maker from approving what their key asked. A platform key has no such person and may not ask
+// (functions/operators/platform-scopes.ts BUSINESS_KEY_OPERATIONS). Like disputes, not queued: the answer carries the
+// refund's id, and an Idempotency-Key's answer is kept in the refund's own batch.
+import * as v from "valibot";
+import { jsonResponse } from "../platform/http";
+import { can } from "../permissions";
+import { sha256Hex } from "../platform/sha256";
+import { ForbiddenError, NotFoundError, RuleError, type BusinessDb, type RequestMeta, type Tenant } from "../tenancy/tenant";
+import { keepAnswerStatement, keptAnswerOf } from "../partner-api/api-idempotency.db";
+import { activeKeyMakerOf } from "../partner-api/api-keys.db";
+import { badRequest, issuesOf, jsonBody, problem, type ApiDeps } from "../partner-api/request";
+import type { Credential } from "../partner-api/credential";
+import { IdempotencyKey, RefundRequestInput } from "../partner-api/schemas";
+import { refundListItem } from "../partner-api/views";
+import { disputablePayment } from "../disputes/disputes.db";
+import { RefundFieldError, requestRefund, type MadeRefund } from "./refund-requests.db";
+import { getListedRefund, type ListedRefund } from "./refunds.db";
+
+const MAKER_NOT_ALLOWED =
+  "A refund asked through the API is asked in the name of the person who made this key, and that person is no longer an active member " +
+  "whose role may ask for refunds (or the key records no one). Make a new key on Settings → Developers as such a person.";
+
+function metaOf(request: Request, deps: ApiDeps): RequestMeta {
+  return { ip: request.headers.get("CF-Connecting-IP"), userAgent: request.headers.get("User-Agent"), requestId: deps.requestId ?? null };
+}
+
+/** The first answer again for a repeated Idempotency-Key, a 409 for the key on another request, or null when the key is new. */
+async function keptAnswer(business: BusinessDb, key: string, requestHash: string): Promise<Response | null> {
+  const kept = await keptAnswerOf(business, key);
+  if (!kept) return null;
+  if (kept.requestHash !== requestHash)
+    return problem("idempotency_key_reused", "This Idempotency-Key was already used with another request. Use a new key for a new request.");
+  return jsonResponse(JSON.parse(kept.body), kept.status, { "Idempotent-Replayed": "true" });
+}
+
+/** The refund a request just made, as GET /api/v1/refunds/{id} answers it then. */
+function madeView(made: MadeRefund): ReturnType<typeof refundListItem> {
+  const refund: ListedRefund = {
+    id: made.id,
+    transactionId: 0,
+    merchantId: "",
+    amount: made.amount,
+    reason: made.reason,
+    status: "pending_approval",
+    requestedBy: "",
+    approvedBy: null,
+    createdAt: made.at,
+    decidedAt: null,
+    attempts: 0,
+    completedAt: null,
+    failureReason: null,
+    rail: null,
+    railReference: null,
+    railStatus: null,
+    railWaitingSince: null,
+    paymentReference: made.paymentReference,
+  };
+  return refundListItem(refund);
+}
+
+export async function askRefundRequest(request: Request, deps: ApiDeps, { business, keyId, idempotencyKey }: Credential): Promise<Response> {
+  const body = await jsonBody(request);
+  if (body instanceof Response) return body;
+  const parsed = v.safeParse(RefundRequestInput, body.json);
+  if (!parsed.success) return badRequest(issuesOf(parsed.issues));
+  const input = parsed.output;
+  const sent = request.headers.get("Idempotency-Key");
+  if (sent !== null && !v.is(IdempotencyKey, sent)) return badRequest([{ path: "Idempotency-Key", message: "must be 1 to 255 visible ASCII characters" }]);
+  // As the credential keeps it (the business's own keys as sent).
+  const key = sent === null ? null : idempotencyKey(sent);
+  const requestHash = await sha256Hex(`${request.method} ${new URL(request.url).pathname}\n${body.text}`);
+  if (key !== null) {
+    const replay = await keptAnswer(business, key, requestHash);
+    if (replay) return replay;
+  }
+
+  const maker = await activeKeyMakerOf(business, keyId);
+  // Before the payment is looked at: the key may not ask at all, whatever it names.
+  if (!maker || !can(maker.role, "request:refund")) return problem("key_maker_not_allowed", MAKER_NOT_ALLOWED);
+  const tenant: Tenant = { ...business, userId: maker.userId, role: maker.role };
+  const payment = await disputablePayment(business, input.payment_reference);
+  if (!payment) return badRequest([{ path: "payment_reference", message: "is not the reference of a payment of this business" }]);
+
+  const now = deps.now();
+  // The screen's form key, for the API: the request's own hash beside the key, so a key sent again after its day with
+  // another body asks anew (as the kept answer's day says), and with the same body finds the same refund.
+  const refundKey = key === null ? `api ${crypto.randomUUID()}` : `api ${requestHash} ${key}`;
+  const made: { refund?: MadeRefund } = {};
+  let result: { id: string; duplicate: boolean };
+  try {
+    result = await requestRefund(
+      tenant,
+      metaOf(request, deps),
+      { transactionId: payment.id, amount: input.amount, reason: input.reason, idempotencyKey: refundKey },
+      (m) => {
+        made.refund = m;
+        return key === null ? [] : [keepAnswerStatement(business, { key, requestHash, status: 201, body: JSON.stringify(madeView(m)) }, now)];
+      },
+    );
+  } catch (error) {
+    // The same key raced this request (its batch failed on the key, or then found less left to refund): the kept answer
+    // is the one, or a 409 for another body.
+    if (key !== null) {
+      const replay = await keptAnswer(business, key, requestHash);
+      if (replay) return replay;
+    }
+    if (error instanceof RefundFieldError) return badRequest([{ path: error.field, message: error.message }]);
+    if (error instanceof ForbiddenError) return problem("key_maker_not_allowed", MAKER_NOT_ALLOWED);
+    if (error instanceof NotFoundError) return badRequest([{ path: "payment_reference", message: "is not the reference of a payment of this business" }]);
+    // Not successful, or reversed: the screen's words.
+    if (error instanceof RuleError) return badRequest([{ path: "payment_reference", message: error.message }]);
+    throw error;
+  }
+  if (result.duplicate || !made.refund) {
+    if (key !== null) {
+      const replay = await keptAnswer(business, key, requestHash);
+      if (replay) return replay;
+    }
+    // Asked before with this key and body, its kept answer gone after a day: the refund as it is now.
+    const refund = await getListedRefund(business, result.id);
+    return jsonResponse(refundListItem(refund!), 200, { "Idempotent-Replayed": "true" });
+  }
+  if (deps.dispatchWebhooks) deps.waitUntil(deps.dispatchWebhooks(business).catch(() => {}));
+  return jsonResponse(madeView(made.refund), 201, { Location: `/api/v1/refunds/${result.id}` });
+}
