@@ -3,30 +3,14 @@
 // now, so each is one D1 batch answered at once (functions/disputes/disputes.db.ts).
 import * as v from "valibot";
 import { jsonResponse } from "../platform/http";
-import { sha256Hex } from "../platform/sha256";
 import { closeDispute, disputablePayment, disputeData, getDisputeFacts, openDispute, type DisputeFacts } from "./disputes.db";
-import { keptAnswerOf } from "../partner-api/api-idempotency.db";
-import { MOVING_MESSAGE, RuleError, type BusinessDb, type RequestMeta, type Tenant } from "../tenancy/tenant";
+import { MOVING_MESSAGE, RuleError, type BusinessDb, type Tenant } from "../tenancy/tenant";
 import { TOO_LARGE, uploadEvidence, type UploadedEvidence } from "./evidence-upload";
 import { badRequest, issuesOf, jsonBody, problem, type ApiDeps } from "../partner-api/request";
 import type { Credential } from "../partner-api/credential";
-import { DisputeCloseInput, DisputeId, DisputeInput, type EvidenceView, IdempotencyKey, MAX_EVIDENCE_DAYS, type Problem } from "../partner-api/schemas";
+import { apiMetaOf, idempotencyOf, keptAnswer } from "../partner-api/kept-answers";
+import { DisputeCloseInput, DisputeId, DisputeInput, type EvidenceView, MAX_EVIDENCE_DAYS, type Problem } from "../partner-api/schemas";
 import { DAY_MS } from "../platform/time";
-
-function metaOf(request: Request, deps: ApiDeps): RequestMeta {
-  return { ip: request.headers.get("CF-Connecting-IP"), userAgent: request.headers.get("User-Agent"), requestId: deps.requestId ?? null };
-}
-
-/**
- * The first answer again for a repeated Idempotency-Key (kept in the batch that opened the dispute, so a key and its
- * dispute are one fact, unlike the payments' claim-then-queue), a 409 for the key on another request, or null when the key is new. */
-async function keptAnswer(business: BusinessDb, key: string, requestHash: string): Promise<Response | null> {
-  const kept = await keptAnswerOf(business, key);
-  if (!kept) return null;
-  if (kept.requestHash !== requestHash)
-    return problem("idempotency_key_reused", "This Idempotency-Key was already used with another request. Use a new key for a new request.");
-  return jsonResponse(JSON.parse(kept.body), kept.status, { "Idempotent-Replayed": "true" });
-}
 
 function afterWrite(deps: ApiDeps, business: BusinessDb): void {
   if (deps.dispatchWebhooks) deps.waitUntil(deps.dispatchWebhooks(business).catch(() => {}));
@@ -38,15 +22,9 @@ export async function openDisputeRequest(request: Request, deps: ApiDeps, { busi
   const parsed = v.safeParse(DisputeInput, body.json);
   if (!parsed.success) return badRequest(issuesOf(parsed.issues));
   const input = parsed.output;
-  const sent = request.headers.get("Idempotency-Key");
-  if (sent !== null && !v.is(IdempotencyKey, sent)) return badRequest([{ path: "Idempotency-Key", message: "must be 1 to 255 visible ASCII characters" }]);
-  // As the credential keeps it: the platform's keys apart from the business's own (functions/partner-api/credential.ts).
-  const key = sent === null ? null : idempotencyKey(sent);
-  const requestHash = await sha256Hex(`${request.method} ${new URL(request.url).pathname}\n${body.text}`);
-  if (key !== null) {
-    const replay = await keptAnswer(business, key, requestHash);
-    if (replay) return replay;
-  }
+  const idempotency = await idempotencyOf(request, business, idempotencyKey, body.text);
+  if (idempotency instanceof Response) return idempotency;
+  const { key, requestHash } = idempotency;
 
   const now = deps.now();
   const errors: NonNullable<Problem["errors"]> = [];
@@ -82,7 +60,7 @@ export async function openDisputeRequest(request: Request, deps: ApiDeps, { busi
   try {
     await openDispute(
       business,
-      metaOf(request, deps),
+      apiMetaOf(request, deps),
       {
         id,
         transactionId: payment.id,
@@ -123,7 +101,7 @@ export async function closeDisputeRequest(request: Request, deps: ApiDeps, busin
   const dispute = await getDisputeFacts(business, id);
   if (!dispute) return problem("dispute_not_found", "No dispute with that id.");
   const now = deps.now();
-  const closed = await closeDispute(business, metaOf(request, deps), dispute, outcome, now);
+  const closed = await closeDispute(business, apiMetaOf(request, deps), dispute, outcome, now);
   const fresh = (await getDisputeFacts(business, id))!;
   if (!closed && fresh.status !== outcome) return problem("dispute_already_closed", `This dispute is already closed as ${fresh.status}.`);
   if (closed) afterWrite(deps, business);
@@ -149,7 +127,7 @@ export async function addEvidenceRequest(request: Request, deps: ApiDeps, busine
   const tenant: Tenant = { ...business, userId: "", role: "Administrator" };
   let answer: Awaited<ReturnType<typeof uploadEvidence>>;
   try {
-    answer = await uploadEvidence(request, deps.evidence, tenant, metaOf(request, deps), id, deps.now());
+    answer = await uploadEvidence(request, deps.evidence, tenant, apiMetaOf(request, deps), id, deps.now());
   } catch (error) {
     // The dispute went between the look-up and the upload (the page's 404).
     if (error instanceof Response && error.status === 404) return problem("dispute_not_found", "No dispute with that id.");

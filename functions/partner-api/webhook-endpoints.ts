@@ -5,7 +5,8 @@
 // proof, as for every API request; the deliveries go to the URL the business's administrators set and checked.
 import * as v from "valibot";
 import { jsonResponse } from "../platform/http";
-import { RuleError, type BusinessDb, type RequestMeta, type Tenant } from "../tenancy/tenant";
+import { RuleError, type BusinessDb, type Tenant } from "../tenancy/tenant";
+import { apiMetaOf } from "./kept-answers";
 import { getWebhookEndpoint } from "../webhooks/endpoints.db";
 import { resendFailedDeliveries } from "../webhooks/recovery.db";
 import { ResendFailedInput } from "./list-schemas";
@@ -23,9 +24,8 @@ export async function resendFailedRequest(request: Request, deps: ApiDeps, busin
   const endpoint = /^[A-Za-z0-9_-]{1,100}$/.test(endpointId) ? await getWebhookEndpoint(tenant, endpointId) : null;
   if (!endpoint) return problem("webhook_endpoint_not_found", "No webhook endpoint with that id.");
   if (endpoint.status !== "enabled") return problem("webhook_endpoint_disabled", "The endpoint is disabled: enable it before sending to it again.");
-  const meta: RequestMeta = { ip: request.headers.get("CF-Connecting-IP"), userAgent: request.headers.get("User-Agent"), requestId: deps.requestId ?? null };
   try {
-    const result = await resendFailedDeliveries(tenant, meta, endpoint.id, parsed.output.since, now);
+    const result = await resendFailedDeliveries(tenant, apiMetaOf(request, deps), endpoint.id, parsed.output.since, now);
     if (result.queued > 0 && deps.dispatchWebhooks) deps.waitUntil(deps.dispatchWebhooks(business).catch(() => undefined));
     return jsonResponse({ queued: result.queued, has_more: result.more });
   } catch (error) {

@@ -9,13 +9,13 @@
 import * as v from "valibot";
 import { jsonResponse } from "../platform/http";
 import { can } from "../permissions";
-import { sha256Hex } from "../platform/sha256";
-import { ForbiddenError, NotFoundError, RuleError, type BusinessDb, type RequestMeta, type Tenant } from "../tenancy/tenant";
-import { keepAnswerStatement, keptAnswerOf } from "../partner-api/api-idempotency.db";
+import { ForbiddenError, NotFoundError, RuleError, type Tenant } from "../tenancy/tenant";
+import { keepAnswerStatement } from "../partner-api/api-idempotency.db";
 import { activeKeyMakerOf } from "../partner-api/api-keys.db";
 import { badRequest, issuesOf, jsonBody, problem, type ApiDeps } from "../partner-api/request";
 import type { Credential } from "../partner-api/credential";
-import { IdempotencyKey, RefundRequestInput } from "../partner-api/schemas";
+import { apiMetaOf, idempotencyOf, keptAnswer } from "../partner-api/kept-answers";
+import { RefundRequestInput } from "../partner-api/schemas";
 import { refundListItem } from "../partner-api/views";
 import { disputablePayment } from "../disputes/disputes.db";
 import { RefundFieldError, requestRefund, type MadeRefund } from "./refund-requests.db";
@@ -24,19 +24,6 @@ import { getListedRefund, type ListedRefund } from "./refunds.db";
 const MAKER_NOT_ALLOWED =
   "A refund asked through the API is asked in the name of the person who made this key, and that person is no longer an active member " +
   "whose role may ask for refunds (or the key records no one). Make a new key on Settings → Developers as such a person.";
-
-function metaOf(request: Request, deps: ApiDeps): RequestMeta {
-  return { ip: request.headers.get("CF-Connecting-IP"), userAgent: request.headers.get("User-Agent"), requestId: deps.requestId ?? null };
-}
-
-/** The first answer again for a repeated Idempotency-Key, a 409 for the key on another request, or null when the key is new. */
-async function keptAnswer(business: BusinessDb, key: string, requestHash: string): Promise<Response | null> {
-  const kept = await keptAnswerOf(business, key);
-  if (!kept) return null;
-  if (kept.requestHash !== requestHash)
-    return problem("idempotency_key_reused", "This Idempotency-Key was already used with another request. Use a new key for a new request.");
-  return jsonResponse(JSON.parse(kept.body), kept.status, { "Idempotent-Replayed": "true" });
-}
 
 /** The refund a request just made, as GET /api/v1/refunds/{id} answers it then. */
 function madeView(made: MadeRefund): ReturnType<typeof refundListItem> {
@@ -69,15 +56,9 @@ export async function askRefundRequest(request: Request, deps: ApiDeps, { busine
   const parsed = v.safeParse(RefundRequestInput, body.json);
   if (!parsed.success) return badRequest(issuesOf(parsed.issues));
   const input = parsed.output;
-  const sent = request.headers.get("Idempotency-Key");
-  if (sent !== null && !v.is(IdempotencyKey, sent)) return badRequest([{ path: "Idempotency-Key", message: "must be 1 to 255 visible ASCII characters" }]);
-  // As the credential keeps it (the business's own keys as sent).
-  const key = sent === null ? null : idempotencyKey(sent);
-  const requestHash = await sha256Hex(`${request.method} ${new URL(request.url).pathname}\n${body.text}`);
-  if (key !== null) {
-    const replay = await keptAnswer(business, key, requestHash);
-    if (replay) return replay;
-  }
+  const idempotency = await idempotencyOf(request, business, idempotencyKey, body.text);
+  if (idempotency instanceof Response) return idempotency;
+  const { key, requestHash } = idempotency;
 
   const maker = await activeKeyMakerOf(business, keyId);
   // Before the payment is looked at: the key may not ask at all, whatever it names.
@@ -95,7 +76,7 @@ export async function askRefundRequest(request: Request, deps: ApiDeps, { busine
   try {
     result = await requestRefund(
       tenant,
-      metaOf(request, deps),
+      apiMetaOf(request, deps),
       { transactionId: payment.id, amount: input.amount, reason: input.reason, idempotencyKey: refundKey },
       (m) => {
         made.refund = m;
