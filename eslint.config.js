@@ -71,7 +71,7 @@ export default tseslint.config(
           patterns: [
             {
               regex:
-                "^#server/(?!(permissions|auth/sign-in-messages|lists/page|merchants/merchant-columns|merchants/terminal-silence|webhooks/types|disputes/dispute-rules|platform/text-direction|platform/time|ledger/money)$)",
+                "^#server/(?!(permissions|auth/sign-in-messages|lists/page|merchants/merchant-columns|merchants/terminal-silence|webhooks/types|disputes/dispute-rules|platform/text-direction|platform/time|ledger/money|tenancy/test-mode)$)",
               allowTypeImports: true,
               message:
                 "Server code stays on the server (decision 014): import only types here, or move the use into a loader, an action or a .server.ts module.",

@@ -28,6 +28,8 @@ export const SHARED_WITH_BROWSER: readonly string[] = [
   "functions/platform/time.ts",
   // Pesewas written as cedis: the screens, the server's messages and the exports agree.
   "functions/ledger/money.ts",
+  // Which business is test mode (decision 045): the banner and the switcher read the id as the guard does.
+  "functions/tenancy/test-mode.ts",
 ];
 
 export interface ClientModule {

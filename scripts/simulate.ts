@@ -1,6 +1,6 @@
 // npm run simulate [-- --url http://localhost:8787 --rate 5 --seconds 60 --seed 7]
 //
-// Live traffic for the demo business (Kumasi Fresh Foods) through the public
+// Traffic for the demo business's test mode (Kumasi Fresh Foods, Test mode: decision 045) through the public
 // Partner API of a running portal (`npm start` in another terminal): payments on
 // every mobile-money network and card scheme, about 8% failed with a reason, a
 // few reversals of earlier payments, heartbeats from most terminals, and some
@@ -9,8 +9,8 @@
 //   --rate     payments per second (default 5); above 10/s they go in batches of up to 100
 //   --seconds  stop after this long (default: run until Ctrl+C)
 //   --seed     repeat a run's choices
-// The API key: a development key of the demo business, made on the first run by
-// writing its hash into the local D1 (PP_STATE_DIR, as `npm start` uses it) and
+// The API key: a pp_test_ key of the demo business's test data (opened on the first run, with its starter
+// merchant, point of sale and terminal), made on the first run by writing its hash into the local D1 (PP_STATE_DIR, as `npm start` uses it) and
 // kept in .wrangler/simulator-keys.json (gitignored) for the next runs; made
 // again when the database was reset. PP_API_KEY=... uses that key instead.
 import { randomUUID } from "node:crypto";
@@ -22,6 +22,8 @@ import type { PaymentInput } from "#server/partner-api/schemas";
 import { MAX_PAYMENTS_PER_REQUEST } from "#server/partner-api/schemas";
 import { findKeyByHash } from "#server/partner-api/api-keys.db";
 import { KUMASI_FRESH_FOODS } from "./seed/data";
+import { testBusinessOf } from "#server/tenancy/test-mode";
+import { openTestBusinessInCore, openTestBusinessRows } from "#server/tenancy/test-mode.db";
 import { withLocalD1 } from "./seed/local";
 import { makeHeartbeat, makePayment, makeReversal, referenceOf, REVERSAL_SHARE, seededRandom, SILENT_SHARE } from "./simulate/traffic";
 import { makeDevelopmentKey, readWorld, type World } from "./simulate/local";
@@ -29,6 +31,8 @@ import { makeDevelopmentKey, readWorld, type World } from "./simulate/local";
 const ROOT = resolve(import.meta.dirname, "..");
 const KEY_FILE = join(ROOT, ".wrangler/simulator-keys.json");
 const KEY_NAME = "Simulator (npm run simulate)";
+/** Test data only: the simulator's payments never reach the demo business's live lists, balances or settlements. */
+const BUSINESS = testBusinessOf(KUMASI_FRESH_FOODS);
 /** A terminal heartbeats this often. */
 const HEARTBEAT_EVERY_MS = 30_000;
 /** At most this many requests wait for an answer at once; more payments wait in the backlog. */
@@ -69,10 +73,10 @@ async function ensureKey(db: D1Database, world: World): Promise<{ key: string; m
   const keys = savedKeys();
   const saved = keys[stateKey];
   if (saved && KEY_PATTERN.test(saved)) {
-    const holder = await findKeyByHash({ businessId: KUMASI_FRESH_FOODS, db }, await hashKey(saved), Date.now());
-    if (holder?.businessId === KUMASI_FRESH_FOODS && !holder.suspended) return { key: saved, made: false };
+    const holder = await findKeyByHash({ businessId: BUSINESS, db }, await hashKey(saved), Date.now());
+    if (holder?.businessId === BUSINESS && !holder.suspended) return { key: saved, made: false };
   }
-  const secret = await makeDevelopmentKey(db, world, KEY_NAME);
+  const secret = await makeDevelopmentKey(db, BUSINESS, world, KEY_NAME);
   mkdirSync(dirname(KEY_FILE), { recursive: true });
   writeFileSync(KEY_FILE, JSON.stringify({ ...keys, [stateKey]: secret }, null, 2) + "\n", { mode: 0o600 });
   return { key: secret, made: true };
@@ -83,12 +87,16 @@ if (!existsSync(resolve(stateDir ?? join(ROOT, ".wrangler/state")))) {
   process.exit(2);
 }
 const { world, key } = await withLocalD1(stateDir, async (db) => {
-  const world = await readWorld(db);
-  if (world.places.length === 0) throw new Error("The demo business has no active points of sale: is the local D1 seeded (npm start)?");
+  // The local portal keeps every business on its one database: test mode opens beside the demo business there.
+  const at = new Date().toISOString();
+  if (!(await openTestBusinessInCore(db, KUMASI_FRESH_FOODS, at))) throw new Error("The demo business is not in the local D1: is it seeded (npm start)?");
+  await openTestBusinessRows(db, BUSINESS, at);
+  const world = await readWorld(db, BUSINESS);
+  if (world.places.length === 0) throw new Error("The demo business's test mode has no active points of sale.");
   const envKey = process.env.PP_API_KEY;
   if (envKey) return { world, key: envKey };
   const { key, made } = await ensureKey(db, world);
-  console.log(made ? `Made a development API key for the demo business (kept in ${KEY_FILE}).` : `Using the development API key kept in ${KEY_FILE}.`);
+  console.log(made ? `Made a pp_test_ key for the demo business's test mode (kept in ${KEY_FILE}).` : `Using the pp_test_ key kept in ${KEY_FILE}.`);
   return { world, key };
 });
 
@@ -185,7 +193,7 @@ function progress(final = false) {
 }
 
 console.log(
-  `Sending to ${base.origin}/api/v1 for ${KUMASI_FRESH_FOODS}: ${rate} payments/s${batchSize > 1 ? ` in batches of up to ${batchSize}` : ""}, ` +
+  `Sending to ${base.origin}/api/v1 for ${KUMASI_FRESH_FOODS} in Test mode: ${rate} payments/s${batchSize > 1 ? ` in batches of up to ${batchSize}` : ""}, ` +
     `${world.places.length} points of sale, ${world.terminals.length} terminals (${silentCount} will go silent). Stop with Ctrl+C.`,
 );
 let last = Date.now();

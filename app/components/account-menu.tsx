@@ -4,6 +4,7 @@
 import { Form, Link, useLocation, useMatches, useNavigation } from "@remix-run/react";
 import { useEffect, useRef, type ReactNode } from "react";
 import { layoutOf } from "../lib/page";
+import { isTestBusiness, liveBusinessOf, testBusinessOf } from "#server/tenancy/test-mode";
 import { useRootData } from "../lib/root-data";
 
 /** The signed-in person as platform staff (decision 039), or null. */
@@ -69,15 +70,32 @@ export function BusinessSwitcher() {
   if (onPlatform && staff) return <PlatformSwitcher role={staff.role} business={identity?.business.businessName ?? null} />;
   if (!identity) return null;
   const { business, businesses } = identity;
-  const others = businesses.filter((choice) => choice.id !== business.businessId);
+  const testMode = isTestBusiness(business.businessId);
+  const live = liveBusinessOf(business.businessId);
+  const others = businesses.filter((choice) => choice.id !== live);
   const current = (
     <span className="business-name">
-      <strong>{business.businessName}</strong> <span className="business-name__role">{business.accessLevel}</span>
+      <strong>{business.businessName}</strong> {testMode ? <span className="mode-badge">Test mode</span> : null}{" "}
+      <span className="business-name__role">{business.accessLevel}</span>
     </span>
   );
-  if (others.length === 0 && !staff) return <div className="business-switcher business-switcher--single">{current}</div>;
   return (
-    <Menu className="business-switcher" label={`Business: ${business.businessName}, ${business.accessLevel}. Switch business`} summary={current}>
+    <Menu
+      className="business-switcher"
+      label={`Business: ${business.businessName}${testMode ? ", Test mode" : ""}, ${business.accessLevel}. Switch business`}
+      summary={current}
+    >
+      {/* Test mode (decision 045): the same business's test data, which never mixes with its live data. */}
+      <Form method="post" action="/select-business">
+        <ul className="menu__list">
+          <li>
+            <button type="submit" name="businessId" value={testMode ? live : testBusinessOf(live)} className="menu__item" disabled={busy}>
+              <span>{testMode ? "Back to live data" : "Test mode"}</span>
+              <span className="menu__hint">{testMode ? business.businessName : "Test data only"}</span>
+            </button>
+          </li>
+        </ul>
+      </Form>
       {others.length > 0 ? (
         <>
           <p className="menu__heading">Switch business</p>

@@ -1,4 +1,4 @@
-import { Link, NavLink, useLocation, useNavigation } from "@remix-run/react";
+import { Form, Link, NavLink, useLocation, useNavigation } from "@remix-run/react";
 import { useCallback, useEffect, useId, useRef, useState, type ReactNode } from "react";
 import { NAVIGATION, PLATFORM_NAVIGATION, isCurrentSection, isNavGroup, type NavGroup, type NavItem } from "../lib/navigation";
 import { APP_NAME } from "../lib/page";
@@ -7,6 +7,7 @@ import { AlertRegion, ResponseModal } from "./notifications";
 import { FirstPrefetch, PrefetchPage, usePrefetchIntent } from "./prefetch";
 import { useRootData } from "../lib/root-data";
 import { WAITING_FOR_ME } from "../lib/approvals";
+import { isTestBusiness, liveBusinessOf } from "#server/tenancy/test-mode";
 
 /**
  * Outside production every page says so, so nobody mistakes a test portal for
@@ -19,6 +20,24 @@ function EnvironmentBadge() {
     <span className="env-badge" data-testid="env-badge">
       {environment === "test" ? "Test" : "Development"}
     </span>
+  );
+}
+
+/** Test mode (decision 045) says so on every page, with the way back, so nobody takes test data for their business's money. */
+function TestModeBanner() {
+  const businessId = useRootData()?.identity?.business.businessId;
+  if (!businessId || !isTestBusiness(businessId)) return null;
+  return (
+    <div className="test-mode-banner" data-testid="test-mode-banner">
+      <p>
+        <strong>Test mode.</strong> Test data only: nothing here is real money or reaches your live data.
+      </p>
+      <Form method="post" action="/select-business">
+        <button name="businessId" value={liveBusinessOf(businessId)} className="button">
+          Back to live data
+        </button>
+      </Form>
+    </div>
   );
 }
 
@@ -205,6 +224,7 @@ export function DefaultLayout({ children, navigation = NAVIGATION }: { children:
             <UserMenu />
           </div>
         </header>
+        <TestModeBanner />
         <main id="main" className="main" tabIndex={-1}>
           <AlertRegion />
           {children}

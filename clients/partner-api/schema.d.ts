@@ -983,6 +983,7 @@ export interface components {
         | "out_of_scope"
         | "business_key_required"
         | "key_maker_not_allowed"
+        | "test_key_for_live_data"
         | "not_your_business"
         | "business_suspended"
         | "business_closed"

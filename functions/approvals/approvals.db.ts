@@ -4,6 +4,7 @@
 // Approving applies the change, marks the request and writes the audit log in
 // one D1 batch (one transaction): a failing statement leaves nothing behind. A
 // request whose target changed since it was made is marked stale, not applied.
+import { isTestBusiness } from "../tenancy/test-mode";
 import { clearBatchGuardsStatement, guardStatement } from "../platform/batch-guards.db";
 import { can, canGrantRole, isRole } from "../permissions";
 import { webhookEventStatements } from "../webhooks/outbox.db";
@@ -69,11 +70,16 @@ function isUniqueViolation(error: unknown, index: string): boolean {
   return error instanceof Error && error.message.includes("UNIQUE constraint failed") && error.message.includes(index);
 }
 
+/** Why test mode refuses employee changes. */
+export const TEST_MODE_PEOPLE = "Test mode has your live business's people. Invite people and change their roles in live data.";
+
 /** Makes a request; returns its id. Nothing changes until a checker approves it. */
 export async function requestChange(tenant: Tenant, meta: RequestMeta, input: ChangeInput): Promise<string> {
   const { db } = tenant;
   const spec = SPECS[input.kind];
   if (!can(tenant.role, spec.request)) throw new ForbiddenError(`Your role cannot request ${spec.noun} changes.`);
+  // Test mode's people are the live business's (decision 045): an invitation or a role change there would touch real people.
+  if (input.kind === "employee" && isTestBusiness(tenant.businessId)) throw new RuleError(TEST_MODE_PEOPLE);
   const at = nowIso();
   let targetId: string;
   let targetVersion: number | null = null;

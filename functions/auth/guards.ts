@@ -4,6 +4,7 @@
 // to the stored return URL (or /login), with the cookie cleared. The return URL
 // is the session's own while its cookie is still sent, else the return-URL
 // cookie's (session.ts), which outlives it.
+import { liveBusinessOf } from "../tenancy/test-mode";
 import { redirect } from "@remix-run/cloudflare";
 import { membershipRoleStatement } from "../team/memberships.db";
 import { platformStaffMember } from "../operators/staff.db";
@@ -82,8 +83,9 @@ async function readSession(request: Request, deps: AuthDeps): Promise<SessionChe
   // With a business chosen, its membership is read from its database while the session row is read (requireBusiness needs it next).
   const { sid, sub, activeBusiness } = read.session;
   const guess = activeBusiness ? lastPlace.get(activeBusiness) : undefined;
+  // In test mode the live business's membership decides (decision 045): the test business's copy is only shown.
   const roleIn = (shard: string) =>
-    membershipRoleStatement({ userId: sub, businessId: activeBusiness! }, deps.businessDb(activeBusiness!, shard).db)
+    membershipRoleStatement({ userId: sub, businessId: liveBusinessOf(activeBusiness!) }, deps.businessDb(activeBusiness!, shard).db)
       .first<{ role: Role }>()
       .then((found) => found?.role ?? null);
   const [row, guessed] = await Promise.all([

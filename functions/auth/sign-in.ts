@@ -2,6 +2,8 @@
 // otp.ts) -> business chosen; logout and "sign out everywhere". Each step writes
 // the `sessions` row and returns a new cookie. The pages (/login, /authenticate,
 // /select-business) call these; they hold no state of their own.
+import { isTestBusiness, liveBusinessOf } from "../tenancy/test-mode";
+import { openTestBusinessInCore, openTestBusinessRows } from "../tenancy/test-mode.db";
 import { ifChangedAuditStatement, signInAuditStatement } from "../audit/audit.db";
 import { membershipRole } from "../team/memberships.db";
 import { activeUserByEmail, linkedNumbers } from "../team/people.db";
@@ -146,10 +148,23 @@ export async function startLogin(request: Request, deps: AuthDeps, identity: { e
 }
 
 /** Verified -> business chosen, for a business the user is an active member of. */
+/** Test mode cannot be opened while its business is being moved between databases. */
+export const TEST_MODE_MOVING = "Test mode cannot open while this business's records are being moved to another database. Try again shortly.";
+
+/** Opens (or refreshes) a business's test business: its place beside the live one, then its rows there. False while the live business moves. */
+async function openTestMode(deps: AuthDeps, testBusinessId: string, at: string): Promise<boolean> {
+  const shard = await openTestBusinessInCore(deps.db, liveBusinessOf(testBusinessId), at);
+  if (!shard) return false;
+  await openTestBusinessRows(deps.businessDb(testBusinessId, shard).db, testBusinessId, at);
+  return true;
+}
+
 export async function chooseBusiness(request: Request, deps: AuthDeps, session: SessionData, businessId: string): Promise<StepResult> {
   const now = deps.now();
   if (session.stage === "identified" || !session.otpToken) return { ok: false, message: "Verify your phone number first." };
-  if (!(await membershipRole({ userId: session.sub, businessId }, deps.db))) return { ok: false, message: NOT_A_MEMBER };
+  // Test mode is the live business's people's (decision 045): its membership admits them, and the test business is opened on the way in.
+  if (!(await membershipRole({ userId: session.sub, businessId: liveBusinessOf(businessId) }, deps.db))) return { ok: false, message: NOT_A_MEMBER };
+  if (isTestBusiness(businessId) && !(await openTestMode(deps, businessId, iso(now)))) return { ok: false, message: TEST_MODE_MOVING };
   const moved = await chooseSessionBusiness(deps.db, session.sid, session.sub, businessId, iso(now));
   if (!moved) return { ok: false, message: "Your session has ended. Sign in again." };
   const next: SessionData = { ...session, stage: "business_chosen", activeBusiness: businessId };

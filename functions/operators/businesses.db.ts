@@ -24,14 +24,14 @@ const COLUMNS = `b.id, b.name, b.trading_name AS tradingName, b.town, b.sector, 
 /** Every business on the directory, by name. */
 export async function listPlatformBusinesses(core: Db): Promise<PlatformBusiness[]> {
   const { results } = await core
-    .prepare(`SELECT ${COLUMNS} FROM business_shards d JOIN businesses b ON b.id = d.business_id ORDER BY b.name, b.id`)
+    .prepare(`SELECT ${COLUMNS} FROM business_shards d JOIN businesses b ON b.id = d.business_id WHERE d.live_business_id IS NULL ORDER BY b.name, b.id`)
     .all<PlatformBusiness>();
   return results;
 }
 
 export async function platformBusiness(core: Db, businessId: string): Promise<PlatformBusiness | null> {
   return core
-    .prepare(`SELECT ${COLUMNS} FROM business_shards d JOIN businesses b ON b.id = d.business_id WHERE d.business_id = ?`)
+    .prepare(`SELECT ${COLUMNS} FROM business_shards d JOIN businesses b ON b.id = d.business_id WHERE d.business_id = ? AND d.live_business_id IS NULL`)
     .bind(businessId)
     .first<PlatformBusiness>();
 }
@@ -50,7 +50,8 @@ export interface PlatformBusinessQuery extends PageQuery {
  */
 export async function searchPlatformBusinesses(core: Db, query: PlatformBusinessQuery = {}): Promise<Page<PlatformBusiness>> {
   const size = pageSize(query.limit);
-  const where: string[] = [];
+  // Test businesses (decision 045) are their live business's, never the platform's to list.
+  const where: string[] = ["d.live_business_id IS NULL"];
   const binds: unknown[] = [];
   if (query.search) {
     const match = textContains(["b.name", "coalesce(b.trading_name, '')", "b.id"], query.search);
@@ -65,7 +66,7 @@ export async function searchPlatformBusinesses(core: Db, query: PlatformBusiness
     where.push("(d.shard = ? OR d.moving_to = ?)");
     binds.push(query.shard, query.shard);
   }
-  const filterWhere = where.length ? `WHERE ${where.join(" AND ")}` : "";
+  const filterWhere = `WHERE ${where.join(" AND ")}`;
   const filterBinds = [...binds];
   const after = decodeCursor(query.after, 2);
   if (after) {

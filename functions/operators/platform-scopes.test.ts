@@ -71,7 +71,7 @@ describe("scopes", () => {
 describe("platform keys look unlike a business's", () => {
   it("pp_platform_live_ / pp_platform_test_, a longer prefix that says so, and neither pattern takes the other", async () => {
     const platform = await makePlatformKey("Switch", "production");
-    const business = await makeApiKey("Till", "production");
+    const business = await makeApiKey("Till", "bus_test");
     expect(platform.secret).toMatch(/^pp_platform_live_[0-9A-Za-z]{32}$/);
     expect((await makePlatformKey("Switch", "development")).secret).toMatch(/^pp_platform_test_/);
     expect(platform.row.prefix).toBe(platform.secret.slice(0, 21));

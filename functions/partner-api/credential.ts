@@ -11,6 +11,7 @@ import { bearerKey, hashKey, isPlatformKey } from "./keys";
 import { problem, type ApiDeps } from "./request";
 import { businessPlace, keyPlace, type BusinessPlace } from "../tenancy/directory.db";
 import type { BusinessDb } from "../tenancy/tenant";
+import { isTestBusiness, liveBusinessOf } from "../tenancy/test-mode";
 import { findPlatformKeyByHash, touchPlatformKey } from "../operators/platform-keys.db";
 import { allows, isBusinessKeyOperation, scopeOf, type ApiOperation, type PlatformScope } from "../operators/platform-scopes";
 
@@ -27,6 +28,8 @@ export const MESSAGES = {
   suspended: "This business is suspended: its API keys are refused until the platform reactivates it.",
   closed: "This business is closed: the API takes nothing more for it.",
   outOfScope: (scope: PlatformScope) => `This key's scopes do not include ${scope}.`,
+  testKeyForLiveData:
+    "This pp_test_ key was made before test mode and acts for live data, which pp_test_ keys no longer do. Make a new key in Settings → Developers: a pp_live_ key, or a pp_test_ key in Test mode.",
   businessKeyRequired: "Only a business's own key reads its events feed, sends its webhook deliveries again and asks for refunds; a platform key does not.",
 } as const;
 
@@ -90,8 +93,12 @@ export async function authenticate(request: Request, deps: ApiDeps, operation: A
   const holder = business ? await findKeyByHash(business, secretHash, now) : null;
   if (!place || !business || !holder) return unauthorized();
   if (stale(holder.lastUsedAt)) deps.waitUntil(touchApiKey(business, holder, now).catch(() => {}));
-  // Whatever the header names, a business's key is its business's: another id, known or not, gets the same answer.
-  if (named !== null && named !== place.businessId) return problem("not_your_business", MESSAGES.notYourBusiness);
+  // Test data is only ever a pp_test_ key's and a pp_test_ key's is only ever test data (decision 045). A live business
+  // holding a pp_test_ key is one made before test mode, when development deployments made them for live data.
+  if (key.startsWith("pp_test_") !== isTestBusiness(place.businessId)) return problem("test_key_for_live_data", MESSAGES.testKeyForLiveData);
+  // Whatever the header names, a business's key is its business's: another id, known or not, gets the same answer. A
+  // test key may name its live business, whose test data it acts for.
+  if (named !== null && named !== place.businessId && named !== liveBusinessOf(place.businessId)) return problem("not_your_business", MESSAGES.notYourBusiness);
   const refused = refusedFor(place);
   if (refused) return refused;
   if (place.lifecycle === "suspended" || holder.suspended) return problem("business_suspended", MESSAGES.suspended);

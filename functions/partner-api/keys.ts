@@ -1,12 +1,13 @@
 // Partner API keys: what one looks like and how it is kept. A business's key is
-// "pp_live_" (production) or "pp_test_" (anywhere else) and 32 random base62
+// "pp_live_" (its live data) or "pp_test_" (its test data, decision 045) and 32 random base62
 // characters (190 bits); the platform's (the switch's, functions/operators/platform-keys.db.ts) is the same with
-// "pp_platform_live_" or "pp_platform_test_", so a person reading a log or a config file tells the two apart. Only its
+// "pp_platform_live_" (production) or "pp_platform_test_" (any other deployment), so a person reading a log or a config file tells the two apart. Only its
 // SHA-256 is stored; its kind and the first 4 random characters (the prefix) name it in lists and logs. Keys are long and random, so a fast
 // hash is the right one (a slow password hash protects guessable secrets).
 import type { NewKeyRow } from "./api-keys.db";
 import { hex, sha256Hex } from "../platform/sha256";
 import { DAY_MS } from "../platform/time";
+import { keyModeOf } from "../tenancy/test-mode";
 
 const ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 const RANDOM_LENGTH = 32;
@@ -44,9 +45,9 @@ async function newKey(start: string, idStart: string, name: string): Promise<{ s
   return { secret, row: { id, name, prefix: keyPrefix(secret), secretHash: await hashKey(secret) } };
 }
 
-/** A new key: the secret to show once, and the row to store. */
-export function makeApiKey(name: string, environment: string): Promise<{ secret: string; row: NewKeyRow }> {
-  return newKey(`pp_${kindOf(environment)}_`, "key_", name);
+/** A new key of a business: the secret to show once, and the row to store. pp_test_ for a test business, pp_live_ for a live one, on every deployment (decision 045). */
+export function makeApiKey(name: string, businessId: string): Promise<{ secret: string; row: NewKeyRow }> {
+  return newKey(`pp_${keyModeOf(businessId)}_`, "key_", name);
 }
 
 /** A new platform key (the switch's credential): the secret to show once, and the row to store. */

@@ -417,7 +417,7 @@ const description = (perMinute: number) =>
     "Processors push payments, reversals and terminal heartbeats into the Partners Portal; the portal answers 202 once it has queued them and applies them within seconds.",
     "",
     "**Authentication.** Every request carries `Authorization: Bearer <key>` with one of the business's API keys (Settings → Developers). " +
-      "A key is shown once, when it is made; `pp_live_` keys work in production, `pp_test_` keys elsewhere. A rolled key keeps working for 24 hours; a revoked one stops at once. " +
+      "A key is shown once, when it is made; `pp_live_` keys act for the business's live data, `pp_test_` keys only for its test data (Test mode, on every deployment: the two never mix). A rolled key keeps working for 24 hours; a revoked one stops at once. " +
       "No key, or a wrong one, is 401, and the answer says nothing about which businesses exist. " +
       "A suspended business's own keys are refused with 403 until the platform reactivates it; a closed business takes nothing (403).",
     "",

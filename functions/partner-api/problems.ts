@@ -49,6 +49,12 @@ export const PROBLEMS = {
     explanation:
       "A refund asked through the API is asked in the name of the person who made the key, and an administrator other than them approves it. That person must still be an active member of the business whose role may ask for refunds: make a new key (Settings → Developers) as such a person.",
   },
+  test_key_for_live_data: {
+    status: 403,
+    title: "A test key of live data",
+    explanation:
+      "pp_test_ keys act only for a business's test data (Settings → Developers in Test mode). This pp_test_ key was made before test mode existed, when development deployments made pp_test_ keys for live data: make a new key, a pp_live_ key for live data or a pp_test_ key in Test mode.",
+  },
   not_your_business: {
     status: 403,
     title: "A business's key named another business",

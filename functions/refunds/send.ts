@@ -21,6 +21,7 @@ import {
 } from "./refunds.db";
 import { webhookEventStatements } from "../webhooks/outbox.db";
 import type { BusinessDb } from "../tenancy/tenant";
+import { isTestBusiness } from "../tenancy/test-mode";
 import type { Channel } from "../ledger/pricing";
 
 export const MAX_REFUND_ATTEMPTS = 4;
@@ -81,6 +82,24 @@ export function simulatedRefunds(memory: RefundMemory): RefundPort {
   };
 }
 
+/**
+ * A test business's refunds (decision 045), whatever rail the deployment refunds through: the development simulator's
+ * rules by the amount's pesewas (.99 refused, .98 times out on the first attempt), with nothing to remember: the
+ * refund's own state keeps a refunded one from being sent again.
+ */
+export const testModeRefunds: RefundPort = {
+  kind: "simulated",
+  refund(order) {
+    const rail = (status: string) => ({ rail: "simulator", reference: null, status });
+    if (order.amount % 100 === 99)
+      return Promise.resolve({ ok: false, error: "Simulated processor: the payer's bank refused the refund", rail: rail("refused") });
+    if (order.amount % 100 === 98 && (order.attempt ?? 1) === 1) {
+      return Promise.resolve({ ok: false, error: "Simulated processor: the network did not answer in time", rail: rail("timed out") });
+    }
+    return Promise.resolve({ ok: true, rail: rail("refunded") });
+  },
+};
+
 export interface RefundRunResult {
   succeeded: string[];
   failed: { id: string; error: string; final: boolean }[];
@@ -93,9 +112,10 @@ function refundData(due: DueRefund, status: "succeeded" | "failed", at: string, 
 /** Sends what is due in one business (or the one refund `onlyId`), oldest first, at most `limit`. `now` (ms) says which retries are due. */
 export async function processRefunds(
   business: BusinessDb,
-  port: RefundPort,
+  deploymentPort: RefundPort,
   options: { now?: number; limit?: number; onlyId?: string } = {},
 ): Promise<RefundRunResult> {
+  const port = isTestBusiness(business.businessId) ? testModeRefunds : deploymentPort;
   const result: RefundRunResult = { succeeded: [], failed: [] };
   const now = options.now ?? Date.now();
   const due = await dueRefunds(business, {

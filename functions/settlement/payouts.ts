@@ -19,6 +19,7 @@ import {
   type PayoutTarget,
 } from "./payouts.db";
 import type { BusinessDb } from "../tenancy/tenant";
+import { isTestBusiness } from "../tenancy/test-mode";
 
 export const MAX_PAYOUT_ATTEMPTS = 5;
 /** How long one run may hold a payout before another may try it again. */
@@ -59,9 +60,7 @@ export function simulatedPayouts(kv: KVNamespace): PayoutPort {
       const key = `payout:${payout.reference}`;
       const seen = await kv.get(key);
       if (seen === "paid") return { ok: true, rail: rail("paid") };
-      let hash = 0;
-      for (const char of payout.reference) hash = (hash * 31 + char.charCodeAt(0)) >>> 0;
-      if (seen === null && hash % 5 === 0) {
+      if (seen === null && referenceHash(payout.reference) % 5 === 0) {
         await kv.put(key, "failed-once", { expirationTtl: 30 * 86_400 });
         return { ok: false, error: "Simulated provider: the bank did not answer in time", rail: rail("timed out") };
       }
@@ -71,6 +70,28 @@ export function simulatedPayouts(kv: KVNamespace): PayoutPort {
   };
 }
 
+/**
+ * A test business's payouts (decision 045), whatever rail the deployment pays with: never a real rail, and nothing to
+ * remember (the settlement's own state keeps a paid payout from being sent again). Like the development simulator, a
+ * first attempt fails now and then (decided by the reference) so a test integration sees settlement.failed and a retry.
+ */
+export const testModePayouts: PayoutPort = {
+  kind: "simulated",
+  pay(payout) {
+    const rail = (status: string) => ({ rail: "simulator", reference: null, status });
+    if ((payout.attempt ?? 1) === 1 && referenceHash(payout.reference) % 5 === 0) {
+      return Promise.resolve({ ok: false, error: "Simulated provider: the bank did not answer in time", rail: rail("timed out") });
+    }
+    return Promise.resolve({ ok: true, rail: rail("paid") });
+  },
+};
+
+function referenceHash(reference: string): number {
+  let hash = 0;
+  for (const char of reference) hash = (hash * 31 + char.charCodeAt(0)) >>> 0;
+  return hash;
+}
+
 export interface PayoutRunResult {
   paid: string[];
   failed: { id: string; error: string }[];
@@ -78,7 +99,8 @@ export interface PayoutRunResult {
 
 /** Pays what is due (pending, or failed with attempts left), oldest first, at most `limit`. */
 /** Pays what is due in one business (pending, or failed with attempts left), oldest first, at most `limit`. */
-export async function processPayouts(business: BusinessDb, port: PayoutPort, options: { limit?: number } = {}): Promise<PayoutRunResult> {
+export async function processPayouts(business: BusinessDb, deploymentPort: PayoutPort, options: { limit?: number } = {}): Promise<PayoutRunResult> {
+  const port = isTestBusiness(business.businessId) ? testModePayouts : deploymentPort;
   const result: PayoutRunResult = { paid: [], failed: [] };
   const results = await duePayouts(business, {
     maxAttempts: MAX_PAYOUT_ATTEMPTS,

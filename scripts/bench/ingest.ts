@@ -66,9 +66,10 @@ if (!existsSync(join(state, "v3/d1"))) {
 /** Keys: one per sending client, one for the steady sender, and LOOKUP_KEYS for the look-ups (each key may send 1,200 requests a minute). */
 const LOOKUP_KEYS = 4;
 const { world, keys, cookie } = await withLocalD1(state, async (db) => {
-  const world = await readWorld(db);
+  const world = await readWorld(db, KUMASI_FRESH_FOODS);
   const keys: string[] = [];
-  for (let i = 0; i < clients + 1 + LOOKUP_KEYS; i++) keys.push(await makeDevelopmentKey(db, world, `bench:ingest ${new Date().toISOString()} #${i + 1}`));
+  for (let i = 0; i < clients + 1 + LOOKUP_KEYS; i++)
+    keys.push(await makeDevelopmentKey(db, KUMASI_FRESH_FOODS, world, `bench:ingest ${new Date().toISOString()} #${i + 1}`));
   const admin = await db.prepare("SELECT email FROM users WHERE id = ?").bind(world.adminId).first<{ email: string }>();
   if (!admin) throw new Error("No administrator to sign in as.");
   const session = await mintSession(db, base, admin.email, KUMASI_FRESH_FOODS);

@@ -1,6 +1,8 @@
 // Each Playwright worker runs its own portal (the built Worker in workerd) from
 // the seeded template, so tests can read and change its D1 and KV directly.
 import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { test as base, expect, type Page } from "@playwright/test";
 import { eventsConsumers, paymentsConsumers, startPortal, webhooksConsumers, type Portal } from "../support/portal";
 import { mintSession } from "../support/sign-in";
@@ -108,4 +110,20 @@ export async function markWindow(page: Page): Promise<void> {
 
 export async function windowIsMarked(page: Page): Promise<boolean> {
   return page.evaluate(() => (window as unknown as { __ppMark?: number }).__ppMark === 1);
+}
+
+const AXE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
+
+/** What axe finds wrong on the page as it stands (WCAG 2.1 A and AA), one line per rule and place; empty when nothing. */
+export async function axeViolations(page: Page): Promise<string[]> {
+  await page.evaluate(AXE);
+  return page.evaluate(async () => {
+    const axe = (
+      window as unknown as {
+        axe: { run: (context: Document, options: unknown) => Promise<{ violations: { id: string; nodes: { target: string[] }[] }[] }> };
+      }
+    ).axe;
+    const result = await axe.run(document, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"] }, resultTypes: ["violations"] });
+    return result.violations.map((v) => `${v.id} at ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+  });
 }

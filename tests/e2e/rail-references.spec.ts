@@ -2,8 +2,6 @@
 // settlement the acquirer's switch has not answered yet and reads the switch's reference, its status and since when
 // it waits, and copies the reference; then a refund sent through the switch, on its payment and on its request page.
 // The answers are applied the way the rails apply them (applyPayoutAnswer, applyRefundAnswer) on this worker's D1.
-import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import { approveMoneyRequest } from "#server/approvals/money-requests.db";
 import { clearingPosting, paymentPosting } from "#server/ledger/ledger";
 import { postingStatements } from "#server/ledger/ledger.db";
@@ -15,7 +13,7 @@ import { applyPayoutAnswer } from "#server/settlement/payouts";
 import { payoutTargetByReference } from "#server/settlement/payouts.db";
 import { businessOf, ESI_KUMASI, KOFI_KUMASI, KUMASI, META } from "../support/tenants";
 import type { Portal } from "../support/portal";
-import { expect, hydrated, test } from "./fixtures";
+import { axeViolations, expect, hydrated, test } from "./fixtures";
 
 // 09:41 UTC is 9:41 AM in Accra (UTC+0 all year).
 const SINCE = "2026-11-24T09:41:00.000Z";
@@ -140,8 +138,6 @@ test("a refund sent through the switch shows its reference and status on its pay
   await expect(page.locator("main")).not.toContainText("null");
 });
 
-const AXE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
-
 test("the screens with a rail's reference have no axe violation at 1280 and 390 px", async ({ page, portal }) => {
   const settlement = await waitingSettlement(portal);
   const refund = await waitingRefund(portal);
@@ -160,16 +156,7 @@ test("the screens with a rail's reference have no axe violation at 1280 and 390 
       await expect(page.getByTestId("rail-reference").first()).toBeVisible();
       // Nothing wider than the screen.
       expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth), `${path} at ${width} px`).toBe(0);
-      await page.evaluate(AXE);
-      const violations = await page.evaluate(async () => {
-        const axe = (
-          window as unknown as {
-            axe: { run: (context: Document, options: unknown) => Promise<{ violations: { id: string; nodes: { target: string[] }[] }[] }> };
-          }
-        ).axe;
-        const result = await axe.run(document, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"] }, resultTypes: ["violations"] });
-        return result.violations.map((v) => `${v.id} at ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
-      });
+      const violations = await axeViolations(page);
       found.push(...violations.map((v) => `${path} at ${width} px: ${v}`));
     }
   }

@@ -103,7 +103,8 @@ describe("the Developers tab", () => {
     // A name with Akan letters, Arabic script and an emoji goes through as typed.
     const name = "Ɔdɔ Switch مفتاح 🔑";
     const created = await shownKey(await post({ intent: "create-key", name: `  ${name} ` }));
-    expect(created.startsWith("pp_test_")).toBe(true);
+    // A live business makes pp_live_ keys on every deployment; its test mode makes pp_test_ ones (decision 045).
+    expect(created.startsWith("pp_live_")).toBe(true);
     const row = await keyByHash(created);
     expect(row).toMatchObject({ business_id: KUMASI, name, prefix: created.slice(0, 12), expires_at: null, revoked_at: null });
 

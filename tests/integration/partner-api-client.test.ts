@@ -48,14 +48,14 @@ describe("the typed Partner API client", () => {
   });
 
   it("a key made now is pinned to the current version, and a rolled key's successor keeps its predecessor's", async () => {
-    const made = await makeApiKey("Pinned", "development");
+    const made = await makeApiKey("Pinned", KUMASI);
     await createApiKey(KOFI_KUMASI, META, made.row);
     const db = await portal().db();
     const pinned = (id: string) => db.prepare("SELECT api_version AS v FROM api_keys WHERE business_id = ? AND id = ?").bind(KUMASI, id).first<string>("v");
     expect(await pinned(made.row.id)).toBe(CURRENT_API_VERSION);
     // An older pin (a key made under an earlier version) survives a roll.
     await db.prepare("UPDATE api_keys SET api_version = '2025-06-01' WHERE business_id = ? AND id = ?").bind(KUMASI, made.row.id).run();
-    const next = await makeApiKey("Pinned", "development");
+    const next = await makeApiKey("Pinned", KUMASI);
     await rollApiKey(KOFI_KUMASI, META, made.row.id, next.row, 60_000);
     expect(await pinned(next.row.id)).toBe("2025-06-01");
   });

@@ -20,12 +20,12 @@ export interface Parties {
 
 /** A live key of the business, made by `madeBy` (no one recorded when left out); returns the key to send. */
 export async function makeKey(portal: Portal, businessId: string, options: { expiresAt?: number; revokedAt?: number; madeBy?: string } = {}): Promise<string> {
-  const { secret, row } = await makeApiKey("Integration test", "development");
+  const { secret, row } = await makeApiKey("Integration test", businessId);
   const db = await portal.db();
   let successor: string | null = null;
   if (options.expiresAt !== undefined) {
     // A rolled key points at its successor (the table's CHECK): make one first.
-    const next = await makeApiKey("Successor", "development");
+    const next = await makeApiKey("Successor", businessId);
     await db
       .prepare("INSERT INTO api_keys (id, business_id, name, prefix, secret_hash, created_at) VALUES (?, ?, ?, ?, ?, ?)")
       .bind(next.row.id, businessId, next.row.name, next.row.prefix, next.row.secretHash, Date.now())

@@ -16,7 +16,7 @@ const columns = keyColumns<KeyRow>(paths.confirmApiKey);
 export function ApiKeysSection({
   keys,
   confirm,
-  environment,
+  keyMode,
   newKey,
   nameError,
   typedName,
@@ -24,7 +24,7 @@ export function ApiKeysSection({
 }: {
   keys: readonly KeyRow[];
   confirm: Confirm | null;
-  environment: string;
+  keyMode: "live" | "test";
   newKey: NewKey | null;
   nameError: string | undefined;
   typedName: string | undefined;
@@ -37,9 +37,10 @@ export function ApiKeysSection({
         <div>
           <h2 id="api-keys-title">API keys</h2>
           <p className="page__lead">
-            {environment === "production" ? "Live keys: they start with " : "Test keys (this is not production): they start with "}
-            <code>{environment === "production" ? "pp_live_" : "pp_test_"}</code>. A key is shown once, when it is made; the list shows only its first
-            characters.
+            {keyMode === "live"
+              ? "Live keys: they start with pp_live_ and act for your live data. Keys for trying things out are made in Test mode (the business menu, top right); they start with pp_test_ and act only for test data. "
+              : "Test keys: they start with pp_test_ and act only for this business's test data, never its live data. "}
+            A key is shown once, when it is made; the list shows only its first characters.
           </p>
         </div>
         <a href="#create-key" className="button button--primary">

@@ -2,6 +2,7 @@
 // business's Partner API keys (make, roll, revoke) and the payments the API
 // received for a reference the portal holds with other content. Webhook
 // endpoints join this tab later, with their own loader and intents beside these.
+import { keyModeOf } from "#server/tenancy/test-mode";
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import * as v from "valibot";
 import { makeApiKey, ROLL_GRACE_MS } from "#server/partner-api/keys";
@@ -23,7 +24,7 @@ import { loadRefused } from "./developers-refused.server";
 
 export const DEVELOPER_INTENTS = API_KEY_INTENTS;
 
-export async function loadDevelopers(request: Request, deps: AuthDeps, tenant: Tenant, context: AppLoadContext) {
+export async function loadDevelopers(request: Request, deps: AuthDeps, tenant: Tenant) {
   const url = new URL(request.url);
   const { page, trail } = listParams(url, {});
   const now = deps.now();
@@ -36,7 +37,8 @@ export async function loadDevelopers(request: Request, deps: AuthDeps, tenant: T
   const rows = keys.map((key) => keyRow(key, now));
   const confirm = confirmOf(url, rows);
   return {
-    environment: context.config.app.environment,
+    // pp_live_ keys in live data, pp_test_ in test mode, on every deployment (decision 045).
+    keyMode: keyModeOf(tenant.businessId),
     keys: rows,
     confirm,
     conflicts: {
@@ -67,7 +69,7 @@ export async function developersAction(request: Request, context: AppLoadContext
     const parsed = v.safeParse(CreateForm, form);
     if (!parsed.success) return refuse({ name: parsed.issues[0].message }, typed, "create-key");
     return checked(checkBindings.apiKey("create", await fingerprintOf(parsed.output.name)), async () => {
-      const { secret, row } = await makeApiKey(parsed.output.name, context.config.app.environment);
+      const { secret, row } = await makeApiKey(parsed.output.name, tenant.businessId);
       try {
         await registerKeyHashStatement(deps.db, tenant.businessId, row.secretHash).run();
         await createApiKey(tenant, deps.meta, row, deps.now());
@@ -87,7 +89,7 @@ export async function developersAction(request: Request, context: AppLoadContext
       if (!old) pageNotFound(request);
       return await checked(checkBindings.apiKey("roll", keyId), async () => {
         // The new key keeps the old one's name, so the list reads as one key that changed.
-        const { secret, row } = await makeApiKey(old.name, context.config.app.environment);
+        const { secret, row } = await makeApiKey(old.name, tenant.businessId);
         // The directory first: a key whose own row never lands is found there but is no key.
         await registerKeyHashStatement(deps.db, tenant.businessId, row.secretHash).run();
         await rollApiKey(tenant, deps.meta, keyId, row, ROLL_GRACE_MS, deps.now());

@@ -99,7 +99,7 @@ export function PaymentConflictsSection({ conflicts }: { conflicts: DevelopersDa
   );
 }
 
-function Authentication({ environment }: { environment: string }) {
+function Authentication({ keyMode }: { keyMode: "live" | "test" }) {
   return (
     <section className="card" aria-labelledby="api-auth-title">
       <h2 id="api-auth-title" className="card__title">
@@ -109,7 +109,7 @@ function Authentication({ environment }: { environment: string }) {
         Your systems send payments, reversals and terminal heartbeats to the portal at <code>/api/v1/…</code>. Every request carries one of the keys below in
         its <code>Authorization</code> header, as a Bearer token:
       </p>
-      <pre className="code-block">{`Authorization: Bearer ${environment === "production" ? "pp_live_" : "pp_test_"}…`}</pre>
+      <pre className="code-block">{`Authorization: Bearer pp_${keyMode}_…`}</pre>
       <p>
         A request without a key, or with a revoked or expired one, is refused with 401. Keep keys on your servers only: never in a browser, an app or a
         repository.
@@ -128,11 +128,11 @@ export function DevelopersTab({ developers, endpoints, actionData }: { developer
   const typed = named && answer.values && typeof answer.values === "object" && "name" in answer.values ? String(answer.values.name) : undefined;
   return (
     <div className="developers">
-      <Authentication environment={developers.environment} />
+      <Authentication keyMode={developers.keyMode} />
       <ApiKeysSection
         keys={developers.keys}
         confirm={developers.confirm}
-        environment={developers.environment}
+        keyMode={developers.keyMode}
         newKey={answer?.newKey ?? null}
         nameError={named ? answer.errors.name : undefined}
         typedName={typed}

@@ -81,7 +81,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
         canSeeTeam,
         canSeeDevelopers,
         canSeeAudit,
-        developers: await loadDevelopers(request, deps, tenant, context),
+        developers: await loadDevelopers(request, deps, tenant),
         endpoints: await loadEndpoints(deps, tenant),
       } as const;
   }
