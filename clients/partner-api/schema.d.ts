@@ -467,7 +467,7 @@ export interface webhooks {
     put?: never;
     /**
      * settlement.paid
-     * @description A settlement was paid out to the merchant's settlement account. The same body is in the events feed (GET /api/v1/events). Verify the signature before parsing (docs/webhooks.md).
+     * @description A settlement was paid out to the merchant's settlement account: the settlement as GET /api/v1/settlements lists it. Endpoints pinned to 2026-11-27 get this event in its older shape (docs/api-changelog.md). The same body is in the events feed (GET /api/v1/events). Verify the signature before parsing (docs/webhooks.md).
      */
     post: operations["webhook_settlement_paid"];
     delete?: never;
@@ -487,7 +487,7 @@ export interface webhooks {
     put?: never;
     /**
      * settlement.failed
-     * @description A payout attempt of a settlement failed. The same body is in the events feed (GET /api/v1/events). Verify the signature before parsing (docs/webhooks.md).
+     * @description A payout attempt of a settlement failed: the settlement as GET /api/v1/settlements lists it (status failed; the portal tries again while attempts is under 5). Endpoints pinned to 2026-11-27 get this event in its older shape (docs/api-changelog.md). The same body is in the events feed (GET /api/v1/events). Verify the signature before parsing (docs/webhooks.md).
      */
     post: operations["webhook_settlement_failed"];
     delete?: never;
@@ -507,7 +507,7 @@ export interface webhooks {
     put?: never;
     /**
      * transfer.approved
-     * @description A transfer of a merchant's money was approved and made. The same body is in the events feed (GET /api/v1/events). Verify the signature before parsing (docs/webhooks.md).
+     * @description A transfer of a merchant's money was approved and made. Endpoints pinned to 2026-11-27 get this event in its older shape (docs/api-changelog.md). The same body is in the events feed (GET /api/v1/events). Verify the signature before parsing (docs/webhooks.md).
      */
     post: operations["webhook_transfer_approved"];
     delete?: never;
@@ -527,7 +527,7 @@ export interface webhooks {
     put?: never;
     /**
      * transfer.rejected
-     * @description A transfer request was rejected: no money moved. The same body is in the events feed (GET /api/v1/events). Verify the signature before parsing (docs/webhooks.md).
+     * @description A transfer request was rejected: no money moved. Endpoints pinned to 2026-11-27 get this event in its older shape (docs/api-changelog.md). The same body is in the events feed (GET /api/v1/events). Verify the signature before parsing (docs/webhooks.md).
      */
     post: operations["webhook_transfer_rejected"];
     delete?: never;
@@ -547,7 +547,7 @@ export interface webhooks {
     put?: never;
     /**
      * refund.succeeded
-     * @description A refund reached the payer. The same body is in the events feed (GET /api/v1/events). Verify the signature before parsing (docs/webhooks.md).
+     * @description A refund reached the payer: the refund as GET /api/v1/refunds/{id} answers it. Endpoints pinned to 2026-11-27 get this event in its older shape (docs/api-changelog.md). The same body is in the events feed (GET /api/v1/events). Verify the signature before parsing (docs/webhooks.md).
      */
     post: operations["webhook_refund_succeeded"];
     delete?: never;
@@ -567,7 +567,7 @@ export interface webhooks {
     put?: never;
     /**
      * refund.failed
-     * @description A refund failed for good; its money is back in the merchant's available balance. The same body is in the events feed (GET /api/v1/events). Verify the signature before parsing (docs/webhooks.md).
+     * @description A refund failed for good; its money is back in the merchant's available balance: the refund as GET /api/v1/refunds/{id} answers it. Endpoints pinned to 2026-11-27 get this event in its older shape (docs/api-changelog.md). The same body is in the events feed (GET /api/v1/events). Verify the signature before parsing (docs/webhooks.md).
      */
     post: operations["webhook_refund_failed"];
     delete?: never;
@@ -587,7 +587,7 @@ export interface webhooks {
     put?: never;
     /**
      * approval.requested
-     * @description Someone asked for a change that another person must approve in the portal. The same body is in the events feed (GET /api/v1/events). Verify the signature before parsing (docs/webhooks.md).
+     * @description Someone asked for a change that another person must approve in the portal. Endpoints pinned to 2026-11-27 get this event in its older shape (docs/api-changelog.md). The same body is in the events feed (GET /api/v1/events). Verify the signature before parsing (docs/webhooks.md).
      */
     post: operations["webhook_approval_requested"];
     delete?: never;
@@ -607,7 +607,7 @@ export interface webhooks {
     put?: never;
     /**
      * terminal.silent
-     * @description A terminal in service has not been seen for 24 hours (once per silence). The same body is in the events feed (GET /api/v1/events). Verify the signature before parsing (docs/webhooks.md).
+     * @description A terminal in service has not been seen for 24 hours (once per silence): the terminal as GET /api/v1/terminals lists it. Endpoints pinned to 2026-11-27 get this event in its older shape (docs/api-changelog.md). The same body is in the events feed (GET /api/v1/events). Verify the signature before parsing (docs/webhooks.md).
      */
     post: operations["webhook_terminal_silent"];
     delete?: never;
@@ -627,7 +627,7 @@ export interface webhooks {
     put?: never;
     /**
      * dispute.opened
-     * @description A dispute was opened on a payment: its amount is held from the merchant. The same body is in the events feed (GET /api/v1/events). Verify the signature before parsing (docs/webhooks.md).
+     * @description A dispute was opened on a payment (its amount is held from the merchant): the dispute as GET /api/v1/disputes/{id} answers it (without its evidence). Endpoints pinned to 2026-11-27 get this event in its older shape (docs/api-changelog.md). The same body is in the events feed (GET /api/v1/events). Verify the signature before parsing (docs/webhooks.md).
      */
     post: operations["webhook_dispute_opened"];
     delete?: never;
@@ -647,7 +647,7 @@ export interface webhooks {
     put?: never;
     /**
      * dispute.closed
-     * @description A dispute was closed, won (the hold returns) or lost (the amount leaves). The same body is in the events feed (GET /api/v1/events). Verify the signature before parsing (docs/webhooks.md).
+     * @description A dispute was closed, won (the hold returns) or lost (the amount leaves): the dispute, as GET answers it. Endpoints pinned to 2026-11-27 get this event in its older shape (docs/api-changelog.md). The same body is in the events feed (GET /api/v1/events). Verify the signature before parsing (docs/webhooks.md).
      */
     post: operations["webhook_dispute_closed"];
     delete?: never;
@@ -1445,7 +1445,7 @@ export interface components {
       created: string;
       /** @description When the portal recorded it: the feed's order. A receiver catching up reads what was recorded while it was away. RFC 3339 in UTC. */
       recorded_at: string;
-      /** @description Exactly the data its webhook deliveries carry. */
+      /** @description The data its webhook deliveries carry, in the version this request is answered as (PP-Version, or the key's): exactly what an endpoint pinned to that version receives. */
       data: Record<string, never>;
     };
     /** @description A page of the business's events of the last 30 days, newest recorded first. */
@@ -1508,22 +1508,7 @@ export interface components {
       type: "settlement.paid";
       /** @description When what it describes happened (for payment.*, the payment's occurred_at). ISO 8601 in UTC. */
       created: string;
-      data: {
-        settlement: {
-          /** @description The settlement's id (stl_...). */
-          id: string;
-          /** @description The settlement's reference, as the merchant's statement shows it. */
-          reference: string;
-          /** @description What was paid out (or was to be). Pesewas. */
-          net: number;
-          /** @constant */
-          currency: "GHS";
-          /** @description Which payout attempt this is about (1 first). */
-          attempt: number;
-          /** @description When the rail confirmed the payout. ISO 8601 in UTC. */
-          paidAt: string;
-        };
-      };
+      data: components["schemas"]["SettlementView"];
     };
     SettlementFailedEvent: {
       /** @description The event's id (evt_...): the same on every retry, in webhook-id and PP-Event-Id. De-duplicate on it. */
@@ -1532,24 +1517,7 @@ export interface components {
       type: "settlement.failed";
       /** @description When what it describes happened (for payment.*, the payment's occurred_at). ISO 8601 in UTC. */
       created: string;
-      data: {
-        settlement: {
-          /** @description The settlement's id (stl_...). */
-          id: string;
-          /** @description The settlement's reference, as the merchant's statement shows it. */
-          reference: string;
-          /** @description What was paid out (or was to be). Pesewas. */
-          net: number;
-          /** @constant */
-          currency: "GHS";
-          /** @description Which payout attempt this is about (1 first). */
-          attempt: number;
-          /** @description Why the attempt failed, as the rail said. */
-          error: string;
-          /** @description Whether the portal will try again (at most 5 attempts). */
-          willRetry: boolean;
-        };
-      };
+      data: components["schemas"]["SettlementView"];
     };
     TransferApprovedEvent: {
       /** @description The event's id (evt_...): the same on every retry, in webhook-id and PP-Event-Id. De-duplicate on it. */
@@ -1558,28 +1526,35 @@ export interface components {
       type: "transfer.approved";
       /** @description When what it describes happened (for payment.*, the payment's occurred_at). ISO 8601 in UTC. */
       created: string;
+      /** @description A transfer of a merchant's money, decided by a second person. */
       data: {
-        transfer: {
-          id: string;
-          fromMerchantId: string;
-          toMerchantId: string | null;
-          toSettlementAccountId: string | null;
-          /** @description The amount moved. Pesewas. */
-          amount: number;
-          /** @constant */
-          currency: "GHS";
-          /**
-           * @description completed: approved and the money moved; rejected: nothing moved.
-           * @enum {string}
-           */
-          status: "completed" | "rejected";
-          requestedBy: string | null;
-          decidedBy: string | null;
-          /** @description When it was decided. ISO 8601 in UTC. */
-          decidedAt: string;
-          /** @description Why it was rejected. */
-          reason?: string;
-        };
+        /** @description The transfer's id (trf_...). */
+        id: string;
+        /** @description The merchant whose available balance the money left. */
+        from_merchant: string;
+        /** @description The merchant the money went to, for a transfer between merchants; else null. */
+        to_merchant: string | null;
+        /** @description The merchant's settlement account the money was paid out to, for a payout; else null. */
+        to_settlement_account: string | null;
+        /** @description The amount moved (or that was to be). Pesewas. */
+        amount: number;
+        /** @constant */
+        currency: "GHS";
+        /**
+         * @description completed: approved and the money moved; rejected: nothing moved.
+         * @enum {string}
+         */
+        status: "completed" | "rejected";
+        /** @description Why it was rejected, in the words of the person who rejected it; null unless rejected. */
+        reason: string | null;
+        /** @description Who asked for it (a person's id). */
+        requested_by: string | null;
+        /** @description When it was asked for. ISO 8601 in UTC. */
+        requested_at: string;
+        /** @description Who approved or rejected it (a person's id). */
+        decided_by: string | null;
+        /** @description When it was decided. ISO 8601 in UTC. */
+        decided_at: string;
       };
     };
     TransferRejectedEvent: {
@@ -1589,28 +1564,35 @@ export interface components {
       type: "transfer.rejected";
       /** @description When what it describes happened (for payment.*, the payment's occurred_at). ISO 8601 in UTC. */
       created: string;
+      /** @description A transfer of a merchant's money, decided by a second person. */
       data: {
-        transfer: {
-          id: string;
-          fromMerchantId: string;
-          toMerchantId: string | null;
-          toSettlementAccountId: string | null;
-          /** @description The amount moved. Pesewas. */
-          amount: number;
-          /** @constant */
-          currency: "GHS";
-          /**
-           * @description completed: approved and the money moved; rejected: nothing moved.
-           * @enum {string}
-           */
-          status: "completed" | "rejected";
-          requestedBy: string | null;
-          decidedBy: string | null;
-          /** @description When it was decided. ISO 8601 in UTC. */
-          decidedAt: string;
-          /** @description Why it was rejected. */
-          reason?: string;
-        };
+        /** @description The transfer's id (trf_...). */
+        id: string;
+        /** @description The merchant whose available balance the money left. */
+        from_merchant: string;
+        /** @description The merchant the money went to, for a transfer between merchants; else null. */
+        to_merchant: string | null;
+        /** @description The merchant's settlement account the money was paid out to, for a payout; else null. */
+        to_settlement_account: string | null;
+        /** @description The amount moved (or that was to be). Pesewas. */
+        amount: number;
+        /** @constant */
+        currency: "GHS";
+        /**
+         * @description completed: approved and the money moved; rejected: nothing moved.
+         * @enum {string}
+         */
+        status: "completed" | "rejected";
+        /** @description Why it was rejected, in the words of the person who rejected it; null unless rejected. */
+        reason: string | null;
+        /** @description Who asked for it (a person's id). */
+        requested_by: string | null;
+        /** @description When it was asked for. ISO 8601 in UTC. */
+        requested_at: string;
+        /** @description Who approved or rejected it (a person's id). */
+        decided_by: string | null;
+        /** @description When it was decided. ISO 8601 in UTC. */
+        decided_at: string;
       };
     };
     RefundSucceededEvent: {
@@ -1620,21 +1602,7 @@ export interface components {
       type: "refund.succeeded";
       /** @description When what it describes happened (for payment.*, the payment's occurred_at). ISO 8601 in UTC. */
       created: string;
-      data: {
-        refund: {
-          /** @description The refund's id (rfd_...). */
-          id: string;
-          paymentReference: string;
-          /** @description The amount refunded. Pesewas. */
-          amount: number;
-          /** @constant */
-          currency: "GHS";
-          /** @description When the rail answered. ISO 8601 in UTC. */
-          completedAt: string;
-          /** @constant */
-          status: "succeeded";
-        };
-      };
+      data: components["schemas"]["RefundListItem"];
     };
     RefundFailedEvent: {
       /** @description The event's id (evt_...): the same on every retry, in webhook-id and PP-Event-Id. De-duplicate on it. */
@@ -1643,24 +1611,7 @@ export interface components {
       type: "refund.failed";
       /** @description When what it describes happened (for payment.*, the payment's occurred_at). ISO 8601 in UTC. */
       created: string;
-      data: {
-        refund: {
-          /** @description The refund's id (rfd_...). */
-          id: string;
-          paymentReference: string;
-          /** @description The amount refunded. Pesewas. */
-          amount: number;
-          /** @constant */
-          currency: "GHS";
-          /** @description When the rail answered. ISO 8601 in UTC. */
-          completedAt: string;
-          /** @constant */
-          status: "failed";
-          /** @description Why it failed; the money is back in the merchant's available balance. */
-          error: string;
-          attempts: number;
-        };
-      };
+      data: components["schemas"]["RefundListItem"];
     };
     ApprovalRequestedEvent: {
       /** @description The event's id (evt_...): the same on every retry, in webhook-id and PP-Event-Id. De-duplicate on it. */
@@ -1669,20 +1620,20 @@ export interface components {
       type: "approval.requested";
       /** @description When what it describes happened (for payment.*, the payment's occurred_at). ISO 8601 in UTC. */
       created: string;
+      /** @description A change someone asked for that another person must approve in the portal. */
       data: {
-        approvalRequest: {
-          /** @description The approval request's id (apr_...). */
-          id: string;
-          /** @description What it changes: merchant, point_of_sale, terminal, settlement_account, employee, transfer or refund. */
-          kind: string;
-          /** @description create, update, deactivate… */
-          action: string;
-          targetId: string | null;
-          /** @description Who asked (a person's id, or empty when the Partner API asked). */
-          makerId: string;
-          /** @description When it was asked. ISO 8601 in UTC. */
-          madeAt: string;
-        };
+        /** @description The approval request's id (apr_... or req_...). */
+        id: string;
+        /** @description What it changes: merchant, point_of_sale, terminal, settlement_account, employee, transfer or refund. */
+        kind: string;
+        /** @description create, update, deactivate… */
+        action: string;
+        /** @description The id of what it changes (a transfer's or refund's id for those kinds); null when it makes something new. */
+        target: string | null;
+        /** @description Who asked (a person's id): a refund asked through the Partner API is asked in the name of the key's maker. */
+        maker: string;
+        /** @description When it was asked. ISO 8601 in UTC. */
+        made_at: string;
       };
     };
     TerminalSilentEvent: {
@@ -1692,17 +1643,7 @@ export interface components {
       type: "terminal.silent";
       /** @description When what it describes happened (for payment.*, the payment's occurred_at). ISO 8601 in UTC. */
       created: string;
-      data: {
-        terminal: {
-          id: string;
-          serial: string;
-          merchantId: string | null;
-          pointOfSaleId: string | null;
-        };
-        lastSeenAt: string | null;
-        /** @description How long without a sign counts as silent. */
-        silentAfterHours: number;
-      };
+      data: components["schemas"]["TerminalView"];
     };
     DisputeOpenedEvent: {
       /** @description The event's id (evt_...): the same on every retry, in webhook-id and PP-Event-Id. De-duplicate on it. */
@@ -1711,9 +1652,7 @@ export interface components {
       type: "dispute.opened";
       /** @description When what it describes happened (for payment.*, the payment's occurred_at). ISO 8601 in UTC. */
       created: string;
-      data: {
-        dispute: components["schemas"]["DisputeView"];
-      };
+      data: components["schemas"]["DisputeView"];
     };
     DisputeClosedEvent: {
       /** @description The event's id (evt_...): the same on every retry, in webhook-id and PP-Event-Id. De-duplicate on it. */
@@ -1722,9 +1661,7 @@ export interface components {
       type: "dispute.closed";
       /** @description When what it describes happened (for payment.*, the payment's occurred_at). ISO 8601 in UTC. */
       created: string;
-      data: {
-        dispute: components["schemas"]["DisputeView"];
-      };
+      data: components["schemas"]["DisputeView"];
     };
   };
   responses: {
@@ -1898,8 +1835,8 @@ export interface components {
     reference: components["schemas"]["Reference"];
     /** @description The terminal's serial. */
     serial: components["schemas"]["TerminalSerial"];
-    /** @description The dated API version to answer as: one of 2026-11-27. Without it, the version the key was made with (a rolled key keeps its predecessor's). Every answer names the version it was answered as in the same header; an unknown one is 400 unknown_version. */
-    version: "2026-11-27";
+    /** @description The dated API version to answer as: one of 2026-11-27, 2026-12-01. Without it, the version the key was made with (a rolled key keeps its predecessor's). Every answer names the version it was answered as in the same header; an unknown one is 400 unknown_version. */
+    version: "2026-11-27" | "2026-12-01";
   };
   requestBodies: never;
   headers: {
@@ -1931,7 +1868,7 @@ export interface operations {
       header?: {
         /** @description The id of the business the request is for. Required with a platform key (400 without it, 404 for an id that is no business's); a business's own key may leave it out, and may name only its own business (403 otherwise). For example bus_kumasi_fresh_foods. */
         "PP-Business"?: components["parameters"]["business"];
-        /** @description The dated API version to answer as: one of 2026-11-27. Without it, the version the key was made with (a rolled key keeps its predecessor's). Every answer names the version it was answered as in the same header; an unknown one is 400 unknown_version. */
+        /** @description The dated API version to answer as: one of 2026-11-27, 2026-12-01. Without it, the version the key was made with (a rolled key keeps its predecessor's). Every answer names the version it was answered as in the same header; an unknown one is 400 unknown_version. */
         "PP-Version"?: components["parameters"]["version"];
       };
       path?: never;
@@ -2016,7 +1953,7 @@ export interface operations {
         "PP-Business"?: components["parameters"]["business"];
         /** @description Any unique string (a UUID is best). The same key with the same body gets the first answer again; with another body, 409. Kept for 24 hours. */
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
-        /** @description The dated API version to answer as: one of 2026-11-27. Without it, the version the key was made with (a rolled key keeps its predecessor's). Every answer names the version it was answered as in the same header; an unknown one is 400 unknown_version. */
+        /** @description The dated API version to answer as: one of 2026-11-27, 2026-12-01. Without it, the version the key was made with (a rolled key keeps its predecessor's). Every answer names the version it was answered as in the same header; an unknown one is 400 unknown_version. */
         "PP-Version"?: components["parameters"]["version"];
       };
       path?: never;
@@ -2058,7 +1995,7 @@ export interface operations {
       header?: {
         /** @description The id of the business the request is for. Required with a platform key (400 without it, 404 for an id that is no business's); a business's own key may leave it out, and may name only its own business (403 otherwise). For example bus_kumasi_fresh_foods. */
         "PP-Business"?: components["parameters"]["business"];
-        /** @description The dated API version to answer as: one of 2026-11-27. Without it, the version the key was made with (a rolled key keeps its predecessor's). Every answer names the version it was answered as in the same header; an unknown one is 400 unknown_version. */
+        /** @description The dated API version to answer as: one of 2026-11-27, 2026-12-01. Without it, the version the key was made with (a rolled key keeps its predecessor's). Every answer names the version it was answered as in the same header; an unknown one is 400 unknown_version. */
         "PP-Version"?: components["parameters"]["version"];
       };
       path: {
@@ -2093,7 +2030,7 @@ export interface operations {
         "PP-Business"?: components["parameters"]["business"];
         /** @description Any unique string (a UUID is best). The same key with the same body gets the first answer again; with another body, 409. Kept for 24 hours. */
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
-        /** @description The dated API version to answer as: one of 2026-11-27. Without it, the version the key was made with (a rolled key keeps its predecessor's). Every answer names the version it was answered as in the same header; an unknown one is 400 unknown_version. */
+        /** @description The dated API version to answer as: one of 2026-11-27, 2026-12-01. Without it, the version the key was made with (a rolled key keeps its predecessor's). Every answer names the version it was answered as in the same header; an unknown one is 400 unknown_version. */
         "PP-Version"?: components["parameters"]["version"];
       };
       path: {
@@ -2151,7 +2088,7 @@ export interface operations {
       header?: {
         /** @description The id of the business the request is for. Required with a platform key (400 without it, 404 for an id that is no business's); a business's own key may leave it out, and may name only its own business (403 otherwise). For example bus_kumasi_fresh_foods. */
         "PP-Business"?: components["parameters"]["business"];
-        /** @description The dated API version to answer as: one of 2026-11-27. Without it, the version the key was made with (a rolled key keeps its predecessor's). Every answer names the version it was answered as in the same header; an unknown one is 400 unknown_version. */
+        /** @description The dated API version to answer as: one of 2026-11-27, 2026-12-01. Without it, the version the key was made with (a rolled key keeps its predecessor's). Every answer names the version it was answered as in the same header; an unknown one is 400 unknown_version. */
         "PP-Version"?: components["parameters"]["version"];
       };
       path?: never;
@@ -2186,7 +2123,7 @@ export interface operations {
       header?: {
         /** @description The id of the business the request is for. Required with a platform key (400 without it, 404 for an id that is no business's); a business's own key may leave it out, and may name only its own business (403 otherwise). For example bus_kumasi_fresh_foods. */
         "PP-Business"?: components["parameters"]["business"];
-        /** @description The dated API version to answer as: one of 2026-11-27. Without it, the version the key was made with (a rolled key keeps its predecessor's). Every answer names the version it was answered as in the same header; an unknown one is 400 unknown_version. */
+        /** @description The dated API version to answer as: one of 2026-11-27, 2026-12-01. Without it, the version the key was made with (a rolled key keeps its predecessor's). Every answer names the version it was answered as in the same header; an unknown one is 400 unknown_version. */
         "PP-Version"?: components["parameters"]["version"];
       };
       path?: never;
@@ -2225,7 +2162,7 @@ export interface operations {
       header?: {
         /** @description The id of the business the request is for. Required with a platform key (400 without it, 404 for an id that is no business's); a business's own key may leave it out, and may name only its own business (403 otherwise). For example bus_kumasi_fresh_foods. */
         "PP-Business"?: components["parameters"]["business"];
-        /** @description The dated API version to answer as: one of 2026-11-27. Without it, the version the key was made with (a rolled key keeps its predecessor's). Every answer names the version it was answered as in the same header; an unknown one is 400 unknown_version. */
+        /** @description The dated API version to answer as: one of 2026-11-27, 2026-12-01. Without it, the version the key was made with (a rolled key keeps its predecessor's). Every answer names the version it was answered as in the same header; an unknown one is 400 unknown_version. */
         "PP-Version"?: components["parameters"]["version"];
       };
       path?: never;
@@ -2278,7 +2215,7 @@ export interface operations {
         "PP-Business"?: components["parameters"]["business"];
         /** @description Any unique string (a UUID is best). The same key with the same body gets the first answer again; with another body, 409. Kept for 24 hours. */
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
-        /** @description The dated API version to answer as: one of 2026-11-27. Without it, the version the key was made with (a rolled key keeps its predecessor's). Every answer names the version it was answered as in the same header; an unknown one is 400 unknown_version. */
+        /** @description The dated API version to answer as: one of 2026-11-27, 2026-12-01. Without it, the version the key was made with (a rolled key keeps its predecessor's). Every answer names the version it was answered as in the same header; an unknown one is 400 unknown_version. */
         "PP-Version"?: components["parameters"]["version"];
       };
       path?: never;
@@ -2324,7 +2261,7 @@ export interface operations {
       header?: {
         /** @description The id of the business the request is for. Required with a platform key (400 without it, 404 for an id that is no business's); a business's own key may leave it out, and may name only its own business (403 otherwise). For example bus_kumasi_fresh_foods. */
         "PP-Business"?: components["parameters"]["business"];
-        /** @description The dated API version to answer as: one of 2026-11-27. Without it, the version the key was made with (a rolled key keeps its predecessor's). Every answer names the version it was answered as in the same header; an unknown one is 400 unknown_version. */
+        /** @description The dated API version to answer as: one of 2026-11-27, 2026-12-01. Without it, the version the key was made with (a rolled key keeps its predecessor's). Every answer names the version it was answered as in the same header; an unknown one is 400 unknown_version. */
         "PP-Version"?: components["parameters"]["version"];
       };
       path: {
@@ -2387,7 +2324,7 @@ export interface operations {
       header?: {
         /** @description The id of the business the request is for. Required with a platform key (400 without it, 404 for an id that is no business's); a business's own key may leave it out, and may name only its own business (403 otherwise). For example bus_kumasi_fresh_foods. */
         "PP-Business"?: components["parameters"]["business"];
-        /** @description The dated API version to answer as: one of 2026-11-27. Without it, the version the key was made with (a rolled key keeps its predecessor's). Every answer names the version it was answered as in the same header; an unknown one is 400 unknown_version. */
+        /** @description The dated API version to answer as: one of 2026-11-27, 2026-12-01. Without it, the version the key was made with (a rolled key keeps its predecessor's). Every answer names the version it was answered as in the same header; an unknown one is 400 unknown_version. */
         "PP-Version"?: components["parameters"]["version"];
       };
       path?: never;
@@ -2449,7 +2386,7 @@ export interface operations {
       header?: {
         /** @description The id of the business the request is for. Required with a platform key (400 without it, 404 for an id that is no business's); a business's own key may leave it out, and may name only its own business (403 otherwise). For example bus_kumasi_fresh_foods. */
         "PP-Business"?: components["parameters"]["business"];
-        /** @description The dated API version to answer as: one of 2026-11-27. Without it, the version the key was made with (a rolled key keeps its predecessor's). Every answer names the version it was answered as in the same header; an unknown one is 400 unknown_version. */
+        /** @description The dated API version to answer as: one of 2026-11-27, 2026-12-01. Without it, the version the key was made with (a rolled key keeps its predecessor's). Every answer names the version it was answered as in the same header; an unknown one is 400 unknown_version. */
         "PP-Version"?: components["parameters"]["version"];
       };
       path?: never;
@@ -2510,7 +2447,7 @@ export interface operations {
       header?: {
         /** @description The id of the business the request is for. Required with a platform key (400 without it, 404 for an id that is no business's); a business's own key may leave it out, and may name only its own business (403 otherwise). For example bus_kumasi_fresh_foods. */
         "PP-Business"?: components["parameters"]["business"];
-        /** @description The dated API version to answer as: one of 2026-11-27. Without it, the version the key was made with (a rolled key keeps its predecessor's). Every answer names the version it was answered as in the same header; an unknown one is 400 unknown_version. */
+        /** @description The dated API version to answer as: one of 2026-11-27, 2026-12-01. Without it, the version the key was made with (a rolled key keeps its predecessor's). Every answer names the version it was answered as in the same header; an unknown one is 400 unknown_version. */
         "PP-Version"?: components["parameters"]["version"];
       };
       path?: never;
@@ -2573,7 +2510,7 @@ export interface operations {
       header?: {
         /** @description The id of the business the request is for. Required with a platform key (400 without it, 404 for an id that is no business's); a business's own key may leave it out, and may name only its own business (403 otherwise). For example bus_kumasi_fresh_foods. */
         "PP-Business"?: components["parameters"]["business"];
-        /** @description The dated API version to answer as: one of 2026-11-27. Without it, the version the key was made with (a rolled key keeps its predecessor's). Every answer names the version it was answered as in the same header; an unknown one is 400 unknown_version. */
+        /** @description The dated API version to answer as: one of 2026-11-27, 2026-12-01. Without it, the version the key was made with (a rolled key keeps its predecessor's). Every answer names the version it was answered as in the same header; an unknown one is 400 unknown_version. */
         "PP-Version"?: components["parameters"]["version"];
       };
       path?: never;
@@ -2639,7 +2576,7 @@ export interface operations {
       header?: {
         /** @description The id of the business the request is for. Required with a platform key (400 without it, 404 for an id that is no business's); a business's own key may leave it out, and may name only its own business (403 otherwise). For example bus_kumasi_fresh_foods. */
         "PP-Business"?: components["parameters"]["business"];
-        /** @description The dated API version to answer as: one of 2026-11-27. Without it, the version the key was made with (a rolled key keeps its predecessor's). Every answer names the version it was answered as in the same header; an unknown one is 400 unknown_version. */
+        /** @description The dated API version to answer as: one of 2026-11-27, 2026-12-01. Without it, the version the key was made with (a rolled key keeps its predecessor's). Every answer names the version it was answered as in the same header; an unknown one is 400 unknown_version. */
         "PP-Version"?: components["parameters"]["version"];
       };
       path?: never;
@@ -2691,7 +2628,7 @@ export interface operations {
         "PP-Business"?: components["parameters"]["business"];
         /** @description Any unique string (a UUID is best). The same key with the same body gets the first answer again; with another body, 409. Kept for 24 hours. */
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
-        /** @description The dated API version to answer as: one of 2026-11-27. Without it, the version the key was made with (a rolled key keeps its predecessor's). Every answer names the version it was answered as in the same header; an unknown one is 400 unknown_version. */
+        /** @description The dated API version to answer as: one of 2026-11-27, 2026-12-01. Without it, the version the key was made with (a rolled key keeps its predecessor's). Every answer names the version it was answered as in the same header; an unknown one is 400 unknown_version. */
         "PP-Version"?: components["parameters"]["version"];
       };
       path?: never;
@@ -2750,7 +2687,7 @@ export interface operations {
       header?: {
         /** @description The id of the business the request is for. Required with a platform key (400 without it, 404 for an id that is no business's); a business's own key may leave it out, and may name only its own business (403 otherwise). For example bus_kumasi_fresh_foods. */
         "PP-Business"?: components["parameters"]["business"];
-        /** @description The dated API version to answer as: one of 2026-11-27. Without it, the version the key was made with (a rolled key keeps its predecessor's). Every answer names the version it was answered as in the same header; an unknown one is 400 unknown_version. */
+        /** @description The dated API version to answer as: one of 2026-11-27, 2026-12-01. Without it, the version the key was made with (a rolled key keeps its predecessor's). Every answer names the version it was answered as in the same header; an unknown one is 400 unknown_version. */
         "PP-Version"?: components["parameters"]["version"];
       };
       path: {
@@ -2797,7 +2734,7 @@ export interface operations {
       header?: {
         /** @description The id of the business the request is for. Required with a platform key (400 without it, 404 for an id that is no business's); a business's own key may leave it out, and may name only its own business (403 otherwise). For example bus_kumasi_fresh_foods. */
         "PP-Business"?: components["parameters"]["business"];
-        /** @description The dated API version to answer as: one of 2026-11-27. Without it, the version the key was made with (a rolled key keeps its predecessor's). Every answer names the version it was answered as in the same header; an unknown one is 400 unknown_version. */
+        /** @description The dated API version to answer as: one of 2026-11-27, 2026-12-01. Without it, the version the key was made with (a rolled key keeps its predecessor's). Every answer names the version it was answered as in the same header; an unknown one is 400 unknown_version. */
         "PP-Version"?: components["parameters"]["version"];
       };
       path: {
@@ -2841,7 +2778,7 @@ export interface operations {
       header?: {
         /** @description The id of the business the request is for. Required with a platform key (400 without it, 404 for an id that is no business's); a business's own key may leave it out, and may name only its own business (403 otherwise). For example bus_kumasi_fresh_foods. */
         "PP-Business"?: components["parameters"]["business"];
-        /** @description The dated API version to answer as: one of 2026-11-27. Without it, the version the key was made with (a rolled key keeps its predecessor's). Every answer names the version it was answered as in the same header; an unknown one is 400 unknown_version. */
+        /** @description The dated API version to answer as: one of 2026-11-27, 2026-12-01. Without it, the version the key was made with (a rolled key keeps its predecessor's). Every answer names the version it was answered as in the same header; an unknown one is 400 unknown_version. */
         "PP-Version"?: components["parameters"]["version"];
       };
       path: {
@@ -2918,7 +2855,7 @@ export interface operations {
       header?: {
         /** @description The id of the business the request is for. Required with a platform key (400 without it, 404 for an id that is no business's); a business's own key may leave it out, and may name only its own business (403 otherwise). For example bus_kumasi_fresh_foods. */
         "PP-Business"?: components["parameters"]["business"];
-        /** @description The dated API version to answer as: one of 2026-11-27. Without it, the version the key was made with (a rolled key keeps its predecessor's). Every answer names the version it was answered as in the same header; an unknown one is 400 unknown_version. */
+        /** @description The dated API version to answer as: one of 2026-11-27, 2026-12-01. Without it, the version the key was made with (a rolled key keeps its predecessor's). Every answer names the version it was answered as in the same header; an unknown one is 400 unknown_version. */
         "PP-Version"?: components["parameters"]["version"];
       };
       path?: never;
@@ -2969,7 +2906,7 @@ export interface operations {
       header?: {
         /** @description The id of the business the request is for. Required with a platform key (400 without it, 404 for an id that is no business's); a business's own key may leave it out, and may name only its own business (403 otherwise). For example bus_kumasi_fresh_foods. */
         "PP-Business"?: components["parameters"]["business"];
-        /** @description The dated API version to answer as: one of 2026-11-27. Without it, the version the key was made with (a rolled key keeps its predecessor's). Every answer names the version it was answered as in the same header; an unknown one is 400 unknown_version. */
+        /** @description The dated API version to answer as: one of 2026-11-27, 2026-12-01. Without it, the version the key was made with (a rolled key keeps its predecessor's). Every answer names the version it was answered as in the same header; an unknown one is 400 unknown_version. */
         "PP-Version"?: components["parameters"]["version"];
       };
       path: {
@@ -3017,7 +2954,7 @@ export interface operations {
       header?: {
         /** @description The id of the business the request is for. Required with a platform key (400 without it, 404 for an id that is no business's); a business's own key may leave it out, and may name only its own business (403 otherwise). For example bus_kumasi_fresh_foods. */
         "PP-Business"?: components["parameters"]["business"];
-        /** @description The dated API version to answer as: one of 2026-11-27. Without it, the version the key was made with (a rolled key keeps its predecessor's). Every answer names the version it was answered as in the same header; an unknown one is 400 unknown_version. */
+        /** @description The dated API version to answer as: one of 2026-11-27, 2026-12-01. Without it, the version the key was made with (a rolled key keeps its predecessor's). Every answer names the version it was answered as in the same header; an unknown one is 400 unknown_version. */
         "PP-Version"?: components["parameters"]["version"];
       };
       path: {
@@ -3069,7 +3006,7 @@ export interface operations {
         "PP-Business"?: components["parameters"]["business"];
         /** @description Any unique string (a UUID is best). The same key with the same body gets the first answer again; with another body, 409. Kept for 24 hours. */
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
-        /** @description The dated API version to answer as: one of 2026-11-27. Without it, the version the key was made with (a rolled key keeps its predecessor's). Every answer names the version it was answered as in the same header; an unknown one is 400 unknown_version. */
+        /** @description The dated API version to answer as: one of 2026-11-27, 2026-12-01. Without it, the version the key was made with (a rolled key keeps its predecessor's). Every answer names the version it was answered as in the same header; an unknown one is 400 unknown_version. */
         "PP-Version"?: components["parameters"]["version"];
       };
       path: {
@@ -3162,25 +3099,25 @@ export interface operations {
          *       "type": "payment.succeeded",
          *       "created": "2026-11-26T09:12:40.000Z",
          *       "data": {
-         *         "reference": "PSP-20261123-K000187",
+         *         "reference": "KFF-261126-0000496",
          *         "merchant": {
-         *           "id": "mer_kff_osu",
-         *           "code": "KFF-OSU"
+         *           "id": "mer_kff_0001",
+         *           "code": "MRC-0001"
          *         },
-         *         "point_of_sale": "pos_kff_osu_1",
+         *         "point_of_sale": "pos_kff_00001",
          *         "terminal_serial": null,
          *         "channel": "mobile_money",
          *         "network": "MTN",
          *         "payer": {
-         *           "msisdn": "233244123456"
+         *           "msisdn": "233548672565"
          *         },
-         *         "amount": 12000,
+         *         "amount": 43800,
          *         "currency": "GHS",
-         *         "fee": 90,
-         *         "net": 11910,
+         *         "fee": 329,
+         *         "net": 43471,
          *         "status": "successful",
          *         "failure_reason": null,
-         *         "occurred_at": "2026-11-23T10:15:00.000Z",
+         *         "occurred_at": "2026-11-26T08:39:30.000Z",
          *         "cleared": false,
          *         "cleared_at": null,
          *         "reversal": null,
@@ -3229,25 +3166,25 @@ export interface operations {
          *       "type": "payment.failed",
          *       "created": "2026-11-26T09:12:40.000Z",
          *       "data": {
-         *         "reference": "PSP-20261123-K000187",
+         *         "reference": "KFF-261126-0000496",
          *         "merchant": {
-         *           "id": "mer_kff_osu",
-         *           "code": "KFF-OSU"
+         *           "id": "mer_kff_0001",
+         *           "code": "MRC-0001"
          *         },
-         *         "point_of_sale": "pos_kff_osu_1",
+         *         "point_of_sale": "pos_kff_00001",
          *         "terminal_serial": null,
          *         "channel": "mobile_money",
          *         "network": "MTN",
          *         "payer": {
-         *           "msisdn": "233244123456"
+         *           "msisdn": "233548672565"
          *         },
-         *         "amount": 12000,
+         *         "amount": 43800,
          *         "currency": "GHS",
          *         "fee": 0,
          *         "net": 0,
          *         "status": "failed",
          *         "failure_reason": "Insufficient funds in the wallet",
-         *         "occurred_at": "2026-11-23T10:15:00.000Z",
+         *         "occurred_at": "2026-11-26T08:39:30.000Z",
          *         "cleared": false,
          *         "cleared_at": null,
          *         "reversal": null,
@@ -3296,30 +3233,30 @@ export interface operations {
          *       "type": "payment.reversed",
          *       "created": "2026-11-26T09:12:40.000Z",
          *       "data": {
-         *         "reference": "PSP-20261123-K000187",
+         *         "reference": "KFF-261126-0000496",
          *         "merchant": {
-         *           "id": "mer_kff_osu",
-         *           "code": "KFF-OSU"
+         *           "id": "mer_kff_0001",
+         *           "code": "MRC-0001"
          *         },
-         *         "point_of_sale": "pos_kff_osu_1",
+         *         "point_of_sale": "pos_kff_00001",
          *         "terminal_serial": null,
          *         "channel": "mobile_money",
          *         "network": "MTN",
          *         "payer": {
-         *           "msisdn": "233244123456"
+         *           "msisdn": "233548672565"
          *         },
-         *         "amount": 12000,
+         *         "amount": 43800,
          *         "currency": "GHS",
-         *         "fee": 90,
-         *         "net": 11910,
+         *         "fee": 329,
+         *         "net": 43471,
          *         "status": "reversed",
          *         "failure_reason": null,
-         *         "occurred_at": "2026-11-23T10:15:00.000Z",
+         *         "occurred_at": "2026-11-26T08:39:30.000Z",
          *         "cleared": false,
          *         "cleared_at": null,
          *         "reversal": {
          *           "reason": "Wallet debit not completed",
-         *           "reversed_at": "2026-11-23T10:40:00.000Z"
+         *           "reversed_at": "2026-11-26T09:05:00.000Z"
          *         },
          *         "settlement": null
          *       }
@@ -3366,14 +3303,23 @@ export interface operations {
          *       "type": "settlement.paid",
          *       "created": "2026-11-26T09:12:40.000Z",
          *       "data": {
-         *         "settlement": {
-         *           "id": "stl_mer_kff_osu_20261126",
-         *           "reference": "STL-MRC-0001-20261126-K3F9QZ2M",
-         *           "net": 1250000,
-         *           "currency": "GHS",
-         *           "attempt": 1,
-         *           "paidAt": "2026-11-26T06:04:12.000Z"
-         *         }
+         *         "id": "stl_kff_000070",
+         *         "reference": "STL-KFF-MRC-0001-20261125",
+         *         "merchant": "mer_kff_0001",
+         *         "settlement_account": "sac_kff_00001",
+         *         "period_start": "2026-11-25T00:00:00.000Z",
+         *         "period_end": "2026-11-26T00:00:00.000Z",
+         *         "gross": 48592,
+         *         "fees": 414,
+         *         "net": 48178,
+         *         "currency": "GHS",
+         *         "status": "paid",
+         *         "attempts": 1,
+         *         "created_at": "2026-11-26T06:00:00.000Z",
+         *         "paid_at": "2026-11-26T06:04:12.000Z",
+         *         "rail": "switch",
+         *         "rail_reference": "SW-PAYOUT-88213",
+         *         "rail_status": "completed"
          *       }
          *     }
          */
@@ -3418,15 +3364,23 @@ export interface operations {
          *       "type": "settlement.failed",
          *       "created": "2026-11-26T09:12:40.000Z",
          *       "data": {
-         *         "settlement": {
-         *           "id": "stl_mer_kff_osu_20261126",
-         *           "reference": "STL-MRC-0001-20261126-K3F9QZ2M",
-         *           "net": 1250000,
-         *           "currency": "GHS",
-         *           "attempt": 1,
-         *           "error": "Switch: account closed",
-         *           "willRetry": true
-         *         }
+         *         "id": "stl_kff_000070",
+         *         "reference": "STL-KFF-MRC-0001-20261125",
+         *         "merchant": "mer_kff_0001",
+         *         "settlement_account": "sac_kff_00001",
+         *         "period_start": "2026-11-25T00:00:00.000Z",
+         *         "period_end": "2026-11-26T00:00:00.000Z",
+         *         "gross": 48592,
+         *         "fees": 414,
+         *         "net": 48178,
+         *         "currency": "GHS",
+         *         "status": "failed",
+         *         "attempts": 1,
+         *         "created_at": "2026-11-26T06:00:00.000Z",
+         *         "paid_at": null,
+         *         "rail": "switch",
+         *         "rail_reference": "SW-PAYOUT-88213",
+         *         "rail_status": "failed"
          *       }
          *     }
          */
@@ -3471,18 +3425,18 @@ export interface operations {
          *       "type": "transfer.approved",
          *       "created": "2026-11-26T09:12:40.000Z",
          *       "data": {
-         *         "transfer": {
-         *           "id": "trf_5c0e1f6a-7b8c-4d9e-a0f1-b2c3d4e5f6a7",
-         *           "fromMerchantId": "mer_kff_osu",
-         *           "toMerchantId": null,
-         *           "toSettlementAccountId": "sac_kff_osu_gcb",
-         *           "amount": 50000,
-         *           "currency": "GHS",
-         *           "requestedBy": "usr_esi_owusu",
-         *           "decidedBy": "usr_kofi_boateng",
-         *           "decidedAt": "2026-11-26T11:02:00.000Z",
-         *           "status": "completed"
-         *         }
+         *         "id": "trf_5c0e1f6a-7b8c-4d9e-a0f1-b2c3d4e5f6a7",
+         *         "from_merchant": "mer_kff_0001",
+         *         "to_merchant": null,
+         *         "to_settlement_account": "sac_kff_00001",
+         *         "amount": 50000,
+         *         "currency": "GHS",
+         *         "status": "completed",
+         *         "reason": null,
+         *         "requested_by": "usr_esi_owusu",
+         *         "requested_at": "2026-11-26T10:40:00.000Z",
+         *         "decided_by": "usr_kofi_boateng",
+         *         "decided_at": "2026-11-26T11:02:00.000Z"
          *       }
          *     }
          */
@@ -3527,19 +3481,18 @@ export interface operations {
          *       "type": "transfer.rejected",
          *       "created": "2026-11-26T09:12:40.000Z",
          *       "data": {
-         *         "transfer": {
-         *           "id": "trf_5c0e1f6a-7b8c-4d9e-a0f1-b2c3d4e5f6a7",
-         *           "fromMerchantId": "mer_kff_osu",
-         *           "toMerchantId": null,
-         *           "toSettlementAccountId": "sac_kff_osu_gcb",
-         *           "amount": 50000,
-         *           "currency": "GHS",
-         *           "requestedBy": "usr_esi_owusu",
-         *           "decidedBy": "usr_kofi_boateng",
-         *           "decidedAt": "2026-11-26T11:02:00.000Z",
-         *           "status": "rejected",
-         *           "reason": "Not agreed with the merchant"
-         *         }
+         *         "id": "trf_5c0e1f6a-7b8c-4d9e-a0f1-b2c3d4e5f6a7",
+         *         "from_merchant": "mer_kff_0001",
+         *         "to_merchant": null,
+         *         "to_settlement_account": "sac_kff_00001",
+         *         "amount": 50000,
+         *         "currency": "GHS",
+         *         "status": "rejected",
+         *         "reason": "Not agreed with the merchant",
+         *         "requested_by": "usr_esi_owusu",
+         *         "requested_at": "2026-11-26T10:40:00.000Z",
+         *         "decided_by": "usr_kofi_boateng",
+         *         "decided_at": "2026-11-26T11:02:00.000Z"
          *       }
          *     }
          */
@@ -3584,14 +3537,16 @@ export interface operations {
          *       "type": "refund.succeeded",
          *       "created": "2026-11-26T09:12:40.000Z",
          *       "data": {
-         *         "refund": {
-         *           "id": "rfd_3a4b5c6d-7e8f-4a0b-9c1d-2e3f4a5b6c7d",
-         *           "paymentReference": "PSP-20261123-K000187",
-         *           "amount": 4000,
-         *           "currency": "GHS",
-         *           "completedAt": "2026-11-26T12:00:05.000Z",
-         *           "status": "succeeded"
-         *         }
+         *         "id": "rfd_3a4b5c6d-7e8f-4a0b-9c1d-2e3f4a5b6c7d",
+         *         "amount": 4000,
+         *         "currency": "GHS",
+         *         "status": "succeeded",
+         *         "reason": "One crate of tomatoes returned",
+         *         "requested_at": "2026-11-26T11:58:00.000Z",
+         *         "decided_at": "2026-11-26T12:00:00.000Z",
+         *         "completed_at": "2026-11-26T12:00:05.000Z",
+         *         "failure_reason": null,
+         *         "payment_reference": "KFF-261126-0000496"
          *       }
          *     }
          */
@@ -3636,16 +3591,16 @@ export interface operations {
          *       "type": "refund.failed",
          *       "created": "2026-11-26T09:12:40.000Z",
          *       "data": {
-         *         "refund": {
-         *           "id": "rfd_3a4b5c6d-7e8f-4a0b-9c1d-2e3f4a5b6c7d",
-         *           "paymentReference": "PSP-20261123-K000187",
-         *           "amount": 4000,
-         *           "currency": "GHS",
-         *           "completedAt": "2026-11-26T12:00:05.000Z",
-         *           "status": "failed",
-         *           "error": "Switch: wallet closed",
-         *           "attempts": 3
-         *         }
+         *         "id": "rfd_3a4b5c6d-7e8f-4a0b-9c1d-2e3f4a5b6c7d",
+         *         "amount": 4000,
+         *         "currency": "GHS",
+         *         "status": "failed",
+         *         "reason": "One crate of tomatoes returned",
+         *         "requested_at": "2026-11-26T11:58:00.000Z",
+         *         "decided_at": "2026-11-26T12:00:00.000Z",
+         *         "completed_at": "2026-11-26T12:00:05.000Z",
+         *         "failure_reason": "Switch: wallet closed",
+         *         "payment_reference": "KFF-261126-0000496"
          *       }
          *     }
          */
@@ -3690,14 +3645,12 @@ export interface operations {
          *       "type": "approval.requested",
          *       "created": "2026-11-26T09:12:40.000Z",
          *       "data": {
-         *         "approvalRequest": {
-         *           "id": "apr_9f8e7d6c",
-         *           "kind": "refund",
-         *           "action": "create",
-         *           "targetId": "rfd_3a4b5c6d-7e8f-4a0b-9c1d-2e3f4a5b6c7d",
-         *           "makerId": "usr_esi_owusu",
-         *           "madeAt": "2026-11-26T11:58:00.000Z"
-         *         }
+         *         "id": "req_1b2c3d4e-5f6a-4b7c-8d9e-0f1a2b3c4d5e",
+         *         "kind": "refund",
+         *         "action": "create",
+         *         "target": "rfd_3a4b5c6d-7e8f-4a0b-9c1d-2e3f4a5b6c7d",
+         *         "maker": "usr_esi_owusu",
+         *         "made_at": "2026-11-26T11:58:00.000Z"
          *       }
          *     }
          */
@@ -3742,14 +3695,18 @@ export interface operations {
          *       "type": "terminal.silent",
          *       "created": "2026-11-26T09:12:40.000Z",
          *       "data": {
-         *         "terminal": {
-         *           "id": "trm_kff_osu_1",
-         *           "serial": "PAX-A920-004512",
-         *           "merchantId": "mer_kff_osu",
-         *           "pointOfSaleId": "pos_kff_osu_1"
-         *         },
-         *         "lastSeenAt": "2026-11-25T08:00:00.000Z",
-         *         "silentAfterHours": 24
+         *         "id": "trm_kff_00001",
+         *         "serial": "655-001-992",
+         *         "model": "Verifone V240m",
+         *         "software_version": "VOS2 3.14.2",
+         *         "status": "active",
+         *         "merchant": "mer_kff_0001",
+         *         "point_of_sale": "pos_kff_00001",
+         *         "last_seen_at": "2026-11-25T08:00:00.000Z",
+         *         "battery_percent": 64,
+         *         "signal_percent": 71,
+         *         "created_at": "2026-06-06T15:09:32.000Z",
+         *         "updated_at": "2026-06-26T16:24:07.000Z"
          *       }
          *     }
          */
@@ -3794,19 +3751,17 @@ export interface operations {
          *       "type": "dispute.opened",
          *       "created": "2026-11-26T09:12:40.000Z",
          *       "data": {
-         *         "dispute": {
-         *           "id": "dsp_0c1d2e3f4a5b6c7d8e9f0a1b",
-         *           "payment_reference": "PSP-20261123-K000187",
-         *           "merchant_id": "mer_kff_osu",
-         *           "reason_code": "13.1",
-         *           "amount": 12000,
-         *           "currency": "GHS",
-         *           "evidence_due_by": "2026-12-07",
-         *           "status": "open",
-         *           "opened_at": "2026-11-26T09:12:40.000Z",
-         *           "response_submitted_at": null,
-         *           "closed_at": null
-         *         }
+         *         "id": "dsp_0c1d2e3f4a5b6c7d8e9f0a1b",
+         *         "payment_reference": "KFF-261126-0000496",
+         *         "merchant_id": "mer_kff_0001",
+         *         "reason_code": "13.1",
+         *         "amount": 43800,
+         *         "currency": "GHS",
+         *         "evidence_due_by": "2026-12-10",
+         *         "status": "open",
+         *         "opened_at": "2026-11-26T09:12:40.000Z",
+         *         "response_submitted_at": null,
+         *         "closed_at": null
          *       }
          *     }
          */
@@ -3851,19 +3806,17 @@ export interface operations {
          *       "type": "dispute.closed",
          *       "created": "2026-11-26T09:12:40.000Z",
          *       "data": {
-         *         "dispute": {
-         *           "id": "dsp_0c1d2e3f4a5b6c7d8e9f0a1b",
-         *           "payment_reference": "PSP-20261123-K000187",
-         *           "merchant_id": "mer_kff_osu",
-         *           "reason_code": "13.1",
-         *           "amount": 12000,
-         *           "currency": "GHS",
-         *           "evidence_due_by": "2026-12-07",
-         *           "status": "won",
-         *           "opened_at": "2026-11-26T09:12:40.000Z",
-         *           "response_submitted_at": null,
-         *           "closed_at": "2026-12-03T15:00:00.000Z"
-         *         }
+         *         "id": "dsp_0c1d2e3f4a5b6c7d8e9f0a1b",
+         *         "payment_reference": "KFF-261126-0000496",
+         *         "merchant_id": "mer_kff_0001",
+         *         "reason_code": "13.1",
+         *         "amount": 43800,
+         *         "currency": "GHS",
+         *         "evidence_due_by": "2026-12-10",
+         *         "status": "won",
+         *         "opened_at": "2026-11-26T09:12:40.000Z",
+         *         "response_submitted_at": null,
+         *         "closed_at": "2026-12-03T15:00:00.000Z"
          *       }
          *     }
          */

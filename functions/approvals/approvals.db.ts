@@ -8,6 +8,7 @@ import { isTestBusiness } from "../tenancy/test-mode";
 import { clearBatchGuardsStatement, guardStatement } from "../platform/batch-guards.db";
 import { can, canGrantRole, isRole } from "../permissions";
 import { webhookEventStatements } from "../webhooks/outbox.db";
+import { approvalRequestView } from "../partner-api/views";
 import { auditStatement } from "../audit/audit.db";
 import { accountsForInvitation, type CoreAccount } from "../tenancy/directory.db";
 import { ForbiddenError, NotFoundError, RuleError, nowIso, type Db, type RequestMeta, type Tenant } from "../tenancy/tenant";
@@ -157,7 +158,7 @@ export async function requestChange(tenant: Tenant, meta: RequestMeta, input: Ch
           id: `evt_${id}_requested`,
           type: "approval.requested",
           at: Date.parse(at),
-          data: { approvalRequest: { id, kind: input.kind, action: input.action, targetId, makerId: tenant.userId, madeAt: at } },
+          data: approvalRequestView({ id, kind: input.kind, action: input.action, targetId, makerId: tenant.userId, madeAt: at }),
         },
       ]),
     ]);

@@ -17,6 +17,7 @@ import { exceedsRefundable, notRefundable, refundableGuardStatement, refundableO
 import { exceedsAvailable } from "./transfer-requests.db";
 import { webhookEventStatements } from "../webhooks/outbox.db";
 import type { WebhookEventType } from "../webhooks/types";
+import { transferView } from "../partner-api/views";
 import type { MoneyRequestKind } from "./change-kinds";
 import { ForbiddenError, NotFoundError, RuleError, nowIso, type RequestMeta, type Tenant } from "../tenancy/tenant";
 
@@ -35,11 +36,12 @@ interface MoneyRow {
   requestedBy: string;
 }
 
-/** Who decided, and when, as a decision's webhook event says it. */
+/** Who decided, and when, as a decision's webhook event says it (with the reason of a rejection). */
 interface Decided {
   status: string;
   decidedBy: string;
   decidedAt: string;
+  reason?: string;
 }
 
 interface MoneyRequestSpec<Row extends MoneyRow> {
@@ -60,24 +62,13 @@ interface MoneyRequestSpec<Row extends MoneyRow> {
   approvalPostings(tenant: Tenant, row: Row, at: string): D1PreparedStatement[];
   /** After an approval's batch rolled back: the rule it broke now, in the words of the field, or null. */
   whyNotApproved(tenant: Tenant, row: Row): Promise<string | null>;
-  /** The webhook event each decision writes, and what it says of the row; null: the kind's decisions write none. */
-  events: { approved: WebhookEventType; rejected: WebhookEventType; describe(row: Row, decided: Decided): Record<string, unknown> } | null;
+  /** The webhook event each decision writes, and its data (the row as decided); null: the kind's decisions write none. */
+  events: { approved: WebhookEventType; rejected: WebhookEventType; describe(row: Row, decided: Decided): unknown } | null;
 }
 
-/** A transfer as webhooks describe it (docs/webhooks.md). */
+/** A decided transfer as its webhook event carries it (functions/partner-api/views.ts). */
 function transferData(transfer: Transfer, decided: Decided) {
-  return {
-    id: transfer.id,
-    fromMerchantId: transfer.fromMerchantId,
-    toMerchantId: transfer.toMerchantId,
-    toSettlementAccountId: transfer.toSettlementAccountId,
-    amount: transfer.amount,
-    currency: "GHS",
-    status: decided.status,
-    requestedBy: transfer.requestedBy,
-    decidedBy: decided.decidedBy,
-    decidedAt: decided.decidedAt,
-  };
+  return transferView(transfer, { ...decided, status: decided.status === "rejected" ? "rejected" : "completed" });
 }
 
 const MONEY_SPECS: { [K in MoneyRequestKind]: MoneyRequestSpec<MoneyRequestRows[K]> } = {
@@ -150,23 +141,11 @@ async function pendingForDecision<Row extends MoneyRow>(tenant: Tenant, spec: Mo
 }
 
 /** The decision's webhook event, when the kind writes one. */
-function decisionEvents<Row extends MoneyRow>(
-  tenant: Tenant,
-  kind: MoneyRequestKind,
-  spec: MoneyRequestSpec<Row>,
-  row: Row,
-  decided: Decided & { reason?: string },
-): D1PreparedStatement[] {
+function decisionEvents<Row extends MoneyRow>(tenant: Tenant, spec: MoneyRequestSpec<Row>, row: Row, decided: Decided): D1PreparedStatement[] {
   if (!spec.events) return [];
   const verb = decided.status === "rejected" ? "rejected" : "approved";
-  const { reason, ...who } = decided;
   return webhookEventStatements(tenant, [
-    {
-      id: `evt_${row.id}_${verb}`,
-      type: spec.events[verb],
-      at: Date.parse(decided.decidedAt),
-      data: { [kind]: { ...spec.events.describe(row, who), ...(reason === undefined ? {} : { reason }) } },
-    },
+    { id: `evt_${row.id}_${verb}`, type: spec.events[verb], at: Date.parse(decided.decidedAt), data: spec.events.describe(row, decided) },
   ]);
 }
 
@@ -206,7 +185,7 @@ export async function approveMoneyRequest<K extends MoneyRequestKind>(tenant: Te
         { action: `${kind}.approve`, entity: kind, entityId: row.id, before: { status: "pending_approval" }, after: { status, amount: row.amount } },
         at,
       ),
-      ...decisionEvents(tenant, kind, spec, row, { status, decidedBy: tenant.userId, decidedAt: at }),
+      ...decisionEvents(tenant, spec, row, { status, decidedBy: tenant.userId, decidedAt: at }),
       clearBatchGuardsStatement(db),
     ]);
   } catch (error) {
@@ -251,7 +230,7 @@ export async function rejectMoneyRequest<K extends MoneyRequestKind>(
         { action: `${kind}.reject`, entity: kind, entityId: row.id, before: { status: "pending_approval" }, after: { status: "rejected", reason: trimmed } },
         at,
       ),
-      ...decisionEvents(tenant, kind, spec, row, { status: "rejected", decidedBy: tenant.userId, decidedAt: at, reason: trimmed }),
+      ...decisionEvents(tenant, spec, row, { status: "rejected", decidedBy: tenant.userId, decidedAt: at, reason: trimmed }),
       clearBatchGuardsStatement(db),
     ]);
   } catch (error) {

@@ -8,6 +8,7 @@ import { can } from "../permissions";
 import { auditStatement } from "../audit/audit.db";
 import { getMerchantBalances } from "../ledger/ledger.db";
 import { webhookEventStatements } from "../webhooks/outbox.db";
+import { approvalRequestView } from "../partner-api/views";
 import { ForbiddenError, RuleError, nowIso, type RequestMeta, type Tenant } from "../tenancy/tenant";
 import { formatPesewas } from "../ledger/money";
 
@@ -103,7 +104,7 @@ export async function requestTransfer(tenant: Tenant, meta: RequestMeta, input: 
           id: `evt_${requestId}_requested`,
           type: "approval.requested",
           at: Date.parse(at),
-          data: { approvalRequest: { id: requestId, kind: "transfer", action: "create", targetId: id, makerId: tenant.userId, madeAt: at } },
+          data: approvalRequestView({ id: requestId, kind: "transfer", action: "create", targetId: id, makerId: tenant.userId, madeAt: at }),
         },
       ]),
     ]);

@@ -164,9 +164,7 @@ export async function openDispute(
         { action: "dispute.open", entity: "dispute", entityId: input.id, after: disputeData(facts) },
         new Date(input.openedAt).toISOString(),
       ),
-      ...webhookEventStatements(business, [
-        { id: `evt_${input.id}_opened`, type: "dispute.opened", at: input.openedAt, data: { dispute: disputeData(facts) } },
-      ]),
+      ...webhookEventStatements(business, [{ id: `evt_${input.id}_opened`, type: "dispute.opened", at: input.openedAt, data: disputeData(facts) }]),
       clearBatchGuardsStatement(db),
     ]);
   } catch (error) {
@@ -261,7 +259,7 @@ export async function closeDispute(business: BusinessDb, meta: RequestMeta, disp
         },
         new Date(now).toISOString(),
       ),
-      ...webhookEventStatements(business, [{ id: `evt_${dispute.id}_closed`, type: "dispute.closed", at: now, data: { dispute: disputeData(closed) } }]),
+      ...webhookEventStatements(business, [{ id: `evt_${dispute.id}_closed`, type: "dispute.closed", at: now, data: disputeData(closed) }]),
       clearBatchGuardsStatement(db),
     ]);
   } catch (error) {

@@ -25,8 +25,10 @@ export interface Terminal {
   version: number;
 }
 
-const SELECT = `SELECT id, serial, model, software_version AS softwareVersion, status, merchant_id AS merchantId,
-  point_of_sale_id AS pointOfSaleId, last_seen_at AS lastSeenAt, battery_percent AS batteryPercent, signal_percent AS signalPercent, created_at AS createdAt, updated_at AS updatedAt, version FROM terminals`;
+/** A Terminal's columns (the webhook sweep reads them too: functions/webhooks/sweep.db.ts). */
+export const TERMINAL_COLUMNS = `id, serial, model, software_version AS softwareVersion, status, merchant_id AS merchantId,
+  point_of_sale_id AS pointOfSaleId, last_seen_at AS lastSeenAt, battery_percent AS batteryPercent, signal_percent AS signalPercent, created_at AS createdAt, updated_at AS updatedAt, version`;
+const SELECT = `SELECT ${TERMINAL_COLUMNS} FROM terminals`;
 
 export async function getTerminal(tenant: Tenant, id: string): Promise<Terminal | null> {
   const { db } = tenant;

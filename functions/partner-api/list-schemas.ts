@@ -221,7 +221,12 @@ export const EventView = v.pipe(
     type: v.pipe(v.picklist(WEBHOOK_EVENT_TYPES), v.description("What happened.")),
     created: Time("When what it describes happened (a payment's occurred_at), as the webhook body's created:"),
     recorded_at: Time("When the portal recorded it: the feed's order. A receiver catching up reads what was recorded while it was away."),
-    data: v.pipe(v.looseObject({}), v.description("Exactly the data its webhook deliveries carry.")),
+    data: v.pipe(
+      v.looseObject({}),
+      v.description(
+        "The data its webhook deliveries carry, in the version this request is answered as (PP-Version, or the key's): exactly what an endpoint pinned to that version receives.",
+      ),
+    ),
   }),
   v.description("An event, with the id, type, created and data its webhook deliveries carry, and when the portal recorded it."),
 );

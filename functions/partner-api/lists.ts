@@ -39,6 +39,8 @@ import {
   TerminalsQuery,
 } from "./list-schemas";
 import { merchantView, paymentView, pointOfSaleView, refundListItem, refundsView, settlementView, terminalView } from "./views";
+import { renderEventData } from "./event-versions";
+import type { ApiVersion } from "./versions";
 
 type Key = string | number;
 type KeyKinds = readonly ("string" | "number")[];
@@ -201,26 +203,29 @@ const REFUNDS: List<typeof RefundsQuery, Awaited<ReturnType<typeof listRefundsPa
   view: (_business, rows) => rows.map(refundListItem),
 };
 
-/** An event as the feed answers it: its webhook body (id, type, created, data) and when the portal recorded it. */
-function eventView(event: FeedEvent) {
+/**
+ * An event as the feed answers it: its webhook body (id, type, created, data) and when the portal recorded it, its
+ * data in `version` (the request's: PP-Version or the key's), as an endpoint pinned to that version receives it.
+ */
+function eventView(event: FeedEvent, version: ApiVersion) {
   return {
     id: event.id,
     type: event.type,
     created: new Date(event.happenedAt).toISOString(),
     recorded_at: new Date(event.recordedAt).toISOString(),
-    data: JSON.parse(event.payload) as Record<string, unknown>,
+    data: JSON.parse(renderEventData(event, version)) as Record<string, unknown>,
   };
 }
 
-const EVENTS: List<typeof EventsQuery, FeedEvent> = {
+const events = (version: ApiVersion): List<typeof EventsQuery, FeedEvent> => ({
   name: "events",
   query: EventsQuery,
   key: ["number", "string"],
   load: (business, q, after, limit) =>
     listEventsPage(business, Date.now(), { type: q.type, from: q.recorded_from, to: q.recorded_to }, pair<number, string>(after), limit),
   keyOf: (e) => [e.recordedAt, e.id],
-  view: (_business, rows) => rows.map(eventView),
-};
+  view: (_business, rows) => rows.map((row) => eventView(row, version)),
+});
 
 export const paymentsListRequest = (request: Request, business: BusinessDb) => answerList(request, business, PAYMENTS);
 export const merchantsRequest = (request: Request, business: BusinessDb) => answerList(request, business, MERCHANTS);
@@ -230,14 +235,14 @@ export const disputesListRequest = (request: Request, business: BusinessDb) => a
 export const settlementsRequest = (request: Request, business: BusinessDb) => answerList(request, business, SETTLEMENTS);
 export const refundsRequest = (request: Request, business: BusinessDb) => answerList(request, business, REFUNDS);
 
-export const eventsRequest = (request: Request, business: BusinessDb) => answerList(request, business, EVENTS);
+export const eventsRequest = (request: Request, business: BusinessDb, version: ApiVersion) => answerList(request, business, events(version));
 
-/** GET /api/v1/events/{id}: one event of the feed's 30 days; another business's id is 404, as an unknown one. */
-export async function eventRequest(request: Request, business: BusinessDb, id: string): Promise<Response> {
+/** GET /api/v1/events/{id}: one event of the feed's 30 days, in `version`; another business's id is 404, as an unknown one. */
+export async function eventRequest(request: Request, business: BusinessDb, id: string, version: ApiVersion): Promise<Response> {
   const read = readQuery(request, NoQuery);
   if (read instanceof Response) return read;
   const event = /^evt_[A-Za-z0-9_]{1,100}$/.test(id) ? await getEvent(business, id, Date.now()) : null;
-  return event ? jsonResponse(eventView(event)) : problem("event_not_found", "No event with that id in the last 30 days.");
+  return event ? jsonResponse(eventView(event, version)) : problem("event_not_found", "No event with that id in the last 30 days.");
 }
 
 /** GET /api/v1/disputes/{id}: the dispute as opening and closing it answer it, with its evidence files; another business's id is 404, as an unknown one. */

@@ -465,7 +465,9 @@ const description = (perMinute: number) =>
       '`t=<unix seconds>,v1=<hex>`, the hex being `HMAC-SHA256(secret, timestamp + "." + body)` over the raw body, keyed with the endpoint\'s secret (`whsec_...`). ' +
       "While a secret is being rolled a second `v1=` is made with the previous one: accept the call when any `v1=` matches. Compare in constant time, " +
       "refuse a timestamp more than 5 minutes from your clock, and de-duplicate on the event's id (`PP-Event-Id`): a call may come more than once. " +
-      "docs/webhooks.md has the details and a receiver.",
+      "Each endpoint is pinned to the version current when it was made, and every delivery's body is in that version's shapes: the `webhooks` section " +
+      "shows the current version's, where each event's data is the object as GET answers it; endpoints pinned to 2026-11-27 get the older shapes " +
+      "docs/api-changelog.md lists. docs/webhooks.md has the details and a receiver.",
   ].join("\n");
 
 const responsesFor = (perMinute: number) => ({

@@ -351,9 +351,9 @@ async function answer(request: Request, deps: ApiDeps, counted: Counted): Promis
     case "dispute":
       return disputeRequest(request, business, route.id);
     case "events":
-      return eventsRequest(request, business);
+      return eventsRequest(request, business, version);
     case "event":
-      return eventRequest(request, business, route.id);
+      return eventRequest(request, business, route.id, version);
     case "resendFailed":
       return resendFailedRequest(request, deps, business, route.id);
     case "settlements":

@@ -1,5 +1,7 @@
 // The payment as the Partner API answers it (GET /api/v1/payments/{reference},
 // and the data of payment.* webhooks), and the items of its lists (./lists.ts): snake_case, pesewas, ISO times in UTC.
+// From 2026-12-01 every webhook event's data is one of these as it was when the event happened (./event-versions.ts):
+// the settlement, the refund, the terminal, and the transfer and approval request, which have no GET of their own.
 import type * as v from "valibot";
 import type { StoredPayment } from "../payments/api-payments.db";
 import type { ListedRefund, Refund } from "../refunds/refunds.db";
@@ -7,7 +9,9 @@ import type { Merchant } from "../merchants/merchants.db";
 import type { PointOfSale } from "../merchants/points-of-sale.db";
 import type { Terminal } from "../merchants/terminals.db";
 import type { ListedSettlement } from "../settlement/settlements.db";
+import type { Transfer } from "../ledger/transfers.db";
 import type { PaymentView } from "./schemas";
+import type { ApprovalRequestView, TransferView } from "./event-schemas";
 import type { MerchantView, PointOfSaleView, RefundListItem, SettlementView, TerminalView } from "./list-schemas";
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
@@ -139,4 +143,34 @@ export function settlementView(s: ListedSettlement): v.InferOutput<typeof Settle
     rail_reference: s.railReference,
     rail_status: s.railStatus,
   };
+}
+
+/** A decided transfer as transfer.approved and transfer.rejected carry it. */
+export function transferView(t: Transfer, decided: { status: TransferView["status"]; decidedBy: string; decidedAt: string; reason?: string }): TransferView {
+  return {
+    id: t.id,
+    from_merchant: t.fromMerchantId,
+    to_merchant: t.toMerchantId,
+    to_settlement_account: t.toSettlementAccountId,
+    amount: t.amount,
+    currency: "GHS",
+    status: decided.status,
+    reason: decided.reason ?? null,
+    requested_by: t.requestedBy,
+    requested_at: t.createdAt,
+    decided_by: decided.decidedBy,
+    decided_at: decided.decidedAt,
+  };
+}
+
+/** An approval request as approval.requested carries it. */
+export function approvalRequestView(r: {
+  id: string;
+  kind: string;
+  action: string;
+  targetId: string | null;
+  makerId: string;
+  madeAt: string;
+}): ApprovalRequestView {
+  return { id: r.id, kind: r.kind, action: r.action, target: r.targetId, maker: r.makerId, made_at: r.madeAt };
 }

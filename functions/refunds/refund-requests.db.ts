@@ -11,6 +11,7 @@ import { REFUNDED_STATUSES_SQL, refundTotalsOf } from "./refunds.db";
 import { exceedsAvailable } from "../approvals/transfer-requests.db";
 import { getTransaction, type Transaction } from "../payments/transactions.db";
 import { webhookEventStatements } from "../webhooks/outbox.db";
+import { approvalRequestView } from "../partner-api/views";
 import { ForbiddenError, NotFoundError, RuleError, nowIso, type BusinessDb, type RequestMeta, type Tenant } from "../tenancy/tenant";
 import { formatPesewas } from "../ledger/money";
 
@@ -160,7 +161,7 @@ export async function requestRefund(
           id: `evt_${requestId}_requested`,
           type: "approval.requested",
           at: Date.parse(at),
-          data: { approvalRequest: { id: requestId, kind: "refund", action: "create", targetId: id, makerId: tenant.userId, madeAt: at } },
+          data: approvalRequestView({ id: requestId, kind: "refund", action: "create", targetId: id, makerId: tenant.userId, madeAt: at }),
         },
       ]),
       clearBatchGuardsStatement(db),

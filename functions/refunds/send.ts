@@ -15,10 +15,12 @@ import {
   failedRefundAttemptOnceStatement,
   finishRefundOnRailStatement,
   retryRefundOnRailStatement,
+  getListedRefund,
   succeededRefundAttemptStatement,
   waitRefundOnRailStatement,
   type DueRefund,
 } from "./refunds.db";
+import { refundListItem } from "../partner-api/views";
 import { webhookEventStatements } from "../webhooks/outbox.db";
 import type { BusinessDb } from "../tenancy/tenant";
 import { isTestBusiness } from "../tenancy/test-mode";
@@ -105,10 +107,6 @@ export interface RefundRunResult {
   failed: { id: string; error: string; final: boolean }[];
 }
 
-function refundData(due: DueRefund, status: "succeeded" | "failed", at: string, extra: Record<string, unknown> = {}) {
-  return { id: due.id, paymentReference: due.paymentReference, amount: due.amount, currency: "GHS", status, completedAt: at, ...extra };
-}
-
 /** Sends what is due in one business (or the one refund `onlyId`), oldest first, at most `limit`. `now` (ms) says which retries are due. */
 export async function processRefunds(
   business: BusinessDb,
@@ -192,6 +190,10 @@ export async function applyRefundAnswer(
     }
     const status = answer.ok ? "succeeded" : "failed";
     const lines = answer.ok ? refundSucceededPosting(refund.amount) : refundFailedPosting(refund.merchantId, refund.amount);
+    // The event carries the refund as GET /api/v1/refunds/{id} will answer it once the batch is written.
+    const stored = await getListedRefund(business, refund.id);
+    if (!stored) return "already";
+    const data = refundListItem({ ...stored, status, completedAt: at, failureReason: error });
     await db.batch([
       ...(answer.ok
         ? []
@@ -214,7 +216,8 @@ export async function applyRefundAnswer(
           id: `evt_${refund.id}_${status}`,
           type: answer.ok ? "refund.succeeded" : "refund.failed",
           at: Date.parse(at),
-          data: { refund: refundData(refund, status, at, answer.ok ? {} : { error, attempts: attempt }) },
+          data,
+          extra: answer.ok ? {} : { attempts: attempt },
         },
       ]),
       clearBatchGuardsStatement(db),

@@ -20,6 +20,8 @@ import {
 } from "./payouts.db";
 import type { BusinessDb } from "../tenancy/tenant";
 import { isTestBusiness } from "../tenancy/test-mode";
+import { getSettlement, type Settlement } from "./settlements.db";
+import { settlementView } from "../partner-api/views";
 
 export const MAX_PAYOUT_ATTEMPTS = 5;
 /** How long one run may hold a payout before another may try it again. */
@@ -166,14 +168,30 @@ export async function applyPayoutAnswer(
 ): Promise<"applied" | "already" | "waiting"> {
   const { db } = business;
   const mark = answer.rail ?? null;
-  const settlement = { id: target.id, reference: target.reference, net: target.net, currency: "GHS", attempt };
   if (!answer.ok && answer.pending) {
     await db.batch([waitOnRailStatement(business, target.id, answer.rail, at, attempt)]);
     return "waiting";
   }
+  // The events carry the settlement as GET /api/v1/settlements will list it once the batch is written.
+  const stored = await getSettlement(business, target.id);
+  if (!stored) return "already";
+  const after = (change: Pick<Settlement, "status" | "paidAt">): Settlement => ({
+    ...stored,
+    ...change,
+    railWaitingSince: null,
+    rail: mark?.rail ?? stored.rail,
+    railReference: mark?.reference ?? stored.railReference,
+    railStatus: mark?.status ?? stored.railStatus,
+  });
   try {
     if (answer.ok) {
-      const event = { id: `evt_${target.id}_paid`, type: "settlement.paid" as const, at: Date.parse(at), data: { settlement: { ...settlement, paidAt: at } } };
+      const event = {
+        id: `evt_${target.id}_paid`,
+        type: "settlement.paid" as const,
+        at: Date.parse(at),
+        data: settlementView(after({ status: "paid", paidAt: at })),
+        extra: { attempt },
+      };
       await db.batch([
         markPaidOnRailStatement(business, target.id, at, mark),
         guardStatement(db, "SELECT changes() = 1", "not paid yet"),
@@ -187,7 +205,8 @@ export async function applyPayoutAnswer(
         id: `evt_${target.id}_failed_${attempt}`,
         type: "settlement.failed" as const,
         at: Date.parse(at),
-        data: { settlement: { ...settlement, error, willRetry: attempt < MAX_PAYOUT_ATTEMPTS } },
+        data: settlementView(after({ status: "failed", paidAt: stored.paidAt })),
+        extra: { attempt, error, will_retry: attempt < MAX_PAYOUT_ATTEMPTS },
       };
       await db.batch([
         failedAttemptOnceStatement(business, { settlementId: target.id, attempt, error, at }),

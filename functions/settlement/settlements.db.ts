@@ -30,7 +30,7 @@ const COLUMNS = `id, merchant_id AS merchantId, settlement_account_id AS settlem
   rail, rail_reference AS railReference, rail_status AS railStatus, rail_waiting_since AS railWaitingSince`;
 const SELECT = `SELECT ${COLUMNS} FROM settlements`;
 
-export async function getSettlement(tenant: Tenant, id: string): Promise<Settlement | null> {
+export async function getSettlement(tenant: BusinessDb, id: string): Promise<Settlement | null> {
   const { db } = tenant;
   return db.prepare(`${SELECT} WHERE id = ? AND business_id = ?`).bind(id, tenant.businessId).first<Settlement>();
 }

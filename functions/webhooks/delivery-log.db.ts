@@ -73,9 +73,10 @@ interface AttemptRow {
   manual: number;
 }
 
-// The payment an event is about, where its data names one (payment.* carry the payment, refund.* and dispute.* name it).
-const PAYMENT_REFERENCE = `coalesce(json_extract(e.payload, '$.reference'), json_extract(e.payload, '$.refund.paymentReference'),
-  json_extract(e.payload, '$.dispute.payment_reference'))`;
+// The payment an event is about, where its data names one (payment.* carry the payment, refund.* and dispute.* name it:
+// as payment_reference from 2026-12-01, in the shapes of 2026-11-27 for events stored before migration 0037).
+const PAYMENT_REFERENCE = `coalesce(json_extract(e.payload, '$.reference'), json_extract(e.payload, '$.payment_reference'),
+  json_extract(e.payload, '$.refund.paymentReference'), json_extract(e.payload, '$.dispute.payment_reference'))`;
 
 const DELIVERY_SELECT = `SELECT d.id, d.endpoint_id, d.event_id, e.type AS event_type, e.happened_at AS event_at,
   CASE WHEN substr(e.type, 1, instr(e.type, '.') - 1) IN ('payment', 'refund', 'dispute') THEN ${PAYMENT_REFERENCE} END AS payment_reference,

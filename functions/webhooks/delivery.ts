@@ -7,6 +7,7 @@ import { signatureHeader, standardHeaders } from "./signing";
 import { EVENT_ID_HEADER, EVENT_TYPE_HEADER, SIGNATURE_HEADER } from "./types";
 import type { WebhooksConfig } from "../env";
 import type { DeliveryToSend } from "./sending.db";
+import { renderEventData } from "../partner-api/event-versions";
 
 /** How much of an answer the log keeps. */
 export const RESPONSE_BODY_LIMIT = 1024;
@@ -21,9 +22,15 @@ export interface AttemptResult {
   error: string | null;
 }
 
-/** The body the receiver gets: `{ "id", "type", "created", "data" }`. */
-export function envelopeOf(delivery: Pick<DeliveryToSend, "eventId" | "eventType" | "eventAt" | "payload">): string {
-  return `{"id":${JSON.stringify(delivery.eventId)},"type":${JSON.stringify(delivery.eventType)},"created":${JSON.stringify(new Date(delivery.eventAt).toISOString())},"data":${delivery.payload}}`;
+/**
+ * The body the receiver gets: `{ "id", "type", "created", "data" }`, the data in the version its endpoint is pinned to.
+ * These are the bytes signed and sent.
+ */
+export function envelopeOf(
+  delivery: Pick<DeliveryToSend, "eventId" | "eventType" | "eventAt" | "payload" | "payloadVersion" | "payloadExtra" | "endpointVersion">,
+): string {
+  const data = renderEventData({ type: delivery.eventType, ...delivery }, delivery.endpointVersion);
+  return `{"id":${JSON.stringify(delivery.eventId)},"type":${JSON.stringify(delivery.eventType)},"created":${JSON.stringify(new Date(delivery.eventAt).toISOString())},"data":${data}}`;
 }
 
 /** The secrets that sign now: the current one, and the previous one while a roll is under way. */

@@ -6,6 +6,7 @@ import { checkWebhookUrl, type WebhookEnvironment } from "./url-rules";
 import { auditStatement } from "../audit/audit.db";
 import { ForbiddenError, NotFoundError, RuleError, nowIso, type RequestMeta, type Tenant } from "../tenancy/tenant";
 import { DAY_MS } from "../platform/time";
+import { CURRENT_API_VERSION } from "../partner-api/versions";
 
 export type WebhookEndpointStatus = "enabled" | "disabled";
 
@@ -22,6 +23,8 @@ export interface WebhookEndpoint {
   /** While a roll is under way, the previous secret still signs deliveries until this instant (epoch ms). */
   previousSecretExpiresAt: number | null;
   lastSuccessAt: number | null;
+  /** The API version its deliveries' bodies are rendered in: the one current when it was made (migration 0037). */
+  apiVersion: string;
   createdBy: string | null;
   createdAt: string;
   updatedAt: string;
@@ -34,7 +37,7 @@ export interface WebhookEndpointInput {
   eventTypes: readonly WebhookEventType[];
 }
 
-const ENDPOINT_COLUMNS = `id, url, description, event_types, status, disabled_reason, disabled_at, previous_secret_expires_at, last_success_at, created_by, created_at, updated_at`;
+const ENDPOINT_COLUMNS = `id, url, description, event_types, status, disabled_reason, disabled_at, previous_secret_expires_at, last_success_at, api_version, created_by, created_at, updated_at`;
 
 interface EndpointRow {
   id: string;
@@ -46,6 +49,7 @@ interface EndpointRow {
   disabled_at: number | null;
   previous_secret_expires_at: number | null;
   last_success_at: number | null;
+  api_version: string;
   created_by: string | null;
   created_at: string;
   updated_at: string;
@@ -62,6 +66,7 @@ function toEndpoint(row: EndpointRow): WebhookEndpoint {
     disabledAt: row.disabled_at,
     previousSecretExpiresAt: row.previous_secret_expires_at,
     lastSuccessAt: row.last_success_at,
+    apiVersion: row.api_version,
     createdBy: row.created_by,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
@@ -119,7 +124,10 @@ export async function getWebhookSecret(tenant: Tenant, id: string): Promise<{ se
   return { secret: row.secret, previousSecret: previousValid ? row.previous_secret : null };
 }
 
-/** Makes an enabled endpoint with `secret` (functions/webhooks/signing.ts newWebhookSecret), its URL checked for `environment`; returns it. */
+/**
+ * Makes an enabled endpoint with `secret` (functions/webhooks/signing.ts newWebhookSecret), its URL checked for
+ * `environment`, pinned to the current API version (its deliveries' bodies are in that version's shapes); returns it.
+ */
 export async function createWebhookEndpoint(
   tenant: Tenant,
   meta: RequestMeta,
@@ -136,10 +144,10 @@ export async function createWebhookEndpoint(
   await db.batch([
     db
       .prepare(
-        `INSERT INTO webhook_endpoints (id, business_id, url, description, event_types, secret, status, enabled_at, created_by, created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, 'enabled', ?, ?, ?, ?)`,
+        `INSERT INTO webhook_endpoints (id, business_id, url, description, event_types, secret, status, enabled_at, api_version, created_by, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, 'enabled', ?, ?, ?, ?, ?)`,
       )
-      .bind(id, tenant.businessId, url, description, eventTypes, secret, Date.parse(at), tenant.userId, at, at),
+      .bind(id, tenant.businessId, url, description, eventTypes, secret, Date.parse(at), CURRENT_API_VERSION, tenant.userId, at, at),
     auditStatement(
       tenant,
       meta,
@@ -147,7 +155,7 @@ export async function createWebhookEndpoint(
         action: "webhook_endpoint.create",
         entity: "webhook_endpoint",
         entityId: id,
-        after: { url, description, eventTypes: eventTypeList },
+        after: { url, description, eventTypes: eventTypeList, apiVersion: CURRENT_API_VERSION },
       },
       at,
     ),

@@ -1,5 +1,5 @@
 // The events feed (GET /api/v1/events, issue 29): the events a business's changes made in the last 30 days, with the
-// same ids and bodies its webhook deliveries carry, so a receiver that was down catches up by reading them. Ordered by
+// same ids and bodies its webhook deliveries carry (in the reader's version), so a receiver that was down catches up by reading them. Ordered by
 // when the portal recorded each event (created_at), newest first: a payment announced today may have happened
 // yesterday, and a receiver catching up wants what was recorded while it was away. Test events ("Send a test event")
 // belong to one endpoint and are not in the feed.
@@ -17,8 +17,10 @@ export interface FeedEvent {
   happenedAt: number;
   /** When the portal recorded it (epoch ms): the feed's order. */
   recordedAt: number;
-  /** The JSON text of the body's `data`, exactly as deliveries send it. */
+  /** The JSON text of the body's `data` as stored, in the shape of payloadVersion, with its extra facts: rendered in the reader's version. */
   payload: string;
+  payloadVersion: string;
+  payloadExtra: string | null;
 }
 
 export interface EventsFilter {
@@ -29,7 +31,7 @@ export interface EventsFilter {
   to?: number;
 }
 
-const COLUMNS = "id, type, happened_at AS happenedAt, created_at AS recordedAt, payload";
+const COLUMNS = "id, type, happened_at AS happenedAt, created_at AS recordedAt, payload, payload_version AS payloadVersion, payload_extra AS payloadExtra";
 
 /**
  * One page (and one row more, to know whether another follows) after the key (recordedAt, id), newest first, read by

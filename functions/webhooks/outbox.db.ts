@@ -4,12 +4,16 @@
 import { WEBHOOK_TEST_EVENT_TYPE, type WebhookEventType } from "./types";
 import { getWebhookEndpoint } from "./endpoints.db";
 import { NotFoundError, RuleError, type Tenant, type BusinessDb } from "../tenancy/tenant";
+import { STORED_EVENT_VERSION, type EventExtra } from "../partner-api/event-versions";
 
 export interface WebhookEventInput {
   /** Given: re-emitting the same id is a no-op (INSERT OR IGNORE). */
   id?: string;
   type: WebhookEventType;
+  /** In the shape of STORED_EVENT_VERSION (functions/partner-api/event-versions.ts): the object as GET answers it. */
   data: unknown;
+  /** What older versions' shapes of the event say that `data` does not hold (payload_extra). */
+  extra?: EventExtra;
   /** When what it describes happened (epoch ms); the envelope's `created`. Retries never count from it (see webhookEventStatements). */
   at: number;
 }
@@ -32,22 +36,29 @@ export function newEventId(): string {
  * `at` is when what the event describes happened (a payment's occurred_at, perhaps days ago); `now` is when the
  * portal makes the event: its created_at and its deliveries', from which retries, the disabling rule and the
  * delivery log count.
+ *
+ * The event is stored once, its data in STORED_EVENT_VERSION's shape (payload_version) with its `extra`: each delivery
+ * is rendered in its endpoint's version when it is sent, the feed in the request's (functions/partner-api/event-versions.ts).
  */
-export function webhookEventStatements(
-  { businessId, db }: BusinessDb,
-  events: { id?: string; type: WebhookEventType; data: unknown; at: number }[],
-  now: number = Date.now(),
-): D1PreparedStatement[] {
+export function webhookEventStatements({ businessId, db }: BusinessDb, events: WebhookEventInput[], now: number = Date.now()): D1PreparedStatement[] {
   if (events.length === 0) return [];
-  const json = JSON.stringify(events.map((e) => ({ id: e.id ?? newEventId(), type: e.type, payload: JSON.stringify(e.data ?? {}), at: e.at })));
+  const json = JSON.stringify(
+    events.map((e) => ({
+      id: e.id ?? newEventId(),
+      type: e.type,
+      payload: JSON.stringify(e.data ?? {}),
+      extra: e.extra && Object.keys(e.extra).length > 0 ? JSON.stringify(e.extra) : null,
+      at: e.at,
+    })),
+  );
   const subscribed = `e.business_id = ?1 AND e.status = 'enabled' AND EXISTS (SELECT 1 FROM json_each(e.event_types) WHERE value = j.value->>'type')`;
   return [
     db
       .prepare(
-        `INSERT OR IGNORE INTO webhook_events (id, business_id, type, payload, happened_at, created_at)
-         SELECT j.value->>'id', ?1, j.value->>'type', j.value->>'payload', j.value->>'at', ?3 FROM json_each(?2) j`,
+        `INSERT OR IGNORE INTO webhook_events (id, business_id, type, payload, payload_version, payload_extra, happened_at, created_at)
+         SELECT j.value->>'id', ?1, j.value->>'type', j.value->>'payload', ?4, j.value->>'extra', j.value->>'at', ?3 FROM json_each(?2) j`,
       )
-      .bind(businessId, json, now),
+      .bind(businessId, json, now, STORED_EVENT_VERSION),
     // The delivery id is the event's and the endpoint's, so one statement makes them all.
     db
       .prepare(
@@ -68,8 +79,8 @@ function testEventStatements(
 ): D1PreparedStatement[] {
   return [
     db
-      .prepare("INSERT OR IGNORE INTO webhook_events (id, business_id, type, payload, happened_at, created_at) VALUES (?, ?, ?, ?, ?, ?)")
-      .bind(event.id, businessId, event.type, JSON.stringify(event.data ?? {}), event.at, event.at),
+      .prepare("INSERT OR IGNORE INTO webhook_events (id, business_id, type, payload, payload_version, happened_at, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)")
+      .bind(event.id, businessId, event.type, JSON.stringify(event.data ?? {}), STORED_EVENT_VERSION, event.at, event.at),
     db
       .prepare(
         `INSERT OR IGNORE INTO webhook_deliveries (id, business_id, endpoint_id, event_id, status, attempts, next_attempt_at, queued_at, created_at, updated_at)

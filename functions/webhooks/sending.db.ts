@@ -19,7 +19,12 @@ export interface DeliveryToSend {
   eventType: string;
   /** When what the event describes happened: the envelope's `created`. */
   eventAt: number;
+  /** The event's data as stored, in the shape of payloadVersion, with its extra facts (functions/partner-api/event-versions.ts). */
   payload: string;
+  payloadVersion: string;
+  payloadExtra: string | null;
+  /** The version the endpoint is pinned to: the body is rendered in it. */
+  endpointVersion: string;
   /** When the portal made the delivery (epoch ms): the retry window and the disabling rule count from it. */
   createdAt: number;
   /** When the endpoint was made or last enabled (epoch ms); null only for rows older than migration 0026's backfill. */
@@ -33,7 +38,7 @@ export interface DeliveryToSend {
 
 const TO_SEND = `SELECT d.id, d.business_id AS businessId, d.endpoint_id AS endpointId, w.url, w.status AS endpointStatus, w.secret,
   w.previous_secret AS previousSecret, w.previous_secret_expires_at AS previousSecretExpiresAt, d.event_id AS eventId, e.type AS eventType,
-  e.happened_at AS eventAt, e.payload, d.created_at AS createdAt, w.enabled_at AS endpointEnabledAt, d.status, d.attempts,
+  e.happened_at AS eventAt, e.payload, e.payload_version AS payloadVersion, e.payload_extra AS payloadExtra, w.api_version AS endpointVersion, d.created_at AS createdAt, w.enabled_at AS endpointEnabledAt, d.status, d.attempts,
   d.next_attempt_at AS nextAttemptAt, d.queued_at AS queuedAt, d.lease_until AS leaseUntil
   FROM webhook_deliveries d
   JOIN webhook_endpoints w ON w.id = d.endpoint_id AND w.business_id = d.business_id

@@ -1,20 +1,16 @@
 // The 5-minute sweep's reads of terminals (sweep.ts): which went silent and are not yet announced, and the mark that
 // announces a silence once.
 import type { BusinessDb } from "../tenancy/tenant";
+import { TERMINAL_COLUMNS, type Terminal } from "../merchants/terminals.db";
 
-export interface SilentTerminal {
-  id: string;
-  serial: string;
-  merchantId: string | null;
-  pointOfSaleId: string | null;
-  lastSeenAt: number | null;
-}
+/** The whole terminal: terminal.silent carries it as GET /api/v1/terminals lists it. */
+export type SilentTerminal = Terminal;
 
 /** Terminals in service, silent since before `silentBefore`, not yet announced for this silence. */
 export async function silentTerminalsToAnnounce({ businessId, db }: BusinessDb, silentBefore: number, limit: number): Promise<SilentTerminal[]> {
   const { results } = await db
     .prepare(
-      `SELECT id, serial, merchant_id AS merchantId, point_of_sale_id AS pointOfSaleId, last_seen_at AS lastSeenAt FROM terminals
+      `SELECT ${TERMINAL_COLUMNS} FROM terminals
        WHERE business_id = ? AND status IN ('assigned', 'active') AND (last_seen_at IS NULL OR last_seen_at < ?)
          AND (silent_announced_seen_at IS NULL OR silent_announced_seen_at <> coalesce(last_seen_at, -1))
        ORDER BY serial LIMIT ?`,
@@ -25,7 +21,7 @@ export async function silentTerminalsToAnnounce({ businessId, db }: BusinessDb, 
 }
 
 /** For the batch that emits terminal.silent: this silence (its last_seen_at) is announced. */
-export function markSilentAnnouncedStatement({ businessId, db }: BusinessDb, terminal: SilentTerminal): D1PreparedStatement {
+export function markSilentAnnouncedStatement({ businessId, db }: BusinessDb, terminal: Pick<SilentTerminal, "id" | "lastSeenAt">): D1PreparedStatement {
   return db
     .prepare("UPDATE terminals SET silent_announced_seen_at = ? WHERE id = ? AND business_id = ?")
     .bind(terminal.lastSeenAt ?? -1, terminal.id, businessId);

@@ -8,6 +8,7 @@ import type { BusinessDb } from "../tenancy/tenant";
 import { everyBusinessDb } from "../tenancy/shards";
 import { errorText, logEvent } from "../analytics/http";
 import { dispatchPendingDeliveries } from "./dispatch";
+import { terminalView } from "../partner-api/views";
 
 /** A pending delivery this overdue has lost its queue message. */
 export const LOST_AFTER_MS = 15 * 60_000;
@@ -29,11 +30,8 @@ export async function announceSilentTerminals(business: BusinessDb, now: number)
             id: `evt_silent_${terminal.id}_${terminal.lastSeenAt ?? "never"}`,
             type: "terminal.silent",
             at: now,
-            data: {
-              terminal: { id: terminal.id, serial: terminal.serial, merchantId: terminal.merchantId, pointOfSaleId: terminal.pointOfSaleId },
-              lastSeenAt: terminal.lastSeenAt === null ? null : new Date(terminal.lastSeenAt).toISOString(),
-              silentAfterHours: SILENT_AFTER_MS / 3_600_000,
-            },
+            data: terminalView(terminal),
+            extra: { silent_after_hours: SILENT_AFTER_MS / 3_600_000 },
           },
         ]),
       ]),

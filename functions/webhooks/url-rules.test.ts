@@ -238,6 +238,10 @@ describe("webhook signatures", () => {
       eventType: "transfer.approved",
       eventAt: Date.UTC(2026, 10, 23, 8, 0, 0),
       payload: '{"transfer":{"name":"Ŋ"}}',
+      // An event written before payload versions (migration 0037), to an endpoint of that version: sent as stored.
+      payloadVersion: "2026-11-27",
+      payloadExtra: null,
+      endpointVersion: "2026-11-27",
     });
     expect(JSON.parse(body)).toEqual({ id: "evt_x", type: "transfer.approved", created: "2026-11-23T08:00:00.000Z", data: { transfer: { name: "Ŋ" } } });
   });

@@ -204,7 +204,7 @@ describe("closing a dispute (POST /api/v1/disputes/{id}/close)", () => {
     expect((await close(ACCRA, body.id, "won")).status).toBe(200);
   });
 
-  it("writes dispute.opened and dispute.closed webhook events with the change", async () => {
+  it("writes dispute.opened and dispute.closed webhook events with the change, the dispute as GET answers it", async () => {
     const payment = await undisputedPayment(KUMASI);
     const { body } = await openDispute(KUMASI, { payment_reference: payment.reference, amount: 250 });
     const events = async () =>
@@ -215,7 +215,7 @@ describe("closing a dispute (POST /api/v1/disputes/{id}/close)", () => {
           .prepare("SELECT type, payload FROM webhook_events WHERE business_id = ? AND id IN (?, ?) ORDER BY created_at, type DESC")
           .bind(KUMASI, `evt_${body.id}_opened`, `evt_${body.id}_closed`)
           .all<{ type: string; payload: string }>()
-      ).results.map((e) => ({ type: e.type, dispute: (JSON.parse(e.payload) as { dispute: Record<string, unknown> }).dispute }));
+      ).results.map((e) => ({ type: e.type, dispute: JSON.parse(e.payload) as Record<string, unknown> }));
     expect(await events()).toEqual([{ type: "dispute.opened", dispute: expect.objectContaining({ id: body.id, amount: 250, status: "open" }) }]);
     await close(KUMASI, body.id, "lost");
     expect((await events()).map((e) => [e.type, e.dispute.status])).toEqual([

@@ -8,6 +8,7 @@ import { getMerchantBalances } from "#server/ledger/ledger.db";
 import { requestRefund } from "#server/refunds/refund-requests.db";
 import { approveMoneyRequest, rejectMoneyRequest } from "#server/approvals/money-requests.db";
 import { getRefund } from "#server/refunds/refunds.db";
+import { refundListItem } from "#server/partner-api/views";
 import { ForbiddenError, NotFoundError, RuleError, type Tenant } from "#server/tenancy/tenant";
 import { requestTransfer } from "#server/approvals/transfer-requests.db";
 import { createWebhookEndpoint } from "#server/webhooks/endpoints.db";
@@ -312,10 +313,10 @@ describe("sending a refund to the processor", () => {
       await (
         await portal().db()
       )
-        .prepare("SELECT type, payload FROM webhook_events WHERE id LIKE ? ORDER BY created_at")
+        .prepare("SELECT type, payload, payload_extra FROM webhook_events WHERE id LIKE ? ORDER BY created_at")
         .bind(`evt_${id}_%`)
-        .all<{ type: string; payload: string }>()
-    ).results.map((e) => ({ type: e.type, data: JSON.parse(e.payload) as { refund: Record<string, unknown> } }));
+        .all<{ type: string; payload: string; payload_extra: string | null }>()
+    ).results.map((e) => ({ type: e.type, data: JSON.parse(e.payload) as Record<string, unknown>, extra: JSON.parse(e.payload_extra ?? "null") as unknown }));
 
   it("succeeds once: refund payable -> scheme receivable, refund.succeeded, never sent again", async () => {
     const { id, payment } = await approved(1_500);
@@ -329,7 +330,14 @@ describe("sending a refund to the processor", () => {
     expect(port.calls.filter((c) => c.idempotencyKey === id)).toHaveLength(1);
     const refund = (await getRefund(KOFI_KUMASI, id))!;
     expect(refund.status).toBe("succeeded");
-    expect(await eventsOf(id)).toEqual([{ type: "refund.succeeded", data: { refund: expect.objectContaining({ id, amount: 1_500, status: "succeeded" }) } }]);
+    // The refund as GET /api/v1/refunds/{id} answers it now.
+    expect(await eventsOf(id)).toEqual([
+      {
+        type: "refund.succeeded",
+        data: refundListItem({ ...refund, paymentReference: payment.reference }),
+        extra: null,
+      },
+    ]);
     expect(await one("SELECT COUNT(*) AS n FROM refund_attempts WHERE refund_id = ?", id)).toEqual({ n: 1 });
     await expectAccountSumsMatchEntries(portal().shards());
   });
@@ -350,7 +358,13 @@ describe("sending a refund to the processor", () => {
     expect(refund).toMatchObject({ status: "failed", attempts: MAX_REFUND_ATTEMPTS, failureReason: expect.stringMatching(/refused/) });
     expect((await getMerchantBalances(KOFI_KUMASI, payment.merchantId)).available).toBe(afterApproval + 199);
     expect(await refundedOf(payment.id)).toBe(0);
-    expect((await eventsOf(id)).map((e) => e.type)).toEqual(["refund.failed"]);
+    expect(await eventsOf(id)).toEqual([
+      {
+        type: "refund.failed",
+        data: refundListItem({ ...refund, paymentReference: payment.reference }),
+        extra: { attempts: MAX_REFUND_ATTEMPTS },
+      },
+    ]);
     // Failed for good: never sent again.
     await processRefunds(businessOf(KUMASI), port, { now: Date.now() + 48 * HOUR });
     expect(port.calls.filter((c) => c.idempotencyKey === id)).toHaveLength(MAX_REFUND_ATTEMPTS);

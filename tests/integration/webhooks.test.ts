@@ -406,7 +406,8 @@ describe("the portal's own changes emit their events", () => {
   });
   const ALL = "/hooks/everything";
 
-  type Envelope = { id: string; type: string; created: string; data: Record<string, Record<string, unknown>> };
+  // The endpoint is made now, so it is pinned to the current version: each event's data is the object as GET answers it.
+  type Envelope = { id: string; type: string; created: string; data: Record<string, unknown> };
   const received = (type: string): Envelope[] =>
     hooks
       .to(ALL)
@@ -451,28 +452,40 @@ describe("the portal's own changes emit their events", () => {
     // Each delivery is its own queue message: the second payout's event may land after the first of every type.
     await waitFor("an event for every paid settlement", () => received("settlement.paid").length >= paying.paid.length);
 
-    const requests = received("approval.requested").map((envelope) => envelope.data.approvalRequest);
+    const requests = received("approval.requested").map((envelope) => envelope.data);
     expect(requests).toEqual(
       expect.arrayContaining([
-        expect.objectContaining({ kind: "transfer", action: "create", targetId: approved.id, makerId: ABENA_KUMASI.userId }),
-        expect.objectContaining({ kind: "transfer", action: "create", targetId: rejected.id }),
-        expect.objectContaining({ id: requestId, kind: "employee", action: "create", makerId: KOFI_KUMASI.userId }),
+        expect.objectContaining({ kind: "transfer", action: "create", target: approved.id, maker: ABENA_KUMASI.userId }),
+        expect.objectContaining({ kind: "transfer", action: "create", target: rejected.id }),
+        expect.objectContaining({ id: requestId, kind: "employee", action: "create", maker: KOFI_KUMASI.userId }),
       ]),
     );
-    expect(received("transfer.approved").map((envelope) => envelope.data.transfer)).toEqual([
-      expect.objectContaining({ id: approved.id, amount: 1234, currency: "GHS", status: "completed", decidedBy: KOFI_KUMASI.userId, fromMerchantId: from }),
+    expect(received("transfer.approved").map((envelope) => envelope.data)).toEqual([
+      expect.objectContaining({
+        id: approved.id,
+        amount: 1234,
+        currency: "GHS",
+        status: "completed",
+        reason: null,
+        decided_by: KOFI_KUMASI.userId,
+        from_merchant: from,
+        to_merchant: to,
+        requested_by: ABENA_KUMASI.userId,
+      }),
     ]);
-    expect(received("transfer.rejected").map((envelope) => envelope.data.transfer)).toEqual([
+    expect(received("transfer.rejected").map((envelope) => envelope.data)).toEqual([
       expect.objectContaining({ id: rejected.id, amount: 99, status: "rejected", reason: "Not this week, Ɛfua" }),
     ]);
-    expect(received("settlement.failed").map((envelope) => envelope.data.settlement)).toEqual([
-      expect.objectContaining({ id: failing.failed[0]!.id, error: "Bank closed", currency: "GHS" }),
+    // A settlement as GET /api/v1/settlements lists it once the answer was applied.
+    expect(received("settlement.failed").map((envelope) => envelope.data)).toEqual([
+      expect.objectContaining({ id: failing.failed[0]!.id, status: "failed", paid_at: null, currency: "GHS", attempts: expect.any(Number) }),
     ]);
     expect(
       received("settlement.paid")
-        .map((envelope) => envelope.data.settlement!.id)
+        .map((envelope) => envelope.data.id as string)
         .sort(),
     ).toEqual([...paying.paid].sort());
+    for (const { data } of received("settlement.paid")) expect(data).toMatchObject({ status: "paid", paid_at: expect.any(String) });
     for (const request of hooks.to(ALL)) await expectSigned([request], request.headers["pp-event-id"]!, (JSON.parse(request.body) as Envelope).type, [secret]);
     // Every event once.
     const ids = hooks.to(ALL).map((request) => request.headers["pp-event-id"]);
@@ -488,7 +501,7 @@ describe("the portal's own changes emit their events", () => {
       await db.prepare("SELECT id FROM terminals WHERE business_id = ? AND status IN ('assigned', 'active') ORDER BY serial").bind(KUMASI).all<{ id: string }>()
     ).results;
     expect(inService.length).toBeGreaterThan(0);
-    const announcedIds = () => received("terminal.silent").map((envelope) => envelope.data.terminal!.id as string);
+    const announcedIds = () => received("terminal.silent").map((envelope) => envelope.data.id as string);
     await sweep(portal());
     await waitFor("every silent terminal announced", () => announcedIds().length >= silent.length);
     await sweep(portal());
@@ -507,9 +520,9 @@ describe("the portal's own changes emit their events", () => {
     await sweep(portal());
     await waitFor("the new silence announced", () => announcedIds().filter((id) => id === terminal).length === before + 1);
     const last = received("terminal.silent")
-      .filter((envelope) => envelope.data.terminal!.id === terminal)
+      .filter((envelope) => envelope.data.id === terminal)
       .at(-1)!;
-    expect(last.data.lastSeenAt).toBe(new Date(lastSeen).toISOString());
+    expect(last.data.last_seen_at).toBe(new Date(lastSeen).toISOString());
     await sweep(portal());
     await new Promise((resolve) => setTimeout(resolve, 1000));
     expect(announcedIds().filter((id) => id === terminal)).toHaveLength(before + 1);

@@ -7,6 +7,7 @@ import { PLATFORM_SCOPES, type PlatformScope } from "#server/operators/platform-
 import { registerKeyHashStatement } from "#server/tenancy/directory.db";
 import { listWebhookEndpoints, setWebhookEndpointEnabled } from "#server/webhooks/endpoints.db";
 import type { Tenant } from "#server/tenancy/tenant";
+import { CURRENT_API_VERSION, type ApiVersion } from "#server/partner-api/versions";
 import type { Portal } from "./portal";
 import { META } from "./tenants";
 
@@ -18,8 +19,15 @@ export interface Parties {
   serial: string;
 }
 
-/** A live key of the business, made by `madeBy` (no one recorded when left out); returns the key to send. */
-export async function makeKey(portal: Portal, businessId: string, options: { expiresAt?: number; revokedAt?: number; madeBy?: string } = {}): Promise<string> {
+/**
+ * A live key of the business, made by `madeBy` (no one recorded when left out), pinned to `apiVersion` (the current
+ * version when left out, as the Developers tab pins a key); returns the key to send.
+ */
+export async function makeKey(
+  portal: Portal,
+  businessId: string,
+  options: { expiresAt?: number; revokedAt?: number; madeBy?: string; apiVersion?: ApiVersion } = {},
+): Promise<string> {
   const { secret, row } = await makeApiKey("Integration test", businessId);
   const db = await portal.db();
   let successor: string | null = null;
@@ -37,7 +45,7 @@ export async function makeKey(portal: Portal, businessId: string, options: { exp
   await registerKeyHashStatement(portal.core(), businessId, row.secretHash).run();
   await db
     .prepare(
-      "INSERT INTO api_keys (id, business_id, name, prefix, secret_hash, created_by, created_at, expires_at, rolled_to, revoked_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+      "INSERT INTO api_keys (id, business_id, name, prefix, secret_hash, created_by, created_at, expires_at, rolled_to, revoked_at, api_version) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
     )
     .bind(
       row.id,
@@ -50,6 +58,7 @@ export async function makeKey(portal: Portal, businessId: string, options: { exp
       options.expiresAt ?? null,
       successor,
       options.revokedAt ?? null,
+      options.apiVersion ?? CURRENT_API_VERSION,
     )
     .run();
   return secret;

@@ -34,6 +34,7 @@ import type { TenantRequest } from "#server/guards";
 import { RESEND_FAILED_LIMIT, resendFailedDeliveries } from "#server/webhooks/recovery.db";
 import { dispatchPendingDeliveries } from "#server/webhooks/dispatch";
 import { formatCount, formatDate } from "#app/lib/format";
+import { CURRENT_API_VERSION } from "#server/partner-api/versions";
 
 export const ENDPOINT_INTENTS = ["create", "edit", "enable", "disable", "delete", "roll", "reveal", "test", "resend", "resend-failed"] as const;
 export type EndpointIntent = (typeof ENDPOINT_INTENTS)[number];
@@ -58,8 +59,12 @@ export async function loadEndpoints(deps: AuthDeps, tenant: Tenant) {
       /** While set, the previous secret still signs deliveries until then (epoch ms). */
       rollingUntil: e.previousSecretExpiresAt !== null && e.previousSecretExpiresAt > Date.now() ? e.previousSecretExpiresAt : null,
       lastSuccessAt: e.lastSuccessAt,
+      /** The API version its deliveries' bodies are in (docs/api-changelog.md), and whether a newer one exists. */
+      apiVersion: e.apiVersion,
+      olderVersion: e.apiVersion < CURRENT_API_VERSION,
       createdAt: e.createdAt,
     })),
+    currentVersion: CURRENT_API_VERSION,
   };
 }
 

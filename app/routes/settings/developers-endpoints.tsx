@@ -47,7 +47,7 @@ export function EndpointsSection({ endpoints: loaded, actionData }: { endpoints:
       ) : (
         <ul className="endpoint-list" aria-label="Webhook endpoints">
           {loaded.endpoints.map((endpoint) => (
-            <EndpointCard key={endpoint.id} endpoint={endpoint} eventTypes={loaded.eventTypes} answer={answer} />
+            <EndpointCard key={endpoint.id} endpoint={endpoint} eventTypes={loaded.eventTypes} currentVersion={loaded.currentVersion} answer={answer} />
           ))}
         </ul>
       )}
@@ -60,7 +60,17 @@ export function EndpointsSection({ endpoints: loaded, actionData }: { endpoints:
   );
 }
 
-function EndpointCard({ endpoint, eventTypes, answer }: { endpoint: Endpoint; eventTypes: readonly WebhookEventType[]; answer: Answer | null }) {
+function EndpointCard({
+  endpoint,
+  eventTypes,
+  currentVersion,
+  answer,
+}: {
+  endpoint: Endpoint;
+  eventTypes: readonly WebhookEventType[];
+  currentVersion: string;
+  answer: Answer | null;
+}) {
   const busy = useNavigation().state !== "idle";
   const mine = answer && (answer.intent?.endsWith(`:${endpoint.id}`) || ("endpointId" in answer && answer.endpointId === endpoint.id)) ? answer : null;
   const refusal = mine && "errors" in mine ? mine : null;
@@ -84,6 +94,12 @@ function EndpointCard({ endpoint, eventTypes, answer }: { endpoint: Endpoint; ev
       <p className="cell-sub">
         Last success: {endpoint.lastSuccessAt ? formatDate(endpoint.lastSuccessAt) : "never"}
         {endpoint.rollingUntil ? ` · The previous secret also signs until ${formatDate(endpoint.rollingUntil)}` : ""}
+      </p>
+      <p className="cell-sub">
+        {`API version ${endpoint.apiVersion}: deliveries carry that version's shapes.`}
+        {endpoint.olderVersion
+          ? ` In version ${currentVersion} each event's data is the object as the API's GET answers it: to receive that, add a new endpoint (it gets the current version), move your receiver to it and delete this one.`
+          : ""}
       </p>
       {refusal && !editRefusal ? <ErrorNotice error={refusal.errors.form} /> : null}
       {mine && mine.intent === "test" && "result" in mine ? (
