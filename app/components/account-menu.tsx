@@ -73,6 +73,11 @@ export function BusinessSwitcher() {
   const testMode = isTestBusiness(business.businessId);
   const live = liveBusinessOf(business.businessId);
   const others = businesses.filter((choice) => choice.id !== live);
+  // Last, the way into the business's test mode or back out of it (decision 045): test data never mixes with live data.
+  const choices = [
+    ...others,
+    testMode ? { id: live, name: "Back to live data", role: business.businessName } : { id: testBusinessOf(live), name: "Test mode", role: "Test data only" },
+  ];
   const current = (
     <span className="business-name">
       <strong>{business.businessName}</strong> {testMode ? <span className="mode-badge">Test mode</span> : null}{" "}
@@ -85,34 +90,19 @@ export function BusinessSwitcher() {
       label={`Business: ${business.businessName}${testMode ? ", Test mode" : ""}, ${business.accessLevel}. Switch business`}
       summary={current}
     >
-      {/* Test mode (decision 045): the same business's test data, which never mixes with its live data. */}
       <Form method="post" action="/select-business">
+        {others.length > 0 ? <p className="menu__heading">Switch business</p> : null}
         <ul className="menu__list">
-          <li>
-            <button type="submit" name="businessId" value={testMode ? live : testBusinessOf(live)} className="menu__item" disabled={busy}>
-              <span>{testMode ? "Back to live data" : "Test mode"}</span>
-              <span className="menu__hint">{testMode ? business.businessName : "Test data only"}</span>
-            </button>
-          </li>
+          {choices.map((choice) => (
+            <li key={choice.id}>
+              <button type="submit" name="businessId" value={choice.id} className="menu__item" disabled={busy}>
+                <span>{choice.name}</span>
+                <span className="menu__hint">{choice.role}</span>
+              </button>
+            </li>
+          ))}
         </ul>
       </Form>
-      {others.length > 0 ? (
-        <>
-          <p className="menu__heading">Switch business</p>
-          <Form method="post" action="/select-business">
-            <ul className="menu__list">
-              {others.map((choice) => (
-                <li key={choice.id}>
-                  <button type="submit" name="businessId" value={choice.id} className="menu__item" disabled={busy}>
-                    <span>{choice.name}</span>
-                    <span className="menu__hint">{choice.role}</span>
-                  </button>
-                </li>
-              ))}
-            </ul>
-          </Form>
-        </>
-      ) : null}
       {staff ? (
         <ul className="menu__list">
           <li>

@@ -111,12 +111,14 @@ test("sign out from the account menu leaves nothing behind", async ({ page, cont
   await expect(page).toHaveURL(/\/login-option$/);
 });
 
-test("one business only: the top bar names it without a switcher", async ({ page }) => {
+test("one business only: the top bar names it, and its menu offers only the business's test mode (decision 045)", async ({ page }) => {
   await page.goto("/settings");
   await hydrated(page);
   const topbar = page.getByRole("banner");
   await expect(topbar.getByText("Kumasi Fresh Foods")).toBeVisible();
-  await expect(topbar.getByLabel(/Switch business/)).toHaveCount(0);
+  await topbar.getByLabel(/Switch business/).click();
+  await expect(topbar.getByText("Switch business")).toHaveCount(0);
+  await expect(topbar.getByRole("button")).toHaveText([/^Test mode/]);
 });
 
 test.describe("at 390 px wide", () => {
