@@ -4,11 +4,9 @@
 //   PP_STATE_DIR=DIR     keep local D1/KV state in DIR instead of .wrangler/state
 //   PP_SKIP_BUILD=1      serve the existing build (tests use this)
 import { spawn } from "node:child_process";
-import { readBuildIdFile } from "./build-id";
-import { publishBuildId } from "./build-id-kv";
 import { run } from "./lib/run";
+import { prepareStartState } from "./lib/start-state";
 import { wranglerEnv } from "./lib/wrangler";
-import { migrateLocal, seedLocal } from "./seed/local";
 
 const port = process.env.PORT ?? "8787";
 const stateDir = process.env.PP_STATE_DIR || undefined;
@@ -17,10 +15,7 @@ if (process.env.PP_SKIP_BUILD !== "1") {
   console.log("Building…");
   await run("npx", ["tsx", "scripts/build.ts"]);
 }
-console.log("Applying local D1 migrations…");
-await migrateLocal(stateDir);
-console.log((await seedLocal("demo", stateDir)) ? "Seeded the demo data." : "Demo data already present; nothing added.");
-await publishBuildId(readBuildIdFile(), { remote: false, persistTo: stateDir });
+await prepareStartState(stateDir, (line) => console.log(line));
 
 const dev = spawn(
   "npx",

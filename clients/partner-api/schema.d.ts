@@ -1831,9 +1831,15 @@ export interface components {
     business: string;
     /** @description Any unique string (a UUID is best). The same key with the same body gets the first answer again; with another body, 409. Kept for 24 hours. */
     IdempotencyKey: components["schemas"]["IdempotencyKey"];
-    /** @description The processor's reference for the payment: unique within the business. */
+    /**
+     * @description The processor's reference for the payment: unique within the business.
+     * @example PSP-K000187
+     */
     reference: components["schemas"]["Reference"];
-    /** @description The terminal's serial. */
+    /**
+     * @description The terminal's serial.
+     * @example 655-001-992
+     */
     serial: components["schemas"]["TerminalSerial"];
     /** @description The dated API version to answer as: one of 2026-11-27, 2026-12-01. Without it, the version the key was made with (a rolled key keeps its predecessor's). Every answer names the version it was answered as in the same header; an unknown one is 400 unknown_version. */
     version: "2026-11-27" | "2026-12-01";
@@ -1886,17 +1892,17 @@ export interface operations {
            * @example {
            *       "data": [
            *         {
-           *           "reference": "PSP-20261123-K000187",
+           *           "reference": "PSP-K000187",
            *           "merchant": {
-           *             "id": "mer_kff_osu",
-           *             "code": "KFF-OSU"
+           *             "id": "mer_kff_0001",
+           *             "code": "MRC-0001"
            *           },
-           *           "point_of_sale": "pos_kff_osu_1",
-           *           "terminal_serial": "PAX-A920-004512",
+           *           "point_of_sale": "pos_kff_00001",
+           *           "terminal_serial": "655-001-992",
            *           "channel": "card",
            *           "network": "VISA",
            *           "payer": {
-           *             "card_bin": "492181",
+           *             "card_bin": "455657",
            *             "card_last4": "4242"
            *           },
            *           "amount": 12550,
@@ -1905,27 +1911,27 @@ export interface operations {
            *           "net": 12330,
            *           "status": "successful",
            *           "failure_reason": null,
-           *           "occurred_at": "2026-11-23T10:15:00.000Z",
+           *           "occurred_at": "2026-11-20T09:20:00.000Z",
            *           "cleared": true,
-           *           "cleared_at": "2026-11-24T00:00:00.000Z",
+           *           "cleared_at": "2026-11-23T09:20:00.000Z",
            *           "reversal": null,
            *           "settlement": {
-           *             "id": "stl_kff_osu_20261124",
-           *             "reference": "STL-KFF-OSU-20261124",
+           *             "id": "stl_kff_001114",
+           *             "reference": "STL-KFF-MRC-0001-20261123",
            *             "status": "paid",
-           *             "paid_at": "2026-11-25T06:02:11.000Z"
+           *             "paid_at": "2026-11-24T08:02:11.000Z"
            *           },
-           *           "refunded": 2000,
+           *           "refunded": 1500,
            *           "refunds": [
            *             {
-           *               "id": "rfd_5c1f0b7e",
-           *               "amount": 2000,
+           *               "id": "rfd_kff_0001",
+           *               "amount": 1500,
            *               "currency": "GHS",
            *               "status": "succeeded",
-           *               "reason": "One item returned",
-           *               "requested_at": "2026-11-23T12:00:00.000Z",
-           *               "decided_at": "2026-11-23T12:30:00.000Z",
-           *               "completed_at": "2026-11-23T12:30:05.000Z",
+           *               "reason": "Customer returned one item",
+           *               "requested_at": "2026-11-23T08:20:00.000Z",
+           *               "decided_at": "2026-11-23T09:30:00.000Z",
+           *               "completed_at": "2026-11-23T09:30:05.000Z",
            *               "failure_reason": null
            *             }
            *           ]
@@ -1999,7 +2005,10 @@ export interface operations {
         "PP-Version"?: components["parameters"]["version"];
       };
       path: {
-        /** @description The processor's reference for the payment: unique within the business. */
+        /**
+         * @description The processor's reference for the payment: unique within the business.
+         * @example PSP-K000187
+         */
         reference: components["parameters"]["reference"];
       };
       cookie?: never;
@@ -2034,8 +2043,11 @@ export interface operations {
         "PP-Version"?: components["parameters"]["version"];
       };
       path: {
-        /** @description The processor's reference for the payment: unique within the business. */
-        reference: components["parameters"]["reference"];
+        /**
+         * @description The processor's reference for the payment: unique within the business.
+         * @example PSP-K000201
+         */
+        reference: components["schemas"]["Reference"];
       };
       cookie?: never;
     };
@@ -2044,7 +2056,7 @@ export interface operations {
         /**
          * @example {
          *       "reason": "Customer returned the goods",
-         *       "reversed_at": "2026-11-23T11:02:00Z"
+         *       "reversed_at": "2026-11-23T10:19:00Z"
          *     }
          */
         "application/json": components["schemas"]["ReversalInput"];
@@ -2181,14 +2193,14 @@ export interface operations {
            *       "data": [
            *         {
            *           "id": "dsp_0123456789abcdef0123456789abcdef",
-           *           "payment_reference": "PSP-20261123-K000187",
-           *           "merchant_id": "mer_kff_osu",
-           *           "reason_code": "13.1",
-           *           "amount": 12550,
+           *           "payment_reference": "PSP-K000175",
+           *           "merchant_id": "mer_kff_0001",
+           *           "reason_code": "13.3",
+           *           "amount": 2400,
            *           "currency": "GHS",
-           *           "evidence_due_by": "2026-12-07",
+           *           "evidence_due_by": "2026-12-03",
            *           "status": "open",
-           *           "opened_at": "2026-11-23T15:00:00.000Z",
+           *           "opened_at": "2026-11-22T06:20:00.000Z",
            *           "response_submitted_at": null,
            *           "closed_at": null
            *         }
@@ -2225,9 +2237,9 @@ export interface operations {
       content: {
         /**
          * @example {
-         *       "payment_reference": "PSP-20261123-K000187",
+         *       "payment_reference": "PSP-K000187",
          *       "reason_code": "13.1",
-         *       "amount": 12550,
+         *       "amount": 4000,
          *       "currency": "GHS",
          *       "evidence_due_by": "2026-12-07"
          *     }
@@ -2265,7 +2277,10 @@ export interface operations {
         "PP-Version"?: components["parameters"]["version"];
       };
       path: {
-        /** @description The dispute's id (dsp_...). */
+        /**
+         * @description The dispute's id (dsp_...).
+         * @example dsp_0123456789abcdef0123456789abcdef
+         */
         id: string;
       };
       cookie?: never;
@@ -2281,14 +2296,14 @@ export interface operations {
           /**
            * @example {
            *       "id": "dsp_0123456789abcdef0123456789abcdef",
-           *       "payment_reference": "PSP-20261123-K000187",
-           *       "merchant_id": "mer_kff_osu",
-           *       "reason_code": "13.1",
-           *       "amount": 12550,
+           *       "payment_reference": "PSP-K000175",
+           *       "merchant_id": "mer_kff_0001",
+           *       "reason_code": "13.3",
+           *       "amount": 2400,
            *       "currency": "GHS",
-           *       "evidence_due_by": "2026-12-07",
+           *       "evidence_due_by": "2026-12-03",
            *       "status": "open",
-           *       "opened_at": "2026-11-23T15:00:00.000Z",
+           *       "opened_at": "2026-11-22T06:20:00.000Z",
            *       "response_submitted_at": null,
            *       "closed_at": null,
            *       "evidence": [
@@ -2342,21 +2357,21 @@ export interface operations {
            * @example {
            *       "data": [
            *         {
-           *           "id": "mer_kff_osu",
-           *           "code": "KFF-OSU",
-           *           "name": "Ɔdɔ Ɛnyo Chop Bar",
-           *           "trading_name": "Ɔdɔ Ɛnyo 🍲",
-           *           "tin": "C0012345678",
-           *           "sector": "Food",
-           *           "town": "Osu",
-           *           "region": "Greater Accra",
-           *           "address": "Oxford Street",
-           *           "contact_name": "Maame Ɛsi Ŋkansah",
-           *           "contact_phone": "233244123456",
-           *           "contact_email": "owner@example.com",
+           *           "id": "mer_kff_0008",
+           *           "code": "MRC-0008",
+           *           "name": "Ɔhemaa Chop Bar Enterprise",
+           *           "trading_name": "Ɔhemaa Chop Bar",
+           *           "tin": "P0046335793",
+           *           "sector": "Restaurants",
+           *           "town": "Dormaa Ahenkro",
+           *           "region": "Bono",
+           *           "address": "Block 89, Zongo, Dormaa Ahenkro (BD-722-5871)",
+           *           "contact_name": "Yaa Boateng",
+           *           "contact_phone": "233571286044",
+           *           "contact_email": "yaa.boateng@ohemaachopbar.example.com",
            *           "status": "active",
-           *           "created_at": "2026-03-02T09:00:00.000Z",
-           *           "updated_at": "2026-10-11T14:20:00.000Z"
+           *           "created_at": "2024-12-04T04:45:30.000Z",
+           *           "updated_at": "2024-12-04T04:45:30.000Z"
            *         }
            *       ],
            *       "has_more": true,
@@ -2404,16 +2419,16 @@ export interface operations {
            * @example {
            *       "data": [
            *         {
-           *           "id": "pos_kff_osu_1",
-           *           "merchant": "mer_kff_osu",
-           *           "name": "Osu branch",
-           *           "town": "Osu",
-           *           "region": "Greater Accra",
-           *           "address": "Oxford Street",
-           *           "contact_phone": "233244123456",
+           *           "id": "pos_kff_00001",
+           *           "merchant": "mer_kff_0001",
+           *           "name": "Adum Outlet",
+           *           "town": "Kumasi",
+           *           "region": "Ashanti",
+           *           "address": "Stall 34, Suame, Kumasi (AK-529-7058)",
+           *           "contact_phone": "233548065664",
            *           "status": "active",
-           *           "created_at": "2026-03-02T09:05:00.000Z",
-           *           "updated_at": "2026-03-02T09:05:00.000Z"
+           *           "created_at": "2025-07-29T08:57:09.000Z",
+           *           "updated_at": "2025-07-29T08:57:09.000Z"
            *         }
            *       ],
            *       "has_more": true,
@@ -2465,18 +2480,18 @@ export interface operations {
            * @example {
            *       "data": [
            *         {
-           *           "id": "trm_kff_osu_1",
-           *           "serial": "PAX-A920-004512",
-           *           "model": "PAX A920",
-           *           "software_version": "4.2.1",
+           *           "id": "trm_kff_00001",
+           *           "serial": "655-001-992",
+           *           "model": "Verifone V240m",
+           *           "software_version": "VOS2 3.14.2",
            *           "status": "active",
-           *           "merchant": "mer_kff_osu",
-           *           "point_of_sale": "pos_kff_osu_1",
+           *           "merchant": "mer_kff_0001",
+           *           "point_of_sale": "pos_kff_00001",
            *           "last_seen_at": "2026-11-23T10:20:00.000Z",
            *           "battery_percent": 76,
            *           "signal_percent": 58,
-           *           "created_at": "2026-03-02T09:10:00.000Z",
-           *           "updated_at": "2026-11-23T10:20:00.000Z"
+           *           "created_at": "2026-04-07T15:09:32.000Z",
+           *           "updated_at": "2026-04-27T16:24:07.000Z"
            *         }
            *       ],
            *       "has_more": true,
@@ -2528,20 +2543,20 @@ export interface operations {
            * @example {
            *       "data": [
            *         {
-           *           "id": "stl_kff_osu_20261124",
-           *           "reference": "STL-KFF-OSU-20261124",
-           *           "merchant": "mer_kff_osu",
-           *           "settlement_account": "sa_kff_osu_1",
+           *           "id": "stl_kff_001114",
+           *           "reference": "STL-KFF-MRC-0001-20261123",
+           *           "merchant": "mer_kff_0001",
+           *           "settlement_account": "sac_kff_00001",
            *           "period_start": "2026-11-23T00:00:00.000Z",
            *           "period_end": "2026-11-24T00:00:00.000Z",
-           *           "gross": 1250000,
-           *           "fees": 21875,
-           *           "net": 1228125,
+           *           "gross": 77854,
+           *           "fees": 1092,
+           *           "net": 76762,
            *           "currency": "GHS",
            *           "status": "paid",
            *           "attempts": 1,
-           *           "created_at": "2026-11-25T06:00:00.000Z",
-           *           "paid_at": "2026-11-25T06:02:11.000Z",
+           *           "created_at": "2026-11-24T06:00:00.000Z",
+           *           "paid_at": "2026-11-24T08:02:11.000Z",
            *           "rail": "switch",
            *           "rail_reference": "SW-PAYOUT-88213",
            *           "rail_status": "completed"
@@ -2594,16 +2609,16 @@ export interface operations {
            * @example {
            *       "data": [
            *         {
-           *           "id": "rfd_5c1f0b7e",
-           *           "amount": 2000,
+           *           "id": "rfd_kff_0001",
+           *           "amount": 1500,
            *           "currency": "GHS",
            *           "status": "succeeded",
-           *           "reason": "One item returned",
-           *           "requested_at": "2026-11-23T12:00:00.000Z",
-           *           "decided_at": "2026-11-23T12:30:00.000Z",
-           *           "completed_at": "2026-11-23T12:30:05.000Z",
+           *           "reason": "Customer returned one item",
+           *           "requested_at": "2026-11-23T08:20:00.000Z",
+           *           "decided_at": "2026-11-23T09:30:00.000Z",
+           *           "completed_at": "2026-11-23T09:30:05.000Z",
            *           "failure_reason": null,
-           *           "payment_reference": "PSP-20261123-K000187"
+           *           "payment_reference": "PSP-K000187"
            *         }
            *       ],
            *       "has_more": true,
@@ -2638,7 +2653,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *       "payment_reference": "PSP-20261123-K000187",
+         *       "payment_reference": "PSP-K000187",
          *       "amount": 2000,
          *       "currency": "GHS",
          *       "reason": "One item returned"
@@ -2656,16 +2671,16 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "id": "rfd_5c1f0b7e",
+           *       "id": "rfd_5c1f0b7e-8d2a-4c6b-9e3f-1a2b3c4d5e6f",
            *       "amount": 2000,
            *       "currency": "GHS",
            *       "status": "pending_approval",
            *       "reason": "One item returned",
-           *       "requested_at": "2026-11-23T12:00:00.000Z",
+           *       "requested_at": "2026-11-23T10:20:00.000Z",
            *       "decided_at": null,
            *       "completed_at": null,
            *       "failure_reason": null,
-           *       "payment_reference": "PSP-20261123-K000187"
+           *       "payment_reference": "PSP-K000187"
            *     }
            */
           "application/json": components["schemas"]["RefundListItem"];
@@ -2691,7 +2706,10 @@ export interface operations {
         "PP-Version"?: components["parameters"]["version"];
       };
       path: {
-        /** @description The refund's id (rfd_...). */
+        /**
+         * @description The refund's id (rfd_...).
+         * @example rfd_kff_0001
+         */
         id: string;
       };
       cookie?: never;
@@ -2706,16 +2724,16 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "id": "rfd_5c1f0b7e",
-           *       "amount": 2000,
+           *       "id": "rfd_kff_0001",
+           *       "amount": 1500,
            *       "currency": "GHS",
            *       "status": "succeeded",
-           *       "reason": "One item returned",
-           *       "requested_at": "2026-11-23T12:00:00.000Z",
-           *       "decided_at": "2026-11-23T12:30:00.000Z",
-           *       "completed_at": "2026-11-23T12:30:05.000Z",
+           *       "reason": "Customer returned one item",
+           *       "requested_at": "2026-11-23T08:20:00.000Z",
+           *       "decided_at": "2026-11-23T09:30:00.000Z",
+           *       "completed_at": "2026-11-23T09:30:05.000Z",
            *       "failure_reason": null,
-           *       "payment_reference": "PSP-20261123-K000187"
+           *       "payment_reference": "PSP-K000187"
            *     }
            */
           "application/json": components["schemas"]["RefundListItem"];
@@ -2738,7 +2756,10 @@ export interface operations {
         "PP-Version"?: components["parameters"]["version"];
       };
       path: {
-        /** @description The dispute's id (dsp_...). */
+        /**
+         * @description The dispute's id (dsp_...).
+         * @example dsp_fedcba9876543210fedcba9876543210
+         */
         id: string;
       };
       cookie?: never;
@@ -2782,7 +2803,10 @@ export interface operations {
         "PP-Version"?: components["parameters"]["version"];
       };
       path: {
-        /** @description The dispute's id (dsp_...). */
+        /**
+         * @description The dispute's id (dsp_...).
+         * @example dsp_0123456789abcdef0123456789abcdef
+         */
         id: string;
       };
       cookie?: never;
@@ -2873,14 +2897,14 @@ export interface operations {
            * @example {
            *       "data": [
            *         {
-           *           "id": "evt_3f1c9a0d2b7e4c58a6d1e0f9b2c4a7e1",
+           *           "id": "evt_dsp_0123456789abcdef0123456789abcdef_opened",
            *           "type": "dispute.opened",
-           *           "created": "2026-11-26T09:12:40.000Z",
-           *           "recorded_at": "2026-11-26T09:12:40.412Z",
+           *           "created": "2026-11-22T06:20:00.000Z",
+           *           "recorded_at": "2026-11-22T06:20:00.412Z",
            *           "data": {
            *             "dispute": {
-           *               "id": "dsp_0c1d2e3f4a5b6c7d8e9f0a1b",
-           *               "payment_reference": "PSP-20261123-K000187",
+           *               "id": "dsp_0123456789abcdef0123456789abcdef",
+           *               "payment_reference": "PSP-K000175",
            *               "status": "open"
            *             }
            *           }
@@ -2910,7 +2934,10 @@ export interface operations {
         "PP-Version"?: components["parameters"]["version"];
       };
       path: {
-        /** @description The event's id (evt_...). */
+        /**
+         * @description The event's id (evt_...).
+         * @example evt_dsp_0123456789abcdef0123456789abcdef_opened
+         */
         id: string;
       };
       cookie?: never;
@@ -2925,14 +2952,14 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "id": "evt_3f1c9a0d2b7e4c58a6d1e0f9b2c4a7e1",
+           *       "id": "evt_dsp_0123456789abcdef0123456789abcdef_opened",
            *       "type": "dispute.opened",
-           *       "created": "2026-11-26T09:12:40.000Z",
-           *       "recorded_at": "2026-11-26T09:12:40.412Z",
+           *       "created": "2026-11-22T06:20:00.000Z",
+           *       "recorded_at": "2026-11-22T06:20:00.412Z",
            *       "data": {
            *         "dispute": {
-           *           "id": "dsp_0c1d2e3f4a5b6c7d8e9f0a1b",
-           *           "payment_reference": "PSP-20261123-K000187",
+           *           "id": "dsp_0123456789abcdef0123456789abcdef",
+           *           "payment_reference": "PSP-K000175",
            *           "status": "open"
            *         }
            *       }
@@ -2958,7 +2985,10 @@ export interface operations {
         "PP-Version"?: components["parameters"]["version"];
       };
       path: {
-        /** @description The webhook endpoint's id (we_...). */
+        /**
+         * @description The webhook endpoint's id (we_...).
+         * @example we_kff_0001
+         */
         id: string;
       };
       cookie?: never;
@@ -3010,7 +3040,10 @@ export interface operations {
         "PP-Version"?: components["parameters"]["version"];
       };
       path: {
-        /** @description The terminal's serial. */
+        /**
+         * @description The terminal's serial.
+         * @example 655-001-992
+         */
         serial: components["parameters"]["serial"];
       };
       cookie?: never;
@@ -3021,7 +3054,7 @@ export interface operations {
          * @example {
          *       "battery_percent": 76,
          *       "signal_percent": 58,
-         *       "software_version": "4.2.1",
+         *       "software_version": "3.14.2",
          *       "sent_at": "2026-11-23T10:20:00Z"
          *     }
          */

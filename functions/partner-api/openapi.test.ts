@@ -1,11 +1,12 @@
 // The Partner API's OpenAPI document (functions/partner-api/openapi.ts) against the
 // valibot schemas the Worker checks with: the document is OpenAPI 3.1 in shape,
 // and a processor that follows it is never refused by the Worker for a reason the
-// document does not give. The JSON Schema checker below knows exactly the
+// document does not give. The JSON Schema checker (tests/support/json-schema.ts) knows exactly the
 // keywords the document uses and fails on any other, so a new keyword cannot
 // slip through unchecked.
 import * as v from "valibot";
 import { describe, expect, it } from "vitest";
+import { jsonSchemaChecker, type JsonObject } from "../../tests/support/json-schema";
 import { cardNumberPaths } from "./card-numbers";
 import { EXAMPLES, openApiDocument, PROBLEM_EXAMPLE, RULES_IN_WORDS, type SchemaName } from "./openapi";
 import { IdempotencyKey } from "./schemas";
@@ -43,111 +44,10 @@ const ROUTE_OF: Record<string, ApiOperation> = {
   resendFailedDeliveries: "resendFailed",
 };
 
-type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-type JsonObject = { [key: string]: Json };
-
 const doc = openApiDocument("https://portal.example.com") as unknown as JsonObject;
 const components = doc.components as JsonObject;
 const schemas = components.schemas as Record<SchemaName, JsonObject>;
-
-/** The value at a local JSON pointer (#/a/b), or throws. */
-function resolve(pointer: string): Json {
-  expect(pointer.startsWith("#/")).toBe(true);
-  let at: Json = doc;
-  for (const part of pointer.slice(2).split("/")) {
-    const key = part.replace(/~1/g, "/").replace(/~0/g, "~");
-    if (!at || typeof at !== "object" || Array.isArray(at) || !(key in at)) throw new Error(`unresolved $ref ${pointer}`);
-    at = at[key]!;
-  }
-  return at;
-}
-
-const ANNOTATIONS = new Set(["description", "examples", "title"]);
-
-/**
- * JSON Schema's `format` in RFC 3339's sense, checked apart from functions/partner-api/instant.ts: a date-time or date whose
- * day the calendar has (Date.UTC's reckoning), hours 00-23, minutes and offsets in range; a leap second (:60) is
- * RFC 3339's and passes here, so the document's pattern must be what refuses it.
- */
-function rfc3339(format: string, value: string): boolean {
-  const m = /^(\d{4})-(\d{2})-(\d{2})(?:[Tt](\d{2}):(\d{2}):(\d{2})(?:\.\d+)?(?:[Zz]|[+-](\d{2}):(\d{2})))?$/.exec(value);
-  if (!m || (format === "date-time") !== (m[4] !== undefined)) return false;
-  const [year, month, day, hour, minute, second, offH, offM] = m.slice(1).map((x) => Number(x ?? 0));
-  const date = new Date(0);
-  date.setUTCFullYear(year!, month! - 1, day);
-  const realDay = date.getUTCFullYear() === year && date.getUTCMonth() === month! - 1 && date.getUTCDate() === day;
-  return realDay && hour! <= 23 && minute! <= 59 && second! <= 60 && offH! <= 23 && offM! <= 59;
-}
-
-function typeOf(value: unknown): string {
-  if (value === null) return "null";
-  if (Array.isArray(value)) return "array";
-  return typeof value;
-}
-
-function isType(value: unknown, type: string): boolean {
-  if (type === "integer") return typeof value === "number" && Number.isInteger(value);
-  if (type === "number") return typeof value === "number" && Number.isFinite(value);
-  return typeOf(value) === type;
-}
-
-/** JSON Schema 2020-12 validation for the keywords the document uses (format is an annotation in 2020-12). */
-function accepts(schema: Json, value: unknown): boolean {
-  // `additionalProperties: false` is the boolean schema false.
-  if (typeof schema === "boolean") return schema;
-  if (!schema || typeof schema !== "object" || Array.isArray(schema)) throw new Error(`not a schema: ${JSON.stringify(schema)}`);
-  for (const [keyword, rule] of Object.entries(schema)) {
-    if (ANNOTATIONS.has(keyword)) continue;
-    const ok = (() => {
-      switch (keyword) {
-        case "$ref":
-          return accepts(resolve(rule as string), value);
-        case "type":
-          return (Array.isArray(rule) ? rule : [rule]).some((type) => isType(value, type as string));
-        case "enum":
-          return (rule as Json[]).some((item) => item === value);
-        case "const":
-          return rule === value;
-        case "anyOf":
-          return (rule as Json[]).some((branch) => accepts(branch, value));
-        case "format":
-          return typeof value !== "string" || !["date-time", "date"].includes(rule as string) || rfc3339(rule as string, value);
-        case "pattern":
-          return typeof value !== "string" || new RegExp(rule as string, "u").test(value);
-        case "minLength":
-          return typeof value !== "string" || [...value].length >= (rule as number);
-        case "maxLength":
-          return typeof value !== "string" || [...value].length <= (rule as number);
-        case "minimum":
-          return typeof value !== "number" || value >= (rule as number);
-        case "maximum":
-          return typeof value !== "number" || value <= (rule as number);
-        case "minItems":
-          return !Array.isArray(value) || value.length >= (rule as number);
-        case "maxItems":
-          return !Array.isArray(value) || value.length <= (rule as number);
-        case "items":
-          return !Array.isArray(value) || value.every((item) => accepts(rule, item));
-        case "required":
-          return typeOf(value) !== "object" || (rule as string[]).every((key) => Object.hasOwn(value as object, key));
-        case "properties":
-          return (
-            typeOf(value) !== "object" ||
-            Object.entries(rule as JsonObject).every(([key, sub]) => !Object.hasOwn(value as object, key) || accepts(sub, (value as JsonObject)[key]))
-          );
-        case "additionalProperties": {
-          if (typeOf(value) !== "object") return true;
-          const known = Object.keys((schema.properties as JsonObject | undefined) ?? {});
-          return Object.entries(value as JsonObject).every(([key, item]) => known.includes(key) || accepts(rule, item));
-        }
-        default:
-          throw new Error(`the checker does not know the keyword "${keyword}"`);
-      }
-    })();
-    if (!ok) return false;
-  }
-  return true;
-}
+const { resolve, accepts } = jsonSchemaChecker(doc);
 
 // --- samples: valid payloads, and each of them with one value changed, removed or added
 
@@ -750,24 +650,34 @@ describe("the document and the valibot schemas agree", () => {
     if (["PaymentInput", "PaymentBatchInput", "PaymentsRequest"].includes(name)) expect(tally.onlyInWords).toBeGreaterThan(0);
   });
 
-  it("has examples that the Worker accepts, that match their schemas, and that hold no card number", () => {
-    const examples: [string, unknown][] = [];
-    JSON.stringify(doc, function (this: JsonObject, key, value: unknown) {
-      if (key === "example") examples.push([JSON.stringify((this.schema as JsonObject).$ref), value]);
-      if (key === "examples" && !Array.isArray(value)) {
-        for (const item of Object.values(value as JsonObject)) examples.push([JSON.stringify((this.schema as JsonObject).$ref), (item as JsonObject).value]);
+  // The document the portal serves dates its request examples from its clock (examplesAt): any day, a leap day too.
+  it.each([undefined, Date.UTC(2028, 1, 29, 23, 59, 59, 999)])(
+    "has examples that the Worker accepts, that match their schemas, and that hold no card number (dated %s)",
+    (now) => {
+      const dated = now === undefined ? doc : (openApiDocument("https://portal.example.com", { now }) as unknown as JsonObject);
+      const examples: [string, unknown][] = [];
+      JSON.stringify(dated, function (this: JsonObject, key, value: unknown) {
+        if (key === "example") examples.push([JSON.stringify((this.schema as JsonObject).$ref ?? null), value]);
+        if (key === "examples" && !Array.isArray(value)) {
+          for (const item of Object.values(value as JsonObject)) examples.push([JSON.stringify((this.schema as JsonObject).$ref), (item as JsonObject).value]);
+        }
+        return value;
+      });
+      expect(examples.length).toBeGreaterThan(8);
+      for (const [at, example] of examples) {
+        // A path parameter's example whose schema is a plain string (an id).
+        if (at === "null") {
+          expect(example).toEqual(expect.stringMatching(/^[A-Za-z0-9_-]+$/));
+          continue;
+        }
+        const name = JSON.parse(at).split("/").at(-1) as SchemaName;
+        const schema = CASES.find(([caseName]) => caseName === name)![1];
+        expect(v.safeParse(schema, example).success, `${name}: ${JSON.stringify(example)}`).toBe(true);
+        expect(accepts(schemas[name], example)).toBe(true);
+        expect(cardNumberPaths(example)).toEqual([]);
       }
-      return value;
-    });
-    expect(examples.length).toBeGreaterThan(8);
-    for (const [at, example] of examples) {
-      const name = JSON.parse(at).split("/").at(-1) as SchemaName;
-      const schema = CASES.find(([caseName]) => caseName === name)![1];
-      expect(v.safeParse(schema, example).success, `${name}: ${JSON.stringify(example)}`).toBe(true);
-      expect(accepts(schemas[name], example)).toBe(true);
-      expect(cardNumberPaths(example)).toEqual([]);
-    }
-  });
+    },
+  );
 });
 
 describe("the webhooks section", () => {

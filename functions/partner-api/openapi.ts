@@ -213,177 +213,214 @@ const problemExample = (code: ProblemCode, detail: string, errors?: ProblemError
 });
 const problemJson = (example: unknown) => ({ [PROBLEM_CONTENT_TYPE]: { schema: ref("Problem"), example } });
 
-export const EXAMPLES = {
-  cardPayment: {
-    reference: "PSP-20261123-K000187",
-    merchant: "mer_kff_osu",
-    point_of_sale: "pos_kff_osu_1",
-    terminal_serial: "PAX-A920-004512",
-    channel: "card",
-    network: "VISA",
-    payer: { card_bin: "492181", card_last4: "4242" },
-    amount: 12_550,
-    currency: "GHS",
-    status: "successful",
-    occurred_at: "2026-11-23T10:15:00Z",
-  },
-  failedMobileMoney: {
-    reference: "PSP-20261123-M000188",
-    merchant: "mer_kff_osu",
-    point_of_sale: "pos_kff_osu_1",
-    channel: "mobile_money",
-    network: "MTN",
-    payer: { msisdn: "233244123456" },
-    amount: 4_000,
-    currency: "GHS",
-    status: "failed",
-    failure_reason: "Insufficient funds in the wallet",
-    occurred_at: "2026-11-23T10:16:30Z",
-  },
-  reversal: { reason: "Customer returned the goods", reversed_at: "2026-11-23T11:02:00Z" },
-  heartbeat: { battery_percent: 76, signal_percent: 58, software_version: "4.2.1", sent_at: "2026-11-23T10:20:00Z" },
-  dispute: { payment_reference: "PSP-20261123-K000187", reason_code: "13.1", amount: 12_550, currency: "GHS", evidence_due_by: "2026-12-07" },
-  disputeClose: { outcome: "won" },
-  refundRequest: { payment_reference: "PSP-20261123-K000187", amount: 2_000, currency: "GHS", reason: "One item returned" },
-  accepted: { accepted: 1 },
+/**
+ * What the examples name: Kumasi Fresh Foods (bus_kumasi_fresh_foods) in the demo data `npm start` seeds, with the
+ * ids and references scripts/seed/api-examples.ts places there, so that every request example runs as it is against a
+ * fresh portal with a key of that business (tests/integration/api-examples.test.ts sends each one).
+ */
+export const EXAMPLE_IDS = {
+  merchant: "mer_kff_0001",
+  pointOfSale: "pos_kff_00001",
+  /** trm_kff_00001, at pos_kff_00001. */
+  terminalSerial: "655-001-992",
+  /** A card payment the seed holds: the examples read it, dispute part of it and ask for a refund of part of it. */
+  payment: "PSP-K000187",
+  /** Open disputes the seed holds: the close example closes the first; the others read the second and attach evidence to it. */
+  disputeToClose: "dsp_fedcba9876543210fedcba9876543210",
+  dispute: "dsp_0123456789abcdef0123456789abcdef",
+  /** A refund of the payment, waiting for approval. */
+  refund: "rfd_kff_0001",
+  event: "evt_dsp_0123456789abcdef0123456789abcdef_opened",
+  webhookEndpoint: "we_kff_0001",
 } as const;
 
-/** The items of the lists' example pages. */
+/** When the document is dated when no time is given (the typed client, the unit tests): a fixed instant, so they stay the same. */
+export const EXAMPLE_TIME = Date.UTC(2026, 10, 23, 10, 20, 0);
+
+/**
+ * The request examples, dated from `now`: a payment may say it happened at most 90 days ago and a heartbeat older than
+ * the terminal's last is not applied, so the document the portal serves dates them from its clock, and each one is
+ * taken as it is when it is sent. The payments sent are new to the seed; the reversal reverses the card payment sent.
+ */
+export function examplesAt(now: number) {
+  const at = (offsetMs: number) => new Date(Math.floor((now + offsetMs) / 1000) * 1000).toISOString().replace(".000Z", "Z");
+  const day = (offsetDays: number) => new Date(now + offsetDays * DAY_MS).toISOString().slice(0, 10);
+  return {
+    cardPayment: {
+      reference: "PSP-K000201",
+      merchant: EXAMPLE_IDS.merchant,
+      point_of_sale: EXAMPLE_IDS.pointOfSale,
+      terminal_serial: EXAMPLE_IDS.terminalSerial,
+      channel: "card",
+      network: "VISA",
+      payer: { card_bin: "492181", card_last4: "4242" },
+      amount: 12_550,
+      currency: "GHS",
+      status: "successful",
+      occurred_at: at(-3 * 60_000),
+    },
+    failedMobileMoney: {
+      reference: "PSP-M000202",
+      merchant: EXAMPLE_IDS.merchant,
+      point_of_sale: EXAMPLE_IDS.pointOfSale,
+      channel: "mobile_money",
+      network: "MTN",
+      payer: { msisdn: "233244123456" },
+      amount: 4_000,
+      currency: "GHS",
+      status: "failed",
+      failure_reason: "Insufficient funds in the wallet",
+      occurred_at: at(-2 * 60_000),
+    },
+    reversal: { reason: "Customer returned the goods", reversed_at: at(-60_000) },
+    heartbeat: { battery_percent: 76, signal_percent: 58, software_version: "3.14.2", sent_at: at(0) },
+    dispute: { payment_reference: EXAMPLE_IDS.payment, reason_code: "13.1", amount: 4_000, currency: "GHS", evidence_due_by: day(14) },
+    disputeClose: { outcome: "won" },
+    refundRequest: { payment_reference: EXAMPLE_IDS.payment, amount: 2_000, currency: "GHS", reason: "One item returned" },
+    resendFailed: { since: "2026-11-26T06:00:00Z" },
+    accepted: { accepted: 1 },
+  } as const;
+}
+
+/** The examples as the document dated at EXAMPLE_TIME shows them. */
+export const EXAMPLES = examplesAt(EXAMPLE_TIME);
+
+/** The items of the lists' example pages: records of the demo data (EXAMPLE_IDS), in a state each may be in. */
 const LISTED = {
   event: {
-    id: "evt_3f1c9a0d2b7e4c58a6d1e0f9b2c4a7e1",
+    id: EXAMPLE_IDS.event,
     type: "dispute.opened",
-    created: "2026-11-26T09:12:40.000Z",
-    recorded_at: "2026-11-26T09:12:40.412Z",
-    data: { dispute: { id: "dsp_0c1d2e3f4a5b6c7d8e9f0a1b", payment_reference: "PSP-20261123-K000187", status: "open" } },
+    created: "2026-11-22T06:20:00.000Z",
+    recorded_at: "2026-11-22T06:20:00.412Z",
+    data: { dispute: { id: EXAMPLE_IDS.dispute, payment_reference: "PSP-K000175", status: "open" } },
   },
   payment: {
-    reference: "PSP-20261123-K000187",
-    merchant: { id: "mer_kff_osu", code: "KFF-OSU" },
-    point_of_sale: "pos_kff_osu_1",
-    terminal_serial: "PAX-A920-004512",
+    reference: EXAMPLE_IDS.payment,
+    merchant: { id: EXAMPLE_IDS.merchant, code: "MRC-0001" },
+    point_of_sale: EXAMPLE_IDS.pointOfSale,
+    terminal_serial: EXAMPLE_IDS.terminalSerial,
     channel: "card",
     network: "VISA",
-    payer: { card_bin: "492181", card_last4: "4242" },
+    payer: { card_bin: "455657", card_last4: "4242" },
     amount: 12_550,
     currency: "GHS",
     fee: 220,
     net: 12_330,
     status: "successful",
     failure_reason: null,
-    occurred_at: "2026-11-23T10:15:00.000Z",
+    occurred_at: "2026-11-20T09:20:00.000Z",
     cleared: true,
-    cleared_at: "2026-11-24T00:00:00.000Z",
+    cleared_at: "2026-11-23T09:20:00.000Z",
     reversal: null,
-    settlement: { id: "stl_kff_osu_20261124", reference: "STL-KFF-OSU-20261124", status: "paid", paid_at: "2026-11-25T06:02:11.000Z" },
-    refunded: 2_000,
+    settlement: { id: "stl_kff_001114", reference: "STL-KFF-MRC-0001-20261123", status: "paid", paid_at: "2026-11-24T08:02:11.000Z" },
+    refunded: 1_500,
     refunds: [
       {
-        id: "rfd_5c1f0b7e",
-        amount: 2_000,
+        id: EXAMPLE_IDS.refund,
+        amount: 1_500,
         currency: "GHS",
         status: "succeeded",
-        reason: "One item returned",
-        requested_at: "2026-11-23T12:00:00.000Z",
-        decided_at: "2026-11-23T12:30:00.000Z",
-        completed_at: "2026-11-23T12:30:05.000Z",
+        reason: "Customer returned one item",
+        requested_at: "2026-11-23T08:20:00.000Z",
+        decided_at: "2026-11-23T09:30:00.000Z",
+        completed_at: "2026-11-23T09:30:05.000Z",
         failure_reason: null,
       },
     ],
   },
   merchant: {
-    id: "mer_kff_osu",
-    code: "KFF-OSU",
-    name: "Ɔdɔ Ɛnyo Chop Bar",
-    trading_name: "Ɔdɔ Ɛnyo 🍲",
-    tin: "C0012345678",
-    sector: "Food",
-    town: "Osu",
-    region: "Greater Accra",
-    address: "Oxford Street",
-    contact_name: "Maame Ɛsi Ŋkansah",
-    contact_phone: "233244123456",
-    contact_email: "owner@example.com",
+    id: "mer_kff_0008",
+    code: "MRC-0008",
+    name: "Ɔhemaa Chop Bar Enterprise",
+    trading_name: "Ɔhemaa Chop Bar",
+    tin: "P0046335793",
+    sector: "Restaurants",
+    town: "Dormaa Ahenkro",
+    region: "Bono",
+    address: "Block 89, Zongo, Dormaa Ahenkro (BD-722-5871)",
+    contact_name: "Yaa Boateng",
+    contact_phone: "233571286044",
+    contact_email: "yaa.boateng@ohemaachopbar.example.com",
     status: "active",
-    created_at: "2026-03-02T09:00:00.000Z",
-    updated_at: "2026-10-11T14:20:00.000Z",
+    created_at: "2024-12-04T04:45:30.000Z",
+    updated_at: "2024-12-04T04:45:30.000Z",
   },
   pointOfSale: {
-    id: "pos_kff_osu_1",
-    merchant: "mer_kff_osu",
-    name: "Osu branch",
-    town: "Osu",
-    region: "Greater Accra",
-    address: "Oxford Street",
-    contact_phone: "233244123456",
+    id: EXAMPLE_IDS.pointOfSale,
+    merchant: EXAMPLE_IDS.merchant,
+    name: "Adum Outlet",
+    town: "Kumasi",
+    region: "Ashanti",
+    address: "Stall 34, Suame, Kumasi (AK-529-7058)",
+    contact_phone: "233548065664",
     status: "active",
-    created_at: "2026-03-02T09:05:00.000Z",
-    updated_at: "2026-03-02T09:05:00.000Z",
+    created_at: "2025-07-29T08:57:09.000Z",
+    updated_at: "2025-07-29T08:57:09.000Z",
   },
   terminal: {
-    id: "trm_kff_osu_1",
-    serial: "PAX-A920-004512",
-    model: "PAX A920",
-    software_version: "4.2.1",
+    id: "trm_kff_00001",
+    serial: EXAMPLE_IDS.terminalSerial,
+    model: "Verifone V240m",
+    software_version: "VOS2 3.14.2",
     status: "active",
-    merchant: "mer_kff_osu",
-    point_of_sale: "pos_kff_osu_1",
+    merchant: EXAMPLE_IDS.merchant,
+    point_of_sale: EXAMPLE_IDS.pointOfSale,
     last_seen_at: "2026-11-23T10:20:00.000Z",
     battery_percent: 76,
     signal_percent: 58,
-    created_at: "2026-03-02T09:10:00.000Z",
-    updated_at: "2026-11-23T10:20:00.000Z",
+    created_at: "2026-04-07T15:09:32.000Z",
+    updated_at: "2026-04-27T16:24:07.000Z",
   },
   dispute: {
-    id: "dsp_0123456789abcdef0123456789abcdef",
-    payment_reference: "PSP-20261123-K000187",
-    merchant_id: "mer_kff_osu",
-    reason_code: "13.1",
-    amount: 12_550,
+    id: EXAMPLE_IDS.dispute,
+    payment_reference: "PSP-K000175",
+    merchant_id: EXAMPLE_IDS.merchant,
+    reason_code: "13.3",
+    amount: 2_400,
     currency: "GHS",
-    evidence_due_by: "2026-12-07",
+    evidence_due_by: "2026-12-03",
     status: "open",
-    opened_at: "2026-11-23T15:00:00.000Z",
+    opened_at: "2026-11-22T06:20:00.000Z",
     response_submitted_at: null,
     closed_at: null,
   },
   settlement: {
-    id: "stl_kff_osu_20261124",
-    reference: "STL-KFF-OSU-20261124",
-    merchant: "mer_kff_osu",
-    settlement_account: "sa_kff_osu_1",
+    id: "stl_kff_001114",
+    reference: "STL-KFF-MRC-0001-20261123",
+    merchant: EXAMPLE_IDS.merchant,
+    settlement_account: "sac_kff_00001",
     period_start: "2026-11-23T00:00:00.000Z",
     period_end: "2026-11-24T00:00:00.000Z",
-    gross: 1_250_000,
-    fees: 21_875,
-    net: 1_228_125,
+    gross: 77_854,
+    fees: 1_092,
+    net: 76_762,
     currency: "GHS",
     status: "paid",
     attempts: 1,
-    created_at: "2026-11-25T06:00:00.000Z",
-    paid_at: "2026-11-25T06:02:11.000Z",
+    created_at: "2026-11-24T06:00:00.000Z",
+    paid_at: "2026-11-24T08:02:11.000Z",
     rail: "switch",
     rail_reference: "SW-PAYOUT-88213",
     rail_status: "completed",
   },
   refund: {
-    id: "rfd_5c1f0b7e",
-    amount: 2_000,
+    id: EXAMPLE_IDS.refund,
+    amount: 1_500,
     currency: "GHS",
     status: "succeeded",
-    reason: "One item returned",
-    requested_at: "2026-11-23T12:00:00.000Z",
-    decided_at: "2026-11-23T12:30:00.000Z",
-    completed_at: "2026-11-23T12:30:05.000Z",
+    reason: "Customer returned one item",
+    requested_at: "2026-11-23T08:20:00.000Z",
+    decided_at: "2026-11-23T09:30:00.000Z",
+    completed_at: "2026-11-23T09:30:05.000Z",
     failure_reason: null,
-    payment_reference: "PSP-20261123-K000187",
+    payment_reference: EXAMPLE_IDS.payment,
   },
 } as const;
 
 /** An evidence file, as attaching it and reading its dispute answer it. */
 const EVIDENCE_EXAMPLE = {
   id: "dev_4b0c6e2a9f1d4c7e8a3b5d0f2e1c9a7b",
-  dispute_id: "dsp_0123456789abcdef0123456789abcdef",
+  dispute_id: EXAMPLE_IDS.dispute,
   file_name: "Receipt Ɔdɔ Ɛnyo 🍲.pdf",
   content_type: "application/pdf",
   size: 48_213,
@@ -404,6 +441,8 @@ const DEFAULT_RATE_LIMIT_PER_MINUTE = configOf({}).api.rateLimitPerMinute;
 export interface DocumentOptions {
   /** Requests a minute per API key (API_RATE_LIMIT_PER_MINUTE, functions/env.ts); the default is the Worker's. */
   rateLimitPerMinute?: number;
+  /** The clock the request examples are dated from (examplesAt); EXAMPLE_TIME when left out. */
+  now?: number;
 }
 
 const rateLimitWords = (perMinute: number) =>
@@ -665,6 +704,7 @@ function webhooksSection() {
 /** The OpenAPI 3.1 document of the Partner API, with `origin` as its server. */
 export function openApiDocument(origin: string, options: DocumentOptions = {}) {
   const perMinute = options.rateLimitPerMinute ?? DEFAULT_RATE_LIMIT_PER_MINUTE;
+  const examples = examplesAt(options.now ?? EXAMPLE_TIME);
   const schemas = convert();
   return withVersionParameter({
     openapi: "3.1.0",
@@ -711,8 +751,8 @@ export function openApiDocument(origin: string, options: DocumentOptions = {}) {
               "application/json": {
                 schema: ref("PaymentsRequest"),
                 examples: {
-                  one: { summary: "One card payment", value: EXAMPLES.cardPayment },
-                  batch: { summary: "A batch", value: { payments: [EXAMPLES.cardPayment, EXAMPLES.failedMobileMoney] } },
+                  one: { summary: "One card payment", value: examples.cardPayment },
+                  batch: { summary: "A batch", value: { payments: [examples.cardPayment, examples.failedMobileMoney] } },
                 },
               },
             },
@@ -746,8 +786,12 @@ export function openApiDocument(origin: string, options: DocumentOptions = {}) {
           description:
             "A full reversal. A reversal that arrives before its payment waits for it; reversing twice is one reversal. " +
             "A cleared payment can be reversed: the amount comes back out of the merchant's available money.",
-          parameters: [ref("reference", "parameters"), ...POST_PARAMETERS],
-          requestBody: { required: true, content: json("ReversalInput", EXAMPLES.reversal) },
+          // The card payment the payments example sends (the reference parameter's own example is a payment the seed holds).
+          parameters: [
+            { name: "reference", in: "path", required: true, description: schemas.Reference.description, schema: ref("Reference"), example: "PSP-K000201" },
+            ...POST_PARAMETERS,
+          ],
+          requestBody: { required: true, content: json("ReversalInput", examples.reversal) },
           responses: {
             "202": {
               description:
@@ -812,7 +856,7 @@ export function openApiDocument(origin: string, options: DocumentOptions = {}) {
             "transferred nor settled until the dispute is closed. Only a successful payment can be disputed, for at most its amount less its earlier " +
             "disputes that were not won. The business answers in the portal before the evidence due date.",
           parameters: POST_PARAMETERS,
-          requestBody: { required: true, content: json("DisputeInput", EXAMPLES.dispute) },
+          requestBody: { required: true, content: json("DisputeInput", examples.dispute) },
           responses: {
             "201": { description: "The dispute, with the id to close it with.", content: json("DisputeView") },
             ...errors("BadRequest", "Unauthorized", "Conflict", "TooLarge", "UnsupportedMediaType", "TooManyRequests"),
@@ -828,7 +872,10 @@ export function openApiDocument(origin: string, options: DocumentOptions = {}) {
           description:
             "The dispute as the portal holds it: its status, whether the business submitted its response, when it closed, and the evidence files " +
             "attached to it (on its page or through the API). Another business's id is 404.",
-          parameters: [{ name: "id", in: "path", required: true, description: "The dispute's id (dsp_...).", schema: { type: "string" } }, BUSINESS],
+          parameters: [
+            { name: "id", in: "path", required: true, description: "The dispute's id (dsp_...).", schema: { type: "string" }, example: EXAMPLE_IDS.dispute },
+            BUSINESS,
+          ],
           responses: {
             "200": {
               description: "The dispute, with its evidence files.",
@@ -911,13 +958,17 @@ export function openApiDocument(origin: string, options: DocumentOptions = {}) {
             "disputed, and at most the merchant's available money. Written before the answer (not queued): read its status with GET /api/v1/refunds/{id}, " +
             "or hear refund.succeeded and refund.failed. A business's own key only.",
           parameters: POST_PARAMETERS,
-          requestBody: { required: true, content: json("RefundRequestInput", EXAMPLES.refundRequest) },
+          requestBody: { required: true, content: json("RefundRequestInput", examples.refundRequest) },
           responses: {
             "201": {
               description: "The refund, waiting for approval, with its id.",
               content: json("RefundListItem", {
                 ...LISTED.refund,
+                id: "rfd_5c1f0b7e-8d2a-4c6b-9e3f-1a2b3c4d5e6f",
+                amount: examples.refundRequest.amount,
+                reason: examples.refundRequest.reason,
                 status: "pending_approval",
+                requested_at: "2026-11-23T10:20:00.000Z",
                 decided_at: null,
                 completed_at: null,
               }),
@@ -935,7 +986,10 @@ export function openApiDocument(origin: string, options: DocumentOptions = {}) {
           description:
             "A refund's status now: pending_approval until an administrator decides it, then rejected, or sending and then succeeded or failed. " +
             "Another business's id is 404.",
-          parameters: [{ name: "id", in: "path", required: true, description: "The refund's id (rfd_...).", schema: { type: "string" } }, BUSINESS],
+          parameters: [
+            { name: "id", in: "path", required: true, description: "The refund's id (rfd_...).", schema: { type: "string" }, example: EXAMPLE_IDS.refund },
+            BUSINESS,
+          ],
           responses: {
             "200": { description: "The refund.", content: json("RefundListItem", LISTED.refund) },
             ...errors("Unauthorized", "NotFound", "TooManyRequests"),
@@ -951,8 +1005,18 @@ export function openApiDocument(origin: string, options: DocumentOptions = {}) {
           description:
             "won: the held amount returns to the merchant's available money; lost: it leaves (the scheme or network takes it back). " +
             "Closing again with the same outcome answers the dispute as it is; with the other outcome, 409.",
-          parameters: [{ name: "id", in: "path", required: true, description: "The dispute's id (dsp_...).", schema: { type: "string" } }, BUSINESS],
-          requestBody: { required: true, content: json("DisputeCloseInput", EXAMPLES.disputeClose) },
+          parameters: [
+            {
+              name: "id",
+              in: "path",
+              required: true,
+              description: "The dispute's id (dsp_...).",
+              schema: { type: "string" },
+              example: EXAMPLE_IDS.disputeToClose,
+            },
+            BUSINESS,
+          ],
+          requestBody: { required: true, content: json("DisputeCloseInput", examples.disputeClose) },
           responses: {
             "200": { description: "The dispute, closed.", content: json("DisputeView") },
             ...errors("BadRequest", "Unauthorized", "NotFound", "Conflict", "UnsupportedMediaType", "TooManyRequests"),
@@ -971,7 +1035,10 @@ export function openApiDocument(origin: string, options: DocumentOptions = {}) {
             "does not claim another of the four kinds, at most 10 files a dispute, only while the dispute is open and before its evidence due date " +
             "(409 otherwise). The file's content is not scanned for card numbers (it is kept, never logged or shown back); its name is. " +
             "Each request attaches a file: it takes no Idempotency-Key.",
-          parameters: [{ name: "id", in: "path", required: true, description: "The dispute's id (dsp_...).", schema: { type: "string" } }, BUSINESS],
+          parameters: [
+            { name: "id", in: "path", required: true, description: "The dispute's id (dsp_...).", schema: { type: "string" }, example: EXAMPLE_IDS.dispute },
+            BUSINESS,
+          ],
           requestBody: {
             required: true,
             content: {
@@ -1016,7 +1083,10 @@ export function openApiDocument(origin: string, options: DocumentOptions = {}) {
           summary: "Get an event",
           description:
             "One event of the last 30 days, as the feed and its webhook deliveries carry it. Another business's event is answered as an unknown one.",
-          parameters: [{ name: "id", in: "path", required: true, description: "The event's id (evt_...).", schema: { type: "string" } }, BUSINESS],
+          parameters: [
+            { name: "id", in: "path", required: true, description: "The event's id (evt_...).", schema: { type: "string" }, example: EXAMPLE_IDS.event },
+            BUSINESS,
+          ],
           responses: {
             "200": { description: "The event.", content: json("EventView", LISTED.event) },
             ...errors("Unauthorized", "NotFound", "TooManyRequests"),
@@ -1033,8 +1103,18 @@ export function openApiDocument(origin: string, options: DocumentOptions = {}) {
             "Every delivery to this endpoint that failed for good and was made at `since` or later becomes pending again with a new 24-hour retry window, " +
             "oldest first, at most 1,000 a request (`has_more` says when more are left). The endpoint must be enabled (409 otherwise). The endpoint's id is in " +
             "its delivery log's address (Settings → Developers). As the delivery log's button does, audited. A business's own key only.",
-          parameters: [{ name: "id", in: "path", required: true, description: "The webhook endpoint's id (we_...).", schema: { type: "string" } }, BUSINESS],
-          requestBody: { required: true, content: json("ResendFailedInput", { since: "2026-11-26T06:00:00Z" }) },
+          parameters: [
+            {
+              name: "id",
+              in: "path",
+              required: true,
+              description: "The webhook endpoint's id (we_...).",
+              schema: { type: "string" },
+              example: EXAMPLE_IDS.webhookEndpoint,
+            },
+            BUSINESS,
+          ],
+          requestBody: { required: true, content: json("ResendFailedInput", examples.resendFailed) },
           responses: {
             "200": { description: "Queued.", content: json("ResendFailedAnswer", { queued: 42, has_more: false }) },
             ...errors("BadRequest", "Unauthorized", "NotFound", "Conflict", "UnsupportedMediaType", "TooManyRequests"),
@@ -1049,7 +1129,7 @@ export function openApiDocument(origin: string, options: DocumentOptions = {}) {
           summary: "Send a terminal heartbeat",
           description: "The terminal is alive: its last-seen time, battery, signal and software version are updated, so it is no longer silent.",
           parameters: [ref("serial", "parameters"), ...POST_PARAMETERS],
-          requestBody: { required: true, content: json("HeartbeatInput", EXAMPLES.heartbeat) },
+          requestBody: { required: true, content: json("HeartbeatInput", examples.heartbeat) },
           responses: {
             "200": {
               description: "Not applied: sent_at is older than the terminal's last heartbeat. Nothing was queued.",
@@ -1102,8 +1182,22 @@ export function openApiDocument(origin: string, options: DocumentOptions = {}) {
           description: schemas.IdempotencyKey.description,
           schema: ref("IdempotencyKey"),
         },
-        reference: { name: "reference", in: "path", required: true, description: schemas.Reference.description, schema: ref("Reference") },
-        serial: { name: "serial", in: "path", required: true, description: "The terminal's serial.", schema: ref("TerminalSerial") },
+        reference: {
+          name: "reference",
+          in: "path",
+          required: true,
+          description: schemas.Reference.description,
+          schema: ref("Reference"),
+          example: EXAMPLE_IDS.payment,
+        },
+        serial: {
+          name: "serial",
+          in: "path",
+          required: true,
+          description: "The terminal's serial.",
+          schema: ref("TerminalSerial"),
+          example: EXAMPLE_IDS.terminalSerial,
+        },
         version: {
           name: VERSION_HEADER,
           in: "header",

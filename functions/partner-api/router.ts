@@ -251,7 +251,8 @@ async function answer(request: Request, deps: ApiDeps, counted: Counted): Promis
   if (route instanceof Response) return route;
   // The description is public: a processor's developer reads it before having a key.
   if (route.name === "openapi") {
-    return Response.json(openApiDocument(new URL(request.url).origin, { rateLimitPerMinute: deps.rateLimitPerMinute }), {
+    // Its request examples are dated from now, so each runs as it is (functions/partner-api/openapi.ts examplesAt).
+    return Response.json(openApiDocument(new URL(request.url).origin, { rateLimitPerMinute: deps.rateLimitPerMinute, now: deps.now() }), {
       headers: { "Cache-Control": "public, max-age=300" },
     });
   }

@@ -15,6 +15,7 @@ import {
   type PaymentFacts,
   type PostingLine,
 } from "#server/ledger/ledger";
+import { exampleRecords, type ExamplePayment, type ExamplePlan } from "./api-examples";
 import { CARD_BINS, CARD_SHARE, type CardScheme } from "./ghana";
 import { Rng, WeightedTable } from "./prng";
 import { DAY_MS, HOUR_MS, HOUR_WEIGHTS, STATUS_SHARE, SUNDAY_HOUR_WEIGHTS, TERMINAL_SHARE, WEEKDAY_WEIGHTS, type SizeProfile } from "./profile";
@@ -120,7 +121,11 @@ export function hourWeights(dayStart: number, limit: number): [number, number][]
 
 const weightOf = (hours: readonly (readonly [number, number])[]) => hours.reduce((sum, [, w]) => sum + w, 0);
 
-export function* activity(ctx: SeedContext, size: SizeProfile, models: readonly BusinessModel[]): Generator<Chunk> {
+/**
+ * `examples` (./api-examples.ts): payments placed at given times, each in the place of the drawn payment of its business
+ * nearest that time, and the disputes, refund and endpoint that name them, written after the last day.
+ */
+export function* activity(ctx: SeedContext, size: SizeProfile, models: readonly BusinessModel[], examples: ExamplePlan | null = null): Generator<Chunk> {
   const { anchor, now, days, windowStart } = ctx;
   const active = models.filter((m) => m.terminals.some((t) => t.transacting));
   // Day `days` is today, the anchor's day, up to now: its share of a whole day is the share of its hour weights gone by.
@@ -168,6 +173,7 @@ export function* activity(ctx: SeedContext, size: SizeProfile, models: readonly 
     };
   });
 
+  const placed = new Map<string, TransactionRow>();
   let nextTransactionId = 1;
   let nextEntryId = 1;
   let transactions: TransactionRow[] = [];
@@ -327,7 +333,7 @@ export function* activity(ctx: SeedContext, size: SizeProfile, models: readonly 
     // Whole days end at midnight, today at now: a payment in the hour now is in falls before now.
     const limit = d === days ? now : dayStart + DAY_MS;
     const hours = hourWeights(dayStart, limit);
-    const slots: [number, number][] = [];
+    const slots: [number, number, ExamplePayment?][] = [];
     states.forEach((state, b) => {
       const n = (perBusiness[b] as number[])[d] as number;
       for (let k = 0; k < n; k++) {
@@ -335,16 +341,28 @@ export function* activity(ctx: SeedContext, size: SizeProfile, models: readonly 
         slots.push([hourStart + Math.floor(state.times.next() * Math.min(HOUR_MS, limit - hourStart)), b]);
       }
     });
+    const exampleBusiness = examples ? states.findIndex((state) => state.model === examples.model) : -1;
+    for (const example of examples?.payments ?? []) {
+      if (example.at < dayStart || example.at >= limit) continue;
+      let nearest = -1;
+      slots.forEach(([time, b, taken], i) => {
+        if (b === exampleBusiness && !taken && (nearest < 0 || Math.abs(time - example.at) < Math.abs((slots[nearest] as [number, number])[0] - example.at)))
+          nearest = i;
+      });
+      if (nearest < 0) throw new Error(`no payment of the day to place the API example ${example.reference} in`);
+      slots[nearest] = [example.at, exampleBusiness, example];
+    }
     slots.sort((x, y) => x[0] - y[0] || x[1] - y[1]);
 
     const rollups = new Map<string, DailyRollupRow>();
-    for (const [time, b] of slots) {
+    for (const [time, b, example] of slots) {
       flushUntil(time);
       const state = states[b] as BusinessState;
       const { rng, model } = state;
       const businessId = model.business.id;
       const r = rng.next();
-      const status = r < STATUS_SHARE.successful ? "successful" : r < STATUS_SHARE.successful + STATUS_SHARE.failed ? "failed" : "reversed";
+      let status: TransactionRow["status"] =
+        r < STATUS_SHARE.successful ? "successful" : r < STATUS_SHARE.successful + STATUS_SHARE.failed ? "failed" : "reversed";
 
       // At a terminal that was in service then, or (mobile money only) by the point of sale's QR or USSD code.
       let terminal: TerminalModel | null = null;
@@ -354,14 +372,10 @@ export function* activity(ctx: SeedContext, size: SizeProfile, models: readonly 
           if (candidate.lastSeen >= time) terminal = candidate;
         }
       }
-      const pointOfSale = terminal ? (terminal.pointOfSale as PointOfSaleModel) : state.pointsOfSale.pick(rng);
-      const merchant = pointOfSale.merchant;
-      const channel: Channel = terminal && rng.chance(Math.min(1, merchant.sector.cardShare / TERMINAL_SHARE)) ? "card" : "mobile_money";
-      const amount = amountFor(rng, merchant);
-      // A failed payment moved no money: no fee, as the ingest stores it.
-      const fee = status === "failed" ? 0 : transactionFee(channel, amount);
-      const id = nextTransactionId++;
-      const reference = `${model.profile.prefix}-${day.slice(2).replace(/-/g, "")}-${pad(id, 7)}`;
+      let pointOfSale = terminal ? (terminal.pointOfSale as PointOfSaleModel) : state.pointsOfSale.pick(rng);
+      let merchant = pointOfSale.merchant;
+      let channel: Channel = terminal && rng.chance(Math.min(1, merchant.sector.cardShare / TERMINAL_SHARE)) ? "card" : "mobile_money";
+      let amount = amountFor(rng, merchant);
       let network: string;
       let cardBin: string | null = null;
       let cardLast4: string | null = null;
@@ -375,6 +389,30 @@ export function* activity(ctx: SeedContext, size: SizeProfile, models: readonly 
         msisdn = wallet(state);
         network = networkOf(msisdn);
       }
+      if (example && examples) {
+        // A placed payment, by card at the examples' terminal. The draws above were made all the same (and a drawn
+        // reversal's below), so the payments after it are drawn as they would be.
+        if (status === "reversed") {
+          rng.int(10, 480);
+          rng.int(0, 59);
+        }
+        terminal = examples.terminal;
+        pointOfSale = terminal.pointOfSale as PointOfSaleModel;
+        merchant = pointOfSale.merchant;
+        [status, channel, amount, network, cardBin, cardLast4, msisdn] = [
+          "successful",
+          "card",
+          example.amount,
+          example.network,
+          example.cardBin,
+          example.cardLast4,
+          null,
+        ];
+      }
+      // A failed payment moved no money: no fee, as the ingest stores it.
+      const fee = status === "failed" ? 0 : transactionFee(channel, amount);
+      const id = nextTransactionId++;
+      const reference = example ? example.reference : `${model.profile.prefix}-${day.slice(2).replace(/-/g, "")}-${pad(id, 7)}`;
       const clearing = clearsAt(channel, time);
       const cleared = status === "successful" && clearing < now;
       transactions.push({
@@ -395,6 +433,7 @@ export function* activity(ctx: SeedContext, size: SizeProfile, models: readonly 
         created_at: time,
         cleared_at: cleared ? clearing : null,
       });
+      if (example) placed.set(reference, transactions.at(-1) as TransactionRow);
 
       const key = `${businessId}|${merchant.row.id}|${pointOfSale.row.id}|${terminal?.row.id ?? ""}|${channel}|${network}|${status}`;
       const rollup = rollups.get(key);
@@ -443,5 +482,18 @@ export function* activity(ctx: SeedContext, size: SizeProfile, models: readonly 
     settlements = [];
     items = [];
     entries = [];
+  }
+
+  if (examples) {
+    const records = exampleRecords(ctx, examples, placed);
+    const businessId = examples.model.business.id;
+    for (const hold of records.holds) post(businessId, hold.lines, hold.postingId, hold.at, hold.memo, hold.transactionId, null);
+    yield { table: "ledger_accounts", rows: records.accounts };
+    yield { table: "disputes", rows: records.disputes };
+    yield { table: "ledger_entries", rows: entries };
+    yield { table: "refunds", rows: records.refunds };
+    yield { table: "approval_requests", rows: records.approvals };
+    yield { table: "webhook_events", rows: records.events };
+    yield { table: "webhook_endpoints", rows: records.endpoints };
   }
 }

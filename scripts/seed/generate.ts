@@ -8,6 +8,7 @@ import { createHash } from "node:crypto";
 import type { LedgerAccountKind } from "#server/ledger/ledger";
 import { BUSINESS_ACCOUNT_KINDS, ledgerAccountId } from "#server/ledger/ledger";
 import { activity } from "./activity";
+import { examplePlan } from "./api-examples";
 import { pendingApprovals } from "./approvals";
 import { BUSINESSES, USERS, type SeedSize } from "./data";
 import { DAY_MS, HOUR_MS, SIZE_PROFILES } from "./profile";
@@ -97,7 +98,7 @@ export function* generateSeed(size: SeedSize, anchor: number, now: number = anch
   yield { table: "ledger_accounts", rows: accounts };
   yield { table: "approval_requests", rows: pendingApprovals(ctx, models, new Set(users.map((u) => u.id))) };
 
-  yield* activity(ctx, profile, models);
+  yield* activity(ctx, profile, models, profile.apiExamples ? examplePlan(ctx, models) : null);
 }
 
 /** Every row of a size in memory, by table (tiny and demo; large is streamed). */

@@ -14,6 +14,8 @@ export interface SizeProfile {
   /** Points of sale per merchant, and terminals per active point of sale (inclusive ranges). */
   pointsOfSale: readonly [number, number];
   terminalsPerPointOfSale: readonly [number, number];
+  /** Whether it holds what the Partner API's examples name (./api-examples.ts). */
+  apiExamples: boolean;
 }
 
 export const SIZE_PROFILES: Readonly<Record<SeedSize, SizeProfile>> = {
@@ -23,6 +25,7 @@ export const SIZE_PROFILES: Readonly<Record<SeedSize, SizeProfile>> = {
     merchants: { [KUMASI_FRESH_FOODS]: 3, [ACCRA_MOBILE_PAY]: 3 },
     pointsOfSale: [2, 2],
     terminalsPerPointOfSale: [1, 2],
+    apiExamples: false,
   },
   demo: {
     days: 90,
@@ -30,6 +33,7 @@ export const SIZE_PROFILES: Readonly<Record<SeedSize, SizeProfile>> = {
     merchants: { [KUMASI_FRESH_FOODS]: 14, [ACCRA_MOBILE_PAY]: 20, [TAMALE_SHEA]: 10 },
     pointsOfSale: [1, 5],
     terminalsPerPointOfSale: [1, 3],
+    apiExamples: true,
   },
   large: {
     days: 365,
@@ -37,6 +41,7 @@ export const SIZE_PROFILES: Readonly<Record<SeedSize, SizeProfile>> = {
     merchants: { [KUMASI_FRESH_FOODS]: 45, [ACCRA_MOBILE_PAY]: 60, [TAMALE_SHEA]: 30 },
     pointsOfSale: [1, 7],
     terminalsPerPointOfSale: [1, 4],
+    apiExamples: true,
   },
 };
 

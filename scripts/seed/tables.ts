@@ -122,7 +122,7 @@ export interface SettlementAccountRow {
 export interface ApprovalRequestRow {
   id: string;
   business_id: string;
-  kind: "employee" | "merchant" | "point_of_sale" | "settlement_account" | "transfer";
+  kind: "employee" | "merchant" | "point_of_sale" | "settlement_account" | "transfer" | "refund";
   action: "create" | "update" | "deactivate";
   target_id: string;
   target_version: number | null;
@@ -211,6 +211,55 @@ export interface DailyRollupRow {
   fee: number;
 }
 
+/** The examples' records (./api-examples.ts): columns the seed leaves out take the table's defaults. */
+export interface DisputeRow {
+  id: string;
+  business_id: string;
+  merchant_id: string;
+  transaction_id: number;
+  reason_code: string;
+  amount: number;
+  evidence_due_at: number;
+  status: "open";
+  opened_at: number;
+}
+
+export interface RefundRow {
+  id: string;
+  business_id: string;
+  transaction_id: number;
+  merchant_id: string;
+  amount: number;
+  reason: string;
+  status: "pending_approval";
+  idempotency_key: string;
+  requested_by: string;
+  created_at: string;
+}
+
+export interface WebhookEventRow {
+  id: string;
+  business_id: string;
+  type: string;
+  payload: string;
+  happened_at: number;
+  created_at: number;
+}
+
+export interface WebhookEndpointRow {
+  id: string;
+  business_id: string;
+  url: string;
+  description: string;
+  event_types: string;
+  secret: string;
+  status: "enabled";
+  enabled_at: number;
+  created_by: string;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface Tables {
   businesses: BusinessRow;
   users: UserRow;
@@ -228,6 +277,10 @@ export interface Tables {
   settlement_items: SettlementItemRow;
   ledger_entries: LedgerEntryRow;
   daily_rollups: DailyRollupRow;
+  disputes: DisputeRow;
+  refunds: RefundRow;
+  webhook_events: WebhookEventRow;
+  webhook_endpoints: WebhookEndpointRow;
 }
 
 export type TableName = keyof Tables;
@@ -323,6 +376,10 @@ export const COLUMNS: { readonly [T in TableName]: readonly (keyof Tables[T] & s
   settlement_items: ["settlement_id", "transaction_id"],
   ledger_entries: ["id", "business_id", "posting_id", "account_id", "amount", "transaction_id", "transfer_id", "settlement_id", "memo", "posted_at"],
   daily_rollups: ["business_id", "day", "merchant_id", "point_of_sale_id", "terminal_id", "channel", "network", "status", "count", "amount", "fee"],
+  disputes: ["id", "business_id", "merchant_id", "transaction_id", "reason_code", "amount", "evidence_due_at", "status", "opened_at"],
+  refunds: ["id", "business_id", "transaction_id", "merchant_id", "amount", "reason", "status", "idempotency_key", "requested_by", "created_at"],
+  webhook_events: ["id", "business_id", "type", "payload", "happened_at", "created_at"],
+  webhook_endpoints: ["id", "business_id", "url", "description", "event_types", "secret", "status", "enabled_at", "created_by", "created_at", "updated_at"],
 };
 
 export const TABLE_ORDER = Object.keys(COLUMNS) as TableName[];

@@ -116,7 +116,7 @@ describe.each(CASES)("the seeded ledger: $name", ({ prepare }) => {
          TOTAL(CASE WHEN e.posted_at > t.created_at AND a.kind = 'merchant_available' AND a.merchant_id = t.merchant_id THEN e.amount END) AS later_available,
          MIN(CASE WHEN e.posted_at > t.created_at THEN e.posted_at END) AS later_at
        FROM transactions t
-       LEFT JOIN ledger_entries e ON e.transaction_id = t.id
+       LEFT JOIN ledger_entries e ON e.transaction_id = t.id AND e.posting_id NOT LIKE 'pst\\_dsp\\_%' ESCAPE '\\'
        LEFT JOIN ledger_accounts a ON a.id = e.account_id
        GROUP BY t.id`,
     );
@@ -146,6 +146,32 @@ describe.each(CASES)("the seeded ledger: $name", ({ prepare }) => {
     expect(new Set(facts.map((t) => t.status))).toEqual(new Set(["successful", "failed", "reversed"]));
   });
 
+  it("holds each open dispute's amount from its merchant's available money, in one posting when it was opened", async () => {
+    const disputes = await rows<{
+      id: string;
+      amount: number;
+      opened_at: number;
+      status: string;
+      payment_status: string;
+      lines: number;
+      available: number;
+      held: number;
+      at: number;
+    }>(
+      db,
+      `SELECT d.id, d.amount, d.opened_at, d.status, t.status AS payment_status, COUNT(e.id) AS lines,
+         TOTAL(CASE WHEN a.kind = 'merchant_available' AND a.merchant_id = d.merchant_id THEN e.amount END) AS available,
+         TOTAL(CASE WHEN a.kind = 'merchant_held' AND a.merchant_id = d.merchant_id THEN e.amount END) AS held, MIN(e.posted_at) AS at
+       FROM disputes d JOIN transactions t ON t.id = d.transaction_id AND t.business_id = d.business_id
+       LEFT JOIN ledger_entries e ON e.posting_id = 'pst_' || d.id || '_hold'
+       LEFT JOIN ledger_accounts a ON a.id = e.account_id
+       GROUP BY d.id`,
+    );
+    for (const d of disputes) {
+      expect(d).toMatchObject({ status: "open", payment_status: "successful", lines: 2, available: d.amount, held: -d.amount, at: d.opened_at });
+    }
+  });
+
   it("each merchant's pending and available balances are what its payments and settlements imply", async () => {
     const sums = new Map(
       (await rows<{ account_id: string; total: number }>(db, "SELECT account_id, SUM(amount) AS total FROM ledger_entries GROUP BY account_id")).map((r) => [
@@ -153,11 +179,13 @@ describe.each(CASES)("the seeded ledger: $name", ({ prepare }) => {
         r.total,
       ]),
     );
-    const expected = await rows<{ id: string; business_id: string; pending: number; available: number }>(
+    const expected = await rows<{ id: string; business_id: string; pending: number; available: number; held: number }>(
       db,
       `SELECT m.id, m.business_id,
          TOTAL(CASE WHEN t.status = 'successful' AND t.cleared_at IS NULL THEN t.amount - t.fee END) AS pending,
-         TOTAL(CASE WHEN t.status = 'successful' AND t.cleared_at IS NOT NULL AND i.transaction_id IS NULL THEN t.amount - t.fee END) AS available
+         TOTAL(CASE WHEN t.status = 'successful' AND t.cleared_at IS NOT NULL AND i.transaction_id IS NULL THEN t.amount - t.fee END)
+           - (SELECT TOTAL(amount) FROM disputes d WHERE d.merchant_id = m.id AND d.status = 'open') AS available,
+         (SELECT TOTAL(amount) FROM disputes d WHERE d.merchant_id = m.id AND d.status = 'open') AS held
        FROM merchants m
        LEFT JOIN transactions t ON t.merchant_id = m.id
        LEFT JOIN settlement_items i ON i.transaction_id = t.id
@@ -168,8 +196,9 @@ describe.each(CASES)("the seeded ledger: $name", ({ prepare }) => {
       id: m.id,
       pending: merchantBalance(sums.get(ledgerAccountId(m.business_id, { kind: "merchant_pending", merchantId: m.id })) ?? 0),
       available: merchantBalance(sums.get(ledgerAccountId(m.business_id, { kind: "merchant_available", merchantId: m.id })) ?? 0),
+      held: merchantBalance(sums.get(ledgerAccountId(m.business_id, { kind: "merchant_held", merchantId: m.id })) ?? 0),
     }));
-    expect(actual).toEqual(expected.map(({ id, pending, available }) => ({ id, pending, available })));
+    expect(actual).toEqual(expected.map(({ id, pending, available, held }) => ({ id, pending, available, held })));
     expect(actual.some((m) => m.pending > 0)).toBe(true);
     expect(actual.some((m) => m.available > 0)).toBe(true);
 
@@ -239,7 +268,11 @@ describe.each(CASES)("the seeded ledger: $name", ({ prepare }) => {
        JOIN users u ON u.id = r.maker_id JOIN businesses b ON b.id = r.business_id
        WHERE b.name = 'Kumasi Fresh Foods' AND r.status = 'pending' ORDER BY r.kind, r.action`,
     );
-    expect(new Set(requests.map((r) => r.kind))).toEqual(new Set(["employee", "merchant", "point_of_sale", "settlement_account"]));
+    // The demo data also has the refund the API examples read, waiting for approval (scripts/seed/api-examples.ts).
+    const refunds = await rows(db, "SELECT id FROM refunds WHERE status = 'pending_approval'");
+    expect(new Set(requests.map((r) => r.kind))).toEqual(
+      new Set(["employee", "merchant", "point_of_sale", "settlement_account", ...(refunds.length > 0 ? ["refund"] : [])]),
+    );
     for (const r of requests) {
       expect(r.maker).toBe(r.kind === "employee" ? "ama.mensah@example.com" : "esi.owusu@example.com");
       expect(r.checker_id).toBeNull();

@@ -28,6 +28,10 @@ const TABLES = [
   "settlement_items",
   "ledger_entries",
   "daily_rollups",
+  "disputes",
+  "refunds",
+  "webhook_events",
+  "webhook_endpoints",
 ] as const;
 
 async function counts(db: D1Database): Promise<Record<string, number>> {
@@ -63,13 +67,18 @@ describe("the demo seed", () => {
       terminals: 257,
       terminal_assignments: 253,
       settlement_accounts: 62,
-      ledger_accounts: 97,
-      approval_requests: 9,
+      ledger_accounts: 98,
+      approval_requests: 10,
       transactions: 50_000,
       settlements: 3_549,
-      settlement_items: 44_458,
-      ledger_entries: 241_216,
-      daily_rollups: 35_632,
+      settlement_items: 44_457,
+      ledger_entries: 241_220,
+      daily_rollups: 35_633,
+      // What the Partner API's examples name (scripts/seed/api-examples.ts).
+      disputes: 2,
+      refunds: 1,
+      webhook_events: 2,
+      webhook_endpoints: 1,
     });
   });
 

@@ -8,6 +8,7 @@ import { CARD_BINS, NETWORK_PREFIXES } from "../../scripts/seed/ghana";
 import { Rng } from "../../scripts/seed/prng";
 import { apportion } from "../../scripts/seed/activity";
 import type { TransactionRow } from "../../scripts/seed/tables";
+import { EXAMPLE_IDS } from "#server/partner-api/openapi";
 
 // A Saturday; tests never depend on today's date.
 const ANCHOR = Date.UTC(2026, 7, 1);
@@ -38,7 +39,7 @@ describe("determinism", () => {
   // The digests of the data written for this anchor, on any machine. A deliberate change to the
   // generator changes them: update them in the same change.
   const TINY_DIGEST = "8116bfdd5333e132437049f35313eb1dd176d23ed5765975b4a211f8359a7226";
-  const DEMO_DIGEST = "fea379f75886d02b3139a4232af9c3c4e6f36103c1ac8d4fc1bfe65482b99484";
+  const DEMO_DIGEST = "cd46d31e851f746f9214637d688763528d472d99aefe20b662ccc8416b2e436e";
 
   it("the same size and anchor give byte-identical data", () => {
     expect(seedDigest("tiny", ANCHOR)).toBe(TINY_DIGEST);
@@ -339,7 +340,9 @@ describe("the ledger", () => {
       const posted = new Set(data.ledger_entries.map((e) => e.transaction_id));
       expect(data.transactions.filter((t) => posted.has(t.id) !== (t.status !== "failed"))).toEqual([]);
       for (const b of data.businesses) expect(accounts.has(ledgerAccountId(b.id, { kind: "scheme_receivable" }))).toBe(true);
-      expect(data.ledger_accounts).toHaveLength(data.businesses.length * 3 + data.merchants.length * 2);
+      // And the held money's account of a merchant whose payment is disputed (the API examples' disputes, in demo).
+      const held = new Set(data.disputes.map((d) => d.merchant_id)).size;
+      expect(data.ledger_accounts).toHaveLength(data.businesses.length * 3 + data.merchants.length * 2 + held);
     }
   });
 });
@@ -349,7 +352,8 @@ describe("pending approval requests", () => {
     for (const data of [tiny, demo]) {
       const requests = data.approval_requests.filter((r) => r.business_id === KUMASI_FRESH_FOODS && r.status === "pending");
       const kinds = new Set(requests.map((r) => r.kind));
-      expect(kinds).toEqual(new Set(["employee", "merchant", "point_of_sale", "settlement_account"]));
+      // demo also has the refund the API examples read (scripts/seed/api-examples.ts).
+      expect(kinds).toEqual(new Set(["employee", "merchant", "point_of_sale", "settlement_account", ...(data === demo ? ["refund"] : [])]));
       for (const r of requests) expect(r.maker_id).toBe(r.kind === "employee" ? "usr_ama_mensah" : "usr_esi_owusu");
       const esi = new Set(requests.filter((r) => r.maker_id === "usr_esi_owusu").map((r) => r.action));
       expect(esi).toEqual(new Set(["create", "update", "deactivate"]));
@@ -383,6 +387,16 @@ describe("pending approval requests", () => {
       if (r.action === "deactivate") expect(after).toEqual({ status: r.kind === "employee" ? "deactivated" : "inactive" });
       if (r.kind === "employee") {
         if (r.action === "create") expect(Object.keys(after).sort()).toEqual(["email", "gender", "name", "phone", "role"]);
+        continue;
+      }
+      // A refund is asked for as functions/refunds/refund-requests.db.ts asks: its row waits, named by the request.
+      if (r.kind === "refund") {
+        expect(data.refunds.find((refund) => refund.id === r.target_id)).toMatchObject({
+          status: "pending_approval",
+          requested_by: r.maker_id,
+          amount: after.amount,
+        });
+        expect(Object.keys(after).sort()).toEqual(["already_refunded", "amount", "merchant", "merchant_id", "payment_amount", "payment_reference", "reason"]);
         continue;
       }
       const target = rows[r.kind]?.find((row) => row.id === r.target_id);
@@ -480,5 +494,43 @@ describe("seeded during the day: the data reaches up to now, and nothing lies af
     for (const [, data] of sized) {
       expect(data.terminals.some((t) => t.status === "active" && (t.last_seen_at as number) < NOW - DAY_MS)).toBe(true);
     }
+  });
+});
+
+describe("what the Partner API's examples name (scripts/seed/api-examples.ts)", () => {
+  // Seeded at 06:30, just after the day's settlement run, and at midnight: the example payment's net is unsettled either way.
+  const cases = [ANCHOR + 6.5 * 3_600_000, ANCHOR].map((now) => [new Date(now).toISOString(), now, collectSeed("demo", ANCHOR, now)] as const);
+
+  it.each(cases)("holds every id the examples name, seeded at %s", (_, now, data) => {
+    const terminal = data.terminals.find((t) => t.serial === EXAMPLE_IDS.terminalSerial);
+    expect(terminal).toMatchObject({ status: "active", merchant_id: EXAMPLE_IDS.merchant, point_of_sale_id: EXAMPLE_IDS.pointOfSale });
+    expect(data.points_of_sale.find((p) => p.id === EXAMPLE_IDS.pointOfSale)).toMatchObject({ merchant_id: EXAMPLE_IDS.merchant, status: "active" });
+    const payment = data.transactions.find((t) => t.reference === EXAMPLE_IDS.payment)!;
+    expect(payment).toMatchObject({ status: "successful", channel: "card", terminal_id: terminal?.id, amount: 12_550 });
+    // Cleared, and not settled yet: its net is in the merchant's available money, which a refund needs.
+    expect(payment.cleared_at).toBeLessThan(now);
+    expect(data.settlement_items.some((i) => i.transaction_id === payment.id)).toBe(false);
+    for (const id of [EXAMPLE_IDS.dispute, EXAMPLE_IDS.disputeToClose]) {
+      const dispute = data.disputes.find((d) => d.id === id)!;
+      expect(dispute).toMatchObject({ status: "open", merchant_id: EXAMPLE_IDS.merchant });
+      expect(dispute.opened_at).toBeLessThan(now);
+      expect(dispute.evidence_due_at).toBeGreaterThan(now + 7 * DAY_MS);
+      expect(
+        data.ledger_entries
+          .filter((e) => e.posting_id === `pst_${id}_hold`)
+          .map((e) => e.amount)
+          .sort(),
+      ).toEqual([-dispute.amount, dispute.amount]);
+    }
+    expect(data.refunds.find((r) => r.id === EXAMPLE_IDS.refund)).toMatchObject({ transaction_id: payment.id, status: "pending_approval" });
+    expect(data.webhook_events.find((e) => e.id === EXAMPLE_IDS.event)).toMatchObject({ type: "dispute.opened" });
+    expect(data.webhook_endpoints.find((e) => e.id === EXAMPLE_IDS.webhookEndpoint)).toMatchObject({ status: "enabled" });
+    // The examples' payments are in the place of drawn ones: the count stays the size's.
+    expect(data.transactions).toHaveLength(SIZE_PROFILES.demo.transactions);
+  });
+
+  it("holds none of them in tiny", () => {
+    expect([tiny.disputes, tiny.refunds, tiny.webhook_events, tiny.webhook_endpoints].map((rows) => rows.length)).toEqual([0, 0, 0, 0]);
+    expect(tiny.transactions.filter((t) => t.reference.startsWith("PSP-"))).toEqual([]);
   });
 });

@@ -16,7 +16,7 @@ export const links: LinksFunction = () => [{ rel: "stylesheet", href: stylesheet
 export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireTenant(request, context, "manage:developer");
   const { rateLimitPerMinute } = context.config.api;
-  return buildReference(new URL(request.url).origin, { rateLimitPerMinute });
+  return buildReference(new URL(request.url).origin, { rateLimitPerMinute, now: Date.now() });
 }
 
 // How a receiver checks a webhook call (docs/webhooks.md has the same, with an Express handler).

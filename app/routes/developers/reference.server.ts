@@ -26,6 +26,7 @@ interface Node {
   name?: string;
   in?: string;
   schema?: Node;
+  example?: unknown;
   content?: Record<string, { schema?: Node; example?: unknown; examples?: Record<string, { value: unknown }> }>;
 }
 
@@ -148,7 +149,8 @@ export function buildReference(origin: string, options: DocumentOptions = {}): R
     Object.entries(item)
       .filter(([method]) => HTTP_METHODS.includes(method))
       .map(([method, operation]): ReferenceEndpoint => {
-        const parameters = (operation.parameters ?? []).map(resolve).map((p) => ({
+        const resolvedParameters = (operation.parameters ?? []).map(resolve);
+        const parameters = resolvedParameters.map((p) => ({
           name: `${p.name} (${p.in === "path" ? "in the path" : p.in === "query" ? "in the query" : "header"})`,
           type: describeType(resolve(p.schema ?? {})),
           required: p.required === true,
@@ -173,7 +175,18 @@ export function buildReference(origin: string, options: DocumentOptions = {}): R
           bodies: media?.schema ? bodiesOf(media.schema) : [],
           answers: answers.map(({ schema: _schema, ...answer }) => answer),
           returns: ok?.schema ? (bodiesOf(ok.schema)[0] ?? null) : null,
-          curl: curlFor(origin, method, path, example, operation.requestBody?.content?.["multipart/form-data"] !== undefined),
+          curl: curlFor(
+            origin,
+            method,
+            path,
+            Object.fromEntries(
+              resolvedParameters
+                .filter((p) => p.in === "path")
+                .map((p): [string, string] => [p.name ?? "", typeof p.example === "string" ? p.example : (p.name ?? "")]),
+            ),
+            example,
+            operation.requestBody?.content?.["multipart/form-data"] !== undefined,
+          ),
         };
       }),
   );
@@ -189,22 +202,9 @@ export function buildReference(origin: string, options: DocumentOptions = {}): R
   return { title: doc.info.title, intro, sections, endpoints, problems, documentUrl: "/api/v1/openapi.json" };
 }
 
-const SAMPLE_PATH_VALUES: Record<string, string> = {
-  reference: "PSP-20261123-K000187",
-  serial: "PAX-A920-004512",
-  id: "dsp_0123456789abcdef0123456789abcdef",
-};
-
-/** An {id} of the path's own kind: a refund's under /refunds, an event's under /events. */
-const SAMPLE_IDS: [RegExp, string][] = [
-  [/^\/api\/v1\/refunds\//, "rfd_5c1f0b7e"],
-  [/^\/api\/v1\/events\//, "evt_3f1c9a0d2b7e4c58a6d1e0f9b2c4a7e1"],
-  [/^\/api\/v1\/webhook-endpoints\//, "we_0123456789abcdef0123456789abcdef"],
-];
-
-function curlFor(origin: string, method: string, path: string, example: unknown, fileUpload = false): string {
-  const sample = (name: string) => (name === "id" ? SAMPLE_IDS.find(([prefix]) => prefix.test(path))?.[1] : undefined) ?? SAMPLE_PATH_VALUES[name] ?? name;
-  const url = origin + path.replace(/\{(\w+)\}/g, (_, name: string) => sample(name));
+/** The path filled with each parameter's example: the document's examples name records of the demo data (openapi.ts EXAMPLE_IDS). */
+function curlFor(origin: string, method: string, path: string, pathValues: Record<string, string>, example: unknown, fileUpload = false): string {
+  const url = origin + path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(pathValues[name] ?? name));
   const lines = [`curl${method === "get" ? "" : ` -X ${method.toUpperCase()}`} ${url}`, `  -H "Authorization: Bearer $PP_API_KEY"`];
   if (example !== undefined) {
     const body = JSON.stringify(example, null, 2).replace(/'/g, "'\\''");
