@@ -2902,11 +2902,9 @@ export interface operations {
            *           "created": "2026-11-22T06:20:00.000Z",
            *           "recorded_at": "2026-11-22T06:20:00.412Z",
            *           "data": {
-           *             "dispute": {
-           *               "id": "dsp_0123456789abcdef0123456789abcdef",
-           *               "payment_reference": "PSP-K000175",
-           *               "status": "open"
-           *             }
+           *             "id": "dsp_0123456789abcdef0123456789abcdef",
+           *             "payment_reference": "PSP-K000175",
+           *             "status": "open"
            *           }
            *         }
            *       ],
@@ -2957,11 +2955,9 @@ export interface operations {
            *       "created": "2026-11-22T06:20:00.000Z",
            *       "recorded_at": "2026-11-22T06:20:00.412Z",
            *       "data": {
-           *         "dispute": {
-           *           "id": "dsp_0123456789abcdef0123456789abcdef",
-           *           "payment_reference": "PSP-K000175",
-           *           "status": "open"
-           *         }
+           *         "id": "dsp_0123456789abcdef0123456789abcdef",
+           *         "payment_reference": "PSP-K000175",
+           *         "status": "open"
            *       }
            *     }
            */

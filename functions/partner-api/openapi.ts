@@ -292,7 +292,8 @@ const LISTED = {
     type: "dispute.opened",
     created: "2026-11-22T06:20:00.000Z",
     recorded_at: "2026-11-22T06:20:00.412Z",
-    data: { dispute: { id: EXAMPLE_IDS.dispute, payment_reference: "PSP-K000175", status: "open" } },
+    // As 2026-12-01 sends it: the dispute itself (2026-11-27 wrapped it in { dispute }). Shortened here.
+    data: { id: EXAMPLE_IDS.dispute, payment_reference: "PSP-K000175", status: "open" },
   },
   payment: {
     reference: EXAMPLE_IDS.payment,
