@@ -14,6 +14,9 @@ import { TEST_MODE_PEOPLE } from "#server/approvals/approvals.db";
 import { NOT_A_MEMBER } from "#server/auth/sign-in";
 import { testBusinessOf } from "#server/tenancy/test-mode";
 import { starterIds } from "#server/tenancy/test-mode.db";
+import { approveMoneyRequest } from "#server/approvals/money-requests.db";
+import { requestRefund } from "#server/refunds/refund-requests.db";
+import { processRefunds } from "#server/refunds/send";
 import { startFakePaystack, type FakePaystack } from "../support/fake-paystack";
 import { answerOf, api, eventually, makeKey, makePlatformKeyFor, momoPayment, partiesOf, type Parties } from "../support/partner-api";
 import { paymentsConsumers } from "../support/portal";
@@ -224,6 +227,11 @@ describe("test data never mixes with live data", () => {
     // As a row of the list (the search box and its links repeat what was typed on either side).
     expect((await page(testCookie, search)).html).toContain(`>${reference}<`);
     expect((await page(await signedInCookie(portal(), KOFI, KUMASI), search)).html).not.toContain(`>${reference}<`);
+    // Its event is the test business's (its endpoints' and its feed's), never the live business's.
+    const events = (businessId: string) =>
+      count("SELECT COUNT(*) AS n FROM webhook_events WHERE business_id = ? AND instr(payload, ?) > 0", businessId, reference);
+    await eventually(async () => (await events(TEST)) === 1, 15_000, "the test payment's event");
+    expect(await events(KUMASI)).toBe(0);
     // The live ledger holds no entry of a test payment; the test business's merchant has its money pending.
     expect(
       await count(
@@ -270,6 +278,41 @@ describe("money", () => {
     for (const row of results) expect(sent.some((transfer) => transfer.toLowerCase().includes(row.reference.toLowerCase()))).toBe(false);
     // The live business's settlements of the same run went to Paystack, as the deployment says.
     expect(await count("SELECT COUNT(*) AS n FROM settlements WHERE business_id = ? AND rail = 'paystack'", KUMASI)).toBeGreaterThan(0);
+  });
+});
+
+describe("refunds", () => {
+  it("a test business's approved refund is answered by the simulator; the deployment's refund rail is never called", async () => {
+    const occurred = new Date(Date.now() - 2 * 86_400_000).toISOString();
+    const reference = `REFUND-${Date.now().toString(36)}`;
+    expect(
+      (await api(portal(), testKey, "/api/v1/payments", { payments: [momoPayment(test, { reference, amount: 90_000, occurred_at: occurred })] })).status,
+    ).toBe(202);
+    await eventually(async () => (await count("SELECT COUNT(*) AS n FROM transactions WHERE reference = ?", reference)) === 1, 15_000, "stored");
+    // Cleared, so its merchant has the money to refund.
+    expect(await portal().scheduled("*/5 * * * *")).toBe("ok");
+    const db = portal().businessDb(KUMASI);
+    const payment = (await db.prepare("SELECT id FROM transactions WHERE reference = ? AND business_id = ?").bind(reference, TEST).first<{ id: number }>())!;
+    const as = (userId: string, role: "Operations" | "Administrator") => ({ businessId: TEST, userId, role, db });
+    const { id } = await requestRefund(as("usr_esi_owusu", "Operations"), META, {
+      transactionId: payment.id,
+      amount: 1_000,
+      reason: "Test refund Ɛ 🧪",
+      idempotencyKey: `test-mode-${Date.now()}`,
+    });
+    await approveMoneyRequest(as("usr_kofi_boateng", "Administrator"), META, "refund", id);
+    let called = 0;
+    const deploymentRail = {
+      kind: "switch",
+      refund: () => {
+        called += 1;
+        return Promise.resolve({ ok: true as const });
+      },
+    };
+    const run = await processRefunds({ businessId: TEST, db }, deploymentRail, { onlyId: id });
+    expect(run.succeeded).toEqual([id]);
+    expect(called).toBe(0);
+    expect(await db.prepare("SELECT status, rail FROM refunds WHERE id = ?").bind(id).first()).toEqual({ status: "succeeded", rail: "simulator" });
   });
 });
 
