@@ -26,7 +26,6 @@ import { MERCHANT_FINDER_PARAM } from "#app/lib/merchant-search";
 import { NETWORKS, TRANSACTION_STATUSES, payerOf } from "#app/lib/transactions-view";
 import { statusLabel } from "#app/lib/statuses";
 import { transactionColumns } from "#app/components/columns/transactions";
-import { ArchivedInPeriod, ArchivedMonths } from "#app/components/archived-months";
 import { codeOnDemand } from "#app/components/code-on-demand";
 import { archiveLookup } from "#app/lib/transactions-archive.server";
 import { PaymentTotals } from "#app/components/payment-totals";
@@ -49,6 +48,8 @@ if (typeof document !== "undefined") {
 }
 const PaymentDetailPanel = (props: ComponentProps<ReturnType<typeof panels.read>["PaymentDetailPanel"]>) => panels.read().PaymentDetailPanel(props);
 const ArchivedPayment = (props: ComponentProps<ReturnType<typeof panels.read>["ArchivedPayment"]>) => panels.read().ArchivedPayment(props);
+const ArchivedMonthsNow = (props: ComponentProps<ReturnType<typeof panels.read>["ArchivedMonths"]>) => panels.read().ArchivedMonths(props);
+const ArchivedInPeriodNow = (props: ComponentProps<ReturnType<typeof panels.read>["ArchivedInPeriod"]>) => panels.read().ArchivedInPeriod(props);
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { deps, tenant } = await requireTenant(request, context, "view:transaction");
@@ -69,7 +70,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   // An exact reference the list does not have may be in an archived month.
   const archive = await archiveLookup(tenant, context.cloudflare.env.ARCHIVE, result.rows.length === 0 ? filter : {}, period);
   // The page will show a payment's panel: its code before the page renders (app/components/code-on-demand.ts).
-  if (detailRow || archive.found.length > 0) await panels.preload();
+  if (detailRow || archive.found.length > 0 || archive.months.length > 0 || archive.inPeriod.length > 0) await panels.preload();
   const names = await namesOf(tenant, "merchant", [
     ...result.rows.map((t) => t.merchantId),
     ...(detailRow ? [detailRow.merchantId] : []),
@@ -283,7 +284,11 @@ export default function Transactions() {
           ) : null}
         </p>
       ) : null}
-      <ArchivedInPeriod months={data.archivedInPeriod} />
+      {data.archivedInPeriod.length > 0 ? (
+        <Suspense fallback={null}>
+          <ArchivedInPeriodNow months={data.archivedInPeriod} />
+        </Suspense>
+      ) : null}
       {data.archived.map((a) => (
         <Suspense key={a.detail.reference} fallback={<p aria-live="polite">Loading…</p>}>
           <ArchivedPayment detail={a.detail} month={a.month} />
@@ -310,7 +315,11 @@ export default function Transactions() {
         }
       />
       <Pager page={data.page} totalPages={Math.max(1, Math.ceil(data.totals.count / DEFAULT_PAGE_SIZE))} trail={data.trail} hasNext={data.hasNext} />
-      <ArchivedMonths months={data.archivedMonths} canExport={data.canExport} />
+      {data.archivedMonths.length > 0 ? (
+        <Suspense fallback={null}>
+          <ArchivedMonthsNow months={data.archivedMonths} canExport={data.canExport} />
+        </Suspense>
+      ) : null}
       {data.detail ? (
         <Suspense fallback={<p aria-live="polite">Loading…</p>}>
           <PaymentDetailPanel detail={data.detail} closeHref={withParam(search, "tx", null)} />
