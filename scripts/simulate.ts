@@ -24,7 +24,7 @@ import { findKeyByHash } from "#server/partner-api/api-keys.db";
 import { KUMASI_FRESH_FOODS } from "./seed/data";
 import { testBusinessOf } from "#server/tenancy/test-mode";
 import { openTestBusinessInCore, openTestBusinessRows } from "#server/tenancy/test-mode.db";
-import { withLocalD1 } from "./seed/local";
+import { withLocalDatabases } from "./seed/local";
 import { makeHeartbeat, makePayment, makeReversal, referenceOf, REVERSAL_SHARE, seededRandom, SILENT_SHARE } from "./simulate/traffic";
 import { makeDevelopmentKey, readWorld, type World } from "./simulate/local";
 
@@ -86,11 +86,14 @@ if (!existsSync(resolve(stateDir ?? join(ROOT, ".wrangler/state")))) {
   console.error("No local state yet: start the portal with `npm start` first (it migrates and seeds the local D1).");
   process.exit(2);
 }
-const { world, key } = await withLocalD1(stateDir, async (db) => {
-  // The local portal keeps every business on its one database: test mode opens beside the demo business there.
+const { world, key } = await withLocalDatabases(stateDir, async (databases) => {
+  // Test mode opens as the business menu opens it: its place in the core directory, then its rows beside the demo business.
   const at = new Date().toISOString();
-  if (!(await openTestBusinessInCore(db, KUMASI_FRESH_FOODS, at))) throw new Error("The demo business is not in the local D1: is it seeded (npm start)?");
-  await openTestBusinessRows(db, BUSINESS, at);
+  const shard = await openTestBusinessInCore(databases.core, KUMASI_FRESH_FOODS, at);
+  if (!shard) throw new Error("The demo business is not in the local D1 (or is being moved): is it seeded (npm start)?");
+  await openTestBusinessRows(databases.byBinding(shard), BUSINESS, at);
+  // From here on, statements find the test business's database by the id they bind.
+  const db = databases.routed;
   const world = await readWorld(db, BUSINESS);
   if (world.places.length === 0) throw new Error("The demo business's test mode has no active points of sale.");
   const envKey = process.env.PP_API_KEY;
