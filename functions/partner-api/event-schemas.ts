@@ -6,7 +6,7 @@
 // settlement.* the settlement, refund.* the refund, dispute.* the dispute, terminal.silent the terminal), and
 // transfers and approval requests, which have no GET, in the same snake_case. 2026-11-27 keeps the shapes the portal
 // sent before versions existed: payment.* as now, dispute.* as { dispute }, the others camelCase. The one place that
-// turns one into the other is ./event-versions.ts.
+// turns one into the other is functions/webhooks/event-versions.ts.
 import * as v from "valibot";
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from "../webhooks/types";
 import { DisputeView, PaymentView } from "./schemas";

@@ -39,7 +39,7 @@ import {
   TerminalsQuery,
 } from "./list-schemas";
 import { merchantView, paymentView, pointOfSaleView, refundListItem, refundsView, settlementView, terminalView } from "./views";
-import { renderEventData } from "./event-versions";
+import { renderEventData } from "../webhooks/event-versions";
 import type { ApiVersion } from "./versions";
 
 type Key = string | number;

@@ -3,7 +3,7 @@
 // PP-Version which version it was answered as. docs/api-changelog.md says what each version changed. A version is only
 // ever added: a change that would break a processor's code waits for a new date and is answered only to keys pinned to
 // it or requests that name it. Webhook endpoints are pinned the same way (webhook_endpoints.api_version, migration
-// 0037): each delivery is rendered in its endpoint's version (./event-versions.ts).
+// 0037): each delivery is rendered in its endpoint's version (functions/webhooks/event-versions.ts).
 
 /** Every version this portal answers, oldest first. 2026-12-01: every event's data is the object as GET answers it. */
 export const API_VERSIONS = ["2026-11-27", "2026-12-01"] as const;

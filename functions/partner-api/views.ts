@@ -1,6 +1,6 @@
 // The payment as the Partner API answers it (GET /api/v1/payments/{reference},
 // and the data of payment.* webhooks), and the items of its lists (./lists.ts): snake_case, pesewas, ISO times in UTC.
-// From 2026-12-01 every webhook event's data is one of these as it was when the event happened (./event-versions.ts):
+// From 2026-12-01 every webhook event's data is one of these as it was when the event happened (functions/webhooks/event-versions.ts):
 // the settlement, the refund, the terminal, and the transfer and approval request, which have no GET of their own.
 import type * as v from "valibot";
 import type { StoredPayment } from "../payments/api-payments.db";

@@ -7,7 +7,7 @@ import { signatureHeader, standardHeaders } from "./signing";
 import { EVENT_ID_HEADER, EVENT_TYPE_HEADER, SIGNATURE_HEADER } from "./types";
 import type { WebhooksConfig } from "../env";
 import type { DeliveryToSend } from "./sending.db";
-import { renderEventData } from "../partner-api/event-versions";
+import { renderEventData } from "./event-versions";
 
 /** How much of an answer the log keeps. */
 export const RESPONSE_BODY_LIMIT = 1024;

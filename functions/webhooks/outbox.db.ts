@@ -4,13 +4,13 @@
 import { WEBHOOK_TEST_EVENT_TYPE, type WebhookEventType } from "./types";
 import { getWebhookEndpoint } from "./endpoints.db";
 import { NotFoundError, RuleError, type Tenant, type BusinessDb } from "../tenancy/tenant";
-import { STORED_EVENT_VERSION, type EventExtra } from "../partner-api/event-versions";
+import { STORED_EVENT_VERSION, type EventExtra } from "./event-versions";
 
 export interface WebhookEventInput {
   /** Given: re-emitting the same id is a no-op (INSERT OR IGNORE). */
   id?: string;
   type: WebhookEventType;
-  /** In the shape of STORED_EVENT_VERSION (functions/partner-api/event-versions.ts): the object as GET answers it. */
+  /** In the shape of STORED_EVENT_VERSION (./event-versions.ts): the object as GET answers it. */
   data: unknown;
   /** What older versions' shapes of the event say that `data` does not hold (payload_extra). */
   extra?: EventExtra;
@@ -38,7 +38,7 @@ export function newEventId(): string {
  * delivery log count.
  *
  * The event is stored once, its data in STORED_EVENT_VERSION's shape (payload_version) with its `extra`: each delivery
- * is rendered in its endpoint's version when it is sent, the feed in the request's (functions/partner-api/event-versions.ts).
+ * is rendered in its endpoint's version when it is sent, the feed in the request's (./event-versions.ts).
  */
 export function webhookEventStatements({ businessId, db }: BusinessDb, events: WebhookEventInput[], now: number = Date.now()): D1PreparedStatement[] {
   if (events.length === 0) return [];

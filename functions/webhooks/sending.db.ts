@@ -19,7 +19,7 @@ export interface DeliveryToSend {
   eventType: string;
   /** When what the event describes happened: the envelope's `created`. */
   eventAt: number;
-  /** The event's data as stored, in the shape of payloadVersion, with its extra facts (functions/partner-api/event-versions.ts). */
+  /** The event's data as stored, in the shape of payloadVersion, with its extra facts (./event-versions.ts). */
   payload: string;
   payloadVersion: string;
   payloadExtra: string | null;

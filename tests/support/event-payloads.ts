@@ -5,7 +5,7 @@
 import * as v from "valibot";
 import { expect } from "vitest";
 import { EVENT_DATA_BY_VERSION } from "#server/partner-api/event-schemas";
-import { renderEventData } from "#server/partner-api/event-versions";
+import { renderEventData } from "#server/webhooks/event-versions";
 import { CURRENT_API_VERSION, isApiVersion, type ApiVersion } from "#server/partner-api/versions";
 import { isWebhookEventType, type WebhookEventType } from "#server/webhooks/types";
 import type { Portal } from "./portal";

@@ -3,10 +3,10 @@
 // stored form; an endpoint of the current version receives the stored bytes themselves.
 import * as v from "valibot";
 import { describe, expect, it } from "vitest";
-import { EVENT_DATA_BY_VERSION, EVENT_DATA_EXAMPLES } from "./event-schemas";
+import { EVENT_DATA_BY_VERSION, EVENT_DATA_EXAMPLES } from "../partner-api/event-schemas";
 import { renderEventData, STORED_EVENT_VERSION, to20261127, type EventExtra } from "./event-versions";
-import { API_VERSIONS, CURRENT_API_VERSION } from "./versions";
-import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from "../webhooks/types";
+import { API_VERSIONS, CURRENT_API_VERSION } from "../partner-api/versions";
+import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from "./types";
 
 /** What each emitter writes beside the data (payload_extra) for the examples. */
 const EXTRA: Partial<Record<WebhookEventType, EventExtra>> = {

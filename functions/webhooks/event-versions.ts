@@ -4,12 +4,12 @@
 // (functions/webhooks/delivery.ts), the events feed in the request's version (./lists.ts). The schemas of each
 // version's shapes are in ./event-schemas.ts; the emitters write the STORED_EVENT_VERSION shape (the object as GET
 // answers it: ./views.ts) and, beside it, the few facts the 2026-11-27 shapes say that it does not hold.
-import type { WebhookEventType } from "../webhooks/types";
-import { isWebhookEventType } from "../webhooks/types";
-import type { ApprovalRequestView, EventData20261127, TransferView } from "./event-schemas";
-import type { RefundListItem, SettlementView, TerminalView } from "./list-schemas";
-import type { DisputeView } from "./schemas";
-import { CURRENT_API_VERSION, isApiVersion, type ApiVersion } from "./versions";
+import type { WebhookEventType } from "./types";
+import { isWebhookEventType } from "./types";
+import type { ApprovalRequestView, EventData20261127, TransferView } from "../partner-api/event-schemas";
+import type { RefundListItem, SettlementView, TerminalView } from "../partner-api/list-schemas";
+import type { DisputeView } from "../partner-api/schemas";
+import { CURRENT_API_VERSION, isApiVersion, type ApiVersion } from "../partner-api/versions";
 import type * as v from "valibot";
 
 /** The version of the shapes the portal's emitters write: payload_version of every event written since migration 0037. */
