@@ -9,6 +9,7 @@
 //   --rate     payments per second (default 5); above 10/s they go in batches of up to 100
 //   --seconds  stop after this long (default: run until Ctrl+C)
 //   --seed     repeat a run's choices
+//   PP_API_KEY=pp_live_… sends with that key to the demo business's live data instead
 // The API key: a pp_test_ key of the demo business's test data (opened on the first run, with its starter
 // merchant, point of sale and terminal), made on the first run by writing its hash into the local D1 (PP_STATE_DIR, as `npm start` uses it) and
 // kept in .wrangler/simulator-keys.json (gitignored) for the next runs; made
@@ -22,7 +23,7 @@ import type { PaymentInput } from "#server/partner-api/schemas";
 import { MAX_PAYMENTS_PER_REQUEST } from "#server/partner-api/schemas";
 import { findKeyByHash } from "#server/partner-api/api-keys.db";
 import { KUMASI_FRESH_FOODS } from "./seed/data";
-import { testBusinessOf } from "#server/tenancy/test-mode";
+import { isTestBusiness, testBusinessOf } from "#server/tenancy/test-mode";
 import { openTestBusinessInCore, openTestBusinessRows } from "#server/tenancy/test-mode.db";
 import { withLocalDatabases } from "./seed/local";
 import { makeHeartbeat, makePayment, makeReversal, referenceOf, REVERSAL_SHARE, seededRandom, SILENT_SHARE } from "./simulate/traffic";
@@ -31,8 +32,11 @@ import { makeDevelopmentKey, readWorld, type World } from "./simulate/local";
 const ROOT = resolve(import.meta.dirname, "..");
 const KEY_FILE = join(ROOT, ".wrangler/simulator-keys.json");
 const KEY_NAME = "Simulator (npm run simulate)";
-/** Test data only: the simulator's payments never reach the demo business's live lists, balances or settlements. */
-const BUSINESS = testBusinessOf(KUMASI_FRESH_FOODS);
+/**
+ * Test data only: the simulator's payments never reach the demo business's live lists, balances or settlements. A key
+ * given in PP_API_KEY names its own data: a pp_live_ key's traffic goes to the live business, at its own merchants.
+ */
+const BUSINESS = process.env.PP_API_KEY?.startsWith("pp_live_") ? KUMASI_FRESH_FOODS : testBusinessOf(KUMASI_FRESH_FOODS);
 /** A terminal heartbeats this often. */
 const HEARTBEAT_EVERY_MS = 30_000;
 /** At most this many requests wait for an answer at once; more payments wait in the backlog. */
@@ -89,9 +93,11 @@ if (!existsSync(resolve(stateDir ?? join(ROOT, ".wrangler/state")))) {
 const { world, key } = await withLocalDatabases(stateDir, async (databases) => {
   // Test mode opens as the business menu opens it: its place in the core directory, then its rows beside the demo business.
   const at = new Date().toISOString();
-  const shard = await openTestBusinessInCore(databases.core, KUMASI_FRESH_FOODS, at);
-  if (!shard) throw new Error("The demo business is not in the local D1 (or is being moved): is it seeded (npm start)?");
-  await openTestBusinessRows(databases.byBinding(shard), BUSINESS, at);
+  if (isTestBusiness(BUSINESS)) {
+    const shard = await openTestBusinessInCore(databases.core, KUMASI_FRESH_FOODS, at);
+    if (!shard) throw new Error("The demo business is not in the local D1 (or is being moved): is it seeded (npm start)?");
+    await openTestBusinessRows(databases.byBinding(shard), BUSINESS, at);
+  }
   // From here on, statements find the test business's database by the id they bind.
   const db = databases.routed;
   const world = await readWorld(db, BUSINESS);
@@ -196,7 +202,7 @@ function progress(final = false) {
 }
 
 console.log(
-  `Sending to ${base.origin}/api/v1 for ${KUMASI_FRESH_FOODS} in Test mode: ${rate} payments/s${batchSize > 1 ? ` in batches of up to ${batchSize}` : ""}, ` +
+  `Sending to ${base.origin}/api/v1 for ${KUMASI_FRESH_FOODS}${isTestBusiness(BUSINESS) ? " in Test mode" : ""}: ${rate} payments/s${batchSize > 1 ? ` in batches of up to ${batchSize}` : ""}, ` +
     `${world.places.length} points of sale, ${world.terminals.length} terminals (${silentCount} will go silent). Stop with Ctrl+C.`,
 );
 let last = Date.now();
