@@ -17,6 +17,8 @@ async function openMenu(page: Page, name: RegExp) {
 }
 
 test("Kofi works in test mode: the banner on every page, a pp_test_ key, a payment only test mode sees, and back to live", async ({ page, portal }) => {
+  // Eleven pages, six of them checked by axe: more than the default 30 s on a loaded machine.
+  test.setTimeout(90_000);
   await page.goto("/");
   await hydrated(page);
   await expect(page.getByTestId("test-mode-banner")).toHaveCount(0);
