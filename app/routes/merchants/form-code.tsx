@@ -1,14 +1,11 @@
 // The merchant page's forms (shown once the URL or a refusal opens one, ./ui openForm) and its sections below the fold
-// (settlement accounts, recent transactions, change history) are loaded apart from the page's first load (app/components/code-on-demand.ts,
-// decision 043). The route's loader awaits them (the server has them at once), so the server renders the page whole; the
-// browser starts loading them next to hydration, which keeps the server's HTML of those sections until they are here.
-import { Suspense, type ComponentProps } from "react";
+// (settlement accounts, recent transactions, change history) are loaded apart from the page's first load
+// (app/components/code-on-demand.ts, decision 043). The route's loader awaits them (the server has them at once), so the
+// server renders the page whole; the browser starts loading them next to hydration, which keeps the server's HTML of
+// those sections until they are here.
+import { Suspense, type ComponentProps, type ComponentType, type ReactElement } from "react";
 import { codeOnDemand } from "#app/components/code-on-demand";
-import type { SettlementAccountFields as Fields } from "#app/components/merchant-fields";
-import type { MerchantFormCard as Card } from "./merchant-form";
-import type { SettlementAccounts as Accounts } from "./settlement-accounts";
-import type { ChangeHistory as History } from "./history";
-import type { RecentTransactions as Recent } from "#app/components/recent-transactions";
+import type * as Panels from "./form-panels";
 
 export const formCode = codeOnDemand(() => import("./form-panels"));
 
@@ -16,67 +13,24 @@ if (typeof document !== "undefined") void formCode.preload().catch(() => undefin
 
 const loading = <p aria-live="polite">Loading…</p>;
 
-function CardNow(props: ComponentProps<typeof Card>) {
-  const { MerchantFormCard: Loaded } = formCode.read();
-  return <Loaded {...props} />;
+/** One of form-panels' components, rendered once its code is here (the server's HTML stays until then). */
+function onDemand<K extends keyof typeof Panels>(name: K): (props: ComponentProps<(typeof Panels)[K]>) => ReactElement {
+  type AnyProps = Record<string, unknown>;
+  function Now(props: AnyProps) {
+    const Loaded = formCode.read()[name] as unknown as ComponentType<AnyProps>;
+    return <Loaded {...props} />;
+  }
+  return function OnDemand(props) {
+    return (
+      <Suspense fallback={loading}>
+        <Now {...props} />
+      </Suspense>
+    );
+  };
 }
 
-function FieldsNow(props: ComponentProps<typeof Fields>) {
-  const { SettlementAccountFields: Loaded } = formCode.read();
-  return <Loaded {...props} />;
-}
-
-export function MerchantFormCard(props: ComponentProps<typeof Card>) {
-  return (
-    <Suspense fallback={loading}>
-      <CardNow {...props} />
-    </Suspense>
-  );
-}
-
-export function SettlementAccountFields(props: ComponentProps<typeof Fields>) {
-  return (
-    <Suspense fallback={loading}>
-      <FieldsNow {...props} />
-    </Suspense>
-  );
-}
-
-function AccountsNow(props: ComponentProps<typeof Accounts>) {
-  const { SettlementAccounts: Loaded } = formCode.read();
-  return <Loaded {...props} />;
-}
-
-function HistoryNow(props: ComponentProps<typeof History>) {
-  const { ChangeHistory: Loaded } = formCode.read();
-  return <Loaded {...props} />;
-}
-
-export function SettlementAccounts(props: ComponentProps<typeof Accounts>) {
-  return (
-    <Suspense fallback={loading}>
-      <AccountsNow {...props} />
-    </Suspense>
-  );
-}
-
-export function ChangeHistory(props: ComponentProps<typeof History>) {
-  return (
-    <Suspense fallback={loading}>
-      <HistoryNow {...props} />
-    </Suspense>
-  );
-}
-
-function RecentNow(props: ComponentProps<typeof Recent>) {
-  const { RecentTransactions: Loaded } = formCode.read();
-  return <Loaded {...props} />;
-}
-
-export function RecentTransactions(props: ComponentProps<typeof Recent>) {
-  return (
-    <Suspense fallback={loading}>
-      <RecentNow {...props} />
-    </Suspense>
-  );
-}
+export const MerchantFormCard = onDemand("MerchantFormCard");
+export const SettlementAccountFields = onDemand("SettlementAccountFields");
+export const SettlementAccounts = onDemand("SettlementAccounts");
+export const RecentTransactions = onDemand("RecentTransactions");
+export const ChangeHistory = onDemand("ChangeHistory");
