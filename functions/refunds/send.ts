@@ -65,41 +65,41 @@ export interface RefundMemory {
  * succeeds when tried again; any other succeeds. A key it refunded is answered "done" again, never refunded twice.
  */
 export function simulatedRefunds(memory: RefundMemory): RefundPort {
-  // Its answers name it, so the refund screens say a refund went through the simulator (it has no reference of its own).
-  const rail = (status: string) => ({ rail: "simulator", reference: null, status });
   return {
     kind: "simulated",
     async refund(order) {
       const key = `refund:${order.idempotencyKey}`;
       const seen = await memory.get(key);
-      if (seen === "refunded") return { ok: true, rail: rail("refunded") };
-      if (order.amount % 100 === 99) return { ok: false, error: "Simulated processor: the payer's bank refused the refund", rail: rail("refused") };
-      if (order.amount % 100 === 98 && seen === null) {
-        await memory.put(key, "failed-once", { expirationTtl: 30 * 86_400 });
-        return { ok: false, error: "Simulated processor: the network did not answer in time", rail: rail("timed out") };
-      }
-      await memory.put(key, "refunded", { expirationTtl: 365 * 86_400 });
-      return { ok: true, rail: rail("refunded") };
+      // A key it refunded is answered "done" again, never refunded twice.
+      if (seen === "refunded") return { ok: true, rail: simulatorRail("refunded") };
+      const answer = simulatedRefundAnswer(order.amount, seen === null);
+      if (answer.ok) await memory.put(key, "refunded", { expirationTtl: 365 * 86_400 });
+      else if (answer.rail?.status === "timed out") await memory.put(key, "failed-once", { expirationTtl: 30 * 86_400 });
+      return answer;
     },
   };
 }
 
 /**
+ * The simulator's answer by the amount's pesewas: .99 is refused by the payer's bank, .98 times out on a first try,
+ * any other is refunded. Its answers name it, so the refund screens say a refund went through the simulator.
+ */
+function simulatedRefundAnswer(amount: number, firstTry: boolean): RefundOutcome {
+  if (amount % 100 === 99) return { ok: false, error: "Simulated processor: the payer's bank refused the refund", rail: simulatorRail("refused") };
+  if (amount % 100 === 98 && firstTry) return { ok: false, error: "Simulated processor: the network did not answer in time", rail: simulatorRail("timed out") };
+  return { ok: true, rail: simulatorRail("refunded") };
+}
+
+const simulatorRail = (status: string) => ({ rail: "simulator", reference: null, status });
+
+/**
  * A test business's refunds (decision 045), whatever rail the deployment refunds through: the development simulator's
- * rules by the amount's pesewas (.99 refused, .98 times out on the first attempt), with nothing to remember: the
- * refund's own state keeps a refunded one from being sent again.
+ * rules with nothing to remember, the attempt telling a first try: the refund's own state keeps a refunded one from
+ * being sent again.
  */
 export const testModeRefunds: RefundPort = {
   kind: "simulated",
-  refund(order) {
-    const rail = (status: string) => ({ rail: "simulator", reference: null, status });
-    if (order.amount % 100 === 99)
-      return Promise.resolve({ ok: false, error: "Simulated processor: the payer's bank refused the refund", rail: rail("refused") });
-    if (order.amount % 100 === 98 && (order.attempt ?? 1) === 1) {
-      return Promise.resolve({ ok: false, error: "Simulated processor: the network did not answer in time", rail: rail("timed out") });
-    }
-    return Promise.resolve({ ok: true, rail: rail("refunded") });
-  },
+  refund: (order) => Promise.resolve(simulatedRefundAnswer(order.amount, (order.attempt ?? 1) === 1)),
 };
 
 export interface RefundRunResult {

@@ -54,45 +54,41 @@ export interface PayoutPort {
  * (about one in five, decided by the reference) so retries can be seen.
  */
 export function simulatedPayouts(kv: KVNamespace): PayoutPort {
-  // Its answers name it, so the settlement screens say a payout went through the simulator (it has no reference of its own).
-  const rail = (status: string) => ({ rail: "simulator", reference: null, status });
   return {
     kind: "simulated",
     async pay(payout) {
       const key = `payout:${payout.reference}`;
       const seen = await kv.get(key);
-      if (seen === "paid") return { ok: true, rail: rail("paid") };
-      if (seen === null && referenceHash(payout.reference) % 5 === 0) {
-        await kv.put(key, "failed-once", { expirationTtl: 30 * 86_400 });
-        return { ok: false, error: "Simulated provider: the bank did not answer in time", rail: rail("timed out") };
-      }
-      await kv.put(key, "paid", { expirationTtl: 365 * 86_400 });
-      return { ok: true, rail: rail("paid") };
+      if (seen === "paid") return simulatedPayoutAnswer(payout.reference, false);
+      const answer = simulatedPayoutAnswer(payout.reference, seen === null);
+      if (answer.ok) await kv.put(key, "paid", { expirationTtl: 365 * 86_400 });
+      else await kv.put(key, "failed-once", { expirationTtl: 30 * 86_400 });
+      return answer;
     },
   };
 }
 
 /**
- * A test business's payouts (decision 045), whatever rail the deployment pays with: never a real rail, and nothing to
- * remember (the settlement's own state keeps a paid payout from being sent again). Like the development simulator, a
- * first attempt fails now and then (decided by the reference) so a test integration sees settlement.failed and a retry.
+ * The simulator's answer: a first try fails for about one reference in five (decided by the reference), so retries can
+ * be seen; any other is paid. Its answers name it, so the settlement screens say a payout went through the simulator.
+ */
+function simulatedPayoutAnswer(reference: string, firstTry: boolean): PayoutOutcome {
+  const rail = (status: string) => ({ rail: "simulator", reference: null, status });
+  let hash = 0;
+  for (const char of reference) hash = (hash * 31 + char.charCodeAt(0)) >>> 0;
+  if (firstTry && hash % 5 === 0) return { ok: false, error: "Simulated provider: the bank did not answer in time", rail: rail("timed out") };
+  return { ok: true, rail: rail("paid") };
+}
+
+/**
+ * A test business's payouts (decision 045), whatever rail the deployment pays with: never a real rail, the simulator's
+ * rule with nothing to remember (the attempt tells a first try; the settlement's own state keeps a paid payout from
+ * being sent again), so a test integration sees settlement.failed and a retry.
  */
 export const testModePayouts: PayoutPort = {
   kind: "simulated",
-  pay(payout) {
-    const rail = (status: string) => ({ rail: "simulator", reference: null, status });
-    if ((payout.attempt ?? 1) === 1 && referenceHash(payout.reference) % 5 === 0) {
-      return Promise.resolve({ ok: false, error: "Simulated provider: the bank did not answer in time", rail: rail("timed out") });
-    }
-    return Promise.resolve({ ok: true, rail: rail("paid") });
-  },
+  pay: (payout) => Promise.resolve(simulatedPayoutAnswer(payout.reference, (payout.attempt ?? 1) === 1)),
 };
-
-function referenceHash(reference: string): number {
-  let hash = 0;
-  for (const char of reference) hash = (hash * 31 + char.charCodeAt(0)) >>> 0;
-  return hash;
-}
 
 export interface PayoutRunResult {
   paid: string[];

@@ -96,12 +96,3 @@ export async function openTestBusinessRows(db: Db, testBusinessId: string, at: s
       .bind(ids.account, ids.merchant, at),
   ]);
 }
-
-/** Whether a live business's test business has been opened (the core directory knows it). */
-export async function testBusinessShard(core: Db, liveBusinessId: string): Promise<string | null> {
-  const row = await core
-    .prepare("SELECT shard FROM business_shards WHERE business_id = ? AND live_business_id = ?")
-    .bind(testBusinessOf(liveBusinessId), liveBusinessId)
-    .first<{ shard: string }>();
-  return row?.shard ?? null;
-}

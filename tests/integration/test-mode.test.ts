@@ -250,15 +250,19 @@ describe("test data never mixes with live data", () => {
   });
 });
 
+/**
+ * A test payment of two days ago, stored: mobile money clears after a day, so once clearing runs its money is cleared
+ * yesterday, the day the daily run settles.
+ */
+async function sendClearedByYesterday(reference: string, amount: number): Promise<void> {
+  const occurred_at = new Date(Date.now() - 2 * 86_400_000).toISOString();
+  expect((await api(portal(), testKey, "/api/v1/payments", { payments: [momoPayment(test, { reference, amount, occurred_at })] })).status).toBe(202);
+  await eventually(async () => (await count("SELECT COUNT(*) AS n FROM transactions WHERE reference = ?", reference)) === 1, 15_000, "stored");
+}
+
 describe("money", () => {
   it("a test business's settlement is paid by the simulator, never sent to the deployment's rail (here Paystack)", async () => {
-    // Two days ago: mobile money clears after a day, so the money is cleared yesterday, the day the run settles.
-    const occurred = new Date(Date.now() - 2 * 86_400_000).toISOString();
-    const reference = `SETTLE-${Date.now().toString(36)}`;
-    expect(
-      (await api(portal(), testKey, "/api/v1/payments", { payments: [momoPayment(test, { reference, amount: 250_000, occurred_at: occurred })] })).status,
-    ).toBe(202);
-    await eventually(async () => (await count("SELECT COUNT(*) AS n FROM transactions WHERE reference = ?", reference)) === 1, 15_000, "stored");
+    await sendClearedByYesterday(`SETTLE-${Date.now().toString(36)}`, 250_000);
     expect(await portal().scheduled("*/5 * * * *")).toBe("ok");
     expect(await portal().scheduled("0 6 * * *")).toBe("ok");
     await eventually(
@@ -283,12 +287,8 @@ describe("money", () => {
 
 describe("refunds", () => {
   it("a test business's approved refund is answered by the simulator; the deployment's refund rail is never called", async () => {
-    const occurred = new Date(Date.now() - 2 * 86_400_000).toISOString();
     const reference = `REFUND-${Date.now().toString(36)}`;
-    expect(
-      (await api(portal(), testKey, "/api/v1/payments", { payments: [momoPayment(test, { reference, amount: 90_000, occurred_at: occurred })] })).status,
-    ).toBe(202);
-    await eventually(async () => (await count("SELECT COUNT(*) AS n FROM transactions WHERE reference = ?", reference)) === 1, 15_000, "stored");
+    await sendClearedByYesterday(reference, 90_000);
     // Cleared, so its merchant has the money to refund.
     expect(await portal().scheduled("*/5 * * * *")).toBe("ok");
     const db = portal().businessDb(KUMASI);
