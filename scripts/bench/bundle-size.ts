@@ -18,10 +18,13 @@ const CLIENT = resolve(import.meta.dirname, "../../build/client");
 export const ROUTE_JS_BUDGET_BYTES = 105 * 1024;
 
 /**
- * Routes that do not meet the 105 kB of issue 30 yet, each held to its own ceiling instead so that none grows. None
- * now: the merchant page's sections below the fold load next to hydration (app/routes/merchants/form-code.tsx).
+ * Routes that do not meet the 105 kB of issue 30 yet, each held to its own ceiling instead so that none grows. The
+ * merchant page: loading its sections below the fold after hydration was tried and withdrawn (decision 043): a click on
+ * "On this page" before their code arrived switched them to client rendering (React #421).
  */
-export const ROUTES_OVER_TARGET: Readonly<Record<string, number>> = {};
+export const ROUTES_OVER_TARGET: Readonly<Record<string, number>> = {
+  "routes/merchants.$merchantId": 107 * 1024,
+};
 
 /** The budget of what every route shares (React, Remix, the root and the shell; decision 043). */
 export const FLOOR_JS_BUDGET_BYTES = 96 * 1024;

@@ -25,6 +25,7 @@ import { terminalColumns } from "#app/components/columns/terminals";
 import { DataTable } from "#app/components/data-table";
 import { OnThisPage } from "#app/components/on-this-page";
 import { Details, shownText } from "#app/components/details";
+import { RecentTransactions } from "#app/components/recent-transactions";
 import { StatusPill } from "#app/components/status-pill";
 import { formatAmount, formatDate, formatPathLike } from "#app/lib/format";
 import { typedValues } from "#app/lib/merchant-form-values";
@@ -32,9 +33,11 @@ import { paths } from "#app/lib/paths";
 import { statusLabel } from "#app/lib/statuses";
 import { shownTransaction } from "#app/lib/transactions.server";
 import { ACCOUNT_INTENTS, accountIntent, type AccountIntent } from "./account-intents.server";
-import { ChangeHistory, formCode, MerchantFormCard, RecentTransactions, SettlementAccounts } from "./form-code";
+import { ChangeHistory } from "./history";
+import { formCode, MerchantFormCard } from "./form-code";
 import { MERCHANT_INTENTS, merchantIntent } from "./merchant-intents.server";
-import { editableAccount, openForm } from "./ui";
+import { editableAccount, SettlementAccounts } from "./settlement-accounts";
+import { openForm } from "./ui";
 
 export const meta: MetaFunction = () => [{ title: "Manage Merchant" }];
 
@@ -109,10 +112,11 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
 
 const isAccountIntent = (intent: string): intent is AccountIntent => (ACCOUNT_INTENTS as readonly string[]).includes(intent);
 
-// A navigation to the page finishes once the code of its sections and forms is here too (./form-code), so they show
-// whole; the first load uses the server's data and HTML.
-export async function clientLoader({ serverLoader }: ClientLoaderFunctionArgs) {
-  const [data] = await Promise.all([serverLoader<typeof loader>(), formCode.preload().catch(() => undefined)]);
+// A navigation in the page that opens a form finishes once the forms' code is here too (./form-code); the first load
+// uses the server's data.
+export async function clientLoader({ request, serverLoader }: ClientLoaderFunctionArgs) {
+  const opens = openForm(null, new URL(request.url).searchParams) !== null;
+  const [data] = await Promise.all([serverLoader<typeof loader>(), opens ? formCode.preload().catch(() => undefined) : null]);
   return data;
 }
 

@@ -1,36 +1,47 @@
-// The merchant page's forms (shown once the URL or a refusal opens one, ./ui openForm) and its sections below the fold
-// (settlement accounts, recent transactions, change history) are loaded apart from the page's first load
-// (app/components/code-on-demand.ts, decision 043). The route's loader awaits them (the server has them at once), so the
-// server renders the page whole; the browser starts loading them next to hydration, which keeps the server's HTML of
-// those sections until they are here.
-import { Suspense, type ComponentProps, type ComponentType, type ReactElement } from "react";
+// The merchant page's forms are shown only once the URL or a refusal opens one (./ui openForm); their code (the fields,
+// the region list) is loaded apart from the page's first load (app/components/code-on-demand.ts, decision 043). The
+// route's loader awaits it (always: the server has it at once), so the server renders an open form whole; the browser starts it for
+// such a URL next to hydration, and otherwise once the page is idle, before a click needs it.
+import { Suspense, type ComponentProps } from "react";
 import { codeOnDemand } from "#app/components/code-on-demand";
-import type * as Panels from "./form-panels";
+import type { SettlementAccountFields as Fields } from "#app/components/merchant-fields";
+import type { MerchantFormCard as Card } from "./merchant-form";
+import { openForm } from "./ui";
 
 export const formCode = codeOnDemand(() => import("./form-panels"));
 
-if (typeof document !== "undefined") void formCode.preload().catch(() => undefined);
+if (typeof document !== "undefined") {
+  if (/^\/merchants\/[^/]+$/.test(window.location.pathname) && openForm(null, new URLSearchParams(window.location.search))) {
+    void formCode.preload().catch(() => undefined);
+  }
+  const idle = (run: () => void) => (typeof window.requestIdleCallback === "function" ? window.requestIdleCallback(run) : setTimeout(run, 2_000));
+  idle(() => void formCode.preload().catch(() => undefined));
+}
 
 const loading = <p aria-live="polite">Loading…</p>;
 
-/** One of form-panels' components, rendered once its code is here (the server's HTML stays until then). */
-function onDemand<K extends keyof typeof Panels>(name: K): (props: ComponentProps<(typeof Panels)[K]>) => ReactElement {
-  type AnyProps = Record<string, unknown>;
-  function Now(props: AnyProps) {
-    const Loaded = formCode.read()[name] as unknown as ComponentType<AnyProps>;
-    return <Loaded {...props} />;
-  }
-  return function OnDemand(props) {
-    return (
-      <Suspense fallback={loading}>
-        <Now {...props} />
-      </Suspense>
-    );
-  };
+function CardNow(props: ComponentProps<typeof Card>) {
+  const { MerchantFormCard: Loaded } = formCode.read();
+  return <Loaded {...props} />;
 }
 
-export const MerchantFormCard = onDemand("MerchantFormCard");
-export const SettlementAccountFields = onDemand("SettlementAccountFields");
-export const SettlementAccounts = onDemand("SettlementAccounts");
-export const RecentTransactions = onDemand("RecentTransactions");
-export const ChangeHistory = onDemand("ChangeHistory");
+function FieldsNow(props: ComponentProps<typeof Fields>) {
+  const { SettlementAccountFields: Loaded } = formCode.read();
+  return <Loaded {...props} />;
+}
+
+export function MerchantFormCard(props: ComponentProps<typeof Card>) {
+  return (
+    <Suspense fallback={loading}>
+      <CardNow {...props} />
+    </Suspense>
+  );
+}
+
+export function SettlementAccountFields(props: ComponentProps<typeof Fields>) {
+  return (
+    <Suspense fallback={loading}>
+      <FieldsNow {...props} />
+    </Suspense>
+  );
+}

@@ -1,17 +1,16 @@
 // The merchant page's settlement accounts: the list, the requests waiting on
-// them, and the Add, Edit and Deactivate forms (the *-account intents). Loaded with
-// the page's forms, apart from its first load (./form-code).
+// them, and the Add, Edit and Deactivate forms (the *-account intents).
 import { Form, Link } from "@remix-run/react";
 import { SendButtons } from "#app/components/form";
 import type { PendingRequestRef } from "#server/merchants/merchants.db";
 import type { SettlementAccount } from "#server/settlement/settlement-accounts.db";
 import { DataTable, type Column } from "#app/components/data-table";
-import { SettlementAccountFields } from "#app/components/merchant-fields";
+import { SettlementAccountFields } from "./form-code";
 import { networkLabel } from "#app/lib/format";
 import { accountValues, SENT_FOR_APPROVAL, type FieldErrors } from "#app/lib/merchant-form-values";
 import { paths } from "#app/lib/paths";
 import { StatusPill } from "#app/components/status-pill";
-import { editableAccount, FormNotice, type OpenForm } from "./ui";
+import { FormNotice, type OpenForm } from "./ui";
 
 function accountColumns(pendingOf: (id: string) => PendingRequestRef | undefined, mayChange: boolean): Column<SettlementAccount>[] {
   const columns: Column<SettlementAccount>[] = [
@@ -64,6 +63,12 @@ function accountColumns(pendingOf: (id: string) => PendingRequestRef | undefined
         ),
     },
   ];
+}
+
+/** The account an Edit or Deactivate form is open for: an active one with no request waiting. */
+export function editableAccount(accounts: readonly SettlementAccount[], pending: readonly PendingRequestRef[], open: OpenForm | null) {
+  if (!open?.accountId) return undefined;
+  return accounts.find((a) => a.id === open.accountId && a.status === "active" && !pending.some((p) => p.kind === "settlement_account" && p.targetId === a.id));
 }
 
 export function SettlementAccounts({

@@ -1,7 +1,5 @@
 // Small pieces the merchant page's sections share.
 import type { FieldErrors } from "#app/lib/merchant-form-values";
-import type { PendingRequestRef } from "#server/merchants/merchants.db";
-import type { SettlementAccount } from "#server/settlement/settlement-accounts.db";
 import { ErrorSummary } from "#app/components/form";
 
 /** The form's own refusal, or a pointer to the messages under the fields. */
@@ -25,10 +23,4 @@ export function openForm(refused: { intent?: string; values: Record<string, stri
   if (query.get("account")) return { intent: "update-account", accountId: query.get("account") };
   if (query.get("deactivate-account")) return { intent: "deactivate-account", accountId: query.get("deactivate-account") };
   return null;
-}
-
-/** The account an Edit or Deactivate form is open for: an active one with no request waiting. */
-export function editableAccount(accounts: readonly SettlementAccount[], pending: readonly PendingRequestRef[], open: OpenForm | null) {
-  if (!open?.accountId) return undefined;
-  return accounts.find((a) => a.id === open.accountId && a.status === "active" && !pending.some((p) => p.kind === "settlement_account" && p.targetId === a.id));
 }
