@@ -1,10 +1,14 @@
 import { RemixBrowser } from "@remix-run/react";
 import { StrictMode, startTransition } from "react";
 import { hydrateRoot } from "react-dom/client";
-import { DocumentContext } from "./components/document-context";
+import { DocumentContext, STYLES_ID } from "./components/document-context";
 import { trackServerErrorIds } from "./components/error-id";
+import { ROUTE_MODULES_LOADED } from "./components/paint-first-bootstrap";
 import { installSubmissionIds } from "./components/submission";
 
+// The document's bootstrap imports this module beside the page's route modules, and says here when those are in
+// (app/components/paint-first-bootstrap.ts); Remix reads them from window.__remixRouteModules as it hydrates.
+await (window as unknown as Record<string, Promise<void> | undefined>)[ROUTE_MODULES_LOADED];
 trackServerErrorIds();
 installSubmissionIds();
 const requestId = document.querySelector<HTMLMetaElement>('meta[name="pp-request-id"]')?.content;
@@ -13,7 +17,7 @@ startTransition(() => {
   hydrateRoot(
     document,
     <StrictMode>
-      <DocumentContext.Provider value={{ nonce: undefined, requestId }}>
+      <DocumentContext.Provider value={{ requestId, styles: document.getElementById(STYLES_ID) }}>
         <RemixBrowser />
       </DocumentContext.Provider>
     </StrictMode>,

@@ -4,6 +4,8 @@ import { isbot } from "isbot";
 import { renderToReadableStream } from "react-dom/server";
 import { logError } from "#server/platform/log";
 import { DocumentContext } from "./components/document-context";
+import { ServerScripts } from "./components/paint-first-scripts.server";
+import stylesheet from "./styles/app.css?inline";
 
 export default async function handleRequest(
   request: Request,
@@ -17,7 +19,7 @@ export default async function handleRequest(
   const rendered = timing?.enter("render");
   let status = responseStatusCode;
   const body = await renderToReadableStream(
-    <DocumentContext.Provider value={{ nonce, requestId }}>
+    <DocumentContext.Provider value={{ nonce, requestId, styles: { textContent: stylesheet, nonce }, scripts: ServerScripts }}>
       <RemixServer context={remixContext} url={request.url} nonce={nonce} />
     </DocumentContext.Provider>,
     {

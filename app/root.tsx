@@ -1,40 +1,25 @@
 import type { LinksFunction, MetaFunction } from "@remix-run/cloudflare";
-import {
-  Link,
-  Links,
-  Meta,
-  Outlet,
-  Scripts,
-  ScrollRestoration,
-  isRouteErrorResponse,
-  useLocation,
-  useMatches,
-  useNavigate,
-  useRouteError,
-} from "@remix-run/react";
+import { Link, Links, Meta, Outlet, ScrollRestoration, isRouteErrorResponse, useLocation, useMatches, useNavigate, useRouteError } from "@remix-run/react";
 import { useEffect, useState, type ReactNode } from "react";
 import { Analytics, trackException } from "./components/analytics";
 import { BuildUpdateCheck } from "./components/build-update";
-import { useDocumentInfo } from "./components/document-context";
+import { STYLES_ID, useDocumentInfo } from "./components/document-context";
 import { newClientErrorId, takeServerErrorId } from "./components/error-id";
 import { NotificationRules } from "./components/notifications";
+import { PaintFirstScripts } from "./components/paint-first-scripts";
 import { RefusalFocus } from "./components/form";
 import { someRouteCodeUnreachable } from "./components/route-code";
 import { isNetworkFailure } from "./components/submission";
 import { DefaultLayout, PlatformLayout, StandardLayout } from "./components/shell";
 import { DEFAULT_ERROR_MESSAGE, errorMessage } from "./lib/errors";
 import { APP_NAME, NOT_FOUND_TITLE, SERVER_ERROR_TITLE, layoutOf } from "./lib/page";
-import stylesheet from "./styles/app.css?url";
 
 // Nothing is reloaded after a send that lost its connection (app/components/submission.ts).
 export { shouldRevalidate } from "./components/submission";
 // In a module of its own, so the components that read it (useRootData) do not import this one, which imports them.
 export { loader } from "./root.server";
 
-export const links: LinksFunction = () => [
-  { rel: "stylesheet", href: stylesheet },
-  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
-];
+export const links: LinksFunction = () => [{ rel: "icon", href: "/favicon.svg", type: "image/svg+xml" }];
 
 // A page's own `meta` replaces this one; on an error this one decides, because the root boundary shows it.
 export const meta: MetaFunction = ({ error }) => {
@@ -51,7 +36,7 @@ function isNotFound(error: unknown): boolean {
 const SHELLS = { standard: StandardLayout, default: DefaultLayout, platform: PlatformLayout } as const;
 
 export function Layout({ children }: { children: ReactNode }) {
-  const { nonce, requestId } = useDocumentInfo();
+  const { nonce, requestId, styles } = useDocumentInfo();
   const Shell = SHELLS[layoutOf(useMatches())];
   return (
     <html lang="en">
@@ -61,6 +46,8 @@ export function Layout({ children }: { children: ReactNode }) {
         <meta name="theme-color" content="#0b4f3f" />
         {requestId ? <meta name="pp-request-id" content={requestId} /> : null}
         <Meta />
+        {/* The stylesheet in the document: the first paint waits for no second request (decision 043). */}
+        {styles ? <style id={STYLES_ID} nonce={styles.nonce} dangerouslySetInnerHTML={{ __html: styles.textContent }} /> : null}
         <Links />
       </head>
       <body>
@@ -70,7 +57,7 @@ export function Layout({ children }: { children: ReactNode }) {
         <BuildUpdateCheck />
         <Analytics />
         <ScrollRestoration nonce={nonce} />
-        <Scripts nonce={nonce} />
+        <PaintFirstScripts nonce={nonce} />
       </body>
     </html>
   );

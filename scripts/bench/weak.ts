@@ -6,7 +6,9 @@
 // that crossed the link for it (bodies and headers as sent, compressed; what the page loads after it is usable, the
 // analytics sender and the first prefetch, counts for the step that caused it). Cold is a new browser profile; warm
 // is the same walk again in a new tab of that profile, with what the browser kept. Serves the last build on the
-// `demo` seed (scripts/lib/bench-portal.ts); run `npm run build` first.
+// `demo` seed (scripts/lib/bench-portal.ts); run `npm run build` first. Below the table, the document's largest
+// contentful paint as the browser reported it (PerformanceObserver), cold and warm: when the person sees the page, which
+// comes before it is usable.
 import { chromium, type Page } from "@playwright/test";
 import { parseArgs } from "node:util";
 import { CHROMIUM_ARGS, chromiumPath } from "../../tests/support/chromium";
@@ -51,9 +53,21 @@ const STEPS: Step[] = [
 
 interface Measured {
   ms: number;
+  /** The page's largest contentful paint, ms after its navigation started (document steps). */
+  lcp?: number;
   bytes: number;
   jsBytes: number;
   requests: number;
+}
+
+/** The last largest-contentful-paint entry's time, as the page saw it. */
+function largestContentfulPaint(page: Page): Promise<number> {
+  return page.evaluate(
+    () =>
+      new Promise<number>((resolve) => {
+        new PerformanceObserver((list) => resolve(list.getEntries().at(-1)!.startTime)).observe({ type: "largest-contentful-paint", buffered: true });
+      }),
+  );
 }
 
 async function walk(page: Page): Promise<Measured[]> {
@@ -83,8 +97,9 @@ async function walk(page: Page): Promise<Measured[]> {
     const started = performance.now();
     await step.run(page);
     const ms = performance.now() - started;
+    const lcp = step.label.endsWith("(document)") ? await largestContentfulPaint(page) : undefined;
     await page.waitForTimeout(READING_MS);
-    results.push({ ms, bytes, jsBytes, requests });
+    results.push({ ms, lcp, bytes, jsBytes, requests });
   }
   await cdp.detach();
   return results;
@@ -117,6 +132,7 @@ try {
   console.log(
     `${"walk".padEnd(22)} ${s(c.ms).padStart(7)} ${kB(c.bytes).padStart(8)} ${kB(c.jsBytes).padStart(6)} ${String(c.requests).padStart(4)}   ${s(w.ms).padStart(7)} ${kB(w.bytes).padStart(8)} ${kB(w.jsBytes).padStart(6)} ${String(w.requests).padStart(4)}`,
   );
+  console.log(`the dashboard's largest contentful paint: cold ${s(cold[0]!.lcp ?? Number.NaN)} s, warm ${s(warm[0]!.lcp ?? Number.NaN)} s`);
 } finally {
   await browser.close();
   portal.stop();

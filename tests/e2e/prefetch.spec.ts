@@ -106,3 +106,20 @@ test.describe("signed out", () => {
     await expect(prefetchLinks(page)).toHaveCount(0);
   });
 });
+
+// Decision 043: the first paint waits for the document alone; the page's code is asked for once the browser has painted.
+test("a page is painted before any of its code is asked for, then hydrates", async ({ page }) => {
+  await page.goto("/transactions");
+  await hydrated(page);
+  const { paint, scripts } = await page.evaluate(() => ({
+    paint: performance.getEntriesByName("first-contentful-paint")[0]?.startTime,
+    scripts: performance
+      .getEntriesByType("resource")
+      .filter((entry) => /\/assets\/[^/]+\.js$/.test(new URL(entry.name).pathname))
+      .map((entry) => ({ name: entry.name, startTime: entry.startTime })),
+  }));
+  expect(paint).toBeGreaterThan(0);
+  expect(scripts.length).toBeGreaterThan(5);
+  for (const script of scripts) expect(script.startTime, script.name).toBeGreaterThanOrEqual(paint!);
+  await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+});

@@ -23,6 +23,44 @@ describe("HTML documents", () => {
     for (const tag of tags) expect(tag).toContain(`nonce="${nonce}"`);
   });
 
+  // Decision 043: the stylesheet is in the document, so the first paint waits for no second request. It runs only with
+  // the response's nonce: style-src has no 'unsafe-inline', so an injected <style> or style attribute stays inert.
+  it("carry the app's stylesheet inline, allowed only by this response's nonce", async () => {
+    const response = await portal().fetch("/__dev/ui");
+    const csp = response.headers.get("Content-Security-Policy");
+    const styleSrc = csp?.split(";").find((d) => d.trim().startsWith("style-src")) ?? "";
+    expect(styleSrc).not.toContain("unsafe-inline");
+    const nonce = nonceOf(csp);
+    expect(styleSrc).toContain(`'nonce-${nonce}'`);
+    const html = await response.text();
+    const styles = html.match(/<style\b[^>]*>/g) ?? [];
+    expect(styles).toEqual([`<style id="pp-styles" nonce="${nonce}">`]);
+    const head = html.slice(0, html.indexOf("</head>"));
+    expect(head).toMatch(/<style id="pp-styles"[^>]*>[^<]*\.page__lead\{/);
+    expect(head).not.toContain('rel="stylesheet"');
+  });
+
+  // Decision 043: the page's code is asked for once the browser has painted, so the first paint waits for the document
+  // alone; the files are still asked for side by side (the preload list moved into the bootstrap), not in a waterfall.
+  it("ask for the page's code after the first paint, every file of it at once", async () => {
+    const html = await (await portal().fetch("/__dev/ui")).text();
+    expect(html).not.toContain("modulepreload");
+    const bootstrap = html.match(/<script[^>]*type="module"[^>]*>([\s\S]*?)<\/script>/)?.[1] ?? "";
+    expect(bootstrap).not.toMatch(/^\s*import\s/m);
+    const wait = bootstrap.indexOf("first-contentful-paint");
+    const imports = [...bootstrap.matchAll(/import\("([^"]+)"\)/g)].map((m) => ({ url: m[1]!, at: m.index }));
+    expect(wait).toBeGreaterThan(0);
+    expect(imports.every((i) => i.at > wait)).toBe(true);
+    const urls = imports.map((i) => i.url);
+    // The root's and the page's route modules, the entry, and what they import (React and Remix among them).
+    expect(urls.some((u) => /\/root-[\w-]+\.js$/.test(u))).toBe(true);
+    expect(urls.some((u) => /\/ui\.route-[\w-]+\.js$/.test(u))).toBe(true);
+    expect(urls.some((u) => /\/entry\.client-[\w-]+\.js$/.test(u))).toBe(true);
+    expect(urls.some((u) => /\/react-remix-[\w-]+\.js$/.test(u))).toBe(true);
+    expect(new Set(urls).size).toBe(urls.length);
+    for (const url of urls) expect((await portal().fetch(url)).status, url).toBe(200);
+  });
+
   it("get a new nonce on every response", async () => {
     const a = nonceOf((await portal().fetch("/__dev/ui")).headers.get("Content-Security-Policy"));
     const b = nonceOf((await portal().fetch("/__dev/ui")).headers.get("Content-Security-Policy"));

@@ -1,0 +1,43 @@
+// The server's half of the document's scripts (decision 043): Remix's <Scripts> without its modulepreload links, its
+// bootstrap rewritten to wait for the first paint (./paint-first-bootstrap.ts). Handed to the root through the document
+// context by app/entry.server.tsx, so neither this nor Remix's <Scripts> ships to the browser, which renders the same
+// two elements (./paint-first-scripts.tsx).
+import { Scripts } from "@remix-run/react";
+import { Fragment, cloneElement, isValidElement, type ReactElement, type ReactNode } from "react";
+import { paintFirstBootstrap } from "./paint-first-bootstrap";
+
+/** Every element under `node`, fragments and arrays opened. */
+function elementsOf(node: ReactNode): ReactElement[] {
+  if (Array.isArray(node)) return node.flatMap(elementsOf);
+  if (!isValidElement(node)) return [];
+  if (node.type === Fragment) return elementsOf((node.props as { children?: ReactNode }).children);
+  return [node];
+}
+
+interface ElementProps {
+  type?: string;
+  rel?: string;
+  href?: string;
+  dangerouslySetInnerHTML?: { __html: string };
+}
+
+/** Remix's <Scripts>, called as the function it is (its hooks are this component's), reshaped. */
+export function ServerScripts(props: { nonce?: string }) {
+  const rendered = Scripts(props);
+  if (!rendered) return null;
+  const elements = elementsOf(rendered);
+  const isPreload = (element: ReactElement) => element.type === "link" && (element.props as ElementProps).rel === "modulepreload";
+  const preloads = elements.filter(isPreload).map((element) => (element.props as ElementProps).href!);
+  const scripts = elements.filter((element) => !isPreload(element));
+  // What the browser renders in their place (./paint-first-scripts.tsx): Remix's handoff and its bootstrap.
+  if (scripts.length !== 2 || scripts.some((element) => element.type !== "script")) throw new Error("Remix's <Scripts> rendered an unexpected shape");
+  return (
+    <>
+      {scripts.map((element, index) => {
+        const { type, dangerouslySetInnerHTML } = element.props as ElementProps;
+        const bootstrap = type === "module" && dangerouslySetInnerHTML ? paintFirstBootstrap(dangerouslySetInnerHTML.__html, preloads) : null;
+        return cloneElement(element, { key: index, ...(bootstrap ? { dangerouslySetInnerHTML: { __html: bootstrap } } : {}) });
+      })}
+    </>
+  );
+}
