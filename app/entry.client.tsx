@@ -9,6 +9,8 @@ import { installSubmissionIds } from "./components/submission";
 // The document's bootstrap imports this module beside the page's route modules, and says here when those are in
 // (app/components/paint-first-bootstrap.ts); Remix reads them from window.__remixRouteModules as it hydrates.
 await (window as unknown as Record<string, Promise<void> | undefined>)[ROUTE_MODULES_LOADED];
+// The bootstrap is in the head: the rest of the document may still be arriving. React hydrates all of it.
+if (document.readyState === "loading") await new Promise((parsed) => document.addEventListener("DOMContentLoaded", parsed, { once: true }));
 trackServerErrorIds();
 installSubmissionIds();
 const requestId = document.querySelector<HTMLMetaElement>('meta[name="pp-request-id"]')?.content;

@@ -49,6 +49,8 @@ export function Layout({ children }: { children: ReactNode }) {
         {/* The stylesheet in the document: the first paint waits for no second request (decision 043). */}
         {styles ? <style id={STYLES_ID} nonce={styles.nonce} dangerouslySetInnerHTML={{ __html: styles.textContent }} /> : null}
         <Links />
+        {/* The page's code, asked for once the browser has painted; in the head, so that is while the rest streams. */}
+        <PaintFirstScripts part="bootstrap" nonce={nonce} />
       </head>
       <body>
         <Shell>{children}</Shell>
@@ -57,7 +59,7 @@ export function Layout({ children }: { children: ReactNode }) {
         <BuildUpdateCheck />
         <Analytics />
         <ScrollRestoration nonce={nonce} />
-        <PaintFirstScripts nonce={nonce} />
+        <PaintFirstScripts part="handoff" nonce={nonce} />
       </body>
     </html>
   );

@@ -13,8 +13,11 @@ export interface DocumentInfo {
    */
   styles?: Pick<HTMLElement, "textContent" | "nonce"> | null;
   /** On the server only: the document's scripts (paint-first-scripts.server.tsx, decision 043). */
-  scripts?: ComponentType<{ nonce?: string }>;
+  scripts?: ComponentType<{ part: ScriptsPart; nonce?: string }>;
 }
+
+/** Which of Remix's two scripts: its bootstrap (the module script, in the head) or its handoff (end of the body). */
+export type ScriptsPart = "bootstrap" | "handoff";
 
 /** The id of the `<style>` element that carries the app's stylesheet. */
 export const STYLES_ID = "pp-styles";

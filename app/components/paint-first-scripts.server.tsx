@@ -4,6 +4,7 @@
 // two elements (./paint-first-scripts.tsx).
 import { Scripts } from "@remix-run/react";
 import { Fragment, cloneElement, isValidElement, type ReactElement, type ReactNode } from "react";
+import type { ScriptsPart } from "./document-context";
 import { paintFirstBootstrap } from "./paint-first-bootstrap";
 
 /** Every element under `node`, fragments and arrays opened. */
@@ -21,23 +22,20 @@ interface ElementProps {
   dangerouslySetInnerHTML?: { __html: string };
 }
 
-/** Remix's <Scripts>, called as the function it is (its hooks are this component's), reshaped. */
-export function ServerScripts(props: { nonce?: string }) {
-  const rendered = Scripts(props);
+/** One of Remix's two scripts (its <Scripts>, called as the function it is: its hooks are this component's), reshaped. */
+export function ServerScripts({ part, nonce }: { part: ScriptsPart; nonce?: string }) {
+  const rendered = Scripts({ nonce });
   if (!rendered) return null;
   const elements = elementsOf(rendered);
   const isPreload = (element: ReactElement) => element.type === "link" && (element.props as ElementProps).rel === "modulepreload";
   const preloads = elements.filter(isPreload).map((element) => (element.props as ElementProps).href!);
-  const scripts = elements.filter((element) => !isPreload(element));
+  const [handoff, bootstrap, ...more] = elements.filter((element) => !isPreload(element));
   // What the browser renders in their place (./paint-first-scripts.tsx): Remix's handoff and its bootstrap.
-  if (scripts.length !== 2 || scripts.some((element) => element.type !== "script")) throw new Error("Remix's <Scripts> rendered an unexpected shape");
-  return (
-    <>
-      {scripts.map((element, index) => {
-        const { type, dangerouslySetInnerHTML } = element.props as ElementProps;
-        const bootstrap = type === "module" && dangerouslySetInnerHTML ? paintFirstBootstrap(dangerouslySetInnerHTML.__html, preloads) : null;
-        return cloneElement(element, { key: index, ...(bootstrap ? { dangerouslySetInnerHTML: { __html: bootstrap } } : {}) });
-      })}
-    </>
-  );
+  if (!handoff || !bootstrap || more.length > 0 || handoff.type !== "script" || (bootstrap.props as ElementProps).type !== "module") {
+    throw new Error("Remix's <Scripts> rendered an unexpected shape");
+  }
+  if (part === "handoff") return handoff;
+  const script = (bootstrap.props as ElementProps).dangerouslySetInnerHTML?.__html;
+  const rewritten = script === undefined ? null : paintFirstBootstrap(script, preloads);
+  return rewritten ? cloneElement(bootstrap, { dangerouslySetInnerHTML: { __html: rewritten } }) : bootstrap;
 }

@@ -42,9 +42,15 @@ describe("HTML documents", () => {
 
   // Decision 043: the page's code is asked for once the browser has painted, so the first paint waits for the document
   // alone; the files are still asked for side by side (the preload list moved into the bootstrap), not in a waterfall.
-  it("ask for the page's code after the first paint, every file of it at once", async () => {
+  it("ask for the page's code after the first paint, every file of it at once, from the head", async () => {
     const html = await (await portal().fetch("/__dev/ui")).text();
     expect(html).not.toContain("modulepreload");
+    // The bootstrap in the head, so a repeat visit reads its cached code while the rest streams; Remix's handoff
+    // (window.__remixContext) in the body, after the page.
+    const head = html.slice(0, html.indexOf("</head>"));
+    expect(head).toMatch(/<script[^>]*type="module"/);
+    expect(head).not.toContain("__remixContext");
+    expect(html.indexOf("window.__remixContext =")).toBeGreaterThan(html.indexOf("</header>"));
     const bootstrap = html.match(/<script[^>]*type="module"[^>]*>([\s\S]*?)<\/script>/)?.[1] ?? "";
     expect(bootstrap).not.toMatch(/^\s*import\s/m);
     const wait = bootstrap.indexOf("first-contentful-paint");
