@@ -5,6 +5,7 @@ import { importAliases } from "./scripts/lib/import-aliases";
 import { routeModuleLoading } from "./scripts/route-module-loading";
 import { serverCodeBoundary } from "./scripts/server-code-boundary";
 import { shellChunk } from "./scripts/lib/shell-chunk";
+import { boundaryShellWithoutScripts } from "./scripts/boundary-shell";
 
 declare module "@remix-run/cloudflare" {
   interface Future {
@@ -40,5 +41,7 @@ export default defineConfig(({ isSsrBuild }) => ({
     serverCodeBoundary(),
     // A page's code that cannot load offline fails the navigation instead of reloading the document (decision 038).
     routeModuleLoading(),
+    // The browser's document scripts are the root's; Remix's <Scripts> stays on the server (decision 043).
+    boundaryShellWithoutScripts(),
   ],
 }));
