@@ -2,8 +2,8 @@
 // bootstrap rewritten to wait for the first paint (./paint-first-bootstrap.ts). Handed to the root through the document
 // context by app/entry.server.tsx, so neither this nor Remix's <Scripts> ships to the browser, which renders the same
 // two elements (./paint-first-scripts.tsx).
-import { Scripts } from "@remix-run/react";
-import { Fragment, cloneElement, isValidElement, type ReactElement, type ReactNode } from "react";
+import { Scripts, UNSAFE_RemixContext } from "@remix-run/react";
+import { Fragment, cloneElement, isValidElement, useContext, type ReactElement, type ReactNode } from "react";
 import type { ScriptsPart } from "./document-context";
 import { paintFirstBootstrap } from "./paint-first-bootstrap";
 
@@ -22,8 +22,16 @@ interface ElementProps {
   dangerouslySetInnerHTML?: { __html: string };
 }
 
-/** One of Remix's two scripts (its <Scripts>, called as the function it is: its hooks are this component's), reshaped. */
-export function ServerScripts({ part, nonce }: { part: ScriptsPart; nonce?: string }) {
+interface Reshaped {
+  handoff: ReactElement;
+  bootstrap: ReactElement;
+}
+
+/** Each document's two scripts, made once: the head and the body each render one (keyed by Remix's context of that render). */
+const made = new WeakMap<object, Reshaped | null>();
+
+/** Remix's <Scripts>, called as the function it is (its hooks are its caller's), reshaped. */
+function reshape(nonce: string | undefined): Reshaped | null {
   const rendered = Scripts({ nonce });
   if (!rendered) return null;
   const elements = elementsOf(rendered);
@@ -34,8 +42,14 @@ export function ServerScripts({ part, nonce }: { part: ScriptsPart; nonce?: stri
   if (!handoff || !bootstrap || more.length > 0 || handoff.type !== "script" || (bootstrap.props as ElementProps).type !== "module") {
     throw new Error("Remix's <Scripts> rendered an unexpected shape");
   }
-  if (part === "handoff") return handoff;
   const script = (bootstrap.props as ElementProps).dangerouslySetInnerHTML?.__html;
   const rewritten = script === undefined ? null : paintFirstBootstrap(script, preloads);
-  return rewritten ? cloneElement(bootstrap, { dangerouslySetInnerHTML: { __html: rewritten } }) : bootstrap;
+  return { handoff, bootstrap: rewritten ? cloneElement(bootstrap, { dangerouslySetInnerHTML: { __html: rewritten } }) : bootstrap };
+}
+
+/** One of the document's two scripts. The server renders each once, so the one that comes first making both is safe. */
+export function ServerScripts({ part, nonce }: { part: ScriptsPart; nonce?: string }) {
+  const remix = useContext(UNSAFE_RemixContext) as object;
+  if (!made.has(remix)) made.set(remix, reshape(nonce));
+  return made.get(remix)?.[part] ?? null;
 }
