@@ -3,9 +3,9 @@
 // gone. With it:
 // - the page stays as it was, typed values included, and the generic error
 //   handler's alert says "Action Failed. Please check connectivity and try again";
-// - the failed send's submission id stays in the form, so trying again sends
-//   the same id, and the Worker runs the form once even if the first send did
-//   arrive and only its answer was lost (functions/platform/submitted-once.ts);
+// - the failed send's submission id is kept, so trying again sends the same
+//   id, and the Worker runs the form once even if the first send did arrive
+//   and only its answer was lost (functions/platform/submitted-once.ts);
 // - after any answer (done, refused, an error page), the next send gets a new id.
 // Every route with a form exports `clientAction` and `shouldRevalidate` from
 // here (the root exports `shouldRevalidate` too), so there is one way to do it.
@@ -46,7 +46,7 @@ interface Send {
   /** Which form: where it posts and its intent (a screen may re-render a form as a new element). */
   form: string;
   id: string;
-  field: HTMLInputElement;
+  element: HTMLFormElement;
 }
 
 /** The send under way, and the last one that lost its connection (whose id a retry of the same form reuses). */
@@ -58,32 +58,35 @@ function formKey(form: HTMLFormElement, submitter: HTMLElement | null): string {
   return `${form.action} ${typeof intent === "string" ? intent : ""}`;
 }
 
-/** Gives a post form its submission id as it is sent, before Remix reads its fields (capture phase, on window). */
-function giveSubmissionId(event: SubmitEvent): void {
+/** Chooses a post form's submission id as it is sent, before Remix reads its fields (capture phase, on window). */
+function chooseSubmissionId(event: SubmitEvent): void {
   const form = event.target;
   if (!(form instanceof HTMLFormElement)) return;
   const method = (event.submitter?.getAttribute("formmethod") ?? form.getAttribute("method") ?? "get").toLowerCase();
   if (method !== "post") return;
   const key = formKey(form, event.submitter);
-  let field = form.querySelector<HTMLInputElement>(`input[type="hidden"][name="${SUBMISSION_FIELD}"]`);
-  if (!field) {
-    field = document.createElement("input");
-    field.type = "hidden";
-    field.name = SUBMISSION_FIELD;
-    field.value = lost?.form === key ? lost.id : crypto.randomUUID();
-    form.appendChild(field);
-  }
-  sending = { form: key, id: field.value, field };
+  // A second click while the first send is under way is the same submission.
+  const id = sending?.element === form && sending.form === key ? sending.id : lost?.form === key ? lost.id : crypto.randomUUID();
+  sending = { form: key, id, element: form };
+}
+
+/**
+ * Puts the id in the form's data as it is read: Remix's FormData, or the browser's own send when the form's part of
+ * the page is not hydrated yet. Never in the page itself: a field added to server-rendered HTML that React has not
+ * hydrated yet (a Settings tab whose code is still coming) breaks that hydration (React #418).
+ */
+function addSubmissionId(event: FormDataEvent): void {
+  if (sending?.element === event.target && !event.formData.has(SUBMISSION_FIELD)) event.formData.append(SUBMISSION_FIELD, sending.id);
 }
 
 /** Installs the submission ids; called once by the browser entry. */
 export function installSubmissionIds(): void {
-  window.addEventListener("submit", giveSubmissionId, true);
+  window.addEventListener("submit", chooseSubmissionId, true);
+  window.addEventListener("formdata", addSubmissionId, true);
 }
 
 /** The answer came (of whatever kind): the form's next send is a new submission. */
 function forgetSubmissionId(): void {
-  sending?.field.remove();
   sending = null;
   lost = null;
 }
