@@ -1,6 +1,7 @@
 import { RemixBrowser } from "@remix-run/react";
 import { StrictMode, startTransition } from "react";
 import { hydrateRoot } from "react-dom/client";
+import { codeTheDocumentShows } from "./components/code-on-demand";
 import { DocumentContext, STYLES_ID } from "./components/document-context";
 import { trackServerErrorIds } from "./components/error-id";
 import { ROUTE_MODULES_LOADED } from "./components/paint-first-bootstrap";
@@ -13,6 +14,9 @@ await (window as unknown as Record<string, Promise<void> | undefined>)[ROUTE_MOD
 if (document.readyState === "loading") await new Promise((parsed) => document.addEventListener("DOMContentLoaded", parsed, { once: true }));
 trackServerErrorIds();
 installSubmissionIds();
+// The parts the server drew from code loaded on demand hydrate with the rest, not after it
+// (app/components/code-on-demand.tsx): until then a press on them is the browser's own send, with its submission id.
+await codeTheDocumentShows(document);
 const requestId = document.querySelector<HTMLMetaElement>('meta[name="pp-request-id"]')?.content;
 
 startTransition(() => {

@@ -3,7 +3,7 @@
 // profile, sessions and "sign out everywhere".
 import { mintSession } from "../support/sign-in";
 import { ACCRA, KUMASI } from "../support/tenants";
-import { expect, hydrated, test } from "./fixtures";
+import { codeSettled, expect, hydrated, test } from "./fixtures";
 
 const AMA = { email: "ama.mensah@example.com", businessId: KUMASI };
 
@@ -95,12 +95,13 @@ test.describe("as Ama Mensah, who works for two businesses", () => {
     expect(audit?.n).toBe(1);
     await elsewhere.close();
   });
-  test("pressed before the Security tab's code has come, Sign out everywhere is sent by the browser with its submission id, and the tab still hydrates", async ({
+
+  test("the Security tab hydrates once its code is here; pressed before, Sign out everywhere is the browser's own send, with its submission id", async ({
     page,
   }) => {
-    // The tab's code is held back, so the button is still the server's HTML when it is pressed: the browser sends the
-    // form itself. That send gets no page back here (204), so the page stays; then the code comes, and React hydrates
-    // the tab as the server drew it.
+    // The tab's code is held back: the page stays the server's HTML, hydrated as a whole only once the code comes
+    // (app/components/code-on-demand.tsx). A press meanwhile is the browser's own send; here it gets no page back
+    // (204), so the page stays.
     let releaseCode = () => {};
     const codeHeld = new Promise<void>((release) => (releaseCode = release));
     await page.route(/\/assets\/security-[\w-]+\.js$/, async (route) => {
@@ -108,7 +109,8 @@ test.describe("as Ama Mensah, who works for two businesses", () => {
       await route.continue();
     });
     await page.goto("/settings?tab=security");
-    await hydrated(page);
+    await codeSettled(page);
+    await expect(page.locator("html[data-hydrated]")).toHaveCount(0);
     const browserSend = new Promise<URLSearchParams>((resolve) => {
       void page.route(
         (url) => url.pathname === "/settings",
@@ -129,10 +131,8 @@ test.describe("as Ama Mensah, who works for two businesses", () => {
     await expect(page.locator('input[name="submission"]')).toHaveCount(0);
 
     releaseCode();
-    const tabHydrated = () =>
-      page.getByRole("button", { name: "Sign out everywhere" }).evaluate((button) => Object.keys(button).some((key) => key.startsWith("__reactProps")));
-    await expect.poll(tabHydrated).toBe(true);
-    // Hydrated, the button is the portal's again: the send goes through Remix and the person is signed out.
+    await hydrated(page);
+    // Hydrated, the button is the portal's: the send goes through Remix and the person is signed out.
     await page.getByRole("button", { name: "Sign out everywhere" }).click();
     await expect(page).toHaveURL(/\/login-option$/);
     await expect(page.getByTestId("alert")).toContainText("You are signed out on every device, this one included.");

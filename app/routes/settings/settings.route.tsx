@@ -8,7 +8,6 @@
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import type { ClientLoaderFunctionArgs } from "@remix-run/react";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
-import { Suspense } from "react";
 import { refusalMessage, requirePermission, requireTenant } from "#server/guards";
 import { pageNotFound, refuse } from "#server/platform/http";
 import { can } from "#server/permissions";
@@ -17,6 +16,7 @@ import { loadBusiness, loadProfile } from "./account.server";
 import { loadAudit } from "./audit.server";
 import { BusinessTab } from "./business";
 import { loadPolicy, policyAction } from "./business.server";
+import { OnDemand } from "#app/components/code-on-demand";
 import { checkOf, FreshCheck } from "#app/components/fresh-check";
 import { DEVELOPER_INTENTS, developersAction, loadDevelopers } from "./developers.server";
 import { endpointsAction, isEndpointIntent, loadEndpoints } from "./developers-endpoints.server";
@@ -24,7 +24,7 @@ import { ProfileTab } from "./profile";
 import { loadPasskeys, loadSessions, securityAction } from "./security.server";
 import { loadPhones, PHONE_INTENTS, phonesAction } from "./security-phones.server";
 import { POLICY_INTENT, TAB_LABEL } from "./tabs";
-import { loadTabCode, tabCode, tabOfSearch } from "./tab-code";
+import { isLazyTab, loadTabCode, TAB_CODE, tabCode, tabOfSearch } from "./tab-code";
 import { loadTeam, TEAM_INTENTS, teamAction, type InviteValues } from "./team.server";
 
 export const meta: MetaFunction = () => [{ title: "Settings" }];
@@ -132,7 +132,7 @@ export async function clientLoader({ request, serverLoader }: ClientLoaderFuncti
   return data;
 }
 
-// In the browser, the shown tab's code starts loading as soon as this module is evaluated, next to hydration.
+// In the browser, the shown tab's code starts loading as soon as this module is evaluated (hydration waits for it).
 if (typeof document !== "undefined") {
   const shown = tabOfSearch(window.location.search);
   if (window.location.pathname === "/settings" && shown) void loadTabCode(shown).catch(() => undefined);
@@ -171,7 +171,7 @@ export default function Settings() {
           ))}
         </ul>
       </nav>
-      <Suspense fallback={<p aria-live="polite">Loading…</p>}>
+      <OnDemand code={isLazyTab(loaded.tab) ? TAB_CODE[loaded.tab] : null} fallback={<p aria-live="polite">Loading…</p>}>
         {loaded.tab === "profile" ? <ProfileTab user={loaded.user} /> : null}
         {loaded.tab === "business" ? <BusinessTab business={loaded.business} policy={loaded.policy} error={error} /> : null}
         {loaded.tab === "security" ? (
@@ -180,7 +180,7 @@ export default function Settings() {
         {loaded.tab === "team" ? <TeamTab team={loaded.team} error={error} invite={invite} /> : null}
         {loaded.tab === "audit" ? <AuditTab audit={loaded.audit} /> : null}
         {loaded.tab === "developers" ? <DevelopersTab developers={loaded.developers} endpoints={loaded.endpoints} actionData={actionData ?? null} /> : null}
-      </Suspense>
+      </OnDemand>
     </div>
   );
 }

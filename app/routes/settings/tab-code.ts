@@ -1,13 +1,9 @@
 // The code of the heavier Settings tabs (Team, Security, Developers, Audit), loaded only for the tab shown (decision
-// 043): each is a chunk of its own instead of part of /settings' first load.
-//
-// Hydration is why this is not React.lazy: a lazy component suspends on its first render, so the server would stream
-// the tab's fallback first, and the browser met a different tree (React #418, the first attempt). Here the loader
-// awaits loadTabCode(tab) before the page renders, so the server always renders the whole tab. In the browser the
-// route module starts the shown tab's import as soon as it is evaluated; if hydration gets there first, the tab
-// suspends inside its Suspense boundary, and React keeps the server's HTML until the code is here and then hydrates it
-// (no mismatch: the server rendered the content, not the fallback). Another tab, opened later, shows its fallback for
-// as long as its code takes.
+// 043): each is a chunk of its own instead of part of /settings' first load, and code on demand
+// (app/components/code-on-demand.tsx): the loader awaits loadTabCode(tab) so the server always renders the whole tab,
+// and the browser hydrates once the shown tab's code is here. Another tab, opened later, shows its boundary's fallback
+// for as long as its code takes.
+import { codeOnDemand, type CodeOnDemand } from "#app/components/code-on-demand";
 import type { SettingsTab } from "#app/lib/paths";
 import type { AuditTab } from "./audit";
 import type { DevelopersTab } from "./developers";
@@ -22,40 +18,23 @@ type Components = {
 };
 export type LazyTab = keyof Components;
 
-const IMPORTS: { [T in LazyTab]: () => Promise<Components[T]> } = {
-  team: () => import("./team").then((m) => m.TeamTab),
-  security: () => import("./security").then((m) => m.SecurityTab),
-  developers: () => import("./developers").then((m) => m.DevelopersTab),
-  audit: () => import("./audit").then((m) => m.AuditTab),
+export const TAB_CODE: { [T in LazyTab]: CodeOnDemand<Components[T]> } = {
+  team: codeOnDemand("settings-team", () => import("./team").then((m) => m.TeamTab)),
+  security: codeOnDemand("settings-security", () => import("./security").then((m) => m.SecurityTab)),
+  developers: codeOnDemand("settings-developers", () => import("./developers").then((m) => m.DevelopersTab)),
+  audit: codeOnDemand("settings-audit", () => import("./audit").then((m) => m.AuditTab)),
 };
 
-const loaded: Partial<Components> = {};
-const loading: Partial<Record<LazyTab, Promise<void>>> = {};
-
-const isLazy = (tab: SettingsTab): tab is LazyTab => Object.hasOwn(IMPORTS, tab);
+export const isLazyTab = (tab: SettingsTab): tab is LazyTab => Object.hasOwn(TAB_CODE, tab);
 
 /** Loads the tab's code (once; a failed import is tried again the next time). Resolves at once for the light tabs. */
 export function loadTabCode(tab: SettingsTab): Promise<void> {
-  if (!isLazy(tab) || loaded[tab]) return Promise.resolve();
-  loading[tab] ??= IMPORTS[tab]().then(
-    (component) => {
-      (loaded as Record<LazyTab, unknown>)[tab] = component;
-    },
-    (error: unknown) => {
-      delete loading[tab];
-      throw error;
-    },
-  );
-  return loading[tab];
+  return isLazyTab(tab) ? TAB_CODE[tab].preload() : Promise.resolve();
 }
 
 /** The tab's component, or a suspension (for the nearest Suspense boundary) until its code is here. */
 export function tabCode<T extends LazyTab>(tab: T): Components[T] {
-  const component = loaded[tab];
-  if (component) return component;
-  // React's Suspense protocol (what React.lazy does inside): a thrown promise suspends until it settles.
-  // eslint-disable-next-line @typescript-eslint/only-throw-error
-  throw loadTabCode(tab);
+  return TAB_CODE[tab].read();
 }
 
 /** The tab a /settings URL shows (the route's readTab, without the 404). */

@@ -6,7 +6,7 @@
 // months (docs/archive.md) and a payment found there by its exact reference.
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Link, useLoaderData, useLocation } from "@remix-run/react";
-import { Suspense, type ComponentProps } from "react";
+import type { ComponentProps } from "react";
 import { refundTotalsOf } from "#server/refunds/refunds.db";
 import { namesOf } from "#server/lists/names.db";
 import { DEFAULT_PAGE_SIZE, numberedPage } from "#server/lists/page";
@@ -26,7 +26,7 @@ import { MERCHANT_FINDER_PARAM } from "#app/lib/merchant-search";
 import { NETWORKS, TRANSACTION_STATUSES, payerOf } from "#app/lib/transactions-view";
 import { statusLabel } from "#app/lib/statuses";
 import { transactionColumns } from "#app/components/columns/transactions";
-import { codeOnDemand } from "#app/components/code-on-demand";
+import { codeOnDemand, OnDemand } from "#app/components/code-on-demand";
 import { archiveLookup } from "#app/lib/transactions-archive.server";
 import { PaymentTotals } from "#app/components/payment-totals";
 import { paymentDetailOf } from "./payment-detail.server";
@@ -37,8 +37,9 @@ import { DateInput } from "#app/components/form";
 export const meta: MetaFunction = () => [{ title: "Transactions" }];
 
 /** The one-payment panels, outside the list's first load (./payment-panels). */
-const panels = codeOnDemand(() => import("./payment-panels"));
-// In the browser, a document that shows a payment starts loading them next to hydration; once the list is idle, they
+const panels = codeOnDemand("payment-panels", () => import("./payment-panels"));
+// In the browser, a document that shows a payment starts loading them as this module is evaluated (hydration waits for
+// them, and for them whenever the server drew an archived payment too); once the list is idle, they
 // load for the first click on a payment. (No clientLoader waiting for them, as Settings has: its own chunk would put
 // this page back over 105 kB; a click before they are here keeps the list, marked busy, until they are.)
 if (typeof document !== "undefined") {
@@ -69,7 +70,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   if (url.searchParams.has("tx") && !detailRow) pageNotFound(request);
   // An exact reference the list does not have may be in an archived month.
   const archive = await archiveLookup(tenant, context.cloudflare.env.ARCHIVE, result.rows.length === 0 ? filter : {}, period);
-  // The page will show a payment's panel: its code before the page renders (app/components/code-on-demand.ts).
+  // The page will show a payment's panel: its code before the page renders (app/components/code-on-demand.tsx).
   if (detailRow || archive.found.length > 0 || archive.months.length > 0 || archive.inPeriod.length > 0) await panels.preload();
   const names = await namesOf(tenant, "merchant", [
     ...result.rows.map((t) => t.merchantId),
@@ -285,14 +286,14 @@ export default function Transactions() {
         </p>
       ) : null}
       {data.archivedInPeriod.length > 0 ? (
-        <Suspense fallback={null}>
+        <OnDemand code={panels} fallback={null}>
           <ArchivedInPeriodNow months={data.archivedInPeriod} />
-        </Suspense>
+        </OnDemand>
       ) : null}
       {data.archived.map((a) => (
-        <Suspense key={a.detail.reference} fallback={<p aria-live="polite">Loading…</p>}>
+        <OnDemand key={a.detail.reference} code={panels} fallback={<p aria-live="polite">Loading…</p>}>
           <ArchivedPayment detail={a.detail} month={a.month} />
-        </Suspense>
+        </OnDemand>
       ))}
       <PaymentTotals totals={data.totals} />
       <ListCount
@@ -316,14 +317,14 @@ export default function Transactions() {
       />
       <Pager page={data.page} totalPages={Math.max(1, Math.ceil(data.totals.count / DEFAULT_PAGE_SIZE))} trail={data.trail} hasNext={data.hasNext} />
       {data.archivedMonths.length > 0 ? (
-        <Suspense fallback={null}>
+        <OnDemand code={panels} fallback={null}>
           <ArchivedMonthsNow months={data.archivedMonths} canExport={data.canExport} />
-        </Suspense>
+        </OnDemand>
       ) : null}
       {data.detail ? (
-        <Suspense fallback={<p aria-live="polite">Loading…</p>}>
+        <OnDemand code={panels} fallback={<p aria-live="polite">Loading…</p>}>
           <PaymentDetailPanel detail={data.detail} closeHref={withParam(search, "tx", null)} />
-        </Suspense>
+        </OnDemand>
       ) : null}
     </div>
   );
