@@ -104,9 +104,7 @@ test.describe("as Esi Owusu (Operations, Kumasi Fresh Foods)", () => {
   });
 });
 
-test("with the edit form open, the merchant page hydrates once the form's code is here; section links, before and after, keep the form", async ({
-  page,
-}) => {
+test("with the edit form open, the merchant page hydrates once the form's code is here; section links, before and after, keep the form", async ({ page }) => {
   // The forms' code is held back (app/components/code-on-demand.tsx). Before, the rest of the page hydrated without it,
   // and a section link then made the router update the form's part while it was still the server's HTML: React threw
   // it away for its "Loading…" (#421), which the console check of fixtures.ts fails on.
