@@ -16,9 +16,9 @@ export default defineConfig({
     browserName: "chromium",
     launchOptions: { executablePath: chromiumPath(), args: CHROMIUM_ARGS },
     viewport: { width: 1280, height: 800 },
-    // A failed test keeps its trace: every action with its log, the console and page errors with their stacks, and the
-    // network. Not the screencast nor a DOM snapshot per action: recorded for every test and thrown away for those that
-    // pass, they cost about 15% of the tier's CPU (decision 003); the failure's error-context.md still has the page.
-    trace: { mode: "retain-on-failure", screenshots: false, snapshots: false },
+    // A failed test keeps its trace: every action with its log and DOM, the console and page errors with their stacks,
+    // and the network (which the DOM snapshots bring). Not the screencast: recorded for every test and thrown away for
+    // those that pass, it costs about 6% of the tier's CPU (decision 003).
+    trace: { mode: "retain-on-failure", screenshots: false },
   },
 });

@@ -3,7 +3,7 @@
 // profile, sessions and "sign out everywhere".
 import { mintSession } from "../support/sign-in";
 import { ACCRA, KUMASI } from "../support/tenants";
-import { codeSettled, expect, hydrated, test } from "./fixtures";
+import { expect, hydrated, test } from "./fixtures";
 
 const AMA = { email: "ama.mensah@example.com", businessId: KUMASI };
 
@@ -104,12 +104,17 @@ test.describe("as Ama Mensah, who works for two businesses", () => {
     // (204), so the page stays.
     let releaseCode = () => {};
     const codeHeld = new Promise<void>((release) => (releaseCode = release));
+    let codeAsked = () => {};
+    const asked = new Promise<void>((ask) => (codeAsked = ask));
     await page.route(/\/assets\/security-[\w-]+\.js$/, async (route) => {
+      codeAsked();
       await codeHeld;
       await route.continue();
     });
     await page.goto("/settings?tab=security");
-    await codeSettled(page);
+    // The browser's entry asks for the code the document shows once it has set up the submission ids, and hydrates
+    // once it is here.
+    await asked;
     await expect(page.locator("html[data-hydrated]")).toHaveCount(0);
     const browserSend = new Promise<URLSearchParams>((resolve) => {
       void page.route(

@@ -103,17 +103,6 @@ export async function hydrated(page: Page): Promise<void> {
   await expect(page.locator("html[data-hydrated]")).toHaveCount(1);
 }
 
-/**
- * Waits until the page's code has gone as far as it goes on its own: its route modules evaluated, then the browser
- * idle twice (what hydration there was to do is done). For tests of what happens before hydration.
- */
-export async function codeSettled(page: Page): Promise<void> {
-  await page.evaluate(async () => {
-    await (window as unknown as Record<string, Promise<void> | undefined>)["__ppRouteModulesLoaded"];
-    for (let round = 0; round < 2; round++) await new Promise((idle) => requestIdleCallback(() => idle(null), { timeout: 2_000 }));
-  });
-}
-
 /** Leaves a mark on the window that only a full page load removes. */
 export async function markWindow(page: Page): Promise<void> {
   await page.evaluate(() => ((window as unknown as { __ppMark?: number }).__ppMark = 1));

@@ -2,7 +2,7 @@
 // approval), a Viewer's read-only merchant page, and the merchant page at 390 px.
 import type { Page } from "@playwright/test";
 import { ACCRA, KUMASI } from "../support/tenants";
-import { codeSettled, expect, hydrated, test } from "./fixtures";
+import { expect, hydrated, test } from "./fixtures";
 
 const ESI = { email: "esi.owusu@example.com", businessId: KUMASI };
 const YAW = { email: "yaw.asante@example.com", businessId: ACCRA };
@@ -110,12 +110,15 @@ test("with the edit form open, the merchant page hydrates once the form's code i
   // it away for its "Loading…" (#421), which the console check of fixtures.ts fails on.
   let releaseCode = () => {};
   const codeHeld = new Promise<void>((release) => (releaseCode = release));
+  let codeAsked = () => {};
+  const asked = new Promise<void>((ask) => (codeAsked = ask));
   await page.route(/\/assets\/form-panels-[\w-]+\.js$/, async (route) => {
+    codeAsked();
     await codeHeld;
     await route.continue();
   });
   await page.goto("/merchants/mer_kff_0001?edit=merchant");
-  await codeSettled(page);
+  await asked;
   await expect(page.locator("html[data-hydrated]")).toHaveCount(0);
   const sections = page.getByRole("navigation", { name: "On this page" });
   const edit = page.getByRole("region", { name: "Edit merchant" });

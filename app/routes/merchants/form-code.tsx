@@ -1,20 +1,16 @@
 // The merchant page's forms are shown only once the URL or a refusal opens one (./ui openForm); their code (the fields,
 // the region list) is loaded apart from the page's first load (app/components/code-on-demand.tsx, decision 043). The
 // route's loader awaits it (always: the server has it at once), so the server renders an open form whole; the browser
-// starts it for such a URL as this module is evaluated (hydration waits for it), and otherwise once the page is idle,
-// before a click needs it.
+// loads it before hydrating a document that shows one (entry.client), and otherwise once the page is idle, before a
+// click needs it.
 import type { ComponentProps } from "react";
 import { codeOnDemand, OnDemand } from "#app/components/code-on-demand";
 import type { SettlementAccountFields as Fields } from "#app/components/merchant-fields";
 import type { MerchantFormCard as Card } from "./merchant-form";
-import { openForm } from "./ui";
 
 export const formCode = codeOnDemand("merchant-forms", () => import("./form-panels"));
 
 if (typeof document !== "undefined") {
-  if (/^\/merchants\/[^/]+$/.test(window.location.pathname) && openForm(null, new URLSearchParams(window.location.search))) {
-    void formCode.preload().catch(() => undefined);
-  }
   const idle = (run: () => void) => (typeof window.requestIdleCallback === "function" ? window.requestIdleCallback(run) : setTimeout(run, 2_000));
   idle(() => void formCode.preload().catch(() => undefined));
 }

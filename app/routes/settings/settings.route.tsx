@@ -132,12 +132,6 @@ export async function clientLoader({ request, serverLoader }: ClientLoaderFuncti
   return data;
 }
 
-// In the browser, the shown tab's code starts loading as soon as this module is evaluated (hydration waits for it).
-if (typeof document !== "undefined") {
-  const shown = tabOfSearch(window.location.search);
-  if (window.location.pathname === "/settings" && shown) void loadTabCode(shown).catch(() => undefined);
-}
-
 const TeamTab = (props: Parameters<ReturnType<typeof tabCode<"team">>>[0]) => tabCode("team")(props);
 const SecurityTab = (props: Parameters<ReturnType<typeof tabCode<"security">>>[0]) => tabCode("security")(props);
 const AuditTab = (props: Parameters<ReturnType<typeof tabCode<"audit">>>[0]) => tabCode("audit")(props);

@@ -38,12 +38,11 @@ export const meta: MetaFunction = () => [{ title: "Transactions" }];
 
 /** The one-payment panels, outside the list's first load (./payment-panels). */
 const panels = codeOnDemand("payment-panels", () => import("./payment-panels"));
-// In the browser, a document that shows a payment starts loading them as this module is evaluated (hydration waits for
-// them, and for them whenever the server drew an archived payment too); once the list is idle, they
-// load for the first click on a payment. (No clientLoader waiting for them, as Settings has: its own chunk would put
-// this page back over 105 kB; a click before they are here keeps the list, marked busy, until they are.)
+// In the browser, a document that shows a payment or an archived month loads them before it hydrates (entry.client);
+// otherwise they load once the list is idle, for the first click on a payment. (No clientLoader waiting for them, as
+// Settings has: its own chunk would put this page back over 105 kB; a click before they are here keeps the list,
+// marked busy, until they are.)
 if (typeof document !== "undefined") {
-  if (new URLSearchParams(window.location.search).has("tx")) void panels.preload().catch(() => undefined);
   const idle = (run: () => void) => (typeof window.requestIdleCallback === "function" ? window.requestIdleCallback(run) : setTimeout(run, 2_000));
   idle(() => void panels.preload().catch(() => undefined));
 }
