@@ -7,9 +7,8 @@ const documentShowing = (...names: string[]) => ({ querySelectorAll: () => names
 
 function held<T>() {
   let give!: (value: T) => void;
-  let fail!: (error: unknown) => void;
-  const promise = new Promise<T>((resolve, reject) => ((give = resolve), (fail = reject)));
-  return { promise, give, fail };
+  const promise = new Promise<T>((resolve) => (give = resolve));
+  return { promise, give };
 }
 
 const settled = async (promise: Promise<unknown>) => {

@@ -54,6 +54,14 @@ export function codeOnDemand<T>(name: string, load: () => Promise<T>): CodeOnDem
   return code;
 }
 
+/** In the browser, loads the code once the page is idle, before a click needs it (no-op on the server). */
+export function loadWhenIdle(code: CodeOnDemand<unknown>): void {
+  if (typeof document === "undefined") return;
+  const load = () => void code.preload().catch(() => undefined);
+  if (typeof window.requestIdleCallback === "function") window.requestIdleCallback(load);
+  else setTimeout(load, 2_000);
+}
+
 /** The attribute of the mark an <OnDemand> part leaves in the document: the name of its code. */
 const MARK = "data-code-on-demand";
 

@@ -3,7 +3,7 @@
 // profile, sessions and "sign out everywhere".
 import { mintSession } from "../support/sign-in";
 import { ACCRA, KUMASI } from "../support/tenants";
-import { expect, hydrated, test } from "./fixtures";
+import { expect, holdBackCode, hydrated, test } from "./fixtures";
 
 const AMA = { email: "ama.mensah@example.com", businessId: KUMASI };
 
@@ -102,19 +102,11 @@ test.describe("as Ama Mensah, who works for two businesses", () => {
     // The tab's code is held back: the page stays the server's HTML, hydrated as a whole only once the code comes
     // (app/components/code-on-demand.tsx). A press meanwhile is the browser's own send; here it gets no page back
     // (204), so the page stays.
-    let releaseCode = () => {};
-    const codeHeld = new Promise<void>((release) => (releaseCode = release));
-    let codeAsked = () => {};
-    const asked = new Promise<void>((ask) => (codeAsked = ask));
-    await page.route(/\/assets\/security-[\w-]+\.js$/, async (route) => {
-      codeAsked();
-      await codeHeld;
-      await route.continue();
-    });
+    const code = await holdBackCode(page, "security");
     await page.goto("/settings?tab=security");
     // The browser's entry asks for the code the document shows once it has set up the submission ids, and hydrates
     // once it is here.
-    await asked;
+    await code.asked;
     await expect(page.locator("html[data-hydrated]")).toHaveCount(0);
     const browserSend = new Promise<URLSearchParams>((resolve) => {
       void page.route(
@@ -135,7 +127,7 @@ test.describe("as Ama Mensah, who works for two businesses", () => {
     // hydration (React #418 and #422, which the console check of fixtures.ts fails on).
     await expect(page.locator('input[name="submission"]')).toHaveCount(0);
 
-    releaseCode();
+    code.release();
     await hydrated(page);
     // Hydrated, the button is the portal's: the send goes through Remix and the person is signed out.
     await page.getByRole("button", { name: "Sign out everywhere" }).click();

@@ -103,6 +103,23 @@ export async function hydrated(page: Page): Promise<void> {
   await expect(page.locator("html[data-hydrated]")).toHaveCount(1);
 }
 
+/**
+ * Holds back the page's requests for a code file (`file`: its name before the hash, e.g. "security"): `asked` resolves
+ * when the page asks for it, and the request goes on only after `release()`.
+ */
+export async function holdBackCode(page: Page, file: string): Promise<{ asked: Promise<void>; release: () => void }> {
+  let release = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  let ask = () => {};
+  const asked = new Promise<void>((resolve) => (ask = resolve));
+  await page.route(new RegExp(`/assets/${file}-[\\w-]+\\.js$`), async (route) => {
+    ask();
+    await held;
+    await route.continue();
+  });
+  return { asked, release: () => release() };
+}
+
 /** Leaves a mark on the window that only a full page load removes. */
 export async function markWindow(page: Page): Promise<void> {
   await page.evaluate(() => ((window as unknown as { __ppMark?: number }).__ppMark = 1));

@@ -2,7 +2,7 @@
 // approval), a Viewer's read-only merchant page, and the merchant page at 390 px.
 import type { Page } from "@playwright/test";
 import { ACCRA, KUMASI } from "../support/tenants";
-import { expect, hydrated, test } from "./fixtures";
+import { expect, holdBackCode, hydrated, test } from "./fixtures";
 
 const ESI = { email: "esi.owusu@example.com", businessId: KUMASI };
 const YAW = { email: "yaw.asante@example.com", businessId: ACCRA };
@@ -108,17 +108,9 @@ test("with the edit form open, the merchant page hydrates once the form's code i
   // The forms' code is held back (app/components/code-on-demand.tsx). Before, the rest of the page hydrated without it,
   // and a section link then made the router update the form's part while it was still the server's HTML: React threw
   // it away for its "Loading…" (#421), which the console check of fixtures.ts fails on.
-  let releaseCode = () => {};
-  const codeHeld = new Promise<void>((release) => (releaseCode = release));
-  let codeAsked = () => {};
-  const asked = new Promise<void>((ask) => (codeAsked = ask));
-  await page.route(/\/assets\/form-panels-[\w-]+\.js$/, async (route) => {
-    codeAsked();
-    await codeHeld;
-    await route.continue();
-  });
+  const code = await holdBackCode(page, "form-panels");
   await page.goto("/merchants/mer_kff_0001?edit=merchant");
-  await asked;
+  await code.asked;
   await expect(page.locator("html[data-hydrated]")).toHaveCount(0);
   const sections = page.getByRole("navigation", { name: "On this page" });
   const edit = page.getByRole("region", { name: "Edit merchant" });
@@ -126,7 +118,7 @@ test("with the edit form open, the merchant page hydrates once the form's code i
   await sections.getByRole("link", { name: "Change history" }).click();
   await expect(page).toHaveURL(/\?edit=merchant#history-title$/);
 
-  releaseCode();
+  code.release();
   await hydrated(page);
   // Through the router now: the section link keeps the open form and what was typed in it.
   await edit.getByLabel("Trading name").fill("Ɔkyeame 🍍 Store");

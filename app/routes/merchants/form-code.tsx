@@ -4,16 +4,13 @@
 // loads it before hydrating a document that shows one (entry.client), and otherwise once the page is idle, before a
 // click needs it.
 import type { ComponentProps } from "react";
-import { codeOnDemand, OnDemand } from "#app/components/code-on-demand";
+import { codeOnDemand, loadWhenIdle, OnDemand } from "#app/components/code-on-demand";
 import type { SettlementAccountFields as Fields } from "#app/components/merchant-fields";
 import type { MerchantFormCard as Card } from "./merchant-form";
 
 export const formCode = codeOnDemand("merchant-forms", () => import("./form-panels"));
 
-if (typeof document !== "undefined") {
-  const idle = (run: () => void) => (typeof window.requestIdleCallback === "function" ? window.requestIdleCallback(run) : setTimeout(run, 2_000));
-  idle(() => void formCode.preload().catch(() => undefined));
-}
+loadWhenIdle(formCode);
 
 const loading = <p aria-live="polite">Loading…</p>;
 

@@ -26,7 +26,7 @@ import { MERCHANT_FINDER_PARAM } from "#app/lib/merchant-search";
 import { NETWORKS, TRANSACTION_STATUSES, payerOf } from "#app/lib/transactions-view";
 import { statusLabel } from "#app/lib/statuses";
 import { transactionColumns } from "#app/components/columns/transactions";
-import { codeOnDemand, OnDemand } from "#app/components/code-on-demand";
+import { codeOnDemand, loadWhenIdle, OnDemand } from "#app/components/code-on-demand";
 import { archiveLookup } from "#app/lib/transactions-archive.server";
 import { PaymentTotals } from "#app/components/payment-totals";
 import { paymentDetailOf } from "./payment-detail.server";
@@ -42,10 +42,7 @@ const panels = codeOnDemand("payment-panels", () => import("./payment-panels"));
 // otherwise they load once the list is idle, for the first click on a payment. (No clientLoader waiting for them, as
 // Settings has: its own chunk would put this page back over 105 kB; a click before they are here keeps the list,
 // marked busy, until they are.)
-if (typeof document !== "undefined") {
-  const idle = (run: () => void) => (typeof window.requestIdleCallback === "function" ? window.requestIdleCallback(run) : setTimeout(run, 2_000));
-  idle(() => void panels.preload().catch(() => undefined));
-}
+loadWhenIdle(panels);
 const PaymentDetailPanel = (props: ComponentProps<ReturnType<typeof panels.read>["PaymentDetailPanel"]>) => panels.read().PaymentDetailPanel(props);
 const ArchivedPayment = (props: ComponentProps<ReturnType<typeof panels.read>["ArchivedPayment"]>) => panels.read().ArchivedPayment(props);
 const ArchivedMonthsNow = (props: ComponentProps<ReturnType<typeof panels.read>["ArchivedMonths"]>) => panels.read().ArchivedMonths(props);
