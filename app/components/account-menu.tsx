@@ -1,11 +1,12 @@
 // The top bar's business switcher and the signed-in person's menu. Both are
 // <details> menus, so they open before the script has loaded; their forms post
 // to /select-business and /logout, which work without JavaScript too.
-import { Form, Link, useLocation, useMatches, useNavigation } from "@remix-run/react";
+import { Form, Link, useLocation, useMatches } from "@remix-run/react";
 import { useEffect, useRef, type ReactNode } from "react";
 import { layoutOf } from "../lib/page";
 import { isTestBusiness, liveBusinessOf, testBusinessOf } from "#server/tenancy/test-mode";
 import { useRootData } from "../lib/root-data";
+import { useSending } from "./form";
 
 /** The signed-in person as platform staff (decision 039), or null. */
 function usePlatformStaff() {
@@ -66,7 +67,7 @@ export function BusinessSwitcher() {
   const identity = useSignedInIdentity();
   const staff = usePlatformStaff();
   const onPlatform = useOnPlatform();
-  const busy = useNavigation().state !== "idle";
+  const busy = useSending();
   if (onPlatform && staff) return <PlatformSwitcher role={staff.role} business={identity?.business.businessName ?? null} />;
   if (!identity) return null;
   const { business, businesses } = identity;

@@ -4,6 +4,7 @@
 // where its forms post and where its confirmations open.
 import { Form, Link } from "@remix-run/react";
 import { useEffect, useRef, useState, type ReactNode } from "react";
+import { useBeforePaintEffect } from "#app/components/before-paint";
 import type { Column } from "#app/components/data-table";
 import { Field, SendButtons, describedBy } from "#app/components/form";
 import { formatDate } from "#app/lib/format";
@@ -95,11 +96,10 @@ export function keyColumns<R extends KeyListRow>(confirmUrl: (confirm: "roll" | 
 export function NewKeyPanel({ newKey, backTo }: { newKey: NewKey; backTo: string }) {
   const heading = useRef<HTMLHeadingElement>(null);
   const [copied, setCopied] = useState<"no" | "yes" | "failed">("no");
-  // The panel is what the person must act on: focus goes to it, and a screen reader reads it.
-  useEffect(() => {
-    heading.current?.focus();
-    setCopied("no");
-  }, [newKey.secret]);
+  // The panel is what the person must act on: focus goes to it as it shows (before paint: no key pressed in between
+  // lands elsewhere), and a screen reader reads it.
+  useBeforePaintEffect(() => heading.current?.focus(), [newKey.secret]);
+  useEffect(() => setCopied("no"), [newKey.secret]);
   const copy = () => {
     navigator.clipboard.writeText(newKey.secret).then(
       () => setCopied("yes"),
@@ -140,7 +140,7 @@ export function ConfirmKeyCard({ confirm, busy, action }: { confirm: KeyConfirm;
   const heading = useRef<HTMLHeadingElement>(null);
   const roll = confirm.action === "roll";
   // Opened from a row below it: the keyboard's next Tab should reach its buttons, not the rest of the row.
-  useEffect(() => heading.current?.focus(), [confirm.action, confirm.keyId]);
+  useBeforePaintEffect(() => heading.current?.focus(), [confirm.action, confirm.keyId]);
   return (
     <section className="card confirm-key" aria-labelledby="confirm-key-title">
       <h3 id="confirm-key-title" className="card__title" tabIndex={-1} ref={heading}>

@@ -4,7 +4,8 @@
 // is a card with its labels; wider, a table with more columns than its card
 // holds lays each row out as a grid of labelled values instead of scrolling.
 import { Link, useLocation, useNavigation } from "@remix-run/react";
-import { useEffect, useLayoutEffect, useRef, type ReactNode } from "react";
+import { useRef, type ReactNode } from "react";
+import { useBeforePaintEffect } from "./before-paint";
 import { formatCount } from "../lib/format";
 import { filterHref, pageHref } from "../lib/list-url";
 import { ListForm } from "./list-form";
@@ -25,9 +26,6 @@ function cellClass<Row>(column: Column<Row>): string | undefined {
   return [column.numeric ? "num" : "", column.action ? "action" : ""].filter(Boolean).join(" ") || undefined;
 }
 
-// The server has no layout to measure; React 18 warns about useLayoutEffect there.
-const useMeasureEffect = typeof document === "undefined" ? useEffect : useLayoutEffect;
-
 /**
  * Lays the table out as a table when its columns fit the card, as rows of labelled
  * values when they do not. Measured (not guessed from a breakpoint) because how
@@ -36,7 +34,7 @@ const useMeasureEffect = typeof document === "undefined" ? useEffect : useLayout
  */
 function useFitToCard(rows: unknown) {
   const wrap = useRef<HTMLDivElement>(null);
-  useMeasureEffect(() => {
+  useBeforePaintEffect(() => {
     const element = wrap.current;
     if (!element) return;
     let width = -1;

@@ -2,7 +2,8 @@
 import { Link, useNavigation } from "@remix-run/react";
 import { useEffect, useState, type InputHTMLAttributes, type ReactNode } from "react";
 import { formatDate } from "../lib/format";
-import { takeRefusedSend } from "./submission";
+import { lastAnswerWasRefusal, refusedSendShown, refusedSendWaiting } from "./submission";
+import { useBeforePaintEffect } from "./before-paint";
 
 /** A labelled field whose error sits right under it and is announced with it. */
 export function Field({ id, label, error, hint, children }: { id: string; label: string; error?: string | null; hint?: string; children: ReactNode }) {
@@ -129,12 +130,28 @@ export function focusRefusal(root: Element | Document): HTMLElement | null {
  */
 export function RefusalFocus(): null {
   const { state } = useNavigation();
-  useEffect(() => {
-    // Runs once the answer's page is rendered (the navigation is idle again), so the messages are in the document.
-    if (state !== "idle" || !takeRefusedSend()) return;
-    focusRefusal(document.getElementById("main") ?? document);
+  // The messages are in the page as soon as the answer is (the navigation "loading" while the page's data is read
+  // again, or "idle"), not when that reading ends: over a weak link it ends seconds later, and focus moved then took a
+  // person who had started correcting another field, and the rest of what they typed, back to the first refused one.
+  // Before paint, as the answer's render goes in, so no key pressed in between lands elsewhere. A page that shows its
+  // messages only with the fresh data (none found yet) is served when the navigation is idle.
+  useBeforePaintEffect(() => {
+    if (state === "submitting" || !refusedSendWaiting()) return;
+    if (focusRefusal(document.getElementById("main") ?? document) || state === "idle") refusedSendShown();
   }, [state]);
   return null;
+}
+
+/**
+ * Whether a form's send is under way: its buttons are then disabled and say "Sending…", so one press is one request,
+ * up to the page its success leads to. Not once the answer is a refusal, while the page's data is read again after it
+ * (the navigation still "loading"): nothing of the person's is being sent then, and over a weak link they would press
+ * a dead button, or Enter in a field, for seconds with their corrections typed.
+ */
+export function useSending(): boolean {
+  const navigation = useNavigation();
+  if (navigation.state === "idle") return false;
+  return !(navigation.state === "loading" && navigation.formMethod?.toUpperCase() === "POST" && lastAnswerWasRefusal());
 }
 
 /** A day as the SPEC writes it ('DD MMM YYYY'), from a date field's YYYY-MM-DD; nothing for a partial or empty value. */

@@ -5,6 +5,7 @@
 // The code's 5 minutes are counted down here too, so a person who waits sees it run out before the server says so.
 import { Link, useSubmit } from "@remix-run/react";
 import { useCallback, useEffect, useRef, useState } from "react";
+import { useBeforePaintEffect } from "./before-paint";
 import type { CheckNeeded } from "#server/auth/fresh-check";
 import { signWithPasskey } from "../lib/passkey-browser";
 import { paths } from "../lib/paths";
@@ -70,7 +71,8 @@ export default function FreshCheckDialog({ check, onChecked }: { check: CheckNee
     return () => controller.abort();
   }, [check]);
 
-  useEffect(() => {
+  // Open (and its first control focused) as it shows: a key pressed at once goes into the dialog, not the page behind.
+  useBeforePaintEffect(() => {
     const element = dialog.current;
     if (!element) return;
     if (open && !element.open) element.showModal();
@@ -78,7 +80,7 @@ export default function FreshCheckDialog({ check, onChecked }: { check: CheckNee
   }, [open]);
 
   // The code's field takes the focus once a code is on its way (the dialog's first control had it).
-  useEffect(() => {
+  useBeforePaintEffect(() => {
     if (codeSentAt !== null) codeInput.current?.focus();
   }, [codeSentAt]);
 

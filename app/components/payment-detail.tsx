@@ -2,6 +2,7 @@
 // cold archive (read-only, shown in place: it has no row to open).
 import { Link, useNavigate } from "@remix-run/react";
 import { useEffect, type ReactNode } from "react";
+import { useBeforePaintEffect } from "./before-paint";
 import { formatAmount, formatDate } from "../lib/format";
 import { paymentStatus, statusLabel } from "../lib/statuses";
 import { feeOf, netOf, NO_MONEY, paymentMethod } from "../lib/transactions-view";
@@ -162,9 +163,10 @@ export function PaymentDetailPanel({ detail, closeHref }: { detail: PaymentDetai
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => event.key === "Escape" && navigate(closeHref, { preventScrollReset: true });
     document.addEventListener("keydown", onKey);
-    document.getElementById("payment-detail-title")?.focus();
     return () => document.removeEventListener("keydown", onKey);
   }, [closeHref, navigate]);
+  // The panel takes the focus as it shows (before paint), so the next key pressed is the panel's.
+  useBeforePaintEffect(() => document.getElementById("payment-detail-title")?.focus(), [closeHref]);
   return (
     <aside className="detail-panel" role="dialog" aria-labelledby="payment-detail-title" data-testid="payment-detail">
       <header className="detail-panel__header">

@@ -104,6 +104,8 @@ async function typedValues(request: Pick<Request, "formData">): Promise<{ intent
 
 /** Whether the last answer was a refusal with messages (a 400 of functions/platform/http.ts), not yet shown to the eye. */
 let refusedSend = false;
+/** Whether the last send was answered with a refusal: kept until the next send starts. */
+let lastSendRefused = false;
 
 function isRefusal(value: unknown): boolean {
   if (typeof value !== "object" || value === null || isConnectionLost(value)) return false;
@@ -111,20 +113,29 @@ function isRefusal(value: unknown): boolean {
   return typeof errors === "object" && errors !== null && Object.keys(errors).length > 0;
 }
 
-/** True once after a refused send: the page then takes the eye to what was refused (app/components/form.tsx). */
-export function takeRefusedSend(): boolean {
-  const refused = refusedSend;
+/** Whether a refused send waits to be shown: the page then takes the eye to what was refused (app/components/form.tsx). */
+export function refusedSendWaiting(): boolean {
+  return refusedSend;
+}
+
+/** The refusal is shown: the next answer is judged afresh. */
+export function refusedSendShown(): void {
   refusedSend = false;
-  return refused;
+}
+
+/** Whether the last send's answer was a refusal (the page's data read again after it is then no send of the person's). */
+export function lastAnswerWasRefusal(): boolean {
+  return lastSendRefused;
 }
 
 export async function clientAction({ request, serverAction }: ClientActionFunctionArgs): Promise<unknown> {
   let connectionLost = false;
   // Read before the send: the request's body can be read once.
   const typed = typedValues(request.clone());
+  lastSendRefused = false;
   try {
     const answer = await serverAction();
-    refusedSend = isRefusal(answer);
+    refusedSend = lastSendRefused = isRefusal(answer);
     return answer;
   } catch (error) {
     if (!isNetworkFailure(error)) throw error;

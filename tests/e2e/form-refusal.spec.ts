@@ -47,3 +47,25 @@ test("a refused terminal action takes focus to the first field in error, on scre
   const now = await focused(page);
   expect(now!.summary || now!.invalid).toBe(true);
 });
+
+test("the focus is on the refused field by the time its message shows: what is typed next goes where it is typed", async ({ page }) => {
+  // Where the focus was when the first message of the refusal entered the page, noted as the page changed (a mutation
+  // observer), before any other task of the page (a press, a key) could run.
+  await page.addInitScript(() => {
+    const noted: string[] = [];
+    Object.assign(window, { focusWhenRefusalShowed: noted });
+    new MutationObserver(() => {
+      if (noted.length > 0) return;
+      const refused = document.getElementById("main")?.querySelector('[data-error-summary], [aria-invalid="true"], .field-error');
+      if (refused) noted.push(document.activeElement?.id || document.activeElement?.tagName || "nothing");
+    }).observe(document, { subtree: true, childList: true, attributes: true });
+  });
+  await page.goto("/settings?tab=team");
+  await hydrated(page);
+  const invite = page.getByRole("region", { name: "Invite an employee" });
+  await invite.getByLabel("Full name").fill("Akua Ɔforiwaa");
+  await invite.getByLabel("Work email").fill("akua@example");
+  await invite.getByRole("button", { name: "Send for approval" }).click();
+  await expect(invite.getByLabel("Work email")).toHaveAccessibleDescription("Enter an email address like name@example.com.");
+  expect(await page.evaluate(() => (window as unknown as { focusWhenRefusalShowed: string[] }).focusWhenRefusalShowed)).toEqual(["invite-email"]);
+});

@@ -102,30 +102,50 @@ test.describe("as Esi Owusu (Operations)", () => {
   });
 });
 
-test("on a slow link, corrections typed after a refusal are what the next send carries", async ({ page }) => {
+test("on a slow link, corrections typed after a refusal are what the next send carries, and can be sent at once", async ({ page }) => {
   await page.goto("/settings?tab=team");
   await hydrated(page);
-  // The page's catching up after the refusal (its data read again) arrives late, as over a weak connection.
+  // The page's catching up after the refusal (its data read again) is held back, as over a weak connection.
   let sent = 0;
-  await page.route("**/settings.data?tab=team", async (route) => {
-    if (route.request().method() === "GET") await new Promise((resolve) => setTimeout(resolve, 1_500));
+  let release = () => {};
+  let held = new Promise<void>((resolve) => (release = resolve));
+  // (A read goes as settings.data?tab=team&_routes=…, one per route whose data it reads.)
+  const tabData = (url: URL) => url.pathname === "/settings.data" && url.searchParams.get("tab") === "team";
+  await page.route(tabData, async (route) => {
+    if (route.request().method() === "GET") await held;
     else sent += 1;
     await route.continue();
   });
   const invite = page.getByRole("region", { name: "Invite an employee" });
+  const send = invite.getByRole("button", { name: "Send for approval" });
   await invite.getByLabel("Full name").fill("Akua Ɔforiwaa");
   await invite.getByLabel("Work email").fill("akua@example");
-  await invite.getByRole("button", { name: "Send for approval" }).click();
+  await send.click();
   await expect(invite.getByLabel("Work email")).toHaveAccessibleDescription("Enter an email address like name@example.com.");
+  // The refusal is in; only the page's data is still coming. The focus is on the refused field, and the button is no
+  // longer "Sending…": nothing of Akua's is on its way, and the corrections can go as soon as they are typed.
+  await expect(invite.getByLabel("Work email")).toBeFocused();
+  await expect(send).toBeEnabled();
   await invite.getByLabel("Work email").fill("akua.oforiwaa@example.com");
   await invite.getByLabel("Mobile number").fill("0244 100 321");
   await invite.getByLabel("Gender").selectOption("female");
   await invite.getByLabel("Role").selectOption("Viewer");
-  // Later than the late answer: what is in the fields now must be what was typed, not what the refusal sent back.
-  await page.waitForTimeout(2_000);
+  await invite.getByLabel("Role").focus();
+  // The late answer comes in: what is in the fields must still be what was typed, not what the refusal sent back, and
+  // the focus must stay where the person is, not go back to the field that was refused.
+  const loading = page.getByRole("progressbar", { includeHidden: true });
+  await expect(loading).toHaveClass(/progress--busy/);
+  release();
+  await expect(loading).not.toHaveClass(/progress--busy/);
+  await expect(invite.getByLabel("Role")).toBeFocused();
   await expect(invite.getByLabel("Work email")).toHaveValue("akua.oforiwaa@example.com");
   await expect(invite.getByLabel("Mobile number")).toHaveValue("0244 100 321");
-  await invite.getByRole("button", { name: "Send for approval" }).click();
+  // Accepted, the page it leads to is held back in turn: until it is here the button stays "Sending…" and disabled, so
+  // a second press is not a second invitation.
+  held = new Promise<void>((resolve) => (release = resolve));
+  await send.click();
+  await expect(invite.getByRole("button", { name: "Sending…" })).toBeDisabled();
+  release();
   await expect(page.getByTestId("alert")).toContainText("The invitation for Akua Ɔforiwaa is sent for approval.");
   expect(sent).toBe(2);
 });

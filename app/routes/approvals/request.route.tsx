@@ -4,7 +4,7 @@
 // asked and when, and the decision: Approve, or Reject with a reason. The
 // engine (functions/approvals/approvals.db.ts) holds the rules; this page says them.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { Link, useActionData, useLoaderData, useNavigation, type ShouldRevalidateFunction } from "@remix-run/react";
+import { Link, useActionData, useLoaderData, type ShouldRevalidateFunction } from "@remix-run/react";
 import * as v from "valibot";
 import { forbidden, refusalMessage, requireTenant } from "#server/guards";
 import type { ApprovalKind, ApprovalRequest, ChangeValues } from "#server/approvals/change-kinds";
@@ -24,6 +24,7 @@ import { checkBindings, underFreshCheck } from "#server/auth/fresh-check";
 import { checkOf, FreshCheck } from "#app/components/fresh-check";
 import { APP_NAME } from "#app/lib/page";
 import { decideRequest } from "./decide.server";
+import { useSending } from "#app/components/form";
 
 /** SPEC section 2's titles of the four request pages; a kind it does not list keeps the app's name. */
 const TITLES: Partial<Record<ApprovalKind, string>> = {
@@ -168,8 +169,7 @@ export default function ApprovalRequestPage() {
   const { request, subject, rows, own, mayDecide } = useLoaderData<typeof loader>();
   const answer = useActionData<typeof action>();
   const result = answer && "errors" in answer ? answer : undefined;
-  const navigation = useNavigation();
-  const busy = navigation.state !== "idle";
+  const busy = useSending();
   const noun = kindName(request.kind).toLowerCase();
   const isCreate = request.action === "create";
   const pending = request.status === "pending";

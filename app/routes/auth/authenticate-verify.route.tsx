@@ -1,6 +1,6 @@
 // Enter the one-time code (or ask for a new one after the cooldown).
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
-import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import * as v from "valibot";
 import { authDeps } from "#server/auth/deps";
 import { redirectSignedIn, requireIdentified } from "#server/auth/guards";
@@ -9,7 +9,7 @@ import { CODE_SEND_LIMITS, CODE_VERIFY_LIMITS, authLimited, retryAfterHeaders, t
 import { requestOtp, verifyOtp } from "#server/auth/otp";
 import { smsPortFor } from "#server/sms/sms";
 import { refuse } from "#server/platform/http";
-import { describedBy, Field } from "#app/components/form";
+import { describedBy, Field, useSending } from "#app/components/form";
 import { maskPhone } from "#app/lib/phone";
 import type { PageHandle } from "#app/lib/page";
 
@@ -59,7 +59,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 export default function Verify() {
   const { phone } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
-  const busy = useNavigation().state !== "idle";
+  const busy = useSending();
   const error = result && "errors" in result ? result.errors.code : undefined;
   return (
     <div className="sign-in">

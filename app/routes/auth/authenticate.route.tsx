@@ -1,7 +1,7 @@
 // The step after the email or work account: a person with a passkey may use it (the first choice, decision 024);
 // otherwise, or as the fallback, they choose which linked phone gets the one-time code.
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
-import { Form, useActionData, useLoaderData, useNavigate, useNavigation } from "@remix-run/react";
+import { Form, useActionData, useLoaderData, useNavigate } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import * as v from "valibot";
 import { authDeps } from "#server/auth/deps";
@@ -15,6 +15,7 @@ import { refuse } from "#server/platform/http";
 import { passkeyCall, signWithPasskey } from "#app/lib/passkey-browser";
 import { maskPhone } from "#app/lib/phone";
 import type { PageHandle } from "#app/lib/page";
+import { useSending } from "#app/components/form";
 
 export const meta: MetaFunction = () => [{ title: "Authenticate" }];
 export const handle: PageHandle = { layout: "standard" };
@@ -92,7 +93,7 @@ function PasskeyChoice() {
 export default function Authenticate() {
   const { phones, email, passkey } = useLoaderData<typeof loader>();
   const error = useActionData<typeof action>()?.errors.phone;
-  const busy = useNavigation().state !== "idle";
+  const busy = useSending();
   return (
     <div className="sign-in">
       <h1>{passkey ? "How do you want to sign in?" : "Where should we send your code?"}</h1>

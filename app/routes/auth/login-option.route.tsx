@@ -1,7 +1,7 @@
 // Unique-email sign-in: the email is trimmed and checked (SPEC section 5), then a
 // one-time code is sent to one of the person's linked phones (/authenticate).
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
-import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import * as v from "valibot";
 import { authDeps } from "#server/auth/deps";
 import { redirectSignedIn } from "#server/auth/guards";
@@ -11,7 +11,7 @@ import { endedMessage } from "#server/auth/session";
 import { normaliseEmail, startLogin } from "#server/auth/sign-in";
 import { setCookieHeaders } from "#server/platform/cookies";
 import { refuse } from "#server/platform/http";
-import { describedBy, Field } from "#app/components/form";
+import { describedBy, Field, useSending } from "#app/components/form";
 import { isValidEmail } from "#app/lib/validation";
 import { APP_NAME, type PageHandle } from "#app/lib/page";
 
@@ -55,7 +55,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 export default function LoginOption() {
   const { ended } = useLoaderData<typeof loader>();
   const error = useActionData<typeof action>()?.errors.email;
-  const busy = useNavigation().state !== "idle";
+  const busy = useSending();
   return (
     <div className="sign-in">
       <h1>Sign in with your email</h1>

@@ -1,6 +1,6 @@
 // Choose which business to work in (SPEC: verifiedBusinesses).
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import * as v from "valibot";
 import { listMemberBusinesses, suspendedMemberBusinesses } from "#server/team/memberships.db";
 import { authDeps } from "#server/auth/deps";
@@ -12,6 +12,7 @@ import { setCookieHeaders } from "#server/platform/cookies";
 import { refuse } from "#server/platform/http";
 import { platformStaffMember } from "#server/operators/staff.db";
 import type { PageHandle } from "#app/lib/page";
+import { useSending } from "#app/components/form";
 
 export const meta: MetaFunction = () => [{ title: "Select Business" }];
 export const handle: PageHandle = { layout: "standard" };
@@ -51,7 +52,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 export default function SelectBusiness() {
   const { businesses, suspended, platformRole } = useLoaderData<typeof loader>();
   const error = useActionData<typeof action>()?.errors.business;
-  const busy = useNavigation().state !== "idle";
+  const busy = useSending();
   return (
     <div className="sign-in">
       <h1>Choose a business</h1>

@@ -2,8 +2,8 @@
 // exists only once another person approves it. Code and TIN must be new to the
 // business, counting pending requests, so a duplicate is refused here, by field.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { SendButtons } from "#app/components/form";
-import { Form, useActionData, useNavigation } from "@remix-run/react";
+import { SendButtons, useSending } from "#app/components/form";
+import { Form, useActionData } from "@remix-run/react";
 import * as v from "valibot";
 import { requestChange } from "#server/approvals/approvals.db";
 import { merchantClashes } from "#server/merchants/merchants.db";
@@ -51,7 +51,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 
 export default function AddMerchant() {
   const result = useActionData<typeof action>();
-  const busy = useNavigation().state !== "idle";
+  const busy = useSending();
   const errors = result?.errors ?? {};
   return (
     <div className="page">

@@ -1,7 +1,7 @@
 // /merchants/:merchantId/add-point-of-sale: asks for a new point of sale of a
 // merchant. Nothing is created until another person approves the request.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { requestChange } from "#server/approvals/approvals.db";
 import { getMerchant } from "#server/merchants/merchants.db";
 import { redirectWithFlash } from "#server/platform/flash";
@@ -10,6 +10,7 @@ import { refusalMessage, requireTenant } from "#server/guards";
 import { PointOfSaleFieldset } from "#app/components/point-of-sale-fields";
 import { pointOfSaleColumns, readPointOfSaleForm } from "#app/lib/point-of-sale-form";
 import { paths } from "#app/lib/paths";
+import { useSending } from "#app/components/form";
 
 // SPEC's table leaves this page out; it is named as Add Merchant is.
 export const meta: MetaFunction = () => [{ title: "Add Point of Sale" }];
@@ -48,7 +49,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
 export default function AddPointOfSale() {
   const { merchant } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
-  const busy = useNavigation().state !== "idle";
+  const busy = useSending();
   return (
     <div className="page page--narrow">
       <header className="page__header">

@@ -7,7 +7,7 @@
 // are handled in merchant/merchant-intents.server.ts (the merchant) and
 // merchant/account-intents.server.ts (its settlement accounts).
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { Link, useActionData, useLoaderData, useLocation, useNavigation, type ClientLoaderFunctionArgs } from "@remix-run/react";
+import { Link, useActionData, useLoaderData, useLocation, type ClientLoaderFunctionArgs } from "@remix-run/react";
 import * as v from "valibot";
 import type { ChangeValues } from "#server/approvals/change-kinds";
 import { listAudit } from "#server/audit/audit.db";
@@ -38,6 +38,7 @@ import { formCode, MerchantFormCard } from "./form-code";
 import { MERCHANT_INTENTS, merchantIntent } from "./merchant-intents.server";
 import { editableAccount, SettlementAccounts } from "./settlement-accounts";
 import { openForm } from "./ui";
+import { useSending } from "#app/components/form";
 
 export const meta: MetaFunction = () => [{ title: "Manage Merchant" }];
 
@@ -149,7 +150,7 @@ export default function ManageMerchant() {
   const { merchant, pending, canRequestMerchant, canRequestAccount, canViewAccounts } = loaded;
   const refused = useActionData<typeof action>() ?? null;
   const { search } = useLocation();
-  const busy = useNavigation().state !== "idle";
+  const busy = useSending();
 
   const merchantPending = pending.find((p) => p.kind === "merchant");
   const active = merchant.status === "active";

@@ -2,7 +2,7 @@
 // a merchant: its details, its terminals and its recent payments. Edits and
 // deactivation are requests another person approves (maker-checker).
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import * as v from "valibot";
 import { requestChange } from "#server/approvals/approvals.db";
 import { getMerchant } from "#server/merchants/merchants.db";
@@ -23,6 +23,7 @@ import { terminalColumns } from "#app/components/columns/terminals";
 import { paths } from "#app/lib/paths";
 import { shownTransaction } from "#app/lib/transactions.server";
 import { Details, shownText } from "#app/components/details";
+import { useSending } from "#app/components/form";
 
 export const meta: MetaFunction = () => [{ title: "Point of Sale" }];
 
@@ -99,7 +100,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
 export default function PointOfSalePage() {
   const { pointOfSale: pos, merchant, terminals, moreTerminals, transactions, pending, canRequest } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
-  const busy = useNavigation().state !== "idle";
+  const busy = useSending();
   const active = pos.status === "active";
   const editing = result?.intent === "update";
   return (

@@ -2,7 +2,7 @@
 // (decision 039). A Platform Administrator asks to suspend, reactivate or close it, saying why; nothing changes until a
 // second administrator approves, and the asker is taken to the request. Staff who may not ask read the standing.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import * as v from "valibot";
 import { refusalMessage } from "#server/guards";
 import { platformBusiness } from "#server/operators/businesses.db";
@@ -14,7 +14,7 @@ import { waitingFor } from "#server/operators/requests.db";
 import { platformCan } from "#server/operators/roles";
 import { redirectWithFlash } from "#server/platform/flash";
 import { pageNotFound, refuse } from "#server/platform/http";
-import { describedBy, Field } from "#app/components/form";
+import { describedBy, Field, useSending } from "#app/components/form";
 import { StatusPill } from "#app/components/status-pill";
 import type { PageHandle } from "#app/lib/page";
 
@@ -107,7 +107,7 @@ export default function BusinessStanding() {
   const { business, waiting, mayAsk } = useLoaderData<typeof loader>();
   const answer = useActionData<typeof action>();
   const error = answer && "errors" in answer ? answer.errors.reason : undefined;
-  const busy = useNavigation().state !== "idle";
+  const busy = useSending();
   // A change already waiting is decided on its request, not asked again.
   const choices = CHOICES[business.lifecycle].filter((choice) => !waiting.some((request) => request.kind === KIND_BY_INTENT[choice.intent]));
   return (

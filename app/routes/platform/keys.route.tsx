@@ -3,12 +3,12 @@
 // and revoke them here, as a business's administrators do their own keys on Settings → Developers, whose parts this
 // screen shares (app/components/api-keys.tsx); a new key's secret is shown once, in the action's answer.
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { useActionData, useLoaderData } from "@remix-run/react";
 import { requirePlatform } from "#server/operators/guards";
 import { checkOf, FreshCheck } from "#app/components/fresh-check";
 import { DataTable, type Column } from "#app/components/data-table";
 import { ConfirmKeyCard, CreateKeyForm, keyColumns, NewKeyPanel } from "#app/components/api-keys";
-import { ErrorSummary } from "#app/components/form";
+import { ErrorSummary, useSending } from "#app/components/form";
 import type { NewKey } from "#app/lib/api-keys";
 import type { PageHandle } from "#app/lib/page";
 import { confirmPlatformKey, PLATFORM_KEYS_URL, SCOPE_FIELD_PREFIX } from "#app/lib/platform-keys";
@@ -88,7 +88,7 @@ export default function PlatformKeys() {
   const loaded = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const answer = answerOf(actionData);
-  const busy = useNavigation().state !== "idle";
+  const busy = useSending();
   const named = answer?.intent === "create-key" && !answer.newKey;
   const newKey = answer?.newKey ?? null;
   const prefix = loaded.environment === "production" ? "pp_platform_live_" : "pp_platform_test_";

@@ -3,14 +3,14 @@
 // onboarding requests still waiting, the logo is checked by its bytes; only then is the logo stored and the request
 // made. The business exists once another Platform Administrator approves it (functions/operators/onboarding.ts).
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import * as v from "valibot";
 import { refusalMessage } from "#server/guards";
 import { requirePlatform } from "#server/operators/guards";
 import { askOnboarding, checkLogo, identifierRefusal, MAX_LOGO_BYTES, placementFor, shardChoices, type LogoType } from "#server/operators/onboarding";
 import { redirectWithFlash } from "#server/platform/flash";
 import { refuse, type FieldErrors } from "#server/platform/http";
-import { ErrorSummary, SendButtons } from "#app/components/form";
+import { ErrorSummary, SendButtons, useSending } from "#app/components/form";
 import { fieldErrors, formFields, typedValues } from "#app/lib/merchant-forms";
 import { businessIdentifierField } from "#app/lib/fields";
 import { ONBOARDING_FIELDS, OnboardingForm } from "#app/lib/onboarding-form";
@@ -79,7 +79,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 export default function OnboardBusiness() {
   const { shards } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
-  const busy = useNavigation().state !== "idle";
+  const busy = useSending();
   const errors: Record<string, string> = result?.errors ?? {};
   const values = result?.values ?? {};
   return (

@@ -2,7 +2,7 @@
 // Platform Administrator approves (the kind's spec applies it) or rejects with a reason, each under a fresh check.
 // The engine (functions/operators/requests.ts) holds the rules; this page says them.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { Link, useActionData, useLoaderData, useNavigation, type ShouldRevalidateFunction } from "@remix-run/react";
+import { Link, useActionData, useLoaderData, type ShouldRevalidateFunction } from "@remix-run/react";
 import * as v from "valibot";
 import { checkBindings, underPlatformCheck } from "#server/auth/fresh-check";
 import { forbidden, refusalMessage } from "#server/guards";
@@ -20,6 +20,7 @@ import { isConnectionLost } from "#app/components/submission";
 import { DecisionForm } from "#app/lib/decision";
 import { formatDate } from "#app/lib/format";
 import type { PageHandle } from "#app/lib/page";
+import { useSending } from "#app/components/form";
 
 export const meta: MetaFunction = () => [{ title: "Platform Request" }];
 export const handle: PageHandle = { layout: "platform" };
@@ -91,7 +92,7 @@ export default function PlatformRequestPage() {
   const { request, own, mayDecide } = useLoaderData<typeof loader>();
   const answer = useActionData<typeof action>();
   const result = answer && "errors" in answer ? answer : undefined;
-  const busy = useNavigation().state !== "idle";
+  const busy = useSending();
   const pending = request.status === "pending";
   return (
     <div className="page">

@@ -2,7 +2,7 @@
 // stood, its recent payments, and (manage:terminal) assign, unassign, block and
 // unblock, each with a reason, audited, refused if the terminal changed meanwhile.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { Form, Link, useActionData, useLoaderData, useNavigation, useSubmit } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData, useSubmit } from "@remix-run/react";
 import * as v from "valibot";
 import { getPointOfSale } from "#server/merchants/points-of-sale.db";
 import { refusalMessage, requireTenant } from "#server/guards";
@@ -23,7 +23,7 @@ import { redirectWithFlash } from "#server/platform/flash";
 import { pageNotFound, refuse } from "#server/platform/http";
 import { can } from "#server/permissions";
 import { DataTable } from "#app/components/data-table";
-import { Field, describedBy } from "#app/components/form";
+import { Field, describedBy, useSending } from "#app/components/form";
 import { RecentTransactions } from "#app/components/recent-transactions";
 import { formatDate } from "#app/lib/format";
 import { StatusPill } from "#app/components/status-pill";
@@ -170,7 +170,7 @@ function ActionForm({
 }) {
   const { maxReasonLength } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
-  const navigation = useNavigation();
+  const busy = useSending();
   const mine = result?.intent === intent ? result : undefined;
   const id = `${intent}-reason`;
   return (
@@ -197,7 +197,7 @@ function ActionForm({
         />
       </Field>
       <div className="button-row">
-        <button type="submit" className={danger ? "button button--danger" : "button button--primary"} disabled={navigation.state !== "idle"}>
+        <button type="submit" className={danger ? "button button--danger" : "button button--primary"} disabled={busy}>
           {submit}
         </button>
       </div>

@@ -1,12 +1,13 @@
 // The Business tab of /settings: the business profile the person works in (SPEC section 3), and its security policy
 //: whether every decision needs a passkey, changed only through an approval request.
-import { Form, Link, useNavigation } from "@remix-run/react";
+import { Form, Link } from "@remix-run/react";
 import { Details } from "#app/components/details";
 import { formatPathLike } from "#app/lib/format";
 import type { loadBusiness } from "./account.server";
 import type { loadPolicy } from "./business.server";
 import { ErrorNotice } from "./notice";
 import { POLICY_INTENT, SETTINGS_BUSINESS_URL } from "./tabs";
+import { useSending } from "#app/components/form";
 
 export function BusinessTab({
   business,
@@ -17,7 +18,7 @@ export function BusinessTab({
   policy: Awaited<ReturnType<typeof loadPolicy>>;
   error: string | null;
 }) {
-  const busy = useNavigation().state !== "idle";
+  const busy = useSending();
   return (
     <>
       <section className="card" aria-labelledby="business-title">

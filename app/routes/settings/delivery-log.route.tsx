@@ -25,6 +25,7 @@ import { ErrorNotice } from "./notice";
 import { NOT_UNDERSTOOD } from "./tabs";
 import { RESEND_FAILED_LIMIT } from "#server/webhooks/recovery.db";
 import { DAY_MS } from "#server/platform/time";
+import { useSending } from "#app/components/form";
 
 export const meta: MetaFunction = () => [{ title: "Delivery Log" }];
 
@@ -103,7 +104,7 @@ export default function EndpointLog() {
   const { endpoint, deliveries, page, trail, hasNext, resendSince, resendLimit } = useLoaderData<typeof loader>();
   const answer = useActionData<typeof action>();
   const navigation = useNavigation();
-  const busy = navigation.state !== "idle";
+  const busy = useSending();
   const sendingTest = busy && navigation.formData?.get("intent") === "test";
   return (
     <div className="page">

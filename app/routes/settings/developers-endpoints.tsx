@@ -4,7 +4,7 @@
 // its delivery log, and the form that adds one. The forms post to the tab
 // (ENDPOINTS_FORM_ACTION), whose action hands ENDPOINT_INTENTS to endpointsAction.
 import { Form, Link, useNavigation } from "@remix-run/react";
-import { Field, describedBy } from "#app/components/form";
+import { Field, describedBy, useSending } from "#app/components/form";
 import { formatDate } from "#app/lib/format";
 import type { WebhookEventType } from "#server/webhooks/types";
 import { paths } from "#app/lib/paths";
@@ -71,7 +71,7 @@ function EndpointCard({
   currentVersion: string;
   answer: Answer | null;
 }) {
-  const busy = useNavigation().state !== "idle";
+  const busy = useSending();
   const mine = answer && (answer.intent?.endsWith(`:${endpoint.id}`) || ("endpointId" in answer && answer.endpointId === endpoint.id)) ? answer : null;
   const refusal = mine && "errors" in mine ? mine : null;
   const editRefusal = refusal?.intent === `edit:${endpoint.id}` ? refusal : null;
@@ -195,6 +195,7 @@ function EndpointForm({
   resetKey: string;
 }) {
   const navigation = useNavigation();
+  const busy = useSending();
   const errors = answer?.errors ?? {};
   const values = answer?.values ?? (endpoint ? { url: endpoint.url, description: endpoint.description, eventTypes: endpoint.eventTypes } : null);
   const prefix = endpoint ? `edit-${endpoint.id}` : "new-endpoint";
@@ -245,7 +246,7 @@ function EndpointForm({
         ) : null}
       </fieldset>
       <div className="button-row">
-        <button type="submit" className="button button--primary" disabled={navigation.state !== "idle"}>
+        <button type="submit" className="button button--primary" disabled={busy}>
           {sending ? "Saving…" : endpoint ? "Save changes" : "Add endpoint"}
         </button>
       </div>

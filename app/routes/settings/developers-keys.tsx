@@ -1,13 +1,13 @@
 // The API keys section of the Developers tab: the list, Create key, the Roll and
 // Revoke confirmations, and the panel that shows a new key the one time it is
 // shown (app/components/api-keys.tsx, shared with the platform's keys screen).
-import { useNavigation } from "@remix-run/react";
 import { DataTable } from "#app/components/data-table";
 import { ConfirmKeyCard, CreateKeyForm, keyColumns, NewKeyPanel } from "#app/components/api-keys";
 import { paths } from "#app/lib/paths";
 import type { DevelopersData, NewKey } from "./developers.server";
 import { ErrorNotice } from "./notice";
 import { DEVELOPERS_URL } from "./tabs";
+import { useSending } from "#app/components/form";
 
 type KeyRow = DevelopersData["keys"][number];
 type Confirm = NonNullable<DevelopersData["confirm"]>;
@@ -30,7 +30,7 @@ export function ApiKeysSection({
   typedName: string | undefined;
   error: string | null;
 }) {
-  const busy = useNavigation().state !== "idle";
+  const busy = useSending();
   return (
     <section className="settings-panel" aria-labelledby="api-keys-title">
       <div className="page__header--actions">

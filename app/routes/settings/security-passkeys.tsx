@@ -1,7 +1,7 @@
 // The Passkeys section of Settings > Security (decision 024): the person's passkeys (name, added, last used), adding
 // one (named first, then the browser asks the authenticator), renaming one and removing one (confirmed; it signs the
 // person's other sessions out). Adding needs the script; renaming and removing are plain forms.
-import { Form, useNavigation, useRevalidator } from "@remix-run/react";
+import { Form, useRevalidator } from "@remix-run/react";
 import { useEffect, useState, type FormEvent } from "react";
 import { formatDate } from "#app/lib/format";
 import type { CheckNeeded } from "#server/auth/fresh-check";
@@ -9,6 +9,7 @@ import { FreshCheck } from "#app/components/fresh-check";
 import { createPasskey, passkeyCall } from "#app/lib/passkey-browser";
 import type { loadPasskeys } from "./security.server";
 import { SECURITY_URL } from "./tabs";
+import { useSending } from "#app/components/form";
 
 type Passkeys = Awaited<ReturnType<typeof loadPasskeys>>;
 
@@ -92,8 +93,7 @@ function AddPasskey() {
 }
 
 export function PasskeysSection({ passkeys }: { passkeys: Passkeys }) {
-  const navigation = useNavigation();
-  const busy = navigation.state !== "idle";
+  const busy = useSending();
   return (
     <>
       <h3>Passkeys</h3>

@@ -1,7 +1,7 @@
 // The Security tab's phone numbers: the ones the person signs in with, and adding one by a code sent to it
 // (security-phones.server.ts; decision 029). No business can add a number to a person's account: only this can.
 import { Form, useNavigation } from "@remix-run/react";
-import { Field, describedBy } from "#app/components/form";
+import { Field, describedBy, useSending } from "#app/components/form";
 import { PHONE_MAX_LENGTH } from "#app/lib/phone";
 import type { loadPhones, PhoneAnswer } from "./security-phones.server";
 import { SECURITY_URL } from "./tabs";
@@ -12,7 +12,7 @@ function phoneFormOf(answer: unknown): PhoneAnswer["phoneForm"] | null {
 
 export function PhonesSection({ phones, answer }: { phones: Awaited<ReturnType<typeof loadPhones>>; answer: unknown }) {
   const navigation = useNavigation();
-  const busy = navigation.state !== "idle";
+  const busy = useSending();
   const sending = navigation.state === "submitting" ? navigation.formData?.get("intent") : null;
   const state = phoneFormOf(answer);
   const errors = state?.errors ?? {};

@@ -8,6 +8,7 @@ import { PhonesSection } from "./security-phones";
 import type { loadPhones } from "./security-phones.server";
 import type { loadPasskeys, loadSessions } from "./security.server";
 import { SECURITY_URL } from "./tabs";
+import { useSending } from "#app/components/form";
 
 const CHANNEL_LABEL = {
   microsoft: "Work account",
@@ -30,6 +31,7 @@ export function SecurityTab({
   error: string | null;
 }) {
   const navigation = useNavigation();
+  const busy = useSending();
   const submitting = navigation.state === "submitting" ? navigation.formData?.get("intent") : null;
   const others = sessions.filter((row) => !row.current).length;
   return (
@@ -58,7 +60,7 @@ export function SecurityTab({
               <Form method="post" action={SECURITY_URL}>
                 <input type="hidden" name="intent" value="sign-out-session" />
                 <input type="hidden" name="sessionId" value={row.id} />
-                <button type="submit" className="button" disabled={navigation.state !== "idle"}>
+                <button type="submit" className="button" disabled={busy}>
                   Sign out
                 </button>
               </Form>
@@ -74,7 +76,7 @@ export function SecurityTab({
       </p>
       <Form method="post" action={SECURITY_URL}>
         <input type="hidden" name="intent" value="sign-out-everywhere" />
-        <button type="submit" className="button button--danger" disabled={navigation.state !== "idle"}>
+        <button type="submit" className="button button--danger" disabled={busy}>
           {submitting === "sign-out-everywhere" ? "Signing out…" : "Sign out everywhere"}
         </button>
       </Form>

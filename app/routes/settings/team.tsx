@@ -5,7 +5,7 @@ import { Form, useLocation, useNavigation } from "@remix-run/react";
 import { DEFAULT_PAGE_SIZE } from "#server/lists/page";
 import type { Role } from "#server/permissions";
 import { DataTable, ListCount, Pager, type Column } from "#app/components/data-table";
-import { Field, describedBy } from "#app/components/form";
+import { Field, describedBy, useSending } from "#app/components/form";
 import { StatusPill } from "#app/components/status-pill";
 import { formatDate } from "#app/lib/format";
 import { PHONE_MAX_LENGTH } from "#app/lib/phone";
@@ -92,8 +92,7 @@ function teamColumns(grantable: readonly Role[], busy: boolean): Column<TeamRow>
 }
 
 export function TeamTab({ team, error, invite }: { team: TeamData; error: string | null; invite: InviteRefusal | null }) {
-  const navigation = useNavigation();
-  const busy = navigation.state !== "idle";
+  const busy = useSending();
   const columns = teamColumns(team.grantable, busy);
   return (
     <section className="settings-panel" aria-labelledby="team-title">
@@ -161,6 +160,7 @@ export function TeamTab({ team, error, invite }: { team: TeamData; error: string
 
 function InviteForm({ grantable, refused }: { grantable: readonly Role[]; refused: InviteRefusal | null }) {
   const navigation = useNavigation();
+  const busy = useSending();
   const location = useLocation();
   const errors: InviteErrors = refused?.errors ?? {};
   const values = refused?.values;
@@ -224,7 +224,7 @@ function InviteForm({ grantable, refused }: { grantable: readonly Role[]; refuse
           </select>
         </Field>
         <div className="button-row">
-          <button type="submit" className="button button--primary" disabled={navigation.state !== "idle"}>
+          <button type="submit" className="button button--primary" disabled={busy}>
             {submitting ? "Sending…" : "Send for approval"}
           </button>
         </div>
