@@ -2,7 +2,7 @@
 import { Link, useNavigation } from "@remix-run/react";
 import { useEffect, useState, type InputHTMLAttributes, type ReactNode } from "react";
 import { formatDate } from "../lib/format";
-import { lastAnswerWasRefusal, refusedSendShown, refusedSendWaiting } from "./submission";
+import { lastAnswerIsInPage, refusedSendShown, refusedSendWaiting } from "./submission";
 import { useBeforePaintEffect } from "./before-paint";
 
 /** A labelled field whose error sits right under it and is announced with it. */
@@ -144,14 +144,14 @@ export function RefusalFocus(): null {
 
 /**
  * Whether a form's send is under way: its buttons are then disabled and say "Sending…", so one press is one request,
- * up to the page its success leads to. Not once the answer is a refusal, while the page's data is read again after it
- * (the navigation still "loading"): nothing of the person's is being sent then, and over a weak link they would press
- * a dead button, or Enter in a field, for seconds with their corrections typed.
+ * up to the page a success leads to (a redirect). Not once the answer is on the page (a refusal, a check to pass, a
+ * result) while the page's data is read again after it (the navigation still "loading"): nothing of the person's is
+ * being sent then, and over a weak link they would press a dead button, or Enter in a field, for seconds.
  */
 export function useSending(): boolean {
   const navigation = useNavigation();
   if (navigation.state === "idle") return false;
-  return !(navigation.state === "loading" && navigation.formMethod?.toUpperCase() === "POST" && lastAnswerWasRefusal());
+  return !(navigation.state === "loading" && navigation.formMethod?.toUpperCase() === "POST" && lastAnswerIsInPage());
 }
 
 /** A day as the SPEC writes it ('DD MMM YYYY'), from a date field's YYYY-MM-DD; nothing for a partial or empty value. */

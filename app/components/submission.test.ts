@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { clientAction, isNetworkFailure, lastAnswerWasRefusal, refusedSendShown, refusedSendWaiting } from "./submission";
+import { clientAction, isNetworkFailure, lastAnswerIsInPage, refusedSendShown, refusedSendWaiting } from "./submission";
 
 describe("isNetworkFailure", () => {
   it.each(["Failed to fetch", "NetworkError when attempting to fetch resource.", "Load failed", "Network request failed", "fetch failed"])(
@@ -18,7 +18,7 @@ describe("isNetworkFailure", () => {
   });
 });
 
-describe("what the last send's answer was", () => {
+describe("whether the last send's answer is on the page", () => {
   const send = (serverAction: () => Promise<unknown>) =>
     clientAction({
       request: new Request("https://portal.test/settings?tab=team", { method: "POST", body: new URLSearchParams({ intent: "invite" }) }),
@@ -26,30 +26,30 @@ describe("what the last send's answer was", () => {
       params: {},
     });
 
-  it("is a refusal from the answer with messages until the next send starts, whose answer decides afresh", async () => {
+  it("is, for a refusal, until the next send starts; the refusal waits to be shown once", async () => {
     await send(async () => ({ errors: { email: "Enter an email address like name@example.com." }, values: {} }));
-    expect(lastAnswerWasRefusal()).toBe(true);
+    expect(lastAnswerIsInPage()).toBe(true);
     expect(refusedSendWaiting()).toBe(true);
     refusedSendShown();
-    // Shown to the eye, it is still the last answer: the page's data read after it is no send of the person's.
-    expect(lastAnswerWasRefusal()).toBe(true);
+    expect(refusedSendWaiting()).toBe(false);
+    // Shown to the eye, it is still the answer on the page: the page's data read after it is no send of the person's.
+    expect(lastAnswerIsInPage()).toBe(true);
 
     let answer = (_: unknown) => {};
     const second = send(() => new Promise((resolve) => (answer = resolve)));
-    // The next send is on its way: it is nobody's refusal yet.
-    expect(lastAnswerWasRefusal()).toBe(false);
-    answer({ ok: true });
+    // The next send is on its way: no answer of it is on the page yet.
+    expect(lastAnswerIsInPage()).toBe(false);
+    answer({ check: { reason: "api-key" } });
     await second;
-    expect(lastAnswerWasRefusal()).toBe(false);
+    // A check to pass is on the page too; it is no refusal with messages.
+    expect(lastAnswerIsInPage()).toBe(true);
     expect(refusedSendWaiting()).toBe(false);
   });
 
-  it("is no refusal when the server's answer is thrown (a redirect, an error), nor an empty list of messages", async () => {
+  it("is not when the server's answer is thrown: a redirect to the page a success leads to, or an error", async () => {
     await send(async () => ({ errors: { email: "x" } }));
     const failure = new Error("Internal Server Error");
     await expect(send(() => Promise.reject(failure))).rejects.toBe(failure);
-    expect(lastAnswerWasRefusal()).toBe(false);
-    await send(async () => ({ errors: {} }));
-    expect(lastAnswerWasRefusal()).toBe(false);
+    expect(lastAnswerIsInPage()).toBe(false);
   });
 });

@@ -104,8 +104,11 @@ async function typedValues(request: Pick<Request, "formData">): Promise<{ intent
 
 /** Whether the last answer was a refusal with messages (a 400 of functions/platform/http.ts), not yet shown to the eye. */
 let refusedSend = false;
-/** Whether the last send was answered with a refusal: kept until the next send starts. */
-let lastSendRefused = false;
+/**
+ * Whether the last send's answer is on the page (data: a refusal, a check to pass, a result to show), not a redirect
+ * to another page or an error: kept until the next send starts.
+ */
+let lastAnswerInPage = false;
 
 function isRefusal(value: unknown): boolean {
   if (typeof value !== "object" || value === null || isConnectionLost(value)) return false;
@@ -123,19 +126,21 @@ export function refusedSendShown(): void {
   refusedSend = false;
 }
 
-/** Whether the last send's answer was a refusal (the page's data read again after it is then no send of the person's). */
-export function lastAnswerWasRefusal(): boolean {
-  return lastSendRefused;
+/** Whether the last send's answer is on the page: the page's data read again after it is then no send of the person's. */
+export function lastAnswerIsInPage(): boolean {
+  return lastAnswerInPage;
 }
 
 export async function clientAction({ request, serverAction }: ClientActionFunctionArgs): Promise<unknown> {
   let connectionLost = false;
   // Read before the send: the request's body can be read once.
   const typed = typedValues(request.clone());
-  lastSendRefused = false;
+  lastAnswerInPage = false;
   try {
+    // A redirect or an error is thrown; what is returned is shown on the page.
     const answer = await serverAction();
-    refusedSend = lastSendRefused = isRefusal(answer);
+    lastAnswerInPage = true;
+    refusedSend = isRefusal(answer);
     return answer;
   } catch (error) {
     if (!isNetworkFailure(error)) throw error;
