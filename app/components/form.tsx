@@ -143,15 +143,17 @@ export function RefusalFocus(): null {
 }
 
 /**
- * Whether a form's send is under way: its buttons are then disabled and say "Sending…", so one press is one request,
- * up to the page a success leads to (a redirect). Not once the answer is on the page (a refusal, a check to pass, a
- * result) while the page's data is read again after it (the navigation still "loading"): nothing of the person's is
- * being sent then, and over a weak link they would press a dead button, or Enter in a field, for seconds.
+ * Whether a form's send is under way (with `intent`: the send of the form with that intent): its buttons are then
+ * disabled and say "Sending…", so one press is one request, up to the page a success leads to (a redirect). Not once
+ * the answer is on the page (a refusal, a check to pass, a result) while the page's data is read again after it (the
+ * navigation still "loading"): nothing of the person's is being sent then, and over a weak link they would press a
+ * dead button, or Enter in a field, for seconds. Nor while a link or a list's filters load: that is no send.
  */
-export function useSending(): boolean {
+export function useSending(intent?: string): boolean {
   const navigation = useNavigation();
-  if (navigation.state === "idle") return false;
-  return !(navigation.state === "loading" && navigation.formMethod?.toUpperCase() === "POST" && lastAnswerIsInPage());
+  if (navigation.state === "idle" || navigation.formMethod?.toUpperCase() !== "POST") return false;
+  if (navigation.state === "loading" && lastAnswerIsInPage()) return false;
+  return intent === undefined || navigation.formData?.get("intent") === intent;
 }
 
 /** A day as the SPEC writes it ('DD MMM YYYY'), from a date field's YYYY-MM-DD; nothing for a partial or empty value. */

@@ -41,3 +41,22 @@ test("Finance reads the history but has no run button; the dashboard shows what 
   await expect(page).toHaveURL(/\/money\/settlement-history$/);
   await context.close();
 });
+
+test("a filter that loads slowly is no send: the run button keeps its words and can be pressed", async ({ page }) => {
+  await page.goto("/money/settlement-history");
+  await hydrated(page);
+  let release = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(
+    (url) => url.pathname === "/money/settlement-history.data",
+    async (route) => {
+      if (route.request().method() === "GET") await held;
+      await route.continue();
+    },
+  );
+  await page.getByLabel("Status").selectOption("paid");
+  await expect(page.getByRole("progressbar", { includeHidden: true })).toHaveClass(/progress--busy/);
+  await expect(page.getByRole("button", { name: "Run settlement now" })).toBeEnabled();
+  release();
+  await expect(page).toHaveURL(/status=paid/);
+});

@@ -1,9 +1,9 @@
 // The queue's decision on the requests a checker ticks: Approve chosen, or Reject chosen with one reason. The boxes
 // sit in the table's rows and belong to this form by its id, so it works before the script loads. What the rules
 // refused is listed by name with its reason; the fresh check asked for the batch opens here.
-import { Form, useNavigation } from "@remix-run/react";
+import { Form } from "@remix-run/react";
 import { checkOf, FreshCheck } from "#app/components/fresh-check";
-import { describedBy, Field } from "#app/components/form";
+import { describedBy, Field, useSending } from "#app/components/form";
 import { formatCount } from "#app/lib/format";
 import type { BulkOutcome } from "./bulk-decision.server";
 
@@ -25,7 +25,7 @@ function said(outcome: BulkOutcome): string {
 }
 
 export function BulkDecision({ answer }: { answer: unknown }) {
-  const busy = useNavigation().state === "submitting";
+  const busy = useSending();
   const shown = answer as Answer;
   const errors = shown && "errors" in shown && shown.intent === "bulk" ? shown.errors : null;
   const outcome = shown && "outcome" in shown ? shown.outcome : null;

@@ -4,7 +4,7 @@
 // asked and when; approve, or reject with a reason. The maker cannot decide; a decided request is read-only. The
 // rules are the engine's (functions/approvals/money-requests.db.ts).
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import * as v from "valibot";
 import { getApprovalRequest } from "#server/approvals/change-requests.db";
 import type { MoneyRequestKind } from "#server/approvals/change-kinds";
@@ -19,6 +19,7 @@ import { moneyTargetOf, refundFacts, transferFacts, underDecisionCheck } from ".
 import { decideRequest } from "./decide.server";
 import { RefundSection } from "./refund-request";
 import { TransferSection } from "./transfer-request";
+import { useSending } from "#app/components/form";
 
 /** What the page says for each kind, around the kind's own section. */
 const PAGES = {
@@ -105,7 +106,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
 export default function MoneyRequest() {
   const shown = useLoaderData<typeof loader>();
   const answer = useActionData<typeof action>();
-  const busy = useNavigation().state === "submitting";
+  const busy = useSending();
   const page = PAGES[shown.kind];
   return (
     <div className="page">

@@ -3,7 +3,7 @@
 // bytes) and submit it before the deadline; after that, or once the processor closed it, the page is read-only.
 // A Viewer reads it; the server refuses their writes (403) whatever the page shows.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useState } from "react";
 import * as v from "valibot";
 import { getDispute, saveResponse, submitResponse } from "#server/disputes/disputes.db";
@@ -14,7 +14,7 @@ import { refusalMessage, requirePermission, requireTenant } from "#server/guards
 import { pageNotFound, refuse } from "#server/platform/http";
 import { can } from "#server/permissions";
 import { Details } from "#app/components/details";
-import { describedBy, Field } from "#app/components/form";
+import { describedBy, Field, useSending } from "#app/components/form";
 import { StatusPill } from "#app/components/status-pill";
 import { deadlineLabel, dueDay } from "#app/lib/disputes";
 import { formatAmount, formatCount, formatDate } from "#app/lib/format";
@@ -86,7 +86,7 @@ const TYPE_WORDS: Record<string, string> = { "application/pdf": "PDF", "image/jp
 export default function DisputePage() {
   const { now, dispute, canAnswer, mayAnswer } = useLoaderData<typeof loader>();
   const answer = useActionData<typeof action>();
-  const busy = useNavigation().state === "submitting";
+  const busy = useSending();
   // The one thing the server refuses a submission for while the dispute is open: no saved written response.
   const unwritten = dispute.responseText.trim() === "";
   const [tooLarge, setTooLarge] = useState<string | null>(null);

@@ -3,7 +3,7 @@
 // "transfer funds": from a merchant account to its settlement account or to
 // another merchant account, as a request another person approves.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData, useLocation } from "@remix-run/react";
 import { useState, type FormEvent } from "react";
 import * as v from "valibot";
 import { listMerchantFunds } from "#server/ledger/funds.db";
@@ -18,7 +18,7 @@ import { can } from "#server/permissions";
 import { checkBindings, underFreshCheck } from "#server/auth/fresh-check";
 import { refusalMessage, requireTenant } from "#server/guards";
 import { DataTable, ListCount, Pager, type Column } from "#app/components/data-table";
-import { describedBy, Field } from "#app/components/form";
+import { describedBy, Field, useSending } from "#app/components/form";
 import { MerchantFinder } from "#app/components/merchant-finder";
 import { checkOf, FreshCheck, refusalOf } from "#app/components/fresh-check";
 import { amountLimitError, cedisAmount, type AmountLimit } from "#app/lib/amount-limits";
@@ -193,7 +193,7 @@ export default function MerchantFunds() {
   const answer = refusalOf(actionData);
   const { search } = useLocation();
   const params = new URLSearchParams(search);
-  const busy = useNavigation().state === "submitting";
+  const busy = useSending();
   const noon = (day: string) => `${day}T12:00:00Z`;
   const columns: Column<FundsRow>[] = [
     {

@@ -4,7 +4,7 @@
 // answer), the transactions each settlement covers and its payout attempts.
 // An administrator can run the day's settlement now (it also runs daily at 06:00).
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { Form, Link, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
+import { Form, Link, useLoaderData, useLocation } from "@remix-run/react";
 import * as v from "valibot";
 import { numberedPage } from "#server/lists/page";
 import { namesOf } from "#server/lists/names.db";
@@ -26,6 +26,7 @@ import { readMerchantSearch } from "#app/lib/merchant-search";
 import { railSummary, railViewOf } from "#app/lib/rails";
 import { RailSection } from "#app/components/rail-facts";
 import { paths } from "#app/lib/paths";
+import { useSending } from "#app/components/form";
 
 export const meta: MetaFunction = () => [{ title: "Settlement History" }];
 
@@ -129,7 +130,7 @@ export default function SettlementHistory() {
   const { rows, page, trail, hasNext, detail, narrowedTo, canRun } = useLoaderData<typeof loader>();
   const { search } = useLocation();
   const params = new URLSearchParams(search);
-  const busy = useNavigation().state === "submitting";
+  const busy = useSending();
   const day = (ms: number) => formatDate(ms + 12 * 3_600_000, "day");
   const columns: Column<Row>[] = [
     {

@@ -3,7 +3,7 @@
 // (test, reveal and roll the secret, edit, enable or disable, delete), a link to
 // its delivery log, and the form that adds one. The forms post to the tab
 // (ENDPOINTS_FORM_ACTION), whose action hands ENDPOINT_INTENTS to endpointsAction.
-import { Form, Link, useNavigation } from "@remix-run/react";
+import { Form, Link } from "@remix-run/react";
 import { Field, describedBy, useSending } from "#app/components/form";
 import { formatDate } from "#app/lib/format";
 import type { WebhookEventType } from "#server/webhooks/types";
@@ -194,13 +194,12 @@ function EndpointForm({
   /** Changes when what the form starts from changes (an endpoint added, or this one saved): the form then starts afresh. */
   resetKey: string;
 }) {
-  const navigation = useNavigation();
   const busy = useSending();
   const errors = answer?.errors ?? {};
   const values = answer?.values ?? (endpoint ? { url: endpoint.url, description: endpoint.description, eventTypes: endpoint.eventTypes } : null);
   const prefix = endpoint ? `edit-${endpoint.id}` : "new-endpoint";
   const intent = endpoint ? "edit" : "create";
-  const sending = navigation.state === "submitting" && navigation.formData?.get("intent") === intent;
+  const sending = useSending(intent);
   const body = (
     // Emptied once an endpoint is added (or refilled once this one is saved), never by another form's send: what is typed here stays.
     <Form method="post" action={ENDPOINTS_FORM_ACTION} className="form endpoint-form" noValidate key={resetKey}>

@@ -1,6 +1,6 @@
 // The Security tab's phone numbers: the ones the person signs in with, and adding one by a code sent to it
 // (security-phones.server.ts; decision 029). No business can add a number to a person's account: only this can.
-import { Form, useNavigation } from "@remix-run/react";
+import { Form } from "@remix-run/react";
 import { Field, describedBy, useSending } from "#app/components/form";
 import { PHONE_MAX_LENGTH } from "#app/lib/phone";
 import type { loadPhones, PhoneAnswer } from "./security-phones.server";
@@ -11,9 +11,9 @@ function phoneFormOf(answer: unknown): PhoneAnswer["phoneForm"] | null {
 }
 
 export function PhonesSection({ phones, answer }: { phones: Awaited<ReturnType<typeof loadPhones>>; answer: unknown }) {
-  const navigation = useNavigation();
   const busy = useSending();
-  const sending = navigation.state === "submitting" ? navigation.formData?.get("intent") : null;
+  const linking = useSending("confirm-phone");
+  const sendingCode = useSending("add-phone");
   const state = phoneFormOf(answer);
   const errors = state?.errors ?? {};
   return (
@@ -52,7 +52,7 @@ export function PhonesSection({ phones, answer }: { phones: Awaited<ReturnType<t
             />
           </Field>
           <button type="submit" className="button button--primary" disabled={busy}>
-            {sending === "confirm-phone" ? "Linking…" : "Link this number"}
+            {linking ? "Linking…" : "Link this number"}
           </button>
         </Form>
       ) : (
@@ -72,7 +72,7 @@ export function PhonesSection({ phones, answer }: { phones: Awaited<ReturnType<t
             />
           </Field>
           <button type="submit" className="button" disabled={busy}>
-            {sending === "add-phone" ? "Sending…" : "Send code"}
+            {sendingCode ? "Sending…" : "Send code"}
           </button>
         </Form>
       )}

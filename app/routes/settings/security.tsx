@@ -1,6 +1,6 @@
 // The Security tab of /settings: the person's phone numbers (security-phones.tsx) and passkeys (security-passkeys.tsx),
 // where they are signed in, signing one session out, and signing out everywhere.
-import { Form, useNavigation } from "@remix-run/react";
+import { Form } from "@remix-run/react";
 import { formatDate } from "#app/lib/format";
 import { ErrorNotice } from "./notice";
 import { PasskeysSection } from "./security-passkeys";
@@ -30,9 +30,8 @@ export function SecurityTab({
   answer: unknown;
   error: string | null;
 }) {
-  const navigation = useNavigation();
   const busy = useSending();
-  const submitting = navigation.state === "submitting" ? navigation.formData?.get("intent") : null;
+  const signingOut = useSending("sign-out-everywhere");
   const others = sessions.filter((row) => !row.current).length;
   return (
     <section className="card" aria-labelledby="security-title">
@@ -77,7 +76,7 @@ export function SecurityTab({
       <Form method="post" action={SECURITY_URL}>
         <input type="hidden" name="intent" value="sign-out-everywhere" />
         <button type="submit" className="button button--danger" disabled={busy}>
-          {submitting === "sign-out-everywhere" ? "Signing out…" : "Sign out everywhere"}
+          {signingOut ? "Signing out…" : "Sign out everywhere"}
         </button>
       </Form>
     </section>

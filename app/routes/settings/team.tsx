@@ -1,7 +1,7 @@
 // The Team tab of /settings: the business's employees, the invitations waiting
 // for approval, and the forms that request an invitation, a role change or a
 // deactivation (each approved by another person).
-import { Form, useLocation, useNavigation } from "@remix-run/react";
+import { Form, useLocation } from "@remix-run/react";
 import { DEFAULT_PAGE_SIZE } from "#server/lists/page";
 import type { Role } from "#server/permissions";
 import { DataTable, ListCount, Pager, type Column } from "#app/components/data-table";
@@ -159,12 +159,11 @@ export function TeamTab({ team, error, invite }: { team: TeamData; error: string
 }
 
 function InviteForm({ grantable, refused }: { grantable: readonly Role[]; refused: InviteRefusal | null }) {
-  const navigation = useNavigation();
   const busy = useSending();
   const location = useLocation();
   const errors: InviteErrors = refused?.errors ?? {};
   const values = refused?.values;
-  const submitting = navigation.state === "submitting" && navigation.formData?.get("intent") === "invite";
+  const submitting = useSending("invite");
   const field = (name: InviteField) => ({
     id: `invite-${name}`,
     name,

@@ -2,7 +2,7 @@
 // what is already refunded or waits for approval, what is left and the merchant's available money are shown; the
 // request goes to an administrator who did not ask (/approvals/refund/{id}) and no money moves until then.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { checkBindings, underFreshCheck } from "#server/auth/fresh-check";
 import { checkOf, FreshCheck, refusalOf } from "#app/components/fresh-check";
 import { useState, type FormEvent } from "react";
@@ -14,7 +14,7 @@ import { redirectWithFlash } from "#server/platform/flash";
 import { refusalMessage, requireTenant } from "#server/guards";
 import { pageNotFound, refuse } from "#server/platform/http";
 import { Details } from "#app/components/details";
-import { describedBy, Field } from "#app/components/form";
+import { describedBy, Field, useSending } from "#app/components/form";
 import { amountLimitError, cedisAmount, type AmountLimit } from "#app/lib/amount-limits";
 import { formatAmount, formatDate } from "#app/lib/format";
 import { paths } from "#app/lib/paths";
@@ -153,7 +153,7 @@ export default function RefundPayment() {
   const { payment, refunded, pending, left, available, refusal, idempotencyKey } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const answer = refusalOf(actionData);
-  const busy = useNavigation().state === "submitting";
+  const busy = useSending();
   const errors: FieldErrors = answer?.errors ?? {};
   const limits: AmountLimit[] = [
     { pesewas: left, name: "amount left to refund" },
