@@ -2,15 +2,23 @@
 // its path, query, headers or body, is refused before it is parsed further, queued, stored or logged (decision 031).
 //
 // "Looks like one": 13 to 19 digits that pass the Luhn check (13 only beginning with 4: Visa's were the only
-// 13-digit card numbers), however they are written. Text is read as a person
-// reads it: NFKC first (fullwidth ４, superscripts, compatibility forms become ASCII), then every decimal digit of
-// any script (Arabic-Indic ٤, Extended Arabic-Indic ۴, Devanagari ४ ...) as its value. Digits are gathered in
-// groups; groups with nothing but separators between them (any run of characters that are neither letters nor
-// digits: spaces of every width, tabs, newlines, dots, slashes, dashes of every kind, zero-width characters ...)
-// make one run. Any run of whole consecutive groups holding 13 to 19 digits that pass Luhn is a card number:
-// "4111.1111.1111.1111", "41111111-11111111", "card ٤١١١ ١١١١ ١١١١ ١١١١ declined". A letter ends a run.
+// 13-digit card numbers), however they are written. Text is read as a person reads it:
+// - Digits: every character of \p{N} whose value is one digit 0 to 9 is that digit: the decimal digits of every
+//   script (Arabic-Indic ٤, Devanagari ४ ...), what NFKC writes as digits (fullwidth ４, superscripts, circled ①),
+//   and the rest, from the table ./digit-values.ts (dingbat ❹ and negative circled ➍, Ethiopic ፬, Roman Ⅳ, Kaktovik
+//   ...). A character worth ten or more, or a fraction, is read as NFKC writes it (⑩ "10", ½ "1⁄2") or as no digit.
+// - Letters that end a run: only letters people read as letters, after NFKC: \p{L} but not a modifier letter (\p{Lm}:
+//   the Arabic tatweel ـ, the prolonged-sound mark ー, iteration marks 々 ゝ, tone letters, apostrophe-like ʼ ʻ and
+//   length marks ː; a modifier letter that is a small letter, ʰ ᵃ, is turned into that letter by NFKC and ends a run),
+//   not a letter drawn as nothing (\p{Default_Ignorable_Code_Point}: the Hangul fillers U+115F, U+1160, U+3164,
+//   U+FFA0), and not the click letters ǀ ǁ ǂ ǃ (U+01C0 to U+01C3), drawn as a bar, two bars, a cross and "!".
+// - Everything else separates digit groups: spaces of every width, tabs, newlines, punctuation, dashes of every kind,
+//   symbols, combining marks (a keycap 4️⃣, a vowel sign), zero-width and other format characters, unassigned and
+//   private-use code points, and the letters above. Groups with nothing but separators between them make one run.
+// Any run of whole consecutive groups holding 13 to 19 digits that pass Luhn is a card number: "4111.1111.1111.1111",
+// "41111111-11111111", "card ٤١١١ ١١١١ ١١١١ ١١١١ declined", "4111ᅠ1111ᅠ1111ᅠ1111".
 //
-// Two shapes are not read as card numbers, because processors' references and ids take them and no card does:
+// Three shapes are not read as card numbers, because processors' references and ids take them and no card does:
 // - a dated reference: a date (20YYMMDD, or 20YY MM DD as three groups), an optional time (HH MM, seconds, a
 //   fraction) and at most one serial of up to 11 digits ("PSP-20261123-000187"), or a six-digit date YYMMDD (years
 //   2000 to 2039) and a serial of up to 7 digits ("KFF-261121-0000487"). No card number begins with 20 (card
@@ -19,6 +27,7 @@
 // - a UUID (32 hexadecimal digits, 8-4-4-4-12): the Idempotency-Key the docs recommend, never 13 to 19 digits.
 // - an RFC 3339 time, as every time field of the API is written (a nine-digit fraction and a zone made some of them
 //   read as a card number).
+import { DIGIT_RUNS } from "./digit-values";
 
 /** Deeper JSON than any documented body (4 levels) by far; refused before anything walks it. */
 export const MAX_JSON_DEPTH = 32;
@@ -63,9 +72,31 @@ function digitValue(char: string): string {
   return String((code - zero) % 10);
 }
 
-/** The text as a person reads its digits: NFKC, then every decimal digit of any script as an ASCII digit. */
+/** Every character of ./digit-values.ts (a code point outside \p{Nd} that is one digit) and its digit. */
+const TABLE_DIGIT = new Map<number, string>();
+for (let i = 0; i < DIGIT_RUNS.length; i += 3)
+  for (let k = 0; k < DIGIT_RUNS[i + 1]!; k++) TABLE_DIGIT.set(DIGIT_RUNS[i]! + k, String(DIGIT_RUNS[i + 2]! + k));
+const TABLE_DIGITS = new RegExp(`[${[...TABLE_DIGIT.keys()].map((code) => `\\u{${code.toString(16)}}`).join("")}]`, "gu");
+/** What could be one: anything outside ASCII of \p{N}, so text without such a character skips the table. */
+const NUMBER_BEYOND_ASCII = /(?![0-9])\p{N}/u;
+
+/**
+ * The text as a person reads its digits: first the table's characters as their digits (before NFKC, which writes a
+ * Roman numeral as Latin letters), then NFKC, then every decimal digit of any script as an ASCII digit.
+ */
 export function normaliseDigits(text: string): string {
-  return text.normalize("NFKC").replace(NON_ASCII_DIGIT, digitValue);
+  const tabled = NUMBER_BEYOND_ASCII.test(text) ? text.replace(TABLE_DIGITS, (char) => TABLE_DIGIT.get(char.codePointAt(0)!)!) : text;
+  return tabled.normalize("NFKC").replace(NON_ASCII_DIGIT, digitValue);
+}
+
+/** Whether one character is read as (or by NFKC written with) a digit. */
+function readsAsDigit(char: string): boolean {
+  return /[0-9]/.test(normaliseDigits(char));
+}
+
+/** The text with every character read as a digit written "#": its shape stays, none of its digits. */
+export function maskDigits(text: string): string {
+  return Array.from(text, (char) => (readsAsDigit(char) ? "#" : char)).join("");
 }
 
 const UUID = /(?<![\p{L}\p{N}])[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}(?![\p{L}\p{N}])/giu;
@@ -76,8 +107,11 @@ const UUID = /(?<![\p{L}\p{N}])[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[
  */
 const RFC3339_TIME =
   /(?<![\p{L}\p{N}])(?:19|20)\d\d-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])[Tt ](?:[01]\d|2[0-3]):[0-5]\d(?::(?:[0-5]\d|60)(?:[.,]\d{1,9})?)?(?:[Zz]|[+-](?:[01]\d|2[0-3])(?::?[0-5]\d)?)?(?![\p{N}])/gu;
-/** Digit groups and what stands between them: a letter ends a run, anything else is a separator. */
-const PIECES = /[0-9]+|\p{L}+/gu;
+/**
+ * Digit groups and the letters that end a run (the top of this file): a letter people read as a letter. Anything
+ * else between two groups is a separator.
+ */
+const PIECES = /[0-9]+|(?:(?![\p{Lm}\p{Default_Ignorable_Code_Point}\u01c0-\u01c3])\p{L})+/gu;
 
 /** Runs of digit groups with only separators between them. */
 function digitRuns(text: string): string[][] {
@@ -163,7 +197,7 @@ export function looksLikeCardNumber(text: string): boolean {
 }
 
 /** A key in a path, or where it was when it looks like a card number itself (the refusal never echoes one). */
-function keyStep(key: string): string {
+export function keyStep(key: string): string {
   return looksLikeCardNumber(key) ? "(a key that looks like a card number)" : key;
 }
 
@@ -175,11 +209,16 @@ interface Visit {
   depth: number;
 }
 
+/** Steps from the body's top written as a developer reads them: `payments[2].payer.msisdn`, or "(body)". */
+export function jsonPathOf(steps: readonly (string | number)[]): string {
+  const path = steps.reduce<string>((out, step) => (typeof step === "number" ? `${out}[${step}]` : out ? `${out}.${step}` : step), "");
+  return path || "(body)";
+}
+
 function pathOf(visit: Visit): string {
   const steps: (string | number)[] = [];
   for (let at: Visit | null = visit; at && at.step !== null; at = at.parent) steps.push(at.step);
-  const path = steps.reverse().reduce<string>((out, step) => (typeof step === "number" ? `${out}[${step}]` : out ? `${out}.${step}` : step), "");
-  return path || "(body)";
+  return jsonPathOf(steps.reverse());
 }
 
 export interface BodyScan {
@@ -292,5 +331,5 @@ export function cardNumberPlaces(request: Request): string[] {
 
 /** Text for a log line: a path (or message) holding a card number keeps its shape but none of its digits. */
 export function withoutCardNumbers(text: string): string {
-  return looksLikeCardNumber(decoded(text)) ? decoded(text).replace(/\p{Nd}/gu, "#") : text;
+  return looksLikeCardNumber(decoded(text)) ? maskDigits(decoded(text)) : text;
 }

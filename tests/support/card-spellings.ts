@@ -1,5 +1,7 @@
 // Card numbers as issue 24 (defect 3, security finding 2) found them stored, and a few more: for the unit tests of
 // the rule (functions/partner-api/card-numbers.ts) and the integration test that sends each through every carrier.
+import fc from "fast-check";
+import { passesLuhn } from "#server/partner-api/card-numbers";
 
 /** Issue 24, defect 3 and security finding 2: every spelling that was stored. */
 export const ISSUE_SPELLINGS: [string, string][] = [
@@ -34,3 +36,31 @@ export const ISSUE_SPELLINGS: [string, string][] = [
 
 /** The card numbers above, as digits: what a dump of every table and the log must not hold in any spelling. */
 export const CARD_NUMBERS = ["4111111111111111", "5555555555554444", "378282246310005", "6304000000000000000", "4222222222222"];
+
+// Card numbers as issuers make them: the prefixes and lengths of the schemes a Ghanaian acquirer sees.
+const SCHEMES: { prefixes: string[]; lengths: number[] }[] = [
+  { prefixes: ["4"], lengths: [13, 16, 19] },
+  { prefixes: ["51", "52", "53", "54", "55", "2221", "2500", "2720"], lengths: [16] },
+  { prefixes: ["34", "37"], lengths: [15] },
+  { prefixes: ["36", "300", "305"], lengths: [14] },
+  { prefixes: ["6011", "65", "644"], lengths: [16, 19] },
+  { prefixes: ["3528", "3589"], lengths: [16, 19] },
+  { prefixes: ["62"], lengths: [16, 17, 18, 19] },
+  { prefixes: ["5061", "6500", "50", "6759"], lengths: [16, 18, 19] },
+  { prefixes: ["2200", "2204"], lengths: [16] },
+];
+
+function luhnDigit(body: string): string {
+  for (let d = 0; d <= 9; d++) if (passesLuhn(body + d)) return String(d);
+  throw new Error("unreachable");
+}
+
+/** A Luhn-valid card number of a real scheme's prefix and length, as ASCII digits. */
+export const cardNumber = fc
+  .constantFrom(...SCHEMES.flatMap((scheme) => scheme.prefixes.flatMap((prefix) => scheme.lengths.map((length) => ({ prefix, length })))))
+  .chain(({ prefix, length }) =>
+    fc.array(fc.integer({ min: 0, max: 9 }), { minLength: length - prefix.length - 1, maxLength: length - prefix.length - 1 }).map((rest) => {
+      const body = prefix + rest.join("");
+      return body + luhnDigit(body);
+    }),
+  );
