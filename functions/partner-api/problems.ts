@@ -19,6 +19,18 @@ export const PROBLEMS = {
   },
   body_not_utf8: { status: 400, title: "The body is not UTF-8", explanation: "Send the JSON body encoded as UTF-8." },
   body_not_json: { status: 400, title: "The body is not JSON", explanation: "The body could not be parsed as JSON." },
+  repeated_key: {
+    status: 400,
+    title: "A key is repeated",
+    explanation:
+      "An object of the body has the same key twice (`errors` names where). JSON parsers keep one of the values and drop the other unseen, so the request is refused: send each key once.",
+  },
+  text_not_well_formed: {
+    status: 400,
+    title: "Text that is not Unicode",
+    explanation:
+      "A string of the body (`errors` names which) holds a lone surrogate (such as \\ud800 without its pair): it is not text. Send well-formed Unicode; an emoji or any character beyond U+FFFF is written as its pair, or as UTF-8.",
+  },
   body_too_deep: { status: 400, title: "The body is nested too deeply", explanation: "No request of this API needs JSON nested more than 4 levels deep." },
   business_required: {
     status: 400,

@@ -4,6 +4,7 @@ import type * as v from "valibot";
 import { readBodyUpTo } from "../platform/http";
 import type { BusinessDb, Db } from "../tenancy/tenant";
 import { MAX_JSON_DEPTH, scanBody } from "./card-numbers";
+import { jsonTextIssues } from "./json-text";
 import { MAX_BODY_BYTES, type Problem } from "./schemas";
 import { problemResponse, type ProblemCode } from "./problems";
 
@@ -86,5 +87,19 @@ export async function jsonBody(request: Request): Promise<{ text: string; json: 
   const scan = scanBody(json, MAX_JSON_DEPTH);
   if (scan.tooDeep) return problem("body_too_deep", `The body is nested more than ${MAX_JSON_DEPTH} levels deep; no request of this API needs more than 4.`);
   if (scan.cards.length > 0) return cardNumberRefusal(scan.cards);
+  // What JSON.parse drops or quietly keeps: a repeated key's other values (a card number could hide there) and lone surrogates.
+  const { repeatedKeys, notWellFormed } = jsonTextIssues(text);
+  if (repeatedKeys.length > 0)
+    return problem(
+      "repeated_key",
+      "An object of the body has the same key more than once: send each key once.",
+      repeatedKeys.map((path) => ({ path, message: "is repeated in its object; nothing of this request was stored" })),
+    );
+  if (notWellFormed.length > 0)
+    return problem(
+      "text_not_well_formed",
+      "The body holds text that is not well-formed Unicode (a lone surrogate such as \\ud800).",
+      notWellFormed.map((path) => ({ path, message: "is not well-formed Unicode text (a lone surrogate)" })),
+    );
   return { text, json };
 }
