@@ -7,7 +7,7 @@
 import { addEvidence, answerableDispute, MAX_EVIDENCE_BYTES } from "./disputes.db";
 import { cleanFileName, nameContradicts, sniffEvidenceType } from "./evidence";
 import { bidiControlMessage, hasBidiControl } from "../platform/text-direction";
-import { cardNumberPaths } from "../partner-api/card-numbers";
+import { fileNameHoldsCardNumber } from "./evidence-download";
 import type { FieldErrors } from "../platform/http";
 import { isBusinessMoving, MOVING_MESSAGE, NotFoundError, RuleError, type RequestMeta, type Tenant } from "../tenancy/tenant";
 import { pageNotFound } from "../platform/http";
@@ -64,7 +64,7 @@ export async function uploadEvidence(
   if (file.size > MAX_EVIDENCE_BYTES) return { errors: { file: TOO_LARGE } };
   // "invoice\u202Egnp.pdf" would be listed as "invoicefdp.png": refused, not quietly cleaned.
   if (hasBidiControl(file.name)) return { errors: { file: bidiControlMessage("file name") } };
-  if (cardNumberPaths({ name: file.name }).length > 0) return { errors: { file: CARD_NUMBER_IN_NAME } };
+  if (fileNameHoldsCardNumber(file.name)) return { errors: { file: CARD_NUMBER_IN_NAME } };
   const contentType = sniffEvidenceType(new Uint8Array(await file.slice(0, 16).arrayBuffer()));
   if (!contentType) return { errors: { file: NOT_ACCEPTED } };
   const contradiction = nameContradicts(file.name, contentType);

@@ -3,17 +3,10 @@
 // when it was attached, never guessed by the browser (nosniff), and it never opens as a page of the portal.
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { getEvidence } from "#server/disputes/disputes.db";
-import { EXTENSION_OF, type EvidenceType } from "#server/disputes/evidence";
+import { contentDisposition } from "#server/disputes/evidence-download";
+import type { EvidenceType } from "#server/disputes/evidence";
 import { requireTenant } from "#server/guards";
 import { notFound } from "#server/platform/http";
-
-/** `filename=` in ASCII for old clients, `filename*=` in UTF-8 for the name as it was chosen (Ɔ, Ɛ, Arabic script...). */
-function disposition(fileName: string, type: EvidenceType): string {
-  const extension = EXTENSION_OF[type];
-  const named = fileName.toLowerCase().endsWith(extension) ? fileName : `${fileName}${extension}`;
-  const ascii = named.replace(/[^\w.-]/g, "_");
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(named)}`;
-}
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const { tenant } = await requireTenant(request, context, "view:dispute");
@@ -26,7 +19,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
     headers: {
       "Content-Type": type,
       "Content-Length": String(object.size),
-      "Content-Disposition": disposition(evidence.fileName, type),
+      "Content-Disposition": contentDisposition(evidence.fileName, type),
       "X-Content-Type-Options": "nosniff",
       "Cache-Control": "private, no-store",
       // Opened directly anyway, it runs nothing.
