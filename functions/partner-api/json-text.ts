@@ -19,8 +19,11 @@ export interface JsonTextIssues {
   notWellFormed: string[];
 }
 
+/** A surrogate code unit not in a pair: with the u flag, a pair is one code point and never matches. */
+const LONE_SURROGATE = /\p{Cs}/u;
+
 function pathOf(frames: readonly Frame[]): string {
-  return jsonPathOf(frames.flatMap((frame) => (frame.object ? (frame.key === null ? [] : [frame.step]) : [frame.index])));
+  return jsonPathOf(frames.flatMap((frame): (string | number)[] => (frame.object ? (frame.key === null ? [] : [frame.step]) : [frame.index])));
 }
 
 /** The repeated keys and ill-formed strings of JSON text that JSON.parse took. */
@@ -51,7 +54,7 @@ export function jsonTextIssues(text: string): JsonTextIssues {
       }
       // Raw UTF-8 text decodes well-formed: only a \u escape can make a lone surrogate.
       const value = escaped ? (JSON.parse(text.slice(i, end + 1)) as string) : text.slice(i + 1, end);
-      const wellFormed = !escaped || value.isWellFormed();
+      const wellFormed = !escaped || !LONE_SURROGATE.test(value);
       const top = frames.at(-1);
       if (top?.object && top.expectKey) {
         top.key = value;

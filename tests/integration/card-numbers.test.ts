@@ -5,9 +5,10 @@
 // the portal logged holds one, in any spelling. A body nested 2,000 or 100,000 levels deep is a 400, not a 5xx.
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
+import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { looksLikeCardNumber } from "#server/partner-api/card-numbers";
-import { CARD_NUMBERS, ISSUE_SPELLINGS } from "../support/card-spellings";
+import { CARD_NUMBERS, ISSUE_SPELLINGS, numeralSpelling } from "../support/card-spellings";
 import { onlyDigits, tablesHoldingDigits } from "../support/d1-dump";
 import { answerOf, api, cardPayment, eventually, makeKey, momoPayment, partiesOf, type Parties } from "../support/partner-api";
 import { paymentsConsumers } from "../support/portal";
@@ -165,6 +166,72 @@ describe("a card number in any spelling, in any place a request carries text", (
   it("production keeps no per-request invocation log of URLs (wrangler.toml)", () => {
     const toml = readFileSync(resolve(import.meta.dirname, "../../wrangler.toml"), "utf8");
     expect(toml).toMatch(/\[observability\.logs\][^[]*invocation_logs = false/);
+  });
+});
+
+describe("issue 38: letters drawn as nothing, numerals outside \\p{Nd}, repeated keys and lone surrogates", () => {
+  const failedPayment = (reason: string) => momoPayment(parties, { status: "failed", failure_reason: reason });
+  const problemOf = async (response: Response) => ({ status: response.status, ...(JSON.parse(await response.text()) as { code: string; errors: { path: string }[] }) });
+
+  it("refuses the issue's failure_reason and generated spellings with 400, and keeps none of them", { timeout: 300_000 }, async () => {
+    const sent: string[] = ["4111111111111111"];
+    expect(await problemOf(await api(portal(), key, "/api/v1/payments", failedPayment("card 4111\u31641111\u31641111\u31641111 declined")))).toMatchObject({
+      status: 400,
+      code: "card_number",
+      errors: [{ path: "failure_reason" }],
+    });
+    await fc.assert(
+      fc.asyncProperty(numeralSpelling, async ({ digits, text }) => {
+        sent.push(digits);
+        const answer = await problemOf(await api(portal(), key, "/api/v1/payments", { payments: [momoPayment(parties), failedPayment(`card ${text} declined`)] }));
+        expect(answer, text).toMatchObject({ status: 400, code: "card_number", errors: [{ path: "payments[1].failure_reason" }] });
+      }),
+      { numRuns: 40 },
+    );
+    // Refused before the queue: a payment accepted after them is written, and no table holds any of their digits.
+    const last = momoPayment(parties);
+    expect((await api(portal(), key, "/api/v1/payments", last)).status).toBe(202);
+    const db = await portal().db();
+    const held = () => db.prepare("SELECT count(*) AS n FROM transactions WHERE business_id = ? AND reference = ?").bind(KUMASI, last.reference).first<number>("n");
+    await eventually(async () => (await held()) === 1, 20_000, "the last payment to be written");
+    expect((await Promise.all(databases().map((db) => tablesHoldingDigits(db, sent)))).flat()).toEqual([]);
+  });
+
+  it("refuses a repeated key (a card number in the value JSON.parse drops) with 400 naming its path", async () => {
+    // The first failure_reason holds the card number; JSON.parse keeps only the second.
+    const repeated = JSON.stringify(failedPayment("card 4111 1111 1111 1111 declined")).replace(/}$/, ',"failure_reason":"declined"}');
+    const body = `{"payments":[${JSON.stringify(momoPayment(parties))},${repeated}]}`;
+    expect(JSON.parse(body)).toMatchObject({ payments: [{}, { failure_reason: "declined" }] });
+    expect(await problemOf(await api(portal(), key, "/api/v1/payments", body))).toMatchObject({
+      status: 400,
+      code: "repeated_key",
+      errors: [{ path: "payments[1].failure_reason" }],
+    });
+    const reversalBody = `{"reason":"Customer cancelled","reversed_at":"${recently()}","reason":"Customer cancelled"}`;
+    expect(await problemOf(await api(portal(), key, "/api/v1/payments/KFF-261121-0000487/reversal", reversalBody))).toMatchObject({
+      status: 400,
+      code: "repeated_key",
+      errors: [{ path: "reason" }],
+    });
+  });
+
+  it("refuses a lone surrogate in any string or key with 400 naming the field", async () => {
+    // JSON.stringify writes a lone surrogate as its escape, as a client's library does.
+    expect(await problemOf(await api(portal(), key, "/api/v1/payments", failedPayment("declined \ud800")))).toMatchObject({
+      status: 400,
+      code: "text_not_well_formed",
+      errors: [{ path: "failure_reason" }],
+    });
+    expect(await problemOf(await api(portal(), key, "/api/v1/disputes", dispute({ reason_code: "13.1\udc00" })))).toMatchObject({
+      status: 400,
+      code: "text_not_well_formed",
+      errors: [{ path: "reason_code" }],
+    });
+    expect(await problemOf(await api(portal(), key, "/api/v1/payments", momoPayment(parties, { payer: { msisdn: "233244123456", "x\ud83d": 1 } })))).toMatchObject({
+      status: 400,
+      code: "text_not_well_formed",
+      errors: [{ path: "payer.(a key that is not well-formed Unicode)" }],
+    });
   });
 });
 

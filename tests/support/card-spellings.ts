@@ -32,10 +32,21 @@ export const ISSUE_SPELLINGS: [string, string][] = [
   ["American Express (4-6-5)", "3782 822463 10005"],
   ["19 digits", "6304-0000-0000-0000-000"],
   ["13 digits", "4222222222222"],
+  // Issue 38: letters drawn as nothing or as punctuation between the digits, and numerals outside \p{Nd}.
+  ["Hangul fillers (the issue's example)", "4111\u31641111\u31641111\u31641111"],
+  ["halfwidth Hangul fillers and choseong fillers", "4111\uffa01111\u115f1111\u11601111"],
+  ["Arabic tatweels", "4111\u06401111\u06401111\u06401111"],
+  ["prolonged-sound marks and iteration marks", "4111\u30fc1111\u30051111\u309d1111"],
+  ["modifier apostrophes and length marks", "4111\u02bc1111\u02d01111\u02bb1111"],
+  ["keycaps (combining marks)", "4\ufe0f\u20e31\ufe0f\u20e31\ufe0f\u20e31\ufe0f\u20e3 1111 1111 1111"],
+  ["dingbat and negative circled digits", "\u2779\u2780\u2780\u2780 \u278a\u278a\u278a\u278a \u2776\u2776\u2776\u2776 1111"],
+  ["Ethiopic numerals", "\u136c\u1369\u1369\u1369\u1369\u1369\u1369\u1369\u1369\u1369\u1369\u1369\u1369\u1369\u1369\u1369"],
+  ["circled digits and Roman numerals", "\u2463\u2460\u2460\u2460 \u2160\u2160\u2160\u2160 1111 1111"],
 ];
 
 /** The card numbers above, as digits: what a dump of every table and the log must not hold in any spelling. */
 export const CARD_NUMBERS = ["4111111111111111", "5555555555554444", "378282246310005", "6304000000000000000", "4222222222222"];
+
 
 // Card numbers as issuers make them: the prefixes and lengths of the schemes a Ghanaian acquirer sees.
 const SCHEMES: { prefixes: string[]; lengths: number[] }[] = [
@@ -64,3 +75,16 @@ export const cardNumber = fc
       return body + luhnDigit(body);
     }),
   );
+
+const WORD_BREAKS = ["\u3164", "\u115f", "\u1160", "\uffa0", "\u0640", "\u30fc", "\u3005", "\u02bc", "\u0301", "\ufe0f\u20e3", "\u01c3", ""];
+/** A digit in one of the writings a person reads as that digit: ASCII, dingbat, negative circled, circled, Ethiopic, Arabic-Indic. */
+function writeDigit(digit: number, way: number): string {
+  const ways = [String(digit), String.fromCodePoint(0x660 + digit)];
+  if (digit > 0) ways.push(String.fromCodePoint(0x2775 + digit), String.fromCodePoint(0x278a + digit - 1), String.fromCodePoint(0x245f + digit), String.fromCodePoint(0x1368 + digit));
+  return ways[way % ways.length]!;
+}
+
+/** Issue 38's class: a card number in numerals outside \p{Nd}, with letters drawn as nothing or as punctuation between digits. */
+export const numeralSpelling = fc
+  .tuple(cardNumber, fc.array(fc.nat(), { minLength: 19, maxLength: 19 }), fc.array(fc.constantFrom(...WORD_BREAKS), { minLength: 18, maxLength: 18 }))
+  .map(([digits, ways, gaps]) => ({ digits, text: [...digits].map((digit, i) => writeDigit(Number(digit), ways[i]!) + (gaps[i] ?? "")).join("") }));
