@@ -42,7 +42,8 @@ describe("the download's name", () => {
   it("is never a card number, in filename= or filename*=, for any stored name", () => {
     fc.assert(
       fc.property(anyName, fc.constantFrom(...EVIDENCE_TYPES), (name, type) => {
-        for (const offered of namesOf(contentDisposition(name, type))) expect(looksLikeCardNumber(offered), `${JSON.stringify(name)} -> ${offered}`).toBe(false);
+        for (const offered of namesOf(contentDisposition(name, type)))
+          expect(looksLikeCardNumber(offered), `${JSON.stringify(name)} -> ${offered}`).toBe(false);
       }),
       { numRuns: 3000 },
     );

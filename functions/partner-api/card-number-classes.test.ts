@@ -153,11 +153,19 @@ describe("the spared shapes, written with the new separators", () => {
   const day = fc.date({ min: new Date("2000-01-01T00:00:00Z"), max: new Date("2039-12-31T00:00:00Z"), noInvalidDate: true });
   it("still lets through a processor's dated reference and a UUID among such text", () => {
     fc.assert(
-      fc.property(fc.stringMatching(/^[A-Z]{1,6}$/), separator, day, separator, fc.stringMatching(/^[0-9]{1,11}$/), fc.uuid(), (prefix, a, date, b, serial, uuid) => {
-        const reference = `${prefix}${a}${date.toISOString().slice(0, 10).replaceAll("-", "")}${b}${serial}`;
-        expect(looksLikeCardNumber(reference), reference).toBe(false);
-        expect(looksLikeCardNumber(`ref ${reference}${a}key ${uuid}`), reference).toBe(false);
-      }),
+      fc.property(
+        fc.stringMatching(/^[A-Z]{1,6}$/),
+        separator,
+        day,
+        separator,
+        fc.stringMatching(/^[0-9]{1,11}$/),
+        fc.uuid(),
+        (prefix, a, date, b, serial, uuid) => {
+          const reference = `${prefix}${a}${date.toISOString().slice(0, 10).replaceAll("-", "")}${b}${serial}`;
+          expect(looksLikeCardNumber(reference), reference).toBe(false);
+          expect(looksLikeCardNumber(`ref ${reference}${a}key ${uuid}`), reference).toBe(false);
+        },
+      ),
       { numRuns: 3000 },
     );
   });

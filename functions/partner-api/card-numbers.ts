@@ -74,8 +74,7 @@ function digitValue(char: string): string {
 
 /** Every character of ./digit-values.ts (a code point outside \p{Nd} that is one digit) and its digit. */
 const TABLE_DIGIT = new Map<number, string>();
-for (let i = 0; i < DIGIT_RUNS.length; i += 3)
-  for (let k = 0; k < DIGIT_RUNS[i + 1]!; k++) TABLE_DIGIT.set(DIGIT_RUNS[i]! + k, String(DIGIT_RUNS[i + 2]! + k));
+for (let i = 0; i < DIGIT_RUNS.length; i += 3) for (let k = 0; k < DIGIT_RUNS[i + 1]!; k++) TABLE_DIGIT.set(DIGIT_RUNS[i]! + k, String(DIGIT_RUNS[i + 2]! + k));
 const TABLE_DIGITS = new RegExp(`[${[...TABLE_DIGIT.keys()].map((code) => `\\u{${code.toString(16)}}`).join("")}]`, "gu");
 /** What could be one: anything outside ASCII of \p{N}, so text without such a character skips the table. */
 const NUMBER_BEYOND_ASCII = /(?![0-9])\p{N}/u;

@@ -35,7 +35,8 @@ function wrap(steps: readonly Step[], inner: string, gap: string): { text: strin
 /** A key written with every code unit escaped: the same key to JSON, other text to a naive comparison. */
 const escaped = (name: string) => `"${Array.from({ length: name.length }, (_, i) => `\\u${name.charCodeAt(i).toString(16).padStart(4, "0")}`).join("")}"`;
 
-const post = (body: string) => new Request("https://portal.example.com/api/v1/payments", { method: "POST", headers: { "Content-Type": "application/json" }, body });
+const post = (body: string) =>
+  new Request("https://portal.example.com/api/v1/payments", { method: "POST", headers: { "Content-Type": "application/json" }, body });
 
 async function problemOf(answer: Awaited<ReturnType<typeof jsonBody>>) {
   expect(answer).toBeInstanceOf(Response);
@@ -99,7 +100,10 @@ describe("a body without repeated keys or lone surrogates", () => {
   });
 
   it("takes a character beyond U+FFFF written as its escaped pair", async () => {
-    expect(await jsonBody(post('{"name":"\\ud83e\\uddfe \\u0186komfo"}'))).toEqual({ text: '{"name":"\\ud83e\\uddfe \\u0186komfo"}', json: { name: "🧾 Ɔkomfo" } });
+    expect(await jsonBody(post('{"name":"\\ud83e\\uddfe \\u0186komfo"}'))).toEqual({
+      text: '{"name":"\\ud83e\\uddfe \\u0186komfo"}',
+      json: { name: "🧾 Ɔkomfo" },
+    });
   });
 });
 

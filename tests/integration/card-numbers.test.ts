@@ -171,7 +171,10 @@ describe("a card number in any spelling, in any place a request carries text", (
 
 describe("issue 38: letters drawn as nothing, numerals outside \\p{Nd}, repeated keys and lone surrogates", () => {
   const failedPayment = (reason: string) => momoPayment(parties, { status: "failed", failure_reason: reason });
-  const problemOf = async (response: Response) => ({ status: response.status, ...(JSON.parse(await response.text()) as { code: string; errors: { path: string }[] }) });
+  const problemOf = async (response: Response) => ({
+    status: response.status,
+    ...(JSON.parse(await response.text()) as { code: string; errors: { path: string }[] }),
+  });
 
   it("refuses the issue's failure_reason and generated spellings with 400, and keeps none of them", { timeout: 300_000 }, async () => {
     const sent: string[] = ["4111111111111111"];
@@ -183,7 +186,9 @@ describe("issue 38: letters drawn as nothing, numerals outside \\p{Nd}, repeated
     await fc.assert(
       fc.asyncProperty(numeralSpelling, async ({ digits, text }) => {
         sent.push(digits);
-        const answer = await problemOf(await api(portal(), key, "/api/v1/payments", { payments: [momoPayment(parties), failedPayment(`card ${text} declined`)] }));
+        const answer = await problemOf(
+          await api(portal(), key, "/api/v1/payments", { payments: [momoPayment(parties), failedPayment(`card ${text} declined`)] }),
+        );
         expect(answer, text).toMatchObject({ status: 400, code: "card_number", errors: [{ path: "payments[1].failure_reason" }] });
       }),
       { numRuns: 40 },
@@ -192,7 +197,8 @@ describe("issue 38: letters drawn as nothing, numerals outside \\p{Nd}, repeated
     const last = momoPayment(parties);
     expect((await api(portal(), key, "/api/v1/payments", last)).status).toBe(202);
     const db = await portal().db();
-    const held = () => db.prepare("SELECT count(*) AS n FROM transactions WHERE business_id = ? AND reference = ?").bind(KUMASI, last.reference).first<number>("n");
+    const held = () =>
+      db.prepare("SELECT count(*) AS n FROM transactions WHERE business_id = ? AND reference = ?").bind(KUMASI, last.reference).first<number>("n");
     await eventually(async () => (await held()) === 1, 20_000, "the last payment to be written");
     expect((await Promise.all(databases().map((db) => tablesHoldingDigits(db, sent)))).flat()).toEqual([]);
   });
@@ -227,7 +233,9 @@ describe("issue 38: letters drawn as nothing, numerals outside \\p{Nd}, repeated
       code: "text_not_well_formed",
       errors: [{ path: "reason_code" }],
     });
-    expect(await problemOf(await api(portal(), key, "/api/v1/payments", momoPayment(parties, { payer: { msisdn: "233244123456", "x\ud83d": 1 } })))).toMatchObject({
+    expect(
+      await problemOf(await api(portal(), key, "/api/v1/payments", momoPayment(parties, { payer: { msisdn: "233244123456", "x\ud83d": 1 } }))),
+    ).toMatchObject({
       status: 400,
       code: "text_not_well_formed",
       errors: [{ path: "payer.(a key that is not well-formed Unicode)" }],

@@ -47,7 +47,6 @@ export const ISSUE_SPELLINGS: [string, string][] = [
 /** The card numbers above, as digits: what a dump of every table and the log must not hold in any spelling. */
 export const CARD_NUMBERS = ["4111111111111111", "5555555555554444", "378282246310005", "6304000000000000000", "4222222222222"];
 
-
 // Card numbers as issuers make them: the prefixes and lengths of the schemes a Ghanaian acquirer sees.
 const SCHEMES: { prefixes: string[]; lengths: number[] }[] = [
   { prefixes: ["4"], lengths: [13, 16, 19] },
@@ -80,7 +79,13 @@ const WORD_BREAKS = ["\u3164", "\u115f", "\u1160", "\uffa0", "\u0640", "\u30fc",
 /** A digit in one of the writings a person reads as that digit: ASCII, dingbat, negative circled, circled, Ethiopic, Arabic-Indic. */
 function writeDigit(digit: number, way: number): string {
   const ways = [String(digit), String.fromCodePoint(0x660 + digit)];
-  if (digit > 0) ways.push(String.fromCodePoint(0x2775 + digit), String.fromCodePoint(0x278a + digit - 1), String.fromCodePoint(0x245f + digit), String.fromCodePoint(0x1368 + digit));
+  if (digit > 0)
+    ways.push(
+      String.fromCodePoint(0x2775 + digit),
+      String.fromCodePoint(0x278a + digit - 1),
+      String.fromCodePoint(0x245f + digit),
+      String.fromCodePoint(0x1368 + digit),
+    );
   return ways[way % ways.length]!;
 }
 
