@@ -15,6 +15,7 @@ import { logError } from "./platform/log";
 import { misconfiguredAnswer, noteMisconfigured } from "./platform/misconfigured";
 import { newNonce, newRequestId } from "./platform/request-id";
 import { withSecurityHeaders } from "./platform/security-headers";
+import { discardBody, withoutIgnoredBody } from "./platform/request-body";
 import { runOnce } from "./platform/submitted-once";
 import { handlePaymentsBatch, handlePaymentsDeadLetters, PAYMENTS_DLQ, PAYMENTS_QUEUE } from "./payments/consumer";
 import { INGEST_OPS_PREFIX, ingestOpsRequest } from "./payments/ingest-replay";
@@ -80,7 +81,7 @@ function crossOriginRefusal(request: Request): Response | null {
   return Response.json({ message: CROSS_ORIGIN_MESSAGE }, { status: 403, headers: { "Cache-Control": "no-store" } });
 }
 
-export default {
+const handler = {
   async fetch(request, env, ctx) {
     const requestId = newRequestId();
     const nonce = newNonce();
@@ -229,5 +230,19 @@ export default {
       return;
     }
     for (const jobs of lines) ctx.waitUntil(runLine(controller.cron, jobs, env, controller.scheduledTime));
+  },
+} satisfies ExportedHandler<Env>;
+
+export default {
+  ...handler,
+  // Every request, the API's and the rails' too: a GET's or HEAD's body is dropped at the door, and whatever body
+  // the answer did not need is cancelled before it goes (functions/platform/request-body.ts).
+  async fetch(received, env, ctx) {
+    const request = withoutIgnoredBody(received);
+    try {
+      return await handler.fetch(request, env, ctx);
+    } finally {
+      await discardBody(request);
+    }
   },
 } satisfies ExportedHandler<Env>;

@@ -15,16 +15,6 @@ import { BANKS, MOBILE_NETWORKS, type FieldErrors } from "./merchant-form-values
 // modules keep importing it from here.
 export * from "./merchant-form-values";
 
-/** The first message for each field, for showing next to it. */
-export function fieldErrors(issues: readonly v.BaseIssue<unknown>[]): FieldErrors {
-  const errors: FieldErrors = {};
-  for (const issue of issues) {
-    const key = issue.path?.map((item) => String(item.key)).join(".") ?? "form";
-    errors[key] ??= issue.message;
-  }
-  return errors;
-}
-
 /**
  * The form as an object with every expected field present: a field left out of
  * the post reads as empty, so its error is the field's own ("Enter the town.").

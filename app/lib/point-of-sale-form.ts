@@ -1,6 +1,7 @@
 // The point-of-sale form (add, and edit through approval): one schema, so the
 // two screens accept and refuse the same things. The phone follows the one
 // Ghana rule (app/lib/phone.ts) and is stored as 233XXXXXXXXX.
+import { formErrors } from "#server/platform/forms";
 import * as v from "valibot";
 import { GHANA_REGIONS } from "./ghana";
 import { ghanaPhoneField } from "./phone-field";
@@ -34,12 +35,7 @@ export function readPointOfSaleForm(values: Record<string, unknown>) {
   >;
   const parsed = v.safeParse(PointOfSaleFields, typed);
   if (parsed.success) return { ok: true as const, output: parsed.output, typed };
-  const errors: Partial<Record<PointOfSaleField, string>> = {};
-  for (const issue of parsed.issues) {
-    const key = v.getDotPath(issue) as PointOfSaleField | null;
-    if (key && !errors[key]) errors[key] = issue.message;
-  }
-  return { ok: false as const, errors, typed };
+  return { ok: false as const, errors: formErrors(parsed.issues) as Partial<Record<PointOfSaleField, string>>, typed };
 }
 
 /** The approval payload's column names. */

@@ -9,6 +9,7 @@ import { cleanFileName, nameContradicts, sniffEvidenceType } from "./evidence";
 import { bidiControlMessage, hasBidiControl } from "../platform/text-direction";
 import { fileNameHoldsCardNumber } from "./evidence-download";
 import type { FieldErrors } from "../platform/http";
+import { readFormBody } from "../platform/forms";
 import { isBusinessMoving, MOVING_MESSAGE, NotFoundError, RuleError, type RequestMeta, type Tenant } from "../tenancy/tenant";
 import { pageNotFound } from "../platform/http";
 
@@ -52,12 +53,9 @@ export async function uploadEvidence(
     if (error instanceof RuleError) return { errors: { form: error.message } };
     throw error;
   }
-  let form: FormData;
-  try {
-    form = await request.formData();
-  } catch {
-    return { errors: { file: "The file did not arrive whole. Attach it again." } };
-  }
+  // Read as every form is (functions/platform/forms.ts): held to the limit as it is read, whatever was declared.
+  const form = await readFormBody(request, { maxBytes: MAX_EVIDENCE_BYTES + FORM_OVERHEAD_BYTES });
+  if (!(form instanceof FormData)) return { errors: { file: form.status === 413 ? TOO_LARGE : "The file did not arrive whole. Attach it again." } };
   // workerd gives a File for a file part; the Workers types say string (their pre-2021 default).
   const file: unknown = form.get("file");
   if (!(file instanceof File) || file.size === 0) return { errors: { file: "Choose a file to attach." } };

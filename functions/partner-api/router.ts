@@ -82,7 +82,7 @@ type Route =
   | { name: "event"; id: string }
   | { name: "resendFailed"; id: string };
 
-const ROUTES: { method: string; pattern: RegExp; route: (m: RegExpExecArray) => Route }[] = [
+export const ROUTES: { method: string; pattern: RegExp; route: (m: RegExpExecArray) => Route }[] = [
   { method: "POST", pattern: /^\/api\/v1\/payments\/?$/, route: () => ({ name: "payments" }) },
   { method: "GET", pattern: /^\/api\/v1\/payments\/([^/]+)\/?$/, route: (m) => ({ name: "payment", reference: m[1]! }) },
   { method: "POST", pattern: /^\/api\/v1\/payments\/([^/]+)\/reversal\/?$/, route: (m) => ({ name: "reversal", reference: m[1]! }) },

@@ -2,6 +2,7 @@
 // ids, so it allows exactly that batch), then each request decided on its own through the same steps as its page
 // (decide.server.ts), each applied and audited alone. One that the rules refuse (stale, decided meanwhile, the
 // person's own) is named with its reason; the others still go through.
+import { formErrors } from "#server/platform/forms";
 import { data, type AppLoadContext } from "@remix-run/cloudflare";
 import * as v from "valibot";
 import { checkBindings, fingerprintOf, underFreshCheck } from "#server/auth/fresh-check";
@@ -65,9 +66,9 @@ export async function decideSelected(request: Request, context: AppLoadContext, 
   const values = { reason: typeof fields.reason === "string" ? fields.reason : "" };
   const parsed = v.safeParse(BulkDecision, fields);
   if (!parsed.success) {
-    const flat = v.flatten<typeof BulkDecision>(parsed.issues).nested;
+    const errors = formErrors(parsed.issues);
     return refuse(
-      { ...(flat?.reason ? { reason: flat.reason[0] } : {}), ...(flat?.ids ? { ids: flat.ids[0] } : {}), bulk: "Nothing was decided." },
+      { ...(errors.reason ? { reason: errors.reason } : {}), ...(errors.ids ? { ids: errors.ids } : {}), bulk: "Nothing was decided." },
       values,
       "bulk",
     );

@@ -24,6 +24,7 @@ import { filterHref } from "#app/lib/list-url";
 import { isConnectionLost } from "#app/components/submission";
 import { BulkDecision, ChooseRequest } from "./bulk-decision";
 import { decideSelected } from "./bulk-decision.server";
+import { readForm } from "#server/platform/forms";
 
 export const meta: MetaFunction = () => [{ title: "Approvals" }];
 
@@ -102,7 +103,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const signedIn = await requireTenant(request, context, "decide:approval");
-  const answer = await decideSelected(request, context, signedIn, await request.formData());
+  const read = await readForm(request);
+  if (!read.ok) return read.refusal;
+  const answer = await decideSelected(request, context, signedIn, read.form);
   const outcome = "data" in answer && answer.data && typeof answer.data === "object" && "outcome" in answer.data ? answer.data.outcome : null;
   // Every chosen request decided: back to the queue as it was, saying so.
   if (outcome && outcome.refused.length === 0) {

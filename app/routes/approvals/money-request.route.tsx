@@ -20,6 +20,7 @@ import { decideRequest } from "./decide.server";
 import { RefundSection } from "./refund-request";
 import { TransferSection } from "./transfer-request";
 import { useSending } from "#app/components/form";
+import { readForm } from "#server/platform/forms";
 
 /** What the page says for each kind, around the kind's own section. */
 const PAGES = {
@@ -85,7 +86,9 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   const { deps, tenant, session, approval, target } = await moneyRequest(request, context, params.id);
   requirePermission(tenant, "decide:approval");
   const page = PAGES[target.kind];
-  const form = Object.fromEntries(await request.formData());
+  const read = await readForm(request);
+  if (!read.ok) return read.refusal;
+  const form = read.fields;
   const parsed = v.safeParse(page.decision, form);
   if (!parsed.success) return refuse({ reason: parsed.issues[0].message });
   const refused = await underDecisionCheck(request, { deps, tenant, session }, approval, form, async () => {

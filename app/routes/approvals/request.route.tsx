@@ -25,6 +25,7 @@ import { checkOf, FreshCheck } from "#app/components/fresh-check";
 import { APP_NAME } from "#app/lib/page";
 import { decideRequest } from "./decide.server";
 import { useSending } from "#app/components/form";
+import { formErrors, readForm } from "#server/platform/forms";
 
 /** SPEC section 2's titles of the four request pages; a kind it does not list keeps the app's name. */
 const TITLES: Partial<Record<ApprovalKind, string>> = {
@@ -116,12 +117,14 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
 export async function action({ request, context, params }: ActionFunctionArgs) {
   const { deps, tenant, session } = await requireTenant(request, context, "decide:approval");
   const found = await requestOf(request, tenant, params);
-  const form = Object.fromEntries(await request.formData());
+  const read = await readForm(request);
+  if (!read.ok) return read.refusal;
+  const form = read.fields;
   const values = { reason: typeof form.reason === "string" ? form.reason : "" };
   const parsed = v.safeParse(DecisionForm, form);
   if (!parsed.success) {
-    const flat = v.flatten<typeof DecisionForm>(parsed.issues).nested;
-    if (form.intent === "reject" && flat?.reason) return refuse({ reason: flat.reason[0] }, values);
+    const errors = formErrors(parsed.issues);
+    if (form.intent === "reject" && errors.reason) return refuse({ reason: errors.reason }, values);
     return refuse({ form: "Choose Approve or Reject." }, values);
   }
   // The engine refuses it too; saying so here keeps the answer a plain 403.

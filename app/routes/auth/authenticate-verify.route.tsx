@@ -12,6 +12,7 @@ import { refuse } from "#server/platform/http";
 import { describedBy, Field, useSending } from "#app/components/form";
 import { maskPhone } from "#app/lib/phone";
 import type { PageHandle } from "#app/lib/page";
+import { readForm } from "#server/platform/forms";
 
 export const meta: MetaFunction = () => [{ title: "Authenticate" }];
 export const handle: PageHandle = { layout: "standard" };
@@ -38,7 +39,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
   requireSameOrigin(request);
   const deps = authDeps(request, context);
   const session = await requireIdentified(request, deps);
-  const parsed = v.safeParse(VerifyForm, Object.fromEntries(await request.formData()));
+  const read = await readForm(request);
+  if (!read.ok) return read.refusal;
+  const parsed = v.safeParse(VerifyForm, read.fields);
   if (!parsed.success) return refuse({ code: parsed.issues[0].message });
   if (parsed.output.intent === "resend") {
     if (!session.selectedPhoneNumber) throw redirect("/authenticate");

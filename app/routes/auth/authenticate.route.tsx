@@ -16,6 +16,7 @@ import { passkeyCall, signWithPasskey } from "#app/lib/passkey-browser";
 import { maskPhone } from "#app/lib/phone";
 import type { PageHandle } from "#app/lib/page";
 import { useSending } from "#app/components/form";
+import { readForm } from "#server/platform/forms";
 
 export const meta: MetaFunction = () => [{ title: "Authenticate" }];
 export const handle: PageHandle = { layout: "standard" };
@@ -40,7 +41,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
   requireSameOrigin(request);
   const deps = authDeps(request, context);
   const session = await requireIdentified(request, deps);
-  const parsed = v.safeParse(PhoneForm, Object.fromEntries(await request.formData()));
+  const read = await readForm(request);
+  if (!read.ok) return read.refusal;
+  const parsed = v.safeParse(PhoneForm, read.fields);
   const msisdn = parsed.success ? session.linkedNumbers[parsed.output.phone] : undefined;
   if (!msisdn) return refuse({ phone: "Choose one of the phone numbers linked to your account." });
   const wait = await authLimited(deps.db, request, CODE_SEND_LIMITS, session.sub, deps.now());

@@ -14,6 +14,7 @@ import { refuse } from "#server/platform/http";
 import { describedBy, Field, useSending } from "#app/components/form";
 import { isValidEmail } from "#app/lib/validation";
 import { APP_NAME, type PageHandle } from "#app/lib/page";
+import { readForm } from "#server/platform/forms";
 
 // SPEC gives this page no title of its own: the document keeps the app's name.
 export const meta: MetaFunction = () => [{ title: APP_NAME }];
@@ -41,7 +42,9 @@ export { clientAction, shouldRevalidate } from "#app/components/submission";
 
 export async function action({ request, context }: ActionFunctionArgs) {
   requireSameOrigin(request);
-  const parsed = v.safeParse(EmailForm, Object.fromEntries(await request.formData()));
+  const read = await readForm(request);
+  if (!read.ok) return read.refusal;
+  const parsed = v.safeParse(EmailForm, read.fields);
   if (!parsed.success) return refuse({ email: parsed.issues[0].message });
   const deps = authDeps(request, context);
   // Each look-up says whether an address has an account: limited per typed email and per client address.

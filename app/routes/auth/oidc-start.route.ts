@@ -10,6 +10,7 @@ import { beginOidcSignIn, isOidcProvider } from "#server/auth/oidc-sign-in";
 import { requireSameOrigin } from "#server/auth/origin";
 import { SIGN_IN_FAILURES } from "#server/auth/sign-in-messages";
 import { setCookieHeaders } from "#server/platform/cookies";
+import { readFormBody } from "#server/platform/forms";
 import { notFound } from "#server/platform/http";
 
 const StartForm = v.object({ mode: v.optional(v.picklist(["popup", "redirect"], "Choose popup or redirect."), "redirect") });
@@ -22,8 +23,12 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   if (!isOidcProvider(params.provider)) return notFound(request);
   requireSameOrigin(request);
   const wantsJson = (request.headers.get("Accept") ?? "").includes("application/json");
-  const form = await request.formData().catch(() => null);
-  const parsed = v.safeParse(StartForm, form ? Object.fromEntries(form) : null);
+  const form = await readFormBody(request);
+  if (!(form instanceof FormData)) {
+    const headers = { "Cache-Control": "no-store", ...(form.allow ? { Allow: form.allow } : {}) };
+    return Response.json({ code: "invalid_request", message: form.message }, { status: form.status, headers });
+  }
+  const parsed = v.safeParse(StartForm, Object.fromEntries(form));
   if (!parsed.success)
     return Response.json({ code: "invalid_request", message: parsed.issues[0].message }, { status: 400, headers: { "Cache-Control": "no-store" } });
   const deps = authDeps(request, context);

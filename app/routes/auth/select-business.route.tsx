@@ -13,6 +13,7 @@ import { refuse } from "#server/platform/http";
 import { platformStaffMember } from "#server/operators/staff.db";
 import type { PageHandle } from "#app/lib/page";
 import { useSending } from "#app/components/form";
+import { readForm } from "#server/platform/forms";
 
 export const meta: MetaFunction = () => [{ title: "Select Business" }];
 export const handle: PageHandle = { layout: "standard" };
@@ -39,7 +40,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
   requireSameOrigin(request);
   const deps = authDeps(request, context);
   const session = await requireVerified(request, deps);
-  const parsed = v.safeParse(BusinessForm, Object.fromEntries(await request.formData()));
+  const read = await readForm(request);
+  if (!read.ok) return read.refusal;
+  const parsed = v.safeParse(BusinessForm, read.fields);
   if (!parsed.success) return refuse({ business: parsed.issues[0].message });
   const chosen = await chooseBusiness(request, deps, session, parsed.output.businessId);
   if (!chosen.ok) return refuse({ business: chosen.message });

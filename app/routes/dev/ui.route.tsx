@@ -12,6 +12,7 @@ import { useNotifications } from "#app/components/notifications";
 import { DATE_FORMATS, formatAmount, formatCount, formatDate, formatPathLike, formatPercentage, replaceBrandWords, type DateFormat } from "#app/lib/format";
 import { NOTICE_KINDS } from "#app/lib/notifications";
 import { pageWindow } from "#app/lib/pagination";
+import { formErrors, readForm } from "#server/platform/forms";
 
 export const meta: MetaFunction = () => [{ title: "UI kit" }];
 
@@ -33,13 +34,15 @@ const FlashForm = v.object({
   message: v.pipe(v.string(), v.trim(), v.minLength(1, "Type a message"), v.maxLength(200, "At most 200 characters")),
 });
 
-type FlashFormErrors = v.FlatErrors<typeof FlashForm>["nested"];
+type FlashFormErrors = Partial<Record<"kind" | "message", string>>;
 
 export async function action({ request, context }: ActionFunctionArgs) {
   requireDevelopment(request, context.config.app.environment);
-  const parsed = v.safeParse(FlashForm, Object.fromEntries(await request.formData()));
+  const read = await readForm(request);
+  if (!read.ok) return read.refusal;
+  const parsed = v.safeParse(FlashForm, read.fields);
   if (!parsed.success) {
-    return data({ errors: v.flatten<typeof FlashForm>(parsed.issues).nested ?? {} }, { status: 400 });
+    return data({ errors: formErrors(parsed.issues) as FlashFormErrors }, { status: 400 });
   }
   const { kind, message } = parsed.output;
   return redirectWithFlash(request, context.config.app, "/__dev/ui", { kind, message });
@@ -148,7 +151,7 @@ export default function UiKit() {
             />
             {errors?.message ? (
               <span id="flash-message-error" className="field-error">
-                {errors.message[0]}
+                {errors.message}
               </span>
             ) : null}
           </label>

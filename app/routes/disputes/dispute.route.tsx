@@ -2,6 +2,7 @@
 // administrators write the response, attach evidence (PDF, JPEG, PNG or WebP up to 10 MB, its type checked from its
 // bytes) and submit it before the deadline; after that, or once the processor closed it, the page is read-only.
 // A Viewer reads it; the server refuses their writes (403) whatever the page shows.
+import { methodRefusal, readForm } from "#server/platform/forms";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useState } from "react";
@@ -60,13 +61,16 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   requirePermission(tenant, "respond:dispute");
   const id = params.disputeId ?? "";
   const back = paths.dispute(id);
+  const wrongMethod = methodRefusal(request);
+  if (wrongMethod) return wrongMethod;
   if ((request.headers.get("Content-Type") ?? "").startsWith("multipart/form-data")) {
     const answer = await uploadEvidence(request, context.cloudflare.env.EVIDENCE, tenant, deps.meta, id, deps.now());
     if ("errors" in answer) return refuse(answer.errors, null, "upload");
     throw await redirectWithFlash(request, context.config.app, back, { kind: "success", message: `${answer.fileName} attached.` });
   }
-  const form = await request.formData().catch(() => new FormData());
-  const parsed = v.safeParse(Intent, Object.fromEntries(form));
+  const read = await readForm(request);
+  if (!read.ok) return read.refusal;
+  const parsed = v.safeParse(Intent, read.fields);
   if (!parsed.success) return refuse({ response: parsed.issues[0].message }, null, "respond");
   try {
     if (parsed.output.intent === "respond") await saveResponse(tenant, deps.meta, id, parsed.output.response, deps.now());

@@ -1,11 +1,12 @@
 // The merchant page's requests about its settlement accounts: adding one,
 // changing one and deactivating one, each sent for another person to approve.
+import { formErrors } from "#server/platform/forms";
 import * as v from "valibot";
 import { requestChange } from "#server/approvals/approvals.db";
 import { getSettlementAccount, settlementAccountClashes, type SettlementAccount } from "#server/settlement/settlement-accounts.db";
 import { redirectWithFlash } from "#server/platform/flash";
 import { pageNotFound, refuse } from "#server/platform/http";
-import { ACCOUNT_FIELDS, accountValues, changedOnly, fieldErrors, formFields, SENT_FOR_APPROVAL, SettlementAccountForm } from "#app/lib/merchant-forms";
+import { ACCOUNT_FIELDS, accountValues, changedOnly, formFields, SENT_FOR_APPROVAL, SettlementAccountForm } from "#app/lib/merchant-forms";
 import type { IntentArgs, Refused } from "./merchant-intents.server";
 
 export const ACCOUNT_INTENTS = ["add-account", "update-account", "deactivate-account"] as const;
@@ -28,7 +29,7 @@ export async function accountIntent(args: IntentArgs, intent: AccountIntent): Pr
   if (intent === "add-account") {
     if (merchant.status !== "active") return refuse({ form: "An inactive merchant cannot get a new settlement account." }, values, intent);
     const parsed = v.safeParse(SettlementAccountForm, formFields(form, ACCOUNT_FIELDS));
-    if (!parsed.success) return refuse(fieldErrors(parsed.issues), values, intent);
+    if (!parsed.success) return refuse(formErrors(parsed.issues), values, intent);
     const wanted = parsed.output;
     const clash = await settlementAccountClashes(tenant, {
       merchantId: merchant.id,
@@ -49,7 +50,7 @@ export async function accountIntent(args: IntentArgs, intent: AccountIntent): Pr
 
   if (merchant.status !== "active") return refuse({ form: "The settlement accounts of an inactive merchant cannot change." }, values, intent);
   const parsed = v.safeParse(SettlementAccountForm, formFields(form, ACCOUNT_FIELDS));
-  if (!parsed.success) return refuse(fieldErrors(parsed.issues), values, intent);
+  if (!parsed.success) return refuse(formErrors(parsed.issues), values, intent);
   const wanted = parsed.output;
   const after = changedOnly(wanted, accountValues(account));
   if (Object.keys(after).length === 0) return refuse({ form: "Nothing would change: edit a field first." }, values, intent);

@@ -11,9 +11,10 @@ import { redirectWithFlash } from "#server/platform/flash";
 import { refusalMessage, requireTenant } from "#server/guards";
 import { refuse } from "#server/platform/http";
 import { MerchantFields } from "#app/components/merchant-fields";
-import { fieldErrors, formFields, MerchantCreateForm, SENT_FOR_APPROVAL, typedValues, type FieldErrors } from "#app/lib/merchant-forms";
+import { formFields, MerchantCreateForm, SENT_FOR_APPROVAL, typedValues, type FieldErrors } from "#app/lib/merchant-forms";
 import { MERCHANT_COLUMNS } from "#server/merchants/merchant-columns";
 import { FormNotice } from "./ui";
+import { formErrors, readForm } from "#server/platform/forms";
 
 export const meta: MetaFunction = () => [{ title: "Add Merchant" }];
 
@@ -27,7 +28,9 @@ export { clientAction, shouldRevalidate } from "#app/components/submission";
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const { deps, tenant } = await requireTenant(request, context, "request:merchant");
-  const form = Object.fromEntries(await request.formData());
+  const read = await readForm(request);
+  if (!read.ok) return read.refusal;
+  const form = read.fields;
   const values = typedValues(form);
   const parsed = v.safeParse(MerchantCreateForm, formFields(form, MERCHANT_COLUMNS));
   // A taken code or TIN is said along with any other mistake, not one round later.
@@ -36,7 +39,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     tenant,
     parsed.success ? { code: parsed.output.code, tin: parsed.output.tin } : { code: typedKey("code"), tin: typedKey("tin") },
   );
-  const errors: FieldErrors = parsed.success ? {} : fieldErrors(parsed.issues);
+  const errors: FieldErrors = parsed.success ? {} : formErrors(parsed.issues);
   if (clash.code) errors.code ??= "Another merchant already has this code, or a pending request would give it one.";
   if (clash.tin) errors.tin ??= "Another merchant already has this TIN, or a pending request would give it one.";
   if (!parsed.success || Object.keys(errors).length > 0) return refuse(errors, values);

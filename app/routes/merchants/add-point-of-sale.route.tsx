@@ -11,6 +11,7 @@ import { PointOfSaleFieldset } from "#app/components/point-of-sale-fields";
 import { pointOfSaleColumns, readPointOfSaleForm } from "#app/lib/point-of-sale-form";
 import { paths } from "#app/lib/paths";
 import { useSending } from "#app/components/form";
+import { readForm } from "#server/platform/forms";
 
 // SPEC's table leaves this page out; it is named as Add Merchant is.
 export const meta: MetaFunction = () => [{ title: "Add Point of Sale" }];
@@ -31,7 +32,9 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   const { deps, tenant } = await requireTenant(request, context, "request:point_of_sale");
   const merchant = await getMerchant(tenant, params.merchantId ?? "");
   if (!merchant) pageNotFound(request);
-  const form = readPointOfSaleForm(Object.fromEntries(await request.formData()));
+  const read = await readForm(request);
+  if (!read.ok) return read.refusal;
+  const form = readPointOfSaleForm(read.fields);
   if (!form.ok) return refuse(form.errors, form.typed);
   if (merchant.status !== "active") return refuse({ form: "This merchant is inactive: it cannot get a new point of sale." }, form.typed);
   try {

@@ -39,6 +39,7 @@ import { MERCHANT_INTENTS, merchantIntent } from "./merchant-intents.server";
 import { editableAccount, SettlementAccounts } from "./settlement-accounts";
 import { openForm } from "./ui";
 import { useSending } from "#app/components/form";
+import { readForm } from "#server/platform/forms";
 
 export const meta: MetaFunction = () => [{ title: "Manage Merchant" }];
 
@@ -127,7 +128,9 @@ export { clientAction, shouldRevalidate } from "#app/components/submission";
 export async function action({ request, params, context }: ActionFunctionArgs) {
   // The permission depends on what was posted: checked below.
   const { deps, tenant } = await requireTenant(request, context, null);
-  const form = Object.fromEntries(await request.formData());
+  const read = await readForm(request);
+  if (!read.ok) return read.refusal;
+  const form = read.fields;
   const values = typedValues(form);
   // The schema is made here, in the action, so that neither it nor valibot is in the page's code (decision 043).
   const intent = v.safeParse(v.picklist([...MERCHANT_INTENTS, ...ACCOUNT_INTENTS], "That request was not understood."), form.intent);

@@ -1,5 +1,6 @@
 // The merchant page's requests about the merchant itself: a change of its
 // details and its deactivation, each sent for another person to approve.
+import { formErrors } from "#server/platform/forms";
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import * as v from "valibot";
 import type { AuthDeps } from "#server/auth/deps";
@@ -8,7 +9,7 @@ import { merchantClashes, type Merchant } from "#server/merchants/merchants.db";
 import type { Tenant } from "#server/tenancy/tenant";
 import { redirectWithFlash } from "#server/platform/flash";
 import { refuse } from "#server/platform/http";
-import { changedOnly, fieldErrors, formFields, MerchantUpdateForm, SENT_FOR_APPROVAL } from "#app/lib/merchant-forms";
+import { changedOnly, formFields, MerchantUpdateForm, SENT_FOR_APPROVAL } from "#app/lib/merchant-forms";
 import { MERCHANT_COLUMNS, merchantValues } from "#server/merchants/merchant-columns";
 
 export const MERCHANT_INTENTS = ["update-merchant", "deactivate-merchant"] as const;
@@ -36,7 +37,7 @@ export async function merchantIntent(args: IntentArgs, intent: MerchantIntent): 
   switch (intent) {
     case "update-merchant": {
       const parsed = v.safeParse(MerchantUpdateForm, formFields(form, MERCHANT_COLUMNS));
-      if (!parsed.success) return refuse(fieldErrors(parsed.issues), values, intent);
+      if (!parsed.success) return refuse(formErrors(parsed.issues), values, intent);
       const after = changedOnly(parsed.output, merchantValues(merchant));
       if (Object.keys(after).length === 0) return refuse({ form: "Nothing would change: edit a field first." }, values, intent);
       if (typeof after.tin === "string" && (await merchantClashes(tenant, { tin: after.tin }, merchant.id)).tin) {

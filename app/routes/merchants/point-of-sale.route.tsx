@@ -24,6 +24,7 @@ import { paths } from "#app/lib/paths";
 import { shownTransaction } from "#app/lib/transactions.server";
 import { Details, shownText } from "#app/components/details";
 import { useSending } from "#app/components/form";
+import { readForm } from "#server/platform/forms";
 
 export const meta: MetaFunction = () => [{ title: "Point of Sale" }];
 
@@ -69,7 +70,9 @@ export { clientAction, shouldRevalidate } from "#app/components/submission";
 export async function action({ request, context, params }: ActionFunctionArgs) {
   const { deps, tenant } = await requireTenant(request, context, "request:point_of_sale");
   const pointOfSale = await loadPointOfSale(request, tenant, params.merchantId ?? "", params.branchId ?? "");
-  const values = Object.fromEntries(await request.formData());
+  const read = await readForm(request);
+  if (!read.ok) return read.refusal;
+  const values = read.fields;
   const intent = v.safeParse(Intent, values);
   if (!intent.success) return refuse({ form: "That request was not understood. Reload the page and try again." }, null, "");
   let message: string;

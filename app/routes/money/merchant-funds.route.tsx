@@ -28,6 +28,7 @@ import { filterHref } from "#app/lib/list-url";
 import { listParams, oneOf, searchParam } from "#app/lib/list-params";
 import { merchantChoices } from "#app/lib/merchant-choices.server";
 import { MERCHANT_FINDER_PARAM, readMerchantSearch } from "#app/lib/merchant-search";
+import { formErrors, readForm } from "#server/platform/forms";
 
 export const meta: MetaFunction = () => [{ title: "Merchant Funds" }];
 
@@ -114,18 +115,14 @@ export { clientAction, shouldRevalidate } from "#app/components/submission";
 export async function action({ request, context }: ActionFunctionArgs) {
   const signedIn = await requireTenant(request, context, "request:transfer");
   const { deps, tenant } = signedIn;
-  const form = Object.fromEntries(await request.formData());
+  const read = await readForm(request);
+  if (!read.ok) return read.refusal;
+  const form = read.fields;
   const text = (value: FormDataEntryValue | undefined) => (typeof value === "string" ? value : "");
   const values = { to: text(form.to), amount: text(form.amount) };
   const parsed = v.safeParse(TransferForm, form);
   if (!parsed.success) {
-    const errors: FieldErrors = {};
-    for (const issue of parsed.issues) {
-      const key = v.getDotPath(issue);
-      if (key === "to" || key === "amount") errors[key] ??= issue.message;
-      else errors.form ??= "This form has expired. Open the transfer again.";
-    }
-    return refuse(errors, values);
+    return refuse(formErrors(parsed.issues, { fields: ["to", "amount"], otherwise: "This form has expired. Open the transfer again." }), values);
   }
   const { from, to, amount, idempotencyKey } = parsed.output;
   const [kind, id] = to.split(":") as ["sa" | "mer", string];
@@ -154,7 +151,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
  * The amount, refused next to the field as soon as it is above the available
  * balance ("1,250.50" as typed): the server checks again when it is sent.
  */
-function TransferAmount({ limit, answer }: { limit: AmountLimit; answer?: { values: { amount: string }; errors: FieldErrors } }) {
+function TransferAmount({ limit, answer }: { limit: AmountLimit; answer?: { values: { amount?: string }; errors: FieldErrors } }) {
   // typed is null until the amount is changed after the server's answer: its error shows till then.
   const [state, setState] = useState<{ answer: typeof answer; typed: string | null }>({ answer, typed: null });
   if (state.answer !== answer) setState({ answer, typed: null });

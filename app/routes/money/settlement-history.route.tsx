@@ -27,6 +27,7 @@ import { railSummary, railViewOf } from "#app/lib/rails";
 import { RailSection } from "#app/components/rail-facts";
 import { paths } from "#app/lib/paths";
 import { useSending } from "#app/components/form";
+import { readForm } from "#server/platform/forms";
 
 export const meta: MetaFunction = () => [{ title: "Settlement History" }];
 
@@ -106,7 +107,9 @@ export { clientAction, shouldRevalidate } from "#app/components/submission";
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const { deps, tenant } = await requireTenant(request, context, "run:settlement");
-  const parsed = v.safeParse(v.object({ intent: v.literal("run") }), Object.fromEntries(await request.formData()));
+  const read = await readForm(request);
+  if (!read.ok) return read.refusal;
+  const parsed = v.safeParse(v.object({ intent: v.literal("run") }), read.fields);
   if (!parsed.success) return refuse({ form: "That request was not understood." });
   const { runs, payouts } = await settleAndPay([tenant], payoutPortFor(context.cloudflare.env), {
     now: deps.now(),

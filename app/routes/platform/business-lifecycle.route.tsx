@@ -17,6 +17,7 @@ import { pageNotFound, refuse } from "#server/platform/http";
 import { describedBy, Field, useSending } from "#app/components/form";
 import { StatusPill } from "#app/components/status-pill";
 import type { PageHandle } from "#app/lib/page";
+import { formErrors, readForm } from "#server/platform/forms";
 
 export const meta: MetaFunction = () => [{ title: "Business Standing" }];
 export const handle: PageHandle = { layout: "platform" };
@@ -56,12 +57,14 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
 export async function action({ request, context, params }: ActionFunctionArgs) {
   const maker = await requirePlatform(request, context, "platform:request");
   const business = await businessOf(request, maker.deps.db, params.businessId);
-  const form = Object.fromEntries(await request.formData());
+  const read = await readForm(request);
+  if (!read.ok) return read.refusal;
+  const form = read.fields;
   const values = { reason: typeof form.reason === "string" ? form.reason : "" };
   const parsed = v.safeParse(LifecycleForm, form);
   if (!parsed.success) {
-    const flat = v.flatten<typeof LifecycleForm>(parsed.issues).nested;
-    return refuse({ reason: flat?.reason?.[0] ?? flat?.intent?.[0] ?? "Choose what to do with the business." }, values);
+    const errors = formErrors(parsed.issues);
+    return refuse({ reason: errors.reason ?? errors.intent ?? "Choose what to do with the business." }, values);
   }
   const kind = KIND_BY_INTENT[parsed.output.intent]!;
   const refusal = lifecycleRefusal(kind, business.lifecycle);

@@ -17,6 +17,7 @@ import { listParams } from "#app/lib/list-params";
 import type { PageHandle } from "#app/lib/page";
 import { formatDuration } from "./figures";
 import { askOperation } from "./operations.server";
+import { readForm } from "#server/platform/forms";
 
 export const meta: MetaFunction = () => [{ title: "Jobs" }];
 export const handle: PageHandle = { layout: "platform" };
@@ -58,7 +59,9 @@ const RunNow = v.object({ intent: v.literal("run"), job: v.picklist(JOB_NAMES) }
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const maker = await requirePlatform(request, context, "platform:request");
-  const parsed = v.safeParse(RunNow, Object.fromEntries(await request.formData()));
+  const read = await readForm(request);
+  if (!read.ok) return read.refusal;
+  const parsed = v.safeParse(RunNow, read.fields);
   if (!parsed.success) return refuse({ form: "Choose a job to run." });
   const job = JOBS.find((j) => j.name === parsed.output.job)!;
   return askOperation(request, context, maker, "run_job", job.name, { label: job.label });

@@ -13,6 +13,7 @@ import type { NewKey } from "#app/lib/api-keys";
 import type { PageHandle } from "#app/lib/page";
 import { confirmPlatformKey, PLATFORM_KEYS_URL, SCOPE_FIELD_PREFIX } from "#app/lib/platform-keys";
 import { loadPlatformKeys, platformKeysAction, type PlatformKeysData } from "./keys.server";
+import { readForm } from "#server/platform/forms";
 
 export const meta: MetaFunction = () => [{ title: "Platform keys" }];
 export const handle: PageHandle = { layout: "platform" };
@@ -33,7 +34,9 @@ export { clientAction, shouldRevalidate } from "#app/components/submission";
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const signedIn = await requirePlatform(request, context, "platform:keys");
-  return platformKeysAction(request, context, signedIn, Object.fromEntries(await request.formData()));
+  const read = await readForm(request);
+  if (!read.ok) return read.refusal;
+  return platformKeysAction(request, context, signedIn, read.fields);
 }
 
 type KeyRow = PlatformKeysData["keys"][number];

@@ -9,9 +9,10 @@ import { refusalMessage } from "#server/guards";
 import { requirePlatform } from "#server/operators/guards";
 import { askOnboarding, checkLogo, identifierRefusal, MAX_LOGO_BYTES, placementFor, shardChoices, type LogoType } from "#server/operators/onboarding";
 import { redirectWithFlash } from "#server/platform/flash";
+import { formErrors, readForm } from "#server/platform/forms";
 import { refuse, type FieldErrors } from "#server/platform/http";
 import { ErrorSummary, SendButtons, useSending } from "#app/components/form";
-import { fieldErrors, formFields, typedValues } from "#app/lib/merchant-forms";
+import { formFields, typedValues } from "#app/lib/merchant-forms";
 import { businessIdentifierField } from "#app/lib/fields";
 import { ONBOARDING_FIELDS, OnboardingForm } from "#app/lib/onboarding-form";
 import type { PageHandle } from "#app/lib/page";
@@ -37,13 +38,13 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const env = context.cloudflare.env;
   // Refused before the body is read: the Worker would otherwise hold a large upload in memory to refuse it.
   if (Number(request.headers.get("Content-Length") ?? "0") > MAX_LOGO_BYTES + FORM_OVERHEAD_BYTES) return refuse({ logo: LOGO_TOO_LARGE }, {});
-  const form = await request.formData().catch(() => null);
-  if (!form) return refuse({ form: "The form did not arrive whole. Send it again." }, {});
-  const entries = Object.fromEntries(form);
+  const read = await readForm(request, { maxBytes: MAX_LOGO_BYTES + FORM_OVERHEAD_BYTES });
+  if (!read.ok) return read.refusal;
+  const entries = read.fields;
   const texts = Object.fromEntries(Object.entries(entries).filter((entry): entry is [string, string] => typeof entry[1] === "string"));
   const values = typedValues(texts);
   const parsed = v.safeParse(OnboardingForm, formFields(texts, ONBOARDING_FIELDS));
-  const errors: FieldErrors = parsed.success ? {} : fieldErrors(parsed.issues);
+  const errors: FieldErrors = parsed.success ? {} : formErrors(parsed.issues);
 
   // The rules that read the platform are said along with any other mistake, not one round later.
   const identifier = v.safeParse(businessIdentifierField(), texts.identifier ?? "");

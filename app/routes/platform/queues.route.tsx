@@ -18,6 +18,7 @@ import { Details } from "#app/components/details";
 import { formatCount, formatDate } from "#app/lib/format";
 import type { PageHandle } from "#app/lib/page";
 import { askOperation } from "./operations.server";
+import { readForm } from "#server/platform/forms";
 
 export const meta: MetaFunction = () => [{ title: "Queues" }];
 export const handle: PageHandle = { layout: "platform" };
@@ -52,7 +53,9 @@ const Replay = v.object({ intent: v.literal("replay"), queue: v.picklist(Object.
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const maker = await requirePlatform(request, context, "platform:request");
-  const parsed = v.safeParse(Replay, Object.fromEntries(await request.formData()));
+  const read = await readForm(request);
+  if (!read.ok) return read.refusal;
+  const parsed = v.safeParse(Replay, read.fields);
   if (!parsed.success) return refuse({ form: "Choose a queue to replay." });
   return askOperation(request, context, maker, "replay_queue", parsed.output.queue, { label: QUEUES[parsed.output.queue].label, limit: REPLAY_LIMIT });
 }

@@ -21,6 +21,7 @@ import { DecisionForm } from "#app/lib/decision";
 import { formatDate } from "#app/lib/format";
 import type { PageHandle } from "#app/lib/page";
 import { useSending } from "#app/components/form";
+import { formErrors, readForm } from "#server/platform/forms";
 
 export const meta: MetaFunction = () => [{ title: "Platform Request" }];
 export const handle: PageHandle = { layout: "platform" };
@@ -58,12 +59,14 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
 export async function action({ request, context, params }: ActionFunctionArgs) {
   const signedIn = await requirePlatform(request, context, "platform:decide");
   const { request: found, spec } = await requestOf(request, signedIn.deps.db, params.id);
-  const form = Object.fromEntries(await request.formData());
+  const read = await readForm(request);
+  if (!read.ok) return read.refusal;
+  const form = read.fields;
   const values = { reason: typeof form.reason === "string" ? form.reason : "" };
   const parsed = v.safeParse(DecisionForm, form);
   if (!parsed.success) {
-    const flat = v.flatten<typeof DecisionForm>(parsed.issues).nested;
-    if (form.intent === "reject" && flat?.reason) return refuse({ reason: flat.reason[0] }, values);
+    const errors = formErrors(parsed.issues);
+    if (form.intent === "reject" && errors.reason) return refuse({ reason: errors.reason }, values);
     return refuse({ form: "Choose Approve or Reject." }, values);
   }
   // The engine refuses it too; saying so here keeps the answer a plain 403 before any check is asked for.

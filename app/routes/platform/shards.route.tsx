@@ -17,6 +17,7 @@ import { formatCount, formatDate } from "#app/lib/format";
 import type { PageHandle } from "#app/lib/page";
 import { formatBytes, formatDuration } from "./figures";
 import { askOperation } from "./operations.server";
+import { readForm } from "#server/platform/forms";
 
 export const meta: MetaFunction = () => [{ title: "Shards" }];
 export const handle: PageHandle = { layout: "platform" };
@@ -57,7 +58,9 @@ const Move = v.object({
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const maker = await requirePlatform(request, context, "platform:request");
-  const parsed = v.safeParse(Move, Object.fromEntries(await request.formData()));
+  const read = await readForm(request);
+  if (!read.ok) return read.refusal;
+  const parsed = v.safeParse(Move, read.fields);
   if (!parsed.success) return refuse({ form: "Choose the database to move the business to." });
   const business = await platformBusiness(maker.deps.db, parsed.output.business);
   if (!business) pageNotFound(request);

@@ -31,6 +31,7 @@ import { paths } from "#app/lib/paths";
 import { statusLabel } from "#app/lib/statuses";
 import { shownTransaction } from "#app/lib/transactions.server";
 import { Details } from "#app/components/details";
+import { formErrors, readForm } from "#server/platform/forms";
 
 // SPEC gives this page no title; the app's name alone would not tell one tab from another. The h1 names the device.
 export const meta: MetaFunction = () => [{ title: "POS Terminal" }];
@@ -103,12 +104,9 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   const { deps, tenant } = await requireTenant(request, context, "manage:terminal");
   const terminalId = params.deviceId ?? "";
   // A field left out reads as empty, so its own "Give a reason." shows, not a missing-key message.
-  const values: Record<string, unknown> = {
-    reason: "",
-    merchantId: "",
-    pointOfSaleId: "",
-    ...Object.fromEntries(await request.formData()),
-  };
+  const read = await readForm(request);
+  if (!read.ok) return read.refusal;
+  const values: Record<string, unknown> = { reason: "", merchantId: "", pointOfSaleId: "", ...read.fields };
   const intent =
     typeof values.intent === "string" && (TERMINAL_ACTIONS as readonly string[]).includes(values.intent) ? (values.intent as TerminalAction) : null;
   const typed = {
@@ -116,13 +114,8 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   };
   const parsed = v.safeParse(TerminalForm, values);
   if (!parsed.success) {
-    const errors: Errors = {};
-    for (const issue of parsed.issues) {
-      const key = v.getDotPath(issue);
-      if (key === "reason" || key === "merchantId" || key === "pointOfSaleId") errors[key] ??= issue.message;
-      else errors.form ??= "That request was not understood. Reload the page and try again.";
-    }
-    return refuse(errors, typed, intent ?? "");
+    const shown = { fields: ["reason", "merchantId", "pointOfSaleId"], otherwise: "That request was not understood. Reload the page and try again." };
+    return refuse(formErrors(parsed.issues, shown) as Errors, typed, intent ?? "");
   }
   const form = parsed.output;
   if (form.intent === "assign") {

@@ -26,6 +26,7 @@ import { NOT_UNDERSTOOD } from "./tabs";
 import { RESEND_FAILED_LIMIT } from "#server/webhooks/recovery.db";
 import { DAY_MS } from "#server/platform/time";
 import { useSending } from "#app/components/form";
+import { readForm } from "#server/platform/forms";
 
 export const meta: MetaFunction = () => [{ title: "Delivery Log" }];
 
@@ -91,7 +92,9 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   requirePermission(tenant, "manage:developer");
   const endpoint = await getWebhookEndpoint(tenant, params.endpointId ?? "");
   if (!endpoint) pageNotFound(request);
-  const form = Object.fromEntries(await request.formData());
+  const read = await readForm(request);
+  if (!read.ok) return read.refusal;
+  const form = read.fields;
   // This page acts on its own endpoint only; endpoints are added on the Developers tab.
   if (!isEndpointIntent(form.intent) || form.intent === "create") return refuse({ form: NOT_UNDERSTOOD });
   if (form.endpointId !== endpoint.id) pageNotFound(request);

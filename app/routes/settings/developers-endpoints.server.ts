@@ -2,6 +2,7 @@
 // section lists, and the intents its forms (and an endpoint's delivery log page)
 // post. Each change is audited by the data layer; a secret only ever leaves the
 // server in the answer to "Reveal secret", never in a URL, a flash or loader data.
+import { formErrors } from "#server/platform/forms";
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import { data } from "@remix-run/cloudflare";
 import * as v from "valibot";
@@ -165,9 +166,9 @@ export async function endpointsAction(
       ? {}
       : // "eventTypes.0" and the like: the checkboxes' message sits by the group.
         Object.fromEntries(
-          Object.entries(v.flatten<typeof EndpointSchema>(parsed.issues).nested ?? {})
+          Object.entries(formErrors(parsed.issues))
             .reverse()
-            .map(([key, messages]) => [key.split(".")[0]!, messages?.[0] ?? ""]),
+            .map(([key, message]) => [key.split(".")[0]!, message]),
         );
     // The URL rules are the data layer's; asked here too so the reason sits under the URL field.
     if (!errors.url) {

@@ -26,6 +26,7 @@ import { loadPhones, PHONE_INTENTS, phonesAction } from "./security-phones.serve
 import { POLICY_INTENT, TAB_LABEL } from "./tabs";
 import { isLazyTab, loadTabCode, TAB_CODE, tabCode, tabOfSearch } from "./tab-code";
 import { loadTeam, TEAM_INTENTS, teamAction, type InviteValues } from "./team.server";
+import { readForm } from "#server/platform/forms";
 
 export const meta: MetaFunction = () => [{ title: "Settings" }];
 
@@ -94,7 +95,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
   // The permission depends on what was posted: checked below.
   const signedIn = await requireTenant(request, context, null);
   const { deps, session, tenant } = signedIn;
-  const form = Object.fromEntries(await request.formData());
+  const read = await readForm(request);
+  if (!read.ok) return read.refusal;
+  const form = read.fields;
   // Whatever was posted to the Developers tab, and the key intents wherever they are posted, need the tab's permission.
   if ((DEVELOPER_INTENTS as readonly unknown[]).includes(form.intent) || isEndpointIntent(form.intent) || readTab(request) === "developers") {
     requirePermission(tenant, "manage:developer");

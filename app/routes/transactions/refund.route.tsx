@@ -20,6 +20,7 @@ import { formatAmount, formatDate } from "#app/lib/format";
 import { paths } from "#app/lib/paths";
 import { statusLabel } from "#app/lib/statuses";
 import { refundedPaymentView } from "#app/lib/transactions-view";
+import { formErrors, readForm } from "#server/platform/forms";
 
 export const meta: MetaFunction = () => [{ title: "Refund Payment" }];
 
@@ -72,18 +73,14 @@ export { clientAction, shouldRevalidate } from "#app/components/submission";
 
 export async function action({ request, context, params }: ActionFunctionArgs) {
   const { signedIn, deps, tenant, payment } = await refundablePayment(request, context, params.transactionId);
-  const form = Object.fromEntries(await request.formData());
+  const read = await readForm(request);
+  if (!read.ok) return read.refusal;
+  const form = read.fields;
   const text = (value: FormDataEntryValue | undefined) => (typeof value === "string" ? value : "");
   const values = { amount: text(form.amount), reason: text(form.reason) };
   const parsed = v.safeParse(RefundForm, form);
   if (!parsed.success) {
-    const errors: FieldErrors = {};
-    for (const issue of parsed.issues) {
-      const key = v.getDotPath(issue);
-      if (key === "amount" || key === "reason") errors[key] ??= issue.message;
-      else errors.form ??= "This form has expired. Open the refund again.";
-    }
-    return refuse(errors, values);
+    return refuse(formErrors(parsed.issues, { fields: ["amount", "reason"], otherwise: "This form has expired. Open the refund again." }), values);
   }
   const { amount, reason, idempotencyKey } = parsed.output;
   // The one who asks checks it is them, for this payment and this amount.
@@ -112,7 +109,7 @@ function RefundAmount({
   limits: AmountLimit[];
   left: number;
   available: number;
-  answer?: { values: { amount: string }; errors: FieldErrors };
+  answer?: { values: { amount?: string }; errors: FieldErrors };
 }) {
   const [state, setState] = useState<{ answer: typeof answer; typed: string | null }>({ answer, typed: null });
   if (state.answer !== answer) setState({ answer, typed: null });
