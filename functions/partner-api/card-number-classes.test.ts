@@ -52,6 +52,8 @@ const gapsArbitrary = fc.array(fc.boolean(), { minLength: 18, maxLength: 18 });
 describe("every general category as the separator between a card number's digits", () => {
   it("knows every category, and the issue's characters are separators", () => {
     for (const gc of GENERAL_CATEGORIES) expect(byCategory.get(gc)!.length, gc).toBeGreaterThan(0);
+    // Every category gives separators but these: upper, lower and title case letters all end a run, every Nd is a digit.
+    expect(GENERAL_CATEGORIES.filter((gc) => separatorsOf(gc).length === 0)).toEqual(["Lu", "Ll", "Lt", "Nd"]);
     for (const char of ["\u3164", "\u115f", "\u1160", "\uffa0", "\u0640", "\u30fc", "\u3005", "\u309d", "\u02bc", "\u02d0", "\u0301", "\u20e3", "\u01c3"])
       expect(looksLikeCardNumber(`card 4111${char}1111${char}1111${char}1111 declined`), `U+${char.codePointAt(0)!.toString(16)}`).toBe(true);
   });

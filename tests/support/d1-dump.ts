@@ -22,7 +22,7 @@ export async function tablesHolding(db: D1Database, text: string): Promise<strin
 
 /**
  * The tables holding any of these digit strings in any spelling: each cell read as a person reads its digits
- * (functions/partner-api/card-numbers.ts normaliseDigits: NFKC, every script's digits as ASCII) with everything but its digits
+ * (functions/partner-api/card-numbers.ts normaliseDigits: every numeral of one digit, NFKC, every script's digits as ASCII) with everything but its digits
  * dropped, so "4111.1111.1111.1111", "٤١١١ ١١١١ ١١١١ ١١١١" and "card 4111\u200b1111..." all read 4111111111111111.
  */
 export async function tablesHoldingDigits(db: D1Database, digitStrings: readonly string[]): Promise<string[]> {
