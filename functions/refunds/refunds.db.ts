@@ -34,6 +34,11 @@ const SELECT = `SELECT id, transaction_id AS transactionId, merchant_id AS merch
 
 /** Approved and not failed: money that left the merchant's available balance for the payer. */
 export const REFUNDED_STATUSES_SQL = "('sending', 'succeeded')";
+/**
+ * Asked and neither rejected nor failed: waiting for approval, sending or succeeded. The money these speak for is not
+ * free for another refund or a dispute: approving one that waits must never find its payment taken (decision 022).
+ */
+export const REFUNDS_ASKED_STATUSES_SQL = "('pending_approval', 'sending', 'succeeded')";
 
 export async function getRefund({ businessId, db }: BusinessDb, id: string): Promise<Refund | null> {
   return db.prepare(`${SELECT} WHERE id = ? AND business_id = ?`).bind(id, businessId).first<Refund>();
