@@ -9,7 +9,10 @@ import { cardNumberPaths } from "#server/partner-api/card-numbers";
 import { expectAccountSumsMatchEntries, topUp } from "../support/ledger";
 import { api, makeKey } from "../support/partner-api";
 import { signedInCookie } from "../support/sign-in";
-import { KOFI_KUMASI, KUMASI } from "../support/tenants";
+import { ESI_KUMASI, KOFI_KUMASI, KUMASI, META } from "../support/tenants";
+import { requestRefund } from "#server/refunds/refund-requests.db";
+import { approveMoneyRequest } from "#server/approvals/money-requests.db";
+import { RuleError, type Tenant } from "#server/tenancy/tenant";
 import { usePortal } from "../support/use-portal";
 import { sendChecked } from "../support/fresh-check";
 import { actionDataOf } from "../support/html";
@@ -214,5 +217,24 @@ describe("an approval that cannot be applied", () => {
     expect((await one<{ status: string }>("SELECT status FROM refunds WHERE id = ?", refund.id)).status).toBe("pending_approval");
     expect((await one<{ status: string }>("SELECT status FROM approval_requests WHERE id = ?", refund.requestId)).status).toBe("pending");
     await (await portal().db()).prepare("DELETE FROM disputes WHERE id = ?").bind(`dsp_before_${payment.id}`).run();
+  });
+
+  it("a batch D1 refuses for a reason the rules cannot name (the money moved and back meanwhile) is said in words, and nothing is written", async () => {
+    const payment = await untouchedPayment();
+    const { id } = await requestRefund(ESI_KUMASI, META, { transactionId: payment.id, amount: 500, reason: "Goods returned", idempotencyKey: crypto.randomUUID() });
+    const db = KOFI_KUMASI.db;
+    const refusing = new Proxy(db, {
+      get: (target, name) =>
+        name === "batch"
+          ? () => Promise.reject(new Error("D1_ERROR: CHECK constraint failed: ok = 1: SQLITE_CONSTRAINT"))
+          : (Reflect.get(target, name) as unknown as { bind?: unknown }) && typeof Reflect.get(target, name) === "function"
+            ? (Reflect.get(target, name) as (...args: unknown[]) => unknown).bind(target)
+            : Reflect.get(target, name),
+    });
+    const checker: Tenant = { ...KOFI_KUMASI, db: refusing };
+    const refused = approveMoneyRequest(checker, META, "refund", id);
+    await expect(refused).rejects.toBeInstanceOf(RuleError);
+    await expect(refused).rejects.toThrow("This refund could not be applied: the payment's money changed while you decided. Nothing moved, and it still waits for a decision.");
+    expect((await one<{ status: string }>("SELECT status FROM refunds WHERE id = ?", id)).status).toBe("pending_approval");
   });
 });
