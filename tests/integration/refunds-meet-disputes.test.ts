@@ -46,11 +46,7 @@ async function untouchedPayment(): Promise<Payment> {
   return payment;
 }
 
-type Step =
-  | { op: "ask"; percent: number }
-  | { op: "dispute"; percent: number }
-  | { op: "approve"; pick: number }
-  | { op: "reject"; pick: number };
+type Step = { op: "ask"; percent: number } | { op: "dispute"; percent: number } | { op: "approve"; pick: number } | { op: "reject"; pick: number };
 
 // Percentages of the payment: 100 and the halves reach "the rest of its amount", where the classes meet.
 const percent = fc.oneof(fc.constantFrom(100, 50, 60, 40), fc.integer({ min: 1, max: 100 }));
@@ -62,7 +58,9 @@ const step: fc.Arbitrary<Step> = fc.oneof(
 );
 
 async function one<T>(sql: string, ...binds: unknown[]): Promise<T> {
-  return (await (await portal().db())
+  return (await (
+    await portal().db()
+  )
     .prepare(sql)
     .bind(...binds)
     .first<T>())!;
@@ -101,7 +99,11 @@ describe("refunds asked, disputes opened, approvals and rejections on one paymen
         const part = (p: number) => Math.max(1, Math.round((payment.amount * p) / 100));
         for (const s of steps) {
           if (s.op === "ask") {
-            const answer = await form(`/transactions/${payment.id}/refund`, { amount: cedis(part(s.percent)), reason: "Goods returned", idempotencyKey: crypto.randomUUID() }, esi);
+            const answer = await form(
+              `/transactions/${payment.id}/refund`,
+              { amount: cedis(part(s.percent)), reason: "Goods returned", idempotencyKey: crypto.randomUUID() },
+              esi,
+            );
             expect([302, 400], `ask ${part(s.percent)}`).toContain(answer.status);
           } else if (s.op === "dispute") {
             const answer = await api(portal(), key, "/api/v1/disputes", {
@@ -113,7 +115,9 @@ describe("refunds asked, disputes opened, approvals and rejections on one paymen
             });
             expect([201, 400], `dispute ${part(s.percent)}`).toContain(answer.status);
           } else {
-            const { results: waiting } = await (await portal().db())
+            const { results: waiting } = await (
+              await portal().db()
+            )
               .prepare(
                 `SELECT r.id, r.amount, a.id AS requestId FROM refunds r JOIN approval_requests a ON a.kind = 'refund' AND a.target_id = r.id
                  WHERE r.transaction_id = ? AND r.status = 'pending_approval' ORDER BY r.created_at, r.id`,
@@ -202,7 +206,9 @@ describe("an approval that cannot be applied", () => {
       payment.id,
     );
     // As the API let it be opened before: the whole payment disputed while the refund waited.
-    await (await portal().db())
+    await (
+      await portal().db()
+    )
       .prepare(
         `INSERT INTO disputes (id, business_id, merchant_id, transaction_id, reason_code, amount, evidence_due_at, status, opened_at)
          VALUES (?, ?, ?, ?, '13.1', ?, ?, 'open', ?)`,
@@ -221,7 +227,12 @@ describe("an approval that cannot be applied", () => {
 
   it("a batch D1 refuses for a reason the rules cannot name (the money moved and back meanwhile) is said in words, and nothing is written", async () => {
     const payment = await untouchedPayment();
-    const { id } = await requestRefund(ESI_KUMASI, META, { transactionId: payment.id, amount: 500, reason: "Goods returned", idempotencyKey: crypto.randomUUID() });
+    const { id } = await requestRefund(ESI_KUMASI, META, {
+      transactionId: payment.id,
+      amount: 500,
+      reason: "Goods returned",
+      idempotencyKey: crypto.randomUUID(),
+    });
     const db = KOFI_KUMASI.db;
     const refusing = new Proxy(db, {
       get: (target, name) =>
@@ -234,7 +245,9 @@ describe("an approval that cannot be applied", () => {
     const checker: Tenant = { ...KOFI_KUMASI, db: refusing };
     const refused = approveMoneyRequest(checker, META, "refund", id);
     await expect(refused).rejects.toBeInstanceOf(RuleError);
-    await expect(refused).rejects.toThrow("This refund could not be applied: the payment's money changed while you decided. Nothing moved, and it still waits for a decision.");
+    await expect(refused).rejects.toThrow(
+      "This refund could not be applied: the payment's money changed while you decided. Nothing moved, and it still waits for a decision.",
+    );
     expect((await one<{ status: string }>("SELECT status FROM refunds WHERE id = ?", id)).status).toBe("pending_approval");
   });
 });
