@@ -35,11 +35,18 @@ export function isUnmatched(applied: Applied): applied is Unmatched {
 
 /**
  * A rail's callback, applied to the order its key names wherever its business lives, when it is the exact match
- * (unmatchedWhy); the poll and the reply go straight to the apply functions. Every database is asked, not the first that answers: a settlement reference made before references carried their
- * business's tag (functions/settlement/run.ts settlementReference) may name a settlement in two businesses. Such an
+ * (unmatchedWhy); the poll and the reply go straight to the apply functions. Every database is asked, not the first
+ * that answers: a settlement reference made before references carried their business's tag (functions/settlement/run.ts settlementReference) may name a settlement in two businesses. Such an
  * answer is applied to neither ("ambiguous", logged for the operators) rather than to whichever was found first.
  */
-export async function applyAnswerByKey(env: Env, rail: CallbackRail, kind: "payout" | "refund", key: string, answer: RailAnswer, now: number): Promise<Applied> {
+export async function applyAnswerByKey(
+  env: Env,
+  rail: CallbackRail,
+  kind: "payout" | "refund",
+  key: string,
+  answer: RailAnswer,
+  now: number,
+): Promise<Applied> {
   const { base, attempt } = parseRailKey(key);
   const at = new Date(now).toISOString();
   const databases = ["DB", ...shardNames(env)].map((name) => databaseNamed(env, name));

@@ -84,7 +84,8 @@ export async function whyRefundNotApproved(tenant: Tenant, refund: { transaction
   const left = refundLeft(facts, "refunded");
   if (refund.amount > left) {
     // A dispute opened after this refund was asked (before disputes counted refunds waiting) holds the rest.
-    const disputed = facts.disputed > 0 ? ` GHS ${cedis(facts.disputed)} of this payment is disputed: reject this refund, or decide it once the dispute is closed.` : "";
+    const disputed =
+      facts.disputed > 0 ? ` GHS ${cedis(facts.disputed)} of this payment is disputed: reject this refund, or decide it once the dispute is closed.` : "";
     return `${exceedsRefundable(left)}${disputed}`;
   }
   return refund.amount > facts.available ? exceedsAvailable(facts.available) : null;
