@@ -5,7 +5,7 @@
 // rejectMoneyRequest take the same steps for both: the checker's permission, the maker never deciding, the
 // already-decided refusal, the status change, the request's decision, the audit entry, the webhook event and one
 // D1 batch, all or nothing.
-import { clearBatchGuardsStatement, guardStatement } from "../platform/batch-guards.db";
+import { clearBatchGuardsStatement, guardStatement, isConstraintRefusal } from "../platform/batch-guards.db";
 import { ledgerAccountId, merchantTransferPosting, refundPosting, settlementPosting } from "../ledger/ledger";
 import { can } from "../permissions";
 import { auditStatement } from "../audit/audit.db";
@@ -13,7 +13,7 @@ import { availableGuardStatement } from "../settlement/settlement-runs.db";
 import { getMerchantBalances, postingStatements } from "../ledger/ledger.db";
 import { getTransfer, type Transfer } from "../ledger/transfers.db";
 import { getRefund, type Refund } from "../refunds/refunds.db";
-import { exceedsRefundable, notRefundable, refundableGuardStatement, refundableOf } from "../refunds/refund-requests.db";
+import { refundableGuardStatement, whyRefundNotApproved } from "../refunds/refund-requests.db";
 import { exceedsAvailable } from "./transfer-requests.db";
 import { webhookEventStatements } from "../webhooks/outbox.db";
 import type { WebhookEventType } from "../webhooks/types";
@@ -62,6 +62,8 @@ interface MoneyRequestSpec<Row extends MoneyRow> {
   approvalPostings(tenant: Tenant, row: Row, at: string): D1PreparedStatement[];
   /** After an approval's batch rolled back: the rule it broke now, in the words of the field, or null. */
   whyNotApproved(tenant: Tenant, row: Row): Promise<string | null>;
+  /** A decision D1 refused for a reason whyNotApproved cannot name (the money moved and moved back meanwhile): nothing was written. */
+  notApplied: string;
   /** The webhook event each decision writes, and its data (the row as decided); null: the kind's decisions write none. */
   events: { approved: WebhookEventType; rejected: WebhookEventType; describe(row: Row, decided: Decided): unknown } | null;
 }
@@ -94,6 +96,7 @@ const MONEY_SPECS: { [K in MoneyRequestKind]: MoneyRequestSpec<MoneyRequestRows[
       const { available } = await getMerchantBalances(tenant, transfer.fromMerchantId);
       return available < transfer.amount ? exceedsAvailable(available) : null;
     },
+    notApplied: "This transfer could not be applied: the merchant's money changed while you decided. Nothing moved, and it still waits for a decision.",
     events: { approved: "transfer.approved", rejected: "transfer.rejected", describe: transferData },
   },
   // Money leaves the merchant's available balance for the processor, which gives it back to the payer (functions/refunds/send.ts).
@@ -115,11 +118,8 @@ const MONEY_SPECS: { [K in MoneyRequestKind]: MoneyRequestSpec<MoneyRequestRows[
         postedAt: Date.parse(at),
         transactionId: refund.transactionId,
       }),
-    async whyNotApproved(tenant, refund) {
-      const { payment, refunded, available } = await refundableOf(tenant, refund.transactionId);
-      const left = payment.amount - refunded;
-      return notRefundable(payment) ?? (refund.amount > left ? exceedsRefundable(left) : refund.amount > available ? exceedsAvailable(available) : null);
-    },
+    whyNotApproved: (tenant, refund) => whyRefundNotApproved(tenant, refund),
+    notApplied: "This refund could not be applied: the payment's money changed while you decided. Nothing moved, and it still waits for a decision.",
     // A refund's events are of its sending: refund.succeeded and refund.failed (functions/refunds/send.ts).
     events: null,
   },
@@ -192,6 +192,8 @@ export async function approveMoneyRequest<K extends MoneyRequestKind>(tenant: Te
     await refuseIfDecidedMeanwhile(tenant, spec, row.id);
     const broken = await spec.whyNotApproved(tenant, row);
     if (broken) throw new RuleError(broken);
+    // Never a 500 for a decision the rules refused: the checker reads why on the request's page, which stays pending.
+    if (isConstraintRefusal(error)) throw new RuleError(spec.notApplied);
     throw error;
   }
   return (await spec.read(tenant, row.id))!;
@@ -235,6 +237,7 @@ export async function rejectMoneyRequest<K extends MoneyRequestKind>(
     ]);
   } catch (error) {
     await refuseIfDecidedMeanwhile(tenant, spec, row.id);
+    if (isConstraintRefusal(error)) throw new RuleError(`This ${kind} could not be rejected now. Nothing changed, and it still waits for a decision.`);
     throw error;
   }
   return (await spec.read(tenant, row.id))!;

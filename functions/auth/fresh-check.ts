@@ -37,6 +37,8 @@ export const checkBindings = {
   decisions: (fingerprint: string) => `decide:batch:${fingerprint}`,
   transfer: (fromMerchantId: string, toKind: string, toId: string, amount: number) => `transfer:${fromMerchantId}:${toKind}:${toId}:${amount}`,
   refund: (transactionId: number, amount: number) => `refund:${transactionId}:${amount}`,
+  /** Starting the business's settlement run now: it moves every merchant's cleared money towards its account (a money decision). */
+  settlementRun: () => "settlement:run",
   apiKey: (action: "create" | "roll", subject: string) => `api-key:${action}:${subject}`,
   /**
    * Everything that decides where a business's signed data goes: making an endpoint, changing its URL or
@@ -75,6 +77,7 @@ const PURPOSES: Record<string, string> = {
   "decide:batch": "decide the requests you chose",
   transfer: "ask for this transfer",
   refund: "ask for this refund",
+  "settlement:run": "run the settlement now",
   "api-key:create": "make an API key",
   "api-key:roll": "roll an API key",
   "endpoint:create": "add a webhook endpoint",
@@ -98,7 +101,7 @@ export function purposeOf(binding: string): string {
 
 /** A binding as the check endpoint takes it: one of the shapes above, nothing else. */
 // Not prove-phone: that code goes to the phone being added, never to the one the person already has.
-export const BINDING_PATTERN = /^(decide|transfer|refund|api-key|endpoint|passkey|phone|platform):[^\s]{1,280}$/;
+export const BINDING_PATTERN = /^(decide|transfer|refund|settlement|api-key|endpoint|passkey|phone|platform):[^\s]{1,280}$/;
 
 export interface CheckNeeded {
   binding: string;

@@ -7,7 +7,7 @@ import { disputeHoldPosting, disputeLostPosting, disputeWonPosting } from "../le
 import { can } from "../permissions";
 import { auditStatement, signInAuditStatement } from "../audit/audit.db";
 import { clearBatchGuardsStatement } from "../platform/batch-guards.db";
-import { REFUNDED_STATUSES_SQL } from "../refunds/refunds.db";
+import { REFUNDS_ASKED_STATUSES_SQL } from "../refunds/refunds.db";
 import { postingStatements } from "../ledger/ledger.db";
 import { decodeCursor, pageSize, toPage, type Page, type PageQuery } from "../lists/page";
 import { webhookEventStatements } from "../webhooks/outbox.db";
@@ -59,7 +59,10 @@ const DISPUTE_FROM = `disputes d
 
 // ---------------------------------------------------------------- the processor (Partner API)
 
-/** The payment a dispute names, with what is already disputed of it (disputes the merchant won give their amount back). */
+/**
+ * The payment a dispute names, with what is already disputed of it (disputes the merchant won give their amount back)
+ * and what its refunds speak for: moved, or still waiting for approval (an approval must never find the money disputed).
+ */
 export async function disputablePayment(
   { businessId, db }: BusinessDb,
   reference: string,
@@ -68,7 +71,7 @@ export async function disputablePayment(
     .prepare(
       `SELECT t.id, t.merchant_id AS merchantId, t.amount, t.status,
          coalesce((SELECT SUM(d.amount) FROM disputes d WHERE d.business_id = t.business_id AND d.transaction_id = t.id AND d.status <> 'won'), 0) AS disputed,
-         coalesce((SELECT SUM(r.amount) FROM refunds r WHERE r.business_id = t.business_id AND r.transaction_id = t.id AND r.status IN ${REFUNDED_STATUSES_SQL}), 0)
+         coalesce((SELECT SUM(r.amount) FROM refunds r WHERE r.business_id = t.business_id AND r.transaction_id = t.id AND r.status IN ${REFUNDS_ASKED_STATUSES_SQL}), 0)
            AS refunded
        FROM transactions t WHERE t.business_id = ? AND t.reference = ?`,
     )
@@ -139,9 +142,10 @@ export async function openDispute(
       ...(kept ? [keepAnswerStatement(business, kept, input.openedAt)] : []),
       db
         .prepare(
-          // Refunds that moved money count too: a payment never goes back to its payer for more than it was.
+          // Refunds that moved money or wait for approval count too: a payment never goes back to its payer for more than it
+          // was, and a refund asked before the dispute can still be approved.
           `INSERT INTO batch_guards (ok, reason) VALUES (coalesce((SELECT ? + coalesce(SUM(d.amount), 0) + (SELECT coalesce(SUM(r.amount), 0) FROM refunds r
-               WHERE r.business_id = ? AND r.transaction_id = ? AND r.status IN ${REFUNDED_STATUSES_SQL}) <= ? FROM disputes d
+               WHERE r.business_id = ? AND r.transaction_id = ? AND r.status IN ${REFUNDS_ASKED_STATUSES_SQL}) <= ? FROM disputes d
              WHERE d.business_id = ? AND d.transaction_id = ? AND d.status <> 'won'), 0), 'undisputed amount')`,
         )
         .bind(input.amount, businessId, input.transactionId, input.paymentAmount, businessId, input.transactionId),

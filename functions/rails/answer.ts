@@ -31,3 +31,16 @@ export function parseRailKey(key: string): { base: string; attempt: number } {
   const match = /^(.+)-r(\d{1,3})$/.exec(key);
   return match ? { base: match[1]!, attempt: Number(match[2]) } : { base: key, attempt: 1 };
 }
+
+/** The rails that answer by a signed callback (functions/rails/callbacks.ts). */
+export const CALLBACK_RAILS = ["switch", "paystack"] as const;
+export type CallbackRail = (typeof CALLBACK_RAILS)[number];
+
+/**
+ * The rail an attempt through this port goes to, when it is one that calls back; null for the simulator (and the
+ * tests' ports), whose answers are only ever the reply. Written with the attempt, before it is sent: a callback may
+ * move only what was sent to its own rail.
+ */
+export function callbackRailOf(portKind: string): CallbackRail | null {
+  return (CALLBACK_RAILS as readonly string[]).includes(portKind) ? (portKind as CallbackRail) : null;
+}

@@ -25,13 +25,13 @@ describe("applyAnswerByKey", () => {
       SHARD_1: databaseHolding("bus_kumasi", "STL-MRC-0002-20261126", writes),
     } as unknown as Env;
     const answer = { ok: true as const, rail: { rail: "switch", reference: "ord_1", status: "succeeded" } };
-    expect(await applyAnswerByKey(env, "payout", "STL-MRC-0002-20261126", answer, Date.now())).toBe("ambiguous");
+    expect(await applyAnswerByKey(env, "switch", "payout", "STL-MRC-0002-20261126", answer, Date.now())).toBe("ambiguous");
     expect(writes).toEqual([]);
   });
 
   it("says so when no database holds it", async () => {
     const env = { DB: databaseHolding(null, "x", []), SHARD_1: databaseHolding(null, "x", []) } as unknown as Env;
-    expect(await applyAnswerByKey(env, "payout", "STL-NONE-20261126", { ok: false, error: "no" }, Date.now())).toBe("unknown order");
+    expect(await applyAnswerByKey(env, "switch", "payout", "STL-NONE-20261126", { ok: false, error: "no" }, Date.now())).toBe("unknown order");
   });
 });
 

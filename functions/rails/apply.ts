@@ -8,18 +8,45 @@ import { applyPayoutAnswer } from "../settlement/payouts";
 import { payoutTargetByReference, payoutsWaitingOnRail } from "../settlement/payouts.db";
 import type { BusinessDb } from "../tenancy/tenant";
 import { logEvent } from "../analytics/http";
-import { parseRailKey, railKey, type RailAnswer } from "./answer";
+import { parseRailKey, railKey, type CallbackRail, type RailAnswer } from "./answer";
 import type { PayoutPort } from "../settlement/payouts";
 import type { RefundPort } from "../refunds/send";
 
-export type Applied = "applied" | "already" | "waiting" | "unknown order" | "ambiguous";
+export type Applied = "applied" | "already" | "waiting" | Unmatched;
+
+/** Why a callback moved nothing: kept in rail_callbacks_unmatched and answered 2xx (decision 041, 2026-12-01). */
+export type Unmatched = "unknown order" | "ambiguous" | "never sent" | "not sent to this rail" | "not the latest attempt";
 
 /**
- * Every database is asked, not the first that answers: a settlement reference made before references carried their
- * business's tag (functions/settlement/run.ts settlementReference) may name a settlement in two businesses. Such an
+ * A callback may move only what this portal sent to that same rail: the order its key names, sent to `rail` (written
+ * with the attempt, before sending), and about the attempt that is the order's latest. Anything else is
+ * answered with why and changes nothing: a correctly signed answer about money never sent there must not mark it paid.
+ */
+export function unmatchedWhy(target: { rail: string | null; attempts: number }, rail: CallbackRail, attempt: number): Unmatched | null {
+  if (target.attempts === 0) return "never sent";
+  if (target.rail !== rail) return "not sent to this rail";
+  if (attempt !== target.attempts) return "not the latest attempt";
+  return null;
+}
+
+export function isUnmatched(applied: Applied): applied is Unmatched {
+  return applied !== "applied" && applied !== "already" && applied !== "waiting";
+}
+
+/**
+ * A rail's callback, applied to the order its key names wherever its business lives, when it is the exact match
+ * (unmatchedWhy); the poll and the reply go straight to the apply functions. Every database is asked, not the first
+ * that answers: a settlement reference made before references carried their business's tag (functions/settlement/run.ts settlementReference) may name a settlement in two businesses. Such an
  * answer is applied to neither ("ambiguous", logged for the operators) rather than to whichever was found first.
  */
-export async function applyAnswerByKey(env: Env, kind: "payout" | "refund", key: string, answer: RailAnswer, now: number): Promise<Applied> {
+export async function applyAnswerByKey(
+  env: Env,
+  rail: CallbackRail,
+  kind: "payout" | "refund",
+  key: string,
+  answer: RailAnswer,
+  now: number,
+): Promise<Applied> {
   const { base, attempt } = parseRailKey(key);
   const at = new Date(now).toISOString();
   const databases = ["DB", ...shardNames(env)].map((name) => databaseNamed(env, name));
@@ -30,12 +57,16 @@ export async function applyAnswerByKey(env: Env, kind: "payout" | "refund", key:
       return "ambiguous";
     }
     const [only] = found;
-    return only ? applyPayoutAnswer({ businessId: only.target!.businessId, db: only.db }, only.target!, answer, at, attempt) : "unknown order";
+    if (!only) return "unknown order";
+    const target = only.target!;
+    return unmatchedWhy(target, rail, attempt) ?? applyPayoutAnswer({ businessId: target.businessId, db: only.db }, target, answer, at, attempt);
   }
   // Refund ids are random (ref_<uuid>): one database at most holds one.
   for (const db of databases) {
     const target = await refundTargetById(db, base);
     if (!target) continue;
+    const unmatched = unmatchedWhy(target, rail, attempt);
+    if (unmatched) return unmatched;
     const result = await applyRefundAnswer({ businessId: target.businessId, db }, target, answer, { at, now, attempt });
     return result === "waiting" || result === "already" ? result : "applied";
   }

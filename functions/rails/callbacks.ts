@@ -6,11 +6,14 @@
 // the event, the transfer's id and its status; it retries anything but a 200 for 72 hours, so a replay, an event we do
 // not use (charge.success…) and a transfer that is not ours are acknowledged with a 200 and change nothing; and it
 // publishes the addresses it sends from, which production also checks.
+// Either rail's callback moves only a payout or refund this portal sent to that same rail, by its key and its latest
+// attempt (functions/rails/apply.ts unmatchedWhy); any other is kept in rail_callbacks_unmatched, answered 200, and
+// changes nothing (decision 041, 2026-12-01).
 import * as v from "valibot";
 import { railsConfigOf } from "../env";
 import { logEvent } from "../analytics/http";
-import { applyAnswerByKey } from "./apply";
-import { forgetCallback, rememberCallback } from "./rails.db";
+import { applyAnswerByKey, isUnmatched } from "./apply";
+import { forgetCallback, recordUnmatchedCallback, rememberCallback } from "./rails.db";
 import { paystackAnswer, PaystackTransfer, railKeyOfPaystackReference } from "./paystack";
 import { verifyPaystack, verifyStandard } from "./signatures";
 import { SwitchCallback, switchAnswer } from "./switch";
@@ -52,9 +55,11 @@ export async function handleRailCallback(request: Request, env: Env, now: number
   if (!(await rememberCallback(env.DB, "switch", signed.id, now))) return json(409, { message: "Already received (replay refused)", id: signed.id });
   try {
     const kind = callback.output.type === "payout.updated" ? "payout" : "refund";
-    const applied = await applyAnswerByKey(env, kind, callback.output.data.reference, switchAnswer(callback.output.data), now);
-    logEvent("info", "rail.callback", { rail: "switch", kind, applied });
-    if (applied === "unknown order") return json(404, { message: `No ${kind} with reference ${callback.output.data.reference}` });
+    const { reference, status } = callback.output.data;
+    const applied = await applyAnswerByKey(env, "switch", kind, reference, switchAnswer(callback.output.data), now);
+    logEvent(isUnmatched(applied) ? "warn" : "info", "rail.callback", { rail: "switch", kind, applied });
+    // Not what this portal sent the switch: kept for the operators, acknowledged (the switch stops sending it), nothing moved.
+    if (isUnmatched(applied)) await recordUnmatchedCallback(env.DB, { rail: "switch", id: signed.id, kind, key: reference, status, why: applied }, now);
     return json(200, { received: true, applied });
   } catch (error) {
     await forgetCallback(env.DB, "switch", signed.id);
@@ -80,18 +85,23 @@ async function paystackCallback(request: Request, env: Env, body: string, secret
   const transfer = v.safeParse(PaystackTransfer, envelope.output.data);
   if (!transfer.success) return json(400, { message: `Body refused: ${transfer.issues.map((i) => `data.${v.getDotPath(i) ?? ""}: ${i.message}`).join("; ")}` });
   const key = railKeyOfPaystackReference(transfer.output.reference);
-  if (!key) {
-    logEvent("warn", "rail.callback", { rail: "paystack", event, ignored: "reference not ours" });
-    return json(200, { received: true, ignored: "not a transfer this portal made" });
-  }
   // The event and what identifies the transfer's state: a retry of the same event is the same id, while a later event
   // about the same transfer (reversed after success) is a new one.
   const id = `${event}:${transfer.output.id ?? transfer.output.transfer_code ?? transfer.output.reference}:${transfer.output.status}`;
+  if (!key) {
+    logEvent("warn", "rail.callback", { rail: "paystack", event, ignored: "reference not ours" });
+    const unmatched = { rail: "paystack" as const, id, kind: "payout" as const, key: transfer.output.reference, status: transfer.output.status };
+    await recordUnmatchedCallback(env.DB, { ...unmatched, why: "not a transfer this portal made" }, now);
+    return json(200, { received: true, ignored: "not a transfer this portal made" });
+  }
   if (!(await rememberCallback(env.DB, "paystack", id, now))) return json(200, { received: true, applied: "already", replay: true });
   try {
     // A transfer.* event's status word decides (transfer.reversed carries "reversed"); paystackAnswer maps it as the poll does.
-    const applied = await applyAnswerByKey(env, "payout", key, paystackAnswer(transfer.output), now);
-    logEvent(applied === "unknown order" ? "warn" : "info", "rail.callback", { rail: "paystack", kind: "payout", event, applied });
+    const applied = await applyAnswerByKey(env, "paystack", "payout", key, paystackAnswer(transfer.output), now);
+    logEvent(isUnmatched(applied) ? "warn" : "info", "rail.callback", { rail: "paystack", kind: "payout", event, applied });
+    // Not what this portal sent Paystack: kept for the operators, acknowledged with a 200 (anything else is retried for 72 hours), nothing moved.
+    if (isUnmatched(applied))
+      await recordUnmatchedCallback(env.DB, { rail: "paystack", id, kind: "payout", key, status: transfer.output.status, why: applied }, now);
     if (event === "transfer.reversed" && applied === "already")
       // A reversal the apply path refused, most likely after the settlement was marked paid: the money is back in the
       // Paystack balance while the settlement says paid. Nothing here can undo that (decision 041); someone must act.

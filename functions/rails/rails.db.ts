@@ -12,3 +12,15 @@ export async function rememberCallback(db: D1Database, rail: "switch" | "paystac
 export async function forgetCallback(db: D1Database, rail: "switch" | "paystack", id: string): Promise<void> {
   await db.prepare("DELETE FROM rail_callbacks WHERE rail = ? AND id = ?").bind(rail, id).run();
 }
+
+/** A signed callback that matched nothing this portal sent to that rail (migration 0039): kept, never applied. */
+export async function recordUnmatchedCallback(
+  db: D1Database,
+  callback: { rail: "switch" | "paystack"; id: string; kind: "payout" | "refund"; key: string; status: string; why: string },
+  now: number,
+): Promise<void> {
+  await db
+    .prepare("INSERT OR IGNORE INTO rail_callbacks_unmatched (rail, id, kind, rail_key, status, why, received_at) VALUES (?, ?, ?, ?, ?, ?, ?)")
+    .bind(callback.rail, callback.id, callback.kind, callback.key.slice(0, 200), callback.status.slice(0, 40), callback.why, now)
+    .run();
+}

@@ -7,7 +7,7 @@ import { can } from "../permissions";
 import { auditStatement } from "../audit/audit.db";
 import { clearBatchGuardsStatement, guardStatement } from "../platform/batch-guards.db";
 import { getMerchantBalances } from "../ledger/ledger.db";
-import { REFUNDED_STATUSES_SQL, refundTotalsOf } from "./refunds.db";
+import { REFUNDED_STATUSES_SQL, REFUNDS_ASKED_STATUSES_SQL, refundTotalsOf } from "./refunds.db";
 import { exceedsAvailable } from "../approvals/transfer-requests.db";
 import { getTransaction, type Transaction } from "../payments/transactions.db";
 import { webhookEventStatements } from "../webhooks/outbox.db";
@@ -61,7 +61,34 @@ export async function refundableOf(tenant: Tenant, transactionId: number) {
     disputedAmountOf(tenant, payment.id),
   ]);
   const { refunded, pending } = totals.get(payment.id) ?? { refunded: 0, pending: 0 };
-  return { payment, refunded, pending, disputed, left: Math.max(0, payment.amount - refunded - pending - disputed), available: balances.available };
+  const facts = { payment, refunded, pending, disputed };
+  return { ...facts, left: refundLeft(facts, "asked"), available: balances.available };
+}
+
+/**
+ * What is left of the payment for one more refund, counted exactly as refundableGuardStatement counts it: its disputes
+ * not won, and its refunds `asked` (waiting too, when asking) or `refunded` (when approving one of those waiting).
+ */
+export function refundLeft(
+  facts: { payment: Pick<Transaction, "amount">; refunded: number; pending: number; disputed: number },
+  counting: "asked" | "refunded",
+): number {
+  return Math.max(0, facts.payment.amount - facts.refunded - facts.disputed - (counting === "asked" ? facts.pending : 0));
+}
+
+/** Why an approval of `amount` cannot be applied now, or null: the approval's guards' rules, in the checker's words. */
+export async function whyRefundNotApproved(tenant: Tenant, refund: { transactionId: number; amount: number }): Promise<string | null> {
+  const facts = await refundableOf(tenant, refund.transactionId);
+  const refusal = notRefundable(facts.payment);
+  if (refusal) return refusal;
+  const left = refundLeft(facts, "refunded");
+  if (refund.amount > left) {
+    // A dispute opened after this refund was asked (before disputes counted refunds waiting) holds the rest.
+    const disputed =
+      facts.disputed > 0 ? ` GHS ${cedis(facts.disputed)} of this payment is disputed: reject this refund, or decide it once the dispute is closed.` : "";
+    return `${exceedsRefundable(left)}${disputed}`;
+  }
+  return refund.amount > facts.available ? exceedsAvailable(facts.available) : null;
 }
 
 /**
@@ -70,7 +97,7 @@ export async function refundableOf(tenant: Tenant, transactionId: number) {
  * when approving: the others waiting are not this one's business). Two batches at once: the second sees the first.
  */
 export function refundableGuardStatement(tenant: Tenant, transactionId: number, amount: number, counting: "asked" | "refunded"): D1PreparedStatement {
-  const statuses = counting === "asked" ? "('pending_approval', 'sending', 'succeeded')" : REFUNDED_STATUSES_SQL;
+  const statuses = counting === "asked" ? REFUNDS_ASKED_STATUSES_SQL : REFUNDED_STATUSES_SQL;
   return guardStatement(
     tenant.db,
     `SELECT t.status = 'successful' AND t.amount >= ? + (SELECT coalesce(SUM(r.amount), 0) FROM refunds r

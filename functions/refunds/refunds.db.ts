@@ -34,6 +34,11 @@ const SELECT = `SELECT id, transaction_id AS transactionId, merchant_id AS merch
 
 /** Approved and not failed: money that left the merchant's available balance for the payer. */
 export const REFUNDED_STATUSES_SQL = "('sending', 'succeeded')";
+/**
+ * Asked and neither rejected nor failed: waiting for approval, sending or succeeded. The money these speak for is not
+ * free for another refund or a dispute: approving one that waits must never find its payment taken (decision 022).
+ */
+export const REFUNDS_ASKED_STATUSES_SQL = "('pending_approval', 'sending', 'succeeded')";
 
 export async function getRefund({ businessId, db }: BusinessDb, id: string): Promise<Refund | null> {
   return db.prepare(`${SELECT} WHERE id = ? AND business_id = ?`).bind(id, businessId).first<Refund>();
@@ -184,14 +189,15 @@ export async function dueRefunds(
 /** Claims a refund for one attempt (attempts + 1, held until `leaseUntil`), only if nobody claimed it since it was read; null when someone did. */
 export async function claimRefund(
   { businessId, db }: BusinessDb,
-  claim: { refundId: string; attempts: number; leaseUntil: string; now: string },
+  claim: { refundId: string; attempts: number; leaseUntil: string; now: string; rail?: string | null },
 ): Promise<{ attempts: number } | null> {
+  // The rail a callback may come from is written with the attempt, before it is sent (decision 041, 2026-12-01).
   return db
     .prepare(
-      `UPDATE refunds SET attempts = attempts + 1, send_lease_until = ?
+      `UPDATE refunds SET attempts = attempts + 1, send_lease_until = ?, rail = coalesce(?, rail)
        WHERE id = ? AND business_id = ? AND status = 'sending' AND attempts = ? AND (send_lease_until IS NULL OR send_lease_until < ?) RETURNING attempts`,
     )
-    .bind(claim.leaseUntil, claim.refundId, businessId, claim.attempts, claim.now)
+    .bind(claim.leaseUntil, claim.rail ?? null, claim.refundId, businessId, claim.attempts, claim.now)
     .first<{ attempts: number }>();
 }
 
@@ -256,10 +262,12 @@ export interface RefundRailColumns {
 export interface RefundTarget extends DueRefund {
   businessId: string;
   status: RefundStatus;
+  /** The rail its latest attempt went to (null: never sent to a rail that calls back). */
+  rail: string | null;
 }
 
 const TARGET = `SELECT r.id, r.business_id AS businessId, r.transaction_id AS transactionId, r.merchant_id AS merchantId, r.amount, r.attempts, r.status,
-  t.reference AS paymentReference, t.channel FROM refunds r JOIN transactions t ON t.id = r.transaction_id AND t.business_id = r.business_id`;
+  r.rail, t.reference AS paymentReference, t.channel FROM refunds r JOIN transactions t ON t.id = r.transaction_id AND t.business_id = r.business_id`;
 
 /** The refund with this id in `db` (a callback or poll answer names the refund, not its business). */
 export async function refundTargetById(db: BusinessDb["db"], id: string): Promise<RefundTarget | null> {

@@ -7,7 +7,7 @@ import { refundFailedPosting, refundSucceededPosting } from "../ledger/ledger";
 import { clearBatchGuardsStatement } from "../platform/batch-guards.db";
 import { postingStatements } from "../ledger/ledger.db";
 import { guardStatement } from "../platform/batch-guards.db";
-import type { RailAnswer } from "../rails/answer";
+import { callbackRailOf, type RailAnswer } from "../rails/answer";
 import { isGuardRefusal } from "../settlement/payouts";
 import {
   claimRefund,
@@ -129,6 +129,7 @@ export async function processRefunds(
       attempts: refund.attempts,
       leaseUntil: new Date(now + REFUND_LEASE_MS).toISOString(),
       now: new Date(now).toISOString(),
+      rail: callbackRailOf(port.kind),
     });
     if (!claimed) continue;
     let outcome: RefundOutcome;

@@ -30,15 +30,16 @@ export async function duePayouts({ businessId, db }: BusinessDb, options: { maxA
 /** Claims a payout until `leaseUntil` (attempts + 1), only if nobody claimed it since it was read; null when someone did. */
 export async function claimPayout(
   { businessId, db }: BusinessDb,
-  claim: { settlementId: string; attempts: number; leaseUntil: string; now: string },
+  claim: { settlementId: string; attempts: number; leaseUntil: string; now: string; rail?: string | null },
 ): Promise<{ attempts: number } | null> {
+  // The rail a callback may come from is written with the attempt, before it is sent (decision 041, 2026-12-01).
   return db
     .prepare(
-      `UPDATE settlements SET attempts = attempts + 1, payout_lease_until = ?
+      `UPDATE settlements SET attempts = attempts + 1, payout_lease_until = ?, rail = coalesce(?, rail)
        WHERE id = ? AND business_id = ? AND status IN ('pending', 'failed') AND attempts = ?
          AND (payout_lease_until IS NULL OR payout_lease_until < ?) RETURNING attempts`,
     )
-    .bind(claim.leaseUntil, claim.settlementId, businessId, claim.attempts, claim.now)
+    .bind(claim.leaseUntil, claim.rail ?? null, claim.settlementId, businessId, claim.attempts, claim.now)
     .first<{ attempts: number }>();
 }
 
@@ -151,12 +152,14 @@ export interface PayoutTarget {
   net: number;
   attempts: number;
   status: "pending" | "paid" | "failed";
+  /** The rail its latest attempt went to (null: never sent to a rail that calls back). */
+  rail: string | null;
 }
 
 /** The settlement with this reference in `db` (a callback or poll answer names the reference, not the business). */
 export async function payoutTargetByReference(db: D1Database | BusinessDb["db"], reference: string): Promise<PayoutTarget | null> {
   return db
-    .prepare("SELECT id, business_id AS businessId, reference, net, attempts, status FROM settlements WHERE reference = ?")
+    .prepare("SELECT id, business_id AS businessId, reference, net, attempts, status, rail FROM settlements WHERE reference = ?")
     .bind(reference)
     .first<PayoutTarget>();
 }
@@ -165,7 +168,7 @@ export async function payoutTargetByReference(db: D1Database | BusinessDb["db"],
 export async function payoutsWaitingOnRail({ businessId, db }: BusinessDb, before: string, limit: number): Promise<PayoutTarget[]> {
   const { results } = await db
     .prepare(
-      `SELECT id, business_id AS businessId, reference, net, attempts, status FROM settlements
+      `SELECT id, business_id AS businessId, reference, net, attempts, status, rail FROM settlements
        WHERE business_id = ? AND rail_waiting_since IS NOT NULL AND rail_waiting_since < ? AND status <> 'paid' ORDER BY rail_waiting_since LIMIT ?`,
     )
     .bind(businessId, before, limit)

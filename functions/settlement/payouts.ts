@@ -7,7 +7,7 @@
 // and a failure is recorded and retried on the next run, up to MAX_ATTEMPTS.
 import { webhookEventStatements } from "../webhooks/outbox.db";
 import { clearBatchGuardsStatement, guardStatement } from "../platform/batch-guards.db";
-import type { RailAnswer } from "../rails/answer";
+import { callbackRailOf, type RailAnswer } from "../rails/answer";
 import {
   claimPayout,
   duePayouts,
@@ -114,6 +114,8 @@ export async function processPayouts(business: BusinessDb, deploymentPort: Payou
       attempts: due.attempts,
       leaseUntil: new Date(now + PAYOUT_LEASE_MS).toISOString(),
       now: new Date(now).toISOString(),
+      // Nothing to pay goes to no rail.
+      rail: due.net === 0 ? null : callbackRailOf(port.kind),
     });
     if (!claimed) continue;
     const at = new Date().toISOString();

@@ -4,12 +4,14 @@
 import { mintSession } from "../support/sign-in";
 import { KUMASI } from "../support/tenants";
 import { expect, hydrated, test } from "./fixtures";
+import { clickChecked } from "./fresh-check";
 
-test("an administrator runs the settlement and reads what each one covers", async ({ page }) => {
+test("an administrator runs the settlement and reads what each one covers", async ({ page, portal }) => {
   await page.goto("/money/settlement-history");
   await hydrated(page);
   await expect(page).toHaveTitle("Settlement History");
-  await page.getByRole("button", { name: "Run settlement now" }).click();
+  // Starting the run is a money decision: the check dialog asks first, as for a transfer (decision 027).
+  await clickChecked(page, portal, page.getByRole("button", { name: "Run settlement now" }));
   await expect(page.getByTestId("alert")).toContainText(/Settlement run for \d{2} \w{3} \d{4}: \d+ settlements? made/);
   await expect(page.getByTestId("alert")).toContainText(/payouts: \d+ paid, \d+ failed/);
 

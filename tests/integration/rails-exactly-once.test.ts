@@ -156,7 +156,7 @@ type PayoutStep =
   | { via: "reply"; word: Word; withReference: boolean }
   /** pollRails: asks about the settlement's latest attempt if it waits, and applies the answer. */
   | { via: "poll"; word: Word; withReference: boolean }
-  /** A signed callback through applyAnswerByKey, about the latest attempt less `back` (a stale one), the first at least. */
+  /** A signed callback through applyAnswerByKey, about the latest attempt less `back` (a stale one, which moves nothing), the first at least. */
   | { via: "callback"; word: Word; withReference: boolean; back: number }
   /** The last answer delivered, delivered again (a callback the rail sent twice). */
   | { via: "repeat" };
@@ -191,9 +191,9 @@ const callback = (word: Word, back: number, withReference = true): PayoutStep =>
 
 /** Orders too unlikely to be left to chance, run first every time. */
 const PAYOUT_EXAMPLES: PayoutStep[][] = [
-  // The latest attempt waits; an older attempt's success arrives late (paid), then the latest attempt's failure.
+  // The latest attempt waits; an older attempt's success arrives late (kept, nothing moves), then the latest attempt's failure.
   [send("failed"), send("pending"), callback("succeeded", 1), callback("failed", 0), { via: "poll", word: "failed", withReference: true }],
-  // Everything after the final failure: the same failure again, an old attempt's success (paid after all), a late failure.
+  // Everything after the final failure: the same failure again, an old attempt's success (a callback: kept, nothing moves), a late failure.
   [
     ...Array.from({ length: MAX_PAYOUT_ATTEMPTS }, () => send("failed")),
     callback("failed", 0),
@@ -379,15 +379,19 @@ describe("a settlement's payout lands once whatever order the reply, callback, p
                   ? { word: s.word, attempt: Math.max(1, model.attempts - s.back), withReference: s.withReference }
                   : null;
             if (!answer) continue;
-            const applied = model.apply(answer.word, answer.attempt, answer.withReference);
+            // A callback moves only the attempt sent last (to this rail, the switch): an older one's is kept, and changes nothing.
+            const latest = answer.attempt === model.attempts;
+            const applied = latest && model.apply(answer.word, answer.attempt, answer.withReference);
             const result = await applyAnswerByKey(
               env,
+              "switch",
               "payout",
               railKey(reference, answer.attempt),
               payoutAnswerOf(answer.word, answer.attempt, answer.withReference),
               clock,
             );
-            if (answer.word !== "pending") expect(result).toBe(applied ? "applied" : "already");
+            if (!latest) expect(result).toBe("not the latest attempt");
+            else if (answer.word !== "pending") expect(result).toBe(applied ? "applied" : "already");
             last = answer;
           }
           await expectSettlementAsModelled(db, model);

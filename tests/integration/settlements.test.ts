@@ -10,6 +10,8 @@ import { signedInCookie } from "../support/sign-in";
 import { ACCRA, businessOf, KOFI_KUMASI, KUMASI, META } from "../support/tenants";
 import { expectAccountSumsMatchEntries } from "../support/ledger";
 import { usePortal } from "../support/use-portal";
+import { askedCheck, sendChecked } from "../support/fresh-check";
+import { insertSettlementStatement } from "#server/settlement/settlement-runs.db";
 
 const DAY = 86_400_000;
 
@@ -161,17 +163,43 @@ describe("the Cron Trigger and the page", () => {
     expect((await portal().fetch(`/money/settlement-history?s=${foreign!.id}`, { headers: await signedInCookie(portal()) })).status).toBe(404);
   });
 
-  it("only an administrator runs it on demand", async () => {
-    const post = async (cookie: { Cookie: string }) =>
+  it("only an administrator runs it on demand, and only under a fresh check: without one nothing runs and the page asks for it", async () => {
+    const db = await portal().db();
+    // A settlement due for its payout (nothing to pay, so no rail is asked): the run pays it, and only the run.
+    const account = (await db
+      .prepare("SELECT merchant_id AS merchantId, settlement_account_id AS accountId FROM settlements WHERE business_id = ? ORDER BY id LIMIT 1")
+      .bind(KUMASI)
+      .first<{ merchantId: string; accountId: string }>())!;
+    const periodStart = Date.UTC(1999, 0, 1);
+    await insertSettlementStatement(businessOf(KUMASI), {
+      id: "stl_run_needs_check",
+      merchantId: account.merchantId,
+      settlementAccountId: account.accountId,
+      periodStart,
+      periodEnd: periodStart + 86_400_000,
+      gross: 0,
+      fees: 0,
+      net: 0,
+      reference: "STL-RUN-CHECK-19990101",
+      createdAt: new Date(Date.UTC(1999, 0, 1)).toISOString(),
+    }).run();
+    const statusOf = async () => (await db.prepare("SELECT status FROM settlements WHERE id = 'stl_run_needs_check'").first<{ status: string }>())!.status;
+    const post = (cookie: { Cookie: string }) => () =>
       portal().fetch("/money/settlement-history", {
         method: "POST",
         headers: { Origin: portal().url, "Sec-Fetch-Site": "same-origin", "Content-Type": "application/x-www-form-urlencoded", ...cookie },
         body: "intent=run",
       });
-    expect((await post(await signedInCookie(portal(), "abena.darko@example.com", KUMASI))).status).toBe(403);
-    const ran = await post(await signedInCookie(portal()));
+    expect((await post(await signedInCookie(portal(), "abena.darko@example.com", KUMASI))()).status).toBe(403);
+    const kofi = await signedInCookie(portal());
+    const unchecked = await post(kofi)();
+    expect(unchecked.status).toBe(428);
+    expect(askedCheck(await unchecked.text())).toMatchObject({ binding: "settlement:run", purpose: "run the settlement now" });
+    expect(await statusOf()).toBe("pending");
+    const ran = await sendChecked(portal().core(), kofi, post(kofi));
     expect(ran.status).toBe(302);
     expect(ran.headers.get("Location")).toBe("/money/settlement-history");
+    expect(await statusOf()).toBe("paid");
   });
 });
 

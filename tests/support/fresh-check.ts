@@ -53,7 +53,7 @@ export async function checkUsed(core: D1Database, check: MintedCheck): Promise<b
 export function askedCheck(body: string): { binding: string; passkeyOnly: boolean } | null {
   if (!body.startsWith("<")) {
     // A data request's answer (turbo-stream): the binding is one of its strings.
-    const binding = /"((?:decide|transfer|refund|api-key|endpoint|phone|platform):[^"\s]+)"/.exec(body)?.[1];
+    const binding = /"((?:decide|transfer|refund|settlement|api-key|endpoint|phone|platform):[^"\s]+)"/.exec(body)?.[1];
     return binding ? { binding, passkeyOnly: false } : null;
   }
   const data = Object.values(actionDataOf(body)) as ({ check?: { binding: string; passkeyOnly: boolean } } | null)[];

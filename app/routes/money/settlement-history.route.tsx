@@ -4,7 +4,7 @@
 // answer), the transactions each settlement covers and its payout attempts.
 // An administrator can run the day's settlement now (it also runs daily at 06:00).
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { Form, Link, useLoaderData, useLocation } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData, useLocation } from "@remix-run/react";
 import * as v from "valibot";
 import { numberedPage } from "#server/lists/page";
 import { namesOf } from "#server/lists/names.db";
@@ -13,7 +13,9 @@ import { redirectWithFlash } from "#server/platform/flash";
 import { pageNotFound, refuse } from "#server/platform/http";
 import { can } from "#server/permissions";
 import { payoutPortFor, settleAndPay } from "#server/settlement/daily";
-import { requireTenant } from "#server/guards";
+import { requireTenant, type TenantRequest } from "#server/guards";
+import { checkBindings, underFreshCheck } from "#server/auth/fresh-check";
+import { checkOf, FreshCheck } from "#app/components/fresh-check";
 import { DataTable, ListToolbar, Pager, type Column } from "#app/components/data-table";
 import { formatAmount, formatCount, formatDate, networkLabel } from "#app/lib/format";
 import { filterHref } from "#app/lib/list-url";
@@ -106,11 +108,18 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export { clientAction, shouldRevalidate } from "#app/components/submission";
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const { deps, tenant } = await requireTenant(request, context, "run:settlement");
+  const signedIn = await requireTenant(request, context, "run:settlement");
   const read = await readForm(request);
   if (!read.ok) return read.refusal;
-  const parsed = v.safeParse(v.object({ intent: v.literal("run") }), read.fields);
+  const form = read.fields;
+  const parsed = v.safeParse(v.object({ intent: v.literal("run") }), form);
   if (!parsed.success) return refuse({ form: "That request was not understood." });
+  // Starting the run moves every merchant's cleared money towards its account: a money decision, under the same fresh
+  // check as a transfer (decision 027); without it nothing runs and the page asks for the check.
+  return underFreshCheck(request, signedIn, checkBindings.settlementRun(), form, () => runSettlementNow(request, context, signedIn));
+}
+
+async function runSettlementNow(request: Request, context: ActionFunctionArgs["context"], { deps, tenant }: TenantRequest): Promise<never> {
   const { runs, payouts } = await settleAndPay([tenant], payoutPortFor(context.cloudflare.env), {
     now: deps.now(),
     meta: deps.meta,
@@ -131,6 +140,7 @@ type Row = ReturnType<typeof useLoaderData<typeof loader>>["rows"][number];
 
 export default function SettlementHistory() {
   const { rows, page, trail, hasNext, detail, narrowedTo, canRun } = useLoaderData<typeof loader>();
+  const answer = useActionData<typeof action>();
   const { search } = useLocation();
   const params = new URLSearchParams(search);
   const busy = useSending();
@@ -191,6 +201,7 @@ export default function SettlementHistory() {
             <button type="submit" className="button button--primary" disabled={busy}>
               {busy ? "Running…" : "Run settlement now"}
             </button>
+            <FreshCheck check={checkOf(answer)} />
           </Form>
         ) : null}
       </header>
