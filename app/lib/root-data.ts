@@ -1,6 +1,7 @@
-import { useRouteError, useRouteLoaderData } from "@remix-run/react";
+import { useMatches, useRouteError, useRouteLoaderData } from "@remix-run/react";
 import type { SerializeFrom } from "@remix-run/cloudflare";
 import { isNetworkFailure } from "./errors";
+import { layoutFor, type Layout } from "./page";
 import type { loader } from "../root.server";
 
 type RootData = SerializeFrom<typeof loader>;
@@ -21,4 +22,9 @@ export function useRootData(): RootData | undefined {
     return data;
   }
   return isNetworkFailure(error) ? lastSeen : undefined;
+}
+
+/** The shell of the page: its route's layout, the platform's only for platform staff (app/lib/page.ts layoutFor). */
+export function usePageLayout(): Layout {
+  return layoutFor(useMatches(), Boolean(useRootData()?.platform));
 }
