@@ -11,6 +11,7 @@ import { testBusinessOf } from "#server/tenancy/test-mode";
 import { eventually } from "../support/partner-api";
 import { ROOT } from "../support/portal";
 import { signedInCookie } from "../support/sign-in";
+import { EFUA, makeStaff } from "../support/platform";
 import { ACCRA, KUMASI } from "../support/tenants";
 import { usePortal } from "../support/use-portal";
 
@@ -163,6 +164,10 @@ describe("the audit chain", () => {
     // Opening test mode writes the test business's first entries (decision 045); the cron seals them.
     const opened = await post("/select-business", { businessId: testBusinessOf(KUMASI) }, await signedInCookie(portal(), KOFI, KUMASI));
     expect(opened.status).toBe(302);
+    // A platform operator reading a business's figures writes the platform's chain (decision 039).
+    await makeStaff(portal().core(), EFUA);
+    const read = await portal().fetch(`/platform/businesses/${ACCRA}`, { headers: await signedInCookie(portal(), EFUA.email, null) });
+    expect(read.status).toBe(200);
     await portal().scheduled("*/5 * * * *");
     const core = portal().core();
     const testEntries = (await core.prepare("SELECT COUNT(*) AS n FROM audit_log WHERE business_id = ?").bind(testBusinessOf(KUMASI)).first<number>("n")) ?? 0;
@@ -195,7 +200,7 @@ describe("the audit chain", () => {
     expect(broken.stdout).toContain(`first broken link: entry ${victim.id}, ${victim.created_at}, ${victim.action}`);
     // A business's chains are not the platform's: Kumasi's are still whole.
     expect(await verify(KUMASI)).toMatchObject({ code: 0 });
-  });
+  }, 150_000);
 
   it("a link broken on purpose is named, exactly that entry", async () => {
     const { business } = await chains();
