@@ -28,7 +28,7 @@ async function post(path: string, form: Record<string, string>, cookie: Record<s
 }
 
 /** `npm run audit:verify -- --business ID` (or `-- --platform`) on this portal's state folder. */
-function verify(businessId: string | "--platform"): Promise<{ code: number | null; stdout: string }> {
+function verify(businessId: string): Promise<{ code: number | null; stdout: string }> {
   const which = businessId === "--platform" ? ["--platform"] : ["--business", businessId];
   return new Promise((done, fail) => {
     execFile(
