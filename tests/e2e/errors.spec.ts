@@ -63,11 +63,12 @@ for (const width of [1280, 390]) {
     await hydrated(page);
     await expect(page).toHaveTitle("Page Not Found");
     await expect(page.getByTestId("error-message")).toHaveText("Page not found: /platform/businesses/bus_kumasi_fresh_foods");
+    await page.screenshot({ path: `/work/brief/shots/platform-404-business-${width}.png`, fullPage: true, animations: "disabled" });
     if (width <= 980) await page.getByRole("button", { name: "Open menu" }).click();
     const menu = page.getByRole("navigation", { name: "Main" });
     await expect(menu.getByRole("link", { name: "Merchants" })).toBeVisible();
     await expect(menu.getByRole("link", { name: "Jobs" })).toHaveCount(0);
     await expect(menu.getByRole("link", { name: "Platform", exact: true })).toHaveCount(0);
-    await page.screenshot({ path: `/work/brief/shots/platform-404-business-${width}.png`, fullPage: true });
+    if (width <= 980) await page.screenshot({ path: `/work/brief/shots/platform-404-business-${width}-menu.png`, animations: "disabled" });
   });
 }
