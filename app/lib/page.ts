@@ -33,12 +33,3 @@ export function layoutOf(matches: readonly Pick<UIMatch, "handle">[]): Layout {
   }
   return "default";
 }
-
-/**
- * The layout a person sees: the platform's frame only for its staff. Anyone else on a platform route is answered its
- * 404 (functions/operators/guards.ts), which must look like any page that does not exist: in a business's frame.
- */
-export function layoutFor(matches: readonly Pick<UIMatch, "handle">[], isPlatformStaff: boolean): Layout {
-  const layout = layoutOf(matches);
-  return layout === "platform" && !isPlatformStaff ? "default" : layout;
-}

@@ -1,7 +1,7 @@
 import { useMatches, useRouteError, useRouteLoaderData } from "@remix-run/react";
 import type { SerializeFrom } from "@remix-run/cloudflare";
 import { isNetworkFailure } from "./errors";
-import { layoutFor, type Layout } from "./page";
+import { layoutOf, type Layout } from "./page";
 import type { loader } from "../root.server";
 
 type RootData = SerializeFrom<typeof loader>;
@@ -24,7 +24,12 @@ export function useRootData(): RootData | undefined {
   return isNetworkFailure(error) ? lastSeen : undefined;
 }
 
-/** The shell of the page: its route's layout, the platform's only for platform staff (app/lib/page.ts layoutFor). */
+/**
+ * The shell of the page: its route's layout, but the platform's only for platform staff. Anyone else on a platform
+ * route is answered its 404 (functions/operators/guards.ts), which must look like any page that does not exist.
+ */
 export function usePageLayout(): Layout {
-  return layoutFor(useMatches(), Boolean(useRootData()?.platform));
+  const staff = useRootData()?.platform;
+  const layout = layoutOf(useMatches());
+  return layout === "platform" && !staff ? "default" : layout;
 }
