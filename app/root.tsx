@@ -1,5 +1,5 @@
 import type { LinksFunction, MetaFunction } from "@remix-run/cloudflare";
-import { Link, Links, Meta, Outlet, ScrollRestoration, isRouteErrorResponse, useLocation, useMatches, useNavigate, useRouteError } from "@remix-run/react";
+import { Link, Links, Meta, Outlet, ScrollRestoration, isRouteErrorResponse, useLocation, useNavigate, useRouteError } from "@remix-run/react";
 import { useEffect, useState, type ReactNode } from "react";
 import { Analytics, trackException } from "./components/analytics";
 import { BuildUpdateCheck } from "./components/build-update";
@@ -12,7 +12,8 @@ import { someRouteCodeUnreachable } from "./components/route-code";
 import { isNetworkFailure } from "./components/submission";
 import { DefaultLayout, PlatformLayout, StandardLayout } from "./components/shell";
 import { DEFAULT_ERROR_MESSAGE, errorMessage } from "./lib/errors";
-import { APP_NAME, NOT_FOUND_TITLE, SERVER_ERROR_TITLE, layoutOf } from "./lib/page";
+import { APP_NAME, NOT_FOUND_TITLE, SERVER_ERROR_TITLE } from "./lib/page";
+import { usePageLayout } from "./lib/root-data";
 
 // Nothing is reloaded after a send that lost its connection (app/components/submission.ts).
 export { shouldRevalidate } from "./components/submission";
@@ -37,7 +38,7 @@ const SHELLS = { standard: StandardLayout, default: DefaultLayout, platform: Pla
 
 export function Layout({ children }: { children: ReactNode }) {
   const { nonce, requestId, styles } = useDocumentInfo();
-  const Shell = SHELLS[layoutOf(useMatches())];
+  const Shell = SHELLS[usePageLayout()];
   return (
     <html lang="en">
       <head>

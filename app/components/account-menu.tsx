@@ -1,11 +1,10 @@
 // The top bar's business switcher and the signed-in person's menu. Both are
 // <details> menus, so they open before the script has loaded; their forms post
 // to /select-business and /logout, which work without JavaScript too.
-import { Form, Link, useLocation, useMatches } from "@remix-run/react";
+import { Form, Link, useLocation } from "@remix-run/react";
 import { useEffect, useRef, type ReactNode } from "react";
-import { layoutOf } from "../lib/page";
 import { isTestBusiness, liveBusinessOf, testBusinessOf } from "#server/tenancy/test-mode";
-import { useRootData } from "../lib/root-data";
+import { usePageLayout, useRootData } from "../lib/root-data";
 import { useSending } from "./form";
 
 /** The signed-in person as platform staff (decision 039), or null. */
@@ -15,7 +14,7 @@ function usePlatformStaff() {
 
 /** Whether the page is one of the platform's own (its layout), not a business's. */
 function useOnPlatform(): boolean {
-  return layoutOf(useMatches()) === "platform";
+  return usePageLayout() === "platform";
 }
 
 export function useSignedInIdentity() {

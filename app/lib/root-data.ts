@@ -1,6 +1,7 @@
-import { useRouteError, useRouteLoaderData } from "@remix-run/react";
+import { useMatches, useRouteError, useRouteLoaderData } from "@remix-run/react";
 import type { SerializeFrom } from "@remix-run/cloudflare";
 import { isNetworkFailure } from "./errors";
+import { layoutOf, type Layout } from "./page";
 import type { loader } from "../root.server";
 
 type RootData = SerializeFrom<typeof loader>;
@@ -21,4 +22,14 @@ export function useRootData(): RootData | undefined {
     return data;
   }
   return isNetworkFailure(error) ? lastSeen : undefined;
+}
+
+/**
+ * The shell of the page: its route's layout, but the platform's only for platform staff. Anyone else on a platform
+ * route is answered its 404 (functions/operators/guards.ts), which must look like any page that does not exist.
+ */
+export function usePageLayout(): Layout {
+  const staff = useRootData()?.platform;
+  const layout = layoutOf(useMatches());
+  return layout === "platform" && !staff ? "default" : layout;
 }

@@ -1000,10 +1000,13 @@ export interface components {
         | "idempotency_key_reused"
         | "dispute_already_closed"
         | "dispute_not_answerable"
+        | "reference_conflict"
+        | "reversal_conflict"
         | "body_too_large"
         | "unsupported_media_type"
         | "rate_limited"
         | "internal_error"
+        | "not_applied"
         | "business_moving"
         | "misconfigured";
       /** @description What went wrong with this request, in words for a developer. */
@@ -1030,12 +1033,17 @@ export interface components {
       /** @description When the payment is not known yet: how long the reversal waits for it. */
       message?: string;
     };
-    /** @description A request the API accepted (202) and then could not apply: nothing of it was applied. The portal's operators are alerted and can apply it again once the cause is fixed; the other payments were applied as usual. */
+    /** @description Something the API accepted (202) and then did not apply. not_applied: nothing of the request was applied; the portal's operators are alerted and can apply it again once the cause is fixed, and the other payments were applied as usual. reference_conflict and reversal_conflict: that payment or reversal was refused, the payment held is unchanged. */
     RejectionView: {
-      /** @description The parked message's id (prk_...): quote it to the portal's operators. */
+      /** @description prk_... for a request the portal could not apply (quote it to the portal's operators); cfl_... for a payment or reversal refused for its reference. */
       id: string;
       /** @description The payment and reversal references the request carried. */
       references: string[];
+      /**
+       * @description Why it was not applied, a problem code of the API reference: not_applied (a fault on the portal's side), reference_conflict (the reference holds another payment), reversal_conflict (the reversal does not fit its payment).
+       * @enum {string}
+       */
+      code: "not_applied" | "reference_conflict" | "reversal_conflict";
       /** @description What happened, in plain words. */
       problem: string;
       /** @description The error the portal met, as it was. */

@@ -246,7 +246,7 @@ export async function getRequestRecord(tenant: Tenant, request: ApprovalRequest)
   if (request.kind === "employee") {
     current = await db
       .prepare(
-        `SELECT u.name, u.email, u.gender, coalesce(m.contact_phone, (SELECT min(p.msisdn) FROM user_phones p WHERE p.user_id = u.id)) AS phone, m.role, m.status
+        `SELECT u.name, u.email, u.gender, m.contact_phone AS phone, m.role, m.status
          FROM memberships m JOIN users u ON u.id = m.user_id WHERE m.business_id = ? AND m.user_id = ?`,
       )
       .bind(tenant.businessId, request.targetId)

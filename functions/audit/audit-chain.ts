@@ -165,3 +165,8 @@ export async function verifyBusinessChains(chains: BusinessChains): Promise<{ da
   if (chains.shard !== "DB") reports.push({ database: "DB", report: await verifyStoredChain(chains.core, chains.businessId) });
   return reports;
 }
+
+/** The platform's own chain (decision 039): the core database's entries of no business. `audit:verify --platform`'s answer. */
+export async function verifyPlatformChain(core: Db): Promise<{ database: string; report: ChainReport }[]> {
+  return [{ database: "DB", report: await verifyStoredChain(core, null) }];
+}

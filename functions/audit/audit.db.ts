@@ -79,6 +79,27 @@ export function ifChangedAuditStatement(actor: SignInActor, db: Db, meta: Reques
   return db.prepare(`${INSERT_AUDIT} SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? WHERE changes() > 0`).bind(...auditValues(actor, meta, facts, at));
 }
 
+/**
+ * The same entry, unless the same person wrote one of the same action on the same record at `since` or later: a read
+ * that is audited (a platform operator reading a business's figures) is one entry per visit, not one per reload or
+ * revalidation. The look and the write are one statement, so two requests at once cannot both find none.
+ */
+export function unlessRecentAuditStatement(
+  actor: SignInActor,
+  db: Db,
+  meta: RequestMeta,
+  facts: AuditFacts,
+  since: string,
+  at = nowIso(),
+): D1PreparedStatement {
+  return db
+    .prepare(
+      `${INSERT_AUDIT} SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?
+       WHERE NOT EXISTS (SELECT 1 FROM audit_log WHERE business_id IS ? AND entity = ? AND entity_id IS ? AND actor_id IS ? AND action = ? AND created_at >= ?)`,
+    )
+    .bind(...auditValues(actor, meta, facts, at), actor.businessId, facts.entity, facts.entityId ?? null, actor.userId, facts.action, since);
+}
+
 interface AuditRow {
   id: number;
   actor_id: string | null;

@@ -2,7 +2,8 @@
 // business's core row. Nothing of a business's own records (payments, people) is read here.
 import { decodeCursor, pageSize, toPage, type Page, type PageQuery } from "../lists/page";
 import { textContains } from "../lists/search";
-import type { Db } from "../tenancy/tenant";
+import { unlessRecentAuditStatement } from "../audit/audit.db";
+import type { Db, RequestMeta } from "../tenancy/tenant";
 
 export const LIFECYCLES = ["active", "suspended", "closed"] as const;
 export type Lifecycle = (typeof LIFECYCLES)[number];
@@ -98,4 +99,28 @@ export async function businessNames(core: Db, ids: readonly string[]): Promise<M
     .bind(JSON.stringify([...new Set(ids)]))
     .all<{ id: string; name: string }>();
   return new Map(results.map((row) => [row.id, row.name]));
+}
+
+/**
+ * How long one staff member's reading of one business's figures counts as one view: reloads, the revalidation after
+ * any form, and coming back within it write no second entry, so the platform's chain records who read which business
+ * and when without an entry per request.
+ */
+export const BUSINESS_VIEW_WINDOW_MS = 15 * 60_000;
+
+/** The platform's chain's record that a staff member read a business's figures (decisions 025, 039), once per view. */
+export function businessViewedAuditStatement(
+  core: Db,
+  reader: { userId: string; meta: RequestMeta },
+  business: Pick<PlatformBusiness, "id" | "name" | "shard">,
+  now: number,
+): D1PreparedStatement {
+  return unlessRecentAuditStatement(
+    { userId: reader.userId, businessId: null },
+    core,
+    reader.meta,
+    { action: "platform.business.viewed", entity: "business", entityId: business.id, after: { name: business.name, database: business.shard } },
+    new Date(now - BUSINESS_VIEW_WINDOW_MS).toISOString(),
+    new Date(now).toISOString(),
+  );
 }

@@ -1,13 +1,15 @@
 // The one guard of every /platform loader and action (decision 039). A verified session (signed in, whatever business
 // it chose, if any) of an active platform staff member. Signed out goes to /login as every guarded page does; a
-// business's people, and anyone else, get the 404 of a page that does not exist: /platform is not theirs to find.
+// business's people, and anyone else, get the 404 of a page that does not exist: /platform is not theirs to find. That is
+// the unknown route's 404 ("Page not found: {path}", SPEC section 2), in the business's layout (app/root.tsx), word for
+// word what /no-such-page answers, so nothing tells them the page is there.
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import { authDeps, type AuthDeps } from "../auth/deps";
 import { checkSession, requireVerified, type VerifiedSession } from "../auth/guards";
 import { requireSameOrigin } from "../auth/origin";
 import { isValidSession } from "../auth/session";
 import { forbidden } from "../guards";
-import { pageNotFound } from "../platform/http";
+import { routeNotFound } from "../platform/http";
 import { platformCan, type PlatformPermission } from "./roles";
 import { platformStaffMember, type PlatformStaffMember } from "./staff.db";
 
@@ -33,7 +35,7 @@ export async function requirePlatform(request: Request, context: AppLoadContext,
   const deps = authDeps(request, context);
   const session = await requireVerified(request, deps);
   const staff = await staffMember(deps, session.sub);
-  if (!staff) pageNotFound(request);
+  if (!staff) routeNotFound(request);
   if (!platformCan(staff.role, permission)) forbidden("You do not have permission to do that.");
   return { deps, session, staff };
 }

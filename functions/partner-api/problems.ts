@@ -136,6 +136,18 @@ export const PROBLEMS = {
     explanation:
       "The business already submitted its response, the dispute is closed, or its evidence due date has passed: as on the dispute's page, no file can be attached.",
   },
+  reference_conflict: {
+    status: 409,
+    title: "Another payment holds this reference",
+    explanation:
+      "Answered 202 and then not applied: the portal already holds a payment with this reference and other content (or one that did not come through the API). The payment held is unchanged. A reference names one payment: send a new payment under a new reference. Listed at GET /api/v1/rejections.",
+  },
+  reversal_conflict: {
+    status: 409,
+    title: "The reversal does not fit its payment",
+    explanation:
+      "Answered 202 and then not applied: the payment was already reversed with another reason or time, it failed (no money moved), or it was refunded or disputed. Listed at GET /api/v1/rejections.",
+  },
   body_too_large: {
     status: 413,
     title: "The body is too large",
@@ -155,6 +167,12 @@ export const PROBLEMS = {
     status: 500,
     title: "Something went wrong on the portal's side",
     explanation: "Nothing of the request was queued or applied. Send it again; if it keeps failing, quote the request_id to support.",
+  },
+  not_applied: {
+    status: 500,
+    title: "Accepted, then not applied",
+    explanation:
+      "Answered 202 and then not applied: a fault on the portal's side, and nothing of the request was applied. The operators are alerted and apply it again once the cause is fixed. Do not send it again under another reference: quote the rejection's id to support. Listed at GET /api/v1/rejections.",
   },
   business_moving: {
     status: 503,

@@ -7,15 +7,16 @@
 // must not hold back or dead-letter the others. When a share fails:
 //   - the business is being moved (a shard fence): not poison, every message is
 //     retried a little later;
-//   - a transient error (D1 busy, overloaded, a lost connection: isTransient):
-//     the part is retried through the queue, and a message still failing so after
-//     MAX_TRANSIENT_ATTEMPTS deliveries is parked (from SPLIT_AFTER_ATTEMPTS on,
-//     the part is split first, so its neighbours do not share its fate);
-//   - anything else: the share is split in halves, each applied on its own, until
-//     the failing message stands alone; that one is tried once more at once (a
+//   - any other failure of a part of several messages: it is split in halves at
+//     once, each applied on its own, until the failing message stands alone, so the
+//     rest of the batch is applied in the same delivery, whatever the error was;
+//   - a message alone failing with a transient error (D1 busy, overloaded, a lost
+//     connection: isTransient) is retried through the queue, and parked once it
+//     still fails so at its MAX_TRANSIENT_ATTEMPTS delivery;
+//   - a message alone failing with anything else is tried once more at once (a
 //     race with another writer is over by then: ingest.ts re-reads) and then
 //     parked in D1 (ingest_parked) with its error, acked, and logged at level
-//     error. The rest of the batch is applied in the same delivery.
+//     error.
 // What still reaches the dead-letter queue (the consumer crashed, parking
 // failed) is parked by handlePaymentsDeadLetters; `npm run ingest:replay` puts
 // parked messages back on the queue.
@@ -104,8 +105,6 @@ const applyWithEvents = (business: BusinessDb, work: IngestWork, now: number) =>
 
 /** Deliveries a message gets for transient errors before it is parked: below wrangler.toml's max_retries (20), so parking comes first. */
 export const MAX_TRANSIENT_ATTEMPTS = 10;
-/** Deliveries after which a part failing with transient errors is split like poison (see applyShare). */
-export const SPLIT_AFTER_ATTEMPTS = 3;
 
 /**
  * Test hook (never in production): a payment whose reference starts so makes applying its message throw, as a
@@ -215,10 +214,17 @@ async function applyShare(queue: string, business: BusinessDb, items: Item[], de
       reports.push({ businessId, error: text });
       return;
     }
-    // Not the messages' fault: all of them again later, and only a message that stays unlucky is parked. Once a
-    // delivery has come SPLIT_AFTER_ATTEMPTS times the part is split all the same, so that a message failing so every
-    // time (it may be the one that keeps D1 busy) cannot take its neighbours' attempts with it.
-    if (isTransient(error) && (items.length === 1 || items.every(({ message }) => message.attempts < SPLIT_AFTER_ATTEMPTS))) {
+    // Split at the first failure, transient or not: a message that fails "transiently" every time (it may be the one
+    // that keeps D1 busy) must not hold its neighbours back for a retry or three (2 s each); each half is tried at once,
+    // which costs fewer than two writes per message of the part, and only when something failed.
+    if (items.length > 1) {
+      const half = Math.ceil(items.length / 2);
+      await applyShare(queue, business, items.slice(0, half), deps, reports);
+      await applyShare(queue, business, items.slice(half), deps, reports);
+      return;
+    }
+    // Alone and not its fault: again later through the queue, and parked only if it stays unlucky.
+    if (isTransient(error)) {
       log("warn", { queue, businessId, message: "ingest batch retried", error: text.slice(0, 300) });
       for (const { message } of items) {
         if (message.attempts >= MAX_TRANSIENT_ATTEMPTS)
@@ -231,12 +237,6 @@ async function applyShare(queue: string, business: BusinessDb, items: Item[], de
         else message.retry({ delaySeconds: RETRY_DELAY_SECONDS });
       }
       reports.push({ businessId, error: text });
-      return;
-    }
-    if (items.length > 1) {
-      const half = Math.ceil(items.length / 2);
-      await applyShare(queue, business, items.slice(0, half), deps, reports);
-      await applyShare(queue, business, items.slice(half), deps, reports);
       return;
     }
     // Alone: once more at once, since a race with another writer fails like poison the first time.

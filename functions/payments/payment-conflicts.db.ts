@@ -1,8 +1,9 @@
 // Payments and reversals the Partner API received for a reference the portal
 // already holds with other content (migration 0010). The payment held is not
-// changed; an administrator reads these on the Developers tab.
+// changed; an administrator reads these on the Developers tab, and the processor
+// at GET /api/v1/rejections (functions/partner-api/rejections.ts).
 import { decodeCursor, pageSize, toPage, type Page, type PageQuery } from "../lists/page";
-import type { Tenant } from "../tenancy/tenant";
+import type { BusinessDb } from "../tenancy/tenant";
 
 export interface PaymentConflict {
   id: number;
@@ -16,7 +17,7 @@ export interface PaymentConflict {
 }
 
 /** Newest first, keyset paged. */
-export async function listPaymentConflicts(tenant: Tenant, query: PageQuery = {}): Promise<Page<PaymentConflict>> {
+export async function listPaymentConflicts(tenant: BusinessDb, query: PageQuery = {}): Promise<Page<PaymentConflict>> {
   const { db } = tenant;
   const size = pageSize(query.limit);
   const after = decodeCursor(query.after, 2);
@@ -30,7 +31,7 @@ export async function listPaymentConflicts(tenant: Tenant, query: PageQuery = {}
   return toPage(results, size, (row) => [row.receivedAt, row.id]);
 }
 
-export async function countPaymentConflicts(tenant: Tenant): Promise<number> {
+export async function countPaymentConflicts(tenant: BusinessDb): Promise<number> {
   const { db } = tenant;
   return (await db.prepare("SELECT count(*) AS n FROM payment_conflicts WHERE business_id = ?").bind(tenant.businessId).first<number>("n")) ?? 0;
 }

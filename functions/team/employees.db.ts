@@ -2,7 +2,10 @@ import type { Role } from "../permissions";
 import { decodeCursor, pageSize, toPage, type Page, type PageQuery } from "../lists/page";
 import type { Tenant } from "../tenancy/tenant";
 
-/** A person's membership of the business: their role and status there. */
+/**
+ * A person's membership of the business: their role and status there, and the number the business typed for them (its
+ * contact number, decision 029). Never the person's sign-in phones: those are the person's, not the business's to read.
+ */
 export interface Employee {
   userId: string;
   email: string;
@@ -10,23 +13,18 @@ export interface Employee {
   gender: "female" | "male" | "unspecified";
   role: Role;
   status: "active" | "invited" | "deactivated";
-  phones: string[];
+  /** What the business typed when it invited the person; null for a membership older than migration 0025. */
+  contactPhone: string | null;
   createdAt: string;
   version: number;
 }
 
-type Row = Omit<Employee, "phones"> & { phones: string | null };
-
-const SELECT = `SELECT u.id AS userId, u.email, u.name, u.gender, m.role, m.status, m.created_at AS createdAt, m.version,
-  (SELECT group_concat(p.msisdn) FROM user_phones p WHERE p.user_id = u.id) AS phones
+const SELECT = `SELECT u.id AS userId, u.email, u.name, u.gender, m.role, m.status, m.created_at AS createdAt, m.version, m.contact_phone AS contactPhone
   FROM memberships m JOIN users u ON u.id = m.user_id`;
-
-const toEmployee = (row: Row): Employee => ({ ...row, phones: row.phones ? row.phones.split(",").sort() : [] });
 
 export async function getEmployee(tenant: Tenant, userId: string): Promise<Employee | null> {
   const { db } = tenant;
-  const row = await db.prepare(`${SELECT} WHERE m.business_id = ? AND m.user_id = ?`).bind(tenant.businessId, userId).first<Row>();
-  return row ? toEmployee(row) : null;
+  return db.prepare(`${SELECT} WHERE m.business_id = ? AND m.user_id = ?`).bind(tenant.businessId, userId).first<Employee>();
 }
 
 export async function listEmployees(tenant: Tenant, query: PageQuery & { status?: Employee["status"] } = {}): Promise<Page<Employee>> {
@@ -46,8 +44,8 @@ export async function listEmployees(tenant: Tenant, query: PageQuery & { status?
   const { results } = await db
     .prepare(`${SELECT} WHERE ${where.join(" AND ")} ORDER BY u.name COLLATE NOCASE, u.id LIMIT ?`)
     .bind(...binds, size + 1)
-    .all<Row>();
-  return toPage(results.map(toEmployee), size, (e) => [e.name, e.userId]);
+    .all<Employee>();
+  return toPage(results, size, (e) => [e.name, e.userId]);
 }
 
 /** How many people the business has (for the list's count and its last page). */

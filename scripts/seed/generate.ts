@@ -66,6 +66,8 @@ export function* generateSeed(size: SeedSize, anchor: number, now: number = anch
         created_at: iso(userCreated(i) + HOUR_MS),
         version: 1,
         updated_at: null,
+        // The number each business typed for its people: their first phone (decision 029's contact number).
+        contact_phone: u.phones[0] ?? null,
       })),
     ),
   };

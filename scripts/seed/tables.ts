@@ -40,6 +40,7 @@ export interface MembershipRow {
   created_at: string;
   version: number;
   updated_at: string | null;
+  contact_phone: string | null;
 }
 
 export interface MerchantRow {
@@ -290,7 +291,7 @@ export const COLUMNS: { readonly [T in TableName]: readonly (keyof Tables[T] & s
   businesses: ["id", "name", "identifier", "contact_number", "contact_email", "town", "region", "sector", "status", "created_at"],
   users: ["id", "email", "name", "gender", "status", "created_at"],
   user_phones: ["user_id", "msisdn", "created_at"],
-  memberships: ["business_id", "user_id", "role", "status", "created_at", "version", "updated_at"],
+  memberships: ["business_id", "user_id", "role", "status", "created_at", "version", "updated_at", "contact_phone"],
   merchants: ["id", "business_id", ...MERCHANT_COLUMNS, "status", "created_at", "updated_at", "version"],
   points_of_sale: ["id", "business_id", "merchant_id", "name", "town", "region", "address", "contact_phone", "status", "created_at", "updated_at", "version"],
   terminals: [

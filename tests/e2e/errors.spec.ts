@@ -52,3 +52,23 @@ test("the 404 page's way out works", async ({ page }) => {
   await expect(page.getByTestId("error-message")).toHaveText("Page not found: /no-such-page");
   await expect(page).toHaveTitle("Page Not Found");
 });
+
+// Issue 38: /platform is not theirs to find. A business's person on any platform path gets the unknown route's 404 in
+// the business's frame, with the business's menu (in the drawer at 390 px), never the platform's.
+for (const width of [1280, 390]) {
+  test(`a business's person on a platform path gets the plain 404 in the business's frame at ${width} px`, async ({ page }) => {
+    await page.setViewportSize({ width, height: width > 980 ? 800 : 844 });
+    const response = await page.goto("/platform/businesses/bus_kumasi_fresh_foods?view=figures");
+    expect(response?.status()).toBe(404);
+    await hydrated(page);
+    await expect(page).toHaveTitle("Page Not Found");
+    await expect(page.getByTestId("error-message")).toHaveText("Page not found: /platform/businesses/bus_kumasi_fresh_foods");
+    await page.screenshot({ path: `/work/brief/shots/platform-404-business-${width}.png`, fullPage: true, animations: "disabled" });
+    if (width <= 980) await page.getByRole("button", { name: "Open menu" }).click();
+    const menu = page.getByRole("navigation", { name: "Main" });
+    await expect(menu.getByRole("link", { name: "Merchants" })).toBeVisible();
+    await expect(menu.getByRole("link", { name: "Jobs" })).toHaveCount(0);
+    await expect(menu.getByRole("link", { name: "Platform", exact: true })).toHaveCount(0);
+    if (width <= 980) await page.screenshot({ path: `/work/brief/shots/platform-404-business-${width}-menu.png`, animations: "disabled" });
+  });
+}

@@ -4,6 +4,7 @@
 // own contact number for that membership: sign-in (the core database) never offers it, no code is sent to it, and no
 // other business's view of the person (name, phones) changes. A phone becomes a way to sign in only when its owner
 // proves it (Settings → Security, a code to that phone while signed in): that is tested here too.
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { maskPhone } from "#app/lib/phone";
 import type { AuthDeps } from "#server/auth/deps";
@@ -12,6 +13,7 @@ import { startLogin } from "#server/auth/sign-in";
 import type { SmsMessage, SmsPort } from "#server/sms/sms";
 import { configOf } from "#server/env";
 import { sendChecked } from "../support/fresh-check";
+import { loaderDataOf, textOf } from "../support/html";
 import { signedInCookie } from "../support/sign-in";
 import { ACCRA, KUMASI, META } from "../support/tenants";
 import { usePortal } from "../support/use-portal";
@@ -200,6 +202,77 @@ describe("inviting a person who already has an account", () => {
     const status = await portal().businessDb(KUMASI).prepare("SELECT status FROM approval_requests WHERE id = ?").bind(request!.id).first<string>("status");
     expect(status).toBe("stale");
     expect(await phonesOf(portal().core(), "usr_kwame_elsewhere")).toEqual(["233244000888"]);
+  });
+});
+
+describe("what the inviting business sees of the person", () => {
+  // A local number as people write it (024 555 0191), from the 233 form.
+  const written = (msisdn: string) => `0${msisdn.slice(3, 5)} ${msisdn.slice(5, 8)} ${msisdn.slice(8)}`;
+  const msisdn = fc
+    .tuple(fc.constantFrom("24", "54", "55", "20", "50", "27", "26"), fc.stringMatching(/^[0-9]{7}$/))
+    .map(([network, rest]) => `233${network}${rest}`);
+  let n = 0;
+
+  /** Kofi asks that the person take another role; the request's page. */
+  async function roleChangePage(userId: string, role = "Operations"): Promise<string> {
+    const asked = await postAs(KOFI, KUMASI, "/settings?tab=team", { intent: "change-role", userId, role });
+    expect(asked.status, await asked.clone().text()).toBeLessThan(400);
+    const request = await portal()
+      .businessDb(KUMASI)
+      .prepare("SELECT id FROM approval_requests WHERE business_id = ? AND kind = 'employee' AND action = 'update' AND target_id = ? AND status = 'pending'")
+      .bind(KUMASI, userId)
+      .first<{ id: string }>();
+    return `/approvals/employee/${request!.id}`;
+  }
+
+  it("is the number it typed (its contact phone), never the person's sign-in phones: Team tab and request page", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.uniqueArray(msisdn, { minLength: 2, maxLength: 4, selector: (p) => p.slice(-4) }), async ([typed, ...own]) => {
+        // Someone who signs in with numbers of their own (another business's person).
+        n++;
+        const person = { id: `usr_contact_${n}_${Date.now()}`, email: `contact.${n}.${Date.now()}@example.com` };
+        const at = new Date().toISOString();
+        const core = portal().core();
+        await core.batch([
+          core
+            .prepare("INSERT INTO users (id, email, name, gender, created_at) VALUES (?, ?, ?, 'female', ?)")
+            .bind(person.id, person.email, `Aba Ɛsi ${n}`, at),
+          ...own.map((phone) => core.prepare("INSERT INTO user_phones (user_id, msisdn, created_at) VALUES (?, ?, ?)").bind(person.id, phone, at)),
+        ]);
+        const { requestId, approval } = await kofiInvitesAmaApproves(person.email, written(typed!), "Aba");
+        expect(approval.status, await approval.clone().text()).toBeLessThan(400);
+        // Their own numbers are still theirs to sign in with, and the typed one is not among them (decision 029).
+        expect(await phonesOf(core, person.id)).toEqual([...own].sort());
+
+        const seen = async (path: string) => {
+          const html = await (await portal().fetch(path, { headers: await signedInCookie(portal(), KOFI, KUMASI) })).text();
+          for (const phone of own) expect(html, path).not.toContain(phone);
+          return html;
+        };
+        const team = loaderDataOf(await seen("/settings?tab=team"))["routes/settings"] as { team: { employees: { email: string; phone: string | null }[] } };
+        // Masks show the last four digits, which the generated numbers keep apart.
+        expect(team.team.employees.find((e) => e.email === person.email)?.phone).toBe(maskPhone(typed!));
+        // The invitation's page shows what was typed; a later request's page (a role change) the contact phone, masked.
+        expect(textOf(await seen(`/approvals/employee/${requestId}`))).toContain(typed!.slice(-4));
+        const roleChange = await roleChangePage(person.id);
+        expect(await seen(roleChange)).toContain(maskPhone(typed!));
+      }),
+      { numRuns: 5 },
+    );
+  }, 120_000);
+
+  it("is no number at all for a membership from before contact phones (migration 0025), never the person's own", async () => {
+    const esi = "usr_esi_owusu"; // Operations, Kumasi Fresh Foods
+    // Memberships made before migration 0025 have no contact phone; the person's numbers are still theirs alone.
+    await portal().businessDb(KUMASI).prepare("UPDATE memberships SET contact_phone = NULL WHERE business_id = ? AND user_id = ?").bind(KUMASI, esi).run();
+    const cookie = await signedInCookie(portal(), KOFI, KUMASI);
+    const html = await (await portal().fetch("/settings?tab=team", { headers: cookie })).text();
+    const team = loaderDataOf(html)["routes/settings"] as { team: { employees: { userId: string; phone: string | null }[] } };
+    expect(team.team.employees.find((e) => e.userId === esi)).toMatchObject({ phone: null });
+    const own = await phonesOf(portal().businessDb(KUMASI), esi);
+    expect(own.length).toBeGreaterThan(0);
+    const page = await (await portal().fetch(await roleChangePage(esi, "Viewer"), { headers: cookie })).text();
+    for (const phone of own) expect(page).not.toContain(maskPhone(phone));
   });
 });
 

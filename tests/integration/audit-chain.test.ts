@@ -7,9 +7,11 @@ import { describe, expect, it } from "vitest";
 import { verifyBusinessChains, verifyStoredChain } from "#server/audit/audit-chain";
 import { businessPlace } from "#server/tenancy/directory.db";
 import { moveBusiness } from "#server/tenancy/shard-move";
+import { testBusinessOf } from "#server/tenancy/test-mode";
 import { eventually } from "../support/partner-api";
 import { ROOT } from "../support/portal";
 import { signedInCookie } from "../support/sign-in";
+import { EFUA, makeStaff } from "../support/platform";
 import { ACCRA, KUMASI } from "../support/tenants";
 import { usePortal } from "../support/use-portal";
 
@@ -25,12 +27,13 @@ async function post(path: string, form: Record<string, string>, cookie: Record<s
   });
 }
 
-/** `npm run audit:verify -- --business ID` on this portal's state folder. */
+/** `npm run audit:verify -- --business ID` (or `-- --platform`) on this portal's state folder. */
 function verify(businessId: string): Promise<{ code: number | null; stdout: string }> {
+  const which = businessId === "--platform" ? ["--platform"] : ["--business", businessId];
   return new Promise((done, fail) => {
     execFile(
       "npx",
-      ["tsx", "scripts/audit-verify.ts", "--business", businessId, "--persist-to", portal().stateDir],
+      ["tsx", "scripts/audit-verify.ts", ...which, "--persist-to", portal().stateDir],
       { cwd: ROOT, timeout: 60_000 },
       // An exit code is an answer; anything else (not started, timed out) is a failure of the test.
       (error, stdout) =>
@@ -156,6 +159,48 @@ describe("the audit chain", () => {
     expect(after.results.map((row) => row.id)).not.toEqual(before.results.map((row) => row.id));
     for (const { report } of await verifyBusinessChains(moved)) expect(report).toMatchObject({ ok: true, unsealed: 0 });
   });
+
+  it("names a business's test-mode chain (its id and ~test) and the platform's own chain, and finds a broken platform link", async () => {
+    // Opening test mode writes the test business's first entries (decision 045); the cron seals them.
+    const opened = await post("/select-business", { businessId: testBusinessOf(KUMASI) }, await signedInCookie(portal(), KOFI, KUMASI));
+    expect(opened.status).toBe(302);
+    // A platform operator reading a business's figures writes the platform's chain (decision 039).
+    await makeStaff(portal().core(), EFUA);
+    const read = await portal().fetch(`/platform/businesses/${ACCRA}`, { headers: await signedInCookie(portal(), EFUA.email, null) });
+    expect(read.status).toBe(200);
+    await portal().scheduled("*/5 * * * *");
+    const core = portal().core();
+    const testEntries = (await core.prepare("SELECT COUNT(*) AS n FROM audit_log WHERE business_id = ?").bind(testBusinessOf(KUMASI)).first<number>("n")) ?? 0;
+    expect(testEntries).toBeGreaterThan(0);
+    const test = await verify(testBusinessOf(KUMASI));
+    expect(test.code).toBe(0);
+    expect(test.stdout).toContain(`Audit chains of ${testBusinessOf(KUMASI)}:`);
+    expect(test.stdout).toMatch(/^OK +DB: [1-9]\d* sealed, 0 not sealed yet$/m);
+
+    const platform = await verify("--platform");
+    expect(platform.code).toBe(0);
+    expect(platform.stdout).toContain("Audit chain of the platform:");
+    expect(platform.stdout).toMatch(/^OK +DB: [1-9]\d* sealed, 0 not sealed yet$/m);
+    // Anything else than one chain named is refused with a message, never a walk of the wrong chain.
+    expect(await verify("bus_kumasi~live")).toMatchObject({ code: 2 });
+
+    const { results } = await core
+      .prepare("SELECT id, created_at, action FROM audit_log WHERE business_id IS NULL AND hash IS NOT NULL ORDER BY id")
+      .all<{ id: number; created_at: string; action: string }>();
+    const victim = results.at(-1)!;
+    const trigger = await core.prepare("SELECT sql FROM sqlite_master WHERE type = 'trigger' AND name = 'audit_log_no_update'").first<string>("sql");
+    await core.prepare("DROP TRIGGER audit_log_no_update").run();
+    try {
+      await core.prepare("UPDATE audit_log SET ip = '198.51.100.67' WHERE id = ?").bind(victim.id).run();
+    } finally {
+      await core.prepare(trigger!).run();
+    }
+    const broken = await verify("--platform");
+    expect(broken.code).toBe(1);
+    expect(broken.stdout).toContain(`first broken link: entry ${victim.id}, ${victim.created_at}, ${victim.action}`);
+    // A business's chains are not the platform's: Kumasi's are still whole.
+    expect(await verify(KUMASI)).toMatchObject({ code: 0 });
+  }, 150_000);
 
   it("a link broken on purpose is named, exactly that entry", async () => {
     const { business } = await chains();

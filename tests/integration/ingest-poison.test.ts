@@ -27,6 +27,7 @@ const portal = usePortal({
 interface Rejection {
   id: string;
   references: string[];
+  code: string;
   problem: string;
   error: string;
   attempts: number;
@@ -128,6 +129,7 @@ describe("a poisoned message in a burst", () => {
       {
         id: expect.stringMatching(/^prk_[0-9a-f]{24}$/),
         references: [poison],
+        code: "not_applied",
         problem: expect.stringContaining("Nothing of it was applied"),
         error: expect.stringContaining(poison),
         attempts: 1,

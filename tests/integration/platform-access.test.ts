@@ -2,11 +2,12 @@
 // role) get the 404 of a page that does not exist, staff get in with or without a business, and a person who is both
 // chooses between their businesses and the platform. Their fresh checks are the platform's, and a business's person
 // cannot make one.
+import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { textOf } from "../support/html";
 import { ADJOA, EFUA, makeStaff } from "../support/platform";
 import { signedInCookie } from "../support/sign-in";
-import { KUMASI } from "../support/tenants";
+import { ACCRA, KUMASI } from "../support/tenants";
 import { usePortal } from "../support/use-portal";
 
 const portal = usePortal();
@@ -32,6 +33,50 @@ describe("who reaches /platform", () => {
       expect(answer.status, email).toBe(404);
       expect(await answer.text()).not.toContain("Businesses on the platform");
     }
+  });
+
+  it("answers a business's people on any platform path the plain 404 of an unknown page, in the business's layout", async () => {
+    const cookies = [await signedInCookie(portal(), KOFI, KUMASI), await signedInCookie(portal(), "ama.mensah@example.com", KUMASI)];
+    /** The page as a person reads it (text and links), with the path it names put aside. */
+    const shape = (html: string, path: string) => ({
+      text: textOf(html).replaceAll(path, "{path}"),
+      links: [...html.matchAll(/href="([^"]*)"/g)].map((m) => m[1]).filter((href) => !href!.startsWith("/assets/")),
+    });
+    const pathOf = fc.oneof(
+      fc.constantFrom(
+        "/platform",
+        "/platform/jobs",
+        "/platform/queues",
+        "/platform/shards",
+        "/platform/requests",
+        "/platform/keys",
+        "/platform/businesses/new",
+      ),
+      fc.constantFrom(KUMASI, ACCRA, "bus_nobody").map((id) => `/platform/businesses/${id}`),
+      fc.constantFrom(KUMASI, ACCRA).map((id) => `/platform/businesses/${id}/lifecycle`),
+      fc.stringMatching(/^[a-z0-9_-]{1,12}$/).map((id) => `/platform/requests/${id}`),
+      fc.array(fc.stringMatching(/^[A-Za-z0-9_-]{1,10}$/), { minLength: 1, maxLength: 3 }).map((parts) => `/platform/${parts.join("/")}`),
+    );
+    await fc.assert(
+      fc.asyncProperty(pathOf, fc.option(fc.stringMatching(/^[a-z]{1,5}=[a-z0-9]{0,5}$/), { nil: undefined }), fc.nat(1), async (path, query, who) => {
+        const cookie = cookies[who]!;
+        const answer = await get(query ? `${path}?${query}` : path, cookie);
+        expect(answer.status, path).toBe(404);
+        const html = await answer.text();
+        // SPEC section 2: an unknown route's words, the path alone (never the query).
+        expect(textOf(html)).toContain(`Page not found: ${path} `);
+        expect(html).not.toContain("Page Not Found: /platform");
+        // The business's menu, not the platform's.
+        expect(html).toContain('href="/merchants"');
+        expect(html).not.toMatch(/href="\/platform\/(jobs|queues|shards|requests|keys)"/);
+        // Word for word the page a path no screen claims answers.
+        const unknown = `/no-such-page-${path.length}`;
+        const plain = await get(unknown, cookie);
+        expect(plain.status).toBe(404);
+        expect(shape(html, path)).toEqual(shape(await plain.text(), unknown));
+      }),
+      { numRuns: 25 },
+    );
   });
 
   it("lets a Platform Administrator and Platform Support in without a business, naming them and listing the businesses", async () => {

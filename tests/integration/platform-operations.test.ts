@@ -1,6 +1,7 @@
 // The platform's operations view (issue 27): /platform with each business's figures of the day read on its own
 // database, a business's read-only summary, the jobs and their recorded runs, the queues' parked messages, the
 // databases; and "run now", "move this business" and "replay" as platform requests a second administrator decides.
+import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { planOf, recordingDb, type Recorded } from "../../scripts/bench/query-catalogue";
 import { businessSummary, listFigures } from "#server/operators/figures.db";
@@ -200,6 +201,61 @@ describe("a business's summary", () => {
       if (payer.bin) expect(text).not.toContain(payer.bin);
     }
     expect(text).not.toMatch(/233\d{9}/);
+  });
+});
+
+describe("reading a business's summary leaves a trace", () => {
+  const viewsOf = async () =>
+    (
+      await portal()
+        .core()
+        .prepare(
+          `SELECT a.actor_id AS actor, a.entity_id AS business, u.email, a.after_json AS after FROM audit_log a JOIN users u ON u.id = a.actor_id
+           WHERE a.business_id IS NULL AND a.action = 'platform.business.viewed' AND a.entity = 'business' ORDER BY a.id`,
+        )
+        .all<{ actor: string; business: string; email: string; after: string }>()
+    ).results;
+
+  it("on the platform's chain, once per operator and business within a view, whatever the reloads and revalidations", async () => {
+    const operators = [EFUA.email, ADJOA.email];
+    const businesses = [KUMASI, ACCRA];
+    const seen = new Set((await viewsOf()).map((v) => `${v.email} ${v.business}`));
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.record({ who: fc.constantFrom(...operators), business: fc.constantFrom(...businesses), revalidation: fc.boolean() }), {
+          minLength: 1,
+          maxLength: 6,
+        }),
+        async (visits) => {
+          for (const { who, business, revalidation } of visits) {
+            // A document load, or the single-fetch data request a revalidation (after any form on the page) sends.
+            const answer = await get(revalidation ? `/platform/businesses/${business}.data` : `/platform/businesses/${business}`, who);
+            expect(answer.status).toBe(200);
+            seen.add(`${who} ${business}`);
+          }
+          const views = await viewsOf();
+          expect(views.map((v) => `${v.email} ${v.business}`).sort()).toEqual([...seen].sort());
+          for (const view of views)
+            expect(JSON.parse(view.after)).toMatchObject({ name: expect.any(String), database: expect.stringMatching(/^(DB|SHARD_[A-Z])$/) });
+        },
+      ),
+      { numRuns: 8 },
+    );
+    // Not on the business's chain: the platform read it, the business did nothing.
+    const place = await portal().core().prepare("SELECT shard FROM business_shards WHERE business_id = ?").bind(KUMASI).first<string>("shard");
+    const onItsChain = await portal()
+      .database(place!)
+      .prepare("SELECT COUNT(*) AS n FROM audit_log WHERE business_id = ? AND action = 'platform.business.viewed'")
+      .bind(KUMASI)
+      .first<number>("n");
+    expect(onItsChain).toBe(0);
+  });
+
+  it("writes nothing for a business's person, nor for a business that does not exist", async () => {
+    const before = (await viewsOf()).length;
+    expect((await get(`/platform/businesses/${KUMASI}`, KOFI)).status).toBe(404);
+    expect((await get("/platform/businesses/bus_nobody")).status).toBe(404);
+    expect((await viewsOf()).length).toBe(before);
   });
 });
 

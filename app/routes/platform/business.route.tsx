@@ -6,7 +6,7 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
 import * as v from "valibot";
 import { requirePlatform } from "#server/operators/guards";
-import { platformBusiness } from "#server/operators/businesses.db";
+import { businessViewedAuditStatement, platformBusiness } from "#server/operators/businesses.db";
 import { businessSummary, DISPUTES_DUE_DAYS, failureRate } from "#server/operators/figures.db";
 import { movableDatabases } from "#server/operators/operations";
 import { waitingFor } from "#server/operators/requests.db";
@@ -35,6 +35,9 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
     businessSummary({ businessId: business.id, db: databaseNamed(env, business.shard) }, now),
     waitingFor(deps.db, business.id),
   ]);
+  // Reading a business's figures is audited on the platform's chain, once per view (BUSINESS_VIEW_WINDOW_MS), and
+  // before they are shown: no figures leave without their entry.
+  await businessViewedAuditStatement(deps.db, { userId: staff.userId, meta: deps.meta }, business, now).run();
   return {
     business,
     summary,

@@ -61,8 +61,9 @@ export async function loadTeam(request: Request, deps: AuthDeps, tenant: Tenant)
         userId: e.userId,
         name: e.name,
         email: e.email,
-        // Other people's numbers are masked on screen, as everywhere in the portal.
-        phone: e.phones[0] ? maskPhone(e.phones[0]) : null,
+        // The number the business typed (its contact number), masked as everywhere in the portal; never the person's
+        // sign-in phones, which are theirs (decision 029).
+        phone: e.contactPhone ? maskPhone(e.contactPhone) : null,
         gender: e.gender,
         role: e.role,
         status: e.status,
