@@ -1,8 +1,8 @@
-# Writes functions/partner-api/digit-values.ts: which characters of \p{N} are read as one digit 0-9 and which carry a
+# Writes functions/card-numbers/digit-values.ts: which characters of \p{N} are read as one digit 0-9 and which carry a
 # value that is not one digit (decision 031). JavaScript has no numeric-value API, so the card-number scanner reads this
 # table; CI never runs this script (the table is committed). Run it again when Node's Unicode grows:
-#   python3 scripts/digit-values.py > functions/partner-api/digit-values.ts && npx prettier --write functions/partner-api/digit-values.ts
-# The unit test (functions/partner-api/card-numbers.test.ts) fails on any \p{N} character Node knows that this table
+#   python3 scripts/digit-values.py > functions/card-numbers/digit-values.ts && npx prettier --write functions/card-numbers/digit-values.ts
+# The unit test (functions/card-numbers/card-numbers.test.ts) fails on any \p{N} character Node knows that this table
 # and NFKC leave unread, so a new Unicode version cannot slip a digit past the scanner unnoticed.
 import unicodedata as u
 

@@ -976,6 +976,8 @@ export interface components {
         | "card_number"
         | "body_not_utf8"
         | "body_not_json"
+        | "repeated_key"
+        | "text_not_well_formed"
         | "body_too_deep"
         | "business_required"
         | "unknown_version"

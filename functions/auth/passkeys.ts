@@ -9,7 +9,7 @@
 //   be matched exactly; user verification is required (the passkey stands for both the code and the phone);
 // - a use is recorded only while the passkey stands and its counter moved forward (a clone is refused);
 // - every passkey added, renamed, removed, used and refused goes to the audit log, in the core database.
-import { looksLikeCardNumber } from "../partner-api/card-numbers";
+import { looksLikeCardNumber } from "../card-numbers/card-numbers";
 import { CARD_NUMBER_IN_FIELD } from "../platform/forms";
 import {
   generateAuthenticationOptions,

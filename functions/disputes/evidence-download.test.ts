@@ -3,7 +3,7 @@
 // that holds one as chosen, as stored or as its fallback.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { looksLikeCardNumber } from "../partner-api/card-numbers";
+import { looksLikeCardNumber } from "../card-numbers/card-numbers";
 import { cleanFileName, EVIDENCE_TYPES } from "./evidence";
 import { contentDisposition, fileNameHoldsCardNumber } from "./evidence-download";
 import { cardNumber } from "#tests/support/card-spellings";

@@ -2,7 +2,7 @@
 // never becomes a card number (PCI DSS 3.4.1, decision 031): the ASCII fallback turns every other character into "_",
 // which joins digits a letter kept apart ("4111ɔ1111ɔ1111ɔ1111" would be "4111_1111_1111_1111"), and the stored
 // name drops control characters, quotes and a path, which can join digits too.
-import { looksLikeCardNumber, maskDigits } from "../partner-api/card-numbers";
+import { looksLikeCardNumber, maskDigits } from "../card-numbers/card-numbers";
 import { cleanFileName, EXTENSION_OF, type EvidenceType } from "./evidence";
 
 /** `filename=` for old clients: ASCII word characters, dots and dashes; anything else is "_". */

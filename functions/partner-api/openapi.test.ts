@@ -7,7 +7,7 @@
 import * as v from "valibot";
 import { describe, expect, it } from "vitest";
 import { jsonSchemaChecker, type JsonObject } from "../../tests/support/json-schema";
-import { cardNumberPaths } from "./card-numbers";
+import { cardNumberPaths } from "../card-numbers/card-numbers";
 import { EXAMPLES, openApiDocument, PROBLEM_EXAMPLE, RULES_IN_WORDS, type SchemaName } from "./openapi";
 import { IdempotencyKey } from "./schemas";
 import * as rejections from "./rejections";

@@ -3,7 +3,7 @@
 import type * as v from "valibot";
 import { readBodyUpTo } from "../platform/http";
 import type { BusinessDb, Db } from "../tenancy/tenant";
-import { MAX_JSON_DEPTH, scanBody } from "./card-numbers";
+import { MAX_JSON_DEPTH, scanBody } from "../card-numbers/card-numbers";
 import { jsonTextIssues } from "./json-text";
 import { MAX_BODY_BYTES, type Problem } from "./schemas";
 import { problemResponse, type ProblemCode } from "./problems";

@@ -10,7 +10,7 @@ import { countRequest, type RateLimit } from "../platform/rate-limit";
 import { isBusinessMoving, MOVING_MESSAGE } from "../tenancy/tenant";
 import { claimIdempotencyKey, releaseIdempotencyKey } from "./api-idempotency.db";
 import { getPaymentByReference } from "../payments/api-payments.db";
-import { cardNumberPlaces } from "./card-numbers";
+import { cardNumberPlaces } from "../card-numbers/card-numbers";
 import { authenticate, type Credential } from "./credential";
 import { paymentView, refundsView } from "./views";
 import { listRefundsByReference } from "../refunds/refunds.db";

@@ -1,4 +1,4 @@
-import { withoutCardNumbers } from "../partner-api/card-numbers";
+import { withoutCardNumbers } from "../card-numbers/card-numbers";
 
 // One JSON line per event so Workers Logs can filter on fields. A path or message holding what looks like a card
 // number is written with its digits masked (decision 031): a log line is stored, and PCI DSS 3.4.1 counts logs.

@@ -66,7 +66,7 @@ function amount(random: Random, channel: "card" | "mobile_money"): number {
 
 /**
  * References with letters between the digits, so none looks like a card number
- * (functions/partner-api/card-numbers.ts), unique to the run.
+ * (functions/card-numbers/card-numbers.ts), unique to the run.
  */
 export function referenceOf(runId: string, seq: number): string {
   return `SIM${runId}T${seq}`;

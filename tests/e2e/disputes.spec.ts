@@ -2,7 +2,7 @@
 // available money drops by exactly its amount into "Held by disputes"; it appears first on /disputes with its days
 // left; Abena Darko (Finance) writes the response, attaches a PDF and submits it before the deadline, after which the
 // page is read-only; the processor closes it as won and the hold returns to available on Merchant Accounts.
-import { cardNumberPaths } from "#server/partner-api/card-numbers";
+import { cardNumberPaths } from "#server/card-numbers/card-numbers";
 import { api, makeKey } from "../support/partner-api";
 import { KUMASI } from "../support/tenants";
 import type { Page } from "@playwright/test";

@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
-import { looksLikeCardNumber } from "#server/partner-api/card-numbers";
+import { looksLikeCardNumber } from "#server/card-numbers/card-numbers";
 import { CARD_NUMBERS, ISSUE_SPELLINGS, numeralSpelling } from "../support/card-spellings";
 import { onlyDigits, tablesHoldingDigits } from "../support/d1-dump";
 import { answerOf, api, cardPayment, eventually, makeKey, momoPayment, partiesOf, type Parties } from "../support/partner-api";

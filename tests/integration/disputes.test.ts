@@ -4,7 +4,7 @@
 // its entries throughout. Staff answer on /disputes/{id}: evidence is checked by its bytes and its size, served back
 // only to the business, a Viewer cannot write, and nothing changes after the deadline. dispute.* webhooks are written.
 import { beforeAll, describe, expect, it } from "vitest";
-import { cardNumberPaths } from "#server/partner-api/card-numbers";
+import { cardNumberPaths } from "#server/card-numbers/card-numbers";
 import { getMerchantBalances, postingStatements } from "#server/ledger/ledger.db";
 import { requestTransfer } from "#server/approvals/transfer-requests.db";
 import { approveMoneyRequest } from "#server/approvals/money-requests.db";

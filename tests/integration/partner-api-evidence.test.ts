@@ -2,7 +2,7 @@
 // takes one file as multipart/form-data and runs the dispute page's own upload, so the type sniffing, the size limit and
 // their words are the page's; another business's dispute is 404; the platform key's disputes scope allows it.
 import { beforeAll, describe, expect, it } from "vitest";
-import { cardNumberPaths } from "#server/partner-api/card-numbers";
+import { cardNumberPaths } from "#server/card-numbers/card-numbers";
 import { NOT_ACCEPTED, TOO_LARGE } from "#server/disputes/evidence-upload";
 import { topUp } from "../support/ledger";
 import { answerOf, api, makeKey, makePlatformKeyFor } from "../support/partner-api";

@@ -8,7 +8,7 @@
 //    server accepts and applies.
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
-import { cardNumberPaths } from "#server/partner-api/card-numbers";
+import { cardNumberPaths } from "#server/card-numbers/card-numbers";
 import { ACCRA, KUMASI } from "../support/tenants";
 import { api, eventually, makeKey, partiesOf, type Parties } from "../support/partner-api";
 import { paymentsConsumers } from "../support/portal";

@@ -4,7 +4,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { approveMoneyRequest, rejectMoneyRequest } from "#server/approvals/money-requests.db";
 import { getMerchantBalances } from "#server/ledger/ledger.db";
-import { cardNumberPaths } from "#server/partner-api/card-numbers";
+import { cardNumberPaths } from "#server/card-numbers/card-numbers";
 import type { Tenant } from "#server/tenancy/tenant";
 import { topUp } from "../support/ledger";
 import { answerOf, api, makeKey, makePlatformKeyFor } from "../support/partner-api";

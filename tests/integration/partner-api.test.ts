@@ -2,7 +2,7 @@
 // and the PAYMENTS queue consumed: every answer of issue 12 point 4, the
 // card-number refusal (point 5), reversals that wait for their payment, heartbeats.
 import { beforeAll, describe, expect, it } from "vitest";
-import { cardNumberPaths } from "#server/partner-api/card-numbers";
+import { cardNumberPaths } from "#server/card-numbers/card-numbers";
 import { getMerchantBalances, postingStatements } from "#server/ledger/ledger.db";
 import { clearingPosting, paymentPosting } from "#server/ledger/ledger";
 import { requestRefund } from "#server/refunds/refund-requests.db";

@@ -5,7 +5,7 @@
 // hold (not won) together never exceed the payment; the ledger sums to zero.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { cardNumberPaths } from "#server/partner-api/card-numbers";
+import { cardNumberPaths } from "#server/card-numbers/card-numbers";
 import { expectAccountSumsMatchEntries, topUp } from "../support/ledger";
 import { api, makeKey } from "../support/partner-api";
 import { signedInCookie } from "../support/sign-in";

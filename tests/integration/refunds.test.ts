@@ -3,7 +3,7 @@
 // past the merchant's available money (checked again inside the approval's batch, where two approvals racing meet);
 // sent to the processor once, retried, and when it keeps failing the money returns. The ledger sums to zero throughout.
 import { beforeAll, describe, expect, it } from "vitest";
-import { cardNumberPaths } from "#server/partner-api/card-numbers";
+import { cardNumberPaths } from "#server/card-numbers/card-numbers";
 import { getMerchantBalances } from "#server/ledger/ledger.db";
 import { requestRefund } from "#server/refunds/refund-requests.db";
 import { approveMoneyRequest, rejectMoneyRequest } from "#server/approvals/money-requests.db";

@@ -1,7 +1,7 @@
 // Card numbers as issue 24 (defect 3, security finding 2) found them stored, and a few more: for the unit tests of
-// the rule (functions/partner-api/card-numbers.ts) and the integration test that sends each through every carrier.
+// the rule (functions/card-numbers/card-numbers.ts) and the integration test that sends each through every carrier.
 import fc from "fast-check";
-import { passesLuhn } from "#server/partner-api/card-numbers";
+import { passesLuhn } from "#server/card-numbers/card-numbers";
 
 /** Issue 24, defect 3 and security finding 2: every spelling that was stored. */
 export const ISSUE_SPELLINGS: [string, string][] = [

@@ -1,7 +1,7 @@
 // Where a piece of text is stored in a portal's D1: every row of every table is
 // read as text, blobs included (cast to text, as their bytes read), so a secret
 // found here was written somewhere, even inside a stored answer.
-import { normaliseDigits } from "#server/partner-api/card-numbers";
+import { normaliseDigits } from "#server/card-numbers/card-numbers";
 
 /** The tables holding `text` anywhere in any row. */
 export async function tablesHolding(db: D1Database, text: string): Promise<string[]> {
@@ -22,7 +22,7 @@ export async function tablesHolding(db: D1Database, text: string): Promise<strin
 
 /**
  * The tables holding any of these digit strings in any spelling: each cell read as a person reads its digits
- * (functions/partner-api/card-numbers.ts normaliseDigits: every numeral of one digit, NFKC, every script's digits as ASCII) with everything but its digits
+ * (functions/card-numbers/card-numbers.ts normaliseDigits: every numeral of one digit, NFKC, every script's digits as ASCII) with everything but its digits
  * dropped, so "4111.1111.1111.1111", "٤١١١ ١١١١ ١١١١ ١١١١" and "card 4111\u200b1111..." all read 4111111111111111.
  */
 export async function tablesHoldingDigits(db: D1Database, digitStrings: readonly string[]): Promise<string[]> {

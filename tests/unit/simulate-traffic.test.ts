@@ -3,7 +3,7 @@
 // failures with reasons, and never anything that looks like a card number.
 import * as v from "valibot";
 import { describe, expect, it } from "vitest";
-import { cardNumberPaths } from "#server/partner-api/card-numbers";
+import { cardNumberPaths } from "#server/card-numbers/card-numbers";
 import { CARD_SCHEMES, HeartbeatInput, MOBILE_MONEY_NETWORKS, PaymentInput, ReversalInput } from "#server/partner-api/schemas";
 import { makeHeartbeat, makePayment, makeReversal, referenceOf, seededRandom, type Place } from "../../scripts/simulate/traffic";
 

@@ -58,7 +58,7 @@ const zeroOf = new Map<number, number>();
 /**
  * The value of a decimal digit of any script. Unicode places each script's digits 0 to 9 on consecutive code
  * points, and every stretch of consecutive Nd code points is a whole number of such tens (checked over all of
- * Unicode in functions/partner-api/card-numbers.test.ts), so the value is the distance from the stretch's start, modulo 10.
+ * Unicode in functions/card-numbers/card-numbers.test.ts), so the value is the distance from the stretch's start, modulo 10.
  */
 function digitValue(char: string): string {
   const code = char.codePointAt(0)!;

@@ -14,7 +14,7 @@ import {
   scanBody,
   withoutCardNumbers,
 } from "./card-numbers";
-import { IdempotencyKey, Reference } from "./schemas";
+import { IdempotencyKey, Reference } from "../partner-api/schemas";
 import { cardNumber, ISSUE_SPELLINGS } from "#tests/support/card-spellings";
 
 describe("passesLuhn", () => {
