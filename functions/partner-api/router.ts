@@ -223,9 +223,8 @@ export async function handlePartnerApi(request: Request, deps: ApiDeps): Promise
     if (!isBusinessMoving(error)) throw error;
     response = problem("business_moving", MOVING_MESSAGE, undefined, { "Retry-After": "30" });
   }
-  // A request refused before its body was read (no key, a suspended business): the body is read and dropped, at most
-  // what the API takes, so the connection is left clean for the client's next request on it.
-  if (request.body && !request.bodyUsed) await readBodyUpTo(request, MAX_BODY_BYTES).catch(() => null);
+  // A request refused before its body was read (no key, a suspended business): the Worker's door drains the body
+  // (functions/platform/request-body.ts), so the connection is left clean for the next request.
   return withRateLimitHeaders(await finishProblem(response, new URL(request.url).origin, deps.requestId), deps.rateLimitPerMinute, counted);
 }
 
