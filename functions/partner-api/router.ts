@@ -5,7 +5,7 @@
 // schema, the merchants it names) and then queued (PAYMENTS); the consumer
 // (functions/payments/consumer.ts) writes it within seconds. Docs: docs/partner-api.md.
 import * as v from "valibot";
-import { jsonResponse, readBodyUpTo } from "../platform/http";
+import { jsonResponse } from "../platform/http";
 import { countRequest, type RateLimit } from "../platform/rate-limit";
 import { isBusinessMoving, MOVING_MESSAGE } from "../tenancy/tenant";
 import { claimIdempotencyKey, releaseIdempotencyKey } from "./api-idempotency.db";
@@ -19,7 +19,6 @@ import {
   CLOCK_SKEW_MS,
   HeartbeatInput,
   IdempotencyKey,
-  MAX_BODY_BYTES,
   MAX_PAYMENT_AGE_MS,
   MAX_PAYMENTS_PER_REQUEST,
   PaymentBatchInput,

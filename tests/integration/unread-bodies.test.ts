@@ -39,7 +39,7 @@ function send(method: string, path: string, headers: Record<string, string>, bod
 }
 
 /** Bodies the Worker answers without reading them, and what it answers. */
-const UNREAD = [
+const UNREAD: { path: string; headers: Record<string, string>; status: number; why: string }[] = [
   { path: "/api/v1/payments", headers: { "Content-Type": "application/json" }, status: 401, why: "no API key" },
   { path: "/api/v1/payments", headers: { "Content-Type": "application/json", Authorization: "Bearer pp_live_not_a_key" }, status: 401, why: "an unknown key" },
   { path: "/api/events", headers: { "Content-Type": "application/json" }, status: 413, why: "over the analytics limit by Content-Length" },

@@ -42,7 +42,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (!read.ok) return read.refusal;
   const parsed = v.safeParse(FlashForm, read.fields);
   if (!parsed.success) {
-    return data({ errors: formErrors(parsed.issues) as FlashFormErrors }, { status: 400 });
+    return data({ errors: formErrors(parsed.issues) }, { status: 400 });
   }
   const { kind, message } = parsed.output;
   return redirectWithFlash(request, context.config.app, "/__dev/ui", { kind, message });

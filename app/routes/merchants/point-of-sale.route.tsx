@@ -18,7 +18,7 @@ import { DataTable } from "#app/components/data-table";
 import { PointOfSaleFieldset } from "#app/components/point-of-sale-fields";
 import { RecentTransactions } from "#app/components/recent-transactions";
 import { formatDate } from "#app/lib/format";
-import { pointOfSaleColumns, readPointOfSaleForm } from "#app/lib/point-of-sale-form";
+import { pointOfSaleColumns, readPointOfSaleForm } from "#app/lib/point-of-sale-form.server";
 import { terminalColumns } from "#app/components/columns/terminals";
 import { paths } from "#app/lib/paths";
 import { shownTransaction } from "#app/lib/transactions.server";

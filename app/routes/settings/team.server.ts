@@ -131,7 +131,7 @@ export async function teamAction(request: Request, context: AppLoadContext, deps
       role: typeof form.role === "string" ? form.role : "",
     };
     const parsed = v.safeParse(InviteSchema, values);
-    const errors: InviteErrors = parsed.success ? {} : (formErrors(parsed.issues) as InviteErrors);
+    const errors: InviteErrors = parsed.success ? {} : formErrors(parsed.issues);
     // Checked here too, so the person reads it next to the field; the engine refuses it anyway.
     if (parsed.success && !canGrantRole(tenant.role, parsed.output.role)) errors.role = `Your role cannot grant ${parsed.output.role}.`;
     if (parsed.success && !errors.role) {
