@@ -223,7 +223,7 @@ export async function handlePartnerApi(request: Request, deps: ApiDeps): Promise
     response = problem("business_moving", MOVING_MESSAGE, undefined, { "Retry-After": "30" });
   }
   // A request refused before its body was read (no key, a suspended business): the Worker's door drains the body
-  // (functions/platform/request-body.ts), so the connection is left clean for the next request.
+  // (functions/platform/http.ts), so the connection is left clean for the next request.
   return withRateLimitHeaders(await finishProblem(response, new URL(request.url).origin, deps.requestId), deps.rateLimitPerMinute, counted);
 }
 

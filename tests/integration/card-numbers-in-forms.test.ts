@@ -5,7 +5,7 @@ import { randomUUID } from "node:crypto";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { approvalPath } from "#app/lib/paths";
-import { CARD_NUMBER_IN_FIELD } from "#server/platform/forms";
+import { CARD_NUMBER_IN_FIELD } from "#server/forms";
 import { passesLuhn } from "#server/partner-api/card-numbers";
 import { tablesHoldingDigits } from "../support/d1-dump";
 import { actionDataOf } from "../support/html";

@@ -12,7 +12,7 @@ import { useNotifications } from "#app/components/notifications";
 import { DATE_FORMATS, formatAmount, formatCount, formatDate, formatPathLike, formatPercentage, replaceBrandWords, type DateFormat } from "#app/lib/format";
 import { NOTICE_KINDS } from "#app/lib/notifications";
 import { pageWindow } from "#app/lib/pagination";
-import { formErrors, readForm } from "#server/platform/forms";
+import { formErrors, readForm } from "#server/forms";
 
 export const meta: MetaFunction = () => [{ title: "UI kit" }];
 

@@ -24,7 +24,7 @@ import { paths } from "#app/lib/paths";
 import { shownTransaction } from "#app/lib/transactions.server";
 import { Details, shownText } from "#app/components/details";
 import { useSending } from "#app/components/form";
-import { readForm } from "#server/platform/forms";
+import { readForm } from "#server/forms";
 
 export const meta: MetaFunction = () => [{ title: "Point of Sale" }];
 

@@ -1,6 +1,6 @@
 // The Team tab of /settings: the business's employees and invitations, and the
 // invite, change-role and deactivate requests (each sent for approval).
-import { formErrors } from "#server/platform/forms";
+import { formErrors } from "#server/forms";
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import * as v from "valibot";
 import type { AuthDeps } from "#server/auth/deps";

@@ -8,8 +8,8 @@
 //   field by its dotted path), `form` for what concerns the whole form.
 import { data } from "@remix-run/cloudflare";
 import * as v from "valibot";
-import { looksLikeCardNumber } from "../partner-api/card-numbers";
-import { readBodyUpTo, refuse, type FieldErrors, type Refusal } from "./http";
+import { looksLikeCardNumber } from "./partner-api/card-numbers";
+import { readBodyUpTo, refuse, type FieldErrors, type Refusal } from "./platform/http";
 
 /** A form of the portal's own pages is a few kilobytes; the largest (a dispute's response) is well under this. */
 export const MAX_FORM_BYTES = 256 * 1024;
