@@ -15,7 +15,7 @@ import { logError } from "./platform/log";
 import { misconfiguredAnswer, noteMisconfigured } from "./platform/misconfigured";
 import { newNonce, newRequestId } from "./platform/request-id";
 import { withSecurityHeaders } from "./platform/security-headers";
-import { discardBody, withoutIgnoredBody } from "./platform/request-body";
+import { discardBody, withoutIgnoredBody } from "./platform/http";
 import { runOnce } from "./platform/submitted-once";
 import { handlePaymentsBatch, handlePaymentsDeadLetters, PAYMENTS_DLQ, PAYMENTS_QUEUE } from "./payments/consumer";
 import { INGEST_OPS_PREFIX, ingestOpsRequest } from "./payments/ingest-replay";
@@ -236,13 +236,13 @@ const handler = {
 export default {
   ...handler,
   // Every request, the API's and the rails' too: a GET's or HEAD's body is dropped at the door, and whatever body
-  // the answer did not need is cancelled before it goes (functions/platform/request-body.ts).
+  // the answer did not read is drained before it goes (functions/platform/http.ts).
   async fetch(received, env, ctx) {
     const request = withoutIgnoredBody(received);
     try {
       return await handler.fetch(request, env, ctx);
     } finally {
-      await discardBody(request);
+      await discardBody(received);
     }
   },
 } satisfies ExportedHandler<Env>;

@@ -1,6 +1,6 @@
 // The fields of a point of sale, for the add form and the edit form.
 import { RegionSelect } from "./region-select";
-import type { PointOfSaleField } from "../lib/point-of-sale-form";
+import type { PointOfSaleField } from "../lib/point-of-sale-form.server";
 import { PHONE_MAX_LENGTH } from "../lib/phone";
 import { Field, describedBy } from "./form";
 

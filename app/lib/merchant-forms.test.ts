@@ -3,7 +3,7 @@
 // before a request is made.
 import * as v from "valibot";
 import { describe, expect, it } from "vitest";
-import { formErrors as fieldErrors } from "#server/platform/forms";
+import { formErrors as fieldErrors } from "#server/forms";
 import { ACCOUNT_FIELDS, formFields, MerchantCreateForm, MerchantUpdateForm, SettlementAccountForm } from "./merchant-forms";
 import { PHONE_MESSAGE } from "./phone";
 import { MERCHANT_COLUMNS } from "#server/merchants/merchant-columns";

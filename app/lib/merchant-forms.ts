@@ -9,7 +9,7 @@ import { GHANA_REGIONS } from "./ghana";
 import { ghanaPhoneField } from "./phone-field";
 import { emailField, textField, tinField } from "./fields";
 import { isAccountNumber } from "./validation";
-import { BANKS, MOBILE_NETWORKS, type FieldErrors } from "./merchant-form-values";
+import { BANKS, MOBILE_NETWORKS } from "./merchant-form-values";
 
 // What the browser needs of these forms is in ./merchant-form-values (no valibot: decision 043); the rest of the
 // modules keep importing it from here.

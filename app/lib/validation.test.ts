@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import * as v from "valibot";
 import { MerchantUpdateForm } from "./merchant-forms";
-import { PointOfSaleFields } from "./point-of-sale-form";
+import { PointOfSaleFields } from "./point-of-sale-form.server";
 import { bidiControlMessage, exceedsLimit, hasBidiControl, isAccountNumber, isEmpty, isNumberHeavy, isValidEmail, parseLooseNumber } from "./validation";
 
 describe("isEmpty (SPEC 5: undefined, null or an empty string)", () => {

@@ -10,7 +10,7 @@
 // - a use is recorded only while the passkey stands and its counter moved forward (a clone is refused);
 // - every passkey added, renamed, removed, used and refused goes to the audit log, in the core database.
 import { looksLikeCardNumber } from "../card-numbers/card-numbers";
-import { CARD_NUMBER_IN_FIELD } from "../platform/forms";
+import { CARD_NUMBER_IN_FIELD } from "../forms";
 import {
   generateAuthenticationOptions,
   generateRegistrationOptions,
@@ -99,7 +99,7 @@ export const PasskeyName = v.pipe(
   v.nonEmpty("Name the passkey."),
   v.maxGraphemes(PASSKEY.nameMaxGraphemes, `Keep the name to ${PASSKEY.nameMaxGraphemes} characters or fewer.`),
   v.check((typed) => !hasBidiControl(typed), bidiControlMessage("name")),
-  // Sent as JSON, not as a form, so the form reader's card-number check (functions/platform/forms.ts) is said here.
+  // Sent as JSON, not as a form, so the form reader's card-number check (functions/forms.ts) is said here.
   v.check((typed) => !looksLikeCardNumber(typed), CARD_NUMBER_IN_FIELD),
 );
 

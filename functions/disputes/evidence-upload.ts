@@ -9,7 +9,7 @@ import { cleanFileName, nameContradicts, sniffEvidenceType } from "./evidence";
 import { bidiControlMessage, hasBidiControl } from "../platform/text-direction";
 import { fileNameHoldsCardNumber } from "./evidence-download";
 import type { FieldErrors } from "../platform/http";
-import { readFormBody } from "../platform/forms";
+import { readFormBody } from "../forms";
 import { isBusinessMoving, MOVING_MESSAGE, NotFoundError, RuleError, type RequestMeta, type Tenant } from "../tenancy/tenant";
 import { pageNotFound } from "../platform/http";
 
@@ -53,7 +53,7 @@ export async function uploadEvidence(
     if (error instanceof RuleError) return { errors: { form: error.message } };
     throw error;
   }
-  // Read as every form is (functions/platform/forms.ts): held to the limit as it is read, whatever was declared.
+  // Read as every form is (functions/forms.ts): held to the limit as it is read, whatever was declared.
   const form = await readFormBody(request, { maxBytes: MAX_EVIDENCE_BYTES + FORM_OVERHEAD_BYTES });
   if (!(form instanceof FormData)) return { errors: { file: form.status === 413 ? TOO_LARGE : "The file did not arrive whole. Attach it again." } };
   // workerd gives a File for a file part; the Workers types say string (their pre-2021 default).

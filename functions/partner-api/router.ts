@@ -5,7 +5,7 @@
 // schema, the merchants it names) and then queued (PAYMENTS); the consumer
 // (functions/payments/consumer.ts) writes it within seconds. Docs: docs/partner-api.md.
 import * as v from "valibot";
-import { jsonResponse, readBodyUpTo } from "../platform/http";
+import { jsonResponse } from "../platform/http";
 import { countRequest, type RateLimit } from "../platform/rate-limit";
 import { isBusinessMoving, MOVING_MESSAGE } from "../tenancy/tenant";
 import { claimIdempotencyKey, releaseIdempotencyKey } from "./api-idempotency.db";
@@ -19,7 +19,6 @@ import {
   CLOCK_SKEW_MS,
   HeartbeatInput,
   IdempotencyKey,
-  MAX_BODY_BYTES,
   MAX_PAYMENT_AGE_MS,
   MAX_PAYMENTS_PER_REQUEST,
   PaymentBatchInput,
@@ -223,9 +222,8 @@ export async function handlePartnerApi(request: Request, deps: ApiDeps): Promise
     if (!isBusinessMoving(error)) throw error;
     response = problem("business_moving", MOVING_MESSAGE, undefined, { "Retry-After": "30" });
   }
-  // A request refused before its body was read (no key, a suspended business): the body is read and dropped, at most
-  // what the API takes, so the connection is left clean for the client's next request on it.
-  if (request.body && !request.bodyUsed) await readBodyUpTo(request, MAX_BODY_BYTES).catch(() => null);
+  // A request refused before its body was read (no key, a suspended business): the Worker's door drains the body
+  // (functions/platform/http.ts), so the connection is left clean for the next request.
   return withRateLimitHeaders(await finishProblem(response, new URL(request.url).origin, deps.requestId), deps.rateLimitPerMinute, counted);
 }
 

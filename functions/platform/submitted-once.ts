@@ -19,6 +19,7 @@ import { rowAllows } from "../auth/sign-in";
 import { sessionRow } from "../auth/sign-in-sessions.db";
 import { answerSubmission, claimSubmission, releaseSubmission, type StoredAnswer } from "./submissions.db";
 import type { AuthConfig } from "../env";
+import { LARGEST_FORM_BYTES, readFormBody } from "../forms";
 
 export const SUBMISSION_FIELD = "submission";
 const SUBMISSION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -31,15 +32,12 @@ export const REPLAYED_HEADER = "X-Submission-Replayed";
 
 async function submissionIdOf(request: Request): Promise<string | null> {
   if (request.method !== "POST") return null;
-  const type = request.headers.get("Content-Type") ?? "";
-  if (!type.startsWith("application/x-www-form-urlencoded") && !type.startsWith("multipart/form-data")) return null;
-  try {
-    const value = (await request.clone().formData()).get(SUBMISSION_FIELD);
-    return typeof value === "string" && SUBMISSION_ID.test(value) ? value : null;
-  } catch {
-    // Not a form after all: Remix answers it as it would.
-    return null;
-  }
+  // Read as every form is (functions/forms.ts), from a copy, up to the largest form (an evidence file's).
+  const form = await readFormBody(request.clone() as Request, { maxBytes: LARGEST_FORM_BYTES });
+  // Not a form after all: the action's own reading answers it.
+  if (!(form instanceof FormData)) return null;
+  const value = form.get(SUBMISSION_FIELD);
+  return typeof value === "string" && SUBMISSION_ID.test(value) ? value : null;
 }
 
 function replay(answer: StoredAnswer): Response {

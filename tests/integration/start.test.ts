@@ -1,68 +1,22 @@
 // README command one: `npm start` migrates, seeds once, publishes the build id
 // and serves the portal with wrangler dev, printing the URL. Run here against a
 // temporary state folder and the existing build (PP_SKIP_BUILD), twice.
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { ROOT } from "../support/portal";
+import { signalGroup as signal, startWranglerDev, stopWranglerDev as stop } from "../support/wrangler-dev";
 
 const stateDir = mkdtempSync(join(tmpdir(), "pp-start-"));
 const children: ChildProcess[] = [];
 
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-/** Runs `npm start` until it prints the URL; resolves with everything it printed. */
-async function startOnce(): Promise<{ output: string; url: string; child: ChildProcess }> {
-  const port = await freePort();
-  const child = spawn("npm", ["start"], {
-    cwd: ROOT,
-    env: { ...process.env, PORT: String(port), PP_STATE_DIR: stateDir, PP_SKIP_BUILD: "1", WRANGLER_LOG: "warn" },
-    stdio: ["ignore", "pipe", "pipe"],
-    detached: true,
-  });
-  children.push(child);
-  let output = "";
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`npm start printed no URL in time:\n${output}`)), 90_000);
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      if (output.includes("Partners Portal is running at")) {
-        clearTimeout(timer);
-        resolve();
-      }
-    };
-    child.stdout?.on("data", onData);
-    child.stderr?.on("data", onData);
-    child.on("exit", (code) => reject(new Error(`npm start exited (${code}):\n${output}`)));
-  });
-  return { output, url: `http://localhost:${port}`, child };
-}
-
-/** Signals npm start's whole process group (npm, tsx, wrangler, workerd); gone already is fine. */
-function signal(child: ChildProcess, name: NodeJS.Signals): void {
-  try {
-    process.kill(-child.pid!, name);
-  } catch {
-    // ESRCH: the group has exited
-  }
-}
-
-function stop(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null) return resolve();
-    child.on("exit", () => resolve());
-    signal(child, "SIGINT");
-  });
+/** Runs `npm start` until it prints the URL (tests/support/wrangler-dev.ts), killed after the file whatever happens. */
+async function startOnce() {
+  const started = await startWranglerDev(stateDir);
+  children.push(started.child);
+  return started;
 }
 
 afterAll(async () => {

@@ -2,7 +2,7 @@
 // ids, so it allows exactly that batch), then each request decided on its own through the same steps as its page
 // (decide.server.ts), each applied and audited alone. One that the rules refuse (stale, decided meanwhile, the
 // person's own) is named with its reason; the others still go through.
-import { formErrors } from "#server/platform/forms";
+import { formErrors } from "#server/forms";
 import { data, type AppLoadContext } from "@remix-run/cloudflare";
 import * as v from "valibot";
 import { checkBindings, fingerprintOf, underFreshCheck } from "#server/auth/fresh-check";

@@ -24,7 +24,7 @@ import { filterHref } from "#app/lib/list-url";
 import { isConnectionLost } from "#app/components/submission";
 import { BulkDecision, ChooseRequest } from "./bulk-decision";
 import { decideSelected } from "./bulk-decision.server";
-import { readForm } from "#server/platform/forms";
+import { readForm } from "#server/forms";
 
 export const meta: MetaFunction = () => [{ title: "Approvals" }];
 

@@ -20,7 +20,7 @@ import { decideRequest } from "./decide.server";
 import { RefundSection } from "./refund-request";
 import { TransferSection } from "./transfer-request";
 import { useSending } from "#app/components/form";
-import { readForm } from "#server/platform/forms";
+import { readForm } from "#server/forms";
 
 /** What the page says for each kind, around the kind's own section. */
 const PAGES = {

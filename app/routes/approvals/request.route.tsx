@@ -25,7 +25,7 @@ import { checkOf, FreshCheck } from "#app/components/fresh-check";
 import { APP_NAME } from "#app/lib/page";
 import { decideRequest } from "./decide.server";
 import { useSending } from "#app/components/form";
-import { formErrors, readForm } from "#server/platform/forms";
+import { formErrors, readForm } from "#server/forms";
 
 /** SPEC section 2's titles of the four request pages; a kind it does not list keeps the app's name. */
 const TITLES: Partial<Record<ApprovalKind, string>> = {

@@ -12,7 +12,7 @@ import { refuse } from "#server/platform/http";
 import { describedBy, Field, useSending } from "#app/components/form";
 import { maskPhone } from "#app/lib/phone";
 import type { PageHandle } from "#app/lib/page";
-import { readForm } from "#server/platform/forms";
+import { readForm } from "#server/forms";
 
 export const meta: MetaFunction = () => [{ title: "Authenticate" }];
 export const handle: PageHandle = { layout: "standard" };

@@ -16,7 +16,7 @@ import { passkeyCall, signWithPasskey } from "#app/lib/passkey-browser";
 import { maskPhone } from "#app/lib/phone";
 import type { PageHandle } from "#app/lib/page";
 import { useSending } from "#app/components/form";
-import { readForm } from "#server/platform/forms";
+import { readForm } from "#server/forms";
 
 export const meta: MetaFunction = () => [{ title: "Authenticate" }];
 export const handle: PageHandle = { layout: "standard" };

@@ -14,7 +14,7 @@ import { refuse } from "#server/platform/http";
 import { describedBy, Field, useSending } from "#app/components/form";
 import { isValidEmail } from "#app/lib/validation";
 import { APP_NAME, type PageHandle } from "#app/lib/page";
-import { readForm } from "#server/platform/forms";
+import { readForm } from "#server/forms";
 
 // SPEC gives this page no title of its own: the document keeps the app's name.
 export const meta: MetaFunction = () => [{ title: APP_NAME }];

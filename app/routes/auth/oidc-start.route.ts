@@ -10,7 +10,7 @@ import { beginOidcSignIn, isOidcProvider } from "#server/auth/oidc-sign-in";
 import { requireSameOrigin } from "#server/auth/origin";
 import { SIGN_IN_FAILURES } from "#server/auth/sign-in-messages";
 import { setCookieHeaders } from "#server/platform/cookies";
-import { readFormBody } from "#server/platform/forms";
+import { readFormBody } from "#server/forms";
 import { notFound } from "#server/platform/http";
 
 const StartForm = v.object({ mode: v.optional(v.picklist(["popup", "redirect"], "Choose popup or redirect."), "redirect") });

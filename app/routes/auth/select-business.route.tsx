@@ -13,7 +13,7 @@ import { refuse } from "#server/platform/http";
 import { platformStaffMember } from "#server/operators/staff.db";
 import type { PageHandle } from "#app/lib/page";
 import { useSending } from "#app/components/form";
-import { readForm } from "#server/platform/forms";
+import { readForm } from "#server/forms";
 
 export const meta: MetaFunction = () => [{ title: "Select Business" }];
 export const handle: PageHandle = { layout: "standard" };

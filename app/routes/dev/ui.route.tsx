@@ -12,7 +12,7 @@ import { useNotifications } from "#app/components/notifications";
 import { DATE_FORMATS, formatAmount, formatCount, formatDate, formatPathLike, formatPercentage, replaceBrandWords, type DateFormat } from "#app/lib/format";
 import { NOTICE_KINDS } from "#app/lib/notifications";
 import { pageWindow } from "#app/lib/pagination";
-import { formErrors, readForm } from "#server/platform/forms";
+import { formErrors, readForm } from "#server/forms";
 
 export const meta: MetaFunction = () => [{ title: "UI kit" }];
 
@@ -42,7 +42,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (!read.ok) return read.refusal;
   const parsed = v.safeParse(FlashForm, read.fields);
   if (!parsed.success) {
-    return data({ errors: formErrors(parsed.issues) as FlashFormErrors }, { status: 400 });
+    return data({ errors: formErrors(parsed.issues) }, { status: 400 });
   }
   const { kind, message } = parsed.output;
   return redirectWithFlash(request, context.config.app, "/__dev/ui", { kind, message });

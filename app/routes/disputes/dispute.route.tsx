@@ -2,7 +2,7 @@
 // administrators write the response, attach evidence (PDF, JPEG, PNG or WebP up to 10 MB, its type checked from its
 // bytes) and submit it before the deadline; after that, or once the processor closed it, the page is read-only.
 // A Viewer reads it; the server refuses their writes (403) whatever the page shows.
-import { methodRefusal, readForm } from "#server/platform/forms";
+import { methodRefusal, readForm } from "#server/forms";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useState } from "react";

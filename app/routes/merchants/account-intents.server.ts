@@ -1,6 +1,6 @@
 // The merchant page's requests about its settlement accounts: adding one,
 // changing one and deactivating one, each sent for another person to approve.
-import { formErrors } from "#server/platform/forms";
+import { formErrors } from "#server/forms";
 import * as v from "valibot";
 import { requestChange } from "#server/approvals/approvals.db";
 import { getSettlementAccount, settlementAccountClashes, type SettlementAccount } from "#server/settlement/settlement-accounts.db";

@@ -14,7 +14,7 @@ import { MerchantFields } from "#app/components/merchant-fields";
 import { formFields, MerchantCreateForm, SENT_FOR_APPROVAL, typedValues, type FieldErrors } from "#app/lib/merchant-forms";
 import { MERCHANT_COLUMNS } from "#server/merchants/merchant-columns";
 import { FormNotice } from "./ui";
-import { formErrors, readForm } from "#server/platform/forms";
+import { formErrors, readForm } from "#server/forms";
 
 export const meta: MetaFunction = () => [{ title: "Add Merchant" }];
 

@@ -8,10 +8,10 @@ import { redirectWithFlash } from "#server/platform/flash";
 import { pageNotFound, refuse } from "#server/platform/http";
 import { refusalMessage, requireTenant } from "#server/guards";
 import { PointOfSaleFieldset } from "#app/components/point-of-sale-fields";
-import { pointOfSaleColumns, readPointOfSaleForm } from "#app/lib/point-of-sale-form";
+import { pointOfSaleColumns, readPointOfSaleForm } from "#app/lib/point-of-sale-form.server";
 import { paths } from "#app/lib/paths";
 import { useSending } from "#app/components/form";
-import { readForm } from "#server/platform/forms";
+import { readForm } from "#server/forms";
 
 // SPEC's table leaves this page out; it is named as Add Merchant is.
 export const meta: MetaFunction = () => [{ title: "Add Point of Sale" }];

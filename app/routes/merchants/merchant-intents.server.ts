@@ -1,6 +1,6 @@
 // The merchant page's requests about the merchant itself: a change of its
 // details and its deactivation, each sent for another person to approve.
-import { formErrors } from "#server/platform/forms";
+import { formErrors } from "#server/forms";
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import * as v from "valibot";
 import type { AuthDeps } from "#server/auth/deps";

@@ -18,13 +18,13 @@ import { DataTable } from "#app/components/data-table";
 import { PointOfSaleFieldset } from "#app/components/point-of-sale-fields";
 import { RecentTransactions } from "#app/components/recent-transactions";
 import { formatDate } from "#app/lib/format";
-import { pointOfSaleColumns, readPointOfSaleForm } from "#app/lib/point-of-sale-form";
+import { pointOfSaleColumns, readPointOfSaleForm } from "#app/lib/point-of-sale-form.server";
 import { terminalColumns } from "#app/components/columns/terminals";
 import { paths } from "#app/lib/paths";
 import { shownTransaction } from "#app/lib/transactions.server";
 import { Details, shownText } from "#app/components/details";
 import { useSending } from "#app/components/form";
-import { readForm } from "#server/platform/forms";
+import { readForm } from "#server/forms";
 
 export const meta: MetaFunction = () => [{ title: "Point of Sale" }];
 

@@ -28,7 +28,7 @@ import { filterHref } from "#app/lib/list-url";
 import { listParams, oneOf, searchParam } from "#app/lib/list-params";
 import { merchantChoices } from "#app/lib/merchant-choices.server";
 import { MERCHANT_FINDER_PARAM, readMerchantSearch } from "#app/lib/merchant-search";
-import { formErrors, readForm } from "#server/platform/forms";
+import { formErrors, readForm } from "#server/forms";
 
 export const meta: MetaFunction = () => [{ title: "Merchant Funds" }];
 

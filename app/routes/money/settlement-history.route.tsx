@@ -29,7 +29,7 @@ import { railSummary, railViewOf } from "#app/lib/rails";
 import { RailSection } from "#app/components/rail-facts";
 import { paths } from "#app/lib/paths";
 import { useSending } from "#app/components/form";
-import { readForm } from "#server/platform/forms";
+import { readForm } from "#server/forms";
 
 export const meta: MetaFunction = () => [{ title: "Settlement History" }];
 

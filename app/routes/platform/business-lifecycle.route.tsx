@@ -17,7 +17,7 @@ import { pageNotFound, refuse } from "#server/platform/http";
 import { describedBy, Field, useSending } from "#app/components/form";
 import { StatusPill } from "#app/components/status-pill";
 import type { PageHandle } from "#app/lib/page";
-import { formErrors, readForm } from "#server/platform/forms";
+import { formErrors, readForm } from "#server/forms";
 
 export const meta: MetaFunction = () => [{ title: "Business Standing" }];
 export const handle: PageHandle = { layout: "platform" };

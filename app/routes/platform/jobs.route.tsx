@@ -17,7 +17,7 @@ import { listParams } from "#app/lib/list-params";
 import type { PageHandle } from "#app/lib/page";
 import { formatDuration } from "./figures";
 import { askOperation } from "./operations.server";
-import { readForm } from "#server/platform/forms";
+import { readForm } from "#server/forms";
 
 export const meta: MetaFunction = () => [{ title: "Jobs" }];
 export const handle: PageHandle = { layout: "platform" };

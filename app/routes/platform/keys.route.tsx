@@ -13,7 +13,7 @@ import type { NewKey } from "#app/lib/api-keys";
 import type { PageHandle } from "#app/lib/page";
 import { confirmPlatformKey, PLATFORM_KEYS_URL, SCOPE_FIELD_PREFIX } from "#app/lib/platform-keys";
 import { loadPlatformKeys, platformKeysAction, type PlatformKeysData } from "./keys.server";
-import { readForm } from "#server/platform/forms";
+import { readForm } from "#server/forms";
 
 export const meta: MetaFunction = () => [{ title: "Platform keys" }];
 export const handle: PageHandle = { layout: "platform" };

@@ -9,7 +9,7 @@ import { refusalMessage } from "#server/guards";
 import { requirePlatform } from "#server/operators/guards";
 import { askOnboarding, checkLogo, identifierRefusal, MAX_LOGO_BYTES, placementFor, shardChoices, type LogoType } from "#server/operators/onboarding";
 import { redirectWithFlash } from "#server/platform/flash";
-import { formErrors, readForm } from "#server/platform/forms";
+import { formErrors, readForm } from "#server/forms";
 import { refuse, type FieldErrors } from "#server/platform/http";
 import { ErrorSummary, SendButtons, useSending } from "#app/components/form";
 import { formFields, typedValues } from "#app/lib/merchant-forms";

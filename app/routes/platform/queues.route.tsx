@@ -18,7 +18,7 @@ import { Details } from "#app/components/details";
 import { formatCount, formatDate } from "#app/lib/format";
 import type { PageHandle } from "#app/lib/page";
 import { askOperation } from "./operations.server";
-import { readForm } from "#server/platform/forms";
+import { readForm } from "#server/forms";
 
 export const meta: MetaFunction = () => [{ title: "Queues" }];
 export const handle: PageHandle = { layout: "platform" };

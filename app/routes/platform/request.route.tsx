@@ -21,7 +21,7 @@ import { DecisionForm } from "#app/lib/decision";
 import { formatDate } from "#app/lib/format";
 import type { PageHandle } from "#app/lib/page";
 import { useSending } from "#app/components/form";
-import { formErrors, readForm } from "#server/platform/forms";
+import { formErrors, readForm } from "#server/forms";
 
 export const meta: MetaFunction = () => [{ title: "Platform Request" }];
 export const handle: PageHandle = { layout: "platform" };

@@ -17,7 +17,7 @@ import { formatCount, formatDate } from "#app/lib/format";
 import type { PageHandle } from "#app/lib/page";
 import { formatBytes, formatDuration } from "./figures";
 import { askOperation } from "./operations.server";
-import { readForm } from "#server/platform/forms";
+import { readForm } from "#server/forms";
 
 export const meta: MetaFunction = () => [{ title: "Shards" }];
 export const handle: PageHandle = { layout: "platform" };

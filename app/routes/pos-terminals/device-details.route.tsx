@@ -31,7 +31,7 @@ import { paths } from "#app/lib/paths";
 import { statusLabel } from "#app/lib/statuses";
 import { shownTransaction } from "#app/lib/transactions.server";
 import { Details } from "#app/components/details";
-import { formErrors, readForm } from "#server/platform/forms";
+import { formErrors, readForm } from "#server/forms";
 
 // SPEC gives this page no title; the app's name alone would not tell one tab from another. The h1 names the device.
 export const meta: MetaFunction = () => [{ title: "POS Terminal" }];

@@ -26,7 +26,7 @@ import { NOT_UNDERSTOOD } from "./tabs";
 import { RESEND_FAILED_LIMIT } from "#server/webhooks/recovery.db";
 import { DAY_MS } from "#server/platform/time";
 import { useSending } from "#app/components/form";
-import { readForm } from "#server/platform/forms";
+import { readForm } from "#server/forms";
 
 export const meta: MetaFunction = () => [{ title: "Delivery Log" }];
 

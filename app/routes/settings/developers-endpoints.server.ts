@@ -2,7 +2,7 @@
 // section lists, and the intents its forms (and an endpoint's delivery log page)
 // post. Each change is audited by the data layer; a secret only ever leaves the
 // server in the answer to "Reveal secret", never in a URL, a flash or loader data.
-import { formErrors } from "#server/platform/forms";
+import { formErrors } from "#server/forms";
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import { data } from "@remix-run/cloudflare";
 import * as v from "valibot";

@@ -26,7 +26,7 @@ import { loadPhones, PHONE_INTENTS, phonesAction } from "./security-phones.serve
 import { POLICY_INTENT, TAB_LABEL } from "./tabs";
 import { isLazyTab, loadTabCode, TAB_CODE, tabCode, tabOfSearch } from "./tab-code";
 import { loadTeam, TEAM_INTENTS, teamAction, type InviteValues } from "./team.server";
-import { readForm } from "#server/platform/forms";
+import { readForm } from "#server/forms";
 
 export const meta: MetaFunction = () => [{ title: "Settings" }];
 

@@ -1,6 +1,6 @@
 // The Team tab of /settings: the business's employees and invitations, and the
 // invite, change-role and deactivate requests (each sent for approval).
-import { formErrors } from "#server/platform/forms";
+import { formErrors } from "#server/forms";
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import * as v from "valibot";
 import type { AuthDeps } from "#server/auth/deps";
@@ -132,7 +132,7 @@ export async function teamAction(request: Request, context: AppLoadContext, deps
       role: typeof form.role === "string" ? form.role : "",
     };
     const parsed = v.safeParse(InviteSchema, values);
-    const errors: InviteErrors = parsed.success ? {} : (formErrors(parsed.issues) as InviteErrors);
+    const errors: InviteErrors = parsed.success ? {} : formErrors(parsed.issues);
     // Checked here too, so the person reads it next to the field; the engine refuses it anyway.
     if (parsed.success && !canGrantRole(tenant.role, parsed.output.role)) errors.role = `Your role cannot grant ${parsed.output.role}.`;
     if (parsed.success && !errors.role) {

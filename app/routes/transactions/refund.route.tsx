@@ -20,7 +20,7 @@ import { formatAmount, formatDate } from "#app/lib/format";
 import { paths } from "#app/lib/paths";
 import { statusLabel } from "#app/lib/statuses";
 import { refundedPaymentView } from "#app/lib/transactions-view";
-import { formErrors, readForm } from "#server/platform/forms";
+import { formErrors, readForm } from "#server/forms";
 
 export const meta: MetaFunction = () => [{ title: "Refund Payment" }];
 

@@ -8,11 +8,13 @@
 //   field by its dotted path), `form` for what concerns the whole form.
 import { data } from "@remix-run/cloudflare";
 import * as v from "valibot";
-import { looksLikeCardNumber } from "../card-numbers/card-numbers";
-import { readBodyUpTo, refuse, type FieldErrors, type Refusal } from "./http";
+import { looksLikeCardNumber } from "./card-numbers/card-numbers";
+import { readBodyUpTo, refuse, type FieldErrors, type Refusal } from "./platform/http";
 
 /** A form of the portal's own pages is a few kilobytes; the largest (a dispute's response) is well under this. */
 export const MAX_FORM_BYTES = 256 * 1024;
+/** The largest body any form of the portal takes: a dispute's evidence file (10 MB) and room for its form. */
+export const LARGEST_FORM_BYTES = 10 * 1024 * 1024 + 64 * 1024;
 /** The hidden field the browser adds to every post (app/components/submission.ts): never typed, never shown. */
 const SUBMISSION_FIELD = "submission";
 const FORM_TYPES = ["application/x-www-form-urlencoded", "multipart/form-data"];

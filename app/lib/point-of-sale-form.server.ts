@@ -1,7 +1,7 @@
 // The point-of-sale form (add, and edit through approval): one schema, so the
 // two screens accept and refuse the same things. The phone follows the one
 // Ghana rule (app/lib/phone.ts) and is stored as 233XXXXXXXXX.
-import { formErrors } from "#server/platform/forms";
+import { formErrors } from "#server/forms";
 import * as v from "valibot";
 import { GHANA_REGIONS } from "./ghana";
 import { ghanaPhoneField } from "./phone-field";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { PHONE_MESSAGE } from "./phone";
-import { readPointOfSaleForm } from "./point-of-sale-form";
+import { readPointOfSaleForm } from "./point-of-sale-form.server";
 import { canStart } from "#server/merchants/terminals.db";
 
 describe("the contact phone (the one Ghana rule of app/lib/phone.ts)", () => {
