@@ -247,7 +247,7 @@ describe("employees", () => {
       email: "efua.quaye@example.com",
       role: "Finance",
       status: "active",
-      phones: ["233506000444"],
+      contactPhone: "233506000444",
     });
     await expect(
       requestChange(AMA_KUMASI, META, {

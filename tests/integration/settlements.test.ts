@@ -201,6 +201,21 @@ describe("the Cron Trigger and the page", () => {
     expect(ran.headers.get("Location")).toBe("/money/settlement-history");
     expect(await statusOf()).toBe("paid");
   });
+
+  it("a send that is not the page's form is refused on the page, by the run button, and nothing runs", async () => {
+    const kofi = await signedInCookie(portal());
+    const db = await portal().db();
+    const before = await count(db, "SELECT COUNT(*) AS n FROM payout_attempts");
+    const refused = await portal().fetch("/money/settlement-history", {
+      method: "POST",
+      headers: { Origin: portal().url, "Sec-Fetch-Site": "same-origin", "Content-Type": "application/json", ...kofi },
+      body: JSON.stringify({ intent: "run" }),
+    });
+    expect(refused.status).toBe(400);
+    const html = await refused.text();
+    expect(html).toMatch(/<form[^>]*method="post"[\s\S]*Run settlement now[\s\S]*role="alert"[^>]*>What was sent is not one of this page/);
+    expect(await count(db, "SELECT COUNT(*) AS n FROM payout_attempts")).toBe(before);
+  });
 });
 
 describe("a business with more than 500 merchants", () => {

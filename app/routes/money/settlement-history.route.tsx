@@ -144,6 +144,8 @@ export default function SettlementHistory() {
   const { search } = useLocation();
   const params = new URLSearchParams(search);
   const busy = useSending();
+  // A send the server could not take (not this page's form, a method it does not take) says why, by the button.
+  const refused = answer && "errors" in answer ? answer.errors.form : undefined;
   const day = (ms: number) => formatDate(ms + 12 * 3_600_000, "day");
   const columns: Column<Row>[] = [
     {
@@ -202,6 +204,11 @@ export default function SettlementHistory() {
               {busy ? "Running…" : "Run settlement now"}
             </button>
             <FreshCheck check={checkOf(answer)} />
+            {refused ? (
+              <p className="notice notice--danger notice__message" role="alert">
+                {refused}
+              </p>
+            ) : null}
           </Form>
         ) : null}
       </header>
