@@ -7,7 +7,7 @@
 // - A form's valibot issues become messages in one shape: the first message of each field, by its name (a nested
 //   field by its dotted path), `form` for what concerns the whole form.
 import { data } from "@remix-run/cloudflare";
-import * as v from "valibot";
+import type * as v from "valibot";
 import { looksLikeCardNumber } from "./card-numbers/card-numbers";
 import { readBodyUpTo, refuse, type FieldErrors, type Refusal } from "./platform/http";
 
@@ -137,16 +137,4 @@ export async function readForm(request: Request, options: FormBodyOptions = {}):
   const cards = cardNumberFields(form);
   if (Object.keys(cards).length > 0) return { ok: false, refusal: refuse(cards, values, intent) };
   return { ok: true, form, fields: Object.fromEntries(form), values, intent };
-}
-
-export type Parsed<S extends v.GenericSchema> = { ok: true; output: v.InferOutput<S> } | { ok: false; errors: FieldErrors; refusal: FormRefusal };
-
-/** Parses fields with a form's schema: its output, or the refusal (400) with each field's message and what was typed. */
-export function parseForm<S extends v.GenericSchema>(schema: S, fields: Record<string, unknown>, intent?: string): Parsed<S> {
-  const parsed = v.safeParse(schema, fields);
-  if (parsed.success) return { ok: true, output: parsed.output };
-  const errors = formErrors(parsed.issues);
-  const values: TypedValues = {};
-  for (const [name, value] of Object.entries(fields)) if (typeof value === "string" && name !== SUBMISSION_FIELD) values[name] = value;
-  return { ok: false, errors, refusal: refuse(errors, values, intent) };
 }
