@@ -1,9 +1,12 @@
 // npm test: everything a change must pass, in order — build, typecheck, lint, format, the deploy's dry run,
 // unit, integration (the built Worker in workerd), end-to-end (Chromium).
 // A failed build stops the run; otherwise every step runs and the run fails if any did.
+// `npm test -- --write` also puts the summary (each step's time, the counts) in docs/measurements.md, dated and with
+// its commit, so the figures a newcomer reads are the last measured ones, not hand-copied.
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { spawn } from "node:child_process";
 import { run } from "./lib/run";
+import { measurementLog } from "./lib/measurements";
 import { chromiumPath } from "../tests/support/chromium";
 
 interface Step {
@@ -121,8 +124,10 @@ for (let index = 0; index < steps.length;) {
   if (!ok && step.stopOnFailure) break;
 }
 
+const report = measurementLog("npm-test", "npm test -- --write", process.argv.includes("--write"));
 console.log("\nSummary");
-for (const r of results) console.log(`  ${r.ok ? "✓" : "✗"} ${r.name} (${r.seconds}s)`);
+for (const r of results) report.line(`  ${r.ok ? "✓" : "✗"} ${r.name} (${r.seconds}s)`);
 const failed = results.some((r) => !r.ok);
-console.log(`\n${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ""}`);
+report.line(`\n${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ""}`);
+report.finish();
 process.exit(failed ? 1 : 0);

@@ -1,4 +1,4 @@
-// npm run bench:bundle: the client JavaScript a browser downloads for each
+// npm run bench:bundle [-- --write]: the client JavaScript a browser downloads for each
 // route's first load (entry, the route and its parents, and their imports),
 // gzip-compressed, from the last build. Prints one row per route, then the
 // floor every route shares. With lazy route discovery (v3_lazyRouteDiscovery)
@@ -11,6 +11,7 @@ import { readFileSync, readdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
+import { measurementLog } from "../lib/measurements";
 
 const CLIENT = resolve(import.meta.dirname, "../../build/client");
 
@@ -129,22 +130,25 @@ export function sharedFloor(bundles: RouteBundle[]): { files: string[]; gzipByte
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  // `--write` puts the table in docs/measurements.md, dated and with its commit.
+  const report = measurementLog("bundle", "npm run bench:bundle -- --write", process.argv.includes("--write"));
   const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} kB`;
   const bundles = routeBundles();
-  console.log(`${"route".padEnd(60)} ${"files".padStart(5)} ${"JS gzip".padStart(9)} ${"on demand".padStart(10)}  budget ${kb(ROUTE_JS_BUDGET_BYTES)}`);
+  report.line(`${"route".padEnd(60)} ${"files".padStart(5)} ${"JS gzip".padStart(9)} ${"on demand".padStart(10)}  budget ${kb(ROUTE_JS_BUDGET_BYTES)}`);
   for (const bundle of bundles) {
     const flag =
       bundle.gzipBytes > ROUTE_JS_BUDGET_BYTES ? (bundle.routeId in ROUTES_OVER_TARGET ? "  over 105 kB (known, decision 043)" : "  OVER BUDGET") : "";
     const later = bundle.onDemand ? `+${kb(bundle.onDemand.gzipBytes)}` : "";
-    console.log(
+    report.line(
       `${`${bundle.path} (${bundle.routeId})`.padEnd(60)} ${String(bundle.files.length).padStart(5)} ${kb(bundle.gzipBytes).padStart(9)} ${later.padStart(10)}${flag}`,
     );
   }
   const floor = sharedFloor(bundles);
   const flag = floor.gzipBytes > FLOOR_JS_BUDGET_BYTES ? "  OVER BUDGET" : "";
-  console.log(
+  report.line(
     `${"shared floor (every route)".padEnd(60)} ${String(floor.files.length).padStart(5)} ${kb(floor.gzipBytes).padStart(9)} ${"".padStart(10)}  budget ${kb(FLOOR_JS_BUDGET_BYTES)}${flag}`,
   );
   const largest = bundles.reduce((a, b) => (b.gzipBytes > a.gzipBytes ? b : a));
-  console.log(`largest first load: ${largest.path} ${kb(largest.gzipBytes)}`);
+  report.line(`largest first load: ${largest.path} ${kb(largest.gzipBytes)}`);
+  report.finish();
 }

@@ -1,4 +1,4 @@
-// npm run bench:events [-- --url http://127.0.0.1:8787 --seconds 5 --connections 10 --sink-port 8799]
+// npm run bench:events [-- --url http://127.0.0.1:8787 --seconds 5 --connections 10 --sink-port 8799 --write]
 //
 // Analytics throughput of a running portal (`npm start` in another terminal;
 // `WRANGLER_LOG=warn npm start` keeps its log quiet). Loopback targets only, and
@@ -18,15 +18,19 @@ import { randomUUID } from "node:crypto";
 import { createServer } from "node:http";
 import { parseArgs } from "node:util";
 import { buildEvent } from "#app/lib/analytics";
+import { measurementLog } from "../lib/measurements";
 
 const { values } = parseArgs({
   options: {
+    write: { type: "boolean", default: false },
     url: { type: "string", default: "http://127.0.0.1:8787" },
     seconds: { type: "string", default: "5" },
     connections: { type: "string", default: "10" },
     "sink-port": { type: "string" },
   },
 });
+// `--write` puts what is printed below in docs/measurements.md, dated and with its commit.
+const report = measurementLog("events", "npm run bench:events -- --write", values.write);
 const base = new URL(values.url);
 if (!["127.0.0.1", "localhost", "[::1]"].includes(base.hostname)) {
   console.error("This benchmark only targets this machine (127.0.0.1, localhost or [::1]).");
@@ -96,7 +100,7 @@ const nextIp = () => {
   return `10.${(ipCounter >> 16) & 255}.${(ipCounter >> 8) & 255}.${ipCounter & 255}`;
 };
 
-console.log(`${base.origin}, ${connections} connections, ${seconds} s of POST /api/events`);
+report.line(`${base.origin}, ${connections} connections, ${seconds} s of POST /api/events`);
 const started = performance.now();
 const end = started + seconds * 1000;
 await Promise.all(
@@ -126,7 +130,7 @@ const postedFor = (performance.now() - started) / 1000;
 latencies.sort((a, b) => a - b);
 const accepted = statuses.get(202) ?? 0;
 const others = [...statuses].filter(([status]) => status !== 202).map(([status, count]) => `${status}: ${count}`);
-console.log(
+report.line(
   `accepted ${accepted} events in ${postedFor.toFixed(1)} s: ${(accepted / postedFor).toFixed(0)} events/s accepted; ` +
     `p50 ${percentile(latencies, 50).toFixed(1)} ms, p95 ${percentile(latencies, 95).toFixed(1)} ms` +
     (others.length > 0 ? `; other answers ${others.join(", ")}` : "") +
@@ -134,7 +138,7 @@ console.log(
 );
 
 if (baseline === null) {
-  console.log("relayed/s: not measured (no /__dev/events here: production, or an endpoint is set; use --sink-port).");
+  report.line("relayed/s: not measured (no /__dev/events here: production, or an endpoint is set; use --sink-port).");
 } else if (accepted > 0) {
   const target = baseline + accepted;
   const deadline = performance.now() + DRAIN_LIMIT_MS;
@@ -147,9 +151,10 @@ if (baseline === null) {
   const took = (performance.now() - started) / 1000;
   const done = handled - baseline;
   const where = sink ? `at the local service on port ${values["sink-port"]}` : "stored in D1";
-  console.log(
+  report.line(
     `relayed ${done} of ${accepted} (${where}) ${took.toFixed(1)} s after the first POST: ${(done / took).toFixed(0)} events/s relayed` +
       (done < accepted ? ` (stopped waiting after ${DRAIN_LIMIT_MS / 1000} s more)` : ""),
   );
 }
 sink?.close();
+report.finish();

@@ -1,4 +1,4 @@
-// npm run bench:ingest [-- --port 8798 --seconds 10 --clients 8 --lag-seconds 20 --lag-rate 200]
+// npm run bench:ingest [-- --port 8798 --seconds 10 --clients 8 --lag-seconds 20 --lag-rate 200 --write]
 //
 // Issue 12's numbers for the Partner API on `wrangler dev` (this machine):
 //   1. accepted/s: payments the API answers 202 for, in batches of 100, sent by
@@ -28,9 +28,11 @@ import { makeDevelopmentKey, readWorld } from "../simulate/local";
 import { makePayment, referenceOf, seededRandom } from "../simulate/traffic";
 import { refuseTakenPort } from "../lib/port";
 import { servePortal } from "../lib/serve";
+import { measurementLog } from "../lib/measurements";
 
 const { values } = parseArgs({
   options: {
+    write: { type: "boolean", default: false },
     port: { type: "string", default: "8798" },
     seconds: { type: "string", default: "10" },
     clients: { type: "string", default: "8" },
@@ -38,6 +40,8 @@ const { values } = parseArgs({
     "lag-rate": { type: "string", default: "200" },
   },
 });
+// `--write` puts what is printed below in docs/measurements.md, dated and with its commit.
+const report = measurementLog("ingest", "npm run bench:ingest -- --write", values.write);
 const port = Number(values.port) || 8798;
 const seconds = Math.min(120, Math.max(1, Number(values.seconds) || 10));
 const clients = Math.min(32, Math.max(1, Number(values.clients) || 8));
@@ -122,7 +126,7 @@ try {
   {
     const count = listedToday;
     const baseline = await count();
-    console.log(`${base}: Kumasi Fresh Foods (${baseline} payments today), ${world.places.length} points of sale; ${clients} clients, batches of 100\n`);
+    report.line(`${base}: Kumasi Fresh Foods (${baseline} payments today), ${world.places.length} points of sale; ${clients} clients, batches of 100\n`);
 
     // 1 and 2: as fast as the API takes them, while the consumer's progress is sampled.
     const statuses = new Map<number, number>();
@@ -156,18 +160,18 @@ try {
     await sampler;
     latencies.sort((a, b) => a - b);
     const others = [...statuses].filter(([status]) => status !== 202).map(([status, n]) => `${status}: ${n}`);
-    console.log(
+    report.line(
       `accepted: ${accepted} payments in ${postedFor.toFixed(1)} s = ${(accepted / postedFor).toFixed(0)} payments/s ` +
         `(request p50 ${quantile(latencies, 0.5).toFixed(0)} ms, p95 ${quantile(latencies, 0.95).toFixed(0)} ms${others.length ? `; other answers ${others.join(", ")}` : ""})`,
     );
     const first = samples.find((s) => s.rows > 0);
     const last = samples.at(-1)!;
     if (!first || last.rows === 0) {
-      console.log("applied: none within the time allowed (is the PAYMENTS consumer running?)");
+      report.line("applied: none within the time allowed (is the PAYMENTS consumer running?)");
     } else {
       const applyingFor = (last.at - first.at) / 1000;
       const duringSend = samples.filter((s) => s.at <= end).at(-1)?.rows ?? 0;
-      console.log(
+      report.line(
         `applied: ${last.rows} of ${accepted} payments, ${(last.rows / Math.max(applyingFor, 0.2)).toFixed(0)} payments/s from the first row to the last ` +
           `(${duringSend} written while sending; all written ${((last.at - end) / 1000).toFixed(1)} s after the last request)`,
       );
@@ -216,13 +220,14 @@ try {
     sendingLag = false;
     await watcher;
     lags.sort((a, b) => a - b);
-    console.log(
+    report.line(
       `lag at ${lagRate} payments/s for ${lagSeconds} s (${sent} payments, batches of ${perTick} every 100 ms): ` +
         `median ${(quantile(lags, 0.5) / 1000).toFixed(2)} s, p95 ${(quantile(lags, 0.95) / 1000).toFixed(2)} s, max ${((lags.at(-1) ?? NaN) / 1000).toFixed(2)} s` +
         (pending.size > 0 ? `; ${pending.size} not visible after ${DRAIN_LIMIT_MS / 1000} s` : "") +
         (refused > 0 ? `; ${refused} refused` : ""),
     );
   }
+  report.finish();
 } finally {
   stop();
 }

@@ -1,4 +1,4 @@
-// npm run bench:lighthouse -- [--port 8794] [--runs 3] [--pages /,/transactions] [--timeout 180] [--save DIR]
+// npm run bench:lighthouse -- [--port 8794] [--runs 3] [--pages /,/transactions] [--timeout 180] [--save DIR] [--write]
 //                              [--throttling simulate|devtools]
 // Lighthouse's mobile performance audit (its default: a Moto G Power, simulated slow 4G, 4x CPU slowdown) of the four
 // pages issue 30 names, signed in, on the last build served by `wrangler dev` (scripts/lib/bench-portal.ts), in
@@ -28,6 +28,7 @@ import { parseArgs } from "node:util";
 import { createServer } from "node:net";
 import { CHROMIUM_ARGS, chromiumPath } from "../../tests/support/chromium";
 import { startBenchPortal } from "../lib/bench-portal";
+import { measurementLog } from "../lib/measurements";
 
 const { values } = parseArgs({
   options: {
@@ -37,6 +38,7 @@ const { values } = parseArgs({
     timeout: { type: "string", default: "180" },
     save: { type: "string" },
     throttling: { type: "string", default: "simulate" },
+    write: { type: "boolean", default: false },
   },
 });
 const runs = Math.min(9, Math.max(1, Number(values.runs) || 3));
@@ -168,11 +170,17 @@ async function measure(browser: Browser, path: string, name: string): Promise<Ru
   };
 }
 
+// `--write` puts the table in docs/measurements.md (one section per throttling method), dated and with its commit.
+const report = measurementLog(
+  throttlingMethod === "simulate" ? "lighthouse" : "lighthouse-devtools",
+  `npm run bench:lighthouse -- --write${throttlingMethod === "simulate" ? "" : " --throttling devtools"}`,
+  values.write,
+);
 let browser = await startChromium();
 try {
   const how = throttlingMethod === "simulate" ? "simulated" : "DevTools-throttled";
-  console.log(`Lighthouse mobile (${how} slow 4G, 4x CPU), signed in, median of ${runs}, ${portal.base}`);
-  console.log(
+  report.line(`Lighthouse mobile (${how} slow 4G, 4x CPU), signed in, median of ${runs}, ${portal.base}`);
+  report.line(
     `${"page".padEnd(24)} ${"perf".padStart(5)} ${"LCP s".padStart(6)} ${"FCP s".padStart(6)} ${"TBT ms".padStart(7)} ${"doc kB".padStart(7)} ${"JS kB".padStart(6)} ${"JS<LCP".padStart(7)}  runs (perf/LCP/JS<LCP kB)`,
   );
   for (const path of PAGES) {
@@ -197,11 +205,11 @@ try {
       all.push(`${result.score}/${(result.lcp / 1000).toFixed(2)}/${(result.scriptBytesBeforeLcp / 1024).toFixed(0)}`);
     }
     if (measured.length === 0) {
-      console.log(`${path.padEnd(24)} no run gave figures (${timeouts} timed out after ${RUN_TIMEOUT_MS / 1000} s, ${failed} failed)`);
+      report.line(`${path.padEnd(24)} no run gave figures (${timeouts} timed out after ${RUN_TIMEOUT_MS / 1000} s, ${failed} failed)`);
       continue;
     }
     const m = (key: keyof Run) => median(measured.map((r) => r[key]));
-    console.log(
+    report.line(
       `${path.padEnd(24)} ${String(m("score")).padStart(5)} ${(m("lcp") / 1000).toFixed(2).padStart(6)} ${(m("fcp") / 1000).toFixed(2).padStart(6)} ${m("tbt").toFixed(0).padStart(7)} ${(m("documentBytes") / 1024).toFixed(1).padStart(7)} ${(m("scriptBytes") / 1024).toFixed(1).padStart(6)} ${(m("scriptBytesBeforeLcp") / 1024).toFixed(1).padStart(7)}  ${all.join(" ")}${timeouts ? ` (${timeouts} timed out)` : ""}${failed ? ` (${failed} failed)` : ""}`,
     );
   }
@@ -209,3 +217,4 @@ try {
   await browser.stop();
   portal.stop();
 }
+report.finish();

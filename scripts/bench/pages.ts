@@ -1,4 +1,4 @@
-// npm run bench:pages -- [--size large|demo|tiny] [--runs 15] [--port 8799]
+// npm run bench:pages -- [--size large|demo|tiny] [--runs 15] [--port 8799] [--write]
 // Issue 6's numbers: the money screens' server time on `wrangler dev` over a
 // seeded size (large: 1 000 000 payments). Seeds .wrangler/bench-<size> once
 // (shared with bench:queries), signs in as the busiest business's Super
@@ -16,11 +16,19 @@ import { SEED_SIZES } from "../seed/data";
 import { migrateLocal, seedLocal, withLocalD1 } from "../seed/local";
 import { refuseTakenPort } from "../lib/port";
 import { servePortal } from "../lib/serve";
+import { measurementLog } from "../lib/measurements";
 
 const { values } = parseArgs({
-  options: { size: { type: "string", default: "large" }, runs: { type: "string", default: "15" }, port: { type: "string", default: "8799" } },
+  options: {
+    write: { type: "boolean", default: false },
+    size: { type: "string", default: "large" },
+    runs: { type: "string", default: "15" },
+    port: { type: "string", default: "8799" },
+  },
 });
 const size = v.parse(v.picklist(SEED_SIZES), values.size);
+// `--write` puts what is printed below in docs/measurements.md, dated and with its commit.
+const report = measurementLog(`pages-${size}`, `npm run bench:pages -- --size ${size} --write`, values.write);
 const runs = Math.min(200, Math.max(3, Number(values.runs) || 15));
 const port = Number(values.port) || 8799;
 const root = resolve(import.meta.dirname, "../..");
@@ -112,10 +120,10 @@ try {
     ["merchant funds (30 days)", "/money/merchant-funds"],
     ["settlement history", "/money/settlement-history"],
   ];
-  console.log(`${size}: measuring ${business} (${payments} payments) through wrangler dev at ${base}, ${runs} runs each\n`);
+  report.line(`${size}: measuring ${business} (${payments} payments) through wrangler dev at ${base}, ${runs} runs each\n`);
   // The client's time (median, p95), then the Worker's Server-Timing medians: total and its phases, and D1 round trips.
   const columns = ["total", "session", "loader", "d1", "render"];
-  console.log(
+  report.line(
     `${"page".padEnd(40)} ${"median ms".padStart(10)} ${"p95 ms".padStart(8)} │ ${columns.map((c) => c.padStart(8)).join(" ")} ${"D1 trips".padStart(8)}`,
   );
   let timed = true;
@@ -139,11 +147,12 @@ try {
       );
     const breakdown = columns.map((c) => median(phases.get(c)!).toFixed(1).padStart(8)).join(" ");
     times.sort((a, b) => a - b);
-    console.log(
+    report.line(
       `${name.padEnd(40)} ${quantile(times, 0.5).toFixed(1).padStart(10)} ${quantile(times, 0.95).toFixed(1).padStart(8)} │ ${breakdown} ${String(median(trips)).padStart(8)}`,
     );
   }
-  if (!timed) console.log('\nNo Server-Timing header: set SERVER_TIMING = "on" (wrangler.toml [vars]) to see where the time goes.');
+  if (!timed) report.line('\nNo Server-Timing header: set SERVER_TIMING = "on" (wrangler.toml [vars]) to see where the time goes.');
+  report.finish();
 } finally {
   stop();
 }

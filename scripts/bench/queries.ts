@@ -1,4 +1,4 @@
-// npm run bench:queries -- [--size large|demo|tiny] [--runs 15]
+// npm run bench:queries -- [--size large|demo|tiny] [--runs 15] [--write]
 // Seeds the size into its own state folder once (.wrangler/bench-<size>), then
 // runs every list and report query of the screens through the data layer in
 // workerd (Miniflare, real D1) and prints its median and 95th-percentile time
@@ -14,9 +14,14 @@ import { SEED_SIZES } from "../seed/data";
 import { migrateLocal, seedLocal } from "../seed/local";
 import { d1Bindings } from "../lib/wrangler";
 import { CATALOGUE, planOf, recordingDb, sampleOf, type Recorded } from "./query-catalogue";
+import { measurementLog } from "../lib/measurements";
 
-const { values } = parseArgs({ options: { size: { type: "string", default: "large" }, runs: { type: "string", default: "15" } } });
+const { values } = parseArgs({
+  options: { write: { type: "boolean", default: false }, size: { type: "string", default: "large" }, runs: { type: "string", default: "15" } },
+});
 const size = v.parse(v.picklist(SEED_SIZES), values.size);
+// `--write` puts what is printed below in docs/measurements.md, dated and with its commit.
+const report = measurementLog(`queries-${size}`, `npm run bench:queries -- --size ${size} --write`, values.write);
 const runs = Math.min(200, Math.max(3, Number(values.runs) || 15));
 const state = resolve(import.meta.dirname, "../..", `.wrangler/bench-${size}`);
 
@@ -57,10 +62,10 @@ try {
   const rows = await db
     .prepare("SELECT (SELECT COUNT(*) FROM transactions) AS tx, (SELECT COUNT(*) FROM ledger_entries) AS le")
     .first<{ tx: number; le: number }>();
-  console.log(
+  report.line(
     `${size}: ${rows?.tx} transactions, ${rows?.le} ledger entries; measuring ${busiest.businessId} (${busiest.n} transactions), ${runs} runs each\n`,
   );
-  console.log(`${"query".padEnd(48)} ${"median ms".padStart(10)} ${"p95 ms".padStart(8)}  plan`);
+  report.line(`${"query".padEnd(48)} ${"median ms".padStart(10)} ${"p95 ms".padStart(8)}  plan`);
 
   let scans = 0;
   for (const [name, run] of CATALOGUE) {
@@ -78,11 +83,12 @@ try {
     scans += bad.length;
     const median = times[Math.floor(times.length / 2)]!;
     const p95 = times[Math.min(times.length - 1, Math.floor(times.length * 0.95))]!;
-    console.log(
+    report.line(
       `${name.padEnd(48)} ${median.toFixed(1).padStart(10)} ${p95.toFixed(1).padStart(8)}  ${bad.length ? `WHOLE-TABLE: ${bad.join("; ")}` : "index"}`,
     );
   }
-  console.log(scans ? `\n${scans} whole-table reads.` : "\nEvery query is served by an index.");
+  report.line(scans ? `\n${scans} whole-table reads.` : "\nEvery query is served by an index.");
+  report.finish();
 } finally {
   await mf.dispose();
 }

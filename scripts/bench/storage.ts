@@ -1,4 +1,4 @@
-// npm run bench:storage -- [--size large|demo|tiny] [--state <folder>]
+// npm run bench:storage -- [--size large|demo|tiny] [--state <folder>] [--write]
 // Seeds the size into its own state folder once (.wrangler/bench-<size>, shared
 // with bench:queries and bench:pages), then prints what the data costs on disk:
 // bytes per payment by table and by index, summed over every D1 database in the
@@ -11,9 +11,14 @@ import * as v from "valibot";
 import { SEED_SIZES } from "../seed/data";
 import { storageOf } from "../lib/dbstat";
 import { migrateLocal, seedLocal } from "../seed/local";
+import { measurementLog } from "../lib/measurements";
 
-const { values } = parseArgs({ options: { size: { type: "string", default: "large" }, state: { type: "string" } } });
+const { values } = parseArgs({
+  options: { write: { type: "boolean", default: false }, size: { type: "string", default: "large" }, state: { type: "string" } },
+});
 const size = v.parse(v.picklist(SEED_SIZES), values.size);
+// `--write` puts what is printed below in docs/measurements.md, dated and with its commit.
+const report = measurementLog(`storage-${size}`, `npm run bench:storage -- --size ${size} --write`, values.write);
 const state = resolve(import.meta.dirname, "../..", values.state ?? `.wrangler/bench-${size}`);
 
 if (!values.state && !existsSync(join(state, "v3/d1"))) {
@@ -30,13 +35,13 @@ const stats = storageOf(join(state, "v3/d1"));
 const payments = stats.reduce((sum, s) => sum + s.payments, 0);
 const per = (n: number) => (payments > 0 ? (n / payments).toFixed(1) : "-");
 
-console.log(
+report.line(
   `${values.state ? "" : `${size} `}(${relative(process.cwd(), state) || "."}): ${payments.toLocaleString("en-GB")} payments in ${stats.length} database file(s)\n`,
 );
-console.log(`${"file".padEnd(72)} ${"payments".padStart(10)} ${"size".padStart(10)} ${"free".padStart(9)} ${"on disk".padStart(10)}`);
+report.line(`${"file".padEnd(72)} ${"payments".padStart(10)} ${"size".padStart(10)} ${"free".padStart(9)} ${"on disk".padStart(10)}`);
 for (const s of stats) {
   const total = s.pages * s.pageSize;
-  console.log(
+  report.line(
     `${basename(s.file).padEnd(72)} ${s.payments.toLocaleString("en-GB").padStart(10)} ${bytes(total).padStart(10)} ${bytes(s.freePages * s.pageSize).padStart(9)} ${bytes(s.diskBytes).padStart(10)}`,
   );
 }
@@ -61,19 +66,20 @@ const ranked = [...tables].map(([name, t]) => ({ name, ...t, total: t.own + t.in
 const pageTotal = stats.reduce((sum, s) => sum + s.pages * s.pageSize, 0);
 const used = [...summed.values()].reduce((sum, line) => sum + line.bytes, 0);
 
-console.log(`\n${"table / index".padEnd(56)} ${"bytes".padStart(12)} ${"B/payment".padStart(10)}`);
+report.line(`\n${"table / index".padEnd(56)} ${"bytes".padStart(12)} ${"B/payment".padStart(10)}`);
 for (const t of ranked) {
   if (t.total < 64 * 1024 && payments > 100_000) continue;
-  console.log(`${t.name.padEnd(56)} ${bytes(t.total).padStart(12)} ${per(t.total).padStart(10)}`);
-  console.log(`${"  (rows)".padEnd(56)} ${bytes(t.own).padStart(12)} ${per(t.own).padStart(10)}`);
+  report.line(`${t.name.padEnd(56)} ${bytes(t.total).padStart(12)} ${per(t.total).padStart(10)}`);
+  report.line(`${"  (rows)".padEnd(56)} ${bytes(t.own).padStart(12)} ${per(t.own).padStart(10)}`);
   for (const [index, size] of t.indexes.sort((a, b) => b[1] - a[1]))
-    console.log(`${`  ${index}`.padEnd(56)} ${bytes(size).padStart(12)} ${per(size).padStart(10)}`);
+    report.line(`${`  ${index}`.padEnd(56)} ${bytes(size).padStart(12)} ${per(size).padStart(10)}`);
 }
 const small = ranked.filter((t) => t.total < 64 * 1024 && payments > 100_000);
 if (small.length > 0) {
   const rest = small.reduce((sum, t) => sum + t.total, 0);
-  console.log(`${`${small.length} tables under 64 KB each, with their indexes`.padEnd(56)} ${bytes(rest).padStart(12)} ${per(rest).padStart(10)}`);
+  report.line(`${`${small.length} tables under 64 KB each, with their indexes`.padEnd(56)} ${bytes(rest).padStart(12)} ${per(rest).padStart(10)}`);
 }
-console.log(`\n${"in tables and indexes".padEnd(56)} ${bytes(used).padStart(12)} ${per(used).padStart(10)}`);
-console.log(`${"database files (pages, free ones included)".padEnd(56)} ${bytes(pageTotal).padStart(12)} ${per(pageTotal).padStart(10)}`);
-console.log(`${"on disk (files and write-ahead logs)".padEnd(56)} ${bytes(stats.reduce((s, f) => s + f.diskBytes, 0)).padStart(12)}`);
+report.line(`\n${"in tables and indexes".padEnd(56)} ${bytes(used).padStart(12)} ${per(used).padStart(10)}`);
+report.line(`${"database files (pages, free ones included)".padEnd(56)} ${bytes(pageTotal).padStart(12)} ${per(pageTotal).padStart(10)}`);
+report.line(`${"on disk (files and write-ahead logs)".padEnd(56)} ${bytes(stats.reduce((s, f) => s + f.diskBytes, 0)).padStart(12)}`);
+report.finish();

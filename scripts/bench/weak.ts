@@ -1,4 +1,4 @@
-// npm run bench:weak -- [--port 8796] [--kbps 400] [--latency 400]
+// npm run bench:weak -- [--port 8796] [--kbps 400] [--latency 400] [--write]
 // A signed-in walk of the portal on a weak link (issue 30, decision 043), in Chromium with the link emulated through
 // DevTools (Network.emulateNetworkConditions: 400 kbps each way, 400 ms round trip by default): the dashboard (a
 // document load), then, in the page, the transactions, a payment, and merchant funds. Each step prints its time to
@@ -13,9 +13,15 @@ import { chromium, type Page } from "@playwright/test";
 import { parseArgs } from "node:util";
 import { CHROMIUM_ARGS, chromiumPath } from "../../tests/support/chromium";
 import { startBenchPortal } from "../lib/bench-portal";
+import { measurementLog } from "../lib/measurements";
 
 const { values } = parseArgs({
-  options: { port: { type: "string", default: "8796" }, kbps: { type: "string", default: "400" }, latency: { type: "string", default: "400" } },
+  options: {
+    port: { type: "string", default: "8796" },
+    kbps: { type: "string", default: "400" },
+    latency: { type: "string", default: "400" },
+    write: { type: "boolean", default: false },
+  },
 });
 const kbps = Number(values.kbps) || 400;
 const latency = Number(values.latency) || 400;
@@ -108,6 +114,8 @@ async function walk(page: Page): Promise<Measured[]> {
   return results;
 }
 
+// `--write` puts the table in docs/measurements.md, dated and with its commit.
+const report = measurementLog("weak-link", "npm run bench:weak -- --write", values.write);
 const portal = await startBenchPortal(Number(values.port) || 8796, "npm run bench:weak");
 const browser = await chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS });
 try {
@@ -118,25 +126,26 @@ try {
   const warm = await walk(await context.newPage());
   const kB = (n: number) => `${(n / 1024).toFixed(1)}`;
   const s = (ms: number) => `${(ms / 1000).toFixed(2)}`;
-  console.log(`Weak link: ${kbps} kbps each way, ${latency} ms round trip (Chromium DevTools emulation), signed in, ${portal.base}`);
-  console.log(
+  report.line(`Weak link: ${kbps} kbps each way, ${latency} ms round trip (Chromium DevTools emulation), signed in, ${portal.base}`);
+  report.line(
     `${"step".padEnd(22)} ${"cold s".padStart(7)} ${"cold kB".padStart(8)} ${"of JS".padStart(6)} ${"req".padStart(4)}   ${"warm s".padStart(7)} ${"warm kB".padStart(8)} ${"of JS".padStart(6)} ${"req".padStart(4)}`,
   );
   STEPS.forEach((step, i) => {
     const c = cold[i]!;
     const w = warm[i]!;
-    console.log(
+    report.line(
       `${step.label.padEnd(22)} ${s(c.ms).padStart(7)} ${kB(c.bytes).padStart(8)} ${kB(c.jsBytes).padStart(6)} ${String(c.requests).padStart(4)}   ${s(w.ms).padStart(7)} ${kB(w.bytes).padStart(8)} ${kB(w.jsBytes).padStart(6)} ${String(w.requests).padStart(4)}`,
     );
   });
   const total = (list: Measured[]) =>
     list.reduce((sum, m) => ({ ms: sum.ms + m.ms, bytes: sum.bytes + m.bytes, jsBytes: sum.jsBytes + m.jsBytes, requests: sum.requests + m.requests }));
   const [c, w] = [total(cold), total(warm)];
-  console.log(
+  report.line(
     `${"walk".padEnd(22)} ${s(c.ms).padStart(7)} ${kB(c.bytes).padStart(8)} ${kB(c.jsBytes).padStart(6)} ${String(c.requests).padStart(4)}   ${s(w.ms).padStart(7)} ${kB(w.bytes).padStart(8)} ${kB(w.jsBytes).padStart(6)} ${String(w.requests).padStart(4)}`,
   );
-  console.log(`the dashboard's largest contentful paint: cold ${s(cold[0]!.lcp ?? Number.NaN)} s, warm ${s(warm[0]!.lcp ?? Number.NaN)} s`);
+  report.line(`the dashboard's largest contentful paint: cold ${s(cold[0]!.lcp ?? Number.NaN)} s, warm ${s(warm[0]!.lcp ?? Number.NaN)} s`);
 } finally {
   await browser.close();
   portal.stop();
 }
+report.finish();
