@@ -56,7 +56,8 @@ describe("docs/measurements.md", () => {
 
   it("has sections, every marker closed", () => {
     expect(sections.length).toBeGreaterThan(0);
-    expect(document.match(/<!-- measured: /g)?.length).toBe(sections.length);
+    expect(document.match(/<!-- measured: [a-z0-9-]+ -->/g)?.length).toBe(sections.length);
+    expect(document.match(/<!-- end measured: [a-z0-9-]+ -->/g)?.length).toBe(sections.length);
   });
 
   it("dates every section and names the commit it measured", () => {
