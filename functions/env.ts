@@ -596,7 +596,7 @@ export function configProblems(error: ConfigError): string[] {
 }
 
 // ==================================================================================================================
-// Payout and refund rails (issue 28; docs/decisions/041-payout-and-refund-rails.md, docs/payout-rails.md).
+// Payout and refund rails (decision 041, docs/payout-rails.md): which rail sends money back out, and its settings.
 // Kept apart from the parse above on purpose: a missing or malformed rail setting must not take the whole portal down
 // (configOf throwing is a 500 for every page). It is one clear message naming the variable instead, which the
 // settlement and refund screens show where "Sending" would otherwise wait for ever, and which the cron job records

@@ -15,11 +15,11 @@ import { measurementLog } from "../lib/measurements";
 
 const CLIENT = resolve(import.meta.dirname, "../../build/client");
 
-/** The budget per route's first load, gzip (issue 30, decision 043; it was 150 kB). */
+/** The budget per route's first load, gzip: what a phone on a weak link can fetch before it is usable (decision 043; it was 150 kB). */
 export const ROUTE_JS_BUDGET_BYTES = 105 * 1024;
 
 /**
- * Routes that do not meet the 105 kB of issue 30 yet, each held to its own ceiling instead so that none grows. None
+ * Routes that do not meet the 105 kB target yet, each held to its own ceiling instead so that none grows. None
  * since Remix's <Scripts> left the browser's first load (scripts/boundary-shell.ts, decision 043).
  */
 export const ROUTES_OVER_TARGET: Readonly<Record<string, number>> = {};

@@ -1,6 +1,6 @@
 // npm run bench:ingest [-- --port 8798 --seconds 10 --clients 8 --lag-seconds 20 --lag-rate 200 --write]
 //
-// Issue 12's numbers for the Partner API on `wrangler dev` (this machine):
+// How fast the Partner API takes and writes payments on `wrangler dev` (this machine; decision 016):
 //   1. accepted/s: payments the API answers 202 for, in batches of 100, sent by
 //      --clients clients at once for --seconds (each with its own key: the rate
 //      limit is per key, and one key's 1,200 requests a minute would cap this

@@ -1,10 +1,11 @@
 // npm run bench:lighthouse -- [--port 8794] [--runs 3] [--pages /,/transactions] [--timeout 180] [--save DIR] [--write]
 //                              [--throttling simulate|devtools]
 // Lighthouse's mobile performance audit (its default: a Moto G Power, simulated slow 4G, 4x CPU slowdown) of the four
-// pages issue 30 names, signed in, on the last build served by `wrangler dev` (scripts/lib/bench-portal.ts), in
-// Debian's Chromium (CHROMIUM_PATH to use another). Prints, per page, the median of `runs` runs: the performance
-// score, LCP, FCP, total blocking time, and the document's and the JavaScript's transfer sizes. A script, not a test:
-// the numbers depend on the machine (decision 043). `--save DIR` keeps each run's report (JSON) to read its audits.
+// pages decision 043 measures (the first that merchant staff open), signed in, on the last build served by
+// `wrangler dev` (scripts/lib/bench-portal.ts), in Debian's Chromium (CHROMIUM_PATH to use another). Prints, per page,
+// the median of `runs` runs: the performance score, LCP, FCP, total blocking time, and the document's and the
+// JavaScript's transfer sizes. A script, not a test: the numbers depend on the machine (decision 043). `--save DIR`
+// keeps each run's report (JSON) to read its audits.
 //
 // "JS<LCP" is how much of the page's JavaScript had arrived when the browser painted the LCP element, in the run
 // Lighthouse observed (unthrottled, on this machine): the simulation (Lantern) charges every request that finished before

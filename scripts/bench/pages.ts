@@ -1,5 +1,5 @@
 // npm run bench:pages -- [--size large|demo|tiny] [--runs 15] [--port 8799] [--write]
-// Issue 6's numbers: the money screens' server time on `wrangler dev` over a
+// Whether the money screens stay fast on a large business: their server time on `wrangler dev` over a
 // seeded size (large: 1 000 000 payments). Seeds .wrangler/bench-<size> once
 // (shared with bench:queries), signs in as the busiest business's Super
 // Administrator (a session row and cookie made as the sign-in steps make

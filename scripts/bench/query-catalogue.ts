@@ -291,7 +291,7 @@ export const LARGE_TABLES = [
   "daily_rollups",
   "daily_merchant_totals",
   "audit_log",
-  // Every event a business makes, one a payment at least (issue 29: the events feed keeps them all).
+  // Every event a business makes, one a payment at least: the events feed keeps them all for 30 days (decision 044).
   "webhook_events",
   "approval_requests",
   "merchants",

@@ -1,14 +1,14 @@
 // npm run bench:weak -- [--port 8796] [--kbps 400] [--latency 400] [--write]
-// A signed-in walk of the portal on a weak link (issue 30, decision 043), in Chromium with the link emulated through
-// DevTools (Network.emulateNetworkConditions: 400 kbps each way, 400 ms round trip by default): the dashboard (a
-// document load), then, in the page, the transactions, a payment, and merchant funds. Each step prints its time to
-// usable (a document: loaded and hydrated; in the page: the new page rendered, Remix's navigation done) and the bytes
-// that crossed the link for it (bodies and headers as sent, compressed; what the page loads after it is usable, the
-// analytics sender and the first prefetch, counts for the step that caused it). Cold is a new browser profile; warm
-// is the same walk again in a new tab of that profile, with what the browser kept. Serves the last build on the
-// `demo` seed (scripts/lib/bench-portal.ts); run `npm run build` first. Below the table, the document's largest
-// contentful paint as the browser reported it (PerformanceObserver), cold and warm: when the person sees the page, which
-// comes before it is usable.
+// A signed-in walk of the portal on a weak link, as merchant staff on phones over 3G meet it (decision 043), in
+// Chromium with the link emulated through DevTools (Network.emulateNetworkConditions: 400 kbps each way, 400 ms round
+// trip by default): the dashboard (a document load), then, in the page, the transactions, a payment, and merchant
+// funds. Each step prints its time to usable (a document: loaded and hydrated; in the page: the new page rendered,
+// Remix's navigation done) and the bytes that crossed the link for it (bodies and headers as sent, compressed; what the
+// page loads after it is usable, the analytics sender and the first prefetch, counts for the step that caused it). Cold
+// is a new browser profile; warm is the same walk again in a new tab of that profile, with what the browser kept.
+// Serves the last build on the `demo` seed (scripts/lib/bench-portal.ts); run `npm run build` first. Below the table,
+// the document's largest contentful paint as the browser reported it (PerformanceObserver), cold and warm: when the
+// person sees the page, which comes before it is usable.
 import { chromium, type Page } from "@playwright/test";
 import { parseArgs } from "node:util";
 import { CHROMIUM_ARGS, chromiumPath } from "../../tests/support/chromium";

@@ -1,4 +1,4 @@
-// What `npm run deploy` would do and what would stop it, worked out offline (issue 28; README "Deploy"; decision 042):
+// What `npm run deploy` would do and what would stop it, worked out offline so a deploy stops before anything changes (README "Deploy"; decision 042):
 // wrangler.toml's bindings and ids, the Worker bundle against Workers' size limits, the migrations each database would
 // get, the queues and crons, and the Worker's settings checked by the Worker's own parser (configOf over the production
 // vars and the secrets the deployer gives). Pure: scripts/deploy.ts reads the files and prints; tests give it objects.

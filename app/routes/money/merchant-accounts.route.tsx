@@ -60,7 +60,7 @@ const COLUMNS: Column<Account>[] = [
   },
   { id: "pending", header: "Pending (GHS)", numeric: true, cell: (a) => formatAmount(a.pending) },
   { id: "available", header: "Available (GHS)", numeric: true, cell: (a) => formatAmount(a.available) },
-  // Issue 14: money an open dispute holds is the merchant's still, but neither transferred nor settled.
+  // Money an open dispute holds is the merchant's still, but neither transferred nor settled (decision 023), so it has its own column.
   { id: "held", header: "Held by disputes (GHS)", numeric: true, cell: (a) => formatAmount(a.held) },
   { id: "total", header: "Total (GHS)", numeric: true, cell: (a) => <strong>{formatAmount(a.total)}</strong> },
   {
