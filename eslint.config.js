@@ -45,7 +45,7 @@ export default tseslint.config(
     rules: {
       ...reactHooks.configs.recommended.rules,
       ...jsxA11y.flatConfigs.recommended.rules,
-      // Bindings reach loaders through the load context only (DESIGN.md section 3).
+      // Bindings reach loaders through the load context only (DESIGN section 3).
       "no-restricted-imports": [
         "error",
         { paths: [{ name: "cloudflare:workers", message: "Use the load context (context.cloudflare.env)." }], patterns: [RELATIVE_INTO_SERVER] },

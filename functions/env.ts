@@ -53,7 +53,7 @@ const oidcText = (name: string) =>
 const RawConfig = v.object({
   ENVIRONMENT: v.optional(Environment, "development"),
   SESSION_SECRET: v.optional(v.pipe(v.string(), v.minLength(32, "SESSION_SECRET must be at least 32 characters"))),
-  // Analytics (functions/events). No endpoint: events are stored in D1 (the local default).
+  // Analytics (functions/analytics/). No endpoint: events are stored in D1 (the local default).
   EVENTS_ENDPOINT: v.optional(
     v.pipe(
       v.string("EVENTS_ENDPOINT must be a URL"),
@@ -575,7 +575,7 @@ export function configOf(env: object): FullConfig {
   return config;
 }
 
-// --- Read by the deploy's dry run (scripts/deploy-plan.ts) and the Worker's answer to a broken configuration ---
+// --- Read by the deploy's dry run (scripts/lib/deploy-plan.ts) and the Worker's answer to a broken configuration ---
 
 /**
  * Every setting the Worker reads, straight from the schema: the deploy's dry run checks a deployment's settings with

@@ -1,4 +1,4 @@
-// Who may do what: `action:entity` strings for the five roles of DESIGN.md
+// Who may do what: `action:entity` strings for the five roles of DESIGN
 // section 5. Pure and shared: loaders and actions enforce it (functions/guards.ts),
 // the UI imports it only to hide or disable what a role cannot do.
 

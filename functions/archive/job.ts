@@ -1,5 +1,6 @@
-// The daily archive job (worker.ts CRON_JOBS, 06:00): each business's whole months older than the retention go to
-// R2 and leave D1. Safe to stop anywhere and to run again (docs/decisions/019-cold-archive.md):
+// The daily archive job (06:00, a line of its own in functions/operators/jobs.ts): each business's whole months older
+// than the retention go to R2 and leave D1. Safe to stop anywhere and to run again
+// (docs/decisions/019-cold-archive.md):
 //   1. write the object and its manifest (a month already written is written again from D1: nothing was deleted yet);
 //   2. read both back and compare their counts and sums with what SQL counts in D1; a difference stops here;
 //   3. record the month in D1 (status 'deleting', the reference index, the per-account sums) in one batch;

@@ -1,5 +1,5 @@
 // One-time codes sent by SMS, for every purpose that asks for one: signing in (functions/auth/otp.ts), a fresh check
-// before what matters and a new phone's proof (functions/auth/fresh-check.ts). One set of rules (DESIGN.md section 4,
+// before what matters and a new phone's proof (functions/auth/fresh-check.ts). One set of rules (DESIGN section 4,
 // decisions 008 and 027), so no purpose can be laxer than another:
 // - 6 digits from the CSPRNG (crypto.getRandomValues, rejection-sampled so every code is equally likely);
 // - stored only as HMAC-SHA256(OTP key, code id + ":" + code), compared in constant time;

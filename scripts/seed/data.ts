@@ -1,4 +1,4 @@
-// Who and what the seed writes. The sign-in identities are DESIGN.md section 8
+// Who and what the seed writes. The sign-in identities are DESIGN section 8
 // exactly; tests and people trying the product rely on them.
 
 export type Role = "Super Administrator" | "Administrator" | "Operations" | "Finance" | "Viewer";
@@ -136,7 +136,7 @@ export const USERS: readonly SeedUser[] = [
     sizes: DEMO,
   },
   {
-    // Not a DESIGN.md identity: the employee whose role change waits for approval.
+    // Not a DESIGN section 8 identity: the employee whose role change waits for approval.
     id: "usr_kwabena_osei",
     email: "kwabena.osei@example.com",
     name: "Kwabena Osei",
@@ -146,7 +146,7 @@ export const USERS: readonly SeedUser[] = [
     sizes: DEMO,
   },
   {
-    // Not a DESIGN.md identity: a name written in Akan letters, on the Team tab.
+    // Not a DESIGN section 8 identity: a name written in Akan letters, on the Team tab.
     id: "usr_nyamekye_opare",
     email: "nyamekye.opare@example.com",
     name: "Nyamekyɛ Ɔpare",

@@ -32,7 +32,7 @@ export function* generateSeed(size: SeedSize, anchor: number, now: number = anch
   const businesses = BUSINESSES.filter((b) => b.sizes.includes(size));
   const users = USERS.filter((u) => u.sizes.includes(size));
 
-  // The sign-in identities (DESIGN.md section 8) and their businesses, years before the window.
+  // The sign-in identities (DESIGN section 8) and their businesses, years before the window.
   const businessCreated = (i: number) => anchor - (1_400 + 37 * i) * DAY_MS + 9 * HOUR_MS;
   yield {
     table: "businesses",
