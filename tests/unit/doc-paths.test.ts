@@ -24,12 +24,21 @@ const MOVED_BY_A_DECISION: Readonly<Record<string, string>> = {
 };
 
 /** What a backticked path may start with: the repository's own top-level files and folders, as git tracks them. */
-const topLevel = new Set(
-  execFileSync("git", ["ls-files"], { cwd: ROOT, encoding: "utf8" })
-    .split("\n")
-    .filter(Boolean)
-    .map((file) => file.split("/")[0]!),
-);
+const tracked = execFileSync("git", ["ls-files"], { cwd: ROOT, encoding: "utf8" }).split("\n").filter(Boolean);
+const topLevel = new Set(tracked.map((file) => file.split("/")[0]!));
+
+/** A path, or a glob (`tests/integration/analytics-*.test.ts`) that must match at least one file. */
+function exists(path: string): boolean {
+  if (!path.includes("*")) return existsSync(join(ROOT, path));
+  const pattern = new RegExp(
+    `^${path
+      .replace(/[.+^()[\]\\]/g, "\\$&")
+      .replace(/\*\*\//g, "\u0000")
+      .replace(/\*/g, "[^/]*")
+      .replace(/\u0000/g, "(?:.*/)?")}(?:/.*)?$`,
+  );
+  return tracked.some((file) => pattern.test(file));
+}
 
 function markdownFiles(): string[] {
   const found = ["README.md"];
@@ -55,7 +64,7 @@ export function namedPaths(markdown: string): string[] {
       .replace(/[?#].*$/, "")
       .replace(/:\d+$/, "")
       .replace(/[:,.]$/, "");
-    if (/\s|[*<>{}…$|]/.test(path)) continue; // commands, globs and placeholders name no one file
+    if (/\s|[<>{}…$|]/.test(path)) continue; // commands and placeholders name no one file
     const first = path.split("/")[0]!;
     if (path.startsWith("../")) names.push(path);
     else if (topLevel.has(first) && (path.includes("/") || /\.\w+$/.test(path))) names.push(path);
@@ -71,7 +80,11 @@ describe("paths named in the README and docs/", () => {
       "wrangler.toml",
       "../shared/SPEC.md",
     ]);
-    expect(namedPaths("`npm run build`, `tests/**/*.test.ts`, `routes/<feature>/`, `/transactions`, `x.test.ts`\n```\nfunctions/gone.ts\n```")).toEqual([]);
+    expect(namedPaths("`tests/integration/analytics-*.test.ts`")).toEqual(["tests/integration/analytics-*.test.ts"]);
+    expect(exists("tests/integration/analytics-*.test.ts") && exists("tests/**/*.test.ts") && !exists("tests/integration/events-*.test.ts")).toBe(true);
+    expect(
+      namedPaths("`npm run build`, `{functions,app}/**/*.test.ts`, `routes/<feature>/`, `/transactions`, `x.test.ts`\n```\nfunctions/gone.ts\n```"),
+    ).toEqual([]);
   });
 
   it("exist, unless they are deliberately outside the repository", () => {
@@ -80,7 +93,7 @@ describe("paths named in the README and docs/", () => {
       for (const path of namedPaths(readFileSync(join(ROOT, file), "utf8"))) {
         if (OUTSIDE_THE_REPO.some((allowed) => allowed.test(path))) continue;
         if (path in MOVED_BY_A_DECISION && file.startsWith("docs/decisions/")) continue;
-        if (!existsSync(join(ROOT, path))) missing.push(`${file}: \`${path}\``);
+        if (!exists(path)) missing.push(`${file}: \`${path}\``);
       }
     }
     expect(missing).toEqual([]);
