@@ -33,9 +33,9 @@ function exists(path: string): boolean {
   const pattern = new RegExp(
     `^${path
       .replace(/[.+^()[\]\\]/g, "\\$&")
-      .replace(/\*\*\//g, "\u0000")
-      .replace(/\*/g, "[^/]*")
-      .replace(/\u0000/g, "(?:.*/)?")}(?:/.*)?$`,
+      .split("**/")
+      .map((part) => part.replace(/\*/g, "[^/]*"))
+      .join("(?:.*/)?")}(?:/.*)?$`,
   );
   return tracked.some((file) => pattern.test(file));
 }
