@@ -3,7 +3,7 @@
 // DESIGN.md that were never there once did).
 import { execFileSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { join, relative, resolve } from "node:path";
+import { dirname, join, relative, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 
 const ROOT = resolve(import.meta.dirname, "../..");
@@ -97,6 +97,18 @@ describe("paths named in the README and docs/", () => {
       }
     }
     expect(missing).toEqual([]);
+  });
+
+  it("link only to files that exist", () => {
+    const broken: string[] = [];
+    for (const file of markdownFiles()) {
+      const prose = readFileSync(join(ROOT, file), "utf8").replace(/^```[\s\S]*?^```/gm, "");
+      for (const [, link] of prose.matchAll(/\]\(([^)\s]+)\)/g)) {
+        if (/^(https?:|mailto:|#)/.test(link!)) continue;
+        if (!existsSync(resolve(ROOT, dirname(file), link!.split("#")[0]!))) broken.push(`${file}: (${link})`);
+      }
+    }
+    expect(broken).toEqual([]);
   });
 
   it("keeps only paths that are really gone on the list of those moved by a decision", () => {
