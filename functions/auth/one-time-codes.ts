@@ -31,7 +31,7 @@ import {
 } from "./one-time-codes.db";
 import { iso, type AuthDeps } from "./deps";
 import { SmsDeliveryError, type SmsPort, type SmsRefusal } from "../sms/sms";
-import { logEvent } from "../analytics/http";
+import { logEvent } from "../platform/log";
 
 export type { ChallengeRow } from "./one-time-codes.db";
 

@@ -2,7 +2,7 @@
 // record of every run (job_runs) that the platform's Jobs screen reads. A job is run the same way by its cron and by
 // the platform's "run now"; only the trigger recorded differs. Recording is best effort: a database that refuses the
 // record is logged, and the job runs (and ends) all the same.
-import { logEvent } from "../analytics/http";
+import { logEvent } from "../platform/log";
 import { runArchive } from "../archive/job";
 import { sealDatabase } from "../audit/audit-chain";
 import { configOf, railsConfigOf, type FullConfig } from "../env";

@@ -3,7 +3,7 @@
 // 503 (the service is unavailable, not broken by what they did): the 500 page's "quote this error id to support" would
 // send them to support for what only the deployer can fix (issue 28). The problems name settings and never carry a
 // value (configProblems), since a value may be a secret.
-import { logEvent } from "../analytics/http";
+import { logEvent } from "./log";
 import { type ConfigError, configProblems } from "../env";
 
 // Every request of an isolate meets the same error (its env does not change): the log says it once, not once a request.

@@ -34,6 +34,7 @@ import { checkBindings, fingerprintOf, underFreshCheck } from "#server/auth/fres
 import type { TenantRequest } from "#server/guards";
 import { RESEND_FAILED_LIMIT, resendFailedDeliveries } from "#server/webhooks/recovery.db";
 import { dispatchPendingDeliveries } from "#server/webhooks/dispatch";
+import { errorText, logEvent } from "#server/platform/log";
 import { formatCount, formatDate } from "#app/lib/format";
 import { CURRENT_API_VERSION } from "#server/partner-api/versions";
 
@@ -269,7 +270,11 @@ async function resendFailed(request: Request, context: AppLoadContext, signedIn:
       const result = await resendFailedDeliveries(tenant, deps.meta, endpointId, since, now);
       if (result.queued > 0) {
         const { env, ctx } = context.cloudflare;
-        ctx.waitUntil(dispatchPendingDeliveries(env, Date.now(), tenant).catch((error: unknown) => console.error("resend dispatch failed", endpointId, error)));
+        ctx.waitUntil(
+          dispatchPendingDeliveries(env, Date.now(), tenant).catch((error: unknown) =>
+            logEvent("error", "webhooks.resend_dispatch_failed", { endpointId, error: errorText(error) }),
+          ),
+        );
       }
       const words =
         result.queued === 0
