@@ -120,7 +120,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 async function runSettlementNow(request: Request, context: ActionFunctionArgs["context"], { deps, tenant }: TenantRequest): Promise<never> {
-  const { runs, payouts } = await settleAndPay([tenant], payoutPortFor(context.cloudflare.env), {
+  const { runs, payouts } = await settleAndPay([tenant], payoutPortFor(context.cloudflare.env, context.config.rails), {
     now: deps.now(),
     meta: deps.meta,
     actor: tenant,

@@ -23,8 +23,6 @@ export const meta: MetaFunction = () => [{ title: "Jobs" }];
 export const handle: PageHandle = { layout: "platform" };
 
 const RECENT_RUNS = 50;
-/** The Cron Triggers of wrangler.toml in words (Africa/Accra is UTC+0). */
-const SCHEDULES: Readonly<Record<string, string>> = { "*/5 * * * *": "Every 5 minutes", "0 6 * * *": "Daily at 06:00" };
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { deps, staff } = await requirePlatform(request, context, "platform:view");
@@ -41,10 +39,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       name: job.name,
       label: job.label,
       what: job.what,
-      schedule:
-        schedulesOf(job.name)
-          .map((cron) => SCHEDULES[cron] ?? cron)
-          .join("; ") || "Not scheduled",
+      schedule: schedulesOf(job.name).join("; ") || "Not scheduled",
       last: last.get(job.name)?.last ?? null,
       lastOk: last.get(job.name)?.lastOk ?? null,
       waitingRequest: asked.get(job.name) ?? null,
