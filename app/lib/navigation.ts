@@ -1,5 +1,6 @@
 // The main navigation: its links, grouped as the side navigation shows them, and which link is the current section.
 // Each link's label is its page's title (the route module's `meta`); tests/unit/route-pages.test.ts holds them equal.
+import { paths } from "./paths";
 
 export interface NavItem {
   label: string;
@@ -34,12 +35,12 @@ export const NAVIGATION: readonly (NavItem | NavGroup)[] = [
 
 /** The platform staff's sections (decision 039); each screen adds its link here as it lands. */
 export const PLATFORM_NAVIGATION: readonly (NavItem | NavGroup)[] = [
-  { label: "Platform", to: "/platform", exact: true },
-  { label: "Jobs", to: "/platform/jobs" },
-  { label: "Queues", to: "/platform/queues" },
-  { label: "Shards", to: "/platform/shards" },
-  { label: "Platform Requests", to: "/platform/requests" },
-  { label: "Platform keys", to: "/platform/keys" },
+  { label: "Platform", to: paths.platform(), exact: true },
+  { label: "Jobs", to: paths.platformJobs() },
+  { label: "Queues", to: paths.platformQueues() },
+  { label: "Shards", to: paths.platformShards() },
+  { label: "Platform Requests", to: paths.platformRequests() },
+  { label: "Platform keys", to: paths.platformKeys() },
 ];
 
 export function isNavGroup(item: NavItem | NavGroup): item is NavGroup {

@@ -3,6 +3,7 @@
 // onboarding requests still waiting, the logo is checked by its bytes; only then is the logo stored and the request
 // made. The business exists once another Platform Administrator approves it (functions/operators/onboarding.ts).
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { paths } from "#app/lib/paths";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import * as v from "valibot";
 import { refusalMessage } from "#server/guards";
@@ -71,7 +72,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return refuse({ form: refusalMessage(request, error) }, values);
   }
   const name = parsed.output.tradingName ?? parsed.output.name;
-  throw await redirectWithFlash(request, context.config.app, `/platform/requests/${id}`, {
+  throw await redirectWithFlash(request, context.config.app, paths.platformRequest(id), {
     kind: "success",
     message: `Onboarding ${name} is sent for approval: another Platform Administrator must approve it before the business exists.`,
   });
@@ -123,7 +124,7 @@ export default function OnboardBusiness() {
             <PersonFields roleName="Administrator" values={values} errors={errors} />
           </div>
         </section>
-        <SendButtons busy={busy} cancelTo="/platform" />
+        <SendButtons busy={busy} cancelTo={paths.platform()} />
       </Form>
     </div>
   );

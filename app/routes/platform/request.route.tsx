@@ -2,6 +2,7 @@
 // Platform Administrator approves (the kind's spec applies it) or rejects with a reason, each under a fresh check.
 // The engine (functions/operators/requests.ts) holds the rules; this page says them.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { paths } from "#app/lib/paths";
 import { Link, useActionData, useLoaderData, type ShouldRevalidateFunction } from "@remix-run/react";
 import * as v from "valibot";
 import { checkBindings, underPlatformCheck } from "#server/auth/fresh-check";
@@ -82,7 +83,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   });
   if (refused) return refused;
   const message = parsed.output.intent === "approve" ? `Approved: ${spec.title(found)}.` : `Rejected: ${found.makerName} can read your reason on the request.`;
-  throw await redirectWithFlash(request, context.config.app, "/platform/requests", { kind: "success", message });
+  throw await redirectWithFlash(request, context.config.app, paths.platformRequests(), { kind: "success", message });
 }
 
 // A refused decision may still have changed the request (another administrator decided it): read it again after every
@@ -102,7 +103,7 @@ export default function PlatformRequestPage() {
       <header className="page__header page__header--actions">
         <div>
           <p className="page__crumb">
-            <Link to="/platform/requests">Platform Requests</Link>
+            <Link to={paths.platformRequests()}>Platform Requests</Link>
           </p>
           <h1>{request.title}</h1>
           <p className="page__lead">
