@@ -5,8 +5,8 @@ import { Form, Link, useLocation } from "@remix-run/react";
 import { paths } from "#app/lib/paths";
 import { useEffect, useRef, type ReactNode } from "react";
 import { isTestBusiness, liveBusinessOf, testBusinessOf } from "#server/tenancy/test-mode";
-import { usePageLayout, useRootData } from "../lib/root-data";
-import { useSending } from "./form";
+import { usePageLayout, useRootData } from "#app/lib/shell/root-data";
+import { useSending } from "#app/components/forms/form";
 
 /** The signed-in person as platform staff (decision 039), or null. */
 function usePlatformStaff() {

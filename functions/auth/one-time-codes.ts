@@ -106,7 +106,7 @@ export interface CodeAsker {
   businessId: string | null;
 }
 
-/** The number a code goes to, and how the audit log may show it (maskPhone of app/lib/phone.ts). */
+/** The number a code goes to, and how the audit log may show it (maskPhone of app/lib/forms/phone.ts). */
 export interface CodePhone {
   msisdn: string;
   masked: string;

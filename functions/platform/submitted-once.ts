@@ -1,7 +1,7 @@
 // A form is run once, however often the browser sends it (SPEC
 // section 8). The browser gives each send of a post form a submission id and
 // keeps it when the send fails on the network, so "try again" re-sends the
-// same id (app/components/submission.ts). Here, before Remix runs the action:
+// same id (app/components/forms/submission.ts). Here, before Remix runs the action:
 // - the first send with an id claims it and runs; a success (2xx, 3xx) is kept;
 // - a re-send whose first send succeeded gets the kept answer (the approval
 //   request, the transfer, the invitation is not made twice);

@@ -237,7 +237,7 @@ describe("the settings", () => {
   });
 
   it("every provider the settlement-account form offers either has a code or fails by name", async () => {
-    const { BANKS, MOBILE_NETWORKS } = await import("../../app/lib/merchant-forms");
+    const { BANKS, MOBILE_NETWORKS } = await import("#app/routes/merchants/merchant-forms");
     for (const network of MOBILE_NETWORKS) expect(PAYSTACK_BANK_CODES[network]?.type, network).toBe("mobile_money");
     for (const bank of BANKS) if (PAYSTACK_BANK_CODES[bank]) expect(PAYSTACK_BANK_CODES[bank].code, bank).toMatch(/^\d{6}$/);
   });

@@ -12,8 +12,8 @@ import { chooseBusiness } from "#server/auth/sign-in";
 import { setCookieHeaders } from "#server/platform/cookies";
 import { refuse } from "#server/platform/http";
 import { platformStaffMember } from "#server/operators/staff.db";
-import type { PageHandle } from "#app/lib/page";
-import { useSending } from "#app/components/form";
+import type { PageHandle } from "#app/lib/shell/page";
+import { useSending } from "#app/components/forms/form";
 import { readForm } from "#server/forms";
 
 export const meta: MetaFunction = () => [{ title: "Select Business" }];
@@ -34,8 +34,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 const BusinessForm = v.object({ businessId: v.pipe(v.string("Choose a business."), v.minLength(1, "Choose a business."), v.maxLength(100)) });
 
-// A lost connection while sending keeps the page and what was typed, and a re-send runs once (app/components/submission.ts).
-export { clientAction, shouldRevalidate } from "#app/components/submission";
+// A lost connection while sending keeps the page and what was typed, and a re-send runs once (app/components/forms/submission.ts).
+export { clientAction, shouldRevalidate } from "#app/components/forms/submission";
 
 export async function action({ request, context }: ActionFunctionArgs) {
   requireSameOrigin(request);

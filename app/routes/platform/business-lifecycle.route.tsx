@@ -15,9 +15,9 @@ import { waitingFor } from "#server/operators/requests.db";
 import { platformCan } from "#server/operators/roles";
 import { redirectWithFlash } from "#server/platform/flash";
 import { pageNotFound, refuse } from "#server/platform/http";
-import { describedBy, Field, useSending } from "#app/components/form";
+import { describedBy, Field, useSending } from "#app/components/forms/form";
 import { StatusPill } from "#app/components/status-pill";
-import type { PageHandle } from "#app/lib/page";
+import type { PageHandle } from "#app/lib/shell/page";
 import { formErrors, readForm } from "#server/forms";
 
 export const meta: MetaFunction = () => [{ title: "Business Standing" }];
@@ -84,8 +84,8 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   throw await redirectWithFlash(request, context.config.app, paths.platformRequest(asked.id), { kind: asked.made ? "success" : "info", message });
 }
 
-// A lost connection while sending keeps the page and what was typed, and a re-send runs once (app/components/submission.ts).
-export { clientAction, shouldRevalidate } from "#app/components/submission";
+// A lost connection while sending keeps the page and what was typed, and a re-send runs once (app/components/forms/submission.ts).
+export { clientAction, shouldRevalidate } from "#app/components/forms/submission";
 
 type Lifecycle = "active" | "suspended" | "closed";
 

@@ -2,7 +2,7 @@
 import { Form, Link } from "@remix-run/react";
 import { paths } from "#app/lib/paths";
 import { Details } from "#app/components/details";
-import { describedBy, Field } from "#app/components/form";
+import { describedBy, Field } from "#app/components/forms/form";
 import { formatAmount, formatCount, formatDate } from "#app/lib/format";
 import { statusLabel } from "#app/lib/statuses";
 import type { PlatformBusiness } from "#server/operators/businesses.db";

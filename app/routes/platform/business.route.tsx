@@ -15,7 +15,7 @@ import { platformCan } from "#server/operators/roles";
 import { pageNotFound } from "#server/platform/http";
 import { databaseNamed } from "#server/tenancy/shards";
 import { StatusPill } from "#app/components/status-pill";
-import type { PageHandle } from "#app/lib/page";
+import type { PageHandle } from "#app/lib/shell/page";
 import { AboutSection, DatabaseSection, MoneySection, PaymentsSection, PeopleAndPlacesSection, ProblemsSection } from "./business-sections";
 
 export const meta: MetaFunction = () => [{ title: "Business" }];

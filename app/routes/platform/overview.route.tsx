@@ -11,13 +11,13 @@ import { LIFECYCLES, searchPlatformBusinesses } from "#server/operators/business
 import { DISPUTES_DUE_DAYS, failureRate, figuresOf, NO_FIGURES } from "#server/operators/figures.db";
 import { DEFAULT_PAGE_SIZE, numberedPage } from "#server/lists/page";
 import { shardNames } from "#server/tenancy/shards";
-import { DataTable, ListCount, ListToolbar, Pager, type Column } from "#app/components/data-table";
+import { DataTable, ListCount, ListToolbar, Pager, type Column } from "#app/components/lists/data-table";
 import { platformCan } from "#server/operators/roles";
 import { StatusPill } from "#app/components/status-pill";
 import { formatCount } from "#app/lib/format";
-import { listParams, oneOf, searchParam } from "#app/lib/list-params";
+import { listParams, oneOf, searchParam } from "#app/lib/lists/list-params";
 import { statusLabel } from "#app/lib/statuses";
-import type { PageHandle } from "#app/lib/page";
+import type { PageHandle } from "#app/lib/shell/page";
 import { CountAndSum, FailureRate, formatSpan } from "./figures";
 
 export const meta: MetaFunction = () => [{ title: "Platform" }];

@@ -14,10 +14,10 @@ import { listPlatformRequests } from "#server/operators/requests.db";
 import { platformCan } from "#server/operators/roles";
 import { refuse } from "#server/platform/http";
 import { databaseNamed, shardNames } from "#server/tenancy/shards";
-import { DataTable, type Column } from "#app/components/data-table";
+import { DataTable, type Column } from "#app/components/lists/data-table";
 import { Details } from "#app/components/details";
 import { formatCount, formatDate } from "#app/lib/format";
-import type { PageHandle } from "#app/lib/page";
+import type { PageHandle } from "#app/lib/shell/page";
 import { askOperation } from "./operations.server";
 import { readForm } from "#server/forms";
 

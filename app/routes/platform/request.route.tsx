@@ -15,13 +15,13 @@ import { redirectWithFlash } from "#server/platform/flash";
 import { pageNotFound, refuse } from "#server/platform/http";
 import { NotFoundError } from "#server/tenancy/tenant";
 import { DecisionRecord, DecisionSection } from "#app/components/decision-forms";
-import { checkOf, FreshCheck } from "#app/components/fresh-check";
+import { checkOf, FreshCheck } from "#app/components/forms/fresh-check";
 import { StatusPill } from "#app/components/status-pill";
-import { isConnectionLost } from "#app/components/submission";
+import { isConnectionLost } from "#app/components/forms/submission";
 import { DecisionForm } from "#app/lib/decision";
 import { formatDate } from "#app/lib/format";
-import type { PageHandle } from "#app/lib/page";
-import { useSending } from "#app/components/form";
+import type { PageHandle } from "#app/lib/shell/page";
+import { useSending } from "#app/components/forms/form";
 import { formErrors, readForm } from "#server/forms";
 
 export const meta: MetaFunction = () => [{ title: "Platform Request" }];
@@ -87,10 +87,10 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
 }
 
 // A refused decision may still have changed the request (another administrator decided it): read it again after every
-// post, except after a lost send, where the page stays as it was (app/components/submission.ts).
+// post, except after a lost send, where the page stays as it was (app/components/forms/submission.ts).
 export const shouldRevalidate: ShouldRevalidateFunction = ({ formMethod, actionResult, defaultShouldRevalidate }) =>
   !isConnectionLost(actionResult) && (formMethod === "POST" || defaultShouldRevalidate);
-export { clientAction } from "#app/components/submission";
+export { clientAction } from "#app/components/forms/submission";
 
 export default function PlatformRequestPage() {
   const { request, own, mayDecide } = useLoaderData<typeof loader>();

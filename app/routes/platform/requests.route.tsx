@@ -7,10 +7,10 @@ import * as v from "valibot";
 import { requirePlatform } from "#server/operators/guards";
 import { PLATFORM_SPECS } from "#server/operators/kinds";
 import { listPlatformRequests } from "#server/operators/requests.db";
-import { DataTable, type Column } from "#app/components/data-table";
+import { DataTable, type Column } from "#app/components/lists/data-table";
 import { StatusPill } from "#app/components/status-pill";
 import { formatDate } from "#app/lib/format";
-import type { PageHandle } from "#app/lib/page";
+import type { PageHandle } from "#app/lib/shell/page";
 
 export const meta: MetaFunction = () => [{ title: "Platform Requests" }];
 export const handle: PageHandle = { layout: "platform" };
