@@ -3,6 +3,7 @@ import jsxA11y from "eslint-plugin-jsx-a11y";
 import reactHooks from "eslint-plugin-react-hooks";
 import globals from "globals";
 import tseslint from "typescript-eslint";
+import sharedWithBrowser from "./scripts/shared-with-browser.json" with { type: "json" };
 
 // Outside a tree, its modules are reached by their alias (tsconfig.json paths), never by a relative path.
 const RELATIVE_INTO_SERVER = { regex: "^(\\.\\./)+functions/", message: "Import server code as #server/... (tsconfig.json paths)." };
@@ -12,6 +13,13 @@ const RELATIVE_INTO_APP = { regex: "^(\\.\\./)+app/", message: "Import app code 
 // Node under vitest, are never imported by the Worker or the browser bundle, and may reach across app/ and functions/.
 const TESTS = ["tests/**/*.ts", "**/*.test.ts", "**/*.test.tsx"];
 const TESTS_BESIDE_MODULES = ["**/*.test.ts", "**/*.test.tsx"];
+// The server modules the browser may take values from: the one list the client build's check reads too (decision 014).
+const SHARED_SPECIFIERS = sharedWithBrowser.map(({ module }) =>
+  module
+    .replace(/^functions\//, "")
+    .replace(/\.ts$/, "")
+    .replace(/[.*+?^${}()|[\]\\]/g, "\\$&"),
+);
 
 export default tseslint.config(
   { ignores: ["build/", "dist/", "node_modules/", ".wrangler/", "test-results/", "playwright-report/", "tmp/", "functions/worker-configuration.d.ts"] },
@@ -59,7 +67,7 @@ export default tseslint.config(
   {
     // Modules the browser bundle reaches other than route modules (whose loaders and actions Remix strips from it):
     // they take only types from functions/, and values only from its pure shared modules, the ones
-    // SHARED_WITH_BROWSER in scripts/server-code-boundary.ts lists (the client build checks the same; decision 014).
+    // scripts/shared-with-browser.json lists (the client build checks the same list; decision 014).
     // A route module is a `*.route.ts(x)` file, the name app/routes.ts lists; the rest of a feature folder is its
     // section modules, which the rule covers (decision 036).
     files: ["app/components/**/*.{ts,tsx}", "app/lib/**/*.{ts,tsx}", "app/routes/**/*.{ts,tsx}", "app/entry.client.tsx"],
@@ -70,8 +78,7 @@ export default tseslint.config(
         {
           patterns: [
             {
-              regex:
-                "^#server/(?!(permissions|auth/sign-in-messages|lists/page|merchants/merchant-columns|merchants/terminal-silence|webhooks/types|disputes/dispute-rules|platform/text-direction|platform/time|ledger/money|tenancy/test-mode)$)",
+              regex: `^#server/(?!(${SHARED_SPECIFIERS.join("|")})$)`,
               allowTypeImports: true,
               message:
                 "Server code stays on the server (decision 014): import only types here, or move the use into a loader, an action or a .server.ts module.",

@@ -5,7 +5,7 @@ import { codeTheDocumentShows } from "./components/code-on-demand";
 import { DocumentContext, STYLES_ID } from "./components/document-context";
 import { trackServerErrorIds } from "./components/error-id";
 import { ROUTE_MODULES_LOADED } from "./components/paint-first-bootstrap";
-import { installSubmissionIds } from "./components/submission";
+import { installSubmissionIds } from "#app/components/forms/submission";
 
 // The document's bootstrap imports this module beside the page's route modules, and says here when those are in
 // (app/components/paint-first-bootstrap.ts); Remix reads them from window.__remixRouteModules as it hydrates.

@@ -1,22 +1,22 @@
 import type { LinksFunction, MetaFunction } from "@remix-run/cloudflare";
 import { Link, Links, Meta, Outlet, ScrollRestoration, isRouteErrorResponse, useLocation, useNavigate, useRouteError } from "@remix-run/react";
 import { useEffect, useState, type ReactNode } from "react";
-import { Analytics, trackException } from "./components/analytics";
+import { Analytics, trackException } from "#app/components/analytics/analytics";
 import { BuildUpdateCheck } from "./components/build-update";
 import { STYLES_ID, useDocumentInfo } from "./components/document-context";
 import { newClientErrorId, takeServerErrorId } from "./components/error-id";
 import { NotificationRules } from "./components/notifications";
 import { PaintFirstScripts } from "./components/paint-first-scripts";
-import { RefusalFocus } from "./components/form";
+import { RefusalFocus } from "#app/components/forms/form";
 import { someRouteCodeUnreachable } from "./components/route-code";
-import { isNetworkFailure } from "./components/submission";
+import { isNetworkFailure } from "#app/components/forms/submission";
 import { DefaultLayout, PlatformLayout, StandardLayout } from "./components/shell";
 import { DEFAULT_ERROR_MESSAGE, errorMessage } from "./lib/errors";
-import { APP_NAME, NOT_FOUND_TITLE, SERVER_ERROR_TITLE } from "./lib/page";
-import { usePageLayout } from "./lib/root-data";
+import { APP_NAME, NOT_FOUND_TITLE, SERVER_ERROR_TITLE } from "#app/lib/shell/page";
+import { usePageLayout } from "#app/lib/shell/root-data";
 
-// Nothing is reloaded after a send that lost its connection (app/components/submission.ts).
-export { shouldRevalidate } from "./components/submission";
+// Nothing is reloaded after a send that lost its connection (app/components/forms/submission.ts).
+export { shouldRevalidate } from "#app/components/forms/submission";
 // In a module of its own, so the components that read it (useRootData) do not import this one, which imports them.
 export { loader } from "./root.server";
 

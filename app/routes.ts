@@ -65,7 +65,9 @@ export default [
   // Settings > Audit: the filtered audit log as CSV.
   route("settings/audit/export", "routes/settings/audit-export.route.ts", { id: "routes/settings.audit.export" }),
   // Settings > Developers: a webhook endpoint's delivery log.
-  route("settings/developers/endpoints/:endpointId", "routes/settings/delivery-log.route.tsx", { id: "routes/settings.developers.endpoints.$endpointId" }),
+  route("settings/developers/endpoints/:endpointId", "routes/settings/developers/delivery-log.route.tsx", {
+    id: "routes/settings.developers.endpoints.$endpointId",
+  }),
   // The Partner API's reference.
   route("developers/api", "routes/developers/api-reference.route.tsx", { id: "routes/developers.api" }),
 

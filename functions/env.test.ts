@@ -1,7 +1,7 @@
-import { readFileSync } from "node:fs";
-import { resolve } from "node:path";
+import { readdirSync, readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
 import { describe, expect, expectTypeOf, it } from "vitest";
-import { ConfigError, configOf, DEV_SESSION_SECRET, relyingPartyFor } from "./env";
+import { ConfigError, configOf, DEV_SESSION_SECRET, railsConfigOf, relyingPartyFor } from "./env";
 import { retryDelaySeconds, totalRetryWindowSeconds } from "./analytics/retry";
 
 const SECRET_32 = "s".repeat(32);
@@ -458,5 +458,27 @@ describe("configOf(env).auth: SMS providers (decision 040)", () => {
   ])("%o is one clear ConfigError naming the variable", (env, message) => {
     expect(() => configOf(env)).toThrow(ConfigError);
     expect(() => configOf(env)).toThrow(message);
+  });
+});
+
+describe("configOf(env).rails (the payout and refund rails)", () => {
+  it("is the rails' one parse of this env, parsed once with the rest", () => {
+    const env = { PAYOUT_RAIL: "switch", SWITCH_RAIL_URL: "https://switch.example/", RAIL_POLL_AFTER_MINUTES: "7" };
+    const { rails } = configOf(env);
+    expect(rails).toBe(railsConfigOf(env));
+    expect(configOf(env).rails).toBe(rails);
+    expect(rails).toMatchObject({ payout: { rail: null, problem: expect.stringContaining("SWITCH_RAIL_SECRET") }, pollAfterMs: 7 * 60_000 });
+  });
+
+  it("is read from the load context on a request, never parsed again from the request's env", () => {
+    // A request's env is wrapped anew for each request (d1-coalesce, timing): a parse keyed by it would run every time.
+    // Only what runs outside a request parses it: the rails' callbacks (given the Worker's own env) and the cron jobs.
+    const root = resolve(__dirname, "..");
+    const modules = (dir: string): string[] =>
+      readdirSync(join(root, dir), { withFileTypes: true }).flatMap((entry) =>
+        entry.isDirectory() ? modules(join(dir, entry.name)) : /\.test\.tsx?$/.test(entry.name) ? [] : [join(dir, entry.name)],
+      );
+    const parsing = [...modules("app"), ...modules("functions")].filter((file) => /\brailsConfigOf\(/.test(readFileSync(join(root, file), "utf8")));
+    expect(parsing.sort()).toEqual(["functions/env.ts", "functions/operators/jobs.ts", "functions/rails/callbacks.ts"]);
   });
 });

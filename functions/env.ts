@@ -445,6 +445,8 @@ export interface FullConfig {
   oidc: OidcConfig;
   webhooks: WebhooksConfig;
   archive: ArchiveConfig;
+  /** The payout and refund rails (the block at the end): the same object railsConfigOf gives for this env. */
+  rails: RailsConfig;
 }
 
 function parseAll(env: Record<string, unknown>): FullConfig {
@@ -555,6 +557,7 @@ function parseAll(env: Record<string, unknown>): FullConfig {
     },
     archive: { retentionMonths: raw.ARCHIVE_RETENTION_MONTHS },
     api: { rateLimitPerMinute: raw.API_RATE_LIMIT_PER_MINUTE },
+    rails: railsConfigOf(env),
   };
 }
 
@@ -597,10 +600,13 @@ export function configProblems(error: ConfigError): string[] {
 
 // ==================================================================================================================
 // Payout and refund rails (decision 041, docs/payout-rails.md): which rail sends money back out, and its settings.
-// Kept apart from the parse above on purpose: a missing or malformed rail setting must not take the whole portal down
-// (configOf throwing is a 500 for every page). It is one clear message naming the variable instead, which the
+// Parsed apart from the schema above on purpose: a missing or malformed rail setting must not take the whole portal
+// down (configOf throwing is a 500 for every page). It is one clear message naming the variable instead, which the
 // settlement and refund screens show where "Sending" would otherwise wait for ever, and which the cron job records
-// as its failure on the platform's Jobs screen.
+// as its failure on the platform's Jobs screen. The parse is still once per env and part of the config: configOf(env)
+// .rails is what railsConfigOf(env) gives, so a request reads it from its load context (context.config.rails) and
+// never parses it again from the request's wrapped env. railsConfigOf alone is for what must run while an unrelated
+// setting is broken (the rails' callbacks, the settlement, refund and poll jobs) and for the deploy's dry run.
 // ==================================================================================================================
 
 const RAIL_VARS = [
@@ -725,7 +731,7 @@ function parseRails(env: Record<string, unknown>): RailsConfig {
 
 const parsedRails = new WeakMap<object, RailsConfig>();
 
-/** The rails' settings, parsed once per env like configOf; never throws (see the block's comment). */
+/** The rails' settings, parsed once per env (configOf's rails are this object); never throws (see the block's comment). */
 export function railsConfigOf(env: object): RailsConfig {
   let config = parsedRails.get(env);
   if (!config) {

@@ -15,7 +15,7 @@ import { readBodyUpTo, refuse, type FieldErrors, type Refusal } from "./platform
 export const MAX_FORM_BYTES = 256 * 1024;
 /** The largest body any form of the portal takes: a dispute's evidence file (10 MB) and room for its form. */
 export const LARGEST_FORM_BYTES = 10 * 1024 * 1024 + 64 * 1024;
-/** The hidden field the browser adds to every post (app/components/submission.ts): never typed, never shown. */
+/** The hidden field the browser adds to every post (app/components/forms/submission.ts): never typed, never shown. */
 const SUBMISSION_FIELD = "submission";
 const FORM_TYPES = ["application/x-www-form-urlencoded", "multipart/form-data"];
 

@@ -5,13 +5,13 @@ import { type AppLoadContext, createRequestHandler } from "@remix-run/cloudflare
 import * as build from "remix-server-build";
 import { CROSS_ORIGIN_MESSAGE, isSameOriginRequest } from "./auth/origin";
 import { answersSession } from "./auth/session";
+import { submittingSession } from "./auth/sign-in";
 import { ConfigError, configOf } from "./env";
 import { handleEventsBatch } from "./analytics/consumer";
-import { logEvent } from "./analytics/http";
 import { handleWebhooksBatch } from "./webhooks/consumer";
 import { dispatchPendingDeliveries } from "./webhooks/dispatch";
 import "./load-context";
-import { logError } from "./platform/log";
+import { logError, logEvent } from "./platform/log";
 import { misconfiguredAnswer, noteMisconfigured } from "./platform/misconfigured";
 import { newNonce, newRequestId } from "./platform/request-id";
 import { withSecurityHeaders } from "./platform/security-headers";
@@ -160,7 +160,8 @@ const handler = {
       databases = new RequestDatabases(requestEnv, request);
       const context: AppLoadContext = { cloudflare: { env: requestEnv, ctx }, config, requestId, nonce, databases, timing };
       // A form re-sent after a lost connection is answered, not run a second time.
-      response = await runOnce(request, env.DB, config.auth, Date.now, (sent) => handleRemix(sent, context));
+      const sessionOf = (sent: Request) => submittingSession(sent, env.DB, config.auth, Date.now);
+      response = await runOnce(request, env.DB, sessionOf, Date.now, (sent) => handleRemix(sent, context));
     } catch (error) {
       // A broken setting names itself (a 503, logged once); anything else Remix could not even start on is the 500 page.
       if (error instanceof ConfigError) response = misconfiguredAnswer(error, request, env, requestId);

@@ -5,32 +5,14 @@
 // except from the few modules below that are pure and meant to be shared (decision 014).
 import path from "node:path";
 import type { Plugin } from "vite";
+import sharedWithBrowser from "./shared-with-browser.json" with { type: "json" };
 
-/** Pure modules the UI may use: no bindings, no SQL, no secrets, nothing but data and arithmetic. */
-export const SHARED_WITH_BROWSER: readonly string[] = [
-  // Roles and permissions: the UI hides what a role cannot do; loaders enforce it.
-  "functions/permissions.ts",
-  // The sign-in failure table: the popup and the callback say the same words for a code.
-  "functions/auth/sign-in-messages.ts",
-  // Page sizes and cursor arithmetic (a list's first page is DEFAULT_PAGE_SIZE rows on both sides).
-  "functions/lists/page.ts",
-  // The merchant's columns: the form's fields and the approval engine's are one list.
-  "functions/merchants/merchant-columns.ts",
-  // When a terminal counts as silent (the terminals list and the terminal.silent webhook agree).
-  "functions/merchants/terminal-silence.ts",
-  // Webhook event types, for the Developers tab's choices.
-  "functions/webhooks/types.ts",
-  // Disputes' statuses and evidence limits: the dispute page says what the server enforces.
-  "functions/disputes/dispute-rules.ts",
-  // The name rule against direction controls: forms and evidence uploads refuse the same characters.
-  "functions/platform/text-direction.ts",
-  // Lengths of time and the UTC day: the date pickers and the server count days alike.
-  "functions/platform/time.ts",
-  // Pesewas written as cedis: the screens, the server's messages and the exports agree.
-  "functions/ledger/money.ts",
-  // Which business is test mode (decision 045): the banner and the switcher read the id as the guard does.
-  "functions/tenancy/test-mode.ts",
-];
+/**
+ * Pure modules the UI may use: no bindings, no SQL, no secrets, nothing but data and arithmetic. The one list is
+ * scripts/shared-with-browser.json, each module with why it is shared: this build check and the lint rule of
+ * eslint.config.js (plain JavaScript, which cannot import this TypeScript module) both read it.
+ */
+export const SHARED_WITH_BROWSER: readonly string[] = sharedWithBrowser.map((entry) => entry.module);
 
 export interface ClientModule {
   /** Absolute path as Rollup names it (may carry a ?query). */

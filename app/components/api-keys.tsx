@@ -5,8 +5,8 @@
 import { Form, Link } from "@remix-run/react";
 import { useEffect, useRef, useState, type ReactNode } from "react";
 import { useBeforePaintEffect } from "#app/components/before-paint";
-import type { Column } from "#app/components/data-table";
-import { Field, SendButtons, describedBy } from "#app/components/form";
+import type { Column } from "#app/components/lists/data-table";
+import { Field, SendButtons, describedBy } from "#app/components/forms/form";
 import { formatDate } from "#app/lib/format";
 import { statusClass, statusLabel } from "#app/lib/statuses";
 import { KEY_NAME_MAX, type NewKey } from "#app/lib/api-keys";

@@ -1,6 +1,6 @@
 import { useNavigation } from "@remix-run/react";
 import { useEffect } from "react";
-import { BUILD_CHECK_INTERVAL_OVERRIDE, isNewerBuild, latestBuildUrl, pollInterval, reloadAllowed } from "../lib/build-check";
+import { BUILD_CHECK_INTERVAL_OVERRIDE, isNewerBuild, latestBuildUrl, pollInterval, reloadAllowed } from "#app/lib/shell/build-check";
 
 const LAST_RELOAD_KEY = "pp:last-build-reload";
 

@@ -5,7 +5,7 @@ import { Form } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { formatDate } from "../lib/format";
 import type { StatusOf } from "../lib/statuses";
-import { describedBy, Field } from "./form";
+import { describedBy, Field } from "#app/components/forms/form";
 import { StatusPill } from "./status-pill";
 
 export function DecisionForms({

@@ -2,7 +2,7 @@
 // carries its request id in a meta tag; a client navigation whose data request
 // failed gets it from that response's X-Request-Id; an error raised in the
 // browser alone gets an id made here (and logged with it).
-import { installFetchObserver, onFetchResponse } from "./fetch-observer";
+import { installFetchObserver, onFetchResponse } from "#app/components/analytics/fetch-observer";
 
 let lastServerErrorId: string | null = null;
 

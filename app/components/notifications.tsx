@@ -1,8 +1,15 @@
 import { useLocation, useNavigation } from "@remix-run/react";
 import { useEffect, useRef, useSyncExternalStore } from "react";
 import { DEFAULT_ERROR_MESSAGE, errorMessage } from "../lib/errors";
-import { initialNotifications, notificationsReducer, stampNotice, type Notice, type NotificationAction, type NotificationState } from "../lib/notifications";
-import { useRootData } from "../lib/root-data";
+import {
+  initialNotifications,
+  notificationsReducer,
+  stampNotice,
+  type Notice,
+  type NotificationAction,
+  type NotificationState,
+} from "#app/lib/shell/notifications";
+import { useRootData } from "#app/lib/shell/root-data";
 
 export interface ErrorHandlerOptions {
   /** Show a danger alert (default true); otherwise only log. */

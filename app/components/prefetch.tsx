@@ -1,7 +1,7 @@
 import { PrefetchPageLinks, UNSAFE_RemixContext, matchRoutes, useLocation } from "@remix-run/react";
 import { useContext, useEffect, useMemo, useState, useSyncExternalStore, type FocusEventHandler, type MouseEventHandler } from "react";
-import { FIRST_PREFETCH_DELAY_MS, likelyNextPages, shouldPrefetch, type ConnectionInfo } from "../lib/prefetch";
-import { useRootData } from "../lib/root-data";
+import { FIRST_PREFETCH_DELAY_MS, likelyNextPages, shouldPrefetch, type ConnectionInfo } from "#app/lib/shell/prefetch";
+import { useRootData } from "#app/lib/shell/root-data";
 
 function subscribeToConnection(onChange: () => void): () => void {
   window.addEventListener("online", onChange);

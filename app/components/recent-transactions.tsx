@@ -4,7 +4,7 @@ import { Link } from "@remix-run/react";
 import type { Transaction } from "#server/payments/transactions.db";
 import { paths } from "../lib/paths";
 import { transactionColumns } from "./columns/transactions";
-import { DataTable, type Column } from "./data-table";
+import { DataTable, type Column } from "#app/components/lists/data-table";
 
 export interface ShownTransaction {
   id: number;

@@ -4,7 +4,7 @@
 // the server's own checks stay the authority.
 import * as v from "valibot";
 import { formatAmount } from "./format";
-import { exceedsLimit, parseCedis } from "./validation";
+import { exceedsLimit, parseCedis } from "#app/lib/forms/validation";
 
 /** A form's amount, typed in cedis ("1,250.00", "GHS 12"), as whole pesewas above zero. */
 export const cedisAmount = v.pipe(

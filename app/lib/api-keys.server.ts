@@ -5,7 +5,7 @@ import { data } from "@remix-run/cloudflare";
 import * as v from "valibot";
 import type { FieldErrors } from "#server/platform/http";
 import type { ApiKeyStatus } from "#app/lib/statuses";
-import { bidiControlMessage, hasBidiControl } from "#app/lib/validation";
+import { bidiControlMessage, hasBidiControl } from "#app/lib/forms/validation";
 import { KEY_NAME_MAX, type NewKey } from "#app/lib/api-keys";
 
 export type { NewKey };

@@ -1,4 +1,4 @@
-import { isEmpty } from "./validation";
+import { isEmpty } from "#app/lib/forms/validation";
 
 export const DEFAULT_ERROR_MESSAGE = "Action Failed. Please check connectivity and try again";
 

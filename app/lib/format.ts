@@ -1,6 +1,6 @@
 // Display rules of SPEC.md sections 5 and 9. Money arrives as integer pesewas
 // and is only turned into text here, at the edge of the UI.
-import { isEmpty, parseLooseNumber } from "./validation";
+import { isEmpty, parseLooseNumber } from "#app/lib/forms/validation";
 import { formatPesewas } from "#server/ledger/money";
 
 export const TIME_ZONE = "Africa/Accra";

@@ -6,7 +6,7 @@ import { namesOf } from "#server/lists/names.db";
 import type { Tenant } from "#server/tenancy/tenant";
 import type { MerchantStatus } from "#server/merchants/merchants.db";
 import * as v from "valibot";
-import { searchParam } from "./list-params";
+import { searchParam } from "#app/lib/lists/list-params";
 import { readMerchantSearch } from "./merchant-search";
 
 export const MERCHANT_CHOICES = 500;

@@ -2,8 +2,8 @@
 // settlement history) take a name or a number. A number-heavy query (SPEC 5:
 // more digits than letters) is a code, TIN or phone number: matched on those,
 // however it is spaced ("MRC 0012", "024 412 3456"), and never on names.
-import { ghanaMsisdn } from "./phone";
-import { isNumberHeavy } from "./validation";
+import { ghanaMsisdn } from "#app/lib/forms/phone";
+import { isNumberHeavy } from "#app/lib/forms/validation";
 
 /** The URL parameter of a merchant finder (a typed name or code narrowing a list of merchants to choose from). */
 export const MERCHANT_FINDER_PARAM = "mq";

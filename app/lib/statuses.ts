@@ -15,7 +15,7 @@ import type { Transfer } from "#server/ledger/transfers.db";
 import type { WebhookDeliveryStatus } from "#server/webhooks/delivery-log.db";
 import type { WebhookEndpointStatus } from "#server/webhooks/endpoints.db";
 
-/** An API key's state, read from its revoked and expiry times (app/routes/settings/developers.server.ts). */
+/** An API key's state, read from its revoked and expiry times (app/routes/settings/developers/developers.server.ts). */
 export type ApiKeyStatus = "active" | "rolled" | "expired" | "revoked";
 
 type Tone = "good" | "bad" | "wait" | "plain";
@@ -58,7 +58,7 @@ const STATUSES = {
     failed: ["Failed", "bad"],
   } satisfies Statuses<Transfer["status"]>,
   settlement: { pending: ["Paying out", "wait"], paid: ["Paid", "good"], failed: ["Failed, will retry", "bad"] } satisfies Statuses<Settlement["status"]>,
-  // A rolled key's pill reads "Expires <time>" (app/routes/settings/developers.tsx): the label here is its word alone.
+  // A rolled key's pill reads "Expires <time>" (app/routes/settings/developers/developers.tsx): the label here is its word alone.
   api_key: {
     active: ["Active", "good"],
     rolled: ["Expires", "wait"],

@@ -1,7 +1,7 @@
 // How a payment is shown: the payer as BIN and last four or a masked phone,
 // the ledger accounts in words. Shared by the list, the detail and the CSV.
 import { networkLabel } from "./format";
-import { maskPhone } from "./phone";
+import { maskPhone } from "#app/lib/forms/phone";
 import type { Channel } from "#server/ledger/pricing";
 import type { Transaction } from "#server/payments/transactions.db";
 

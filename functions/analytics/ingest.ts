@@ -9,7 +9,8 @@
 // The user and business fields are the session's, never the browser's: anyone
 // can post an event, so a claimed identity would let one person speak for another.
 import { readBodyUpTo } from "../platform/http";
-import { errorText, jsonResponse, logEvent } from "./http";
+import { jsonResponse } from "./http";
+import { errorText, logEvent } from "../platform/log";
 import { isSameOriginRequest } from "../auth/origin";
 import { EVENTS_RATE_LIMIT, clientKey, countRequest, dropEndedWindows } from "../platform/rate-limit";
 import type { SignedInIdentity } from "../auth/identity";

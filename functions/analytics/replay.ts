@@ -10,7 +10,8 @@
 import * as v from "valibot";
 import { countParked, parkedRows, unparkStatement, type ParkedRow } from "./analytics-events.db";
 import type { EventsConfig } from "../env";
-import { errorText, jsonResponse, logEvent, notFound } from "./http";
+import { jsonResponse, notFound } from "./http";
+import { errorText, logEvent } from "../platform/log";
 import { parseQueueMessage } from "./schema";
 
 export const REPLAY_LIMIT_DEFAULT = 100;

@@ -19,7 +19,7 @@ import {
   type ArchiveMonth,
   type MonthFigures,
 } from "./archive.db";
-import { logEvent } from "../analytics/http";
+import { logEvent } from "../platform/log";
 import type { BusinessDb } from "../tenancy/tenant";
 import {
   FiguresCounter,

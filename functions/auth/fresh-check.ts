@@ -3,7 +3,7 @@
 // within the last 5 minutes, in this session, for exactly that action: a passkey (functions/auth/passkeys.ts), or
 // else a one-time code by SMS (under the rules of every code: functions/auth/one-time-codes.ts). The action uses the
 // check up (once) just before it writes; without one it answers 428 with what the page needs to ask for one
-// (app/components/fresh-check.tsx), and the page sends the form again after.
+// (app/components/forms/fresh-check.tsx), and the page sends the form again after.
 // A business may require passkeys for every decision (business_policies, changed through an approval request).
 // Each check made, each code sent or refused, and each check used is in the audit log.
 import { data } from "@remix-run/cloudflare";

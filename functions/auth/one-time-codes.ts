@@ -31,7 +31,8 @@ import {
 } from "./one-time-codes.db";
 import { iso, type AuthDeps } from "./deps";
 import { SmsDeliveryError, type SmsPort, type SmsRefusal } from "../sms/sms";
-import { logEvent } from "../analytics/http";
+import { logEvent } from "../platform/log";
+import { constantTimeEqual, hex } from "../platform/sha256";
 
 export type { ChallengeRow } from "./one-time-codes.db";
 
@@ -105,7 +106,7 @@ export interface CodeAsker {
   businessId: string | null;
 }
 
-/** The number a code goes to, and how the audit log may show it (maskPhone of app/lib/phone.ts). */
+/** The number a code goes to, and how the audit log may show it (maskPhone of app/lib/forms/phone.ts). */
 export interface CodePhone {
   msisdn: string;
   masked: string;
@@ -128,14 +129,7 @@ export function newCode(): string {
 export async function codeHmac(secret: string, challengeId: string, code: string): Promise<string> {
   const key = await crypto.subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
   const mac = new Uint8Array(await crypto.subtle.sign("HMAC", key, encoder.encode(`${challengeId}:${code}`)));
-  return [...mac].map((byte) => byte.toString(16).padStart(2, "0")).join("");
-}
-
-function constantTimeEqual(a: string, b: string): boolean {
-  if (a.length !== b.length) return false;
-  let diff = 0;
-  for (let i = 0; i < a.length; i += 1) diff |= a.charCodeAt(i) ^ b.charCodeAt(i);
-  return diff === 0;
+  return hex(mac);
 }
 
 type PlainRefusal = "deliveryFailed" | "noCode" | "used" | "expired" | "noTriesLeft" | "malformed";

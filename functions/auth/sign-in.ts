@@ -6,6 +6,8 @@ import { isTestBusiness, liveBusinessOf } from "../tenancy/test-mode";
 import { openTestBusinessInCore, openTestBusinessRows } from "../tenancy/test-mode.db";
 import { ifChangedAuditStatement, signInAuditStatement } from "../audit/audit.db";
 import { membershipRole } from "../team/memberships.db";
+import type { AuthConfig } from "../env";
+import type { SubmittingSession } from "../platform/submitted-once";
 import { activeUserByEmail, linkedNumbers } from "../team/people.db";
 import {
   activeSessions,
@@ -16,6 +18,7 @@ import {
   revokeUserBusinessSessionsStatement,
   revokeUserSessionsStatement,
   type ActiveSession,
+  sessionRow,
   type SessionRow,
 } from "./sign-in-sessions.db";
 import { iso, type AuthDeps } from "./deps";
@@ -49,6 +52,17 @@ export function normaliseEmail(email: string): string {
 /** The row still stands: not revoked, not expired, the same user, within the idle and the absolute limit. */
 export function rowAllows(row: SessionRow | null, session: SessionData, now: number): boolean {
   return row !== null && row.revoked_at === null && row.expires_at > iso(now) && row.user_id === session.sub && rowEnded(row, now) === null;
+}
+
+/**
+ * The session a form is kept for (functions/platform/submitted-once.ts): an authentic cookie's, or null. Whether its
+ * row still stands is read only when a kept answer would be given.
+ */
+export async function submittingSession(request: Request, db: D1Database, config: AuthConfig, now: () => number): Promise<SubmittingSession | null> {
+  const cookie = await readSessionCookie(request, config, now());
+  if (cookie.kind !== "authentic") return null;
+  const { session } = cookie;
+  return { id: session.sid, stillActive: async () => rowAllows(await sessionRow(db, session.sid), session, now()) };
 }
 
 /**

@@ -6,7 +6,7 @@
 import { clearBatchGuardsStatement } from "../platform/batch-guards.db";
 import { clearPaymentStatements, duePayments } from "./clearing.db";
 import type { BusinessDb } from "../tenancy/tenant";
-import { logEvent } from "../analytics/http";
+import { logEvent } from "../platform/log";
 
 /** Payments per D1 batch: 8 statements each (the UPDATE, its guard, two ledger lines of three statements). */
 export const CLEARING_CHUNK = 100;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { readTrail } from "#app/lib/list-url";
+import { readTrail } from "#app/lib/lists/list-url";
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, decodeCursor, encodeCursor, pageSize, toPage } from "./page";
 
 describe("cursors", () => {

@@ -55,7 +55,7 @@ export function planAdminBootstrap(
       audit: {
         action: reenabled ? "platform.staff.reenabled" : "platform.staff.bootstrapped",
         before,
-        // The number masked, as every audit entry shows one (app/lib/phone.ts maskPhone).
+        // The number masked, as every audit entry shows one (app/lib/forms/phone.ts maskPhone).
         after: { role: "Platform Administrator", status: "active", email: input.email, phone: input.phone.masked, phoneAdded: linksPhone },
       },
     },

@@ -2,7 +2,7 @@
 // record of every run (job_runs) that the platform's Jobs screen reads. A job is run the same way by its cron and by
 // the platform's "run now"; only the trigger recorded differs. Recording is best effort: a database that refuses the
 // record is logged, and the job runs (and ends) all the same.
-import { logEvent } from "../analytics/http";
+import { logEvent } from "../platform/log";
 import { runArchive } from "../archive/job";
 import { sealDatabase } from "../audit/audit-chain";
 import { configOf, railsConfigOf, type FullConfig } from "../env";
@@ -38,7 +38,7 @@ export interface ScheduledJob {
 
 const clear: JobRunner = async (env, now) => clearDuePayments(await everyBusinessDb(env), now);
 const settle: JobRunner = async (env, now) =>
-  settleAndPay(await everyBusinessDb(env, { activeOnly: true }), payoutPortFor(env), {
+  settleAndPay(await everyBusinessDb(env, { activeOnly: true }), payoutPortFor(env, railsConfigOf(env)), {
     now,
     meta: { ip: null, userAgent: "cron", requestId: newRequestId() },
     actor: null,
@@ -68,7 +68,7 @@ const archive: JobRunner = async (env, now, settings) =>
 const sendWebhooks: JobRunner = (env) => dispatchPendingDeliveries(env, Date.now());
 // Approved refunds are sent right after their approval (app/routes/approvals/money-request.route.tsx); this retries what failed or was missed.
 const sendRefunds: JobRunner = async (env, now) => {
-  const port = refundPortFor(env);
+  const port = refundPortFor(env, railsConfigOf(env));
   if (!port) return;
   for (const business of await everyBusinessDb(env)) {
     const run = await processRefunds(business, port, { now });
@@ -79,13 +79,14 @@ const sendRefunds: JobRunner = async (env, now) => {
 // Payouts and refunds sent to a rail and unanswered for RAIL_POLL_AFTER_MINUTES: asked about (functions/rails/apply.ts).
 // A rail left unconfigured fails the job with the message naming the variable, so the Jobs screen says why.
 const pollRails: JobRunner = async (env, now) => {
-  const problems = railProblems(env);
+  const rails = railsConfigOf(env);
+  const problems = railProblems(rails);
   const result = await pollRailsOf(
     await everyBusinessDb(env),
-    { payout: payoutRailPortFor(env), refund: refundPortFor(env) },
+    { payout: payoutRailPortFor(env, rails), refund: refundPortFor(env, rails) },
     {
       now,
-      afterMs: railsConfigOf(env).pollAfterMs,
+      afterMs: rails.pollAfterMs,
     },
   );
   if (result.answered > 0) await dispatchPendingDeliveries(env, Date.now());
@@ -129,11 +130,23 @@ export const CRON_LINES: Readonly<Record<string, readonly (readonly JobName[])[]
   ],
 };
 
-/** The crons that run a job, for the Jobs screen ("every 5 minutes", "daily at 06:00"). */
+/**
+ * A cron as the Jobs screen says it, read from the cron itself so that no second list of the crons is kept: "every N
+ * minutes" and "daily at HH:MM" (Accra is UTC+0, as Cron Triggers are). Any other cron is shown as written.
+ */
+export function cronInWords(cron: string): string {
+  const every = /^\*\/([1-9]\d?) \* \* \* \*$/.exec(cron);
+  if (every) return every[1] === "1" ? "Every minute" : `Every ${every[1]} minutes`;
+  const daily = /^([1-5]?\d) (1?\d|2[0-3]) \* \* \*$/.exec(cron);
+  if (daily) return `Daily at ${daily[2]!.padStart(2, "0")}:${daily[1]!.padStart(2, "0")}`;
+  return cron;
+}
+
+/** When a job runs, in words for the Jobs screen ("Every 5 minutes", "Daily at 06:00"), one per cron that runs it. */
 export function schedulesOf(name: string): string[] {
   return Object.entries(CRON_LINES)
     .filter(([, lines]) => lines.some((line) => (line as readonly string[]).includes(name)))
-    .map(([cron]) => cron);
+    .map(([cron]) => cronInWords(cron));
 }
 
 export interface JobRunOptions {

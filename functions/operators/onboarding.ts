@@ -35,7 +35,7 @@ export interface FoundingPerson {
   phoneMasked: string;
 }
 
-/** What the form gives, read by app/lib/onboarding-form.ts (names trimmed, numbers as 233XXXXXXXXX, emails lower case). */
+/** What the form gives, read by app/routes/platform/onboarding-form.ts (names trimmed, numbers as 233XXXXXXXXX, emails lower case). */
 export interface OnboardingFields {
   name: string;
   tradingName: string | null;

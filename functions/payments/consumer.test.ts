@@ -90,12 +90,17 @@ function world(poisoned: Set<string>, raced: Set<string>, transientOnce = false)
 
 const BUSINESSES = ["bus_a", "bus_b", "bus_c"];
 
-// The consumer's log lines (one per parked message at level error) would drown the output.
+// The consumer's log lines (one per parked message at level error, a retry's at warn) would drown the output.
 let logged: ReturnType<typeof vi.spyOn>;
+let warned: ReturnType<typeof vi.spyOn>;
 beforeEach(() => {
   logged = vi.spyOn(console, "error").mockImplementation(() => {});
+  warned = vi.spyOn(console, "warn").mockImplementation(() => {});
 });
-afterEach(() => logged.mockRestore());
+afterEach(() => {
+  logged.mockRestore();
+  warned.mockRestore();
+});
 
 const batchArbitrary = fc
   .array(

@@ -27,6 +27,7 @@ import { webhookEventStatements } from "../webhooks/outbox.db";
 import { isBusinessMoving, type BusinessDb, type Db } from "../tenancy/tenant";
 import { parkMessageStatement } from "./ingest-parked.db";
 import { isTransient } from "../platform/queue-errors";
+import { logEvent } from "../platform/log";
 
 export { isTransient };
 import { paymentView } from "../partner-api/views";
@@ -149,8 +150,9 @@ interface Item {
   body: IngestMessage;
 }
 
+/** The consumer's lines, through the one logger (functions/platform/log.ts), each saying what happened in `message`. */
 function log(level: "warn" | "error", fields: Record<string, unknown>): void {
-  console.error(JSON.stringify({ level, ...fields }));
+  logEvent(level, "payments.ingest", fields);
 }
 
 export async function handlePaymentsBatch(batch: MessageBatch<unknown>, deps: ConsumerDeps): Promise<ConsumerReport[]> {

@@ -43,7 +43,7 @@ export interface TransactionFilter {
   merchantId?: string;
   pointOfSaleId?: string;
   terminalId?: string;
-  // The rest are the ways one typed search can match (app/lib/transaction-search.ts): a payment that matches any of
+  // The rest are the ways one typed search can match (app/routes/transactions/transaction-search.ts): a payment that matches any of
   // them is found.
   reference?: string;
   /** The last characters of a reference, in either case; one shorter than REFERENCE_TAIL_MIN finds only itself. */

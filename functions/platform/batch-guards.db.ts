@@ -1,7 +1,7 @@
 // batch_guards is a scratch table whose CHECK rolls a whole D1 batch back when a
 // guard row says no; a batch that writes one empties it as its last statement.
 // It belongs to no business, so this takes db only.
-import type { Db } from "../tenancy/tenant";
+import type { Db } from "./d1-coalesce";
 
 export function clearBatchGuardsStatement(db: Db): D1PreparedStatement {
   return db.prepare("DELETE FROM batch_guards");

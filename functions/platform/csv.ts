@@ -1,6 +1,11 @@
 // CSV downloads of a whole filtered list, streamed page by page (keyset), so a
 // large export never sits in memory and the first bytes leave at once.
-import type { Page } from "../lists/page";
+
+/** A page of a keyset list (functions/lists/page.ts Page): its rows and the cursor of the next, null on the last. */
+export interface CsvPage<Row> {
+  rows: readonly Row[];
+  next: string | null;
+}
 
 /**
  * One CSV field (RFC 4180 quoting). A text that a spreadsheet would run as a
@@ -37,7 +42,7 @@ export interface CsvColumn<Row> {
 export async function csvResponse<Row>(
   filename: string,
   columns: readonly CsvColumn<Row>[],
-  load: (after: string | null) => Promise<Page<Row>>,
+  load: (after: string | null) => Promise<CsvPage<Row>>,
 ): Promise<Response> {
   const encoder = new TextEncoder();
   const lines = (rows: readonly Row[]) => rows.map((row) => csvLine(columns.map((c) => c.value(row)))).join("");

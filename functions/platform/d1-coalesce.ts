@@ -9,6 +9,12 @@
 // Applied where the load context is made (functions/worker.ts), to every D1 binding
 // of the request's env, so data functions keep calling D1 as they always did.
 
+/**
+ * A database as a data function sees it: only prepare and batch, what both a D1Database and a D1DatabaseSession (a
+ * business's shard through read replicas) offer.
+ */
+export type Db = Pick<D1Database, "prepare" | "batch">;
+
 const READ = /^\s*(SELECT|WITH)\b/i;
 const WRITES = /\b(INSERT|UPDATE|DELETE|REPLACE|CREATE|DROP|ALTER|PRAGMA|VACUUM|ATTACH)\b/i;
 

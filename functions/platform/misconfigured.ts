@@ -1,9 +1,9 @@
 // The answer of a Worker whose settings do not parse (configOf throws ConfigError, functions/env.ts). Nothing can be
 // served until the deployer corrects a setting, so the person in front of it is told which one, once and plainly, as a
 // 503 (the service is unavailable, not broken by what they did): the 500 page's "quote this error id to support" would
-// send them to support for what only the deployer can fix (issue 28). The problems name settings and never carry a
+// send them to support for what only the deployer can fix. The problems name settings and never carry a
 // value (configProblems), since a value may be a secret.
-import { logEvent } from "../analytics/http";
+import { logEvent } from "./log";
 import { type ConfigError, configProblems } from "../env";
 
 // Every request of an isolate meets the same error (its env does not change): the log says it once, not once a request.

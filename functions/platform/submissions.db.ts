@@ -5,7 +5,7 @@
 // answer back without running again. Keyed by session, not business: the
 // answer may carry the session's cookies, and only the same session may see it.
 // D1, not KV: a claim must be exact, and KV would serve a cached "not found".
-import type { Db } from "../tenancy/tenant";
+import type { Db } from "./d1-coalesce";
 
 /** How long an answer is kept for a re-send: a working day covers any retry. */
 export const SUBMISSION_TTL_MS = 24 * 60 * 60_000;

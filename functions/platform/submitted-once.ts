@@ -1,7 +1,7 @@
 // A form is run once, however often the browser sends it (SPEC
 // section 8). The browser gives each send of a post form a submission id and
 // keeps it when the send fails on the network, so "try again" re-sends the
-// same id (app/components/submission.ts). Here, before Remix runs the action:
+// same id (app/components/forms/submission.ts). Here, before Remix runs the action:
 // - the first send with an id claims it and runs; a success (2xx, 3xx) is kept;
 // - a re-send whose first send succeeded gets the kept answer (the approval
 //   request, the transfer, the invitation is not made twice);
@@ -14,11 +14,9 @@
 // out, revoked or run out): the cookie's signature outlives a sign-out, and a
 // shared computer's browser would otherwise get the answer and its flash again.
 // Otherwise the form runs as any, and the guard refuses it.
-import { readSessionCookie } from "../auth/session";
-import { rowAllows } from "../auth/sign-in";
-import { sessionRow } from "../auth/sign-in-sessions.db";
+// Which session sent the form is asked of the caller (functions/auth/sign-in.ts submittingSession, given by
+// worker.ts): plumbing knows no domain, so sessions stay auth's alone.
 import { answerSubmission, claimSubmission, releaseSubmission, type StoredAnswer } from "./submissions.db";
-import type { AuthConfig } from "../env";
 import { LARGEST_FORM_BYTES, readFormBody } from "../forms";
 
 export const SUBMISSION_FIELD = "submission";
@@ -49,25 +47,30 @@ function replay(answer: StoredAnswer): Response {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** The signed-in session that sent a form: its id, and whether its row still lets it in (read only for a replay). */
+export interface SubmittingSession {
+  id: string;
+  stillActive: () => Promise<boolean>;
+}
+
 export async function runOnce(
   request: Request,
   db: D1Database,
-  config: AuthConfig,
+  sessionOf: (request: Request) => Promise<SubmittingSession | null>,
   now: () => number,
   run: (request: Request) => Promise<Response>,
 ): Promise<Response> {
   const submissionId = await submissionIdOf(request);
   if (!submissionId) return run(request);
-  const cookie = await readSessionCookie(request, config, now());
-  if (cookie.kind !== "authentic") return run(request);
-  const sessionId = cookie.session.sid;
+  const session = await sessionOf(request);
+  if (!session) return run(request);
+  const sessionId = session.id;
 
   for (let waited = 0; ; waited += WAIT_STEP_MS) {
     const claim = await claimSubmission(db, sessionId, submissionId, now());
     if (claim.kind === "answered") {
       // Read only here: a first send is checked by the action's own guard.
-      const active = rowAllows(await sessionRow(db, sessionId), cookie.session, now());
-      return active ? replay(claim.answer) : run(request);
+      return (await session.stillActive()) ? replay(claim.answer) : run(request);
     }
     if (claim.kind === "claimed") break;
     if (waited >= MAX_WAIT_MS) {

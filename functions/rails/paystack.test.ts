@@ -226,16 +226,18 @@ describe("the status words", () => {
 describe("the settings", () => {
   it("PAYOUT_RAIL=paystack gives the Paystack port and no problem; REFUND_RAIL=paystack is refused in words", () => {
     const env = { ...fake.vars(), KV: memoryKv() };
-    expect(payoutPortFor(env)?.kind).toBe("paystack");
-    expect(railProblems(env).payout).toBeNull();
-    expect(railProblems({ ...fake.vars(), REFUND_RAIL: "paystack" }).refund).toMatch(
+    expect(payoutPortFor(env, railsConfigOf(env))?.kind).toBe("paystack");
+    expect(railProblems(railsConfigOf(env)).payout).toBeNull();
+    expect(railProblems(railsConfigOf({ ...fake.vars(), REFUND_RAIL: "paystack" })).refund).toMatch(
       /REFUND_RAIL must be simulator or switch \(Paystack Transfers only pays out/,
     );
-    expect(railProblems({ PAYOUT_RAIL: "paystack" }).payout).toBe("PAYSTACK_SECRET_KEY is not set: Paystack payouts need the account's secret key");
+    expect(railProblems(railsConfigOf({ PAYOUT_RAIL: "paystack" })).payout).toBe(
+      "PAYSTACK_SECRET_KEY is not set: Paystack payouts need the account's secret key",
+    );
   });
 
   it("every provider the settlement-account form offers either has a code or fails by name", async () => {
-    const { BANKS, MOBILE_NETWORKS } = await import("../../app/lib/merchant-forms");
+    const { BANKS, MOBILE_NETWORKS } = await import("#app/routes/merchants/merchant-forms");
     for (const network of MOBILE_NETWORKS) expect(PAYSTACK_BANK_CODES[network]?.type, network).toBe("mobile_money");
     for (const bank of BANKS) if (PAYSTACK_BANK_CODES[bank]) expect(PAYSTACK_BANK_CODES[bank].code, bank).toMatch(/^\d{6}$/);
   });

@@ -17,7 +17,7 @@ const RECIPIENT_CACHE_SECONDS = 180 * 86_400;
 
 // ------------------------------------------------------------------------------------------------- bank codes
 /**
- * The `bank_code` Paystack takes for each provider a settlement account can name (app/lib/merchant-forms.ts BANKS and
+ * The `bank_code` Paystack takes for each provider a settlement account can name (app/routes/merchants/merchant-forms.ts BANKS and
  * MOBILE_NETWORKS). Wallets: Paystack's Ghana telco codes (MTN, ATL for AirtelTigo, VOD for Telecel, formerly Vodafone).
  * Banks: the GhIPSS sort codes; only those a stored page showed are listed (decision 041), so a bank without one fails
  * by name instead of being paid to a guessed code. Check both against `GET /bank?currency=GHS&type=…` with a live key.

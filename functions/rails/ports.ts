@@ -1,7 +1,7 @@
 // The rails behind the existing ports (PayoutPort, RefundPort), chosen by PAYOUT_RAIL and REFUND_RAIL
 // (functions/env.ts railsConfigOf). A rail that is not configured gives no port and one message naming the variable,
 // which the screens show and the cron job records, instead of leaving "Sending" unexplained.
-import { railsConfigOf, type RailsConfig } from "../env";
+import type { RailsConfig } from "../env";
 import { simulatedRefunds, type RefundPort } from "../refunds/send";
 import { simulatedPayouts, type PayoutPort } from "../settlement/payouts";
 import { railKey } from "./answer";
@@ -40,7 +40,7 @@ export function switchRefunds(rail: Parameters<typeof switchClient>[0], fetcher?
 type RailEnv = { ENVIRONMENT?: string; KV: KVNamespace };
 
 /** The payout port for this environment, or null with the reason (railProblems). */
-export function payoutPortFor(env: RailEnv, config: RailsConfig = railsConfigOf(env), fetcher?: Fetch): PayoutPort | null {
+export function payoutPortFor(env: RailEnv, config: RailsConfig, fetcher?: Fetch): PayoutPort | null {
   const choice = config.payout;
   if (choice.rail === "simulator") return simulatedPayouts(env.KV);
   if (choice.rail === "switch") return switchPayouts(choice, fetcher);
@@ -49,7 +49,7 @@ export function payoutPortFor(env: RailEnv, config: RailsConfig = railsConfigOf(
 }
 
 /** The refund port for this environment (REFUND_RAIL), or null with the reason (railProblems). */
-export function refundPortFor(env: RailEnv, config: RailsConfig = railsConfigOf(env), fetcher?: Fetch): RefundPort | null {
+export function refundPortFor(env: RailEnv, config: RailsConfig, fetcher?: Fetch): RefundPort | null {
   const choice = config.refund;
   if (choice.rail === "simulator") return simulatedRefunds(env.KV);
   if (choice.rail === "switch") return switchRefunds(choice, fetcher);
@@ -57,7 +57,6 @@ export function refundPortFor(env: RailEnv, config: RailsConfig = railsConfigOf(
 }
 
 /** Why payouts or refunds are not being sent, one sentence each naming the variable; empty when they are. */
-export function railProblems(env: object): { payout: string | null; refund: string | null } {
-  const config = railsConfigOf(env);
+export function railProblems(config: RailsConfig): { payout: string | null; refund: string | null } {
   return { payout: config.payout.rail === null ? config.payout.problem : null, refund: config.refund.rail === null ? config.refund.problem : null };
 }

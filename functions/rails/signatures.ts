@@ -3,7 +3,7 @@
 //   webhook-id, webhook-timestamp (unix seconds), webhook-signature: "v1,<base64 HMAC-SHA256(key, id.timestamp.body)>"
 //   with the key the base64 after "whsec_" (several space-separated signatures while a key is rolled).
 // Paystack: x-paystack-signature = hex HMAC-SHA512 of the raw body, keyed with the account's secret key.
-import { hex } from "../platform/sha256";
+import { constantTimeEqual, hex } from "../platform/sha256";
 // One Standard Webhooks signer for the portal's deliveries and the rails' messages.
 import { standardHeaders as standardHeadersOf, standardSignature } from "../webhooks/signing";
 
@@ -12,13 +12,6 @@ export { standardSignature };
 const encoder = new TextEncoder();
 /** Standard Webhooks' recommended tolerance: older or newer messages are refused (replays outside the id store). */
 export const RAIL_SIGNATURE_TOLERANCE_SECONDS = 300;
-
-function sameText(a: string, b: string): boolean {
-  if (a.length !== b.length) return false;
-  let difference = 0;
-  for (let i = 0; i < a.length; i += 1) difference |= a.charCodeAt(i) ^ b.charCodeAt(i);
-  return difference === 0;
-}
 
 async function hmac(hash: "SHA-512", key: Uint8Array<ArrayBuffer>, message: string): Promise<ArrayBuffer> {
   const imported = await crypto.subtle.importKey("raw", key, { name: "HMAC", hash }, false, ["sign"]);
@@ -43,7 +36,7 @@ export async function verifyStandard(headers: Headers, body: string, secret: str
   const expected = await standardSignature(secret, id, timestamp, body);
   // Every candidate is compared (no early return), so the time taken says nothing of which one was close.
   let matched = false;
-  for (const signature of signatures) matched = sameText(signature, expected) || matched;
+  for (const signature of signatures) matched = constantTimeEqual(signature, expected) || matched;
   return matched ? { ok: true, id } : { ok: false, reason: "no matching signature" };
 }
 
@@ -54,5 +47,5 @@ export async function paystackSignature(secretKey: string, body: string): Promis
 
 export async function verifyPaystack(header: string | null, body: string, secretKey: string): Promise<boolean> {
   if (!header || !/^[0-9a-f]{128}$/.test(header)) return false;
-  return sameText(header, await paystackSignature(secretKey, body));
+  return constantTimeEqual(header, await paystackSignature(secretKey, body));
 }

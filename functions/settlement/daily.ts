@@ -2,14 +2,15 @@
 // active business, then pay out what is due. Also run on demand by an
 // administrator (/money/settlement-history), for one business.
 import type { BusinessDb, RequestMeta, Tenant } from "../tenancy/tenant";
-import { logEvent } from "../analytics/http";
+import { logEvent } from "../platform/log";
+import type { RailsConfig } from "../env";
 import { payoutPortFor as payoutRailFor } from "../rails/ports";
 import { processPayouts, type PayoutPort, type PayoutRunResult } from "./payouts";
 import { runSettlement, settlementPeriodFor, type SettlementRunResult } from "./run";
 
 /** The payout rail PAYOUT_RAIL names (functions/rails/ports.ts); null when it is not configured (railProblems says why). */
-export function payoutPortFor(env: { ENVIRONMENT?: string; KV: KVNamespace }): PayoutPort | null {
-  return payoutRailFor(env);
+export function payoutPortFor(env: { ENVIRONMENT?: string; KV: KVNamespace }, rails: RailsConfig): PayoutPort | null {
+  return payoutRailFor(env, rails);
 }
 
 /** Settles each business (every active one for the Cron Trigger: functions/tenancy/shards.ts everyBusinessDb), then pays out what is due. */

@@ -1,10 +1,9 @@
 import type { Role } from "../permissions";
+import type { Db } from "../platform/d1-coalesce";
 
-/**
- * A business's database: its shard (decision 021), or a D1 session on it (read replicas). Only prepare and batch:
- * what a data function needs, and what both a D1Database and a D1DatabaseSession offer.
- */
-export type Db = Pick<D1Database, "prepare" | "batch">;
+// A business's database is its shard (decision 021) or a D1 session on it (read replicas); the type lives with the
+// plumbing, whose own tables (rate windows, submissions) are read through it too.
+export type { Db };
 
 /** A business and the database that holds its rows, found in the shard directory (functions/tenancy/shards.ts), never chosen by a caller. */
 export interface BusinessDb {

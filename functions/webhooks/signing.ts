@@ -11,7 +11,7 @@
 // where the key is the base64 text after "whsec_" decoded, as those libraries read a secret. Our secrets' 64 hex
 // characters are valid base64 (48 bytes of key), so the one secret a business copies serves both schemes.
 
-import { hex } from "../platform/sha256";
+import { constantTimeEqual, hex } from "../platform/sha256";
 
 const encoder = new TextEncoder();
 
@@ -55,13 +55,6 @@ export async function standardHeaders(secrets: readonly string[], id: string, ti
   return { "webhook-id": id, "webhook-timestamp": String(timestamp), "webhook-signature": signatures.join(" ") };
 }
 
-function sameText(a: string, b: string): boolean {
-  if (a.length !== b.length) return false;
-  let difference = 0;
-  for (let i = 0; i < a.length; i += 1) difference |= a.charCodeAt(i) ^ b.charCodeAt(i);
-  return difference === 0;
-}
-
 export type VerifyResult = { ok: true } | { ok: false; reason: "malformed" | "too old" | "no matching signature" };
 
 /** What a receiver does: a fresh timestamp and one v1= that matches `secret`. */
@@ -78,5 +71,5 @@ export async function verifySignature(
   const timestamp = Number(timestamps[0]);
   if (Math.abs(options.nowSeconds - timestamp) > (options.toleranceSeconds ?? SIGNATURE_TOLERANCE_SECONDS)) return { ok: false, reason: "too old" };
   const expected = await hmacSha256Hex(secret, `${timestamp}.${body}`);
-  return signatures.some((signature) => sameText(signature, expected)) ? { ok: true } : { ok: false, reason: "no matching signature" };
+  return signatures.some((signature) => constantTimeEqual(signature, expected)) ? { ok: true } : { ok: false, reason: "no matching signature" };
 }

@@ -17,7 +17,7 @@
 import { randomUUID } from "node:crypto";
 import { createServer } from "node:http";
 import { parseArgs } from "node:util";
-import { buildEvent } from "#app/lib/analytics";
+import { buildEvent } from "#app/lib/analytics/analytics";
 import { measurementLog } from "../lib/measurements";
 
 const { values } = parseArgs({

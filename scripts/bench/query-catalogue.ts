@@ -180,7 +180,7 @@ export const CATALOGUE: CatalogueEntry[] = [
   ],
   ["transactions: by a word, 30 days", (t, s) => listTransactions(t, { merchantSearch: "fresh", from: s.newest - 30 * DAY })],
   ["transactions: totals by a word, 30 days", (t, s) => transactionTotals(t, { merchantSearch: "fresh", from: s.newest - 30 * DAY })],
-  // The search box's other ways (app/lib/transaction-search.ts): each its own indexed read, none a range of days.
+  // The search box's other ways (app/routes/transactions/transaction-search.ts): each its own indexed read, none a range of days.
   [
     "transactions: by a reference's last characters, 30 days",
     (t, s) => listTransactions(t, { referenceTail: s.reference.slice(-6), from: s.newest - 30 * DAY }),

@@ -1,11 +1,11 @@
 // The flags of `npm run platform:admin` (scripts/platform-admin.ts), read by the portal's own rules: the one Ghana phone
-// rule (app/lib/phone.ts, decision 030), the email rule and sign-in's lower-case form, and the Team invitation's name
+// rule (app/lib/forms/phone.ts, decision 030), the email rule and sign-in's lower-case form, and the Team invitation's name
 // rule. Pure, so tests/unit/platform-admin-args.test.ts holds every refusal to its message.
 import { parseArgs } from "node:util";
 import * as v from "valibot";
-import { maskPhone } from "#app/lib/phone";
-import { ghanaPhoneField } from "#app/lib/phone-field";
-import { bidiControlMessage, hasBidiControl, isValidEmail } from "#app/lib/validation";
+import { maskPhone } from "#app/lib/forms/phone";
+import { ghanaPhoneField } from "#app/lib/forms/phone-field";
+import { bidiControlMessage, hasBidiControl, isValidEmail } from "#app/lib/forms/validation";
 import { normaliseEmail } from "#server/auth/sign-in";
 import type { AdminInput } from "#server/operators/bootstrap";
 

@@ -2,7 +2,7 @@
 // field, sent one at a time to POST /api/events, relayed by the queue consumer
 // and, with no events service configured, stored where /__dev/events shows them.
 import type { APIRequestContext, Page } from "@playwright/test";
-import type { AnalyticsEvent } from "#app/lib/analytics";
+import type { AnalyticsEvent } from "#app/lib/analytics/analytics";
 import { requestChange } from "#server/approvals/approvals.db";
 import { ESI_KUMASI, META } from "../support/tenants";
 import { expect, hydrated, test } from "./fixtures";

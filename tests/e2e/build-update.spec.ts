@@ -2,7 +2,7 @@
 // build differs, the next navigation is a full page load, at most once per 10 s.
 // The poll is shortened through the documented test-only window setting.
 import type { Page } from "@playwright/test";
-import { BUILD_CHECK_INTERVAL_OVERRIDE } from "#app/lib/build-check";
+import { BUILD_CHECK_INTERVAL_OVERRIDE } from "#app/lib/shell/build-check";
 import { LATEST_BUILD_KEY } from "../support/portal";
 import { expect, hydrated, markWindow, test, windowIsMarked } from "./fixtures";
 

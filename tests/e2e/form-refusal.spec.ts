@@ -1,5 +1,5 @@
 // After a send the server refuses (400 with messages), focus is on the error summary, or the first field in error, and
-// it is on screen: one behaviour of every form (app/components/form.tsx), checked on two forms at 390 px and 1280 px.
+// it is on screen: one behaviour of every form (app/components/forms/form.tsx), checked on two forms at 390 px and 1280 px.
 import type { Page } from "@playwright/test";
 import { expect, hydrated, test } from "./fixtures";
 

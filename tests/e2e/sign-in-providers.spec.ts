@@ -4,7 +4,7 @@
 // cancelling, interaction required, user_switch, no network, cookies blocked,
 // and a provider nobody can reach.
 import type { APIRequestContext, Page } from "@playwright/test";
-import type { AnalyticsEvent } from "#app/lib/analytics";
+import type { AnalyticsEvent } from "#app/lib/analytics/analytics";
 import { eventsConsumers, startPortal, type Portal } from "../support/portal";
 import { closedPort, startOidcProvider, type LocalProvider } from "../support/oidc-provider";
 import { mintSession } from "../support/sign-in";

@@ -6,7 +6,7 @@
 // proves it (Settings → Security, a code to that phone while signed in): that is tested here too.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { maskPhone } from "#app/lib/phone";
+import { maskPhone } from "#app/lib/forms/phone";
 import type { AuthDeps } from "#server/auth/deps";
 import { requestOtp } from "#server/auth/otp";
 import { startLogin } from "#server/auth/sign-in";

@@ -1,9 +1,9 @@
-// One-time codes (issue 4) against real D1 in workerd: every rule and limit, the
-// SMS gateway adapter against a local fake gateway, and the dev outbox page.
-// The functions run here in node against the portal's D1; clocks are injected.
+// One-time codes against real D1 in workerd, where their conditional UPDATEs and hourly counts really race: every rule
+// and limit, the SMS gateway adapter against a local fake gateway, and the dev outbox page. The functions run here in
+// node against the portal's D1; clocks are injected.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AuthDeps } from "#server/auth/deps";
-import { maskPhone } from "#app/lib/phone";
+import { maskPhone } from "#app/lib/forms/phone";
 import { OTP, codeHmac } from "#server/auth/one-time-codes";
 import { OTP_MESSAGES, requestOtp, verifyOtp } from "#server/auth/otp";
 import type { SessionData } from "#server/auth/session";

@@ -1,11 +1,11 @@
-// The session cookie and guards (issue 4) against real D1 in workerd: tampering,
-// a wrong kid, expiry, the SPEC validity rule, return URLs per channel, logout,
-// sign out everywhere, key rotation, business choice and the cross-origin refusal.
+// The session cookie and guards against real D1 in workerd, as a browser meets them: tampering, a wrong kid, expiry,
+// the SPEC validity rule, return URLs per channel, logout, sign out everywhere, key rotation, business choice and the
+// cross-origin refusal.
 import { describe, expect, it } from "vitest";
 import type { AuthDeps } from "#server/auth/deps";
 import { requireBusiness, requireIdentified, requireSession, requireVerified } from "#server/auth/guards";
 import { requireSameOrigin } from "#server/auth/origin";
-import { maskPhone } from "#app/lib/phone";
+import { maskPhone } from "#app/lib/forms/phone";
 import { requestOtp, verifyOtp } from "#server/auth/otp";
 import { SignJWT } from "jose";
 import {

@@ -2,7 +2,7 @@
 // The name rule refuses the bidirectional controls, with a message on the field.
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { bidiControlMessage } from "#app/lib/validation";
+import { bidiControlMessage } from "#app/lib/forms/validation";
 import { signedInCookie } from "../support/sign-in";
 import { KUMASI } from "../support/tenants";
 import { usePortal } from "../support/use-portal";

@@ -3,7 +3,7 @@
 // with the message next to its field and no request, another business's ids are
 // 404, and a role that may not ask gets 403 whatever it posts.
 import { describe, expect, it } from "vitest";
-import { PHONE_MESSAGE } from "#app/lib/phone";
+import { PHONE_MESSAGE } from "#app/lib/forms/phone";
 import { approveRequest } from "#server/approvals/approvals.db";
 import { textOf } from "../support/html";
 import { signedInCookie } from "../support/sign-in";

@@ -3,7 +3,7 @@
 // that starts to keep its own copy of a rule, and lets it drift, fails here. The functions run in node against the
 // portal's D1; clocks are injected.
 import { describe, expect, it } from "vitest";
-import { maskPhone } from "#app/lib/phone";
+import { maskPhone } from "#app/lib/forms/phone";
 import type { AuthDeps } from "#server/auth/deps";
 import { CHECK_MESSAGES, sendCheckCode, verifyCheckCode } from "#server/auth/fresh-check";
 import type { VerifiedSession } from "#server/auth/guards";

@@ -1,9 +1,9 @@
 // Every form that takes a phone number, through the built Worker, reads it by the
-// one Ghana rule (app/lib/phone.ts): the same writings are taken and stored as
+// one Ghana rule (app/lib/forms/phone.ts): the same writings are taken and stored as
 // 233XXXXXXXXX in the request, the same ones are refused with the same message
 // next to the field, and nothing is requested.
 import { describe, expect, it } from "vitest";
-import { PHONE_MESSAGE } from "#app/lib/phone";
+import { PHONE_MESSAGE } from "#app/lib/forms/phone";
 import { textOf } from "../support/html";
 import { signedInCookie } from "../support/sign-in";
 import { KUMASI } from "../support/tenants";

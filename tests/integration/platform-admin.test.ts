@@ -4,7 +4,7 @@
 // execute`, the way --remote sends them.
 import { spawn } from "node:child_process";
 import { describe, expect, it } from "vitest";
-import { maskPhone } from "#app/lib/phone";
+import { maskPhone } from "#app/lib/forms/phone";
 import { startLogin } from "#server/auth/sign-in";
 import { configOf } from "#server/env";
 import { bootstrapPlatformAdmin, type AdminInput } from "#server/operators/bootstrap";

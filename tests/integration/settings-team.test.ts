@@ -4,7 +4,7 @@
 // written) when the form is bad, the email taken, the role not grantable, the
 // target oneself, another business's, or the poster's role cannot ask.
 import { describe, expect, it } from "vitest";
-import { PHONE_MESSAGE } from "#app/lib/phone";
+import { PHONE_MESSAGE } from "#app/lib/forms/phone";
 import { loaderDataOf, textOf, titleOf } from "../support/html";
 import { signedInCookie } from "../support/sign-in";
 import { ACCRA, KUMASI } from "../support/tenants";

@@ -9,7 +9,7 @@
 import { createHash, randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { buildEvent } from "#app/lib/analytics";
+import { buildEvent } from "#app/lib/analytics/analytics";
 import { readBody } from "./read-body";
 import { Rng } from "../../scripts/seed/prng";
 

@@ -5,7 +5,7 @@ import { matchRoutes } from "@remix-run/react";
 import type { MetaDescriptor, MetaFunction } from "@remix-run/cloudflare";
 import routeConfig from "#app/routes";
 import * as root from "#app/root";
-import { layoutOf, type Layout } from "#app/lib/page";
+import { layoutOf, type Layout } from "#app/lib/shell/page";
 
 type RouteObject = Parameters<typeof matchRoutes>[0][number];
 

@@ -3,8 +3,8 @@
 import { describe, expect, it } from "vitest";
 import { csvField, csvLine } from "#server/platform/csv";
 import { MAX_PAGES_WALKED, encodeCursor, numberedPage, type Page } from "#server/lists/page";
-import { filterHref, pageHref, readPage, readTrail } from "#app/lib/list-url";
-import { listParams, oneOf, searchParam } from "#app/lib/list-params";
+import { filterHref, pageHref, readPage, readTrail } from "#app/lib/lists/list-url";
+import { listParams, oneOf, searchParam } from "#app/lib/lists/list-params";
 
 /** 10 rows, 3 a page, as a keyset loader would give them; counts the queries. */
 function loader(total = 10, size = 3) {

@@ -3,9 +3,9 @@
 import * as v from "valibot";
 import { describe, expect, it } from "vitest";
 import { PasskeyName } from "#server/auth/passkeys";
-import { bidiControlMessage } from "#app/lib/validation";
-import { CreateForm } from "#app/routes/settings/developers.server";
-import { EndpointSchema } from "#app/routes/settings/developers-endpoints.server";
+import { bidiControlMessage } from "#app/lib/forms/validation";
+import { CreateForm } from "#app/routes/settings/developers/developers.server";
+import { EndpointSchema } from "#app/routes/settings/developers/developers-endpoints.server";
 import { InviteSchema } from "#app/routes/settings/team.server";
 
 const OVERRIDE = "\u202E";

@@ -1,3 +1,6 @@
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { approvalPath, paths } from "#app/lib/paths";
 import { pageAt } from "../support/route-pages";
@@ -73,5 +76,77 @@ describe("paths to the SPEC screens", () => {
       paths.settlement("s"),
     ];
     for (const path of built) expect((await pageAt(path.split("?")[0]!)).routeId, path).not.toBe("routes/not-found");
+  });
+});
+
+describe("paths to the platform's screens", () => {
+  it("builds each of them", () => {
+    expect(paths.platform()).toBe("/platform");
+    expect(paths.platform({ shard: "SHARD_2" })).toBe("/platform?shard=SHARD_2");
+    expect(paths.platformBusiness("bus_kff")).toBe("/platform/businesses/bus_kff");
+    expect(paths.platformBusinessLifecycle("bus_kff")).toBe("/platform/businesses/bus_kff/lifecycle");
+    expect(paths.platformOnboarding()).toBe("/platform/businesses/new");
+    expect(paths.platformJobs()).toBe("/platform/jobs");
+    expect(paths.platformQueues()).toBe("/platform/queues");
+    expect(paths.platformShards()).toBe("/platform/shards");
+    expect(paths.platformKeys()).toBe("/platform/keys");
+    expect(paths.platformRequests()).toBe("/platform/requests");
+    expect(paths.platformRequests("waiting")).toBe("/platform/requests");
+    expect(paths.platformRequests("decided")).toBe("/platform/requests?view=decided");
+    expect(paths.platformRequest("preq_1")).toBe("/platform/requests/preq_1");
+  });
+
+  it("keeps any id inside its own segment and any shard name inside its parameter", () => {
+    fc.assert(
+      fc.property(fc.string({ unit: "grapheme", minLength: 1 }), (id) => {
+        for (const [built, prefix, suffix] of [
+          [paths.platformBusiness(id), "/platform/businesses/", ""],
+          [paths.platformBusinessLifecycle(id), "/platform/businesses/", "/lifecycle"],
+          [paths.platformRequest(id), "/platform/requests/", ""],
+        ] as const) {
+          expect(built.startsWith(prefix) && built.endsWith(suffix)).toBe(true);
+          const segment = built.slice(prefix.length, built.length - suffix.length);
+          expect(segment).not.toMatch(/[/?#]/);
+          expect(decodeURIComponent(segment)).toBe(id);
+        }
+        const url = new URL(paths.platform({ shard: id }), "https://portal.example");
+        expect([url.pathname, url.searchParams.get("shard"), url.hash]).toEqual(["/platform", id, ""]);
+      }),
+    );
+  });
+
+  it("every one reaches its screen, not the 404 route", async () => {
+    const built = [
+      paths.platform(),
+      paths.platformBusiness("b"),
+      paths.platformBusinessLifecycle("b"),
+      paths.platformOnboarding(),
+      paths.platformJobs(),
+      paths.platformQueues(),
+      paths.platformShards(),
+      paths.platformKeys(),
+      paths.platformRequests(),
+      paths.platformRequest("r"),
+    ];
+    for (const link of built) expect((await pageAt(link.split("?")[0]!)).routeId, link).not.toBe("routes/not-found");
+    expect((await pageAt(paths.platformOnboarding())).routeId).toBe("routes/platform.businesses.new");
+  });
+
+  // A link written out by hand is where an id goes unencoded (a business id with "/" or "?" would leave its segment)
+  // and where a renamed screen is missed: every link to a platform screen is built by paths.
+  it("is how app/ writes every link to them: no module spells one out", () => {
+    const app = path.resolve(__dirname, "../../app");
+    const modules = (dir: string): string[] =>
+      readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+        const file = path.join(dir, entry.name);
+        if (entry.isDirectory()) return modules(file);
+        return /\.tsx?$/.test(entry.name) && !/\.test\.tsx?$/.test(entry.name) ? [file] : [];
+      });
+    const literal = /["'`]\/platform(?=[/?#"'`]|$)/m;
+    const spelled = modules(app)
+      .filter((file) => path.relative(app, file) !== path.join("lib", "paths.ts"))
+      .filter((file) => literal.test(readFileSync(file, "utf8")))
+      .map((file) => path.relative(app, file));
+    expect(spelled).toEqual([]);
   });
 });

@@ -1,7 +1,7 @@
 // The money lists' period and search rules, at their edges.
 import { describe, expect, it } from "vitest";
 import { MAX_RANGE_DAYS, resolveRange } from "#app/lib/date-range";
-import { isCalendarDay, parseCedis } from "#app/lib/validation";
+import { isCalendarDay, parseCedis } from "#app/lib/forms/validation";
 
 const NOW = Date.parse("2026-11-21T15:30:00Z");
 const day = (iso: string) => Date.parse(`${iso}T00:00:00Z`);

@@ -1,7 +1,7 @@
 // The flags of `npm run platform:admin` (scripts/lib/platform-admin-args.ts): read by the portal's own rules, and every
 // refusal is one clear message (the command prints it and exits 2 before opening any database).
 import { describe, expect, it } from "vitest";
-import { PHONE_MESSAGE } from "#app/lib/phone";
+import { PHONE_MESSAGE } from "#app/lib/forms/phone";
 import { parsePlatformAdminArgs } from "../../scripts/lib/platform-admin-args";
 
 const GOOD = ["--email", "  Akosua.Mensah@Example.COM ", "--phone", "+233 (0)24 412 3456", "--name", " Akosua Mensah "];

@@ -1,8 +1,8 @@
 // Titles and layouts, read where they live: each route module's `meta` and `handle`, reached through app/routes.ts as
 // Remix reaches them (tests/support/route-pages.ts). SPEC's table is copied here, so a wrong title in a module fails.
 import { describe, expect, it } from "vitest";
-import { NAVIGATION, isCurrentSection, isNavGroup, type NavItem } from "#app/lib/navigation";
-import { APP_NAME, NOT_FOUND_TITLE, SERVER_ERROR_TITLE } from "#app/lib/page";
+import { NAVIGATION, isCurrentSection, isNavGroup, type NavItem } from "#app/lib/shell/navigation";
+import { APP_NAME, NOT_FOUND_TITLE, SERVER_ERROR_TITLE } from "#app/lib/shell/page";
 import { ROUTE_FILES, pageAt, routeModule } from "../support/route-pages";
 
 const NOT_FOUND_ROUTE = "routes/not-found";

@@ -45,9 +45,9 @@ describe("serverCodeInClient", () => {
 
   it("lets through the pure shared modules and the UI's own code", () => {
     const graph = [
-      module("app/lib/sign-in-popup.ts", 700),
+      module("app/routes/auth/sign-in-popup.ts", 700),
       module("app/routes/settings/team.tsx", 900),
-      ...SHARED_WITH_BROWSER.map((file) => module(file, 500, ["app/lib/sign-in-popup.ts", "app/routes/settings/team.tsx"])),
+      ...SHARED_WITH_BROWSER.map((file) => module(file, 500, ["app/routes/auth/sign-in-popup.ts", "app/routes/settings/team.tsx"])),
       module("node_modules/valibot/dist/index.js", 5000, ["app/routes/settings/team.tsx"]),
     ];
     expect(serverCodeInClient(root, graph)).toEqual([]);

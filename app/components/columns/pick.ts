@@ -1,7 +1,7 @@
 // An entity's columns are written once, as definitions by id; each screen picks
 // the ones it shows, in its order. A picked set asks of the rows only the
 // fields its columns read, so a screen's loader sends no more than it shows.
-import type { Column } from "../data-table";
+import type { Column } from "#app/components/lists/data-table";
 
 type Definition<Row> = Omit<Column<Row>, "id">;
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any row: each definition says its own.

@@ -2,8 +2,8 @@
 // sit in the table's rows and belong to this form by its id, so it works before the script loads. What the rules
 // refused is listed by name with its reason; the fresh check asked for the batch opens here.
 import { Form } from "@remix-run/react";
-import { checkOf, FreshCheck } from "#app/components/fresh-check";
-import { describedBy, Field, useSending } from "#app/components/form";
+import { checkOf, FreshCheck } from "#app/components/forms/fresh-check";
+import { describedBy, Field, useSending } from "#app/components/forms/form";
 import { formatCount } from "#app/lib/format";
 import type { BulkOutcome } from "./bulk-decision.server";
 

@@ -12,16 +12,16 @@ import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, numberedPage } from "#server/lists/pa
 import { requireTenant } from "#server/guards";
 import { can } from "#server/permissions";
 import { redirectWithFlash } from "#server/platform/flash";
-import { DataTable, ListCount, Pager, type Column } from "#app/components/data-table";
-import { ListForm } from "#app/components/list-form";
+import { DataTable, ListCount, Pager, type Column } from "#app/components/lists/data-table";
+import { ListForm } from "#app/components/lists/list-form";
 import { ACTION_NAMES, KIND_SLUGS, QUEUE_KIND_BY_SLUG, WAITING_VIEW, kindName } from "#app/lib/approvals";
 import { approvalPath } from "#app/lib/paths";
 import { statusLabels } from "#app/lib/statuses";
 import { StatusPill } from "#app/components/status-pill";
 import { formatCount, formatDate } from "#app/lib/format";
-import { listParams, oneOf } from "#app/lib/list-params";
-import { filterHref } from "#app/lib/list-url";
-import { isConnectionLost } from "#app/components/submission";
+import { listParams, oneOf } from "#app/lib/lists/list-params";
+import { filterHref } from "#app/lib/lists/list-url";
+import { isConnectionLost } from "#app/components/forms/submission";
 import { BulkDecision, ChooseRequest } from "./bulk-decision";
 import { decideSelected } from "./bulk-decision.server";
 import { readForm } from "#server/forms";
@@ -124,7 +124,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 export const shouldRevalidate: ShouldRevalidateFunction = ({ formMethod, actionResult, defaultShouldRevalidate }) =>
   !isConnectionLost(actionResult) && (formMethod === "POST" || defaultShouldRevalidate);
 // A lost connection while sending keeps the page, and a re-send runs once.
-export { clientAction } from "#app/components/submission";
+export { clientAction } from "#app/components/forms/submission";
 
 type Row = Pick<ApprovalRequest, "id" | "action" | "makerName" | "madeAt" | "status"> & { kind: string; subject: string | null; waitsForMe: boolean };
 

@@ -12,14 +12,14 @@ import { redirectWithFlash } from "#server/platform/flash";
 import { refusalMessage, requirePermission, requireTenant } from "#server/guards";
 import { pageNotFound, refuse, routeNotFound } from "#server/platform/http";
 import { formatAmount } from "#app/lib/format";
-import { APP_NAME } from "#app/lib/page";
+import { APP_NAME } from "#app/lib/shell/page";
 import { StatusPill } from "#app/components/status-pill";
 import { DecideCard, decisionSchema, requestFacts } from "./money-request";
 import { moneyTargetOf, refundFacts, transferFacts, underDecisionCheck } from "./money-request.server";
 import { decideRequest } from "./decide.server";
 import { RefundSection } from "./refund-request";
 import { TransferSection } from "./transfer-request";
-import { useSending } from "#app/components/form";
+import { useSending } from "#app/components/forms/form";
 import { readForm } from "#server/forms";
 
 /** What the page says for each kind, around the kind's own section. */
@@ -79,8 +79,8 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
     : { kind: target.kind, ...facts, ...(await refundFacts(tenant, target.row)) };
 }
 
-// A lost connection while sending keeps the page and what was typed, and a re-send runs once (app/components/submission.ts).
-export { clientAction, shouldRevalidate } from "#app/components/submission";
+// A lost connection while sending keeps the page and what was typed, and a re-send runs once (app/components/forms/submission.ts).
+export { clientAction, shouldRevalidate } from "#app/components/forms/submission";
 
 export async function action({ request, context, params }: ActionFunctionArgs) {
   const { deps, tenant, session, approval, target } = await moneyRequest(request, context, params.id);

@@ -11,6 +11,7 @@ import { namesOf } from "#server/lists/names.db";
 import { refundableOf } from "#server/refunds/refund-requests.db";
 import { processRefunds } from "#server/refunds/send";
 import { refundPortFor } from "#server/rails/ports";
+import { errorText, logEvent } from "#server/platform/log";
 import type { Tenant } from "#server/tenancy/tenant";
 import { dispatchPendingDeliveries } from "#server/webhooks/dispatch";
 import { refundedPaymentView } from "#app/lib/transactions-view";
@@ -60,13 +61,13 @@ export async function refundFacts(tenant: Tenant, refund: MoneyRequestRows["refu
 /** An approved refund is sent now, after the answer; the 5-minute cron (functions/worker.ts) retries what fails or is missed. */
 export function sendApprovedRefund(context: AppLoadContext, tenant: Tenant, refundId: string): void {
   const { env, ctx } = context.cloudflare;
-  const port = refundPortFor(env);
+  const port = refundPortFor(env, context.config.rails);
   const business = { businessId: tenant.businessId, db: tenant.db };
   if (port) {
     ctx.waitUntil(
       processRefunds(business, port, { onlyId: refundId })
         .then(() => dispatchPendingDeliveries(env, Date.now(), business))
-        .catch((error: unknown) => console.error("refund send failed", refundId, error)),
+        .catch((error: unknown) => logEvent("error", "refunds.send_failed", { refundId, error: errorText(error) })),
     );
   }
 }

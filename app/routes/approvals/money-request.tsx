@@ -2,7 +2,7 @@
 // who asked and decided, whether this person may decide, the approve-or-reject schema, and the Decide card. What each
 // moves is its kind's section (transfer-request.tsx, refund-request.tsx).
 import * as v from "valibot";
-import { checkOf, FreshCheck } from "#app/components/fresh-check";
+import { checkOf, FreshCheck } from "#app/components/forms/fresh-check";
 import type { ApprovalRequest } from "#server/approvals/change-kinds";
 import type { Tenant } from "#server/tenancy/tenant";
 import { can } from "#server/permissions";

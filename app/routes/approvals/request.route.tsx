@@ -18,13 +18,13 @@ import { DecisionForm } from "#app/lib/decision";
 import { ACTION_NAMES, KIND_BY_SLUG, columnLabel, displayValue, kindName } from "#app/lib/approvals";
 import { statusClass, statusLabel } from "#app/lib/statuses";
 import { formatDate } from "#app/lib/format";
-import { maskPhone } from "#app/lib/phone";
-import { isConnectionLost } from "#app/components/submission";
+import { maskPhone } from "#app/lib/forms/phone";
+import { isConnectionLost } from "#app/components/forms/submission";
 import { checkBindings, underFreshCheck } from "#server/auth/fresh-check";
-import { checkOf, FreshCheck } from "#app/components/fresh-check";
-import { APP_NAME } from "#app/lib/page";
+import { checkOf, FreshCheck } from "#app/components/forms/fresh-check";
+import { APP_NAME } from "#app/lib/shell/page";
 import { decideRequest } from "./decide.server";
-import { useSending } from "#app/components/form";
+import { useSending } from "#app/components/forms/form";
 import { formErrors, readForm } from "#server/forms";
 
 /** SPEC section 2's titles of the four request pages; a kind it does not list keeps the app's name. */
@@ -150,11 +150,11 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
 // A refused decision (400) may still have changed the request: the engine marks
 // it stale, or another checker decided it meanwhile. Read it again after every
 // post (Remix skips that after a 4xx) so the page shows where it stands.
-// Not after a lost send: the page stays as it was (app/components/submission.ts).
+// Not after a lost send: the page stays as it was (app/components/forms/submission.ts).
 export const shouldRevalidate: ShouldRevalidateFunction = ({ formMethod, actionResult, defaultShouldRevalidate }) =>
   !isConnectionLost(actionResult) && (formMethod === "POST" || defaultShouldRevalidate);
 // A lost connection while sending keeps the page and what was typed, and a re-send runs once.
-export { clientAction } from "#app/components/submission";
+export { clientAction } from "#app/components/forms/submission";
 
 function Decision({ request }: { request: ReturnType<typeof useLoaderData<typeof loader>>["request"] }) {
   if (request.status === "pending") return null;

@@ -9,9 +9,9 @@ import { CODE_SEND_LIMITS, CODE_VERIFY_LIMITS, authLimited, retryAfterHeaders, t
 import { requestOtp, verifyOtp } from "#server/auth/otp";
 import { smsPortFor } from "#server/sms/sms";
 import { refuse } from "#server/platform/http";
-import { describedBy, Field, useSending } from "#app/components/form";
-import { maskPhone } from "#app/lib/phone";
-import type { PageHandle } from "#app/lib/page";
+import { describedBy, Field, useSending } from "#app/components/forms/form";
+import { maskPhone } from "#app/lib/forms/phone";
+import type { PageHandle } from "#app/lib/shell/page";
 import { readForm } from "#server/forms";
 
 export const meta: MetaFunction = () => [{ title: "Authenticate" }];
@@ -32,8 +32,8 @@ const VerifyForm = v.variant("intent", [
   v.object({ intent: v.literal("resend") }),
 ]);
 
-// A lost connection while sending keeps the page and what was typed, and a re-send runs once (app/components/submission.ts).
-export { clientAction, shouldRevalidate } from "#app/components/submission";
+// A lost connection while sending keeps the page and what was typed, and a re-send runs once (app/components/forms/submission.ts).
+export { clientAction, shouldRevalidate } from "#app/components/forms/submission";
 
 export async function action({ request, context }: ActionFunctionArgs) {
   requireSameOrigin(request);

@@ -13,9 +13,9 @@ import { hasPasskey, relyingPartyOf } from "#server/auth/passkeys";
 import { smsPortFor } from "#server/sms/sms";
 import { refuse } from "#server/platform/http";
 import { passkeyCall, signWithPasskey } from "#app/lib/passkey-browser";
-import { maskPhone } from "#app/lib/phone";
-import type { PageHandle } from "#app/lib/page";
-import { useSending } from "#app/components/form";
+import { maskPhone } from "#app/lib/forms/phone";
+import type { PageHandle } from "#app/lib/shell/page";
+import { useSending } from "#app/components/forms/form";
 import { readForm } from "#server/forms";
 
 export const meta: MetaFunction = () => [{ title: "Authenticate" }];
@@ -34,8 +34,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 const PhoneForm = v.object({ phone: v.pipe(v.string("Choose a phone number."), v.regex(/^\d{1,2}$/, "Choose a phone number."), v.transform(Number)) });
 
-// A lost connection while sending keeps the page and what was typed, and a re-send runs once (app/components/submission.ts).
-export { clientAction, shouldRevalidate } from "#app/components/submission";
+// A lost connection while sending keeps the page and what was typed, and a re-send runs once (app/components/forms/submission.ts).
+export { clientAction, shouldRevalidate } from "#app/components/forms/submission";
 
 export async function action({ request, context }: ActionFunctionArgs) {
   requireSameOrigin(request);

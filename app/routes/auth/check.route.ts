@@ -1,4 +1,4 @@
-// /auth/check: where the fresh-check dialog (app/components/fresh-check.tsx) makes a check for one action (
+// /auth/check: where the fresh-check dialog (app/components/forms/fresh-check.tsx) makes a check for one action (
 // point 2; functions/auth/fresh-check.ts). JSON in and out, for a signed-in person in their business; the action the
 // check is for checks its own permission when it runs. GET says what this person may check with; POST asks for a
 // passkey's options or takes its answer, sends a code, or takes a code. Each is limited per account and per address (429 with Retry-After).
@@ -24,7 +24,7 @@ import { smsPortFor } from "#server/sms/sms";
 import { requireTenant } from "#server/guards";
 import { requirePlatform } from "#server/operators/guards";
 import { jsonResponse, methodNotAllowed } from "#server/platform/http";
-import { maskPhone } from "#app/lib/phone";
+import { maskPhone } from "#app/lib/forms/phone";
 
 const Binding = v.pipe(v.string("Say what the check is for."), v.regex(BINDING_PATTERN, "That check is not for anything the portal does."));
 

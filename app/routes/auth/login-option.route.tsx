@@ -11,9 +11,9 @@ import { endedMessage } from "#server/auth/session";
 import { normaliseEmail, startLogin } from "#server/auth/sign-in";
 import { setCookieHeaders } from "#server/platform/cookies";
 import { refuse } from "#server/platform/http";
-import { describedBy, Field, useSending } from "#app/components/form";
-import { isValidEmail } from "#app/lib/validation";
-import { APP_NAME, type PageHandle } from "#app/lib/page";
+import { describedBy, Field, useSending } from "#app/components/forms/form";
+import { isValidEmail } from "#app/lib/forms/validation";
+import { APP_NAME, type PageHandle } from "#app/lib/shell/page";
 import { readForm } from "#server/forms";
 
 // SPEC gives this page no title of its own: the document keeps the app's name.
@@ -37,8 +37,8 @@ const EmailForm = v.object({
   ),
 });
 
-// A lost connection while sending keeps the page and what was typed, and a re-send runs once (app/components/submission.ts).
-export { clientAction, shouldRevalidate } from "#app/components/submission";
+// A lost connection while sending keeps the page and what was typed, and a re-send runs once (app/components/forms/submission.ts).
+export { clientAction, shouldRevalidate } from "#app/components/forms/submission";
 
 export async function action({ request, context }: ActionFunctionArgs) {
   requireSameOrigin(request);

@@ -11,11 +11,11 @@ import { redirectSignedIn } from "#server/auth/guards";
 import { endedMessage } from "#server/auth/session";
 import { isOidcConfigured, type OidcMode, type OidcProviderId } from "#server/auth/oidc";
 import { isSignInFailure, signInFailureMessage, SIGN_IN_FAILURES, type SignInFailure } from "#server/auth/sign-in-messages";
-import { track } from "#app/components/analytics";
-import { signInFailedInput, type SignInChannel } from "#app/lib/analytics";
-import { popupFeatures, popupSize } from "#app/lib/popup";
-import { readSignInMessage } from "#app/lib/sign-in-popup";
-import type { PageHandle } from "#app/lib/page";
+import { track } from "#app/components/analytics/analytics";
+import { signInFailedInput, type SignInChannel } from "#app/lib/analytics/analytics";
+import { popupFeatures, popupSize } from "./popup";
+import { readSignInMessage } from "./sign-in-popup";
+import type { PageHandle } from "#app/lib/shell/page";
 
 export const meta: MetaFunction = () => [{ title: "Login" }];
 export const handle: PageHandle = { layout: "standard" };

@@ -11,8 +11,8 @@ import { finishOidcSignIn, isOidcProvider } from "#server/auth/oidc-sign-in";
 import { signInFailureMessage } from "#server/auth/sign-in-messages";
 import { setCookieHeaders } from "#server/platform/cookies";
 import { routeNotFound } from "#server/platform/http";
-import { SIGN_IN_MESSAGE_TYPE, type SignInMessage } from "#app/lib/sign-in-popup";
-import type { PageHandle } from "#app/lib/page";
+import { SIGN_IN_MESSAGE_TYPE, type SignInMessage } from "./sign-in-popup";
+import type { PageHandle } from "#app/lib/shell/page";
 
 export const meta: MetaFunction = () => [{ title: "Login" }];
 export const handle: PageHandle = { layout: "standard" };

@@ -1,5 +1,6 @@
 // Choose which business to work in (SPEC: verifiedBusinesses).
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { paths } from "#app/lib/paths";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import * as v from "valibot";
 import { listMemberBusinesses, suspendedMemberBusinesses } from "#server/team/memberships.db";
@@ -11,8 +12,8 @@ import { chooseBusiness } from "#server/auth/sign-in";
 import { setCookieHeaders } from "#server/platform/cookies";
 import { refuse } from "#server/platform/http";
 import { platformStaffMember } from "#server/operators/staff.db";
-import type { PageHandle } from "#app/lib/page";
-import { useSending } from "#app/components/form";
+import type { PageHandle } from "#app/lib/shell/page";
+import { useSending } from "#app/components/forms/form";
 import { readForm } from "#server/forms";
 
 export const meta: MetaFunction = () => [{ title: "Select Business" }];
@@ -27,14 +28,14 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     platformStaffMember(deps.db, session.sub),
   ]);
   // Platform staff with no business of their own have one place to go (decision 039).
-  if (staff && businesses.length === 0) throw redirect("/platform");
+  if (staff && businesses.length === 0) throw redirect(paths.platform());
   return { businesses, suspended, platformRole: staff?.role ?? null };
 }
 
 const BusinessForm = v.object({ businessId: v.pipe(v.string("Choose a business."), v.minLength(1, "Choose a business."), v.maxLength(100)) });
 
-// A lost connection while sending keeps the page and what was typed, and a re-send runs once (app/components/submission.ts).
-export { clientAction, shouldRevalidate } from "#app/components/submission";
+// A lost connection while sending keeps the page and what was typed, and a re-send runs once (app/components/forms/submission.ts).
+export { clientAction, shouldRevalidate } from "#app/components/forms/submission";
 
 export async function action({ request, context }: ActionFunctionArgs) {
   requireSameOrigin(request);
@@ -68,7 +69,7 @@ export default function SelectBusiness() {
       {platformRole ? (
         <ul className="business-list">
           <li>
-            <Link to="/platform" className="business-choice">
+            <Link to={paths.platform()} className="business-choice">
               <strong>Platform operations</strong>
               <span>{platformRole}</span>
             </Link>

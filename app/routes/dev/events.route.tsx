@@ -6,7 +6,7 @@
 // at the same URL, so the page is rendered here as a small static document.
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { listStoredEvents, type StoredEvent, type StoredEvents } from "#server/analytics/stored";
-import { DevDocument, devListResponse } from "#app/components/dev-list-page";
+import { DevDocument, devListResponse } from "./dev-list-page";
 import { formatDate } from "#app/lib/format";
 
 function valueText({ event }: StoredEvent): string {

@@ -3,7 +3,7 @@
 // `Accept: application/json`. In production it is a 404, like /__dev/events.
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { listOutbox, type OutboxMessage } from "#server/sms/sms";
-import { DevDocument, devListResponse } from "#app/components/dev-list-page";
+import { DevDocument, devListResponse } from "./dev-list-page";
 import { formatDate } from "#app/lib/format";
 
 function OutboxPage({ total, messages }: { total: number; messages: OutboxMessage[] }) {

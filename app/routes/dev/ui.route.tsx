@@ -10,8 +10,8 @@ import { redirectWithFlash } from "#server/platform/flash";
 import { pageNotFound } from "#server/platform/http";
 import { useNotifications } from "#app/components/notifications";
 import { DATE_FORMATS, formatAmount, formatCount, formatDate, formatPathLike, formatPercentage, replaceBrandWords, type DateFormat } from "#app/lib/format";
-import { NOTICE_KINDS } from "#app/lib/notifications";
-import { pageWindow } from "#app/lib/pagination";
+import { NOTICE_KINDS } from "#app/lib/shell/notifications";
+import { pageWindow } from "#app/lib/lists/pagination";
 import { formErrors, readForm } from "#server/forms";
 
 export const meta: MetaFunction = () => [{ title: "UI kit" }];

@@ -15,7 +15,7 @@ import { refusalMessage, requirePermission, requireTenant } from "#server/guards
 import { pageNotFound, refuse } from "#server/platform/http";
 import { can } from "#server/permissions";
 import { Details } from "#app/components/details";
-import { describedBy, Field, useSending } from "#app/components/form";
+import { describedBy, Field, useSending } from "#app/components/forms/form";
 import { StatusPill } from "#app/components/status-pill";
 import { deadlineLabel, dueDay } from "#app/lib/disputes";
 import { formatAmount, formatCount, formatDate } from "#app/lib/format";
@@ -53,8 +53,8 @@ const Intent = v.variant("intent", [
   v.object({ intent: v.literal("submit") }),
 ]);
 
-// A lost connection while sending keeps the page and what was typed, and a re-send runs once (app/components/submission.ts).
-export { clientAction, shouldRevalidate } from "#app/components/submission";
+// A lost connection while sending keeps the page and what was typed, and a re-send runs once (app/components/forms/submission.ts).
+export { clientAction, shouldRevalidate } from "#app/components/forms/submission";
 
 export async function action({ request, context, params }: ActionFunctionArgs) {
   const { deps, tenant } = await requireTenant(request, context, "view:dispute");

@@ -6,11 +6,11 @@ import { listDisputes } from "#server/disputes/disputes.db";
 import { DISPUTE_STATUSES, reasonCodeLabel } from "#server/disputes/dispute-rules";
 import { numberedPage } from "#server/lists/page";
 import { requireTenant } from "#server/guards";
-import { DataTable, ListToolbar, Pager, type Column } from "#app/components/data-table";
+import { DataTable, ListToolbar, Pager, type Column } from "#app/components/lists/data-table";
 import { StatusPill } from "#app/components/status-pill";
 import { deadlineLabel, dueDay } from "#app/lib/disputes";
 import { formatAmount, formatDate, networkLabel } from "#app/lib/format";
-import { listParams, oneOf } from "#app/lib/list-params";
+import { listParams, oneOf } from "#app/lib/lists/list-params";
 import { paths } from "#app/lib/paths";
 import { statusLabels } from "#app/lib/statuses";
 

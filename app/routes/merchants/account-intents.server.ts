@@ -6,7 +6,7 @@ import { requestChange } from "#server/approvals/approvals.db";
 import { getSettlementAccount, settlementAccountClashes, type SettlementAccount } from "#server/settlement/settlement-accounts.db";
 import { redirectWithFlash } from "#server/platform/flash";
 import { pageNotFound, refuse } from "#server/platform/http";
-import { ACCOUNT_FIELDS, accountValues, changedOnly, formFields, SENT_FOR_APPROVAL, SettlementAccountForm } from "#app/lib/merchant-forms";
+import { ACCOUNT_FIELDS, accountValues, changedOnly, formFields, SENT_FOR_APPROVAL, SettlementAccountForm } from "./merchant-forms";
 import type { IntentArgs, Refused } from "./merchant-intents.server";
 
 export const ACCOUNT_INTENTS = ["add-account", "update-account", "deactivate-account"] as const;

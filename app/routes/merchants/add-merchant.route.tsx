@@ -2,7 +2,7 @@
 // exists only once another person approves it. Code and TIN must be new to the
 // business, counting pending requests, so a duplicate is refused here, by field.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { SendButtons, useSending } from "#app/components/form";
+import { SendButtons, useSending } from "#app/components/forms/form";
 import { Form, useActionData } from "@remix-run/react";
 import * as v from "valibot";
 import { requestChange } from "#server/approvals/approvals.db";
@@ -10,8 +10,8 @@ import { merchantClashes } from "#server/merchants/merchants.db";
 import { redirectWithFlash } from "#server/platform/flash";
 import { refusalMessage, requireTenant } from "#server/guards";
 import { refuse } from "#server/platform/http";
-import { MerchantFields } from "#app/components/merchant-fields";
-import { formFields, MerchantCreateForm, SENT_FOR_APPROVAL, typedValues, type FieldErrors } from "#app/lib/merchant-forms";
+import { MerchantFields } from "./merchant-fields";
+import { formFields, MerchantCreateForm, SENT_FOR_APPROVAL, typedValues, type FieldErrors } from "./merchant-forms";
 import { MERCHANT_COLUMNS } from "#server/merchants/merchant-columns";
 import { FormNotice } from "./ui";
 import { formErrors, readForm } from "#server/forms";
@@ -23,8 +23,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return null;
 }
 
-// A lost connection while sending keeps the page and what was typed, and a re-send runs once (app/components/submission.ts).
-export { clientAction, shouldRevalidate } from "#app/components/submission";
+// A lost connection while sending keeps the page and what was typed, and a re-send runs once (app/components/forms/submission.ts).
+export { clientAction, shouldRevalidate } from "#app/components/forms/submission";
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const { deps, tenant } = await requireTenant(request, context, "request:merchant");

@@ -7,10 +7,10 @@ import { getMerchant } from "#server/merchants/merchants.db";
 import { redirectWithFlash } from "#server/platform/flash";
 import { pageNotFound, refuse } from "#server/platform/http";
 import { refusalMessage, requireTenant } from "#server/guards";
-import { PointOfSaleFieldset } from "#app/components/point-of-sale-fields";
-import { pointOfSaleColumns, readPointOfSaleForm } from "#app/lib/point-of-sale-form.server";
+import { PointOfSaleFieldset } from "./point-of-sale-fields";
+import { pointOfSaleColumns, readPointOfSaleForm } from "./point-of-sale-form.server";
 import { paths } from "#app/lib/paths";
-import { useSending } from "#app/components/form";
+import { useSending } from "#app/components/forms/form";
 import { readForm } from "#server/forms";
 
 // SPEC's table leaves this page out; it is named as Add Merchant is.
@@ -25,8 +25,8 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   return { merchant: { id: merchant.id, name: merchant.name, town: merchant.town, region: merchant.region, active: merchant.status === "active" } };
 }
 
-// A lost connection while sending keeps the page and what was typed, and a re-send runs once (app/components/submission.ts).
-export { clientAction, shouldRevalidate } from "#app/components/submission";
+// A lost connection while sending keeps the page and what was typed, and a re-send runs once (app/components/forms/submission.ts).
+export { clientAction, shouldRevalidate } from "#app/components/forms/submission";
 
 export async function action({ request, context, params }: ActionFunctionArgs) {
   const { deps, tenant } = await requireTenant(request, context, "request:point_of_sale");

@@ -22,13 +22,13 @@ import { refusalMessage, requirePermission, requireTenant } from "#server/guards
 import { pageNotFound, refuse } from "#server/platform/http";
 import { can } from "#server/permissions";
 import { terminalColumns } from "#app/components/columns/terminals";
-import { DataTable } from "#app/components/data-table";
-import { OnThisPage } from "#app/components/on-this-page";
+import { DataTable } from "#app/components/lists/data-table";
+import { OnThisPage } from "./on-this-page";
 import { Details, shownText } from "#app/components/details";
 import { RecentTransactions } from "#app/components/recent-transactions";
 import { StatusPill } from "#app/components/status-pill";
 import { formatAmount, formatDate, formatPathLike } from "#app/lib/format";
-import { typedValues } from "#app/lib/merchant-form-values";
+import { typedValues } from "./merchant-form-values";
 import { paths } from "#app/lib/paths";
 import { statusLabel } from "#app/lib/statuses";
 import { shownTransaction } from "#app/lib/transactions.server";
@@ -38,7 +38,7 @@ import { formCode, MerchantFormCard } from "./form-code";
 import { MERCHANT_INTENTS, merchantIntent } from "./merchant-intents.server";
 import { editableAccount, SettlementAccounts } from "./settlement-accounts";
 import { openForm } from "./ui";
-import { useSending } from "#app/components/form";
+import { useSending } from "#app/components/forms/form";
 import { readForm } from "#server/forms";
 
 export const meta: MetaFunction = () => [{ title: "Manage Merchant" }];
@@ -122,8 +122,8 @@ export async function clientLoader({ request, serverLoader }: ClientLoaderFuncti
   return data;
 }
 
-// A lost connection while sending keeps the page and what was typed, and a re-send runs once (app/components/submission.ts).
-export { clientAction, shouldRevalidate } from "#app/components/submission";
+// A lost connection while sending keeps the page and what was typed, and a re-send runs once (app/components/forms/submission.ts).
+export { clientAction, shouldRevalidate } from "#app/components/forms/submission";
 
 export async function action({ request, params, context }: ActionFunctionArgs) {
   // The permission depends on what was posted: checked below.

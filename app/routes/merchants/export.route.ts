@@ -5,7 +5,7 @@ import { csvResponse } from "#server/platform/csv";
 import { listMerchants, type Merchant } from "#server/merchants/merchants.db";
 import { MAX_PAGE_SIZE } from "#server/lists/page";
 import { requireTenant } from "#server/guards";
-import { listParams } from "#app/lib/list-params";
+import { listParams } from "#app/lib/lists/list-params";
 import { readMerchantSearch } from "#app/lib/merchant-search";
 import { MERCHANT_LIST_PARAMS } from "./list.route";
 import { utcDay } from "#server/platform/time";

@@ -5,7 +5,7 @@
 // click needs it.
 import type { ComponentProps } from "react";
 import { codeOnDemand, loadWhenIdle, OnDemand } from "#app/components/code-on-demand";
-import type { SettlementAccountFields as Fields } from "#app/components/merchant-fields";
+import type { SettlementAccountFields as Fields } from "./merchant-fields";
 import type { MerchantFormCard as Card } from "./merchant-form";
 
 export const formCode = codeOnDemand("merchant-forms", () => import("./form-panels"));

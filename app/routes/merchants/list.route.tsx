@@ -7,11 +7,11 @@ import { listMerchants, listMerchantSectors, type Merchant } from "#server/merch
 import { DEFAULT_PAGE_SIZE, numberedPage } from "#server/lists/page";
 import { can } from "#server/permissions";
 import { requireTenant } from "#server/guards";
-import { DataTable, ListCount, ListToolbar, Pager, type Column } from "#app/components/data-table";
+import { DataTable, ListCount, ListToolbar, Pager, type Column } from "#app/components/lists/data-table";
 import { formatDate, formatPathLike } from "#app/lib/format";
-import { GHANA_REGIONS } from "#app/lib/ghana";
+import { GHANA_REGIONS } from "#app/lib/forms/ghana";
 import * as v from "valibot";
-import { listParams, oneOf, searchParam } from "#app/lib/list-params";
+import { listParams, oneOf, searchParam } from "#app/lib/lists/list-params";
 import { StatusPill } from "#app/components/status-pill";
 import { paths } from "#app/lib/paths";
 import { readMerchantSearch } from "#app/lib/merchant-search";

@@ -1,10 +1,10 @@
 // The merchant page's Edit merchant and Deactivate merchant forms (the
 // update-merchant and deactivate-merchant intents).
 import { Form } from "@remix-run/react";
-import { SendButtons } from "#app/components/form";
+import { SendButtons } from "#app/components/forms/form";
 import type { Merchant } from "#server/merchants/merchants.db";
-import { MerchantFields } from "#app/components/merchant-fields";
-import { SENT_FOR_APPROVAL, type FieldErrors } from "#app/lib/merchant-form-values";
+import { MerchantFields } from "./merchant-fields";
+import { SENT_FOR_APPROVAL, type FieldErrors } from "./merchant-form-values";
 import { merchantValues } from "#server/merchants/merchant-columns";
 import { FormNotice } from "./ui";
 

@@ -9,7 +9,7 @@ import { merchantClashes, type Merchant } from "#server/merchants/merchants.db";
 import type { Tenant } from "#server/tenancy/tenant";
 import { redirectWithFlash } from "#server/platform/flash";
 import { refuse } from "#server/platform/http";
-import { changedOnly, formFields, MerchantUpdateForm, SENT_FOR_APPROVAL } from "#app/lib/merchant-forms";
+import { changedOnly, formFields, MerchantUpdateForm, SENT_FOR_APPROVAL } from "./merchant-forms";
 import { MERCHANT_COLUMNS, merchantValues } from "#server/merchants/merchant-columns";
 
 export const MERCHANT_INTENTS = ["update-merchant", "deactivate-merchant"] as const;

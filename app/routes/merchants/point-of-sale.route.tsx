@@ -14,16 +14,16 @@ import { redirectWithFlash } from "#server/platform/flash";
 import { pageNotFound, refuse } from "#server/platform/http";
 import { can } from "#server/permissions";
 import { refusalMessage, requireTenant } from "#server/guards";
-import { DataTable } from "#app/components/data-table";
-import { PointOfSaleFieldset } from "#app/components/point-of-sale-fields";
+import { DataTable } from "#app/components/lists/data-table";
+import { PointOfSaleFieldset } from "./point-of-sale-fields";
 import { RecentTransactions } from "#app/components/recent-transactions";
 import { formatDate } from "#app/lib/format";
-import { pointOfSaleColumns, readPointOfSaleForm } from "#app/lib/point-of-sale-form.server";
+import { pointOfSaleColumns, readPointOfSaleForm } from "./point-of-sale-form.server";
 import { terminalColumns } from "#app/components/columns/terminals";
 import { paths } from "#app/lib/paths";
 import { shownTransaction } from "#app/lib/transactions.server";
 import { Details, shownText } from "#app/components/details";
-import { useSending } from "#app/components/form";
+import { useSending } from "#app/components/forms/form";
 import { readForm } from "#server/forms";
 
 export const meta: MetaFunction = () => [{ title: "Point of Sale" }];
@@ -64,8 +64,8 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
 
 const Intent = v.object({ intent: v.picklist(["update", "deactivate"]) });
 
-// A lost connection while sending keeps the page and what was typed, and a re-send runs once (app/components/submission.ts).
-export { clientAction, shouldRevalidate } from "#app/components/submission";
+// A lost connection while sending keeps the page and what was typed, and a re-send runs once (app/components/forms/submission.ts).
+export { clientAction, shouldRevalidate } from "#app/components/forms/submission";
 
 export async function action({ request, context, params }: ActionFunctionArgs) {
   const { deps, tenant } = await requireTenant(request, context, "request:point_of_sale");

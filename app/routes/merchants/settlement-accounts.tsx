@@ -1,13 +1,13 @@
 // The merchant page's settlement accounts: the list, the requests waiting on
 // them, and the Add, Edit and Deactivate forms (the *-account intents).
 import { Form, Link } from "@remix-run/react";
-import { SendButtons } from "#app/components/form";
+import { SendButtons } from "#app/components/forms/form";
 import type { PendingRequestRef } from "#server/merchants/merchants.db";
 import type { SettlementAccount } from "#server/settlement/settlement-accounts.db";
-import { DataTable, type Column } from "#app/components/data-table";
+import { DataTable, type Column } from "#app/components/lists/data-table";
 import { SettlementAccountFields } from "./form-code";
 import { networkLabel } from "#app/lib/format";
-import { accountValues, SENT_FOR_APPROVAL, type FieldErrors } from "#app/lib/merchant-form-values";
+import { accountValues, SENT_FOR_APPROVAL, type FieldErrors } from "./merchant-form-values";
 import { paths } from "#app/lib/paths";
 import { StatusPill } from "#app/components/status-pill";
 import { FormNotice, type OpenForm } from "./ui";

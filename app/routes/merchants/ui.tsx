@@ -1,6 +1,6 @@
 // Small pieces the merchant page's sections share.
-import type { FieldErrors } from "#app/lib/merchant-form-values";
-import { ErrorSummary } from "#app/components/form";
+import type { FieldErrors } from "./merchant-form-values";
+import { ErrorSummary } from "#app/components/forms/form";
 
 /** The form's own refusal, or a pointer to the messages under the fields. */
 export function FormNotice({ errors }: { errors: FieldErrors }) {

@@ -7,9 +7,9 @@ import { listMerchantBalances } from "#server/ledger/ledger.db";
 import { listMerchants } from "#server/merchants/merchants.db";
 import { DEFAULT_PAGE_SIZE, numberedPage } from "#server/lists/page";
 import { requireTenant } from "#server/guards";
-import { DataTable, ListCount, ListToolbar, Pager, type Column } from "#app/components/data-table";
+import { DataTable, ListCount, ListToolbar, Pager, type Column } from "#app/components/lists/data-table";
 import { formatAmount } from "#app/lib/format";
-import { listParams, oneOf, searchParam } from "#app/lib/list-params";
+import { listParams, oneOf, searchParam } from "#app/lib/lists/list-params";
 import { paths } from "#app/lib/paths";
 import { readMerchantSearch } from "#app/lib/merchant-search";
 

@@ -17,15 +17,15 @@ import { pageNotFound, refuse } from "#server/platform/http";
 import { can } from "#server/permissions";
 import { checkBindings, underFreshCheck } from "#server/auth/fresh-check";
 import { refusalMessage, requireTenant } from "#server/guards";
-import { DataTable, ListCount, Pager, type Column } from "#app/components/data-table";
-import { describedBy, Field, useSending } from "#app/components/form";
+import { DataTable, ListCount, Pager, type Column } from "#app/components/lists/data-table";
+import { describedBy, Field, useSending } from "#app/components/forms/form";
 import { MerchantFinder } from "#app/components/merchant-finder";
-import { checkOf, FreshCheck, refusalOf } from "#app/components/fresh-check";
+import { checkOf, FreshCheck, refusalOf } from "#app/components/forms/fresh-check";
 import { amountLimitError, cedisAmount, type AmountLimit } from "#app/lib/amount-limits";
 import { QUICK_RANGES, resolveRange } from "#app/lib/date-range";
 import { formatAmount, formatDate, networkLabel } from "#app/lib/format";
-import { filterHref } from "#app/lib/list-url";
-import { listParams, oneOf, searchParam } from "#app/lib/list-params";
+import { filterHref } from "#app/lib/lists/list-url";
+import { listParams, oneOf, searchParam } from "#app/lib/lists/list-params";
 import { merchantChoices } from "#app/lib/merchant-choices.server";
 import { MERCHANT_FINDER_PARAM, readMerchantSearch } from "#app/lib/merchant-search";
 import { formErrors, readForm } from "#server/forms";
@@ -109,8 +109,8 @@ const TransferForm = v.object({
 
 type FieldErrors = Partial<Record<"to" | "amount" | "form", string>>;
 
-// A lost connection while sending keeps the page and what was typed, and a re-send runs once (app/components/submission.ts).
-export { clientAction, shouldRevalidate } from "#app/components/submission";
+// A lost connection while sending keeps the page and what was typed, and a re-send runs once (app/components/forms/submission.ts).
+export { clientAction, shouldRevalidate } from "#app/components/forms/submission";
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const signedIn = await requireTenant(request, context, "request:transfer");

@@ -15,11 +15,11 @@ import { can } from "#server/permissions";
 import { payoutPortFor, settleAndPay } from "#server/settlement/daily";
 import { requireTenant, type TenantRequest } from "#server/guards";
 import { checkBindings, underFreshCheck } from "#server/auth/fresh-check";
-import { checkOf, FreshCheck } from "#app/components/fresh-check";
-import { DataTable, ListToolbar, Pager, type Column } from "#app/components/data-table";
+import { checkOf, FreshCheck } from "#app/components/forms/fresh-check";
+import { DataTable, ListToolbar, Pager, type Column } from "#app/components/lists/data-table";
 import { formatAmount, formatCount, formatDate, networkLabel } from "#app/lib/format";
-import { filterHref } from "#app/lib/list-url";
-import { listParams, oneOf, searchParam } from "#app/lib/list-params";
+import { filterHref } from "#app/lib/lists/list-url";
+import { listParams, oneOf, searchParam } from "#app/lib/lists/list-params";
 import { payerOf, paymentMethod } from "#app/lib/transactions-view";
 import { Details } from "#app/components/details";
 import { StatusPill } from "#app/components/status-pill";
@@ -28,7 +28,7 @@ import { readMerchantSearch } from "#app/lib/merchant-search";
 import { railSummary, railViewOf } from "#app/lib/rails";
 import { RailSection } from "#app/components/rail-facts";
 import { paths } from "#app/lib/paths";
-import { useSending } from "#app/components/form";
+import { useSending } from "#app/components/forms/form";
 import { readForm } from "#server/forms";
 
 export const meta: MetaFunction = () => [{ title: "Settlement History" }];
@@ -104,8 +104,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   };
 }
 
-// A lost connection while sending keeps the page and what was typed, and a re-send runs once (app/components/submission.ts).
-export { clientAction, shouldRevalidate } from "#app/components/submission";
+// A lost connection while sending keeps the page and what was typed, and a re-send runs once (app/components/forms/submission.ts).
+export { clientAction, shouldRevalidate } from "#app/components/forms/submission";
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const signedIn = await requireTenant(request, context, "run:settlement");
@@ -120,7 +120,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 async function runSettlementNow(request: Request, context: ActionFunctionArgs["context"], { deps, tenant }: TenantRequest): Promise<never> {
-  const { runs, payouts } = await settleAndPay([tenant], payoutPortFor(context.cloudflare.env), {
+  const { runs, payouts } = await settleAndPay([tenant], payoutPortFor(context.cloudflare.env, context.config.rails), {
     now: deps.now(),
     meta: deps.meta,
     actor: tenant,

@@ -10,10 +10,10 @@ import { numberedPage } from "#server/lists/page";
 import { listMerchantTransfers } from "#server/ledger/transfers.db";
 import { pageNotFound } from "#server/platform/http";
 import { requireTenant } from "#server/guards";
-import { DataTable, Pager, type Column } from "#app/components/data-table";
+import { DataTable, Pager, type Column } from "#app/components/lists/data-table";
 import { StatusPill } from "#app/components/status-pill";
 import { formatAmount, formatDate, networkLabel } from "#app/lib/format";
-import { readPage, readTrail } from "#app/lib/list-url";
+import { readPage, readTrail } from "#app/lib/lists/list-url";
 
 export const meta: MetaFunction = () => [{ title: "Transfer History" }];
 

@@ -3,6 +3,7 @@
 // money, disputes, parked messages and webhooks. Never a payer's number, card or name, nor a payment's detail.
 // Each part is a section of business-sections.tsx; what acts on the business (its lifecycle) comes as sections of its own.
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { paths } from "#app/lib/paths";
 import { Link, useLoaderData } from "@remix-run/react";
 import * as v from "valibot";
 import { requirePlatform } from "#server/operators/guards";
@@ -14,7 +15,7 @@ import { platformCan } from "#server/operators/roles";
 import { pageNotFound } from "#server/platform/http";
 import { databaseNamed } from "#server/tenancy/shards";
 import { StatusPill } from "#app/components/status-pill";
-import type { PageHandle } from "#app/lib/page";
+import type { PageHandle } from "#app/lib/shell/page";
 import { AboutSection, DatabaseSection, MoneySection, PaymentsSection, PeopleAndPlacesSection, ProblemsSection } from "./business-sections";
 
 export const meta: MetaFunction = () => [{ title: "Business" }];
@@ -61,12 +62,12 @@ export default function PlatformBusiness() {
     <div className="page">
       <header className="page__header">
         <p className="breadcrumb">
-          <Link to="/platform">Platform</Link>
+          <Link to={paths.platform()}>Platform</Link>
         </p>
         <h1>{business.tradingName ?? business.name}</h1>
         <p className="page__lead">
           <StatusPill entity="business" status={business.lifecycle} /> <span className="code">{business.id}</span>{" "}
-          <Link to={`/platform/businesses/${business.id}/lifecycle`}>{loaded.mayAskStanding ? "Suspend, reactivate or close" : "Its standing"}</Link>
+          <Link to={paths.platformBusinessLifecycle(business.id)}>{loaded.mayAskStanding ? "Suspend, reactivate or close" : "Its standing"}</Link>
         </p>
       </header>
       <AboutSection {...loaded} />

@@ -2,6 +2,7 @@
 // how it ended and how long it took; below, the recent runs, of every job or of one (?job=). A Platform Administrator
 // asks to run a job now: a request another administrator decides (functions/operators/operations.ts runs it).
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { paths } from "#app/lib/paths";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import * as v from "valibot";
 import { requirePlatform } from "#server/operators/guards";
@@ -10,11 +11,11 @@ import { lastJobRuns, recentJobRuns } from "#server/operators/jobs.db";
 import { listPlatformRequests } from "#server/operators/requests.db";
 import { platformCan } from "#server/operators/roles";
 import { refuse } from "#server/platform/http";
-import { DataTable, type Column } from "#app/components/data-table";
-import { ListForm } from "#app/components/list-form";
+import { DataTable, type Column } from "#app/components/lists/data-table";
+import { ListForm } from "#app/components/lists/list-form";
 import { formatDate } from "#app/lib/format";
-import { listParams } from "#app/lib/list-params";
-import type { PageHandle } from "#app/lib/page";
+import { listParams } from "#app/lib/lists/list-params";
+import type { PageHandle } from "#app/lib/shell/page";
 import { formatDuration } from "./figures";
 import { askOperation } from "./operations.server";
 import { readForm } from "#server/forms";
@@ -23,8 +24,6 @@ export const meta: MetaFunction = () => [{ title: "Jobs" }];
 export const handle: PageHandle = { layout: "platform" };
 
 const RECENT_RUNS = 50;
-/** The Cron Triggers of wrangler.toml in words (Africa/Accra is UTC+0). */
-const SCHEDULES: Readonly<Record<string, string>> = { "*/5 * * * *": "Every 5 minutes", "0 6 * * *": "Daily at 06:00" };
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { deps, staff } = await requirePlatform(request, context, "platform:view");
@@ -41,10 +40,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       name: job.name,
       label: job.label,
       what: job.what,
-      schedule:
-        schedulesOf(job.name)
-          .map((cron) => SCHEDULES[cron] ?? cron)
-          .join("; ") || "Not scheduled",
+      schedule: schedulesOf(job.name).join("; ") || "Not scheduled",
       last: last.get(job.name)?.last ?? null,
       lastOk: last.get(job.name)?.lastOk ?? null,
       waitingRequest: asked.get(job.name) ?? null,
@@ -103,7 +99,7 @@ const RUN_COLUMN: Column<Job> = {
   action: true,
   cell: (job) =>
     job.waitingRequest ? (
-      <Link to={`/platform/requests/${job.waitingRequest}`}>Waiting for a decision</Link>
+      <Link to={paths.platformRequest(job.waitingRequest)}>Waiting for a decision</Link>
     ) : (
       <Form method="post">
         <input type="hidden" name="intent" value="run" />

@@ -1,17 +1,18 @@
-// /platform/keys: the switch's platform keys (issue 27). A platform key acts for the business a Partner API request
-// names in PP-Business, within its scopes (docs/partner-api.md). Platform Administrators (platform:keys) make, roll
-// and revoke them here, as a business's administrators do their own keys on Settings → Developers, whose parts this
-// screen shares (app/components/api-keys.tsx); a new key's secret is shown once, in the action's answer.
+// /platform/keys: the switch's platform keys, so that one switch can act for many businesses without a key of each. A
+// platform key acts for the business a Partner API request names in PP-Business, within its scopes
+// (docs/partner-api.md). Platform Administrators (platform:keys) make, roll and revoke them here, as a business's
+// administrators do their own keys on Settings → Developers, whose parts this screen shares
+// (app/components/api-keys.tsx); a new key's secret is shown once, in the action's answer.
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { requirePlatform } from "#server/operators/guards";
-import { checkOf, FreshCheck } from "#app/components/fresh-check";
-import { DataTable, type Column } from "#app/components/data-table";
+import { checkOf, FreshCheck } from "#app/components/forms/fresh-check";
+import { DataTable, type Column } from "#app/components/lists/data-table";
 import { ConfirmKeyCard, CreateKeyForm, keyColumns, NewKeyPanel } from "#app/components/api-keys";
-import { ErrorSummary, useSending } from "#app/components/form";
+import { ErrorSummary, useSending } from "#app/components/forms/form";
 import type { NewKey } from "#app/lib/api-keys";
-import type { PageHandle } from "#app/lib/page";
-import { confirmPlatformKey, PLATFORM_KEYS_URL, SCOPE_FIELD_PREFIX } from "#app/lib/platform-keys";
+import type { PageHandle } from "#app/lib/shell/page";
+import { confirmPlatformKey, PLATFORM_KEYS_URL, SCOPE_FIELD_PREFIX } from "./platform-keys";
 import { loadPlatformKeys, platformKeysAction, type PlatformKeysData } from "./keys.server";
 import { readForm } from "#server/forms";
 
@@ -29,8 +30,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return loadPlatformKeys(request, signedIn, context);
 }
 
-// A lost connection while sending keeps the page and what was typed, and a re-send runs once (app/components/submission.ts).
-export { clientAction, shouldRevalidate } from "#app/components/submission";
+// A lost connection while sending keeps the page and what was typed, and a re-send runs once (app/components/forms/submission.ts).
+export { clientAction, shouldRevalidate } from "#app/components/forms/submission";
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const signedIn = await requirePlatform(request, context, "platform:keys");

@@ -14,7 +14,7 @@ import { redirectWithFlash } from "#server/platform/flash";
 import { refusalMessage } from "#server/guards";
 import { pageNotFound, refuse } from "#server/platform/http";
 import { confirmOf, KeyForm, KeyName, keyRow, shownOnce } from "#app/lib/api-keys.server";
-import { PLATFORM_KEYS_URL, SCOPE_FIELD_PREFIX } from "#app/lib/platform-keys";
+import { PLATFORM_KEYS_URL, SCOPE_FIELD_PREFIX } from "./platform-keys";
 
 const NOT_UNDERSTOOD = "That request was not understood. Reload the page and try again.";
 

@@ -1,10 +1,10 @@
 // The sections of the onboarding form (/platform/businesses/new): the business, its logo and database, and its first
-// two people, a Super Administrator and an Administrator. Each error sits under its field (app/components/form.tsx).
-import { describedBy, Field, TextField, type FieldValues } from "#app/components/form";
-import { RegionSelect } from "#app/components/region-select";
-import { FEWEST, PERSON_PREFIXES } from "#app/lib/onboarding-form";
+// two people, a Super Administrator and an Administrator. Each error sits under its field (app/components/forms/form.tsx).
+import { describedBy, Field, TextField, type FieldValues } from "#app/components/forms/form";
+import { RegionSelect } from "#app/components/forms/region-select";
+import { FEWEST, PERSON_PREFIXES } from "./onboarding-form";
 import type { FoundingRole } from "#server/operators/onboarding";
-import { PHONE_MAX_LENGTH } from "#app/lib/phone";
+import { PHONE_MAX_LENGTH } from "#app/lib/forms/phone";
 
 type Errors = Record<string, string>;
 
@@ -72,7 +72,7 @@ export function PlacementFields({ values, errors, shards }: { values: FieldValue
 }
 
 /**
- * One of the business's first two people, the same three fields for both (app/lib/onboarding-form.ts gives them the
+ * One of the business's first two people, the same three fields for both (app/routes/platform/onboarding-form.ts gives them the
  * same rules); only the names' prefix and the role in the hints differ.
  */
 export function PersonFields({ roleName: role, values, errors }: { roleName: FoundingRole; values: FieldValues; errors: Errors }) {

@@ -1,8 +1,10 @@
-// /platform/businesses/new: a Platform Administrator asks to onboard a business (issue 27). The form is checked whole
-// (every field's message at once, what was typed kept), the identifier must be new to the platform and to the
-// onboarding requests still waiting, the logo is checked by its bytes; only then is the logo stored and the request
-// made. The business exists once another Platform Administrator approves it (functions/operators/onboarding.ts).
+// /platform/businesses/new: a Platform Administrator asks to onboard a business, which no one person may do alone. The
+// form is checked whole (every field's message at once, what was typed kept), the identifier must be new to the
+// platform and to the onboarding requests still waiting, the logo is checked by its bytes; only then is the logo stored
+// and the request made. The business exists once another Platform Administrator approves it
+// (functions/operators/onboarding.ts).
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { paths } from "#app/lib/paths";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import * as v from "valibot";
 import { refusalMessage } from "#server/guards";
@@ -11,11 +13,11 @@ import { askOnboarding, checkLogo, identifierRefusal, MAX_LOGO_BYTES, placementF
 import { redirectWithFlash } from "#server/platform/flash";
 import { formErrors, readForm } from "#server/forms";
 import { refuse, type FieldErrors } from "#server/platform/http";
-import { ErrorSummary, SendButtons, useSending } from "#app/components/form";
-import { formFields, typedValues } from "#app/lib/merchant-forms";
-import { businessIdentifierField } from "#app/lib/fields";
-import { ONBOARDING_FIELDS, OnboardingForm } from "#app/lib/onboarding-form";
-import type { PageHandle } from "#app/lib/page";
+import { ErrorSummary, SendButtons, useSending } from "#app/components/forms/form";
+import { formFields, typedValues } from "#app/routes/merchants/merchant-forms";
+import { businessIdentifierField } from "#app/lib/forms/fields";
+import { ONBOARDING_FIELDS, OnboardingForm } from "./onboarding-form";
+import type { PageHandle } from "#app/lib/shell/page";
 import { BusinessFields, PersonFields, PlacementFields } from "./onboard-fields";
 
 export const meta: MetaFunction = () => [{ title: "Onboard a Business" }];
@@ -30,8 +32,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return { shards: await shardChoices(context.cloudflare.env, deps.db) };
 }
 
-// A lost connection while sending keeps the page and what was typed, and a re-send runs once (app/components/submission.ts).
-export { clientAction, shouldRevalidate } from "#app/components/submission";
+// A lost connection while sending keeps the page and what was typed, and a re-send runs once (app/components/forms/submission.ts).
+export { clientAction, shouldRevalidate } from "#app/components/forms/submission";
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const maker = await requirePlatform(request, context, "platform:request");
@@ -71,7 +73,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return refuse({ form: refusalMessage(request, error) }, values);
   }
   const name = parsed.output.tradingName ?? parsed.output.name;
-  throw await redirectWithFlash(request, context.config.app, `/platform/requests/${id}`, {
+  throw await redirectWithFlash(request, context.config.app, paths.platformRequest(id), {
     kind: "success",
     message: `Onboarding ${name} is sent for approval: another Platform Administrator must approve it before the business exists.`,
   });
@@ -123,7 +125,7 @@ export default function OnboardBusiness() {
             <PersonFields roleName="Administrator" values={values} errors={errors} />
           </div>
         </section>
-        <SendButtons busy={busy} cancelTo="/platform" />
+        <SendButtons busy={busy} cancelTo={paths.platform()} />
       </Form>
     </div>
   );

@@ -3,6 +3,7 @@
 // payments today, the ingest lag, parked messages, the webhook failure rate and disputes due. Only platform staff reach
 // it: the guard answers 404 to anyone else.
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { paths } from "#app/lib/paths";
 import { Link, useLoaderData } from "@remix-run/react";
 import * as v from "valibot";
 import { requirePlatform } from "#server/operators/guards";
@@ -10,13 +11,13 @@ import { LIFECYCLES, searchPlatformBusinesses } from "#server/operators/business
 import { DISPUTES_DUE_DAYS, failureRate, figuresOf, NO_FIGURES } from "#server/operators/figures.db";
 import { DEFAULT_PAGE_SIZE, numberedPage } from "#server/lists/page";
 import { shardNames } from "#server/tenancy/shards";
-import { DataTable, ListCount, ListToolbar, Pager, type Column } from "#app/components/data-table";
+import { DataTable, ListCount, ListToolbar, Pager, type Column } from "#app/components/lists/data-table";
 import { platformCan } from "#server/operators/roles";
 import { StatusPill } from "#app/components/status-pill";
 import { formatCount } from "#app/lib/format";
-import { listParams, oneOf, searchParam } from "#app/lib/list-params";
+import { listParams, oneOf, searchParam } from "#app/lib/lists/list-params";
 import { statusLabel } from "#app/lib/statuses";
-import type { PageHandle } from "#app/lib/page";
+import type { PageHandle } from "#app/lib/shell/page";
 import { CountAndSum, FailureRate, formatSpan } from "./figures";
 
 export const meta: MetaFunction = () => [{ title: "Platform" }];
@@ -73,7 +74,7 @@ const COLUMNS: readonly Column<Business>[] = [
     id: "name",
     header: "Business",
     cell: (b) => (
-      <Link to={`/platform/businesses/${encodeURIComponent(b.id)}`} className="cell-title">
+      <Link to={paths.platformBusiness(b.id)} className="cell-title">
         <strong>{b.tradingName && b.tradingName !== b.name ? b.tradingName : b.name}</strong>
         <span className="cell-sub">{b.tradingName && b.tradingName !== b.name ? `${b.name} · ${b.id}` : b.id}</span>
       </Link>
@@ -105,7 +106,7 @@ export default function PlatformOverview() {
           </p>
         </div>
         {mayOnboard ? (
-          <Link to="/platform/businesses/new" className="button button--primary">
+          <Link to={paths.platformOnboarding()} className="button button--primary">
             Onboard a business
           </Link>
         ) : null}

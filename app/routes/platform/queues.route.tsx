@@ -3,6 +3,7 @@
 // Counts, times and errors only: a message's body (a payment as a processor sent it) is never shown here. A Platform
 // Administrator asks to replay a queue's oldest parked messages: a request another administrator decides.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { paths } from "#app/lib/paths";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import * as v from "valibot";
 import { requirePlatform } from "#server/operators/guards";
@@ -13,10 +14,10 @@ import { listPlatformRequests } from "#server/operators/requests.db";
 import { platformCan } from "#server/operators/roles";
 import { refuse } from "#server/platform/http";
 import { databaseNamed, shardNames } from "#server/tenancy/shards";
-import { DataTable, type Column } from "#app/components/data-table";
+import { DataTable, type Column } from "#app/components/lists/data-table";
 import { Details } from "#app/components/details";
 import { formatCount, formatDate } from "#app/lib/format";
-import type { PageHandle } from "#app/lib/page";
+import type { PageHandle } from "#app/lib/shell/page";
 import { askOperation } from "./operations.server";
 import { readForm } from "#server/forms";
 
@@ -65,7 +66,7 @@ function ReplayButton({ queue, label, waiting, count, limit }: { queue: QueueNam
   if (waiting) {
     return (
       <p>
-        <Link to={`/platform/requests/${waiting}`}>A replay waits for a decision</Link>
+        <Link to={paths.platformRequest(waiting)}>A replay waits for a decision</Link>
       </p>
     );
   }
@@ -89,7 +90,7 @@ const PARKED_COLUMNS: readonly Column<Group>[] = [
     header: "Business",
     cell: (g) =>
       g.businessName ? (
-        <Link to={`/platform/businesses/${encodeURIComponent(g.businessId)}`} className="cell-title">
+        <Link to={paths.platformBusiness(g.businessId)} className="cell-title">
           <strong>{g.businessName}</strong>
           <span className="cell-sub">{g.businessId}</span>
         </Link>

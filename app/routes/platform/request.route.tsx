@@ -2,6 +2,7 @@
 // Platform Administrator approves (the kind's spec applies it) or rejects with a reason, each under a fresh check.
 // The engine (functions/operators/requests.ts) holds the rules; this page says them.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { paths } from "#app/lib/paths";
 import { Link, useActionData, useLoaderData, type ShouldRevalidateFunction } from "@remix-run/react";
 import * as v from "valibot";
 import { checkBindings, underPlatformCheck } from "#server/auth/fresh-check";
@@ -14,13 +15,13 @@ import { redirectWithFlash } from "#server/platform/flash";
 import { pageNotFound, refuse } from "#server/platform/http";
 import { NotFoundError } from "#server/tenancy/tenant";
 import { DecisionRecord, DecisionSection } from "#app/components/decision-forms";
-import { checkOf, FreshCheck } from "#app/components/fresh-check";
+import { checkOf, FreshCheck } from "#app/components/forms/fresh-check";
 import { StatusPill } from "#app/components/status-pill";
-import { isConnectionLost } from "#app/components/submission";
+import { isConnectionLost } from "#app/components/forms/submission";
 import { DecisionForm } from "#app/lib/decision";
 import { formatDate } from "#app/lib/format";
-import type { PageHandle } from "#app/lib/page";
-import { useSending } from "#app/components/form";
+import type { PageHandle } from "#app/lib/shell/page";
+import { useSending } from "#app/components/forms/form";
 import { formErrors, readForm } from "#server/forms";
 
 export const meta: MetaFunction = () => [{ title: "Platform Request" }];
@@ -82,14 +83,14 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   });
   if (refused) return refused;
   const message = parsed.output.intent === "approve" ? `Approved: ${spec.title(found)}.` : `Rejected: ${found.makerName} can read your reason on the request.`;
-  throw await redirectWithFlash(request, context.config.app, "/platform/requests", { kind: "success", message });
+  throw await redirectWithFlash(request, context.config.app, paths.platformRequests(), { kind: "success", message });
 }
 
 // A refused decision may still have changed the request (another administrator decided it): read it again after every
-// post, except after a lost send, where the page stays as it was (app/components/submission.ts).
+// post, except after a lost send, where the page stays as it was (app/components/forms/submission.ts).
 export const shouldRevalidate: ShouldRevalidateFunction = ({ formMethod, actionResult, defaultShouldRevalidate }) =>
   !isConnectionLost(actionResult) && (formMethod === "POST" || defaultShouldRevalidate);
-export { clientAction } from "#app/components/submission";
+export { clientAction } from "#app/components/forms/submission";
 
 export default function PlatformRequestPage() {
   const { request, own, mayDecide } = useLoaderData<typeof loader>();
@@ -102,7 +103,7 @@ export default function PlatformRequestPage() {
       <header className="page__header page__header--actions">
         <div>
           <p className="page__crumb">
-            <Link to="/platform/requests">Platform Requests</Link>
+            <Link to={paths.platformRequests()}>Platform Requests</Link>
           </p>
           <h1>{request.title}</h1>
           <p className="page__lead">

@@ -22,8 +22,8 @@ import { listTransactions } from "#server/payments/transactions.db";
 import { redirectWithFlash } from "#server/platform/flash";
 import { pageNotFound, refuse } from "#server/platform/http";
 import { can } from "#server/permissions";
-import { DataTable } from "#app/components/data-table";
-import { Field, describedBy, useSending } from "#app/components/form";
+import { DataTable } from "#app/components/lists/data-table";
+import { Field, describedBy, useSending } from "#app/components/forms/form";
 import { RecentTransactions } from "#app/components/recent-transactions";
 import { formatDate } from "#app/lib/format";
 import { StatusPill } from "#app/components/status-pill";
@@ -97,8 +97,8 @@ const DONE: Record<TerminalAction, string> = {
   unblock: "Terminal unblocked.",
 };
 
-// A lost connection while sending keeps the page and what was typed, and a re-send runs once (app/components/submission.ts).
-export { clientAction, shouldRevalidate } from "#app/components/submission";
+// A lost connection while sending keeps the page and what was typed, and a re-send runs once (app/components/forms/submission.ts).
+export { clientAction, shouldRevalidate } from "#app/components/forms/submission";
 
 export async function action({ request, context, params }: ActionFunctionArgs) {
   const { deps, tenant } = await requireTenant(request, context, "manage:terminal");

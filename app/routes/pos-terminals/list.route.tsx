@@ -17,12 +17,12 @@ import {
 import type { Tenant } from "#server/tenancy/tenant";
 import { can } from "#server/permissions";
 import { requireTenant } from "#server/guards";
-import { DataTable, ListCount, ListToolbar, Pager } from "#app/components/data-table";
+import { DataTable, ListCount, ListToolbar, Pager } from "#app/components/lists/data-table";
 import { formatCount } from "#app/lib/format";
-import { filterHref } from "#app/lib/list-url";
-import { listParams, oneOf, searchParam } from "#app/lib/list-params";
+import { filterHref } from "#app/lib/lists/list-url";
+import { listParams, oneOf, searchParam } from "#app/lib/lists/list-params";
 import { statusLabels } from "#app/lib/statuses";
-import { SILENT_AFTER_MS } from "#app/lib/terminals";
+import { SILENT_AFTER_MS } from "./terminals";
 import { terminalColumns } from "#app/components/columns/terminals";
 
 export const meta: MetaFunction = () => [{ title: "POS Terminals" }];

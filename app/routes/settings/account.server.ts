@@ -3,7 +3,7 @@
 import { redirect } from "@remix-run/cloudflare";
 import type { AuthDeps } from "#server/auth/deps";
 import { signedInIdentity } from "#server/auth/identity";
-import { maskPhone } from "#app/lib/phone";
+import { maskPhone } from "#app/lib/forms/phone";
 
 async function requireIdentity(request: Request, deps: AuthDeps) {
   const identity = await signedInIdentity(request, deps);

@@ -8,10 +8,10 @@ import { businessPlace } from "#server/tenancy/directory.db";
 import { namesOf } from "#server/lists/names.db";
 import { numberedPage, type Page } from "#server/lists/page";
 import type { Db, Tenant } from "#server/tenancy/tenant";
-import { browserOf } from "#app/lib/analytics";
-import { listParams } from "#app/lib/list-params";
+import { browserOf } from "#app/lib/analytics/analytics";
+import { listParams } from "#app/lib/lists/list-params";
 import { paths } from "#app/lib/paths";
-import { isCalendarDay } from "#app/lib/validation";
+import { isCalendarDay } from "#app/lib/forms/validation";
 
 const text = v.optional(v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(100)));
 const day = v.optional(

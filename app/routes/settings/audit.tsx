@@ -1,9 +1,9 @@
 // The Audit tab of /settings: who did what, when, from which address and browser, with the
 // values before and after; filters and page in the URL (a GET form that keeps ?tab=audit), the CSV of the whole set.
 import { Link } from "@remix-run/react";
-import { DataTable, Pager, type Column } from "#app/components/data-table";
-import { ListForm } from "#app/components/list-form";
-import { DateInput } from "#app/components/form";
+import { DataTable, Pager, type Column } from "#app/components/lists/data-table";
+import { ListForm } from "#app/components/lists/list-form";
+import { DateInput } from "#app/components/forms/form";
 import { formatDate } from "#app/lib/format";
 import { paths } from "#app/lib/paths";
 import type { loadAudit } from "./audit.server";

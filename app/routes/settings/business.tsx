@@ -7,7 +7,7 @@ import type { loadBusiness } from "./account.server";
 import type { loadPolicy } from "./business.server";
 import { ErrorNotice } from "./notice";
 import { POLICY_INTENT, SETTINGS_BUSINESS_URL } from "./tabs";
-import { useSending } from "#app/components/form";
+import { useSending } from "#app/components/forms/form";
 
 export function BusinessTab({
   business,

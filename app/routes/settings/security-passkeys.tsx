@@ -5,11 +5,11 @@ import { Form, useRevalidator } from "@remix-run/react";
 import { useEffect, useState, type FormEvent } from "react";
 import { formatDate } from "#app/lib/format";
 import type { CheckNeeded } from "#server/auth/fresh-check";
-import { FreshCheck } from "#app/components/fresh-check";
+import { FreshCheck } from "#app/components/forms/fresh-check";
 import { createPasskey, passkeyCall } from "#app/lib/passkey-browser";
 import type { loadPasskeys } from "./security.server";
 import { SECURITY_URL } from "./tabs";
-import { useSending } from "#app/components/form";
+import { useSending } from "#app/components/forms/form";
 
 type Passkeys = Awaited<ReturnType<typeof loadPasskeys>>;
 

@@ -12,8 +12,8 @@ import { smsPortFor } from "#server/sms/sms";
 import { linkedNumbers } from "#server/team/people.db";
 import { redirectWithFlash } from "#server/platform/flash";
 import type { TenantRequest } from "#server/guards";
-import { maskPhone } from "#app/lib/phone";
-import { ghanaPhoneField } from "#app/lib/phone-field";
+import { maskPhone } from "#app/lib/forms/phone";
+import { ghanaPhoneField } from "#app/lib/forms/phone-field";
 import { SECURITY_URL } from "./tabs";
 
 export const PHONE_INTENTS = ["add-phone", "confirm-phone"] as const;

@@ -1,8 +1,8 @@
 // The Security tab's phone numbers: the ones the person signs in with, and adding one by a code sent to it
 // (security-phones.server.ts; decision 029). No business can add a number to a person's account: only this can.
 import { Form } from "@remix-run/react";
-import { Field, describedBy, useSending } from "#app/components/form";
-import { PHONE_MAX_LENGTH } from "#app/lib/phone";
+import { Field, describedBy, useSending } from "#app/components/forms/form";
+import { PHONE_MAX_LENGTH } from "#app/lib/forms/phone";
 import type { loadPhones, PhoneAnswer } from "./security-phones.server";
 import { SECURITY_URL } from "./tabs";
 

@@ -8,7 +8,7 @@ import { listPasskeys, PasskeyName, relyingPartyOf, removePasskey, renamePasskey
 import { listActiveSessions, revokeOwnSession, signOutEverywhere } from "#server/auth/sign-in";
 import { flashCookie, redirectWithFlash } from "#server/platform/flash";
 import { refuse, type Refusal } from "#server/platform/http";
-import { browserOf } from "#app/lib/analytics";
+import { browserOf } from "#app/lib/analytics/analytics";
 import { NOT_UNDERSTOOD, SECURITY_URL } from "./tabs";
 
 export async function loadSessions(deps: AuthDeps, session: VerifiedSession) {

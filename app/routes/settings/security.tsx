@@ -8,7 +8,7 @@ import { PhonesSection } from "./security-phones";
 import type { loadPhones } from "./security-phones.server";
 import type { loadPasskeys, loadSessions } from "./security.server";
 import { SECURITY_URL } from "./tabs";
-import { useSending } from "#app/components/form";
+import { useSending } from "#app/components/forms/form";
 
 const CHANNEL_LABEL = {
   microsoft: "Work account",

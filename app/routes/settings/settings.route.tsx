@@ -17,9 +17,9 @@ import { loadAudit } from "./audit.server";
 import { BusinessTab } from "./business";
 import { loadPolicy, policyAction } from "./business.server";
 import { OnDemand } from "#app/components/code-on-demand";
-import { checkOf, FreshCheck } from "#app/components/fresh-check";
-import { DEVELOPER_INTENTS, developersAction, loadDevelopers } from "./developers.server";
-import { endpointsAction, isEndpointIntent, loadEndpoints } from "./developers-endpoints.server";
+import { checkOf, FreshCheck } from "#app/components/forms/fresh-check";
+import { DEVELOPER_INTENTS, developersAction, loadDevelopers } from "#app/routes/settings/developers/developers.server";
+import { endpointsAction, isEndpointIntent, loadEndpoints } from "#app/routes/settings/developers/developers-endpoints.server";
 import { ProfileTab } from "./profile";
 import { loadPasskeys, loadSessions, securityAction } from "./security.server";
 import { loadPhones, PHONE_INTENTS, phonesAction } from "./security-phones.server";
@@ -88,8 +88,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   }
 }
 
-// A lost connection while sending keeps the page and what was typed, and a re-send runs once (app/components/submission.ts).
-export { clientAction, shouldRevalidate } from "#app/components/submission";
+// A lost connection while sending keeps the page and what was typed, and a re-send runs once (app/components/forms/submission.ts).
+export { clientAction, shouldRevalidate } from "#app/components/forms/submission";
 
 export async function action({ request, context }: ActionFunctionArgs) {
   // The permission depends on what was posted: checked below.

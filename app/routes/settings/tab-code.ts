@@ -6,7 +6,7 @@
 import { codeOnDemand, type CodeOnDemand } from "#app/components/code-on-demand";
 import type { SettingsTab } from "#app/lib/paths";
 import type { AuditTab } from "./audit";
-import type { DevelopersTab } from "./developers";
+import type { DevelopersTab } from "#app/routes/settings/developers/developers";
 import type { SecurityTab } from "./security";
 import type { TeamTab } from "./team";
 
@@ -21,7 +21,7 @@ export type LazyTab = keyof Components;
 export const TAB_CODE: { [T in LazyTab]: CodeOnDemand<Components[T]> } = {
   team: codeOnDemand("settings-team", () => import("./team").then((m) => m.TeamTab)),
   security: codeOnDemand("settings-security", () => import("./security").then((m) => m.SecurityTab)),
-  developers: codeOnDemand("settings-developers", () => import("./developers").then((m) => m.DevelopersTab)),
+  developers: codeOnDemand("settings-developers", () => import("#app/routes/settings/developers/developers").then((m) => m.DevelopersTab)),
   audit: codeOnDemand("settings-audit", () => import("./audit").then((m) => m.AuditTab)),
 };
 

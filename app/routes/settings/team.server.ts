@@ -20,10 +20,10 @@ import { redirectWithFlash } from "#server/platform/flash";
 import { refusalMessage } from "#server/guards";
 import { pageNotFound, refuse } from "#server/platform/http";
 import { ROLES, can, canGrantRole } from "#server/permissions";
-import { listParams } from "#app/lib/list-params";
-import { maskPhone } from "#app/lib/phone";
-import { ghanaPhoneField } from "#app/lib/phone-field";
-import { bidiControlMessage, hasBidiControl, isValidEmail } from "#app/lib/validation";
+import { listParams } from "#app/lib/lists/list-params";
+import { maskPhone } from "#app/lib/forms/phone";
+import { ghanaPhoneField } from "#app/lib/forms/phone-field";
+import { bidiControlMessage, hasBidiControl, isValidEmail } from "#app/lib/forms/validation";
 import { NOT_UNDERSTOOD, TEAM_URL } from "./tabs";
 import { accountIdByEmail } from "#server/tenancy/directory.db";
 

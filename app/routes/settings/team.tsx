@@ -4,11 +4,11 @@
 import { Form, useLocation } from "@remix-run/react";
 import { DEFAULT_PAGE_SIZE } from "#server/lists/page";
 import type { Role } from "#server/permissions";
-import { DataTable, ListCount, Pager, type Column } from "#app/components/data-table";
-import { Field, describedBy, useSending } from "#app/components/form";
+import { DataTable, ListCount, Pager, type Column } from "#app/components/lists/data-table";
+import { Field, describedBy, useSending } from "#app/components/forms/form";
 import { StatusPill } from "#app/components/status-pill";
 import { formatDate } from "#app/lib/format";
-import { PHONE_MAX_LENGTH } from "#app/lib/phone";
+import { PHONE_MAX_LENGTH } from "#app/lib/forms/phone";
 import { ErrorNotice } from "./notice";
 import { GENDER_LABEL, TEAM_URL } from "./tabs";
 import type { InviteErrors, InviteField, InviteValues, TeamData } from "./team.server";

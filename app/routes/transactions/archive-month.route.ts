@@ -9,8 +9,8 @@ import { findArchiveMonth } from "#server/archive/archive.db";
 import { MAX_PAGE_SIZE } from "#server/lists/page";
 import { requireTenant } from "#server/guards";
 import { notFound } from "#server/platform/http";
-import { TRANSACTION_CSV_COLUMNS } from "#app/lib/transactions-csv";
-import { namedCsvRows } from "#app/lib/transactions-csv.server";
+import { TRANSACTION_CSV_COLUMNS } from "./transactions-csv";
+import { namedCsvRows } from "./transactions-csv.server";
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const { tenant } = await requireTenant(request, context, "export:transaction");

@@ -1,14 +1,14 @@
 // GET /transactions/export: every payment of the filtered set (the list's own
 // URL parameters) as CSV, streamed page by page, in the columns of every
-// transactions CSV (app/lib/transactions-csv.ts).
+// transactions CSV (app/routes/transactions/transactions-csv.ts).
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { csvResponse } from "#server/platform/csv";
 import { MAX_PAGE_SIZE } from "#server/lists/page";
 import { listTransactions } from "#server/payments/transactions.db";
 import { refundTotalsOf } from "#server/refunds/refunds.db";
 import { requireTenant } from "#server/guards";
-import { TRANSACTION_CSV_COLUMNS } from "#app/lib/transactions-csv";
-import { namedCsvRows } from "#app/lib/transactions-csv.server";
+import { TRANSACTION_CSV_COLUMNS } from "./transactions-csv";
+import { namedCsvRows } from "./transactions-csv.server";
 import { transactionFilter } from "./list-filter.server";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {

@@ -3,8 +3,8 @@
 import * as v from "valibot";
 import type { TransactionFilter } from "#server/payments/transactions.db";
 import { QUICK_RANGES, resolveRange } from "#app/lib/date-range";
-import { listParams, oneOf, searchParam } from "#app/lib/list-params";
-import { readTransactionSearch } from "#app/lib/transaction-search";
+import { listParams, oneOf, searchParam } from "#app/lib/lists/list-params";
+import { readTransactionSearch } from "./transaction-search";
 import { NETWORKS, TRANSACTION_STATUSES } from "#app/lib/transactions-view";
 
 const id = v.optional(v.pipe(v.string(), v.regex(/^[\w-]{1,64}$/)));

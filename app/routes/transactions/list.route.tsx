@@ -1,7 +1,7 @@
 // /transactions: every payment of the business for a period, filtered by
 // status, channel, network, merchant, point of sale and terminal, searched by
 // reference or its last characters, phone, card's last four, amount or merchant's
-// name (app/lib/transaction-search.ts); totals of the filtered set; a detail
+// name (app/routes/transactions/transaction-search.ts); totals of the filtered set; a detail
 // panel with the ledger postings; CSV of the whole filtered set; the archived
 // months (docs/archive.md) and a payment found there by its exact reference.
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
@@ -16,23 +16,23 @@ import { pageNotFound } from "#server/platform/http";
 import { can } from "#server/permissions";
 import { requireTenant } from "#server/guards";
 import { paths } from "#app/lib/paths";
-import { DataTable, ListCount, ListToolbar, Pager, type Column } from "#app/components/data-table";
-import { ListForm } from "#app/components/list-form";
+import { DataTable, ListCount, ListToolbar, Pager, type Column } from "#app/components/lists/data-table";
+import { ListForm } from "#app/components/lists/list-form";
 import { QUICK_RANGES } from "#app/lib/date-range";
 import { formatDate, networkLabel } from "#app/lib/format";
-import { filterHref } from "#app/lib/list-url";
+import { filterHref } from "#app/lib/lists/list-url";
 import { merchantChoices } from "#app/lib/merchant-choices.server";
 import { MERCHANT_FINDER_PARAM } from "#app/lib/merchant-search";
 import { NETWORKS, TRANSACTION_STATUSES, payerOf } from "#app/lib/transactions-view";
 import { statusLabel } from "#app/lib/statuses";
 import { transactionColumns } from "#app/components/columns/transactions";
 import { codeOnDemand, loadWhenIdle, OnDemand } from "#app/components/code-on-demand";
-import { archiveLookup } from "#app/lib/transactions-archive.server";
-import { PaymentTotals } from "#app/components/payment-totals";
+import { archiveLookup } from "./transactions-archive.server";
+import { PaymentTotals } from "./payment-totals";
 import { paymentDetailOf } from "./payment-detail.server";
 import { transactionFilter } from "./list-filter.server";
 import { MerchantFinder } from "#app/components/merchant-finder";
-import { DateInput } from "#app/components/form";
+import { DateInput } from "#app/components/forms/form";
 
 export const meta: MetaFunction = () => [{ title: "Transactions" }];
 

@@ -8,7 +8,7 @@ import { getPaymentPlaces, type Transaction } from "#server/payments/transaction
 import { refundRequestIdsOf } from "#server/refunds/refund-requests.db";
 import { listPaymentRefunds } from "#server/refunds/refunds.db";
 import type { Tenant } from "#server/tenancy/tenant";
-import type { PaymentDetailLinks } from "#app/components/payment-detail";
+import type { PaymentDetailLinks } from "./payment-detail";
 import { approvalPath, paths } from "#app/lib/paths";
 import { railViewOf } from "#app/lib/rails";
 import { ACCOUNT_LABEL } from "#app/lib/transactions-view";

@@ -4,7 +4,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { checkBindings, underFreshCheck } from "#server/auth/fresh-check";
-import { checkOf, FreshCheck, refusalOf } from "#app/components/fresh-check";
+import { checkOf, FreshCheck, refusalOf } from "#app/components/forms/fresh-check";
 import { useState, type FormEvent } from "react";
 import * as v from "valibot";
 import { namesOf } from "#server/lists/names.db";
@@ -14,7 +14,7 @@ import { redirectWithFlash } from "#server/platform/flash";
 import { refusalMessage, requireTenant } from "#server/guards";
 import { pageNotFound, refuse } from "#server/platform/http";
 import { Details } from "#app/components/details";
-import { describedBy, Field, useSending } from "#app/components/form";
+import { describedBy, Field, useSending } from "#app/components/forms/form";
 import { amountLimitError, cedisAmount, type AmountLimit } from "#app/lib/amount-limits";
 import { formatAmount, formatDate } from "#app/lib/format";
 import { paths } from "#app/lib/paths";
@@ -68,8 +68,8 @@ const RefundForm = v.object({
 
 type FieldErrors = Partial<Record<"amount" | "reason" | "form", string>>;
 
-// A lost connection while sending keeps the page and what was typed, and a re-send runs once (app/components/submission.ts).
-export { clientAction, shouldRevalidate } from "#app/components/submission";
+// A lost connection while sending keeps the page and what was typed, and a re-send runs once (app/components/forms/submission.ts).
+export { clientAction, shouldRevalidate } from "#app/components/forms/submission";
 
 export async function action({ request, context, params }: ActionFunctionArgs) {
   const { signedIn, deps, tenant, payment } = await refundablePayment(request, context, params.transactionId);
