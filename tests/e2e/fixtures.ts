@@ -124,7 +124,12 @@ export async function pageSettled(page: Page, options: { prefetches?: boolean } 
           channel.port2.postMessage(null);
         });
       await tasksRun();
-      if (link) document.head.append(Object.assign(document.createElement("link"), { rel: "prefetch", href: `${url}-link` }));
+      if (link) {
+        const prefetch = document.createElement("link");
+        prefetch.rel = "prefetch";
+        prefetch.href = `${url}-link`;
+        document.head.appendChild(prefetch);
+      }
       await fetch(`${url}-fetch`, { cache: "no-store" }).catch(() => null);
       await tasksRun();
     },

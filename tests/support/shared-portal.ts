@@ -23,9 +23,10 @@ export function useSharedPortal(): () => Portal {
       process.once("exit", () => rmSync(started.stateDir, { recursive: true, force: true }));
       return started;
     });
-    portal = await shared;
+    const started = await shared;
+    portal = started;
     // A file before this one in the same worker may have started a portal of its own: the tenant helpers follow this one.
-    useBusinessDatabases(portal.businessDb);
+    useBusinessDatabases((businessId) => started.businessDb(businessId));
   });
   return () => {
     if (!portal) throw new Error("The portal is not started yet (use it inside a test).");
