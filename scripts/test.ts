@@ -17,29 +17,31 @@ interface Step {
   stopOnFailure?: boolean;
   /**
    * Steps of one group run side by side, their output printed whole as each ends: the static checks are each one
-   * process on one core, so on two cores the four take about as long as the slowest (lint) instead of their sum.
+   * process on one core, so on two cores they take about as long as the slowest (lint) instead of their sum, and the
+   * unit tests (one vitest worker on two cores) fill the core they leave idle.
    */
-  group?: "static checks";
+  group?: "static checks and unit";
 }
 
 const steps: Step[] = [
   { name: "build", command: ["npx", "tsx", "scripts/build.ts"], stopOnFailure: true },
-  { name: "typecheck", command: ["npx", "tsc", "-p", "tsconfig.json"], group: "static checks" },
+  { name: "typecheck", command: ["npx", "tsc", "-p", "tsconfig.json"], group: "static checks and unit" },
   // The Worker's code once more as workerd runs it: without DOM or Node types.
-  { name: "typecheck worker", command: ["npx", "tsc", "-p", "tsconfig.worker.json"], group: "static checks" },
-  { name: "lint", command: ["npx", "eslint", "--max-warnings=0", "."], group: "static checks" },
-  { name: "format", command: ["npx", "prettier", "--check", "."], group: "static checks" },
+  { name: "typecheck worker", command: ["npx", "tsc", "-p", "tsconfig.worker.json"], group: "static checks and unit" },
+  { name: "lint", command: ["npx", "eslint", "--max-warnings=0", "."], group: "static checks and unit" },
+  { name: "format", command: ["npx", "prettier", "--check", "."], group: "static checks and unit" },
   // What `npm run deploy` would do, offline, on the build above (decision 042): everything but the real ids and secrets,
   // which a clone does not have (placeholders are listed, the secrets are stand-ins).
   {
     name: "deploy dry run",
     command: ["npx", "tsx", "scripts/deploy.ts", "--dry-run", "--skip-build", "--allow-placeholders", "--secrets", "tests/fixtures/deploy/ci.secrets"],
-    group: "static checks",
+    group: "static checks and unit",
   },
   {
     name: "unit",
     command: ["npx", "vitest", "run", "--project", "unit", "--reporter=default", "--reporter=json", "--outputFile.json=test-results/unit.json"],
     report: { file: "test-results/unit.json", kind: "vitest" },
+    group: "static checks and unit",
   },
   {
     name: "integration",

@@ -1,6 +1,6 @@
 // Each Playwright worker runs its own portal (the built Worker in workerd) from
 // the seeded template, so tests can read and change its D1 and KV directly.
-import { createHash } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { test as base, expect, type Page } from "@playwright/test";
@@ -101,6 +101,42 @@ export { expect };
 /** Waits until React has hydrated the document (the shell marks <html>). */
 export async function hydrated(page: Page): Promise<void> {
   await expect(page.locator("html[data-hydrated]")).toHaveCount(1);
+}
+
+/**
+ * The signal to wait for before asserting that the page did nothing (asked for nothing, did not reload): the page's
+ * pending tasks have run (a message posted now arrives after them, as React's scheduler posts its own), then a marker
+ * fetch made after them has been seen here, so a request the page made before it has been reported. With `prefetches`,
+ * a marker <link rel=prefetch> too: the browser sends those at idle priority, in the order asked, as it sends the page's
+ * own prefetches (a test that asserts none were made asks for it). Works with the page's clock paused; a fixed wait
+ * would prove nothing on a slow machine.
+ */
+export async function pageSettled(page: Page, options: { prefetches?: boolean } = {}): Promise<void> {
+  const marker = `/favicon.svg?settled=${randomUUID()}`;
+  const kinds = options.prefetches ? ["fetch", "link"] : ["fetch"];
+  const seen = Promise.all(kinds.map((kind) => page.waitForRequest((request) => request.url().endsWith(`${marker}-${kind}`))));
+  await page.evaluate(
+    async ({ url, link }) => {
+      const tasksRun = () =>
+        new Promise((resolve) => {
+          const channel = new MessageChannel();
+          channel.port1.onmessage = resolve;
+          channel.port2.postMessage(null);
+        });
+      await tasksRun();
+      if (link) {
+        const prefetch = document.createElement("link");
+        prefetch.rel = "prefetch";
+        prefetch.href = `${url}-link`;
+        document.head.appendChild(prefetch);
+      }
+      await fetch(`${url}-fetch`, { cache: "no-store" }).catch(() => null);
+      await tasksRun();
+    },
+    { url: marker, link: options.prefetches === true },
+  );
+  await seen;
+  if (options.prefetches) await page.evaluate((url) => document.head.querySelector(`link[href="${url}-link"]`)?.remove(), marker);
 }
 
 /**

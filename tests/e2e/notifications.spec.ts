@@ -99,20 +99,26 @@ test("a priority response closes itself after 12 000 ms", async ({ page }) => {
 });
 
 test.describe("the generic error handler", () => {
-  for (const [button, message] of [
-    ["data.message", "Message from data"],
-    ["response.data.message", "Message from response data"],
-    ["error.message", "Message of the error"],
-    ["fallback", "The fallback message"],
-    ["no message", "Action Failed. Please check connectivity and try again"],
-  ] as const) {
-    test(`${button}: shows "${message}" as a danger alert`, async ({ page }) => {
-      await page.getByRole("button", { name: button, exact: true }).click();
-      const alert = page.getByTestId("alert");
-      await expect(alert).toHaveAttribute("data-kind", "danger");
-      await expect(alert.locator(".notice__message")).toHaveText(message);
-    });
-  }
+  // One page for every way an error carries its message (decision 003): the alert is reset before each, and each is a
+  // step whose checks are soft, so one that fails does not hide the others.
+  test("shows each error's message as a danger alert: data.message, response.data.message, error.message, the fallback, none", async ({ page }) => {
+    const alert = page.getByTestId("alert");
+    for (const [button, message] of [
+      ["data.message", "Message from data"],
+      ["response.data.message", "Message from response data"],
+      ["error.message", "Message of the error"],
+      ["fallback", "The fallback message"],
+      ["no message", "Action Failed. Please check connectivity and try again"],
+    ] as const) {
+      await test.step(`${button}: shows "${message}" as a danger alert`, async () => {
+        await page.getByRole("button", { name: "Reset alert" }).click();
+        await expect(alert).toHaveCount(0);
+        await page.getByRole("button", { name: button, exact: true }).click();
+        await expect.soft(alert, button).toHaveAttribute("data-kind", "danger");
+        await expect.soft(alert.locator(".notice__message"), button).toHaveText(message);
+      });
+    }
+  });
 
   test("scrolls smoothly to the top where the alert is", async ({ page }) => {
     await page.setViewportSize({ width: 1280, height: 400 });

@@ -2,7 +2,7 @@
 // leaves the document as it is (no reload), a page that cannot load shows the portal's "No connection" inside the shell,
 // and it loads by itself when the connection is back.
 import type { Page } from "@playwright/test";
-import { expect, hydrated, markWindow, test, windowIsMarked } from "./fixtures";
+import { expect, hydrated, markWindow, pageSettled, test, windowIsMarked } from "./fixtures";
 
 // Chromium logs each request it could not make; Remix logs the link lookups (route discovery) that failed offline.
 test.use({
@@ -30,7 +30,8 @@ test("the first prefetch with no connection leaves the page as it is", async ({ 
   await markWindow(page);
   await context.setOffline(true);
   await page.clock.runFor(1_000);
-  await page.waitForTimeout(1_500);
+  // The first prefetch's moment has passed and what the page did then has run.
+  await pageSettled(page);
   expect(await windowIsMarked(page)).toBe(true);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Dashboard");
 });
@@ -39,10 +40,12 @@ test("a hover prefetch whose code cannot load leaves the page as it is", async (
   await openPaused(page, "/");
   await markWindow(page);
   await page.route("**/assets/reports.route-*.js", (route) => route.abort("internetdisconnected"));
+  const refused = page.waitForEvent("requestfailed", (request) => /\/assets\/reports\.route-[\w-]+\.js$/.test(new URL(request.url()).pathname));
   await nav(page).getByRole("link", { name: "Reports" }).hover();
   // Remix's wait before a hover counts as intent.
   await page.clock.runFor(200);
-  await page.waitForTimeout(1_500);
+  await refused;
+  await pageSettled(page);
   expect(await windowIsMarked(page)).toBe(true);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Dashboard");
 });
@@ -103,7 +106,7 @@ test("what was typed survives a send lost offline and the prefetch after it", as
   await page.getByRole("button", { name: "Send for approval" }).click();
   await expect(page.getByTestId("alert")).toContainText(CONNECTIVITY);
   await page.clock.runFor(2_000);
-  await page.waitForTimeout(1_500);
+  await pageSettled(page);
   expect(await windowIsMarked(page)).toBe(true);
   await expect(page.getByLabel("Registered name")).toHaveValue("Ɛsi Ŋkansa Traders");
 });

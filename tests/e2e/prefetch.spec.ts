@@ -2,7 +2,7 @@
 // very slow connection." The page's clock is paused from the start, so "1 second" is the
 // page's own second, whatever the machine's load.
 import type { Page, Request } from "@playwright/test";
-import { expect, hydrated, test } from "./fixtures";
+import { expect, hydrated, pageSettled, test } from "./fixtures";
 
 const START = new Date("2026-11-23T09:00:00Z");
 
@@ -29,11 +29,13 @@ async function openPaused(page: Page, path: string): Promise<void> {
 
 test("a second after the dashboard loads, its likely next pages are prefetched, not before", async ({ page }) => {
   const requests = watchDataRequests(page);
-  await openPaused(page, "/");
   // Real time passes (route discovery, any late work); the page's clock does not.
-  await page.waitForTimeout(1_500);
+  const discovered = page.waitForResponse((response) => new URL(response.url()).pathname === "/__manifest");
+  await openPaused(page, "/");
+  await discovered;
+  await pageSettled(page, { prefetches: true });
   await page.clock.runFor(990);
-  await page.waitForTimeout(500);
+  await pageSettled(page, { prefetches: true });
   expect(requests, "nothing prefetched before 1 s").toEqual([]);
   await expect(prefetchLinks(page)).toHaveCount(0);
 
@@ -78,7 +80,7 @@ for (const [label, connection] of [
     const requests = watchDataRequests(page);
     await openPaused(page, "/");
     await page.clock.runFor(5_000);
-    await page.waitForTimeout(1_000);
+    await pageSettled(page, { prefetches: true });
     expect(requests).toEqual([]);
     await expect(prefetchLinks(page)).toHaveCount(0);
 
@@ -88,7 +90,7 @@ for (const [label, connection] of [
     await expect(page.getByRole("heading", { level: 1, name: "Transactions" })).toBeVisible();
     expect(requests).toEqual(["/transactions.data"]);
     await page.clock.runFor(5_000);
-    await page.waitForTimeout(1_000);
+    await pageSettled(page, { prefetches: true });
     expect(requests).toEqual(["/transactions.data"]);
     await expect(prefetchLinks(page)).toHaveCount(0);
   });
@@ -101,7 +103,7 @@ test.describe("signed out", () => {
     const requests = watchDataRequests(page);
     await openPaused(page, "/login");
     await page.clock.runFor(5_000);
-    await page.waitForTimeout(1_000);
+    await pageSettled(page, { prefetches: true });
     expect(requests).toEqual([]);
     await expect(prefetchLinks(page)).toHaveCount(0);
   });

@@ -15,60 +15,61 @@ const SECTIONS = [
 ];
 
 test.describe("default layout on a desktop", () => {
-  test("side navigation with every section, a top bar, and client-side navigation", async ({ page }) => {
-    await page.goto("/merchants");
-    await hydrated(page);
-    const nav = page.getByRole("navigation", { name: "Main" });
-    await expect(nav).toBeVisible();
-    // A link's name is its section, and for Approvals the count waiting for this person ("Approvals 8 waiting for you").
-    for (const section of SECTIONS) await expect(nav.getByRole("link", { name: new RegExp(`^${section}( \\d+ waiting for you)?$`) })).toBeVisible();
-    await expect(nav.getByRole("link", { name: /^Approvals \d+ waiting for you$/ })).toBeVisible();
-    await expect(page.getByRole("banner")).toBeVisible();
-    await expect(page.getByRole("button", { name: "Open menu" })).toBeHidden();
-    await expect(nav.getByRole("link", { name: "Merchants", exact: true })).toHaveAttribute("aria-current", "page");
+  // One page through the desktop shell's checks (decision 003): each opens its own page first, so none sees another's
+  // state; each is a step with soft checks, so one that fails does not hide the others.
+  test("side navigation, titles, focus after a navigation and the skip link", async ({ page }) => {
+    await test.step("side navigation with every section, a top bar, and client-side navigation", async () => {
+      await page.goto("/merchants");
+      await hydrated(page);
+      const nav = page.getByRole("navigation", { name: "Main" });
+      await expect.soft(nav).toBeVisible();
+      // A link's name is its section, and for Approvals the count waiting for this person ("Approvals 8 waiting for you").
+      for (const section of SECTIONS) await expect.soft(nav.getByRole("link", { name: new RegExp(`^${section}( \\d+ waiting for you)?$`) })).toBeVisible();
+      await expect.soft(nav.getByRole("link", { name: /^Approvals \d+ waiting for you$/ })).toBeVisible();
+      await expect.soft(page.getByRole("banner")).toBeVisible();
+      await expect.soft(page.getByRole("button", { name: "Open menu" })).toBeHidden();
+      await expect.soft(nav.getByRole("link", { name: "Merchants", exact: true })).toHaveAttribute("aria-current", "page");
 
-    await markWindow(page);
-    await nav.getByRole("link", { name: "Transactions" }).click();
-    await expect(page).toHaveURL(/\/transactions$/);
-    await expect(page.getByRole("heading", { level: 1, name: "Transactions" })).toBeVisible();
-    await expect(nav.getByRole("link", { name: "Transactions" })).toHaveAttribute("aria-current", "page");
-    await expect(nav.getByRole("link", { name: "Merchants", exact: true })).not.toHaveAttribute("aria-current", "page");
-    expect(await windowIsMarked(page), "navigation stayed in the page").toBe(true);
-  });
-
-  test("document titles follow the route", async ({ page }) => {
-    await page.goto("/__dev/ui");
-    await expect(page).toHaveTitle("UI kit");
-    await page.goto("/reports");
-    await expect(page).toHaveTitle("Reports");
-    await page.goto("/no-such-page");
-    await expect(page).toHaveTitle("Page Not Found");
-  });
-
-  test("after a client-side navigation the new page's heading has the focus, not the link that was clicked", async ({ page }) => {
-    await page.goto("/");
-    await hydrated(page);
-    await markWindow(page);
-    const nav = page.getByRole("navigation", { name: "Main" });
-    for (const [link, heading] of [
-      ["Merchants", "Merchants"],
-      ["Reports", "Reports"],
-    ] as const) {
-      await nav.getByRole("link", { name: link, exact: true }).focus();
+      await markWindow(page);
+      await nav.getByRole("link", { name: "Transactions" }).click();
+      await expect.soft(page).toHaveURL(/\/transactions$/);
+      await expect.soft(page.getByRole("heading", { level: 1, name: "Transactions" })).toBeVisible();
+      await expect.soft(nav.getByRole("link", { name: "Transactions" })).toHaveAttribute("aria-current", "page");
+      await expect.soft(nav.getByRole("link", { name: "Merchants", exact: true })).not.toHaveAttribute("aria-current", "page");
+      expect.soft(await windowIsMarked(page), "navigation stayed in the page").toBe(true);
+    });
+    await test.step("document titles follow the route", async () => {
+      await page.goto("/__dev/ui");
+      await expect.soft(page).toHaveTitle("UI kit");
+      await page.goto("/reports");
+      await expect.soft(page).toHaveTitle("Reports");
+      await page.goto("/no-such-page");
+      await expect.soft(page).toHaveTitle("Page Not Found");
+    });
+    await test.step("after a client-side navigation the new page's heading has the focus, not the link that was clicked", async () => {
+      await page.goto("/");
+      await hydrated(page);
+      await markWindow(page);
+      const nav = page.getByRole("navigation", { name: "Main" });
+      for (const [link, heading] of [
+        ["Merchants", "Merchants"],
+        ["Reports", "Reports"],
+      ] as const) {
+        await nav.getByRole("link", { name: link, exact: true }).focus();
+        await page.keyboard.press("Enter");
+        await expect.soft(page.getByRole("heading", { level: 1, name: heading })).toBeFocused();
+      }
+      expect.soft(await windowIsMarked(page)).toBe(true);
+    });
+    await test.step("keyboard: the skip link jumps to the content", async () => {
+      await page.goto("/settings");
+      await hydrated(page);
+      await page.keyboard.press("Tab");
+      const skip = page.getByRole("link", { name: "Skip to content" });
+      await expect.soft(skip).toBeFocused();
       await page.keyboard.press("Enter");
-      await expect(page.getByRole("heading", { level: 1, name: heading })).toBeFocused();
-    }
-    expect(await windowIsMarked(page)).toBe(true);
-  });
-
-  test("keyboard: the skip link jumps to the content", async ({ page }) => {
-    await page.goto("/settings");
-    await hydrated(page);
-    await page.keyboard.press("Tab");
-    const skip = page.getByRole("link", { name: "Skip to content" });
-    await expect(skip).toBeFocused();
-    await page.keyboard.press("Enter");
-    await expect(page.locator("main#main")).toBeFocused();
+      await expect.soft(page.locator("main#main")).toBeFocused();
+    });
   });
 });
 
@@ -87,39 +88,41 @@ test.describe("standard layout", () => {
 test.describe("at 390 px wide", () => {
   test.use({ viewport: { width: 390, height: 844 } });
 
-  test("the navigation is a drawer opened by a button, closed by Escape, a link or the backdrop", async ({ page }) => {
-    await page.goto("/merchants");
-    await hydrated(page);
-    const nav = page.getByRole("navigation", { name: "Main" });
-    const menu = page.getByRole("button", { name: "Open menu" });
-    await expect(nav).toBeHidden();
-    await expect(menu).toHaveAttribute("aria-expanded", "false");
+  // One page for both (decision 003): the second opens its own pages.
+  test("the navigation is a drawer, and the page does not scroll sideways", async ({ page }) => {
+    await test.step("the navigation is a drawer opened by a button, closed by Escape, a link or the backdrop", async () => {
+      await page.goto("/merchants");
+      await hydrated(page);
+      const nav = page.getByRole("navigation", { name: "Main" });
+      const menu = page.getByRole("button", { name: "Open menu" });
+      await expect.soft(nav).toBeHidden();
+      await expect.soft(menu).toHaveAttribute("aria-expanded", "false");
 
-    await menu.click();
-    await expect(nav).toBeVisible();
-    await expect(menu).toHaveAttribute("aria-expanded", "true");
-    await expect(nav.getByRole("link", { name: "Dashboard", exact: true })).toBeFocused();
-    await page.keyboard.press("Escape");
-    await expect(nav).toBeHidden();
-    await expect(menu).toBeFocused();
+      await menu.click();
+      await expect.soft(nav).toBeVisible();
+      await expect.soft(menu).toHaveAttribute("aria-expanded", "true");
+      await expect.soft(nav.getByRole("link", { name: "Dashboard", exact: true })).toBeFocused();
+      await page.keyboard.press("Escape");
+      await expect.soft(nav).toBeHidden();
+      await expect.soft(menu).toBeFocused();
 
-    await menu.click();
-    await nav.getByRole("link", { name: "Reports" }).click();
-    await expect(page).toHaveURL(/\/reports$/);
-    await expect(nav).toBeHidden();
+      await menu.click();
+      await nav.getByRole("link", { name: "Reports" }).click();
+      await expect.soft(page).toHaveURL(/\/reports$/);
+      await expect.soft(nav).toBeHidden();
 
-    await menu.click();
-    await expect(nav).toBeVisible();
-    await page.mouse.click(380, 400); // the backdrop, right of the drawer
-    await expect(nav).toBeHidden();
-  });
-
-  test("the page does not scroll sideways", async ({ page }) => {
-    for (const path of ["/merchants", "/login", "/__dev/ui"]) {
-      await page.goto(path);
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-      expect(overflow, path).toBeLessThanOrEqual(0);
-    }
+      await menu.click();
+      await expect.soft(nav).toBeVisible();
+      await page.mouse.click(380, 400); // the backdrop, right of the drawer
+      await expect.soft(nav).toBeHidden();
+    });
+    await test.step("the page does not scroll sideways", async () => {
+      for (const path of ["/merchants", "/login", "/__dev/ui"]) {
+        await page.goto(path);
+        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+        expect.soft(overflow, path).toBeLessThanOrEqual(0);
+      }
+    });
   });
 
   test.describe("before the script has run", () => {
@@ -137,20 +140,18 @@ test.describe("at 390 px wide", () => {
   });
 });
 
-test.describe("at 981 px wide", () => {
-  test.use({ viewport: { width: 981, height: 800 } });
-  test("the desktop layout still applies one pixel above the breakpoint", async ({ page }) => {
+// Either side of the breakpoint in one page (decision 003): the viewport is set before each opens its page.
+test("the breakpoint: the desktop layout one pixel above it, the mobile layout at it", async ({ page }) => {
+  await test.step("at 981 px wide, the desktop layout still applies one pixel above the breakpoint", async () => {
+    await page.setViewportSize({ width: 981, height: 800 });
     await page.goto("/merchants");
-    await expect(page.getByRole("navigation", { name: "Main" })).toBeVisible();
-    await expect(page.getByRole("button", { name: "Open menu" })).toBeHidden();
+    await expect.soft(page.getByRole("navigation", { name: "Main" })).toBeVisible();
+    await expect.soft(page.getByRole("button", { name: "Open menu" })).toBeHidden();
   });
-});
-
-test.describe("at 980 px wide", () => {
-  test.use({ viewport: { width: 980, height: 800 } });
-  test("the mobile layout applies at the breakpoint", async ({ page }) => {
+  await test.step("at 980 px wide, the mobile layout applies at the breakpoint", async () => {
+    await page.setViewportSize({ width: 980, height: 800 });
     await page.goto("/merchants");
-    await expect(page.getByRole("navigation", { name: "Main" })).toBeHidden();
-    await expect(page.getByRole("button", { name: "Open menu" })).toBeVisible();
+    await expect.soft(page.getByRole("navigation", { name: "Main" })).toBeHidden();
+    await expect.soft(page.getByRole("button", { name: "Open menu" })).toBeVisible();
   });
 });

@@ -16,9 +16,10 @@ import { listTerminals } from "#server/merchants/terminals.db";
 import { listTransactions, transactionTotals } from "#server/payments/transactions.db";
 import { limitProblems } from "../support/sql-limits";
 import { AMA_KUMASI, KUMASI } from "../support/tenants";
-import { usePortal } from "../support/use-portal";
+import { useSharedPortal } from "../support/shared-portal";
 
-const portal = usePortal();
+// Reads the seed only (sessions of its own aside): the worker's shared portal.
+const portal = useSharedPortal();
 
 const SAMPLE: Sample = {
   merchantId: "mer_sample",

@@ -6,9 +6,10 @@ import { formatDate } from "#app/lib/format";
 import { textOf } from "../support/html";
 import { signedInCookie } from "../support/sign-in";
 import { KUMASI } from "../support/tenants";
-import { usePortal } from "../support/use-portal";
+import { useSharedPortal } from "../support/shared-portal";
 
-const portal = usePortal();
+// Reads the seed only (sessions of its own aside): the worker's shared portal.
+const portal = useSharedPortal();
 
 async function text(path: string): Promise<string> {
   const response = await portal().fetch(path, { headers: await signedInCookie(portal()) });

@@ -10,7 +10,7 @@ import type { IngestMessage } from "#server/payments/consumer";
 import type { PaymentItem } from "#server/payments/ingest-plan";
 import { Rng } from "../../scripts/seed/prng";
 import { expectAccountSumsMatchEntries } from "../support/ledger";
-import { api, eventually, makeKey, partiesOf, type Parties } from "../support/partner-api";
+import { api, eventually, makeKey, partiesOf, paymentAppliedAfter, type Parties } from "../support/partner-api";
 import { paymentsConsumers } from "../support/portal";
 import { KUMASI } from "../support/tenants";
 import { usePortal } from "../support/use-portal";
@@ -182,8 +182,8 @@ describe("exactly once", () => {
         180_000,
         "every payment and reversal to be applied",
       );
-      // Let any straggling redelivery land before counting.
-      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      // Any straggling redelivery lands before a payment queued after them all is applied (not an EO- reference).
+      await paymentAppliedAfter(portal(), key, KUMASI, parties[0]!);
 
       // One payment per reference.
       const held = await rows<{ reference: string; n: number; status: string; amount: number; fingerprint: string }>(

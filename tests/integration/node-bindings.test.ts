@@ -3,9 +3,10 @@
 // what the test binds must reach D1 unchanged, or tests would pass on values and
 // errors production never sees.
 import { describe, expect, it } from "vitest";
-import { usePortal } from "../support/use-portal";
+import { useSharedPortal } from "../support/shared-portal";
 
-const portal = usePortal();
+// Leaves nothing behind (the failing batch is undone, the key it writes it deletes): the worker's shared portal.
+const portal = useSharedPortal();
 
 describe("D1 through the node-bindings Worker", () => {
   it("round-trips names in every script, integers, reals, booleans, null and blobs as D1 gives them", async () => {

@@ -4,7 +4,7 @@
 // unknown ones, a stale heartbeat answered as not applied.
 import { beforeAll, describe, expect, it } from "vitest";
 import { ACCRA, KUMASI } from "../support/tenants";
-import { answerOf, api, cardPayment, eventually, makeKey, momoPayment, partiesOf, type Parties } from "../support/partner-api";
+import { answerOf, api, cardPayment, eventually, makeKey, momoPayment, partiesOf, paymentAppliedAfter, type Parties } from "../support/partner-api";
 import { paymentsConsumers } from "../support/portal";
 import { usePortal } from "../support/use-portal";
 
@@ -63,7 +63,7 @@ describe("times the consumer could not read are refused at the door (defect 1)",
     const { status, body } = await answer("/api/v1/payments", payment);
     expect(status).toBe(400);
     expect(body.errors).toEqual([{ path: "occurred_at", message: expect.stringMatching(/^has no day (29|30|31) in \w+ \d{4} \(it has (28|29|30) days\)$/) }]);
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await paymentAppliedAfter(portal(), key, KUMASI, kumasi[0]!);
     expect((await api(portal(), key, `/api/v1/payments/${payment.reference as string}`)).status).toBe(404);
   });
 
@@ -168,7 +168,7 @@ describe("validation answers (point 8)", () => {
       message: `sent_at is older than this terminal's last heartbeat (${fresh}): it was not applied.`,
       last_seen_at: fresh,
     });
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await paymentAppliedAfter(portal(), key, KUMASI, kumasi[0]!);
     expect(await lastSeen()).toBe(Date.parse(fresh));
     expect(await db.prepare("SELECT battery_percent AS n FROM terminals WHERE serial = ?").bind(serial).first<number>("n")).toBe(50);
   });

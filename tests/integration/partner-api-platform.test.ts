@@ -7,7 +7,7 @@ import { revokePlatformKey, rollPlatformKey } from "#server/operators/platform-k
 import { makePlatformKey, ROLL_GRACE_MS } from "#server/partner-api/keys";
 import { MESSAGES } from "#server/partner-api/credential";
 import { ACCRA, KUMASI, META } from "../support/tenants";
-import { answerOf, api, eventually, makeKey, makePlatformKeyFor, momoPayment, partiesOf, type Parties } from "../support/partner-api";
+import { answerOf, api, eventually, makeKey, makePlatformKeyFor, momoPayment, partiesOf, paymentAppliedAfter, type Parties } from "../support/partner-api";
 import { paymentsConsumers, type Portal } from "../support/portal";
 import { usePortal } from "../support/use-portal";
 
@@ -195,7 +195,7 @@ describe("a business's own key", () => {
       .bind(ACCRA)
       .first<string>("reference"))!;
     expect((await api(portal(), kumasiKey, `/api/v1/payments/${reference}`, undefined, as(ACCRA))).status).toBe(403);
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await paymentAppliedAfter(portal(), kumasiKey, KUMASI, kumasi[0]!);
     expect(await heldAnywhere(payment.reference as string)).toEqual([]);
   });
 });

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createWebhookEndpoint } from "#server/webhooks/endpoints.db";
 import { newWebhookSecret, verifySignature } from "#server/webhooks/signing";
 import { startWebhookReceiver, type WebhookReceiver } from "../support/fake-webhook-receiver";
-import { api, eventually, makeKey, momoPayment, partiesOf, type Parties } from "../support/partner-api";
+import { api, eventually, makeKey, momoPayment, partiesOf, paymentAppliedAfter, type Parties } from "../support/partner-api";
 import { paymentsConsumers, webhooksConsumers } from "../support/portal";
 import { KOFI_KUMASI, KUMASI, META } from "../support/tenants";
 import { usePortal } from "../support/use-portal";
@@ -63,7 +63,10 @@ describe("payment webhooks", () => {
     // The same payment and reversal sent again (a processor's retry) announce nothing more.
     await api(portal(), key, "/api/v1/payments", paid);
     await api(portal(), key, `/api/v1/payments/${ref}/reversal`, { reason: "Wallet debit not completed", reversed_at: new Date().toISOString() });
-    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    // Then a payment sent after them, announced: deliveries are queued in the order they fall due, so anything the
+    // re-sends announced would have arrived first.
+    const marker = await paymentAppliedAfter(portal(), key, KUMASI, parties[0]!);
+    await eventually(async () => received(marker).length === 1, 20_000, "the webhook of the payment sent after");
 
     const [succeeded, reversed] = received(ref);
     expect(received(ref)).toHaveLength(2);

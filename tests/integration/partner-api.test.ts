@@ -8,7 +8,7 @@ import { clearingPosting, paymentPosting } from "#server/ledger/ledger";
 import { requestRefund } from "#server/refunds/refund-requests.db";
 import { approveMoneyRequest } from "#server/approvals/money-requests.db";
 import { ACCRA, ESI_KUMASI, KOFI_KUMASI, KUMASI, META } from "../support/tenants";
-import { answerOf, api, cardPayment, eventually, makeKey, momoPayment, partiesOf, type Parties } from "../support/partner-api";
+import { answerOf, api, cardPayment, eventually, makeKey, momoPayment, partiesOf, paymentAppliedAfter, type Parties } from "../support/partner-api";
 import { paymentsConsumers } from "../support/portal";
 import { usePortal } from "../support/use-portal";
 import { expectAccountSumsMatchEntries } from "../support/ledger";
@@ -245,7 +245,7 @@ describe("Idempotency-Key", () => {
     const other = await api(portal(), key, "/api/v1/payments", { ...payment, amount: 9_999 }, headers);
     expect(other.status).toBe(409);
     await eventually(async () => (await held(payment.reference as string)) === 1);
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await paymentAppliedAfter(portal(), key, KUMASI, kumasi[0]!);
     expect(await held(payment.reference as string)).toBe(1);
   });
 });
@@ -324,7 +324,7 @@ describe("reversals and heartbeats", () => {
     expect(sum).toBe(0);
     // Sent again: no second reversal.
     expect((await api(portal(), key, `/api/v1/payments/${reference}/reversal`, reversal)).status).toBe(202);
-    await new Promise((resolve) => setTimeout(resolve, 800));
+    await paymentAppliedAfter(portal(), key, KUMASI, kumasi[0]!);
     expect(await count("SELECT count(*) AS n FROM ledger_entries e JOIN transactions t ON t.id = e.transaction_id WHERE t.reference = ?", reference)).toBe(6);
     await expectAccountSumsMatchEntries(portal().shards());
     // People see why on the payment's detail.

@@ -13,7 +13,9 @@ import { signedInCookie } from "../support/sign-in";
 import { KOFI_KUMASI, KUMASI, META } from "../support/tenants";
 import { usePortal } from "../support/use-portal";
 
-const portal = usePortal({ queueConsumers: { ...paymentsConsumers(), ...webhooksConsumers() } });
+// The Worker's log, for the consumer's word that it left a suspended business's delivery waiting.
+const logged: string[] = [];
+const portal = usePortal({ queueConsumers: { ...paymentsConsumers(), ...webhooksConsumers() }, logTo: (line) => logged.push(line) });
 let receiver: WebhookReceiver;
 let parties: Parties[];
 let businessKey: string;
@@ -62,15 +64,17 @@ describe("a suspended business's money", () => {
     expect(sent.status).toBe(202);
     await eventually(async () => (await applied(reference)) === 1, 20_000, "the switch's payment applied");
     expect(await applied(own.reference as string)).toBe(0);
-    // The consumer and the sweep leave its deliveries waiting.
+    // The consumer and the sweep leave its deliveries waiting: the consumer says it took the delivery and left it.
+    await eventually(async () => logged.some((line) => line.includes('"webhooks.business_suspended"')), 20_000, "the consumer to leave the delivery waiting");
     await portal().scheduled("*/5 * * * *");
-    await new Promise((resolve) => setTimeout(resolve, 1_500));
     expect(announced(reference)).toHaveLength(0);
 
     await decided("reactivate", "Papers renewed");
     await eventually(async () => announced(reference).length === 1, 20_000, "the waiting webhook sent after reactivation");
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    const after = momoPayment(parties[0]!, { amount: 1_000 });
+    expect((await api(portal(), businessKey, "/api/v1/payments", after)).status).toBe(202);
+    // Once: a payment sent after it is announced too, and the waiting one not again meanwhile.
+    await eventually(async () => announced(after.reference as string).length === 1, 20_000, "the webhook of the payment sent after");
     expect(announced(reference)).toHaveLength(1);
-    expect((await api(portal(), businessKey, "/api/v1/payments", momoPayment(parties[0]!, { amount: 1_000 }))).status).toBe(202);
   });
 });

@@ -4,10 +4,11 @@
 import { describe, expect, it } from "vitest";
 import { API_LIST_CATALOGUE, CATALOGUE, planOf, recordingDb, type Recorded, type Sample } from "../../scripts/bench/query-catalogue";
 import { listTransactions, transactionTotals } from "#server/payments/transactions.db";
-import { usePortal } from "../support/use-portal";
+import { useSharedPortal } from "../support/shared-portal";
 import { AMA_KUMASI } from "../support/tenants";
 
-const portal = usePortal();
+// Reads the seed only (sessions of its own aside): the worker's shared portal.
+const portal = useSharedPortal();
 
 // Plans do not depend on which rows exist; any well-formed sample will do.
 const SAMPLE: Sample = {

@@ -5,9 +5,10 @@ import { formatAmount, formatCount, formatDate } from "#app/lib/format";
 import { textOf } from "../support/html";
 import { signedInCookie } from "../support/sign-in";
 import { ACCRA, KUMASI } from "../support/tenants";
-import { usePortal } from "../support/use-portal";
+import { useSharedPortal } from "../support/shared-portal";
 
-const portal = usePortal();
+// Reads the seed only (sessions of its own aside): the worker's shared portal.
+const portal = useSharedPortal();
 const DAY = 86_400_000;
 const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 

@@ -3,9 +3,11 @@ import { describe, expect, it } from "vitest";
 import { REQUEST_ID_PATTERN } from "#server/platform/request-id";
 import { signedInCookie } from "../support/sign-in";
 import { usePortal } from "../support/use-portal";
+import { useSharedPortal } from "../support/shared-portal";
 import { textOf, titleOf } from "../support/html";
 
-const portal = usePortal();
+// Reads the seed only (sessions of its own aside): the worker's shared portal; production keeps its own below.
+const portal = useSharedPortal();
 
 describe("unknown routes", () => {
   it.each(["/no/such/page", "/money/no-such-page", "/Merchants/x/y/z"])("%s is, signed in, a 404 page saying which path was not found", async (path) => {

@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { signedInCookie } from "../support/sign-in";
-import { usePortal } from "../support/use-portal";
+import { useSharedPortal } from "../support/shared-portal";
 import { scriptTags } from "../support/html";
 
-const portal = usePortal();
+// Reads the seed only (sessions of its own aside): the worker's shared portal.
+const portal = useSharedPortal();
 
 function nonceOf(csp: string | null): string | undefined {
   return csp?.match(/'nonce-([^']+)'/)?.[1];

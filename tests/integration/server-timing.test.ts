@@ -2,10 +2,12 @@
 // and the benchmarks; a portal with SERVER_TIMING off, or in production, says nothing.
 import { describe, expect, it } from "vitest";
 import { signedInCookie } from "../support/sign-in";
+import { useSharedPortal } from "../support/shared-portal";
 import { usePortal } from "../support/use-portal";
 
 describe("with SERVER_TIMING on", () => {
-  const portal = usePortal({ vars: { SERVER_TIMING: "on" } });
+  // On is the portal's default, and these only read: the worker's shared portal.
+  const portal = useSharedPortal();
 
   it("a signed-in page names its session, loader, D1 (with its round trips), render and total times", async () => {
     const headers = await signedInCookie(portal());

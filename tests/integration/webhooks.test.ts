@@ -101,6 +101,22 @@ async function logOf(portal: Portal, endpointId: string, eventId: string) {
   return found;
 }
 
+/**
+ * Waits until no delivery of Kumasi's (to the endpoint, when given) is pending, queued or not: whatever a sweep queued
+ * has been sent and its answer recorded. The signal before asserting that nothing more reached the receiver.
+ */
+function deliveriesEnded(portal: Portal, endpointId?: string) {
+  return waitFor(`every delivery${endpointId ? ` to ${endpointId}` : ""} ended`, async () => {
+    const pending = await (
+      await portal.db()
+    )
+      .prepare(`SELECT count(*) AS n FROM webhook_deliveries WHERE business_id = ? AND status = 'pending'${endpointId ? " AND endpoint_id = ?" : ""}`)
+      .bind(KUMASI, ...(endpointId ? [endpointId] : []))
+      .first<number>("n");
+    return pending === 0;
+  });
+}
+
 function waitForStatus(portal: Portal, endpointId: string, eventId: string, status: string, timeoutMs = 30_000) {
   return waitFor(`delivery of ${eventId} ${status}`, async () => (await delivery(portal, endpointId, eventId))?.status === status, timeoutMs);
 }
@@ -271,7 +287,7 @@ describe("delivering to a receiver that misbehaves", () => {
     const path = freshPath("outbox");
     const { endpoint } = await makeEndpoint(portal(), hooks.url(path), ["settlement.paid"]);
     const eventId = await emit(portal(), "settlement.paid");
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    // Written, not queued: only a dispatch (after a request, or the sweep) queues a delivery, and none has run.
     expect(await delivery(portal(), endpoint.id, eventId)).toMatchObject({ status: "pending", attempts: 0, queued_at: null });
     expect(hooks.to(path)).toEqual([]);
     await sweep(portal());
@@ -307,7 +323,7 @@ describe("delivering to a receiver that misbehaves", () => {
     await sweep(portal());
     await waitForStatus(portal(), endpoint.id, event.id, "delivered");
     await sweep(portal());
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+    await deliveriesEnded(portal(), endpoint.id);
     expect(hooks.to(path)).toHaveLength(1);
     expect(JSON.parse(hooks.to(path)[0]!.body).data).toEqual({ reference: "R-1" });
   });
@@ -506,7 +522,7 @@ describe("the portal's own changes emit their events", () => {
     await sweep(portal());
     await waitFor("every silent terminal announced", () => announcedIds().length >= silent.length);
     await sweep(portal());
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await deliveriesEnded(portal());
     expect(announcedIds().sort()).toEqual(silent.map((row) => row.id).sort());
 
     // One terminal is heard from, then goes quiet for more than a day.
@@ -514,7 +530,7 @@ describe("the portal's own changes emit their events", () => {
     const before = announcedIds().filter((id) => id === terminal).length;
     await db.prepare("UPDATE terminals SET last_seen_at = ? WHERE id = ?").bind(Date.now(), terminal).run();
     await sweep(portal());
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+    await deliveriesEnded(portal());
     expect(announcedIds().filter((id) => id === terminal)).toHaveLength(before);
     const lastSeen = Date.now() - 25 * 3_600_000;
     await db.prepare("UPDATE terminals SET last_seen_at = ? WHERE id = ?").bind(lastSeen, terminal).run();
@@ -525,7 +541,7 @@ describe("the portal's own changes emit their events", () => {
       .at(-1)!;
     expect(last.data.last_seen_at).toBe(new Date(lastSeen).toISOString());
     await sweep(portal());
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+    await deliveriesEnded(portal());
     expect(announcedIds().filter((id) => id === terminal)).toHaveLength(before + 1);
   });
 

@@ -159,3 +159,30 @@ export async function answerOf(response: Response): Promise<{ status: number; bo
   const { code, message, errors } = body;
   return { status: response.status, body: errors === undefined ? { code, message } : { code, message, errors } };
 }
+
+/**
+ * The signal to wait for before asserting that something did not happen (a second payment, a second reversal, a
+ * heartbeat applied late): a payment sent now, through the same door and PAYMENTS queue as what came before it, applied.
+ * The queue delivers in order, a batch at a time while its backlog is under a batch (a test's is), so whatever was queued
+ * before it has been delivered once by then; a fixed wait proves nothing on a slow machine. Returns its reference.
+ */
+export async function paymentAppliedAfter(
+  portal: Portal,
+  key: string,
+  businessId: string,
+  parties: Parties,
+  headers: Record<string, string> = {},
+): Promise<string> {
+  const marker = momoPayment(parties, { amount: 101 });
+  const reference = marker.reference as string;
+  const sent = await api(portal, key, "/api/v1/payments", marker, headers);
+  if (sent.status !== 202) throw new Error(`The marker payment was refused: ${sent.status} ${await sent.text()}`);
+  const held = () =>
+    portal
+      .businessDb(businessId)
+      .prepare("SELECT count(*) AS n FROM transactions WHERE business_id = ? AND reference = ?")
+      .bind(businessId, reference)
+      .first<number>("n");
+  await eventually(async () => (await held()) === 1, 20_000, `the marker payment ${reference}, sent after, to be applied`);
+  return reference;
+}
