@@ -2,7 +2,7 @@
 // both URLs here). What it moves is its kind's section (a transfer: from, to, the amount and the available balance
 // now; a refund: the payment, what is already refunded or waits, the merchant's available balance now), then who
 // asked and when; approve, or reject with a reason. The maker cannot decide; a decided request is read-only. The
-// rules are the engine's (functions/approvals/money-requests.db.ts).
+// rules are the decision core's (functions/decisions/decide.ts) with the kind's spec.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import * as v from "valibot";
@@ -15,8 +15,8 @@ import { formatAmount } from "#app/lib/format";
 import { APP_NAME } from "#app/lib/page";
 import { StatusPill } from "#app/components/status-pill";
 import { DecideCard, decisionSchema, requestFacts } from "./money-request";
-import { moneyTargetOf, refundFacts, transferFacts, underDecisionCheck } from "./money-request.server";
-import { decideRequest } from "./decide.server";
+import { moneyTargetOf, refundFacts, transferFacts } from "./money-request.server";
+import { decideBusinessRequest, pageRun, underDecisionCheck } from "#server/decisions/business";
 import { RefundSection } from "./refund-request";
 import { TransferSection } from "./transfer-request";
 import { useSending } from "#app/components/form";
@@ -93,7 +93,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   if (!parsed.success) return refuse({ reason: parsed.issues[0].message });
   const refused = await underDecisionCheck(request, { deps, tenant, session }, approval, form, async () => {
     try {
-      await decideRequest(context, { deps, tenant, session }, approval, parsed.output);
+      await decideBusinessRequest(pageRun(context, { deps, tenant }), approval, parsed.output);
       return null;
     } catch (error) {
       return refuse({ form: refusalMessage(request, error) });

@@ -2,7 +2,7 @@
 // request, field by field (what a create sets; what an update changes, among
 // the record's other fields; the whole record a deactivation closes), who
 // asked and when, and the decision: Approve, or Reject with a reason. The
-// engine (functions/approvals/approvals.db.ts) holds the rules; this page says them.
+// decision core (functions/decisions/decide.ts) holds the rules; this page says them.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Link, useActionData, useLoaderData, type ShouldRevalidateFunction } from "@remix-run/react";
 import * as v from "valibot";
@@ -23,7 +23,7 @@ import { isConnectionLost } from "#app/components/submission";
 import { checkBindings, underFreshCheck } from "#server/auth/fresh-check";
 import { checkOf, FreshCheck } from "#app/components/fresh-check";
 import { APP_NAME } from "#app/lib/page";
-import { decideRequest } from "./decide.server";
+import { decideBusinessRequest, pageRun } from "#server/decisions/business";
 import { useSending } from "#app/components/form";
 import { formErrors, readForm } from "#server/forms";
 
@@ -132,7 +132,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   if (found.status !== "pending") return refuse({ form: `This request is already ${found.status}.` }, values);
   const refused = await underFreshCheck(request, { deps, tenant, session }, checkBindings.decision(found.id), form, async () => {
     try {
-      await decideRequest(context, { deps, tenant, session }, found, parsed.output);
+      await decideBusinessRequest(pageRun(context, { deps, tenant }), found, parsed.output);
       return null;
     } catch (error) {
       // A stale request is a rule refusal too: the page reads the request again and shows it stale.
