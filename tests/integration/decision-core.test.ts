@@ -79,12 +79,15 @@ const by = (tenant: typeof KOFI_KUMASI): BusinessRun => ({ tenant, meta: META })
 
 beforeAll(async () => {
   portal();
-  await KOFI_KUMASI.db
-    .prepare(
-      `CREATE TABLE IF NOT EXISTS tea_orders (id TEXT PRIMARY KEY, business_id TEXT NOT NULL, status TEXT NOT NULL, maker_id TEXT NOT NULL,
-       cups INTEGER NOT NULL, checker_id TEXT, reason TEXT)`,
-    )
-    .run();
+  // Each business's shard gets the kind's table (Accra's may be another database than Kumasi's).
+  for (const tenant of [KOFI_KUMASI, AMA_ACCRA]) {
+    await tenant.db
+      .prepare(
+        `CREATE TABLE IF NOT EXISTS tea_orders (id TEXT PRIMARY KEY, business_id TEXT NOT NULL, status TEXT NOT NULL, maker_id TEXT NOT NULL,
+         cups INTEGER NOT NULL, checker_id TEXT, reason TEXT)`,
+      )
+      .run();
+  }
 });
 
 describe("a throwaway kind decided through the core", () => {
