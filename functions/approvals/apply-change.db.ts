@@ -1,28 +1,54 @@
-// The statements that apply an approved request to its target (approvals.db.ts puts them in the approval's batch):
-// a create inserts the row (an invitation its person, phones and membership), an update or a deactivation changes
-// the row only at the version the request was made against.
+// The statements that apply an approved change request to its target (change-decision.db.ts puts them in the
+// approval's batch): a create inserts the row, an update or a deactivation changes the row only at the version the
+// request was made against. What a kind does beyond that is its ChangeSteps: an invitation makes its person, phones and
+// membership (employee-change.db.ts); a new primary settlement account unmarks the old one (below).
 import { guardStatement } from "../platform/batch-guards.db";
-import type { CoreAccount } from "../tenancy/directory.db";
+import type { BusinessRun } from "../decisions/business-run";
 import type { Tenant } from "../tenancy/tenant";
 import type { ApprovalRequest, KindSpec } from "./change-kinds";
 
-export function applyStatements(tenant: Tenant, spec: KindSpec, request: ApprovalRequest, at: string, account: CoreAccount | null): D1PreparedStatement[] {
-  const { db } = tenant;
-  const after = request.after;
-  const statements: D1PreparedStatement[] = [];
-  const makesPrimary = request.kind === "settlement_account" && Number(after.is_primary) === 1;
-  if (makesPrimary) {
-    const merchantId = request.action === "create" ? after.merchant_id : null;
-    statements.push(
-      db
+/** What one kind of change adds to the generic steps of its decision. */
+export interface ChangeSteps {
+  /** The checker's own rules for this kind (throws the refusal). */
+  checkApproval?(tenant: Tenant, request: ApprovalRequest): void;
+  /** What the approval must find out before its batch (passed on as `prepared`), or "stale" when the request no longer fits. */
+  prepareApproval?(run: BusinessRun, request: ApprovalRequest): Promise<unknown>;
+  /** Statements ahead of the change itself. */
+  beforeApply?(tenant: Tenant, request: ApprovalRequest, at: string): D1PreparedStatement[];
+  /** A create's statements, instead of one row of the kind's create columns. */
+  createStatements?(tenant: Tenant, request: ApprovalRequest, at: string, prepared: unknown): D1PreparedStatement[];
+  /** What follows the committed approval outside its batch. */
+  afterApproval?(run: BusinessRun, request: ApprovalRequest): Promise<void>;
+}
+
+/** A new primary settlement account unmarks the merchant's old one in the same batch. */
+export const SETTLEMENT_ACCOUNT_STEPS: ChangeSteps = {
+  beforeApply(tenant, request, at) {
+    if (Number(request.after.is_primary) !== 1) return [];
+    const merchantId = request.action === "create" ? request.after.merchant_id : null;
+    return [
+      tenant.db
         .prepare(
           `UPDATE settlement_accounts SET is_primary = 0, updated_at = ?, version = version + 1
            WHERE business_id = ? AND is_primary = 1 AND id <> ?
              AND merchant_id = coalesce(?, (SELECT merchant_id FROM settlement_accounts WHERE id = ? AND business_id = ?))`,
         )
         .bind(at, tenant.businessId, request.targetId, merchantId, request.targetId, tenant.businessId),
-    );
-  }
+    ];
+  },
+};
+
+export function applyStatements(
+  tenant: Tenant,
+  spec: KindSpec,
+  request: ApprovalRequest,
+  at: string,
+  steps: ChangeSteps | undefined,
+  prepared: unknown,
+): D1PreparedStatement[] {
+  const { db } = tenant;
+  const after = request.after;
+  const statements: D1PreparedStatement[] = [...(steps?.beforeApply?.(tenant, request, at) ?? [])];
 
   if (request.action === "create") {
     if (spec.underMerchant) {
@@ -36,32 +62,8 @@ export function applyStatements(tenant: Tenant, spec: KindSpec, request: Approva
         ),
       );
     }
-    if (request.kind === "employee") {
-      // users and user_phones have no business: they are written only for this business's request, still pending, and
-      // never from what the business typed for a person who has an account (decision 029). An existing account's copy
-      // here is the core's: their own name and the numbers they proved. A new person is as invited, with the invited
-      // number as their account's first way to sign in. What was typed for the phone is this business's own contact
-      // number for the membership either way.
-      const forThisRequest = "FROM approval_requests WHERE id = ? AND business_id = ? AND kind = 'employee' AND status = 'pending'";
-      const person = account
-        ? { name: account.name, gender: account.gender, status: account.status, createdAt: account.createdAt }
-        : { name: after.name, gender: after.gender, status: "active", createdAt: at };
-      const phones = account ? account.phones : [{ msisdn: String(after.phone), createdAt: at, linkedBy: "invitation" as const }];
-      statements.push(
-        db
-          .prepare(`INSERT INTO users (id, email, name, gender, status, created_at) SELECT ?, ?, ?, ?, ?, ? ${forThisRequest} ON CONFLICT DO NOTHING`)
-          .bind(request.targetId, after.email, person.name, person.gender, person.status, person.createdAt, request.id, tenant.businessId),
-        ...phones.map((phone) =>
-          db
-            .prepare(`INSERT OR IGNORE INTO user_phones (user_id, msisdn, created_at, linked_by) SELECT ?, ?, ?, ? ${forThisRequest}`)
-            .bind(request.targetId, phone.msisdn, phone.createdAt, phone.linkedBy, request.id, tenant.businessId),
-        ),
-        db
-          .prepare(
-            "INSERT INTO memberships (business_id, user_id, role, status, created_at, updated_at, version, contact_phone) VALUES (?, ?, ?, 'active', ?, ?, 1, ?)",
-          )
-          .bind(tenant.businessId, request.targetId, after.role, at, at, after.phone),
-      );
+    if (steps?.createStatements) {
+      statements.push(...steps.createStatements(tenant, request, at, prepared));
     } else {
       const columns = spec.createColumns;
       statements.push(

@@ -1,20 +1,17 @@
-// Maker-checker. A request stores what should change (after), what it changes
-// from (before), the target's version, the maker and the time. Only a Super
-// Administrator or Administrator may decide, never on their own request.
-// Approving applies the change, marks the request and writes the audit log in
-// one D1 batch (one transaction): a failing statement leaves nothing behind. A
-// request whose target changed since it was made is marked stale, not applied.
+// Making a business's change request: it stores what should change (after), what it changes from (before), the
+// target's version, the maker and the time, and changes nothing until another person approves it. Deciding it is the
+// decision core's (functions/decisions/decide.ts, decision 047) with the change kinds' spec (change-decision.db.ts);
+// approveRequest and rejectRequest below are that decision for callers that hold a request id and no page.
 import { isTestBusiness } from "../tenancy/test-mode";
-import { clearBatchGuardsStatement, guardStatement } from "../platform/batch-guards.db";
-import { can, canGrantRole, isRole } from "../permissions";
+import { can } from "../permissions";
 import { webhookEventStatements } from "../webhooks/outbox.db";
 import { approvalRequestView } from "../partner-api/views";
 import { auditStatement } from "../audit/audit.db";
-import { accountsForInvitation, type CoreAccount } from "../tenancy/directory.db";
+import { decide } from "../decisions/decide";
 import { ForbiddenError, NotFoundError, RuleError, nowIso, type Db, type RequestMeta, type Tenant } from "../tenancy/tenant";
-import { applyStatements } from "./apply-change.db";
-import { SPECS, StaleRequestError, type ApprovalAction, type ApprovalKind, type ApprovalRequest, type ChangeValues, type KindSpec } from "./change-kinds";
-import { getApprovalRequest } from "./change-requests.db";
+import { SPECS, type ApprovalAction, type ApprovalKind, type ApprovalRequest, type ChangeValues, type KindSpec } from "./change-kinds";
+import { CHANGE_DECISION, asRequest } from "./change-decision.db";
+import { checkEmployeeRules } from "./employee-change.db";
 
 // ---------------------------------------------------------------- making
 
@@ -54,17 +51,6 @@ function requireColumns(spec: KindSpec, after: ChangeValues, allowed: readonly s
     after,
     allowed.filter((c) => after[c] !== undefined),
   );
-}
-
-function checkEmployeeRules(tenant: Tenant, targetId: string, after: ChangeValues, who: "maker" | "checker"): void {
-  if (targetId === tenant.userId) {
-    throw new RuleError(who === "maker" ? "You cannot change your own role or access." : "You cannot decide a change to your own role or access.");
-  }
-  const role = after.role;
-  if (role !== undefined && role !== null) {
-    if (!isRole(role)) throw new RuleError(`Unknown role: ${String(role)}`);
-    if (!canGrantRole(tenant.role, role)) throw new RuleError(`Your role cannot grant ${role}.`);
-  }
 }
 
 function isUniqueViolation(error: unknown, index: string): boolean {
@@ -171,39 +157,6 @@ export async function requestChange(tenant: Tenant, meta: RequestMeta, input: Ch
 
 // ---------------------------------------------------------------- deciding
 
-async function loadPendingForDecision(tenant: Tenant, id: string): Promise<ApprovalRequest> {
-  if (!can(tenant.role, "decide:approval")) throw new ForbiddenError("Only a Super Administrator or an Administrator can decide requests.");
-  const request = await getApprovalRequest(tenant, id);
-  if (!request) throw new NotFoundError("Request");
-  if (request.status !== "pending") throw new RuleError(`This request is already ${request.status}.`);
-  if (request.makerId === tenant.userId) throw new RuleError("You cannot decide your own request.");
-  return request;
-}
-
-async function markStale(tenant: Tenant, meta: RequestMeta, request: ApprovalRequest): Promise<never> {
-  const { db } = tenant;
-  const at = nowIso();
-  await db.batch([
-    db.prepare("UPDATE approval_requests SET status = 'stale' WHERE id = ? AND business_id = ? AND status = 'pending'").bind(request.id, tenant.businessId),
-    auditStatement(
-      tenant,
-      meta,
-      { action: "request.stale", entity: "approval_request", entityId: request.id, before: { status: "pending" }, after: { status: "stale" } },
-      at,
-    ),
-  ]);
-  throw new StaleRequestError();
-}
-
-async function targetVersion(tenant: Tenant, spec: KindSpec, targetId: string): Promise<number | null> {
-  const { db } = tenant;
-  const row = await db
-    .prepare(`SELECT version FROM ${spec.table} WHERE ${spec.idColumn} = ? AND business_id = ?`)
-    .bind(targetId, tenant.businessId)
-    .first<{ version: number }>();
-  return row?.version ?? null;
-}
-
 export interface ApproveOptions {
   /**
    * The core database (functions/tenancy/directory.db.ts): an invitation is applied against who has an account now, so that
@@ -212,113 +165,12 @@ export interface ApproveOptions {
   core?: Db;
 }
 
-/** Approves and applies a request, all or nothing. */
+/** Approves and applies a change request through the decision core, all or nothing. */
 export async function approveRequest(tenant: Tenant, meta: RequestMeta, id: string, options: ApproveOptions = {}): Promise<ApprovalRequest> {
-  const { db } = tenant;
-  const request = await loadPendingForDecision(tenant, id);
-  const spec = SPECS[request.kind];
-  if (request.kind === "employee") checkEmployeeRules(tenant, request.targetId, request.after, "checker");
-  if (request.action !== "create" && (await targetVersion(tenant, spec, request.targetId)) !== request.targetVersion) {
-    return markStale(tenant, meta, request);
-  }
-  let account: CoreAccount | null = null;
-  if (request.kind === "employee" && request.action === "create") {
-    if (!options.core) throw new Error("approveRequest: an invitation is approved against the core database (options.core)");
-    const accounts = await accountsForInvitation(options.core, String(request.after.email), request.targetId);
-    // The email got an account after the invitation was made (or the request's account is not the email's): the
-    // request was made for another person than the one it would now reach.
-    if (accounts.length > 1 || (accounts[0] && (accounts[0].id !== request.targetId || accounts[0].email !== request.after.email))) {
-      return markStale(tenant, meta, request);
-    }
-    account = accounts[0] ?? null;
-  }
-
-  const at = nowIso();
-  const statements = [
-    guardStatement(
-      db,
-      "SELECT status = 'pending' FROM approval_requests WHERE id = ? AND business_id = ?",
-      "request decided meanwhile",
-      request.id,
-      tenant.businessId,
-    ),
-    ...applyStatements(tenant, spec, request, at, account),
-    db
-      .prepare("UPDATE approval_requests SET status = 'approved', checker_id = ?, decided_at = ? WHERE id = ? AND business_id = ? AND status = 'pending'")
-      .bind(tenant.userId, at, request.id, tenant.businessId),
-    auditStatement(
-      tenant,
-      meta,
-      { action: `${spec.entity}.${request.action}`, entity: spec.entity, entityId: request.targetId, before: request.before, after: request.after },
-      at,
-    ),
-    auditStatement(
-      tenant,
-      meta,
-      { action: "request.approve", entity: "approval_request", entityId: request.id, before: { status: "pending" }, after: { status: "approved" } },
-      at,
-    ),
-    clearBatchGuardsStatement(db),
-  ];
-  try {
-    await db.batch(statements);
-  } catch (error) {
-    // Lost a race with another change to the target: say so, as a stale request.
-    if (request.action !== "create" && (await targetVersion(tenant, spec, request.targetId)) !== request.targetVersion) {
-      return markStale(tenant, meta, request);
-    }
-    const fresh = await getApprovalRequest(tenant, id);
-    if (fresh && fresh.status !== "pending") throw new RuleError(`This request is already ${fresh.status}.`);
-    if (error instanceof Error && error.message.includes("merchant missing or inactive")) throw new RuleError("The merchant is no longer active.");
-    if (error instanceof Error && error.message.includes("UNIQUE constraint failed")) {
-      throw new RuleError(`The change clashes with an existing record (${error.message.replace(/^.*UNIQUE constraint failed: /, "").replace(/:.*$/, "")}).`);
-    }
-    throw error;
-  }
-  return (await getApprovalRequest(tenant, id))!;
+  return asRequest(await decide(CHANGE_DECISION, { tenant, meta, core: options.core }, id, { intent: "approve" }));
 }
 
-/** Rejects a request with the reason the maker will read. */
+/** Rejects a change request with the reason the maker will read. */
 export async function rejectRequest(tenant: Tenant, meta: RequestMeta, id: string, reason: string): Promise<ApprovalRequest> {
-  const { db } = tenant;
-  const trimmed = reason.trim();
-  if (!trimmed) throw new RuleError("Give a reason for rejecting the request.");
-  if (trimmed.length > 500) throw new RuleError("Keep the reason under 500 characters.");
-  const request = await loadPendingForDecision(tenant, id);
-  const at = nowIso();
-  try {
-    await db.batch([
-      guardStatement(
-        db,
-        "SELECT status = 'pending' FROM approval_requests WHERE id = ? AND business_id = ?",
-        "request decided meanwhile",
-        request.id,
-        tenant.businessId,
-      ),
-      db
-        .prepare(
-          "UPDATE approval_requests SET status = 'rejected', checker_id = ?, decided_at = ?, reason = ? WHERE id = ? AND business_id = ? AND status = 'pending'",
-        )
-        .bind(tenant.userId, at, trimmed, request.id, tenant.businessId),
-      auditStatement(
-        tenant,
-        meta,
-        {
-          action: "request.reject",
-          entity: "approval_request",
-          entityId: request.id,
-          before: { status: "pending" },
-          after: { status: "rejected", reason: trimmed },
-        },
-        at,
-      ),
-      clearBatchGuardsStatement(db),
-    ]);
-  } catch (error) {
-    // Another checker decided it a moment ago.
-    const fresh = await getApprovalRequest(tenant, id);
-    if (fresh && fresh.status !== "pending") throw new RuleError(`This request is already ${fresh.status}.`);
-    throw error;
-  }
-  return (await getApprovalRequest(tenant, id))!;
+  return asRequest(await decide(CHANGE_DECISION, { tenant, meta }, id, { intent: "reject", reason }));
 }

@@ -1,4 +1,4 @@
-// The kinds of maker-checker request (approvals.db.ts makes and decides them): the request's shape, the stale
+// The kinds of maker-checker request (approvals.db.ts makes them, change-decision.db.ts decides them): the request's shape, the stale
 // refusal and, per kind, the table, the columns a request may set and the permission to ask. Pure: no SQL here.
 import type { Permission } from "../permissions";
 import { MERCHANT_COLUMNS } from "../merchants/merchant-columns";
@@ -8,7 +8,7 @@ import { RuleError } from "../tenancy/tenant";
 
 export const APPROVAL_KINDS = ["employee", "merchant", "point_of_sale", "settlement_account", "security_policy"] as const;
 export type ApprovalKind = (typeof APPROVAL_KINDS)[number];
-/** The requests that move money (functions/approvals/money-requests.db.ts decides them): the queue's other kinds. */
+/** The requests that move money (decided with money-decision.db.ts's specs): the queue's other kinds. */
 export const MONEY_REQUEST_KINDS = ["transfer", "refund"] as const;
 export type MoneyRequestKind = (typeof MONEY_REQUEST_KINDS)[number];
 /** Every kind of request in the queue. */

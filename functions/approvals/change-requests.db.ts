@@ -1,4 +1,4 @@
-// Reading maker-checker requests (approvals.db.ts makes and decides them): one request, the queue and its counts,
+// Reading maker-checker requests (approvals.db.ts makes them, the decision core decides them): one request, the queue and its counts,
 // the name of what each request concerns and the record it would change, for the queue and the request page.
 import { namesOf, type NameKind } from "../lists/names.db";
 import { decodeCursor, pageSize, toPage, type Page, type PageQuery } from "../lists/page";
@@ -85,7 +85,7 @@ const UNGRANTABLE = DECIDERS.flatMap((decider) => ROLES.filter((role) => !canGra
  * The requests of `r` that wait for this person: pending, and ones the engine would let them decide. Their role
  * (read from their membership, so the count needs nothing but their id) decides requests; they did not make it;
  * it does not change their own access; and it does not give a role theirs cannot grant. The same rules as the
- * engine's (approvals.db.ts, money-requests.db.ts), so the queue never offers a decision that is then refused.
+ * decision core's and its kinds' (functions/decisions/decide.ts, employee-change.db.ts), so the queue never offers a decision that is then refused.
  */
 function waitingForClause(userId: string): { sql: string; binds: unknown[] } {
   const role = "(SELECT m.role FROM memberships m WHERE m.business_id = r.business_id AND m.user_id = ?)";

@@ -1,16 +1,20 @@
-// Transfers of a merchant's available money, to its own settlement account or
-// to another merchant account of the business: the fifth kind of approval
-// request. A Finance person (or an administrator) asks here; another person with
-// decide:approval approves (money-requests.db.ts), and only then does the ledger
-// move, in one D1 batch that re-checks the available balance. An idempotency key
-// makes a double submit one request; a second approval finds nothing pending.
+// Transfers of a merchant's available money, to its own settlement account or to another merchant account of the
+// business: a money request. A Finance person (or an administrator) asks here; another person with decide:approval
+// approves through the decision core with TRANSFER_DECISION below, and only then does the ledger move, in one D1 batch
+// that re-checks the available balance. An idempotency key makes a double submit one request; a second approval finds
+// nothing pending.
 import { can } from "../permissions";
 import { auditStatement } from "../audit/audit.db";
 import { getMerchantBalances } from "../ledger/ledger.db";
 import { webhookEventStatements } from "../webhooks/outbox.db";
-import { approvalRequestView } from "../partner-api/views";
+import { approvalRequestView, transferView } from "../partner-api/views";
 import { ForbiddenError, RuleError, nowIso, type RequestMeta, type Tenant } from "../tenancy/tenant";
 import { formatPesewas } from "../ledger/money";
+import { ledgerAccountId, merchantTransferPosting, settlementPosting } from "../ledger/ledger";
+import { postingStatements } from "../ledger/ledger.db";
+import { getTransfer, type Transfer } from "../ledger/transfers.db";
+import { availableGuardStatement } from "../settlement/settlement-runs.db";
+import { moneyDecision, type MoneyDecided } from "./money-decision.db";
 
 export type TransferTarget = { kind: "settlement_account"; id: string } | { kind: "merchant"; id: string };
 
@@ -121,3 +125,37 @@ export async function requestTransfer(tenant: Tenant, meta: RequestMeta, input: 
   }
   return { id, duplicate: false };
 }
+
+// ---------------------------------------------------------------- deciding
+
+/** A decided transfer as its webhook event carries it (functions/partner-api/views.ts). */
+function transferData(transfer: Transfer, decided: MoneyDecided) {
+  return transferView(transfer, { ...decided, status: decided.status === "rejected" ? "rejected" : "completed" });
+}
+
+/** Money leaves the merchant's available balance for another merchant account or its own settlement account. */
+export const TRANSFER_DECISION = moneyDecision<Transfer>({
+  kind: "transfer",
+  table: "transfers",
+  read: getTransfer,
+  missing: () => new RuleError("There is no such transfer."),
+  alreadyDecided: (status) => `This transfer is already ${status.replace("_", " ")}.`,
+  approved: { status: "completed", dueForSending: false },
+  approvalGuards: (tenant, transfer) => [
+    availableGuardStatement(tenant, ledgerAccountId(tenant.businessId, { kind: "merchant_available", merchantId: transfer.fromMerchantId }), transfer.amount),
+  ],
+  approvalPostings: (tenant, transfer, at) =>
+    postingStatements(
+      tenant,
+      transfer.toMerchantId
+        ? merchantTransferPosting(transfer.fromMerchantId, transfer.toMerchantId, transfer.amount)
+        : settlementPosting(transfer.fromMerchantId, transfer.amount),
+      { postingId: `pst_${transfer.id}`, memo: `Transfer ${transfer.id}`, postedAt: Date.parse(at), transferId: transfer.id },
+    ),
+  async whyNotApproved(tenant, transfer) {
+    const { available } = await getMerchantBalances(tenant, transfer.fromMerchantId);
+    return available < transfer.amount ? exceedsAvailable(available) : null;
+  },
+  notApplied: "This transfer could not be applied: the merchant's money changed while you decided. Nothing moved, and it still waits for a decision.",
+  events: { approved: "transfer.approved", rejected: "transfer.rejected", describe: transferData },
+});

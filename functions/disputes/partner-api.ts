@@ -3,7 +3,7 @@
 // now, so each is one D1 batch answered at once (functions/disputes/disputes.db.ts).
 import * as v from "valibot";
 import { jsonResponse } from "../platform/http";
-import { closeDispute, disputablePayment, disputeData, getDisputeFacts, openDispute, type DisputeFacts } from "./disputes.db";
+import { closeDispute, disputablePayment, disputeData, getDisputeFacts, openDispute, type DisputeFacts } from "./processor-disputes.db";
 import { MOVING_MESSAGE, RuleError, type BusinessDb, type Tenant } from "../tenancy/tenant";
 import { TOO_LARGE, uploadEvidence, type UploadedEvidence } from "./evidence-upload";
 import { badRequest, issuesOf, jsonBody, problem, type ApiDeps } from "../partner-api/request";

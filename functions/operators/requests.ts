@@ -1,11 +1,13 @@
-// The platform's maker-checker (decision 039): one Platform Administrator asks, another decides under a fresh check,
-// and only then is it applied. The same rules as a business's engine (functions/approvals/): nobody decides their own
-// request, one waiting request per kind and subject, every step audited. Each kind brings its spec: what it reads as
+// The platform's requests (decision 039): one Platform Administrator asks, another decides under a fresh check, and
+// only then is it applied. Deciding is the one decision core's (functions/decisions/decide.ts, decision 047), the same
+// rules as a business's requests: nobody decides their own request, every step audited; one waiting request per kind
+// and subject is this family's own. Each kind brings its spec: what it reads as
 // and how it is applied. Applying is written to be safe to run twice for one request (two checkers approving at the
 // same instant both apply; only one decision is recorded), because it may touch several databases, which D1 cannot
 // write in one transaction.
 import type { AppLoadContext } from "@remix-run/cloudflare";
-import { ForbiddenError, NotFoundError, RuleError } from "../tenancy/tenant";
+import { decide, type Decision, type DecisionKind } from "../decisions/decide";
+import { ForbiddenError, NotFoundError } from "../tenancy/tenant";
 import type { PlatformRequest } from "./guards";
 import { platformCan } from "./roles";
 import { insertPlatformRequest, platformRequest, recordDecision, type PlatformRequestKind, type PlatformRequestRow } from "./requests.db";
@@ -28,7 +30,7 @@ export interface PlatformKindSpec {
   apply(run: PlatformRun, request: PlatformRequestRow): Promise<Record<string, unknown>>;
 }
 
-export type PlatformDecision = { intent: "approve" } | { intent: "reject"; reason: string };
+export type PlatformDecision = Decision;
 
 export const ALREADY_WAITING = "A request like this already waits for a decision: it is shown below.";
 
@@ -61,20 +63,44 @@ export async function findPlatformRequest(core: D1Database, id: string, specs: R
   return { request: found, spec };
 }
 
-/** Decides a waiting request: the engine's rules first, then (to approve) the kind's apply, then the decision recorded. */
-export async function decidePlatform(checker: PlatformRun, request: PlatformRequestRow, spec: PlatformKindSpec, decision: PlatformDecision): Promise<void> {
-  if (!platformCan(checker.staff.role, "platform:decide")) throw new ForbiddenError("Only a Platform Administrator decides platform requests.");
-  if (request.makerId === checker.staff.userId) throw new ForbiddenError("You made this request, so another Platform Administrator must decide it.");
-  if (request.status !== "pending") throw new RuleError(`This request is already ${request.status}.`);
-  const { deps } = checker;
-  const actor = { userId: checker.staff.userId, meta: deps.meta };
-  const at = () => new Date(deps.now()).toISOString();
-  if (decision.intent === "reject") {
-    if (!(await recordDecision(deps.db, actor, request, { status: "rejected", reason: decision.reason, outcome: null }, at()))) throw decidedMeanwhile();
-    return;
-  }
-  const outcome = await spec.apply(checker, request);
-  if (!(await recordDecision(deps.db, actor, request, { status: "approved", reason: null, outcome }, at()))) throw decidedMeanwhile();
+/**
+ * A platform kind as the decision core (functions/decisions/decide.ts) decides it: the core's rules in the platform's
+ * words, the kind's apply first, then the decision recorded only if the request still waits (recordDecision). Applying
+ * is outside a batch (it may touch several databases), so a second approval at the same instant applies again, safely,
+ * and finds the decision taken.
+ */
+export function platformDecision(spec: PlatformKindSpec): DecisionKind<PlatformRun, PlatformRequestRow> {
+  return {
+    kind: spec.kind,
+    messages: {
+      mayNotDecide: "Only a Platform Administrator decides platform requests.",
+      missing: () => new NotFoundError("platform request"),
+      alreadyDecided: (status) => `This request is already ${status}.`,
+      own: () => new ForbiddenError("You made this request, so another Platform Administrator must decide it."),
+      decidedMeanwhile: "Another administrator decided this request a moment ago.",
+      reason: {
+        min: 1,
+        tooShort: "Give a reason for rejecting: the person who asked will read it.",
+        max: { length: 500, tooLong: "Keep the reason under 500 characters." },
+      },
+    },
+    pending: "pending",
+    deciderOf: ({ staff }) => ({ userId: staff.userId, mayDecide: platformCan(staff.role, "platform:decide") }),
+    async load({ deps }, id) {
+      const found = await platformRequest(deps.db, id);
+      return found && found.kind === spec.kind ? found : null;
+    },
+    stateOf: (request) => ({ status: request.status, makerId: request.makerId }),
+    now: ({ deps }) => new Date(deps.now()).toISOString(),
+    async commit(run, request, decided) {
+      const outcome = decided.status === "approved" ? await spec.apply(run, request) : null;
+      const actor = { userId: decided.by, meta: run.deps.meta };
+      return recordDecision(run.deps.db, actor, request, { status: decided.status, reason: decided.reason, outcome }, decided.at);
+    },
+  };
 }
 
-const decidedMeanwhile = () => new RuleError("Another administrator decided this request a moment ago.");
+/** Decides a waiting request through the decision core. */
+export async function decidePlatform(checker: PlatformRun, request: PlatformRequestRow, spec: PlatformKindSpec, decision: PlatformDecision): Promise<void> {
+  await decide(platformDecision(spec), checker, request.id, decision);
+}

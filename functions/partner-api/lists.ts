@@ -20,7 +20,8 @@ import { getListedRefund, listRefundsOfPayments, listRefundsPage, type Refund } 
 import { listMerchantsPage } from "../merchants/merchants.db";
 import { listPointsOfSalePage } from "../merchants/points-of-sale.db";
 import { listTerminalsPage } from "../merchants/terminals.db";
-import { disputeData, getDisputeFacts, listDisputeEvidence, listDisputeFactsPage } from "../disputes/disputes.db";
+import { listDisputeEvidence } from "../disputes/disputes.db";
+import { disputeData, getDisputeFacts, listDisputeFactsPage } from "../disputes/processor-disputes.db";
 import { evidenceData } from "../disputes/partner-api";
 import { listSettlementsPage } from "../settlement/settlements.db";
 import { getEvent, listEventsPage, type FeedEvent } from "../webhooks/events.db";

@@ -3,7 +3,7 @@
 import { isTestBusiness } from "../tenancy/test-mode";
 import { databaseNamed, shardNames } from "../tenancy/shards";
 import { applyRefundAnswer } from "../refunds/send";
-import { refundTargetById, refundsWaitingOnRail } from "../refunds/refunds.db";
+import { refundTargetById, refundsWaitingOnRail } from "../refunds/refund-sending.db";
 import { applyPayoutAnswer } from "../settlement/payouts";
 import { payoutTargetByReference, payoutsWaitingOnRail } from "../settlement/payouts.db";
 import type { BusinessDb } from "../tenancy/tenant";

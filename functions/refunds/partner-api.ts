@@ -17,7 +17,7 @@ import type { Credential } from "../partner-api/credential";
 import { apiMetaOf, idempotencyOf, keptAnswer } from "../partner-api/kept-answers";
 import { RefundRequestInput } from "../partner-api/schemas";
 import { refundListItem } from "../partner-api/views";
-import { disputablePayment } from "../disputes/disputes.db";
+import { disputablePayment } from "../disputes/processor-disputes.db";
 import { RefundFieldError, requestRefund, type MadeRefund } from "./refund-requests.db";
 import { getListedRefund, type ListedRefund } from "./refunds.db";
 

@@ -1,5 +1,5 @@
 // Refunds of a payment, the sixth kind of approval request (docs/decisions/022-refunds.md). Operations,
-// Finance or an administrator asks here; an administrator who did not ask approves (functions/approvals/money-requests.db.ts),
+// Finance or an administrator asks here; an administrator who did not ask approves (refund-decision.db.ts, through the decision core),
 // and only then does the ledger move, in one D1 batch that checks again, inside the batch, that the payment is still
 // successful, that its refunds stay within its amount (two approvals racing cannot both pass) and that the merchant's
 // available money covers it.

@@ -9,17 +9,17 @@ import { postingStatements } from "../ledger/ledger.db";
 import { guardStatement } from "../platform/batch-guards.db";
 import { callbackRailOf, type RailAnswer } from "../rails/answer";
 import { isGuardRefusal } from "../settlement/payouts";
+import { getListedRefund } from "./refunds.db";
 import {
   claimRefund,
   dueRefunds,
   failedRefundAttemptOnceStatement,
   finishRefundOnRailStatement,
   retryRefundOnRailStatement,
-  getListedRefund,
   succeededRefundAttemptStatement,
   waitRefundOnRailStatement,
   type DueRefund,
-} from "./refunds.db";
+} from "./refund-sending.db";
 import { refundListItem } from "../partner-api/views";
 import { webhookEventStatements } from "../webhooks/outbox.db";
 import type { BusinessDb } from "../tenancy/tenant";

@@ -31,7 +31,7 @@ import { listPaymentsPage } from "#server/payments/api-payments.db";
 import { listMerchantsPage } from "#server/merchants/merchants.db";
 import { listPointsOfSalePage } from "#server/merchants/points-of-sale.db";
 import { listTerminalsPage } from "#server/merchants/terminals.db";
-import { getDisputeFacts, listDisputeFactsPage } from "#server/disputes/disputes.db";
+import { getDisputeFacts, listDisputeFactsPage } from "#server/disputes/processor-disputes.db";
 import { listSettlementsPage } from "#server/settlement/settlements.db";
 import { listRefundsOfPayments, listRefundsPage } from "#server/refunds/refunds.db";
 import { listEventsPage } from "#server/webhooks/events.db";

@@ -13,7 +13,7 @@
 // - a webhook endpoint, made after the disputes were opened (so no delivery of theirs is owed to it).
 //
 // Times are relative to the seed's `now`, as every time of the seed is.
-import { disputeData, type DisputeFacts } from "#server/disputes/disputes.db";
+import { disputeData, type DisputeFacts } from "#server/disputes/processor-disputes.db";
 import { disputeHoldPosting, ledgerAccountId, type PostingLine } from "#server/ledger/ledger";
 import { KUMASI_FRESH_FOODS } from "./data";
 import type { CardScheme } from "./ghana";

@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { approveMoneyRequest } from "#server/approvals/money-requests.db";
 import type { RailAnswer } from "#server/rails/answer";
 import { requestRefund } from "#server/refunds/refund-requests.db";
-import { refundTargetById } from "#server/refunds/refunds.db";
+import { refundTargetById } from "#server/refunds/refund-sending.db";
 import { applyRefundAnswer, processRefunds } from "#server/refunds/send";
 import { applyPayoutAnswer } from "#server/settlement/payouts";
 import { payoutTargetByReference } from "#server/settlement/payouts.db";

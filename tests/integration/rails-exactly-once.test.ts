@@ -14,7 +14,7 @@ import { postingStatements } from "#server/ledger/ledger.db";
 import { applyAnswerByKey, pollRails } from "#server/rails/apply";
 import { parseRailKey, railKey, type RailAnswer } from "#server/rails/answer";
 import { requestRefund } from "#server/refunds/refund-requests.db";
-import { refundTargetById } from "#server/refunds/refunds.db";
+import { refundTargetById } from "#server/refunds/refund-sending.db";
 import { applyRefundAnswer, processRefunds, type RefundPort } from "#server/refunds/send";
 import { MAX_PAYOUT_ATTEMPTS, processPayouts, type PayoutPort } from "#server/settlement/payouts";
 import { insertSettlementStatement } from "#server/settlement/settlement-runs.db";

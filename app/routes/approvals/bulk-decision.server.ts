@@ -1,6 +1,6 @@
 // Deciding several requests at once from the queue: one fresh check for the batch (bound to the decision and the
-// ids, so it allows exactly that batch), then each request decided on its own through the same steps as its page
-// (decide.server.ts), each applied and audited alone. One that the rules refuse (stale, decided meanwhile, the
+// ids, so it allows exactly that batch), then each request decided on its own by the decision core's decideEach
+// through the same steps as its page (functions/decisions/business.ts), each applied and audited alone. One that the rules refuse (stale, decided meanwhile, the
 // person's own) is named with its reason; the others still go through.
 import { formErrors } from "#server/forms";
 import { data, type AppLoadContext } from "@remix-run/cloudflare";
@@ -10,7 +10,8 @@ import { getApprovalRequest, requestSubjects } from "#server/approvals/change-re
 import { refusalMessage, type TenantRequest } from "#server/guards";
 import { refuse } from "#server/platform/http";
 import { ForbiddenError, NotFoundError } from "#server/tenancy/tenant";
-import { decideRequest } from "./decide.server";
+import { decideBusinessRequest, pageRun } from "#server/decisions/business";
+import { decideEach } from "#server/decisions/decide";
 
 /** At most this many in one batch: a page of the queue. */
 export const MOST_IN_A_BATCH = 50;
@@ -79,23 +80,21 @@ export async function decideSelected(request: Request, context: AppLoadContext, 
   // What the page sends again once the check is made: the same batch, the ids as one field.
   const resend = { intent: decision.intent, ids: ids.join(","), ...("reason" in decision ? { reason: decision.reason } : {}) };
   return underFreshCheck(request, signedIn, binding, resend, async () => {
-    const outcome: BulkOutcome = { intent: decision.intent, decided: 0, refused: [] };
-    for (const id of ids) {
-      const found = await getApprovalRequest(tenant, id);
-      try {
+    const run = pageRun(context, signedIn);
+    const each = await decideEach(
+      ids,
+      async (id) => {
+        const found = await getApprovalRequest(tenant, id);
         if (!found) throw new NotFoundError("Request");
-        await decideRequest(
-          context,
-          signedIn,
-          found,
-          decision.intent === "approve-selected" ? { intent: "approve" } : { intent: "reject", reason: decision.reason },
-        );
-        outcome.decided += 1;
-      } catch (error) {
+        await decideBusinessRequest(run, found, decision.intent === "approve-selected" ? { intent: "approve" } : { intent: "reject", reason: decision.reason });
+      },
+      async (id, error) => {
+        const found = await getApprovalRequest(tenant, id);
         const subject = found ? ((await requestSubjects(tenant, [found]))[found.id] ?? "A request") : "A request";
-        outcome.refused.push({ id, subject, message: refusalOf(request, error) });
-      }
-    }
+        return { id, subject, message: refusalOf(request, error) };
+      },
+    );
+    const outcome: BulkOutcome = { intent: decision.intent, ...each };
     // Nothing decided: the check is given back (a 400), so the person can choose again without a new one.
     return data({ intent: "bulk" as const, outcome }, { status: outcome.decided === 0 ? 400 : 200 });
   });

@@ -2,25 +2,23 @@
 // both URLs here). What it moves is its kind's section (a transfer: from, to, the amount and the available balance
 // now; a refund: the payment, what is already refunded or waits, the merchant's available balance now), then who
 // asked and when; approve, or reject with a reason. The maker cannot decide; a decided request is read-only. The
-// rules are the engine's (functions/approvals/money-requests.db.ts).
+// rules are the decision core's (functions/decisions/decide.ts) with the kind's spec.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
-import * as v from "valibot";
 import { getApprovalRequest } from "#server/approvals/change-requests.db";
 import type { MoneyRequestKind } from "#server/approvals/change-kinds";
-import { redirectWithFlash } from "#server/platform/flash";
-import { refusalMessage, requirePermission, requireTenant } from "#server/guards";
+import { requirePermission, requireTenant } from "#server/guards";
 import { pageNotFound, refuse, routeNotFound } from "#server/platform/http";
 import { formatAmount } from "#app/lib/format";
 import { APP_NAME } from "#app/lib/shell/page";
 import { StatusPill } from "#app/components/status-pill";
 import { DecideCard, decisionSchema, requestFacts } from "./money-request";
-import { moneyTargetOf, refundFacts, transferFacts, underDecisionCheck } from "./money-request.server";
-import { decideRequest } from "./decide.server";
+import { moneyTargetOf, refundFacts, transferFacts } from "./money-request.server";
+import { decideBusinessRequest, pageRun, underDecisionCheck } from "#server/decisions/business";
+import { decideOnPage } from "#server/decisions/request-page";
 import { RefundSection } from "./refund-request";
 import { TransferSection } from "./transfer-request";
 import { useSending } from "#app/components/forms/form";
-import { readForm } from "#server/forms";
 
 /** What the page says for each kind, around the kind's own section. */
 const PAGES = {
@@ -86,23 +84,14 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   const { deps, tenant, session, approval, target } = await moneyRequest(request, context, params.id);
   requirePermission(tenant, "decide:approval");
   const page = PAGES[target.kind];
-  const read = await readForm(request);
-  if (!read.ok) return read.refusal;
-  const form = read.fields;
-  const parsed = v.safeParse(page.decision, form);
-  if (!parsed.success) return refuse({ reason: parsed.issues[0].message });
-  const refused = await underDecisionCheck(request, { deps, tenant, session }, approval, form, async () => {
-    try {
-      await decideRequest(context, { deps, tenant, session }, approval, parsed.output);
-      return null;
-    } catch (error) {
-      return refuse({ form: refusalMessage(request, error) });
-    }
-  });
-  if (refused) return refused;
-  throw await redirectWithFlash(request, context.config.app, "/approvals", {
-    kind: "success",
-    message: parsed.output.intent === "approve" ? page.approved(target.row.amount) : page.rejected,
+  const signedIn = { deps, tenant, session };
+  return decideOnPage(request, context, {
+    schema: page.decision,
+    invalid: (_form, issues) => refuse({ reason: issues[0]!.message }),
+    underCheck: (form, act) => underDecisionCheck(request, signedIn, approval, form, act),
+    decide: (decision) => decideBusinessRequest(pageRun(context, signedIn), approval, decision),
+    refused: (_form, message) => refuse({ form: message }),
+    done: (decision) => ({ to: "/approvals", message: decision.intent === "approve" ? page.approved(target.row.amount) : page.rejected }),
   });
 }
 

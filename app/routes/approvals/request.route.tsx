@@ -2,15 +2,13 @@
 // request, field by field (what a create sets; what an update changes, among
 // the record's other fields; the whole record a deactivation closes), who
 // asked and when, and the decision: Approve, or Reject with a reason. The
-// engine (functions/approvals/approvals.db.ts) holds the rules; this page says them.
+// decision core (functions/decisions/decide.ts) holds the rules; this page says them.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Link, useActionData, useLoaderData, type ShouldRevalidateFunction } from "@remix-run/react";
-import * as v from "valibot";
-import { forbidden, refusalMessage, requireTenant } from "#server/guards";
+import { forbidden, requireTenant } from "#server/guards";
 import type { ApprovalKind, ApprovalRequest, ChangeValues } from "#server/approvals/change-kinds";
 import { getApprovalRequest, getRequestRecord, recordColumns, requestSubjects } from "#server/approvals/change-requests.db";
 import type { Tenant } from "#server/tenancy/tenant";
-import { redirectWithFlash } from "#server/platform/flash";
 import { pageNotFound, refuse, routeNotFound } from "#server/platform/http";
 import { can } from "#server/permissions";
 import { DecisionRecord, DecisionSection } from "#app/components/decision-forms";
@@ -20,12 +18,12 @@ import { statusClass, statusLabel } from "#app/lib/statuses";
 import { formatDate } from "#app/lib/format";
 import { maskPhone } from "#app/lib/forms/phone";
 import { isConnectionLost } from "#app/components/forms/submission";
-import { checkBindings, underFreshCheck } from "#server/auth/fresh-check";
 import { checkOf, FreshCheck } from "#app/components/forms/fresh-check";
 import { APP_NAME } from "#app/lib/shell/page";
-import { decideRequest } from "./decide.server";
+import { decideBusinessRequest, pageRun, underDecisionCheck } from "#server/decisions/business";
+import { decideOnPage } from "#server/decisions/request-page";
 import { useSending } from "#app/components/forms/form";
-import { formErrors, readForm } from "#server/forms";
+import { formErrors } from "#server/forms";
 
 /** SPEC section 2's titles of the four request pages; a kind it does not list keeps the app's name. */
 const TITLES: Partial<Record<ApprovalKind, string>> = {
@@ -115,37 +113,36 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context, params }: ActionFunctionArgs) {
-  const { deps, tenant, session } = await requireTenant(request, context, "decide:approval");
+  const signedIn = await requireTenant(request, context, "decide:approval");
+  const { tenant } = signedIn;
   const found = await requestOf(request, tenant, params);
-  const read = await readForm(request);
-  if (!read.ok) return read.refusal;
-  const form = read.fields;
-  const values = { reason: typeof form.reason === "string" ? form.reason : "" };
-  const parsed = v.safeParse(DecisionForm, form);
-  if (!parsed.success) {
-    const errors = formErrors(parsed.issues);
-    if (form.intent === "reject" && errors.reason) return refuse({ reason: errors.reason }, values);
-    return refuse({ form: "Choose Approve or Reject." }, values);
-  }
-  // The engine refuses it too; saying so here keeps the answer a plain 403.
-  if (found.makerId === tenant.userId) forbidden("You made this request, so another person must decide it.");
-  if (found.status !== "pending") return refuse({ form: `This request is already ${found.status}.` }, values);
-  const refused = await underFreshCheck(request, { deps, tenant, session }, checkBindings.decision(found.id), form, async () => {
-    try {
-      await decideRequest(context, { deps, tenant, session }, found, parsed.output);
-      return null;
-    } catch (error) {
-      // A stale request is a rule refusal too: the page reads the request again and shows it stale.
-      return refuse({ form: refusalMessage(request, error) }, values);
-    }
+  return decideOnPage(request, context, {
+    schema: DecisionForm,
+    invalid: (form, issues) => {
+      const errors = formErrors(issues);
+      if (form.intent === "reject" && errors.reason) return refuse({ reason: errors.reason }, valuesOf(form));
+      return refuse({ form: "Choose Approve or Reject." }, valuesOf(form));
+    },
+    before: (form) => {
+      // The core refuses it too; saying so here keeps the answer a plain 403.
+      if (found.makerId === tenant.userId) forbidden("You made this request, so another person must decide it.");
+      return found.status !== "pending" ? refuse({ form: `This request is already ${found.status}.` }, valuesOf(form)) : null;
+    },
+    underCheck: (form, act) => underDecisionCheck(request, signedIn, found, form, act),
+    decide: (decision) => decideBusinessRequest(pageRun(context, signedIn), found, decision),
+    refused: (form, message) => refuse({ form: message }, valuesOf(form)),
+    done: (decision) => ({
+      to: "/approvals",
+      message:
+        decision.intent === "approve"
+          ? `Approved: the ${kindName(found.kind).toLowerCase()} change has taken effect.`
+          : `Rejected: ${found.makerName} can read your reason on the request.`,
+    }),
   });
-  if (refused) return refused;
-  const message =
-    parsed.output.intent === "approve"
-      ? `Approved: the ${kindName(found.kind).toLowerCase()} change has taken effect.`
-      : `Rejected: ${found.makerName} can read your reason on the request.`;
-  throw await redirectWithFlash(request, context.config.app, "/approvals", { kind: "success", message });
 }
+
+/** What the form keeps when it is refused: the reason typed. */
+const valuesOf = (form: Record<string, unknown>) => ({ reason: typeof form.reason === "string" ? form.reason : "" });
 
 // A refused decision (400) may still have changed the request: the engine marks
 // it stale, or another checker decided it meanwhile. Read it again after every

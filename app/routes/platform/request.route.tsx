@@ -1,17 +1,17 @@
 // /platform/requests/:id: one platform request, what it would do, who asked and when, and the decision: a second
 // Platform Administrator approves (the kind's spec applies it) or rejects with a reason, each under a fresh check.
-// The engine (functions/operators/requests.ts) holds the rules; this page says them.
+// The decision core holds the rules and the request pages' one action (functions/decisions/request-page.ts) its steps;
+// this page says them.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { paths } from "#app/lib/paths";
 import { Link, useActionData, useLoaderData, type ShouldRevalidateFunction } from "@remix-run/react";
-import * as v from "valibot";
 import { checkBindings, underPlatformCheck } from "#server/auth/fresh-check";
-import { forbidden, refusalMessage } from "#server/guards";
+import { forbidden } from "#server/guards";
 import { requirePlatform } from "#server/operators/guards";
 import { PLATFORM_SPECS } from "#server/operators/kinds";
 import { platformCan } from "#server/operators/roles";
 import { decidePlatform, findPlatformRequest } from "#server/operators/requests";
-import { redirectWithFlash } from "#server/platform/flash";
+import { decideOnPage } from "#server/decisions/request-page";
 import { pageNotFound, refuse } from "#server/platform/http";
 import { NotFoundError } from "#server/tenancy/tenant";
 import { DecisionRecord, DecisionSection } from "#app/components/decision-forms";
@@ -22,7 +22,7 @@ import { DecisionForm } from "#app/lib/decision";
 import { formatDate } from "#app/lib/format";
 import type { PageHandle } from "#app/lib/shell/page";
 import { useSending } from "#app/components/forms/form";
-import { formErrors, readForm } from "#server/forms";
+import { formErrors } from "#server/forms";
 
 export const meta: MetaFunction = () => [{ title: "Platform Request" }];
 export const handle: PageHandle = { layout: "platform" };
@@ -60,31 +60,30 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
 export async function action({ request, context, params }: ActionFunctionArgs) {
   const signedIn = await requirePlatform(request, context, "platform:decide");
   const { request: found, spec } = await requestOf(request, signedIn.deps.db, params.id);
-  const read = await readForm(request);
-  if (!read.ok) return read.refusal;
-  const form = read.fields;
-  const values = { reason: typeof form.reason === "string" ? form.reason : "" };
-  const parsed = v.safeParse(DecisionForm, form);
-  if (!parsed.success) {
-    const errors = formErrors(parsed.issues);
-    if (form.intent === "reject" && errors.reason) return refuse({ reason: errors.reason }, values);
-    return refuse({ form: "Choose Approve or Reject." }, values);
-  }
-  // The engine refuses it too; saying so here keeps the answer a plain 403 before any check is asked for.
-  if (found.makerId === signedIn.staff.userId) forbidden("You made this request, so another Platform Administrator must decide it.");
-  if (found.status !== "pending") return refuse({ form: `This request is already ${found.status}.` }, values);
-  const refused = await underPlatformCheck(request, signedIn, checkBindings.platformDecision(found.id), form, async () => {
-    try {
-      await decidePlatform({ ...signedIn, context }, found, spec, parsed.output);
-      return null;
-    } catch (error) {
-      return refuse({ form: refusalMessage(request, error) }, values);
-    }
+  return decideOnPage(request, context, {
+    schema: DecisionForm,
+    invalid: (form, issues) => {
+      const errors = formErrors(issues);
+      if (form.intent === "reject" && errors.reason) return refuse({ reason: errors.reason }, valuesOf(form));
+      return refuse({ form: "Choose Approve or Reject." }, valuesOf(form));
+    },
+    before: (form) => {
+      // The core refuses it too; saying so here keeps the answer a plain 403 before any check is asked for.
+      if (found.makerId === signedIn.staff.userId) forbidden("You made this request, so another Platform Administrator must decide it.");
+      return found.status !== "pending" ? refuse({ form: `This request is already ${found.status}.` }, valuesOf(form)) : null;
+    },
+    underCheck: (form, act) => underPlatformCheck(request, signedIn, checkBindings.platformDecision(found.id), form, act),
+    decide: (decision) => decidePlatform({ ...signedIn, context }, found, spec, decision),
+    refused: (form, message) => refuse({ form: message }, valuesOf(form)),
+    done: (decision) => ({
+      to: paths.platformRequests(),
+      message: decision.intent === "approve" ? `Approved: ${spec.title(found)}.` : `Rejected: ${found.makerName} can read your reason on the request.`,
+    }),
   });
-  if (refused) return refused;
-  const message = parsed.output.intent === "approve" ? `Approved: ${spec.title(found)}.` : `Rejected: ${found.makerName} can read your reason on the request.`;
-  throw await redirectWithFlash(request, context.config.app, paths.platformRequests(), { kind: "success", message });
 }
+
+/** What the form keeps when it is refused: the reason typed. */
+const valuesOf = (form: Record<string, unknown>) => ({ reason: typeof form.reason === "string" ? form.reason : "" });
 
 // A refused decision may still have changed the request (another administrator decided it): read it again after every
 // post, except after a lost send, where the page stays as it was (app/components/forms/submission.ts).

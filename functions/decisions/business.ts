@@ -1,0 +1,48 @@
+// The one list of a business's kinds of request and the decision of one from its queue row (decision 047). A page, the
+// queue's bulk decision and the Partner API's callers decide through here, so none forgets a step: each kind's spec
+// carries what follows its approval (a role change reaching sign-in, sessions ended, an approved refund sent).
+import { checkBindings, underFreshCheck } from "../auth/fresh-check";
+import type { TenantRequest } from "../guards";
+import type { AppLoadContext } from "@remix-run/cloudflare";
+import { CHANGE_DECISION } from "../approvals/change-decision.db";
+import { TRANSFER_DECISION } from "../approvals/transfer-requests.db";
+import type { RequestKind } from "../approvals/change-kinds";
+import { REFUND_DECISION } from "../refunds/refund-decision.db";
+import type { BusinessDecisionKind, BusinessRun } from "./business-run";
+import { decide, type Decision } from "./decide";
+
+export type { BusinessRun } from "./business-run";
+
+/** Every kind in a business's queue and the spec that decides it: a new kind is its spec file and one line here. */
+export const BUSINESS_DECISIONS = {
+  merchant: CHANGE_DECISION,
+  point_of_sale: CHANGE_DECISION,
+  settlement_account: CHANGE_DECISION,
+  security_policy: CHANGE_DECISION,
+  employee: CHANGE_DECISION,
+  transfer: TRANSFER_DECISION,
+  refund: REFUND_DECISION,
+} satisfies Record<RequestKind, BusinessDecisionKind<unknown>>;
+
+/** A request as its queue row names it. */
+export interface QueuedRequest {
+  id: string;
+  kind: RequestKind;
+  targetId: string;
+}
+
+/** The checker of a page's request, with everything the steps after the commit need. */
+export function pageRun(context: AppLoadContext, { deps, tenant }: Pick<TenantRequest, "deps" | "tenant">): BusinessRun {
+  return { tenant, meta: deps.meta, core: deps.db, deps, context };
+}
+
+/** Decides `found` (the core checks the rules and throws a RuleError, ForbiddenError or NotFoundError when they refuse). */
+export async function decideBusinessRequest(run: BusinessRun, found: QueuedRequest, decision: Decision): Promise<void> {
+  const kind: BusinessDecisionKind<unknown> = BUSINESS_DECISIONS[found.kind];
+  await decide(kind, run, kind.subjectIdOf(found), decision);
+}
+
+/** A decision runs under a fresh check made for this very request. */
+export function underDecisionCheck<T>(request: Request, signedIn: TenantRequest, found: { id: string }, form: Record<string, unknown>, act: () => Promise<T>) {
+  return underFreshCheck(request, signedIn, checkBindings.decision(found.id), form, act);
+}
