@@ -7,6 +7,7 @@ import { postingStatements } from "../ledger/ledger.db";
 import { availableGuardStatement } from "../settlement/settlement-runs.db";
 import { moneyDecision } from "../approvals/money-decision.db";
 import { refundPortFor } from "../rails/ports";
+import { errorText, logEvent } from "../platform/log";
 import { NotFoundError } from "../tenancy/tenant";
 import { dispatchPendingDeliveries } from "../webhooks/dispatch";
 import { refundableGuardStatement, whyRefundNotApproved } from "./refund-requests.db";
@@ -40,13 +41,13 @@ export const REFUND_DECISION = moneyDecision<Refund>({
   async afterApproval({ tenant, context }, refund) {
     if (!context) return;
     const { env, ctx } = context.cloudflare;
-    const port = refundPortFor(env);
+    const port = refundPortFor(env, context.config.rails);
     const business = { businessId: tenant.businessId, db: tenant.db };
     if (port) {
       ctx.waitUntil(
         processRefunds(business, port, { onlyId: refund.id })
           .then(() => dispatchPendingDeliveries(env, Date.now(), business))
-          .catch((error: unknown) => console.error("refund send failed", refund.id, error)),
+          .catch((error: unknown) => logEvent("error", "refunds.send_failed", { refundId: refund.id, error: errorText(error) })),
       );
     }
   },
