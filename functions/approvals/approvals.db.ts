@@ -8,7 +8,7 @@ import { isTestBusiness } from "../tenancy/test-mode";
 import { clearBatchGuardsStatement, guardStatement } from "../platform/batch-guards.db";
 import { can, canGrantRole, isRole } from "../permissions";
 import { webhookEventStatements } from "../webhooks/outbox.db";
-import { approvalRequestView } from "../partner-api/views";
+import { approvalRequestView } from "../webhooks/views";
 import { auditStatement } from "../audit/audit.db";
 import { accountsForInvitation, type CoreAccount } from "../tenancy/directory.db";
 import { ForbiddenError, NotFoundError, RuleError, nowIso, type Db, type RequestMeta, type Tenant } from "../tenancy/tenant";

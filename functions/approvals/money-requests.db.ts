@@ -17,7 +17,7 @@ import { refundableGuardStatement, whyRefundNotApproved } from "../refunds/refun
 import { exceedsAvailable } from "./transfer-requests.db";
 import { webhookEventStatements } from "../webhooks/outbox.db";
 import type { WebhookEventType } from "../webhooks/types";
-import { transferView } from "../partner-api/views";
+import { transferView } from "../webhooks/views";
 import type { MoneyRequestKind } from "./change-kinds";
 import { ForbiddenError, NotFoundError, RuleError, nowIso, type RequestMeta, type Tenant } from "../tenancy/tenant";
 

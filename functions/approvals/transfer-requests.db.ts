@@ -8,7 +8,7 @@ import { can } from "../permissions";
 import { auditStatement } from "../audit/audit.db";
 import { getMerchantBalances } from "../ledger/ledger.db";
 import { webhookEventStatements } from "../webhooks/outbox.db";
-import { approvalRequestView } from "../partner-api/views";
+import { approvalRequestView } from "../webhooks/views";
 import { ForbiddenError, RuleError, nowIso, type RequestMeta, type Tenant } from "../tenancy/tenant";
 import { formatPesewas } from "../ledger/money";
 

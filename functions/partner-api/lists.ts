@@ -38,7 +38,7 @@ import {
   SettlementsQuery,
   TerminalsQuery,
 } from "./list-schemas";
-import { merchantView, paymentView, pointOfSaleView, refundListItem, refundsView, settlementView, terminalView } from "./views";
+import { merchantView, paymentView, pointOfSaleView, refundListItem, refundsView, settlementView, terminalView } from "../webhooks/views";
 import { renderEventData } from "../webhooks/event-versions";
 import type { ApiVersion } from "./versions";
 

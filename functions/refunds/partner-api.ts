@@ -16,7 +16,7 @@ import { badRequest, issuesOf, jsonBody, problem, type ApiDeps } from "../partne
 import type { Credential } from "../partner-api/credential";
 import { apiMetaOf, idempotencyOf, keptAnswer } from "../partner-api/kept-answers";
 import { RefundRequestInput } from "../partner-api/schemas";
-import { refundListItem } from "../partner-api/views";
+import { refundListItem } from "../webhooks/views";
 import { disputablePayment } from "../disputes/disputes.db";
 import { RefundFieldError, requestRefund, type MadeRefund } from "./refund-requests.db";
 import { getListedRefund, type ListedRefund } from "./refunds.db";

@@ -8,7 +8,7 @@ import { getMerchantBalances } from "#server/ledger/ledger.db";
 import { requestRefund } from "#server/refunds/refund-requests.db";
 import { approveMoneyRequest, rejectMoneyRequest } from "#server/approvals/money-requests.db";
 import { getRefund } from "#server/refunds/refunds.db";
-import { refundListItem } from "#server/partner-api/views";
+import { refundListItem } from "#server/webhooks/views";
 import { ForbiddenError, NotFoundError, RuleError, type Tenant } from "#server/tenancy/tenant";
 import { requestTransfer } from "#server/approvals/transfer-requests.db";
 import { createWebhookEndpoint } from "#server/webhooks/endpoints.db";
