@@ -4,9 +4,10 @@
 import * as v from "valibot";
 import { jsonResponse } from "../platform/http";
 import { closeDispute, disputablePayment, disputeData, getDisputeFacts, openDispute, type DisputeFacts } from "./disputes.db";
-import { MOVING_MESSAGE, RuleError, type BusinessDb, type Tenant } from "../tenancy/tenant";
+import { MOVING_MESSAGE, type BusinessDb, type Tenant } from "../tenancy/tenant";
 import { TOO_LARGE, uploadEvidence, type UploadedEvidence } from "./evidence-upload";
 import { badRequest, issuesOf, jsonBody, problem, type ApiDeps } from "../partner-api/request";
+import { movingProblem, problemOfError } from "../partner-api/problems";
 import type { Credential } from "../partner-api/credential";
 import { apiMetaOf, idempotencyOf, keptAnswer } from "../partner-api/kept-answers";
 import { DisputeCloseInput, DisputeId, DisputeInput, type EvidenceView, MAX_EVIDENCE_DAYS, type Problem } from "../partner-api/schemas";
@@ -80,7 +81,8 @@ export async function openDisputeRequest(request: Request, deps: ApiDeps, { busi
       const replay = await keptAnswer(business, key, requestHash);
       if (replay) return replay;
     }
-    if (error instanceof RuleError) return badRequest([{ path: "amount", message: error.message }]);
+    const refused = problemOfError(error, { rule: { path: "amount" } });
+    if (refused) return refused;
     throw error;
   }
   afterWrite(deps, business);
@@ -137,7 +139,7 @@ export async function addEvidenceRequest(request: Request, deps: ApiDeps, busine
     const { file, form } = answer.errors;
     if (file === TOO_LARGE) return problem("body_too_large", TOO_LARGE);
     if (file) return badRequest([{ path: "file", message: file }]);
-    if (form === MOVING_MESSAGE) return problem("business_moving", MOVING_MESSAGE, undefined, { "Retry-After": "30" });
+    if (form === MOVING_MESSAGE) return movingProblem();
     return problem("dispute_not_answerable", form ?? "This dispute takes no more evidence.");
   }
   return jsonResponse(evidenceData(id, answer), 201);

@@ -5,13 +5,12 @@
 // operation's handler (./operations.ts, the one table the routes, the scopes and the OpenAPI document are built from).
 // Docs: docs/partner-api.md.
 import { countRequest, type RateLimit } from "../platform/rate-limit";
-import { isBusinessMoving, MOVING_MESSAGE } from "../tenancy/tenant";
 import { cardNumberPlaces } from "../card-numbers/card-numbers";
 import { authenticate } from "./credential";
 import { openApiDocument } from "./openapi";
 import { OPERATIONS, type Operation } from "./operations";
 import { cardNumberRefusal, problem, type ApiDeps } from "./request";
-import { finishProblem } from "./problems";
+import { finishProblem, problemOfError } from "./problems";
 import { API_VERSIONS, CURRENT_API_VERSION, VERSION_HEADER, versionOf, type ApiVersion } from "./versions";
 
 export type { ApiDeps };
@@ -74,8 +73,9 @@ export async function handlePartnerApi(request: Request, deps: ApiDeps): Promise
     response = await answer(request, deps, counted);
   } catch (error) {
     // A business being moved to another database takes no writes for a moment; nothing was kept or queued.
-    if (!isBusinessMoving(error)) throw error;
-    response = problem("business_moving", MOVING_MESSAGE, undefined, { "Retry-After": "30" });
+    const refused = problemOfError(error);
+    if (!refused) throw error;
+    response = refused;
   }
   // A request refused before its body was read (no key, a suspended business): the Worker's door drains the body
   // (functions/platform/http.ts), so the connection is left clean for the next request.

@@ -6,12 +6,13 @@
 // with the webhooks, as each domain keeps its operations of the API; the door calls it.
 import * as v from "valibot";
 import { jsonResponse } from "../platform/http";
-import { RuleError, type BusinessDb, type Tenant } from "../tenancy/tenant";
+import type { BusinessDb, Tenant } from "../tenancy/tenant";
 import { apiMetaOf } from "../partner-api/kept-answers";
 import { getWebhookEndpoint } from "./endpoints.db";
 import { resendFailedDeliveries } from "./recovery.db";
 import { ResendFailedInput } from "../partner-api/list-schemas";
 import { badRequest, issuesOf, jsonBody, problem, type ApiDeps } from "../partner-api/request";
+import { problemOfError } from "../partner-api/problems";
 
 export async function resendFailedRequest(request: Request, deps: ApiDeps, business: BusinessDb, endpointId: string): Promise<Response> {
   const body = await jsonBody(request);
@@ -30,7 +31,8 @@ export async function resendFailedRequest(request: Request, deps: ApiDeps, busin
     if (result.queued > 0 && deps.dispatchWebhooks) deps.waitUntil(deps.dispatchWebhooks(business).catch(() => undefined));
     return jsonResponse({ queued: result.queued, has_more: result.more });
   } catch (error) {
-    if (error instanceof RuleError) return problem("webhook_endpoint_disabled", error.message);
+    const refused = problemOfError(error, { rule: { code: "webhook_endpoint_disabled" } });
+    if (refused) return refused;
     throw error;
   }
 }
