@@ -45,7 +45,7 @@ describe("a domain's errors, as the API answers them", () => {
       super(message);
     }
   }
-  const body = async (response: Response | null) => (await response!.json()) as Record<string, unknown>;
+  const body = async (response: Response | null) => await response!.json<Record<string, unknown>>();
 
   it("a broken rule is a 400 naming the operation's field, or the error's own; or the operation's own code; with the domain's words", async () => {
     await fc.assert(
