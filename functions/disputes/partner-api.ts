@@ -10,6 +10,7 @@ import { badRequest, issuesOf, jsonBody, problem, type ApiDeps } from "../partne
 import { movingProblem, problemOfError } from "../partner-api/problems";
 import type { Credential } from "../partner-api/credential";
 import { apiMetaOf, idempotencyOf, keptAnswer } from "../partner-api/kept-answers";
+import { keepAnswerStatement } from "../partner-api/api-idempotency.db";
 import { DisputeCloseInput, DisputeId, DisputeInput, type EvidenceView, MAX_EVIDENCE_DAYS, type Problem } from "../partner-api/schemas";
 import { DAY_MS } from "../platform/time";
 
@@ -73,7 +74,7 @@ export async function openDisputeRequest(request: Request, deps: ApiDeps, { busi
         openedAt: now,
       },
       facts,
-      key === null ? null : { key, requestHash, status: 201, body: answer },
+      key === null ? null : keepAnswerStatement(business, { key, requestHash, status: 201, body: answer }, now),
     );
   } catch (error) {
     // The same key raced this request (its kept answer is the one), or another dispute of the payment came first.
