@@ -4,6 +4,7 @@
 // What JSON Schema cannot say (valibot's v.check rules across fields) is said in
 // words: every check must have its sentence here, or building the document
 // throws. functions/partner-api/openapi.test.ts checks the document and the schemas agree.
+// Its paths are the operation table's rows (./operations.ts), which the router and the scopes are built from too.
 import { toJsonSchemaDefs, type JsonSchema } from "@valibot/to-json-schema";
 import { configOf } from "../env";
 import { formatOfPattern } from "./instant";

@@ -1,10 +1,11 @@
-// POST /api/v1/refunds and GET /api/v1/refunds/{id} (issue 29 point 7). Asking for a refund through the API makes
+// POST /api/v1/refunds and GET /api/v1/refunds/{id}, so a processor's system can ask for a refund where the customer
+// is, while a person of the business still decides it. Asking for a refund through the API makes
 // exactly the request the portal's refund screen makes (./refund-requests.db.ts requestRefund: a refund waiting for
 // approval and its approval request, one maker-checker), with the screen's rules and words; an administrator decides
 // it at /approvals/refund/{id}, and no money moves before. It is asked in the name of the person who made the key:
 // approval_requests.maker_id and refunds.requested_by name a person of the business, and the four-eyes rule then keeps
 // the key's maker from approving what their key asked. A platform key has no such person and may not ask
-// (functions/operators/platform-scopes.ts BUSINESS_KEY_OPERATIONS). Like disputes, not queued: the answer carries the
+// (its row in functions/partner-api/operations.ts says "business-key"). Like disputes, not queued: the answer carries the
 // refund's id, and an Idempotency-Key's answer is kept in the refund's own batch.
 import * as v from "valibot";
 import { jsonResponse } from "../platform/http";

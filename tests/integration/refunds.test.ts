@@ -1,4 +1,5 @@
-// Refunds (issue 14) against real D1 in workerd: asked by one person, approved by an administrator who did not ask;
+// Refunds against real D1 in workerd, because their guarantees live in D1 batches and guards a mock would not run:
+// asked by one person, approved by an administrator who did not ask;
 // never more than the payment less what is refunded or waiting, only for successful payments, once per form, never
 // past the merchant's available money (checked again inside the approval's batch, where two approvals racing meet);
 // sent to the processor once, retried, and when it keeps failing the money returns. The ledger sums to zero throughout.
