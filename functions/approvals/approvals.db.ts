@@ -5,7 +5,7 @@
 import { isTestBusiness } from "../tenancy/test-mode";
 import { can } from "../permissions";
 import { webhookEventStatements } from "../webhooks/outbox.db";
-import { approvalRequestView } from "../partner-api/views";
+import { approvalRequestView } from "../webhooks/views";
 import { auditStatement } from "../audit/audit.db";
 import { decide } from "../decisions/decide";
 import { ForbiddenError, NotFoundError, RuleError, nowIso, type Db, type RequestMeta, type Tenant } from "../tenancy/tenant";

@@ -7,7 +7,7 @@ import { can } from "../permissions";
 import { auditStatement } from "../audit/audit.db";
 import { getMerchantBalances } from "../ledger/ledger.db";
 import { webhookEventStatements } from "../webhooks/outbox.db";
-import { approvalRequestView, transferView } from "../partner-api/views";
+import { approvalRequestView, transferView } from "../webhooks/views";
 import { ForbiddenError, RuleError, nowIso, type RequestMeta, type Tenant } from "../tenancy/tenant";
 import { formatPesewas } from "../ledger/money";
 import { ledgerAccountId, merchantTransferPosting, settlementPosting } from "../ledger/ledger";
@@ -128,7 +128,7 @@ export async function requestTransfer(tenant: Tenant, meta: RequestMeta, input: 
 
 // ---------------------------------------------------------------- deciding
 
-/** A decided transfer as its webhook event carries it (functions/partner-api/views.ts). */
+/** A decided transfer as its webhook event carries it (functions/webhooks/views.ts). */
 function transferData(transfer: Transfer, decided: MoneyDecided) {
   return transferView(transfer, { ...decided, status: decided.status === "rejected" ? "rejected" : "completed" });
 }

@@ -4,11 +4,13 @@
 import * as v from "valibot";
 import { jsonResponse } from "../platform/http";
 import { closeDispute, disputablePayment, disputeData, getDisputeFacts, openDispute, type DisputeFacts } from "./processor-disputes.db";
-import { MOVING_MESSAGE, RuleError, type BusinessDb, type Tenant } from "../tenancy/tenant";
+import { MOVING_MESSAGE, type BusinessDb, type Tenant } from "../tenancy/tenant";
 import { TOO_LARGE, uploadEvidence, type UploadedEvidence } from "./evidence-upload";
 import { badRequest, issuesOf, jsonBody, problem, type ApiDeps } from "../partner-api/request";
+import { movingProblem, problemOfError } from "../partner-api/problems";
 import type { Credential } from "../partner-api/credential";
 import { apiMetaOf, idempotencyOf, keptAnswer } from "../partner-api/kept-answers";
+import { keepAnswerStatement } from "../partner-api/api-idempotency.db";
 import { DisputeCloseInput, DisputeId, DisputeInput, type EvidenceView, MAX_EVIDENCE_DAYS, type Problem } from "../partner-api/schemas";
 import { DAY_MS } from "../platform/time";
 
@@ -72,7 +74,7 @@ export async function openDisputeRequest(request: Request, deps: ApiDeps, { busi
         openedAt: now,
       },
       facts,
-      key === null ? null : { key, requestHash, status: 201, body: answer },
+      key === null ? null : keepAnswerStatement(business, { key, requestHash, status: 201, body: answer }, now),
     );
   } catch (error) {
     // The same key raced this request (its kept answer is the one), or another dispute of the payment came first.
@@ -80,7 +82,8 @@ export async function openDisputeRequest(request: Request, deps: ApiDeps, { busi
       const replay = await keptAnswer(business, key, requestHash);
       if (replay) return replay;
     }
-    if (error instanceof RuleError) return badRequest([{ path: "amount", message: error.message }]);
+    const refused = problemOfError(error, { rule: { path: "amount" } });
+    if (refused) return refused;
     throw error;
   }
   afterWrite(deps, business);
@@ -137,7 +140,7 @@ export async function addEvidenceRequest(request: Request, deps: ApiDeps, busine
     const { file, form } = answer.errors;
     if (file === TOO_LARGE) return problem("body_too_large", TOO_LARGE);
     if (file) return badRequest([{ path: "file", message: file }]);
-    if (form === MOVING_MESSAGE) return problem("business_moving", MOVING_MESSAGE, undefined, { "Retry-After": "30" });
+    if (form === MOVING_MESSAGE) return movingProblem();
     return problem("dispute_not_answerable", form ?? "This dispute takes no more evidence.");
   }
   return jsonResponse(evidenceData(id, answer), 201);

@@ -11,7 +11,6 @@ import { postingStatements } from "../ledger/ledger.db";
 import { webhookEventStatements } from "../webhooks/outbox.db";
 import { RuleError, type BusinessDb, type RequestMeta, type Tenant } from "../tenancy/tenant";
 import { utcDay } from "../platform/time";
-import { keepAnswerStatement, type KeptAnswerRow } from "../partner-api/api-idempotency.db";
 
 export type DisputeOutcome = "won" | "lost";
 
@@ -88,14 +87,15 @@ export async function openDispute(
   meta: RequestMeta,
   input: OpenDisputeInput,
   facts: DisputeFacts,
-  kept: KeptAnswerRow | null,
+  /** The request's Idempotency-Key and its answer (the API's api_idempotency statement), kept in the same batch. */
+  keepAnswer: D1PreparedStatement | null,
 ): Promise<void> {
   const { businessId, db } = business;
   const tenant: Tenant = { ...business, userId: "", role: "Administrator" };
   try {
     await db.batch([
       // First: a repeat racing this request fails here, on the key, before the amount guard could refuse it.
-      ...(kept ? [keepAnswerStatement(business, kept, input.openedAt)] : []),
+      ...(keepAnswer ? [keepAnswer] : []),
       db
         .prepare(
           // Refunds that moved money or wait for approval count too: a payment never goes back to its payer for more than it

@@ -1,56 +1,15 @@
-// The platform key's scopes: exactly four, each operation needs one, and what a form or the database gives is read
-// strictly (an unknown scope is refused or dropped, never granted).
+// The platform key's scopes: exactly four, and what a form or the database gives is read strictly (an unknown scope is
+// refused or dropped, never granted). The scope each operation needs is tested with the operation table
+// (functions/partner-api/operations.test.ts).
 import * as v from "valibot";
 import { describe, expect, it } from "vitest";
-import { allows, OPERATION_SCOPES, PLATFORM_SCOPES, PlatformScopes, scopeOf, scopesOf, SCOPE_WORDS, type ScopedOperation } from "./platform-scopes";
+import { PLATFORM_SCOPES, PlatformScopes, scopesOf, SCOPE_WORDS } from "./platform-scopes";
 import { isPlatformKey, KEY_PATTERN, keyPrefix, makeApiKey, makePlatformKey, PLATFORM_KEY_PATTERN } from "../partner-api/keys";
 
 describe("scopes", () => {
   it("are exactly payments, reversals, heartbeats and disputes, each said in words", () => {
     expect(PLATFORM_SCOPES).toEqual(["payments", "reversals", "heartbeats", "disputes"]);
     expect(Object.keys(SCOPE_WORDS).sort()).toEqual([...PLATFORM_SCOPES].sort());
-  });
-
-  it("map each Partner API operation to the scope it needs", () => {
-    expect(OPERATION_SCOPES).toEqual({
-      payments: "payments",
-      payment: "payments",
-      listPayments: "payments",
-      merchants: "payments",
-      pointsOfSale: "payments",
-      terminals: "payments",
-      settlements: "payments",
-      refunds: "payments",
-      refund: "payments",
-      rejections: "payments",
-      reversal: "reversals",
-      waitingReversals: "reversals",
-      heartbeat: "heartbeats",
-      disputes: "disputes",
-      disputeClose: "disputes",
-      listDisputes: "disputes",
-      dispute: "disputes",
-      disputeEvidence: "disputes",
-    });
-    // Every scope opens something.
-    expect(new Set(Object.values(OPERATION_SCOPES))).toEqual(new Set(PLATFORM_SCOPES));
-  });
-
-  it("allow an operation only when the key holds its scope", () => {
-    const operations = Object.keys(OPERATION_SCOPES) as ScopedOperation[];
-    for (const operation of operations) {
-      expect(allows([], operation)).toBe(false);
-      expect(allows(PLATFORM_SCOPES, operation)).toBe(true);
-      expect(allows([scopeOf(operation)], operation)).toBe(true);
-      expect(
-        allows(
-          PLATFORM_SCOPES.filter((scope) => scope !== scopeOf(operation)),
-          operation,
-        ),
-      ).toBe(false);
-    }
-    expect(allows(["payments"], "reversal")).toBe(false);
-    expect(allows(["payments"], "payment")).toBe(true);
   });
 
   it("from a form: at least one, only known ones, each once and in order", () => {

@@ -1,6 +1,7 @@
-// What a platform key (the switch's credential, functions/operators/platform-keys.db.ts) may do: its scopes, and the
-// scope each Partner API operation needs. Pure, so the router, the OpenAPI document and the platform's keys screen
-// read one list. A business's own key has no scopes: it may do everything the API offers for its business.
+// What a platform key (the switch's credential, functions/operators/platform-keys.db.ts) may do: its scopes. The scope
+// each Partner API operation needs is in its row of functions/partner-api/operations.ts; the platform's keys screen and
+// the OpenAPI document read the scopes from here. A business's own key has no scopes: it may do everything the API
+// offers for its business.
 import * as v from "valibot";
 
 export const PLATFORM_SCOPES = ["payments", "reversals", "heartbeats", "disputes"] as const;
@@ -15,57 +16,9 @@ export const SCOPE_WORDS: Record<PlatformScope, string> = {
   disputes: "Open, close, list and read disputes, and attach evidence to them",
 };
 
-/**
- * The scope each operation of functions/partner-api/router.ts needs, by its route's name. The router indexes it with
- * every route but the public OpenAPI document, so a new route without a scope does not compile. Rejections (requests
- * accepted and then not applied) are read with payments: they are what the switch sent, whatever it was. So are the
- * lists of what a payment names or becomes (merchants, points of sale, terminals, settlements, refunds): a payment's own
- * answer already carries its settlement and refunds, and the switch needs the parties to address payments. Disputes
- * are read with disputes.
- */
-export const OPERATION_SCOPES = {
-  payments: "payments",
-  payment: "payments",
-  listPayments: "payments",
-  merchants: "payments",
-  pointsOfSale: "payments",
-  terminals: "payments",
-  settlements: "payments",
-  refunds: "payments",
-  refund: "payments",
-  rejections: "payments",
-  reversal: "reversals",
-  waitingReversals: "reversals",
-  heartbeat: "heartbeats",
-  disputes: "disputes",
-  disputeClose: "disputes",
-  listDisputes: "disputes",
-  dispute: "disputes",
-  disputeEvidence: "disputes",
-} as const satisfies Record<string, PlatformScope>;
-export type ScopedOperation = keyof typeof OPERATION_SCOPES;
-
-/**
- * Operations only a business's own key may run, whatever a platform key's scopes: the business's events feed and its
- * webhook endpoints are its own integration's, not the switch's (a platform key is answered 403 business_key_required).
- * So is asking for a refund: it is asked in the name of the person of the business who made the key (a second person
- * approves it in the portal), and a platform key has no such person.
- */
-export const BUSINESS_KEY_OPERATIONS = ["events", "event", "resendFailed", "askRefund"] as const;
-export type BusinessKeyOperation = (typeof BUSINESS_KEY_OPERATIONS)[number];
-export type ApiOperation = ScopedOperation | BusinessKeyOperation;
-
-export function isBusinessKeyOperation(operation: ApiOperation): operation is BusinessKeyOperation {
-  return (BUSINESS_KEY_OPERATIONS as readonly string[]).includes(operation);
-}
-
-export function scopeOf(operation: ScopedOperation): PlatformScope {
-  return OPERATION_SCOPES[operation];
-}
-
-/** Whether a key holding `scopes` may run `operation`. */
-export function allows(scopes: readonly PlatformScope[], operation: ScopedOperation): boolean {
-  return scopes.includes(scopeOf(operation));
+/** Whether a key holding `scopes` may run an operation that needs `scope` (functions/partner-api/operations.ts). */
+export function allows(scopes: readonly PlatformScope[], scope: PlatformScope): boolean {
+  return scopes.includes(scope);
 }
 
 /** Scopes as a form or the database gives them: at least one, each known, each once, in PLATFORM_SCOPES's order. */

@@ -13,7 +13,7 @@ import { businessPlace, keyPlace, type BusinessPlace } from "../tenancy/director
 import type { BusinessDb } from "../tenancy/tenant";
 import { isTestBusiness, liveBusinessOf } from "../tenancy/test-mode";
 import { findPlatformKeyByHash, touchPlatformKey } from "../operators/platform-keys.db";
-import { allows, isBusinessKeyOperation, scopeOf, type ApiOperation, type PlatformScope } from "../operators/platform-scopes";
+import { allows, type PlatformScope } from "../operators/platform-scopes";
 
 /** The header that names the business a platform key acts for. */
 export const BUSINESS_HEADER = "PP-Business";
@@ -55,8 +55,14 @@ const unauthorized = () => problem("unauthorized", MESSAGES.unauthorized, undefi
 
 const refusedFor = (place: BusinessPlace): Response | null => (place.lifecycle === "closed" ? problem("business_closed", MESSAGES.closed) : null);
 
-/** The credential of a request for `operation`, or the answer that refuses it. Records the key's last use (to the minute). */
-export async function authenticate(request: Request, deps: ApiDeps, operation: ApiOperation): Promise<Credential | Response> {
+/**
+ * What may run an operation (its row in ./operations.ts): a platform key holding this scope (and any business's own
+ * key), or, "business-key", only a business's own key.
+ */
+export type Access = PlatformScope | "business-key";
+
+/** The credential of a request for an operation, or the answer that refuses it. Records the key's last use (to the minute). */
+export async function authenticate(request: Request, deps: ApiDeps, access: Access): Promise<Credential | Response> {
   const key = bearerKey(request);
   if (!key) return unauthorized();
   const secretHash = await hashKey(key);
@@ -75,8 +81,8 @@ export async function authenticate(request: Request, deps: ApiDeps, operation: A
     if (!place) return problem("business_not_found", MESSAGES.noSuchBusiness);
     const refused = refusedFor(place);
     if (refused) return refused;
-    if (isBusinessKeyOperation(operation)) return problem("business_key_required", MESSAGES.businessKeyRequired);
-    if (!allows(holder.scopes, operation)) return problem("out_of_scope", MESSAGES.outOfScope(scopeOf(operation)));
+    if (access === "business-key") return problem("business_key_required", MESSAGES.businessKeyRequired);
+    if (!allows(holder.scopes, access)) return problem("out_of_scope", MESSAGES.outOfScope(access));
     return {
       kind: "platform",
       keyId: holder.keyId,

@@ -1,4 +1,5 @@
-// The Partner API's lists (issue 29, point 1; docs/partner-api.md "Lists"):
+// The Partner API's lists, so that an integration can read what the portal holds and catch up after an outage
+// without a person exporting it (docs/partner-api.md "Lists"):
 //   GET /api/v1/payments        newest first; created_from, created_to, status, merchant, channel
 //   GET /api/v1/merchants       newest first
 //   GET /api/v1/points-of-sale  newest first; merchant
@@ -39,7 +40,7 @@ import {
   SettlementsQuery,
   TerminalsQuery,
 } from "./list-schemas";
-import { merchantView, paymentView, pointOfSaleView, refundListItem, refundsView, settlementView, terminalView } from "./views";
+import { merchantView, paymentView, pointOfSaleView, refundListItem, refundsView, settlementView, terminalView } from "../webhooks/views";
 import { renderEventData } from "../webhooks/event-versions";
 import type { ApiVersion } from "./versions";
 

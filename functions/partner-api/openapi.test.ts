@@ -15,34 +15,11 @@ import * as api from "./schemas";
 import * as lists from "./list-schemas";
 import { EVENT_EXAMPLES, eventEnvelope, eventSchemaName } from "./event-schemas";
 import { WEBHOOK_EVENT_TYPES } from "../webhooks/types";
-import { LIST_QUERIES } from "./openapi";
-import { BUSINESS_KEY_OPERATIONS, isBusinessKeyOperation, OPERATION_SCOPES, PLATFORM_SCOPES, type ApiOperation } from "../operators/platform-scopes";
+import { BUSINESS_KEY_OPERATIONS, isBusinessKeyOperation, LIST_QUERIES, OPERATION_SCOPES, OPERATIONS, type OperationName } from "./operations";
+import { PLATFORM_SCOPES } from "../operators/platform-scopes";
 
-/** Each documented operation and the router's route that answers it. */
-const ROUTE_OF: Record<string, ApiOperation> = {
-  sendPayments: "payments",
-  getPayment: "payment",
-  reversePayment: "reversal",
-  listRejections: "rejections",
-  listWaitingReversals: "waitingReversals",
-  openDispute: "disputes",
-  closeDispute: "disputeClose",
-  addDisputeEvidence: "disputeEvidence",
-  sendHeartbeat: "heartbeat",
-  listPayments: "listPayments",
-  listMerchants: "merchants",
-  listPointsOfSale: "pointsOfSale",
-  listTerminals: "terminals",
-  listDisputes: "listDisputes",
-  getDispute: "dispute",
-  listSettlements: "settlements",
-  listRefunds: "refunds",
-  askRefund: "askRefund",
-  getRefund: "refund",
-  listEvents: "events",
-  getEvent: "event",
-  resendFailedDeliveries: "resendFailed",
-};
+/** Each documented operation and the router's route that answers it: the table's rows, which build both. */
+const ROUTE_OF: Record<string, OperationName> = Object.fromEntries(OPERATIONS.map(({ operationId, name }) => [operationId, name]));
 
 const doc = openApiDocument("https://portal.example.com") as unknown as JsonObject;
 const components = doc.components as JsonObject;

@@ -3,6 +3,9 @@
 // anchor (#problem-<code>) which is the problem's `type`, and the OpenAPI document names them. The request id and the
 // absolute `type` are added in one place on the way out (finishProblem), so no handler can forget them.
 // `message` repeats `detail`: clients written before the problem format read it, and it costs a few bytes.
+// What a domain's error means to the API's caller is said here too (problemOfError), so each operation names only
+// which field or code its errors are about.
+import { ForbiddenError, isBusinessMoving, MOVING_MESSAGE, NotFoundError, RuleError } from "../tenancy/tenant";
 
 export const PROBLEMS = {
   validation_failed: {
@@ -208,6 +211,45 @@ export function problemResponse(code: ProblemCode, detail: string, errors?: Prob
     status,
     headers: { "Content-Type": `${PROBLEM_CONTENT_TYPE}; charset=utf-8`, "Cache-Control": "no-store", ...headers },
   });
+}
+
+/** A request that is not valid: every problem with its path. */
+export function validationProblem(errors: ProblemError[]): Response {
+  return problemResponse("validation_failed", errors.length === 1 ? "The request has 1 problem." : `The request has ${errors.length} problems.`, errors);
+}
+
+/** The business's data is moving to another database: nothing was kept or queued, and the same request works shortly. */
+export const movingProblem = () => problemResponse("business_moving", MOVING_MESSAGE, undefined, { "Retry-After": "30" });
+
+/** How one operation names the domain's refusals in its request's terms. An error it does not name is the portal's fault. */
+export interface DomainRefusals {
+  /**
+   * A rule of the domain was broken (RuleError, the screen's words): a 400 naming this field of the request (or the
+   * field the error names itself, as a refund's amount or reason does), or a problem of its own code.
+   */
+  rule?: { path: string } | { code: ProblemCode };
+  /** The key may not do this (ForbiddenError): a problem of its own code and words. */
+  forbidden?: { code: ProblemCode; detail: string };
+  /** What the request names is not this business's (NotFoundError): a 400 naming the field. */
+  notFound?: { path: string; message: string };
+}
+
+/**
+ * The API's answer to an error a domain threw while answering a request, or null when it is none of the refusals the
+ * operation names: then it is the portal's fault, rethrown (a 500 that says nothing of the request). A business being
+ * moved is every operation's 503.
+ */
+export function problemOfError(error: unknown, refusals: DomainRefusals = {}): Response | null {
+  if (isBusinessMoving(error)) return movingProblem();
+  const { rule, forbidden, notFound } = refusals;
+  if (rule && error instanceof RuleError) {
+    if ("code" in rule) return problemResponse(rule.code, error.message);
+    const named = "field" in error && typeof error.field === "string" ? error.field : rule.path;
+    return validationProblem([{ path: named, message: error.message }]);
+  }
+  if (forbidden && error instanceof ForbiddenError) return problemResponse(forbidden.code, forbidden.detail);
+  if (notFound && error instanceof NotFoundError) return validationProblem([notFound]);
+  return null;
 }
 
 /** On the way out: the absolute `type` and the request id in the body of a problem (other answers pass untouched). */

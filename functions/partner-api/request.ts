@@ -6,7 +6,7 @@ import type { BusinessDb, Db } from "../tenancy/tenant";
 import { MAX_JSON_DEPTH, scanBody } from "../card-numbers/card-numbers";
 import { jsonTextIssues } from "./json-text";
 import { MAX_BODY_BYTES, type Problem } from "./schemas";
-import { problemResponse, type ProblemCode } from "./problems";
+import { problemResponse, validationProblem, type ProblemCode } from "./problems";
 
 /** A refusal: an RFC 9457 problem with its stable code (./problems.ts), the status the code has. */
 export function problem(code: ProblemCode, message: string, errors?: Problem["errors"], headers: Record<string, string> = {}): Response {
@@ -42,8 +42,9 @@ export function issuesOf(issues: readonly v.BaseIssue<unknown>[], prefix = ""): 
   return issues.map((issue) => ({ path: jsonPath(issue, prefix), message: issue.message }));
 }
 
+/** A 400 naming every problem of the request (./problems.ts validationProblem). */
 export function badRequest(errors: NonNullable<Problem["errors"]>): Response {
-  return problem("validation_failed", errors.length === 1 ? "The request has 1 problem." : `The request has ${errors.length} problems.`, errors);
+  return validationProblem(errors);
 }
 
 const tooLarge = () => problem("body_too_large", `The body is larger than ${MAX_BODY_BYTES} bytes. Send at most 100 payments a request.`);

@@ -30,7 +30,7 @@ import { isTransient } from "../platform/queue-errors";
 import { logEvent } from "../platform/log";
 
 export { isTransient };
-import { paymentView } from "../partner-api/views";
+import { paymentView } from "../webhooks/views";
 import { sha256Hex } from "../platform/sha256";
 
 /** The Partner API's queue (wrangler.toml); the Worker's other queues are the analytics relay's. */

@@ -1,24 +1,26 @@
-// POST /api/v1/refunds and GET /api/v1/refunds/{id} (issue 29 point 7). Asking for a refund through the API makes
+// POST /api/v1/refunds and GET /api/v1/refunds/{id}, so a processor's system can ask for a refund where the customer
+// is, while a person of the business still decides it. Asking for a refund through the API makes
 // exactly the request the portal's refund screen makes (./refund-requests.db.ts requestRefund: a refund waiting for
 // approval and its approval request, one maker-checker), with the screen's rules and words; an administrator decides
 // it at /approvals/refund/{id}, and no money moves before. It is asked in the name of the person who made the key:
 // approval_requests.maker_id and refunds.requested_by name a person of the business, and the four-eyes rule then keeps
 // the key's maker from approving what their key asked. A platform key has no such person and may not ask
-// (functions/operators/platform-scopes.ts BUSINESS_KEY_OPERATIONS). Like disputes, not queued: the answer carries the
+// (its row in functions/partner-api/operations.ts says "business-key"). Like disputes, not queued: the answer carries the
 // refund's id, and an Idempotency-Key's answer is kept in the refund's own batch.
 import * as v from "valibot";
 import { jsonResponse } from "../platform/http";
 import { can } from "../permissions";
-import { ForbiddenError, NotFoundError, RuleError, type Tenant } from "../tenancy/tenant";
+import type { Tenant } from "../tenancy/tenant";
 import { keepAnswerStatement } from "../partner-api/api-idempotency.db";
 import { activeKeyMakerOf } from "../partner-api/api-keys.db";
 import { badRequest, issuesOf, jsonBody, problem, type ApiDeps } from "../partner-api/request";
+import { problemOfError } from "../partner-api/problems";
 import type { Credential } from "../partner-api/credential";
 import { apiMetaOf, idempotencyOf, keptAnswer } from "../partner-api/kept-answers";
 import { RefundRequestInput } from "../partner-api/schemas";
-import { refundListItem } from "../partner-api/views";
+import { refundListItem } from "../webhooks/views";
 import { disputablePayment } from "../disputes/processor-disputes.db";
-import { RefundFieldError, requestRefund, type MadeRefund } from "./refund-requests.db";
+import { requestRefund, type MadeRefund } from "./refund-requests.db";
 import { getListedRefund, type ListedRefund } from "./refunds.db";
 
 const MAKER_NOT_ALLOWED =
@@ -90,11 +92,14 @@ export async function askRefundRequest(request: Request, deps: ApiDeps, { busine
       const replay = await keptAnswer(business, key, requestHash);
       if (replay) return replay;
     }
-    if (error instanceof RefundFieldError) return badRequest([{ path: error.field, message: error.message }]);
-    if (error instanceof ForbiddenError) return problem("key_maker_not_allowed", MAKER_NOT_ALLOWED);
-    if (error instanceof NotFoundError) return badRequest([{ path: "payment_reference", message: "is not the reference of a payment of this business" }]);
-    // Not successful, or reversed: the screen's words.
-    if (error instanceof RuleError) return badRequest([{ path: "payment_reference", message: error.message }]);
+    // A rule broken is the screen's words: about the amount or reason when the error names it (RefundFieldError), else
+    // about the payment (not successful, or reversed).
+    const refused = problemOfError(error, {
+      rule: { path: "payment_reference" },
+      forbidden: { code: "key_maker_not_allowed", detail: MAKER_NOT_ALLOWED },
+      notFound: { path: "payment_reference", message: "is not the reference of a payment of this business" },
+    });
+    if (refused) return refused;
     throw error;
   }
   if (result.duplicate || !made.refund) {

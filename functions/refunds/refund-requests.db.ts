@@ -11,7 +11,7 @@ import { REFUNDED_STATUSES_SQL, REFUNDS_ASKED_STATUSES_SQL, refundTotalsOf } fro
 import { exceedsAvailable } from "../approvals/transfer-requests.db";
 import { getTransaction, type Transaction } from "../payments/transactions.db";
 import { webhookEventStatements } from "../webhooks/outbox.db";
-import { approvalRequestView } from "../partner-api/views";
+import { approvalRequestView } from "../webhooks/views";
 import { ForbiddenError, NotFoundError, RuleError, nowIso, type BusinessDb, type RequestMeta, type Tenant } from "../tenancy/tenant";
 import { formatPesewas } from "../ledger/money";
 

@@ -20,7 +20,7 @@ import {
   waitRefundOnRailStatement,
   type DueRefund,
 } from "./refund-sending.db";
-import { refundListItem } from "../partner-api/views";
+import { refundListItem } from "../webhooks/views";
 import { webhookEventStatements } from "../webhooks/outbox.db";
 import type { BusinessDb } from "../tenancy/tenant";
 import { isTestBusiness } from "../tenancy/test-mode";

@@ -21,7 +21,7 @@ import {
 import type { BusinessDb } from "../tenancy/tenant";
 import { isTestBusiness } from "../tenancy/test-mode";
 import { getSettlement, type Settlement } from "./settlements.db";
-import { settlementView } from "../partner-api/views";
+import { settlementView } from "../webhooks/views";
 
 export const MAX_PAYOUT_ATTEMPTS = 5;
 /** How long one run may hold a payout before another may try it again. */

@@ -8,7 +8,7 @@ import type { BusinessDb } from "../tenancy/tenant";
 import { everyBusinessDb } from "../tenancy/shards";
 import { errorText, logEvent } from "../platform/log";
 import { dispatchPendingDeliveries } from "./dispatch";
-import { terminalView } from "../partner-api/views";
+import { terminalView } from "./views";
 
 /** A pending delivery this overdue has lost its queue message. */
 export const LOST_AFTER_MS = 15 * 60_000;

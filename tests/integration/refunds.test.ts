@@ -1,4 +1,5 @@
-// Refunds (issue 14) against real D1 in workerd: asked by one person, approved by an administrator who did not ask;
+// Refunds against real D1 in workerd, because their guarantees live in D1 batches and guards a mock would not run:
+// asked by one person, approved by an administrator who did not ask;
 // never more than the payment less what is refunded or waiting, only for successful payments, once per form, never
 // past the merchant's available money (checked again inside the approval's batch, where two approvals racing meet);
 // sent to the processor once, retried, and when it keeps failing the money returns. The ledger sums to zero throughout.
@@ -8,7 +9,7 @@ import { getMerchantBalances } from "#server/ledger/ledger.db";
 import { requestRefund } from "#server/refunds/refund-requests.db";
 import { approveMoneyRequest, rejectMoneyRequest } from "#server/approvals/money-requests.db";
 import { getRefund } from "#server/refunds/refunds.db";
-import { refundListItem } from "#server/partner-api/views";
+import { refundListItem } from "#server/webhooks/views";
 import { ForbiddenError, NotFoundError, RuleError, type Tenant } from "#server/tenancy/tenant";
 import { requestTransfer } from "#server/approvals/transfer-requests.db";
 import { createWebhookEndpoint } from "#server/webhooks/endpoints.db";

@@ -1,5 +1,5 @@
-// Issue 24, defect 7: a failed payment has no fee and no net, in the API's answer and
-// in every payment.* webhook (both are paymentView).
+// A failed payment moved no money, so it has no fee and no net (0, one type for every status), in the API's answer
+// and in every payment.* webhook alike: both are paymentView.
 import { describe, expect, it } from "vitest";
 import { paymentView } from "./views";
 import type { StoredPayment } from "../payments/api-payments.db";

@@ -1,7 +1,9 @@
-// The payment as the Partner API answers it (GET /api/v1/payments/{reference},
-// and the data of payment.* webhooks), and the items of its lists (./lists.ts): snake_case, pesewas, ISO times in UTC.
-// From 2026-12-01 every webhook event's data is one of these as it was when the event happened (functions/webhooks/event-versions.ts):
-// the settlement, the refund, the terminal, and the transfer and approval request, which have no GET of their own.
+// What a payment, a settlement, a refund, a terminal, a transfer and an approval request look like to a business's
+// integration: snake_case, pesewas, ISO times in UTC. Every webhook event's data is one of these as it was when the
+// event happened (./event-versions.ts), and the Partner API answers its reads with the same ones (GET
+// /api/v1/payments/{reference}, the lists of functions/partner-api/lists.ts). They live with the events rather than at
+// the API's door because the domains that record an event (approvals, payments, refunds, settlement) make its data
+// here, and a domain never imports the door (tests/unit/api-door.test.ts).
 import type * as v from "valibot";
 import type { StoredPayment } from "../payments/api-payments.db";
 import type { ListedRefund, Refund } from "../refunds/refunds.db";
@@ -10,9 +12,9 @@ import type { PointOfSale } from "../merchants/points-of-sale.db";
 import type { Terminal } from "../merchants/terminals.db";
 import type { ListedSettlement } from "../settlement/settlements.db";
 import type { Transfer } from "../ledger/transfers.db";
-import type { PaymentView } from "./schemas";
-import type { ApprovalRequestView, TransferView } from "./event-schemas";
-import type { MerchantView, PointOfSaleView, RefundListItem, SettlementView, TerminalView } from "./list-schemas";
+import type { PaymentView } from "../partner-api/schemas";
+import type { ApprovalRequestView, TransferView } from "../partner-api/event-schemas";
+import type { MerchantView, PointOfSaleView, RefundListItem, SettlementView, TerminalView } from "../partner-api/list-schemas";
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 

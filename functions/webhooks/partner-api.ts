@@ -1,16 +1,18 @@
-// POST /api/v1/webhook-endpoints/{id}/resend-failed (issue 29, point 2): after its receiver was down, a business's
-// integration sends again every delivery to one endpoint that failed for good since a time, as "Send failed deliveries
-// again" does on the endpoint's delivery log (functions/webhooks/recovery.db.ts: the same function, audited the same
-// way). A business's own key only (functions/operators/platform-scopes.ts BUSINESS_KEY_OPERATIONS): the key is the
-// proof, as for every API request; the deliveries go to the URL the business's administrators set and checked.
+// POST /api/v1/webhook-endpoints/{id}/resend-failed: after its receiver was down, a business's integration sends again
+// every delivery to one endpoint that failed for good since a time, as "Send failed deliveries again" does on the
+// endpoint's delivery log (./recovery.db.ts: the same function, audited the same way), so a receiver can recover without
+// a person at the screen. A business's own key only (its row in functions/partner-api/operations.ts): the key is the
+// proof, as for every API request; the deliveries go to the URL the business's administrators set and checked. Kept
+// with the webhooks, as each domain keeps its operations of the API; the door calls it.
 import * as v from "valibot";
 import { jsonResponse } from "../platform/http";
-import { RuleError, type BusinessDb, type Tenant } from "../tenancy/tenant";
-import { apiMetaOf } from "./kept-answers";
-import { getWebhookEndpoint } from "../webhooks/endpoints.db";
-import { resendFailedDeliveries } from "../webhooks/recovery.db";
-import { ResendFailedInput } from "./list-schemas";
-import { badRequest, issuesOf, jsonBody, problem, type ApiDeps } from "./request";
+import type { BusinessDb, Tenant } from "../tenancy/tenant";
+import { apiMetaOf } from "../partner-api/kept-answers";
+import { getWebhookEndpoint } from "./endpoints.db";
+import { resendFailedDeliveries } from "./recovery.db";
+import { ResendFailedInput } from "../partner-api/list-schemas";
+import { badRequest, issuesOf, jsonBody, problem, type ApiDeps } from "../partner-api/request";
+import { problemOfError } from "../partner-api/problems";
 
 export async function resendFailedRequest(request: Request, deps: ApiDeps, business: BusinessDb, endpointId: string): Promise<Response> {
   const body = await jsonBody(request);
@@ -29,7 +31,8 @@ export async function resendFailedRequest(request: Request, deps: ApiDeps, busin
     if (result.queued > 0 && deps.dispatchWebhooks) deps.waitUntil(deps.dispatchWebhooks(business).catch(() => undefined));
     return jsonResponse({ queued: result.queued, has_more: result.more });
   } catch (error) {
-    if (error instanceof RuleError) return problem("webhook_endpoint_disabled", error.message);
+    const refused = problemOfError(error, { rule: { code: "webhook_endpoint_disabled" } });
+    if (refused) return refused;
     throw error;
   }
 }
