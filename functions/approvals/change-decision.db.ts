@@ -137,7 +137,7 @@ export const CHANGE_DECISION: BusinessDecisionKind<ChangeSubject> = {
   },
   // Lost a race with another change to the target: said as a stale request.
   recheck: (run, request, decided) => (decided.status === "approved" ? staleIfTargetMoved(run, request) : Promise.resolve()),
-  async explain(_run, _request, decided, error) {
+  explain(_run, _request, decided, error) {
     if (decided.status !== "approved" || !(error instanceof Error)) return null;
     if (error.message.includes("merchant missing or inactive")) return new RuleError("The merchant is no longer active.");
     if (error.message.includes("UNIQUE constraint failed")) {

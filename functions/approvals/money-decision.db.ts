@@ -54,7 +54,7 @@ export interface MoneySpec<Row extends MoneyRow> {
   /** The webhook event each decision writes, and its data (the row as decided); null: the kind's decisions write none. */
   events: { approved: WebhookEventType; rejected: WebhookEventType; describe(row: Row, decided: MoneyDecided): unknown } | null;
   /** What follows a committed approval outside its batch (a refund sent at once). */
-  afterApproval?(run: BusinessRun, row: Row): Promise<void>;
+  afterApproval?(run: BusinessRun, row: Row): void | Promise<void>;
 }
 
 /** The decision's webhook event, when the kind writes one. */
@@ -128,7 +128,7 @@ export function moneyDecision<Row extends MoneyRow>(spec: MoneySpec<Row>): Busin
     kind: spec.kind,
     messages: {
       mayNotDecide: "Your role cannot decide requests.",
-      missing: spec.missing,
+      missing: () => spec.missing(),
       alreadyDecided: (status) => spec.alreadyDecided(status),
       own: () => new RuleError("You cannot decide your own request."),
       // The request's copy keeps 500 characters (its column's rule); the audit and the event the whole reason.

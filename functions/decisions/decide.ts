@@ -60,7 +60,7 @@ export interface DecisionKind<Run, Subject> {
   /** After a refused write, before the decided-meanwhile check: a refusal that must win over it (a stale target). */
   recheck?(run: Run, subject: Subject, decided: Decided): Promise<void>;
   /** After a refused write that no other decision explains: the refusal in the checker's words, or null (a fault). */
-  explain?(run: Run, subject: Subject, decided: Decided, error: unknown): Promise<Error | null>;
+  explain?(run: Run, subject: Subject, decided: Decided, error: unknown): Error | null | Promise<Error | null>;
   /** What follows a committed decision outside its write (sessions ended, a refund sent, sign-in told). */
   afterCommit?(run: Run, subject: Subject, decided: Decided): Promise<void>;
   /** The decision's time; the core's clock by default. */

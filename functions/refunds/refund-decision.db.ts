@@ -38,7 +38,7 @@ export const REFUND_DECISION = moneyDecision<Refund>({
   notApplied: "This refund could not be applied: the payment's money changed while you decided. Nothing moved, and it still waits for a decision.",
   // A refund's events are of its sending: refund.succeeded and refund.failed (send.ts).
   events: null,
-  async afterApproval({ tenant, context }, refund) {
+  afterApproval({ tenant, context }, refund) {
     if (!context) return;
     const { env, ctx } = context.cloudflare;
     const port = refundPortFor(env, context.config.rails);
