@@ -2,7 +2,7 @@ import type { AppLoadContext, EntryContext, HandleErrorFunction } from "@remix-r
 import { RemixServer, isRouteErrorResponse } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToReadableStream } from "react-dom/server";
-import { logError } from "#server/platform/log";
+import { logError } from "#server/plumbing/log";
 import { DocumentContext } from "./components/document-context";
 import { ServerScripts } from "./components/paint-first-scripts.server";
 import stylesheet from "./styles/app.css?inline";

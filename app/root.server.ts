@@ -2,7 +2,7 @@
 import { data, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { authDeps } from "#server/auth/deps";
 import { signedInIdentity } from "#server/auth/identity";
-import { readFlash } from "#server/platform/flash";
+import { readFlash } from "#server/plumbing/flash";
 import { signedInStaff } from "#server/operators/guards";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {

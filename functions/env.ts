@@ -118,7 +118,7 @@ const RawConfig = v.object({
   WEBAUTHN_ORIGIN: httpUrl("WEBAUTHN_ORIGIN"),
   // The name authenticators show next to the passkey.
   WEBAUTHN_RP_NAME: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(100, "WEBAUTHN_RP_NAME must be at most 100 characters")), "Partners Portal"),
-  // "on": each answer says where its time went (Server-Timing, functions/platform/timing.ts). Never in production.
+  // "on": each answer says where its time went (Server-Timing, functions/plumbing/timing.ts). Never in production.
   SERVER_TIMING: v.optional(v.picklist(["on", "off"], "SERVER_TIMING must be on or off"), "off"),
   // The platform insists on a passkey for each of its decisions (decision 039), as a business may for its own.
   PLATFORM_DECISIONS_NEED_PASSKEY: v.optional(v.picklist(["on", "off"], "PLATFORM_DECISIONS_NEED_PASSKEY must be on or off"), "off"),
@@ -331,7 +331,7 @@ export interface AppConfig {
   sessionSecret: string;
   /** Origins of the configured OpenID providers (CSP form-action). */
   signInOrigins: string[];
-  /** Send the Server-Timing header (functions/platform/timing.ts); always false in production, which must not describe its insides. */
+  /** Send the Server-Timing header (functions/plumbing/timing.ts); always false in production, which must not describe its insides. */
   serverTiming: boolean;
 }
 

@@ -9,7 +9,7 @@
 import { data } from "@remix-run/cloudflare";
 import type * as v from "valibot";
 import { looksLikeCardNumber } from "./card-numbers/card-numbers";
-import { readBodyUpTo, refuse, type FieldErrors, type Refusal } from "./platform/http";
+import { readBodyUpTo, refuse, type FieldErrors, type Refusal } from "./plumbing/http";
 
 /** A form of the portal's own pages is a few kilobytes; the largest (a dispute's response) is well under this. */
 export const MAX_FORM_BYTES = 256 * 1024;

@@ -5,7 +5,7 @@ import { authDeps, type AuthDeps } from "./auth/deps";
 import { requireBusiness, type VerifiedSession } from "./auth/guards";
 import { requireSameOrigin } from "./auth/origin";
 import { CLOSED_MESSAGE, ForbiddenError, isBusinessMoving, MOVING_MESSAGE, NotFoundError, RuleError, type Tenant } from "./tenancy/tenant";
-import { pageNotFound } from "./platform/http";
+import { pageNotFound } from "./plumbing/http";
 import { can, type Permission } from "./permissions";
 
 /** Throws a 403 unless the tenant's role holds the permission. */

@@ -1,6 +1,6 @@
 import type { FullConfig } from "./env";
 import type { RequestDatabases } from "./tenancy/shards";
-import type { RequestTiming } from "./platform/timing";
+import type { RequestTiming } from "./plumbing/timing";
 
 export interface PortalLoadContext {
   cloudflare: { env: Env; ctx: ExecutionContext };

@@ -11,22 +11,22 @@ import { handleEventsBatch } from "./analytics/consumer";
 import { handleWebhooksBatch } from "./webhooks/consumer";
 import { dispatchPendingDeliveries } from "./webhooks/dispatch";
 import "./load-context";
-import { logError, logEvent } from "./platform/log";
-import { misconfiguredAnswer, noteMisconfigured } from "./platform/misconfigured";
-import { newNonce, newRequestId } from "./platform/request-id";
-import { withSecurityHeaders } from "./platform/security-headers";
-import { discardBody, withoutIgnoredBody } from "./platform/http";
-import { runOnce } from "./platform/submitted-once";
+import { logError, logEvent } from "./plumbing/log";
+import { misconfiguredAnswer, noteMisconfigured } from "./plumbing/misconfigured";
+import { newNonce, newRequestId } from "./plumbing/request-id";
+import { withSecurityHeaders } from "./plumbing/security-headers";
+import { discardBody, withoutIgnoredBody } from "./plumbing/http";
+import { runOnce } from "./plumbing/submitted-once";
 import { handlePaymentsBatch, handlePaymentsDeadLetters, PAYMENTS_DLQ, PAYMENTS_QUEUE } from "./payments/consumer";
 import { INGEST_OPS_PREFIX, ingestOpsRequest } from "./payments/ingest-replay";
 import { handlePartnerApi } from "./partner-api/router";
 import { finishProblem, problemResponse } from "./partner-api/problems";
 import { handleRailCallback, isCallbackPath } from "./rails/callbacks";
-import { withSetCookie } from "./platform/cookies";
+import { withSetCookie } from "./plumbing/cookies";
 import { businessDb, databaseNamed, RequestDatabases, shardNames } from "./tenancy/shards";
 import { CRON_LINES, jobNamed, runJob, type JobName } from "./operators/jobs";
-import { RequestTiming, timedEnv } from "./platform/timing";
-import { coalescedEnv } from "./platform/d1-coalesce";
+import { RequestTiming, timedEnv } from "./plumbing/timing";
+import { coalescedEnv } from "./plumbing/d1-coalesce";
 import { sealChain, sealDatabase } from "./audit/audit-chain";
 
 const handleRemix = createRequestHandler(build);
@@ -237,7 +237,7 @@ const handler = {
 export default {
   ...handler,
   // Every request, the API's and the rails' too: a GET's or HEAD's body is dropped at the door, and whatever body
-  // the answer did not read is drained before it goes (functions/platform/http.ts).
+  // the answer did not read is drained before it goes (functions/plumbing/http.ts).
   async fetch(received, env, ctx) {
     const request = withoutIgnoredBody(received);
     try {

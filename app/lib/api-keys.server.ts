@@ -3,7 +3,7 @@
 // name by the same rules, and hand out a new key's secret once, in the action's answer only.
 import { data } from "@remix-run/cloudflare";
 import * as v from "valibot";
-import type { FieldErrors } from "#server/platform/http";
+import type { FieldErrors } from "#server/plumbing/http";
 import type { ApiKeyStatus } from "#app/lib/statuses";
 import { bidiControlMessage, hasBidiControl } from "#app/lib/forms/validation";
 import { KEY_NAME_MAX, type NewKey } from "#app/lib/api-keys";

@@ -1,7 +1,7 @@
 // The period a money list covers: a quick range (today, 7 days, 30 days, this
 // month) or two typed days, in Africa/Accra (UTC+0 all year), as [from, to) epoch ms.
 import { isCalendarDay } from "#app/lib/forms/validation";
-import { DAY_MS, utcDay } from "#server/platform/time";
+import { DAY_MS, utcDay } from "#server/plumbing/time";
 
 export const QUICK_RANGES = [
   { value: "today", label: "Today" },

@@ -1,7 +1,7 @@
 // A dispute's deadline in words: whole days in Africa/Accra (UTC+0 all year, app/lib/format.ts) between
 // today and the evidence due date, whose end (the next midnight) is what the server stores.
 import { ACCRA_UTC_OFFSET_MINUTES } from "./format";
-import { DAY_MS } from "#server/platform/time";
+import { DAY_MS } from "#server/plumbing/time";
 
 const OFFSET_MS = ACCRA_UTC_OFFSET_MINUTES * 60_000;
 

@@ -34,8 +34,8 @@
 // retries them all instead.
 import { claimEvent, eventStatus, markRelayed, parkStatement, releaseClaim, storeEventStatements } from "./analytics-events.db";
 import { EVENTS_RETRY_BASE_SECONDS_DEFAULT, EVENTS_RETRY_MAX_SECONDS_DEFAULT, configOf, type EventsConfig } from "../env";
-import { errorText, logEvent } from "../platform/log";
-import { isTransient } from "../platform/queue-errors";
+import { errorText, logEvent } from "../plumbing/log";
+import { isTransient } from "../plumbing/queue-errors";
 import { retryDelaySeconds } from "./retry";
 import { canonicalJson, parseQueueMessage, type EventsQueueMessage } from "./schema";
 

@@ -8,11 +8,11 @@
 // The same event posted twice is accepted twice; the consumer relays it once.
 // The user and business fields are the session's, never the browser's: anyone
 // can post an event, so a claimed identity would let one person speak for another.
-import { readBodyUpTo } from "../platform/http";
+import { readBodyUpTo } from "../plumbing/http";
 import { jsonResponse } from "./http";
-import { errorText, logEvent } from "../platform/log";
+import { errorText, logEvent } from "../plumbing/log";
 import { isSameOriginRequest } from "../auth/origin";
-import { EVENTS_RATE_LIMIT, clientKey, countRequest, dropEndedWindows } from "../platform/rate-limit";
+import { EVENTS_RATE_LIMIT, clientKey, countRequest, dropEndedWindows } from "../plumbing/rate-limit";
 import type { SignedInIdentity } from "../auth/identity";
 import { MAX_BODY_BYTES, eventHash, parseIncomingEvent, type AnalyticsEvent, type EventsQueueMessage } from "./schema";
 

@@ -11,7 +11,7 @@ import * as v from "valibot";
 import { countParked, parkedRows, unparkStatement, type ParkedRow } from "./analytics-events.db";
 import type { EventsConfig } from "../env";
 import { jsonResponse, notFound } from "./http";
-import { errorText, logEvent } from "../platform/log";
+import { errorText, logEvent } from "../plumbing/log";
 import { parseQueueMessage } from "./schema";
 
 export const REPLAY_LIMIT_DEFAULT = 100;

@@ -4,7 +4,7 @@
 // The browser half imports the TYPES from here (`import type { AnalyticsEvent }`);
 // the values pull valibot in, so import them only on the server.
 import * as v from "valibot";
-import { DAY_MS } from "../platform/time";
+import { DAY_MS } from "../plumbing/time";
 
 export const EVENT_TYPES = ["Regular", "Duration", "Error", "Exception"] as const;
 export const VALUE_TYPES = ["Double", "Decimal", "Int", "String", "Object"] as const;

@@ -2,7 +2,7 @@
 // approval's batch): a create inserts the row, an update or a deactivation changes the row only at the version the
 // request was made against. What a kind does beyond that is its ChangeSteps: an invitation makes its person, phones and
 // membership (employee-change.db.ts); a new primary settlement account unmarks the old one (below).
-import { guardStatement } from "../platform/batch-guards.db";
+import { guardStatement } from "../plumbing/batch-guards.db";
 import type { BusinessRun } from "../decisions/business-run";
 import type { Tenant } from "../tenancy/tenant";
 import type { ApprovalRequest, KindSpec } from "./change-kinds";

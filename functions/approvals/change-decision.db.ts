@@ -3,7 +3,7 @@
 // marks the request and writes the audit log in one D1 batch (one transaction): a failing statement leaves nothing
 // behind. A request whose target changed since it was made is marked stale, not applied. What one kind adds (an
 // invitation's person, an employee's sessions) is that kind's ChangeSteps (employee-change.db.ts).
-import { clearBatchGuardsStatement, guardStatement } from "../platform/batch-guards.db";
+import { clearBatchGuardsStatement, guardStatement } from "../plumbing/batch-guards.db";
 import { can } from "../permissions";
 import { auditStatement } from "../audit/audit.db";
 import { RuleError, nowIso, type RequestMeta, type Tenant } from "../tenancy/tenant";

@@ -3,7 +3,7 @@
 // own status, so a decision is guarded by that row still being pending_approval, and an approval by what the money
 // allows at that moment, both inside the batch: the row's status, the request's decision, the posting, the audit entry
 // and the webhook event are one D1 batch, all or nothing. A MoneySpec says what differs between the kinds.
-import { clearBatchGuardsStatement, guardStatement, isConstraintRefusal } from "../platform/batch-guards.db";
+import { clearBatchGuardsStatement, guardStatement, isConstraintRefusal } from "../plumbing/batch-guards.db";
 import { can } from "../permissions";
 import { auditStatement } from "../audit/audit.db";
 import { webhookEventStatements } from "../webhooks/outbox.db";

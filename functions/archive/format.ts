@@ -2,7 +2,7 @@
 // payment with its ledger entries and settlement, D1's own columns; a JSON manifest next to it with the counts and sums.
 import type { EntryRow, MonthFigures, MonthSpan, PaymentRow } from "./archive.db";
 import type { Transaction } from "../payments/transactions.db";
-import { hex } from "../platform/sha256";
+import { hex } from "../plumbing/sha256";
 
 export const FORMAT_VERSION = 1;
 

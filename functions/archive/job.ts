@@ -19,7 +19,7 @@ import {
   type ArchiveMonth,
   type MonthFigures,
 } from "./archive.db";
-import { logEvent } from "../platform/log";
+import { logEvent } from "../plumbing/log";
 import type { BusinessDb } from "../tenancy/tenant";
 import {
   FiguresCounter,

@@ -5,7 +5,7 @@
 // gets the hash of its chain once (decision 025), in functions/audit/audit-seal.db.ts.
 import { decodeCursor, pageSize, toPage, type Page, type PageQuery } from "../lists/page";
 import { nowIso, type RequestMeta, type Tenant, type Db } from "../tenancy/tenant";
-import { DAY_MS, utcDay } from "../platform/time";
+import { DAY_MS, utcDay } from "../plumbing/time";
 
 export interface AuditEntry {
   id: number;

@@ -25,7 +25,7 @@ import type { TenantRequest } from "../guards";
 import { CODE_MESSAGES, sendCode, verifyCode, type CodePhone, type CodePurpose } from "./one-time-codes";
 import type { SessionData } from "./session";
 import type { SmsPort } from "../sms/sms";
-import { sha256Hex } from "../platform/sha256";
+import { sha256Hex } from "../plumbing/sha256";
 
 /** How long a check stands: NIST SP 800-63B's re-authentication for a sensitive action, kept short. */
 export const FRESH_CHECK_MS = 5 * 60_000;

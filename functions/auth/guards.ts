@@ -12,7 +12,7 @@ import { sessionRowStatement, touchSessionStatement, type SessionRow } from "./s
 import type { Role } from "../permissions";
 import type { Tenant } from "../tenancy/tenant";
 import { iso, type AuthDeps } from "./deps";
-import { timed } from "../platform/timing";
+import { timed } from "../plumbing/timing";
 import {
   ACTIVITY_PRECISION_MS,
   clearSessionCookie,

@@ -1,10 +1,10 @@
 // The exact limits of every sign-in, code, passkey and check endpoint: each is counted per
-// account and per address in D1 (functions/platform/rate-limit.ts), and a request over either is answered 429 with
+// account and per address in D1 (functions/plumbing/rate-limit.ts), and a request over either is answered 429 with
 // Retry-After and the wait in words by the field the person is looking at. The one-time code's own hourly windows
 // (otp.ts: per phone, per account, wrong codes) stay as they are; these sit in front of them.
 import { data, type HeadersFunction } from "@remix-run/cloudflare";
-import { clientKey, overLimits, type LimitedKey, type RateLimit } from "../platform/rate-limit";
-import { jsonResponse, type Refusal } from "../platform/http";
+import { clientKey, overLimits, type LimitedKey, type RateLimit } from "../plumbing/rate-limit";
+import { jsonResponse, type Refusal } from "../plumbing/http";
 
 const MINUTE = 60_000;
 

@@ -21,7 +21,7 @@
 // personal Microsoft accounts (the consumers tenant) are refused: work accounts only.
 import { EncryptJWT, createRemoteJWKSet, errors, jwtDecrypt, jwtVerify, type JWTPayload, type JWTVerifyGetKey } from "jose";
 import * as v from "valibot";
-import { clearCookie, readCookie, serializeCookie } from "../platform/cookies";
+import { clearCookie, readCookie, serializeCookie } from "../plumbing/cookies";
 import type { AuthConfig, OidcClientConfig, OidcConfig } from "../env";
 import { SIGN_IN_FAILURES, type SignInFailure } from "./sign-in-messages";
 

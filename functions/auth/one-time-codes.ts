@@ -11,7 +11,7 @@
 //   keeps a guesser at 1 in 50,000 a day), and then no code of any purpose is sent or taken for the rest of the hour.
 // Every code sent, not delivered, typed wrong and every lockout goes to the audit log, under the purpose's own names.
 import { signInAuditStatement, type SignInActor } from "../audit/audit.db";
-import { clearBatchGuardsStatement } from "../platform/batch-guards.db";
+import { clearBatchGuardsStatement } from "../plumbing/batch-guards.db";
 import {
   accountFailuresStatement,
   challengeState,
@@ -31,8 +31,8 @@ import {
 } from "./one-time-codes.db";
 import { iso, type AuthDeps } from "./deps";
 import { SmsDeliveryError, type SmsPort, type SmsRefusal } from "../sms/sms";
-import { logEvent } from "../platform/log";
-import { constantTimeEqual, hex } from "../platform/sha256";
+import { logEvent } from "../plumbing/log";
+import { constantTimeEqual, hex } from "../plumbing/sha256";
 
 export type { ChallengeRow } from "./one-time-codes.db";
 

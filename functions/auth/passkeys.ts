@@ -45,7 +45,7 @@ import { sessionStage, verifySessionStatement } from "./sign-in-sessions.db";
 import type { RelyingParty } from "../env";
 import { iso, type AuthDeps } from "./deps";
 import { SESSION_TTL_MS, sessionCookie, type SessionData } from "./session";
-import { bidiControlMessage, hasBidiControl } from "../platform/text-direction";
+import { bidiControlMessage, hasBidiControl } from "../plumbing/text-direction";
 
 export type { PublicKeyCredentialCreationOptionsJSON, PublicKeyCredentialRequestOptionsJSON } from "@simplewebauthn/server";
 

@@ -11,7 +11,7 @@
 // the same way, because the session cookie dies with the session (see RETURN_COOKIE).
 import { SignJWT, decodeProtectedHeader, errors, jwtVerify } from "jose";
 import * as v from "valibot";
-import { clearCookie, cookieName, readCookie, serializeCookie } from "../platform/cookies";
+import { clearCookie, cookieName, readCookie, serializeCookie } from "../plumbing/cookies";
 import type { AuthConfig } from "../env";
 
 export const CHANNELS = ["microsoft", "google", "userUniqueEmail"] as const;

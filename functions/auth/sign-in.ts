@@ -7,7 +7,7 @@ import { openTestBusinessInCore, openTestBusinessRows } from "../tenancy/test-mo
 import { ifChangedAuditStatement, signInAuditStatement } from "../audit/audit.db";
 import { membershipRole } from "../team/memberships.db";
 import type { AuthConfig } from "../env";
-import type { SubmittingSession } from "../platform/submitted-once";
+import type { SubmittingSession } from "../plumbing/submitted-once";
 import { activeUserByEmail, linkedNumbers } from "../team/people.db";
 import {
   activeSessions,
@@ -55,7 +55,7 @@ export function rowAllows(row: SessionRow | null, session: SessionData, now: num
 }
 
 /**
- * The session a form is kept for (functions/platform/submitted-once.ts): an authentic cookie's, or null. Whether its
+ * The session a form is kept for (functions/plumbing/submitted-once.ts): an authentic cookie's, or null. Whether its
  * row still stands is read only when a kept answer would be given.
  */
 export async function submittingSession(request: Request, db: D1Database, config: AuthConfig, now: () => number): Promise<SubmittingSession | null> {

@@ -7,7 +7,7 @@ import type { AppLoadContext } from "@remix-run/cloudflare";
 import * as v from "valibot";
 import { readForm, type FormRefusal } from "../forms";
 import { refusalMessage } from "../guards";
-import { redirectWithFlash } from "../platform/flash";
+import { redirectWithFlash } from "../plumbing/flash";
 import type { Decision } from "./decide";
 
 export interface RequestPageAction<D extends Decision, Refusal, CheckNeeded> {

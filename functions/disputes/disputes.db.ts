@@ -5,7 +5,7 @@
 import { MAX_EVIDENCE_FILES, type DisputeStatus } from "./dispute-rules";
 import { can } from "../permissions";
 import { auditStatement, signInAuditStatement } from "../audit/audit.db";
-import { clearBatchGuardsStatement } from "../platform/batch-guards.db";
+import { clearBatchGuardsStatement } from "../plumbing/batch-guards.db";
 import { decodeCursor, pageSize, toPage, type Page, type PageQuery } from "../lists/page";
 import { ForbiddenError, NotFoundError, RuleError, type BusinessDb, type Db, type RequestMeta, type Tenant } from "../tenancy/tenant";
 import type { Channel } from "../ledger/pricing";

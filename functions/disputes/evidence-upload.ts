@@ -6,12 +6,12 @@
 // that nothing links to or serves, found by listing disputes/<business>/ against dispute_evidence (decision 023).
 import { addEvidence, answerableDispute, MAX_EVIDENCE_BYTES } from "./disputes.db";
 import { cleanFileName, nameContradicts, sniffEvidenceType } from "./evidence";
-import { bidiControlMessage, hasBidiControl } from "../platform/text-direction";
+import { bidiControlMessage, hasBidiControl } from "../plumbing/text-direction";
 import { fileNameHoldsCardNumber } from "./evidence-download";
-import type { FieldErrors } from "../platform/http";
+import type { FieldErrors } from "../plumbing/http";
 import { readFormBody } from "../forms";
 import { isBusinessMoving, MOVING_MESSAGE, NotFoundError, RuleError, type RequestMeta, type Tenant } from "../tenancy/tenant";
-import { pageNotFound } from "../platform/http";
+import { pageNotFound } from "../plumbing/http";
 
 /** Room for the form's other fields and the multipart boundaries around the one file. */
 const FORM_OVERHEAD_BYTES = 64 * 1024;

@@ -2,7 +2,7 @@
 // not queued: the processor needs the dispute's id to close it, and the hold must be checked against the payment
 // now, so each is one D1 batch answered at once (functions/disputes/disputes.db.ts).
 import * as v from "valibot";
-import { jsonResponse } from "../platform/http";
+import { jsonResponse } from "../plumbing/http";
 import { closeDispute, disputablePayment, disputeData, getDisputeFacts, openDispute, type DisputeFacts } from "./processor-disputes.db";
 import { MOVING_MESSAGE, type BusinessDb, type Tenant } from "../tenancy/tenant";
 import { TOO_LARGE, uploadEvidence, type UploadedEvidence } from "./evidence-upload";
@@ -12,7 +12,7 @@ import type { Credential } from "../partner-api/credential";
 import { apiMetaOf, idempotencyOf, keptAnswer } from "../partner-api/kept-answers";
 import { keepAnswerStatement } from "../partner-api/api-idempotency.db";
 import { DisputeCloseInput, DisputeId, DisputeInput, type EvidenceView, MAX_EVIDENCE_DAYS, type Problem } from "../partner-api/schemas";
-import { DAY_MS } from "../platform/time";
+import { DAY_MS } from "../plumbing/time";
 
 function afterWrite(deps: ApiDeps, business: BusinessDb): void {
   if (deps.dispatchWebhooks) deps.waitUntil(deps.dispatchWebhooks(business).catch(() => {}));

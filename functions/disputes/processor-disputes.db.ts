@@ -5,12 +5,12 @@
 import type { DisputeStatus } from "./dispute-rules";
 import { disputeHoldPosting, disputeLostPosting, disputeWonPosting } from "../ledger/ledger";
 import { signInAuditStatement } from "../audit/audit.db";
-import { clearBatchGuardsStatement } from "../platform/batch-guards.db";
+import { clearBatchGuardsStatement } from "../plumbing/batch-guards.db";
 import { REFUNDS_ASKED_STATUSES_SQL } from "../refunds/refunds.db";
 import { postingStatements } from "../ledger/ledger.db";
 import { webhookEventStatements } from "../webhooks/outbox.db";
 import { RuleError, type BusinessDb, type RequestMeta, type Tenant } from "../tenancy/tenant";
-import { utcDay } from "../platform/time";
+import { utcDay } from "../plumbing/time";
 
 export type DisputeOutcome = "won" | "lost";
 

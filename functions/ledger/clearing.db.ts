@@ -4,7 +4,7 @@
 import { CLEARING_DAYS, clearingPosting, clearsAt, type Channel } from "./ledger";
 import { postingStatements } from "./ledger.db";
 import type { Tenant, BusinessDb } from "../tenancy/tenant";
-import { DAY_MS } from "../platform/time";
+import { DAY_MS } from "../plumbing/time";
 
 /**
  * How far back a run looks for payments still to clear. Each run (every 5 minutes) clears all that is due, and the

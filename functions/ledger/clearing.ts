@@ -3,10 +3,10 @@
 // moves from the merchant's pending account to its available one, where the daily settlement finds it. Safe to run
 // twice at once: a batch that meets a payment another run cleared first rolls back whole (functions/ledger/clearing.db.ts)
 // and this run reads what is still due again.
-import { clearBatchGuardsStatement } from "../platform/batch-guards.db";
+import { clearBatchGuardsStatement } from "../plumbing/batch-guards.db";
 import { clearPaymentStatements, duePayments } from "./clearing.db";
 import type { BusinessDb } from "../tenancy/tenant";
-import { logEvent } from "../platform/log";
+import { logEvent } from "../plumbing/log";
 
 /** Payments per D1 batch: 8 statements each (the UPDATE, its guard, two ledger lines of three statements). */
 export const CLEARING_CHUNK = 100;

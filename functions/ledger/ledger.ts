@@ -4,7 +4,7 @@
 // Pure: the seed and the runtime post through the same functions.
 
 import { feeFor, pricingFor, type Channel } from "./pricing";
-import { DAY_MS } from "../platform/time";
+import { DAY_MS } from "../plumbing/time";
 
 export type { Channel };
 export type LedgerAccountKind =

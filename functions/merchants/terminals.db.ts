@@ -1,4 +1,4 @@
-import { clearBatchGuardsStatement, guardStatement } from "../platform/batch-guards.db";
+import { clearBatchGuardsStatement, guardStatement } from "../plumbing/batch-guards.db";
 import { can } from "../permissions";
 import { auditStatement } from "../audit/audit.db";
 import { decodeCursor, pageSize, toPage, type Page, type PageQuery } from "../lists/page";

@@ -2,7 +2,7 @@
 // never a payer's number, card or name. The list's figures are read per database for the businesses of one page of
 // the list: one statement per figure, each grouped by business over the ids bound as one JSON array (decision 033),
 // so a page of 25 businesses costs one batch per database, whatever the number of businesses.
-import { DAY_MS, utcDay } from "../platform/time";
+import { DAY_MS, utcDay } from "../plumbing/time";
 import { databaseNamed } from "../tenancy/shards";
 import type { BusinessDb, Db } from "../tenancy/tenant";
 

@@ -9,7 +9,7 @@ import { checkSession, requireVerified, type VerifiedSession } from "../auth/gua
 import { requireSameOrigin } from "../auth/origin";
 import { isValidSession } from "../auth/session";
 import { forbidden } from "../guards";
-import { routeNotFound } from "../platform/http";
+import { routeNotFound } from "../plumbing/http";
 import { platformCan, type PlatformPermission } from "./roles";
 import { platformStaffMember, type PlatformStaffMember } from "./staff.db";
 

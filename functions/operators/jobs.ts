@@ -2,14 +2,14 @@
 // record of every run (job_runs) that the platform's Jobs screen reads. A job is run the same way by its cron and by
 // the platform's "run now"; only the trigger recorded differs. Recording is best effort: a database that refuses the
 // record is logged, and the job runs (and ends) all the same.
-import { logEvent } from "../platform/log";
+import { logEvent } from "../plumbing/log";
 import { runArchive } from "../archive/job";
 import { sealDatabase } from "../audit/audit-chain";
 import { configOf, railsConfigOf, type FullConfig } from "../env";
 import { clearDuePayments } from "../ledger/clearing";
 import { dropOldIdempotencyKeys } from "../partner-api/api-idempotency.db";
-import { newRequestId } from "../platform/request-id";
-import { dropOldSubmissions } from "../platform/submissions.db";
+import { newRequestId } from "../plumbing/request-id";
+import { dropOldSubmissions } from "../plumbing/submissions.db";
 import { processRefunds } from "../refunds/send";
 import { payoutPortFor as payoutRailPortFor, railProblems, refundPortFor } from "../rails/ports";
 import { pollRails as pollRailsOf } from "../rails/apply";

@@ -6,7 +6,7 @@
 // the platform's (the engine's decision) and the business's own, where its people read what the platform did.
 import { signInAuditStatement } from "../audit/audit.db";
 import { revokeBusinessSessionsStatement } from "../auth/sign-in-sessions.db";
-import { errorText, logEvent } from "../platform/log";
+import { errorText, logEvent } from "../plumbing/log";
 import { smsPortFor } from "../sms/sms";
 import { businessPlace } from "../tenancy/directory.db";
 import { databaseNamed } from "../tenancy/shards";

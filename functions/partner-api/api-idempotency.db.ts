@@ -2,7 +2,7 @@
 // claimed by the first request that carries it, with a hash of that request;
 // the answer is kept with it. Rows older than a day are dropped.
 import type { BusinessDb, Db } from "../tenancy/tenant";
-import { DAY_MS } from "../platform/time";
+import { DAY_MS } from "../plumbing/time";
 
 export interface KeptAnswer {
   requestHash: string;

@@ -5,7 +5,7 @@
 // So the parser is our own arithmetic over the fields the pattern captured, and refuses any day the calendar
 // does not have.
 import * as v from "valibot";
-import { DAY_MS } from "../platform/time";
+import { DAY_MS } from "../plumbing/time";
 
 /**
  * RFC 3339 `date-time`, upper-case T and Z, seconds required, fractions of up to 9 digits, and a zone of Z or

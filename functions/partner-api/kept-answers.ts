@@ -5,8 +5,8 @@
 // asking for a refund: idempotencyOf) keeps its answer in the same batch as the write (api_idempotency), so the key
 // and what it made are one fact.
 import * as v from "valibot";
-import { jsonResponse } from "../platform/http";
-import { sha256Hex } from "../platform/sha256";
+import { jsonResponse } from "../plumbing/http";
+import { sha256Hex } from "../plumbing/sha256";
 import type { BusinessDb, RequestMeta } from "../tenancy/tenant";
 import type { IngestMessage } from "../payments/consumer";
 import { claimIdempotencyKey, keptAnswerOf, releaseIdempotencyKey, type KeptAnswer } from "./api-idempotency.db";

@@ -5,8 +5,8 @@
 // SHA-256 is stored; its kind and the first 4 random characters (the prefix) name it in lists and logs. Keys are long and random, so a fast
 // hash is the right one (a slow password hash protects guessable secrets).
 import type { NewKeyRow } from "./api-keys.db";
-import { hex, sha256Hex } from "../platform/sha256";
-import { DAY_MS } from "../platform/time";
+import { hex, sha256Hex } from "../plumbing/sha256";
+import { DAY_MS } from "../plumbing/time";
 import { keyModeOf } from "../tenancy/test-mode";
 
 const ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";

@@ -13,7 +13,7 @@
 // only (every statement binds it first): another business's merchant or payment reference filters to nothing, exactly
 // as an unknown one does.
 import * as v from "valibot";
-import { jsonResponse } from "../platform/http";
+import { jsonResponse } from "../plumbing/http";
 import { decodeCursor, DEFAULT_PAGE_SIZE, encodeCursor } from "../lists/page";
 import type { BusinessDb } from "../tenancy/tenant";
 import { listPaymentsPage } from "../payments/api-payments.db";

@@ -4,7 +4,7 @@
 // ./openapi.ts so that the table can use them while the document is built from the table.
 import * as v from "valibot";
 import type { JsonSchema } from "@valibot/to-json-schema";
-import { DAY_MS } from "../platform/time";
+import { DAY_MS } from "../plumbing/time";
 import {
   Accepted,
   IdempotencyKey,

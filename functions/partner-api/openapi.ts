@@ -18,7 +18,7 @@ import {
   MOBILE_MONEY_NETWORKS,
 } from "./schemas";
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "../lists/page";
-import { DAY_MS } from "../platform/time";
+import { DAY_MS } from "../plumbing/time";
 import { BUSINESS_HEADER, MESSAGES } from "./credential";
 import { API_VERSIONS, CURRENT_API_VERSION, VERSION_HEADER } from "./versions";
 import { EVENT_DATA, EVENT_EXAMPLES, EVENT_SCHEMAS, eventSchemaName } from "./event-schemas";

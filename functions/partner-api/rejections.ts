@@ -6,14 +6,14 @@
 //   GET /api/v1/reversals/waiting   reversals waiting for a payment the portal does not hold, and expired ones
 // and the 202 a reversal gets, saying whether its payment is known yet. Docs: docs/partner-api.md.
 import * as v from "valibot";
-import { jsonResponse } from "../platform/http";
+import { jsonResponse } from "../plumbing/http";
 import { listParkedMessages, type ParkedMessage } from "../payments/ingest-parked.db";
 import { listPaymentConflicts, type PaymentConflict } from "../payments/payment-conflicts.db";
 import { decodeCursor, encodeCursor, pageSize } from "../lists/page";
 import type { ProblemCode } from "./problems";
 import { listWaitingReversals, REVERSAL_WAIT_MS, type WaitingReversal } from "../payments/waiting-reversals.db";
 import type { BusinessDb } from "../tenancy/tenant";
-import { DAY_MS } from "../platform/time";
+import { DAY_MS } from "../plumbing/time";
 import { Limit } from "./list-schemas";
 import { readQuery } from "./lists";
 

@@ -1,7 +1,7 @@
 // Reading and refusing a Partner API request: the problem+json answers, the body (size, UTF-8, JSON, depth, card
 // numbers) and the paths of validation issues. Shared by the router and the handlers it calls.
 import type * as v from "valibot";
-import { readBodyUpTo } from "../platform/http";
+import { readBodyUpTo } from "../plumbing/http";
 import type { BusinessDb, Db } from "../tenancy/tenant";
 import { MAX_JSON_DEPTH, scanBody } from "../card-numbers/card-numbers";
 import { jsonTextIssues } from "./json-text";

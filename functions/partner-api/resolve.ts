@@ -7,7 +7,7 @@ import { findParties } from "../payments/api-payments.db";
 import type { BusinessDb } from "../tenancy/tenant";
 import type { PaymentItem } from "../payments/ingest-plan";
 import type { ParsedPayment, Problem } from "./schemas";
-import { sha256Hex } from "../platform/sha256";
+import { sha256Hex } from "../plumbing/sha256";
 
 /** The fingerprint of a payment: the same reference re-sent with the same facts is a duplicate, with others a conflict. */
 export function fingerprintOf(item: Omit<PaymentItem, "fingerprint">): Promise<string> {

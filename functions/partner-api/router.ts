@@ -4,7 +4,7 @@
 // pages). A request is checked at the door (card numbers, the route, key, version, rate) and then answered by its
 // operation's handler (./operations.ts, the one table the routes, the scopes and the OpenAPI document are built from).
 // Docs: docs/partner-api.md.
-import { countRequest, type RateLimit } from "../platform/rate-limit";
+import { countRequest, type RateLimit } from "../plumbing/rate-limit";
 import { cardNumberPlaces } from "../card-numbers/card-numbers";
 import { authenticate } from "./credential";
 import { openApiDocument } from "./openapi";
@@ -78,7 +78,7 @@ export async function handlePartnerApi(request: Request, deps: ApiDeps): Promise
     response = refused;
   }
   // A request refused before its body was read (no key, a suspended business): the Worker's door drains the body
-  // (functions/platform/http.ts), so the connection is left clean for the next request.
+  // (functions/plumbing/http.ts), so the connection is left clean for the next request.
   return withRateLimitHeaders(await finishProblem(response, new URL(request.url).origin, deps.requestId), deps.rateLimitPerMinute, counted);
 }
 

@@ -5,7 +5,7 @@
 import * as v from "valibot";
 import { PROBLEM_CODES } from "./problems";
 import { CalendarDate, Instant } from "./instant";
-import { DAY_MS } from "../platform/time";
+import { DAY_MS } from "../plumbing/time";
 
 export const MOBILE_MONEY_NETWORKS = ["MTN", "Telecel", "AirtelTigo"] as const;
 export const CARD_SCHEMES = ["VISA", "MASTERCARD", "GHLINK"] as const;

@@ -26,12 +26,12 @@ import type { HeartbeatItem, IngestResult, IngestWork, PaymentChange, PaymentIte
 import { webhookEventStatements } from "../webhooks/outbox.db";
 import { isBusinessMoving, type BusinessDb, type Db } from "../tenancy/tenant";
 import { parkMessageStatement } from "./ingest-parked.db";
-import { isTransient } from "../platform/queue-errors";
-import { logEvent } from "../platform/log";
+import { isTransient } from "../plumbing/queue-errors";
+import { logEvent } from "../plumbing/log";
 
 export { isTransient };
 import { paymentView } from "../webhooks/views";
-import { sha256Hex } from "../platform/sha256";
+import { sha256Hex } from "../plumbing/sha256";
 
 /** The Partner API's queue (wrangler.toml); the Worker's other queues are the analytics relay's. */
 export const PAYMENTS_QUEUE = "partners-portal-payments";
@@ -150,7 +150,7 @@ interface Item {
   body: IngestMessage;
 }
 
-/** The consumer's lines, through the one logger (functions/platform/log.ts), each saying what happened in `message`. */
+/** The consumer's lines, through the one logger (functions/plumbing/log.ts), each saying what happened in `message`. */
 function log(level: "warn" | "error", fields: Record<string, unknown>): void {
   logEvent(level, "payments.ingest", fields);
 }

@@ -6,8 +6,8 @@
 import type { StoredPayment } from "./api-payments.db";
 import type { BulkPosting } from "../ledger/ledger.db";
 import { paymentPosting, reversalPosting, transactionFee, type Channel } from "../ledger/ledger";
-import { sha256Hex } from "../platform/sha256";
-import { utcDay } from "../platform/time";
+import { sha256Hex } from "../plumbing/sha256";
+import { utcDay } from "../plumbing/time";
 
 /** One payment as the API resolved it (ids, not codes) for the queue. */
 export interface PaymentItem {

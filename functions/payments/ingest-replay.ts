@@ -9,7 +9,7 @@ import * as v from "valibot";
 import { allParkedMessages, parkedMessageById, unparkStatement, type ParkedWithBody } from "./ingest-parked.db";
 import type { Db } from "../tenancy/tenant";
 import { jsonResponse, notFound } from "../analytics/http";
-import { errorText, logEvent } from "../platform/log";
+import { errorText, logEvent } from "../plumbing/log";
 import { ReplayLimit, sameSecret } from "../analytics/replay";
 
 export const INGEST_OPS_PREFIX = "/api/ingest/";

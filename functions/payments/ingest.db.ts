@@ -23,7 +23,7 @@ import { PAYMENT_COLUMNS, PAYMENT_FROM } from "./api-payments.db";
 import { closedDayVersionBumpStatement } from "../reports/closed-days.db";
 import { bulkPostingStatements } from "../ledger/ledger.db";
 import { REVERSAL_WAIT_MS } from "./waiting-reversals.db";
-import { clearBatchGuardsStatement } from "../platform/batch-guards.db";
+import { clearBatchGuardsStatement } from "../plumbing/batch-guards.db";
 import { rollupStatements } from "./ingest-rollups.db";
 import { planIngest, type IngestResult, type IngestWork, type PaymentChange, type ReversalItem, type StoredRow, type StoredState } from "./ingest-plan";
 

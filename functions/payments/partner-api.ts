@@ -3,8 +3,8 @@
 // it names) and then queued once (PAYMENTS); the consumer (./consumer.ts) writes it within seconds. Kept with the
 // payments, as the disputes' and refunds' operations are with theirs; the door (functions/partner-api/router.ts) calls them.
 import * as v from "valibot";
-import { jsonResponse } from "../platform/http";
-import { DAY_MS } from "../platform/time";
+import { jsonResponse } from "../plumbing/http";
+import { DAY_MS } from "../plumbing/time";
 import { getPaymentByReference } from "./api-payments.db";
 import type { IngestMessage } from "./consumer";
 import { listRefundsByReference } from "../refunds/refunds.db";

@@ -4,7 +4,7 @@
 // payment. The consumer (functions/payments/ingest.db.ts) reads only those still waiting.
 import { decodeCursor, pageSize, toPage, type Page, type PageQuery } from "../lists/page";
 import type { BusinessDb } from "../tenancy/tenant";
-import { DAY_MS } from "../platform/time";
+import { DAY_MS } from "../plumbing/time";
 
 /** Seven days: a processor sends a payment within minutes of its reversal, or not at all. */
 export const REVERSAL_WAIT_MS = 7 * DAY_MS;

@@ -7,7 +7,7 @@ import { refundTargetById, refundsWaitingOnRail } from "../refunds/refund-sendin
 import { applyPayoutAnswer } from "../settlement/payouts";
 import { payoutTargetByReference, payoutsWaitingOnRail } from "../settlement/payouts.db";
 import type { BusinessDb } from "../tenancy/tenant";
-import { logEvent } from "../platform/log";
+import { logEvent } from "../plumbing/log";
 import { parseRailKey, railKey, type CallbackRail, type RailAnswer } from "./answer";
 import type { PayoutPort } from "../settlement/payouts";
 import type { RefundPort } from "../refunds/send";

@@ -11,7 +11,7 @@
 // changes nothing (decision 041, 2026-12-01).
 import * as v from "valibot";
 import { railsConfigOf } from "../env";
-import { logEvent } from "../platform/log";
+import { logEvent } from "../plumbing/log";
 import { applyAnswerByKey, isUnmatched } from "./apply";
 import { forgetCallback, recordUnmatchedCallback, rememberCallback } from "./rails.db";
 import { paystackAnswer, PaystackTransfer, railKeyOfPaystackReference } from "./paystack";

@@ -7,7 +7,7 @@
 // it is polled, never sent again under a new key, so an answer that never comes cannot pay twice.
 import * as v from "valibot";
 import type { PaystackRail } from "../env";
-import { sha256Hex } from "../platform/sha256";
+import { sha256Hex } from "../plumbing/sha256";
 import type { Payout, PayoutPort } from "../settlement/payouts";
 import { parseRailKey, railKey, type RailAnswer } from "./answer";
 import type { Fetch } from "./switch";

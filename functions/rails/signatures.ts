@@ -3,7 +3,7 @@
 //   webhook-id, webhook-timestamp (unix seconds), webhook-signature: "v1,<base64 HMAC-SHA256(key, id.timestamp.body)>"
 //   with the key the base64 after "whsec_" (several space-separated signatures while a key is rolled).
 // Paystack: x-paystack-signature = hex HMAC-SHA512 of the raw body, keyed with the account's secret key.
-import { constantTimeEqual, hex } from "../platform/sha256";
+import { constantTimeEqual, hex } from "../plumbing/sha256";
 // One Standard Webhooks signer for the portal's deliveries and the rails' messages.
 import { standardHeaders as standardHeadersOf, standardSignature } from "../webhooks/signing";
 

@@ -8,7 +8,7 @@
 // (its row in functions/partner-api/operations.ts says "business-key"). Like disputes, not queued: the answer carries the
 // refund's id, and an Idempotency-Key's answer is kept in the refund's own batch.
 import * as v from "valibot";
-import { jsonResponse } from "../platform/http";
+import { jsonResponse } from "../plumbing/http";
 import { can } from "../permissions";
 import type { Tenant } from "../tenancy/tenant";
 import { keepAnswerStatement } from "../partner-api/api-idempotency.db";

@@ -7,7 +7,7 @@ import { postingStatements } from "../ledger/ledger.db";
 import { availableGuardStatement } from "../settlement/settlement-runs.db";
 import { moneyDecision } from "../approvals/money-decision.db";
 import { refundPortFor } from "../rails/ports";
-import { errorText, logEvent } from "../platform/log";
+import { errorText, logEvent } from "../plumbing/log";
 import { NotFoundError } from "../tenancy/tenant";
 import { dispatchPendingDeliveries } from "../webhooks/dispatch";
 import { refundableGuardStatement, whyRefundNotApproved } from "./refund-requests.db";

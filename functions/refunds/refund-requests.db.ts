@@ -5,7 +5,7 @@
 // available money covers it.
 import { can } from "../permissions";
 import { auditStatement } from "../audit/audit.db";
-import { clearBatchGuardsStatement, guardStatement } from "../platform/batch-guards.db";
+import { clearBatchGuardsStatement, guardStatement } from "../plumbing/batch-guards.db";
 import { getMerchantBalances } from "../ledger/ledger.db";
 import { REFUNDED_STATUSES_SQL, REFUNDS_ASKED_STATUSES_SQL, refundTotalsOf } from "./refunds.db";
 import { exceedsAvailable } from "../approvals/transfer-requests.db";

@@ -4,9 +4,9 @@
 // idempotency key; the outcome is written with its posting and webhook in one batch guarded by the refund still
 // sending, so it is posted once. A failure is retried with backoff; after the last, the money returns to available.
 import { refundFailedPosting, refundSucceededPosting } from "../ledger/ledger";
-import { clearBatchGuardsStatement } from "../platform/batch-guards.db";
+import { clearBatchGuardsStatement } from "../plumbing/batch-guards.db";
 import { postingStatements } from "../ledger/ledger.db";
-import { guardStatement } from "../platform/batch-guards.db";
+import { guardStatement } from "../plumbing/batch-guards.db";
 import { callbackRailOf, type RailAnswer } from "../rails/answer";
 import { isGuardRefusal } from "../settlement/payouts";
 import { getListedRefund } from "./refunds.db";

@@ -10,7 +10,7 @@ import { accraDay } from "./dashboard.db";
 import { reportStatement, type ReportQuery, type ReportRow } from "./reports.db";
 import type { BusinessDb, Tenant } from "../tenancy/tenant";
 import { searches, transactionTotals, type TransactionFilter, type TransactionTotals } from "../payments/transactions.db";
-import { DAY_MS } from "../platform/time";
+import { DAY_MS } from "../plumbing/time";
 
 /**
  * A day counts as closed only this long after it ended: an ingest batch that read the clock just before

@@ -3,7 +3,7 @@
 // yesterday by the same time reads two short time ranges of the transactions index;
 // what awaits clearing and settlement is the ledger accounts' running sums.
 import type { Tenant, Db } from "../tenancy/tenant";
-import { DAY_MS, utcDay } from "../platform/time";
+import { DAY_MS, utcDay } from "../plumbing/time";
 
 export interface PeriodFigures {
   /** Successful payments. */

@@ -2,7 +2,7 @@
 // active business, then pay out what is due. Also run on demand by an
 // administrator (/money/settlement-history), for one business.
 import type { BusinessDb, RequestMeta, Tenant } from "../tenancy/tenant";
-import { logEvent } from "../platform/log";
+import { logEvent } from "../plumbing/log";
 import type { RailsConfig } from "../env";
 import { payoutPortFor as payoutRailFor } from "../rails/ports";
 import { processPayouts, type PayoutPort, type PayoutRunResult } from "./payouts";

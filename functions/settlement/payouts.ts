@@ -6,7 +6,7 @@
 // marked paid only from a state that is not paid: money is never paid twice,
 // and a failure is recorded and retried on the next run, up to MAX_ATTEMPTS.
 import { webhookEventStatements } from "../webhooks/outbox.db";
-import { clearBatchGuardsStatement, guardStatement } from "../platform/batch-guards.db";
+import { clearBatchGuardsStatement, guardStatement } from "../plumbing/batch-guards.db";
 import { callbackRailOf, type RailAnswer } from "../rails/answer";
 import {
   claimPayout,

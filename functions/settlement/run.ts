@@ -6,7 +6,7 @@
 // second batch meets the UNIQUE rows of the first and writes nothing.
 import { ledgerAccountId, settlementPosting } from "../ledger/ledger";
 import { signInAuditStatement } from "../audit/audit.db";
-import { clearBatchGuardsStatement } from "../platform/batch-guards.db";
+import { clearBatchGuardsStatement } from "../plumbing/batch-guards.db";
 import { postingStatements } from "../ledger/ledger.db";
 import {
   availableGuardStatement,
@@ -17,7 +17,7 @@ import {
   settlementItemsStatement,
 } from "./settlement-runs.db";
 import type { BusinessDb, RequestMeta, Tenant } from "../tenancy/tenant";
-import { DAY_MS, utcDay } from "../platform/time";
+import { DAY_MS, utcDay } from "../plumbing/time";
 
 /** Cards clear in 3 days, mobile money in 1: a payment cleared in a day was made at most this long before it. */
 const LONGEST_CLEARING_MS = 3 * DAY_MS;

@@ -5,7 +5,7 @@
 // Reads on a request go through the D1 Sessions API so a read replica near the person may answer; the session's
 // bookmark travels in a cookie (pp_d1) so the next request reads at least what this one wrote. Writes go to the
 // primary: a request that changes things ("first-primary") starts its session there.
-import { readCookie, serializeCookie } from "../platform/cookies";
+import { readCookie, serializeCookie } from "../plumbing/cookies";
 import { businessPlace, businessPlaces, type BusinessPlace } from "./directory.db";
 import type { BusinessDb, Db } from "./tenant";
 

@@ -1,5 +1,5 @@
 import type { Role } from "../permissions";
-import type { Db } from "../platform/d1-coalesce";
+import type { Db } from "../plumbing/d1-coalesce";
 
 // A business's database is its shard (decision 021) or a D1 session on it (read replicas); the type lives with the
 // plumbing, whose own tables (rate windows, submissions) are read through it too.

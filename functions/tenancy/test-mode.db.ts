@@ -4,7 +4,7 @@
 // idempotent: opening it again (every switch into test mode does) changes nothing but the people, who are copied
 // from the live business again so names and roles shown in test mode are today's.
 import { openBusinessAccountsStatements } from "../ledger/ledger.db";
-import { sha256Hex } from "../platform/sha256";
+import { sha256Hex } from "../plumbing/sha256";
 import type { Db } from "./tenant";
 import { liveBusinessOf, testBusinessOf } from "./test-mode";
 

@@ -20,7 +20,7 @@
 import * as v from "valibot";
 import { deliveryToPark, deliveryToSend, failDelivery, leaseDelivery, recordAttempt, type DeliveryToSend } from "./sending.db";
 import type { FullConfig, WebhooksConfig } from "../env";
-import { errorText, logEvent } from "../platform/log";
+import { errorText, logEvent } from "../plumbing/log";
 import { nextStep, webhookRetryDelaySeconds } from "./backoff";
 import { sendOnce, type AttemptResult } from "./delivery";
 import { disableAndTell } from "./notify";

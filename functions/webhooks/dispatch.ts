@@ -3,7 +3,7 @@
 // dispatchPendingDeliveries right after (ctx.waitUntil); the 5-minute sweep runs it
 // too, for whatever a caller missed (a crash between the batch and the queue).
 import { claimUnqueuedDeliveries, requeueLostDeliveries, unqueueDeliveries, type QueuedDelivery } from "./outbox.db";
-import { errorText, logEvent } from "../platform/log";
+import { errorText, logEvent } from "../plumbing/log";
 import type { BusinessDb } from "../tenancy/tenant";
 import { everyBusinessDb } from "../tenancy/shards";
 

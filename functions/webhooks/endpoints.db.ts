@@ -5,7 +5,7 @@ import { isWebhookEventType, type WebhookEventType } from "./types";
 import { checkWebhookUrl, type WebhookEnvironment } from "./url-rules";
 import { auditStatement } from "../audit/audit.db";
 import { ForbiddenError, NotFoundError, RuleError, nowIso, type RequestMeta, type Tenant } from "../tenancy/tenant";
-import { DAY_MS } from "../platform/time";
+import { DAY_MS } from "../plumbing/time";
 import { CURRENT_API_VERSION } from "../partner-api/versions";
 
 export type WebhookEndpointStatus = "enabled" | "disabled";

@@ -5,7 +5,7 @@
 // belong to one endpoint and are not in the feed.
 import type { BusinessDb } from "../tenancy/tenant";
 import { WEBHOOK_TEST_EVENT_TYPE, type WebhookEventType } from "./types";
-import { DAY_MS } from "../platform/time";
+import { DAY_MS } from "../plumbing/time";
 
 /** How far back the feed reads. */
 export const EVENTS_FEED_DAYS = 30;

@@ -10,7 +10,7 @@ import { administratorPhones, disableFailingEndpoint, type DeliveryToSend } from
 import type { FullConfig, WebhooksConfig } from "../env";
 import { smsPortFor } from "../sms/sms";
 import type { BusinessDb } from "../tenancy/tenant";
-import { errorText, logEvent } from "../platform/log";
+import { errorText, logEvent } from "../plumbing/log";
 
 export function disabledReason(config: Pick<WebhooksConfig, "retryWindowSeconds">): string {
   const hours = config.retryWindowSeconds / 3600;

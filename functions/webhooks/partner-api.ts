@@ -5,7 +5,7 @@
 // proof, as for every API request; the deliveries go to the URL the business's administrators set and checked. Kept
 // with the webhooks, as each domain keeps its operations of the API; the door calls it.
 import * as v from "valibot";
-import { jsonResponse } from "../platform/http";
+import { jsonResponse } from "../plumbing/http";
 import type { BusinessDb, Tenant } from "../tenancy/tenant";
 import { apiMetaOf } from "../partner-api/kept-answers";
 import { getWebhookEndpoint } from "./endpoints.db";

@@ -11,7 +11,7 @@
 // where the key is the base64 text after "whsec_" decoded, as those libraries read a secret. Our secrets' 64 hex
 // characters are valid base64 (48 bytes of key), so the one secret a business copies serves both schemes.
 
-import { constantTimeEqual, hex } from "../platform/sha256";
+import { constantTimeEqual, hex } from "../plumbing/sha256";
 
 const encoder = new TextEncoder();
 

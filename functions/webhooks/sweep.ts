@@ -6,7 +6,7 @@ import { markSilentAnnouncedStatement, silentTerminalsToAnnounce } from "./sweep
 import { requeueLostDeliveries, webhookEventStatements } from "./outbox.db";
 import type { BusinessDb } from "../tenancy/tenant";
 import { everyBusinessDb } from "../tenancy/shards";
-import { errorText, logEvent } from "../platform/log";
+import { errorText, logEvent } from "../plumbing/log";
 import { dispatchPendingDeliveries } from "./dispatch";
 import { terminalView } from "./views";
 

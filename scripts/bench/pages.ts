@@ -5,7 +5,7 @@
 // Administrator (a session row and cookie made as the sign-in steps make
 // them), starts the portal on that state and times each page, one request at
 // a time, after a warm-up. Prints median and 95th percentile per page, and the
-// medians of the Worker's Server-Timing (functions/platform/timing.ts): total, session,
+// medians of the Worker's Server-Timing (functions/plumbing/timing.ts): total, session,
 // loader, D1 and render, and the D1 round trips per request.
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -63,7 +63,7 @@ const { cookie, business, payments } = await withLocalD1(state, async (db) => {
 
 const { ready, stop } = servePortal(port, state);
 
-/** The Worker's own account of a request (functions/platform/timing.ts): ms per phase, and D1 round trips. */
+/** The Worker's own account of a request (functions/plumbing/timing.ts): ms per phase, and D1 round trips. */
 interface ServerTiming {
   phases: Map<string, number>;
   queries: number;

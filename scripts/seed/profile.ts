@@ -2,7 +2,7 @@
 import { ACCRA_MOBILE_PAY, KUMASI_FRESH_FOODS, TAMALE_SHEA, type SeedSize } from "./data";
 
 // The seed's times are counted with the portal's own lengths of time.
-export { DAY_MS, HOUR_MS } from "#server/platform/time";
+export { DAY_MS, HOUR_MS } from "#server/plumbing/time";
 
 export interface SizeProfile {
   /** Days of transactions before the anchor. */

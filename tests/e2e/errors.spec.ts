@@ -1,5 +1,5 @@
 // The 404 and 500 pages of SPEC section 2, reached as a person would.
-import { REQUEST_ID_PATTERN } from "#server/platform/request-id";
+import { REQUEST_ID_PATTERN } from "#server/plumbing/request-id";
 import { expect, hydrated, test } from "./fixtures";
 
 // The UI kit's render failure is thrown on purpose to reach the error page.

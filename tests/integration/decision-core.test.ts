@@ -7,7 +7,7 @@ import { auditStatement, listAudit } from "#server/audit/audit.db";
 import { CHANGE_MESSAGES, type BusinessDecisionKind, type BusinessRun } from "#server/decisions/business-run";
 import { decide, decideEach } from "#server/decisions/decide";
 import { can } from "#server/permissions";
-import { clearBatchGuardsStatement, guardStatement } from "#server/platform/batch-guards.db";
+import { clearBatchGuardsStatement, guardStatement } from "#server/plumbing/batch-guards.db";
 import { ForbiddenError, NotFoundError, RuleError } from "#server/tenancy/tenant";
 import { usePortal } from "../support/use-portal";
 import { AMA_ACCRA, AMA_KUMASI, ESI_KUMASI, KOFI_KUMASI, META, YAW_ACCRA } from "../support/tenants";

@@ -1,6 +1,6 @@
 // SPEC section 2 routing rules, against the built Worker in workerd.
 import { describe, expect, it } from "vitest";
-import { REQUEST_ID_PATTERN } from "#server/platform/request-id";
+import { REQUEST_ID_PATTERN } from "#server/plumbing/request-id";
 import { signedInCookie } from "../support/sign-in";
 import { usePortal } from "../support/use-portal";
 import { useSharedPortal } from "../support/shared-portal";

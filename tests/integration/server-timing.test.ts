@@ -1,4 +1,4 @@
-// Server-Timing (functions/platform/timing.ts): where a page's time went, for development
+// Server-Timing (functions/plumbing/timing.ts): where a page's time went, for development
 // and the benchmarks; a portal with SERVER_TIMING off, or in production, says nothing.
 import { describe, expect, it } from "vitest";
 import { signedInCookie } from "../support/sign-in";
@@ -19,7 +19,7 @@ describe("with SERVER_TIMING on", () => {
     for (const phase of ["session", "loader", "render", "total"]) expect(header).toMatch(new RegExp(`(^|, )${phase};dur=\\d+(\\.\\d)?(,|$)`));
     const trips = Number(/d1;dur=\d+(?:\.\d)?;desc="(\d+) quer(?:y|ies)"/.exec(header)?.[1]);
     // Two databases (decision 021), two steps: the session row (core) beside the membership (the business's database);
-    // then the shell's identity and the kept report, joined on the business's database (functions/platform/d1-coalesce.ts),
+    // then the shell's identity and the kept report, joined on the business's database (functions/plumbing/d1-coalesce.ts),
     // beside the list of the person's businesses (core). Four round trips at most, two at a time.
     expect(trips).toBeGreaterThanOrEqual(2);
     expect(trips).toBeLessThanOrEqual(4);

@@ -3,7 +3,7 @@
 // per account (from many addresses) and per address (from several accounts); another address is not held up.
 import { describe, expect, it } from "vitest";
 import { AUTH_LIMITS, tooManyMessage } from "#server/auth/limits";
-import type { RateLimit } from "#server/platform/rate-limit";
+import type { RateLimit } from "#server/plumbing/rate-limit";
 import { textOf } from "../support/html";
 import { usePortal } from "../support/use-portal";
 

@@ -1,7 +1,7 @@
 // The list machinery's pure parts: the URL's page and trail, page numbers from
 // keyset pages, and CSV fields that a spreadsheet cannot turn into formulas.
 import { describe, expect, it } from "vitest";
-import { csvField, csvLine } from "#server/platform/csv";
+import { csvField, csvLine } from "#server/plumbing/csv";
 import { MAX_PAGES_WALKED, encodeCursor, numberedPage, type Page } from "#server/lists/page";
 import { filterHref, pageHref, readPage, readTrail } from "#app/lib/lists/list-url";
 import { listParams, oneOf, searchParam } from "#app/lib/lists/list-params";

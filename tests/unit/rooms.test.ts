@@ -107,12 +107,12 @@ describe("the rooms of app/", () => {
   }, 60_000);
 });
 
-// The plumbing (functions/platform/: cookies, logs, CSV, rate limits, a form run once) serves every domain and knows
+// The plumbing (functions/plumbing/: cookies, logs, CSV, rate limits, a form run once) serves every domain and knows
 // none: an arrow from it up into a domain ties what every room uses to one room's rules. The card-number scanner
 // (functions/card-numbers/) is plumbing too, a leaf that imports nothing but itself: the one logger masks with it. So
 // are the two root modules the plumbing reads, the parsed config (env.ts) and the one form reader (forms.ts). A domain
 // the plumbing needs (the session of a form sent twice) is handed to it by its caller (worker.ts). `import type` counts.
-const PLUMBING = [/^functions\/platform\//, /^functions\/card-numbers\//, /^functions\/env\.ts$/, /^functions\/forms\.ts$/];
+const PLUMBING = [/^functions\/plumbing\//, /^functions\/card-numbers\//, /^functions\/env\.ts$/, /^functions\/forms\.ts$/];
 const isPlumbing = (module: string) => PLUMBING.some((room) => room.test(module));
 
 /** Each arrow from a plumbing module (its tests left out) to a module of ours outside the plumbing. */
@@ -125,22 +125,22 @@ function arrowsOutOfPlumbing(graph: Map<string, string[]>): string[] {
 describe("the plumbing", () => {
   it("imports nothing from a domain", () => {
     const graph = importGraph(["functions"]);
-    expect(graph.has("functions/platform/log.ts")).toBe(true);
+    expect(graph.has("functions/plumbing/log.ts")).toBe(true);
     expect(arrowsOutOfPlumbing(graph)).toEqual([]);
   }, 60_000);
 
   it("finds an arrow up into a domain, a type's included, and not one between plumbing rooms or from a test", () => {
     const graph = new Map([
-      ["functions/platform/log.ts", ["functions/card-numbers/card-numbers.ts"]],
-      ["functions/platform/submitted-once.ts", ["functions/auth/session.ts", "functions/forms.ts", "functions/platform/submissions.db.ts"]],
-      ["functions/platform/csv.ts", ["functions/lists/page.ts"]],
-      ["functions/platform/csv.test.ts", ["functions/lists/page.ts"]],
+      ["functions/plumbing/log.ts", ["functions/card-numbers/card-numbers.ts"]],
+      ["functions/plumbing/submitted-once.ts", ["functions/auth/session.ts", "functions/forms.ts", "functions/plumbing/submissions.db.ts"]],
+      ["functions/plumbing/csv.ts", ["functions/lists/page.ts"]],
+      ["functions/plumbing/csv.test.ts", ["functions/lists/page.ts"]],
       ["functions/card-numbers/card-numbers.ts", ["functions/partner-api/schemas.ts"]],
-      ["functions/auth/session.ts", ["functions/platform/cookies.ts"]],
+      ["functions/auth/session.ts", ["functions/plumbing/cookies.ts"]],
     ]);
     expect(arrowsOutOfPlumbing(graph)).toEqual([
-      "functions/platform/submitted-once.ts -> functions/auth/session.ts",
-      "functions/platform/csv.ts -> functions/lists/page.ts",
+      "functions/plumbing/submitted-once.ts -> functions/auth/session.ts",
+      "functions/plumbing/csv.ts -> functions/lists/page.ts",
       "functions/card-numbers/card-numbers.ts -> functions/partner-api/schemas.ts",
     ]);
   });

@@ -1,6 +1,6 @@
 // House rule (decision 004): all SQL lives in the data modules, the `*.db.ts` files of each domain folder in functions/.
 // Routes, guards, auth, settlement, events and the rate limit call their data functions.
-// Tests may hold SQL: a module's test beside it (`functions/platform/d1-coalesce.test.ts`) writes statements to drive
+// Tests may hold SQL: a module's test beside it (`functions/plumbing/d1-coalesce.test.ts`) writes statements to drive
 // the code under test, as tests/ does. That is allowed only in a test (`*.test.ts`, `*.test.tsx`), which runs in Node
 // under vitest and which no module imports (checked below), so its SQL never reaches the Worker.
 import { readFileSync, readdirSync } from "node:fs";

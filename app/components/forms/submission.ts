@@ -5,7 +5,7 @@
 //   handler's alert says "Action Failed. Please check connectivity and try again";
 // - the failed send's submission id is kept, so trying again sends the same
 //   id, and the Worker runs the form once even if the first send did arrive
-//   and only its answer was lost (functions/platform/submitted-once.ts);
+//   and only its answer was lost (functions/plumbing/submitted-once.ts);
 // - after any answer (done, refused, an error page), the next send gets a new id.
 // Every route with a form exports `clientAction` and `shouldRevalidate` from
 // here (the root exports `shouldRevalidate` too), so there is one way to do it.
@@ -15,12 +15,12 @@ import { notifications } from "#app/components/notifications";
 
 export { isNetworkFailure };
 
-/** The hidden field's name; the Worker reads the same (functions/platform/submitted-once.ts). */
+/** The hidden field's name; the Worker reads the same (functions/plumbing/submitted-once.ts). */
 export const SUBMISSION_FIELD = "submission";
 
 /**
  * What a route's action data is when the send never got an answer: the shape
- * of a refusal (functions/platform/http.ts) with no errors, so every screen reads it as
+ * of a refusal (functions/plumbing/http.ts) with no errors, so every screen reads it as
  * it reads a 400, with the form's intent and what was typed.
  */
 export interface ConnectionLostResult {
@@ -102,7 +102,7 @@ async function typedValues(request: Pick<Request, "formData">): Promise<{ intent
   return values.intent === undefined ? { values } : { intent: values.intent, values };
 }
 
-/** Whether the last answer was a refusal with messages (a 400 of functions/platform/http.ts), not yet shown to the eye. */
+/** Whether the last answer was a refusal with messages (a 400 of functions/plumbing/http.ts), not yet shown to the eye. */
 let refusedSend = false;
 /**
  * Whether the last send's answer is on the page (data: a refusal, a check to pass, a result to show), not a redirect

@@ -75,4 +75,4 @@ export function parseCedis(text: string | null | undefined): number | null {
 }
 
 // The name rule against direction controls lives beside the server code that also needs it (evidence file names).
-export { bidiControlMessage, hasBidiControl } from "#server/platform/text-direction";
+export { bidiControlMessage, hasBidiControl } from "#server/plumbing/text-direction";

@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import * as v from "valibot";
-import { readLatestBuildId } from "#server/platform/build-info";
+import { readLatestBuildId } from "#server/plumbing/build-info";
 
 // `t` only defeats caches in between; it must look like a timestamp if present.
 const Query = v.object({ t: v.optional(v.pipe(v.string(), v.regex(/^\d{1,16}$/, "t must be a timestamp in milliseconds"))) });

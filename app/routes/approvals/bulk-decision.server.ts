@@ -8,7 +8,7 @@ import * as v from "valibot";
 import { checkBindings, fingerprintOf, underFreshCheck } from "#server/auth/fresh-check";
 import { getApprovalRequest, requestSubjects } from "#server/approvals/change-requests.db";
 import { refusalMessage, type TenantRequest } from "#server/guards";
-import { refuse } from "#server/platform/http";
+import { refuse } from "#server/plumbing/http";
 import { ForbiddenError, NotFoundError } from "#server/tenancy/tenant";
 import { decideBusinessRequest, pageRun } from "#server/decisions/business";
 import { decideEach } from "#server/decisions/decide";

@@ -11,7 +11,7 @@ import { listEmployees } from "#server/team/employees.db";
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, numberedPage } from "#server/lists/page";
 import { requireTenant } from "#server/guards";
 import { can } from "#server/permissions";
-import { redirectWithFlash } from "#server/platform/flash";
+import { redirectWithFlash } from "#server/plumbing/flash";
 import { DataTable, ListCount, Pager, type Column } from "#app/components/lists/data-table";
 import { ListForm } from "#app/components/lists/list-form";
 import { ACTION_NAMES, KIND_SLUGS, QUEUE_KIND_BY_SLUG, WAITING_VIEW, kindName } from "#app/lib/approvals";

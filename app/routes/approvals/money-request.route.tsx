@@ -8,7 +8,7 @@ import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { getApprovalRequest } from "#server/approvals/change-requests.db";
 import type { MoneyRequestKind } from "#server/approvals/change-kinds";
 import { requirePermission, requireTenant } from "#server/guards";
-import { pageNotFound, refuse, routeNotFound } from "#server/platform/http";
+import { pageNotFound, refuse, routeNotFound } from "#server/plumbing/http";
 import { formatAmount } from "#app/lib/format";
 import { APP_NAME } from "#app/lib/shell/page";
 import { StatusPill } from "#app/components/status-pill";

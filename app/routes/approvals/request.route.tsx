@@ -9,7 +9,7 @@ import { forbidden, requireTenant } from "#server/guards";
 import type { ApprovalKind, ApprovalRequest, ChangeValues } from "#server/approvals/change-kinds";
 import { getApprovalRequest, getRequestRecord, recordColumns, requestSubjects } from "#server/approvals/change-requests.db";
 import type { Tenant } from "#server/tenancy/tenant";
-import { pageNotFound, refuse, routeNotFound } from "#server/platform/http";
+import { pageNotFound, refuse, routeNotFound } from "#server/plumbing/http";
 import { can } from "#server/permissions";
 import { DecisionRecord, DecisionSection } from "#app/components/decision-forms";
 import { DecisionForm } from "#app/lib/decision";

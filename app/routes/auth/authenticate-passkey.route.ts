@@ -10,7 +10,7 @@ import { authLimited, PASSKEY_LIMITS, tooManyJson } from "#server/auth/limits";
 import { requireSameOrigin } from "#server/auth/origin";
 import { PasskeyName, PASSKEY_MESSAGES, registrationOptions, signInOptions, verifyRegistration, verifySignIn } from "#server/auth/passkeys";
 import type { SessionData } from "#server/auth/session";
-import { jsonResponse, methodNotAllowed } from "#server/platform/http";
+import { jsonResponse, methodNotAllowed } from "#server/plumbing/http";
 import { checkBindings, checkNeededJson, giveBackCheck, hasOpenCheck, spendOpenCheck } from "#server/auth/fresh-check";
 
 export function loader() {

@@ -8,7 +8,7 @@ import { requireSameOrigin } from "#server/auth/origin";
 import { CODE_SEND_LIMITS, CODE_VERIFY_LIMITS, authLimited, retryAfterHeaders, tooMany } from "#server/auth/limits";
 import { requestOtp, verifyOtp } from "#server/auth/otp";
 import { smsPortFor } from "#server/sms/sms";
-import { refuse } from "#server/platform/http";
+import { refuse } from "#server/plumbing/http";
 import { describedBy, Field, useSending } from "#app/components/forms/form";
 import { maskPhone } from "#app/lib/forms/phone";
 import type { PageHandle } from "#app/lib/shell/page";

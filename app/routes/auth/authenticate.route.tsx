@@ -11,7 +11,7 @@ import { CODE_SEND_LIMITS, authLimited, retryAfterHeaders, tooMany } from "#serv
 import { requestOtp } from "#server/auth/otp";
 import { hasPasskey, relyingPartyOf } from "#server/auth/passkeys";
 import { smsPortFor } from "#server/sms/sms";
-import { refuse } from "#server/platform/http";
+import { refuse } from "#server/plumbing/http";
 import { passkeyCall, signWithPasskey } from "#app/lib/passkey-browser";
 import { maskPhone } from "#app/lib/forms/phone";
 import type { PageHandle } from "#app/lib/shell/page";

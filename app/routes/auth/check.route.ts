@@ -23,7 +23,7 @@ import { hasPasskey, passkeyCheckOptions, relyingPartyOf, verifyPasskeyCheck } f
 import { smsPortFor } from "#server/sms/sms";
 import { requireTenant } from "#server/guards";
 import { requirePlatform } from "#server/operators/guards";
-import { jsonResponse, methodNotAllowed } from "#server/platform/http";
+import { jsonResponse, methodNotAllowed } from "#server/plumbing/http";
 import { maskPhone } from "#app/lib/forms/phone";
 
 const Binding = v.pipe(v.string("Say what the check is for."), v.regex(BINDING_PATTERN, "That check is not for anything the portal does."));

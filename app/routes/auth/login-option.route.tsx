@@ -9,8 +9,8 @@ import { SIGN_IN_LIMITS, authLimited, retryAfterHeaders, tooMany } from "#server
 import { requireSameOrigin } from "#server/auth/origin";
 import { endedMessage } from "#server/auth/session";
 import { normaliseEmail, startLogin } from "#server/auth/sign-in";
-import { setCookieHeaders } from "#server/platform/cookies";
-import { refuse } from "#server/platform/http";
+import { setCookieHeaders } from "#server/plumbing/cookies";
+import { refuse } from "#server/plumbing/http";
 import { describedBy, Field, useSending } from "#app/components/forms/form";
 import { isValidEmail } from "#app/lib/forms/validation";
 import { APP_NAME, type PageHandle } from "#app/lib/shell/page";

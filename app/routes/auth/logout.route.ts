@@ -7,7 +7,7 @@ import { authDeps } from "#server/auth/deps";
 import { checkSession, requireSession } from "#server/auth/guards";
 import { requireSameOrigin } from "#server/auth/origin";
 import { logout } from "#server/auth/sign-in";
-import { notFound } from "#server/platform/http";
+import { notFound } from "#server/plumbing/http";
 
 export async function action({ request, context }: ActionFunctionArgs) {
   requireSameOrigin(request);

@@ -9,8 +9,8 @@ import { useEffect, useState } from "react";
 import { authDeps, oidcDeps } from "#server/auth/deps";
 import { finishOidcSignIn, isOidcProvider } from "#server/auth/oidc-sign-in";
 import { signInFailureMessage } from "#server/auth/sign-in-messages";
-import { setCookieHeaders } from "#server/platform/cookies";
-import { routeNotFound } from "#server/platform/http";
+import { setCookieHeaders } from "#server/plumbing/cookies";
+import { routeNotFound } from "#server/plumbing/http";
 import { SIGN_IN_MESSAGE_TYPE, type SignInMessage } from "./sign-in-popup";
 import type { PageHandle } from "#app/lib/shell/page";
 

@@ -9,9 +9,9 @@ import { AUTH_LIMITS, addressLimited, tooManyMessage } from "#server/auth/limits
 import { beginOidcSignIn, isOidcProvider } from "#server/auth/oidc-sign-in";
 import { requireSameOrigin } from "#server/auth/origin";
 import { SIGN_IN_FAILURES } from "#server/auth/sign-in-messages";
-import { setCookieHeaders } from "#server/platform/cookies";
+import { setCookieHeaders } from "#server/plumbing/cookies";
 import { readFormBody } from "#server/forms";
-import { notFound } from "#server/platform/http";
+import { notFound } from "#server/plumbing/http";
 
 const StartForm = v.object({ mode: v.optional(v.picklist(["popup", "redirect"], "Choose popup or redirect."), "redirect") });
 

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { SIGN_IN_FAILURES, isSignInFailure, signInFailureMessage } from "#server/auth/sign-in-messages";
 import { DEFAULT_POPUP_SIZE, popupFeatures, popupSize, type PopupSize } from "./popup";
 import { SIGN_IN_MESSAGE_TYPE, readSignInMessage } from "./sign-in-popup";
-import { contentSecurityPolicy, withSecurityHeaders } from "#server/platform/security-headers";
+import { contentSecurityPolicy, withSecurityHeaders } from "#server/plumbing/security-headers";
 
 const GENERIC = "Action Failed. Please check connectivity and try again";
 const SPEC_USER_SWITCH =

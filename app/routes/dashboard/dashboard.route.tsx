@@ -22,7 +22,7 @@ import { StatusPill } from "#app/components/status-pill";
 import { paymentMethod } from "#app/lib/transactions-view";
 import { useRootData } from "#app/lib/shell/root-data";
 import { WAITING_FOR_ME } from "#app/lib/approvals";
-import { DAY_MS } from "#server/platform/time";
+import { DAY_MS } from "#server/plumbing/time";
 
 export const meta: MetaFunction = () => [{ title: "Dashboard" }];
 

@@ -6,8 +6,8 @@ import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFuncti
 import { Form, Link, useActionData } from "@remix-run/react";
 import { useState } from "react";
 import * as v from "valibot";
-import { redirectWithFlash } from "#server/platform/flash";
-import { pageNotFound } from "#server/platform/http";
+import { redirectWithFlash } from "#server/plumbing/flash";
+import { pageNotFound } from "#server/plumbing/http";
 import { useNotifications } from "#app/components/notifications";
 import { DATE_FORMATS, formatAmount, formatCount, formatDate, formatPathLike, formatPercentage, replaceBrandWords, type DateFormat } from "#app/lib/format";
 import { NOTICE_KINDS } from "#app/lib/shell/notifications";

@@ -6,7 +6,7 @@ import { getEvidence } from "#server/disputes/disputes.db";
 import { contentDisposition } from "#server/disputes/evidence-download";
 import type { EvidenceType } from "#server/disputes/evidence";
 import { requireTenant } from "#server/guards";
-import { notFound } from "#server/platform/http";
+import { notFound } from "#server/plumbing/http";
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const { tenant } = await requireTenant(request, context, "view:dispute");

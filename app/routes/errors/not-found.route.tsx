@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { routeNotFound } from "#server/platform/http";
+import { routeNotFound } from "#server/plumbing/http";
 import { requireTenant } from "#server/guards";
 
 // Any path no screen claims. Throwing from the loader (rather than rendering)

@@ -4,8 +4,8 @@ import { formErrors } from "#server/forms";
 import * as v from "valibot";
 import { requestChange } from "#server/approvals/approvals.db";
 import { getSettlementAccount, settlementAccountClashes, type SettlementAccount } from "#server/settlement/settlement-accounts.db";
-import { redirectWithFlash } from "#server/platform/flash";
-import { pageNotFound, refuse } from "#server/platform/http";
+import { redirectWithFlash } from "#server/plumbing/flash";
+import { pageNotFound, refuse } from "#server/plumbing/http";
 import { ACCOUNT_FIELDS, accountValues, changedOnly, formFields, SENT_FOR_APPROVAL, SettlementAccountForm } from "./merchant-forms";
 import type { IntentArgs, Refused } from "./merchant-intents.server";
 

@@ -4,8 +4,8 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { requestChange } from "#server/approvals/approvals.db";
 import { getMerchant } from "#server/merchants/merchants.db";
-import { redirectWithFlash } from "#server/platform/flash";
-import { pageNotFound, refuse } from "#server/platform/http";
+import { redirectWithFlash } from "#server/plumbing/flash";
+import { pageNotFound, refuse } from "#server/plumbing/http";
 import { refusalMessage, requireTenant } from "#server/guards";
 import { PointOfSaleFieldset } from "./point-of-sale-fields";
 import { pointOfSaleColumns, readPointOfSaleForm } from "./point-of-sale-form.server";

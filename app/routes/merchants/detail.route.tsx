@@ -19,7 +19,7 @@ import { listTerminals } from "#server/merchants/terminals.db";
 import { listTransactions } from "#server/payments/transactions.db";
 import { getMerchantBalances } from "#server/ledger/ledger.db";
 import { refusalMessage, requirePermission, requireTenant } from "#server/guards";
-import { pageNotFound, refuse } from "#server/platform/http";
+import { pageNotFound, refuse } from "#server/plumbing/http";
 import { can } from "#server/permissions";
 import { terminalColumns } from "#app/components/columns/terminals";
 import { DataTable } from "#app/components/lists/data-table";

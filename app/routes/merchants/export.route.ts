@@ -1,14 +1,14 @@
 // GET /merchants/export: the whole filtered merchant list as CSV (the list's
 // own URL parameters), streamed page by page.
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { csvResponse } from "#server/platform/csv";
+import { csvResponse } from "#server/plumbing/csv";
 import { listMerchants, type Merchant } from "#server/merchants/merchants.db";
 import { MAX_PAGE_SIZE } from "#server/lists/page";
 import { requireTenant } from "#server/guards";
 import { listParams } from "#app/lib/lists/list-params";
 import { readMerchantSearch } from "#app/lib/merchant-search";
 import { MERCHANT_LIST_PARAMS } from "./list.route";
-import { utcDay } from "#server/platform/time";
+import { utcDay } from "#server/plumbing/time";
 import { MERCHANT_COLUMNS, merchantColumnValue, type MerchantColumn } from "#server/merchants/merchant-columns";
 
 const HEADERS = {

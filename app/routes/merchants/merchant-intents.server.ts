@@ -7,8 +7,8 @@ import type { AuthDeps } from "#server/auth/deps";
 import { requestChange } from "#server/approvals/approvals.db";
 import { merchantClashes, type Merchant } from "#server/merchants/merchants.db";
 import type { Tenant } from "#server/tenancy/tenant";
-import { redirectWithFlash } from "#server/platform/flash";
-import { refuse } from "#server/platform/http";
+import { redirectWithFlash } from "#server/plumbing/flash";
+import { refuse } from "#server/plumbing/http";
 import { changedOnly, formFields, MerchantUpdateForm, SENT_FOR_APPROVAL } from "./merchant-forms";
 import { MERCHANT_COLUMNS, merchantValues } from "#server/merchants/merchant-columns";
 

@@ -10,8 +10,8 @@ import { getPointOfSale, pendingPointOfSaleRequest } from "#server/merchants/poi
 import { listTerminals } from "#server/merchants/terminals.db";
 import type { Tenant } from "#server/tenancy/tenant";
 import { listTransactions } from "#server/payments/transactions.db";
-import { redirectWithFlash } from "#server/platform/flash";
-import { pageNotFound, refuse } from "#server/platform/http";
+import { redirectWithFlash } from "#server/plumbing/flash";
+import { pageNotFound, refuse } from "#server/plumbing/http";
 import { can } from "#server/permissions";
 import { refusalMessage, requireTenant } from "#server/guards";
 import { DataTable } from "#app/components/lists/data-table";

@@ -8,7 +8,7 @@ import { getMerchant } from "#server/merchants/merchants.db";
 import { namesOf } from "#server/lists/names.db";
 import { numberedPage } from "#server/lists/page";
 import { listMerchantTransfers } from "#server/ledger/transfers.db";
-import { pageNotFound } from "#server/platform/http";
+import { pageNotFound } from "#server/plumbing/http";
 import { requireTenant } from "#server/guards";
 import { DataTable, Pager, type Column } from "#app/components/lists/data-table";
 import { StatusPill } from "#app/components/status-pill";

@@ -13,8 +13,8 @@ import { lifecycleRefusal, type LifecycleKind } from "#server/operators/lifecycl
 import { askPlatform } from "#server/operators/requests";
 import { waitingFor } from "#server/operators/requests.db";
 import { platformCan } from "#server/operators/roles";
-import { redirectWithFlash } from "#server/platform/flash";
-import { pageNotFound, refuse } from "#server/platform/http";
+import { redirectWithFlash } from "#server/plumbing/flash";
+import { pageNotFound, refuse } from "#server/plumbing/http";
 import { describedBy, Field, useSending } from "#app/components/forms/form";
 import { StatusPill } from "#app/components/status-pill";
 import type { PageHandle } from "#app/lib/shell/page";

@@ -12,7 +12,7 @@ import { businessSummary, DISPUTES_DUE_DAYS, failureRate } from "#server/operato
 import { movableDatabases } from "#server/operators/operations";
 import { waitingFor } from "#server/operators/requests.db";
 import { platformCan } from "#server/operators/roles";
-import { pageNotFound } from "#server/platform/http";
+import { pageNotFound } from "#server/plumbing/http";
 import { databaseNamed } from "#server/tenancy/shards";
 import { StatusPill } from "#app/components/status-pill";
 import type { PageHandle } from "#app/lib/shell/page";

@@ -10,7 +10,7 @@ import { JOB_NAMES, JOBS, schedulesOf } from "#server/operators/jobs";
 import { lastJobRuns, recentJobRuns } from "#server/operators/jobs.db";
 import { listPlatformRequests } from "#server/operators/requests.db";
 import { platformCan } from "#server/operators/roles";
-import { refuse } from "#server/platform/http";
+import { refuse } from "#server/plumbing/http";
 import { DataTable, type Column } from "#app/components/lists/data-table";
 import { ListForm } from "#app/components/lists/list-form";
 import { formatDate } from "#app/lib/format";

@@ -10,9 +10,9 @@ import { createPlatformKey, listPlatformKeys, revokePlatformKey, rollPlatformKey
 import { PLATFORM_SCOPES, PlatformScopes, SCOPE_WORDS } from "#server/operators/platform-scopes";
 import { checkBindings, fingerprintOf, underPlatformCheck } from "#server/auth/fresh-check";
 import type { PlatformRequest } from "#server/operators/guards";
-import { redirectWithFlash } from "#server/platform/flash";
+import { redirectWithFlash } from "#server/plumbing/flash";
 import { refusalMessage } from "#server/guards";
-import { pageNotFound, refuse } from "#server/platform/http";
+import { pageNotFound, refuse } from "#server/plumbing/http";
 import { confirmOf, KeyForm, KeyName, keyRow, shownOnce } from "#app/lib/api-keys.server";
 import { PLATFORM_KEYS_URL, SCOPE_FIELD_PREFIX } from "./platform-keys";
 

@@ -7,7 +7,7 @@ import { authDeps } from "#server/auth/deps";
 import { requireTenant } from "#server/guards";
 import { signedInStaff } from "#server/operators/guards";
 import { LOGO_TYPES, logoKey } from "#server/operators/onboarding";
-import { notFound } from "#server/platform/http";
+import { notFound } from "#server/plumbing/http";
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const businessId = params.businessId ?? "";

@@ -6,8 +6,8 @@ import { refusalMessage } from "#server/guards";
 import type { PlatformRequest } from "#server/operators/guards";
 import { askPlatform } from "#server/operators/requests";
 import type { PlatformRequestKind } from "#server/operators/requests.db";
-import { redirectWithFlash } from "#server/platform/flash";
-import { refuse } from "#server/platform/http";
+import { redirectWithFlash } from "#server/plumbing/flash";
+import { refuse } from "#server/plumbing/http";
 
 export async function askOperation(
   request: Request,

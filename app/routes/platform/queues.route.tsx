@@ -12,7 +12,7 @@ import { deadLetteredEvents, parkedGroups, PARKED_GROUPS_LIMIT } from "#server/o
 import { QUEUES, REPLAY_LIMIT, type QueueName } from "#server/operators/operations";
 import { listPlatformRequests } from "#server/operators/requests.db";
 import { platformCan } from "#server/operators/roles";
-import { refuse } from "#server/platform/http";
+import { refuse } from "#server/plumbing/http";
 import { databaseNamed, shardNames } from "#server/tenancy/shards";
 import { DataTable, type Column } from "#app/components/lists/data-table";
 import { Details } from "#app/components/details";

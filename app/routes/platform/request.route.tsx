@@ -12,7 +12,7 @@ import { PLATFORM_SPECS } from "#server/operators/kinds";
 import { platformCan } from "#server/operators/roles";
 import { decidePlatform, findPlatformRequest } from "#server/operators/requests";
 import { decideOnPage } from "#server/decisions/request-page";
-import { pageNotFound, refuse } from "#server/platform/http";
+import { pageNotFound, refuse } from "#server/plumbing/http";
 import { NotFoundError } from "#server/tenancy/tenant";
 import { DecisionRecord, DecisionSection } from "#app/components/decision-forms";
 import { checkOf, FreshCheck } from "#app/components/forms/fresh-check";

@@ -11,7 +11,7 @@ import { requirePlatform } from "#server/operators/guards";
 import { recentJobRuns } from "#server/operators/jobs.db";
 import { MOVE_JOB, movableDatabases } from "#server/operators/operations";
 import { databaseSize, movesUnderWay, shardPlacements } from "#server/operators/shards.db";
-import { pageNotFound, refuse } from "#server/platform/http";
+import { pageNotFound, refuse } from "#server/plumbing/http";
 import { databaseNamed, shardNames } from "#server/tenancy/shards";
 import { DataTable, type Column } from "#app/components/lists/data-table";
 import { formatCount, formatDate } from "#app/lib/format";

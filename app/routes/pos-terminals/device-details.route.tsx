@@ -19,8 +19,8 @@ import {
   type TerminalAction,
 } from "#server/merchants/terminals.db";
 import { listTransactions } from "#server/payments/transactions.db";
-import { redirectWithFlash } from "#server/platform/flash";
-import { pageNotFound, refuse } from "#server/platform/http";
+import { redirectWithFlash } from "#server/plumbing/flash";
+import { pageNotFound, refuse } from "#server/plumbing/http";
 import { can } from "#server/permissions";
 import { DataTable } from "#app/components/lists/data-table";
 import { Field, describedBy, useSending } from "#app/components/forms/form";

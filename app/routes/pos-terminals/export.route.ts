@@ -1,13 +1,13 @@
 // GET /pos-terminals/export: the whole filtered fleet as CSV (the list's own URL
 // parameters), streamed page by page with the names of where each terminal stands.
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { csvResponse } from "#server/platform/csv";
+import { csvResponse } from "#server/plumbing/csv";
 import { MAX_PAGE_SIZE } from "#server/lists/page";
 import { listTerminals } from "#server/merchants/terminals.db";
 import { requireTenant } from "#server/guards";
 import { statusLabel } from "#app/lib/statuses";
 import { terminalQuery, withPlaces } from "./list.route";
-import { utcDay } from "#server/platform/time";
+import { utcDay } from "#server/plumbing/time";
 
 type Row = Awaited<ReturnType<typeof withPlaces>>[number];
 

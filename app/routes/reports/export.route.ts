@@ -1,6 +1,6 @@
 // GET /reports/export: the report on screen (same URL parameters) as CSV.
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { csvLine } from "#server/platform/csv";
+import { csvLine } from "#server/plumbing/csv";
 import { requireTenant } from "#server/guards";
 import { networkLabel } from "#app/lib/format";
 import { DIMENSIONS, buildReport } from "./reports.route";

@@ -21,7 +21,7 @@ import { listParams, oneOf } from "#app/lib/lists/list-params";
 import { moneyBack, refundsBy } from "#server/refunds/refunds.db";
 import { MoneyBackFigures } from "#app/components/figures/money-back";
 import { DateInput } from "#app/components/forms/form";
-import { DAY_MS, utcDay } from "#server/platform/time";
+import { DAY_MS, utcDay } from "#server/plumbing/time";
 
 export const meta: MetaFunction = () => [{ title: "Reports" }];
 

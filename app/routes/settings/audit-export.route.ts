@@ -1,12 +1,12 @@
 // GET /settings/audit/export: every audit entry of the Audit tab's filtered set (its own URL parameters) as CSV,
 // both sources merged newest first, streamed page by page; for those who may read the tab (administrators, Finance).
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { csvResponse, type CsvColumn } from "#server/platform/csv";
+import { csvResponse, type CsvColumn } from "#server/plumbing/csv";
 import { listBusinessAudit } from "#server/audit/audit.db";
 import { MAX_PAGE_SIZE } from "#server/lists/page";
 import { requireTenant } from "#server/guards";
 import { auditFilter, coreSource, namedAuditPage, type AuditRowView } from "./audit.server";
-import { utcDay } from "#server/platform/time";
+import { utcDay } from "#server/plumbing/time";
 import { namesOf, type NameKind } from "#server/lists/names.db";
 import type { Tenant } from "#server/tenancy/tenant";
 

@@ -10,7 +10,7 @@ import { authLimited, CODE_SEND_LIMITS, CODE_VERIFY_LIMITS, tooManyMessage } fro
 import { confirmPhoneProof, PHONE_MESSAGES, sendPhoneProof } from "#server/auth/phones";
 import { smsPortFor } from "#server/sms/sms";
 import { linkedNumbers } from "#server/team/people.db";
-import { redirectWithFlash } from "#server/platform/flash";
+import { redirectWithFlash } from "#server/plumbing/flash";
 import type { TenantRequest } from "#server/guards";
 import { maskPhone } from "#app/lib/forms/phone";
 import { ghanaPhoneField } from "#app/lib/forms/phone-field";

@@ -6,8 +6,8 @@ import type { AuthDeps } from "#server/auth/deps";
 import type { VerifiedSession } from "#server/auth/guards";
 import { listPasskeys, PasskeyName, relyingPartyOf, removePasskey, renamePasskey } from "#server/auth/passkeys";
 import { listActiveSessions, revokeOwnSession, signOutEverywhere } from "#server/auth/sign-in";
-import { flashCookie, redirectWithFlash } from "#server/platform/flash";
-import { refuse, type Refusal } from "#server/platform/http";
+import { flashCookie, redirectWithFlash } from "#server/plumbing/flash";
+import { refuse, type Refusal } from "#server/plumbing/http";
 import { browserOf } from "#app/lib/analytics/analytics";
 import { NOT_UNDERSTOOD, SECURITY_URL } from "./tabs";
 

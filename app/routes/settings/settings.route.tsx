@@ -9,7 +9,7 @@ import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunct
 import type { ClientLoaderFunctionArgs } from "@remix-run/react";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { refusalMessage, requirePermission, requireTenant } from "#server/guards";
-import { pageNotFound, refuse } from "#server/platform/http";
+import { pageNotFound, refuse } from "#server/plumbing/http";
 import { can } from "#server/permissions";
 import { paths, SETTINGS_TABS, type SettingsTab } from "#app/lib/paths";
 import { loadBusiness, loadProfile } from "./account.server";

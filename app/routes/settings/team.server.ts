@@ -16,9 +16,9 @@ import {
 } from "#server/team/employees.db";
 import { numberedPage } from "#server/lists/page";
 import type { Tenant } from "#server/tenancy/tenant";
-import { redirectWithFlash } from "#server/platform/flash";
+import { redirectWithFlash } from "#server/plumbing/flash";
 import { refusalMessage } from "#server/guards";
-import { pageNotFound, refuse } from "#server/platform/http";
+import { pageNotFound, refuse } from "#server/plumbing/http";
 import { ROLES, can, canGrantRole } from "#server/permissions";
 import { listParams } from "#app/lib/lists/list-params";
 import { maskPhone } from "#app/lib/forms/phone";

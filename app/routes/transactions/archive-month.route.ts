@@ -4,11 +4,11 @@
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { archivedMonthPages } from "#server/archive/read";
 import { asTransaction, isMonth } from "#server/archive/format";
-import { csvResponse } from "#server/platform/csv";
+import { csvResponse } from "#server/plumbing/csv";
 import { findArchiveMonth } from "#server/archive/archive.db";
 import { MAX_PAGE_SIZE } from "#server/lists/page";
 import { requireTenant } from "#server/guards";
-import { notFound } from "#server/platform/http";
+import { notFound } from "#server/plumbing/http";
 import { TRANSACTION_CSV_COLUMNS } from "./transactions-csv";
 import { namedCsvRows } from "./transactions-csv.server";
 

@@ -2,7 +2,7 @@
 // URL parameters) as CSV, streamed page by page, in the columns of every
 // transactions CSV (app/routes/transactions/transactions-csv.ts).
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { csvResponse } from "#server/platform/csv";
+import { csvResponse } from "#server/plumbing/csv";
 import { MAX_PAGE_SIZE } from "#server/lists/page";
 import { listTransactions } from "#server/payments/transactions.db";
 import { refundTotalsOf } from "#server/refunds/refunds.db";

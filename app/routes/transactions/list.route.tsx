@@ -12,7 +12,7 @@ import { namesOf } from "#server/lists/names.db";
 import { DEFAULT_PAGE_SIZE, numberedPage } from "#server/lists/page";
 import { keptTransactionTotals } from "#server/reports/closed-days.db";
 import { getTransaction, listTransactions, type Transaction } from "#server/payments/transactions.db";
-import { pageNotFound } from "#server/platform/http";
+import { pageNotFound } from "#server/plumbing/http";
 import { can } from "#server/permissions";
 import { requireTenant } from "#server/guards";
 import { paths } from "#app/lib/paths";

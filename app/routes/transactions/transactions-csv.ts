@@ -1,7 +1,7 @@
 // The columns of every transactions CSV: the filtered list's (routes/transactions/export.route.ts) and an archived
 // month's (routes/transactions/archive-month.route.ts) are the same file to a spreadsheet. Cards as BIN and last four,
 // phones masked, as on screen.
-import type { CsvColumn } from "#server/platform/csv";
+import type { CsvColumn } from "#server/plumbing/csv";
 import type { Transaction } from "#server/payments/transactions.db";
 import { networkLabel } from "#app/lib/format";
 import { CHANNEL_LABEL, feeOf, netOf, payerOf } from "#app/lib/transactions-view";

@@ -11,7 +11,7 @@ import { numberedPage } from "#server/lists/page";
 import { getWebhookEndpoint } from "#server/webhooks/endpoints.db";
 import { listWebhookDeliveries } from "#server/webhooks/delivery-log.db";
 import { requirePermission, requireTenant } from "#server/guards";
-import { pageNotFound, refuse } from "#server/platform/http";
+import { pageNotFound, refuse } from "#server/plumbing/http";
 import { Pager } from "#app/components/lists/data-table";
 import { StatusPill } from "#app/components/status-pill";
 import { formatCount, formatDate } from "#app/lib/format";
@@ -24,7 +24,7 @@ import { EndpointStatus, EventChips } from "./endpoint-badges";
 import { ErrorNotice } from "#app/routes/settings/notice";
 import { NOT_UNDERSTOOD } from "#app/routes/settings/tabs";
 import { RESEND_FAILED_LIMIT } from "#server/webhooks/recovery.db";
-import { DAY_MS } from "#server/platform/time";
+import { DAY_MS } from "#server/plumbing/time";
 import { useSending } from "#app/components/forms/form";
 import { readForm } from "#server/forms";
 

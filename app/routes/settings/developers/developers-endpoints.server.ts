@@ -20,9 +20,9 @@ import {
 } from "#server/webhooks/endpoints.db";
 import { getWebhookDelivery } from "#server/webhooks/delivery-log.db";
 import type { Tenant } from "#server/tenancy/tenant";
-import { redirectWithFlash } from "#server/platform/flash";
+import { redirectWithFlash } from "#server/plumbing/flash";
 import { refusalMessage, requirePermission } from "#server/guards";
-import { pageNotFound, refuse } from "#server/platform/http";
+import { pageNotFound, refuse } from "#server/plumbing/http";
 import { resendWebhookDelivery, sendWebhookTestEvent, type ManualSendResult } from "#server/webhooks/manual";
 import { newWebhookSecret } from "#server/webhooks/signing";
 import { WEBHOOK_EVENT_TYPES } from "#server/webhooks/types";
@@ -34,7 +34,7 @@ import { checkBindings, fingerprintOf, underFreshCheck } from "#server/auth/fres
 import type { TenantRequest } from "#server/guards";
 import { RESEND_FAILED_LIMIT, resendFailedDeliveries } from "#server/webhooks/recovery.db";
 import { dispatchPendingDeliveries } from "#server/webhooks/dispatch";
-import { errorText, logEvent } from "#server/platform/log";
+import { errorText, logEvent } from "#server/plumbing/log";
 import { formatCount, formatDate } from "#app/lib/format";
 import { CURRENT_API_VERSION } from "#server/partner-api/versions";
 

@@ -1,4 +1,4 @@
-// The one cookie reader and writer (functions/platform/cookies.ts): the names, the
+// The one cookie reader and writer (functions/plumbing/cookies.ts): the names, the
 // attributes every portal cookie carries, and reading one cookie among others.
 import { describe, expect, it } from "vitest";
 import { clearCookie, cookieName, readCookie, serializeCookie, setCookieHeaders } from "./cookies";

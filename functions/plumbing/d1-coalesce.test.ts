@@ -1,5 +1,5 @@
 // The load context's D1 joins the reads a request starts together into one batch
-// (functions/platform/d1-coalesce.ts). D1 here is a stand-in that records each round trip.
+// (functions/plumbing/d1-coalesce.ts). D1 here is a stand-in that records each round trip.
 import { describe, expect, it } from "vitest";
 import { coalescedEnv, isReadOnly } from "./d1-coalesce";
 

@@ -1,4 +1,4 @@
-// Per-client request counts (rate_windows). A client is an address, not a business, so these take db first. The limits are in functions/platform/rate-limit.ts.
+// Per-client request counts (rate_windows). A client is an address, not a business, so these take db first. The limits are in functions/plumbing/rate-limit.ts.
 import type { Db } from "./d1-coalesce";
 
 // In an upsert's SET every expression sees the row as it was, so both CASEs
