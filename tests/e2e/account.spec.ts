@@ -10,42 +10,46 @@ const AMA = { email: "ama.mensah@example.com", businessId: KUMASI };
 test.describe("as Ama Mensah, who works for two businesses", () => {
   test.use({ signedInAs: AMA });
 
-  test("the top bar shows the business and the person, and switches business without a new sign-in", async ({ page }) => {
-    await page.goto("/settings");
-    await hydrated(page);
-    const topbar = page.getByRole("banner");
-    const switcher = topbar.getByLabel("Business: Kumasi Fresh Foods, Super Administrator. Switch business");
-    await expect(switcher).toContainText("Kumasi Fresh Foods");
-    await expect(switcher).toContainText("Super Administrator");
-    await topbar.getByLabel("Signed in as Ama Mensah. Account menu").click();
-    await expect(topbar.getByText("ama.mensah@example.com")).toBeVisible();
-    await page.keyboard.press("Escape");
-    await expect(topbar.getByText("ama.mensah@example.com")).toBeHidden();
+  // One page reads the profiles, then switches business: the switch changes the session, so it comes last (decision
+  // 003). Each is a step named as its test was, with soft checks.
+  test("settings shows the profiles, and the top bar switches business without a new sign-in", async ({ page }) => {
+    await test.step("settings shows the profile and the business profile of SPEC section 3", async () => {
+      await page.goto("/settings");
+      await expect.soft(page).toHaveTitle("Settings");
+      const profile = page.getByRole("region", { name: "Your profile" });
+      await expect.soft(profile).toContainText("Ama Mensah");
+      await expect.soft(profile).toContainText("ama.mensah@example.com");
+      // The phone is masked but for its last digits.
+      await expect.soft(profile).toContainText(/233\*+\d{4}/);
+      await expect.soft(profile).not.toContainText("233244123456");
+      await page.getByRole("navigation", { name: "Settings sections" }).getByRole("link", { name: "Business" }).click();
+      const business = page.getByRole("region", { name: "Business profile" });
+      for (const label of ["Business name", "Business identifier", "Contact number", "Contact email", "Town", "Region", "Sector", "Your access level"]) {
+        await expect.soft(business.getByText(label, { exact: true })).toBeVisible();
+      }
+    });
 
-    await switcher.click();
-    await topbar.getByRole("button", { name: /Accra Mobile Pay\s*Administrator/ }).click();
-    // The switch lands on the dashboard of the other business.
-    await expect(topbar.getByLabel("Business: Accra Mobile Pay, Administrator. Switch business")).toBeVisible();
-    await expect(page).toHaveURL(/\/$/);
-    await page.goto("/settings?tab=business");
-    await expect(page.getByRole("region", { name: "Business profile" })).toContainText("Accra Mobile Pay");
-    await expect(page.getByRole("region", { name: "Business profile" })).toContainText("Administrator");
-  });
+    await test.step("the top bar shows the business and the person, and switches business without a new sign-in", async () => {
+      await page.goto("/settings");
+      await hydrated(page);
+      const topbar = page.getByRole("banner");
+      const switcher = topbar.getByLabel("Business: Kumasi Fresh Foods, Super Administrator. Switch business");
+      await expect.soft(switcher).toContainText("Kumasi Fresh Foods");
+      await expect.soft(switcher).toContainText("Super Administrator");
+      await topbar.getByLabel("Signed in as Ama Mensah. Account menu").click();
+      await expect.soft(topbar.getByText("ama.mensah@example.com")).toBeVisible();
+      await page.keyboard.press("Escape");
+      await expect.soft(topbar.getByText("ama.mensah@example.com")).toBeHidden();
 
-  test("settings shows the profile and the business profile of SPEC section 3", async ({ page }) => {
-    await page.goto("/settings");
-    await expect(page).toHaveTitle("Settings");
-    const profile = page.getByRole("region", { name: "Your profile" });
-    await expect(profile).toContainText("Ama Mensah");
-    await expect(profile).toContainText("ama.mensah@example.com");
-    // The phone is masked but for its last digits.
-    await expect(profile).toContainText(/233\*+\d{4}/);
-    await expect(profile).not.toContainText("233244123456");
-    await page.getByRole("navigation", { name: "Settings sections" }).getByRole("link", { name: "Business" }).click();
-    const business = page.getByRole("region", { name: "Business profile" });
-    for (const label of ["Business name", "Business identifier", "Contact number", "Contact email", "Town", "Region", "Sector", "Your access level"]) {
-      await expect(business.getByText(label, { exact: true })).toBeVisible();
-    }
+      await switcher.click();
+      await topbar.getByRole("button", { name: /Accra Mobile Pay\s*Administrator/ }).click();
+      // The switch lands on the dashboard of the other business.
+      await expect.soft(topbar.getByLabel("Business: Accra Mobile Pay, Administrator. Switch business")).toBeVisible();
+      await expect.soft(page).toHaveURL(/\/$/);
+      await page.goto("/settings?tab=business");
+      await expect.soft(page.getByRole("region", { name: "Business profile" })).toContainText("Accra Mobile Pay");
+      await expect.soft(page.getByRole("region", { name: "Business profile" })).toContainText("Administrator");
+    });
   });
 
   test("another session can be signed out from here, and it is refused at its next request", async ({ page, portal, browser }) => {
@@ -136,28 +140,31 @@ test.describe("as Ama Mensah, who works for two businesses", () => {
   });
 });
 
-test("sign out from the account menu leaves nothing behind", async ({ page, context }) => {
-  await page.goto("/settings");
-  await hydrated(page);
-  const topbar = page.getByRole("banner");
-  await topbar.getByLabel("Signed in as Kofi Boateng. Account menu").click();
-  await topbar.getByRole("button", { name: "Sign out" }).click();
-  await expect(page).toHaveURL(/\/login-option$/);
-  expect((await context.cookies()).find((c) => c.name === "pp_session")).toBeUndefined();
-  // The return URL outlives the session (SPEC 4 does not clear it on logout): back to the email channel.
-  expect((await context.cookies()).find((c) => c.name === "pp_return")).toBeDefined();
-  await page.goto("/settings");
-  await expect(page).toHaveURL(/\/login-option$/);
-});
+// One business only, then signing out (which ends the session, so it comes last), in one page.
+test("one business only: the top bar names it; signing out from its menu leaves nothing behind", async ({ page, context }) => {
+  await test.step("one business only: the top bar names it, and its menu offers only the business's test mode (decision 045)", async () => {
+    await page.goto("/settings");
+    await hydrated(page);
+    const topbar = page.getByRole("banner");
+    await expect.soft(topbar.getByText("Kumasi Fresh Foods")).toBeVisible();
+    await topbar.getByLabel(/Switch business/).click();
+    await expect.soft(topbar.getByText("Switch business")).toHaveCount(0);
+    await expect.soft(topbar.getByRole("button")).toHaveText([/^Test mode/]);
+  });
 
-test("one business only: the top bar names it, and its menu offers only the business's test mode (decision 045)", async ({ page }) => {
-  await page.goto("/settings");
-  await hydrated(page);
-  const topbar = page.getByRole("banner");
-  await expect(topbar.getByText("Kumasi Fresh Foods")).toBeVisible();
-  await topbar.getByLabel(/Switch business/).click();
-  await expect(topbar.getByText("Switch business")).toHaveCount(0);
-  await expect(topbar.getByRole("button")).toHaveText([/^Test mode/]);
+  await test.step("sign out from the account menu leaves nothing behind", async () => {
+    await page.goto("/settings");
+    await hydrated(page);
+    const topbar = page.getByRole("banner");
+    await topbar.getByLabel("Signed in as Kofi Boateng. Account menu").click();
+    await topbar.getByRole("button", { name: "Sign out" }).click();
+    await expect.soft(page).toHaveURL(/\/login-option$/);
+    expect.soft((await context.cookies()).find((c) => c.name === "pp_session")).toBeUndefined();
+    // The return URL outlives the session (SPEC 4 does not clear it on logout): back to the email channel.
+    expect.soft((await context.cookies()).find((c) => c.name === "pp_return")).toBeDefined();
+    await page.goto("/settings");
+    await expect.soft(page).toHaveURL(/\/login-option$/);
+  });
 });
 
 test.describe("at 390 px wide", () => {

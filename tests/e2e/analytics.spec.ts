@@ -31,63 +31,90 @@ async function eventually(request: APIRequestContext, since: number, match: (e: 
 const queued = (page: Page) =>
   page.evaluate(() => JSON.parse(localStorage.getItem("pp:analytics:queue") ?? "[]") as { hash: string; event: { clientEventId: string; eventId: string } }[]);
 
-test("a page view carries every field of SPEC section 3", async ({ page, request }) => {
-  const since = Date.now() - 1000;
-  await page.goto("/__dev/ui");
-  await hydrated(page);
-  const [view] = await eventually(request, since, (e) => e.eventId === "PageView" && e.sectionName === "UIkit");
-  expect(view).toMatchObject({
-    eventType: "Regular",
-    eventDescription: "Viewed UI kit",
-    eventValue: { type: "String", value: "/__dev/ui" },
-    appPlatform: "Web",
-    appBuildNumber: "0.2.0",
-    appVersion: "0.2.0",
-    appId: "partners-portal",
-    appName: "Partners Portal",
-    userCountry: "GH",
-    // Who is signed in (the fixture: Kofi Boateng in Kumasi Fresh Foods), as the session says.
-    userEmail: "kofi.boateng@example.com",
-    userName: "Kofi Boateng",
-    userId: "233244556677",
-    userGender: "male",
-    extrasObject: { businessName: "Kumasi Fresh Foods", businessId: "bus_kumasi_fresh_foods" },
+// One page walks the events that do not depend on what another page sent (decision 003): each check is a step named
+// as its test was, with soft checks, and counts only what was stored since the step began. The error page comes last.
+// What a queue, a reload, the connection or a page life's memory of an error holds keeps its own context.
+test("page views, navigations, a refused form and errors are events with every field", async ({ page, request }) => {
+  await test.step("a page view carries every field of SPEC section 3", async () => {
+    const since = Date.now() - 1000;
+    await page.goto("/__dev/ui");
+    await hydrated(page);
+    const [view] = await eventually(request, since, (e) => e.eventId === "PageView" && e.sectionName === "UIkit");
+    expect.soft(view).toMatchObject({
+      eventType: "Regular",
+      eventDescription: "Viewed UI kit",
+      eventValue: { type: "String", value: "/__dev/ui" },
+      appPlatform: "Web",
+      appBuildNumber: "0.2.0",
+      appVersion: "0.2.0",
+      appId: "partners-portal",
+      appName: "Partners Portal",
+      userCountry: "GH",
+      // Who is signed in (the fixture: Kofi Boateng in Kumasi Fresh Foods), as the session says.
+      userEmail: "kofi.boateng@example.com",
+      userName: "Kofi Boateng",
+      userId: "233244556677",
+      userGender: "male",
+      extrasObject: { businessName: "Kumasi Fresh Foods", businessId: "bus_kumasi_fresh_foods" },
+    });
+    expect.soft(view!.appOs).toMatch(/^Chrome \d+$/);
+    expect.soft(view!.clientEventId).toMatch(/^[0-9a-f-]{36}$/);
   });
-  expect(view!.appOs).toMatch(/^Chrome \d+$/);
-  expect(view!.clientEventId).toMatch(/^[0-9a-f-]{36}$/);
-});
 
-test("navigations are page views and Duration events", async ({ page, request }) => {
-  const since = Date.now() - 1000;
-  await page.goto("/merchants");
-  await hydrated(page);
-  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Reports" }).click();
-  await expect(page).toHaveURL(/\/reports$/);
-  const views = await eventually(request, since, (e) => e.eventId === "PageView" && e.eventValue.type === "String" && e.eventValue.value === "/reports");
-  expect(views[0]!.sectionName).toBe("Reports");
-  const [duration] = await eventually(request, since, (e) => e.eventId === "NavigationDuration");
-  expect(duration).toMatchObject({ eventType: "Duration", eventValue: { type: "Double" } });
-  expect((duration!.eventValue as { value: number }).value).toBeGreaterThanOrEqual(0);
-  await eventually(request, since, (e) => e.eventId === "PageLoadDuration" && e.eventType === "Duration");
-});
+  await test.step("navigations are page views and Duration events", async () => {
+    const since = Date.now() - 1000;
+    await page.goto("/merchants");
+    await hydrated(page);
+    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Reports" }).click();
+    await expect.soft(page).toHaveURL(/\/reports$/);
+    const views = await eventually(request, since, (e) => e.eventId === "PageView" && e.eventValue.type === "String" && e.eventValue.value === "/reports");
+    expect.soft(views[0]!.sectionName).toBe("Reports");
+    const [duration] = await eventually(request, since, (e) => e.eventId === "NavigationDuration");
+    expect.soft(duration).toMatchObject({ eventType: "Duration", eventValue: { type: "Double" } });
+    expect.soft((duration!.eventValue as { value: number }).value).toBeGreaterThanOrEqual(0);
+    await eventually(request, since, (e) => e.eventId === "PageLoadDuration" && e.eventType === "Duration");
+  });
 
-test("a form refused with 400 is no page view; the next navigation is", async ({ page, request }) => {
-  const since = Date.now() - 1000;
-  const viewsOf = async (path: string) =>
-    (await storedSince(request, since)).filter((e) => e.eventId === "PageView" && e.eventValue.type === "String" && e.eventValue.value === path);
-  await page.goto("/merchants/add-merchant");
-  await hydrated(page);
-  await eventually(request, since, (e) => e.eventId === "PageView" && e.eventValue.type === "String" && e.eventValue.value === "/merchants/add-merchant");
-  const send = page.getByRole("button", { name: "Send for approval" });
-  await send.click();
-  await expect(page.getByLabel("Registered name")).toHaveAttribute("aria-invalid", "true");
-  await page.getByLabel("Contact email").fill("akua@bantama");
-  await send.click();
-  await expect(page.locator("#merchant-contact_email-error")).toHaveText("Enter a valid email address, like name@company.com.");
-  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Reports" }).click();
-  // Events go in order: once the next page's view has arrived, nothing sent before it is still on its way.
-  await eventually(request, since, (e) => e.eventId === "PageView" && e.eventValue.type === "String" && e.eventValue.value === "/reports");
-  expect(await viewsOf("/merchants/add-merchant")).toHaveLength(1);
+  await test.step("a form refused with 400 is no page view; the next navigation is", async () => {
+    const since = Date.now() - 1000;
+    const viewsOf = async (path: string) =>
+      (await storedSince(request, since)).filter((e) => e.eventId === "PageView" && e.eventValue.type === "String" && e.eventValue.value === path);
+    await page.goto("/merchants/add-merchant");
+    await hydrated(page);
+    await eventually(request, since, (e) => e.eventId === "PageView" && e.eventValue.type === "String" && e.eventValue.value === "/merchants/add-merchant");
+    const send = page.getByRole("button", { name: "Send for approval" });
+    await send.click();
+    await expect.soft(page.getByLabel("Registered name")).toHaveAttribute("aria-invalid", "true");
+    await page.getByLabel("Contact email").fill("akua@bantama");
+    await send.click();
+    await expect.soft(page.locator("#merchant-contact_email-error")).toHaveText("Enter a valid email address, like name@company.com.");
+    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Reports" }).click();
+    // Events go in order: once the next page's view has arrived, nothing sent before it is still on its way.
+    await eventually(request, since, (e) => e.eventId === "PageView" && e.eventValue.type === "String" && e.eventValue.value === "/reports");
+    expect.soft(await viewsOf("/merchants/add-merchant")).toHaveLength(1);
+  });
+
+  await test.step("a thrown error nobody catches is an UncaughtException too", async () => {
+    const since = Date.now() - 1000;
+    await page.goto("/__dev/ui");
+    await hydrated(page);
+    await page.evaluate(() => {
+      setTimeout(() => {
+        throw new TypeError("Cannot read properties of undefined (reading 'amount')");
+      });
+    });
+    const [event] = await eventually(request, since, (e) => e.eventId === "UncaughtException" && e.eventDescription.includes("reading 'amount'"));
+    expect.soft(event).toMatchObject({ eventType: "Exception", eventValue: { type: "Object", value: { name: "TypeError" } } });
+  });
+
+  await test.step("an error caught by the error page is reported too", async () => {
+    const since = Date.now() - 1000;
+    await page.goto("/__dev/ui");
+    await hydrated(page);
+    await page.getByRole("button", { name: "Browser failure" }).click();
+    await expect.soft(page.getByTestId("error-id")).toHaveText(/^C-/);
+    await eventually(request, since, (e) => e.eventId === "UncaughtException" && e.eventDescription === "Deliberate render failure from the UI kit");
+  });
 });
 
 test("an uncaught error is an Exception event, sent once per page life", async ({ page, request }) => {
@@ -104,28 +131,6 @@ test("an uncaught error is an Exception event, sent once per page life", async (
   const copies = (await storedSince(request, since)).filter((e) => e.eventDescription === "Ledger widget exploded");
   expect(copies).toHaveLength(1);
   expect(copies[0]).toMatchObject({ eventType: "Exception", eventValue: { type: "Object", value: { name: "Error", message: "Ledger widget exploded" } } });
-});
-
-test("a thrown error nobody catches is an UncaughtException too", async ({ page, request }) => {
-  const since = Date.now() - 1000;
-  await page.goto("/__dev/ui");
-  await hydrated(page);
-  await page.evaluate(() => {
-    setTimeout(() => {
-      throw new TypeError("Cannot read properties of undefined (reading 'amount')");
-    });
-  });
-  const [event] = await eventually(request, since, (e) => e.eventId === "UncaughtException" && e.eventDescription.includes("reading 'amount'"));
-  expect(event).toMatchObject({ eventType: "Exception", eventValue: { type: "Object", value: { name: "TypeError" } } });
-});
-
-test("an error caught by the error page is reported too", async ({ page, request }) => {
-  const since = Date.now() - 1000;
-  await page.goto("/__dev/ui");
-  await hydrated(page);
-  await page.getByRole("button", { name: "Browser failure" }).click();
-  await expect(page.getByTestId("error-id")).toHaveText(/^C-/);
-  await eventually(request, since, (e) => e.eventId === "UncaughtException" && e.eventDescription === "Deliberate render failure from the UI kit");
 });
 
 test("a failed request is an Error event with its status name, URL, method and message, once", async ({ page, request }) => {

@@ -142,29 +142,32 @@ test("what waits for a checker opens from the navigation; two ticked requests ar
 test.describe("as the maker", () => {
   test.use({ signedInAs: ESI });
 
-  test("Operations decides nothing: no count in the navigation, no boxes to tick, every request listed", async ({ page }) => {
-    await page.goto("/approvals?view=waiting");
-    await hydrated(page);
-    await expect(page.getByTestId("pending-approvals")).toHaveCount(0);
-    await expect(page.getByRole("navigation", { name: "Whose requests" })).toHaveCount(0);
-    await expect(page.getByRole("checkbox")).toHaveCount(0);
-    await expect(page.getByRole("table")).toBeVisible();
-  });
+  // Both only read: one page, a step each named as its test was, with soft checks (decision 003).
+  test("Operations decides nothing, and sees her own request without Approve or Reject", async ({ page, portal }) => {
+    await test.step("Operations decides nothing: no count in the navigation, no boxes to tick, every request listed", async () => {
+      await page.goto("/approvals?view=waiting");
+      await hydrated(page);
+      await expect.soft(page.getByTestId("pending-approvals")).toHaveCount(0);
+      await expect.soft(page.getByRole("navigation", { name: "Whose requests" })).toHaveCount(0);
+      await expect.soft(page.getByRole("checkbox")).toHaveCount(0);
+      await expect.soft(page.getByRole("table")).toBeVisible();
+    });
 
-  test("Esi (Operations) sees her own request without Approve or Reject", async ({ page, portal }) => {
-    const own = await (
-      await portal.db()
-    )
-      .prepare(
-        "SELECT id FROM approval_requests WHERE business_id = ? AND kind = 'point_of_sale' AND maker_id = 'usr_esi_owusu' AND status = 'pending' LIMIT 1",
+    await test.step("Esi (Operations) sees her own request without Approve or Reject", async () => {
+      const own = await (
+        await portal.db()
       )
-      .bind(KUMASI)
-      .first<string>("id");
-    await page.goto("/approvals?kind=point-of-sale");
-    await hydrated(page);
-    await page.locator(`a[href="/approvals/point-of-sale/${own}"]`).click();
-    await expect(page.getByTestId("own-request")).toBeVisible();
-    await expect(page.getByRole("button", { name: /Approve|Reject/ })).toHaveCount(0);
+        .prepare(
+          "SELECT id FROM approval_requests WHERE business_id = ? AND kind = 'point_of_sale' AND maker_id = 'usr_esi_owusu' AND status = 'pending' LIMIT 1",
+        )
+        .bind(KUMASI)
+        .first<string>("id");
+      await page.goto("/approvals?kind=point-of-sale");
+      await hydrated(page);
+      await page.locator(`a[href="/approvals/point-of-sale/${own}"]`).click();
+      await expect.soft(page.getByTestId("own-request")).toBeVisible();
+      await expect.soft(page.getByRole("button", { name: /Approve|Reject/ })).toHaveCount(0);
+    });
   });
 });
 

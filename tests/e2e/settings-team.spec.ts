@@ -7,41 +7,69 @@ import { expect, hydrated, test } from "./fixtures";
 
 const tabs = (page: Page) => page.getByRole("navigation", { name: "Settings sections" });
 
-test("Kofi invites an employee; it is sent for approval and waits there", async ({ page, portal }) => {
-  await page.goto("/settings?tab=team");
-  await hydrated(page);
-  await expect(tabs(page).getByRole("link", { name: "Team" })).toHaveAttribute("aria-current", "page");
-  await expect(page.getByText("sent for approval: another person must approve each")).toBeVisible();
+// The tabs are walked by keyboard before the invitation, in one page (decision 003): the invitation waits for approval
+// and adds no employee, and comes last. Each is a step named as its test was, with soft checks.
+test("the tabs work by keyboard; Kofi invites an employee, and it waits for approval", async ({ page, portal }) => {
+  await test.step("the tabs work by keyboard and mark the current one", async () => {
+    await page.goto("/settings");
+    await hydrated(page);
+    const nav = tabs(page);
+    await expect.soft(nav.getByRole("link")).toHaveText(["Profile", "Business", "Team", "Security", "Developers", "Audit"]);
+    await expect.soft(nav.getByRole("link", { name: "Profile" })).toHaveAttribute("aria-current", "page");
+    await nav.getByRole("link", { name: "Profile" }).focus();
+    await page.keyboard.press("Tab");
+    await expect.soft(nav.getByRole("link", { name: "Business" })).toBeFocused();
+    await page.keyboard.press("Tab");
+    await expect.soft(nav.getByRole("link", { name: "Team" })).toBeFocused();
+    await page.keyboard.press("Enter");
+    await expect.soft(page).toHaveURL(/\/settings\?tab=team$/);
+    await expect.soft(nav.getByRole("link", { name: "Team" })).toHaveAttribute("aria-current", "page");
+    await expect.soft(nav.getByRole("link", { name: "Profile" })).not.toHaveAttribute("aria-current", /.*/);
+    await expect.soft(page.getByRole("table", { name: "Employees" })).toBeVisible();
+    await nav.getByRole("link", { name: "Team" }).focus();
+    await page.keyboard.press("Tab");
+    await expect.soft(nav.getByRole("link", { name: "Security" })).toBeFocused();
+    await page.keyboard.press("Enter");
+    await expect.soft(page.getByRole("region", { name: "Security" })).toBeVisible();
+    await expect.soft(page.getByRole("table", { name: "Employees" })).toHaveCount(0);
+  });
 
-  const invite = page.getByRole("region", { name: "Invite an employee" });
-  // An Administrator is offered only the roles he may grant.
-  const roles = await invite.getByLabel("Role").locator("option").allTextContents();
-  expect(roles).toEqual(["Choose a role", "Administrator", "Operations", "Finance", "Viewer"]);
+  await test.step("Kofi invites an employee; it is sent for approval and waits there", async () => {
+    await page.goto("/settings?tab=team");
+    await hydrated(page);
+    await expect.soft(tabs(page).getByRole("link", { name: "Team" })).toHaveAttribute("aria-current", "page");
+    await expect.soft(page.getByText("sent for approval: another person must approve each")).toBeVisible();
 
-  // Errors sit by their fields, and what was typed stays.
-  await invite.getByLabel("Full name").fill("Kwame Nkrumah");
-  await invite.getByLabel("Work email").fill("kwame@example");
-  await invite.getByRole("button", { name: "Send for approval" }).click();
-  await expect(invite.getByLabel("Work email")).toHaveAccessibleDescription("Enter an email address like name@example.com.");
-  await expect(invite.getByText("Enter a mobile number.")).toBeVisible();
-  await expect(invite.getByText("Choose a role.")).toBeVisible();
-  await expect(invite.getByLabel("Full name")).toHaveValue("Kwame Nkrumah");
+    const invite = page.getByRole("region", { name: "Invite an employee" });
+    // An Administrator is offered only the roles he may grant.
+    const roles = await invite.getByLabel("Role").locator("option").allTextContents();
+    expect.soft(roles).toEqual(["Choose a role", "Administrator", "Operations", "Finance", "Viewer"]);
 
-  await invite.getByLabel("Work email").fill("kwame.nkrumah@example.com");
-  await invite.getByLabel("Mobile number").fill("0244 100 200");
-  await invite.getByLabel("Gender").selectOption("male");
-  await invite.getByLabel("Role").selectOption("Operations");
-  await invite.getByRole("button", { name: "Send for approval" }).click();
-  await expect(page.getByTestId("alert")).toContainText("The invitation for Kwame Nkrumah is sent for approval.");
-  await expect(page).toHaveURL(/\/settings\?tab=team$/);
-  const waiting = page.getByRole("region", { name: "Invitations waiting for approval" });
-  await expect(waiting).toContainText("Kwame Nkrumah");
-  await expect(waiting).toContainText("kwame.nkrumah@example.com · Operations");
-  // The form is empty again, and nobody became an employee yet.
-  await expect(invite.getByLabel("Full name")).toHaveValue("");
-  await expect(page.getByRole("row", { name: /Kwame Nkrumah/ })).toHaveCount(0);
-  const user = await (await portal.db()).prepare("SELECT 1 FROM users WHERE email = 'kwame.nkrumah@example.com'").first();
-  expect(user).toBeNull();
+    // Errors sit by their fields, and what was typed stays.
+    await invite.getByLabel("Full name").fill("Kwame Nkrumah");
+    await invite.getByLabel("Work email").fill("kwame@example");
+    await invite.getByRole("button", { name: "Send for approval" }).click();
+    await expect.soft(invite.getByLabel("Work email")).toHaveAccessibleDescription("Enter an email address like name@example.com.");
+    await expect.soft(invite.getByText("Enter a mobile number.")).toBeVisible();
+    await expect.soft(invite.getByText("Choose a role.")).toBeVisible();
+    await expect.soft(invite.getByLabel("Full name")).toHaveValue("Kwame Nkrumah");
+
+    await invite.getByLabel("Work email").fill("kwame.nkrumah@example.com");
+    await invite.getByLabel("Mobile number").fill("0244 100 200");
+    await invite.getByLabel("Gender").selectOption("male");
+    await invite.getByLabel("Role").selectOption("Operations");
+    await invite.getByRole("button", { name: "Send for approval" }).click();
+    await expect.soft(page.getByTestId("alert")).toContainText("The invitation for Kwame Nkrumah is sent for approval.");
+    await expect.soft(page).toHaveURL(/\/settings\?tab=team$/);
+    const waiting = page.getByRole("region", { name: "Invitations waiting for approval" });
+    await expect.soft(waiting).toContainText("Kwame Nkrumah");
+    await expect.soft(waiting).toContainText("kwame.nkrumah@example.com · Operations");
+    // The form is empty again, and nobody became an employee yet.
+    await expect.soft(invite.getByLabel("Full name")).toHaveValue("");
+    await expect.soft(page.getByRole("row", { name: /Kwame Nkrumah/ })).toHaveCount(0);
+    const user = await (await portal.db()).prepare("SELECT 1 FROM users WHERE email = 'kwame.nkrumah@example.com'").first();
+    expect.soft(user).toBeNull();
+  });
 });
 
 test("his own row has no actions; a role change goes to approval and shows on the row", async ({ page }) => {
@@ -64,30 +92,6 @@ test("his own row has no actions; a role change goes to approval and shows on th
   await expect(esi).toContainText("Role change to Viewer waiting for approval");
   await expect(esi).toContainText("Operations");
   await expect(esi.getByRole("button")).toHaveCount(0);
-});
-
-test("the tabs work by keyboard and mark the current one", async ({ page }) => {
-  await page.goto("/settings");
-  await hydrated(page);
-  const nav = tabs(page);
-  await expect(nav.getByRole("link")).toHaveText(["Profile", "Business", "Team", "Security", "Developers", "Audit"]);
-  await expect(nav.getByRole("link", { name: "Profile" })).toHaveAttribute("aria-current", "page");
-  await nav.getByRole("link", { name: "Profile" }).focus();
-  await page.keyboard.press("Tab");
-  await expect(nav.getByRole("link", { name: "Business" })).toBeFocused();
-  await page.keyboard.press("Tab");
-  await expect(nav.getByRole("link", { name: "Team" })).toBeFocused();
-  await page.keyboard.press("Enter");
-  await expect(page).toHaveURL(/\/settings\?tab=team$/);
-  await expect(nav.getByRole("link", { name: "Team" })).toHaveAttribute("aria-current", "page");
-  await expect(nav.getByRole("link", { name: "Profile" })).not.toHaveAttribute("aria-current", /.*/);
-  await expect(page.getByRole("table", { name: "Employees" })).toBeVisible();
-  await nav.getByRole("link", { name: "Team" }).focus();
-  await page.keyboard.press("Tab");
-  await expect(nav.getByRole("link", { name: "Security" })).toBeFocused();
-  await page.keyboard.press("Enter");
-  await expect(page.getByRole("region", { name: "Security" })).toBeVisible();
-  await expect(page.getByRole("table", { name: "Employees" })).toHaveCount(0);
 });
 
 test.describe("as Esi Owusu (Operations)", () => {

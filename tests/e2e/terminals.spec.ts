@@ -10,7 +10,7 @@ const SHOTS = "test-results/screens";
 
 async function noSidewaysScroll(page: Page): Promise<void> {
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-  expect(overflow, "sideways scroll at this width").toBeLessThanOrEqual(0);
+  expect.soft(overflow, "sideways scroll at this width").toBeLessThanOrEqual(0);
 }
 
 test.describe("the fleet", () => {
@@ -40,52 +40,65 @@ test.describe("the fleet", () => {
     );
   });
 
-  test("filter by status, search by serial, page, and follow the silent link", async ({ page }) => {
-    await page.goto("/pos-terminals");
-    await hydrated(page);
-    await expect(page).toHaveTitle(/POS Terminals/);
-    await expect(page.getByRole("heading", { level: 1, name: "POS Terminals" })).toBeVisible();
-    await page.screenshot({ path: `${SHOTS}/pos-terminals-desktop.png` });
+  // One page reads the fleet, an empty search and a point of sale (decision 003: what one shows does not depend on
+  // another); each check is a step named as its test was, with soft checks, so one that fails does not hide the others.
+  test("the fleet, an empty search and a point of sale, read in one page", async ({ page }) => {
+    await test.step("filter by status, search by serial, page, and follow the silent link", async () => {
+      await page.goto("/pos-terminals");
+      await hydrated(page);
+      await expect.soft(page).toHaveTitle(/POS Terminals/);
+      await expect.soft(page.getByRole("heading", { level: 1, name: "POS Terminals" })).toBeVisible();
+      await page.screenshot({ path: `${SHOTS}/pos-terminals-desktop.png` });
 
-    await page.getByLabel("Status").selectOption("faulty");
-    await expect(page).toHaveURL(/status=faulty/);
-    const rows = page.locator("tbody tr");
-    await expect(rows).toHaveCount(1);
-    await expect(rows.first()).toContainText("1240223976");
-    await expect(rows.first()).toContainText("Sika Mpo Fresh Mart Enterprise");
+      await page.getByLabel("Status").selectOption("faulty");
+      await expect.soft(page).toHaveURL(/status=faulty/);
+      const rows = page.locator("tbody tr");
+      await expect.soft(rows).toHaveCount(1);
+      await expect.soft(rows.first()).toContainText("1240223976");
+      await expect.soft(rows.first()).toContainText("Sika Mpo Fresh Mart Enterprise");
 
-    await page.goto("/pos-terminals");
-    await hydrated(page);
-    await page.getByLabel("Search by serial number").fill("e2e");
-    await page.getByLabel("Search by serial number").press("Enter");
-    await expect(page.getByText("Showing 1–25 of 28 terminals")).toBeVisible();
-    await page.getByRole("navigation", { name: "Pages" }).getByRole("link", { name: "Next" }).click();
-    await expect(page.getByText("Showing 26–28 of 28 terminals")).toBeVisible();
-    await expect(rows).toHaveCount(3);
-    await expect(rows.first()).toContainText("E2E0000025");
+      await page.goto("/pos-terminals");
+      await hydrated(page);
+      await page.getByLabel("Search by serial number").fill("e2e");
+      await page.getByLabel("Search by serial number").press("Enter");
+      await expect.soft(page.getByText("Showing 1–25 of 28 terminals")).toBeVisible();
+      await page.getByRole("navigation", { name: "Pages" }).getByRole("link", { name: "Next" }).click();
+      await expect.soft(page.getByText("Showing 26–28 of 28 terminals")).toBeVisible();
+      await expect.soft(rows).toHaveCount(3);
+      await expect.soft(rows.first()).toContainText("E2E0000025");
 
-    await page.goto("/pos-terminals");
-    await hydrated(page);
-    const summary = page.getByRole("region", { name: /silent terminal/ });
-    await expect(summary).toContainText(/\d+ silent terminals?/);
-    await summary.getByRole("link", { name: "Show silent terminals" }).click();
-    await expect(page).toHaveURL(/silent=1/);
-    await expect(page.locator("tbody tr").filter({ hasText: "E2E0000000" })).toHaveCount(1);
-    await expect(page.locator("tbody tr").filter({ hasText: "E2E0000005" })).toHaveCount(0);
-    await expect(page.getByRole("link", { name: "Show all terminals" })).toBeVisible();
-  });
+      await page.goto("/pos-terminals");
+      await hydrated(page);
+      const summary = page.getByRole("region", { name: /silent terminal/ });
+      await expect.soft(summary).toContainText(/\d+ silent terminals?/);
+      await summary.getByRole("link", { name: "Show silent terminals" }).click();
+      await expect.soft(page).toHaveURL(/silent=1/);
+      await expect.soft(page.locator("tbody tr").filter({ hasText: "E2E0000000" })).toHaveCount(1);
+      await expect.soft(page.locator("tbody tr").filter({ hasText: "E2E0000005" })).toHaveCount(0);
+      await expect.soft(page.getByRole("link", { name: "Show all terminals" })).toBeVisible();
+    });
 
-  test("an empty search says so", async ({ page }) => {
-    await page.goto("/pos-terminals?q=NOSUCHSERIAL");
-    await expect(page.getByRole("heading", { name: "No terminal matches" })).toBeVisible();
-  });
+    await test.step("an empty search says so", async () => {
+      await page.goto("/pos-terminals?q=NOSUCHSERIAL");
+      await expect.soft(page.getByRole("heading", { name: "No terminal matches" })).toBeVisible();
+    });
 
-  test("390 px: no sideways scroll", async ({ page }) => {
-    await page.setViewportSize({ width: 390, height: 844 });
-    await page.goto("/pos-terminals");
-    await hydrated(page);
-    await noSidewaysScroll(page);
-    await page.screenshot({ path: `${SHOTS}/pos-terminals-390.png` });
+    await test.step("a point of sale shows the branch, its terminals (linked) and recent activity with masked payers", async () => {
+      await page.goto("/merchants/mer_kff_0001/point-of-sale/pos_kff_00002");
+      await hydrated(page);
+      await expect.soft(page).toHaveTitle(/Point of Sale/);
+      await expect.soft(page.getByRole("heading", { level: 1, name: "Adum Shop" })).toBeVisible();
+      await expect.soft(page.getByRole("region", { name: "Branch" })).toContainText("Ashanti");
+      const activity = page.getByRole("region", { name: "Recent activity" });
+      await expect.soft(activity.locator("tbody tr").first()).toBeVisible();
+      await expect.soft(activity).not.toContainText(/233\d{9}/);
+      await page.screenshot({ path: `${SHOTS}/point-of-sale-desktop.png`, fullPage: true });
+      await page
+        .getByRole("region", { name: "Terminals" })
+        .getByRole("link", { name: /1240219648/ })
+        .click();
+      await expect.soft(page.getByRole("heading", { level: 1, name: "1240219648" })).toBeVisible();
+    });
   });
 });
 
@@ -140,40 +153,33 @@ test.describe("a device", () => {
     await expect(details).toContainText("In stock");
     await expect(page.getByRole("region", { name: "Assignment history" })).not.toContainText("Current");
   });
-
-  test("390 px: no sideways scroll", async ({ page }) => {
-    await page.setViewportSize({ width: 390, height: 844 });
-    await page.goto("/pos-terminals/device-details/trm_kff_00001");
-    await hydrated(page);
-    await noSidewaysScroll(page);
-    await page.screenshot({ path: `${SHOTS}/device-details-390.png`, fullPage: true });
-  });
 });
 
-test.describe("a point of sale", () => {
-  test("shows the branch, its terminals (linked) and recent activity with masked payers", async ({ page }) => {
-    await page.goto("/merchants/mer_kff_0001/point-of-sale/pos_kff_00002");
-    await hydrated(page);
-    await expect(page).toHaveTitle(/Point of Sale/);
-    await expect(page.getByRole("heading", { level: 1, name: "Adum Shop" })).toBeVisible();
-    await expect(page.getByRole("region", { name: "Branch" })).toContainText("Ashanti");
-    const activity = page.getByRole("region", { name: "Recent activity" });
-    await expect(activity.locator("tbody tr").first()).toBeVisible();
-    await expect(activity).not.toContainText(/233\d{9}/);
-    await page.screenshot({ path: `${SHOTS}/point-of-sale-desktop.png`, fullPage: true });
-    await page
-      .getByRole("region", { name: "Terminals" })
-      .getByRole("link", { name: /1240219648/ })
-      .click();
-    await expect(page.getByRole("heading", { level: 1, name: "1240219648" })).toBeVisible();
-  });
+// The fleet, a device and a point of sale at 390 px in one page, a step each (soft checks).
+test.describe("at 390 px wide", () => {
+  test.use({ viewport: { width: 390, height: 844 } });
 
-  test("390 px: no sideways scroll", async ({ page }) => {
-    await page.setViewportSize({ width: 390, height: 844 });
-    await page.goto("/merchants/mer_kff_0001/point-of-sale/pos_kff_00002");
-    await hydrated(page);
-    await noSidewaysScroll(page);
-    await page.screenshot({ path: `${SHOTS}/point-of-sale-390.png`, fullPage: true });
+  test("the fleet, a device and a point of sale have no sideways scroll", async ({ page }) => {
+    await test.step("the fleet: 390 px: no sideways scroll", async () => {
+      await page.goto("/pos-terminals");
+      await hydrated(page);
+      await noSidewaysScroll(page);
+      await page.screenshot({ path: `${SHOTS}/pos-terminals-390.png` });
+    });
+
+    await test.step("a device: 390 px: no sideways scroll", async () => {
+      await page.goto("/pos-terminals/device-details/trm_kff_00001");
+      await hydrated(page);
+      await noSidewaysScroll(page);
+      await page.screenshot({ path: `${SHOTS}/device-details-390.png`, fullPage: true });
+    });
+
+    await test.step("a point of sale: 390 px: no sideways scroll", async () => {
+      await page.goto("/merchants/mer_kff_0001/point-of-sale/pos_kff_00002");
+      await hydrated(page);
+      await noSidewaysScroll(page);
+      await page.screenshot({ path: `${SHOTS}/point-of-sale-390.png`, fullPage: true });
+    });
   });
 });
 
