@@ -1,4 +1,4 @@
-// A payout's or a refund's rail as the settlement and refund screens show it (issue 28): which rail it went through,
+// A payout's or a refund's rail as the settlement and refund screens show it (decision 041): which rail it went through,
 // the rail's own reference (monospace, with Copy, for a call to the rail's support), the rail's status word, and
 // while it waits, since when. Nothing is shown for an order no rail said anything about.
 import { useState, type ReactNode } from "react";

@@ -1,4 +1,4 @@
-// How a payout's or a refund's rail reads on the screens (issue 28, docs/decisions/041-payout-and-refund-rails.md):
+// How a payout's or a refund's rail reads on the screens (docs/decisions/041-payout-and-refund-rails.md):
 // the rail's name in the business's words, the rail's own reference and status word as the rail said them, and since
 // when the order waits for the rail's answer. The columns are the settlement's and the refund's (migration 0031).
 import { formatDate, NOT_AVAILABLE } from "./format";

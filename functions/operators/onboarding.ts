@@ -1,4 +1,4 @@
-// Onboarding a business (issue 27, decision 039): one Platform Administrator asks at /platform/businesses/new, another
+// Onboarding a business (decision 039): one Platform Administrator asks at /platform/businesses/new, another
 // decides. Nothing of the business exists before the approval: no directory entry, no row, no person; only the request
 // and its logo, stored as it is asked (the checker sees what the business will show). Approving makes the business on
 // its shard and in the core database (onboarding.db.ts), with its first two people, a Super Administrator and an

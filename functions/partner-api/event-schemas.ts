@@ -1,4 +1,4 @@
-// What each webhook event's `data` holds (issue 29, point 3), per dated version: one schema per event type and
+// What each webhook event's `data` holds (decision 044), per dated version: one schema per event type and
 // version, from which the OpenAPI document's `webhooks` section is generated (the current version's), and against
 // which the integration tests check every event the portal wrote and every delivery it made, in the delivery's
 // endpoint's version (tests/support/event-payloads.ts), so the document cannot say one thing while the portal sends

@@ -1,6 +1,6 @@
 // The Partner API's one normaliser of times and dates (functions/partner-api/instant.ts, decision 030), by property:
 // whatever its schema takes is a finite epoch ms that agrees with an independent reckoning (Date.UTC) and
-// round-trips; every day the calendar does not have is refused, never moved to the next month. Issue 24, defect 1.
+// round-trips; every day the calendar does not have is refused, never moved to the next month. A time the door once took was never written.
 import fc from "fast-check";
 import * as v from "valibot";
 import { describe, expect, it } from "vitest";

@@ -1,4 +1,4 @@
-// Dated versions of the Partner API (issue 29, point 8). A key is pinned to the version current when it was made
+// Dated versions of the Partner API (decision 044). A key is pinned to the version current when it was made
 // (api_keys.api_version, platform_keys.api_version); a request may name another in PP-Version; every answer says in
 // PP-Version which version it was answered as. docs/api-changelog.md says what each version changed. A version is only
 // ever added: a change that would break a processor's code waits for a new date and is answered only to keys pinned to

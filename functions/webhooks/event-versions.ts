@@ -1,4 +1,4 @@
-// An event's data in each dated version (issue 29, point 3; docs/api-changelog.md). Pure: the one place where one
+// An event's data in each dated version (decision 044; docs/api-changelog.md). Pure: the one place where one
 // version's shape of an event becomes another's. An event is stored once (webhook_events: payload in the shape of
 // payload_version, and payload_extra), and rendered here for each reader: a webhook delivery in its endpoint's version
 // (functions/webhooks/delivery.ts), the events feed in the request's version (./lists.ts). The schemas of each

@@ -1,4 +1,4 @@
-// The events feed (GET /api/v1/events, issue 29): the events a business's changes made in the last 30 days, with the
+// The events feed (GET /api/v1/events, decision 044): the events a business's changes made in the last 30 days, with the
 // same ids and bodies its webhook deliveries carry (in the reader's version), so a receiver that was down catches up by reading them. Ordered by
 // when the portal recorded each event (created_at), newest first: a payment announced today may have happened
 // yesterday, and a receiver catching up wants what was recorded while it was away. Test events ("Send a test event")

@@ -1,4 +1,4 @@
-// "Send again every failed delivery since …" for one endpoint (issue 29): after a receiver was down long enough for its
+// "Send again every failed delivery since …" for one endpoint (decision 044): after a receiver was down long enough for its
 // deliveries to fail for good, its owner brings them back in one step instead of pressing "Send again" on each. Each
 // failed delivery made since the instant becomes pending again with a fresh retry window (its created_at moves to now,
 // so the backoff and the disabling rule count from the resend, not from the first failure) and is queued by the next

@@ -1,4 +1,4 @@
-// Issue 24, security finding 1: one business must never add a way to sign in to a person's account. Kofi (Kumasi Fresh
+// Decision 029: one business must never add a way to sign in to a person's account. Kofi (Kumasi Fresh
 // Foods) invites the email of someone who already has an account elsewhere, with a phone the attacker holds; Ama
 // approves. The invitation still makes the person an employee of Kumasi, but the attacker's phone is at most Kumasi's
 // own contact number for that membership: sign-in (the core database) never offers it, no code is sent to it, and no

@@ -1,4 +1,4 @@
-// POST /api/events (issue 7, point 4) and /__dev/events, against the built Worker.
+// POST /api/events (decision 007) and /__dev/events, against the built Worker.
 // A spy Worker takes the EVENTS queue in the first portal, so the tests see
 // exactly what was queued: every accepted event, and nothing refused.
 import { describe, expect, it } from "vitest";

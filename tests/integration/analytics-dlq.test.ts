@@ -1,4 +1,4 @@
-// After the last retry (issue 7, point 5): the dead-letter queue's consumer parks
+// After the last retry (decision 007): the dead-letter queue's consumer parks
 // the event in D1, and `npm run events:replay` (POST /api/events/replay with the
 // replay secret) puts it back; it then arrives once. Retries here are immediate
 // (EVENTS_RETRY_BASE_SECONDS=0) and the queue allows 2 of them.

@@ -1,4 +1,4 @@
-// The EVENTS queue consumer relaying to an events service (issue 7, points 5 and 6):
+// The EVENTS queue consumer relaying to an events service (decision 007):
 // a local fake service (node:http on 127.0.0.1) that fails on purpose. Retries are
 // 1 s apart here (EVENTS_RETRY_BASE_SECONDS=1, EVENTS_RETRY_MAX_SECONDS=1) and the
 // queue allows 30 of them, so an outage of a few seconds stands for one of hours.

@@ -1,4 +1,4 @@
-// Issue 29, point 5: examples that work. Every request example of the OpenAPI document the portal serves, and every
+// Examples that work, as an integrator copies them (decision 044). Every request example of the OpenAPI document the portal serves, and every
 // curl command of docs/partner-api.md, is sent as it is written (the key a person makes and the portal's address put
 // in for the placeholders, nothing else) to a portal holding what a fresh `npm start` holds: its state prepared by
 // the very function `npm start` runs (scripts/lib/start-state.ts: the migrations, the demo seed made now, the build

@@ -1,4 +1,4 @@
-// The audit chain (issue 15, point 5; decision 025) through the built Worker: entries written by real requests are
+// The audit chain (decision 025) through the built Worker: entries written by real requests are
 // sealed right after them (the business's chain in its database, the sign-in events' chain in the core one) and by
 // the 5-minute cron; the table still refuses every change but sealing and every removal; and a link broken on
 // purpose is named, exactly that entry, by the verifier `npm run audit:verify` runs; a move to another database keeps the chain.

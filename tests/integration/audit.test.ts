@@ -1,4 +1,4 @@
-// Settings → Audit (issue 15, point 4) through the built Worker: every entry of the business from both of its
+// Settings → Audit (decision 025) through the built Worker: every entry of the business from both of its
 // sources (its database, and the core one's sign-in events), newest first, in keyset pages with no entry twice and
 // none missed, even where the two sources share an instant; filters by person, kind, action and Africa/Accra days;
 // administrators and Finance only (the tab and the CSV); another business's entries never; the CSV of the whole

@@ -1,4 +1,4 @@
-// Issue 24, security 8: a right-to-left override in a name makes it display reversed.
+// A right-to-left override in a name makes it display reversed, so a name can pass for another (decision 034).
 // The name rule refuses the bidirectional controls, with a message on the field.
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";

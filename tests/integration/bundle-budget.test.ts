@@ -1,4 +1,4 @@
-// A size budget, not a timing (issue 30, decision 043): every route's first load of client JavaScript stays within
+// A size budget, not a timing (decision 043): every route's first load of client JavaScript stays within
 // 105 kB gzip and what every route shares within 96 kB, so the portal loads on a weak mobile connection. The few
 // routes that do not meet 105 kB yet are named, and held to a ceiling so they do not grow.
 import { readFileSync } from "node:fs";

@@ -1,4 +1,4 @@
-// Issue 38: the portal's own forms take no card number (PCI DSS 3.4.1), in any free-text field, however it is spelled.
+// Decision 031: the portal's own forms take no card number (PCI DSS 3.4.1), in any free-text field, however it is spelled.
 // Each form of the audit (decision 046) is sent a generated card number in each of its free-text fields: the answer is
 // the page with 400 and the message at that field, and no table holds the number afterwards, in any spelling.
 import { randomUUID } from "node:crypto";

@@ -1,4 +1,4 @@
-// Issue 24, defect 3 and security findings 2 and 5, against the built Worker in workerd with real D1 and the
+// Card numbers refused everywhere (decision 031), against the built Worker in workerd with real D1 and the
 // PAYMENTS queue consumed: every spelling of a card number, sent in every place a Partner API request carries text
 // (path, query, headers, body values and keys of payments, reversals, heartbeats and disputes), is answered 400
 // naming the place and never the number, and afterwards no table of any database (core and shards) and no line
@@ -169,14 +169,14 @@ describe("a card number in any spelling, in any place a request carries text", (
   });
 });
 
-describe("issue 38: letters drawn as nothing, numerals outside \\p{Nd}, repeated keys and lone surrogates", () => {
+describe("spellings beyond ASCII: letters drawn as nothing, numerals outside \\p{Nd}, repeated keys and lone surrogates", () => {
   const failedPayment = (reason: string) => momoPayment(parties, { status: "failed", failure_reason: reason });
   const problemOf = async (response: Response) => ({
     status: response.status,
     ...(JSON.parse(await response.text()) as { code: string; errors: { path: string }[] }),
   });
 
-  it("refuses the issue's failure_reason and generated spellings with 400, and keeps none of them", { timeout: 300_000 }, async () => {
+  it("refuses the reported failure_reason and generated spellings with 400, and keeps none of them", { timeout: 300_000 }, async () => {
     const sent: string[] = ["4111111111111111"];
     expect(await problemOf(await api(portal(), key, "/api/v1/payments", failedPayment("card 4111\u31641111\u31641111\u31641111 declined")))).toMatchObject({
       status: 400,
@@ -243,7 +243,7 @@ describe("issue 38: letters drawn as nothing, numerals outside \\p{Nd}, repeated
   });
 });
 
-describe("a body nested thousands of levels deep (issue 24, security finding 5)", () => {
+describe("a body nested thousands of levels deep", () => {
   const arrays = (depth: number) => `${"[".repeat(depth)}"4111 1111 1111 1111"${"]".repeat(depth)}`;
   const objects = (depth: number) => `${'{"a":'.repeat(depth)}1${"}".repeat(depth)}`;
   const POSTS = [

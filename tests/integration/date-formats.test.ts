@@ -1,4 +1,4 @@
-// SPEC section 9's date formats where each fits (issue 16 point 5): the full stamp
+// SPEC section 9's date formats where each fits: the full stamp
 // ('DD MMM, YYYY ▪ h:mm A') for a moment on a detail page, the compact numeric one
 // ('DD/MM/YYYY, h:mm A') in lists and narrow cells. Times in Africa/Accra.
 import { describe, expect, it } from "vitest";

@@ -1,4 +1,4 @@
-// Issue 28, point 3: `npm run deploy -- --dry-run` on the repository as cloned and on broken copies of wrangler.toml,
+// Decision 042: `npm run deploy -- --dry-run` on the repository as cloned and on broken copies of wrangler.toml,
 // offline, on the build the integration tier already has (--skip-build): its exit code and what it says.
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";

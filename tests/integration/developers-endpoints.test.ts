@@ -1,4 +1,4 @@
-// Settings > Developers, webhook endpoints (issue 12, point 9), through the built
+// Settings > Developers, webhook endpoints (decision 017), through the built
 // Worker: an administrator adds, rolls, disables, enables and deletes endpoints
 // by posting the section's forms (every change audited; a forbidden URL refused
 // by its field with nothing stored), reveals the secret (in that answer only),
@@ -285,7 +285,7 @@ describe("the delivery log", () => {
   });
 });
 
-describe("every change that decides where signed data goes needs a fresh check (issue 24, defect 6 and security finding 4)", () => {
+describe("every change that decides where signed data goes needs a fresh check (decision 032)", () => {
   /** Posts the form as a stolen session would: no check made, none made when asked. */
   async function postUnchecked(path: string, form: Record<string, string>) {
     return portal().fetch(path, {

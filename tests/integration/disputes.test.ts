@@ -1,4 +1,4 @@
-// Disputes (issue 14) against the built Worker in workerd with real D1 and R2: the processor opens one through the
+// Disputes (decision 023) against the built Worker in workerd with real D1 and R2: the processor opens one through the
 // Partner API and exactly its amount is held (available -> held), so it can be neither transferred nor settled; closing
 // it as won returns the hold, as lost takes it away; the ledger sums to zero and every account's running sum equals
 // its entries throughout. Staff answer on /disputes/{id}: evidence is checked by its bytes and its size, served back
@@ -425,7 +425,7 @@ describe("answering a dispute", () => {
       { name: "receipt", bytes: PNG.slice(0, 4), type: "application/pdf", message: /not a PDF, JPEG, PNG or WebP/ },
       { name: "receipt.pdf", bytes: new TextEncoder().encode("<script>alert(1)</script>"), type: "application/pdf", message: /not a PDF, JPEG, PNG or WebP/ },
       { name: "scan.pdf", bytes: new Uint8Array(10 * 1024 * 1024 + 1).fill(0x25), type: "application/pdf", message: /larger than 10 MB/ },
-      // Issue 24, security 8: listed as "invoicefdp.png" were it kept.
+      // Direction controls in a file name (decision 034): listed as "invoicefdp.png" were it kept.
       { name: "invoice\u202Egnp.pdf", bytes: PDF, type: "application/pdf", message: /reverses how text is shown/ },
       { name: "receipt\u2067.pdf", bytes: PDF, type: "application/pdf", message: /reverses how text is shown/ },
     ];

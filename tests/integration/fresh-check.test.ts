@@ -1,4 +1,4 @@
-// A fresh check before what matters (issue 15, point 2), through the built Worker: an action without a check made for
+// A fresh check before what matters (decision 027), through the built Worker: an action without a check made for
 // exactly it in the last 5 minutes, in this session, is refused (428) and changes nothing; a check made for one
 // request does nothing for another; a check is used once; a refused action gives it back; codes sent for a check are
 // bound to it and, when the gateway does not take one, audited as at sign-in; a business may ask for passkeys for every

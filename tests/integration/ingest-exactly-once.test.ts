@@ -1,4 +1,4 @@
-// Exactly once (issue 12 point 6): thousands of random Partner API requests with
+// Exactly once (decision 016): thousands of random Partner API requests with
 // duplicates, reorders (reversals before their payments, copies in any order),
 // conflicting re-sends and queue redeliveries, through the built Worker and its
 // PAYMENTS consumer on real D1. Afterwards: one payment per reference, every

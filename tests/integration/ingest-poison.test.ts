@@ -1,4 +1,4 @@
-// Poison isolation through the built Worker and its PAYMENTS queue on real D1 (issue 24, decision 028): a message the
+// Poison isolation through the built Worker and its PAYMENTS queue on real D1 (decision 028): a message the
 // consumer cannot apply is parked and shown (GET /api/v1/rejections, the Developers tab, `npm run ingest:replay`)
 // while every other payment of its batch and business is applied at once; what reaches the dead-letter queue is
 // parked too; an operator replays a parked message once its cause is fixed. The door refuses the known poisons now,
@@ -160,7 +160,7 @@ describe("the whole batch is no longer retried and dead-lettered", () => {
     const run = Date.now().toString(36);
     const good = [0, 1, 3, 4].map((i) => `OLD-${run}-${i}`);
     const bad = `OLD-${run}-2`;
-    // What the door passed for "2026-11-25T11:15:13+01" before issue 24: Date.parse gave NaN, which JSON sends as null.
+    // What the door passed for "2026-11-25T11:15:13+01" before the door had one normaliser (decision 030): Date.parse gave NaN, which JSON sends as null.
     const bodies: IngestMessage[] = await Promise.all(
       [0, 1, 2, 3, 4].map(async (i) => ({
         v: 1 as const,

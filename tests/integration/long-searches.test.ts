@@ -1,4 +1,4 @@
-// Searches of any length through the built Worker (issue 24, defect 5 and security finding 3): D1 refuses a
+// Searches of any length through the built Worker (decision 033): D1 refuses a
 // LIKE pattern over 50 bytes, so a pasted name of 49 ASCII characters, or 25 of Ɔ Ɛ Ŋ, answered 500. Every
 // list and its export answers 200 with exactly the rows a search matches, whatever its length and letters,
 // and an export answers (never hangs) when its list is empty.

@@ -41,7 +41,7 @@ describe("/money/merchant-accounts", () => {
     for (const merchant of results) {
       const pending = await ledgerBalance(merchant.id, "merchant_pending");
       const available = await ledgerBalance(merchant.id, "merchant_available");
-      // Held by open disputes (issue 14): none in the seed, a column of its own beside available.
+      // Held by open disputes (decision 023): none in the seed, a column of its own beside available.
       const held = await ledgerBalance(merchant.id, "merchant_held");
       someMoney ||= pending + available !== 0;
       expect(text).toContain(`${merchant.name}`);

@@ -1,4 +1,4 @@
-// Issue 28, point 3: a Worker started with a missing or malformed setting answers every request with one clear
+// Decision 042: a Worker started with a missing or malformed setting answers every request with one clear
 // message naming the setting (a 503, functions/plumbing/misconfigured.ts), never the generic 500 page, never a value,
 // and logs it once however many requests meet it.
 import { describe, expect, it } from "vitest";

@@ -1,4 +1,4 @@
-// Issue 38: no request of any method, content type or body gives a 5xx, on any route. The routes are the app's own
+// Decision 046: no request of any method, content type or body gives a 5xx, on any route. The routes are the app's own
 // route table (app/routes.ts) and the Partner API's router, with their ids taken from the seeded demo data; each is sent
 // generated requests: every method (and one no server knows), every kind of body, signed in and out.
 import { request as httpRequest } from "node:http";

@@ -1,4 +1,4 @@
-// Issue 24, security 5: requests an attacker can shape answer 4xx, never 5xx.
+// Requests an attacker can shape answer 4xx, never 5xx: a 500 tells them where the Worker breaks (decisions 034 and 046).
 import { connect } from "node:net";
 import { describe, expect, it } from "vitest";
 import { makeKey } from "../support/partner-api";

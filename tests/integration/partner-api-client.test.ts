@@ -1,5 +1,5 @@
 // The typed client (clients/partner-api, generated from the OpenAPI document) against the built Worker: what a
-// TypeScript integration writes compiles against the document and works against the portal (issue 29, point 8).
+// TypeScript integration writes compiles against the document and works against the portal (decision 044).
 import { describe, expect, it } from "vitest";
 import { partnerApiClient, type components } from "../../clients/partner-api";
 import { API_VERSIONS, CURRENT_API_VERSION } from "#server/partner-api/versions";

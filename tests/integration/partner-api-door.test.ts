@@ -1,4 +1,4 @@
-// Issue 24, defect 1 and point 8, against the built Worker with its PAYMENTS consumer: what the door accepts the
+// One normaliser at the door (decision 030), against the built Worker with its PAYMENTS consumer: what the door accepts the
 // consumer can apply (times the schema took but Date.parse could not read, days the calendar lacks), and what
 // it refuses is said whole: missing fields named, every problem listed, another business's ids answered as
 // unknown ones, a stale heartbeat answered as not applied.
@@ -39,7 +39,7 @@ function recentImpossibleDay(): string {
   throw new Error("no short month in 60 days");
 }
 
-describe("times the consumer could not read are refused at the door (defect 1)", () => {
+describe("times the consumer could not read are refused at the door", () => {
   it("occurred_at with a zone of hours alone (+01) or a space before the zone is a 400 naming the field, not a 202 that poisons the queue", async () => {
     const now = new Date(Date.now() - 60 * 60_000).toISOString().slice(0, 19);
     for (const occurredAt of [`${now}+01`, `${now} +00:00`]) {
@@ -95,7 +95,7 @@ describe("times the consumer could not read are refused at the door (defect 1)",
   });
 });
 
-describe("validation answers (point 8)", () => {
+describe("validation answers", () => {
   it("a missing field names the field; an unknown field says it is not documented", async () => {
     const { merchant: _merchant, ...withoutMerchant } = momoPayment(kumasi[0]!);
     const { status, body } = await answer("/api/v1/payments", { payments: [withoutMerchant, momoPayment(kumasi[0]!, { colour: "red" })] });

@@ -1,4 +1,4 @@
-// Dispute evidence through the Partner API (issue 29 point 7) against the built Worker: POST /api/v1/disputes/{id}/evidence
+// Dispute evidence through the Partner API (decision 023) against the built Worker: POST /api/v1/disputes/{id}/evidence
 // takes one file as multipart/form-data and runs the dispute page's own upload, so the type sniffing, the size limit and
 // their words are the page's; another business's dispute is 404; the platform key's disputes scope allows it.
 import { beforeAll, describe, expect, it } from "vitest";
@@ -123,7 +123,7 @@ describe("POST /api/v1/disputes/{id}/evidence", () => {
       status: 400,
       body: { errors: [{ path: "file", message: expect.stringMatching(/content is a PDF, but its name ends in \.png/) }] },
     });
-    // As chosen, with Hangul fillers between its groups, or as the download's ASCII fallback would write it (issue 38).
+    // As chosen, with Hangul fillers between its groups, or as the download's ASCII fallback would write it (decision 031).
     for (const name of ["receipt 4111 1111 1111 1111.pdf", "receipt 4111\u31641111\u31641111\u31641111.pdf", "4111ɔ1111ɔ1111ɔ1111.pdf"]) {
       const card = await answerOf(await upload(id, { name, bytes: PDF, type: "application/pdf" }));
       expect(card, name).toMatchObject({ status: 400, body: { errors: [{ path: "file", message: expect.stringMatching(/full card number/) }] } });

@@ -1,4 +1,4 @@
-// Issue 29, point 1: the Partner API's lists with cursors (functions/partner-api/lists.ts), against the built Worker in
+// Decision 044: the Partner API's lists with cursors (functions/partner-api/lists.ts), against the built Worker in
 // workerd with real D1. Paging through every page gives each row of the business once, in the list's order; filters
 // narrow as they say; nothing of another business appears through any key; a platform key needs the list's scope; a
 // query the list does not take is a 400 naming each parameter; every answer carries the rate-limit fields.

@@ -1,4 +1,4 @@
-// Issue 27, the switch's credential: a platform key acts for the business a request names in PP-Business, within its
+// The switch's credential (decision 039): a platform key acts for the business a request names in PP-Business, within its
 // scopes, against the built Worker with the PAYMENTS queue consumed. Business keys keep working as they did, and
 // nothing of one business is reachable from another through any key and header.
 import fc from "fast-check";

@@ -1,4 +1,4 @@
-// Every refusal of the Partner API is an RFC 9457 problem (issue 29, point 4): application/problem+json, a `type` that
+// Every refusal of the Partner API is an RFC 9457 problem (decision 044): application/problem+json, a `type` that
 // links to its code's entry on the API reference page, a stable `code`, the request id, and for a 400 every problem
 // with its JSON path; and every answer carries the IETF RateLimit fields.
 import { describe, expect, it } from "vitest";

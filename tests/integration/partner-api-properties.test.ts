@@ -1,4 +1,4 @@
-// Issue 24, "the class": nothing the Partner API accepts is lost. Generated requests go through the built Worker
+// Nothing the Partner API accepts is lost (decision 030). Generated requests go through the built Worker
 // and its PAYMENTS queue consumer:
 // 1. schema-valid random requests (every time zone form, times at the 90-day and clock-skew edges, unicode
 //    failure reasons, batches of up to 100 mixing good and bad items): each is refused with a 400 that names every
@@ -227,7 +227,7 @@ interface Sent {
   reason: string | null;
 }
 
-describe("property: every schema-valid request is refused whole or applied whole (issue 24)", () => {
+describe("property: every schema-valid request is refused whole or applied whole", () => {
   it("random batches of good and bad payments: a 400 names every bad item; after a 202 every payment is held or a conflict", async () => {
     const accepted: Sent[] = [];
     const resent = new Set<string>();
@@ -367,7 +367,7 @@ function fromSchema(schema: JsonSchema, doc: JsonSchema): fc.Arbitrary<Json> {
   }
 }
 
-describe("property: what the OpenAPI document allows, the server accepts and applies (issue 24)", () => {
+describe("property: what the OpenAPI document allows, the server accepts and applies", () => {
   it("payments generated from /api/v1/openapi.json's PaymentsRequest, with the rules it states in words, are all applied", async () => {
     const doc = await (await api(portal(), null, "/api/v1/openapi.json")).json<JsonSchema>();
     const request = (doc.components as JsonSchema).schemas as JsonSchema;

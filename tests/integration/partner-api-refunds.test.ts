@@ -1,4 +1,4 @@
-// Asking for a refund through the Partner API (issue 29 point 7) against the built Worker: POST /api/v1/refunds makes
+// Asking for a refund through the Partner API (decision 022) against the built Worker: POST /api/v1/refunds makes
 // the request the refund screen makes (one maker-checker, in the name of the key's maker), with the screen's rules and
 // words; it waits in the approvals queue, and deciding it there changes what GET /api/v1/refunds/{id} answers.
 import { beforeAll, describe, expect, it } from "vitest";

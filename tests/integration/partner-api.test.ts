@@ -1,6 +1,6 @@
 // The Partner API at the door, against the built Worker in workerd with real D1
-// and the PAYMENTS queue consumed: every answer of issue 12 point 4, the
-// card-number refusal (point 5), reversals that wait for their payment, heartbeats.
+// and the PAYMENTS queue consumed: every answer of the door (decision 016), the
+// card-number refusal (decision 031), reversals that wait for their payment, heartbeats.
 import { beforeAll, describe, expect, it } from "vitest";
 import { cardNumberPaths } from "#server/card-numbers/card-numbers";
 import { getMerchantBalances, postingStatements } from "#server/ledger/ledger.db";
@@ -153,12 +153,12 @@ describe("accepting payments", () => {
       body: "{}",
     });
     expect(form.status).toBe(415);
-    // GET lists the payments (issue 29); other methods are not the API's.
+    // GET lists the payments (decision 044); other methods are not the API's.
     expect((await portal().fetch("/api/v1/payments", { method: "PUT", headers: { Authorization: `Bearer ${key}` } })).status).toBe(405);
     expect((await api(portal(), key, "/api/v1/nothing")).status).toBe(404);
   });
 
-  it("another business's merchant, point of sale or terminal is refused as an unknown one (issue 24: no 403 that says it exists)", async () => {
+  it("another business's merchant, point of sale or terminal is refused as an unknown one (no 403 that says it exists)", async () => {
     for (const [payment, path] of [
       [momoPayment(kumasi[0]!, { merchant: accra[0]!.merchantId }), "merchant"],
       [momoPayment(kumasi[0]!, { point_of_sale: accra[0]!.pointOfSaleId }), "point_of_sale"],
@@ -251,7 +251,7 @@ describe("Idempotency-Key", () => {
 });
 
 describe("reversals and heartbeats", () => {
-  // Issue 14: a refund already took money back to the payer; the processor's full reversal would do it a second time.
+  // Decision 023: a refund already took money back to the payer; the processor's full reversal would do it a second time.
   it("a reversal of a refunded payment is kept as a conflict and moves no money", async () => {
     const db = await portal().db();
     const { results } = await db

@@ -1,4 +1,4 @@
-// Passkeys (issue 15, decision 024) against real D1 in workerd, with real WebAuthn answers from a software
+// Passkeys (decision 024) against real D1 in workerd, with real WebAuthn answers from a software
 // authenticator (tests/support/software-authenticator.ts): adding one and signing in with it, through the
 // functions (clocks injected) and through POST /authenticate/passkey of the built Worker; and every answer an
 // attacker could send refused: a replay, another origin, another relying party id, another session's challenge,

@@ -1,4 +1,4 @@
-// A payout through Paystack Transfers all the way, in the built Worker (issue 28, decision 041): the daily run sends each
+// A payout through Paystack Transfers all the way, in the built Worker (decision 041): the daily run sends each
 // settlement to a local fake of Paystack (tests/support/fake-paystack.ts), which queues it (pending); Paystack's signed
 // webhook then marks it paid exactly once, whether it comes before or after the status poll, and however many times it
 // comes. Replays, other events and other transfers are acknowledged with a 200 (Paystack retries anything else for 72

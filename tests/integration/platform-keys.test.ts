@@ -1,4 +1,4 @@
-// /platform/keys through the built Worker (issue 27): a Platform Administrator makes a platform key with scopes, rolls
+// /platform/keys through the built Worker (decision 039): a Platform Administrator makes a platform key with scopes, rolls
 // and revokes it under the platform's fresh check; the secret is in the one answer that made it, and the key then
 // works at the Partner API for the business PP-Business names. Platform Support may not manage keys; a business's
 // administrator does not find the page. Each change is on the platform's audit chain.

@@ -1,4 +1,4 @@
-// /platform/businesses/new through the built Worker (issue 27): a Platform Administrator asks to onboard a business,
+// /platform/businesses/new through the built Worker (decision 039): a Platform Administrator asks to onboard a business,
 // another approves it under the platform's fresh check, and only then does the business exist: on the directory, on
 // the shard with the fewest businesses (or the chosen one), with its first two people, a Super Administrator and an
 // Administrator, who sign in and find an empty business that works: one asks for a merchant, the other approves it.

@@ -1,4 +1,4 @@
-// The platform's operations view (issue 27): /platform with each business's figures of the day read on its own
+// The platform's operations view (decision 039): /platform with each business's figures of the day read on its own
 // database, a business's read-only summary, the jobs and their recorded runs, the queues' parked messages, the
 // databases; and "run now", "move this business" and "replay" as platform requests a second administrator decides.
 import fc from "fast-check";

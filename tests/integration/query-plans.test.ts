@@ -38,7 +38,7 @@ describe("query plans", () => {
   });
 
   // The Partner API's lists page by keyset: a page must come off an index in the list's order, or every row the filter
-  // has would be read and sorted to give 25 of them (issue 29, point 1).
+  // has would be read and sorted to give 25 of them (decision 044).
   it.each(API_LIST_CATALOGUE)("%s: read in order off an index, no sort", async (_name, run) => {
     const db = portal().businessDb(AMA_KUMASI.businessId);
     const recorded: Recorded[] = [];
@@ -54,7 +54,7 @@ describe("query plans", () => {
     ).toBe(true);
   });
 
-  // A word no merchant's name has read a month of payments by time, row by row, to find none (issue 13, point 5).
+  // A word no merchant's name has read a month of payments by time, row by row, to find none (decision 020).
   it("a search by a word reads payments by merchant and by reference, never a range of days", async () => {
     const db = portal().businessDb(AMA_KUMASI.businessId);
     const recorded: Recorded[] = [];

@@ -1,4 +1,4 @@
-// Rail callbacks only for what was sent (issue 38, Money; decision 041, amended 2026-12-01): fast-check generates
+// Rail callbacks only for what was sent (decision 041, amended 2026-12-01): fast-check generates
 // settlements in any payout state (never sent, sent to the switch, to Paystack or the simulator, waiting, failed, paid,
 // after up to three attempts) and correctly signed callbacks from either rail (the right or a wrong rail, the
 // settlement's reference or another, any attempt, any status), and sends them to the built Worker. Every callback is

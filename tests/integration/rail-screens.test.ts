@@ -1,4 +1,4 @@
-// The rail's own reference and status on the screens (issue 28, docs/decisions/041-payout-and-refund-rails.md), from
+// The rail's own reference and status on the screens (docs/decisions/041-payout-and-refund-rails.md), from
 // the built Worker: a settlement's detail on Settlement History (and its row's status), a refund on its payment's
 // detail and on its approval request page. The answers are applied the way the rails apply them (applyPayoutAnswer,
 // applyRefundAnswer), so the columns are written by the real statements: while waiting the page says since when (in

@@ -1,4 +1,4 @@
-// Exactly once across the rails (issue 28, docs/decisions/041-payout-and-refund-rails.md): fast-check generates
+// Exactly once across the rails (docs/decisions/041-payout-and-refund-rails.md): fast-check generates
 // interleavings of the three ways a rail's answer arrives (the reply to a send, the signed callback, the status poll),
 // with duplicates, answers out of order, stale attempts, and a success followed by a late failure (or the reverse),
 // and runs them against real D1 with the real ledger statements, for one refund and for one settlement's payout.

@@ -118,7 +118,7 @@ describe("other responses", () => {
   });
 });
 
-// Issue 24, security 7: shared computers (internet cafés) must not keep money pages in their cache.
+// Shared computers (internet cafés) must not keep money pages in their cache (decision 034).
 describe("answers to a signed-in session", () => {
   const SIGNED_IN = [
     "/",

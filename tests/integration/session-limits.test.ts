@@ -1,4 +1,4 @@
-// Session limits through the built Worker (issue 15, point 3; decision 026): the idle and the 12-hour limit, what
+// Session limits through the built Worker (decision 026): the idle and the 12-hour limit, what
 // counts as activity, the sign-in page's message, coming back to the page after signing in again, and the sessions a
 // changed role or a deactivation ends.
 import { describe, expect, it } from "vitest";

@@ -1,7 +1,7 @@
-// Businesses over several D1 databases (issue 13 point 2, decision 021): the seed places the demo businesses on two
+// Businesses over several D1 databases (decision 021): the seed places the demo businesses on two
 // shards; every screen and the Partner API work for a business on either; a business moves to the other shard while
 // it is read and while Partner API payments wait in the queue, with nothing lost and its ledger the same; reads after
-// a write see it through the D1 Sessions API's bookmark (point 4).
+// a write see it through the D1 Sessions API's bookmark.
 import { describe, expect, it } from "vitest";
 import { businessFigures } from "#server/tenancy/shard-copy.db";
 import { MOVING_MESSAGE } from "#server/tenancy/tenant";

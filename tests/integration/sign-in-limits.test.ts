@@ -1,4 +1,4 @@
-// The exact limits of the sign-in and code endpoints through the built Worker (issue 15, point 6;
+// The exact limits of the sign-in and code endpoints through the built Worker (as set in
 // functions/auth/limits.ts): the request after a limit is a 429 with Retry-After and the wait said by the field,
 // per account (from many addresses) and per address (from several accounts); another address is not held up.
 import { describe, expect, it } from "vitest";

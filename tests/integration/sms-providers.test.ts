@@ -1,4 +1,4 @@
-// Each SMS provider through the built Worker (issue 28, decision 040): with SMS_PROVIDER and its settings as vars, a
+// Each SMS provider through the built Worker (decision 040): with SMS_PROVIDER and its settings as vars, a
 // sign-in code reaches the provider's local fake (tests/support/fake-sms-providers.ts) in the documented request and
 // signs the person in; a refusal (a bad number, a refused key, no balance) shows the person words they can act on, on
 // /authenticate with the phone choice still there, and in the fresh-check dialog's answer; the log and the audit log

@@ -1,4 +1,4 @@
-// What a payment costs on disk (issue 13; docs/decisions/018-bytes-per-payment.md): the bytes of every row and
+// What a payment costs on disk (docs/decisions/018-bytes-per-payment.md): the bytes of every row and
 // index entry of the tests' database, over its payments, measured with SQLite's dbstat. A new index on the
 // payments or the ledger, a wider key or a repeated column shows here long before anyone seeds a million payments.
 import { join } from "node:path";

@@ -1,4 +1,4 @@
-// A form re-sent with the same submission id runs once (issue 16 point 1): the
+// A form re-sent with the same submission id runs once (decision 015): the
 // browser re-sends it after a lost connection, when the first send may well
 // have arrived. Through the built Worker, with the session's cookie.
 import { randomUUID } from "node:crypto";
@@ -120,7 +120,7 @@ describe("a form re-sent with its submission id", () => {
     expect(await requestsFor("MRC-0507")).toBe(1);
   });
 
-  it("is not replayed once the person signed out (issue 24, security 6): the session must still be active, not only its cookie signed", async () => {
+  it("is not replayed once the person signed out (decision 034): the session must still be active, not only its cookie signed", async () => {
     const cookie = (await signedInCookie(portal(), ESI, KUMASI)).Cookie;
     const form = { ...merchant("MRC-0510"), submission: randomUUID() };
     const first = await post("/merchants/add-merchant", form, cookie);

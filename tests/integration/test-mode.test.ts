@@ -1,4 +1,4 @@
-// Test mode (issue 29, point 6; decision 045), against the built Worker with the payments queue consumed and Paystack
+// Test mode (decision 045), against the built Worker with the payments queue consumed and Paystack
 // (a local fake) as the deployment's payout rail: a business's people open its test mode from the switcher; pp_test_
 // keys write only there; live lists, balances, settlements and events never hold test data, and test data never
 // reaches a live list, whatever mix of payments arrives (a generated sequence, checked as a whole); a test business's

@@ -199,7 +199,7 @@ describe("/transactions/export", () => {
   });
 });
 
-// Issue 24, defect 7: a failed payment moved no money, so it has no fee and no net; the summary's count card counts
+// Decision 034: a failed payment moved no money, so it has no fee and no net; the summary's count card counts
 // every payment and says how many succeeded, the money cards sum the successful ones and say so.
 describe("a failed payment", () => {
   interface Failed {

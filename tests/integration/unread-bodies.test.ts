@@ -1,4 +1,4 @@
-// Issue 38: a body the Worker answers without reading (a 401 before the body, a 413 on Content-Length, a form the
+// Decision 046: a body the Worker answers without reading (a 401 before the body, a 413 on Content-Length, a form the
 // page refuses before reading it) left `wrangler dev`'s proxy answering the next POST, from anyone, 503. The door
 // now reads such a body to its end (functions/plumbing/http.ts). Run on `wrangler dev` itself (npm start):
 // in workerd as Miniflare runs it, and as deployed, the next request was answered already.

@@ -1,4 +1,4 @@
-// Issue 24, defect 2 and poison isolation in the WEBHOOKS consumer, against the built Worker with its queues.
+// Webhook times from the portal's own clock (decision 032), poison isolation in the WEBHOOKS consumer (decision 028), against the built Worker with its queues.
 // A payment sent to the Partner API two days after it happened is announced by an event the portal makes NOW: its
 // retries and the disabling rule count from then, not from the payment's occurred_at (before, such a payment got
 // one attempt, and a receiver that missed it had its endpoint disabled and every administrator texted). The

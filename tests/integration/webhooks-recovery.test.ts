@@ -1,4 +1,4 @@
-// After a receiver was down (issue 29, point 2): the events feed keeps every event a business's changes make, wanted
+// After a receiver was down (decision 044): the events feed keeps every event a business's changes make, wanted
 // by an endpoint or not, and "Send again every failed delivery since …" on an endpoint's log brings failed deliveries
 // back in one step, under a fresh check, audited, and never another business's.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -1,4 +1,4 @@
-// Webhook payloads in dated versions (issue 29, point 3; docs/api-changelog.md 2026-12-01), against the built Worker:
+// Webhook payloads in dated versions (decision 044; docs/api-changelog.md 2026-12-01), against the built Worker:
 // one event, stored once, reaches an endpoint pinned to 2026-11-27 in the shape the portal sent before versions
 // existed and an endpoint of the current version as GET answers the object, each signed over the bytes it got (both
 // verify with the `standardwebhooks` package and PP-Signature); the events feed answers each version's shape as

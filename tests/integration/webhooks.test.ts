@@ -1,4 +1,4 @@
-// Webhooks going out (issue 12, points 7 and 8) against the built Worker: the
+// Webhooks going out (decision 017) against the built Worker: the
 // outbox, the WEBHOOKS queue consumer, retries with backoff, the delivery log,
 // signatures, rolled secrets, forbidden addresses, and the events the portal's own
 // changes emit. Retries are 1 s apart here and answers time out after 2 s

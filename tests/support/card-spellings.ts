@@ -1,9 +1,9 @@
-// Card numbers as issue 24 (defect 3, security finding 2) found them stored, and a few more: for the unit tests of
+// Card numbers in the spellings once found stored (decision 031), and a few more: for the unit tests of
 // the rule (functions/card-numbers/card-numbers.ts) and the integration test that sends each through every carrier.
 import fc from "fast-check";
 import { passesLuhn } from "#server/card-numbers/card-numbers";
 
-/** Issue 24, defect 3 and security finding 2: every spelling that was stored. */
+/** Every spelling once found stored, so that none is stored again (decision 031). */
 export const ISSUE_SPELLINGS: [string, string][] = [
   ["together", "4111111111111111"],
   ["hyphens", "4111-1111-1111-1111"],
@@ -32,8 +32,8 @@ export const ISSUE_SPELLINGS: [string, string][] = [
   ["American Express (4-6-5)", "3782 822463 10005"],
   ["19 digits", "6304-0000-0000-0000-000"],
   ["13 digits", "4222222222222"],
-  // Issue 38: letters drawn as nothing or as punctuation between the digits, and numerals outside \p{Nd}.
-  ["Hangul fillers (the issue's example)", "4111\u31641111\u31641111\u31641111"],
+  // Spellings an ASCII-minded rule misses: letters drawn as nothing or as punctuation between the digits, and numerals outside \p{Nd}.
+  ["Hangul fillers (as reported)", "4111\u31641111\u31641111\u31641111"],
   ["halfwidth Hangul fillers and choseong fillers", "4111\uffa01111\u115f1111\u11601111"],
   ["Arabic tatweels", "4111\u06401111\u06401111\u06401111"],
   ["prolonged-sound marks and iteration marks", "4111\u30fc1111\u30051111\u309d1111"],
@@ -89,7 +89,7 @@ function writeDigit(digit: number, way: number): string {
   return ways[way % ways.length]!;
 }
 
-/** Issue 38's class: a card number in numerals outside \p{Nd}, with letters drawn as nothing or as punctuation between digits. */
+/** The whole class of those: a card number in numerals outside \p{Nd}, with letters drawn as nothing or as punctuation between digits. */
 export const numeralSpelling = fc
   .tuple(cardNumber, fc.array(fc.nat(), { minLength: 19, maxLength: 19 }), fc.array(fc.constantFrom(...WORD_BREAKS), { minLength: 18, maxLength: 18 }))
   .map(([digits, ways, gaps]) => ({ digits, text: [...digits].map((digit, i) => writeDigit(Number(digit), ways[i]!) + (gaps[i] ?? "")).join("") }));

@@ -1,4 +1,4 @@
-// A fresh check for tests of the actions behind one (issue 15, point 2): the `fresh_checks` row a passkey or a code
+// A fresh check for tests of the actions behind one (decision 027): the `fresh_checks` row a passkey or a code
 // would leave, for the session of a cookie, exactly as functions/auth/fresh-check.ts writes it. The checks themselves
 // (the dialog, /auth/check, codes and passkeys) have their own tests; the other tests of those actions mint one,
 // as they mint a session.

@@ -1,5 +1,5 @@
-// Issue 24, defect 9: a benchmark that starts its own portal must refuse a port
-// another process holds, or it measures that process (1-3 ms for every page).
+// A benchmark that starts its own portal must refuse a port
+// another process holds, or it measures that process (1-3 ms for every page; decision 034).
 import { spawnSync } from "node:child_process";
 import { createServer, type Server } from "node:net";
 import { resolve } from "node:path";

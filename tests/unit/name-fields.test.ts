@@ -1,4 +1,4 @@
-// Issue 24, security 8: every name a person types refuses the bidirectional controls (U+202E and the others) with a
+// Decision 034: every name a person types refuses the bidirectional controls (U+202E and the others) with a
 // message on its field, by the one rule (hasBidiControl); names in any script and emoji still pass.
 import * as v from "valibot";
 import { describe, expect, it } from "vitest";

@@ -225,7 +225,7 @@ describe("NAVIGATION", () => {
   it("groups the /money pages under one group", () => {
     const groups = NAVIGATION.filter(isNavGroup);
     expect(groups.map((group) => group.label)).toEqual(["Money"]);
-    // Disputes (issue 14) hold merchants' money too: listed under Money at a path of their own.
+    // Disputes (decision 023) hold merchants' money too: listed under Money at a path of their own.
     expect(groups[0]?.items.every((item) => item.to.startsWith("/money/") || item.to === "/disputes")).toBe(true);
   });
 

@@ -150,7 +150,7 @@ describe("transactions", () => {
     expect([...visaBins].every((bin) => bin.startsWith("4"))).toBe(true);
   });
 
-  it("charge the fee of functions/ledger/ledger.ts (none on a failed payment, issue 24 defect 7) and clear when it says", () => {
+  it("charge the fee of functions/ledger/ledger.ts (none on a failed payment, decision 034) and clear when it says", () => {
     const fee = (t: TransactionRow) => (t.status === "failed" ? 0 : transactionFee(t.channel, t.amount));
     expect(all.filter((t) => t.status === "failed")).not.toEqual([]);
     expect(all.filter((t) => t.fee !== fee(t) || !Number.isSafeInteger(t.amount) || t.amount < 100)).toEqual([]);
