@@ -1,4 +1,4 @@
-// Issue 24, security finding 1, as the attacker would try it: Kofi (Kumasi Fresh Foods) invites the email of a person
+// An account takeover as the attacker would try it (decision 029, a person's sign-in factors are theirs): Kofi (Kumasi Fresh Foods) invites the email of a person
 // who works for another business, with a phone the attacker holds; Ama approves. Then the attacker signs in with that
 // email: the page offers only the person's own number, no code ever goes to the attacker's phone, and the person's own
 // sign-in is as it was. The same for a Super Administrator. And the only way a phone becomes a way to sign in: its

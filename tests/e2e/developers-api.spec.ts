@@ -1,4 +1,4 @@
-// /developers/api (issue 12, point 10): the Partner API's reference, for administrators.
+// /developers/api (decision 044, the contract integrators read): the Partner API's reference, for administrators.
 import { expect, test } from "./fixtures";
 
 const SHOTS = "tmp/screenshots";

@@ -60,7 +60,7 @@ test("a test event reaches the receiver and its attempt shows in the log; Send a
 
   // Send again, by keyboard: a second attempt, by a person, with the receiver's new answer.
   receiver.behave("/e2e-log", () => ({ status: 503, body: "busy" }));
-  // It asks for a fresh check first (issue 24); made, the same key press sends it.
+  // It asks for a fresh check first (decision 032: where signed data goes is checked); made, the same key press sends it.
   const sendAgain = delivery.getByRole("button", { name: /^Send webhook\.test .* again$/ });
   await sendAgain.focus();
   await page.keyboard.press("Enter");
@@ -76,7 +76,7 @@ test("a test event reaches the receiver and its attempt shows in the log; Send a
   await expect(page).toHaveURL(/\/settings\?tab=developers#endpoints$/);
 });
 
-// Issue 24 (defect 6, security finding 4): changing where the signed feed goes and replaying a delivery each ask
+// Decision 032: changing where the signed feed goes and replaying a delivery each ask
 // for the same fresh check as adding an endpoint; the person passes it and the change is made.
 test("changing an endpoint's URL and sending a delivery again each pass a fresh check", async ({ page, portal }) => {
   hooks ??= await startWebhookReceiver();

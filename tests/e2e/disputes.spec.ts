@@ -1,4 +1,4 @@
-// Issue 14's disputes end to end, in Chromium: the processor opens a dispute through the Partner API and the merchant's
+// Disputes end to end (decision 023), in Chromium: the processor opens a dispute through the Partner API and the merchant's
 // available money drops by exactly its amount into "Held by disputes"; it appears first on /disputes with its days
 // left; Abena Darko (Finance) writes the response, attaches a PDF and submits it before the deadline, after which the
 // page is read-only; the processor closes it as won and the hold returns to available on Merchant Accounts.

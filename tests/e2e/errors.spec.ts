@@ -56,7 +56,7 @@ test("the 404 and 500 pages, reached as a person would", async ({ page }) => {
     await expect.soft(page).toHaveTitle("Page Not Found");
   });
 
-  // Issue 38: /platform is not theirs to find. A business's person on any platform path gets the unknown route's 404 in
+  // /platform is not theirs to find (decision 039: platform staff are kept apart from every business). A business's person on any platform path gets the unknown route's 404 in
   // the business's frame, with the business's menu (in the drawer at 390 px), never the platform's. The narrow width
   // comes last: it is the only step that changes the window.
   for (const width of [1280, 390]) {

@@ -1,4 +1,4 @@
-// The fresh check in Chromium (issue 15, point 2): Kofi approves one of Esi's requests; the page asks him to confirm
+// The fresh check in Chromium (decision 027): Kofi approves one of Esi's requests; the page asks him to confirm
 // it is him, he has a code sent, types a wrong one, then the right one, and the request is approved with no second
 // click. A code he waits on past its 5 minutes (Playwright's clock) runs out in the dialog, and the server refuses a
 // check that is older than 5 minutes. The dialog fits 390 px.

@@ -1,4 +1,4 @@
-// Fresh checks in end-to-end tests of the actions behind one (issue 15, point 2). The check itself, by code and by
+// Fresh checks in end-to-end tests of the actions behind one (decision 027). The check itself, by code and by
 // passkey, is tested in fresh-check.spec.ts and passkeys.spec.ts; the other tests make the check the dialog asks for
 // the way tests/support/fresh-check.ts mints one (a text message per decision would also run into the hourly limits
 // on codes), close the dialog and send the form again, as a person does after checking.

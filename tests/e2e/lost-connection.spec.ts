@@ -1,4 +1,4 @@
-// Losing the connection while a form is sent (issue 16 point 1, SPEC section 8):
+// Losing the connection while a form is sent (decision 015, SPEC section 8):
 // the page stays with what was typed, the generic handler's alert says what
 // happened, and trying again sends the form once, whether or not the first send
 // had arrived.

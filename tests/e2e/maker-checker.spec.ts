@@ -1,4 +1,4 @@
-// Issue 5's maker-checker flow end to end with the demo identities: Esi
+// The maker-checker flow (decision 005) end to end with the demo identities: Esi
 // Owusu (Operations) asks for a merchant, a point of sale and a settlement
 // account and cannot approve them; Kofi Boateng (Administrator) approves one
 // and rejects one with a reason; the approved merchant appears, both decisions

@@ -63,7 +63,7 @@ test("search, a filter applied on change, and pages by number with the trail", a
   await expect(page).toHaveURL(/\/merchants\?$|\/merchants$/);
 });
 
-// Issue 24, defect 5: a name pasted whole (longer than D1's 50-byte LIKE pattern) answered 500.
+// Decision 033: a name pasted whole (longer than D1's 50-byte LIKE pattern) answered 500.
 test("a long registered name pasted into the search finds its merchant", async ({ page, portal }) => {
   const name = "Ɔkɔdeɛ Ŋmɛ Pharmacy & Herbal Centre Limited 🌿 (registered under the Companies Act 2019, Act 992) Takoradi Harbour Road Branch, Western Region";
   const db = await portal.db();

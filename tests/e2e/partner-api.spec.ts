@@ -1,4 +1,4 @@
-// Issue 12 end to end, in Chromium: Kofi Boateng (Administrator) makes an API
+// The Partner API end to end (decisions 016 and 044), in Chromium: Kofi Boateng (Administrator) makes an API
 // key and a webhook endpoint on the Developers tab, the traffic simulator
 // (`npm run simulate`, the real script) sends payments through the public API
 // with that key, a payment shows on the dashboard and in the transactions list,

@@ -1,4 +1,4 @@
-// Passkeys as a person uses them (issue 15, decision 024), in Chromium with its virtual authenticator (the DevTools
+// Passkeys as a person uses them (decision 024), in Chromium with its virtual authenticator (the DevTools
 // WebAuthn domain): add one in Settings > Security, sign out, sign in with it instead of a code, remove it; and a
 // sign-in answered with the removed passkey is refused in words. WebAuthn needs a secure context whose host can be
 // a relying party id, so the portal is opened as http://localhost:<port> (its own origin and host outside

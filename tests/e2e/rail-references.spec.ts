@@ -1,4 +1,4 @@
-// The rail's own reference and status, as a person looks for them (issue 28): Kofi Boateng (Administrator) opens a
+// The rail's own reference and status, as a person looks for them (decision 041): Kofi Boateng (Administrator) opens a
 // settlement the acquirer's switch has not answered yet and reads the switch's reference, its status and since when
 // it waits, and copies the reference; then a refund sent through the switch, on its payment and on its request page.
 // The answers are applied the way the rails apply them (applyPayoutAnswer, applyRefundAnswer) on this worker's D1.

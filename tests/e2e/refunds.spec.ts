@@ -1,4 +1,4 @@
-// A refund as people make it (issue 14): Esi Owusu (Operations) asks for a partial refund of a payment with a
+// A refund as people make it (decision 022): Esi Owusu (Operations) asks for a partial refund of a payment with a
 // reason; Kofi Boateng (Administrator) approves it; the payment reads "Partially refunded" and the merchant's
 // available balance drops by exactly the amount. The form, the request and the payment fit 390 px.
 import type { Page } from "@playwright/test";

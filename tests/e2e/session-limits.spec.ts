@@ -1,4 +1,4 @@
-// Session limits as a person meets them (issue 15, point 3; decision 026): after 30 minutes without activity or 12
+// Session limits as a person meets them (decision 026): after 30 minutes without activity or 12
 // hours after sign-in the next page is the sign-in page saying why, and signing in again comes back to that page.
 // The server's view of time comes from the minted session rows.
 import type { APIRequestContext, Page } from "@playwright/test";

@@ -1,4 +1,4 @@
-// Test mode in the browser (issue 29, point 6; decision 045): Kofi Boateng (Administrator of Kumasi Fresh Foods) opens
+// Test mode in the browser (decision 045): Kofi Boateng (Administrator of Kumasi Fresh Foods) opens
 // the business menu and chooses Test mode; every page says so; he makes a pp_test_ key on the Developers tab, a payment
 // sent with it shows on test mode's Transactions and not on the live business's; "Back to live data" returns him. The
 // screens pass axe and fit at 1280 and 390 px.
