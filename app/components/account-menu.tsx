@@ -2,7 +2,7 @@
 // <details> menus, so they open before the script has loaded; their forms post
 // to /select-business and /logout, which work without JavaScript too.
 import { Form, Link, useLocation } from "@remix-run/react";
-import { paths } from "#app/lib/paths";
+import { PLATFORM_HOME } from "#app/lib/shell/navigation";
 import { useEffect, useRef, type ReactNode } from "react";
 import { isTestBusiness, liveBusinessOf, testBusinessOf } from "#server/tenancy/test-mode";
 import { usePageLayout, useRootData } from "#app/lib/shell/root-data";
@@ -107,7 +107,7 @@ export function BusinessSwitcher() {
       {staff ? (
         <ul className="menu__list">
           <li>
-            <Link to={paths.platform()} className="menu__item">
+            <Link to={PLATFORM_HOME} className="menu__item">
               <span>Platform operations</span>
               <span className="menu__hint">{staff.role}</span>
             </Link>

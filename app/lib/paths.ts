@@ -55,22 +55,6 @@ export const paths = {
   dispute: (disputeId: string) => `/disputes/${segment(disputeId)}`,
   /** One evidence file of a dispute, served back as an attachment. */
   disputeEvidence: (disputeId: string, evidenceId: string) => `/disputes/${segment(disputeId)}/evidence/${segment(evidenceId)}`,
-
-  // The platform staff's screens (decision 039).
-  /** The platform's overview of every business, optionally of the businesses on one database (shard). */
-  platform: (filters: { shard?: string } = {}) => `/platform${query(filters)}`,
-  platformBusiness: (businessId: string) => `/platform/businesses/${segment(businessId)}`,
-  /** A business's standing: suspend, reactivate or close it. */
-  platformBusinessLifecycle: (businessId: string) => `${paths.platformBusiness(businessId)}/lifecycle`,
-  /** The form that onboards a new business. */
-  platformOnboarding: () => "/platform/businesses/new",
-  platformJobs: () => "/platform/jobs",
-  platformQueues: () => "/platform/queues",
-  platformShards: () => "/platform/shards",
-  platformKeys: () => "/platform/keys",
-  /** The platform's requests, those waiting for a decision or those decided. */
-  platformRequests: (view: "waiting" | "decided" = "waiting") => `/platform/requests${query({ view: view === "decided" ? view : null })}`,
-  platformRequest: (requestId: string) => `/platform/requests/${segment(requestId)}`,
 };
 
 /** The request page of a request whose kind comes from data; null for a kind with no page. */

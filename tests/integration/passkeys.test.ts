@@ -48,7 +48,7 @@ async function newUser(): Promise<{ email: string; userId: string }> {
   serial += 1;
   const db = portal().core();
   const userId = `usr_pk_${serial}_${Date.now()}`;
-  const email = `passkey.${serial}.${Date.now()}@example.com`;
+  const email = `passkey.${serial}.${Date.now().toString(36)}@example.com`;
   await db.batch([
     db
       .prepare("INSERT INTO users (id, email, name, gender, created_at) VALUES (?, ?, ?, 'unspecified', ?)")

@@ -1,7 +1,5 @@
 // The main navigation: its links, grouped as the side navigation shows them, and which link is the current section.
 // Each link's label is its page's title (the route module's `meta`); tests/unit/route-pages.test.ts holds them equal.
-import { paths } from "#app/lib/paths";
-
 export interface NavItem {
   label: string;
   to: string;
@@ -33,14 +31,18 @@ export const NAVIGATION: readonly (NavItem | NavGroup)[] = [
   { label: "Settings", to: "/settings" },
 ];
 
-/** The platform staff's sections (decision 039); each screen adds its link here as it lands. */
+/** Where the platform staff start (the account menu links here too). */
+export const PLATFORM_HOME = "/platform";
+
+/** The platform staff's sections (decision 039), written here as the business's are; every other platform link is
+ * built by platformPaths (app/lib/platform-paths.ts). */
 export const PLATFORM_NAVIGATION: readonly (NavItem | NavGroup)[] = [
-  { label: "Platform", to: paths.platform(), exact: true },
-  { label: "Jobs", to: paths.platformJobs() },
-  { label: "Queues", to: paths.platformQueues() },
-  { label: "Shards", to: paths.platformShards() },
-  { label: "Platform Requests", to: paths.platformRequests() },
-  { label: "Platform keys", to: paths.platformKeys() },
+  { label: "Platform", to: PLATFORM_HOME, exact: true },
+  { label: "Jobs", to: "/platform/jobs" },
+  { label: "Queues", to: "/platform/queues" },
+  { label: "Shards", to: "/platform/shards" },
+  { label: "Platform Requests", to: "/platform/requests" },
+  { label: "Platform keys", to: "/platform/keys" },
 ];
 
 export function isNavGroup(item: NavItem | NavGroup): item is NavGroup {

@@ -1,6 +1,6 @@
 // Choose which business to work in (SPEC: verifiedBusinesses).
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
-import { paths } from "#app/lib/paths";
+import { platformPaths } from "#app/lib/platform-paths";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import * as v from "valibot";
 import { listMemberBusinesses, suspendedMemberBusinesses } from "#server/team/memberships.db";
@@ -28,7 +28,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     platformStaffMember(deps.db, session.sub),
   ]);
   // Platform staff with no business of their own have one place to go (decision 039).
-  if (staff && businesses.length === 0) throw redirect(paths.platform());
+  if (staff && businesses.length === 0) throw redirect(platformPaths.platform());
   return { businesses, suspended, platformRole: staff?.role ?? null };
 }
 
@@ -69,7 +69,7 @@ export default function SelectBusiness() {
       {platformRole ? (
         <ul className="business-list">
           <li>
-            <Link to={paths.platform()} className="business-choice">
+            <Link to={platformPaths.platform()} className="business-choice">
               <strong>Platform operations</strong>
               <span>{platformRole}</span>
             </Link>

@@ -2,7 +2,7 @@
 // (decision 039). A Platform Administrator asks to suspend, reactivate or close it, saying why; nothing changes until a
 // second administrator approves, and the asker is taken to the request. Staff who may not ask read the standing.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { paths } from "#app/lib/paths";
+import { platformPaths } from "#app/lib/platform-paths";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import * as v from "valibot";
 import { refusalMessage } from "#server/guards";
@@ -81,7 +81,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
     return refuse({ reason: refusalMessage(request, error) }, values);
   }
   const message = asked.made ? "Asked: another Platform Administrator decides it." : "A request like this already waits for a decision.";
-  throw await redirectWithFlash(request, context.config.app, paths.platformRequest(asked.id), { kind: asked.made ? "success" : "info", message });
+  throw await redirectWithFlash(request, context.config.app, platformPaths.platformRequest(asked.id), { kind: asked.made ? "success" : "info", message });
 }
 
 // A lost connection while sending keeps the page and what was typed, and a re-send runs once (app/components/forms/submission.ts).
@@ -118,7 +118,7 @@ export default function BusinessStanding() {
     <div className="page">
       <header className="page__header">
         <p className="page__crumb">
-          <Link to={paths.platform()}>Platform</Link> › <Link to={paths.platformBusiness(business.id)}>{business.name}</Link>
+          <Link to={platformPaths.platform()}>Platform</Link> › <Link to={platformPaths.platformBusiness(business.id)}>{business.name}</Link>
         </p>
         <h1>{business.name}</h1>
         <p className="page__lead">Its standing with the platform, and the requests that change it.</p>
@@ -132,7 +132,7 @@ export default function BusinessStanding() {
           <ul aria-label="Requests waiting for a decision">
             {waiting.map((request) => (
               <li key={request.id}>
-                <Link to={paths.platformRequest(request.id)}>{request.title}</Link>: waits for a decision.
+                <Link to={platformPaths.platformRequest(request.id)}>{request.title}</Link>: waits for a decision.
               </li>
             ))}
           </ul>

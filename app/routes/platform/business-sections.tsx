@@ -1,6 +1,6 @@
 // The sections of a business's page on the platform (business.route.tsx): each a card of counts and sums.
 import { Form, Link } from "@remix-run/react";
-import { paths } from "#app/lib/paths";
+import { platformPaths } from "#app/lib/platform-paths";
 import { Details } from "#app/components/details";
 import { describedBy, Field } from "#app/components/forms/form";
 import { formatAmount, formatCount, formatDate } from "#app/lib/format";
@@ -145,14 +145,14 @@ export function DatabaseSection({ business, move }: BusinessPage) {
         {business.movingTo
           ? `Being moved from ${business.shard} to ${business.movingTo}: read-only until its copy is checked and the directory switches.`
           : `Its rows live on ${business.shard}.`}{" "}
-        <Link to={paths.platformShards()}>The databases</Link>
+        <Link to={platformPaths.platformShards()}>The databases</Link>
       </p>
       {move.waiting ? (
         <p>
-          <Link to={paths.platformRequest(move.waiting)}>A move waits for a decision</Link>
+          <Link to={platformPaths.platformRequest(move.waiting)}>A move waits for a decision</Link>
         </p>
       ) : move.mayAsk && !business.movingTo && move.targets.length > 0 ? (
-        <Form method="post" action={paths.platformShards()} className="form">
+        <Form method="post" action={platformPaths.platformShards()} className="form">
           <input type="hidden" name="intent" value="move" />
           <input type="hidden" name="business" value={business.id} />
           <Field id="move-to" label="Move this business to" hint="While it moves, the business is read-only and the Partner API's payments wait in the queue.">

@@ -3,7 +3,7 @@
 // money, disputes, parked messages and webhooks. Never a payer's number, card or name, nor a payment's detail.
 // Each part is a section of business-sections.tsx; what acts on the business (its lifecycle) comes as sections of its own.
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { paths } from "#app/lib/paths";
+import { platformPaths } from "#app/lib/platform-paths";
 import { Link, useLoaderData } from "@remix-run/react";
 import * as v from "valibot";
 import { requirePlatform } from "#server/operators/guards";
@@ -62,12 +62,12 @@ export default function PlatformBusiness() {
     <div className="page">
       <header className="page__header">
         <p className="breadcrumb">
-          <Link to={paths.platform()}>Platform</Link>
+          <Link to={platformPaths.platform()}>Platform</Link>
         </p>
         <h1>{business.tradingName ?? business.name}</h1>
         <p className="page__lead">
           <StatusPill entity="business" status={business.lifecycle} /> <span className="code">{business.id}</span>{" "}
-          <Link to={paths.platformBusinessLifecycle(business.id)}>{loaded.mayAskStanding ? "Suspend, reactivate or close" : "Its standing"}</Link>
+          <Link to={platformPaths.platformBusinessLifecycle(business.id)}>{loaded.mayAskStanding ? "Suspend, reactivate or close" : "Its standing"}</Link>
         </p>
       </header>
       <AboutSection {...loaded} />

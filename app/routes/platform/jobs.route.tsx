@@ -2,7 +2,7 @@
 // how it ended and how long it took; below, the recent runs, of every job or of one (?job=). A Platform Administrator
 // asks to run a job now: a request another administrator decides (functions/operators/operations.ts runs it).
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { paths } from "#app/lib/paths";
+import { platformPaths } from "#app/lib/platform-paths";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import * as v from "valibot";
 import { requirePlatform } from "#server/operators/guards";
@@ -99,7 +99,7 @@ const RUN_COLUMN: Column<Job> = {
   action: true,
   cell: (job) =>
     job.waitingRequest ? (
-      <Link to={paths.platformRequest(job.waitingRequest)}>Waiting for a decision</Link>
+      <Link to={platformPaths.platformRequest(job.waitingRequest)}>Waiting for a decision</Link>
     ) : (
       <Form method="post">
         <input type="hidden" name="intent" value="run" />

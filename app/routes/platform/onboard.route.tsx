@@ -4,7 +4,7 @@
 // and the request made. The business exists once another Platform Administrator approves it
 // (functions/operators/onboarding.ts).
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { paths } from "#app/lib/paths";
+import { platformPaths } from "#app/lib/platform-paths";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import * as v from "valibot";
 import { refusalMessage } from "#server/guards";
@@ -73,7 +73,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return refuse({ form: refusalMessage(request, error) }, values);
   }
   const name = parsed.output.tradingName ?? parsed.output.name;
-  throw await redirectWithFlash(request, context.config.app, paths.platformRequest(id), {
+  throw await redirectWithFlash(request, context.config.app, platformPaths.platformRequest(id), {
     kind: "success",
     message: `Onboarding ${name} is sent for approval: another Platform Administrator must approve it before the business exists.`,
   });
@@ -125,7 +125,7 @@ export default function OnboardBusiness() {
             <PersonFields roleName="Administrator" values={values} errors={errors} />
           </div>
         </section>
-        <SendButtons busy={busy} cancelTo={paths.platform()} />
+        <SendButtons busy={busy} cancelTo={platformPaths.platform()} />
       </Form>
     </div>
   );

@@ -3,7 +3,7 @@
 // payments today, the ingest lag, parked messages, the webhook failure rate and disputes due. Only platform staff reach
 // it: the guard answers 404 to anyone else.
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { paths } from "#app/lib/paths";
+import { platformPaths } from "#app/lib/platform-paths";
 import { Link, useLoaderData } from "@remix-run/react";
 import * as v from "valibot";
 import { requirePlatform } from "#server/operators/guards";
@@ -74,7 +74,7 @@ const COLUMNS: readonly Column<Business>[] = [
     id: "name",
     header: "Business",
     cell: (b) => (
-      <Link to={paths.platformBusiness(b.id)} className="cell-title">
+      <Link to={platformPaths.platformBusiness(b.id)} className="cell-title">
         <strong>{b.tradingName && b.tradingName !== b.name ? b.tradingName : b.name}</strong>
         <span className="cell-sub">{b.tradingName && b.tradingName !== b.name ? `${b.name} · ${b.id}` : b.id}</span>
       </Link>
@@ -106,7 +106,7 @@ export default function PlatformOverview() {
           </p>
         </div>
         {mayOnboard ? (
-          <Link to={paths.platformOnboarding()} className="button button--primary">
+          <Link to={platformPaths.platformOnboarding()} className="button button--primary">
             Onboard a business
           </Link>
         ) : null}

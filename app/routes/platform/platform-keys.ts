@@ -1,7 +1,7 @@
 // /platform/keys's addresses and field names, shared by its route, its section and its server module.
-import { paths } from "#app/lib/paths";
+import { platformPaths } from "#app/lib/platform-paths";
 
-export const PLATFORM_KEYS_URL = paths.platformKeys();
+export const PLATFORM_KEYS_URL = platformPaths.platformKeys();
 
 /** One checkbox per scope: "scope.payments" and so on (Object.fromEntries keeps each). */
 export const SCOPE_FIELD_PREFIX = "scope.";

@@ -3,7 +3,7 @@
 // Counts, times and errors only: a message's body (a payment as a processor sent it) is never shown here. A Platform
 // Administrator asks to replay a queue's oldest parked messages: a request another administrator decides.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { paths } from "#app/lib/paths";
+import { platformPaths } from "#app/lib/platform-paths";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import * as v from "valibot";
 import { requirePlatform } from "#server/operators/guards";
@@ -66,7 +66,7 @@ function ReplayButton({ queue, label, waiting, count, limit }: { queue: QueueNam
   if (waiting) {
     return (
       <p>
-        <Link to={paths.platformRequest(waiting)}>A replay waits for a decision</Link>
+        <Link to={platformPaths.platformRequest(waiting)}>A replay waits for a decision</Link>
       </p>
     );
   }
@@ -90,7 +90,7 @@ const PARKED_COLUMNS: readonly Column<Group>[] = [
     header: "Business",
     cell: (g) =>
       g.businessName ? (
-        <Link to={paths.platformBusiness(g.businessId)} className="cell-title">
+        <Link to={platformPaths.platformBusiness(g.businessId)} className="cell-title">
           <strong>{g.businessName}</strong>
           <span className="cell-sub">{g.businessId}</span>
         </Link>

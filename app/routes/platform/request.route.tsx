@@ -3,7 +3,7 @@
 // The decision core holds the rules and the request pages' one action (functions/decisions/request-page.ts) its steps;
 // this page says them.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { paths } from "#app/lib/paths";
+import { platformPaths } from "#app/lib/platform-paths";
 import { Link, useActionData, useLoaderData, type ShouldRevalidateFunction } from "@remix-run/react";
 import { checkBindings, underPlatformCheck } from "#server/auth/fresh-check";
 import { forbidden } from "#server/guards";
@@ -76,7 +76,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
     decide: (decision) => decidePlatform({ ...signedIn, context }, found, spec, decision),
     refused: (form, message) => refuse({ form: message }, valuesOf(form)),
     done: (decision) => ({
-      to: paths.platformRequests(),
+      to: platformPaths.platformRequests(),
       message: decision.intent === "approve" ? `Approved: ${spec.title(found)}.` : `Rejected: ${found.makerName} can read your reason on the request.`,
     }),
   });
@@ -102,7 +102,7 @@ export default function PlatformRequestPage() {
       <header className="page__header page__header--actions">
         <div>
           <p className="page__crumb">
-            <Link to={paths.platformRequests()}>Platform Requests</Link>
+            <Link to={platformPaths.platformRequests()}>Platform Requests</Link>
           </p>
           <h1>{request.title}</h1>
           <p className="page__lead">

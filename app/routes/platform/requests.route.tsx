@@ -1,7 +1,7 @@
 // /platform/requests: the platform's maker-checker queue (decision 039). What waits for a decision, oldest first, and
 // what was decided, newest first. Each row links to the request, where a second Platform Administrator decides.
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { paths } from "#app/lib/paths";
+import { platformPaths } from "#app/lib/platform-paths";
 import { Link, useLoaderData } from "@remix-run/react";
 import * as v from "valibot";
 import { requirePlatform } from "#server/operators/guards";
@@ -37,7 +37,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 type Row = ReturnType<typeof useLoaderData<typeof loader>>["requests"][number];
 
 const COLUMNS: readonly Column<Row>[] = [
-  { id: "title", header: "Request", cell: (r) => <Link to={paths.platformRequest(r.id)}>{r.title}</Link> },
+  { id: "title", header: "Request", cell: (r) => <Link to={platformPaths.platformRequest(r.id)}>{r.title}</Link> },
   { id: "maker", header: "Asked by", cell: (r) => (r.own ? `${r.makerName} (you)` : r.makerName) },
   { id: "made", header: "Asked at", cell: (r) => formatDate(r.madeAt, "stamp") },
   { id: "status", header: "Status", cell: (r) => <StatusPill entity="approval" status={r.status} /> },
@@ -61,7 +61,7 @@ export default function PlatformRequests() {
           {TABS.map((tab) => (
             <li key={tab.view}>
               <Link
-                to={paths.platformRequests(tab.view)}
+                to={platformPaths.platformRequests(tab.view)}
                 className={tab.view === view ? "tabs__tab tabs__tab--current" : "tabs__tab"}
                 aria-current={tab.view === view ? "page" : undefined}
               >

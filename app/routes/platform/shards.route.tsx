@@ -3,7 +3,7 @@
 // recent moves, as job_runs recorded them. A move is asked for on the business's page and posted here (intent=move):
 // a request another Platform Administrator decides, and its approval runs the move (functions/tenancy/shard-move.ts).
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { paths } from "#app/lib/paths";
+import { platformPaths } from "#app/lib/platform-paths";
 import { Link, useLoaderData } from "@remix-run/react";
 import * as v from "valibot";
 import { platformBusiness } from "#server/operators/businesses.db";
@@ -92,7 +92,7 @@ const DATABASE_COLUMNS: readonly Column<Loaded["databases"][number]>[] = [
     header: "Businesses",
     numeric: true,
     cell: (d) => (
-      <Link to={paths.platform({ shard: d.name })}>
+      <Link to={platformPaths.platform({ shard: d.name })}>
         {formatCount(d.businesses)}
         {d.arriving > 0 ? ` (+${formatCount(d.arriving)} arriving)` : ""}
       </Link>
@@ -105,7 +105,7 @@ const MOVE_COLUMNS: readonly Column<Loaded["moves"][number]>[] = [
     id: "business",
     header: "Business",
     cell: (m) => (
-      <Link to={paths.platformBusiness(m.businessId)} className="cell-title">
+      <Link to={platformPaths.platformBusiness(m.businessId)} className="cell-title">
         <strong>{m.name}</strong>
         <span className="cell-sub">{m.businessId}</span>
       </Link>
@@ -131,7 +131,7 @@ const RECENT_MOVE_COLUMNS: readonly Column<Loaded["recentMoves"][number]>[] = [
       ),
   },
   { id: "duration", header: "Duration", numeric: true, cell: (r) => formatDuration(r.durationMs) },
-  { id: "request", header: "Request", cell: (r) => (r.requestId ? <Link to={paths.platformRequest(r.requestId)}>The request</Link> : "—") },
+  { id: "request", header: "Request", cell: (r) => (r.requestId ? <Link to={platformPaths.platformRequest(r.requestId)}>The request</Link> : "—") },
   { id: "detail", header: "Detail", cell: (r) => r.detail ?? "" },
 ];
 
