@@ -60,6 +60,8 @@ test("Finance asks, an administrator approves, and the money moves by exactly th
   const fromBefore = cedis(await available(page, fromName));
   const toBefore = cedis(await available(page, toName));
   await page.goto("/money/merchant-funds");
+  // A click while the page hydrates can be lost between the document's link and the router's.
+  await hydrated(page);
   await page.getByRole("link", { name: `Transfer funds from ${fromName}` }).click();
   await form.getByLabel("To").selectOption({ label: toLabel });
   await form.getByLabel("Amount (GHS)").fill("0.50");
