@@ -5,9 +5,10 @@
 // sent back to the queue with what was done. Each page gives only its words and its check.
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import * as v from "valibot";
-import { readForm, type FormRefusal } from "../forms";
+import { formErrors, readForm, type FormRefusal } from "../forms";
 import { refusalMessage } from "../guards";
 import { redirectWithFlash } from "../plumbing/flash";
+import { refuse } from "../plumbing/http";
 import type { Decision } from "./decide";
 
 export interface RequestPageAction<D extends Decision, Refusal, CheckNeeded> {
@@ -52,4 +53,14 @@ export async function decideOnPage<D extends Decision, Refusal, CheckNeeded>(
   if (refused !== null) return refused;
   const { to, message } = page.done(decision);
   throw await redirectWithFlash(request, context.config.app, to, { kind: "success", message });
+}
+
+/** What a refused decision form keeps: the reason typed. */
+export const decisionFormValues = (form: Record<string, unknown>) => ({ reason: typeof form.reason === "string" ? form.reason : "" });
+
+/** A form that is no decision, as every request page says it: the reason's own message when rejecting, else one line. */
+export function refusedDecisionForm(form: Record<string, unknown>, issues: readonly v.BaseIssue<unknown>[]) {
+  const errors = formErrors(issues);
+  if (form.intent === "reject" && errors.reason) return refuse({ reason: errors.reason }, decisionFormValues(form));
+  return refuse({ form: "Choose Approve or Reject." }, decisionFormValues(form));
 }

@@ -21,9 +21,8 @@ import { isConnectionLost } from "#app/components/forms/submission";
 import { checkOf, FreshCheck } from "#app/components/forms/fresh-check";
 import { APP_NAME } from "#app/lib/shell/page";
 import { decideBusinessRequest, pageRun, underDecisionCheck } from "#server/decisions/business";
-import { decideOnPage } from "#server/decisions/request-page";
+import { decideOnPage, decisionFormValues, refusedDecisionForm } from "#server/decisions/request-page";
 import { useSending } from "#app/components/forms/form";
-import { formErrors } from "#server/forms";
 
 /** SPEC section 2's titles of the four request pages; a kind it does not list keeps the app's name. */
 const TITLES: Partial<Record<ApprovalKind, string>> = {
@@ -118,11 +117,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   const found = await requestOf(request, tenant, params);
   return decideOnPage(request, context, {
     schema: DecisionForm,
-    invalid: (form, issues) => {
-      const errors = formErrors(issues);
-      if (form.intent === "reject" && errors.reason) return refuse({ reason: errors.reason }, valuesOf(form));
-      return refuse({ form: "Choose Approve or Reject." }, valuesOf(form));
-    },
+    invalid: refusedDecisionForm,
     before: (form) => {
       // The core refuses it too; saying so here keeps the answer a plain 403.
       if (found.makerId === tenant.userId) forbidden("You made this request, so another person must decide it.");
@@ -141,8 +136,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   });
 }
 
-/** What the form keeps when it is refused: the reason typed. */
-const valuesOf = (form: Record<string, unknown>) => ({ reason: typeof form.reason === "string" ? form.reason : "" });
+const valuesOf = decisionFormValues;
 
 // A refused decision (400) may still have changed the request: the engine marks
 // it stale, or another checker decided it meanwhile. Read it again after every

@@ -11,7 +11,7 @@ import { requirePlatform } from "#server/operators/guards";
 import { PLATFORM_SPECS } from "#server/operators/kinds";
 import { platformCan } from "#server/operators/roles";
 import { decidePlatform, findPlatformRequest } from "#server/operators/requests";
-import { decideOnPage } from "#server/decisions/request-page";
+import { decideOnPage, decisionFormValues, refusedDecisionForm } from "#server/decisions/request-page";
 import { pageNotFound, refuse } from "#server/plumbing/http";
 import { NotFoundError } from "#server/tenancy/tenant";
 import { DecisionRecord, DecisionSection } from "#app/components/decision-forms";
@@ -22,7 +22,6 @@ import { DecisionForm } from "#app/lib/decision";
 import { formatDate } from "#app/lib/format";
 import type { PageHandle } from "#app/lib/shell/page";
 import { useSending } from "#app/components/forms/form";
-import { formErrors } from "#server/forms";
 
 export const meta: MetaFunction = () => [{ title: "Platform Request" }];
 export const handle: PageHandle = { layout: "platform" };
@@ -62,11 +61,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   const { request: found, spec } = await requestOf(request, signedIn.deps.db, params.id);
   return decideOnPage(request, context, {
     schema: DecisionForm,
-    invalid: (form, issues) => {
-      const errors = formErrors(issues);
-      if (form.intent === "reject" && errors.reason) return refuse({ reason: errors.reason }, valuesOf(form));
-      return refuse({ form: "Choose Approve or Reject." }, valuesOf(form));
-    },
+    invalid: refusedDecisionForm,
     before: (form) => {
       // The core refuses it too; saying so here keeps the answer a plain 403 before any check is asked for.
       if (found.makerId === signedIn.staff.userId) forbidden("You made this request, so another Platform Administrator must decide it.");
@@ -82,8 +77,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   });
 }
 
-/** What the form keeps when it is refused: the reason typed. */
-const valuesOf = (form: Record<string, unknown>) => ({ reason: typeof form.reason === "string" ? form.reason : "" });
+const valuesOf = decisionFormValues;
 
 // A refused decision may still have changed the request (another administrator decided it): read it again after every
 // post, except after a lost send, where the page stays as it was (app/components/forms/submission.ts).
