@@ -5,10 +5,35 @@
 import { guardStatement } from "../plumbing/batch-guards.db";
 import type { BusinessRun } from "../decisions/business-run";
 import type { Tenant } from "../tenancy/tenant";
-import type { ApprovalRequest, KindSpec } from "./change-kinds";
+import type { ApprovalRequest, ChangeValues, KindSpec } from "./change-kinds";
 
-/** What one kind of change adds to the generic steps of its decision. */
+/** SQL a kind adds to a generic statement, with its binds in order. */
+export interface SqlPart {
+  sql: string;
+  binds: unknown[];
+}
+
+/** What one kind of change adds to the generic steps of making, reading and deciding its requests (change-steps.ts holds them by kind). */
 export interface ChangeSteps {
+  /**
+   * A create's target: what the maker's values become (normalised) and the id of the row they make, `newId` unless the
+   * kind finds an existing one; throws the refusal.
+   */
+  prepareCreate?(
+    tenant: Tenant,
+    after: ChangeValues,
+    newId: string,
+    existingAccountId: string | null | undefined,
+  ): Promise<{ targetId: string; after: ChangeValues }>;
+  /** The maker's own rules for this kind (throws the refusal). */
+  checkChange?(tenant: Tenant, targetId: string, after: ChangeValues): void;
+  /** The target as a request page shows it (its record columns), instead of one row of the kind's table. */
+  readCurrent?(tenant: Tenant, targetId: string): Promise<ChangeValues | null>;
+  /**
+   * The pending requests of this kind (as `r`) that the person may not decide though their role decides requests, for
+   * the queue; `role` is their role as SQL, which binds their id once each time it is used.
+   */
+  waitingExclusion?(userId: string, role: string): SqlPart;
   /** The checker's own rules for this kind (throws the refusal). */
   checkApproval?(tenant: Tenant, request: ApprovalRequest): void;
   /** What the approval must find out before its batch (passed on as `prepared`), or "stale" when the request no longer fits. */

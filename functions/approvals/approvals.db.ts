@@ -11,7 +11,7 @@ import { decide } from "../decisions/decide";
 import { ForbiddenError, NotFoundError, RuleError, nowIso, type Db, type RequestMeta, type Tenant } from "../tenancy/tenant";
 import { SPECS, type ApprovalAction, type ApprovalKind, type ApprovalRequest, type ChangeValues, type KindSpec } from "./change-kinds";
 import { CHANGE_DECISION, asRequest } from "./change-decision.db";
-import { checkEmployeeRules } from "./employee-change.db";
+import { STEPS } from "./change-steps";
 
 // ---------------------------------------------------------------- making
 
@@ -57,16 +57,13 @@ function isUniqueViolation(error: unknown, index: string): boolean {
   return error instanceof Error && error.message.includes("UNIQUE constraint failed") && error.message.includes(index);
 }
 
-/** Why test mode refuses employee changes. */
-export const TEST_MODE_PEOPLE = "Test mode has your live business's people. Invite people and change their roles in live data.";
-
 /** Makes a request; returns its id. Nothing changes until a checker approves it. */
 export async function requestChange(tenant: Tenant, meta: RequestMeta, input: ChangeInput): Promise<string> {
   const { db } = tenant;
   const spec = SPECS[input.kind];
+  const steps = STEPS[input.kind];
   if (!can(tenant.role, spec.request)) throw new ForbiddenError(`Your role cannot request ${spec.noun} changes.`);
-  // Test mode's people are the live business's (decision 045): an invitation or a role change there would touch real people.
-  if (input.kind === "employee" && isTestBusiness(tenant.businessId)) throw new RuleError(TEST_MODE_PEOPLE);
+  if (spec.testModeRefusal && isTestBusiness(tenant.businessId)) throw new RuleError(spec.testModeRefusal);
   const at = nowIso();
   let targetId: string;
   let targetVersion: number | null = null;
@@ -79,21 +76,9 @@ export async function requestChange(tenant: Tenant, meta: RequestMeta, input: Ch
       const merchant = await db.prepare("SELECT id FROM merchants WHERE id = ? AND business_id = ?").bind(after.merchant_id, tenant.businessId).first();
       if (!merchant) throw new NotFoundError("Merchant");
     }
-    if (input.kind === "employee") {
-      after.email = String(after.email).trim().toLowerCase();
-      // A person may already have an account (with another business): the invitation is for that account.
-      const existing = await db
-        .prepare(
-          "SELECT u.id, m.user_id IS NOT NULL AS member FROM users u LEFT JOIN memberships m ON m.business_id = ? AND m.user_id = u.id WHERE u.email = ?",
-        )
-        .bind(tenant.businessId, after.email)
-        .first<{ id: string; member: number }>();
-      targetId = input.existingAccountId ?? existing?.id ?? `${spec.idPrefix}_${crypto.randomUUID()}`;
-      if (existing?.member) throw new RuleError("This person is already an employee of the business.");
-      checkEmployeeRules(tenant, targetId, after, "maker");
-    } else {
-      targetId = `${spec.idPrefix}_${crypto.randomUUID()}`;
-    }
+    const newId = `${spec.idPrefix}_${crypto.randomUUID()}`;
+    ({ targetId, after } = (await steps?.prepareCreate?.(tenant, after, newId, input.existingAccountId)) ?? { targetId: newId, after });
+    steps?.checkChange?.(tenant, targetId, after);
   } else {
     if (!input.targetId) throw new RuleError(`Say which ${spec.noun} to change.`);
     targetId = input.targetId;
@@ -110,7 +95,7 @@ export async function requestChange(tenant: Tenant, meta: RequestMeta, input: Ch
     }
     before = pick(current, Object.keys(after));
     targetVersion = Number(current.version);
-    if (input.kind === "employee") checkEmployeeRules(tenant, targetId, after, "maker");
+    steps?.checkChange?.(tenant, targetId, after);
   }
 
   const id = `apr_${crypto.randomUUID()}`;

@@ -2,7 +2,7 @@
 // the core (functions/decisions/decide.ts) holds the rules, this holds what a change writes. Approving applies the change,
 // marks the request and writes the audit log in one D1 batch (one transaction): a failing statement leaves nothing
 // behind. A request whose target changed since it was made is marked stale, not applied. What one kind adds (an
-// invitation's person, an employee's sessions) is that kind's ChangeSteps (employee-change.db.ts).
+// invitation's person, an employee's sessions) is that kind's ChangeSteps (change-steps.ts).
 import { clearBatchGuardsStatement, guardStatement } from "../plumbing/batch-guards.db";
 import { can } from "../permissions";
 import { auditStatement } from "../audit/audit.db";
@@ -10,13 +10,10 @@ import { RuleError, nowIso, type RequestMeta, type Tenant } from "../tenancy/ten
 import type { BusinessDecisionKind, BusinessRun } from "../decisions/business-run";
 import { CHANGE_MESSAGES } from "../decisions/business-run";
 import type { Decided } from "../decisions/decide";
-import { SETTLEMENT_ACCOUNT_STEPS, applyStatements, type ChangeSteps } from "./apply-change.db";
-import { SPECS, StaleRequestError, type ApprovalKind, type ApprovalRequest, type KindSpec } from "./change-kinds";
+import { applyStatements } from "./apply-change.db";
+import { SPECS, StaleRequestError, type ApprovalRequest, type KindSpec } from "./change-kinds";
 import { getApprovalRequest } from "./change-requests.db";
-import { EMPLOYEE_STEPS } from "./employee-change.db";
-
-/** What a kind of change adds to the generic steps of its decision. */
-const STEPS: Partial<Record<ApprovalKind, ChangeSteps>> = { employee: EMPLOYEE_STEPS, settlement_account: SETTLEMENT_ACCOUNT_STEPS };
+import { STEPS } from "./change-steps";
 
 /** A change request as the core decides it: what the approval found out before its batch (an invitation's account). */
 type ChangeSubject = ApprovalRequest & { prepared?: unknown };

@@ -1,10 +1,12 @@
 // The kinds of maker-checker request (approvals.db.ts makes them, change-decision.db.ts decides them): the request's shape, the stale
-// refusal and, per kind, the table, the columns a request may set and the permission to ask. Pure: no SQL here.
+// refusal and, per kind, the table, the columns a request may set, the permission to ask, how a request is named and
+// shown, and whether test mode takes it. Pure: no SQL here; what a kind does with SQL is its steps' (change-steps.ts).
 import type { Permission } from "../permissions";
 import { MERCHANT_COLUMNS } from "../merchants/merchant-columns";
 import { POINT_OF_SALE_COLUMNS } from "../merchants/points-of-sale.db";
 import { SETTLEMENT_ACCOUNT_COLUMNS } from "../settlement/settlement-accounts.db";
 import { RuleError } from "../tenancy/tenant";
+import type { NameKind } from "../lists/names.db";
 
 export const APPROVAL_KINDS = ["employee", "merchant", "point_of_sale", "settlement_account", "security_policy"] as const;
 export type ApprovalKind = (typeof APPROVAL_KINDS)[number];
@@ -43,6 +45,26 @@ export class StaleRequestError extends RuleError {
   }
 }
 
+/**
+ * How the queue and the request page name what a request concerns: in fixed words (a setting of the business's own), or
+ * by its target, which namesOf names; a create names itself in its after values (`ofCreate`, default their name).
+ */
+export type SubjectNaming = { fixed: string } | { namesOf: NameKind; ofCreate?(after: ChangeValues): string | null };
+
+/** A settlement account as its holder and number, as namesOf's "settlement_account_holder" names it. */
+function accountHolder(values: ChangeValues): string | null {
+  const name = values.account_name;
+  if (name === undefined || name === null) return null;
+  const where = [values.provider, values.account_number].filter((part) => part !== undefined && part !== null && part !== "").join(" ");
+  return where ? `${String(name)} (${where})` : String(name);
+}
+
+/** What a money request concerns, named from its after values (its specs are money-decision.db.ts's). */
+export const MONEY_SUBJECTS: Partial<Record<MoneyRequestKind, (after: ChangeValues) => string | null>> = {
+  // A refund names the payment it gives back (functions/refunds/refund-requests.db.ts).
+  refund: (after) => (typeof after.payment_reference === "string" ? `Payment ${after.payment_reference}` : null),
+};
+
 export interface KindSpec {
   table: string;
   idColumn: "id" | "user_id";
@@ -58,7 +80,15 @@ export interface KindSpec {
   idPrefix: string;
   /** The merchant a new row belongs to must be this business's. */
   underMerchant: boolean;
+  subject: SubjectNaming;
+  /** Why test mode refuses requests of this kind (its rows are the live business's); none: test mode takes them. */
+  testModeRefusal?: string;
+  /** The columns a request page shows of the target, in the order a person reads them (default: the create columns and the status). */
+  recordColumns?: readonly string[];
 }
+
+/** Why test mode refuses employee changes. */
+export const TEST_MODE_PEOPLE = "Test mode has your live business's people. Invite people and change their roles in live data.";
 
 export const SPECS: Record<ApprovalKind, KindSpec> = {
   merchant: {
@@ -72,6 +102,7 @@ export const SPECS: Record<ApprovalKind, KindSpec> = {
     inactive: "inactive",
     idPrefix: "mer",
     underMerchant: false,
+    subject: { namesOf: "merchant" },
   },
   point_of_sale: {
     table: "points_of_sale",
@@ -84,6 +115,7 @@ export const SPECS: Record<ApprovalKind, KindSpec> = {
     inactive: "inactive",
     idPrefix: "pos",
     underMerchant: true,
+    subject: { namesOf: "point_of_sale" },
   },
   settlement_account: {
     table: "settlement_accounts",
@@ -96,6 +128,7 @@ export const SPECS: Record<ApprovalKind, KindSpec> = {
     inactive: "inactive",
     idPrefix: "sa",
     underMerchant: true,
+    subject: { namesOf: "settlement_account_holder", ofCreate: accountHolder },
   },
   // The business's security policy: one row a business, only ever updated; a Super Administrator asks.
   security_policy: {
@@ -109,6 +142,8 @@ export const SPECS: Record<ApprovalKind, KindSpec> = {
     inactive: "inactive",
     idPrefix: "pol",
     underMerchant: false,
+    // The policy is the business's own: what it concerns is its one setting.
+    subject: { fixed: "Passkeys for every decision" },
   },
   employee: {
     table: "memberships",
@@ -121,5 +156,10 @@ export const SPECS: Record<ApprovalKind, KindSpec> = {
     inactive: "deactivated",
     idPrefix: "usr",
     underMerchant: false,
+    subject: { namesOf: "person" },
+    // Test mode's people are the live business's (decision 045): an invitation or a role change there would touch real people.
+    testModeRefusal: TEST_MODE_PEOPLE,
+    // A person's record reads as who they are first, then their access.
+    recordColumns: ["name", "email", "gender", "phone", "role", "status"],
   },
 };

@@ -3,18 +3,22 @@
 import { namesOf, type NameKind } from "../lists/names.db";
 import { decodeCursor, pageSize, toPage, type Page, type PageQuery } from "../lists/page";
 import type { Tenant } from "../tenancy/tenant";
-import { ROLES, can, canGrantRole } from "../permissions";
+import { ROLES, can } from "../permissions";
+import type { SqlPart } from "./apply-change.db";
 import {
   APPROVAL_KINDS,
   MONEY_REQUEST_KINDS,
+  MONEY_SUBJECTS,
   SPECS,
   type ApprovalAction,
   type ApprovalKind,
   type ApprovalRequest,
   type ApprovalStatus,
   type ChangeValues,
+  type MoneyRequestKind,
   type RequestKind,
 } from "./change-kinds";
+import { STEPS } from "./change-steps";
 
 // ---------------------------------------------------------------- reading
 
@@ -77,23 +81,25 @@ export interface ApprovalQuery extends PageQuery {
   waitingFor?: string;
 }
 
-/** The roles that decide requests, and each one's pairs "decider|role" it may not grant (an employee request giving one). */
+/** The roles that decide requests. */
 const DECIDERS = ROLES.filter((role) => can(role, "decide:approval"));
-const UNGRANTABLE = DECIDERS.flatMap((decider) => ROLES.filter((role) => !canGrantRole(decider, role)).map((role) => `${decider}|${role}`));
 
 /**
  * The requests of `r` that wait for this person: pending, and ones the engine would let them decide. Their role
- * (read from their membership, so the count needs nothing but their id) decides requests; they did not make it;
- * it does not change their own access; and it does not give a role theirs cannot grant. The same rules as the
- * decision core's and its kinds' (functions/decisions/decide.ts, employee-change.db.ts), so the queue never offers a decision that is then refused.
+ * (read from their membership, so the count needs nothing but their id) decides requests; they did not make it; and
+ * its kind does not keep it from them (the kind's waitingExclusion: a change to their own access, or to a role theirs
+ * cannot grant). The same rules as the decision core's and its kinds' (functions/decisions/decide.ts,
+ * change-steps.ts), so the queue never offers a decision that is then refused.
  */
-function waitingForClause(userId: string): { sql: string; binds: unknown[] } {
+function waitingForClause(userId: string): SqlPart {
   const role = "(SELECT m.role FROM memberships m WHERE m.business_id = r.business_id AND m.user_id = ?)";
+  const exclusions = APPROVAL_KINDS.flatMap((kind) => {
+    const excluded = STEPS[kind]?.waitingExclusion?.(userId, role);
+    return excluded ? [{ sql: `\n      AND NOT (r.kind = ? AND ${excluded.sql})`, binds: [kind, ...excluded.binds] }] : [];
+  });
   return {
-    sql: `(r.status = 'pending' AND r.maker_id <> ? AND ${role} IN (${DECIDERS.map(() => "?").join(", ")})
-      AND NOT (r.kind = 'employee' AND (r.target_id = ?
-        OR ${role} || '|' || coalesce(json_extract(r.after_json, '$.role'), '') IN (${UNGRANTABLE.map(() => "?").join(", ") || "NULL"}))))`,
-    binds: [userId, userId, ...DECIDERS, userId, userId, ...UNGRANTABLE],
+    sql: `(r.status = 'pending' AND r.maker_id <> ? AND ${role} IN (${DECIDERS.map(() => "?").join(", ")})${exclusions.map((e) => e.sql).join("")})`,
+    binds: [userId, userId, ...DECIDERS, ...exclusions.flatMap((e) => e.binds)],
   };
 }
 
@@ -173,24 +179,14 @@ export async function requestsWaitingFor(tenant: Tenant, userId: string, ids: re
 /** A request as the queue and the request page read it (transfers included: the queue shows them until their screens exist). */
 type Subject = Pick<ApprovalRequest, "id" | "action" | "targetId" | "after"> & { kind: string };
 
-function subjectName(kind: string, values: ChangeValues): string | null {
-  if (kind === "settlement_account") {
-    const name = values.account_name;
-    if (name === undefined || name === null) return null;
-    const where = [values.provider, values.account_number].filter((part) => part !== undefined && part !== null && part !== "").join(" ");
-    return where ? `${String(name)} (${where})` : String(name);
-  }
+function ownName(values: ChangeValues): string | null {
   const name = values.name;
   return name === undefined || name === null ? null : String(name);
 }
 
-/** How namesOf names the target of each kind (a settlement account as its holder and number, as a create names it). */
-const SUBJECT_NAMES: Record<Exclude<ApprovalKind, "security_policy">, NameKind> = {
-  employee: "person",
-  merchant: "merchant",
-  point_of_sale: "point_of_sale",
-  settlement_account: "settlement_account_holder",
-};
+function isApprovalKind(kind: string): kind is ApprovalKind {
+  return (APPROVAL_KINDS as readonly string[]).includes(kind);
+}
 
 /**
  * The name of what each request concerns, by request id: a create names itself
@@ -199,29 +195,31 @@ const SUBJECT_NAMES: Record<Exclude<ApprovalKind, "security_policy">, NameKind> 
  */
 export async function requestSubjects(tenant: Tenant, requests: readonly Subject[]): Promise<Record<string, string>> {
   const names: Record<string, string> = {};
-  const wanted = new Map<ApprovalKind, Set<string>>();
+  const wanted = new Map<ApprovalKind, { namesOf: NameKind; ids: Set<string> }>();
   for (const request of requests) {
-    // A refund names the payment it gives back (functions/refunds/refund-requests.db.ts).
-    if (request.kind === "refund" && typeof request.after.payment_reference === "string") names[request.id] = `Payment ${request.after.payment_reference}`;
-    // The policy is the business's own: what it concerns is its one setting.
-    if (request.kind === "security_policy") names[request.id] = "Passkeys for every decision";
-    if (!(APPROVAL_KINDS as readonly string[]).includes(request.kind) || request.kind === "security_policy") continue;
-    if (request.action === "create") {
-      const name = subjectName(request.kind, request.after);
+    const { kind } = request;
+    if (!isApprovalKind(kind)) {
+      const name = MONEY_SUBJECTS[kind as MoneyRequestKind]?.(request.after);
+      if (name) names[request.id] = name;
+      continue;
+    }
+    const naming = SPECS[kind].subject;
+    if ("fixed" in naming) {
+      names[request.id] = naming.fixed;
+    } else if (request.action === "create") {
+      const name = naming.ofCreate ? naming.ofCreate(request.after) : ownName(request.after);
       if (name) names[request.id] = name;
     } else {
-      const ids = wanted.get(request.kind as ApprovalKind) ?? new Set<string>();
-      ids.add(request.targetId);
-      wanted.set(request.kind as ApprovalKind, ids);
+      const lookup = wanted.get(kind) ?? { namesOf: naming.namesOf, ids: new Set<string>() };
+      lookup.ids.add(request.targetId);
+      wanted.set(kind, lookup);
     }
   }
-  const lookups = [...wanted].map(
-    async ([kind, ids]) => [kind, await namesOf(tenant, SUBJECT_NAMES[kind as Exclude<ApprovalKind, "security_policy">], ids)] as const,
-  );
-  const found = new Map(await Promise.all(lookups));
+  const lookups = [...wanted].map(async ([kind, { namesOf: nameKind, ids }]) => [kind, await namesOf(tenant, nameKind, ids)] as const);
+  const found = new Map<string, Map<string, string>>(await Promise.all(lookups));
   for (const request of requests) {
     if (request.action === "create") continue;
-    const name = found.get(request.kind as ApprovalKind)?.get(request.targetId);
+    const name = found.get(request.kind)?.get(request.targetId);
     if (name) names[request.id] = name;
   }
   return names;
@@ -229,7 +227,8 @@ export async function requestSubjects(tenant: Tenant, requests: readonly Subject
 
 /** The columns a request of this kind can show, in the order a person reads them. */
 export function recordColumns(kind: ApprovalKind): readonly string[] {
-  return kind === "employee" ? ["name", "email", "gender", "phone", "role", "status"] : [...SPECS[kind].createColumns, "status"];
+  const spec = SPECS[kind];
+  return spec.recordColumns ?? [...spec.createColumns, "status"];
 }
 
 export interface RequestRecord {
@@ -242,25 +241,17 @@ export interface RequestRecord {
 /** The target's current values and its merchant's name, for the request page. */
 export async function getRequestRecord(tenant: Tenant, request: ApprovalRequest): Promise<RequestRecord> {
   const { db } = tenant;
-  let current: ChangeValues | null;
-  if (request.kind === "employee") {
-    current = await db
-      .prepare(
-        `SELECT u.name, u.email, u.gender, m.contact_phone AS phone, m.role, m.status
-         FROM memberships m JOIN users u ON u.id = m.user_id WHERE m.business_id = ? AND m.user_id = ?`,
-      )
-      .bind(tenant.businessId, request.targetId)
-      .first<ChangeValues>();
-  } else {
-    const spec = SPECS[request.kind];
-    current = await db
-      .prepare(`SELECT ${recordColumns(request.kind).join(", ")} FROM ${spec.table} WHERE id = ? AND business_id = ?`)
-      .bind(request.targetId, tenant.businessId)
-      .first<ChangeValues>();
-  }
+  const spec = SPECS[request.kind];
+  const steps = STEPS[request.kind];
+  const current = steps?.readCurrent
+    ? await steps.readCurrent(tenant, request.targetId)
+    : await db
+        .prepare(`SELECT ${recordColumns(request.kind).join(", ")} FROM ${spec.table} WHERE id = ? AND business_id = ?`)
+        .bind(request.targetId, tenant.businessId)
+        .first<ChangeValues>();
   let merchantName: string | null = null;
   const merchantId = current?.merchant_id ?? request.after.merchant_id;
-  if (SPECS[request.kind].underMerchant && merchantId) {
+  if (spec.underMerchant && merchantId) {
     merchantName =
       (await db.prepare("SELECT name FROM merchants WHERE id = ? AND business_id = ?").bind(merchantId, tenant.businessId).first<string>("name")) ?? null;
   }

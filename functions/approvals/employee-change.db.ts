@@ -1,8 +1,10 @@
-// What an employee change adds to a business's change request (the only kind about people): nobody changes or decides
-// their own access, nobody grants a role above their own, an invitation is applied against who has an account now
-// (decision 029), and an approved change reaches sign-in and the person's sessions at once (decision 026).
+// What an employee change adds to a business's change request (the only kind about people), for its maker, the queue,
+// the request page and its checker: nobody changes or decides their own access, nobody grants a role above their own,
+// an invitation is for the account its email has and is applied against who has one now (decision 029), a person reads
+// as their account and their membership, and an approved change reaches sign-in and the person's sessions at once
+// (decision 026).
 import { endSessionsInBusiness } from "../auth/sign-in";
-import { canGrantRole, isRole } from "../permissions";
+import { ROLES, can, canGrantRole, isRole } from "../permissions";
 import { accountsForInvitation, copyMemberToCore, type CoreAccount } from "../tenancy/directory.db";
 import { RuleError, type Tenant } from "../tenancy/tenant";
 import type { ChangeSteps } from "./apply-change.db";
@@ -20,7 +22,43 @@ export function checkEmployeeRules(tenant: Tenant, targetId: string, after: Chan
   }
 }
 
+/** The pairs "decider|role" of a role that decides requests and a role it may not grant. */
+const UNGRANTABLE = ROLES.filter((role) => can(role, "decide:approval")).flatMap((decider) =>
+  ROLES.filter((role) => !canGrantRole(decider, role)).map((role) => `${decider}|${role}`),
+);
+
 export const EMPLOYEE_STEPS: ChangeSteps = {
+  /** An invitation is for the account the email has (with another business, say); a member is not invited again. */
+  async prepareCreate(tenant, values, newId, existingAccountId) {
+    const after = { ...values, email: String(values.email).trim().toLowerCase() };
+    const existing = await tenant.db
+      .prepare("SELECT u.id, m.user_id IS NOT NULL AS member FROM users u LEFT JOIN memberships m ON m.business_id = ? AND m.user_id = u.id WHERE u.email = ?")
+      .bind(tenant.businessId, after.email)
+      .first<{ id: string; member: number }>();
+    const targetId = existingAccountId ?? existing?.id ?? newId;
+    if (existing?.member) throw new RuleError("This person is already an employee of the business.");
+    return { targetId, after };
+  },
+
+  checkChange: (tenant, targetId, after) => checkEmployeeRules(tenant, targetId, after, "maker"),
+
+  /** A person's name, email and gender are their account's; their phone, role and status this business's. */
+  readCurrent: (tenant, targetId) =>
+    tenant.db
+      .prepare(
+        `SELECT u.name, u.email, u.gender, m.contact_phone AS phone, m.role, m.status
+         FROM memberships m JOIN users u ON u.id = m.user_id WHERE m.business_id = ? AND m.user_id = ?`,
+      )
+      .bind(tenant.businessId, targetId)
+      .first<ChangeValues>(),
+
+  /** Nobody decides a change to their own access, nor one giving a role theirs cannot grant (checkEmployeeRules). */
+  waitingExclusion: (userId, role) => ({
+    sql: `(r.target_id = ?
+        OR ${role} || '|' || coalesce(json_extract(r.after_json, '$.role'), '') IN (${UNGRANTABLE.map(() => "?").join(", ") || "NULL"}))`,
+    binds: [userId, userId, ...UNGRANTABLE],
+  }),
+
   checkApproval: (tenant, request) => checkEmployeeRules(tenant, request.targetId, request.after, "checker"),
 
   /** An invitation: the account its email has now (null for a new person), or "stale" when it would reach someone else. */

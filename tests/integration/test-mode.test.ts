@@ -10,7 +10,7 @@ import { coreLifecycleStatements, shardLifecycleStatement } from "#server/operat
 import { makeApiKey } from "#server/partner-api/keys";
 import { createApiKey } from "#server/partner-api/api-keys.db";
 import { registerKeyHashStatement } from "#server/tenancy/directory.db";
-import { TEST_MODE_PEOPLE } from "#server/approvals/approvals.db";
+import { TEST_MODE_PEOPLE } from "#server/approvals/change-kinds";
 import { NOT_A_MEMBER } from "#server/auth/sign-in";
 import { testBusinessOf } from "#server/tenancy/test-mode";
 import { starterIds } from "#server/tenancy/test-mode.db";
