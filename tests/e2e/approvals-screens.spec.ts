@@ -4,7 +4,7 @@
 import type { Page } from "@playwright/test";
 import { requestChange } from "#server/approvals/approvals.db";
 import { ESI_KUMASI, KUMASI, META } from "../support/tenants";
-import { expect, hydrated, test } from "./fixtures";
+import { expect, hydrated, test, lookAt } from "./fixtures";
 import { clickChecked } from "./fresh-check";
 
 const ESI = { email: "esi.owusu@example.com", businessId: KUMASI };
@@ -179,7 +179,7 @@ test.describe("at 390 px wide", () => {
     await hydrated(page);
     await expect(page.getByRole("navigation", { name: "Kinds of request" })).toBeVisible();
     expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
-    await page.screenshot({ path: test.info().outputPath("approvals-390.png"), fullPage: true });
+    await lookAt(page, { path: test.info().outputPath("approvals-390.png"), fullPage: true });
     const update = await (
       await portal.db()
     )
@@ -190,6 +190,6 @@ test.describe("at 390 px wide", () => {
     await hydrated(page);
     await expect(page.getByRole("button", { name: "Approve" })).toBeVisible();
     expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
-    await page.screenshot({ path: test.info().outputPath("request-390.png"), fullPage: true });
+    await lookAt(page, { path: test.info().outputPath("request-390.png"), fullPage: true });
   });
 });

@@ -7,7 +7,7 @@ import { runArchive } from "#server/archive/job";
 import { applyIngest } from "#server/payments/ingest.db";
 import type { PaymentItem } from "#server/payments/ingest-plan";
 import { ACCRA, businessOf } from "../support/tenants";
-import { expect, hydrated, test } from "./fixtures";
+import { expect, hydrated, test, lookAt } from "./fixtures";
 
 const now = Date.now();
 const today = new Date(now);
@@ -64,12 +64,12 @@ for (const width of [1280, 390]) {
       const row = months.getByRole("row").nth(1);
       await expect(row.getByRole("cell").nth(1)).toHaveText("6");
       await months.scrollIntoViewIfNeeded();
-      await page.screenshot({ path: `tmp/archive-months-${width}.png` });
+      await lookAt(page, { path: `tmp/archive-months-${width}.png` });
 
       // A period inside the archived month says where its payments went.
       await page.goto(`/transactions?range=custom&from=${OLD}-01&to=${OLD}-28`);
       await expect(page.getByTestId("archived-in-period")).toContainText("is archived: its payments are not in this list or its totals.");
-      await page.screenshot({ path: `tmp/archive-period-${width}.png` });
+      await lookAt(page, { path: `tmp/archive-period-${width}.png` });
 
       await page.getByLabel("Search transactions").fill(reference(2));
       await page.getByLabel("Search transactions").press("Enter");
@@ -81,7 +81,7 @@ for (const width of [1280, 390]) {
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       expect(overflow).toBeLessThanOrEqual(0);
       await found.scrollIntoViewIfNeeded();
-      await page.screenshot({ path: `tmp/archive-found-${width}.png` });
+      await lookAt(page, { path: `tmp/archive-found-${width}.png` });
 
       const [download] = await Promise.all([
         page.waitForEvent("download"),

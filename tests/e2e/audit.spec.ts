@@ -5,7 +5,7 @@ import type { Page } from "@playwright/test";
 import { readFileSync } from "node:fs";
 import type { Portal } from "../support/portal";
 import { KUMASI } from "../support/tenants";
-import { expect, hydrated, test } from "./fixtures";
+import { expect, hydrated, test, lookAt } from "./fixtures";
 
 const ESI_NAME = "Ɔdɔmankoma Ɛsi 🌺 Owusu";
 const UA = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0.0.0 Safari/537.36";
@@ -71,7 +71,7 @@ test("Kofi filters the audit log by a person and an action, pages, and downloads
   await expect(first).toContainText("203.0.113.39");
   await expect(first).toContainText("Chrome 130");
   await expect(tab.getByRole("row")).toHaveCount(26);
-  await page.screenshot({ path: "tmp/audit-1280.png" });
+  await lookAt(page, { path: "tmp/audit-1280.png" });
 
   await page.getByRole("navigation", { name: "Pages" }).getByRole("link", { name: "Next" }).click();
   await expect(page).toHaveURL(/page=2/);
@@ -98,8 +98,8 @@ test.describe("at 390 px wide", () => {
     await hydrated(page);
     await expect(auditTab(page).getByRole("table", { name: "Audit log" })).toBeVisible();
     expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
-    await page.screenshot({ path: "tmp/audit-390.png" });
+    await lookAt(page, { path: "tmp/audit-390.png" });
     await auditTab(page).getByRole("table", { name: "Audit log" }).scrollIntoViewIfNeeded();
-    await page.screenshot({ path: "tmp/audit-390-rows.png" });
+    await lookAt(page, { path: "tmp/audit-390-rows.png" });
   });
 });

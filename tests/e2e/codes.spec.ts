@@ -2,7 +2,7 @@
 // where it is shown (a table cell, a detail card, the payment panel) and the page still does not scroll sideways.
 import type { Page } from "@playwright/test";
 import { KUMASI } from "../support/tenants";
-import { expect, hydrated, test } from "./fixtures";
+import { expect, hydrated, test, lookAt } from "./fixtures";
 
 test.use({ viewport: { width: 390, height: 844 } });
 
@@ -55,7 +55,7 @@ test("a payment's and its settlement's references stay on one line at 390 px, wi
     expect(shown.length, path).toBeGreaterThan(0);
     expect(shown, `${payment.settlement} on ${path}`).toEqual(shown.map(() => 1));
     expect(await sidewaysScroll(page), path).toBe(0);
-    await page.screenshot({ path: `tmp/codes-${path.startsWith("/money") ? "settlement" : "payment"}-390.png` });
+    await lookAt(page, { path: `tmp/codes-${path.startsWith("/money") ? "settlement" : "payment"}-390.png` });
   }
 });
 

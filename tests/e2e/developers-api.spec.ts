@@ -1,5 +1,5 @@
 // /developers/api (decision 044, the contract integrators read): the Partner API's reference, for administrators.
-import { expect, test } from "./fixtures";
+import { expect, test, lookAt } from "./fixtures";
 
 const SHOTS = "tmp/screenshots";
 
@@ -29,9 +29,9 @@ test("an administrator reads every endpoint with its fields, answers and a curl 
   await page.goto("/developers/api#problem-rate_limited");
   await expect(page.locator("#problem-rate_limited")).toBeInViewport();
   await expect(page.locator("#problem-rate_limited")).toContainText("429");
-  await page.screenshot({ path: `${SHOTS}/developers-api-1280.png`, fullPage: true });
-  await page.screenshot({ path: `${SHOTS}/developers-api-1280-top.png` });
-  await send.screenshot({ path: `${SHOTS}/developers-api-1280-payments.png` });
+  await lookAt(page, { path: `${SHOTS}/developers-api-1280.png`, fullPage: true });
+  await lookAt(page, { path: `${SHOTS}/developers-api-1280-top.png` });
+  await lookAt(send, { path: `${SHOTS}/developers-api-1280-payments.png` });
 });
 
 test.describe("at 390 px wide", () => {
@@ -41,10 +41,10 @@ test.describe("at 390 px wide", () => {
     await page.goto("/developers/api");
     await expect(page.getByRole("region", { name: "Send payments" })).toBeVisible();
     expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
-    await page.screenshot({ path: `${SHOTS}/developers-api-390.png`, fullPage: true });
-    await page.screenshot({ path: `${SHOTS}/developers-api-390-top.png` });
-    await page.getByRole("region", { name: "Send payments" }).screenshot({ path: `${SHOTS}/developers-api-390-payments.png` });
-    await page.getByRole("region", { name: "Webhooks" }).screenshot({ path: `${SHOTS}/developers-api-390-webhooks.png` });
+    await lookAt(page, { path: `${SHOTS}/developers-api-390.png`, fullPage: true });
+    await lookAt(page, { path: `${SHOTS}/developers-api-390-top.png` });
+    await lookAt(page.getByRole("region", { name: "Send payments" }), { path: `${SHOTS}/developers-api-390-payments.png` });
+    await lookAt(page.getByRole("region", { name: "Webhooks" }), { path: `${SHOTS}/developers-api-390-webhooks.png` });
   });
 });
 

@@ -9,7 +9,7 @@ import { newWebhookSecret } from "#server/webhooks/signing";
 import { startWebhookReceiver, type WebhookReceiver } from "../support/fake-webhook-receiver";
 import { KOFI_KUMASI, META } from "../support/tenants";
 import { disableEndpoints } from "../support/partner-api";
-import { expect, hydrated, test } from "./fixtures";
+import { expect, hydrated, test, lookAt } from "./fixtures";
 import { clickChecked, passCheckDialog } from "./fresh-check";
 
 const NAME = "Ɔkɔdeɛ till 🦅 مرحبا";
@@ -150,7 +150,7 @@ test("after an outage, the failed deliveries since a time are sent again in one 
   expect(receiver.to("/e2e-outage")).toHaveLength(0);
 
   await since.fill(new Date(Date.now() - 2 * 3_600_000).toISOString().slice(0, 16));
-  await page.screenshot({ path: "tmp/screenshots/resend-failed-1280.png", fullPage: true });
+  await lookAt(page, { path: "tmp/screenshots/resend-failed-1280.png", fullPage: true });
   await clickChecked(page, portal, form.getByRole("button", { name: "Send failed deliveries again" }));
   await expect(page.getByText(/1 failed delivery since .* will be sent again within a minute\./)).toBeVisible();
   await expect.poll(() => receiver.to("/e2e-outage").length, { timeout: 20_000 }).toBe(1);
@@ -168,6 +168,6 @@ test.describe("at 390 px wide", () => {
     await page.getByText("Response (first KB)").click();
     expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
     await page.getByRole("form", { name: "Send failed deliveries again" }).scrollIntoViewIfNeeded();
-    await page.screenshot({ path: "tmp/screenshots/resend-failed-390.png" });
+    await lookAt(page, { path: "tmp/screenshots/resend-failed-390.png" });
   });
 });

@@ -7,7 +7,7 @@ import type { Page } from "@playwright/test";
 import { KEY_PATTERN } from "#server/partner-api/keys";
 import { tablesHolding } from "../support/d1-dump";
 import { ACCRA, KUMASI } from "../support/tenants";
-import { expect, hydrated, test } from "./fixtures";
+import { expect, hydrated, test, lookAt } from "./fixtures";
 import { clickChecked, passCheckDialog } from "./fresh-check";
 
 const TAB = "/settings?tab=developers";
@@ -41,7 +41,7 @@ test("Kofi makes a key and sees it once, rolls it and revokes the new one", asyn
   await panel.getByRole("button", { name: "Copy" }).click();
   await expect(panel.getByText("Copied.")).toBeVisible();
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(secret);
-  await page.screenshot({ path: test.info().outputPath("developers-new-key-1280.png"), fullPage: true });
+  await lookAt(page, { path: test.info().outputPath("developers-new-key-1280.png"), fullPage: true });
 
   const row = page.getByRole("row").filter({ hasText: "Switch Ɛkuu 🔑" });
   await expect(row).toContainText(`${secret.slice(0, 12)}…`);
@@ -119,13 +119,13 @@ test.describe("at 390 px", () => {
     await page.keyboard.press("Enter");
     await expect(conflicts.locator("pre")).toContainText('"amount": 125000');
     expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
-    await page.screenshot({ path: test.info().outputPath("developers-390.png"), fullPage: true });
+    await lookAt(page, { path: test.info().outputPath("developers-390.png"), fullPage: true });
 
     await page.getByRole("region", { name: "Create key" }).getByLabel("Name").fill("Phone test");
     await clickChecked(page, portal, page.getByRole("region", { name: "Create key" }).getByRole("button", { name: "Create key" }));
     await expect(page.getByTestId("new-key-secret")).toHaveText(KEY_PATTERN);
     expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
-    await page.screenshot({ path: test.info().outputPath("developers-new-key-390.png"), fullPage: true });
+    await lookAt(page, { path: test.info().outputPath("developers-new-key-390.png"), fullPage: true });
   });
 });
 

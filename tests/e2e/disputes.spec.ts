@@ -6,7 +6,7 @@ import { cardNumberPaths } from "#server/card-numbers/card-numbers";
 import { api, makeKey } from "../support/partner-api";
 import { KUMASI } from "../support/tenants";
 import type { Page } from "@playwright/test";
-import { expect, hydrated, test } from "./fixtures";
+import { expect, hydrated, test, lookAt } from "./fixtures";
 
 test.use({ signedInAs: { email: "abena.darko@example.com", businessId: KUMASI } });
 
@@ -29,7 +29,7 @@ async function screenshots(page: Page, name: string): Promise<void> {
     await page.setViewportSize({ width, height: width === 390 ? 844 : 800 });
     await page.reload();
     await hydrated(page);
-    await page.screenshot({ path: `tmp/${name}-${width}.png`, fullPage: true });
+    await lookAt(page, { path: `tmp/${name}-${width}.png`, fullPage: true });
   }
   await page.setViewportSize({ width: 1280, height: 800 });
 }

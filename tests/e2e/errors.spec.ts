@@ -67,13 +67,11 @@ test("the 404 and 500 pages, reached as a person would", async ({ page }) => {
       await hydrated(page);
       await expect.soft(page).toHaveTitle("Page Not Found");
       await expect.soft(page.getByTestId("error-message")).toHaveText("Page not found: /platform/businesses/bus_kumasi_fresh_foods");
-      await page.screenshot({ path: `/work/brief/shots/platform-404-business-${width}.png`, fullPage: true, animations: "disabled" });
       if (width <= 980) await page.getByRole("button", { name: "Open menu" }).click();
       const menu = page.getByRole("navigation", { name: "Main" });
       await expect.soft(menu.getByRole("link", { name: "Merchants" })).toBeVisible();
       await expect.soft(menu.getByRole("link", { name: "Jobs" })).toHaveCount(0);
       await expect.soft(menu.getByRole("link", { name: "Platform", exact: true })).toHaveCount(0);
-      if (width <= 980) await page.screenshot({ path: `/work/brief/shots/platform-404-business-${width}-menu.png`, animations: "disabled" });
     });
   }
 });

@@ -2,8 +2,9 @@
 // the seeded template, so tests can read and change its D1 and KV directly.
 import { createHash, randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
+import { basename, join } from "node:path";
 import { createRequire } from "node:module";
-import { test as base, expect, type Page } from "@playwright/test";
+import { test as base, expect, type Locator, type Page } from "@playwright/test";
 import { eventsConsumers, paymentsConsumers, startPortal, webhooksConsumers, type Portal } from "../support/portal";
 import { mintSession } from "../support/sign-in";
 import { prepareTemplateState } from "../support/state";
@@ -179,4 +180,18 @@ export async function axeViolations(page: Page): Promise<string[]> {
     const result = await axe.run(document, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"] }, resultTypes: ["violations"] });
     return result.violations.map((v) => `${v.id} at ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
   });
+}
+
+/**
+ * A screenshot for a person to look at (the screens a change touched, at 1280 and 390 px), taken only when SCREENSHOTS
+ * names a folder (`SCREENSHOTS=tmp/shots npx playwright test tests/e2e/terminals.spec.ts`), under the file name the
+ * test gives. No test asserts on one, so a plain run takes none: nothing is written into the tree, and CI does not pay
+ * for about fifty full-page captures nobody opens.
+ */
+export async function lookAt(target: Page | Locator, options: { path: string; fullPage?: boolean; animations?: "disabled" | "allow" }): Promise<void> {
+  const folder = process.env.SCREENSHOTS;
+  if (!folder) return;
+  const path = join(folder, basename(options.path));
+  if ("goto" in target) await target.screenshot({ ...options, path });
+  else await target.screenshot({ path, ...(options.animations ? { animations: options.animations } : {}) });
 }

@@ -7,7 +7,7 @@ import { mintSession } from "../support/sign-in";
 import { mintFreshCheck } from "../support/fresh-check";
 import { requestChange } from "#server/approvals/approvals.db";
 import { ESI_KUMASI, KUMASI, META } from "../support/tenants";
-import { expect, hydrated, test } from "./fixtures";
+import { expect, hydrated, test, lookAt } from "./fixtures";
 import { latestCodeFor } from "./outbox";
 
 const KOFI_PHONE = "233244556677";
@@ -62,7 +62,7 @@ test("approving asks for a check; a code sent by SMS makes it, and the approval 
 
   await field.fill(code);
   await page.setViewportSize({ width: 390, height: 844 });
-  await page.screenshot({ path: "tmp/screenshots/fresh-check-code-390.png" });
+  await lookAt(page, { path: "tmp/screenshots/fresh-check-code-390.png" });
   await dialog.getByRole("button", { name: "Confirm" }).click();
   await expect(page).toHaveURL(/\/approvals$/);
   await expect(page.getByText("Approved: the merchant change has taken effect.")).toBeVisible();
@@ -134,7 +134,7 @@ test.describe("with a passkey", () => {
     await page.getByRole("button", { name: "Approve" }).click();
     const dialog = page.getByRole("dialog", { name: "Confirm it is you" });
     await expect(dialog.getByRole("button", { name: /^Text a code to/ })).toBeVisible();
-    await page.screenshot({ path: "tmp/screenshots/fresh-check-passkey-1280.png" });
+    await lookAt(page, { path: "tmp/screenshots/fresh-check-passkey-1280.png" });
     await dialog.getByRole("button", { name: "Use your passkey" }).click();
     await expect(page).toHaveURL(/\/approvals$/);
     await expect(page.getByText("Approved: the merchant change has taken effect.")).toBeVisible();
@@ -157,7 +157,7 @@ test.describe("with a passkey", () => {
     await expect(dialog.getByRole("button", { name: "Use your passkey" })).toBeVisible();
     await expect(dialog.getByRole("button", { name: /^Text a code to/ })).toHaveCount(0);
     await page.setViewportSize({ width: 390, height: 844 });
-    await page.screenshot({ path: "tmp/screenshots/fresh-check-passkey-only-390.png" });
+    await lookAt(page, { path: "tmp/screenshots/fresh-check-passkey-only-390.png" });
     await dialog.getByRole("button", { name: "Use your passkey" }).click();
     await expect(page).toHaveURL(/\/approvals$/);
     await expect(page.getByText(/Rejected: .*Owusu can read your reason/)).toBeVisible();

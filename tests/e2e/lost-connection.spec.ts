@@ -3,7 +3,7 @@
 // happened, and trying again sends the form once, whether or not the first send
 // had arrived.
 import type { Page, Route } from "@playwright/test";
-import { expect, hydrated, test } from "./fixtures";
+import { expect, hydrated, test, lookAt } from "./fixtures";
 import { signedInCookie } from "../support/sign-in";
 import { KUMASI } from "../support/tenants";
 import { mintCheckFor } from "./fresh-check";
@@ -98,7 +98,7 @@ test("a Team invitation that never left: the tab stays with what was typed, and 
   await expect(invite.getByLabel("Full name")).toHaveValue("Nkrumah Ŋmɛ");
   await expect(invite.getByLabel("Mobile number")).toHaveValue("024 765 4321");
   expect(await invitations()).toBe(0);
-  await page.screenshot({ path: test.info().outputPath("lost-connection-team-390.png"), fullPage: true });
+  await lookAt(page, { path: test.info().outputPath("lost-connection-team-390.png"), fullPage: true });
 
   await invite.getByRole("button", { name: "Send for approval" }).click();
   await expect(page.getByText(/The invitation for Nkrumah Ŋmɛ is sent for approval/)).toBeVisible();
@@ -149,7 +149,7 @@ test("an approval decided while the connection drops: the request page stays, an
   expect(cut.sent()).toBe(1);
   await expect(page).toHaveURL(new RegExp(`${path}$`));
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Create merchant");
-  await page.screenshot({ path: test.info().outputPath("lost-connection-approval-1280.png"), fullPage: true });
+  await lookAt(page, { path: test.info().outputPath("lost-connection-approval-1280.png"), fullPage: true });
   expect(await decisions()).toBe(1);
 
   await page.getByRole("button", { name: "Approve" }).click();
@@ -168,7 +168,7 @@ test("a link followed with no connection says so, not the server error page, and
   await expect(page.getByTestId("error-message")).toHaveText(CONNECTIVITY);
   await expect(page.getByText("Internal Server Error")).toHaveCount(0);
   await expect(page.getByTestId("error-id")).toHaveCount(0);
-  await page.screenshot({ path: test.info().outputPath("no-connection-1280.png") });
+  await lookAt(page, { path: test.info().outputPath("no-connection-1280.png") });
 
   await page.unroute("**/transactions.data*", offline);
   await page.getByRole("link", { name: "Try again" }).click();

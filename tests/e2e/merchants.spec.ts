@@ -2,7 +2,7 @@
 // approval), a Viewer's read-only merchant page, and the merchant page at 390 px.
 import type { Page } from "@playwright/test";
 import { ACCRA, KUMASI } from "../support/tenants";
-import { expect, holdBackCode, hydrated, test } from "./fixtures";
+import { expect, holdBackCode, hydrated, test, lookAt } from "./fixtures";
 
 const ESI = { email: "esi.owusu@example.com", businessId: KUMASI };
 const YAW = { email: "yaw.asante@example.com", businessId: ACCRA };
@@ -21,7 +21,7 @@ test.describe("as Esi Owusu (Operations, Kumasi Fresh Foods)", () => {
     await page.getByRole("link", { name: "Add merchant" }).click();
     await expect(page).toHaveURL(/\/merchants\/add-merchant$/);
     await expect(page).toHaveTitle("Add Merchant");
-    await page.screenshot({ path: testInfo.outputPath("add-merchant-desktop.png"), fullPage: true });
+    await lookAt(page, { path: testInfo.outputPath("add-merchant-desktop.png"), fullPage: true });
 
     await page.getByLabel("Merchant code").fill("MRC-0001");
     await page.getByLabel("Contact email").fill("akua@bantama");
@@ -59,7 +59,7 @@ test.describe("as Esi Owusu (Operations, Kumasi Fresh Foods)", () => {
     await page.goto("/merchants/mer_kff_0003");
     await hydrated(page);
     await expect(page).toHaveTitle("Manage Merchant");
-    await page.screenshot({ path: testInfo.outputPath("merchant-desktop.png"), fullPage: true });
+    await lookAt(page, { path: testInfo.outputPath("merchant-desktop.png"), fullPage: true });
     const accounts = page.getByRole("region", { name: "Settlement accounts" });
     await accounts.getByRole("link", { name: "Add settlement account" }).click();
     await expect(page).toHaveURL(/\?account=new/);
@@ -69,7 +69,7 @@ test.describe("as Esi Owusu (Operations, Kumasi Fresh Foods)", () => {
     await page.getByLabel("Name on the account").fill("Sika Mpo Fresh Mart");
     await page.getByRole("button", { name: "Send for approval" }).click();
     await expect(page.locator("#account-account_number-error")).toContainText("Use 9 to 12 characters");
-    await page.screenshot({ path: testInfo.outputPath("merchant-account-form-desktop.png"), fullPage: true });
+    await lookAt(page, { path: testInfo.outputPath("merchant-account-form-desktop.png"), fullPage: true });
 
     await page.getByLabel("Account or wallet number").fill("0241234567");
     await page.getByLabel("Primary payout account").check();
@@ -92,7 +92,7 @@ test.describe("as Esi Owusu (Operations, Kumasi Fresh Foods)", () => {
     await page.goto("/merchants/mer_kff_0001");
     await hydrated(page);
     await expect(page.getByRole("heading", { name: "Recent transactions" })).toBeVisible();
-    await page.screenshot({ path: testInfo.outputPath("merchant-390.png"), fullPage: true });
+    await lookAt(page, { path: testInfo.outputPath("merchant-390.png"), fullPage: true });
     await noSidewaysScroll(page);
     await page.goto("/merchants/mer_kff_0001?edit=merchant");
     await expect(page.getByRole("heading", { name: "Edit merchant" })).toBeVisible();
@@ -100,7 +100,7 @@ test.describe("as Esi Owusu (Operations, Kumasi Fresh Foods)", () => {
     await page.goto("/merchants/add-merchant");
     await hydrated(page);
     await noSidewaysScroll(page);
-    await page.screenshot({ path: testInfo.outputPath("add-merchant-390.png"), fullPage: true });
+    await lookAt(page, { path: testInfo.outputPath("add-merchant-390.png"), fullPage: true });
   });
 });
 

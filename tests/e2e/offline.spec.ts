@@ -2,7 +2,7 @@
 // leaves the document as it is (no reload), a page that cannot load shows the portal's "No connection" inside the shell,
 // and it loads by itself when the connection is back.
 import type { Page } from "@playwright/test";
-import { expect, hydrated, markWindow, pageSettled, test, windowIsMarked } from "./fixtures";
+import { expect, hydrated, markWindow, pageSettled, test, windowIsMarked, lookAt } from "./fixtures";
 
 // Chromium logs each request it could not make; Remix logs the link lookups (route discovery) that failed offline.
 test.use({
@@ -70,7 +70,7 @@ for (const width of [1280, 390]) {
     await expect(page.getByRole("banner")).toBeVisible();
     await expect(page.getByTestId("topbar-context")).toContainText("Kumasi Fresh Foods");
     expect(await windowIsMarked(page)).toBe(true);
-    await page.screenshot({ path: test.info().outputPath(`no-connection-${width}.png`) });
+    await lookAt(page, { path: test.info().outputPath(`no-connection-${width}.png`) });
 
     await context.setOffline(false);
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Reports");

@@ -10,7 +10,7 @@ import { KEY_PATTERN } from "#server/partner-api/keys";
 import { startWebhookReceiver } from "../support/fake-webhook-receiver";
 import { disableEndpoints } from "../support/partner-api";
 import { ACCRA, KOFI_KUMASI, KUMASI } from "../support/tenants";
-import { expect, hydrated, test } from "./fixtures";
+import { expect, hydrated, test, lookAt } from "./fixtures";
 import { clickChecked } from "./fresh-check";
 
 const ROOT = resolve(import.meta.dirname, "../..");
@@ -96,7 +96,7 @@ test("a key, an endpoint, the simulator: payments reach the dashboard, the list 
     const deliveries = page.getByRole("list", { name: "Deliveries, newest first" });
     await expect(deliveries.getByRole("heading", { name: "payment.succeeded" }).first()).toBeVisible();
     await expect(deliveries.getByText("Delivered").first()).toBeVisible();
-    await page.screenshot({ path: test.info().outputPath("delivery-log-1280.png"), fullPage: true });
+    await lookAt(page, { path: test.info().outputPath("delivery-log-1280.png"), fullPage: true });
   } finally {
     await disableEndpoints(portal, KOFI_KUMASI);
     await receiver.close();

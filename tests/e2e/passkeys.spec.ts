@@ -6,7 +6,7 @@
 import type { CDPSession, Page } from "@playwright/test";
 import { mintSession } from "../support/sign-in";
 import { SoftwareAuthenticator } from "../support/software-authenticator";
-import { expect, hydrated, test } from "./fixtures";
+import { expect, hydrated, test, lookAt } from "./fixtures";
 import { clickChecked, mintCheckFor, passCheckDialog } from "./fresh-check";
 
 test.use({ signedInAs: null });
@@ -36,7 +36,7 @@ async function signInWithEmail(page: Page, base: string) {
 async function shoot(page: Page, name: string) {
   for (const width of [1280, 390]) {
     await page.setViewportSize({ width, height: width === 390 ? 844 : 800 });
-    await page.screenshot({ path: `tmp/screens/passkeys-${name}-${width}.png`, fullPage: true });
+    await lookAt(page, { path: `tmp/screens/passkeys-${name}-${width}.png`, fullPage: true });
   }
   await page.setViewportSize({ width: 1280, height: 800 });
 }

@@ -3,7 +3,7 @@
 import type { Page } from "@playwright/test";
 import type { Portal } from "../support/portal";
 import { KUMASI } from "../support/tenants";
-import { expect, hydrated, test } from "./fixtures";
+import { expect, hydrated, test, lookAt } from "./fixtures";
 
 interface Settled {
   id: number;
@@ -40,7 +40,7 @@ async function openPayment(page: Page, payment: Settled) {
 test("a payment leads to its terminal, its settlement and its merchant, and the merchant to its money", async ({ page, portal }) => {
   const payment = await settledPayment(portal);
   let detail = await openPayment(page, payment);
-  await page.screenshot({ path: "tmp/payment-detail-1280.png", fullPage: false });
+  await lookAt(page, { path: "tmp/payment-detail-1280.png", fullPage: false });
 
   await detail.getByRole("link", { name: payment.serial }).click();
   await expect(page).toHaveURL(/\/pos-terminals\/device-details\//);
@@ -55,7 +55,7 @@ test("a payment leads to its terminal, its settlement and its merchant, and the 
   await detail.getByRole("link", { name: payment.merchant, exact: true }).click();
   await expect(page).toHaveURL(new RegExp(`/merchants/${payment.merchantId}$`));
   await expect(page.getByRole("heading", { level: 1, name: payment.merchant })).toBeVisible();
-  await page.screenshot({ path: "tmp/merchant-1280.png" });
+  await lookAt(page, { path: "tmp/merchant-1280.png" });
 
   const money = page.getByRole("navigation", { name: `Money of ${payment.merchant}` });
   await money.getByRole("link", { name: "Transactions" }).click();
@@ -81,13 +81,13 @@ test("at 390 px the detail and the merchant's page fit and keep their links", as
   const payment = await settledPayment(portal);
   const detail = await openPayment(page, payment);
   await expect(detail.getByRole("link", { name: payment.serial })).toBeVisible();
-  await page.screenshot({ path: "tmp/payment-detail-390.png", fullPage: false });
+  await lookAt(page, { path: "tmp/payment-detail-390.png", fullPage: false });
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
   expect(overflow).toBeLessThanOrEqual(0);
   await page.goto(`/merchants/${payment.merchantId}`);
   await hydrated(page);
   await expect(page.getByRole("navigation", { name: `Money of ${payment.merchant}` }).getByRole("link", { name: "Settlements" })).toBeVisible();
   await page.getByRole("heading", { level: 2, name: "Money" }).scrollIntoViewIfNeeded();
-  await page.screenshot({ path: "tmp/merchant-390.png" });
+  await lookAt(page, { path: "tmp/merchant-390.png" });
   expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
 });

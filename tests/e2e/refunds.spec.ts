@@ -7,7 +7,7 @@ import { postingStatements } from "#server/ledger/ledger.db";
 import { mintSession } from "../support/sign-in";
 import { KOFI_KUMASI, KUMASI } from "../support/tenants";
 import type { Portal } from "../support/portal";
-import { expect, hydrated, test } from "./fixtures";
+import { expect, hydrated, test, lookAt } from "./fixtures";
 import { clickChecked } from "./fresh-check";
 
 const MERCHANT = "mer_kff_0001";
@@ -96,7 +96,7 @@ test("Esi asks for a partial refund, Kofi approves it, and the payment is partia
     expect(reject.height, `at ${width} px`).toBe(approve.height);
     expect(reject.width, `at ${width} px`).toBeLessThanOrEqual(approve.width);
     if (width === 1280) expect(reject.x, "side by side at 1280 px").toBeGreaterThan(approve.x + approve.width);
-    await kofiPage.screenshot({ path: `tmp/refund-decision-${width}.png`, fullPage: true });
+    await lookAt(kofiPage, { path: `tmp/refund-decision-${width}.png`, fullPage: true });
   }
   await kofiPage.setViewportSize({ width: 1280, height: 800 });
   await clickChecked(kofiPage, portal, kofiPage.getByRole("button", { name: "Approve and refund" }));
@@ -117,7 +117,7 @@ test.describe("at 390 px wide", () => {
     await page.goto(`/transactions/${paid.id}/refund`);
     await hydrated(page);
     await expect(page.getByTestId("refund-form")).toBeVisible();
-    await page.screenshot({ path: "tmp/refund-form-390.png", fullPage: true });
+    await lookAt(page, { path: "tmp/refund-form-390.png", fullPage: true });
     expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
   });
 });

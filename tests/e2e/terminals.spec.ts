@@ -4,7 +4,7 @@
 // Viewer's read-only view, and 390 px without sideways scrolling.
 import type { Page } from "@playwright/test";
 import { ACCRA, KUMASI } from "../support/tenants";
-import { expect, hydrated, test } from "./fixtures";
+import { expect, hydrated, test, lookAt } from "./fixtures";
 
 const SHOTS = "test-results/screens";
 
@@ -48,7 +48,7 @@ test.describe("the fleet", () => {
       await hydrated(page);
       await expect.soft(page).toHaveTitle(/POS Terminals/);
       await expect.soft(page.getByRole("heading", { level: 1, name: "POS Terminals" })).toBeVisible();
-      await page.screenshot({ path: `${SHOTS}/pos-terminals-desktop.png` });
+      await lookAt(page, { path: `${SHOTS}/pos-terminals-desktop.png` });
 
       await page.getByLabel("Status").selectOption("faulty");
       await expect.soft(page).toHaveURL(/status=faulty/);
@@ -92,7 +92,7 @@ test.describe("the fleet", () => {
       const activity = page.getByRole("region", { name: "Recent activity" });
       await expect.soft(activity.locator("tbody tr").first()).toBeVisible();
       await expect.soft(activity).not.toContainText(/233\d{9}/);
-      await page.screenshot({ path: `${SHOTS}/point-of-sale-desktop.png`, fullPage: true });
+      await lookAt(page, { path: `${SHOTS}/point-of-sale-desktop.png`, fullPage: true });
       await page
         .getByRole("region", { name: "Terminals" })
         .getByRole("link", { name: /1240219648/ })
@@ -107,7 +107,7 @@ test.describe("a device", () => {
     await page.goto("/pos-terminals/device-details/trm_kff_00004");
     await hydrated(page);
     await expect(page.getByRole("heading", { level: 1, name: "1850924510" })).toBeVisible();
-    await page.screenshot({ path: `${SHOTS}/device-details-desktop.png`, fullPage: true });
+    await lookAt(page, { path: `${SHOTS}/device-details-desktop.png`, fullPage: true });
 
     const block = page.getByRole("form", { name: "Block" });
     await block.getByRole("button", { name: "Block terminal" }).click();
@@ -164,21 +164,21 @@ test.describe("at 390 px wide", () => {
       await page.goto("/pos-terminals");
       await hydrated(page);
       await noSidewaysScroll(page);
-      await page.screenshot({ path: `${SHOTS}/pos-terminals-390.png` });
+      await lookAt(page, { path: `${SHOTS}/pos-terminals-390.png` });
     });
 
     await test.step("a device: 390 px: no sideways scroll", async () => {
       await page.goto("/pos-terminals/device-details/trm_kff_00001");
       await hydrated(page);
       await noSidewaysScroll(page);
-      await page.screenshot({ path: `${SHOTS}/device-details-390.png`, fullPage: true });
+      await lookAt(page, { path: `${SHOTS}/device-details-390.png`, fullPage: true });
     });
 
     await test.step("a point of sale: 390 px: no sideways scroll", async () => {
       await page.goto("/merchants/mer_kff_0001/point-of-sale/pos_kff_00002");
       await hydrated(page);
       await noSidewaysScroll(page);
-      await page.screenshot({ path: `${SHOTS}/point-of-sale-390.png`, fullPage: true });
+      await lookAt(page, { path: `${SHOTS}/point-of-sale-390.png`, fullPage: true });
     });
   });
 });
@@ -190,7 +190,7 @@ test.describe("as Esi Owusu (Operations)", () => {
     await page.goto("/merchants/mer_kff_0003/add-point-of-sale");
     await hydrated(page);
     await expect(page.getByRole("heading", { level: 1, name: "Add point of sale" })).toBeVisible();
-    await page.screenshot({ path: `${SHOTS}/add-point-of-sale-desktop.png`, fullPage: true });
+    await lookAt(page, { path: `${SHOTS}/add-point-of-sale-desktop.png`, fullPage: true });
     await page.getByLabel("Name").fill("Kejetia Stall");
     await page.getByLabel("Contact phone").fill("12");
     await page.getByRole("button", { name: "Send for approval" }).click();
@@ -222,7 +222,7 @@ test.describe("as Esi Owusu (Operations)", () => {
     await page.goto("/merchants/mer_kff_0003/add-point-of-sale");
     await hydrated(page);
     await noSidewaysScroll(page);
-    await page.screenshot({ path: `${SHOTS}/add-point-of-sale-390.png`, fullPage: true });
+    await lookAt(page, { path: `${SHOTS}/add-point-of-sale-390.png`, fullPage: true });
   });
 });
 

@@ -7,7 +7,7 @@ import { testBusinessOf } from "#server/tenancy/test-mode";
 import { starterIds } from "#server/tenancy/test-mode.db";
 import { api, eventually, momoPayment } from "../support/partner-api";
 import { KUMASI } from "../support/tenants";
-import { axeViolations, expect, hydrated, test } from "./fixtures";
+import { axeViolations, expect, hydrated, test, lookAt } from "./fixtures";
 import { passCheckDialog } from "./fresh-check";
 
 const topbar = (page: Page) => page.getByTestId("topbar-context");
@@ -76,7 +76,7 @@ test("Kofi works in test mode: the banner on every page, a pp_test_ key, a payme
     }
     await page.goto("/");
     await hydrated(page);
-    await page.screenshot({ path: test.info().outputPath(`test-mode-dashboard-${width}.png`), fullPage: width < 500 });
+    await lookAt(page, { path: test.info().outputPath(`test-mode-dashboard-${width}.png`), fullPage: width < 500 });
   }
   await page.setViewportSize({ width: 1280, height: 800 });
 

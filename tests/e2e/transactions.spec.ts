@@ -2,7 +2,7 @@
 // a payment's detail with its postings (closed by Escape), the CSV link, a
 // payment found by the last digits of its reference, 390 px.
 import { KUMASI } from "../support/tenants";
-import { expect, hydrated, test } from "./fixtures";
+import { expect, hydrated, test, lookAt } from "./fixtures";
 
 test.use({ signedInAs: { email: "abena.darko@example.com", businessId: KUMASI } });
 
@@ -71,6 +71,6 @@ test.describe("at 390 px wide", () => {
     await expect(page.getByTestId("payment-detail")).toBeVisible();
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect(overflow).toBeLessThanOrEqual(0);
-    await page.screenshot({ path: "test-results/transactions-390.png" });
+    await lookAt(page, { path: "test-results/transactions-390.png" });
   });
 });
