@@ -11,15 +11,12 @@
 //                         deploy instead of failing the run: a fresh clone's and CI's check of everything else.
 //   --skip-build          measure the last build (dist/worker) instead of building.
 //   --config FILE         another wrangler.toml (tests).
-import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { dirname, join, relative, resolve } from "node:path";
-import { gzipSync } from "node:zlib";
+import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { unstable_readConfig } from "wrangler";
-import { CRON_LINES } from "#server/operators/jobs";
 import { resolveBuildId } from "./build-id";
 import { publishBuildId } from "./build-id-kv";
-import { parseDotVars, planDeploy, PRODUCTION_VARS, type Plan, type WranglerConfig } from "./lib/deploy-plan";
+import { PRODUCTION_VARS, type Plan } from "./lib/deploy-plan";
+import { dryRunReport, makePlan as readPlan, PlanReadError, planText, type PlanOptions } from "./lib/deploy-reading";
 import { run } from "./lib/run";
 import { d1Bindings, wranglerEnv } from "./lib/wrangler";
 
@@ -34,84 +31,38 @@ const { values: options } = parseArgs({
   },
 });
 const dryRun = options["dry-run"];
-const configPath = resolve(options.config);
-
-/** The modules `wrangler deploy` uploads, from the offline bundle of scripts/build.ts (source maps are not uploaded). */
-function measureBundle(): { files: string[]; bytes: number; gzipBytes: number } | null {
-  const dir = join(ROOT, "dist/worker");
-  if (!existsSync(join(dir, "worker.js"))) return null;
-  const files = readdirSync(dir).filter((file) => /\.(js|mjs|wasm|bin|txt|html)$/.test(file));
-  let bytes = 0;
-  let gzipBytes = 0;
-  for (const file of files) {
-    const content = readFileSync(join(dir, file));
-    bytes += content.length;
-    gzipBytes += gzipSync(content, { level: 9 }).length;
-  }
-  return { files: files.map((file) => `dist/worker/${file}`), bytes, gzipBytes };
-}
+const planOptions: PlanOptions = {
+  config: options.config,
+  allowPlaceholders: options["allow-placeholders"],
+  ...(options.secrets ? { secrets: options.secrets } : {}),
+};
 
 function fail(message: string): never {
   console.error(message);
   process.exit(1);
 }
 
-function makePlan(): Plan & { config: WranglerConfig } {
-  let config: WranglerConfig;
+function makePlan() {
   try {
-    // wrangler's own reading of wrangler.toml, offline: the plan sees exactly what `wrangler deploy` will.
-    const read = unstable_readConfig({ config: configPath }, { hideWarnings: true });
-    config = { ...(read as unknown as WranglerConfig), main: read.main && relative(ROOT, read.main) };
+    return readPlan(planOptions);
   } catch (error) {
-    fail(`${relative(process.cwd(), configPath) || configPath} cannot be read: ${error instanceof Error ? error.message : String(error)}`);
+    if (error instanceof PlanReadError) fail(error.message);
+    throw error;
   }
-  const migrations: Record<string, string[] | null> = {};
-  for (const db of config.d1_databases) {
-    const dir = db.migrations_dir ?? "migrations";
-    const path = resolve(dirname(configPath), dir);
-    migrations[dir] = existsSync(path) ? readdirSync(path) : null;
-  }
-  let secrets: Record<string, string> | null = null;
-  if (options.secrets) {
-    try {
-      secrets = parseDotVars(readFileSync(options.secrets, "utf8"));
-    } catch (error) {
-      // The reason only (a line's name part at most): never a value.
-      fail(`--secrets ${options.secrets}: ${error instanceof Error ? error.message : String(error)}`);
-    }
-  }
-  const plan = planDeploy({
-    config,
-    migrations,
-    bundle: measureBundle(),
-    secrets,
-    secretsSource: options.secrets,
-    cronLines: Object.fromEntries(Object.entries(CRON_LINES).map(([cron, lines]) => [cron, lines.map((jobs) => jobs.join(", "))])),
-    allowPlaceholders: options["allow-placeholders"],
-  });
-  return { ...plan, config };
 }
 
 function printPlan(plan: Plan): void {
-  console.log(plan.lines.join("\n"));
-  if (plan.blockers.length > 0) {
-    console.log(`\nWould block a production deploy (let through by --allow-placeholders):`);
-    for (const blocker of plan.blockers) console.log(`  - ${blocker}`);
-  }
-  if (plan.problems.length > 0) {
-    console.error(`\n${plan.problems.length} problem${plan.problems.length === 1 ? "" : "s"}:`);
-    for (const problem of plan.problems) console.error(`  ✗ ${problem}`);
-  }
+  const { out, err } = planText(plan);
+  if (out.length > 0) console.log(out.join("\n"));
+  if (err.length > 0) console.error(err.join("\n"));
 }
 
 if (dryRun) {
   if (!options["skip-build"]) await run("npx", ["tsx", "scripts/build.ts"], { env: wranglerEnv({ WRANGLER_LOG: "warn" }), cwd: ROOT });
-  console.log(`Deploy plan, dry run: nothing is created, migrated or deployed (${relative(ROOT, configPath) || configPath})\n`);
-  const plan = makePlan();
-  printPlan(plan);
-  if (plan.problems.length > 0) process.exit(1);
-  console.log(plan.blockers.length > 0 ? "\nNo problem but the placeholder ids above." : "\nNo problem: npm run deploy would go ahead.");
-  process.exit(0);
+  const report = dryRunReport(planOptions);
+  console.log(report.out.join("\n"));
+  if (report.err.length > 0) console.error(report.err.join("\n"));
+  process.exit(report.status);
 }
 
 // The real deploy checks the same plan first (the bundle is measured after the build below). Its settings are checked
