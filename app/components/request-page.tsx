@@ -31,7 +31,7 @@ export interface DecidedFacts {
   reason: string | null;
 }
 
-/** What the page's action answered: a refusal (by the form, or by the reason, with the reason typed) or a check to make. */
+/** The refusal in the page's action data, if any: said by the form, or by the reason (with the reason typed, when kept). */
 function refusalIn(answer: unknown) {
   if (typeof answer !== "object" || answer === null || !("errors" in answer)) return { form: undefined, reason: undefined, typed: "" };
   const { errors, values } = answer as { errors: Partial<Record<string, string>>; values?: { reason?: unknown } | null };

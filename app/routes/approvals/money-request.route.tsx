@@ -2,7 +2,8 @@
 // both URLs here). What it moves is its kind's section (a transfer: from, to, the amount and the available balance
 // now; a refund: the payment, what is already refunded or waits, the merchant's available balance now), then who
 // asked and when; approve, or reject with a reason. The maker cannot decide; a decided request is read-only. The
-// rules are the decision core's (functions/decisions/decide.ts) with the kind's spec.
+// rules are the decision core's (functions/decisions/decide.ts) with the kind's spec; the page is the one request page
+// (app/components/request-page.tsx) around the kind's section.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { getApprovalRequest } from "#server/approvals/change-requests.db";
@@ -101,7 +102,14 @@ export default function MoneyRequest() {
   const kind =
     shown.kind === "transfer"
       ? { lead: `GHS ${formatAmount(shown.transfer.amount)} from ${shown.transfer.from} to ${shown.transfer.to}`, section: <TransferSection {...shown} /> }
-      : { lead: `A refund of GHS ${formatAmount(shown.refund.amount)} on payment ${shown.payment.reference}`, section: <RefundSection {...shown} /> };
+      : {
+          lead: (
+            <>
+              A refund of GHS {formatAmount(shown.refund.amount)} on payment <span className="nowrap">{shown.payment.reference}</span>
+            </>
+          ),
+          section: <RefundSection {...shown} />,
+        };
   return (
     <RequestPage
       crumb={{ to: "/approvals", label: "Approvals" }}

@@ -18,7 +18,7 @@ export function decisionSchema(noun: string) {
   ]);
 }
 
-/** The request as its page shows it, and whether the person looking may decide it (never the one who asked). */
+/** The request as its page shows it, whether the person looking asked for it, and whether their role decides requests. */
 export function requestFacts(approval: ApprovalRequest, tenant: Pick<Tenant, "role" | "userId">) {
   return {
     request: {

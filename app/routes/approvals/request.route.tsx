@@ -2,7 +2,8 @@
 // request, field by field (what a create sets; what an update changes, among
 // the record's other fields; the whole record a deactivation closes), who
 // asked and when, and the decision: Approve, or Reject with a reason. The
-// decision core (functions/decisions/decide.ts) holds the rules; this page says them.
+// decision core (functions/decisions/decide.ts) holds the rules; this page says them,
+// in the one request page (app/components/request-page.tsx).
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { useActionData, useLoaderData, type ShouldRevalidateFunction } from "@remix-run/react";
 import { forbidden, requireTenant } from "#server/guards";

@@ -1,7 +1,7 @@
 // /platform/requests/:id: one platform request, what it would do, who asked and when, and the decision: a second
 // Platform Administrator approves (the kind's spec applies it) or rejects with a reason, each under a fresh check.
 // The decision core holds the rules and the request pages' one action (functions/decisions/request-page.ts) its steps;
-// this page says them.
+// this page says them, in the one request page (app/components/request-page.tsx).
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { platformPaths } from "#app/lib/platform-paths";
 import { useActionData, useLoaderData, type ShouldRevalidateFunction } from "@remix-run/react";
