@@ -2,23 +2,23 @@
 // both URLs here). What it moves is its kind's section (a transfer: from, to, the amount and the available balance
 // now; a refund: the payment, what is already refunded or waits, the merchant's available balance now), then who
 // asked and when; approve, or reject with a reason. The maker cannot decide; a decided request is read-only. The
-// rules are the decision core's (functions/decisions/decide.ts) with the kind's spec.
+// rules are the decision core's (functions/decisions/decide.ts) with the kind's spec; the page is the one request page
+// (app/components/request-page.tsx) around the kind's section.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { Link, useActionData, useLoaderData } from "@remix-run/react";
+import { useActionData, useLoaderData } from "@remix-run/react";
 import { getApprovalRequest } from "#server/approvals/change-requests.db";
 import type { MoneyRequestKind } from "#server/approvals/change-kinds";
 import { requirePermission, requireTenant } from "#server/guards";
 import { pageNotFound, refuse, routeNotFound } from "#server/plumbing/http";
 import { formatAmount } from "#app/lib/format";
 import { APP_NAME } from "#app/lib/shell/page";
-import { StatusPill } from "#app/components/status-pill";
-import { DecideCard, decisionSchema, requestFacts } from "./money-request";
+import { RequestPage } from "#app/components/request-page";
+import { decisionSchema, requestFacts } from "./money-request";
 import { moneyTargetOf, refundFacts, transferFacts } from "./money-request.server";
 import { decideBusinessRequest, pageRun, underDecisionCheck } from "#server/decisions/business";
 import { decideOnPage } from "#server/decisions/request-page";
 import { RefundSection } from "./refund-request";
 import { TransferSection } from "./transfer-request";
-import { useSending } from "#app/components/forms/form";
 
 /** What the page says for each kind, around the kind's own section. */
 const PAGES = {
@@ -98,35 +98,38 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
 export default function MoneyRequest() {
   const shown = useLoaderData<typeof loader>();
   const answer = useActionData<typeof action>();
-  const busy = useSending();
   const page = PAGES[shown.kind];
+  const kind =
+    shown.kind === "transfer"
+      ? { lead: `GHS ${formatAmount(shown.transfer.amount)} from ${shown.transfer.from} to ${shown.transfer.to}`, section: <TransferSection {...shown} /> }
+      : {
+          lead: (
+            <>
+              A refund of GHS {formatAmount(shown.refund.amount)} on payment <span className="nowrap">{shown.payment.reference}</span>
+            </>
+          ),
+          section: <RefundSection {...shown} />,
+        };
   return (
-    <div className="page">
-      <header className="page__header">
-        <p className="breadcrumb">
-          <Link to="/approvals">Approvals</Link>
-        </p>
-        <h1>{page.title}</h1>
-        <p className="page__lead">
-          <StatusPill entity="approval" status={shown.request.status} />
-        </p>
-      </header>
-      {answer && "errors" in answer && answer.errors.form ? (
-        <p className="notice notice--danger notice__message" role="alert">
-          {answer.errors.form}
-        </p>
-      ) : null}
-      {shown.kind === "transfer" ? <TransferSection {...shown} /> : <RefundSection {...shown} />}
-      <DecideCard
-        canDecide={shown.canDecide}
-        pending={shown.request.status === "pending"}
-        ownRequest={shown.ownRequest}
-        noun={shown.kind}
-        maker={shown.request.maker}
-        approveLabel={page.approveLabel}
-        answer={answer}
-        busy={busy}
-      />
-    </div>
+    <RequestPage
+      crumb={{ to: "/approvals", label: "Approvals" }}
+      title={page.title}
+      lead={kind.lead}
+      status={shown.request.status}
+      answer={answer}
+      own={shown.own}
+      mayDecide={shown.mayDecide}
+      makerName={shown.request.maker}
+      words={{
+        heading: "Decide",
+        ownNotice: `You asked for this ${shown.kind}: another person must decide it.`,
+        whoDecides: "Only an administrator can decide this request.",
+        approveLabel: page.approveLabel,
+      }}
+      // The kind's section says who decided, when and why.
+      decided={null}
+    >
+      {kind.section}
+    </RequestPage>
   );
 }

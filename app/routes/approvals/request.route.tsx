@@ -2,27 +2,25 @@
 // request, field by field (what a create sets; what an update changes, among
 // the record's other fields; the whole record a deactivation closes), who
 // asked and when, and the decision: Approve, or Reject with a reason. The
-// decision core (functions/decisions/decide.ts) holds the rules; this page says them.
+// decision core (functions/decisions/decide.ts) holds the rules; this page says them,
+// in the one request page (app/components/request-page.tsx).
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { Link, useActionData, useLoaderData, type ShouldRevalidateFunction } from "@remix-run/react";
+import { useActionData, useLoaderData, type ShouldRevalidateFunction } from "@remix-run/react";
 import { forbidden, requireTenant } from "#server/guards";
 import type { ApprovalKind, ApprovalRequest, ChangeValues } from "#server/approvals/change-kinds";
 import { getApprovalRequest, getRequestRecord, recordColumns, requestSubjects } from "#server/approvals/change-requests.db";
 import type { Tenant } from "#server/tenancy/tenant";
 import { pageNotFound, refuse, routeNotFound } from "#server/plumbing/http";
 import { can } from "#server/permissions";
-import { DecisionRecord, DecisionSection } from "#app/components/decision-forms";
+import { RequestPage } from "#app/components/request-page";
 import { DecisionForm } from "#app/lib/decision";
 import { ACTION_NAMES, KIND_BY_SLUG, columnLabel, displayValue, kindName } from "#app/lib/approvals";
-import { statusClass, statusLabel } from "#app/lib/statuses";
 import { formatDate } from "#app/lib/format";
 import { maskPhone } from "#app/lib/forms/phone";
 import { isConnectionLost } from "#app/components/forms/submission";
-import { checkOf, FreshCheck } from "#app/components/forms/fresh-check";
 import { APP_NAME } from "#app/lib/shell/page";
 import { decideBusinessRequest, pageRun, underDecisionCheck } from "#server/decisions/business";
 import { decideOnPage, decisionFormValues, refusedDecisionForm } from "#server/decisions/request-page";
-import { useSending } from "#app/components/forms/form";
 
 /** SPEC section 2's titles of the four request pages; a kind it does not list keeps the app's name. */
 const TITLES: Partial<Record<ApprovalKind, string>> = {
@@ -147,46 +145,37 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({ formMethod, actionR
 // A lost connection while sending keeps the page and what was typed, and a re-send runs once.
 export { clientAction } from "#app/components/forms/submission";
 
-function Decision({ request }: { request: ReturnType<typeof useLoaderData<typeof loader>>["request"] }) {
-  if (request.status === "pending") return null;
-  if (request.status === "stale") {
-    return (
-      <p className="notice notice--warning notice__message" data-testid="stale-notice">
-        This request is stale: the record changed after it was made, so it cannot be approved. The person who asked makes a new request from the current values.
-      </p>
-    );
-  }
-  return <DecisionRecord status={request.status} checkerName={request.checkerName} decidedAt={request.decidedAt} reason={request.reason} />;
-}
+const STALE =
+  "This request is stale: the record changed after it was made, so it cannot be approved. The person who asked makes a new request from the current values.";
+
+/** What this page says around the decision. */
+const WORDS = {
+  heading: "Decision",
+  ownNotice: "You made this request, so another person must approve or reject it.",
+  whoDecides: "Only a Super Administrator or an Administrator can approve or reject requests.",
+  approveNote: "Approving applies the change at once and records you as the checker.",
+};
 
 export default function ApprovalRequestPage() {
   const { request, subject, rows, own, mayDecide } = useLoaderData<typeof loader>();
   const answer = useActionData<typeof action>();
-  const result = answer && "errors" in answer ? answer : undefined;
-  const busy = useSending();
   const noun = kindName(request.kind).toLowerCase();
   const isCreate = request.action === "create";
   const pending = request.status === "pending";
-  const reasonError = result?.errors.reason;
   return (
-    <div className="page">
-      <header className="page__header page__header--actions">
-        <div>
-          <p className="page__crumb">
-            <Link to="/approvals">Approvals</Link>
-          </p>
-          <h1>
-            {ACTION_NAMES[request.action]} {noun}
-          </h1>
-          <p className="page__lead">
-            {subject ?? `A ${noun} no longer here`} · asked by {request.makerName}
-          </p>
-        </div>
-        <span className={statusClass("approval", request.status)} data-testid="request-status">
-          {statusLabel("approval", request.status)}
-        </span>
-      </header>
-
+    <RequestPage
+      crumb={{ to: "/approvals", label: "Approvals" }}
+      title={`${ACTION_NAMES[request.action]} ${noun}`}
+      lead={`${subject ?? `A ${noun} no longer here`} · asked by ${request.makerName}`}
+      status={request.status}
+      answer={answer}
+      own={own}
+      mayDecide={mayDecide}
+      makerName={request.makerName}
+      words={WORDS}
+      decided={request}
+      staleNotice={STALE}
+    >
       <section className="card" aria-labelledby="request-title">
         <h2 id="request-title">Request</h2>
         <dl className="details">
@@ -245,27 +234,6 @@ export default function ApprovalRequestPage() {
           </tbody>
         </table>
       </section>
-
-      <FreshCheck check={checkOf(answer)} />
-      <section className="card" aria-labelledby="decision-title">
-        <h2 id="decision-title">Decision</h2>
-        <DecisionSection
-          pending={pending}
-          own={own}
-          mayDecide={mayDecide}
-          ownNotice="You made this request, so another person must approve or reject it."
-          whoDecides="Only a Super Administrator or an Administrator can approve or reject requests."
-          formError={result?.errors.form}
-          record={<Decision request={request} />}
-          forms={{
-            approveNote: "Approving applies the change at once and records you as the checker.",
-            makerName: request.makerName,
-            reasonError,
-            reasonDefault: result?.values.reason ?? "",
-            busy,
-          }}
-        />
-      </section>
-    </div>
+    </RequestPage>
   );
 }

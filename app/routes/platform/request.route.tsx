@@ -1,10 +1,10 @@
 // /platform/requests/:id: one platform request, what it would do, who asked and when, and the decision: a second
 // Platform Administrator approves (the kind's spec applies it) or rejects with a reason, each under a fresh check.
 // The decision core holds the rules and the request pages' one action (functions/decisions/request-page.ts) its steps;
-// this page says them.
+// this page says them, in the one request page (app/components/request-page.tsx).
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { platformPaths } from "#app/lib/platform-paths";
-import { Link, useActionData, useLoaderData, type ShouldRevalidateFunction } from "@remix-run/react";
+import { useActionData, useLoaderData, type ShouldRevalidateFunction } from "@remix-run/react";
 import { checkBindings, underPlatformCheck } from "#server/auth/fresh-check";
 import { forbidden } from "#server/guards";
 import { requirePlatform } from "#server/operators/guards";
@@ -14,14 +14,11 @@ import { decidePlatform, findPlatformRequest } from "#server/operators/requests"
 import { decideOnPage, decisionFormValues, refusedDecisionForm } from "#server/decisions/request-page";
 import { pageNotFound, refuse } from "#server/plumbing/http";
 import { NotFoundError } from "#server/tenancy/tenant";
-import { DecisionRecord, DecisionSection } from "#app/components/decision-forms";
-import { checkOf, FreshCheck } from "#app/components/forms/fresh-check";
-import { StatusPill } from "#app/components/status-pill";
+import { RequestPage } from "#app/components/request-page";
 import { isConnectionLost } from "#app/components/forms/submission";
 import { DecisionForm } from "#app/lib/decision";
 import { formatDate } from "#app/lib/format";
 import type { PageHandle } from "#app/lib/shell/page";
-import { useSending } from "#app/components/forms/form";
 
 export const meta: MetaFunction = () => [{ title: "Platform Request" }];
 export const handle: PageHandle = { layout: "platform" };
@@ -85,29 +82,30 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({ formMethod, actionR
   !isConnectionLost(actionResult) && (formMethod === "POST" || defaultShouldRevalidate);
 export { clientAction } from "#app/components/forms/submission";
 
+/** What this page says around the decision. */
+const WORDS = {
+  heading: "Decision",
+  ownNotice: "You made this request, so another Platform Administrator must approve or reject it.",
+  whoDecides: "Only a Platform Administrator can approve or reject requests.",
+  approveNote: "Approving applies it at once and records you as the checker.",
+};
+
 export default function PlatformRequestPage() {
   const { request, own, mayDecide } = useLoaderData<typeof loader>();
   const answer = useActionData<typeof action>();
-  const result = answer && "errors" in answer ? answer : undefined;
-  const busy = useSending();
-  const pending = request.status === "pending";
   return (
-    <div className="page">
-      <header className="page__header page__header--actions">
-        <div>
-          <p className="page__crumb">
-            <Link to={platformPaths.platformRequests()}>Platform Requests</Link>
-          </p>
-          <h1>{request.title}</h1>
-          <p className="page__lead">
-            Asked by {request.makerName}, {formatDate(request.madeAt, "stamp")}
-          </p>
-        </div>
-        <span data-testid="request-status">
-          <StatusPill entity="approval" status={request.status} />
-        </span>
-      </header>
-
+    <RequestPage
+      crumb={{ to: platformPaths.platformRequests(), label: "Platform Requests" }}
+      title={request.title}
+      lead={`Asked by ${request.makerName}, ${formatDate(request.madeAt, "stamp")}`}
+      status={request.status}
+      answer={answer}
+      own={own}
+      mayDecide={mayDecide}
+      makerName={request.makerName}
+      words={WORDS}
+      decided={request}
+    >
       <section className="card" aria-labelledby="facts-title">
         <h2 id="facts-title">What it does</h2>
         <dl className="details">
@@ -119,29 +117,6 @@ export default function PlatformRequestPage() {
           ))}
         </dl>
       </section>
-
-      <FreshCheck check={checkOf(answer)} />
-      <section className="card" aria-labelledby="decision-title">
-        <h2 id="decision-title">Decision</h2>
-        <DecisionSection
-          pending={pending}
-          own={own}
-          mayDecide={mayDecide}
-          ownNotice="You made this request, so another Platform Administrator must approve or reject it."
-          whoDecides="Only a Platform Administrator can approve or reject requests."
-          formError={result?.errors.form}
-          record={
-            pending ? null : <DecisionRecord status={request.status} checkerName={request.checkerName} decidedAt={request.decidedAt} reason={request.reason} />
-          }
-          forms={{
-            approveNote: "Approving applies it at once and records you as the checker.",
-            makerName: request.makerName,
-            reasonError: result?.errors.reason,
-            reasonDefault: result?.values.reason ?? "",
-            busy,
-          }}
-        />
-      </section>
-    </div>
+    </RequestPage>
   );
 }
