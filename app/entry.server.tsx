@@ -19,7 +19,7 @@ export default async function handleRequest(
   const rendered = timing?.enter("render");
   let status = responseStatusCode;
   const body = await renderToReadableStream(
-    <DocumentContext.Provider value={{ nonce, requestId, styles: { textContent: stylesheet, nonce }, scripts: ServerScripts }}>
+    <DocumentContext.Provider value={{ nonce, requestId, buildId: __BUILD_ID__, styles: { textContent: stylesheet, nonce }, scripts: ServerScripts }}>
       <RemixServer context={remixContext} url={request.url} nonce={nonce} />
     </DocumentContext.Provider>,
     {

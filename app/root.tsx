@@ -37,10 +37,13 @@ function isNotFound(error: unknown): boolean {
 const SHELLS = { standard: StandardLayout, default: DefaultLayout, platform: PlatformLayout } as const;
 
 export function Layout({ children }: { children: ReactNode }) {
-  const { nonce, requestId, styles } = useDocumentInfo();
+  const { nonce, requestId, buildId, styles } = useDocumentInfo();
   const Shell = SHELLS[usePageLayout()];
   return (
-    <html lang="en">
+    // The browser renders no build id: the attribute the server wrote stays, as React's production build leaves an
+    // attribute only the server rendered in place when it hydrates (it warns only in development, which the portal
+    // never runs: npm start serves the production build).
+    <html lang="en" data-build={buildId}>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />

@@ -25,7 +25,11 @@ export function BuildUpdateCheck() {
   const navigation = useNavigation();
 
   useEffect(() => {
-    document.documentElement.dataset.hydrated = "true";
+    const { dataset } = document.documentElement;
+    dataset.hydrated = "true";
+    // The build this document came from (app/root.tsx); one that does not say cannot tell a newer one.
+    const buildId = dataset.build;
+    if (!buildId) return;
     const override = (window as unknown as Record<string, unknown>)[BUILD_CHECK_INTERVAL_OVERRIDE];
     const check = async () => {
       try {
@@ -33,7 +37,7 @@ export function BuildUpdateCheck() {
         if (!response.ok) return;
         const body: unknown = await response.json();
         const latest = typeof body === "object" && body !== null ? (body as { buildId?: unknown }).buildId : undefined;
-        if (isNewerBuild(__BUILD_ID__, latest)) newerBuildSeen = true;
+        if (isNewerBuild(buildId, latest)) newerBuildSeen = true;
       } catch {
         // Offline or mid-deploy: try again at the next tick.
       }

@@ -6,6 +6,12 @@ export interface DocumentInfo {
   /** Id of the request that rendered this document. */
   requestId?: string;
   /**
+   * On the server only: the build that renders this document, which it carries on <html data-build> for the browser
+   * (app/components/build-update.tsx). Carried by the document rather than compiled into the browser's code, so a
+   * build whose browser code did not change keeps every file name, and the browser's cache of them, of the one before.
+   */
+  buildId?: string;
+  /**
    * The app's stylesheet, which the document carries in its head (decision 043), and the nonce that lets it apply:
    * on the server app/styles/app.css and this response's nonce; in the browser the `<style>` element the document came
    * with (its nonce, hidden as an attribute, still reads as a property), so hydration meets the same element and a

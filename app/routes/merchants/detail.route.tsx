@@ -33,7 +33,7 @@ import { paths } from "#app/lib/paths";
 import { statusLabel } from "#app/lib/statuses";
 import { shownTransaction } from "#app/lib/transactions.server";
 import { ACCOUNT_INTENTS, accountIntent, type AccountIntent } from "./account-intents.server";
-import { ChangeHistory } from "./history";
+import { ChangeHistory, shownHistory } from "./history";
 import { formCode, MerchantFormCard } from "./form-code";
 import { MERCHANT_INTENTS, merchantIntent } from "./merchant-intents.server";
 import { editableAccount, SettlementAccounts } from "./settlement-accounts";
@@ -88,14 +88,16 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     // Card numbers never show more than the BIN and the last four; other people's phones are masked.
     transactions: transactions.rows.map(shownTransaction),
     // Who changed what and when; addresses and browsers stay in the audit log.
-    history: history.rows.map((entry) => ({
-      id: entry.id,
-      action: entry.action,
-      actorName: entry.actorName,
-      before: entry.before as ChangeValues | null,
-      after: entry.after as ChangeValues | null,
-      createdAt: entry.createdAt,
-    })),
+    history: history.rows.map((entry) =>
+      shownHistory({
+        id: entry.id,
+        action: entry.action,
+        actorName: entry.actorName,
+        before: entry.before as ChangeValues | null,
+        after: entry.after as ChangeValues | null,
+        createdAt: entry.createdAt,
+      }),
+    ),
     pending,
     balances,
     // Where the merchant's money is followed further: each link opens its list narrowed to this merchant.

@@ -1,5 +1,6 @@
 // The merchant page's change history: who changed what and when, in the words
-// of the merchant's form (addresses and browsers stay in the audit log).
+// of the merchant's form (addresses and browsers stay in the audit log). The loader words each entry (shownHistory),
+// so the labels stay out of the browser's code.
 import type { ChangeValues } from "#server/approvals/change-kinds";
 import { formatDate } from "#app/lib/format";
 import type { MerchantColumn } from "#server/merchants/merchant-columns";
@@ -11,6 +12,15 @@ export interface HistoryEntry {
   before: ChangeValues | null;
   after: ChangeValues | null;
   createdAt: string;
+}
+
+/** An entry as the page shows it: what was done, by whom and when, and each change in the form's words. */
+export interface ShownHistoryEntry {
+  id: number;
+  done: string;
+  actorName: string | null;
+  createdAt: string;
+  changes: string[];
 }
 
 const MERCHANT_LABELS: Record<string, string> = {
@@ -34,6 +44,16 @@ const ACTION_WORDS: Record<string, string> = {
   deactivate: "Deactivated",
 };
 
+export function shownHistory(entry: HistoryEntry): ShownHistoryEntry {
+  return {
+    id: entry.id,
+    done: ACTION_WORDS[entry.action.split(".")[1] ?? ""] ?? entry.action,
+    actorName: entry.actorName,
+    createdAt: entry.createdAt,
+    changes: historyChanges(entry),
+  };
+}
+
 function historyChanges(entry: HistoryEntry): string[] {
   const after = entry.after ?? {};
   if (entry.action.endsWith(".create")) return ["Approved as a new merchant"];
@@ -43,7 +63,7 @@ function historyChanges(entry: HistoryEntry): string[] {
   });
 }
 
-export function ChangeHistory({ entries }: { entries: readonly HistoryEntry[] }) {
+export function ChangeHistory({ entries }: { entries: readonly ShownHistoryEntry[] }) {
   return (
     <section className="card" aria-labelledby="history-title">
       <h2 id="history-title">Change history</h2>
@@ -53,12 +73,12 @@ export function ChangeHistory({ entries }: { entries: readonly HistoryEntry[] })
         <ol className="history">
           {entries.map((entry) => (
             <li key={entry.id} className="history__entry">
-              <strong>{ACTION_WORDS[entry.action.split(".")[1] ?? ""] ?? entry.action}</strong>
+              <strong>{entry.done}</strong>
               <span className="cell-sub">
                 {formatDate(entry.createdAt)} · approved by {entry.actorName ?? "the system"}
               </span>
               <ul>
-                {historyChanges(entry).map((line) => (
+                {entry.changes.map((line) => (
                   <li key={line}>{line}</li>
                 ))}
               </ul>
