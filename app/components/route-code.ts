@@ -15,6 +15,9 @@ interface RouteCode {
   module: string;
 }
 
+/** How many times each route's code failed to import. */
+const failedTries = new Map<string, number>();
+
 /** Routes whose code the last try could not reach. */
 const unreachable = new Set<string>();
 
@@ -48,15 +51,33 @@ export async function answers(url: string): Promise<boolean> {
  */
 export async function loadRouteModule<Module>(route: RouteCode, routeModulesCache: Record<string, Module>): Promise<Module> {
   if (route.id in routeModulesCache) return routeModulesCache[route.id]!;
+  const load = async () => {
+    // A browser may keep a failed import's failure for its URL (Chromium did until version 15x): once one failed,
+    // each later try asks under a URL of its own, so it is a real request.
+    const tries = failedTries.get(route.id) ?? 0;
+    try {
+      const routeModule = (await import(/* @vite-ignore */ tries ? `${route.module}?try=${tries}` : route.module)) as Module;
+      routeModulesCache[route.id] = routeModule;
+      unreachable.delete(route.id);
+      return routeModule;
+    } catch (error) {
+      failedTries.set(route.id, tries + 1);
+      throw error;
+    }
+  };
   try {
-    const routeModule = (await import(/* @vite-ignore */ route.module)) as Module;
-    routeModulesCache[route.id] = routeModule;
-    unreachable.delete(route.id);
-    return routeModule;
+    return await load();
   } catch (error) {
     if (!(await answers(route.module))) {
       unreachable.add(route.id);
       throw noAnswer(error);
+    }
+    // The server answers now: the import may have failed just before the connection came back (the browser says it
+    // is online a moment before its requests go through). One more try before the reload that wipes the page's forms.
+    try {
+      return await load();
+    } catch {
+      // Still not loadable with a server that answers: the build moved on, Remix's case.
     }
     // Remix's words, so a report reads the same as before.
     console.error(`Error loading route module \`${route.module}\`, reloading page...`);
