@@ -22,7 +22,7 @@ import {
   type CheckFor,
   type CheckRefused,
 } from "#server/auth/fresh-check";
-import { authLimited, CODE_SEND_LIMITS, CODE_VERIFY_LIMITS, PASSKEY_LIMITS, tooManyJson, type AuthLimitPair } from "#server/auth/limits";
+import { authLimited, CHECK_CODE_SEND_LIMITS, CODE_VERIFY_LIMITS, PASSKEY_LIMITS, tooManyJson, type AuthLimitPair } from "#server/auth/limits";
 import { hasPasskey, passkeyCheckOptions, relyingPartyOf, verifyPasskeyCheck } from "#server/auth/passkeys";
 import { smsPortFor } from "#server/sms/sms";
 import { requireTenant, type TenantRequest } from "#server/guards";
@@ -146,7 +146,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
   if (await signedIn.passkeyOnly(post.binding)) return jsonResponse({ message: CHECK_MESSAGES.passkeyOnly }, 403);
   if (post.intent === "send-code") {
-    const over = await limited(signedIn, request, CODE_SEND_LIMITS);
+    const over = await limited(signedIn, request, CHECK_CODE_SEND_LIMITS);
     if (over) return over;
     const msisdn = await checkPhone(deps, session);
     if (!msisdn) return jsonResponse({ message: CHECK_MESSAGES.noPhone }, 400);
