@@ -301,7 +301,14 @@ export async function sendCode(
 }
 
 /** After the send batch rolled back: which rule said no (read back, for the message). */
-async function whySendRefused(deps: AuthDeps, purpose: CodePurpose, asker: CodeAsker, msisdn: string, binding: string | null, now: number): Promise<CodeRefused> {
+async function whySendRefused(
+  deps: AuthDeps,
+  purpose: CodePurpose,
+  asker: CodeAsker,
+  msisdn: string,
+  binding: string | null,
+  now: number,
+): Promise<CodeRefused> {
   const last = await newestChallengeAt(deps.db, asker.sessionId, binding);
   const lastAt = last ? Date.parse(last.created_at) : Number.NEGATIVE_INFINITY;
   if (lastAt > now - OTP.resendCooldownMs) {

@@ -106,7 +106,11 @@ export async function decidePlatform(checker: PlatformRun, request: PlatformRequ
 }
 
 /** Why the staff member may not decide platform request `id` (the core's words), or null: asked before any check. */
-export async function whyNotDecidePlatform(checker: PlatformRun, id: string, specs: Readonly<Partial<Record<PlatformRequestKind, PlatformKindSpec>>>): Promise<string | null> {
+export async function whyNotDecidePlatform(
+  checker: PlatformRun,
+  id: string,
+  specs: Readonly<Partial<Record<PlatformRequestKind, PlatformKindSpec>>>,
+): Promise<string | null> {
   const found = await platformRequest(checker.deps.db, id);
   const spec = found ? specs[found.kind] : undefined;
   if (!spec) return null;

@@ -51,7 +51,13 @@ const core = () => portal().core();
 function post(path: string, form: [string, string][], headers: Record<string, string>) {
   return portal().fetch(path, {
     method: "POST",
-    headers: { Origin: portal().url, "Sec-Fetch-Site": "same-origin", "Content-Type": "application/x-www-form-urlencoded", "CF-Connecting-IP": freshIp(), ...headers },
+    headers: {
+      Origin: portal().url,
+      "Sec-Fetch-Site": "same-origin",
+      "Content-Type": "application/x-www-form-urlencoded",
+      "CF-Connecting-IP": freshIp(),
+      ...headers,
+    },
     body: new URLSearchParams(form).toString(),
     redirect: "manual",
   });
@@ -102,14 +108,19 @@ async function checkBySms(binding: string, cookie: { Cookie: string }): Promise<
 async function signInCode(email: string): Promise<{ sent: boolean; text: string }> {
   const started = await post("/login-option", [["email", email]], {});
   expect(started.headers.get("Location")).toBe("/authenticate");
-  const cookie = started.headers.getSetCookie().find((header) => header.startsWith("pp_session=ey"))!.split(";")[0]!;
+  const cookie = started.headers
+    .getSetCookie()
+    .find((header) => header.startsWith("pp_session=ey"))!
+    .split(";")[0]!;
   const asked = await post("/authenticate", [["phone", "0"]], { Cookie: cookie });
   return { sent: asked.headers.get("Location") === "/authenticate/verify", text: asked.status === 302 ? "" : textOf(await asked.text()) };
 }
 
 async function statuses(ids: string[]): Promise<string[]> {
   const db = await portal().db();
-  const rows = await Promise.all(ids.map((id) => db.prepare("SELECT status FROM approval_requests WHERE id = ? AND business_id = ?").bind(id, KUMASI).first<{ status: string }>()));
+  const rows = await Promise.all(
+    ids.map((id) => db.prepare("SELECT status FROM approval_requests WHERE id = ? AND business_id = ?").bind(id, KUMASI).first<{ status: string }>()),
+  );
   return rows.map((row) => row?.status ?? "missing");
 }
 
@@ -190,7 +201,10 @@ describe("no code for a decision the person may not take", () => {
       }
     }
     expect(await outboxSize()).toBe(before);
-    const sent = await core().prepare("SELECT count(*) AS n FROM otp_challenges WHERE binding IN (?, ?, ?)").bind(`decide:${own}`, `decide:${theirs}`, `decide:${decided}`).first<{ n: number }>();
+    const sent = await core()
+      .prepare("SELECT count(*) AS n FROM otp_challenges WHERE binding IN (?, ?, ?)")
+      .bind(`decide:${own}`, `decide:${theirs}`, `decide:${decided}`)
+      .first<{ n: number }>();
     expect(sent!.n).toBe(0);
     // A request Kofi may decide is offered as before.
     expect(await offer(`decide:${theirs}`, kofi)).toMatchObject({ refusal: null, phone: expect.stringMatching(/^233\*+\d{4}$/) });

@@ -171,7 +171,7 @@ export default function FreshCheckDialog({ check, onChecked }: { check: CheckNee
   const codeLeft = codeSentAt === null ? 0 : codeSentAt + CODE_LIFETIME_MS - now;
   const noCodesLeft = codes !== null && codes.left === 0;
   // What "Text a code" says beside it: the reason it is disabled, else how many a check has left.
-  const codesNote = codes === null ? null : noCodesLeft ? `No codes left this hour: ${codesLeftText(codes)}` : codesLeftText(codes);
+  const codesNote = codes === null ? null : noCodesLeft ? `None of this hour's ${codes.perHour} codes are left.` : codesLeftText(codes);
   const codeExpired = codeSentAt !== null && codeLeft <= 0;
 
   const sendTypedCode = async (form: HTMLFormElement) => {

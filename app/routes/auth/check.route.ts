@@ -46,7 +46,7 @@ const CheckPost = v.variant("intent", [
 ]);
 
 /** Who makes a check, and why they may not take the action it is for (null when they may). */
-type Checker = CheckFor & { whyNot(binding: string): Promise<string | null> };
+type Checker = CheckFor & { whyNot: (binding: string) => Promise<string | null> };
 
 /** A business's decision: the decision core's own rules and words, asked before the check (a bulk decision: who decides). */
 function businessWhyNot(signedIn: TenantRequest, context: LoaderFunctionArgs["context"]) {
