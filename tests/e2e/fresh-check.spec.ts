@@ -239,6 +239,8 @@ test.describe("a checker's codes for the hour", () => {
     const offered = await dialog.getByRole("button").allTextContents();
     expect(offered.slice(0, 2)).toEqual(["Use your passkey", "Text a code to 233*****6677"]);
     await expect(dialog.getByRole("link", { name: "Add one in Settings → Security" })).toHaveCount(0);
+    // The code stays on offer after it, with the hour's codes said beside it.
+    await expect(dialog.getByTestId("codes-left")).toHaveText("30 of 30 codes left this hour.");
     await lookAt(page, { path: "fresh-check-passkey-first-1280.png" });
     await page.setViewportSize({ width: 390, height: 844 });
     await lookAt(page, { path: "fresh-check-passkey-first-390.png" });
