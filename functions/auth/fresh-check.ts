@@ -22,7 +22,7 @@ import type { Tenant } from "../tenancy/tenant";
 import { iso, type AuthDeps } from "./deps";
 import type { VerifiedSession } from "./guards";
 import type { TenantRequest } from "../guards";
-import { CODE_MESSAGES, sendCode, verifyCode, type CodePhone, type CodePurpose } from "./one-time-codes";
+import { CODE_MESSAGES, codesLeft, SEND_BUDGETS, sendCode, verifyCode, type CodePhone, type CodePurpose } from "./one-time-codes";
 import type { SessionData } from "./session";
 import type { SmsPort } from "../sms/sms";
 import { sha256Hex } from "../plumbing/sha256";
@@ -60,6 +60,18 @@ export const checkBindings = {
   /** Platform staff making, rolling or revoking the switch's platform key. */
   platformKey: (action: "create" | "roll" | "revoke", subject: string) => `platform:key:${action}:${subject}`,
 } as const;
+
+/**
+ * The request a decision's binding names, so the check endpoint can ask whether the person may decide it before any
+ * code is sent: one business request, a bulk decision (its ids are hashed, so only who decides can be asked), or a
+ * platform request; null for a binding that decides nothing.
+ */
+export function decisionOf(binding: string): { family: "business" | "platform"; requestId: string } | { family: "batch" } | null {
+  if (binding.startsWith("decide:batch:")) return { family: "batch" };
+  if (binding.startsWith("decide:")) return { family: "business", requestId: binding.slice("decide:".length) };
+  if (binding.startsWith("platform:decide:")) return { family: "platform", requestId: binding.slice("platform:decide:".length) };
+  return null;
+}
 
 /** A platform binding's check is made by platform staff, on the platform (the check endpoint's guard follows it). */
 export function isPlatformBinding(binding: string): boolean {
@@ -129,7 +141,13 @@ export const CHECK_MESSAGES = {
   ended: "Your session has ended. Sign in again.",
 } as const;
 
-export type CheckRefused = { ok: false; message: string; retryAfterSeconds?: number };
+/** The codes a check may still send this hour, and how many it has: what the dialog says, and a refusal's numbers. */
+export interface CodesLeft {
+  left: number;
+  perHour: number;
+}
+
+export type CheckRefused = { ok: false; message: string; retryAfterSeconds?: number; codes?: CodesLeft };
 
 function ownerOf(session: Pick<SessionData, "sid" | "sub">, businessId: string): CheckOwner {
   return { businessId, sessionId: session.sid, userId: session.sub };
@@ -343,11 +361,12 @@ export async function checkPhone(deps: AuthDeps, session: SessionData): Promise<
 
 /**
  * Codes for a check, and for a new phone's proof: each names the action it is for (a code sent for one never checks
- * another), asked for in a business, counted in the same hourly windows as sign-in's codes.
+ * another), asked for in a business. A check's codes come from a budget of their own (SEND_BUDGETS.check), apart from
+ * sign-in's; their wrong codes count with every other purpose's.
  */
 export const CHECK_CODES: CodePurpose = {
-  kind: "bound",
   stage: "business_chosen",
+  budget: SEND_BUDGETS.check,
   audit: { sent: "auth.check.code_sent", sendFailed: "auth.check.code_send_failed", failure: "auth.check.code_failure", lockout: "auth.check.code_lockout" },
   messages: CHECK_MESSAGES,
   smsBody: (code, binding) => `Your Partners Portal code to ${purposeOf(binding ?? "")} is ${code}. It expires in 5 minutes. Never share it.`,
@@ -355,8 +374,23 @@ export const CHECK_CODES: CodePurpose = {
 
 const askerOf = (session: VerifiedSession, owner: string) => ({ sessionId: session.sid, userId: session.sub, businessId: auditedIn(owner) });
 
+/**
+ * A phone's proof goes to a number that is not the person's yet: it keeps sign-in's tight budget per number, so no
+ * account can text a stranger's phone a check's 30 times an hour.
+ */
+const budgetOf = (binding: string) => (binding.startsWith("prove-phone:") ? SEND_BUDGETS.signIn : SEND_BUDGETS.check);
+
 /** A business's checks are asked for in the business; the platform's in whichever stage the staff member's session is. */
-const codesFor = (session: VerifiedSession, owner: string): CodePurpose => (owner === PLATFORM_CHECKS ? { ...CHECK_CODES, stage: session.stage } : CHECK_CODES);
+const codesFor = (session: VerifiedSession, owner: string, binding: string): CodePurpose => ({
+  ...CHECK_CODES,
+  budget: budgetOf(binding),
+  stage: owner === PLATFORM_CHECKS ? session.stage : CHECK_CODES.stage,
+});
+
+/** The codes a check for `binding` may still send this hour to `msisdn` (the dialog says it before one is asked for). */
+export function checkCodesLeft(deps: AuthDeps, session: VerifiedSession, binding: string, msisdn: string): Promise<CodesLeft> {
+  return codesLeft(deps, budgetOf(binding), session.sub, msisdn);
+}
 
 /** Sends a code for a check, bound to `binding`. */
 export async function sendCheckCode(
@@ -366,9 +400,12 @@ export async function sendCheckCode(
   binding: string,
   phone: CodePhone,
   sms: SmsPort | null,
-): Promise<{ ok: true; resendAfterSeconds: number } | CheckRefused> {
-  const sent = await sendCode(deps, codesFor(session, businessId), askerOf(session, businessId), phone, binding, sms);
-  return sent.ok ? { ok: true, resendAfterSeconds: sent.resendAfterSeconds } : sent;
+): Promise<{ ok: true; resendAfterSeconds: number; codes: CodesLeft } | CheckRefused> {
+  const sent = await sendCode(deps, codesFor(session, businessId, binding), askerOf(session, businessId), phone, binding, sms);
+  if (sent.ok) return { ok: true, resendAfterSeconds: sent.resendAfterSeconds, codes: await checkCodesLeft(deps, session, binding, phone.msisdn) };
+  // The budget's numbers go with its refusal, so the dialog says how many a check has and that none are left.
+  if (sent.reason === "phoneLimit" || sent.reason === "accountLimit") return { ...sent, codes: await checkCodesLeft(deps, session, binding, phone.msisdn) };
+  return sent;
 }
 
 /** Checks a typed code against the session's newest code for this binding; a right one makes the check (one batch). */
@@ -379,7 +416,7 @@ export async function verifyCheckCode(
   binding: string,
   typed: string,
 ): Promise<{ ok: true } | CheckRefused> {
-  const checked = await verifyCode(deps, codesFor(session, businessId), askerOf(session, businessId), binding, typed, (code) =>
+  const checked = await verifyCode(deps, codesFor(session, businessId, binding), askerOf(session, businessId), binding, typed, (code) =>
     // Only if this request consumed the code (two requests with the right code: one check).
     freshCheckStatements(deps, session, businessId, binding, "sms", code.id, true),
   );

@@ -14,9 +14,15 @@ export const AUTH_LIMITS = {
   signInPerAccount: { name: "sign-in-account", max: 10, windowMs: 10 * MINUTE },
   /** An office behind one address signs in many people; a work-account sign-in counts twice (start and callback). */
   signInPerAddress: { name: "sign-in-address", max: 30, windowMs: 10 * MINUTE },
-  /** A one-time code asked for (sign-in or a check). */
+  /** A one-time code asked for to sign in (or to prove a new phone). */
   codeSendPerAccount: { name: "code-send-account", max: 10, windowMs: 60 * MINUTE },
   codeSendPerAddress: { name: "code-send-address", max: 30, windowMs: 60 * MINUTE },
+  /**
+   * A code asked for a fresh check: counted apart from sign-in's, as the codes' own budgets are (one-time-codes.ts
+   * SEND_BUDGETS), so a checker's day never holds up a sign-in from their office. Per account it is the checks' budget.
+   */
+  checkCodeSendPerAccount: { name: "check-code-send-account", max: 40, windowMs: 60 * MINUTE },
+  checkCodeSendPerAddress: { name: "check-code-send-address", max: 120, windowMs: 60 * MINUTE },
   /** A one-time code typed (sign-in or a check). */
   codeVerifyPerAccount: { name: "code-verify-account", max: 20, windowMs: 10 * MINUTE },
   codeVerifyPerAddress: { name: "code-verify-address", max: 60, windowMs: 10 * MINUTE },
@@ -29,6 +35,7 @@ export type AuthLimitPair = readonly [perAccount: RateLimit, perAddress: RateLim
 
 export const SIGN_IN_LIMITS: AuthLimitPair = [AUTH_LIMITS.signInPerAccount, AUTH_LIMITS.signInPerAddress];
 export const CODE_SEND_LIMITS: AuthLimitPair = [AUTH_LIMITS.codeSendPerAccount, AUTH_LIMITS.codeSendPerAddress];
+export const CHECK_CODE_SEND_LIMITS: AuthLimitPair = [AUTH_LIMITS.checkCodeSendPerAccount, AUTH_LIMITS.checkCodeSendPerAddress];
 export const CODE_VERIFY_LIMITS: AuthLimitPair = [AUTH_LIMITS.codeVerifyPerAccount, AUTH_LIMITS.codeVerifyPerAddress];
 export const PASSKEY_LIMITS: AuthLimitPair = [AUTH_LIMITS.passkeyPerAccount, AUTH_LIMITS.passkeyPerAddress];
 

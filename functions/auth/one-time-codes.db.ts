@@ -4,9 +4,6 @@
 // functions/auth/one-time-codes.ts.
 import type { Db } from "../tenancy/tenant";
 
-/** Which codes a purpose counts as its own: sign-in's name no binding, a check's name one. */
-export type CodeKind = "sign-in" | "bound";
-
 /** The session stage a code may be asked for in (functions/auth/sign-in-sessions.db.ts). */
 export type CodeStage = "identified" | "verified" | "business_chosen";
 
@@ -22,7 +19,7 @@ export async function counterRow(db: Db, scope: CounterScope, key: string): Prom
   return db.prepare("SELECT window_start, sends, failures FROM otp_counters WHERE scope = ? AND key = ?").bind(scope, key).first<CounterRow>();
 }
 
-// Counts one event for (scope, key) in its hourly window; a window that has ended starts again.
+// Counts one event for (scope, key) in its hourly window (a send budget's key carries its prefix: "check:" + the number); a window that has ended starts again.
 const COUNT_SQL = (column: "sends" | "failures") => `INSERT INTO otp_counters (scope, key, window_start, sends, failures)
 VALUES (?1, ?2, ?3, ${column === "sends" ? "1, 0" : "0, 1"})
 ON CONFLICT (scope, key) DO UPDATE SET
@@ -41,15 +38,19 @@ export function accountFailuresStatement(db: Db, userId: string): D1PreparedStat
 }
 
 export interface SendLimits {
-  msisdn: string;
+  /** The send budget's own counters (the number, the account, under the budget's key prefix). */
+  phoneKey: string;
   phoneSends: number;
   userId: string;
+  accountKey: string;
   accountSends: number;
   accountFailures: number;
   sessionId: string;
-  /** A code of the same kind newer than this holds up the next one. */
+  /** A code for the same thing (sign-in's: none; a check's: its binding) newer than this holds up the next one. */
   cooldownEdge: string;
-  kind: CodeKind;
+  binding: string | null;
+  /** A window started at or before this has ended: the wrong codes of an ended hour lock nothing (a budget's sends may not restart it). */
+  windowEdge: number;
   /** The stage the session must still be in. */
   stage: CodeStage;
 }
@@ -60,22 +61,24 @@ export function sendGuardStatement(db: Db, limits: SendLimits): D1PreparedStatem
     .prepare(
       `INSERT INTO batch_guards (ok, reason) VALUES (coalesce((
          (SELECT sends FROM otp_counters WHERE scope = 'phone' AND key = ?1) <= ?2
-         AND (SELECT sends FROM otp_counters WHERE scope = 'account' AND key = ?3) <= ?4
-         AND (SELECT failures FROM otp_counters WHERE scope = 'account' AND key = ?3) < ?5
-         AND NOT EXISTS (SELECT 1 FROM otp_challenges WHERE session_id = ?6 AND (binding IS NOT NULL) = ?8 AND created_at > ?7)
+         AND (SELECT sends FROM otp_counters WHERE scope = 'account' AND key = ?10) <= ?4
+         AND coalesce((SELECT failures FROM otp_counters WHERE scope = 'account' AND key = ?3 AND window_start > ?11), 0) < ?5
+         AND NOT EXISTS (SELECT 1 FROM otp_challenges WHERE session_id = ?6 AND binding IS ?8 AND created_at > ?7)
          AND EXISTS (SELECT 1 FROM sessions WHERE id = ?6 AND user_id = ?3 AND revoked_at IS NULL AND stage = ?9)
        ), 0), 'code send limits')`,
     )
     .bind(
-      limits.msisdn,
+      limits.phoneKey,
       limits.phoneSends,
       limits.userId,
       limits.accountSends,
       limits.accountFailures,
       limits.sessionId,
       limits.cooldownEdge,
-      limits.kind === "bound" ? 1 : 0,
+      limits.binding,
       limits.stage,
+      limits.accountKey,
+      limits.windowEdge,
     );
 }
 
@@ -112,11 +115,11 @@ export function deleteChallengeStatement(db: Db, challengeId: string): D1Prepare
   return db.prepare("DELETE FROM otp_challenges WHERE id = ?").bind(challengeId);
 }
 
-/** When the session's newest code of this kind was made (the resend cooldown). */
-export async function newestChallengeAt(db: Db, sessionId: string, kind: CodeKind): Promise<{ created_at: string } | null> {
+/** When the session's newest code for the same thing (sign-in, or one binding) was made (the resend cooldown). */
+export async function newestChallengeAt(db: Db, sessionId: string, binding: string | null): Promise<{ created_at: string } | null> {
   return db
-    .prepare("SELECT created_at FROM otp_challenges WHERE session_id = ? AND (binding IS NOT NULL) = ? ORDER BY created_at DESC LIMIT 1")
-    .bind(sessionId, kind === "bound" ? 1 : 0)
+    .prepare("SELECT created_at FROM otp_challenges WHERE session_id = ? AND binding IS ? ORDER BY created_at DESC LIMIT 1")
+    .bind(sessionId, binding)
     .first<{ created_at: string }>();
 }
 

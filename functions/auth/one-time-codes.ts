@@ -5,10 +5,13 @@
 // - stored only as HMAC-SHA256(OTP key, code id + ":" + code), compared in constant time;
 // - bound to the session that asked for it (and, for a check, to the action): only its newest such code counts;
 // - valid 5 minutes, single use (consumed by one conditional UPDATE), 5 tries;
-// - a new code of the same purpose in the same session after a 60 s cooldown (it replaces the last);
-// - hourly limits shared by every purpose, counted exactly in D1 (otp_counters): 5 codes per phone number,
-//   10 codes per account, 20 wrong codes per account (NIST SP 800-63B allows at most 100 failed attempts; 20 an hour
-//   keeps a guesser at 1 in 50,000 a day), and then no code of any purpose is sent or taken for the rest of the hour.
+// - a new code for the same thing in the same session (sign-in, or one check's action) after a 60 s cooldown (it
+//   replaces the last); a check for another action does not wait, so a checker goes from one decision to the next;
+// - hourly send budgets, counted exactly in D1 (otp_counters), one per purpose so none can use up another's
+//   (SEND_BUDGETS): signing in 5 codes per phone number and 10 per account, fresh checks 30 and 40 of their own;
+// - wrong codes shared by every purpose: 20 per account an hour (NIST SP 800-63B allows at most 100 failed attempts;
+//   20 an hour keeps a guesser at 1 in 50,000 a day whatever the budgets), and then no code of any purpose is sent or
+//   taken for the rest of the hour.
 // Every code sent, not delivered, typed wrong and every lockout goes to the audit log, under the purpose's own names.
 import { signInAuditStatement, type SignInActor } from "../audit/audit.db";
 import { clearBatchGuardsStatement } from "../plumbing/batch-guards.db";
@@ -25,9 +28,9 @@ import {
   newestChallengeAt,
   sendGuardStatement,
   type ChallengeRow,
-  type CodeKind,
   type CodeStage,
   type CounterRow,
+  type CounterScope,
 } from "./one-time-codes.db";
 import { iso, type AuthDeps } from "./deps";
 import { SmsDeliveryError, type SmsPort, type SmsRefusal } from "../sms/sms";
@@ -36,14 +39,37 @@ import { constantTimeEqual, hex } from "../plumbing/sha256";
 
 export type { ChallengeRow } from "./one-time-codes.db";
 
+/**
+ * An hourly budget of codes sent: its own counters (a key prefix in otp_counters, so each budget is counted apart)
+ * and its caps per phone number and per account. Wrong codes are not budgeted: they count once, for every purpose.
+ */
+export interface SendBudget {
+  /** Prefixed to the phone number and the user id in otp_counters' keys ("" for sign-in's, as they always were). */
+  prefix: string;
+  perPhone: number;
+  perAccount: number;
+}
+
+/**
+ * Sign-in's budget is the one every code had. A fresh check's is its own, so a checker deciding all day cannot use
+ * up their next sign-in and a sign-in cannot use up the checks: 30 codes a phone and 40 an account an hour cover a
+ * check every two minutes (one check covers a whole bulk decision of up to 50 requests) and still bound what one
+ * number can be sent. More codes give a guesser nothing: the wrong codes' cap above is shared and per account.
+ */
+export const SEND_BUDGETS = {
+  signIn: { prefix: "", perPhone: 5, perAccount: 10 },
+  check: { prefix: "check:", perPhone: 30, perAccount: 40 },
+} as const satisfies Record<string, SendBudget>;
+
 export const OTP = {
   digits: 6,
   ttlMs: 5 * 60_000,
   maxTries: 5,
   resendCooldownMs: 60_000,
   windowMs: 60 * 60_000,
-  phoneSendsPerWindow: 5,
-  accountSendsPerWindow: 10,
+  /** Sign-in's budget (SEND_BUDGETS.signIn), by the names it has always had. */
+  phoneSendsPerWindow: SEND_BUDGETS.signIn.perPhone,
+  accountSendsPerWindow: SEND_BUDGETS.signIn.perAccount,
   accountFailuresPerWindow: 20,
 } as const;
 
@@ -89,10 +115,10 @@ export interface PurposeMessages {
 
 /** What a code is for: the rules above are the same for each; these are what differ. */
 export interface CodePurpose {
-  /** Whose codes share a cooldown and a "newest code": sign-in's name no binding, a check's name the action. */
-  kind: CodeKind;
   /** The stage the session must be in to be sent one. */
   stage: CodeStage;
+  /** Whose hourly codes it sends from. */
+  budget: SendBudget;
   /** The audit log's names for a code sent, not delivered, typed wrong, and a lockout. */
   audit: { sent: string; sendFailed: string; failure: string; lockout: string };
   messages: PurposeMessages;
@@ -159,7 +185,7 @@ function refuseUntil(reason: "phoneLimit" | "accountLimit" | "lockedOut", messag
 }
 
 /** A counter as it stands at `now` (an ended window reads as zero). */
-async function readCounter(db: D1Database, scope: "phone" | "account", key: string, now: number): Promise<CounterRow & { endsAt: number }> {
+async function readCounter(db: D1Database, scope: CounterScope, key: string, now: number): Promise<CounterRow & { endsAt: number }> {
   const row = await counterRow(db, scope, key);
   if (!row || row.window_start <= now - OTP.windowMs) return { window_start: now, sends: 0, failures: 0, endsAt: now + OTP.windowMs };
   return { ...row, endsAt: row.window_start + OTP.windowMs };
@@ -170,6 +196,17 @@ async function lockout(deps: AuthDeps, purpose: CodePurpose, userId: string, now
   const account = await readCounter(deps.db, "account", userId, now);
   if (account.failures < OTP.accountFailuresPerWindow) return null;
   return refuseUntil("lockedOut", purpose.messages.lockedOut, account.endsAt, now);
+}
+
+/** How many more codes `budget` may send this hour to this person at this number, and how many it has in all. */
+export async function codesLeft(deps: AuthDeps, budget: SendBudget, userId: string, msisdn: string): Promise<{ left: number; perHour: number }> {
+  const now = deps.now();
+  const [phone, account] = await Promise.all([
+    readCounter(deps.db, "phone", budget.prefix + msisdn, now),
+    readCounter(deps.db, "account", budget.prefix + userId, now),
+  ]);
+  const perHour = Math.min(budget.perPhone, budget.perAccount);
+  return { left: Math.max(0, Math.min(budget.perPhone - phone.sends, budget.perAccount - account.sends)), perHour };
 }
 
 const actorOf = (asker: CodeAsker): SignInActor => ({ userId: asker.userId, businessId: asker.businessId });
@@ -196,23 +233,26 @@ export async function sendCode(
   const locked = await lockout(deps, purpose, asker.userId, now);
   if (locked) return locked;
 
+  const budget = purpose.budget;
   const id = crypto.randomUUID();
   const code = newCode();
   const windowEdge = now - OTP.windowMs;
   const facts = { to: masked, via: sms.kind, ...(binding === null ? {} : { binding }) };
   try {
     await deps.db.batch([
-      countStatement(deps.db, "sends", "phone", msisdn, now, windowEdge),
-      countStatement(deps.db, "sends", "account", asker.userId, now, windowEdge),
+      countStatement(deps.db, "sends", "phone", budget.prefix + msisdn, now, windowEdge),
+      countStatement(deps.db, "sends", "account", budget.prefix + asker.userId, now, windowEdge),
       sendGuardStatement(deps.db, {
-        msisdn,
-        phoneSends: OTP.phoneSendsPerWindow,
+        phoneKey: budget.prefix + msisdn,
+        phoneSends: budget.perPhone,
         userId: asker.userId,
-        accountSends: OTP.accountSendsPerWindow,
+        accountKey: budget.prefix + asker.userId,
+        accountSends: budget.perAccount,
         accountFailures: OTP.accountFailuresPerWindow,
         sessionId: asker.sessionId,
         cooldownEdge: iso(now - OTP.resendCooldownMs),
-        kind: purpose.kind,
+        binding,
+        windowEdge,
         stage: purpose.stage,
       }),
       insertChallengeStatement(deps.db, {
@@ -230,7 +270,7 @@ export async function sendCode(
     ]);
   } catch (error) {
     if (!(error instanceof Error) || !error.message.includes("CHECK constraint failed")) throw error;
-    return whySendRefused(deps, purpose, asker, msisdn, now);
+    return whySendRefused(deps, purpose, asker, msisdn, binding, now);
   }
   try {
     await sms.send({ to: msisdn, body: purpose.smsBody(code, binding) });
@@ -261,8 +301,15 @@ export async function sendCode(
 }
 
 /** After the send batch rolled back: which rule said no (read back, for the message). */
-async function whySendRefused(deps: AuthDeps, purpose: CodePurpose, asker: CodeAsker, msisdn: string, now: number): Promise<CodeRefused> {
-  const last = await newestChallengeAt(deps.db, asker.sessionId, purpose.kind);
+async function whySendRefused(
+  deps: AuthDeps,
+  purpose: CodePurpose,
+  asker: CodeAsker,
+  msisdn: string,
+  binding: string | null,
+  now: number,
+): Promise<CodeRefused> {
+  const last = await newestChallengeAt(deps.db, asker.sessionId, binding);
   const lastAt = last ? Date.parse(last.created_at) : Number.NEGATIVE_INFINITY;
   if (lastAt > now - OTP.resendCooldownMs) {
     const retryAfterSeconds = Math.ceil((lastAt + OTP.resendCooldownMs - now) / 1000);
@@ -270,10 +317,11 @@ async function whySendRefused(deps: AuthDeps, purpose: CodePurpose, asker: CodeA
   }
   const locked = await lockout(deps, purpose, asker.userId, now);
   if (locked) return locked;
-  const phone = await readCounter(deps.db, "phone", msisdn, now);
-  if (phone.sends >= OTP.phoneSendsPerWindow) return refuseUntil("phoneLimit", purpose.messages.phoneLimit, phone.endsAt, now);
-  const account = await readCounter(deps.db, "account", asker.userId, now);
-  if (account.sends >= OTP.accountSendsPerWindow) return refuseUntil("accountLimit", purpose.messages.accountLimit, account.endsAt, now);
+  const { prefix, perPhone, perAccount } = purpose.budget;
+  const phone = await readCounter(deps.db, "phone", prefix + msisdn, now);
+  if (phone.sends >= perPhone) return refuseUntil("phoneLimit", purpose.messages.phoneLimit, phone.endsAt, now);
+  const account = await readCounter(deps.db, "account", prefix + asker.userId, now);
+  if (account.sends >= perAccount) return refuseUntil("accountLimit", purpose.messages.accountLimit, account.endsAt, now);
   return refuseAs(purpose, "ended");
 }
 

@@ -6,7 +6,7 @@ import { signInAuditStatement } from "../audit/audit.db";
 import { isLinkedNumber } from "../team/people.db";
 import { sessionStage, verifySessionStatement } from "./sign-in-sessions.db";
 import { iso, type AuthDeps } from "./deps";
-import { CODE_MESSAGES, sendCode, verifyCode, type CodePhone, type CodePurpose, type CodeRefusal } from "./one-time-codes";
+import { CODE_MESSAGES, SEND_BUDGETS, sendCode, verifyCode, type CodePhone, type CodePurpose, type CodeRefusal } from "./one-time-codes";
 import { SESSION_TTL_MS, sessionCookie, type SessionData } from "./session";
 import type { SmsPort } from "../sms/sms";
 
@@ -27,8 +27,8 @@ export type Refused = { ok: false; reason: OtpRefusal; message: string; retryAft
 
 /** Sign-in's codes: none names an action; asked for between the email (or provider) and the business. */
 export const SIGN_IN_CODES: CodePurpose = {
-  kind: "sign-in",
   stage: "identified",
+  budget: SEND_BUDGETS.signIn,
   audit: { sent: "auth.otp.sent", sendFailed: "auth.otp.send_failed", failure: "auth.otp.failure", lockout: "auth.otp.lockout" },
   messages: OTP_MESSAGES,
   smsBody: (code) => `Your Partners Portal code is ${code}. It expires in 5 minutes. Never share it.`,

@@ -9,7 +9,9 @@ import { TRANSFER_DECISION } from "../approvals/transfer-requests.db";
 import type { RequestKind } from "../approvals/change-kinds";
 import { REFUND_DECISION } from "../refunds/refund-decision.db";
 import type { BusinessDecisionKind, BusinessRun } from "./business-run";
-import { decide, type Decision } from "./decide";
+import { decide, refusalBeforeDeciding, type Decision } from "./decide";
+import { getApprovalRequest } from "../approvals/change-requests.db";
+import { NotFoundError } from "../tenancy/tenant";
 
 export type { BusinessRun } from "./business-run";
 
@@ -45,4 +47,14 @@ export async function decideBusinessRequest(run: BusinessRun, found: QueuedReque
 /** A decision runs under a fresh check made for this very request. */
 export function underDecisionCheck<T>(request: Request, signedIn: TenantRequest, found: { id: string }, form: Record<string, unknown>, act: () => Promise<T>) {
   return underFreshCheck(request, signedIn, checkBindings.decision(found.id), form, act);
+}
+
+/** Why the checker may not decide request `id` of their business (the core's words), or null: asked before any check. */
+export async function whyNotDecide(run: BusinessRun, id: string): Promise<string | null> {
+  const found = await getApprovalRequest(run.tenant, id);
+  if (!found) return null;
+  const kind: BusinessDecisionKind<unknown> = BUSINESS_DECISIONS[found.kind];
+  const refusal = await refusalBeforeDeciding(kind, run, kind.subjectIdOf(found));
+  // A request not found is the action's own 404 to say, as for any other binding: the check decides nothing by itself.
+  return refusal === null || refusal instanceof NotFoundError ? null : refusal.message;
 }

@@ -5,7 +5,7 @@
 // must follow it. A kind says only what is its own, in a DecisionKind: how it is read, what approving writes, what
 // follows the commit and how its refusals are worded (the words each screen has always said). A new kind is one spec
 // file and one entry in its family's list (functions/decisions/business.ts, functions/operators/kinds.ts).
-import { ForbiddenError, RuleError, nowIso } from "../tenancy/tenant";
+import { ForbiddenError, NotFoundError, RuleError, nowIso } from "../tenancy/tenant";
 
 export type Decision = { intent: "approve" } | { intent: "reject"; reason: string };
 
@@ -79,13 +79,7 @@ export function reasonOf(rule: ReasonRule, reason: string): string {
 export async function decide<Run, Subject>(kind: DecisionKind<Run, Subject>, run: Run, id: string, decision: Decision): Promise<Subject> {
   const messages = kind.messages;
   const reason = decision.intent === "reject" ? reasonOf(messages.reason, decision.reason) : null;
-  const decider = kind.deciderOf(run);
-  if (!decider.mayDecide) throw new ForbiddenError(messages.mayNotDecide);
-  const loaded = await kind.load(run, id);
-  if (!loaded) throw messages.missing();
-  const { status, makerId } = kind.stateOf(loaded);
-  if (status !== kind.pending) throw new RuleError(messages.alreadyDecided(status));
-  if (makerId === decider.userId) throw messages.own();
+  const { decider, loaded } = await decidable(kind, run, id);
   const subject = (decision.intent === "approve" ? await kind.beforeApproval?.(run, loaded) : undefined) ?? loaded;
   const decided: Decided = { status: reason === null ? "approved" : "rejected", by: decider.userId, at: kind.now?.(run) ?? nowIso(), reason };
   let written: boolean;
@@ -102,6 +96,33 @@ export async function decide<Run, Subject>(kind: DecisionKind<Run, Subject>, run
   }
   await kind.afterCommit?.(run, subject, decided);
   return (await kind.load(run, id)) ?? subject;
+}
+
+/** The core's first rules, in their order: who may decide, the request here and still pending, never one's own. */
+async function decidable<Run, Subject>(kind: DecisionKind<Run, Subject>, run: Run, id: string): Promise<{ decider: { userId: string }; loaded: Subject }> {
+  const messages = kind.messages;
+  const decider = kind.deciderOf(run);
+  if (!decider.mayDecide) throw new ForbiddenError(messages.mayNotDecide);
+  const loaded = await kind.load(run, id);
+  if (!loaded) throw messages.missing();
+  const { status, makerId } = kind.stateOf(loaded);
+  if (status !== kind.pending) throw new RuleError(messages.alreadyDecided(status));
+  if (makerId === decider.userId) throw messages.own();
+  return { decider, loaded };
+}
+
+/**
+ * Why the person may not decide request `id`, by the same rules and words as `decide`, or null when they may: asked
+ * before a fresh check is made for the decision, so nobody is sent a code for a decision that would be refused.
+ */
+export async function refusalBeforeDeciding<Run, Subject>(kind: DecisionKind<Run, Subject>, run: Run, id: string): Promise<Error | null> {
+  try {
+    await decidable(kind, run, id);
+    return null;
+  } catch (error) {
+    if (error instanceof ForbiddenError || error instanceof RuleError || error instanceof NotFoundError) return error;
+    throw error;
+  }
 }
 
 /** Another checker's decision came first: said as such, never as a fault. */

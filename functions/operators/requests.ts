@@ -6,7 +6,7 @@
 // same instant both apply; only one decision is recorded), because it may touch several databases, which D1 cannot
 // write in one transaction.
 import type { AppLoadContext } from "@remix-run/cloudflare";
-import { decide, type Decision, type DecisionKind } from "../decisions/decide";
+import { decide, refusalBeforeDeciding, type Decision, type DecisionKind } from "../decisions/decide";
 import { ForbiddenError, NotFoundError } from "../tenancy/tenant";
 import type { PlatformRequest } from "./guards";
 import { platformCan } from "./roles";
@@ -103,4 +103,18 @@ export function platformDecision(spec: PlatformKindSpec): DecisionKind<PlatformR
 /** Decides a waiting request through the decision core. */
 export async function decidePlatform(checker: PlatformRun, request: PlatformRequestRow, spec: PlatformKindSpec, decision: PlatformDecision): Promise<void> {
   await decide(platformDecision(spec), checker, request.id, decision);
+}
+
+/** Why the staff member may not decide platform request `id` (the core's words), or null: asked before any check. */
+export async function whyNotDecidePlatform(
+  checker: PlatformRun,
+  id: string,
+  specs: Readonly<Partial<Record<PlatformRequestKind, PlatformKindSpec>>>,
+): Promise<string | null> {
+  const found = await platformRequest(checker.deps.db, id);
+  const spec = found ? specs[found.kind] : undefined;
+  if (!spec) return null;
+  const refusal = await refusalBeforeDeciding(platformDecision(spec), checker, id);
+  // A request not found is the action's own 404 to say, as for any other binding: the check decides nothing by itself.
+  return refusal === null || refusal instanceof NotFoundError ? null : refusal.message;
 }

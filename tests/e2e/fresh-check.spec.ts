@@ -7,7 +7,7 @@ import { mintSession } from "../support/sign-in";
 import { mintFreshCheck } from "../support/fresh-check";
 import { requestChange } from "#server/approvals/approvals.db";
 import { ESI_KUMASI, KUMASI, META } from "../support/tenants";
-import { expect, hydrated, test, lookAt } from "./fixtures";
+import { axeViolations, expect, hydrated, test, lookAt } from "./fixtures";
 import { latestCodeFor } from "./outbox";
 
 const KOFI_PHONE = "233244556677";
@@ -166,5 +166,84 @@ test.describe("with a passkey", () => {
       .prepare("SELECT after_json FROM audit_log WHERE action = 'auth.check.passed' AND actor_id = 'usr_kofi_boateng' ORDER BY id DESC LIMIT 1")
       .first<{ after_json: string }>();
     expect(JSON.parse(audit!.after_json)).toEqual({ binding: `decide:${second.id}`, method: "passkey" });
+  });
+});
+
+test.describe("a checker's codes for the hour", () => {
+  /** Sets how many codes Kofi's checks have sent this hour, to his phone and for his account (the checks' own budget). */
+  async function checksSent(portal: { core(): D1Database }, sends: number): Promise<void> {
+    const at = Date.now();
+    const upsert = portal
+      .core()
+      .prepare(
+        "INSERT INTO otp_counters (scope, key, window_start, sends, failures) VALUES (?, ?, ?, ?, 0) ON CONFLICT (scope, key) DO UPDATE SET window_start = excluded.window_start, sends = excluded.sends",
+      );
+    await portal.core().batch([upsert.bind("phone", `check:${KOFI_PHONE}`, at, sends), upsert.bind("account", "check:usr_kofi_boateng", at, sends)]);
+  }
+
+  test.afterEach(async ({ portal }) => {
+    await portal.core().prepare("DELETE FROM otp_counters WHERE key IN (?, ?)").bind(`check:${KOFI_PHONE}`, "check:usr_kofi_boateng").run();
+    await portal
+      .core()
+      .prepare("UPDATE passkeys SET removed_at = ? WHERE user_id = 'usr_kofi_boateng' AND removed_at IS NULL")
+      .bind(new Date().toISOString())
+      .run();
+  });
+
+  test("the dialog says the codes left; once none are, Text a code is disabled with the reason beside it and the focus stays in the dialog", async ({
+    page,
+    portal,
+  }) => {
+    await checksSent(portal, 27);
+    const request = await esiAsks();
+    await page.goto(`/approvals/merchant/${request.id}`);
+    await hydrated(page);
+    await page.getByRole("button", { name: "Approve" }).click();
+    const dialog = page.getByRole("dialog", { name: "Confirm it is you" });
+    const textCode = dialog.getByRole("button", { name: /^Text a code to 233\*+6677$/ });
+    await expect(textCode).toBeEnabled();
+    await expect(dialog.getByTestId("codes-left")).toHaveText("3 of 30 codes left this hour.");
+    await expect(textCode).toHaveAccessibleDescription("3 of 30 codes left this hour.");
+    // No passkey yet: he is told where to add one (it checks without a code).
+    await expect(dialog.getByRole("link", { name: "Add one in Settings → Security" })).toHaveAttribute("href", "/settings?tab=security");
+    await lookAt(page, { path: "fresh-check-codes-left-1280.png" });
+    expect(await axeViolations(page)).toEqual([]);
+
+    // Meanwhile his other session used up the hour's codes: the next one is refused.
+    await checksSent(portal, 30);
+    await textCode.click();
+    const refusal = dialog.getByRole("alert");
+    await expect(refusal).toHaveText("Too many codes were sent. Try again in 60 minutes.");
+    await expect(textCode).toBeDisabled();
+    await expect(dialog.getByTestId("codes-left")).toHaveText("None of this hour's 30 codes are left.");
+    await expect(refusal).toBeFocused();
+    expect(await page.evaluate(() => document.activeElement?.closest("dialog") !== null)).toBe(true);
+    await page.setViewportSize({ width: 390, height: 844 });
+    await lookAt(page, { path: "fresh-check-no-codes-left-390.png" });
+    expect(await axeViolations(page)).toEqual([]);
+    await expect(page.getByTestId("request-status")).toHaveText("Pending");
+  });
+
+  test("a person with a passkey is offered it first, the code after it", async ({ page, portal }) => {
+    await portal
+      .core()
+      .prepare("INSERT INTO passkeys (id, user_id, credential_id, public_key, name, created_at) VALUES (?, 'usr_kofi_boateng', ?, 'pk', 'Kofi’s phone', ?)")
+      .bind(`pk_${Date.now()}`, `cred_${Date.now()}`, new Date().toISOString())
+      .run();
+    const request = await esiAsks();
+    await page.goto(`/approvals/merchant/${request.id}`);
+    await hydrated(page);
+    await page.getByRole("button", { name: "Approve" }).click();
+    const dialog = page.getByRole("dialog", { name: "Confirm it is you" });
+    await expect(dialog.getByRole("button", { name: /^Text a code to/ })).toBeVisible();
+    const offered = await dialog.getByRole("button").allTextContents();
+    expect(offered.slice(0, 2)).toEqual(["Use your passkey", "Text a code to 233*****6677"]);
+    await expect(dialog.getByRole("link", { name: "Add one in Settings → Security" })).toHaveCount(0);
+    // The code stays on offer after it, with the hour's codes said beside it.
+    await expect(dialog.getByTestId("codes-left")).toHaveText("30 of 30 codes left this hour.");
+    await lookAt(page, { path: "fresh-check-passkey-first-1280.png" });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await lookAt(page, { path: "fresh-check-passkey-first-390.png" });
+    expect(await axeViolations(page)).toEqual([]);
   });
 });

@@ -7,7 +7,7 @@ import { maskPhone } from "#app/lib/forms/phone";
 import type { AuthDeps } from "#server/auth/deps";
 import { CHECK_MESSAGES, sendCheckCode, verifyCheckCode } from "#server/auth/fresh-check";
 import type { VerifiedSession } from "#server/auth/guards";
-import { OTP } from "#server/auth/one-time-codes";
+import { OTP, SEND_BUDGETS, type SendBudget } from "#server/auth/one-time-codes";
 import { OTP_MESSAGES, requestOtp, verifyOtp } from "#server/auth/otp";
 import { confirmPhoneProof, sendPhoneProof } from "#server/auth/phones";
 import { SESSION_TTL_MS, type SessionData } from "#server/auth/session";
@@ -73,6 +73,8 @@ interface Purpose {
   name: string;
   messages: { lockedOut(minutes: number): string; phoneLimit(minutes: number): string; accountLimit(minutes: number): string };
   audit: { sent: string; sendFailed: string; failure: string; lockout: string };
+  /** The hourly codes it sends from: sign-in's, or the checks' own. */
+  budget: SendBudget;
   person(clock: Clock): Promise<Person>;
 }
 
@@ -129,6 +131,7 @@ const PURPOSES: Purpose[] = [
     name: "signing in",
     messages: OTP_MESSAGES,
     audit: { sent: "auth.otp.sent", sendFailed: "auth.otp.send_failed", failure: "auth.otp.failure", lockout: "auth.otp.lockout" },
+    budget: SEND_BUDGETS.signIn,
     async person(clock) {
       const { userId, email, linked } = await newPerson();
       return {
@@ -150,6 +153,7 @@ const PURPOSES: Purpose[] = [
     name: "a fresh check",
     messages: CHECK_MESSAGES,
     audit: { sent: "auth.check.code_sent", sendFailed: "auth.check.code_send_failed", failure: "auth.check.code_failure", lockout: "auth.check.code_lockout" },
+    budget: SEND_BUDGETS.check,
     async person(clock) {
       const { userId, email, linked } = await newPerson();
       const binding = `decide:req_codes_${serial}`;
@@ -171,6 +175,8 @@ const PURPOSES: Purpose[] = [
     name: "proving a new phone",
     messages: CHECK_MESSAGES,
     audit: { sent: "auth.check.code_sent", sendFailed: "auth.check.code_send_failed", failure: "auth.check.code_failure", lockout: "auth.check.code_lockout" },
+    // A new number is not the person's yet: its proof keeps sign-in's tight budget per number.
+    budget: SEND_BUDGETS.signIn,
     async person(clock) {
       const { userId, email, linked, unlinked } = await newPerson();
       return {
@@ -289,20 +295,21 @@ describe.each(PURPOSES)("one-time codes for $name", (purpose) => {
     expect((await asking.verify(second)).ok).toBe(true);
   });
 
-  it("at most 5 codes an hour to one phone and 10 for one account", async () => {
+  it("at most its budget's codes an hour to one phone and for one account", async () => {
     const { person, sms } = await asker(purpose);
+    const { perPhone, perAccount } = purpose.budget;
     const sends = async (count: number, index: (i: number) => number) => {
       const answers: Answer[] = [];
       for (let i = 0; i < count; i += 1) answers.push(await (await person.newSession()).send(sms, index(i)));
       return answers;
     };
-    const toOne = await sends(OTP.phoneSendsPerWindow + 1, () => 0);
-    expect(toOne.filter((answer) => answer.ok)).toHaveLength(OTP.phoneSendsPerWindow);
+    const toOne = await sends(perPhone + 1, () => 0);
+    expect(toOne.filter((answer) => answer.ok)).toHaveLength(perPhone);
     expect(toOne.at(-1)).toMatchObject({ ok: false, message: purpose.messages.phoneLimit(60), retryAfterSeconds: 3600 });
-    const toOthers = await sends(OTP.accountSendsPerWindow - OTP.phoneSendsPerWindow + 1, (i) => 1 + (i % 2));
-    expect(toOthers.filter((answer) => answer.ok)).toHaveLength(OTP.accountSendsPerWindow - OTP.phoneSendsPerWindow);
+    const toOthers = await sends(perAccount - perPhone + 1, (i) => 1 + (i % 2));
+    expect(toOthers.filter((answer) => answer.ok)).toHaveLength(perAccount - perPhone);
     expect(toOthers.at(-1)).toMatchObject({ ok: false, message: purpose.messages.accountLimit(60), retryAfterSeconds: 3600 });
-    expect(sms.sent).toHaveLength(OTP.accountSendsPerWindow);
+    expect(sms.sent).toHaveLength(perAccount);
   });
 
   it("a code that could not be sent is removed, audited, and does not hold up the next one", async () => {

@@ -3,6 +3,9 @@
 // (functions/auth/fresh-check.ts); this asks for a passkey or a code sent by SMS, makes the check at /auth/check,
 // and sends the form again, as it was, at once. A check is for that one action, used once, within 5 minutes.
 // The code's 5 minutes are counted down here too, so a person who waits sees it run out before the server says so.
+// The better factor comes first (a passkey: no codes to run out), and the codes a check has left this hour are said
+// beside "Text a code"; once none are left it is disabled with the reason beside it, and the focus stays in the dialog.
+// A decision the person may not take is said at once, with nothing to send.
 import { Link, useSubmit } from "@remix-run/react";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { useBeforePaintEffect } from "#app/components/before-paint";
@@ -14,12 +17,21 @@ import { describedBy, Field } from "./form";
 const CHECK_URL = "/auth/check";
 const CODE_LIFETIME_MS = 5 * 60_000;
 
+interface CodesLeft {
+  left: number;
+  perHour: number;
+}
+
 interface Offer {
   purpose: string;
+  /** Why the person may not take the action (their own request, one already decided): then nothing is offered. */
+  refusal: string | null;
   passkeyOnly: boolean;
   /** The person has a passkey (and passkeys are on here). */
   passkey: boolean;
   phone: string | null;
+  /** The codes a check may still send this hour, when a code is offered. */
+  codes: CodesLeft | null;
 }
 
 async function post(body: Record<string, unknown>): Promise<{ ok: boolean; message?: string; [key: string]: unknown }> {
@@ -28,10 +40,16 @@ async function post(body: Record<string, unknown>): Promise<{ ok: boolean; messa
   return { ...answer, ok: response.ok };
 }
 
+const codesLeftText = ({ left, perHour }: CodesLeft) => `${left} of ${perHour} ${perHour === 1 ? "code" : "codes"} left this hour.`;
+
 const clock = (ms: number) => {
   const seconds = Math.max(0, Math.ceil(ms / 1000));
   return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
 };
+
+function isCodesLeft(value: unknown): value is CodesLeft {
+  return typeof value === "object" && value !== null && typeof (value as CodesLeft).left === "number" && typeof (value as CodesLeft).perHour === "number";
+}
 
 /**
  * `check`: the 428's ask (a new object each time). After the check the form is sent again as it was, or, for a page
@@ -47,7 +65,11 @@ export default function FreshCheckDialog({ check, onChecked }: { check: CheckNee
   const [sentTo, setSentTo] = useState<string | null>(null);
   const [now, setNow] = useState(() => Date.now());
   const [open, setOpen] = useState<CheckNeeded | null>(null);
+  const [codes, setCodes] = useState<CodesLeft | null>(null);
   const codeInput = useRef<HTMLInputElement>(null);
+  const errorMessage = useRef<HTMLParagraphElement>(null);
+  // Set when a refusal should take the focus (a control it was on may now be disabled): it stays in the dialog.
+  const [focusError, setFocusError] = useState(0);
 
   // Each 428 is a new ask, even for the same action (the last check was used or ran out).
   useEffect(() => {
@@ -56,10 +78,14 @@ export default function FreshCheckDialog({ check, onChecked }: { check: CheckNee
     setOffer(null);
     setError(null);
     setCodeSentAt(null);
+    setCodes(null);
     const controller = new AbortController();
     fetch(`${CHECK_URL}?binding=${encodeURIComponent(check.binding)}`, { signal: controller.signal })
       .then((response) => (response.ok ? response.json<Offer>() : Promise.reject(new Error("offer"))))
-      .then(setOffer)
+      .then((offered) => {
+        setOffer(offered);
+        setCodes(offered.codes);
+      })
       .catch((reason: unknown) => {
         if (!controller.signal.aborted)
           setError(
@@ -84,6 +110,10 @@ export default function FreshCheckDialog({ check, onChecked }: { check: CheckNee
     if (codeSentAt !== null) codeInput.current?.focus();
   }, [codeSentAt]);
 
+  useBeforePaintEffect(() => {
+    if (focusError > 0) errorMessage.current?.focus();
+  }, [focusError]);
+
   useEffect(() => {
     if (codeSentAt === null) return;
     const timer = setInterval(() => setNow(Date.now()), 1000);
@@ -103,7 +133,12 @@ export default function FreshCheckDialog({ check, onChecked }: { check: CheckNee
     setError(null);
     try {
       const answer = await post({ intent: "send-code", binding: open.binding });
-      if (!answer.ok) return setError(answer.message ?? "The code could not be sent.");
+      if (isCodesLeft(answer.codes)) setCodes(answer.codes);
+      if (!answer.ok) {
+        setError(answer.message ?? "The code could not be sent.");
+        setFocusError((n) => n + 1);
+        return;
+      }
       setCodeSentAt(Date.now());
       setNow(Date.now());
       setSentTo(typeof answer.to === "string" ? answer.to : null);
@@ -134,6 +169,9 @@ export default function FreshCheckDialog({ check, onChecked }: { check: CheckNee
   };
 
   const codeLeft = codeSentAt === null ? 0 : codeSentAt + CODE_LIFETIME_MS - now;
+  const noCodesLeft = codes !== null && codes.left === 0;
+  // What "Text a code" says beside it: the reason it is disabled, else how many a check has left.
+  const codesNote = codes === null ? null : noCodesLeft ? `None of this hour's ${codes.perHour} codes are left.` : codesLeftText(codes);
   const codeExpired = codeSentAt !== null && codeLeft <= 0;
 
   const sendTypedCode = async (form: HTMLFormElement) => {
@@ -170,12 +208,17 @@ export default function FreshCheckDialog({ check, onChecked }: { check: CheckNee
           <p>To {open.purpose}, confirm it is you. The check is for this action only and lasts 5 minutes.</p>
           {open.passkeyOnly ? <p className="notice notice--info notice__message">This business asks for a passkey for every decision.</p> : null}
           {error ? (
-            <p className="notice notice--danger notice__message" role="alert">
+            <p id="check-error" ref={errorMessage} tabIndex={-1} className="notice notice--danger notice__message" role="alert">
               {error}
             </p>
           ) : null}
           {!offer && !error ? <p aria-live="polite">Getting the check ready…</p> : null}
-          {offer?.passkey && codeSentAt === null ? (
+          {offer?.refusal ? (
+            <p className="notice notice--warning notice__message" role="alert" data-testid="check-refusal">
+              {offer.refusal} No code was sent.
+            </p>
+          ) : null}
+          {offer?.passkey && !offer.refusal && codeSentAt === null ? (
             <button type="button" className="button button--primary button--block" disabled={busy} onClick={() => void checkWithPasskey()}>
               {busy ? "Waiting for your passkey…" : "Use your passkey"}
             </button>
@@ -185,15 +228,28 @@ export default function FreshCheckDialog({ check, onChecked }: { check: CheckNee
               You have no passkey yet. <Link to={paths.settings("security")}>Add one in Settings → Security</Link>, then decide again.
             </p>
           ) : null}
-          {offer?.phone && codeSentAt === null ? (
-            <button
-              type="button"
-              className={offer.passkey ? "button button--ghost button--block" : "button button--block"}
-              disabled={busy}
-              onClick={() => void sendCode()}
-            >
-              {busy ? "Sending…" : `Text a code to ${offer.phone}`}
-            </button>
+          {offer?.phone && !offer.refusal && codeSentAt === null ? (
+            <>
+              <button
+                type="button"
+                className={offer.passkey ? "button button--ghost button--block" : "button button--block"}
+                disabled={busy || noCodesLeft}
+                aria-describedby={codesNote ? "check-codes-left" : undefined}
+                onClick={() => void sendCode()}
+              >
+                {busy ? "Sending…" : `Text a code to ${offer.phone}`}
+              </button>
+              {codesNote ? (
+                <p id="check-codes-left" className="field-hint" data-testid="codes-left">
+                  {codesNote}
+                </p>
+              ) : null}
+            </>
+          ) : null}
+          {offer && !offer.refusal && !offer.passkey && !open.passkeyOnly ? (
+            <p className="field-hint">
+              No passkey yet? <Link to={paths.settings("security")}>Add one in Settings → Security</Link>: it checks you without a code.
+            </p>
           ) : null}
           {codeSentAt !== null ? (
             <form
@@ -225,9 +281,20 @@ export default function FreshCheckDialog({ check, onChecked }: { check: CheckNee
               <button type="submit" className="button button--primary button--block" disabled={busy || codeExpired}>
                 {busy ? "Checking…" : "Confirm"}
               </button>
-              <button type="button" className="button button--ghost button--block" disabled={busy} onClick={() => void sendCode()}>
+              <button
+                type="button"
+                className="button button--ghost button--block"
+                disabled={busy || noCodesLeft}
+                aria-describedby={codesNote ? "check-codes-left" : undefined}
+                onClick={() => void sendCode()}
+              >
                 Send a new code
               </button>
+              {codesNote ? (
+                <p id="check-codes-left" className="field-hint" data-testid="codes-left">
+                  {codesNote}
+                </p>
+              ) : null}
             </form>
           ) : null}
           <form method="dialog">

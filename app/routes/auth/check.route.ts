@@ -1,13 +1,17 @@
 // /auth/check: where the fresh-check dialog (app/components/forms/fresh-check.tsx) makes a check for one action (
 // point 2; functions/auth/fresh-check.ts). JSON in and out, for a signed-in person in their business; the action the
-// check is for checks its own permission when it runs. GET says what this person may check with; POST asks for a
-// passkey's options or takes its answer, sends a code, or takes a code. Each is limited per account and per address (429 with Retry-After).
+// check is for checks its own permission when it runs, and a decision's is asked here too, before any factor: nobody is
+// sent a code for a decision they may not take (their own request, one already decided, a role that decides nothing).
+// GET says what this person may check with and how many codes are left this hour; POST asks for a passkey's options or
+// takes its answer, sends a code, or takes a code. Each is limited per account and per address (429 with Retry-After).
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
 import * as v from "valibot";
 import {
   BINDING_PATTERN,
   CHECK_MESSAGES,
+  checkCodesLeft,
   checkPhone,
+  decisionOf,
   freshCheckStatements,
   isPlatformBinding,
   platformCheck,
@@ -18,11 +22,16 @@ import {
   type CheckFor,
   type CheckRefused,
 } from "#server/auth/fresh-check";
-import { authLimited, CODE_SEND_LIMITS, CODE_VERIFY_LIMITS, PASSKEY_LIMITS, tooManyJson, type AuthLimitPair } from "#server/auth/limits";
+import { authLimited, CHECK_CODE_SEND_LIMITS, CODE_VERIFY_LIMITS, PASSKEY_LIMITS, tooManyJson, type AuthLimitPair } from "#server/auth/limits";
 import { hasPasskey, passkeyCheckOptions, relyingPartyOf, verifyPasskeyCheck } from "#server/auth/passkeys";
 import { smsPortFor } from "#server/sms/sms";
-import { requireTenant } from "#server/guards";
-import { requirePlatform } from "#server/operators/guards";
+import { requireTenant, type TenantRequest } from "#server/guards";
+import { requirePlatform, type PlatformRequest } from "#server/operators/guards";
+import { PLATFORM_SPECS } from "#server/operators/kinds";
+import { whyNotDecidePlatform } from "#server/operators/requests";
+import { pageRun, whyNotDecide } from "#server/decisions/business";
+import { CHANGE_MESSAGES } from "#server/decisions/business-run";
+import { can } from "#server/permissions";
 import { jsonResponse, methodNotAllowed } from "#server/plumbing/http";
 import { maskPhone } from "#app/lib/forms/phone";
 
@@ -36,32 +45,66 @@ const CheckPost = v.variant("intent", [
   v.object({ intent: v.literal("code"), binding: Binding, code: v.pipe(v.string(CHECK_MESSAGES.malformed), v.maxLength(20, CHECK_MESSAGES.malformed)) }),
 ]);
 
+/** Who makes a check, and why they may not take the action it is for (null when they may). */
+type Checker = CheckFor & { whyNot: (binding: string) => Promise<string | null> };
+
+/** A business's decision: the decision core's own rules and words, asked before the check (a bulk decision: who decides). */
+function businessWhyNot(signedIn: TenantRequest, context: LoaderFunctionArgs["context"]) {
+  return async (binding: string): Promise<string | null> => {
+    const decision = decisionOf(binding);
+    if (decision?.family === "batch") return can(signedIn.tenant.role, "decide:approval") ? null : CHANGE_MESSAGES.mayNotDecide;
+    if (decision?.family === "business") return whyNotDecide(pageRun(context, signedIn), decision.requestId);
+    return null;
+  };
+}
+
+function platformWhyNot(signedIn: PlatformRequest, context: LoaderFunctionArgs["context"]) {
+  return async (binding: string): Promise<string | null> => {
+    const decision = decisionOf(binding);
+    return decision?.family === "platform" ? whyNotDecidePlatform({ ...signedIn, context }, decision.requestId, PLATFORM_SPECS) : null;
+  };
+}
+
 /**
  * Who makes the check: a person in their business, or platform staff for a platform action (decision 039). Each guard
  * refuses the other: a business's people cannot check for the platform, nor staff without a business for a business.
  */
-async function checker(request: Request, context: LoaderFunctionArgs["context"], binding: unknown): Promise<CheckFor> {
-  if (typeof binding === "string" && isPlatformBinding(binding)) return platformCheck(await requirePlatform(request, context, "platform:view"));
-  return tenantCheck(await requireTenant(request, context, null));
+async function checker(request: Request, context: LoaderFunctionArgs["context"], binding: unknown): Promise<Checker> {
+  if (typeof binding === "string" && isPlatformBinding(binding)) {
+    const staff = await requirePlatform(request, context, "platform:view");
+    return { ...platformCheck(staff), whyNot: platformWhyNot(staff, context) };
+  }
+  const signedIn = await requireTenant(request, context, null);
+  return { ...tenantCheck(signedIn), whyNot: businessWhyNot(signedIn, context) };
 }
 
 /** What the dialog offers: the person's passkey, and a code to the masked number unless the business asks for a passkey. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const binding = new URL(request.url).searchParams.get("binding") ?? "";
-  const { deps, session, passkeyOnly: needsPasskey } = await checker(request, context, binding);
+  const { deps, session, passkeyOnly: needsPasskey, whyNot } = await checker(request, context, binding);
   const parsed = v.safeParse(Binding, binding);
   if (!parsed.success) return jsonResponse({ message: parsed.issues[0].message }, 400);
-  const [passkeyOnly, phone, passkey] = await Promise.all([
+  const [refusal, passkeyOnly, phone, passkey] = await Promise.all([
+    whyNot(parsed.output),
     needsPasskey(parsed.output),
     checkPhone(deps, session),
     relyingPartyOf(deps) ? hasPasskey(deps.db, session.sub) : Promise.resolve(false),
   ]);
-  return jsonResponse({ purpose: purposeOf(parsed.output), passkeyOnly, passkey, phone: phone && !passkeyOnly ? maskPhone(phone) : null });
+  const texted = phone && !passkeyOnly ? phone : null;
+  return jsonResponse({
+    purpose: purposeOf(parsed.output),
+    refusal,
+    passkeyOnly,
+    passkey,
+    phone: texted ? maskPhone(texted) : null,
+    codes: texted ? await checkCodesLeft(deps, session, parsed.output, texted) : null,
+  });
 }
 
 function refused(refusal: CheckRefused, status = 400): Response {
   const headers: Record<string, string> = refusal.retryAfterSeconds ? { "Retry-After": String(refusal.retryAfterSeconds) } : {};
-  return jsonResponse({ message: refusal.message }, refusal.retryAfterSeconds ? 429 : status, headers);
+  const numbers = refusal.codes ? { codes: refusal.codes } : {};
+  return jsonResponse({ message: refusal.message, ...numbers }, refusal.retryAfterSeconds ? 429 : status, headers);
 }
 
 async function limited({ deps, session }: CheckFor, request: Request, pair: AuthLimitPair): Promise<Response | null> {
@@ -83,6 +126,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const parsed = v.safeParse(CheckPost, body);
   if (!parsed.success) return jsonResponse({ message: parsed.issues[0].message }, 400);
   const post = parsed.output;
+  if (post.intent === "passkey-options" || post.intent === "send-code") {
+    // Before any factor is asked for: a decision the person may not take is refused with its reason, and no code sent.
+    const refusal = await signedIn.whyNot(post.binding);
+    if (refusal) return jsonResponse({ message: refusal, refused: true }, 403);
+  }
   if (post.intent === "passkey-options" || post.intent === "passkey") {
     const over = await limited(signedIn, request, PASSKEY_LIMITS);
     if (over) return over;
@@ -98,13 +146,13 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
   if (await signedIn.passkeyOnly(post.binding)) return jsonResponse({ message: CHECK_MESSAGES.passkeyOnly }, 403);
   if (post.intent === "send-code") {
-    const over = await limited(signedIn, request, CODE_SEND_LIMITS);
+    const over = await limited(signedIn, request, CHECK_CODE_SEND_LIMITS);
     if (over) return over;
     const msisdn = await checkPhone(deps, session);
     if (!msisdn) return jsonResponse({ message: CHECK_MESSAGES.noPhone }, 400);
     const sent = await sendCheckCode(deps, session, owner, post.binding, { msisdn, masked: maskPhone(msisdn) }, smsPortFor(deps.config, deps.db));
     if (!sent.ok) return refused(sent);
-    return jsonResponse({ sent: true, to: maskPhone(msisdn), resendAfterSeconds: sent.resendAfterSeconds });
+    return jsonResponse({ sent: true, to: maskPhone(msisdn), resendAfterSeconds: sent.resendAfterSeconds, codes: sent.codes });
   }
   const over = await limited(signedIn, request, CODE_VERIFY_LIMITS);
   if (over) return over;
