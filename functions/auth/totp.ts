@@ -68,7 +68,7 @@ export async function hotp(secret: Uint8Array, counter: number, digits: number =
   // The counter's high 32 bits and low 32 bits (a time step fits easily in 53 bits).
   new DataView(message.buffer).setUint32(0, Math.floor(counter / 2 ** 32));
   new DataView(message.buffer).setUint32(4, counter >>> 0);
-  const key = await crypto.subtle.importKey("raw", secret, { name: "HMAC", hash: "SHA-1" }, false, ["sign"]);
+  const key = await crypto.subtle.importKey("raw", new Uint8Array(secret), { name: "HMAC", hash: "SHA-1" }, false, ["sign"]);
   const mac = new Uint8Array(await crypto.subtle.sign("HMAC", key, message));
   const offset = mac[mac.length - 1]! & 0x0f;
   const binary = ((mac[offset]! & 0x7f) << 24) | (mac[offset + 1]! << 16) | (mac[offset + 2]! << 8) | mac[offset + 3]!;

@@ -296,12 +296,17 @@ export function qrModules(text: string): boolean[][] {
   return best!.dark;
 }
 
-/** The QR code as an SVG image (4 modules of quiet zone), its text said in `label` for people who cannot see it. */
-export function qrSvg(text: string, label: string): string {
+/** The QR code as one SVG path of unit squares, 4 modules of quiet zone around it: `size` is the square's side. */
+export function qrPath(text: string): { size: number; d: string } {
   const modules = qrModules(text);
-  const size = modules.length + 8;
-  let path = "";
-  modules.forEach((row, y) => row.forEach((dark, x) => (path += dark ? `M${x + 4} ${y + 4}h1v1h-1z` : "")));
+  let d = "";
+  modules.forEach((row, y) => row.forEach((dark, x) => (d += dark ? `M${x + 4} ${y + 4}h1v1h-1z` : "")));
+  return { size: modules.length + 8, d };
+}
+
+/** The QR code as an SVG image, its text said in `label` for people who cannot see it. */
+export function qrSvg(text: string, label: string): string {
+  const { size, d } = qrPath(text);
   const escaped = label.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/"/g, "&quot;");
-  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${size} ${size}" role="img" aria-label="${escaped}" shape-rendering="crispEdges"><rect width="${size}" height="${size}" fill="#fff"/><path fill="#000" d="${path}"/></svg>`;
+  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${size} ${size}" role="img" aria-label="${escaped}" shape-rendering="crispEdges"><rect width="${size}" height="${size}" fill="#fff"/><path fill="#000" d="${d}"/></svg>`;
 }

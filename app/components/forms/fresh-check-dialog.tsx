@@ -10,6 +10,7 @@ import type { CheckNeeded } from "#server/auth/fresh-check";
 import { signWithPasskey } from "#app/lib/passkey-browser";
 import { paths } from "#app/lib/paths";
 import { describedBy, Field } from "./form";
+import { AuthenticatorCodeForm } from "./authenticator-check";
 
 const CHECK_URL = "/auth/check";
 const CODE_LIFETIME_MS = 5 * 60_000;
@@ -19,6 +20,8 @@ interface Offer {
   passkeyOnly: boolean;
   /** The person has a passkey (and passkeys are on here). */
   passkey: boolean;
+  /** The person has an authenticator app set up (decision 049): offered after a passkey, before a text message. */
+  authenticator?: boolean;
   phone: string | null;
 }
 
@@ -47,6 +50,7 @@ export default function FreshCheckDialog({ check, onChecked }: { check: CheckNee
   const [sentTo, setSentTo] = useState<string | null>(null);
   const [now, setNow] = useState(() => Date.now());
   const [open, setOpen] = useState<CheckNeeded | null>(null);
+  const [byApp, setByApp] = useState(false);
   const codeInput = useRef<HTMLInputElement>(null);
 
   // Each 428 is a new ask, even for the same action (the last check was used or ran out).
@@ -56,6 +60,7 @@ export default function FreshCheckDialog({ check, onChecked }: { check: CheckNee
     setOffer(null);
     setError(null);
     setCodeSentAt(null);
+    setByApp(false);
     const controller = new AbortController();
     fetch(`${CHECK_URL}?binding=${encodeURIComponent(check.binding)}`, { signal: controller.signal })
       .then((response) => (response.ok ? response.json<Offer>() : Promise.reject(new Error("offer"))))
@@ -133,6 +138,22 @@ export default function FreshCheckDialog({ check, onChecked }: { check: CheckNee
     }
   };
 
+  const checkWithApp = async (code: string) => {
+    if (!open) return;
+    if (!/^\d{6}$/.test(code)) return setError("Enter the 6-digit code your authenticator app shows.");
+    setBusy(true);
+    setError(null);
+    try {
+      const answer = await post({ intent: "totp", binding: open.binding, code });
+      if (!answer.ok) return setError(answer.message ?? "That code did not do.");
+      done();
+    } catch {
+      setError("Action Failed. Please check connectivity and try again");
+    } finally {
+      setBusy(false);
+    }
+  };
+
   const codeLeft = codeSentAt === null ? 0 : codeSentAt + CODE_LIFETIME_MS - now;
   const codeExpired = codeSentAt !== null && codeLeft <= 0;
 
@@ -175,7 +196,7 @@ export default function FreshCheckDialog({ check, onChecked }: { check: CheckNee
             </p>
           ) : null}
           {!offer && !error ? <p aria-live="polite">Getting the check ready…</p> : null}
-          {offer?.passkey && codeSentAt === null ? (
+          {offer?.passkey && codeSentAt === null && !byApp ? (
             <button type="button" className="button button--primary button--block" disabled={busy} onClick={() => void checkWithPasskey()}>
               {busy ? "Waiting for your passkey…" : "Use your passkey"}
             </button>
@@ -185,10 +206,34 @@ export default function FreshCheckDialog({ check, onChecked }: { check: CheckNee
               You have no passkey yet. <Link to={paths.settings("security")}>Add one in Settings → Security</Link>, then decide again.
             </p>
           ) : null}
-          {offer?.phone && codeSentAt === null ? (
+          {offer?.authenticator && codeSentAt === null && !byApp ? (
             <button
               type="button"
-              className={offer.passkey ? "button button--ghost button--block" : "button button--block"}
+              className={offer.passkey ? "button button--ghost button--block" : "button button--primary button--block"}
+              disabled={busy}
+              onClick={() => {
+                setError(null);
+                setByApp(true);
+              }}
+            >
+              Use your authenticator app
+            </button>
+          ) : null}
+          {byApp ? (
+            <AuthenticatorCodeForm
+              busy={busy}
+              onCode={(code) => void checkWithApp(code)}
+              onBack={() => {
+                setError(null);
+                setByApp(false);
+              }}
+              otherWays={Boolean(offer?.passkey || offer?.phone)}
+            />
+          ) : null}
+          {offer?.phone && codeSentAt === null && !byApp ? (
+            <button
+              type="button"
+              className={offer.passkey || offer.authenticator ? "button button--ghost button--block" : "button button--block"}
               disabled={busy}
               onClick={() => void sendCode()}
             >

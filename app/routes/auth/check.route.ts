@@ -19,6 +19,7 @@ import {
   type CheckRefused,
 } from "#server/auth/fresh-check";
 import { authLimited, CODE_SEND_LIMITS, CODE_VERIFY_LIMITS, PASSKEY_LIMITS, tooManyJson, type AuthLimitPair } from "#server/auth/limits";
+import { hasAuthenticator, verifyAuthenticatorCheck } from "#server/auth/authenticator-app";
 import { hasPasskey, passkeyCheckOptions, relyingPartyOf, verifyPasskeyCheck } from "#server/auth/passkeys";
 import { smsPortFor } from "#server/sms/sms";
 import { requireTenant } from "#server/guards";
@@ -34,6 +35,8 @@ const CheckPost = v.variant("intent", [
   v.object({ intent: v.literal("passkey"), binding: Binding, response: v.record(v.string(), v.unknown()) }),
   v.object({ intent: v.literal("send-code"), binding: Binding }),
   v.object({ intent: v.literal("code"), binding: Binding, code: v.pipe(v.string(CHECK_MESSAGES.malformed), v.maxLength(20, CHECK_MESSAGES.malformed)) }),
+  // A code from the person's authenticator app (decision 049): nothing is sent.
+  v.object({ intent: v.literal("totp"), binding: Binding, code: v.pipe(v.string(CHECK_MESSAGES.malformed), v.maxLength(20, CHECK_MESSAGES.malformed)) }),
 ]);
 
 /**
@@ -45,18 +48,28 @@ async function checker(request: Request, context: LoaderFunctionArgs["context"],
   return tenantCheck(await requireTenant(request, context, null));
 }
 
-/** What the dialog offers: the person's passkey, and a code to the masked number unless the business asks for a passkey. */
+/**
+ * What the dialog offers: the person's passkey, their authenticator app, and a code to the masked number, the last two
+ * unless the business asks for a passkey.
+ */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const binding = new URL(request.url).searchParams.get("binding") ?? "";
   const { deps, session, passkeyOnly: needsPasskey } = await checker(request, context, binding);
   const parsed = v.safeParse(Binding, binding);
   if (!parsed.success) return jsonResponse({ message: parsed.issues[0].message }, 400);
-  const [passkeyOnly, phone, passkey] = await Promise.all([
+  const [passkeyOnly, phone, passkey, authenticator] = await Promise.all([
     needsPasskey(parsed.output),
     checkPhone(deps, session),
     relyingPartyOf(deps) ? hasPasskey(deps.db, session.sub) : Promise.resolve(false),
+    hasAuthenticator(deps, session.sub),
   ]);
-  return jsonResponse({ purpose: purposeOf(parsed.output), passkeyOnly, passkey, phone: phone && !passkeyOnly ? maskPhone(phone) : null });
+  return jsonResponse({
+    purpose: purposeOf(parsed.output),
+    passkeyOnly,
+    passkey,
+    authenticator: authenticator && !passkeyOnly,
+    phone: phone && !passkeyOnly ? maskPhone(phone) : null,
+  });
 }
 
 function refused(refusal: CheckRefused, status = 400): Response {
@@ -97,6 +110,13 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return jsonResponse({ checked: true });
   }
   if (await signedIn.passkeyOnly(post.binding)) return jsonResponse({ message: CHECK_MESSAGES.passkeyOnly }, 403);
+  if (post.intent === "totp") {
+    const over = await limited(signedIn, request, CODE_VERIFY_LIMITS);
+    if (over) return over;
+    const checked = await verifyAuthenticatorCheck(deps, session, owner, post.binding, post.code);
+    if (!checked.ok) return refused(checked);
+    return jsonResponse({ checked: true });
+  }
   if (post.intent === "send-code") {
     const over = await limited(signedIn, request, CODE_SEND_LIMITS);
     if (over) return over;
