@@ -47,13 +47,21 @@ async function sealingKey(otpSecret: string): Promise<CryptoKey> {
   return crypto.subtle.importKey("raw", raw, { name: "AES-GCM" }, false, ["encrypt", "decrypt"]);
 }
 
-const b64 = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+const b64 = (bytes: Uint8Array) =>
+  btoa(String.fromCharCode(...bytes))
+    .replace(/\+/g, "-")
+    .replace(/\//g, "_")
+    .replace(/=+$/, "");
 const unb64 = (text: string) => Uint8Array.from(atob(text.replace(/-/g, "+").replace(/_/g, "/")), (c) => c.charCodeAt(0));
 
 /** Sealed to its row and its owner: a sealed secret copied to another row or person does not open. */
 async function seal(otpSecret: string, rowId: string, userId: string, secret: Uint8Array): Promise<string> {
   const iv = crypto.getRandomValues(new Uint8Array(12));
-  const sealed = await crypto.subtle.encrypt({ name: "AES-GCM", iv, additionalData: encoder.encode(`${rowId}:${userId}`) }, await sealingKey(otpSecret), new Uint8Array(secret));
+  const sealed = await crypto.subtle.encrypt(
+    { name: "AES-GCM", iv, additionalData: encoder.encode(`${rowId}:${userId}`) },
+    await sealingKey(otpSecret),
+    new Uint8Array(secret),
+  );
   return `${b64(iv)}.${b64(new Uint8Array(sealed))}`;
 }
 

@@ -241,8 +241,7 @@ class Symbol {
 
   applyMask(mask: number) {
     const flip = MASKS[mask]!;
-    for (let y = 0; y < this.size; y += 1)
-      for (let x = 0; x < this.size; x += 1) if (!this.reserved[y]![x] && flip(x, y)) this.dark[y]![x] = !this.dark[y]![x];
+    for (let y = 0; y < this.size; y += 1) for (let x = 0; x < this.size; x += 1) if (!this.reserved[y]![x] && flip(x, y)) this.dark[y]![x] = !this.dark[y]![x];
   }
 
   /** The standard's penalty (N1 runs, N2 blocks, N3 finder-like patterns, N4 balance): the mask with the least is used. */

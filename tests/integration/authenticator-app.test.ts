@@ -145,13 +145,13 @@ describe("setting up an authenticator app", () => {
     expect(linked).toBe(0);
     // Another session of Kofi's own (a stolen cookie of another sign-in) cannot either: only the session that set it up.
     const otherSession = await signedInCookie(portal(), KOFI);
-    expect((await post(SECURITY, { intent: "confirm-authenticator", enrolment: enrolment.id, code: appCode(enrolment.secret) }, otherSession)).status).toBe(400);
+    expect((await post(SECURITY, { intent: "confirm-authenticator", enrolment: enrolment.id, code: appCode(enrolment.secret) }, otherSession)).status).toBe(
+      400,
+    );
     // Ama's checks know no authenticator app.
     const asked = await check({ intent: "totp", binding: "decide:req_none", code: appCode(enrolment.secret) }, ama);
     expect(asked.status).toBe(400);
-    expect(((await asked.json()) as { message: string }).message).toBe(
-      "You have no authenticator app set up: add one in Settings → Security, or use another way.",
-    );
+    expect((await asked.json<{ message: string }>()).message).toBe("You have no authenticator app set up: add one in Settings → Security, or use another way.");
     await clearLock(sessionOf(ama).sub);
   });
 });
@@ -163,13 +163,13 @@ describe("a check by the authenticator app", () => {
     const { secret, code } = await enrolled(kofi);
     const id = await requestChange(ESI_KUMASI, META, { kind: "merchant", action: "create", after: newMerchant() });
     const binding = checkBindings.decision(id);
-    const offer = (await (await portal().fetch(`/auth/check?binding=${encodeURIComponent(binding)}`, { headers: kofi })).json()) as Record<string, unknown>;
+    const offer = await (await portal().fetch(`/auth/check?binding=${encodeURIComponent(binding)}`, { headers: kofi })).json<Record<string, unknown>>();
     expect(offer).toMatchObject({ authenticator: true });
     const sent = await outboxCount();
     // The step the set-up took is not taken again: the next step's code (within the window) is.
     const sameStep = await check({ intent: "totp", binding, code }, kofi);
     expect(sameStep.status).toBe(400);
-    expect(((await sameStep.json()) as { message: string }).message).toBe("That code was already used. Wait for the next one in your authenticator app.");
+    expect((await sameStep.json<{ message: string }>()).message).toBe("That code was already used. Wait for the next one in your authenticator app.");
     const next = appCode(secret, Date.now() + 30_000);
     expect((await check({ intent: "totp", binding, code: next }, kofi)).status).toBe(200);
     expect((await post(`/approvals/merchant/${id}`, { intent: "approve" }, kofi)).status).toBe(302);
@@ -201,7 +201,7 @@ describe("a check by the authenticator app", () => {
     await core().prepare("UPDATE otp_counters SET failures = 19 WHERE scope = 'account' AND key = ?").bind(sub).run();
     const last = await check({ intent: "totp", binding, code: wrongCode(secret) }, kofi);
     expect(last.status).toBe(429);
-    expect(((await last.json()) as { message: string }).message).toMatch(/^Too many wrong codes\. Checks by code are locked for \d+ minutes\.$/);
+    expect((await last.json<{ message: string }>()).message).toMatch(/^Too many wrong codes\. Checks by code are locked for \d+ minutes\.$/);
     expect(await auditOf(sub, "auth.check.code_lockout")).toHaveLength(1);
     // Locked: the right code does not do either, and no text message is sent.
     const right = await check({ intent: "totp", binding, code: appCode(secret, Date.now() + 30_000) }, kofi);

@@ -36,7 +36,7 @@ function SetUp({ enrolment, error }: { enrolment: Enrolment; error: string | nul
           </svg>
         </li>
         <li>
-          <p id="authenticator-key-label">Cannot scan it? Type this key in the app instead (a time-based key):</p>
+          <p id="authenticator-key-label">Cannot scan it? Type this key in the app instead:</p>
           <code className="authenticator-setup__key" aria-labelledby="authenticator-key-label" data-testid="authenticator-secret">
             {enrolment.secret}
           </code>
@@ -72,8 +72,8 @@ export function AuthenticatorSection({ authenticator, answer }: { authenticator:
     <>
       <h3 id="authenticator-title">Authenticator app</h3>
       <p>
-        An app on your phone (such as Google Authenticator, Microsoft Authenticator or 1Password) shows a new code every 30 seconds. Use it to confirm it is
-        you without waiting for a text message. Only you can set one up.
+        An app on your phone (such as Google Authenticator, Microsoft Authenticator or 1Password) shows a new code every 30 seconds. Use it to confirm it is you
+        without waiting for a text message. Only you can set one up.
       </p>
       {authenticator ? (
         <ul className="session-list" aria-labelledby="authenticator-title">

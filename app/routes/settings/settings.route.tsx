@@ -125,7 +125,7 @@ const LEAD: Record<SettingsTab, string> = {
   profile: "Who you are in the portal.",
   business: "The business you are working in.",
   team: "The people who work in the portal for this business, and their roles.",
-  security: "Your phone numbers and passkeys, and where you are signed in.",
+  security: "Your phone numbers, passkeys and authenticator app, and where you are signed in.",
   developers: "How this business's own systems reach the portal: Partner API keys, and what the API could not take as sent.",
   audit: "Everything done in this business, newest first: who, when, from where, and what changed.",
 };
