@@ -19,7 +19,7 @@ import {
   type CheckRefused,
 } from "#server/auth/fresh-check";
 import { authLimited, CODE_SEND_LIMITS, CODE_VERIFY_LIMITS, PASSKEY_LIMITS, tooManyJson, type AuthLimitPair } from "#server/auth/limits";
-import { hasAuthenticator, verifyAuthenticatorCheck } from "#server/auth/authenticator-app";
+import { hasAuthenticator, verifyAuthenticatorCheck } from "#server/authenticator/authenticator-app";
 import { hasPasskey, passkeyCheckOptions, relyingPartyOf, verifyPasskeyCheck } from "#server/auth/passkeys";
 import { smsPortFor } from "#server/sms/sms";
 import { requireTenant } from "#server/guards";

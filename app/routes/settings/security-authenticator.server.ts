@@ -12,7 +12,7 @@ import {
   removeAuthenticator,
   startEnrolment,
   type Enrolment,
-} from "#server/auth/authenticator-app";
+} from "#server/authenticator/authenticator-app";
 import { checkBindings, underFreshCheck } from "#server/auth/fresh-check";
 import type { VerifiedSession } from "#server/auth/guards";
 import { authLimited, CODE_VERIFY_LIMITS, tooManyMessage } from "#server/auth/limits";

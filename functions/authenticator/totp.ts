@@ -1,6 +1,6 @@
 // Time-based one-time passwords (RFC 6238 over RFC 4226's HOTP) for an authenticator app: the parameters every app
 // reads without asking (SHA-1, 6 digits, 30 s), base32 secrets (RFC 4648) and the `otpauth://` enrolment URI. Web
-// Crypto's HMAC only: nothing here stores or logs a secret (functions/auth/authenticator.ts does the storing).
+// Crypto's HMAC only: nothing here stores or logs a secret (functions/authenticator/authenticator-app.ts does the storing).
 import { constantTimeEqual } from "../plumbing/sha256";
 
 export const TOTP = {

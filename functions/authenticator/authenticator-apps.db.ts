@@ -1,6 +1,6 @@
 // A person's authenticator app (authenticator_apps, decision 049): set up by its owner, confirmed by a code, used for
 // fresh checks, removed by its owner. A person's factors are the core database's, beside the sessions that use them:
-// these take db first. The rules they enforce are in functions/auth/authenticator-app.ts.
+// these take db first. The rules they enforce are in functions/authenticator/authenticator-app.ts.
 import type { Db } from "../tenancy/tenant";
 
 export interface AuthenticatorRow {

@@ -6,7 +6,7 @@
 // needs a check too (`totp:remove`). The secret is sealed (AES-GCM) in the core database, shown once while it is set
 // up, never again, and never logged. A time step once taken is never taken again (replay).
 import { ifChangedAuditStatement, signInAuditStatement } from "../audit/audit.db";
-import { accountFailuresStatement, countStatement } from "./one-time-codes.db";
+import { accountFailuresStatement, countStatement } from "../auth/one-time-codes.db";
 import {
   confirmAuthenticatorStatement,
   insertPendingAuthenticatorStatements,
@@ -15,12 +15,12 @@ import {
   standingAuthenticator,
   takeStepStatement,
 } from "./authenticator-apps.db";
-import { iso, type AuthDeps } from "./deps";
-import { CHECK_CODES, freshCheckStatements, PLATFORM_CHECKS, type CheckRefused } from "./fresh-check";
-import type { VerifiedSession } from "./guards";
-import { lockout, OTP } from "./one-time-codes";
+import { iso, type AuthDeps } from "../auth/deps";
+import { CHECK_CODES, freshCheckStatements, PLATFORM_CHECKS, type CheckRefused } from "../auth/fresh-check";
+import type { VerifiedSession } from "../auth/guards";
+import { lockout, OTP } from "../auth/one-time-codes";
 import { base32Encode, groupedSecret, matchingStep, newTotpSecret, otpauthUri } from "./totp";
-import { qrPath } from "../plumbing/qr";
+import { qrPath } from "./qr";
 
 /** How long a secret shown for setting up waits for its first code. */
 export const ENROLMENT_MS = 10 * 60_000;
@@ -89,7 +89,7 @@ export async function authenticatorOf(deps: AuthDeps, userId: string): Promise<{
 /** What the page shows once, to set up the app: the QR code of the URI and the secret typed by 4. */
 export interface Enrolment {
   id: string;
-  /** The QR code of the otpauth:// URI (functions/plumbing/qr.ts), drawn by the page as one SVG path. */
+  /** The QR code of the otpauth:// URI (functions/authenticator/qr.ts), drawn by the page as one SVG path. */
   qr: { size: number; d: string };
   secret: string;
   expiresAt: string;
