@@ -43,7 +43,7 @@ test("an authenticator app set up on Settings → Security makes the check for a
   await lookAt(setUp, { path: "authenticator-setup-1280.png" });
   expect(await axeViolations(page)).toEqual([]);
   await page.setViewportSize({ width: 390, height: 844 });
-  await lookAt(setUp, { path: "authenticator-setup-390.png" });
+  await lookAt(setUp, { path: "authenticator-setup-390.png", animations: "disabled" });
   expect(await axeViolations(page)).toEqual([]);
   await page.setViewportSize({ width: 1280, height: 900 });
 
@@ -54,8 +54,12 @@ test("an authenticator app set up on Settings → Security makes the check for a
   await expect(page.getByText("Your authenticator app is set up: use its codes to confirm it is you.")).toBeVisible();
   await expect(page.getByTestId("authenticator")).toContainText(/Added .+ · Last used/);
   await expect(page.getByTestId("authenticator-secret")).toHaveCount(0);
-  await lookAt(section.or(page.locator("main")).first(), { path: "authenticator-listed-1280.png" });
+  await lookAt(section, { path: "authenticator-listed-1280.png" });
   expect(await axeViolations(page)).toEqual([]);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await lookAt(section, { path: "authenticator-listed-390.png", animations: "disabled" });
+  expect(await axeViolations(page)).toEqual([]);
+  await page.setViewportSize({ width: 1280, height: 900 });
 
   const sentBefore = await portal.core().prepare("SELECT count(*) AS n FROM dev_outbox").first<number>("n");
   const id = await esiAsks();
@@ -78,7 +82,7 @@ test("an authenticator app set up on Settings → Security makes the check for a
   await expect(dialog.getByRole("alert")).toHaveText("That code was already used. Wait for the next one in your authenticator app.");
   await field.fill(appCode(secret, Date.now() + 30_000));
   await page.setViewportSize({ width: 390, height: 844 });
-  await lookAt(page, { path: "authenticator-dialog-390.png" });
+  await lookAt(page, { path: "authenticator-dialog-390.png", animations: "disabled" });
   expect(await axeViolations(page)).toEqual([]);
   await dialog.getByRole("button", { name: "Confirm" }).click();
   await expect(page).toHaveURL(/\/approvals$/);
