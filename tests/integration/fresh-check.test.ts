@@ -164,7 +164,13 @@ describe("checking by a code sent by SMS", () => {
     const [one, other] = [await esiAsks(), await esiAsks()];
     const kofi = await signedInCookie(portal(), KOFI);
     const offer = await portal().fetch(`/auth/check?binding=${encodeURIComponent(`decide:${one}`)}`, { headers: kofi });
-    expect(await offer.json()).toEqual({ purpose: "decide this request", passkeyOnly: false, passkey: false, phone: expect.stringMatching(/^233\*+\d{4}$/) });
+    expect(await offer.json()).toEqual({
+      purpose: "decide this request",
+      passkeyOnly: false,
+      passkey: false,
+      authenticator: false,
+      phone: expect.stringMatching(/^233\*+\d{4}$/),
+    });
     const sent = await check({ intent: "send-code", binding: `decide:${one}` }, kofi);
     expect(sent.status).toBe(200);
     const code = await lastCode();
