@@ -50,6 +50,9 @@ export const checkBindings = {
   addPasskey: () => "passkey:add",
   /** A new phone is a new way to sign in: asking for its code needs a check by what the person already has (decision 029). */
   addPhone: (msisdn: string) => `phone:add:${msisdn}`,
+  /** An authenticator app passes every later check, as a passkey does: setting one up or removing it needs a check (decision 049). */
+  addAuthenticator: () => "totp:add",
+  removeAuthenticator: () => "totp:remove",
   /**
    * The code sent to the new phone itself: only functions/auth/phones.ts makes these (BINDING_PATTERN leaves them out,
    * so /auth/check can never send one to the person's old phone), and the number is in the binding.
@@ -101,6 +104,8 @@ const PURPOSES: Record<string, string> = {
   "endpoint:reveal": "see a webhook secret",
   "passkey:add": "add a passkey",
   "phone:add": "add a phone number",
+  "totp:add": "set up an authenticator app",
+  "totp:remove": "remove your authenticator app",
   "prove-phone": "link this phone number to your account",
   "platform:decide": "decide this platform request",
   "platform:key": "manage a platform key",
@@ -113,7 +118,7 @@ export function purposeOf(binding: string): string {
 
 /** A binding as the check endpoint takes it: one of the shapes above, nothing else. */
 // Not prove-phone: that code goes to the phone being added, never to the one the person already has.
-export const BINDING_PATTERN = /^(decide|transfer|refund|settlement|api-key|endpoint|passkey|phone|platform):[^\s]{1,280}$/;
+export const BINDING_PATTERN = /^(decide|transfer|refund|settlement|api-key|endpoint|passkey|phone|totp|platform):[^\s]{1,280}$/;
 
 export interface CheckNeeded {
   binding: string;

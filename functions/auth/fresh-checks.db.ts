@@ -4,7 +4,7 @@
 // policy is the business's own row, tenant first.
 import type { Db, Tenant } from "../tenancy/tenant";
 
-export type CheckMethod = "passkey" | "sms";
+export type CheckMethod = "passkey" | "totp" | "sms";
 
 export interface NewFreshCheck {
   id: string;

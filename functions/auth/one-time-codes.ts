@@ -192,7 +192,7 @@ async function readCounter(db: D1Database, scope: CounterScope, key: string, now
 }
 
 /** The person's wrong codes this hour, of every purpose together, lock codes of every purpose. */
-async function lockout(deps: AuthDeps, purpose: CodePurpose, userId: string, now: number): Promise<CodeRefused | null> {
+export async function lockout(deps: AuthDeps, purpose: CodePurpose, userId: string, now: number): Promise<CodeRefused | null> {
   const account = await readCounter(deps.db, "account", userId, now);
   if (account.failures < OTP.accountFailuresPerWindow) return null;
   return refuseUntil("lockedOut", purpose.messages.lockedOut, account.endsAt, now);

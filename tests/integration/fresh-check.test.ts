@@ -169,6 +169,7 @@ describe("checking by a code sent by SMS", () => {
       refusal: null,
       passkeyOnly: false,
       passkey: false,
+      authenticator: false,
       phone: expect.stringMatching(/^233\*+\d{4}$/),
       codes: { left: expect.any(Number), perHour: 30 },
     });

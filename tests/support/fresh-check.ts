@@ -28,7 +28,7 @@ export async function mintFreshCheck(
   cookie: { Cookie: string } | string,
   businessId: string,
   binding: string,
-  options: { method?: "passkey" | "sms"; ageMs?: number } = {},
+  options: { method?: "passkey" | "totp" | "sms"; ageMs?: number } = {},
 ): Promise<MintedCheck> {
   const { sid, sub } = sessionOf(cookie);
   const id = randomUUID();
@@ -53,7 +53,7 @@ export async function checkUsed(core: D1Database, check: MintedCheck): Promise<b
 export function askedCheck(body: string): { binding: string; passkeyOnly: boolean } | null {
   if (!body.startsWith("<")) {
     // A data request's answer (turbo-stream): the binding is one of its strings.
-    const binding = /"((?:decide|transfer|refund|settlement|api-key|endpoint|phone|platform):[^"\s]+)"/.exec(body)?.[1];
+    const binding = /"((?:decide|transfer|refund|settlement|api-key|endpoint|phone|totp|platform):[^"\s]+)"/.exec(body)?.[1];
     return binding ? { binding, passkeyOnly: false } : null;
   }
   const data = Object.values(actionDataOf(body)) as ({ check?: { binding: string; passkeyOnly: boolean } } | null)[];

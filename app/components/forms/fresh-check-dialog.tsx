@@ -13,6 +13,7 @@ import type { CheckNeeded } from "#server/auth/fresh-check";
 import { signWithPasskey } from "#app/lib/passkey-browser";
 import { paths } from "#app/lib/paths";
 import { describedBy, Field } from "./form";
+import { AuthenticatorCodeForm } from "./authenticator-check";
 
 const CHECK_URL = "/auth/check";
 const CODE_LIFETIME_MS = 5 * 60_000;
@@ -29,6 +30,8 @@ interface Offer {
   passkeyOnly: boolean;
   /** The person has a passkey (and passkeys are on here). */
   passkey: boolean;
+  /** The person has an authenticator app set up (decision 049): offered after a passkey, before a text message. */
+  authenticator?: boolean;
   phone: string | null;
   /** The codes a check may still send this hour, when a code is offered. */
   codes: CodesLeft | null;
@@ -66,6 +69,7 @@ export default function FreshCheckDialog({ check, onChecked }: { check: CheckNee
   const [now, setNow] = useState(() => Date.now());
   const [open, setOpen] = useState<CheckNeeded | null>(null);
   const [codes, setCodes] = useState<CodesLeft | null>(null);
+  const [byApp, setByApp] = useState(false);
   const codeInput = useRef<HTMLInputElement>(null);
   const errorMessage = useRef<HTMLParagraphElement>(null);
   // Set when a refusal should take the focus (a control it was on may now be disabled): it stays in the dialog.
@@ -79,6 +83,7 @@ export default function FreshCheckDialog({ check, onChecked }: { check: CheckNee
     setError(null);
     setCodeSentAt(null);
     setCodes(null);
+    setByApp(false);
     const controller = new AbortController();
     fetch(`${CHECK_URL}?binding=${encodeURIComponent(check.binding)}`, { signal: controller.signal })
       .then((response) => (response.ok ? response.json<Offer>() : Promise.reject(new Error("offer"))))
@@ -168,6 +173,22 @@ export default function FreshCheckDialog({ check, onChecked }: { check: CheckNee
     }
   };
 
+  const checkWithApp = async (code: string) => {
+    if (!open) return;
+    if (!/^\d{6}$/.test(code)) return setError("Enter the 6-digit code your authenticator app shows.");
+    setBusy(true);
+    setError(null);
+    try {
+      const answer = await post({ intent: "totp", binding: open.binding, code });
+      if (!answer.ok) return setError(answer.message ?? "That code did not do.");
+      done();
+    } catch {
+      setError("Action Failed. Please check connectivity and try again");
+    } finally {
+      setBusy(false);
+    }
+  };
+
   const codeLeft = codeSentAt === null ? 0 : codeSentAt + CODE_LIFETIME_MS - now;
   const noCodesLeft = codes !== null && codes.left === 0;
   // What "Text a code" says beside it: the reason it is disabled, else how many a check has left.
@@ -218,7 +239,7 @@ export default function FreshCheckDialog({ check, onChecked }: { check: CheckNee
               {offer.refusal} No code was sent.
             </p>
           ) : null}
-          {offer?.passkey && !offer.refusal && codeSentAt === null ? (
+          {offer?.passkey && !offer.refusal && codeSentAt === null && !byApp ? (
             <button type="button" className="button button--primary button--block" disabled={busy} onClick={() => void checkWithPasskey()}>
               {busy ? "Waiting for your passkey…" : "Use your passkey"}
             </button>
@@ -228,11 +249,35 @@ export default function FreshCheckDialog({ check, onChecked }: { check: CheckNee
               You have no passkey yet. <Link to={paths.settings("security")}>Add one in Settings → Security</Link>, then decide again.
             </p>
           ) : null}
-          {offer?.phone && !offer.refusal && codeSentAt === null ? (
+          {offer?.authenticator && !offer.refusal && codeSentAt === null && !byApp ? (
+            <button
+              type="button"
+              className={offer.passkey ? "button button--ghost button--block" : "button button--primary button--block"}
+              disabled={busy}
+              onClick={() => {
+                setError(null);
+                setByApp(true);
+              }}
+            >
+              Use your authenticator app
+            </button>
+          ) : null}
+          {byApp ? (
+            <AuthenticatorCodeForm
+              busy={busy}
+              onCode={(code) => void checkWithApp(code)}
+              onBack={() => {
+                setError(null);
+                setByApp(false);
+              }}
+              otherWays={Boolean(offer?.passkey || offer?.phone)}
+            />
+          ) : null}
+          {offer?.phone && !offer.refusal && codeSentAt === null && !byApp ? (
             <>
               <button
                 type="button"
-                className={offer.passkey ? "button button--ghost button--block" : "button button--block"}
+                className={offer.passkey || offer.authenticator ? "button button--ghost button--block" : "button button--block"}
                 disabled={busy || noCodesLeft}
                 aria-describedby={codesNote ? "check-codes-left" : undefined}
                 onClick={() => void sendCode()}
@@ -246,7 +291,7 @@ export default function FreshCheckDialog({ check, onChecked }: { check: CheckNee
               ) : null}
             </>
           ) : null}
-          {offer && !offer.refusal && !offer.passkey && !open.passkeyOnly ? (
+          {offer && !offer.refusal && !offer.passkey && !open.passkeyOnly && !byApp ? (
             <p className="field-hint">
               No passkey yet? <Link to={paths.settings("security")}>Add one in Settings → Security</Link>: it checks you without a code.
             </p>

@@ -23,6 +23,7 @@ import {
   type CheckRefused,
 } from "#server/auth/fresh-check";
 import { authLimited, CHECK_CODE_SEND_LIMITS, CODE_VERIFY_LIMITS, PASSKEY_LIMITS, tooManyJson, type AuthLimitPair } from "#server/auth/limits";
+import { hasAuthenticator, verifyAuthenticatorCheck } from "#server/authenticator/authenticator-app";
 import { hasPasskey, passkeyCheckOptions, relyingPartyOf, verifyPasskeyCheck } from "#server/auth/passkeys";
 import { smsPortFor } from "#server/sms/sms";
 import { requireTenant, type TenantRequest } from "#server/guards";
@@ -43,6 +44,8 @@ const CheckPost = v.variant("intent", [
   v.object({ intent: v.literal("passkey"), binding: Binding, response: v.record(v.string(), v.unknown()) }),
   v.object({ intent: v.literal("send-code"), binding: Binding }),
   v.object({ intent: v.literal("code"), binding: Binding, code: v.pipe(v.string(CHECK_MESSAGES.malformed), v.maxLength(20, CHECK_MESSAGES.malformed)) }),
+  // A code from the person's authenticator app (decision 049): nothing is sent.
+  v.object({ intent: v.literal("totp"), binding: Binding, code: v.pipe(v.string(CHECK_MESSAGES.malformed), v.maxLength(20, CHECK_MESSAGES.malformed)) }),
 ]);
 
 /** Who makes a check, and why they may not take the action it is for (null when they may). */
@@ -78,17 +81,21 @@ async function checker(request: Request, context: LoaderFunctionArgs["context"],
   return { ...tenantCheck(signedIn), whyNot: businessWhyNot(signedIn, context) };
 }
 
-/** What the dialog offers: the person's passkey, and a code to the masked number unless the business asks for a passkey. */
+/**
+ * What the dialog offers: the person's passkey, their authenticator app, and a code to the masked number, the last two
+ * unless the business asks for a passkey.
+ */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const binding = new URL(request.url).searchParams.get("binding") ?? "";
   const { deps, session, passkeyOnly: needsPasskey, whyNot } = await checker(request, context, binding);
   const parsed = v.safeParse(Binding, binding);
   if (!parsed.success) return jsonResponse({ message: parsed.issues[0].message }, 400);
-  const [refusal, passkeyOnly, phone, passkey] = await Promise.all([
+  const [refusal, passkeyOnly, phone, passkey, authenticator] = await Promise.all([
     whyNot(parsed.output),
     needsPasskey(parsed.output),
     checkPhone(deps, session),
     relyingPartyOf(deps) ? hasPasskey(deps.db, session.sub) : Promise.resolve(false),
+    hasAuthenticator(deps, session.sub),
   ]);
   const texted = phone && !passkeyOnly ? phone : null;
   return jsonResponse({
@@ -96,6 +103,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     refusal,
     passkeyOnly,
     passkey,
+    authenticator: authenticator && !passkeyOnly,
     phone: texted ? maskPhone(texted) : null,
     codes: texted ? await checkCodesLeft(deps, session, parsed.output, texted) : null,
   });
@@ -145,6 +153,13 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return jsonResponse({ checked: true });
   }
   if (await signedIn.passkeyOnly(post.binding)) return jsonResponse({ message: CHECK_MESSAGES.passkeyOnly }, 403);
+  if (post.intent === "totp") {
+    const over = await limited(signedIn, request, CODE_VERIFY_LIMITS);
+    if (over) return over;
+    const checked = await verifyAuthenticatorCheck(deps, session, owner, post.binding, post.code);
+    if (!checked.ok) return refused(checked);
+    return jsonResponse({ checked: true });
+  }
   if (post.intent === "send-code") {
     const over = await limited(signedIn, request, CHECK_CODE_SEND_LIMITS);
     if (over) return over;

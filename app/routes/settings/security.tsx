@@ -1,8 +1,11 @@
-// The Security tab of /settings: the person's phone numbers (security-phones.tsx) and passkeys (security-passkeys.tsx),
+// The Security tab of /settings: the person's phone numbers (security-phones.tsx), passkeys (security-passkeys.tsx) and
+// authenticator app (security-authenticator.tsx),
 // where they are signed in, signing one session out, and signing out everywhere.
 import { Form } from "@remix-run/react";
 import { formatDate } from "#app/lib/format";
 import { ErrorNotice } from "./notice";
+import { AuthenticatorSection } from "./security-authenticator";
+import type { loadAuthenticator } from "./security-authenticator.server";
 import { PasskeysSection } from "./security-passkeys";
 import { PhonesSection } from "./security-phones";
 import type { loadPhones } from "./security-phones.server";
@@ -20,12 +23,14 @@ export function SecurityTab({
   sessions,
   passkeys,
   phones,
+  authenticator,
   answer,
   error,
 }: {
   sessions: Awaited<ReturnType<typeof loadSessions>>;
   passkeys: Awaited<ReturnType<typeof loadPasskeys>>;
   phones: Awaited<ReturnType<typeof loadPhones>>;
+  authenticator: Awaited<ReturnType<typeof loadAuthenticator>>;
   /** The action's answer (the phone form reads its own). */
   answer: unknown;
   error: string | null;
@@ -39,6 +44,7 @@ export function SecurityTab({
       <ErrorNotice error={error} />
       <PhonesSection phones={phones} answer={answer} />
       <PasskeysSection passkeys={passkeys} />
+      <AuthenticatorSection authenticator={authenticator} answer={answer} />
       <h3>Signed-in sessions</h3>
       <ul className="session-list">
         {sessions.map((row) => (

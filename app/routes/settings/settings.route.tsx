@@ -23,6 +23,7 @@ import { endpointsAction, isEndpointIntent, loadEndpoints } from "#app/routes/se
 import { ProfileTab } from "./profile";
 import { loadPasskeys, loadSessions, securityAction } from "./security.server";
 import { loadPhones, PHONE_INTENTS, phonesAction } from "./security-phones.server";
+import { AUTHENTICATOR_INTENTS, authenticatorAction, loadAuthenticator } from "./security-authenticator.server";
 import { POLICY_INTENT, TAB_LABEL } from "./tabs";
 import { isLazyTab, loadTabCode, TAB_CODE, tabCode, tabOfSearch } from "./tab-code";
 import { loadTeam, TEAM_INTENTS, teamAction, type InviteValues } from "./team.server";
@@ -68,6 +69,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
         sessions: await loadSessions(deps, session),
         passkeys: await loadPasskeys(deps, session),
         phones: await loadPhones(deps, session),
+        authenticator: await loadAuthenticator(deps, session),
       } as const;
     case "team":
       requirePermission(tenant, "view:employee");
@@ -106,6 +108,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
   if (form.intent === POLICY_INTENT) return policyAction(request, context, signedIn, form);
   if ((PHONE_INTENTS as readonly unknown[]).includes(form.intent)) return phonesAction(request, context, signedIn, form);
+  if ((AUTHENTICATOR_INTENTS as readonly unknown[]).includes(form.intent)) return authenticatorAction(request, context, signedIn, form);
   if ((TEAM_INTENTS as readonly unknown[]).includes(form.intent)) {
     requirePermission(tenant, "request:employee");
     try {
@@ -122,7 +125,7 @@ const LEAD: Record<SettingsTab, string> = {
   profile: "Who you are in the portal.",
   business: "The business you are working in.",
   team: "The people who work in the portal for this business, and their roles.",
-  security: "Your phone numbers and passkeys, and where you are signed in.",
+  security: "Your phone numbers, passkeys and authenticator app, and where you are signed in.",
   developers: "How this business's own systems reach the portal: Partner API keys, and what the API could not take as sent.",
   audit: "Everything done in this business, newest first: who, when, from where, and what changed.",
 };
@@ -172,7 +175,14 @@ export default function Settings() {
         {loaded.tab === "profile" ? <ProfileTab user={loaded.user} /> : null}
         {loaded.tab === "business" ? <BusinessTab business={loaded.business} policy={loaded.policy} error={error} /> : null}
         {loaded.tab === "security" ? (
-          <SecurityTab sessions={loaded.sessions} passkeys={loaded.passkeys} phones={loaded.phones} answer={actionData} error={error} />
+          <SecurityTab
+            sessions={loaded.sessions}
+            passkeys={loaded.passkeys}
+            phones={loaded.phones}
+            authenticator={loaded.authenticator}
+            answer={actionData}
+            error={error}
+          />
         ) : null}
         {loaded.tab === "team" ? <TeamTab team={loaded.team} error={error} invite={invite} /> : null}
         {loaded.tab === "audit" ? <AuditTab audit={loaded.audit} /> : null}

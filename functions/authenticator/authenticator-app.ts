@@ -1,0 +1,238 @@
+// An authenticator app (TOTP, RFC 6238) as a person's own factor for fresh checks (docs/decisions/049-authenticator-app.md).
+// Second to a passkey and before a text message: nothing is sent, so no hourly send limit applies, and every wrong
+// code counts in the account's wrong-code window shared with SMS codes (functions/auth/one-time-codes.ts), so
+// guessing stays bounded. A person's factors are theirs (decision 029): only its owner sets one up, in their session,
+// after a fresh check by what they already have (`totp:add`), and confirms it by typing a current code; removing it
+// needs a check too (`totp:remove`). The secret is sealed (AES-GCM) in the core database, shown once while it is set
+// up, never again, and never logged. A time step once taken is never taken again (replay).
+import { ifChangedAuditStatement, signInAuditStatement } from "../audit/audit.db";
+import { accountFailuresStatement, countStatement } from "../auth/one-time-codes.db";
+import {
+  confirmAuthenticatorStatement,
+  insertPendingAuthenticatorStatements,
+  pendingAuthenticator,
+  removeAuthenticatorStatement,
+  standingAuthenticator,
+  takeStepStatement,
+} from "./authenticator-apps.db";
+import { iso, type AuthDeps } from "../auth/deps";
+import { CHECK_CODES, freshCheckStatements, PLATFORM_CHECKS, type CheckRefused } from "../auth/fresh-check";
+import type { VerifiedSession } from "../auth/guards";
+import { lockout, OTP } from "../auth/one-time-codes";
+import { base32Encode, groupedSecret, matchingStep, newTotpSecret, otpauthUri } from "./totp";
+import { qrPath } from "./qr";
+
+/** How long a secret shown for setting up waits for its first code. */
+export const ENROLMENT_MS = 10 * 60_000;
+
+export const AUTHENTICATOR_MESSAGES = {
+  already: "An authenticator app is already set up. Remove it first to set up another.",
+  none: "You have no authenticator app set up: add one in Settings → Security, or use another way.",
+  expired: "Setting up took too long. Start again to get a new code to scan.",
+  malformed: "Enter the 6-digit code your authenticator app shows.",
+  wrong: "That code is not right. Enter the code your authenticator app shows now.",
+  used: "That code was already used. Wait for the next one in your authenticator app.",
+  added: "Your authenticator app is set up: use its codes to confirm it is you.",
+  removed: "The authenticator app is removed.",
+} as const;
+
+// ---------------------------------------------------------------- sealing the secret
+
+const encoder = new TextEncoder();
+
+/** AES-GCM key for secrets, derived from the deployment's OTP secret and kept apart from the code HMACs by its label. */
+async function sealingKey(otpSecret: string): Promise<CryptoKey> {
+  const hmacKey = await crypto.subtle.importKey("raw", encoder.encode(otpSecret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+  const raw = await crypto.subtle.sign("HMAC", hmacKey, encoder.encode("authenticator-app secrets v1"));
+  return crypto.subtle.importKey("raw", raw, { name: "AES-GCM" }, false, ["encrypt", "decrypt"]);
+}
+
+const b64 = (bytes: Uint8Array) =>
+  btoa(String.fromCharCode(...bytes))
+    .replace(/\+/g, "-")
+    .replace(/\//g, "_")
+    .replace(/=+$/, "");
+const unb64 = (text: string) => Uint8Array.from(atob(text.replace(/-/g, "+").replace(/_/g, "/")), (c) => c.charCodeAt(0));
+
+/** Sealed to its row and its owner: a sealed secret copied to another row or person does not open. */
+async function seal(otpSecret: string, rowId: string, userId: string, secret: Uint8Array): Promise<string> {
+  const iv = crypto.getRandomValues(new Uint8Array(12));
+  const sealed = await crypto.subtle.encrypt(
+    { name: "AES-GCM", iv, additionalData: encoder.encode(`${rowId}:${userId}`) },
+    await sealingKey(otpSecret),
+    new Uint8Array(secret),
+  );
+  return `${b64(iv)}.${b64(new Uint8Array(sealed))}`;
+}
+
+async function unseal(otpSecret: string, rowId: string, userId: string, sealed: string): Promise<Uint8Array> {
+  const [iv = "", body = ""] = sealed.split(".");
+  const key = await sealingKey(otpSecret);
+  const plain = await crypto.subtle.decrypt({ name: "AES-GCM", iv: unb64(iv), additionalData: encoder.encode(`${rowId}:${userId}`) }, key, unb64(body));
+  return new Uint8Array(plain);
+}
+
+// ---------------------------------------------------------------- what the Security tab and the check dialog read
+
+export async function hasAuthenticator(deps: AuthDeps, userId: string): Promise<boolean> {
+  return (await standingAuthenticator(deps.db, userId)) !== null;
+}
+
+/** The person's authenticator app as the Security tab lists it: when added and last used (never its secret). */
+export async function authenticatorOf(deps: AuthDeps, userId: string): Promise<{ addedAt: string; lastUsedAt: string | null } | null> {
+  const row = await standingAuthenticator(deps.db, userId);
+  return row ? { addedAt: row.confirmed_at!, lastUsedAt: row.last_used_at } : null;
+}
+
+// ---------------------------------------------------------------- setting one up
+
+/** What the page shows once, to set up the app: the QR code of the URI and the secret typed by 4. */
+export interface Enrolment {
+  id: string;
+  /** The QR code of the otpauth:// URI (functions/authenticator/qr.ts), drawn by the page as one SVG path. */
+  qr: { size: number; d: string };
+  secret: string;
+  expiresAt: string;
+}
+
+/** Starts setting one up (the caller used the person's check for checkBindings.addAuthenticator). */
+export async function startEnrolment(deps: AuthDeps, session: VerifiedSession): Promise<Enrolment | { refused: string }> {
+  if (await hasAuthenticator(deps, session.sub)) return { refused: AUTHENTICATOR_MESSAGES.already };
+  const now = deps.now();
+  const id = `totp_${crypto.randomUUID()}`;
+  const secret = newTotpSecret();
+  const base32 = base32Encode(secret);
+  const secretSealed = await seal(deps.config.otpSecret, id, session.sub, secret);
+  await deps.db.batch(insertPendingAuthenticatorStatements(deps.db, { id, userId: session.sub, sessionId: session.sid, secretSealed, createdAt: iso(now) }));
+  return enrolmentOf(id, session.email, base32, now);
+}
+
+function enrolmentOf(id: string, email: string, base32: string, createdAt: number): Enrolment {
+  return { id, qr: qrPath(otpauthUri(email, base32)), secret: groupedSecret(base32), expiresAt: iso(createdAt + ENROLMENT_MS) };
+}
+
+/** The one being set up, shown again after a wrong first code (until it is confirmed, the person may still need it). */
+export async function pendingEnrolment(deps: AuthDeps, session: VerifiedSession, id: string): Promise<Enrolment | null> {
+  const pending = await pendingAuthenticator(deps.db, session.sub, session.sid, id, iso(deps.now() - ENROLMENT_MS));
+  if (!pending) return null;
+  const secret = await unseal(deps.config.otpSecret, pending.id, session.sub, pending.secret_sealed);
+  return enrolmentOf(pending.id, session.email, base32Encode(secret), Date.parse(pending.created_at));
+}
+
+/** Confirms one being set up with a current code: it then checks, audited. A wrong code counts towards the lock. */
+export async function confirmEnrolment(
+  deps: AuthDeps,
+  session: VerifiedSession,
+  businessId: string,
+  id: string,
+  typed: string,
+): Promise<{ ok: true } | CheckRefused> {
+  const code = typed.trim();
+  if (!/^\d{6}$/.test(code)) return { ok: false, message: AUTHENTICATOR_MESSAGES.malformed };
+  const now = deps.now();
+  const locked = await lockout(deps, CHECK_CODES, session.sub, now);
+  if (locked) return locked;
+  const pending = await pendingAuthenticator(deps.db, session.sub, session.sid, id, iso(now - ENROLMENT_MS));
+  if (!pending) return { ok: false, message: (await hasAuthenticator(deps, session.sub)) ? AUTHENTICATOR_MESSAGES.already : AUTHENTICATOR_MESSAGES.expired };
+  const secret = await unseal(deps.config.otpSecret, pending.id, session.sub, pending.secret_sealed);
+  const step = await matchingStep(secret, code, now, null);
+  if (step === null) return wrongCode(deps, session, businessId, pending.id, "totp:confirm", now);
+  const [confirmed] = await deps.db.batch([
+    confirmAuthenticatorStatement(deps.db, pending.id, session.sub, step, iso(now)),
+    ifChangedAuditStatement(
+      { userId: session.sub, businessId },
+      deps.db,
+      deps.meta,
+      { action: "auth.totp.added", entity: "authenticator_app", entityId: pending.id, after: { addedAt: iso(now) } },
+      iso(now),
+    ),
+  ]);
+  if ((confirmed?.meta.changes ?? 0) !== 1) return { ok: false, message: AUTHENTICATOR_MESSAGES.already };
+  return { ok: true };
+}
+
+// ---------------------------------------------------------------- a check by the app
+
+/** Checks a typed code for `binding` and makes the check (one batch, with the step taken). No code is sent: no send limit. */
+export async function verifyAuthenticatorCheck(
+  deps: AuthDeps,
+  session: VerifiedSession,
+  owner: string,
+  binding: string,
+  typed: string,
+): Promise<{ ok: true } | CheckRefused> {
+  const code = typed.trim();
+  if (!/^\d{6}$/.test(code)) return { ok: false, message: AUTHENTICATOR_MESSAGES.malformed };
+  const now = deps.now();
+  const locked = await lockout(deps, CHECK_CODES, session.sub, now);
+  if (locked) return locked;
+  const app = await standingAuthenticator(deps.db, session.sub);
+  if (!app) return { ok: false, message: AUTHENTICATOR_MESSAGES.none };
+  const secret = await unseal(deps.config.otpSecret, app.id, session.sub, app.secret_sealed);
+  const auditedIn = owner === PLATFORM_CHECKS ? null : owner;
+  // Any step of the window matched, used or not: a used one is a replay (said so), not a guess (not counted).
+  const anyStep = await matchingStep(secret, code, now, null);
+  if (anyStep === null) return wrongCode(deps, session, auditedIn, app.id, binding, now);
+  const step = await matchingStep(secret, code, now, app.last_step);
+  if (step === null) return { ok: false, message: AUTHENTICATOR_MESSAGES.used };
+  const [taken] = await deps.db.batch([
+    takeStepStatement(deps.db, app.id, session.sub, step, iso(now)),
+    // Only if this request took the step (two requests with the same code: one check).
+    ...freshCheckStatements(deps, session, owner, binding, "totp", app.id, true),
+  ]);
+  if ((taken?.meta.changes ?? 0) !== 1) return { ok: false, message: AUTHENTICATOR_MESSAGES.used };
+  return { ok: true };
+}
+
+/** A wrong code: one more in the account's hourly wrong codes (every purpose's), audited, the lock said when reached. */
+async function wrongCode(
+  deps: AuthDeps,
+  session: VerifiedSession,
+  businessId: string | null,
+  appId: string,
+  binding: string,
+  now: number,
+): Promise<CheckRefused> {
+  const actor = { userId: session.sub, businessId };
+  const [, failures] = await deps.db.batch<{ failures: number }>([
+    countStatement(deps.db, "failures", "account", session.sub, now, now - OTP.windowMs),
+    accountFailuresStatement(deps.db, session.sub),
+    signInAuditStatement(
+      actor,
+      deps.db,
+      deps.meta,
+      { action: CHECK_CODES.audit.failure, entity: "authenticator_app", entityId: appId, after: { method: "totp", binding } },
+      iso(now),
+    ),
+  ]);
+  const count = failures?.results[0]?.failures ?? 0;
+  if (count === OTP.accountFailuresPerWindow)
+    await signInAuditStatement(
+      actor,
+      deps.db,
+      deps.meta,
+      { action: CHECK_CODES.audit.lockout, entity: "user", entityId: session.sub, after: { scope: "account", failures: count } },
+      iso(now),
+    ).run();
+  return (await lockout(deps, CHECK_CODES, session.sub, now)) ?? { ok: false, message: AUTHENTICATOR_MESSAGES.wrong };
+}
+
+// ---------------------------------------------------------------- removing it
+
+/** Removes the person's authenticator app (the caller used their check for checkBindings.removeAuthenticator), audited. */
+export async function removeAuthenticator(deps: AuthDeps, session: VerifiedSession, businessId: string): Promise<boolean> {
+  const app = await standingAuthenticator(deps.db, session.sub);
+  if (!app) return false;
+  const at = iso(deps.now());
+  const [removed] = await deps.db.batch([
+    removeAuthenticatorStatement(deps.db, app.id, session.sub, at),
+    ifChangedAuditStatement(
+      { userId: session.sub, businessId },
+      deps.db,
+      deps.meta,
+      { action: "auth.totp.removed", entity: "authenticator_app", entityId: app.id, after: { removedAt: at } },
+      at,
+    ),
+  ]);
+  return (removed?.meta.changes ?? 0) === 1;
+}
