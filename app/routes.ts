@@ -45,6 +45,7 @@ export default [
   route("money/merchant-accounts/transfer-history/:merchantId", "routes/money/transfer-history.route.tsx", { id: "routes/money.transfer-history" }),
   route("money/merchant-funds", "routes/money/merchant-funds.route.tsx", { id: "routes/money.merchant-funds" }),
   route("money/settlement-history", "routes/money/settlement-history.route.tsx", { id: "routes/money.settlement-history" }),
+  route("money/settlement-history/export", "routes/money/settlement-history-export.route.ts", { id: "routes/money.settlement-history.export" }),
 
   // Disputes: the list, one dispute, and its evidence files.
   route("disputes", "routes/disputes/list.route.tsx", { id: "routes/disputes._index" }),
