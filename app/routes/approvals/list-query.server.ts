@@ -8,8 +8,7 @@ import { can } from "#server/permissions";
 import type { Tenant } from "#server/tenancy/tenant";
 import { QUEUE_KIND_BY_SLUG, WAITING_VIEW } from "#app/lib/approvals";
 import { listParams, oneOf } from "#app/lib/lists/list-params";
-
-export const STATUS_FILTERS = ["pending", "approved", "rejected", "stale", "all"] as const;
+import { STATUS_FILTERS } from "./status-filters";
 
 export const APPROVAL_LIST_PARAMS = {
   view: oneOf([WAITING_VIEW]),
