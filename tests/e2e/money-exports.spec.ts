@@ -12,7 +12,9 @@ type Portal = Parameters<typeof makeKey>[0];
 /** Two disputes the processor opens through the Partner API (the seed has none), so the list has rows to export. */
 async function openDisputes(portal: Portal): Promise<void> {
   const key = await makeKey(portal, KUMASI);
-  const { results } = await (await portal.db())
+  const { results } = await (
+    await portal.db()
+  )
     .prepare(
       `SELECT t.reference, t.amount FROM transactions t WHERE t.business_id = ? AND t.status = 'successful' AND t.cleared_at IS NOT NULL
          AND NOT EXISTS (SELECT 1 FROM disputes d WHERE d.transaction_id = t.id) ORDER BY t.amount LIMIT 50`,

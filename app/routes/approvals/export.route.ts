@@ -6,13 +6,14 @@ import { MAX_PAGE_SIZE } from "#server/lists/page";
 import { listApprovalRequests, requestSubjects } from "#server/approvals/change-requests.db";
 import type { ApprovalRequest } from "#server/approvals/change-kinds";
 import { requireExport } from "#server/guards";
+import { asShown } from "#app/lib/lists/shown-columns";
 import { utcDay } from "#server/plumbing/time";
 import { ACTION_NAMES, kindName } from "#app/lib/approvals";
 import { approvalListQuery } from "./list-query.server";
 
 type Row = ApprovalRequest & { subject: string | null };
 
-const COLUMNS: readonly CsvColumn<Row>[] = [
+const COLUMNS: readonly CsvColumn<Row>[] = asShown<Row>([
   { header: "Request id", value: (r) => r.id },
   { header: "Concerns", value: (r) => r.subject },
   { header: "Kind", value: (r) => kindName(r.kind) },
@@ -21,7 +22,7 @@ const COLUMNS: readonly CsvColumn<Row>[] = [
   { header: "Made by", value: (r) => r.makerName },
   { header: "Made (UTC)", value: (r) => r.madeAt },
   { header: "Status", value: (r) => r.status },
-];
+]);
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { deps, tenant } = await requireExport(request, context, "view:approval", "export:transaction");

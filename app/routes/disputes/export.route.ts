@@ -7,13 +7,14 @@ import { listDisputes, type Dispute } from "#server/disputes/disputes.db";
 import { reasonCodeLabel } from "#server/disputes/dispute-rules";
 import { plainCedis } from "#server/ledger/money";
 import { requireExport } from "#server/guards";
+import { asShown } from "#app/lib/lists/shown-columns";
 import { utcDay } from "#server/plumbing/time";
 import { networkLabel } from "#app/lib/format";
 import { dueDay } from "#app/lib/disputes";
 import { listParams } from "#app/lib/lists/list-params";
 import { DISPUTE_LIST_PARAMS } from "./list.route";
 
-const COLUMNS: readonly CsvColumn<Dispute>[] = [
+const COLUMNS: readonly CsvColumn<Dispute>[] = asShown<Dispute>([
   { header: "Dispute id", value: (d) => d.id },
   { header: "Payment reference", value: (d) => d.paymentReference },
   { header: "Merchant id", value: (d) => d.merchantId },
@@ -25,7 +26,7 @@ const COLUMNS: readonly CsvColumn<Dispute>[] = [
   { header: "Evidence due", value: (d) => utcDay(dueDay(d.evidenceDueAt)) },
   { header: "Status", value: (d) => d.status },
   { header: "Opened (UTC)", value: (d) => new Date(d.openedAt).toISOString() },
-];
+]);
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { deps, tenant } = await requireExport(request, context, "view:dispute", "export:transaction");

@@ -7,6 +7,7 @@ import { listMerchantBalances, type MerchantBalances } from "#server/ledger/ledg
 import { listMerchants, type Merchant } from "#server/merchants/merchants.db";
 import { plainCedis } from "#server/ledger/money";
 import { requireExport } from "#server/guards";
+import { asShown } from "#app/lib/lists/shown-columns";
 import { utcDay } from "#server/plumbing/time";
 import { listParams } from "#app/lib/lists/list-params";
 import { readMerchantSearch } from "#app/lib/merchant-search";
@@ -14,7 +15,7 @@ import { MERCHANT_ACCOUNT_LIST_PARAMS } from "./merchant-accounts.route";
 
 type AccountRow = Merchant & MerchantBalances;
 
-const COLUMNS: readonly CsvColumn<AccountRow>[] = [
+const COLUMNS: readonly CsvColumn<AccountRow>[] = asShown<AccountRow>([
   { header: "Merchant id", value: (m) => m.id },
   { header: "Code", value: (m) => m.code },
   { header: "Merchant account", value: (m) => m.name },
@@ -23,7 +24,7 @@ const COLUMNS: readonly CsvColumn<AccountRow>[] = [
   { header: "Available (GHS)", value: (m) => plainCedis(m.available) },
   { header: "Held by disputes (GHS)", value: (m) => plainCedis(m.held) },
   { header: "Total (GHS)", value: (m) => plainCedis(m.total) },
-];
+]);
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { deps, tenant } = await requireExport(request, context, "view:balance", "export:transaction");

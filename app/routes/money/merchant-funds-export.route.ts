@@ -7,11 +7,12 @@ import { listMerchantFunds, type MerchantFunds } from "#server/ledger/funds.db";
 import { getMerchant, listMerchants, type Merchant } from "#server/merchants/merchants.db";
 import { plainCedis } from "#server/ledger/money";
 import { requireExport } from "#server/guards";
+import { asShown } from "#app/lib/lists/shown-columns";
 import { fundsFilter } from "./merchant-funds-filter.server";
 
 type FundsRow = Merchant & MerchantFunds;
 
-const COLUMNS: readonly CsvColumn<FundsRow>[] = [
+const COLUMNS: readonly CsvColumn<FundsRow>[] = asShown<FundsRow>([
   { header: "Merchant id", value: (m) => m.id },
   { header: "Code", value: (m) => m.code },
   { header: "Merchant", value: (m) => m.name },
@@ -21,7 +22,7 @@ const COLUMNS: readonly CsvColumn<FundsRow>[] = [
   { header: "Available (GHS)", value: (m) => plainCedis(m.available) },
   { header: "Held by disputes (GHS)", value: (m) => plainCedis(m.held) },
   { header: "Settled (GHS)", value: (m) => plainCedis(m.settled) },
-];
+]);
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { deps, tenant } = await requireExport(request, context, "view:balance", "export:transaction");

@@ -7,6 +7,7 @@ import { namesOf } from "#server/lists/names.db";
 import { listSettlements, type Settlement } from "#server/settlement/settlements.db";
 import { plainCedis } from "#server/ledger/money";
 import { requireExport } from "#server/guards";
+import { asShown } from "#app/lib/lists/shown-columns";
 import { utcDay } from "#server/plumbing/time";
 import { networkLabel } from "#app/lib/format";
 import { railViewOf } from "#app/lib/rails";
@@ -14,7 +15,7 @@ import { settlementFilter } from "./settlement-filter.server";
 
 type NamedSettlement = Settlement & { merchant: string | null; account: string | null };
 
-const COLUMNS: readonly CsvColumn<NamedSettlement>[] = [
+const COLUMNS: readonly CsvColumn<NamedSettlement>[] = asShown<NamedSettlement>([
   // The day the settlement is for (Africa/Accra is UTC all year).
   { header: "Period", value: (s) => utcDay(s.periodStart) },
   { header: "Reference", value: (s) => s.reference },
@@ -29,7 +30,7 @@ const COLUMNS: readonly CsvColumn<NamedSettlement>[] = [
   { header: "Rail reference", value: (s) => s.railReference },
   { header: "Rail status", value: (s) => s.railStatus },
   { header: "Paid (UTC)", value: (s) => s.paidAt },
-];
+]);
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { deps, tenant } = await requireExport(request, context, "view:settlement", "export:transaction");

@@ -8,11 +8,12 @@ import { listMerchantTransfers } from "#server/ledger/transfers.db";
 import { plainCedis } from "#server/ledger/money";
 import { pageNotFound } from "#server/plumbing/http";
 import { requireExport } from "#server/guards";
+import { asShown } from "#app/lib/lists/shown-columns";
 import { utcDay } from "#server/plumbing/time";
 import { networkLabel } from "#app/lib/format";
 import { transferViews, type TransferView } from "./transfer-history.server";
 
-const COLUMNS: readonly CsvColumn<TransferView>[] = [
+const COLUMNS: readonly CsvColumn<TransferView>[] = asShown<TransferView>([
   { header: "Transfer id", value: (t) => t.id },
   { header: "Asked (UTC)", value: (t) => t.createdAt },
   { header: "Direction", value: (t) => (t.direction === "out" ? "Out" : "In") },
@@ -23,7 +24,7 @@ const COLUMNS: readonly CsvColumn<TransferView>[] = [
   { header: "Asked by", value: (t) => t.requestedBy },
   { header: "Approved by", value: (t) => t.approvedBy },
   { header: "Decided (UTC)", value: (t) => t.decidedAt },
-];
+]);
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const { deps, tenant } = await requireExport(request, context, "view:transfer", "export:transaction");
