@@ -23,6 +23,7 @@ export default [
 
   // Approvals: the maker-checker queue and one page per request kind.
   route("approvals", "routes/approvals/list.route.tsx", { id: "routes/approvals" }),
+  route("approvals/export", "routes/approvals/export.route.ts", { id: "routes/approvals.export" }),
   route("approvals/:kind/:id", "routes/approvals/request.route.tsx", { id: "routes/approvals.request" }),
   // The two money requests share one page; each URL keeps its own route id.
   route("approvals/transfer/:id", "routes/approvals/money-request.route.tsx", { id: "routes/approvals.transfer" }),
@@ -42,12 +43,19 @@ export default [
   route("pos-terminals/device-details/:deviceId", "routes/pos-terminals/device-details.route.tsx", { id: "routes/pos-terminals.device-details" }),
 
   route("money/merchant-accounts", "routes/money/merchant-accounts.route.tsx", { id: "routes/money.merchant-accounts" }),
+  route("money/merchant-accounts/export", "routes/money/merchant-accounts-export.route.ts", { id: "routes/money.merchant-accounts.export" }),
   route("money/merchant-accounts/transfer-history/:merchantId", "routes/money/transfer-history.route.tsx", { id: "routes/money.transfer-history" }),
+  route("money/merchant-accounts/transfer-history/:merchantId/export", "routes/money/transfer-history-export.route.ts", {
+    id: "routes/money.transfer-history.export",
+  }),
   route("money/merchant-funds", "routes/money/merchant-funds.route.tsx", { id: "routes/money.merchant-funds" }),
+  route("money/merchant-funds/export", "routes/money/merchant-funds-export.route.ts", { id: "routes/money.merchant-funds.export" }),
   route("money/settlement-history", "routes/money/settlement-history.route.tsx", { id: "routes/money.settlement-history" }),
+  route("money/settlement-history/export", "routes/money/settlement-history-export.route.ts", { id: "routes/money.settlement-history.export" }),
 
   // Disputes: the list, one dispute, and its evidence files.
   route("disputes", "routes/disputes/list.route.tsx", { id: "routes/disputes._index" }),
+  route("disputes/export", "routes/disputes/export.route.ts", { id: "routes/disputes.export" }),
   route("disputes/:disputeId", "routes/disputes/dispute.route.tsx", { id: "routes/disputes.$disputeId" }),
   route("disputes/:disputeId/evidence/:evidenceId", "routes/disputes/evidence.route.ts", { id: "routes/disputes.evidence" }),
 

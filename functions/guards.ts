@@ -5,7 +5,7 @@ import { authDeps, type AuthDeps } from "./auth/deps";
 import { requireBusiness, type VerifiedSession } from "./auth/guards";
 import { requireSameOrigin } from "./auth/origin";
 import { CLOSED_MESSAGE, ForbiddenError, isBusinessMoving, MOVING_MESSAGE, NotFoundError, RuleError, type Tenant } from "./tenancy/tenant";
-import { pageNotFound } from "./plumbing/http";
+import { forbiddenPage, pageNotFound } from "./plumbing/http";
 import { can, type Permission } from "./permissions";
 
 /** Throws a 403 unless the tenant's role holds the permission. */
@@ -37,6 +37,16 @@ export async function requireTenant(request: Request, context: AppLoadContext, p
   if (tenant.closed && request.method !== "GET" && request.method !== "HEAD") forbidden(CLOSED_MESSAGE);
   if (permission) requirePermission(tenant, permission);
   return { deps, tenant, session };
+}
+
+/**
+ * A list's CSV: the person may read the list (`view`) and take it away as a file (`exporting`). A refusal is the
+ * portal's 403 page, since the export's URL is opened in the browser.
+ */
+export async function requireExport(request: Request, context: AppLoadContext, view: Permission, exporting: Permission): Promise<TenantRequest> {
+  const signedIn = await requireTenant(request, context, null);
+  if (!can(signedIn.tenant.role, view) || !can(signedIn.tenant.role, exporting)) throw forbiddenPage("You do not have permission to do that.");
+  return signedIn;
 }
 
 /**

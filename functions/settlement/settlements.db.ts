@@ -35,10 +35,17 @@ export async function getSettlement(tenant: BusinessDb, id: string): Promise<Set
   return db.prepare(`${SELECT} WHERE id = ? AND business_id = ?`).bind(id, tenant.businessId).first<Settlement>();
 }
 
-/** Newest period first. */
+/** Newest period first; `from` (inclusive) and `to` (exclusive), epoch ms, bound the day a settlement is for. */
 export async function listSettlements(
   tenant: Tenant,
-  query: PageQuery & { merchantId?: string; status?: Settlement["status"]; merchantSearch?: string; merchantNumber?: MerchantNumber } = {},
+  query: PageQuery & {
+    merchantId?: string;
+    status?: Settlement["status"];
+    merchantSearch?: string;
+    merchantNumber?: MerchantNumber;
+    from?: number;
+    to?: number;
+  } = {},
 ): Promise<Page<Settlement>> {
   const { db } = tenant;
   const size = pageSize(query.limit);
@@ -63,6 +70,10 @@ export async function listSettlements(
   if (query.status) {
     where.push("status = ?");
     binds.push(query.status);
+  }
+  if (query.from !== undefined && query.to !== undefined) {
+    where.push("period_start >= ? AND period_start < ?");
+    binds.push(query.from, query.to);
   }
   const after = decodeCursor(query.after, 2);
   if (after) {

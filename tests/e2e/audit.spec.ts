@@ -80,7 +80,7 @@ test("Kofi filters the audit log by a person and an action, pages, and downloads
   await expect(tab.getByRole("row").last()).toContainText("203.0.113.0");
   await expect(tab.getByRole("table", { name: "Audit log" })).not.toContainText("terminal assign");
 
-  const [download] = await Promise.all([page.waitForEvent("download"), tab.getByRole("link", { name: "Download CSV" }).click()]);
+  const [download] = await Promise.all([page.waitForEvent("download"), tab.getByRole("link", { name: "Export CSV" }).click()]);
   const csv = readFileSync(await download.path(), "utf8").replace(/^\uFEFF/, "");
   const lines = csv.trim().split("\r\n");
   expect(lines).toHaveLength(41);

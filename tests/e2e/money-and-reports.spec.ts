@@ -20,7 +20,7 @@ test("reports: a period, a grouping, the chart and the CSV link", async ({ page 
   await expect(page).toHaveURL(/by=merchant/);
   await expect(page.getByTestId("report-totals").locator("dd").first()).not.toHaveText(total ?? "");
   await page.getByRole("navigation", { name: "Period" }).getByRole("link", { name: "Last 30 days" }).click();
-  await expect(page.getByRole("link", { name: "Download CSV" })).toBeVisible();
+  await expect(page.getByRole("link", { name: "Export CSV" })).toBeVisible();
 });
 
 test("merchant accounts lead to a transfer history", async ({ page }) => {

@@ -4,38 +4,29 @@
 // links to the request page, where a checker decides; a checker may also tick requests and decide them together.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Link, useActionData, useLoaderData, useLocation, type ShouldRevalidateFunction } from "@remix-run/react";
-import * as v from "valibot";
 import type { RequestKind, ApprovalRequest } from "#server/approvals/change-kinds";
 import { countPendingRequests, listApprovalRequests, requestSubjects, requestsWaitingFor } from "#server/approvals/change-requests.db";
-import { listEmployees } from "#server/team/employees.db";
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, numberedPage } from "#server/lists/page";
+import { DEFAULT_PAGE_SIZE, numberedPage } from "#server/lists/page";
 import { requireTenant } from "#server/guards";
 import { can } from "#server/permissions";
 import { redirectWithFlash } from "#server/plumbing/flash";
 import { DataTable, ListCount, Pager, type Column } from "#app/components/lists/data-table";
 import { ListForm } from "#app/components/lists/list-form";
-import { ACTION_NAMES, KIND_SLUGS, QUEUE_KIND_BY_SLUG, WAITING_VIEW, kindName } from "#app/lib/approvals";
+import { ACTION_NAMES, KIND_SLUGS, WAITING_VIEW, kindName } from "#app/lib/approvals";
 import { approvalPath } from "#app/lib/paths";
 import { statusLabels } from "#app/lib/statuses";
 import { StatusPill } from "#app/components/status-pill";
 import { formatCount, formatDate } from "#app/lib/format";
-import { listParams, oneOf } from "#app/lib/lists/list-params";
 import { filterHref } from "#app/lib/lists/list-url";
+import { exportHref } from "#app/lib/lists/export-url";
+import { approvalListQuery } from "./list-query.server";
+import { STATUS_FILTERS } from "./status-filters";
 import { isConnectionLost } from "#app/components/forms/submission";
 import { BulkDecision, ChooseRequest } from "./bulk-decision";
 import { decideSelected } from "./bulk-decision.server";
 import { readForm } from "#server/forms";
 
 export const meta: MetaFunction = () => [{ title: "Approvals" }];
-
-const STATUS_FILTERS = ["pending", "approved", "rejected", "stale", "all"] as const;
-
-export const APPROVAL_LIST_PARAMS = {
-  view: oneOf([WAITING_VIEW]),
-  kind: oneOf(Object.keys(QUEUE_KIND_BY_SLUG)),
-  status: oneOf(STATUS_FILTERS),
-  maker: v.optional(v.pipe(v.string(), v.regex(/^[\w-]{1,80}$/))),
-};
 
 const TABS: { slug: string | null; label: string; kind: RequestKind | null }[] = [
   { slug: null, label: "All", kind: null },
@@ -50,16 +41,7 @@ const TABS: { slug: string | null; label: string; kind: RequestKind | null }[] =
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { tenant } = await requireTenant(request, context, "view:approval");
-  const { filters, page, trail } = listParams(new URL(request.url), APPROVAL_LIST_PARAMS);
-  const decides = can(tenant.role, "decide:approval");
-  // Nothing waits for someone who decides nothing: they see every request.
-  const waitingView = decides && filters.view === WAITING_VIEW;
-  const status = waitingView ? "pending" : (filters.status ?? "pending");
-  const kind = filters.kind ? QUEUE_KIND_BY_SLUG[filters.kind] : undefined;
-  // Makers are the business's people; a maker id that is not one of them filters nothing in.
-  const employees = (await listEmployees(tenant, { limit: MAX_PAGE_SIZE })).rows.map((e) => ({ id: e.userId, name: e.name }));
-  const makerId = filters.maker && employees.some((e) => e.id === filters.maker) ? filters.maker : undefined;
-  const query = { status: status === "all" ? undefined : status, kind, makerId, waitingFor: waitingView ? tenant.userId : undefined };
+  const { query, filters, page, trail, decides, waitingView, status, kind, employees, makerId } = await approvalListQuery(tenant, new URL(request.url));
   const [result, total, pending, waiting] = await Promise.all([
     numberedPage((after) => listApprovalRequests(tenant, { ...query, after }), trail, page),
     listApprovalRequests(tenant, { ...query, limit: 1, withTotal: true }).then((counted) => counted.total ?? 0),
@@ -98,6 +80,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     kindSlug: kind ? filters.kind : null,
     status,
     makerId: makerId ?? null,
+    canExport: can(tenant.role, "export:transaction"),
   };
 }
 
@@ -167,7 +150,8 @@ const CHOOSE: Column<Row> = {
 const STATUS_LABELS: Record<(typeof STATUS_FILTERS)[number], string> = { ...statusLabels("approval"), all: "Any status" };
 
 export default function Approvals() {
-  const { requests, page, trail, hasNext, total, counts, waitingTotal, waitingView, employees, kindSlug, status, makerId } = useLoaderData<typeof loader>();
+  const { requests, page, trail, hasNext, total, counts, waitingTotal, waitingView, employees, kindSlug, status, makerId, canExport } =
+    useLoaderData<typeof loader>();
   const answer = useActionData<typeof action>();
   const { search } = useLocation();
   const params = new URLSearchParams(search);
@@ -263,6 +247,13 @@ export default function Approvals() {
             </Link>
           ) : null}
         </ListForm>
+        {canExport && total > 0 ? (
+          <div className="list-toolbar__actions">
+            <a href={exportHref("/approvals/export", search)} className="button" download>
+              Export CSV
+            </a>
+          </div>
+        ) : null}
       </div>
       {choosing ? <BulkDecision answer={answer} /> : null}
       <ListCount page={page} pageSize={DEFAULT_PAGE_SIZE} shown={requests.length} total={total} noun={total === 1 ? "request" : "requests"} />

@@ -6,21 +6,23 @@ import { listDisputes } from "#server/disputes/disputes.db";
 import { DISPUTE_STATUSES, reasonCodeLabel } from "#server/disputes/dispute-rules";
 import { numberedPage } from "#server/lists/page";
 import { requireTenant } from "#server/guards";
+import { can } from "#server/permissions";
 import { DataTable, ListToolbar, Pager, type Column } from "#app/components/lists/data-table";
 import { StatusPill } from "#app/components/status-pill";
 import { deadlineLabel, dueDay } from "#app/lib/disputes";
 import { formatAmount, formatDate, networkLabel } from "#app/lib/format";
 import { listParams, oneOf } from "#app/lib/lists/list-params";
 import { paths } from "#app/lib/paths";
+import { exportHref } from "#app/lib/lists/export-url";
 import { statusLabels } from "#app/lib/statuses";
 
 export const meta: MetaFunction = () => [{ title: "Disputes" }];
 
-const PARAMS = { status: oneOf(DISPUTE_STATUSES) };
+export const DISPUTE_LIST_PARAMS = { status: oneOf(DISPUTE_STATUSES) };
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { deps, tenant } = await requireTenant(request, context, "view:dispute");
-  const { filters, page, trail } = listParams(new URL(request.url), PARAMS);
+  const { filters, page, trail } = listParams(new URL(request.url), DISPUTE_LIST_PARAMS);
   const result = await numberedPage((after) => listDisputes(tenant, { status: filters.status, after }), trail, page);
   return {
     now: deps.now(),
@@ -37,13 +39,14 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     page: result.number,
     trail: result.trail,
     hasNext: result.next !== null,
+    canExport: can(tenant.role, "export:transaction"),
   };
 }
 
 type Row = ReturnType<typeof useLoaderData<typeof loader>>["rows"][number];
 
 export default function Disputes() {
-  const { now, rows, page, trail, hasNext } = useLoaderData<typeof loader>();
+  const { now, rows, page, trail, hasNext, canExport } = useLoaderData<typeof loader>();
   const { search } = useLocation();
   const filtered = new URLSearchParams(search).has("status");
   const columns: Column<Row>[] = [
@@ -96,6 +99,13 @@ export default function Disputes() {
             options: Object.entries(statusLabels("dispute")).map(([value, label]) => ({ value, label })),
           },
         ]}
+        actions={
+          canExport && rows.length > 0 ? (
+            <a href={exportHref("/disputes/export", search)} className="button" download>
+              Export CSV
+            </a>
+          ) : null
+        }
       />
       <DataTable
         caption="Disputes"

@@ -4,7 +4,7 @@ import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { csvResponse } from "#server/plumbing/csv";
 import { listMerchants, type Merchant } from "#server/merchants/merchants.db";
 import { MAX_PAGE_SIZE } from "#server/lists/page";
-import { requireTenant } from "#server/guards";
+import { requireExport } from "#server/guards";
 import { listParams } from "#app/lib/lists/list-params";
 import { readMerchantSearch } from "#app/lib/merchant-search";
 import { MERCHANT_LIST_PARAMS } from "./list.route";
@@ -26,7 +26,7 @@ const HEADERS = {
 } satisfies Record<MerchantColumn, string>;
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const { tenant } = await requireTenant(request, context, "export:merchant");
+  const { tenant } = await requireExport(request, context, "view:merchant", "export:merchant");
   const { filters } = listParams(new URL(request.url), MERCHANT_LIST_PARAMS);
   const query = {
     ...readMerchantSearch(filters.q),

@@ -2,24 +2,26 @@
 // available and total balances, derived from the ledger (never stored), and a
 // link to the account's transfer history.
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { Link, useLoaderData } from "@remix-run/react";
+import { Link, useLoaderData, useLocation } from "@remix-run/react";
 import { listMerchantBalances } from "#server/ledger/ledger.db";
 import { listMerchants } from "#server/merchants/merchants.db";
 import { DEFAULT_PAGE_SIZE, numberedPage } from "#server/lists/page";
 import { requireTenant } from "#server/guards";
+import { can } from "#server/permissions";
 import { DataTable, ListCount, ListToolbar, Pager, type Column } from "#app/components/lists/data-table";
 import { formatAmount } from "#app/lib/format";
 import { listParams, oneOf, searchParam } from "#app/lib/lists/list-params";
 import { paths } from "#app/lib/paths";
+import { exportHref } from "#app/lib/lists/export-url";
 import { readMerchantSearch } from "#app/lib/merchant-search";
 
 export const meta: MetaFunction = () => [{ title: "Merchant Accounts" }];
 
-const PARAMS = { q: searchParam, status: oneOf(["active", "inactive"] as const) };
+export const MERCHANT_ACCOUNT_LIST_PARAMS = { q: searchParam, status: oneOf(["active", "inactive"] as const) };
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { tenant } = await requireTenant(request, context, "view:balance");
-  const { filters, page, trail } = listParams(new URL(request.url), PARAMS);
+  const { filters, page, trail } = listParams(new URL(request.url), MERCHANT_ACCOUNT_LIST_PARAMS);
   const query = { ...readMerchantSearch(filters.q), status: filters.status };
   const [result, total] = await Promise.all([
     numberedPage((after) => listMerchants(tenant, { ...query, after }), trail, page),
@@ -42,6 +44,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     hasNext: result.next !== null,
     total,
     filtered: Boolean(filters.q || filters.status),
+    canExport: can(tenant.role, "export:transaction"),
   };
 }
 
@@ -75,7 +78,8 @@ const COLUMNS: Column<Account>[] = [
 ];
 
 export default function MerchantAccounts() {
-  const { accounts, page, trail, hasNext, total, filtered } = useLoaderData<typeof loader>();
+  const { accounts, page, trail, hasNext, total, filtered, canExport } = useLoaderData<typeof loader>();
+  const { search } = useLocation();
   return (
     <div className="page">
       <header className="page__header">
@@ -96,6 +100,13 @@ export default function MerchantAccounts() {
             ],
           },
         ]}
+        actions={
+          canExport && total > 0 ? (
+            <a href={exportHref("/money/merchant-accounts/export", search)} className="button" download>
+              Export CSV
+            </a>
+          ) : null
+        }
       />
       <ListCount page={page} pageSize={DEFAULT_PAGE_SIZE} shown={accounts.length} total={total} noun={total === 1 ? "account" : "accounts"} />
       <DataTable

@@ -17,36 +17,25 @@ import { pageNotFound, refuse } from "#server/plumbing/http";
 import { can } from "#server/permissions";
 import { checkBindings, underFreshCheck } from "#server/auth/fresh-check";
 import { refusalMessage, requireTenant } from "#server/guards";
-import { DataTable, ListCount, Pager, type Column } from "#app/components/lists/data-table";
+import { DataTable, ListCount, ListToolbar, Pager, type Column } from "#app/components/lists/data-table";
 import { describedBy, Field, useSending } from "#app/components/forms/form";
 import { MerchantFinder } from "#app/components/merchant-finder";
 import { checkOf, FreshCheck, refusalOf } from "#app/components/forms/fresh-check";
 import { amountLimitError, cedisAmount, type AmountLimit } from "#app/lib/amount-limits";
-import { QUICK_RANGES, resolveRange } from "#app/lib/date-range";
 import { formatAmount, formatDate, networkLabel } from "#app/lib/format";
 import { filterHref } from "#app/lib/lists/list-url";
-import { listParams, oneOf, searchParam } from "#app/lib/lists/list-params";
+import { exportHref } from "#app/lib/lists/export-url";
+import { PeriodPicker } from "#app/components/lists/period-picker";
+import { fundsFilter } from "./merchant-funds-filter.server";
 import { merchantChoices } from "#app/lib/merchant-choices.server";
-import { MERCHANT_FINDER_PARAM, readMerchantSearch } from "#app/lib/merchant-search";
+import { MERCHANT_FINDER_PARAM } from "#app/lib/merchant-search";
 import { formErrors, readForm } from "#server/forms";
 
 export const meta: MetaFunction = () => [{ title: "Merchant Funds" }];
 
-const PARAMS = {
-  q: searchParam,
-  range: oneOf(QUICK_RANGES.map((r) => r.value)),
-  from: v.optional(v.pipe(v.string(), v.maxLength(10))),
-  to: v.optional(v.pipe(v.string(), v.maxLength(10))),
-  transfer: v.optional(v.pipe(v.string(), v.regex(/^[\w-]{1,64}$/))),
-  // One merchant's funds by its id, as the transactions list filters (a merchant's page links here).
-  merchant: v.optional(v.pipe(v.string(), v.regex(/^[\w-]{1,64}$/))),
-};
-
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { deps, tenant } = await requireTenant(request, context, "view:balance");
-  const { filters, page, trail } = listParams(new URL(request.url), PARAMS);
-  const period = resolveRange(filters, deps.now(), "30d");
-  const query = readMerchantSearch(filters.q);
+  const { query, filters, period, page, trail } = fundsFilter(new URL(request.url), deps.now());
   const only = filters.merchant ? await getMerchant(tenant, filters.merchant) : null;
   // One merchant is its own page of one (or of none: another business's id has nothing here).
   const [result, total] = filters.merchant
@@ -95,6 +84,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     period: { range: period.range, fromDay: period.fromDay, toDay: period.toDay, error: period.error },
     narrowedTo: filters.merchant ? (only?.name ?? "Unknown merchant") : null,
     canTransfer,
+    canExport: can(tenant.role, "export:transaction"),
     transfer,
   };
 }
@@ -185,7 +175,7 @@ function refuseOverLimit(event: FormEvent<HTMLFormElement>, limit: AmountLimit) 
 type FundsRow = ReturnType<typeof useLoaderData<typeof loader>>["rows"][number];
 
 export default function MerchantFunds() {
-  const { rows, page, trail, hasNext, total, period, narrowedTo, canTransfer, transfer } = useLoaderData<typeof loader>();
+  const { rows, page, trail, hasNext, total, period, narrowedTo, canTransfer, canExport, transfer } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const answer = refusalOf(actionData);
   const { search } = useLocation();
@@ -235,23 +225,7 @@ export default function MerchantFunds() {
         <h1>Merchant Funds</h1>
         <p className="page__lead">{`Collected, fees and settled from ${formatDate(noon(period.fromDay), "day")} to ${formatDate(noon(period.toDay), "day")}; pending and available as of now.`}</p>
       </header>
-      <nav className="range-tabs" aria-label="Period">
-        {QUICK_RANGES.filter((r) => r.value !== "custom").map((r) => (
-          <Link
-            key={r.value}
-            to={filterHref(params, { range: r.value, from: null, to: null })}
-            className="range-tabs__tab"
-            aria-current={period.range === r.value ? "true" : undefined}
-          >
-            {r.label}
-          </Link>
-        ))}
-      </nav>
-      {period.error ? (
-        <p className="field-error" role="alert">
-          {`${period.error} Showing the last 30 days instead.`}
-        </p>
-      ) : null}
+      <PeriodPicker period={period} drops={["transfer"]} fallback="the last 30 days" />
 
       {transfer ? (
         <section className="card" aria-labelledby="transfer-title" data-testid="transfer-form">
@@ -302,6 +276,19 @@ export default function MerchantFunds() {
           </Link>
         </p>
       ) : null}
+      <ListToolbar
+        alsoDrops={["transfer"]}
+        searchLabel="Search merchant funds"
+        searchPlaceholder="Merchant name, code, phone or TIN"
+        filters={[]}
+        actions={
+          canExport && total > 0 ? (
+            <a href={exportHref("/money/merchant-funds/export", search, ["transfer"])} className="button" download>
+              Export CSV
+            </a>
+          ) : null
+        }
+      />
       <ListCount page={page} pageSize={DEFAULT_PAGE_SIZE} shown={rows.length} total={total} noun={total === 1 ? "merchant" : "merchants"} />
       <DataTable caption="Merchant funds" columns={columns} rows={rows} rowKey={(r) => r.id} empty={<h2>No merchants yet</h2>} />
       <Pager page={page} totalPages={Math.max(1, Math.ceil(total / DEFAULT_PAGE_SIZE))} trail={trail} hasNext={hasNext} />

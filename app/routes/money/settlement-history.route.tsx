@@ -19,12 +19,13 @@ import { checkOf, FreshCheck } from "#app/components/forms/fresh-check";
 import { DataTable, ListToolbar, Pager, type Column } from "#app/components/lists/data-table";
 import { formatAmount, formatCount, formatDate, networkLabel } from "#app/lib/format";
 import { filterHref } from "#app/lib/lists/list-url";
-import { listParams, oneOf, searchParam } from "#app/lib/lists/list-params";
+import { exportHref } from "#app/lib/lists/export-url";
+import { PeriodPicker } from "#app/components/lists/period-picker";
+import { settlementFilter } from "./settlement-filter.server";
 import { payerOf, paymentMethod } from "#app/lib/transactions-view";
 import { Details } from "#app/components/details";
 import { StatusPill } from "#app/components/status-pill";
 import { statusLabel } from "#app/lib/statuses";
-import { readMerchantSearch } from "#app/lib/merchant-search";
 import { railSummary, railViewOf } from "#app/lib/rails";
 import { RailSection } from "#app/components/rail-facts";
 import { paths } from "#app/lib/paths";
@@ -33,22 +34,11 @@ import { readForm } from "#server/forms";
 
 export const meta: MetaFunction = () => [{ title: "Settlement History" }];
 
-const PARAMS = {
-  status: oneOf(["pending", "paid", "failed"] as const),
-  // A merchant's name or code as typed: a list of every merchant would not fit a large business.
-  q: searchParam,
-  s: v.optional(v.pipe(v.string(), v.regex(/^[\w-]{1,100}$/))),
-  // One merchant's settlements by its id, as the transactions list filters (a merchant's page links here).
-  merchant: v.optional(v.pipe(v.string(), v.regex(/^[\w-]{1,64}$/))),
-};
-
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const { tenant } = await requireTenant(request, context, "view:settlement");
-  const { filters, page, trail } = listParams(new URL(request.url), PARAMS);
-  const typed = readMerchantSearch(filters.q);
-  const merchantQuery = { merchantSearch: typed.search, merchantNumber: typed.number };
+  const { deps, tenant } = await requireTenant(request, context, "view:settlement");
+  const { query, filters, period, page, trail } = settlementFilter(new URL(request.url), deps.now());
   const [result, settlement] = await Promise.all([
-    numberedPage((after) => listSettlements(tenant, { status: filters.status, merchantId: filters.merchant, ...merchantQuery, after }), trail, page),
+    numberedPage((after) => listSettlements(tenant, { ...query, after }), trail, page),
     filters.s ? getSettlement(tenant, filters.s) : Promise.resolve(null),
   ]);
   if (filters.s && !settlement) pageNotFound(request);
@@ -101,6 +91,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     // The merchant the list is narrowed to; a merchant of another business has no name and no settlements here.
     narrowedTo: filters.merchant ? (merchantName.get(filters.merchant) ?? "Unknown merchant") : null,
     canRun: can(tenant.role, "run:settlement"),
+    canExport: can(tenant.role, "export:transaction"),
+    period,
   };
 }
 
@@ -139,7 +131,7 @@ async function runSettlementNow(request: Request, context: ActionFunctionArgs["c
 type Row = ReturnType<typeof useLoaderData<typeof loader>>["rows"][number];
 
 export default function SettlementHistory() {
-  const { rows, page, trail, hasNext, detail, narrowedTo, canRun } = useLoaderData<typeof loader>();
+  const { rows, page, trail, hasNext, detail, narrowedTo, canRun, canExport, period } = useLoaderData<typeof loader>();
   const answer = useActionData<typeof action>();
   const { search } = useLocation();
   const params = new URLSearchParams(search);
@@ -212,7 +204,9 @@ export default function SettlementHistory() {
           </Form>
         ) : null}
       </header>
+      <PeriodPicker period={period} drops={["s"]} fallback="the last 30 days" allLabel="All days" />
       <ListToolbar
+        alsoDrops={["s"]}
         searchLabel="Search by merchant"
         searchPlaceholder="Merchant name or code"
         filters={[
@@ -227,6 +221,13 @@ export default function SettlementHistory() {
             ],
           },
         ]}
+        actions={
+          canExport && rows.length > 0 ? (
+            <a href={exportHref("/money/settlement-history/export", search, ["s"])} className="button" download>
+              Export CSV
+            </a>
+          ) : null
+        }
       />
       {narrowedTo ? (
         <p className="chips">
@@ -240,7 +241,7 @@ export default function SettlementHistory() {
         columns={columns}
         rows={rows}
         rowKey={(s) => s.id}
-        empty={<h2>{params.get("q") || params.get("status") || narrowedTo ? "No settlements match" : "No settlements yet"}</h2>}
+        empty={<h2>{params.get("q") || params.get("status") || params.get("range") || narrowedTo ? "No settlements match" : "No settlements yet"}</h2>}
       />
       <Pager page={page} totalPages={null} trail={trail} hasNext={hasNext} />
       {detail ? (

@@ -5,15 +5,17 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
 import { getMerchantBalances } from "#server/ledger/ledger.db";
 import { getMerchant } from "#server/merchants/merchants.db";
-import { namesOf } from "#server/lists/names.db";
 import { numberedPage } from "#server/lists/page";
 import { listMerchantTransfers } from "#server/ledger/transfers.db";
 import { pageNotFound } from "#server/plumbing/http";
 import { requireTenant } from "#server/guards";
+import { can } from "#server/permissions";
 import { DataTable, Pager, type Column } from "#app/components/lists/data-table";
 import { StatusPill } from "#app/components/status-pill";
 import { formatAmount, formatDate, networkLabel } from "#app/lib/format";
 import { readPage, readTrail } from "#app/lib/lists/list-url";
+import { paths } from "#app/lib/paths";
+import { transferViews } from "./transfer-history.server";
 
 export const meta: MetaFunction = () => [{ title: "Transfer History" }];
 
@@ -26,46 +28,14 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
     getMerchantBalances(tenant, merchant.id),
     numberedPage((after) => listMerchantTransfers(tenant, { merchantId: merchant.id, after }), readTrail(url.searchParams), readPage(url.searchParams)),
   ]);
-  // Names of the people and counterparties on this page.
-  const [people, merchants, accounts] = await Promise.all([
-    namesOf(
-      tenant,
-      "person",
-      result.rows.flatMap((t) => [t.requestedBy, t.approvedBy]),
-    ),
-    namesOf(
-      tenant,
-      "merchant",
-      result.rows.flatMap((t) => [t.fromMerchantId, t.toMerchantId]),
-    ),
-    namesOf(
-      tenant,
-      "settlement_account",
-      result.rows.map((t) => t.toSettlementAccountId),
-    ),
-  ]);
   return {
     merchant: { id: merchant.id, name: merchant.name, code: merchant.code },
     balances,
-    transfers: result.rows.map((t) => {
-      const outgoing = t.fromMerchantId === merchant.id;
-      const toAccount = outgoing && t.toSettlementAccountId !== null;
-      const counterpartyId = outgoing ? (t.toMerchantId ?? t.toSettlementAccountId) : t.fromMerchantId;
-      return {
-        id: t.id,
-        direction: outgoing ? ("out" as const) : ("in" as const),
-        counterparty: `${toAccount ? "Settlement account " : "Merchant account "}${(toAccount ? accounts : merchants).get(counterpartyId ?? "") ?? "unknown"}`,
-        amount: t.amount,
-        status: t.status,
-        requestedBy: people.get(t.requestedBy) ?? "Unknown",
-        approvedBy: t.approvedBy ? (people.get(t.approvedBy) ?? "Unknown") : null,
-        createdAt: t.createdAt,
-        decidedAt: t.decidedAt,
-      };
-    }),
+    transfers: await transferViews(tenant, merchant.id, result.rows),
     page: result.number,
     trail: result.trail,
     hasNext: result.next !== null,
+    canExport: can(tenant.role, "export:transaction"),
   };
 }
 
@@ -82,7 +52,7 @@ const COLUMNS: Column<TransferRow>[] = [
 ];
 
 export default function TransferHistory() {
-  const { merchant, balances, transfers, page, trail, hasNext } = useLoaderData<typeof loader>();
+  const { merchant, balances, transfers, page, trail, hasNext, canExport } = useLoaderData<typeof loader>();
   return (
     <div className="page">
       <header className="page__header">
@@ -110,6 +80,13 @@ export default function TransferHistory() {
           <dd>{formatAmount(balances.total)}</dd>
         </div>
       </dl>
+      {canExport && transfers.length > 0 ? (
+        <p className="list-toolbar__actions">
+          <a href={`${paths.transferHistory(merchant.id)}/export`} className="button" download>
+            Export CSV
+          </a>
+        </p>
+      ) : null}
       <DataTable
         caption={`Transfers of ${merchant.name}`}
         columns={COLUMNS}

@@ -4,7 +4,7 @@ import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { csvResponse } from "#server/plumbing/csv";
 import { MAX_PAGE_SIZE } from "#server/lists/page";
 import { listTerminals } from "#server/merchants/terminals.db";
-import { requireTenant } from "#server/guards";
+import { requireExport } from "#server/guards";
 import { statusLabel } from "#app/lib/statuses";
 import { terminalQuery, withPlaces } from "./list.route";
 import { utcDay } from "#server/plumbing/time";
@@ -12,7 +12,7 @@ import { utcDay } from "#server/plumbing/time";
 type Row = Awaited<ReturnType<typeof withPlaces>>[number];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const { deps, tenant } = await requireTenant(request, context, "export:terminal");
+  const { deps, tenant } = await requireExport(request, context, "view:terminal", "export:terminal");
   const { query } = terminalQuery(new URL(request.url), deps.now());
   const columns: { header: string; value: (t: Row) => string | number | null }[] = [
     { header: "Serial", value: (t) => t.serial },

@@ -1,7 +1,7 @@
 // GET /reports/export: the report on screen (same URL parameters) as CSV.
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { csvLine } from "#server/plumbing/csv";
-import { requireTenant } from "#server/guards";
+import { requireExport } from "#server/guards";
 import { networkLabel } from "#app/lib/format";
 import { DIMENSIONS, buildReport } from "./reports.route";
 import { plainCedis } from "#server/ledger/money";
@@ -9,7 +9,7 @@ import { plainCedis } from "#server/ledger/money";
 const cedis = plainCedis;
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const { deps, tenant } = await requireTenant(request, context, "export:report");
+  const { deps, tenant } = await requireExport(request, context, "view:report", "export:report");
   const { dimension, period, lines } = await buildReport(tenant, new URL(request.url), deps.now());
   const heading = DIMENSIONS.find((d) => d.value === dimension)?.heading ?? "Key";
   const body = [

@@ -149,7 +149,7 @@ export default function Reports() {
         </div>
         {canExport && totals.count > 0 ? (
           <a href={`/reports/export${search}`} className="button" download>
-            Download CSV
+            Export CSV
           </a>
         ) : null}
       </header>

@@ -4,7 +4,7 @@ import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { csvResponse, type CsvColumn } from "#server/plumbing/csv";
 import { listBusinessAudit } from "#server/audit/audit.db";
 import { MAX_PAGE_SIZE } from "#server/lists/page";
-import { requireTenant } from "#server/guards";
+import { requireExport } from "#server/guards";
 import { auditFilter, coreSource, namedAuditPage, type AuditRowView } from "./audit.server";
 import { utcDay } from "#server/plumbing/time";
 import { namesOf, type NameKind } from "#server/lists/names.db";
@@ -28,7 +28,7 @@ const COLUMNS: readonly CsvColumn<NamedRow>[] = [
 ];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const { deps, tenant } = await requireTenant(request, context, "view:audit");
+  const { deps, tenant } = await requireExport(request, context, "view:audit", "view:audit");
   const { filter } = auditFilter(new URL(request.url));
   const core = await coreSource(deps, tenant);
   const day = utcDay(deps.now());

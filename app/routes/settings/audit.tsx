@@ -137,7 +137,7 @@ export function AuditTab({ audit }: { audit: Loaded }) {
         </ListForm>
         <div className="list-toolbar__actions">
           <a href={audit.exportHref} className="button" download>
-            Download CSV
+            Export CSV
           </a>
         </div>
       </div>

@@ -6,13 +6,13 @@ import { csvResponse } from "#server/plumbing/csv";
 import { MAX_PAGE_SIZE } from "#server/lists/page";
 import { listTransactions } from "#server/payments/transactions.db";
 import { refundTotalsOf } from "#server/refunds/refunds.db";
-import { requireTenant } from "#server/guards";
+import { requireExport } from "#server/guards";
 import { TRANSACTION_CSV_COLUMNS } from "./transactions-csv";
 import { namedCsvRows } from "./transactions-csv.server";
 import { transactionFilter } from "./list-filter.server";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const { deps, tenant } = await requireTenant(request, context, "export:transaction");
+  const { deps, tenant } = await requireExport(request, context, "view:transaction", "export:transaction");
   const { filter, period } = transactionFilter(new URL(request.url), deps.now());
   return csvResponse(`transactions-${period.fromDay}-to-${period.toDay}.csv`, TRANSACTION_CSV_COLUMNS, async (after) => {
     const page = await listTransactions(tenant, { ...filter, after, limit: MAX_PAGE_SIZE });

@@ -17,8 +17,7 @@ import { can } from "#server/permissions";
 import { requireTenant } from "#server/guards";
 import { paths } from "#app/lib/paths";
 import { DataTable, ListCount, ListToolbar, Pager, type Column } from "#app/components/lists/data-table";
-import { ListForm } from "#app/components/lists/list-form";
-import { QUICK_RANGES } from "#app/lib/date-range";
+import { PeriodPicker } from "#app/components/lists/period-picker";
 import { formatDate, networkLabel } from "#app/lib/format";
 import { filterHref } from "#app/lib/lists/list-url";
 import { merchantChoices } from "#app/lib/merchant-choices.server";
@@ -32,7 +31,6 @@ import { PaymentTotals } from "./payment-totals";
 import { paymentDetailOf } from "./payment-detail.server";
 import { transactionFilter } from "./list-filter.server";
 import { MerchantFinder } from "#app/components/merchant-finder";
-import { DateInput } from "#app/components/forms/form";
 
 export const meta: MetaFunction = () => [{ title: "Transactions" }];
 
@@ -175,49 +173,7 @@ export default function Transactions() {
         </p>
       </header>
 
-      <nav className="range-tabs" aria-label="Period">
-        {QUICK_RANGES.filter((r) => r.value !== "custom").map((r) => (
-          <Link
-            key={r.value}
-            to={filterHref(params, {
-              range: r.value,
-              from: null,
-              to: null,
-              tx: null,
-            })}
-            className="range-tabs__tab"
-            aria-current={data.period.range === r.value ? "true" : undefined}
-          >
-            {r.label}
-          </Link>
-        ))}
-      </nav>
-      <ListForm sets={["range", "from", "to", "tx"]} className="inline-form range-form" label="Custom period">
-        <input type="hidden" name="range" value="custom" />
-        <label htmlFor="period-from">
-          From
-          <DateInput
-            id="period-from"
-            name="from"
-            defaultValue={data.period.fromDay}
-            required
-            aria-invalid={data.period.error ? true : undefined}
-            aria-describedby={data.period.error ? "range-error" : undefined}
-          />
-        </label>
-        <label htmlFor="period-to">
-          To
-          <DateInput id="period-to" name="to" defaultValue={data.period.toDay} required aria-invalid={data.period.error ? true : undefined} />
-        </label>
-        <button type="submit" className="button">
-          Show period
-        </button>
-        {data.period.error ? (
-          <p className="field-error" id="range-error" role="alert">
-            {`${data.period.error} Showing the last 7 days instead.`}
-          </p>
-        ) : null}
-      </ListForm>
+      <PeriodPicker period={data.period} drops={["tx"]} fallback="the last 7 days" />
 
       <ListToolbar
         alsoDrops={["tx"]}

@@ -1,0 +1,132 @@
+// Each money list's "Export CSV" as Abena Darko (Finance) uses it: clicked on the list, the download read, and its
+// rows compared with the rows on screen; the lists looked at 1280 and 390 px, with nothing axe finds.
+import { readFileSync } from "node:fs";
+import type { Page } from "@playwright/test";
+import { cardNumberPaths } from "#server/card-numbers/card-numbers";
+import { api, makeKey } from "../support/partner-api";
+import { KUMASI } from "../support/tenants";
+import { axeViolations, expect, hydrated, lookAt, test } from "./fixtures";
+
+type Portal = Parameters<typeof makeKey>[0];
+
+/** Two disputes the processor opens through the Partner API (the seed has none), so the list has rows to export. */
+async function openDisputes(portal: Portal): Promise<void> {
+  const key = await makeKey(portal, KUMASI);
+  const { results } = await (
+    await portal.db()
+  )
+    .prepare(
+      `SELECT t.reference, t.amount FROM transactions t WHERE t.business_id = ? AND t.status = 'successful' AND t.cleared_at IS NOT NULL
+         AND NOT EXISTS (SELECT 1 FROM disputes d WHERE d.transaction_id = t.id) ORDER BY t.amount LIMIT 50`,
+    )
+    .bind(KUMASI)
+    .all<{ reference: string; amount: number }>();
+  const payments = results.filter((p) => cardNumberPaths({ reference: p.reference }).length === 0).slice(0, 2);
+  for (const [index, payment] of payments.entries()) {
+    const due = new Date(Date.now() + (5 + index) * 86_400_000).toISOString().slice(0, 10);
+    const opened = await api(portal, key, "/api/v1/disputes", {
+      payment_reference: payment.reference,
+      reason_code: "13.1",
+      amount: payment.amount,
+      currency: "GHS",
+      evidence_due_by: due,
+    });
+    expect(opened.status).toBe(201);
+  }
+}
+
+test.use({ signedInAs: { email: "abena.darko@example.com", businessId: KUMASI } });
+
+/** The download the list's Export CSV link gives, as rows of cells (no quoted commas in what is compared). */
+async function exported(page: Page): Promise<string[][]> {
+  const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Export CSV" }).click()]);
+  const csv = readFileSync(await download.path(), "utf8");
+  expect(csv.startsWith("\uFEFF")).toBe(true);
+  return csv
+    .slice(1)
+    .trimEnd()
+    .split("\r\n")
+    .map((line) => line.split(","));
+}
+
+/** The text of the table's body rows, one string per row. */
+async function shownRows(page: Page, caption: string): Promise<string[]> {
+  return page.getByRole("table", { name: caption }).locator("tbody tr").allInnerTexts();
+}
+
+const LISTS = [
+  // [list, table caption, the CSV column the screen shows in each row, the screen's filter]
+  { path: "/money/settlement-history?range=30d&status=paid", caption: "Settlements", column: "Reference", name: "settlement-history" },
+  { path: "/money/merchant-funds?range=30d", caption: "Merchant funds", column: "Code", name: "merchant-funds" },
+  { path: "/money/merchant-accounts?status=active", caption: "Merchant accounts", column: "Code", name: "merchant-accounts" },
+  { path: "/disputes", caption: "Disputes", column: "Payment reference", name: "disputes" },
+  { path: "/approvals?status=all", caption: "Approval requests", column: "Concerns", name: "approvals" },
+] as const;
+
+for (const list of LISTS) {
+  test(`${list.name}: Export CSV holds the filtered rows the list shows, in its order`, async ({ page, portal }) => {
+    if (list.name === "disputes") await openDisputes(portal);
+    await page.goto(list.path);
+    await hydrated(page);
+    const rows = await shownRows(page, list.caption);
+    expect(rows.length).toBeGreaterThan(0);
+    const csv = await exported(page);
+    const column = csv[0]!.indexOf(list.column);
+    expect(column).toBeGreaterThanOrEqual(0);
+    const body = csv.slice(1);
+    expect(body.length).toBeGreaterThanOrEqual(rows.length);
+    // The screen's first page is the file's first rows, one for one.
+    rows.forEach((row, index) => expect(row).toContain(body[index]![column]!.replace(/^'/, "")));
+    await lookAt(page, { path: `exports-${list.name}-1280.png`, fullPage: true });
+    expect(await axeViolations(page)).toEqual([]);
+  });
+}
+
+test("a transfer history's Export CSV holds its transfers", async ({ page }) => {
+  await page.goto("/money/merchant-accounts");
+  await hydrated(page);
+  await page
+    .getByRole("link", { name: /^Transfer history of / })
+    .first()
+    .click();
+  await expect(page.getByRole("heading", { level: 1, name: "Transfer History" })).toBeVisible();
+  const rows = await page.locator("table tbody tr").allInnerTexts();
+  if (rows.length > 0) {
+    const csv = await exported(page);
+    expect(csv.length - 1).toBe(rows.length);
+  }
+  await lookAt(page, { path: "exports-transfer-history-1280.png", fullPage: true });
+  expect(await axeViolations(page)).toEqual([]);
+});
+
+test("Settlement History: the period picker narrows the list, and the CSV follows", async ({ page }) => {
+  await page.goto("/money/settlement-history");
+  await hydrated(page);
+  const period = page.getByRole("navigation", { name: "Period" });
+  await expect(period.getByRole("link", { name: "All days" })).toHaveAttribute("aria-current", "true");
+  await period.getByRole("link", { name: "Today" }).click();
+  await expect(page).toHaveURL(/range=today/);
+  await expect(period.getByRole("link", { name: "Today" })).toHaveAttribute("aria-current", "true");
+  await period.getByRole("link", { name: "Last 30 days" }).click();
+  await expect(page).toHaveURL(/range=30d/);
+  const csv = await exported(page);
+  const day = csv[0]!.indexOf("Period");
+  const first = Date.parse(`${new Date(Date.now() - 29 * 86_400_000).toISOString().slice(0, 10)}T00:00:00Z`);
+  expect(csv.slice(1).every((cells) => Date.parse(`${cells[day]}T00:00:00Z`) >= first)).toBe(true);
+});
+
+test.describe("at 390 px wide", () => {
+  test.use({ viewport: { width: 390, height: 844 } });
+
+  for (const list of LISTS) {
+    test(`${list.name} fits, its Export CSV in reach`, async ({ page, portal }) => {
+      if (list.name === "disputes") await openDisputes(portal);
+      await page.goto(list.path);
+      await hydrated(page);
+      await expect(page.getByRole("link", { name: "Export CSV" })).toBeVisible();
+      expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+      await lookAt(page, { path: `exports-${list.name}-390.png`, fullPage: true });
+      expect(await axeViolations(page)).toEqual([]);
+    });
+  }
+});
