@@ -69,7 +69,7 @@ describe("/settings tabs", () => {
     expect(Object.keys(business).sort()).toEqual(["business", "canSeeAudit", "canSeeDevelopers", "canSeeTeam", "policy", "tab"]);
 
     const security = settingsData(await (await get("/settings?tab=security")).text());
-    expect(Object.keys(security).sort()).toEqual(["canSeeAudit", "canSeeDevelopers", "canSeeTeam", "passkeys", "phones", "sessions", "tab"]);
+    expect(Object.keys(security).sort()).toEqual(["authenticator", "canSeeAudit", "canSeeDevelopers", "canSeeTeam", "passkeys", "phones", "sessions", "tab"]);
 
     const team = settingsData(await (await get("/settings?tab=team")).text());
     expect(Object.keys(team).sort()).toEqual(["canSeeAudit", "canSeeDevelopers", "canSeeTeam", "tab", "team"]);
