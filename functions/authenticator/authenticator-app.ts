@@ -119,6 +119,15 @@ export async function pendingEnrolment(deps: AuthDeps, session: VerifiedSession,
   return enrolmentOf(pending.id, session.email, base32Encode(secret), Date.parse(pending.created_at));
 }
 
+/** A typed code in the right shape from a person whose wrong codes have not locked them out, and the time it came. */
+async function typedCode(deps: AuthDeps, session: VerifiedSession, typed: string): Promise<{ ok: true; code: string; now: number } | CheckRefused> {
+  const code = typed.trim();
+  if (!/^\d{6}$/.test(code)) return { ok: false, message: AUTHENTICATOR_MESSAGES.malformed };
+  const now = deps.now();
+  const locked = await lockout(deps, CHECK_CODES, session.sub, now);
+  return locked ?? { ok: true, code, now };
+}
+
 /** Confirms one being set up with a current code: it then checks, audited. A wrong code counts towards the lock. */
 export async function confirmEnrolment(
   deps: AuthDeps,
@@ -127,11 +136,9 @@ export async function confirmEnrolment(
   id: string,
   typed: string,
 ): Promise<{ ok: true } | CheckRefused> {
-  const code = typed.trim();
-  if (!/^\d{6}$/.test(code)) return { ok: false, message: AUTHENTICATOR_MESSAGES.malformed };
-  const now = deps.now();
-  const locked = await lockout(deps, CHECK_CODES, session.sub, now);
-  if (locked) return locked;
+  const ready = await typedCode(deps, session, typed);
+  if (!ready.ok) return ready;
+  const { code, now } = ready;
   const pending = await pendingAuthenticator(deps.db, session.sub, session.sid, id, iso(now - ENROLMENT_MS));
   if (!pending) return { ok: false, message: (await hasAuthenticator(deps, session.sub)) ? AUTHENTICATOR_MESSAGES.already : AUTHENTICATOR_MESSAGES.expired };
   const secret = await unseal(deps.config.otpSecret, pending.id, session.sub, pending.secret_sealed);
@@ -161,11 +168,9 @@ export async function verifyAuthenticatorCheck(
   binding: string,
   typed: string,
 ): Promise<{ ok: true } | CheckRefused> {
-  const code = typed.trim();
-  if (!/^\d{6}$/.test(code)) return { ok: false, message: AUTHENTICATOR_MESSAGES.malformed };
-  const now = deps.now();
-  const locked = await lockout(deps, CHECK_CODES, session.sub, now);
-  if (locked) return locked;
+  const ready = await typedCode(deps, session, typed);
+  if (!ready.ok) return ready;
+  const { code, now } = ready;
   const app = await standingAuthenticator(deps.db, session.sub);
   if (!app) return { ok: false, message: AUTHENTICATOR_MESSAGES.none };
   const secret = await unseal(deps.config.otpSecret, app.id, session.sub, app.secret_sealed);

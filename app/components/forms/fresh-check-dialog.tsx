@@ -173,13 +173,12 @@ export default function FreshCheckDialog({ check, onChecked }: { check: CheckNee
     }
   };
 
-  const checkWithApp = async (code: string) => {
-    if (!open) return;
-    if (!/^\d{6}$/.test(code)) return setError("Enter the 6-digit code your authenticator app shows.");
+  /** Sends a typed code (from the text message or the authenticator app): the check is made, or the refusal said. */
+  const checkWithCode = async (intent: "code" | "totp", binding: string, code: string) => {
     setBusy(true);
     setError(null);
     try {
-      const answer = await post({ intent: "totp", binding: open.binding, code });
+      const answer = await post({ intent, binding, code });
       if (!answer.ok) return setError(answer.message ?? "That code did not do.");
       done();
     } catch {
@@ -187,6 +186,12 @@ export default function FreshCheckDialog({ check, onChecked }: { check: CheckNee
     } finally {
       setBusy(false);
     }
+  };
+
+  const checkWithApp = async (code: string) => {
+    if (!open) return;
+    if (!/^\d{6}$/.test(code)) return setError("Enter the 6-digit code your authenticator app shows.");
+    await checkWithCode("totp", open.binding, code);
   };
 
   const codeLeft = codeSentAt === null ? 0 : codeSentAt + CODE_LIFETIME_MS - now;
@@ -201,17 +206,7 @@ export default function FreshCheckDialog({ check, onChecked }: { check: CheckNee
     const code = typeof typed === "string" ? typed.trim() : "";
     if (!/^\d{6}$/.test(code)) return setError("Enter the 6-digit code from the text message.");
     if (codeExpired) return setError("This code has expired. Ask for a new one.");
-    setBusy(true);
-    setError(null);
-    try {
-      const answer = await post({ intent: "code", binding: open.binding, code });
-      if (!answer.ok) return setError(answer.message ?? "That code did not do.");
-      done();
-    } catch {
-      setError("Action Failed. Please check connectivity and try again");
-    } finally {
-      setBusy(false);
-    }
+    await checkWithCode("code", open.binding, code);
   };
 
   return (

@@ -13,14 +13,13 @@ import { can } from "#server/permissions";
 import { requireTenant } from "#server/guards";
 import { ColumnChart, ShareBar } from "#app/components/figures/charts";
 import { DataTable, ListCount, Pager, type Column } from "#app/components/lists/data-table";
-import { ListForm } from "#app/components/lists/list-form";
 import { QUICK_RANGES, resolveRange } from "#app/lib/date-range";
 import { formatAmount, formatCount, formatDate, networkLabel } from "#app/lib/format";
 import { filterHref } from "#app/lib/lists/list-url";
 import { listParams, oneOf } from "#app/lib/lists/list-params";
 import { moneyBack, refundsBy } from "#server/refunds/refunds.db";
 import { MoneyBackFigures } from "#app/components/figures/money-back";
-import { DateInput } from "#app/components/forms/form";
+import { PeriodPicker } from "#app/components/lists/period-picker";
 import { DAY_MS, utcDay } from "#server/plumbing/time";
 
 export const meta: MetaFunction = () => [{ title: "Reports" }];
@@ -154,44 +153,7 @@ export default function Reports() {
         ) : null}
       </header>
 
-      <nav className="range-tabs" aria-label="Period">
-        {QUICK_RANGES.filter((r) => r.value !== "custom").map((r) => (
-          <Link
-            key={r.value}
-            to={filterHref(params, { range: r.value, from: null, to: null })}
-            className="range-tabs__tab"
-            aria-current={period.range === r.value ? "true" : undefined}
-          >
-            {r.label}
-          </Link>
-        ))}
-      </nav>
-      <ListForm sets={["range", "from", "to"]} className="inline-form range-form" label="Custom period">
-        <input type="hidden" name="range" value="custom" />
-        <label htmlFor="period-from">
-          From
-          <DateInput
-            id="period-from"
-            name="from"
-            defaultValue={period.fromDay}
-            required
-            aria-invalid={period.error ? true : undefined}
-            aria-describedby={period.error ? "range-error" : undefined}
-          />
-        </label>
-        <label htmlFor="period-to">
-          To
-          <DateInput id="period-to" name="to" defaultValue={period.toDay} required aria-invalid={period.error ? true : undefined} />
-        </label>
-        <button type="submit" className="button">
-          Show period
-        </button>
-        {period.error ? (
-          <p className="field-error" id="range-error" role="alert">
-            {`${period.error} Showing the last 30 days instead.`}
-          </p>
-        ) : null}
-      </ListForm>
+      <PeriodPicker period={period} fallback="the last 30 days" />
       <nav className="range-tabs" aria-label="Group by">
         {DIMENSIONS.map((d) => (
           <Link
