@@ -51,6 +51,8 @@ export interface TransactionFilter {
   /** The customer's number as 233XXXXXXXXX. */
   customerMsisdn?: string;
   cardLast4?: string;
+  /** The last four digits of the payer's phone, as the payer column shows them (233*****1180). */
+  phoneLast4?: string;
   /** Pesewas. */
   amount?: number;
   /** Part of a merchant's name or trading name, or a reference written mostly in letters. */
@@ -63,7 +65,7 @@ const REFERENCE_TAIL_MIN = 4;
 /** Whether a filter searches: its totals must then be read from the payments, not the daily rollups. */
 export function searches(filter: TransactionFilter): boolean {
   return (
-    [filter.reference, filter.referenceTail, filter.customerMsisdn, filter.cardLast4, filter.merchantSearch?.trim()].some(Boolean) ||
+    [filter.reference, filter.referenceTail, filter.customerMsisdn, filter.cardLast4, filter.phoneLast4, filter.merchantSearch?.trim()].some(Boolean) ||
     filter.amount !== undefined
   );
 }
@@ -141,6 +143,9 @@ function branchesOf(tenant: Tenant, filter: TransactionFilter): Branch[] {
   }
   if (filter.customerMsisdn) branches.push(branch("transactions", "customer_msisdn = ?", [filter.customerMsisdn]));
   if (filter.cardLast4) branches.push(branch("transactions", "card_last4 = ?", [filter.cardLast4]));
+  if (filter.phoneLast4) {
+    branches.push(branch("transactions INDEXED BY transactions_by_msisdn_tail", "substr(customer_msisdn, -4) = ?", [filter.phoneLast4]));
+  }
   if (filter.amount !== undefined) branches.push(branch("transactions INDEXED BY transactions_by_amount", "amount = ?", [filter.amount]));
   // Only a caller that asks for every way at once gets here; a D1 error would say less.
   if (branches.length > MAX_BRANCHES) throw new Error(`A transactions search reads at most ${MAX_BRANCHES} ways at once, not ${branches.length}.`);

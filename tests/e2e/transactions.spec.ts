@@ -74,3 +74,21 @@ test.describe("at 390 px wide", () => {
     await lookAt(page, { path: "test-results/transactions-390.png" });
   });
 });
+
+test("the last four digits the payer column shows of a phone find its payment", async ({ page }) => {
+  const day = (ago: number) => new Date(Date.now() - ago * 86_400_000).toISOString().slice(0, 10);
+  await page.goto(`/transactions?range=custom&from=${day(20)}&to=${day(2)}`);
+  await hydrated(page);
+  const rows = page.getByRole("table").getByRole("row");
+  const phoneRow = rows.filter({ hasText: /233\*+\d{4}/ }).first();
+  const shown = (await phoneRow.textContent())!;
+  const [, digits] = /233\*+(\d{4})/.exec(shown)!;
+  const reference = (await phoneRow.getByRole("link").locator("strong").textContent())!.trim();
+
+  const search = page.getByRole("searchbox", { name: "Search transactions" });
+  await search.fill(digits!);
+  await search.press("Enter");
+  await expect(page).toHaveURL(new RegExp(`q=${digits}`));
+  const found = page.getByRole("table").getByRole("link").locator("strong");
+  await expect(found.filter({ hasText: reference })).toHaveCount(1);
+});

@@ -94,7 +94,7 @@ describe("the widest transactions search", () => {
     amount: 2_500,
   };
 
-  // Five ways to match (the search box makes at most three), every filter and a page's cursor.
+  // Five ways to match (the search box makes at most four), every filter and a page's cursor.
   it("keeps its compound SELECTs, parameters and function arguments within D1's limits, and runs", async () => {
     const db = portal().businessDb(KUMASI);
     const recorded: Recorded[] = [];

@@ -78,6 +78,7 @@ describe("query plans", () => {
     ["an amount", { amount: 2_500 }, /transactions_by_amount \(business_id=\? AND amount=\? AND created_at>\?\)/],
     ["a card's last four", { cardLast4: "4821" }, /transactions_by_last4 \(business_id=\? AND card_last4=\? AND created_at>\?\)/],
     ["a phone", { customerMsisdn: "233244123456" }, /transactions_by_msisdn \(business_id=\? AND customer_msisdn=\? AND created_at>\?\)/],
+    ["a phone's last four", { phoneLast4: "3456" }, /transactions_by_msisdn_tail \(business_id=\? AND <expr>=\? AND created_at>\?\)/],
   ] as const)("a search by %s reads its own index within the period, never a range of days", async (_name, search, index) => {
     const db = portal().businessDb(AMA_KUMASI.businessId);
     const recorded: Recorded[] = [];
@@ -93,17 +94,18 @@ describe("query plans", () => {
     }
   });
 
-  // Four digits are a card's last four, a reference's tail and an amount at once: three reads, each by its index.
-  it("a search by four digits reads three indexes, never a range of days", async () => {
+  // Four digits are a card's or a phone's last four, a reference's tail and an amount at once: four reads, each by its index.
+  it("a search by four digits reads four indexes, never a range of days", async () => {
     const db = portal().businessDb(AMA_KUMASI.businessId);
     const recorded: Recorded[] = [];
     const tenant = { ...AMA_KUMASI, db: recordingDb(db, recorded) };
-    const filter = { cardLast4: "4821", referenceTail: "4821", amount: 482_100, from: SAMPLE.newest - 30 * 86_400_000 };
+    const filter = { cardLast4: "4821", phoneLast4: "4821", referenceTail: "4821", amount: 482_100, from: SAMPLE.newest - 30 * 86_400_000 };
     await listTransactions(tenant, filter);
     await transactionTotals(tenant, filter);
     for (const statement of recorded) {
       const reads = (await planOf(db, statement)).plan.filter((detail) => /^(SEARCH|SCAN) transactions /.test(detail)).join(" / ");
-      for (const index of ["transactions_by_last4", "transactions_by_reference_tail", "transactions_by_amount"]) expect(reads).toContain(index);
+      for (const index of ["transactions_by_last4", "transactions_by_msisdn_tail", "transactions_by_reference_tail", "transactions_by_amount"])
+        expect(reads).toContain(index);
       expect(reads).not.toMatch(/transactions_by_time|SCAN/);
     }
   });

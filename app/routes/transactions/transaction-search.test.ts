@@ -5,8 +5,8 @@ import { formatPesewas } from "#server/ledger/money";
 import { readTransactionSearch } from "./transaction-search";
 
 describe("readTransactionSearch", () => {
-  it("reads four digits as a card's last four, a reference's tail and an amount in cedis", () => {
-    expect(readTransactionSearch("9801")).toEqual({ cardLast4: "9801", referenceTail: "9801", amount: 980_100 });
+  it("reads four digits as a card's or a payer phone's last four, a reference's tail and an amount in cedis", () => {
+    expect(readTransactionSearch("9801")).toEqual({ cardLast4: "9801", phoneLast4: "9801", referenceTail: "9801", amount: 980_100 });
   });
 
   it("reads a phone in any spelling the forms take, and the digits as typed as a reference's tail", () => {
@@ -18,7 +18,7 @@ describe("readTransactionSearch", () => {
   it("reads a reference, whole or its last characters, in either case", () => {
     expect(readTransactionSearch(" kff-261120-0000500 ")).toEqual({ referenceTail: "KFF-261120-0000500" });
     expect(readTransactionSearch("0000500")).toEqual({ referenceTail: "0000500" });
-    expect(readTransactionSearch("0500")).toEqual({ referenceTail: "0500", cardLast4: "0500" });
+    expect(readTransactionSearch("0500")).toEqual({ referenceTail: "0500", cardLast4: "0500", phoneLast4: "0500" });
     expect(readTransactionSearch("KFF-2611")).toEqual({ referenceTail: "KFF-2611" });
   });
 

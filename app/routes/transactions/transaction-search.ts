@@ -1,12 +1,12 @@
 // The transactions list's one search box. People search with what they have to hand: the reference or its last
-// characters from a receipt, the payer's phone or card's last four, the amount, or the merchant's name. Text that is
+// characters from a receipt, the payer's phone, its last four digits or a card's last four, the amount, or the merchant's name. Text that is
 // not number-heavy (SPEC 5) is a merchant's name or a reference written in letters; number-heavy text is every one of
 // the others it can be, and the list shows the payments that match any of them.
 import type { TransactionFilter } from "#server/payments/transactions.db";
 import { ghanaMsisdn } from "#app/lib/forms/phone";
 import { isNumberHeavy, parseCedis } from "#app/lib/forms/validation";
 
-export type TransactionSearch = Pick<TransactionFilter, "referenceTail" | "customerMsisdn" | "cardLast4" | "amount" | "merchantSearch">;
+export type TransactionSearch = Pick<TransactionFilter, "referenceTail" | "customerMsisdn" | "cardLast4" | "phoneLast4" | "amount" | "merchantSearch">;
 
 /** What a processor's reference is made of (the Partner API's rule); other text cannot be part of one. */
 const REFERENCE_TEXT = /^[A-Za-z0-9._:/-]+$/;
@@ -31,7 +31,8 @@ export function readTransactionSearch(text: string | undefined): TransactionSear
   return {
     ...reference,
     ...(customerMsisdn ? { customerMsisdn } : {}),
-    ...(/^\d{4}$/.test(compact) ? { cardLast4: compact } : {}),
+    // Four digits are what the payer column shows of a card (•••• 4821) and of a phone (233*****1180).
+    ...(/^\d{4}$/.test(compact) ? { cardLast4: compact, phoneLast4: compact } : {}),
     ...amount,
   };
 }
