@@ -144,7 +144,9 @@ function branchesOf(tenant: Tenant, filter: TransactionFilter): Branch[] {
   if (filter.customerMsisdn) branches.push(branch("transactions", "customer_msisdn = ?", [filter.customerMsisdn]));
   if (filter.cardLast4) branches.push(branch("transactions", "card_last4 = ?", [filter.cardLast4]));
   if (filter.phoneLast4) {
-    branches.push(branch("transactions INDEXED BY transactions_by_msisdn_tail", "substr(customer_msisdn, -4) = ?", [filter.phoneLast4]));
+    branches.push(
+      branch("transactions INDEXED BY transactions_by_msisdn_tail", "customer_msisdn IS NOT NULL AND substr(customer_msisdn, -4) = ?", [filter.phoneLast4]),
+    );
   }
   if (filter.amount !== undefined) branches.push(branch("transactions INDEXED BY transactions_by_amount", "amount = ?", [filter.amount]));
   // Only a caller that asks for every way at once gets here; a D1 error would say less.
