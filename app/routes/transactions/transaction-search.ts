@@ -1,7 +1,7 @@
 // The transactions list's one search box. People search with what they have to hand: the reference or its last
-// characters from a receipt, the payer's phone, its last four digits or a card's last four, the amount, or the merchant's name. Text that is
-// not number-heavy (SPEC 5) is a merchant's name or a reference written in letters; number-heavy text is every one of
-// the others it can be, and the list shows the payments that match any of them.
+// characters from a receipt, the payer's phone or its last four digits, a card's last four, the amount, or the
+// merchant's name. Text that is not number-heavy (SPEC 5) is a merchant's name or a reference written in letters;
+// number-heavy text is every one of the others it can be, and the list shows the payments that match any of them.
 import type { TransactionFilter } from "#server/payments/transactions.db";
 import { ghanaMsisdn } from "#app/lib/forms/phone";
 import { isNumberHeavy, parseCedis } from "#app/lib/forms/validation";
