@@ -19,6 +19,9 @@ export default defineConfig({
           // domains) load once per worker instead of once per file (about a third of the tier's CPU). No unit file mocks a
           // module (vi.mock) or leaves a global changed; one that must says so and runs in a project of its own.
           isolate: false,
+          // The generated-input properties and the whole-tree readers take a second or two on a quiet machine, and ten
+          // times that on a busy CI machine: vitest's default of 5 s failed them there with nothing wrong.
+          testTimeout: 30_000,
         },
       },
       {

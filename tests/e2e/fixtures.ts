@@ -7,7 +7,7 @@ import { createRequire } from "node:module";
 import { test as base, expect, type Locator, type Page } from "@playwright/test";
 import { eventsConsumers, paymentsConsumers, startPortal, webhooksConsumers, type Portal } from "../support/portal";
 import { mintSession } from "../support/sign-in";
-import { prepareTemplateState } from "../support/state";
+import { E2E_TEMPLATE_STATE, prepareTemplateState } from "../support/state";
 import { KUMASI } from "../support/tenants";
 
 /** Who the browser is signed in as; null: signed out (the sign-in pages' tests). */
@@ -49,7 +49,7 @@ export const test = base.extend<
     // Playwright reads the fixture's dependencies from this (empty) pattern.
     // eslint-disable-next-line no-empty-pattern
     async ({}, use) => {
-      const template = await prepareTemplateState();
+      const template = await prepareTemplateState(E2E_TEMPLATE_STATE);
       // With the analytics consumer, so events the browser sends reach D1 (/__dev/events), and the Partner API's
       // and the webhooks' consumers, so payments sent to /api/v1 reach the screens and endpoints hear of them.
       const portal = await startPortal({

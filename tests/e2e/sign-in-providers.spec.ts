@@ -8,7 +8,7 @@ import type { AnalyticsEvent } from "#app/lib/analytics/analytics";
 import { eventsConsumers, startPortal, type Portal } from "../support/portal";
 import { closedPort, startOidcProvider, type LocalProvider } from "../support/oidc-provider";
 import { mintSession } from "../support/sign-in";
-import { prepareTemplateState } from "../support/state";
+import { E2E_TEMPLATE_STATE, prepareTemplateState } from "../support/state";
 import { expect, hydrated, test as base } from "./fixtures";
 
 const TENANT = "6f1c2a8e-3b4d-4e5f-8a9b-0c1d2e3f4a5b";
@@ -22,7 +22,7 @@ interface Providers {
 
 /** A portal with these vars, on a port known in advance (the providers must know its redirect URIs). */
 async function portalWith(vars: Record<string, string>, port?: number): Promise<Portal> {
-  const template = await prepareTemplateState();
+  const template = await prepareTemplateState(E2E_TEMPLATE_STATE);
   return startPortal({ template, port, vars, queueConsumers: eventsConsumers({ maxRetries: 3 }) });
 }
 
