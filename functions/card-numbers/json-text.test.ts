@@ -2,9 +2,9 @@
 // lone surrogate in any string or key are refused with 400 naming the path; bodies without them are taken as before.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { cardNumberPaths, jsonPathOf, keyStep, MAX_JSON_DEPTH } from "../card-numbers/card-numbers";
+import { cardNumberPaths, jsonPathOf, keyStep, MAX_JSON_DEPTH } from "./card-numbers";
 import { jsonTextIssues } from "./json-text";
-import { jsonBody } from "./request";
+import { jsonBody } from "../partner-api/request";
 
 type Step = { kind: "object"; key: string; siblings: Record<string, unknown> } | { kind: "array"; before: unknown[]; after: unknown[] };
 

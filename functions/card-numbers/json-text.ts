@@ -3,7 +3,7 @@
 // there) and text that is not well-formed Unicode (a lone surrogate written "\ud800", stored as a replacement
 // character past the field's length limit). Read once over the raw text, without recursion: the text has already
 // parsed, so only strings and the brackets, commas and colons between them need telling apart.
-import { jsonPathOf, keyStep } from "../card-numbers/card-numbers";
+import { jsonPathOf, keyStep } from "./card-numbers";
 
 /** A path's step for a key that is itself not well-formed (the refusal never echoes a lone surrogate). */
 const MALFORMED_KEY = "(a key that is not well-formed Unicode)";

@@ -12,6 +12,8 @@ import type { FieldErrors } from "../plumbing/http";
 import { readFormBody } from "../forms";
 import { isBusinessMoving, MOVING_MESSAGE, NotFoundError, RuleError, type RequestMeta, type Tenant } from "../tenancy/tenant";
 import { pageNotFound } from "../plumbing/http";
+import type { EvidenceView } from "../partner-api/schemas";
+import type * as v from "valibot";
 
 /** Room for the form's other fields and the multipart boundaries around the one file. */
 const FORM_OVERHEAD_BYTES = 64 * 1024;
@@ -86,4 +88,16 @@ export async function uploadEvidence(
     throw error;
   }
   return { id, fileName, contentType, size: file.size, uploadedAt: now };
+}
+
+/** An evidence file as the API answers it. */
+export function evidenceData(disputeId: string, file: UploadedEvidence): v.InferOutput<typeof EvidenceView> {
+  return {
+    id: file.id,
+    dispute_id: disputeId,
+    file_name: file.fileName,
+    content_type: file.contentType as v.InferOutput<typeof EvidenceView>["content_type"],
+    size: file.size,
+    uploaded_at: new Date(file.uploadedAt).toISOString(),
+  };
 }

@@ -5,14 +5,16 @@ import * as v from "valibot";
 import { jsonResponse } from "../plumbing/http";
 import { closeDispute, disputablePayment, disputeData, getDisputeFacts, openDispute, type DisputeFacts } from "./processor-disputes.db";
 import { MOVING_MESSAGE, type BusinessDb, type Tenant } from "../tenancy/tenant";
-import { TOO_LARGE, uploadEvidence, type UploadedEvidence } from "./evidence-upload";
+import { evidenceData, TOO_LARGE, uploadEvidence } from "./evidence-upload";
 import { badRequest, issuesOf, jsonBody, problem, type ApiDeps } from "../partner-api/request";
 import { movingProblem, problemOfError } from "../partner-api/problems";
 import type { Credential } from "../partner-api/credential";
 import { apiMetaOf, idempotencyOf, keptAnswer } from "../partner-api/kept-answers";
 import { keepAnswerStatement } from "../partner-api/api-idempotency.db";
-import { DisputeCloseInput, DisputeId, DisputeInput, type EvidenceView, MAX_EVIDENCE_DAYS, type Problem } from "../partner-api/schemas";
+import { DisputeCloseInput, DisputeId, DisputeInput, MAX_EVIDENCE_DAYS, type Problem } from "../partner-api/schemas";
 import { DAY_MS } from "../plumbing/time";
+import { BUSINESS, EVIDENCE_EXAMPLE, EXAMPLE_IDS, json, POST_PARAMETERS } from "../partner-api/openapi-parts";
+import { idParameter, WRITE_ERRORS, type Operation } from "../partner-api/operation";
 
 function afterWrite(deps: ApiDeps, business: BusinessDb): void {
   if (deps.dispatchWebhooks) deps.waitUntil(deps.dispatchWebhooks(business).catch(() => {}));
@@ -146,14 +148,70 @@ export async function addEvidenceRequest(request: Request, deps: ApiDeps, busine
   return jsonResponse(evidenceData(id, answer), 201);
 }
 
-/** An evidence file as the API answers it. */
-export function evidenceData(disputeId: string, file: UploadedEvidence): v.InferOutput<typeof EvidenceView> {
-  return {
-    id: file.id,
-    dispute_id: disputeId,
-    file_name: file.fileName,
-    content_type: file.contentType as v.InferOutput<typeof EvidenceView>["content_type"],
-    size: file.size,
-    uploaded_at: new Date(file.uploadedAt).toISOString(),
-  };
-}
+// Its rows of the operations table (functions/partner-api/operations.ts), which lists them in the document's order.
+export const openDisputeOperation = {
+  name: "disputes",
+  method: "POST",
+  path: "/api/v1/disputes",
+  operationId: "openDispute",
+  access: "disputes",
+  tag: "Disputes",
+  summary: "Open a dispute",
+  description:
+    "Written before the answer (not queued): the disputed amount is held from the merchant's available money at once, so it is neither " +
+    "transferred nor settled until the dispute is closed. Only a successful payment can be disputed, for at most its amount less its earlier " +
+    "disputes that were not won. The business answers in the portal before the evidence due date.",
+  parameters: () => POST_PARAMETERS,
+  request: ({ examples }) => json("DisputeInput", examples.dispute),
+  answers: () => ({ "201": { description: "The dispute, with the id to close it with.", content: json("DisputeView") } }),
+  errors: WRITE_ERRORS,
+  handler: (request, { deps, credential }) => openDisputeRequest(request, deps, credential),
+} as const satisfies Operation;
+
+export const closeDisputeOperation = {
+  name: "disputeClose",
+  method: "POST",
+  path: "/api/v1/disputes/{id}/close",
+  operationId: "closeDispute",
+  access: "disputes",
+  tag: "Disputes",
+  summary: "Close a dispute",
+  description:
+    "won: the held amount returns to the merchant's available money; lost: it leaves (the scheme or network takes it back). " +
+    "Closing again with the same outcome answers the dispute as it is; with the other outcome, 409.",
+  parameters: () => [idParameter("The dispute's id (dsp_...).", EXAMPLE_IDS.disputeToClose), BUSINESS],
+  request: ({ examples }) => json("DisputeCloseInput", examples.disputeClose),
+  answers: () => ({ "200": { description: "The dispute, closed.", content: json("DisputeView") } }),
+  errors: ["BadRequest", "Unauthorized", "NotFound", "Conflict", "UnsupportedMediaType", "TooManyRequests"],
+  handler: (request, { deps, credential, params }) => closeDisputeRequest(request, deps, credential.business, params.id!),
+} as const satisfies Operation;
+
+export const addDisputeEvidenceOperation = {
+  name: "disputeEvidence",
+  method: "POST",
+  path: "/api/v1/disputes/{id}/evidence",
+  operationId: "addDisputeEvidence",
+  access: "disputes",
+  tag: "Disputes",
+  summary: "Attach evidence to a dispute",
+  description:
+    "One file, sent as multipart/form-data with one part named `file` (`curl -F file=@receipt.pdf`), as the dispute's page attaches it and with " +
+    "the same rules and words: a PDF, JPEG, PNG or WebP image told from its content (not its name or declared type), at most 10 MB, a name that " +
+    "does not claim another of the four kinds, at most 10 files a dispute, only while the dispute is open and before its evidence due date " +
+    "(409 otherwise). The file's content is not scanned for card numbers (it is kept, never logged or shown back); its name is. " +
+    "Each request attaches a file: it takes no Idempotency-Key.",
+  parameters: () => [idParameter("The dispute's id (dsp_...).", EXAMPLE_IDS.dispute), BUSINESS],
+  request: () => ({
+    "multipart/form-data": {
+      schema: {
+        type: "object",
+        required: ["file"],
+        properties: { file: { type: "string", contentMediaType: "application/octet-stream", description: "The file, with its name." } },
+      },
+      encoding: { file: { contentType: "application/pdf, image/jpeg, image/png, image/webp" } },
+    },
+  }),
+  answers: () => ({ "201": { description: "The file, attached.", content: json("EvidenceView", EVIDENCE_EXAMPLE) } }),
+  errors: ["BadRequest", "Unauthorized", "NotFound", "Conflict", "TooLarge", "UnsupportedMediaType", "TooManyRequests"],
+  handler: (request, { deps, credential, params }) => addEvidenceRequest(request, deps, credential.business, params.id!),
+} as const satisfies Operation;

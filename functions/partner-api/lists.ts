@@ -23,7 +23,7 @@ import { listPointsOfSalePage } from "../merchants/points-of-sale.db";
 import { listTerminalsPage } from "../merchants/terminals.db";
 import { listDisputeEvidence } from "../disputes/disputes.db";
 import { disputeData, getDisputeFacts, listDisputeFactsPage } from "../disputes/processor-disputes.db";
-import { evidenceData } from "../disputes/partner-api";
+import { evidenceData } from "../disputes/evidence-upload";
 import { listSettlementsPage } from "../settlement/settlements.db";
 import { getEvent, listEventsPage, type FeedEvent } from "../webhooks/events.db";
 import { badRequest, issuesOf, problem } from "./request";

@@ -26,7 +26,8 @@ import { WEBHOOK_EVENT_TYPES } from "../webhooks/types";
 import { PROBLEM_CODES, PROBLEM_CONTENT_TYPE, PROBLEMS, problemType, type ProblemCode, type ProblemError } from "./problems";
 import { PLATFORM_SCOPES, SCOPE_WORDS } from "../operators/platform-scopes";
 import { BUSINESS, errors, EXAMPLE_IDS, EXAMPLE_TIME, examplePage, examplesAt, json, ref, SCHEMAS, type Schema, type SchemaName } from "./openapi-parts";
-import { OPERATIONS, type DocumentParts, type Operation } from "./operations";
+import { OPERATIONS } from "./operations";
+import type { DocumentParts, Operation } from "./operation";
 
 // What other modules read of the document's pieces, where they have always read them.
 export { EXAMPLE_IDS, EXAMPLES, RetryAfter, type SchemaName } from "./openapi-parts";

@@ -2,28 +2,12 @@
 // platform key needs, or a business's own key only), what it takes and answers as the OpenAPI document says it, and the
 // handler that answers it. The router (./router.ts), the platform key's scopes (OPERATION_SCOPES below) and the
 // document's paths (./openapi.ts) are all built from this one table (decision 048), so an operation cannot be routed
-// and not described, or described without a scope. Rows are in the document's order.
-import type { ApiDeps } from "./request";
-import type { Access, Credential } from "./credential";
-import type { ApiVersion } from "./versions";
+// and not described, or described without a scope. Rows are in the document's order. A row whose handler is a domain's
+// own is kept beside it (`<domain>/partner-api.ts`) and listed here by name; the shape of a row is ./operation.ts.
 import type { PlatformScope } from "../operators/platform-scopes";
-import {
-  accepted,
-  BUSINESS,
-  EVIDENCE_EXAMPLE,
-  EXAMPLE_IDS,
-  json,
-  LISTED,
-  PAGE_PARAMETERS,
-  POST_PARAMETERS,
-  ref,
-  type examplesAt,
-  type ResponseName,
-  type Schema,
-  type SchemaName,
-} from "./openapi-parts";
-import { MAX_PAYMENTS_PER_REQUEST } from "./schemas";
-import { PAYMENT_NOT_KNOWN_MESSAGE, REVERSAL_WAIT_DAYS, rejectionsRequest, waitingReversalsRequest } from "./rejections";
+import { BUSINESS, EVIDENCE_EXAMPLE, EXAMPLE_IDS, json, LISTED, PAGE_PARAMETERS } from "./openapi-parts";
+import { idParameter, PAGE_ERRORS, READ_ERRORS, type Operation } from "./operation";
+import { rejectionsRequest, waitingReversalsRequest, REVERSAL_WAIT_DAYS } from "./rejections";
 import {
   disputeRequest,
   disputesListRequest,
@@ -37,53 +21,12 @@ import {
   settlementsRequest,
   terminalsRequest,
 } from "./lists";
-import { getPaymentRequest, heartbeatRequest, reversePaymentRequest, sendPaymentsRequest } from "../payments/partner-api";
-import { addEvidenceRequest, closeDisputeRequest, openDisputeRequest } from "../disputes/partner-api";
-import { askRefundRequest } from "../refunds/partner-api";
-import { resendFailedRequest } from "../webhooks/partner-api";
+import { getPaymentOperation, reversePaymentOperation, sendHeartbeatOperation, sendPaymentsOperation } from "../payments/partner-api";
+import { addDisputeEvidenceOperation, closeDisputeOperation, openDisputeOperation } from "../disputes/partner-api";
+import { askRefundOperation } from "../refunds/partner-api";
+import { resendFailedDeliveriesOperation } from "../webhooks/partner-api";
 
-/** What a handler is given once the door let the request in: who called, for which business, as which version. */
-export interface ApiCall {
-  deps: ApiDeps;
-  credential: Credential;
-  version: ApiVersion;
-  /** The path's parameters by their name in the path ({reference}, {serial}, {id}), decoded. */
-  params: Record<string, string>;
-}
-
-/** What the document's description of an operation may draw on: its request examples (dated) and the schemas. */
-export interface DocumentParts {
-  examples: ReturnType<typeof examplesAt>;
-  schemas: Record<SchemaName, Schema>;
-}
-
-export interface Operation {
-  /** The operation's short name: what the platform key's scopes are listed by. */
-  name: string;
-  method: "GET" | "POST";
-  /** As the document writes it: each {parameter} is one path segment. */
-  path: `/api/v1/${string}`;
-  operationId: string;
-  access: Access;
-  tag: string;
-  summary: string;
-  description: string;
-  /** A list with cursors: the document lists its query schema's parameters and answers a page of them. */
-  list?: { query: SchemaName; page: SchemaName; example: unknown };
-  parameters?: (parts: DocumentParts) => unknown[];
-  /** The request body's media types and schemas (always required). */
-  request?: (parts: DocumentParts) => Record<string, unknown>;
-  /** The answers when it goes well, by status. */
-  answers?: (parts: DocumentParts) => Record<string, unknown>;
-  /** The refusals it may give besides the door's (every operation may be 400, 401, 403 and 404 at the door). */
-  errors?: readonly ResponseName[];
-  handler: (request: Request, call: ApiCall) => Promise<Response>;
-}
-
-const idParameter = (description: string, example: string) => ({ name: "id", in: "path", required: true, description, schema: { type: "string" }, example });
-const WRITE_ERRORS = ["BadRequest", "Unauthorized", "Conflict", "TooLarge", "UnsupportedMediaType", "TooManyRequests"] as const;
-const READ_ERRORS = ["Unauthorized", "NotFound", "TooManyRequests"] as const;
-const PAGE_ERRORS = ["BadRequest", "Unauthorized", "TooManyRequests"] as const;
+export type { ApiCall, DocumentParts, Operation } from "./operation";
 
 export const OPERATIONS = [
   {
@@ -101,73 +44,9 @@ export const OPERATIONS = [
     list: { query: "PaymentsQuery", page: "PaymentsPage", example: LISTED.payment },
     handler: (request, { credential }) => paymentsListRequest(request, credential.business),
   },
-  {
-    name: "payments",
-    method: "POST",
-    path: "/api/v1/payments",
-    operationId: "sendPayments",
-    access: "payments",
-    tag: "Payments",
-    summary: "Send payments",
-    description:
-      `One payment, or up to ${MAX_PAYMENTS_PER_REQUEST} as {"payments": [...]}. The whole request is refused if any payment in it is not valid; ` +
-      "a payment whose reference the business already holds is not applied twice.",
-    parameters: () => POST_PARAMETERS,
-    request: ({ examples }) => ({
-      "application/json": {
-        schema: ref("PaymentsRequest"),
-        examples: {
-          one: { summary: "One card payment", value: examples.cardPayment },
-          batch: { summary: "A batch", value: { payments: [examples.cardPayment, examples.failedMobileMoney] } },
-        },
-      },
-    }),
-    answers: () => accepted("Payments"),
-    errors: WRITE_ERRORS,
-    handler: (request, { deps, credential }) => sendPaymentsRequest(request, deps, credential),
-  },
-  {
-    name: "payment",
-    method: "GET",
-    path: "/api/v1/payments/{reference}",
-    operationId: "getPayment",
-    access: "payments",
-    tag: "Payments",
-    summary: "Get a payment",
-    description: "The payment as the portal holds it: status, fee, net, whether it cleared, and its settlement once there is one.",
-    parameters: () => [ref("reference", "parameters"), BUSINESS],
-    answers: () => ({ "200": { description: "The payment.", content: json("PaymentView") } }),
-    errors: READ_ERRORS,
-    handler: (_request, { credential, params }) => getPaymentRequest(credential, params.reference!),
-  },
-  {
-    name: "reversal",
-    method: "POST",
-    path: "/api/v1/payments/{reference}/reversal",
-    operationId: "reversePayment",
-    access: "reversals",
-    tag: "Payments",
-    summary: "Reverse a payment",
-    description:
-      "A full reversal. A reversal that arrives before its payment waits for it; reversing twice is one reversal. " +
-      "A cleared payment can be reversed: the amount comes back out of the merchant's available money.",
-    // The card payment the payments example sends (the reference parameter's own example is a payment the seed holds).
-    parameters: ({ schemas }) => [
-      { name: "reference", in: "path", required: true, description: schemas.Reference.description, schema: ref("Reference"), example: "PSP-K000201" },
-      ...POST_PARAMETERS,
-    ],
-    request: ({ examples }) => json("ReversalInput", examples.reversal),
-    answers: () => ({
-      "202": {
-        description:
-          "The reversal queued. payment_known says whether the portal held the payment; when it did not, the reversal waits " +
-          `${REVERSAL_WAIT_DAYS} days for it (GET /api/v1/reversals/waiting) and then expires.`,
-        content: json("ReversalAccepted", { accepted: 1, payment_known: false, message: PAYMENT_NOT_KNOWN_MESSAGE }),
-      },
-    }),
-    errors: ["BadRequest", "Unauthorized", "NotFound", "Conflict", "TooLarge", "UnsupportedMediaType", "TooManyRequests"],
-    handler: (request, { deps, credential, params }) => reversePaymentRequest(request, deps, credential, params.reference!),
-  },
+  sendPaymentsOperation,
+  getPaymentOperation,
+  reversePaymentOperation,
   {
     name: "rejections",
     method: "GET",
@@ -212,24 +91,7 @@ export const OPERATIONS = [
     list: { query: "DisputesQuery", page: "DisputesPage", example: LISTED.dispute },
     handler: (request, { credential }) => disputesListRequest(request, credential.business),
   },
-  {
-    name: "disputes",
-    method: "POST",
-    path: "/api/v1/disputes",
-    operationId: "openDispute",
-    access: "disputes",
-    tag: "Disputes",
-    summary: "Open a dispute",
-    description:
-      "Written before the answer (not queued): the disputed amount is held from the merchant's available money at once, so it is neither " +
-      "transferred nor settled until the dispute is closed. Only a successful payment can be disputed, for at most its amount less its earlier " +
-      "disputes that were not won. The business answers in the portal before the evidence due date.",
-    parameters: () => POST_PARAMETERS,
-    request: ({ examples }) => json("DisputeInput", examples.dispute),
-    answers: () => ({ "201": { description: "The dispute, with the id to close it with.", content: json("DisputeView") } }),
-    errors: WRITE_ERRORS,
-    handler: (request, { deps, credential }) => openDisputeRequest(request, deps, credential),
-  },
+  openDisputeOperation,
   {
     name: "dispute",
     method: "GET",
@@ -315,41 +177,7 @@ export const OPERATIONS = [
     list: { query: "RefundsQuery", page: "RefundsPage", example: LISTED.refund },
     handler: (request, { credential }) => refundsRequest(request, credential.business),
   },
-  {
-    name: "askRefund",
-    method: "POST",
-    path: "/api/v1/refunds",
-    operationId: "askRefund",
-    // Asked in the name of the person of the business who made the key (a second person approves it in the portal).
-    access: "business-key",
-    tag: "Money out",
-    summary: "Ask for a refund",
-    description:
-      "The same request the portal's refund screen makes, with its rules and words: a refund of a successful payment, full or partial, waiting for an " +
-      "administrator of the business to approve it in the portal (Approvals). No money moves before. It is asked in the name of the person who made " +
-      "the key, so another administrator decides it. The amount is at most the payment's amount less what is refunded, waits for approval or is " +
-      "disputed, and at most the merchant's available money. Written before the answer (not queued): read its status with GET /api/v1/refunds/{id}, " +
-      "or hear refund.succeeded and refund.failed. A business's own key only.",
-    parameters: () => POST_PARAMETERS,
-    request: ({ examples }) => json("RefundRequestInput", examples.refundRequest),
-    answers: ({ examples }) => ({
-      "201": {
-        description: "The refund, waiting for approval, with its id.",
-        content: json("RefundListItem", {
-          ...LISTED.refund,
-          id: "rfd_5c1f0b7e-8d2a-4c6b-9e3f-1a2b3c4d5e6f",
-          amount: examples.refundRequest.amount,
-          reason: examples.refundRequest.reason,
-          status: "pending_approval",
-          requested_at: "2026-11-23T10:20:00.000Z",
-          decided_at: null,
-          completed_at: null,
-        }),
-      },
-    }),
-    errors: WRITE_ERRORS,
-    handler: (request, { deps, credential }) => askRefundRequest(request, deps, credential),
-  },
+  askRefundOperation,
   {
     name: "refund",
     method: "GET",
@@ -366,52 +194,8 @@ export const OPERATIONS = [
     errors: READ_ERRORS,
     handler: (request, { credential, params }) => refundRequest(request, credential.business, params.id!),
   },
-  {
-    name: "disputeClose",
-    method: "POST",
-    path: "/api/v1/disputes/{id}/close",
-    operationId: "closeDispute",
-    access: "disputes",
-    tag: "Disputes",
-    summary: "Close a dispute",
-    description:
-      "won: the held amount returns to the merchant's available money; lost: it leaves (the scheme or network takes it back). " +
-      "Closing again with the same outcome answers the dispute as it is; with the other outcome, 409.",
-    parameters: () => [idParameter("The dispute's id (dsp_...).", EXAMPLE_IDS.disputeToClose), BUSINESS],
-    request: ({ examples }) => json("DisputeCloseInput", examples.disputeClose),
-    answers: () => ({ "200": { description: "The dispute, closed.", content: json("DisputeView") } }),
-    errors: ["BadRequest", "Unauthorized", "NotFound", "Conflict", "UnsupportedMediaType", "TooManyRequests"],
-    handler: (request, { deps, credential, params }) => closeDisputeRequest(request, deps, credential.business, params.id!),
-  },
-  {
-    name: "disputeEvidence",
-    method: "POST",
-    path: "/api/v1/disputes/{id}/evidence",
-    operationId: "addDisputeEvidence",
-    access: "disputes",
-    tag: "Disputes",
-    summary: "Attach evidence to a dispute",
-    description:
-      "One file, sent as multipart/form-data with one part named `file` (`curl -F file=@receipt.pdf`), as the dispute's page attaches it and with " +
-      "the same rules and words: a PDF, JPEG, PNG or WebP image told from its content (not its name or declared type), at most 10 MB, a name that " +
-      "does not claim another of the four kinds, at most 10 files a dispute, only while the dispute is open and before its evidence due date " +
-      "(409 otherwise). The file's content is not scanned for card numbers (it is kept, never logged or shown back); its name is. " +
-      "Each request attaches a file: it takes no Idempotency-Key.",
-    parameters: () => [idParameter("The dispute's id (dsp_...).", EXAMPLE_IDS.dispute), BUSINESS],
-    request: () => ({
-      "multipart/form-data": {
-        schema: {
-          type: "object",
-          required: ["file"],
-          properties: { file: { type: "string", contentMediaType: "application/octet-stream", description: "The file, with its name." } },
-        },
-        encoding: { file: { contentType: "application/pdf, image/jpeg, image/png, image/webp" } },
-      },
-    }),
-    answers: () => ({ "201": { description: "The file, attached.", content: json("EvidenceView", EVIDENCE_EXAMPLE) } }),
-    errors: ["BadRequest", "Unauthorized", "NotFound", "Conflict", "TooLarge", "UnsupportedMediaType", "TooManyRequests"],
-    handler: (request, { deps, credential, params }) => addEvidenceRequest(request, deps, credential.business, params.id!),
-  },
+  closeDisputeOperation,
+  addDisputeEvidenceOperation,
   {
     name: "events",
     method: "GET",
@@ -442,52 +226,8 @@ export const OPERATIONS = [
     errors: READ_ERRORS,
     handler: (request, { credential, params, version }) => eventRequest(request, credential.business, params.id!, version),
   },
-  {
-    name: "resendFailed",
-    method: "POST",
-    path: "/api/v1/webhook-endpoints/{id}/resend-failed",
-    operationId: "resendFailedDeliveries",
-    // The business's webhook endpoints are its own integration's, not the switch's.
-    access: "business-key",
-    tag: "Events",
-    summary: "Send failed deliveries again",
-    description:
-      "Every delivery to this endpoint that failed for good and was made at `since` or later becomes pending again with a new 24-hour retry window, " +
-      "oldest first, at most 1,000 a request (`has_more` says when more are left). The endpoint must be enabled (409 otherwise). The endpoint's id is in " +
-      "its delivery log's address (Settings → Developers). As the delivery log's button does, audited. A business's own key only.",
-    parameters: () => [idParameter("The webhook endpoint's id (we_...).", EXAMPLE_IDS.webhookEndpoint), BUSINESS],
-    request: ({ examples }) => json("ResendFailedInput", examples.resendFailed),
-    answers: () => ({ "200": { description: "Queued.", content: json("ResendFailedAnswer", { queued: 42, has_more: false }) } }),
-    errors: ["BadRequest", "Unauthorized", "NotFound", "Conflict", "UnsupportedMediaType", "TooManyRequests"],
-    handler: (request, { deps, credential, params }) => resendFailedRequest(request, deps, credential.business, params.id!),
-  },
-  {
-    name: "heartbeat",
-    method: "POST",
-    path: "/api/v1/terminals/{serial}/heartbeats",
-    operationId: "sendHeartbeat",
-    access: "heartbeats",
-    tag: "Terminals",
-    summary: "Send a terminal heartbeat",
-    description: "The terminal is alive: its last-seen time, battery, signal and software version are updated, so it is no longer silent.",
-    parameters: () => [ref("serial", "parameters"), ...POST_PARAMETERS],
-    request: ({ examples }) => json("HeartbeatInput", examples.heartbeat),
-    answers: () => ({
-      "200": {
-        description: "Not applied: sent_at is older than the terminal's last heartbeat. Nothing was queued.",
-        content: json("HeartbeatNotApplied", {
-          accepted: 0,
-          applied: false,
-          reason: "stale",
-          message: "sent_at is older than this terminal's last heartbeat (2026-11-23T10:25:00.000Z): it was not applied.",
-          last_seen_at: "2026-11-23T10:25:00.000Z",
-        }),
-      },
-      ...accepted("The heartbeat"),
-    }),
-    errors: ["BadRequest", "Unauthorized", "NotFound", "Conflict", "TooLarge", "UnsupportedMediaType", "TooManyRequests"],
-    handler: (request, { deps, credential, params }) => heartbeatRequest(request, deps, credential, params.serial!),
-  },
+  resendFailedDeliveriesOperation,
+  sendHeartbeatOperation,
 ] as const satisfies readonly Operation[];
 
 export type OperationName = (typeof OPERATIONS)[number]["name"];

@@ -4,7 +4,7 @@ import type * as v from "valibot";
 import { readBodyUpTo } from "../plumbing/http";
 import type { BusinessDb, Db } from "../tenancy/tenant";
 import { MAX_JSON_DEPTH, scanBody } from "../card-numbers/card-numbers";
-import { jsonTextIssues } from "./json-text";
+import { jsonTextIssues } from "../card-numbers/json-text";
 import { MAX_BODY_BYTES, type Problem } from "./schemas";
 import { problemResponse, validationProblem, type ProblemCode } from "./problems";
 

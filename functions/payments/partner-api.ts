@@ -11,7 +11,7 @@ import { listRefundsByReference } from "../refunds/refunds.db";
 import { paymentView, refundsView } from "../webhooks/views";
 import type { Credential } from "../partner-api/credential";
 import { queueOnce } from "../partner-api/kept-answers";
-import { reversalAnswer } from "../partner-api/rejections";
+import { PAYMENT_NOT_KNOWN_MESSAGE, REVERSAL_WAIT_DAYS, reversalAnswer } from "../partner-api/rejections";
 import { badRequest, issuesOf, jsonBody, problem, type ApiDeps } from "../partner-api/request";
 import { resolvePayments, resolveTerminal } from "../partner-api/resolve";
 import {
@@ -27,6 +27,8 @@ import {
   TerminalSerial,
   type Problem,
 } from "../partner-api/schemas";
+import { accepted, BUSINESS, json, POST_PARAMETERS, ref } from "../partner-api/openapi-parts";
+import { READ_ERRORS, WRITE_ERRORS, type Operation } from "../partner-api/operation";
 
 /** Checks "when it happened" against the portal's clock: not in the future, not older than the API takes. */
 function timeErrors(paths: { path: string; at: number }[], now: number, maxAgeMs: number, skewMs: number): NonNullable<Problem["errors"]> {
@@ -151,3 +153,102 @@ export async function heartbeatRequest(request: Request, deps: ApiDeps, credenti
   };
   return queueOnce(request, deps, credential, body.text, { v: 1, businessId: business.businessId, receivedAt: now, heartbeats: [beat] }, 1);
 }
+
+// Its rows of the operations table (functions/partner-api/operations.ts), which lists them in the document's order.
+export const sendPaymentsOperation = {
+  name: "payments",
+  method: "POST",
+  path: "/api/v1/payments",
+  operationId: "sendPayments",
+  access: "payments",
+  tag: "Payments",
+  summary: "Send payments",
+  description:
+    `One payment, or up to ${MAX_PAYMENTS_PER_REQUEST} as {"payments": [...]}. The whole request is refused if any payment in it is not valid; ` +
+    "a payment whose reference the business already holds is not applied twice.",
+  parameters: () => POST_PARAMETERS,
+  request: ({ examples }) => ({
+    "application/json": {
+      schema: ref("PaymentsRequest"),
+      examples: {
+        one: { summary: "One card payment", value: examples.cardPayment },
+        batch: { summary: "A batch", value: { payments: [examples.cardPayment, examples.failedMobileMoney] } },
+      },
+    },
+  }),
+  answers: () => accepted("Payments"),
+  errors: WRITE_ERRORS,
+  handler: (request, { deps, credential }) => sendPaymentsRequest(request, deps, credential),
+} as const satisfies Operation;
+
+export const getPaymentOperation = {
+  name: "payment",
+  method: "GET",
+  path: "/api/v1/payments/{reference}",
+  operationId: "getPayment",
+  access: "payments",
+  tag: "Payments",
+  summary: "Get a payment",
+  description: "The payment as the portal holds it: status, fee, net, whether it cleared, and its settlement once there is one.",
+  parameters: () => [ref("reference", "parameters"), BUSINESS],
+  answers: () => ({ "200": { description: "The payment.", content: json("PaymentView") } }),
+  errors: READ_ERRORS,
+  handler: (_request, { credential, params }) => getPaymentRequest(credential, params.reference!),
+} as const satisfies Operation;
+
+export const reversePaymentOperation = {
+  name: "reversal",
+  method: "POST",
+  path: "/api/v1/payments/{reference}/reversal",
+  operationId: "reversePayment",
+  access: "reversals",
+  tag: "Payments",
+  summary: "Reverse a payment",
+  description:
+    "A full reversal. A reversal that arrives before its payment waits for it; reversing twice is one reversal. " +
+    "A cleared payment can be reversed: the amount comes back out of the merchant's available money.",
+  // The card payment the payments example sends (the reference parameter's own example is a payment the seed holds).
+  parameters: ({ schemas }) => [
+    { name: "reference", in: "path", required: true, description: schemas.Reference.description, schema: ref("Reference"), example: "PSP-K000201" },
+    ...POST_PARAMETERS,
+  ],
+  request: ({ examples }) => json("ReversalInput", examples.reversal),
+  answers: () => ({
+    "202": {
+      description:
+        "The reversal queued. payment_known says whether the portal held the payment; when it did not, the reversal waits " +
+        `${REVERSAL_WAIT_DAYS} days for it (GET /api/v1/reversals/waiting) and then expires.`,
+      content: json("ReversalAccepted", { accepted: 1, payment_known: false, message: PAYMENT_NOT_KNOWN_MESSAGE }),
+    },
+  }),
+  errors: ["BadRequest", "Unauthorized", "NotFound", "Conflict", "TooLarge", "UnsupportedMediaType", "TooManyRequests"],
+  handler: (request, { deps, credential, params }) => reversePaymentRequest(request, deps, credential, params.reference!),
+} as const satisfies Operation;
+
+export const sendHeartbeatOperation = {
+  name: "heartbeat",
+  method: "POST",
+  path: "/api/v1/terminals/{serial}/heartbeats",
+  operationId: "sendHeartbeat",
+  access: "heartbeats",
+  tag: "Terminals",
+  summary: "Send a terminal heartbeat",
+  description: "The terminal is alive: its last-seen time, battery, signal and software version are updated, so it is no longer silent.",
+  parameters: () => [ref("serial", "parameters"), ...POST_PARAMETERS],
+  request: ({ examples }) => json("HeartbeatInput", examples.heartbeat),
+  answers: () => ({
+    "200": {
+      description: "Not applied: sent_at is older than the terminal's last heartbeat. Nothing was queued.",
+      content: json("HeartbeatNotApplied", {
+        accepted: 0,
+        applied: false,
+        reason: "stale",
+        message: "sent_at is older than this terminal's last heartbeat (2026-11-23T10:25:00.000Z): it was not applied.",
+        last_seen_at: "2026-11-23T10:25:00.000Z",
+      }),
+    },
+    ...accepted("The heartbeat"),
+  }),
+  errors: ["BadRequest", "Unauthorized", "NotFound", "Conflict", "TooLarge", "UnsupportedMediaType", "TooManyRequests"],
+  handler: (request, { deps, credential, params }) => heartbeatRequest(request, deps, credential, params.serial!),
+} as const satisfies Operation;

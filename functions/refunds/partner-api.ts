@@ -22,6 +22,8 @@ import { refundListItem } from "../webhooks/views";
 import { disputablePayment } from "../disputes/processor-disputes.db";
 import { requestRefund, type MadeRefund } from "./refund-requests.db";
 import { getListedRefund, type ListedRefund } from "./refunds.db";
+import { json, LISTED, POST_PARAMETERS } from "../partner-api/openapi-parts";
+import { WRITE_ERRORS, type Operation } from "../partner-api/operation";
 
 const MAKER_NOT_ALLOWED =
   "A refund asked through the API is asked in the name of the person who made this key, and that person is no longer an active member " +
@@ -114,3 +116,40 @@ export async function askRefundRequest(request: Request, deps: ApiDeps, { busine
   if (deps.dispatchWebhooks) deps.waitUntil(deps.dispatchWebhooks(business).catch(() => {}));
   return jsonResponse(madeView(made.refund), 201, { Location: `/api/v1/refunds/${result.id}` });
 }
+
+// Its rows of the operations table (functions/partner-api/operations.ts), which lists them in the document's order.
+export const askRefundOperation = {
+  name: "askRefund",
+  method: "POST",
+  path: "/api/v1/refunds",
+  operationId: "askRefund",
+  // Asked in the name of the person of the business who made the key (a second person approves it in the portal).
+  access: "business-key",
+  tag: "Money out",
+  summary: "Ask for a refund",
+  description:
+    "The same request the portal's refund screen makes, with its rules and words: a refund of a successful payment, full or partial, waiting for an " +
+    "administrator of the business to approve it in the portal (Approvals). No money moves before. It is asked in the name of the person who made " +
+    "the key, so another administrator decides it. The amount is at most the payment's amount less what is refunded, waits for approval or is " +
+    "disputed, and at most the merchant's available money. Written before the answer (not queued): read its status with GET /api/v1/refunds/{id}, " +
+    "or hear refund.succeeded and refund.failed. A business's own key only.",
+  parameters: () => POST_PARAMETERS,
+  request: ({ examples }) => json("RefundRequestInput", examples.refundRequest),
+  answers: ({ examples }) => ({
+    "201": {
+      description: "The refund, waiting for approval, with its id.",
+      content: json("RefundListItem", {
+        ...LISTED.refund,
+        id: "rfd_5c1f0b7e-8d2a-4c6b-9e3f-1a2b3c4d5e6f",
+        amount: examples.refundRequest.amount,
+        reason: examples.refundRequest.reason,
+        status: "pending_approval",
+        requested_at: "2026-11-23T10:20:00.000Z",
+        decided_at: null,
+        completed_at: null,
+      }),
+    },
+  }),
+  errors: WRITE_ERRORS,
+  handler: (request, { deps, credential }) => askRefundRequest(request, deps, credential),
+} as const satisfies Operation;

@@ -13,6 +13,8 @@ import { resendFailedDeliveries } from "./recovery.db";
 import { ResendFailedInput } from "../partner-api/list-schemas";
 import { badRequest, issuesOf, jsonBody, problem, type ApiDeps } from "../partner-api/request";
 import { problemOfError } from "../partner-api/problems";
+import { BUSINESS, EXAMPLE_IDS, json } from "../partner-api/openapi-parts";
+import { idParameter, type Operation } from "../partner-api/operation";
 
 export async function resendFailedRequest(request: Request, deps: ApiDeps, business: BusinessDb, endpointId: string): Promise<Response> {
   const body = await jsonBody(request);
@@ -36,3 +38,24 @@ export async function resendFailedRequest(request: Request, deps: ApiDeps, busin
     throw error;
   }
 }
+
+// Its rows of the operations table (functions/partner-api/operations.ts), which lists them in the document's order.
+export const resendFailedDeliveriesOperation = {
+  name: "resendFailed",
+  method: "POST",
+  path: "/api/v1/webhook-endpoints/{id}/resend-failed",
+  operationId: "resendFailedDeliveries",
+  // The business's webhook endpoints are its own integration's, not the switch's.
+  access: "business-key",
+  tag: "Events",
+  summary: "Send failed deliveries again",
+  description:
+    "Every delivery to this endpoint that failed for good and was made at `since` or later becomes pending again with a new 24-hour retry window, " +
+    "oldest first, at most 1,000 a request (`has_more` says when more are left). The endpoint must be enabled (409 otherwise). The endpoint's id is in " +
+    "its delivery log's address (Settings → Developers). As the delivery log's button does, audited. A business's own key only.",
+  parameters: () => [idParameter("The webhook endpoint's id (we_...).", EXAMPLE_IDS.webhookEndpoint), BUSINESS],
+  request: ({ examples }) => json("ResendFailedInput", examples.resendFailed),
+  answers: () => ({ "200": { description: "Queued.", content: json("ResendFailedAnswer", { queued: 42, has_more: false }) } }),
+  errors: ["BadRequest", "Unauthorized", "NotFound", "Conflict", "UnsupportedMediaType", "TooManyRequests"],
+  handler: (request, { deps, credential, params }) => resendFailedRequest(request, deps, credential.business, params.id!),
+} as const satisfies Operation;
