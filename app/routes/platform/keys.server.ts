@@ -8,15 +8,11 @@ import type { AppLoadContext } from "@remix-run/cloudflare";
 import { makePlatformKey, ROLL_GRACE_MS } from "#server/partner-api/keys";
 import { createPlatformKey, listPlatformKeys, revokePlatformKey, rollPlatformKey } from "#server/operators/platform-keys.db";
 import { PLATFORM_SCOPES, PlatformScopes, SCOPE_WORDS } from "#server/operators/platform-scopes";
-import { checkBindings, fingerprintOf, underPlatformCheck } from "#server/auth/fresh-check";
+import { checkBindings, underPlatformCheck } from "#server/auth/fresh-check";
 import type { PlatformRequest } from "#server/operators/guards";
-import { redirectWithFlash } from "#server/plumbing/flash";
-import { refusalMessage } from "#server/guards";
-import { pageNotFound, refuse } from "#server/plumbing/http";
-import { confirmOf, KeyForm, KeyName, keyRow, shownOnce } from "#app/lib/api-keys.server";
+import { refuse } from "#server/plumbing/http";
+import { confirmOf, createKey, KeyName, keyRow, rollOrRevokeKey, type CheckAsked, type KeyKeeper } from "#app/lib/api-keys.server";
 import { PLATFORM_KEYS_URL, SCOPE_FIELD_PREFIX } from "./platform-keys";
-
-const NOT_UNDERSTOOD = "That request was not understood. Reload the page and try again.";
 
 export async function loadPlatformKeys(request: Request, { deps }: PlatformRequest, context: AppLoadContext) {
   const now = deps.now();
@@ -47,7 +43,19 @@ function typedOf(form: Record<string, FormDataEntryValue>) {
 export async function platformKeysAction(request: Request, context: AppLoadContext, signedIn: PlatformRequest, form: Record<string, FormDataEntryValue>) {
   const { deps, staff } = signedIn;
   const actor = { userId: staff.userId };
-  const checked = <T>(binding: string, act: () => Promise<T>) => underPlatformCheck(request, signedIn, binding, form, act);
+  const environment = context.config.app.environment;
+  const keeper = (scopes: v.InferOutput<typeof PlatformScopes> = []): KeyKeeper<CheckAsked> => ({
+    checked: (binding, act) => underPlatformCheck(request, signedIn, binding, form, act),
+    binding: checkBindings.platformKey,
+    make: (name) => makePlatformKey(name, environment),
+    create: (row) => createPlatformKey(deps.db, actor, deps.meta, row, scopes, deps.now()),
+    list: () => listPlatformKeys(deps.db, deps.now()),
+    // The rolled key keeps its scopes as well as its name.
+    roll: (keyId, row) => rollPlatformKey(deps.db, actor, deps.meta, keyId, row, ROLL_GRACE_MS, deps.now()),
+    revoke: (keyId) => revokePlatformKey(deps.db, actor, deps.meta, keyId, deps.now()),
+    revokeBinding: (keyId) => checkBindings.platformKey("revoke", keyId),
+    revoked: { url: PLATFORM_KEYS_URL, message: "The platform key is revoked. The switch's requests made with it are refused from now on." },
+  });
   if (form.intent === "create-key") {
     const typed = typedOf(form);
     const parsed = v.safeParse(CreateForm, { intent: form.intent, ...typed });
@@ -57,42 +65,7 @@ export async function platformKeysAction(request: Request, context: AppLoadConte
       return refuse({ [field]: issue.message }, typed, "create-key");
     }
     const { name, scopes } = parsed.output;
-    // Bound to the name and the scopes: a check given for one key does not make another.
-    return checked(checkBindings.platformKey("create", await fingerprintOf(`${name}\n${scopes.join(" ")}`)), async () => {
-      const { secret, row } = await makePlatformKey(name, context.config.app.environment);
-      try {
-        await createPlatformKey(deps.db, actor, deps.meta, row, scopes, deps.now());
-      } catch (error) {
-        return refuse({ name: refusalMessage(request, error) }, typed, "create-key");
-      }
-      return shownOnce({ name: row.name, prefix: row.prefix, secret, rolled: false });
-    });
+    return createKey(request, keeper(scopes), name, `${name}\n${scopes.join(" ")}`, typed);
   }
-
-  const parsed = v.safeParse(KeyForm, form);
-  if (!parsed.success) return refuse({ form: NOT_UNDERSTOOD });
-  const { intent, keyId } = parsed.output;
-  try {
-    if (intent === "roll-key") {
-      const old = (await listPlatformKeys(deps.db, deps.now())).find((key) => key.id === keyId);
-      if (!old) pageNotFound(request);
-      return await checked(checkBindings.platformKey("roll", keyId), async () => {
-        // The new key keeps the old one's name and scopes, so the list reads as one key that changed.
-        const { secret, row } = await makePlatformKey(old.name, context.config.app.environment);
-        await rollPlatformKey(deps.db, actor, deps.meta, keyId, row, ROLL_GRACE_MS, deps.now());
-        return shownOnce({ name: row.name, prefix: row.prefix, secret, rolled: true });
-      });
-    }
-    return await checked(checkBindings.platformKey("revoke", keyId), async () => {
-      await revokePlatformKey(deps.db, actor, deps.meta, keyId, deps.now());
-      throw await redirectWithFlash(request, context.config.app, PLATFORM_KEYS_URL, {
-        kind: "success",
-        message: "The platform key is revoked. The switch's requests made with it are refused from now on.",
-      });
-    });
-  } catch (error) {
-    // The redirect of a key revoked; an unknown key is the 404 page; a key already rolled or revoked is said on the page.
-    if (error instanceof Response) throw error;
-    return refuse({ form: refusalMessage(request, error) });
-  }
+  return rollOrRevokeKey(request, context.config.app, keeper(), form);
 }

@@ -7,18 +7,16 @@ import type { AppLoadContext } from "@remix-run/cloudflare";
 import * as v from "valibot";
 import { makeApiKey, ROLL_GRACE_MS } from "#server/partner-api/keys";
 import type { AuthDeps } from "#server/auth/deps";
-import { createApiKey, listApiKeys, revokeApiKey, rollApiKey } from "#server/partner-api/api-keys.db";
+import { createApiKey, listApiKeys, revokeApiKey, rollApiKey, type NewKeyRow } from "#server/partner-api/api-keys.db";
 import { registerKeyHashStatement } from "#server/tenancy/directory.db";
 import { numberedPage } from "#server/lists/page";
 import { countPaymentConflicts, listPaymentConflicts } from "#server/payments/payment-conflicts.db";
 import type { Tenant } from "#server/tenancy/tenant";
-import { redirectWithFlash } from "#server/plumbing/flash";
-import { refusalMessage } from "#server/guards";
-import { pageNotFound, refuse } from "#server/plumbing/http";
+import { refuse } from "#server/plumbing/http";
 import { listParams } from "#app/lib/lists/list-params";
-import { confirmOf, KeyForm, KeyName, keyRow, shownOnce, type NewKey } from "#app/lib/api-keys.server";
-import { API_KEY_INTENTS, DEVELOPERS_URL, NOT_UNDERSTOOD } from "#app/routes/settings/tabs";
-import { checkBindings, fingerprintOf, underFreshCheck } from "#server/auth/fresh-check";
+import { confirmOf, createKey, KeyName, keyRow, rollOrRevokeKey, type CheckAsked, type KeyKeeper, type NewKey } from "#app/lib/api-keys.server";
+import { API_KEY_INTENTS, DEVELOPERS_URL } from "#app/routes/settings/tabs";
+import { checkBindings, underFreshCheck } from "#server/auth/fresh-check";
 import type { TenantRequest } from "#server/guards";
 import { loadRefused } from "./developers-refused.server";
 
@@ -62,47 +60,23 @@ export type { NewKey };
 /** A refusal (the name form's keeps what was typed), the new key's one showing, or a thrown redirect back to the tab with the flash. */
 export async function developersAction(request: Request, context: AppLoadContext, signedIn: TenantRequest, form: Record<string, FormDataEntryValue>) {
   const { deps, tenant } = signedIn;
-  // Making and rolling a key hand out a secret: each runs under a fresh check.
-  const checked = <T>(binding: string, act: () => Promise<T>) => underFreshCheck(request, signedIn, binding, form, act);
+  // The directory first: a key whose own row never lands is found there but is no key.
+  const registered = (row: NewKeyRow) => registerKeyHashStatement(deps.db, tenant.businessId, row.secretHash).run();
+  const keeper: KeyKeeper<CheckAsked> = {
+    checked: (binding, act) => underFreshCheck(request, signedIn, binding, form, act),
+    binding: checkBindings.apiKey,
+    make: (name) => makeApiKey(name, tenant.businessId),
+    create: async (row) => (await registered(row), createApiKey(tenant, deps.meta, row, deps.now())),
+    list: () => listApiKeys(tenant),
+    roll: async (keyId, row) => (await registered(row), rollApiKey(tenant, deps.meta, keyId, row, ROLL_GRACE_MS, deps.now())),
+    revoke: (keyId) => revokeApiKey(tenant, deps.meta, keyId, deps.now()),
+    revoked: { url: DEVELOPERS_URL, message: "The key is revoked. Requests made with it are refused from now on." },
+  };
   if (form.intent === "create-key") {
     const typed = { name: typeof form.name === "string" ? form.name : "" };
     const parsed = v.safeParse(CreateForm, form);
     if (!parsed.success) return refuse({ name: parsed.issues[0].message }, typed, "create-key");
-    return checked(checkBindings.apiKey("create", await fingerprintOf(parsed.output.name)), async () => {
-      const { secret, row } = await makeApiKey(parsed.output.name, tenant.businessId);
-      try {
-        await registerKeyHashStatement(deps.db, tenant.businessId, row.secretHash).run();
-        await createApiKey(tenant, deps.meta, row, deps.now());
-      } catch (error) {
-        return refuse({ name: refusalMessage(request, error) }, typed, "create-key");
-      }
-      return shownOnce({ name: row.name, prefix: row.prefix, secret, rolled: false });
-    });
+    return createKey(request, keeper, parsed.output.name, parsed.output.name, typed);
   }
-
-  const parsed = v.safeParse(KeyForm, form);
-  if (!parsed.success) return refuse({ form: NOT_UNDERSTOOD });
-  const { intent, keyId } = parsed.output;
-  try {
-    if (intent === "roll-key") {
-      const old = (await listApiKeys(tenant)).find((key) => key.id === keyId);
-      if (!old) pageNotFound(request);
-      return await checked(checkBindings.apiKey("roll", keyId), async () => {
-        // The new key keeps the old one's name, so the list reads as one key that changed.
-        const { secret, row } = await makeApiKey(old.name, tenant.businessId);
-        // The directory first: a key whose own row never lands is found there but is no key.
-        await registerKeyHashStatement(deps.db, tenant.businessId, row.secretHash).run();
-        await rollApiKey(tenant, deps.meta, keyId, row, ROLL_GRACE_MS, deps.now());
-        return shownOnce({ name: row.name, prefix: row.prefix, secret, rolled: true });
-      });
-    }
-    await revokeApiKey(tenant, deps.meta, keyId, deps.now());
-  } catch (error) {
-    // Another business's or an unknown key is the 404 page; a key already rolled or revoked is said on the tab.
-    return refuse({ form: refusalMessage(request, error) });
-  }
-  throw await redirectWithFlash(request, context.config.app, DEVELOPERS_URL, {
-    kind: "success",
-    message: "The key is revoked. Requests made with it are refused from now on.",
-  });
+  return rollOrRevokeKey(request, context.config.app, keeper, form);
 }
