@@ -39,7 +39,8 @@ export default defineConfig({
           // module or keeps state between files: each file starts its own portal, and startPortal points the tenant
           // helpers at it.
           isolate: false,
-          testTimeout: 30_000,
+          // Limits for a hung test, not timings: the tier runs beside the end-to-end tier, on a CI machine that may be busy.
+          testTimeout: 60_000,
           hookTimeout: 90_000,
         },
       },

@@ -167,7 +167,7 @@ export function expectedHash(event: unknown): string {
 }
 
 /** Waits (polling, bounded) until `check` returns something truthy; fails naming `what`. */
-export async function waitFor<T>(what: string, check: () => T | Promise<T>, timeoutMs = 20_000): Promise<NonNullable<T>> {
+export async function waitFor<T>(what: string, check: () => T | Promise<T>, timeoutMs = 40_000): Promise<NonNullable<T>> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const result = await check();

@@ -130,7 +130,7 @@ export function cardPayment(parties: Parties, overrides: Record<string, unknown>
 }
 
 /** Polls until `check` is true (the queue consumer runs asynchronously); fails after `ms`. */
-export async function eventually(check: () => Promise<boolean>, ms = 15_000, what = "the condition"): Promise<void> {
+export async function eventually(check: () => Promise<boolean>, ms = 40_000, what = "the condition"): Promise<void> {
   const deadline = Date.now() + ms;
   while (Date.now() < deadline) {
     if (await check()) return;
@@ -183,6 +183,6 @@ export async function paymentAppliedAfter(
       .prepare("SELECT count(*) AS n FROM transactions WHERE business_id = ? AND reference = ?")
       .bind(businessId, reference)
       .first<number>("n");
-  await eventually(async () => (await held()) === 1, 20_000, `the marker payment ${reference}, sent after, to be applied`);
+  await eventually(async () => (await held()) === 1, 40_000, `the marker payment ${reference}, sent after, to be applied`);
   return reference;
 }
