@@ -230,4 +230,32 @@ describe("removing the authenticator app", () => {
     expect(after.status).toBe(400);
     await clearLock(sub);
   });
+
+  it("signs the person's other sessions out, as removing a passkey does; this one stays, and a second removal ends nothing", async () => {
+    const kofi = await signedInCookie(portal(), KOFI);
+    const { sub } = sessionOf(kofi);
+    await core().prepare("UPDATE authenticator_apps SET removed_at = ? WHERE user_id = ?").bind(new Date().toISOString(), sub).run();
+    await enrolled(kofi);
+    // Two other sign-ins of his (a phone, a laptop), and Ama's, which is not his to end.
+    const phone = await signedInCookie(portal(), KOFI);
+    const laptop = await signedInCookie(portal(), KOFI);
+    const ama = await signedInCookie(portal(), AMA, ACCRA);
+    await mintFreshCheck(core(), kofi, KUMASI, checkBindings.removeAuthenticator());
+    const removed = await post(SECURITY, { intent: "remove-authenticator" }, kofi);
+    expect(removed.status).toBe(302);
+    // The flash the redirect carries, read on the tab it goes back to.
+    const flash = removed.headers.getSetCookie().map((cookie) => cookie.split(";")[0]);
+    const page = await portal().fetch(SECURITY, { headers: { Cookie: [kofi.Cookie, ...flash].join("; ") } });
+    expect(page.status).toBe(200);
+    // His two, and any other this file's tests left open.
+    expect(await page.text()).toMatch(/The authenticator app is removed\. Your \d+ other sessions were signed out\./);
+    for (const other of [phone, laptop]) expect((await portal().fetch(SECURITY, { headers: other, redirect: "manual" })).status).toBe(302);
+    expect((await portal().fetch("/settings?tab=security", { headers: ama })).status).toBe(200);
+    const revoked = await auditOf(sub, "auth.sessions_revoked");
+    expect(JSON.parse(revoked.at(-1)!.after_json)).toEqual({ reason: "authenticator_removed", kept: sessionOf(kofi).sid });
+    // Nothing left to remove: no session is ended again.
+    await mintFreshCheck(core(), kofi, KUMASI, checkBindings.removeAuthenticator());
+    expect((await post(SECURITY, { intent: "remove-authenticator" }, kofi)).status).toBe(404);
+    expect(await auditOf(sub, "auth.sessions_revoked")).toHaveLength(revoked.length);
+  });
 });
