@@ -1,6 +1,7 @@
 // What a fresh check is for (docs/decisions/027-fresh-checks.md): a binding names the action and exactly what it acts
 // on, so a check made for one request, amount or key never allows another; and the words the person reads for it.
 import * as v from "valibot";
+import { DEFAULT_PAGE_SIZE } from "../lists/page";
 import { sha256Hex } from "../plumbing/sha256";
 
 /** What a check is for: the action and exactly what it acts on, so a check made for one request never allows another. */
@@ -63,10 +64,11 @@ export async function fingerprintOf(text: string): Promise<string> {
 }
 
 /**
- * How many chosen requests one check covers at most. The dialog names every one before the person confirms, and what
- * is confirmed must stay a list a person reads, not a page they scroll past; fewer than a queue's page of 25.
+ * How many chosen requests one check covers at most: a page of the queue (25),
+ * what a checker sees and ticks at once. The dialog names every one before the person confirms, so what a check allows
+ * stays a list they have in front of them, never the whole queue.
  */
-export const MOST_IN_ONE_CHECK = 20;
+export const MOST_IN_ONE_CHECK = DEFAULT_PAGE_SIZE;
 
 /** What a person reads when they chose more requests than one check covers. */
 export const TOO_MANY_CHOSEN = `Choose at most ${MOST_IN_ONE_CHECK} requests at a time: one check covers up to ${MOST_IN_ONE_CHECK}.`;

@@ -306,19 +306,19 @@ describe("one check for a bulk decision names its requests and decides exactly t
     expect(await statuses([...theirs, own, extra])).toEqual(["approved", "approved", "approved", "pending", "pending"]);
   });
 
-  it("at most 20 requests a check, said before anything is decided; a choice of only ones the person may not decide is refused before a code", async () => {
+  it("at most 25 requests a check, said before anything is decided; a choice of only ones the person may not decide is refused before a code", async () => {
     const kofi = await signedInCookie(portal(), KOFI);
     const many = [];
-    for (let i = 0; i < 21; i += 1) many.push(await esiAsks());
+    for (let i = 0; i < 26; i += 1) many.push(await esiAsks());
     const tooMany = await post("/approvals", chosen("approve-selected", many), kofi);
     expect(tooMany.status).toBe(400);
-    expect(textOf(await tooMany.text())).toContain("Choose at most 20 requests at a time: one check covers up to 20.");
-    expect(await statuses(many)).toEqual(Array(21).fill("pending"));
-    const twentyOne = await portal().fetch(`/auth/check?binding=${encodeURIComponent(await batchBinding(many))}&ids=${many.join(",")}`, { headers: kofi });
-    expect(twentyOne.status).toBe(400);
-    expect(await twentyOne.json()).toEqual({ message: "Choose at most 20 requests at a time: one check covers up to 20." });
-    // Twenty do.
-    expect((await post("/approvals", chosen("approve-selected", many.slice(0, 20)), kofi)).status).toBe(428);
+    expect(textOf(await tooMany.text())).toContain("Choose at most 25 requests at a time: one check covers up to 25.");
+    expect(await statuses(many)).toEqual(Array(26).fill("pending"));
+    const tooManyAsked = await portal().fetch(`/auth/check?binding=${encodeURIComponent(await batchBinding(many))}&ids=${many.join(",")}`, { headers: kofi });
+    expect(tooManyAsked.status).toBe(400);
+    expect(await tooManyAsked.json()).toEqual({ message: "Choose at most 25 requests at a time: one check covers up to 25." });
+    // Twenty-five do.
+    expect((await post("/approvals", chosen("approve-selected", many.slice(0, 25)), kofi)).status).toBe(428);
 
     const own = [0, 1].map(() => requestChange(KOFI_KUMASI, META, { kind: "merchant", action: "create", after: newMerchant() }));
     const mine = await Promise.all(own);
