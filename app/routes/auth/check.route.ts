@@ -69,34 +69,33 @@ async function coversOf(binding: string, ids: readonly string[] | undefined): Pr
   return (await batchBinding(chosen)) === binding ? { ok: true, ids: chosen } : { ok: false };
 }
 
-/** Who makes a check, and why they may not take the action it is for (null when they may). */
-type Checker = CheckFor & {
-  whyNot: (binding: string, covers: string[] | null) => Promise<string | null>;
-  /** A bulk decision's requests named, each with the reason it will not be decided. */
-  covered: (covers: string[]) => Promise<CoveredRequest[]>;
-};
+/** Why the person may not take the action a check is for (null when they may), and a bulk decision's requests named. */
+type WhyNot = { refusal: string | null; requests?: CoveredRequest[] };
+
+/** Who makes a check, and why they may not take the action it is for. */
+type Checker = CheckFor & { whyNot: (binding: string, covers: string[] | null) => Promise<WhyNot> };
 
 /** Said when none of a bulk decision's requests can be decided by this person (each one's reason is listed). */
 const NONE_DECIDABLE = "None of the requests you chose can be decided by you.";
 
 /** A business's decision: the decision core's own rules and words, asked before the check (each of a bulk decision's). */
 function businessWhyNot(signedIn: TenantRequest, context: LoaderFunctionArgs["context"]) {
-  return async (binding: string, covers: string[] | null): Promise<string | null> => {
+  return async (binding: string, covers: string[] | null): Promise<WhyNot> => {
     const decision = decisionOf(binding);
     if (decision?.family === "batch") {
-      if (!can(signedIn.tenant.role, "decide:approval")) return CHANGE_MESSAGES.mayNotDecide;
-      const covered = await coveredRequests(pageRun(context, signedIn), covers ?? []);
-      return covered.every((request) => request.refusal !== null) ? NONE_DECIDABLE : null;
+      if (!can(signedIn.tenant.role, "decide:approval")) return { refusal: CHANGE_MESSAGES.mayNotDecide };
+      const requests = await coveredRequests(pageRun(context, signedIn), covers ?? []);
+      return { refusal: requests.every((request) => request.refusal !== null) ? NONE_DECIDABLE : null, requests };
     }
-    if (decision?.family === "business") return whyNotDecide(pageRun(context, signedIn), decision.requestId);
-    return null;
+    if (decision?.family === "business") return { refusal: await whyNotDecide(pageRun(context, signedIn), decision.requestId) };
+    return { refusal: null };
   };
 }
 
 function platformWhyNot(signedIn: PlatformRequest, context: LoaderFunctionArgs["context"]) {
-  return async (binding: string): Promise<string | null> => {
+  return async (binding: string): Promise<WhyNot> => {
     const decision = decisionOf(binding);
-    return decision?.family === "platform" ? whyNotDecidePlatform({ ...signedIn, context }, decision.requestId, PLATFORM_SPECS) : null;
+    return { refusal: decision?.family === "platform" ? await whyNotDecidePlatform({ ...signedIn, context }, decision.requestId, PLATFORM_SPECS) : null };
   };
 }
 
@@ -107,10 +106,10 @@ function platformWhyNot(signedIn: PlatformRequest, context: LoaderFunctionArgs["
 async function checker(request: Request, context: LoaderFunctionArgs["context"], binding: unknown): Promise<Checker> {
   if (typeof binding === "string" && isPlatformBinding(binding)) {
     const staff = await requirePlatform(request, context, "platform:view");
-    return { ...platformCheck(staff), whyNot: platformWhyNot(staff, context), covered: () => Promise.resolve([]) };
+    return { ...platformCheck(staff), whyNot: platformWhyNot(staff, context) };
   }
   const signedIn = await requireTenant(request, context, null);
-  return { ...tenantCheck(signedIn), whyNot: businessWhyNot(signedIn, context), covered: (covers) => coveredRequests(pageRun(context, signedIn), covers) };
+  return { ...tenantCheck(signedIn), whyNot: businessWhyNot(signedIn, context) };
 }
 
 /**
@@ -120,16 +119,15 @@ async function checker(request: Request, context: LoaderFunctionArgs["context"],
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const query = new URL(request.url).searchParams;
   const binding = query.get("binding") ?? "";
-  const { deps, session, passkeyOnly: needsPasskey, whyNot, covered } = await checker(request, context, binding);
+  const { deps, session, passkeyOnly: needsPasskey, whyNot } = await checker(request, context, binding);
   const parsed = v.safeParse(Binding, binding);
   if (!parsed.success) return jsonResponse({ message: parsed.issues[0].message }, 400);
   const ids = query.has("ids") ? v.safeParse(ChosenIds, (query.get("ids") ?? "").split(",")) : null;
   if (ids && !ids.success) return jsonResponse({ message: ids.issues[0].message }, 400);
   const covers = await coversOf(parsed.output, ids?.output);
   if (!covers.ok) return jsonResponse({ message: NOT_THESE }, 400);
-  const [refusal, requests, passkeyOnly, phone, passkey, authenticator] = await Promise.all([
+  const [{ refusal, requests }, passkeyOnly, phone, passkey, authenticator] = await Promise.all([
     whyNot(parsed.output, covers.ids),
-    covers.ids ? covered(covers.ids) : null,
     needsPasskey(parsed.output),
     checkPhone(deps, session),
     relyingPartyOf(deps) ? hasPasskey(deps.db, session.sub) : Promise.resolve(false),
@@ -178,7 +176,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const covers = covered.ids ?? undefined;
   if (post.intent === "passkey-options" || post.intent === "send-code") {
     // Before any factor is asked for: a decision the person may not take is refused with its reason, and no code sent.
-    const refusal = await signedIn.whyNot(post.binding, covered.ids);
+    const { refusal } = await signedIn.whyNot(post.binding, covered.ids);
     if (refusal) return jsonResponse({ message: refusal, refused: true }, 403);
   }
   if (post.intent === "passkey-options" || post.intent === "passkey") {
