@@ -73,6 +73,16 @@ export async function getApprovalRequest(tenant: Tenant, id: string): Promise<Ap
   return row ? toRequest(row) : null;
 }
 
+/** The requests of these ids in the business (another business's are not there), in one read. */
+export async function getApprovalRequests(tenant: Tenant, ids: readonly string[]): Promise<ApprovalRequest[]> {
+  if (ids.length === 0) return [];
+  const { results } = await tenant.db
+    .prepare(`${SELECT_REQUEST} WHERE r.business_id = ? AND r.id IN (SELECT value FROM json_each(?))`)
+    .bind(tenant.businessId, JSON.stringify(ids))
+    .all<RequestRow>();
+  return results.map(toRequest);
+}
+
 export interface ApprovalQuery extends PageQuery {
   status?: ApprovalStatus;
   kind?: RequestKind;

@@ -25,100 +25,25 @@ import type { TenantRequest } from "../guards";
 import { CODE_MESSAGES, codesLeft, SEND_BUDGETS, sendCode, verifyCode, type CodePhone, type CodePurpose } from "./one-time-codes";
 import type { SessionData } from "./session";
 import type { SmsPort } from "../sms/sms";
-import { sha256Hex } from "../plumbing/sha256";
+import { purposeOf } from "./check-bindings";
 
 /** How long a check stands: NIST SP 800-63B's re-authentication for a sensitive action, kept short. */
 export const FRESH_CHECK_MS = 5 * 60_000;
 
-/** What a check is for: the action and exactly what it acts on, so a check made for one request never allows another. */
-export const checkBindings = {
-  decision: (requestId: string) => `decide:${requestId}`,
-  /** Several requests decided at once from the queue: one check for the batch, bound to the hash of the decision and the ids. */
-  decisions: (fingerprint: string) => `decide:batch:${fingerprint}`,
-  transfer: (fromMerchantId: string, toKind: string, toId: string, amount: number) => `transfer:${fromMerchantId}:${toKind}:${toId}:${amount}`,
-  refund: (transactionId: number, amount: number) => `refund:${transactionId}:${amount}`,
-  /** Starting the business's settlement run now: it moves every merchant's cleared money towards its account (a money decision). */
-  settlementRun: () => "settlement:run",
-  apiKey: (action: "create" | "roll", subject: string) => `api-key:${action}:${subject}`,
-  /**
-   * Everything that decides where a business's signed data goes: making an endpoint, changing its URL or
-   * event types (`edit`, bound to the endpoint and the hash of the new URL and types), enabling it again, rolling or
-   * revealing its secret, and sending a delivery again (`resend`, bound to the delivery).
-   */
-  endpoint: (action: "create" | "edit" | "enable" | "roll" | "reveal" | "resend" | "resend-failed", subject: string) => `endpoint:${action}:${subject}`,
-  /** A new passkey passes every later check: adding one needs a check by what the person already has. */
-  addPasskey: () => "passkey:add",
-  /** A new phone is a new way to sign in: asking for its code needs a check by what the person already has (decision 029). */
-  addPhone: (msisdn: string) => `phone:add:${msisdn}`,
-  /** An authenticator app passes every later check, as a passkey does: setting one up or removing it needs a check (decision 049). */
-  addAuthenticator: () => "totp:add",
-  removeAuthenticator: () => "totp:remove",
-  /**
-   * The code sent to the new phone itself: only functions/auth/phones.ts makes these (BINDING_PATTERN leaves them out,
-   * so /auth/check can never send one to the person's old phone), and the number is in the binding.
-   */
-  provePhone: (msisdn: string) => `prove-phone:${msisdn}`,
-  /** Platform staff deciding a platform request (onboarding, suspending, running a job now...). */
-  platformDecision: (requestId: string) => `platform:decide:${requestId}`,
-  /** Platform staff making, rolling or revoking the switch's platform key. */
-  platformKey: (action: "create" | "roll" | "revoke", subject: string) => `platform:key:${action}:${subject}`,
-} as const;
-
-/**
- * The request a decision's binding names, so the check endpoint can ask whether the person may decide it before any
- * code is sent: one business request, a bulk decision (its ids are hashed, so only who decides can be asked), or a
- * platform request; null for a binding that decides nothing.
- */
-export function decisionOf(binding: string): { family: "business" | "platform"; requestId: string } | { family: "batch" } | null {
-  if (binding.startsWith("decide:batch:")) return { family: "batch" };
-  if (binding.startsWith("decide:")) return { family: "business", requestId: binding.slice("decide:".length) };
-  if (binding.startsWith("platform:decide:")) return { family: "platform", requestId: binding.slice("platform:decide:".length) };
-  return null;
-}
-
-/** A platform binding's check is made by platform staff, on the platform (the check endpoint's guard follows it). */
-export function isPlatformBinding(binding: string): boolean {
-  return binding.startsWith("platform:");
-}
-
-/** Free text a check is bound to (a key's name, an endpoint's URL), as a short hash: bindings stay short and plain. */
-export async function fingerprintOf(text: string): Promise<string> {
-  return (await sha256Hex(text.trim())).slice(0, 32);
-}
-
-/** What the person reads in the check dialog and the code's text message, by the binding's first words. */
-const PURPOSES: Record<string, string> = {
-  decide: "decide this request",
-  "decide:batch": "decide the requests you chose",
-  transfer: "ask for this transfer",
-  refund: "ask for this refund",
-  "settlement:run": "run the settlement now",
-  "api-key:create": "make an API key",
-  "api-key:roll": "roll an API key",
-  "endpoint:create": "add a webhook endpoint",
-  "endpoint:edit": "change a webhook endpoint",
-  "endpoint:enable": "enable a webhook endpoint",
-  "endpoint:resend": "send a delivery again",
-  "endpoint:resend-failed": "send failed deliveries again",
-  "endpoint:roll": "roll a webhook secret",
-  "endpoint:reveal": "see a webhook secret",
-  "passkey:add": "add a passkey",
-  "phone:add": "add a phone number",
-  "totp:add": "set up an authenticator app",
-  "totp:remove": "remove your authenticator app",
-  "prove-phone": "link this phone number to your account",
-  "platform:decide": "decide this platform request",
-  "platform:key": "manage a platform key",
-};
-
-export function purposeOf(binding: string): string {
-  const [first = "", second = ""] = binding.split(":");
-  return PURPOSES[`${first}:${second}`] ?? PURPOSES[first] ?? "go on";
-}
-
-/** A binding as the check endpoint takes it: one of the shapes above, nothing else. */
-// Not prove-phone: that code goes to the phone being added, never to the one the person already has.
-export const BINDING_PATTERN = /^(decide|transfer|refund|settlement|api-key|endpoint|passkey|phone|totp|platform):[^\s]{1,280}$/;
+// What a check is for is its own module; the check's rules here are what most callers import it with.
+export {
+  BINDING_PATTERN,
+  batchBinding,
+  batchIds,
+  checkBindings,
+  ChosenIds,
+  decisionOf,
+  fingerprintOf,
+  isPlatformBinding,
+  MOST_IN_ONE_CHECK,
+  purposeOf,
+  TOO_MANY_CHOSEN,
+} from "./check-bindings";
 
 export interface CheckNeeded {
   binding: string;
@@ -129,7 +54,12 @@ export interface CheckNeeded {
   fields: Record<string, string>;
   /** Where it was posted (path and query, Remix's own `index` and `_data` left out). */
   action: string;
+  /** A bulk decision's requests, which the dialog names and /auth/check checks against the binding (batchBinding). */
+  covers?: string[];
 }
+
+/** What an action's check is for: its binding, and for a bulk decision the ids that binding is the hash of. */
+export type CheckTarget = string | { binding: string; covers: string[] };
 
 const tooManyCodes = (minutes: number) => `Too many codes were sent. Try again in ${minutes} minutes.`;
 
@@ -209,9 +139,10 @@ export async function passkeyOnlyFor(tenant: Tenant, binding: string): Promise<b
 async function spendCheckOrAsk(
   request: Request,
   { deps, session, owner: ownerId, passkeyOnly: needsPasskey }: CheckFor,
-  binding: string,
+  target: CheckTarget,
   fields: Record<string, unknown>,
 ): Promise<{ checkId: string } | { needed: CheckNeeded }> {
+  const { binding, covers } = typeof target === "string" ? { binding: target, covers: undefined } : target;
   const passkeyOnly = await needsPasskey(binding);
   const now = iso(deps.now());
   const owner = ownerOf(session, ownerId);
@@ -221,7 +152,8 @@ async function spendCheckOrAsk(
   for (const [name, value] of Object.entries(fields)) if (typeof value === "string" && name !== "submission") posted[name] = value;
   const url = new URL(request.url);
   for (const name of ["index", "_data"]) url.searchParams.delete(name);
-  return { needed: { binding, purpose: purposeOf(binding), passkeyOnly, fields: posted, action: `${url.pathname.replace(/\.data$/, "")}${url.search}` } };
+  const action = `${url.pathname.replace(/\.data$/, "")}${url.search}`;
+  return { needed: { binding, purpose: purposeOf(binding), passkeyOnly, fields: posted, action, ...(covers ? { covers } : {}) } };
 }
 
 /** An action's answer that refused (a 4xx or 5xx returned rather than thrown). */
@@ -239,7 +171,7 @@ function refusedAnswer(answer: unknown): boolean {
 export function underFreshCheck<T>(
   request: Request,
   signedIn: TenantRequest,
-  binding: string,
+  binding: CheckTarget,
   fields: Record<string, unknown>,
   act: () => Promise<T>,
 ): Promise<T | ReturnType<typeof checkNeeded>> {
@@ -260,11 +192,12 @@ export function underPlatformCheck<T>(
 async function underCheck<T>(
   request: Request,
   signedIn: CheckFor,
-  binding: string,
+  target: CheckTarget,
   fields: Record<string, unknown>,
   act: () => Promise<T>,
 ): Promise<T | ReturnType<typeof checkNeeded>> {
-  const spent = await spendCheckOrAsk(request, signedIn, binding, fields);
+  const spent = await spendCheckOrAsk(request, signedIn, target, fields);
+  const binding = typeof target === "string" ? target : target.binding;
   if ("needed" in spent) return checkNeeded(spent.needed);
   const { deps, owner, session } = signedIn;
   const giveBack = () => giveBackFreshCheck(deps.db, spent.checkId, owner);
@@ -328,6 +261,7 @@ export function freshCheckStatements(
   method: CheckMethod,
   proofId: string,
   ifPreviousChanged = false,
+  covers?: readonly string[],
 ): D1PreparedStatement[] {
   const now = deps.now();
   const id = crypto.randomUUID();
@@ -351,7 +285,8 @@ export function freshCheckStatements(
       { userId: session.sub, businessId: auditedIn(businessId) },
       deps.db,
       deps.meta,
-      { action: "auth.check.passed", entity: "fresh_check", entityId: id, after: { binding, method } },
+      // A bulk decision's check names its requests in the audit log: its binding is only their hash.
+      { action: "auth.check.passed", entity: "fresh_check", entityId: id, after: { binding, method, ...(covers ? { requests: covers } : {}) } },
       iso(now),
     ),
   ];
@@ -420,10 +355,11 @@ export async function verifyCheckCode(
   businessId: string,
   binding: string,
   typed: string,
+  covers?: readonly string[],
 ): Promise<{ ok: true } | CheckRefused> {
   const checked = await verifyCode(deps, codesFor(session, businessId, binding), askerOf(session, businessId), binding, typed, (code) =>
     // Only if this request consumed the code (two requests with the right code: one check).
-    freshCheckStatements(deps, session, businessId, binding, "sms", code.id, true),
+    freshCheckStatements(deps, session, businessId, binding, "sms", code.id, true, covers),
   );
   return checked.ok ? { ok: true } : checked;
 }

@@ -23,9 +23,17 @@ export const AUTH_LIMITS = {
    */
   checkCodeSendPerAccount: { name: "check-code-send-account", max: 40, windowMs: 60 * MINUTE },
   checkCodeSendPerAddress: { name: "check-code-send-address", max: 120, windowMs: 60 * MINUTE },
-  /** A one-time code typed (sign-in or a check). */
+  /** A one-time code typed to sign in (by SMS or an authenticator app), to prove a new phone, or to confirm an app. */
   codeVerifyPerAccount: { name: "code-verify-account", max: 20, windowMs: 10 * MINUTE },
   codeVerifyPerAddress: { name: "code-verify-address", max: 60, windowMs: 10 * MINUTE },
+  /**
+   * A code typed for a fresh check (SMS or authenticator app), counted apart from sign-in's as the sends are: a checker
+   * typing one for each decision cannot use up their next sign-in, and sign-ins cannot use up an office's checks.
+   * 60 in 10 minutes is a code every 10 s; guessing is bounded by the wrong-code lock that every purpose shares (20 wrong
+   * codes an hour, functions/auth/one-time-codes.ts), not by this.
+   */
+  checkCodeVerifyPerAccount: { name: "check-code-verify-account", max: 60, windowMs: 10 * MINUTE },
+  checkCodeVerifyPerAddress: { name: "check-code-verify-address", max: 180, windowMs: 10 * MINUTE },
   /** Passkey options asked for, and passkey answers sent (sign-in, adding one, a check). */
   passkeyPerAccount: { name: "passkey-account", max: 30, windowMs: 10 * MINUTE },
   passkeyPerAddress: { name: "passkey-address", max: 100, windowMs: 10 * MINUTE },
@@ -37,6 +45,7 @@ export const SIGN_IN_LIMITS: AuthLimitPair = [AUTH_LIMITS.signInPerAccount, AUTH
 export const CODE_SEND_LIMITS: AuthLimitPair = [AUTH_LIMITS.codeSendPerAccount, AUTH_LIMITS.codeSendPerAddress];
 export const CHECK_CODE_SEND_LIMITS: AuthLimitPair = [AUTH_LIMITS.checkCodeSendPerAccount, AUTH_LIMITS.checkCodeSendPerAddress];
 export const CODE_VERIFY_LIMITS: AuthLimitPair = [AUTH_LIMITS.codeVerifyPerAccount, AUTH_LIMITS.codeVerifyPerAddress];
+export const CHECK_CODE_VERIFY_LIMITS: AuthLimitPair = [AUTH_LIMITS.checkCodeVerifyPerAccount, AUTH_LIMITS.checkCodeVerifyPerAddress];
 export const PASSKEY_LIMITS: AuthLimitPair = [AUTH_LIMITS.passkeyPerAccount, AUTH_LIMITS.passkeyPerAddress];
 
 /**

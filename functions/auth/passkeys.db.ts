@@ -90,19 +90,6 @@ export function removePasskeyStatement(db: Db, passkeyId: string, userId: string
   return db.prepare("UPDATE passkeys SET removed_at = ? WHERE id = ? AND user_id = ? AND removed_at IS NULL").bind(at, passkeyId, userId);
 }
 
-/**
- * Before removePasskeyStatement in the same batch: ends the person's other sessions (the current one stays) only if
- * that passkey still stands, so the batch that removes it is the one that signs them out.
- */
-export function revokeOtherSessionsStatement(db: Db, userId: string, keepSessionId: string, passkeyId: string, at: string): D1PreparedStatement {
-  return db
-    .prepare(
-      `UPDATE sessions SET revoked_at = ?1 WHERE user_id = ?2 AND id <> ?3 AND revoked_at IS NULL
-         AND EXISTS (SELECT 1 FROM passkeys WHERE id = ?4 AND user_id = ?2 AND removed_at IS NULL)`,
-    )
-    .bind(at, userId, keepSessionId, passkeyId);
-}
-
 export interface NewWebauthnChallenge {
   id: string;
   sessionId: string;

@@ -34,14 +34,13 @@ import {
   passkeyUsedStatement,
   removePasskeyStatement,
   renamePasskeyStatement,
-  revokeOtherSessionsStatement,
   voidNamedChallengeStatement,
   voidWebauthnChallengesStatement,
   type ChallengeMatch,
   type ChallengePurpose,
   type PasskeyRow,
 } from "./passkeys.db";
-import { sessionStage, verifySessionStatement } from "./sign-in-sessions.db";
+import { revokeOtherSessionsStatement, sessionStage, verifySessionStatement } from "./sign-in-sessions.db";
 import type { RelyingParty } from "../env";
 import { iso, type AuthDeps } from "./deps";
 import { SESSION_TTL_MS, sessionCookie, type SessionData } from "./session";
@@ -440,7 +439,7 @@ export async function removePasskey(deps: AuthDeps, session: SessionData, passke
   const actor = actorOf(session);
   // One transaction: the sessions are ended only while the passkey still stands, then it is removed.
   const [revoked, , removed] = await deps.db.batch([
-    revokeOtherSessionsStatement(deps.db, session.sub, session.sid, passkeyId, now),
+    revokeOtherSessionsStatement(deps.db, session.sub, session.sid, { kind: "passkey", id: passkeyId }, now),
     ifChangedAuditStatement(
       actor,
       deps.db,

@@ -48,6 +48,28 @@ export function revokeUserSessionsStatement(db: Db, userId: string, at: string):
   return db.prepare("UPDATE sessions SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL").bind(at, userId);
 }
 
+/** A sign-in factor of a person's own that can be removed: its table, and what "it still stands" is there. */
+const STANDING_FACTOR = {
+  passkey: "SELECT 1 FROM passkeys WHERE id = ?4 AND user_id = ?2 AND removed_at IS NULL",
+  authenticator: "SELECT 1 FROM authenticator_apps WHERE id = ?4 AND user_id = ?2 AND confirmed_at IS NOT NULL AND removed_at IS NULL",
+} as const;
+
+/**
+ * Before the statement that removes one of the person's factors, in the same batch: ends their other sessions (the
+ * current one stays) only if that factor still stands, so the batch that removes it is the one that signs them out.
+ */
+export function revokeOtherSessionsStatement(
+  db: Db,
+  userId: string,
+  keepSessionId: string,
+  factor: { kind: keyof typeof STANDING_FACTOR; id: string },
+  at: string,
+): D1PreparedStatement {
+  return db
+    .prepare(`UPDATE sessions SET revoked_at = ?1 WHERE user_id = ?2 AND id <> ?3 AND revoked_at IS NULL AND EXISTS (${STANDING_FACTOR[factor.kind]})`)
+    .bind(at, userId, keepSessionId, factor.id);
+}
+
 /**
  * The person did something: the session's idle clock starts again. Written only when the stored time is older than
  * `staleBefore` (a minute), so a burst of requests makes one write, and never on a session that has ended meanwhile.

@@ -10,7 +10,7 @@ import type { RequestKind } from "../approvals/change-kinds";
 import { REFUND_DECISION } from "../refunds/refund-decision.db";
 import type { BusinessDecisionKind, BusinessRun } from "./business-run";
 import { decide, refusalBeforeDeciding, type Decision } from "./decide";
-import { getApprovalRequest } from "../approvals/change-requests.db";
+import { getApprovalRequest, getApprovalRequests, requestSubjects, requestsWaitingFor } from "../approvals/change-requests.db";
 import { NotFoundError } from "../tenancy/tenant";
 
 export type { BusinessRun } from "./business-run";
@@ -57,4 +57,34 @@ export async function whyNotDecide(run: BusinessRun, id: string): Promise<string
   const refusal = await refusalBeforeDeciding(kind, run, kind.subjectIdOf(found));
   // A request not found is the action's own 404 to say, as for any other binding: the check decides nothing by itself.
   return refusal === null || refusal instanceof NotFoundError ? null : refusal.message;
+}
+
+/** One request a bulk decision's check covers, as its dialog names it: its title, and why it will not be decided. */
+export interface CoveredRequest {
+  id: string;
+  title: string;
+  refusal: string | null;
+}
+
+/** What the dialog says of a request no longer in the business's queue (the bulk decision says the same). */
+export const GONE = "This request is no longer here.";
+
+/**
+ * The requests a bulk decision's check covers, in the order chosen, named for the person before any factor is asked,
+ * each with the core's reason if it will be refused (their own, already decided): one read for all, and the core's
+ * own rules only for those that do not wait for this person.
+ */
+export async function coveredRequests(run: BusinessRun, ids: readonly string[]): Promise<CoveredRequest[]> {
+  const { tenant } = run;
+  const [found, waiting] = await Promise.all([getApprovalRequests(tenant, ids), requestsWaitingFor(tenant, tenant.userId, ids)]);
+  const titles = await requestSubjects(tenant, found);
+  const byId = new Map(found.map((request) => [request.id, request]));
+  return Promise.all(
+    ids.map(async (id): Promise<CoveredRequest> => {
+      const request = byId.get(id);
+      if (!request) return { id, title: "A request", refusal: GONE };
+      const title = titles[id] ?? "A request";
+      return { id, title, refusal: waiting.has(id) ? null : await whyNotDecide(run, id) };
+    }),
+  );
 }

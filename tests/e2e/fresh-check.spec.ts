@@ -51,9 +51,10 @@ test("approving asks for a check; a code sent by SMS makes it, and the approval 
   await expect(dialog).toBeVisible();
   await expect(dialog).toContainText("To decide this request, confirm it is you.");
   await dialog.getByRole("button", { name: /^Text a code to 233\*+6677$/ }).click();
-  const code = await latestCode(page);
+  // The field shows once the code is sent: read before it, the newest message may be an older test's.
   const field = dialog.getByLabel(/Code sent to/);
   await expect(field).toBeFocused();
+  const code = await latestCode(page);
   await field.fill(String((Number(code) + 1) % 1_000_000).padStart(6, "0"));
   await dialog.getByRole("button", { name: "Confirm" }).click();
   await expect(dialog.getByRole("alert")).toHaveText("That code is not right. 4 tries left.");
@@ -124,6 +125,7 @@ test.describe("with a passkey", () => {
     const adding = page.getByRole("dialog", { name: "Confirm it is you" });
     await expect(adding).toContainText("To add a passkey, confirm it is you.");
     await adding.getByRole("button", { name: /^Text a code to/ }).click();
+    await expect(adding.getByLabel(/Code sent to/)).toBeFocused();
     await adding.getByLabel(/Code sent to/).fill(await latestCode(page, "to add a passkey"));
     await adding.getByRole("button", { name: "Confirm" }).click();
     await expect(page.getByRole("status")).toContainText("is added.");

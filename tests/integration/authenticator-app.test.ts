@@ -8,7 +8,7 @@ import { requestChange } from "#server/approvals/approvals.db";
 import type { ChangeValues } from "#server/approvals/change-kinds";
 import { appCode, wrongCode } from "../support/authenticator-app";
 import { checkBindings, mintFreshCheck, sessionOf } from "../support/fresh-check";
-import { actionDataOf } from "../support/html";
+import { actionDataOf, textOf } from "../support/html";
 import { signedInCookie } from "../support/sign-in";
 import { ACCRA, ESI_KUMASI, KUMASI, META } from "../support/tenants";
 import { usePortal } from "../support/use-portal";
@@ -229,5 +229,118 @@ describe("removing the authenticator app", () => {
     const after = await check({ intent: "totp", binding: checkBindings.decision("req_after"), code: appCode(secret, Date.now() + 30_000) }, kofi);
     expect(after.status).toBe(400);
     await clearLock(sub);
+  });
+
+  it("signs the person's other sessions out, as removing a passkey does; this one stays, and a second removal ends nothing", async () => {
+    const kofi = await signedInCookie(portal(), KOFI);
+    const { sub } = sessionOf(kofi);
+    await core().prepare("UPDATE authenticator_apps SET removed_at = ? WHERE user_id = ?").bind(new Date().toISOString(), sub).run();
+    await enrolled(kofi);
+    // Two other sign-ins of his (a phone, a laptop), and Ama's, which is not his to end.
+    const phone = await signedInCookie(portal(), KOFI);
+    const laptop = await signedInCookie(portal(), KOFI);
+    const ama = await signedInCookie(portal(), AMA, ACCRA);
+    await mintFreshCheck(core(), kofi, KUMASI, checkBindings.removeAuthenticator());
+    const removed = await post(SECURITY, { intent: "remove-authenticator" }, kofi);
+    expect(removed.status).toBe(302);
+    // The flash the redirect carries, read on the tab it goes back to.
+    const flash = removed.headers.getSetCookie().map((cookie) => cookie.split(";")[0]);
+    const page = await portal().fetch(SECURITY, { headers: { Cookie: [kofi.Cookie, ...flash].join("; ") } });
+    expect(page.status).toBe(200);
+    // His two, and any other this file's tests left open.
+    expect(await page.text()).toMatch(/The authenticator app is removed\. Your \d+ other sessions were signed out\./);
+    for (const other of [phone, laptop]) expect((await portal().fetch(SECURITY, { headers: other, redirect: "manual" })).status).toBe(302);
+    expect((await portal().fetch("/settings?tab=security", { headers: ama })).status).toBe(200);
+    const revoked = await auditOf(sub, "auth.sessions_revoked");
+    expect(JSON.parse(revoked.at(-1)!.after_json)).toEqual({ reason: "authenticator_removed", kept: sessionOf(kofi).sid });
+    // Nothing left to remove: no session is ended again.
+    await mintFreshCheck(core(), kofi, KUMASI, checkBindings.removeAuthenticator());
+    expect((await post(SECURITY, { intent: "remove-authenticator" }, kofi)).status).toBe(404);
+    expect(await auditOf(sub, "auth.sessions_revoked")).toHaveLength(revoked.length);
+  });
+});
+
+describe("signing in with the app", () => {
+  /** A new login by email: the identified session's cookie, at the code step's door (/authenticate). */
+  async function login(email: string): Promise<{ Cookie: string }> {
+    const started = await portal().fetch("/login-option", {
+      method: "POST",
+      headers: { ...headers({ Cookie: "" }, "application/x-www-form-urlencoded"), "CF-Connecting-IP": "198.51.100.41" },
+      body: new URLSearchParams({ email }).toString(),
+      redirect: "manual",
+    });
+    expect(started.headers.get("Location")).toBe("/authenticate");
+    const cookie = started.headers
+      .getSetCookie()
+      .find((header) => header.startsWith("pp_session=ey"))!
+      .split(";")[0]!;
+    return { Cookie: cookie };
+  }
+  const byApp = (code: string, cookie: { Cookie: string }) =>
+    portal().fetch("/authenticate/verify?with=app", {
+      method: "POST",
+      headers: headers(cookie, "application/x-www-form-urlencoded"),
+      body: new URLSearchParams({ intent: "app", code }).toString(),
+      redirect: "manual",
+    });
+
+  it("gives the app's code at the code step instead of a text message: nothing sent, a step signs in once, wrong codes counted", async () => {
+    const kofi = await signedInCookie(portal(), KOFI);
+    const { sub } = sessionOf(kofi);
+    await core().prepare("UPDATE authenticator_apps SET removed_at = ? WHERE user_id = ?").bind(new Date().toISOString(), sub).run();
+    const { secret, code: enrolCode } = await enrolled(kofi);
+    await clearLock(sub);
+    const sentBefore = await outboxCount();
+
+    const identified = await login(KOFI);
+    const choice = await (await portal().fetch("/authenticate", { headers: identified })).text();
+    expect(choice).toContain("How do you want to sign in?");
+    expect(choice).toContain('href="/authenticate/verify?with=app"');
+    const step = await portal().fetch("/authenticate/verify?with=app", { headers: identified, redirect: "manual" });
+    expect(step.status).toBe(200);
+    expect(await step.text()).toContain("Code from your authenticator app");
+
+    const wrong = await byApp(wrongCode(secret), identified);
+    expect(wrong.status).toBe(400);
+    expect(textOf(await wrong.text())).toContain("That code is not right. Enter the code your authenticator app shows now.");
+    expect(await core().prepare("SELECT failures FROM otp_counters WHERE scope = 'account' AND key = ?").bind(sub).first<number>("failures")).toBe(1);
+    // The set-up took its step: that code does not sign in.
+    expect(textOf(await (await byApp(enrolCode, identified)).text())).toContain("That code was already used. Wait for the next one in your authenticator app.");
+
+    const next = appCode(secret, Date.now() + 30_000);
+    const signedIn = await byApp(next.replace(/^(\d{3})/, "$1 "), identified);
+    expect(signedIn.status).toBe(302);
+    expect(signedIn.headers.get("Location")).toBe("/select-business");
+    const verified = signedIn.headers
+      .getSetCookie()
+      .find((header) => header.startsWith("pp_session=ey"))!
+      .split(";")[0]!;
+    expect((await portal().fetch("/select-business", { headers: { Cookie: verified } })).status).toBe(200);
+    expect(await outboxCount()).toBe(sentBefore);
+    expect(await auditOf(sub, "auth.totp.signed_in")).toHaveLength(1);
+
+    // Its step is taken: the same code signs nobody in again, nor checks a decision.
+    const again = await login(KOFI);
+    expect(textOf(await (await byApp(next, again)).text())).toContain("That code was already used.");
+    expect((await check({ intent: "totp", binding: checkBindings.decision("req_after_sign_in"), code: next }, kofi)).status).toBe(400);
+
+    // The wrong-code lock every code shares refuses sign-in by the app too, in sign-in's words.
+    await core().prepare("UPDATE otp_counters SET failures = 20 WHERE scope = 'account' AND key = ?").bind(sub).run();
+    const locked = await byApp(appCode(secret, Date.now() + 60_000), again);
+    expect(textOf(await locked.text())).toMatch(/Too many wrong codes\. Sign-in is locked for \d+ minutes\./);
+    await clearLock(sub);
+  });
+
+  it("is offered only to a person who has set the app up", async () => {
+    const identified = await login(AMA);
+    await core().prepare("UPDATE authenticator_apps SET removed_at = ? WHERE user_id = 'usr_ama_mensah'").bind(new Date().toISOString()).run();
+    expect(await (await portal().fetch("/authenticate", { headers: identified })).text()).not.toContain("Use your authenticator app");
+    const step = await portal().fetch("/authenticate/verify?with=app", { headers: identified, redirect: "manual" });
+    expect(step.status).toBe(302);
+    expect(step.headers.get("Location")).toBe("/authenticate");
+    // A code sent for it anyway signs nobody in: the step sends them back to choose a way.
+    const posted = await byApp("123456", identified);
+    expect(posted.headers.get("Location")).toBe("/authenticate");
+    expect((await portal().fetch("/select-business", { headers: identified, redirect: "manual" })).status).toBe(302);
   });
 });

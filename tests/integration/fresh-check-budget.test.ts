@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { requestChange } from "#server/approvals/approvals.db";
 import type { ChangeValues } from "#server/approvals/change-kinds";
-import { CHECK_MESSAGES } from "#server/auth/fresh-check";
+import { batchBinding, CHECK_MESSAGES } from "#server/auth/fresh-check";
 import { SEND_BUDGETS } from "#server/auth/one-time-codes";
 import { OTP_MESSAGES } from "#server/auth/otp";
 import { mintFreshCheck } from "../support/fresh-check";
@@ -71,8 +71,10 @@ function check(body: Record<string, unknown>, cookie: { Cookie: string }) {
   });
 }
 
+/** What the dialog is offered for `binding` (with `&ids=` after it for a bulk decision's). */
 async function offer(binding: string, cookie: { Cookie: string }) {
-  const answer = await portal().fetch(`/auth/check?binding=${encodeURIComponent(binding)}`, { headers: cookie });
+  const [bound, ids] = binding.split("&ids=");
+  const answer = await portal().fetch(`/auth/check?binding=${encodeURIComponent(bound!)}${ids ? `&ids=${ids}` : ""}`, { headers: cookie });
   expect(answer.status).toBe(200);
   return answer.json<{ refusal: string | null; codes: { left: number; perHour: number } | null; phone: string | null }>();
 }
@@ -97,15 +99,16 @@ async function lastCode(): Promise<string> {
   return code;
 }
 
-/** A check made by a code texted for `binding`: sent, typed, taken. */
-async function checkBySms(binding: string, cookie: { Cookie: string }): Promise<void> {
-  const sent = await check({ intent: "send-code", binding }, cookie);
+/** A check made by a code texted for `binding` (and a bulk decision's ids): sent, typed, taken. */
+async function checkBySms(binding: string, cookie: { Cookie: string }, ids?: string[]): Promise<void> {
+  const covers = ids ? { ids } : {};
+  const sent = await check({ intent: "send-code", binding, ...covers }, cookie);
   expect(sent.status, `code for ${binding}`).toBe(200);
-  expect((await check({ intent: "code", binding, code: await lastCode() }, cookie)).status).toBe(200);
+  expect((await check({ intent: "code", binding, ...covers, code: await lastCode() }, cookie)).status).toBe(200);
 }
 
-/** One sign-in code asked for by `email` from a new login: where /authenticate sent them, or its refusal's text. */
-async function signInCode(email: string): Promise<{ sent: boolean; text: string }> {
+/** One sign-in code asked for by `email` from a new login: where /authenticate sent them, or its refusal's text, and the login's cookie. */
+async function signInCode(email: string): Promise<{ sent: boolean; text: string; cookie: { Cookie: string } }> {
   const started = await post("/login-option", [["email", email]], {});
   expect(started.headers.get("Location")).toBe("/authenticate");
   const cookie = started.headers
@@ -113,7 +116,12 @@ async function signInCode(email: string): Promise<{ sent: boolean; text: string 
     .find((header) => header.startsWith("pp_session=ey"))!
     .split(";")[0]!;
   const asked = await post("/authenticate", [["phone", "0"]], { Cookie: cookie });
-  return { sent: asked.headers.get("Location") === "/authenticate/verify", text: asked.status === 302 ? "" : textOf(await asked.text()) };
+  const sent = asked.headers.get("Location") === "/authenticate/verify";
+  const next = asked.headers
+    .getSetCookie()
+    .find((header) => header.startsWith("pp_session=ey"))
+    ?.split(";")[0];
+  return { sent, text: asked.status === 302 ? "" : textOf(await asked.text()), cookie: { Cookie: next ?? cookie } };
 }
 
 async function statuses(ids: string[]): Promise<string[]> {
@@ -125,12 +133,26 @@ async function statuses(ids: string[]): Promise<string[]> {
 }
 
 describe("a checker's day by SMS", () => {
-  it("signing in, then 30 requests decided by SMS in the hour (18 alone, 12 in one bulk decision): no lockout, and sign-in keeps its own codes", async () => {
-    // Kofi signs in with a code: one of sign-in's 5 an hour to his phone.
-    expect((await signInCode(KOFI)).sent).toBe(true);
+  it("signing in, then 37 requests decided by SMS in the hour (25 alone, 12 in one bulk decision): no lockout, and sign-in keeps its own codes", async () => {
+    // Kofi signs in with a code: one of sign-in's 5 an hour to his phone, typed in.
+    const signIn = await signInCode(KOFI);
+    expect(signIn.sent).toBe(true);
+    expect(
+      (
+        await post(
+          "/authenticate/verify",
+          [
+            ["intent", "verify"],
+            ["code", await lastCode()],
+          ],
+          signIn.cookie,
+        )
+      ).headers.get("Location"),
+    ).toBe("/select-business");
     const kofi = await signedInCookie(portal(), KOFI);
     const alone = [];
-    for (let i = 0; i < 18; i += 1) alone.push(await esiAsks());
+    // 25 codes typed in a few minutes: more than sign-in's 20 typed in 10 minutes, which checks no longer share.
+    for (let i = 0; i < 25; i += 1) alone.push(await esiAsks());
     for (const id of alone) {
       const binding = await askedBinding(await post(`/approvals/merchant/${id}`, [["intent", "approve"]], kofi));
       await checkBySms(binding, kofi);
@@ -141,15 +163,27 @@ describe("a checker's day by SMS", () => {
     const chosen: [string, string][] = [["intent", "approve-selected"], ...batch.map((id): [string, string] => ["ids", id])];
     const batchBinding = await askedBinding(await post("/approvals", chosen, kofi));
     expect(batchBinding).toMatch(/^decide:batch:/);
-    await checkBySms(batchBinding, kofi);
+    await checkBySms(batchBinding, kofi, batch);
     // Decided (the queue shows what was done), with no second check.
     expect([200, 302]).toContain((await post("/approvals", chosen, kofi)).status);
-    expect(await statuses([...alone, ...batch])).toEqual(Array(30).fill("approved"));
+    expect(await statuses([...alone, ...batch])).toEqual(Array(37).fill("approved"));
 
-    // 19 codes for checks: the dialog says what is left of the checks' budget.
-    expect((await offer(`decide:${await esiAsks()}`, kofi)).codes).toEqual({ left: CHECK.perPhone - 19, perHour: CHECK.perPhone });
-    // Sign-in still has its other 4 codes to his phone, and then its own limit says no.
-    for (let i = 1; i < SEND_BUDGETS.signIn.perPhone; i += 1) expect((await signInCode(KOFI)).sent, `sign-in code ${i + 1}`).toBe(true);
+    // 26 codes for checks: the dialog says what is left of the checks' budget.
+    expect((await offer(`decide:${await esiAsks()}`, kofi)).codes).toEqual({ left: CHECK.perPhone - 26, perHour: CHECK.perPhone });
+    // Sign-in still has its other 4 codes to his phone, and then its own limit says no; its typed codes are its own too.
+    for (let i = 1; i < SEND_BUDGETS.signIn.perPhone; i += 1) {
+      const again = await signInCode(KOFI);
+      expect(again.sent, `sign-in code ${i + 1}`).toBe(true);
+      const typed = await post(
+        "/authenticate/verify",
+        [
+          ["intent", "verify"],
+          ["code", await lastCode()],
+        ],
+        again.cookie,
+      );
+      expect(typed.headers.get("Location"), `sign-in ${i + 1}`).toBe("/select-business");
+    }
     const refused = await signInCode(KOFI);
     expect(refused.sent).toBe(false);
     expect(refused.text).toContain(OTP_MESSAGES.phoneLimit(60));
@@ -157,7 +191,7 @@ describe("a checker's day by SMS", () => {
     const next = await esiAsks();
     await checkBySms(await askedBinding(await post(`/approvals/merchant/${next}`, [["intent", "approve"]], kofi)), kofi);
     expect((await post(`/approvals/merchant/${next}`, [["intent", "approve"]], kofi)).status).toBe(302);
-  });
+  }, 120_000);
 
   it("the checks' budget running out is refused with its numbers, and does not stop a sign-in", async () => {
     const ama = await signedInCookie(portal(), AMA);
@@ -185,17 +219,18 @@ describe("no code for a decision the person may not take", () => {
     await mintFreshCheck(core(), kofi, KUMASI, `decide:${decided}`);
     expect((await post(`/approvals/merchant/${decided}`, [["intent", "approve"]], kofi)).status).toBe(302);
 
-    const cases: [string, { Cookie: string }, string][] = [
+    const cases: [string, { Cookie: string }, string, string[]?][] = [
       [`decide:${own}`, kofi, "You cannot decide your own request."],
       [`decide:${theirs}`, abena, "Only a Super Administrator or an Administrator can decide requests."],
-      ["decide:batch:0123456789abcdef0123456789abcdef", abena, "Only a Super Administrator or an Administrator can decide requests."],
+      [await batchBinding([theirs]), abena, "Only a Super Administrator or an Administrator can decide requests.", [theirs]],
+      [await batchBinding([decided, own]), kofi, "None of the requests you chose can be decided by you.", [decided, own]],
       [`decide:${decided}`, kofi, "This request is already approved."],
     ];
     const before = await outboxSize();
-    for (const [binding, cookie, reason] of cases) {
-      expect((await offer(binding, cookie)).refusal, binding).toBe(reason);
+    for (const [binding, cookie, reason, ids] of cases) {
+      expect((await offer(ids ? `${binding}&ids=${ids.join(",")}` : binding, cookie)).refusal, binding).toBe(reason);
       for (const intent of ["send-code", "passkey-options"]) {
-        const answer = await check({ intent, binding }, cookie);
+        const answer = await check({ intent, binding, ...(ids ? { ids } : {}) }, cookie);
         expect(answer.status, `${intent} ${binding}`).toBe(403);
         expect(await answer.json()).toEqual({ message: reason, refused: true });
       }
@@ -208,5 +243,95 @@ describe("no code for a decision the person may not take", () => {
     expect(sent!.n).toBe(0);
     // A request Kofi may decide is offered as before.
     expect(await offer(`decide:${theirs}`, kofi)).toMatchObject({ refusal: null, phone: expect.stringMatching(/^233\*+\d{4}$/) });
+  });
+});
+
+describe("one check for a bulk decision names its requests and decides exactly those", () => {
+  const chosen = (intent: string, ids: string[]): [string, string][] => [["intent", intent], ...ids.map((id): [string, string] => ["ids", id])];
+
+  it("the dialog's offer lists them with any that will be refused; the check made for them decides no other choice, part or superset", async () => {
+    const kofi = await signedInCookie(portal(), KOFI);
+    const theirs = [await esiAsks(), await esiAsks(), await esiAsks()];
+    const own = await requestChange(KOFI_KUMASI, META, { kind: "merchant", action: "create", after: newMerchant() });
+    const ids = [...theirs, own];
+    const asked = await post("/approvals", chosen("approve-selected", ids), kofi);
+    const binding = await askedBinding(asked.clone());
+    const data = Object.values(actionDataOf(await asked.text())) as ({ check?: { covers?: string[] } } | null)[];
+    expect(data.find((value) => value?.check)?.check?.covers).toEqual([...ids].sort());
+
+    const offered = await (
+      await portal().fetch(`/auth/check?binding=${encodeURIComponent(binding)}&ids=${ids.join(",")}`, { headers: kofi })
+    ).json<{
+      refusal: string | null;
+      requests: { id: string; title: string; refusal: string | null }[];
+    }>();
+    expect(offered.refusal).toBeNull();
+    expect(offered.requests).toHaveLength(4);
+    expect(offered.requests.find((request) => request.id === own)).toEqual({
+      id: own,
+      title: expect.stringMatching(/^Ɔbaa Yaa Foods /),
+      refusal: "You cannot decide your own request.",
+    });
+    expect(offered.requests.filter((request) => request.refusal === null).map((request) => request.id)).toEqual([...theirs].sort());
+    expect(offered.requests.every((request) => /^Ɔbaa Yaa Foods \d{4}$/.test(request.title))).toBe(true);
+
+    // The ids must be the ones the binding is for: another choice is refused and nothing is sent.
+    const before = await outboxSize();
+    for (const other of [theirs, [...ids, await esiAsks()], [theirs[0]!]]) {
+      expect((await portal().fetch(`/auth/check?binding=${encodeURIComponent(binding)}&ids=${other.join(",")}`, { headers: kofi })).status).toBe(400);
+      const refused = await check({ intent: "send-code", binding, ids: other }, kofi);
+      expect(refused.status).toBe(400);
+      expect(await refused.json()).toEqual({ message: "That check is not for these requests. Choose them again and decide." });
+    }
+    expect((await check({ intent: "send-code", binding }, kofi)).status).toBe(400);
+    expect(await outboxSize()).toBe(before);
+
+    // The check by SMS for them: the audit log names the requests it covered.
+    expect((await check({ intent: "send-code", binding, ids }, kofi)).status).toBe(200);
+    expect((await check({ intent: "code", binding, ids, code: await lastCode() }, kofi)).status).toBe(200);
+    const passed = await core()
+      .prepare("SELECT after_json FROM audit_log WHERE action = 'auth.check.passed' AND actor_id = 'usr_kofi_boateng' ORDER BY id DESC LIMIT 1")
+      .first<{ after_json: string }>();
+    expect(JSON.parse(passed!.after_json)).toEqual({ binding, method: "sms", requests: [...ids].sort() });
+
+    // Made for these four, it decides neither a part of them nor more than them.
+    const extra = await esiAsks();
+    for (const other of [theirs, [...ids, extra], [theirs[0]!, extra]])
+      expect((await post("/approvals", chosen("approve-selected", other), kofi)).status).toBe(428);
+    expect(await statuses([...theirs, extra])).toEqual(["pending", "pending", "pending", "pending"]);
+    // Exactly them: decided, his own named as refused.
+    const decided = await post("/approvals", chosen("approve-selected", ids), kofi);
+    expect(decided.status).toBe(200);
+    expect(textOf(await decided.text())).toContain("Approved 3 requests; 1 could not be decided:");
+    expect(await statuses([...theirs, own, extra])).toEqual(["approved", "approved", "approved", "pending", "pending"]);
+  });
+
+  it("at most 25 requests a check, said before anything is decided; a choice of only ones the person may not decide is refused before a code", async () => {
+    const kofi = await signedInCookie(portal(), KOFI);
+    const many = [];
+    for (let i = 0; i < 26; i += 1) many.push(await esiAsks());
+    const tooMany = await post("/approvals", chosen("approve-selected", many), kofi);
+    expect(tooMany.status).toBe(400);
+    expect(textOf(await tooMany.text())).toContain("Choose at most 25 requests at a time: one check covers up to 25.");
+    expect(await statuses(many)).toEqual(Array(26).fill("pending"));
+    const tooManyAsked = await portal().fetch(`/auth/check?binding=${encodeURIComponent(await batchBinding(many))}&ids=${many.join(",")}`, { headers: kofi });
+    expect(tooManyAsked.status).toBe(400);
+    expect(await tooManyAsked.json()).toEqual({ message: "Choose at most 25 requests at a time: one check covers up to 25." });
+    // Twenty-five do.
+    expect((await post("/approvals", chosen("approve-selected", many.slice(0, 25)), kofi)).status).toBe(428);
+
+    const own = [0, 1].map(() => requestChange(KOFI_KUMASI, META, { kind: "merchant", action: "create", after: newMerchant() }));
+    const mine = await Promise.all(own);
+    const binding = await batchBinding(mine);
+    const offered = await (
+      await portal().fetch(`/auth/check?binding=${encodeURIComponent(binding)}&ids=${mine.join(",")}`, { headers: kofi })
+    ).json<{
+      refusal: string | null;
+    }>();
+    expect(offered.refusal).toBe("None of the requests you chose can be decided by you.");
+    const before = await outboxSize();
+    const refused = await check({ intent: "send-code", binding, ids: mine }, kofi);
+    expect(refused.status).toBe(403);
+    expect(await outboxSize()).toBe(before);
   });
 });

@@ -5,7 +5,8 @@
 // The code's 5 minutes are counted down here too, so a person who waits sees it run out before the server says so.
 // The better factor comes first (a passkey: no codes to run out), and the codes a check has left this hour are said
 // beside "Text a code"; once none are left it is disabled with the reason beside it, and the focus stays in the dialog.
-// A decision the person may not take is said at once, with nothing to send.
+// A decision the person may not take is said at once, with nothing to send. A bulk decision's check names the
+// requests it covers (and says which of them will not be decided, and why) before the person confirms.
 import { Link, useSubmit } from "@remix-run/react";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { useBeforePaintEffect } from "#app/components/before-paint";
@@ -14,6 +15,7 @@ import { signWithPasskey } from "#app/lib/passkey-browser";
 import { paths } from "#app/lib/paths";
 import { describedBy, Field } from "./form";
 import { AuthenticatorCodeForm } from "./authenticator-check";
+import { CoveredList, type CoveredRequest } from "./check-covers";
 
 const CHECK_URL = "/auth/check";
 const CODE_LIFETIME_MS = 5 * 60_000;
@@ -35,7 +37,12 @@ interface Offer {
   phone: string | null;
   /** The codes a check may still send this hour, when a code is offered. */
   codes: CodesLeft | null;
+  /** A bulk decision's requests, named. */
+  requests?: CoveredRequest[];
 }
+
+/** What a check is for, as /auth/check takes it: the binding, and a bulk decision's ids beside it. */
+const target = (check: CheckNeeded) => ({ binding: check.binding, ...(check.covers ? { ids: check.covers } : {}) });
 
 async function post(body: Record<string, unknown>): Promise<{ ok: boolean; message?: string; [key: string]: unknown }> {
   const response = await fetch(CHECK_URL, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
@@ -85,7 +92,8 @@ export default function FreshCheckDialog({ check, onChecked }: { check: CheckNee
     setCodes(null);
     setByApp(false);
     const controller = new AbortController();
-    fetch(`${CHECK_URL}?binding=${encodeURIComponent(check.binding)}`, { signal: controller.signal })
+    const covers = check.covers ? `&ids=${encodeURIComponent(check.covers.join(","))}` : "";
+    fetch(`${CHECK_URL}?binding=${encodeURIComponent(check.binding)}${covers}`, { signal: controller.signal })
       .then((response) => (response.ok ? response.json<Offer>() : Promise.reject(new Error("offer"))))
       .then((offered) => {
         setOffer(offered);
@@ -137,7 +145,7 @@ export default function FreshCheckDialog({ check, onChecked }: { check: CheckNee
     setBusy(true);
     setError(null);
     try {
-      const answer = await post({ intent: "send-code", binding: open.binding });
+      const answer = await post({ intent: "send-code", ...target(open) });
       if (isCodesLeft(answer.codes)) setCodes(answer.codes);
       if (!answer.ok) {
         setError(answer.message ?? "The code could not be sent.");
@@ -159,11 +167,11 @@ export default function FreshCheckDialog({ check, onChecked }: { check: CheckNee
     setBusy(true);
     setError(null);
     try {
-      const asked = await post({ intent: "passkey-options", binding: open.binding });
+      const asked = await post({ intent: "passkey-options", ...target(open) });
       if (!asked.ok || !asked.options) return setError(asked.message ?? "Your passkey could not be used. Try again.");
       const signed = await signWithPasskey(asked.options as Parameters<typeof signWithPasskey>[0]);
       if (!signed.ok) return setError(signed.message);
-      const answer = await post({ intent: "passkey", binding: open.binding, response: signed.response });
+      const answer = await post({ intent: "passkey", ...target(open), response: signed.response });
       if (!answer.ok) return setError(answer.message ?? "Your passkey could not be used. Try again.");
       done();
     } catch {
@@ -174,11 +182,11 @@ export default function FreshCheckDialog({ check, onChecked }: { check: CheckNee
   };
 
   /** Sends a typed code (from the text message or the authenticator app): the check is made, or the refusal said. */
-  const checkWithCode = async (intent: "code" | "totp", binding: string, code: string) => {
+  const checkWithCode = async (intent: "code" | "totp", check: CheckNeeded, code: string) => {
     setBusy(true);
     setError(null);
     try {
-      const answer = await post({ intent, binding, code });
+      const answer = await post({ intent, ...target(check), code });
       if (!answer.ok) return setError(answer.message ?? "That code did not do.");
       done();
     } catch {
@@ -191,7 +199,7 @@ export default function FreshCheckDialog({ check, onChecked }: { check: CheckNee
   const checkWithApp = async (code: string) => {
     if (!open) return;
     if (!/^\d{6}$/.test(code)) return setError("Enter the 6-digit code your authenticator app shows.");
-    await checkWithCode("totp", open.binding, code);
+    await checkWithCode("totp", open, code);
   };
 
   const codeLeft = codeSentAt === null ? 0 : codeSentAt + CODE_LIFETIME_MS - now;
@@ -206,7 +214,7 @@ export default function FreshCheckDialog({ check, onChecked }: { check: CheckNee
     const code = typeof typed === "string" ? typed.trim() : "";
     if (!/^\d{6}$/.test(code)) return setError("Enter the 6-digit code from the text message.");
     if (codeExpired) return setError("This code has expired. Ask for a new one.");
-    await checkWithCode("code", open.binding, code);
+    await checkWithCode("code", open, code);
   };
 
   return (
@@ -229,6 +237,7 @@ export default function FreshCheckDialog({ check, onChecked }: { check: CheckNee
             </p>
           ) : null}
           {!offer && !error ? <p aria-live="polite">Getting the check ready…</p> : null}
+          {offer?.requests ? <CoveredList requests={offer.requests} /> : null}
           {offer?.refusal ? (
             <p className="notice notice--warning notice__message" role="alert" data-testid="check-refusal">
               {offer.refusal} No code was sent.

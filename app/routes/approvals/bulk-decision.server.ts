@@ -1,11 +1,11 @@
-// Deciding several requests at once from the queue: one fresh check for the batch (bound to the decision and the
-// ids, so it allows exactly that batch), then each request decided on its own by the decision core's decideEach
+// Deciding several requests at once from the queue: one fresh check for the chosen requests (bound to exactly their
+// ids, which the check dialog names: a check for one choice decides no other), then each request decided on its own by the decision core's decideEach
 // through the same steps as its page (functions/decisions/business.ts), each applied and audited alone. One that the rules refuse (stale, decided meanwhile, the
 // person's own) is named with its reason; the others still go through.
 import { formErrors } from "#server/forms";
 import { data, type AppLoadContext } from "@remix-run/cloudflare";
 import * as v from "valibot";
-import { checkBindings, fingerprintOf, underFreshCheck } from "#server/auth/fresh-check";
+import { batchBinding, batchIds, ChosenIds, underFreshCheck } from "#server/auth/fresh-check";
 import { getApprovalRequest, requestSubjects } from "#server/approvals/change-requests.db";
 import { refusalMessage, type TenantRequest } from "#server/guards";
 import { refuse } from "#server/plumbing/http";
@@ -13,20 +13,11 @@ import { ForbiddenError, NotFoundError } from "#server/tenancy/tenant";
 import { decideBusinessRequest, pageRun } from "#server/decisions/business";
 import { decideEach } from "#server/decisions/decide";
 
-/** At most this many in one batch: a page of the queue. */
-export const MOST_IN_A_BATCH = 50;
-
-const Ids = v.pipe(
-  v.array(v.pipe(v.string(), v.regex(/^[\w-]{1,80}$/, "Choose requests from the list."))),
-  v.minLength(1, "Choose at least one request."),
-  v.maxLength(MOST_IN_A_BATCH, `Choose at most ${MOST_IN_A_BATCH} requests at a time.`),
-);
-
 const BulkDecision = v.variant("intent", [
-  v.object({ intent: v.literal("approve-selected"), ids: Ids }),
+  v.object({ intent: v.literal("approve-selected"), ids: ChosenIds }),
   v.object({
     intent: v.literal("reject-selected"),
-    ids: Ids,
+    ids: ChosenIds,
     reason: v.pipe(
       v.optional(v.string(), ""),
       v.trim(),
@@ -75,11 +66,12 @@ export async function decideSelected(request: Request, context: AppLoadContext, 
     );
   }
   const decision = parsed.output;
-  const ids = [...decision.ids].sort();
-  const binding = checkBindings.decisions(await fingerprintOf(`${decision.intent}:${ids.join(",")}`));
+  const ids = batchIds(decision.ids);
+  // The check covers exactly these requests, and the dialog names them.
+  const check = { binding: await batchBinding(ids), covers: ids };
   // What the page sends again once the check is made: the same batch, the ids as one field.
   const resend = { intent: decision.intent, ids: ids.join(","), ...("reason" in decision ? { reason: decision.reason } : {}) };
-  return underFreshCheck(request, signedIn, binding, resend, async () => {
+  return underFreshCheck(request, signedIn, check, resend, async () => {
     const run = pageRun(context, signedIn);
     const each = await decideEach(
       ids,

@@ -24,7 +24,8 @@ function said(outcome: BulkOutcome): string {
     : "None of the chosen requests could be decided:";
 }
 
-export function BulkDecision({ answer }: { answer: unknown }) {
+/** `most`: how many requests one check covers (the form says so before anyone chooses more). */
+export function BulkDecision({ answer, most }: { answer: unknown; most: number }) {
   const busy = useSending();
   const shown = answer as Answer;
   const errors = shown && "errors" in shown && shown.intent === "bulk" ? shown.errors : null;
@@ -49,7 +50,9 @@ export function BulkDecision({ answer }: { answer: unknown }) {
         </p>
       ) : null}
       <Form method="post" id={BULK_FORM_ID} className="bulk-decision__form" noValidate>
-        <p className="field-hint">Tick the requests in the list, then approve them or reject them with one reason. Each is decided and recorded on its own.</p>
+        <p className="field-hint">
+          {`Tick up to ${most} requests in the list, then approve them or reject them with one reason. One check covers them, naming each; each is decided and recorded on its own.`}
+        </p>
         <Field id="bulk-reason" label="Reason for rejecting" error={errors?.reason}>
           <input
             id="bulk-reason"

@@ -25,6 +25,7 @@ import { isConnectionLost } from "#app/components/forms/submission";
 import { BulkDecision, ChooseRequest } from "./bulk-decision";
 import { decideSelected } from "./bulk-decision.server";
 import { readForm } from "#server/forms";
+import { MOST_IN_ONE_CHECK } from "#server/auth/fresh-check";
 
 export const meta: MetaFunction = () => [{ title: "Approvals" }];
 
@@ -81,6 +82,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     status,
     makerId: makerId ?? null,
     canExport: can(tenant.role, "export:transaction"),
+    mostInOneCheck: MOST_IN_ONE_CHECK,
   };
 }
 
@@ -150,7 +152,7 @@ const CHOOSE: Column<Row> = {
 const STATUS_LABELS: Record<(typeof STATUS_FILTERS)[number], string> = { ...statusLabels("approval"), all: "Any status" };
 
 export default function Approvals() {
-  const { requests, page, trail, hasNext, total, counts, waitingTotal, waitingView, employees, kindSlug, status, makerId, canExport } =
+  const { requests, page, trail, hasNext, total, counts, waitingTotal, waitingView, employees, kindSlug, status, makerId, canExport, mostInOneCheck } =
     useLoaderData<typeof loader>();
   const answer = useActionData<typeof action>();
   const { search } = useLocation();
@@ -255,7 +257,7 @@ export default function Approvals() {
           </div>
         ) : null}
       </div>
-      {choosing ? <BulkDecision answer={answer} /> : null}
+      {choosing ? <BulkDecision answer={answer} most={mostInOneCheck} /> : null}
       <ListCount page={page} pageSize={DEFAULT_PAGE_SIZE} shown={requests.length} total={total} noun={total === 1 ? "request" : "requests"} />
       <DataTable
         caption="Approval requests"

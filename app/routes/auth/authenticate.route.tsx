@@ -1,7 +1,8 @@
-// The step after the email or work account: a person with a passkey may use it (the first choice, decision 024);
-// otherwise, or as the fallback, they choose which linked phone gets the one-time code.
+// The step after the email or work account: a person with a passkey may use it (the first choice, decision 024), one
+// with an authenticator app its code (the second, decision 049); otherwise, or as the fallback, they choose which
+// linked phone gets the one-time code.
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
-import { Form, useActionData, useLoaderData, useNavigate } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData, useNavigate } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import * as v from "valibot";
 import { authDeps } from "#server/auth/deps";
@@ -10,6 +11,7 @@ import { requireSameOrigin } from "#server/auth/origin";
 import { CODE_SEND_LIMITS, authLimited, retryAfterHeaders, tooMany } from "#server/auth/limits";
 import { requestOtp } from "#server/auth/otp";
 import { hasPasskey, relyingPartyOf } from "#server/auth/passkeys";
+import { hasAuthenticator } from "#server/authenticator/authenticator-app";
 import { smsPortFor } from "#server/sms/sms";
 import { refuse } from "#server/plumbing/http";
 import { passkeyCall, signWithPasskey } from "#app/lib/passkey-browser";
@@ -27,9 +29,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const deps = authDeps(request, context);
   await redirectSignedIn(request, deps);
   const session = await requireIdentified(request, deps);
-  const passkey = relyingPartyOf(deps) !== null && (await hasPasskey(deps.db, session.sub));
+  const [passkey, app] = await Promise.all([relyingPartyOf(deps) !== null && hasPasskey(deps.db, session.sub), hasAuthenticator(deps, session.sub)]);
   // Only masked numbers reach the browser; the choice is by position.
-  return { phones: session.linkedNumbers.map((msisdn, index) => ({ index, masked: maskPhone(msisdn) })), email: session.email, passkey };
+  return { phones: session.linkedNumbers.map((msisdn, index) => ({ index, masked: maskPhone(msisdn) })), email: session.email, passkey, app };
 }
 
 const PhoneForm = v.object({ phone: v.pipe(v.string("Choose a phone number."), v.regex(/^\d{1,2}$/, "Choose a phone number."), v.transform(Number)) });
@@ -94,19 +96,22 @@ function PasskeyChoice() {
 }
 
 export default function Authenticate() {
-  const { phones, email, passkey } = useLoaderData<typeof loader>();
+  const { phones, email, passkey, app } = useLoaderData<typeof loader>();
   const error = useActionData<typeof action>()?.errors.phone;
   const busy = useSending();
   return (
     <div className="sign-in">
-      <h1>{passkey ? "How do you want to sign in?" : "Where should we send your code?"}</h1>
+      <h1>{passkey || app ? "How do you want to sign in?" : "Where should we send your code?"}</h1>
       <p className="page__lead">Signing in as {email}.</p>
-      {passkey ? (
-        <>
-          <PasskeyChoice />
-          <h2 className="sign-in__or">Or get a code by text message</h2>
-        </>
+      {passkey ? <PasskeyChoice /> : null}
+      {app ? (
+        <div className="form">
+          <Link to="/authenticate/verify?with=app" className={`button button--block${passkey ? " button--ghost" : " button--primary"}`}>
+            Use your authenticator app
+          </Link>
+        </div>
       ) : null}
+      {passkey || app ? <h2 className="sign-in__or">Or get a code by text message</h2> : null}
       <Form method="post" className="form">
         <fieldset className="choice-list" aria-describedby={error ? "phone-error" : undefined}>
           <legend>Phone number</legend>
@@ -122,7 +127,7 @@ export default function Authenticate() {
             {error}
           </p>
         ) : null}
-        <button type="submit" className={`button ${passkey ? "" : "button--primary "}button--block`} disabled={busy}>
+        <button type="submit" className={`button ${passkey || app ? "" : "button--primary "}button--block`} disabled={busy}>
           {busy ? "Sending…" : "Send code"}
         </button>
       </Form>

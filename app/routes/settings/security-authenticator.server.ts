@@ -55,7 +55,9 @@ export async function authenticatorAction(request: Request, context: AppLoadCont
     return underFreshCheck(request, signedIn, checkBindings.removeAuthenticator(), form, async () => {
       const removed = await removeAuthenticator(deps, session, tenant.businessId);
       if (!removed) return answer({ enrolment: null, error: "That authenticator app was already removed." }, 404);
-      throw await redirectWithFlash(request, context.config.app, SECURITY_URL, { kind: "success", message: AUTHENTICATOR_MESSAGES.removed });
+      const { sessionsEnded } = removed;
+      const others = sessionsEnded === 0 ? "" : ` Your ${sessionsEnded === 1 ? "other session was" : `${sessionsEnded} other sessions were`} signed out.`;
+      throw await redirectWithFlash(request, context.config.app, SECURITY_URL, { kind: "success", message: `${AUTHENTICATOR_MESSAGES.removed}${others}` });
     });
   }
   const parsed = v.safeParse(ConfirmForm, form);
