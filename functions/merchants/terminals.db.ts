@@ -47,8 +47,16 @@ export interface TerminalQuery extends PageQuery {
   sort?: "serial" | "last_seen";
 }
 
-/** The silence rule, one place for the count and the list: in service, and not seen since `since`. */
-const SILENT_SQL = "status IN ('assigned', 'active') AND (last_seen_at IS NULL OR last_seen_at < ?)";
+/**
+ * The silence rule, one place for the count, the list and the terminal.silent sweep (webhooks/sweep.db.ts): in service,
+ * and neither a sign from it nor its assignment since `since`. A terminal just assigned has had no chance to be seen
+ * ("Last seen: Never" is its state, not a fault): it turns silent a full silence after it was put in place, unless it
+ * is seen meanwhile; one moved to another place gets the same time to be seen there. Binds one value, `since`.
+ */
+export const SILENT_SQL = `terminals.status IN ('assigned', 'active') AND max(
+    coalesce(terminals.last_seen_at, 0),
+    coalesce((SELECT unixepoch(a.assigned_at) * 1000 FROM terminal_assignments a WHERE a.terminal_id = terminals.id AND a.unassigned_at IS NULL), 0)
+  ) < ?`;
 
 /** The fleet, by serial number or by last seen. */
 export async function listTerminals(tenant: Tenant, query: TerminalQuery = {}): Promise<Page<Terminal>> {

@@ -102,6 +102,38 @@ test.describe("the fleet", () => {
   });
 });
 
+test.describe("silence", () => {
+  test("a terminal just assigned, never seen, is not silent; a day after its assignment with no sign from it, it is", async ({ page, portal }) => {
+    const db = await portal.db();
+    const maker = await db.prepare("SELECT id FROM users WHERE email = 'esi.owusu@example.com'").first<string>("id");
+    const now = Date.now();
+    const place = async (id: string, serial: string, assignedAgoMs: number) => {
+      const at = new Date(now - assignedAgoMs).toISOString();
+      await db.batch([
+        db
+          .prepare(
+            `INSERT OR REPLACE INTO terminals (id, business_id, serial, model, software_version, status, merchant_id, point_of_sale_id, last_seen_at, created_at, updated_at)
+             VALUES (?, ?, ?, 'PAX A80', 'Prolin 2.6.33', 'assigned', 'mer_kff_0002', 'pos_kff_00003', NULL, ?, ?)`,
+          )
+          .bind(id, KUMASI, serial, at, at),
+        db
+          .prepare(
+            "INSERT INTO terminal_assignments (business_id, terminal_id, point_of_sale_id, assigned_by, assigned_at) VALUES (?, ?, 'pos_kff_00003', ?, ?)",
+          )
+          .bind(KUMASI, id, maker, at),
+      ]);
+    };
+    await place("e2e_silence_new", "SLN0000001", 60_000);
+    await place("e2e_silence_old", "SLN0000002", 25 * 3_600_000);
+    await page.goto("/pos-terminals/device-details/e2e_silence_new");
+    await expect(page.getByRole("region", { name: "Details" })).toContainText("Never");
+    await page.goto("/pos-terminals?silent=1&q=SLN");
+    const rows = page.locator("tbody tr");
+    await expect(rows.filter({ hasText: "SLN0000002" })).toHaveCount(1);
+    await expect(rows.filter({ hasText: "SLN0000001" })).toHaveCount(0);
+  });
+});
+
 test.describe("a device", () => {
   test("block and unblock with a reason, written to the history of the page", async ({ page, portal }) => {
     await page.goto("/pos-terminals/device-details/trm_kff_00004");
