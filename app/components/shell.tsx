@@ -1,7 +1,7 @@
 import { Form, Link, NavLink, useLocation, useNavigation } from "@remix-run/react";
 import { useCallback, useEffect, useId, useRef, useState, type ReactNode } from "react";
 import { NAVIGATION, PLATFORM_NAVIGATION, isCurrentSection, isNavGroup, type NavGroup, type NavItem } from "#app/lib/shell/navigation";
-import { APP_NAME } from "#app/lib/shell/page";
+import { APP_NAME, LIST_ID } from "#app/lib/shell/page";
 import { BusinessSwitcher, UserMenu } from "./account-menu";
 import { AlertRegion, ResponseModal } from "./notifications";
 import { FirstPrefetch, PrefetchPage, usePrefetchIntent } from "./prefetch";
@@ -192,6 +192,10 @@ export function DefaultLayout({ children, navigation = NAVIGATION }: { children:
     <div className={open ? "shell shell--nav-open" : "shell"}>
       <a className="skip-link" href="#main">
         Skip to content
+      </a>
+      {/* From the top of a list page to its first row in three keys (Tab, Tab, Enter; then Tab is in the first row). */}
+      <a className="skip-link skip-link--list" href={`#${LIST_ID}`}>
+        Skip to the list
       </a>
       <NavigationProgress />
       <SideNavigation id={navId} open={open} onClose={close} navigation={navigation} />

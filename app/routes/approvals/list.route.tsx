@@ -258,6 +258,7 @@ export default function Approvals() {
       {choosing ? <BulkDecision answer={answer} /> : null}
       <ListCount page={page} pageSize={DEFAULT_PAGE_SIZE} shown={requests.length} total={total} noun={total === 1 ? "request" : "requests"} />
       <DataTable
+        page
         caption="Approval requests"
         columns={choosing ? [CHOOSE, ...COLUMNS] : COLUMNS}
         rows={requests}

@@ -309,7 +309,7 @@ export default function MerchantFunds() {
         }
       />
       <ListCount page={page} pageSize={DEFAULT_PAGE_SIZE} shown={rows.length} total={total} noun={total === 1 ? "merchant" : "merchants"} />
-      <DataTable caption="Merchant funds" columns={columns} rows={rows} rowKey={(r) => r.id} empty={<h2>No merchants yet</h2>} />
+      <DataTable page caption="Merchant funds" columns={columns} rows={rows} rowKey={(r) => r.id} empty={<h2>No merchants yet</h2>} />
       <Pager page={page} totalPages={Math.max(1, Math.ceil(total / DEFAULT_PAGE_SIZE))} trail={trail} hasNext={hasNext} />
     </div>
   );

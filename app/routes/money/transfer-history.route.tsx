@@ -89,6 +89,7 @@ export default function TransferHistory() {
         </p>
       ) : null}
       <DataTable
+        page
         caption={`Transfers of ${merchant.name}`}
         columns={COLUMNS}
         rows={transfers}
