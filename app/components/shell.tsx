@@ -54,14 +54,26 @@ function NavigationProgress() {
  * (Remix's manifest fetch) is cut off when the sign-in popup closes, which Remix
  * logs as an error ("Failed to fetch manifest patches").
  */
-function Brand({ discover }: { discover?: "none" }) {
+/** The mark and the name: inside the brand's link here, and in the 403 document (app/entry.server.tsx), where no router runs. */
+export function BrandContent() {
   return (
-    <Link to="/" className="brand" aria-label={`${APP_NAME}, dashboard`} discover={discover}>
+    <>
       <svg className="brand__mark" viewBox="0 0 32 32" aria-hidden="true">
         <rect width="32" height="32" rx="8" />
         <path d="M9 22V10h7.5a4.5 4.5 0 0 1 0 9H13" />
       </svg>
       <span className="brand__name">{APP_NAME}</span>
+    </>
+  );
+}
+
+/** What the brand's link is called (to the dashboard). */
+export const BRAND_LABEL = `${APP_NAME}, dashboard`;
+
+function Brand({ discover }: { discover?: "none" }) {
+  return (
+    <Link to="/" className="brand" aria-label={BRAND_LABEL} discover={discover}>
+      <BrandContent />
     </Link>
   );
 }
