@@ -7,7 +7,7 @@ import { logError } from "#server/plumbing/log";
 import { DocumentContext } from "./components/document-context";
 import { ServerScripts } from "./components/paint-first-scripts.server";
 import stylesheet from "./styles/app.css?inline";
-import { AccessDenied } from "./components/access-denied";
+import { AccessDenied } from "./routes/errors/access-denied";
 import { BRAND_LABEL, BrandContent } from "./components/shell";
 import { SERVER_ERROR_TITLE } from "./lib/shell/page";
 

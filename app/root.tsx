@@ -11,7 +11,7 @@ import { RefusalFocus } from "#app/components/forms/form";
 import { someRouteCodeUnreachable } from "./components/route-code";
 import { isNetworkFailure } from "#app/components/forms/submission";
 import { DefaultLayout, PlatformLayout, StandardLayout } from "./components/shell";
-import { AccessDenied } from "./components/access-denied";
+import { AccessDenied } from "./routes/errors/access-denied";
 import { DEFAULT_ERROR_MESSAGE, errorMessage } from "./lib/errors";
 import { APP_NAME, NOT_FOUND_TITLE, SERVER_ERROR_TITLE } from "#app/lib/shell/page";
 import { usePageLayout } from "#app/lib/shell/root-data";

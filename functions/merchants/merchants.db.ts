@@ -199,7 +199,9 @@ export const MERCHANT_CODE_PREFIX = "MRC-";
 export async function nextMerchantCode(tenant: Tenant): Promise<string> {
   const { db } = tenant;
   const numberOf = (column: string) => `CAST(substr(${column}, 5) AS INTEGER)`;
-  const isOurs = (column: string) => `${column} GLOB 'MRC-[0-9]*' AND substr(${column}, 5) NOT GLOB '*[^0-9]*' AND length(${column}) <= 20`;
+  // MRC- and digits only (no LIKE or GLOB in the portal's SQL): what trimming every digit away leaves empty.
+  const isOurs = (column: string) =>
+    `substr(${column}, 1, 4) = 'MRC-' AND length(${column}) BETWEEN 5 AND 20 AND trim(substr(${column}, 5), '0123456789') = ''`;
   const highest = await db
     .prepare(
       `SELECT MAX(n) AS n FROM (

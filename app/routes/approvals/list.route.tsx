@@ -35,6 +35,7 @@ const TABS: { slug: string | null; label: string; kind: RequestKind | null }[] =
   { slug: KIND_SLUGS.settlement_account, label: "Settlement accounts", kind: "settlement_account" },
   { slug: KIND_SLUGS.employee, label: "Employees", kind: "employee" },
   { slug: KIND_SLUGS.security_policy, label: "Security", kind: "security_policy" },
+  { slug: KIND_SLUGS.terminal, label: "Terminals", kind: "terminal" },
   { slug: "transfer", label: "Transfers", kind: "transfer" },
   { slug: "refund", label: "Refunds", kind: "refund" },
 ];
