@@ -11,6 +11,7 @@ import { RefusalFocus } from "#app/components/forms/form";
 import { someRouteCodeUnreachable } from "./components/route-code";
 import { isNetworkFailure } from "#app/components/forms/submission";
 import { DefaultLayout, PlatformLayout, StandardLayout } from "./components/shell";
+import { AccessDenied } from "./routes/errors/access-denied";
 import { DEFAULT_ERROR_MESSAGE, errorMessage } from "./lib/errors";
 import { APP_NAME, NOT_FOUND_TITLE, SERVER_ERROR_TITLE } from "#app/lib/shell/page";
 import { usePageLayout } from "#app/lib/shell/root-data";
@@ -124,24 +125,6 @@ export function ErrorBoundary() {
   if (isRouteErrorResponse(error) && error.status === 403) return <AccessDenied message={errorMessage(error) ?? null} />;
   if (isNetworkFailure(error)) return <ConnectionLost />;
   return <ServerError error={error} />;
-}
-
-/**
- * A refusal (403): the person's role does not allow this. SPEC keeps the document title of "any other error"
- * (Internal Server Error), so the heading is what tells the person nothing broke: they may not be here.
- */
-function AccessDenied({ message }: { message: string | null }) {
-  return (
-    <section className="error-page" aria-labelledby="error-title">
-      <p className="error-page__code">403</p>
-      <h1 id="error-title">You don&apos;t have access to this page</h1>
-      <p data-testid="error-message">{message ?? "You do not have permission to do that."}</p>
-      <p>Your role in this business does not allow it. Ask an administrator if you need it.</p>
-      <Link className="button button--primary" to="/">
-        Go to the dashboard
-      </Link>
-    </section>
-  );
 }
 
 /**

@@ -6,11 +6,11 @@ import { requireBusiness, type VerifiedSession } from "./auth/guards";
 import { requireSameOrigin } from "./auth/origin";
 import { CLOSED_MESSAGE, ForbiddenError, isBusinessMoving, MOVING_MESSAGE, NotFoundError, RuleError, type Tenant } from "./tenancy/tenant";
 import { forbiddenPage, pageNotFound } from "./plumbing/http";
-import { can, type Permission } from "./permissions";
+import { can, NO_PERMISSION, type Permission } from "./permissions";
 
 /** Throws a 403 unless the tenant's role holds the permission. */
 export function requirePermission(tenant: Pick<Tenant, "role">, permission: Permission): void {
-  if (!can(tenant.role, permission)) forbidden("You do not have permission to do that.");
+  if (!can(tenant.role, permission)) forbidden(NO_PERMISSION);
 }
 
 export function forbidden(message: string): never {
@@ -45,7 +45,7 @@ export async function requireTenant(request: Request, context: AppLoadContext, p
  */
 export async function requireExport(request: Request, context: AppLoadContext, view: Permission, exporting: Permission): Promise<TenantRequest> {
   const signedIn = await requireTenant(request, context, null);
-  if (!can(signedIn.tenant.role, view) || !can(signedIn.tenant.role, exporting)) throw forbiddenPage("You do not have permission to do that.");
+  if (!can(signedIn.tenant.role, view) || !can(signedIn.tenant.role, exporting)) throw forbiddenPage(context, NO_PERMISSION);
   return signedIn;
 }
 

@@ -14,6 +14,11 @@ export interface PortalLoadContext {
   databases: RequestDatabases;
   /** Where this request's time goes (Server-Timing); null unless SERVER_TIMING is on. */
   timing: RequestTiming | null;
+  /**
+   * The portal's 403 page as a whole document, for resource routes opened in the browser (a CSV export): drawn by the
+   * UI's own entry (app/entry.server.tsx), so its words and look are the shell's 403 page's, and the server keeps none.
+   */
+  forbiddenDocument: (message: string) => string;
 }
 
 declare module "@remix-run/cloudflare" {

@@ -2,6 +2,9 @@
 // section 5. Pure and shared: loaders and actions enforce it (functions/guards.ts),
 // the UI imports it only to hide or disable what a role cannot do.
 
+/** What a refusal by role says when nothing more is to be said: the 403 page's default sentence, the guards' word. */
+export const NO_PERMISSION = "You do not have permission to do that.";
+
 export const ROLES = ["Super Administrator", "Administrator", "Operations", "Finance", "Viewer"] as const;
 export type Role = (typeof ROLES)[number];
 

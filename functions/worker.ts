@@ -30,6 +30,8 @@ import { coalescedEnv } from "./plumbing/d1-coalesce";
 import { sealChain, sealDatabase } from "./audit/audit-chain";
 
 const handleRemix = createRequestHandler(build);
+/** The UI's 403 document (app/entry.server.tsx): the server keeps no copy of the page's words. */
+const forbidden = (build.entry.module as unknown as { forbiddenDocument: (message: string, nonce: string) => string }).forbiddenDocument;
 const WEBHOOKS_QUEUE = "partners-portal-webhooks";
 
 /**
@@ -158,7 +160,15 @@ const handler = {
       // a business's database through a D1 session (read replicas, the bookmark cookie: functions/tenancy/shards.ts).
       const requestEnv = coalescedEnv(timedEnv(env, timing));
       databases = new RequestDatabases(requestEnv, request);
-      const context: AppLoadContext = { cloudflare: { env: requestEnv, ctx }, config, requestId, nonce, databases, timing };
+      const context: AppLoadContext = {
+        cloudflare: { env: requestEnv, ctx },
+        config,
+        requestId,
+        nonce,
+        databases,
+        timing,
+        forbiddenDocument: (message) => forbidden(message, nonce),
+      };
       // A form re-sent after a lost connection is answered, not run a second time.
       const sessionOf = (sent: Request) => submittingSession(sent, env.DB, config.auth, Date.now);
       response = await runOnce(request, env.DB, sessionOf, Date.now, (sent) => handleRemix(sent, context));

@@ -25,10 +25,12 @@ export function useSignedInIdentity() {
 /** Closes on navigation, Escape (focus back to the summary) and a click elsewhere. */
 function Menu({ className, summary, label, children }: { className: string; summary: ReactNode; label: string; children: ReactNode }) {
   const details = useRef<HTMLDetailsElement>(null);
-  const { pathname } = useLocation();
+  // Every navigation, not only a new path: switching business posts and comes back to the same page ("/" to "/"), and a
+  // menu left open there covers the test-mode banner the switch just brought.
+  const { key } = useLocation();
   useEffect(() => {
     if (details.current) details.current.open = false;
-  }, [pathname]);
+  }, [key]);
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
       const menu = details.current;

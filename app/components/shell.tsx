@@ -1,7 +1,7 @@
 import { Form, Link, NavLink, useLocation, useNavigation } from "@remix-run/react";
 import { useCallback, useEffect, useId, useRef, useState, type ReactNode } from "react";
 import { NAVIGATION, PLATFORM_NAVIGATION, isCurrentSection, isNavGroup, type NavGroup, type NavItem } from "#app/lib/shell/navigation";
-import { APP_NAME } from "#app/lib/shell/page";
+import { APP_NAME, LIST_ID } from "#app/lib/shell/page";
 import { BusinessSwitcher, UserMenu } from "./account-menu";
 import { AlertRegion, ResponseModal } from "./notifications";
 import { FirstPrefetch, PrefetchPage, usePrefetchIntent } from "./prefetch";
@@ -54,14 +54,26 @@ function NavigationProgress() {
  * (Remix's manifest fetch) is cut off when the sign-in popup closes, which Remix
  * logs as an error ("Failed to fetch manifest patches").
  */
-function Brand({ discover }: { discover?: "none" }) {
+/** The mark and the name: inside the brand's link here, and in the 403 document (app/entry.server.tsx), where no router runs. */
+export function BrandContent() {
   return (
-    <Link to="/" className="brand" aria-label={`${APP_NAME}, dashboard`} discover={discover}>
+    <>
       <svg className="brand__mark" viewBox="0 0 32 32" aria-hidden="true">
         <rect width="32" height="32" rx="8" />
         <path d="M9 22V10h7.5a4.5 4.5 0 0 1 0 9H13" />
       </svg>
       <span className="brand__name">{APP_NAME}</span>
+    </>
+  );
+}
+
+/** What the brand's link is called (to the dashboard). */
+export const BRAND_LABEL = `${APP_NAME}, dashboard`;
+
+function Brand({ discover }: { discover?: "none" }) {
+  return (
+    <Link to="/" className="brand" aria-label={BRAND_LABEL} discover={discover}>
+      <BrandContent />
     </Link>
   );
 }
@@ -192,6 +204,10 @@ export function DefaultLayout({ children, navigation = NAVIGATION }: { children:
     <div className={open ? "shell shell--nav-open" : "shell"}>
       <a className="skip-link" href="#main">
         Skip to content
+      </a>
+      {/* From the top of a list page to its first row in three keys (Tab, Tab, Enter; then Tab is in the first row). */}
+      <a className="skip-link skip-link--list" href={`#${LIST_ID}`}>
+        Skip to the list
       </a>
       <NavigationProgress />
       <SideNavigation id={navId} open={open} onClose={close} navigation={navigation} />

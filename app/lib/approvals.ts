@@ -11,6 +11,7 @@ export const KIND_SLUGS = {
   settlement_account: "settlement-account",
   employee: "employee",
   security_policy: "security-policy",
+  terminal: "terminal",
 } as const satisfies Record<ApprovalKind, string>;
 
 export type KindSlug = (typeof KIND_SLUGS)[ApprovalKind];
@@ -32,6 +33,7 @@ const KIND_NAMES: Record<string, string> = {
   settlement_account: "Settlement account",
   employee: "Employee",
   security_policy: "Security policy",
+  terminal: "Terminal",
   transfer: "Transfer",
   refund: "Refund",
 };
@@ -55,6 +57,9 @@ const COLUMN_LABELS: Record<string, string> = {
   contact_phone: "Contact phone",
   contact_email: "Contact email",
   merchant_id: "Merchant",
+  point_of_sale_id: "Point of sale",
+  serial: "Serial number",
+  model: "Model",
   kind: "Account type",
   provider: "Bank or network",
   account_number: "Account number",
@@ -76,14 +81,20 @@ const VALUE_NAMES: Record<string, Record<string, string>> = {
   kind: { bank: "Bank", mobile_money: "Mobile money" },
   is_primary: { "1": "Yes", "0": "No" },
   gender: { female: "Female", male: "Male", unspecified: "Not given" },
-  status: { active: "Active", inactive: "Inactive", deactivated: "Deactivated", invited: "Invited" },
+  status: { active: "Active", inactive: "Inactive", deactivated: "Deactivated", invited: "Invited", in_stock: "In stock", assigned: "Assigned" },
   decisions_need_passkey: { "1": "Required", "0": "Not required" },
 };
 
-/** A stored value as a person reads it; merchant ids read as the merchant's name. */
-export function displayValue(column: string, value: ChangeValues[string] | undefined, merchantName: string | null): string {
+/** A stored value as a person reads it; merchant and point of sale ids read as their names. */
+export function displayValue(
+  column: string,
+  value: ChangeValues[string] | undefined,
+  merchantName: string | null,
+  pointOfSaleName: string | null = null,
+): string {
   if (value === undefined || value === null || value === "") return "N/A";
   if (column === "merchant_id") return merchantName ?? String(value);
+  if (column === "point_of_sale_id") return pointOfSaleName ?? String(value);
   if (column === "provider" || column === "network") return networkLabel(String(value));
   return VALUE_NAMES[column]?.[String(value)] ?? String(value);
 }

@@ -8,7 +8,7 @@ import { SETTLEMENT_ACCOUNT_COLUMNS } from "../settlement/settlement-accounts.db
 import { RuleError } from "../tenancy/tenant";
 import type { NameKind } from "../lists/names.db";
 
-export const APPROVAL_KINDS = ["employee", "merchant", "point_of_sale", "settlement_account", "security_policy"] as const;
+export const APPROVAL_KINDS = ["employee", "merchant", "point_of_sale", "settlement_account", "security_policy", "terminal"] as const;
 export type ApprovalKind = (typeof APPROVAL_KINDS)[number];
 /** The requests that move money (decided with money-decision.db.ts's specs): the queue's other kinds. */
 export const MONEY_REQUEST_KINDS = ["transfer", "refund"] as const;
@@ -144,6 +144,22 @@ export const SPECS: Record<ApprovalKind, KindSpec> = {
     underMerchant: false,
     // The policy is the business's own: what it concerns is its one setting.
     subject: { fixed: "Passkeys for every decision" },
+  },
+  // A terminal's assignment to a point of sale (decision 011, amended): whose money its payments become. Its steps
+  // (terminal-assignment.db.ts) open the assignment; unassigning and blocking act at once, without a request.
+  terminal: {
+    table: "terminals",
+    idColumn: "id",
+    entity: "terminal",
+    noun: "terminal",
+    request: "manage:terminal",
+    createColumns: [],
+    updateColumns: ["status", "merchant_id", "point_of_sale_id"],
+    inactive: "retired",
+    idPrefix: "trm",
+    underMerchant: false,
+    subject: { namesOf: "terminal" },
+    recordColumns: ["serial", "model", "status", "merchant_id", "point_of_sale_id"],
   },
   employee: {
     table: "memberships",

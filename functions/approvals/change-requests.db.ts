@@ -244,8 +244,10 @@ export function recordColumns(kind: ApprovalKind): readonly string[] {
 export interface RequestRecord {
   /** The target as it stands now (null: a create not applied yet, or a target that is gone). */
   current: ChangeValues | null;
-  /** The name of the merchant a point of sale or settlement account belongs to. */
+  /** The name of the merchant a point of sale or settlement account belongs to (or a terminal goes to). */
   merchantName: string | null;
+  /** The name of the point of sale a terminal goes to. */
+  pointOfSaleName: string | null;
 }
 
 /** The target's current values and its merchant's name, for the request page. */
@@ -260,12 +262,19 @@ export async function getRequestRecord(tenant: Tenant, request: ApprovalRequest)
         .bind(request.targetId, tenant.businessId)
         .first<ChangeValues>();
   let merchantName: string | null = null;
-  const merchantId = current?.merchant_id ?? request.after.merchant_id;
-  if (spec.underMerchant && merchantId) {
+  let pointOfSaleName: string | null = null;
+  const merchantId = request.after.merchant_id ?? current?.merchant_id;
+  if ((spec.underMerchant || "merchant_id" in request.after) && merchantId) {
     merchantName =
       (await db.prepare("SELECT name FROM merchants WHERE id = ? AND business_id = ?").bind(merchantId, tenant.businessId).first<string>("name")) ?? null;
   }
-  return { current, merchantName };
+  const pointOfSaleId = request.after.point_of_sale_id;
+  if (pointOfSaleId) {
+    pointOfSaleName =
+      (await db.prepare("SELECT name FROM points_of_sale WHERE id = ? AND business_id = ?").bind(pointOfSaleId, tenant.businessId).first<string>("name")) ??
+      null;
+  }
+  return { current, merchantName, pointOfSaleName };
 }
 
 /** How many requests wait for this person's decision, for a batch (the navigation's count, read before their role is known). */

@@ -4,5 +4,10 @@
 import { SETTLEMENT_ACCOUNT_STEPS, type ChangeSteps } from "./apply-change.db";
 import type { ApprovalKind } from "./change-kinds";
 import { EMPLOYEE_STEPS } from "./employee-change.db";
+import { TERMINAL_ASSIGNMENT_STEPS } from "./terminal-assignment.db";
 
-export const STEPS: Partial<Record<ApprovalKind, ChangeSteps>> = { employee: EMPLOYEE_STEPS, settlement_account: SETTLEMENT_ACCOUNT_STEPS };
+export const STEPS: Partial<Record<ApprovalKind, ChangeSteps>> = {
+  employee: EMPLOYEE_STEPS,
+  settlement_account: SETTLEMENT_ACCOUNT_STEPS,
+  terminal: TERMINAL_ASSIGNMENT_STEPS,
+};

@@ -23,6 +23,8 @@ export interface TransferInput {
   to: TransferTarget;
   /** Pesewas. */
   amount: number;
+  /** The asker's one line (the form's narrationField), or null. */
+  narration?: string | null;
   /** From the form that asked: the same key twice is the same request. */
   idempotencyKey: string;
 }
@@ -77,13 +79,14 @@ export async function requestTransfer(tenant: Tenant, meta: RequestMeta, input: 
     to_id: input.to.id,
     to: toLabel,
     amount: input.amount,
+    narration: input.narration ?? null,
   };
   try {
     await db.batch([
       db
         .prepare(
-          `INSERT INTO transfers (id, business_id, from_merchant_id, to_settlement_account_id, to_merchant_id, amount, status, idempotency_key, requested_by, created_at)
-           VALUES (?, ?, ?, ?, ?, ?, 'pending_approval', ?, ?, ?)`,
+          `INSERT INTO transfers (id, business_id, from_merchant_id, to_settlement_account_id, to_merchant_id, amount, narration, status, idempotency_key, requested_by, created_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, 'pending_approval', ?, ?, ?)`,
         )
         .bind(
           id,
@@ -92,6 +95,7 @@ export async function requestTransfer(tenant: Tenant, meta: RequestMeta, input: 
           input.to.kind === "settlement_account" ? input.to.id : null,
           input.to.kind === "merchant" ? input.to.id : null,
           input.amount,
+          input.narration ?? null,
           input.idempotencyKey,
           tenant.userId,
           at,

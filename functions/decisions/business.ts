@@ -22,6 +22,7 @@ export const BUSINESS_DECISIONS = {
   settlement_account: CHANGE_DECISION,
   security_policy: CHANGE_DECISION,
   employee: CHANGE_DECISION,
+  terminal: CHANGE_DECISION,
   transfer: TRANSFER_DECISION,
   refund: REFUND_DECISION,
 } satisfies Record<RequestKind, BusinessDecisionKind<unknown>>;

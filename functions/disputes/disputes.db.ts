@@ -85,14 +85,37 @@ export async function listDisputes(tenant: Tenant, query: DisputeQuery = {}): Pr
   return toPage(results, size, (row) => [row.sortRank, row.sortDue, row.id]);
 }
 
-/** Open disputes still answerable: how many, and the nearest deadline (the dashboard). */
-export async function disputesNeedingResponse(tenant: Tenant, now: number): Promise<{ count: number; nearestDueAt: number | null }> {
-  const { db } = tenant;
-  const row = await db
-    .prepare("SELECT COUNT(*) AS count, MIN(evidence_due_at) AS nearestDueAt FROM disputes WHERE business_id = ? AND status = 'open' AND evidence_due_at > ?")
-    .bind(tenant.businessId, now)
-    .first<{ count: number; nearestDueAt: number | null }>();
-  return row ?? { count: 0, nearestDueAt: null };
+/** How many disputes need a response in one business, and the nearest deadline of them. */
+export interface DisputesNeedingResponse {
+  count: number;
+  nearestDueAt: number | null;
+}
+
+/**
+ * The one count of disputes that need a response: open and still answerable (evidence due after now), whatever the
+ * deadline. The dashboard, the platform's overview and its business page all read it from here, so they cannot
+ * disagree; one statement for any number of businesses of one database (their ids bound as one JSON array, decision
+ * 033), grouped by business, for the overview's batch. Read its answer with disputesNeedingResponseOf.
+ */
+export function disputesNeedingResponseStatement(db: Db, businessIds: readonly string[], now: number): D1PreparedStatement {
+  return db
+    .prepare(
+      `SELECT business_id AS businessId, COUNT(*) AS count, MIN(evidence_due_at) AS nearestDueAt FROM disputes
+       WHERE business_id IN (SELECT value FROM json_each(?1)) AND status = 'open' AND evidence_due_at > ?2 GROUP BY business_id`,
+    )
+    .bind(JSON.stringify(businessIds), now);
+}
+
+/** The statement's answer by business id; a business with none is left out (it has 0). */
+export function disputesNeedingResponseOf(result: D1Result | undefined): Map<string, DisputesNeedingResponse> {
+  const rows = (result?.results ?? []) as (DisputesNeedingResponse & { businessId: string })[];
+  return new Map(rows.map((row) => [row.businessId, { count: row.count, nearestDueAt: row.nearestDueAt }]));
+}
+
+/** The business's disputes needing a response (the dashboard). */
+export async function disputesNeedingResponse(tenant: Tenant, now: number): Promise<DisputesNeedingResponse> {
+  const result = await disputesNeedingResponseStatement(tenant.db, [tenant.businessId], now).all();
+  return disputesNeedingResponseOf(result).get(tenant.businessId) ?? { count: 0, nearestDueAt: null };
 }
 
 export type DisputeDetail = Dispute & { evidence: Evidence[]; submittedByName: string | null };

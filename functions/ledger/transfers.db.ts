@@ -7,6 +7,8 @@ export interface Transfer {
   toSettlementAccountId: string | null;
   toMerchantId: string | null;
   amount: number;
+  /** The asker's line for the checker and the statement; null when none was written. */
+  narration: string | null;
   status: "pending_approval" | "rejected" | "completed" | "failed";
   requestedBy: string;
   approvedBy: string | null;
@@ -15,7 +17,7 @@ export interface Transfer {
 }
 
 const SELECT = `SELECT id, from_merchant_id AS fromMerchantId, to_settlement_account_id AS toSettlementAccountId, to_merchant_id AS toMerchantId,
-  amount, status, requested_by AS requestedBy, approved_by AS approvedBy, created_at AS createdAt, decided_at AS decidedAt FROM transfers`;
+  amount, narration, status, requested_by AS requestedBy, approved_by AS approvedBy, created_at AS createdAt, decided_at AS decidedAt FROM transfers`;
 
 export async function getTransfer(tenant: Tenant, id: string): Promise<Transfer | null> {
   const { db } = tenant;

@@ -187,6 +187,35 @@ export async function merchantClashes(
   return { code, tin };
 }
 
+/** The house's merchant codes: MRC- and a number of at least four digits (MRC-0042), as the seed and the form's hint write them. */
+export const MERCHANT_CODE_PREFIX = "MRC-";
+
+/**
+ * The code the add-merchant form proposes: one above the highest MRC-number the business has or a pending request would
+ * give, four digits at least (MRC-0043). A proposal only: the person may type another, and the action still refuses a
+ * taken one (merchantClashes), since another person may send the same proposal first. Codes of another shape are not
+ * counted; both reads are by the business (the unique index on its codes, the pending requests of its queue).
+ */
+export async function nextMerchantCode(tenant: Tenant): Promise<string> {
+  const { db } = tenant;
+  const numberOf = (column: string) => `CAST(substr(${column}, 5) AS INTEGER)`;
+  // MRC- and digits only (no LIKE or GLOB in the portal's SQL): what trimming every digit away leaves empty.
+  const isOurs = (column: string) =>
+    `substr(${column}, 1, 4) = 'MRC-' AND length(${column}) BETWEEN 5 AND 20 AND trim(substr(${column}, 5), '0123456789') = ''`;
+  const highest = await db
+    .prepare(
+      `SELECT MAX(n) AS n FROM (
+         SELECT ${numberOf("code")} AS n FROM merchants WHERE business_id = ?1 AND ${isOurs("code")}
+         UNION ALL
+         SELECT ${numberOf("json_extract(after_json, '$.code')")} FROM approval_requests
+           WHERE business_id = ?1 AND kind = 'merchant' AND status = 'pending' AND ${isOurs("json_extract(after_json, '$.code')")}
+       )`,
+    )
+    .bind(tenant.businessId)
+    .first<number | null>("n");
+  return `${MERCHANT_CODE_PREFIX}${String((highest ?? 0) + 1).padStart(4, "0")}`;
+}
+
 export interface PendingRequestRef {
   id: string;
   kind: "merchant" | "settlement_account";

@@ -47,8 +47,16 @@ export interface TerminalQuery extends PageQuery {
   sort?: "serial" | "last_seen";
 }
 
-/** The silence rule, one place for the count and the list: in service, and not seen since `since`. */
-const SILENT_SQL = "status IN ('assigned', 'active') AND (last_seen_at IS NULL OR last_seen_at < ?)";
+/**
+ * The silence rule, one place for the count, the list and the terminal.silent sweep (webhooks/sweep.db.ts): in service,
+ * and neither a sign from it nor its assignment since `since`. A terminal just assigned has had no chance to be seen
+ * ("Last seen: Never" is its state, not a fault): it turns silent a full silence after it was put in place, unless it
+ * is seen meanwhile; one moved to another place gets the same time to be seen there. Binds one value, `since`.
+ */
+export const SILENT_SQL = `terminals.status IN ('assigned', 'active') AND max(
+    coalesce(terminals.last_seen_at, 0),
+    coalesce((SELECT unixepoch(a.assigned_at) * 1000 FROM terminal_assignments a WHERE a.terminal_id = terminals.id AND a.unassigned_at IS NULL), 0)
+  ) < ?`;
 
 /** The fleet, by serial number or by last seen. */
 export async function listTerminals(tenant: Tenant, query: TerminalQuery = {}): Promise<Page<Terminal>> {
@@ -233,8 +241,9 @@ export async function listTerminalAssignments(tenant: Tenant, terminalId: string
 }
 
 // ---------------------------------------------------------------- changing
-// Terminal changes are operational (no maker-checker): a person with
-// manage:terminal acts at once, gives a reason, and the audit log keeps it.
+// Unassigning, blocking and unblocking are operational (no maker-checker): a person with manage:terminal acts at once,
+// gives a reason, and the audit log keeps it. Assigning decides whose money the payments become: it is a change
+// request (approvals/terminal-assignment.db.ts), decided by another person.
 // Each change is one D1 batch: guard rows (batch_guards' CHECK (ok = 1) rolls
 // the batch back) check the version the person saw and the state the change
 // starts from, then the change, the assignment row, the audit entry.
@@ -278,12 +287,13 @@ export interface TerminalChange {
   /** The version the person saw. */
   version: number;
   reason: string;
-  /** For assign: where to. */
-  pointOfSaleId?: string;
 }
 
+/** What acts at once; an assignment is a request another person approves (approvals/terminal-requests.ts, decision 011). */
+export type ImmediateAction = Exclude<TerminalAction, "assign">;
+
 /** Applies one action to a terminal, audited, all or nothing. Returns the terminal as it now is. */
-export async function changeTerminal(tenant: Tenant, meta: RequestMeta, action: TerminalAction, change: TerminalChange): Promise<Terminal> {
+export async function changeTerminal(tenant: Tenant, meta: RequestMeta, action: ImmediateAction, change: TerminalChange): Promise<Terminal> {
   const { db } = tenant;
   if (!can(tenant.role, "manage:terminal")) throw new ForbiddenError("Your role cannot change terminals.");
   const reason = change.reason.trim();
@@ -319,34 +329,7 @@ export async function changeTerminal(tenant: Tenant, meta: RequestMeta, action: 
       .prepare(`UPDATE terminals SET ${set}, updated_at = ?, version = version + 1 WHERE id = ? AND business_id = ? AND version = ?`)
       .bind(...binds, at, terminal.id, tenant.businessId, change.version);
 
-  if (action === "assign") {
-    if (!change.pointOfSaleId) throw new RuleError("Choose a point of sale.");
-    const place = await db
-      .prepare(
-        `SELECT p.id, p.merchant_id AS merchantId, p.status, m.status AS merchantStatus FROM points_of_sale p JOIN merchants m ON m.id = p.merchant_id
-         WHERE p.id = ? AND p.business_id = ? AND m.business_id = ?`,
-      )
-      .bind(change.pointOfSaleId, tenant.businessId, tenant.businessId)
-      .first<{ id: string; merchantId: string; status: string; merchantStatus: string }>();
-    if (!place) throw new NotFoundError("Point of sale");
-    if (place.status !== "active" || place.merchantStatus !== "active") throw new RuleError("That point of sale is not active.");
-    statements.push(
-      guardStatement(
-        db,
-        `SELECT p.status = 'active' AND m.status = 'active' FROM points_of_sale p JOIN merchants m ON m.id = p.merchant_id
-         WHERE p.id = ? AND p.business_id = ? AND m.business_id = ?`,
-        "point of sale gone",
-        place.id,
-        tenant.businessId,
-        tenant.businessId,
-      ),
-      update("status = 'assigned', merchant_id = ?, point_of_sale_id = ?", place.merchantId, place.id),
-      db
-        .prepare("INSERT INTO terminal_assignments (business_id, terminal_id, point_of_sale_id, assigned_by, assigned_at) VALUES (?, ?, ?, ?, ?)")
-        .bind(tenant.businessId, terminal.id, place.id, tenant.userId, at),
-    );
-    after = { status: "assigned", merchantId: place.merchantId, pointOfSaleId: place.id, reason };
-  } else if (action === "unassign") {
+  if (action === "unassign") {
     // A blocked or faulty terminal keeps its status as it comes back; one in service goes back to stock.
     const status = terminal.status === "blocked" || terminal.status === "faulty" ? terminal.status : "in_stock";
     statements.push(
@@ -379,7 +362,6 @@ export async function changeTerminal(tenant: Tenant, meta: RequestMeta, action: 
     if (!message.includes("CHECK constraint failed") && !message.includes("terminal_assignments")) throw error;
     const now = await getTerminal(tenant, terminal.id);
     if (!now || now.version !== change.version) throw new TerminalChangedError();
-    if (action === "assign" && !message.includes("terminal_assignments")) throw new RuleError("That point of sale is no longer active.");
     if (message.includes("terminal_assignments")) throw new RuleError("This terminal already has an open assignment. Unassign it first.");
     throw error;
   }

@@ -5,6 +5,7 @@
 import { DAY_MS, utcDay } from "../plumbing/time";
 import { databaseNamed } from "../tenancy/shards";
 import type { BusinessDb, Db } from "../tenancy/tenant";
+import { disputesNeedingResponseOf, disputesNeedingResponseStatement } from "../disputes/disputes.db";
 
 /** The businesses of one database, as the directory places them: their ids are what every statement here binds. */
 export interface ShardBusinesses {
@@ -12,8 +13,6 @@ export interface ShardBusinesses {
   businessIds: readonly string[];
 }
 
-/** A dispute is "due" while it can still be answered and its evidence is due within this many days. */
-export const DISPUTES_DUE_DAYS = 7;
 /** The window of the webhook failure rate. */
 export const WEBHOOK_WINDOW_MS = DAY_MS;
 
@@ -26,7 +25,7 @@ export interface ListFigures {
   oldestParkedAt: number | null;
   /** Webhook deliveries made in the last 24 hours that were tried, and of those the ones whose last try failed. */
   webhooks: { tried: number; failing: number };
-  /** Open disputes still answerable whose evidence is due within DISPUTES_DUE_DAYS. */
+  /** Disputes needing a response, counted as the business's dashboard counts them (disputesNeedingResponseStatement). */
   disputesDue: number;
 }
 
@@ -71,13 +70,7 @@ export async function listFigures(shard: ShardBusinesses, now: number): Promise<
          WHERE e.business_id IN (${IDS}) GROUP BY d.business_id`,
       )
       .bind(ids, now - WEBHOOK_WINDOW_MS),
-    // As the disputes screen counts what needs an answer: open, and due after now (functions/disputes/disputes.db.ts).
-    db
-      .prepare(
-        `SELECT business_id AS businessId, COUNT(*) AS disputesDue FROM disputes
-         WHERE business_id IN (${IDS}) AND status = 'open' AND evidence_due_at > ?2 AND evidence_due_at <= ?3 GROUP BY business_id`,
-      )
-      .bind(ids, now, now + DISPUTES_DUE_DAYS * DAY_MS),
+    disputesNeedingResponseStatement(db, shard.businessIds, now),
   ]);
   const of = (businessId: string): ListFigures => {
     let found = figures.get(businessId);
@@ -94,7 +87,7 @@ export async function listFigures(shard: ShardBusinesses, now: number): Promise<
   }
   for (const row of rows<{ businessId: string; tried: number; failing: number }>(webhooks))
     of(row.businessId).webhooks = { tried: row.tried, failing: row.failing };
-  for (const row of rows<{ businessId: string; disputesDue: number }>(disputes)) of(row.businessId).disputesDue = row.disputesDue;
+  for (const [businessId, due] of disputesNeedingResponseOf(disputes)) of(businessId).disputesDue = due.count;
   return figures;
 }
 
@@ -133,6 +126,7 @@ export interface BusinessSummary {
   payments: { today: CountAndSum; last7: CountAndSum; last30: CountAndSum; failedToday: number; lastAt: number | null };
   /** The merchants' money, as the ledger holds it (integer pesewas, positive: owed to the merchants). */
   balances: { pending: number; available: number; held: number; fees: number };
+  /** Open disputes, and of them the ones needing a response (disputesNeedingResponseStatement, as the dashboard counts). */
   disputes: { open: number; openAmount: number; due: number };
   parked: { count: number; oldestAt: number | null };
   webhooks: { enabled: number; disabled: number; tried: number; failing: number };
@@ -148,56 +142,53 @@ export async function businessSummary(business: BusinessDb, now: number): Promis
   const midnight = midnightOf(now);
   const yesterday = utcDay(midnight - DAY_MS);
   const byStatus = (table: string) => db.prepare(`SELECT status, COUNT(*) AS count FROM ${table} WHERE business_id = ? GROUP BY status`).bind(businessId);
-  const [merchants, pointsOfSale, terminals, employees, today, closedDays, lastPayment, balances, disputes, parked, endpoints, deliveries] = await db.batch([
-    byStatus("merchants"),
-    byStatus("points_of_sale"),
-    byStatus("terminals"),
-    byStatus("memberships"),
-    db
-      .prepare(
-        `SELECT coalesce(SUM(status = 'successful'), 0) AS count, coalesce(SUM(CASE WHEN status = 'successful' THEN amount END), 0) AS amount,
+  const [merchants, pointsOfSale, terminals, employees, today, closedDays, lastPayment, balances, disputes, needingResponse, parked, endpoints, deliveries] =
+    await db.batch([
+      byStatus("merchants"),
+      byStatus("points_of_sale"),
+      byStatus("terminals"),
+      byStatus("memberships"),
+      db
+        .prepare(
+          `SELECT coalesce(SUM(status = 'successful'), 0) AS count, coalesce(SUM(CASE WHEN status = 'successful' THEN amount END), 0) AS amount,
            coalesce(SUM(status = 'failed'), 0) AS failed
          FROM transactions WHERE business_id = ? AND created_at >= ?`,
-      )
-      .bind(businessId, midnight),
-    db
-      .prepare(
-        `SELECT coalesce(SUM(CASE WHEN day >= ?2 THEN count END), 0) AS count7, coalesce(SUM(CASE WHEN day >= ?2 THEN amount END), 0) AS amount7,
+        )
+        .bind(businessId, midnight),
+      db
+        .prepare(
+          `SELECT coalesce(SUM(CASE WHEN day >= ?2 THEN count END), 0) AS count7, coalesce(SUM(CASE WHEN day >= ?2 THEN amount END), 0) AS amount7,
            coalesce(SUM(count), 0) AS count30, coalesce(SUM(amount), 0) AS amount30
          FROM daily_merchant_totals WHERE business_id = ?1 AND day BETWEEN ?3 AND ?4 AND status = 'successful'`,
-      )
-      .bind(businessId, utcDay(midnight - 6 * DAY_MS), utcDay(midnight - 29 * DAY_MS), yesterday),
-    db.prepare("SELECT MAX(created_at) AS lastAt FROM transactions WHERE business_id = ?").bind(businessId),
-    // Credit balances are negative in the ledger (functions/ledger): what is owed reads positive here.
-    db
-      .prepare(
-        `SELECT coalesce(SUM(CASE WHEN kind = 'merchant_pending' THEN 0 - entry_sum END), 0) AS pending,
+        )
+        .bind(businessId, utcDay(midnight - 6 * DAY_MS), utcDay(midnight - 29 * DAY_MS), yesterday),
+      db.prepare("SELECT MAX(created_at) AS lastAt FROM transactions WHERE business_id = ?").bind(businessId),
+      // Credit balances are negative in the ledger (functions/ledger): what is owed reads positive here.
+      db
+        .prepare(
+          `SELECT coalesce(SUM(CASE WHEN kind = 'merchant_pending' THEN 0 - entry_sum END), 0) AS pending,
            coalesce(SUM(CASE WHEN kind = 'merchant_available' THEN 0 - entry_sum END), 0) AS available,
            coalesce(SUM(CASE WHEN kind = 'merchant_held' THEN 0 - entry_sum END), 0) AS held,
            coalesce(SUM(CASE WHEN kind = 'fee_revenue' THEN 0 - entry_sum END), 0) AS fees
          FROM ledger_accounts WHERE business_id = ?`,
-      )
-      .bind(businessId),
-    db
-      .prepare(
-        `SELECT COUNT(*) AS open, coalesce(SUM(amount), 0) AS openAmount, coalesce(SUM(evidence_due_at > ?2 AND evidence_due_at <= ?3), 0) AS due
-         FROM disputes WHERE business_id = ?1 AND status = 'open'`,
-      )
-      .bind(businessId, now, now + DISPUTES_DUE_DAYS * DAY_MS),
-    db.prepare("SELECT COUNT(*) AS count, MIN(coalesce(received_at, parked_at)) AS oldestAt FROM ingest_parked WHERE business_id = ?").bind(businessId),
-    db
-      .prepare(
-        "SELECT coalesce(SUM(status = 'enabled'), 0) AS enabled, coalesce(SUM(status = 'disabled'), 0) AS disabled FROM webhook_endpoints WHERE business_id = ?",
-      )
-      .bind(businessId),
-    db
-      .prepare(
-        `SELECT coalesce(SUM(d.attempts > 0), 0) AS tried, coalesce(SUM(d.status = 'failed' OR (d.status = 'pending' AND d.attempts > 0)), 0) AS failing
+        )
+        .bind(businessId),
+      db.prepare(`SELECT COUNT(*) AS open, coalesce(SUM(amount), 0) AS openAmount FROM disputes WHERE business_id = ?1 AND status = 'open'`).bind(businessId),
+      disputesNeedingResponseStatement(db, [businessId], now),
+      db.prepare("SELECT COUNT(*) AS count, MIN(coalesce(received_at, parked_at)) AS oldestAt FROM ingest_parked WHERE business_id = ?").bind(businessId),
+      db
+        .prepare(
+          "SELECT coalesce(SUM(status = 'enabled'), 0) AS enabled, coalesce(SUM(status = 'disabled'), 0) AS disabled FROM webhook_endpoints WHERE business_id = ?",
+        )
+        .bind(businessId),
+      db
+        .prepare(
+          `SELECT coalesce(SUM(d.attempts > 0), 0) AS tried, coalesce(SUM(d.status = 'failed' OR (d.status = 'pending' AND d.attempts > 0)), 0) AS failing
          FROM webhook_endpoints e JOIN webhook_deliveries d ON d.business_id = e.business_id AND d.endpoint_id = e.id AND d.created_at >= ?2
          WHERE e.business_id = ?1`,
-      )
-      .bind(businessId, now - WEBHOOK_WINDOW_MS),
-  ]);
+        )
+        .bind(businessId, now - WEBHOOK_WINDOW_MS),
+    ]);
   const counts = (result: D1Result | undefined) => Object.fromEntries(rows<{ status: string; count: number }>(result).map((row) => [row.status, row.count]));
   const first = <T>(result: D1Result | undefined) => rows<T>(result)[0]!;
   const now0 = first<{ count: number; amount: number; failed: number }>(today);
@@ -215,7 +206,7 @@ export async function businessSummary(business: BusinessDb, now: number): Promis
       lastAt: first<{ lastAt: number | null }>(lastPayment).lastAt,
     },
     balances: first(balances),
-    disputes: first(disputes),
+    disputes: { ...first<{ open: number; openAmount: number }>(disputes), due: disputesNeedingResponseOf(needingResponse).get(businessId)?.count ?? 0 },
     parked: first(parked),
     webhooks: { ...first<{ enabled: number; disabled: number }>(endpoints), ...first<{ tried: number; failing: number }>(deliveries) },
   };

@@ -11,6 +11,7 @@ import { isValidSession } from "../auth/session";
 import { forbidden } from "../guards";
 import { routeNotFound } from "../plumbing/http";
 import { platformCan, type PlatformPermission } from "./roles";
+import { NO_PERMISSION } from "../permissions";
 import { platformStaffMember, type PlatformStaffMember } from "./staff.db";
 
 export interface PlatformRequest {
@@ -36,7 +37,7 @@ export async function requirePlatform(request: Request, context: AppLoadContext,
   const session = await requireVerified(request, deps);
   const staff = await staffMember(deps, session.sub);
   if (!staff) routeNotFound(request);
-  if (!platformCan(staff.role, permission)) forbidden("You do not have permission to do that.");
+  if (!platformCan(staff.role, permission)) forbidden(NO_PERMISSION);
   return { deps, session, staff };
 }
 

@@ -5,6 +5,7 @@
 // and how it is applied. Applying is written to be safe to run twice for one request (two checkers approving at the
 // same instant both apply; only one decision is recorded), because it may touch several databases, which D1 cannot
 // write in one transaction.
+import { NO_PERMISSION } from "../permissions";
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import { decide, refusalBeforeDeciding, type Decision, type DecisionKind } from "../decisions/decide";
 import { ForbiddenError, NotFoundError } from "../tenancy/tenant";
@@ -45,7 +46,7 @@ export async function askPlatform(
   after: Record<string, unknown>,
   audited: Record<string, unknown> = after,
 ): Promise<{ id: string; made: boolean }> {
-  if (!platformCan(maker.staff.role, "platform:request")) throw new ForbiddenError("You do not have permission to do that.");
+  if (!platformCan(maker.staff.role, "platform:request")) throw new ForbiddenError(NO_PERMISSION);
   const { deps } = maker;
   return insertPlatformRequest(
     deps.db,

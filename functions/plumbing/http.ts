@@ -28,13 +28,15 @@ export function jsonResponse(body: unknown, status = 200, headers: Record<string
 }
 
 /**
- * 403 from a resource route a person opens in the browser (a CSV export's link): a page in the words of the portal's
- * own 403 page (app/root.tsx), never the JSON a resource route would otherwise answer.
+ * 403 from a resource route a person opens in the browser (a CSV export's link): the portal's own 403 page as a
+ * document (`context.forbiddenDocument`, drawn by the UI from the words the shell's page uses), never the JSON a
+ * resource route would otherwise answer.
  */
-export function forbiddenPage(message: string): Response {
-  const escaped = message.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>Internal Server Error</title></head><body><main><p>403</p><h1>You don't have access to this page</h1><p>${escaped}</p><p>Your role in this business does not allow it. Ask an administrator if you need it.</p><p><a href="/">Go to the dashboard</a></p></main></body></html>`;
-  return new Response(html, { status: 403, headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" } });
+export function forbiddenPage(context: { forbiddenDocument: (message: string) => string }, message: string): Response {
+  return new Response(context.forbiddenDocument(message), {
+    status: 403,
+    headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" },
+  });
 }
 
 /** 404 from a resource route (no page to render), in SPEC section 2's words. */

@@ -1,17 +1,17 @@
 // The 5-minute sweep's reads of terminals (sweep.ts): which went silent and are not yet announced, and the mark that
 // announces a silence once.
 import type { BusinessDb } from "../tenancy/tenant";
-import { TERMINAL_COLUMNS, type Terminal } from "../merchants/terminals.db";
+import { SILENT_SQL, TERMINAL_COLUMNS, type Terminal } from "../merchants/terminals.db";
 
 /** The whole terminal: terminal.silent carries it as GET /api/v1/terminals lists it. */
 export type SilentTerminal = Terminal;
 
-/** Terminals in service, silent since before `silentBefore`, not yet announced for this silence. */
+/** Terminals silent (the fleet's one rule) since before `silentBefore`, not yet announced for this silence. */
 export async function silentTerminalsToAnnounce({ businessId, db }: BusinessDb, silentBefore: number, limit: number): Promise<SilentTerminal[]> {
   const { results } = await db
     .prepare(
       `SELECT ${TERMINAL_COLUMNS} FROM terminals
-       WHERE business_id = ? AND status IN ('assigned', 'active') AND (last_seen_at IS NULL OR last_seen_at < ?)
+       WHERE business_id = ? AND ${SILENT_SQL}
          AND (silent_announced_seen_at IS NULL OR silent_announced_seen_at <> coalesce(last_seen_at, -1))
        ORDER BY serial LIMIT ?`,
     )

@@ -5,8 +5,10 @@
 import { cardNumberPaths } from "#server/card-numbers/card-numbers";
 import { api, makeKey } from "../support/partner-api";
 import { KUMASI } from "../support/tenants";
+import { EFUA, makeStaff } from "../support/platform";
+import { mintSession } from "../support/sign-in";
 import type { Page } from "@playwright/test";
-import { expect, hydrated, test, lookAt } from "./fixtures";
+import { axeViolations, expect, hydrated, test, lookAt } from "./fixtures";
 
 test.use({ signedInAs: { email: "abena.darko@example.com", businessId: KUMASI } });
 
@@ -103,4 +105,50 @@ test("a dispute opened through the API is answered by Abena with a PDF, then won
   expect(await shownBalances(page, payment.code)).toEqual(before);
   await page.goto(`/disputes/${dispute.id}`);
   await expect(page.getByText("The dispute was closed as won.")).toBeVisible();
+});
+
+test("the platform's overview says as many disputes due for a business as its dashboard says need a response", async ({ page, browser, portal }) => {
+  // Two disputes due weeks ahead: they need a response now, whatever the deadline.
+  const key = await makeKey(portal, KUMASI);
+  const { results } = await (
+    await portal.db()
+  )
+    .prepare(
+      `SELECT t.reference, t.amount FROM transactions t WHERE t.business_id = ? AND t.status = 'successful' AND t.cleared_at IS NOT NULL
+         AND NOT EXISTS (SELECT 1 FROM disputes d WHERE d.transaction_id = t.id) ORDER BY t.amount DESC LIMIT 50`,
+    )
+    .bind(KUMASI)
+    .all<{ reference: string; amount: number }>();
+  const payments = results.filter((p) => cardNumberPaths({ reference: p.reference }).length === 0).slice(0, 2);
+  for (const [index, payment] of payments.entries()) {
+    const due = new Date(Date.now() + (20 + index) * 86_400_000).toISOString().slice(0, 10);
+    const opened = await api(portal, key, "/api/v1/disputes", {
+      payment_reference: payment.reference,
+      reason_code: "13.1",
+      amount: 1,
+      currency: "GHS",
+      evidence_due_by: due,
+    });
+    expect(opened.status).toBe(201);
+  }
+  await page.goto("/");
+  const onDashboard = Number(await page.getByTestId("dashboard-disputes").locator("strong").textContent());
+  expect(onDashboard).toBeGreaterThanOrEqual(2);
+
+  await makeStaff(portal.core(), EFUA);
+  const platform = await browser.newContext({ baseURL: portal.url });
+  await platform.addCookies((await mintSession(await portal.db(), portal.url, EFUA.email, null)).browserCookies);
+  const staffPage = await platform.newPage();
+  for (const width of [1280, 390]) {
+    await staffPage.setViewportSize({ width, height: 900 });
+    await staffPage.goto(`/platform?q=${encodeURIComponent("Kumasi Fresh Foods")}`);
+    const table = staffPage.getByRole("table", { name: "Businesses on the platform" });
+    const column = (await table.getByRole("columnheader").allInnerTexts()).findIndex((header) => header.trim() === "Disputes due");
+    expect(column).toBeGreaterThan(0);
+    const row = table.getByRole("row").filter({ hasText: "Kumasi Fresh Foods" });
+    await expect(row.getByRole("cell").nth(column)).toHaveText(String(onDashboard));
+    await lookAt(staffPage, { path: `tmp/platform-disputes-due-${width}.png`, fullPage: true });
+  }
+  expect(await axeViolations(staffPage)).toEqual([]);
+  await platform.close();
 });

@@ -2,7 +2,7 @@
 // approval), a Viewer's read-only merchant page, and the merchant page at 390 px.
 import type { Page } from "@playwright/test";
 import { ACCRA, KUMASI } from "../support/tenants";
-import { expect, holdBackCode, hydrated, test, lookAt } from "./fixtures";
+import { axeViolations, expect, holdBackCode, hydrated, test, lookAt } from "./fixtures";
 
 const ESI = { email: "esi.owusu@example.com", businessId: KUMASI };
 const YAW = { email: "yaw.asante@example.com", businessId: ACCRA };
@@ -53,6 +53,59 @@ test.describe("as Esi Owusu (Operations, Kumasi Fresh Foods)", () => {
       .prepare("SELECT after_json FROM approval_requests WHERE kind = 'merchant' AND action = 'create' AND json_extract(after_json, '$.code') = 'MRC-0200'")
       .first<string>("after_json");
     expect(JSON.parse(row!)).toMatchObject({ contact_phone: "233244123456", region: "Ashanti" });
+  });
+
+  test("the add form proposes the next free merchant code, counting pending requests; it can be changed, and a taken one is still refused", async ({
+    page,
+    portal,
+  }) => {
+    const db = await portal.db();
+    const highest = async () => {
+      const codes = [
+        ...(await db.prepare("SELECT code FROM merchants WHERE business_id = ?").bind(KUMASI).all<{ code: string }>()).results.map((r) => r.code),
+        ...(
+          await db
+            .prepare(
+              "SELECT json_extract(after_json, '$.code') AS code FROM approval_requests WHERE business_id = ? AND kind = 'merchant' AND status = 'pending'",
+            )
+            .bind(KUMASI)
+            .all<{ code: string | null }>()
+        ).results.map((r) => r.code ?? ""),
+      ];
+      return Math.max(0, ...codes.filter((code) => /^MRC-\d+$/.test(code)).map((code) => Number(code.slice(4))));
+    };
+    const code = (n: number) => `MRC-${String(n).padStart(4, "0")}`;
+    const proposed = code((await highest()) + 1);
+    for (const width of [1280, 390]) {
+      await page.setViewportSize({ width, height: 900 });
+      await page.goto("/merchants/add-merchant");
+      await expect(page.getByLabel("Merchant code")).toHaveValue(proposed);
+      await lookAt(page, { path: `tmp/add-merchant-proposed-code-${width}.png` });
+    }
+    await hydrated(page);
+    expect(await axeViolations(page)).toEqual([]);
+    // Editable: a code another merchant has is typed over the proposal and refused by its field.
+    await page.getByLabel("Merchant code").fill("MRC-0001");
+    await page.getByRole("button", { name: "Send for approval" }).click();
+    await expect(page.locator("#merchant-code-error")).toContainText("Another merchant already has this code");
+    await expect(page.getByLabel("Merchant code")).toHaveValue("MRC-0001");
+
+    // Sent with the proposal, the next form proposes the one after it: the pending request holds it.
+    await page.getByLabel("Merchant code").fill(proposed);
+    await page.getByLabel("Registered name").fill("Ɛjisu Ŋkatie Traders 🥜");
+    await page.getByLabel("Trading name").fill("Ɛjisu Ŋkatie");
+    await page.getByLabel("TIN", { exact: true }).fill("C0098765432");
+    await page.getByLabel("Sector").fill("Groceries");
+    await page.getByLabel("Town").fill("Ejisu");
+    await page.getByLabel("Region").selectOption("Ashanti");
+    await page.getByLabel("Address").fill("Market Road, Ejisu");
+    await page.getByLabel("Contact name").fill("Ɔkomfo Anokye");
+    await page.getByLabel("Contact phone").fill("0244123457");
+    await page.getByLabel("Contact email").fill("ejisu@nkatie.example.com");
+    await page.getByRole("button", { name: "Send for approval" }).click();
+    await expect(page).toHaveURL(/\/merchants$/);
+    await page.goto("/merchants/add-merchant");
+    await expect(page.getByLabel("Merchant code")).toHaveValue(code(Number(proposed.slice(4)) + 1));
   });
 
   test("adds a settlement account to a merchant, which is sent for approval", async ({ page, portal }, testInfo) => {

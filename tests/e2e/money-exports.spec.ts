@@ -130,3 +130,28 @@ test.describe("at 390 px wide", () => {
     });
   }
 });
+
+test.describe("an export a role may not take", () => {
+  test.use({ signedInAs: { email: "esi.owusu@example.com", businessId: KUMASI } });
+
+  test("opened in the browser, it is the portal's 403 page in the portal's look, with its way back", async ({ page }) => {
+    for (const width of [1280, 390]) {
+      await page.setViewportSize({ width, height: 800 });
+      const response = await page.goto("/money/settlement-history/export");
+      expect(response?.status()).toBe(403);
+      await expect(page.getByRole("heading", { level: 1, name: "You don't have access to this page" })).toBeVisible();
+      await expect(page.getByTestId("error-message")).toHaveText("You do not have permission to do that.");
+      await expect(page.getByRole("link", { name: "Partners Portal, dashboard" })).toBeVisible();
+      // The portal's stylesheet, not the browser's defaults: the way back is the portal's primary button, on its card.
+      const back = page.getByRole("link", { name: "Go to the dashboard" });
+      expect(await back.evaluate((element) => getComputedStyle(element).backgroundColor)).not.toBe("rgba(0, 0, 0, 0)");
+      expect(await page.locator("main").evaluate((element) => getComputedStyle(element).backgroundColor)).not.toBe(
+        await page.locator("body").evaluate((element) => getComputedStyle(element).backgroundColor),
+      );
+      await lookAt(page, { path: `tmp/export-forbidden-${width}.png`, fullPage: true });
+    }
+    expect(await axeViolations(page)).toEqual([]);
+    await page.getByRole("link", { name: "Go to the dashboard" }).click();
+    await expect(page).toHaveTitle(/Dashboard/);
+  });
+});

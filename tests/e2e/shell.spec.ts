@@ -1,4 +1,4 @@
-import { expect, hydrated, markWindow, test, windowIsMarked } from "./fixtures";
+import { axeViolations, expect, hydrated, lookAt, markWindow, test, windowIsMarked } from "./fixtures";
 
 const SECTIONS = [
   "Dashboard",
@@ -70,6 +70,48 @@ test.describe("default layout on a desktop", () => {
       await page.keyboard.press("Enter");
       await expect.soft(page.locator("main#main")).toBeFocused();
     });
+  });
+});
+
+test.describe("keyboard on a list page", () => {
+  test("from the top of the approvals list to the first request in four keys, and open it", async ({ page }) => {
+    await page.goto("/approvals");
+    await hydrated(page);
+    const list = page.getByRole("group", { name: "Approval requests" });
+    const first = list.locator("tbody tr").first();
+    await expect(first).toBeVisible();
+    await page.keyboard.press("Tab");
+    await expect(page.getByRole("link", { name: "Skip to content" })).toBeFocused();
+    await page.keyboard.press("Tab");
+    const skipToList = page.getByRole("link", { name: "Skip to the list" });
+    await expect(skipToList).toBeFocused();
+    for (const width of [1280, 390]) {
+      await page.setViewportSize({ width, height: 800 });
+      await lookAt(page, { path: `tmp/skip-to-list-${width}.png`, animations: "disabled" });
+    }
+    await page.setViewportSize({ width: 1280, height: 800 });
+    expect(await axeViolations(page)).toEqual([]);
+    await page.keyboard.press("Enter");
+    await page.keyboard.press("Tab");
+    const focused = first.locator(":focus");
+    await expect(focused).toHaveCount(1);
+    // The first request's own link (a checker choosing several starts at the row's checkbox, one Tab before it).
+    const link = first.getByRole("link").first();
+    if (!(await link.evaluate((element) => element === document.activeElement))) await page.keyboard.press("Tab");
+    await expect(link).toBeFocused();
+    const href = await link.getAttribute("href");
+    await page.keyboard.press("Enter");
+    await expect(page).toHaveURL(new RegExp(`${href}$`));
+  });
+
+  test("a page without a list has no link to one", async ({ page }) => {
+    await page.goto("/settings");
+    await hydrated(page);
+    await page.keyboard.press("Tab");
+    await page.keyboard.press("Tab");
+    const skipToList = page.locator('a[href="#list"]');
+    await expect(skipToList).toBeHidden();
+    expect(await skipToList.evaluate((element) => element === document.activeElement)).toBe(false);
   });
 });
 

@@ -4,7 +4,9 @@
 // Viewer's read-only view, and 390 px without sideways scrolling.
 import type { Page } from "@playwright/test";
 import { ACCRA, KUMASI } from "../support/tenants";
-import { expect, hydrated, test, lookAt } from "./fixtures";
+import { axeViolations, expect, hydrated, test, lookAt } from "./fixtures";
+import { clickChecked } from "./fresh-check";
+import { mintSession } from "../support/sign-in";
 
 const SHOTS = "test-results/screens";
 
@@ -102,6 +104,38 @@ test.describe("the fleet", () => {
   });
 });
 
+test.describe("silence", () => {
+  test("a terminal just assigned, never seen, is not silent; a day after its assignment with no sign from it, it is", async ({ page, portal }) => {
+    const db = await portal.db();
+    const maker = await db.prepare("SELECT id FROM users WHERE email = 'esi.owusu@example.com'").first<string>("id");
+    const now = Date.now();
+    const place = async (id: string, serial: string, assignedAgoMs: number) => {
+      const at = new Date(now - assignedAgoMs).toISOString();
+      await db.batch([
+        db
+          .prepare(
+            `INSERT OR REPLACE INTO terminals (id, business_id, serial, model, software_version, status, merchant_id, point_of_sale_id, last_seen_at, created_at, updated_at)
+             VALUES (?, ?, ?, 'PAX A80', 'Prolin 2.6.33', 'assigned', 'mer_kff_0002', 'pos_kff_00003', NULL, ?, ?)`,
+          )
+          .bind(id, KUMASI, serial, at, at),
+        db
+          .prepare(
+            "INSERT INTO terminal_assignments (business_id, terminal_id, point_of_sale_id, assigned_by, assigned_at) VALUES (?, ?, 'pos_kff_00003', ?, ?)",
+          )
+          .bind(KUMASI, id, maker, at),
+      ]);
+    };
+    await place("e2e_silence_new", "SLN0000001", 60_000);
+    await place("e2e_silence_old", "SLN0000002", 25 * 3_600_000);
+    await page.goto("/pos-terminals/device-details/e2e_silence_new");
+    await expect(page.getByRole("region", { name: "Details" })).toContainText("Never");
+    await page.goto("/pos-terminals?silent=1&q=SLN");
+    const rows = page.locator("tbody tr");
+    await expect(rows.filter({ hasText: "SLN0000002" })).toHaveCount(1);
+    await expect(rows.filter({ hasText: "SLN0000001" })).toHaveCount(0);
+  });
+});
+
 test.describe("a device", () => {
   test("block and unblock with a reason, written to the history of the page", async ({ page, portal }) => {
     await page.goto("/pos-terminals/device-details/trm_kff_00004");
@@ -130,20 +164,55 @@ test.describe("a device", () => {
     expect(results.map((r) => r.action)).toEqual(["terminal.block", "terminal.unblock"]);
   });
 
-  test("assign a terminal in stock to a point of sale, then unassign it", async ({ page }) => {
+  test("assign a terminal in stock to a point of sale, then unassign it", async ({ page, browser, portal }) => {
+    // Kofi asks; the terminal moves only once another person (Ama) approves: it decides whose money its payments become.
     await page.goto("/pos-terminals/device-details/trm_kff_00009");
     await hydrated(page);
     await page.getByLabel("Merchant").selectOption({ label: "Suame Bread & Pastries Enterprise" });
     await expect(page).toHaveURL(/assignMerchant=mer_kff_0002/);
     const assign = page.getByRole("form", { name: /Points of sale of/ });
     await assign.getByLabel("Point of sale").selectOption({ label: "Bantama Branch (Kumasi)" });
-    await assign.getByRole("button", { name: "Assign terminal" }).click();
-    await expect(assign.getByText("Give a reason.")).toBeVisible();
-    await assign.getByLabel("Reason").fill("Second till at Bantama");
-    await assign.getByRole("button", { name: "Assign terminal" }).click();
-    await expect(page.getByText("Terminal assigned.")).toBeVisible();
+    await expect(assign.getByLabel("Reason")).toHaveCount(0);
+    await assign.getByRole("button", { name: "Send for approval" }).click();
+    await expect(page.getByText("Assignment sent for approval: another person must approve it before the terminal stands there.")).toBeVisible();
     const details = page.getByRole("region", { name: "Details" });
+    await expect(details).toContainText("In stock");
+    const waiting = page.getByRole("link", { name: "Open the request" });
+    await expect(waiting).toBeVisible();
+    await expect(page.getByRole("form", { name: /Points of sale of/ })).toHaveCount(0);
+    for (const width of [1280, 390]) {
+      await page.setViewportSize({ width, height: 900 });
+      await lookAt(page, { path: `tmp/device-assignment-waits-${width}.png`, fullPage: true, animations: "disabled" });
+    }
+    await page.setViewportSize({ width: 1280, height: 720 });
+    expect(await axeViolations(page)).toEqual([]);
+    const requestPath = (await waiting.getAttribute("href"))!;
+
+    // Kofi cannot decide his own request.
+    await page.goto(requestPath);
+    await expect(page).toHaveTitle("Terminal Request");
+    await expect(page.getByRole("button", { name: /^Approve/ })).toHaveCount(0);
+
+    const ama = await browser.newContext({ baseURL: portal.url });
+    await ama.addCookies((await mintSession(await portal.db(), portal.url, "ama.mensah@example.com", KUMASI)).browserCookies);
+    const amaPage = await ama.newPage();
+    for (const width of [1280, 390]) {
+      await amaPage.setViewportSize({ width, height: 900 });
+      await amaPage.goto(requestPath);
+      await expect(amaPage.getByRole("main")).toContainText("Bantama Branch");
+      await expect(amaPage.getByRole("main")).toContainText("Suame Bread & Pastries Enterprise");
+      await lookAt(amaPage, { path: `tmp/terminal-request-${width}.png`, fullPage: true });
+    }
+    expect(await axeViolations(amaPage)).toEqual([]);
+    await hydrated(amaPage);
+    await clickChecked(amaPage, portal, amaPage.getByRole("button", { name: /^Approve/ }));
+    await expect(amaPage.getByTestId("alert")).toContainText("Approved");
+    await ama.close();
+
+    await page.goto("/pos-terminals/device-details/trm_kff_00009");
+    await hydrated(page);
     await expect(details).toContainText("Bantama Branch");
+    await expect(details).toContainText("Assigned");
     await expect(page.getByRole("region", { name: "Assignment history" })).toContainText("Current");
 
     const unassign = page.getByRole("form", { name: "Unassign" });

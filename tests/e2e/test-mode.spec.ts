@@ -91,3 +91,44 @@ test("Kofi works in test mode: the banner on every page, a pp_test_ key, a payme
   await expect(page.getByText("No payments match")).toBeVisible();
   await expect(page.getByRole("cell", { name: reference })).toHaveCount(0);
 });
+
+test("the business menu closes once the switch is made, and on Escape, a click elsewhere and a link followed", async ({ page }) => {
+  await page.goto("/");
+  await hydrated(page);
+  const menu = topbar(page).locator("details.business-switcher");
+  await openMenu(page, /^Business: Kumasi Fresh Foods, Administrator\. Switch business$/);
+  await topbar(page)
+    .getByRole("button", { name: /Test mode/ })
+    .click();
+  await expect(page.getByTestId("test-mode-banner")).toBeVisible();
+  // Back on the same page ("/"), the switch made: the menu is closed and the banner is not under it.
+  await expect(menu).not.toHaveAttribute("open", "");
+  await expect(topbar(page).getByRole("button", { name: /Back to live data/ })).toBeHidden();
+  for (const width of [1280, 390]) {
+    await page.setViewportSize({ width, height: 800 });
+    await lookAt(page, { path: `tmp/business-menu-after-switch-${width}.png`, animations: "disabled" });
+  }
+  expect(await axeViolations(page)).toEqual([]);
+  await page.setViewportSize({ width: 1280, height: 800 });
+
+  const summary = topbar(page).getByLabel(/^Business: Kumasi Fresh Foods, Test mode, Administrator\. Switch business$/);
+  await summary.click();
+  await expect(menu).toHaveAttribute("open", "");
+  await page.keyboard.press("Escape");
+  await expect(menu).not.toHaveAttribute("open", "");
+  await expect(summary).toBeFocused();
+  await summary.click();
+  await page.getByRole("heading", { level: 1 }).click();
+  await expect(menu).not.toHaveAttribute("open", "");
+  await summary.click();
+  await page.getByRole("navigation").getByRole("link", { name: "Merchants" }).first().click();
+  await expect(page).toHaveURL(/\/merchants$/);
+  await expect(menu).not.toHaveAttribute("open", "");
+
+  await summary.click();
+  await topbar(page)
+    .getByRole("button", { name: /Back to live data/ })
+    .click();
+  await expect(page.getByTestId("test-mode-banner")).toHaveCount(0);
+  await expect(menu).not.toHaveAttribute("open", "");
+});

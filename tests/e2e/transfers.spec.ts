@@ -7,7 +7,8 @@ import { clearingPosting, paymentPosting } from "#server/ledger/ledger";
 import { postingStatements } from "#server/ledger/ledger.db";
 import { KOFI_KUMASI, KUMASI } from "../support/tenants";
 import type { Portal } from "../support/portal";
-import { expect, hydrated, test } from "./fixtures";
+import { readFileSync } from "node:fs";
+import { axeViolations, expect, hydrated, lookAt, test } from "./fixtures";
 import { clickChecked } from "./fresh-check";
 
 test.use({ signedInAs: { email: "abena.darko@example.com", businessId: KUMASI } });
@@ -128,4 +129,68 @@ test("an amount above the available balance, typed with commas, is refused by it
   await amount.fill(availableText);
   await expect(form.getByRole("alert")).toHaveCount(0);
   expect(posts).toEqual([]);
+});
+
+test("a narration in Ghanaian letters and emoji reaches the checker, the history and its CSV; a line break in it is refused", async ({
+  page,
+  browser,
+  portal,
+}) => {
+  const narration = "Ɔbaa Ŋkansah's float for Ɛjisu 🌍🇬🇭";
+  await page.goto("/money/merchant-funds?transfer=mer_kff_0001");
+  await hydrated(page);
+  const form = page.getByTestId("transfer-form");
+  await form.getByLabel("To").selectOption({ index: 1 });
+  await form.getByLabel("Amount (GHS)").fill("0.25");
+  const field = form.getByLabel("Narration (optional)");
+  // A tab survives a text input (line breaks do not): it is what a pasted spreadsheet cell brings.
+  await field.fill("Float\tfor Ɛjisu");
+  // Refused before the fresh check: nothing is asked of the person for a form that cannot be sent.
+  await form.getByRole("button", { name: "Send for approval" }).click();
+  await expect(form.getByText("The narration holds a control character (a tab or a line break). Type it on one line.")).toBeVisible();
+  await expect(field).toHaveAttribute("aria-invalid", "true");
+  // The list below is dimmed while the page reloads its data after the answer: axe reads it once it is back.
+  await expect(page.locator('.table-wrap[aria-busy="true"]')).toHaveCount(0);
+  await lookAt(page, { path: "transfer-narration-refused-1280.png", fullPage: true });
+  expect(await axeViolations(page)).toEqual([]);
+  await field.fill(narration);
+  await clickChecked(page, portal, form.getByRole("button", { name: "Send for approval" }));
+  await expect(page.getByTestId("alert")).toContainText("Transfer of GHS 0.25 sent for approval");
+
+  const request = await (
+    await portal.db()
+  )
+    .prepare(
+      "SELECT r.id FROM approval_requests r JOIN transfers t ON t.id = r.target_id WHERE r.kind = 'transfer' AND r.status = 'pending' AND t.narration = ? LIMIT 1",
+    )
+    .bind(narration)
+    .first<{ id: string }>();
+  expect(request).not.toBeNull();
+  const kofi = await browser.newContext({ baseURL: portal.url });
+  const session = await mintSession(await portal.db(), portal.url, "kofi.boateng@example.com", KUMASI);
+  await kofi.addCookies(session.browserCookies);
+  const kofiPage = await kofi.newPage();
+  for (const width of [1280, 390]) {
+    await kofiPage.setViewportSize({ width, height: 900 });
+    await kofiPage.goto(`/approvals/transfer/${request!.id}`);
+    await expect(kofiPage.getByRole("region", { name: "The transfer" })).toContainText(`Narration${narration}`);
+    await lookAt(kofiPage, { path: `transfer-request-narration-${width}.png`, fullPage: true });
+  }
+  expect(await axeViolations(kofiPage)).toEqual([]);
+  await hydrated(kofiPage);
+  await clickChecked(kofiPage, portal, kofiPage.getByRole("button", { name: "Approve and move the money" }));
+  await expect(kofiPage.getByTestId("alert")).toContainText("Transfer of GHS 0.25 approved");
+  await kofi.close();
+
+  for (const width of [1280, 390]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.goto("/money/merchant-accounts/transfer-history/mer_kff_0001");
+    await expect(page.getByRole("row").filter({ hasText: narration })).toContainText("0.25");
+    await lookAt(page, { path: `transfer-history-narration-${width}.png`, fullPage: true });
+  }
+  expect(await axeViolations(page)).toEqual([]);
+  const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Export CSV" }).click()]);
+  const csv = readFileSync(await download.path(), "utf8").split("\r\n");
+  expect(csv[0]).toContain("Narration");
+  expect(csv.find((line) => line.includes(narration))).toContain("-0.25");
 });

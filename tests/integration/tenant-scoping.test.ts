@@ -26,6 +26,7 @@ import {
 } from "#server/merchants/terminals.db";
 import { getTransaction, listTransactions, transactionTotals } from "#server/payments/transactions.db";
 import { requestTransfer } from "#server/approvals/transfer-requests.db";
+import { requestTerminalAssignment } from "#server/approvals/terminal-requests";
 import { approveMoneyRequest } from "#server/approvals/money-requests.db";
 import { getTransfer, listMerchantTransfers } from "#server/ledger/transfers.db";
 import { paymentPosting } from "#server/ledger/ledger";
@@ -269,9 +270,9 @@ describe("terminals of another business", () => {
   });
 
   it("assigning to another business's point of sale: not found, nothing written", async () => {
-    await expect(
-      changeTerminal(ESI_KUMASI, META, "assign", { terminalId: "trm_kff_00009", version: 1, reason: "Not ours", pointOfSaleId: POS }),
-    ).rejects.toBeInstanceOf(NotFoundError);
+    await expect(requestTerminalAssignment(ESI_KUMASI, META, { terminalId: "trm_kff_00009", version: 1, pointOfSaleId: POS })).rejects.toBeInstanceOf(
+      NotFoundError,
+    );
     expect((await getTerminal(ESI_KUMASI, "trm_kff_00009"))?.status).toBe("in_stock");
   });
 });

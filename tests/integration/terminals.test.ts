@@ -7,6 +7,7 @@ import { usePortal } from "../support/use-portal";
 import { loaderDataOf, textOf, titleOf } from "../support/html";
 import { ACCRA, ESI_KUMASI, KOFI_KUMASI, KUMASI, META } from "../support/tenants";
 import { TerminalChangedError, changeTerminal } from "#server/merchants/terminals.db";
+import { approveRequest } from "#server/approvals/approvals.db";
 
 const portal = usePortal();
 const NOW = "2026-11-01T08:00:00.000Z";
@@ -139,11 +140,10 @@ describe("terminal actions: validation", () => {
     expect(await audits("t_val")).toEqual([]);
   });
 
-  it("assign needs a point of sale of the chosen merchant, and a reason", async () => {
+  it("assign needs a point of sale of the chosen merchant", async () => {
     await addTerminal("t_val2", "TVAL000002");
     for (const [form, message] of [
       [{ intent: "assign", version: "1", merchantId: "mer_kff_0001", reason: "New branch" }, "Choose a point of sale."],
-      [{ intent: "assign", version: "1", merchantId: "mer_kff_0001", pointOfSaleId: "pos_kff_00001" }, "Give a reason."],
       [
         { intent: "assign", version: "1", merchantId: "mer_kff_0002", pointOfSaleId: "pos_kff_00001", reason: "New branch" },
         "Choose a point of sale of the chosen merchant.",
@@ -225,16 +225,19 @@ describe("terminal actions: changes and their audit rows", () => {
     expect(JSON.parse(rows[1]!.after_json)).toMatchObject({ status: "active", reason: "Found again" });
   });
 
-  it("assign then unassign: the terminal stands there with one open assignment, then goes back to stock with it closed", async () => {
+  it("assign asks, another person approves, then it stands there with one open assignment; unassign puts it back to stock at once", async () => {
     await addTerminal("t_assign", "TASSIGN001");
-    const assigned = await post(DEVICE("t_assign"), {
-      intent: "assign",
-      version: "1",
-      merchantId: "mer_kff_0002",
-      pointOfSaleId: "pos_kff_00003",
-      reason: "Bantama needs a second one",
-    });
-    expect(assigned.status).toBe(302);
+    const asked = await post(DEVICE("t_assign"), { intent: "assign", version: "1", merchantId: "mer_kff_0002", pointOfSaleId: "pos_kff_00003" }, ESI);
+    expect(asked.status).toBe(302);
+    // Nothing moved: a request waits.
+    expect(await terminal("t_assign")).toMatchObject({ status: "in_stock", point_of_sale_id: null, version: 1 });
+    expect(await openAssignments("t_assign")).toBe(0);
+    const db = await portal().db();
+    const request = await db
+      .prepare("SELECT id FROM approval_requests WHERE kind = 'terminal' AND target_id = 't_assign' AND status = 'pending'")
+      .first<string>("id");
+    expect(request).toBeTruthy();
+    await approveRequest(KOFI_KUMASI, META, request!);
     expect(await terminal("t_assign")).toMatchObject({ status: "assigned", merchant_id: "mer_kff_0002", point_of_sale_id: "pos_kff_00003", version: 2 });
     expect(await openAssignments("t_assign")).toBe(1);
     const unassigned = await post(DEVICE("t_assign"), { intent: "unassign", version: "2", reason: "Branch closed for renovation" });
@@ -242,8 +245,8 @@ describe("terminal actions: changes and their audit rows", () => {
     expect(await terminal("t_assign")).toMatchObject({ status: "in_stock", merchant_id: null, point_of_sale_id: null, version: 3 });
     expect(await openAssignments("t_assign")).toBe(0);
     const rows = await audits("t_assign");
-    expect(rows.map((r) => r.action)).toEqual(["terminal.assign", "terminal.unassign"]);
-    expect(JSON.parse(rows[0]!.after_json)).toMatchObject({ pointOfSaleId: "pos_kff_00003", reason: "Bantama needs a second one" });
+    expect(rows.map((r) => r.action)).toEqual(["terminal.update", "terminal.unassign"]);
+    expect(JSON.parse(rows[0]!.after_json)).toMatchObject({ status: "assigned", point_of_sale_id: "pos_kff_00003" });
     const history = textOf(await (await get(DEVICE("t_assign"))).text());
     expect(history).toContain("Bantama Branch");
   });
@@ -271,34 +274,38 @@ describe("terminal actions: two people at once", () => {
     expect(await audits("t_race1")).toHaveLength(1);
   });
 
-  it("two assigns of one terminal to different points of sale: exactly one wins, one open assignment", async () => {
+  it("two assigns of one terminal at once: one request waits, the other is refused", async () => {
     await addTerminal("t_race2", "TRACE00002");
     const results = await Promise.all([
-      post(DEVICE("t_race2"), { intent: "assign", version: "1", merchantId: "mer_kff_0002", pointOfSaleId: "pos_kff_00003", reason: "Kofi assigns" }, KOFI),
-      post(DEVICE("t_race2"), { intent: "assign", version: "1", merchantId: "mer_kff_0003", pointOfSaleId: "pos_kff_00005", reason: "Esi assigns" }, ESI),
+      post(DEVICE("t_race2"), { intent: "assign", version: "1", merchantId: "mer_kff_0002", pointOfSaleId: "pos_kff_00003" }, KOFI),
+      post(DEVICE("t_race2"), { intent: "assign", version: "1", merchantId: "mer_kff_0003", pointOfSaleId: "pos_kff_00005" }, ESI),
     ]);
     expect(results.map((r) => r.status).sort()).toEqual([302, 400]);
-    expect(await openAssignments("t_race2")).toBe(1);
-    expect((await terminal("t_race2")).version).toBe(2);
-    expect(await audits("t_race2")).toHaveLength(1);
+    const db = await portal().db();
+    expect(
+      await db
+        .prepare("SELECT COUNT(*) AS n FROM approval_requests WHERE kind = 'terminal' AND target_id = 't_race2' AND status = 'pending'")
+        .first<number>("n"),
+    ).toBe(1);
+    expect(await openAssignments("t_race2")).toBe(0);
   });
 
   it("in the data layer, two changes that both read version 1 before either writes: the batch guard lets one through", async () => {
     // Both calls read the terminal before either batch runs (the reads are issued together), so the
     // version check before the batch passes for both; only the guard row inside the batch can stop the second.
     await addTerminal("t_race4", "TRACE00004", "active");
-    await addTerminal("t_race5", "TRACE00005");
+    await addTerminal("t_race5", "TRACE00005", "active");
     const blocks = await Promise.allSettled([
       changeTerminal(KOFI_KUMASI, META, "block", { terminalId: "t_race4", version: 1, reason: "Kofi" }),
       changeTerminal(ESI_KUMASI, META, "block", { terminalId: "t_race4", version: 1, reason: "Esi" }),
     ]);
-    const assigns = await Promise.allSettled([
-      changeTerminal(KOFI_KUMASI, META, "assign", { terminalId: "t_race5", version: 1, reason: "Kofi", pointOfSaleId: "pos_kff_00003" }),
-      changeTerminal(ESI_KUMASI, META, "assign", { terminalId: "t_race5", version: 1, reason: "Esi", pointOfSaleId: "pos_kff_00005" }),
+    const unassigns = await Promise.allSettled([
+      changeTerminal(KOFI_KUMASI, META, "unassign", { terminalId: "t_race5", version: 1, reason: "Kofi" }),
+      changeTerminal(ESI_KUMASI, META, "unassign", { terminalId: "t_race5", version: 1, reason: "Esi" }),
     ]);
     for (const [id, results] of [
       ["t_race4", blocks],
-      ["t_race5", assigns],
+      ["t_race5", unassigns],
     ] as const) {
       expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
       const lost = results.find((r) => r.status === "rejected");
@@ -306,7 +313,7 @@ describe("terminal actions: two people at once", () => {
       expect((await terminal(id)).version).toBe(2);
       expect(await audits(id)).toHaveLength(1);
     }
-    expect(await openAssignments("t_race5")).toBe(1);
+    expect(await openAssignments("t_race5")).toBe(0);
   });
 
   it("the database refuses a second open assignment even when the guard is bypassed", async () => {

@@ -9,6 +9,7 @@ import { requestChange } from "#server/approvals/approvals.db";
 import { requestTransfer } from "#server/approvals/transfer-requests.db";
 import { approveMoneyRequest, rejectMoneyRequest } from "#server/approvals/money-requests.db";
 import { getMerchantBalances } from "#server/ledger/ledger.db";
+import { SILENT_SQL } from "#server/merchants/terminals.db";
 import { ForbiddenError, NotFoundError } from "#server/tenancy/tenant";
 import {
   createWebhookEndpoint,
@@ -511,9 +512,8 @@ describe("the portal's own changes emit their events", () => {
 
   it("a silent terminal is announced once, and again only after it was seen and went silent again", async () => {
     const db = await portal().db();
-    const silentSql = "status IN ('assigned', 'active') AND (last_seen_at IS NULL OR last_seen_at < ?)";
     const cutoff = Date.now() - 24 * 3_600_000;
-    const silent = (await db.prepare(`SELECT id FROM terminals WHERE business_id = ? AND ${silentSql}`).bind(KUMASI, cutoff).all<{ id: string }>()).results;
+    const silent = (await db.prepare(`SELECT id FROM terminals WHERE business_id = ? AND ${SILENT_SQL}`).bind(KUMASI, cutoff).all<{ id: string }>()).results;
     const inService = (
       await db.prepare("SELECT id FROM terminals WHERE business_id = ? AND status IN ('assigned', 'active') ORDER BY serial").bind(KUMASI).all<{ id: string }>()
     ).results;

@@ -6,6 +6,7 @@
 import { Link, useLocation, useNavigation } from "@remix-run/react";
 import { useRef, type ReactNode } from "react";
 import { useBeforePaintEffect } from "#app/components/before-paint";
+import { LIST_ID } from "#app/lib/shell/page";
 import { formatCount } from "#app/lib/format";
 import { filterHref, pageHref } from "#app/lib/lists/list-url";
 import { ListForm } from "./list-form";
@@ -60,6 +61,7 @@ export function DataTable<Row>({
   rows,
   rowKey,
   empty,
+  page = false,
 }: {
   caption: string;
   columns: readonly Column<Row>[];
@@ -67,6 +69,8 @@ export function DataTable<Row>({
   rowKey: (row: Row) => string;
   /** Shown instead of the table when there are no rows (say why and what to do). */
   empty: ReactNode;
+  /** The page's own list (one a page): the shell's "Skip to the list" lands on it (LIST_ID). */
+  page?: boolean;
 }) {
   const busy = useNavigation().state === "loading";
   const wrap = useFitToCard(rows);
@@ -76,7 +80,7 @@ export function DataTable<Row>({
   return (
     // A region that scrolls must take focus, or a keyboard cannot scroll it (axe: scrollable-region-focusable).
     // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex
-    <div className="table-wrap" aria-busy={busy} ref={wrap} role="group" aria-label={caption} tabIndex={0}>
+    <div className="table-wrap" id={page ? LIST_ID : undefined} aria-busy={busy} ref={wrap} role="group" aria-label={caption} tabIndex={0}>
       <table className="data-table">
         <caption className="visually-hidden">{caption}</caption>
         <thead>

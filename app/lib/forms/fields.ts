@@ -27,6 +27,25 @@ export function textField(missing: string, max: number, label: string) {
   );
 }
 
+/** How long a transfer's narration may be: what a bank statement line and the rails' narration fields take. */
+export const NARRATION_MAX = 100;
+
+/**
+ * An optional one-line narration (a transfer's): trimmed, empty is none (null), at most NARRATION_MAX characters, printable
+ * (no control characters: a tab or a line break would break the rail's statement line and the CSV's row) and no direction
+ * controls; every script and emoji pass (the zero-width joiner of an emoji sequence is a format character, not a control).
+ */
+export function narrationField() {
+  return v.pipe(
+    v.optional(v.string(), ""),
+    v.trim(),
+    v.maxLength(NARRATION_MAX, `Keep the narration to ${NARRATION_MAX} characters or fewer.`),
+    v.check((typed) => !/\p{Cc}/u.test(typed), "The narration holds a control character (a tab or a line break). Type it on one line."),
+    v.check((typed) => !hasBidiControl(typed), bidiControlMessage("narration")),
+    v.transform((typed) => (typed === "" ? null : typed)),
+  );
+}
+
 /** The merchant's TIN field (its messages are the merchant form's). */
 export function tinField() {
   return v.pipe(

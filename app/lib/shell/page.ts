@@ -8,6 +8,12 @@ export const NOT_FOUND_TITLE = "Page Not Found";
 export const SERVER_ERROR_TITLE = "Internal Server Error";
 
 /**
+ * The element "Skip to the list" goes to (app/components/shell.tsx): a page's own list (DataTable's `page`) when it has
+ * rows. The link is shown only while the page holds it (a CSS :has rule), so a page without a list has no dead link.
+ */
+export const LIST_ID = "list";
+
+/**
  * SPEC section 2: the sign-in steps and the business choice use standard (a card, no navigation); the rest default.
  * The platform's own screens (/platform, decision 039) have the default's frame with the platform's navigation.
  */

@@ -36,6 +36,7 @@ const TABS: { slug: string | null; label: string; kind: RequestKind | null }[] =
   { slug: KIND_SLUGS.settlement_account, label: "Settlement accounts", kind: "settlement_account" },
   { slug: KIND_SLUGS.employee, label: "Employees", kind: "employee" },
   { slug: KIND_SLUGS.security_policy, label: "Security", kind: "security_policy" },
+  { slug: KIND_SLUGS.terminal, label: "Terminals", kind: "terminal" },
   { slug: "transfer", label: "Transfers", kind: "transfer" },
   { slug: "refund", label: "Refunds", kind: "refund" },
 ];
@@ -260,6 +261,7 @@ export default function Approvals() {
       {choosing ? <BulkDecision answer={answer} most={mostInOneCheck} /> : null}
       <ListCount page={page} pageSize={DEFAULT_PAGE_SIZE} shown={requests.length} total={total} noun={total === 1 ? "request" : "requests"} />
       <DataTable
+        page
         caption="Approval requests"
         columns={choosing ? [CHOOSE, ...COLUMNS] : COLUMNS}
         rows={requests}

@@ -34,6 +34,7 @@ export async function transferFacts(tenant: Tenant, approval: ApprovalRequest, t
       to: String(after.to ?? ""),
       toKind: after.to_kind === "settlement_account" ? "Settlement account" : "Merchant account",
       amount: transfer.amount,
+      narration: transfer.narration,
       fromMerchantId: transfer.fromMerchantId,
     },
     available: balances.available,

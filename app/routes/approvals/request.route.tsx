@@ -30,6 +30,7 @@ const TITLES: Partial<Record<ApprovalKind, string>> = {
   settlement_account: "Settlement Account Request",
   // Not in SPEC's table (it has no security policy): named as the other four are.
   security_policy: "Security Policy Request",
+  terminal: "Terminal Request",
 };
 
 export const meta: MetaFunction = ({ params }) => {
@@ -58,9 +59,9 @@ export interface ChangeRow {
 }
 
 /** The rows of the change table: a create's values; an update's or deactivation's whole record with the changed fields marked. */
-function changeRows(request: ApprovalRequest, current: ChangeValues | null, merchantName: string | null): ChangeRow[] {
+function changeRows(request: ApprovalRequest, current: ChangeValues | null, merchantName: string | null, pointOfSaleName: string | null): ChangeRow[] {
   const show = (column: string, value: ChangeValues[string] | undefined, changed: boolean) => {
-    const text = displayValue(column, value, merchantName);
+    const text = displayValue(column, value, merchantName, pointOfSaleName);
     // Another person's number that this request does not change is not the checker's business.
     return column === "phone" && !changed && text !== "N/A" ? maskPhone(text) : text;
   };
@@ -103,7 +104,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
       reason: found.reason,
     },
     subject: subjects[found.id] ?? null,
-    rows: changeRows(found, record.current, record.merchantName),
+    rows: changeRows(found, record.current, record.merchantName, record.pointOfSaleName),
     own,
     mayDecide: can(tenant.role, "decide:approval"),
   };

@@ -108,6 +108,7 @@ export default function Disputes() {
         }
       />
       <DataTable
+        page
         caption="Disputes"
         columns={columns}
         rows={rows}

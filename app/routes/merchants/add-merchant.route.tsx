@@ -3,10 +3,10 @@
 // business, counting pending requests, so a duplicate is refused here, by field.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { SendButtons, useSending } from "#app/components/forms/form";
-import { Form, useActionData } from "@remix-run/react";
+import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import * as v from "valibot";
 import { requestChange } from "#server/approvals/approvals.db";
-import { merchantClashes } from "#server/merchants/merchants.db";
+import { merchantClashes, nextMerchantCode } from "#server/merchants/merchants.db";
 import { redirectWithFlash } from "#server/plumbing/flash";
 import { refusalMessage, requireTenant } from "#server/guards";
 import { refuse } from "#server/plumbing/http";
@@ -19,8 +19,9 @@ import { formErrors, readForm } from "#server/forms";
 export const meta: MetaFunction = () => [{ title: "Add Merchant" }];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  await requireTenant(request, context, "request:merchant");
-  return null;
+  const { tenant } = await requireTenant(request, context, "request:merchant");
+  // Prefilled and still editable; the action checks whatever is sent, this proposal included.
+  return { proposedCode: await nextMerchantCode(tenant) };
 }
 
 // A lost connection while sending keeps the page and what was typed, and a re-send runs once (app/components/forms/submission.ts).
@@ -53,6 +54,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function AddMerchant() {
+  const { proposedCode } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const busy = useSending();
   const errors = result?.errors ?? {};
@@ -69,7 +71,7 @@ export default function AddMerchant() {
         <h2 id="merchant-form-title">Merchant details</h2>
         <FormNotice errors={errors} />
         <Form method="post" className="form" noValidate key={JSON.stringify(result?.values ?? {})}>
-          <MerchantFields values={result?.values ?? {}} errors={errors} prefix="merchant" withCode />
+          <MerchantFields values={result?.values ?? { code: proposedCode }} errors={errors} prefix="merchant" withCode />
           <SendButtons busy={busy} cancelTo="/merchants" />
         </Form>
       </section>

@@ -118,6 +118,7 @@ export default function Merchants() {
       />
       <ListCount page={page} pageSize={DEFAULT_PAGE_SIZE} shown={merchants.length} total={total} noun={total === 1 ? "merchant" : "merchants"} />
       <DataTable
+        page
         caption="Merchants"
         columns={MERCHANT_COLUMNS}
         rows={merchants}

@@ -110,6 +110,7 @@ export default function MerchantAccounts() {
       />
       <ListCount page={page} pageSize={DEFAULT_PAGE_SIZE} shown={accounts.length} total={total} noun={total === 1 ? "account" : "accounts"} />
       <DataTable
+        page
         caption="Merchant accounts"
         columns={COLUMNS}
         rows={accounts}

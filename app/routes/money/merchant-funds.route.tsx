@@ -30,6 +30,7 @@ import { fundsFilter } from "./merchant-funds-filter.server";
 import { merchantChoices } from "#app/lib/merchant-choices.server";
 import { MERCHANT_FINDER_PARAM } from "#app/lib/merchant-search";
 import { formErrors, readForm } from "#server/forms";
+import { NARRATION_MAX, narrationField } from "#app/lib/forms/fields";
 
 export const meta: MetaFunction = () => [{ title: "Merchant Funds" }];
 
@@ -94,10 +95,11 @@ const TransferForm = v.object({
   from: v.pipe(v.string(), v.regex(/^[\w-]{1,64}$/)),
   to: v.pipe(v.string("Choose where the money goes."), v.regex(/^(sa|mer):[\w-]{1,64}$/, "Choose where the money goes.")),
   amount: cedisAmount,
+  narration: narrationField(),
   idempotencyKey: v.pipe(v.string(), v.uuid()),
 });
 
-type FieldErrors = Partial<Record<"to" | "amount" | "form", string>>;
+type FieldErrors = Partial<Record<"to" | "amount" | "narration" | "form", string>>;
 
 // A lost connection while sending keeps the page and what was typed, and a re-send runs once (app/components/forms/submission.ts).
 export { clientAction, shouldRevalidate } from "#app/components/forms/submission";
@@ -109,12 +111,12 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (!read.ok) return read.refusal;
   const form = read.fields;
   const text = (value: FormDataEntryValue | undefined) => (typeof value === "string" ? value : "");
-  const values = { to: text(form.to), amount: text(form.amount) };
+  const values = { to: text(form.to), amount: text(form.amount), narration: text(form.narration) };
   const parsed = v.safeParse(TransferForm, form);
   if (!parsed.success) {
-    return refuse(formErrors(parsed.issues, { fields: ["to", "amount"], otherwise: "This form has expired. Open the transfer again." }), values);
+    return refuse(formErrors(parsed.issues, { fields: ["to", "amount", "narration"], otherwise: "This form has expired. Open the transfer again." }), values);
   }
-  const { from, to, amount, idempotencyKey } = parsed.output;
+  const { from, to, amount, narration, idempotencyKey } = parsed.output;
   const [kind, id] = to.split(":") as ["sa" | "mer", string];
   // Asking moves no money yet, but a second person approves what is asked: the one who asks checks it is them.
   return underFreshCheck(request, signedIn, checkBindings.transfer(from, kind, id, amount), form, async () => {
@@ -123,6 +125,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
         fromMerchantId: from,
         to: kind === "sa" ? { kind: "settlement_account", id } : { kind: "merchant", id },
         amount,
+        narration,
         idempotencyKey,
       });
       throw await redirectWithFlash(request, context.config.app, "/money/merchant-funds", {
@@ -257,6 +260,22 @@ export default function MerchantFunds() {
               </select>
             </Field>
             <TransferAmount limit={limit} answer={answer} />
+            <Field
+              id="narration"
+              label="Narration (optional)"
+              error={errors.narration}
+              hint={`What the money is for, shown to the checker; up to ${NARRATION_MAX} characters`}
+            >
+              <input
+                id="narration"
+                name="narration"
+                type="text"
+                maxLength={NARRATION_MAX}
+                autoComplete="off"
+                defaultValue={answer?.values.narration ?? ""}
+                {...describedBy("narration", errors.narration, true)}
+              />
+            </Field>
             <div className="form__actions">
               <button type="submit" className="button button--primary" disabled={busy}>
                 {busy ? "Sending…" : "Send for approval"}
@@ -290,7 +309,7 @@ export default function MerchantFunds() {
         }
       />
       <ListCount page={page} pageSize={DEFAULT_PAGE_SIZE} shown={rows.length} total={total} noun={total === 1 ? "merchant" : "merchants"} />
-      <DataTable caption="Merchant funds" columns={columns} rows={rows} rowKey={(r) => r.id} empty={<h2>No merchants yet</h2>} />
+      <DataTable page caption="Merchant funds" columns={columns} rows={rows} rowKey={(r) => r.id} empty={<h2>No merchants yet</h2>} />
       <Pager page={page} totalPages={Math.max(1, Math.ceil(total / DEFAULT_PAGE_SIZE))} trail={trail} hasNext={hasNext} />
     </div>
   );

@@ -237,6 +237,7 @@ export default function SettlementHistory() {
         </p>
       ) : null}
       <DataTable
+        page
         caption="Settlements"
         columns={columns}
         rows={rows}

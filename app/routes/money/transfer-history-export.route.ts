@@ -20,6 +20,7 @@ const COLUMNS: readonly CsvColumn<TransferView>[] = asShown<TransferView>([
   { header: "Counterparty", value: (t) => networkLabel(t.counterparty) },
   // Signed as the history shows it: money out of this account is negative.
   { header: "Amount (GHS)", value: (t) => plainCedis(t.direction === "out" ? -t.amount : t.amount) },
+  { header: "Narration", value: (t) => t.narration },
   { header: "Status", value: (t) => t.status },
   { header: "Asked by", value: (t) => t.requestedBy },
   { header: "Approved by", value: (t) => t.approvedBy },

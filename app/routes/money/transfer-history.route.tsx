@@ -46,6 +46,7 @@ const COLUMNS: Column<TransferRow>[] = [
   { id: "direction", header: "Direction", cell: (t) => (t.direction === "out" ? "Out" : "In") },
   { id: "counterparty", header: "Counterparty", cell: (t) => networkLabel(t.counterparty) },
   { id: "amount", header: "Amount (GHS)", numeric: true, cell: (t) => `${t.direction === "out" ? "−" : "+"}${formatAmount(t.amount)}` },
+  { id: "narration", header: "Narration", cell: (t) => t.narration ?? "—" },
   { id: "status", header: "Status", cell: (t) => <StatusPill entity="transfer" status={t.status} /> },
   { id: "by", header: "Asked by", cell: (t) => t.requestedBy },
   { id: "approver", header: "Approved by", cell: (t) => t.approvedBy ?? "—" },
@@ -88,6 +89,7 @@ export default function TransferHistory() {
         </p>
       ) : null}
       <DataTable
+        page
         caption={`Transfers of ${merchant.name}`}
         columns={COLUMNS}
         rows={transfers}

@@ -31,6 +31,7 @@ export async function transferViews(tenant: Tenant, merchantId: string, rows: re
       direction: outgoing ? ("out" as const) : ("in" as const),
       counterparty: `${toAccount ? "Settlement account " : "Merchant account "}${(toAccount ? accounts : merchants).get(counterpartyId ?? "") ?? "unknown"}`,
       amount: t.amount,
+      narration: t.narration,
       status: t.status,
       requestedBy: people.get(t.requestedBy) ?? "Unknown",
       approvedBy: t.approvedBy ? (people.get(t.approvedBy) ?? "Unknown") : null,

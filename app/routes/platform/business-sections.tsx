@@ -15,7 +15,6 @@ export interface BusinessPage {
   summary: BusinessSummary;
   parkedLagMs: number | null;
   webhookFailureRate: number | null;
-  dueDays: number;
   move: { mayAsk: boolean; targets: string[]; waiting: string | null };
 }
 
@@ -69,7 +68,7 @@ export function PaymentsSection({ summary }: BusinessPage) {
   );
 }
 
-export function MoneySection({ summary, dueDays }: BusinessPage) {
+export function MoneySection({ summary }: BusinessPage) {
   const { balances, disputes } = summary;
   return (
     <section className="card" aria-labelledby="money-title">
@@ -81,7 +80,7 @@ export function MoneySection({ summary, dueDays }: BusinessPage) {
           ["Held by disputes", ghs(balances.held)],
           ["Fees earned", ghs(balances.fees)],
           ["Open disputes", `${formatCount(disputes.open)} · ${ghs(disputes.openAmount)}`],
-          [`Disputes due within ${dueDays} days`, formatCount(disputes.due)],
+          ["Disputes needing a response", formatCount(disputes.due)],
         ]}
       />
     </section>

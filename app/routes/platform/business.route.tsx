@@ -8,7 +8,7 @@ import { Link, useLoaderData } from "@remix-run/react";
 import * as v from "valibot";
 import { requirePlatform } from "#server/operators/guards";
 import { businessViewedAuditStatement, platformBusiness } from "#server/operators/businesses.db";
-import { businessSummary, DISPUTES_DUE_DAYS, failureRate } from "#server/operators/figures.db";
+import { businessSummary, failureRate } from "#server/operators/figures.db";
 import { movableDatabases } from "#server/operators/operations";
 import { waitingFor } from "#server/operators/requests.db";
 import { platformCan } from "#server/operators/roles";
@@ -44,7 +44,6 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
     summary,
     parkedLagMs: summary.parked.oldestAt === null ? null : Math.max(0, now - summary.parked.oldestAt),
     webhookFailureRate: failureRate(summary.webhooks),
-    dueDays: DISPUTES_DUE_DAYS,
     move: {
       mayAsk: platformCan(staff.role, "platform:request"),
       targets: movableDatabases(env).filter((name) => name !== business.shard),

@@ -8,7 +8,7 @@ import { Link, useLoaderData } from "@remix-run/react";
 import * as v from "valibot";
 import { requirePlatform } from "#server/operators/guards";
 import { LIFECYCLES, searchPlatformBusinesses } from "#server/operators/businesses.db";
-import { DISPUTES_DUE_DAYS, failureRate, figuresOf, NO_FIGURES } from "#server/operators/figures.db";
+import { failureRate, figuresOf, NO_FIGURES } from "#server/operators/figures.db";
 import { DEFAULT_PAGE_SIZE, numberedPage } from "#server/lists/page";
 import { shardNames } from "#server/tenancy/shards";
 import { DataTable, ListCount, ListToolbar, Pager, type Column } from "#app/components/lists/data-table";
@@ -60,7 +60,6 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     total,
     databases,
     lifecycles: LIFECYCLES,
-    dueDays: DISPUTES_DUE_DAYS,
     filtered: Boolean(filters.q || filters.status || query.shard),
     // Onboarding a business is asked for from here (/platform/businesses/new).
     mayOnboard: platformCan(staff.role, "platform:request"),
@@ -90,7 +89,7 @@ const COLUMNS: readonly Column<Business>[] = [
 ];
 
 export default function PlatformOverview() {
-  const { staff, businesses, page, trail, hasNext, total, databases, lifecycles, dueDays, filtered, mayOnboard } = useLoaderData<typeof loader>();
+  const { staff, businesses, page, trail, hasNext, total, databases, lifecycles, filtered, mayOnboard } = useLoaderData<typeof loader>();
   return (
     <div className="page">
       <header className="page__header page__header--actions">
@@ -101,8 +100,8 @@ export default function PlatformOverview() {
           </p>
           <p className="page__lead">
             Each business with today&apos;s figures (Africa/Accra) from its own database. Ingest lag: how long the oldest payment message the Partner API
-            accepted has waited unapplied (parked). Webhook failures: deliveries of the last 24 hours whose last try failed. Disputes due: open, evidence due
-            within {dueDays} days.
+            accepted has waited unapplied (parked). Webhook failures: deliveries of the last 24 hours whose last try failed. Disputes due: open disputes that
+            still need a response, as the business&apos;s dashboard counts them.
           </p>
         </div>
         {mayOnboard ? (

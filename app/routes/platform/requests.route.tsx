@@ -73,6 +73,7 @@ export default function PlatformRequests() {
       </nav>
       <section className="card" aria-label={view === "waiting" ? "Waiting requests" : "Decided requests"}>
         <DataTable
+          page
           caption={view === "waiting" ? "Requests waiting for a decision" : "Requests decided"}
           columns={COLUMNS}
           rows={requests}

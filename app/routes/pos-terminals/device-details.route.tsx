@@ -1,6 +1,7 @@
 // /pos-terminals/device-details/:deviceId: one terminal: details, where it has
-// stood, its recent payments, and (manage:terminal) assign, unassign, block and
-// unblock, each with a reason, audited, refused if the terminal changed meanwhile.
+// stood, its recent payments, and (manage:terminal) unassign, block and unblock,
+// each with a reason, audited, refused if the terminal changed meanwhile; an
+// assignment is asked for here and waits for another person's approval (decision 011).
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData, useSubmit } from "@remix-run/react";
 import * as v from "valibot";
@@ -19,6 +20,8 @@ import {
   type TerminalAction,
 } from "#server/merchants/terminals.db";
 import { listTransactions } from "#server/payments/transactions.db";
+import { pendingAssignment } from "#server/approvals/terminal-assignment.db";
+import { requestTerminalAssignment } from "#server/approvals/terminal-requests";
 import { redirectWithFlash } from "#server/plumbing/flash";
 import { pageNotFound, refuse } from "#server/plumbing/http";
 import { can } from "#server/permissions";
@@ -45,20 +48,25 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const canManage = can(tenant.role, "manage:terminal");
   const chosenMerchant = new URL(request.url).searchParams.get("assignMerchant");
   const assigning = canManage && canStart("assign", terminal);
-  const [places, assignments, transactions, merchants] = await Promise.all([
+  const [places, assignments, transactions, waiting] = await Promise.all([
     terminalPlaces(tenant, [terminal]),
     listTerminalAssignments(tenant, terminal.id),
     listTransactions(tenant, { terminalId: terminal.id, limit: 10 }),
-    assigning ? listAssignableMerchants(tenant) : Promise.resolve([]),
+    pendingAssignment(tenant, terminal.id),
   ]);
-  const merchant = assigning && chosenMerchant ? (merchants.find((m) => m.id === chosenMerchant) ?? null) : null;
+  // One request at a time: while one waits, the page links to it instead of offering another.
+  const merchants = assigning && !waiting ? await listAssignableMerchants(tenant) : [];
+  const merchant = merchants.length > 0 && chosenMerchant ? (merchants.find((m) => m.id === chosenMerchant) ?? null) : null;
   return {
     terminal,
     place: terminal.pointOfSaleId ? (places.get(terminal.pointOfSaleId) ?? null) : null,
     assignments,
     transactions: transactions.rows.map(shownTransaction),
     canManage,
-    actions: Object.fromEntries(TERMINAL_ACTIONS.map((action) => [action, canManage && canStart(action, terminal)])) as Record<TerminalAction, boolean>,
+    actions: Object.fromEntries(
+      TERMINAL_ACTIONS.map((action) => [action, canManage && canStart(action, terminal) && !(action === "assign" && waiting)]),
+    ) as Record<TerminalAction, boolean>,
+    waitingRequest: waiting ? paths.approval("terminal", waiting) : null,
     merchants,
     merchant,
     pointsOfSale: merchant ? await listAssignablePointsOfSale(tenant, merchant.id) : [],
@@ -77,9 +85,10 @@ const Version = v.pipe(v.string(), v.regex(/^\d{1,9}$/), v.transform(Number));
 const Common = { version: Version, reason: Reason };
 
 const TerminalForm = v.variant("intent", [
+  // No reason: the request itself is what another person reads and decides.
   v.object({
     intent: v.literal("assign"),
-    ...Common,
+    version: Version,
     merchantId: v.pipe(v.string("Choose a merchant."), v.regex(ID, "Choose a merchant.")),
     pointOfSaleId: v.pipe(v.string("Choose a point of sale."), v.regex(ID, "Choose a point of sale.")),
   }),
@@ -91,7 +100,7 @@ const TerminalForm = v.variant("intent", [
 type Errors = Partial<Record<"reason" | "merchantId" | "pointOfSaleId" | "form", string>>;
 
 const DONE: Record<TerminalAction, string> = {
-  assign: "Terminal assigned.",
+  assign: "Assignment sent for approval: another person must approve it before the terminal stands there.",
   unassign: "Terminal unassigned.",
   block: "Terminal blocked.",
   unblock: "Terminal unblocked.",
@@ -127,12 +136,11 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
     }
   }
   try {
-    await changeTerminal(tenant, deps.meta, form.intent, {
-      terminalId,
-      version: form.version,
-      reason: form.reason,
-      pointOfSaleId: form.intent === "assign" ? form.pointOfSaleId : undefined,
-    });
+    if (form.intent === "assign") {
+      await requestTerminalAssignment(tenant, deps.meta, { terminalId, version: form.version, pointOfSaleId: form.pointOfSaleId });
+    } else {
+      await changeTerminal(tenant, deps.meta, form.intent, { terminalId, version: form.version, reason: form.reason });
+    }
   } catch (error) {
     // A version someone else changed meanwhile is a rule refusal like the others (400, decision 004).
     return refuse({ form: refusalMessage(request, error) }, typed, form.intent);
@@ -149,6 +157,7 @@ function ActionForm({
   submit,
   danger,
   to,
+  withReason = true,
   children,
 }: {
   intent: TerminalAction;
@@ -159,6 +168,8 @@ function ActionForm({
   danger?: boolean;
   /** Where the form posts (the assign form keeps the chosen merchant in the URL, so errors show beside its fields). */
   to?: string;
+  /** The immediate actions ask for a reason for the audit log; a request for approval is read by its checker instead. */
+  withReason?: boolean;
   children?: React.ReactNode;
 }) {
   const { maxReasonLength } = useLoaderData<typeof loader>();
@@ -178,17 +189,19 @@ function ActionForm({
       <input type="hidden" name="intent" value={intent} />
       <input type="hidden" name="version" value={version} />
       {children}
-      <Field id={id} label="Reason" error={mine?.errors.reason} hint="Required. It is kept in the audit log.">
-        <textarea
-          id={id}
-          name="reason"
-          rows={2}
-          maxLength={maxReasonLength}
-          required
-          defaultValue={mine?.values.reason ?? ""}
-          {...describedBy(id, mine?.errors.reason, true)}
-        />
-      </Field>
+      {withReason ? (
+        <Field id={id} label="Reason" error={mine?.errors.reason} hint="Required. It is kept in the audit log.">
+          <textarea
+            id={id}
+            name="reason"
+            rows={2}
+            maxLength={maxReasonLength}
+            required
+            defaultValue={mine?.values.reason ?? ""}
+            {...describedBy(id, mine?.errors.reason, true)}
+          />
+        </Field>
+      ) : null}
       <div className="button-row">
         <button type="submit" className={danger ? "button button--danger" : "button button--primary"} disabled={busy}>
           {submit}
@@ -199,7 +212,7 @@ function ActionForm({
 }
 
 export default function DeviceDetails() {
-  const { terminal, place, assignments, transactions, canManage, actions, merchants, merchant, pointsOfSale } = useLoaderData<typeof loader>();
+  const { terminal, place, assignments, transactions, canManage, actions, merchants, merchant, pointsOfSale, waitingRequest } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const submitMerchant = useSubmit();
   const assignErrors = result?.intent === "assign" ? result.errors : undefined;
@@ -247,6 +260,11 @@ export default function DeviceDetails() {
         <section className="card" aria-labelledby="actions-title">
           <h2 id="actions-title">Actions</h2>
           {!anyAction ? <p>This terminal is {statusLabel("terminal", terminal.status).toLowerCase()}: there is nothing to do with it here.</p> : null}
+          {waitingRequest ? (
+            <p className="notice notice--info notice__message">
+              An assignment of this terminal waits for approval. <Link to={waitingRequest}>Open the request</Link>
+            </p>
+          ) : null}
           <div className="terminal-actions">
             {actions.assign ? (
               <div className="terminal-action" role="group" aria-labelledby="assign-heading">
@@ -286,8 +304,9 @@ export default function DeviceDetails() {
                     version={terminal.version}
                     to={paths.device(terminal.id, { assignMerchant: merchant.id })}
                     title={`Points of sale of ${merchant.name}`}
-                    lead="The terminal stands there once assigned."
-                    submit="Assign terminal"
+                    lead="The assignment decides whose money the terminal's payments become: another person must approve it before the terminal stands there."
+                    submit="Send for approval"
+                    withReason={false}
                   >
                     <input type="hidden" name="merchantId" value={merchant.id} />
                     {pointsOfSale.length === 0 ? (

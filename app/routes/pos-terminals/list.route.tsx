@@ -147,6 +147,7 @@ export default function PosTerminals() {
       />
       <ListCount page={page} pageSize={DEFAULT_PAGE_SIZE} shown={terminals.length} total={total} noun={total === 1 ? "terminal" : "terminals"} />
       <DataTable
+        page
         caption="POS terminals"
         columns={COLUMNS}
         rows={terminals}

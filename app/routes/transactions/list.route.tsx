@@ -256,6 +256,7 @@ export default function Transactions() {
         noun={data.totals.count === 1 ? "payment" : "payments"}
       />
       <DataTable
+        page
         caption="Transactions"
         columns={columns(search)}
         rows={data.rows}
