@@ -2,7 +2,7 @@
 // names, column labels and values as the screens show them. Pure, so the
 // queue, the request page and their tests agree.
 import type { ApprovalAction, ApprovalKind, ChangeValues, RequestKind } from "#server/approvals/change-kinds";
-import { networkLabel } from "./format";
+import { formatPathLike, networkLabel, replaceBrandWords } from "./format";
 
 /** The URL says point-of-sale where the engine says point_of_sale. */
 export const KIND_SLUGS = {
@@ -80,10 +80,14 @@ const VALUE_NAMES: Record<string, Record<string, string>> = {
   decisions_need_passkey: { "1": "Required", "0": "Not required" },
 };
 
-/** A stored value as a person reads it; merchant ids read as the merchant's name. */
+/**
+ * A stored value as a person reads it, as the lists show it: merchant ids read as the merchant's name, a sector by
+ * SPEC 5's path rule, and every text with SPEC 9's brand word replaced.
+ */
 export function displayValue(column: string, value: ChangeValues[string] | undefined, merchantName: string | null): string {
   if (value === undefined || value === null || value === "") return "N/A";
-  if (column === "merchant_id") return merchantName ?? String(value);
+  if (column === "merchant_id") return replaceBrandWords(merchantName ?? String(value));
   if (column === "provider" || column === "network") return networkLabel(String(value));
-  return VALUE_NAMES[column]?.[String(value)] ?? String(value);
+  if (column === "sector") return replaceBrandWords(formatPathLike(String(value)));
+  return replaceBrandWords(VALUE_NAMES[column]?.[String(value)] ?? String(value));
 }

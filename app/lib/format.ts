@@ -2,6 +2,7 @@
 // and is only turned into text here, at the edge of the UI.
 import { isEmpty, parseLooseNumber } from "#app/lib/forms/validation";
 import { formatPesewas } from "#server/ledger/money";
+import { BRAND_WORD } from "#server/lists/brand-word";
 
 export const TIME_ZONE = "Africa/Accra";
 export const NOT_AVAILABLE = "N/A";
@@ -124,12 +125,15 @@ export function formatPathLike(text: string | null | undefined): string {
   return parts.length === 0 ? NOT_AVAILABLE : parts.reverse().join(" ");
 }
 
+const OLD_BRAND_WORD = new RegExp(BRAND_WORD.old, "gi");
+
 /**
  * The network once called Vodafone Cash trades as Telecel Cash: old names in
- * data (network labels, merchant text) are shown with the current brand.
+ * data (network labels, merchant text) are shown with the current brand
+ * (the words: functions/lists/brand-word.ts, which the searches fold by too).
  */
 export function replaceBrandWords(text: string): string {
-  return text.replace(/vodafone/gi, (word) => (word === word.toUpperCase() ? "TELECEL" : "Telecel"));
+  return text.replace(OLD_BRAND_WORD, (word) => (word === word.toUpperCase() ? BRAND_WORD.current.toUpperCase() : BRAND_WORD.current));
 }
 
 /**
