@@ -8,6 +8,7 @@ import { FirstPrefetch, PrefetchPage, usePrefetchIntent } from "./prefetch";
 import { useRootData } from "#app/lib/shell/root-data";
 import { WAITING_FOR_ME } from "../lib/approvals";
 import { isTestBusiness, liveBusinessOf } from "#server/tenancy/test-mode";
+import { TopBarSearch } from "./search/top-bar-search";
 
 /**
  * Outside production every page says so, so nobody mistakes a test portal for
@@ -166,6 +167,7 @@ export function DefaultLayout({ children, navigation = NAVIGATION }: { children:
   const [open, setOpen] = useState(false);
   const menuButton = useRef<HTMLAnchorElement>(null);
   const location = useLocation();
+  const signedInBusiness = Boolean(useRootData()?.identity?.business);
   useFocusOnNewPage();
 
   const close = useCallback(() => {
@@ -218,6 +220,8 @@ export function DefaultLayout({ children, navigation = NAVIGATION }: { children:
           <div className="topbar__brand">
             <Brand />
           </div>
+          {/* The search reads a business's records: only once one is chosen (not on the platform's own screens). */}
+          {signedInBusiness && navigation === NAVIGATION ? <TopBarSearch /> : null}
           <div className="topbar__context" data-testid="topbar-context">
             <EnvironmentBadge />
             <BusinessSwitcher />
