@@ -10,7 +10,8 @@ import {
   type NotificationState,
 } from "#app/lib/shell/notifications";
 import { useRootData } from "#app/lib/shell/root-data";
-import { replaceBrandWords } from "#app/lib/format";
+// SPEC 9's rule alone: the shell carries no other display rule (app/lib/format.ts) in every first load.
+import { replaceBrandWords } from "#server/lists/brand-word";
 
 export interface ErrorHandlerOptions {
   /** Show a danger alert (default true); otherwise only log. */

@@ -1,12 +1,11 @@
 import { Form, Link, NavLink, useLocation, useNavigation } from "@remix-run/react";
 import { useCallback, useEffect, useId, useRef, useState, type ReactNode } from "react";
-import { NAVIGATION, PLATFORM_NAVIGATION, isCurrentSection, isNavGroup, type NavGroup, type NavItem } from "#app/lib/shell/navigation";
+import { NAVIGATION, PLATFORM_NAVIGATION, WAITING_FOR_ME, isCurrentSection, isNavGroup, type NavGroup, type NavItem } from "#app/lib/shell/navigation";
 import { APP_NAME } from "#app/lib/shell/page";
 import { BusinessSwitcher, UserMenu } from "./account-menu";
 import { AlertRegion, ResponseModal } from "./notifications";
 import { FirstPrefetch, PrefetchPage, usePrefetchIntent } from "./prefetch";
 import { useRootData } from "#app/lib/shell/root-data";
-import { WAITING_FOR_ME } from "../lib/approvals";
 import { isTestBusiness, liveBusinessOf } from "#server/tenancy/test-mode";
 import { TopBarSearch } from "./search/top-bar-search";
 

@@ -2,7 +2,7 @@
 // and is only turned into text here, at the edge of the UI.
 import { isEmpty, parseLooseNumber } from "#app/lib/forms/validation";
 import { formatPesewas } from "#server/ledger/money";
-import { BRAND_WORD } from "#server/lists/brand-word";
+import { replaceBrandWords } from "#server/lists/brand-word";
 
 export const TIME_ZONE = "Africa/Accra";
 export const NOT_AVAILABLE = "N/A";
@@ -125,16 +125,12 @@ export function formatPathLike(text: string | null | undefined): string {
   return parts.length === 0 ? NOT_AVAILABLE : parts.reverse().join(" ");
 }
 
-const OLD_BRAND_WORD = new RegExp(BRAND_WORD.old, "gi");
-
 /**
  * The network once called Vodafone Cash trades as Telecel Cash: old names in
- * data (network labels, merchant text) are shown with the current brand
- * (the words: functions/lists/brand-word.ts, which the searches fold by too).
+ * data (network labels, merchant text) are shown with the current brand. The
+ * rule is functions/lists/brand-word.ts, which the searches fold by too.
  */
-export function replaceBrandWords(text: string): string {
-  return text.replace(OLD_BRAND_WORD, (word) => (word === word.toUpperCase() ? BRAND_WORD.current.toUpperCase() : BRAND_WORD.current));
-}
+export { replaceBrandWords };
 
 /**
  * A mobile-money network, card scheme or payout provider's name (or a label that

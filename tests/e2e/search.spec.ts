@@ -253,6 +253,8 @@ for (const width of [1280, 390]) {
     await hydrated(page);
     const button = page.getByRole("button", { name: "Search" });
     await expect(button).toBeVisible();
+    // The top bar keeps its place for the button: the page does not scroll sideways.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
     expect(await axeViolations(page)).toEqual([]);
     await lookAt(page, { path: testInfo.outputPath(`search-closed-${width}.png`) });
     await button.click();

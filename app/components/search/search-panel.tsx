@@ -35,6 +35,12 @@ export function SearchPanel({ onClose }: { onClose: () => void }) {
   const dialog = useRef<HTMLDialogElement>(null);
   const input = useRef<HTMLInputElement>(null);
   const navigate = useNavigate();
+  // Closed here, then the focus back on the top bar's button: while the dialog is open the page behind it is inert.
+  const close = () => {
+    dialog.current?.close();
+    document.querySelector<HTMLElement>(".topbar-search__button")?.focus();
+    onClose();
+  };
   const [typed, setTyped] = useState("");
   const [asked, setAsked] = useState<Asked>({ status: "idle" });
   const [active, setActive] = useState(0);
@@ -86,14 +92,14 @@ export function SearchPanel({ onClose }: { onClose: () => void }) {
   const current = asked.status === "done" && items.length > 0 ? Math.min(active, items.length - 1) : -1;
 
   const go = (item: SearchItem) => {
-    onClose();
+    close();
     navigate(item.href);
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
     if (event.key === "Escape") {
       event.preventDefault();
-      onClose();
+      close();
     } else if ((event.key === "ArrowDown" || event.key === "ArrowUp") && items.length > 0) {
       event.preventDefault();
       const step = event.key === "ArrowDown" ? 1 : -1;
@@ -115,7 +121,7 @@ export function SearchPanel({ onClose }: { onClose: () => void }) {
       data-testid="search-dialog"
       onCancel={(event) => {
         event.preventDefault();
-        onClose();
+        close();
       }}
     >
       <div className="search-dialog__box">
@@ -143,7 +149,7 @@ export function SearchPanel({ onClose }: { onClose: () => void }) {
             onChange={(event) => setTyped(event.target.value)}
             onKeyDown={onKeyDown}
           />
-          <button type="button" className="search-dialog__close" onClick={onClose}>
+          <button type="button" className="search-dialog__close" onClick={close}>
             <span aria-hidden="true">Esc</span>
             <span className="visually-hidden">Close search</span>
           </button>
@@ -171,7 +177,7 @@ export function SearchPanel({ onClose }: { onClose: () => void }) {
                       aria-selected={mine === current}
                       className={mine === current ? "search-result search-result--active" : "search-result"}
                       onMouseMove={() => setActive(mine)}
-                      onClick={onClose}
+                      onClick={close}
                     >
                       <span className="search-result__title">{item.title}</span>
                       {item.detail ? <span className="search-result__detail">{item.detail}</span> : null}

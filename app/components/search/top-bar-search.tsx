@@ -1,82 +1,46 @@
 // The top bar's search: a button that looks like the box (the magnifier alone at 980 px and below) and `/` from
-// anywhere but a field open the search dialog. The dialog's code is not in the first load of every page (decision 043):
-// it loads once the page is idle, or when the search is first opened.
-import { useCallback, useEffect, useRef, useState } from "react";
+// anywhere but a field open the search dialog. Every page's first load carries only this (decision 043: its icon is
+// drawn by the stylesheet); the dialog's code loads once the page is idle, or when the search is first opened, and
+// gives the focus back to this button when it closes.
+import { useEffect, useState } from "react";
 import { codeOnDemand, loadWhenIdle } from "../code-on-demand";
 
-const panel = codeOnDemand("search-panel", () => import("./search-panel").then((module) => module.SearchPanel));
+const panel = codeOnDemand("search-panel", () => import("./search-panel"));
 loadWhenIdle(panel);
 
-/** Where `/` is a character being typed, not the shortcut. */
-function isTyping(target: EventTarget | null): boolean {
-  if (!(target instanceof HTMLElement)) return false;
-  return target.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName);
-}
-
 export function TopBarSearch() {
-  const [state, setState] = useState<"closed" | "loading" | "open" | "failed">("closed");
-  const button = useRef<HTMLButtonElement>(null);
-
-  const open = useCallback(() => {
-    setState("loading");
-    panel.preload().then(
-      () => setState("open"),
-      () => setState("failed"),
+  const [open, setOpen] = useState(false);
+  // Opened once its code is here; code that cannot load (offline) leaves the page as it was.
+  const show = () =>
+    void panel.preload().then(
+      () => setOpen(true),
+      () => undefined,
     );
-  }, []);
-
-  // Back to the button once the dialog has gone: while it is open, the rest of the page is inert and takes no focus.
-  const refocus = useRef(false);
-  const close = useCallback(() => {
-    refocus.current = true;
-    setState("closed");
-  }, []);
-  useEffect(() => {
-    if (state !== "closed" || !refocus.current) return;
-    refocus.current = false;
-    button.current?.focus();
-  }, [state]);
-
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
-      if (event.key !== "/" || event.ctrlKey || event.metaKey || event.altKey || event.defaultPrevented || isTyping(event.target)) return;
-      // A modal (the fresh check, a notice) owns the keyboard while it is open.
-      if (document.querySelector("dialog[open]")) return;
+      // Typed into a field, or with a modal open (the fresh check, a notice), `/` is not the shortcut.
+      if (
+        event.key !== "/" ||
+        event.ctrlKey ||
+        event.metaKey ||
+        event.altKey ||
+        (event.target as Element).closest("input,textarea,select,[contenteditable],dialog")
+      )
+        return;
       event.preventDefault();
-      open();
+      show();
     };
     document.addEventListener("keydown", onKey);
     return () => document.removeEventListener("keydown", onKey);
-  }, [open]);
-
-  const Panel = state === "open" ? panel.read() : null;
+  });
+  const Panel = open ? panel.read().SearchPanel : null;
   return (
     <div className="topbar-search">
-      <button
-        ref={button}
-        type="button"
-        className="topbar-search__button"
-        aria-haspopup="dialog"
-        aria-keyshortcuts="/"
-        aria-busy={state === "loading"}
-        onClick={open}
-        data-testid="search-button"
-      >
-        <svg viewBox="0 0 24 24" aria-hidden="true">
-          <circle cx="11" cy="11" r="7" />
-          <path d="m20 20-3.5-3.5" />
-        </svg>
+      <button type="button" className="topbar-search__button" aria-haspopup="dialog" aria-keyshortcuts="/" onClick={show}>
+        <span className="topbar-search__icon" />
         <span className="topbar-search__label">Search</span>
-        <kbd className="topbar-search__key" aria-hidden="true">
-          /
-        </kbd>
       </button>
-      {state === "failed" ? (
-        <p className="topbar-search__failed" role="alert">
-          Search could not load. Check your connection and try again.
-        </p>
-      ) : null}
-      {Panel ? <Panel onClose={close} /> : null}
+      {Panel ? <Panel onClose={() => setOpen(false)} /> : null}
     </div>
   );
 }

@@ -2,18 +2,10 @@
 // names, column labels and values as the screens show them. Pure, so the
 // queue, the request page and their tests agree.
 import type { ApprovalAction, ApprovalKind, ChangeValues, RequestKind } from "#server/approvals/change-kinds";
-import { formatPathLike, networkLabel, replaceBrandWords } from "./format";
+import { formatPathLike, networkLabel, replaceBrandWords } from "#app/lib/format";
+import { KIND_SLUGS } from "#app/lib/paths";
 
-/** The URL says point-of-sale where the engine says point_of_sale. */
-export const KIND_SLUGS = {
-  merchant: "merchant",
-  point_of_sale: "point-of-sale",
-  settlement_account: "settlement-account",
-  employee: "employee",
-  security_policy: "security-policy",
-} as const satisfies Record<ApprovalKind, string>;
-
-export type KindSlug = (typeof KIND_SLUGS)[ApprovalKind];
+export { KIND_SLUGS, type KindSlug } from "#app/lib/paths";
 
 export const KIND_BY_SLUG: Record<string, ApprovalKind | undefined> = Object.fromEntries(
   Object.entries(KIND_SLUGS).map(([kind, slug]) => [slug, kind as ApprovalKind]),
@@ -21,10 +13,6 @@ export const KIND_BY_SLUG: Record<string, ApprovalKind | undefined> = Object.fro
 
 /** The queue's ?kind= words: the change kinds' slugs, and the requests that move money by their own names. */
 export const QUEUE_KIND_BY_SLUG: Record<string, RequestKind | undefined> = { ...KIND_BY_SLUG, transfer: "transfer", refund: "refund" };
-
-/** The queue as it opens from the navigation and the dashboard: what waits for this person's decision. */
-export const WAITING_VIEW = "waiting";
-export const WAITING_FOR_ME = `/approvals?view=${WAITING_VIEW}`;
 
 const KIND_NAMES: Record<string, string> = {
   merchant: "Merchant",
