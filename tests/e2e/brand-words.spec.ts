@@ -75,7 +75,8 @@ test("an alert that names the merchant says the new word", async ({ page, portal
   await withOldNames(portal, async (merchant) => {
     await page.goto(`/merchants/${merchant.id}?deactivate=merchant`);
     await hydrated(page);
-    await expect(page.locator("main")).toContainText(`Deactivate ${SHOWN.name}?`);
+    // Soft: the alert is checked whatever the form said.
+    await expect.soft(page.locator("main")).toContainText(`Deactivate ${SHOWN.name}?`);
     const requestId = await requestDeactivation(page, portal, merchant);
     try {
       const alert = page.getByTestId("alert");
