@@ -3,7 +3,7 @@
 // through the options, Enter opens the one marked, Escape closes. It asks GET /search as the person types, a moment
 // after they stop, and a newer text aborts the older request: on a slow connection only the last answer is shown, and
 // one that never comes leaves the box usable, saying so.
-import { Link, useNavigate } from "@remix-run/react";
+import { Link, useLocation, useNavigate } from "@remix-run/react";
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from "react";
 import { SEARCH_PATH, type SearchAnswer, type SearchItem } from "./search-answer";
 
@@ -41,6 +41,12 @@ export function SearchPanel({ onClose }: { onClose: () => void }) {
     document.querySelector<HTMLElement>(".topbar-search__button")?.focus();
     onClose();
   };
+  // Another page (the browser's back button) closes it too.
+  const { key } = useLocation();
+  const openedAt = useRef(key);
+  useEffect(() => {
+    if (key !== openedAt.current) onClose();
+  }, [key, onClose]);
   const [typed, setTyped] = useState("");
   const [asked, setAsked] = useState<Asked>({ status: "idle" });
   const [active, setActive] = useState(0);
