@@ -66,6 +66,9 @@ export default [
   // Refunds: asked from a payment, decided as the sixth kind of request.
   route("transactions/:transactionId/refund", "routes/transactions/refund.route.tsx", { id: "routes/transactions.refund" }),
 
+  // The top bar's search box: every kind the person may view, found from one text (JSON).
+  route("search", "routes/search/search.route.ts", { id: "routes/search" }),
+
   route("reports", "routes/reports/reports.route.tsx", { id: "routes/reports" }),
   route("reports/export", "routes/reports/export.route.ts", { id: "routes/reports.export" }),
 

@@ -10,6 +10,8 @@ import {
   type NotificationState,
 } from "#app/lib/shell/notifications";
 import { useRootData } from "#app/lib/shell/root-data";
+// SPEC 9's rule alone: the shell carries no other display rule (app/lib/format.ts) in every first load.
+import { replaceBrandWords } from "#server/lists/brand-word";
 
 export interface ErrorHandlerOptions {
   /** Show a danger alert (default true); otherwise only log. */
@@ -133,7 +135,7 @@ export function AlertRegion() {
           <NoticeIcon kind={alert.kind} />
           <div className="notice__body">
             <strong className="notice__title">{alert.title ?? KIND_LABEL[alert.kind]}</strong>
-            <p className="notice__message">{alert.message}</p>
+            <p className="notice__message">{replaceBrandWords(alert.message)}</p>
           </div>
           <button type="button" className="notice__close" aria-label="Dismiss" onClick={resetAlert}>
             ×
@@ -169,7 +171,7 @@ export function ResponseModal() {
         <div className="modal__content">
           <NoticeIcon kind={response.kind} />
           <h2 id="response-title">{response.title ?? KIND_LABEL[response.kind]}</h2>
-          <p>{response.message}</p>
+          <p>{replaceBrandWords(response.message)}</p>
           <form method="dialog">
             {/* showModal() focuses this, the first control. */}
             <button type="submit" className="button button--primary">

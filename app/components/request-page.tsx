@@ -10,6 +10,7 @@ import type { StatusOf } from "../lib/statuses";
 import { describedBy, Field, useSending } from "#app/components/forms/form";
 import { checkOf, FreshCheck } from "#app/components/forms/fresh-check";
 import { StatusPill } from "./status-pill";
+import { shownText } from "./details";
 
 /** What a request page's kind says around the decision (its words differ; the rules are one). */
 export interface DecisionWords {
@@ -157,7 +158,7 @@ export function RequestPage({
             <Link to={crumb.to}>{crumb.label}</Link>
           </p>
           <h1>{title}</h1>
-          {lead ? <p className="page__lead">{lead}</p> : null}
+          {lead ? <p className="page__lead">{shownText(lead)}</p> : null}
         </div>
         <span data-testid="request-status">
           <StatusPill entity="approval" status={status} />

@@ -1,13 +1,13 @@
 import { Form, Link, NavLink, useLocation, useNavigation } from "@remix-run/react";
 import { useCallback, useEffect, useId, useRef, useState, type ReactNode } from "react";
-import { NAVIGATION, PLATFORM_NAVIGATION, isCurrentSection, isNavGroup, type NavGroup, type NavItem } from "#app/lib/shell/navigation";
+import { NAVIGATION, PLATFORM_NAVIGATION, WAITING_FOR_ME, isCurrentSection, isNavGroup, type NavGroup, type NavItem } from "#app/lib/shell/navigation";
 import { APP_NAME, LIST_ID } from "#app/lib/shell/page";
 import { BusinessSwitcher, UserMenu } from "./account-menu";
 import { AlertRegion, ResponseModal } from "./notifications";
 import { FirstPrefetch, PrefetchPage, usePrefetchIntent } from "./prefetch";
 import { useRootData } from "#app/lib/shell/root-data";
-import { WAITING_FOR_ME } from "../lib/approvals";
 import { isTestBusiness, liveBusinessOf } from "#server/tenancy/test-mode";
+import { TopBarSearch } from "./search/top-bar-search";
 
 /**
  * Outside production every page says so, so nobody mistakes a test portal for
@@ -178,6 +178,7 @@ export function DefaultLayout({ children, navigation = NAVIGATION }: { children:
   const [open, setOpen] = useState(false);
   const menuButton = useRef<HTMLAnchorElement>(null);
   const location = useLocation();
+  const signedInBusiness = Boolean(useRootData()?.identity?.business);
   useFocusOnNewPage();
 
   const close = useCallback(() => {
@@ -234,6 +235,8 @@ export function DefaultLayout({ children, navigation = NAVIGATION }: { children:
           <div className="topbar__brand">
             <Brand />
           </div>
+          {/* The search reads a business's records: only once one is chosen (not on the platform's own screens). */}
+          {signedInBusiness && navigation === NAVIGATION ? <TopBarSearch /> : null}
           <div className="topbar__context" data-testid="topbar-context">
             <EnvironmentBadge />
             <BusinessSwitcher />

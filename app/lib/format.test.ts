@@ -3,7 +3,7 @@ import timezone from "dayjs/plugin/timezone.js";
 import utc from "dayjs/plugin/utc.js";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { displayValue } from "./approvals";
+import { displayValue } from "#app/routes/approvals/request-words";
 import { paymentMethod } from "./transactions-view";
 import {
   ACCRA_UTC_OFFSET_MINUTES,

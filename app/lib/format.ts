@@ -2,6 +2,7 @@
 // and is only turned into text here, at the edge of the UI.
 import { isEmpty, parseLooseNumber } from "#app/lib/forms/validation";
 import { formatPesewas } from "#server/ledger/money";
+import { replaceBrandWords } from "#server/lists/brand-word";
 
 export const TIME_ZONE = "Africa/Accra";
 export const NOT_AVAILABLE = "N/A";
@@ -126,11 +127,10 @@ export function formatPathLike(text: string | null | undefined): string {
 
 /**
  * The network once called Vodafone Cash trades as Telecel Cash: old names in
- * data (network labels, merchant text) are shown with the current brand.
+ * data (network labels, merchant text) are shown with the current brand. The
+ * rule is functions/lists/brand-word.ts, which the searches fold by too.
  */
-export function replaceBrandWords(text: string): string {
-  return text.replace(/vodafone/gi, (word) => (word === word.toUpperCase() ? "TELECEL" : "Telecel"));
-}
+export { replaceBrandWords };
 
 /**
  * A mobile-money network, card scheme or payout provider's name (or a label that

@@ -4,7 +4,21 @@
 // functions/ builds none of these (it never links to a screen by id), so this
 // module stays in app/.
 import type { ApprovalKind } from "#server/approvals/change-kinds";
-import { KIND_SLUGS } from "./approvals";
+
+/**
+ * The URL says point-of-sale where the engine says point_of_sale. Here, not with how requests read (app/routes/approvals/request-words.ts,
+ * which gives them too): every page links by these, and none should load the rest of that to do so.
+ */
+export const KIND_SLUGS = {
+  merchant: "merchant",
+  point_of_sale: "point-of-sale",
+  settlement_account: "settlement-account",
+  employee: "employee",
+  security_policy: "security-policy",
+  terminal: "terminal",
+} as const satisfies Record<ApprovalKind, string>;
+
+export type KindSlug = (typeof KIND_SLUGS)[ApprovalKind];
 
 export const SETTINGS_TABS = ["profile", "business", "team", "security", "developers", "audit"] as const;
 export type SettingsTab = (typeof SETTINGS_TABS)[number];

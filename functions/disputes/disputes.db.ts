@@ -7,6 +7,7 @@ import { can } from "../permissions";
 import { auditStatement, signInAuditStatement } from "../audit/audit.db";
 import { clearBatchGuardsStatement } from "../plumbing/batch-guards.db";
 import { decodeCursor, pageSize, toPage, type Page, type PageQuery } from "../lists/page";
+import { textStartsWith } from "../lists/search";
 import { ForbiddenError, NotFoundError, RuleError, type BusinessDb, type Db, type RequestMeta, type Tenant } from "../tenancy/tenant";
 import type { Channel } from "../ledger/pricing";
 
@@ -83,6 +84,23 @@ export async function listDisputes(tenant: Tenant, query: DisputeQuery = {}): Pr
     .bind(...binds, size + 1)
     .all<Dispute & { sortRank: number; sortDue: number }>();
   return toPage(results, size, (row) => [row.sortRank, row.sortDue, row.id]);
+}
+
+/**
+ * The business's disputes whose id begins with `text` or whose payment's reference is `text` (any case), newest
+ * first, at most `limit` (the top bar's search).
+ */
+export async function findDisputes(tenant: Tenant, text: string, limit: number): Promise<Dispute[]> {
+  const { db } = tenant;
+  const id = textStartsWith("d.id", text);
+  const { results } = await db
+    .prepare(
+      `SELECT ${DISPUTE_COLUMNS} FROM ${DISPUTE_FROM} WHERE d.business_id = ? AND (${id.sql} OR t.reference = ? COLLATE NOCASE)
+       ORDER BY d.opened_at DESC, d.id DESC LIMIT ?`,
+    )
+    .bind(tenant.businessId, ...id.binds, text, Math.max(1, Math.floor(limit)))
+    .all<Dispute>();
+  return results;
 }
 
 /** How many disputes need a response in one business, and the nearest deadline of them. */

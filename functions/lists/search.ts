@@ -4,8 +4,12 @@
 // characters, or 25 of Ɔ Ɛ Ŋ, between the two %s. A pasted name or reference is often longer, so no
 // search is a LIKE: it is instr() on both sides folded the same way, which has no length limit. SQLite's
 // lower() folds ASCII only (D1 has no ICU), so the capitals of the letters Ghana's languages add to the
-// Latin alphabet are folded by replace(): "ɔkɔdeɛ" finds "Ɔkɔdeɛ". Accents and emoji match as typed.
+// Latin alphabet are folded by replace(): "ɔkɔdeɛ" finds "Ɔkɔdeɛ". Accents and emoji match as typed. SPEC 9's old brand
+// word is folded into the one the screens show (functions/lists/brand-word.ts), so "Telecel Corner" finds the merchant
+// stored as "Vodafone Corner" and shown as "Telecel Corner", and the old word still finds it.
 // A contains-search reads every row its other conditions leave either way (LIKE '%x%' can use no index).
+
+import { BRAND_WORD } from "./brand-word";
 
 export interface Match {
   sql: string;
@@ -23,9 +27,13 @@ const GHANAIAN_CASES = [
   ["Ʋ", "ʋ"],
 ] as const;
 
-/** `expression` in small letters: ASCII by lower(), Ghana's own letters by replace() (one call each: D1's 32 arguments). */
+/**
+ * `expression` in small letters, ASCII by lower(), Ghana's own letters by replace() (one call each: D1's 32 arguments),
+ * and with the old brand word as the current one (after lower(), so in any case).
+ */
 function folded(expression: string): string {
-  return GHANAIAN_CASES.reduce((sql, [capital, small]) => `replace(${sql}, '${capital}', '${small}')`, `lower(${expression})`);
+  const small = GHANAIAN_CASES.reduce((sql, [capital, small]) => `replace(${sql}, '${capital}', '${small}')`, `lower(${expression})`);
+  return `replace(${small}, '${BRAND_WORD.old.toLowerCase()}', '${BRAND_WORD.current.toLowerCase()}')`;
 }
 
 /** `text` anywhere in any of `columns` (SQL expressions of trusted code, never user text). */

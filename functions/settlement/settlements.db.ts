@@ -1,6 +1,6 @@
 import { merchantNumberMatch, type MerchantNumber } from "../merchants/merchants.db";
 import { decodeCursor, pageSize, toPage, type Page, type PageQuery } from "../lists/page";
-import { textContains } from "../lists/search";
+import { textContains, textStartsWith } from "../lists/search";
 import type { BusinessDb, Tenant } from "../tenancy/tenant";
 import type { Transaction } from "../payments/transactions.db";
 
@@ -85,6 +85,18 @@ export async function listSettlements(
     .bind(...binds, size + 1)
     .all<Settlement>();
   return toPage(results, size, (s) => [s.periodStart, s.id]);
+}
+
+/** The business's settlements whose id or reference begins with `text` (any case), newest period first, at most `limit`. */
+export async function findSettlements(tenant: Tenant, text: string, limit: number): Promise<Settlement[]> {
+  const { db } = tenant;
+  const id = textStartsWith("id", text);
+  const reference = textStartsWith("reference", text);
+  const { results } = await db
+    .prepare(`${SELECT} WHERE business_id = ? AND (${id.sql} OR ${reference.sql}) ORDER BY period_start DESC, id DESC LIMIT ?`)
+    .bind(tenant.businessId, ...id.binds, ...reference.binds, Math.max(1, Math.floor(limit)))
+    .all<Settlement>();
+  return results;
 }
 
 /** A payment a settlement covers, with what the detail panel shows of it. */

@@ -1,5 +1,6 @@
 import type { Role } from "../permissions";
 import { decodeCursor, pageSize, toPage, type Page, type PageQuery } from "../lists/page";
+import { textContains } from "../lists/search";
 import type { Tenant } from "../tenancy/tenant";
 
 /**
@@ -46,6 +47,31 @@ export async function listEmployees(tenant: Tenant, query: PageQuery & { status?
     .bind(...binds, size + 1)
     .all<Employee>();
   return toPage(results, size, (e) => [e.name, e.userId]);
+}
+
+/**
+ * The business's people whose name or email holds `text`, or whose contact number ends in `phoneTail` (digits), by
+ * name, at most `limit` (the top bar's search). Either may be left out; with neither there is nothing to find.
+ */
+export async function findEmployees(tenant: Tenant, query: { text?: string; phoneTail?: string; limit: number }): Promise<Employee[]> {
+  const { db } = tenant;
+  const ways: string[] = [];
+  const binds: unknown[] = [tenant.businessId];
+  if (query.text?.trim()) {
+    const match = textContains(["u.name", "u.email"], query.text.trim());
+    ways.push(match.sql);
+    binds.push(...match.binds);
+  }
+  if (query.phoneTail) {
+    ways.push("(m.contact_phone IS NOT NULL AND substr(m.contact_phone, -length(?)) = ?)");
+    binds.push(query.phoneTail, query.phoneTail);
+  }
+  if (ways.length === 0) return [];
+  const { results } = await db
+    .prepare(`${SELECT} WHERE m.business_id = ? AND (${ways.join(" OR ")}) ORDER BY u.name COLLATE NOCASE, u.id LIMIT ?`)
+    .bind(...binds, Math.max(1, Math.floor(query.limit)))
+    .all<Employee>();
+  return results;
 }
 
 /** How many people the business has (for the list's count and its last page). */

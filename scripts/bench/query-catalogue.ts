@@ -28,6 +28,7 @@ import { archiveMonthsForReferences, firstPaymentAt, listArchiveMonths, monthFig
 import { listMerchantTransfers } from "#server/ledger/transfers.db";
 import { keptReportBy, keptTransactionTotals } from "#server/reports/closed-days.db";
 import { listPaymentsPage } from "#server/payments/api-payments.db";
+import { searchEverything } from "#app/routes/search/search.server";
 import { listMerchantsPage } from "#server/merchants/merchants.db";
 import { listPointsOfSalePage } from "#server/merchants/points-of-sale.db";
 import { listTerminalsPage } from "#server/merchants/terminals.db";
@@ -231,6 +232,14 @@ export const CATALOGUE: CatalogueEntry[] = [
         s.newest,
       ),
   ],
+  // The top bar's search (app/routes/search/search.server.ts): every read it fans out to, for each way text is read.
+  ["top bar search: a reference's last characters", (t, s) => searchEverything(t, s.reference.slice(-6))],
+  ["top bar search: four digits (a card's or a phone's last four, a reference's tail, a contact number)", (t, s) => searchEverything(t, s.last4)],
+  ["top bar search: a phone as typed", (t) => searchEverything(t, "024 412 3456")],
+  ["top bar search: a name", (t) => searchEverything(t, "Kwame Mensah")],
+  ["top bar search: an email", (t) => searchEverything(t, "esi.owusu@")],
+  ["top bar search: a merchant's code", (t) => searchEverything(t, "MRC 0001")],
+  ["top bar search: an id (a serial's start, a dispute's, a settlement's)", (t) => searchEverything(t, "stl_kff_0000")],
 ];
 
 /**

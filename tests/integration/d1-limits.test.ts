@@ -5,13 +5,15 @@
 import { describe, expect, it } from "vitest";
 import { CATALOGUE, recordingDb, type Recorded, type Sample } from "../../scripts/bench/query-catalogue";
 import { archiveMonthsForReferences } from "#server/archive/archive.db";
-import { pendingChangesFor } from "#server/team/employees.db";
+import { findEmployees, pendingChangesFor } from "#server/team/employees.db";
+import { findDisputes } from "#server/disputes/disputes.db";
+import { searchEverything } from "#app/routes/search/search.server";
 import { listMerchantFunds } from "#server/ledger/funds.db";
 import { listMerchantBalances } from "#server/ledger/ledger.db";
 import { listMerchants } from "#server/merchants/merchants.db";
 import { namesOf } from "#server/lists/names.db";
 import { encodeCursor } from "#server/lists/page";
-import { listSettlements } from "#server/settlement/settlements.db";
+import { findSettlements, listSettlements } from "#server/settlement/settlements.db";
 import { listTerminals } from "#server/merchants/terminals.db";
 import { listTransactions, transactionTotals } from "#server/payments/transactions.db";
 import { limitProblems } from "../support/sql-limits";
@@ -74,6 +76,16 @@ describe("the searches at D1's 50-byte pattern limit", () => {
       await expect(transactionTotals(AMA_KUMASI, { merchantSearch: typed })).resolves.toBeTruthy();
       await expect(listTransactions(AMA_KUMASI, { referenceTail: typed })).resolves.toMatchObject({ rows: [] });
       await expect(transactionTotals(AMA_KUMASI, { referenceTail: typed })).resolves.toMatchObject({ count: 0 });
+      await expect(findEmployees(AMA_KUMASI, { text: typed, phoneTail: "9".repeat(length), limit: 5 })).resolves.toEqual([]);
+      await expect(findDisputes(AMA_KUMASI, typed, 5)).resolves.toEqual([]);
+      await expect(findSettlements(AMA_KUMASI, typed, 5)).resolves.toEqual([]);
+    }
+  });
+
+  // The top bar's search reads every kind at once: a pasted text of any length, letters, digits or an id, answers.
+  it.each([24, 25, 49, 50, 51, 2_000])("the top bar's search answers a %i-character text of every kind", async (length) => {
+    for (const typed of ["ƆƐŊ".repeat(length).slice(0, length), "k".repeat(length), "9".repeat(length), `stl_${"k".repeat(length)}`]) {
+      await expect(searchEverything(AMA_KUMASI, typed)).resolves.toEqual({ q: typed, groups: [] });
     }
   });
 

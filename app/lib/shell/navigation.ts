@@ -11,6 +11,13 @@ export interface NavGroup {
   items: NavItem[];
 }
 
+/**
+ * The approvals queue as it opens from the navigation and the dashboard: what waits for this person's decision. Here,
+ * not with how requests read (app/routes/approvals/request-words.ts), so the shell that every page loads does not carry that.
+ */
+export const WAITING_VIEW = "waiting";
+export const WAITING_FOR_ME = `/approvals?view=${WAITING_VIEW}`;
+
 /** Every section a person navigates to. */
 export const NAVIGATION: readonly (NavItem | NavGroup)[] = [
   { label: "Dashboard", to: "/" },

@@ -8,7 +8,7 @@ import type { ApprovalRequest } from "#server/approvals/change-kinds";
 import { requireExport } from "#server/guards";
 import { asShown } from "#app/lib/lists/shown-columns";
 import { utcDay } from "#server/plumbing/time";
-import { ACTION_NAMES, kindName } from "#app/lib/approvals";
+import { ACTION_NAMES, kindName } from "./request-words";
 import { approvalListQuery } from "./list-query.server";
 
 type Row = ApprovalRequest & { subject: string | null };

@@ -6,7 +6,8 @@ import { listEmployees } from "#server/team/employees.db";
 import { MAX_PAGE_SIZE } from "#server/lists/page";
 import { can } from "#server/permissions";
 import type { Tenant } from "#server/tenancy/tenant";
-import { QUEUE_KIND_BY_SLUG, WAITING_VIEW } from "#app/lib/approvals";
+import { QUEUE_KIND_BY_SLUG } from "./request-words";
+import { WAITING_VIEW } from "#app/lib/shell/navigation";
 import { listParams, oneOf } from "#app/lib/lists/list-params";
 import { STATUS_FILTERS } from "./status-filters";
 

@@ -14,7 +14,7 @@ import { pageNotFound, refuse, routeNotFound } from "#server/plumbing/http";
 import { can } from "#server/permissions";
 import { RequestPage } from "#app/components/request-page";
 import { DecisionForm } from "#app/lib/decision";
-import { ACTION_NAMES, KIND_BY_SLUG, columnLabel, displayValue, kindName } from "#app/lib/approvals";
+import { ACTION_NAMES, KIND_BY_SLUG, columnLabel, displayValue, kindName } from "./request-words";
 import { formatDate } from "#app/lib/format";
 import { maskPhone } from "#app/lib/forms/phone";
 import { isConnectionLost } from "#app/components/forms/submission";

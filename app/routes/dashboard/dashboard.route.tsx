@@ -21,7 +21,7 @@ import { ColumnChart } from "#app/components/figures/charts";
 import { StatusPill } from "#app/components/status-pill";
 import { paymentMethod } from "#app/lib/transactions-view";
 import { useRootData } from "#app/lib/shell/root-data";
-import { WAITING_FOR_ME } from "#app/lib/approvals";
+import { WAITING_FOR_ME } from "#app/lib/shell/navigation";
 import { DAY_MS } from "#server/plumbing/time";
 
 export const meta: MetaFunction = () => [{ title: "Dashboard" }];

@@ -12,6 +12,7 @@ import { pointOfSaleColumns, readPointOfSaleForm } from "./point-of-sale-form.se
 import { paths } from "#app/lib/paths";
 import { useSending } from "#app/components/forms/form";
 import { readForm } from "#server/forms";
+import { replaceBrandWords } from "#app/lib/format";
 
 // SPEC's table leaves this page out; it is named as Add Merchant is.
 export const meta: MetaFunction = () => [{ title: "Add Point of Sale" }];
@@ -57,10 +58,10 @@ export default function AddPointOfSale() {
     <div className="page page--narrow">
       <header className="page__header">
         <p className="page__eyebrow">
-          <Link to={paths.merchant(merchant.id)}>{merchant.name}</Link>
+          <Link to={paths.merchant(merchant.id)}>{replaceBrandWords(merchant.name)}</Link>
         </p>
         <h1>Add point of sale</h1>
-        <p className="page__lead">A new place where {merchant.name} takes payments.</p>
+        <p className="page__lead">A new place where {replaceBrandWords(merchant.name)} takes payments.</p>
       </header>
       <section className="card" aria-labelledby="pos-form-title">
         <h2 id="pos-form-title">Point of sale details</h2>

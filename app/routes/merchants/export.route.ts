@@ -7,6 +7,8 @@ import { MAX_PAGE_SIZE } from "#server/lists/page";
 import { requireExport } from "#server/guards";
 import { listParams } from "#app/lib/lists/list-params";
 import { readMerchantSearch } from "#app/lib/merchant-search";
+import { formatPathLike } from "#app/lib/format";
+import { asShown } from "#app/lib/lists/shown-columns";
 import { MERCHANT_LIST_PARAMS } from "./list.route";
 import { utcDay } from "#server/plumbing/time";
 import { MERCHANT_COLUMNS, merchantColumnValue, type MerchantColumn } from "#server/merchants/merchant-columns";
@@ -36,10 +38,14 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     sort: filters.sort,
     limit: MAX_PAGE_SIZE,
   };
-  const columns: { header: string; value: (m: Merchant) => string | number }[] = [
-    ...MERCHANT_COLUMNS.map((column) => ({ header: HEADERS[column], value: (m: Merchant) => merchantColumnValue(m, column) })),
+  // As the list shows them: the sector by SPEC 5's path rule, every text with SPEC 9's brand word replaced.
+  const columns = asShown<Merchant>([
+    ...MERCHANT_COLUMNS.map((column) => ({
+      header: HEADERS[column],
+      value: (m: Merchant) => (column === "sector" ? formatPathLike(m.sector) : merchantColumnValue(m, column)),
+    })),
     { header: "Status", value: (m) => m.status },
     { header: "Added (UTC)", value: (m) => m.createdAt },
-  ];
+  ]);
   return csvResponse(`merchants-${utcDay(Date.now())}.csv`, columns, (after) => listMerchants(tenant, { ...query, after }));
 }

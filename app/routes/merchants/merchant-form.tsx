@@ -7,6 +7,7 @@ import { MerchantFields } from "./merchant-fields";
 import { SENT_FOR_APPROVAL, type FieldErrors } from "./merchant-form-values";
 import { merchantValues } from "#server/merchants/merchant-columns";
 import { FormNotice } from "./ui";
+import { replaceBrandWords } from "#app/lib/format";
 
 export function MerchantFormCard({
   merchant,
@@ -39,7 +40,7 @@ export function MerchantFormCard({
         <Form method="post" action={here} className="form form--secondary">
           <input type="hidden" name="intent" value="deactivate-merchant" />
           <p>
-            Deactivate {merchant.name}? Once approved it stops accepting payments and cannot be changed again. {SENT_FOR_APPROVAL}
+            Deactivate {replaceBrandWords(merchant.name)}? Once approved it stops accepting payments and cannot be changed again. {SENT_FOR_APPROVAL}
           </p>
           <SendButtons busy={busy} label="Yes, request deactivation" danger cancelTo={here} />
         </Form>

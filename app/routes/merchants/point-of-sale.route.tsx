@@ -17,7 +17,7 @@ import { refusalMessage, requireTenant } from "#server/guards";
 import { DataTable } from "#app/components/lists/data-table";
 import { PointOfSaleFieldset } from "./point-of-sale-fields";
 import { RecentTransactions } from "#app/components/recent-transactions";
-import { formatDate } from "#app/lib/format";
+import { formatDate, replaceBrandWords } from "#app/lib/format";
 import { pointOfSaleColumns, readPointOfSaleForm } from "./point-of-sale-form.server";
 import { terminalColumns } from "#app/components/columns/terminals";
 import { paths } from "#app/lib/paths";
@@ -197,7 +197,7 @@ export default function PointOfSalePage() {
         />
         {moreTerminals ? (
           <p>
-            <Link to={paths.terminals({ merchant: merchant.id })}>All terminals of {merchant.name}</Link>
+            <Link to={paths.terminals({ merchant: merchant.id })}>All terminals of {replaceBrandWords(merchant.name)}</Link>
           </p>
         ) : null}
       </section>

@@ -12,7 +12,7 @@ import { requireTenant } from "#server/guards";
 import { can } from "#server/permissions";
 import { DataTable, Pager, type Column } from "#app/components/lists/data-table";
 import { StatusPill } from "#app/components/status-pill";
-import { formatAmount, formatDate, networkLabel } from "#app/lib/format";
+import { formatAmount, formatDate, networkLabel, replaceBrandWords } from "#app/lib/format";
 import { readPage, readTrail } from "#app/lib/lists/list-url";
 import { paths } from "#app/lib/paths";
 import { transferViews } from "./transfer-history.server";
@@ -61,7 +61,7 @@ export default function TransferHistory() {
           <Link to="/money/merchant-accounts">Merchant Accounts</Link>
         </p>
         <h1>Transfer History</h1>
-        <p className="page__lead">{`${merchant.name} (${merchant.code})`}</p>
+        <p className="page__lead">{replaceBrandWords(`${merchant.name} (${merchant.code})`)}</p>
       </header>
       <dl className="totals" aria-label="Balances" data-testid="balances">
         <div>
@@ -90,7 +90,7 @@ export default function TransferHistory() {
       ) : null}
       <DataTable
         page
-        caption={`Transfers of ${merchant.name}`}
+        caption={`Transfers of ${replaceBrandWords(merchant.name)}`}
         columns={COLUMNS}
         rows={transfers}
         rowKey={(t) => t.id}

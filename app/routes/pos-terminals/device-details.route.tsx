@@ -28,7 +28,7 @@ import { can } from "#server/permissions";
 import { DataTable } from "#app/components/lists/data-table";
 import { Field, describedBy, useSending } from "#app/components/forms/form";
 import { RecentTransactions } from "#app/components/recent-transactions";
-import { formatDate } from "#app/lib/format";
+import { formatDate, replaceBrandWords } from "#app/lib/format";
 import { StatusPill } from "#app/components/status-pill";
 import { paths } from "#app/lib/paths";
 import { statusLabel } from "#app/lib/statuses";
@@ -179,8 +179,8 @@ function ActionForm({
   const id = `${intent}-reason`;
   return (
     <Form method="post" action={to} className="terminal-action" aria-labelledby={`${intent}-title`} noValidate>
-      <h3 id={`${intent}-title`}>{title}</h3>
-      <p className="field-hint">{lead}</p>
+      <h3 id={`${intent}-title`}>{replaceBrandWords(title)}</h3>
+      <p className="field-hint">{replaceBrandWords(lead)}</p>
       {mine?.errors.form ? (
         <p className="notice notice--danger notice__message" role="alert">
           {mine.errors.form}
@@ -289,7 +289,7 @@ export default function DeviceDetails() {
                       <option value="">Choose a merchant</option>
                       {merchants.map((m) => (
                         <option key={m.id} value={m.id}>
-                          {m.name}
+                          {replaceBrandWords(m.name)}
                         </option>
                       ))}
                     </select>
@@ -319,7 +319,7 @@ export default function DeviceDetails() {
                           </option>
                           {pointsOfSale.map((p) => (
                             <option key={p.id} value={p.id}>
-                              {p.name} ({p.town})
+                              {replaceBrandWords(`${p.name} (${p.town})`)}
                             </option>
                           ))}
                         </select>

@@ -6,6 +6,7 @@ import { MAX_PAGE_SIZE } from "#server/lists/page";
 import { listTerminals } from "#server/merchants/terminals.db";
 import { requireExport } from "#server/guards";
 import { statusLabel } from "#app/lib/statuses";
+import { asShown } from "#app/lib/lists/shown-columns";
 import { terminalQuery, withPlaces } from "./list.route";
 import { utcDay } from "#server/plumbing/time";
 
@@ -14,7 +15,7 @@ type Row = Awaited<ReturnType<typeof withPlaces>>[number];
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { deps, tenant } = await requireExport(request, context, "view:terminal", "export:terminal");
   const { query } = terminalQuery(new URL(request.url), deps.now());
-  const columns: { header: string; value: (t: Row) => string | number | null }[] = [
+  const columns = asShown<Row>([
     { header: "Serial", value: (t) => t.serial },
     { header: "Model", value: (t) => t.model },
     { header: "Status", value: (t) => statusLabel("terminal", t.status) },
@@ -22,7 +23,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     { header: "Point of sale", value: (t) => t.pointOfSaleName },
     { header: "Last seen (UTC)", value: (t) => (t.lastSeenAt === null ? "Never" : new Date(t.lastSeenAt).toISOString()) },
     { header: "Software version", value: (t) => t.softwareVersion },
-  ];
+  ]);
   return csvResponse(`pos-terminals-${utcDay(Date.now())}.csv`, columns, async (after) => {
     const page = await listTerminals(tenant, { ...query, after, limit: MAX_PAGE_SIZE });
     return { ...page, rows: await withPlaces(tenant, page.rows) };

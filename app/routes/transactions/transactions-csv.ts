@@ -4,6 +4,7 @@
 import type { CsvColumn } from "#server/plumbing/csv";
 import type { Transaction } from "#server/payments/transactions.db";
 import { networkLabel } from "#app/lib/format";
+import { asShown } from "#app/lib/lists/shown-columns";
 import { CHANNEL_LABEL, feeOf, netOf, payerOf } from "#app/lib/transactions-view";
 import { plainCedis } from "#server/ledger/money";
 
@@ -18,7 +19,8 @@ const cedis = plainCedis;
 /** A failed payment's fee and net are empty cells: it has none (not 0.00 of something). */
 const cedisOrEmpty = (pesewas: number | null) => (pesewas === null ? null : cedis(pesewas));
 
-export const TRANSACTION_CSV_COLUMNS: readonly CsvColumn<CsvTransaction>[] = [
+// Names as the list shows them (SPEC 9's brand word replaced), as every list's CSV does.
+export const TRANSACTION_CSV_COLUMNS: readonly CsvColumn<CsvTransaction>[] = asShown<CsvTransaction>([
   { header: "Reference", value: (t) => t.reference },
   { header: "Paid (UTC)", value: (t) => new Date(t.createdAt).toISOString() },
   // Each id with its name beside it: the id for joining to other files, the name for reading.
@@ -38,4 +40,4 @@ export const TRANSACTION_CSV_COLUMNS: readonly CsvColumn<CsvTransaction>[] = [
   { header: "Available (UTC)", value: (t) => (t.clearedAt ? new Date(t.clearedAt).toISOString() : null) },
   // Last, so a spreadsheet that reads the columns before it by place is not moved by it.
   { header: "Refunded (GHS)", value: (t) => (t.refunded === undefined ? null : cedis(t.refunded)) },
-];
+]);

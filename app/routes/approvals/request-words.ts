@@ -2,19 +2,10 @@
 // names, column labels and values as the screens show them. Pure, so the
 // queue, the request page and their tests agree.
 import type { ApprovalAction, ApprovalKind, ChangeValues, RequestKind } from "#server/approvals/change-kinds";
-import { networkLabel } from "./format";
+import { formatPathLike, networkLabel, replaceBrandWords } from "#app/lib/format";
+import { KIND_SLUGS } from "#app/lib/paths";
 
-/** The URL says point-of-sale where the engine says point_of_sale. */
-export const KIND_SLUGS = {
-  merchant: "merchant",
-  point_of_sale: "point-of-sale",
-  settlement_account: "settlement-account",
-  employee: "employee",
-  security_policy: "security-policy",
-  terminal: "terminal",
-} as const satisfies Record<ApprovalKind, string>;
-
-export type KindSlug = (typeof KIND_SLUGS)[ApprovalKind];
+export { KIND_SLUGS, type KindSlug } from "#app/lib/paths";
 
 export const KIND_BY_SLUG: Record<string, ApprovalKind | undefined> = Object.fromEntries(
   Object.entries(KIND_SLUGS).map(([kind, slug]) => [slug, kind as ApprovalKind]),
@@ -22,10 +13,6 @@ export const KIND_BY_SLUG: Record<string, ApprovalKind | undefined> = Object.fro
 
 /** The queue's ?kind= words: the change kinds' slugs, and the requests that move money by their own names. */
 export const QUEUE_KIND_BY_SLUG: Record<string, RequestKind | undefined> = { ...KIND_BY_SLUG, transfer: "transfer", refund: "refund" };
-
-/** The queue as it opens from the navigation and the dashboard: what waits for this person's decision. */
-export const WAITING_VIEW = "waiting";
-export const WAITING_FOR_ME = `/approvals?view=${WAITING_VIEW}`;
 
 const KIND_NAMES: Record<string, string> = {
   merchant: "Merchant",
@@ -85,7 +72,10 @@ const VALUE_NAMES: Record<string, Record<string, string>> = {
   decisions_need_passkey: { "1": "Required", "0": "Not required" },
 };
 
-/** A stored value as a person reads it; merchant and point of sale ids read as their names. */
+/**
+ * A stored value as a person reads it, as the lists show it: merchant and point of sale ids read as their names, a
+ * sector by SPEC 5's path rule, and every text with SPEC 9's brand word replaced.
+ */
 export function displayValue(
   column: string,
   value: ChangeValues[string] | undefined,
@@ -93,8 +83,9 @@ export function displayValue(
   pointOfSaleName: string | null = null,
 ): string {
   if (value === undefined || value === null || value === "") return "N/A";
-  if (column === "merchant_id") return merchantName ?? String(value);
-  if (column === "point_of_sale_id") return pointOfSaleName ?? String(value);
+  if (column === "merchant_id") return replaceBrandWords(merchantName ?? String(value));
+  if (column === "point_of_sale_id") return replaceBrandWords(pointOfSaleName ?? String(value));
   if (column === "provider" || column === "network") return networkLabel(String(value));
-  return VALUE_NAMES[column]?.[String(value)] ?? String(value);
+  if (column === "sector") return replaceBrandWords(formatPathLike(String(value)));
+  return replaceBrandWords(VALUE_NAMES[column]?.[String(value)] ?? String(value));
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { APPROVAL_KINDS } from "#server/approvals/change-kinds";
-import { KIND_BY_SLUG, KIND_SLUGS, columnLabel, displayValue, kindName } from "./approvals";
+import { KIND_BY_SLUG, KIND_SLUGS, columnLabel, displayValue, kindName } from "./request-words";
 
 describe("request kinds in URLs", () => {
   it("every engine kind has a hyphenated slug that maps back to it", () => {
