@@ -39,7 +39,7 @@ describe("resolveRange (Africa/Accra days)", () => {
     expect(resolveRange({ range: "custom", from: "2026-02-30", to: "2026-03-01" }, NOW)).toMatchObject({
       range: "custom",
       fromDay: "2026-11-15",
-      error: "Enter both days as real dates (YYYY-MM-DD).",
+      error: "Enter both days as real dates (DD/MM/YYYY).",
     });
     expect(resolveRange({ range: "custom", from: "2026-03-02", to: "2026-03-01" }, NOW).error).toBe("The first day must not be after the last day.");
     expect(resolveRange({ range: "custom", from: "2025-01-01", to: "2026-01-02" }, NOW).error).toBe(`Choose at most ${MAX_RANGE_DAYS} days.`);

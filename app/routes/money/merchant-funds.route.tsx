@@ -22,7 +22,7 @@ import { describedBy, Field, useSending } from "#app/components/forms/form";
 import { MerchantFinder } from "#app/components/merchant-finder";
 import { checkOf, FreshCheck, refusalOf } from "#app/components/forms/fresh-check";
 import { amountLimitError, cedisAmount, type AmountLimit } from "#app/lib/amount-limits";
-import { formatAmount, formatDate, networkLabel } from "#app/lib/format";
+import { calendarDay, formatAmount, networkLabel } from "#app/lib/format";
 import { filterHref } from "#app/lib/lists/list-url";
 import { exportHref } from "#app/lib/lists/export-url";
 import { PeriodPicker } from "#app/components/lists/period-picker";
@@ -181,7 +181,6 @@ export default function MerchantFunds() {
   const { search } = useLocation();
   const params = new URLSearchParams(search);
   const busy = useSending();
-  const noon = (day: string) => `${day}T12:00:00Z`;
   const columns: Column<FundsRow>[] = [
     {
       id: "merchant",
@@ -223,7 +222,7 @@ export default function MerchantFunds() {
     <div className="page">
       <header className="page__header">
         <h1>Merchant Funds</h1>
-        <p className="page__lead">{`Collected, fees and settled from ${formatDate(noon(period.fromDay), "day")} to ${formatDate(noon(period.toDay), "day")}; pending and available as of now.`}</p>
+        <p className="page__lead">{`Collected, fees and settled from ${calendarDay(period.fromDay)} to ${calendarDay(period.toDay)}; pending and available as of now.`}</p>
       </header>
       <PeriodPicker period={period} drops={["transfer"]} fallback="the last 30 days" />
 
@@ -290,7 +289,7 @@ export default function MerchantFunds() {
         }
       />
       <ListCount page={page} pageSize={DEFAULT_PAGE_SIZE} shown={rows.length} total={total} noun={total === 1 ? "merchant" : "merchants"} />
-      <DataTable caption="Merchant funds" columns={columns} rows={rows} rowKey={(r) => r.id} empty={<h2>No merchants yet</h2>} />
+      <DataTable caption="Merchant funds" columns={columns} rows={rows} rowKey={(r) => r.id} empty={<h2>No merchants yet</h2>} compare />
       <Pager page={page} totalPages={Math.max(1, Math.ceil(total / DEFAULT_PAGE_SIZE))} trail={trail} hasNext={hasNext} />
     </div>
   );
