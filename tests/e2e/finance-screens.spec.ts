@@ -45,6 +45,7 @@ test.describe("dates", () => {
     expect(dates.filter((d) => d.place === "detail").length).toBeGreaterThan(0);
     for (const date of dates) expect(`${date.text} in a ${date.place}: ${date.style}`).toBe(`${date.text} in a ${date.place}: ${date.place}`);
     expect(new Set(dates.map((d) => d.style)).size).toBe(2);
+    await lookAt(page, { path: `${SHOTS}/device-details-dates-1280.png`, fullPage: true });
   });
 
   test("a merchant's page does the same, its recent payments and change history included", async ({ page }) => {
@@ -94,6 +95,7 @@ test.describe("day fields, in a browser set to US English", () => {
     await expect(from).toHaveAttribute("aria-invalid", "true");
     await expect(from).toBeFocused();
     await expect(page).toHaveURL(/from=2026-03-05&to=2026-03-07/);
+    await lookAt(page, { path: `${SHOTS}/day-field-refused-1280.png` });
     await from.fill("5 Mar 2026");
     await expect(page.getByText("There is no 31 Feb 2026")).toHaveCount(0);
 
@@ -273,6 +275,7 @@ test.describe("charts", () => {
       await expect(figure.getByText(newest!, { exact: true })).toBeVisible();
       await page.keyboard.press("ArrowLeft");
       await expect(columns.nth(28)).toBeFocused();
+      await lookAt(figure, { path: `${SHOTS}/chart-${screen.replace(/\W+/g, "-")}-1280.png` });
       const before = await columns.nth(28).getAttribute("aria-label");
       await expect(figure.getByText(before!, { exact: true })).toBeVisible();
       await page.keyboard.press("Home");

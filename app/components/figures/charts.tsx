@@ -112,12 +112,12 @@ export function ColumnChart({ bars, label }: { bars: readonly Bar[]; label: stri
             <>
               <path
                 className="chart__bar"
-                aria-hidden="true"
                 d={bars
                   .map((b, index) => ({ x: index * bar, h: heightOf(b.value) }))
                   .filter(({ h }) => h > 0)
                   .map(({ x, h }) => `M${at(x)} ${HEIGHT}v${-at(h)}h${at(bar)}v${at(h)}z`)
                   .join("")}
+                aria-hidden="true"
               />
               {withScript ? bars.map((b, index) => column(b, index, "chart__hit", 0, HEIGHT)) : null}
             </>
