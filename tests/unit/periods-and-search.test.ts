@@ -22,6 +22,15 @@ describe("resolveRange (Africa/Accra days)", () => {
     expect(resolveRange({ range: "month" }, NOW)).toMatchObject({ fromDay: "2026-11-01", toDay: "2026-11-21" });
   });
 
+  it("reads typed days day first, as a form sent before the script loaded carries them", () => {
+    expect(resolveRange({ range: "custom", from: "05/03/2026", to: "7/3/2026" }, NOW)).toMatchObject({
+      fromDay: "2026-03-05",
+      toDay: "2026-03-07",
+      error: null,
+    });
+    expect(resolveRange({ range: "custom", from: "31/02/2026", to: "07/03/2026" }, NOW).error).toBe("Enter both days as real dates (DD/MM/YYYY).");
+  });
+
   it("no or an unknown range is the fallback", () => {
     expect(resolveRange({}, NOW).range).toBe("7d");
     expect(resolveRange({ range: "forever" }, NOW, "30d").range).toBe("30d");
