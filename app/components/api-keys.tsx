@@ -7,7 +7,7 @@ import { useEffect, useRef, useState, type ReactNode } from "react";
 import { useBeforePaintEffect } from "#app/components/before-paint";
 import type { Column } from "#app/components/lists/data-table";
 import { Field, SendButtons, describedBy } from "#app/components/forms/form";
-import { formatDate } from "#app/lib/format";
+import { tableDate } from "#app/lib/format";
 import { statusClass, statusLabel } from "#app/lib/statuses";
 import { KEY_NAME_MAX, type NewKey } from "#app/lib/api-keys";
 import type { ApiKeyStatus } from "#app/lib/statuses";
@@ -34,7 +34,7 @@ export interface KeyConfirm {
 }
 
 function KeyStatus({ row }: { row: Pick<KeyListRow, "status" | "expiresAt"> }) {
-  const label = row.status === "rolled" ? `Expires ${formatDate(row.expiresAt)}` : statusLabel("api_key", row.status);
+  const label = row.status === "rolled" ? `Expires ${tableDate(row.expiresAt)}` : statusLabel("api_key", row.status);
   return (
     <span className={statusClass("api_key", row.status)} title={row.status === "rolled" ? "Rolled: this key works until then" : undefined}>
       {label}
@@ -60,12 +60,12 @@ export function keyColumns<R extends KeyListRow>(confirmUrl: (confirm: "roll" | 
       header: "Created",
       cell: (k) => (
         <span className="cell-title">
-          <span>{formatDate(k.createdAt)}</span>
+          <span>{tableDate(k.createdAt)}</span>
           <span className="cell-sub">by {k.createdByName ?? "a person no longer here"}</span>
         </span>
       ),
     },
-    { id: "used", header: "Last used", cell: (k) => (k.lastUsedAt === null ? "Never" : formatDate(k.lastUsedAt)) },
+    { id: "used", header: "Last used", cell: (k) => (k.lastUsedAt === null ? "Never" : tableDate(k.lastUsedAt)) },
     ...extra,
     { id: "status", header: "Status", cell: (k) => <KeyStatus row={k} /> },
     {

@@ -5,7 +5,7 @@
 // only its words and its sections.
 import { Form, Link } from "@remix-run/react";
 import type { ReactNode } from "react";
-import { formatDate } from "../lib/format";
+import { detailDate } from "../lib/format";
 import type { StatusOf } from "../lib/statuses";
 import { describedBy, Field, useSending } from "#app/components/forms/form";
 import { checkOf, FreshCheck } from "#app/components/forms/fresh-check";
@@ -89,7 +89,7 @@ function DecisionRecord({ status, decided }: { status: StatusOf<"approval">; dec
       </div>
       <div className="details__row">
         <dt>Decided at</dt>
-        <dd>{formatDate(decided.decidedAt, "stamp")}</dd>
+        <dd>{detailDate(decided.decidedAt)}</dd>
       </div>
       {status === "rejected" ? (
         <div className="details__row details__row--wide">

@@ -1,5 +1,6 @@
 // The period a money list covers: a quick range (today, 7 days, 30 days, this
 // month) or two typed days, in Africa/Accra (UTC+0 all year), as [from, to) epoch ms.
+import { DAY_FIELD_FORMAT, typedDay } from "#app/lib/forms/days";
 import { isCalendarDay } from "#app/lib/forms/validation";
 import { DAY_MS, utcDay } from "#server/plumbing/time";
 
@@ -43,10 +44,11 @@ export function resolveRange(
   };
   const choice = QUICK_RANGES.some((r) => r.value === params.range) ? (params.range as RangeChoice) : fallback;
   if (choice !== "custom") return quick(choice);
-  const from = params.from ?? "";
-  const to = params.to ?? "";
+  // Typed day first by a person (a form sent before the script loaded), or YYYY-MM-DD from the script and links.
+  const from = typedDay(params.from);
+  const to = typedDay(params.to);
   const fallbackRange = fallback === "custom" ? "7d" : fallback;
-  if (!isCalendarDay(from) || !isCalendarDay(to)) return { ...quick(fallbackRange, "Enter both days as real dates (YYYY-MM-DD)."), range: "custom" };
+  if (!isCalendarDay(from) || !isCalendarDay(to)) return { ...quick(fallbackRange, `Enter both days as real dates (${DAY_FIELD_FORMAT}).`), range: "custom" };
   if (from > to) return { ...quick(fallbackRange, "The first day must not be after the last day."), range: "custom" };
   if ((startOf(to) - startOf(from)) / DAY_MS + 1 > MAX_RANGE_DAYS)
     return { ...quick(fallbackRange, `Choose at most ${MAX_RANGE_DAYS} days.`), range: "custom" };

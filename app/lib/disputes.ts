@@ -12,7 +12,7 @@ export function daysLeft(dueAt: number, now: number): number {
   return now >= dueAt ? Math.min(-1, lastDay - today) : lastDay - today;
 }
 
-/** The due date itself (the last day on which a response is taken), as epoch ms at its start, for formatDate. */
+/** The due date itself (the last day on which a response is taken), as epoch ms at its start, for calendarDay. */
 export function dueDay(dueAt: number): number {
   return dueAt - DAY_MS;
 }

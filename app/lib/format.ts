@@ -32,6 +32,40 @@ export function formatDate(value: string | number | Date | null | undefined, for
   return formatAt(new Date(instant.getTime() + ACCRA_UTC_OFFSET_MINUTES * 60_000), DATE_FORMATS[format]);
 }
 
+/**
+ * Where a date is shown decides how it is written: one of SPEC section 9's formats for each kind of place, so a page
+ * reads one way in its tables, one way in its detail fields and one way in its sentences. Screens write a date only
+ * through these (tests/unit/date-styles.test.ts refuses any other way under app/).
+ */
+export const DATE_STYLES = {
+  /** A table cell: the day in digits, day first, so a column of dates lines up. */
+  table: "numeric",
+  /** A field of a detail page (a label and its value). */
+  detail: "stamp",
+  /** Inside a sentence or a line of text. */
+  prose: "default",
+} as const satisfies Record<string, DateFormat>;
+
+/** An instant in a table cell: 21/11/2026, 4:05 PM. */
+export const tableDate = (value: string | number | Date | null | undefined): string => formatDate(value, DATE_STYLES.table);
+/** An instant as a detail page's field: 21 Nov, 2026 ▪ 4:05 PM. */
+export const detailDate = (value: string | number | Date | null | undefined): string => formatDate(value, DATE_STYLES.detail);
+/** An instant inside a sentence: 21 Nov 2026, 4:05 PM. */
+export const proseDate = (value: string | number | Date | null | undefined): string => formatDate(value, DATE_STYLES.prose);
+
+/** A calendar day's YYYY-MM-DD read at its noon, so no offset can move it to another day. */
+const dayInstant = (value: string | number | null | undefined) =>
+  typeof value === "string" && /^\d{4}-\d{2}(-\d{2})?$/.test(value) ? `${value}${value.length === 7 ? "-15" : ""}T12:00:00Z` : value;
+
+/** A day with no time of day (a period's end, a due day, a report's row), in any place: 21 Nov 2026. */
+export const calendarDay = (value: string | number | null | undefined): string => formatDate(dayInstant(value), "day");
+/** A month (YYYY-MM or a day in it): Nov 2026. */
+export const calendarMonth = (value: string | number | null | undefined): string => calendarDay(value).replace(/^\d{2} /, "");
+/** A chart's axis: Nov 21. */
+export const axisDay = (value: string | number | null | undefined): string => formatDate(dayInstant(value), "monthDay");
+/** What a day field shows and takes, day first: 21/11/2026 (the day of SPEC section 9's 'DD/MM/YYYY, h:mm A'). */
+export const fieldDay = (day: string): string => (/^\d{4}-\d{2}-\d{2}$/.test(day) ? `${day.slice(8, 10)}/${day.slice(5, 7)}/${day.slice(0, 4)}` : day);
+
 // Parsing and formatting are dayjs's `dayjs.utc(value).format(...)` for the tokens DATE_FORMATS uses, written out so
 // that every page's first load does not carry dayjs (decision 043); app/lib/format.test.ts compares the two.
 /** dayjs's REGEX_PARSE: a date and time without a zone, read as UTC. */

@@ -1,7 +1,7 @@
 // How a payout's or a refund's rail reads on the screens (docs/decisions/041-payout-and-refund-rails.md):
 // the rail's name in the business's words, the rail's own reference and status word as the rail said them, and since
 // when the order waits for the rail's answer. The columns are the settlement's and the refund's (migration 0031).
-import { formatDate, NOT_AVAILABLE } from "./format";
+import { NOT_AVAILABLE, proseDate } from "./format";
 
 /** A settlement's or a refund's rail columns, as their *.db.ts modules read them. */
 export interface RailColumns {
@@ -38,7 +38,7 @@ export function railName(rail: string | null | undefined): string | null {
 /** When an order went to wait, as shown (Africa/Accra, SPEC section 9's default format); null when it does not wait. */
 export function railWaitingSince(since: string | null | undefined): string | null {
   if (!since) return null;
-  const at = formatDate(since);
+  const at = proseDate(since);
   return at === NOT_AVAILABLE ? null : at;
 }
 

@@ -63,7 +63,7 @@ test("Kofi filters the audit log by a person and an action, pages, and downloads
 
   // Newest first: Esi's last update, with what changed, from where and in which browser.
   const first = tab.getByRole("row").nth(1);
-  await expect(first).toContainText("01 Oct 2026, 6:39 AM");
+  await expect(first).toContainText("01/10/2026, 6:39 AM");
   await expect(first).toContainText(ESI_NAME);
   await expect(first).toContainText("merchant update");
   await expect(first).toContainText("name Old Stall 39 → Ɛsi's 🍲 Chop Bar 39");

@@ -38,7 +38,7 @@ test("a search keeps a custom period, and a new period keeps the search", async 
   expect([params.get("range"), params.get("from"), params.get("to"), params.get("q")]).toEqual(["custom", from, to, "Ɔsu 🍍"]);
   await expect(page.locator(".page__lead")).toHaveText(lead ?? "");
 
-  await page.getByLabel("From").fill(day(10));
+  await page.getByRole("textbox", { name: "From" }).fill(day(10));
   await page.getByRole("button", { name: "Show period" }).click();
   await expect(page).toHaveURL(new RegExp(`from=${day(10)}`));
   expect(new URL(page.url()).searchParams.get("q")).toBe("Ɔsu 🍍");

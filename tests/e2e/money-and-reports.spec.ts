@@ -9,7 +9,7 @@ test("reports: a period, a grouping, the chart and the CSV link", async ({ page 
   await page.goto("/reports");
   await hydrated(page);
   await expect(page).toHaveTitle("Reports");
-  await expect(page.getByRole("img", { name: /Value of successful payments per day/ })).toBeVisible();
+  await expect(page.getByRole("group", { name: /Value of successful payments per day/ })).toBeVisible();
   await page.getByRole("navigation", { name: "Group by" }).getByRole("link", { name: "By merchant" }).click();
   await expect(page).toHaveURL(/by=merchant/);
   await expect(page.getByRole("columnheader", { name: "Merchant" })).toBeVisible();

@@ -62,7 +62,7 @@ describe("/reports", () => {
     const want = await rollupTotals(KUMASI, from, to);
     expect((await page(`/reports?range=custom&from=${from}&to=${to}`)).text).toContain(`Payments ${formatCount(want.count)}`);
     expect((await page("/reports?range=custom&from=2026-04-31&to=2026-05-02")).text).toContain(
-      "Enter both days as real dates (YYYY-MM-DD). Showing the last 30 days instead.",
+      "Enter both days as real dates (DD/MM/YYYY). Showing the last 30 days instead.",
     );
   });
 

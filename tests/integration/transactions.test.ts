@@ -67,7 +67,7 @@ describe("/transactions", () => {
 
   it("an impossible or reversed period is refused by the date fields, and the last 7 days show", async () => {
     for (const [from, to, message] of [
-      ["2026-02-30", "2026-03-02", "Enter both days as real dates (YYYY-MM-DD)."],
+      ["2026-02-30", "2026-03-02", "Enter both days as real dates (DD/MM/YYYY)."],
       ["2026-03-10", "2026-03-01", "The first day must not be after the last day."],
       ["2024-01-01", "2026-01-01", "Choose at most 366 days."],
     ]) {

@@ -22,6 +22,15 @@ describe("resolveRange (Africa/Accra days)", () => {
     expect(resolveRange({ range: "month" }, NOW)).toMatchObject({ fromDay: "2026-11-01", toDay: "2026-11-21" });
   });
 
+  it("reads typed days day first, as a form sent before the script loaded carries them", () => {
+    expect(resolveRange({ range: "custom", from: "05/03/2026", to: "7/3/2026" }, NOW)).toMatchObject({
+      fromDay: "2026-03-05",
+      toDay: "2026-03-07",
+      error: null,
+    });
+    expect(resolveRange({ range: "custom", from: "31/02/2026", to: "07/03/2026" }, NOW).error).toBe("Enter both days as real dates (DD/MM/YYYY).");
+  });
+
   it("no or an unknown range is the fallback", () => {
     expect(resolveRange({}, NOW).range).toBe("7d");
     expect(resolveRange({ range: "forever" }, NOW, "30d").range).toBe("30d");
@@ -39,7 +48,7 @@ describe("resolveRange (Africa/Accra days)", () => {
     expect(resolveRange({ range: "custom", from: "2026-02-30", to: "2026-03-01" }, NOW)).toMatchObject({
       range: "custom",
       fromDay: "2026-11-15",
-      error: "Enter both days as real dates (YYYY-MM-DD).",
+      error: "Enter both days as real dates (DD/MM/YYYY).",
     });
     expect(resolveRange({ range: "custom", from: "2026-03-02", to: "2026-03-01" }, NOW).error).toBe("The first day must not be after the last day.");
     expect(resolveRange({ range: "custom", from: "2025-01-01", to: "2026-01-02" }, NOW).error).toBe(`Choose at most ${MAX_RANGE_DAYS} days.`);

@@ -2,7 +2,7 @@
 // point-of-sale page (each picks its own).
 import { Link } from "@remix-run/react";
 import type { Terminal } from "#server/merchants/terminals.db";
-import { formatDate } from "../../lib/format";
+import { tableDate } from "../../lib/format";
 import { paths } from "../../lib/paths";
 import { StatusPill } from "../status-pill";
 import { pickColumns } from "./pick";
@@ -34,7 +34,7 @@ const TERMINAL_COLUMNS = {
         <span className="cell-sub">None</span>
       ),
   },
-  seen: { header: "Last seen", cell: (t: T<"lastSeenAt">) => (t.lastSeenAt === null ? "Never" : formatDate(t.lastSeenAt)) },
+  seen: { header: "Last seen", cell: (t: T<"lastSeenAt">) => (t.lastSeenAt === null ? "Never" : tableDate(t.lastSeenAt)) },
   software: { header: "Software", cell: (t: T<"softwareVersion">) => t.softwareVersion },
 };
 

@@ -3,7 +3,7 @@
 // the loader already reduced to what may be shown: the payer as BIN and last
 // four or a masked phone.
 import type { Transaction } from "#server/payments/transactions.db";
-import { formatAmount, formatDate } from "../../lib/format";
+import { formatAmount, tableDate } from "../../lib/format";
 import { paymentStatus } from "../../lib/statuses";
 import { feeOf, NO_MONEY, paymentMethod } from "../../lib/transactions-view";
 import { StatusPill } from "../status-pill";
@@ -12,7 +12,7 @@ import { pickColumns } from "./pick";
 type T<K extends keyof Transaction> = Pick<Transaction, K>;
 
 const TRANSACTION_COLUMNS = {
-  when: { header: "When", cell: (t: T<"createdAt">) => formatDate(t.createdAt) },
+  when: { header: "When", cell: (t: T<"createdAt">) => tableDate(t.createdAt) },
   reference: { header: "Reference", cell: (t: T<"reference">) => <span className="mono">{t.reference}</span> },
   merchant: { header: "Merchant", cell: (t: { merchant: string }) => t.merchant },
   channel: { header: "Channel", cell: (t: T<"channel" | "network">) => paymentMethod(t) },

@@ -1,7 +1,6 @@
 // The pieces every form is built from, and what every form does after a refused send.
 import { Link, useNavigation } from "@remix-run/react";
-import { useEffect, useState, type InputHTMLAttributes, type ReactNode } from "react";
-import { formatDate } from "#app/lib/format";
+import type { ReactNode } from "react";
 import { lastAnswerIsInPage, refusedSendShown, refusedSendWaiting } from "./submission";
 import { useBeforePaintEffect } from "#app/components/before-paint";
 
@@ -154,41 +153,4 @@ export function useSending(intent?: string): boolean {
   if (navigation.state === "idle" || navigation.formMethod?.toUpperCase() !== "POST") return false;
   if (navigation.state === "loading" && lastAnswerIsInPage()) return false;
   return intent === undefined || navigation.formData?.get("intent") === intent;
-}
-
-/** A day as the SPEC writes it ('DD MMM YYYY'), from a date field's YYYY-MM-DD; nothing for a partial or empty value. */
-export function spelledDay(value: string): string {
-  return /^\d{4}-\d{2}-\d{2}$/.test(value) ? formatDate(`${value}T12:00:00Z`, "day") : "";
-}
-
-/**
- * A day field: the browser's date picker, whose value is the URL's YYYY-MM-DD, with the chosen day written beside it
- * in the SPEC's 'DD MMM YYYY'. The picker itself shows the day in the browser's language (07/03/2026 reads as 3 July
- * in the US and 7 March in Ghana); the words beside it cannot be misread.
- */
-export function DateInput({
-  defaultValue = "",
-  onChange,
-  ...input
-}: Omit<InputHTMLAttributes<HTMLInputElement>, "type" | "defaultValue" | "value"> & { name: string; defaultValue?: string }) {
-  const [day, setDay] = useState(defaultValue);
-  // A new period from the server (a quick range chosen) is a new field: an uncontrolled input keeps its old value.
-  useEffect(() => setDay(defaultValue), [defaultValue]);
-  return (
-    <span className="date-input">
-      <input
-        key={defaultValue}
-        type="date"
-        defaultValue={defaultValue}
-        onChange={(event) => {
-          setDay(event.currentTarget.value);
-          onChange?.(event);
-        }}
-        {...input}
-      />
-      <span className="date-input__day" data-testid={`${input.name}-day`}>
-        {spelledDay(day)}
-      </span>
-    </span>
-  );
 }

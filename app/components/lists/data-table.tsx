@@ -2,7 +2,9 @@
 // the loader, and search, filters, sort and page live in the URL (GET forms and
 // links, so lists work before the script loads). At 980 px and below each row
 // is a card with its labels; wider, a table with more columns than its card
-// holds lays each row out as a grid of labelled values instead of scrolling.
+// holds lays each row out as a grid of labelled values instead of scrolling,
+// unless its rows are compared down their columns (`compare`): that one stays a
+// table, scrolling inside its frame with its first column held in sight.
 import { Link, useLocation, useNavigation } from "@remix-run/react";
 import { useRef, type ReactNode } from "react";
 import { useBeforePaintEffect } from "#app/components/before-paint";
@@ -33,7 +35,7 @@ function cellClass<Row>(column: Column<Row>): string | undefined {
  * wide a list needs to be depends on its columns and on the data in them. The
  * choice is an attribute React does not render, so a re-render keeps it.
  */
-function useFitToCard(rows: unknown) {
+function useFitToCard(rows: unknown, compare: boolean) {
   const wrap = useRef<HTMLDivElement>(null);
   useBeforePaintEffect(() => {
     const element = wrap.current;
@@ -43,7 +45,7 @@ function useFitToCard(rows: unknown) {
       if (element.clientWidth === width) return;
       width = element.clientWidth;
       delete element.dataset.fit;
-      if (element.scrollWidth > element.clientWidth + 1) element.dataset.fit = "rows";
+      if (!compare && element.scrollWidth > element.clientWidth + 1) element.dataset.fit = "rows";
       // A frame with nothing to scroll needs no stop in the tab order.
       element.tabIndex = element.scrollWidth > element.clientWidth + 1 ? 0 : -1;
     };
@@ -51,7 +53,7 @@ function useFitToCard(rows: unknown) {
     const observer = new ResizeObserver(fit);
     observer.observe(element);
     return () => observer.disconnect();
-  }, [rows]);
+  }, [rows, compare]);
   return wrap;
 }
 
@@ -62,6 +64,7 @@ export function DataTable<Row>({
   rowKey,
   empty,
   page = false,
+  compare = false,
 }: {
   caption: string;
   columns: readonly Column<Row>[];
@@ -71,9 +74,14 @@ export function DataTable<Row>({
   empty: ReactNode;
   /** The page's own list (one a page): the shell's "Skip to the list" lands on it (LIST_ID). */
   page?: boolean;
+  /**
+   * Rows a person compares down each column (a money list's amounts): wider than a phone it stays a table whatever
+   * its width, its first column sticky while the rest scrolls sideways, never a grid of labelled values.
+   */
+  compare?: boolean;
 }) {
   const busy = useNavigation().state === "loading";
-  const wrap = useFitToCard(rows);
+  const wrap = useFitToCard(rows, compare);
   if (rows.length === 0) return <div className="empty-state">{empty}</div>;
   // Before the script lays the table out it may scroll sideways: focusable and named, a keyboard can scroll it.
   // A group, not a region: a landmark per list would crowd the page's own sections, often named as the caption is.
@@ -81,7 +89,7 @@ export function DataTable<Row>({
     // A region that scrolls must take focus, or a keyboard cannot scroll it (axe: scrollable-region-focusable).
     // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex
     <div className="table-wrap" id={page ? LIST_ID : undefined} aria-busy={busy} ref={wrap} role="group" aria-label={caption} tabIndex={0}>
-      <table className="data-table">
+      <table className={compare ? "data-table data-table--compare" : "data-table"}>
         <caption className="visually-hidden">{caption}</caption>
         <thead>
           <tr>

@@ -17,7 +17,7 @@ import { WAITING_VIEW } from "#app/lib/shell/navigation";
 import { approvalPath } from "#app/lib/paths";
 import { statusLabels } from "#app/lib/statuses";
 import { StatusPill } from "#app/components/status-pill";
-import { formatCount, formatDate } from "#app/lib/format";
+import { formatCount, tableDate } from "#app/lib/format";
 import { filterHref } from "#app/lib/lists/list-url";
 import { exportHref } from "#app/lib/lists/export-url";
 import { approvalListQuery } from "./list-query.server";
@@ -140,7 +140,7 @@ const COLUMNS: Column<Row>[] = [
   // A refund asks for money to go back: its action is that, not the new row it makes.
   { id: "action", header: "Action", cell: (r) => (r.kind === "refund" ? "Refund" : (ACTION_NAMES[r.action] ?? r.action)) },
   { id: "maker", header: "Made by", cell: (r) => r.makerName },
-  { id: "made", header: "Made at", cell: (r) => formatDate(r.madeAt, "numeric") },
+  { id: "made", header: "Made at", cell: (r) => tableDate(r.madeAt) },
   { id: "status", header: "Status", cell: (r) => <StatusPill entity="approval" status={r.status} /> },
 ];
 

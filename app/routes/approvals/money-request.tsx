@@ -5,7 +5,7 @@ import * as v from "valibot";
 import type { ApprovalRequest } from "#server/approvals/change-kinds";
 import type { Tenant } from "#server/tenancy/tenant";
 import { can } from "#server/permissions";
-import { formatDate } from "#app/lib/format";
+import { detailDate } from "#app/lib/format";
 
 /** Approve, or reject with a reason of at least three characters. */
 export function decisionSchema(noun: string) {
@@ -42,11 +42,11 @@ export type ShownRequest = ReturnType<typeof requestFacts>["request"];
 export function decisionRows(request: ShownRequest, reasonTerm: string): (readonly [string, string])[] {
   return [
     ["Asked by", request.maker],
-    ["Asked", formatDate(request.madeAt, "stamp")],
+    ["Asked", detailDate(request.madeAt)],
     ...(request.decidedAt
       ? ([
           ["Decided by", request.checker ?? "Unknown"],
-          ["Decided", formatDate(request.decidedAt, "stamp")],
+          ["Decided", detailDate(request.decidedAt)],
         ] as const)
       : []),
     ...(request.reason ? ([[reasonTerm, request.reason]] as const) : []),

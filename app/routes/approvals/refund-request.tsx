@@ -3,7 +3,7 @@
 // or waits, and the merchant's available balance now).
 import { Link } from "@remix-run/react";
 import { Details } from "#app/components/details";
-import { formatAmount, formatDate } from "#app/lib/format";
+import { detailDate, formatAmount } from "#app/lib/format";
 import { paths } from "#app/lib/paths";
 import { statusLabel } from "#app/lib/statuses";
 import type { RefundStatus } from "#server/refunds/refunds.db";
@@ -47,7 +47,7 @@ export function RefundSection({ request, refund, payment, refunded, pendingOther
             ["Reference", <span className="code">{payment.reference}</span>],
             ["Merchant", payment.merchant],
             ["Channel", payment.method],
-            ["Paid", formatDate(payment.createdAt, "stamp")],
+            ["Paid", detailDate(payment.createdAt)],
             ["Amount (GHS)", formatAmount(payment.amount)],
             ["Already refunded (GHS)", formatAmount(refunded)],
             ["Other refunds waiting for approval (GHS)", formatAmount(pendingOthers)],

@@ -15,7 +15,7 @@ import { can } from "#server/permissions";
 import { RequestPage } from "#app/components/request-page";
 import { DecisionForm } from "#app/lib/decision";
 import { ACTION_NAMES, KIND_BY_SLUG, columnLabel, displayValue, kindName } from "./request-words";
-import { formatDate } from "#app/lib/format";
+import { detailDate } from "#app/lib/format";
 import { maskPhone } from "#app/lib/forms/phone";
 import { isConnectionLost } from "#app/components/forms/submission";
 import { APP_NAME } from "#app/lib/shell/page";
@@ -194,7 +194,7 @@ export default function ApprovalRequestPage() {
           </div>
           <div className="details__row">
             <dt>Made at</dt>
-            <dd>{formatDate(request.madeAt, "stamp")}</dd>
+            <dd>{detailDate(request.madeAt)}</dd>
           </div>
         </dl>
       </section>

@@ -15,9 +15,9 @@ import { DisputesNeedingResponse } from "./disputes-attention";
 import { listTransactions } from "#server/payments/transactions.db";
 import { can } from "#server/permissions";
 import { requireTenant } from "#server/guards";
-import { formatAmount, formatCount, formatDate, formatPercentage } from "#app/lib/format";
+import { axisDay, calendarDay, formatAmount, formatCount, formatPercentage, tableDate } from "#app/lib/format";
 import { maskPhone } from "#app/lib/forms/phone";
-import { ColumnChart } from "#app/components/figures/charts";
+import { ColumnChart, paymentsCount } from "#app/components/figures/charts";
 import { StatusPill } from "#app/components/status-pill";
 import { paymentMethod } from "#app/lib/transactions-view";
 import { useRootData } from "#app/lib/shell/root-data";
@@ -101,17 +101,15 @@ function successRate(period: PeriodFigures): string {
 
 /** Value per day as columns; each column's title says the day, the value and the count. */
 function DailyChart({ days }: { days: DayFigures[] }) {
-  const noon = (day: string | undefined) => `${day}T12:00:00Z`;
   return (
     <ColumnChart
       label="Value of successful payments per day, last 30 days"
       bars={days.map((day) => ({
         key: day.day,
         value: day.amount,
-        title: `${formatDate(noon(day.day), "monthDay")}: GHS ${formatAmount(day.amount)} (${formatCount(day.count)} payments)`,
+        title: `${calendarDay(day.day)}: GHS ${formatAmount(day.amount)} (${paymentsCount(day.count)})`,
+        axis: axisDay(day.day),
       }))}
-      firstLabel={formatDate(noon(days[0]?.day), "monthDay")}
-      lastLabel={formatDate(noon(days.at(-1)?.day), "monthDay")}
     />
   );
 }
@@ -213,7 +211,7 @@ export default function Dashboard() {
                       {paymentMethod(t)} · {t.payer}
                     </span>
                     <span className="cell-sub">
-                      <span className="code">{t.reference}</span> · {formatDate(t.createdAt, "numeric")}
+                      <span className="code">{t.reference}</span> · {tableDate(t.createdAt)}
                     </span>
                   </div>
                   <div className="latest__amount">

@@ -2,7 +2,7 @@
 // nearest deadline, linking to the open ones on /disputes.
 import { Link } from "@remix-run/react";
 import { deadlineLabel, dueDay } from "#app/lib/disputes";
-import { formatCount, formatDate } from "#app/lib/format";
+import { calendarDay, formatCount } from "#app/lib/format";
 import { paths } from "#app/lib/paths";
 
 export function DisputesNeedingResponse({ count, nearestDueAt, now }: { count: number; nearestDueAt: number | null; now: number }) {
@@ -16,7 +16,7 @@ export function DisputesNeedingResponse({ count, nearestDueAt, now }: { count: n
       <strong>{formatCount(count)}</strong>
       <span>
         {count === 1 ? "dispute needs a response" : "disputes need a response"}
-        {nearest && nearestDueAt !== null ? ` (the nearest due ${formatDate(dueDay(nearestDueAt), "day")}: ${nearest.text.toLowerCase()})` : ""}
+        {nearest && nearestDueAt !== null ? ` (the nearest due ${calendarDay(dueDay(nearestDueAt))}: ${nearest.text.toLowerCase()})` : ""}
       </span>
     </Link>
   );

@@ -7,7 +7,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { listStoredEvents, type StoredEvent, type StoredEvents } from "#server/analytics/stored";
 import { DevDocument, devListResponse } from "./dev-list-page";
-import { formatDate } from "#app/lib/format";
+import { detailDate } from "#app/lib/format";
 
 function valueText({ event }: StoredEvent): string {
   const { type, value } = event.eventValue;
@@ -50,11 +50,11 @@ function EventsPage({ total, events }: StoredEvents) {
                 </div>
                 <div>
                   <dt>Occurred</dt>
-                  <dd title={new Date(stored.event.occurredAt).toISOString()}>{formatDate(stored.event.occurredAt)}</dd>
+                  <dd title={new Date(stored.event.occurredAt).toISOString()}>{detailDate(stored.event.occurredAt)}</dd>
                 </div>
                 <div>
                   <dt>Received</dt>
-                  <dd title={stored.receivedAt}>{formatDate(stored.receivedAt)}</dd>
+                  <dd title={stored.receivedAt}>{detailDate(stored.receivedAt)}</dd>
                 </div>
                 <div>
                   <dt>User</dt>

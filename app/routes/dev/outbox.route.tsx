@@ -4,7 +4,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { listOutbox, type OutboxMessage } from "#server/sms/sms";
 import { DevDocument, devListResponse } from "./dev-list-page";
-import { formatDate } from "#app/lib/format";
+import { detailDate } from "#app/lib/format";
 
 function OutboxPage({ total, messages }: { total: number; messages: OutboxMessage[] }) {
   return (
@@ -30,7 +30,7 @@ function OutboxPage({ total, messages }: { total: number; messages: OutboxMessag
                 </div>
                 <div>
                   <dt>Sent</dt>
-                  <dd title={message.createdAt}>{formatDate(message.createdAt)}</dd>
+                  <dd title={message.createdAt}>{detailDate(message.createdAt)}</dd>
                 </div>
                 <div>
                   <dt>Message</dt>

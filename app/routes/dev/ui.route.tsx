@@ -9,7 +9,19 @@ import * as v from "valibot";
 import { redirectWithFlash } from "#server/plumbing/flash";
 import { pageNotFound } from "#server/plumbing/http";
 import { useNotifications } from "#app/components/notifications";
-import { DATE_FORMATS, formatAmount, formatCount, formatDate, formatPathLike, formatPercentage, replaceBrandWords, type DateFormat } from "#app/lib/format";
+import {
+  axisDay,
+  calendarDay,
+  detailDate,
+  fieldDay,
+  formatAmount,
+  formatCount,
+  formatPathLike,
+  formatPercentage,
+  proseDate,
+  replaceBrandWords,
+  tableDate,
+} from "#app/lib/format";
 import { NOTICE_KINDS } from "#app/lib/shell/notifications";
 import { pageWindow } from "#app/lib/lists/pagination";
 import { formErrors, readForm } from "#server/forms";
@@ -180,10 +192,19 @@ export default function UiKit() {
       <section className="card" aria-labelledby="formats-title">
         <h2 id="formats-title">Display formats</h2>
         <dl className="format-list">
-          {(Object.keys(DATE_FORMATS) as DateFormat[]).map((format) => (
-            <div key={format}>
-              <dt>Date ({format})</dt>
-              <dd>{formatDate(SAMPLE_INSTANT, format)}</dd>
+          {(
+            [
+              ["in a table", tableDate(SAMPLE_INSTANT)],
+              ["as a detail field", detailDate(SAMPLE_INSTANT)],
+              ["in a sentence", proseDate(SAMPLE_INSTANT)],
+              ["a day", calendarDay(SAMPLE_INSTANT)],
+              ["on a chart's axis", axisDay(SAMPLE_INSTANT)],
+              ["in a day field", fieldDay(SAMPLE_INSTANT.slice(0, 10))],
+            ] as const
+          ).map(([place, text]) => (
+            <div key={place}>
+              <dt>Date ({place})</dt>
+              <dd>{text}</dd>
             </div>
           ))}
           <div>

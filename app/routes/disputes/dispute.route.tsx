@@ -18,7 +18,7 @@ import { Details } from "#app/components/details";
 import { describedBy, Field, useSending } from "#app/components/forms/form";
 import { StatusPill } from "#app/components/status-pill";
 import { deadlineLabel, dueDay } from "#app/lib/disputes";
-import { formatAmount, formatCount, formatDate } from "#app/lib/format";
+import { calendarDay, detailDate, formatAmount, formatCount, proseDate, tableDate } from "#app/lib/format";
 import { paths } from "#app/lib/paths";
 import { paymentMethod } from "#app/lib/transactions-view";
 
@@ -100,7 +100,7 @@ export default function DisputePage() {
     dispute.status === "won" || dispute.status === "lost"
       ? `The dispute was closed as ${dispute.status}.`
       : dispute.status === "submitted"
-        ? `The response was submitted${dispute.submittedByName ? ` by ${dispute.submittedByName}` : ""} on ${formatDate(dispute.submittedAt, "stamp")}: it can no longer be changed.`
+        ? `The response was submitted${dispute.submittedByName ? ` by ${dispute.submittedByName}` : ""} on ${proseDate(dispute.submittedAt)}: it can no longer be changed.`
         : deadline.overdue
           ? "The deadline for evidence has passed: the response can no longer be changed."
           : mayAnswer
@@ -132,7 +132,7 @@ export default function DisputePage() {
               ["Merchant", dispute.merchantName],
               ["Method", paymentMethod({ channel: dispute.paymentChannel, network: dispute.paymentNetwork })],
               ["Amount (GHS)", formatAmount(dispute.paymentAmount)],
-              ["Paid", formatDate(dispute.paymentCreatedAt, "stamp")],
+              ["Paid", detailDate(dispute.paymentCreatedAt)],
             ] as const
           }
         />
@@ -144,9 +144,9 @@ export default function DisputePage() {
             [
               ["Reason code", reasonCodeLabel(dispute.reasonCode)],
               ["Disputed (GHS)", formatAmount(dispute.amount)],
-              ["Opened", formatDate(dispute.openedAt, "stamp")],
-              ["Evidence due by", `${formatDate(dueDay(dispute.evidenceDueAt), "day")} (end of day, Accra)`],
-              ...(dispute.closedAt ? ([["Closed", formatDate(dispute.closedAt, "stamp")]] as const) : []),
+              ["Opened", detailDate(dispute.openedAt)],
+              ["Evidence due by", `${calendarDay(dueDay(dispute.evidenceDueAt))} (end of day, Accra)`],
+              ...(dispute.closedAt ? ([["Closed", detailDate(dispute.closedAt)]] as const) : []),
             ] as const
           }
         />
@@ -188,7 +188,7 @@ export default function DisputePage() {
                     {/* A stored name from before the rule cannot turn the words after it around. */}
                     <bdi>{e.fileName}</bdi>
                   </a>
-                  <span className="cell-sub">{`${TYPE_WORDS[e.contentType] ?? e.contentType} · ${sizeText(e.size)} · ${formatDate(e.uploadedAt, "stamp")}`}</span>
+                  <span className="cell-sub">{`${TYPE_WORDS[e.contentType] ?? e.contentType} · ${sizeText(e.size)} · ${tableDate(e.uploadedAt)}`}</span>
                 </div>
               </li>
             ))}

@@ -10,7 +10,7 @@ import { can } from "#server/permissions";
 import { DataTable, ListToolbar, Pager, type Column } from "#app/components/lists/data-table";
 import { StatusPill } from "#app/components/status-pill";
 import { deadlineLabel, dueDay } from "#app/lib/disputes";
-import { formatAmount, formatDate, networkLabel } from "#app/lib/format";
+import { calendarDay, formatAmount, networkLabel } from "#app/lib/format";
 import { listParams, oneOf } from "#app/lib/lists/list-params";
 import { paths } from "#app/lib/paths";
 import { exportHref } from "#app/lib/lists/export-url";
@@ -69,7 +69,7 @@ export default function Disputes() {
         const deadline = deadlineLabel(d.evidenceDueAt, now);
         return (
           <span className="cell-title">
-            <span>{formatDate(dueDay(d.evidenceDueAt), "day")}</span>
+            <span>{calendarDay(dueDay(d.evidenceDueAt))}</span>
             {d.status === "open" ? (
               <span className={deadline.overdue ? "status status--bad" : "cell-sub"} data-testid="deadline">
                 {deadline.text}

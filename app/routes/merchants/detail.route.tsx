@@ -27,7 +27,7 @@ import { OnThisPage } from "./on-this-page";
 import { Details, shownText } from "#app/components/details";
 import { RecentTransactions } from "#app/components/recent-transactions";
 import { StatusPill } from "#app/components/status-pill";
-import { formatAmount, formatDate, formatPathLike } from "#app/lib/format";
+import { detailDate, formatAmount, formatPathLike } from "#app/lib/format";
 import { typedValues } from "./merchant-form-values";
 import { paths } from "#app/lib/paths";
 import { statusLabel } from "#app/lib/statuses";
@@ -240,8 +240,8 @@ export default function ManageMerchant() {
             ["Contact phone", merchant.contactPhone],
             ["Contact email", merchant.contactEmail],
             ["Status", statusLabel("merchant", merchant.status)],
-            ["Added", formatDate(merchant.createdAt)],
-            ["Last changed", formatDate(merchant.updatedAt)],
+            ["Added", detailDate(merchant.createdAt)],
+            ["Last changed", detailDate(merchant.updatedAt)],
           ]}
         />
       </section>

@@ -2,7 +2,7 @@
 // of the merchant's form (addresses and browsers stay in the audit log). The loader words each entry (shownHistory),
 // so the labels stay out of the browser's code.
 import type { ChangeValues } from "#server/approvals/change-kinds";
-import { formatDate } from "#app/lib/format";
+import { proseDate } from "#app/lib/format";
 import type { MerchantColumn } from "#server/merchants/merchant-columns";
 
 export interface HistoryEntry {
@@ -75,7 +75,7 @@ export function ChangeHistory({ entries }: { entries: readonly ShownHistoryEntry
             <li key={entry.id} className="history__entry">
               <strong>{entry.done}</strong>
               <span className="cell-sub">
-                {formatDate(entry.createdAt)} · approved by {entry.actorName ?? "the system"}
+                {proseDate(entry.createdAt)} · approved by {entry.actorName ?? "the system"}
               </span>
               <ul>
                 {entry.changes.map((line) => (

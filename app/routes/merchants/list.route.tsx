@@ -8,7 +8,7 @@ import { DEFAULT_PAGE_SIZE, numberedPage } from "#server/lists/page";
 import { can } from "#server/permissions";
 import { requireTenant } from "#server/guards";
 import { DataTable, ListCount, ListToolbar, Pager, type Column } from "#app/components/lists/data-table";
-import { formatDate, formatPathLike } from "#app/lib/format";
+import { formatPathLike, tableDate } from "#app/lib/format";
 import { GHANA_REGIONS } from "#app/lib/forms/ghana";
 import * as v from "valibot";
 import { listParams, oneOf, searchParam } from "#app/lib/lists/list-params";
@@ -67,7 +67,7 @@ export const MERCHANT_COLUMNS: Column<MerchantRow>[] = [
   { id: "place", header: "Town", cell: (m) => `${m.town}, ${m.region}` },
   { id: "phone", header: "Phone", cell: (m) => m.contactPhone },
   { id: "status", header: "Status", cell: (m) => <StatusPill entity="merchant" status={m.status} /> },
-  { id: "created", header: "Added", cell: (m) => formatDate(m.createdAt, "day") },
+  { id: "created", header: "Added", cell: (m) => tableDate(m.createdAt) },
 ];
 
 export default function Merchants() {

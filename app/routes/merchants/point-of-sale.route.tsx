@@ -17,7 +17,7 @@ import { refusalMessage, requireTenant } from "#server/guards";
 import { DataTable } from "#app/components/lists/data-table";
 import { PointOfSaleFieldset } from "./point-of-sale-fields";
 import { RecentTransactions } from "#app/components/recent-transactions";
-import { formatDate, replaceBrandWords } from "#app/lib/format";
+import { detailDate, proseDate, replaceBrandWords } from "#app/lib/format";
 import { pointOfSaleColumns, readPointOfSaleForm } from "./point-of-sale-form.server";
 import { terminalColumns } from "#app/components/columns/terminals";
 import { paths } from "#app/lib/paths";
@@ -122,7 +122,7 @@ export default function PointOfSalePage() {
       {pending ? (
         <p className="notice notice--warning notice__message" role="status">
           A request to {pending.action === "deactivate" ? "deactivate" : pending.action === "update" ? "change" : "create"} this point of sale, made by{" "}
-          {pending.makerName} on {formatDate(pending.madeAt)}, is waiting for approval.
+          {pending.makerName} on {proseDate(pending.madeAt)}, is waiting for approval.
         </p>
       ) : null}
       {result?.errors.form && result.intent !== "update" ? (
@@ -147,7 +147,7 @@ export default function PointOfSalePage() {
             ["Address", pos.address],
             ["Contact phone", pos.contactPhone],
             ["Status", active ? "Active" : "Inactive"],
-            ["Added", formatDate(pos.createdAt, "day")],
+            ["Added", detailDate(pos.createdAt)],
           ]}
         />
         {canRequest && active && !pending ? (

@@ -22,7 +22,7 @@ import { describedBy, Field, useSending } from "#app/components/forms/form";
 import { MerchantFinder } from "#app/components/merchant-finder";
 import { checkOf, FreshCheck, refusalOf } from "#app/components/forms/fresh-check";
 import { amountLimitError, cedisAmount, type AmountLimit } from "#app/lib/amount-limits";
-import { formatAmount, formatDate, networkLabel } from "#app/lib/format";
+import { calendarDay, formatAmount, networkLabel } from "#app/lib/format";
 import { filterHref } from "#app/lib/lists/list-url";
 import { exportHref } from "#app/lib/lists/export-url";
 import { PeriodPicker } from "#app/components/lists/period-picker";
@@ -184,7 +184,6 @@ export default function MerchantFunds() {
   const { search } = useLocation();
   const params = new URLSearchParams(search);
   const busy = useSending();
-  const noon = (day: string) => `${day}T12:00:00Z`;
   const columns: Column<FundsRow>[] = [
     {
       id: "merchant",
@@ -226,7 +225,7 @@ export default function MerchantFunds() {
     <div className="page">
       <header className="page__header">
         <h1>Merchant Funds</h1>
-        <p className="page__lead">{`Collected, fees and settled from ${formatDate(noon(period.fromDay), "day")} to ${formatDate(noon(period.toDay), "day")}; pending and available as of now.`}</p>
+        <p className="page__lead">{`Collected, fees and settled from ${calendarDay(period.fromDay)} to ${calendarDay(period.toDay)}; pending and available as of now.`}</p>
       </header>
       <PeriodPicker period={period} drops={["transfer"]} fallback="the last 30 days" />
 
@@ -309,7 +308,7 @@ export default function MerchantFunds() {
         }
       />
       <ListCount page={page} pageSize={DEFAULT_PAGE_SIZE} shown={rows.length} total={total} noun={total === 1 ? "merchant" : "merchants"} />
-      <DataTable page caption="Merchant funds" columns={columns} rows={rows} rowKey={(r) => r.id} empty={<h2>No merchants yet</h2>} />
+      <DataTable page caption="Merchant funds" columns={columns} rows={rows} rowKey={(r) => r.id} empty={<h2>No merchants yet</h2>} compare />
       <Pager page={page} totalPages={Math.max(1, Math.ceil(total / DEFAULT_PAGE_SIZE))} trail={trail} hasNext={hasNext} />
     </div>
   );

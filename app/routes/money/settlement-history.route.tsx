@@ -17,7 +17,7 @@ import { requireTenant, type TenantRequest } from "#server/guards";
 import { checkBindings, underFreshCheck } from "#server/auth/fresh-check";
 import { checkOf, FreshCheck } from "#app/components/forms/fresh-check";
 import { DataTable, ListToolbar, Pager, type Column } from "#app/components/lists/data-table";
-import { formatAmount, formatCount, formatDate, networkLabel } from "#app/lib/format";
+import { calendarDay, detailDate, formatAmount, formatCount, networkLabel, tableDate } from "#app/lib/format";
 import { filterHref } from "#app/lib/lists/list-url";
 import { exportHref } from "#app/lib/lists/export-url";
 import { PeriodPicker } from "#app/components/lists/period-picker";
@@ -120,7 +120,7 @@ async function runSettlementNow(request: Request, context: ActionFunctionArgs["c
   const run = runs[0]!;
   const settled = run.settled.length;
   const message =
-    `Settlement run for ${formatDate(run.periodStart + 12 * 3_600_000, "day")}: ${formatCount(settled)} ${settled === 1 ? "settlement" : "settlements"} made` +
+    `Settlement run for ${calendarDay(run.periodStart + 12 * 3_600_000)}: ${formatCount(settled)} ${settled === 1 ? "settlement" : "settlements"} made` +
     (run.skipped.length ? `, ${formatCount(run.skipped.length)} skipped (${[...new Set(run.skipped.map((s) => s.reason))].join("; ")})` : "") +
     (payouts
       ? `; payouts: ${formatCount(payouts.paid.length)} paid, ${formatCount(payouts.failed.length)} failed (retried on the next run).`
@@ -138,7 +138,7 @@ export default function SettlementHistory() {
   const busy = useSending();
   // A send the server could not take (not this page's form, a method it does not take) says why, by the button.
   const refused = answer && "errors" in answer ? answer.errors.form : undefined;
-  const day = (ms: number) => formatDate(ms + 12 * 3_600_000, "day");
+  const day = (ms: number) => calendarDay(ms + 12 * 3_600_000);
   const columns: Column<Row>[] = [
     {
       id: "period",
@@ -265,7 +265,7 @@ export default function SettlementHistory() {
                 ["Gross (GHS)", formatAmount(detail.gross)],
                 ["Fees (GHS)", formatAmount(detail.fees)],
                 ["Net (GHS)", formatAmount(detail.net)],
-                ["Paid", detail.paidAt ? formatDate(detail.paidAt, "stamp") : "Not yet"],
+                ["Paid", detail.paidAt ? detailDate(detail.paidAt) : "Not yet"],
               ] as const
             }
           />
@@ -277,7 +277,7 @@ export default function SettlementHistory() {
             <ul className="latest">
               {detail.attempts.map((a) => (
                 <li key={a.attempt} className="latest__item">
-                  <span>{`Attempt ${a.attempt} · ${formatDate(a.at, "stamp")}`}</span>
+                  <span>{`Attempt ${a.attempt} · ${tableDate(a.at)}`}</span>
                   <span className={a.outcome === "paid" ? "status status--good" : "status status--bad"} title={a.error ?? undefined}>
                     {a.outcome === "paid" ? "Paid" : `Failed: ${a.error ?? "unknown"}`}
                   </span>
@@ -299,7 +299,7 @@ export default function SettlementHistory() {
                   <Link to={paths.payment(t.id)}>
                     <strong className="code">{t.reference}</strong>
                   </Link>
-                  <span className="cell-sub">{`${paymentMethod(t)} · ${t.payer} · ${formatDate(t.createdAt, "numeric")}`}</span>
+                  <span className="cell-sub">{`${paymentMethod(t)} · ${t.payer} · ${tableDate(t.createdAt)}`}</span>
                 </div>
                 <div className="latest__amount">{`GHS ${formatAmount(t.amount)}`}</div>
               </li>

@@ -12,7 +12,7 @@ import { requireTenant } from "#server/guards";
 import { can } from "#server/permissions";
 import { DataTable, Pager, type Column } from "#app/components/lists/data-table";
 import { StatusPill } from "#app/components/status-pill";
-import { formatAmount, formatDate, networkLabel, replaceBrandWords } from "#app/lib/format";
+import { formatAmount, networkLabel, replaceBrandWords, tableDate } from "#app/lib/format";
 import { readPage, readTrail } from "#app/lib/lists/list-url";
 import { paths } from "#app/lib/paths";
 import { transferViews } from "./transfer-history.server";
@@ -42,7 +42,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
 type TransferRow = ReturnType<typeof useLoaderData<typeof loader>>["transfers"][number];
 
 const COLUMNS: Column<TransferRow>[] = [
-  { id: "when", header: "Asked", cell: (t) => formatDate(t.createdAt, "numeric") },
+  { id: "when", header: "Asked", cell: (t) => tableDate(t.createdAt) },
   { id: "direction", header: "Direction", cell: (t) => (t.direction === "out" ? "Out" : "In") },
   { id: "counterparty", header: "Counterparty", cell: (t) => networkLabel(t.counterparty) },
   { id: "amount", header: "Amount (GHS)", numeric: true, cell: (t) => `${t.direction === "out" ? "−" : "+"}${formatAmount(t.amount)}` },

@@ -3,7 +3,7 @@ import { Form, Link } from "@remix-run/react";
 import { platformPaths } from "#app/lib/platform-paths";
 import { Details } from "#app/components/details";
 import { describedBy, Field } from "#app/components/forms/form";
-import { formatAmount, formatCount, formatDate } from "#app/lib/format";
+import { detailDate, formatAmount, formatCount } from "#app/lib/format";
 import { statusLabel } from "#app/lib/statuses";
 import type { PlatformBusiness } from "#server/operators/businesses.db";
 import type { BusinessSummary } from "#server/operators/figures.db";
@@ -42,7 +42,7 @@ export function AboutSection({ business }: BusinessPage) {
           ["Sector", business.sector],
           ["Status", statusLabel("business", business.lifecycle)],
           ["Database", business.movingTo ? `${business.shard}, moving to ${business.movingTo}` : business.shard],
-          ["On the platform since", formatDate(business.createdAt)],
+          ["On the platform since", detailDate(business.createdAt)],
         ]}
       />
     </section>
@@ -61,7 +61,7 @@ export function PaymentsSection({ summary }: BusinessPage) {
           ["Failed today", formatCount(payments.failedToday)],
           ["Last 7 days", paid(payments.last7)],
           ["Last 30 days", paid(payments.last30)],
-          ["Last payment", payments.lastAt === null ? "None yet" : formatDate(payments.lastAt)],
+          ["Last payment", payments.lastAt === null ? "None yet" : detailDate(payments.lastAt)],
         ]}
       />
     </section>

@@ -13,7 +13,7 @@ import { platformCan } from "#server/operators/roles";
 import { refuse } from "#server/plumbing/http";
 import { DataTable, type Column } from "#app/components/lists/data-table";
 import { ListForm } from "#app/components/lists/list-form";
-import { formatDate } from "#app/lib/format";
+import { tableDate } from "#app/lib/format";
 import { listParams } from "#app/lib/lists/list-params";
 import type { PageHandle } from "#app/lib/shell/page";
 import { formatDuration } from "./figures";
@@ -86,10 +86,10 @@ const JOB_COLUMNS: readonly Column<Job>[] = [
     ),
   },
   { id: "schedule", header: "Schedule", cell: (job) => job.schedule },
-  { id: "last", header: "Last run", cell: (job) => (job.last ? formatDate(job.last.startedAt) : "—") },
+  { id: "last", header: "Last run", cell: (job) => (job.last ? tableDate(job.last.startedAt) : "—") },
   { id: "outcome", header: "Outcome", cell: (job) => <Outcome run={job.last} /> },
   { id: "duration", header: "Duration", numeric: true, cell: (job) => formatDuration(job.last?.durationMs ?? null) },
-  { id: "ok", header: "Last success", cell: (job) => (job.lastOk ? formatDate(job.lastOk.startedAt) : "—") },
+  { id: "ok", header: "Last success", cell: (job) => (job.lastOk ? tableDate(job.lastOk.startedAt) : "—") },
 ];
 
 /** "Run now" for those who may ask; the request already waiting instead of a second one. */
@@ -113,7 +113,7 @@ const RUN_COLUMN: Column<Job> = {
 
 const RUN_COLUMNS: readonly Column<Run>[] = [
   { id: "job", header: "Job", cell: (run) => run.label },
-  { id: "started", header: "Started", cell: (run) => formatDate(run.startedAt) },
+  { id: "started", header: "Started", cell: (run) => tableDate(run.startedAt) },
   { id: "trigger", header: "Trigger", cell: (run) => (run.trigger === "schedule" ? "Schedule" : "Run now") },
   { id: "outcome", header: "Outcome", cell: (run) => <Outcome run={run} /> },
   { id: "duration", header: "Duration", numeric: true, cell: (run) => formatDuration(run.durationMs) },

@@ -124,6 +124,7 @@ export default function PlatformOverview() {
         columns={COLUMNS}
         rows={businesses}
         rowKey={(b) => b.id}
+        compare
         empty={filtered ? <p>No business matches. Try another search, or clear the filters.</p> : <p>No business is on the platform yet.</p>}
       />
       <Pager page={page} totalPages={Math.max(1, Math.ceil(total / DEFAULT_PAGE_SIZE))} trail={trail} hasNext={hasNext} />

@@ -16,7 +16,7 @@ import { refuse } from "#server/plumbing/http";
 import { databaseNamed, shardNames } from "#server/tenancy/shards";
 import { DataTable, type Column } from "#app/components/lists/data-table";
 import { Details } from "#app/components/details";
-import { formatCount, formatDate } from "#app/lib/format";
+import { detailDate, formatCount, tableDate } from "#app/lib/format";
 import type { PageHandle } from "#app/lib/shell/page";
 import { askOperation } from "./operations.server";
 import { readForm } from "#server/forms";
@@ -105,8 +105,8 @@ const PARKED_COLUMNS: readonly Column<Group>[] = [
   { id: "source", header: "Parked by", cell: (g) => (g.source === "dead_letter" ? "Dead-letter queue" : "Consumer") },
   { id: "error", header: "Error", cell: (g) => g.error },
   { id: "count", header: "Messages", numeric: true, cell: (g) => formatCount(g.count) },
-  { id: "oldest", header: "Oldest parked", cell: (g) => formatDate(g.oldestAt) },
-  { id: "newest", header: "Newest parked", cell: (g) => formatDate(g.newestAt) },
+  { id: "oldest", header: "Oldest parked", cell: (g) => tableDate(g.oldestAt) },
+  { id: "newest", header: "Newest parked", cell: (g) => tableDate(g.newestAt) },
 ];
 
 export default function PlatformQueues() {
@@ -149,7 +149,7 @@ export default function PlatformQueues() {
         <Details
           rows={[
             ["Parked events", formatCount(events.count)],
-            ["Oldest parked", events.oldestAt ? formatDate(events.oldestAt) : "—"],
+            ["Oldest parked", events.oldestAt ? detailDate(events.oldestAt) : "—"],
             ...events.errors.map((e) => [e.error || "No error recorded", `${formatCount(e.count)} events`] as const),
           ]}
         />

@@ -17,7 +17,7 @@ import { NotFoundError } from "#server/tenancy/tenant";
 import { RequestPage } from "#app/components/request-page";
 import { isConnectionLost } from "#app/components/forms/submission";
 import { DecisionForm } from "#app/lib/decision";
-import { formatDate } from "#app/lib/format";
+import { proseDate } from "#app/lib/format";
 import type { PageHandle } from "#app/lib/shell/page";
 
 export const meta: MetaFunction = () => [{ title: "Platform Request" }];
@@ -97,7 +97,7 @@ export default function PlatformRequestPage() {
     <RequestPage
       crumb={{ to: platformPaths.platformRequests(), label: "Platform Requests" }}
       title={request.title}
-      lead={`Asked by ${request.makerName}, ${formatDate(request.madeAt, "stamp")}`}
+      lead={`Asked by ${request.makerName}, ${proseDate(request.madeAt)}`}
       status={request.status}
       answer={answer}
       own={own}

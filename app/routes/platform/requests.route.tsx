@@ -9,7 +9,7 @@ import { PLATFORM_SPECS } from "#server/operators/kinds";
 import { listPlatformRequests } from "#server/operators/requests.db";
 import { DataTable, type Column } from "#app/components/lists/data-table";
 import { StatusPill } from "#app/components/status-pill";
-import { formatDate } from "#app/lib/format";
+import { tableDate } from "#app/lib/format";
 import type { PageHandle } from "#app/lib/shell/page";
 
 export const meta: MetaFunction = () => [{ title: "Platform Requests" }];
@@ -39,7 +39,7 @@ type Row = ReturnType<typeof useLoaderData<typeof loader>>["requests"][number];
 const COLUMNS: readonly Column<Row>[] = [
   { id: "title", header: "Request", cell: (r) => <Link to={platformPaths.platformRequest(r.id)}>{r.title}</Link> },
   { id: "maker", header: "Asked by", cell: (r) => (r.own ? `${r.makerName} (you)` : r.makerName) },
-  { id: "made", header: "Asked at", cell: (r) => formatDate(r.madeAt, "stamp") },
+  { id: "made", header: "Asked at", cell: (r) => tableDate(r.madeAt) },
   { id: "status", header: "Status", cell: (r) => <StatusPill entity="approval" status={r.status} /> },
 ];
 

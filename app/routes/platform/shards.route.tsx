@@ -14,7 +14,7 @@ import { databaseSize, movesUnderWay, shardPlacements } from "#server/operators/
 import { pageNotFound, refuse } from "#server/plumbing/http";
 import { databaseNamed, shardNames } from "#server/tenancy/shards";
 import { DataTable, type Column } from "#app/components/lists/data-table";
-import { formatCount, formatDate } from "#app/lib/format";
+import { formatCount, tableDate } from "#app/lib/format";
 import type { PageHandle } from "#app/lib/shell/page";
 import { formatBytes, formatDuration } from "./figures";
 import { askOperation } from "./operations.server";
@@ -113,11 +113,11 @@ const MOVE_COLUMNS: readonly Column<Loaded["moves"][number]>[] = [
   },
   { id: "from", header: "From", cell: (m) => m.shard },
   { id: "to", header: "To", cell: (m) => m.movingTo },
-  { id: "since", header: "Started", cell: (m) => formatDate(m.since) },
+  { id: "since", header: "Started", cell: (m) => tableDate(m.since) },
 ];
 
 const RECENT_MOVE_COLUMNS: readonly Column<Loaded["recentMoves"][number]>[] = [
-  { id: "started", header: "Started", cell: (r) => formatDate(r.startedAt) },
+  { id: "started", header: "Started", cell: (r) => tableDate(r.startedAt) },
   {
     id: "outcome",
     header: "Outcome",

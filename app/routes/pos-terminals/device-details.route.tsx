@@ -28,7 +28,7 @@ import { can } from "#server/permissions";
 import { DataTable } from "#app/components/lists/data-table";
 import { Field, describedBy, useSending } from "#app/components/forms/form";
 import { RecentTransactions } from "#app/components/recent-transactions";
-import { formatDate, replaceBrandWords } from "#app/lib/format";
+import { detailDate, replaceBrandWords, tableDate } from "#app/lib/format";
 import { StatusPill } from "#app/components/status-pill";
 import { paths } from "#app/lib/paths";
 import { statusLabel } from "#app/lib/statuses";
@@ -241,11 +241,11 @@ export default function DeviceDetails() {
             ["Status", statusLabel("terminal", terminal.status)],
             ["Merchant", place ? <Link to={paths.merchant(place.merchantId)}>{place.merchantName}</Link> : "Not assigned"],
             ["Point of sale", place ? <Link to={paths.pointOfSale(place.merchantId, place.pointOfSaleId)}>{place.pointOfSaleName}</Link> : "None"],
-            ["Last seen", terminal.lastSeenAt === null ? "Never" : formatDate(terminal.lastSeenAt, "stamp")],
+            ["Last seen", terminal.lastSeenAt === null ? "Never" : detailDate(terminal.lastSeenAt)],
             ...(terminal.batteryPercent !== null && terminal.signalPercent !== null
               ? [["Last heartbeat", `Battery ${terminal.batteryPercent} % · Signal ${terminal.signalPercent} %`] as const]
               : []),
-            ["In the fleet since", formatDate(terminal.createdAt, "day")],
+            ["In the fleet since", detailDate(terminal.createdAt)],
           ]}
         />
       </section>
@@ -381,12 +381,12 @@ export default function DeviceDetails() {
             {
               id: "from",
               header: "Assigned",
-              cell: (a) => formatDate(a.assignedAt, "numeric"),
+              cell: (a) => tableDate(a.assignedAt),
             },
             {
               id: "to",
               header: "Unassigned",
-              cell: (a) => (a.unassignedAt ? formatDate(a.unassignedAt, "numeric") : <span className="status status--good">Current</span>),
+              cell: (a) => (a.unassignedAt ? tableDate(a.unassignedAt) : <span className="status status--good">Current</span>),
             },
             {
               id: "by",

@@ -11,10 +11,10 @@ import type { ReportDimension } from "#server/reports/reports.db";
 import type { Tenant } from "#server/tenancy/tenant";
 import { can } from "#server/permissions";
 import { requireTenant } from "#server/guards";
-import { ColumnChart, ShareBar } from "#app/components/figures/charts";
+import { ColumnChart, ShareBar, paymentsCount } from "#app/components/figures/charts";
 import { DataTable, ListCount, Pager, type Column } from "#app/components/lists/data-table";
 import { QUICK_RANGES, resolveRange } from "#app/lib/date-range";
-import { formatAmount, formatCount, formatDate, networkLabel } from "#app/lib/format";
+import { axisDay, calendarDay, formatAmount, formatCount, networkLabel } from "#app/lib/format";
 import { filterHref } from "#app/lib/lists/list-url";
 import { listParams, oneOf } from "#app/lib/lists/list-params";
 import { moneyBack, refundsBy } from "#server/refunds/refunds.db";
@@ -92,7 +92,7 @@ export async function buildReport(tenant: Tenant, url: URL, now: number) {
 }
 
 function labelOf(dimension: ReportDimension, key: string): string {
-  if (dimension === "day") return formatDate(`${key}T12:00:00Z`, "day");
+  if (dimension === "day") return calendarDay(key);
   if (dimension === "channel") return key === "card" ? "Card" : key === "mobile_money" ? "Mobile money" : key;
   if (dimension === "terminal" && key === "") return "No terminal (paid by phone)";
   return key;
@@ -129,7 +129,6 @@ export default function Reports() {
   const { search } = useLocation();
   const params = new URLSearchParams(search);
   const heading = DIMENSIONS.find((d) => d.value === dimension)?.heading ?? "Key";
-  const noon = (day: string) => `${day}T12:00:00Z`;
   const columns: Column<ReportLine>[] = [
     { id: "key", header: heading, cell: (l) => (dimension === "network" ? networkLabel(l.label) : l.label) },
     { id: "count", header: "Payments", numeric: true, cell: (l) => formatCount(l.count) },
@@ -144,7 +143,7 @@ export default function Reports() {
       <header className="page__header page__header--actions">
         <div>
           <h1>Reports</h1>
-          <p className="page__lead">{`Successful payments from ${formatDate(noon(period.fromDay), "day")} to ${formatDate(noon(period.toDay), "day")}.`}</p>
+          <p className="page__lead">{`Successful payments from ${calendarDay(period.fromDay)} to ${calendarDay(period.toDay)}.`}</p>
         </div>
         {canExport && totals.count > 0 ? (
           <a href={`/reports/export${search}`} className="button" download>
@@ -187,13 +186,11 @@ export default function Reports() {
         <section className="card" aria-labelledby="chart-heading">
           <h2 id="chart-heading">Value per day</h2>
           <ColumnChart
-            label={`Value of successful payments per day, ${formatDate(noon(period.fromDay), "day")} to ${formatDate(noon(period.toDay), "day")}`}
+            label={`Value of successful payments per day, ${calendarDay(period.fromDay)} to ${calendarDay(period.toDay)}`}
             bars={dayValues.map(([amount, count], index) => {
               const day = new Date(firstDay + index * DAY_MS).toISOString();
-              return { key: day, value: amount, title: `${formatDate(day, "day")}: GHS ${formatAmount(amount)} (${formatCount(count)} payments)` };
+              return { key: day, value: amount, title: `${calendarDay(day)}: GHS ${formatAmount(amount)} (${paymentsCount(count)})`, axis: axisDay(day) };
             })}
-            firstLabel={formatDate(noon(period.fromDay), "monthDay")}
-            lastLabel={formatDate(noon(period.toDay), "monthDay")}
           />
         </section>
       ) : null}

@@ -11,12 +11,15 @@ import type { Db, Tenant } from "#server/tenancy/tenant";
 import { browserOf } from "#app/lib/analytics/analytics";
 import { listParams } from "#app/lib/lists/list-params";
 import { paths } from "#app/lib/paths";
+import { typedDay } from "#app/lib/forms/days";
 import { isCalendarDay } from "#app/lib/forms/validation";
 
 const text = v.optional(v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(100)));
 const day = v.optional(
   v.pipe(
     v.string(),
+    // Typed day first before the script loads (the day field's DD/MM/YYYY), YYYY-MM-DD once it has.
+    v.transform((value: string) => typedDay(value)),
     v.check((value: string) => isCalendarDay(value)),
   ),
 );

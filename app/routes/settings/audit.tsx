@@ -3,8 +3,8 @@
 import { Link } from "@remix-run/react";
 import { DataTable, Pager, type Column } from "#app/components/lists/data-table";
 import { ListForm } from "#app/components/lists/list-form";
-import { DateInput } from "#app/components/forms/form";
-import { formatDate } from "#app/lib/format";
+import { DateInput } from "#app/components/lists/period-picker";
+import { tableDate } from "#app/lib/format";
 import { paths } from "#app/lib/paths";
 import type { loadAudit } from "./audit.server";
 
@@ -43,7 +43,7 @@ function Changes({ row }: { row: Row }) {
 }
 
 const COLUMNS: Column<Row>[] = [
-  { id: "when", header: "When", cell: (row) => formatDate(row.createdAt) },
+  { id: "when", header: "When", cell: (row) => tableDate(row.createdAt) },
   { id: "person", header: "Person", cell: (row) => row.person },
   {
     id: "action",
@@ -118,14 +118,14 @@ export function AuditTab({ audit }: { audit: Loaded }) {
           <Choice name="person" label="Person" allLabel="Anyone" value={filter.person} options={choices.people} />
           <Choice name="kind" label="Kind of record" allLabel="Any kind" value={filter.kind} options={asOptions(choices.kinds)} />
           <Choice name="action" label="Action" allLabel="Any action" value={filter.action} options={asOptions(choices.actions)} />
-          <label className="list-toolbar__filter" htmlFor="audit-from">
-            <span>From</span>
-            <DateInput id="audit-from" name="from" defaultValue={filter.from} />
-          </label>
-          <label className="list-toolbar__filter" htmlFor="audit-to">
-            <span>To</span>
-            <DateInput id="audit-to" name="to" defaultValue={filter.to} />
-          </label>
+          <div className="list-toolbar__filter">
+            <label htmlFor="audit-from">From</label>
+            <DateInput id="audit-from" name="from" label="From" defaultValue={filter.from} />
+          </div>
+          <div className="list-toolbar__filter">
+            <label htmlFor="audit-to">To</label>
+            <DateInput id="audit-to" name="to" label="To" defaultValue={filter.to} />
+          </div>
           <button type="submit" className="button">
             Apply
           </button>

@@ -3,7 +3,7 @@
 // code to confirm it. Only its owner can set one up.
 import { Form } from "@remix-run/react";
 import { Field, describedBy, useSending } from "#app/components/forms/form";
-import { formatDate } from "#app/lib/format";
+import { proseDate } from "#app/lib/format";
 import type { AuthenticatorAnswer, loadAuthenticator } from "./security-authenticator.server";
 import { SECURITY_URL } from "./tabs";
 
@@ -81,7 +81,7 @@ export function AuthenticatorSection({ authenticator, answer }: { authenticator:
             <div className="passkey__about">
               <strong className="passkey__name">Authenticator app</strong>
               <span className="menu__hint">
-                Added {formatDate(authenticator.addedAt)} · {authenticator.lastUsedAt ? `Last used ${formatDate(authenticator.lastUsedAt)}` : "Never used"}
+                Added {proseDate(authenticator.addedAt)} · {authenticator.lastUsedAt ? `Last used ${proseDate(authenticator.lastUsedAt)}` : "Never used"}
               </span>
             </div>
             <div className="passkey__actions">

@@ -3,7 +3,7 @@
 // person's other sessions out). Adding needs the script; renaming and removing are plain forms.
 import { Form, useRevalidator } from "@remix-run/react";
 import { useEffect, useState, type FormEvent } from "react";
-import { formatDate } from "#app/lib/format";
+import { proseDate } from "#app/lib/format";
 import type { CheckNeeded } from "#server/auth/fresh-check";
 import { FreshCheck } from "#app/components/forms/fresh-check";
 import { createPasskey, passkeyCall } from "#app/lib/passkey-browser";
@@ -109,7 +109,7 @@ export function PasskeysSection({ passkeys }: { passkeys: Passkeys }) {
               <div className="passkey__about">
                 <strong className="passkey__name">{passkey.name}</strong>
                 <span className="menu__hint">
-                  Added {formatDate(passkey.createdAt)} · {passkey.lastUsedAt ? `Last used ${formatDate(passkey.lastUsedAt)}` : "Never used"}
+                  Added {proseDate(passkey.createdAt)} · {passkey.lastUsedAt ? `Last used ${proseDate(passkey.lastUsedAt)}` : "Never used"}
                 </span>
               </div>
               <div className="passkey__actions">

@@ -2,7 +2,7 @@
 // authenticator app (security-authenticator.tsx),
 // where they are signed in, signing one session out, and signing out everywhere.
 import { Form } from "@remix-run/react";
-import { formatDate } from "#app/lib/format";
+import { proseDate } from "#app/lib/format";
 import { ErrorNotice } from "./notice";
 import { AuthenticatorSection } from "./security-authenticator";
 import type { loadAuthenticator } from "./security-authenticator.server";
@@ -58,7 +58,7 @@ export function SecurityTab({
                 {CHANNEL_LABEL[row.channel]} · {row.businessName ?? "Signing in"} · {row.ip ?? "IP not recorded"}
               </span>
               <span className="menu__hint">
-                Since {formatDate(row.createdAt)} · until {formatDate(row.expiresAt)}
+                Since {proseDate(row.createdAt)} · until {proseDate(row.expiresAt)}
               </span>
             </div>
             {row.current ? null : (

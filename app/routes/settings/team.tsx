@@ -7,7 +7,7 @@ import type { Role } from "#server/permissions";
 import { DataTable, ListCount, Pager, type Column } from "#app/components/lists/data-table";
 import { Field, describedBy, useSending } from "#app/components/forms/form";
 import { StatusPill } from "#app/components/status-pill";
-import { formatDate } from "#app/lib/format";
+import { proseDate } from "#app/lib/format";
 import { PHONE_MAX_LENGTH } from "#app/lib/forms/phone";
 import { ErrorNotice } from "./notice";
 import { GENDER_LABEL, TEAM_URL } from "./tabs";
@@ -124,7 +124,7 @@ export function TeamTab({ team, error, invite }: { team: TeamData; error: string
                     {row.email} · {row.role}
                   </span>
                   <span className="menu__hint">
-                    Invited by {row.makerName} on {formatDate(row.madeAt)}
+                    Invited by {row.makerName} on {proseDate(row.madeAt)}
                   </span>
                 </div>
                 <span className="status status--wait">Waiting for approval</span>

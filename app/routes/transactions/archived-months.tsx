@@ -1,6 +1,6 @@
 // The cold archive on the transactions screen (docs/archive.md): which months are archived, with their counts and
 // a CSV each, and a payment found there by its exact reference.
-import { formatAmount, formatDate } from "#app/lib/format";
+import { calendarMonth, formatAmount, formatCount } from "#app/lib/format";
 import { paths } from "#app/lib/paths";
 
 export interface ArchivedMonthView {
@@ -13,7 +13,7 @@ export interface ArchivedMonthView {
 
 /** "Sep 2025" (SPEC's day format without the day). */
 export function monthLabel(month: string): string {
-  return formatDate(`${month}-15T12:00:00Z`, "day").slice(3);
+  return calendarMonth(month);
 }
 
 export function ArchivedMonths({ months, canExport }: { months: readonly ArchivedMonthView[]; canExport: boolean }) {
@@ -51,7 +51,7 @@ export function ArchivedMonths({ months, canExport }: { months: readonly Archive
                 <strong>{monthLabel(m.month)}</strong>
               </td>
               <td data-label="Payments" className="num">
-                {m.payments.toLocaleString("en-GB")}
+                {formatCount(m.payments)}
               </td>
               <td data-label="Gross (GHS)" className="num">
                 {formatAmount(m.gross)}

@@ -18,7 +18,7 @@ import { requireTenant } from "#server/guards";
 import { paths } from "#app/lib/paths";
 import { DataTable, ListCount, ListToolbar, Pager, type Column } from "#app/components/lists/data-table";
 import { PeriodPicker } from "#app/components/lists/period-picker";
-import { formatDate, networkLabel } from "#app/lib/format";
+import { calendarDay, networkLabel, tableDate } from "#app/lib/format";
 import { filterHref } from "#app/lib/lists/list-url";
 import { merchantChoices } from "#app/lib/merchant-choices.server";
 import { MERCHANT_FINDER_PARAM } from "#app/lib/merchant-search";
@@ -151,7 +151,7 @@ function columns(search: string): Column<Row>[] {
       cell: (t) => (
         <Link to={withParam(search, "tx", String(t.id))} preventScrollReset className="cell-title">
           <strong className="code">{t.reference}</strong>
-          <span className="cell-sub">{formatDate(t.createdAt, "numeric")}</span>
+          <span className="cell-sub">{tableDate(t.createdAt)}</span>
         </Link>
       ),
     },
@@ -168,9 +168,7 @@ export default function Transactions() {
     <div className="page">
       <header className="page__header">
         <h1>Transactions</h1>
-        <p className="page__lead">
-          {`Payments from ${formatDate(`${data.period.fromDay}T12:00:00Z`, "day")} to ${formatDate(`${data.period.toDay}T12:00:00Z`, "day")} (Africa/Accra).`}
-        </p>
+        <p className="page__lead">{`Payments from ${calendarDay(data.period.fromDay)} to ${calendarDay(data.period.toDay)} (Africa/Accra).`}</p>
       </header>
 
       <PeriodPicker period={data.period} drops={["tx"]} fallback="the last 7 days" />

@@ -3,7 +3,7 @@
 import { Link, useNavigate } from "@remix-run/react";
 import { useEffect, type ReactNode } from "react";
 import { useBeforePaintEffect } from "#app/components/before-paint";
-import { formatAmount, formatDate } from "#app/lib/format";
+import { detailDate, formatAmount, tableDate } from "#app/lib/format";
 import { paymentStatus, statusLabel } from "#app/lib/statuses";
 import { feeOf, netOf, NO_MONEY, paymentMethod } from "#app/lib/transactions-view";
 import { Details, withCodes } from "#app/components/details";
@@ -105,13 +105,13 @@ export function PaymentFacts({ detail, extra = [] }: { detail: PaymentDetailView
           ["Amount (GHS)", formatAmount(detail.amount)],
           ["Fee (GHS)", shownMoney(feeOf(detail))],
           ["Net (GHS)", shownMoney(netOf(detail))],
-          ["Paid", formatDate(detail.createdAt, "stamp")],
-          ["Available to the merchant", detail.clearedAt ? formatDate(detail.clearedAt, "stamp") : detail.status === "successful" ? "Not yet" : "Never"],
+          ["Paid", detailDate(detail.createdAt)],
+          ["Available to the merchant", detail.clearedAt ? detailDate(detail.clearedAt) : detail.status === "successful" ? "Not yet" : "Never"],
           // The processor's reason as it sent it; a payment sent before the reason was asked for has none.
           ...(detail.status === "failed" ? [["Why it failed", detail.failureReason ?? "The processor gave no reason"] as const] : []),
           ...(detail.failureReason && detail.status !== "failed" ? [["Why it failed", detail.failureReason] as const] : []),
           ...(detail.status === "reversed" && detail.reversedAt !== null
-            ? [["Reversed", `${formatDate(detail.reversedAt, "stamp")}${detail.reversalReason ? ` · ${detail.reversalReason}` : ""}`] as const]
+            ? [["Reversed", `${detailDate(detail.reversedAt)}${detail.reversalReason ? ` · ${detail.reversalReason}` : ""}`] as const]
             : []),
           ...(detail.refunded ? [["Refunded (GHS)", formatAmount(detail.refunded)] as const] : []),
           ...(detail.settlement !== undefined ? [["Settlement", settlementOf(detail)] as const] : []),
@@ -142,7 +142,7 @@ export function Postings({ entries }: { entries: PaymentDetailView["entries"] })
           <tr key={entry.id}>
             <td data-label="Account">
               {entry.account}
-              <span className="cell-sub">{withCodes(`${entry.memo} · ${formatDate(entry.postedAt, "numeric")}`)}</span>
+              <span className="cell-sub">{withCodes(`${entry.memo} · ${tableDate(entry.postedAt)}`)}</span>
             </td>
             <td data-label="Debit (GHS)" className="num">
               {entry.amount > 0 ? formatAmount(entry.amount) : ""}
@@ -213,8 +213,8 @@ function Refunds({ refunds }: { refunds: PaymentRefundView[] }) {
             </span>
             <span className="cell-sub">
               <bdi>{refund.reason}</bdi>
-              {` · asked ${formatDate(refund.createdAt, "numeric")}${
-                refund.completedAt ? ` · ${refund.status === "succeeded" ? "refunded" : "ended"} ${formatDate(refund.completedAt, "numeric")}` : ""
+              {` · asked ${tableDate(refund.createdAt)}${
+                refund.completedAt ? ` · ${refund.status === "succeeded" ? "refunded" : "ended"} ${tableDate(refund.completedAt)}` : ""
               }`}
             </span>
             {refund.failureReason ? <span className="cell-sub">{`Why it failed: ${refund.failureReason}`}</span> : null}
@@ -240,7 +240,7 @@ function Disputes({ disputes }: { disputes: NonNullable<PaymentDetailView["dispu
               </Link>{" "}
               <StatusPill entity="dispute" status={dispute.status} />
             </span>
-            <span className="cell-sub">{`Reason code ${reasonCodeLabel(dispute.reasonCode)} · opened ${formatDate(dispute.openedAt, "numeric")}`}</span>
+            <span className="cell-sub">{`Reason code ${reasonCodeLabel(dispute.reasonCode)} · opened ${tableDate(dispute.openedAt)}`}</span>
           </li>
         ))}
       </ul>

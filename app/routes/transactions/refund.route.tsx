@@ -16,7 +16,7 @@ import { pageNotFound, refuse } from "#server/plumbing/http";
 import { Details } from "#app/components/details";
 import { describedBy, Field, useSending } from "#app/components/forms/form";
 import { amountLimitError, cedisAmount, type AmountLimit } from "#app/lib/amount-limits";
-import { formatAmount, formatDate } from "#app/lib/format";
+import { detailDate, formatAmount } from "#app/lib/format";
 import { paths } from "#app/lib/paths";
 import { statusLabel } from "#app/lib/statuses";
 import { refundedPaymentView } from "#app/lib/transactions-view";
@@ -173,7 +173,7 @@ export default function RefundPayment() {
             ["Merchant", payment.merchant],
             ["Channel", payment.method],
             ["Status", statusLabel("transaction", payment.status)],
-            ["Paid", formatDate(payment.createdAt, "stamp")],
+            ["Paid", detailDate(payment.createdAt)],
             ["Amount (GHS)", formatAmount(payment.amount)],
             ["Already refunded (GHS)", formatAmount(refunded)],
             ["Waiting for approval (GHS)", formatAmount(pending)],

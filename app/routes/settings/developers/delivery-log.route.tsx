@@ -14,7 +14,7 @@ import { requirePermission, requireTenant } from "#server/guards";
 import { pageNotFound, refuse } from "#server/plumbing/http";
 import { Pager } from "#app/components/lists/data-table";
 import { StatusPill } from "#app/components/status-pill";
-import { formatCount, formatDate } from "#app/lib/format";
+import { detailDate, formatCount, proseDate, tableDate } from "#app/lib/format";
 import { readPage, readTrail } from "#app/lib/lists/list-url";
 import { paths } from "#app/lib/paths";
 import { ENDPOINTS_URL, outcomeText, repeatsStatus } from "./webhook-endpoints";
@@ -125,7 +125,7 @@ export default function EndpointLog() {
           <EndpointStatus endpoint={endpoint} />
         </div>
         <EventChips eventTypes={endpoint.eventTypes} label="Event types" />
-        <p className="cell-sub">Last success: {endpoint.lastSuccessAt ? formatDate(endpoint.lastSuccessAt) : "never"}</p>
+        <p className="cell-sub">Last success: {endpoint.lastSuccessAt ? proseDate(endpoint.lastSuccessAt) : "never"}</p>
         {answer && "errors" in answer && answer.intent !== `resend-failed:${endpoint.id}` ? <ErrorNotice error={answer.errors.form} /> : null}
         {answer && "result" in answer ? (
           <p className={`notice ${answer.result.delivered ? "notice--success" : "notice--danger"}`} role="status">
@@ -254,12 +254,12 @@ function DeliveryItem({ delivery, endpointId, busy, canSend }: { delivery: Deliv
         </div>
         <div className="details__row">
           <dt>Made</dt>
-          <dd>{formatDate(delivery.madeAt, "numeric")}</dd>
+          <dd>{detailDate(delivery.madeAt)}</dd>
         </div>
         {delivery.eventAt !== delivery.madeAt ? (
           <div className="details__row">
             <dt>Happened</dt>
-            <dd>{formatDate(delivery.eventAt, "numeric")}</dd>
+            <dd>{detailDate(delivery.eventAt)}</dd>
           </div>
         ) : null}
         <div className="details__row">
@@ -269,7 +269,7 @@ function DeliveryItem({ delivery, endpointId, busy, canSend }: { delivery: Deliv
         {delivery.nextAttemptAt ? (
           <div className="details__row">
             <dt>Next attempt</dt>
-            <dd>{formatDate(delivery.nextAttemptAt, "numeric")}</dd>
+            <dd>{detailDate(delivery.nextAttemptAt)}</dd>
           </div>
         ) : null}
       </dl>
@@ -284,7 +284,7 @@ function DeliveryItem({ delivery, endpointId, busy, canSend }: { delivery: Deliv
             <li key={a.id} className="attempt">
               <p className="attempt__line">
                 <strong>Attempt {a.attempt}</strong>
-                <span>{formatDate(a.at, "numeric")}</span>
+                <span>{tableDate(a.at)}</span>
                 <span className={a.responseStatus !== null && a.responseStatus >= 200 && a.responseStatus < 300 ? "status status--good" : "status status--bad"}>
                   {a.responseStatus === null ? "No answer" : a.responseStatus}
                 </span>

@@ -35,7 +35,7 @@ import type { TenantRequest } from "#server/guards";
 import { RESEND_FAILED_LIMIT, resendFailedDeliveries } from "#server/webhooks/recovery.db";
 import { dispatchPendingDeliveries } from "#server/webhooks/dispatch";
 import { errorText, logEvent } from "#server/plumbing/log";
-import { formatCount, formatDate } from "#app/lib/format";
+import { formatCount, proseDate } from "#app/lib/format";
 import { CURRENT_API_VERSION } from "#server/partner-api/versions";
 
 export const ENDPOINT_INTENTS = ["create", "edit", "enable", "disable", "delete", "roll", "reveal", "test", "resend", "resend-failed"] as const;
@@ -278,8 +278,8 @@ async function resendFailed(request: Request, context: AppLoadContext, signedIn:
       }
       const words =
         result.queued === 0
-          ? `No failed deliveries since ${formatDate(since)}: nothing to send again.`
-          : `${formatCount(result.queued)} failed ${result.queued === 1 ? "delivery" : "deliveries"} since ${formatDate(since)} will be sent again within a minute.` +
+          ? `No failed deliveries since ${proseDate(since)}: nothing to send again.`
+          : `${formatCount(result.queued)} failed ${result.queued === 1 ? "delivery" : "deliveries"} since ${proseDate(since)} will be sent again within a minute.` +
             (result.more ? ` More are left: send again to queue the next ${formatCount(RESEND_FAILED_LIMIT)}.` : "");
       throw await redirectWithFlash(request, context.config.app, back, { kind: result.queued === 0 ? "warning" : "success", message: words });
     });

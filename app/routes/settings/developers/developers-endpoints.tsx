@@ -5,7 +5,7 @@
 // (ENDPOINTS_FORM_ACTION), whose action hands ENDPOINT_INTENTS to endpointsAction.
 import { Form, Link } from "@remix-run/react";
 import { Field, describedBy, useSending } from "#app/components/forms/form";
-import { formatDate } from "#app/lib/format";
+import { proseDate } from "#app/lib/format";
 import type { WebhookEventType } from "#server/webhooks/types";
 import { paths } from "#app/lib/paths";
 import { ENDPOINTS_FORM_ACTION, eventFieldName, outcomeText } from "./webhook-endpoints";
@@ -92,8 +92,8 @@ function EndpointCard({
       {endpoint.description ? <p className="endpoint__description">{endpoint.description}</p> : null}
       <EventChips eventTypes={endpoint.eventTypes} label={`Event types of ${endpoint.url}`} />
       <p className="cell-sub">
-        Last success: {endpoint.lastSuccessAt ? formatDate(endpoint.lastSuccessAt) : "never"}
-        {endpoint.rollingUntil ? ` · The previous secret also signs until ${formatDate(endpoint.rollingUntil)}` : ""}
+        Last success: {endpoint.lastSuccessAt ? proseDate(endpoint.lastSuccessAt) : "never"}
+        {endpoint.rollingUntil ? ` · The previous secret also signs until ${proseDate(endpoint.rollingUntil)}` : ""}
       </p>
       <p className="cell-sub">
         {`API version ${endpoint.apiVersion}: deliveries carry that version's shapes.`}

@@ -3,7 +3,7 @@
 // hold. Both say what happened in plain words and what the business can do; the API lists the same (docs/partner-api.md).
 import { DEFAULT_PAGE_SIZE } from "#server/lists/page";
 import { DataTable, type Column } from "#app/components/lists/data-table";
-import { formatCount, formatDate } from "#app/lib/format";
+import { formatCount, tableDate } from "#app/lib/format";
 import type { RefusedData } from "./developers-refused.server";
 
 type ParkedRow = RefusedData["parked"]["rows"][number];
@@ -25,7 +25,7 @@ function References({ references }: { references: string[] }) {
 }
 
 const parkedColumns: Column<ParkedRow>[] = [
-  { id: "parked", header: "Set aside", cell: (p) => formatDate(p.parkedAt) },
+  { id: "parked", header: "Set aside", cell: (p) => tableDate(p.parkedAt) },
   { id: "references", header: "References", cell: (p) => <References references={p.references} /> },
   {
     id: "problem",
@@ -49,7 +49,7 @@ const parkedColumns: Column<ParkedRow>[] = [
 const STATUS_LABEL = { waiting: "Waiting", expired: "Expired: never applied" } as const;
 
 const reversalColumns: Column<ReversalRow>[] = [
-  { id: "received", header: "Received", cell: (r) => formatDate(r.receivedAt) },
+  { id: "received", header: "Received", cell: (r) => tableDate(r.receivedAt) },
   {
     id: "reference",
     header: "Reference",
@@ -61,7 +61,7 @@ const reversalColumns: Column<ReversalRow>[] = [
   },
   { id: "reason", header: "Reason", cell: (r) => <bdi>{r.reason}</bdi> },
   { id: "status", header: "Status", cell: (r) => <span className={`refused__status refused__status--${r.status}`}>{STATUS_LABEL[r.status]}</span> },
-  { id: "expires", header: "Waits until", cell: (r) => formatDate(r.expiresAt) },
+  { id: "expires", header: "Waits until", cell: (r) => tableDate(r.expiresAt) },
 ];
 
 /** "Showing the newest 25 of 40": the API pages through the rest. */

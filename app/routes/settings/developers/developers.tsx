@@ -5,7 +5,7 @@
 import { Link } from "@remix-run/react";
 import { DEFAULT_PAGE_SIZE } from "#server/lists/page";
 import { DataTable, ListCount, Pager, type Column } from "#app/components/lists/data-table";
-import { formatDate } from "#app/lib/format";
+import { tableDate } from "#app/lib/format";
 import { ApiKeysSection } from "./developers-keys";
 import { EndpointsSection } from "./developers-endpoints";
 import { RefusedSection, WaitingReversalsSection } from "./developers-refused";
@@ -42,7 +42,7 @@ function pretty(received: string): string {
 const KIND_LABEL = { payment: "Payment", reversal: "Reversal" } as const;
 
 const conflictColumns: Column<ConflictRow>[] = [
-  { id: "received", header: "Received", cell: (c) => formatDate(c.receivedAt) },
+  { id: "received", header: "Received", cell: (c) => tableDate(c.receivedAt) },
   { id: "reference", header: "Reference", cell: (c) => <code className="conflict__reference">{c.reference}</code> },
   { id: "kind", header: "Type", cell: (c) => KIND_LABEL[c.kind] },
   { id: "problem", header: "Problem", cell: (c) => c.problem },

@@ -1,7 +1,7 @@
 // An endpoint's status and event types, as Settings > Developers and an endpoint's delivery log show them: a module of
 // their own, so the delivery log's page does not load the whole endpoints section with them (decision 043).
 import { StatusPill } from "#app/components/status-pill";
-import { formatDate } from "#app/lib/format";
+import { proseDate } from "#app/lib/format";
 import type { EndpointsData } from "./developers-endpoints.server";
 
 type Endpoint = EndpointsData["endpoints"][number];
@@ -14,7 +14,7 @@ export function EndpointStatus({ endpoint }: { endpoint: Pick<Endpoint, "status"
       {endpoint.status === "disabled" && endpoint.disabledReason ? (
         <span className="cell-sub">
           {endpoint.disabledReason}
-          {endpoint.disabledAt ? ` Since ${formatDate(endpoint.disabledAt)}.` : ""}
+          {endpoint.disabledAt ? ` Since ${proseDate(endpoint.disabledAt)}.` : ""}
         </span>
       ) : null}
     </span>
