@@ -11,7 +11,7 @@ import { findSettlements } from "#server/settlement/settlements.db";
 import { namesOf } from "#server/lists/names.db";
 import { can, type Permission } from "#server/permissions";
 import type { Tenant } from "#server/tenancy/tenant";
-import { formatAmount, formatDate, replaceBrandWords } from "#app/lib/format";
+import { formatAmount, replaceBrandWords, tableDate } from "#app/lib/format";
 import { isNumberHeavy } from "#app/lib/forms/validation";
 import { readMerchantSearch } from "#app/lib/merchant-search";
 import { paths } from "#app/lib/paths";
@@ -68,7 +68,7 @@ async function payments(tenant: Tenant, text: string): Promise<SearchItem[]> {
   return rows.map((t) => ({
     id: String(t.id),
     title: t.reference,
-    detail: joined(`GHS ${formatAmount(t.amount)}`, names.get(t.merchantId), payerOf(t), formatDate(t.createdAt)),
+    detail: joined(`GHS ${formatAmount(t.amount)}`, names.get(t.merchantId), payerOf(t), tableDate(t.createdAt)),
     href: paths.payment(t.id),
   }));
 }
