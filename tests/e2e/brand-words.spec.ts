@@ -18,13 +18,18 @@ interface Merchant {
   sector: string;
 }
 
-/** Runs `check` with an active merchant (no request pending on it) renamed the old way, and its names back after. */
+/**
+ * Runs `check` with an active merchant (no request pending on it, with payments and a terminal, as the CSVs need: a
+ * merchant another spec added has neither) renamed the old way, and its names back after.
+ */
 async function withOldNames(portal: Portal, check: (merchant: Merchant) => Promise<void>): Promise<void> {
   const db = portal.businessDb(KUMASI);
   const merchant = (await db
     .prepare(
       `SELECT id, code, name, trading_name AS trading, sector FROM merchants m WHERE business_id = ?1 AND status = 'active'
          AND NOT EXISTS (SELECT 1 FROM approval_requests r WHERE r.business_id = ?1 AND r.kind = 'merchant' AND r.target_id = m.id AND r.status = 'pending')
+         AND EXISTS (SELECT 1 FROM transactions t WHERE t.business_id = ?1 AND t.merchant_id = m.id)
+         AND EXISTS (SELECT 1 FROM terminals d WHERE d.business_id = ?1 AND d.merchant_id = m.id)
        ORDER BY id DESC LIMIT 1`,
     )
     .bind(KUMASI)
