@@ -18,11 +18,10 @@ interface Step {
   /**
    * Steps of one group run side by side, their output printed whole as each ends: the static checks are each one
    * process on one core, so on two cores they take about as long as the slowest (lint) instead of their sum, and the
-   * unit tests (one vitest worker on two cores) fill the core they leave idle. The end-to-end tier (one Playwright
-   * worker, about one core) and the integration tier (about 1.5 cores, its workers waiting on workerd) leave each
-   * other's idle time to the other in the same way: each runs its own portals on their own template state.
+   * unit tests (one vitest worker on two cores) fill the core they leave idle. Integration and end-to-end are not
+   * grouped: side by side on two cores they took longer than one after the other (decision 003, 2026-12-02).
    */
-  group?: "static checks and unit" | "integration and end-to-end";
+  group?: "static checks and unit";
 }
 
 const steps: Step[] = [
@@ -49,9 +48,8 @@ const steps: Step[] = [
     name: "integration",
     command: ["npx", "vitest", "run", "--project", "integration", "--reporter=default", "--reporter=json", "--outputFile.json=test-results/integration.json"],
     report: { file: "test-results/integration.json", kind: "vitest" },
-    group: "integration and end-to-end",
   },
-  { name: "e2e", command: ["npx", "playwright", "test"], report: { file: "test-results/e2e.json", kind: "playwright" }, group: "integration and end-to-end" },
+  { name: "e2e", command: ["npx", "playwright", "test"], report: { file: "test-results/e2e.json", kind: "playwright" } },
 ];
 
 function countTests(report: NonNullable<Step["report"]>): { passed: number; failed: number; skipped: number } {

@@ -19,10 +19,16 @@ const CLIENT = resolve(import.meta.dirname, "../../build/client");
 export const ROUTE_JS_BUDGET_BYTES = 105 * 1024;
 
 /**
- * Routes that do not meet the 105 kB target yet, each held to its own ceiling instead so that none grows. None
- * since Remix's <Scripts> left the browser's first load (scripts/boundary-shell.ts, decision 043).
+ * Routes that do not meet the 105 kB target yet, each held to its own ceiling instead so that none grows. Each of
+ * these four met it alone and went over when the top bar's search (every page), the day fields (the period picker)
+ * and the comparing tables came together on 2026-12-02, by 0.3 to 1.3 kB: to be brought back under, not raised.
  */
-export const ROUTES_OVER_TARGET: Readonly<Record<string, number>> = {};
+export const ROUTES_OVER_TARGET: Readonly<Record<string, number>> = {
+  "routes/merchants.$merchantId": 108_000,
+  "routes/money.merchant-funds": 109_000,
+  "routes/money.settlement-history": 108_000,
+  "routes/reports": 108_000,
+};
 
 /** The budget of what every route shares (React, Remix, the root and the shell; decision 043). */
 export const FLOOR_JS_BUDGET_BYTES = 95 * 1024;

@@ -71,7 +71,7 @@ describe("/money/merchant-accounts/transfer-history/{merchantId}", () => {
       .run();
     const outgoing = await page(`/money/merchant-accounts/transfer-history/${from!.id}`);
     expect(outgoing.response.status).toBe(200);
-    expect(outgoing.text).toContain(`Out Merchant account ${to!.name} −${formatAmount(12345)} Completed Abena Darko Kofi Boateng`);
+    expect(outgoing.text).toContain(`Out Merchant account ${to!.name} −${formatAmount(12345)} — Completed Abena Darko Kofi Boateng`);
     const incoming = await page(`/money/merchant-accounts/transfer-history/${to!.id}`);
     expect(incoming.text).toContain(`In Merchant account ${from!.name} +${formatAmount(12345)}`);
   });

@@ -272,7 +272,7 @@ describe("jobs", () => {
     }
     const text = textOf(await (await get("/platform/jobs", ADJOA.email)).text()).replace(/\s+/g, " ");
     expect(text).toMatch(
-      /Clearing Makes payments due for clearing available to their merchants\. Every 5 minutes; Daily at 06:00 \d\d \w{3} \d{4}, \d+:\d\d [AP]M Succeeded/,
+      /Clearing Makes payments due for clearing available to their merchants\. Every 5 minutes; Daily at 06:00 \d\d\/\d\d\/\d{4}, \d+:\d\d [AP]M Succeeded/,
     );
     expect(text).toContain("Settlement and payouts");
     expect(text).toContain("Never run");
