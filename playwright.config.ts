@@ -1,5 +1,5 @@
 import { defineConfig } from "@playwright/test";
-import { CHROMIUM_ARGS, chromiumPath } from "./tests/support/chromium";
+import { CHROMIUM_ARGS, testBrowserPath } from "./tests/support/chromium";
 
 export default defineConfig({
   testDir: "tests/e2e",
@@ -16,7 +16,7 @@ export default defineConfig({
   outputDir: "test-results/e2e",
   use: {
     browserName: "chromium",
-    launchOptions: { executablePath: chromiumPath(), args: CHROMIUM_ARGS },
+    launchOptions: { executablePath: testBrowserPath(), args: CHROMIUM_ARGS },
     viewport: { width: 1280, height: 800 },
     // A failed test keeps its trace: every action with its log and DOM, the console and page errors with their stacks,
     // and the network (which the DOM snapshots bring). Not the screencast: recorded for every test and thrown away for
