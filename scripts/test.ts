@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { spawn } from "node:child_process";
 import { run } from "./lib/run";
 import { measurementLog } from "./lib/measurements";
-import { chromiumPath } from "../tests/support/chromium";
+import { testBrowserPath } from "../tests/support/chromium";
 
 interface Step {
   name: string;
@@ -63,7 +63,7 @@ function countTests(report: NonNullable<Step["report"]>): { passed: number; fail
 }
 
 // Say early and plainly when the browser is missing, not after five minutes.
-chromiumPath();
+testBrowserPath();
 rmSync("test-results", { recursive: true, force: true });
 mkdirSync("test-results", { recursive: true });
 

@@ -13,7 +13,7 @@ export function chromiumPath(): string {
 }
 
 /** Debian's old headless shell, which the end-to-end tier prefers when it is installed. */
-export const HEADLESS_SHELL = "/usr/bin/chromium-headless-shell";
+const HEADLESS_SHELL = "/usr/bin/chromium-headless-shell";
 
 /**
  * The browser the end-to-end tests drive: CHROMIUM_PATH when set, else Debian's old headless shell when installed,

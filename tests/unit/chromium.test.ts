@@ -40,6 +40,6 @@ describe("testBrowserPath", () => {
   it("lets CHROMIUM_PATH win over the shell", () => {
     process.env.CHROMIUM_PATH = process.execPath;
     expect(testBrowserPath("/nonexistent/shell")).toBe(process.execPath);
-    expect(testBrowserPath(process.argv[0])).toBe(process.execPath);
+    expect(testBrowserPath(new URL(import.meta.url).pathname)).toBe(process.execPath); // a shell that exists
   });
 });
