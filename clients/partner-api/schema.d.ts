@@ -1306,9 +1306,11 @@ export interface components {
       merchant: string;
       /** @description The settlement account it is paid to. */
       settlement_account: string;
-      /** @description The start of the period of payments it covers. RFC 3339 in UTC. */
+      /** @description The transfer it pays out (trf_..., asked for in the portal and approved by a second person); null for the daily run's settlements. */
+      transfer: string | null;
+      /** @description The start of the period of payments it covers (a transfer's payout: the instant its transfer was approved). RFC 3339 in UTC. */
       period_start: string;
-      /** @description The end of the period (exclusive). RFC 3339 in UTC. */
+      /** @description The end of the period (exclusive; a transfer's payout: the same instant, covering no payments). RFC 3339 in UTC. */
       period_end: string;
       /** @description The successful payments it covers. Pesewas. */
       gross: number;
@@ -1546,10 +1548,14 @@ export interface components {
         to_merchant: string | null;
         /** @description The merchant's settlement account the money was paid out to, for a payout; else null. */
         to_settlement_account: string | null;
+        /** @description For an approved payout, the settlement that pays it out (GET /api/v1/settlements; settlement.paid and settlement.failed follow); else null. */
+        settlement: string | null;
         /** @description The amount moved (or that was to be). Pesewas. */
         amount: number;
         /** @constant */
         currency: "GHS";
+        /** @description The line its asker wrote for the checker and the statement (at most 100 characters); null when none. */
+        narration: string | null;
         /**
          * @description completed: approved and the money moved; rejected: nothing moved.
          * @enum {string}
@@ -1584,10 +1590,14 @@ export interface components {
         to_merchant: string | null;
         /** @description The merchant's settlement account the money was paid out to, for a payout; else null. */
         to_settlement_account: string | null;
+        /** @description For an approved payout, the settlement that pays it out (GET /api/v1/settlements; settlement.paid and settlement.failed follow); else null. */
+        settlement: string | null;
         /** @description The amount moved (or that was to be). Pesewas. */
         amount: number;
         /** @constant */
         currency: "GHS";
+        /** @description The line its asker wrote for the checker and the statement (at most 100 characters); null when none. */
+        narration: string | null;
         /**
          * @description completed: approved and the money moved; rejected: nothing moved.
          * @enum {string}
@@ -2557,6 +2567,7 @@ export interface operations {
            *           "reference": "STL-KFF-MRC-0001-20261123",
            *           "merchant": "mer_kff_0001",
            *           "settlement_account": "sac_kff_00001",
+           *           "transfer": null,
            *           "period_start": "2026-11-23T00:00:00.000Z",
            *           "period_end": "2026-11-24T00:00:00.000Z",
            *           "gross": 77854,
@@ -3346,6 +3357,7 @@ export interface operations {
          *         "reference": "STL-KFF-MRC-0001-20261125",
          *         "merchant": "mer_kff_0001",
          *         "settlement_account": "sac_kff_00001",
+         *         "transfer": null,
          *         "period_start": "2026-11-25T00:00:00.000Z",
          *         "period_end": "2026-11-26T00:00:00.000Z",
          *         "gross": 48592,
@@ -3407,6 +3419,7 @@ export interface operations {
          *         "reference": "STL-KFF-MRC-0001-20261125",
          *         "merchant": "mer_kff_0001",
          *         "settlement_account": "sac_kff_00001",
+         *         "transfer": null,
          *         "period_start": "2026-11-25T00:00:00.000Z",
          *         "period_end": "2026-11-26T00:00:00.000Z",
          *         "gross": 48592,
@@ -3468,8 +3481,10 @@ export interface operations {
          *         "from_merchant": "mer_kff_0001",
          *         "to_merchant": null,
          *         "to_settlement_account": "sac_kff_00001",
+         *         "settlement": "stl_5c0e1f6a-7b8c-4d9e-a0f1-b2c3d4e5f6a7",
          *         "amount": 50000,
          *         "currency": "GHS",
+         *         "narration": "Float for the Ɛjisu branch",
          *         "status": "completed",
          *         "reason": null,
          *         "requested_by": "usr_esi_owusu",
@@ -3524,8 +3539,10 @@ export interface operations {
          *         "from_merchant": "mer_kff_0001",
          *         "to_merchant": null,
          *         "to_settlement_account": "sac_kff_00001",
+         *         "settlement": null,
          *         "amount": 50000,
          *         "currency": "GHS",
+         *         "narration": "Float for the Ɛjisu branch",
          *         "status": "rejected",
          *         "reason": "Not agreed with the merchant",
          *         "requested_by": "usr_esi_owusu",

@@ -47,6 +47,8 @@ export interface MoneySpec<Row extends MoneyRow> {
   approvalGuards(tenant: Tenant, row: Row): D1PreparedStatement[];
   /** What an approval moves on the ledger, after the request's decision. */
   approvalPostings(tenant: Tenant, row: Row, at: string): D1PreparedStatement[];
+  /** Rows an approval makes beside its posting, with their guards (a transfer's payout); none when absent. */
+  approvalRecords?(tenant: Tenant, row: Row, at: string): D1PreparedStatement[];
   /** After an approval's batch rolled back: the rule it broke now, in the words of the field, or null. */
   whyNotApproved(tenant: Tenant, row: Row): Promise<string | null>;
   /** A decision D1 refused for a reason whyNotApproved cannot name (the money moved and moved back meanwhile): nothing was written. */
@@ -85,6 +87,7 @@ function approvalStatements<Row extends MoneyRow>(run: BusinessRun, spec: MoneyS
       )
       .bind(decided.by, at, tenant.businessId, kind, row.id),
     ...spec.approvalPostings(tenant, row, at),
+    ...(spec.approvalRecords?.(tenant, row, at) ?? []),
     auditStatement(
       tenant,
       meta,

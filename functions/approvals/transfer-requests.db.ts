@@ -14,6 +14,11 @@ import { ledgerAccountId, merchantTransferPosting, settlementPosting } from "../
 import { postingStatements } from "../ledger/ledger.db";
 import { getTransfer, type Transfer } from "../ledger/transfers.db";
 import { availableGuardStatement } from "../settlement/settlement-runs.db";
+import { payoutAccountActive, transferPayoutId, transferPayoutStatements } from "../settlement/transfer-payouts.db";
+import { processPayouts } from "../settlement/payouts";
+import { payoutPortFor } from "../rails/ports";
+import { errorText, logEvent } from "../plumbing/log";
+import { dispatchPendingDeliveries } from "../webhooks/dispatch";
 import { moneyDecision, type MoneyDecided } from "./money-decision.db";
 
 export type TransferTarget = { kind: "settlement_account"; id: string } | { kind: "merchant"; id: string };
@@ -132,12 +137,24 @@ export async function requestTransfer(tenant: Tenant, meta: RequestMeta, input: 
 
 // ---------------------------------------------------------------- deciding
 
-/** A decided transfer as its webhook event carries it (functions/webhooks/views.ts). */
+/** A decided transfer as its webhook event carries it (functions/webhooks/views.ts): an approved payout names its settlement. */
 function transferData(transfer: Transfer, decided: MoneyDecided) {
-  return transferView(transfer, { ...decided, status: decided.status === "rejected" ? "rejected" : "completed" });
+  const approved = decided.status !== "rejected";
+  return transferView(transfer, {
+    ...decided,
+    status: approved ? "completed" : "rejected",
+    settlementId: approved && transfer.toSettlementAccountId ? transferPayoutId(transfer.id) : null,
+  });
 }
 
-/** Money leaves the merchant's available balance for another merchant account or its own settlement account. */
+const ACCOUNT_CLOSED =
+  "This transfer could not be approved: the settlement account it pays out to is no longer active. Nothing moved; reject it and ask again to an active account.";
+
+/**
+ * Money leaves the merchant's available balance for another merchant account or its own settlement account. A payout
+ * to the settlement account is a settlement of its own (decision 052), written with the approval and sent at once
+ * after it through the payout rail; the five-minute job retries what fails and the daily run what is left.
+ */
 export const TRANSFER_DECISION = moneyDecision<Transfer>({
   kind: "transfer",
   table: "transfers",
@@ -156,10 +173,27 @@ export const TRANSFER_DECISION = moneyDecision<Transfer>({
         : settlementPosting(transfer.fromMerchantId, transfer.amount),
       { postingId: `pst_${transfer.id}`, memo: `Transfer ${transfer.id}`, postedAt: Date.parse(at), transferId: transfer.id },
     ),
+  approvalRecords: (tenant, transfer, at) =>
+    transfer.toSettlementAccountId ? transferPayoutStatements(tenant, { ...transfer, toSettlementAccountId: transfer.toSettlementAccountId }, at) : [],
   async whyNotApproved(tenant, transfer) {
     const { available } = await getMerchantBalances(tenant, transfer.fromMerchantId);
-    return available < transfer.amount ? exceedsAvailable(available) : null;
+    if (available < transfer.amount) return exceedsAvailable(available);
+    if (transfer.toSettlementAccountId && !(await payoutAccountActive(tenant, transfer.fromMerchantId, transfer.toSettlementAccountId))) return ACCOUNT_CLOSED;
+    return null;
   },
   notApplied: "This transfer could not be applied: the merchant's money changed while you decided. Nothing moved, and it still waits for a decision.",
   events: { approved: "transfer.approved", rejected: "transfer.rejected", describe: transferData },
+  afterApproval({ tenant, context }, transfer) {
+    if (!context || !transfer.toSettlementAccountId) return;
+    const { env, ctx } = context.cloudflare;
+    const port = payoutPortFor(env, context.config.rails);
+    if (!port) return;
+    const business = { businessId: tenant.businessId, db: tenant.db };
+    const settlementId = transferPayoutId(transfer.id);
+    ctx.waitUntil(
+      processPayouts(business, port, { onlyId: settlementId })
+        .then(() => dispatchPendingDeliveries(env, Date.now(), business))
+        .catch((error: unknown) => logEvent("error", "payouts.send_failed", { settlementId, error: errorText(error) })),
+    );
+  },
 });

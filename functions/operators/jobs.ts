@@ -14,6 +14,7 @@ import { processRefunds } from "../refunds/send";
 import { payoutPortFor as payoutRailPortFor, railProblems, refundPortFor } from "../rails/ports";
 import { pollRails as pollRailsOf } from "../rails/apply";
 import { payoutPortFor, settleAndPay } from "../settlement/daily";
+import { processPayouts } from "../settlement/payouts";
 import { databaseNamed, everyBusinessDb, shardNames } from "../tenancy/shards";
 import { dispatchPendingDeliveries } from "../webhooks/dispatch";
 import { sweepWebhooks } from "../webhooks/sweep";
@@ -75,6 +76,17 @@ const sendRefunds: JobRunner = async (env, now) => {
     if (run.succeeded.length + run.failed.length > 0) await dispatchPendingDeliveries(env, Date.now(), business);
   }
 };
+// Approved transfers to a settlement account are paid out right after their approval (decision 052); this sends what
+// failed (after its wait: TRANSFER_PAYOUT_RETRY_DELAYS_MS) or was missed. A rail left unconfigured fails the job.
+const sendTransferPayouts: JobRunner = async (env, now) => {
+  const rails = railsConfigOf(env);
+  const port = payoutRailPortFor(env, rails);
+  if (!port) throw new Error(railProblems(rails).payout ?? "No payout rail is configured.");
+  for (const business of await everyBusinessDb(env)) {
+    const run = await processPayouts(business, port, { transfersOnly: true, now });
+    if (run.paid.length + run.failed.length > 0) await dispatchPendingDeliveries(env, Date.now(), business);
+  }
+};
 
 // Payouts and refunds sent to a rail and unanswered for RAIL_POLL_AFTER_MINUTES: asked about (functions/rails/apply.ts).
 // A rail left unconfigured fails the job with the message naming the variable, so the Jobs screen says why.
@@ -103,6 +115,12 @@ export const JOBS = [
   { name: "audit-sealing", label: "Audit sealing", what: "Seals audit entries not yet in their chain, on every database.", run: sealAudit },
   { name: "webhook-sweep", label: "Webhook sweep", what: "Queues webhook deliveries that are due or were missed.", run: webhookSweep },
   { name: "refunds", label: "Refunds", what: "Sends approved refunds that failed or were missed.", run: sendRefunds },
+  {
+    name: "transfer-payouts",
+    label: "Transfer payouts",
+    what: "Pays out approved transfers to settlement accounts that failed or were missed.",
+    run: sendTransferPayouts,
+  },
   { name: "rail-poll", label: "Payout and refund answers", what: "Asks the payout and refund rails about what they have not answered.", run: pollRails },
   { name: "drop-submissions", label: "Old form submissions", what: "Drops the record of forms sent long ago.", run: dropSubmissions },
   { name: "drop-idempotency-keys", label: "Old idempotency keys", what: "Drops Partner API idempotency keys past their time.", run: dropIdempotencyKeys },
@@ -121,7 +139,7 @@ export function jobNamed(name: string): ScheduledJob | null {
  * other. The daily run clears first so that yesterday's last clearings are there to settle. Add work to a cron here.
  */
 export const CRON_LINES: Readonly<Record<string, readonly (readonly JobName[])[]>> = {
-  "*/5 * * * *": [["clearing"], ["webhook-sweep"], ["refunds", "rail-poll"], ["audit-sealing"]],
+  "*/5 * * * *": [["clearing"], ["webhook-sweep"], ["refunds", "transfer-payouts", "rail-poll"], ["audit-sealing"]],
   "0 6 * * *": [
     ["clearing", "settlement", "settlement-webhooks"],
     ["drop-submissions", "drop-idempotency-keys", "drop-old-events"],

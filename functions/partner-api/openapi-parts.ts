@@ -298,6 +298,7 @@ export const LISTED = {
     reference: "STL-KFF-MRC-0001-20261123",
     merchant: EXAMPLE_IDS.merchant,
     settlement_account: "sac_kff_00001",
+    transfer: null,
     period_start: "2026-11-23T00:00:00.000Z",
     period_end: "2026-11-24T00:00:00.000Z",
     gross: 77_854,

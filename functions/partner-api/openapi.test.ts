@@ -250,6 +250,7 @@ const LISTED = {
     reference: "STL-1",
     merchant: "mer_kff_osu",
     settlement_account: "sa_1",
+    transfer: null,
     period_start: "2026-11-23T00:00:00.000Z",
     period_end: "2026-11-24T00:00:00.000Z",
     gross: 1000,
@@ -430,7 +431,12 @@ const CASES: [SchemaName, v.GenericSchema, unknown[]][] = [
   [
     "SettlementView",
     lists.SettlementView,
-    [LISTED.settlement, { ...LISTED.settlement, status: "pending", paid_at: null, rail: null, rail_reference: null, rail_status: null }],
+    [
+      LISTED.settlement,
+      { ...LISTED.settlement, status: "pending", paid_at: null, rail: null, rail_reference: null, rail_status: null },
+      // A transfer's payout: its period the instant of the approval, no fees.
+      { ...LISTED.settlement, transfer: "trf_1", reference: "TRF-MRC-0001-3F2A9C1B7D4E5F60", period_end: "2026-11-23T00:00:00.000Z", fees: 0, net: 1000 },
+    ],
   ],
   ["SettlementsPage", lists.SettlementsPage, [{ data: [LISTED.settlement], has_more: false, next_cursor: null }]],
   ["RefundListItem", lists.RefundListItem, [LISTED.refund]],

@@ -49,6 +49,7 @@ function payout(overrides: Partial<Payout> = {}): Payout {
     provider: "MTN",
     accountNumber: `02440${String(serial).padStart(5, "0")}`,
     accountName: "Ama Stores",
+    narration: `Settlement STL-MRC-${String(serial).padStart(4, "0")}-20261127`,
     ...overrides,
   };
 }
@@ -91,6 +92,10 @@ describe("paying out", () => {
       currency: "GHS",
       reason: `Settlement ${first.reference}`,
     });
+    // A transfer's payout passes its asker's narration on as the transfer's reason, Ghana's letters and emoji intact.
+    const transfer = payout({ reference: "TRF-MRC-0001-3F2A9C1B7D4E5F60", narration: "Ɛkwan so sika 🚚" });
+    await port(kv).pay(transfer);
+    expect(fake.transfers.get(paystackReference(transfer.reference)!)).toMatchObject({ reason: "Ɛkwan so sika 🚚" });
     // The next settlement to the same account reuses the cached recipient.
     const before = fake.recipientRequests;
     await port(kv).pay({ ...payout(), accountNumber: first.accountNumber });

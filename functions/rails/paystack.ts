@@ -202,7 +202,7 @@ export function paystackPayouts(rail: PaystackRail, kv: KVNamespace, fetcher: Fe
         amount: payout.amount,
         recipient: recipient.code,
         reference,
-        reason: `Settlement ${payout.reference}`,
+        reason: payout.narration,
         currency: "GHS",
       });
       if (sent.kind === "unknown") return unknown(sent.why, key);

@@ -17,6 +17,7 @@ export function switchPayouts(rail: Parameters<typeof switchClient>[0], fetcher?
       client.send("payouts", railKey(payout.reference, payout.attempt ?? 1), {
         amount: { value: payout.amount, currency: "GHS" },
         beneficiary: { provider: payout.provider, account_number: payout.accountNumber, account_name: payout.accountName },
+        narration: payout.narration,
       }),
     status: (key) => client.status("payouts", key),
   };

@@ -35,6 +35,7 @@ const payout = (attempt = 1) => ({
   accountNumber: "0244000000",
   accountName: "Ama Stores",
   attempt,
+  narration: "Settlement for Ɔdɔ Ŋkyɛ ✨",
 });
 const refund = (): RefundOrder => ({ idempotencyKey: `rfd_sw_${(serial += 1)}`, paymentReference: "PAY-123", channel: "card", amount: 1_500 });
 
@@ -52,6 +53,7 @@ describe("payouts", () => {
       reference: one.reference,
       amount: { value: 125_000, currency: "GHS" },
       beneficiary: { provider: "MTN", account_number: "0244000000", account_name: "Ama Stores" },
+      narration: "Settlement for Ɔdɔ Ŋkyɛ ✨",
     });
   });
 

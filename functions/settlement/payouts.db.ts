@@ -11,18 +11,53 @@ export interface DuePayout {
   provider: string;
   accountNumber: string;
   accountName: string;
+  /** The transfer it pays out (decision 052), with the asker's narration; null for the daily run's settlements. */
+  transferId: string | null;
+  narration: string | null;
+}
+
+export interface DueQuery {
+  maxAttempts: number;
+  now: string;
+  limit: number;
+  /** Only this settlement (a transfer's payout sent right after its approval). */
+  onlyId?: string;
+  /**
+   * Only transfers' payouts, each failed attempt n waiting retryAfterMs[n - 1] (the last figure for any later one)
+   * before the next: the five-minute job's retries, which must not turn a bank's hour-long outage into five failures.
+   */
+  transfers?: { retryAfterMs: readonly number[] };
 }
 
 /** Pending, or failed with attempts left, and not held by another run at `now`; oldest first, at most `limit`. */
-export async function duePayouts({ businessId, db }: BusinessDb, options: { maxAttempts: number; now: string; limit: number }): Promise<DuePayout[]> {
+export async function duePayouts({ businessId, db }: BusinessDb, options: DueQuery): Promise<DuePayout[]> {
+  const where: string[] = [];
+  const binds: unknown[] = [];
+  if (options.onlyId) {
+    where.push("s.id = ?");
+    binds.push(options.onlyId);
+  }
+  if (options.transfers) {
+    const now = Date.parse(options.now);
+    const delays = options.transfers.retryAfterMs;
+    const cutoff = (n: number) => new Date(now - (delays[Math.min(n, delays.length) - 1] ?? 0)).toISOString();
+    // An attempt with no answer on record (its run ended mid-call; the lease has run out) is due at once.
+    where.push(
+      `s.transfer_id IS NOT NULL AND (s.attempts = 0 OR coalesce((SELECT max(p.at) FROM payout_attempts p WHERE p.business_id = s.business_id AND p.settlement_id = s.id AND p.attempt = s.attempts), '')
+         <= CASE s.attempts WHEN 1 THEN ? WHEN 2 THEN ? ELSE ? END)`,
+    );
+    binds.push(cutoff(1), cutoff(2), cutoff(3));
+  }
   const { results } = await db
     .prepare(
-      `SELECT s.id, s.business_id AS businessId, s.reference, s.net, s.attempts, a.provider, a.account_number AS accountNumber, a.account_name AS accountName
+      `SELECT s.id, s.business_id AS businessId, s.reference, s.net, s.attempts, a.provider, a.account_number AS accountNumber, a.account_name AS accountName,
+         s.transfer_id AS transferId, t.narration
        FROM settlements s JOIN settlement_accounts a ON a.id = s.settlement_account_id AND a.business_id = s.business_id
+         LEFT JOIN transfers t ON t.id = s.transfer_id AND t.business_id = s.business_id
        WHERE s.status IN ('pending', 'failed') AND s.attempts < ? AND (s.payout_lease_until IS NULL OR s.payout_lease_until < ?) AND s.business_id = ?
-         AND s.rail_waiting_since IS NULL ORDER BY s.created_at LIMIT ?`,
+         AND s.rail_waiting_since IS NULL${where.map((w) => ` AND ${w}`).join("")} ORDER BY s.created_at LIMIT ?`,
     )
-    .bind(options.maxAttempts, options.now, businessId, options.limit)
+    .bind(options.maxAttempts, options.now, businessId, ...binds, options.limit)
     .all<DuePayout>();
   return results;
 }

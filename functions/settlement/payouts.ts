@@ -35,7 +35,18 @@ export interface Payout {
   accountName: string;
   /** Which attempt this is (1 first): a rail sends a later attempt under a new key (railKey). */
   attempt?: number;
+  /** The line the rail passes on to the merchant's statement (payoutNarration). */
+  narration: string;
 }
+
+/** A transfer's payout carries the asker's narration; without one, and for the daily run's, it names its reference. */
+export function payoutNarration(due: { reference: string; transferId: string | null; narration: string | null }): string {
+  if (due.narration) return due.narration;
+  return `${due.transferId ? "Transfer" : "Settlement"} ${due.reference}`;
+}
+
+/** After failed attempt n of a transfer's payout the five-minute job waits this long: 5 minutes, 15 minutes, then hourly. */
+export const TRANSFER_PAYOUT_RETRY_DELAYS_MS: readonly number[] = [5 * 60_000, 15 * 60_000, 60 * 60_000];
 
 /** The rail's answer (functions/rails/answer.ts): done, definitely not done, or pending (taken or unknown: the poll asks later). */
 export type PayoutOutcome = RailAnswer;
@@ -95,15 +106,23 @@ export interface PayoutRunResult {
   failed: { id: string; error: string }[];
 }
 
-/** Pays what is due (pending, or failed with attempts left), oldest first, at most `limit`. */
-/** Pays what is due in one business (pending, or failed with attempts left), oldest first, at most `limit`. */
-export async function processPayouts(business: BusinessDb, deploymentPort: PayoutPort, options: { limit?: number } = {}): Promise<PayoutRunResult> {
+/**
+ * Pays what is due in one business (pending, or failed with attempts left), oldest first, at most `limit`: every
+ * settlement for the daily run, one (`onlyId`) right after a transfer's approval, transfers' only for the five-minute job.
+ */
+export async function processPayouts(
+  business: BusinessDb,
+  deploymentPort: PayoutPort,
+  options: { limit?: number; onlyId?: string; transfersOnly?: boolean; now?: number } = {},
+): Promise<PayoutRunResult> {
   const port = isTestBusiness(business.businessId) ? testModePayouts : deploymentPort;
   const result: PayoutRunResult = { paid: [], failed: [] };
   const results = await duePayouts(business, {
     maxAttempts: MAX_PAYOUT_ATTEMPTS,
-    now: new Date().toISOString(),
+    now: new Date(options.now ?? Date.now()).toISOString(),
     limit: options.limit ?? 50,
+    onlyId: options.onlyId,
+    transfers: options.transfersOnly ? { retryAfterMs: TRANSFER_PAYOUT_RETRY_DELAYS_MS } : undefined,
   });
   for (const due of results) {
     // Claim it for the length of the call: another runner finds the lease (or the
@@ -131,6 +150,7 @@ export async function processPayouts(business: BusinessDb, deploymentPort: Payou
               accountNumber: due.accountNumber,
               accountName: due.accountName,
               attempt: claimed.attempts,
+              narration: payoutNarration(due),
             });
     } catch (error) {
       outcome = { ok: false, error: error instanceof Error ? error.message : String(error) };

@@ -48,7 +48,7 @@ export function availableGuardStatement({ businessId, db }: BusinessDb, accountI
 }
 
 /** A settlement as a run writes it: pending, never attempted, not paid. */
-export type NewSettlement = Omit<Settlement, "status" | "attempts" | "paidAt" | "rail" | "railReference" | "railStatus" | "railWaitingSince">;
+export type NewSettlement = Omit<Settlement, "transferId" | "status" | "attempts" | "paidAt" | "rail" | "railReference" | "railStatus" | "railWaitingSince">;
 
 export function insertSettlementStatement({ businessId, db }: BusinessDb, settlement: NewSettlement): D1PreparedStatement {
   return db

@@ -8,6 +8,8 @@ export interface Settlement {
   id: string;
   merchantId: string;
   settlementAccountId: string;
+  /** The transfer it pays out (decision 052: its period is the instant of the approval, its fees 0); null for the daily run's. */
+  transferId: string | null;
   periodStart: number;
   periodEnd: number;
   gross: number;
@@ -25,7 +27,7 @@ export interface Settlement {
   railWaitingSince: string | null;
 }
 
-const COLUMNS = `id, merchant_id AS merchantId, settlement_account_id AS settlementAccountId, period_start AS periodStart,
+const COLUMNS = `id, merchant_id AS merchantId, settlement_account_id AS settlementAccountId, transfer_id AS transferId, period_start AS periodStart,
   period_end AS periodEnd, gross, fees, net, status, reference, attempts, created_at AS createdAt, paid_at AS paidAt,
   rail, rail_reference AS railReference, rail_status AS railStatus, rail_waiting_since AS railWaitingSince`;
 const SELECT = `SELECT ${COLUMNS} FROM settlements`;

@@ -131,6 +131,7 @@ export function settlementView(s: ListedSettlement): v.InferOutput<typeof Settle
     reference: s.reference,
     merchant: s.merchantId,
     settlement_account: s.settlementAccountId,
+    transfer: s.transferId,
     period_start: new Date(s.periodStart).toISOString(),
     period_end: new Date(s.periodEnd).toISOString(),
     gross: s.gross,
@@ -148,14 +149,19 @@ export function settlementView(s: ListedSettlement): v.InferOutput<typeof Settle
 }
 
 /** A decided transfer as transfer.approved and transfer.rejected carry it. */
-export function transferView(t: Transfer, decided: { status: TransferView["status"]; decidedBy: string; decidedAt: string; reason?: string }): TransferView {
+export function transferView(
+  t: Transfer,
+  decided: { status: TransferView["status"]; decidedBy: string; decidedAt: string; reason?: string; settlementId: string | null },
+): TransferView {
   return {
     id: t.id,
     from_merchant: t.fromMerchantId,
     to_merchant: t.toMerchantId,
     to_settlement_account: t.toSettlementAccountId,
+    settlement: decided.settlementId,
     amount: t.amount,
     currency: "GHS",
+    narration: t.narration,
     status: decided.status,
     reason: decided.reason ?? null,
     requested_by: t.requestedBy,

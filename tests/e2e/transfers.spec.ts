@@ -182,15 +182,47 @@ test("a narration in Ghanaian letters and emoji reaches the checker, the history
   await expect(kofiPage.getByTestId("alert")).toContainText("Transfer of GHS 0.25 approved");
   await kofi.close();
 
+  // Paid out to the settlement account (decision 052): the approval made the payout, sent at once through the rail
+  // (the simulator here), and the history names it by the reference the merchant's statement shows.
+  const payoutReference = /TRF-[A-Z0-9-]+-[0-9A-F]{16}/;
+  const row = page.getByRole("row").filter({ hasText: narration });
+  await expect
+    .poll(
+      async () => {
+        await page.goto("/money/merchant-accounts/transfer-history/mer_kff_0001");
+        return (await row.getByRole("cell").last().textContent()) ?? "";
+      },
+      { timeout: 20_000 },
+    )
+    .toMatch(/^(Paid|Failed, will retry)TRF-/);
   for (const width of [1280, 390]) {
     await page.setViewportSize({ width, height: 900 });
     await page.goto("/money/merchant-accounts/transfer-history/mer_kff_0001");
-    await expect(page.getByRole("row").filter({ hasText: narration })).toContainText("0.25");
+    await expect(row).toContainText("0.25");
+    await expect(row.getByRole("link", { name: payoutReference })).toBeVisible();
     await lookAt(page, { path: `transfer-history-narration-${width}.png`, fullPage: true });
   }
   expect(await axeViolations(page)).toEqual([]);
   const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Export CSV" }).click()]);
   const csv = readFileSync(await download.path(), "utf8").split("\r\n");
   expect(csv[0]).toContain("Narration");
-  expect(csv.find((line) => line.includes(narration))).toContain("-0.25");
+  expect(csv[0]).toContain("Payout,Payout reference,Rail reference,Paid out (UTC)");
+  const line = csv.find((l) => l.includes(narration));
+  expect(line).toContain("-0.25");
+  expect(line).toMatch(payoutReference);
+
+  // The reference opens the payout among the Settlement History's: a transfer's, with its one attempt.
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await row.getByRole("link", { name: payoutReference }).click();
+  const detail = page.getByTestId("settlement-detail");
+  await expect(detail).toContainText("Transfer");
+  await expect(detail).toContainText("Net (GHS)0.25");
+  await expect(detail).toContainText("Attempt 1");
+  await expect(detail).toContainText("covers no payments of its own");
+  await expect(page.getByRole("row").filter({ hasText: "Transfer payout" }).first()).toBeVisible();
+  await lookAt(page, { path: "settlement-history-transfer-payout-1280.png" });
+  await page.setViewportSize({ width: 390, height: 900 });
+  await expect(detail).toContainText("Attempt 1");
+  await lookAt(page, { path: "settlement-history-transfer-payout-390.png" });
+  expect(await axeViolations(page)).toEqual([]);
 });

@@ -108,6 +108,8 @@ export async function startFakeSwitch(): Promise<FakeSwitch> {
         const beneficiary = body.beneficiary as Record<string, unknown> | undefined;
         for (const field of ["provider", "account_number", "account_name"])
           if (typeof beneficiary?.[field] !== "string" || beneficiary[field] === "") problems.push(`beneficiary.${field} is required`);
+        if (typeof body.narration !== "string" || body.narration.length < 1 || body.narration.length > 100)
+          problems.push("narration must be 1 to 100 characters");
       } else {
         if (typeof body.payment_reference !== "string" || body.payment_reference === "") problems.push("payment_reference is required");
         if (typeof body.channel !== "string") problems.push("channel is required");

@@ -30,6 +30,8 @@ const COLUMNS: readonly CsvColumn<NamedSettlement>[] = asShown<NamedSettlement>(
   { header: "Rail reference", value: (s) => s.railReference },
   { header: "Rail status", value: (s) => s.railStatus },
   { header: "Paid (UTC)", value: (s) => s.paidAt },
+  // A transfer's payout (decision 052): its period is the day it was approved.
+  { header: "Transfer id", value: (s) => s.transferId },
 ]);
 
 export async function loader({ request, context }: LoaderFunctionArgs) {

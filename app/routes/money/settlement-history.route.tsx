@@ -146,6 +146,7 @@ export default function SettlementHistory() {
       cell: (s) => (
         <Link to={filterHref(params, { s: s.id })} preventScrollReset className="cell-title">
           <strong>{day(s.periodStart)}</strong>
+          {s.transferId ? <span className="cell-sub">Transfer payout</span> : null}
           <span className="cell-sub code">{s.reference}</span>
         </Link>
       ),
@@ -260,7 +261,10 @@ export default function SettlementHistory() {
               [
                 ["Merchant", <Link to={paths.merchant(detail.merchantId)}>{detail.merchant}</Link>],
                 ["Settlement account", networkLabel(detail.account)],
-                ["Period", day(detail.periodStart)],
+                // A transfer's payout covers no period: it pays out money a person asked for and another approved.
+                detail.transferId
+                  ? ["Transfer", <Link to={paths.transferHistory(detail.merchantId)}>{`Approved ${detailDate(detail.createdAt)}`}</Link>]
+                  : ["Period", day(detail.periodStart)],
                 ["Status", statusLabel("settlement", detail.status)],
                 ["Gross (GHS)", formatAmount(detail.gross)],
                 ["Fees (GHS)", formatAmount(detail.fees)],
@@ -291,21 +295,27 @@ export default function SettlementHistory() {
               ) : null}
             </ul>
           )}
-          <h3>{`Transactions covered (${formatCount(detail.transactionCount)})`}</h3>
-          <ul className="latest" data-testid="covered">
-            {detail.transactions.map((t) => (
-              <li key={t.id} className="latest__item">
-                <div>
-                  <Link to={paths.payment(t.id)}>
-                    <strong className="code">{t.reference}</strong>
-                  </Link>
-                  <span className="cell-sub">{`${paymentMethod(t)} · ${t.payer} · ${tableDate(t.createdAt)}`}</span>
-                </div>
-                <div className="latest__amount">{`GHS ${formatAmount(t.amount)}`}</div>
-              </li>
-            ))}
-          </ul>
-          {detail.transactionCount > detail.transactions.length ? <p className="cell-sub">{`The first ${detail.transactions.length} are shown.`}</p> : null}
+          {detail.transferId ? (
+            <p>This payout is a transfer of money the merchant already had available: it covers no payments of its own.</p>
+          ) : (
+            <>
+              <h3>{`Transactions covered (${formatCount(detail.transactionCount)})`}</h3>
+              <ul className="latest" data-testid="covered">
+                {detail.transactions.map((t) => (
+                  <li key={t.id} className="latest__item">
+                    <div>
+                      <Link to={paths.payment(t.id)}>
+                        <strong className="code">{t.reference}</strong>
+                      </Link>
+                      <span className="cell-sub">{`${paymentMethod(t)} · ${t.payer} · ${tableDate(t.createdAt)}`}</span>
+                    </div>
+                    <div className="latest__amount">{`GHS ${formatAmount(t.amount)}`}</div>
+                  </li>
+                ))}
+              </ul>
+              {detail.transactionCount > detail.transactions.length ? <p className="cell-sub">{`The first ${detail.transactions.length} are shown.`}</p> : null}
+            </>
+          )}
         </aside>
       ) : null}
     </div>

@@ -11,6 +11,7 @@ import { requireExport } from "#server/guards";
 import { asShown } from "#app/lib/lists/shown-columns";
 import { utcDay } from "#server/plumbing/time";
 import { networkLabel } from "#app/lib/format";
+import { statusLabel } from "#app/lib/statuses";
 import { transferViews, type TransferView } from "./transfer-history.server";
 
 const COLUMNS: readonly CsvColumn<TransferView>[] = asShown<TransferView>([
@@ -25,6 +26,10 @@ const COLUMNS: readonly CsvColumn<TransferView>[] = asShown<TransferView>([
   { header: "Asked by", value: (t) => t.requestedBy },
   { header: "Approved by", value: (t) => t.approvedBy },
   { header: "Decided (UTC)", value: (t) => t.decidedAt },
+  { header: "Payout", value: (t) => (t.payout ? statusLabel("settlement", t.payout.status) : null) },
+  { header: "Payout reference", value: (t) => t.payout?.reference ?? null },
+  { header: "Rail reference", value: (t) => t.payout?.railReference ?? null },
+  { header: "Paid out (UTC)", value: (t) => t.payout?.paidAt ?? null },
 ]);
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {

@@ -50,7 +50,22 @@ const COLUMNS: Column<TransferRow>[] = [
   { id: "status", header: "Status", cell: (t) => <StatusPill entity="transfer" status={t.status} /> },
   { id: "by", header: "Asked by", cell: (t) => t.requestedBy },
   { id: "approver", header: "Approved by", cell: (t) => t.approvedBy ?? "—" },
+  { id: "payout", header: "Payout", cell: (t) => <PayoutCell payout={t.payout} /> },
 ];
+
+/** A payout's state, its statement reference (a link to its settlement) and, once the rail gave one, the rail's reference. */
+function PayoutCell({ payout }: { payout: TransferRow["payout"] }) {
+  if (!payout) return <>—</>;
+  return (
+    <div className="cell-stack">
+      <StatusPill entity="settlement" status={payout.status} />
+      <Link to={paths.settlement(payout.settlementId)} className="cell-sub code">
+        {payout.reference}
+      </Link>
+      {payout.railReference ? <span className="cell-sub">Rail reference {payout.railReference}</span> : null}
+    </div>
+  );
+}
 
 export default function TransferHistory() {
   const { merchant, balances, transfers, page, trail, hasNext, canExport } = useLoaderData<typeof loader>();
@@ -94,6 +109,7 @@ export default function TransferHistory() {
         columns={COLUMNS}
         rows={transfers}
         rowKey={(t) => t.id}
+        compare
         empty={
           <>
             <h2>No transfers yet</h2>

@@ -37,6 +37,8 @@ export async function transferViews(tenant: Tenant, merchantId: string, rows: re
       approvedBy: t.approvedBy ? (people.get(t.approvedBy) ?? "Unknown") : null,
       createdAt: t.createdAt,
       decidedAt: t.decidedAt,
+      // Seen from the account it left: the payout to its settlement account (decision 052), as the settlement says it.
+      payout: outgoing ? t.payout : null,
     };
   });
 }
