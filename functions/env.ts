@@ -94,7 +94,7 @@ const RawConfig = v.object({
     ),
   ),
   SMS_GATEWAY_TOKEN: v.optional(v.pipe(v.string("SMS_GATEWAY_TOKEN must be a string"), v.maxLength(1000, "SMS_GATEWAY_TOKEN must be at most 1000 characters"))),
-  // OpenID Connect sign-in (functions/auth/oidc.ts). A provider is configured when its three values are set.
+  // OpenID Connect sign-in (functions/oidc/). A provider is configured when its three values are set.
   MICROSOFT_ISSUER: httpUrl("MICROSOFT_ISSUER"),
   MICROSOFT_CLIENT_ID: oidcText("MICROSOFT_CLIENT_ID"),
   MICROSOFT_CLIENT_SECRET: oidcText("MICROSOFT_CLIENT_SECRET"),
@@ -105,7 +105,7 @@ const RawConfig = v.object({
   OIDC_REDIRECT_BASE_URL: httpUrl("OIDC_REDIRECT_BASE_URL"),
   // The sign-in popup's size as WIDTHxHEIGHT; SPEC section 9: an invalid one gives the default 483x600.
   SIGN_IN_POPUP_SIZE: v.optional(v.pipe(v.string(), v.maxLength(40, "SIGN_IN_POPUP_SIZE must be at most 40 characters"))),
-  // Passkeys (functions/auth/passkeys.ts, decision 024): the relying party id (a host name, no scheme or port) and the
+  // Passkeys (functions/passkeys/, decision 024): the relying party id (a host name, no scheme or port) and the
   // one origin answers must come from; both or neither. Unset: outside production the request's own host and origin,
   // in production no passkeys at all (never guessed from a request there).
   WEBAUTHN_RP_ID: v.optional(
@@ -409,7 +409,7 @@ export interface OidcClientConfig {
   clientSecret: string;
 }
 
-/** OpenID Connect sign-in settings (functions/auth/oidc.ts); null: that provider is not configured. */
+/** OpenID Connect sign-in settings (functions/oidc/); null: that provider is not configured. */
 export interface OidcConfig {
   environment: v.InferOutput<typeof Environment>;
   microsoft: OidcClientConfig | null;

@@ -2,7 +2,7 @@
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import type { BusinessDb, RequestMeta } from "../tenancy/tenant";
 import { relyingPartyFor, type AuthConfig } from "../env";
-import type { OidcDeps } from "./oidc";
+import type { OidcDeps } from "../oidc/oidc";
 
 export interface AuthDeps {
   /** The core database: sign-in, sessions, the directory. A business's rows are reached through its tenant. */
@@ -43,7 +43,7 @@ const perRequest = new WeakMap<AppLoadContext, AuthDeps>();
 
 export const iso = (ms: number) => new Date(ms).toISOString();
 
-/** What the OpenID Connect flow needs (functions/auth/oidc.ts). */
+/** What the OpenID Connect flow needs (functions/oidc/). */
 export function oidcDeps(context: AppLoadContext, deps: AuthDeps): OidcDeps {
   return { config: deps.config, oidc: context.config.oidc, now: deps.now };
 }

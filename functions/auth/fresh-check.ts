@@ -1,6 +1,6 @@
 // A fresh check before what matters (docs/decisions/027-fresh-checks.md). Deciding any approval
 // request, asking for a transfer or a refund, and making or rolling API keys and webhook endpoints need a check made
-// within the last 5 minutes, in this session, for exactly that action: a passkey (functions/auth/passkeys.ts), or
+// within the last 5 minutes, in this session, for exactly that action: a passkey (functions/passkeys/), or
 // else a one-time code by SMS (under the rules of every code: functions/auth/one-time-codes.ts). The action uses the
 // check up (once) just before it writes; without one it answers 428 with what the page needs to ask for one
 // (app/components/forms/fresh-check.tsx), and the page sends the form again after.
@@ -22,7 +22,9 @@ import type { Tenant } from "../tenancy/tenant";
 import { iso, type AuthDeps } from "./deps";
 import type { VerifiedSession } from "./guards";
 import type { TenantRequest } from "../guards";
-import { CODE_MESSAGES, codesLeft, SEND_BUDGETS, sendCode, verifyCode, type CodePhone, type CodePurpose } from "./one-time-codes";
+import { CODE_MESSAGES, codesLeft, SEND_BUDGETS, type CodePhone, type CodePurpose } from "./one-time-codes";
+import { sendCode } from "./send-code";
+import { verifyCode } from "./verify-code";
 import type { SessionData } from "./session";
 import type { SmsPort } from "../sms/sms";
 import { purposeOf } from "./check-bindings";

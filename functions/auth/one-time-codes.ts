@@ -13,31 +13,12 @@
 //   20 an hour keeps a guesser at 1 in 50,000 a day whatever the budgets), and then no code of any purpose is sent or
 //   taken for the rest of the hour.
 // Every code sent, not delivered, typed wrong and every lockout goes to the audit log, under the purpose's own names.
-import { signInAuditStatement, type SignInActor } from "../audit/audit.db";
-import { clearBatchGuardsStatement } from "../plumbing/batch-guards.db";
-import {
-  accountFailuresStatement,
-  challengeState,
-  consumeChallengeStatement,
-  counterRow,
-  countStatement,
-  countTry,
-  deleteChallengeStatement,
-  insertChallengeStatement,
-  newestChallenge,
-  newestChallengeAt,
-  sendGuardStatement,
-  type ChallengeRow,
-  type CodeStage,
-  type CounterRow,
-  type CounterScope,
-} from "./one-time-codes.db";
-import { iso, type AuthDeps } from "./deps";
-import { SmsDeliveryError, type SmsPort, type SmsRefusal } from "../sms/sms";
-import { logEvent } from "../plumbing/log";
-import { constantTimeEqual, hex } from "../plumbing/sha256";
-
-export type { ChallengeRow } from "./one-time-codes.db";
+// Sending a code is send-code.ts's and checking a typed one verify-code.ts's; both count in the windows read here.
+import type { SignInActor } from "../audit/audit.db";
+import { counterRow, type CodeStage, type CounterRow, type CounterScope } from "./one-time-codes.db";
+import type { AuthDeps } from "./deps";
+import type { SmsRefusal } from "../sms/sms";
+import { hex } from "../plumbing/sha256";
 
 /**
  * An hourly budget of codes sent: its own counters (a key prefix in otp_counters, so each budget is counted apart)
@@ -158,34 +139,19 @@ export async function codeHmac(secret: string, challengeId: string, code: string
   return hex(mac);
 }
 
-type PlainRefusal = "deliveryFailed" | "noCode" | "used" | "expired" | "noTriesLeft" | "malformed";
-
-function refuse(reason: PlainRefusal): CodeRefused {
-  return { ok: false, reason, message: CODE_MESSAGES[reason] };
-}
-
-/**
- * What the person reads when the message was not sent: a problem with the provider account (key, balance, sender id) is
- * ours and lasts, worded as "no text messages now" with the purpose's way out (a passkey for a check); a refused number
- * is theirs to get changed; anything else may pass, so they try again in a moment. Still "deliveryFailed" to the caller.
- */
-function deliveryRefused(purpose: CodePurpose, refusal: SmsRefusal): CodeRefused {
-  const message = refusal === "number" ? CODE_MESSAGES.numberRefused : refusal === "unavailable" ? CODE_MESSAGES.deliveryFailed : purpose.messages.noSms;
-  return { ok: false, reason: "deliveryFailed", message, smsRefusal: refusal };
-}
-
-function refuseAs(purpose: CodePurpose, reason: "noSms" | "ended"): CodeRefused {
-  return { ok: false, reason, message: purpose.messages[reason] };
-}
-
 /** A refusal that lasts until `endsAt`: the wait in words and in Retry-After seconds. */
-function refuseUntil(reason: "phoneLimit" | "accountLimit" | "lockedOut", message: (minutes: number) => string, endsAt: number, now: number): CodeRefused {
+export function refuseUntil(
+  reason: "phoneLimit" | "accountLimit" | "lockedOut",
+  message: (minutes: number) => string,
+  endsAt: number,
+  now: number,
+): CodeRefused {
   const minutes = Math.max(1, Math.ceil((endsAt - now) / 60_000));
   return { ok: false, reason, message: message(minutes), retryAfterSeconds: Math.ceil((endsAt - now) / 1000) };
 }
 
 /** A counter as it stands at `now` (an ended window reads as zero). */
-async function readCounter(db: D1Database, scope: CounterScope, key: string, now: number): Promise<CounterRow & { endsAt: number }> {
+export async function readCounter(db: D1Database, scope: CounterScope, key: string, now: number): Promise<CounterRow & { endsAt: number }> {
   const row = await counterRow(db, scope, key);
   if (!row || row.window_start <= now - OTP.windowMs) return { window_start: now, sends: 0, failures: 0, endsAt: now + OTP.windowMs };
   return { ...row, endsAt: row.window_start + OTP.windowMs };
@@ -209,196 +175,5 @@ export async function codesLeft(deps: AuthDeps, budget: SendBudget, userId: stri
   return { left: Math.max(0, Math.min(budget.perPhone - phone.sends, budget.perAccount - account.sends)), perHour };
 }
 
-const actorOf = (asker: CodeAsker): SignInActor => ({ userId: asker.userId, businessId: asker.businessId });
-
-/**
- * Sends a new code for `purpose` (and, for a check, `binding`). The code is counted, stored (as an HMAC) and audited in
- * one D1 batch that rolls back if any limit, the cooldown or the session says no; then it is sent. A code that could
- * not be delivered is removed (it cannot be used and must not hold up a resend) and the failure audited. The audit log
- * names the number only as the caller masked it (functions/ does not import the UI's rules; the route masks).
- */
-export async function sendCode(
-  deps: AuthDeps,
-  purpose: CodePurpose,
-  asker: CodeAsker,
-  phone: CodePhone,
-  binding: string | null,
-  sms: SmsPort | null,
-): Promise<{ ok: true; codeId: string; resendAfterSeconds: number } | CodeRefused> {
-  const { msisdn, masked } = phone;
-  // A number shown in full would sit in the append-only audit log for good.
-  if (masked.includes(msisdn.slice(3))) throw new Error("sendCode: the audit log takes the number masked");
-  if (!sms) return refuseAs(purpose, "noSms");
-  const now = deps.now();
-  const locked = await lockout(deps, purpose, asker.userId, now);
-  if (locked) return locked;
-
-  const budget = purpose.budget;
-  const id = crypto.randomUUID();
-  const code = newCode();
-  const windowEdge = now - OTP.windowMs;
-  const facts = { to: masked, via: sms.kind, ...(binding === null ? {} : { binding }) };
-  try {
-    await deps.db.batch([
-      countStatement(deps.db, "sends", "phone", budget.prefix + msisdn, now, windowEdge),
-      countStatement(deps.db, "sends", "account", budget.prefix + asker.userId, now, windowEdge),
-      sendGuardStatement(deps.db, {
-        phoneKey: budget.prefix + msisdn,
-        phoneSends: budget.perPhone,
-        userId: asker.userId,
-        accountKey: budget.prefix + asker.userId,
-        accountSends: budget.perAccount,
-        accountFailures: OTP.accountFailuresPerWindow,
-        sessionId: asker.sessionId,
-        cooldownEdge: iso(now - OTP.resendCooldownMs),
-        binding,
-        windowEdge,
-        stage: purpose.stage,
-      }),
-      insertChallengeStatement(deps.db, {
-        id,
-        sessionId: asker.sessionId,
-        userId: asker.userId,
-        msisdn,
-        codeHmac: await codeHmac(deps.config.otpSecret, id, code),
-        binding,
-        createdAt: iso(now),
-        expiresAt: iso(now + OTP.ttlMs),
-      }),
-      clearBatchGuardsStatement(deps.db),
-      signInAuditStatement(actorOf(asker), deps.db, deps.meta, { action: purpose.audit.sent, entity: "otp_challenge", entityId: id, after: facts }, iso(now)),
-    ]);
-  } catch (error) {
-    if (!(error instanceof Error) || !error.message.includes("CHECK constraint failed")) throw error;
-    return whySendRefused(deps, purpose, asker, msisdn, binding, now);
-  }
-  try {
-    await sms.send({ to: msisdn, body: purpose.smsBody(code, binding) });
-  } catch (error) {
-    // The person reads what they can act on; the provider's own answer goes to the log and the audit log.
-    const refusal: SmsRefusal = error instanceof SmsDeliveryError ? error.reason : "unavailable";
-    const detail = error instanceof Error ? error.message.slice(0, 200) : "unknown";
-    // A refused key, an empty balance or a refused sender id stops every code until an operator acts: an error, not a warning.
-    logEvent(refusal === "auth" || refusal === "balance" || refusal === "sender" ? "error" : "warn", "sms.not_sent", { via: sms.kind, refusal, error: detail });
-    await deps.db.batch([
-      deleteChallengeStatement(deps.db, id),
-      signInAuditStatement(
-        actorOf(asker),
-        deps.db,
-        deps.meta,
-        {
-          action: purpose.audit.sendFailed,
-          entity: "otp_challenge",
-          entityId: id,
-          after: { ...facts, refusal, error: detail },
-        },
-        iso(now),
-      ),
-    ]);
-    return deliveryRefused(purpose, refusal);
-  }
-  return { ok: true, codeId: id, resendAfterSeconds: OTP.resendCooldownMs / 1000 };
-}
-
-/** After the send batch rolled back: which rule said no (read back, for the message). */
-async function whySendRefused(
-  deps: AuthDeps,
-  purpose: CodePurpose,
-  asker: CodeAsker,
-  msisdn: string,
-  binding: string | null,
-  now: number,
-): Promise<CodeRefused> {
-  const last = await newestChallengeAt(deps.db, asker.sessionId, binding);
-  const lastAt = last ? Date.parse(last.created_at) : Number.NEGATIVE_INFINITY;
-  if (lastAt > now - OTP.resendCooldownMs) {
-    const retryAfterSeconds = Math.ceil((lastAt + OTP.resendCooldownMs - now) / 1000);
-    return { ok: false, reason: "cooldown", message: CODE_MESSAGES.cooldown(retryAfterSeconds), retryAfterSeconds };
-  }
-  const locked = await lockout(deps, purpose, asker.userId, now);
-  if (locked) return locked;
-  const { prefix, perPhone, perAccount } = purpose.budget;
-  const phone = await readCounter(deps.db, "phone", prefix + msisdn, now);
-  if (phone.sends >= perPhone) return refuseUntil("phoneLimit", purpose.messages.phoneLimit, phone.endsAt, now);
-  const account = await readCounter(deps.db, "account", prefix + asker.userId, now);
-  if (account.sends >= perAccount) return refuseUntil("accountLimit", purpose.messages.accountLimit, account.endsAt, now);
-  return refuseAs(purpose, "ended");
-}
-
-/**
- * Checks a typed code against the asker's newest code for `binding` (null for sign-in). Each try is counted before the
- * comparison, so concurrent guesses each use one of the 5. The right code is used up in one batch with what the
- * purpose makes of it (`whenRight`: statements that run only if this request used the code up), so two requests with
- * the right code make one outcome.
- */
-export async function verifyCode(
-  deps: AuthDeps,
-  purpose: CodePurpose,
-  asker: CodeAsker,
-  binding: string | null,
-  typed: string,
-  whenRight: (code: ChallengeRow) => D1PreparedStatement[],
-): Promise<{ ok: true; code: ChallengeRow } | CodeRefused> {
-  const now = deps.now();
-  const typedCode = typed.trim();
-  if (!/^\d{6}$/.test(typedCode)) return refuse("malformed");
-  const locked = await lockout(deps, purpose, asker.userId, now);
-  if (locked) return locked;
-  const code = await newestChallenge(deps.db, asker.sessionId, asker.userId, binding);
-  if (!code) return refuse("noCode");
-  if (code.consumed_at !== null) return refuse("used");
-  if (code.expires_at <= iso(now)) return refuse("expired");
-  const counted = await countTry(deps.db, code.id, OTP.maxTries, iso(now));
-  if (!counted) {
-    const fresh = await challengeState(deps.db, code.id);
-    if (fresh?.consumed_at) return refuse("used");
-    if (!fresh || fresh.expires_at <= iso(now)) return refuse("expired");
-    return refuse("noTriesLeft");
-  }
-  const expected = await codeHmac(deps.config.otpSecret, code.id, typedCode);
-  if (!constantTimeEqual(expected, code.code_hmac)) return wrongCode(deps, purpose, asker, code, binding, counted.attempts, now);
-  const [consumed] = await deps.db.batch([consumeChallengeStatement(deps.db, code.id, iso(now)), ...whenRight(code)]);
-  if ((consumed?.meta.changes ?? 0) !== 1) return refuse("used");
-  return { ok: true, code };
-}
-
-async function wrongCode(
-  deps: AuthDeps,
-  purpose: CodePurpose,
-  asker: CodeAsker,
-  code: ChallengeRow,
-  binding: string | null,
-  attempts: number,
-  now: number,
-): Promise<CodeRefused> {
-  const actor = actorOf(asker);
-  const windowEdge = now - OTP.windowMs;
-  const [, , failures] = await deps.db.batch<{ failures: number }>([
-    countStatement(deps.db, "failures", "account", asker.userId, now, windowEdge),
-    countStatement(deps.db, "failures", "phone", code.msisdn, now, windowEdge),
-    accountFailuresStatement(deps.db, asker.userId),
-    signInAuditStatement(
-      actor,
-      deps.db,
-      deps.meta,
-      { action: purpose.audit.failure, entity: "otp_challenge", entityId: code.id, after: { attempt: attempts, ...(binding === null ? {} : { binding }) } },
-      iso(now),
-    ),
-  ]);
-  const accountFailures = failures?.results[0]?.failures ?? 0;
-  const left = OTP.maxTries - attempts;
-  // Audited once: when the account reaches the limit, else when this code runs out of tries.
-  const locked =
-    accountFailures === OTP.accountFailuresPerWindow
-      ? { entity: "user", entityId: asker.userId, after: { scope: "account", failures: accountFailures } }
-      : left === 0
-        ? { entity: "otp_challenge", entityId: code.id, after: { scope: "code", tries: attempts } }
-        : null;
-  if (locked) await signInAuditStatement(actor, deps.db, deps.meta, { action: purpose.audit.lockout, ...locked }, iso(now)).run();
-  if (accountFailures >= OTP.accountFailuresPerWindow) {
-    const account = await readCounter(deps.db, "account", asker.userId, now);
-    return refuseUntil("lockedOut", purpose.messages.lockedOut, account.endsAt, now);
-  }
-  if (left === 0) return refuse("noTriesLeft");
-  return { ok: false, reason: "wrong", message: CODE_MESSAGES.wrong(left) };
-}
+/** Who the audit log names for what happens to a code. */
+export const actorOf = (asker: CodeAsker): SignInActor => ({ userId: asker.userId, businessId: asker.businessId });

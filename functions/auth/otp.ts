@@ -6,7 +6,9 @@ import { signInAuditStatement } from "../audit/audit.db";
 import { isLinkedNumber } from "../team/people.db";
 import { sessionStage, verifySessionStatement } from "./sign-in-sessions.db";
 import { iso, type AuthDeps } from "./deps";
-import { CODE_MESSAGES, SEND_BUDGETS, sendCode, verifyCode, type CodePhone, type CodePurpose, type CodeRefusal } from "./one-time-codes";
+import { CODE_MESSAGES, SEND_BUDGETS, type CodePhone, type CodePurpose, type CodeRefusal } from "./one-time-codes";
+import { sendCode } from "./send-code";
+import { verifyCode } from "./verify-code";
 import { SESSION_TTL_MS, sessionCookie, type SessionData } from "./session";
 import type { SmsPort } from "../sms/sms";
 

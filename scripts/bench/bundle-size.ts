@@ -19,16 +19,12 @@ const CLIENT = resolve(import.meta.dirname, "../../build/client");
 export const ROUTE_JS_BUDGET_BYTES = 105 * 1024;
 
 /**
- * Routes that do not meet the 105 kB target yet, each held to its own ceiling instead so that none grows. Each of
- * these four met it alone and went over when the top bar's search (every page), the day fields (the period picker)
- * and the comparing tables came together on 2026-12-02, by 0.3 to 1.3 kB: to be brought back under, not raised.
+ * Routes that do not meet the 105 kB target yet, each held to its own ceiling instead so that none grows. None now:
+ * the four that went over on 2026-12-02 (the top bar's search, the day fields and the comparing tables together, by
+ * 0.3 to 1.3 kB) are back under, their server-only code and what opens only from the URL (a settlement's panel, a
+ * settlement account's form) out of the first load. A route put here is to be brought back under, not raised.
  */
-export const ROUTES_OVER_TARGET: Readonly<Record<string, number>> = {
-  "routes/merchants.$merchantId": 108_000,
-  "routes/money.merchant-funds": 109_000,
-  "routes/money.settlement-history": 108_000,
-  "routes/reports": 108_000,
-};
+export const ROUTES_OVER_TARGET: Readonly<Record<string, number>> = {};
 
 /** The budget of what every route shares (React, Remix, the root and the shell; decision 043). */
 export const FLOOR_JS_BUDGET_BYTES = 95 * 1024;

@@ -1,4 +1,4 @@
-// OpenID Connect sign-in (functions/auth/oidc.ts) against REAL OpenID providers:
+// OpenID Connect sign-in (functions/oidc/) against REAL OpenID providers:
 // two oidc-provider 8.x instances on 127.0.0.1, one like Google and one like
 // Microsoft Entra ID's common authority (tenant issuer, `{tenantid}` template).
 // The authorization-code flow with PKCE is driven from Node through the
@@ -7,18 +7,9 @@
 import { SignJWT, generateKeyPair } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AuthDeps } from "#server/auth/deps";
-import {
-  OidcError,
-  clearOidcCaches,
-  completeOidc,
-  discover,
-  exchangeCode,
-  isOidcConfigured,
-  startOidc,
-  verifyIdToken,
-  type OidcDeps,
-  type OidcProviderId,
-} from "#server/auth/oidc";
+import { OidcError, isOidcConfigured, type OidcDeps, type OidcProviderId } from "#server/oidc/oidc";
+import { completeOidc, startOidc } from "#server/oidc/oidc-flow";
+import { clearOidcCaches, discover, exchangeCode, verifyIdToken } from "#server/oidc/oidc-issuer";
 import { startLogin } from "#server/auth/sign-in";
 import { configOf, type OidcConfig } from "#server/env";
 import { authorize, closedPort, startOidcProvider, type LocalProvider } from "../support/oidc-provider";

@@ -5,18 +5,9 @@
 // an expired challenge, a removed passkey, a check bound to something else; and the limits' 429 with Retry-After.
 import { describe, expect, it } from "vitest";
 import type { AuthDeps } from "#server/auth/deps";
-import {
-  PASSKEY,
-  PASSKEY_MESSAGES,
-  hasPasskey,
-  passkeyCheckOptions,
-  registrationOptions,
-  removePasskey,
-  signInOptions,
-  verifyPasskeyCheck,
-  verifyRegistration,
-  verifySignIn,
-} from "#server/auth/passkeys";
+import { PASSKEY, PASSKEY_MESSAGES, hasPasskey, removePasskey } from "#server/passkeys/passkeys";
+import { passkeyCheckOptions, signInOptions, verifyPasskeyCheck, verifySignIn } from "#server/passkeys/passkey-assertions";
+import { registrationOptions, verifyRegistration } from "#server/passkeys/passkey-registration";
 import { isValidSession, type SessionData } from "#server/auth/session";
 import { startLogin } from "#server/auth/sign-in";
 import { configOf } from "#server/env";

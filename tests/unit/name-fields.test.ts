@@ -2,7 +2,7 @@
 // message on its field, by the one rule (hasBidiControl); names in any script and emoji still pass.
 import * as v from "valibot";
 import { describe, expect, it } from "vitest";
-import { PasskeyName } from "#server/auth/passkeys";
+import { PasskeyName } from "#server/passkeys/passkeys";
 import { bidiControlMessage } from "#app/lib/forms/validation";
 import { CreateForm } from "#app/routes/settings/developers/developers.server";
 import { EndpointSchema } from "#app/routes/settings/developers/developers-endpoints.server";

@@ -1,7 +1,7 @@
 // Form fields more than one form reads the same way (decision 030: one normaliser at the door): a line of text, the
 // Ghana TIN (a merchant's, and a business's identifier when it is one), a business identifier, and an email address.
 import * as v from "valibot";
-import { bidiControlMessage, hasBidiControl, isValidEmail } from "./validation";
+import { bidiControlMessage, hasBidiControl, isValidEmail, NARRATION_MAX } from "./validation";
 
 /** GRA's Taxpayer Identification Number: P (person), C (company), G (government) or Q (other) and 10 digits. */
 export const GHANA_TIN = /^[PCGQ]\d{10}$/;
@@ -26,9 +26,6 @@ export function textField(missing: string, max: number, label: string) {
     v.check((typed) => !hasBidiControl(typed), bidiControlMessage(label)),
   );
 }
-
-/** How long a transfer's narration may be: what a bank statement line and the rails' narration fields take. */
-export const NARRATION_MAX = 100;
 
 /**
  * An optional one-line narration (a transfer's): trimmed, empty is none (null), at most NARRATION_MAX characters, printable

@@ -74,5 +74,11 @@ export function parseCedis(text: string | null | undefined): number | null {
   return Number.isSafeInteger(pesewas) ? pesewas : null;
 }
 
+/**
+ * How long a transfer's narration may be: what a bank statement line and the rails' narration fields take. Here, not
+ * beside narrationField (fields.ts), so the transfer form's limit reaches the browser without valibot.
+ */
+export const NARRATION_MAX = 100;
+
 // The name rule against direction controls lives beside the server code that also needs it (evidence file names).
 export { bidiControlMessage, hasBidiControl } from "#server/plumbing/text-direction";

@@ -10,7 +10,7 @@ import { redirectSignedIn, requireIdentified } from "#server/auth/guards";
 import { requireSameOrigin } from "#server/auth/origin";
 import { CODE_SEND_LIMITS, authLimited, retryAfterHeaders, tooMany } from "#server/auth/limits";
 import { requestOtp } from "#server/auth/otp";
-import { hasPasskey, relyingPartyOf } from "#server/auth/passkeys";
+import { hasPasskey, relyingPartyOf } from "#server/passkeys/passkeys";
 import { hasAuthenticator } from "#server/authenticator/authenticator-app";
 import { smsPortFor } from "#server/sms/sms";
 import { refuse } from "#server/plumbing/http";

@@ -29,7 +29,8 @@ import {
 } from "#server/auth/fresh-check";
 import { authLimited, CHECK_CODE_SEND_LIMITS, CHECK_CODE_VERIFY_LIMITS, PASSKEY_LIMITS, tooManyJson, type AuthLimitPair } from "#server/auth/limits";
 import { hasAuthenticator, verifyAuthenticatorCheck } from "#server/authenticator/authenticator-app";
-import { hasPasskey, passkeyCheckOptions, relyingPartyOf, verifyPasskeyCheck } from "#server/auth/passkeys";
+import { hasPasskey, relyingPartyOf } from "#server/passkeys/passkeys";
+import { passkeyCheckOptions, verifyPasskeyCheck } from "#server/passkeys/passkey-assertions";
 import { smsPortFor } from "#server/sms/sms";
 import { requireTenant, type TenantRequest } from "#server/guards";
 import { requirePlatform, type PlatformRequest } from "#server/operators/guards";
@@ -48,7 +49,7 @@ const Covers = { binding: Binding, ids: v.optional(ChosenIds) };
 
 const CheckPost = v.variant("intent", [
   v.object({ intent: v.literal("passkey-options"), ...Covers }),
-  // The authenticator's answer is checked whole by the WebAuthn library (functions/auth/passkeys.ts).
+  // The authenticator's answer is checked whole by the WebAuthn library (functions/passkeys/passkey-assertions.ts).
   v.object({ intent: v.literal("passkey"), ...Covers, response: v.record(v.string(), v.unknown()) }),
   v.object({ intent: v.literal("send-code"), ...Covers }),
   v.object({ intent: v.literal("code"), ...Covers, code: Code }),

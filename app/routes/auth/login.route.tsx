@@ -9,7 +9,7 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { authDeps, oidcDeps } from "#server/auth/deps";
 import { redirectSignedIn } from "#server/auth/guards";
 import { endedMessage } from "#server/auth/session";
-import { isOidcConfigured, type OidcMode, type OidcProviderId } from "#server/auth/oidc";
+import { isOidcConfigured, type OidcMode, type OidcProviderId } from "#server/oidc/oidc";
 import { isSignInFailure, signInFailureMessage, SIGN_IN_FAILURES, type SignInFailure } from "#server/auth/sign-in-messages";
 import { track } from "#app/components/analytics/analytics";
 import { signInFailedInput, type SignInChannel } from "#app/lib/analytics/analytics";
@@ -53,7 +53,7 @@ type Started = { url: string } | { code: SignInFailure };
 let attempts = 0;
 
 /**
- * SPEC section 4: a failure is reported. The Worker audits the failures it detects (functions/auth/oidc-sign-in.ts),
+ * SPEC section 4: a failure is reported. The Worker audits the failures it detects (functions/oidc/oidc-sign-in.ts),
  * but some only the browser sees (the popup closed, no network, a second sign-in, cookies blocked): every failure this
  * page shows is an event, so each kind is counted in one place. Each attempt's failure is its own event: a person who
  * closes the popup twice failed twice.

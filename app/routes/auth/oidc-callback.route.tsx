@@ -7,7 +7,7 @@ import { data, redirect, type HeadersFunction, type LoaderFunctionArgs, type Met
 import { useLoaderData } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { authDeps, oidcDeps } from "#server/auth/deps";
-import { finishOidcSignIn, isOidcProvider } from "#server/auth/oidc-sign-in";
+import { finishOidcSignIn, isOidcProvider } from "#server/oidc/oidc-sign-in";
 import { signInFailureMessage } from "#server/auth/sign-in-messages";
 import { setCookieHeaders } from "#server/plumbing/cookies";
 import { routeNotFound } from "#server/plumbing/http";

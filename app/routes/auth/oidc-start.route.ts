@@ -6,7 +6,7 @@ import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@rem
 import * as v from "valibot";
 import { authDeps, oidcDeps } from "#server/auth/deps";
 import { AUTH_LIMITS, addressLimited, tooManyMessage } from "#server/auth/limits";
-import { beginOidcSignIn, isOidcProvider } from "#server/auth/oidc-sign-in";
+import { beginOidcSignIn, isOidcProvider } from "#server/oidc/oidc-sign-in";
 import { requireSameOrigin } from "#server/auth/origin";
 import { SIGN_IN_FAILURES } from "#server/auth/sign-in-messages";
 import { setCookieHeaders } from "#server/plumbing/cookies";

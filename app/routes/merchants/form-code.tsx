@@ -5,8 +5,7 @@
 // click needs it.
 import type { ComponentProps } from "react";
 import { codeOnDemand, loadWhenIdle, OnDemand } from "#app/components/code-on-demand";
-import type { SettlementAccountFields as Fields } from "./merchant-fields";
-import type { MerchantFormCard as Card } from "./merchant-form";
+import type { MerchantFormCard as Card, SettlementAccountForm as AccountForm } from "./merchant-form";
 
 export const formCode = codeOnDemand("merchant-forms", () => import("./form-panels"));
 
@@ -19,8 +18,8 @@ function CardNow(props: ComponentProps<typeof Card>) {
   return <Loaded {...props} />;
 }
 
-function FieldsNow(props: ComponentProps<typeof Fields>) {
-  const { SettlementAccountFields: Loaded } = formCode.read();
+function AccountFormNow(props: ComponentProps<typeof AccountForm>) {
+  const { SettlementAccountForm: Loaded } = formCode.read();
   return <Loaded {...props} />;
 }
 
@@ -32,10 +31,10 @@ export function MerchantFormCard(props: ComponentProps<typeof Card>) {
   );
 }
 
-export function SettlementAccountFields(props: ComponentProps<typeof Fields>) {
+export function SettlementAccountForm(props: ComponentProps<typeof AccountForm>) {
   return (
     <OnDemand code={formCode} fallback={loading}>
-      <FieldsNow {...props} />
+      <AccountFormNow {...props} />
     </OnDemand>
   );
 }

@@ -1,16 +1,15 @@
-// The merchant page's settlement accounts: the list, the requests waiting on
-// them, and the Add, Edit and Deactivate forms (the *-account intents).
-import { Form, Link } from "@remix-run/react";
-import { SendButtons } from "#app/components/forms/form";
+// The merchant page's settlement accounts: the list, the requests waiting on them, and where the Add, Edit and
+// Deactivate forms (the *-account intents) open; the forms themselves are code on demand (./merchant-form).
+import { Link } from "@remix-run/react";
 import type { PendingRequestRef } from "#server/merchants/merchants.db";
 import type { SettlementAccount } from "#server/settlement/settlement-accounts.db";
 import { DataTable, type Column } from "#app/components/lists/data-table";
-import { SettlementAccountFields } from "./form-code";
+import { SettlementAccountForm } from "./form-code";
 import { networkLabel } from "#app/lib/format";
-import { accountValues, SENT_FOR_APPROVAL, type FieldErrors } from "./merchant-form-values";
+import type { FieldErrors } from "./merchant-form-values";
 import { paths } from "#app/lib/paths";
 import { StatusPill } from "#app/components/status-pill";
-import { FormNotice, type OpenForm } from "./ui";
+import type { OpenForm } from "./ui";
 
 function accountColumns(pendingOf: (id: string) => PendingRequestRef | undefined, mayChange: boolean): Column<SettlementAccount>[] {
   const columns: Column<SettlementAccount>[] = [
@@ -123,39 +122,7 @@ export function SettlementAccounts({
         columns={accountColumns(pendingOf, mayChange)}
         empty={<p>No settlement accounts yet.</p>}
       />
-      {open && formShown ? (
-        <div className="subcard">
-          <h3 id="account-form-title">
-            {open.intent === "add-account"
-              ? "Add a settlement account"
-              : open.intent === "update-account"
-                ? "Edit settlement account"
-                : "Deactivate settlement account"}
-          </h3>
-          <FormNotice errors={errors} />
-          {open.intent === "deactivate-account" && edited ? (
-            <Form method="post" action={here} className="form form--secondary">
-              <input type="hidden" name="intent" value="deactivate-account" />
-              <input type="hidden" name="accountId" value={edited.id} />
-              <p>
-                Deactivate the {networkLabel(edited.provider)} account {edited.accountNumber}? Once approved, no money is paid out to it. {SENT_FOR_APPROVAL}
-              </p>
-              <SendButtons busy={busy} label="Yes, request deactivation" danger cancelTo={here} />
-            </Form>
-          ) : (
-            <Form method="post" action={here} className="form" noValidate key={JSON.stringify(values ?? open)}>
-              <input type="hidden" name="intent" value={open.intent} />
-              {edited ? <input type="hidden" name="accountId" value={edited.id} /> : null}
-              <p className="field-hint">
-                {edited ? "Only the fields you change go into the request. " : ""}
-                {SENT_FOR_APPROVAL} A new primary account replaces the current one when approved.
-              </p>
-              <SettlementAccountFields values={values ?? (edited ? accountValues(edited) : {})} errors={errors} prefix="account" />
-              <SendButtons busy={busy} cancelTo={here} />
-            </Form>
-          )}
-        </div>
-      ) : null}
+      {open && formShown ? <SettlementAccountForm open={open} edited={edited} errors={errors} values={values} busy={busy} here={here} /> : null}
     </section>
   );
 }

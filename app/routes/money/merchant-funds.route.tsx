@@ -30,7 +30,8 @@ import { fundsFilter } from "./merchant-funds-filter.server";
 import { merchantChoices } from "#app/lib/merchant-choices.server";
 import { MERCHANT_FINDER_PARAM } from "#app/lib/merchant-search";
 import { formErrors, readForm } from "#server/forms";
-import { NARRATION_MAX, narrationField } from "#app/lib/forms/fields";
+import { narrationField } from "#app/lib/forms/fields";
+import { NARRATION_MAX } from "#app/lib/forms/validation";
 
 export const meta: MetaFunction = () => [{ title: "Merchant Funds" }];
 

@@ -5,6 +5,7 @@
 // An administrator can run the day's settlement now (it also runs daily at 06:00).
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData, useLocation } from "@remix-run/react";
+import type { ComponentProps } from "react";
 import * as v from "valibot";
 import { numberedPage } from "#server/lists/page";
 import { namesOf } from "#server/lists/names.db";
@@ -17,22 +18,28 @@ import { requireTenant, type TenantRequest } from "#server/guards";
 import { checkBindings, underFreshCheck } from "#server/auth/fresh-check";
 import { checkOf, FreshCheck } from "#app/components/forms/fresh-check";
 import { DataTable, ListToolbar, Pager, type Column } from "#app/components/lists/data-table";
-import { calendarDay, detailDate, formatAmount, formatCount, networkLabel, tableDate } from "#app/lib/format";
+import { calendarDay, formatAmount, formatCount, networkLabel } from "#app/lib/format";
 import { filterHref } from "#app/lib/lists/list-url";
 import { exportHref } from "#app/lib/lists/export-url";
 import { PeriodPicker } from "#app/components/lists/period-picker";
 import { settlementFilter } from "./settlement-filter.server";
-import { payerOf, paymentMethod } from "#app/lib/transactions-view";
-import { Details } from "#app/components/details";
+import { payerOf } from "#app/lib/transactions-view";
 import { StatusPill } from "#app/components/status-pill";
-import { statusLabel } from "#app/lib/statuses";
 import { railSummary, railViewOf } from "#app/lib/rails";
-import { RailSection } from "#app/components/rail-facts";
-import { paths } from "#app/lib/paths";
+import { codeOnDemand, loadWhenIdle, OnDemand } from "#app/components/code-on-demand";
+import type { SettlementDetail } from "./settlement-detail";
 import { useSending } from "#app/components/forms/form";
 import { readForm } from "#server/forms";
 
 export const meta: MetaFunction = () => [{ title: "Settlement History" }];
+
+/** One settlement's panel (?s=), outside the list's first load (./settlement-detail). */
+const detailCode = codeOnDemand("settlement-detail", () => import("./settlement-detail"));
+// A document that shows a settlement loads it before it hydrates (entry.client); otherwise it loads once the list is
+// idle, for the first click on a settlement.
+loadWhenIdle(detailCode);
+const SettlementDetailPanel = (props: ComponentProps<ReturnType<typeof detailCode.read>["SettlementDetailPanel"]>) =>
+  detailCode.read().SettlementDetailPanel(props);
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { deps, tenant } = await requireTenant(request, context, "view:settlement");
@@ -53,7 +60,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     settlement ? listSettlementTransactions(tenant, settlement.id, 100) : Promise.resolve(null),
     settlement ? listPayoutAttempts(tenant, settlement.id) : Promise.resolve([]),
   ]);
-  const detail =
+  const detail: SettlementDetail | null =
     settlement && covered
       ? {
           ...settlement,
@@ -77,6 +84,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
           railView: railViewOf(settlement),
         }
       : null;
+  // The page will show the panel: its code before the page renders (app/components/code-on-demand.tsx).
+  if (detail) await detailCode.preload();
   return {
     rows: result.rows.map((s) => ({
       ...s,
@@ -247,76 +256,9 @@ export default function SettlementHistory() {
       />
       <Pager page={page} totalPages={null} trail={trail} hasNext={hasNext} />
       {detail ? (
-        <aside className="detail-panel" role="dialog" aria-labelledby="settlement-title" data-testid="settlement-detail">
-          <header className="detail-panel__header">
-            <h2 id="settlement-title" className="code">
-              {detail.reference}
-            </h2>
-            <Link to={filterHref(params, { s: null })} preventScrollReset className="detail-panel__close" aria-label="Close the settlement">
-              ×
-            </Link>
-          </header>
-          <Details
-            rows={
-              [
-                ["Merchant", <Link to={paths.merchant(detail.merchantId)}>{detail.merchant}</Link>],
-                ["Settlement account", networkLabel(detail.account)],
-                // A transfer's payout covers no period: it pays out money a person asked for and another approved.
-                detail.transferId
-                  ? ["Transfer", <Link to={paths.transferHistory(detail.merchantId)}>{`Approved ${detailDate(detail.createdAt)}`}</Link>]
-                  : ["Period", day(detail.periodStart)],
-                ["Status", statusLabel("settlement", detail.status)],
-                ["Gross (GHS)", formatAmount(detail.gross)],
-                ["Fees (GHS)", formatAmount(detail.fees)],
-                ["Net (GHS)", formatAmount(detail.net)],
-                ["Paid", detail.paidAt ? detailDate(detail.paidAt) : "Not yet"],
-              ] as const
-            }
-          />
-          <RailSection view={detail.railView} title="Payout rail" />
-          <h3>Payout attempts</h3>
-          {detail.attempts.length === 0 && detail.attemptsMade === 0 ? (
-            <p>Not sent yet.</p>
-          ) : (
-            <ul className="latest">
-              {detail.attempts.map((a) => (
-                <li key={a.attempt} className="latest__item">
-                  <span>{`Attempt ${a.attempt} · ${tableDate(a.at)}`}</span>
-                  <span className={a.outcome === "paid" ? "status status--good" : "status status--bad"} title={a.error ?? undefined}>
-                    {a.outcome === "paid" ? "Paid" : `Failed: ${a.error ?? "unknown"}`}
-                  </span>
-                </li>
-              ))}
-              {detail.status !== "paid" && !detail.attempts.some((a) => a.attempt === detail.attemptsMade) ? (
-                <li className="latest__item">
-                  <span>{`Attempt ${detail.attemptsMade}`}</span>
-                  <span className="status status--wait">Sent, no answer yet</span>
-                </li>
-              ) : null}
-            </ul>
-          )}
-          {detail.transferId ? (
-            <p>This payout is a transfer of money the merchant already had available: it covers no payments of its own.</p>
-          ) : (
-            <>
-              <h3>{`Transactions covered (${formatCount(detail.transactionCount)})`}</h3>
-              <ul className="latest" data-testid="covered">
-                {detail.transactions.map((t) => (
-                  <li key={t.id} className="latest__item">
-                    <div>
-                      <Link to={paths.payment(t.id)}>
-                        <strong className="code">{t.reference}</strong>
-                      </Link>
-                      <span className="cell-sub">{`${paymentMethod(t)} · ${t.payer} · ${tableDate(t.createdAt)}`}</span>
-                    </div>
-                    <div className="latest__amount">{`GHS ${formatAmount(t.amount)}`}</div>
-                  </li>
-                ))}
-              </ul>
-              {detail.transactionCount > detail.transactions.length ? <p className="cell-sub">{`The first ${detail.transactions.length} are shown.`}</p> : null}
-            </>
-          )}
-        </aside>
+        <OnDemand code={detailCode} fallback={<p aria-live="polite">Loading…</p>}>
+          <SettlementDetailPanel detail={detail} />
+        </OnDemand>
       ) : null}
     </div>
   );

@@ -3,7 +3,8 @@ import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { csvLine } from "#server/plumbing/csv";
 import { requireExport } from "#server/guards";
 import { networkLabel } from "#app/lib/format";
-import { DIMENSIONS, buildReport } from "./reports.route";
+import { DIMENSIONS } from "./dimensions";
+import { buildReport } from "./reports.server";
 import { plainCedis } from "#server/ledger/money";
 
 const cedis = plainCedis;

@@ -4,99 +4,23 @@
 // glance, the exact numbers in a table, and the same as CSV.
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Link, useLoaderData, useLocation } from "@remix-run/react";
-import * as v from "valibot";
-import { namesOf, type NameKind } from "#server/lists/names.db";
-import { keptReportBy } from "#server/reports/closed-days.db";
-import type { ReportDimension } from "#server/reports/reports.db";
-import type { Tenant } from "#server/tenancy/tenant";
 import { can } from "#server/permissions";
 import { requireTenant } from "#server/guards";
 import { ColumnChart, ShareBar, paymentsCount } from "#app/components/figures/charts";
 import { DataTable, ListCount, Pager, type Column } from "#app/components/lists/data-table";
-import { QUICK_RANGES, resolveRange } from "#app/lib/date-range";
 import { axisDay, calendarDay, formatAmount, formatCount, networkLabel } from "#app/lib/format";
 import { filterHref } from "#app/lib/lists/list-url";
-import { listParams, oneOf } from "#app/lib/lists/list-params";
-import { moneyBack, refundsBy } from "#server/refunds/refunds.db";
+import { listParams } from "#app/lib/lists/list-params";
 import { MoneyBackFigures } from "#app/components/figures/money-back";
 import { PeriodPicker } from "#app/components/lists/period-picker";
-import { DAY_MS, utcDay } from "#server/plumbing/time";
+import { DAY_MS } from "#server/plumbing/time";
+import { DIMENSIONS } from "./dimensions";
+import { buildReport, REPORT_PARAMS, type ReportLine } from "./reports.server";
 
 export const meta: MetaFunction = () => [{ title: "Reports" }];
 
-export const DIMENSIONS: { value: ReportDimension; label: string; heading: string }[] = [
-  { value: "day", label: "By day", heading: "Day" },
-  { value: "merchant", label: "By merchant", heading: "Merchant" },
-  { value: "point_of_sale", label: "By point of sale", heading: "Point of sale" },
-  { value: "terminal", label: "By terminal", heading: "Terminal" },
-  { value: "channel", label: "By channel", heading: "Channel" },
-  { value: "network", label: "By network", heading: "Network or scheme" },
-];
-
-export const REPORT_PARAMS = {
-  by: oneOf(DIMENSIONS.map((d) => d.value)),
-  range: oneOf(QUICK_RANGES.map((r) => r.value)),
-  from: v.optional(v.pipe(v.string(), v.maxLength(10))),
-  to: v.optional(v.pipe(v.string(), v.maxLength(10))),
-};
-
-export interface ReportLine {
-  key: string;
-  label: string;
-  count: number;
-  amount: number;
-  fee: number;
-  /** Refunds approved on the line's day, or of its payments, in the period (not failed): apart from reversals, which never count as successful. */
-  refunded: number;
-}
-
 /** A by-day table shows a month of days at a time, newest first; the chart and the totals cover the whole period. */
 export const DAYS_PER_PAGE = 31;
-
-/** Dimensions whose keys are ids, named by what they are. */
-const NAMED: Partial<Record<ReportDimension, NameKind>> = { merchant: "merchant", point_of_sale: "point_of_sale", terminal: "terminal" };
-
-/** The report the URL asks for, with names for its keys and every day of a by-day report (shared with the CSV). */
-export async function buildReport(tenant: Tenant, url: URL, now: number) {
-  const { filters } = listParams(url, REPORT_PARAMS);
-  const period = resolveRange(filters, now, "30d");
-  const dimension: ReportDimension = filters.by ?? "day";
-  const [payments, refunded, back] = await Promise.all([
-    keptReportBy(tenant, { dimension, fromDay: period.fromDay, toDay: period.toDay }, now),
-    refundsBy(tenant, { dimension, fromDay: period.fromDay, toDay: period.toDay }),
-    moneyBack(tenant, { fromDay: period.fromDay, toDay: period.toDay }),
-  ]);
-  // A line with refunds but no successful payment in the period still shows its refunds.
-  const rows = [
-    ...payments.map((r) => ({ ...r, refunded: refunded.get(r.key) ?? 0 })),
-    ...[...refunded].filter(([key]) => !payments.some((r) => r.key === key)).map(([key, amount]) => ({ key, count: 0, amount: 0, fee: 0, refunded: amount })),
-  ];
-  const kind = NAMED[dimension];
-  const names = kind
-    ? await namesOf(
-        tenant,
-        kind,
-        rows.map((r) => r.key),
-      )
-    : new Map<string, string>();
-  let lines: ReportLine[] = rows.map((r) => ({ ...r, label: names.get(r.key) ?? labelOf(dimension, r.key) }));
-  if (dimension === "day") {
-    const byDay = new Map(lines.map((line) => [line.key, line]));
-    lines = [];
-    for (let at = Date.parse(`${period.fromDay}T00:00:00Z`); at <= Date.parse(`${period.toDay}T00:00:00Z`); at += DAY_MS) {
-      const day = utcDay(at);
-      lines.push(byDay.get(day) ?? { key: day, label: labelOf("day", day), count: 0, amount: 0, fee: 0, refunded: 0 });
-    }
-  }
-  return { dimension, period, lines, back };
-}
-
-function labelOf(dimension: ReportDimension, key: string): string {
-  if (dimension === "day") return calendarDay(key);
-  if (dimension === "channel") return key === "card" ? "Card" : key === "mobile_money" ? "Mobile money" : key;
-  if (dimension === "terminal" && key === "") return "No terminal (paid by phone)";
-  return key;
-}
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { deps, tenant } = await requireTenant(request, context, "view:report");

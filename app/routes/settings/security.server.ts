@@ -4,7 +4,7 @@ import { data, redirect, type AppLoadContext } from "@remix-run/cloudflare";
 import * as v from "valibot";
 import type { AuthDeps } from "#server/auth/deps";
 import type { VerifiedSession } from "#server/auth/guards";
-import { listPasskeys, PasskeyName, relyingPartyOf, removePasskey, renamePasskey } from "#server/auth/passkeys";
+import { listPasskeys, PasskeyName, relyingPartyOf, removePasskey, renamePasskey } from "#server/passkeys/passkeys";
 import { listActiveSessions, revokeOwnSession, signOutEverywhere } from "#server/auth/sign-in";
 import { flashCookie, redirectWithFlash } from "#server/plumbing/flash";
 import { refuse, type Refusal } from "#server/plumbing/http";

@@ -1,13 +1,14 @@
 // The work-account and Google sign-in as the /login page uses it: start a flow
 // (a new login clears whatever session the browser had), then finish it at the
 // redirect URI (ID token -> email -> `startLogin`). Every failure is audited and
-// comes back as a code of sign-in-messages.ts; the routes only shape responses.
+// comes back as a code of functions/auth/sign-in-messages.ts; the routes only shape responses.
 import { signInAuditStatement } from "../audit/audit.db";
-import { iso, type AuthDeps } from "./deps";
-import { OIDC_PROVIDERS, OidcError, completeOidc, startOidc, type OidcDeps, type OidcMode, type OidcProviderId } from "./oidc";
-import type { SignInFailure } from "./sign-in-messages";
-import { SIGN_IN_LIMITS, authLimited } from "./limits";
-import { logout, NO_ACCOUNT, normaliseEmail, startLogin } from "./sign-in";
+import { iso, type AuthDeps } from "../auth/deps";
+import { OIDC_PROVIDERS, OidcError, type OidcDeps, type OidcMode, type OidcProviderId } from "./oidc";
+import { completeOidc, startOidc } from "./oidc-flow";
+import type { SignInFailure } from "../auth/sign-in-messages";
+import { SIGN_IN_LIMITS, authLimited } from "../auth/limits";
+import { logout, NO_ACCOUNT, normaliseEmail, startLogin } from "../auth/sign-in";
 
 export function isOidcProvider(value: unknown): value is OidcProviderId {
   return typeof value === "string" && (OIDC_PROVIDERS as readonly string[]).includes(value);

@@ -1,6 +1,6 @@
 // Passkeys (passkeys) and the single-use WebAuthn challenges (webauthn_challenges) of adding one, signing in with one
 // and a fresh check (decision 024). Sign-in lives in the core database, before any business is chosen: these take db
-// first. The rules they enforce are in functions/auth/passkeys.ts.
+// first. The rules they enforce are in functions/passkeys/passkeys.ts.
 import type { Db } from "../tenancy/tenant";
 
 export type ChallengePurpose = "register" | "sign-in" | "check";
