@@ -59,7 +59,7 @@ function PayoutCell({ payout }: { payout: TransferRow["payout"] }) {
   return (
     <div className="cell-stack">
       <StatusPill entity="settlement" status={payout.status} />
-      <Link to={paths.settlement(payout.settlementId)} className="cell-sub code">
+      <Link to={paths.settlement(payout.settlementId)} className="cell-sub code code--wrap">
         {payout.reference}
       </Link>
       {payout.railReference ? <span className="cell-sub">Rail reference {payout.railReference}</span> : null}
