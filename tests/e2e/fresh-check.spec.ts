@@ -8,7 +8,7 @@ import { mintFreshCheck } from "../support/fresh-check";
 import { requestChange } from "#server/approvals/approvals.db";
 import { ESI_KUMASI, KUMASI, META } from "../support/tenants";
 import { axeViolations, expect, hydrated, test, lookAt } from "./fixtures";
-import { latestCodeFor } from "./outbox";
+import { latestCodeFor, outboxTotal } from "./outbox";
 
 const KOFI_PHONE = "233244556677";
 
@@ -224,6 +224,57 @@ test.describe("a checker's codes for the hour", () => {
     await lookAt(page, { path: "fresh-check-no-codes-left-390.png" });
     expect(await axeViolations(page)).toEqual([]);
     await expect(page.getByTestId("request-status")).toHaveText("Pending");
+  });
+
+  test("a request decided meanwhile is refused on the page before any check is asked for: no dialog, no code sent", async ({ page, portal, request }) => {
+    const asked = await esiAsks();
+    await page.goto(`/approvals/merchant/${asked.id}`);
+    await hydrated(page);
+    // Another checker decides it while Kofi's page is open.
+    await (
+      await portal.db()
+    )
+      .prepare("UPDATE approval_requests SET status = 'approved', checker_id = 'usr_ama_mensah', decided_at = ? WHERE id = ? AND business_id = ?")
+      .bind(new Date().toISOString(), asked.id, KUMASI)
+      .run();
+    const sentBefore = await outboxTotal(request);
+    await page.getByRole("button", { name: "Approve" }).click();
+    // Told on the page, with the request as it now stands: no dialog opens and nothing is offered to send.
+    await expect(page.getByRole("alert").filter({ hasText: "This request is already approved." })).toBeVisible();
+    await expect(page.getByTestId("request-status")).toHaveText("Approved");
+    await expect(page.getByRole("dialog", { name: "Confirm it is you" })).toHaveCount(0);
+    await expect(page.getByRole("button", { name: /^Text a code/ })).toHaveCount(0);
+    await lookAt(page, { path: "fresh-check-decided-meanwhile-1280.png" });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await lookAt(page, { path: "fresh-check-decided-meanwhile-390.png" });
+    expect(await axeViolations(page)).toEqual([]);
+    expect(await outboxTotal(request)).toBe(sentBefore);
+  });
+
+  test("sign-in's codes used up leave the checks' own: the dialog offers all 30 and a code arrives", async ({ page, portal }) => {
+    const at = Date.now();
+    const upsert = portal
+      .core()
+      .prepare(
+        "INSERT INTO otp_counters (scope, key, window_start, sends, failures) VALUES (?, ?, ?, ?, 0) ON CONFLICT (scope, key) DO UPDATE SET window_start = excluded.window_start, sends = excluded.sends",
+      );
+    // Sign-in's budget (5 a phone, 10 an account an hour) spent in full.
+    await portal.core().batch([upsert.bind("phone", KOFI_PHONE, at, 5), upsert.bind("account", "usr_kofi_boateng", at, 10)]);
+    try {
+      const asked = await esiAsks();
+      await page.goto(`/approvals/merchant/${asked.id}`);
+      await hydrated(page);
+      await page.getByRole("button", { name: "Approve" }).click();
+      const dialog = page.getByRole("dialog", { name: "Confirm it is you" });
+      await expect(dialog.getByTestId("codes-left")).toHaveText("30 of 30 codes left this hour.");
+      await dialog.getByRole("button", { name: /^Text a code to 233\*+6677$/ }).click();
+      await expect(dialog.getByLabel(/Code sent to/)).toBeFocused();
+      await dialog.getByLabel(/Code sent to/).fill(await latestCode(page));
+      await dialog.getByRole("button", { name: "Confirm" }).click();
+      await expect(page.getByText("Approved: the merchant change has taken effect.")).toBeVisible();
+    } finally {
+      await portal.core().prepare("DELETE FROM otp_counters WHERE key IN (?, ?)").bind(KOFI_PHONE, "usr_kofi_boateng").run();
+    }
   });
 
   test("a person with a passkey is offered it first, the code after it", async ({ page, portal }) => {

@@ -15,3 +15,9 @@ export async function latestCodeFor(request: APIRequestContext, msisdn: string, 
     .toMatch(/^\d{6}$/);
   return code;
 }
+
+/** How many messages the development outbox holds in all (its list shows only the newest): unchanged, nothing was sent. */
+export async function outboxTotal(request: APIRequestContext): Promise<number> {
+  const outbox = (await (await request.get("/__dev/outbox", { headers: { Accept: "application/json" } })).json()) as { total: number };
+  return outbox.total;
+}

@@ -264,10 +264,13 @@ describe("the items", () => {
         "reference",
         "settlement_account",
         "status",
+        "transfer",
       ].sort(),
     );
     const s = page.data[0]!;
     expect(s.net).toBe((s.gross as number) - (s.fees as number));
+    // The daily run's settlement pays out no transfer (a transfer's payout names its trf_...).
+    expect(s.transfer).toBeNull();
   });
 
   it("a refund is a payment's refund with the payment's reference", async () => {

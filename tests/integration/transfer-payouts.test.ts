@@ -17,6 +17,7 @@ import { newWebhookSecret } from "#server/webhooks/signing";
 import { startFakePaystack, type FakePaystack } from "../support/fake-paystack";
 import { sendChecked } from "../support/fresh-check";
 import { textOf } from "../support/html";
+import { api, makeKey } from "../support/partner-api";
 import { signedInCookie } from "../support/sign-in";
 import { ABENA_KUMASI, businessOf, KOFI_KUMASI, KUMASI, META } from "../support/tenants";
 import { usePortal } from "../support/use-portal";
@@ -159,6 +160,10 @@ describe("a transfer to the merchant's own settlement account", () => {
     const line = lines.find((l) => l.startsWith(transferId))!;
     expect(line).toContain(NARRATION);
     expect(line).toContain(`Paid,${paid.reference},${paid.rail_reference},`);
+
+    // The Partner API lists it with the settlements, naming its transfer.
+    const listed = await (await api(portal(), await makeKey(portal(), KUMASI), "/api/v1/settlements?limit=100")).json<{ data: Record<string, unknown>[] }>();
+    expect(listed.data.find((s) => s.id === paid.id)).toMatchObject({ transfer: transferId, reference: paid.reference, fees: 0, net: 1_234, status: "paid" });
 
     const settlements = textOf(await (await portal().fetch(`/money/settlement-history?s=${paid.id}`, { headers: kofi })).text());
     expect(settlements).toContain("Transfer payout");

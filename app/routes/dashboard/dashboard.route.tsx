@@ -186,7 +186,7 @@ export default function Dashboard() {
         <div className="figure" data-testid="success-rate">
           <span className="figure__label">Success rate, last 30 days</span>
           <strong className="figure__value">{successRate(last30)}</strong>
-          <span className="figure__change">{`${formatCount(last30.attempts)} attempts`}</span>
+          <span className="figure__change">{`${formatCount(last30.attempts)} ${last30.attempts === 1 ? "attempt" : "attempts"}`}</span>
         </div>
       </section>
 
