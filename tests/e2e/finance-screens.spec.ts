@@ -124,6 +124,11 @@ test.describe("money lists at 1280 px", () => {
     await expectComparableTable(page, "Merchant funds", "Available (GHS)");
     await lookAt(page, { path: `${SHOTS}/merchant-funds-1280.png`, fullPage: true });
     expect(await axeViolations(page)).toEqual([]);
+    // Still a table one pixel above the phone layout's edge; cards from 980 px down.
+    await page.setViewportSize({ width: 981, height: 800 });
+    await expectComparableTable(page, "Merchant funds", "Available (GHS)");
+    await page.setViewportSize({ width: 980, height: 800 });
+    await expectCards(page, "Merchant funds");
   });
 });
 
