@@ -28,6 +28,22 @@ describe("a foreign Origin with an Authorization header", () => {
   );
 });
 
+describe("logout", () => {
+  it.each(["PUT", "PATCH", "DELETE"])("%s /logout is 405 and signs no one out: only the form's POST does", async (method) => {
+    const cookie = await signedInCookie(portal());
+    const response = await portal().fetch("/logout", {
+      method,
+      headers: { ...cookie, Origin: portal().url, "Sec-Fetch-Site": "same-origin" },
+      redirect: "manual",
+    });
+    expect(response.status).toBe(405);
+    expect(response.headers.get("Allow")).toBe("POST");
+    expect(response.headers.get("Set-Cookie")).toBeNull();
+    // Still signed in.
+    expect((await portal().fetch("/", { headers: cookie, redirect: "manual" })).status).toBe(200);
+  });
+});
+
 /** Sends raw bytes on a connection of its own and returns the status line of the answer. */
 function rawStatus(url: string, request: string | Buffer): Promise<string> {
   const { hostname, port } = new URL(url);

@@ -7,9 +7,11 @@ import { authDeps } from "#server/auth/deps";
 import { checkSession, requireSession } from "#server/auth/guards";
 import { requireSameOrigin } from "#server/auth/origin";
 import { logout } from "#server/auth/sign-in";
-import { notFound } from "#server/plumbing/http";
+import { methodNotAllowed, notFound } from "#server/plumbing/http";
 
 export async function action({ request, context }: ActionFunctionArgs) {
+  // The sign-out form posts; a PUT, PATCH or DELETE (which Remix also hands an action) is not that form and signs no one out.
+  if (request.method !== "POST") return methodNotAllowed();
   requireSameOrigin(request);
   const deps = authDeps(request, context);
   const check = await checkSession(request, deps);
