@@ -89,11 +89,16 @@ test("finds each kind from what a person has to hand, each result a link to its 
       await expect(group(label).getByRole("option", { name: title }).first()).toBeVisible();
     };
     await finds(payment.reference.slice(-6), "Payments", payment.reference);
+    // The whole reference, as a payer reads it out, finds it too, and its result opens the payment's page.
+    await finds(payment.reference, "Payments", payment.reference);
+    await expect(group("Payments").getByRole("option", { name: payment.reference }).first()).toHaveAttribute("href", /^\/transactions\?tx=\d+$/);
     await finds(phone.tail, "Payments", new RegExp(`\\*{5}${phone.tail}`));
     await finds(merchant.name.toUpperCase(), "Merchants", merchant.name);
     await finds(merchant.code.replace("-", " ").toLowerCase(), "Merchants", merchant.name);
     await finds(terminal.serial.toLowerCase(), "POS terminals", terminal.serial);
     await finds("esi owusu", "People", "Esi Owusu");
+    // A person's result opens the Team tab, where a person's access is managed.
+    await expect(group("People").getByRole("option", { name: "Esi Owusu" }).first()).toHaveAttribute("href", "/settings?tab=team");
     await finds("abena.darko@", "People", "Abena Darko");
     const esi = await one<{ phone: string }>("SELECT contact_phone AS phone FROM memberships WHERE business_id = ? AND user_id = 'usr_esi_owusu'");
     await finds(esi.phone.slice(-6), "People", "Esi Owusu");
