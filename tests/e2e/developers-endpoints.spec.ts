@@ -141,15 +141,27 @@ test("after an outage, the failed deliveries since a time are sent again in one 
   const form = page.getByRole("form", { name: "Send failed deliveries again" });
   await expect(form).toBeVisible();
   // A time to come is refused where the person is looking, and nothing is sent.
-  const since = form.getByLabel("Failed deliveries made since (Accra time)");
-  await since.fill(new Date(Date.now() + 86_400_000).toISOString().slice(0, 16));
+  // The day is read day first, whatever the browser's language (decision 051); the time on the 24-hour clock.
+  const day = form.getByLabel("Failed deliveries made since: day");
+  const time = form.getByLabel("Time (Accra, 24-hour)");
+  const dayFirst = (at: Date) => `${String(at.getUTCDate()).padStart(2, "0")}/${String(at.getUTCMonth() + 1).padStart(2, "0")}/${at.getUTCFullYear()}`;
+  const hhmm = (at: Date) => at.toISOString().slice(11, 16);
+  await expect(day).toHaveAttribute("placeholder", "DD/MM/YYYY");
+  const tomorrow = new Date(Date.now() + 86_400_000);
+  await day.fill(dayFirst(tomorrow));
+  await time.fill(hhmm(tomorrow));
   // Refused before any check is asked for: the form is wrong, not the person.
   await form.getByRole("button", { name: "Send failed deliveries again" }).click();
   await expect(form.getByText("Choose a time in the past.")).toBeVisible();
-  await expect(since).toHaveAttribute("aria-invalid", "true");
+  await expect(time).toHaveAttribute("aria-invalid", "true");
+  await time.fill("25:61");
+  await form.getByRole("button", { name: "Send failed deliveries again" }).click();
+  await expect(form.getByText("Write the time as HH:MM on the 24-hour clock, e.g. 09:00 or 17:30.")).toBeVisible();
   expect(receiver.to("/e2e-outage")).toHaveLength(0);
 
-  await since.fill(new Date(Date.now() - 2 * 3_600_000).toISOString().slice(0, 16));
+  const twoHoursAgo = new Date(Date.now() - 2 * 3_600_000);
+  await day.fill(dayFirst(twoHoursAgo));
+  await time.fill(hhmm(twoHoursAgo));
   await lookAt(page, { path: "tmp/screenshots/resend-failed-1280.png", fullPage: true });
   await clickChecked(page, portal, form.getByRole("button", { name: "Send failed deliveries again" }));
   await expect(page.getByText(/1 failed delivery since .* will be sent again within a minute\./)).toBeVisible();

@@ -44,6 +44,12 @@ async function post(path: string, form: Record<string, string>, email = KOFI, bu
 }
 
 const minute = (ms: number) => new Date(ms).toISOString().slice(0, 16);
+/** The form's two fields for an instant: its day as a person types it (day first) and its time of day. */
+const sinceFields = (ms: number) => {
+  const [day, time] = minute(ms).split("T") as [string, string];
+  const [year, month, date] = day.split("-");
+  return { sinceDay: `${date}/${month}/${year}`, sinceTime: time };
+};
 
 describe("the events feed keeps every event", () => {
   it("an event no endpoint subscribes to is kept with its body; a test event is not in the feed; pages are newest first", async () => {
@@ -118,7 +124,7 @@ describe("Send failed deliveries again", () => {
         .run();
     }
     const page = `/settings/developers/endpoints/${endpoint.id}`;
-    const answer = await post(page, { intent: "resend-failed", endpointId: endpoint.id, since: minute(now - 2 * HOUR) });
+    const answer = await post(page, { intent: "resend-failed", endpointId: endpoint.id, ...sinceFields(now - 2 * HOUR) });
     expect(answer.status).toBe(302);
     expect(answer.headers.get("Location")).toBe(page);
 
@@ -152,9 +158,16 @@ describe("Send failed deliveries again", () => {
       "development",
     );
     const page = `/settings/developers/endpoints/${endpoint.id}`;
-    for (const since of [minute(Date.now() + 2 * HOUR), "yesterday", "2026-02-30T10:00"]) {
-      const refused = await post(page, { intent: "resend-failed", endpointId: endpoint.id, since });
-      expect(refused.status, since).toBe(400);
+    const refusals: [Record<string, string>, string][] = [
+      [sinceFields(Date.now() + 2 * HOUR), "Choose a time in the past."],
+      [{ sinceDay: "yesterday", sinceTime: "10:00" }, "Write the day as DD/MM/YYYY"],
+      [{ sinceDay: "30/02/2026", sinceTime: "10:00" }, "There is no 30 Feb 2026"],
+      [{ sinceDay: "01/02/2026", sinceTime: "24:00" }, "Write the time as HH:MM on the 24-hour clock"],
+    ];
+    for (const [fields, reason] of refusals) {
+      const refused = await post(page, { intent: "resend-failed", endpointId: endpoint.id, ...fields });
+      expect(refused.status, JSON.stringify(fields)).toBe(400);
+      expect(await refused.text()).toContain(reason);
     }
     // Ama administers Accra: Kumasi's endpoint is no endpoint of hers.
     const cookie = await signedInCookie(portal(), "ama.mensah@example.com", AMA_ACCRA.businessId);
@@ -162,7 +175,7 @@ describe("Send failed deliveries again", () => {
       method: "POST",
       redirect: "manual",
       headers: { Origin: portal().url, "Sec-Fetch-Site": "same-origin", "Content-Type": "application/x-www-form-urlencoded", ...cookie },
-      body: new URLSearchParams({ intent: "resend-failed", endpointId: endpoint.id, since: minute(Date.now() - HOUR) }).toString(),
+      body: new URLSearchParams({ intent: "resend-failed", endpointId: endpoint.id, ...sinceFields(Date.now() - HOUR) }).toString(),
     });
     expect(foreign.status).toBe(404);
   });

@@ -26,6 +26,7 @@ import { NOT_UNDERSTOOD } from "#app/routes/settings/tabs";
 import { RESEND_FAILED_LIMIT } from "#server/webhooks/recovery.db";
 import { DAY_MS } from "#server/plumbing/time";
 import { useSending } from "#app/components/forms/form";
+import { DateInput } from "#app/components/lists/period-picker";
 import { readForm } from "#server/forms";
 
 export const meta: MetaFunction = () => [{ title: "Delivery Log" }];
@@ -73,8 +74,8 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
     page: result.number,
     trail: result.trail,
     hasNext: result.next !== null,
-    // "Send again every failed delivery since": a day ago by default, as the field shows it (Accra's time is UTC).
-    resendSince: new Date(Date.now() - DAY_MS).toISOString().slice(0, 16),
+    // "Send again every failed delivery since": a day ago by default (Accra's time is UTC): its day and its time of day.
+    resendSince: new Date(Date.now() - DAY_MS).toISOString().slice(0, 16).split("T") as [string, string],
     resendLimit: RESEND_FAILED_LIMIT,
   };
 }
@@ -184,7 +185,8 @@ function ResendFailed({
   refusal,
 }: {
   endpointId: string;
-  defaultSince: string;
+  /** YYYY-MM-DD and HH:MM. */
+  defaultSince: [string, string];
   limit: number;
   busy: boolean;
   refusal: Record<string, string> | null;
@@ -198,28 +200,49 @@ function ResendFailed({
       </h2>
       <input type="hidden" name="intent" value="resend-failed" />
       <input type="hidden" name="endpointId" value={endpointId} />
-      <div className="field">
-        <label htmlFor="resend-failed-since">Failed deliveries made since (Accra time)</label>
-        <input
-          id="resend-failed-since"
-          name="since"
-          type="datetime-local"
-          required
-          defaultValue={defaultSince}
-          aria-invalid={refusal?.since ? true : undefined}
-          aria-describedby={refusal?.since ? "resend-failed-since-error" : "resend-failed-since-hint"}
-        />
-        {refusal?.since ? (
-          <p id="resend-failed-since-error" className="field-error">
-            {refusal.since}
-          </p>
-        ) : (
-          <p id="resend-failed-since-hint" className="field-hint">
-            Each delivery that failed for good since then is sent again within a minute, with a new 24-hour retry window. At most {formatCount(limit)} at a
-            time. You will be asked to confirm it is you.
-          </p>
-        )}
+      <div className="form-grid resend-failed__since">
+        <div className="field">
+          <label htmlFor="resend-failed-since-day">Failed deliveries made since: day</label>
+          <DateInput
+            id="resend-failed-since-day"
+            name="sinceDay"
+            label="since"
+            required
+            defaultValue={defaultSince[0]}
+            aria-invalid={refusal?.sinceDay ? true : undefined}
+            aria-describedby={refusal?.sinceDay ? "resend-failed-since-day-error" : undefined}
+          />
+          {refusal?.sinceDay ? (
+            <p id="resend-failed-since-day-error" className="field-error">
+              {refusal.sinceDay}
+            </p>
+          ) : null}
+        </div>
+        <div className="field">
+          <label htmlFor="resend-failed-since-time">Time (Accra, 24-hour)</label>
+          <input
+            id="resend-failed-since-time"
+            name="sinceTime"
+            type="text"
+            inputMode="numeric"
+            autoComplete="off"
+            placeholder="HH:MM"
+            required
+            defaultValue={defaultSince[1]}
+            aria-invalid={refusal?.sinceTime ? true : undefined}
+            aria-describedby={refusal?.sinceTime ? "resend-failed-since-time-error" : undefined}
+          />
+          {refusal?.sinceTime ? (
+            <p id="resend-failed-since-time-error" className="field-error">
+              {refusal.sinceTime}
+            </p>
+          ) : null}
+        </div>
       </div>
+      <p className="field-hint">
+        Each delivery that failed for good since then is sent again within a minute, with a new 24-hour retry window. At most {formatCount(limit)} at a time.
+        You will be asked to confirm it is you.
+      </p>
       {refusal?.form ? <ErrorNotice error={refusal.form} /> : null}
       <button type="submit" className="button" disabled={busy}>
         {sending ? "Sending…" : "Send failed deliveries again"}

@@ -6,6 +6,7 @@ import { formErrors } from "#server/forms";
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import { data } from "@remix-run/cloudflare";
 import * as v from "valibot";
+import { parseDay } from "#app/lib/forms/days";
 import type { AuthDeps } from "#server/auth/deps";
 import {
   createWebhookEndpoint,
@@ -99,16 +100,19 @@ export const EndpointSchema = v.object({
 
 const IdForm = v.object({ endpointId: v.pipe(v.string(), v.nonEmpty(), v.maxLength(100)) });
 const DeliveryForm = v.object({ ...IdForm.entries, deliveryId: v.pipe(v.string(), v.nonEmpty(), v.maxLength(200)) });
-/** "Send again every failed delivery since": a date and time in Accra (GMT all year, so the wall time is UTC). */
-const SINCE_PATTERN = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})$/;
-export function sinceOf(text: unknown): number | null {
-  const match = typeof text === "string" ? SINCE_PATTERN.exec(text) : null;
-  if (!match) return null;
-  const [year, month, day, hour, minute] = match.slice(1).map(Number) as [number, number, number, number, number];
-  const at = Date.UTC(year, month - 1, day, hour, minute);
-  // 2026-02-30T10:00 would roll into March: a time the calendar does not have is refused, not moved.
-  const back = new Date(at);
-  return back.getUTCMonth() === month - 1 && back.getUTCDate() === day && hour < 24 && minute < 60 ? at : null;
+/** "Send again every failed delivery since": a time of day in Accra, 24-hour (GMT all year, so the wall time is UTC). */
+const SINCE_TIME = /^([01]?\d|2[0-3])[:.h]?([0-5]\d)$/;
+
+/**
+ * The instant "since" names: a day read day first (the day field, parseDay: 21/11/2026, or 2026-11-21 as the field's
+ * script sends it) and a time of day (09:00, 9:00, 0900); or the field that is wrong and why.
+ */
+export function sinceOf(day: unknown, time: unknown): { at: number } | { field: "sinceDay" | "sinceTime"; error: string } {
+  const read = parseDay(typeof day === "string" ? day : "");
+  if ("error" in read) return { field: "sinceDay", error: read.error };
+  const match = typeof time === "string" ? SINCE_TIME.exec(time.trim()) : null;
+  if (!match) return { field: "sinceTime", error: "Write the time as HH:MM on the 24-hour clock, e.g. 09:00 or 17:30." };
+  return { at: Date.parse(`${read.day}T00:00:00Z`) + (Number(match[1]) * 60 + Number(match[2])) * 60_000 };
 }
 
 function endpointValues(form: Record<string, FormDataEntryValue>): EndpointValues {
@@ -260,10 +264,11 @@ async function resendFailed(request: Request, context: AppLoadContext, signedIn:
   if (!id.success) return refuse({ form: NOT_UNDERSTOOD }, null, "resend-failed");
   const { endpointId } = id.output;
   const key = `resend-failed:${endpointId}`;
-  const since = sinceOf(form.since);
+  const read = sinceOf(form.sinceDay, form.sinceTime);
   const now = Date.now();
-  if (since === null) return refuse({ since: "Enter a date and time, such as 2026-11-26 09:00." }, null, key);
-  if (since > now) return refuse({ since: "Choose a time in the past." }, null, key);
+  if ("error" in read) return refuse({ [read.field]: read.error }, null, key);
+  const since = read.at;
+  if (since > now) return refuse({ sinceTime: "Choose a time in the past." }, null, key);
   if (!(await getWebhookEndpoint(tenant, endpointId))) pageNotFound(request);
   try {
     return await underFreshCheck(request, signedIn, checkBindings.endpoint("resend-failed", `${endpointId}:${since}`), form, async () => {
