@@ -318,6 +318,17 @@ describe("POST /authenticate/passkey (the built Worker)", () => {
     });
   const cookieOf = (setCookie: string | null) => setCookie!.split(";")[0]!;
 
+  it("a body over 64 KB is refused with 413 and nothing done; one just under it is read as JSON", async () => {
+    const { mintSession } = await import("../support/sign-in");
+    const minted = await mintSession(await portal().db(), ORIGIN, (await newUser()).email, KUMASI);
+    // Ghana's letters are two bytes each in UTF-8: 40,000 of them is under 64 K characters and over 64 KB.
+    const over = await call(minted.cookieHeader, { intent: "register-options", name: "Ɛ".repeat(40_000) });
+    expect(over.status).toBe(413);
+    const under = await call(minted.cookieHeader, { intent: "register-options", name: "Ɛ".repeat(20_000) });
+    // Read and understood: refused for its name (too long), not for its size.
+    expect(under.status).toBe(400);
+  });
+
   it("adds a passkey and signs in with it, the relying party being the request's own outside production", async () => {
     const clock = new Clock();
     const user = await newUser();

@@ -12,7 +12,7 @@ import { PasskeyName, PASSKEY_MESSAGES } from "#server/passkeys/passkeys";
 import { signInOptions, verifySignIn } from "#server/passkeys/passkey-assertions";
 import { registrationOptions, verifyRegistration } from "#server/passkeys/passkey-registration";
 import type { SessionData } from "#server/auth/session";
-import { jsonResponse, methodNotAllowed } from "#server/plumbing/http";
+import { jsonResponse, methodNotAllowed, readBodyUpTo } from "#server/plumbing/http";
 import { checkBindings, checkNeededJson, giveBackCheck, hasOpenCheck, spendOpenCheck } from "#server/auth/fresh-check";
 
 export function loader() {
@@ -42,11 +42,12 @@ async function guarded(make: () => Promise<SessionData>): Promise<SessionData | 
 export async function action({ request, context }: ActionFunctionArgs) {
   requireSameOrigin(request);
   const deps: AuthDeps = authDeps(request, context);
-  const text = await request.text();
-  if (text.length > MAX_BODY) return jsonResponse({ message: PASSKEY_MESSAGES.malformed }, 413);
+  // Read only up to the limit: a body of megabytes is refused at its 64th kilobyte, not held whole first.
+  const bytes = await readBodyUpTo(request, MAX_BODY);
+  if (bytes === null) return jsonResponse({ message: PASSKEY_MESSAGES.malformed }, 413);
   let body: unknown;
   try {
-    body = JSON.parse(text);
+    body = JSON.parse(new TextDecoder().decode(bytes));
   } catch {
     return jsonResponse({ message: PASSKEY_MESSAGES.malformed }, 400);
   }
