@@ -31,7 +31,7 @@ export function SettlementDetailPanel({ detail }: { detail: SettlementDetail }) 
   return (
     <aside className="detail-panel" role="dialog" aria-labelledby="settlement-title" data-testid="settlement-detail">
       <header className="detail-panel__header">
-        <h2 id="settlement-title" className="code code--wrap">
+        <h2 id="settlement-title" className="code">
           {detail.reference}
         </h2>
         <Link to={filterHref(params, { s: null })} preventScrollReset className="detail-panel__close" aria-label="Close the settlement">
