@@ -3,7 +3,7 @@
 // covers and its payout attempts; Abena Darko (Finance) reads it but cannot run it.
 import { mintSession } from "../support/sign-in";
 import { KUMASI } from "../support/tenants";
-import { expect, hydrated, test } from "./fixtures";
+import { axeViolations, expect, hydrated, lookAt, test } from "./fixtures";
 import { clickChecked } from "./fresh-check";
 
 test("an administrator runs the settlement and reads what each one covers", async ({ page, portal }) => {
@@ -61,4 +61,35 @@ test("a filter that loads slowly is no send: the run button keeps its words and 
   await expect(page.getByRole("button", { name: "Run settlement now" })).toBeEnabled();
   release();
   await expect(page).toHaveURL(/status=paid/);
+});
+
+test("a failed attempt shows the rail's whole reason, and a long reason or reference never pushes the panel sideways", async ({ page, portal }) => {
+  const db = await portal.db();
+  const settlement = await db
+    .prepare("SELECT id, attempts FROM settlements WHERE business_id = ? AND status = 'paid' AND transfer_id IS NULL ORDER BY created_at DESC LIMIT 1")
+    .bind(KUMASI)
+    .first<{ id: string; attempts: number }>();
+  const reason = "Provider: the receiving bank did not answer within 30 seconds; the payout will be tried again at the next run (ref GH-NIP-0042-Ɔ)";
+  await db
+    .prepare("INSERT INTO payout_attempts (business_id, settlement_id, attempt, outcome, error, at) VALUES (?, ?, ?, 'failed', ?, ?)")
+    .bind(KUMASI, settlement!.id, settlement!.attempts + 1, reason, new Date().toISOString())
+    .run();
+  // The longest reference the house makes: a five-digit merchant code and the business's tag. It stays on one line in
+  // the panel's title (it is read back character by character) and still fits beside the close button.
+  const reference = "STL-MRC-12345-20261202-BBRWYGYY";
+  await db.prepare("UPDATE settlements SET reference = ? WHERE business_id = ? AND id = ?").bind(reference, KUMASI, settlement!.id).run();
+  for (const width of [1280, 390]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.goto(`/money/settlement-history?s=${settlement!.id}`);
+    const attempt = page
+      .getByTestId("settlement-detail")
+      .getByRole("listitem")
+      .filter({ hasText: `Attempt ${settlement!.attempts + 1}` });
+    await expect(page.getByRole("heading", { level: 2, name: reference })).toBeVisible();
+    await expect(attempt).toContainText(reason);
+    expect(await page.getByTestId("settlement-detail").evaluate((panel) => panel.scrollWidth - panel.clientWidth)).toBeLessThanOrEqual(0);
+    await expect(attempt.getByText("Failed", { exact: true })).toBeVisible();
+    await lookAt(page, { path: `settlement-failed-attempt-${width}.png` });
+  }
+  expect(await axeViolations(page)).toEqual([]);
 });

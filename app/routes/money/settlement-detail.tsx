@@ -63,10 +63,13 @@ export function SettlementDetailPanel({ detail }: { detail: SettlementDetail }) 
         <ul className="latest">
           {detail.attempts.map((a) => (
             <li key={a.attempt} className="latest__item">
-              <span>{`Attempt ${a.attempt} · ${tableDate(a.at)}`}</span>
-              <span className={a.outcome === "paid" ? "status status--good" : "status status--bad"} title={a.error ?? undefined}>
-                {a.outcome === "paid" ? "Paid" : `Failed: ${a.error ?? "unknown"}`}
-              </span>
+              {/* The rail's reason is its own line under the attempt: a pill holds one line, and a rail's words can be
+                  long enough to push a phone's panel sideways. */}
+              <div>
+                <span>{`Attempt ${a.attempt} · ${tableDate(a.at)}`}</span>
+                {a.outcome === "paid" ? null : <span className="cell-sub attempt-reason">{a.error ?? "The rail gave no reason."}</span>}
+              </div>
+              <span className={a.outcome === "paid" ? "status status--good" : "status status--bad"}>{a.outcome === "paid" ? "Paid" : "Failed"}</span>
             </li>
           ))}
           {detail.status !== "paid" && !detail.attempts.some((a) => a.attempt === detail.attemptsMade) ? (
