@@ -1,5 +1,16 @@
 import type { LinksFunction, MetaFunction } from "@remix-run/cloudflare";
-import { Link, Links, Meta, Outlet, ScrollRestoration, isRouteErrorResponse, useLocation, useNavigate, useRouteError } from "@remix-run/react";
+import {
+  Link,
+  Links,
+  Meta,
+  Outlet,
+  ScrollRestoration,
+  isRouteErrorResponse,
+  useLocation,
+  useNavigate,
+  useRouteError,
+  type ShouldRevalidateFunction,
+} from "@remix-run/react";
 import { useEffect, useState, type ReactNode } from "react";
 import { Analytics, trackException } from "#app/components/analytics/analytics";
 import { BuildUpdateCheck } from "./components/build-update";
@@ -9,15 +20,18 @@ import { NotificationRules } from "./components/notifications";
 import { PaintFirstScripts } from "./components/paint-first-scripts";
 import { RefusalFocus } from "#app/components/forms/form";
 import { someRouteCodeUnreachable } from "./components/route-code";
-import { isNetworkFailure } from "#app/components/forms/submission";
+import { isNetworkFailure, shouldRevalidate as formShouldRevalidate } from "#app/components/forms/submission";
 import { DefaultLayout, PlatformLayout, StandardLayout } from "./components/shell";
 import { AccessDenied } from "./routes/errors/access-denied";
 import { DEFAULT_ERROR_MESSAGE, errorMessage } from "./lib/errors";
 import { APP_NAME, NOT_FOUND_TITLE, SERVER_ERROR_TITLE } from "#app/lib/shell/page";
 import { usePageLayout } from "#app/lib/shell/root-data";
 
-// Nothing is reloaded after a send that lost its connection (app/components/forms/submission.ts).
-export { shouldRevalidate } from "#app/components/forms/submission";
+// Nothing is reloaded after a send that lost its connection (app/components/forms/submission.ts). Otherwise the root's
+// data (the bell's and the approvals' counts) is read again on every move to another page as well: its reads join the
+// page's own in one round trip (functions/plumbing/d1-coalesce.ts), and the counts follow what others did meanwhile.
+export const shouldRevalidate: ShouldRevalidateFunction = (args) =>
+  formShouldRevalidate(args) && (args.defaultShouldRevalidate || (args.formMethod === undefined && args.currentUrl.pathname !== args.nextUrl.pathname));
 // In a module of its own, so the components that read it (useRootData) do not import this one, which imports them.
 export { loader } from "./root.server";
 

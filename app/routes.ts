@@ -73,6 +73,10 @@ export default [
   route("reports/export", "routes/reports/export.route.ts", { id: "routes/reports.export" }),
 
   route("settings", "routes/settings/settings.route.tsx", { id: "routes/settings" }),
+  // Notifications (decision 053): the bell's list, a notice's link, an email's unsubscribe link.
+  route("notifications", "routes/notifications/list.route.tsx", { id: "routes/notifications" }),
+  route("notifications/:id/open", "routes/notifications/open.route.ts", { id: "routes/notifications.open" }),
+  route("notifications/unsubscribe/:token", "routes/notifications/unsubscribe.route.tsx", { id: "routes/notifications.unsubscribe" }),
   // Settings > Audit: the filtered audit log as CSV.
   route("settings/audit/export", "routes/settings/audit-export.route.ts", { id: "routes/settings.audit.export" }),
   // Settings > Developers: a webhook endpoint's delivery log.
@@ -105,6 +109,7 @@ export default [
   route("__dev/ui", "routes/dev/ui.route.tsx", { id: "routes/dev.ui" }),
   route("__dev/events", "routes/dev/events.route.tsx", { id: "routes/dev.events" }),
   route("__dev/outbox", "routes/dev/outbox.route.tsx", { id: "routes/dev.outbox" }),
+  route("__dev/outbox/email/:id", "routes/dev/outbox-email.route.ts", { id: "routes/dev.outbox.email" }),
 
   route("*", "routes/errors/not-found.route.tsx", { id: "routes/not-found" }),
 ] satisfies RouteConfig;

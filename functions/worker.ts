@@ -10,6 +10,8 @@ import { ConfigError, configOf } from "./env";
 import { handleEventsBatch } from "./analytics/consumer";
 import { handleWebhooksBatch } from "./webhooks/consumer";
 import { dispatchPendingDeliveries } from "./webhooks/dispatch";
+import { notifyBusiness } from "./notifications/run";
+import { isUnsubscribePath } from "./notifications/links";
 import "./load-context";
 import { logError, logEvent } from "./plumbing/log";
 import { misconfiguredAnswer, noteMisconfigured } from "./plumbing/misconfigured";
@@ -146,14 +148,17 @@ const handler = {
       }
       return withSecurityHeaders(response, request, nonce, requestId);
     }
-    const refused = crossOriginRefusal(request);
+    // An email's one-click unsubscribe (RFC 8058) is posted by the mail client, from no page: its token is signed.
+    const refused = isUnsubscribePath(new URL(request.url).pathname) ? null : crossOriginRefusal(request);
     if (refused) return withSecurityHeaders(refused, request, nonce, requestId);
     let response: Response;
     let signInOrigins: string[] = [];
     let databases: RequestDatabases | null = null;
     let timing: RequestTiming | null = null;
+    let linkSecret: string | null = null;
     try {
       const config = configOf(env);
+      linkSecret = config.app.sessionSecret;
       signInOrigins = config.app.signInOrigins;
       timing = config.app.serverTiming ? new RequestTiming() : null;
       // D1 as loaders see it: reads started together go as one round trip (d1-coalesce.ts), timed when asked;
@@ -185,6 +190,8 @@ const handler = {
     const business = databases?.business ?? null;
     if (request.method === "POST" && business) {
       ctx.waitUntil(dispatchPendingDeliveries(env, Date.now(), business).catch((error: unknown) => logError(requestId, request, error)));
+      // The same for notices (decision 053): whoever this change makes wait, or was waiting for it, is told now.
+      if (linkSecret) ctx.waitUntil(notifyBusiness(env, business, linkSecret).catch((error: unknown) => logError(requestId, request, error)));
     }
     // The audit entries this request wrote get their place in the chain (decision 025): its business's, and the core
     // database's sign-in events. One indexed read each when there are none; the 5-minute cron seals what is missed.

@@ -7,6 +7,7 @@ import { AlertRegion, ResponseModal } from "./notifications";
 import { FirstPrefetch, PrefetchPage, usePrefetchIntent } from "./prefetch";
 import { useRootData } from "#app/lib/shell/root-data";
 import { isTestBusiness, liveBusinessOf } from "#server/tenancy/test-mode";
+import { NoticeBell } from "./notice-bell";
 import { TopBarSearch } from "./search/top-bar-search";
 
 /**
@@ -239,6 +240,7 @@ export function DefaultLayout({ children, navigation = NAVIGATION }: { children:
           {signedInBusiness && navigation === NAVIGATION ? <TopBarSearch /> : null}
           <div className="topbar__context" data-testid="topbar-context">
             <EnvironmentBadge />
+            {signedInBusiness && navigation === NAVIGATION ? <NoticeBell /> : null}
             <BusinessSwitcher />
             <UserMenu />
           </div>

@@ -33,7 +33,7 @@ export interface ChangeSteps {
    * The pending requests of this kind (as `r`) that the person may not decide though their role decides requests, for
    * the queue; `role` is their role as SQL, which binds their id once each time it is used.
    */
-  waitingExclusion?(userId: string, role: string): SqlPart;
+  waitingExclusion?(person: SqlPart, role: SqlPart): SqlPart;
   /** The checker's own rules for this kind (throws the refusal). */
   checkApproval?(tenant: Tenant, request: ApprovalRequest): void;
   /** What the approval must find out before its batch (passed on as `prepared`), or "stale" when the request no longer fits. */

@@ -2,7 +2,7 @@
 // the name of what each request concerns and the record it would change, for the queue and the request page.
 import { namesOf, type NameKind } from "../lists/names.db";
 import { decodeCursor, pageSize, toPage, type Page, type PageQuery } from "../lists/page";
-import type { Tenant } from "../tenancy/tenant";
+import type { BusinessDb, Tenant } from "../tenancy/tenant";
 import { ROLES, can } from "../permissions";
 import type { SqlPart } from "./apply-change.db";
 import {
@@ -102,14 +102,23 @@ const DECIDERS = ROLES.filter((role) => can(role, "decide:approval"));
  * change-steps.ts), so the queue never offers a decision that is then refused.
  */
 function waitingForClause(userId: string): SqlPart {
-  const role = "(SELECT m.role FROM memberships m WHERE m.business_id = r.business_id AND m.user_id = ?)";
+  return waitingForPerson({ sql: "?", binds: [userId] });
+}
+
+/**
+ * The same rule for a person named by SQL: a bound id ("?" and the id), or a column of the query around it
+ * ("m.user_id"), so the notices' fan-out (functions/notifications/fan-out.db.ts) reaches exactly those the queue's
+ * "Waiting for me" shows the request to.
+ */
+export function waitingForPerson(person: SqlPart): SqlPart {
+  const role = { sql: `(SELECT wm.role FROM memberships wm WHERE wm.business_id = r.business_id AND wm.user_id = ${person.sql})`, binds: person.binds };
   const exclusions = APPROVAL_KINDS.flatMap((kind) => {
-    const excluded = STEPS[kind]?.waitingExclusion?.(userId, role);
+    const excluded = STEPS[kind]?.waitingExclusion?.(person, role);
     return excluded ? [{ sql: `\n      AND NOT (r.kind = ? AND ${excluded.sql})`, binds: [kind, ...excluded.binds] }] : [];
   });
   return {
-    sql: `(r.status = 'pending' AND r.maker_id <> ? AND ${role} IN (${DECIDERS.map(() => "?").join(", ")})${exclusions.map((e) => e.sql).join("")})`,
-    binds: [userId, userId, ...DECIDERS, ...exclusions.flatMap((e) => e.binds)],
+    sql: `(r.status = 'pending' AND r.maker_id <> ${person.sql} AND ${role.sql} IN (${DECIDERS.map(() => "?").join(", ")})${exclusions.map((e) => e.sql).join("")})`,
+    binds: [...person.binds, ...role.binds, ...DECIDERS, ...exclusions.flatMap((e) => e.binds)],
   };
 }
 
@@ -203,7 +212,7 @@ function isApprovalKind(kind: string): kind is ApprovalKind {
  * in its after values; the others read their targets, one query per kind for
  * the whole page. A target that is gone has no name (the page says so).
  */
-export async function requestSubjects(tenant: Tenant, requests: readonly Subject[]): Promise<Record<string, string>> {
+export async function requestSubjects(tenant: BusinessDb, requests: readonly Subject[]): Promise<Record<string, string>> {
   const names: Record<string, string> = {};
   const wanted = new Map<ApprovalKind, { namesOf: NameKind; ids: Set<string> }>();
   for (const request of requests) {

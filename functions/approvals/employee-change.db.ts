@@ -53,10 +53,10 @@ export const EMPLOYEE_STEPS: ChangeSteps = {
       .first<ChangeValues>(),
 
   /** Nobody decides a change to their own access, nor one giving a role theirs cannot grant (checkEmployeeRules). */
-  waitingExclusion: (userId, role) => ({
-    sql: `(r.target_id = ?
-        OR ${role} || '|' || coalesce(json_extract(r.after_json, '$.role'), '') IN (${UNGRANTABLE.map(() => "?").join(", ") || "NULL"}))`,
-    binds: [userId, userId, ...UNGRANTABLE],
+  waitingExclusion: (person, role) => ({
+    sql: `(r.target_id = ${person.sql}
+        OR ${role.sql} || '|' || coalesce(json_extract(r.after_json, '$.role'), '') IN (${UNGRANTABLE.map(() => "?").join(", ") || "NULL"}))`,
+    binds: [...person.binds, ...role.binds, ...UNGRANTABLE],
   }),
 
   checkApproval: (tenant, request) => checkEmployeeRules(tenant, request.targetId, request.after, "checker"),

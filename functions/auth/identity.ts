@@ -4,6 +4,7 @@
 // cookie, so a role change or a renamed business shows at the next page.
 import { waitingCountStatement } from "../approvals/change-requests.db";
 import { memberBusinessesStatement, memberProfileStatement, type MemberBusiness, type MemberProfileRow } from "../team/memberships.db";
+import { unreadCountStatement } from "../notifications/inbox.db";
 import { can, type Role } from "../permissions";
 import type { AuthDeps } from "./deps";
 import { checkSession } from "./guards";
@@ -39,6 +40,8 @@ export interface SignedInIdentity {
   businesses: MemberBusiness[];
   /** Requests waiting for this person's decision, for the navigation and the dashboard; null when their role decides none. */
   approvalsWaiting: number | null;
+  /** The bell's count: this person's notices not yet read nor settled (functions/notifications/inbox.db.ts). */
+  unreadNotices: number;
 }
 
 /**
@@ -58,10 +61,11 @@ export async function signedInIdentity(request: Request, deps: AuthDeps): Promis
   if (session.stage !== "business_chosen" || !session.activeBusiness || !check.shard || !isValidSession(session, deps.now())) return null;
   // The person and the business from the business's database; the businesses they may switch to from the core one.
   const business = deps.businessDb(session.activeBusiness, check.shard);
-  const [[profile, pending], choices] = await Promise.all([
+  const [[profile, pending, unread], choices] = await Promise.all([
     business.db.batch([
       memberProfileStatement({ userId: session.sub, businessId: business.businessId }, business.db),
       waitingCountStatement(business, session.sub),
+      unreadCountStatement(business, session.sub),
     ]),
     memberBusinessesStatement(deps.db, session.sub).all(),
   ]);
@@ -83,5 +87,6 @@ export async function signedInIdentity(request: Request, deps: AuthDeps): Promis
     },
     businesses: choices.results as unknown as MemberBusiness[],
     approvalsWaiting: can(row.role, "decide:approval") ? ((pending?.results[0] as { n: number } | undefined)?.n ?? 0) : null,
+    unreadNotices: (unread?.results[0] as { n: number } | undefined)?.n ?? 0,
   };
 }

@@ -2,7 +2,7 @@
 // id (never "the first N by name", which loses the rest of a large business).
 // Each statement binds the business, so another business's id has no name, and
 // reads at most ID_CHUNK ids, under D1's 100 bound parameters a statement.
-import type { Tenant } from "../tenancy/tenant";
+import type { BusinessDb } from "../tenancy/tenant";
 
 export type NameKind = "merchant" | "point_of_sale" | "terminal" | "terminal_serial" | "person" | "settlement_account" | "settlement_account_holder";
 
@@ -49,7 +49,7 @@ export function idChunks<T>(ids: readonly T[], otherBinds: number): T[][] {
 }
 
 /** The name of each id of this kind that the business has; ids it lacks (or empty ones) are absent from the map. */
-export async function namesOf(tenant: Tenant, kind: NameKind, ids: Iterable<string | null | undefined>): Promise<Map<string, string>> {
+export async function namesOf(tenant: BusinessDb, kind: NameKind, ids: Iterable<string | null | undefined>): Promise<Map<string, string>> {
   const { db } = tenant;
   const unique = [...new Set([...ids].filter((id): id is string => Boolean(id)))];
   const names = new Map<string, string>();

@@ -19,6 +19,7 @@ import { databaseNamed, everyBusinessDb, shardNames } from "../tenancy/shards";
 import { dispatchPendingDeliveries } from "../webhooks/dispatch";
 import { sweepWebhooks } from "../webhooks/sweep";
 import { dropOldEvents } from "../webhooks/events.db";
+import { notifyEveryBusiness } from "../notifications/run";
 import { recordJobFinish, recordJobStart, type JobOutcome, type JobTrigger } from "./jobs.db";
 
 /**
@@ -106,6 +107,11 @@ const pollRails: JobRunner = async (env, now) => {
   if (problem) throw new Error(problem);
 };
 
+// Notices of what waits and what was decided, and their emails (decision 053): after each change too; this catches
+// what a change's own run missed and tries again what a provider refused.
+const notify: JobRunner = async (env, now, settings) =>
+  notifyEveryBusiness(env, await everyBusinessDb(env, { activeOnly: true }), settings().app.sessionSecret, now);
+
 /** Every scheduled job, in the order the Jobs screen lists them. */
 export const JOBS = [
   { name: "clearing", label: "Clearing", what: "Makes payments due for clearing available to their merchants.", run: clear },
@@ -121,6 +127,7 @@ export const JOBS = [
     what: "Pays out approved transfers to settlement accounts that failed or were missed.",
     run: sendTransferPayouts,
   },
+  { name: "notifications", label: "Notifications", what: "Tells people what waits for them and what was decided, in the portal and by email.", run: notify },
   { name: "rail-poll", label: "Payout and refund answers", what: "Asks the payout and refund rails about what they have not answered.", run: pollRails },
   { name: "drop-submissions", label: "Old form submissions", what: "Drops the record of forms sent long ago.", run: dropSubmissions },
   { name: "drop-idempotency-keys", label: "Old idempotency keys", what: "Drops Partner API idempotency keys past their time.", run: dropIdempotencyKeys },
@@ -139,7 +146,7 @@ export function jobNamed(name: string): ScheduledJob | null {
  * other. The daily run clears first so that yesterday's last clearings are there to settle. Add work to a cron here.
  */
 export const CRON_LINES: Readonly<Record<string, readonly (readonly JobName[])[]>> = {
-  "*/5 * * * *": [["clearing"], ["webhook-sweep"], ["refunds", "transfer-payouts", "rail-poll"], ["audit-sealing"]],
+  "*/5 * * * *": [["clearing"], ["webhook-sweep"], ["refunds", "transfer-payouts", "rail-poll"], ["audit-sealing"], ["notifications"]],
   "0 6 * * *": [
     ["clearing", "settlement", "settlement-webhooks"],
     ["drop-submissions", "drop-idempotency-keys", "drop-old-events"],

@@ -35,7 +35,8 @@ export function withSecurityHeaders(response: Response, request: Request, nonce:
   if (!isLocalhost(new URL(request.url).hostname)) {
     headers.set("Strict-Transport-Security", "max-age=63072000; includeSubDomains");
   }
-  if (headers.get("Content-Type")?.startsWith("text/html")) {
+  // A document that sandboxes itself (the dev outbox's email view: no script at all) keeps its own, stricter policy.
+  if (headers.get("Content-Type")?.startsWith("text/html") && !/^sandbox;/.test(headers.get("Content-Security-Policy") ?? "")) {
     headers.set("Content-Security-Policy", contentSecurityPolicy(nonce, signInOrigins));
   }
   return secured;

@@ -99,6 +99,10 @@ export const MOVED_TABLES: readonly TableCopy[] = [
   // Disputes (decision 023); the evidence files stay in R2 under the business's id.
   { table: "disputes", from: BY_BUSINESS("disputes"), key: ["id"], follows: { transaction_id: "transactions" } },
   { table: "dispute_evidence", from: BY_BUSINESS("dispute_evidence"), key: ["id"] },
+  // Notices (decision 053), their deliveries and the people's choices.
+  { table: "notifications", from: BY_BUSINESS("notifications"), key: ["id"] },
+  { table: "notification_deliveries", from: BY_BUSINESS("notification_deliveries"), key: ["id"] },
+  { table: "notification_preferences", from: BY_BUSINESS("notification_preferences"), key: ["business_id", "user_id", "kind", "channel"] },
 ];
 
 type Row = Record<string, unknown>;
@@ -215,4 +219,5 @@ const WITHOUT_ROWID = new Set([
   "pending_reversals",
   "ingest_parked",
   "ledger_lines",
+  "notification_preferences",
 ]);

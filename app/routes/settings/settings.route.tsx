@@ -28,6 +28,7 @@ import { POLICY_INTENT, TAB_LABEL } from "./tabs";
 import { isLazyTab, loadTabCode, TAB_CODE, tabCode, tabOfSearch } from "./tab-code";
 import { loadTeam, TEAM_INTENTS, teamAction, type InviteValues } from "./team.server";
 import { readForm } from "#server/forms";
+import { EMAIL_CHOICES_INTENT, emailChoicesAction, loadEmailChoices } from "#app/routes/notifications/preferences.server";
 
 export const meta: MetaFunction = () => [{ title: "Settings" }];
 
@@ -55,7 +56,14 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const canSeeAudit = can(tenant.role, "view:audit");
   switch (tab) {
     case "profile":
-      return { tab, canSeeTeam, canSeeDevelopers, canSeeAudit, user: await loadProfile(request, deps) } as const;
+      return {
+        tab,
+        canSeeTeam,
+        canSeeDevelopers,
+        canSeeAudit,
+        user: await loadProfile(request, deps),
+        emailChoices: await loadEmailChoices(tenant),
+      } as const;
     case "business": {
       const [business, policy] = await Promise.all([loadBusiness(request, deps), loadPolicy(tenant)]);
       return { tab, canSeeTeam, canSeeDevelopers, canSeeAudit, business, policy } as const;
@@ -106,6 +114,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     if (isEndpointIntent(form.intent)) return endpointsAction(request, context, signedIn, form);
     return developersAction(request, context, signedIn, form);
   }
+  if (form.intent === EMAIL_CHOICES_INTENT) return emailChoicesAction(request, context, signedIn, form);
   if (form.intent === POLICY_INTENT) return policyAction(request, context, signedIn, form);
   if ((PHONE_INTENTS as readonly unknown[]).includes(form.intent)) return phonesAction(request, context, signedIn, form);
   if ((AUTHENTICATOR_INTENTS as readonly unknown[]).includes(form.intent)) return authenticatorAction(request, context, signedIn, form);
@@ -172,7 +181,7 @@ export default function Settings() {
         </ul>
       </nav>
       <OnDemand code={isLazyTab(loaded.tab) ? TAB_CODE[loaded.tab] : null} fallback={<p aria-live="polite">Loading…</p>}>
-        {loaded.tab === "profile" ? <ProfileTab user={loaded.user} /> : null}
+        {loaded.tab === "profile" ? <ProfileTab user={loaded.user} emailChoices={loaded.emailChoices} /> : null}
         {loaded.tab === "business" ? <BusinessTab business={loaded.business} policy={loaded.policy} error={error} /> : null}
         {loaded.tab === "security" ? (
           <SecurityTab

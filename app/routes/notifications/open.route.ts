@@ -1,0 +1,17 @@
+// /notifications/:id/open: where a notice's link (the bell's list, an email) leads. Behind sign-in like every page
+// (signing in comes back here); the notice is marked read and the person goes on to its record. A notice of someone
+// else's, or of another business, is a 404: the id alone opens nothing.
+import { redirect, type LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { openNotice } from "#server/notifications/inbox.db";
+import { requireTenant } from "#server/guards";
+import { pageNotFound } from "#server/plumbing/http";
+import { safeReturnPath } from "#server/auth/session";
+
+export async function loader({ request, context, params }: LoaderFunctionArgs) {
+  const { deps, tenant } = await requireTenant(request, context, null);
+  const id = params.id ?? "";
+  if (!/^ntf_[0-9a-f]{32}$/.test(id)) pageNotFound(request);
+  const notice = await openNotice(tenant, id, deps.now());
+  if (!notice) pageNotFound(request);
+  throw redirect(safeReturnPath(notice.href) ?? "/notifications");
+}

@@ -1,0 +1,300 @@
+// Notifications (decision 053) against the built Worker's database: the fan-out tells exactly those the queue shows a
+// request to, once each however many runs race, and writes an email only for those who want it; a decision tells its
+// maker and settles the waiting notices; sending goes once per delivery, retries what a provider refused and gives up
+// on a refused address; the email adapters send what Resend and Postmark document to their local stand-ins; and a
+// change made through the Worker reaches the dev outbox with its links, which open the notice (another person's is 404)
+// and unsubscribe (signed: a forged token is 404, and the mail client's one-click POST needs no session).
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { approveRequest, rejectRequest, requestChange } from "#server/approvals/approvals.db";
+import type { ChangeValues } from "#server/approvals/change-kinds";
+import { requestsWaitingFor } from "#server/approvals/change-requests.db";
+import { emailPortFor, type EmailPort } from "#server/notifications/email";
+import { fanOut } from "#server/notifications/fan-out.db";
+import { NOTIFICATION_KINDS } from "#server/notifications/kinds";
+import { readUnsubscribeToken, unsubscribeToken } from "#server/notifications/links";
+import { preferencesOf, setPreferences } from "#server/notifications/preferences.db";
+import { sendDueNotices } from "#server/notifications/send";
+import { DEV_SESSION_SECRET } from "#server/env";
+import type { Tenant } from "#server/tenancy/tenant";
+import { FAKE_EMAIL_CREDENTIALS, startFakeEmailProviders, type FakeEmailProviders } from "../support/fake-email-providers";
+import { signedInCookie } from "../support/sign-in";
+import { ABENA_KUMASI, AMA_KUMASI, ESI_KUMASI, KOFI_KUMASI, KUMASI, META } from "../support/tenants";
+import { usePortal } from "../support/use-portal";
+
+const portal = usePortal();
+const PEOPLE: Tenant[] = [AMA_KUMASI, KOFI_KUMASI, ESI_KUMASI, ABENA_KUMASI];
+const EMAILS: Record<string, string> = {
+  [AMA_KUMASI.userId]: "ama.mensah@example.com",
+  [KOFI_KUMASI.userId]: "kofi.boateng@example.com",
+  [ESI_KUMASI.userId]: "esi.owusu@example.com",
+  [ABENA_KUMASI.userId]: "abena.darko@example.com",
+};
+let serial = 0;
+
+function merchant(): ChangeValues {
+  serial += 1;
+  const n = String(serial).padStart(4, "0");
+  return {
+    code: `MER-N${n}`,
+    name: `Ɔkyeame Ŋkansa Stores 🍍 ${n}`,
+    trading_name: `Ɔkyeame ${n}`,
+    tin: `C${String(7_200_000_000 + serial)}`,
+    sector: "Retail",
+    town: "Kumasi",
+    region: "Ashanti",
+    address: "3 Adum Road",
+    contact_name: "Ɛsi Mensah",
+    contact_phone: "233244000222",
+    contact_email: "stores@example.com",
+  };
+}
+
+const business = () => ({ businessId: KUMASI, db: AMA_KUMASI.db });
+
+async function noticesOf(requestIds: readonly string[]) {
+  const { results } = await AMA_KUMASI.db
+    .prepare(
+      `SELECT n.user_id, n.subject_id, n.kind, n.title, n.body, n.href, n.settled_at, (SELECT COUNT(*) FROM notification_deliveries d WHERE d.notification_id = n.id) AS deliveries
+       FROM notifications n WHERE n.business_id = ? AND n.subject_id IN (SELECT value FROM json_each(?))`,
+    )
+    .bind(KUMASI, JSON.stringify(requestIds))
+    .all<{ user_id: string; subject_id: string; kind: string; title: string; body: string; href: string; settled_at: string | null; deliveries: number }>();
+  return results;
+}
+
+/** Tells everything older first, so a property's runs start from nothing untold (the seed's own requests included). */
+beforeAll(async () => {
+  for (let i = 0; i < 20 && (await fanOut(business())) > 0; i += 1);
+});
+
+describe("the fan-out", () => {
+  it("tells each request to exactly those it waits for, once each however many runs race, with an email only for those who want it", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        // Ama, Kofi and Esi ask for merchants; Finance asks for none.
+        fc.array(fc.nat(2), { minLength: 1, maxLength: 4 }),
+        fc.array(fc.boolean(), { minLength: PEOPLE.length, maxLength: PEOPLE.length }),
+        fc.integer({ min: 1, max: 3 }),
+        async (makers, wantsEmail, runs) => {
+          for (const [i, person] of PEOPLE.entries())
+            await setPreferences(person, person.userId, [{ kind: "request.waiting", channel: "email", wanted: wantsEmail[i]! }], Date.now());
+          const ids: string[] = [];
+          for (const maker of makers) ids.push(await requestChange(PEOPLE[maker]!, META, { kind: "merchant", action: "create", after: merchant() }));
+          await Promise.all(Array.from({ length: runs }, () => fanOut(business())));
+          const notices = await noticesOf(ids);
+          for (const [i, person] of PEOPLE.entries()) {
+            const expected = await requestsWaitingFor(person, person.userId, ids);
+            const told = notices.filter((n) => n.user_id === person.userId && n.kind === "request.waiting");
+            expect(new Set(told.map((n) => n.subject_id)), person.userId).toEqual(expected);
+            expect(told.length, `${person.userId} told once each`).toBe(expected.size);
+            for (const notice of told) expect(notice.deliveries, `${person.userId}'s email`).toBe(wantsEmail[i] ? 1 : 0);
+          }
+          // A run after them all writes nothing.
+          expect(await fanOut(business())).toBe(0);
+        },
+      ),
+      { numRuns: 10 },
+    );
+    for (const person of PEOPLE) await setPreferences(person, person.userId, [{ kind: "request.waiting", channel: "email", wanted: true }], Date.now());
+  });
+
+  it("tells the maker of a decision, with the reason, and settles the notices of those who waited", async () => {
+    const approved = await requestChange(ESI_KUMASI, META, { kind: "merchant", action: "create", after: merchant() });
+    const rejected = await requestChange(ESI_KUMASI, META, { kind: "merchant", action: "create", after: merchant() });
+    await fanOut(business());
+    await approveRequest(KOFI_KUMASI, META, approved, { core: portal().core() });
+    await rejectRequest(AMA_KUMASI, META, rejected, "The TIN 0244123456789 is not the merchant's");
+    await fanOut(business());
+    const notices = await noticesOf([approved, rejected]);
+    const esi = notices.filter((n) => n.user_id === ESI_KUMASI.userId);
+    expect(esi.map((n) => n.kind).sort()).toEqual(["request.approved", "request.rejected"]);
+    const no = esi.find((n) => n.kind === "request.rejected")!;
+    expect(no.title).toBe("Your request was rejected");
+    expect(no.body).toContain("Reason: The TIN ••••6789 is not the merchant's");
+    expect(no.body).not.toMatch(/\d{7}/);
+    expect(no.href).toBe(`/approvals/merchant/${rejected}`);
+    // Those who waited: their notices are settled, off the bell.
+    const waited = notices.filter((n) => n.kind === "request.waiting");
+    expect(waited.length).toBeGreaterThan(0);
+    expect(waited.every((n) => n.settled_at !== null)).toBe(true);
+  });
+});
+
+describe("sending", () => {
+  let fake: FakeEmailProviders;
+  beforeAll(async () => {
+    fake = await startFakeEmailProviders();
+  });
+  afterAll(() => fake?.close());
+
+  /** A new request, told; what was due before it is sent first (through the outbox), so a test sees its own emails. */
+  async function freshRequest(): Promise<{ id: string; name: string }> {
+    await fanOut(business());
+    await sendDueNotices(business(), settings(emailPortFor({ provider: "outbox" }, { DB: await portal().db() })));
+    const after = merchant();
+    const id = await requestChange(ESI_KUMASI, META, { kind: "merchant", action: "create", after });
+    await fanOut(business());
+    return { id, name: String(after.name) };
+  }
+
+  async function deliveriesOf(id: string) {
+    const { results } = await AMA_KUMASI.db
+      .prepare(
+        `SELECT d.status, d.attempts, d.address, d.last_error FROM notification_deliveries d JOIN notifications n ON n.id = d.notification_id
+         WHERE n.business_id = ? AND n.subject_id = ? ORDER BY d.address`,
+      )
+      .bind(KUMASI, id)
+      .all<{ status: string; attempts: number; address: string; last_error: string | null }>();
+    return results;
+  }
+
+  const settings = (port: EmailPort) => ({ port, portalUrl: "https://portal.example", linkSecret: DEV_SESSION_SECRET });
+
+  for (const provider of ["resend", "postmark"] as const) {
+    it(`${provider}: sends what the provider documents, once per delivery, with the links and the one-click headers`, async () => {
+      const port = emailPortFor(
+        provider === "resend"
+          ? { provider, from: "Partners Portal <notices@portal.example>", apiKey: FAKE_EMAIL_CREDENTIALS.resendApiKey, baseUrl: fake.url }
+          : { provider, from: "Partners Portal <notices@portal.example>", serverToken: FAKE_EMAIL_CREDENTIALS.postmarkServerToken, baseUrl: fake.url },
+        { DB: await portal().db() },
+      );
+      fake.mode = "ok";
+      fake.received.length = 0;
+      const { id, name } = await freshRequest();
+      const [first, again] = [await sendDueNotices(business(), settings(port)), await sendDueNotices(business(), settings(port))];
+      expect(fake.violations).toEqual([]);
+      expect(again.sent).toBe(0);
+      const mine = fake.received.filter((email) => email.text.includes(name));
+      expect(first.sent).toBe(2);
+      expect(new Set(mine.map((email) => email.to))).toEqual(new Set([EMAILS[AMA_KUMASI.userId], EMAILS[KOFI_KUMASI.userId]]));
+      for (const email of mine) {
+        expect(email.subject).toBe("A request waits for your decision");
+        expect(email.text).toMatch(/Esi Owusu asks to add a merchant: Ɔkyeame Ŋkansa Stores 🍍/);
+        expect(email.html).toMatch(/href="https:\/\/portal\.example\/notifications\/ntf_[0-9a-f]{32}\/open"/);
+        expect(email.headers["List-Unsubscribe-Post"]).toBe("List-Unsubscribe=One-Click");
+        expect(email.headers["List-Unsubscribe"]).toMatch(/^<https:\/\/portal\.example\/notifications\/unsubscribe\/[\w-]+\.[0-9a-f]{64}>$/);
+        if (provider === "resend") expect(email.idempotencyKey).toMatch(/^ndl_/);
+      }
+      expect((await deliveriesOf(id)).every((d) => d.status === "sent" && d.attempts === 1)).toBe(true);
+    });
+  }
+
+  it("a provider down or rate-limiting leaves the email to try again later; a refused address is given up at once", async () => {
+    const port = emailPortFor(
+      { provider: "resend", from: "notices@portal.example", apiKey: FAKE_EMAIL_CREDENTIALS.resendApiKey, baseUrl: fake.url },
+      {
+        DB: await portal().db(),
+      },
+    );
+    for (const mode of ["down", "limit"] as const) {
+      fake.mode = mode;
+      const { id } = await freshRequest();
+      const now = Date.now();
+      const run = await sendDueNotices(business(), settings(port), now);
+      expect(run.retrying, mode).toBeGreaterThanOrEqual(2);
+      const pending = await deliveriesOf(id);
+      expect(pending.every((d) => d.status === "pending" && d.attempts === 1 && /Resend refused the email \(HTTP (500|429)\)/.test(d.last_error ?? ""))).toBe(
+        true,
+      );
+      // Not due again before its wait; due after it, and then sent.
+      expect((await sendDueNotices(business(), settings(port), now + 1_000)).sent).toBe(0);
+      fake.mode = "ok";
+      expect((await sendDueNotices(business(), settings(port), now + 61_000)).sent).toBeGreaterThanOrEqual(2);
+      expect((await deliveriesOf(id)).every((d) => d.status === "sent" && d.attempts === 2)).toBe(true);
+    }
+    fake.mode = "address";
+    const { id } = await freshRequest();
+    const run = await sendDueNotices(business(), settings(port));
+    expect(run.dead).toBeGreaterThanOrEqual(2);
+    expect((await deliveriesOf(id)).every((d) => d.status === "dead")).toBe(true);
+    // Nothing in a delivery's error names the address.
+    expect((await deliveriesOf(id)).every((d) => !(d.last_error ?? "").includes("@"))).toBe(true);
+    fake.mode = "ok";
+  });
+});
+
+describe("through the Worker", () => {
+  async function outboxEmails(): Promise<{ id: number; to: string; subject: string; text: string; headers: Record<string, string> }[]> {
+    const answer = await portal().fetch("/__dev/outbox?limit=500", { headers: { Accept: "application/json" } });
+    const body: { emails: { id: number; to: string; subject: string; text: string; headers: Record<string, string> }[] } = await answer.json();
+    return body.emails;
+  }
+
+  /** The outbox's emails whose text names `marker`, once the Worker's after-response run wrote them (polled, with a deadline). */
+  async function emailsNaming(marker: string, count: number) {
+    for (let tries = 0; tries < 100; tries += 1) {
+      const found = (await outboxEmails()).filter((email) => email.text.includes(marker));
+      if (found.length >= count) return found;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    throw new Error(`no ${count} emails naming ${marker}`);
+  }
+
+  it("a request made through the Worker reaches each checker's email; its link opens the notice for its person only", async () => {
+    await fanOut(business());
+    const after = merchant();
+    const id = await requestChange(ESI_KUMASI, META, { kind: "merchant", action: "create", after });
+    // Any change through the Worker runs the notifications after its answer: here, marking Esi's notices read.
+    const esi = await signedInCookie(portal(), EMAILS[ESI_KUMASI.userId], KUMASI);
+    const marked = await portal().fetch("/notifications", {
+      method: "POST",
+      headers: { ...esi, "Content-Type": "application/x-www-form-urlencoded", Origin: portal().url },
+      body: "intent=mark-all-read",
+      redirect: "manual",
+    });
+    expect(marked.status).toBe(302);
+    const emails = await emailsNaming(String(after.name), 2);
+    expect(new Set(emails.map((email) => email.to))).toEqual(new Set([EMAILS[AMA_KUMASI.userId], EMAILS[KOFI_KUMASI.userId]]));
+    const kofis = emails.find((email) => email.to === EMAILS[KOFI_KUMASI.userId])!;
+    const open = new URL(/Open in Partners Portal: (\S+)/.exec(kofis.text)![1]!).pathname;
+    // Signed out: to sign-in, which comes back here.
+    const signedOut = await portal().fetch(open, { redirect: "manual" });
+    expect(signedOut.status).toBe(302);
+    expect(signedOut.headers.get("Location")).toMatch(/\/login/);
+    // Kofi: read, and on to the request.
+    const kofi = await signedInCookie(portal(), EMAILS[KOFI_KUMASI.userId], KUMASI);
+    const opened = await portal().fetch(open, { headers: kofi, redirect: "manual" });
+    expect(opened.status).toBe(302);
+    expect(opened.headers.get("Location")).toBe(`/approvals/merchant/${id}`);
+    // Ama, who may decide it too, but this notice is Kofi's: a 404, as for an id that does not exist.
+    const ama = await signedInCookie(portal(), EMAILS[AMA_KUMASI.userId], KUMASI);
+    expect((await portal().fetch(open, { headers: ama, redirect: "manual" })).status).toBe(404);
+    expect((await portal().fetch("/notifications/ntf_00000000000000000000000000000000/open", { headers: ama, redirect: "manual" })).status).toBe(404);
+    // The list shows it read for Kofi.
+    const list = await (await portal().fetch("/notifications", { headers: kofi })).text();
+    expect(list).toContain(String(after.name));
+  });
+
+  it("the one-click unsubscribe works without a session, turns only that kind off, and refuses a forged token", async () => {
+    const token = await unsubscribeToken(DEV_SESSION_SECRET, { businessId: KUMASI, userId: KOFI_KUMASI.userId, kind: "request.waiting", channel: "email" });
+    expect(await readUnsubscribeToken(DEV_SESSION_SECRET, token)).toMatchObject({ userId: KOFI_KUMASI.userId, kind: "request.waiting" });
+    // A link scanner's GET changes nothing.
+    const page = await portal().fetch(`/notifications/unsubscribe/${token}`);
+    expect(page.status).toBe(200);
+    expect((await preferencesOf(KOFI_KUMASI, KOFI_KUMASI.userId))["request.waiting"].email).toBe(true);
+    // RFC 8058: the mail client posts, with no Origin and no cookie.
+    const posted = await portal().fetch(`/notifications/unsubscribe/${token}`, {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+      body: "List-Unsubscribe=One-Click",
+    });
+    expect(posted.status).toBe(200);
+    const after = await preferencesOf(KOFI_KUMASI, KOFI_KUMASI.userId);
+    expect(after["request.waiting"].email).toBe(false);
+    for (const kind of NOTIFICATION_KINDS.filter((k) => k !== "request.waiting")) expect(after[kind].email).toBe(true);
+    // Another person's, or a changed kind, under the same signature: 404.
+    const [payload, signature] = token.split(".");
+    const forged = `${Buffer.from(Buffer.from(payload!, "base64url").toString().replace(KOFI_KUMASI.userId, AMA_KUMASI.userId)).toString("base64url")}.${signature}`;
+    for (const bad of [forged, `${payload}.${"0".repeat(64)}`, "x", `${payload}`]) {
+      const refused = await portal().fetch(`/notifications/unsubscribe/${bad}`, {
+        method: "POST",
+        headers: { "Content-Type": "application/x-www-form-urlencoded" },
+        body: "List-Unsubscribe=One-Click",
+      });
+      expect(refused.status, bad).toBe(404);
+    }
+    expect((await preferencesOf(AMA_KUMASI, AMA_KUMASI.userId))["request.waiting"].email).toBe(true);
+    await setPreferences(KOFI_KUMASI, KOFI_KUMASI.userId, [{ kind: "request.waiting", channel: "email", wanted: true }], Date.now());
+  });
+});
