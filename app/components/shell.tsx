@@ -2,12 +2,11 @@ import { Form, Link, NavLink, useLocation, useNavigation } from "@remix-run/reac
 import { useCallback, useEffect, useId, useRef, useState, type ReactNode } from "react";
 import { NAVIGATION, PLATFORM_NAVIGATION, WAITING_FOR_ME, isCurrentSection, isNavGroup, type NavGroup, type NavItem } from "#app/lib/shell/navigation";
 import { APP_NAME, LIST_ID } from "#app/lib/shell/page";
-import { BusinessSwitcher, UserMenu } from "./account-menu";
+import { BusinessSwitcher, NoticeBell, UserMenu } from "./account-menu";
 import { AlertRegion, ResponseModal } from "./notifications";
 import { FirstPrefetch, PrefetchPage, usePrefetchIntent } from "./prefetch";
 import { useRootData } from "#app/lib/shell/root-data";
 import { isTestBusiness, liveBusinessOf } from "#server/tenancy/test-mode";
-import { NoticeBell } from "./notice-bell";
 import { TopBarSearch } from "./search/top-bar-search";
 
 /**
@@ -19,7 +18,14 @@ function EnvironmentBadge() {
   if (!environment || environment === "production") return null;
   return (
     <span className="env-badge" data-testid="env-badge">
-      {environment === "test" ? "Test" : "Development"}
+      {/* "Dev" at 980 px and below, where the top bar needs the room (the bell, the business, the account). */}
+      {environment === "test" ? (
+        "Test"
+      ) : (
+        <>
+          Dev<span className="env-badge__rest">elopment</span>
+        </>
+      )}
     </span>
   );
 }

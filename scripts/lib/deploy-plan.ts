@@ -3,10 +3,11 @@
 // get, the queues and crons, and the Worker's settings checked by the Worker's own parser (configOf over the production
 // vars and the secrets the deployer gives). Pure: scripts/deploy.ts reads the files and prints; tests give it objects.
 import { ConfigError, configOf, configProblems, RAIL_SETTING_NAMES, railsConfigOf, SETTING_NAMES } from "#server/env";
+import { EMAIL_SETTING_NAMES, emailConfigOf } from "#server/notifications/email-settings";
 
 /** Every setting the Worker reads: configOf's and the rails' (parsed apart by railsConfigOf, so that a bad rail setting
  *  does not stop the portal, but checked here all the same: production with no rail leaves payouts waiting). */
-const ALL_SETTING_NAMES: readonly string[] = [...SETTING_NAMES, ...RAIL_SETTING_NAMES];
+const ALL_SETTING_NAMES: readonly string[] = [...SETTING_NAMES, ...RAIL_SETTING_NAMES, ...EMAIL_SETTING_NAMES];
 
 /** What `npm run deploy` passes as `wrangler deploy --var`: these win over wrangler.toml's [vars]. */
 export const PRODUCTION_VARS: Readonly<Record<string, string>> = { ENVIRONMENT: "production", SERVER_TIMING: "off" };
@@ -32,6 +33,8 @@ export interface WranglerConfig {
   r2_buckets: { binding: string; bucket_name?: string }[];
   queues: { producers?: { binding: string; queue: string }[]; consumers?: { queue: string; dead_letter_queue?: string }[] };
   triggers: { crons?: string[] };
+  /** The Cloudflare Email Service bindings ([[send_email]]), when the deployment emails through one. */
+  send_email?: { name: string }[];
 }
 
 export interface PlanInput {
@@ -158,6 +161,13 @@ function planSettings(input: PlanInput, problems: string[], lines: string[]): vo
   const railHint = input.secrets ? "" : " (no secrets were given: --secrets FILE)";
   for (const problem of railProblems) problems.push(`Settings: ${problem}${railHint}`);
   if (railProblems.size === 0) lines.push("  the rails' own check (railsConfigOf) accepts them: payouts and refunds each have a rail with its settings");
+  // Email as production reads it (decision 053): a provider with its settings, the portal's address for the links.
+  // The Cloudflare binding is the Worker's: the plan gives one when wrangler.toml declares [[send_email]].
+  const email = emailConfigOf({ ...env, ...(input.config.send_email?.some((binding) => binding.name === "EMAIL") ? { EMAIL: {} } : {}) });
+  const emailProblems = new Set([...(email.sender.provider === null ? [email.sender.problem] : []), ...email.invalid]);
+  for (const problem of emailProblems) problems.push(`Settings: ${problem}${railHint}`);
+  if (emailProblems.size === 0)
+    lines.push(`  email's own check (emailConfigOf) accepts them: notices are emailed through ${email.sender.provider}, linking to ${email.portalUrl}`);
 }
 
 /** The deploy plan: what would be created, bound, migrated and scheduled, and every problem that would stop it. */

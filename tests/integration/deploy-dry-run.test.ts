@@ -46,7 +46,7 @@ function secretsFile(text: string): string {
 const SECRET = "a-production-secret-that-is-long-enough-5678";
 const SWITCH_KEY = `whsec_${Buffer.from("dry-run-switch-rail-key-0123456789").toString("base64")}`;
 /** Production's rails (decision 041): without them the plan names the missing settings. */
-const RAILS = `PAYOUT_RAIL=switch\nREFUND_RAIL=switch\nSWITCH_RAIL_URL=https://switch.example.org/rails\nSWITCH_RAIL_SECRET=${SWITCH_KEY}\n`;
+const RAILS = `PAYOUT_RAIL=switch\nREFUND_RAIL=switch\nSWITCH_RAIL_URL=https://switch.example.org/rails\nSWITCH_RAIL_SECRET=${SWITCH_KEY}\nEMAIL_PROVIDER=resend\nEMAIL_FROM=notices@portal.example.org\nRESEND_API_KEY=re_production_key_0001\nPORTAL_URL=https://portal.example.org\n`;
 
 describe("on the repository", () => {
   it("refuses by default: the placeholder ids and the missing secret are named, exit 1", () => {

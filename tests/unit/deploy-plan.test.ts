@@ -8,8 +8,14 @@ const KV_ID = "5d41402abc4b2a76b9719d911017c592";
 const SECRET = "a-production-secret-that-is-long-enough-1234";
 const SWITCH_KEY = `whsec_${Buffer.from("a-production-switch-rail-key-0123456789").toString("base64")}`;
 const PAYSTACK_KEY = "sk_live_productionpaystackkey0123456789";
-/** The rails production requires (decision 041): payouts and refunds through the switch. */
-const RAILS = { PAYOUT_RAIL: "switch", REFUND_RAIL: "switch", SWITCH_RAIL_URL: "https://switch.example.com/rails", SWITCH_RAIL_SECRET: SWITCH_KEY };
+/** The rails production requires (decision 041): payouts and refunds through the switch; and email (decision 053). */
+const EMAIL = {
+  EMAIL_PROVIDER: "postmark",
+  EMAIL_FROM: "Partners Portal <notices@portal.example.com>",
+  POSTMARK_SERVER_TOKEN: "pm-production-token-0001",
+  PORTAL_URL: "https://portal.example.com",
+};
+const RAILS = { PAYOUT_RAIL: "switch", REFUND_RAIL: "switch", SWITCH_RAIL_URL: "https://switch.example.com/rails", SWITCH_RAIL_SECRET: SWITCH_KEY, ...EMAIL };
 
 function input(overrides: Partial<PlanInput> = {}, config: Partial<PlanInput["config"]> = {}): PlanInput {
   return {
@@ -142,6 +148,7 @@ describe("planDeploy", () => {
       "Settings: SESSION_SECRET is required in production (no secrets were given: --secrets FILE)",
       "Settings: PAYOUT_RAIL is not set: set it to switch or paystack (production never uses the simulator) (no secrets were given: --secrets FILE)",
       "Settings: REFUND_RAIL is not set: set it to switch (production never uses the simulator) (no secrets were given: --secrets FILE)",
+      "Settings: EMAIL_PROVIDER is not set: set it to cloudflare, resend or postmark (production never uses the outbox) (no secrets were given: --secrets FILE)",
     ]);
     const problems = planDeploy(
       input({ secrets: { SESSION_SECRET: SECRET, ...RAILS, SMS_GATEWAY_URL: "http://sms.example.com", SMS_GATEWAY_TOKEN: "t", SMS_GATWAY: "x" } }),
@@ -178,6 +185,7 @@ describe("the payout and refund rails", () => {
           PAYOUT_RAIL: "paystack",
           PAYSTACK_SECRET_KEY: PAYSTACK_KEY,
           ...{ REFUND_RAIL: "switch", SWITCH_RAIL_URL: RAILS.SWITCH_RAIL_URL, SWITCH_RAIL_SECRET: SWITCH_KEY },
+          ...EMAIL,
         },
       }),
     );
@@ -221,4 +229,31 @@ it("settingGroups groups by the first word", () => {
       ["ENVIRONMENT", ["ENVIRONMENT"]],
     ]),
   );
+});
+
+describe("email in the plan", () => {
+  const problems = (secrets: Record<string, string>, config: Partial<PlanInput["config"]> = {}) =>
+    planDeploy(
+      input({ secrets: { SESSION_SECRET: SECRET, ...secrets } }, { vars: { ENVIRONMENT: "production", ARCHIVE_RETENTION_MONTHS: "13" }, ...config }),
+    ).problems.filter((problem) => /EMAIL|PORTAL_URL|RESEND|POSTMARK/.test(problem));
+  it("accepts a provider with its settings, and names the one missing or malformed, never its value", () => {
+    expect(problems(RAILS)).toEqual([]);
+    const { EMAIL_PROVIDER: _provider, ...unset } = RAILS;
+    expect(problems(unset)).toEqual(["Settings: EMAIL_PROVIDER is not set: set it to cloudflare, resend or postmark (production never uses the outbox)"]);
+    expect(problems({ ...RAILS, EMAIL_PROVIDER: "outbox" })).toEqual([
+      "Settings: EMAIL_PROVIDER is outbox, which production refuses: set it to cloudflare, resend or postmark",
+    ]);
+    expect(problems({ ...RAILS, EMAIL_PROVIDER: "resend" })).toEqual(["Settings: RESEND_API_KEY is not set: Resend needs an API key"]);
+    expect(problems({ ...RAILS, PORTAL_URL: "http://portal.example.com" })).toEqual(["Settings: PORTAL_URL must be an https URL in production"]);
+    const bad = problems({ ...RAILS, EMAIL_FROM: "not an address sécret" });
+    expect(bad).toEqual(['Settings: EMAIL_FROM must be an address, or a name and an address ("Partners Portal <notices@example.com>")']);
+    expect(bad.join()).not.toContain("sécret");
+  });
+  it("takes the Cloudflare Email binding only when wrangler.toml declares it", () => {
+    const cloudflare = { ...RAILS, EMAIL_PROVIDER: "cloudflare" };
+    expect(problems(cloudflare)).toEqual([
+      'Settings: EMAIL_PROVIDER is cloudflare but the Worker has no EMAIL binding: add [[send_email]] name = "EMAIL" to wrangler.toml',
+    ]);
+    expect(problems(cloudflare, { send_email: [{ name: "EMAIL" }] })).toEqual([]);
+  });
 });

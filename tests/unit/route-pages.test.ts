@@ -91,7 +91,7 @@ describe("layouts", () => {
     expect((await pageAt(concrete(route))).layout).toBe(STANDARD_ROUTES.has(route) ? "standard" : "default");
   });
 
-  it("only the five SPEC pages and the sign-in popup's landing page name the standard layout", async () => {
+  it("only the five SPEC pages, the sign-in popup's landing page and an email's unsubscribe page (no session either) name the standard layout", async () => {
     const standard: string[] = [];
     for (const id of ROUTE_FILES.keys()) {
       const handle = (await routeModule(id)).handle as { layout?: string } | undefined;
@@ -105,6 +105,7 @@ describe("layouts", () => {
         "routes/authenticate.verify",
         "routes/select-business",
         "routes/auth.oidc.callback",
+        "routes/notifications.unsubscribe",
       ].sort(),
     );
   });
