@@ -34,7 +34,7 @@ describe("the rooms of functions/", () => {
     }
 
     // A file is left out of the count only as the test of a module beside it: x.test.ts or x.<aspect>.test.ts next
-    // to x.ts. A name that fits no module would let a folder hide modules from the count as "tests".
+    // to x.ts (or x.tsx, a module that renders, as an email does). A name that fits no module would let a folder hide modules from the count as "tests".
     expect(isTest("ledger.test.ts") && isTest("session.return-path.test.ts")).toBe(true);
     expect(isTest("ledger.ts") || isTest("ledger.db.ts") || isTest("test-helpers.ts")).toBe(false);
     const orphans: string[] = [];
@@ -44,7 +44,7 @@ describe("the rooms of functions/", () => {
       for (const name of names.filter(isTest)) {
         tests += 1;
         const stem = name.replace(/\.test\.tsx?$/, "");
-        const module = [stem, stem.replace(/\.[\w-]+$/, "")].some((base) => names.includes(`${base}.ts`));
+        const module = [stem, stem.replace(/\.[\w-]+$/, "")].some((base) => names.includes(`${base}.ts`) || names.includes(`${base}.tsx`));
         if (!module) orphans.push(path.posix.join(dir, name));
       }
     }

@@ -1,0 +1,63 @@
+// A notice's words go to email and the bell: nothing a person sends along (a reason, a merchant's name) may carry a
+// card number, or a phone or account number in full, however it is written; names from Ghana and emoji pass whole.
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { looksLikeCardNumber } from "../card-numbers/card-numbers";
+import { cardNumber, numeralSpelling } from "../../tests/support/card-spellings";
+import { decidedWords, requestAsks, safeWords, waitingWords } from "./kinds";
+
+const text = fc.string({ unit: "grapheme", maxLength: 40 });
+
+describe("safeWords", () => {
+  it("leaves no card number, however it is spelled, and no run of seven or more digits", () => {
+    fc.assert(
+      fc.property(
+        text,
+        fc.oneof(
+          cardNumber,
+          numeralSpelling.map((s) => s.text),
+        ),
+        text,
+        (before, number, after) => {
+          const safe = safeWords(`${before} ${number} ${after}`);
+          expect(looksLikeCardNumber(safe), safe).toBe(false);
+          expect(safe).not.toMatch(/\d(?:[ -]?\d){6,}/);
+        },
+      ),
+    );
+  });
+
+  it("keeps the last four digits of a phone or account number, and the rest of the words", () => {
+    expect(safeWords("Call 0244 123 456 about account 1234567890123.")).toBe("Call ••••3456 about account ••••0123.");
+    fc.assert(
+      fc.property(fc.stringMatching(/^(?:[A-Za-zƆƐŊɔɛŋ ]|🍍){0,30}$/u), (words) => {
+        expect(safeWords(words)).toBe(words.replace(/\s+/g, " ").trim());
+      }),
+    );
+  });
+});
+
+describe("the words of a notice", () => {
+  it("say who asks what, of which record, and a rejection's reason", () => {
+    expect(waitingWords({ kind: "merchant", action: "create", maker: "Esi Owusu", subject: "Ɔkyeame Ŋkansa 🍍" })).toEqual({
+      title: "A request waits for your decision",
+      body: "Esi Owusu asks to add a merchant: Ɔkyeame Ŋkansa 🍍.",
+    });
+    expect(
+      decidedWords({
+        kind: "settlement_account",
+        action: "update",
+        status: "rejected",
+        checker: "Kofi Boateng",
+        subject: null,
+        reason: "Wrong 4111 1111 1111 1111",
+      }),
+    ).toEqual({
+      title: "Your request was rejected",
+      body: "Kofi Boateng rejected your request to change the settlement account. Reason: Wrong #### #### #### ####",
+    });
+    expect(requestAsks("employee", "create")).toBe("invite an employee");
+    expect(requestAsks("point_of_sale", "create")).toBe("add a point of sale");
+    expect(requestAsks("transfer", "create")).toBe("move money in a transfer");
+  });
+});
