@@ -113,34 +113,3 @@ export async function recordDeliveryOutcomes(business: BusinessDb, outcomes: Del
     ),
   );
 }
-
-export interface DeadDelivery {
-  businessId: string;
-  id: string;
-  channel: string;
-  attempts: number;
-  lastError: string | null;
-  createdAt: string;
-  title: string;
-}
-
-/** The deliveries given up on a database, newest first, for platform staff (no address: it is the person's). */
-export async function deadDeliveries(db: BusinessDb["db"], limit = 50): Promise<DeadDelivery[]> {
-  const { results } = await db
-    .prepare(
-      `SELECT d.business_id, d.id, d.channel, d.attempts, d.last_error, d.created_at, n.title
-       FROM notification_deliveries d JOIN notifications n ON n.business_id = d.business_id AND n.id = d.notification_id
-       WHERE d.status = 'dead' ORDER BY d.created_at DESC LIMIT ?`,
-    )
-    .bind(limit)
-    .all<{ business_id: string; id: string; channel: string; attempts: number; last_error: string | null; created_at: string; title: string }>();
-  return results.map((row) => ({
-    businessId: row.business_id,
-    id: row.id,
-    channel: row.channel,
-    attempts: row.attempts,
-    lastError: row.last_error,
-    createdAt: row.created_at,
-    title: row.title,
-  }));
-}

@@ -51,3 +51,40 @@ export async function deadLetteredEvents(core: Db): Promise<DeadLetteredEvents> 
   const total = (totals?.results[0] as { count: number; oldestAt: string | null } | undefined) ?? { count: 0, oldestAt: null };
   return { ...total, errors: (errors?.results ?? []) as { error: string; count: number }[] };
 }
+
+/** Given-up emails listed per database at most, the newest first. */
+export const DEAD_EMAILS_LIMIT = 50;
+
+export interface DeadDelivery {
+  businessId: string;
+  id: string;
+  channel: string;
+  attempts: number;
+  lastError: string | null;
+  createdAt: string;
+  title: string;
+}
+
+/**
+ * The notification emails given up on a database (decision 053: the address refused, or a day of refusals), newest
+ * first, for platform staff: the notice's title and the provider's error, never the address (it is the person's).
+ */
+export async function deadNotificationEmails(db: Db, limit = DEAD_EMAILS_LIMIT): Promise<DeadDelivery[]> {
+  const { results } = await db
+    .prepare(
+      `SELECT d.business_id, d.id, d.channel, d.attempts, d.last_error, d.created_at, n.title
+       FROM notification_deliveries d JOIN notifications n ON n.business_id = d.business_id AND n.id = d.notification_id
+       WHERE d.status = 'dead' ORDER BY d.created_at DESC LIMIT ?`,
+    )
+    .bind(limit)
+    .all<{ business_id: string; id: string; channel: string; attempts: number; last_error: string | null; created_at: string; title: string }>();
+  return results.map((row) => ({
+    businessId: row.business_id,
+    id: row.id,
+    channel: row.channel,
+    attempts: row.attempts,
+    lastError: row.last_error,
+    createdAt: row.created_at,
+    title: row.title,
+  }));
+}

@@ -19,6 +19,8 @@ import { DEV_SESSION_SECRET } from "#server/env";
 import type { Tenant } from "#server/tenancy/tenant";
 import { FAKE_EMAIL_CREDENTIALS, startFakeEmailProviders, type FakeEmailProviders } from "../support/fake-email-providers";
 import { signedInCookie } from "../support/sign-in";
+import { textOf } from "../support/html";
+import { ADJOA, makeStaff } from "../support/platform";
 import { ABENA_KUMASI, AMA_KUMASI, ESI_KUMASI, KOFI_KUMASI, KUMASI, META } from "../support/tenants";
 import { usePortal } from "../support/use-portal";
 
@@ -211,6 +213,12 @@ describe("sending", () => {
     // Nothing in a delivery's error names the address.
     expect((await deliveriesOf(id)).every((d) => !(d.last_error ?? "").includes("@"))).toBe(true);
     fake.mode = "ok";
+    // Platform staff see what was given up, on the Queues screen: the notice and the error, never the address.
+    await makeStaff(portal().core(), ADJOA);
+    const queues = textOf(await (await portal().fetch("/platform/queues", { headers: await signedInCookie(portal(), ADJOA.email, null) })).text());
+    expect(queues).toContain("Notification emails given up");
+    expect(queues).toMatch(/Kumasi Fresh Foods\s*A request waits for your decision\s*Resend refused the email \(HTTP 422\)/);
+    expect(queues).not.toContain("kofi.boateng@example.com");
   });
 });
 

@@ -1,5 +1,6 @@
 // /platform/queues: what the queues could not deliver. The Partner API's payment messages the consumer parked
 // (decision 028), by database, business, source and error; and the analytics events the dead-letter queue parked.
+// And the notification emails given up (decision 053), with the provider's error and never the address.
 // Counts, times and errors only: a message's body (a payment as a processor sent it) is never shown here. A Platform
 // Administrator asks to replay a queue's oldest parked messages: a request another administrator decides.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
@@ -8,7 +9,7 @@ import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import * as v from "valibot";
 import { requirePlatform } from "#server/operators/guards";
 import { businessNames } from "#server/operators/businesses.db";
-import { deadLetteredEvents, parkedGroups, PARKED_GROUPS_LIMIT } from "#server/operators/queues.db";
+import { deadLetteredEvents, deadNotificationEmails, parkedGroups, PARKED_GROUPS_LIMIT } from "#server/operators/queues.db";
 import { QUEUES, REPLAY_LIMIT, type QueueName } from "#server/operators/operations";
 import { listPlatformRequests } from "#server/operators/requests.db";
 import { platformCan } from "#server/operators/roles";
@@ -29,16 +30,15 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const env = context.cloudflare.env;
   // The core database parks what names a business no database knows; the shards park their own businesses'.
   const databases = ["DB", ...shardNames(env)];
-  const [groups, events, waiting] = await Promise.all([
+  const [groups, events, waiting, deadEmails] = await Promise.all([
     Promise.all(databases.map(async (database) => (await parkedGroups(databaseNamed(env, database))).map((group) => ({ ...group, database })))),
     deadLetteredEvents(deps.db),
     listPlatformRequests(deps.db, "waiting"),
+    Promise.all(databases.map((database) => deadNotificationEmails(databaseNamed(env, database)))),
   ]);
+  const emails = deadEmails.flat().sort((a, b) => b.createdAt.localeCompare(a.createdAt));
   const parked = groups.flat().sort((a, b) => b.count - a.count || a.oldestAt - b.oldestAt);
-  const names = await businessNames(
-    deps.db,
-    parked.map((group) => group.businessId),
-  );
+  const names = await businessNames(deps.db, [...parked.map((group) => group.businessId), ...emails.map((email) => email.businessId)]);
   return {
     parked: parked.map((group) => ({ ...group, businessName: names.get(group.businessId) ?? null })),
     parkedTotal: parked.reduce((sum, group) => sum + group.count, 0),
@@ -47,6 +47,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     mayAsk: platformCan(staff.role, "platform:request"),
     waiting: Object.fromEntries(waiting.filter((r) => r.kind === "replay_queue").map((r) => [r.subjectId, r.id])) as Partial<Record<QueueName, string>>,
     replayLimit: REPLAY_LIMIT,
+    deadEmails: emails.map((email) => ({ ...email, businessName: names.get(email.businessId) ?? email.businessId })),
   };
 }
 
@@ -109,8 +110,18 @@ const PARKED_COLUMNS: readonly Column<Group>[] = [
   { id: "newest", header: "Newest parked", cell: (g) => tableDate(g.newestAt) },
 ];
 
+type DeadEmail = ReturnType<typeof useLoaderData<typeof loader>>["deadEmails"][number];
+
+const DEAD_EMAIL_COLUMNS: readonly Column<DeadEmail>[] = [
+  { id: "business", header: "Business", cell: (e) => e.businessName },
+  { id: "notice", header: "Notification", cell: (e) => e.title },
+  { id: "error", header: "Last error", cell: (e) => e.lastError ?? "No error recorded" },
+  { id: "attempts", header: "Attempts", numeric: true, cell: (e) => formatCount(e.attempts) },
+  { id: "made", header: "Made", cell: (e) => tableDate(e.createdAt) },
+];
+
 export default function PlatformQueues() {
-  const { parked, parkedTotal, capped, events, mayAsk, waiting, replayLimit } = useLoaderData<typeof loader>();
+  const { parked, parkedTotal, capped, events, mayAsk, waiting, replayLimit, deadEmails } = useLoaderData<typeof loader>();
   const answer = useActionData<typeof action>();
   return (
     <div className="page">
@@ -155,6 +166,17 @@ export default function PlatformQueues() {
         />
         {mayAsk ? (
           <ReplayButton queue="events" label="Dead-lettered analytics events" waiting={waiting.events} count={events.count} limit={replayLimit} />
+        ) : null}
+      </section>
+      <section className="card" aria-labelledby="emails-title">
+        <h2 id="emails-title">Notification emails given up</h2>
+        <p className="card__lead">
+          {deadEmails.length === 0
+            ? "No notification email was given up: every one was sent or is still being tried."
+            : "Emails the provider refused for good (the address) or for a whole day. The notices are in each person's inbox all the same."}
+        </p>
+        {deadEmails.length > 0 ? (
+          <DataTable caption="Notification emails given up" columns={DEAD_EMAIL_COLUMNS} rows={deadEmails} rowKey={(e) => e.id} empty={null} />
         ) : null}
       </section>
     </div>
