@@ -306,3 +306,45 @@ describe("through the Worker", () => {
     await setPreferences(KOFI_KUMASI, KOFI_KUMASI.userId, [{ kind: "request.waiting", channel: "email", wanted: true }], Date.now());
   });
 });
+
+describe("EMAIL_PROVIDER=cloudflare", () => {
+  // Miniflare runs the send_email binding locally: it checks the message and keeps it.
+  const lines: string[] = [];
+  const cloudflare = usePortal({
+    vars: { EMAIL_PROVIDER: "cloudflare", EMAIL_FROM: "Partners Portal <notices@portal.example>", PORTAL_URL: "https://portal.example" },
+    sendEmail: true,
+    logTo: (line) => lines.push(line),
+  });
+
+  it("sends each notice through the binding after the change that caused it", async () => {
+    const db = cloudflare().businessDb(KUMASI);
+    const esi = { ...ESI_KUMASI, db };
+    const id = await requestChange(esi, META, { kind: "merchant", action: "create", after: merchant() });
+    // A change through the Worker (marking Esi's notices read) runs the notifications after its answer.
+    const cookie = await signedInCookie(cloudflare(), EMAILS[ESI_KUMASI.userId]!, KUMASI);
+    await cloudflare().fetch("/notifications", {
+      method: "POST",
+      headers: { ...cookie, "Content-Type": "application/x-www-form-urlencoded", Origin: cloudflare().url },
+      body: "intent=mark-all-read",
+      redirect: "manual",
+    });
+    let sent: { address: string; status: string }[] = [];
+    for (let tries = 0; tries < 100; tries += 1) {
+      sent = (
+        await db
+          .prepare(
+            "SELECT d.address, d.status FROM notification_deliveries d JOIN notifications n ON n.id = d.notification_id WHERE n.business_id = ? AND n.subject_id = ?",
+          )
+          .bind(KUMASI, id)
+          .all<{ address: string; status: string }>()
+      ).results;
+      if (sent.length >= 2 && sent.every((d) => d.status !== "pending")) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(sent.map((d) => [d.address, d.status]).sort()).toEqual([
+      [EMAILS[AMA_KUMASI.userId], "sent"],
+      [EMAILS[KOFI_KUMASI.userId], "sent"],
+    ]);
+    expect(lines.some((line) => line.includes("send_email binding called"))).toBe(true);
+  });
+});

@@ -264,7 +264,7 @@ describe("jobs", () => {
     await core.prepare("DELETE FROM job_runs").run();
     expect(await portal().scheduled("*/5 * * * *")).toBe("ok");
     const runs = await core.prepare("SELECT job, trigger, outcome, duration_ms, finished_at FROM job_runs ORDER BY job").all<Record<string, unknown>>();
-    expect(runs.results.map((r) => r.job)).toEqual(["audit-sealing", "clearing", "rail-poll", "refunds", "transfer-payouts", "webhook-sweep"]);
+    expect(runs.results.map((r) => r.job)).toEqual(["audit-sealing", "clearing", "notifications", "rail-poll", "refunds", "transfer-payouts", "webhook-sweep"]);
     for (const run of runs.results) {
       expect(run).toMatchObject({ trigger: "schedule", outcome: "ok" });
       expect(run.duration_ms).toBeGreaterThanOrEqual(0);

@@ -63,7 +63,7 @@ describe("/settings tabs", () => {
   it("loads only the chosen tab's data", async () => {
     const profile = settingsData(await (await get("/settings")).text());
     expect(profile.tab).toBe("profile");
-    expect(Object.keys(profile).sort()).toEqual(["canSeeAudit", "canSeeDevelopers", "canSeeTeam", "tab", "user"]);
+    expect(Object.keys(profile).sort()).toEqual(["canSeeAudit", "canSeeDevelopers", "canSeeTeam", "emailChoices", "tab", "user"]);
 
     const business = settingsData(await (await get("/settings?tab=business")).text());
     expect(Object.keys(business).sort()).toEqual(["business", "canSeeAudit", "canSeeDevelopers", "canSeeTeam", "policy", "tab"]);

@@ -681,7 +681,12 @@ describe("in production", () => {
         REFUND_RAIL: "switch",
         SWITCH_RAIL_URL: "https://switch.example.invalid/rails",
         SWITCH_RAIL_SECRET: `whsec_${Buffer.from("production-test-rail-key-0123456789").toString("base64")}`,
+        // Production emails its notifications: through the Cloudflare binding, which Miniflare keeps locally.
+        EMAIL_PROVIDER: "cloudflare",
+        EMAIL_FROM: "notices@portal.example.invalid",
+        PORTAL_URL: "https://portal.example.invalid",
       },
+      sendEmail: true,
       queueConsumers: webhooksConsumers(),
     };
   });

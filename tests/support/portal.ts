@@ -97,6 +97,8 @@ export interface PortalOptions {
    * request included, as `wrangler dev` prints it) and the Worker's console (workerd's stdout and stderr).
    */
   logTo?: (line: string) => void;
+  /** The Cloudflare Email Service binding EMAIL ([[send_email]]), as Miniflare runs it locally (it keeps each email). */
+  sendEmail?: boolean;
 }
 
 /** Miniflare's log, line by line into `sink`, without terminal colours. */
@@ -219,6 +221,7 @@ export async function startPortal(options: PortalOptions = {}): Promise<Portal> 
     r2Buckets: { ARCHIVE: ARCHIVE_BUCKET, EVIDENCE: EVIDENCE_BUCKET },
     queueProducers: { EVENTS: EVENTS_QUEUE, PAYMENTS: PAYMENTS_QUEUE, WEBHOOKS: WEBHOOKS_QUEUE },
     ...(options.queueConsumers ? { queueConsumers: options.queueConsumers } : {}),
+    ...(options.sendEmail ? { email: { send_email: [{ name: "EMAIL" }] } } : {}),
     assets: { directory: CLIENT_BUILD, binding: "ASSETS", routerConfig: { has_user_worker: true } },
   };
   const shared = {
