@@ -31,7 +31,7 @@ import { usePageLayout } from "#app/lib/shell/root-data";
 // data (the bell's and the approvals' counts) is read again on every move to another page as well: its reads join the
 // page's own in one round trip (functions/plumbing/d1-coalesce.ts), and the counts follow what others did meanwhile.
 export const shouldRevalidate: ShouldRevalidateFunction = (args) =>
-  formShouldRevalidate(args) && (args.defaultShouldRevalidate || (args.formMethod === undefined && args.currentUrl.pathname !== args.nextUrl.pathname));
+  (!args.formMethod && args.currentUrl.pathname !== args.nextUrl.pathname) || formShouldRevalidate(args);
 // In a module of its own, so the components that read it (useRootData) do not import this one, which imports them.
 export { loader } from "./root.server";
 

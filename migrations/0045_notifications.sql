@@ -17,8 +17,9 @@ CREATE TABLE notifications (
   -- Written when it is made, in the words the bell and the email show (no code, key, phone, account or card number).
   title       TEXT NOT NULL,
   body        TEXT NOT NULL,
-  -- Where following it lands: a path of the portal.
-  href        TEXT NOT NULL CHECK (substr(href, 1, 1) = '/'),
+  -- What kind of record the subject is (a request's kind: merchant, transfer, …): with subject_id, the page the notice
+  -- leads to, built where every link is (app/lib/paths.ts).
+  subject_kind TEXT NOT NULL,
   created_at  TEXT NOT NULL,
   read_at     TEXT,
   -- Nothing is left to act on (the request was decided by someone): off the bell's count, kept in the list.

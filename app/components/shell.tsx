@@ -18,12 +18,15 @@ function EnvironmentBadge() {
   if (!environment || environment === "production") return null;
   return (
     <span className="env-badge" data-testid="env-badge">
-      {/* "Dev" at 980 px and below, where the top bar needs the room (the bell, the business, the account). */}
       {environment === "test" ? (
         "Test"
       ) : (
+        // "Dev" at 980 px and below, where the top bar needs the room; the whole word is still read out.
         <>
-          Dev<span className="env-badge__rest">elopment</span>
+          <span className="env-badge__short" aria-hidden="true">
+            Dev
+          </span>
+          <span className="env-badge__long">Development</span>
         </>
       )}
     </span>

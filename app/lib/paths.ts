@@ -1,12 +1,24 @@
 // Every link, redirect and form action to a screen of SPEC section 2 that is
 // built from parts (ids, a tab, a filter) is built here, ids encoded, so a path
 // cannot be misspelt in one place or carry an id that breaks out of its segment.
-// functions/ builds only a request's page (a notice links to it: functions/approvals/request-paths.ts), so the rest
-// stays in app/.
+// functions/ builds none of these (it never links to a screen by id), so this
+// module stays in app/.
 import type { ApprovalKind } from "#server/approvals/change-kinds";
-import { requestPath } from "#server/approvals/request-paths";
 
-export { KIND_SLUGS, approvalPath, type KindSlug } from "#server/approvals/request-paths";
+/**
+ * The URL says point-of-sale where the engine says point_of_sale. Here, not with how requests read (app/routes/approvals/request-words.ts,
+ * which gives them too): every page links by these, and none should load the rest of that to do so.
+ */
+export const KIND_SLUGS = {
+  merchant: "merchant",
+  point_of_sale: "point-of-sale",
+  settlement_account: "settlement-account",
+  employee: "employee",
+  security_policy: "security-policy",
+  terminal: "terminal",
+} as const satisfies Record<ApprovalKind, string>;
+
+export type KindSlug = (typeof KIND_SLUGS)[ApprovalKind];
 
 export const SETTINGS_TABS = ["profile", "business", "team", "security", "developers", "audit"] as const;
 export type SettingsTab = (typeof SETTINGS_TABS)[number];
@@ -28,7 +40,8 @@ export const paths = {
   /** A terminal's page; `assignMerchant` opens its assign form on that merchant's points of sale. */
   device: (deviceId: string, options: { assignMerchant?: string } = {}) => `/pos-terminals/device-details/${segment(deviceId)}${query(options)}`,
   /** A request's page: transfers, the fifth kind, have their own. */
-  approval: (kind: ApprovalKind | "transfer" | "refund", id: string) => requestPath(kind, id),
+  approval: (kind: ApprovalKind | "transfer" | "refund", id: string) =>
+    `/approvals/${kind === "transfer" || kind === "refund" ? kind : KIND_SLUGS[kind]}/${segment(id)}`,
   /** The transactions list, optionally of one merchant (the list's own `merchant` filter). */
   transactions: (filters: { merchant?: string } = {}) => `/transactions${query(filters)}`,
   /** Merchant funds (balances and what was collected), optionally of one merchant. */
@@ -57,3 +70,9 @@ export const paths = {
   /** One evidence file of a dispute, served back as an attachment. */
   disputeEvidence: (disputeId: string, evidenceId: string) => `/disputes/${segment(disputeId)}/evidence/${segment(evidenceId)}`,
 };
+
+/** The request page of a request whose kind comes from data; null for a kind with no page. */
+export function approvalPath(kind: string, id: string): string | null {
+  if (kind !== "transfer" && kind !== "refund" && !Object.hasOwn(KIND_SLUGS, kind)) return null;
+  return paths.approval(kind as ApprovalKind | "transfer" | "refund", id);
+}

@@ -6,7 +6,6 @@ import type { ApprovalAction, ChangeValues } from "../approvals/change-kinds";
 import { requestSubjects, waitingForPerson } from "../approvals/change-requests.db";
 import type { BusinessDb } from "../tenancy/tenant";
 import { decidedWords, eventKey, NOTIFICATION_CHANNELS, wantsByDefault, waitingWords, type NotificationKind } from "./kinds";
-import { approvalPath } from "../approvals/request-paths";
 
 /** At most this many notices a run: a long queue is told over a few runs, each well inside D1's limits. */
 export const FAN_OUT_LIMIT = 200;
@@ -41,7 +40,7 @@ interface NewNotice {
   subject: string;
   title: string;
   body: string;
-  href: string;
+  subjectKind: string;
   email: string;
 }
 
@@ -96,10 +95,6 @@ async function untoldDecided(business: BusinessDb, since: string): Promise<Decid
   return results;
 }
 
-function hrefOf(row: RequestRow): string {
-  return approvalPath(row.kind, row.id) ?? "/approvals";
-}
-
 /** What this run must tell, with the words of the moment (the subjects' names read once for all). */
 async function noticesToWrite(business: BusinessDb, now: number): Promise<NewNotice[]> {
   const [waiting, decided] = await Promise.all([untoldWaiting(business), untoldDecided(business, new Date(now - DECIDED_WINDOW_MS).toISOString())]);
@@ -120,7 +115,7 @@ async function noticesToWrite(business: BusinessDb, now: number): Promise<NewNot
       key: eventKey("request.waiting", row.id),
       subject: row.id,
       ...words,
-      href: hrefOf(row),
+      subjectKind: row.kind,
       email: row.email,
     });
   }
@@ -141,7 +136,7 @@ async function noticesToWrite(business: BusinessDb, now: number): Promise<NewNot
       key: eventKey("request.decided", row.id),
       subject: row.id,
       ...words,
-      href: hrefOf(row),
+      subjectKind: row.kind,
       email: row.email,
     });
   }
@@ -158,8 +153,8 @@ function writeStatements(business: BusinessDb, notices: NewNotice[], now: string
   const statements = [
     business.db
       .prepare(
-        `INSERT OR IGNORE INTO notifications (id, business_id, user_id, kind, event_key, subject_id, title, body, href, created_at)
-         SELECT j.value->>'id', ?1, j.value->>'user', j.value->>'kind', j.value->>'key', j.value->>'subject', j.value->>'title', j.value->>'body', j.value->>'href', ?3
+        `INSERT OR IGNORE INTO notifications (id, business_id, user_id, kind, event_key, subject_id, subject_kind, title, body, created_at)
+         SELECT j.value->>'id', ?1, j.value->>'user', j.value->>'kind', j.value->>'key', j.value->>'subject', j.value->>'subjectKind', j.value->>'title', j.value->>'body', ?3
          FROM json_each(?2) j`,
       )
       .bind(business.businessId, json, now),

@@ -9,14 +9,17 @@ export interface Notice {
   kind: NotificationKind;
   title: string;
   body: string;
-  href: string;
+  /** The record it is about (a request) and its kind: where following it leads (app/lib/paths.ts approvalPath). */
+  subjectId: string;
+  subjectKind: string;
   createdAt: string;
   readAt: string | null;
   /** Nothing is left to act on (someone decided the request). */
   settledAt: string | null;
 }
 
-const COLUMNS = "id, kind, title, body, href, created_at AS createdAt, read_at AS readAt, settled_at AS settledAt";
+const COLUMNS =
+  "id, kind, title, body, subject_id AS subjectId, subject_kind AS subjectKind, created_at AS createdAt, read_at AS readAt, settled_at AS settledAt";
 
 /** The bell's count: notices neither read nor settled. One indexed read, in the shell's batch. */
 export function unreadCountStatement(business: BusinessDb, userId: string): D1PreparedStatement {
@@ -43,7 +46,7 @@ export async function listNotices(tenant: Tenant, query: { after?: string | null
   return toPage(results, size, (row) => [row.createdAt, row.id]);
 }
 
-/** Marks one notice read and gives where it leads; null when it is not this person's (a 404 to them). */
+/** Marks one notice read and gives it (where it leads); null when it is not this person's (a 404 to them). */
 export async function openNotice(tenant: Tenant, id: string, now: number): Promise<Notice | null> {
   return tenant.db
     .prepare(`UPDATE notifications SET read_at = coalesce(read_at, ?) WHERE business_id = ? AND user_id = ? AND id = ? RETURNING ${COLUMNS}`)
