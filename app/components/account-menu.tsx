@@ -202,16 +202,19 @@ export function UserMenu() {
 // without a reload.
 export function NoticeBell() {
   const unread = useRootData()?.identity?.unreadNotices ?? 0;
+  const shown = unread > 99 ? "99+" : unread;
+  // The name starts with what the badge shows (WCAG 2.5.3, label in name).
   return (
-    <Link to="/notifications" className="notice-bell" aria-label={`Notifications, ${unread || "none"} unread`} data-testid="notice-bell">
+    <Link
+      to="/notifications"
+      className="notice-bell"
+      aria-label={unread ? `${shown} unread notifications` : "Notifications, none unread"}
+      data-testid="notice-bell"
+    >
       <svg viewBox="0 0 24 24" aria-hidden="true" className="notice-bell__icon">
         <path d="M6 16v-5a6 6 0 0 1 12 0v5l2 2H4zm4 4a2 2 0 0 0 4 0" />
       </svg>
-      {unread > 0 ? (
-        <span className="notice-bell__count" aria-hidden="true">
-          {unread > 99 ? "99+" : unread}
-        </span>
-      ) : null}
+      {unread ? <span className="notice-bell__count">{shown}</span> : null}
     </Link>
   );
 }

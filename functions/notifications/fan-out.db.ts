@@ -1,11 +1,22 @@
-// The fan-out (decision 053): the business's requests are the events. After each change and on the 5-minute cron it
+// The fan-out (decision 053): the business's requests and disputes are the events. After each change and on the 5-minute cron it
 // finds who has not yet been told what, writes their notices with the words of the moment and, for each person who
 // wants it, the email's delivery, in one batch. A notice's key is its event's (request.waiting:apr_…), unique per
 // person, so two runs at once, or a run after a crash, write each notice once.
 import type { ApprovalAction, ChangeValues } from "../approvals/change-kinds";
 import { requestSubjects, waitingForPerson } from "../approvals/change-requests.db";
 import type { BusinessDb } from "../tenancy/tenant";
-import { decidedWords, eventKey, NOTIFICATION_CHANNELS, wantsByDefault, waitingWords, type NotificationKind } from "./kinds";
+import { can, ROLES } from "../permissions";
+import {
+  decidedWords,
+  disputeDueWords,
+  eventKey,
+  NOTIFICATION_CHANNELS,
+  NOTIFICATION_KINDS,
+  wantsByDefault,
+  waitingWords,
+  type NotificationKind,
+} from "./kinds";
+import { DISPUTE_REMINDERS, settleDisputesStatement, untoldDisputesDue } from "./dispute-events.db";
 
 /** At most this many notices a run: a long queue is told over a few runs, each well inside D1's limits. */
 export const FAN_OUT_LIMIT = 200;
@@ -95,17 +106,39 @@ async function untoldDecided(business: BusinessDb, since: string): Promise<Decid
   return results;
 }
 
+/** Who may answer a dispute: the roles with respond:dispute. */
+const RESPONDERS = ROLES.filter((role) => can(role, "respond:dispute"));
+
 /** What this run must tell, with the words of the moment (the subjects' names read once for all). */
 async function noticesToWrite(business: BusinessDb, now: number): Promise<NewNotice[]> {
-  const [waiting, decided] = await Promise.all([untoldWaiting(business), untoldDecided(business, new Date(now - DECIDED_WINDOW_MS).toISOString())]);
-  if (waiting.length === 0 && decided.length === 0) return [];
+  const [waiting, decided, disputes] = await Promise.all([
+    untoldWaiting(business),
+    untoldDecided(business, new Date(now - DECIDED_WINDOW_MS).toISOString()),
+    untoldDisputesDue(business, now, RESPONDERS, FAN_OUT_LIMIT),
+  ]);
+  const notices: NewNotice[] = disputes.map((row) => ({
+    id: newNotificationId(),
+    user: row.user_id,
+    kind: "dispute.due",
+    key: eventKey(row.event, row.id),
+    subject: row.id,
+    subjectKind: "dispute",
+    ...disputeDueWords({
+      days: DISPUTE_REMINDERS.find((reminder) => reminder.event === row.event)!.days,
+      dueAt: row.due_at,
+      amount: row.amount,
+      merchant: row.merchant_name,
+      reference: row.reference,
+    }),
+    email: row.email,
+  }));
+  if (waiting.length === 0 && decided.length === 0) return notices;
   const requests = new Map<string, RequestRow>();
   for (const row of [...waiting, ...decided]) requests.set(row.id, row);
   const subjects = await requestSubjects(
     business,
     [...requests.values()].map((row) => ({ id: row.id, kind: row.kind, action: row.action, targetId: row.target_id, after: afterOf(row) })),
   );
-  const notices: NewNotice[] = [];
   for (const row of waiting) {
     const words = waitingWords({ kind: row.kind, action: row.action, maker: row.maker_name ?? "Someone", subject: subjects[row.id] ?? null });
     notices.push({
@@ -161,9 +194,7 @@ function writeStatements(business: BusinessDb, notices: NewNotice[], now: string
   ];
   for (const channel of NOTIFICATION_CHANNELS) {
     // The kinds whose default is on for this channel: a person's own choice (a preferences row) wins either way.
-    const onByDefault = JSON.stringify(
-      ["request.waiting", "request.approved", "request.rejected"].filter((kind) => wantsByDefault(kind as NotificationKind, channel)),
-    );
+    const onByDefault = JSON.stringify(NOTIFICATION_KINDS.filter((kind) => wantsByDefault(kind, channel)));
     statements.push(
       business.db
         .prepare(
@@ -196,6 +227,10 @@ function settleStatement(business: BusinessDb, now: string): D1PreparedStatement
 export async function fanOut(business: BusinessDb, now: number = Date.now()): Promise<number> {
   const notices = await noticesToWrite(business, now);
   const at = new Date(now).toISOString();
-  const results = await business.db.batch([...(notices.length ? writeStatements(business, notices, at) : []), settleStatement(business, at)]);
+  const results = await business.db.batch([
+    ...(notices.length ? writeStatements(business, notices, at) : []),
+    settleStatement(business, at),
+    settleDisputesStatement(business, now),
+  ]);
   return notices.length ? (results[0]?.meta.changes ?? 0) : 0;
 }

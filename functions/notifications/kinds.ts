@@ -3,7 +3,7 @@
 import type { ApprovalAction } from "../approvals/change-kinds";
 import { withoutCardNumbers } from "../card-numbers/card-numbers";
 
-export const NOTIFICATION_KINDS = ["request.waiting", "request.approved", "request.rejected"] as const;
+export const NOTIFICATION_KINDS = ["request.waiting", "request.approved", "request.rejected", "dispute.due"] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
 /** The channels besides the bell, which every notice reaches. */
@@ -20,11 +20,12 @@ export const KIND_NAMES: Record<NotificationKind, string> = {
   "request.waiting": "A request waits for my decision",
   "request.approved": "My request was approved",
   "request.rejected": "My request was rejected",
+  "dispute.due": "A dispute's response is due in 3 days, and again in 1 day",
 };
 
 /** The event a notice comes from: one notice a person an event, whoever's run writes it first. */
-export function eventKey(kind: "request.waiting" | "request.decided", requestId: string): string {
-  return `${kind}:${requestId}`;
+export function eventKey(kind: "request.waiting" | "request.decided" | "dispute.due3" | "dispute.due1", subjectId: string): string {
+  return `${kind}:${subjectId}`;
 }
 
 const THINGS: Record<string, string> = {
@@ -51,11 +52,12 @@ export function requestAsks(kind: string, action: ApprovalAction): string {
 
 /**
  * Words safe to send anywhere: no card number (the one scanner), and no phone or account number in full (a run of
- * seven or more digits, spaces and dashes between them, keeps its last four).
+ * seven or more digits standing on its own, spaces and dashes between them, keeps its last four). A run inside a code
+ * (a payment's reference, KFF-261104-0000002) is the code, which people search by: it stays whole.
  */
 export function safeWords(text: string): string {
   return withoutCardNumbers(text)
-    .replace(/\d(?:[ -]?\d){6,}/g, (run) => `••••${run.replace(/\D/g, "").slice(-4)}`)
+    .replace(/(?<![\p{L}\p{N}-])\d(?:[ -]?\d){6,}(?![\p{L}\p{N}])/gu, (run) => `••••${run.replace(/\D/g, "").slice(-4)}`)
     .replace(/\s+/g, " ")
     .trim();
 }
@@ -87,4 +89,26 @@ export function decidedWords(request: {
   const asked = `your request to ${requestAsks(request.kind, request.action)}${subjectPart(request.subject)}`;
   if (request.status === "approved") return { title: "Your request was approved", body: safeWords(`${request.checker} approved ${asked}.`) };
   return { title: "Your request was rejected", body: safeWords(`${request.checker} rejected ${asked}. Reason: ${request.reason ?? "none given"}`) };
+}
+
+/** A day as the SPEC writes one (21 Nov 2026), of an instant in Africa/Accra (UTC+0, no daylight saving). */
+function accraDay(ms: number): string {
+  const date = new Date(ms);
+  const month = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"][date.getUTCMonth()]!;
+  return `${String(date.getUTCDate()).padStart(2, "0")} ${month} ${date.getUTCFullYear()}`;
+}
+
+/** GHS with two decimals and thousands separators, from pesewas. */
+function cedis(pesewas: number): string {
+  return `GHS ${(pesewas / 100).toLocaleString("en-GH", { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+}
+
+export function disputeDueWords(dispute: { days: number; dueAt: number; amount: number; merchant: string; reference: string }): NoticeWords {
+  return {
+    title: dispute.days === 1 ? "A dispute's response is due tomorrow" : `A dispute's response is due in ${dispute.days} days`,
+    // The deadline is the end of its day (evidence_due_at): the last day to answer is the day before that instant.
+    body: safeWords(
+      `${dispute.merchant}'s payment ${dispute.reference} (${cedis(dispute.amount)}) is disputed: answer with a response and evidence by ${accraDay(dispute.dueAt - 1)}.`,
+    ),
+  };
 }

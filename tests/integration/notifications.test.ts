@@ -132,6 +132,43 @@ describe("the fan-out", () => {
   });
 });
 
+describe("dispute reminders", () => {
+  it("tell each person who may respond 3 days and again 1 day before the deadline, once each, and settle when it is answered", async () => {
+    const db = AMA_KUMASI.db;
+    const payment = await db
+      .prepare("SELECT id, merchant_id, reference FROM transactions WHERE business_id = ? ORDER BY id LIMIT 1")
+      .bind(KUMASI)
+      .first<{ id: number; merchant_id: string; reference: string }>();
+    const now = Date.now();
+    const id = `dsp_notice_${now}`;
+    const due = now + 10 * 86_400_000;
+    await db
+      .prepare(
+        "INSERT INTO disputes (id, business_id, merchant_id, transaction_id, reason_code, amount, evidence_due_at, status, opened_at) VALUES (?, ?, ?, ?, '13.1', 123456, ?, 'open', ?)",
+      )
+      .bind(id, KUMASI, payment!.merchant_id, payment!.id, due, now)
+      .run();
+    const told = async () => (await noticesOf([id])).map((n) => `${n.user_id} ${n.title}`).sort();
+    await fanOut(business(), now);
+    expect(await told()).toEqual([]);
+    await fanOut(business(), due - 2.5 * 86_400_000);
+    await fanOut(business(), due - 2.4 * 86_400_000);
+    const responders = [AMA_KUMASI, KOFI_KUMASI, ESI_KUMASI, ABENA_KUMASI].map((person) => person.userId);
+    expect(await told()).toEqual(responders.map((user) => `${user} A dispute's response is due in 3 days`).sort());
+    const [first] = await noticesOf([id]);
+    expect(first!.body).toMatch(
+      new RegExp(`payment ${payment!.reference} \\(GHS 1,234\\.56\\) is disputed: answer with a response and evidence by \\d{2} [A-Z][a-z]{2} \\d{4}\\.$`),
+    );
+    await fanOut(business(), due - 0.5 * 86_400_000);
+    expect(await told()).toEqual(
+      responders.flatMap((user) => [`${user} A dispute's response is due in 3 days`, `${user} A dispute's response is due tomorrow`]).sort(),
+    );
+    await db.prepare("UPDATE disputes SET status = 'submitted', submitted_at = ? WHERE id = ?").bind(now, id).run();
+    await fanOut(business(), due - 0.4 * 86_400_000);
+    expect((await noticesOf([id])).every((n) => n.settled_at !== null)).toBe(true);
+  });
+});
+
 describe("sending", () => {
   let fake: FakeEmailProviders;
   beforeAll(async () => {
@@ -142,7 +179,8 @@ describe("sending", () => {
   /** A new request, told; what was due before it is sent first (through the outbox), so a test sees its own emails. */
   async function freshRequest(): Promise<{ id: string; name: string }> {
     await fanOut(business());
-    await sendDueNotices(business(), settings(emailPortFor({ provider: "outbox" }, { DB: await portal().db() })));
+    const outbox = settings(emailPortFor({ provider: "outbox" }, { DB: await portal().db() }));
+    while ((await sendDueNotices(business(), outbox)).sent > 0);
     const after = merchant();
     const id = await requestChange(ESI_KUMASI, META, { kind: "merchant", action: "create", after });
     await fanOut(business());

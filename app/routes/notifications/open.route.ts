@@ -5,7 +5,7 @@ import { redirect, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { openNotice } from "#server/notifications/inbox.db";
 import { requireTenant } from "#server/guards";
 import { pageNotFound } from "#server/plumbing/http";
-import { approvalPath } from "#app/lib/paths";
+import { approvalPath, paths } from "#app/lib/paths";
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const { deps, tenant } = await requireTenant(request, context, null);
@@ -13,5 +13,5 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   if (!/^ntf_[0-9a-f]{32}$/.test(id)) pageNotFound(request);
   const notice = await openNotice(tenant, id, deps.now());
   if (!notice) pageNotFound(request);
-  throw redirect(approvalPath(notice.subjectKind, notice.subjectId) ?? "/approvals");
+  throw redirect(notice.subjectKind === "dispute" ? paths.dispute(notice.subjectId) : (approvalPath(notice.subjectKind, notice.subjectId) ?? "/approvals"));
 }
