@@ -18,16 +18,14 @@ export function EmailChoices({ choices, email }: { choices: readonly EmailChoice
   const busy = useSending(EMAIL_CHOICES_INTENT);
   return (
     <section className="card" aria-labelledby="notifications">
-      <h2 id="notifications" tabIndex={-1}>
-        Emails
-      </h2>
+      <h2 id="notifications">Emails</h2>
       <p>
         Every notification shows under the bell. Tick those that should also reach you by email, at <span className="code">{email}</span>. Emails never carry a
         code, a key or a full phone, account or card number.
       </p>
       <Form method="post" className="form">
         <input type="hidden" name="intent" value={EMAIL_CHOICES_INTENT} />
-        <fieldset className="choice-list">
+        <fieldset className="email-choices">
           <legend className="visually-hidden">Email me when</legend>
           {choices.map((choice) => (
             <label key={choice.kind}>
@@ -36,9 +34,11 @@ export function EmailChoices({ choices, email }: { choices: readonly EmailChoice
             </label>
           ))}
         </fieldset>
-        <button type="submit" className="button" disabled={busy}>
-          Save email choices
-        </button>
+        <div className="button-row">
+          <button type="submit" className="button button--primary" disabled={busy}>
+            Save email choices
+          </button>
+        </div>
       </Form>
     </section>
   );
