@@ -6,7 +6,7 @@ import * as build from "remix-server-build";
 import { CROSS_ORIGIN_MESSAGE, isSameOriginRequest } from "./auth/origin";
 import { answersSession } from "./auth/session";
 import { submittingSession } from "./auth/sign-in";
-import { ConfigError, configOf } from "./env";
+import { ConfigError, configOf, type FullConfig } from "./env";
 import { handleEventsBatch } from "./analytics/consumer";
 import { handleWebhooksBatch } from "./webhooks/consumer";
 import { dispatchPendingDeliveries } from "./webhooks/dispatch";
@@ -155,10 +155,10 @@ const handler = {
     let signInOrigins: string[] = [];
     let databases: RequestDatabases | null = null;
     let timing: RequestTiming | null = null;
-    let linkSecret: string | null = null;
+    let notifying: FullConfig | null = null;
     try {
       const config = configOf(env);
-      linkSecret = config.app.sessionSecret;
+      notifying = config;
       signInOrigins = config.app.signInOrigins;
       timing = config.app.serverTiming ? new RequestTiming() : null;
       // D1 as loaders see it: reads started together go as one round trip (d1-coalesce.ts), timed when asked;
@@ -191,7 +191,7 @@ const handler = {
     if (request.method === "POST" && business) {
       ctx.waitUntil(dispatchPendingDeliveries(env, Date.now(), business).catch((error: unknown) => logError(requestId, request, error)));
       // The same for notices (decision 053): whoever this change makes wait, or was waiting for it, is told now.
-      if (linkSecret) ctx.waitUntil(notifyBusiness(env, business, linkSecret).catch((error: unknown) => logError(requestId, request, error)));
+      if (notifying) ctx.waitUntil(notifyBusiness(env, business, notifying, { scope: "change" }).catch((error: unknown) => logError(requestId, request, error)));
     }
     // The audit entries this request wrote get their place in the chain (decision 025): its business's, and the core
     // database's sign-in events. One indexed read each when there are none; the 5-minute cron seals what is missed.

@@ -3,6 +3,7 @@
 import { namesOf, type NameKind } from "../lists/names.db";
 import { decodeCursor, pageSize, toPage, type Page, type PageQuery } from "../lists/page";
 import type { BusinessDb, Tenant } from "../tenancy/tenant";
+import { TEST_SUFFIX } from "../tenancy/test-mode";
 import { ROLES, can } from "../permissions";
 import type { SqlPart } from "./apply-change.db";
 import {
@@ -111,7 +112,11 @@ function waitingForClause(userId: string): SqlPart {
  * "Waiting for me" shows the request to.
  */
 export function waitingForPerson(person: SqlPart): SqlPart {
-  const role = { sql: `(SELECT wm.role FROM memberships wm WHERE wm.business_id = r.business_id AND wm.user_id = ${person.sql})`, binds: person.binds };
+  // A test business's people are its live business's (decision 045): their role there decides its requests too.
+  const role = {
+    sql: `(SELECT wm.role FROM memberships wm WHERE wm.business_id = iif(r.business_id GLOB '*${TEST_SUFFIX}', substr(r.business_id, 1, length(r.business_id) - ${TEST_SUFFIX.length}), r.business_id) AND wm.user_id = ${person.sql})`,
+    binds: person.binds,
+  };
   const exclusions = APPROVAL_KINDS.flatMap((kind) => {
     const excluded = STEPS[kind]?.waitingExclusion?.(person, role);
     return excluded ? [{ sql: `\n      AND NOT (r.kind = ? AND ${excluded.sql})`, binds: [kind, ...excluded.binds] }] : [];

@@ -1,8 +1,10 @@
-// The deliveries of notices by email (decision 053): claimed under a lease so two senders never send one at once,
-// then marked sent, tried again later (the webhooks' backoff) or given up ("dead", shown to platform staff).
+// The deliveries of notices by email and SMS (decision 053): claimed under a lease so two senders never send one at
+// once, then marked sent, tried again later (the webhooks' backoff, or the end of the quiet hours), folded into the
+// person's next digest (over the hourly cap), or given up ("dead", shown to platform staff).
 import type { BusinessDb } from "../tenancy/tenant";
 import { isTestBusiness } from "../tenancy/test-mode";
-import type { NotificationKind } from "./kinds";
+import type { NotificationChannel, NotificationKind } from "./kinds";
+import { HOUR_MS, paceKey } from "./pacing";
 
 /** A sender that crashed mid-send leaves its lease; after this the delivery is anyone's again. */
 export const DELIVERY_LEASE_MS = 2 * 60_000;
@@ -12,7 +14,7 @@ export const SEND_LIMIT = 40;
 export interface DueDelivery {
   id: string;
   notificationId: string;
-  channel: string;
+  channel: NotificationChannel;
   address: string;
   /** This attempt's number, from 1. */
   attempt: number;
@@ -28,7 +30,7 @@ export interface DueDelivery {
 interface ClaimedRow {
   id: string;
   notification_id: string;
-  channel: string;
+  channel: NotificationChannel;
   address: string;
   attempts: number;
   created_at: string;
@@ -44,7 +46,13 @@ interface NoticeRow {
 }
 
 /** Takes up to `limit` due deliveries for this sender: each is sent by one sender at a time. */
-export async function claimDueDeliveries(business: BusinessDb, now: number, limit = SEND_LIMIT): Promise<DueDelivery[]> {
+export async function claimDueDeliveries(
+  business: BusinessDb,
+  now: number,
+  channels: readonly NotificationChannel[],
+  limit = SEND_LIMIT,
+): Promise<DueDelivery[]> {
+  if (channels.length === 0) return [];
   const at = new Date(now).toISOString();
   const { results: claimed } = await business.db
     .prepare(
@@ -52,10 +60,11 @@ export async function claimDueDeliveries(business: BusinessDb, now: number, limi
        WHERE business_id = ?2 AND id IN (
          SELECT id FROM notification_deliveries
          WHERE business_id = ?2 AND status = 'pending' AND next_attempt_at <= ?3 AND (lease_until IS NULL OR lease_until < ?3)
+           AND channel IN (SELECT value FROM json_each(?5))
          ORDER BY next_attempt_at, id LIMIT ?4)
        RETURNING id, notification_id, channel, address, attempts, created_at`,
     )
-    .bind(new Date(now + DELIVERY_LEASE_MS).toISOString(), business.businessId, at, limit)
+    .bind(new Date(now + DELIVERY_LEASE_MS).toISOString(), business.businessId, at, limit, JSON.stringify(channels))
     .all<ClaimedRow>();
   if (claimed.length === 0) return [];
   const { results: notices } = await business.db
@@ -89,27 +98,59 @@ export async function claimDueDeliveries(business: BusinessDb, now: number, limi
   });
 }
 
-export type DeliveryOutcome = { id: string; sent: true } | { id: string; sent: false; error: string; retryAt: number | null };
+export type DeliveryOutcome =
+  | { id: string; sent: true }
+  | { id: string; sent: false; error: string; retryAt: number | null }
+  /** Put off (the quiet hours): not an attempt. */
+  | { id: string; sent: false; later: number }
+  /** Held back by the hourly cap: told in the next digest. */
+  | { id: string; sent: false; folded: true };
 
-/** What a run's sends came to, in one batch: sent, due again at `retryAt`, or given up (no retryAt). */
+/** What each (person, channel) of these deliveries was sent in the hour before `now` (pacing.ts paceKey). */
+export async function sentInLastHour(business: BusinessDb, userIds: string[], now: number): Promise<Map<string, number>> {
+  if (userIds.length === 0) return new Map();
+  const { results } = await business.db
+    .prepare(
+      `SELECT user_id, channel, count(*) AS sent FROM notification_deliveries
+       WHERE business_id = ? AND user_id IN (SELECT value FROM json_each(?)) AND sent_at IS NOT NULL AND sent_at > ?
+       GROUP BY user_id, channel`,
+    )
+    .bind(business.businessId, JSON.stringify([...new Set(userIds)]), new Date(now - HOUR_MS).toISOString())
+    .all<{ user_id: string; channel: NotificationChannel; sent: number }>();
+  return new Map(results.map((row) => [paceKey(row.user_id, row.channel), row.sent]));
+}
+
+function outcomeStatement(business: BusinessDb, outcome: DeliveryOutcome, at: string): D1PreparedStatement {
+  const { db, businessId } = business;
+  if (outcome.sent) {
+    return db
+      .prepare("UPDATE notification_deliveries SET status = 'sent', sent_at = ?, lease_until = NULL, last_error = NULL WHERE business_id = ? AND id = ?")
+      .bind(at, businessId, outcome.id);
+  }
+  if ("later" in outcome) {
+    return db
+      .prepare("UPDATE notification_deliveries SET next_attempt_at = ?, lease_until = NULL, attempts = max(attempts - 1, 0) WHERE business_id = ? AND id = ?")
+      .bind(new Date(outcome.later).toISOString(), businessId, outcome.id);
+  }
+  if ("folded" in outcome) {
+    return db
+      .prepare("UPDATE notification_deliveries SET status = 'folded', folded_at = ?, lease_until = NULL, attempts = max(attempts - 1, 0) WHERE business_id = ? AND id = ?")
+      .bind(at, businessId, outcome.id);
+  }
+  return db
+    .prepare("UPDATE notification_deliveries SET status = ?, next_attempt_at = ?, lease_until = NULL, last_error = ? WHERE business_id = ? AND id = ?")
+    .bind(
+      outcome.retryAt === null ? "dead" : "pending",
+      outcome.retryAt === null ? at : new Date(outcome.retryAt).toISOString(),
+      outcome.error.slice(0, 500),
+      businessId,
+      outcome.id,
+    );
+}
+
+/** What a run's sends came to, in one batch. */
 export async function recordDeliveryOutcomes(business: BusinessDb, outcomes: DeliveryOutcome[], now: number): Promise<void> {
   if (outcomes.length === 0) return;
   const at = new Date(now).toISOString();
-  await business.db.batch(
-    outcomes.map((outcome) =>
-      outcome.sent
-        ? business.db
-            .prepare("UPDATE notification_deliveries SET status = 'sent', sent_at = ?, lease_until = NULL, last_error = NULL WHERE business_id = ? AND id = ?")
-            .bind(at, business.businessId, outcome.id)
-        : business.db
-            .prepare("UPDATE notification_deliveries SET status = ?, next_attempt_at = ?, lease_until = NULL, last_error = ? WHERE business_id = ? AND id = ?")
-            .bind(
-              outcome.retryAt === null ? "dead" : "pending",
-              outcome.retryAt === null ? at : new Date(outcome.retryAt).toISOString(),
-              outcome.error.slice(0, 500),
-              business.businessId,
-              outcome.id,
-            ),
-    ),
-  );
+  await business.db.batch(outcomes.map((outcome) => outcomeStatement(business, outcome, at)));
 }

@@ -1,6 +1,7 @@
 // Disputes whose response is due soon (decision 053): 3 days before the deadline, and again 1 day before, each person
 // who may respond (their role's respond:dispute) is told once; a dispute answered or closed settles the notice.
 import type { BusinessDb } from "../tenancy/tenant";
+import { liveBusinessOf } from "../tenancy/test-mode";
 
 export const DAY_MS = 24 * 3_600_000;
 /** How long before the deadline each reminder goes: the earlier is skipped when the later one is already due. */
@@ -36,14 +37,14 @@ export async function untoldDisputesDue(business: BusinessDb, now: number, respo
        JOIN json_each(?3) w ON d.evidence_due_at - ?2 <= w.value->>'from' AND d.evidence_due_at - ?2 > w.value->>'to'
        JOIN merchants m ON m.id = d.merchant_id AND m.business_id = d.business_id
        JOIN transactions t ON t.id = d.transaction_id AND t.business_id = d.business_id
-       JOIN memberships mem ON mem.business_id = d.business_id AND mem.status = 'active' AND mem.role IN (SELECT value FROM json_each(?4))
+       JOIN memberships mem ON mem.business_id = ?6 AND mem.status = 'active' AND mem.role IN (SELECT value FROM json_each(?4))
        JOIN users u ON u.id = mem.user_id AND u.status = 'active'
        WHERE d.business_id = ?1 AND d.status = 'open' AND d.evidence_due_at > ?2
          AND NOT EXISTS (SELECT 1 FROM notifications n WHERE n.business_id = d.business_id AND n.user_id = mem.user_id AND n.event_key = (w.value->>'event') || ':' || d.id)
        ORDER BY d.evidence_due_at, d.id, mem.user_id
        LIMIT ?5`,
     )
-    .bind(business.businessId, now, JSON.stringify(windows), JSON.stringify(responders), limit)
+    .bind(business.businessId, now, JSON.stringify(windows), JSON.stringify(responders), limit, liveBusinessOf(business.businessId))
     .all<DisputeDueRow>();
   return results;
 }

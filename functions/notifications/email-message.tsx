@@ -14,8 +14,11 @@ export interface NoticeEmail {
   body: string;
   /** Absolute: the portal's address and the notice's open path. */
   openUrl: string;
-  unsubscribeUrl: string;
+  /** Null for a security notice, which cannot be turned off. */
+  unsubscribeUrl: string | null;
   preferencesUrl: string;
+  /** The digest's lines: each a sentence and the page it leads to. */
+  lines?: readonly { text: string; url: string }[];
   /** A test business's notice: said in the subject and the first line. */
   test: boolean;
   /** The delivery's id: the same for every try. */
@@ -60,6 +63,21 @@ function NoticeEmailBody({ email }: { email: NoticeEmail }) {
                     <tr>
                       <td style={{ padding: "0 24px 20px", fontSize: 16, lineHeight: 1.5, overflowWrap: "anywhere" }}>{email.body}</td>
                     </tr>
+                    {email.lines?.length ? (
+                      <tr>
+                        <td style={{ padding: "0 24px 20px", fontSize: 15, lineHeight: 1.5 }}>
+                          <ul style={{ margin: 0, paddingLeft: 20 }}>
+                            {email.lines.map((line) => (
+                              <li key={line.url + line.text} style={{ marginBottom: 6, overflowWrap: "anywhere" }}>
+                                <a href={line.url} style={{ color: GREEN }}>
+                                  {line.text}
+                                </a>
+                              </li>
+                            ))}
+                          </ul>
+                        </td>
+                      </tr>
+                    ) : null}
                     <tr>
                       <td style={{ padding: "0 24px 28px" }}>
                         <a
@@ -80,11 +98,17 @@ function NoticeEmailBody({ email }: { email: NoticeEmail }) {
                     </tr>
                     <tr>
                       <td style={{ padding: "16px 24px 24px", borderTop: "1px solid #e4e7eb", fontSize: 13, lineHeight: 1.5, color: MUTED }}>
-                        You get this email because &ldquo;{KIND_NAMES[email.kind]}&rdquo; is on for you in {email.businessName}.{" "}
-                        <a href={email.unsubscribeUrl} style={{ color: MUTED }}>
-                          Stop these emails
-                        </a>{" "}
-                        or{" "}
+                        {email.unsubscribeUrl ? (
+                          <>
+                            You get this email because &ldquo;{KIND_NAMES[email.kind]}&rdquo; is on for you in {email.businessName}.{" "}
+                            <a href={email.unsubscribeUrl} style={{ color: MUTED }}>
+                              Stop these emails
+                            </a>{" "}
+                            or{" "}
+                          </>
+                        ) : (
+                          <>Security notices about your sign-in are always sent, to keep your account yours. You may </>
+                        )}
                         <a href={email.preferencesUrl} style={{ color: MUTED }}>
                           choose what you get
                         </a>
@@ -114,12 +138,14 @@ function noticeText(email: NoticeEmail): string {
     email.title,
     "",
     email.body,
+    ...(email.lines ?? []).map((line) => `- ${line.text}: ${line.url}`),
     "",
     `Open in Partners Portal: ${email.openUrl}`,
     "",
     "--",
-    `You get this email because "${KIND_NAMES[email.kind]}" is on for you in ${email.businessName}.`,
-    `Stop these emails: ${email.unsubscribeUrl}`,
+    ...(email.unsubscribeUrl
+      ? [`You get this email because "${KIND_NAMES[email.kind]}" is on for you in ${email.businessName}.`, `Stop these emails: ${email.unsubscribeUrl}`]
+      : ["Security notices about your sign-in are always sent, to keep your account yours."]),
     `Choose what you get: ${email.preferencesUrl}`,
     "The portal never asks for a code, a password or a card number by email.",
     "",
@@ -133,10 +159,12 @@ export function noticeEmailMessage(email: NoticeEmail): EmailMessage {
     subject: noticeSubject(email),
     html: `<!doctype html>${renderToStaticMarkup(<NoticeEmailBody email={email} />)}`,
     text: noticeText(email),
-    headers: {
-      "List-Unsubscribe": `<${email.unsubscribeUrl}>`,
-      "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
-    },
+    headers: email.unsubscribeUrl
+      ? {
+          "List-Unsubscribe": `<${email.unsubscribeUrl}>`,
+          "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+        }
+      : {},
     idempotencyKey: email.deliveryId,
   };
 }

@@ -2,29 +2,110 @@
 // is made. Pure, so the fan-out, the bell, the emails and their tests read the same sentences.
 import type { ApprovalAction } from "../approvals/change-kinds";
 import { withoutCardNumbers } from "../card-numbers/card-numbers";
+import { can, type Permission, type Role } from "../permissions";
 
-export const NOTIFICATION_KINDS = ["request.waiting", "request.approved", "request.rejected", "dispute.due"] as const;
-export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
+/**
+ * What a notice may be about, and who it is for: the person it concerns ("self": a request's maker, an added member,
+ * the one whose sign-in changed) or every member whose role has the permission.
+ */
+const KINDS = {
+  "request.waiting": { name: "A request waits for my decision", audience: "decide:approval", sms: "offered", digest: true },
+  "request.approved": { name: "My request was approved", audience: "self", digest: true },
+  "request.rejected": { name: "My request was rejected", audience: "self", digest: true },
+  "member.added": { name: "I was added to a business", audience: "self", sms: "on" },
+  "member.role_changed": { name: "My role was changed", audience: "self", sms: "on" },
+  "member.removed": { name: "I was removed from a business", audience: "self", sms: "on" },
+  "security.sign_in": { name: "A sign-in from a new browser", audience: "self", always: true },
+  "security.factor_changed": { name: "A passkey, phone or authenticator app was added or removed", audience: "self", always: true, sms: "on" },
+  "security.signed_out_everywhere": { name: "I was signed out everywhere", audience: "self", always: true, sms: "on" },
+  "payout.failed": { name: "A payout failed on its rail", audience: "run:settlement", sms: "offered", offByDefault: ["Super Administrator", "Administrator"] },
+  "settlement.failed": { name: "A settlement run finished with failed payouts", audience: "run:settlement", offByDefault: ["Super Administrator", "Administrator"] },
+  "refund.failed": { name: "A refund failed on its rail", audience: "request:refund", sms: "offered", offByDefault: ["Super Administrator", "Administrator"] },
+  "dispute.due": { name: "A dispute's response is due in 3 days, and again in 1 day", audience: "respond:dispute", sms: "offered", digest: true },
+  "webhook.failing": { name: "A webhook endpoint keeps failing", audience: "manage:developer" },
+  "webhook.disabled": { name: "A webhook endpoint was disabled", audience: "manage:developer" },
+  "terminal.silent": { name: "Terminals went silent (in the 07:00 digest)", audience: "manage:terminal", digestOnly: true, offByDefault: ["Super Administrator", "Administrator"] },
+  digest: { name: "A daily digest at 07:00 of what waits, instead of an email for each", audience: "self", offByDefault: "everyone" },
+} as const satisfies Record<string, KindRule>;
+
+interface KindRule {
+  name: string;
+  audience: Permission | "self";
+  /** SMS: sent unless turned off ("on"), or only to those who turn it on ("offered"); absent: never by SMS. */
+  sms?: "on" | "offered";
+  /** Security notices: always sent, on every channel the kind has; nobody can turn them off. */
+  always?: true;
+  /** Told in the 07:00 digest instead of its own email for people who chose the digest. */
+  digest?: true;
+  /** Never an email of its own: only a line of the digest. */
+  digestOnly?: true;
+  /** Off by email until turned on, for these roles (or everyone): they see it in the portal all the same. */
+  offByDefault?: readonly Role[] | "everyone";
+}
+
+export type NotificationKind = keyof typeof KINDS;
+export const NOTIFICATION_KINDS = Object.keys(KINDS) as NotificationKind[];
 
 /** The channels besides the bell, which every notice reaches. */
-export const NOTIFICATION_CHANNELS = ["email"] as const;
+export const NOTIFICATION_CHANNELS = ["email", "sms"] as const;
 export type NotificationChannel = (typeof NOTIFICATION_CHANNELS)[number];
 
-/** A person's choice per kind and channel, and what they get before choosing (every kind by email today). */
-export function wantsByDefault(_kind: NotificationKind, _channel: NotificationChannel): boolean {
+/** What each kind is called on the person's preferences and in an email's unsubscribe line. */
+export const KIND_NAMES = Object.fromEntries(NOTIFICATION_KINDS.map((kind) => [kind, KINDS[kind].name])) as Record<NotificationKind, string>;
+
+function rule(kind: NotificationKind): KindRule {
+  return KINDS[kind];
+}
+
+/** Security notices: sent whatever the person chose. */
+export function isAlwaysSent(kind: NotificationKind): boolean {
+  return rule(kind).always === true;
+}
+
+/** Whether a kind is sent on a channel at all (SMS is for the few events that warrant it; silent terminals only in the digest). */
+export function kindHasChannel(kind: NotificationKind, channel: NotificationChannel): boolean {
+  if (channel === "sms") return rule(kind).sms !== undefined;
   return true;
 }
 
-/** What each kind is called on the person's preferences and in an email's unsubscribe line. */
-export const KIND_NAMES: Record<NotificationKind, string> = {
-  "request.waiting": "A request waits for my decision",
-  "request.approved": "My request was approved",
-  "request.rejected": "My request was rejected",
-  "dispute.due": "A dispute's response is due in 3 days, and again in 1 day",
-};
+/** Told in the digest instead of by its own email, for people who chose the digest. */
+export function isDigestable(kind: NotificationKind): boolean {
+  return rule(kind).digest === true;
+}
+
+export function isDigestOnly(kind: NotificationKind): boolean {
+  return rule(kind).digestOnly === true;
+}
+
+/** Whether a person of this role is one a kind is for (who "self" kinds are for is the event's own business). */
+export function kindIsFor(kind: NotificationKind, role: Role): boolean {
+  const { audience } = rule(kind);
+  return audience === "self" || can(role, audience);
+}
+
+/** The permission whose holders a kind goes to, or null for a kind about one person. */
+export function audienceOf(kind: NotificationKind): Permission | null {
+  const { audience } = rule(kind);
+  return audience === "self" ? null : audience;
+}
+
+/** What a person gets before choosing: defaults that fit their role (Finance hears of failed payouts, admins may opt in). */
+export function wantsByDefault(kind: NotificationKind, channel: NotificationChannel, role: Role): boolean {
+  const kindRule = rule(kind);
+  if (!kindHasChannel(kind, channel)) return false;
+  if (kindRule.always) return true;
+  if (channel === "sms") return kindRule.sms === "on";
+  const off = kindRule.offByDefault;
+  return !(off === "everyone" || off?.includes(role));
+}
+
+/** Whether a person may choose a kind on a channel (security notices and channels a kind does not use cannot be). */
+export function isChoosable(kind: NotificationKind, channel: NotificationChannel): boolean {
+  return kindHasChannel(kind, channel) && !isAlwaysSent(kind);
+}
 
 /** The event a notice comes from: one notice a person an event, whoever's run writes it first. */
-export function eventKey(kind: "request.waiting" | "request.decided" | "dispute.due3" | "dispute.due1", subjectId: string): string {
+export function eventKey(kind: string, subjectId: string): string {
   return `${kind}:${subjectId}`;
 }
 
@@ -92,14 +173,14 @@ export function decidedWords(request: {
 }
 
 /** A day as the SPEC writes one (21 Nov 2026), of an instant in Africa/Accra (UTC+0, no daylight saving). */
-function accraDay(ms: number): string {
+export function accraDay(ms: number): string {
   const date = new Date(ms);
   const month = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"][date.getUTCMonth()]!;
   return `${String(date.getUTCDate()).padStart(2, "0")} ${month} ${date.getUTCFullYear()}`;
 }
 
 /** GHS with two decimals and thousands separators, from pesewas. */
-function cedis(pesewas: number): string {
+export function cedis(pesewas: number): string {
   return `GHS ${(pesewas / 100).toLocaleString("en-GH", { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
 }
 

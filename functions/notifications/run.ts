@@ -1,35 +1,56 @@
 // One run of notifications for a business (decision 053): the fan-out writes who must be told what, then the emails
-// due are sent. Run after every change a person makes (the Worker's ctx.waitUntil, after the response) and by the
-// 5-minute cron for every business, so nothing depends on which page made the change or whether a send failed.
-import type { BusinessDb } from "../tenancy/tenant";
+// and text messages due are sent. Run after every change a person makes (the Worker's ctx.waitUntil, after the
+// response), from the notifications queue, and by the 5-minute cron for every business, so nothing depends on which
+// page made the change or whether a send failed.
+import type { FullConfig } from "../env";
+import type { BusinessDb, Db } from "../tenancy/tenant";
+import { smsPortFor } from "../sms/sms";
 import { emailPortFor } from "./email";
 import { emailConfigOf } from "./email-settings";
-import { fanOut } from "./fan-out.db";
-import { sendDueNotices, type SendRun } from "./send";
+import { fanOut, type FanOutOptions } from "./fan-out.db";
+import { sendDueNotices, type SendRun, type SendSettings } from "./send";
 
-export interface NotifyRun extends Partial<SendRun> {
+export interface NotifyRun extends SendRun {
   written: number;
   /** Why emails were not sent (an email setting to fix); the notices are in the inbox all the same. */
   emailProblem?: string;
 }
 
-export async function notifyBusiness(env: Env, business: BusinessDb, linkSecret: string, now: number = Date.now()): Promise<NotifyRun> {
-  const written = await fanOut(business, now);
+/** What sending needs from the deployment's settings: the ports of both channels, the links' origin and key. */
+export function sendSettingsOf(env: Env, config: Pick<FullConfig, "app" | "auth">): SendSettings & { emailProblem?: string } {
   const email = emailConfigOf(env);
-  if (email.sender.provider === null) return { written, emailProblem: email.sender.problem };
-  const run = await sendDueNotices(business, { port: emailPortFor(email.sender, env), portalUrl: email.portalUrl, linkSecret }, now);
-  return { written, ...run };
+  return {
+    email: email.sender.provider === null ? null : emailPortFor(email.sender, env),
+    ...(email.sender.provider === null ? { emailProblem: email.sender.problem } : {}),
+    sms: smsPortFor(config.auth, env.DB),
+    portalUrl: email.portalUrl,
+    linkSecret: config.app.sessionSecret,
+  };
+}
+
+export async function notifyBusiness(
+  env: Env,
+  business: BusinessDb,
+  config: Pick<FullConfig, "app" | "auth">,
+  options: Omit<FanOutOptions, "core"> & { core?: Db } = {},
+): Promise<NotifyRun> {
+  const now = options.now ?? Date.now();
+  const written = await fanOut(business, { core: env.DB, ...options, now });
+  const settings = sendSettingsOf(env, config);
+  const run = await sendDueNotices(business, settings, now);
+  return { written, ...run, ...(settings.emailProblem ? { emailProblem: settings.emailProblem } : {}) };
 }
 
 /** Every business's run; the first email problem fails the job (the Jobs screen names the setting), after all ran. */
-export async function notifyEveryBusiness(env: Env, businesses: BusinessDb[], linkSecret: string, now: number): Promise<NotifyRun> {
-  const total: NotifyRun = { written: 0, sent: 0, retrying: 0, dead: 0 };
+export async function notifyEveryBusiness(env: Env, businesses: BusinessDb[], config: Pick<FullConfig, "app" | "auth">, now: number): Promise<NotifyRun> {
+  const total: NotifyRun = { written: 0, sent: 0, retrying: 0, dead: 0, folded: 0 };
   for (const business of businesses) {
-    const run = await notifyBusiness(env, business, linkSecret, now);
+    const run = await notifyBusiness(env, business, config, { now, scope: "everything" });
     total.written += run.written;
-    total.sent! += run.sent ?? 0;
-    total.retrying! += run.retrying ?? 0;
-    total.dead! += run.dead ?? 0;
+    total.sent += run.sent;
+    total.retrying += run.retrying;
+    total.dead += run.dead;
+    total.folded += run.folded;
     total.emailProblem ??= run.emailProblem;
   }
   if (total.emailProblem) throw new Error(total.emailProblem);

@@ -110,7 +110,7 @@ const pollRails: JobRunner = async (env, now) => {
 // Notices of what waits and what was decided, and their emails (decision 053): after each change too; this catches
 // what a change's own run missed and tries again what a provider refused.
 const notify: JobRunner = async (env, now, settings) =>
-  notifyEveryBusiness(env, await everyBusinessDb(env, { activeOnly: true }), settings().app.sessionSecret, now);
+  notifyEveryBusiness(env, await everyBusinessDb(env, { activeOnly: true }), settings(), now);
 
 /** Every scheduled job, in the order the Jobs screen lists them. */
 export const JOBS = [

@@ -13,5 +13,27 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   if (!/^ntf_[0-9a-f]{32}$/.test(id)) pageNotFound(request);
   const notice = await openNotice(tenant, id, deps.now());
   if (!notice) pageNotFound(request);
-  throw redirect(notice.subjectKind === "dispute" ? paths.dispute(notice.subjectId) : (approvalPath(notice.subjectKind, notice.subjectId) ?? "/approvals"));
+  throw redirect(noticePath(notice.subjectKind, notice.subjectId));
+}
+
+/** The page of a notice's subject: its request, dispute, payout, payment, endpoint, or the profile's security. */
+function noticePath(kind: string, id: string): string {
+  switch (kind) {
+    case "dispute":
+      return paths.dispute(id);
+    case "settlement":
+      return paths.settlement(id);
+    case "settlement_run":
+      return paths.settlements();
+    case "transaction":
+      return /^\d+$/.test(id) ? paths.payment(Number(id)) : paths.transactions();
+    case "webhook_endpoint":
+      return paths.webhookEndpointLog(id);
+    case "security":
+      return paths.settings();
+    case "member":
+      return "/";
+    default:
+      return approvalPath(kind, id) ?? "/approvals";
+  }
 }
