@@ -17,8 +17,6 @@ export interface NoticeEmail {
   /** Null for a security notice, which cannot be turned off. */
   unsubscribeUrl: string | null;
   preferencesUrl: string;
-  /** The digest's lines: each a sentence and the page it leads to. */
-  lines?: readonly { text: string; url: string }[];
   /** A test business's notice: said in the subject and the first line. */
   test: boolean;
   /** The delivery's id: the same for every try. */
@@ -61,23 +59,8 @@ function NoticeEmailBody({ email }: { email: NoticeEmail }) {
                       <td style={{ padding: "24px 24px 8px", fontSize: 20, fontWeight: 600, lineHeight: 1.3 }}>{email.title}</td>
                     </tr>
                     <tr>
-                      <td style={{ padding: "0 24px 20px", fontSize: 16, lineHeight: 1.5, overflowWrap: "anywhere" }}>{email.body}</td>
+                      <td style={{ padding: "0 24px 20px", fontSize: 16, lineHeight: 1.5, overflowWrap: "anywhere", whiteSpace: "pre-line" }}>{email.body}</td>
                     </tr>
-                    {email.lines?.length ? (
-                      <tr>
-                        <td style={{ padding: "0 24px 20px", fontSize: 15, lineHeight: 1.5 }}>
-                          <ul style={{ margin: 0, paddingLeft: 20 }}>
-                            {email.lines.map((line) => (
-                              <li key={line.url + line.text} style={{ marginBottom: 6, overflowWrap: "anywhere" }}>
-                                <a href={line.url} style={{ color: GREEN }}>
-                                  {line.text}
-                                </a>
-                              </li>
-                            ))}
-                          </ul>
-                        </td>
-                      </tr>
-                    ) : null}
                     <tr>
                       <td style={{ padding: "0 24px 28px" }}>
                         <a
@@ -138,7 +121,6 @@ function noticeText(email: NoticeEmail): string {
     email.title,
     "",
     email.body,
-    ...(email.lines ?? []).map((line) => `- ${line.text}: ${line.url}`),
     "",
     `Open in Partners Portal: ${email.openUrl}`,
     "",

@@ -50,7 +50,7 @@ interface DecidedRow extends RequestRow {
   checker_name: string | null;
 }
 
-interface NewNotice {
+export interface NewNotice {
   id: string;
   user: string;
   kind: NotificationKind;
@@ -62,6 +62,8 @@ interface NewNotice {
   email: string;
   /** Where an SMS goes: the number the person's business typed for them, or their own for security notices. */
   phone?: string | null;
+  /** Emailed whatever the person's choices (the digest, made only for those who asked for it or had emails held back). */
+  forced?: boolean;
 }
 
 /** A member as the fan-out reaches them. */
@@ -287,7 +289,7 @@ function deliveryFacts(notice: NewNotice, roles: Map<string, Role>) {
     id: notice.id,
     addr: { email: notice.email, sms: kindHasChannel(notice.kind, "sms") ? (notice.phone ?? null) : null },
     on: Object.fromEntries(NOTIFICATION_CHANNELS.map((channel) => [channel, wantsByDefault(notice.kind, channel, role) ? 1 : 0])),
-    always: isAlwaysSent(notice.kind) ? 1 : 0,
+    always: isAlwaysSent(notice.kind) || notice.forced ? 1 : 0,
     digestable: isDigestable(notice.kind) ? 1 : 0,
   };
 }
@@ -298,7 +300,7 @@ function deliveryFacts(notice: NewNotice, roles: Map<string, Role>) {
  * the same event has its own), with an address on that channel, for a person who did not turn the kind off there (a
  * security notice whatever they chose), and by email not for a kind the person's 07:00 digest tells instead.
  */
-function writeStatements(business: BusinessDb, notices: NewNotice[], roles: Map<string, Role>, now: string): D1PreparedStatement[] {
+export function writeStatements(business: BusinessDb, notices: NewNotice[], roles: Map<string, Role>, now: string): D1PreparedStatement[] {
   const live = liveBusinessOf(business.businessId);
   const statements = [
     business.db

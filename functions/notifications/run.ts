@@ -7,6 +7,7 @@ import type { BusinessDb, Db } from "../tenancy/tenant";
 import { smsPortFor } from "../sms/sms";
 import { emailPortFor } from "./email";
 import { emailConfigOf } from "./email-settings";
+import { writeDigests } from "./digest.db";
 import { fanOut, type FanOutOptions } from "./fan-out.db";
 import { sendDueNotices, type SendRun, type SendSettings } from "./send";
 
@@ -54,5 +55,21 @@ export async function notifyEveryBusiness(env: Env, businesses: BusinessDb[], co
     total.emailProblem ??= run.emailProblem;
   }
   if (total.emailProblem) throw new Error(total.emailProblem);
+  return total;
+}
+
+/** The 07:00 digest of every business, then its sending (the digest is never held by the hourly cap). */
+export async function digestEveryBusiness(env: Env, businesses: BusinessDb[], config: Pick<FullConfig, "app" | "auth">, now: number): Promise<NotifyRun> {
+  const settings = sendSettingsOf(env, config);
+  const total: NotifyRun = { written: 0, sent: 0, retrying: 0, dead: 0, folded: 0 };
+  for (const business of businesses) {
+    total.written += await writeDigests(business, now);
+    const run = await sendDueNotices(business, settings, now);
+    total.sent += run.sent;
+    total.retrying += run.retrying;
+    total.dead += run.dead;
+    total.folded += run.folded;
+  }
+  if (settings.emailProblem) throw new Error(settings.emailProblem);
   return total;
 }

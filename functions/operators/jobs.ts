@@ -19,7 +19,7 @@ import { databaseNamed, everyBusinessDb, shardNames } from "../tenancy/shards";
 import { dispatchPendingDeliveries } from "../webhooks/dispatch";
 import { sweepWebhooks } from "../webhooks/sweep";
 import { dropOldEvents } from "../webhooks/events.db";
-import { notifyEveryBusiness } from "../notifications/run";
+import { digestEveryBusiness, notifyEveryBusiness } from "../notifications/run";
 import { recordJobFinish, recordJobStart, type JobOutcome, type JobTrigger } from "./jobs.db";
 
 /**
@@ -112,6 +112,9 @@ const pollRails: JobRunner = async (env, now) => {
 const notify: JobRunner = async (env, now, settings) =>
   notifyEveryBusiness(env, await everyBusinessDb(env, { activeOnly: true }), settings(), now);
 
+// The 07:00 digest (decision 053): what waits, what the hourly cap held back, silent terminals; then it is sent.
+const digest: JobRunner = async (env, now, settings) => digestEveryBusiness(env, await everyBusinessDb(env, { activeOnly: true }), settings(), now);
+
 /** Every scheduled job, in the order the Jobs screen lists them. */
 export const JOBS = [
   { name: "clearing", label: "Clearing", what: "Makes payments due for clearing available to their merchants.", run: clear },
@@ -128,6 +131,12 @@ export const JOBS = [
     run: sendTransferPayouts,
   },
   { name: "notifications", label: "Notifications", what: "Tells people what waits for them and what was decided, in the portal and by email.", run: notify },
+  {
+    name: "digest",
+    label: "Daily digest",
+    what: "Emails each person who asked for it what waits for them, with what the hourly cap held back and silent terminals.",
+    run: digest,
+  },
   { name: "rail-poll", label: "Payout and refund answers", what: "Asks the payout and refund rails about what they have not answered.", run: pollRails },
   { name: "drop-submissions", label: "Old form submissions", what: "Drops the record of forms sent long ago.", run: dropSubmissions },
   { name: "drop-idempotency-keys", label: "Old idempotency keys", what: "Drops Partner API idempotency keys past their time.", run: dropIdempotencyKeys },
@@ -153,6 +162,8 @@ export const CRON_LINES: Readonly<Record<string, readonly (readonly JobName[])[]
     // Months older than the retention go to R2 (functions/archive/job.ts); balances and rollups stay, so it may run beside the settlement.
     ["archive"],
   ],
+  // Accra wakes: the digest of what waits, and the SMS held through the quiet hours go out (the 5-minute run).
+  "0 7 * * *": [["digest"]],
 };
 
 /**

@@ -115,7 +115,7 @@ describe("on a broken wrangler.toml", () => {
   it("names each problem, exit 1", () => {
     const toml = readFileSync(join(ROOT, "wrangler.toml"), "utf8")
       .replace('database_id = "00000000-0000-4000-8000-00000000000a"', 'database_id = "not-a-database-id"')
-      .replace('crons = ["*/5 * * * *", "0 6 * * *"]', 'crons = ["*/5 * * * *", "0 7 * * *"]')
+      .replace('crons = ["*/5 * * * *", "0 6 * * *", "0 7 * * *"]', 'crons = ["*/5 * * * *", "0 7 * * *", "0 8 * * *"]')
       .replace('dead_letter_queue = "partners-portal-webhooks-dlq"\n', "");
     const config = join(tmp, "wrangler.toml");
     writeFileSync(config, toml);
@@ -124,7 +124,7 @@ describe("on a broken wrangler.toml", () => {
     expect(output).toContain("D1 SHARD_A: database_id not-a-database-id is not a D1 id");
     // Its migrations_dir is relative to the copy, where there is none.
     expect(output).toContain("Migrations: migrations/ does not exist");
-    expect(output).toContain('Crons: "0 7 * * *" runs no job');
+    expect(output).toContain('Crons: "0 8 * * *" runs no job');
     expect(output).toContain('Crons: the jobs of "0 6 * * *" never run');
   }, 30_000);
 

@@ -33,6 +33,8 @@ function noticePath(kind: string, id: string): string {
       return paths.settings();
     case "member":
       return "/";
+    case "digest":
+      return "/notifications";
     default:
       return approvalPath(kind, id) ?? "/approvals";
   }
