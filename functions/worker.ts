@@ -10,7 +10,8 @@ import { ConfigError, configOf, type FullConfig } from "./env";
 import { handleEventsBatch } from "./analytics/consumer";
 import { handleWebhooksBatch } from "./webhooks/consumer";
 import { dispatchPendingDeliveries } from "./webhooks/dispatch";
-import { notifyBusiness } from "./notifications/run";
+import { notifyBusiness, sendSettingsOf } from "./notifications/run";
+import { handleNotificationsBatch, NOTIFICATIONS_QUEUE } from "./notifications/queue";
 import { isUnsubscribePath } from "./notifications/links";
 import "./load-context";
 import { logError, logEvent } from "./plumbing/log";
@@ -236,6 +237,7 @@ const handler = {
       return handlePaymentsDeadLetters(batch, { findBusiness: (businessId) => businessDb(env, businessId), core: env.DB, now: Date.now });
     // A bad configuration throws here: the whole batch is retried (wrangler.toml retry_delay).
     if (batch.queue === WEBHOOKS_QUEUE) return handleWebhooksBatch(batch, env, configOf(env));
+    if (batch.queue === NOTIFICATIONS_QUEUE) return handleNotificationsBatch(batch, env, sendSettingsOf(env, configOf(env)));
     await handleEventsBatch(batch, env);
   },
 

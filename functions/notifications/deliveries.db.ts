@@ -154,3 +154,12 @@ export async function recordDeliveryOutcomes(business: BusinessDb, outcomes: Del
   const at = new Date(now).toISOString();
   await business.db.batch(outcomes.map((outcome) => outcomeStatement(business, outcome, at)));
 }
+
+/** When the business's next delivery is due (a retry's or the end of the quiet hours), or null when none waits. */
+export async function nextDeliveryDue(business: BusinessDb): Promise<number | null> {
+  const row = await business.db
+    .prepare("SELECT min(next_attempt_at) AS due FROM notification_deliveries WHERE business_id = ? AND status = 'pending'")
+    .bind(business.businessId)
+    .first<{ due: string | null }>();
+  return row?.due ? Date.parse(row.due) : null;
+}

@@ -9,7 +9,10 @@ import { emailPortFor } from "./email";
 import { emailConfigOf } from "./email-settings";
 import { writeDigests } from "./digest.db";
 import { fanOut, type FanOutOptions } from "./fan-out.db";
+import { hasNotificationsQueue, queueSending } from "./queue";
 import { sendDueNotices, type SendRun, type SendSettings } from "./send";
+
+const NOTHING_SENT: SendRun = { sent: 0, retrying: 0, dead: 0, folded: 0, later: 0 };
 
 export interface NotifyRun extends SendRun {
   written: number;
@@ -38,20 +41,22 @@ export async function notifyBusiness(
   const now = options.now ?? Date.now();
   const written = await fanOut(business, { core: env.DB, ...options, now });
   const settings = sendSettingsOf(env, config);
+  const problem = settings.emailProblem ? { emailProblem: settings.emailProblem } : {};
+  // After a change, the queue's consumer sends (queue.ts); the cron sends itself, whatever a lost message left.
+  if (options.scope === "change" && hasNotificationsQueue(env)) {
+    if (written > 0) await queueSending(env, business.businessId);
+    return { written, ...NOTHING_SENT, ...problem };
+  }
   const run = await sendDueNotices(business, settings, now);
-  return { written, ...run, ...(settings.emailProblem ? { emailProblem: settings.emailProblem } : {}) };
+  return { written, ...run, ...problem };
 }
 
 /** Every business's run; the first email problem fails the job (the Jobs screen names the setting), after all ran. */
 export async function notifyEveryBusiness(env: Env, businesses: BusinessDb[], config: Pick<FullConfig, "app" | "auth">, now: number): Promise<NotifyRun> {
-  const total: NotifyRun = { written: 0, sent: 0, retrying: 0, dead: 0, folded: 0 };
+  const total: NotifyRun = { written: 0, ...NOTHING_SENT };
   for (const business of businesses) {
     const run = await notifyBusiness(env, business, config, { now, scope: "everything" });
-    total.written += run.written;
-    total.sent += run.sent;
-    total.retrying += run.retrying;
-    total.dead += run.dead;
-    total.folded += run.folded;
+    addRun(total, run);
     total.emailProblem ??= run.emailProblem;
   }
   if (total.emailProblem) throw new Error(total.emailProblem);
@@ -61,15 +66,12 @@ export async function notifyEveryBusiness(env: Env, businesses: BusinessDb[], co
 /** The 07:00 digest of every business, then its sending (the digest is never held by the hourly cap). */
 export async function digestEveryBusiness(env: Env, businesses: BusinessDb[], config: Pick<FullConfig, "app" | "auth">, now: number): Promise<NotifyRun> {
   const settings = sendSettingsOf(env, config);
-  const total: NotifyRun = { written: 0, sent: 0, retrying: 0, dead: 0, folded: 0 };
-  for (const business of businesses) {
-    total.written += await writeDigests(business, now);
-    const run = await sendDueNotices(business, settings, now);
-    total.sent += run.sent;
-    total.retrying += run.retrying;
-    total.dead += run.dead;
-    total.folded += run.folded;
-  }
+  const total: NotifyRun = { written: 0, ...NOTHING_SENT };
+  for (const business of businesses) addRun(total, { written: await writeDigests(business, now), ...(await sendDueNotices(business, settings, now)) });
   if (settings.emailProblem) throw new Error(settings.emailProblem);
   return total;
+}
+
+function addRun(total: NotifyRun, run: NotifyRun): void {
+  for (const key of ["written", "sent", "retrying", "dead", "folded", "later"] as const) total[key] += run[key];
 }

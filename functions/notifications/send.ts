@@ -36,6 +36,8 @@ export interface SendRun {
   dead: number;
   /** Held back by the hourly cap, for the digest. */
   folded: number;
+  /** SMS put off to the end of the quiet hours. */
+  later: number;
 }
 
 /** A notice as a text message: no link (people are taught never to follow one in an SMS about money). */
@@ -81,7 +83,7 @@ function refusalOf(error: unknown): { address: boolean; message: string; reason:
 export async function sendDueNotices(business: BusinessDb, settings: SendSettings, now: number = Date.now()): Promise<SendRun> {
   const channels: NotificationChannel[] = [...(settings.email ? ["email" as const] : []), ...(settings.sms ? ["sms" as const] : [])];
   const due = await claimDueDeliveries(business, now, channels);
-  if (due.length === 0) return { sent: 0, retrying: 0, dead: 0, folded: 0 };
+  if (due.length === 0) return { sent: 0, retrying: 0, dead: 0, folded: 0, later: 0 };
   const paces = paceSends(
     due.map((delivery) => ({ id: delivery.id, userId: delivery.userId, channel: delivery.channel, urgent: isAlwaysSent(delivery.kind) || delivery.kind === "digest" })),
     await sentInLastHour(business, due.map((delivery) => delivery.userId), now),
@@ -121,5 +123,6 @@ export async function sendDueNotices(business: BusinessDb, settings: SendSetting
     retrying: failed.filter((o) => o.retryAt !== null).length,
     dead: failed.filter((o) => o.retryAt === null).length,
     folded: outcomes.filter((o) => "folded" in o).length,
+    later: outcomes.filter((o) => "later" in o).length,
   };
 }

@@ -39,6 +39,7 @@ export const PAYMENTS_QUEUE = "partners-portal-payments";
 export const PAYMENTS_DLQ = "partners-portal-payments-dlq";
 /** The webhooks queue of wrangler.toml (functions/webhooks/consumer.ts). */
 export const WEBHOOKS_QUEUE = "partners-portal-webhooks";
+export const NOTIFICATIONS_QUEUE = "partners-portal-notifications";
 
 /** One [[queues.consumers]] entry of wrangler.toml, in Miniflare's words. */
 export interface QueueConsumerSettings {
@@ -77,6 +78,11 @@ export function paymentsConsumers(options: { maxRetries?: number; maxBatchTimeou
 /** The webhooks consumer as wrangler.toml declares it, with test-sized batching (retries come from WEBHOOKS_RETRY_* vars). */
 export function webhooksConsumers(options: { maxRetries?: number; maxBatchTimeout?: number } = {}): Record<string, QueueConsumerSettings> {
   return { [WEBHOOKS_QUEUE]: { maxBatchSize: 10, maxBatchTimeout: options.maxBatchTimeout ?? 0.1, maxRetries: options.maxRetries ?? 100 } };
+}
+
+/** The notifications consumer as wrangler.toml declares it, with test-sized batching. */
+export function notificationsConsumers(): Record<string, QueueConsumerSettings> {
+  return { [NOTIFICATIONS_QUEUE]: { maxBatchSize: 10, maxBatchTimeout: 0.1, maxRetries: 10 } };
 }
 
 export interface PortalOptions {
@@ -219,8 +225,9 @@ export async function startPortal(options: PortalOptions = {}): Promise<Portal> 
     d1Databases: { DB: D1_ID, ...shardIds() },
     kvNamespaces: { KV: KV_ID },
     r2Buckets: { ARCHIVE: ARCHIVE_BUCKET, EVIDENCE: EVIDENCE_BUCKET },
-    queueProducers: { EVENTS: EVENTS_QUEUE, PAYMENTS: PAYMENTS_QUEUE, WEBHOOKS: WEBHOOKS_QUEUE },
-    ...(options.queueConsumers ? { queueConsumers: options.queueConsumers } : {}),
+    queueProducers: { EVENTS: EVENTS_QUEUE, PAYMENTS: PAYMENTS_QUEUE, WEBHOOKS: WEBHOOKS_QUEUE, NOTIFICATIONS: NOTIFICATIONS_QUEUE },
+    // The notifications consumer runs as wrangler.toml declares it (a change's emails go through it), unless spied on.
+    queueConsumers: { ...(options.spyOnQueue === NOTIFICATIONS_QUEUE ? {} : notificationsConsumers()), ...options.queueConsumers },
     ...(options.sendEmail ? { email: { send_email: [{ name: "EMAIL" }] } } : {}),
     assets: { directory: CLIENT_BUILD, binding: "ASSETS", routerConfig: { has_user_worker: true } },
   };
