@@ -22,7 +22,6 @@ interface PersonRow {
   waiting: number;
   digest: number | null;
   silent_wanted: number | null;
-  last_digest: string | null;
 }
 
 interface HeldRow {
@@ -40,18 +39,18 @@ export async function writeDigests(business: BusinessDb, now: number): Promise<n
   const key = `digest:${day}`;
   const waiting = waitingForPerson({ sql: "m.user_id", binds: [] });
   const preference = (kind: string) =>
-    `(SELECT p.wanted FROM notification_preferences p WHERE p.business_id = ?2 AND p.user_id = m.user_id AND p.kind = '${kind}' AND p.channel = 'email')`;
+    `(SELECT p.wanted FROM notification_preferences p WHERE p.business_id = m.business_id AND p.user_id = m.user_id AND p.kind = '${kind}' AND p.channel = 'email')`;
+  // Anonymous parameters only, bound in the order they are written (the waiting rule brings its own).
   const { results: people } = await business.db
     .prepare(
       `SELECT m.user_id, m.role, u.email,
-         (SELECT count(*) FROM approval_requests r WHERE r.business_id = ?1 AND ${waiting.sql}) AS waiting,
-         ${preference("digest")} AS digest, ${preference("terminal.silent")} AS silent_wanted,
-         (SELECT max(n.created_at) FROM notifications n WHERE n.business_id = ?1 AND n.user_id = m.user_id AND n.kind = 'digest') AS last_digest
+         (SELECT count(*) FROM approval_requests r WHERE r.business_id = ? AND ${waiting.sql}) AS waiting,
+         ${preference("digest")} AS digest, ${preference("terminal.silent")} AS silent_wanted
        FROM memberships m JOIN users u ON u.id = m.user_id AND u.status = 'active'
-       WHERE m.business_id = ?2 AND m.status = 'active'
-         AND NOT EXISTS (SELECT 1 FROM notifications n WHERE n.business_id = ?1 AND n.user_id = m.user_id AND n.event_key = ?3)`,
+       WHERE m.business_id = ? AND m.status = 'active'
+         AND NOT EXISTS (SELECT 1 FROM notifications n WHERE n.business_id = ? AND n.user_id = m.user_id AND n.event_key = ?)`,
     )
-    .bind(business.businessId, live, key, ...waiting.binds)
+    .bind(business.businessId, ...waiting.binds, live, business.businessId, key)
     .all<PersonRow>();
   if (people.length === 0) return 0;
   const since = new Date(now - 24 * 3_600_000).toISOString();

@@ -8,6 +8,9 @@ import { can, type Permission, type Role } from "../permissions";
  * What a notice may be about, and who it is for: the person it concerns ("self": a request's maker, an added member,
  * the one whose sign-in changed) or every member whose role has the permission.
  */
+/** Who works the money: failed payouts, runs and refunds are theirs (the administrators may turn them on). */
+const MONEY_ROLES: readonly Role[] = ["Super Administrator", "Administrator", "Finance"];
+
 const KINDS = {
   "request.waiting": { name: "A request waits for my decision", audience: "decide:approval", sms: "offered", digest: true },
   "request.approved": { name: "My request was approved", audience: "self", digest: true },
@@ -18,9 +21,9 @@ const KINDS = {
   "security.sign_in": { name: "A sign-in from a new browser", audience: "self", always: true },
   "security.factor_changed": { name: "A passkey, phone or authenticator app was added or removed", audience: "self", always: true, sms: "on" },
   "security.signed_out_everywhere": { name: "I was signed out everywhere", audience: "self", always: true, sms: "on" },
-  "payout.failed": { name: "A payout failed on its rail", audience: "run:settlement", sms: "offered", offByDefault: ["Super Administrator", "Administrator"] },
-  "settlement.failed": { name: "A settlement run finished with failed payouts", audience: "run:settlement", offByDefault: ["Super Administrator", "Administrator"] },
-  "refund.failed": { name: "A refund failed on its rail", audience: "request:refund", sms: "offered", offByDefault: ["Super Administrator", "Administrator"] },
+  "payout.failed": { name: "A payout failed on its rail", audience: MONEY_ROLES, sms: "offered", offByDefault: ["Super Administrator", "Administrator"] },
+  "settlement.failed": { name: "A settlement run finished with failed payouts", audience: MONEY_ROLES, offByDefault: ["Super Administrator", "Administrator"] },
+  "refund.failed": { name: "A refund failed on its rail", audience: MONEY_ROLES, sms: "offered", offByDefault: ["Super Administrator", "Administrator"] },
   "dispute.due": { name: "A dispute's response is due in 3 days, and again in 1 day", audience: "respond:dispute", sms: "offered", digest: true },
   "webhook.failing": { name: "A webhook endpoint keeps failing", audience: "manage:developer" },
   "webhook.disabled": { name: "A webhook endpoint was disabled", audience: "manage:developer" },
@@ -30,7 +33,8 @@ const KINDS = {
 
 interface KindRule {
   name: string;
-  audience: Permission | "self";
+  /** The one person the event concerns ("self"), the roles with a permission, or these roles. */
+  audience: Permission | "self" | readonly Role[];
   /** SMS: sent unless turned off ("on"), or only to those who turn it on ("offered"); absent: never by SMS. */
   sms?: "on" | "offered";
   /** Security notices: always sent, on every channel the kind has; nobody can turn them off. */
@@ -80,13 +84,8 @@ export function isDigestOnly(kind: NotificationKind): boolean {
 /** Whether a person of this role is one a kind is for (who "self" kinds are for is the event's own business). */
 export function kindIsFor(kind: NotificationKind, role: Role): boolean {
   const { audience } = rule(kind);
-  return audience === "self" || can(role, audience);
-}
-
-/** The permission whose holders a kind goes to, or null for a kind about one person. */
-export function audienceOf(kind: NotificationKind): Permission | null {
-  const { audience } = rule(kind);
-  return audience === "self" ? null : audience;
+  if (audience === "self") return true;
+  return typeof audience === "string" ? can(role, audience) : audience.includes(role);
 }
 
 /** What a person gets before choosing: defaults that fit their role (Finance hears of failed payouts, admins may opt in). */
