@@ -15,7 +15,7 @@ const KINDS = {
   "request.waiting": { name: "A request waits for my decision", audience: "decide:approval", sms: "offered", digest: true },
   "request.approved": { name: "My request was approved", audience: "self", digest: true },
   "request.rejected": { name: "My request was rejected", audience: "self", digest: true },
-  "member.added": { name: "I was added to a business", audience: "self", sms: "on" },
+  "member.added": { name: "I was added to a business", audience: "self", sms: "on", beforeChoosing: true },
   "member.role_changed": { name: "My role was changed", audience: "self", sms: "on" },
   "member.removed": { name: "I was removed from a business", audience: "self", sms: "on" },
   "security.sign_in": { name: "A sign-in from a new browser", audience: "self", always: true },
@@ -43,6 +43,8 @@ interface KindRule {
   digest?: true;
   /** Never an email of its own: only a line of the digest. */
   digestOnly?: true;
+  /** Told to a person before they can choose anything (their first day): not among their choices. */
+  beforeChoosing?: true;
   /** Off by email until turned on, for these roles (or everyone): they see it in the portal all the same. */
   offByDefault?: readonly Role[] | "everyone";
 }
@@ -100,7 +102,12 @@ export function wantsByDefault(kind: NotificationKind, channel: NotificationChan
 
 /** Whether a person may choose a kind on a channel (security notices and channels a kind does not use cannot be). */
 export function isChoosable(kind: NotificationKind, channel: NotificationChannel): boolean {
-  return kindHasChannel(kind, channel) && !isAlwaysSent(kind);
+  return kindHasChannel(kind, channel) && !isAlwaysSent(kind) && !rule(kind).beforeChoosing;
+}
+
+/** The kinds a person of this role sees among their choices (those always sent included, shown fixed). */
+export function choicesFor(role: Role): NotificationKind[] {
+  return NOTIFICATION_KINDS.filter((kind) => kindIsFor(kind, role) && !rule(kind).beforeChoosing);
 }
 
 /** The event a notice comes from: one notice a person an event, whoever's run writes it first. */

@@ -59,6 +59,11 @@ test("a request reaches its checkers by email and bell; the link lands on it aft
     .prepare("UPDATE notifications SET read_at = ? WHERE business_id = ? AND user_id IN ('usr_ama_mensah', 'usr_esi_owusu') AND read_at IS NULL")
     .bind(new Date().toISOString(), KUMASI)
     .run();
+  // Nobody starts at their hourly email cap (the tests before this one sent Ama and Kofi many emails).
+  await kumasi.db
+    .prepare("UPDATE notification_deliveries SET sent_at = ? WHERE business_id = ? AND sent_at > ?")
+    .bind(new Date(Date.now() - 2 * 3_600_000).toISOString(), KUMASI, new Date(Date.now() - 3_600_000).toISOString())
+    .run();
   const ama = await pageAs(browser, portal, "ama.mensah@example.com");
   await ama.goto("/merchants");
   await hydrated(ama);
@@ -162,25 +167,33 @@ test("a request reaches its checkers by email and bell; the link lands on it aft
   await kofi.context().close();
 });
 
-test("Settings → Profile says which notices come by email, and keeps a change", async ({ page }) => {
+test("Settings → Profile says which notices come by email and SMS, keeps a change, and keeps security notices on", async ({ page }) => {
   await page.goto("/settings");
   await hydrated(page);
-  const card = page.getByRole("region", { name: "Emails" });
-  const waiting = card.getByLabel("A request waits for my decision");
+  const card = () => page.getByRole("region", { name: "Notifications" });
+  const waiting = card().getByLabel("Email: A dispute's response is due in 3 days, and again in 1 day", { exact: true });
   await expect(waiting).toBeChecked();
+  await expect(card().getByLabel("SMS: A dispute's response is due in 3 days, and again in 1 day", { exact: true })).not.toBeChecked();
+  // Security notices are always sent: shown on, and not to be changed.
+  const security = card().getByLabel("SMS: A passkey, phone or authenticator app was added or removed (always sent)");
+  await expect(security).toBeChecked();
+  await expect(security).toBeDisabled();
   await waiting.uncheck();
-  await card.getByRole("button", { name: "Save email choices" }).click();
-  await expect(page.getByText("Saved: your email choices are kept.")).toBeVisible();
-  await expect(page.getByRole("region", { name: "Emails" }).getByLabel("A request waits for my decision")).not.toBeChecked();
-  await expect(page.getByRole("region", { name: "Emails" }).getByLabel("My request was approved")).toBeChecked();
+  await card().getByLabel("SMS: A dispute's response is due in 3 days, and again in 1 day", { exact: true }).check();
+  await card().getByRole("button", { name: "Save notification choices" }).click();
+  await expect(page.getByText("Saved: your notification choices are kept.")).toBeVisible();
+  await expect(card().getByLabel("Email: A dispute's response is due in 3 days, and again in 1 day", { exact: true })).not.toBeChecked();
+  await expect(card().getByLabel("SMS: A dispute's response is due in 3 days, and again in 1 day", { exact: true })).toBeChecked();
+  await expect(card().getByLabel("Email: My request was approved", { exact: true })).toBeChecked();
   for (const width of [1280, 390]) {
     await page.setViewportSize({ width, height: 900 });
     await page.reload();
     await hydrated(page);
-    await lookAt(page, { path: `settings-emails-${width}.png`, fullPage: true });
+    await lookAt(page, { path: `settings-notifications-${width}.png`, fullPage: true });
     expect(await axeViolations(page)).toEqual([]);
   }
-  await page.getByRole("region", { name: "Emails" }).getByLabel("A request waits for my decision").check();
-  await page.getByRole("region", { name: "Emails" }).getByRole("button", { name: "Save email choices" }).click();
-  await expect(page.getByText("Saved: your email choices are kept.")).toBeVisible();
+  await card().getByLabel("Email: A dispute's response is due in 3 days, and again in 1 day", { exact: true }).check();
+  await card().getByLabel("SMS: A dispute's response is due in 3 days, and again in 1 day", { exact: true }).uncheck();
+  await card().getByRole("button", { name: "Save notification choices" }).click();
+  await expect(page.getByText("Saved: your notification choices are kept.")).toBeVisible();
 });

@@ -63,7 +63,10 @@ export function EmailChoices({ choices, email }: { choices: readonly EmailChoice
                           disabled={box.fixed}
                         />
                       ) : (
-                        <span aria-label={`No ${label} for this`}>–</span>
+                        <>
+                          <span aria-hidden="true">–</span>
+                          <span className="visually-hidden">No {label}</span>
+                        </>
                       )}
                     </td>
                   );
@@ -72,6 +75,7 @@ export function EmailChoices({ choices, email }: { choices: readonly EmailChoice
             ))}
           </tbody>
         </table>
+        <p className="field-hint">Security notices (their boxes greyed) are always sent, to keep your account yours.</p>
         <div className="button-row">
           <button type="submit" className="button button--primary" disabled={busy}>
             Save notification choices

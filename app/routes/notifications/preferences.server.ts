@@ -2,7 +2,7 @@
 // kind and channel, for the kinds the person's role receives; a box left unticked is that kind off on that channel.
 // Security notices are always sent. Every person sets their own, whatever their role.
 import type { AppLoadContext } from "@remix-run/cloudflare";
-import { isAlwaysSent, isChoosable, KIND_NAMES, kindHasChannel, kindIsFor, NOTIFICATION_KINDS } from "#server/notifications/kinds";
+import { choicesFor, isAlwaysSent, isChoosable, KIND_NAMES, kindHasChannel } from "#server/notifications/kinds";
 import { preferencesOf, setPreferences } from "#server/notifications/preferences.db";
 import { redirectWithFlash } from "#server/plumbing/flash";
 import type { TenantRequest } from "#server/guards";
@@ -15,7 +15,7 @@ export { EMAIL_CHOICES_INTENT };
 
 export async function loadEmailChoices(tenant: Tenant): Promise<EmailChoice[]> {
   const preferences = await preferencesOf(tenant, tenant.userId, tenant.role);
-  return NOTIFICATION_KINDS.filter((kind) => kindIsFor(kind, tenant.role)).map((kind) => ({
+  return choicesFor(tenant.role).map((kind) => ({
     kind,
     name: KIND_NAMES[kind],
     channels: Object.fromEntries(
@@ -29,7 +29,7 @@ export async function loadEmailChoices(tenant: Tenant): Promise<EmailChoice[]> {
 
 export async function emailChoicesAction(request: Request, context: AppLoadContext, { deps, tenant }: TenantRequest, form: Record<string, unknown>) {
   // Only the known kinds of the person's role are read: any other field is left alone, a box is on when sent at all.
-  const choices = NOTIFICATION_KINDS.filter((kind) => kindIsFor(kind, tenant.role)).flatMap((kind) =>
+  const choices = choicesFor(tenant.role).flatMap((kind) =>
     CHOICE_CHANNELS.filter(({ channel }) => isChoosable(kind, channel)).map(({ channel }) => ({
       kind,
       channel,
