@@ -114,7 +114,7 @@ function waitingForClause(userId: string): SqlPart {
 export function waitingForPerson(person: SqlPart): SqlPart {
   // A test business's people are its live business's (decision 045): their role there decides its requests too.
   const role = {
-    sql: `(SELECT wm.role FROM memberships wm WHERE wm.business_id = iif(r.business_id GLOB '*${TEST_SUFFIX}', substr(r.business_id, 1, length(r.business_id) - ${TEST_SUFFIX.length}), r.business_id) AND wm.user_id = ${person.sql})`,
+    sql: `(SELECT wm.role FROM memberships wm WHERE wm.business_id = iif(substr(r.business_id, -${TEST_SUFFIX.length}) = '${TEST_SUFFIX}', substr(r.business_id, 1, length(r.business_id) - ${TEST_SUFFIX.length}), r.business_id) AND wm.user_id = ${person.sql})`,
     binds: person.binds,
   };
   const exclusions = APPROVAL_KINDS.flatMap((kind) => {
