@@ -10,6 +10,7 @@ import { ACCRA, KUMASI } from "../support/tenants";
 import { expect, hydrated, test } from "./fixtures";
 import { clickChecked } from "./fresh-check";
 import { latestCodeFor } from "./outbox";
+import { NOT_A_NOTICE } from "../support/sms-texts";
 
 async function pageAs(browser: Browser, portal: Portal, email: string | null, businessId: string | null): Promise<Page> {
   const context = await browser.newContext({ baseURL: portal.url });
@@ -18,7 +19,7 @@ async function pageAs(browser: Browser, portal: Portal, email: string | null, bu
 }
 
 async function textsTo(portal: Portal, msisdn: string): Promise<number> {
-  return (await portal.core().prepare("SELECT count(*) AS n FROM dev_outbox WHERE to_msisdn = ?").bind(msisdn).first<number>("n")) ?? 0;
+  return (await portal.core().prepare(`SELECT count(*) AS n FROM dev_outbox WHERE ${NOT_A_NOTICE} AND to_msisdn = ?`).bind(msisdn).first<number>("n")) ?? 0;
 }
 
 /** Kofi (this page) invites `email` with the attacker's phone; Ama approves it in her own browser. */

@@ -19,6 +19,7 @@ import { mintSession } from "../support/sign-in";
 import { ESI_KUMASI, KUMASI, META } from "../support/tenants";
 import { axeViolations, expect, hydrated, lookAt, test } from "./fixtures";
 import { clickChecked } from "./fresh-check";
+import { NOT_A_NOTICE } from "../support/sms-texts";
 
 const KOFI = "kofi.boateng@example.com";
 const KOFI_ID = "usr_kofi_boateng";
@@ -242,13 +243,13 @@ test("by passkey: 50 decisions, 2 alone and 48 in two named bulk decisions, each
   await clickChecked(page, portal, page.getByRole("button", { name: "Add a passkey" }));
   await expect(page.getByRole("status")).toContainText("is added.");
 
-  const sentBefore = await portal.core().prepare("SELECT count(*) AS n FROM dev_outbox").first<number>("n");
+  const sentBefore = await portal.core().prepare(`SELECT count(*) AS n FROM dev_outbox WHERE ${NOT_A_NOTICE}`).first<number>("n");
   for (const one of asked.slice(0, 2)) await decideAlone(page, one, byPasskey, base);
   await decideChosen(page, asked.slice(25), byPasskey, { base, look: "check-covers-passkey" });
   await decideChosen(page, asked.slice(2, 25), byPasskey, { base });
   expect(await statuses(portal, asked)).toEqual(Array(50).fill("approved"));
   // Four checks, one passkey, no text message.
-  expect(await portal.core().prepare("SELECT count(*) AS n FROM dev_outbox").first<number>("n")).toBe(sentBefore);
+  expect(await portal.core().prepare(`SELECT count(*) AS n FROM dev_outbox WHERE ${NOT_A_NOTICE}`).first<number>("n")).toBe(sentBefore);
   const checks = await portal
     .core()
     .prepare("SELECT count(*) AS n FROM fresh_checks WHERE user_id = ? AND method = 'passkey' AND used_at IS NOT NULL AND created_at > ?")
@@ -279,7 +280,7 @@ test("by authenticator app: signs in with the app's code instead of waiting for 
   const secret = enrolment.secret.replace(/ /g, "");
   expect(await confirmEnrolment(deps, setUpIn, KUMASI, enrolment.id, appCode(secret, hourAgo))).toEqual({ ok: true });
   const app = authenticatorApp(secret);
-  const sentBefore = await portal.core().prepare("SELECT count(*) AS n FROM dev_outbox").first<number>("n");
+  const sentBefore = await portal.core().prepare(`SELECT count(*) AS n FROM dev_outbox WHERE ${NOT_A_NOTICE}`).first<number>("n");
 
   await toTheCodeStep(page);
   await expect(page.getByRole("heading", { name: "How do you want to sign in?" })).toBeVisible();
@@ -305,7 +306,7 @@ test("by authenticator app: signs in with the app's code instead of waiting for 
   await decideChosen(page, asked.slice(0, 25), byApp(app));
   expect(await statuses(portal, asked)).toEqual(Array(50).fill("approved"));
   // 50 decided without a text message: the one sent was the sign-in code he did not wait for.
-  expect(await portal.core().prepare("SELECT count(*) AS n FROM dev_outbox").first<number>("n")).toBe((sentBefore ?? 0) + 1);
+  expect(await portal.core().prepare(`SELECT count(*) AS n FROM dev_outbox WHERE ${NOT_A_NOTICE}`).first<number>("n")).toBe((sentBefore ?? 0) + 1);
 });
 
 test("by SMS: signs in with a code, 20 decisions alone with a code each and 30 in two named bulk decisions; no lockout, and sign-in still has its codes", async ({

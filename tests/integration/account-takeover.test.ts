@@ -17,6 +17,7 @@ import { loaderDataOf, textOf } from "../support/html";
 import { signedInCookie } from "../support/sign-in";
 import { ACCRA, KUMASI, META } from "../support/tenants";
 import { usePortal } from "../support/use-portal";
+import { NOT_A_NOTICE } from "../support/sms-texts";
 
 const portal = usePortal();
 const config = configOf({ ENVIRONMENT: "development" }).auth;
@@ -315,7 +316,7 @@ describe("adding a phone number (Settings → Security)", () => {
   }
 
   async function codesTo(msisdn: string): Promise<string[]> {
-    const { results } = await portal().core().prepare("SELECT body FROM dev_outbox WHERE to_msisdn = ? ORDER BY id").bind(msisdn).all<{ body: string }>();
+    const { results } = await portal().core().prepare(`SELECT body FROM dev_outbox WHERE ${NOT_A_NOTICE} AND to_msisdn = ? ORDER BY id`).bind(msisdn).all<{ body: string }>();
     return results.map((row) => /\b(\d{6})\b/.exec(row.body)?.[1] ?? "");
   }
 

@@ -12,6 +12,7 @@ import { actionDataOf, textOf } from "../support/html";
 import { signedInCookie } from "../support/sign-in";
 import { ACCRA, ESI_KUMASI, KUMASI, META } from "../support/tenants";
 import { usePortal } from "../support/use-portal";
+import { NOT_A_NOTICE } from "../support/sms-texts";
 
 const portal = usePortal();
 const KOFI = "kofi.boateng@example.com";
@@ -81,7 +82,7 @@ async function enrolled(cookie: { Cookie: string }): Promise<{ secret: string; c
   return { secret: enrolment.secret, code };
 }
 
-const outboxCount = async () => (await core().prepare("SELECT count(*) AS n FROM dev_outbox").first<number>("n")) ?? 0;
+const outboxCount = async () => (await core().prepare(`SELECT count(*) AS n FROM dev_outbox WHERE ${NOT_A_NOTICE}`).first<number>("n")) ?? 0;
 
 async function statusOf(id: string): Promise<string | undefined> {
   const db = await portal().db();

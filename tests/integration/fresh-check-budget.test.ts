@@ -13,6 +13,7 @@ import { actionDataOf, textOf } from "../support/html";
 import { signedInCookie } from "../support/sign-in";
 import { ESI_KUMASI, KOFI_KUMASI, KUMASI, META } from "../support/tenants";
 import { usePortal } from "../support/use-portal";
+import { NOT_A_NOTICE } from "../support/sms-texts";
 
 const portal = usePortal();
 const KOFI = "kofi.boateng@example.com";
@@ -89,11 +90,11 @@ async function askedBinding(response: Response): Promise<string> {
 }
 
 async function outboxSize(): Promise<number> {
-  return (await core().prepare("SELECT count(*) AS n FROM dev_outbox").first<{ n: number }>())!.n;
+  return (await core().prepare(`SELECT count(*) AS n FROM dev_outbox WHERE ${NOT_A_NOTICE}`).first<{ n: number }>())!.n;
 }
 
 async function lastCode(): Promise<string> {
-  const row = await core().prepare("SELECT body FROM dev_outbox ORDER BY id DESC LIMIT 1").first<{ body: string }>();
+  const row = await core().prepare(`SELECT body FROM dev_outbox WHERE ${NOT_A_NOTICE} ORDER BY id DESC LIMIT 1`).first<{ body: string }>();
   const code = /\b(\d{6})\b/.exec(row?.body ?? "")?.[1];
   if (!code) throw new Error(`No code in the outbox: ${row?.body}`);
   return code;

@@ -13,6 +13,7 @@ import { AUTH_LIMITS } from "#server/auth/limits";
 import { signedInCookie } from "../support/sign-in";
 import { ESI_KUMASI, KUMASI, META } from "../support/tenants";
 import { usePortal } from "../support/use-portal";
+import { NOT_A_NOTICE } from "../support/sms-texts";
 
 const portal = usePortal();
 const KOFI = "kofi.boateng@example.com";
@@ -87,7 +88,7 @@ async function statusOf(id: string): Promise<string | undefined> {
 
 /** The newest code the development outbox "sent" to a number ending with `tail`. */
 async function lastCode(): Promise<string> {
-  const row = await core().prepare("SELECT body FROM dev_outbox ORDER BY id DESC LIMIT 1").first<{ body: string }>();
+  const row = await core().prepare(`SELECT body FROM dev_outbox WHERE ${NOT_A_NOTICE} ORDER BY id DESC LIMIT 1`).first<{ body: string }>();
   const code = /\b(\d{6})\b/.exec(row?.body ?? "")?.[1];
   if (!code) throw new Error(`No code in the outbox: ${row?.body}`);
   return code;

@@ -274,8 +274,8 @@ describe("sending", () => {
     // Platform staff see what was given up, on the Queues screen: the notice and the error, never the address.
     await makeStaff(portal().core(), ADJOA);
     const queues = textOf(await (await portal().fetch("/platform/queues", { headers: await signedInCookie(portal(), ADJOA.email, null) })).text());
-    expect(queues).toContain("Notification emails given up");
-    expect(queues).toMatch(/Kumasi Fresh Foods\s*A request waits for your decision\s*Resend refused the email \(HTTP 422\)/);
+    expect(queues).toContain("Notifications given up");
+    expect(queues).toMatch(/Kumasi Fresh Foods\s*A request waits for your decision\s*Email\s*Resend refused the email \(HTTP 422\)/);
     expect(queues).not.toContain("kofi.boateng@example.com");
   });
 });

@@ -18,6 +18,7 @@ import { paymentsConsumers, webhooksConsumers, type Portal } from "../support/po
 import { signedInCookie } from "../support/sign-in";
 import { businessOf, KOFI_KUMASI, KUMASI, META } from "../support/tenants";
 import { usePortal } from "../support/use-portal";
+import { NOT_A_NOTICE } from "../support/sms-texts";
 
 const DAY = 24 * 3_600_000;
 // Retries 1 s apart and a 6-second window: the whole schedule is 5 retries after the first attempt.
@@ -51,7 +52,7 @@ async function deliveriesOf(portal: Portal, endpointId: string): Promise<Deliver
 }
 
 async function outboxCount(portal: Portal): Promise<number> {
-  return (await (await portal.db()).prepare("SELECT count(*) AS n FROM dev_outbox").first<number>("n")) ?? 0;
+  return (await (await portal.db()).prepare(`SELECT count(*) AS n FROM dev_outbox WHERE ${NOT_A_NOTICE}`).first<number>("n")) ?? 0;
 }
 
 async function logText(portal: Portal, endpointId: string): Promise<string> {

@@ -1,6 +1,6 @@
 // /platform/queues: what the queues could not deliver. The Partner API's payment messages the consumer parked
 // (decision 028), by database, business, source and error; and the analytics events the dead-letter queue parked.
-// And the notification emails given up (decision 053), with the provider's error and never the address.
+// And the notifications' emails and texts given up (decision 053), with the provider's error and never the address.
 // Counts, times and errors only: a message's body (a payment as a processor sent it) is never shown here. A Platform
 // Administrator asks to replay a queue's oldest parked messages: a request another administrator decides.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
@@ -115,6 +115,7 @@ type DeadEmail = ReturnType<typeof useLoaderData<typeof loader>>["deadEmails"][n
 const DEAD_EMAIL_COLUMNS: readonly Column<DeadEmail>[] = [
   { id: "business", header: "Business", cell: (e) => e.businessName },
   { id: "notice", header: "Notification", cell: (e) => e.title },
+  { id: "channel", header: "Channel", cell: (e) => (e.channel === "sms" ? "SMS" : "Email") },
   { id: "error", header: "Last error", cell: (e) => e.lastError ?? "No error recorded" },
   { id: "attempts", header: "Attempts", numeric: true, cell: (e) => formatCount(e.attempts) },
   { id: "made", header: "Made", cell: (e) => tableDate(e.createdAt) },
@@ -169,14 +170,14 @@ export default function PlatformQueues() {
         ) : null}
       </section>
       <section className="card" aria-labelledby="emails-title">
-        <h2 id="emails-title">Notification emails given up</h2>
+        <h2 id="emails-title">Notifications given up</h2>
         <p className="card__lead">
           {deadEmails.length === 0
-            ? "No notification email was given up: every one was sent or is still being tried."
-            : "Emails the provider refused for good (the address) or for a whole day. The notices are in each person's inbox all the same."}
+            ? "No notification email or text was given up: every one was sent or is still being tried."
+            : "Emails and texts the provider refused for good (the address or number) or for a whole day. The notices are in each person's inbox all the same."}
         </p>
         {deadEmails.length > 0 ? (
-          <DataTable caption="Notification emails given up" columns={DEAD_EMAIL_COLUMNS} rows={deadEmails} rowKey={(e) => e.id} empty={null} />
+          <DataTable caption="Notifications given up" columns={DEAD_EMAIL_COLUMNS} rows={deadEmails} rowKey={(e) => e.id} empty={null} />
         ) : null}
       </section>
     </div>
