@@ -40,4 +40,19 @@ describe("noticeEmailMessage", () => {
     expect(message.text).toMatch(/^Partners Portal · Kumasi <Fresh> & Foods\nTest mode/);
     expect(message.html).toContain("Test mode: nothing here touches live money.");
   });
+
+  it("a security notice has no unsubscribe, in the headers or the words, and says it is always sent", () => {
+    const message = noticeEmailMessage({ ...EMAIL, kind: "security.factor_changed", title: "A passkey was added", unsubscribeUrl: null });
+    expect(message.headers).toEqual({});
+    expect(message.html).not.toContain("unsubscribe");
+    expect(message.text).not.toContain("Stop these emails");
+    expect(message.text).toContain("Security notices about your sign-in are always sent");
+  });
+
+  it("keeps a digest's lines on lines of their own", () => {
+    const body = "3 requests wait for your decision.\n• Your request was approved: Kofi approved it.";
+    const message = noticeEmailMessage({ ...EMAIL, kind: "digest", title: "Your digest for 05 Dec 2026", body });
+    expect(message.text).toContain(body);
+    expect(message.html).toContain("white-space:pre-line");
+  });
 });

@@ -4,7 +4,20 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { looksLikeCardNumber } from "../card-numbers/card-numbers";
 import { cardNumber, numeralSpelling } from "../../tests/support/card-spellings";
-import { decidedWords, requestAsks, safeWords, waitingWords } from "./kinds";
+import { ROLES } from "../permissions";
+import {
+  choicesFor,
+  decidedWords,
+  isAlwaysSent,
+  isChoosable,
+  kindHasChannel,
+  kindIsFor,
+  NOTIFICATION_KINDS,
+  requestAsks,
+  safeWords,
+  waitingWords,
+  wantsByDefault,
+} from "./kinds";
 
 const text = fc.string({ unit: "grapheme", maxLength: 40 });
 
@@ -73,5 +86,37 @@ describe("the words of a notice", () => {
     expect(requestAsks("employee", "create")).toBe("invite an employee");
     expect(requestAsks("point_of_sale", "create")).toBe("add a point of sale");
     expect(requestAsks("transfer", "create")).toBe("move money in a transfer");
+  });
+});
+
+describe("who a kind is for, and what they get unless they choose", () => {
+  it("always sends security notices, and nobody can choose them away", () => {
+    for (const kind of ["security.sign_in", "security.factor_changed", "security.signed_out_everywhere"] as const) {
+      expect(isAlwaysSent(kind)).toBe(true);
+      for (const role of ROLES) expect(wantsByDefault(kind, "email", role)).toBe(true);
+      expect(isChoosable(kind, "email")).toBe(false);
+    }
+  });
+
+  it("sends failed money to Finance by email, and to the administrators only when they turn it on; never to a Viewer", () => {
+    expect(wantsByDefault("settlement.failed", "email", "Finance")).toBe(true);
+    expect(wantsByDefault("settlement.failed", "email", "Administrator")).toBe(false);
+    expect(kindIsFor("settlement.failed", "Viewer")).toBe(false);
+    expect(kindIsFor("settlement.failed", "Operations")).toBe(false);
+    expect(kindIsFor("payout.failed", "Super Administrator")).toBe(true);
+  });
+
+  it("uses SMS for the few kinds that warrant it, on only where it must be", () => {
+    const bySms = NOTIFICATION_KINDS.filter((kind) => kindHasChannel(kind, "sms"));
+    expect(bySms).not.toContain("request.approved");
+    expect(bySms).not.toContain("digest");
+    expect(ROLES.every((role) => !wantsByDefault("request.waiting", "sms", role))).toBe(true);
+    expect(wantsByDefault("member.removed", "sms", "Viewer")).toBe(true);
+  });
+
+  it("lists a person's choices by their role, without the notice they get before they can choose", () => {
+    expect(choicesFor("Viewer")).not.toContain("request.waiting");
+    expect(choicesFor("Administrator")).toContain("webhook.failing");
+    for (const role of ROLES) expect(choicesFor(role)).not.toContain("member.added");
   });
 });
