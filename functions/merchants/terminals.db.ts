@@ -163,7 +163,7 @@ export async function listTerminalsPage(
 }
 
 /** Terminals in service that have not been seen since `since` (epoch ms). */
-export async function countSilentTerminals(tenant: Tenant, since: number): Promise<number> {
+export async function countSilentTerminals(tenant: BusinessDb, since: number): Promise<number> {
   const { db } = tenant;
   const n = await db.prepare(`SELECT COUNT(*) AS n FROM terminals WHERE business_id = ? AND ${SILENT_SQL}`).bind(tenant.businessId, since).first<number>("n");
   return n ?? 0;

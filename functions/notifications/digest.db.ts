@@ -3,7 +3,7 @@
 // to those who look after terminals when terminals went silent. It counts the requests waiting for the person's
 // decision and lists what was held back or told only here; one notice a person a day (its key is the day's).
 import { waitingForPerson } from "../approvals/change-requests.db";
-import { SILENT_SQL } from "../merchants/terminals.db";
+import { countSilentTerminals } from "../merchants/terminals.db";
 import { SILENT_AFTER_MS } from "../merchants/terminal-silence";
 import type { Role } from "../permissions";
 import type { BusinessDb } from "../tenancy/tenant";
@@ -54,7 +54,7 @@ export async function writeDigests(business: BusinessDb, now: number): Promise<n
     .all<PersonRow>();
   if (people.length === 0) return 0;
   const since = new Date(now - 24 * 3_600_000).toISOString();
-  const [{ results: held }, { results: silent }] = await Promise.all([
+  const [{ results: held }, silent] = await Promise.all([
     // What the cap held back since the person's last digest, and (for those who chose the digest) what it tells
     // instead of an email: unread, still to act on, since the last digest.
     business.db
@@ -68,10 +68,7 @@ export async function writeDigests(business: BusinessDb, now: number): Promise<n
       )
       .bind(business.businessId, since)
       .all<HeldRow>(),
-    business.db
-      .prepare(`SELECT serial FROM terminals WHERE business_id = ? AND ${SILENT_SQL} ORDER BY serial LIMIT ?`)
-      .bind(business.businessId, now - SILENT_AFTER_MS, DIGEST_LINES + 1)
-      .all<{ serial: string }>(),
+    countSilentTerminals(business, now - SILENT_AFTER_MS),
   ]);
   const notices: NewNotice[] = [];
   const roles = new Map<string, Role>();
@@ -81,10 +78,10 @@ export async function writeDigests(business: BusinessDb, now: number): Promise<n
       .filter((row) => row.user_id === person.user_id && (row.folded === 1 || (chose && isDigestable(row.kind as NotificationKind))))
       .map((row) => `${row.title}: ${row.body}`);
     const wantsSilent = kindIsFor("terminal.silent", person.role) && (person.silent_wanted ?? (wantsByDefault("terminal.silent", "email", person.role) ? 1 : 0)) === 1;
-    const silentSerials = wantsSilent ? silent.map((row) => row.serial) : [];
+    const silentCount = wantsSilent ? silent : 0;
     const folded = held.some((row) => row.user_id === person.user_id && row.folded === 1);
-    if (!chose && !folded && silentSerials.length === 0) continue;
-    if (lines.length === 0 && silentSerials.length === 0 && person.waiting === 0) continue;
+    if (!chose && !folded && silentCount === 0) continue;
+    if (lines.length === 0 && silentCount === 0 && person.waiting === 0) continue;
     roles.set(person.user_id, person.role);
     notices.push({
       id: newNotificationId(),
@@ -93,7 +90,7 @@ export async function writeDigests(business: BusinessDb, now: number): Promise<n
       key,
       subject: day,
       subjectKind: "digest",
-      ...digestWords({ day: Date.parse(`${day}T00:00:00Z`), waiting: person.waiting, lines, silent: silentSerials, limit: DIGEST_LINES }),
+      ...digestWords({ day: Date.parse(`${day}T00:00:00Z`), waiting: person.waiting, lines, silent: silentCount, limit: DIGEST_LINES }),
       email: person.email,
       phone: null,
       forced: true,

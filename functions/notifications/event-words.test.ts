@@ -59,13 +59,13 @@ describe("the notices' words", () => {
 
   it("list at most the digest's lines, and count the rest", () => {
     const lines = Array.from({ length: 13 }, (_, i) => `Your request was approved: line ${i}`);
-    const words = digestWords({ day: Date.UTC(2026, 11, 5), waiting: 1, lines, silent: ["PAX-A920-004512"], limit: 10 });
+    const words = digestWords({ day: Date.UTC(2026, 11, 5), waiting: 1, lines, silent: 1, limit: 10 });
     expect(words.title).toBe("Your digest for 05 Dec 2026");
     const out = words.body.split("\n");
     expect(out[0]).toBe("1 request waits for your decision.");
     expect(out.filter((line) => line.startsWith("• Your request"))).toHaveLength(10);
     expect(out).toContain("• and 3 more under the bell.");
-    expect(out.at(-1)).toBe("1 terminal is silent (not seen for a day): PAX-A920-004512.");
+    expect(out.at(-1)).toBe("1 terminal is silent (not seen for a day): POS Terminals, Silent, lists them.");
   });
 
   it("keep a text message short and without a link, however long the notice", () => {

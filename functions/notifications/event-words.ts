@@ -86,17 +86,17 @@ export function webhookWords(endpoint: { disabled: boolean; url: string; reason:
     : { title: "A webhook endpoint keeps failing", body: safeWords(`Deliveries to the endpoint at ${host} have failed for over an hour. It is disabled if it does not answer soon.`) };
 }
 
-/** The digest: a title that counts what waits, and a line each for what it tells (each line safe). */
-export function digestWords(digest: { day: number; waiting: number; lines: readonly string[]; silent: readonly string[]; limit: number }): NoticeWords {
+/**
+ * The digest: a title with its day, a line counting what waits, a line each for what it tells (each safe), and how
+ * many terminals are silent (their serials are on the terminals list, one link away).
+ */
+export function digestWords(digest: { day: number; waiting: number; lines: readonly string[]; silent: number; limit: number }): NoticeWords {
   const parts: string[] = [];
   if (digest.waiting > 0) parts.push(`${digest.waiting} ${digest.waiting === 1 ? "request waits" : "requests wait"} for your decision.`);
-  const shown = digest.lines.slice(0, digest.limit).map((line) => `• ${safeWords(line)}`);
-  if (digest.lines.length > digest.limit) shown.push(`• and ${digest.lines.length - digest.limit} more under the bell.`);
-  parts.push(...shown);
-  if (digest.silent.length > 0) {
-    const named = digest.silent.slice(0, digest.limit).join(", ");
-    const more = digest.silent.length > digest.limit ? " and more" : "";
-    parts.push(safeWords(`${digest.silent.length > digest.limit ? `Over ${digest.limit}` : digest.silent.length} ${digest.silent.length === 1 ? "terminal is" : "terminals are"} silent (not seen for a day): ${named}${more}.`));
+  parts.push(...digest.lines.slice(0, digest.limit).map((line) => `• ${safeWords(line)}`));
+  if (digest.lines.length > digest.limit) parts.push(`• and ${digest.lines.length - digest.limit} more under the bell.`);
+  if (digest.silent > 0) {
+    parts.push(`${digest.silent} ${digest.silent === 1 ? "terminal is" : "terminals are"} silent (not seen for a day): POS Terminals, Silent, lists them.`);
   }
   return { title: `Your digest for ${accraDay(digest.day)}`, body: parts.join("\n") };
 }

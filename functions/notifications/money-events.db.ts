@@ -114,7 +114,7 @@ interface EndpointRow {
   disabled_at: number | null;
 }
 
-/** Endpoints disabled since `since`, and enabled ones with an event undelivered for an hour and no 2xx since. */
+/** Endpoints disabled since `since`, and enabled ones with an event undelivered for an hour, made since they were last enabled, and no 2xx since. */
 export async function webhookEvents(business: BusinessDb, now: number, since: number): Promise<BusinessEvent[]> {
   const failingSince = now - WEBHOOK_FAILING_AFTER_MS;
   const { results } = await business.db
@@ -125,7 +125,7 @@ export async function webhookEvents(business: BusinessDb, now: number, since: nu
          OR (e.status = 'enabled' AND EXISTS (
            SELECT 1 FROM webhook_deliveries d
            WHERE d.business_id = e.business_id AND d.endpoint_id = e.id AND d.status IN ('pending', 'failed') AND d.attempts > 0
-             AND d.created_at <= ?3 AND coalesce(e.last_success_at, 0) < d.created_at)))`,
+             AND d.created_at <= ?3 AND coalesce(e.last_success_at, 0) < d.created_at AND coalesce(e.enabled_at, 0) <= d.created_at)))`,
     )
     .bind(business.businessId, since, failingSince)
     .all<EndpointRow>();

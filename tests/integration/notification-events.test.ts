@@ -261,6 +261,92 @@ describe("money and endpoints", () => {
   });
 });
 
+describe("a transfer's payout and a failing endpoint", () => {
+  it("tells Finance a transfer's payout failed, once an attempt, and the administrators of an endpoint failing for an hour, once a day", async () => {
+    const db = AMA_KUMASI.db;
+    const account = (await db
+      .prepare("SELECT id, merchant_id FROM settlement_accounts WHERE business_id = ? AND status = 'active' ORDER BY id LIMIT 1")
+      .bind(KUMASI)
+      .first<{ id: string; merchant_id: string }>())!;
+    const at = new Date(day - HOUR).toISOString();
+    const transfer = `trf_notice_${day}`;
+    const payout = `stl_trf_notice_${day}`;
+    await db.batch([
+      db
+        .prepare(
+          `INSERT INTO transfers (id, business_id, from_merchant_id, to_settlement_account_id, amount, status, idempotency_key, requested_by, approved_by, created_at, decided_at)
+           VALUES (?, ?, ?, ?, 250000, 'completed', ?, ?, ?, ?, ?)`,
+        )
+        .bind(transfer, KUMASI, account.merchant_id, account.id, transfer, ABENA_KUMASI.userId, KOFI_KUMASI.userId, at, at),
+      db
+        .prepare(
+          `INSERT INTO settlements (id, business_id, merchant_id, settlement_account_id, transfer_id, period_start, period_end, gross, fees, net, status, reference, attempts, created_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, 250000, 0, 250000, 'failed', ?, 2, ?)`,
+        )
+        .bind(payout, KUMASI, account.merchant_id, account.id, transfer, day - HOUR, day - HOUR, `KFF-TRF-${day}`, at),
+      db
+        .prepare("INSERT INTO payout_attempts (business_id, settlement_id, attempt, outcome, error, at) VALUES (?, ?, 1, 'failed', 'Timed out', ?), (?, ?, 2, 'failed', 'Account name does not match', ?)")
+        .bind(KUMASI, payout, at, KUMASI, payout, at),
+    ]);
+    const endpoint = `we_failing_${day}`;
+    await db.batch([
+      db
+        .prepare(
+          `INSERT INTO webhook_endpoints (id, business_id, url, event_types, secret, status, created_at, updated_at)
+           VALUES (?, ?, 'https://erp.example.com/hooks', '["*"]', 'whsec_y', 'enabled', ?, ?)`,
+        )
+        .bind(endpoint, KUMASI, at, at),
+      db
+        .prepare("INSERT INTO webhook_events (id, business_id, type, payload, created_at, happened_at) VALUES (?, ?, 'payment.succeeded', '{}', ?, ?)")
+        .bind(`evt_failing_${day}`, KUMASI, day - 2 * HOUR, day - 2 * HOUR),
+    ]);
+    const event = `evt_failing_${day}`;
+    await db
+      .prepare(
+        `INSERT INTO webhook_deliveries (id, business_id, endpoint_id, event_id, status, attempts, next_attempt_at, last_status, created_at, updated_at)
+         VALUES (?, ?, ?, ?, 'pending', 3, ?, 500, ?, ?)`,
+      )
+      .bind(`whd_failing_${day}`, KUMASI, endpoint, event, day + HOUR, day - 2 * HOUR, day)
+      .run();
+    await fanOut(business(), { now: day });
+    await fanOut(business(), { now: day + 30 * 60_000 });
+
+    const payouts = await noticesWith(`payout.failed:${payout}:`);
+    expect(payouts.map((n) => n.user_id).sort()).toEqual([ABENA_KUMASI.userId, AMA_KUMASI.userId, KOFI_KUMASI.userId].sort());
+    const abenas = payouts.find((n) => n.user_id === ABENA_KUMASI.userId)!;
+    expect(abenas.event_key).toBe(`payout.failed:${payout}:2`);
+    expect(abenas.body).toMatch(/^GHS 2,500\.00 to .+ \(KFF-TRF-\d+\) did not go through: Account name does not match\.$/);
+    expect(abenas.deliveries).toBe("email=abena.darko@example.com=pending");
+
+    const failing = await noticesWith(`webhook.failing:${endpoint}:`);
+    expect(failing.map((n) => n.user_id).sort()).toEqual([AMA_KUMASI.userId, KOFI_KUMASI.userId].sort());
+    expect(failing[0]!.title).toBe("A webhook endpoint keeps failing");
+    // Once a day: the next day's run tells again only if it still fails.
+    expect(failing.every((n) => n.event_key === `webhook.failing:${endpoint}:${new Date(day).toISOString().slice(0, 10)}`)).toBe(true);
+  });
+});
+
+describe("silent terminals", () => {
+  it("are told in the 07:00 digest to those who look after terminals, Operations by default", async () => {
+    const db = AMA_KUMASI.db;
+    const terminal = (await db.prepare("SELECT id FROM terminals WHERE business_id = ? AND status = 'active' ORDER BY serial LIMIT 1").bind(KUMASI).first<{ id: string }>())!;
+    await db.prepare("UPDATE terminals SET last_seen_at = ? WHERE id = ?").bind(day - 3 * 24 * HOUR, terminal.id).run();
+    const morning = day - 3 * HOUR; // 07:00
+    expect(await writeDigests(business(), morning)).toBeGreaterThanOrEqual(1);
+    const digests = await noticesWith(`digest:${new Date(morning).toISOString().slice(0, 10)}`);
+    const esis = digests.find((n) => n.user_id === ESI_KUMASI.userId)!;
+    const silent = await AMA_KUMASI.db
+      .prepare("SELECT count(*) AS n FROM terminals WHERE business_id = ? AND status IN ('assigned', 'active') AND coalesce(last_seen_at, 0) < ?")
+      .bind(KUMASI, morning - 24 * HOUR)
+      .first<number>("n");
+    expect(silent).toBeGreaterThanOrEqual(1);
+    expect(esis.body).toMatch(/^(\d+ requests? waits? for your decision\.\n)?\d+ terminals? (is|are) silent \(not seen for a day\): POS Terminals, Silent, lists them\.$/m);
+    expect(esis.deliveries).toBe("email=esi.owusu@example.com=pending");
+    // Finance does not look after terminals: no digest for Abena from them.
+    expect(digests.find((n) => n.user_id === ABENA_KUMASI.userId)).toBeUndefined();
+  });
+});
+
 describe("pacing and the digest", () => {
   async function waitingFor(count: number): Promise<string[]> {
     const ids: string[] = [];
