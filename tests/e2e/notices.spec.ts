@@ -14,6 +14,7 @@ import { latestCodeFor } from "./outbox";
 test.use({ signedInAs: { email: "esi.owusu@example.com", businessId: KUMASI } });
 
 interface OutboxEmail {
+  id: number;
   to: string;
   subject: string;
   text: string;
@@ -97,6 +98,23 @@ test("a request reaches its checkers by email and bell; the link lands on it aft
     expect(email.headers["List-Unsubscribe-Post"]).toBe("List-Unsubscribe=One-Click");
   }
   const kofisLink = new URL(/Open in Partners Portal: (\S+)/.exec(emails.find((email) => email.to === "kofi.boateng@example.com")!.text)![1]!);
+  // The email as a mail client shows it, the dev outbox listing it, and its unsubscribe page (a GET only asks).
+  const kofisEmail = emails.find((email) => email.to === "kofi.boateng@example.com")!;
+  const unsubscribe = new URL(/^<(.+)>$/.exec(kofisEmail.headers["List-Unsubscribe"]!)![1]!).pathname;
+  for (const width of [1280, 390]) {
+    const look = await browser.newPage({ baseURL: portal.url, viewport: { width, height: 900 } });
+    await look.goto(`/__dev/outbox/email/${kofisEmail.id}`);
+    await expect(look.getByRole("link", { name: "Open in Partners Portal" })).toBeVisible();
+    await lookAt(look, { path: `notice-email-${width}.png`, fullPage: true });
+    await look.goto("/__dev/outbox");
+    await expect(look.getByRole("region", { name: "Email to kofi.boateng@example.com" }).first()).toBeVisible();
+    await lookAt(look, { path: `dev-outbox-${width}.png` });
+    await look.goto(unsubscribe);
+    await expect(look.getByRole("button", { name: /^Stop/ })).toBeVisible();
+    await lookAt(look, { path: `unsubscribe-${width}.png`, fullPage: true });
+    expect(await axeViolations(look)).toEqual([]);
+    await look.close();
+  }
 
   // Ama's bell counts it at her next page, without a reload.
   await ama.getByRole("navigation").getByRole("link", { name: "Transactions" }).click();
