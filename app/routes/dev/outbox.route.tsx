@@ -42,13 +42,9 @@ function Emails({ total, emails }: { total: number; emails: OutboxEmail[] }) {
                 <dt>Sent</dt>
                 <dd title={email.createdAt}>{detailDate(email.createdAt)}</dd>
               </div>
-              <div>
-                <dt>Text</dt>
-                <dd>
-                  <pre className="outbox-text">{email.text}</pre>
-                </dd>
-              </div>
             </dl>
+            <h3 className="visually-hidden">Text</h3>
+            <pre className="outbox-text">{email.text}</pre>
           </section>
         ))
       )}
