@@ -44,3 +44,5 @@ CREATE TRIGGER notification_deliveries_fence_update BEFORE UPDATE ON notificatio
 
 -- The fan-out asks which of an event's people were told already: by the event, whoever the person.
 CREATE INDEX notifications_by_event ON notifications (business_id, event_key);
+-- The digest reads a business's notices of the last day.
+CREATE INDEX notifications_by_time ON notifications (business_id, created_at);
