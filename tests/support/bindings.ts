@@ -311,7 +311,7 @@ export function testD1(send: BindingsFetch, binding = "DB"): D1Database {
 
 /** Tables only the core database holds rows of (decision 021). */
 const CORE_ONLY =
-  /^(sessions|otp_challenges|fresh_checks|otp_counters|dev_outbox|analytics_\w+|rate_windows|submissions|business_shards|api_key_directory|platform_staff|platform_requests|platform_keys|job_runs|sqlite_\w+)$/i;
+  /^(sessions|otp_challenges|fresh_checks|otp_counters|dev_outbox|dev_email_outbox|analytics_\w+|rate_windows|submissions|business_shards|api_key_directory|platform_staff|platform_requests|platform_keys|job_runs|sqlite_\w+)$/i;
 /** Tables both hold: the core's copy (sign-in) unless a business is named, then that business's database. */
 const EITHER = /^(users|user_phones|memberships|businesses|batch_guards|json_each)$/i;
 const ANY_TABLE = /\b(?:from|join|into|update|table)\s+"?([a-z_][a-z0-9_]*)/gi;
