@@ -12,7 +12,7 @@ import type { Tenant } from "#server/tenancy/tenant";
 import { actionDataOf, loaderDataOf, textOf } from "../support/html";
 import { askedCheck, checkBindings, mintFreshCheck, sendChecked } from "../support/fresh-check";
 import { signedInCookie } from "../support/sign-in";
-import { ABENA_KUMASI, ACCRA, AMA_ACCRA, AMA_KUMASI, ESI_KUMASI, KOFI_KUMASI, KUMASI, META } from "../support/tenants";
+import { ABENA_KUMASI, ACCRA, AMA_ACCRA, AMA_KUMASI, ESI_KUMASI, KOFI_KUMASI, KUMASI, META, newMerchant } from "../support/tenants";
 import { usePortal } from "../support/use-portal";
 
 const portal = usePortal();
@@ -23,20 +23,7 @@ const extras: string[] = [];
 
 function merchant(): ChangeValues {
   serial += 1;
-  const n = String(serial).padStart(4, "0");
-  return {
-    code: `MER-W${n}`,
-    name: `Ɔkyeame Ŋkansa Stores 🍍 ${n}`,
-    trading_name: `Ɔkyeame ${n}`,
-    tin: `C${String(7_100_000_000 + serial)}`,
-    sector: "Retail",
-    town: "Kumasi",
-    region: "Ashanti",
-    address: "3 Adum Road",
-    contact_name: "Ɛsi Mensah",
-    contact_phone: "233244000222",
-    contact_email: "stores@example.com",
-  };
+  return newMerchant("W", serial);
 }
 
 function invite(role: Role): ChangeValues {

@@ -21,7 +21,7 @@ import { FAKE_EMAIL_CREDENTIALS, startFakeEmailProviders, type FakeEmailProvider
 import { signedInCookie } from "../support/sign-in";
 import { textOf } from "../support/html";
 import { ADJOA, makeStaff } from "../support/platform";
-import { ABENA_KUMASI, AMA_KUMASI, ESI_KUMASI, KOFI_KUMASI, KUMASI, META } from "../support/tenants";
+import { ABENA_KUMASI, AMA_KUMASI, ESI_KUMASI, KOFI_KUMASI, KUMASI, META, newMerchant } from "../support/tenants";
 import { usePortal } from "../support/use-portal";
 
 const portal = usePortal();
@@ -36,20 +36,7 @@ let serial = 0;
 
 function merchant(): ChangeValues {
   serial += 1;
-  const n = String(serial).padStart(4, "0");
-  return {
-    code: `MER-N${n}`,
-    name: `Ɔkyeame Ŋkansa Stores 🍍 ${n}`,
-    trading_name: `Ɔkyeame ${n}`,
-    tin: `C${String(7_200_000_000 + serial)}`,
-    sector: "Retail",
-    town: "Kumasi",
-    region: "Ashanti",
-    address: "3 Adum Road",
-    contact_name: "Ɛsi Mensah",
-    contact_phone: "233244000222",
-    contact_email: "stores@example.com",
-  };
+  return newMerchant("N", serial);
 }
 
 const business = () => ({ businessId: KUMASI, db: AMA_KUMASI.db });

@@ -4,7 +4,7 @@
 // deviation is kept in `violations`, so a test fails when an adapter stops sending what the provider expects.
 import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
-import { readBody } from "./read-body";
+import { expectText, jsonBody, readBody } from "./read-body";
 
 export type EmailProviderName = "resend" | "postmark";
 /** ok: accepted; auth: bad key; address: the recipient refused; limit: rate limited; down: 500. */
@@ -36,20 +36,6 @@ interface Reply {
   body: unknown;
 }
 
-function fields(request: IncomingMessage, text: string, problems: string[]): Record<string, unknown> {
-  if (!(request.headers["content-type"] ?? "").startsWith("application/json")) problems.push("Content-Type is not application/json");
-  try {
-    return JSON.parse(text) as Record<string, unknown>;
-  } catch {
-    problems.push("the body is not JSON");
-    return {};
-  }
-}
-
-const text = (problems: string[], name: string, value: unknown): string => {
-  if (typeof value !== "string" || value === "") problems.push(`${name} is missing`);
-  return typeof value === "string" ? value : "";
-};
 
 // Resend: Authorization: Bearer re_…; { from, to: string | string[], subject, html, text, headers: { name: value } };
 // 200 { id }; errors { statusCode, name, message }.
@@ -57,7 +43,7 @@ function resend(request: IncomingMessage, body: string, mode: FakeEmailMode, pro
   const error = (statusCode: number, name: string, message: string): Reply => ({ status: statusCode, body: { statusCode, name, message } });
   if (request.headers.authorization !== `Bearer ${FAKE_EMAIL_CREDENTIALS.resendApiKey}` || mode === "auth")
     return error(401, "missing_api_key", "API key is invalid");
-  const sent = fields(request, body, problems);
+  const sent = jsonBody(request, body, problems);
   const to = Array.isArray(sent.to) ? (sent.to as unknown[]) : [sent.to];
   if (to.length !== 1 || typeof to[0] !== "string") problems.push("to must be one address");
   const headers = (typeof sent.headers === "object" && sent.headers !== null ? sent.headers : {}) as Record<string, string>;
@@ -67,10 +53,10 @@ function resend(request: IncomingMessage, body: string, mode: FakeEmailMode, pro
   received.push({
     provider: "resend",
     to: String(to[0]),
-    from: text(problems, "from", sent.from),
-    subject: text(problems, "subject", sent.subject),
-    html: text(problems, "html", sent.html),
-    text: text(problems, "text", sent.text),
+    from: expectText(problems, "from", sent.from),
+    subject: expectText(problems, "subject", sent.subject),
+    html: expectText(problems, "html", sent.html),
+    text: expectText(problems, "text", sent.text),
     headers,
     idempotencyKey: typeof request.headers["idempotency-key"] === "string" ? request.headers["idempotency-key"] : null,
   });
@@ -84,20 +70,20 @@ function postmark(request: IncomingMessage, body: string, mode: FakeEmailMode, p
   if (request.headers["x-postmark-server-token"] !== FAKE_EMAIL_CREDENTIALS.postmarkServerToken || mode === "auth")
     return { status: 401, body: { ErrorCode: 10, Message: "The Server Token you provided in the X-Postmark-Server-Token request header was invalid." } };
   if (request.headers.accept !== "application/json") problems.push("Accept is not application/json");
-  const sent = fields(request, body, problems);
+  const sent = jsonBody(request, body, problems);
   if (sent.MessageStream !== "outbound") problems.push("MessageStream is not outbound");
   const headerList = Array.isArray(sent.Headers) ? (sent.Headers as { Name?: unknown; Value?: unknown }[]) : [];
   if (!headerList.every((h) => typeof h.Name === "string" && typeof h.Value === "string")) problems.push("Headers must be [{ Name, Value }]");
   if (mode === "address") return { status: 422, body: { ErrorCode: 406, Message: "You tried to send to a recipient that has been marked as inactive." } };
   if (mode === "limit" || mode === "down") return { status: 500, body: { ErrorCode: 100, Message: "Maintenance" } };
-  const to = text(problems, "To", sent.To);
+  const to = expectText(problems, "To", sent.To);
   received.push({
     provider: "postmark",
     to,
-    from: text(problems, "From", sent.From),
-    subject: text(problems, "Subject", sent.Subject),
-    html: text(problems, "HtmlBody", sent.HtmlBody),
-    text: text(problems, "TextBody", sent.TextBody),
+    from: expectText(problems, "From", sent.From),
+    subject: expectText(problems, "Subject", sent.Subject),
+    html: expectText(problems, "HtmlBody", sent.HtmlBody),
+    text: expectText(problems, "TextBody", sent.TextBody),
     headers: Object.fromEntries(headerList.map((h) => [String(h.Name), String(h.Value)])),
     idempotencyKey: null,
   });

@@ -5,7 +5,7 @@
 // Where the stored documentation did not show a refusal's exact answer, the answer here is marked "assumed".
 import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
-import { readBody } from "./read-body";
+import { expectText, formBody, jsonBody, readBody } from "./read-body";
 
 export type ProviderName = "arkesel" | "hubtel" | "mnotify" | "africastalking" | "twilio";
 /** ok: accepted; auth: bad key; balance: no credit; number: invalid number; sender: sender id refused; down: 503; hang: no answer. */
@@ -54,30 +54,10 @@ interface Reply {
 
 const basic = (user: string, password: string) => `Basic ${Buffer.from(`${user}:${password}`).toString("base64")}`;
 
-function json(request: IncomingMessage, text: string, problems: string[]): Record<string, unknown> {
-  if (!(request.headers["content-type"] ?? "").startsWith("application/json")) problems.push("Content-Type is not application/json");
-  try {
-    return JSON.parse(text) as Record<string, unknown>;
-  } catch {
-    problems.push("the body is not JSON");
-    return {};
-  }
-}
-
-function form(request: IncomingMessage, text: string, problems: string[]): URLSearchParams {
-  if (!(request.headers["content-type"] ?? "").startsWith("application/x-www-form-urlencoded")) problems.push("Content-Type is not form-encoded");
-  return new URLSearchParams(text);
-}
-
-function expectText(problems: string[], name: string, value: unknown, rule?: RegExp): string {
-  if (typeof value !== "string" || value === "" || (rule && !rule.test(value))) problems.push(`${name} is missing or malformed: ${JSON.stringify(value)}`);
-  return typeof value === "string" ? value : "";
-}
-
 // --- Arkesel SMS API v2 -------------------------------------------------------------------------------------------
 function arkesel(request: IncomingMessage, text: string, mode: FakeMode, problems: string[], received: ReceivedSms[]): Reply {
   if (request.headers["api-key"] !== C.arkeselApiKey) return { status: 401, body: { status: "error", message: "Unauthenticated" } }; // assumed
-  const body = json(request, text, problems);
+  const body = jsonBody(request, text, problems);
   const sender = expectText(problems, "sender", body.sender, SENDER);
   const message = expectText(problems, "message", body.message);
   const recipients = Array.isArray(body.recipients) ? (body.recipients as unknown[]) : [];
@@ -95,7 +75,7 @@ function arkesel(request: IncomingMessage, text: string, mode: FakeMode, problem
 function hubtel(request: IncomingMessage, text: string, mode: FakeMode, problems: string[], received: ReceivedSms[]): Reply {
   if (request.headers.authorization !== basic(C.hubtelClientId, C.hubtelClientSecret) || mode === "auth")
     return { status: 401, body: { message: "Unauthorized" } }; // assumed body
-  const body = json(request, text, problems);
+  const body = jsonBody(request, text, problems);
   const sender = expectText(problems, "From", body.From, SENDER);
   const to = expectText(problems, "To", body.To, /^\+233\d{9}$/);
   const content = expectText(problems, "Content", body.Content);
@@ -120,7 +100,7 @@ function hubtel(request: IncomingMessage, text: string, mode: FakeMode, problems
 function mnotify(request: IncomingMessage, text: string, mode: FakeMode, problems: string[], received: ReceivedSms[]): Reply {
   const key = new URL(request.url ?? "/", "http://fake").searchParams.get("key");
   if (key !== C.mnotifyApiKey || mode === "auth") return { status: 401, body: { status: "error", code: "1002", message: "Invalid API key" } }; // assumed
-  const body = json(request, text, problems);
+  const body = jsonBody(request, text, problems);
   const recipients = Array.isArray(body.recipient) ? (body.recipient as unknown[]) : [];
   if (recipients.length !== 1 || !recipients.every((r) => typeof r === "string" && /^233\d{9}$/.test(r))) problems.push("recipient must be [233XXXXXXXXX]");
   const sender = expectText(problems, "sender", body.sender, SENDER);
@@ -146,7 +126,7 @@ function africasTalking(request: IncomingMessage, text: string, mode: FakeMode, 
   if (request.headers.apikey !== C.atApiKey || mode === "auth")
     return { status: 401, body: "The supplied authentication is invalid", contentType: "text/plain" };
   if (request.headers.accept !== "application/json") problems.push("Accept is not application/json (the default answer is XML)");
-  const body = form(request, text, problems);
+  const body = formBody(request, text, problems);
   if (body.get("username") !== C.atUsername) problems.push("username is not the application's");
   const to = expectText(problems, "to", body.get("to"), /^\+233\d{9}$/);
   const message = expectText(problems, "message", body.get("message"));
@@ -175,7 +155,7 @@ function twilio(request: IncomingMessage, text: string, mode: FakeMode, problems
     body: { code, message, more_info: `https://www.twilio.com/docs/errors/${code}`, status },
   });
   if (request.headers.authorization !== basic(C.twilioAccountSid, C.twilioAuthToken) || mode === "auth") return error(401, 20003, "Authenticate");
-  const body = form(request, text, problems);
+  const body = formBody(request, text, problems);
   const to = expectText(problems, "To", body.get("To"), /^\+233\d{9}$/);
   const message = expectText(problems, "Body", body.get("Body"));
   const from = body.get("From");

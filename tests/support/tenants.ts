@@ -2,6 +2,7 @@
 // business (the shard the core directory names), read when the test's portal started (tests/support/portal.ts).
 import type { Role } from "#server/permissions";
 import type { BusinessDb, RequestMeta, Tenant } from "#server/tenancy/tenant";
+import type { ChangeValues } from "#server/approvals/change-kinds";
 
 export const KUMASI = "bus_kumasi_fresh_foods";
 export const ACCRA = "bus_accra_mobile_pay";
@@ -47,5 +48,26 @@ export function businessOf(businessId: string): BusinessDb {
     get db() {
       return businessDatabase(businessId);
     },
+  };
+}
+
+/**
+ * A new merchant's values for a request, the `n`th of a test file's own series (`series`: one capital letter a file, so
+ * codes and TINs never meet across files on a shared portal). Names from Ghana and an emoji, as people type them.
+ */
+export function newMerchant(series: string, n: number): ChangeValues {
+  const number = String(n).padStart(4, "0");
+  return {
+    code: `MER-${series}${number}`,
+    name: `Ɔkyeame Ŋkansa Stores 🍍 ${number}`,
+    trading_name: `Ɔkyeame ${number}`,
+    tin: `C${String(7_000_000_000 + series.charCodeAt(0) * 1_000_000 + n)}`,
+    sector: "Retail",
+    town: "Kumasi",
+    region: "Ashanti",
+    address: "3 Adum Road",
+    contact_name: "Ɛsi Mensah",
+    contact_phone: "233244000222",
+    contact_email: "stores@example.com",
   };
 }
