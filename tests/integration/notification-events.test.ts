@@ -64,6 +64,14 @@ async function noticesWith(keyPrefix: string, target: BusinessDb = business()) {
   return results;
 }
 
+/** A settlement account of the seed's, with its merchant. */
+async function settlementAccount(): Promise<{ id: string; merchant_id: string }> {
+  return (await AMA_KUMASI.db
+    .prepare("SELECT id, merchant_id FROM settlement_accounts WHERE business_id = ? AND status = 'active' ORDER BY id LIMIT 1")
+    .bind(KUMASI)
+    .first<{ id: string; merchant_id: string }>())!;
+}
+
 beforeAll(async () => {
   email = emailPortFor({ provider: "outbox" }, { DB: await portal().db() });
   // What the template's records would tell is told and sent first, so each test sees its own.
@@ -196,10 +204,7 @@ describe("security", () => {
 describe("money and endpoints", () => {
   it("tells Finance of a settlement run's failed payouts once for the run, a failed refund, and those who manage the API of a disabled endpoint", async () => {
     const db = AMA_KUMASI.db;
-    const account = (await db
-      .prepare("SELECT id, merchant_id FROM settlement_accounts WHERE business_id = ? AND status = 'active' ORDER BY id LIMIT 1")
-      .bind(KUMASI)
-      .first<{ id: string; merchant_id: string }>())!;
+    const account = await settlementAccount();
     const at = new Date(day - HOUR).toISOString();
     for (const n of [1, 2]) {
       const id = `stl_notice_${day}_${n}`;
@@ -264,10 +269,7 @@ describe("money and endpoints", () => {
 describe("a transfer's payout and a failing endpoint", () => {
   it("tells Finance a transfer's payout failed, once an attempt, and the administrators of an endpoint failing for an hour, once a day", async () => {
     const db = AMA_KUMASI.db;
-    const account = (await db
-      .prepare("SELECT id, merchant_id FROM settlement_accounts WHERE business_id = ? AND status = 'active' ORDER BY id LIMIT 1")
-      .bind(KUMASI)
-      .first<{ id: string; merchant_id: string }>())!;
+    const account = await settlementAccount();
     const at = new Date(day - HOUR).toISOString();
     const transfer = `trf_notice_${day}`;
     const payout = `stl_trf_notice_${day}`;
