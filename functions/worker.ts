@@ -192,7 +192,8 @@ const handler = {
     if (request.method === "POST" && business) {
       ctx.waitUntil(dispatchPendingDeliveries(env, Date.now(), business).catch((error: unknown) => logError(requestId, request, error)));
       // The same for notices (decision 053): whoever this change makes wait, or was waiting for it, is told now.
-      if (notifying) ctx.waitUntil(notifyBusiness(env, business, notifying, { scope: "change" }).catch((error: unknown) => logError(requestId, request, error)));
+      if (notifying)
+        ctx.waitUntil(notifyBusiness(env, business, notifying, { scope: "change" }).catch((error: unknown) => logError(requestId, request, error)));
     }
     // The audit entries this request wrote get their place in the chain (decision 025): its business's, and the core
     // database's sign-in events. One indexed read each when there are none; the 5-minute cron seals what is missed.

@@ -134,7 +134,9 @@ function outcomeStatement(business: BusinessDb, outcome: DeliveryOutcome, at: st
   }
   if ("folded" in outcome) {
     return db
-      .prepare("UPDATE notification_deliveries SET status = 'folded', folded_at = ?, lease_until = NULL, attempts = max(attempts - 1, 0) WHERE business_id = ? AND id = ?")
+      .prepare(
+        "UPDATE notification_deliveries SET status = 'folded', folded_at = ?, lease_until = NULL, attempts = max(attempts - 1, 0) WHERE business_id = ? AND id = ?",
+      )
       .bind(at, businessId, outcome.id);
   }
   return db

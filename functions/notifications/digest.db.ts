@@ -77,7 +77,8 @@ export async function writeDigests(business: BusinessDb, now: number): Promise<n
     const lines = held
       .filter((row) => row.user_id === person.user_id && (row.folded === 1 || (chose && isDigestable(row.kind as NotificationKind))))
       .map((row) => `${row.title}: ${row.body}`);
-    const wantsSilent = kindIsFor("terminal.silent", person.role) && (person.silent_wanted ?? (wantsByDefault("terminal.silent", "email", person.role) ? 1 : 0)) === 1;
+    const wantsSilent =
+      kindIsFor("terminal.silent", person.role) && (person.silent_wanted ?? (wantsByDefault("terminal.silent", "email", person.role) ? 1 : 0)) === 1;
     const silentCount = wantsSilent ? silent : 0;
     const folded = held.some((row) => row.user_id === person.user_id && row.folded === 1);
     if (!chose && !folded && silentCount === 0) continue;

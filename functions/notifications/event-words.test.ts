@@ -48,7 +48,9 @@ describe("the notices' words", () => {
 
   it("name a browser as people know it, never its whole user agent", () => {
     expect(browserName("Mozilla/5.0 (Linux; Android 14) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Mobile Safari/537.36")).toBe("Chrome on Android");
-    expect(browserName("Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 Version/17.0 Mobile/15E148 Safari/604.1")).toBe("Safari on iOS");
+    expect(browserName("Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 Version/17.0 Mobile/15E148 Safari/604.1")).toBe(
+      "Safari on iOS",
+    );
     expect(browserName("Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 Chrome/131.0 Safari/537.36 Edg/131.0")).toBe("Edge on Windows");
     expect(browserName(null)).toBe("an unknown browser");
     const words = securityWords({ action: "auth.passkey.added", at: "2026-12-04T14:05:00.000Z", userAgent: "curl/8.0 secret-agent-string" });

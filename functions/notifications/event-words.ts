@@ -5,7 +5,10 @@ import { accraDay, cedis, safeWords, type NoticeWords } from "./kinds";
 
 export function memberWords(change: { action: "added" | "role_changed" | "removed"; business: string; role: string; by: string }): NoticeWords {
   if (change.action === "added") {
-    return { title: `You were added to ${change.business}`, body: safeWords(`${change.by} added you to ${change.business} as ${change.role}. Sign in to start.`) };
+    return {
+      title: `You were added to ${change.business}`,
+      body: safeWords(`${change.by} added you to ${change.business} as ${change.role}. Sign in to start.`),
+    };
   }
   if (change.action === "role_changed") {
     return { title: "Your role was changed", body: safeWords(`${change.by} changed your role in ${change.business} to ${change.role}.`) };
@@ -20,8 +23,16 @@ export const SECURITY_EVENTS = {
   "auth.passkey.removed": { kind: "security.factor_changed", title: "A passkey was removed", what: "A passkey was removed from your sign-in" },
   "auth.phone.linked": { kind: "security.factor_changed", title: "A phone number was added", what: "A phone number was added to your sign-in" },
   "auth.totp.added": { kind: "security.factor_changed", title: "An authenticator app was added", what: "An authenticator app was added to your sign-in" },
-  "auth.totp.removed": { kind: "security.factor_changed", title: "An authenticator app was removed", what: "An authenticator app was removed from your sign-in" },
-  "auth.sign_out_everywhere": { kind: "security.signed_out_everywhere", title: "You were signed out everywhere", what: "Every session of yours was signed out" },
+  "auth.totp.removed": {
+    kind: "security.factor_changed",
+    title: "An authenticator app was removed",
+    what: "An authenticator app was removed from your sign-in",
+  },
+  "auth.sign_out_everywhere": {
+    kind: "security.signed_out_everywhere",
+    title: "You were signed out everywhere",
+    what: "Every session of yours was signed out",
+  },
 } as const;
 export type SecurityAction = keyof typeof SECURITY_EVENTS;
 
@@ -29,8 +40,28 @@ export type SecurityAction = keyof typeof SECURITY_EVENTS;
 export function browserName(userAgent: string | null): string {
   if (!userAgent) return "an unknown browser";
   const ua = userAgent;
-  const browser = /Edg\//.test(ua) ? "Edge" : /OPR\/|Opera/.test(ua) ? "Opera" : /Firefox\//.test(ua) ? "Firefox" : /Chrome\/|Chromium\//.test(ua) ? "Chrome" : /Safari\//.test(ua) ? "Safari" : "a browser";
-  const system = /Android/.test(ua) ? "Android" : /iPhone|iPad/.test(ua) ? "iOS" : /Windows/.test(ua) ? "Windows" : /Mac OS X|Macintosh/.test(ua) ? "macOS" : /Linux/.test(ua) ? "Linux" : null;
+  const browser = /Edg\//.test(ua)
+    ? "Edge"
+    : /OPR\/|Opera/.test(ua)
+      ? "Opera"
+      : /Firefox\//.test(ua)
+        ? "Firefox"
+        : /Chrome\/|Chromium\//.test(ua)
+          ? "Chrome"
+          : /Safari\//.test(ua)
+            ? "Safari"
+            : "a browser";
+  const system = /Android/.test(ua)
+    ? "Android"
+    : /iPhone|iPad/.test(ua)
+      ? "iOS"
+      : /Windows/.test(ua)
+        ? "Windows"
+        : /Mac OS X|Macintosh/.test(ua)
+          ? "macOS"
+          : /Linux/.test(ua)
+            ? "Linux"
+            : null;
   return system ? `${browser} on ${system}` : browser;
 }
 
@@ -39,7 +70,9 @@ export function securityWords(event: { action: SecurityAction; at: string; userA
   const when = accraTime(event.at);
   return {
     title: known.title,
-    body: safeWords(`${known.what} (${browserName(event.userAgent)}, ${when}). If this was not you, sign out everywhere from Settings and tell your administrator.`),
+    body: safeWords(
+      `${known.what} (${browserName(event.userAgent)}, ${when}). If this was not you, sign out everywhere from Settings and tell your administrator.`,
+    ),
   };
 }
 
@@ -69,7 +102,9 @@ export function settlementRunWords(run: { day: number; failed: number; total: nu
 export function refundFailedWords(refund: { merchant: string; amount: number; reference: string; reason: string }): NoticeWords {
   return {
     title: "A refund failed on its rail",
-    body: safeWords(`The refund of ${cedis(refund.amount)} on ${refund.merchant}'s payment ${refund.reference} failed: ${refund.reason}. The money is back in the balance.`),
+    body: safeWords(
+      `The refund of ${cedis(refund.amount)} on ${refund.merchant}'s payment ${refund.reference} failed: ${refund.reason}. The money is back in the balance.`,
+    ),
   };
 }
 
@@ -82,8 +117,14 @@ export function webhookWords(endpoint: { disabled: boolean; url: string; reason:
     host = "an endpoint";
   }
   return endpoint.disabled
-    ? { title: "A webhook endpoint was disabled", body: safeWords(`The endpoint at ${host} was disabled: ${endpoint.reason ?? "it kept failing"}. Events wait until it is enabled again.`) }
-    : { title: "A webhook endpoint keeps failing", body: safeWords(`Deliveries to the endpoint at ${host} have failed for over an hour. It is disabled if it does not answer soon.`) };
+    ? {
+        title: "A webhook endpoint was disabled",
+        body: safeWords(`The endpoint at ${host} was disabled: ${endpoint.reason ?? "it kept failing"}. Events wait until it is enabled again.`),
+      }
+    : {
+        title: "A webhook endpoint keeps failing",
+        body: safeWords(`Deliveries to the endpoint at ${host} have failed for over an hour. It is disabled if it does not answer soon.`),
+      };
 }
 
 /**

@@ -210,7 +210,13 @@ async function requestNotices(business: BusinessDb, waiting: WaitingRow[], decid
 /** Each event's people not told yet: the one it is about, or every member whose role the kind is for. */
 async function eventNotices(business: BusinessDb, events: BusinessEvent[], members: () => Promise<Map<string, Member>>): Promise<NewNotice[]> {
   if (events.length === 0) return [];
-  const [told, people] = await Promise.all([toldAlready(business, events.map((event) => event.key)), members()]);
+  const [told, people] = await Promise.all([
+    toldAlready(
+      business,
+      events.map((event) => event.key),
+    ),
+    members(),
+  ]);
   return events.flatMap((event) => {
     const to = event.to
       ? [{ userId: event.to.userId, email: event.to.email, phone: event.to.phone }]

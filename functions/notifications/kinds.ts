@@ -27,7 +27,12 @@ const KINDS = {
   "dispute.due": { name: "A dispute's response is due in 3 days, and again in 1 day", audience: "respond:dispute", sms: "offered", digest: true },
   "webhook.failing": { name: "A webhook endpoint keeps failing", audience: "manage:developer" },
   "webhook.disabled": { name: "A webhook endpoint was disabled", audience: "manage:developer" },
-  "terminal.silent": { name: "Terminals went silent (in the 07:00 digest)", audience: "manage:terminal", digestOnly: true, offByDefault: ["Super Administrator", "Administrator"] },
+  "terminal.silent": {
+    name: "Terminals went silent (in the 07:00 digest)",
+    audience: "manage:terminal",
+    digestOnly: true,
+    offByDefault: ["Super Administrator", "Administrator"],
+  },
   digest: { name: "A daily digest at 07:00 of what waits, instead of an email for each", audience: "self", offByDefault: "everyone" },
 } as const satisfies Record<string, KindRule>;
 

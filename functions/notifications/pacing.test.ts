@@ -12,10 +12,7 @@ const send = fc.record({
   urgent: fc.boolean(),
 });
 const sends = fc.array(send, { maxLength: 40 }).map((list) => list.map((s, i): SendToPace => ({ ...s, id: `ndl_${i}` })));
-const history = fc.dictionary(
-  fc.constantFrom(...people.flatMap((p) => [paceKey(p, "email"), paceKey(p, "sms")])),
-  fc.integer({ min: 0, max: 12 }),
-);
+const history = fc.dictionary(fc.constantFrom(...people.flatMap((p) => [paceKey(p, "email"), paceKey(p, "sms")])), fc.integer({ min: 0, max: 12 }));
 // Any instant of 2026, to the minute.
 const instant = fc.integer({ min: Date.UTC(2026, 0, 1), max: Date.UTC(2026, 11, 31, 23, 59) }).map((ms) => ms - (ms % 60_000));
 

@@ -49,9 +49,20 @@ export async function memberEvents(business: BusinessDb, since: string, limit: n
     .all<MemberChangeRow>();
   return results.flatMap((row): BusinessEvent[] => {
     const action =
-      row.action === "create" ? "added" : row.action === "deactivate" ? "removed" : row.after_role && row.after_role !== row.before_role ? "role_changed" : null;
+      row.action === "create"
+        ? "added"
+        : row.action === "deactivate"
+          ? "removed"
+          : row.after_role && row.after_role !== row.before_role
+            ? "role_changed"
+            : null;
     if (!action) return [];
-    const words = memberWords({ action, business: row.business_name ?? "the business", role: row.after_role ?? row.before_role ?? "", by: row.maker_name ?? "Someone" });
+    const words = memberWords({
+      action,
+      business: row.business_name ?? "the business",
+      role: row.after_role ?? row.before_role ?? "",
+      by: row.maker_name ?? "Someone",
+    });
     const phone = typeof row.typed_phone === "string" && /^233\d{9}$/.test(row.typed_phone) ? row.typed_phone : null;
     return [
       {

@@ -4,14 +4,7 @@
 import type { Role } from "../permissions";
 import type { BusinessDb } from "../tenancy/tenant";
 import { liveBusinessOf } from "../tenancy/test-mode";
-import {
-  isChoosable,
-  NOTIFICATION_CHANNELS,
-  NOTIFICATION_KINDS,
-  wantsByDefault,
-  type NotificationChannel,
-  type NotificationKind,
-} from "./kinds";
+import { isChoosable, NOTIFICATION_CHANNELS, NOTIFICATION_KINDS, wantsByDefault, type NotificationChannel, type NotificationKind } from "./kinds";
 
 export type Preferences = Record<NotificationKind, Record<NotificationChannel, boolean>>;
 

@@ -41,12 +41,7 @@ export async function sendAndRequeue(env: Env, business: BusinessDb, settings: S
   return run;
 }
 
-export async function handleNotificationsBatch(
-  batch: MessageBatch<unknown>,
-  env: Env,
-  settings: SendSettings,
-  now: () => number = Date.now,
-): Promise<void> {
+export async function handleNotificationsBatch(batch: MessageBatch<unknown>, env: Env, settings: SendSettings, now: () => number = Date.now): Promise<void> {
   // Many changes of one business in a batch are one sending.
   const seen = new Set<string>();
   await Promise.all(

@@ -85,8 +85,17 @@ export async function sendDueNotices(business: BusinessDb, settings: SendSetting
   const due = await claimDueDeliveries(business, now, channels);
   if (due.length === 0) return { sent: 0, retrying: 0, dead: 0, folded: 0, later: 0 };
   const paces = paceSends(
-    due.map((delivery) => ({ id: delivery.id, userId: delivery.userId, channel: delivery.channel, urgent: isAlwaysSent(delivery.kind) || delivery.kind === "digest" })),
-    await sentInLastHour(business, due.map((delivery) => delivery.userId), now),
+    due.map((delivery) => ({
+      id: delivery.id,
+      userId: delivery.userId,
+      channel: delivery.channel,
+      urgent: isAlwaysSent(delivery.kind) || delivery.kind === "digest",
+    })),
+    await sentInLastHour(
+      business,
+      due.map((delivery) => delivery.userId),
+      now,
+    ),
     now,
   );
   const outcomes: DeliveryOutcome[] = [];

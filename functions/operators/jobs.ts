@@ -109,8 +109,7 @@ const pollRails: JobRunner = async (env, now) => {
 
 // Notices of what waits and what was decided, and their emails (decision 053): after each change too; this catches
 // what a change's own run missed and tries again what a provider refused.
-const notify: JobRunner = async (env, now, settings) =>
-  notifyEveryBusiness(env, await everyBusinessDb(env, { activeOnly: true }), settings(), now);
+const notify: JobRunner = async (env, now, settings) => notifyEveryBusiness(env, await everyBusinessDb(env, { activeOnly: true }), settings(), now);
 
 // The 07:00 digest (decision 053): what waits, what the hourly cap held back, silent terminals; then it is sent.
 const digest: JobRunner = async (env, now, settings) => digestEveryBusiness(env, await everyBusinessDb(env, { activeOnly: true }), settings(), now);

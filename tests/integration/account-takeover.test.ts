@@ -316,7 +316,11 @@ describe("adding a phone number (Settings → Security)", () => {
   }
 
   async function codesTo(msisdn: string): Promise<string[]> {
-    const { results } = await portal().core().prepare(`SELECT body FROM dev_outbox WHERE ${NOT_A_NOTICE} AND to_msisdn = ? ORDER BY id`).bind(msisdn).all<{ body: string }>();
+    const { results } = await portal()
+      .core()
+      .prepare(`SELECT body FROM dev_outbox WHERE ${NOT_A_NOTICE} AND to_msisdn = ? ORDER BY id`)
+      .bind(msisdn)
+      .all<{ body: string }>();
     return results.map((row) => /\b(\d{6})\b/.exec(row.body)?.[1] ?? "");
   }
 

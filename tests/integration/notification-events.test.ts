@@ -123,7 +123,9 @@ describe("people", () => {
     await sendAll(day);
     const hers = texts.filter((text) => text.to === "233245551234").map((text) => text.body);
     expect(hers).toHaveLength(3);
-    expect(hers).toContain("Partners Portal, Kumasi Fresh Foods: You were removed from Kumasi Fresh Foods. Kofi Boateng removed your access to Kumasi Fresh Foods.");
+    expect(hers).toContain(
+      "Partners Portal, Kumasi Fresh Foods: You were removed from Kumasi Fresh Foods. Kofi Boateng removed your access to Kumasi Fresh Foods.",
+    );
     for (const body of hers) expect(body).not.toMatch(/https?:|\d{7}/);
     // Told once: another run writes nothing.
     expect(await fanOut(business(), { scope: "change" })).toBe(0);
@@ -135,7 +137,9 @@ describe("security", () => {
   async function session(userId: string, userAgent: string, at: number): Promise<string> {
     const id = `ses_notice_${userAgent.length}_${at}`;
     await core()
-      .prepare("INSERT INTO sessions (id, user_id, channel, stage, business_id, ip, user_agent, created_at, expires_at) VALUES (?, ?, 'userUniqueEmail', 'business_chosen', ?, ?, ?, ?, ?)")
+      .prepare(
+        "INSERT INTO sessions (id, user_id, channel, stage, business_id, ip, user_agent, created_at, expires_at) VALUES (?, ?, 'userUniqueEmail', 'business_chosen', ?, ?, ?, ?, ?)",
+      )
       .bind(id, userId, KUMASI, META.ip, userAgent, new Date(at).toISOString(), new Date(at + 3 * HOUR).toISOString())
       .run();
     await signInAuditStatement(
@@ -173,7 +177,10 @@ describe("security", () => {
 
   it("sends a factor's change by SMS at once, even in the quiet hours and over the hourly cap", async () => {
     const night = day + 13 * HOUR; // 23:00 in Accra
-    const phone = (await core().prepare("SELECT msisdn FROM user_phones WHERE user_id = ? ORDER BY created_at, msisdn LIMIT 1").bind(KOFI_KUMASI.userId).first<string>("msisdn"))!;
+    const phone = (await core()
+      .prepare("SELECT msisdn FROM user_phones WHERE user_id = ? ORDER BY created_at, msisdn LIMIT 1")
+      .bind(KOFI_KUMASI.userId)
+      .first<string>("msisdn"))!;
     await signInAuditStatement(
       { userId: KOFI_KUMASI.userId, businessId: KUMASI },
       core(),
@@ -217,7 +224,9 @@ describe("money and endpoints", () => {
           )
           .bind(id, KUMASI, account.merchant_id, account.id, period, period + 24 * HOUR, `KFF-STL-${day}-${n}`, at),
         db
-          .prepare("INSERT INTO payout_attempts (business_id, settlement_id, attempt, outcome, error, at) VALUES (?, ?, 1, 'failed', 'Account 1021300456 closed', ?)")
+          .prepare(
+            "INSERT INTO payout_attempts (business_id, settlement_id, attempt, outcome, error, at) VALUES (?, ?, 1, 'failed', 'Account 1021300456 closed', ?)",
+          )
           .bind(KUMASI, id, at),
       ]);
     }
@@ -287,7 +296,9 @@ describe("a transfer's payout and a failing endpoint", () => {
         )
         .bind(payout, KUMASI, account.merchant_id, account.id, transfer, day - HOUR, day - HOUR, `KFF-TRF-${day}`, at),
       db
-        .prepare("INSERT INTO payout_attempts (business_id, settlement_id, attempt, outcome, error, at) VALUES (?, ?, 1, 'failed', 'Timed out', ?), (?, ?, 2, 'failed', 'Account name does not match', ?)")
+        .prepare(
+          "INSERT INTO payout_attempts (business_id, settlement_id, attempt, outcome, error, at) VALUES (?, ?, 1, 'failed', 'Timed out', ?), (?, ?, 2, 'failed', 'Account name does not match', ?)",
+        )
         .bind(KUMASI, payout, at, KUMASI, payout, at),
     ]);
     const endpoint = `we_failing_${day}`;
@@ -331,8 +342,14 @@ describe("a transfer's payout and a failing endpoint", () => {
 describe("silent terminals", () => {
   it("are told in the 07:00 digest to those who look after terminals, Operations by default", async () => {
     const db = AMA_KUMASI.db;
-    const terminal = (await db.prepare("SELECT id FROM terminals WHERE business_id = ? AND status = 'active' ORDER BY serial LIMIT 1").bind(KUMASI).first<{ id: string }>())!;
-    await db.prepare("UPDATE terminals SET last_seen_at = ? WHERE id = ?").bind(day - 3 * 24 * HOUR, terminal.id).run();
+    const terminal = (await db
+      .prepare("SELECT id FROM terminals WHERE business_id = ? AND status = 'active' ORDER BY serial LIMIT 1")
+      .bind(KUMASI)
+      .first<{ id: string }>())!;
+    await db
+      .prepare("UPDATE terminals SET last_seen_at = ? WHERE id = ?")
+      .bind(day - 3 * 24 * HOUR, terminal.id)
+      .run();
     const morning = day - 3 * HOUR; // 07:00
     expect(await writeDigests(business(), morning)).toBeGreaterThanOrEqual(1);
     const digests = await noticesWith(`digest:${new Date(morning).toISOString().slice(0, 10)}`);
@@ -342,7 +359,9 @@ describe("silent terminals", () => {
       .bind(KUMASI, morning - 24 * HOUR)
       .first<number>("n");
     expect(silent).toBeGreaterThanOrEqual(1);
-    expect(esis.body).toMatch(/^(\d+ requests? waits? for your decision\.\n)?\d+ terminals? (is|are) silent \(not seen for a day\): POS Terminals, Silent, lists them\.$/m);
+    expect(esis.body).toMatch(
+      /^(\d+ requests? waits? for your decision\.\n)?\d+ terminals? (is|are) silent \(not seen for a day\): POS Terminals, Silent, lists them\.$/m,
+    );
     expect(esis.deliveries).toBe("email=esi.owusu@example.com=pending");
     // Finance does not look after terminals: no digest for Abena from them.
     expect(digests.find((n) => n.user_id === ABENA_KUMASI.userId)).toBeUndefined();
@@ -358,7 +377,10 @@ describe("pacing and the digest", () => {
           kind: "point_of_sale",
           action: "create",
           after: {
-            merchant_id: (await AMA_KUMASI.db.prepare("SELECT id FROM merchants WHERE business_id = ? AND status = 'active' ORDER BY id LIMIT 1").bind(KUMASI).first<string>("id"))!,
+            merchant_id: (await AMA_KUMASI.db
+              .prepare("SELECT id FROM merchants WHERE business_id = ? AND status = 'active' ORDER BY id LIMIT 1")
+              .bind(KUMASI)
+              .first<string>("id"))!,
             name: `Ɛkuona Branch 🌶 ${day}-${i}`,
             address: "Adum, Kumasi",
             town: "Kumasi",
@@ -392,9 +414,13 @@ describe("pacing and the digest", () => {
     const digests = await noticesWith(`digest:${new Date(morning).toISOString().slice(0, 10)}`);
     const kofis = digests.find((n) => n.user_id === KOFI_KUMASI.userId)!;
     expect(kofis.title).toMatch(/^Your digest for \d{2} [A-Z][a-z]{2} \d{4}$/);
-    expect(kofis.body).toMatch(/^\d+ requests wait for your decision\.\n• A request waits for your decision: Esi Owusu asks to add a point of sale: Ɛkuona Branch 🌶/);
+    expect(kofis.body).toMatch(
+      /^\d+ requests wait for your decision\.\n• A request waits for your decision: Esi Owusu asks to add a point of sale: Ɛkuona Branch 🌶/,
+    );
     await sendAll(morning + 60_000);
-    const [sent] = await noticesWith(`digest:${new Date(morning).toISOString().slice(0, 10)}`).then((all) => all.filter((n) => n.user_id === KOFI_KUMASI.userId));
+    const [sent] = await noticesWith(`digest:${new Date(morning).toISOString().slice(0, 10)}`).then((all) =>
+      all.filter((n) => n.user_id === KOFI_KUMASI.userId),
+    );
     expect(sent!.deliveries).toBe("email=kofi.boateng@example.com=sent");
   });
 
@@ -446,7 +472,9 @@ describe("test mode", () => {
     const told = await noticesWith(`request.waiting:${id}`, test);
     expect(told.map((n) => n.user_id).sort()).toEqual([AMA_KUMASI.userId, KOFI_KUMASI.userId].sort());
     await sendAll(day, test);
-    const outbox = await (await portal().db())
+    const outbox = await (
+      await portal().db()
+    )
       .prepare("SELECT id, to_address, subject, text FROM dev_email_outbox WHERE instr(text, ?) > 0 ORDER BY id")
       .bind(`Ɔsono Test Traders ${day.toString(36)}`)
       .all<{ id: number; to_address: string; subject: string; text: string }>();
@@ -466,7 +494,10 @@ describe("the notifications queue", () => {
     await requestChange({ ...ESI_KUMASI, db }, META, {
       kind: "merchant",
       action: "deactivate",
-      targetId: (await db.prepare("SELECT id FROM merchants WHERE business_id = ? AND status = 'active' ORDER BY id DESC LIMIT 1").bind(KUMASI).first<string>("id"))!,
+      targetId: (await db
+        .prepare("SELECT id FROM merchants WHERE business_id = ? AND status = 'active' ORDER BY id DESC LIMIT 1")
+        .bind(KUMASI)
+        .first<string>("id"))!,
     });
     const cookie = await signedInCookie(spied(), "esi.owusu@example.com", KUMASI);
     const marked = await spied().fetch("/notifications", {
@@ -484,4 +515,3 @@ describe("the notifications queue", () => {
     expect(queued).toContainEqual({ businessId: KUMASI });
   });
 });
-

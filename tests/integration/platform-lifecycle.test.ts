@@ -119,7 +119,9 @@ describe("suspending Accra Mobile Pay", () => {
     expect(api.status).toBe(403);
     expect(JSON.stringify(await api.json())).toMatch(/suspended/i);
 
-    const texts = await core().prepare(`SELECT to_msisdn, body FROM dev_outbox WHERE ${NOT_A_NOTICE} ORDER BY rowid DESC LIMIT 10`).all<{ to_msisdn: string; body: string }>();
+    const texts = await core()
+      .prepare(`SELECT to_msisdn, body FROM dev_outbox WHERE ${NOT_A_NOTICE} ORDER BY rowid DESC LIMIT 10`)
+      .all<{ to_msisdn: string; body: string }>();
     const told = texts.results.filter((t) => t.body.includes("Accra Mobile Pay has been suspended"));
     expect(told.length).toBeGreaterThan(0);
     expect((await core().prepare(`SELECT count(*) AS n FROM dev_outbox WHERE ${NOT_A_NOTICE}`).first<{ n: number }>())!.n).toBe(outboxBefore + told.length);

@@ -385,7 +385,9 @@ describe("an endpoint that keeps failing", () => {
     ).results.map((row) => row.msisdn);
     expect(admins.length).toBeGreaterThan(0);
     const texts = await waitFor("the administrators' texts", async () => {
-      const { results } = await db.prepare(`SELECT to_msisdn, body FROM dev_outbox WHERE ${NOT_A_NOTICE} ORDER BY id`).all<{ to_msisdn: string; body: string }>();
+      const { results } = await db
+        .prepare(`SELECT to_msisdn, body FROM dev_outbox WHERE ${NOT_A_NOTICE} ORDER BY id`)
+        .all<{ to_msisdn: string; body: string }>();
       const fresh = results.slice(outboxBefore);
       return fresh.length >= admins.length ? fresh : null;
     });

@@ -36,7 +36,6 @@ interface Reply {
   body: unknown;
 }
 
-
 // Resend: Authorization: Bearer re_…; { from, to: string | string[], subject, html, text, headers: { name: value } };
 // 200 { id }; errors { statusCode, name, message }.
 function resend(request: IncomingMessage, body: string, mode: FakeEmailMode, problems: string[], received: ReceivedEmail[]): Reply {

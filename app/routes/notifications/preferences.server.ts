@@ -41,6 +41,8 @@ export async function emailChoicesAction(request: Request, context: AppLoadConte
   throw await redirectWithFlash(request, context.config.app, `${paths.settings()}#notifications`, {
     kind: "success",
     message:
-      on === 0 ? "Saved: only security notices reach you by email or SMS now. Every notification still shows under the bell." : "Saved: your notification choices are kept.",
+      on === 0
+        ? "Saved: only security notices reach you by email or SMS now. Every notification still shows under the bell."
+        : "Saved: your notification choices are kept.",
   });
 }
